@@ -1,0 +1,146 @@
+package api
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/shopspring/decimal"
+)
+
+// Time is a timestamp that decodes from an ISO 8601 string, or from Unix seconds or milliseconds
+// sent as a number or a numeric string (values above 10^11 are milliseconds). It encodes as Unix
+// milliseconds.
+type Time struct{ time.Time }
+
+// UnmarshalJSON implements json.Unmarshaler.
+func (t *Time) UnmarshalJSON(b []byte) error {
+	s := string(bytes.Trim(b, `"`))
+	if s == "" || s == "null" || s == "0" {
+		*t = Time{}
+		return nil
+	}
+	if n, err := strconv.ParseInt(s, 10, 64); err == nil {
+		*t = Time{unixAuto(n)}
+		return nil
+	}
+	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05.999999999", "2006-01-02 15:04:05.999999999Z07:00", "2006-01-02 15:04:05.999999999"} {
+		if v, err := time.Parse(layout, s); err == nil {
+			*t = Time{v.UTC()}
+			return nil
+		}
+	}
+	return fmt.Errorf("bad timestamp %q: want ISO 8601 or Unix seconds or milliseconds", truncate(s, 40))
+}
+
+// MarshalJSON implements json.Marshaler (Unix milliseconds, 0 for the zero time).
+func (t Time) MarshalJSON() ([]byte, error) {
+	if t.IsZero() {
+		return []byte("0"), nil
+	}
+	return strconv.AppendInt(nil, t.UnixMilli(), 10), nil
+}
+
+func unixAuto(n int64) time.Time {
+	if n > 1e11 || n < -1e11 {
+		return time.UnixMilli(n).UTC()
+	}
+	return time.Unix(n, 0).UTC()
+}
+
+// OptDecimal is a decimal that may be absent: null and "" decode as not Valid.
+type OptDecimal struct {
+	Decimal decimal.Decimal
+	Valid   bool
+}
+
+// UnmarshalJSON implements json.Unmarshaler.
+func (o *OptDecimal) UnmarshalJSON(b []byte) error {
+	s := string(bytes.Trim(b, `"`))
+	if s == "" || s == "null" {
+		*o = OptDecimal{}
+		return nil
+	}
+	d, err := decimal.NewFromString(s)
+	if err != nil {
+		return fmt.Errorf("bad decimal %q", truncate(s, 40))
+	}
+	*o = OptDecimal{Decimal: d, Valid: true}
+	return nil
+}
+
+// MarshalJSON implements json.Marshaler ("" when not Valid).
+func (o OptDecimal) MarshalJSON() ([]byte, error) {
+	if !o.Valid {
+		return []byte(`""`), nil
+	}
+	return json.Marshal(o.Decimal.String())
+}
+
+func parseIntToken(b []byte, what string) (int64, error) {
+	s := string(bytes.Trim(b, `"`))
+	if s == "null" || s == "" {
+		return 0, nil
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("bad %s %q: want an integer", what, truncate(s, 40))
+	}
+	return n, nil
+}
+
+func parseUintToken(b []byte, what string) (uint64, error) {
+	s := string(bytes.Trim(b, `"`))
+	if s == "null" || s == "" {
+		return 0, nil
+	}
+	n, err := strconv.ParseUint(s, 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("bad %s %q: want a non-negative integer", what, truncate(s, 40))
+	}
+	return n, nil
+}
+
+// UnmarshalJSON implements json.Unmarshaler (number or numeric string).
+func (v *InstrumentID) UnmarshalJSON(b []byte) error {
+	n, err := parseIntToken(b, "instrument id")
+	*v = InstrumentID(n)
+	return err
+}
+
+// UnmarshalJSON implements json.Unmarshaler (number or numeric string).
+func (v *CollateralID) UnmarshalJSON(b []byte) error {
+	n, err := parseIntToken(b, "collateral id")
+	*v = CollateralID(n)
+	return err
+}
+
+// UnmarshalJSON implements json.Unmarshaler (number or numeric string).
+func (v *Int) UnmarshalJSON(b []byte) error {
+	n, err := parseIntToken(b, "integer")
+	*v = Int(n)
+	return err
+}
+
+// UnmarshalJSON implements json.Unmarshaler (number or numeric string).
+func (v *OrderID) UnmarshalJSON(b []byte) error {
+	n, err := parseUintToken(b, "order id")
+	*v = OrderID(n)
+	return err
+}
+
+// UnmarshalJSON implements json.Unmarshaler (number or numeric string).
+func (v *TradeID) UnmarshalJSON(b []byte) error {
+	n, err := parseUintToken(b, "trade id")
+	*v = TradeID(n)
+	return err
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}
