@@ -55,7 +55,7 @@ type OrderWire struct {
 // PlaceOrderData is placeOrder's action.data.
 type PlaceOrderData struct {
 	Orders       []OrderWire `json:"orders"`
-	ExpiresAfter uint64      `json:"expiresAfter"`
+	ExpiresAfter uint64      `json:"expiresAfter,omitempty"`
 	Nonce        uint64      `json:"nonce"`
 }
 
@@ -68,7 +68,7 @@ type CancelOid struct {
 // CancelByOidData is cancelByOid's action.data.
 type CancelByOidData struct {
 	Cancels      []CancelOid `json:"cancels"`
-	ExpiresAfter uint64      `json:"expiresAfter"`
+	ExpiresAfter uint64      `json:"expiresAfter,omitempty"`
 	Nonce        uint64      `json:"nonce"`
 }
 
@@ -81,20 +81,20 @@ type CancelCloid struct {
 // CancelByCloidData is cancelByCloid's action.data.
 type CancelByCloidData struct {
 	Cancels      []CancelCloid `json:"cancels"`
-	ExpiresAfter uint64        `json:"expiresAfter"`
+	ExpiresAfter uint64        `json:"expiresAfter,omitempty"`
 	Nonce        uint64        `json:"nonce"`
 }
 
 // CancelByInstrumentData is cancelByInstrument's action.data.
 type CancelByInstrumentData struct {
 	InstrumentID InstrumentID `json:"instrumentId"`
-	ExpiresAfter uint64       `json:"expiresAfter"`
+	ExpiresAfter uint64       `json:"expiresAfter,omitempty"`
 	Nonce        uint64       `json:"nonce"`
 }
 
 // CancelAllData is cancelAll's action.data.
 type CancelAllData struct {
-	ExpiresAfter uint64 `json:"expiresAfter"`
+	ExpiresAfter uint64 `json:"expiresAfter,omitempty"`
 	Nonce        uint64 `json:"nonce"`
 }
 
