@@ -1,0 +1,286 @@
+package state
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/shopspring/decimal"
+	"github.com/tradedesk/tradedesk/api"
+)
+
+// checker carries one CheckOrder run: the store (read-locked), the intent, the guard, what has been
+// worked out so far, and the problems found.
+type checker struct {
+	s     *Store
+	in    OrderIntent
+	g     Guard
+	out   CheckedOrder
+	errs  []FieldError
+	side  string
+	price decimal.Decimal // limit price (limit, trigger-limit) or worst price (market)
+	ref   decimal.Decimal // price the notional is valued at
+	trig  decimal.Decimal
+	size  decimal.Decimal
+	ok    bool // instrument, price and size are all known
+}
+
+func (c *checker) fail(field, msg, suggest string) {
+	c.errs = append(c.errs, FieldError{Field: field, Msg: msg, Suggest: suggest})
+}
+
+func (c *checker) failErr(err error) {
+	if fe, ok := err.(FieldError); ok {
+		c.errs = append(c.errs, fe)
+	}
+}
+
+// CheckOrder is the one validation path for orders. It checks the intent against the instrument,
+// the market and the account, and returns the order to sign with its preview. The order may be
+// signed only when the returned list is empty; when it is not, the CheckedOrder holds whatever
+// could be worked out (for a live preview) and must not be sent. Nothing is rounded silently: a
+// value off the tick or lot is an error whose Suggest holds the rounded value.
+func (s *Store) CheckOrder(in OrderIntent, g Guard) (CheckedOrder, []FieldError) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	c := &checker{s: s, in: in, g: g}
+	if !c.instrument() {
+		return c.out, c.errs
+	}
+	c.fields()
+	if c.ok {
+		c.market()
+	}
+	if c.ok {
+		c.account()
+		c.buildWire()
+		c.guard()
+	}
+	return c.out, c.errs
+}
+
+// instrument resolves the instrument; it stops the check when there is none to check against.
+func (c *checker) instrument() bool {
+	name := strings.TrimSpace(c.in.Instrument)
+	if name == "" {
+		c.fail(FieldInstrument, "choose an instrument", "")
+		return false
+	}
+	inst, ok := c.s.findInstrument(name)
+	if !ok {
+		if len(c.s.instruments) == 0 {
+			c.fail(FieldInstrument, "instruments are not loaded yet; wait a moment and try again", "")
+		} else {
+			c.fail(FieldInstrument, fmt.Sprintf("unknown instrument %q; pick a name from the instrument list", name), closestName(c.s.names, name))
+		}
+		return false
+	}
+	c.out.Instrument = inst
+	if inst.Delisted {
+		c.fail(FieldInstrument, inst.Name+" is delisted and takes no new orders", "")
+		return false
+	}
+	return true
+}
+
+// findInstrument is FindInstrument without the lock.
+func (s *Store) findInstrument(nameOrID string) (Instrument, bool) {
+	if i, ok := s.instByName[strings.ToUpper(nameOrID)]; ok {
+		return s.instruments[i], true
+	}
+	if id, err := strconv.ParseInt(nameOrID, 10, 64); err == nil {
+		if i, ok := s.instByID[api.InstrumentID(id)]; ok {
+			return s.instruments[i], true
+		}
+	}
+	return Instrument{}, false
+}
+
+// closestName offers a name that starts with what was typed, ignoring case.
+func closestName(names []string, typed string) string {
+	up := strings.ToUpper(typed)
+	for _, n := range names {
+		if strings.HasPrefix(strings.ToUpper(n), up) {
+			return n
+		}
+	}
+	return ""
+}
+
+// fields checks every field on its own: side, type, tif, flags, cloid, slippage, price, trigger, size.
+func (c *checker) fields() {
+	side, ok := normalizeSide(c.in.Side)
+	if !ok {
+		c.fail(FieldSide, fmt.Sprintf("side %q is not buy or sell", strings.TrimSpace(c.in.Side)), "")
+	}
+	c.side = side
+	c.typeAndTif()
+	c.cloid()
+	c.slippage()
+	priceOK := c.priceField()
+	trigOK := c.triggerField()
+	sizeOK := c.sizeField()
+	c.ok = ok && priceOK && trigOK && sizeOK
+}
+
+func (c *checker) typeAndTif() {
+	tif := strings.ToUpper(strings.TrimSpace(c.in.Tif))
+	switch c.in.Type {
+	case Limit, Trigger:
+		if tif == "" {
+			tif = api.TifGTC
+		}
+	case Market:
+		if tif != "" && tif != api.TifIOC {
+			c.fail(FieldTif, fmt.Sprintf("a market order is IOC, not %s; leave time in force empty", tif), api.TifIOC)
+		}
+		tif = api.TifIOC
+		if c.in.PostOnly {
+			c.fail(FieldOrder, "a market order cannot be post-only; choose limit or clear post-only", "")
+		}
+	default:
+		c.fail(FieldType, fmt.Sprintf("order type %d is not limit, market or trigger", int(c.in.Type)), "")
+	}
+	switch tif {
+	case api.TifGTC, api.TifIOC, api.TifFOK:
+	default:
+		c.fail(FieldTif, fmt.Sprintf("time in force %q is not GTC, IOC or FOK", tif), api.TifGTC)
+	}
+	if c.in.PostOnly && c.in.Type != Market && tif != api.TifGTC {
+		c.fail(FieldTif, "post-only orders rest on the book, so they need GTC, not "+tif, api.TifGTC)
+	}
+	c.out.Wire.Tif = tif
+}
+
+func (c *checker) cloid() {
+	id := strings.TrimSpace(c.in.Cloid)
+	if id == "" {
+		id = NewCloid()
+	} else if !ValidCloid(id) {
+		c.fail(FieldCloid, fmt.Sprintf("client order id %q is not a UUID (like 0f8fad5b-d9cb-469f-a165-70867728950e); leave it empty to get one", truncateText(id, 40)), "")
+	}
+	c.out.Wire.Cloid = id
+}
+
+func (c *checker) slippage() {
+	if c.in.Slippage.IsNegative() || c.in.Slippage.GreaterThan(maxSlippage) {
+		c.fail(FieldSlippage, fmt.Sprintf("slippage %s is not between 0 and 0.5 (a fraction: 0.01 is 1%%)", c.in.Slippage), DefaultSlippage.String())
+	}
+}
+
+// priceField checks the limit price (limit orders, and trigger orders that carry one).
+func (c *checker) priceField() bool {
+	if c.in.Type == Market || (c.in.Type == Trigger && strings.TrimSpace(c.in.Price) == "") {
+		return true
+	}
+	p, err := ParsePositive(FieldPrice, "price", c.in.Price)
+	if err != nil {
+		c.failErr(err)
+		return false
+	}
+	tick := c.out.Instrument.TickSize
+	if !OnStep(p, tick) {
+		r := RoundToStep(p, tick)
+		if r.IsZero() {
+			r = tick
+		}
+		c.fail(FieldPrice, fmt.Sprintf("price %s is not a multiple of the tick size %s on %s; use %s", p, tick, c.out.Instrument.Name, r), r.String())
+		return false
+	}
+	c.price = p
+	return true
+}
+
+// triggerField checks the trigger price and tp/sl of a trigger order.
+func (c *checker) triggerField() bool {
+	if c.in.Type != Trigger {
+		return true
+	}
+	ok := true
+	switch strings.ToLower(strings.TrimSpace(c.in.Tpsl)) {
+	case api.TpslTakeProfit, api.TpslStopLoss:
+	case "":
+		c.fail(FieldTpsl, "a trigger order needs tp (take profit) or sl (stop loss)", "")
+		ok = false
+	default:
+		c.fail(FieldTpsl, fmt.Sprintf("%q is not tp (take profit) or sl (stop loss)", truncateText(c.in.Tpsl, 20)), "")
+		ok = false
+	}
+	p, err := ParsePositive(FieldTrigger, "trigger price", c.in.TriggerPx)
+	if err != nil {
+		c.failErr(err)
+		return false
+	}
+	tick := c.out.Instrument.TickSize
+	if !OnStep(p, tick) {
+		r := RoundToStep(p, tick)
+		if r.IsZero() {
+			r = tick
+		}
+		c.fail(FieldTrigger, fmt.Sprintf("trigger price %s is not a multiple of the tick size %s on %s; use %s", p, tick, c.out.Instrument.Name, r), r.String())
+		return false
+	}
+	c.trig = p
+	return ok
+}
+
+// sizeField checks the size, or converts the USD notional to a size when no size is given.
+func (c *checker) sizeField() bool {
+	if strings.TrimSpace(c.in.Size) == "" && strings.TrimSpace(c.in.NotionalUSD) != "" {
+		return c.notionalField()
+	}
+	sz, err := ParsePositive(FieldSize, "size", c.in.Size)
+	if err != nil {
+		c.failErr(err)
+		return false
+	}
+	lot := c.out.Instrument.LotSize
+	if !OnStep(sz, lot) {
+		r := FloorToStep(sz, lot)
+		if r.IsZero() {
+			r = lot
+		}
+		c.fail(FieldSize, fmt.Sprintf("size %s is not a multiple of the lot size %s on %s; use %s", sz, lot, c.out.Instrument.Name, r), r.String())
+		return false
+	}
+	c.size = sz
+	return true
+}
+
+// notionalField turns a USD amount into a size at the limit price (or the mid), rounded down to
+// the lot: the trader asked for "about this much", and the preview shows the size it became.
+func (c *checker) notionalField() bool {
+	n, err := ParsePositive(FieldNotional, "notional", c.in.NotionalUSD)
+	if err != nil {
+		c.failErr(err)
+		return false
+	}
+	px := c.price
+	if !px.IsPositive() {
+		px = c.trig
+	}
+	if !px.IsPositive() {
+		m, ok := c.s.mid(c.out.Instrument.Name)
+		if !ok {
+			c.fail(FieldNotional, "no price to convert the notional at yet; enter a size instead", "")
+			return false
+		}
+		px = m
+	}
+	lot := c.out.Instrument.LotSize
+	sz := FloorToStep(n.Div(px), lot)
+	if !sz.IsPositive() {
+		need := Notional(lot, px)
+		c.fail(FieldNotional, fmt.Sprintf("%s USD is less than one lot (%s) at %s; use at least %s USD", n, lot, px, need.Round(2)), need.Round(2).String())
+		return false
+	}
+	c.size = sz
+	return true
+}
+
+func truncateText(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "..."
+}

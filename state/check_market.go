@@ -1,0 +1,189 @@
+package state
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/shopspring/decimal"
+	"github.com/tradedesk/tradedesk/api"
+)
+
+// market prices market orders from the mid and checks the order against the book: minimum
+// notional, post-only crossing, reduce-only.
+func (c *checker) market() {
+	name := c.out.Instrument.Name
+	t, hasTicker := c.s.ticker(name)
+	c.out.Mark = t.MarkPrice
+	if !c.out.Mark.IsPositive() {
+		c.out.Mark, _ = c.s.mid(name)
+	}
+	switch {
+	case c.in.Type == Market:
+		mid, ok := c.s.mid(name)
+		if !ok {
+			c.fail(FieldOrder, "no mid price for "+name+" yet, so a market order has no worst price; wait for market data or use a limit order", "")
+			c.ok = false
+			return
+		}
+		c.ref, c.price = mid, c.worstPrice(mid)
+	case c.in.Type == Trigger && c.price.IsZero():
+		c.ref, c.price = c.trig, c.worstPrice(c.trig)
+	default:
+		c.ref = c.price
+	}
+	c.out.Price, c.out.Size = c.price, c.size
+	c.out.Preview.Notional = Notional(c.size, c.ref)
+	c.minNotional()
+	c.takerOrMaker(t, hasTicker)
+	c.reduceOnly()
+}
+
+// worstPrice is ref moved by the slippage against the trader, rounded to the tick, and at least
+// one tick through ref so the order can fill.
+func (c *checker) worstPrice(ref decimal.Decimal) decimal.Decimal {
+	slip := c.in.Slippage
+	if slip.IsZero() || slip.IsNegative() || slip.GreaterThan(maxSlippage) {
+		slip = DefaultSlippage
+	}
+	tick := c.out.Instrument.TickSize
+	if c.side == api.SideBuy {
+		w := RoundToStep(ref.Mul(one.Add(slip)), tick)
+		return decimal.Max(w, CeilToStep(ref, tick))
+	}
+	w := RoundToStep(ref.Mul(one.Sub(slip)), tick)
+	w = decimal.Min(w, FloorToStep(ref, tick))
+	if !w.IsPositive() {
+		if tick.IsPositive() {
+			return tick
+		}
+		return ref
+	}
+	return w
+}
+
+func (c *checker) minNotional() {
+	inst := c.out.Instrument
+	min := inst.MinNotional
+	if c.in.ReduceOnly || !min.IsPositive() || !c.ref.IsPositive() {
+		return
+	}
+	n := c.out.Preview.Notional
+	if n.GreaterThanOrEqual(min) {
+		return
+	}
+	need := CeilToStep(min.Div(c.ref), inst.LotSize)
+	c.fail(FieldSize, fmt.Sprintf("order value %s is under the %s minimum on %s; use a size of at least %s",
+		n.StringFixed(2), min, inst.Name, need), need.String())
+}
+
+// takerOrMaker decides which fee applies, and rejects a post-only order that would cross.
+func (c *checker) takerOrMaker(t api.Ticker, hasTicker bool) {
+	taker := c.in.Type != Limit
+	if c.in.Type == Limit && hasTicker {
+		bid, ask := t.BestBidPrice, t.BestAskPrice
+		crossesAsk := c.side == api.SideBuy && ask.IsPositive() && c.price.GreaterThanOrEqual(ask)
+		crossesBid := c.side == api.SideSell && bid.IsPositive() && c.price.LessThanOrEqual(bid)
+		taker = crossesAsk || crossesBid
+		tick := c.out.Instrument.TickSize
+		if c.in.PostOnly && crossesAsk {
+			s := ask.Sub(tick)
+			c.fail(FieldPrice, fmt.Sprintf("post-only buy at %s would cross the best ask %s and be rejected; use a price below %s", c.price, ask, ask), s.String())
+		}
+		if c.in.PostOnly && crossesBid {
+			s := bid.Add(tick)
+			c.fail(FieldPrice, fmt.Sprintf("post-only sell at %s would cross the best bid %s and be rejected; use a price above %s", c.price, bid, bid), s.String())
+		}
+	}
+	if c.in.PostOnly {
+		taker = false
+	}
+	c.out.Preview.Taker = taker
+	c.out.Preview.Fee = c.s.fees.Estimate(c.out.Preview.Notional, taker)
+}
+
+// reduceOnly checks that a reduce-only order shrinks the position and does not outgrow it.
+func (c *checker) reduceOnly() {
+	if !c.in.ReduceOnly {
+		return
+	}
+	inst := c.out.Instrument
+	if inst.Spot {
+		c.fail(FieldOrder, "reduce-only applies to perpetual positions, not to spot "+inst.Name+"; clear reduce-only", "")
+		return
+	}
+	if c.s.at[KindPositions].IsZero() {
+		c.fail(FieldOrder, "positions are not loaded yet, so reduce-only cannot be checked; wait a moment", "")
+		return
+	}
+	pos, ok := c.s.position(inst.Name)
+	if !ok {
+		c.fail(FieldOrder, "reduce-only: there is no position on "+inst.Name+" to reduce; clear reduce-only", "")
+		return
+	}
+	long := pos.Size.IsPositive()
+	if (c.side == api.SideBuy) == long {
+		dir := "long"
+		want := "sell"
+		if !long {
+			dir, want = "short", "buy"
+		}
+		c.fail(FieldSide, fmt.Sprintf("reduce-only %s would not reduce: the position is %s %s; a reduce-only order must %s", sideWord(c.side), dir, pos.Size.Abs(), want), want)
+		return
+	}
+	if c.size.GreaterThan(pos.Size.Abs()) {
+		c.fail(FieldSize, fmt.Sprintf("reduce-only size %s is larger than the %s position; use %s", c.size, pos.Size.Abs(), pos.Size.Abs()), pos.Size.Abs().String())
+	}
+}
+
+// buildWire fills in the order exactly as it will be signed.
+func (c *checker) buildWire() {
+	w := &c.out.Wire
+	w.InstrumentID = c.out.Instrument.ID
+	w.Side = c.side
+	w.PositionSide = api.PositionSideBoth
+	w.Price = c.price.String()
+	w.Size = c.size.String()
+	w.ReduceOnly = c.in.ReduceOnly
+	w.PostOnly = c.in.PostOnly
+	w.IsMarket = c.in.Type == Market || c.isTriggerMarket()
+	if c.in.Type == Trigger {
+		w.TriggerPx = c.trig.String()
+		w.Tpsl = strings.ToLower(strings.TrimSpace(c.in.Tpsl))
+	}
+}
+
+func (c *checker) isTriggerMarket() bool {
+	return c.in.Type == Trigger && strings.TrimSpace(c.in.Price) == ""
+}
+
+// guard applies the fat-finger limits: it never rejects, it asks for a typed confirmation.
+func (c *checker) guard() {
+	inst := c.out.Instrument
+	pd := inst.PriceDecimals()
+	mark := c.out.Mark
+	n := c.out.Preview.Notional
+	if c.in.Type != Market && c.g.MaxPriceDistance.IsPositive() {
+		if !mark.IsPositive() {
+			c.warn(fmt.Sprintf("there is no mark price for %s, so how far %s is from the market cannot be checked", inst.Name, FormatPrice(c.ref, pd)))
+		} else if dist := c.ref.Sub(mark).Div(mark); dist.Abs().GreaterThan(c.g.MaxPriceDistance) {
+			dir := "above"
+			if dist.IsNegative() {
+				dir = "below"
+			}
+			c.warn(fmt.Sprintf("price %s is %s %s the mark %s", FormatPrice(c.ref, pd), FormatPercent(dist.Abs().Mul(hundred), 2), dir, FormatPrice(mark, pd)))
+		}
+	}
+	if c.g.MaxNotional.IsPositive() && n.GreaterThan(c.g.MaxNotional) {
+		c.warn(fmt.Sprintf("order value %s USD (%s %s) is over the %s USD large-order limit",
+			FormatPrice(n, 2), FormatSize(c.size, inst.SizeDecimals()), inst.Name, FormatPrice(c.g.MaxNotional, 0)))
+	}
+	if c.in.Type == Market && c.g.MaxMarketNotional.IsPositive() && n.GreaterThan(c.g.MaxMarketNotional) {
+		c.warn(fmt.Sprintf("market %s of %s USD is over the %s USD market-order limit and may fill as far as %s",
+			sideWord(c.side), FormatPrice(n, 2), FormatPrice(c.g.MaxMarketNotional, 0), FormatPrice(c.price, pd)))
+	}
+}
+
+func (c *checker) warn(s string) {
+	c.out.Warnings = append(c.out.Warnings, s)
+	c.out.NeedsTypedConfirm = true
+}

@@ -1,0 +1,281 @@
+// Package funds checks transfers and withdrawals before anything is signed: the collateral, the
+// amount against the collateral's decimals and the account's withdrawable balance, the
+// destination address (hex, length, EIP-55 checksum) and the withdrawal chain against the
+// collateral's enabled bridges. The transfer dialogs and the headless transfer and withdraw
+// commands share this one path.
+package funds
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/shopspring/decimal"
+	"github.com/tradedesk/tradedesk/api"
+)
+
+// Op is one kind of money movement.
+type Op int
+
+// The money movements an account can make.
+const (
+	SpotTransfer       Op = iota // spot balance to another account
+	DerivativeTransfer           // derivative balance to another account
+	ToDerivative                 // the account's own spot side to its derivative side
+	ToSpot                       // the account's own derivative side to its spot side
+	SpotWithdraw                 // spot balance out to a chain
+	DerivativeWithdraw           // derivative balance out to a chain
+)
+
+// Ops lists every Op in menu order.
+var Ops = []Op{SpotTransfer, DerivativeTransfer, ToDerivative, ToSpot, SpotWithdraw, DerivativeWithdraw}
+
+// String names the op for menus and confirmations.
+func (o Op) String() string {
+	switch o {
+	case SpotTransfer:
+		return "spot transfer"
+	case DerivativeTransfer:
+		return "derivative transfer"
+	case ToDerivative:
+		return "spot to derivative"
+	case ToSpot:
+		return "derivative to spot"
+	case SpotWithdraw:
+		return "spot withdrawal"
+	case DerivativeWithdraw:
+		return "derivative withdrawal"
+	}
+	return fmt.Sprintf("op(%d)", int(o))
+}
+
+// FromSpot reports whether the op takes its amount from the spot side (else the derivative side).
+func (o Op) FromSpot() bool { return o == SpotTransfer || o == ToDerivative || o == SpotWithdraw }
+
+// Withdraws reports whether the op sends collateral out to a chain.
+func (o Op) Withdraws() bool { return o == SpotWithdraw || o == DerivativeWithdraw }
+
+// NeedsDestination reports whether the op sends to another account's address.
+func (o Op) NeedsDestination() bool { return o == SpotTransfer || o == DerivativeTransfer }
+
+// side names the balance the op draws from.
+func (o Op) side() string {
+	if o.FromSpot() {
+		return "spot"
+	}
+	return "derivative"
+}
+
+// Field names of FieldError.Field.
+const (
+	FieldOp          = "op"
+	FieldCollateral  = "collateral"
+	FieldAmount      = "amount"
+	FieldDestination = "destination"
+	FieldChain       = "chain"
+)
+
+// FieldError is one problem with a request: the field, what is wrong and how to fix it, and a
+// value to offer (never applied by Check).
+type FieldError struct {
+	Field   string
+	Msg     string
+	Suggest string
+}
+
+// Error implements error.
+func (e FieldError) Error() string { return e.Field + ": " + e.Msg }
+
+// Errors joins field errors into one error (nil when there are none), for headless commands.
+func Errors(errs []FieldError) error {
+	if len(errs) == 0 {
+		return nil
+	}
+	all := make([]error, len(errs))
+	for i, e := range errs {
+		all[i] = e
+	}
+	return errors.Join(all...)
+}
+
+// Request is a movement as the trader typed it.
+type Request struct {
+	Op          Op
+	Collateral  string // symbol, case-insensitive (or the numeric id)
+	Amount      string // raw text
+	Destination string // transfers to another account only
+	Chain       int64  // withdrawals only: the chain id (0: not chosen)
+}
+
+// Checked is a request that passed every check, ready to confirm and send.
+type Checked struct {
+	Op           Op
+	Collateral   api.Collateral
+	Amount       decimal.Decimal
+	Destination  string     // EIP-55 checksummed; transfers to another account only
+	Bridge       api.Bridge // withdrawals only
+	Fee          decimal.Decimal
+	Withdrawable decimal.Decimal // on the side the amount is taken from, before the movement
+	Account      string          // the account the movement is made from
+}
+
+// Receive is what arrives: the amount less the fee.
+func (c Checked) Receive() decimal.Decimal { return c.Amount.Sub(c.Fee) }
+
+// AmountText is the amount as it is signed and sent, at most the collateral's decimals.
+func (c Checked) AmountText() string { return c.Amount.String() }
+
+// Balances is the account data a check needs: the summary's spot and derivative collateral.
+type Balances struct {
+	Account    string
+	Spot       map[string]api.CollateralBalance
+	Derivative map[string]api.CollateralBalance
+}
+
+// BalancesOf takes the balances from an account summary.
+func BalancesOf(s api.AccountSummary) Balances {
+	return Balances{Account: s.Address, Spot: s.SpotCollateral, Derivative: s.Collateral}
+}
+
+// withdrawable is the amount the op may take from its side.
+func (b Balances) withdrawable(op Op, symbol string) decimal.Decimal {
+	m := b.Derivative
+	if op.FromSpot() {
+		m = b.Spot
+	}
+	for k, v := range m {
+		if strings.EqualFold(k, symbol) {
+			return v.WithdrawableBalance
+		}
+	}
+	return decimal.Zero
+}
+
+// Check validates a request against the supported collateral and the account's balances. Every
+// problem found is returned, each saying what to fix; Checked is meaningful only without errors.
+func Check(req Request, collateral []api.Collateral, bal Balances) (Checked, []FieldError) {
+	var errs []FieldError
+	if req.Op < SpotTransfer || req.Op > DerivativeWithdraw {
+		return Checked{}, []FieldError{{Field: FieldOp, Msg: fmt.Sprintf("unknown movement %d", int(req.Op))}}
+	}
+	c := Checked{Op: req.Op, Account: bal.Account}
+	coll, err := findCollateral(req.Collateral, collateral)
+	if err != nil {
+		errs = append(errs, *err)
+	} else {
+		c.Collateral = coll
+		c.Withdrawable = bal.withdrawable(req.Op, coll.Symbol)
+	}
+	if req.Op.NeedsDestination() {
+		dest, err := checkDestination(req.Destination, bal.Account)
+		if err != nil {
+			errs = append(errs, *err)
+		}
+		c.Destination = dest
+	}
+	if coll.Symbol == "" {
+		return c, errs // amount, fee and chain all depend on the collateral
+	}
+	if req.Op.Withdraws() {
+		b, err := checkChain(coll, req.Chain)
+		if err != nil {
+			errs = append(errs, *err)
+		}
+		c.Bridge = b
+	}
+	amount, err := checkAmount(req.Amount, coll)
+	if err != nil {
+		return c, append(errs, *err)
+	}
+	c.Amount = amount
+	c.Fee = Fee(req.Op, coll, amount)
+	if err := checkFunds(c); err != nil {
+		errs = append(errs, *err)
+	}
+	return c, errs
+}
+
+// Fee is the fee of moving amount: the collateral's flat withdrawal fee for a withdrawal, its
+// transfer_notional_fee rate times the amount for a transfer to another account, nothing for a
+// move between the account's own sides.
+func Fee(op Op, coll api.Collateral, amount decimal.Decimal) decimal.Decimal {
+	switch {
+	case op.Withdraws():
+		return coll.WithdrawalFee
+	case op.NeedsDestination():
+		return amount.Mul(coll.TransferNotionalFee).RoundUp(int32(coll.Decimals))
+	}
+	return decimal.Zero
+}
+
+func checkFunds(c Checked) *FieldError {
+	sym := c.Collateral.Symbol
+	if c.Amount.GreaterThan(c.Withdrawable) {
+		return &FieldError{Field: FieldAmount, Suggest: c.Withdrawable.String(), Msg: fmt.Sprintf(
+			"%s %s is more than the %s %s withdrawable from %s",
+			c.Amount, sym, c.Withdrawable, sym, c.Op.side())}
+	}
+	if c.Fee.IsPositive() && !c.Amount.GreaterThan(c.Fee) {
+		return &FieldError{Field: FieldAmount, Msg: fmt.Sprintf(
+			"%s %s does not cover the %s %s fee: send more than the fee", c.Amount, sym, c.Fee, sym)}
+	}
+	return nil
+}
+
+// Send signs and sends the checked movement through t. An exchange error (in the response's
+// error field) is returned as an error, with the response.
+func (c Checked) Send(ctx context.Context, t api.Trader) (api.TxResponse, error) {
+	id, amt := c.Collateral.ID, c.AmountText()
+	var (
+		resp api.TxResponse
+		err  error
+	)
+	switch c.Op {
+	case SpotTransfer:
+		resp, err = t.SpotTransfer(ctx, id, amt, c.Destination)
+	case DerivativeTransfer:
+		resp, err = t.DerivativeTransfer(ctx, id, amt, c.Destination)
+	case ToDerivative, ToSpot:
+		resp, err = t.InternalTransfer(ctx, id, amt, c.Op == ToDerivative)
+	case SpotWithdraw:
+		resp, err = t.SpotWithdraw(ctx, id, amt, int64(c.Bridge.BridgeChainID))
+	case DerivativeWithdraw:
+		resp, err = t.DerivativeWithdraw(ctx, id, amt, int64(c.Bridge.BridgeChainID))
+	default:
+		return api.TxResponse{}, fmt.Errorf("unknown movement %d", int(c.Op))
+	}
+	if err == nil && resp.Error != "" {
+		err = fmt.Errorf("exchange refused the %s: %s", c.Op, resp.Error)
+	}
+	return resp, err
+}
+
+// Confirm is the confirmation text, one line each: what moves, from where to where (the address
+// in full), the fee and what arrives.
+func (c Checked) Confirm() []string {
+	sym := c.Collateral.Symbol
+	lines := []string{fmt.Sprintf("%s: %s %s", capitalize(c.Op.String()), c.Amount, sym)}
+	switch {
+	case c.Op.NeedsDestination():
+		lines = append(lines, "from your "+c.Op.side()+" balance to", "  "+c.Destination)
+	case c.Op.Withdraws():
+		lines = append(lines,
+			fmt.Sprintf("from your %s balance to %s on %s", c.Op.side(), c.Account, ChainName(int64(c.Bridge.BridgeChainID))))
+	default:
+		to := "derivative"
+		if c.Op == ToSpot {
+			to = "spot"
+		}
+		lines = append(lines, fmt.Sprintf("from your %s balance to your %s balance", c.Op.side(), to))
+	}
+	lines = append(lines, fmt.Sprintf("fee %s %s, arrives %s %s", c.Fee, sym, c.Receive(), sym))
+	return lines
+}
+
+func capitalize(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}

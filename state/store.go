@@ -1,0 +1,605 @@
+package state
+
+import (
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/shopspring/decimal"
+	"github.com/tradedesk/tradedesk/api"
+)
+
+// Store holds everything the panes show. It changes only through Apply; the accessors return
+// slices and maps the caller must not modify (Apply replaces them, never edits them in place, so a
+// slice read earlier stays valid). It is safe for concurrent use.
+type Store struct {
+	mu    sync.RWMutex
+	clock func() time.Time
+	fees  Fees
+
+	gen        [numKinds]uint64
+	version    [numKinds]uint64
+	at         [numKinds]time.Time
+	err        [numKinds]error
+	staleAfter [numKinds]time.Duration
+
+	tickers     []api.Ticker
+	tickerIdx   map[string]int
+	mids        map[string]decimal.Decimal
+	instruments []Instrument
+	instByName  map[string]int
+	instByID    map[api.InstrumentID]int
+	names       []string
+	collateral  []api.Collateral
+	account     api.AccountSummary
+	positions   []api.Position
+	orders      []api.OrderRecord
+	fills       pagedList[api.Fill, fillKey]
+	history     pagedList[api.OrderRecord, api.OrderID]
+	charts      map[ChartKey][]api.Candle
+	brokers     []api.BrokerApproval
+	leverage    map[string]api.InstrumentLeverage
+}
+
+// New returns an empty store; clock gives "now" for freshness (nil means time.Now).
+func New(clock func() time.Time) *Store {
+	if clock == nil {
+		clock = time.Now
+	}
+	s := &Store{
+		clock:      clock,
+		fees:       DefaultFees(),
+		tickerIdx:  map[string]int{},
+		mids:       map[string]decimal.Decimal{},
+		instByName: map[string]int{},
+		instByID:   map[api.InstrumentID]int{},
+		charts:     map[ChartKey][]api.Candle{},
+		leverage:   map[string]api.InstrumentLeverage{},
+	}
+	s.fills.key = func(f api.Fill) fillKey { return fillKey{f.TradeID, f.OrderID} }
+	s.history.key = func(o api.OrderRecord) api.OrderID { return o.OrderID }
+	s.staleAfter = defaultStaleAfter
+	return s
+}
+
+// SetFees sets the fee rates used by previews.
+func (s *Store) SetFees(f Fees) {
+	s.mu.Lock()
+	s.fees = f
+	s.mu.Unlock()
+}
+
+// Fees returns the fee rates used by previews.
+func (s *Store) Fees() Fees {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.fees
+}
+
+// SetStaleAfter sets the age after which k's data counts as stale (zero or less: only failures
+// make it stale).
+func (s *Store) SetStaleAfter(k Kind, d time.Duration) {
+	if k < 0 || k >= numKinds {
+		return
+	}
+	s.mu.Lock()
+	s.staleAfter[k] = d
+	s.mu.Unlock()
+}
+
+// Apply changes the store by one message and reports whether anything changed. Unknown messages
+// and messages of a generation older than the last applied for their kind change nothing.
+func (s *Store) Apply(msg any) (changed bool) {
+	k, gen, at, ok := msgMeta(msg)
+	if !ok {
+		return false
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if gen < s.gen[k] {
+		return false
+	}
+	s.gen[k] = gen
+	if at.IsZero() {
+		at = s.clock()
+	}
+	if f, isFail := msg.(FailedMsg); isFail {
+		s.err[k] = f.Err
+		s.version[k]++
+		return true
+	}
+	if p, isPtr := msg.(*FailedMsg); isPtr {
+		s.err[k] = p.Err
+		s.version[k]++
+		return true
+	}
+	s.at[k], s.err[k] = at, nil
+	if s.applyData(msg) {
+		s.version[k]++
+		return true
+	}
+	return false
+}
+
+// msgMeta returns the kind, generation and time of a message, accepting values and pointers.
+func msgMeta(msg any) (Kind, uint64, time.Time, bool) {
+	switch m := msg.(type) {
+	case TickersMsg:
+		return KindTickers, m.Gen, m.At, true
+	case MidsMsg:
+		return KindMids, m.Gen, m.At, true
+	case InstrumentsMsg:
+		return KindInstruments, m.Gen, m.At, true
+	case CollateralMsg:
+		return KindCollateral, m.Gen, m.At, true
+	case AccountMsg:
+		return KindAccount, m.Gen, m.At, true
+	case PositionsMsg:
+		return KindPositions, m.Gen, m.At, true
+	case OrdersMsg:
+		return KindOrders, m.Gen, m.At, true
+	case FillsMsg:
+		return KindFills, m.Gen, m.At, true
+	case HistoryMsg:
+		return KindHistory, m.Gen, m.At, true
+	case ChartMsg:
+		return KindChart, m.Gen, m.At, true
+	case BrokersMsg:
+		return KindBrokers, m.Gen, m.At, true
+	case LeverageMsg:
+		return KindLeverage, m.Gen, m.At, true
+	case FailedMsg:
+		if m.Kind < 0 || m.Kind >= numKinds {
+			return 0, 0, time.Time{}, false
+		}
+		return m.Kind, m.Gen, m.At, true
+	}
+	return derefMeta(msg)
+}
+
+// derefMeta handles pointers to messages.
+func derefMeta(msg any) (Kind, uint64, time.Time, bool) {
+	switch m := msg.(type) {
+	case *TickersMsg:
+		return msgMeta(*m)
+	case *MidsMsg:
+		return msgMeta(*m)
+	case *InstrumentsMsg:
+		return msgMeta(*m)
+	case *CollateralMsg:
+		return msgMeta(*m)
+	case *AccountMsg:
+		return msgMeta(*m)
+	case *PositionsMsg:
+		return msgMeta(*m)
+	case *OrdersMsg:
+		return msgMeta(*m)
+	case *FillsMsg:
+		return msgMeta(*m)
+	case *HistoryMsg:
+		return msgMeta(*m)
+	case *ChartMsg:
+		return msgMeta(*m)
+	case *BrokersMsg:
+		return msgMeta(*m)
+	case *LeverageMsg:
+		return msgMeta(*m)
+	case *FailedMsg:
+		if m == nil {
+			return 0, 0, time.Time{}, false
+		}
+		return msgMeta(*m)
+	}
+	return 0, 0, time.Time{}, false
+}
+
+// applyData stores a data message's records; it reports whether they differ from what was held.
+func (s *Store) applyData(msg any) bool {
+	switch m := deref(msg).(type) {
+	case TickersMsg:
+		return s.setTickers(m.Tickers)
+	case MidsMsg:
+		return s.setMids(m.Mids)
+	case InstrumentsMsg:
+		s.setInstruments(m.Instruments)
+	case CollateralMsg:
+		s.collateral = m.Collateral
+	case AccountMsg:
+		s.account = m.Summary
+	case PositionsMsg:
+		s.positions = m.Positions
+	case OrdersMsg:
+		s.orders = m.Orders
+	case FillsMsg:
+		s.fills.merge(m.Page)
+	case HistoryMsg:
+		s.history.merge(m.Page)
+	case ChartMsg:
+		s.setChart(m.Key, m.Candles)
+	case BrokersMsg:
+		s.setBrokers(m.Page)
+	case LeverageMsg:
+		s.setLeverage(m.Leverage)
+	}
+	return true
+}
+
+// deref turns a pointer to a message into the message.
+func deref(msg any) any {
+	switch m := msg.(type) {
+	case *TickersMsg:
+		return *m
+	case *MidsMsg:
+		return *m
+	case *InstrumentsMsg:
+		return *m
+	case *CollateralMsg:
+		return *m
+	case *AccountMsg:
+		return *m
+	case *PositionsMsg:
+		return *m
+	case *OrdersMsg:
+		return *m
+	case *FillsMsg:
+		return *m
+	case *HistoryMsg:
+		return *m
+	case *ChartMsg:
+		return *m
+	case *BrokersMsg:
+		return *m
+	case *LeverageMsg:
+		return *m
+	}
+	return msg
+}
+
+func (s *Store) setTickers(ts []api.Ticker) bool {
+	if tickersEqual(s.tickers, ts) {
+		return false
+	}
+	idx := make(map[string]int, len(ts))
+	for i, t := range ts {
+		idx[t.Symbol] = i
+	}
+	s.tickers, s.tickerIdx = ts, idx
+	return true
+}
+
+func tickersEqual(a, b []api.Ticker) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		x, y := a[i], b[i]
+		if x.Symbol != y.Symbol || !x.LastUpdated.Equal(y.LastUpdated.Time) ||
+			!x.MarkPrice.Equal(y.MarkPrice) || !x.LastPrice.Equal(y.LastPrice) ||
+			!x.BestBidPrice.Equal(y.BestBidPrice) || !x.BestAskPrice.Equal(y.BestAskPrice) ||
+			!x.BestBidSize.Equal(y.BestBidSize) || !x.BestAskSize.Equal(y.BestAskSize) ||
+			!x.MidPrice.Equal(y.MidPrice) || !x.Volume24h.Equal(y.Volume24h) ||
+			!x.Change24h.Equal(y.Change24h) || !x.FundingRate.Equal(y.FundingRate) ||
+			!x.OpenInterest.Equal(y.OpenInterest) || !x.IndexPrice.Equal(y.IndexPrice) {
+			return false
+		}
+	}
+	return true
+}
+
+func (s *Store) setMids(ms []api.Mid) bool {
+	if len(ms) == len(s.mids) {
+		same := true
+		for _, m := range ms {
+			if old, ok := s.mids[m.Symbol]; !ok || !old.Equal(m.MidPrice) {
+				same = false
+				break
+			}
+		}
+		if same {
+			return false
+		}
+	}
+	mids := make(map[string]decimal.Decimal, len(ms))
+	for _, m := range ms {
+		mids[m.Symbol] = m.MidPrice
+	}
+	s.mids = mids
+	return true
+}
+
+func (s *Store) setInstruments(in api.Instruments) {
+	all := make([]Instrument, 0, len(in.Perps)+len(in.Spot))
+	for _, p := range in.Perps {
+		all = append(all, InstrumentFromPerp(p))
+	}
+	for _, p := range in.Spot {
+		all = append(all, InstrumentFromSpot(p))
+	}
+	byName := make(map[string]int, len(all))
+	byID := make(map[api.InstrumentID]int, len(all))
+	names := make([]string, 0, len(all))
+	for i, x := range all {
+		byName[strings.ToUpper(x.Name)] = i
+		if _, dup := byID[x.ID]; !dup || !x.Spot {
+			byID[x.ID] = i
+		}
+		names = append(names, x.Name)
+	}
+	sort.Strings(names)
+	s.instruments, s.instByName, s.instByID, s.names = all, byName, byID, names
+}
+
+func (s *Store) setChart(k ChartKey, cs []api.Candle) {
+	charts := make(map[ChartKey][]api.Candle, len(s.charts)+1)
+	for key, v := range s.charts {
+		charts[key] = v
+	}
+	charts[k] = cs
+	s.charts = charts
+}
+
+func (s *Store) setBrokers(p api.Page[api.BrokerApproval]) {
+	if p.Page <= 1 {
+		s.brokers = p.Data
+		return
+	}
+	out := make([]api.BrokerApproval, 0, len(s.brokers)+len(p.Data))
+	s.brokers = append(append(out, s.brokers...), p.Data...)
+}
+
+func (s *Store) setLeverage(l api.InstrumentLeverage) {
+	m := make(map[string]api.InstrumentLeverage, len(s.leverage)+1)
+	for k, v := range s.leverage {
+		m[k] = v
+	}
+	m[strings.ToUpper(l.Instrument)] = l
+	s.leverage = m
+}
+
+// Version is bumped every time k's data (or its error) changes, so a pane can keep its rendering
+// until the version it drew moves.
+func (s *Store) Version(k Kind) uint64 {
+	if k < 0 || k >= numKinds {
+		return 0
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.version[k]
+}
+
+// Freshness says how old k's data is by the store's clock, and whether its last poll failed.
+func (s *Store) Freshness(k Kind) Freshness {
+	if k < 0 || k >= numKinds {
+		return Freshness{}
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	f := Freshness{At: s.at[k], Err: s.err[k]}
+	if !f.At.IsZero() {
+		f.Age = s.clock().Sub(f.At)
+		if f.Age < 0 {
+			f.Age = 0
+		}
+	}
+	f.Stale = f.Err != nil || (!f.At.IsZero() && s.staleAfter[k] > 0 && f.Age > s.staleAfter[k])
+	return f
+}
+
+// Tickers returns every ticker in the order the exchange sent them.
+func (s *Store) Tickers() []api.Ticker {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.tickers
+}
+
+// Ticker returns one instrument's ticker by name (case-insensitive when no exact match).
+func (s *Store) Ticker(symbol string) (api.Ticker, bool) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.ticker(symbol)
+}
+
+func (s *Store) ticker(symbol string) (api.Ticker, bool) {
+	if i, ok := s.tickerIdx[symbol]; ok {
+		return s.tickers[i], true
+	}
+	for _, t := range s.tickers {
+		if strings.EqualFold(t.Symbol, symbol) {
+			return t, true
+		}
+	}
+	return api.Ticker{}, false
+}
+
+// Mid returns an instrument's mid price: from mids, else the ticker's mid, else the average of its
+// best bid and ask.
+func (s *Store) Mid(symbol string) (decimal.Decimal, bool) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.mid(symbol)
+}
+
+func (s *Store) mid(symbol string) (decimal.Decimal, bool) {
+	if m, ok := s.mids[symbol]; ok && m.IsPositive() {
+		return m, true
+	}
+	t, ok := s.ticker(symbol)
+	if !ok {
+		return decimal.Zero, false
+	}
+	if t.MidPrice.IsPositive() {
+		return t.MidPrice, true
+	}
+	if t.BestBidPrice.IsPositive() && t.BestAskPrice.IsPositive() {
+		return t.BestBidPrice.Add(t.BestAskPrice).Div(decimal.NewFromInt(2)), true
+	}
+	return decimal.Zero, false
+}
+
+// Instrument returns an instrument by name (case-insensitive).
+func (s *Store) Instrument(symbol string) (Instrument, bool) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	i, ok := s.instByName[strings.ToUpper(symbol)]
+	if !ok {
+		return Instrument{}, false
+	}
+	return s.instruments[i], true
+}
+
+// InstrumentByID returns an instrument by id (a perpetual when a spot pair shares the id).
+func (s *Store) InstrumentByID(id api.InstrumentID) (Instrument, bool) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	i, ok := s.instByID[id]
+	if !ok {
+		return Instrument{}, false
+	}
+	return s.instruments[i], true
+}
+
+// FindInstrument resolves what a trader typed: a name (case-insensitive) or a numeric id.
+func (s *Store) FindInstrument(nameOrID string) (Instrument, bool) {
+	nameOrID = strings.TrimSpace(nameOrID)
+	if in, ok := s.Instrument(nameOrID); ok {
+		return in, true
+	}
+	if id, err := strconv.ParseInt(nameOrID, 10, 64); err == nil {
+		return s.InstrumentByID(api.InstrumentID(id))
+	}
+	return Instrument{}, false
+}
+
+// Instruments returns every instrument: perpetuals first, then spot, in the exchange's order.
+func (s *Store) Instruments() []Instrument {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.instruments
+}
+
+// InstrumentNames returns every instrument name, sorted (for completion).
+func (s *Store) InstrumentNames() []string {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.names
+}
+
+// Account returns the account summary (the zero value until one arrives).
+func (s *Store) Account() api.AccountSummary {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.account
+}
+
+// Positions returns the open positions.
+func (s *Store) Positions() []api.Position {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.positions
+}
+
+// Position returns the open position on one instrument (case-insensitive name), if any.
+func (s *Store) Position(symbol string) (api.Position, bool) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.position(symbol)
+}
+
+func (s *Store) position(symbol string) (api.Position, bool) {
+	for _, p := range s.positions {
+		if strings.EqualFold(p.Instrument, symbol) && !p.Size.IsZero() {
+			return p, true
+		}
+	}
+	return api.Position{}, false
+}
+
+// PositionViews returns the positions pane's figures for every open position.
+func (s *Store) PositionViews() []PositionRow {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	out := make([]PositionRow, 0, len(s.positions))
+	for _, p := range s.positions {
+		t, _ := s.ticker(p.Instrument)
+		out = append(out, PositionView(p, t, s.account))
+	}
+	return out
+}
+
+// Orders returns the open orders.
+func (s *Store) Orders() []api.OrderRecord {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.orders
+}
+
+// Fills returns the fills loaded so far, newest first.
+func (s *Store) Fills() []api.Fill {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.fills.rows
+}
+
+// NextFillsPage returns the page to fetch to load older fills, and false when all are loaded.
+func (s *Store) NextFillsPage() (int, bool) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.fills.next()
+}
+
+// History returns the order history loaded so far, newest first.
+func (s *Store) History() []api.OrderRecord {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.history.rows
+}
+
+// NextHistoryPage returns the page to fetch to load older history, and false when all are loaded.
+func (s *Store) NextHistoryPage() (int, bool) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.history.next()
+}
+
+// Collateral returns the supported collateral.
+func (s *Store) Collateral() []api.Collateral {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.collateral
+}
+
+// CollateralBySymbol returns one collateral by symbol (case-insensitive).
+func (s *Store) CollateralBySymbol(symbol string) (api.Collateral, bool) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	for _, c := range s.collateral {
+		if strings.EqualFold(c.Symbol, symbol) {
+			return c, true
+		}
+	}
+	return api.Collateral{}, false
+}
+
+// Candles returns one chart series.
+func (s *Store) Candles(k ChartKey) []api.Candle {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.charts[k]
+}
+
+// Brokers returns the broker approvals loaded so far.
+func (s *Store) Brokers() []api.BrokerApproval {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.brokers
+}
+
+// Leverage returns the account's leverage setting on one instrument, if it has been fetched.
+func (s *Store) Leverage(symbol string) (api.InstrumentLeverage, bool) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	l, ok := s.leverage[strings.ToUpper(symbol)]
+	return l, ok
+}
