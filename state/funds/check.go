@@ -82,7 +82,7 @@ func decimalsOf(v decimal.Decimal) int {
 
 // checkDestination checks a destination address and returns it EIP-55 checksummed.
 func checkDestination(text, self string) (string, *FieldError) {
-	addr, err := ChecksumAddress(text)
+	addr, err := checkAddress(text)
 	if err != nil {
 		return "", &FieldError{Field: FieldDestination, Msg: err.Error()}
 	}
@@ -97,38 +97,21 @@ func checkDestination(text, self string) (string, *FieldError) {
 	return addr, nil
 }
 
-// ChecksumAddress checks that s is an address (0x and 40 hex digits) whose checksum, when it is
-// written in mixed case, is right (EIP-55), and returns it checksummed. An all-lower or all-upper
-// address carries no checksum and is accepted as typed.
-func ChecksumAddress(s string) (string, error) {
+// checkAddress is api.ChecksumAddress with two plainer messages first: for an empty field and for
+// the position of a character that is not hex.
+func checkAddress(s string) (string, error) {
 	s = strings.TrimSpace(s)
 	if s == "" {
 		return "", fmt.Errorf("enter an address: 0x followed by 40 hex digits")
 	}
-	if !strings.HasPrefix(s, "0x") && !strings.HasPrefix(s, "0X") {
-		return "", fmt.Errorf("address %q must start with 0x", shorten(s))
-	}
-	hex := s[2:]
-	if len(hex) != 40 {
-		return "", fmt.Errorf("address must be 0x followed by 40 hex digits, not %d", len(hex))
-	}
-	for i, r := range hex {
-		if !strings.ContainsRune("0123456789abcdefABCDEF", r) {
-			return "", fmt.Errorf("address has %q at position %d, which is not a hex digit (0-9, a-f)", r, i+3)
+	if len(s) == 42 && (strings.HasPrefix(s, "0x") || strings.HasPrefix(s, "0X")) {
+		for i, r := range s[2:] {
+			if !strings.ContainsRune("0123456789abcdefABCDEF", r) {
+				return "", fmt.Errorf("address has %q at position %d, which is not a hex digit (0-9, a-f)", r, i+3)
+			}
 		}
 	}
-	sum := common.HexToAddress(hex).Hex()
-	if hex != strings.ToLower(hex) && hex != strings.ToUpper(hex) && "0x"+hex != sum {
-		return "", fmt.Errorf("address checksum (EIP-55) does not match: a character is probably mistyped; copy the address again")
-	}
-	return sum, nil
-}
-
-func shorten(s string) string {
-	if len(s) > 20 {
-		return s[:17] + "..."
-	}
-	return s
+	return api.ChecksumAddress(s)
 }
 
 func checkChain(coll api.Collateral, chain int64) (api.Bridge, *FieldError) {

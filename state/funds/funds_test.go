@@ -1,0 +1,242 @@
+package funds
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/shopspring/decimal"
+	"github.com/tradedesk/tradedesk/api"
+)
+
+func d(s string) decimal.Decimal { return decimal.RequireFromString(s) }
+
+const (
+	self  = "0x1111111111111111111111111111111111111111"
+	dest  = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed" // EIP-55's own example
+	lower = "0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed"
+)
+
+func collaterals() []api.Collateral {
+	return []api.Collateral{
+		{ID: 1, Symbol: "USDC", Decimals: 6, WithdrawalFee: d("1"), TransferNotionalFee: d("0"),
+			BridgeByChain: []api.Bridge{
+				{BridgeChainID: 1, Enabled: true}, {BridgeChainID: 42161, Enabled: true}, {BridgeChainID: 56, Enabled: false}}},
+		{ID: 2, Symbol: "USDT", Decimals: 6, WithdrawalFee: d("1.5"), TransferNotionalFee: d("0.0005"),
+			BridgeByChain: []api.Bridge{{BridgeChainID: 1, Enabled: true}}},
+		{ID: 3, Symbol: "WETH", Decimals: 18, WithdrawalFee: d("0.0005"),
+			BridgeByChain: []api.Bridge{{BridgeChainID: 1, Enabled: false}}},
+	}
+}
+
+func balances() Balances {
+	return Balances{
+		Account: self,
+		Spot: map[string]api.CollateralBalance{
+			"USDC": {Balance: d("500"), WithdrawableBalance: d("400")},
+			"USDT": {Balance: d("100"), WithdrawableBalance: d("100")},
+			"WETH": {Balance: d("1"), WithdrawableBalance: d("1")},
+		},
+		Derivative: map[string]api.CollateralBalance{
+			"USDC": {Balance: d("2000"), WithdrawableBalance: d("1500.25")},
+		},
+	}
+}
+
+// TestCheckErrors is the validation table: each bad request with its exact message.
+func TestCheckErrors(t *testing.T) {
+	cases := []struct {
+		name    string
+		req     Request
+		field   string
+		msg     string
+		suggest string
+	}{
+		{"bad address: short", Request{Op: SpotTransfer, Collateral: "USDC", Amount: "10", Destination: "0x1234"},
+			FieldDestination, `address "0x1234" must have 40 hex digits after 0x, has 4`, ""},
+		{"bad address: no 0x", Request{Op: SpotTransfer, Collateral: "USDC", Amount: "10", Destination: lower[2:]},
+			FieldDestination, `address "5aaeb6053f3e94c9b9a09f33669435e7ef1beaed" must start with 0x`, ""},
+		{"bad address: not hex", Request{Op: DerivativeTransfer, Collateral: "USDC", Amount: "10", Destination: "0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaeg"},
+			FieldDestination, "address has 'g' at position 42, which is not a hex digit (0-9, a-f)", ""},
+		{"bad address: empty", Request{Op: SpotTransfer, Collateral: "USDC", Amount: "10"},
+			FieldDestination, "enter an address: 0x followed by 40 hex digits", ""},
+		{"bad checksum", Request{Op: SpotTransfer, Collateral: "USDC", Amount: "10", Destination: "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeD"},
+			FieldDestination, "address 0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeD has a bad EIP-55 checksum: check it for typos (or write it all in lower case)", ""},
+		{"zero address", Request{Op: SpotTransfer, Collateral: "USDC", Amount: "10", Destination: "0x0000000000000000000000000000000000000000"},
+			FieldDestination, "destination is the zero address: collateral sent there is lost; paste the receiving account's address", ""},
+		{"own address", Request{Op: SpotTransfer, Collateral: "USDC", Amount: "10", Destination: self},
+			FieldDestination, "destination is this account: use the spot to derivative (or back) transfer to move between your own sides", ""},
+		{"zero", Request{Op: ToDerivative, Collateral: "USDC", Amount: "0"},
+			FieldAmount, "amount must be more than 0", ""},
+		{"zero with decimals", Request{Op: ToDerivative, Collateral: "USDC", Amount: "0.000"},
+			FieldAmount, "amount must be more than 0", ""},
+		{"negative", Request{Op: ToSpot, Collateral: "USDC", Amount: "-5"},
+			FieldAmount, "amount cannot be negative (-5): type the amount to move, e.g. 5", ""},
+		{"not a number", Request{Op: ToSpot, Collateral: "USDC", Amount: "ten"},
+			FieldAmount, `amount "ten" is not a number: type digits with an optional decimal point, e.g. 25.5`, ""},
+		{"exponent", Request{Op: ToSpot, Collateral: "USDC", Amount: "1e3"},
+			FieldAmount, `amount "1e3" is not a number: type digits with an optional decimal point, e.g. 25.5`, ""},
+		{"empty amount", Request{Op: ToSpot, Collateral: "USDC"},
+			FieldAmount, "enter an amount of USDC", ""},
+		{"too many decimals", Request{Op: ToDerivative, Collateral: "USDC", Amount: "1.1234567"},
+			FieldAmount, "USDC takes at most 6 decimals: 1.1234567 has 7", "1.123456"},
+		{"more than withdrawable", Request{Op: DerivativeWithdraw, Collateral: "USDC", Amount: "1500.26", Chain: 1},
+			FieldAmount, "1500.26 USDC is more than the 1500.25 USDC withdrawable from derivative", "1500.25"},
+		{"more than withdrawable, none held", Request{Op: DerivativeTransfer, Collateral: "USDT", Amount: "1", Destination: dest},
+			FieldAmount, "1 USDT is more than the 0 USDT withdrawable from derivative", "0"},
+		{"fee not covered", Request{Op: SpotWithdraw, Collateral: "USDC", Amount: "1", Chain: 42161},
+			FieldAmount, "1 USDC does not cover the 1 USDC fee: send more than the fee", ""},
+		{"disabled chain", Request{Op: SpotWithdraw, Collateral: "USDC", Amount: "10", Chain: 56},
+			FieldChain, "withdrawals of USDC to BNB Chain (56) are disabled: choose Ethereum (1), Arbitrum (42161)", ""},
+		{"chain without bridge", Request{Op: SpotWithdraw, Collateral: "USDC", Amount: "10", Chain: 10},
+			FieldChain, "USDC has no bridge to Optimism (10): choose Ethereum (1), Arbitrum (42161)", ""},
+		{"no chain chosen", Request{Op: SpotWithdraw, Collateral: "USDC", Amount: "10"},
+			FieldChain, "choose a chain to withdraw USDC to: Ethereum (1), Arbitrum (42161)", ""},
+		{"no chain enabled", Request{Op: SpotWithdraw, Collateral: "WETH", Amount: "0.1", Chain: 1},
+			FieldChain, "WETH cannot be withdrawn now: none of its chains is enabled", ""},
+		{"unknown collateral", Request{Op: ToSpot, Collateral: "DOGE", Amount: "1"},
+			FieldCollateral, `unknown collateral "DOGE": choose one of USDC, USDT, WETH`, ""},
+		{"no collateral", Request{Op: ToSpot, Amount: "1"},
+			FieldCollateral, "choose a collateral: USDC, USDT, WETH", ""},
+		{"unknown op", Request{Op: Op(42), Collateral: "USDC", Amount: "1"},
+			FieldOp, "unknown movement 42", ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, errs := Check(c.req, collaterals(), balances())
+			if len(errs) != 1 {
+				t.Fatalf("got %d errors %v, want exactly one", len(errs), errs)
+			}
+			e := errs[0]
+			if e.Field != c.field || e.Msg != c.msg || e.Suggest != c.suggest {
+				t.Errorf("got {%s %q suggest %q}\nwant {%s %q suggest %q}", e.Field, e.Msg, e.Suggest, c.field, c.msg, c.suggest)
+			}
+		})
+	}
+}
+
+func TestCheckCollectsEveryProblem(t *testing.T) {
+	_, errs := Check(Request{Op: SpotTransfer, Collateral: "USDC", Amount: "-1", Destination: "0x12"}, collaterals(), balances())
+	if len(errs) != 2 || errs[0].Field != FieldDestination || errs[1].Field != FieldAmount {
+		t.Fatalf("want a destination and an amount error, got %v", errs)
+	}
+	if err := Errors(errs); err == nil || !strings.Contains(err.Error(), "destination: ") || !strings.Contains(err.Error(), "amount: ") {
+		t.Fatalf("Errors joined badly: %v", err)
+	}
+	if Errors(nil) != nil {
+		t.Fatal("Errors(nil) must be nil")
+	}
+}
+
+func TestCheckNotLoaded(t *testing.T) {
+	_, errs := Check(Request{Op: ToSpot, Collateral: "USDC", Amount: "1"}, nil, balances())
+	if len(errs) != 1 || errs[0].Msg != "the supported collateral has not loaded yet: wait for it or refresh" {
+		t.Fatalf("got %v", errs)
+	}
+}
+
+func TestCheckGood(t *testing.T) {
+	cases := []struct {
+		name              string
+		req               Request
+		amount, fee, recv string
+		withdrawable      string
+		dest              string
+		chain             int64
+	}{
+		{"spot transfer, lower-case address gets its checksum", Request{Op: SpotTransfer, Collateral: "usdc", Amount: "12.5", Destination: lower},
+			"12.5", "0", "12.5", "400", dest, 0},
+		{"transfer fee is a rate of the amount", Request{Op: SpotTransfer, Collateral: "USDT", Amount: "100", Destination: dest},
+			"100", "0.05", "99.95", "100", dest, 0},
+		{"withdrawal fee is flat", Request{Op: DerivativeWithdraw, Collateral: "1", Amount: "1500.25", Chain: 42161},
+			"1500.25", "1", "1499.25", "1500.25", "", 42161},
+		{"internal move, trailing zeros beyond the decimals are fine", Request{Op: ToDerivative, Collateral: "USDC", Amount: "400.0000000"},
+			"400", "0", "400", "400", "", 0},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got, errs := Check(c.req, collaterals(), balances())
+			if len(errs) != 0 {
+				t.Fatalf("unexpected errors %v", errs)
+			}
+			if got.AmountText() != c.amount || got.Fee.String() != c.fee || got.Receive().String() != c.recv ||
+				got.Withdrawable.String() != c.withdrawable || got.Destination != c.dest || int64(got.Bridge.BridgeChainID) != c.chain {
+				t.Errorf("got amount %s fee %s receive %s withdrawable %s dest %q chain %d", got.AmountText(), got.Fee,
+					got.Receive(), got.Withdrawable, got.Destination, got.Bridge.BridgeChainID)
+			}
+		})
+	}
+}
+
+func TestConfirmShowsFullAddressAndFee(t *testing.T) {
+	c, errs := Check(Request{Op: SpotTransfer, Collateral: "USDT", Amount: "100", Destination: lower}, collaterals(), balances())
+	if len(errs) != 0 {
+		t.Fatal(errs)
+	}
+	want := []string{"Spot transfer: 100 USDT", "from your spot balance to", "  " + dest, "fee 0.05 USDT, arrives 99.95 USDT"}
+	if got := c.Confirm(); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("confirm:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	w, _ := Check(Request{Op: SpotWithdraw, Collateral: "USDC", Amount: "10", Chain: 42161}, collaterals(), balances())
+	if got := strings.Join(w.Confirm(), "\n"); !strings.Contains(got, "to "+self+" on Arbitrum (42161)") || !strings.Contains(got, "fee 1 USDC, arrives 9 USDC") {
+		t.Fatalf("withdraw confirm:\n%s", got)
+	}
+}
+
+func TestCheckAddress(t *testing.T) {
+	// EIP-55's test vectors.
+	for _, a := range []string{
+		"0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed", "0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359",
+		"0xdbF03B407c01E7cD3CBea99509d93f8DDDC8C6FB", "0xD1220A0cf47c7B9Be7A2E6BA89F429762e7b9aDb",
+	} {
+		got, err := checkAddress(strings.ToLower(a))
+		if err != nil || got != a {
+			t.Errorf("checkAddress(lower %s) = %s, %v", a, got, err)
+		}
+		if got, err := checkAddress(a); err != nil || got != a {
+			t.Errorf("checkAddress(%s) = %s, %v", a, got, err)
+		}
+	}
+	if _, err := checkAddress("0X5AAEB6053F3E94C9B9A09F33669435E7EF1BEAED"); err != nil {
+		t.Errorf("all upper case carries no checksum and must pass: %v", err)
+	}
+}
+
+func TestParseChain(t *testing.T) {
+	for in, want := range map[string]int64{"42161": 42161, "arbitrum": 42161, " Base ": 8453, "1": 1} {
+		if got, err := ParseChain(in); err != nil || got != want {
+			t.Errorf("ParseChain(%q) = %d, %v; want %d", in, got, err, want)
+		}
+	}
+	for _, bad := range []string{"", "mars", "-1", "0"} {
+		if _, err := ParseChain(bad); err == nil || !strings.Contains(err.Error(), "give a chain id") {
+			t.Errorf("ParseChain(%q) error = %v", bad, err)
+		}
+	}
+}
+
+func TestOpFacts(t *testing.T) {
+	for _, o := range Ops {
+		if strings.HasPrefix(o.String(), "op(") {
+			t.Errorf("op %d has no name", o)
+		}
+		if o.Withdraws() && o.NeedsDestination() {
+			t.Errorf("%s both withdraws and needs a destination", o)
+		}
+	}
+	if !ToDerivative.FromSpot() || ToSpot.FromSpot() || DerivativeWithdraw.FromSpot() {
+		t.Error("FromSpot is wrong")
+	}
+}
+
+func FuzzCheckAmount(f *testing.F) {
+	for _, s := range []string{"1", "0.000001", "-0", "1e9", "abc", "1.1234567", "  7 ", "99999999999999999999999999.5"} {
+		f.Add(s)
+	}
+	coll := collaterals()[0]
+	f.Fuzz(func(t *testing.T, s string) {
+		v, err := checkAmount(s, coll)
+		if err == nil && (!v.IsPositive() || -v.Exponent() > int32(coll.Decimals) && !v.Equal(v.Truncate(6))) {
+			t.Fatalf("accepted %q as %s", s, v)
+		}
+	})
+}
