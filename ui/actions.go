@@ -1,0 +1,273 @@
+package ui
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/tradedesk/tradedesk/api"
+	"github.com/tradedesk/tradedesk/state"
+)
+
+// actionKind is what a trading action does.
+type actionKind int
+
+const (
+	actPlace actionKind = iota
+	actClose
+	actCancel
+	actCancelInstrument
+	actCancelAll
+)
+
+// action is one trading action a pane asks the root model to run: the root checks read-only mode
+// and in-flight orders, shows the confirmation, then sends it once.
+type action struct {
+	kind       actionKind
+	title      string   // the confirmation's title
+	lines      []string // the confirmation's body
+	what       string   // one line for the status bar ("buy 0.5 BTC-PERP @ 50,000")
+	confirm    bool
+	typed      string // a word the trader must type to confirm ("" for Enter alone)
+	order      state.CheckedOrder
+	cancel     api.CancelOid
+	instrument api.InstrumentID
+}
+
+// actionMsg carries a pane's request for an action to the root model.
+type actionMsg struct{ act *action }
+
+func requestAction(a *action) tea.Cmd { return func() tea.Msg { return actionMsg{act: a} } }
+
+// actionDoneMsg is the result of a sent action.
+type actionDoneMsg struct {
+	act     *action
+	resp    api.TxResponse
+	err     error
+	latency time.Duration
+}
+
+// readOnlyNotice explains why a trading key does nothing.
+func readOnlyNotice(reason, what string) tea.Cmd {
+	return notice(levelWarn, "read-only: cannot "+what+" ("+reason+")")
+}
+
+func joinFieldErrors(errs []state.FieldError) string {
+	parts := make([]string, 0, len(errs))
+	for _, e := range errs {
+		s := e.Field + ": " + e.Msg
+		if e.Suggest != "" {
+			s += " (try " + e.Suggest + ")"
+		}
+		parts = append(parts, s)
+	}
+	return strings.Join(parts, "; ")
+}
+
+// orderAction builds the confirmation of a checked order: the whole order, its preview and the
+// fat-finger warnings.
+func orderAction(kind actionKind, c state.CheckedOrder, st *Styles) *action {
+	w := c.Wire
+	title := "Place order"
+	if kind == actClose {
+		title = "Close position"
+	}
+	what := orderWhat(c)
+	lines := []string{
+		st.Bold.on(strings.ToUpper(what)),
+		"",
+		"Instrument   " + c.Instrument.Name,
+		"Side         " + sidePaint(st, w.Side).on(strings.ToUpper(sideWord(w.Side))),
+		"Type         " + wireType(w),
+		"Price        " + priceText(w),
+		"Size         " + w.Size,
+		"Time in force " + w.Tif + flagsText(w),
+		"",
+		"Notional     " + fmtNum(c.Preview.Notional, 2) + " USD",
+		"Fee (est.)   " + fmtNum(c.Preview.Fee, 4) + " USD",
+		"Margin req.  " + fmtNum(c.Preview.MarginRequired, 2) + " USD",
+		"Utilization  " + state.FormatPercent(c.Preview.UtilizationAfter, 2) + " after",
+	}
+	if c.Preview.LiquidationEstimate.IsPositive() {
+		lines = append(lines, "Liq. est.    "+fmtNum(c.Preview.LiquidationEstimate, c.Instrument.PriceDecimals()))
+	}
+	lines = append(lines, "Client id    "+w.Cloid)
+	for _, warn := range c.Warnings {
+		lines = append(lines, st.Warn.on("! "+warn))
+	}
+	a := &action{kind: kind, title: title, lines: lines, what: what, confirm: true, order: c}
+	if c.NeedsTypedConfirm {
+		a.typed = "yes"
+	}
+	return a
+}
+
+func sidePaint(st *Styles, side string) paint {
+	if side == api.SideBuy {
+		return st.Buy
+	}
+	return st.Sell
+}
+
+func orderWhat(c state.CheckedOrder) string {
+	w := c.Wire
+	return fmt.Sprintf("%s %s %s %s", sideWord(w.Side), w.Size, c.Instrument.Name, priceText(w))
+}
+
+func wireType(w api.OrderWire) string {
+	switch {
+	case w.Tpsl == api.TpslTakeProfit:
+		return "take profit (trigger)"
+	case w.Tpsl == api.TpslStopLoss:
+		return "stop loss (trigger)"
+	case w.IsMarket:
+		return "market"
+	}
+	return "limit"
+}
+
+func priceText(w api.OrderWire) string {
+	var s string
+	if w.IsMarket {
+		s = "market (worst " + w.Price + ")"
+	} else {
+		s = "@ " + w.Price
+	}
+	if w.TriggerPx != "" {
+		s += " trigger " + w.TriggerPx
+	}
+	return s
+}
+
+func flagsText(w api.OrderWire) string {
+	var f []string
+	if w.ReduceOnly {
+		f = append(f, "reduce-only")
+	}
+	if w.PostOnly {
+		f = append(f, "post-only")
+	}
+	if len(f) == 0 {
+		return ""
+	}
+	return ", " + strings.Join(f, ", ")
+}
+
+// send runs the action against the exchange with its own timeout; it returns one actionDoneMsg.
+func send(ex api.Exchange, a *action, timeout time.Duration) tea.Cmd {
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), timeout)
+		defer cancel()
+		start := time.Now()
+		var resp api.TxResponse
+		var err error
+		switch a.kind {
+		case actPlace, actClose:
+			resp, err = ex.PlaceOrders(ctx, []api.OrderWire{a.order.Wire})
+		case actCancel:
+			resp, err = ex.CancelByOid(ctx, []api.CancelOid{a.cancel})
+		case actCancelInstrument:
+			resp, err = ex.CancelByInstrument(ctx, a.instrument)
+		case actCancelAll:
+			resp, err = ex.CancelAll(ctx)
+		}
+		if err == nil && resp.Error != "" {
+			err = fmt.Errorf("%s", resp.Error)
+		}
+		if err == nil && resp.Success != nil && !*resp.Success {
+			err = fmt.Errorf("the exchange did not accept it")
+		}
+		return actionDoneMsg{act: a, resp: resp, err: err, latency: time.Since(start)}
+	}
+}
+
+// resultText is the status line's words for a finished action.
+func resultText(d actionDoneMsg) string {
+	if d.err != nil {
+		return d.act.what + " failed: " + plainError(d.err)
+	}
+	switch d.act.kind {
+	case actPlace, actClose:
+		if ids := orderIDs(d.resp.Data); len(ids) > 0 {
+			return fmt.Sprintf("order %d placed: %s", ids[0], d.act.what)
+		}
+		return "order sent: " + d.act.what + txSuffix(d.resp)
+	}
+	return "done: " + d.act.what + txSuffix(d.resp)
+}
+
+func txSuffix(r api.TxResponse) string {
+	if r.TxHash == "" {
+		return ""
+	}
+	return " (tx " + shortAddr(r.TxHash) + ")"
+}
+
+// plainError keeps an error to one line a trader can read.
+func plainError(err error) string {
+	s := err.Error()
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	if len(s) > 160 {
+		s = s[:160] + "…"
+	}
+	return s
+}
+
+// orderIDs reads the order ids of a placeOrder response: data.status as one {oid} or an array of
+// them (the shapes the protocol notes allow), or data.statuses, or data.oid.
+func orderIDs(raw json.RawMessage) []api.OrderID {
+	if len(raw) == 0 {
+		return nil
+	}
+	type oid struct {
+		Oid     api.OrderID `json:"oid"`
+		Resting *struct {
+			Oid api.OrderID `json:"oid"`
+		} `json:"resting"`
+		Filled *struct {
+			Oid api.OrderID `json:"oid"`
+		} `json:"filled"`
+	}
+	pick := func(o oid) api.OrderID {
+		switch {
+		case o.Oid != 0:
+			return o.Oid
+		case o.Resting != nil:
+			return o.Resting.Oid
+		case o.Filled != nil:
+			return o.Filled.Oid
+		}
+		return 0
+	}
+	var d struct {
+		Status   json.RawMessage `json:"status"`
+		Statuses json.RawMessage `json:"statuses"`
+		Oid      api.OrderID     `json:"oid"`
+	}
+	if json.Unmarshal(raw, &d) != nil {
+		return nil
+	}
+	if d.Oid != 0 {
+		return []api.OrderID{d.Oid}
+	}
+	var out []api.OrderID
+	for _, r := range []json.RawMessage{d.Status, d.Statuses} {
+		var one oid
+		var many []oid
+		if json.Unmarshal(r, &one) == nil && pick(one) != 0 {
+			out = append(out, pick(one))
+		} else if json.Unmarshal(r, &many) == nil {
+			for _, o := range many {
+				if id := pick(o); id != 0 {
+					out = append(out, id)
+				}
+			}
+		}
+	}
+	return out
+}

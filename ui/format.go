@@ -1,0 +1,106 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/charmbracelet/x/ansi"
+	"github.com/mattn/go-runewidth"
+	"github.com/shopspring/decimal"
+	"github.com/tradedesk/tradedesk/state"
+)
+
+// fmtNum formats d with places decimals and thousands separators ("1,234.50").
+func fmtNum(d decimal.Decimal, places int32) string { return state.FormatPrice(d, places) }
+
+// fmtSigned is fmtNum with an explicit sign ("+1.20", "-0.40"; zero has none).
+func fmtSigned(d decimal.Decimal, places int32) string { return state.FormatSigned(d, places) }
+
+// fmtPct formats a value already in percent with two decimals and a sign ("+1.25%").
+func fmtPct(pct decimal.Decimal) string { return state.FormatSignedPercent(pct, 2) }
+
+// fmtCompact formats large amounts with a suffix ("12.3M"), for volume and open interest.
+func fmtCompact(d decimal.Decimal) string {
+	abs := d.Abs()
+	switch {
+	case abs.GreaterThanOrEqual(decimal.NewFromInt(1_000_000_000)):
+		return d.Div(decimal.NewFromInt(1_000_000_000)).StringFixed(2) + "B"
+	case abs.GreaterThanOrEqual(decimal.NewFromInt(1_000_000)):
+		return d.Div(decimal.NewFromInt(1_000_000)).StringFixed(2) + "M"
+	case abs.GreaterThanOrEqual(decimal.NewFromInt(10_000)):
+		return d.Div(decimal.NewFromInt(1_000)).StringFixed(1) + "K"
+	}
+	return fmtNum(d, 2)
+}
+
+// fmtAge formats a duration the way a trader reads it: "4s", "2m10s", "3h".
+func fmtAge(d time.Duration) string {
+	switch {
+	case d < 0:
+		return "0s"
+	case d < time.Minute:
+		return fmt.Sprintf("%ds", int(d.Seconds()))
+	case d < time.Hour:
+		return fmt.Sprintf("%dm%02ds", int(d.Minutes()), int(d.Seconds())%60)
+	case d < 48*time.Hour:
+		return fmt.Sprintf("%dh%02dm", int(d.Hours()), int(d.Minutes())%60)
+	}
+	return fmt.Sprintf("%dd", int(d.Hours()/24))
+}
+
+// shortAddr shortens an address to 0x1234…abcd.
+func shortAddr(a string) string {
+	if len(a) <= 12 {
+		return a
+	}
+	return a[:6] + "…" + a[len(a)-4:]
+}
+
+// textWidth is the cell width of plain text (no escape codes), fast for ASCII.
+func textWidth(s string) int {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return runewidth.StringWidth(s)
+		}
+	}
+	return len(s)
+}
+
+// fit pads or truncates plain text to exactly w cells; right aligns to the right.
+func fit(s string, w int, right bool) string {
+	if w <= 0 {
+		return ""
+	}
+	n := textWidth(s)
+	if n > w {
+		if w == 1 {
+			return "…"
+		}
+		return runewidth.Truncate(s, w, "…")
+	}
+	if n == w {
+		return s
+	}
+	pad := strings.Repeat(" ", w-n)
+	if right {
+		return pad + s
+	}
+	return s + pad
+}
+
+// pad is fit aligned left.
+func pad(s string, w int) string { return fit(s, w, false) }
+
+// fitStyled pads or truncates text that may hold escape codes to exactly w cells.
+func fitStyled(s string, w int) string {
+	n := ansi.StringWidth(s)
+	switch {
+	case n == w:
+		return s
+	case n < w:
+		return s + strings.Repeat(" ", w-n)
+	}
+	return ansi.Truncate(s, w, "…")
+}

@@ -1,0 +1,201 @@
+package ui
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+)
+
+// KeyMap is every key binding of the console, grouped by where it acts. The top level builds it
+// with NewKeyMap from its defaults and the config file's overrides.
+type KeyMap struct {
+	// Global keys (after a focused text input, before the focused pane).
+	NextPane, PrevPane, Help, Quit, Refresh key.Binding
+	FocusPane                               [9]key.Binding
+
+	// Lists (tickers, positions, orders).
+	Up, Down, PageUp, PageDown, Top, Bottom key.Binding
+
+	// Tickers pane.
+	Sort, SortReverse, Filter, Favourite, WatchOnly, Pick, Buy, Sell key.Binding
+
+	// Open orders pane.
+	Cancel, CancelInstrument, CancelAll key.Binding
+
+	// Positions pane.
+	Close key.Binding
+
+	// Order entry form.
+	FieldNext, FieldPrev, Toggle, Submit, FillMark, FillBid, FillAsk, ClearForm key.Binding
+
+	// Dialogs.
+	Confirm, Dismiss key.Binding
+}
+
+// keyAction describes one bindable action: its config name, its help text and where it lives.
+type keyAction struct {
+	name, help, scope string
+	get               func(*KeyMap) *key.Binding
+}
+
+func keyActions() []keyAction {
+	a := []keyAction{
+		{"next_pane", "next pane", "global", func(k *KeyMap) *key.Binding { return &k.NextPane }},
+		{"prev_pane", "previous pane", "global", func(k *KeyMap) *key.Binding { return &k.PrevPane }},
+		{"help", "help", "global", func(k *KeyMap) *key.Binding { return &k.Help }},
+		{"quit", "quit", "global", func(k *KeyMap) *key.Binding { return &k.Quit }},
+		{"refresh", "refresh now", "global", func(k *KeyMap) *key.Binding { return &k.Refresh }},
+		{"up", "up", "list", func(k *KeyMap) *key.Binding { return &k.Up }},
+		{"down", "down", "list", func(k *KeyMap) *key.Binding { return &k.Down }},
+		{"page_up", "page up", "list", func(k *KeyMap) *key.Binding { return &k.PageUp }},
+		{"page_down", "page down", "list", func(k *KeyMap) *key.Binding { return &k.PageDown }},
+		{"top", "first row", "list", func(k *KeyMap) *key.Binding { return &k.Top }},
+		{"bottom", "last row", "list", func(k *KeyMap) *key.Binding { return &k.Bottom }},
+		{"sort", "sort by next column", "tickers", func(k *KeyMap) *key.Binding { return &k.Sort }},
+		{"sort_reverse", "reverse sort", "tickers", func(k *KeyMap) *key.Binding { return &k.SortReverse }},
+		{"filter", "filter", "tickers", func(k *KeyMap) *key.Binding { return &k.Filter }},
+		{"favourite", "toggle favourite", "tickers", func(k *KeyMap) *key.Binding { return &k.Favourite }},
+		{"watch_only", "favourites only", "tickers", func(k *KeyMap) *key.Binding { return &k.WatchOnly }},
+		{"pick", "trade this", "tickers", func(k *KeyMap) *key.Binding { return &k.Pick }},
+		{"buy", "buy this", "tickers", func(k *KeyMap) *key.Binding { return &k.Buy }},
+		{"sell", "sell this", "tickers", func(k *KeyMap) *key.Binding { return &k.Sell }},
+		{"cancel", "cancel order", "orders", func(k *KeyMap) *key.Binding { return &k.Cancel }},
+		{"cancel_instrument", "cancel all on instrument", "orders", func(k *KeyMap) *key.Binding { return &k.CancelInstrument }},
+		{"cancel_all", "cancel all orders", "orders", func(k *KeyMap) *key.Binding { return &k.CancelAll }},
+		{"close", "close position", "positions", func(k *KeyMap) *key.Binding { return &k.Close }},
+		{"field_next", "next field", "form", func(k *KeyMap) *key.Binding { return &k.FieldNext }},
+		{"field_prev", "previous field", "form", func(k *KeyMap) *key.Binding { return &k.FieldPrev }},
+		{"toggle", "change choice", "form", func(k *KeyMap) *key.Binding { return &k.Toggle }},
+		{"submit", "review and send", "form", func(k *KeyMap) *key.Binding { return &k.Submit }},
+		{"fill_mark", "price = mark", "form", func(k *KeyMap) *key.Binding { return &k.FillMark }},
+		{"fill_bid", "price = bid", "form", func(k *KeyMap) *key.Binding { return &k.FillBid }},
+		{"fill_ask", "price = ask", "form", func(k *KeyMap) *key.Binding { return &k.FillAsk }},
+		{"clear_form", "clear form", "form", func(k *KeyMap) *key.Binding { return &k.ClearForm }},
+		{"confirm", "confirm", "dialog", func(k *KeyMap) *key.Binding { return &k.Confirm }},
+		{"dismiss", "back", "dialog", func(k *KeyMap) *key.Binding { return &k.Dismiss }},
+	}
+	for i := range 9 {
+		n := i
+		a = append(a, keyAction{fmt.Sprintf("focus_%d", n+1), fmt.Sprintf("focus pane %d", n+1), "global",
+			func(k *KeyMap) *key.Binding { return &k.FocusPane[n] }})
+	}
+	return a
+}
+
+// KeyActionNames lists every action a config file may rebind, sorted.
+func KeyActionNames() []string {
+	var out []string
+	for _, a := range keyActions() {
+		out = append(out, a.name)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// NewKeyMap builds a KeyMap from action name to keys (tea key names such as "x", "ctrl+c",
+// "shift+tab"). Every action must be present; an unknown action name, an empty key list, or two
+// actions that can fire in the same place sharing a key is an error naming what to fix.
+func NewKeyMap(keys map[string][]string) (KeyMap, error) {
+	var km KeyMap
+	known := map[string]bool{}
+	for _, a := range keyActions() {
+		known[a.name] = true
+		ks, ok := keys[a.name]
+		if !ok || len(ks) == 0 {
+			return KeyMap{}, fmt.Errorf("key map: action %q has no key; give it at least one", a.name)
+		}
+		*a.get(&km) = key.NewBinding(key.WithKeys(ks...), key.WithHelp(prettyKey(ks[0]), a.help))
+	}
+	for name := range keys {
+		if !known[name] {
+			return KeyMap{}, fmt.Errorf("key map: unknown action %q; known actions: %s", name, strings.Join(KeyActionNames(), ", "))
+		}
+	}
+	if err := km.checkConflicts(); err != nil {
+		return KeyMap{}, err
+	}
+	return km, nil
+}
+
+// scopesMeet reports whether two scopes can both see one key press: global keys meet every pane's
+// keys; list keys meet the panes that are lists. Dialog keys only act inside a dialog.
+func scopesMeet(a, b string) bool {
+	if a == b {
+		return true
+	}
+	lists := map[string]bool{"tickers": true, "orders": true, "positions": true}
+	switch {
+	case a == "dialog" || b == "dialog":
+		return false
+	case a == "global" || b == "global":
+		return true
+	case a == "list":
+		return lists[b]
+	case b == "list":
+		return lists[a]
+	}
+	return false
+}
+
+func (k *KeyMap) checkConflicts() error {
+	acts := keyActions()
+	owner := map[string]keyAction{}
+	var errs []string
+	for _, a := range acts {
+		for _, kk := range a.get(k).Keys() {
+			if o, ok := owner[a.scope+"\x00"+kk]; ok {
+				errs = append(errs, fmt.Sprintf("%q is bound to both %s and %s", kk, o.name, a.name))
+			}
+			owner[a.scope+"\x00"+kk] = a
+		}
+	}
+	for i, a := range acts {
+		for _, b := range acts[i+1:] {
+			if a.scope == b.scope || !scopesMeet(a.scope, b.scope) {
+				continue
+			}
+			for _, ka := range a.get(k).Keys() {
+				for _, kb := range b.get(k).Keys() {
+					if ka == kb {
+						errs = append(errs, fmt.Sprintf("%q is bound to both %s and %s", ka, a.name, b.name))
+					}
+				}
+			}
+		}
+	}
+	if len(errs) > 0 {
+		sort.Strings(errs)
+		return fmt.Errorf("key map: %s; rebind one of each pair", strings.Join(errs, "; "))
+	}
+	return nil
+}
+
+func prettyKey(k string) string {
+	switch k {
+	case "up":
+		return "↑"
+	case "down":
+		return "↓"
+	case "left":
+		return "←"
+	case "right":
+		return "→"
+	case "pgup":
+		return "PgUp"
+	case "pgdown":
+		return "PgDn"
+	case "enter":
+		return "Enter"
+	case "esc":
+		return "Esc"
+	case " ":
+		return "space"
+	case "tab":
+		return "Tab"
+	case "shift+tab":
+		return "S-Tab"
+	}
+	return k
+}

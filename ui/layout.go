@@ -1,0 +1,355 @@
+package ui
+
+import (
+	"strconv"
+	"strings"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// Layout limits.
+const (
+	minWidth   = 60 // below this the console says it needs more room
+	minHeight  = 16
+	wideWidth  = 120 // from here on panes sit side by side; below, one pane at a time as tabs
+	wideHeight = 30
+	formHeight = 22 // the order form's preferred outer height in the wide layout
+)
+
+// Columns of the wide layout.
+const (
+	colLeft = iota
+	colRight
+)
+
+// rect is a pane's place on screen, border included.
+type rect struct{ x, y, w, h int }
+
+func (r rect) contains(x, y int) bool { return x >= r.x && x < r.x+r.w && y >= r.y && y < r.y+r.h }
+
+// slot is one pane and its place in the layout.
+type slot struct {
+	pane   Pane
+	col    int
+	weight int // share of the column's free height
+	fixed  int // preferred outer height (0: by weight)
+	r      rect
+	// border cache
+	topKey string
+	top    string
+	bottom string
+	side   string
+}
+
+// tabSpan is where one tab of the narrow layout is drawn, for mouse clicks.
+type tabSpan struct{ x0, x1, slot int }
+
+// addPane adds a pane to the layout: its column in the wide layout, its height weight, and a
+// preferred fixed height (0 for none). Its number key is its position.
+func (m *Model) addPane(p Pane, col, weight, fixed int) {
+	m.slots = append(m.slots, &slot{pane: p, col: col, weight: weight, fixed: fixed})
+}
+
+// layout places the panes for the window size and tells each its inner size.
+func (m *Model) layout() {
+	m.footerDirty = true
+	m.tooSmall = m.width < minWidth || m.height < minHeight
+	if m.tooSmall {
+		return
+	}
+	bodyY, bodyH := 1, m.height-3
+	m.narrow = m.width < wideWidth || m.height < wideHeight
+	if m.narrow {
+		for _, s := range m.slots {
+			s.r = rect{0, bodyY + 1, m.width, bodyH - 1}
+		}
+	} else {
+		rightW := min(max(m.width*30/100, 48), 64)
+		m.layoutColumn(colLeft, rect{0, bodyY, m.width - rightW, bodyH})
+		m.layoutColumn(colRight, rect{m.width - rightW, bodyY, rightW, bodyH})
+	}
+	for _, s := range m.slots {
+		s.topKey = ""
+		s.pane.SetSize(max(s.r.w-2, 1), max(s.r.h-2, 1))
+	}
+	if m.dialog != nil {
+		m.dialog.width = m.width
+		m.dialog.render()
+	}
+	if m.showHelp {
+		m.renderHelp()
+	}
+}
+
+// layoutColumn stacks a column's panes: fixed heights first (never more than half the column
+// each), the rest shared by weight.
+func (m *Model) layoutColumn(col int, area rect) {
+	var in []*slot
+	free, weights := area.h, 0
+	for _, s := range m.slots {
+		if s.col != col {
+			continue
+		}
+		in = append(in, s)
+		if s.fixed > 0 {
+			free -= min(s.fixed, area.h*2/3)
+		} else {
+			weights += s.weight
+		}
+	}
+	y := area.y
+	left := free
+	for i, s := range in {
+		h := min(s.fixed, area.h*2/3)
+		if s.fixed == 0 {
+			h = free * s.weight / max(weights, 1)
+		}
+		if i == len(in)-1 {
+			h = area.y + area.h - y
+		} else if s.fixed == 0 {
+			left -= h
+		}
+		s.r = rect{area.x, y, area.w, h}
+		y += h
+	}
+	_ = left
+}
+
+// View draws the whole screen.
+func (m *Model) View() string {
+	var start time.Time
+	if m.stats {
+		start = time.Now()
+		defer func() { m.frameTime = time.Since(start) }()
+	}
+	if m.width == 0 {
+		return "starting…"
+	}
+	if m.tooSmall {
+		return m.tooSmallView()
+	}
+	lines := make([]string, 0, m.height)
+	lines = append(lines, m.status.top(m, m.width))
+	body := m.body()
+	switch {
+	case m.showHelp:
+		body = overlay(body, m.helpView, m.width)
+	case m.dialog != nil:
+		body = overlay(body, m.dialog.View(), m.width)
+	}
+	lines = append(lines, body...)
+	lines = append(lines, m.status.message(m, m.width))
+	lines = append(lines, m.footerView())
+	return strings.Join(lines, "\n")
+}
+
+func (m *Model) tooSmallView() string {
+	msg := "tradedesk needs a terminal of at least " + strconv.Itoa(minWidth) + "x" + strconv.Itoa(minHeight) +
+		"; this one is " + strconv.Itoa(m.width) + "x" + strconv.Itoa(m.height) + ". Enlarge it, or press q to quit."
+	return ansi.Wrap(msg, max(m.width, 10), " ")
+}
+
+// body is the panes' area: side by side (wide) or the focused pane under a tab bar (narrow).
+func (m *Model) body() []string {
+	bodyH := m.height - 3
+	if m.narrow {
+		out := make([]string, 0, bodyH)
+		out = append(out, m.tabBar())
+		return append(out, m.framed(m.slots[m.focus], true)...)
+	}
+	var left, right []string
+	for i, s := range m.slots {
+		f := m.framed(s, i == m.focus)
+		if s.col == colLeft {
+			left = append(left, f...)
+		} else {
+			right = append(right, f...)
+		}
+	}
+	out := make([]string, bodyH)
+	for y := range out {
+		var l, r string
+		if y < len(left) {
+			l = left[y]
+		}
+		if y < len(right) {
+			r = right[y]
+		}
+		out[y] = l + r
+	}
+	return out
+}
+
+// tabBar is the narrow layout's row of pane names; the focused one is marked.
+func (m *Model) tabBar() string {
+	st := m.st
+	var b strings.Builder
+	m.tabs = m.tabs[:0]
+	x := 0
+	for i, s := range m.slots {
+		label := " " + strconv.Itoa(i+1) + " " + s.pane.Title() + " "
+		if i == m.focus {
+			b.WriteString(st.TitleFocus.on("▶" + label))
+		} else {
+			b.WriteString(st.Title.on(" " + label))
+		}
+		w := textWidth(label) + 1
+		m.tabs = append(m.tabs, tabSpan{x, x + w, i})
+		x += w
+	}
+	return fitStyled(b.String(), m.width)
+}
+
+// framed draws a pane inside its border, with its number, title and freshness in the top edge.
+func (m *Model) framed(s *slot, focused bool) []string {
+	st := m.st
+	border := st.Border
+	if focused {
+		border = st.BorderFocus
+	}
+	idx := m.slotIndex(s)
+	title := strconv.Itoa(idx+1) + " " + s.pane.Title()
+	fresh := m.freshness(s.pane)
+	key := title + "\x00" + fresh + "\x00" + strconv.FormatBool(focused) + strconv.Itoa(s.r.w)
+	if key != s.topKey {
+		s.topKey = key
+		s.top, s.bottom, s.side = m.borders(s, title, fresh, focused, border)
+	}
+	h := s.r.h - 2
+	out := make([]string, 0, s.r.h)
+	out = append(out, s.top)
+	content := strings.Split(s.pane.View(), "\n")
+	blank := strings.Repeat(" ", s.r.w-2)
+	for y := range h {
+		line := blank
+		if y < len(content) {
+			line = content[y]
+		}
+		out = append(out, s.side+line+s.side)
+	}
+	return append(out, s.bottom)
+}
+
+func (m *Model) borders(s *slot, title, fresh string, focused bool, border paint) (top, bottom, side string) {
+	st := m.st
+	w := s.r.w
+	tp := st.Title
+	mark := " "
+	if focused {
+		tp, mark = st.TitleFocus, "▶"
+	}
+	t := mark + title + " "
+	used := 2 + textWidth(t)
+	var fr string
+	if fresh != "" {
+		fr = " " + fresh + " "
+		used += textWidth(fr)
+	}
+	fill := max(w-used-1, 0)
+	top = border.on("╭─") + tp.on(t)
+	if fr != "" {
+		top += st.Warn.on(fr)
+	}
+	top += border.on(strings.Repeat("─", fill) + "╮")
+	top = fitStyled(top, w)
+	bottom = border.on("╰" + strings.Repeat("─", max(w-2, 0)) + "╯")
+	side = border.on("│")
+	return top, bottom, side
+}
+
+func (m *Model) slotIndex(s *slot) int {
+	for i, x := range m.slots {
+		if x == s {
+			return i
+		}
+	}
+	return 0
+}
+
+// freshness is the pane's stale marker: the oldest stale kind it shows, its age and error.
+func (m *Model) freshness(p Pane) string {
+	ks, ok := p.(kindsShower)
+	if !ok {
+		return ""
+	}
+	for _, k := range ks.Kinds() {
+		if m.polls[k] == nil {
+			continue
+		}
+		f := m.store.Freshness(k)
+		if !f.Stale {
+			continue
+		}
+		if !f.Loaded() {
+			return "no data: " + k.String() + " failed"
+		}
+		s := "stale " + fmtAge(f.Age)
+		if f.Err != nil {
+			s += " (retrying)"
+		}
+		return s
+	}
+	return ""
+}
+
+// overlay draws box centred over the body lines.
+func overlay(body []string, box string, width int) []string {
+	bl := strings.Split(box, "\n")
+	out := make([]string, len(body))
+	copy(out, body)
+	top := max((len(body)-len(bl))/2, 0)
+	for i, l := range bl {
+		y := top + i
+		if y >= len(out) {
+			break
+		}
+		w := ansi.StringWidth(l)
+		left := max((width-w)/2, 0)
+		out[y] = fitStyled(strings.Repeat(" ", left)+l, width)
+	}
+	return out
+}
+
+// routeMouse: a left click focuses the pane under it and passes the click inside; the wheel
+// scrolls the pane under the pointer.
+func (m *Model) routeMouse(msg tea.MouseMsg) tea.Cmd {
+	if m.tooSmall || m.dialog != nil || m.showHelp {
+		return nil
+	}
+	if msg.Action != tea.MouseActionPress {
+		return nil
+	}
+	if m.narrow && msg.Y == 1 {
+		for _, t := range m.tabs {
+			if msg.X >= t.x0 && msg.X < t.x1 {
+				m.setFocus(t.slot)
+			}
+		}
+		return nil
+	}
+	for i, s := range m.slots {
+		if m.narrow && i != m.focus {
+			continue
+		}
+		if !s.r.contains(msg.X, msg.Y) {
+			continue
+		}
+		if i != m.focus {
+			m.setFocus(i)
+		}
+		switch msg.Button {
+		case tea.MouseButtonWheelUp:
+			return s.pane.Update(tea.KeyMsg{Type: tea.KeyUp})
+		case tea.MouseButtonWheelDown:
+			return s.pane.Update(tea.KeyMsg{Type: tea.KeyDown})
+		case tea.MouseButtonLeft:
+			if c, ok := s.pane.(clicker); ok {
+				return c.Click(msg.X-s.r.x-1, msg.Y-s.r.y-1)
+			}
+		}
+		return nil
+	}
+	return nil
+}

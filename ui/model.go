@@ -1,0 +1,322 @@
+package ui
+
+import (
+	"time"
+
+	"github.com/charmbracelet/bubbles/help"
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/tradedesk/tradedesk/api"
+	"github.com/tradedesk/tradedesk/state"
+)
+
+// Config is everything the console needs; main fills it in from flags and the config file.
+type Config struct {
+	Exchange  api.Exchange
+	Store     *state.Store     // nil: a new store on Clock
+	Clock     func() time.Time // nil: time.Now
+	Mode      Mode
+	Network   string // mainnet, testnet, or a URL's host
+	Keys      KeyMap
+	Theme     Theme
+	Intervals Intervals   // zero: DefaultIntervals
+	Guard     state.Guard // zero: state.DefaultGuard
+	// Watchlist is the favourite instruments, shown first in the tickers pane.
+	Watchlist []string
+	// Instrument is the order form's first instrument ("" to pick one from the tickers).
+	Instrument string
+	// ReadOnlyReason says why trading is off; "" means the exchange client decides (CanTrade).
+	ReadOnlyReason string
+	// Stats shows frame time and messages per second in the status line.
+	Stats bool
+}
+
+// Model is the console's root model: it owns focus, layout and routing, runs the polls, applies
+// their results to the store and sends trading actions. Keys go to a focused text input first, then
+// to the global bindings, then to the focused pane.
+type Model struct {
+	ex    api.Exchange
+	store *state.Store
+	clock func() time.Time
+	iv    Intervals
+	c     *Common
+	st    *Styles
+	keys  *KeyMap
+
+	slots   []*slot
+	focus   int
+	tickers *tickersPane
+	form    *orderEntryPane
+
+	width, height int
+	narrow        bool
+	tooSmall      bool
+	tabs          []tabSpan
+
+	help     help.Model
+	showHelp bool
+	helpView string
+	dialog   *confirmDialog
+	status   statusBar
+
+	polls map[state.Kind]*poller
+	kinds []state.Kind
+
+	inFlight    bool
+	notice      string
+	noticeLevel noticeLevel
+	lastErr     string
+	lastErrAt   time.Time
+	latency     time.Duration
+
+	footer      string
+	footerDirty bool
+
+	stats     bool
+	frameTime time.Duration
+	msgCount  int
+	msgRate   int
+	rateAt    time.Time
+}
+
+// New builds the console.
+func New(cfg Config) *Model {
+	if cfg.Clock == nil {
+		cfg.Clock = time.Now
+	}
+	if cfg.Store == nil {
+		cfg.Store = state.New(cfg.Clock)
+	}
+	if cfg.Intervals == (Intervals{}) {
+		cfg.Intervals = DefaultIntervals()
+	}
+	if cfg.Guard == (state.Guard{}) {
+		cfg.Guard = state.DefaultGuard()
+	}
+	readOnly := cfg.ReadOnlyReason
+	if readOnly == "" && !cfg.Exchange.CanTrade() {
+		readOnly = "no key: watching " + shortAddr(cfg.Exchange.Address()) + "; start with --keystore or TRADEDESK_PRIVATE_KEY to trade"
+	}
+	keys := cfg.Keys
+	st := NewStyles(cfg.Theme)
+	m := &Model{
+		ex: cfg.Exchange, store: cfg.Store, clock: cfg.Clock, iv: cfg.Intervals, st: st, keys: &keys,
+		help: newHelp(st), polls: map[state.Kind]*poller{}, stats: cfg.Stats, footerDirty: true,
+		status: statusBar{st: st, mode: cfg.Mode, network: cfg.Network, address: cfg.Exchange.Address()},
+	}
+	m.c = &Common{Store: cfg.Store, Styles: st, Keys: m.keys, Clock: cfg.Clock, Guard: cfg.Guard,
+		ReadOnly: readOnly, Instrument: cfg.Instrument}
+	m.kinds = polledKinds(cfg.Exchange.Address() != "")
+	for _, k := range m.kinds {
+		m.polls[k] = &poller{kind: k}
+	}
+
+	// The panes. Adding one is one line here (see Pane).
+	m.tickers = newTickersPane(m.c, cfg.Watchlist)
+	m.form = newOrderEntryPane(m.c, m.status.modeWord(), &m.inFlight)
+	accountEmpty := "waiting for the account…"
+	if cfg.Exchange.Address() == "" {
+		accountEmpty = "no account: start with --address, --keystore or a key"
+	}
+	m.addPane(m.tickers, colLeft, 5, 0)
+	m.addPane(newPositionsPane(m.c), colLeft, 3, 0)
+	m.addPane(newOrdersPane(m.c), colLeft, 3, 0)
+	m.addPane(m.form, colRight, 0, formHeight)
+	m.addPane(newAccountPane(m.c, accountEmpty), colRight, 1, 0)
+
+	if cfg.Instrument != "" {
+		m.form.Update(instrumentMsg{Symbol: cfg.Instrument})
+	}
+	m.setFocus(0)
+	return m
+}
+
+// Store is the model's store (tests and the headless commands read it).
+func (m *Model) Store() *state.Store { return m.store }
+
+// Watchlist is the tickers pane's favourites, for main to save.
+func (m *Model) Watchlist() []string { return m.tickers.Watchlist() }
+
+// Init starts every poll.
+func (m *Model) Init() tea.Cmd {
+	cmds := make([]tea.Cmd, 0, len(m.kinds))
+	for _, k := range m.kinds {
+		cmds = append(cmds, m.startPoll(k))
+	}
+	return tea.Batch(cmds...)
+}
+
+// Update routes one message.
+func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if m.stats {
+		m.countMsg()
+	}
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.width, m.height = msg.Width, msg.Height
+		m.layout()
+		return m, nil
+	case tea.KeyMsg:
+		m.footerDirty = true
+		return m, m.routeKey(msg)
+	case tea.MouseMsg:
+		m.footerDirty = true
+		return m, m.routeMouse(msg)
+	case pollDueMsg:
+		return m, m.onPollDue(msg)
+	case polledMsg:
+		return m, m.onPolled(msg)
+	case actionMsg:
+		return m, m.onAction(msg.act)
+	case dialogResultMsg:
+		m.dialog = nil
+		if !msg.confirmed {
+			m.setNotice(levelInfo, "not sent: "+msg.act.what)
+			return m, nil
+		}
+		return m, m.execute(msg.act)
+	case actionDoneMsg:
+		return m, m.onActionDone(msg)
+	case instrumentMsg:
+		m.c.Instrument = msg.Symbol
+		cmd := m.form.Update(msg)
+		if msg.Focus {
+			m.focusPane(m.form)
+		}
+		return m, cmd
+	case noticeMsg:
+		m.setNotice(msg.Level, msg.Text)
+		return m, nil
+	case flashEndMsg:
+		return m, m.tickers.Update(msg)
+	}
+	return m, nil
+}
+
+func (m *Model) setNotice(level noticeLevel, text string) {
+	m.notice, m.noticeLevel = text, level
+}
+
+func (m *Model) countMsg() {
+	m.msgCount++
+	if now := time.Now(); now.Sub(m.rateAt) >= time.Second {
+		m.msgRate, m.msgCount, m.rateAt = m.msgCount, 0, now
+	}
+}
+
+// broadcast sends a message to every pane.
+func (m *Model) broadcast(msg tea.Msg) tea.Cmd {
+	var cmds []tea.Cmd
+	for _, s := range m.slots {
+		if cmd := s.pane.Update(msg); cmd != nil {
+			cmds = append(cmds, cmd)
+		}
+	}
+	return tea.Batch(cmds...)
+}
+
+// routeKey: an open dialog takes every key; then the help overlay; then a focused text input; then
+// the global bindings; then the focused pane.
+func (m *Model) routeKey(msg tea.KeyMsg) tea.Cmd {
+	k := m.keys
+	if msg.Type == tea.KeyCtrlC {
+		return tea.Quit
+	}
+	if m.dialog != nil {
+		return m.dialog.Update(msg)
+	}
+	if m.showHelp {
+		if key.Matches(msg, k.Help, k.Dismiss, k.Quit) {
+			m.showHelp = false
+		}
+		return nil
+	}
+	pane := m.slots[m.focus].pane
+	if c, ok := pane.(inputCapturer); ok && c.Capturing() && !key.Matches(msg, k.NextPane, k.PrevPane) {
+		return pane.Update(msg)
+	}
+	switch {
+	case key.Matches(msg, k.Quit):
+		return tea.Quit
+	case key.Matches(msg, k.Help):
+		m.showHelp = true
+		m.renderHelp()
+		return nil
+	case key.Matches(msg, k.NextPane):
+		m.setFocus((m.focus + 1) % len(m.slots))
+		return nil
+	case key.Matches(msg, k.PrevPane):
+		m.setFocus((m.focus - 1 + len(m.slots)) % len(m.slots))
+		return nil
+	case key.Matches(msg, k.Refresh):
+		m.setNotice(levelInfo, "refreshing")
+		return m.refreshNow(m.kinds...)
+	}
+	for i := range min(len(m.slots), len(k.FocusPane)) {
+		if key.Matches(msg, k.FocusPane[i]) {
+			m.setFocus(i)
+			return nil
+		}
+	}
+	return pane.Update(msg)
+}
+
+func (m *Model) setFocus(i int) {
+	m.focus = i
+	for j, s := range m.slots {
+		s.pane.SetFocused(j == i)
+	}
+	m.footerDirty = true
+}
+
+func (m *Model) focusPane(p Pane) {
+	for i, s := range m.slots {
+		if s.pane == p {
+			m.setFocus(i)
+			return
+		}
+	}
+}
+
+// onAction checks a pane's request (read-only, an order in flight) and confirms or sends it.
+func (m *Model) onAction(a *action) tea.Cmd {
+	if m.c.ReadOnly != "" {
+		m.setNotice(levelWarn, "read-only: "+a.what+" not sent ("+m.c.ReadOnly+")")
+		return nil
+	}
+	if (a.kind == actPlace || a.kind == actClose) && m.inFlight {
+		m.setNotice(levelWarn, "an order is in flight: wait for its result before sending another")
+		return nil
+	}
+	if a.confirm {
+		m.dialog = newConfirmDialog(m.st, m.keys, a, m.width)
+		return nil
+	}
+	return m.execute(a)
+}
+
+// execute sends a confirmed action once; orders block the form until their result is back.
+func (m *Model) execute(a *action) tea.Cmd {
+	if a.kind == actPlace || a.kind == actClose {
+		if m.inFlight {
+			return nil
+		}
+		m.inFlight = true
+	}
+	m.setNotice(levelInfo, "sending: "+a.what+"…")
+	return send(m.ex, a, m.iv.Timeout)
+}
+
+// onActionDone shows the result and refreshes orders, positions and the account at once.
+func (m *Model) onActionDone(d actionDoneMsg) tea.Cmd {
+	if d.act.kind == actPlace || d.act.kind == actClose {
+		m.inFlight = false
+	}
+	m.latency = d.latency
+	if d.err != nil {
+		m.setNotice(levelError, resultText(d))
+	} else {
+		m.setNotice(levelInfo, resultText(d))
+	}
+	return m.refreshNow(state.KindOrders, state.KindPositions, state.KindAccount)
+}

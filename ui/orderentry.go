@@ -1,0 +1,438 @@
+package ui
+
+import (
+	"strings"
+
+	"github.com/charmbracelet/bubbles/cursor"
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/textinput"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/shopspring/decimal"
+	"github.com/tradedesk/tradedesk/api"
+	"github.com/tradedesk/tradedesk/state"
+)
+
+// Fields of the order form, in the order they are drawn.
+const (
+	fInstrument = iota
+	fSide
+	fType
+	fPrice
+	fTrigger
+	fSize
+	fUSD
+	fTif
+	fReduce
+	fPost
+	fSubmit
+	fieldCount
+)
+
+var (
+	typeChoices = []string{"limit", "market", "tp", "sl"}
+	tifChoices  = []string{api.TifGTC, api.TifIOC, api.TifFOK}
+	fieldLabels = [fieldCount]string{"Instrument", "Side", "Type", "Price", "Trigger", "Size", "or USD", "Time in force", "Reduce-only", "Post-only", ""}
+	// fieldOfError maps a FieldError's field to the form field it is drawn next to.
+	fieldOfError = map[string]int{
+		state.FieldInstrument: fInstrument, state.FieldSide: fSide, state.FieldType: fType,
+		state.FieldPrice: fPrice, state.FieldTrigger: fTrigger, state.FieldTpsl: fType, state.FieldSize: fSize,
+		state.FieldNotional: fUSD, state.FieldTif: fTif, state.FieldSlippage: fPrice,
+	}
+)
+
+// orderEntryPane is the order form: it builds an intent as the trader types, checks it live with
+// state.CheckOrder, shows every problem next to its field and a preview, and asks the root model
+// to confirm and send it.
+type orderEntryPane struct {
+	*Common
+	inputs   [fieldCount]*textinput.Model // text fields; nil for choices
+	field    int
+	side     string
+	typ      int // index in typeChoices
+	tif      int
+	reduce   bool
+	post     bool
+	touched  [fieldCount]bool
+	tried    bool // a submit was attempted: show every error
+	errs     []state.FieldError
+	checked  state.CheckedOrder
+	focused  bool
+	width    int
+	height   int
+	mode     string // DEMO, READ-ONLY, LIVE testnet...
+	inFlight *bool  // the root model's "an order is in flight"
+}
+
+func newOrderEntryPane(c *Common, mode string, inFlight *bool) *orderEntryPane {
+	p := &orderEntryPane{Common: c, side: api.SideBuy, mode: mode, inFlight: inFlight}
+	for _, f := range []int{fInstrument, fPrice, fTrigger, fSize, fUSD} {
+		ti := textinput.New()
+		ti.Prompt = ""
+		ti.CharLimit = 24
+		ti.Cursor.SetMode(cursor.CursorStatic)
+		p.inputs[f] = &ti
+	}
+	p.inputs[fInstrument].Placeholder = "type a name"
+	p.inputs[fPrice].Placeholder = "limit price"
+	p.inputs[fTrigger].Placeholder = "trigger price"
+	p.inputs[fSize].Placeholder = "base units"
+	p.inputs[fUSD].Placeholder = "notional USD"
+	return p
+}
+
+// Title implements Pane.
+func (p *orderEntryPane) Title() string { return "Order entry · " + p.mode }
+
+// Capturing implements inputCapturer: a focused text field takes every key first.
+func (p *orderEntryPane) Capturing() bool { return p.focused && p.inputs[p.field] != nil }
+
+// SetSize implements Pane.
+func (p *orderEntryPane) SetSize(w, h int) {
+	p.width, p.height = w, h
+	for _, in := range p.inputs {
+		if in != nil {
+			in.Width = max(min(w-16, 20), 4)
+		}
+	}
+}
+
+// SetFocused implements Pane.
+func (p *orderEntryPane) SetFocused(f bool) {
+	p.focused = f
+	p.focusField()
+}
+
+func (p *orderEntryPane) focusField() {
+	for i, in := range p.inputs {
+		if in == nil {
+			continue
+		}
+		if p.focused && i == p.field {
+			in.Focus()
+		} else {
+			in.Blur()
+		}
+	}
+}
+
+// hidden reports whether a field does not apply to the chosen type.
+func (p *orderEntryPane) hidden(f int) bool {
+	switch f {
+	case fPrice:
+		return typeChoices[p.typ] == "market"
+	case fTrigger:
+		return p.typ < 2
+	case fPost:
+		return typeChoices[p.typ] != "limit"
+	case fTif:
+		return typeChoices[p.typ] == "market"
+	}
+	return false
+}
+
+func (p *orderEntryPane) moveField(d int) {
+	for range fieldCount {
+		p.field = (p.field + d + fieldCount) % fieldCount
+		if !p.hidden(p.field) {
+			break
+		}
+	}
+	p.focusField()
+}
+
+// Update implements Pane.
+func (p *orderEntryPane) Update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case DataMsg:
+		switch msg.Kind {
+		case state.KindTickers, state.KindMids, state.KindAccount, state.KindPositions, state.KindInstruments:
+			p.check()
+		}
+	case instrumentMsg:
+		p.inputs[fInstrument].SetValue(msg.Symbol)
+		if msg.Side != "" {
+			p.side = msg.Side
+		}
+		if msg.Focus {
+			p.field = fSize
+			if !p.hidden(fPrice) && p.inputs[fPrice].Value() == "" {
+				p.field = fPrice
+			}
+			p.focusField()
+		}
+		p.check()
+	case tea.KeyMsg:
+		return p.handleKey(msg)
+	}
+	return nil
+}
+
+func (p *orderEntryPane) handleKey(msg tea.KeyMsg) tea.Cmd {
+	k := p.Keys
+	switch {
+	case key.Matches(msg, k.FieldNext):
+		p.moveField(1)
+		return nil
+	case key.Matches(msg, k.FieldPrev):
+		p.moveField(-1)
+		return nil
+	case key.Matches(msg, k.ClearForm):
+		p.clear()
+		return nil
+	case key.Matches(msg, k.Submit):
+		if p.field == fInstrument && p.complete() {
+			p.moveField(1)
+			return nil
+		}
+		return p.submit()
+	}
+	if in := p.inputs[p.field]; in != nil {
+		return p.updateText(msg, in)
+	}
+	if key.Matches(msg, k.Toggle) {
+		p.toggle(msg.String() == "left")
+	}
+	return nil
+}
+
+func (p *orderEntryPane) updateText(msg tea.KeyMsg, in *textinput.Model) tea.Cmd {
+	k := p.Keys
+	if p.field == fPrice || p.field == fTrigger {
+		switch {
+		case key.Matches(msg, k.FillMark):
+			p.fillPrice(func(t api.Ticker) decimal.Decimal { return t.MarkPrice })
+			return nil
+		case key.Matches(msg, k.FillBid):
+			p.fillPrice(func(t api.Ticker) decimal.Decimal { return t.BestBidPrice })
+			return nil
+		case key.Matches(msg, k.FillAsk):
+			p.fillPrice(func(t api.Ticker) decimal.Decimal { return t.BestAskPrice })
+			return nil
+		}
+	}
+	if p.field == fInstrument && msg.Type == tea.KeyRight && in.Position() == len(in.Value()) {
+		p.complete()
+		p.check()
+		return nil
+	}
+	before := in.Value()
+	var cmd tea.Cmd
+	*in, cmd = in.Update(msg)
+	if in.Value() != before {
+		p.touched[p.field] = true
+		// Size and notional are two ways to say one thing: typing one clears the other.
+		if p.field == fSize && in.Value() != "" {
+			p.inputs[fUSD].SetValue("")
+		}
+		if p.field == fUSD && in.Value() != "" {
+			p.inputs[fSize].SetValue("")
+		}
+		p.check()
+	}
+	return cmd
+}
+
+func (p *orderEntryPane) toggle(back bool) {
+	d := 1
+	if back {
+		d = -1
+	}
+	switch p.field {
+	case fSide:
+		if p.side == api.SideBuy {
+			p.side = api.SideSell
+		} else {
+			p.side = api.SideBuy
+		}
+	case fType:
+		p.typ = (p.typ + d + len(typeChoices)) % len(typeChoices)
+	case fTif:
+		p.tif = (p.tif + d + len(tifChoices)) % len(tifChoices)
+	case fReduce:
+		p.reduce = !p.reduce
+	case fPost:
+		p.post = !p.post
+	case fSubmit:
+		return
+	}
+	p.touched[p.field] = true
+	p.check()
+}
+
+func (p *orderEntryPane) fillPrice(get func(api.Ticker) decimal.Decimal) {
+	t, ok := p.Store.Ticker(p.instrument())
+	if !ok {
+		return
+	}
+	in, _ := p.Store.Instrument(t.Symbol)
+	v := get(t)
+	if !v.IsPositive() {
+		return
+	}
+	p.inputs[p.field].SetValue(state.RoundToStep(v, in.TickSize).StringFixed(in.PriceDecimals()))
+	p.inputs[p.field].CursorEnd()
+	p.touched[p.field] = true
+	p.check()
+}
+
+// completion is the first instrument name that starts with what is typed (case-insensitive).
+func (p *orderEntryPane) completion() (string, int) {
+	typed := strings.ToUpper(strings.TrimSpace(p.inputs[fInstrument].Value()))
+	if typed == "" {
+		return "", 0
+	}
+	first, n := "", 0
+	for _, name := range p.Store.InstrumentNames() {
+		if strings.HasPrefix(strings.ToUpper(name), typed) {
+			if first == "" {
+				first = name
+			}
+			n++
+		}
+	}
+	return first, n
+}
+
+// complete accepts the completion; it reports whether the field changed.
+func (p *orderEntryPane) complete() bool {
+	c, _ := p.completion()
+	if c == "" || c == p.inputs[fInstrument].Value() {
+		return false
+	}
+	p.inputs[fInstrument].SetValue(c)
+	p.inputs[fInstrument].CursorEnd()
+	p.check()
+	return true
+}
+
+func (p *orderEntryPane) instrument() string { return strings.TrimSpace(p.inputs[fInstrument].Value()) }
+
+func (p *orderEntryPane) clear() {
+	for i, in := range p.inputs {
+		if in != nil && i != fInstrument {
+			in.SetValue("")
+		}
+	}
+	p.reduce, p.post, p.tried = false, false, false
+	p.touched = [fieldCount]bool{}
+	p.check()
+}
+
+// intent is the order as typed.
+func (p *orderEntryPane) intent() state.OrderIntent {
+	in := state.OrderIntent{
+		Instrument: p.instrument(), Side: p.side,
+		Size: p.inputs[fSize].Value(), NotionalUSD: p.inputs[fUSD].Value(),
+		ReduceOnly: p.reduce,
+	}
+	switch typeChoices[p.typ] {
+	case "limit":
+		in.Type, in.Price, in.Tif, in.PostOnly = state.Limit, p.inputs[fPrice].Value(), tifChoices[p.tif], p.post
+	case "market":
+		in.Type = state.Market
+	default:
+		in.Type, in.Price, in.Tif = state.Trigger, p.inputs[fPrice].Value(), tifChoices[p.tif]
+		in.TriggerPx, in.Tpsl = p.inputs[fTrigger].Value(), typeChoices[p.typ]
+	}
+	return in
+}
+
+// check validates the intent with the one validation path and keeps the problems and preview.
+func (p *orderEntryPane) check() {
+	if p.instrument() == "" {
+		p.errs, p.checked = nil, state.CheckedOrder{}
+		return
+	}
+	p.checked, p.errs = p.Store.CheckOrder(p.intent(), p.Guard)
+}
+
+func (p *orderEntryPane) submit() tea.Cmd {
+	if p.ReadOnly != "" {
+		return readOnlyNotice(p.ReadOnly, "place an order")
+	}
+	if p.inFlight != nil && *p.inFlight {
+		return notice(levelWarn, "an order is in flight: wait for its result before sending another")
+	}
+	p.tried = true
+	in := p.intent()
+	in.Cloid = state.NewCloid()
+	checked, errs := p.Store.CheckOrder(in, p.Guard)
+	p.checked, p.errs = checked, errs
+	if len(errs) > 0 {
+		if f, ok := fieldOfError[errs[0].Field]; ok && !p.hidden(f) {
+			p.field = f
+			p.focusField()
+		}
+		return notice(levelError, "order not sent: "+joinFieldErrors(errs))
+	}
+	return requestAction(orderAction(actPlace, checked, p.Styles))
+}
+
+// fieldErrors returns the messages to show next to form field f.
+func (p *orderEntryPane) fieldErrors(f int) []state.FieldError {
+	var out []state.FieldError
+	for _, e := range p.errs {
+		ef, ok := fieldOfError[e.Field]
+		if !ok {
+			continue
+		}
+		if ef == f && (p.tried || p.touched[f] || f == fInstrument) {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// orderErrors are the problems with the order as a whole (margin, leverage, reduce-only...).
+func (p *orderEntryPane) orderErrors() []state.FieldError {
+	var out []state.FieldError
+	for _, e := range p.errs {
+		if _, ok := fieldOfError[e.Field]; !ok && (p.tried || p.sizeGiven()) {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+func (p *orderEntryPane) sizeGiven() bool {
+	return p.inputs[fSize].Value() != "" || p.inputs[fUSD].Value() != ""
+}
+
+// ShortHelp implements Pane.
+func (p *orderEntryPane) ShortHelp() []key.Binding {
+	k := p.Keys
+	h := []key.Binding{k.FieldNext, k.FieldPrev, k.Submit}
+	switch {
+	case p.field == fPrice || p.field == fTrigger:
+		h = append(h, k.FillMark, k.FillBid, k.FillAsk)
+	case p.inputs[p.field] == nil:
+		h = append(h, k.Toggle)
+	}
+	return append(h, k.ClearForm)
+}
+
+// FullHelp implements Pane.
+func (p *orderEntryPane) FullHelp() [][]key.Binding {
+	k := p.Keys
+	return [][]key.Binding{{k.FieldNext, k.FieldPrev, k.Toggle, k.Submit, k.ClearForm}, {k.FillMark, k.FillBid, k.FillAsk}}
+}
+
+// Click implements clicker: a click on a field's line focuses that field.
+func (p *orderEntryPane) Click(_, y int) tea.Cmd {
+	line := 0
+	for f := range fieldCount {
+		if p.hidden(f) {
+			continue
+		}
+		if line == y {
+			p.field = f
+			p.focusField()
+			if p.inputs[f] == nil {
+				p.toggle(false)
+			}
+			return nil
+		}
+		line += 1 + len(p.fieldErrors(f))
+	}
+	return nil
+}

@@ -1,0 +1,157 @@
+package ui
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/tradedesk/tradedesk/api"
+	"github.com/tradedesk/tradedesk/state"
+)
+
+const labelWidth = 14
+
+// View implements Pane. The form is small; it is drawn again only after something changed.
+func (p *orderEntryPane) View() string {
+	st := p.Styles
+	lines := make([]string, 0, p.height)
+	for f := range fieldCount {
+		if p.hidden(f) {
+			continue
+		}
+		lines = append(lines, p.fieldLine(f))
+		for _, e := range p.fieldErrors(f) {
+			lines = append(lines, st.FieldErr.on(pad("  ! "+errText(e), p.width)))
+		}
+	}
+	for _, e := range p.orderErrors() {
+		lines = append(lines, st.FieldErr.on(pad("! "+errText(e), p.width)))
+	}
+	lines = append(lines, st.Border.on(strings.Repeat("─", p.width)))
+	lines = append(lines, p.previewLines()...)
+	for i := range lines {
+		lines[i] = fitStyled(lines[i], p.width)
+	}
+	for len(lines) < p.height {
+		lines = append(lines, strings.Repeat(" ", p.width))
+	}
+	return strings.Join(lines[:p.height], "\n")
+}
+
+func errText(e state.FieldError) string {
+	s := e.Msg
+	if e.Suggest != "" {
+		s += " (try " + e.Suggest + ")"
+	}
+	return s
+}
+
+func (p *orderEntryPane) fieldLine(f int) string {
+	st := p.Styles
+	cur := p.focused && p.field == f
+	marker := "  "
+	label := st.FieldLabel
+	if cur {
+		marker, label = "▸ ", st.FieldFocus
+	}
+	if f == fSubmit {
+		return pad("", labelWidth+2) + p.submitButton(cur)
+	}
+	var value string
+	switch f {
+	case fSide:
+		value = choice(st, []string{"BUY", "SELL"}, map[bool]int{true: 0, false: 1}[p.side == api.SideBuy], cur, sidePaint(st, p.side))
+	case fType:
+		value = choice(st, typeChoices, p.typ, cur, st.Accent)
+	case fTif:
+		value = choice(st, tifChoices, p.tif, cur, st.Accent)
+	case fReduce:
+		value = checkbox(p.reduce)
+	case fPost:
+		value = checkbox(p.post)
+	case fInstrument:
+		value = p.inputs[f].View()
+		if c, n := p.completion(); c != "" && c != p.inputs[f].Value() {
+			rest := c[min(len(p.inputs[f].Value()), len(c)):]
+			value = strings.TrimRight(value, " ") + st.Muted.on(rest+" →")
+			if n > 1 {
+				value += st.Muted.on(" (" + strconv.Itoa(n) + ")")
+			}
+		}
+	default:
+		value = p.inputs[f].View()
+	}
+	return marker + label.on(pad(fieldLabels[f], labelWidth)) + value
+}
+
+func (p *orderEntryPane) submitButton(cur bool) string {
+	st := p.Styles
+	switch {
+	case p.ReadOnly != "":
+		return st.Muted.on("[ read-only: trading off ]")
+	case p.inFlight != nil && *p.inFlight:
+		return st.Muted.on("[ sending… ]")
+	case cur:
+		return st.ButtonFocus.on(" Review order ⏎ ")
+	}
+	return st.Button.on(" Review order ")
+}
+
+func choice(st *Styles, opts []string, sel int, cur bool, on paint) string {
+	var b strings.Builder
+	for i, o := range opts {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		if i == sel {
+			b.WriteString(on.on("[" + strings.ToUpper(o) + "]"))
+		} else {
+			b.WriteString(st.Muted.on(" " + o + " "))
+		}
+	}
+	if cur {
+		b.WriteString(st.Muted.on(" ←→"))
+	}
+	return b.String()
+}
+
+func checkbox(on bool) string {
+	if on {
+		return "[x]"
+	}
+	return "[ ]"
+}
+
+// previewLines are the preview (notional, fee, margin, utilization after) and the market.
+func (p *orderEntryPane) previewLines() []string {
+	st := p.Styles
+	var out []string
+	sym := p.instrument()
+	if t, ok := p.Store.Ticker(sym); ok {
+		in, _ := p.Store.Instrument(t.Symbol)
+		d := in.PriceDecimals()
+		out = append(out, pad("  mark "+fmtNum(t.MarkPrice, d)+"  bid "+st.Buy.on(fmtNum(t.BestBidPrice, d))+
+			"  ask "+st.Sell.on(fmtNum(t.BestAskPrice, d)), p.width))
+	}
+	c := p.checked
+	if c.Preview.Notional.IsZero() {
+		return append(out, st.Muted.on(pad("  preview appears when price and size are valid", p.width)))
+	}
+	out = append(out,
+		"  Notional "+pad(fmtNum(c.Preview.Notional, 2)+" USD", 17)+"Fee "+fmtNum(c.Preview.Fee, 4)+feeKind(c.Preview),
+		"  Margin   "+pad(fmtNum(c.Preview.MarginRequired, 2)+" USD", 17)+"Util. after "+utilPaint(st, c.Preview.UtilizationAfter).on(state.FormatPercent(c.Preview.UtilizationAfter, 1)),
+	)
+	if c.Preview.LiquidationEstimate.IsPositive() {
+		out = append(out, "  Liq. est. "+fmtNum(c.Preview.LiquidationEstimate, c.Instrument.PriceDecimals()))
+	}
+	for _, w := range c.Warnings {
+		out = append(out, st.Warn.on(pad("  ! "+w, p.width)))
+	}
+	return out
+}
+
+func feeKind(pv state.Preview) string {
+	if pv.Taker {
+		return " (taker)"
+	}
+	return " (maker)"
+}

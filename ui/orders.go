@@ -1,0 +1,262 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/tradedesk/tradedesk/api"
+	"github.com/tradedesk/tradedesk/state"
+)
+
+// Open order columns.
+const (
+	ocInstrument = iota
+	ocSide
+	ocPrice
+	ocSize
+	ocFilled
+	ocType
+	ocAge
+	ocOid
+)
+
+// ordersPane lists the account's open orders; keys cancel one, all on an instrument, or all.
+type ordersPane struct {
+	*Common
+	tbl     *table
+	orders  []api.OrderRecord
+	version uint64
+	ageAt   int64 // the clock second the age column was rendered at
+}
+
+func newOrdersPane(c *Common) *ordersPane {
+	p := &ordersPane{Common: c}
+	p.tbl = newTable(c.Styles, []column{
+		{"Instrument", 12, false, 0}, {"Side", 4, false, 0}, {"Price", 12, true, 0}, {"Size", 11, true, 0},
+		{"Filled", 11, true, 1}, {"Type", 14, false, 0}, {"Age", 7, true, 1}, {"Order id", 10, true, 2},
+	}, p.cell)
+	p.tbl.empty = "no open orders"
+	return p
+}
+
+// Title implements Pane.
+func (p *ordersPane) Title() string { return fmt.Sprintf("Open orders (%d)", len(p.orders)) }
+
+// Kinds implements kindsShower.
+func (p *ordersPane) Kinds() []state.Kind { return []state.Kind{state.KindOrders} }
+
+// SetSize implements Pane.
+func (p *ordersPane) SetSize(w, h int) { p.tbl.setSize(w, h) }
+
+// SetFocused implements Pane.
+func (p *ordersPane) SetFocused(f bool) { p.tbl.focused = f }
+
+// Update implements Pane.
+func (p *ordersPane) Update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case DataMsg:
+		if msg.Kind == state.KindOrders || msg.Kind == state.KindInstruments {
+			p.refresh()
+		}
+	case tea.KeyMsg:
+		return p.handleKey(msg)
+	}
+	return nil
+}
+
+func (p *ordersPane) refresh() {
+	if v := p.Store.Version(state.KindOrders) + p.Store.Version(state.KindInstruments); v != p.version {
+		p.version = v
+		p.orders = p.Store.Orders()
+		p.tbl.setRows(len(p.orders))
+	}
+}
+
+func (p *ordersPane) handleKey(msg tea.KeyMsg) tea.Cmd {
+	k := p.Keys
+	switch {
+	case key.Matches(msg, k.Up):
+		p.tbl.move(-1)
+	case key.Matches(msg, k.Down):
+		p.tbl.move(1)
+	case key.Matches(msg, k.PageUp):
+		p.tbl.move(-max(p.tbl.height-1, 1))
+	case key.Matches(msg, k.PageDown):
+		p.tbl.move(max(p.tbl.height-1, 1))
+	case key.Matches(msg, k.Top):
+		p.tbl.moveTo(0)
+	case key.Matches(msg, k.Bottom):
+		p.tbl.moveTo(p.tbl.n - 1)
+	case key.Matches(msg, k.Cancel):
+		return p.cancelSelected()
+	case key.Matches(msg, k.CancelInstrument):
+		return p.cancelInstrument()
+	case key.Matches(msg, k.CancelAll):
+		return p.cancelAll()
+	case key.Matches(msg, k.Pick):
+		if o, ok := p.selected(); ok {
+			return selectInstrument(o.Instrument, "", true)
+		}
+	}
+	return nil
+}
+
+func (p *ordersPane) selected() (api.OrderRecord, bool) {
+	if p.tbl.cursor < 0 || p.tbl.cursor >= len(p.orders) {
+		return api.OrderRecord{}, false
+	}
+	return p.orders[p.tbl.cursor], true
+}
+
+func (p *ordersPane) cancelSelected() tea.Cmd {
+	if p.ReadOnly != "" {
+		return readOnlyNotice(p.ReadOnly, "cancel an order")
+	}
+	o, ok := p.selected()
+	if !ok {
+		return notice(levelWarn, "no order selected")
+	}
+	return requestAction(&action{
+		kind:   actCancel,
+		title:  "Cancel order",
+		what:   fmt.Sprintf("cancel %s %s %s @ %s (order %d)", sideWord(o.Side), o.Unfilled, o.Instrument, o.LimitPrice, o.OrderID),
+		cancel: api.CancelOid{Oid: o.OrderID, InstrumentID: o.InstrumentID},
+	})
+}
+
+func (p *ordersPane) cancelInstrument() tea.Cmd {
+	if p.ReadOnly != "" {
+		return readOnlyNotice(p.ReadOnly, "cancel orders")
+	}
+	o, ok := p.selected()
+	if !ok {
+		return notice(levelWarn, "no order selected")
+	}
+	n := 0
+	for _, x := range p.orders {
+		if x.InstrumentID == o.InstrumentID {
+			n++
+		}
+	}
+	return requestAction(&action{
+		kind: actCancelInstrument, confirm: true, instrument: o.InstrumentID,
+		title: "Cancel all orders on " + o.Instrument,
+		what:  fmt.Sprintf("cancel %d open order(s) on %s", n, o.Instrument),
+		lines: []string{fmt.Sprintf("Cancel all %d open order(s) on %s?", n, o.Instrument)},
+	})
+}
+
+func (p *ordersPane) cancelAll() tea.Cmd {
+	if p.ReadOnly != "" {
+		return readOnlyNotice(p.ReadOnly, "cancel orders")
+	}
+	return requestAction(&action{
+		kind: actCancelAll, confirm: true,
+		title: "Cancel ALL open orders",
+		what:  fmt.Sprintf("cancel all %d open order(s)", len(p.orders)),
+		lines: []string{fmt.Sprintf("Cancel all %d open order(s) on every instrument?", len(p.orders))},
+	})
+}
+
+func (p *ordersPane) cell(row, col int) (string, paint) {
+	o := &p.orders[row]
+	st := p.Styles
+	in, _ := p.Store.Instrument(o.Instrument)
+	pd, sd := in.PriceDecimals(), in.SizeDecimals()
+	switch col {
+	case ocInstrument:
+		return o.Instrument, st.Bold
+	case ocSide:
+		if o.Side == api.SideBuy {
+			return "BUY", st.Buy
+		}
+		return "SELL", st.Sell
+	case ocPrice:
+		if o.IsMarket {
+			return "market", st.Muted
+		}
+		return fmtNum(o.LimitPrice, pd), st.Text
+	case ocSize:
+		return fmtNum(o.Size, sd), st.Text
+	case ocFilled:
+		f := o.Size.Sub(o.Unfilled)
+		if f.IsZero() {
+			return "-", st.Muted
+		}
+		return fmtNum(f, sd), st.Good
+	case ocType:
+		return orderType(o), st.Muted
+	case ocAge:
+		if o.Timestamp.IsZero() {
+			return "-", st.Muted
+		}
+		return fmtAge(p.Clock().Sub(o.Timestamp.Time)), st.Muted
+	case ocOid:
+		return fmt.Sprint(o.OrderID), st.Muted
+	}
+	return "", paint{}
+}
+
+// orderType is an order's type and flags in a few letters: "limit GTC PO RO", "tp 51,000".
+func orderType(o *api.OrderRecord) string {
+	var b strings.Builder
+	switch {
+	case o.Tpsl != "":
+		b.WriteString(o.Tpsl)
+		if o.TriggerPx.Valid {
+			b.WriteString(" @" + o.TriggerPx.Decimal.String())
+		}
+	case o.IsMarket:
+		b.WriteString("market")
+	default:
+		b.WriteString("limit")
+	}
+	if o.Tif != "" && o.Tif != api.TifGTC {
+		b.WriteString(" " + o.Tif)
+	}
+	if o.PostOnly {
+		b.WriteString(" PO")
+	}
+	if o.ReduceOnly {
+		b.WriteString(" RO")
+	}
+	return b.String()
+}
+
+func sideWord(s string) string {
+	if s == api.SideBuy {
+		return "buy"
+	}
+	return "sell"
+}
+
+// View implements Pane. Ages move with the clock, so rows re-render once a second at most.
+func (p *ordersPane) View() string {
+	if sec := p.Clock().Unix(); sec != p.ageAt {
+		p.ageAt = sec
+		p.tbl.invalidate()
+	}
+	return strings.Join(p.tbl.lines(make([]string, 0, p.tbl.height+1)), "\n")
+}
+
+// Click implements clicker.
+func (p *ordersPane) Click(_, y int) tea.Cmd {
+	if i := p.tbl.rowAt(y); i >= 0 {
+		p.tbl.moveTo(i)
+	}
+	return nil
+}
+
+// ShortHelp implements Pane.
+func (p *ordersPane) ShortHelp() []key.Binding {
+	k := p.Keys
+	return []key.Binding{k.Up, k.Down, k.Cancel, k.CancelInstrument, k.CancelAll}
+}
+
+// FullHelp implements Pane.
+func (p *ordersPane) FullHelp() [][]key.Binding {
+	k := p.Keys
+	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}, {k.Cancel, k.CancelInstrument, k.CancelAll, k.Pick}}
+}

@@ -1,0 +1,104 @@
+package ui
+
+import (
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/tradedesk/tradedesk/state"
+)
+
+// Pane is one region of the console: a list, a form, a chart. The root model owns focus, layout and
+// routing; a pane only draws itself into the size it is given and handles the keys and messages it
+// is sent.
+//
+// To add a pane (fills, order history, chart, balances, instrument details, brokers, ...):
+//
+//  1. Write one file ui/<name>.go with a type implementing Pane (embed *Common for the store, styles,
+//     key map and clock; use a *table for a list so rows are cached and only on-screen rows render).
+//  2. Add one line in New (model.go): m.addPane(newFillsPane(c), colLeft, 3) — the column of the
+//     wide layout and its height weight. Its number key and tab order follow from that position;
+//     in the narrow layout it becomes a tab.
+//  3. If it shows polled data, implement Kinds() so its border shows its freshness, and add the
+//     kind's fetch to poll.go if the kind is new.
+//
+// Optional interfaces a pane may implement: inputCapturer (a focused text input takes every key
+// before any global binding), clicker (mouse clicks inside the pane), kindsShower (freshness of
+// the data it shows).
+type Pane interface {
+	// Title is the pane's name, drawn in its border and its tab.
+	Title() string
+	// Update handles a key (only when focused), a mouse click, or a message every pane sees
+	// (DataMsg after the store changed, tea.WindowSizeMsg is turned into SetSize).
+	Update(msg tea.Msg) tea.Cmd
+	// View draws the pane: exactly the height given to SetSize, each line exactly its width.
+	View() string
+	// SetSize gives the pane its inner size (inside the border).
+	SetSize(width, height int)
+	// SetFocused tells the pane whether it has the focus (it draws its cursor differently).
+	SetFocused(focused bool)
+	// ShortHelp is the footer's hint line when the pane has the focus.
+	ShortHelp() []key.Binding
+	// FullHelp is the pane's part of the `?` help.
+	FullHelp() [][]key.Binding
+}
+
+// inputCapturer is a pane with a text input: while Capturing, every key goes to the pane first.
+type inputCapturer interface {
+	Capturing() bool
+}
+
+// clicker is a pane that handles mouse clicks at (x, y) inside its inner area.
+type clicker interface {
+	Click(x, y int) tea.Cmd
+}
+
+// kindsShower is a pane that shows data of these kinds; its border shows their freshness.
+type kindsShower interface {
+	Kinds() []state.Kind
+}
+
+// Common is what every pane shares: the store, styles, keys, clock and the trading guard.
+type Common struct {
+	Store  *state.Store
+	Styles *Styles
+	Keys   *KeyMap
+	Clock  func() time.Time
+	Guard  state.Guard
+	// ReadOnly says why trading is off ("" when the console can trade).
+	ReadOnly string
+	// Instrument is the current instrument (the order form's); set by the tickers pane.
+	Instrument string
+}
+
+// DataMsg tells every pane that the store changed for Kind.
+type DataMsg struct{ Kind state.Kind }
+
+// instrumentMsg sets the current instrument, and optionally the form's side, and focuses the form.
+type instrumentMsg struct {
+	Symbol string
+	Side   string // "", api.SideBuy or api.SideSell
+	Focus  bool
+}
+
+func selectInstrument(symbol, side string, focus bool) tea.Cmd {
+	return func() tea.Msg { return instrumentMsg{Symbol: symbol, Side: side, Focus: focus} }
+}
+
+// noticeMsg puts a line in the status bar (level: info, warn, error).
+type noticeMsg struct {
+	Text  string
+	Level noticeLevel
+}
+
+type noticeLevel int
+
+const (
+	levelInfo noticeLevel = iota
+	levelWarn
+	levelError
+)
+
+func notice(level noticeLevel, text string) tea.Cmd {
+	return func() tea.Msg { return noticeMsg{Text: text, Level: level} }
+}

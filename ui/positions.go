@@ -1,0 +1,229 @@
+package ui
+
+import (
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/shopspring/decimal"
+	"github.com/tradedesk/tradedesk/api"
+	"github.com/tradedesk/tradedesk/state"
+)
+
+// Position columns.
+const (
+	pcInstrument = iota
+	pcSide
+	pcSize
+	pcEntry
+	pcMark
+	pcNotional
+	pcUPnL
+	pcROE
+	pcLeverage
+	pcLiq
+	pcLiqDist
+)
+
+// liqWarnPct and liqDangerPct colour the liquidation distance amber and red.
+var (
+	liqWarnPct   = decimal.NewFromInt(10)
+	liqDangerPct = decimal.NewFromInt(3)
+)
+
+// positionsPane lists the account's open positions with their PnL and liquidation distance.
+type positionsPane struct {
+	*Common
+	tbl     *table
+	rows    []state.PositionRow
+	version [3]uint64
+}
+
+func newPositionsPane(c *Common) *positionsPane {
+	p := &positionsPane{Common: c}
+	p.tbl = newTable(c.Styles, []column{
+		{"Instrument", 12, false, 0}, {"Side", 5, false, 0}, {"Size", 11, true, 0}, {"Entry", 11, true, 1},
+		{"Mark", 11, true, 0}, {"Notional", 11, true, 2}, {"uPnL", 11, true, 0}, {"ROE", 8, true, 1},
+		{"Lev", 9, false, 3}, {"Liq. price", 11, true, 1}, {"Liq. dist", 9, true, 0},
+	}, p.cell)
+	p.tbl.empty = "no open positions"
+	return p
+}
+
+// Title implements Pane.
+func (p *positionsPane) Title() string { return "Positions" }
+
+// Kinds implements kindsShower.
+func (p *positionsPane) Kinds() []state.Kind {
+	return []state.Kind{state.KindPositions, state.KindAccount}
+}
+
+// SetSize implements Pane.
+func (p *positionsPane) SetSize(w, h int) { p.tbl.setSize(w, h) }
+
+// SetFocused implements Pane.
+func (p *positionsPane) SetFocused(f bool) { p.tbl.focused = f }
+
+// Update implements Pane.
+func (p *positionsPane) Update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case DataMsg:
+		switch msg.Kind {
+		case state.KindPositions, state.KindTickers, state.KindAccount, state.KindInstruments:
+			p.refresh()
+		}
+	case tea.KeyMsg:
+		return p.handleKey(msg)
+	}
+	return nil
+}
+
+func (p *positionsPane) refresh() {
+	v := [3]uint64{p.Store.Version(state.KindPositions), p.Store.Version(state.KindTickers), p.Store.Version(state.KindAccount)}
+	if v == p.version {
+		return
+	}
+	p.version = v
+	p.rows = p.Store.PositionViews()
+	p.tbl.setRows(len(p.rows))
+}
+
+func (p *positionsPane) handleKey(msg tea.KeyMsg) tea.Cmd {
+	k := p.Keys
+	switch {
+	case key.Matches(msg, k.Up):
+		p.tbl.move(-1)
+	case key.Matches(msg, k.Down):
+		p.tbl.move(1)
+	case key.Matches(msg, k.PageUp):
+		p.tbl.move(-max(p.tbl.height-1, 1))
+	case key.Matches(msg, k.PageDown):
+		p.tbl.move(max(p.tbl.height-1, 1))
+	case key.Matches(msg, k.Top):
+		p.tbl.moveTo(0)
+	case key.Matches(msg, k.Bottom):
+		p.tbl.moveTo(p.tbl.n - 1)
+	case key.Matches(msg, k.Close):
+		return p.closeSelected()
+	case key.Matches(msg, k.Pick):
+		if r, ok := p.selected(); ok {
+			return selectInstrument(r.Instrument, "", true)
+		}
+	}
+	return nil
+}
+
+func (p *positionsPane) selected() (state.PositionRow, bool) {
+	if p.tbl.cursor < 0 || p.tbl.cursor >= len(p.rows) {
+		return state.PositionRow{}, false
+	}
+	return p.rows[p.tbl.cursor], true
+}
+
+// closeSelected asks to close the selected position with a reduce-only market order, checked by
+// the same validation path as the order form.
+func (p *positionsPane) closeSelected() tea.Cmd {
+	r, ok := p.selected()
+	if !ok {
+		return notice(levelWarn, "no position selected")
+	}
+	if p.ReadOnly != "" {
+		return readOnlyNotice(p.ReadOnly, "close a position")
+	}
+	pos, ok := p.Store.Position(r.Instrument)
+	if !ok {
+		return notice(levelWarn, r.Instrument+": the position is gone")
+	}
+	intent := state.ClosePositionIntent(pos)
+	intent.Cloid = state.NewCloid()
+	checked, errs := p.Store.CheckOrder(intent, p.Guard)
+	if len(errs) > 0 {
+		return notice(levelError, "cannot close "+r.Instrument+": "+joinFieldErrors(errs))
+	}
+	return requestAction(orderAction(actClose, checked, p.Styles))
+}
+
+func (p *positionsPane) cell(row, col int) (string, paint) {
+	r := &p.rows[row]
+	st := p.Styles
+	in, _ := p.Store.Instrument(r.Instrument)
+	pd, sd := in.PriceDecimals(), in.SizeDecimals()
+	switch col {
+	case pcInstrument:
+		return r.Instrument, st.Bold
+	case pcSide:
+		if r.Long {
+			return "LONG", st.Buy
+		}
+		return "SHORT", st.Sell
+	case pcSize:
+		return fmtNum(r.Size, sd), st.Text
+	case pcEntry:
+		return fmtNum(r.Entry, pd), st.Text
+	case pcMark:
+		return fmtNum(r.Mark, pd), st.Text
+	case pcNotional:
+		return fmtNum(r.Notional, 2), st.Text
+	case pcUPnL:
+		return fmtSigned(r.UPnL, 2), signPaint(st, r.UPnL)
+	case pcROE:
+		return fmtPct(r.ROE), signPaint(st, r.ROE)
+	case pcLeverage:
+		return r.Leverage.String() + "x " + marginModeShort(r.MarginMode), st.Muted
+	case pcLiq:
+		if r.Liquidation.IsZero() {
+			return "-", st.Muted
+		}
+		return fmtNum(r.Liquidation, pd), st.Text
+	case pcLiqDist:
+		if r.Liquidation.IsZero() {
+			return "-", st.Muted
+		}
+		return state.FormatPercent(r.LiqDistance, 2), liqPaint(st, r.LiqDistance)
+	}
+	return "", paint{}
+}
+
+func liqPaint(st *Styles, dist decimal.Decimal) paint {
+	switch {
+	case dist.LessThan(liqDangerPct):
+		return st.Danger
+	case dist.LessThan(liqWarnPct):
+		return st.Warn
+	}
+	return st.Good
+}
+
+func marginModeShort(m string) string {
+	switch strings.ToLower(m) {
+	case api.MarginCross:
+		return "cross"
+	case api.MarginIsolated:
+		return "iso"
+	}
+	return m
+}
+
+// View implements Pane.
+func (p *positionsPane) View() string {
+	return strings.Join(p.tbl.lines(make([]string, 0, p.tbl.height+1)), "\n")
+}
+
+// Click implements clicker.
+func (p *positionsPane) Click(_, y int) tea.Cmd {
+	if i := p.tbl.rowAt(y); i >= 0 {
+		p.tbl.moveTo(i)
+	}
+	return nil
+}
+
+// ShortHelp implements Pane.
+func (p *positionsPane) ShortHelp() []key.Binding {
+	return []key.Binding{p.Keys.Up, p.Keys.Down, p.Keys.Close, p.Keys.Pick}
+}
+
+// FullHelp implements Pane.
+func (p *positionsPane) FullHelp() [][]key.Binding {
+	k := p.Keys
+	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}, {k.Close, k.Pick}}
+}

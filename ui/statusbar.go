@@ -1,0 +1,131 @@
+package ui
+
+import (
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/tradedesk/tradedesk/state"
+)
+
+// Mode is how the console is connected: to the embedded simulator, read-only, or live.
+type Mode int
+
+// Modes.
+const (
+	ModeDemo Mode = iota
+	ModeReadOnly
+	ModeLive
+)
+
+// statusBar draws the top line (mode, account, connection, latency, stale data) and the message
+// line (the last action's result and the last error).
+type statusBar struct {
+	st      *Styles
+	mode    Mode
+	network string
+	address string
+}
+
+// badge is the always-visible mode: DEMO, READ-ONLY or LIVE with the network.
+func (s *statusBar) badge() string {
+	switch s.mode {
+	case ModeDemo:
+		return s.st.Demo.on(" DEMO ")
+	case ModeReadOnly:
+		return s.st.ReadOnly.on(" READ-ONLY " + strings.ToUpper(s.network) + " ")
+	}
+	if strings.EqualFold(s.network, "mainnet") {
+		return s.st.Mainnet.on(" LIVE MAINNET ")
+	}
+	return s.st.Live.on(" LIVE " + strings.ToUpper(s.network) + " ")
+}
+
+// modeWord is the mode in plain words, for the order form's title.
+func (s *statusBar) modeWord() string {
+	switch s.mode {
+	case ModeDemo:
+		return "DEMO"
+	case ModeReadOnly:
+		return "READ-ONLY"
+	}
+	return "LIVE " + strings.ToUpper(s.network)
+}
+
+// top renders the top line for the model's current state.
+func (s *statusBar) top(m *Model, width int) string {
+	st := s.st
+	var b strings.Builder
+	b.WriteString(s.badge())
+	b.WriteString(" ")
+	b.WriteString(st.Accent.on("tradedesk"))
+	if s.address != "" {
+		b.WriteString(st.Muted.on(" · "))
+		b.WriteString(shortAddr(s.address))
+	}
+	b.WriteString(st.Muted.on(" · "))
+	b.WriteString(s.connection(m))
+	if stale := s.stale(m); stale != "" {
+		b.WriteString(st.Muted.on(" · "))
+		b.WriteString(st.Warn.on("stale: " + stale))
+	}
+	if m.stats {
+		b.WriteString(st.Muted.on(" · frame " + m.frameTime.Round(time.Microsecond).String() +
+			" · " + strconv.Itoa(m.msgRate) + " msg/s"))
+	}
+	return fitStyled(b.String(), width)
+}
+
+func (s *statusBar) connection(m *Model) string {
+	st := s.st
+	p := m.polls[state.KindTickers]
+	switch {
+	case p == nil:
+		return st.Muted.on("offline")
+	case p.fails > 0:
+		return st.Danger.on("● reconnecting (" + strconv.Itoa(p.fails) + " failed)")
+	case p.lastOK.IsZero():
+		return st.Warn.on("● connecting…")
+	}
+	return st.Good.on("● connected") + st.Muted.on(" "+m.latency.Round(time.Millisecond).String())
+}
+
+// stale lists the kinds whose data is stale, with their age.
+func (s *statusBar) stale(m *Model) string {
+	var parts []string
+	for _, k := range m.kinds {
+		f := m.store.Freshness(k)
+		if !f.Stale {
+			continue
+		}
+		if f.Loaded() {
+			parts = append(parts, k.String()+" "+fmtAge(f.Age))
+		} else {
+			parts = append(parts, k.String()+" never loaded")
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// message renders the message line: the last action's result, then the last error with its age.
+func (s *statusBar) message(m *Model, width int) string {
+	st := s.st
+	var b strings.Builder
+	if m.notice != "" {
+		switch m.noticeLevel {
+		case levelError:
+			b.WriteString(st.Danger.on("✗ " + m.notice))
+		case levelWarn:
+			b.WriteString(st.Warn.on("! " + m.notice))
+		default:
+			b.WriteString(st.Good.on("✓ " + m.notice))
+		}
+	}
+	if m.lastErr != "" && m.clock().Sub(m.lastErrAt) < 30*time.Second {
+		if b.Len() > 0 {
+			b.WriteString(st.Muted.on("  ·  "))
+		}
+		b.WriteString(st.Danger.on("last error: " + m.lastErr + " (" + fmtAge(m.clock().Sub(m.lastErrAt)) + " ago)"))
+	}
+	return fitStyled(b.String(), width)
+}

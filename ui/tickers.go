@@ -1,0 +1,485 @@
+package ui
+
+import (
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/bubbles/cursor"
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/textinput"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/shopspring/decimal"
+	"github.com/tradedesk/tradedesk/api"
+	"github.com/tradedesk/tradedesk/state"
+)
+
+// Ticker columns.
+const (
+	tcFav = iota
+	tcName
+	tcMark
+	tcLast
+	tcChange
+	tcBid
+	tcAsk
+	tcMid
+	tcFunding
+	tcOI
+	tcVolume
+	tcCount
+)
+
+// flashFor is how long a changed price stays highlighted.
+const flashFor = 800 * time.Millisecond
+
+// flashEndMsg ends the price flashes that started before At.
+type flashEndMsg struct{ At time.Time }
+
+type flash struct {
+	until time.Time
+	up    bool
+}
+
+// tickersPane lists every instrument's ticker: sortable, filterable, with favourites.
+type tickersPane struct {
+	*Common
+	tbl     *table
+	rows    []int // indexes into tickers, in display order
+	tickers []api.Ticker
+	version [2]uint64 // store versions of tickers and instruments last rendered
+	sortCol int
+	desc    bool
+	filter  textinput.Model
+	editing bool
+	favs    map[string]bool
+	favOnly bool
+	prev    map[string]decimal.Decimal // last mark per symbol, for the flash
+	flashes map[string]flash
+	flashOn bool // a flashEndMsg is pending
+	prec    map[string]int32
+	w, h    int
+	shown   bool // the filter line is shown (the table is one line shorter)
+}
+
+func newTickersPane(c *Common, watchlist []string) *tickersPane {
+	p := &tickersPane{Common: c, sortCol: tcName, favs: map[string]bool{}, prev: map[string]decimal.Decimal{},
+		flashes: map[string]flash{}, prec: map[string]int32{}}
+	for _, w := range watchlist {
+		p.favs[w] = true
+	}
+	p.filter = textinput.New()
+	p.filter.Prompt = "/"
+	p.filter.Placeholder = "filter instruments"
+	p.filter.CharLimit = 32
+	p.filter.Cursor.SetMode(cursor.CursorStatic)
+	p.tbl = newTable(c.Styles, []column{
+		{"★", 1, false, 0}, {"Instrument", 12, false, 0}, {"Mark", 12, true, 0}, {"Last", 12, true, 2},
+		{"24h", 8, true, 0}, {"Bid", 12, true, 1}, {"Ask", 12, true, 1}, {"Mid", 12, true, 4},
+		{"Funding", 9, true, 3}, {"Open int.", 9, true, 3}, {"Vol 24h", 9, true, 2},
+	}, p.cell)
+	p.tbl.empty = "waiting for tickers…"
+	p.setSortTitles()
+	return p
+}
+
+// Title implements Pane.
+func (p *tickersPane) Title() string {
+	t := "Tickers"
+	if p.favOnly {
+		t += " ★"
+	}
+	if f := p.filter.Value(); f != "" {
+		t += " /" + f
+	}
+	return t
+}
+
+// Kinds implements kindsShower.
+func (p *tickersPane) Kinds() []state.Kind { return []state.Kind{state.KindTickers, state.KindMids} }
+
+// Capturing implements inputCapturer: while the filter is edited it takes every key.
+func (p *tickersPane) Capturing() bool { return p.editing }
+
+// SetSize implements Pane.
+func (p *tickersPane) SetSize(w, h int) {
+	p.w, p.h = w, h
+	p.filter.Width = max(w-4, 1)
+	p.fitTable()
+}
+
+func (p *tickersPane) fitTable() {
+	p.shown = p.editing || p.filter.Value() != ""
+	if p.shown {
+		p.tbl.setSize(p.w, p.h-1)
+	} else {
+		p.tbl.setSize(p.w, p.h)
+	}
+}
+
+// SetFocused implements Pane.
+func (p *tickersPane) SetFocused(f bool) { p.tbl.focused = f }
+
+// Watchlist is the current favourites, sorted.
+func (p *tickersPane) Watchlist() []string {
+	var out []string
+	for s, ok := range p.favs {
+		if ok {
+			out = append(out, s)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Update implements Pane.
+func (p *tickersPane) Update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case DataMsg:
+		if msg.Kind == state.KindTickers || msg.Kind == state.KindMids || msg.Kind == state.KindInstruments {
+			return p.refresh()
+		}
+	case flashEndMsg:
+		return p.endFlashes(msg.At)
+	case tea.KeyMsg:
+		if p.editing {
+			return p.updateFilter(msg)
+		}
+		return p.handleKey(msg)
+	}
+	return nil
+}
+
+func (p *tickersPane) updateFilter(msg tea.KeyMsg) tea.Cmd {
+	switch msg.Type {
+	case tea.KeyEnter:
+		p.editing = false
+		p.filter.Blur()
+		p.fitTable()
+		return nil
+	case tea.KeyEsc:
+		p.editing = false
+		p.filter.Blur()
+		p.filter.SetValue("")
+		p.fitTable()
+		p.resort()
+		return nil
+	}
+	var cmd tea.Cmd
+	p.filter, cmd = p.filter.Update(msg)
+	p.resort()
+	return cmd
+}
+
+func (p *tickersPane) handleKey(msg tea.KeyMsg) tea.Cmd {
+	k := p.Keys
+	switch {
+	case key.Matches(msg, k.Up):
+		p.tbl.move(-1)
+	case key.Matches(msg, k.Down):
+		p.tbl.move(1)
+	case key.Matches(msg, k.PageUp):
+		p.tbl.move(-max(p.tbl.height-1, 1))
+	case key.Matches(msg, k.PageDown):
+		p.tbl.move(max(p.tbl.height-1, 1))
+	case key.Matches(msg, k.Top):
+		p.tbl.moveTo(0)
+	case key.Matches(msg, k.Bottom):
+		p.tbl.moveTo(p.tbl.n - 1)
+	case key.Matches(msg, k.Sort):
+		p.sortCol = (p.sortCol + 1) % tcCount
+		if p.sortCol == tcFav {
+			p.sortCol = tcName
+		}
+		p.setSortTitles()
+		p.resort()
+	case key.Matches(msg, k.SortReverse):
+		p.desc = !p.desc
+		p.setSortTitles()
+		p.resort()
+	case key.Matches(msg, k.Filter):
+		p.editing = true
+		p.fitTable()
+		return p.filter.Focus()
+	case key.Matches(msg, k.Favourite):
+		if s := p.selected(); s != "" {
+			p.favs[s] = !p.favs[s]
+			p.resort()
+		}
+	case key.Matches(msg, k.WatchOnly):
+		p.favOnly = !p.favOnly
+		p.resort()
+	case key.Matches(msg, k.Pick):
+		return p.pick("")
+	case key.Matches(msg, k.Buy):
+		return p.pick(api.SideBuy)
+	case key.Matches(msg, k.Sell):
+		return p.pick(api.SideSell)
+	}
+	return nil
+}
+
+func (p *tickersPane) pick(side string) tea.Cmd {
+	s := p.selected()
+	if s == "" {
+		return nil
+	}
+	return selectInstrument(s, side, true)
+}
+
+// Click implements clicker: the header sorts, a row selects its instrument.
+func (p *tickersPane) Click(x, y int) tea.Cmd {
+	if y == 0 {
+		if c := p.tbl.colAt(x); c > tcFav {
+			if c == p.sortCol {
+				p.desc = !p.desc
+			}
+			p.sortCol = c
+			p.setSortTitles()
+			p.resort()
+		}
+		return nil
+	}
+	if i := p.tbl.rowAt(y); i >= 0 {
+		p.tbl.moveTo(i)
+		return selectInstrument(p.selected(), "", false)
+	}
+	return nil
+}
+
+func (p *tickersPane) selected() string {
+	if p.tbl.cursor < 0 || p.tbl.cursor >= len(p.rows) {
+		return ""
+	}
+	return p.tickers[p.rows[p.tbl.cursor]].Symbol
+}
+
+// refresh takes the store's tickers when they changed, starts flashes for moved marks, and
+// re-sorts. Rows render lazily in View, and only those on screen.
+func (p *tickersPane) refresh() tea.Cmd {
+	v := [2]uint64{p.Store.Version(state.KindTickers) + p.Store.Version(state.KindMids), p.Store.Version(state.KindInstruments)}
+	if v == p.version {
+		return nil
+	}
+	instrumentsChanged := v[1] != p.version[1]
+	p.version = v
+	p.tickers = p.Store.Tickers()
+	if instrumentsChanged {
+		clear(p.prec)
+	}
+	now := p.Clock()
+	started := false
+	for _, t := range p.tickers {
+		old, seen := p.prev[t.Symbol]
+		if seen && !old.Equal(t.MarkPrice) {
+			p.flashes[t.Symbol] = flash{until: now.Add(flashFor), up: t.MarkPrice.GreaterThan(old)}
+			started = true
+		}
+		p.prev[t.Symbol] = t.MarkPrice
+	}
+	p.resort()
+	if started && !p.flashOn {
+		p.flashOn = true
+		return tea.Tick(flashFor, func(time.Time) tea.Msg { return flashEndMsg{At: now.Add(flashFor)} })
+	}
+	return nil
+}
+
+func (p *tickersPane) endFlashes(at time.Time) tea.Cmd {
+	p.flashOn = false
+	var next time.Time
+	for s, f := range p.flashes {
+		if !f.until.After(at) {
+			delete(p.flashes, s)
+		} else if next.IsZero() || f.until.Before(next) {
+			next = f.until
+		}
+	}
+	p.tbl.invalidate()
+	if !next.IsZero() {
+		p.flashOn = true
+		wait := next.Sub(at)
+		return tea.Tick(wait, func(time.Time) tea.Msg { return flashEndMsg{At: next} })
+	}
+	return nil
+}
+
+func (p *tickersPane) setSortTitles() {
+	names := []string{"★", "Instrument", "Mark", "Last", "24h", "Bid", "Ask", "Mid", "Funding", "Open int.", "Vol 24h"}
+	for i, n := range names {
+		if i == p.sortCol {
+			if p.desc {
+				n += "▼"
+			} else {
+				n += "▲"
+			}
+		}
+		p.tbl.setTitle(i, n)
+	}
+}
+
+// resort rebuilds the display order from the filter, favourites and sort column, keeping the
+// cursor on the same instrument.
+func (p *tickersPane) resort() {
+	cur := p.selected()
+	f := strings.ToUpper(strings.TrimSpace(p.filter.Value()))
+	p.rows = p.rows[:0]
+	for i, t := range p.tickers {
+		if p.favOnly && !p.favs[t.Symbol] {
+			continue
+		}
+		if f != "" && !strings.Contains(strings.ToUpper(t.Symbol), f) {
+			continue
+		}
+		p.rows = append(p.rows, i)
+	}
+	sort.SliceStable(p.rows, func(a, b int) bool {
+		ta, tb := &p.tickers[p.rows[a]], &p.tickers[p.rows[b]]
+		// Favourites first, then the sort column.
+		if fa, fb := p.favs[ta.Symbol], p.favs[tb.Symbol]; fa != fb {
+			return fa
+		}
+		c := compareTickers(ta, tb, p.sortCol)
+		if c == 0 {
+			c = strings.Compare(ta.Symbol, tb.Symbol)
+		}
+		if p.desc {
+			return c > 0
+		}
+		return c < 0
+	})
+	p.tbl.setRows(len(p.rows))
+	if cur != "" {
+		for i, r := range p.rows {
+			if p.tickers[r].Symbol == cur {
+				p.tbl.moveTo(i)
+				break
+			}
+		}
+	}
+}
+
+func compareTickers(a, b *api.Ticker, col int) int {
+	switch col {
+	case tcMark:
+		return a.MarkPrice.Cmp(b.MarkPrice)
+	case tcLast:
+		return a.LastPrice.Cmp(b.LastPrice)
+	case tcChange:
+		return changePct(*a).Cmp(changePct(*b))
+	case tcBid:
+		return a.BestBidPrice.Cmp(b.BestBidPrice)
+	case tcAsk:
+		return a.BestAskPrice.Cmp(b.BestAskPrice)
+	case tcMid:
+		return a.MidPrice.Cmp(b.MidPrice)
+	case tcFunding:
+		return a.FundingRate.Cmp(b.FundingRate)
+	case tcOI:
+		return a.OpenInterest.Cmp(b.OpenInterest)
+	case tcVolume:
+		return a.Volume24h.Cmp(b.Volume24h)
+	}
+	return strings.Compare(a.Symbol, b.Symbol)
+}
+
+// changePct is the 24 h change in percent.
+func changePct(t api.Ticker) decimal.Decimal {
+	return t.Change24h
+}
+
+func (p *tickersPane) priceDecimals(sym string) int32 {
+	if d, ok := p.prec[sym]; ok {
+		return d
+	}
+	d := int32(2)
+	if in, ok := p.Store.Instrument(sym); ok {
+		d = in.PriceDecimals()
+	}
+	p.prec[sym] = d
+	return d
+}
+
+func (p *tickersPane) cell(row, col int) (string, paint) {
+	t := &p.tickers[p.rows[row]]
+	d := p.priceDecimals(t.Symbol)
+	st := p.Styles
+	switch col {
+	case tcFav:
+		if p.favs[t.Symbol] {
+			return "★", st.Warn
+		}
+		return " ", paint{}
+	case tcName:
+		return t.Symbol, st.Bold
+	case tcMark:
+		s := fmtNum(t.MarkPrice, d)
+		if f, ok := p.flashes[t.Symbol]; ok {
+			if f.up {
+				return s + "▲", st.FlashUp
+			}
+			return s + "▼", st.FlashDown
+		}
+		return s, st.Text
+	case tcLast:
+		return fmtNum(t.LastPrice, d), st.Text
+	case tcChange:
+		c := changePct(*t)
+		return fmtPct(c), signPaint(st, c)
+	case tcBid:
+		return fmtNum(t.BestBidPrice, d), st.Buy
+	case tcAsk:
+		return fmtNum(t.BestAskPrice, d), st.Sell
+	case tcMid:
+		m := t.MidPrice
+		if mid, ok := p.Store.Mid(t.Symbol); ok {
+			m = mid
+		}
+		return fmtNum(m, d+1), st.Muted
+	case tcFunding:
+		return state.FormatSignedPercent(t.FundingRate.Shift(2), 4), signPaint(st, t.FundingRate)
+	case tcOI:
+		return fmtCompact(t.OpenInterest), st.Muted
+	case tcVolume:
+		return fmtCompact(t.Volume24h), st.Muted
+	}
+	return "", paint{}
+}
+
+func signPaint(st *Styles, d decimal.Decimal) paint {
+	switch d.Sign() {
+	case 1:
+		return st.Up
+	case -1:
+		return st.Down
+	}
+	return st.Text
+}
+
+// View implements Pane.
+func (p *tickersPane) View() string {
+	lines := make([]string, 0, p.tbl.height+2)
+	if p.shown {
+		lines = append(lines, pad(p.filter.View(), p.tbl.width))
+	}
+	return strings.Join(p.tbl.lines(lines), "\n")
+}
+
+// ShortHelp implements Pane.
+func (p *tickersPane) ShortHelp() []key.Binding {
+	k := p.Keys
+	if p.editing {
+		return []key.Binding{k.Pick, k.Dismiss}
+	}
+	return []key.Binding{k.Pick, k.Buy, k.Sell, k.Sort, k.Filter, k.Favourite, k.WatchOnly}
+}
+
+// FullHelp implements Pane.
+func (p *tickersPane) FullHelp() [][]key.Binding {
+	k := p.Keys
+	return [][]key.Binding{
+		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
+		{k.Pick, k.Buy, k.Sell},
+		{k.Sort, k.SortReverse, k.Filter, k.Favourite, k.WatchOnly},
+	}
+}
