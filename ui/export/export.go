@@ -102,8 +102,7 @@ func Run(ctx context.Context, info api.Info, user string, what What, f Format, w
 }
 
 // Pages fetches every page through fetch, drops records whose key was already seen, and writes
-// the rest in format f. Nothing is written when a page fails, so a failed export leaves no
-// half file behind in w's buffer of the caller's choosing.
+// the rest in format f. Nothing is written unless every page was fetched.
 func Pages[T any, K comparable](ctx context.Context, fetch func(context.Context, api.PageParams) (api.Page[T], error),
 	key func(*T) K, cols []Column[T], f Format, w io.Writer, progress Progress) (int, error) {
 	rows, err := api.AllPages(ctx, fetch, api.DefaultPageSize, progress)
