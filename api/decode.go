@@ -144,3 +144,58 @@ func truncate(s string, n int) string {
 	}
 	return s[:n] + "…"
 }
+
+// UnmarshalJSON implements json.Unmarshaler. It accepts the paged envelope with its numbers as
+// numbers or numeric strings, and also a bare array of records (read as a single page).
+func (p *Page[T]) UnmarshalJSON(b []byte) error {
+	b = bytes.TrimSpace(b)
+	if string(b) == "null" {
+		return nil
+	}
+	if len(b) > 0 && b[0] == '[' {
+		var d []T
+		if err := json.Unmarshal(b, &d); err != nil {
+			return err
+		}
+		*p = Page[T]{Data: d, Page: 1, Limit: len(d), TotalCount: len(d), TotalPages: 1}
+		return nil
+	}
+	var aux struct {
+		Data       []T  `json:"data"`
+		Page       Int  `json:"page"`
+		Limit      Int  `json:"limit"`
+		TotalCount Int  `json:"total_count"`
+		TotalPages Int  `json:"total_pages"`
+		HasNext    bool `json:"has_next"`
+		HasPrev    bool `json:"has_prev"`
+	}
+	if err := json.Unmarshal(b, &aux); err != nil {
+		return err
+	}
+	*p = Page[T]{Data: aux.Data, Page: int(aux.Page), Limit: int(aux.Limit), TotalCount: int(aux.TotalCount),
+		TotalPages: int(aux.TotalPages), HasNext: aux.HasNext, HasPrev: aux.HasPrev}
+	return nil
+}
+
+// UnmarshalJSON implements json.Unmarshaler: a level is {"price":..,"size":..} or [price, size].
+func (l *BookLevel) UnmarshalJSON(b []byte) error {
+	b = bytes.TrimSpace(b)
+	if len(b) > 0 && b[0] == '[' {
+		var pair []decimal.Decimal
+		if err := json.Unmarshal(b, &pair); err != nil {
+			return fmt.Errorf("book level: %v", err)
+		}
+		if len(pair) < 2 {
+			return fmt.Errorf("book level %s: want [price, size]", truncate(string(b), 40))
+		}
+		*l = BookLevel{Price: pair[0], Size: pair[1]}
+		return nil
+	}
+	type plain BookLevel
+	var v plain
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	*l = BookLevel(v)
+	return nil
+}
