@@ -1,0 +1,169 @@
+package sim
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/tradedesk/tradedesk/api"
+)
+
+// Chart types.
+const (
+	chartMark = iota
+	chartIndex
+	chartLTP
+	chartTypes
+)
+
+var chartTypeNames = map[string]int{"mark": chartMark, "index": chartIndex, "ltp": chartLTP}
+
+// resolution is one chart interval and how many candles of it are kept.
+type resolution struct {
+	name string
+	d    time.Duration
+	keep int
+}
+
+const week = 7 * 24 * time.Hour
+
+// resolutions are the chart intervals, finest first. One-minute candles cover more than a day
+// so that 24-hour volume and change can be read from them.
+var resolutions = []resolution{
+	{"1", time.Minute, 1500}, {"5", 5 * time.Minute, 600}, {"15", 15 * time.Minute, 500},
+	{"30", 30 * time.Minute, 500}, {"60", time.Hour, 500}, {"240", 4 * time.Hour, 400},
+	{"1D", 24 * time.Hour, 400}, {"1W", week, 200},
+}
+
+func resolutionIndex(s string) (int, error) {
+	for i, r := range resolutions {
+		if r.name == s {
+			return i, nil
+		}
+	}
+	switch s {
+	case "D", "1d", "1440":
+		return 6, nil
+	case "W", "1w", "10080":
+		return 7, nil
+	}
+	return 0, fmt.Errorf("resolution %q is not valid: use 1, 5, 15, 30, 60, 240, 1D or 1W", trunc(s, 20))
+}
+
+// bucket returns the start of the interval of length d holding t (weeks start on Monday UTC).
+func bucket(t int64, d time.Duration) int64 {
+	ms := d.Milliseconds()
+	if d == week {
+		off := int64(4 * 24 * time.Hour / time.Millisecond) // 1970-01-05 was a Monday
+		return floorDiv(t-off, ms)*ms + off
+	}
+	return floorDiv(t, ms) * ms
+}
+
+func floorDiv(a, b int64) int64 {
+	q := a / b
+	if a%b != 0 && (a < 0) != (b < 0) {
+		q--
+	}
+	return q
+}
+
+// bar is one candle in ticks and lots.
+type bar struct {
+	start                  int64 // Unix ms
+	open, high, low, close int64
+	vol                    int64
+}
+
+// series is one chart type at one resolution, oldest first, capped.
+type series struct {
+	bars []bar
+	res  resolution
+}
+
+// add merges a segment (its own open/high/low/close and volume, starting at t) into the series.
+func (s *series) add(t int64, b bar) {
+	start := bucket(t, s.res.d)
+	n := len(s.bars)
+	if n > 0 && s.bars[n-1].start == start {
+		x := &s.bars[n-1]
+		x.high = max(x.high, b.high)
+		x.low = min(x.low, b.low)
+		x.close = b.close
+		x.vol += b.vol
+		return
+	}
+	if n > 0 && start < s.bars[n-1].start {
+		return // late data for a closed bar
+	}
+	b.start = start
+	s.bars = append(s.bars, b)
+	if len(s.bars) > s.res.keep+s.res.keep/4 {
+		s.bars = append(s.bars[:0], s.bars[len(s.bars)-s.res.keep:]...)
+	}
+}
+
+// charts holds every chart type and resolution of one instrument.
+type charts struct {
+	s [chartTypes][]series
+}
+
+func newCharts() *charts {
+	c := &charts{}
+	for k := range c.s {
+		c.s[k] = make([]series, len(resolutions))
+		for i, r := range resolutions {
+			c.s[k][i] = series{res: r, bars: make([]bar, 0, r.keep/2)}
+		}
+	}
+	return c
+}
+
+// point records one price of a chart type at time t into every resolution.
+func (c *charts) point(kind int, t time.Time, px int64) {
+	ms := t.UnixMilli()
+	for i := range c.s[kind] {
+		c.s[kind][i].add(ms, bar{open: px, high: px, low: px, close: px})
+	}
+}
+
+// trade records a trade into the last-traded-price charts.
+func (c *charts) trade(t time.Time, px, lots int64) {
+	ms := t.UnixMilli()
+	for i := range c.s[chartLTP] {
+		c.s[chartLTP][i].add(ms, bar{open: px, high: px, low: px, close: px, vol: lots})
+	}
+}
+
+// segment records a whole synthetic bar (used to make history) into resolutions at least as
+// long as the bar, starting at minRes.
+func (c *charts) segment(kind int, t int64, minRes int, b bar) {
+	for i := minRes; i < len(resolutions); i++ {
+		c.s[kind][i].add(t, b)
+	}
+}
+
+// candles returns the bars of one chart between from and to (Unix ms, inclusive of bars that
+// start in the range).
+func (c *charts) candles(m *market, kind, res int, from, to int64) []api.Candle {
+	bars := c.s[kind][res].bars
+	out := make([]api.Candle, 0, 64)
+	for _, b := range bars {
+		if b.start < bucket(from, resolutions[res].d) || b.start > to {
+			continue
+		}
+		out = append(out, api.Candle{Time: api.Time{Time: time.UnixMilli(b.start).UTC()}, Open: m.px(b.open),
+			High: m.px(b.high), Low: m.px(b.low), Close: m.px(b.close), Volume: m.qty(b.vol)})
+	}
+	return out
+}
+
+// stats24h reads 24-hour volume (lots) and the price 24 hours ago (ticks) from one-minute trades.
+func (c *charts) stats24h(now time.Time) (vol, open int64) {
+	bars := c.s[chartLTP][0].bars
+	cut := now.Add(-24 * time.Hour).UnixMilli()
+	for i := len(bars) - 1; i >= 0 && bars[i].start >= cut; i-- {
+		vol += bars[i].vol
+		open = bars[i].open
+	}
+	return vol, open
+}

@@ -1,0 +1,188 @@
+package sim
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/shopspring/decimal"
+
+	"github.com/tradedesk/tradedesk/api"
+)
+
+// Fee rates on notional: makers earn a rebate (a negative fee), takers pay.
+var (
+	makerFee = d("-0.0001")
+	takerFee = d("0.0004")
+	liqFee   = d("0.005")
+)
+
+// market is an instrument's terms and its live state.
+type market struct {
+	marketSpec
+	book     book
+	triggers []*order
+	index    int64 // ticks
+	mark     int64
+	last     int64
+	oi       int64 // lots held long across all accounts
+	premSum  decimal.Decimal
+	premN    int64
+	funding  decimal.Decimal // the current (predicted) funding rate per interval
+	charts   *charts
+	updated  time.Time
+}
+
+// engine is the exchange's state: markets, books, accounts. It is not safe for concurrent use;
+// Sim serialises access to it.
+type engine struct {
+	clock    func() time.Time
+	at       time.Time // the market loop's time while it runs a step
+	quiet    bool      // no market makers, no takers, no index moves
+	rng      *rand.Rand
+	markets  []*market
+	byID     map[api.InstrumentID]*market
+	byName   map[string]*market
+	colls    []collateralSpec
+	collByID map[api.CollateralID]*collateralSpec
+	accounts map[string]*account
+	users    []*account // non-internal accounts in creation order, for liquidation scans
+	orders   map[api.OrderID]*order
+	nextOid  api.OrderID
+	nextTid  api.TradeID
+	nextTx   uint64
+	demo     decimal.Decimal
+	liq      *account // takes over liquidated positions
+	maker    *account // the market makers
+	taker    *account // random market orders
+}
+
+func newEngine(now func() time.Time, seed uint64, demo decimal.Decimal) *engine {
+	e := &engine{clock: now, rng: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)),
+		byID: map[api.InstrumentID]*market{}, byName: map[string]*market{},
+		collByID: map[api.CollateralID]*collateralSpec{}, accounts: map[string]*account{},
+		orders: map[api.OrderID]*order{}, nextOid: 1000001, nextTid: 7_000_000_000, demo: demo}
+	for _, spec := range defaultMarkets() {
+		m := &market{marketSpec: spec}
+		px := spec.tick.round(spec.start)
+		m.index, m.mark, m.last = px, px, px
+		m.updated = now()
+		m.funding = baseFunding
+		makeHistory(m, e.rng, now())
+		e.markets = append(e.markets, m)
+		e.byID[m.id] = m
+		e.byName[strings.ToUpper(m.name)] = m
+	}
+	e.colls = defaultCollaterals()
+	for i := range e.colls {
+		e.collByID[e.colls[i].rec.ID] = &e.colls[i]
+	}
+	e.liq = e.internalAccount("liquidator")
+	e.maker = e.internalAccount("maker")
+	e.taker = e.internalAccount("taker")
+	return e
+}
+
+// now is the exchange's time: the market loop's step time while a step runs, else the clock.
+func (e *engine) now() time.Time {
+	if !e.at.IsZero() {
+		return e.at
+	}
+	return e.clock()
+}
+
+// canonical returns the EIP-55 form of a hex address, or an error saying what is wrong.
+func canonical(addr string) (string, error) {
+	if !common.IsHexAddress(addr) || !strings.HasPrefix(addr, "0x") && !strings.HasPrefix(addr, "0X") {
+		return "", fmt.Errorf("address %q is not a 0x-prefixed 40-hex-digit wallet address", trunc(addr, 60))
+	}
+	return common.HexToAddress(addr).Hex(), nil
+}
+
+func trunc(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}
+
+// account returns the account of a canonical address, opening it (with the demo balance) on
+// first sight.
+func (e *engine) account(addr string) *account {
+	if a := e.accounts[addr]; a != nil {
+		return a
+	}
+	a := newAccount(addr, false)
+	if e.demo.IsPositive() {
+		a.spot[collUSDC] = e.demo
+		a.deriv[collUSDC] = e.demo
+	}
+	a.peak = e.demo
+	a.brokers = seededBrokers(addr, e.now())
+	e.accounts[addr] = a
+	e.users = append(e.users, a)
+	return a
+}
+
+// internalAccount makes an account the simulator itself trades from (market makers, takers,
+// the liquidator): it has no balances or margin.
+func (e *engine) internalAccount(name string) *account {
+	addr := common.BytesToAddress(crypto.Keccak256([]byte("tradedesk-sim/" + name))).Hex()
+	a := newAccount(addr, true)
+	e.accounts[addr] = a
+	return a
+}
+
+// market looks an instrument up by id.
+func (e *engine) market(id api.InstrumentID) (*market, error) {
+	m := e.byID[id]
+	if m == nil {
+		return nil, fmt.Errorf("unknown instrument id %d: see the instruments method for valid ids", id)
+	}
+	return m, nil
+}
+
+// marketByName looks an instrument up by name (case-insensitive) or by its id written as text.
+func (e *engine) marketByName(s string) (*market, error) {
+	if m := e.byName[strings.ToUpper(strings.TrimSpace(s))]; m != nil {
+		return m, nil
+	}
+	var id int64
+	if _, err := fmt.Sscan(s, &id); err == nil && fmt.Sprint(id) == strings.TrimSpace(s) {
+		return e.market(api.InstrumentID(id))
+	}
+	return nil, fmt.Errorf("unknown instrument %q: use a name such as BTC-PERP or an instrument id", trunc(s, 40))
+}
+
+// txHash makes a transaction hash for an action: deterministic, unique per call.
+func (e *engine) txHash(signer string, nonce uint64, txType uint16) string {
+	e.nextTx++
+	var b [26]byte
+	binary.BigEndian.PutUint64(b[0:], nonce)
+	binary.BigEndian.PutUint16(b[8:], txType)
+	binary.BigEndian.PutUint64(b[10:], e.nextTx)
+	h := crypto.Keccak256(b[:], []byte(signer))
+	return "0x" + common.Bytes2Hex(h)
+}
+
+// price helpers
+func (m *market) px(ticks int64) decimal.Decimal { return m.tick.dec(ticks) }
+func (m *market) qty(lots int64) decimal.Decimal { return m.lot.dec(lots) }
+func (m *market) markPx() decimal.Decimal        { return m.tick.dec(m.mark) }
+func (m *market) notional(ticks, lots int64) decimal.Decimal {
+	return m.tick.dec(ticks).Mul(m.lot.dec(lots))
+}
+
+// collPrice is a collateral's USD price: 1 for stables, else its perpetual's index.
+func (e *engine) collPrice(id api.CollateralID) decimal.Decimal {
+	c := e.collByID[id]
+	if c == nil || c.priceFrom == 0 {
+		return decimal.NewFromInt(1)
+	}
+	m := e.byID[c.priceFrom]
+	return m.px(m.index)
+}

@@ -1,0 +1,197 @@
+package sim
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+
+	"github.com/tradedesk/tradedesk/api"
+)
+
+// txReply is the transaction response. Error is left out of cancelByOid's answer, which carries
+// success instead, as the spec shows.
+type txReply struct {
+	TxHash  string  `json:"tx_hash"`
+	TxType  uint16  `json:"tx_type"`
+	Error   *string `json:"error,omitempty"`
+	Success *bool   `json:"success,omitempty"`
+	Data    any     `json:"data"`
+	Address string  `json:"address"`
+}
+
+// exchange authenticates and applies one signed action.
+func (s *Sim) exchange(body []byte) (int, any) {
+	req, err := api.DecodeSignedRequest(body, s.cfg.source)
+	if err != nil {
+		var re *api.RequestError
+		if errors.As(err, &re) && re.Field == "signature" {
+			return http.StatusUnauthorized, errorBody{err.Error()}
+		}
+		return fail(err)
+	}
+	if err := s.checkRequest(req); err != nil {
+		return fail(err)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	e := s.eng
+	a := e.account(req.Signer)
+	if err := a.nonces.use(req.Nonce, e.now()); err != nil {
+		return http.StatusUnauthorized, errorBody{err.Error()}
+	}
+	rep := txReply{TxHash: e.txHash(a.addr, req.Nonce, req.TxType), TxType: req.TxType, Address: a.addr}
+	data, err := e.apply(a, req, &rep)
+	if err != nil {
+		return fail(err)
+	}
+	rep.Data = data
+	if rep.Success == nil {
+		empty := ""
+		rep.Error = &empty
+	}
+	return http.StatusOK, rep
+}
+
+// checkRequest applies the envelope rules that need no state: matching nonces, expiry, batch size.
+func (s *Sim) checkRequest(req *api.SignedRequest) error {
+	if req.Nonce != req.DataNonce {
+		return badRequest("nonce %d differs from action.data.nonce %d: they must be equal", req.Nonce, req.DataNonce)
+	}
+	now := uint64(s.cfg.clock.Now().UnixMilli())
+	if req.ExpiresAfter != 0 && req.ExpiresAfter < now {
+		return badRequest("request expired: expiresAfter %d is before now (%d); sign it again with a later expiresAfter", req.ExpiresAfter, now)
+	}
+	n := 0
+	switch d := req.Data.(type) {
+	case *api.PlaceOrderData:
+		n = len(d.Orders)
+	case *api.CancelByOidData:
+		n = len(d.Cancels)
+	case *api.CancelByCloidData:
+		n = len(d.Cancels)
+	default:
+		return nil
+	}
+	if n == 0 {
+		return badRequest("%s carries no orders or cancels", req.ActionName)
+	}
+	if n > api.MaxBatch {
+		return badRequest("%s carries %d orders or cancels: send at most %d in one request", req.ActionName, n, api.MaxBatch)
+	}
+	return nil
+}
+
+// apply runs an authenticated action and returns the response's data.
+func (e *engine) apply(a *account, req *api.SignedRequest, rep *txReply) (any, error) {
+	switch d := req.Data.(type) {
+	case *api.PlaceOrderData:
+		return e.applyPlace(a, d)
+	case *api.CancelByOidData:
+		return cancelReply(e.cancelByOid(a, d.Cancels), rep)
+	case *api.CancelByCloidData:
+		return cancelReply(e.cancelByCloid(a, d.Cancels), rep)
+	case *api.CancelByInstrumentData:
+		n, err := e.cancelByInstrument(a, d.InstrumentID)
+		if err != nil {
+			return nil, err
+		}
+		return countReply(n), nil
+	case *api.CancelAllData:
+		return countReply(e.cancelAccount(a, 0)), nil
+	case *api.TransferData:
+		return struct{}{}, e.transfer(a, req.TxType == api.TxDerivativeTransfer, d.CollateralID, d.Amount, d.Destination)
+	case *api.InternalTransferData:
+		return struct{}{}, e.internalTransfer(a, d.CollateralID, d.Amount, d.ToDerivativesAccount)
+	case *api.WithdrawData:
+		err := e.withdraw(a, req.TxType == api.TxDerivativeWithdraw, d.CollateralID, d.Amount, int64(d.ChainID))
+		return map[string]string{"nonce": strconv.FormatUint(d.Nonce, 10)}, err
+	}
+	return nil, badRequest("action %s is not supported", req.ActionName)
+}
+
+// orderStatus is one placed order's answer: its id, or why it was rejected.
+type orderStatus struct {
+	Oid     api.OrderID `json:"oid,omitempty"`
+	State   string      `json:"state,omitempty"`
+	TotalSz string      `json:"totalSz,omitempty"`
+	AvgPx   string      `json:"avgPx,omitempty"`
+	Error   string      `json:"error,omitempty"`
+}
+
+// applyPlace places each order. One order answers {status: {oid}}; several answer an array with
+// one element per order. The request fails as a whole only when every order was rejected.
+func (e *engine) applyPlace(a *account, d *api.PlaceOrderData) (any, error) {
+	sts := make([]orderStatus, len(d.Orders))
+	var firstErr error
+	ok := 0
+	for i := range d.Orders {
+		o, err := e.place(a, &d.Orders[i])
+		if err != nil {
+			if len(d.Orders) > 1 {
+				err = fmt.Errorf("order %d: %w", i+1, err)
+			}
+			sts[i].Error = err.Error()
+			if firstErr == nil {
+				firstErr = err
+			}
+			continue
+		}
+		ok++
+		sts[i] = e.status(o)
+	}
+	if ok == 0 {
+		return nil, firstErr
+	}
+	if len(sts) == 1 {
+		return map[string]any{"status": sts[0]}, nil
+	}
+	return map[string]any{"status": sts}, nil
+}
+
+// status summarises an order just placed: its state and what filled at once.
+func (e *engine) status(o *order) orderStatus {
+	st := orderStatus{Oid: o.oid, State: o.state}
+	if filled := o.size - o.rest; filled > 0 {
+		st.TotalSz = o.mkt.qty(filled).String()
+		st.AvgPx = o.avgPrice().String()
+	}
+	return st
+}
+
+type cancelStatus struct {
+	Success *struct {
+		Success string `json:"success"`
+	} `json:"success,omitempty"`
+	Error string `json:"error,omitempty"`
+}
+
+// cancelReply builds cancelByOid's and cancelByCloid's answer; it fails only when no cancel worked.
+func cancelReply(errs []error, rep *txReply) (any, error) {
+	sts := make([]cancelStatus, len(errs))
+	ok := 0
+	var first error
+	for i, err := range errs {
+		if err != nil {
+			sts[i].Error = err.Error()
+			if first == nil {
+				first = err
+			}
+			continue
+		}
+		ok++
+		sts[i].Success = &struct {
+			Success string `json:"success"`
+		}{"cancelled"}
+	}
+	if ok == 0 {
+		return nil, first
+	}
+	all := ok == len(errs)
+	rep.Success = &all
+	return map[string]any{"status": sts}, nil
+}
+
+func countReply(n int) any {
+	return map[string]any{"success": fmt.Sprintf("cancelled %d orders", n), "orders_cancelled": n}
+}

@@ -1,0 +1,84 @@
+package sim
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+)
+
+// maxBody bounds a request body.
+const maxBody = 1 << 20
+
+// httpError is a failure answered as {"error": msg} with an HTTP status.
+type httpError struct {
+	status int
+	msg    string
+}
+
+func (e *httpError) Error() string { return e.msg }
+
+func badRequest(format string, args ...any) *httpError {
+	return &httpError{status: http.StatusBadRequest, msg: fmt.Sprintf(format, args...)}
+}
+
+// ServeHTTP implements http.Handler: POST /exchange and POST /info, with or without a trailing
+// slash. Every failure is {"error": "..."} with a 4xx status (5xx only from injected faults).
+func (s *Sim) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	path := strings.TrimSuffix(r.URL.Path, "/")
+	if path != "/exchange" && path != "/info" {
+		writeJSON(w, http.StatusNotFound, errorBody{fmt.Sprintf("no such path %s: use POST /exchange or POST /info", r.URL.Path)})
+		return
+	}
+	if r.Method != http.MethodPost {
+		w.Header().Set("Allow", http.MethodPost)
+		writeJSON(w, http.StatusMethodNotAllowed, errorBody{"use POST with a JSON body"})
+		return
+	}
+	body, err := io.ReadAll(io.LimitReader(r.Body, maxBody+1))
+	if err != nil {
+		writeJSON(w, http.StatusBadRequest, errorBody{"could not read the request body: " + err.Error()})
+		return
+	}
+	if len(body) > maxBody {
+		writeJSON(w, http.StatusRequestEntityTooLarge, errorBody{fmt.Sprintf("request body is over %d bytes", maxBody)})
+		return
+	}
+	fault := s.faults.pick()
+	if fault.before(w, r) {
+		return
+	}
+	var status int
+	var out any
+	if path == "/exchange" {
+		status, out = s.exchange(body)
+	} else {
+		status, out = s.info(body)
+	}
+	fault.after()
+	writeJSON(w, status, out)
+}
+
+type errorBody struct {
+	Error string `json:"error"`
+}
+
+// fail turns an error into a status and an error body.
+func fail(err error) (int, any) {
+	if he, ok := err.(*httpError); ok {
+		return he.status, errorBody{he.msg}
+	}
+	return http.StatusBadRequest, errorBody{err.Error()}
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		status = http.StatusInternalServerError
+		b = []byte(`{"error":"could not encode the response"}`)
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_, _ = w.Write(b)
+}

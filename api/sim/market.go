@@ -1,0 +1,216 @@
+package sim
+
+import (
+	"math"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/tradedesk/tradedesk/api"
+)
+
+// Market loop parameters.
+var (
+	baseFunding = d("0.0000125") // interest part of the hourly funding rate
+	maxFunding  = d("0.004")
+	premDivisor = decimal.NewFromInt(8)
+)
+
+const (
+	makerLevels  = 8
+	takerChance  = 0.35 // chance per market per step that a taker trades
+	makerSpread  = 0.0002
+	makerSpacing = 0.0003
+)
+
+// step runs the market loop once at time t: indexes move, makers requote, takers trade, marks and
+// charts update, triggers fire, funding accrues, and under-margined accounts are liquidated.
+func (e *engine) step(t time.Time, dt time.Duration, fundingDue bool) {
+	e.at = t
+	defer func() { e.at = time.Time{} }()
+	for _, m := range e.markets {
+		if m.delisted {
+			continue
+		}
+		if !e.quiet {
+			e.walk(m, dt)
+			e.requote(m)
+			e.randomTaker(m)
+		}
+		e.refresh(m, t)
+		e.accruePremium(m)
+	}
+	if fundingDue {
+		e.payFunding(t)
+	}
+	e.liquidations()
+}
+
+// walk moves a market's index one random step (a geometric random walk, rounded to ticks).
+func (e *engine) walk(m *market, dt time.Duration) {
+	if m.vol == 0 {
+		return
+	}
+	f := math.Exp(m.vol * math.Sqrt(dt.Seconds()) * e.rng.NormFloat64())
+	m.index = max(int64(math.Round(float64(m.index)*f)), 1)
+}
+
+// refresh recomputes a market's mark price, records chart points and fires triggers.
+func (e *engine) refresh(m *market, t time.Time) {
+	m.mark = m.computeMark()
+	m.updated = t
+	m.charts.point(chartIndex, t, m.index)
+	m.charts.point(chartMark, t, m.mark)
+	e.fireTriggers(m)
+}
+
+// computeMark is the median of the index, best bid and best ask (a missing side counts as the
+// index), so a thin or one-sided book cannot drag the mark far from the index.
+func (m *market) computeMark() int64 {
+	bid, ok := m.book.bestPrice(true)
+	if !ok {
+		bid = m.index
+	}
+	ask, ok := m.book.bestPrice(false)
+	if !ok {
+		ask = m.index
+	}
+	a, b, c := m.index, bid, ask
+	if a > b {
+		a, b = b, a
+	}
+	if b > c {
+		b = c
+	}
+	return max(a, b)
+}
+
+// requote replaces the market makers' quotes with fresh levels around the index.
+func (e *engine) requote(m *market) {
+	mm := e.maker
+	e.cancelAccount(mm, m.id)
+	idx := float64(m.index)
+	half := max(int64(idx*makerSpread), 1)
+	gap := max(int64(idx*makerSpacing), 1)
+	for i := int64(0); i < makerLevels; i++ {
+		for _, buy := range []bool{true, false} {
+			px := m.index + half + i*gap
+			if buy {
+				px = m.index - half - i*gap
+			}
+			if px <= 0 {
+				continue
+			}
+			usd := 4000 * (1 + 0.6*float64(i)) * (0.5 + e.rng.Float64())
+			e.internalOrder(mm, m, buy, px, e.lotsFor(m, px, usd), api.TifGTC)
+		}
+	}
+}
+
+// lotsFor converts a USD amount at a price into lots (at least one).
+func (e *engine) lotsFor(m *market, px int64, usd float64) int64 {
+	perLot := float64(px) * m.tick.d.InexactFloat64() * m.lot.d.InexactFloat64()
+	return max(int64(usd/perLot), 1)
+}
+
+// internalOrder places an order for one of the simulator's own accounts, skipping the checks a
+// user's order goes through.
+func (e *engine) internalOrder(a *account, m *market, buy bool, px, lots int64, tif string) {
+	o := &order{acct: a, mkt: m, buy: buy, price: px, limit: m.px(px), size: lots, rest: lots, tif: tif,
+		isMarket: tif == api.TifIOC}
+	e.open(o)
+	e.execute(o)
+}
+
+// randomTaker sometimes sends a market order from the takers' account.
+func (e *engine) randomTaker(m *market) {
+	if e.rng.Float64() >= takerChance {
+		return
+	}
+	buy := e.rng.IntN(2) == 0
+	bound := m.index + m.index/100
+	if !buy {
+		bound = m.index - m.index/100
+	}
+	usd := 300 + e.rng.ExpFloat64()*3000
+	e.internalOrder(e.taker, m, buy, bound, e.lotsFor(m, m.index, usd), api.TifIOC)
+}
+
+// accruePremium adds the book's premium over the index to the funding average and updates the
+// predicted funding rate: the average premium over 8, plus interest, clamped.
+func (e *engine) accruePremium(m *market) {
+	if m.spot {
+		return
+	}
+	bid, okb := m.book.bestPrice(true)
+	ask, oka := m.book.bestPrice(false)
+	prem := decimal.Zero
+	if okb && oka {
+		mid := m.px(bid + ask).Div(decimal.NewFromInt(2))
+		idx := m.px(m.index)
+		prem = mid.Sub(idx).DivRound(idx, 10)
+	}
+	m.premSum = m.premSum.Add(prem)
+	m.premN++
+	avg := m.premSum.DivRound(decimal.NewFromInt(m.premN), 10)
+	rate := avg.Div(premDivisor).Add(baseFunding)
+	m.funding = decimal.Min(decimal.Max(rate, maxFunding.Neg()), maxFunding).Round(8)
+}
+
+// payFunding settles funding on every open perpetual position: longs pay shorts when the rate is
+// positive. The premium average then starts again.
+func (e *engine) payFunding(t time.Time) {
+	for _, a := range e.users {
+		for _, m := range e.markets {
+			p := a.pos[m.id]
+			if p == nil || m.funding.IsZero() {
+				continue
+			}
+			amt := m.qty(p.size).Mul(m.markPx()).Mul(m.funding).Neg().Round(6)
+			if p.isolated {
+				p.isoMargin = p.isoMargin.Add(amt)
+			} else {
+				a.deriv[collUSDC] = a.deriv[collUSDC].Add(amt)
+			}
+			a.pnl = a.pnl.Add(amt)
+			a.addFunding(fundingRec{mkt: m, amount: amt, rate: m.funding, at: t})
+		}
+	}
+	for _, m := range e.markets {
+		m.premSum, m.premN = decimal.Zero, 0
+	}
+}
+
+// fireTriggers starts the trigger orders whose trigger price the mark has reached. The trigger
+// order ends as `triggered` and a new order with its terms goes to the book.
+func (e *engine) fireTriggers(m *market) {
+	if len(m.triggers) == 0 {
+		return
+	}
+	var fired []*order
+	kept := m.triggers[:0]
+	for _, o := range m.triggers {
+		if o.fireAbove && m.mark >= o.trigger || !o.fireAbove && m.mark <= o.trigger {
+			fired = append(fired, o)
+			continue
+		}
+		kept = append(kept, o)
+	}
+	clear(m.triggers[len(kept):])
+	m.triggers = kept
+	for _, o := range fired {
+		e.close(o, api.StateTriggered)
+		child := *o
+		child.trigger, child.state, child.inBook = 0, "", false
+		child.rest = child.size
+		if child.autoBound {
+			_ = child.marketBound(decimal.Zero) // the bound follows the mark at firing time
+		}
+		e.open(&child)
+		if child.ro && e.closable(&child) == 0 {
+			e.close(&child, api.StateCancelled)
+			continue
+		}
+		e.execute(&child)
+	}
+}

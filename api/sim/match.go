@@ -1,0 +1,235 @@
+package sim
+
+import (
+	"fmt"
+
+	"github.com/tradedesk/tradedesk/api"
+)
+
+// place checks and executes one order for an account. It returns the order (resting, filled,
+// cancelled or waiting for its trigger) or the reason it was rejected.
+func (e *engine) place(a *account, w *api.OrderWire) (*order, error) {
+	o, err := e.parseOrder(a, w)
+	if err != nil {
+		return nil, err
+	}
+	if err := e.checkOrder(o); err != nil {
+		return nil, err
+	}
+	e.open(o)
+	if o.trigger != 0 {
+		o.mkt.triggers = append(o.mkt.triggers, o)
+		return o, nil
+	}
+	e.execute(o)
+	return o, nil
+}
+
+// checkOrder applies the checks that depend on the book and the account: post-only, fill-or-kill,
+// reduce-only, margin and balances.
+func (e *engine) checkOrder(o *order) error {
+	if o.trigger == 0 {
+		if err := e.checkBookRules(o); err != nil {
+			return err
+		}
+	}
+	if o.ro && o.trigger == 0 && e.closable(o) == 0 {
+		return fmt.Errorf("reduce-only order would not reduce a position: you have no %s position on %s", oppositeWord(o.buy), o.mkt.name)
+	}
+	if o.acct.internal {
+		return nil
+	}
+	if o.mkt.spot {
+		return e.checkSpotFunds(o)
+	}
+	return e.checkMargin(o)
+}
+
+func (e *engine) checkBookRules(o *order) error {
+	b := &o.mkt.book
+	if o.po {
+		if px, ok := b.bestPrice(!o.buy); ok && crosses(o.buy, o.price, px) {
+			return fmt.Errorf("post-only order would cross the book: best %s is %s; move your price away or clear po",
+				sideWord(!o.buy), o.mkt.px(px))
+		}
+	}
+	if o.tif == api.TifFOK {
+		need := o.size
+		if o.ro {
+			need = min(need, e.closable(o))
+		}
+		if got := b.available(o.buy, o.price, o.acct, need); got < need {
+			return fmt.Errorf("fill-or-kill order cannot fill in full: only %s available at %s or better",
+				o.mkt.qty(got), o.mkt.px(o.price))
+		}
+	}
+	return nil
+}
+
+func sideWord(buy bool) string {
+	if buy {
+		return "bid"
+	}
+	return "ask"
+}
+
+func oppositeWord(buy bool) string {
+	if buy {
+		return "short"
+	}
+	return "long"
+}
+
+// open gives an order its id and files it with its account.
+func (e *engine) open(o *order) {
+	o.oid = e.nextOid
+	e.nextOid++
+	o.state = api.StateOpen
+	o.created = e.now()
+	e.orders[o.oid] = o
+	o.acct.open[o.oid] = o
+	o.acct.addOrder(o)
+}
+
+// closable returns how many lots of the order would reduce the account's position.
+func (e *engine) closable(o *order) int64 {
+	p := o.acct.pos[o.mkt.id]
+	if p == nil {
+		return 0
+	}
+	if o.buy && p.size < 0 {
+		return -p.size
+	}
+	if !o.buy && p.size > 0 {
+		return p.size
+	}
+	return 0
+}
+
+// execute matches an order against the book and rests or closes what is left.
+func (e *engine) execute(o *order) {
+	if o.ro {
+		if c := e.closable(o); c < o.rest {
+			o.size -= o.rest - c // trimmed to the position
+			o.rest = c
+		}
+	}
+	e.match(o)
+	switch {
+	case o.rest == 0:
+		e.close(o, api.StateFilled)
+	case o.tif == api.TifGTC && !o.isMarket:
+		e.rest(o)
+	default:
+		e.close(o, api.StateCancelled)
+	}
+}
+
+// match trades a taker against the opposite side while prices cross.
+func (e *engine) match(t *order) {
+	b := &t.mkt.book
+	for t.rest > 0 {
+		l := b.best(!t.buy)
+		if l == nil || !crosses(t.buy, t.price, l.price) {
+			return
+		}
+		m := l.orders[0]
+		q := min(t.rest, m.rest)
+		if m.acct == t.acct {
+			e.cancel(m) // self-trade prevention: the resting order goes
+			continue
+		}
+		if m.ro {
+			if c := e.closable(m); c < q {
+				if c == 0 {
+					e.cancel(m)
+					continue
+				}
+				q = c
+			}
+		}
+		if t.ro {
+			if q = min(q, e.closable(t)); q == 0 {
+				return
+			}
+		}
+		e.trade(t, m, l, q)
+	}
+}
+
+// trade executes q lots between a taker and the maker at the head of level l.
+func (e *engine) trade(t, m *order, l *level, q int64) {
+	t.rest -= q
+	m.rest -= q
+	l.size -= q
+	t.pxLots += l.price * q
+	m.pxLots += l.price * q
+	r := m.acct.restingOn(m.mkt.id)
+	if m.buy {
+		r.buy -= q
+	} else {
+		r.sell -= q
+	}
+	tid := e.nextTid
+	e.nextTid++
+	e.settle(m, l.price, q, true, tid)
+	e.settle(t, l.price, q, false, tid)
+	mk := t.mkt
+	mk.last = l.price
+	mk.charts.trade(e.now(), l.price, q)
+	if m.rest == 0 {
+		l.orders[0] = nil
+		l.orders = l.orders[1:]
+		b := &mk.book
+		b.popBestIfEmpty(m.buy)
+		m.inBook = false
+		e.close(m, api.StateFilled)
+	}
+}
+
+// rest puts the remainder of an order in the book.
+func (e *engine) rest(o *order) {
+	o.mkt.book.add(o)
+	o.inBook = true
+	r := o.acct.restingOn(o.mkt.id)
+	if o.buy {
+		r.buy += o.rest
+	} else {
+		r.sell += o.rest
+	}
+}
+
+// close ends an order's life with a final state.
+func (e *engine) close(o *order, state string) {
+	o.state = state
+	delete(e.orders, o.oid)
+	delete(o.acct.open, o.oid)
+	o.acct.orderClosed()
+}
+
+// cancel takes an open order (resting or waiting for its trigger) off the exchange.
+func (e *engine) cancel(o *order) {
+	if o.inBook {
+		o.mkt.book.remove(o)
+		o.inBook = false
+		r := o.acct.restingOn(o.mkt.id)
+		if o.buy {
+			r.buy -= o.rest
+		} else {
+			r.sell -= o.rest
+		}
+	}
+	if o.trigger != 0 && o.state == api.StateOpen {
+		o.mkt.dropTrigger(o)
+	}
+	e.close(o, api.StateCancelled)
+}
+
+func (m *market) dropTrigger(o *order) {
+	for i, x := range m.triggers {
+		if x == o {
+			m.triggers = append(m.triggers[:i], m.triggers[i+1:]...)
+			return
+		}
+	}
+}

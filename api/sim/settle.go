@@ -1,0 +1,184 @@
+package sim
+
+import (
+	"github.com/shopspring/decimal"
+
+	"github.com/tradedesk/tradedesk/api"
+)
+
+// settle books one side of a trade into the order's account.
+func (e *engine) settle(o *order, price, q int64, maker bool, tid api.TradeID) {
+	if o.mkt.spot {
+		e.settleSpot(o, price, q, maker, tid)
+		return
+	}
+	a, m := o.acct, o.mkt
+	f := fillRec{mkt: m, oid: o.oid, cloid: o.cloid, trade: tid, buy: o.buy, price: price, lots: q,
+		crossed: !maker, fillType: fillTrade, at: e.now()}
+	rate := takerFee
+	if maker {
+		rate = makerFee
+	}
+	f.fee = e.applyPerpFill(a, m, o.buy, price, q, rate, &f)
+	e.recordFill(a, f)
+}
+
+// recordFill adds a fill to the account's history with its transaction hash.
+func (e *engine) recordFill(a *account, f fillRec) {
+	if a.internal {
+		return
+	}
+	f.txHash = e.txHash(a.addr, uint64(f.trade), 0)
+	a.addFill(f)
+}
+
+// applyPerpFill moves an account's position and balance by one fill and returns the fee charged.
+// It fills in the fill record's direction, start size and price, and closed PnL.
+func (e *engine) applyPerpFill(a *account, m *market, buy bool, price, q int64, rate decimal.Decimal, f *fillRec) decimal.Decimal {
+	p := a.pos[m.id]
+	if p == nil {
+		s := a.leverage(m)
+		p = &position{isolated: s.mode == api.MarginIsolated, lev: s.lev}
+		a.pos[m.id] = p
+	}
+	start := p.size
+	f.startSize, f.startPrice = start, p.entry(m.lot)
+	delta := q
+	if !buy {
+		delta = -q
+	}
+	notional := m.notional(price, q)
+	fee := decimal.Zero
+	if !a.internal {
+		fee = notional.Mul(rate)
+	}
+	pnl := decimal.Zero
+	opened := q
+	if start != 0 && (start > 0) != buy {
+		closeQ := min(q, abs(start))
+		opened = q - closeQ
+		pnl = e.closePart(a, m, p, price, closeQ)
+		f.dir = api.DirCloseLong
+		if start < 0 {
+			f.dir = api.DirCloseShort
+		}
+	} else {
+		f.dir = api.DirOpenLong
+		if !buy {
+			f.dir = api.DirOpenShort
+		}
+	}
+	if opened > 0 {
+		add := m.notional(price, opened)
+		p.cost = p.cost.Add(add)
+		if p.isolated && !a.internal {
+			margin := add.Div(p.lev)
+			p.isoMargin = p.isoMargin.Add(margin)
+			a.deriv[collUSDC] = a.deriv[collUSDC].Sub(margin)
+		}
+	}
+	p.size = start + delta
+	p.updated = e.now()
+	m.oi += max(p.size, 0) - max(start, 0)
+	f.closedPnl = pnl
+	if !a.internal {
+		a.deriv[collUSDC] = a.deriv[collUSDC].Add(pnl).Sub(fee)
+		a.volume = a.volume.Add(notional)
+		a.pnl = a.pnl.Add(pnl).Sub(fee)
+	}
+	if p.size == 0 {
+		e.dropPosition(a, m, p)
+	}
+	return fee
+}
+
+// closePart closes q lots of a position at price and returns the realized PnL.
+func (e *engine) closePart(a *account, m *market, p *position, price, q int64) decimal.Decimal {
+	size := abs(p.size)
+	part := p.cost
+	if q != size {
+		part = p.cost.Mul(decimal.NewFromInt(q)).Div(decimal.NewFromInt(size))
+	}
+	p.cost = p.cost.Sub(part)
+	exit := m.notional(price, q)
+	pnl := exit.Sub(part)
+	if p.size < 0 {
+		pnl = part.Sub(exit)
+	}
+	if p.isolated && !a.internal {
+		rel := p.isoMargin
+		if q != size {
+			rel = p.isoMargin.Mul(decimal.NewFromInt(q)).Div(decimal.NewFromInt(size))
+		}
+		p.isoMargin = p.isoMargin.Sub(rel)
+		a.deriv[collUSDC] = a.deriv[collUSDC].Add(rel)
+	}
+	return pnl
+}
+
+// dropPosition removes a flat position, returning any isolated margin left to the balance.
+func (e *engine) dropPosition(a *account, m *market, p *position) {
+	if !p.isoMargin.IsZero() {
+		a.deriv[collUSDC] = a.deriv[collUSDC].Add(p.isoMargin)
+	}
+	delete(a.pos, m.id)
+}
+
+// entry is the position's average entry price.
+func (p *position) entry(lot unit) decimal.Decimal {
+	if p.size == 0 {
+		return decimal.Zero
+	}
+	return p.cost.DivRound(lot.dec(abs(p.size)), 8)
+}
+
+func abs(n int64) int64 {
+	if n < 0 {
+		return -n
+	}
+	return n
+}
+
+// settleSpot moves base and quote balances for one side of a spot trade.
+func (e *engine) settleSpot(o *order, price, q int64, maker bool, tid api.TradeID) {
+	a, m := o.acct, o.mkt
+	if a.internal {
+		return
+	}
+	notional := m.notional(price, q)
+	rate := takerFee
+	if maker {
+		rate = makerFee
+	}
+	fee := notional.Mul(rate)
+	base := m.qty(q)
+	if o.buy {
+		a.spot[m.base] = a.spot[m.base].Add(base)
+		a.spot[m.quote] = a.spot[m.quote].Sub(notional).Sub(fee)
+	} else {
+		a.spot[m.base] = a.spot[m.base].Sub(base)
+		a.spot[m.quote] = a.spot[m.quote].Add(notional).Sub(fee)
+	}
+	a.spotVol = a.spotVol.Add(notional)
+	a.pnl = a.pnl.Sub(fee)
+	dir := api.DirOpenLong
+	if !o.buy {
+		dir = api.DirCloseLong
+	}
+	e.recordFill(a, fillRec{mkt: m, oid: o.oid, cloid: o.cloid, trade: tid, buy: o.buy, dir: dir, price: price,
+		lots: q, fee: fee, closedPnl: decimal.Zero, startPrice: decimal.Zero, crossed: !maker, fillType: fillTrade, at: e.now()})
+}
+
+// record renders a fill as the API's fill record.
+func (f *fillRec) record(account string) api.Fill {
+	m := f.mkt
+	side := api.SideSell
+	if f.buy {
+		side = api.SideBuy
+	}
+	return api.Fill{InstrumentID: m.id, Instrument: m.name, Account: account, OrderID: f.oid, Cloid: f.cloid,
+		TradeID: f.trade, Side: side, PositionSide: api.PositionSideBoth, Direction: f.dir, Price: m.px(f.price),
+		Size: m.qty(f.lots), ClosedPnl: f.closedPnl, StartSize: m.qty(f.startSize), StartPrice: f.startPrice,
+		Fee: f.fee, BrokerFee: decimal.Zero, FeeTokenID: api.Int(collUSDC), Crossed: f.crossed, TxHash: f.txHash,
+		FillType: api.Int(f.fillType), NotionalValue: m.notional(f.price, f.lots), BlockTime: api.Time{Time: f.at}}
+}
