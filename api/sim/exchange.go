@@ -20,6 +20,13 @@ type txReply struct {
 	Address string  `json:"address"`
 }
 
+// signedError is the failure of an authenticated action: the error, and the account it was
+// attributed to.
+type signedError struct {
+	Error   string `json:"error"`
+	Address string `json:"address"`
+}
+
 // exchange authenticates and applies one signed action.
 func (s *Sim) exchange(body []byte) (int, any) {
 	req, err := api.DecodeSignedRequest(body, s.cfg.source)
@@ -38,12 +45,13 @@ func (s *Sim) exchange(body []byte) (int, any) {
 	e := s.eng
 	a := e.account(req.Signer)
 	if err := a.nonces.use(req.Nonce, e.now()); err != nil {
-		return http.StatusUnauthorized, errorBody{err.Error()}
+		return http.StatusUnauthorized, signedError{err.Error(), a.addr}
 	}
 	rep := txReply{TxHash: e.txHash(a.addr, req.Nonce, req.TxType), TxType: req.TxType, Address: a.addr}
 	data, err := e.apply(a, req, &rep)
 	if err != nil {
-		return fail(err)
+		status, _ := fail(err)
+		return status, signedError{err.Error(), a.addr}
 	}
 	rep.Data = data
 	if rep.Success == nil {

@@ -367,4 +367,3 @@ func (s *Sim) infoBrokers(p *infoParams) (any, error) {
 		return brokerJSON{r, unixSec(x.updated)}
 	})
 }
-

@@ -118,7 +118,7 @@ func (e *engine) ticker(m *market) api.Ticker {
 	vol, open := m.charts.stats24h(e.now())
 	t.Volume24h = m.qty(vol)
 	if open > 0 {
-		t.Change24h = m.px(m.last - open).Mul(hundred).DivRound(m.px(open), 2)
+		t.Change24h = m.px(m.last-open).Mul(hundred).DivRound(m.px(open), 2)
 	}
 	return t
 }

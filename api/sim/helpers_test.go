@@ -1,0 +1,102 @@
+package sim
+
+import (
+	"context"
+	"encoding/hex"
+	"net/http/httptest"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/shopspring/decimal"
+
+	"github.com/tradedesk/tradedesk/api"
+)
+
+// testStart is near the signing vectors' nonce (29 Jan 2026), so their nonces are in the window.
+var testStart = time.UnixMilli(1769690400000).UTC()
+
+// env is a simulator behind a real HTTP server with a test clock.
+type env struct {
+	t     testing.TB
+	sim   *Sim
+	clock *TestClock
+	srv   *httptest.Server
+}
+
+func newEnv(t testing.TB, opts ...Option) *env {
+	t.Helper()
+	clock := NewTestClock(testStart)
+	s := New(append([]Option{WithSeed(7), WithClock(clock)}, opts...)...)
+	srv := httptest.NewServer(s)
+	t.Cleanup(srv.Close)
+	return &env{t: t, sim: s, clock: clock, srv: srv}
+}
+
+// quietEnv is an env with the market loop off, for exact numbers.
+func quietEnv(t testing.TB, opts ...Option) *env {
+	return newEnv(t, append([]Option{WithQuietMarkets()}, opts...)...)
+}
+
+// keyHex derives a test private key from a name.
+func keyHex(name string) string { return hex.EncodeToString(crypto.Keccak256([]byte("sim-test/" + name))) }
+
+// client returns an api client that signs as the named test account.
+func (e *env) client(name string) *api.Client {
+	e.t.Helper()
+	s, err := api.SignerFromHex(keyHex(name))
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	c := api.New(e.srv.URL, api.WithSigner(s), api.WithClock(e.clock.Now), api.WithTimeout(5*time.Second),
+		api.WithRetry(api.RetryPolicy{Attempts: 1}))
+	if err := c.Err(); err != nil {
+		e.t.Fatal(err)
+	}
+	return c
+}
+
+func ctx() context.Context { return context.Background() }
+
+func dec(s string) decimal.Decimal { return decimal.RequireFromString(s) }
+
+// order builds a limit order wire.
+func limit(id api.InstrumentID, side, price, size string) api.OrderWire {
+	return api.OrderWire{InstrumentID: id, Side: side, PositionSide: api.PositionSideBoth, Price: price, Size: size, Tif: api.TifGTC}
+}
+
+// place sends orders and returns the response, failing the test on error.
+func place(t testing.TB, c *api.Client, os ...api.OrderWire) api.TxResponse {
+	t.Helper()
+	r, err := c.PlaceOrders(ctx(), os)
+	if err != nil {
+		t.Fatalf("place %+v: %v", os, err)
+	}
+	return r
+}
+
+// placeErr sends orders and returns the error, failing the test if there is none.
+func placeErr(t testing.TB, c *api.Client, os ...api.OrderWire) string {
+	t.Helper()
+	_, err := c.PlaceOrders(ctx(), os)
+	if err == nil {
+		t.Fatalf("place %+v: want an error", os)
+	}
+	return err.Error()
+}
+
+func oid(t testing.TB, r api.TxResponse) api.OrderID {
+	t.Helper()
+	ids, err := r.OrderIDs()
+	if err != nil || len(ids) == 0 {
+		t.Fatalf("no order id in %s: %v", r.Data, err)
+	}
+	return ids[0]
+}
+
+func eqDec(t testing.TB, what string, got decimal.Decimal, want string) {
+	t.Helper()
+	if !got.Equal(dec(want)) {
+		t.Errorf("%s = %s, want %s", what, got, want)
+	}
+}
