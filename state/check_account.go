@@ -47,8 +47,12 @@ func increasingPart(pos, q decimal.Decimal) decimal.Decimal {
 	return decimal.Zero
 }
 
+// DefaultLeverage is the leverage assumed on an instrument the account has no setting or position
+// on (capped at the instrument's maximum): the exchange's starting leverage.
+var DefaultLeverage = decimal.NewFromInt(10)
+
 // leverageFor is the leverage the account trades inst at: its leverage setting, else the open
-// position's, else the account summary's leg, else the instrument's maximum.
+// position's, else the account summary's leg, else DefaultLeverage capped at the instrument's max.
 func (s *Store) leverageFor(inst Instrument) decimal.Decimal {
 	if l, ok := s.leverage[strings.ToUpper(inst.Name)]; ok && l.Leverage.IsPositive() {
 		return l.Leverage
@@ -63,10 +67,10 @@ func (s *Store) leverageFor(inst Instrument) decimal.Decimal {
 			}
 		}
 	}
-	if inst.MaxLeverage.IsPositive() {
+	if inst.MaxLeverage.IsPositive() && inst.MaxLeverage.LessThan(DefaultLeverage) {
 		return inst.MaxLeverage
 	}
-	return one
+	return DefaultLeverage
 }
 
 // marginModeFor is cross or isolated for inst: its leverage setting, else the open position, else
@@ -141,7 +145,7 @@ func (c *checker) liquidation(pos api.Position, signed, lev decimal.Decimal) dec
 	}
 	entry := resultingEntry(pos.Size, pos.EntryPrice, signed, c.ref)
 	notional := Notional(q, entry)
-	mm := notional.Mul(inst.MaintenanceRate(notional))
+	mm := inst.MaintenanceMargin(notional)
 	equity := MarginRequired(notional, lev)
 	if c.s.marginModeFor(inst) != api.MarginIsolated && !c.s.at[KindAccount].IsZero() {
 		equity, mm = c.crossEquity(pos, mm)

@@ -141,6 +141,17 @@ func TestCheckOrderLiquidationEstimate(t *testing.T) {
 	}
 }
 
+func TestCheckOrderDefaultLeverage(t *testing.T) {
+	now := t0
+	s := loadedStore(&now)
+	co := mustCheck(t, s, limitBuy("ETH-PERP", "2990", "1"), Guard{})
+	checkDec(t, "position leverage", co.Preview.Leverage, "10")
+	s.Apply(PositionsMsg{Gen: 9})
+	co = mustCheck(t, s, limitBuy("ETH-PERP", "2990", "1"), Guard{})
+	checkDec(t, "default leverage", co.Preview.Leverage, "10")
+	checkDec(t, "margin at default", co.Preview.MarginRequired, "299")
+}
+
 func TestCheckOrderSpot(t *testing.T) {
 	now := t0
 	s := loadedStore(&now)

@@ -113,6 +113,19 @@ func (in Instrument) MaintenanceRate(notional decimal.Decimal) decimal.Decimal {
 	return decimal.NewFromFloat(0.05)
 }
 
+// MaintenanceMargin is the maintenance margin of a position of the given notional: notional x mmr
+// less the tier's deduction (mmd), never below zero.
+func (in Instrument) MaintenanceMargin(notional decimal.Decimal) decimal.Decimal {
+	mm := notional.Abs().Mul(in.MaintenanceRate(notional.Abs()))
+	if t, ok := in.tierFor(notional.Abs()); ok && t.MMR.IsPositive() {
+		mm = mm.Sub(t.MMD)
+	}
+	if mm.IsNegative() {
+		return decimal.Zero
+	}
+	return mm
+}
+
 // MaxLeverageAt is the highest leverage allowed for a position of the given notional: the tier's
 // max leverage, or the instrument's when it lists no tiers.
 func (in Instrument) MaxLeverageAt(notional decimal.Decimal) decimal.Decimal {
