@@ -69,6 +69,23 @@ func utilPaint(st *Styles, pct decimal.Decimal) paint {
 	return st.Good
 }
 
+// maintenanceUtilization is maintenance margin over the margin balance in percent: at 100 the
+// account is liquidated. It is computed from the amounts, whose units are unambiguous, rather than
+// read from the utilization fields.
+func maintenanceUtilization(a api.AccountSummary) decimal.Decimal {
+	eq := a.MarginBalance
+	if !eq.IsPositive() {
+		eq = a.TotalAccountEquity
+	}
+	if !eq.IsPositive() {
+		if a.MaintenanceMargin.IsPositive() {
+			return hundred
+		}
+		return decimal.Zero
+	}
+	return a.MaintenanceMargin.Div(eq).Mul(hundred)
+}
+
 // bar draws a utilization bar w cells wide, with the percentage and a word so it reads without colour.
 func (p *accountPane) bar(label string, pct decimal.Decimal, w int) string {
 	st := p.Styles
@@ -108,8 +125,8 @@ func (p *accountPane) render() {
 			p.row("Total PnL", fmtSigned(a.TotalPnl, 2), signPaint(st, a.TotalPnl)),
 			p.row("Init. margin", fmtNum(a.InitialMargin, 2), st.Text),
 			p.row("Maint. margin", fmtNum(a.MaintenanceMargin, 2), st.Text),
-			p.bar("IM used", a.InitialMarginUtilization, p.width),
-			p.bar("MM used", a.MaintenanceMarginUtilization, p.width),
+			p.bar("IM used", state.MarginUtilizationAfter(a, decimal.Zero), p.width),
+			p.bar("MM used", maintenanceUtilization(a), p.width),
 		)
 		l = append(l, p.collateral("Derivative", a.Collateral)...)
 		l = append(l, p.collateral("Spot", a.SpotCollateral)...)

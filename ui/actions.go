@@ -2,7 +2,6 @@ package ui
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -184,19 +183,38 @@ func send(ex api.Exchange, a *action, timeout time.Duration) tea.Cmd {
 	}
 }
 
-// resultText is the status line's words for a finished action.
-func resultText(d actionDoneMsg) string {
+// resultText is the status line's words for a finished action, and whether it failed. A
+// transaction can succeed while the order in it was rejected: that is a failure to the trader.
+func resultText(d actionDoneMsg) (string, bool) {
 	if d.err != nil {
-		return d.act.what + " failed: " + plainError(d.err)
+		return d.act.what + " failed: " + plainError(d.err), true
 	}
 	switch d.act.kind {
 	case actPlace, actClose:
-		if ids := orderIDs(d.resp.Data); len(ids) > 0 {
-			return fmt.Sprintf("order %d placed: %s", ids[0], d.act.what)
+		sts, err := d.resp.OrderStatuses()
+		if err != nil || len(sts) == 0 {
+			return "order sent: " + d.act.what + txSuffix(d.resp), false
 		}
-		return "order sent: " + d.act.what + txSuffix(d.resp)
+		s := sts[0]
+		switch {
+		case s.Error != "":
+			return d.act.what + " rejected: " + s.Error, true
+		case s.Filled && s.AvgPrice.Valid:
+			return fmt.Sprintf("order %d filled at %s: %s", s.Oid, s.AvgPrice.Decimal, d.act.what), false
+		case s.Filled:
+			return fmt.Sprintf("order %d filled: %s", s.Oid, d.act.what), false
+		}
+		return fmt.Sprintf("order %d placed: %s", s.Oid, d.act.what), false
+	case actCancel:
+		if sts, err := d.resp.CancelStatuses(); err == nil && len(sts) > 0 && !sts[0].OK {
+			return d.act.what + " failed: " + sts[0].Error, true
+		}
+	case actCancelInstrument, actCancelAll:
+		if n, err := d.resp.CancelCount(); err == nil {
+			return fmt.Sprintf("cancelled %d order(s)", n), false
+		}
 	}
-	return "done: " + d.act.what + txSuffix(d.resp)
+	return "done: " + d.act.what + txSuffix(d.resp), false
 }
 
 func txSuffix(r api.TxResponse) string {
@@ -216,58 +234,4 @@ func plainError(err error) string {
 		s = s[:160] + "…"
 	}
 	return s
-}
-
-// orderIDs reads the order ids of a placeOrder response: data.status as one {oid} or an array of
-// them (the shapes the protocol notes allow), or data.statuses, or data.oid.
-func orderIDs(raw json.RawMessage) []api.OrderID {
-	if len(raw) == 0 {
-		return nil
-	}
-	type oid struct {
-		Oid     api.OrderID `json:"oid"`
-		Resting *struct {
-			Oid api.OrderID `json:"oid"`
-		} `json:"resting"`
-		Filled *struct {
-			Oid api.OrderID `json:"oid"`
-		} `json:"filled"`
-	}
-	pick := func(o oid) api.OrderID {
-		switch {
-		case o.Oid != 0:
-			return o.Oid
-		case o.Resting != nil:
-			return o.Resting.Oid
-		case o.Filled != nil:
-			return o.Filled.Oid
-		}
-		return 0
-	}
-	var d struct {
-		Status   json.RawMessage `json:"status"`
-		Statuses json.RawMessage `json:"statuses"`
-		Oid      api.OrderID     `json:"oid"`
-	}
-	if json.Unmarshal(raw, &d) != nil {
-		return nil
-	}
-	if d.Oid != 0 {
-		return []api.OrderID{d.Oid}
-	}
-	var out []api.OrderID
-	for _, r := range []json.RawMessage{d.Status, d.Statuses} {
-		var one oid
-		var many []oid
-		if json.Unmarshal(r, &one) == nil && pick(one) != 0 {
-			out = append(out, pick(one))
-		} else if json.Unmarshal(r, &many) == nil {
-			for _, o := range many {
-				if id := pick(o); id != 0 {
-					out = append(out, id)
-				}
-			}
-		}
-	}
-	return out
 }

@@ -72,11 +72,12 @@ type Model struct {
 	footer      string
 	footerDirty bool
 
-	stats     bool
-	frameTime time.Duration
-	msgCount  int
-	msgRate   int
-	rateAt    time.Time
+	stats        bool
+	fixedLatency bool // tests: do not show measured latency (it varies run to run)
+	frameTime    time.Duration
+	msgCount     int
+	msgRate      int
+	rateAt       time.Time
 }
 
 // New builds the console.
@@ -313,10 +314,11 @@ func (m *Model) onActionDone(d actionDoneMsg) tea.Cmd {
 		m.inFlight = false
 	}
 	m.latency = d.latency
-	if d.err != nil {
-		m.setNotice(levelError, resultText(d))
+	text, failed := resultText(d)
+	if failed {
+		m.setNotice(levelError, text)
 	} else {
-		m.setNotice(levelInfo, resultText(d))
+		m.setNotice(levelInfo, text)
 	}
 	return m.refreshNow(state.KindOrders, state.KindPositions, state.KindAccount)
 }

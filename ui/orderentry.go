@@ -61,6 +61,9 @@ type orderEntryPane struct {
 	height   int
 	mode     string // DEMO, READ-ONLY, LIVE testnet...
 	inFlight *bool  // the root model's "an order is in flight"
+	view     string // the form as last drawn
+	drawn    bool   // view is up to date
+	drawnFly bool   // in-flight state view was drawn with
 }
 
 func newOrderEntryPane(c *Common, mode string, inFlight *bool) *orderEntryPane {
@@ -89,6 +92,7 @@ func (p *orderEntryPane) Capturing() bool { return p.focused && p.inputs[p.field
 // SetSize implements Pane.
 func (p *orderEntryPane) SetSize(w, h int) {
 	p.width, p.height = w, h
+	p.drawn = false
 	for _, in := range p.inputs {
 		if in != nil {
 			in.Width = max(min(w-16, 20), 4)
@@ -99,6 +103,7 @@ func (p *orderEntryPane) SetSize(w, h int) {
 // SetFocused implements Pane.
 func (p *orderEntryPane) SetFocused(f bool) {
 	p.focused = f
+	p.drawn = false
 	p.focusField()
 }
 
@@ -142,6 +147,7 @@ func (p *orderEntryPane) moveField(d int) {
 
 // Update implements Pane.
 func (p *orderEntryPane) Update(msg tea.Msg) tea.Cmd {
+	p.drawn = false
 	switch msg := msg.(type) {
 	case DataMsg:
 		switch msg.Kind {
@@ -339,6 +345,7 @@ func (p *orderEntryPane) intent() state.OrderIntent {
 
 // check validates the intent with the one validation path and keeps the problems and preview.
 func (p *orderEntryPane) check() {
+	p.drawn = false
 	if p.instrument() == "" {
 		p.errs, p.checked = nil, state.CheckedOrder{}
 		return

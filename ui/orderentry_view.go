@@ -12,6 +12,15 @@ const labelWidth = 14
 
 // View implements Pane. The form is small; it is drawn again only after something changed.
 func (p *orderEntryPane) View() string {
+	fly := p.inFlight != nil && *p.inFlight
+	if p.drawn && fly == p.drawnFly {
+		return p.view
+	}
+	p.view, p.drawn, p.drawnFly = p.draw(), true, fly
+	return p.view
+}
+
+func (p *orderEntryPane) draw() string {
 	st := p.Styles
 	lines := make([]string, 0, p.height)
 	for f := range fieldCount {

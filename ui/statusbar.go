@@ -87,6 +87,9 @@ func (s *statusBar) connection(m *Model) string {
 	case p.lastOK.IsZero():
 		return st.Warn.on("● connecting…")
 	}
+	if m.fixedLatency {
+		return st.Good.on("● connected")
+	}
 	return st.Good.on("● connected") + st.Muted.on(" "+m.latency.Round(time.Millisecond).String())
 }
 

@@ -29,6 +29,7 @@ type table struct {
 	st      *Styles
 	cols    []column
 	visible []int // indexes of cols shown at the current width
+	extra   []int // room added to each column at the current width
 	n       int   // number of rows
 	cursor  int
 	offset  int
@@ -55,10 +56,6 @@ func (t *table) setSize(w, h int) {
 }
 
 func (t *table) fitColumns() {
-	order := make([]int, len(t.cols))
-	for i := range order {
-		order[i] = i
-	}
 	// Take columns by priority until the width is used, then keep their original order.
 	keep := make([]bool, len(t.cols))
 	used := 0
@@ -83,6 +80,20 @@ func (t *table) fitColumns() {
 			t.visible = append(t.visible, i)
 		}
 	}
+	// Share the room left over among the wider columns, up to half their width again.
+	t.extra = make([]int, len(t.cols))
+	var grow []int
+	for _, i := range t.visible {
+		if t.cols[i].width > 3 {
+			grow = append(grow, i)
+		}
+	}
+	if spare := t.width - used; len(grow) > 0 && spare > 0 {
+		each := spare / len(grow)
+		for _, i := range grow {
+			t.extra[i] = min(each, t.cols[i].width/2)
+		}
+	}
 	t.header = t.renderHeader()
 }
 
@@ -93,7 +104,7 @@ func (t *table) renderHeader() string {
 			b.WriteByte(' ')
 		}
 		c := t.cols[ci]
-		b.WriteString(fit(c.title, c.width, c.right))
+		b.WriteString(fit(c.title, c.width+t.extra[ci], c.right))
 	}
 	return t.st.Header.on(pad(b.String(), t.width))
 }
@@ -169,7 +180,7 @@ func (t *table) rowAt(y int) int {
 func (t *table) colAt(x int) int {
 	pos := 0
 	for _, ci := range t.visible {
-		w := t.cols[ci].width
+		w := t.cols[ci].width + t.extra[ci]
 		if x >= pos && x < pos+w {
 			return ci
 		}
@@ -191,7 +202,7 @@ func (t *table) row(i int) *rowCache {
 		}
 		c := t.cols[ci]
 		text, p := t.cell(i, ci)
-		cell := fit(text, c.width, c.right)
+		cell := fit(text, c.width+t.extra[ci], c.right)
 		plain.WriteString(cell)
 		styled.WriteString(p.on(cell))
 	}

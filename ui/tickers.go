@@ -172,6 +172,15 @@ func (p *tickersPane) updateFilter(msg tea.KeyMsg) tea.Cmd {
 }
 
 func (p *tickersPane) handleKey(msg tea.KeyMsg) tea.Cmd {
+	before := p.selected()
+	cmd := p.handleListKey(msg)
+	if s := p.selected(); cmd == nil && s != before && s != "" {
+		return selectInstrument(s, "", false)
+	}
+	return cmd
+}
+
+func (p *tickersPane) handleListKey(msg tea.KeyMsg) tea.Cmd {
 	k := p.Keys
 	switch {
 	case key.Matches(msg, k.Up):
@@ -278,11 +287,17 @@ func (p *tickersPane) refresh() tea.Cmd {
 		p.prev[t.Symbol] = t.MarkPrice
 	}
 	p.resort()
+	var cmds []tea.Cmd
+	if p.Instrument == "" && len(p.rows) > 0 {
+		// The form starts on the first instrument listed.
+		p.Instrument = p.selected()
+		cmds = append(cmds, selectInstrument(p.Instrument, "", false))
+	}
 	if started && !p.flashOn {
 		p.flashOn = true
-		return tea.Tick(flashFor, func(time.Time) tea.Msg { return flashEndMsg{At: now.Add(flashFor)} })
+		cmds = append(cmds, tea.Tick(flashFor, func(time.Time) tea.Msg { return flashEndMsg{At: now.Add(flashFor)} }))
 	}
-	return nil
+	return tea.Batch(cmds...)
 }
 
 func (p *tickersPane) endFlashes(at time.Time) tea.Cmd {

@@ -1,0 +1,232 @@
+package ui
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/shopspring/decimal"
+	"github.com/tradedesk/tradedesk/api"
+	"github.com/tradedesk/tradedesk/state"
+	"github.com/tradedesk/tradedesk/state/funds"
+)
+
+// balancesKeys open the money movement form from the balances view.
+var balancesKeys = struct{ Transfer, Withdraw key.Binding }{
+	Transfer: key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "transfer")),
+	Withdraw: key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "withdraw")),
+}
+
+// openTransferMsg asks the transfer form to show itself with op chosen.
+type openTransferMsg struct{ op funds.Op }
+
+func (openTransferMsg) isPaneMsg() {}
+
+// balancesPane shows spot and derivative collateral, vaults, staked collateral and every
+// supported collateral's weights, fees and chains.
+type balancesPane struct {
+	*Common
+	lines   []string
+	view    string
+	version [2]uint64
+	offset  int
+	w, h    int
+	noAcct  bool
+}
+
+func newBalancesPane(c *Common, hasAccount bool) *balancesPane {
+	return &balancesPane{Common: c, noAcct: !hasAccount}
+}
+
+// Title implements Pane.
+func (p *balancesPane) Title() string { return "Balances" }
+
+// Kinds implements kindsShower.
+func (p *balancesPane) Kinds() []state.Kind {
+	return []state.Kind{state.KindAccount, state.KindCollateral}
+}
+
+// SetSize implements Pane.
+func (p *balancesPane) SetSize(w, h int) {
+	p.w, p.h = w, h
+	p.render()
+}
+
+// SetFocused implements Pane.
+func (p *balancesPane) SetFocused(bool) {}
+
+// Update implements Pane.
+func (p *balancesPane) Update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case startPanesMsg:
+		p.render()
+	case DataMsg:
+		if msg.Kind == state.KindAccount || msg.Kind == state.KindCollateral {
+			v := [2]uint64{p.Store.Version(state.KindAccount), p.Store.Version(state.KindCollateral)}
+			if v != p.version {
+				p.version = v
+				p.render()
+			}
+		}
+	case tea.KeyMsg:
+		return p.handleKey(msg)
+	}
+	return nil
+}
+
+func (p *balancesPane) handleKey(msg tea.KeyMsg) tea.Cmd {
+	switch {
+	case key.Matches(msg, balancesKeys.Transfer):
+		return func() tea.Msg { return openTransferMsg{op: funds.ToDerivative} }
+	case key.Matches(msg, balancesKeys.Withdraw):
+		return func() tea.Msg { return openTransferMsg{op: funds.DerivativeWithdraw} }
+	case key.Matches(msg, p.Keys.Up):
+		p.offset = max(p.offset-1, 0)
+	case key.Matches(msg, p.Keys.Down):
+		p.offset = min(p.offset+1, max(len(p.lines)-p.h, 0))
+	case key.Matches(msg, p.Keys.PageDown):
+		p.offset = min(p.offset+max(p.h-1, 1), max(len(p.lines)-p.h, 0))
+	case key.Matches(msg, p.Keys.PageUp):
+		p.offset = max(p.offset-max(p.h-1, 1), 0)
+	default:
+		return nil
+	}
+	p.fit()
+	return nil
+}
+
+func (p *balancesPane) render() {
+	p.lines = p.build()
+	p.offset = min(p.offset, max(len(p.lines)-p.h, 0))
+	p.fit()
+}
+
+func (p *balancesPane) fit() {
+	lines := p.lines
+	if p.offset < len(lines) {
+		lines = lines[p.offset:]
+	}
+	p.view = fitLines(lines, p.w, p.h)
+}
+
+func (p *balancesPane) build() []string {
+	st := p.Styles
+	var l []string
+	if s := freshLine(st, p.Store, state.KindAccount, p.w); s != "" {
+		l = append(l, s)
+	}
+	coll := p.Store.Collateral()
+	decimals := map[string]int32{}
+	for _, c := range coll {
+		decimals[c.Symbol] = int32(c.Decimals)
+	}
+	switch acct := p.Store.Account(); {
+	case p.noAcct:
+		l = append(l, st.Muted.on("no account: start with --address, --keystore or a key"))
+	case !p.Store.Freshness(state.KindAccount).Loaded():
+		l = append(l, st.Muted.on(emptyFor(p.Store, state.KindAccount, "")))
+	default:
+		l = append(l, balanceLines(st, "Spot", acct.SpotCollateral, decimals)...)
+		l = append(l, balanceLines(st, "Derivative", acct.Collateral, decimals)...)
+		l = append(l, vaultLines(st, acct.VaultBalances)...)
+		l = append(l, st.FieldLabel.on(pad("Staked", 12))+fmtNum(acct.StakedCollateral, 2))
+	}
+	l = append(l, "", st.Header.on("Supported collateral")+st.Muted.on("  (t transfer · w withdraw)"))
+	if len(coll) == 0 {
+		l = append(l, st.Muted.on(emptyFor(p.Store, state.KindCollateral, "none")))
+	}
+	for _, c := range coll {
+		l = append(l, collateralLines(st, c)...)
+	}
+	return l
+}
+
+// amountText writes an amount with its own decimals (at least 2, at most the collateral's).
+func amountText(d decimal.Decimal, decimals int32) string {
+	if decimals <= 0 {
+		decimals = 8
+	}
+	return fmtNum(d, min(max(-d.Exponent(), 2), decimals))
+}
+
+func balanceLines(st *Styles, side string, m map[string]api.CollateralBalance, decimals map[string]int32) []string {
+	out := []string{st.Header.on(fmt.Sprintf("%-10s %18s %18s", side, "Balance", "Withdrawable"))}
+	if len(m) == 0 {
+		return append(out, st.Muted.on("  none"))
+	}
+	syms := make([]string, 0, len(m))
+	for s := range m {
+		syms = append(syms, s)
+	}
+	sort.Strings(syms)
+	for _, s := range syms {
+		b := m[s]
+		out = append(out, fmt.Sprintf("  %-8s %18s %18s", s, amountText(b.Balance, decimals[s]), amountText(b.WithdrawableBalance, decimals[s])))
+	}
+	return out
+}
+
+func vaultLines(st *Styles, m map[string]api.VaultBalance) []string {
+	if len(m) == 0 {
+		return []string{st.FieldLabel.on(pad("Vaults", 12)) + st.Muted.on("none")}
+	}
+	addrs := make([]string, 0, len(m))
+	for a := range m {
+		addrs = append(addrs, a)
+	}
+	sort.Strings(addrs)
+	out := []string{st.Header.on("Vaults")}
+	for _, a := range addrs {
+		v := m[a]
+		out = append(out, fmt.Sprintf("  %s  amount %s  shares %s of %s withdrawable", a, fmtNum(v.Amount, 2),
+			v.WithdrawableShares.String(), v.TotalShares.String()))
+	}
+	return out
+}
+
+// collateralLines shows one supported collateral: weights, fees and chains.
+func collateralLines(st *Styles, c api.Collateral) []string {
+	head := st.Bold.on(pad(c.Symbol, 6)) + st.Muted.on(fmt.Sprintf(" %s · %d decimals · weight %s", c.Name, c.Decimals, c.DefaultCollWeight))
+	if !c.CollRisk.Enabled {
+		head += st.Warn.on(" · not counted as margin")
+	}
+	tiers := make([]string, len(c.CollRisk.WeightTiers))
+	for i, t := range c.CollRisk.WeightTiers {
+		tiers[i] = "≥" + fmtCompact(t.Amount) + " → " + t.Weight.String()
+	}
+	fees := fmt.Sprintf("fees: transfer %s of amount · withdrawal %s %s",
+		state.FormatPercent(c.TransferNotionalFee.Mul(decimal.NewFromInt(100)), 3), c.WithdrawalFee, c.Symbol)
+	var chains []string
+	for _, b := range c.BridgeByChain {
+		name := funds.ChainName(int64(b.BridgeChainID))
+		if b.Enabled {
+			chains = append(chains, name)
+		} else {
+			chains = append(chains, st.Muted.on(name+" disabled"))
+		}
+	}
+	if len(chains) == 0 {
+		chains = []string{st.Muted.on("none")}
+	}
+	return []string{
+		head,
+		"       weight tiers: " + strings.Join(tiers, ", ") + " · cap " + fmtCompact(c.CollRisk.MaxMarginCap),
+		"       " + fees,
+		"       chains: " + strings.Join(chains, ", "),
+	}
+}
+
+// View implements Pane.
+func (p *balancesPane) View() string { return p.view }
+
+// ShortHelp implements Pane.
+func (p *balancesPane) ShortHelp() []key.Binding {
+	return []key.Binding{balancesKeys.Transfer, balancesKeys.Withdraw, p.Keys.Up, p.Keys.Down}
+}
+
+// FullHelp implements Pane.
+func (p *balancesPane) FullHelp() [][]key.Binding {
+	return [][]key.Binding{{balancesKeys.Transfer, balancesKeys.Withdraw, p.Keys.Up, p.Keys.Down, p.Keys.PageUp, p.Keys.PageDown}}
+}

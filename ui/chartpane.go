@@ -1,0 +1,301 @@
+package ui
+
+import (
+	"context"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/shopspring/decimal"
+	"github.com/tradedesk/tradedesk/api"
+	"github.com/tradedesk/tradedesk/state"
+	"github.com/tradedesk/tradedesk/ui/chart"
+)
+
+// chartResolutions are the chart's resolutions in order, with their candle periods.
+var chartResolutions = []struct {
+	name   string
+	label  string
+	period time.Duration
+}{
+	{"1", "1m", time.Minute}, {"5", "5m", 5 * time.Minute}, {"15", "15m", 15 * time.Minute},
+	{"30", "30m", 30 * time.Minute}, {"60", "1h", time.Hour}, {"240", "4h", 4 * time.Hour},
+	{"1D", "1D", 24 * time.Hour}, {"1W", "1W", 7 * 24 * time.Hour},
+}
+
+// chartTypes are the chart's price series.
+var chartTypes = []string{"mark", "index", "ltp"}
+
+// chartCandles is how many candles the chart asks for: more than the widest screen shows.
+const chartCandles = 300
+
+// chartKeys are the chart pane's own keys (digits stay the global pane keys).
+var chartKeys = struct{ Finer, Coarser, Type key.Binding }{
+	Finer:   key.NewBinding(key.WithKeys(","), key.WithHelp(", .", "resolution")),
+	Coarser: key.NewBinding(key.WithKeys("."), key.WithHelp(".", "coarser resolution")),
+	Type:    key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "mark/index/last price")),
+}
+
+// chartPane draws the current instrument's candles, with the last candle following the ticker.
+type chartPane struct {
+	*Common
+	ex      api.Exchange
+	f       *fetcher
+	styles  chart.Styles
+	symbol  string // the instrument shown
+	res     int    // index into chartResolutions
+	typ     int    // index into chartTypes
+	candles []api.Candle
+	key     string // what the cached view was drawn from
+	view    string
+	w, h    int
+}
+
+func newChartPane(c *Common, ex api.Exchange) *chartPane {
+	t := c.Styles.Theme
+	p := &chartPane{Common: c, ex: ex, res: 2, styles: chart.Styles{
+		Up: fg(t, t.Up), Down: fg(t, t.Down), Axis: fg(t, t.Muted), Muted: fg(t, t.Muted),
+	}}
+	p.f = newFetcher(state.KindChart, c.Clock, p.every, p.request)
+	return p
+}
+
+// chartKey is the series shown.
+func (p *chartPane) chartKey() state.ChartKey {
+	return state.ChartKey{Symbol: p.symbol, ChartType: chartTypes[p.typ], Resolution: chartResolutions[p.res].name}
+}
+
+func (p *chartPane) period() time.Duration { return chartResolutions[p.res].period }
+
+// every waits until just after the current candle closes (at most an hour: the last candle
+// follows the ticker in between).
+func (p *chartPane) every() time.Duration {
+	per := p.period()
+	now := p.Clock()
+	next := now.Truncate(per).Add(per).Sub(now) + 2*time.Second
+	return min(next, time.Hour)
+}
+
+// request fetches the series shown, or nothing until an instrument is known.
+func (p *chartPane) request() request {
+	in, ok := p.Store.Instrument(p.symbol)
+	if !ok {
+		return nil
+	}
+	k, ex := p.chartKey(), p.ex
+	per := p.period()
+	return func(ctx context.Context, gen uint64, at time.Time) (any, error) {
+		to := at.Unix()
+		from := at.Add(-per * chartCandles).Unix()
+		cs, err := ex.Chart(ctx, api.ChartParams{InstrumentID: in.ID, ChartType: k.ChartType, Resolution: k.Resolution, From: from, To: to})
+		return state.ChartMsg{Gen: gen, At: at, Key: k, Candles: cs}, err
+	}
+}
+
+// Title implements Pane.
+func (p *chartPane) Title() string { return "Chart" }
+
+// Kinds implements kindsShower.
+func (p *chartPane) Kinds() []state.Kind { return []state.Kind{state.KindChart} }
+
+// SetSize implements Pane.
+func (p *chartPane) SetSize(w, h int) { p.w, p.h = w, h }
+
+// SetFocused implements Pane.
+func (p *chartPane) SetFocused(bool) {}
+
+// Update implements Pane.
+func (p *chartPane) Update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case startPanesMsg:
+		p.follow()
+		return p.f.start()
+	case DataMsg:
+		var cmd tea.Cmd
+		if p.follow() {
+			cmd = p.f.poll()
+		}
+		if msg.Kind == state.KindChart || msg.Kind == state.KindTickers || cmd != nil {
+			p.load()
+		}
+		return cmd
+	case tea.KeyMsg:
+		return p.handleKey(msg)
+	}
+	return nil
+}
+
+// follow tracks the current instrument (the first instrument until one is picked); it reports
+// whether it changed.
+func (p *chartPane) follow() bool {
+	sym := p.Instrument
+	if sym == "" {
+		if names := p.Store.InstrumentNames(); len(names) > 0 {
+			sym = names[0]
+		}
+	}
+	if sym == p.symbol {
+		return false
+	}
+	p.symbol = sym
+	return true
+}
+
+func (p *chartPane) handleKey(msg tea.KeyMsg) tea.Cmd {
+	switch {
+	case key.Matches(msg, chartKeys.Finer):
+		p.res = max(p.res-1, 0)
+	case key.Matches(msg, chartKeys.Coarser):
+		p.res = min(p.res+1, len(chartResolutions)-1)
+	case key.Matches(msg, chartKeys.Type):
+		p.typ = (p.typ + 1) % len(chartTypes)
+	default:
+		return nil
+	}
+	p.load()
+	return p.f.poll()
+}
+
+// load takes the series from the store and moves its last candle with the live price.
+func (p *chartPane) load() {
+	cs := p.Store.Candles(p.chartKey())
+	price, ok := p.livePrice()
+	if !ok || len(cs) == 0 {
+		p.candles = cs
+		return
+	}
+	p.candles = followLive(cs, price, p.Clock(), p.period())
+}
+
+// livePrice is the ticker's price of the series' type.
+func (p *chartPane) livePrice() (decimal.Decimal, bool) {
+	t, ok := p.Store.Ticker(p.symbol)
+	if !ok {
+		return decimal.Zero, false
+	}
+	var v decimal.Decimal
+	switch chartTypes[p.typ] {
+	case "mark":
+		v = t.MarkPrice
+	case "index":
+		v = t.IndexPrice
+	default:
+		v = t.LastPrice
+	}
+	return v, v.IsPositive()
+}
+
+// followLive returns candles whose last candle includes price: a price inside the last candle's
+// period moves its close (and high or low); a price after it opens a new candle. The store's
+// slice is not changed.
+func followLive(cs []api.Candle, price decimal.Decimal, now time.Time, period time.Duration) []api.Candle {
+	last := cs[len(cs)-1]
+	start := now.Truncate(period)
+	if period >= 24*time.Hour { // day and week candles start at midnight UTC (weeks as the exchange sends)
+		start = last.Time.Time
+		for !now.Before(start.Add(period)) {
+			start = start.Add(period)
+		}
+	}
+	out := make([]api.Candle, len(cs), len(cs)+1)
+	copy(out, cs)
+	switch {
+	case start.After(last.Time.Time):
+		out = append(out, api.Candle{Time: api.Time{Time: start}, Open: last.Close,
+			High: decimal.Max(last.Close, price), Low: decimal.Min(last.Close, price), Close: price})
+	case start.Equal(last.Time.Time):
+		last.Close = price
+		last.High = decimal.Max(last.High, price)
+		last.Low = decimal.Min(last.Low, price)
+		out[len(out)-1] = last
+	}
+	return out
+}
+
+// View implements Pane: a header line and the chart, drawn again only when the candles, the live
+// price or the size changed.
+func (p *chartPane) View() string {
+	k := p.viewKey()
+	if k != p.key {
+		p.key = k
+		p.view = p.render()
+	}
+	return p.view
+}
+
+func (p *chartPane) viewKey() string {
+	var b strings.Builder
+	b.WriteString(p.chartKey().Symbol + "|" + p.chartKey().ChartType + "|" + p.chartKey().Resolution)
+	b.WriteString("|" + strconv.Itoa(p.w) + "x" + strconv.Itoa(p.h) + "|" + strconv.Itoa(len(p.candles)))
+	if n := len(p.candles); n > 0 {
+		c := p.candles[n-1]
+		b.WriteString("|" + c.Time.String() + c.Close.String() + c.High.String() + c.Low.String())
+	}
+	if f := p.Store.Freshness(state.KindChart); f.Stale || f.Err != nil || !f.Loaded() {
+		b.WriteString("|" + fmtAge(f.Age))
+		if f.Err != nil {
+			b.WriteString(f.Err.Error())
+		}
+	}
+	return b.String()
+}
+
+func (p *chartPane) render() string {
+	if p.w <= 0 || p.h <= 0 {
+		return ""
+	}
+	header := p.header()
+	if p.h == 1 {
+		return header
+	}
+	in, _ := p.Store.Instrument(p.symbol)
+	empty := "loading " + p.symbol + " candles…"
+	f := p.Store.Freshness(state.KindChart)
+	switch {
+	case p.symbol == "":
+		empty = "waiting for instruments…"
+	case f.Err != nil && len(p.candles) == 0:
+		empty = "chart failed: " + plainError(f.Err) + " (retrying)"
+	case f.Loaded() && f.Err == nil && len(p.candles) == 0:
+		empty = "no candles for " + p.symbol + " at " + chartResolutions[p.res].label
+	}
+	body := chart.Render(p.candles, p.w, p.h-1, chart.Options{
+		PriceDecimals: in.PriceDecimals(), Styles: p.styles, Empty: empty, Interval: p.period(),
+	})
+	return header + "\n" + body
+}
+
+// header names the series, shows the last candle's OHLCV and the keys, or the data's staleness.
+func (p *chartPane) header() string {
+	st := p.Styles
+	in, _ := p.Store.Instrument(p.symbol)
+	pd := in.PriceDecimals()
+	var b strings.Builder
+	b.WriteString(st.Bold.on(p.symbol) + " " + st.Accent.on(chartTypes[p.typ]+" "+chartResolutions[p.res].label))
+	if n := len(p.candles); n > 0 {
+		c := p.candles[n-1]
+		pt := st.Up
+		if c.Close.LessThan(c.Open) {
+			pt = st.Down
+		}
+		b.WriteString(" " + pt.on("O "+fmtNum(c.Open, pd)+" H "+fmtNum(c.High, pd)+" L "+fmtNum(c.Low, pd)+" C "+fmtNum(c.Close, pd)))
+		b.WriteString(st.Muted.on(" V " + fmtCompact(c.Volume)))
+	}
+	if s := freshLine(st, p.Store, state.KindChart, p.w); s != "" && len(p.candles) > 0 {
+		return fitStyled(b.String()+" "+strings.TrimRight(s, " "), p.w)
+	}
+	b.WriteString(st.Muted.on("  , . resolution · t type"))
+	return fitStyled(b.String(), p.w)
+}
+
+// ShortHelp implements Pane.
+func (p *chartPane) ShortHelp() []key.Binding {
+	return []key.Binding{chartKeys.Finer, chartKeys.Type}
+}
+
+// FullHelp implements Pane.
+func (p *chartPane) FullHelp() [][]key.Binding {
+	return [][]key.Binding{{chartKeys.Finer, chartKeys.Coarser, chartKeys.Type}}
+}

@@ -1,0 +1,376 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/shopspring/decimal"
+	"github.com/tradedesk/tradedesk/api"
+	"github.com/tradedesk/tradedesk/state"
+	"github.com/tradedesk/tradedesk/ui/export"
+)
+
+// Fill columns.
+const (
+	fcTime = iota
+	fcInstrument
+	fcSide
+	fcDir
+	fcPrice
+	fcSize
+	fcNotional
+	fcFee
+	fcPnl
+	fcLiq
+	fcOid
+	fcCloid
+)
+
+// pageSize is the page size of the paged lists (fills, order history).
+const pageSize = 100
+
+// fillsEvery is the fills pane's poll interval (page 1: the newest fills).
+var fillsEvery = 5 * time.Second
+
+// fillsKeys are the fills pane's own keys.
+var fillsKeys = struct{ Bell key.Binding }{
+	Bell: key.NewBinding(key.WithKeys("B"), key.WithHelp("B", "bell on new fills on/off")),
+}
+
+// fillsPane lists the account's fills, newest first. Scrolling to the last loaded row loads the
+// next page; the newest page is polled and merged on top; a new fill rings the bell.
+type fillsPane struct {
+	*Common
+	ex      api.Exchange
+	tbl     *table
+	fills   []api.Fill
+	version [2]uint64 // store versions of fills and instruments last rendered
+	f       *fetcher
+	loading int  // the page being loaded below (0: none)
+	primed  bool // page 1 has arrived once: later fills on top are new
+	bell    bool
+	ring    func()
+	exp     exporter
+	w, h    int
+}
+
+func newFillsPane(c *Common, ex api.Exchange, bell bool) *fillsPane {
+	p := &fillsPane{Common: c, ex: ex, bell: bell, ring: ringBell}
+	p.tbl = newTable(c.Styles, []column{
+		{"Time", 14, false, 0}, {"Instrument", 11, false, 0}, {"Side", 4, false, 0}, {"Direction", 11, false, 1},
+		{"Price", 11, true, 0}, {"Size", 10, true, 0}, {"Notional", 11, true, 2}, {"Fee", 14, true, 1},
+		{"Closed PnL", 11, true, 1}, {"Liq", 5, false, 2}, {"Order id", 9, true, 3}, {"Cloid", 36, false, 4},
+	}, p.cell)
+	p.tbl.empty = "no fills yet"
+	if exchangeAddress(ex) == "" {
+		p.tbl.empty = "no account: start with --address, --keystore or a key to see fills"
+	}
+	p.f = newFetcher(state.KindFills, c.Clock, func() time.Duration { return fillsEvery }, func() request {
+		if exchangeAddress(ex) == "" {
+			return nil
+		}
+		return p.pageRequest(1)
+	})
+	return p
+}
+
+func (p *fillsPane) pageRequest(page int) request {
+	ex, user := p.ex, p.ex.Address()
+	return func(ctx context.Context, gen uint64, at time.Time) (any, error) {
+		pg, err := ex.Fills(ctx, user, api.PageParams{Page: page, Limit: pageSize})
+		return state.FillsMsg{Gen: gen, At: at, Page: pg}, err
+	}
+}
+
+// Title implements Pane.
+func (p *fillsPane) Title() string { return "Fills (" + strconv.Itoa(len(p.fills)) + ")" }
+
+// Kinds implements kindsShower.
+func (p *fillsPane) Kinds() []state.Kind { return []state.Kind{state.KindFills} }
+
+// SetSize implements Pane; the last line is the pane's status line.
+func (p *fillsPane) SetSize(w, h int) {
+	p.w, p.h = w, h
+	p.tbl.setSize(w, max(h-1, 1))
+}
+
+// SetFocused implements Pane.
+func (p *fillsPane) SetFocused(f bool) { p.tbl.focused = f }
+
+// Update implements Pane.
+func (p *fillsPane) Update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case startPanesMsg:
+		return p.f.start()
+	case DataMsg:
+		if msg.Kind == state.KindFills {
+			p.loading = pageStillLoading(p.loading, p.Store.NextFillsPage, p.Store.Freshness(state.KindFills))
+		}
+		if msg.Kind == state.KindFills || msg.Kind == state.KindInstruments {
+			return p.refresh()
+		}
+	case tea.KeyMsg:
+		return p.handleKey(msg)
+	case exportProgressMsg, exportDoneMsg:
+		return p.exp.update(msg)
+	}
+	return nil
+}
+
+// refresh takes the store's fills: rows new on top keep the cursor on the fill it was on, and
+// each new fill (after the first load) shows a notice and rings the bell.
+func (p *fillsPane) refresh() tea.Cmd {
+	v := [2]uint64{p.Store.Version(state.KindFills), p.Store.Version(state.KindInstruments)}
+	if v == p.version {
+		return nil
+	}
+	p.version = v
+	old := p.fills
+	p.fills = p.Store.Fills()
+	added := newOnTop(old, p.fills, export.FillKey)
+	if added > 0 && (p.tbl.cursor > 0 || p.tbl.offset > 0) {
+		p.tbl.cursor += added
+		p.tbl.offset += added
+	}
+	p.tbl.setRows(len(p.fills))
+	wasPrimed := p.primed
+	p.primed = p.primed || len(p.fills) > 0 || p.Store.Freshness(state.KindFills).Loaded()
+	if !wasPrimed || added == 0 {
+		return nil
+	}
+	if p.bell && p.ring != nil {
+		p.ring()
+	}
+	return notice(levelInfo, fillNotice(p.fills[:added]))
+}
+
+// pageStillLoading is the page still being loaded after a reply: none once the next page to load
+// moved past it, or the request failed.
+func pageStillLoading(loading int, next func() (int, bool), f state.Freshness) int {
+	if n, more := next(); loading == 0 || !more || n > loading || f.Err != nil {
+		return 0
+	}
+	return loading
+}
+
+// newOnTop counts the rows of now above the first row of before (the rows that arrived on top).
+func newOnTop[T any, K comparable](before, now []T, key func(*T) K) int {
+	if len(before) == 0 {
+		return len(now)
+	}
+	top := key(&before[0])
+	for i := range now {
+		if key(&now[i]) == top {
+			return i
+		}
+	}
+	return 0 // the list was replaced, not grown
+}
+
+// fillNotice is the status line's words for new fills.
+func fillNotice(fs []api.Fill) string {
+	f := fs[0]
+	s := fmt.Sprintf("filled: %s %s %s @ %s", sideWord(f.Side), f.Size, f.Instrument, f.Price)
+	if len(fs) > 1 {
+		s += fmt.Sprintf(" (+%d more fills)", len(fs)-1)
+	}
+	return s
+}
+
+func (p *fillsPane) handleKey(msg tea.KeyMsg) tea.Cmd {
+	if cmd, ok := p.exp.key(msg, p.ex, export.Fills, p.Clock); ok {
+		return cmd
+	}
+	if key.Matches(msg, fillsKeys.Bell) {
+		p.bell = !p.bell
+		return notice(levelInfo, "bell on new fills: "+onOff(p.bell))
+	}
+	if !moveTable(p.tbl, p.Keys, msg) {
+		return nil
+	}
+	return p.loadMore()
+}
+
+// loadMore loads the next page when the cursor is on the last loaded row.
+func (p *fillsPane) loadMore() tea.Cmd {
+	if p.loading != 0 || p.tbl.n == 0 || p.tbl.cursor < p.tbl.n-1 {
+		return nil
+	}
+	page, more := p.Store.NextFillsPage()
+	if !more || page <= 1 {
+		return nil
+	}
+	p.loading = page
+	return p.f.send(p.pageRequest(page))
+}
+
+// moveTable applies the list keys to t; it reports whether msg was one of them.
+func moveTable(t *table, k *KeyMap, msg tea.KeyMsg) bool {
+	switch {
+	case key.Matches(msg, k.Up):
+		t.move(-1)
+	case key.Matches(msg, k.Down):
+		t.move(1)
+	case key.Matches(msg, k.PageUp):
+		t.move(-max(t.height, 1))
+	case key.Matches(msg, k.PageDown):
+		t.move(max(t.height, 1))
+	case key.Matches(msg, k.Top):
+		t.moveTo(0)
+	case key.Matches(msg, k.Bottom):
+		t.moveTo(t.n - 1)
+	default:
+		return false
+	}
+	return true
+}
+
+func onOff(b bool) string {
+	if b {
+		return "on"
+	}
+	return "off"
+}
+
+func (p *fillsPane) cell(row, col int) (string, paint) {
+	f := &p.fills[row]
+	st := p.Styles
+	in, ok := p.Store.Instrument(f.Instrument)
+	switch col {
+	case fcTime:
+		return fmtStamp(f.BlockTime), st.Muted
+	case fcInstrument:
+		return f.Instrument, st.Bold
+	case fcSide:
+		return strings.ToUpper(sideWord(f.Side)), sidePaint(st, f.Side)
+	case fcDir:
+		return directionWord(f.Direction), st.Text
+	case fcPrice:
+		return numAt(f.Price, in.PriceDecimals(), ok), st.Text
+	case fcSize:
+		return numAt(f.Size, in.SizeDecimals(), ok), st.Text
+	case fcNotional:
+		return fmtNum(f.NotionalValue, 2), st.Text
+	case fcFee:
+		return feeText(st, f.Fee)
+	case fcPnl:
+		if f.ClosedPnl.IsZero() {
+			return "-", st.Muted
+		}
+		return fmtSigned(f.ClosedPnl, 2), signPaint(st, f.ClosedPnl)
+	case fcLiq:
+		return export.Liquidity(f.Crossed), st.Muted
+	case fcOid:
+		return strconv.FormatUint(uint64(f.OrderID), 10), st.Muted
+	case fcCloid:
+		return f.Cloid, st.Muted
+	}
+	return "", paint{}
+}
+
+// feeText shows a fee with the decimals it was sent with (2 to 6); a negative fee is a rebate
+// and says so in words, so it reads without colour.
+func feeText(st *Styles, fee decimal.Decimal) (string, paint) {
+	places := min(max(-fee.Exponent(), 2), 6)
+	if fee.IsNegative() {
+		return "rebate " + fmtNum(fee.Neg(), places), st.Good
+	}
+	return fmtNum(fee, places), st.Text
+}
+
+// directionWord spells out a fill's direction.
+func directionWord(d string) string {
+	switch d {
+	case api.DirOpenLong:
+		return "open long"
+	case api.DirOpenShort:
+		return "open short"
+	case api.DirCloseLong:
+		return "close long"
+	case api.DirCloseShort:
+		return "close short"
+	}
+	return d
+}
+
+// fmtStamp is a record's time: "03-02 09:15:04" (UTC).
+func fmtStamp(t api.Time) string {
+	if t.IsZero() {
+		return "-"
+	}
+	return t.UTC().Format("01-02 15:04:05")
+}
+
+// numAt formats d at the instrument's decimals, or as sent when the instrument is unknown.
+func numAt(d decimal.Decimal, places int32, known bool) string {
+	if !known {
+		return d.String()
+	}
+	return fmtNum(d, places)
+}
+
+// View implements Pane.
+func (p *fillsPane) View() string {
+	if exchangeAddress(p.ex) != "" {
+		p.tbl.empty = emptyFor(p.Store, state.KindFills, "no fills yet")
+	}
+	lines := p.tbl.lines(make([]string, 0, p.h))
+	return strings.Join(append(lines, p.statusLine()), "\n")
+}
+
+// statusLine shows, in order of urgency: the export's progress, a failed or stale poll, the page
+// being loaded, and how many fills are loaded.
+func (p *fillsPane) statusLine() string {
+	if s := p.exp.line(p.Styles, p.w); s != "" {
+		return s
+	}
+	if s := freshLine(p.Styles, p.Store, state.KindFills, p.w); s != "" {
+		return s
+	}
+	if p.loading > 0 {
+		return p.Styles.Accent.on(pad("loading page "+strconv.Itoa(p.loading)+"…", p.w))
+	}
+	return p.Styles.Muted.on(pad(pagedHint(len(p.fills), p.Store.NextFillsPage, p.exp.last), p.w))
+}
+
+// pagedHint is a paged list's footer: rows loaded, whether more can be loaded, the last export.
+func pagedHint(n int, next func() (int, bool), last string) string {
+	s := strconv.Itoa(n) + " loaded"
+	if _, more := next(); more && n > 0 {
+		s += " · scroll to the end for more"
+	} else if n > 0 {
+		s += " · all"
+	}
+	s += " · e/E export CSV/JSON"
+	if last != "" {
+		s += " · " + last
+	}
+	return s
+}
+
+// Click implements clicker.
+func (p *fillsPane) Click(_, y int) tea.Cmd {
+	if i := p.tbl.rowAt(y); i >= 0 {
+		p.tbl.moveTo(i)
+		return p.loadMore()
+	}
+	return nil
+}
+
+// ShortHelp implements Pane.
+func (p *fillsPane) ShortHelp() []key.Binding {
+	k := p.Keys
+	return []key.Binding{k.Up, k.Down, exportKeys.CSV, exportKeys.JSON, fillsKeys.Bell}
+}
+
+// FullHelp implements Pane.
+func (p *fillsPane) FullHelp() [][]key.Binding {
+	k := p.Keys
+	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
+		{exportKeys.CSV, exportKeys.JSON, exportKeys.Stop, fillsKeys.Bell}}
+}

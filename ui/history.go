@@ -1,0 +1,335 @@
+package ui
+
+import (
+	"context"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/tradedesk/tradedesk/api"
+	"github.com/tradedesk/tradedesk/state"
+	"github.com/tradedesk/tradedesk/ui/export"
+)
+
+// Order history columns.
+const (
+	hcTime = iota
+	hcInstrument
+	hcSide
+	hcType
+	hcPrice
+	hcSize
+	hcUnfilled
+	hcState
+	hcCloid
+	hcOid
+)
+
+// historyEvery is the history pane's poll interval (page 1).
+var historyEvery = 5 * time.Second
+
+// historyStates are the state filter's choices in order ("" is every state).
+var historyStates = []string{"", api.StateOpen, api.StateFilled, api.StateCancelled, api.StateTriggered}
+
+// historyKeys are the history pane's own keys.
+var historyKeys = struct{ Instrument, State key.Binding }{
+	Instrument: key.NewBinding(key.WithKeys("i"), key.WithHelp("i", "filter instrument")),
+	State:      key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "filter state")),
+}
+
+// historyPane lists the account's order history, newest first, filtered by instrument and state,
+// paged like the fills pane.
+type historyPane struct {
+	*Common
+	ex       api.Exchange
+	tbl      *table
+	all      []api.OrderRecord
+	rows     []int // indexes into all that pass the filters
+	version  [2]uint64
+	f        *fetcher
+	loading  int
+	instr    string // "" = every instrument
+	state    int    // index into historyStates
+	exp      exporter
+	w, h     int
+	emptyMsg string
+}
+
+func newHistoryPane(c *Common, ex api.Exchange) *historyPane {
+	p := &historyPane{Common: c, ex: ex}
+	p.tbl = newTable(c.Styles, []column{
+		{"Time", 14, false, 0}, {"Instrument", 11, false, 0}, {"Side", 4, false, 0}, {"Type", 14, false, 0},
+		{"Price", 11, true, 0}, {"Size", 10, true, 0}, {"Unfilled", 10, true, 1}, {"State", 9, false, 0},
+		{"Cloid", 36, false, 3}, {"Order id", 9, true, 2},
+	}, p.cell)
+	p.emptyMsg = "no orders in the history yet"
+	if exchangeAddress(ex) == "" {
+		p.emptyMsg = "no account: start with --address, --keystore or a key to see order history"
+	}
+	p.tbl.empty = p.emptyMsg
+	p.f = newFetcher(state.KindHistory, c.Clock, func() time.Duration { return historyEvery }, func() request {
+		if exchangeAddress(ex) == "" {
+			return nil
+		}
+		return p.pageRequest(1)
+	})
+	return p
+}
+
+func (p *historyPane) pageRequest(page int) request {
+	ex, user := p.ex, p.ex.Address()
+	return func(ctx context.Context, gen uint64, at time.Time) (any, error) {
+		pg, err := ex.OrderHistory(ctx, user, api.PageParams{Page: page, Limit: pageSize})
+		return state.HistoryMsg{Gen: gen, At: at, Page: pg}, err
+	}
+}
+
+// Title implements Pane.
+func (p *historyPane) Title() string {
+	if p.filtered() {
+		return "Order history (" + strconv.Itoa(len(p.rows)) + " of " + strconv.Itoa(len(p.all)) + ")"
+	}
+	return "Order history (" + strconv.Itoa(len(p.all)) + ")"
+}
+
+func (p *historyPane) filtered() bool { return p.instr != "" || p.state != 0 }
+
+// Kinds implements kindsShower.
+func (p *historyPane) Kinds() []state.Kind { return []state.Kind{state.KindHistory} }
+
+// SetSize implements Pane; the last line is the status line.
+func (p *historyPane) SetSize(w, h int) {
+	p.w, p.h = w, h
+	p.tbl.setSize(w, max(h-1, 1))
+}
+
+// SetFocused implements Pane.
+func (p *historyPane) SetFocused(f bool) { p.tbl.focused = f }
+
+// Update implements Pane.
+func (p *historyPane) Update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case startPanesMsg:
+		return p.f.start()
+	case DataMsg:
+		if msg.Kind == state.KindHistory {
+			p.loading = pageStillLoading(p.loading, p.Store.NextHistoryPage, p.Store.Freshness(state.KindHistory))
+		}
+		if msg.Kind == state.KindHistory || msg.Kind == state.KindInstruments {
+			p.refresh(false)
+		}
+	case tea.KeyMsg:
+		return p.handleKey(msg)
+	case exportProgressMsg, exportDoneMsg:
+		return p.exp.update(msg)
+	}
+	return nil
+}
+
+// refresh takes the store's history and applies the filters; rows new on top keep the cursor on
+// the order it was on.
+func (p *historyPane) refresh(force bool) {
+	v := [2]uint64{p.Store.Version(state.KindHistory), p.Store.Version(state.KindInstruments)}
+	if v == p.version && !force {
+		return
+	}
+	p.version = v
+	var was api.OrderID
+	oldCursor := p.tbl.cursor
+	hadCursor := len(p.rows) > 0 && oldCursor > 0 && oldCursor < len(p.rows)
+	if hadCursor {
+		was = p.all[p.rows[oldCursor]].OrderID
+	}
+	p.all = p.Store.History()
+	p.rows = p.rows[:0]
+	for i := range p.all {
+		o := &p.all[i]
+		if (p.instr == "" || o.Instrument == p.instr) && (p.state == 0 || o.State == historyStates[p.state]) {
+			p.rows = append(p.rows, i)
+		}
+	}
+	p.tbl.empty = p.emptyMsg
+	if p.filtered() {
+		p.tbl.empty = "no " + p.filterText() + " orders loaded: s/i change the filter"
+	}
+	p.tbl.setRows(len(p.rows))
+	if hadCursor {
+		for j, i := range p.rows {
+			if p.all[i].OrderID == was {
+				p.tbl.offset = max(p.tbl.offset+j-oldCursor, 0)
+				p.tbl.moveTo(j)
+				break
+			}
+		}
+	}
+}
+
+func (p *historyPane) filterText() string {
+	var parts []string
+	if p.state != 0 {
+		parts = append(parts, historyStates[p.state])
+	}
+	if p.instr != "" {
+		parts = append(parts, p.instr)
+	}
+	return strings.Join(parts, " ")
+}
+
+func (p *historyPane) handleKey(msg tea.KeyMsg) tea.Cmd {
+	if cmd, ok := p.exp.key(msg, p.ex, export.History, p.Clock); ok {
+		return cmd
+	}
+	switch {
+	case key.Matches(msg, historyKeys.State):
+		p.state = (p.state + 1) % len(historyStates)
+		p.tbl.moveTo(0)
+		p.refresh(true)
+		return nil
+	case key.Matches(msg, historyKeys.Instrument):
+		p.instr = nextInstrument(p.instr, p.Instrument, p.all)
+		p.tbl.moveTo(0)
+		p.refresh(true)
+		return nil
+	}
+	if !moveTable(p.tbl, p.Keys, msg) {
+		return nil
+	}
+	return p.loadMore()
+}
+
+// nextInstrument cycles the instrument filter: every instrument, the current one, then each other
+// instrument in the history by name.
+func nextInstrument(cur, current string, all []api.OrderRecord) string {
+	seen := map[string]bool{}
+	var names []string
+	for i := range all {
+		n := all[i].Instrument
+		if !seen[n] && n != current {
+			seen[n] = true
+			names = append(names, n)
+		}
+	}
+	sort.Strings(names)
+	cycle := []string{""}
+	if current != "" {
+		cycle = append(cycle, current)
+	}
+	cycle = append(cycle, names...)
+	for i, n := range cycle {
+		if n == cur {
+			return cycle[(i+1)%len(cycle)]
+		}
+	}
+	return ""
+}
+
+// loadMore loads the next page when the cursor is on the last row shown (or nothing is shown
+// because the filter hides every loaded row).
+func (p *historyPane) loadMore() tea.Cmd {
+	if p.loading != 0 || (p.tbl.n > 0 && p.tbl.cursor < p.tbl.n-1) {
+		return nil
+	}
+	page, more := p.Store.NextHistoryPage()
+	if !more || page <= 1 {
+		return nil
+	}
+	p.loading = page
+	return p.f.send(p.pageRequest(page))
+}
+
+func (p *historyPane) cell(row, col int) (string, paint) {
+	o := &p.all[p.rows[row]]
+	st := p.Styles
+	in, ok := p.Store.Instrument(o.Instrument)
+	switch col {
+	case hcTime:
+		return fmtStamp(o.Timestamp), st.Muted
+	case hcInstrument:
+		return o.Instrument, st.Bold
+	case hcSide:
+		return strings.ToUpper(sideWord(o.Side)), sidePaint(st, o.Side)
+	case hcType:
+		return orderType(o), st.Muted
+	case hcPrice:
+		if o.IsMarket {
+			return "market", st.Muted
+		}
+		return numAt(o.LimitPrice, in.PriceDecimals(), ok), st.Text
+	case hcSize:
+		return numAt(o.Size, in.SizeDecimals(), ok), st.Text
+	case hcUnfilled:
+		if o.Unfilled.IsZero() {
+			return "-", st.Muted
+		}
+		return numAt(o.Unfilled, in.SizeDecimals(), ok), st.Text
+	case hcState:
+		return o.State, statePaint(st, o.State)
+	case hcCloid:
+		return o.Cloid, st.Muted
+	case hcOid:
+		return strconv.FormatUint(uint64(o.OrderID), 10), st.Muted
+	}
+	return "", paint{}
+}
+
+func statePaint(st *Styles, s string) paint {
+	switch s {
+	case api.StateFilled:
+		return st.Good
+	case api.StateOpen, api.StateTriggered:
+		return st.Accent
+	}
+	return st.Muted
+}
+
+// View implements Pane.
+func (p *historyPane) View() string {
+	if !p.filtered() && exchangeAddress(p.ex) != "" {
+		p.tbl.empty = emptyFor(p.Store, state.KindHistory, p.emptyMsg)
+	}
+	lines := p.tbl.lines(make([]string, 0, p.h))
+	return strings.Join(append(lines, p.statusLine()), "\n")
+}
+
+func (p *historyPane) statusLine() string {
+	if s := p.exp.line(p.Styles, p.w); s != "" {
+		return s
+	}
+	if s := freshLine(p.Styles, p.Store, state.KindHistory, p.w); s != "" {
+		return s
+	}
+	if p.loading > 0 {
+		return p.Styles.Accent.on(pad("loading page "+strconv.Itoa(p.loading)+"…", p.w))
+	}
+	hint := pagedHint(len(p.all), p.Store.NextHistoryPage, p.exp.last)
+	f := "all"
+	if p.filtered() {
+		f = p.filterText()
+	}
+	return p.Styles.Muted.on(pad("filter: "+f+" (s state, i instrument) · "+hint, p.w))
+}
+
+// Click implements clicker.
+func (p *historyPane) Click(_, y int) tea.Cmd {
+	if i := p.tbl.rowAt(y); i >= 0 {
+		p.tbl.moveTo(i)
+		return p.loadMore()
+	}
+	return nil
+}
+
+// ShortHelp implements Pane.
+func (p *historyPane) ShortHelp() []key.Binding {
+	k := p.Keys
+	return []key.Binding{k.Up, k.Down, historyKeys.State, historyKeys.Instrument, exportKeys.CSV, exportKeys.JSON}
+}
+
+// FullHelp implements Pane.
+func (p *historyPane) FullHelp() [][]key.Binding {
+	k := p.Keys
+	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
+		{historyKeys.State, historyKeys.Instrument, exportKeys.CSV, exportKeys.JSON, exportKeys.Stop}}
+}

@@ -1,0 +1,236 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/shopspring/decimal"
+	"github.com/tradedesk/tradedesk/api"
+	"github.com/tradedesk/tradedesk/state"
+)
+
+// leverageEvery is how often the account's leverage on the current instrument is read again.
+var leverageEvery = 30 * time.Second
+
+// instrumentPane shows the current instrument's terms and the account's leverage on it.
+type instrumentPane struct {
+	*Common
+	ex      api.Exchange
+	f       *fetcher
+	symbol  string
+	lines   []string
+	view    string // lines from offset, fitted to the size
+	version [3]uint64
+	offset  int
+	w, h    int
+}
+
+func newInstrumentPane(c *Common, ex api.Exchange) *instrumentPane {
+	p := &instrumentPane{Common: c, ex: ex}
+	p.f = newFetcher(state.KindLeverage, c.Clock, func() time.Duration { return leverageEvery }, p.request)
+	return p
+}
+
+// request reads the account's leverage on the instrument shown (perpetuals of a watched account).
+func (p *instrumentPane) request() request {
+	in, ok := p.Store.Instrument(p.symbol)
+	user := exchangeAddress(p.ex)
+	if !ok || in.Spot || user == "" {
+		return nil
+	}
+	ex, sym := p.ex, p.symbol
+	return func(ctx context.Context, gen uint64, at time.Time) (any, error) {
+		l, err := ex.InstrumentLeverage(ctx, user, sym)
+		if l.Instrument == "" {
+			l.Instrument = sym
+		}
+		return state.LeverageMsg{Gen: gen, At: at, Leverage: l}, err
+	}
+}
+
+// Title implements Pane.
+func (p *instrumentPane) Title() string { return "Instrument" }
+
+// Kinds implements kindsShower.
+func (p *instrumentPane) Kinds() []state.Kind {
+	return []state.Kind{state.KindInstruments, state.KindLeverage}
+}
+
+// SetSize implements Pane.
+func (p *instrumentPane) SetSize(w, h int) {
+	p.w, p.h = w, h
+	p.render()
+}
+
+// SetFocused implements Pane.
+func (p *instrumentPane) SetFocused(bool) {}
+
+// Update implements Pane.
+func (p *instrumentPane) Update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case startPanesMsg:
+		p.follow()
+		p.render()
+		return p.f.start()
+	case DataMsg:
+		var cmd tea.Cmd
+		if p.follow() {
+			cmd = p.f.poll()
+		}
+		v := [3]uint64{p.Store.Version(state.KindInstruments), p.Store.Version(state.KindLeverage), p.Store.Version(state.KindAccount)}
+		if v != p.version || cmd != nil {
+			p.version = v
+			p.render()
+		}
+		return cmd
+	case tea.KeyMsg:
+		switch {
+		case key.Matches(msg, p.Keys.Up):
+			p.offset = max(p.offset-1, 0)
+		case key.Matches(msg, p.Keys.Down):
+			p.offset = min(p.offset+1, max(len(p.lines)-p.h, 0))
+		}
+		p.fit()
+	}
+	return nil
+}
+
+// follow tracks the current instrument; it reports whether it changed.
+func (p *instrumentPane) follow() bool {
+	sym := p.Instrument
+	if sym == "" {
+		if names := p.Store.InstrumentNames(); len(names) > 0 {
+			sym = names[0]
+		}
+	}
+	if sym == p.symbol {
+		return false
+	}
+	p.symbol, p.offset = sym, 0
+	return true
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
+}
+
+// render builds the lines and the view once per change.
+func (p *instrumentPane) render() {
+	p.build()
+	p.fit()
+}
+
+func (p *instrumentPane) fit() {
+	lines := p.lines
+	if p.offset < len(lines) {
+		lines = lines[p.offset:]
+	}
+	p.view = fitLines(lines, p.w, p.h)
+}
+
+func (p *instrumentPane) build() {
+	st := p.Styles
+	in, ok := p.Store.Instrument(p.symbol)
+	if !ok {
+		msg := "waiting for instruments…"
+		if f := p.Store.Freshness(state.KindInstruments); f.Err != nil {
+			msg = "instruments failed: " + plainError(f.Err) + " (retrying)"
+		} else if p.symbol != "" && f.Loaded() {
+			msg = "unknown instrument " + p.symbol
+		}
+		p.lines = []string{st.Muted.on(msg)}
+		return
+	}
+	kind := "perpetual"
+	if in.Spot {
+		kind = "spot pair"
+	}
+	l := []string{st.Bold.on(in.Name) + st.Muted.on(fmt.Sprintf("  %s · id %d · index %s", kind, in.ID, in.PriceIndex))}
+	row := func(a, av, b, bv string) string {
+		return st.FieldLabel.on(pad(a, 14)) + pad(av, 14) + st.FieldLabel.on(pad(b, 14)) + bv
+	}
+	minNotional := in.MinNotional.String() + " USD"
+	if in.Spot {
+		minNotional = in.MinNotional.String() + " quote"
+	}
+	l = append(l,
+		row("Tick size", in.TickSize.String(), "Lot size", in.LotSize.String()),
+		row("Min notional", minNotional, "Max leverage", in.MaxLeverage.String()+"x"),
+		row("Only isolated", yesNo(in.OnlyIsolated), "Delisted", delistedText(st, in.Delisted)),
+		st.FieldLabel.on(pad("Listed", 14))+listedText(in.ListedAt),
+	)
+	if !in.Spot {
+		l = append(l, p.leverageLine(in))
+		l = append(l, p.tierLines(in.MarginTiers)...)
+	}
+	p.lines = l
+}
+
+func delistedText(st *Styles, d bool) string {
+	if d {
+		return st.Danger.on("DELISTED: no new orders")
+	}
+	return "no"
+}
+
+func listedText(t time.Time) string {
+	if t.IsZero() {
+		return "-"
+	}
+	return t.UTC().Format("2006-01-02 15:04 UTC")
+}
+
+// leverageLine is the account's leverage and margin type on the instrument.
+func (p *instrumentPane) leverageLine(in state.Instrument) string {
+	st := p.Styles
+	label := st.FieldLabel.on(pad("Your leverage", 14))
+	if exchangeAddress(p.ex) == "" {
+		return label + st.Muted.on("no account")
+	}
+	lv, ok := p.Store.Leverage(in.Name)
+	f := p.Store.Freshness(state.KindLeverage)
+	switch {
+	case !ok && f.Err != nil:
+		return label + st.Danger.on("failed: "+plainError(f.Err)+" (retrying)")
+	case !ok:
+		return label + st.Muted.on("loading…")
+	}
+	s := lv.Leverage.String() + "x " + lv.MarginType
+	if !lv.UpdatedAt.IsZero() {
+		s += st.Muted.on(" (set " + lv.UpdatedAt.UTC().Format("2006-01-02 15:04") + ")")
+	}
+	if f.Err != nil {
+		s += st.Warn.on(" stale: " + plainError(f.Err))
+	}
+	return label + s
+}
+
+// tierLines is the margin tier table.
+func (p *instrumentPane) tierLines(tiers []api.MarginTier) []string {
+	st := p.Styles
+	if len(tiers) == 0 {
+		return []string{st.FieldLabel.on("Margin tiers  ") + st.Muted.on("none published")}
+	}
+	out := []string{st.Header.on(fmt.Sprintf("%-16s %8s %8s %12s", "Notional from", "Max lev", "MMR", "MMD"))}
+	hundred := decimal.NewFromInt(100)
+	for _, t := range tiers {
+		out = append(out, fmt.Sprintf("%-16s %8s %8s %12s", fmtNum(t.NotionalUSDThreshold, 0),
+			t.MaxLeverage.String()+"x", state.FormatPercent(t.MMR.Mul(hundred), 2), t.MMD.String()))
+	}
+	return out
+}
+
+// View implements Pane.
+func (p *instrumentPane) View() string { return p.view }
+
+// ShortHelp implements Pane.
+func (p *instrumentPane) ShortHelp() []key.Binding { return []key.Binding{p.Keys.Up, p.Keys.Down} }
+
+// FullHelp implements Pane.
+func (p *instrumentPane) FullHelp() [][]key.Binding { return [][]key.Binding{{p.Keys.Up, p.Keys.Down}} }

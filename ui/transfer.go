@@ -1,0 +1,528 @@
+package ui
+
+import (
+	"context"
+	"time"
+
+	"github.com/charmbracelet/bubbles/cursor"
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/textinput"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/tradedesk/tradedesk/api"
+	"github.com/tradedesk/tradedesk/state"
+	"github.com/tradedesk/tradedesk/state/funds"
+)
+
+// Transfer form fields.
+const (
+	tfOp = iota
+	tfCollateral
+	tfAmount
+	tfDestination
+	tfChain
+	tfSubmit
+	tfCount
+)
+
+var transferLabels = [tfCount]string{"Movement", "Collateral", "Amount", "Destination", "Chain", ""}
+
+// Stages of the transfer form.
+const (
+	stageEdit    = iota // typing
+	stageConfirm        // the whole movement shown; Enter sends it once
+	stageSending        // sent, waiting for the result
+)
+
+// transferKeys are the transfer form's own keys.
+var transferKeys = struct{ Max key.Binding }{
+	Max: key.NewBinding(key.WithKeys("ctrl+a"), key.WithHelp("ctrl+a", "amount = all withdrawable")),
+}
+
+// transferDoneMsg is a sent movement's result.
+type transferDoneMsg struct {
+	c    funds.Checked
+	resp api.TxResponse
+	err  error
+}
+
+func (transferDoneMsg) isPaneMsg() {}
+
+// transferPane is the form for every money movement: transfers to another account, moves between
+// the account's spot and derivative sides, and withdrawals. state/funds checks it as it is typed;
+// Enter shows the whole movement (the address in full, the fee, what arrives) and a second Enter
+// sends it once.
+type transferPane struct {
+	*Common
+	ex      api.Exchange
+	op      int // index into funds.Ops
+	coll    string
+	chain   int64
+	amount  textinput.Model
+	dest    textinput.Model
+	field   int
+	focused bool
+	stage   int
+	checked funds.Checked
+	errs    []funds.FieldError
+	tried   bool   // Enter was pressed: show every error, even of untouched fields
+	result  string // the last movement's result (full tx hash or error)
+	failed  bool
+	view    string
+	dirty   bool
+	w, h    int
+	timeout time.Duration
+}
+
+func newTransferPane(c *Common, ex api.Exchange) *transferPane {
+	p := &transferPane{Common: c, ex: ex, dirty: true, timeout: 15 * time.Second}
+	p.amount = newField("amount", 40)
+	p.dest = newField("0x… receiving address", 42)
+	return p
+}
+
+func newField(placeholder string, limit int) textinput.Model {
+	ti := textinput.New()
+	ti.Prompt = ""
+	ti.Placeholder = placeholder
+	ti.CharLimit = limit
+	ti.Cursor.SetMode(cursor.CursorStatic)
+	return ti
+}
+
+// Title implements Pane.
+func (p *transferPane) Title() string { return "Transfer" }
+
+// Capturing implements inputCapturer: a focused text field, or the confirmation, takes every key.
+func (p *transferPane) Capturing() bool {
+	return p.focused && (p.stage != stageEdit || p.field == tfAmount || p.field == tfDestination)
+}
+
+// SetSize implements Pane.
+func (p *transferPane) SetSize(w, h int) {
+	p.w, p.h = w, h
+	p.amount.Width = max(min(w-16, 24), 4)
+	p.dest.Width = max(min(w-16, 42), 4)
+	p.dirty = true
+}
+
+// SetFocused implements Pane.
+func (p *transferPane) SetFocused(f bool) {
+	p.focused = f
+	p.focusField()
+	p.dirty = true
+}
+
+func (p *transferPane) focusField() {
+	p.amount.Blur()
+	p.dest.Blur()
+	if !p.focused || p.stage != stageEdit {
+		return
+	}
+	switch p.field {
+	case tfAmount:
+		p.amount.Focus()
+	case tfDestination:
+		p.dest.Focus()
+	}
+}
+
+func (p *transferPane) opNow() funds.Op { return funds.Ops[p.op] }
+
+// hidden reports whether a field does not apply to the movement chosen.
+func (p *transferPane) hidden(f int) bool {
+	switch f {
+	case tfDestination:
+		return !p.opNow().NeedsDestination()
+	case tfChain:
+		return !p.opNow().Withdraws()
+	}
+	return false
+}
+
+// Update implements Pane.
+func (p *transferPane) Update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case DataMsg:
+		if msg.Kind == state.KindCollateral || msg.Kind == state.KindAccount {
+			p.defaults()
+			p.check()
+		}
+	case openTransferMsg:
+		p.setOp(msg.op)
+		p.stage, p.field = stageEdit, tfAmount
+		p.focusField()
+		return func() tea.Msg { return focusPaneMsg{pane: p} }
+	case transferDoneMsg:
+		return p.done(msg)
+	case tea.KeyMsg:
+		defer func() { p.dirty = true }()
+		if p.stage != stageEdit {
+			return p.confirmKey(msg)
+		}
+		return p.editKey(msg)
+	}
+	return nil
+}
+
+func (p *transferPane) setOp(op funds.Op) {
+	for i, o := range funds.Ops {
+		if o == op {
+			p.op = i
+		}
+	}
+	p.defaults()
+	p.check()
+}
+
+// defaults picks the first collateral and the first enabled chain when none is chosen yet.
+func (p *transferPane) defaults() {
+	coll := p.Store.Collateral()
+	if len(coll) == 0 {
+		return
+	}
+	c, ok := p.Store.CollateralBySymbol(p.coll)
+	if !ok {
+		c = coll[0]
+		p.coll = c.Symbol
+	}
+	if !hasBridge(c, p.chain) {
+		p.chain = 0
+		if ch := funds.EnabledChains(c); len(ch) > 0 {
+			p.chain = ch[0]
+		}
+	}
+}
+
+func hasBridge(c api.Collateral, chain int64) bool {
+	for _, b := range c.BridgeByChain {
+		if int64(b.BridgeChainID) == chain {
+			return true
+		}
+	}
+	return false
+}
+
+// check validates the form through state/funds.
+func (p *transferPane) check() {
+	req := funds.Request{Op: p.opNow(), Collateral: p.coll, Amount: p.amount.Value(),
+		Destination: p.dest.Value(), Chain: p.chain}
+	bal := funds.BalancesOf(p.Store.Account())
+	bal.Account = exchangeAddress(p.ex)
+	p.checked, p.errs = funds.Check(req, p.Store.Collateral(), bal)
+	p.dirty = true
+}
+
+func (p *transferPane) editKey(msg tea.KeyMsg) tea.Cmd {
+	k := p.Keys
+	switch {
+	case key.Matches(msg, k.FieldNext):
+		p.moveField(1)
+	case key.Matches(msg, k.FieldPrev):
+		p.moveField(-1)
+	case key.Matches(msg, k.Submit):
+		return p.review()
+	case key.Matches(msg, transferKeys.Max):
+		if p.checked.Collateral.Symbol != "" {
+			p.amount.SetValue(p.checked.Withdrawable.String())
+			p.check()
+		}
+	case p.field == tfAmount || p.field == tfDestination:
+		return p.typeInto(msg)
+	case key.Matches(msg, k.Toggle):
+		p.toggle(msg.String() == "left")
+	}
+	return nil
+}
+
+func (p *transferPane) typeInto(msg tea.KeyMsg) tea.Cmd {
+	var cmd tea.Cmd
+	if p.field == tfAmount {
+		p.amount, cmd = p.amount.Update(msg)
+	} else {
+		p.dest, cmd = p.dest.Update(msg)
+	}
+	p.check()
+	return cmd
+}
+
+func (p *transferPane) moveField(d int) {
+	for i := 0; i < tfCount; i++ {
+		p.field = (p.field + d + tfCount) % tfCount
+		if !p.hidden(p.field) {
+			break
+		}
+	}
+	p.focusField()
+}
+
+// toggle changes the choice of the focused field.
+func (p *transferPane) toggle(back bool) {
+	d := 1
+	if back {
+		d = -1
+	}
+	switch p.field {
+	case tfOp:
+		p.op = (p.op + d + len(funds.Ops)) % len(funds.Ops)
+	case tfCollateral:
+		syms := p.symbols()
+		if len(syms) > 0 {
+			p.coll = syms[(indexOf(syms, p.coll)+d+len(syms))%len(syms)]
+			p.chain = 0
+			p.defaults()
+		}
+	case tfChain:
+		c, _ := p.Store.CollateralBySymbol(p.coll)
+		n := len(c.BridgeByChain)
+		if n > 0 {
+			i := 0
+			for j, b := range c.BridgeByChain {
+				if int64(b.BridgeChainID) == p.chain {
+					i = j
+				}
+			}
+			p.chain = int64(c.BridgeByChain[(i+d+n)%n].BridgeChainID)
+		}
+	}
+	p.check()
+}
+
+func (p *transferPane) symbols() []string {
+	var out []string
+	for _, c := range p.Store.Collateral() {
+		out = append(out, c.Symbol)
+	}
+	return out
+}
+
+func indexOf(xs []string, x string) int {
+	for i, s := range xs {
+		if s == x {
+			return i
+		}
+	}
+	return 0
+}
+
+// review shows the confirmation when the form passes every check.
+func (p *transferPane) review() tea.Cmd {
+	p.tried = true
+	p.check()
+	if p.ReadOnly != "" {
+		return readOnlyNotice(p.ReadOnly, "move collateral")
+	}
+	if len(p.errs) > 0 {
+		return notice(levelWarn, "not ready: "+p.errs[0].Msg)
+	}
+	p.stage = stageConfirm
+	p.focusField()
+	return nil
+}
+
+// confirmKey: Enter sends once, Esc goes back to the form.
+func (p *transferPane) confirmKey(msg tea.KeyMsg) tea.Cmd {
+	switch {
+	case p.stage == stageConfirm && key.Matches(msg, p.Keys.Confirm):
+		p.stage = stageSending
+		c, ex, timeout := p.checked, p.ex, p.timeout
+		return tea.Batch(notice(levelInfo, "sending: "+c.Op.String()+" of "+c.AmountText()+" "+c.Collateral.Symbol+"…"),
+			func() tea.Msg {
+				ctx, cancel := context.WithTimeout(context.Background(), timeout)
+				defer cancel()
+				resp, err := c.Send(ctx, ex)
+				return transferDoneMsg{c: c, resp: resp, err: err}
+			})
+	case p.stage == stageConfirm && key.Matches(msg, p.Keys.Dismiss):
+		p.stage = stageEdit
+		p.focusField()
+		return notice(levelInfo, "not sent: "+p.checked.Op.String())
+	}
+	return nil
+}
+
+// done shows the result, clears the amount after a success and refreshes the balances.
+func (p *transferPane) done(msg transferDoneMsg) tea.Cmd {
+	p.stage = stageEdit
+	p.dirty = true
+	what := msg.c.Op.String() + " of " + msg.c.AmountText() + " " + msg.c.Collateral.Symbol
+	p.failed = msg.err != nil
+	var n tea.Cmd
+	if msg.err != nil {
+		p.result = what + " failed: " + plainError(msg.err)
+		n = notice(levelError, p.result)
+	} else {
+		p.result = what + " done"
+		if msg.resp.TxHash != "" {
+			p.result += ": tx " + msg.resp.TxHash
+		}
+		n = notice(levelInfo, p.result)
+		p.amount.SetValue("")
+		p.tried = false
+	}
+	p.focusField()
+	p.check()
+	return tea.Batch(n, func() tea.Msg { return refreshKindsMsg{kinds: []state.Kind{state.KindAccount}} })
+}
+
+// View implements Pane; the form is drawn again only after something changed.
+func (p *transferPane) View() string {
+	if p.dirty {
+		p.view = p.draw()
+		p.dirty = false
+	}
+	return p.view
+}
+
+func (p *transferPane) draw() string {
+	st := p.Styles
+	if exchangeAddress(p.ex) == "" {
+		return fitLines([]string{st.Muted.on("no account: start with --keystore or a key to move collateral")}, p.w, p.h)
+	}
+	if len(p.Store.Collateral()) == 0 {
+		return fitLines([]string{st.Muted.on(emptyFor(p.Store, state.KindCollateral, "no collateral is supported"))}, p.w, p.h)
+	}
+	if p.stage != stageEdit {
+		return fitLines(p.confirmLines(), p.w, p.h)
+	}
+	var lines []string
+	for f := 0; f < tfCount; f++ {
+		if p.hidden(f) {
+			continue
+		}
+		lines = append(lines, p.fieldLine(f))
+		for _, e := range p.errs {
+			if p.showError(f, e) {
+				lines = append(lines, st.FieldErr.on("    ! "+fundsErrText(e)))
+			}
+		}
+	}
+	if c := p.checked; c.Collateral.Symbol != "" && c.Amount.IsPositive() {
+		lines = append(lines, st.Muted.on("    fee "+c.Fee.String()+" "+c.Collateral.Symbol+" · arrives "+c.Receive().String()+" "+c.Collateral.Symbol))
+	}
+	if p.result != "" {
+		pt := st.Good
+		if p.failed {
+			pt = st.Danger
+		}
+		lines = append(lines, "", pt.on(p.result))
+	}
+	return fitLines(lines, p.w, p.h)
+}
+
+// showError reports whether e shows under field f: errors of fields typed into, or every error
+// after Enter.
+func (p *transferPane) showError(f int, e funds.FieldError) bool {
+	switch e.Field {
+	case funds.FieldAmount:
+		return f == tfAmount && (p.tried || p.amount.Value() != "")
+	case funds.FieldDestination:
+		return f == tfDestination && (p.tried || p.dest.Value() != "")
+	case funds.FieldChain:
+		return f == tfChain
+	case funds.FieldCollateral:
+		return f == tfCollateral
+	}
+	return f == tfOp
+}
+
+func fundsErrText(e funds.FieldError) string {
+	if e.Suggest != "" {
+		return e.Msg + " (try " + e.Suggest + ")"
+	}
+	return e.Msg
+}
+
+func (p *transferPane) fieldLine(f int) string {
+	st := p.Styles
+	cur := p.focused && p.field == f
+	marker, label := "  ", st.FieldLabel
+	if cur {
+		marker, label = "▸ ", st.FieldFocus
+	}
+	arrows := ""
+	if cur {
+		arrows = st.Muted.on(" ←→")
+	}
+	var value string
+	switch f {
+	case tfOp:
+		value = st.Accent.on("[" + p.opNow().String() + "]") + arrows
+	case tfCollateral:
+		value = st.Accent.on("["+p.coll+"]") + arrows
+		if c := p.checked; c.Collateral.Symbol != "" {
+			value += st.Muted.on("  withdrawable " + amountText(c.Withdrawable, int32(c.Collateral.Decimals)) + " (" + sideName(p.opNow()) + ")")
+		}
+	case tfAmount:
+		value = p.amount.View()
+		if cur {
+			value += st.Muted.on(" ctrl+a all")
+		}
+	case tfDestination:
+		value = p.dest.View()
+	case tfChain:
+		value = st.Accent.on("["+p.chainText()+"]") + arrows
+	case tfSubmit:
+		return pad("", 16) + p.submitButton(cur)
+	}
+	return marker + label.on(pad(transferLabels[f], 12)) + value
+}
+
+func sideName(op funds.Op) string {
+	if op.FromSpot() {
+		return "spot"
+	}
+	return "derivative"
+}
+
+func (p *transferPane) chainText() string {
+	if p.chain == 0 {
+		return "none enabled"
+	}
+	c, _ := p.Store.CollateralBySymbol(p.coll)
+	for _, b := range c.BridgeByChain {
+		if int64(b.BridgeChainID) == p.chain && !b.Enabled {
+			return funds.ChainName(p.chain) + " disabled"
+		}
+	}
+	return funds.ChainName(p.chain)
+}
+
+func (p *transferPane) submitButton(cur bool) string {
+	st := p.Styles
+	switch {
+	case p.ReadOnly != "":
+		return st.Muted.on("[ read-only: cannot move collateral ]")
+	case cur:
+		return st.ButtonFocus.on(" Review ⏎ ")
+	}
+	return st.Button.on(" Review ")
+}
+
+// confirmLines is the confirmation: the whole movement, the address in full, the fee.
+func (p *transferPane) confirmLines() []string {
+	st := p.Styles
+	lines := []string{st.Accent.on("Confirm " + p.checked.Op.String()), ""}
+	for _, l := range p.checked.Confirm() {
+		lines = append(lines, "  "+l)
+	}
+	lines = append(lines, "")
+	if p.stage == stageSending {
+		return append(lines, st.Muted.on("sending…"))
+	}
+	return append(lines, st.Bold.on("Enter")+" to send · "+st.Bold.on("Esc")+" to go back")
+}
+
+// ShortHelp implements Pane.
+func (p *transferPane) ShortHelp() []key.Binding {
+	k := p.Keys
+	if p.stage != stageEdit {
+		return []key.Binding{k.Confirm, k.Dismiss}
+	}
+	return []key.Binding{k.FieldNext, k.FieldPrev, k.Toggle, k.Submit, transferKeys.Max}
+}
+
+// FullHelp implements Pane.
+func (p *transferPane) FullHelp() [][]key.Binding {
+	k := p.Keys
+	return [][]key.Binding{{k.FieldNext, k.FieldPrev, k.Toggle, k.Submit, transferKeys.Max, k.Confirm, k.Dismiss}}
+}
