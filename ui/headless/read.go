@@ -1,0 +1,457 @@
+package headless
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/shopspring/decimal"
+	"github.com/tradedesk/tradedesk/api"
+	"github.com/tradedesk/tradedesk/state"
+)
+
+func userFlag(fs *flag.FlagSet, o *opts) {
+	fs.StringVar(&o.user, "user", "", "account `0x...` to show (default: the key's or --address)")
+}
+
+func pageFlags(fs *flag.FlagSet, o *opts) {
+	userFlag(fs, o)
+	fs.IntVar(&o.page, "page", 1, "page to show, 1 = newest (export walks every page)")
+	fs.IntVar(&o.limit, "limit", api.DefaultPageSize, "records per page")
+}
+
+func init() {
+	register(&command{name: "account", usage: "[--user ADDR]", summary: "Show the account's equity, margin and collateral balances.", flags: userFlag, run: runAccount})
+	register(&command{name: "positions", usage: "[--user ADDR]", summary: "Show open positions with PnL, ROE and liquidation distance.", flags: userFlag, run: runPositions})
+	register(&command{name: "orders", usage: "[--user ADDR]", summary: "Show every open order.", flags: userFlag, run: runOrders})
+	register(&command{name: "fills", usage: "[--user ADDR] [--page N] [--limit N]", summary: "Show one page of fills, newest first.", flags: pageFlags, run: runFills})
+	register(&command{name: "history", usage: "[--user ADDR] [--page N] [--limit N]", summary: "Show one page of order history, newest first.", flags: pageFlags, run: runHistory})
+	register(&command{name: "tickers", usage: "", summary: "Show every instrument's market summary.", run: runTickers})
+	register(&command{name: "instruments", usage: "", summary: "Show every instrument's terms: tick, lot, minimum notional, leverage.", run: runInstruments})
+	register(&command{name: "collateral", usage: "[--user ADDR]", summary: "Show supported collateral, its withdrawal chains, and the account's balances when an account is known.", flags: userFlag, run: runCollateral})
+}
+
+// market loads instruments (for precision) into a fresh store.
+func (r *runner) market(ctx context.Context) (*state.Store, error) {
+	st := state.New(r.env.Now)
+	ins, err := r.client.Instruments(ctx, "all")
+	if err != nil {
+		return nil, err
+	}
+	st.Apply(state.InstrumentsMsg{Instruments: ins})
+	return st, nil
+}
+
+// priceText writes a price at the instrument's precision (or the value's own when unknown).
+func priceText(st *state.Store, symbol string, v decimal.Decimal) string {
+	if in, ok := st.Instrument(symbol); ok {
+		return state.FormatPrice(v, in.PriceDecimals())
+	}
+	return state.FormatPrice(v, state.StepDecimals(v))
+}
+
+// sizeText writes a size at the instrument's precision (or the value's own when unknown).
+func sizeText(st *state.Store, symbol string, v decimal.Decimal) string {
+	if in, ok := st.Instrument(symbol); ok {
+		return state.FormatSize(v, in.SizeDecimals())
+	}
+	return state.FormatSize(v, state.StepDecimals(v))
+}
+
+func usd(v decimal.Decimal) string    { return state.FormatPrice(v, 2) }
+func signed(v decimal.Decimal) string { return state.FormatSigned(v, 2) }
+
+func sideText(s string) string {
+	switch s {
+	case api.SideBuy:
+		return "buy"
+	case api.SideSell:
+		return "sell"
+	}
+	return s
+}
+
+func timeText(t api.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.UTC().Format("2006-01-02 15:04:05")
+}
+
+func runAccount(ctx context.Context, r *runner) error {
+	user, err := r.account()
+	if err != nil {
+		return err
+	}
+	a, err := r.client.AccountSummary(ctx, user)
+	if err != nil {
+		return err
+	}
+	if r.o.json {
+		return writeJSON(r.env.Stdout, a)
+	}
+	eq := a.MarginBalance
+	if !eq.IsPositive() {
+		eq = a.TotalAccountEquity
+	}
+	mmUtil := decimal.Zero
+	if eq.IsPositive() {
+		mmUtil = a.MaintenanceMargin.Div(eq).Mul(decimal.NewFromInt(100))
+	}
+	k := newKV()
+	k.add("Account", user)
+	k.add("Margin mode", a.MarginMode)
+	k.add("Total equity", usd(a.TotalAccountEquity))
+	k.add("Margin balance", usd(a.MarginBalance))
+	k.add("Available", usd(a.AvailableBalance))
+	k.add("Unrealized PnL", signed(a.Upnl))
+	k.add("Total PnL", signed(a.TotalPnl))
+	k.add("Initial margin", usd(a.InitialMargin))
+	k.add("Maintenance margin", usd(a.MaintenanceMargin))
+	k.add("Initial margin used", state.FormatPercent(state.MarginUtilizationAfter(a, decimal.Zero), 2))
+	k.add("Maintenance margin used", state.FormatPercent(mmUtil, 2))
+	if err := k.write(r.env.Stdout); err != nil {
+		return err
+	}
+	fmt.Fprintln(r.env.Stdout)
+	return balancesTable(a).write(r.env.Stdout)
+}
+
+// balancesTable lists the spot and derivative collateral balances, sorted by symbol.
+func balancesTable(a api.AccountSummary) *table {
+	t := newTable("SIDE", "COLLATERAL", "BALANCE>", "WITHDRAWABLE>")
+	add := func(side string, m map[string]api.CollateralBalance) {
+		syms := make([]string, 0, len(m))
+		for s := range m {
+			syms = append(syms, s)
+		}
+		sort.Strings(syms)
+		for _, s := range syms {
+			b := m[s]
+			t.add(side, s, b.Balance.String(), b.WithdrawableBalance.String())
+		}
+	}
+	add("derivative", a.Collateral)
+	add("spot", a.SpotCollateral)
+	return t
+}
+
+func runPositions(ctx context.Context, r *runner) error {
+	user, err := r.account()
+	if err != nil {
+		return err
+	}
+	pos, err := r.client.Positions(ctx, user)
+	if err != nil {
+		return err
+	}
+	if r.o.json {
+		return writeJSON(r.env.Stdout, pos)
+	}
+	st, err := r.market(ctx)
+	if err != nil {
+		return err
+	}
+	if err := r.loadInto(ctx, st, user, loadTickers, loadAccount); err != nil {
+		return err
+	}
+	st.Apply(state.PositionsMsg{Positions: pos})
+	t := newTable("INSTRUMENT", "SIDE", "SIZE>", "ENTRY>", "MARK>", "NOTIONAL>", "UPNL>", "ROE>", "LEV>", "MODE", "LIQ>", "LIQ DIST>")
+	for _, p := range st.PositionViews() {
+		liq, dist := "-", "-"
+		if p.Liquidation.IsPositive() {
+			liq, dist = priceText(st, p.Instrument, p.Liquidation), state.FormatPercent(p.LiqDistance, 2)
+		}
+		t.add(p.Instrument, p.Side, sizeText(st, p.Instrument, p.Size), priceText(st, p.Instrument, p.Entry),
+			priceText(st, p.Instrument, p.Mark), usd(p.Notional), signed(p.UPnL), state.FormatSignedPercent(p.ROE, 2),
+			p.Leverage.String()+"x", p.MarginMode, liq, dist)
+	}
+	return t.write(r.env.Stdout)
+}
+
+func runOrders(ctx context.Context, r *runner) error {
+	user, err := r.account()
+	if err != nil {
+		return err
+	}
+	orders, err := api.AllPages(ctx, func(ctx context.Context, p api.PageParams) (api.Page[api.OrderRecord], error) {
+		return r.client.OpenOrders(ctx, user, p)
+	}, 0, nil)
+	if err != nil {
+		return err
+	}
+	if r.o.json {
+		return writeJSON(r.env.Stdout, nonNil(orders))
+	}
+	st, err := r.market(ctx)
+	if err != nil {
+		return err
+	}
+	t := newTable("INSTRUMENT", "OID>", "SIDE", "TYPE", "PRICE>", "SIZE>", "FILLED>", "TIF", "FLAGS", "PLACED", "CLOID")
+	for _, o := range orders {
+		t.add(o.Instrument, strconv.FormatUint(uint64(o.OrderID), 10), sideText(o.Side), orderType(o),
+			priceText(st, o.Instrument, o.LimitPrice), sizeText(st, o.Instrument, o.Size),
+			sizeText(st, o.Instrument, o.Size.Sub(o.Unfilled)), o.Tif, orderFlags(o), timeText(o.Timestamp), o.Cloid)
+	}
+	return t.write(r.env.Stdout)
+}
+
+func orderType(o api.OrderRecord) string {
+	kind := "limit"
+	if o.IsMarket {
+		kind = "market"
+	}
+	if o.TriggerPx.Valid && o.TriggerPx.Decimal.IsPositive() {
+		return o.Tpsl + " " + kind + " @" + o.TriggerPx.Decimal.String()
+	}
+	return kind
+}
+
+func orderFlags(o api.OrderRecord) string {
+	var f []string
+	if o.ReduceOnly {
+		f = append(f, "reduce-only")
+	}
+	if o.PostOnly {
+		f = append(f, "post-only")
+	}
+	return strings.Join(f, ",")
+}
+
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}
+
+func (r *runner) pageParams() (api.PageParams, error) {
+	if r.o.page < 1 {
+		return api.PageParams{}, usagef("--page %d: pages start at 1", r.o.page)
+	}
+	if r.o.limit < 1 || r.o.limit > 1000 {
+		return api.PageParams{}, usagef("--limit %d: want 1 to 1000", r.o.limit)
+	}
+	return api.PageParams{Page: r.o.page, Limit: r.o.limit}, nil
+}
+
+func runFills(ctx context.Context, r *runner) error {
+	user, err := r.account()
+	if err != nil {
+		return err
+	}
+	pp, err := r.pageParams()
+	if err != nil {
+		return err
+	}
+	page, err := r.client.Fills(ctx, user, pp)
+	if err != nil {
+		return err
+	}
+	if r.o.json {
+		page.Data = nonNil(page.Data)
+		return writeJSON(r.env.Stdout, page)
+	}
+	st, err := r.market(ctx)
+	if err != nil {
+		return err
+	}
+	t := newTable("TIME", "INSTRUMENT", "SIDE", "DIRECTION", "PRICE>", "SIZE>", "FEE>", "CLOSED PNL>", "TRADE>", "OID>")
+	for _, f := range page.Data {
+		t.add(timeText(f.BlockTime), f.Instrument, sideText(f.Side), f.Direction, priceText(st, f.Instrument, f.Price),
+			sizeText(st, f.Instrument, f.Size), f.Fee.String(), signed(f.ClosedPnl),
+			strconv.FormatUint(uint64(f.TradeID), 10), strconv.FormatUint(uint64(f.OrderID), 10))
+	}
+	if err := t.write(r.env.Stdout); err != nil {
+		return err
+	}
+	return r.pageFooter(page.Page, page.TotalPages, page.TotalCount)
+}
+
+func (r *runner) pageFooter(page, pages, total int) error {
+	_, err := fmt.Fprintf(r.env.Stdout, "page %d of %d (%d records)\n", page, max(pages, page), total)
+	return err
+}
+
+func runHistory(ctx context.Context, r *runner) error {
+	user, err := r.account()
+	if err != nil {
+		return err
+	}
+	pp, err := r.pageParams()
+	if err != nil {
+		return err
+	}
+	page, err := r.client.OrderHistory(ctx, user, pp)
+	if err != nil {
+		return err
+	}
+	if r.o.json {
+		page.Data = nonNil(page.Data)
+		return writeJSON(r.env.Stdout, page)
+	}
+	st, err := r.market(ctx)
+	if err != nil {
+		return err
+	}
+	t := newTable("TIME", "INSTRUMENT", "OID>", "SIDE", "TYPE", "PRICE>", "SIZE>", "UNFILLED>", "STATE", "CLOID")
+	for _, o := range page.Data {
+		t.add(timeText(o.Timestamp), o.Instrument, strconv.FormatUint(uint64(o.OrderID), 10), sideText(o.Side), orderType(o),
+			priceText(st, o.Instrument, o.LimitPrice), sizeText(st, o.Instrument, o.Size), sizeText(st, o.Instrument, o.Unfilled),
+			o.State, o.Cloid)
+	}
+	if err := t.write(r.env.Stdout); err != nil {
+		return err
+	}
+	return r.pageFooter(page.Page, page.TotalPages, page.TotalCount)
+}
+
+func runTickers(ctx context.Context, r *runner) error {
+	ts, err := r.client.Ticker(ctx, "all")
+	if err != nil {
+		return err
+	}
+	if r.o.json {
+		return writeJSON(r.env.Stdout, nonNil(ts))
+	}
+	st, err := r.market(ctx)
+	if err != nil {
+		return err
+	}
+	t := newTable("INSTRUMENT", "MARK>", "LAST>", "24H>", "BID>", "ASK>", "FUNDING>", "OPEN INT>", "VOLUME 24H>")
+	for _, x := range ts {
+		t.add(x.Symbol, priceText(st, x.Symbol, x.MarkPrice), priceText(st, x.Symbol, x.LastPrice),
+			state.FormatSignedPercent(x.Change24h, 2), priceText(st, x.Symbol, x.BestBidPrice), priceText(st, x.Symbol, x.BestAskPrice),
+			x.FundingRate.String(), sizeText(st, x.Symbol, x.OpenInterest), usd(x.Volume24h))
+	}
+	return t.write(r.env.Stdout)
+}
+
+func runInstruments(ctx context.Context, r *runner) error {
+	ins, err := r.client.Instruments(ctx, "all")
+	if err != nil {
+		return err
+	}
+	if r.o.json {
+		ins.Perps, ins.Spot = nonNil(ins.Perps), nonNil(ins.Spot)
+		return writeJSON(r.env.Stdout, ins)
+	}
+	st := state.New(r.env.Now)
+	st.Apply(state.InstrumentsMsg{Instruments: ins})
+	t := newTable("ID>", "NAME", "KIND", "TICK>", "LOT>", "MIN NOTIONAL>", "MAX LEV>", "FLAGS")
+	for _, in := range st.Instruments() {
+		var flags []string
+		if in.Delisted {
+			flags = append(flags, "delisted")
+		}
+		if in.OnlyIsolated {
+			flags = append(flags, "isolated-only")
+		}
+		lev := in.MaxLeverage.String() + "x"
+		if in.Spot {
+			lev = "-"
+		}
+		t.add(strconv.FormatInt(int64(in.ID), 10), in.Name, in.Kind(), in.TickSize.String(), in.LotSize.String(),
+			in.MinNotional.String(), lev, strings.Join(flags, ","))
+	}
+	return t.write(r.env.Stdout)
+}
+
+func runCollateral(ctx context.Context, r *runner) error {
+	cs, err := r.client.SupportedCollateral(ctx, "all")
+	if err != nil {
+		return err
+	}
+	var acct *api.AccountSummary
+	if user, uerr := r.account(); uerr == nil {
+		a, err := r.client.AccountSummary(ctx, user)
+		if err != nil {
+			return err
+		}
+		acct = &a
+	} else if r.o.user != "" {
+		return uerr
+	}
+	if r.o.json {
+		return writeJSON(r.env.Stdout, collateralJSON{Collateral: nonNil(cs), Account: acct})
+	}
+	t := newTable("ID>", "SYMBOL", "NAME", "DECIMALS>", "WITHDRAW FEE>", "CHAINS")
+	for _, c := range cs {
+		var chains []string
+		for _, b := range c.BridgeByChain {
+			if b.Enabled {
+				chains = append(chains, strconv.FormatInt(int64(b.BridgeChainID), 10))
+			}
+		}
+		t.add(strconv.FormatInt(int64(c.ID), 10), c.Symbol, c.Name, strconv.FormatInt(int64(c.Decimals), 10),
+			c.WithdrawalFee.String(), strings.Join(chains, ","))
+	}
+	if err := t.write(r.env.Stdout); err != nil || acct == nil {
+		return err
+	}
+	fmt.Fprintln(r.env.Stdout)
+	return balancesTable(*acct).write(r.env.Stdout)
+}
+
+// collateralJSON is the collateral command's JSON: the supported list and, when an account is
+// known, its summary (which holds the balances).
+type collateralJSON struct {
+	Collateral []api.Collateral    `json:"collateral"`
+	Account    *api.AccountSummary `json:"account,omitempty"`
+}
+
+// loader fetches one kind of data into st.
+type loader func(ctx context.Context, r *runner, st *state.Store, user string) error
+
+func loadTickers(ctx context.Context, r *runner, st *state.Store, _ string) error {
+	ts, err := r.client.Ticker(ctx, "all")
+	if err == nil {
+		st.Apply(state.TickersMsg{Tickers: ts})
+	}
+	return err
+}
+
+func loadMids(ctx context.Context, r *runner, st *state.Store, _ string) error {
+	ms, err := r.client.Mids(ctx, "all")
+	if err == nil {
+		st.Apply(state.MidsMsg{Mids: ms})
+	}
+	return err
+}
+
+func loadAccount(ctx context.Context, r *runner, st *state.Store, user string) error {
+	a, err := r.client.AccountSummary(ctx, user)
+	if err == nil {
+		st.Apply(state.AccountMsg{Summary: a})
+	}
+	return err
+}
+
+func loadPositions(ctx context.Context, r *runner, st *state.Store, user string) error {
+	p, err := r.client.Positions(ctx, user)
+	if err == nil {
+		st.Apply(state.PositionsMsg{Positions: p})
+	}
+	return err
+}
+
+func loadCollateral(ctx context.Context, r *runner, st *state.Store, _ string) error {
+	c, err := r.client.SupportedCollateral(ctx, "all")
+	if err == nil {
+		st.Apply(state.CollateralMsg{Collateral: c})
+	}
+	return err
+}
+
+// loadInto runs loaders one after the other, stopping at the first failure.
+func (r *runner) loadInto(ctx context.Context, st *state.Store, user string, ls ...loader) error {
+	for _, l := range ls {
+		if err := l(ctx, r, st, user); err != nil {
+			return err
+		}
+	}
+	return nil
+}

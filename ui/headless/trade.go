@@ -1,0 +1,378 @@
+package headless
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/shopspring/decimal"
+	"github.com/tradedesk/tradedesk/api"
+	"github.com/tradedesk/tradedesk/state"
+)
+
+func orderCmdFlags(fs *flag.FlagSet, o *opts) {
+	fs.StringVar(&o.instrument, "instrument", "", "instrument name or id, e.g. BTC-PERP or 1")
+	fs.StringVar(&o.side, "side", "", "buy or sell")
+	fs.StringVar(&o.size, "size", "", "order size in the instrument's lots, e.g. 0.1")
+	fs.StringVar(&o.notional, "notional", "", "order value in USD instead of --size (rounded down to the lot)")
+	fs.StringVar(&o.price, "price", "", "limit price (a multiple of the tick size)")
+	fs.BoolVar(&o.market, "market", false, "market order: fills now, up to the mid +/- --slippage")
+	fs.StringVar(&o.tif, "tif", "", "time in force: GTC (default), IOC or FOK")
+	fs.BoolVar(&o.reduceOnly, "reduce-only", false, "only reduce the position")
+	fs.BoolVar(&o.postOnly, "post-only", false, "only rest on the book (rejected if it would fill at once)")
+	fs.StringVar(&o.trigger, "trigger", "", "trigger price `PX` of a take-profit or stop-loss (needs --tpsl)")
+	fs.StringVar(&o.tpsl, "tpsl", "", "tp (take profit) or sl (stop loss), with --trigger")
+	fs.StringVar(&o.cloid, "cloid", "", "client order id (a UUID; default: a new one)")
+	fs.BoolVar(&o.yes, "yes", false, "send an order the fat-finger guard flags (far from the mark, large, or a large market order)")
+	fs.BoolVar(&o.dryRun, "dry-run", false, "check the order and print it with its preview, but do not send it")
+}
+
+func cancelFlags(fs *flag.FlagSet, o *opts) {
+	fs.StringVar(&o.instrument, "instrument", "", "instrument name or id")
+	fs.StringVar(&o.oid, "oid", "", "exchange order id to cancel")
+	fs.StringVar(&o.cloid, "cloid", "", "client order id to cancel")
+}
+
+func cancelAllFlags(fs *flag.FlagSet, o *opts) {
+	fs.StringVar(&o.instrument, "instrument", "", "cancel only this instrument's orders")
+}
+
+func init() {
+	register(&command{name: "order", trades: true, flags: orderCmdFlags, run: runOrder,
+		usage:   "--instrument SYM --side buy|sell (--size N | --notional USD) (--price PX | --market) [--tif GTC|IOC|FOK] [--reduce-only] [--post-only] [--trigger PX --tpsl tp|sl] [--cloid ID] [--yes] [--dry-run]",
+		summary: "Check an order against the instrument, the market and the account, then sign and send it."})
+	register(&command{name: "cancel", trades: true, flags: cancelFlags, run: runCancel,
+		usage: "--instrument SYM (--oid N | --cloid ID)", summary: "Cancel one order. Cancelling twice is safe."})
+	register(&command{name: "cancel-all", trades: true, flags: cancelAllFlags, run: runCancelAll,
+		usage: "[--instrument SYM]", summary: "Cancel every open order, or every open order on one instrument."})
+}
+
+// intent turns the order flags into a state.OrderIntent, refusing contradictory flags.
+func (r *runner) intent() (state.OrderIntent, error) {
+	o := r.o
+	in := state.OrderIntent{Instrument: o.instrument, Side: o.side, Price: o.price, Size: o.size, NotionalUSD: o.notional,
+		TriggerPx: o.trigger, Tif: o.tif, ReduceOnly: o.reduceOnly, PostOnly: o.postOnly, Tpsl: o.tpsl, Cloid: o.cloid}
+	switch {
+	case o.instrument == "":
+		return in, usagef("--instrument is required (a name like BTC-PERP or an id)")
+	case o.side == "":
+		return in, usagef("--side is required: buy or sell")
+	case o.size == "" && o.notional == "":
+		return in, usagef("give --size, or --notional in USD")
+	case o.size != "" && o.notional != "":
+		return in, usagef("give --size or --notional, not both")
+	case o.market && o.price != "":
+		return in, usagef("--price and --market exclude each other")
+	case o.tpsl != "" && o.trigger == "":
+		return in, usagef("--tpsl needs --trigger PX")
+	}
+	switch {
+	case o.trigger != "":
+		in.Type = state.Trigger
+		if o.price == "" && !o.market {
+			return in, usagef("a trigger order needs --price PX (limit) or --market")
+		}
+	case o.market:
+		in.Type = state.Market
+	case o.price == "":
+		return in, usagef("give --price PX for a limit order, or --market")
+	}
+	slip, err := parseSlippage(o.slippage)
+	if err != nil {
+		return in, err
+	}
+	in.Slippage = slip
+	return in, nil
+}
+
+// parseSlippage reads a fraction (0.01) or a percent (1%); empty means the default.
+func parseSlippage(s string) (decimal.Decimal, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return state.DefaultSlippage, nil
+	}
+	pct := strings.HasSuffix(s, "%")
+	v, err := state.ParsePositive("slippage", "slippage", strings.TrimSuffix(s, "%"))
+	if err != nil {
+		return decimal.Zero, usagef("--slippage: %v", err.(state.FieldError).Msg)
+	}
+	if pct {
+		v = v.Div(decimal.NewFromInt(100))
+	}
+	if v.GreaterThan(decimal.RequireFromString("0.5")) {
+		return decimal.Zero, usagef("--slippage %s is over 50%%: give a fraction like 0.01 or a percent like 1%%", s)
+	}
+	return v, nil
+}
+
+// orderStore loads what CheckOrder needs: instruments, market data, the account, its positions,
+// the collateral list and the leverage setting on the instrument.
+func (r *runner) orderStore(ctx context.Context, symbol string) (*state.Store, error) {
+	st, err := r.market(ctx)
+	if err != nil {
+		return nil, err
+	}
+	user := r.client.Address()
+	if err := r.loadInto(ctx, st, user, loadTickers, loadMids, loadAccount, loadPositions, loadCollateral); err != nil {
+		return nil, err
+	}
+	if in, ok := st.FindInstrument(symbol); ok && !in.Spot {
+		// A server without instrument_leverage leaves the default leverage in force.
+		if l, err := r.client.InstrumentLeverage(ctx, user, in.Name); err == nil {
+			st.Apply(state.LeverageMsg{Leverage: l})
+		}
+	}
+	return st, nil
+}
+
+// rejected joins field errors into one line.
+func rejected(errs []state.FieldError) error {
+	parts := make([]string, len(errs))
+	for i, e := range errs {
+		parts[i] = e.Error()
+		if e.Suggest != "" && !strings.Contains(e.Msg, e.Suggest) {
+			parts[i] += " (try " + e.Suggest + ")"
+		}
+	}
+	return errors.New("order rejected, nothing sent: " + strings.Join(parts, "; "))
+}
+
+// orderResult is the order command's JSON output.
+type orderResult struct {
+	Sent     bool            `json:"sent"`
+	Order    api.OrderWire   `json:"order"`
+	Preview  previewJSON     `json:"preview"`
+	Warnings []string        `json:"warnings,omitempty"`
+	Oid      api.OrderID     `json:"oid,omitempty"`
+	Status   string          `json:"status,omitempty"`
+	Response *api.TxResponse `json:"response,omitempty"`
+}
+
+type previewJSON struct {
+	Notional            decimal.Decimal `json:"notional"`
+	Fee                 decimal.Decimal `json:"fee"`
+	Taker               bool            `json:"taker"`
+	MarginRequired      decimal.Decimal `json:"margin_required"`
+	Leverage            decimal.Decimal `json:"leverage"`
+	UtilizationAfter    decimal.Decimal `json:"utilization_after_pct"`
+	LiquidationEstimate decimal.Decimal `json:"liquidation_estimate"`
+}
+
+func runOrder(ctx context.Context, r *runner) error {
+	in, err := r.intent()
+	if err != nil {
+		return err
+	}
+	st, err := r.orderStore(ctx, in.Instrument)
+	if err != nil {
+		return err
+	}
+	co, errs := st.CheckOrder(in, state.DefaultGuard())
+	if len(errs) > 0 {
+		return rejected(errs)
+	}
+	res := orderResult{Order: co.Wire, Warnings: co.Warnings, Preview: previewOf(co.Preview)}
+	if r.o.dryRun {
+		return r.printOrder(st, co, res)
+	}
+	if co.NeedsTypedConfirm && !r.o.yes {
+		return fmt.Errorf("order needs confirmation, nothing sent: %s; add --yes to send it", strings.Join(co.Warnings, "; "))
+	}
+	resp, err := r.client.PlaceOrders(ctx, []api.OrderWire{co.Wire})
+	if err != nil {
+		return r.orderFailed(ctx, co, err)
+	}
+	res.Sent, res.Response = true, &resp
+	if sts, err := resp.OrderStatuses(); err == nil && len(sts) > 0 {
+		if sts[0].Error != "" {
+			return fmt.Errorf("exchange rejected the order (cloid %s): %s", co.Wire.Cloid, sts[0].Error)
+		}
+		res.Oid, res.Status = sts[0].Oid, statusWord(sts[0])
+	}
+	return r.printOrder(st, co, res)
+}
+
+func statusWord(s api.OrderStatus) string {
+	switch {
+	case s.Filled:
+		return "filled"
+	case s.Resting:
+		return "resting"
+	}
+	return "accepted"
+}
+
+func previewOf(p state.Preview) previewJSON {
+	return previewJSON{Notional: p.Notional, Fee: p.Fee, Taker: p.Taker, MarginRequired: p.MarginRequired,
+		Leverage: p.Leverage, UtilizationAfter: p.UtilizationAfter, LiquidationEstimate: p.LiquidationEstimate}
+}
+
+// orderFailed explains a failed send. When the answer was lost the order may be on the exchange:
+// it is looked up by cloid, never sent again.
+func (r *runner) orderFailed(ctx context.Context, co state.CheckedOrder, err error) error {
+	if !api.IsAmbiguous(err) {
+		return fmt.Errorf("order not placed (cloid %s): %w", co.Wire.Cloid, err)
+	}
+	found, lerr := r.lookupCloid(ctx, co.Wire.Cloid)
+	switch {
+	case lerr != nil:
+		return fmt.Errorf("the answer was lost and the lookup failed (%v); check `tradedesk orders` for cloid %s before sending again", lerr, co.Wire.Cloid)
+	case found == nil:
+		return fmt.Errorf("the answer was lost (%v) and cloid %s is not in open orders or history: the order was not placed", err, co.Wire.Cloid)
+	}
+	fmt.Fprintf(r.env.Stdout, "the answer was lost, but the order is on the exchange: oid %d, state %s, cloid %s\n", found.OrderID, found.State, found.Cloid)
+	return nil
+}
+
+// lookupCloid searches the open orders and the newest page of history for cloid.
+func (r *runner) lookupCloid(ctx context.Context, cloid string) (*api.OrderRecord, error) {
+	user := r.client.Address()
+	open, err := r.client.OpenOrders(ctx, user, api.PageParams{Page: 1, Limit: api.DefaultPageSize})
+	if err != nil {
+		return nil, err
+	}
+	hist, err := r.client.OrderHistory(ctx, user, api.PageParams{Page: 1, Limit: api.DefaultPageSize})
+	if err != nil {
+		return nil, err
+	}
+	for _, list := range [][]api.OrderRecord{open.Data, hist.Data} {
+		for i := range list {
+			if strings.EqualFold(list[i].Cloid, cloid) {
+				return &list[i], nil
+			}
+		}
+	}
+	return nil, nil
+}
+
+func (r *runner) printOrder(st *state.Store, co state.CheckedOrder, res orderResult) error {
+	if r.o.json {
+		return writeJSON(r.env.Stdout, res)
+	}
+	w, in, p := co.Wire, co.Instrument, co.Preview
+	kind := "limit " + w.Tif
+	if w.IsMarket {
+		kind = "market, worst price " + priceText(st, in.Name, co.Price)
+	}
+	if w.TriggerPx != "" {
+		kind = w.Tpsl + " trigger at " + w.TriggerPx + ", " + kind
+	}
+	verb := "placed"
+	if !res.Sent {
+		verb = "checked (dry run, not sent)"
+	}
+	k := newKV()
+	k.add("Order", fmt.Sprintf("%s %s %s %s @ %s (%s)", verb, sideText(w.Side), sizeText(st, in.Name, co.Size), in.Name, priceText(st, in.Name, co.Price), kind))
+	if res.Sent {
+		k.add("Order id", strconv.FormatUint(uint64(res.Oid), 10)+" "+res.Status)
+		k.add("Transaction", res.Response.TxHash)
+	}
+	k.add("Client id", w.Cloid)
+	k.add("Notional", usd(p.Notional)+" USD")
+	k.add("Fee (est.)", usd(p.Fee)+" USD")
+	k.add("Margin required", usd(p.MarginRequired)+" USD")
+	if !in.Spot {
+		k.add("Leverage", p.Leverage.String()+"x")
+		k.add("Margin used after", state.FormatPercent(p.UtilizationAfter, 2))
+		liq := "none"
+		if p.LiquidationEstimate.IsPositive() {
+			liq = priceText(st, in.Name, p.LiquidationEstimate)
+		}
+		k.add("Liquidation (est.)", liq)
+	}
+	for _, wmsg := range co.Warnings {
+		k.add("Warning", wmsg)
+	}
+	return k.write(r.env.Stdout)
+}
+
+// findInstrument resolves --instrument against the exchange's instruments.
+func (r *runner) findInstrument(ctx context.Context) (state.Instrument, error) {
+	if r.o.instrument == "" {
+		return state.Instrument{}, usagef("--instrument is required (a name like BTC-PERP or an id)")
+	}
+	st, err := r.market(ctx)
+	if err != nil {
+		return state.Instrument{}, err
+	}
+	in, ok := st.FindInstrument(r.o.instrument)
+	if !ok {
+		return state.Instrument{}, fmt.Errorf("unknown instrument %q; `tradedesk instruments` lists them", oneLine(r.o.instrument))
+	}
+	return in, nil
+}
+
+func runCancel(ctx context.Context, r *runner) error {
+	if (r.o.oid == "") == (r.o.cloid == "") {
+		return usagef("give exactly one of --oid N or --cloid ID")
+	}
+	var oid uint64
+	if r.o.oid != "" {
+		n, err := strconv.ParseUint(strings.TrimSpace(r.o.oid), 10, 64)
+		if err != nil {
+			return usagef("--oid %q is not an order id (a whole number)", oneLine(r.o.oid))
+		}
+		oid = n
+	}
+	if r.o.cloid != "" && !state.ValidCloid(r.o.cloid) {
+		return usagef("--cloid %q is not a UUID", oneLine(r.o.cloid))
+	}
+	in, err := r.findInstrument(ctx)
+	if err != nil {
+		return err
+	}
+	var resp api.TxResponse
+	what := ""
+	if r.o.oid != "" {
+		what = "order " + r.o.oid
+		resp, err = r.client.CancelByOid(ctx, []api.CancelOid{{Oid: api.OrderID(oid), InstrumentID: in.ID}})
+	} else {
+		what = "order with cloid " + r.o.cloid
+		resp, err = r.client.CancelByCloid(ctx, []api.CancelCloid{{Cloid: r.o.cloid, InstrumentID: in.ID}})
+	}
+	if err != nil {
+		return fmt.Errorf("cancel of %s on %s failed: %w", what, in.Name, err)
+	}
+	if sts, err := resp.CancelStatuses(); err == nil && len(sts) > 0 && !sts[0].OK {
+		return fmt.Errorf("exchange did not cancel %s on %s: %s", what, in.Name, sts[0].Error)
+	}
+	if r.o.json {
+		return writeJSON(r.env.Stdout, resp)
+	}
+	_, err = fmt.Fprintf(r.env.Stdout, "cancelled %s on %s (tx %s)\n", what, in.Name, resp.TxHash)
+	return err
+}
+
+func runCancelAll(ctx context.Context, r *runner) error {
+	var (
+		resp  api.TxResponse
+		err   error
+		scope = "every instrument"
+	)
+	if r.o.instrument != "" {
+		in, ferr := r.findInstrument(ctx)
+		if ferr != nil {
+			return ferr
+		}
+		scope = in.Name
+		resp, err = r.client.CancelByInstrument(ctx, in.ID)
+	} else {
+		resp, err = r.client.CancelAll(ctx)
+	}
+	if err != nil {
+		return fmt.Errorf("cancel of all orders on %s failed: %w", scope, err)
+	}
+	if r.o.json {
+		return writeJSON(r.env.Stdout, resp)
+	}
+	n, cerr := resp.CancelCount()
+	count := strconv.Itoa(n)
+	if cerr != nil {
+		count = "all"
+	}
+	_, err = fmt.Fprintf(r.env.Stdout, "cancelled %s orders on %s (tx %s)\n", count, scope, resp.TxHash)
+	return err
+}
