@@ -52,6 +52,8 @@ type hashState struct {
 	buf []byte
 	pre [66]byte  // 0x19 0x01 || domainSeparator || structHash
 	msg [128]byte // actionTypeHash || keccak(source) || hash || txType
+	ah  [32]byte  // the action hash
+	dg  [32]byte  // the digest
 }
 
 var hashPool = sync.Pool{New: func() any {
@@ -77,8 +79,8 @@ func (h *hashState) release() {
 	hashPool.Put(h)
 }
 
-// digest computes the EIP-712 digest of Action{source, hash, txType}.
-func (h *hashState) digest(source string, actionHash *[32]byte, txType uint16) (d [32]byte) {
+// digest computes the EIP-712 digest of Action{source, hash, txType} into h.dg.
+func (h *hashState) digest(source string, actionHash *[32]byte, txType uint16) {
 	switch source {
 	case SourceMainnet:
 		copy(h.msg[32:64], mainnetHash[:])
@@ -91,8 +93,14 @@ func (h *hashState) digest(source string, actionHash *[32]byte, txType uint16) (
 	clear(h.msg[96:126])
 	binary.BigEndian.PutUint16(h.msg[126:], txType)
 	h.sum(h.pre[34:66], h.msg[:])
-	h.sum(d[:], h.pre[:])
-	return d
+	h.sum(h.dg[:], h.pre[:])
+}
+
+// actionDigest encodes data and leaves its hash in h.ah and its digest in h.dg.
+func (h *hashState) actionDigest(source string, txType uint16, data ActionData) {
+	h.buf = data.AppendMsgpack(h.buf[:0])
+	h.sum(h.ah[:], h.buf)
+	h.digest(source, &h.ah, txType)
 }
 
 // ActionHash is keccak256 of the MessagePack encoding of an action's data (the `hash` field of
@@ -101,9 +109,8 @@ func ActionHash(data ActionData) [32]byte {
 	h := hashPool.Get().(*hashState)
 	defer h.release()
 	h.buf = data.AppendMsgpack(h.buf[:0])
-	var out [32]byte
-	h.sum(out[:], h.buf)
-	return out
+	h.sum(h.ah[:], h.buf)
+	return h.ah
 }
 
 // TypedDataDigest is the EIP-712 digest of Action{source, hash, txType} in the HotstuffCore domain:
@@ -111,17 +118,16 @@ func ActionHash(data ActionData) [32]byte {
 func TypedDataDigest(source string, actionHash [32]byte, txType uint16) [32]byte {
 	h := hashPool.Get().(*hashState)
 	defer h.release()
-	return h.digest(source, &actionHash, txType)
+	h.digest(source, &actionHash, txType)
+	return h.dg
 }
 
 // ActionDigest is TypedDataDigest of the action's own hash: the 32 bytes that get signed.
 func ActionDigest(source string, txType uint16, data ActionData) [32]byte {
 	h := hashPool.Get().(*hashState)
 	defer h.release()
-	h.buf = data.AppendMsgpack(h.buf[:0])
-	var ah [32]byte
-	h.sum(ah[:], h.buf)
-	return h.digest(source, &ah, txType)
+	h.actionDigest(source, txType, data)
+	return h.dg
 }
 
 // Signer holds one account's private key and signs /exchange actions with it. It never prints,
@@ -169,31 +175,51 @@ func (s *Signer) Format(f fmt.State, _ rune) { _, _ = f.Write([]byte(s.String())
 
 // SignDigest signs a 32-byte digest and returns r||s||v with v = 27 or 28.
 func (s *Signer) SignDigest(digest [32]byte) ([SignatureLen]byte, error) {
+	h := hashPool.Get().(*hashState)
+	defer h.release()
+	h.dg = digest
 	var out [SignatureLen]byte
-	sig, err := crypto.Sign(digest[:], s.key)
+	sig, err := s.signDigest(h.dg[:])
 	if err != nil {
-		return out, errors.New("signer: signing failed")
+		return out, err
 	}
 	copy(out[:], sig)
-	out[64] += 27
 	return out, nil
+}
+
+// signDigest signs digest (which must not live on the stack: cgo would move it to the heap) and
+// returns r||s||v with v = 27 or 28.
+func (s *Signer) signDigest(digest []byte) ([]byte, error) {
+	sig, err := crypto.Sign(digest, s.key)
+	if err != nil {
+		return nil, errors.New("signer: signing failed")
+	}
+	sig[64] += 27
+	return sig, nil
 }
 
 // SignAction signs an action for the given source ("Mainnet" or "Testnet") and tx type and returns
 // the signature as 0x-prefixed hex.
 func (s *Signer) SignAction(source string, txType uint16, data ActionData) (string, error) {
-	sig, err := s.SignDigest(ActionDigest(source, txType, data))
+	h := hashPool.Get().(*hashState)
+	defer h.release()
+	h.actionDigest(source, txType, data)
+	sig, err := s.signDigest(h.dg[:])
 	if err != nil {
 		return "", err
 	}
-	return encodeHex(sig[:]), nil
+	return encodeHex(sig), nil
 }
 
+// encodeHex renders a signature as 0x-prefixed hex with one allocation.
 func encodeHex(b []byte) string {
-	out := make([]byte, 2+2*len(b))
-	out[0], out[1] = '0', 'x'
-	hex.Encode(out[2:], b)
-	return string(out)
+	var buf [2 + 2*SignatureLen]byte
+	if len(b) > SignatureLen {
+		return "0x" + hex.EncodeToString(b)
+	}
+	buf[0], buf[1] = '0', 'x'
+	n := hex.Encode(buf[2:], b)
+	return string(buf[:2+n])
 }
 
 // DecodeSignature parses a 0x-prefixed hex r||s||v signature (v 27/28, or 0/1).
