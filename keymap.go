@@ -1,0 +1,45 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/tradedesk/tradedesk/ui"
+)
+
+// defaultKeys are the console's key bindings: action name to keys (Bubble Tea key names). The
+// config file's [keys] table replaces an action's keys.
+var defaultKeys = map[string][]string{
+	"next_pane": {"tab"}, "prev_pane": {"shift+tab"}, "help": {"?"}, "quit": {"q", "ctrl+c"},
+	"refresh": {"ctrl+r"},
+	"focus_1": {"1"}, "focus_2": {"2"}, "focus_3": {"3"}, "focus_4": {"4"}, "focus_5": {"5"},
+	"focus_6": {"6"}, "focus_7": {"7"}, "focus_8": {"8"}, "focus_9": {"9"},
+	"up": {"up", "k"}, "down": {"down", "j"}, "page_up": {"pgup"}, "page_down": {"pgdown"},
+	"top": {"home", "g"}, "bottom": {"end", "G"},
+	"sort": {"o"}, "sort_reverse": {"O"}, "filter": {"/"}, "favourite": {"f"}, "watch_only": {"w"},
+	"pick": {"enter"}, "buy": {"b"}, "sell": {"s"},
+	"cancel": {"x", "delete"}, "cancel_instrument": {"X"}, "cancel_all": {"C"},
+	"close":      {"x", "c"},
+	"field_next": {"down"}, "field_prev": {"up"}, "toggle": {" ", "left", "right"}, "submit": {"enter"},
+	"fill_mark": {"m"}, "fill_bid": {"b"}, "fill_ask": {"a"}, "clear_form": {"ctrl+x"},
+	"confirm": {"enter"}, "dismiss": {"esc"},
+}
+
+// buildKeyMap applies the config file's overrides to the defaults.
+func buildKeyMap(overrides map[string][]string) (ui.KeyMap, error) {
+	keys := make(map[string][]string, len(defaultKeys))
+	for k, v := range defaultKeys {
+		keys[k] = v
+	}
+	for k, v := range overrides {
+		name := strings.ToLower(strings.TrimSpace(k))
+		if _, ok := defaultKeys[name]; !ok {
+			return ui.KeyMap{}, fmt.Errorf("config [keys]: unknown action %q; actions are: %s", k, strings.Join(ui.KeyActionNames(), ", "))
+		}
+		if len(v) == 0 {
+			return ui.KeyMap{}, fmt.Errorf("config [keys]: %s has no keys; give at least one, e.g. %s = [%q]", name, name, defaultKeys[name][0])
+		}
+		keys[name] = v
+	}
+	return ui.NewKeyMap(keys)
+}

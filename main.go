@@ -1,0 +1,585 @@
+// Command tradedesk is a keyboard-first terminal console for trading perpetual futures and spot on
+// an exchange that speaks the Exchange Trading API. With no flags it opens a live demo against an
+// embedded simulated exchange; see --help.
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime/pprof"
+	"strings"
+	"time"
+
+	"github.com/BurntSushi/toml"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/shopspring/decimal"
+	"github.com/tradedesk/tradedesk/api"
+	"github.com/tradedesk/tradedesk/api/sim"
+	"github.com/tradedesk/tradedesk/state"
+	"github.com/tradedesk/tradedesk/ui"
+	"github.com/tradedesk/tradedesk/ui/headless"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// run dispatches: `sim` runs the simulator alone, a headless command runs without a screen, and
+// anything else opens the console.
+func run(args []string, stdout, stderr io.Writer) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+		switch {
+		case args[0] == "sim":
+			return runSim(ctx, args[1:], stdout, stderr)
+		case isHeadless(args[0]):
+			return runHeadless(ctx, args, stdout, stderr)
+		}
+		fmt.Fprintf(stderr, "tradedesk: unknown command %q; run tradedesk --help for the commands\n", args[0])
+		return 2
+	}
+	return runConsole(ctx, args, stdout, stderr)
+}
+
+// options are the console's flags.
+type options struct {
+	url, network, keystore, address, config string
+	theme, logFile, profile                 string
+	insecure, stats                         bool
+	seed                                    int64
+}
+
+func newFlagSet(o *options, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet("tradedesk", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(&o.url, "url", "", "exchange API base URL (http:// only for loopback unless --insecure)")
+	fs.StringVar(&o.network, "network", "", "exchange network: mainnet or testnet")
+	fs.StringVar(&o.keystore, "keystore", "", "encrypted V3 keystore `FILE` holding the trading key (passphrase asked, or $TRADEDESK_PASSPHRASE)")
+	fs.StringVar(&o.address, "address", "", "account `0x...` to watch read-only (no key)")
+	fs.StringVar(&o.config, "config", "", "config `FILE` (default $XDG_CONFIG_HOME/tradedesk/config.toml)")
+	fs.BoolVar(&o.insecure, "insecure", false, "allow a plain http:// URL that is not loopback")
+	fs.StringVar(&o.theme, "theme", "", "colour theme: dark, light or colorblind (NO_COLOR drops colour)")
+	fs.StringVar(&o.logFile, "log", "", "write a structured log to `FILE` (keys and signatures never logged)")
+	fs.StringVar(&o.profile, "profile", "", "write a CPU profile of the session to `FILE`")
+	fs.BoolVar(&o.stats, "stats", false, "show frame time and messages per second in the status line")
+	fs.Int64Var(&o.seed, "seed", 0, "demo simulator seed (0: random)")
+	fs.Usage = func() {
+		fmt.Fprint(stderr, `tradedesk: a terminal trading console.
+
+Usage:
+  tradedesk [flags]                 open the console (no flags: a live demo on the embedded simulator)
+  tradedesk sim --listen ADDR       run the simulated exchange alone (tradedesk sim --help)
+  tradedesk COMMAND [flags]         a headless command for scripts (tradedesk COMMAND --help):
+                                    `+strings.Join(headless.Commands(), ", ")+`
+
+Keys come from --keystore (recommended) or $TRADEDESK_PRIVATE_KEY; never from the config file.
+
+Flags:
+`)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+func runConsole(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	var o options
+	fs := newFlagSet(&o, stderr)
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "tradedesk: unexpected argument %q; run tradedesk --help\n", fs.Arg(0))
+		return 2
+	}
+	if err := console(ctx, o, stderr); err != nil {
+		fmt.Fprintln(stderr, "tradedesk:", err)
+		return 1
+	}
+	return 0
+}
+
+// console loads the config, connects (or starts the demo), and runs the screen until quit.
+func console(ctx context.Context, o options, stderr io.Writer) error {
+	cfg, err := loadConfig(o.config, stderr)
+	if err != nil {
+		return err
+	}
+	mergeFlags(&o, cfg)
+	logger, closeLog, err := openLog(o.logFile)
+	if err != nil {
+		return err
+	}
+	defer closeLog()
+	slog.SetDefault(logger)
+
+	theme, err := buildTheme(o.theme)
+	if err != nil {
+		return err
+	}
+	keys, err := buildKeyMap(cfg.Keys)
+	if err != nil {
+		return err
+	}
+	intervals, err := cfg.Poll.intervals()
+	if err != nil {
+		return err
+	}
+	guard, err := cfg.Guard.guard()
+	if err != nil {
+		return err
+	}
+	conn, err := connect(ctx, o, stderr)
+	if err != nil {
+		return err
+	}
+	defer conn.close()
+	slog.Info("console start", "mode", conn.mode, "network", conn.network, "address", conn.client.Address())
+
+	if o.profile != "" {
+		f, err := os.Create(o.profile)
+		if err != nil {
+			return fmt.Errorf("--profile: %w", err)
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return fmt.Errorf("--profile: %w", err)
+		}
+		defer pprof.StopCPUProfile()
+	}
+
+	model := ui.New(ui.Config{
+		Exchange: conn.client, Mode: conn.mode, Network: conn.network, Keys: keys, Theme: theme,
+		Intervals: intervals, Guard: guard, Watchlist: cfg.Watchlist, Stats: o.stats,
+		ReadOnlyReason: conn.readOnly,
+	})
+	p := tea.NewProgram(model, tea.WithAltScreen(), tea.WithMouseCellMotion(), tea.WithContext(ctx))
+	_, err = p.Run()
+	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
+		return nil
+	}
+	return err
+}
+
+// connection is what the console talks to, and what to stop when it quits.
+type connection struct {
+	client   *api.Client
+	mode     ui.Mode
+	network  string
+	readOnly string
+	close    func()
+}
+
+// connect builds the exchange client: the embedded demo when no URL or network is given, else a
+// real exchange with a key (keystore or environment) or read-only with an address.
+func connect(ctx context.Context, o options, stderr io.Writer) (*connection, error) {
+	if o.url == "" && o.network == "" {
+		if o.keystore != "" || o.address != "" {
+			return nil, errors.New("--keystore and --address need an exchange: add --network mainnet|testnet or --url URL")
+		}
+		return startDemo(ctx, o.seed)
+	}
+	var opts []api.Option
+	netName := "custom"
+	if o.network != "" {
+		n, err := api.LookupNetwork(o.network)
+		if err != nil {
+			return nil, err
+		}
+		opts = append(opts, api.WithNetwork(n))
+		netName = n.Name
+	}
+	if o.url != "" {
+		if err := checkURL(o.url, o.insecure); err != nil {
+			return nil, err
+		}
+		if o.network == "" {
+			netName = hostOf(o.url)
+		}
+	}
+	signer, err := loadSigner(o, netName, stderr)
+	if err != nil {
+		return nil, err
+	}
+	c := &connection{mode: ui.ModeLive, network: netName, close: func() {}}
+	switch {
+	case signer != nil:
+		opts = append(opts, api.WithSigner(signer))
+	case o.address != "":
+		opts = append(opts, api.WithAddress(o.address))
+		c.mode = ui.ModeReadOnly
+		c.readOnly = "watching " + o.address + " without a key; start with --keystore to trade"
+	default:
+		c.mode = ui.ModeReadOnly
+		c.readOnly = "no account given: markets only; use --keystore to trade or --address to watch"
+	}
+	c.client = api.New(o.url, opts...)
+	if err := c.client.Err(); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// loadSigner reads the trading key from the keystore, or from the environment (with a warning on
+// mainnet). It returns nil when neither is given.
+func loadSigner(o options, network string, stderr io.Writer) (*api.Signer, error) {
+	if o.keystore != "" {
+		pass, err := api.PassphraseSource("passphrase for " + filepath.Base(o.keystore) + ": ")()
+		if err != nil {
+			return nil, err
+		}
+		s, err := api.SignerFromKeystore(o.keystore, pass)
+		if err != nil {
+			return nil, err
+		}
+		if o.address != "" && !api.SameAddress(o.address, s.Address()) {
+			return nil, fmt.Errorf("--address %s is not the keystore's address %s", o.address, s.Address())
+		}
+		return s, nil
+	}
+	s, ok, err := api.SignerFromEnv()
+	if err != nil || !ok {
+		return nil, err
+	}
+	if network == "mainnet" {
+		fmt.Fprintf(stderr, "tradedesk: warning: trading MAINNET with a key from $%s; an encrypted --keystore is safer (the environment can leak to other processes)\n", api.EnvPrivateKey)
+	}
+	return s, nil
+}
+
+// checkURL refuses a plain http:// URL to anything but loopback unless insecure is set.
+func checkURL(raw string, insecure bool) error {
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
+		return fmt.Errorf("--url %q: want an absolute http:// or https:// URL", raw)
+	}
+	if u.Scheme == "https" || insecure {
+		return nil
+	}
+	host := u.Hostname()
+	if host == "localhost" {
+		return nil
+	}
+	if ip := net.ParseIP(host); ip != nil && ip.IsLoopback() {
+		return nil
+	}
+	return fmt.Errorf("--url %s is plain http to a host that is not loopback: signed orders would cross the network unencrypted; use https, or pass --insecure if you mean it", raw)
+}
+
+func hostOf(raw string) string {
+	if u, err := url.Parse(raw); err == nil && u.Host != "" {
+		return u.Host
+	}
+	return raw
+}
+
+// newDemoSigner makes a fresh random key for the demo wallet; it lives only in memory.
+func newDemoSigner() (*api.Signer, error) {
+	for range 4 {
+		var b [32]byte
+		if _, err := rand.Read(b[:]); err != nil {
+			return nil, err
+		}
+		s, err := api.SignerFromHex(hex.EncodeToString(b[:]))
+		clear(b[:])
+		if err == nil {
+			return s, nil
+		}
+	}
+	return nil, errors.New("could not make a demo key")
+}
+
+// openLog opens the --log file (a JSON slog handler); without one, logging is discarded.
+func openLog(path string) (*slog.Logger, func(), error) {
+	if path == "" {
+		return slog.New(slog.NewTextHandler(io.Discard, nil)), func() {}, nil
+	}
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		return nil, nil, fmt.Errorf("--log: %w", err)
+	}
+	return slog.New(slog.NewJSONHandler(f, nil)), func() { _ = f.Close() }, nil
+}
+
+// fileConfig is the config file. It never holds a key: key material is refused with a message.
+type fileConfig struct {
+	Network   string              `toml:"network"`
+	URL       string              `toml:"url"`
+	Account   string              `toml:"account"`
+	Keystore  string              `toml:"keystore"`
+	Theme     string              `toml:"theme"`
+	Watchlist []string            `toml:"watchlist"`
+	Poll      pollConfig          `toml:"poll"`
+	Guard     guardConfig         `toml:"guard"`
+	Keys      map[string][]string `toml:"keys"`
+}
+
+// pollConfig is the [poll] table: durations such as "1s" or "500ms".
+type pollConfig struct {
+	Tickers, Account, Positions, Orders, Instruments, Timeout string
+}
+
+func (p pollConfig) intervals() (ui.Intervals, error) {
+	iv := ui.DefaultIntervals()
+	for _, f := range []struct {
+		name, val string
+		dst       *time.Duration
+		min       time.Duration
+	}{
+		{"tickers", p.Tickers, &iv.Tickers, 200 * time.Millisecond},
+		{"account", p.Account, &iv.Account, 500 * time.Millisecond},
+		{"positions", p.Positions, &iv.Positions, 500 * time.Millisecond},
+		{"orders", p.Orders, &iv.Orders, 500 * time.Millisecond},
+		{"instruments", p.Instruments, &iv.Instruments, 10 * time.Second},
+		{"timeout", p.Timeout, &iv.Timeout, 500 * time.Millisecond},
+	} {
+		if f.val == "" {
+			continue
+		}
+		d, err := time.ParseDuration(f.val)
+		if err != nil {
+			return iv, fmt.Errorf("config [poll] %s = %q: want a duration such as \"2s\" or \"500ms\"", f.name, f.val)
+		}
+		if d < f.min {
+			return iv, fmt.Errorf("config [poll] %s = %s is too fast: at least %s", f.name, d, f.min)
+		}
+		*f.dst = d
+	}
+	return iv, nil
+}
+
+// guardConfig is the [guard] table: the fat-finger limits as decimal strings.
+type guardConfig struct {
+	MaxPriceDistance  string `toml:"max_price_distance"`
+	MaxNotional       string `toml:"max_notional"`
+	MaxMarketNotional string `toml:"max_market_notional"`
+}
+
+func (g guardConfig) guard() (state.Guard, error) {
+	out := state.DefaultGuard()
+	for _, f := range []struct {
+		name, val string
+		dst       *decimal.Decimal
+	}{
+		{"max_price_distance", g.MaxPriceDistance, &out.MaxPriceDistance},
+		{"max_notional", g.MaxNotional, &out.MaxNotional},
+		{"max_market_notional", g.MaxMarketNotional, &out.MaxMarketNotional},
+	} {
+		if f.val == "" {
+			continue
+		}
+		d, err := decimal.NewFromString(f.val)
+		if err != nil || d.IsNegative() {
+			return out, fmt.Errorf("config [guard] %s = %q: want a non-negative number such as \"0.05\"", f.name, f.val)
+		}
+		*f.dst = d
+	}
+	return out, nil
+}
+
+// keyLikeNames are config keys that would hold key material; the config file refuses them.
+var keyLikeNames = []string{"private_key", "privatekey", "key", "secret", "passphrase", "password", "mnemonic", "seed_phrase"}
+
+func defaultConfigPath() string {
+	dir := os.Getenv("XDG_CONFIG_HOME")
+	if dir == "" {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return ""
+		}
+		dir = filepath.Join(home, ".config")
+	}
+	return filepath.Join(dir, "tradedesk", "config.toml")
+}
+
+// loadConfig reads the config file (path, or the default path when it exists). Unknown keys and
+// key material are errors; a file readable by others gets a warning.
+func loadConfig(path string, stderr io.Writer) (fileConfig, error) {
+	var cfg fileConfig
+	explicit := path != ""
+	if !explicit {
+		path = defaultConfigPath()
+	}
+	if path == "" {
+		return cfg, nil
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		if !explicit && errors.Is(err, os.ErrNotExist) {
+			return cfg, nil
+		}
+		return cfg, fmt.Errorf("config: %w", err)
+	}
+	if st.Mode().Perm()&0o044 != 0 {
+		fmt.Fprintf(stderr, "tradedesk: warning: config %s is readable by other users (mode %s); chmod 600 it\n", path, st.Mode().Perm())
+	}
+	md, err := toml.DecodeFile(path, &cfg)
+	if err != nil {
+		return cfg, fmt.Errorf("config %s: %w", path, err)
+	}
+	for _, k := range md.Undecoded() {
+		name := strings.ToLower(k.String())
+		for _, bad := range keyLikeNames {
+			if strings.HasSuffix(name, bad) && !strings.HasPrefix(name, "keys.") {
+				return cfg, fmt.Errorf("config %s: %q looks like key material; the config file never holds a key: remove it and use --keystore FILE (or $%s)", path, k.String(), api.EnvPrivateKey)
+			}
+		}
+		return cfg, fmt.Errorf("config %s: unknown setting %q; known: network, url, account, keystore, theme, watchlist, [poll], [guard], [keys]", path, k.String())
+	}
+	return cfg, nil
+}
+
+// mergeFlags fills options the flags left empty from the config file.
+func mergeFlags(o *options, cfg fileConfig) {
+	if o.url == "" && o.network == "" {
+		o.url, o.network = cfg.URL, cfg.Network
+	}
+	if o.keystore == "" {
+		o.keystore = cfg.Keystore
+	}
+	if o.address == "" {
+		o.address = cfg.Account
+	}
+	if o.theme == "" {
+		o.theme = cfg.Theme
+	}
+}
+
+// serveHTTP serves h on a free loopback port; it returns the base URL and a stop function.
+func serveHTTP(h http.Handler) (string, func(), error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", nil, fmt.Errorf("demo: cannot listen on loopback: %w", err)
+	}
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 5 * time.Second}
+	go func() { _ = srv.Serve(ln) }()
+	stop := func() {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		defer cancel()
+		_ = srv.Shutdown(ctx)
+	}
+	return "http://" + ln.Addr().String() + "/", stop, nil
+}
+
+// startDemo starts the embedded simulator on a free loopback port with its market loop, makes a
+// demo wallet with a fresh random key (funded by the simulator on first sight), and returns a
+// client trading it over real HTTP.
+func startDemo(ctx context.Context, seed int64) (*connection, error) {
+	if seed == 0 {
+		seed = time.Now().UnixNano()
+	}
+	s := sim.New(sim.WithSeed(uint64(seed)))
+	base, stopHTTP, err := serveHTTP(s)
+	if err != nil {
+		return nil, err
+	}
+	runCtx, cancel := context.WithCancel(ctx)
+	go func() { _ = s.Run(runCtx) }()
+	signer, err := newDemoSigner()
+	if err != nil {
+		cancel()
+		stopHTTP()
+		return nil, err
+	}
+	client := api.New(base, api.WithSigner(signer), api.WithHTTPClient(&http.Client{
+		Transport: &http.Transport{MaxIdleConnsPerHost: 16, IdleConnTimeout: time.Minute},
+	}))
+	return &connection{client: client, mode: ui.ModeDemo, network: "demo", close: func() { cancel(); stopHTTP() }}, nil
+}
+
+// runSim is `tradedesk sim`: the simulated exchange alone, for bots, SDKs and tests.
+func runSim(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("tradedesk sim", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	listen := fs.String("listen", "127.0.0.1:8545", "address to serve on (`HOST:PORT`)")
+	seed := fs.Uint64("seed", 1, "seed of every random choice (same seed, same markets)")
+	faults := fs.String("faults", "", "share of requests that fail: \"0.1\", or \"5xx=0.05,timeout=0.02,garbage=0.02,lost=0.02,delay=10s\"")
+	demo := fs.String("demo-balance", sim.DefaultDemoBalance.String(), "USDC a new address receives (0: none)")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "Usage: tradedesk sim --listen HOST:PORT [--seed N] [--faults SPEC]\n\nRuns the simulated exchange (POST /info, POST /exchange) until interrupted.\n\nFlags:")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	f, err := sim.ParseFaults(*faults)
+	if err != nil {
+		fmt.Fprintln(stderr, "tradedesk sim: --faults:", err)
+		return 2
+	}
+	bal, err := decimal.NewFromString(*demo)
+	if err != nil || bal.IsNegative() {
+		fmt.Fprintf(stderr, "tradedesk sim: --demo-balance %q: want a non-negative number\n", *demo)
+		return 2
+	}
+	ln, err := net.Listen("tcp", *listen)
+	if err != nil {
+		fmt.Fprintln(stderr, "tradedesk sim:", err)
+		return 1
+	}
+	s := sim.New(sim.WithSeed(*seed), sim.WithFaults(f), sim.WithDemoBalance(bal))
+	fmt.Fprintf(stdout, "tradedesk sim: serving http://%s/ (seed %d); Ctrl+C stops\n", ln.Addr(), *seed)
+	if err := s.Serve(ctx, ln); err != nil {
+		fmt.Fprintln(stderr, "tradedesk sim:", err)
+		return 1
+	}
+	return 0
+}
+
+// isHeadless reports whether name is one of the headless commands.
+func isHeadless(name string) bool { return headless.IsCommand(name) }
+
+// runHeadless runs a headless command with the config file's connection as its defaults (the
+// command's own flags override them). A --config flag, if present, is read here and removed.
+func runHeadless(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	path, rest := extractConfigFlag(args[1:])
+	cfg, err := loadConfig(path, stderr)
+	if err != nil {
+		fmt.Fprintln(stderr, "tradedesk:", err)
+		return headless.ExitUsage
+	}
+	env := headless.Env{
+		Stdout: stdout, Stderr: stderr, Stdin: os.Stdin,
+		Defaults: headless.Connection{URL: cfg.URL, Network: cfg.Network, Keystore: cfg.Keystore, Address: cfg.Account},
+	}
+	return headless.Run(ctx, append([]string{args[0]}, rest...), env)
+}
+
+// extractConfigFlag takes --config FILE (or --config=FILE) out of args.
+func extractConfigFlag(args []string) (string, []string) {
+	var path string
+	out := make([]string, 0, len(args))
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--config" || a == "-config":
+			if i+1 < len(args) {
+				path = args[i+1]
+				i++
+			}
+		case strings.HasPrefix(a, "--config=") || strings.HasPrefix(a, "-config="):
+			path = a[strings.IndexByte(a, '=')+1:]
+		default:
+			out = append(out, a)
+		}
+	}
+	return path, out
+}
