@@ -58,6 +58,7 @@ type engine struct {
 	demo     decimal.Decimal
 	liq      *account // takes over liquidated positions
 	maker    *account // the market makers
+	curTx    string   // hash of the transaction being applied, for its fills
 	taker    *account // random market orders
 }
 

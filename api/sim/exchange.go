@@ -48,6 +48,7 @@ func (s *Sim) exchange(body []byte) (int, any) {
 		return http.StatusUnauthorized, signedError{err.Error(), a.addr}
 	}
 	rep := txReply{TxHash: e.txHash(a.addr, req.Nonce, req.TxType), TxType: req.TxType, Address: a.addr}
+	e.curTx = rep.TxHash
 	data, err := e.apply(a, req, &rep)
 	if err != nil {
 		status, _ := fail(err)

@@ -1,7 +1,11 @@
 package sim
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
+	"io"
+	"net/http"
 	"encoding/hex"
 	"net/http/httptest"
 	"testing"
@@ -100,3 +104,42 @@ func eqDec(t testing.TB, what string, got decimal.Decimal, want string) {
 		t.Errorf("%s = %s, want %s", what, got, want)
 	}
 }
+
+// signer returns the named test account's signer.
+func signer(t testing.TB, name string) *api.Signer {
+	t.Helper()
+	s, err := api.SignerFromHex(keyHex(name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// signed builds a signed /exchange body for the named account.
+func signed(t testing.TB, name, action string, data api.ActionData) []byte {
+	t.Helper()
+	b, err := signer(t, name).EncodeRequest("Mainnet", action, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// post sends a raw body and decodes the JSON answer into a map.
+func (e *env) post(t testing.TB, path string, body []byte) (int, map[string]any) {
+	t.Helper()
+	resp, err := http.Post(e.srv.URL+path, "application/json", bytes.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var out map[string]any
+	raw, _ := io.ReadAll(resp.Body)
+	if err := json.Unmarshal(raw, &out); err != nil {
+		t.Fatalf("%s answered %d with non-JSON %q", path, resp.StatusCode, raw)
+	}
+	return resp.StatusCode, out
+}
+
+// nowMs is the test clock in Unix milliseconds.
+func (e *env) nowMs() uint64 { return uint64(e.clock.Now().UnixMilli()) }

@@ -28,6 +28,7 @@ const (
 func (e *engine) step(t time.Time, dt time.Duration, fundingDue bool) {
 	e.at = t
 	defer func() { e.at = time.Time{} }()
+	e.curTx = e.txHash("market", uint64(t.UnixMilli()), 0)
 	for _, m := range e.markets {
 		if m.delisted {
 			continue

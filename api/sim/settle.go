@@ -23,12 +23,13 @@ func (e *engine) settle(o *order, price, q int64, maker bool, tid api.TradeID) {
 	e.recordFill(a, f)
 }
 
-// recordFill adds a fill to the account's history with its transaction hash.
+// recordFill adds a fill to the account's history, with the hash of the transaction that
+// caused it.
 func (e *engine) recordFill(a *account, f fillRec) {
 	if a.internal {
 		return
 	}
-	f.txHash = e.txHash(a.addr, uint64(f.trade), 0)
+	f.txHash = e.curTx
 	a.addFill(f)
 }
 

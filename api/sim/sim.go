@@ -187,6 +187,7 @@ func (s *Sim) SetIndexPrice(symbol string, price decimal.Decimal) error {
 	}
 	m.index = n
 	now := e.now()
+	e.curTx = e.txHash("index", uint64(now.UnixMilli()), 0)
 	e.refresh(m, now)
 	e.liquidations()
 	return nil

@@ -1,0 +1,77 @@
+package sim
+
+import (
+	"fmt"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/tradedesk/tradedesk/api"
+)
+
+// BenchmarkMatching places orders in process through every check a user's order goes through:
+// two accounts alternate a resting limit order and one that crosses it, so every other order trades.
+func BenchmarkMatching(b *testing.B) {
+	s := New(WithSeed(1), WithClock(NewTestClock(testStart)), WithQuietMarkets(), WithDemoBalance(dec("1000000000")))
+	e := s.eng
+	alice := e.account(mustCanon("0x00000000000000000000000000000000000a11ce"))
+	bob := e.account(mustCanon("0x0000000000000000000000000000000000000b0b"))
+	prices := make([]string, 64)
+	for i := range prices {
+		prices[i] = fmt.Sprintf("%d.%d", 97000+i*3, i%10)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		// Pairs trade; every 32 pairs the two swap sides, so positions stay bounded.
+		a, side := alice, api.SideSell
+		if i%2 == 1 {
+			a = bob
+		}
+		if (i%2 == 1) != ((i/64)%2 == 1) {
+			side = api.SideBuy
+		}
+		w := api.OrderWire{InstrumentID: 1, Side: side, Price: prices[(i/2)%len(prices)], Size: "0.01", Tif: api.TifGTC}
+		if _, err := e.place(a, &w); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "orders/s")
+}
+
+func mustCanon(s string) string {
+	a, err := canonical(s)
+	if err != nil {
+		panic(err)
+	}
+	return a
+}
+
+// BenchmarkHTTPSignedActions posts signed orders over loopback; the simulator checks every
+// signature, nonce and expiry.
+func BenchmarkHTTPSignedActions(b *testing.B) {
+	e := quietEnv(b, WithDemoBalance(dec("1000000000")))
+	clients := make([]*api.Client, 8)
+	for i := range clients {
+		clients[i] = e.client(fmt.Sprint("bench", i))
+	}
+	var n atomic.Int64
+	b.ResetTimer()
+	start := time.Now()
+	b.RunParallel(func(pb *testing.PB) {
+		c := clients[int(n.Add(1))%len(clients)]
+		i := 0
+		for pb.Next() {
+			i++
+			side := api.SideBuy
+			if i%2 == 0 {
+				side = api.SideSell
+			}
+			w := limit(1, side, fmt.Sprint(97000+i%50), "0.001")
+			if _, err := c.PlaceOrders(ctx(), []api.OrderWire{w}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "actions/s")
+}
