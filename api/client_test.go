@@ -174,7 +174,9 @@ func infoCases() []infoCase {
 				}
 			}},
 		{"order_history", "order_history.json", `{"method":"order_history","params":{"user":"` + testAddr + `","page":3,"limit":10}}`,
-			func(ctx context.Context, c *Client) (any, error) { return c.OrderHistory(ctx, testAddr, PageParams{Page: 3, Limit: 10}) },
+			func(ctx context.Context, c *Client) (any, error) {
+				return c.OrderHistory(ctx, testAddr, PageParams{Page: 3, Limit: 10})
+			},
 			func(t *testing.T, v any) {
 				p := v.(Page[OrderRecord])
 				a, b := p.Data[0], p.Data[1]
@@ -254,9 +256,18 @@ func TestInfoRejectsBadArgumentsBeforeSending(t *testing.T) {
 		"no account":      func() error { _, err := ro.Fills(ctx, "", PageParams{}); return err },
 		"bad broker":      func() error { _, err := c.BrokersCheck(ctx, "", "nope", PageParams{}); return err },
 		"instrument kind": func() error { _, err := c.Instruments(ctx, "futures"); return err },
-		"chart type":      func() error { _, err := c.Chart(ctx, ChartParams{ChartType: "last", Resolution: "1", From: 1, To: 2}); return err },
-		"resolution":      func() error { _, err := c.Chart(ctx, ChartParams{ChartType: "ltp", Resolution: "2", From: 1, To: 2}); return err },
-		"chart range":     func() error { _, err := c.Chart(ctx, ChartParams{ChartType: "ltp", Resolution: "1", From: 5, To: 2}); return err },
+		"chart type": func() error {
+			_, err := c.Chart(ctx, ChartParams{ChartType: "last", Resolution: "1", From: 1, To: 2})
+			return err
+		},
+		"resolution": func() error {
+			_, err := c.Chart(ctx, ChartParams{ChartType: "ltp", Resolution: "2", From: 1, To: 2})
+			return err
+		},
+		"chart range": func() error {
+			_, err := c.Chart(ctx, ChartParams{ChartType: "ltp", Resolution: "1", From: 5, To: 2})
+			return err
+		},
 		"leverage symbol": func() error { _, err := c.InstrumentLeverage(ctx, "", ""); return err },
 		"book symbol":     func() error { _, err := c.OrderBook(ctx, "", 0); return err },
 		"book depth":      func() error { _, err := c.OrderBook(ctx, "BTC-PERP", -1); return err },

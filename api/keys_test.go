@@ -3,6 +3,7 @@ package api
 import (
 	"context"
 	"fmt"
+	"math/big"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -112,7 +113,7 @@ func TestChecksumAddress(t *testing.T) {
 		}
 	}
 	for in, why := range map[string]string{
-		"":             "start with 0x",
+		"": "start with 0x",
 		"2c7536e3605d9c16a7a3d7b1898e529396a65c23":     "start with 0x",
 		"0x2c7536e3605d9c16a7a3d7b1898e529396a65c2":    "40 hex digits",
 		"0x2c7536e3605d9c16a7a3d7b1898e529396a65c2300": "40 hex digits",
@@ -137,7 +138,8 @@ func TestChecksumAddress(t *testing.T) {
 func TestKeyNeverPrinted(t *testing.T) {
 	s, _ := SignerFromHex(testKey)
 	bare := strings.TrimPrefix(testKey, "0x")
-	forms := []string{bare, strings.ToUpper(bare), s.key.D.String(), fmt.Sprintf("%x", s.key.D), fmt.Sprint(s.key.D.Bytes())}
+	raw := crypto.FromECDSA(s.key)
+	forms := []string{bare, strings.ToUpper(bare), new(big.Int).SetBytes(raw).String(), fmt.Sprint(raw), string(raw)}
 	rec := newRecorder(t, func(w http.ResponseWriter, _ *http.Request, _ []byte) {
 		w.WriteHeader(500)
 		_, _ = w.Write([]byte(`{"error":"no"}`))

@@ -143,7 +143,7 @@ type Signer struct {
 // NewSigner wraps a secp256k1 private key. It returns an error for a nil key or one that is not
 // on the secp256k1 curve.
 func NewSigner(key *ecdsa.PrivateKey) (*Signer, error) {
-	if key == nil || key.D == nil {
+	if key == nil || key.X == nil || key.Y == nil {
 		return nil, errors.New("signer: no private key given")
 	}
 	if key.Curve != crypto.S256() {

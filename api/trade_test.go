@@ -20,7 +20,9 @@ func tradeCall(t *testing.T, v vector) func(context.Context, *Client) (TxRespons
 	case *CancelByCloidData:
 		return func(ctx context.Context, c *Client) (TxResponse, error) { return c.CancelByCloid(ctx, d.Cancels) }
 	case *CancelByInstrumentData:
-		return func(ctx context.Context, c *Client) (TxResponse, error) { return c.CancelByInstrument(ctx, d.InstrumentID) }
+		return func(ctx context.Context, c *Client) (TxResponse, error) {
+			return c.CancelByInstrument(ctx, d.InstrumentID)
+		}
 	case *CancelAllData:
 		return func(ctx context.Context, c *Client) (TxResponse, error) { return c.CancelAll(ctx) }
 	case *TransferData:
@@ -152,29 +154,41 @@ func TestExchangeRejectsBadArgumentsBeforeSigning(t *testing.T) {
 		many[i] = good
 	}
 	calls := map[string]func() error{
-		"read-only":      func() error { _, err := ro.CancelAll(ctx); return err },
-		"no orders":      func() error { _, err := c.PlaceOrders(ctx, nil); return err },
-		"101 orders":     func() error { _, err := c.PlaceOrders(ctx, many); return err },
-		"side":           func() error { _, err := c.PlaceOrders(ctx, with(func(o *OrderWire) { o.Side = "buy" })); return err },
-		"position side":  func() error { _, err := c.PlaceOrders(ctx, with(func(o *OrderWire) { o.PositionSide = "" })); return err },
+		"read-only":  func() error { _, err := ro.CancelAll(ctx); return err },
+		"no orders":  func() error { _, err := c.PlaceOrders(ctx, nil); return err },
+		"101 orders": func() error { _, err := c.PlaceOrders(ctx, many); return err },
+		"side":       func() error { _, err := c.PlaceOrders(ctx, with(func(o *OrderWire) { o.Side = "buy" })); return err },
+		"position side": func() error {
+			_, err := c.PlaceOrders(ctx, with(func(o *OrderWire) { o.PositionSide = "" }))
+			return err
+		},
 		"tif":            func() error { _, err := c.PlaceOrders(ctx, with(func(o *OrderWire) { o.Tif = "GTD" })); return err },
 		"size zero":      func() error { _, err := c.PlaceOrders(ctx, with(func(o *OrderWire) { o.Size = "0" })); return err },
 		"size exponent":  func() error { _, err := c.PlaceOrders(ctx, with(func(o *OrderWire) { o.Size = "1e-3" })); return err },
 		"price negative": func() error { _, err := c.PlaceOrders(ctx, with(func(o *OrderWire) { o.Price = "-1" })); return err },
 		"price empty":    func() error { _, err := c.PlaceOrders(ctx, with(func(o *OrderWire) { o.Price = "" })); return err },
 		"tpsl":           func() error { _, err := c.PlaceOrders(ctx, with(func(o *OrderWire) { o.Tpsl = "tp" })); return err },
-		"tpsl kind":      func() error { _, err := c.PlaceOrders(ctx, with(func(o *OrderWire) { o.Tpsl = "x"; o.TriggerPx = "1" })); return err },
-		"trigger":        func() error { _, err := c.PlaceOrders(ctx, with(func(o *OrderWire) { o.TriggerPx = "1." })); return err },
-		"grouping":       func() error { _, err := c.PlaceOrders(ctx, with(func(o *OrderWire) { o.Grouping = "oco" })); return err },
-		"no cancels":     func() error { _, err := c.CancelByOid(ctx, nil); return err },
-		"101 cancels":    func() error { _, err := c.CancelByOid(ctx, make([]CancelOid, 101)); return err },
-		"empty cloid":    func() error { _, err := c.CancelByCloid(ctx, []CancelCloid{{InstrumentID: 1}}); return err },
-		"instrument":     func() error { _, err := c.CancelByInstrument(ctx, -1); return err },
-		"amount":         func() error { _, err := c.SpotTransfer(ctx, 1, "ten", destAddr); return err },
-		"destination":    func() error { _, err := c.DerivativeTransfer(ctx, 1, "10", "0x12"); return err },
-		"internal":       func() error { _, err := c.InternalTransfer(ctx, -1, "10", true); return err },
-		"chain":          func() error { _, err := c.SpotWithdraw(ctx, 1, "10", 0); return err },
-		"withdraw":       func() error { _, err := c.DerivativeWithdraw(ctx, 1, "0", 1); return err },
+		"tpsl kind": func() error {
+			_, err := c.PlaceOrders(ctx, with(func(o *OrderWire) { o.Tpsl = "x"; o.TriggerPx = "1" }))
+			return err
+		},
+		"trigger": func() error {
+			_, err := c.PlaceOrders(ctx, with(func(o *OrderWire) { o.TriggerPx = "1." }))
+			return err
+		},
+		"grouping": func() error {
+			_, err := c.PlaceOrders(ctx, with(func(o *OrderWire) { o.Grouping = "oco" }))
+			return err
+		},
+		"no cancels":  func() error { _, err := c.CancelByOid(ctx, nil); return err },
+		"101 cancels": func() error { _, err := c.CancelByOid(ctx, make([]CancelOid, 101)); return err },
+		"empty cloid": func() error { _, err := c.CancelByCloid(ctx, []CancelCloid{{InstrumentID: 1}}); return err },
+		"instrument":  func() error { _, err := c.CancelByInstrument(ctx, -1); return err },
+		"amount":      func() error { _, err := c.SpotTransfer(ctx, 1, "ten", destAddr); return err },
+		"destination": func() error { _, err := c.DerivativeTransfer(ctx, 1, "10", "0x12"); return err },
+		"internal":    func() error { _, err := c.InternalTransfer(ctx, -1, "10", true); return err },
+		"chain":       func() error { _, err := c.SpotWithdraw(ctx, 1, "10", 0); return err },
+		"withdraw":    func() error { _, err := c.DerivativeWithdraw(ctx, 1, "0", 1); return err },
 	}
 	for name, call := range calls {
 		e, ok := AsError(call())
