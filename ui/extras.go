@@ -385,3 +385,18 @@ func emptyFor(store *state.Store, k state.Kind, text string) string {
 	}
 	return text
 }
+
+// newMarketGroup is the chart and the current instrument's details.
+func newMarketGroup(c *Common, ex api.Exchange) *paneGroup {
+	return newPaneGroup(c.Styles, "Market", newChartPane(c, ex), newInstrumentPane(c, ex))
+}
+
+// newActivityGroup is the fills and the order history; bell rings the terminal bell on new fills.
+func newActivityGroup(c *Common, ex api.Exchange, bell bool) *paneGroup {
+	return newPaneGroup(c.Styles, "Activity", newFillsPane(c, ex, bell), newHistoryPane(c, ex))
+}
+
+// newFundsGroup is the balances and collateral, the transfer form and the broker approvals.
+func newFundsGroup(c *Common, ex api.Exchange) *paneGroup {
+	return newPaneGroup(c.Styles, "Funds", newBalancesPane(c, exchangeAddress(ex) != ""), newTransferPane(c, ex), newBrokersPane(c, ex))
+}

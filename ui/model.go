@@ -124,6 +124,9 @@ func New(cfg Config) *Model {
 	m.addPane(newOrdersPane(m.c), colLeft, 3, 0)
 	m.addPane(m.form, colRight, 0, formHeight)
 	m.addPane(newAccountPane(m.c, accountEmpty), colRight, 1, 0)
+	m.addPane(newMarketGroup(m.c, cfg.Exchange), colLeft, 4, 0)
+	m.addPane(newActivityGroup(m.c, cfg.Exchange, true), colLeft, 3, 0)
+	m.addPane(newFundsGroup(m.c, cfg.Exchange), colRight, 2, 0)
 
 	if cfg.Instrument != "" {
 		m.form.Update(instrumentMsg{Symbol: cfg.Instrument})
@@ -144,6 +147,7 @@ func (m *Model) Init() tea.Cmd {
 	for _, k := range m.kinds {
 		cmds = append(cmds, m.startPoll(k))
 	}
+	cmds = append(cmds, startPanes) // the panes' own polls (fills, history, chart, brokers, leverage)
 	return tea.Batch(cmds...)
 }
 
@@ -188,6 +192,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case noticeMsg:
 		m.setNotice(msg.Level, msg.Text)
 		return m, nil
+	case paneMsg:
+		return m, m.onPaneMsg(msg)
 	case flashEndMsg:
 		return m, m.tickers.Update(msg)
 	}
