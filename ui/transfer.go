@@ -446,7 +446,7 @@ func (p *transferPane) fieldLine(f int) string {
 	var value string
 	switch f {
 	case tfOp:
-		value = st.Accent.on("[" + p.opNow().String() + "]") + arrows
+		value = st.Accent.on("["+p.opNow().String()+"]") + arrows
 	case tfCollateral:
 		value = st.Accent.on("["+p.coll+"]") + arrows
 		if c := p.checked; c.Collateral.Symbol != "" {
