@@ -7,6 +7,8 @@ import (
 	"net"
 	"net/url"
 	"strings"
+	"sync/atomic"
+	"time"
 
 	"github.com/tradedesk/tradedesk/api"
 )
@@ -40,6 +42,7 @@ type runner struct {
 	o      opts
 	args   []string
 	client api.Exchange
+	signer *api.Signer
 }
 
 // flagSet declares the global flags and the command's own.
@@ -88,6 +91,8 @@ func (r *runner) connect() error {
 		return err
 	}
 	if signer != nil {
+		primeNonces(signer)
+		r.signer = signer
 		opts = append(opts, api.WithSigner(signer))
 	} else if r.cmd.trades {
 		return usagef("%s needs a key: --keystore FILE or TRADEDESK_PRIVATE_KEY (--address is read-only)", r.cmd.name)
@@ -104,6 +109,32 @@ func (r *runner) connect() error {
 	}
 	r.client = client
 	return nil
+}
+
+// lastNonce is the highest nonce any command in this process signed with. Each command loads its
+// own signer, whose nonce source starts from the clock; two commands run in the same millisecond
+// (a script, a test) would reuse a nonce, which the exchange refuses. Priming every new signer
+// with it keeps nonces increasing across commands.
+var lastNonce atomic.Uint64
+
+func primeNonces(s *api.Signer) {
+	if last := lastNonce.Load(); last > 0 {
+		s.Nonces().Next(time.UnixMilli(int64(last)))
+	}
+}
+
+// recordNonces remembers the signer's last nonce for the next command.
+func recordNonces(s *api.Signer) {
+	if s == nil {
+		return
+	}
+	n := s.Nonces().Last()
+	for {
+		last := lastNonce.Load()
+		if n <= last || lastNonce.CompareAndSwap(last, n) {
+			return
+		}
+	}
 }
 
 // resolveURL picks the base URL: --url, else --network's URL. A plain http:// URL is refused

@@ -146,7 +146,9 @@ func Run(ctx context.Context, args []string, env Env) int {
 	if err := r.connect(); err != nil {
 		return r.fail(err)
 	}
-	if err := cmd.run(ctx, r); err != nil {
+	err = cmd.run(ctx, r)
+	recordNonces(r.signer)
+	if err != nil {
 		return r.fail(err)
 	}
 	return ExitOK

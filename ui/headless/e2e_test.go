@@ -1,0 +1,382 @@
+package headless
+
+import (
+	"bytes"
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/shopspring/decimal"
+	"github.com/tradedesk/tradedesk/api"
+	"github.com/tradedesk/tradedesk/api/sim"
+	"github.com/tradedesk/tradedesk/state"
+)
+
+// testKey is a fixed test key (never a real one).
+const testKey = "4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318"
+
+type harness struct {
+	t       *testing.T
+	sim     *sim.Sim
+	srv     *httptest.Server
+	env     map[string]string
+	outputs []string // everything the commands wrote, to scan for the key
+}
+
+func newHarness(t *testing.T) *harness {
+	t.Helper()
+	s := sim.New(sim.WithSeed(11))
+	srv := httptest.NewServer(s)
+	t.Cleanup(srv.Close)
+	return &harness{t: t, sim: s, srv: srv, env: map[string]string{api.EnvPrivateKey: "0x" + testKey}}
+}
+
+// run runs one command against the simulator with the test key and returns its exit status,
+// stdout and stderr.
+func (h *harness) run(args ...string) (int, string, string) {
+	h.t.Helper()
+	var out, errb bytes.Buffer
+	full := append(append([]string{}, args...), "--url", h.srv.URL)
+	code := Run(context.Background(), full, Env{Stdout: &out, Stderr: &errb, Getenv: func(k string) string { return h.env[k] }})
+	h.outputs = append(h.outputs, out.String(), errb.String())
+	return code, out.String(), errb.String()
+}
+
+// ok runs a command that must succeed.
+func (h *harness) ok(args ...string) string {
+	h.t.Helper()
+	code, out, errs := h.run(args...)
+	if code != 0 {
+		h.t.Fatalf("%v: exit %d, stderr %q", args, code, errs)
+	}
+	return out
+}
+
+// client is an api client with the same key, for setting up and checking.
+func (h *harness) client() *api.Client {
+	s, err := api.SignerFromHex(testKey)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	return api.New(h.srv.URL, api.WithSigner(s))
+}
+
+// restingBid is a buy price 2% under the mid, on BTC-PERP's tick.
+func (h *harness) restingBid() string {
+	h.t.Helper()
+	c := h.client()
+	ins, err := c.Instruments(context.Background(), "all")
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	st := state.New(nil)
+	st.Apply(state.InstrumentsMsg{Instruments: ins})
+	mids, err := c.Mids(context.Background(), "all")
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	st.Apply(state.MidsMsg{Mids: mids})
+	in, _ := st.Instrument("BTC-PERP")
+	mid, ok := st.Mid("BTC-PERP")
+	if !ok {
+		h.t.Fatal("no BTC-PERP mid in the simulator")
+	}
+	return state.FloorToStep(mid.Mul(decimal.RequireFromString("0.98")), in.TickSize).String()
+}
+
+func (h *harness) openOrders() []api.OrderRecord {
+	h.t.Helper()
+	var orders []api.OrderRecord
+	if err := json.Unmarshal([]byte(h.ok("orders", "--json")), &orders); err != nil {
+		h.t.Fatal(err)
+	}
+	return orders
+}
+
+func TestOrderListCancel(t *testing.T) {
+	h := newHarness(t)
+	px := h.restingBid()
+	out := h.ok("order", "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.01", "--price", px, "--json")
+	var res orderResult
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatalf("order --json: %v\n%s", err, out)
+	}
+	if !res.Sent || res.Oid == 0 || res.Status == "" || !state.ValidCloid(res.Order.Cloid) || res.Order.Price != px {
+		t.Fatalf("order result %+v", res)
+	}
+	orders := h.openOrders()
+	if len(orders) != 1 || orders[0].Cloid != res.Order.Cloid || orders[0].OrderID != res.Oid {
+		t.Fatalf("open orders %+v, want the order with cloid %s", orders, res.Order.Cloid)
+	}
+	table := h.ok("orders")
+	if !strings.Contains(table, "BTC-PERP") || !strings.Contains(table, res.Order.Cloid) || !strings.HasPrefix(table, "INSTRUMENT") {
+		t.Fatalf("orders table:\n%s", table)
+	}
+	out = h.ok("cancel", "--instrument", "btc-perp", "--cloid", res.Order.Cloid)
+	if !strings.Contains(out, "cancelled order with cloid "+res.Order.Cloid+" on BTC-PERP") {
+		t.Fatalf("cancel output %q", out)
+	}
+	if orders := h.openOrders(); len(orders) != 0 {
+		t.Fatalf("order still open after cancel: %+v", orders)
+	}
+	// By oid, then cancel-all on one instrument.
+	out = h.ok("order", "--instrument", "1", "--side", "buy", "--size", "0.01", "--price", px)
+	if !strings.Contains(out, "placed buy 0.0100 BTC-PERP") {
+		t.Fatalf("order table output:\n%s", out)
+	}
+	oid := h.openOrders()[0].OrderID
+	h.ok("cancel", "--instrument", "BTC-PERP", "--oid", decimal.NewFromInt(int64(oid)).String())
+	h.ok("order", "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.01", "--price", px)
+	h.ok("order", "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.02", "--price", px)
+	out = h.ok("cancel-all", "--instrument", "BTC-PERP")
+	if !strings.HasPrefix(out, "cancelled 2 orders on BTC-PERP") {
+		t.Fatalf("cancel-all output %q", out)
+	}
+	h.checkNoKey()
+}
+
+func TestMarketOrderAndReadCommands(t *testing.T) {
+	h := newHarness(t)
+	out := h.ok("order", "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.01", "--market")
+	if !strings.Contains(out, "(market, worst price") {
+		t.Fatalf("market order output:\n%s", out)
+	}
+	var pos []api.Position
+	if err := json.Unmarshal([]byte(h.ok("positions", "--json")), &pos); err != nil {
+		t.Fatal(err)
+	}
+	if len(pos) != 1 || pos[0].Instrument != "BTC-PERP" || !pos[0].Size.Equal(decimal.RequireFromString("0.01")) {
+		t.Fatalf("positions after a market buy: %+v", pos)
+	}
+	table := h.ok("positions")
+	if !strings.Contains(table, "BTC-PERP") || !strings.Contains(table, "long") {
+		t.Fatalf("positions table:\n%s", table)
+	}
+	// Close it: a reduce-only market sell of the full size.
+	h.ok("order", "--instrument", "BTC-PERP", "--side", "sell", "--size", "0.01", "--market", "--reduce-only")
+	if err := json.Unmarshal([]byte(h.ok("positions", "--json")), &pos); err != nil || len(pos) != 0 {
+		t.Fatalf("position not closed: %+v %v", pos, err)
+	}
+	for _, cmd := range []string{"account", "fills", "history", "tickers", "instruments", "collateral"} {
+		out := h.ok(cmd)
+		if strings.TrimSpace(out) == "" {
+			t.Fatalf("%s printed nothing", cmd)
+		}
+		var v any
+		if err := json.Unmarshal([]byte(h.ok(cmd, "--json")), &v); err != nil {
+			t.Fatalf("%s --json is not JSON: %v", cmd, err)
+		}
+	}
+	if out := h.ok("fills"); !strings.Contains(out, "openLong") || !strings.Contains(out, "closeLong") {
+		t.Fatalf("fills table:\n%s", out)
+	}
+	h.checkNoKey()
+}
+
+func TestTransfer(t *testing.T) {
+	h := newHarness(t)
+	out := h.ok("transfer", "--collateral", "USDC", "--amount", "10", "--to-derivatives")
+	if !strings.Contains(out, "done (tx") {
+		t.Fatalf("transfer output %q", out)
+	}
+	code, _, errs := h.run("transfer", "--collateral", "USDC", "--amount", "100000000", "--to-spot")
+	if code != ExitFailure || !strings.Contains(errs, "rejected, nothing sent") || strings.Count(errs, "\n") != 1 {
+		t.Fatalf("over-balance transfer: %d %q", code, errs)
+	}
+	code, _, errs = h.run("withdraw", "--collateral", "USDC", "--amount", "5", "--chain", "999999")
+	if code != ExitFailure || !strings.Contains(errs, "chain") {
+		t.Fatalf("withdraw to a chain that is not a bridge: %d %q", code, errs)
+	}
+	h.checkNoKey()
+}
+
+func TestExportEveryPage(t *testing.T) {
+	h := newHarness(t)
+	c := h.client()
+	px := h.restingBid()
+	for batch := 0; batch < 3; batch++ {
+		orders := make([]api.OrderWire, 80)
+		for i := range orders {
+			orders[i] = api.OrderWire{InstrumentID: 1, Side: "b", PositionSide: "BOTH", Price: px, Size: "0.001", Tif: "GTC", Cloid: state.NewCloid()}
+		}
+		if _, err := c.PlaceOrders(context.Background(), orders); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h.ok("cancel-all")
+	want, err := api.AllPages(context.Background(), func(ctx context.Context, p api.PageParams) (api.Page[api.OrderRecord], error) {
+		return c.OrderHistory(ctx, "", p)
+	}, 0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(want) <= api.DefaultPageSize {
+		t.Fatalf("only %d history records: the test needs more than one page", len(want))
+	}
+	file := filepath.Join(t.TempDir(), "history.csv")
+	code, _, errs := h.run("export", "history", "--format", "csv", "--output", file)
+	if code != 0 {
+		t.Fatalf("export: %d %s", code, errs)
+	}
+	if !strings.Contains(errs, "exporting history: ") || !strings.Contains(errs, "wrote 240 history records to "+file) {
+		t.Fatalf("progress on stderr: %q", errs)
+	}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(bytes.NewReader(data)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != len(want)+1 {
+		t.Fatalf("csv has %d rows, want header + %d", len(rows), len(want))
+	}
+	col := map[string]int{}
+	for i, name := range rows[0] {
+		col[name] = i
+	}
+	for i, rec := range want {
+		row := rows[i+1]
+		if row[col["order_id"]] != decimal.NewFromInt(int64(rec.OrderID)).String() || row[col["cloid"]] != rec.Cloid || row[col["limit_price"]] != rec.LimitPrice.String() {
+			t.Fatalf("row %d %v does not match record %+v", i, row, rec)
+		}
+	}
+	// JSON to stdout, flags after the positional argument.
+	code, out, _ := h.run("export", "--format", "json", "history")
+	var recs []map[string]any
+	if code != 0 || json.Unmarshal([]byte(out), &recs) != nil || len(recs) != len(want) {
+		t.Fatalf("json export: exit %d, %d records, want %d", code, len(recs), len(want))
+	}
+	h.checkNoKey()
+}
+
+func TestFailureExits(t *testing.T) {
+	h := newHarness(t)
+	px := h.restingBid()
+	cases := []struct {
+		name string
+		args []string
+		code int
+		want string
+	}{
+		{"unknown command", []string{"frobnicate"}, ExitUsage, `unknown command "frobnicate"`},
+		{"bad flag", []string{"orders", "--colour"}, ExitUsage, "flag provided but not defined: -colour"},
+		{"stray argument", []string{"orders", "now"}, ExitUsage, `unexpected argument "now"`},
+		{"unknown instrument", []string{"order", "--instrument", "NOPE-PERP", "--side", "buy", "--size", "1", "--price", "1"}, ExitFailure, `unknown instrument "NOPE-PERP"`},
+		{"off tick", []string{"order", "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.01", "--price", decimal.RequireFromString(px).Add(decimal.RequireFromString("0.03")).String()}, ExitFailure, "order rejected, nothing sent: price: price"},
+		{"bad size", []string{"order", "--instrument", "BTC-PERP", "--side", "buy", "--size", "lots", "--price", px}, ExitFailure, `size "lots" is not a number`},
+		{"price and market", []string{"order", "--instrument", "BTC-PERP", "--side", "buy", "--size", "1", "--price", "1", "--market"}, ExitUsage, "--price and --market exclude each other"},
+		{"no price", []string{"order", "--instrument", "BTC-PERP", "--side", "buy", "--size", "1"}, ExitUsage, "give --price PX for a limit order, or --market"},
+		{"tpsl without trigger", []string{"order", "--instrument", "BTC-PERP", "--side", "sell", "--size", "1", "--market", "--tpsl", "sl"}, ExitUsage, "--tpsl needs --trigger PX"},
+		{"guard", []string{"order", "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.01", "--price", halve(px)}, ExitFailure, "order needs confirmation, nothing sent: price"},
+		{"reduce-only no position", []string{"order", "--instrument", "BTC-PERP", "--side", "sell", "--size", "0.01", "--market", "--reduce-only"}, ExitFailure, "reduce-only: there is no position on BTC-PERP"},
+		{"cancel needs one id", []string{"cancel", "--instrument", "BTC-PERP"}, ExitUsage, "give exactly one of --oid N or --cloid ID"},
+		{"bad slippage", []string{"order", "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.01", "--market", "--slippage", "80%"}, ExitUsage, "--slippage 80% is over 50%"},
+		{"export what", []string{"export", "trades"}, ExitUsage, "trades"},
+		{"bad page", []string{"fills", "--page", "0"}, ExitUsage, "--page 0: pages start at 1"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			code, out, errs := h.run(tc.args...)
+			if code != tc.code || !strings.Contains(errs, tc.want) || strings.Count(errs, "\n") != 1 || out != "" {
+				t.Fatalf("exit %d (want %d), stderr %q (want %q, one line), stdout %q", code, tc.code, errs, tc.want, out)
+			}
+		})
+	}
+	if orders := h.openOrders(); len(orders) != 0 {
+		t.Fatalf("a failed command placed an order: %+v", orders)
+	}
+	h.checkNoKey()
+}
+
+func halve(px string) string {
+	return decimal.RequireFromString(px).Div(decimal.NewFromInt(2)).Truncate(0).String()
+}
+
+func TestConnectionFailures(t *testing.T) {
+	var out, errb bytes.Buffer
+	env := Env{Stdout: &out, Stderr: &errb, Getenv: func(k string) string {
+		if k == api.EnvPrivateKey {
+			return testKey
+		}
+		return ""
+	}}
+	srv := httptest.NewServer(sim.New())
+	url := srv.URL
+	srv.Close()
+	cases := []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"tickers", "--url", url}, ExitFailure, "connection refused"},
+		{[]string{"tickers"}, ExitUsage, "no exchange: give --url URL or --network mainnet|testnet"},
+		{[]string{"tickers", "--url", "http://example.com"}, ExitUsage, "plain http to another machine"},
+		{[]string{"tickers", "--url", "x", "--network", "mainnet"}, ExitUsage, "give --url or --network, not both"},
+		{[]string{"tickers", "--network", "moonnet"}, ExitUsage, `unknown network "moonnet"`},
+		{[]string{"account", "--url", url, "--user", "0x123"}, ExitUsage, "--user: address"},
+	}
+	for _, tc := range cases {
+		out.Reset()
+		errb.Reset()
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		code := Run(ctx, tc.args, env)
+		cancel()
+		if code != tc.code || !strings.Contains(errb.String(), tc.want) || strings.Count(errb.String(), "\n") != 1 {
+			t.Errorf("%v: exit %d (want %d), stderr %q (want %q)", tc.args, code, tc.code, errb.String(), tc.want)
+		}
+		if strings.Contains(out.String()+errb.String(), testKey) {
+			t.Fatal("the key leaked")
+		}
+	}
+}
+
+func TestNoKeyNoTrade(t *testing.T) {
+	h := newHarness(t)
+	h.env = map[string]string{}
+	code, _, errs := h.run("order", "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.01", "--market")
+	if code != ExitUsage || !strings.Contains(errs, "order needs a key") {
+		t.Fatalf("order without a key: %d %q", code, errs)
+	}
+	code, _, errs = h.run("positions")
+	if code != ExitUsage || !strings.Contains(errs, "no account") {
+		t.Fatalf("positions without an account: %d %q", code, errs)
+	}
+	h.env = map[string]string{api.EnvPrivateKey: "0x1234"}
+	code, _, errs = h.run("account")
+	if code != ExitUsage && code != ExitFailure || !strings.Contains(errs, "TRADEDESK_PRIVATE_KEY: private key must be 64 hex digits") || strings.Contains(errs, "1234") {
+		t.Fatalf("bad key: %d %q", code, errs)
+	}
+}
+
+func TestIsCommandAndHelp(t *testing.T) {
+	for _, c := range []string{"order", "cancel", "cancel-all", "transfer", "withdraw", "account", "positions", "orders", "fills", "history", "tickers", "instruments", "collateral", "export"} {
+		if !IsCommand(c) {
+			t.Errorf("%s is a command", c)
+		}
+	}
+	if IsCommand("sim") || IsCommand("") || len(Commands()) != 14 {
+		t.Fatal("only the headless commands")
+	}
+	var out bytes.Buffer
+	if code := Run(context.Background(), []string{"order", "--help"}, Env{Stdout: &out, Stderr: &out}); code != 0 || !strings.Contains(out.String(), "--instrument SYM") || !strings.Contains(out.String(), "-reduce-only") {
+		t.Fatalf("help: %d %s", code, out.String())
+	}
+}
+
+// checkNoKey fails if the private key appears in anything a command wrote.
+func (h *harness) checkNoKey() {
+	h.t.Helper()
+	for _, o := range h.outputs {
+		if strings.Contains(strings.ToLower(o), testKey) {
+			h.t.Fatal("the private key appears in command output")
+		}
+	}
+}
