@@ -155,7 +155,7 @@ func infoCases() []infoCase {
 			}},
 		{"chart", "chart.json", `{"method":"chart","params":{"symbol":"1","instrument_id":1,"chart_type":"mark","resolution":"60","from":1769600000,"to":1769700000}}`,
 			func(ctx context.Context, c *Client) (any, error) {
-				return c.Chart(ctx, ChartParams{InstrumentID: 1, ChartType: "mark", Resolution: "60", From: 1769600000, To: 1769700000})
+				return c.Chart(ctx, ChartParams{InstrumentID: 1, ChartType: "mark", Resolution: "60", From: 1769600000, To: 1769700000999})
 			},
 			func(t *testing.T, v any) {
 				cs := v.([]Candle)

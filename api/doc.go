@@ -1,3 +1,21 @@
 // Package api is tradedesk's client of the Exchange Trading API: typed records, the /info queries,
 // the signed /exchange actions, the EIP-712 signer and its nonce source, and the key loaders.
+//
+// A client for reading only:
+//
+//	c := api.New("", api.WithNetwork(api.Testnet), api.WithAddress("0x..."))
+//	pos, err := c.Positions(ctx, "") // "" = the client's own account
+//
+// A client that trades loads a Signer (SignerFromEnv, SignerFromKeystore with PassphraseSource,
+// SignerFromHex) and passes WithSigner. Every /exchange call takes a fresh nonce from the signer's
+// NonceSource (Unix ms, strictly increasing), sets expiresAfter = nonce + 60 s on orders and
+// cancels, signs the MessagePack of action.data (key order fixed, nonce last) with EIP-712 in the
+// HotstuffCore domain and posts {"action":{"type":NAME,"data":...},"signature":...,"nonce":N}.
+//
+// Every failure is an *Error with a Kind, the HTTP status and the server's message. /info calls
+// are retried on 429, 5xx, timeouts and network errors (RetryPolicy); /exchange calls never are.
+// When an /exchange call fails after the request may have reached the exchange, Error.Ambiguous
+// is true: look the order up by its cloid before sending it again.
+//
+// The server side of signing is DecodeSignedRequest, which the simulator uses to authenticate.
 package api

@@ -175,8 +175,9 @@ func (c *Client) Instruments(ctx context.Context, kind string) (Instruments, err
 	return out, c.info(ctx, MethodInstruments, typeParams{kind}, &out)
 }
 
-// Chart fetches candles. From and To are Unix seconds; the instrument goes out both as symbol
-// (its id as text, as the spec says) and instrument_id (as the SDKs send it).
+// Chart fetches candles. From and To are Unix seconds (values above 10^11 are taken as
+// milliseconds and sent as seconds); the instrument goes out both as symbol (its id as text, as
+// the spec says) and instrument_id (as the SDKs send it).
 func (c *Client) Chart(ctx context.Context, p ChartParams) ([]Candle, error) {
 	op := "info " + MethodChart
 	if !slices.Contains(ChartTypes, p.ChartType) {
@@ -185,6 +186,7 @@ func (c *Client) Chart(ctx context.Context, p ChartParams) ([]Candle, error) {
 	if !slices.Contains(Resolutions, p.Resolution) {
 		return nil, invalid(op, "resolution %q: want one of %s", truncate(p.Resolution, 20), strings.Join(Resolutions, ", "))
 	}
+	p.From, p.To = unixSeconds(p.From), unixSeconds(p.To)
 	if p.From <= 0 || p.To <= p.From {
 		return nil, invalid(op, "time range %d..%d: want Unix seconds with from > 0 and to after from", p.From, p.To)
 	}
@@ -320,6 +322,14 @@ func (c *Client) OrderBook(ctx context.Context, symbol string, depth int) (Order
 		return out, invalid("info "+MethodOrderBook, "depth %d: want 0 (default) or more", depth)
 	}
 	return out, c.info(ctx, MethodOrderBook, bookParams{symbol, depth}, &out)
+}
+
+// unixSeconds turns a Unix time in milliseconds (any value above 10^11) into seconds.
+func unixSeconds(t int64) int64 {
+	if t > 1e11 {
+		return t / 1000
+	}
+	return t
 }
 
 func orAll(symbol string) string {
