@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"encoding/hex"
 	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
 
@@ -143,3 +144,15 @@ func (e *env) post(t testing.TB, path string, body []byte) (int, map[string]any)
 
 // nowMs is the test clock in Unix milliseconds.
 func (e *env) nowMs() uint64 { return uint64(e.clock.Now().UnixMilli()) }
+
+// postRaw sends a raw body and returns the status and body text.
+func (e *env) postRaw(t testing.TB, path, body string) (int, string) {
+	t.Helper()
+	resp, err := http.Post(e.srv.URL+path, "application/json", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	raw, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(raw)
+}
