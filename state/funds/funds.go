@@ -120,8 +120,11 @@ type Checked struct {
 	Account      string          // the account the movement is made from
 }
 
-// Receive is what arrives: the amount less the fee.
-func (c Checked) Receive() decimal.Decimal { return c.Amount.Sub(c.Fee) }
+// Receive is what arrives: the whole amount (the fee is charged on top).
+func (c Checked) Receive() decimal.Decimal { return c.Amount }
+
+// Total is what leaves the account: the amount plus the fee.
+func (c Checked) Total() decimal.Decimal { return c.Amount.Add(c.Fee) }
 
 // AmountText is the amount as it is signed and sent, at most the collateral's decimals.
 func (c Checked) AmountText() string { return c.Amount.String() }
@@ -196,31 +199,42 @@ func Check(req Request, collateral []api.Collateral, bal Balances) (Checked, []F
 	return c, errs
 }
 
-// Fee is the fee of moving amount: the collateral's flat withdrawal fee for a withdrawal, its
-// transfer_notional_fee rate times the amount for a transfer to another account, nothing for a
-// move between the account's own sides.
+// Fee is the fee of moving amount, charged on top of it: the collateral's flat withdrawal fee for
+// a withdrawal, its transfer_notional_fee rate times the amount for a transfer to another
+// account, nothing for a move between the account's own sides.
 func Fee(op Op, coll api.Collateral, amount decimal.Decimal) decimal.Decimal {
 	switch {
 	case op.Withdraws():
 		return coll.WithdrawalFee
 	case op.NeedsDestination():
-		return amount.Mul(coll.TransferNotionalFee).RoundUp(int32(coll.Decimals))
+		return amount.Mul(coll.TransferNotionalFee)
 	}
 	return decimal.Zero
 }
 
+// checkFunds checks the amount and its fee against the withdrawable balance; the suggestion is
+// the most that can be sent (for a rate fee, rounded down to the collateral's decimals).
 func checkFunds(c Checked) *FieldError {
 	sym := c.Collateral.Symbol
-	if c.Amount.GreaterThan(c.Withdrawable) {
-		return &FieldError{Field: FieldAmount, Suggest: c.Withdrawable.String(), Msg: fmt.Sprintf(
-			"%s %s is more than the %s %s withdrawable from %s",
-			c.Amount, sym, c.Withdrawable, sym, c.Op.side())}
+	if !c.Total().GreaterThan(c.Withdrawable) {
+		return nil
 	}
-	if c.Fee.IsPositive() && !c.Amount.GreaterThan(c.Fee) {
-		return &FieldError{Field: FieldAmount, Msg: fmt.Sprintf(
-			"%s %s does not cover the %s %s fee: send more than the fee", c.Amount, sym, c.Fee, sym)}
+	most := c.Withdrawable.Sub(c.Fee)
+	if c.Op.NeedsDestination() {
+		most = c.Withdrawable.Div(decimal.NewFromInt(1).Add(c.Collateral.TransferNotionalFee))
 	}
-	return nil
+	most = most.Truncate(int32(c.Collateral.Decimals))
+	suggest := ""
+	if most.IsPositive() {
+		suggest = most.String()
+	}
+	if c.Fee.IsZero() {
+		return &FieldError{Field: FieldAmount, Suggest: suggest, Msg: fmt.Sprintf(
+			"%s %s is more than the %s %s withdrawable from %s", c.Amount, sym, c.Withdrawable, sym, c.Op.side())}
+	}
+	return &FieldError{Field: FieldAmount, Suggest: suggest, Msg: fmt.Sprintf(
+		"%s %s plus the %s %s fee is more than the %s %s withdrawable from %s",
+		c.Amount, sym, c.Fee, sym, c.Withdrawable, sym, c.Op.side())}
 }
 
 // Send signs and sends the checked movement through t. An exchange error (in the response's
@@ -269,7 +283,7 @@ func (c Checked) Confirm() []string {
 		}
 		lines = append(lines, fmt.Sprintf("from your %s balance to your %s balance", c.Op.side(), to))
 	}
-	lines = append(lines, fmt.Sprintf("fee %s %s, arrives %s %s", c.Fee, sym, c.Receive(), sym))
+	lines = append(lines, fmt.Sprintf("fee %s %s on top: %s %s leaves, %s %s arrives", c.Fee, sym, c.Total(), sym, c.Receive(), sym))
 	return lines
 }
 

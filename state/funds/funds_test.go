@@ -79,12 +79,14 @@ func TestCheckErrors(t *testing.T) {
 			FieldAmount, "enter an amount of USDC", ""},
 		{"too many decimals", Request{Op: ToDerivative, Collateral: "USDC", Amount: "1.1234567"},
 			FieldAmount, "USDC takes at most 6 decimals: 1.1234567 has 7", "1.123456"},
-		{"more than withdrawable", Request{Op: DerivativeWithdraw, Collateral: "USDC", Amount: "1500.26", Chain: 1},
+		{"more than withdrawable", Request{Op: ToSpot, Collateral: "USDC", Amount: "1500.26"},
 			FieldAmount, "1500.26 USDC is more than the 1500.25 USDC withdrawable from derivative", "1500.25"},
+		{"more than withdrawable with the fee", Request{Op: DerivativeWithdraw, Collateral: "USDC", Amount: "1500", Chain: 1},
+			FieldAmount, "1500 USDC plus the 1 USDC fee is more than the 1500.25 USDC withdrawable from derivative", "1499.25"},
+		{"more than withdrawable with a rate fee", Request{Op: SpotTransfer, Collateral: "USDT", Amount: "100", Destination: dest},
+			FieldAmount, "100 USDT plus the 0.05 USDT fee is more than the 100 USDT withdrawable from spot", "99.950024"},
 		{"more than withdrawable, none held", Request{Op: DerivativeTransfer, Collateral: "USDT", Amount: "1", Destination: dest},
-			FieldAmount, "1 USDT is more than the 0 USDT withdrawable from derivative", "0"},
-		{"fee not covered", Request{Op: SpotWithdraw, Collateral: "USDC", Amount: "1", Chain: 42161},
-			FieldAmount, "1 USDC does not cover the 1 USDC fee: send more than the fee", ""},
+			FieldAmount, "1 USDT plus the 0.0005 USDT fee is more than the 0 USDT withdrawable from derivative", ""},
 		{"disabled chain", Request{Op: SpotWithdraw, Collateral: "USDC", Amount: "10", Chain: 56},
 			FieldChain, "withdrawals of USDC to BNB Chain (56) are disabled: choose Ethereum (1), Arbitrum (42161)", ""},
 		{"chain without bridge", Request{Op: SpotWithdraw, Collateral: "USDC", Amount: "10", Chain: 10},
@@ -145,10 +147,10 @@ func TestCheckGood(t *testing.T) {
 	}{
 		{"spot transfer, lower-case address gets its checksum", Request{Op: SpotTransfer, Collateral: "usdc", Amount: "12.5", Destination: lower},
 			"12.5", "0", "12.5", "400", dest, 0},
-		{"transfer fee is a rate of the amount", Request{Op: SpotTransfer, Collateral: "USDT", Amount: "100", Destination: dest},
-			"100", "0.05", "99.95", "100", dest, 0},
-		{"withdrawal fee is flat", Request{Op: DerivativeWithdraw, Collateral: "1", Amount: "1500.25", Chain: 42161},
-			"1500.25", "1", "1499.25", "1500.25", "", 42161},
+		{"transfer fee is a rate of the amount, on top", Request{Op: SpotTransfer, Collateral: "USDT", Amount: "99.95", Destination: dest},
+			"99.95", "0.049975", "99.95", "100", dest, 0},
+		{"withdrawal fee is flat, on top", Request{Op: DerivativeWithdraw, Collateral: "1", Amount: "1499.25", Chain: 42161},
+			"1499.25", "1", "1499.25", "1500.25", "", 42161},
 		{"internal move, trailing zeros beyond the decimals are fine", Request{Op: ToDerivative, Collateral: "USDC", Amount: "400.0000000"},
 			"400", "0", "400", "400", "", 0},
 	}
@@ -168,16 +170,16 @@ func TestCheckGood(t *testing.T) {
 }
 
 func TestConfirmShowsFullAddressAndFee(t *testing.T) {
-	c, errs := Check(Request{Op: SpotTransfer, Collateral: "USDT", Amount: "100", Destination: lower}, collaterals(), balances())
+	c, errs := Check(Request{Op: SpotTransfer, Collateral: "USDT", Amount: "50", Destination: lower}, collaterals(), balances())
 	if len(errs) != 0 {
 		t.Fatal(errs)
 	}
-	want := []string{"Spot transfer: 100 USDT", "from your spot balance to", "  " + dest, "fee 0.05 USDT, arrives 99.95 USDT"}
+	want := []string{"Spot transfer: 50 USDT", "from your spot balance to", "  " + dest, "fee 0.025 USDT on top: 50.025 USDT leaves, 50 USDT arrives"}
 	if got := c.Confirm(); strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("confirm:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 	w, _ := Check(Request{Op: SpotWithdraw, Collateral: "USDC", Amount: "10", Chain: 42161}, collaterals(), balances())
-	if got := strings.Join(w.Confirm(), "\n"); !strings.Contains(got, "to "+self+" on Arbitrum (42161)") || !strings.Contains(got, "fee 1 USDC, arrives 9 USDC") {
+	if got := strings.Join(w.Confirm(), "\n"); !strings.Contains(got, "to "+self+" on Arbitrum (42161)") || !strings.Contains(got, "fee 1 USDC on top: 11 USDC leaves, 10 USDC arrives") {
 		t.Fatalf("withdraw confirm:\n%s", got)
 	}
 }
