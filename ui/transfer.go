@@ -35,7 +35,7 @@ const (
 
 // transferKeys are the transfer form's own keys.
 var transferKeys = struct{ Max key.Binding }{
-	Max: key.NewBinding(key.WithKeys("ctrl+a"), key.WithHelp("ctrl+a", "amount = all withdrawable")),
+	Max: key.NewBinding(key.WithKeys("ctrl+a"), key.WithHelp("ctrl+a", "amount = the most (fee included)")),
 }
 
 // transferDoneMsg is a sent movement's result.
@@ -223,7 +223,7 @@ func (p *transferPane) editKey(msg tea.KeyMsg) tea.Cmd {
 		return p.review()
 	case key.Matches(msg, transferKeys.Max):
 		if p.checked.Collateral.Symbol != "" {
-			p.amount.SetValue(p.checked.Withdrawable.String())
+			p.amount.SetValue(funds.MaxAmount(p.opNow(), p.checked.Collateral, p.checked.Withdrawable).String())
 			p.check()
 		}
 	case p.field == tfAmount || p.field == tfDestination:
@@ -397,7 +397,8 @@ func (p *transferPane) draw() string {
 		}
 	}
 	if c := p.checked; c.Collateral.Symbol != "" && c.Amount.IsPositive() {
-		lines = append(lines, st.Muted.on("    fee "+c.Fee.String()+" "+c.Collateral.Symbol+" · arrives "+c.Receive().String()+" "+c.Collateral.Symbol))
+		sym := " " + c.Collateral.Symbol
+		lines = append(lines, st.Muted.on("    fee "+c.Fee.String()+sym+" on top · "+c.Total().String()+sym+" leaves · "+c.Receive().String()+sym+" arrives"))
 	}
 	if p.result != "" {
 		pt := st.Good

@@ -212,6 +212,19 @@ func Fee(op Op, coll api.Collateral, amount decimal.Decimal) decimal.Decimal {
 	return decimal.Zero
 }
 
+// MaxAmount is the most that op can move out of withdrawable once its fee is added, at the
+// collateral's decimals (zero when the fee alone is more).
+func MaxAmount(op Op, coll api.Collateral, withdrawable decimal.Decimal) decimal.Decimal {
+	most := withdrawable
+	switch {
+	case op.Withdraws():
+		most = withdrawable.Sub(coll.WithdrawalFee)
+	case op.NeedsDestination():
+		most = withdrawable.Div(decimal.NewFromInt(1).Add(coll.TransferNotionalFee))
+	}
+	return decimal.Max(most.Truncate(int32(coll.Decimals)), decimal.Zero)
+}
+
 // checkFunds checks the amount and its fee against the withdrawable balance; the suggestion is
 // the most that can be sent (for a rate fee, rounded down to the collateral's decimals).
 func checkFunds(c Checked) *FieldError {
@@ -219,11 +232,7 @@ func checkFunds(c Checked) *FieldError {
 	if !c.Total().GreaterThan(c.Withdrawable) {
 		return nil
 	}
-	most := c.Withdrawable.Sub(c.Fee)
-	if c.Op.NeedsDestination() {
-		most = c.Withdrawable.Div(decimal.NewFromInt(1).Add(c.Collateral.TransferNotionalFee))
-	}
-	most = most.Truncate(int32(c.Collateral.Decimals))
+	most := MaxAmount(c.Op, c.Collateral, c.Withdrawable)
 	suggest := ""
 	if most.IsPositive() {
 		suggest = most.String()

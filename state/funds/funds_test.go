@@ -242,3 +242,23 @@ func FuzzCheckAmount(f *testing.F) {
 		}
 	})
 }
+
+func TestMaxAmount(t *testing.T) {
+	c := collaterals()
+	cases := []struct {
+		op   Op
+		coll api.Collateral
+		w    string
+		want string
+	}{
+		{ToSpot, c[0], "12.5", "12.5"},
+		{SpotWithdraw, c[0], "12.5", "11.5"},
+		{SpotWithdraw, c[0], "0.5", "0"},
+		{SpotTransfer, c[1], "100", "99.950024"},
+	}
+	for _, x := range cases {
+		if got := MaxAmount(x.op, x.coll, d(x.w)); got.String() != x.want {
+			t.Errorf("MaxAmount(%s, %s, %s) = %s, want %s", x.op, x.coll.Symbol, x.w, got, x.want)
+		}
+	}
+}
