@@ -53,7 +53,7 @@ const (
 
 // RetryPolicy says how /info calls are retried on a rate limit (429), a 5xx, a timeout or a network
 // error. /exchange calls are never retried. Attempts counts every try, the first included; 1 or
-// less disables retries. Waits grow from BaseDelay, doubling, with full jitter, capped at MaxDelay.
+// less disables retries. Waits grow from BaseDelay, doubling, capped at MaxDelay, with jitter.
 // A Retry-After from the server is honoured when it is at most MaxWait; a longer one ends the
 // retries and the caller gets the 429 with its RetryAfter.
 type RetryPolicy struct {
