@@ -156,3 +156,5 @@ func (e *env) postRaw(t testing.TB, path, body string) (int, string) {
 	raw, _ := io.ReadAll(resp.Body)
 	return resp.StatusCode, string(raw)
 }
+
+func contains(s, sub string) bool { return strings.Contains(s, sub) }
