@@ -180,6 +180,14 @@ func TestCheckOrderGuard(t *testing.T) {
 		{limitBuy("BTC-PERP", "49000", "3"), []string{"order value 147,000.00 USD (3.000 BTC-PERP) is over the 100,000 USD large-order limit"}},
 		{OrderIntent{Instrument: "BTC-PERP", Side: "b", Type: Market, Size: "0.6"}, []string{"market buy of 30,000.00 USD is over the 25,000 USD market-order limit and may fill as far as 50,500.0"}},
 		{limitBuy("BTC-PERP", "52000", "0.01"), nil},
+		{OrderIntent{Instrument: "BTC-PERP", Side: "s", Type: Trigger, TriggerPx: "40000", Tpsl: "sl", Size: "0.01"}, nil},
+		{OrderIntent{Instrument: "BTC-PERP", Side: "s", Type: Trigger, TriggerPx: "55000", Tpsl: "sl", Size: "0.01"},
+			[]string{"the mark 50,000.0 is already at or below the trigger price 55,000.0, so this sl sell would trigger at once"}},
+		{OrderIntent{Instrument: "BTC-PERP", Side: "b", Type: Trigger, TriggerPx: "45000", Tpsl: "sl", Size: "0.01"},
+			[]string{"the mark 50,000.0 is already at or above the trigger price 45,000.0, so this sl buy would trigger at once"}},
+		{OrderIntent{Instrument: "BTC-PERP", Side: "b", Type: Trigger, TriggerPx: "45000", Tpsl: "tp", Size: "0.01"}, nil},
+		{OrderIntent{Instrument: "BTC-PERP", Side: "s", Type: Trigger, TriggerPx: "55000", Price: "40000", Tpsl: "tp", Size: "0.01"},
+			[]string{"limit price 40,000.0 is 27.27% below the trigger price 55,000.0"}},
 		{OrderIntent{Instrument: "BTC-PERP", Side: "b", Type: Market, Size: "0.4"}, nil},
 	}
 	for _, tc := range cases {

@@ -159,18 +159,14 @@ func (c *checker) isTriggerMarket() bool {
 // guard applies the fat-finger limits: it never rejects, it asks for a typed confirmation.
 func (c *checker) guard() {
 	inst := c.out.Instrument
-	pd := inst.PriceDecimals()
-	mark := c.out.Mark
 	n := c.out.Preview.Notional
-	if c.in.Type != Market && c.g.MaxPriceDistance.IsPositive() {
-		if !mark.IsPositive() {
-			c.warn(fmt.Sprintf("there is no mark price for %s, so how far %s is from the market cannot be checked", inst.Name, FormatPrice(c.ref, pd)))
-		} else if dist := c.ref.Sub(mark).Div(mark); dist.Abs().GreaterThan(c.g.MaxPriceDistance) {
-			dir := "above"
-			if dist.IsNegative() {
-				dir = "below"
-			}
-			c.warn(fmt.Sprintf("price %s is %s %s the mark %s", FormatPrice(c.ref, pd), FormatPercent(dist.Abs().Mul(hundred), 2), dir, FormatPrice(mark, pd)))
+	switch c.in.Type {
+	case Limit:
+		c.distanceFromMark("price", c.price)
+	case Trigger:
+		c.triggersAtOnce()
+		if !c.isTriggerMarket() {
+			c.distanceFrom("limit price", c.price, "trigger price", c.trig)
 		}
 	}
 	if c.g.MaxNotional.IsPositive() && n.GreaterThan(c.g.MaxNotional) {
@@ -179,8 +175,62 @@ func (c *checker) guard() {
 	}
 	if c.in.Type == Market && c.g.MaxMarketNotional.IsPositive() && n.GreaterThan(c.g.MaxMarketNotional) {
 		c.warn(fmt.Sprintf("market %s of %s USD is over the %s USD market-order limit and may fill as far as %s",
-			sideWord(c.side), FormatPrice(n, 2), FormatPrice(c.g.MaxMarketNotional, 0), FormatPrice(c.price, pd)))
+			sideWord(c.side), FormatPrice(n, 2), FormatPrice(c.g.MaxMarketNotional, 0), FormatPrice(c.price, inst.PriceDecimals())))
 	}
+}
+
+// distanceFromMark warns when px is further from the mark than the guard allows, or when there is
+// no mark to compare with.
+func (c *checker) distanceFromMark(what string, px decimal.Decimal) {
+	if !c.g.MaxPriceDistance.IsPositive() {
+		return
+	}
+	inst := c.out.Instrument
+	if !c.out.Mark.IsPositive() {
+		c.warn(fmt.Sprintf("there is no mark price for %s, so how far %s is from the market cannot be checked", inst.Name, FormatPrice(px, inst.PriceDecimals())))
+		return
+	}
+	c.distanceFrom(what, px, "mark", c.out.Mark)
+}
+
+// distanceFrom warns when px is further from ref than the guard allows.
+func (c *checker) distanceFrom(what string, px decimal.Decimal, refName string, ref decimal.Decimal) {
+	if !c.g.MaxPriceDistance.IsPositive() || !ref.IsPositive() {
+		return
+	}
+	dist := px.Sub(ref).Div(ref)
+	if dist.Abs().LessThanOrEqual(c.g.MaxPriceDistance) {
+		return
+	}
+	dir := "above"
+	if dist.IsNegative() {
+		dir = "below"
+	}
+	pd := c.out.Instrument.PriceDecimals()
+	c.warn(fmt.Sprintf("%s %s is %s %s the %s %s", what, FormatPrice(px, pd), FormatPercent(dist.Abs().Mul(hundred), 2), dir, refName, FormatPrice(ref, pd)))
+}
+
+// triggersAtOnce warns when a trigger order's condition already holds at the mark, so it would
+// execute as soon as it is placed: a stop-loss buy (or take-profit sell) triggers when the price
+// rises to it, a stop-loss sell (or take-profit buy) when the price falls to it.
+func (c *checker) triggersAtOnce() {
+	mark := c.out.Mark
+	if !mark.IsPositive() {
+		return
+	}
+	tp := strings.EqualFold(strings.TrimSpace(c.in.Tpsl), api.TpslTakeProfit)
+	risesTo := (c.side == api.SideBuy) != tp
+	now := (risesTo && mark.GreaterThanOrEqual(c.trig)) || (!risesTo && mark.LessThanOrEqual(c.trig))
+	if !now {
+		return
+	}
+	pd := c.out.Instrument.PriceDecimals()
+	dir := "at or above"
+	if !risesTo {
+		dir = "at or below"
+	}
+	c.warn(fmt.Sprintf("the mark %s is already %s the trigger price %s, so this %s %s would trigger at once",
+		FormatPrice(mark, pd), dir, FormatPrice(c.trig, pd), strings.ToLower(strings.TrimSpace(c.in.Tpsl)), sideWord(c.side)))
 }
 
 func (c *checker) warn(s string) {

@@ -144,7 +144,7 @@ func TestOrderListCancel(t *testing.T) {
 func TestMarketOrderAndReadCommands(t *testing.T) {
 	h := newHarness(t)
 	out := h.ok("order", "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.01", "--market")
-	if !strings.Contains(out, "(market, worst price") {
+	if !strings.Contains(out, "placed buy 0.0100 BTC-PERP at market, worst price") {
 		t.Fatalf("market order output:\n%s", out)
 	}
 	var pos []api.Position

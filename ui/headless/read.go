@@ -101,7 +101,7 @@ func runAccount(ctx context.Context, r *runner) error {
 	if eq.IsPositive() {
 		mmUtil = a.MaintenanceMargin.Div(eq).Mul(decimal.NewFromInt(100))
 	}
-	k := newKV()
+	k := newKV(true)
 	k.add("Account", user)
 	k.add("Margin mode", a.MarginMode)
 	k.add("Total equity", usd(a.TotalAccountEquity))
@@ -322,9 +322,15 @@ func runTickers(ctx context.Context, r *runner) error {
 		return err
 	}
 	t := newTable("INSTRUMENT", "MARK>", "LAST>", "24H>", "BID>", "ASK>", "FUNDING>", "OPEN INT>", "VOLUME 24H>")
+	quote := func(sym string, v decimal.Decimal) string {
+		if !v.IsPositive() {
+			return "-"
+		}
+		return priceText(st, sym, v)
+	}
 	for _, x := range ts {
-		t.add(x.Symbol, priceText(st, x.Symbol, x.MarkPrice), priceText(st, x.Symbol, x.LastPrice),
-			state.FormatSignedPercent(x.Change24h, 2), priceText(st, x.Symbol, x.BestBidPrice), priceText(st, x.Symbol, x.BestAskPrice),
+		t.add(x.Symbol, quote(x.Symbol, x.MarkPrice), quote(x.Symbol, x.LastPrice),
+			state.FormatSignedPercent(x.Change24h, 2), quote(x.Symbol, x.BestBidPrice), quote(x.Symbol, x.BestAskPrice),
 			x.FundingRate.String(), sizeText(st, x.Symbol, x.OpenInterest), usd(x.Volume24h))
 	}
 	return t.write(r.env.Stdout)

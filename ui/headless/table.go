@@ -77,7 +77,10 @@ func (t *table) line(b *strings.Builder, cells []string, widths []int) {
 // kv is a two-column list of labels and values.
 type kv struct{ t *table }
 
-func newKV() *kv { return &kv{t: &table{head: []string{"", ""}, right: []bool{false, true}}} }
+// newKV starts a list; numbers reads best with values right-aligned, sentences left-aligned.
+func newKV(numbers bool) *kv {
+	return &kv{t: &table{head: []string{"", ""}, right: []bool{false, numbers}}}
+}
 
 func (k *kv) add(label, value string) { k.t.add(label, value) }
 

@@ -253,19 +253,28 @@ func (r *runner) printOrder(st *state.Store, co state.CheckedOrder, res orderRes
 		return writeJSON(r.env.Stdout, res)
 	}
 	w, in, p := co.Wire, co.Instrument, co.Preview
-	kind := "limit " + w.Tif
-	if w.IsMarket {
-		kind = "market, worst price " + priceText(st, in.Name, co.Price)
-	}
-	if w.TriggerPx != "" {
-		kind = w.Tpsl + " trigger at " + w.TriggerPx + ", " + kind
-	}
 	verb := "placed"
 	if !res.Sent {
-		verb = "checked (dry run, not sent)"
+		verb = "checked (dry run, not sent):"
 	}
-	k := newKV()
-	k.add("Order", fmt.Sprintf("%s %s %s %s @ %s (%s)", verb, sideText(w.Side), sizeText(st, in.Name, co.Size), in.Name, priceText(st, in.Name, co.Price), kind))
+	px := priceText(st, in.Name, co.Price)
+	what := fmt.Sprintf("%s %s %s", sideText(w.Side), sizeText(st, in.Name, co.Size), in.Name)
+	how := fmt.Sprintf("@ %s limit %s", px, w.Tif)
+	if w.IsMarket {
+		how = "at market, worst price " + px
+	}
+	if w.TriggerPx != "" {
+		trig, _ := decimal.NewFromString(w.TriggerPx)
+		how = fmt.Sprintf("on %s trigger %s, %s", w.Tpsl, priceText(st, in.Name, trig), how)
+	}
+	if w.ReduceOnly {
+		how += ", reduce-only"
+	}
+	if w.PostOnly {
+		how += ", post-only"
+	}
+	k := newKV(false)
+	k.add("Order", verb+" "+what+" "+how)
 	if res.Sent {
 		k.add("Order id", strconv.FormatUint(uint64(res.Oid), 10)+" "+res.Status)
 		k.add("Transaction", res.Response.TxHash)
