@@ -43,6 +43,20 @@ type runner struct {
 	args   []string
 	client api.Exchange
 	signer *api.Signer
+	// explicit holds the flags given on the command line (the rest may be config defaults).
+	explicit map[string]bool
+}
+
+// overrideDefaults lets a connection flag on the command line replace the config file's choice:
+// --url drops the config's network and --network its URL.
+func (r *runner) overrideDefaults() {
+	c := &r.o.conn
+	if r.explicit["url"] && !r.explicit["network"] {
+		c.Network = ""
+	}
+	if r.explicit["network"] && !r.explicit["url"] {
+		c.URL = ""
+	}
 }
 
 // flagSet declares the global flags and the command's own.
@@ -96,6 +110,9 @@ func (r *runner) connect() error {
 		opts = append(opts, api.WithSigner(signer))
 	} else if r.cmd.trades {
 		return usagef("%s needs a key: --keystore FILE or TRADEDESK_PRIVATE_KEY (--address is read-only)", r.cmd.name)
+	}
+	if signer != nil && !r.explicit["address"] {
+		c.Address = "" // the config's read-only account does not override the key's
 	}
 	if c.Address != "" && (signer == nil || !r.cmd.trades) {
 		if signer != nil && !api.SameAddress(c.Address, signer.Address()) {

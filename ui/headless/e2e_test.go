@@ -338,6 +338,30 @@ func TestConnectionFailures(t *testing.T) {
 	}
 }
 
+func TestConfigDefaults(t *testing.T) {
+	h := newHarness(t)
+	var out, errb bytes.Buffer
+	env := Env{Stdout: &out, Stderr: &errb, Getenv: func(k string) string { return h.env[k] },
+		Defaults: Connection{Network: "mainnet", Address: "0x0000000000000000000000000000000000000001"}}
+	// --url on the command line replaces the config's network; the key replaces the config's account.
+	if code := Run(context.Background(), []string{"account", "--json", "--url", h.srv.URL}, env); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	var a api.AccountSummary
+	if err := json.Unmarshal(out.Bytes(), &a); err != nil || !api.SameAddress(a.Address, h.client().Address()) {
+		t.Fatalf("account %q, want the key's %s (%v)", a.Address, h.client().Address(), err)
+	}
+	out.Reset()
+	env.Getenv = func(string) string { return "" }
+	env.Defaults.URL, env.Defaults.Network = h.srv.URL, ""
+	if code := Run(context.Background(), []string{"account", "--json"}, env); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	if err := json.Unmarshal(out.Bytes(), &a); err != nil || !api.SameAddress(a.Address, "0x0000000000000000000000000000000000000001") {
+		t.Fatalf("read-only account from the config: %q (%v)", a.Address, err)
+	}
+}
+
 func TestNoKeyNoTrade(t *testing.T) {
 	h := newHarness(t)
 	h.env = map[string]string{}

@@ -143,6 +143,9 @@ func Run(ctx context.Context, args []string, env Env) int {
 		return r.fail(usagef("unexpected argument %q; flags start with --", oneLine(pos[0])))
 	}
 	r.args = pos
+	r.explicit = map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { r.explicit[f.Name] = true })
+	r.overrideDefaults()
 	if err := r.connect(); err != nil {
 		return r.fail(err)
 	}
