@@ -1,0 +1,258 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/tradedesk/tradedesk/api"
+	"github.com/tradedesk/tradedesk/state"
+)
+
+const fakeUser = "0x00000000000000000000000000000000000000aa"
+
+var paneNow = time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC)
+
+// fakeEx serves fills and order history from slices (newest first) in pages; every other method
+// of api.Exchange is left nil and panics if a pane calls it.
+type fakeEx struct {
+	api.Exchange
+	fills   []api.Fill
+	history []api.OrderRecord
+	pages   []int // pages asked for, in order
+}
+
+func (f *fakeEx) Address() string { return fakeUser }
+func (f *fakeEx) CanTrade() bool  { return false }
+
+func (f *fakeEx) Fills(_ context.Context, _ string, p api.PageParams) (api.Page[api.Fill], error) {
+	f.pages = append(f.pages, p.Page)
+	return pageOf(f.fills, p), nil
+}
+
+func (f *fakeEx) OrderHistory(_ context.Context, _ string, p api.PageParams) (api.Page[api.OrderRecord], error) {
+	f.pages = append(f.pages, p.Page)
+	return pageOf(f.history, p), nil
+}
+
+func pageOf[T any](rows []T, p api.PageParams) api.Page[T] {
+	total := (len(rows) + p.Limit - 1) / p.Limit
+	lo := min((p.Page-1)*p.Limit, len(rows))
+	hi := min(lo+p.Limit, len(rows))
+	return api.Page[T]{Data: rows[lo:hi], Page: p.Page, Limit: p.Limit, TotalCount: len(rows), TotalPages: total,
+		HasNext: p.Page < total, HasPrev: p.Page > 1}
+}
+
+// makeFills makes n fills, newest first, with trade ids from top down.
+func makeFills(n int, top int) []api.Fill {
+	out := make([]api.Fill, n)
+	for i := range out {
+		id := top - i
+		out[i] = api.Fill{Instrument: "BTC-PERP", InstrumentID: 1, TradeID: api.TradeID(id), OrderID: api.OrderID(id),
+			Side: []string{"b", "s"}[id%2], Direction: api.DirOpenLong, Price: d("64250.5"), Size: d("0.01"),
+			NotionalValue: d("642.51"), Fee: d("0.32"), Crossed: id%2 == 0,
+			BlockTime: api.Time{Time: paneNow.Add(-time.Duration(i) * time.Minute)}}
+	}
+	out[0].Fee = d("-0.0125") // a maker rebate
+	return out
+}
+
+func paneCommon(t testing.TB) *Common {
+	keys := mustKeys(t)
+	clock := func() time.Time { return paneNow }
+	st := state.New(clock)
+	st.Apply(state.InstrumentsMsg{Gen: 1, At: paneNow, Instruments: api.Instruments{Perps: []api.PerpInstrument{
+		{ID: 1, Name: "BTC-PERP", TickSize: d("0.1"), LotSize: d("0.001"), MaxLeverage: d("50"), MinNotionalUSD: d("10")},
+		{ID: 2, Name: "ETH-PERP", TickSize: d("0.01"), LotSize: d("0.01"), MaxLeverage: d("25"), MinNotionalUSD: d("10")},
+	}}})
+	return &Common{Store: st, Styles: NewStyles(testTheme), Keys: &keys, Clock: clock}
+}
+
+// deliver runs cmd the way the root model would: fetch results are applied to the store and the
+// panes told; every message that follows is delivered too. It returns the notices shown.
+func deliver(t testing.TB, c *Common, p Pane, cmd tea.Cmd) []string {
+	t.Helper()
+	var notices []string
+	queue := []tea.Cmd{cmd}
+	for len(queue) > 0 {
+		next := queue[0]
+		queue = queue[1:]
+		if next == nil {
+			continue
+		}
+		switch msg := next().(type) {
+		case tea.BatchMsg:
+			queue = append(queue, msg...)
+		case fetchDoneMsg:
+			msg.f.done(msg) // its timer command is dropped: no polls run on their own in tests
+			if c.Store.Apply(msg.msg) {
+				queue = append(queue, p.Update(DataMsg{Kind: msg.f.kind}))
+			}
+		case noticeMsg:
+			notices = append(notices, msg.Text)
+		case nil:
+		default:
+			queue = append(queue, p.Update(msg))
+		}
+	}
+	return notices
+}
+
+func TestFillsPagingAndNewOnTop(t *testing.T) {
+	c := paneCommon(t)
+	ex := &fakeEx{fills: makeFills(250, 1000)}
+	p := newFillsPane(c, ex, true)
+	rings := 0
+	p.ring = func() { rings++ }
+	p.SetSize(200, 12)
+	p.SetFocused(true)
+
+	// The first poll loads page 1: no bell for what was already there.
+	if n := deliver(t, c, p, p.Update(startPanesMsg{})); len(n) != 0 || rings != 0 {
+		t.Fatalf("first load rang %d times, notices %v", rings, n)
+	}
+	if len(p.fills) != 100 || fmt.Sprint(ex.pages) != "[1]" {
+		t.Fatalf("loaded %d fills from pages %v", len(p.fills), ex.pages)
+	}
+
+	// Scrolling to the last loaded row and past it loads page 2, then page 3.
+	deliver(t, c, p, p.Update(keyMsg("end")))
+	if len(p.fills) != 200 || fmt.Sprint(ex.pages) != "[1 2]" {
+		t.Fatalf("after end: %d fills from pages %v", len(p.fills), ex.pages)
+	}
+	deliver(t, c, p, p.Update(keyMsg("end")))
+	deliver(t, c, p, p.Update(keyMsg("down")))
+	if len(p.fills) != 250 || fmt.Sprint(ex.pages) != "[1 2 3]" {
+		t.Fatalf("after the last page: %d fills from pages %v", len(p.fills), ex.pages)
+	}
+	deliver(t, c, p, p.Update(keyMsg("down")))
+	if fmt.Sprint(ex.pages) != "[1 2 3]" {
+		t.Fatalf("asked for a page past the last: %v", ex.pages)
+	}
+
+	// Three new fills arrive: page 1 now starts with them and repeats 97 rows already held.
+	p.tbl.moveTo(10)
+	selected := p.fills[10].TradeID
+	ex.fills = append(makeFills(3, 1003), ex.fills...)
+	notices := deliver(t, c, p, p.f.poll())
+	if len(p.fills) != 253 {
+		t.Fatalf("after new fills: %d rows, want 253 (no duplicates)", len(p.fills))
+	}
+	seen := map[api.TradeID]bool{}
+	for i, f := range p.fills {
+		if seen[f.TradeID] {
+			t.Fatalf("trade %d twice", f.TradeID)
+		}
+		seen[f.TradeID] = true
+		if want := api.TradeID(1003 - i); f.TradeID != want {
+			t.Fatalf("row %d is trade %d, want %d (newest first)", i, f.TradeID, want)
+		}
+	}
+	if p.fills[p.tbl.cursor].TradeID != selected {
+		t.Errorf("the cursor moved off the fill it was on")
+	}
+	if rings != 1 || len(notices) != 1 || notices[0] != "filled: sell 0.01 BTC-PERP @ 64250.5 (+2 more fills)" {
+		t.Errorf("rings %d, notices %q", rings, notices)
+	}
+
+	// The bell can be turned off.
+	deliver(t, c, p, p.Update(keyMsg("B")))
+	ex.fills = append(makeFills(1, 1004), ex.fills...)
+	deliver(t, c, p, p.f.poll())
+	if rings != 1 || len(p.fills) != 254 {
+		t.Errorf("bell off: rings %d, rows %d", rings, len(p.fills))
+	}
+}
+
+func TestFillsView(t *testing.T) {
+	c := paneCommon(t)
+	ex := &fakeEx{fills: makeFills(5, 10)}
+	p := newFillsPane(c, ex, false)
+	p.SetSize(140, 8)
+	if v := p.View(); !strings.Contains(v, "loading fills") {
+		t.Fatalf("before the first poll:\n%s", v)
+	}
+	deliver(t, c, p, p.Update(startPanesMsg{}))
+	v := p.View()
+	for _, want := range []string{"rebate 0.0125", "64,250.5", "open long", "maker", "taker", "5 loaded · all"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("view lacks %q:\n%s", want, v)
+		}
+	}
+	if lines := strings.Split(v, "\n"); len(lines) != 8 {
+		t.Errorf("view has %d lines, want 8", len(lines))
+	}
+	// A failed poll keeps the rows and says the data is stale.
+	c.Store.Apply(state.FailedMsg{Gen: 99, At: paneNow, Kind: state.KindFills, Err: fmt.Errorf("HTTP 502 bad gateway")})
+	p.Update(DataMsg{Kind: state.KindFills})
+	if v := p.View(); !strings.Contains(v, "HTTP 502 bad gateway (retrying)") || !strings.Contains(v, "64,250.5") {
+		t.Errorf("after a failure:\n%s", v)
+	}
+}
+
+func TestFillsEmptyAndFailed(t *testing.T) {
+	c := paneCommon(t)
+	p := newFillsPane(c, &fakeEx{}, false)
+	p.SetSize(100, 5)
+	deliver(t, c, p, p.Update(startPanesMsg{}))
+	if v := p.View(); !strings.Contains(v, "no fills yet") {
+		t.Errorf("empty:\n%s", v)
+	}
+	c2 := paneCommon(t)
+	q := newFillsPane(c2, &fakeEx{}, false)
+	q.SetSize(100, 5)
+	c2.Store.Apply(state.FailedMsg{Gen: 1, At: paneNow, Kind: state.KindFills, Err: fmt.Errorf("connection refused")})
+	if v := q.View(); !strings.Contains(v, "fills request failed: connection refused (retrying)") {
+		t.Errorf("failed:\n%s", v)
+	}
+}
+
+// BenchmarkFillsPane renders the fills pane (200x60's share) with 100 and with 10,000 fills
+// loaded: the frame's cost depends on the rows shown, not on the rows loaded.
+func BenchmarkFillsPane(b *testing.B) {
+	for _, n := range []int{100, 10000} {
+		b.Run(fmt.Sprintf("loaded=%d", n), func(b *testing.B) {
+			c := paneCommon(b)
+			p := newFillsPane(c, &fakeEx{}, false)
+			p.SetSize(196, 24)
+			c.Store.Apply(state.FillsMsg{Gen: 1, At: paneNow, Page: api.Page[api.Fill]{Data: makeFills(n, n), Page: 1, TotalPages: 1}})
+			p.Update(DataMsg{Kind: state.KindFills})
+			p.tbl.moveTo(n / 2)
+			p.View()
+			b.ReportAllocs()
+			b.ResetTimer()
+			for b.Loop() {
+				_ = p.View()
+			}
+		})
+	}
+}
+
+// BenchmarkFillsNewPage is a page-1 poll that brings one new fill, merged on top of n loaded
+// fills, and the frame that follows (every shown row renders again).
+func BenchmarkFillsNewPage(b *testing.B) {
+	for _, n := range []int{100, 10000} {
+		b.Run(fmt.Sprintf("loaded=%d", n), func(b *testing.B) {
+			c := paneCommon(b)
+			p := newFillsPane(c, &fakeEx{}, false)
+			p.ring = nil
+			p.SetSize(196, 24)
+			all := makeFills(n+b.N+1, n+b.N+1)
+			gen := uint64(1)
+			c.Store.Apply(state.FillsMsg{Gen: gen, At: paneNow, Page: api.Page[api.Fill]{Data: all[b.N+1:], Page: 1, TotalPages: 1}})
+			p.Update(DataMsg{Kind: state.KindFills})
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				gen++
+				top := b.N - i
+				c.Store.Apply(state.FillsMsg{Gen: gen, At: paneNow, Page: api.Page[api.Fill]{Data: all[top : top+100], Page: 1, TotalPages: 1}})
+				p.Update(DataMsg{Kind: state.KindFills})
+				_ = p.View()
+			}
+		})
+	}
+}
