@@ -1,0 +1,129 @@
+package sim
+
+import (
+	"encoding/json"
+	"testing"
+	"time"
+
+	"github.com/tradedesk/tradedesk/api"
+)
+
+func tickerJSON(t *testing.T, e *env) string {
+	t.Helper()
+	return e.infoRaw(t, `{"method":"ticker","params":{"symbol":"all"}}`)
+}
+
+func TestMarketMoves(t *testing.T) {
+	e := newEnv(t)
+	c := e.client("viewer")
+	before, _ := c.Ticker(ctx(), "SOL-PERP")
+	start := time.Now()
+	e.sim.Advance(5 * time.Minute)
+	t.Logf("5 minutes of market in %v", time.Since(start))
+	after, _ := c.Ticker(ctx(), "SOL-PERP")
+	b, a := before[0], after[0]
+	if a.IndexPrice.Equal(b.IndexPrice) || a.MarkPrice.Equal(b.MarkPrice) {
+		t.Errorf("index/mark did not move: %s/%s -> %s/%s", b.IndexPrice, b.MarkPrice, a.IndexPrice, a.MarkPrice)
+	}
+	if !a.Volume24h.GreaterThan(b.Volume24h) || a.LastPrice.Equal(b.LastPrice) || !a.OpenInterest.IsPositive() {
+		t.Errorf("no trading: volume %s -> %s, last %s -> %s, oi %s", b.Volume24h, a.Volume24h, b.LastPrice, a.LastPrice, a.OpenInterest)
+	}
+	if !a.LastUpdated.Equal(e.clock.Now()) {
+		t.Errorf("last_updated %v, clock %v", a.LastUpdated, e.clock.Now())
+	}
+	// The book requoted around the new index.
+	if a.BestBidPrice.GreaterThan(a.IndexPrice) || a.BestAskPrice.LessThan(a.IndexPrice) {
+		t.Errorf("quotes %s/%s not around the index %s", a.BestBidPrice, a.BestAskPrice, a.IndexPrice)
+	}
+	now := e.clock.Now()
+	cs, _ := c.Chart(ctx(), api.ChartParams{InstrumentID: 3, ChartType: "ltp", Resolution: "1", From: now.Add(-6 * time.Minute).Unix(), To: now.Unix()})
+	if len(cs) < 6 || !cs[len(cs)-1].Volume.IsPositive() {
+		t.Errorf("live one-minute candles: %+v", cs)
+	}
+}
+
+func TestDeterministic(t *testing.T) {
+	run := func(seed uint64) string {
+		e := newEnv(t, WithSeed(seed))
+		alice := e.client("alice")
+		place(t, alice, limit(3, api.SideBuy, "187", "5"))
+		e.sim.Advance(2 * time.Minute)
+		h, _ := json.Marshal(history(t, alice))
+		return tickerJSON(t, e) + string(h)
+	}
+	a, b, c := run(42), run(42), run(43)
+	if a != b {
+		t.Error("same seed, different answers")
+	}
+	if a == c {
+		t.Error("different seeds, same answers")
+	}
+}
+
+// A resting user order fills when the market moves through it.
+func TestMarketFillsUserOrders(t *testing.T) {
+	e := newEnv(t)
+	alice := e.client("alice")
+	tk, _ := alice.Ticker(ctx(), "ETH-PERP")
+	id := oid(t, place(t, alice, limit(2, api.SideBuy, tk[0].BestBidPrice.String(), "1")))
+	for i := 0; i < 60 && findOrder(t, alice, id).State == api.StateOpen; i++ {
+		e.sim.Advance(time.Minute)
+	}
+	if o := findOrder(t, alice, id); o.State != api.StateFilled {
+		t.Fatalf("order at the best bid still %s after an hour", o.State)
+	}
+	ps, _ := alice.Positions(ctx(), "")
+	if len(ps) != 1 || !ps[0].Size.Equal(dec("1")) {
+		t.Errorf("positions %+v", ps)
+	}
+}
+
+// A long run keeps memory bounded: charts, books and histories stay under their caps.
+func TestBoundedMemory(t *testing.T) {
+	e := newEnv(t, WithStep(30*time.Second))
+	for i := 0; i < 30; i++ {
+		e.sim.Advance(time.Hour)
+	}
+	s := e.sim
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, m := range s.eng.markets {
+		for k := range m.charts.s {
+			for _, sr := range m.charts.s[k] {
+				if len(sr.bars) > sr.res.keep+sr.res.keep/4 {
+					t.Errorf("%s %s: %d bars kept", m.name, sr.res.name, len(sr.bars))
+				}
+			}
+		}
+		if n := len(m.book.bids) + len(m.book.asks); n > 4*makerLevels {
+			t.Errorf("%s: %d book levels", m.name, n)
+		}
+	}
+	if n := len(s.eng.orders); n > 2*makerLevels*len(s.eng.markets) {
+		t.Errorf("%d open orders", n)
+	}
+	// An account's own history is capped too.
+	eng := s.eng
+	eng.quiet = true
+	a, b := eng.account(mustCanon("0x00000000000000000000000000000000000a11ce")), eng.account(mustCanon("0x0000000000000000000000000000000000000b0b"))
+	for i := 0; i < 3000; i++ {
+		ws := eng.byID[1].markPx().String()
+		sell := api.OrderWire{InstrumentID: 1, Side: "s", Price: ws, Size: "0.001", Tif: "GTC"}
+		buy := api.OrderWire{InstrumentID: 1, Side: "b", Price: ws, Size: "0.001", Tif: "GTC"}
+		if i%2 == 1 {
+			sell.Side, buy.Side = "b", "s"
+		}
+		if _, err := eng.place(a, &sell); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := eng.place(b, &buy); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(a.fills) != maxFillsKept || len(a.history) > maxClosedKept+maxClosedKept/4 {
+		t.Errorf("kept %d fills and %d orders", len(a.fills), len(a.history))
+	}
+	if f := a.fillAt(0); f.trade != eng.nextTid-1 {
+		t.Errorf("newest fill is trade %d, want %d", f.trade, eng.nextTid-1)
+	}
+}
