@@ -196,12 +196,13 @@ func resultText(d actionDoneMsg) (string, bool) {
 			return "order sent: " + d.act.what + txSuffix(d.resp), false
 		}
 		s := sts[0]
+		filled := s.TotalSize.Valid && s.TotalSize.Decimal.IsPositive()
 		switch {
 		case s.Error != "":
 			return d.act.what + " rejected: " + s.Error, true
-		case s.Filled && s.AvgPrice.Valid:
-			return fmt.Sprintf("order %d filled at %s: %s", s.Oid, s.AvgPrice.Decimal, d.act.what), false
-		case s.Filled:
+		case filled && s.AvgPrice.Valid:
+			return fmt.Sprintf("order %d filled %s at %s: %s", s.Oid, s.TotalSize.Decimal, s.AvgPrice.Decimal, d.act.what), false
+		case s.Filled || filled:
 			return fmt.Sprintf("order %d filled: %s", s.Oid, d.act.what), false
 		}
 		return fmt.Sprintf("order %d placed: %s", s.Oid, d.act.what), false

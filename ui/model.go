@@ -63,6 +63,7 @@ type Model struct {
 	kinds []state.Kind
 
 	inFlight    bool
+	sending     int // actions sent whose result is not back
 	notice      string
 	noticeLevel noticeLevel
 	lastErr     string
@@ -178,6 +179,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if !msg.confirmed {
 			m.setNotice(levelInfo, "not sent: "+msg.act.what)
 			return m, nil
+		}
+		if msg.act.kind == actPlace {
+			m.form.Update(orderSentMsg{})
 		}
 		return m, m.execute(msg.act)
 	case actionDoneMsg:
@@ -310,6 +314,7 @@ func (m *Model) execute(a *action) tea.Cmd {
 		}
 		m.inFlight = true
 	}
+	m.sending++
 	m.setNotice(levelInfo, "sending: "+a.what+"…")
 	return send(m.ex, a, m.iv.Timeout)
 }
@@ -319,6 +324,7 @@ func (m *Model) onActionDone(d actionDoneMsg) tea.Cmd {
 	if d.act.kind == actPlace || d.act.kind == actClose {
 		m.inFlight = false
 	}
+	m.sending--
 	m.latency = d.latency
 	text, failed := resultText(d)
 	if failed {

@@ -1,9 +1,13 @@
 package ui
 
 import (
+	"context"
+	"errors"
 	"strings"
 	"testing"
 
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
 )
 
@@ -14,13 +18,375 @@ func TestConsoleLoadsFromSimulator(t *testing.T) {
 		t.Fatal("no tickers after the first polls")
 	}
 	v := c.m.View()
-	t.Log("\n" + v)
-	for _, want := range []string{"DEMO", "BTC-PERP", "Equity", "Order entry", "Open orders", "Positions"} {
+	for _, want := range []string{"DEMO", "BTC-PERP", "97,250.0", "Equity", "100,000.00 USD", "Order entry", "Open orders", "Positions", "● connected"} {
 		if !strings.Contains(v, want) {
-			t.Errorf("screen lacks %q", want)
+			t.Errorf("screen lacks %q:\n%s", want, v)
 		}
 	}
 	if f := c.m.store.Freshness(state.KindAccount); !f.Loaded() || f.Stale {
 		t.Errorf("account freshness %+v", f)
+	}
+	if got := c.m.form.instrument(); got == "" {
+		t.Error("the order form has no instrument after the tickers loaded")
+	}
+}
+
+func TestFocusMovesWithTabShiftTabAndNumbers(t *testing.T) {
+	c := newSimConsole(t, 200, 60, false)
+	pump(t, c.m, c.m.Init())
+	if c.m.focus != 0 {
+		t.Fatalf("focus %d at start, want 0", c.m.focus)
+	}
+	c.key(t, "tab")
+	if c.m.focus != 1 {
+		t.Errorf("after Tab focus %d, want 1", c.m.focus)
+	}
+	c.key(t, "shift+tab", "shift+tab")
+	if want := len(c.m.slots) - 1; c.m.focus != want {
+		t.Errorf("after two shift+Tab focus %d, want %d", c.m.focus, want)
+	}
+	c.key(t, "3")
+	if c.m.focus != 2 {
+		t.Errorf("after 3 focus %d, want 2", c.m.focus)
+	}
+	if v := c.m.View(); !strings.Contains(v, "▶3 Open orders") {
+		t.Errorf("the focused pane is not marked:\n%s", v)
+	}
+}
+
+func TestFocusedFieldTakesKeysBeforeGlobalBindings(t *testing.T) {
+	c := newSimConsole(t, 200, 60, false)
+	pump(t, c.m, c.m.Init())
+	c.key(t, "4")
+	form := c.m.form
+	if c.m.slots[c.m.focus].pane != form || form.field != fInstrument {
+		t.Fatalf("focus %d field %d: want the form's instrument field", c.m.focus, form.field)
+	}
+	form.inputs[fInstrument].SetValue("")
+	for _, k := range []string{"q", "1", "?"} {
+		_, cmd := c.m.Update(keyMsg(k))
+		if cmd != nil {
+			if _, quit := cmd().(tea.QuitMsg); quit {
+				t.Fatalf("typing %q in a field quit the console", k)
+			}
+		}
+	}
+	if got := form.inputs[fInstrument].Value(); got != "q1?" {
+		t.Errorf("field value %q, want %q", got, "q1?")
+	}
+	if c.m.slots[c.m.focus].pane != form || c.m.showHelp {
+		t.Error("a key typed into a field acted as a global binding")
+	}
+	c.key(t, "tab")
+	if c.m.slots[c.m.focus].pane == form {
+		t.Error("Tab did not leave the form")
+	}
+}
+
+// TestPlaceAndCancelOrderThroughTheUI is the end-to-end path: a limit order typed in the form,
+// reviewed, confirmed, seen in open orders, then cancelled with its key, against the simulator
+// over HTTP.
+func TestPlaceAndCancelOrderThroughTheUI(t *testing.T) {
+	c := newSimConsole(t, 200, 60, false)
+	pump(t, c.m, c.m.Init())
+	c.key(t, "4")
+	form := c.m.form
+	form.inputs[fInstrument].SetValue("")
+	c.typeText(t, "BTC")
+	if v := c.m.View(); !strings.Contains(v, "BTC-PERP") {
+		t.Fatalf("no completion offered for BTC:\n%s", v)
+	}
+	c.key(t, "right") // accept the completion
+	if got := form.instrument(); got != "BTC-PERP" {
+		t.Fatalf("instrument %q after completion", got)
+	}
+	c.key(t, "down", "down", "down") // side, type, price
+	c.typeText(t, "95000")
+	c.key(t, "down")
+	c.typeText(t, "0.01")
+	if errs := form.errs; len(errs) > 0 {
+		t.Fatalf("valid order has errors: %v", errs)
+	}
+	if v := c.m.View(); !strings.Contains(v, "Notional 950.00 USD") {
+		t.Errorf("no preview of the notional:\n%s", v)
+	}
+	c.key(t, "enter")
+	if c.m.dialog == nil {
+		t.Fatalf("submit did not ask for confirmation; notice %q", c.m.notice)
+	}
+	if v := c.m.View(); !strings.Contains(v, "BUY 0.01 BTC-PERP @ 95000") {
+		t.Errorf("the confirmation does not show the order:\n%s", v)
+	}
+	c.key(t, "enter")
+	if c.m.dialog != nil {
+		t.Fatal("the dialog stayed open after Enter")
+	}
+	if !strings.Contains(c.m.notice, "placed") {
+		t.Fatalf("status after sending: %q", c.m.notice)
+	}
+	orders := c.m.store.Orders()
+	if len(orders) != 1 || orders[0].Instrument != "BTC-PERP" || !orders[0].LimitPrice.Equal(d("95000")) {
+		t.Fatalf("open orders after placing: %+v", orders)
+	}
+	if v := c.m.View(); !strings.Contains(v, "Open orders (1)") || !strings.Contains(v, "95,000.0") {
+		t.Errorf("the open orders pane does not show the order:\n%s", v)
+	}
+
+	c.key(t, "3", "x")
+	if !strings.Contains(c.m.notice, "cancel") || c.m.noticeLevel == levelError {
+		t.Fatalf("status after cancel: %q", c.m.notice)
+	}
+	if n := len(c.m.store.Orders()); n != 0 {
+		t.Fatalf("%d open orders after cancelling", n)
+	}
+	page, err := c.m.ex.OpenOrders(context.Background(), c.m.ex.Address(), api.PageParams{})
+	if err != nil || len(page.Data) != 0 {
+		t.Fatalf("the exchange still has open orders: %+v, %v", page.Data, err)
+	}
+}
+
+func TestMarketOrderOpensPositionAndCloseKeyClosesIt(t *testing.T) {
+	c := newSimConsole(t, 200, 60, false)
+	pump(t, c.m, c.m.Init())
+	c.key(t, "4", "down", "down", "right") // type: market
+	if typeChoices[c.m.form.typ] != "market" {
+		t.Fatalf("type %q", typeChoices[c.m.form.typ])
+	}
+	c.key(t, "down") // the price field is hidden: size
+	if c.m.form.field != fSize {
+		t.Fatalf("field %d after type, want size", c.m.form.field)
+	}
+	c.typeText(t, "0.02")
+	c.key(t, "enter", "enter")
+	if c.m.noticeLevel == levelError {
+		t.Fatalf("market order failed: %q", c.m.notice)
+	}
+	ps := c.m.store.Positions()
+	if len(ps) != 1 || !ps[0].Size.Equal(d("0.02")) {
+		t.Fatalf("positions after a market buy: %+v (notice %q)", ps, c.m.notice)
+	}
+	if v := c.m.View(); !strings.Contains(v, "LONG") {
+		t.Errorf("positions pane does not show the long:\n%s", v)
+	}
+	c.key(t, "2", "x")
+	if c.m.dialog == nil {
+		t.Fatalf("close did not ask for confirmation: %q", c.m.notice)
+	}
+	c.key(t, "enter")
+	if n := len(c.m.store.Positions()); n != 0 {
+		t.Fatalf("%d positions after closing (notice %q)", n, c.m.notice)
+	}
+}
+
+func TestConfirmationEscapeSendsNothing(t *testing.T) {
+	c := newSimConsole(t, 200, 60, false)
+	pump(t, c.m, c.m.Init())
+	c.key(t, "3", "C")
+	if c.m.dialog == nil {
+		t.Fatal("cancel-all did not ask for confirmation")
+	}
+	c.key(t, "esc")
+	if c.m.dialog != nil || !strings.Contains(c.m.notice, "not sent") {
+		t.Errorf("after Esc: dialog %v, notice %q", c.m.dialog != nil, c.m.notice)
+	}
+}
+
+func TestSecondEnterDoesNotSendTwice(t *testing.T) {
+	c := newSimConsole(t, 200, 60, false)
+	pump(t, c.m, c.m.Init())
+	c.key(t, "4")
+	c.m.form.inputs[fInstrument].SetValue("BTC-PERP")
+	c.key(t, "down", "down", "down")
+	c.typeText(t, "95000")
+	c.key(t, "down")
+	c.typeText(t, "0.01")
+	c.key(t, "enter")
+	// Two Enters reach the dialog before the first result is back.
+	_, first := c.m.Update(keyMsg("enter"))
+	_, second := c.m.Update(keyMsg("enter"))
+	if second != nil {
+		t.Fatal("a second Enter on the confirmation produced a command")
+	}
+	pump(t, c.m, first)
+	if n := len(c.m.store.Orders()); n != 1 {
+		t.Fatalf("%d orders after a double Enter, want 1 (notice %q)", n, c.m.notice)
+	}
+}
+
+func TestFarPriceNeedsTypedConfirmation(t *testing.T) {
+	c := newSimConsole(t, 200, 60, false)
+	pump(t, c.m, c.m.Init())
+	c.key(t, "4")
+	c.m.form.inputs[fInstrument].SetValue("BTC-PERP")
+	c.key(t, "down", "down", "down")
+	c.typeText(t, "80000") // 18% under the mark
+	c.key(t, "down")
+	c.typeText(t, "0.01")
+	c.key(t, "enter")
+	if c.m.dialog == nil || c.m.dialog.act.typed == "" {
+		t.Fatalf("a price far from the mark did not ask for a typed confirmation (notice %q)", c.m.notice)
+	}
+	c.key(t, "enter")
+	if c.m.dialog == nil || c.m.dialog.done {
+		t.Fatal("Enter alone confirmed a far-from-mark order")
+	}
+	c.typeText(t, "yes")
+	c.key(t, "enter")
+	if n := len(c.m.store.Orders()); n != 1 {
+		t.Fatalf("%d orders after typing yes (notice %q)", n, c.m.notice)
+	}
+}
+
+func TestReadOnlyTradingKeysSayWhy(t *testing.T) {
+	c := newSimConsole(t, 200, 60, true)
+	pump(t, c.m, c.m.Init())
+	if v := c.m.View(); !strings.Contains(v, "READ-ONLY") {
+		t.Errorf("no READ-ONLY badge:\n%s", v)
+	}
+	for _, keys := range [][]string{{"3", "x"}, {"3", "C"}, {"2", "x"}, {"4", "enter"}} {
+		c.m.notice = ""
+		c.key(t, keys...)
+		if !strings.Contains(c.m.notice, "read-only") {
+			t.Errorf("keys %v: notice %q, want a read-only explanation", keys, c.m.notice)
+		}
+		if c.m.dialog != nil {
+			t.Errorf("keys %v opened a dialog in read-only mode", keys)
+		}
+		c.key(t, "esc") // leave the form's field
+	}
+}
+
+func TestHelpOverlayAndFooter(t *testing.T) {
+	c := newSimConsole(t, 200, 60, false)
+	pump(t, c.m, c.m.Init())
+	if v := c.m.View(); !strings.Contains(v, "/ filter") {
+		t.Errorf("footer lacks the tickers' short help:\n%s", v)
+	}
+	c.key(t, "?")
+	v := c.m.View()
+	if !c.m.showHelp || !strings.Contains(v, "Keys — 1 Tickers") && !strings.Contains(v, "Keys — Tickers") {
+		t.Fatalf("no help overlay:\n%s", v)
+	}
+	for _, want := range []string{"next pane", "sort by next column", "toggle favourite"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("help lacks %q", want)
+		}
+	}
+	c.key(t, "esc")
+	if c.m.showHelp {
+		t.Error("Esc did not close the help")
+	}
+}
+
+func TestLayoutsBySize(t *testing.T) {
+	c := newSimConsole(t, 80, 24, false)
+	pump(t, c.m, c.m.Init())
+	v := c.m.View()
+	if !c.m.narrow || !strings.Contains(v, "▶ 1 Tickers") {
+		t.Errorf("80x24 is not tabbed:\n%s", v)
+	}
+	assertSize(t, v, 80, 24)
+	c.m.Update(tea.WindowSizeMsg{Width: 200, Height: 60})
+	v = c.m.View()
+	if c.m.narrow {
+		t.Error("200x60 is still tabbed")
+	}
+	assertSize(t, v, 200, 60)
+	c.m.Update(tea.WindowSizeMsg{Width: 50, Height: 12})
+	if v := c.m.View(); !strings.Contains(v, "at least 60x16") {
+		t.Errorf("too small a terminal does not say so:\n%s", v)
+	}
+}
+
+func assertSize(t *testing.T, v string, w, h int) {
+	t.Helper()
+	lines := strings.Split(v, "\n")
+	if len(lines) != h {
+		t.Errorf("%d lines, want %d", len(lines), h)
+	}
+	for i, l := range lines {
+		if n := textWidth(l); n != w {
+			t.Errorf("line %d is %d cells, want %d: %q", i, n, w, l)
+		}
+	}
+}
+
+func TestMouseClickFocusesPaneAndSelectsRow(t *testing.T) {
+	c := newSimConsole(t, 200, 60, false)
+	pump(t, c.m, c.m.Init())
+	s := c.m.slots[0]
+	// Row 3 of the tickers: border (1) + header (1) + two rows.
+	_, cmd := c.m.Update(tea.MouseMsg{X: s.r.x + 5, Y: s.r.y + 4, Action: tea.MouseActionPress, Button: tea.MouseButtonLeft})
+	pump(t, c.m, cmd)
+	if c.m.tickers.tbl.cursor != 2 {
+		t.Errorf("cursor %d after clicking the third row", c.m.tickers.tbl.cursor)
+	}
+	if want := c.m.tickers.selected(); c.m.form.instrument() != want {
+		t.Errorf("form instrument %q, want the clicked %q", c.m.form.instrument(), want)
+	}
+	acc := c.m.slots[4]
+	c.m.Update(tea.MouseMsg{X: acc.r.x + 3, Y: acc.r.y + 2, Action: tea.MouseActionPress, Button: tea.MouseButtonLeft})
+	if c.m.focus != 4 {
+		t.Errorf("focus %d after clicking the account pane", c.m.focus)
+	}
+}
+
+func TestTickersSortAndFilter(t *testing.T) {
+	c := newSimConsole(t, 200, 60, false)
+	pump(t, c.m, c.m.Init())
+	p := c.m.tickers
+	c.key(t, "/")
+	c.typeText(t, "doge")
+	if len(p.rows) != 1 || p.tickers[p.rows[0]].Symbol != "DOGE-PERP" {
+		t.Errorf("filter doge: %d rows", len(p.rows))
+	}
+	c.key(t, "esc")
+	if len(p.rows) != len(p.tickers) {
+		t.Errorf("Esc did not clear the filter: %d of %d rows", len(p.rows), len(p.tickers))
+	}
+	c.key(t, "o") // sort by mark
+	if p.sortCol != tcMark {
+		t.Fatalf("sort column %d, want mark", p.sortCol)
+	}
+	c.key(t, "w") // favourites only: the watchlist is ETH-PERP
+	if len(p.rows) != 1 || p.tickers[p.rows[0]].Symbol != "ETH-PERP" {
+		t.Errorf("favourites only: %d rows", len(p.rows))
+	}
+	c.key(t, "w")
+	prev := d("-1")
+	for _, r := range p.rows[1:] { // the favourite is first, then by mark
+		if m := p.tickers[r].MarkPrice; m.LessThan(prev) {
+			t.Fatalf("not sorted by mark: %s after %s", m, prev)
+		}
+		prev = p.tickers[r].MarkPrice
+	}
+}
+
+func TestFailedPollsShowStaleAndRecover(t *testing.T) {
+	c := newSimConsole(t, 200, 60, false)
+	pump(t, c.m, c.m.Init())
+	// A reply of an older generation is dropped.
+	before := c.m.store.Version(state.KindTickers)
+	c.m.Update(polledMsg{kind: state.KindTickers, gen: c.m.polls[state.KindTickers].gen - 1, msg: state.TickersMsg{}})
+	if c.m.store.Version(state.KindTickers) != before {
+		t.Error("a late reply was applied")
+	}
+	// The exchange fails: the console shows it, keeps the data, and backs off.
+	p := c.m.polls[state.KindOrders]
+	p.gen++
+	p.inFlight = true
+	boom := errors.New("connection refused")
+	c.m.Update(polledMsg{kind: state.KindOrders, gen: p.gen, err: boom,
+		msg: state.FailedMsg{Gen: p.gen, At: c.clock.Now(), Kind: state.KindOrders, Err: boom}})
+	v := c.m.View()
+	if !strings.Contains(v, "orders: connection refused") || !strings.Contains(v, "stale") {
+		t.Errorf("a failed poll is not shown:\n%s", v)
+	}
+	if p.fails != 1 {
+		t.Errorf("fails %d", p.fails)
+	}
+	c.key(t, "ctrl+r")
+	if p.fails != 0 || c.m.store.Freshness(state.KindOrders).Stale {
+		t.Errorf("not fresh again after a good poll: fails %d", p.fails)
 	}
 }

@@ -154,6 +154,11 @@ func (p *orderEntryPane) Update(msg tea.Msg) tea.Cmd {
 		case state.KindTickers, state.KindMids, state.KindAccount, state.KindPositions, state.KindInstruments:
 			p.check()
 		}
+	case orderSentMsg:
+		// After a confirmed order the cursor rests on the submit button: the trader's next
+		// keys (a pane number, Tab) are not typed into a field by mistake.
+		p.field = fSubmit
+		p.focusField()
 	case instrumentMsg:
 		p.inputs[fInstrument].SetValue(msg.Symbol)
 		if msg.Side != "" {
@@ -184,6 +189,12 @@ func (p *orderEntryPane) handleKey(msg tea.KeyMsg) tea.Cmd {
 		return nil
 	case key.Matches(msg, k.ClearForm):
 		p.clear()
+		return nil
+	case key.Matches(msg, k.Dismiss) && p.inputs[p.field] != nil:
+		// Esc leaves the text field for the submit button, so number keys and the other global
+		// keys work again.
+		p.field = fSubmit
+		p.focusField()
 		return nil
 	case key.Matches(msg, k.Submit):
 		if p.field == fInstrument && p.complete() {
@@ -323,6 +334,9 @@ func (p *orderEntryPane) clear() {
 	p.touched = [fieldCount]bool{}
 	p.check()
 }
+
+// orderSentMsg tells the form its order was confirmed and sent.
+type orderSentMsg struct{}
 
 // intent is the order as typed.
 func (p *orderEntryPane) intent() state.OrderIntent {

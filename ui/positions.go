@@ -123,12 +123,12 @@ func (p *positionsPane) selected() (state.PositionRow, bool) {
 // closeSelected asks to close the selected position with a reduce-only market order, checked by
 // the same validation path as the order form.
 func (p *positionsPane) closeSelected() tea.Cmd {
+	if p.ReadOnly != "" {
+		return readOnlyNotice(p.ReadOnly, "close a position")
+	}
 	r, ok := p.selected()
 	if !ok {
 		return notice(levelWarn, "no position selected")
-	}
-	if p.ReadOnly != "" {
-		return readOnlyNotice(p.ReadOnly, "close a position")
 	}
 	pos, ok := p.Store.Position(r.Instrument)
 	if !ok {

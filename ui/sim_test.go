@@ -82,12 +82,27 @@ func pump(t testing.TB, m *Model, cmd tea.Cmd) {
 				_, next := m.Update(msg)
 				run(next)
 			}
-		case <-time.After(250 * time.Millisecond):
-			return
+		case <-time.After(40 * time.Millisecond):
+			if !m.busy() {
+				return
+			}
 		case <-deadline:
 			t.Fatal("pump: the console did not settle in 10s")
 		}
 	}
+}
+
+// busy reports whether a request of the model is still out.
+func (m *Model) busy() bool {
+	if m.sending > 0 {
+		return true
+	}
+	for _, p := range m.polls {
+		if p.inFlight {
+			return true
+		}
+	}
+	return false
 }
 
 // key sends one key press (tea key names: "tab", "enter", "x", "ctrl+c"...) and pumps.
