@@ -1,0 +1,105 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tradedesk/tradedesk/api"
+)
+
+// makeHistory makes n orders, newest first, alternating instruments and cycling states.
+func makeHistory(n, top int) []api.OrderRecord {
+	states := []string{api.StateFilled, api.StateCancelled, api.StateOpen, api.StateTriggered}
+	out := make([]api.OrderRecord, n)
+	for i := range out {
+		id := top - i
+		in := []string{"BTC-PERP", "ETH-PERP"}[id%2]
+		out[i] = api.OrderRecord{OrderID: api.OrderID(id), Instrument: in, InstrumentID: api.InstrumentID(id%2 + 1),
+			Side: api.SideBuy, LimitPrice: d("100.5"), Size: d("2"), Unfilled: d("0.5"), State: states[id%4],
+			Cloid: fmt.Sprintf("cloid-%d", id), Tif: api.TifGTC, PostOnly: id%3 == 0,
+			Timestamp: api.Time{Time: paneNow.Add(-time.Duration(i) * time.Second)}}
+	}
+	return out
+}
+
+func TestHistoryPagingAndFilters(t *testing.T) {
+	c := paneCommon(t)
+	c.Instrument = "ETH-PERP"
+	ex := &fakeEx{history: makeHistory(230, 5000)}
+	p := newHistoryPane(c, ex)
+	p.SetSize(160, 14)
+	p.SetFocused(true)
+	deliver(t, c, p, p.Update(startPanesMsg{}))
+	if len(p.all) != 100 || len(p.rows) != 100 {
+		t.Fatalf("page 1: %d orders, %d shown", len(p.all), len(p.rows))
+	}
+
+	// s cycles the state filter: open.
+	deliver(t, c, p, p.Update(keyMsg("s")))
+	for _, i := range p.rows {
+		if p.all[i].State != api.StateOpen {
+			t.Fatalf("state filter let %s through", p.all[i].State)
+		}
+	}
+	if len(p.rows) != 25 || p.Title() != "Order history (25 of 100)" {
+		t.Fatalf("open filter: %d rows, title %q", len(p.rows), p.Title())
+	}
+	// i cycles the instrument filter: the current instrument first.
+	deliver(t, c, p, p.Update(keyMsg("i")))
+	for _, i := range p.rows {
+		if o := p.all[i]; o.Instrument != "ETH-PERP" || o.State != api.StateOpen {
+			t.Fatalf("filters let %s %s through", o.Instrument, o.State)
+		}
+	}
+	if !strings.Contains(p.View(), "filter: open ETH-PERP") {
+		t.Errorf("the status line does not show the filter:\n%s", p.View())
+	}
+
+	// Scrolling to the end of the filtered rows loads the next page (filtered too).
+	deliver(t, c, p, p.Update(keyMsg("end")))
+	if fmt.Sprint(ex.pages) != "[1 2]" || len(p.all) != 200 {
+		t.Fatalf("pages %v, %d loaded", ex.pages, len(p.all))
+	}
+
+	// New orders arrive on top; an order already held is replaced, not repeated.
+	ex.history = append(makeHistory(2, 5002), ex.history...)
+	ex.history[2].State = api.StateCancelled // order 5000 changed state
+	deliver(t, c, p, p.f.poll())
+	ids := map[api.OrderID]bool{}
+	for _, o := range p.all {
+		if ids[o.OrderID] {
+			t.Fatalf("order %d twice", o.OrderID)
+		}
+		ids[o.OrderID] = true
+	}
+	if len(p.all) != 202 || p.all[0].OrderID != 5002 || p.all[2].State != api.StateCancelled {
+		t.Fatalf("after new orders: %d, first %d, order 5000 %s", len(p.all), p.all[0].OrderID, p.all[2].State)
+	}
+
+	// Cycling on returns to every state and every instrument.
+	for range 4 {
+		p.Update(keyMsg("s"))
+	}
+	p.Update(keyMsg("i"))
+	p.Update(keyMsg("i"))
+	if p.filtered() || len(p.rows) != len(p.all) {
+		t.Fatalf("filters did not cycle back: instr %q state %d", p.instr, p.state)
+	}
+}
+
+func TestHistoryEmptyFilter(t *testing.T) {
+	c := paneCommon(t)
+	p := newHistoryPane(c, &fakeEx{history: makeHistory(8, 100)})
+	p.SetSize(120, 6)
+	deliver(t, c, p, p.Update(startPanesMsg{}))
+	if v := p.View(); !strings.Contains(v, "filled") || !strings.Contains(v, "limit PO") {
+		t.Fatalf("view:\n%s", v)
+	}
+	p.instr = "SOL-PERP"
+	p.refresh(true)
+	if v := p.View(); !strings.Contains(v, "no SOL-PERP orders loaded: s/i change the filter") {
+		t.Fatalf("empty filter view:\n%s", v)
+	}
+}
