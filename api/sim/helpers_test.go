@@ -3,10 +3,10 @@ package sim
 import (
 	"bytes"
 	"context"
+	"encoding/hex"
 	"encoding/json"
 	"io"
 	"net/http"
-	"encoding/hex"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -44,7 +44,9 @@ func quietEnv(t testing.TB, opts ...Option) *env {
 }
 
 // keyHex derives a test private key from a name.
-func keyHex(name string) string { return hex.EncodeToString(crypto.Keccak256([]byte("sim-test/" + name))) }
+func keyHex(name string) string {
+	return hex.EncodeToString(crypto.Keccak256([]byte("sim-test/" + name)))
+}
 
 // client returns an api client that signs as the named test account.
 func (e *env) client(name string) *api.Client {

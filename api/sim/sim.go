@@ -26,15 +26,14 @@ type Sim struct {
 }
 
 type config struct {
-	seed     uint64
-	clock    Clock
-	demo     decimal.Decimal
-	faults   Faults
-	source   string
-	quiet    bool
-	step     time.Duration
-	funding  time.Duration
-	maxDelay time.Duration
+	seed    uint64
+	clock   Clock
+	demo    decimal.Decimal
+	faults  Faults
+	source  string
+	quiet   bool
+	step    time.Duration
+	funding time.Duration
 }
 
 // Option configures a Sim.

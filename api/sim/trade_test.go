@@ -59,7 +59,7 @@ func TestTwoAccountsTrade(t *testing.T) {
 	eqDec(t, "bob upnl", bs.Upnl, "-10")
 	eqDec(t, "bob usdc", bs.Collateral["USDC"].Balance, "99992.216")
 	eqDec(t, "bob equity", bs.TotalAccountEquity, "99982.216")
-	eqDec(t, "bob im", bs.InitialMargin, "1945")  // 19450 / 10x
+	eqDec(t, "bob im", bs.InitialMargin, "1945")      // 19450 / 10x
 	eqDec(t, "bob mm", bs.MaintenanceMargin, "194.5") // 1% tier
 	eqDec(t, "bob available", bs.AvailableBalance, "98037.216")
 	ps := bs.PerpPositions["BTC-PERP"]

@@ -49,11 +49,6 @@ func (u unit) count(d decimal.Decimal, what string) (int64, error) {
 	return n / u.m, nil
 }
 
-// floor returns the largest whole number of units not above d (d >= 0).
-func (u unit) floor(d decimal.Decimal) int64 {
-	return d.Div(u.d).Floor().IntPart()
-}
-
 // round returns d rounded to the nearest whole number of units.
 func (u unit) round(d decimal.Decimal) int64 {
 	return d.Div(u.d).Round(0).IntPart()
