@@ -25,6 +25,7 @@ type harness struct {
 	t       *testing.T
 	sim     *sim.Sim
 	srv     *httptest.Server
+	drop    *dropper // drops the next /exchange answer or request when told to
 	env     map[string]string
 	outputs []string // everything the commands wrote, to scan for the key
 }
@@ -32,9 +33,10 @@ type harness struct {
 func newHarness(t *testing.T) *harness {
 	t.Helper()
 	s := sim.New(sim.WithSeed(11))
-	srv := httptest.NewServer(s)
+	d := &dropper{sim: s}
+	srv := httptest.NewServer(d)
 	t.Cleanup(srv.Close)
-	return &harness{t: t, sim: s, srv: srv, env: map[string]string{api.EnvPrivateKey: "0x" + testKey}}
+	return &harness{t: t, sim: s, srv: srv, drop: d, env: map[string]string{api.EnvPrivateKey: "0x" + testKey}}
 }
 
 // run runs one command against the simulator with the test key and returns its exit status,

@@ -1,0 +1,58 @@
+package headless
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+)
+
+// dropper passes requests to the simulator, but drops the connection of the next /exchange
+// request without an answer: after the simulator acted on it (lost answer), or before (lost request).
+type dropper struct {
+	sim          http.Handler
+	afterActing  atomic.Bool
+	beforeActing atomic.Bool
+}
+
+func (d *dropper) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if strings.HasPrefix(r.URL.Path, "/exchange") {
+		if d.beforeActing.Swap(false) {
+			panic(http.ErrAbortHandler)
+		}
+		if d.afterActing.Swap(false) {
+			d.sim.ServeHTTP(httptest.NewRecorder(), r)
+			panic(http.ErrAbortHandler)
+		}
+	}
+	d.sim.ServeHTTP(w, r)
+}
+
+func TestLostAnswerIsLookedUp(t *testing.T) {
+	h := newHarness(t)
+	d := h.drop
+	px := h.restingBid()
+	cloid := "0f8fad5b-d9cb-469f-a165-70867728950e"
+
+	d.afterActing.Store(true)
+	code, out, errs := h.run("order", "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.01", "--price", px, "--cloid", cloid)
+	if code != 0 || !strings.Contains(out, "the answer was lost, but the order is on the exchange: oid ") || !strings.Contains(out, "state open, cloid "+cloid) {
+		t.Fatalf("lost answer: exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+	orders := h.openOrders()
+	if len(orders) != 1 || orders[0].Cloid != cloid {
+		t.Fatalf("the order must be on the book exactly once: %+v", orders)
+	}
+
+	d.beforeActing.Store(true)
+	other := "1f8fad5b-d9cb-469f-a165-70867728950e"
+	code, _, errs = h.run("order", "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.01", "--price", px, "--cloid", other)
+	if code != ExitFailure || !strings.Contains(errs, "cloid "+other+" is not in open orders or history: the order was not placed") {
+		t.Fatalf("lost request: exit %d, stderr %q", code, errs)
+	}
+	if n := len(h.openOrders()); n != 1 {
+		t.Fatalf("a lost request was resent: %d open orders", n)
+	}
+	h.checkNoKey()
+}
