@@ -37,7 +37,9 @@ func (f *fakeExchange) Instruments(context.Context, string) (api.Instruments, er
 	return api.Instruments{Perps: []api.PerpInstrument{{ID: 1, Name: "BTC-PERP", TickSize: dd("0.5"), LotSize: dd("0.001"),
 		MinNotionalUSD: dd("10"), MaxLeverage: dd("50")}}}, nil
 }
-func (f *fakeExchange) Chart(context.Context, api.ChartParams) ([]api.Candle, error) { return nil, errFake }
+func (f *fakeExchange) Chart(context.Context, api.ChartParams) ([]api.Candle, error) {
+	return nil, errFake
+}
 func (f *fakeExchange) Fills(context.Context, string, api.PageParams) (api.Page[api.Fill], error) {
 	return api.Page[api.Fill]{Page: 1}, nil
 }
