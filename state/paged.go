@@ -1,6 +1,10 @@
 package state
 
-import "github.com/tradedesk/tradedesk/api"
+import (
+	"reflect"
+
+	"github.com/tradedesk/tradedesk/api"
+)
 
 // fillKey identifies one fill: a trade has one fill per order that took part, so a self-trade has
 // two fills with the same trade id.
@@ -19,8 +23,13 @@ type pagedList[T any, K comparable] struct {
 	hasNext    bool
 }
 
-// merge folds one page in, building a new slice so earlier readers keep a consistent view.
-func (l *pagedList[T, K]) merge(p api.Page[T]) {
+// merge folds one page in, building a new slice so earlier readers keep a consistent view. It
+// reports whether the rows changed.
+func (l *pagedList[T, K]) merge(p api.Page[T]) bool {
+	if p.Page <= 1 && l.lastPage >= 1 && l.onTop(p.Data) {
+		l.totalPages = p.TotalPages
+		return false
+	}
 	if p.Page <= 1 {
 		l.rows = l.mergeTop(p.Data)
 		if l.lastPage < 1 {
@@ -36,6 +45,21 @@ func (l *pagedList[T, K]) merge(p api.Page[T]) {
 	if p.Page >= l.lastPage {
 		l.hasNext = p.HasNext
 	}
+	return true
+}
+
+// onTop reports whether page is exactly the first rows already held (same records, same order),
+// as when a poll of page 1 finds nothing new.
+func (l *pagedList[T, K]) onTop(page []T) bool {
+	if len(page) > len(l.rows) {
+		return false
+	}
+	for i := range page {
+		if !reflect.DeepEqual(page[i], l.rows[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // mergeTop puts page's rows first, then every older row the page does not hold.

@@ -1,6 +1,7 @@
 package state
 
 import (
+	"reflect"
 	"sort"
 	"strconv"
 	"strings"
@@ -115,8 +116,9 @@ func (s *Store) Apply(msg any) (changed bool) {
 		s.version[k]++
 		return true
 	}
+	recovered := s.err[k] != nil
 	s.at[k], s.err[k] = at, nil
-	if s.applyData(msg) {
+	if s.applyData(msg) || recovered {
 		s.version[k]++
 		return true
 	}
@@ -205,17 +207,17 @@ func (s *Store) applyData(msg any) bool {
 	case InstrumentsMsg:
 		s.setInstruments(m.Instruments)
 	case CollateralMsg:
-		s.collateral = m.Collateral
+		return replace(&s.collateral, m.Collateral)
 	case AccountMsg:
-		s.account = m.Summary
+		return replace(&s.account, m.Summary)
 	case PositionsMsg:
-		s.positions = m.Positions
+		return replace(&s.positions, m.Positions)
 	case OrdersMsg:
-		s.orders = m.Orders
+		return replace(&s.orders, m.Orders)
 	case FillsMsg:
-		s.fills.merge(m.Page)
+		return s.fills.merge(m.Page)
 	case HistoryMsg:
-		s.history.merge(m.Page)
+		return s.history.merge(m.Page)
 	case ChartMsg:
 		s.setChart(m.Key, m.Candles)
 	case BrokersMsg:
@@ -223,6 +225,16 @@ func (s *Store) applyData(msg any) bool {
 	case LeverageMsg:
 		s.setLeverage(m.Leverage)
 	}
+	return true
+}
+
+// replace stores v in *dst and reports whether it differs from what was there, so a poll that
+// brings the same records does not make panes render again.
+func replace[T any](dst *T, v T) bool {
+	if reflect.DeepEqual(*dst, v) {
+		return false
+	}
+	*dst = v
 	return true
 }
 

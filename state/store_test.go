@@ -83,12 +83,23 @@ func TestFreshness(t *testing.T) {
 		t.Fatal("a failure keeps the old data")
 	}
 	at := now.Add(-time.Second)
-	s.Apply(AccountMsg{Gen: 2, At: at, Summary: testAccount()})
+	v = s.Version(KindAccount)
+	if !s.Apply(AccountMsg{Gen: 2, At: at, Summary: testAccount()}) || s.Version(KindAccount) != v+1 {
+		t.Fatal("recovering from a failure is a change even with the same data")
+	}
 	if f := s.Freshness(KindAccount); f.Stale || f.Err != nil || f.Age != time.Second {
 		t.Fatalf("recovered: %+v", f)
 	}
 	if s.Freshness(KindTickers).Loaded() {
 		t.Fatal("freshness is per kind")
+	}
+	v = s.Version(KindAccount)
+	now = now.Add(time.Second)
+	if s.Apply(AccountMsg{Gen: 3, Summary: testAccount()}) || s.Version(KindAccount) != v {
+		t.Fatal("the same account again is not a change")
+	}
+	if f := s.Freshness(KindAccount); !f.At.Equal(now) || f.Stale {
+		t.Fatalf("an unchanged poll still refreshes the age: %+v", f)
 	}
 }
 
@@ -195,6 +206,10 @@ func TestFillsMerge(t *testing.T) {
 	}
 	if _, ok := s.NextFillsPage(); ok {
 		t.Fatal("all pages loaded")
+	}
+	v := s.Version(KindFills)
+	if s.Apply(FillsMsg{Page: api.Page[api.Fill]{Page: 1, Data: fills(12, 11, 10), TotalPages: 3}}) || s.Version(KindFills) != v {
+		t.Fatal("page 1 with nothing new is not a change")
 	}
 	// A self-trade: same trade id, two orders; both fills are kept.
 	self := []api.Fill{{TradeID: 13, OrderID: 1}, {TradeID: 13, OrderID: 2}}
