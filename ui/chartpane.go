@@ -114,7 +114,9 @@ func (p *chartPane) Update(msg tea.Msg) tea.Cmd {
 		return p.f.start()
 	case DataMsg:
 		var cmd tea.Cmd
-		if p.follow() {
+		// A new instrument, or the instruments arriving after the instrument was picked (the
+		// request needs its id): fetch now.
+		if p.follow() || (msg.Kind == state.KindInstruments && !p.Store.Freshness(state.KindChart).Loaded() && !p.f.inFlight) {
 			cmd = p.f.poll()
 		}
 		if msg.Kind == state.KindChart || msg.Kind == state.KindTickers || cmd != nil {
