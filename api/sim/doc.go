@@ -1,19 +1,63 @@
 // Package sim is tradedesk's simulated exchange: an http.Handler that speaks the Exchange Trading
-// API (POST /exchange for signed actions, POST /info for queries) over a real matching engine,
-// accounts with margin and liquidation, and markets that move on their own.
+// API (POST /exchange for signed actions, POST /info for queries, with or without a trailing
+// slash) over a real matching engine, accounts with margin and liquidation, and markets that move
+// on their own.
 //
-// Make one with New and functional options, serve it like any handler, and drive its markets with
-// Run (real time) or Advance (a test clock):
+// # Running it
 //
-//	clock := sim.NewTestClock(time.UnixMilli(1769690420000))
+// For the demo or `tradedesk sim`, Serve runs the HTTP server and the market loop (one step a
+// second) together until its context ends:
+//
+//	faults, err := sim.ParseFaults(flagFaults) // "", "0.1" or "5xx=0.05,timeout=0.02,garbage=0.02,lost=0.02,delay=10s"
+//	s := sim.New(sim.WithSeed(seed), sim.WithFaults(faults))
+//	ln, err := net.Listen("tcp", "127.0.0.1:0")
+//	go s.Serve(ctx, ln) // base URL: "http://" + ln.Addr().String()
+//
+// A caller with its own server can mount s (it is an http.Handler) and call s.Run(ctx) for the
+// market loop instead.
+//
+// In tests, a TestClock and Advance make it deterministic; WithQuietMarkets turns off market
+// makers, takers and index moves so that numbers are exact, and SetIndexPrice moves prices by hand:
+//
+//	clock := sim.NewTestClock(time.UnixMilli(1769690400000))
 //	s := sim.New(sim.WithSeed(1), sim.WithClock(clock))
 //	srv := httptest.NewServer(s)
-//	s.Advance(time.Minute) // moves the clock and runs the market loop deterministically
+//	s.Advance(time.Minute) // moves the clock and runs 60 market steps
 //
-// For the demo or `tradedesk sim`, Serve runs the HTTP server and the market loop together:
+// # Behaviour the spec leaves open
 //
-//	s := sim.New(sim.WithSeed(seed), sim.WithFaults(f))
-//	err := s.Serve(ctx, listener)
-//
-// With the same seed, clock and requests the simulator gives the same answers.
+//   - Authentication: the account is the signer recovered from the EIP-712 signature (source
+//     "Mainnet" unless WithSource says otherwise). action.type may be the spec's name or the tx
+//     type number. A nonce must equal data.nonce, lie in (now − 2 days, now + 1 day) and be new for
+//     its signer; expiresAfter (Unix ms, optional) must not be past; at most 100 orders or cancels.
+//     Signature failures and nonce reuse answer 401, other bad requests 400, unknown /info methods
+//     404, always as {"error": "..."}; a rejected signed action also carries "address".
+//   - Every address gets the demo balance (WithDemoBalance, default 100000 USDC in both its spot
+//     and derivative accounts) the first time the simulator sees it, signed or queried.
+//   - placeOrder answers {"status": {...}} for one order and {"status": [...]} for several; each
+//     status has oid and state, and totalSz and avgPx when something filled at once, or error
+//     for an order of a batch that was rejected. A request fails as a whole only when every
+//     order was rejected. Order states: open, filled, cancelled, triggered.
+//   - Market orders (isMarket) are IOC with the price as the worst acceptable price; an empty or
+//     zero price means the mark ± 5%. Reduce-only orders are trimmed to the position and are
+//     exempt from the minimum notional. Orders crossing the account's own resting orders cancel
+//     the resting ones. Limit prices must lie within the mark ± 50% (the ticker's
+//     min/max_trading_price).
+//   - Trigger orders (triggerPx, tpsl tp or sl) rest untriggered, shown as open; when the mark
+//     reaches the trigger the order becomes "triggered" and a new order with its terms (same cloid)
+//     is placed.
+//   - Fees: makers −0.01% (a rebate), takers 0.04%, liquidations 0.5% of notional. fill_type is
+//     0 for a trade and 1 for a liquidation. Spot fills use direction openLong (buy) and
+//     closeLong (sell).
+//   - Margin: leverage defaults to 10x (or the instrument's maximum if lower), cross, except on
+//     isolated-only instruments; SetLeverage changes it. Initial margin is notional ÷ leverage,
+//     maintenance margin comes from the margin tiers; open orders count as if filled at the mark.
+//     An account whose cross equity falls below its cross maintenance margin is liquidated at the
+//     mark, as is an isolated position whose margin falls below its own.
+//   - Funding is paid every hour on the hour (WithFundingInterval): the rate is the average
+//     premium of the book's mid over the index divided by 8, plus 0.00125%, clamped to ±0.4%.
+//   - Ticker change_24h is a percentage; volume_24h is in base units.
+//   - Pagination: page (from 1) and limit (1 to 1000, default 100), newest first.
+//   - Charts keep 1500 one-minute candles and 200 to 600 of each longer resolution; fills (2000)
+//     and closed orders (1000) per account are capped, so a long run stays bounded in memory.
 package sim
