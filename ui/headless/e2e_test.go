@@ -183,6 +183,7 @@ func TestMarketOrderAndReadCommands(t *testing.T) {
 
 func TestTransfer(t *testing.T) {
 	h := newHarness(t)
+	var err error
 	out := h.ok("transfer", "--collateral", "USDC", "--amount", "10", "--to-derivatives")
 	if !strings.Contains(out, "done (tx") {
 		t.Fatalf("transfer output %q", out)
@@ -192,8 +193,26 @@ func TestTransfer(t *testing.T) {
 		t.Fatalf("over-balance transfer: %d %q", code, errs)
 	}
 	code, _, errs = h.run("withdraw", "--collateral", "USDC", "--amount", "5", "--chain", "999999")
-	if code != ExitFailure || !strings.Contains(errs, "chain") {
+	if code != ExitFailure || !strings.HasPrefix(errs, "tradedesk withdraw: spot withdrawal rejected, nothing sent: chain: ") {
 		t.Fatalf("withdraw to a chain that is not a bridge: %d %q", code, errs)
+	}
+	out = h.ok("withdraw", "--collateral", "usdc", "--amount", "5", "--chain", "42161", "--from", "derivative")
+	if !strings.Contains(out, "Derivative withdrawal: 5 USDC") || !strings.Contains(out, "done (tx 0x") {
+		t.Fatalf("withdraw output %q", out)
+	}
+	dest := "0x00000000000000000000000000000000000000aa"
+	out = h.ok("transfer", "--collateral", "USDC", "--amount", "3", "--to", dest)
+	if !strings.Contains(out, "Spot transfer: 3 USDC") || !strings.Contains(strings.ToLower(out), dest) {
+		t.Fatalf("transfer to another account: %q", out)
+	}
+	var a api.AccountSummary
+	c := api.New(h.srv.URL, api.WithAddress(dest))
+	if a, err = c.AccountSummary(context.Background(), ""); err != nil || a.SpotCollateral["USDC"].Balance.LessThan(decimal.RequireFromString("2")) {
+		t.Fatalf("destination balance %+v %v", a.SpotCollateral, err)
+	}
+	code, _, errs = h.run("transfer", "--collateral", "USDC", "--amount", "1", "--to", dest, "--to-spot")
+	if code != ExitUsage || !strings.Contains(errs, "give exactly one of --to ADDRESS, --to-derivatives or --to-spot") {
+		t.Fatalf("two destinations: %d %q", code, errs)
 	}
 	h.checkNoKey()
 }
