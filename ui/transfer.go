@@ -2,12 +2,14 @@ package ui
 
 import (
 	"context"
+	"strings"
 	"time"
 
 	"github.com/charmbracelet/bubbles/cursor"
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
 	"github.com/tradedesk/tradedesk/state/funds"
@@ -392,7 +394,7 @@ func (p *transferPane) draw() string {
 		lines = append(lines, p.fieldLine(f))
 		for _, e := range p.errs {
 			if p.showError(f, e) {
-				lines = append(lines, st.FieldErr.on("    ! "+fundsErrText(e)))
+				lines = append(lines, wrapped(st.FieldErr, "! "+fundsErrText(e), "    ", p.w)...)
 			}
 		}
 	}
@@ -405,7 +407,8 @@ func (p *transferPane) draw() string {
 		if p.failed {
 			pt = st.Danger
 		}
-		lines = append(lines, "", pt.on(p.result))
+		lines = append(lines, "")
+		lines = append(lines, wrapped(pt, p.result, "", p.w)...)
 	}
 	return fitLines(lines, p.w, p.h)
 }
@@ -424,6 +427,15 @@ func (p *transferPane) showError(f int, e funds.FieldError) bool {
 		return f == tfCollateral
 	}
 	return f == tfOp
+}
+
+// wrapped word-wraps plain text to width w after indent, painting each line.
+func wrapped(pt paint, text, indent string, w int) []string {
+	var out []string
+	for _, l := range strings.Split(ansi.Wrap(text, max(w-len(indent), 10), " "), "\n") {
+		out = append(out, indent+pt.on(l))
+	}
+	return out
 }
 
 func fundsErrText(e funds.FieldError) string {
@@ -504,7 +516,7 @@ func (p *transferPane) confirmLines() []string {
 	st := p.Styles
 	lines := []string{st.Accent.on("Confirm " + p.checked.Op.String()), ""}
 	for _, l := range p.checked.Confirm() {
-		lines = append(lines, "  "+l)
+		lines = append(lines, wrapped(paint{}, l, "  ", p.w)...)
 	}
 	lines = append(lines, "")
 	if p.stage == stageSending {

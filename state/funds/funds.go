@@ -283,8 +283,8 @@ func (c Checked) Confirm() []string {
 	case c.Op.NeedsDestination():
 		lines = append(lines, "from your "+c.Op.side()+" balance to", "  "+c.Destination)
 	case c.Op.Withdraws():
-		lines = append(lines,
-			fmt.Sprintf("from your %s balance to %s on %s", c.Op.side(), c.Account, ChainName(int64(c.Bridge.BridgeChainID))))
+		lines = append(lines, "from your "+c.Op.side()+" balance to your address", "  "+c.Account,
+			"on "+ChainName(int64(c.Bridge.BridgeChainID)))
 	default:
 		to := "derivative"
 		if c.Op == ToSpot {

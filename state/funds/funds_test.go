@@ -179,7 +179,7 @@ func TestConfirmShowsFullAddressAndFee(t *testing.T) {
 		t.Fatalf("confirm:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 	w, _ := Check(Request{Op: SpotWithdraw, Collateral: "USDC", Amount: "10", Chain: 42161}, collaterals(), balances())
-	if got := strings.Join(w.Confirm(), "\n"); !strings.Contains(got, "to "+self+" on Arbitrum (42161)") || !strings.Contains(got, "fee 1 USDC on top: 11 USDC leaves, 10 USDC arrives") {
+	if got := strings.Join(w.Confirm(), "\n"); !strings.Contains(got, "to your address\n  "+self+"\non Arbitrum (42161)") || !strings.Contains(got, "fee 1 USDC on top: 11 USDC leaves, 10 USDC arrives") {
 		t.Fatalf("withdraw confirm:\n%s", got)
 	}
 }

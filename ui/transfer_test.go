@@ -1,0 +1,164 @@
+package ui
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/tradedesk/tradedesk/api"
+	"github.com/tradedesk/tradedesk/state/funds"
+)
+
+// bobAddr is a second account's address (EIP-55), typed in lower case into the form.
+const bobAddr = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed"
+
+func (c *simConsole) summary(t *testing.T, user string) api.AccountSummary {
+	t.Helper()
+	s, err := c.m.ex.AccountSummary(context.Background(), user)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// fundsGroup finds the Funds group and its transfer form.
+func fundsGroup(t *testing.T, m *Model) (*paneGroup, *transferPane) {
+	t.Helper()
+	for _, s := range m.slots {
+		if g, ok := s.pane.(*paneGroup); ok && g.title == "Funds" {
+			for _, p := range g.panes {
+				if tp, ok := p.(*transferPane); ok {
+					return g, tp
+				}
+			}
+		}
+	}
+	t.Fatal("no Funds group with a transfer form")
+	return nil, nil
+}
+
+// TestWithdrawAndTransferThroughTheUI withdraws and transfers by keyboard against the simulator
+// over HTTP: each is checked, confirmed with the address in full and the fee, sent once, and the
+// balances move by the amount and its fee.
+func TestWithdrawAndTransferThroughTheUI(t *testing.T) {
+	c := newSimConsole(t, 200, 60, false)
+	pump(t, c.m, c.m.Init())
+	me := c.m.ex.Address()
+	before := c.summary(t, me)
+	g, form := fundsGroup(t, c.m)
+
+	// 8 focuses the Funds group; w opens the form on a derivative withdrawal, on the amount.
+	c.key(t, "8", "w")
+	if g.panes[g.active] != form || form.opNow() != funds.DerivativeWithdraw || form.field != tfAmount {
+		t.Fatalf("w did not open the withdrawal form: view %q op %s field %d", g.panes[g.active].Title(), form.opNow(), form.field)
+	}
+	c.typeText(t, "2500")
+	c.key(t, "down", "right") // the chain: Ethereum -> Arbitrum
+	if form.chain != 42161 {
+		t.Fatalf("chain %d after right", form.chain)
+	}
+	c.key(t, "enter")
+	v := c.m.View()
+	for _, want := range []string{"Derivative withdrawal: 2500 USDC", "to your address", "  " + me, "on Arbitrum (42161)",
+		"fee 1 USDC on top: 2501 USDC leaves, 2500 USDC arrives", "Enter to send"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("confirmation lacks %q:\n%s", want, v)
+		}
+	}
+	c.key(t, "enter")
+	if !strings.Contains(c.m.notice, "derivative withdrawal of 2500 USDC done: tx 0x") {
+		t.Fatalf("status after the withdrawal: %q", c.m.notice)
+	}
+	after := c.summary(t, me)
+	if got, want := after.Collateral["USDC"].Balance, before.Collateral["USDC"].Balance.Sub(d("2501")); !got.Equal(want) {
+		t.Fatalf("derivative USDC %s, want %s", got, want)
+	}
+	if !c.m.store.Account().Collateral["USDC"].Balance.Equal(after.Collateral["USDC"].Balance) {
+		t.Errorf("the console's balances were not refreshed after the withdrawal")
+	}
+
+	// Back to the movement field; left twice: spot transfer to another account.
+	for form.field != tfOp {
+		c.key(t, "up")
+	}
+	c.key(t, "right") // wraps from the last movement to the first
+	if form.opNow() != funds.SpotTransfer {
+		t.Fatalf("op %s", form.opNow())
+	}
+	c.key(t, "down", "down") // collateral, amount
+	c.typeText(t, "150.25")
+	if form.amount.Value() != "150.25" || form.field != tfAmount {
+		t.Fatalf("amount %q in field %d", form.amount.Value(), form.field)
+	}
+	c.key(t, "down")
+	c.typeText(t, "0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaeX")
+	if len(form.errs) != 1 || form.errs[0].Msg != "address has 'X' at position 42, which is not a hex digit (0-9, a-f)" ||
+		!strings.Contains(c.m.View(), "! address has 'X' at position 42") {
+		t.Errorf("a bad address shows no error: %v", form.errs)
+	}
+	c.key(t, "backspace")
+	c.typeText(t, "d")
+	c.key(t, "enter")
+	if v := c.m.View(); !strings.Contains(v, "  "+bobAddr) || !strings.Contains(v, "Spot transfer: 150.25 USDC") {
+		t.Fatalf("the confirmation does not show the full checksummed address:\n%s", v)
+	}
+	_, send := c.m.Update(keyMsg("enter"))
+	_, again := c.m.Update(keyMsg("enter")) // a second Enter while it is sent does nothing
+	if form.stage != stageSending || again != nil {
+		t.Fatalf("stage %d after two Enters; the second returned a command: %v", form.stage, again != nil)
+	}
+	pump(t, c.m, send)
+	if !strings.Contains(c.m.notice, "spot transfer of 150.25 USDC done: tx 0x") {
+		t.Fatalf("status after the transfer: %q", c.m.notice)
+	}
+	bob := c.summary(t, bobAddr)
+	mine := c.summary(t, me)
+	if !bob.SpotCollateral["USDC"].Balance.Equal(d("100150.25")) {
+		t.Errorf("bob's spot USDC %s, want 100150.25 (once)", bob.SpotCollateral["USDC"].Balance)
+	}
+	if got, want := mine.SpotCollateral["USDC"].Balance, before.SpotCollateral["USDC"].Balance.Sub(d("150.25")); !got.Equal(want) {
+		t.Errorf("my spot USDC %s, want %s", got, want)
+	}
+}
+
+// TestTransferFormRefusesBadInput shows each problem next to its field and sends nothing.
+func TestTransferFormRefusesBadInput(t *testing.T) {
+	c := newSimConsole(t, 200, 60, false)
+	pump(t, c.m, c.m.Init())
+	_, form := fundsGroup(t, c.m)
+	c.key(t, "8", "w")
+	c.typeText(t, "1.1234567")
+	if len(form.errs) != 1 || form.errs[0].Suggest != "1.123456" || !strings.Contains(c.m.View(), "! USDC takes at most 6 decimals:") {
+		t.Errorf("no decimals error: %v", form.errs)
+	}
+	for range 9 {
+		c.key(t, "backspace")
+	}
+	c.typeText(t, "999999999")
+	c.key(t, "enter")
+	if form.stage != stageEdit || !strings.Contains(c.m.notice, "not ready: 999999999 USDC plus the 1 USDC fee is more than") {
+		t.Fatalf("stage %d, notice %q", form.stage, c.m.notice)
+	}
+	// The disabled chain of USDC (BNB Chain) is refused.
+	for form.chain != 56 {
+		form.field = tfChain
+		form.toggle(false)
+	}
+	form.dirty = true
+	if v := c.m.View(); !strings.Contains(v, "! withdrawals of USDC to BNB Chain (56) are") {
+		t.Errorf("no disabled chain error:\n%s", v)
+	}
+}
+
+// TestTransferReadOnly says why nothing can be sent.
+func TestTransferReadOnly(t *testing.T) {
+	c := newSimConsole(t, 200, 60, true)
+	pump(t, c.m, c.m.Init())
+	_, form := fundsGroup(t, c.m)
+	c.key(t, "8", "t")
+	c.typeText(t, "10")
+	c.key(t, "enter")
+	if form.stage != stageEdit || !strings.Contains(c.m.notice, "read-only: cannot move collateral") {
+		t.Fatalf("stage %d, notice %q", form.stage, c.m.notice)
+	}
+}
