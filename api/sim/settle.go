@@ -36,25 +36,15 @@ func (e *engine) recordFill(a *account, f fillRec) {
 // applyPerpFill moves an account's position and balance by one fill and returns the fee charged.
 // It fills in the fill record's direction, start size and price, and closed PnL.
 func (e *engine) applyPerpFill(a *account, m *market, buy bool, price, q int64, rate decimal.Decimal, f *fillRec) decimal.Decimal {
-	p := a.pos[m.id]
-	if p == nil {
-		s := a.leverage(m)
-		p = &position{isolated: s.mode == api.MarginIsolated, lev: s.lev}
-		a.pos[m.id] = p
-	}
+	p := e.positionFor(a, m)
 	start := p.size
 	f.startSize, f.startPrice = start, p.entry(m.lot)
-	delta := q
-	if !buy {
-		delta = -q
-	}
 	notional := m.notional(price, q)
 	fee := decimal.Zero
 	if !a.internal {
 		fee = notional.Mul(rate)
 	}
-	pnl := decimal.Zero
-	opened := q
+	pnl, opened := decimal.Zero, q
 	if start != 0 && (start > 0) != buy {
 		closeQ := min(q, abs(start))
 		opened = q - closeQ
@@ -69,16 +59,11 @@ func (e *engine) applyPerpFill(a *account, m *market, buy bool, price, q int64, 
 			f.dir = api.DirOpenShort
 		}
 	}
-	if opened > 0 {
-		add := m.notional(price, opened)
-		p.cost = p.cost.Add(add)
-		if p.isolated && !a.internal {
-			margin := add.Div(p.lev)
-			p.isoMargin = p.isoMargin.Add(margin)
-			a.deriv[collUSDC] = a.deriv[collUSDC].Sub(margin)
-		}
+	e.openPart(a, m, p, price, opened)
+	p.size = start + q
+	if !buy {
+		p.size = start - q
 	}
-	p.size = start + delta
 	p.updated = e.now()
 	m.oi += max(p.size, 0) - max(start, 0)
 	f.closedPnl = pnl
@@ -91,6 +76,33 @@ func (e *engine) applyPerpFill(a *account, m *market, buy bool, price, q int64, 
 		e.dropPosition(a, m, p)
 	}
 	return fee
+}
+
+// positionFor returns the account's position on a perpetual, opening an empty one with the
+// account's leverage setting.
+func (e *engine) positionFor(a *account, m *market) *position {
+	p := a.pos[m.id]
+	if p == nil {
+		s := a.leverage(m)
+		p = &position{isolated: s.mode == api.MarginIsolated, lev: s.lev}
+		a.pos[m.id] = p
+	}
+	return p
+}
+
+// openPart adds q lots at price to a position's cost, setting aside initial margin when the
+// position is isolated.
+func (e *engine) openPart(a *account, m *market, p *position, price, q int64) {
+	if q == 0 {
+		return
+	}
+	add := m.notional(price, q)
+	p.cost = p.cost.Add(add)
+	if p.isolated && !a.internal {
+		margin := add.Div(p.lev)
+		p.isoMargin = p.isoMargin.Add(margin)
+		a.deriv[collUSDC] = a.deriv[collUSDC].Sub(margin)
+	}
 }
 
 // closePart closes q lots of a position at price and returns the realized PnL.
