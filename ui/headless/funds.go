@@ -24,11 +24,13 @@ func transferFlags(fs *flag.FlagSet, o *opts) {
 	fs.BoolVar(&o.toSpot, "to-spot", false, "move from your derivative balance to your spot balance")
 }
 
-// chainText is the --chain flag, read with funds.ParseChain (an id or a name).
+// chainFlag is the --chain flag, read with funds.ParseChain (an id or a name).
 type chainFlag struct{ o *opts }
 
+// String implements flag.Value (no default is shown).
 func (c chainFlag) String() string { return "" }
 
+// Set implements flag.Value.
 func (c chainFlag) Set(s string) error {
 	id, err := funds.ParseChain(s)
 	if err != nil {

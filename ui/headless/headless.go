@@ -111,6 +111,7 @@ func Commands() []string {
 // usageError is a mistake in the command line: nothing was sent.
 type usageError struct{ msg string }
 
+// Error implements error.
 func (e usageError) Error() string { return e.msg }
 
 func usagef(format string, args ...any) error { return usageError{fmt.Sprintf(format, args...)} }
