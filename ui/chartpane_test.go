@@ -1,0 +1,177 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+	"github.com/shopspring/decimal"
+	"github.com/tradedesk/tradedesk/api"
+	"github.com/tradedesk/tradedesk/state"
+)
+
+// chartEx serves candles and records every chart request.
+type chartEx struct {
+	fakeEx
+	asked []api.ChartParams
+	fail  error
+}
+
+func (c *chartEx) Chart(_ context.Context, p api.ChartParams) ([]api.Candle, error) {
+	c.asked = append(c.asked, p)
+	if c.fail != nil {
+		return nil, c.fail
+	}
+	per := map[string]time.Duration{"1": time.Minute, "5": 5 * time.Minute, "15": 15 * time.Minute, "30": 30 * time.Minute}[p.Resolution]
+	if per == 0 {
+		per = time.Hour
+	}
+	var out []api.Candle
+	start := paneNow.Add(-40 * per).Truncate(per)
+	for i := range 40 {
+		px := decimal.NewFromInt(int64(64000 + (i*37)%400 + int(p.InstrumentID)*10))
+		out = append(out, api.Candle{Time: api.Time{Time: start.Add(time.Duration(i) * per)}, Open: px,
+			High: px.Add(d("50")), Low: px.Sub(d("40")), Close: px.Add(d("10")), Volume: d("12.5")})
+	}
+	return out, nil
+}
+
+func TestChartPaneFollowsInstrumentResolutionAndType(t *testing.T) {
+	c := paneCommon(t)
+	ex := &chartEx{}
+	p := newChartPane(c, ex)
+	p.SetSize(100, 20)
+	deliver(t, c, p, p.Update(startPanesMsg{}))
+	if len(ex.asked) != 1 {
+		t.Fatalf("asked %d times", len(ex.asked))
+	}
+	a := ex.asked[0]
+	if a.InstrumentID != 1 || a.ChartType != "mark" || a.Resolution != "15" ||
+		a.To != paneNow.Unix() || a.To-a.From != int64(chartCandles*15*60) {
+		t.Fatalf("first request %+v", a)
+	}
+	v := p.View()
+	if !strings.Contains(v, "BTC-PERP mark 15m") || !strings.Contains(v, " C 64,") {
+		t.Fatalf("view:\n%s", v)
+	}
+	checkBlock(t, v, 100, 20)
+
+	deliver(t, c, p, p.Update(keyMsg(".")))
+	deliver(t, c, p, p.Update(keyMsg("t")))
+	deliver(t, c, p, p.Update(keyMsg(",")))
+	deliver(t, c, p, p.Update(keyMsg(",")))
+	got := []string{}
+	for _, a := range ex.asked[1:] {
+		got = append(got, a.ChartType+"/"+a.Resolution)
+	}
+	if fmt.Sprint(got) != "[mark/30 index/30 index/15 index/5]" {
+		t.Fatalf("requests after keys: %v", got)
+	}
+	if !strings.Contains(p.View(), "BTC-PERP index 5m") {
+		t.Errorf("header after keys:\n%s", p.View())
+	}
+
+	// Picking another instrument fetches its candles.
+	c.Instrument = "ETH-PERP"
+	deliver(t, c, p, p.Update(DataMsg{Kind: state.KindTickers}))
+	if last := ex.asked[len(ex.asked)-1]; last.InstrumentID != 2 || p.symbol != "ETH-PERP" {
+		t.Fatalf("after picking ETH-PERP: %+v", last)
+	}
+}
+
+func TestChartPaneLastCandleFollowsTicker(t *testing.T) {
+	c := paneCommon(t)
+	ex := &chartEx{}
+	p := newChartPane(c, ex)
+	p.SetSize(90, 16)
+	deliver(t, c, p, p.Update(startPanesMsg{}))
+	before := len(p.candles)
+	c.Store.Apply(state.TickersMsg{Gen: 1, At: paneNow, Tickers: []api.Ticker{{Symbol: "BTC-PERP", MarkPrice: d("70000"),
+		IndexPrice: d("69990"), LastPrice: d("70001")}}})
+	deliver(t, c, p, p.Update(DataMsg{Kind: state.KindTickers}))
+	last := p.candles[len(p.candles)-1]
+	if !last.Close.Equal(d("70000")) || !last.High.Equal(d("70000")) {
+		t.Fatalf("last candle %+v after the mark moved to 70000", last)
+	}
+	if len(p.candles) != before+1 || !last.Time.Equal(paneNow) {
+		t.Fatalf("%d candles (had %d), last at %s: the 09:00 candle should open from the ticker", len(p.candles), before, last.Time)
+	}
+	if v := p.View(); !strings.Contains(v, "C 70,000.0") || !strings.Contains(v, "70,000.0") {
+		t.Errorf("the header or axis does not show the live price:\n%s", v)
+	}
+	// The store's candles are not changed by the live price.
+	stored := c.Store.Candles(p.chartKey())
+	if stored[len(stored)-1].Close.Equal(d("70000")) {
+		t.Error("followLive changed the store's slice")
+	}
+}
+
+func TestFollowLive(t *testing.T) {
+	t0 := time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC)
+	cs := []api.Candle{{Time: api.Time{Time: t0}, Open: d("10"), High: d("12"), Low: d("9"), Close: d("11")}}
+	cases := []struct {
+		name          string
+		now           time.Time
+		period        time.Duration
+		price         string
+		n             int
+		o, h, l, last string
+	}{
+		{"inside the candle, a new high", t0.Add(5 * time.Minute), 15 * time.Minute, "13", 1, "10", "13", "9", "13"},
+		{"inside the candle, a new low", t0.Add(14 * time.Minute), 15 * time.Minute, "8", 1, "10", "12", "8", "8"},
+		{"after it: a new candle opens at the last close", t0.Add(16 * time.Minute), 15 * time.Minute, "11.5", 2, "11", "11.5", "11", "11.5"},
+		{"day candles", t0.Add(20 * time.Hour), 24 * time.Hour, "10.5", 1, "10", "12", "9", "10.5"},
+		{"the next day", t0.Add(25 * time.Hour), 24 * time.Hour, "10.5", 2, "11", "11", "10.5", "10.5"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			out := followLive(cs, d(c.price), c.now, c.period)
+			k := out[len(out)-1]
+			if len(out) != c.n || k.Open.String() != c.o || k.High.String() != c.h || k.Low.String() != c.l || k.Close.String() != c.last {
+				t.Fatalf("%d candles, last %s/%s/%s/%s", len(out), k.Open, k.High, k.Low, k.Close)
+			}
+			if !cs[0].Close.Equal(d("11")) {
+				t.Fatal("the input was changed")
+			}
+		})
+	}
+}
+
+func TestChartPaneEmptyAndFailed(t *testing.T) {
+	c := paneCommon(t)
+	ex := &chartEx{fail: errors.New("HTTP 503 unavailable")}
+	p := newChartPane(c, ex)
+	p.SetSize(80, 10)
+	deliver(t, c, p, p.Update(startPanesMsg{}))
+	v := p.View()
+	if !strings.Contains(v, "chart failed: HTTP 503 unavailable (retrying)") {
+		t.Fatalf("failure view:\n%s", v)
+	}
+	checkBlock(t, v, 80, 10)
+
+	c2 := paneCommon(t)
+	q := newChartPane(c2, &chartEx{})
+	q.SetSize(80, 10)
+	q.symbol = "NOPE-PERP"
+	if v := q.View(); !strings.Contains(v, "loading NOPE-PERP candles") {
+		t.Fatalf("loading view:\n%s", v)
+	}
+}
+
+// checkBlock fails unless v is exactly h lines of w cells.
+func checkBlock(t *testing.T, v string, w, h int) {
+	t.Helper()
+	lines := strings.Split(v, "\n")
+	if len(lines) != h {
+		t.Fatalf("%d lines, want %d", len(lines), h)
+	}
+	for i, l := range lines {
+		if n := ansi.StringWidth(l); n != w {
+			t.Fatalf("line %d is %d wide, want %d: %q", i, n, w, l)
+		}
+	}
+}
