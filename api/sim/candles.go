@@ -157,13 +157,14 @@ func (c *charts) candles(m *market, kind, res int, from, to int64) []api.Candle 
 	return out
 }
 
-// stats24h reads 24-hour volume (lots) and the price 24 hours ago (ticks) from one-minute trades.
-func (c *charts) stats24h(now time.Time) (vol, open int64) {
+// stats24h reads the 24-hour traded notional (ticks×lots, each minute's volume at its close) and
+// the price 24 hours ago (ticks) from the one-minute trade candles.
+func (c *charts) stats24h(now time.Time) (notional, open int64) {
 	bars := c.s[chartLTP][0].bars
 	cut := now.Add(-24 * time.Hour).UnixMilli()
 	for i := len(bars) - 1; i >= 0 && bars[i].start >= cut; i-- {
-		vol += bars[i].vol
+		notional += bars[i].vol * bars[i].close
 		open = bars[i].open
 	}
-	return vol, open
+	return notional, open
 }

@@ -115,8 +115,8 @@ func (e *engine) ticker(m *market) api.Ticker {
 	t.MidPrice = m.mid()
 	lo, hi := m.band()
 	t.MinTradingPrice, t.MaxTradingPrice = m.px(lo), m.px(hi)
-	vol, open := m.charts.stats24h(e.now())
-	t.Volume24h = m.qty(vol)
+	notional, open := m.charts.stats24h(e.now())
+	t.Volume24h = m.tick.d.Mul(m.lot.d).Mul(decimal.NewFromInt(notional)).Round(2)
 	if open > 0 {
 		t.Change24h = m.px(m.last-open).Mul(hundred).DivRound(m.px(open), 2)
 	}
