@@ -58,6 +58,9 @@
 //     premium of the book's mid over the index divided by 8, plus 0.00125%, clamped to ±0.4%.
 //   - Ticker change_24h is a percentage; volume_24h is the traded notional in USD (quote units).
 //   - Pagination: page (from 1) and limit (1 to 1000, default 100), newest first.
+//   - Beyond the spec's table: open_orders {user, page, limit} (order records in state open),
+//     orderbook {symbol, depth} (default 20 levels), trades {symbol, limit} (recent trades,
+//     newest first, side is the taker's) and funding_history {user, page, limit}.
 //   - Charts keep 1500 one-minute candles and 200 to 600 of each longer resolution; fills (2000)
 //     and closed orders (1000) per account are capped, so a long run stays bounded in memory.
 package sim

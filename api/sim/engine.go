@@ -35,7 +35,20 @@ type market struct {
 	funding  decimal.Decimal // the current (predicted) funding rate per interval
 	charts   *charts
 	updated  time.Time
+	trades   []tradeRec // recent trades, oldest first, capped
 }
+
+// tradeRec is one trade on the market's tape.
+type tradeRec struct {
+	id    api.TradeID
+	price int64
+	lots  int64
+	buy   bool // the taker's side
+	at    time.Time
+}
+
+// maxTradesKept caps a market's tape.
+const maxTradesKept = 200
 
 // engine is the exchange's state: markets, books, accounts. It is not safe for concurrent use;
 // Sim serialises access to it.

@@ -76,6 +76,8 @@ func init() {
 		"ticker":               (*Sim).infoTicker,
 		"mids":                 (*Sim).infoMids,
 		"orderbook":            (*Sim).infoBook,
+		"trades":               (*Sim).infoTrades,
+		"funding_history":      (*Sim).infoFunding,
 	}
 }
 
@@ -106,7 +108,7 @@ func (s *Sim) info(body []byte) (int, any) {
 
 func methodList() string {
 	return "account_summary, brokers_check, instruments, chart, fills, order_history, open_orders, " +
-		"instrument_leverage, supported_collateral, positions, ticker, mids, orderbook"
+		"instrument_leverage, supported_collateral, positions, ticker, mids, orderbook, trades, funding_history"
 }
 
 // user resolves the user param to an account.

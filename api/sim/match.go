@@ -177,6 +177,7 @@ func (e *engine) trade(t, m *order, l *level, q int64) {
 	mk := t.mkt
 	mk.last = l.price
 	mk.charts.trade(e.now(), l.price, q)
+	mk.tape(tradeRec{id: tid, price: l.price, lots: q, buy: t.buy, at: e.now()})
 	if m.rest == 0 {
 		l.orders[0] = nil
 		l.orders = l.orders[1:]
@@ -232,4 +233,12 @@ func (m *market) dropTrigger(o *order) {
 			return
 		}
 	}
+}
+
+// tape adds a trade to the market's recent trades, dropping the oldest past the cap.
+func (m *market) tape(t tradeRec) {
+	if len(m.trades) >= maxTradesKept+maxTradesKept/4 {
+		m.trades = append(m.trades[:0], m.trades[len(m.trades)-maxTradesKept:]...)
+	}
+	m.trades = append(m.trades, t)
 }

@@ -20,7 +20,7 @@ func TestServe(t *testing.T) {
 	done := make(chan error, 1)
 	go func() { done <- s.Serve(ctx, ln) }()
 	url := "http://" + ln.Addr().String()
-	resp, err := http.Post(url+"/info/", "application/json", strings.NewReader(`{"method":"mids","params":{"symbol":"BTC-PERP"}}`))
+	resp, err := http.Post(url+"//info/", "application/json", strings.NewReader(`{"method":"mids","params":{"symbol":"BTC-PERP"}}`))
 	if err != nil {
 		t.Fatal(err)
 	}
