@@ -35,6 +35,7 @@ type slot struct {
 	col    int
 	weight int // share of the column's free height
 	fixed  int // preferred outer height (0: by weight)
+	wanted int // the height it wanted at the last layout
 	r      rect
 	// border cache
 	topKey string
@@ -83,38 +84,88 @@ func (m *Model) layout() {
 	}
 }
 
-// layoutColumn stacks a column's panes: fixed heights first (never more than half the column
-// each), the rest shared by weight.
+// heightWanter is a pane that needs fewer lines than it may get (a short list): the column gives
+// the rest to the panes below it.
+type heightWanter interface {
+	// WantHeight is the inner height the pane can fill.
+	WantHeight() int
+}
+
+// layoutColumn stacks a column's panes: fixed heights first (never more than two thirds of the
+// column each), the rest shared by weight, except that a pane wanting fewer lines gets only those.
 func (m *Model) layoutColumn(col int, area rect) {
 	var in []*slot
-	free, weights := area.h, 0
 	for _, s := range m.slots {
-		if s.col != col {
-			continue
+		if s.col == col {
+			in = append(in, s)
 		}
-		in = append(in, s)
+	}
+	hs := make([]int, len(in))
+	free := area.h
+	for i, s := range in {
 		if s.fixed > 0 {
-			free -= min(s.fixed, area.h*2/3)
-		} else {
-			weights += s.weight
+			hs[i] = min(s.fixed, area.h*2/3)
+			free -= hs[i]
 		}
+	}
+	// Share by weight; a pane that wants less is capped and its rest shared again.
+	capped := make([]bool, len(in))
+	for range len(in) {
+		weights := 0
+		for i, s := range in {
+			if s.fixed == 0 && !capped[i] {
+				weights += s.weight
+			}
+		}
+		if weights == 0 {
+			break
+		}
+		again := false
+		rest := free
+		for i, s := range in {
+			if s.fixed != 0 || capped[i] {
+				continue
+			}
+			hs[i] = rest * s.weight / weights
+			if w, ok := s.pane.(heightWanter); ok && w.WantHeight()+2 < hs[i] {
+				hs[i] = max(w.WantHeight()+2, 3)
+				capped[i] = true
+				free -= hs[i]
+				again = true
+				break
+			}
+		}
+		if !again {
+			break
+		}
+	}
+	// The last pane takes what rounding left over.
+	used := 0
+	for _, h := range hs {
+		used += h
+	}
+	if n := len(in); n > 0 {
+		hs[n-1] += area.h - used
 	}
 	y := area.y
-	left := free
 	for i, s := range in {
-		h := min(s.fixed, area.h*2/3)
-		if s.fixed == 0 {
-			h = free * s.weight / max(weights, 1)
-		}
-		if i == len(in)-1 {
-			h = area.y + area.h - y
-		} else if s.fixed == 0 {
-			left -= h
-		}
-		s.r = rect{area.x, y, area.w, h}
-		y += h
+		s.r = rect{area.x, y, area.w, hs[i]}
+		y += hs[i]
 	}
-	_ = left
+}
+
+// relayoutIfWanted lays out again when a pane's wanted height changed (the instruments loaded).
+func (m *Model) relayoutIfWanted() {
+	if m.narrow || m.tooSmall || m.width == 0 {
+		return
+	}
+	for _, s := range m.slots {
+		if w, ok := s.pane.(heightWanter); ok && w.WantHeight() != s.wanted {
+			s.wanted = w.WantHeight()
+			m.layout()
+			return
+		}
+	}
 }
 
 // View draws the whole screen.
@@ -189,13 +240,18 @@ func (m *Model) tabBar() string {
 	m.tabs = m.tabs[:0]
 	x := 0
 	for i, s := range m.slots {
-		label := " " + strconv.Itoa(i+1) + " " + s.pane.Title() + " "
+		// A tab shows its pane's first word so that every tab fits in 80 columns; the pane's
+		// border below carries the full title.
+		title := strings.TrimRight(strings.Fields(s.pane.Title() + " ")[0], ":")
+		label := strconv.Itoa(i+1) + " " + title
 		if i == m.focus {
-			b.WriteString(st.TitleFocus.on("▶" + label))
+			label = "▶" + label + " "
+			b.WriteString(st.TitleFocus.on(label))
 		} else {
-			b.WriteString(st.Title.on(" " + label))
+			label = " " + label
+			b.WriteString(st.Title.on(label))
 		}
-		w := textWidth(label) + 1
+		w := textWidth(label)
 		m.tabs = append(m.tabs, tabSpan{x, x + w, i})
 		x += w
 	}

@@ -213,6 +213,9 @@ func (m *Model) onPolled(msg polledMsg) tea.Cmd {
 	var cmds []tea.Cmd
 	if m.store.Apply(msg.msg) {
 		cmds = append(cmds, m.broadcast(DataMsg{Kind: msg.kind}))
+		if msg.kind == state.KindTickers {
+			m.relayoutIfWanted()
+		}
 	}
 	if p.again {
 		cmds = append(cmds, m.startPoll(msg.kind))

@@ -2,6 +2,9 @@ package ui
 
 import (
 	"strconv"
+
+	"github.com/charmbracelet/x/ansi"
+	"github.com/shopspring/decimal"
 	"strings"
 	"time"
 
@@ -58,12 +61,14 @@ func (s *statusBar) top(m *Model, width int) string {
 	var b strings.Builder
 	b.WriteString(s.badge())
 	b.WriteString(" ")
-	b.WriteString(st.Accent.on("tradedesk"))
-	if s.address != "" {
+	if width >= wideWidth {
+		b.WriteString(st.Accent.on("tradedesk"))
 		b.WriteString(st.Muted.on(" · "))
-		b.WriteString(shortAddr(s.address))
 	}
-	b.WriteString(st.Muted.on(" · "))
+	if s.address != "" {
+		b.WriteString(shortAddr(s.address))
+		b.WriteString(st.Muted.on(" · "))
+	}
 	b.WriteString(s.connection(m))
 	if stale := s.stale(m); stale != "" {
 		b.WriteString(st.Muted.on(" · "))
@@ -73,7 +78,17 @@ func (s *statusBar) top(m *Model, width int) string {
 		b.WriteString(st.Muted.on(" · frame " + m.frameTime.Round(time.Microsecond).String() +
 			" · " + strconv.Itoa(m.msgRate) + " msg/s"))
 	}
-	return fitStyled(b.String(), width)
+	left := b.String()
+	for _, short := range []bool{false, true} {
+		right := s.summary(m, short)
+		if right == "" {
+			break
+		}
+		if gap := width - ansi.StringWidth(left) - ansi.StringWidth(right); gap >= 2 {
+			return left + strings.Repeat(" ", gap) + right
+		}
+	}
+	return fitStyled(left, width)
 }
 
 func (s *statusBar) connection(m *Model) string {
@@ -90,7 +105,31 @@ func (s *statusBar) connection(m *Model) string {
 	if m.fixedLatency {
 		return st.Good.on("● connected")
 	}
-	return st.Good.on("● connected") + st.Muted.on(" "+m.latency.Round(time.Millisecond).String())
+	return st.Good.on("● connected") + st.Muted.on(" "+fmtLatency(m.latency))
+}
+
+func fmtLatency(d time.Duration) string {
+	if d < time.Millisecond {
+		return "<1ms"
+	}
+	return d.Round(time.Millisecond).String()
+}
+
+// summary is the account in one line, on the right of the top line: equity, available balance
+// and margin used, so it stays in view when the account pane is a tab away.
+func (s *statusBar) summary(m *Model, short bool) string {
+	if !m.store.Freshness(state.KindAccount).Loaded() {
+		return ""
+	}
+	st := s.st
+	a := m.store.Account()
+	im := state.MarginUtilizationAfter(a, decimal.Zero)
+	if short {
+		return st.Muted.on("eq ") + fmtNum(a.TotalAccountEquity, 0) + st.Muted.on(" IM ") + utilPaint(st, im).on(state.FormatPercent(im, 0)) + " "
+	}
+	return st.Muted.on("equity ") + fmtNum(a.TotalAccountEquity, 2) + st.Muted.on(" · avail ") + fmtNum(a.AvailableBalance, 2) +
+		st.Muted.on(" · uPnL ") + signPaint(st, a.Upnl).on(fmtSigned(a.Upnl, 2)) +
+		st.Muted.on(" · IM ") + utilPaint(st, im).on(state.FormatPercent(im, 1)) + " "
 }
 
 // stale lists the kinds whose data is stale, with their age.

@@ -95,6 +95,14 @@ func (p *tickersPane) Title() string {
 	return t
 }
 
+// WantHeight implements heightWanter: every instrument, the header and the filter line.
+func (p *tickersPane) WantHeight() int {
+	if len(p.tickers) == 0 {
+		return 1 << 20
+	}
+	return len(p.tickers) + 2
+}
+
 // Kinds implements kindsShower.
 func (p *tickersPane) Kinds() []state.Kind { return []state.Kind{state.KindTickers, state.KindMids} }
 
