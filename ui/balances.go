@@ -138,7 +138,7 @@ func (p *balancesPane) build() []string {
 		l = append(l, st.Muted.on(emptyFor(p.Store, state.KindCollateral, "none")))
 	}
 	for _, c := range coll {
-		l = append(l, collateralLines(st, c)...)
+		l = append(l, collateralLines(st, c, p.w)...)
 	}
 	return l
 }
@@ -186,36 +186,49 @@ func vaultLines(st *Styles, m map[string]api.VaultBalance) []string {
 	return out
 }
 
-// collateralLines shows one supported collateral: weights, fees and chains.
-func collateralLines(st *Styles, c api.Collateral) []string {
-	head := st.Bold.on(pad(c.Symbol, 6)) + st.Muted.on(fmt.Sprintf(" %s · %d decimals · weight %s", c.Name, c.Decimals, c.DefaultCollWeight))
+// collateralLines shows one supported collateral: weights, fees and chains, wrapped to w.
+func collateralLines(st *Styles, c api.Collateral, w int) []string {
+	head := st.Bold.on(c.Symbol) + st.Muted.on(fmt.Sprintf(" %s · %d decimals · weight %s", c.Name, c.Decimals, c.DefaultCollWeight))
 	if !c.CollRisk.Enabled {
 		head += st.Warn.on(" · not counted as margin")
 	}
 	tiers := make([]string, len(c.CollRisk.WeightTiers))
 	for i, t := range c.CollRisk.WeightTiers {
-		tiers[i] = "≥" + fmtCompact(t.Amount) + " → " + t.Weight.String()
+		tiers[i] = "≥" + shortAmount(t.Amount) + " ×" + t.Weight.String()
+	}
+	weights := "weights " + strings.Join(tiers, ", ")
+	if len(tiers) == 0 {
+		weights = "weights: none published"
+	}
+	if c.CollRisk.MaxMarginCap.IsPositive() {
+		weights += " · cap " + shortAmount(c.CollRisk.MaxMarginCap)
 	}
 	fees := fmt.Sprintf("fees: transfer %s of amount · withdrawal %s %s",
 		state.FormatPercent(c.TransferNotionalFee.Mul(decimal.NewFromInt(100)), 3), c.WithdrawalFee, c.Symbol)
 	var chains []string
 	for _, b := range c.BridgeByChain {
 		name := funds.ChainName(int64(b.BridgeChainID))
-		if b.Enabled {
-			chains = append(chains, name)
-		} else {
-			chains = append(chains, st.Muted.on(name+" disabled"))
+		if !b.Enabled {
+			name += " disabled"
 		}
+		chains = append(chains, name)
 	}
 	if len(chains) == 0 {
-		chains = []string{st.Muted.on("none")}
+		chains = []string{"none"}
 	}
-	return []string{
-		head,
-		"       weight tiers: " + strings.Join(tiers, ", ") + " · cap " + fmtCompact(c.CollRisk.MaxMarginCap),
-		"       " + fees,
-		"       chains: " + strings.Join(chains, ", "),
+	out := []string{head}
+	for _, l := range []string{weights, fees, "chains: " + strings.Join(chains, ", ")} {
+		out = append(out, wrapped(paint{}, l, "   ", w)...)
 	}
+	return out
+}
+
+// shortAmount writes amounts under 10,000 exactly and larger ones compactly (1.00M).
+func shortAmount(d decimal.Decimal) string {
+	if d.Abs().LessThan(decimal.NewFromInt(10_000)) {
+		return d.String()
+	}
+	return fmtCompact(d)
 }
 
 // View implements Pane.
