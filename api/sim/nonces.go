@@ -11,10 +11,17 @@ const (
 	nonceAhead  = 24 * time.Hour
 )
 
-// nonceSet remembers the nonces one signer used inside the window; older ones are dropped,
-// since the window already rejects them.
+// maxNoncesKept bounds the nonces remembered per signer. Past it the oldest is forgotten and
+// becomes the signer's floor: nothing at or below it is accepted any more.
+const maxNoncesKept = 50000
+
+// nonceSet remembers the nonces one signer used inside the window. Nonces older than the window
+// are dropped (the window rejects them anyway), and at most maxNoncesKept are kept.
 type nonceSet struct {
 	seen   map[uint64]struct{}
+	order  []uint64 // in the order they were used
+	head   int      // index of the oldest in order
+	floor  uint64
 	pruned time.Time
 }
 
@@ -30,14 +37,30 @@ func (n *nonceSet) use(nonce uint64, now time.Time) error {
 	if _, ok := n.seen[nonce]; ok {
 		return fmt.Errorf("nonce %d was already used by this signer: use a new, increasing nonce", nonce)
 	}
+	if nonce <= n.floor {
+		return fmt.Errorf("nonce %d is older than the %d most recent nonces of this signer: use a new, increasing nonce", nonce, maxNoncesKept)
+	}
 	n.seen[nonce] = struct{}{}
+	n.order = append(n.order, nonce)
+	if len(n.order)-n.head > maxNoncesKept {
+		n.forgetOldest()
+	}
 	if now.Sub(n.pruned) > time.Hour {
 		n.pruned = now
-		for k := range n.seen {
-			if k <= lo {
-				delete(n.seen, k)
-			}
+		for n.head < len(n.order) && n.order[n.head] <= lo {
+			n.forgetOldest()
 		}
 	}
+	if n.head > len(n.order)/2 && n.head > 1024 {
+		n.order = append(n.order[:0], n.order[n.head:]...)
+		n.head = 0
+	}
 	return nil
+}
+
+func (n *nonceSet) forgetOldest() {
+	old := n.order[n.head]
+	n.head++
+	delete(n.seen, old)
+	n.floor = max(n.floor, old)
 }
