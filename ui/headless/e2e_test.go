@@ -300,6 +300,7 @@ func TestFailureExits(t *testing.T) {
 		{"reduce-only no position", []string{"order", "--instrument", "BTC-PERP", "--side", "sell", "--size", "0.01", "--market", "--reduce-only"}, ExitFailure, "reduce-only: there is no position on BTC-PERP"},
 		{"cancel needs one id", []string{"cancel", "--instrument", "BTC-PERP"}, ExitUsage, "give exactly one of --oid N or --cloid ID"},
 		{"bad slippage", []string{"order", "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.01", "--market", "--slippage", "80%"}, ExitUsage, "--slippage 80% is over 50%"},
+		{"blank price", []string{"order", "--instrument", "BTC-PERP", "--side", "sell", "--size", "0.01", "--price", " ", "--trigger", "90000", "--tpsl", "sl"}, ExitUsage, "--price is empty"},
 		{"export what", []string{"export", "trades"}, ExitUsage, "trades"},
 		{"bad page", []string{"fills", "--page", "0"}, ExitUsage, "--page 0: pages start at 1"},
 	}

@@ -52,6 +52,11 @@ func init() {
 
 // intent turns the order flags into a state.OrderIntent, refusing contradictory flags.
 func (r *runner) intent() (state.OrderIntent, error) {
+	for _, name := range []string{"instrument", "side", "size", "notional", "price", "tif", "trigger", "tpsl", "cloid", "slippage"} {
+		if f := r.flagValue(name); r.explicit[name] && strings.TrimSpace(f) == "" {
+			return state.OrderIntent{}, usagef("--%s is empty: give a value or leave the flag out", name)
+		}
+	}
 	o := r.o
 	in := state.OrderIntent{Instrument: o.instrument, Side: o.side, Price: o.price, Size: o.size, NotionalUSD: o.notional,
 		TriggerPx: o.trigger, Tif: o.tif, ReduceOnly: o.reduceOnly, PostOnly: o.postOnly, Tpsl: o.tpsl, Cloid: o.cloid}
@@ -86,6 +91,13 @@ func (r *runner) intent() (state.OrderIntent, error) {
 	}
 	in.Slippage = slip
 	return in, nil
+}
+
+// flagValue is the text given to one of the order's string flags.
+func (r *runner) flagValue(name string) string {
+	o := r.o
+	return map[string]string{"instrument": o.instrument, "side": o.side, "size": o.size, "notional": o.notional,
+		"price": o.price, "tif": o.tif, "trigger": o.trigger, "tpsl": o.tpsl, "cloid": o.cloid, "slippage": o.slippage}[name]
 }
 
 // parseSlippage reads a fraction (0.01) or a percent (1%); empty means the default.
