@@ -1,0 +1,109 @@
+package sim
+
+import (
+	"testing"
+	"time"
+
+	"github.com/tradedesk/tradedesk/api"
+)
+
+// An order that would trade with the account's own resting order cancels the resting one.
+func TestSelfTradePrevention(t *testing.T) {
+	e := quietEnv(t)
+	alice := e.client("alice")
+	resting := oid(t, place(t, alice, limit(1, api.SideSell, "97300", "0.1")))
+	buy := oid(t, place(t, alice, limit(1, api.SideBuy, "97400", "0.1")))
+	if o := findOrder(t, alice, resting); o.State != api.StateCancelled {
+		t.Errorf("resting order %s, want cancelled", o.State)
+	}
+	if o := findOrder(t, alice, buy); o.State != api.StateOpen {
+		t.Errorf("new order %s, want open", o.State)
+	}
+	if f, _ := alice.Fills(ctx(), "", api.PageParams{}); f.TotalCount != 0 {
+		t.Errorf("self trade: %d fills", f.TotalCount)
+	}
+}
+
+// A resting reduce-only order whose position has gone is cancelled instead of opening one.
+func TestRestingReduceOnlyLosesItsPosition(t *testing.T) {
+	e := quietEnv(t)
+	alice, bob, carol := e.client("alice"), e.client("bob"), e.client("carol")
+	place(t, alice, limit(1, api.SideSell, "97300", "0.1"))
+	place(t, bob, limit(1, api.SideBuy, "97300", "0.1"))
+	ro := limit(1, api.SideSell, "97500", "0.1")
+	ro.ReduceOnly = true
+	roID := oid(t, place(t, bob, ro))
+	place(t, carol, limit(1, api.SideBuy, "97200", "0.1"))
+	close := limit(1, api.SideSell, "97200", "0.1")
+	close.Tif = api.TifIOC
+	place(t, bob, close) // bob is flat now
+	id := oid(t, place(t, alice, limit(1, api.SideBuy, "97500", "0.1")))
+	if o := findOrder(t, bob, roID); o.State != api.StateCancelled {
+		t.Errorf("reduce-only order %s, want cancelled", o.State)
+	}
+	if o := findOrder(t, alice, id); o.State != api.StateOpen {
+		t.Errorf("buyer %s, want open (nothing to buy)", o.State)
+	}
+	if ps, _ := bob.Positions(ctx(), ""); len(ps) != 0 {
+		t.Errorf("bob opened a position: %+v", ps)
+	}
+}
+
+// Cancelling an untriggered order removes its trigger.
+func TestCancelTriggerOrder(t *testing.T) {
+	e := quietEnv(t)
+	alice := e.client("alice")
+	w := limit(1, api.SideBuy, "99000", "0.1")
+	w.TriggerPx = "98000"
+	id := oid(t, place(t, alice, w))
+	if _, err := alice.CancelByOid(ctx(), []api.CancelOid{{Oid: id, InstrumentID: 1}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.sim.SetIndexPrice("BTC-PERP", dec("98500")); err != nil {
+		t.Fatal(err)
+	}
+	if o := findOrder(t, alice, id); o.State != api.StateCancelled {
+		t.Errorf("cancelled trigger order became %s", o.State)
+	}
+	if len(history(t, alice)) != 1 {
+		t.Error("a cancelled trigger fired")
+	}
+}
+
+// Signatures are checked against the configured source.
+func TestSource(t *testing.T) {
+	e := quietEnv(t, WithSource("Testnet"))
+	mainnet := e.client("alice")
+	// A Mainnet signature recovers to some other address on a Testnet simulator.
+	r, err := mainnet.CancelAll(ctx())
+	if err != nil || r.Address == "" || r.Address == mainnet.Address() {
+		t.Errorf("mainnet signature on testnet: %v, attributed to %q", err, r.Address)
+	}
+	s, _ := api.SignerFromHex(keyHex("alice"))
+	testnet := api.New(e.srv.URL, api.WithSigner(s), api.WithClock(e.clock.Now), api.WithSource("Testnet"))
+	r, err = testnet.CancelAll(ctx())
+	if err != nil || r.Address != testnet.Address() {
+		t.Errorf("testnet client: %v, address %s", err, r.Address)
+	}
+}
+
+func TestFundingInterval(t *testing.T) {
+	e := quietEnv(t, WithFundingInterval(10*time.Minute), WithDemoBalance(dec("0")))
+	alice, bob := e.client("alice"), e.client("bob")
+	for _, c := range []*api.Client{alice, bob} {
+		if err := e.sim.Deposit(c.Address(), 1, dec("10000"), true); err != nil {
+			t.Fatal(err)
+		}
+	}
+	place(t, alice, limit(2, api.SideSell, "3412.5", "1"))
+	place(t, bob, limit(2, api.SideBuy, "3412.5", "1"))
+	e.sim.Advance(30 * time.Minute) // 12:40 → 13:10: paid at 12:50, 13:00 and 13:10
+	p, err := bob.Fills(ctx(), "", api.PageParams{})
+	if err != nil || p.TotalCount != 1 {
+		t.Fatal(err)
+	}
+	raw := e.infoRaw(t, `{"method":"funding_history","params":{"user":%q}}`, bob.Address())
+	if !contains(raw, `"total_count":3`) {
+		t.Errorf("funding every 10 minutes: %s", raw)
+	}
+}
