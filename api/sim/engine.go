@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 	"time"
 
@@ -165,8 +166,7 @@ func (e *engine) marketByName(s string) (*market, error) {
 	if m := e.byName[strings.ToUpper(strings.TrimSpace(s))]; m != nil {
 		return m, nil
 	}
-	var id int64
-	if _, err := fmt.Sscan(s, &id); err == nil && fmt.Sprint(id) == strings.TrimSpace(s) {
+	if id, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64); err == nil {
 		return e.market(api.InstrumentID(id))
 	}
 	return nil, fmt.Errorf("unknown instrument %q: use a name such as BTC-PERP or an instrument id", trunc(s, 40))

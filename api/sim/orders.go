@@ -215,7 +215,7 @@ func (o *order) checkNotional() error {
 		return nil
 	}
 	px := o.price
-	if o.isMarket || o.trigger != 0 && o.isMarket {
+	if o.isMarket {
 		px = o.mkt.mark
 	}
 	if n := o.mkt.notional(px, o.size); n.LessThan(o.mkt.minNotional) {
