@@ -57,7 +57,7 @@ func Kinds() []Kind {
 	return out
 }
 
-// DefaultStaleAfter is how old each kind's data may get before Freshness reports it stale. It is
+// defaultStaleAfter is how old each kind's data may get before Freshness reports it stale. It is
 // a few poll intervals of the default cadence in the design.
 var defaultStaleAfter = [numKinds]time.Duration{
 	KindTickers:     5 * time.Second,
