@@ -75,3 +75,15 @@ func BenchmarkHTTPSignedActions(b *testing.B) {
 	})
 	b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "actions/s")
 }
+
+// BenchmarkMarketStep runs one second of the market loop: every market's index moves, makers
+// requote eight levels a side, takers trade, marks, charts, triggers, funding and liquidation checks.
+func BenchmarkMarketStep(b *testing.B) {
+	clock := NewTestClock(testStart)
+	s := New(WithSeed(1), WithClock(clock))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		s.Advance(time.Second)
+	}
+}

@@ -109,6 +109,9 @@ func worst(size, buy, sell int64) int64 { return max(abs(size+buy), abs(size-sel
 // checkMargin rejects a perpetual order the account cannot carry: above the leverage its notional
 // tier allows, or needing more initial margin than is available.
 func (e *engine) checkMargin(o *order) error {
+	if o.ro {
+		return nil // trimmed to the position, it can only reduce
+	}
 	a, m := o.acct, o.mkt
 	var size, b, s int64
 	if p := a.pos[m.id]; p != nil {

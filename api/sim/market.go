@@ -208,8 +208,8 @@ func (e *engine) fireTriggers(m *market) {
 			_ = child.marketBound(decimal.Zero) // the bound follows the mark at firing time
 		}
 		e.open(&child)
-		if child.ro && e.closable(&child) == 0 {
-			e.close(&child, api.StateCancelled)
+		if child.ro && e.closable(&child) == 0 || e.checkBookRules(&child) != nil {
+			e.close(&child, api.StateCancelled) // nothing to reduce, or post-only would cross
 			continue
 		}
 		e.execute(&child)
