@@ -294,7 +294,12 @@ func (r *runner) printOrder(st *state.Store, co state.CheckedOrder, res orderRes
 	k.add("Client id", w.Cloid)
 	k.add("Notional", usd(p.Notional)+" USD")
 	k.add("Fee (est.)", usd(p.Fee)+" USD")
-	k.add("Margin required", usd(p.MarginRequired)+" USD")
+	switch {
+	case !in.Spot:
+		k.add("Margin required", usd(p.MarginRequired)+" USD")
+	case w.Side == api.SideBuy:
+		k.add("Cost with fee", usd(p.MarginRequired))
+	}
 	if !in.Spot {
 		k.add("Leverage", p.Leverage.String()+"x")
 		k.add("Margin used after", state.FormatPercent(p.UtilizationAfter, 2))
