@@ -432,14 +432,17 @@ func loadConfig(path string, stderr io.Writer) (fileConfig, error) {
 	if err != nil {
 		return cfg, fmt.Errorf("config %s: %w", path, err)
 	}
-	for _, k := range md.Undecoded() {
+	undecoded := md.Undecoded()
+	for _, k := range undecoded {
 		name := strings.ToLower(k.String())
 		for _, bad := range keyLikeNames {
 			if strings.HasSuffix(name, bad) && !strings.HasPrefix(name, "keys.") {
 				return cfg, fmt.Errorf("config %s: %q looks like key material; the config file never holds a key: remove it and use --keystore FILE (or $%s)", path, k.String(), api.EnvPrivateKey)
 			}
 		}
-		return cfg, fmt.Errorf("config %s: unknown setting %q; known: network, url, account, keystore, theme, watchlist, [poll], [guard], [keys]", path, k.String())
+	}
+	if len(undecoded) > 0 {
+		return cfg, fmt.Errorf("config %s: unknown setting %q; known: network, url, account, keystore, theme, watchlist, [poll], [guard], [keys]", path, undecoded[0].String())
 	}
 	return cfg, nil
 }

@@ -1,0 +1,246 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tradedesk/tradedesk/ui"
+)
+
+func TestDefaultKeyMapBuildsWithoutConflicts(t *testing.T) {
+	if _, err := buildKeyMap(nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range ui.KeyActionNames() {
+		if _, ok := defaultKeys[name]; !ok {
+			t.Errorf("action %s has no default key", name)
+		}
+	}
+}
+
+func TestKeyOverrides(t *testing.T) {
+	km, err := buildKeyMap(map[string][]string{"cancel": {"d"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := km.Cancel.Keys(); len(got) != 1 || got[0] != "d" {
+		t.Errorf("cancel keys %v", got)
+	}
+	for _, tc := range []struct {
+		over map[string][]string
+		want string
+	}{
+		{map[string][]string{"cancle": {"d"}}, `unknown action "cancle"`},
+		{map[string][]string{"cancel": {}}, "cancel has no keys"},
+		{map[string][]string{"help": {"tab"}}, `"tab" is bound to both`},
+		{map[string][]string{"cancel_all": {"x"}}, `"x" is bound to both`},
+	} {
+		_, err := buildKeyMap(tc.over)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%v: error %v, want %q", tc.over, err, tc.want)
+		}
+	}
+}
+
+func TestThemes(t *testing.T) {
+	for _, n := range []string{"dark", "light", "colorblind", "colour-blind", ""} {
+		th, err := buildTheme(n)
+		if err != nil {
+			t.Errorf("%q: %v", n, err)
+		}
+		if th.Buy == nil || th.Sell == nil {
+			t.Errorf("%q has no buy/sell colours", n)
+		}
+	}
+	if _, err := buildTheme("neon"); err == nil || !strings.Contains(err.Error(), "dark, light") {
+		t.Errorf("unknown theme error %v", err)
+	}
+	cb, _ := buildTheme("colorblind")
+	if cb.Buy != themes["colorblind"].Buy || cb.Buy == themes["dark"].Buy {
+		t.Error("the colour-blind theme does not have its own buy colour")
+	}
+	t.Setenv("NO_COLOR", "1")
+	if th, _ := buildTheme("dark"); !th.NoColor {
+		t.Error("NO_COLOR is not honoured")
+	}
+}
+
+func writeConfig(t *testing.T, body string, mode os.FileMode) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "config.toml")
+	if err := os.WriteFile(p, []byte(body), mode); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestConfigFile(t *testing.T) {
+	p := writeConfig(t, `
+network = "testnet"
+account = "0x2c7536E3605D9C16a7a3D7b1898e529396a65c23"
+watchlist = ["BTC-PERP", "ETH-PERP"]
+theme = "light"
+[poll]
+tickers = "2s"
+[guard]
+max_price_distance = "0.1"
+[keys]
+cancel = ["d"]
+`, 0o600)
+	var stderr bytes.Buffer
+	cfg, err := loadConfig(p, &stderr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if stderr.Len() != 0 {
+		t.Errorf("warnings for a private config: %s", stderr.String())
+	}
+	if cfg.Network != "testnet" || len(cfg.Watchlist) != 2 || cfg.Keys["cancel"][0] != "d" {
+		t.Errorf("config %+v", cfg)
+	}
+	iv, err := cfg.Poll.intervals()
+	if err != nil || iv.Tickers != 2*time.Second || iv.Orders != ui.DefaultIntervals().Orders {
+		t.Errorf("intervals %+v, %v", iv, err)
+	}
+	g, err := cfg.Guard.guard()
+	if err != nil || g.MaxPriceDistance.String() != "0.1" {
+		t.Errorf("guard %+v, %v", g, err)
+	}
+	var o options
+	mergeFlags(&o, cfg)
+	if o.network != "testnet" || o.address == "" || o.theme != "light" {
+		t.Errorf("merged options %+v", o)
+	}
+	o = options{url: "http://127.0.0.1:1/"}
+	mergeFlags(&o, cfg)
+	if o.network != "" {
+		t.Error("a --url flag did not win over the config's network")
+	}
+}
+
+func TestConfigRefusesKeysAndTypos(t *testing.T) {
+	for body, want := range map[string]string{
+		`private_key = "0xabc"`:          "never holds a key",
+		"[wallet]\nsecret = \"x\"":       "never holds a key",
+		`netwrok = "mainnet"`:            `unknown setting "netwrok"`,
+		"[poll]\ntickers = \"fast\"":     "want a duration",
+		"[poll]\ntickers = \"1ms\"":      "too fast",
+		"[guard]\nmax_notional = \"-1\"": "non-negative",
+		`watchlist = "BTC"`:              "config",
+	} {
+		p := writeConfig(t, body, 0o600)
+		cfg, err := loadConfig(p, &bytes.Buffer{})
+		if err == nil {
+			_, err = cfg.Poll.intervals()
+		}
+		if err == nil {
+			_, err = cfg.Guard.guard()
+		}
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: error %v, want %q", body, err, want)
+		}
+		if err != nil && strings.Contains(err.Error(), "0xabc") {
+			t.Errorf("the error repeats the key: %v", err)
+		}
+	}
+}
+
+func TestConfigReadableByOthersWarns(t *testing.T) {
+	p := writeConfig(t, `theme = "dark"`, 0o644)
+	if err := os.Chmod(p, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stderr bytes.Buffer
+	if _, err := loadConfig(p, &stderr); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(stderr.String(), "readable by other users") {
+		t.Errorf("no warning: %q", stderr.String())
+	}
+}
+
+func TestMissingDefaultConfigIsFine(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	if _, err := loadConfig("", &bytes.Buffer{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := loadConfig(filepath.Join(t.TempDir(), "nope.toml"), &bytes.Buffer{}); err == nil {
+		t.Error("an explicit --config that does not exist is not an error")
+	}
+}
+
+func TestCheckURL(t *testing.T) {
+	for raw, ok := range map[string]bool{
+		"https://api.example.com/": true, "http://127.0.0.1:8545/": true, "http://localhost:1/": true,
+		"http://[::1]:80/": true, "http://api.example.com/": false, "ftp://x/": false, "nonsense": false,
+	} {
+		if err := checkURL(raw, false); (err == nil) != ok {
+			t.Errorf("%s: %v", raw, err)
+		}
+	}
+	if err := checkURL("http://api.example.com/", true); err != nil {
+		t.Errorf("--insecure: %v", err)
+	}
+}
+
+func TestHelpListsEveryFlag(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"--help"}, &stdout, &stderr); code != 0 {
+		t.Fatalf("--help exit %d", code)
+	}
+	for _, f := range []string{"-url", "-network", "-keystore", "-address", "-config", "-insecure", "-theme", "-log", "-profile", "-stats", "tradedesk sim", "cancel-all"} {
+		if !strings.Contains(stderr.String(), f) {
+			t.Errorf("--help lacks %s", f)
+		}
+	}
+}
+
+func TestCommandLineMistakes(t *testing.T) {
+	for _, args := range [][]string{{"frobnicate"}, {"--nope"}, {"sim", "--faults", "lots"}, {"--address", "0x1"}} {
+		var stdout, stderr bytes.Buffer
+		if code := run(args, &stdout, &stderr); code == 0 {
+			t.Errorf("%v: exit 0", args)
+		}
+		if stderr.Len() == 0 {
+			t.Errorf("%v: no message", args)
+		}
+	}
+}
+
+func TestSimSubcommandServes(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	defer cancel()
+	var stdout, stderr bytes.Buffer
+	done := make(chan int, 1)
+	go func() { done <- runSim(ctx, []string{"--listen", "127.0.0.1:0", "--seed", "3"}, &stdout, &stderr) }()
+	time.Sleep(200 * time.Millisecond)
+	cancel()
+	if code := <-done; code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+}
+
+func TestDemoConnects(t *testing.T) {
+	conn, err := startDemo(context.Background(), 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.close()
+	if conn.mode != ui.ModeDemo || !conn.client.CanTrade() {
+		t.Fatalf("demo mode %v can trade %v", conn.mode, conn.client.CanTrade())
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	a, err := conn.client.AccountSummary(ctx, conn.client.Address())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !a.TotalAccountEquity.IsPositive() {
+		t.Errorf("the demo wallet is not funded: %+v", a)
+	}
+}
