@@ -45,7 +45,8 @@
 //     min/max_trading_price).
 //   - Trigger orders (triggerPx, tpsl tp or sl) rest untriggered, shown as open; when the mark
 //     reaches the trigger the order becomes "triggered" and a new order with its terms (same cloid)
-//     is placed.
+//     is placed. A reduce-only trigger with grouping "position" closes the whole position as it
+//     is when it fires.
 //   - Fees: makers −0.01% (a rebate), takers 0.04%, liquidations 0.5% of notional. fill_type is
 //     0 for a trade and 1 for a liquidation. Spot fills use direction openLong (buy) and
 //     closeLong (sell).

@@ -107,3 +107,39 @@ func TestFundingInterval(t *testing.T) {
 		t.Errorf("funding every 10 minutes: %s", raw)
 	}
 }
+
+// A position stop (grouping "position") closes the whole position, whatever size it was sent with.
+func TestPositionGroupedStop(t *testing.T) {
+	e := quietEnv(t)
+	alice, bob := e.client("alice"), e.client("bob")
+	place(t, alice, limit(2, api.SideSell, "3412.5", "3"))
+	place(t, bob, limit(2, api.SideBuy, "3412.5", "1"))
+	sl := api.OrderWire{InstrumentID: 2, Side: api.SideSell, PositionSide: "BOTH", Price: "3000", Size: "1", Tif: api.TifIOC,
+		ReduceOnly: true, IsMarket: true, TriggerPx: "3300", Tpsl: api.TpslStopLoss, Grouping: "position"}
+	place(t, bob, sl)
+	place(t, bob, limit(2, api.SideBuy, "3412.5", "2")) // the position grows after the stop was set
+	place(t, alice, limit(2, api.SideBuy, "3290", "5"))
+	if err := e.sim.SetIndexPrice("ETH-PERP", dec("3295")); err != nil {
+		t.Fatal(err)
+	}
+	if ps, _ := bob.Positions(ctx(), ""); len(ps) != 0 {
+		t.Errorf("position stop left %+v", ps)
+	}
+}
+
+// Non-USDC collateral in the derivative account counts at its weighted price.
+func TestCollateralWeight(t *testing.T) {
+	e := quietEnv(t, WithDemoBalance(dec("0")))
+	bob := e.client("bob")
+	if err := e.sim.Deposit(bob.Address(), collWETH, dec("1"), true); err != nil {
+		t.Fatal(err)
+	}
+	s := summary(t, bob)
+	eqDec(t, "available from 1 WETH at 3412.5 × 0.9", s.AvailableBalance, "3071.25")
+	eqDec(t, "withdrawable WETH", s.Collateral["WETH"].WithdrawableBalance, "1")
+	place(t, bob, limit(2, api.SideBuy, "3400", "5")) // needs 1706.25 + fees of margin
+	s = summary(t, bob)
+	if !s.Collateral["WETH"].WithdrawableBalance.LessThan(dec("0.5")) {
+		t.Errorf("WETH backing an order is still withdrawable: %s", s.Collateral["WETH"].WithdrawableBalance)
+	}
+}

@@ -203,6 +203,9 @@ func (e *engine) fireTriggers(m *market) {
 		e.close(o, api.StateTriggered)
 		child := *o
 		child.trigger, child.state, child.inBook = 0, "", false
+		if c := e.closable(&child); child.grouping == "position" && child.ro && c > 0 {
+			child.size = c // a position TP/SL closes the whole position as it is now
+		}
 		child.rest = child.size
 		if child.autoBound {
 			_ = child.marketBound(decimal.Zero) // the bound follows the mark at firing time
