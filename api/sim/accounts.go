@@ -84,6 +84,7 @@ type account struct {
 	maxDD    decimal.Decimal
 	funding  []fundingRec
 	brokers  []brokerRec
+	created  time.Time
 }
 
 // brokerRec is a broker the account has approved.
@@ -144,7 +145,7 @@ func (a *account) leverage(m *market) *levSetting {
 	if m.onlyIsolated {
 		mode = api.MarginIsolated
 	}
-	return &levSetting{mode: mode, lev: m.defaultLeverage()}
+	return &levSetting{mode: mode, lev: m.defaultLeverage(), updated: a.created}
 }
 
 // addFill records a fill, dropping the oldest once the cap is reached.

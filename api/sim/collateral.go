@@ -28,8 +28,12 @@ func bridge(chain int64, token, contract string, enabled bool) api.Bridge {
 
 func collRisk(weight string, maxCap string) api.CollateralRisk {
 	w := d(weight)
+	tiers := []api.WeightTier{{Amount: decimal.Zero, Weight: w}}
+	if w.LessThan(decimal.NewFromInt(1)) { // large holdings of a volatile collateral count for less
+		tiers = append(tiers, api.WeightTier{Amount: d("1000000"), Weight: w.Mul(d("0.9")).Round(4)})
+	}
 	return api.CollateralRisk{
-		WeightTiers:  []api.WeightTier{{Amount: decimal.Zero, Weight: w}, {Amount: d("1000000"), Weight: w.Mul(d("0.9")).Round(4)}},
+		WeightTiers:  tiers,
 		MaxMarginCap: d(maxCap), StalePriceGuardWeight: w.Mul(d("0.5")).Round(4), Enabled: true,
 	}
 }

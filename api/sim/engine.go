@@ -138,6 +138,7 @@ func (e *engine) account(addr string) *account {
 	}
 	a.peak = e.demo
 	a.brokers = seededBrokers(addr, e.now())
+	a.created = e.now()
 	e.accounts[addr] = a
 	e.users = append(e.users, a)
 	return a
