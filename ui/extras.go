@@ -101,9 +101,16 @@ type fetcher struct {
 	gen      uint64
 	token    uint64
 	inFlight bool
-	queued   request // asked for while one was in flight: sent on its reply
+	queued   []queuedRequest // asked for while one was in flight: sent in order on the replies
 	fails    int
 	started  bool
+}
+
+// queuedRequest is a request waiting for the one in flight; periodic marks the poll, which is
+// queued once at most.
+type queuedRequest struct {
+	r        request
+	periodic bool
 }
 
 func newFetcher(kind state.Kind, clock func() time.Time, every func() time.Duration, periodic func() request) *fetcher {
@@ -129,24 +136,33 @@ func (f *fetcher) poll() tea.Cmd {
 	if r == nil {
 		return f.schedule(f.every())
 	}
+	if f.inFlight {
+		for _, q := range f.queued {
+			if q.periodic {
+				return nil
+			}
+		}
+		f.queued = append(f.queued, queuedRequest{r: r, periodic: true})
+		return nil
+	}
 	return f.send(r)
 }
 
-// send runs r now, or after the request in flight.
+// send runs r now, or after the requests before it.
 func (f *fetcher) send(r request) tea.Cmd {
 	if f.inFlight {
-		f.queued = r
+		f.queued = append(f.queued, queuedRequest{r: r})
 		return nil
 	}
 	f.inFlight = true
 	f.gen++
-	gen, clock, timeout := f.gen, f.clock, f.timeout
+	gen, clock, timeout, kind := f.gen, f.clock, f.timeout, f.kind
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), timeout)
 		defer cancel()
 		msg, err := r(ctx, gen, clock())
 		if err != nil {
-			msg = state.FailedMsg{Gen: gen, At: clock(), Kind: f.kind, Err: err}
+			msg = state.FailedMsg{Gen: gen, At: clock(), Kind: kind, Err: err}
 		}
 		return fetchDoneMsg{f: f, gen: gen, msg: msg, err: err}
 	}
@@ -158,9 +174,10 @@ func (f *fetcher) done(msg fetchDoneMsg) tea.Cmd {
 		return nil
 	}
 	f.inFlight = false
-	if q := f.queued; q != nil {
-		f.queued = nil
-		return f.send(q)
+	if len(f.queued) > 0 {
+		q := f.queued[0]
+		f.queued = f.queued[1:]
+		return f.send(q.r)
 	}
 	if msg.err != nil {
 		f.fails++

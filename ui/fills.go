@@ -56,7 +56,24 @@ type fillsPane struct {
 	bell    bool
 	ring    func()
 	exp     exporter
+	trades  tradeWatch
 	w, h    int
+}
+
+// tradeWatch notices when the account's open orders or positions change, which is when new fills
+// or order history are likely: the panes poll at once instead of waiting for their interval.
+type tradeWatch struct{ orders, positions uint64 }
+
+// changed reports whether kind k's change moved the account's orders or positions.
+func (w *tradeWatch) changed(s *state.Store, k state.Kind) bool {
+	if k != state.KindOrders && k != state.KindPositions {
+		return false
+	}
+	o, p := s.Version(state.KindOrders), s.Version(state.KindPositions)
+	first := w.orders == 0 && w.positions == 0
+	moved := o != w.orders || p != w.positions
+	w.orders, w.positions = o, p
+	return moved && !first
 }
 
 func newFillsPane(c *Common, ex api.Exchange, bell bool) *fillsPane {
@@ -108,6 +125,9 @@ func (p *fillsPane) Update(msg tea.Msg) tea.Cmd {
 	case startPanesMsg:
 		return p.f.start()
 	case DataMsg:
+		if p.trades.changed(p.Store, msg.Kind) && p.f.started {
+			return p.f.poll() // orders or positions moved: there may be new fills now
+		}
 		if msg.Kind == state.KindFills {
 			p.loading = pageStillLoading(p.loading, p.Store.NextFillsPage, p.Store.Freshness(state.KindFills))
 		}

@@ -256,3 +256,26 @@ func BenchmarkFillsNewPage(b *testing.B) {
 		})
 	}
 }
+
+// TestFetcherQueuesInOrder: requests asked for while one is in flight run in order, and the
+// periodic poll is queued once.
+func TestFetcherQueuesInOrder(t *testing.T) {
+	var ran []string
+	req := func(name string) request {
+		return func(context.Context, uint64, time.Time) (any, error) { ran = append(ran, name); return nil, nil }
+	}
+	f := newFetcher(state.KindFills, func() time.Time { return paneNow }, func() time.Duration { return time.Hour },
+		func() request { return req("poll") })
+	first := f.poll()
+	if f.send(req("page 2")) != nil || f.poll() != nil || f.poll() != nil || f.send(req("page 3")) != nil {
+		t.Fatal("a request was sent while another was in flight")
+	}
+	cmd := first
+	for f.inFlight {
+		msg := cmd().(fetchDoneMsg)
+		cmd = f.done(msg) // the last one is the next poll's timer: not run
+	}
+	if fmt.Sprint(ran) != "[poll page 2 poll page 3]" {
+		t.Fatalf("ran %v", ran)
+	}
+}

@@ -54,6 +54,7 @@ type historyPane struct {
 	instr    string // "" = every instrument
 	state    int    // index into historyStates
 	exp      exporter
+	trades   tradeWatch
 	w, h     int
 	emptyMsg string
 }
@@ -115,6 +116,9 @@ func (p *historyPane) Update(msg tea.Msg) tea.Cmd {
 	case startPanesMsg:
 		return p.f.start()
 	case DataMsg:
+		if p.trades.changed(p.Store, msg.Kind) && p.f.started {
+			return p.f.poll() // orders moved: the history has news
+		}
 		if msg.Kind == state.KindHistory {
 			p.loading = pageStillLoading(p.loading, p.Store.NextHistoryPage, p.Store.Freshness(state.KindHistory))
 		}
