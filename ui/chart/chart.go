@@ -203,7 +203,7 @@ func plan(g *grid, bars []bar, opts Options) layout {
 	var l layout
 	chartRows := g.h - 1 // the last row is the time axis
 	l.volRows = chartRows / 5
-	if chartRows < 6 {
+	if chartRows < 6 || maxVolume(bars) <= 0 { // mark and index series carry no volume
 		l.volRows = 0
 	}
 	l.priceRows = chartRows - l.volRows

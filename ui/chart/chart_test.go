@@ -116,6 +116,23 @@ func TestRenderEdgeCases(t *testing.T) {
 	}
 }
 
+// TestRenderWithoutVolume gives every row to the candles when the series has no volume.
+func TestRenderWithoutVolume(t *testing.T) {
+	cs := walk(30, time.Hour, 100)
+	for i := range cs {
+		cs[i].Volume = decimal.Zero
+	}
+	l := plan(newGrid(60, 20), toBars(cs), Options{PriceDecimals: 2})
+	if l.volRows != 0 || l.priceRows != 19 {
+		t.Fatalf("volume rows %d, price rows %d", l.volRows, l.priceRows)
+	}
+	got := Render(cs, 60, 20, Options{PriceDecimals: 2})
+	checkSize(t, got, 60, 20)
+	if strings.ContainsAny(got, "▁▂▃▄▅▆▇█") {
+		t.Fatalf("volume bars drawn for a series without volume:\n%s", got)
+	}
+}
+
 func TestRenderEmptyMessage(t *testing.T) {
 	got := Render(nil, 30, 5, Options{Empty: "loading BTC-PERP"})
 	if !strings.Contains(got, "loading BTC-PERP") {
