@@ -204,4 +204,13 @@ func TestPaneGroupSwitchesViews(t *testing.T) {
 		t.Fatalf("title %q, amount %q", g.Title(), tp.amount.Value())
 	}
 	checkBlock(t, g.View(), 80, 12)
+
+	// The tab row follows the views' titles (the fills count).
+	a := newActivityGroup(c, &fakeEx{fills: makeFills(3, 3)}, false)
+	a.SetSize(120, 8)
+	a.View()
+	deliver(t, c, a, a.Update(startPanesMsg{}))
+	if bar := strings.Split(a.View(), "\n")[0]; !strings.Contains(bar, "Fills (3)") {
+		t.Fatalf("tab row %q", bar)
+	}
 }

@@ -283,7 +283,9 @@ func (p *chartPane) header() string {
 			pt = st.Down
 		}
 		b.WriteString(" " + pt.on("O "+fmtNum(c.Open, pd)+" H "+fmtNum(c.High, pd)+" L "+fmtNum(c.Low, pd)+" C "+fmtNum(c.Close, pd)))
-		b.WriteString(st.Muted.on(" V " + fmtCompact(c.Volume)))
+		if c.Volume.IsPositive() {
+			b.WriteString(st.Muted.on(" V " + fmtCompact(c.Volume)))
+		}
 	}
 	if s := freshLine(st, p.Store, state.KindChart, p.w); s != "" && len(p.candles) > 0 {
 		return fitStyled(b.String()+" "+strings.TrimRight(s, " "), p.w)

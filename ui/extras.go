@@ -235,6 +235,7 @@ type paneGroup struct {
 	focused bool
 	w, h    int
 	bar     string
+	barKey  string // the titles the bar was drawn with
 	prev    key.Binding
 	next    key.Binding
 }
@@ -361,8 +362,17 @@ func (g *paneGroup) renderBar() {
 	g.bar = fitStyled(b.String(), g.w)
 }
 
-// View implements Pane.
+// View implements Pane. The tab row is drawn again when a view's title (its count) changed.
 func (g *paneGroup) View() string {
+	var k strings.Builder
+	for _, p := range g.panes {
+		k.WriteString(p.Title())
+		k.WriteByte(0)
+	}
+	if key := k.String(); key != g.barKey {
+		g.barKey = key
+		g.renderBar()
+	}
 	if g.h <= 1 {
 		return g.bar
 	}

@@ -279,3 +279,20 @@ func TestFetcherQueuesInOrder(t *testing.T) {
 		t.Fatalf("ran %v", ran)
 	}
 }
+
+// BenchmarkFrameWithFills is a full frame (the root View) at 200x60 with 500 instruments, 100
+// positions, 500 open orders and 10,000 fills loaded in the Activity group.
+func BenchmarkFrameWithFills(b *testing.B) {
+	m := benchModel(b)
+	m.store.Apply(state.FillsMsg{Gen: 1, At: benchNow, Page: api.Page[api.Fill]{Data: makeFills(10000, 10000), Page: 1, TotalPages: 100, HasNext: true}})
+	m.broadcast(DataMsg{Kind: state.KindFills})
+	m.View()
+	if !strings.Contains(m.View(), "Fills (10000)") {
+		b.Fatal("the fills are not on screen")
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		_ = m.View()
+	}
+}
