@@ -79,8 +79,8 @@ func (w *tradeWatch) changed(s *state.Store, k state.Kind) bool {
 func newFillsPane(c *Common, ex api.Exchange, bell bool) *fillsPane {
 	p := &fillsPane{Common: c, ex: ex, bell: bell, ring: ringBell}
 	p.tbl = newTable(c.Styles, []column{
-		{"Time", 14, false, 0}, {"Instrument", 11, false, 0}, {"Side", 4, false, 0}, {"Direction", 11, false, 1},
-		{"Price", 11, true, 0}, {"Size", 10, true, 0}, {"Notional", 11, true, 2}, {"Fee", 14, true, 1},
+		{"Time", 14, false, 0}, {"Instrument", 10, false, 0}, {"Side", 4, false, 0}, {"Direction", 11, false, 2},
+		{"Price", 10, true, 0}, {"Size", 10, true, 0}, {"Notional", 11, true, 2}, {"Fee", 13, true, 1},
 		{"Closed PnL", 11, true, 1}, {"Liq", 5, false, 2}, {"Order id", 9, true, 3}, {"Cloid", 36, false, 4},
 	}, p.cell)
 	p.tbl.empty = "no fills yet"

@@ -62,8 +62,8 @@ type historyPane struct {
 func newHistoryPane(c *Common, ex api.Exchange) *historyPane {
 	p := &historyPane{Common: c, ex: ex}
 	p.tbl = newTable(c.Styles, []column{
-		{"Time", 14, false, 0}, {"Instrument", 11, false, 0}, {"Side", 4, false, 0}, {"Type", 14, false, 0},
-		{"Price", 11, true, 0}, {"Size", 10, true, 0}, {"Unfilled", 10, true, 1}, {"State", 9, false, 0},
+		{"Time", 14, false, 0}, {"Instrument", 10, false, 0}, {"Side", 4, false, 0}, {"Type", 13, false, 0},
+		{"Price", 10, true, 0}, {"Size", 10, true, 0}, {"Unfilled", 10, true, 1}, {"State", 9, false, 0},
 		{"Cloid", 36, false, 3}, {"Order id", 9, true, 2},
 	}, p.cell)
 	p.emptyMsg = "no orders in the history yet"

@@ -103,3 +103,26 @@ func TestHistoryEmptyFilter(t *testing.T) {
 		t.Fatalf("empty filter view:\n%s", v)
 	}
 }
+
+// TestListsFitEightyColumns: at 80x24 (78 cells inside the border) the essential columns show.
+func TestListsFitEightyColumns(t *testing.T) {
+	c := paneCommon(t)
+	h := newHistoryPane(c, &fakeEx{history: makeHistory(3, 10)})
+	h.SetSize(78, 10)
+	deliver(t, c, h, h.Update(startPanesMsg{}))
+	header := strings.Split(h.View(), "\n")[0]
+	for _, col := range []string{"Time", "Instrument", "Side", "Type", "Price", "Size", "State"} {
+		if !strings.Contains(header, col) {
+			t.Errorf("history at 78 cells lacks %s: %q", col, header)
+		}
+	}
+	f := newFillsPane(c, &fakeEx{fills: makeFills(3, 10)}, false)
+	f.SetSize(78, 10)
+	deliver(t, c, f, f.Update(startPanesMsg{}))
+	header = strings.Split(f.View(), "\n")[0]
+	for _, col := range []string{"Time", "Instrument", "Side", "Price", "Size", "Fee", "Closed PnL"} {
+		if !strings.Contains(header, col) {
+			t.Errorf("fills at 78 cells lack %s: %q", col, header)
+		}
+	}
+}
