@@ -387,6 +387,9 @@ func (p *transferPane) draw() string {
 		return fitLines(p.confirmLines(), p.w, p.h)
 	}
 	var lines []string
+	if s := freshLine(st, p.Store, state.KindAccount, p.w); s != "" {
+		lines = append(lines, s) // the withdrawable amounts below may be out of date
+	}
 	for f := 0; f < tfCount; f++ {
 		if p.hidden(f) {
 			continue
@@ -525,12 +528,10 @@ func (p *transferPane) confirmLines() []string {
 	return append(lines, st.Bold.on("Enter")+" to send · "+st.Bold.on("Esc")+" to go back")
 }
 
-// ShortHelp implements Pane.
+// ShortHelp implements Pane. It does not change with the stage: the confirmation says its own
+// keys, and the footer is drawn again only after a key.
 func (p *transferPane) ShortHelp() []key.Binding {
 	k := p.Keys
-	if p.stage != stageEdit {
-		return []key.Binding{k.Confirm, k.Dismiss}
-	}
 	return []key.Binding{k.FieldNext, k.FieldPrev, k.Toggle, k.Submit, transferKeys.Max}
 }
 
