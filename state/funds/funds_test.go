@@ -262,3 +262,21 @@ func TestMaxAmount(t *testing.T) {
 		}
 	}
 }
+
+func FuzzCheckAddress(f *testing.F) {
+	for _, s := range []string{dest, lower, "0x", "0xZZ", "", "0X5AAEB6053F3E94C9B9A09F33669435E7EF1BEAED", "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeD"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got, err := checkAddress(s)
+		if err != nil {
+			if err.Error() == "" {
+				t.Fatal("empty error message")
+			}
+			return
+		}
+		if len(got) != 42 || !strings.EqualFold(got, strings.TrimSpace(s)) {
+			t.Fatalf("accepted %q as %q", s, got)
+		}
+	})
+}
