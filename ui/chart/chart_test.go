@@ -225,3 +225,29 @@ func BenchmarkRender120x30(b *testing.B) {
 		_ = Render(cs, 120, 30, Options{PriceDecimals: 1})
 	}
 }
+
+// FuzzRender: any candles (even malformed) at any size give exactly w x h cells and no panic.
+func FuzzRender(f *testing.F) {
+	f.Add(int64(100), int64(90), int64(110), int64(95), int64(5), 40, 10, 3)
+	f.Add(int64(0), int64(0), int64(0), int64(0), int64(0), 12, 4, 1)
+	f.Add(int64(-5), int64(10), int64(-20), int64(3), int64(-1), 1, 1, 50)
+	f.Fuzz(func(t *testing.T, o, h, l, c, v int64, w, ht, n int) {
+		if w < 0 || ht < 0 || w > 300 || ht > 100 || n < 0 || n > 500 {
+			return
+		}
+		cs := make([]api.Candle, n)
+		for i := range cs {
+			k := int64(i)
+			cs[i] = api.Candle{Time: api.Time{Time: time.Unix(1700000000+k*60, 0)}, Open: decimal.NewFromInt(o + k),
+				High: decimal.NewFromInt(h - k), Low: decimal.NewFromInt(l + k%7), Close: decimal.NewFromInt(c), Volume: decimal.NewFromInt(v * k)}
+		}
+		got := Render(cs, w, ht, Options{PriceDecimals: 2})
+		if w == 0 || ht == 0 {
+			if got != "" {
+				t.Fatal("non-empty output for an empty size")
+			}
+			return
+		}
+		checkSize(t, got, w, ht)
+	})
+}
