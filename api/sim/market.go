@@ -21,6 +21,8 @@ const (
 	takerChance  = 0.35 // chance per market per step that a taker trades
 	makerSpread  = 0.0002
 	makerSpacing = 0.0003
+	// makerInventoryUSD is the inventory at which the makers lean their quotes by a full half-spread.
+	makerInventoryUSD = 250000.0
 )
 
 // step runs the market loop once at time t: indexes move, makers requote, takers trade, marks and
@@ -93,11 +95,12 @@ func (e *engine) requote(m *market) {
 	idx := float64(m.index)
 	half := max(int64(idx*makerSpread), 1)
 	gap := max(int64(idx*makerSpacing), 1)
+	center := m.index + e.makerSkew(m, half)
 	for i := int64(0); i < makerLevels; i++ {
 		for _, buy := range []bool{true, false} {
-			px := m.index + half + i*gap
+			px := center + half + i*gap
 			if buy {
-				px = m.index - half - i*gap
+				px = center - half - i*gap
 			}
 			if px <= 0 {
 				continue
@@ -106,6 +109,17 @@ func (e *engine) requote(m *market) {
 			e.internalOrder(mm, m, buy, px, e.lotsFor(m, px, usd), api.TifGTC)
 		}
 	}
+}
+
+// makerSkew shifts the makers' quotes (in ticks): away from their inventory, so it mean-reverts,
+// plus a little noise, so the book's premium over the index (and so funding) moves.
+func (e *engine) makerSkew(m *market, half int64) int64 {
+	inv := 0.0
+	if p := e.maker.pos[m.id]; p != nil {
+		inv = float64(p.size) * float64(m.index) * m.tick.d.InexactFloat64() * m.lot.d.InexactFloat64()
+	}
+	lean := -math.Max(-1, math.Min(1, inv/makerInventoryUSD))
+	return int64(math.Round((lean + 0.5*e.rng.NormFloat64()) * float64(half)))
 }
 
 // lotsFor converts a USD amount at a price into lots (at least one).
