@@ -210,6 +210,7 @@ func resultText(d actionDoneMsg) (string, bool) {
 		if sts, err := d.resp.CancelStatuses(); err == nil && len(sts) > 0 && !sts[0].OK {
 			return d.act.what + " failed: " + sts[0].Error, true
 		}
+		return "cancelled: " + strings.TrimPrefix(d.act.what, "cancel "), false
 	case actCancelInstrument, actCancelAll:
 		if n, err := d.resp.CancelCount(); err == nil {
 			return fmt.Sprintf("cancelled %d order(s)", n), false

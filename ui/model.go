@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"log/slog"
 	"time"
 
 	"github.com/charmbracelet/bubbles/help"
@@ -173,9 +174,11 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case polledMsg:
 		return m, m.onPolled(msg)
 	case actionMsg:
+		m.footerDirty = true
 		return m, m.onAction(msg.act)
 	case dialogResultMsg:
 		m.dialog = nil
+		m.footerDirty = true
 		if !msg.confirmed {
 			m.setNotice(levelInfo, "not sent: "+msg.act.what)
 			return m, nil
@@ -186,7 +189,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.execute(msg.act)
 	case actionDoneMsg:
 		return m, m.onActionDone(msg)
+	case lookupDoneMsg:
+		return m, m.onLookupDone(msg)
 	case instrumentMsg:
+		m.footerDirty = true
 		m.c.Instrument = msg.Symbol
 		cmd := m.form.Update(msg)
 		if msg.Focus {
@@ -319,18 +325,33 @@ func (m *Model) execute(a *action) tea.Cmd {
 	return send(m.ex, a, m.iv.Timeout)
 }
 
-// onActionDone shows the result and refreshes orders, positions and the account at once.
+// onActionDone shows the result and refreshes orders, positions and the account at once. An
+// order whose answer was lost is looked up by its client id, never sent again blindly; the form
+// stays locked until the lookup says what happened.
 func (m *Model) onActionDone(d actionDoneMsg) tea.Cmd {
-	if d.act.kind == actPlace || d.act.kind == actClose {
-		m.inFlight = false
-	}
 	m.sending--
 	m.latency = d.latency
+	isOrder := d.act.kind == actPlace || d.act.kind == actClose
+	if isOrder && api.IsAmbiguous(d.err) {
+		m.setNotice(levelWarn, "no answer for "+d.act.what+": looking up client id "+d.act.order.Wire.Cloid+" before anything is sent again…")
+		slog.Warn("order answer lost", "what", d.act.what, "cloid", d.act.order.Wire.Cloid, "err", d.err)
+		return lookupCloid(m.ex, d.act, m.iv.Timeout)
+	}
+	if isOrder {
+		m.inFlight = false
+	}
 	text, failed := resultText(d)
 	if failed {
 		m.setNotice(levelError, text)
+		slog.Warn("action failed", "result", text)
 	} else {
 		m.setNotice(levelInfo, text)
+		slog.Info("action done", "result", text)
 	}
-	return m.refreshNow(state.KindOrders, state.KindPositions, state.KindAccount)
+	return m.refreshNow(m.accountKinds()...)
+}
+
+// accountKinds are the kinds an action changes.
+func (m *Model) accountKinds() []state.Kind {
+	return []state.Kind{state.KindOrders, state.KindPositions, state.KindAccount}
 }

@@ -138,8 +138,8 @@ func (p *orderEntryPane) previewLines() []string {
 	if t, ok := p.Store.Ticker(sym); ok {
 		in, _ := p.Store.Instrument(t.Symbol)
 		d := in.PriceDecimals()
-		out = append(out, pad("  mark "+fmtNum(t.MarkPrice, d)+"  bid "+st.Buy.on(fmtNum(t.BestBidPrice, d))+
-			"  ask "+st.Sell.on(fmtNum(t.BestAskPrice, d)), p.width))
+		out = append(out, "  mark "+fmtNum(t.MarkPrice, d)+"  bid "+st.Buy.on(fmtNum(t.BestBidPrice, d))+
+			"  ask "+st.Sell.on(fmtNum(t.BestAskPrice, d)))
 	}
 	c := p.checked
 	if c.Preview.Notional.IsZero() {

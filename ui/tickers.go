@@ -31,7 +31,7 @@ const (
 )
 
 // flashFor is how long a changed price stays highlighted.
-const flashFor = 800 * time.Millisecond
+const flashFor = 500 * time.Millisecond
 
 // flashEndMsg ends the price flashes that started before At.
 type flashEndMsg struct{ At time.Time }

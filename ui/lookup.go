@@ -1,0 +1,73 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/tradedesk/tradedesk/api"
+)
+
+// lookupDoneMsg is the result of looking an order up by its client id after its answer was lost.
+type lookupDoneMsg struct {
+	act   *action
+	found *api.OrderRecord
+	err   error
+}
+
+// lookupPages bounds how far back order history is searched.
+const lookupPages = 5
+
+// lookupCloid finds an order by client id in open orders, then in recent order history. It never
+// sends the order again: whether the lost request was acted on is what it finds out.
+func lookupCloid(ex api.Exchange, a *action, timeout time.Duration) tea.Cmd {
+	cloid := a.order.Wire.Cloid
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*timeout)
+		defer cancel()
+		open, err := api.AllPages(ctx, func(ctx context.Context, p api.PageParams) (api.Page[api.OrderRecord], error) {
+			return ex.OpenOrders(ctx, ex.Address(), p)
+		}, 0, nil)
+		if err != nil {
+			return lookupDoneMsg{act: a, err: err}
+		}
+		for i := range open {
+			if open[i].Cloid == cloid {
+				return lookupDoneMsg{act: a, found: &open[i]}
+			}
+		}
+		for page := 1; page <= lookupPages; page++ {
+			pg, err := ex.OrderHistory(ctx, ex.Address(), api.PageParams{Page: page})
+			if err != nil {
+				return lookupDoneMsg{act: a, err: err}
+			}
+			for i := range pg.Data {
+				if pg.Data[i].Cloid == cloid {
+					return lookupDoneMsg{act: a, found: &pg.Data[i]}
+				}
+			}
+			if !pg.HasNext {
+				break
+			}
+		}
+		return lookupDoneMsg{act: a}
+	}
+}
+
+// onLookupDone says what the lookup found and releases the order form.
+func (m *Model) onLookupDone(msg lookupDoneMsg) tea.Cmd {
+	m.inFlight = false
+	cloid := msg.act.order.Wire.Cloid
+	switch {
+	case msg.err != nil:
+		m.setNotice(levelError, fmt.Sprintf("answer lost and the lookup failed (%s): check open orders and history for client id %s before sending again", plainError(msg.err), cloid))
+	case msg.found != nil:
+		m.setNotice(levelWarn, fmt.Sprintf("answer lost, but the exchange has it: order %d (%s) is %s", msg.found.OrderID, msg.act.what, msg.found.State))
+	default:
+		m.setNotice(levelWarn, "answer lost and client id "+cloid+" is not at the exchange: "+msg.act.what+" was NOT placed; review and send it again if you still want it")
+	}
+	slog.Info("order lookup", "cloid", cloid, "found", msg.found != nil, "err", msg.err)
+	return m.refreshNow(m.accountKinds()...)
+}
