@@ -72,7 +72,7 @@ func TestFillsAndHistoryAgainstSimulator(t *testing.T) {
 	if err != nil || total.TotalCount < 130 {
 		t.Fatalf("the simulator has %d fills: %v", total.TotalCount, err)
 	}
-	if len(fills.fills) != 100 || rings != 1 || !strings.HasPrefix(c.m.notice, "filled: buy 0.001 BTC-PERP @ ") {
+	if len(fills.fills) != 100 || rings != 1 || !strings.HasPrefix(c.m.notice, "filled: buy 0.0010 BTC-PERP @ 9") {
 		t.Fatalf("after trading: %d fills shown, %d rings, notice %q", len(fills.fills), rings, c.m.notice)
 	}
 

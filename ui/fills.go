@@ -166,7 +166,7 @@ func (p *fillsPane) refresh() tea.Cmd {
 	if p.bell && p.ring != nil {
 		p.ring()
 	}
-	return notice(levelInfo, fillNotice(p.fills[:added]))
+	return notice(levelInfo, p.fillNotice(p.fills[:added]))
 }
 
 // pageStillLoading is the page still being loaded after a reply: none once the next page to load
@@ -192,10 +192,12 @@ func newOnTop[T any, K comparable](before, now []T, key func(*T) K) int {
 	return 0 // the list was replaced, not grown
 }
 
-// fillNotice is the status line's words for new fills.
-func fillNotice(fs []api.Fill) string {
+// fillNotice is the status line's words for new fills, at the instrument's precision.
+func (p *fillsPane) fillNotice(fs []api.Fill) string {
 	f := fs[0]
-	s := fmt.Sprintf("filled: %s %s %s @ %s", sideWord(f.Side), f.Size, f.Instrument, f.Price)
+	in, ok := p.Store.Instrument(f.Instrument)
+	s := fmt.Sprintf("filled: %s %s %s @ %s", sideWord(f.Side), numAt(f.Size, in.SizeDecimals(), ok), f.Instrument,
+		numAt(f.Price, in.PriceDecimals(), ok))
 	if len(fs) > 1 {
 		s += fmt.Sprintf(" (+%d more fills)", len(fs)-1)
 	}

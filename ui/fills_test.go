@@ -154,7 +154,7 @@ func TestFillsPagingAndNewOnTop(t *testing.T) {
 	if p.fills[p.tbl.cursor].TradeID != selected {
 		t.Errorf("the cursor moved off the fill it was on")
 	}
-	if rings != 1 || len(notices) != 1 || notices[0] != "filled: sell 0.01 BTC-PERP @ 64250.5 (+2 more fills)" {
+	if rings != 1 || len(notices) != 1 || notices[0] != "filled: sell 0.010 BTC-PERP @ 64,250.5 (+2 more fills)" {
 		t.Errorf("rings %d, notices %q", rings, notices)
 	}
 
