@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"math/rand/v2"
 	"net"
 	"net/http"
@@ -81,6 +82,7 @@ type Client struct {
 	maxBody   int64
 	timeout   time.Duration
 	configErr error
+	logger    *slog.Logger // nil: slog.Default() at call time
 
 	noOpenOrders atomic.Bool // the server answered open_orders with an unknown-method error
 }
@@ -255,11 +257,13 @@ type response struct {
 	body   []byte
 }
 
-// post sends one attempt. For /exchange (exchange true) failures after the request may have been
-// written are marked ambiguous. A 2xx error body returns both the response and a KindServer error.
-func (c *Client) post(ctx context.Context, op, path string, body []byte, exchange bool) (*response, *Error) {
+// post sends one attempt and returns the 2xx response, the body read (nil when none), and the
+// error. For /exchange (exchange true) failures after the request may have been written are
+// marked ambiguous. A 2xx error body returns both the response and a KindServer error. The caller
+// logs the attempt once it knows its outcome.
+func (c *Client) post(ctx context.Context, op, path string, body []byte, exchange bool) (*response, []byte, *Error) {
 	if c.configErr != nil {
-		return nil, &Error{Kind: KindInvalid, Op: op, Message: c.configErr.Error()}
+		return nil, nil, &Error{Kind: KindInvalid, Op: op, Message: c.configErr.Error()}
 	}
 	actx, cancel := context.WithTimeout(ctx, c.timeout)
 	defer cancel()
@@ -271,7 +275,7 @@ func (c *Client) post(ctx context.Context, op, path string, body []byte, exchang
 	}}
 	req, err := http.NewRequestWithContext(httptrace.WithClientTrace(actx, trace), http.MethodPost, c.base+path, bytes.NewReader(body))
 	if err != nil {
-		return nil, &Error{Kind: KindInvalid, Op: op, Err: err}
+		return nil, nil, &Error{Kind: KindInvalid, Op: op, Err: err}
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json")
@@ -279,23 +283,23 @@ func (c *Client) post(ctx context.Context, op, path string, body []byte, exchang
 	if err != nil {
 		e := transportError(ctx, op, err)
 		e.ambiguous = exchange && wrote.Load()
-		return nil, e
+		return nil, nil, e
 	}
 	defer resp.Body.Close()
 	return c.readResponse(ctx, op, resp, exchange)
 }
 
-func (c *Client) readResponse(ctx context.Context, op string, resp *http.Response, exchange bool) (*response, *Error) {
+func (c *Client) readResponse(ctx context.Context, op string, resp *http.Response, exchange bool) (*response, []byte, *Error) {
 	data, err := io.ReadAll(io.LimitReader(resp.Body, c.maxBody+1))
 	ok2xx := resp.StatusCode >= 200 && resp.StatusCode < 300
 	if err != nil {
 		e := transportError(ctx, op, err)
 		e.Status = resp.StatusCode
 		e.ambiguous = exchange
-		return nil, e
+		return nil, data, e
 	}
 	if int64(len(data)) > c.maxBody {
-		return nil, &Error{Kind: KindTooLarge, Op: op, Status: resp.StatusCode, ambiguous: exchange && ok2xx,
+		return nil, data, &Error{Kind: KindTooLarge, Op: op, Status: resp.StatusCode, ambiguous: exchange && ok2xx,
 			Message: fmt.Sprintf("body over the %d-byte cap", c.maxBody)}
 	}
 	if !ok2xx {
@@ -307,16 +311,16 @@ func (c *Client) readResponse(ctx context.Context, op string, resp *http.Respons
 			e.RetryAfter = parseRetryAfter(resp.Header.Get("Retry-After"), time.Now())
 		}
 		e.ambiguous = exchange && (resp.StatusCode == http.StatusBadGateway || resp.StatusCode == http.StatusGatewayTimeout)
-		return nil, e
+		return nil, data, e
 	}
 	r := &response{status: resp.StatusCode, body: data}
 	if !json.Valid(data) {
-		return nil, &Error{Kind: KindNotJSON, Op: op, Status: resp.StatusCode, Message: bodySnippet(data), ambiguous: exchange}
+		return nil, data, &Error{Kind: KindNotJSON, Op: op, Status: resp.StatusCode, Message: bodySnippet(data), ambiguous: exchange}
 	}
 	if m, ok := serverMessage(data); ok {
-		return r, &Error{Kind: KindServer, Op: op, Status: resp.StatusCode, Message: m}
+		return r, data, &Error{Kind: KindServer, Op: op, Status: resp.StatusCode, Message: m}
 	}
-	return r, nil
+	return r, data, nil
 }
 
 func transportError(ctx context.Context, op string, err error) *Error {

@@ -17,5 +17,9 @@
 // When an /exchange call fails after the request may have reached the exchange, Error.Ambiguous
 // is true: look the order up by its cloid before sending it again.
 //
+// Every request is logged with log/slog (WithLogger, else slog.Default() at call time): method or
+// action, status, latency, sizes, error kind, and for actions the nonce and cloids. Signatures are
+// shortened to their first 6 hex digits and keys are never logged.
+//
 // The server side of signing is DecodeSignedRequest, which the simulator uses to authenticate.
 package api

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // /info method names.
@@ -90,13 +91,20 @@ func (c *Client) info(ctx context.Context, method string, params, out any) error
 	if err != nil {
 		return &Error{Kind: KindInvalid, Op: op, Err: err}
 	}
-	var r *response
+	cl := &call{path: "/info", name: method}
 	for attempt := 1; ; attempt++ {
-		var e *Error
-		r, e = c.post(ctx, op, "/info", body, false)
+		cl.attempt = attempt
+		start := time.Now()
+		r, reply, e := c.post(ctx, op, "/info", body, false)
 		if e == nil {
-			break
+			e = decodeResult(op, r, out)
+			c.logCall(ctx, cl, start, body, reply, r.status, e)
+			if e != nil {
+				return e
+			}
+			return nil
 		}
+		c.logCall(ctx, cl, start, body, reply, 0, e)
 		wait, again := c.backoff(e, attempt)
 		if !again || ctx.Err() != nil {
 			return e
@@ -105,6 +113,10 @@ func (c *Client) info(ctx context.Context, method string, params, out any) error
 			return e
 		}
 	}
+}
+
+// decodeResult decodes a 2xx body into out; a mismatch is a KindDecode error.
+func decodeResult(op string, r *response, out any) *Error {
 	if err := json.Unmarshal(r.body, out); err != nil {
 		return &Error{Kind: KindDecode, Op: op, Status: r.status, Message: err.Error(), Err: err}
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/shopspring/decimal"
 )
@@ -40,12 +41,19 @@ func (s *Signer) EncodeRequest(source, action string, data ActionData) ([]byte, 
 	if !ok {
 		return nil, fmt.Errorf("unknown action %q", truncate(action, 40))
 	}
-	sig, err := s.SignAction(source, info.TxType, data)
+	body, _, err := s.encodeRequest(source, info, data)
+	return body, err
+}
+
+// encodeRequest signs data and returns the /exchange body and the signature.
+func (s *Signer) encodeRequest(source string, info ActionInfo, data ActionData) (body []byte, sig string, err error) {
+	sig, err = s.SignAction(source, info.TxType, data)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	nonce, _ := nonceAndExpiry(data)
-	return json.Marshal(envelope{Action: envelopeAction{Type: info.Name, Data: data}, Signature: sig, Nonce: nonce})
+	body, err = json.Marshal(envelope{Action: envelopeAction{Type: info.Name, Data: data}, Signature: sig, Nonce: nonce})
+	return body, sig, err
 }
 
 // nonce takes the next nonce of the signer and its expiry.
@@ -54,16 +62,33 @@ func (c *Client) nonce() (nonce, expires uint64) {
 	return n, ExpiresAfter(n, c.window)
 }
 
-// send signs and posts one action. It is never retried: a failure that may have reached the
-// exchange is marked Ambiguous.
+// send signs and posts one action, and logs it. It is never retried: a failure that may have
+// reached the exchange is marked Ambiguous.
 func (c *Client) send(ctx context.Context, info ActionInfo, data ActionData) (TxResponse, error) {
 	op := "exchange " + info.Name
-	var out TxResponse
-	body, err := c.signer.EncodeRequest(c.source, info.Name, data)
+	body, sig, err := c.signer.encodeRequest(c.source, info, data)
 	if err != nil {
-		return out, &Error{Kind: KindInvalid, Op: op, Err: err}
+		return TxResponse{}, &Error{Kind: KindInvalid, Op: op, Err: err}
 	}
-	r, e := c.post(ctx, op, "/exchange", body, true)
+	cl := &call{path: "/exchange", name: info.Name, attempt: 1, attrs: actionAttrs(info, data, sig)}
+	start := time.Now()
+	r, reply, e := c.post(ctx, op, "/exchange", body, true)
+	out, e := txOutcome(op, r, e)
+	status := 0
+	if r != nil {
+		status = r.status
+	}
+	c.logCall(ctx, cl, start, body, reply, status, e)
+	if e != nil {
+		return out, e
+	}
+	return out, nil
+}
+
+// txOutcome decodes the transaction response of one /exchange attempt and turns its error field
+// or a false success into a KindServer error.
+func txOutcome(op string, r *response, e *Error) (TxResponse, *Error) {
+	var out TxResponse
 	if r == nil {
 		return out, e
 	}
