@@ -59,6 +59,7 @@ func lookupCloid(ex api.Exchange, a *action, timeout time.Duration) tea.Cmd {
 // onLookupDone says what the lookup found and releases the order form.
 func (m *Model) onLookupDone(msg lookupDoneMsg) tea.Cmd {
 	m.inFlight = false
+	m.sending--
 	cloid := msg.act.order.Wire.Cloid
 	switch {
 	case msg.err != nil:

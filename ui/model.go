@@ -335,6 +335,7 @@ func (m *Model) onActionDone(d actionDoneMsg) tea.Cmd {
 	if isOrder && api.IsAmbiguous(d.err) {
 		m.setNotice(levelWarn, "no answer for "+d.act.what+": looking up client id "+d.act.order.Wire.Cloid+" before anything is sent again…")
 		slog.Warn("order answer lost", "what", d.act.what, "cloid", d.act.order.Wire.Cloid, "err", d.err)
+		m.sending++ // the lookup is part of the action
 		return lookupCloid(m.ex, d.act, m.iv.Timeout)
 	}
 	if isOrder {

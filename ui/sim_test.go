@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"net/http"
 	"net/http/httptest"
 	"testing"
 	"time"
@@ -27,9 +28,19 @@ type simConsole struct {
 // trading it with a fixed key (readOnly: watching that key's address without it).
 func newSimConsole(t testing.TB, w, h int, readOnly bool) *simConsole {
 	t.Helper()
+	return newSimConsoleVia(t, w, h, readOnly, nil)
+}
+
+// newSimConsoleVia is newSimConsole with the simulator's handler wrapped (to lose answers).
+func newSimConsoleVia(t testing.TB, w, h int, readOnly bool, wrap func(http.Handler) http.Handler) *simConsole {
+	t.Helper()
 	clock := sim.NewTestClock(simStart)
 	s := sim.New(sim.WithSeed(7), sim.WithClock(clock))
-	srv := httptest.NewServer(s)
+	var hd http.Handler = s
+	if wrap != nil {
+		hd = wrap(s)
+	}
+	srv := httptest.NewServer(hd)
 	t.Cleanup(srv.Close)
 	signer, err := api.SignerFromHex(testKeyHex)
 	if err != nil {

@@ -1,0 +1,63 @@
+package ui
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+)
+
+// lossy drops the connection of the next /exchange request, after the exchange acted on it (act)
+// or before (the request never arrives).
+type lossy struct {
+	h    http.Handler
+	drop atomic.Bool
+	act  bool
+}
+
+func (l *lossy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if strings.Contains(r.URL.Path, "exchange") && l.drop.CompareAndSwap(true, false) {
+		if l.act {
+			l.h.ServeHTTP(httptest.NewRecorder(), r)
+		}
+		panic(http.ErrAbortHandler)
+	}
+	l.h.ServeHTTP(w, r)
+}
+
+func TestLostAnswerIsLookedUpNotResent(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		act    bool
+		orders int
+		says   string
+	}{
+		{"acted", true, 1, "the exchange has it"},
+		{"never arrived", false, 0, "was NOT placed"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			l := &lossy{act: tc.act}
+			c := newSimConsoleVia(t, 200, 60, false, func(h http.Handler) http.Handler { l.h = h; return l })
+			pump(t, c.m, c.m.Init())
+			c.key(t, "4")
+			c.m.form.inputs[fInstrument].SetValue("BTC-PERP")
+			c.key(t, "down", "down", "down")
+			c.typeText(t, "95000")
+			c.key(t, "down")
+			c.typeText(t, "0.01")
+			c.key(t, "enter")
+			l.drop.Store(true)
+			c.key(t, "enter")
+			if !strings.Contains(c.m.notice, tc.says) {
+				t.Fatalf("notice %q, want %q", c.m.notice, tc.says)
+			}
+			if c.m.inFlight {
+				t.Error("the form is still locked after the lookup")
+			}
+			if n := len(c.m.store.Orders()); n != tc.orders {
+				t.Errorf("%d open orders, want %d (nothing resent)", n, tc.orders)
+			}
+		})
+	}
+}
