@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
 	"strconv"
 	"time"
 
@@ -24,6 +25,10 @@ func (t *Time) UnmarshalJSON(b []byte) error {
 	}
 	if n, err := strconv.ParseInt(s, 10, 64); err == nil {
 		*t = Time{unixAuto(n)}
+		return nil
+	}
+	if f, err := strconv.ParseFloat(s, 64); err == nil && math.Abs(f) < 1e17 {
+		*t = Time{unixAuto(int64(f))} // 1769690400000.0 or 1.7696904e9
 		return nil
 	}
 	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05.999999999", "2006-01-02 15:04:05.999999999Z07:00", "2006-01-02 15:04:05.999999999"} {
@@ -86,6 +91,9 @@ func parseIntToken(b []byte, what string) (int64, error) {
 	}
 	n, err := strconv.ParseInt(s, 10, 64)
 	if err != nil {
+		if f, ferr := strconv.ParseFloat(s, 64); ferr == nil && f == math.Trunc(f) && math.Abs(f) < 1<<53 {
+			return int64(f), nil // a whole number written as 100.0 or 1e3
+		}
 		return 0, fmt.Errorf("bad %s %q: want an integer", what, truncate(s, 40))
 	}
 	return n, nil

@@ -1,8 +1,10 @@
 package api
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -115,10 +117,17 @@ func (c *Client) info(ctx context.Context, method string, params, out any) error
 	}
 }
 
-// decodeResult decodes a 2xx body into out; a mismatch is a KindDecode error.
+// decodeResult decodes a 2xx body into out; a mismatch is a KindDecode error. A JSON object that
+// fills none of a record's fields (an answer to another question) is a mismatch too.
 func decodeResult(op string, r *response, out any) *Error {
 	if err := json.Unmarshal(r.body, out); err != nil {
 		return &Error{Kind: KindDecode, Op: op, Status: r.status, Message: err.Error(), Err: err}
+	}
+	if b := bytes.TrimSpace(r.body); len(b) > 0 && b[0] == '{' {
+		if v := reflect.ValueOf(out).Elem(); v.Kind() == reflect.Struct && v.IsZero() {
+			return &Error{Kind: KindDecode, Op: op, Status: r.status,
+				Message: "the answer has none of the record's fields: " + bodySnippet(r.body)}
+		}
 	}
 	return nil
 }

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -101,6 +102,10 @@ func txOutcome(op string, r *response, e *Error) (TxResponse, *Error) {
 	if e != nil {
 		return out, e
 	}
+	if out.TxHash == "" && out.Success == nil && out.Error == "" && !hasData(out.Data) {
+		return out, &Error{Kind: KindDecode, Op: op, Status: r.status, ambiguous: true,
+			Message: "the answer is not a transaction response (no tx_hash, data, success or error): " + bodySnippet(r.body)}
+	}
 	if out.Error != "" {
 		return out, &Error{Kind: KindServer, Op: op, Status: r.status, Message: truncate(out.Error, 300)}
 	}
@@ -108,6 +113,12 @@ func txOutcome(op string, r *response, e *Error) (TxResponse, *Error) {
 		return out, &Error{Kind: KindServer, Op: op, Status: r.status, Message: "the exchange answered success false"}
 	}
 	return out, nil
+}
+
+// hasData reports whether a transaction response's data holds something other than null.
+func hasData(raw json.RawMessage) bool {
+	raw = bytes.TrimSpace(raw)
+	return len(raw) > 0 && string(raw) != "null"
 }
 
 func (c *Client) canTrade(op string) error {

@@ -220,3 +220,66 @@ func (r TxResponse) WithdrawalNonce() (uint64, error) {
 	}
 	return n, nil
 }
+
+// UnmarshalJSON implements json.Unmarshaler, tolerantly where servers vary: tx_type as a number
+// or a numeric string, error as a string or null (another value is kept as its JSON text),
+// success as a boolean, "true"/"false" or 1/0. A value of another type is an error naming the
+// field.
+func (r *TxResponse) UnmarshalJSON(b []byte) error {
+	if string(bytes.TrimSpace(b)) == "null" {
+		return nil
+	}
+	var aux struct {
+		TxHash  json.RawMessage `json:"tx_hash"`
+		TxType  Int             `json:"tx_type"`
+		Error   json.RawMessage `json:"error"`
+		Success json.RawMessage `json:"success"`
+		Data    json.RawMessage `json:"data"`
+		Address json.RawMessage `json:"address"`
+	}
+	if err := json.Unmarshal(b, &aux); err != nil {
+		return fmt.Errorf("transaction response: %v", err)
+	}
+	out := TxResponse{TxType: aux.TxType, Error: rawText(aux.Error, ""), Data: aux.Data}
+	var err error
+	if out.TxHash, err = jsonString(aux.TxHash, "tx_hash"); err != nil {
+		return err
+	}
+	if out.Address, err = jsonString(aux.Address, "address"); err != nil {
+		return err
+	}
+	if out.Success, err = flexBool(aux.Success); err != nil {
+		return err
+	}
+	*r = out
+	return nil
+}
+
+// jsonString reads a JSON string field; null or absent is "".
+func jsonString(raw json.RawMessage, field string) (string, error) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || string(raw) == "null" {
+		return "", nil
+	}
+	var s string
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return "", fmt.Errorf("transaction response %s %s: want a string", field, truncate(string(raw), 40))
+	}
+	return s, nil
+}
+
+// flexBool reads success: a boolean, "true"/"false" or 1/0; null or absent is nil.
+func flexBool(raw json.RawMessage) (*bool, error) {
+	raw = bytes.TrimSpace(raw)
+	var v bool
+	switch string(raw) {
+	case "", "null":
+		return nil, nil
+	case "true", `"true"`, "1", `"1"`:
+		v = true
+	case "false", `"false"`, "0", `"0"`:
+	default:
+		return nil, fmt.Errorf("transaction response success %s: want a boolean", truncate(string(raw), 40))
+	}
+	return &v, nil
+}
