@@ -32,7 +32,10 @@ func everyCall(c *Client) map[string]error {
 	call("orderbook", func() error { _, err := c.OrderBook(ctx, "BTC-PERP", 0); return err })
 	call("placeOrder", func() error { _, err := c.PlaceOrders(ctx, order); return err })
 	call("cancelByOid", func() error { _, err := c.CancelByOid(ctx, []CancelOid{{Oid: 1, InstrumentID: 1}}); return err })
-	call("cancelByCloid", func() error { _, err := c.CancelByCloid(ctx, []CancelCloid{{Cloid: "c1", InstrumentID: 1}}); return err })
+	call("cancelByCloid", func() error {
+		_, err := c.CancelByCloid(ctx, []CancelCloid{{Cloid: "c1", InstrumentID: 1}})
+		return err
+	})
 	call("cancelByInstrument", func() error { _, err := c.CancelByInstrument(ctx, 1); return err })
 	call("cancelAll", func() error { _, err := c.CancelAll(ctx); return err })
 	call("spotTransfer", func() error { _, err := c.SpotTransfer(ctx, 1, "1", destAddr); return err })
@@ -116,9 +119,9 @@ func TestEmptyAnswersToActions(t *testing.T) {
 func TestTolerantTxResponse(t *testing.T) {
 	for body, ok := range map[string]bool{
 		`{"tx_hash":"0x1","tx_type":"1302","success":"true","data":{"status":[{"success":{"success":"ok"}}]}}`: true,
-		`{"tx_hash":"0x1","tx_type":1302,"success":1,"error":null,"data":{"status":["success"]}}`:            true,
-		`{"tx_hash":"0x1","tx_type":1302,"success":"false","data":{"status":[{"error":"gone"}]}}`:            false,
-		`{"tx_hash":"0x1","tx_type":1302,"success":0,"data":{"status":[{"error":"gone"}]}}`:                  false,
+		`{"tx_hash":"0x1","tx_type":1302,"success":1,"error":null,"data":{"status":["success"]}}`:              true,
+		`{"tx_hash":"0x1","tx_type":1302,"success":"false","data":{"status":[{"error":"gone"}]}}`:              false,
+		`{"tx_hash":"0x1","tx_type":1302,"success":0,"data":{"status":[{"error":"gone"}]}}`:                    false,
 	} {
 		rec := newRecorder(t, func(w http.ResponseWriter, _ *http.Request, _ []byte) { _, _ = w.Write([]byte(body)) })
 		c := newTestClient(t, rec.srv.URL)
