@@ -85,6 +85,7 @@ type account struct {
 	funding  []fundingRec
 	brokers  []brokerRec
 	created  time.Time
+	seen     time.Time // last signed action or query, for idle eviction
 }
 
 // brokerRec is a broker the account has approved.

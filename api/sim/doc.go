@@ -32,8 +32,15 @@
 //     its signer; expiresAfter (Unix ms, optional) must not be past; at most 100 orders or cancels.
 //     Signature failures and nonce reuse answer 401, other bad requests 400, unknown /info methods
 //     404, always as {"error": "..."}; a rejected signed action also carries "address".
-//   - Every address gets the demo balance (WithDemoBalance, default 100000 USDC in both its spot
-//     and derivative accounts) the first time the simulator sees it, signed or queried.
+//   - An address's account opens, with the demo balance (WithDemoBalance, default 100000 USDC in
+//     both its spot and derivative accounts), the first time it signs an action or receives a
+//     transfer. A query about an address with no account answers as if it had just opened one,
+//     but opens nothing, so reading never grows the simulator.
+//   - At most WithMaxAccounts accounts (default 10000) are held. To open one more, the simulator
+//     forgets idle accounts: no position, no open or trigger order, unused (no action, no query)
+//     for an hour, and every nonce they signed older than the nonce window (so none of their old
+//     requests can be replayed). Their balances and histories go with them. When none is idle,
+//     a new signer gets 503 {"error": ...} and open accounts go on working.
 //   - placeOrder answers {"status": {...}} for one order and {"status": [...]} for several; each
 //     status has oid and state, and totalSz and avgPx when something filled at once, or error
 //     for an order of a batch that was rejected. A request fails as a whole only when every
@@ -62,6 +69,8 @@
 //   - Beyond the spec's table: open_orders {user, page, limit} (order records in state open),
 //     orderbook {symbol, depth} (default 20 levels), trades {symbol, limit} (recent trades,
 //     newest first, side is the taker's) and funding_history {user, page, limit}.
-//   - Charts keep 1500 one-minute candles and 200 to 600 of each longer resolution; fills (2000)
-//     and closed orders (1000) per account are capped, so a long run stays bounded in memory.
+//   - Charts keep 1500 one-minute candles and 200 to 600 of each longer resolution; each market's
+//     trade tape keeps 200 trades; fills (2000), closed orders (1000), funding records (2000) and
+//     remembered nonces (50000) per account are capped, and so is the number of accounts, so a
+//     long run stays bounded in memory (TestLongRunStaysBounded runs twelve market hours).
 package sim

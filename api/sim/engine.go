@@ -65,6 +65,7 @@ type engine struct {
 	collByID map[api.CollateralID]*collateralSpec
 	accounts map[string]*account
 	users    []*account // non-internal accounts in creation order, for liquidation scans
+	limit    accountLimit
 	orders   map[api.OrderID]*order
 	nextOid  api.OrderID
 	nextTid  api.TradeID
@@ -126,11 +127,20 @@ func trunc(s string, n int) string {
 }
 
 // account returns the account of a canonical address, opening it (with the demo balance) on
-// first sight.
+// first sight, whatever the account limit says. Requests open accounts with openAccount.
 func (e *engine) account(addr string) *account {
 	if a := e.accounts[addr]; a != nil {
+		a.seen = e.now()
 		return a
 	}
+	a := e.fresh(addr)
+	e.accounts[addr] = a
+	e.users = append(e.users, a)
+	return a
+}
+
+// fresh makes a new account with the demo balance, without storing it.
+func (e *engine) fresh(addr string) *account {
 	a := newAccount(addr, false)
 	if e.demo.IsPositive() {
 		a.spot[collUSDC] = e.demo
@@ -139,9 +149,18 @@ func (e *engine) account(addr string) *account {
 	a.peak = e.demo
 	a.brokers = seededBrokers(addr, e.now())
 	a.created = e.now()
-	e.accounts[addr] = a
-	e.users = append(e.users, a)
+	a.seen = a.created
 	return a
+}
+
+// view returns the account of an address for a query: the stored one, or, for an address the
+// simulator has not opened, a fresh account that is not stored (reading never opens one).
+func (e *engine) view(addr string) *account {
+	if a := e.accounts[addr]; a != nil {
+		a.seen = e.now()
+		return a
+	}
+	return e.fresh(addr)
 }
 
 // internalAccount makes an account the simulator itself trades from (market makers, takers,

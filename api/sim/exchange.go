@@ -43,7 +43,10 @@ func (s *Sim) exchange(body []byte) (int, any) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	e := s.eng
-	a := e.account(req.Signer)
+	a, err := e.openAccount(req.Signer)
+	if err != nil {
+		return fail(err)
+	}
 	if err := a.nonces.use(req.Nonce, e.now()); err != nil {
 		return http.StatusUnauthorized, signedError{err.Error(), a.addr}
 	}

@@ -27,8 +27,9 @@ func FuzzInfo(f *testing.F) {
 		if code >= 500 || code < 200 {
 			t.Fatalf("status %d for %q", code, body)
 		}
-		if _, err := json.Marshal(out); err != nil {
-			t.Fatalf("unencodable answer for %q: %v", body, err)
+		checkAnswer(t, body, code, out)
+		if n := len(s.eng.users); n != 0 {
+			t.Fatalf("a query opened %d accounts", n)
 		}
 	})
 }
@@ -48,8 +49,24 @@ func FuzzExchange(f *testing.F) {
 		if code >= 500 || code < 200 {
 			t.Fatalf("status %d for %q", code, body)
 		}
-		if _, err := json.Marshal(out); err != nil {
-			t.Fatal(err)
-		}
+		checkAnswer(t, body, code, out)
 	})
+}
+
+// checkAnswer: an answer encodes as JSON, and a 4xx answer is {"error": "..."} with a message.
+func checkAnswer(t *testing.T, body []byte, code int, out any) {
+	t.Helper()
+	b, err := json.Marshal(out)
+	if err != nil {
+		t.Fatalf("unencodable answer for %q: %v", body, err)
+	}
+	if code < 400 {
+		return
+	}
+	var e struct {
+		Error string `json:"error"`
+	}
+	if json.Unmarshal(b, &e) != nil || len(e.Error) < 10 {
+		t.Fatalf("status %d for %q without a clear error: %s", code, body, b)
+	}
 }

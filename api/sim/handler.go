@@ -2,6 +2,7 @@ package sim
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -67,8 +68,9 @@ type errorBody struct {
 
 // fail turns an error into a status and an error body.
 func fail(err error) (int, any) {
-	if he, ok := err.(*httpError); ok {
-		return he.status, errorBody{he.msg}
+	var he *httpError
+	if errors.As(err, &he) {
+		return he.status, errorBody{err.Error()}
 	}
 	return http.StatusBadRequest, errorBody{err.Error()}
 }

@@ -120,7 +120,7 @@ func (s *Sim) user(p *infoParams) (*account, error) {
 	if err != nil {
 		return nil, badRequest("params.user: %v", err)
 	}
-	return s.eng.account(addr), nil
+	return s.eng.view(addr), nil
 }
 
 func (s *Sim) infoSummary(p *infoParams) (any, error) {

@@ -22,6 +22,7 @@ type nonceSet struct {
 	order  []uint64 // in the order they were used
 	head   int      // index of the oldest in order
 	floor  uint64
+	max    uint64 // the highest nonce ever used
 	pruned time.Time
 }
 
@@ -42,6 +43,7 @@ func (n *nonceSet) use(nonce uint64, now time.Time) error {
 	}
 	n.seen[nonce] = struct{}{}
 	n.order = append(n.order, nonce)
+	n.max = max(n.max, nonce)
 	if len(n.order)-n.head > maxNoncesKept {
 		n.forgetOldest()
 	}

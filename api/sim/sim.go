@@ -34,6 +34,8 @@ type config struct {
 	quiet   bool
 	step    time.Duration
 	funding time.Duration
+
+	maxAccounts int
 }
 
 // Option configures a Sim.
@@ -84,6 +86,10 @@ func New(opts ...Option) *Sim {
 	s := &Sim{cfg: c, faults: newFaultInjector(c.faults, c.seed)}
 	s.eng = newEngine(c.clock.Now, c.seed, c.demo)
 	s.eng.quiet = c.quiet
+	s.eng.limit.max = c.maxAccounts
+	if s.eng.limit.max < 1 {
+		s.eng.limit.max = DefaultMaxAccounts
+	}
 	s.last = c.clock.Now()
 	if !c.quiet {
 		s.eng.at = s.last

@@ -67,20 +67,23 @@ func (e *engine) transfer(a *account, derivative bool, id api.CollateralID, amou
 	fee := v.Mul(c.rec.TransferNotionalFee)
 	need := v.Add(fee)
 	sym := c.rec.Symbol
+	free, side := e.spotFree(a, id), "spot"
 	if derivative {
-		if free := e.derivFree(a, id); need.GreaterThan(free) {
-			return short("derivative", sym, need, free)
-		}
+		free, side = e.derivFree(a, id), "derivative"
+	}
+	if need.GreaterThan(free) {
+		return short(side, sym, need, free)
+	}
+	b, err := e.openAccount(to)
+	if err != nil {
+		return fmt.Errorf("destination: %w", err)
+	}
+	if derivative {
 		a.deriv[id] = a.deriv[id].Sub(need)
-		b := e.account(to)
 		b.deriv[id] = b.deriv[id].Add(v)
 		return nil
 	}
-	if free := e.spotFree(a, id); need.GreaterThan(free) {
-		return short("spot", sym, need, free)
-	}
 	a.spot[id] = a.spot[id].Sub(need)
-	b := e.account(to)
 	b.spot[id] = b.spot[id].Add(v)
 	return nil
 }
