@@ -175,3 +175,32 @@ func checkBlock(t *testing.T, v string, w, h int) {
 		}
 	}
 }
+
+// TestPanesWaitForInstruments: a chart and instrument details asked for before the instruments
+// load are fetched as soon as they arrive, not a poll interval later.
+func TestPanesWaitForInstruments(t *testing.T) {
+	clock := func() time.Time { return paneNow }
+	keys := mustKeys(t)
+	c := &Common{Store: state.New(clock), Styles: NewStyles(testTheme), Keys: &keys, Clock: clock, Instrument: "BTC-PERP"}
+	ex := &chartEx{}
+	chart := newChartPane(c, ex)
+	lev := &leverageEx{}
+	inst := newInstrumentPane(c, lev)
+	chart.SetSize(80, 12)
+	inst.SetSize(80, 12)
+	deliver(t, c, chart, chart.Update(startPanesMsg{}))
+	deliver(t, c, inst, inst.Update(startPanesMsg{}))
+	if len(ex.asked) != 0 {
+		t.Fatal("asked for a chart before knowing the instrument's id")
+	}
+	c.Store.Apply(state.InstrumentsMsg{Gen: 1, At: paneNow, Instruments: api.Instruments{Perps: []api.PerpInstrument{
+		{ID: 1, Name: "BTC-PERP", TickSize: d("0.1"), LotSize: d("0.001"), MaxLeverage: d("50")}}}})
+	deliver(t, c, chart, chart.Update(DataMsg{Kind: state.KindInstruments}))
+	deliver(t, c, inst, inst.Update(DataMsg{Kind: state.KindInstruments}))
+	if len(ex.asked) != 1 || len(chart.candles) == 0 {
+		t.Fatalf("chart requests %d, candles %d", len(ex.asked), len(chart.candles))
+	}
+	if !strings.Contains(inst.View(), "Your leverage 20x cross") {
+		t.Fatalf("instrument view:\n%s", inst.View())
+	}
+}

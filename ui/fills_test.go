@@ -71,6 +71,18 @@ func paneCommon(t testing.TB) *Common {
 	return &Common{Store: st, Styles: NewStyles(testTheme), Keys: &keys, Clock: clock}
 }
 
+// runBriefly runs cmd, giving up (nil) on one still waiting after 200ms: a poll's timer.
+func runBriefly(cmd tea.Cmd) tea.Msg {
+	ch := make(chan tea.Msg, 1)
+	go func() { ch <- cmd() }()
+	select {
+	case msg := <-ch:
+		return msg
+	case <-time.After(200 * time.Millisecond):
+		return nil
+	}
+}
+
 // deliver runs cmd the way the root model would: fetch results are applied to the store and the
 // panes told; every message that follows is delivered too. It returns the notices shown.
 func deliver(t testing.TB, c *Common, p Pane, cmd tea.Cmd) []string {
@@ -83,7 +95,7 @@ func deliver(t testing.TB, c *Common, p Pane, cmd tea.Cmd) []string {
 		if next == nil {
 			continue
 		}
-		switch msg := next().(type) {
+		switch msg := runBriefly(next).(type) {
 		case tea.BatchMsg:
 			queue = append(queue, msg...)
 		case fetchDoneMsg:

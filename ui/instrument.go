@@ -77,7 +77,9 @@ func (p *instrumentPane) Update(msg tea.Msg) tea.Cmd {
 		return p.f.start()
 	case DataMsg:
 		var cmd tea.Cmd
-		if p.follow() {
+		_, known := p.Store.Leverage(p.symbol)
+		// A new instrument, or the instruments arriving after a request that had to wait for them.
+		if p.follow() || (msg.Kind == state.KindInstruments && !p.f.inFlight && !known) {
 			cmd = p.f.poll()
 		}
 		v := [3]uint64{p.Store.Version(state.KindInstruments), p.Store.Version(state.KindLeverage), p.Store.Version(state.KindAccount)}
