@@ -13,7 +13,7 @@ import (
 )
 
 // This file is the plumbing of the panes that run their own requests (fills, order history,
-// chart, instrument details, brokers) and of the pane groups (Chart, Activity, Funds). The root
+// chart, instrument details, brokers) and of the pane groups (Market, Activity, Funds). The root
 // model needs three lines for all of them: the addPane calls, `case paneMsg:` in Update, and
 // startPanes in Init.
 
