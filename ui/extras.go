@@ -427,3 +427,39 @@ func newActivityGroup(c *Common, ex api.Exchange, bell bool) *paneGroup {
 func newFundsGroup(c *Common, ex api.Exchange) *paneGroup {
 	return newPaneGroup(c.Styles, "Funds", newBalancesPane(c, exchangeAddress(ex) != ""), newTransferPane(c, ex), newBrokersPane(c, ex))
 }
+
+// fetcherOwner is a pane that runs its own requests.
+type fetcherOwner interface{ fetchers() []*fetcher }
+
+func (p *fillsPane) fetchers() []*fetcher      { return []*fetcher{p.f} }
+func (p *historyPane) fetchers() []*fetcher    { return []*fetcher{p.f} }
+func (p *chartPane) fetchers() []*fetcher      { return []*fetcher{p.f} }
+func (p *instrumentPane) fetchers() []*fetcher { return []*fetcher{p.f} }
+func (p *brokersPane) fetchers() []*fetcher    { return []*fetcher{p.f} }
+
+// fetchers implements fetcherOwner for every view of the group.
+func (g *paneGroup) fetchers() []*fetcher {
+	var out []*fetcher
+	for _, p := range g.panes {
+		if o, ok := p.(fetcherOwner); ok {
+			out = append(out, o.fetchers()...)
+		}
+	}
+	return out
+}
+
+// fetchersBusy reports whether a pane's own request is out or queued (tests wait for quiet).
+func (m *Model) fetchersBusy() bool {
+	for _, s := range m.slots {
+		o, ok := s.pane.(fetcherOwner)
+		if !ok {
+			continue
+		}
+		for _, f := range o.fetchers() {
+			if f.inFlight || len(f.queued) > 0 {
+				return true
+			}
+		}
+	}
+	return false
+}

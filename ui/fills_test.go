@@ -287,3 +287,20 @@ func BenchmarkFrameWithFills(b *testing.B) {
 		_ = m.View()
 	}
 }
+
+func TestFetchersBusy(t *testing.T) {
+	c := newSimConsole(t, 120, 40, false)
+	pump(t, c.m, c.m.Init())
+	if c.m.fetchersBusy() {
+		t.Fatal("busy after every reply arrived")
+	}
+	_, fills, _ := activityGroup(t, c.m)
+	cmd := fills.f.poll()
+	if !c.m.fetchersBusy() {
+		t.Fatal("not busy with a request out")
+	}
+	pump(t, c.m, cmd)
+	if c.m.fetchersBusy() {
+		t.Fatal("still busy after the reply")
+	}
+}
