@@ -33,9 +33,10 @@ func (r rect) contains(x, y int) bool { return x >= r.x && x < r.x+r.w && y >= r
 type slot struct {
 	pane   Pane
 	col    int
-	weight int // share of the column's free height
-	fixed  int // preferred outer height (0: by weight)
-	wanted int // the height it wanted at the last layout
+	weight int  // share of the column's free height
+	fixed  int  // preferred outer height (0: by weight)
+	wanted int  // the height it wanted at the last layout
+	hidden bool // the wide layout has no room for it (shown when focused)
 	r      rect
 	// border cache
 	topKey string
@@ -91,14 +92,42 @@ type heightWanter interface {
 	WantHeight() int
 }
 
+// minPaneHeight is the outer height below which a pane is not worth drawing (border, header and
+// three rows); a column too short for all its panes hides the last ones instead.
+const minPaneHeight = 6
+
 // layoutColumn stacks a column's panes: fixed heights first (never more than two thirds of the
 // column each), the rest shared by weight, except that a pane wanting fewer lines gets only those.
+// When the column cannot give every pane minPaneHeight, panes are hidden from the bottom up (never
+// the focused one, which takes the place of a hidden one); they stay reachable by number and Tab.
 func (m *Model) layoutColumn(col int, area rect) {
-	var in []*slot
+	var all []*slot
 	for _, s := range m.slots {
 		if s.col == col {
-			in = append(in, s)
+			s.hidden = false
+			all = append(all, s)
 		}
+	}
+	need := func(ss []*slot) int {
+		n := 0
+		for _, s := range ss {
+			if s.fixed > 0 {
+				n += min(s.fixed, area.h*2/3)
+			} else {
+				n += minPaneHeight
+			}
+		}
+		return n
+	}
+	in := all
+	for len(in) > 1 && need(in) > area.h {
+		// Hide the last pane that is not focused.
+		drop := len(in) - 1
+		for drop > 0 && m.slots[m.focus] == in[drop] {
+			drop--
+		}
+		in[drop].hidden = true
+		in = append(append([]*slot(nil), in[:drop]...), in[drop+1:]...)
 	}
 	hs := make([]int, len(in))
 	free := area.h
@@ -152,6 +181,22 @@ func (m *Model) layoutColumn(col int, area rect) {
 		s.r = rect{area.x, y, area.w, hs[i]}
 		y += hs[i]
 	}
+	for _, s := range all {
+		if s.hidden {
+			s.r = rect{area.x, area.y, area.w, max(area.h/2, minPaneHeight)} // its size if shown
+		}
+	}
+}
+
+// hiddenPanes lists the panes the wide layout has no room for, as "7 Activity".
+func (m *Model) hiddenPanes() []string {
+	var out []string
+	for i, s := range m.slots {
+		if s.hidden && !m.narrow {
+			out = append(out, strconv.Itoa(i+1)+" "+strings.TrimRight(strings.Fields(s.pane.Title() + " ")[0], ":"))
+		}
+	}
+	return out
 }
 
 // relayoutIfWanted lays out again when a pane's wanted height changed (the instruments loaded).
@@ -212,6 +257,9 @@ func (m *Model) body() []string {
 	}
 	var left, right []string
 	for i, s := range m.slots {
+		if s.hidden {
+			continue
+		}
 		f := m.framed(s, i == m.focus)
 		if s.col == colLeft {
 			left = append(left, f...)
@@ -386,7 +434,7 @@ func (m *Model) routeMouse(msg tea.MouseMsg) tea.Cmd {
 		return nil
 	}
 	for i, s := range m.slots {
-		if m.narrow && i != m.focus {
+		if (m.narrow && i != m.focus) || (!m.narrow && s.hidden) {
 			continue
 		}
 		if !s.r.contains(msg.X, msg.Y) {

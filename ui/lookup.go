@@ -20,40 +20,67 @@ type lookupDoneMsg struct {
 // lookupPages bounds how far back order history is searched.
 const lookupPages = 5
 
-// lookupCloid finds an order by client id in open orders, then in recent order history. It never
-// sends the order again: whether the lost request was acted on is what it finds out.
+// lookupAttempts is how many times a lookup is tried before the trader is asked to check by
+// hand; lookupWait is the pause after the first failed try, doubled after each one. Faults that
+// lost the answer often hit the lookup too: a few tries resolve nearly all of them.
+const lookupAttempts = 4
+
+var lookupWait = 250 * time.Millisecond
+
+// lookupCloid finds an order by client id in open orders, then in recent order history, trying
+// again after a failure. It never sends the order again: whether the lost request was acted on is
+// what it finds out.
 func lookupCloid(ex api.Exchange, a *action, timeout time.Duration) tea.Cmd {
 	cloid := a.order.Wire.Cloid
 	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), 2*timeout)
-		defer cancel()
-		open, err := api.AllPages(ctx, func(ctx context.Context, p api.PageParams) (api.Page[api.OrderRecord], error) {
-			return ex.OpenOrders(ctx, ex.Address(), p)
-		}, 0, nil)
-		if err != nil {
-			return lookupDoneMsg{act: a, err: err}
+		var err error
+		wait := lookupWait
+		for try := range lookupAttempts {
+			if try > 0 {
+				time.Sleep(wait)
+				wait *= 2
+			}
+			var found *api.OrderRecord
+			if found, err = findCloid(ex, cloid, timeout); err == nil {
+				return lookupDoneMsg{act: a, found: found}
+			}
+			slog.Warn("order lookup failed", "cloid", cloid, "try", try+1, "err", err)
 		}
-		for i := range open {
-			if open[i].Cloid == cloid {
-				return lookupDoneMsg{act: a, found: &open[i]}
-			}
-		}
-		for page := 1; page <= lookupPages; page++ {
-			pg, err := ex.OrderHistory(ctx, ex.Address(), api.PageParams{Page: page})
-			if err != nil {
-				return lookupDoneMsg{act: a, err: err}
-			}
-			for i := range pg.Data {
-				if pg.Data[i].Cloid == cloid {
-					return lookupDoneMsg{act: a, found: &pg.Data[i]}
-				}
-			}
-			if !pg.HasNext {
-				break
-			}
-		}
-		return lookupDoneMsg{act: a}
+		return lookupDoneMsg{act: a, err: err}
 	}
+}
+
+// findCloid looks cloid up once: open orders, then up to lookupPages pages of order history. It
+// returns nil when the exchange has no such order.
+func findCloid(ex api.Exchange, cloid string, timeout time.Duration) (*api.OrderRecord, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*timeout)
+	defer cancel()
+	open, err := api.AllPages(ctx, func(ctx context.Context, p api.PageParams) (api.Page[api.OrderRecord], error) {
+		return ex.OpenOrders(ctx, ex.Address(), p)
+	}, 0, nil)
+	if err != nil {
+		return nil, err
+	}
+	for i := range open {
+		if open[i].Cloid == cloid {
+			return &open[i], nil
+		}
+	}
+	for page := 1; page <= lookupPages; page++ {
+		pg, err := ex.OrderHistory(ctx, ex.Address(), api.PageParams{Page: page})
+		if err != nil {
+			return nil, err
+		}
+		for i := range pg.Data {
+			if pg.Data[i].Cloid == cloid {
+				return &pg.Data[i], nil
+			}
+		}
+		if !pg.HasNext {
+			break
+		}
+	}
+	return nil, nil
 }
 
 // onLookupDone says what the lookup found and releases the order form.
@@ -63,7 +90,7 @@ func (m *Model) onLookupDone(msg lookupDoneMsg) tea.Cmd {
 	cloid := msg.act.order.Wire.Cloid
 	switch {
 	case msg.err != nil:
-		m.setNotice(levelError, fmt.Sprintf("answer lost and the lookup failed (%s): check open orders and history for client id %s before sending again", plainError(msg.err), cloid))
+		m.setNotice(levelError, fmt.Sprintf("answer lost and the lookup failed %d times (%s): check open orders and history for client id %s before sending again", lookupAttempts, plainError(msg.err), cloid))
 	case msg.found != nil:
 		m.setNotice(levelWarn, fmt.Sprintf("answer lost, but the exchange has it: order %d (%s) is %s", msg.found.OrderID, msg.act.what, msg.found.State))
 	default:

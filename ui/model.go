@@ -284,6 +284,9 @@ func (m *Model) setFocus(i int) {
 		s.pane.SetFocused(j == i)
 	}
 	m.footerDirty = true
+	if !m.narrow && m.slots[i].hidden {
+		m.layout() // a hidden pane takes the place of another
+	}
 }
 
 func (m *Model) focusPane(p Pane) {

@@ -163,6 +163,12 @@ func (s *statusBar) message(m *Model, width int) string {
 			b.WriteString(st.Good.on("✓ " + m.notice))
 		}
 	}
+	if h := m.hiddenPanes(); len(h) > 0 {
+		if b.Len() > 0 {
+			b.WriteString(st.Muted.on("  ·  "))
+		}
+		b.WriteString(st.Muted.on("no room for " + strings.Join(h, ", ") + " (press its number)"))
+	}
 	if m.lastErr != "" && m.clock().Sub(m.lastErrAt) < 30*time.Second {
 		if b.Len() > 0 {
 			b.WriteString(st.Muted.on("  ·  "))
