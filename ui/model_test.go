@@ -298,6 +298,44 @@ func TestLayoutsBySize(t *testing.T) {
 	}
 }
 
+func TestEverySizeFillsTheScreenExactly(t *testing.T) {
+	c := newSimConsole(t, 120, 30, false)
+	pump(t, c.m, c.m.Init())
+	for _, sz := range [][2]int{{60, 16}, {80, 24}, {100, 30}, {120, 30}, {132, 43}, {160, 50}, {200, 60}, {250, 80}} {
+		c.m.Update(tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
+		for i := range c.m.slots {
+			c.m.setFocus(i)
+			assertSize(t, c.m.View(), sz[0], sz[1])
+		}
+	}
+}
+
+func TestHiddenPaneShowsWhenFocused(t *testing.T) {
+	c := newSimConsole(t, 120, 30, false)
+	pump(t, c.m, c.m.Init())
+	var hidden int = -1
+	for i, s := range c.m.slots {
+		if s.hidden {
+			hidden = i
+			break
+		}
+	}
+	if hidden < 0 {
+		t.Skip("every pane fits at 120x30")
+	}
+	if v := c.m.View(); !strings.Contains(v, "no room for") {
+		t.Errorf("hidden panes are not listed:\n%s", v)
+	}
+	c.key(t, string(rune('1'+hidden)))
+	if c.m.slots[hidden].hidden {
+		t.Fatal("the focused pane is still hidden")
+	}
+	title := c.m.slots[hidden].pane.Title()
+	if v := c.m.View(); !strings.Contains(v, "▶"+string(rune('1'+hidden))+" "+title) {
+		t.Errorf("the focused pane %q is not drawn:\n%s", title, v)
+	}
+}
+
 func assertSize(t *testing.T, v string, w, h int) {
 	t.Helper()
 	lines := strings.Split(v, "\n")
