@@ -1,0 +1,579 @@
+package ui
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"regexp"
+	"runtime"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/shopspring/decimal"
+	"github.com/tradedesk/tradedesk/api"
+	"github.com/tradedesk/tradedesk/api/sim"
+	"github.com/tradedesk/tradedesk/state"
+)
+
+// gateMode is what the fault gate does with each request.
+type gateMode int32
+
+const (
+	gateClean  gateMode = iota // every request reaches the simulator
+	gateFaulty                 // a share of requests fail in one of the ways below
+	gateDown                   // the exchange is down: every request fails
+)
+
+// Fault kinds the gate injects.
+const (
+	faultNone       = "none"
+	fault5xx        = "5xx"       // 500, 502 or 503, the simulator never sees the request
+	faultStall      = "stall"     // no answer until the client gives up (a timeout)
+	faultGarbage    = "garbage"   // 200 with a body that is not JSON, not acted on
+	faultLostAfter  = "lostAfter" // the simulator acts, then the connection drops (a lost answer)
+	faultLostBefore = "lostBefore"
+)
+
+var cloidRe = regexp.MustCompile(`"cloid"\s*:\s*"([^"]+)"`)
+
+// faultGate stands in front of a clean simulator and injects faults that can be switched on and
+// off at run time (the simulator's own faults are fixed when it is built). It records which
+// order client ids reached the exchange, and how often each was sent.
+type faultGate struct {
+	h    http.Handler
+	mode atomic.Int32
+	rate float64 // the share of requests that fail in gateFaulty
+
+	mu     sync.Mutex
+	rng    *rand.Rand
+	sent   map[string]int    // cloid -> /exchange requests that carried it
+	acted  map[string]bool   // cloid -> the simulator saw the request
+	faults map[string]int    // fault kind -> requests it hit
+	fate   map[string]string // cloid -> the fault its request met
+	conns  atomic.Int64      // new TCP connections (ConnState StateNew)
+	// orderFaults are the faults the next order requests meet, in turn, before the random ones:
+	// so every kind of lost answer happens in every run.
+	orderFaults []string
+}
+
+func newFaultGate(h http.Handler, seed uint64, rate float64) *faultGate {
+	return &faultGate{h: h, rate: rate, rng: rand.New(rand.NewPCG(seed, seed^0x5eed)),
+		sent: map[string]int{}, acted: map[string]bool{}, faults: map[string]int{}, fate: map[string]string{}}
+}
+
+func (g *faultGate) set(m gateMode) { g.mode.Store(int32(m)) }
+
+// pick chooses this request's fault.
+func (g *faultGate) pick(order bool) string {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	switch gateMode(g.mode.Load()) {
+	case gateClean:
+		return faultNone
+	case gateFaulty:
+		if order && len(g.orderFaults) > 0 {
+			f := g.orderFaults[0]
+			g.orderFaults = g.orderFaults[1:]
+			return f
+		}
+	case gateDown:
+		if g.rng.IntN(2) == 0 {
+			return fault5xx
+		}
+		return faultLostBefore
+	}
+	if g.rng.Float64() >= g.rate {
+		return faultNone
+	}
+	return []string{fault5xx, faultStall, faultGarbage, faultLostAfter, faultLostBefore}[g.rng.IntN(5)]
+}
+
+func (g *faultGate) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		return
+	}
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	var cloids []string
+	if strings.Contains(r.URL.Path, "exchange") {
+		for _, m := range cloidRe.FindAllSubmatch(body, -1) {
+			cloids = append(cloids, string(m[1]))
+		}
+	}
+	f := g.pick(len(cloids) > 0)
+	g.mu.Lock()
+	g.faults[f]++
+	for _, c := range cloids {
+		g.sent[c]++
+		g.fate[c] = f
+		if f == faultNone || f == faultLostAfter {
+			g.acted[c] = true
+		}
+	}
+	g.mu.Unlock()
+	switch f {
+	case faultNone:
+		g.h.ServeHTTP(w, r)
+	case fault5xx:
+		code := []int{http.StatusInternalServerError, http.StatusBadGateway, http.StatusServiceUnavailable}[len(body)%3]
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(code)
+		_, _ = w.Write([]byte(`{"error":"injected server fault"}`))
+	case faultStall:
+		select {
+		case <-r.Context().Done():
+		case <-time.After(5 * time.Second):
+		}
+	case faultGarbage:
+		w.Header().Set("Content-Type", "text/html")
+		_, _ = w.Write([]byte("<html>502 Bad Gateway</html>"))
+	case faultLostAfter:
+		g.h.ServeHTTP(httptest.NewRecorder(), r)
+		panic(http.ErrAbortHandler)
+	case faultLostBefore:
+		panic(http.ErrAbortHandler)
+	}
+}
+
+// stats copies what the gate recorded.
+func (g *faultGate) stats() (sent map[string]int, acted map[string]bool, faults map[string]int) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	sent, acted, faults = map[string]int{}, map[string]bool{}, map[string]int{}
+	for k, v := range g.sent {
+		sent[k] = v
+	}
+	for k, v := range g.acted {
+		acted[k] = v
+	}
+	for k, v := range g.faults {
+		faults[k] = v
+	}
+	return sent, acted, faults
+}
+
+// driver runs the console the way tea.Program does (every command in its own goroutine, every
+// message through Update, a View after each), timers included, so a test can run it for many poll
+// cycles and press keys in between.
+type driver struct {
+	t      testing.TB
+	m      *Model
+	msgs   chan tea.Msg
+	done   chan struct{}
+	before func(tea.Msg) // sees each message before Update
+	after  func(tea.Msg) // sees each message after Update
+}
+
+func newDriver(t testing.TB, m *Model) *driver {
+	d := &driver{t: t, m: m, msgs: make(chan tea.Msg, 1024), done: make(chan struct{})}
+	t.Cleanup(func() { close(d.done) })
+	return d
+}
+
+func (d *driver) run(c tea.Cmd) {
+	if c == nil {
+		return
+	}
+	go func() {
+		msg := c()
+		select {
+		case d.msgs <- msg:
+		case <-d.done:
+		}
+	}()
+}
+
+func (d *driver) handle(msg tea.Msg) {
+	switch msg := msg.(type) {
+	case nil:
+	case tea.BatchMsg:
+		for _, c := range msg {
+			d.run(c)
+		}
+	case tea.QuitMsg:
+		d.t.Fatal("the console quit")
+	default:
+		if d.before != nil {
+			d.before(msg)
+		}
+		_, next := d.m.Update(msg)
+		if d.after != nil {
+			d.after(msg)
+		}
+		_ = d.m.View()
+		d.run(next)
+	}
+}
+
+// until handles messages until cond holds or timeout passes; it reports whether cond held.
+func (d *driver) until(timeout time.Duration, cond func() bool) bool {
+	deadline := time.NewTimer(timeout)
+	defer deadline.Stop()
+	for !cond() {
+		select {
+		case msg := <-d.msgs:
+			d.handle(msg)
+		case <-deadline.C:
+			return cond()
+		}
+	}
+	return true
+}
+
+// press sends keys as the terminal would.
+func (d *driver) press(keys ...string) {
+	for _, k := range keys {
+		d.handle(keyMsg(k))
+	}
+}
+
+func (d *driver) typeText(s string) {
+	for _, r := range s {
+		d.handle(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}})
+	}
+}
+
+// soakIntervals is a fast cadence so a soak runs many poll cycles in a few seconds.
+var soakIntervals = Intervals{
+	Tickers: 25 * time.Millisecond, Account: 50 * time.Millisecond, Positions: 50 * time.Millisecond,
+	Orders: 50 * time.Millisecond, Instruments: time.Second, Timeout: 2 * time.Second,
+	MaxBackoff: 200 * time.Millisecond,
+}
+
+// fastPanes makes the panes' own polls (fills, history, chart, leverage, brokers) run every
+// 100 ms for the test.
+func fastPanes(t testing.TB, m *Model) {
+	t.Helper()
+	vars := []*time.Duration{&fillsEvery, &historyEvery, &brokersEvery, &leverageEvery}
+	old := make([]time.Duration, len(vars))
+	for i, v := range vars {
+		old[i], *v = *v, 100*time.Millisecond
+	}
+	t.Cleanup(func() {
+		for i, v := range vars {
+			*v = old[i]
+		}
+	})
+	for _, f := range allFetchers(m) {
+		if f.kind == state.KindChart {
+			f.every = func() time.Duration { return 100 * time.Millisecond }
+		}
+	}
+}
+
+func allFetchers(m *Model) []*fetcher {
+	var out []*fetcher
+	for _, s := range m.slots {
+		if o, ok := s.pane.(fetcherOwner); ok {
+			out = append(out, o.fetchers()...)
+		}
+	}
+	return out
+}
+
+// soakConsole is a console trading a deterministic simulator through a fault gate, with short
+// timeouts and the client's own retries as main sets them up (faster).
+func soakConsole(t testing.TB, rate float64) (*Model, *sim.Sim, *faultGate, *api.Client) {
+	t.Helper()
+	clock := sim.NewTestClock(simStart)
+	s := sim.New(sim.WithSeed(7), sim.WithClock(clock))
+	gate := newFaultGate(s, 11, rate)
+	srv := httptest.NewUnstartedServer(gate)
+	srv.Config.ConnState = func(_ net.Conn, st http.ConnState) {
+		if st == http.StateNew {
+			gate.conns.Add(1)
+		}
+	}
+	srv.Start()
+	t.Cleanup(srv.Close)
+	signer, err := api.SignerFromHex(testKeyHex)
+	if err != nil {
+		t.Fatal(err)
+	}
+	retry := api.RetryPolicy{Attempts: 3, BaseDelay: 10 * time.Millisecond, MaxDelay: 40 * time.Millisecond, MaxWait: 100 * time.Millisecond}
+	client := api.New(srv.URL+"/", api.WithSigner(signer), api.WithClock(clock.Now), api.WithRetry(retry),
+		api.WithTimeout(400*time.Millisecond))
+	m := New(Config{Exchange: client, Clock: clock.Now, Keys: mustKeys(t), Theme: testTheme, Mode: ModeDemo,
+		Network: "demo", Intervals: soakIntervals, Instrument: "BTC-PERP"})
+	m.fixedLatency = true
+	m.Update(tea.WindowSizeMsg{Width: 200, Height: 60})
+	fastPanes(t, m)
+	return m, s, gate, client
+}
+
+// allCloids reads every order of the account from the simulator (open orders and history) and
+// counts each client id.
+func allCloids(t testing.TB, c *api.Client) map[string]int {
+	t.Helper()
+	ctx := context.Background()
+	out := map[string]int{}
+	hist, err := api.AllPages(ctx, func(ctx context.Context, p api.PageParams) (api.Page[api.OrderRecord], error) {
+		return c.OrderHistory(ctx, c.Address(), p)
+	}, 0, nil)
+	if err != nil {
+		t.Fatalf("order history: %v", err)
+	}
+	open, err := api.AllPages(ctx, func(ctx context.Context, p api.PageParams) (api.Page[api.OrderRecord], error) {
+		return c.OpenOrders(ctx, c.Address(), p)
+	}, 0, nil)
+	if err != nil {
+		t.Fatalf("open orders: %v", err)
+	}
+	seen := map[api.OrderID]bool{}
+	for _, o := range append(hist, open...) {
+		if o.Cloid == "" || seen[o.OrderID] {
+			continue // an open order also in history is one order
+		}
+		seen[o.OrderID] = true
+		out[o.Cloid]++
+	}
+	return out
+}
+
+// soakOrder fills the order form through its keys: a small BTC-PERP limit buy 2% under the mark,
+// which rests on the book.
+func soakOrder(t testing.TB, d *driver) {
+	t.Helper()
+	tk, ok := d.m.store.Ticker("BTC-PERP")
+	if !ok {
+		t.Fatal("no BTC-PERP ticker")
+	}
+	px := tk.MarkPrice.Mul(decimal.RequireFromString("0.98")).Round(0)
+	d.press("4")
+	if d.m.slots[d.m.focus].pane != d.m.form {
+		t.Fatal("key 4 does not focus the order form")
+	}
+	d.m.form.field = fInstrument
+	d.m.form.focusField()
+	d.press("ctrl+x", "down", "down", "down")
+	d.typeText(px.String())
+	d.press("down")
+	d.typeText("0.001")
+	d.press("esc") // to the submit button: Enter now submits, number keys move focus
+}
+
+// soakResult is what the soak saw, for the assertions and the log.
+type soakResult struct {
+	confirmed  int             // orders confirmed in the dialog
+	cancels    int             // cancels pressed
+	ambiguous  map[string]bool // cloids whose answer was lost (looked up)
+	resolved   map[string]string
+	lookupErrs int
+}
+
+// TestSoakFaults runs the console against the simulator with faults on (5xx, timeouts, garbage,
+// lost answers) for a fixed number of ticker poll cycles, placing and cancelling orders through
+// the keys as it goes; then takes the exchange down; then brings it back. No panic, no client id
+// sent or placed twice, every lost answer looked up and its finding true, no goroutine growth
+// while down, and every pane fresh again once the faults stop.
+func TestSoakFaults(t *testing.T) {
+	const cycles = 160
+	m, s, gate, client := soakConsole(t, 0.3)
+	oldWait, oldLog := lookupWait, slog.Default()
+	lookupWait = 50 * time.Millisecond
+	slog.SetDefault(slog.New(slog.NewTextHandler(io.Discard, nil)))
+	t.Cleanup(func() { lookupWait = oldWait; slog.SetDefault(oldLog) })
+	d := newDriver(t, m)
+	res := soakResult{ambiguous: map[string]bool{}, resolved: map[string]string{}}
+	tickerPolls := 0
+	d.before = func(msg tea.Msg) {
+		switch msg := msg.(type) {
+		case polledMsg:
+			if msg.kind == state.KindTickers && msg.gen == m.polls[state.KindTickers].gen {
+				tickerPolls++
+				s.Advance(100 * time.Millisecond)
+			}
+		case actionDoneMsg:
+			if msg.act.kind == actPlace && api.IsAmbiguous(msg.err) {
+				res.ambiguous[msg.act.order.Wire.Cloid] = true
+			}
+		}
+	}
+	d.after = func(msg tea.Msg) {
+		if msg, ok := msg.(lookupDoneMsg); ok {
+			cloid := msg.act.order.Wire.Cloid
+			switch {
+			case msg.err != nil:
+				res.lookupErrs++
+				res.resolved[cloid] = "lookup failed"
+			case msg.found != nil:
+				res.resolved[cloid] = "found"
+			default:
+				res.resolved[cloid] = "not placed"
+			}
+			if want := map[string]string{"found": "the exchange has it", "not placed": "was NOT placed", "lookup failed": "the lookup failed"}[res.resolved[cloid]]; !strings.Contains(m.notice, want) {
+				t.Errorf("after the lookup of %s the status says %q, want %q", cloid, m.notice, want)
+			}
+		}
+	}
+
+	d.run(m.Init())
+	if !d.until(5*time.Second, func() bool {
+		return m.store.Freshness(state.KindTickers).Loaded() && m.store.Freshness(state.KindAccount).Loaded()
+	}) {
+		t.Fatal("the console did not load tickers and the account against a clean simulator")
+	}
+	soakOrder(t, d)
+
+	gate.orderFaults = []string{faultNone, faultLostAfter, faultStall, faultLostBefore, faultGarbage, fault5xx, faultNone, faultLostAfter}
+	gate.set(gateFaulty)
+	start := tickerPolls
+	last := 0
+	for tickerPolls-start < cycles {
+		d.until(200*time.Millisecond, func() bool { return tickerPolls-start != last })
+		last = tickerPolls - start
+		soakStep(t, d, &res, last)
+	}
+	// Let the last action and its lookup finish, faults still on.
+	if !d.until(10*time.Second, func() bool { return m.sending == 0 && m.dialog == nil && !m.inFlight }) {
+		t.Fatalf("an action never finished: sending %d, in flight %v", m.sending, m.inFlight)
+	}
+
+	// The exchange goes down: the console keeps polling with backoff, and grows nothing.
+	gate.set(gateDown)
+	d.until(300*time.Millisecond, func() bool { return false })
+	var samples []int
+	for range 20 {
+		d.until(80*time.Millisecond, func() bool { return false })
+		samples = append(samples, runtime.NumGoroutine())
+	}
+	if first, last := mean(samples[:6]), mean(samples[len(samples)-6:]); last > first+8 {
+		buf := make([]byte, 1<<20)
+		t.Errorf("goroutines grew while the exchange was down: %v\n%s", samples, buf[:runtime.Stack(buf, true)])
+	}
+	if !strings.Contains(m.View(), "reconnecting") {
+		t.Error("the status line does not say the console is reconnecting while the exchange is down")
+	}
+
+	// Back up: every kind polled and every pane's own request succeed again, on their own.
+	gate.set(gateClean)
+	back := time.Now()
+	fresh := func() bool { return staleKinds(m) == "" }
+	if !d.until(8*time.Second, fresh) {
+		t.Fatalf("still stale %s after the exchange came back: %s", time.Since(back).Round(time.Millisecond), staleKinds(m))
+	}
+	recovered := time.Since(back)
+	lines := strings.Split(m.View(), "\n")
+	screen := strings.Join(lines[:len(lines)-2], "\n") // without the last action's result and the key hints
+	for _, w := range []string{"stale", "retrying", "reconnecting", "failed", "loading"} {
+		if strings.Contains(screen, w) {
+			t.Errorf("the screen still says %q once every kind is fresh:\n%s", w, screen)
+		}
+	}
+
+	sent, acted, faults := gate.stats()
+	placed := allCloids(t, client)
+	for c, n := range sent {
+		if n > 1 {
+			t.Errorf("client id %s was sent %d times", c, n)
+		}
+	}
+	for c, n := range placed {
+		if n > 1 {
+			t.Errorf("client id %s is %d times in the simulator's orders", c, n)
+		}
+	}
+	for c := range res.ambiguous {
+		r, ok := res.resolved[c]
+		switch {
+		case !ok:
+			t.Errorf("lost answer for %s was never looked up", c)
+		case r == "found" && placed[c] == 0:
+			t.Errorf("the lookup found %s but the simulator has no such order", c)
+		case r == "not placed" && placed[c] > 0:
+			t.Errorf("the lookup said %s was not placed but the simulator has it", c)
+		}
+	}
+	if res.lookupErrs > 0 {
+		t.Errorf("%d lookups of lost answers failed (the faults hit the lookup too) and were left to the trader", res.lookupErrs)
+	}
+	outcomes := map[string]int{}
+	for _, r := range res.resolved {
+		outcomes[r]++
+	}
+	if outcomes["found"] == 0 || outcomes["not placed"] == 0 || res.confirmed < 10 || res.cancels == 0 {
+		t.Errorf("the soak tested too little: %d orders confirmed, %d lost answers, faults %v", res.confirmed, len(res.ambiguous), faults)
+	}
+	actedN := 0
+	for range acted {
+		actedN++
+	}
+	t.Logf("%d ticker cycles: %d orders confirmed (%d reached the exchange, %d in its books), %d cancels, %d lost answers looked up (%v), faults %v; recovered in %s",
+		cycles, res.confirmed, actedN, len(placed), res.cancels, len(res.ambiguous), outcomes, faults, recovered.Round(time.Millisecond))
+}
+
+func mean(xs []int) int {
+	sum := 0
+	for _, x := range xs {
+		sum += x
+	}
+	return sum / max(len(xs), 1)
+}
+
+// soakStep acts once per ticker cycle: confirm an open dialog (or back out of one that wants a
+// typed word), and every few cycles place an order or cancel the first open one.
+func soakStep(t testing.TB, d *driver, res *soakResult, cycle int) {
+	t.Helper()
+	m := d.m
+	if m.dialog != nil {
+		if m.dialog.act.typed != "" {
+			d.press("esc")
+			return
+		}
+		if m.dialog.act.kind == actPlace {
+			res.confirmed++
+		}
+		d.press("enter")
+		return
+	}
+	if m.inFlight || m.sending > 0 || cycle%4 != 0 {
+		return
+	}
+	if m.form.Capturing() {
+		d.press("esc")
+	}
+	if cycle%12 == 0 && len(m.store.Orders()) > 0 {
+		d.press("3", "x", "4")
+		res.cancels++
+		return
+	}
+	if m.slots[m.focus].pane != m.form {
+		d.press("4")
+	}
+	if m.form.field != fSubmit {
+		d.press("esc")
+	}
+	d.press("enter") // submit: the confirmation opens
+}
+
+// staleKinds lists what is not fresh: every kind the root polls, and every pane's own kind that
+// has been asked for.
+func staleKinds(m *Model) string {
+	var bad []string
+	for _, k := range m.kinds {
+		if f := m.store.Freshness(k); f.Stale || !f.Loaded() {
+			bad = append(bad, fmt.Sprintf("%s (%v)", k, f.Err))
+		}
+	}
+	for _, f := range allFetchers(m) {
+		if fr := m.store.Freshness(f.kind); fr.Err != nil {
+			bad = append(bad, fmt.Sprintf("%s (%v)", f.kind, fr.Err))
+		}
+	}
+	for _, s := range m.slots {
+		if fr := m.freshness(s.pane); fr != "" {
+			bad = append(bad, s.pane.Title()+": "+fr)
+		}
+	}
+	return strings.Join(bad, ", ")
+}
