@@ -91,7 +91,7 @@ func TestTxResponseErrorFieldIsAnError(t *testing.T) {
 		_, _ = w.Write([]byte(`{"tx_hash":"0x1","tx_type":1302,"success":false,"data":{"status":[{"error":"order not found"}]}}`))
 	}
 	resp, err = c.CancelByOid(context.Background(), []CancelOid{{Oid: 1, InstrumentID: 1}})
-	if e, ok := AsError(err); !ok || e.Kind != KindServer {
+	if e, ok := AsError(err); !ok || e.Kind != KindServer || e.Message != "1 of 1 cancels failed (cancel 1: order not found)" {
 		t.Fatalf("success false: %v", err)
 	}
 	if sts, _ := resp.CancelStatuses(); len(sts) != 1 || sts[0].OK || sts[0].Error != "order not found" {

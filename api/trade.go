@@ -110,9 +110,37 @@ func txOutcome(op string, r *response, e *Error) (TxResponse, *Error) {
 		return out, &Error{Kind: KindServer, Op: op, Status: r.status, Message: truncate(out.Error, 300)}
 	}
 	if out.Success != nil && !*out.Success {
-		return out, &Error{Kind: KindServer, Op: op, Status: r.status, Message: "the exchange answered success false"}
+		return out, &Error{Kind: KindServer, Op: op, Status: r.status, Message: failedCancels(out)}
 	}
 	return out, nil
+}
+
+// failedCancels says which cancels of an answer with success false failed, and why.
+func failedCancels(r TxResponse) string {
+	sts, err := r.CancelStatuses()
+	if err != nil || len(sts) == 0 {
+		return "the exchange answered success false"
+	}
+	var failed []string
+	for i, s := range sts {
+		if !s.OK {
+			failed = append(failed, fmt.Sprintf("cancel %d: %s", i+1, truncate(s.Error, 100)))
+		}
+	}
+	if len(failed) > 5 {
+		failed = append(failed[:5], "…")
+	}
+	return fmt.Sprintf("%d of %d cancels failed (%s)", len(sts)-countOK(sts), len(sts), strings.Join(failed, "; "))
+}
+
+func countOK(sts []CancelStatus) int {
+	n := 0
+	for _, s := range sts {
+		if s.OK {
+			n++
+		}
+	}
+	return n
 }
 
 // hasData reports whether a transaction response's data holds something other than null.
