@@ -34,9 +34,12 @@ var (
 // positionsPane lists the account's open positions with their PnL and liquidation distance.
 type positionsPane struct {
 	*Common
-	tbl     *table
-	rows    []state.PositionRow
-	version [3]uint64
+	tbl       *table
+	positions []api.Position
+	account   api.AccountSummary
+	rows      []state.PositionRow // figures, worked out when a row is first drawn
+	done      []bool
+	version   [3]uint64
 }
 
 func newPositionsPane(c *Common) *positionsPane {
@@ -84,8 +87,21 @@ func (p *positionsPane) refresh() {
 		return
 	}
 	p.version = v
-	p.rows = p.Store.PositionViews()
+	p.positions = p.Store.Positions()
+	p.account = p.Store.Account()
+	p.rows = make([]state.PositionRow, len(p.positions))
+	p.done = make([]bool, len(p.positions))
 	p.tbl.setRows(len(p.rows))
+}
+
+// view is row i's figures; only rows drawn (on screen) or acted on are worked out.
+func (p *positionsPane) view(i int) *state.PositionRow {
+	if !p.done[i] {
+		pos := p.positions[i]
+		t, _ := p.Store.Ticker(pos.Instrument)
+		p.rows[i], p.done[i] = state.PositionView(pos, t, p.account), true
+	}
+	return &p.rows[i]
 }
 
 func (p *positionsPane) handleKey(msg tea.KeyMsg) tea.Cmd {
@@ -117,7 +133,7 @@ func (p *positionsPane) selected() (state.PositionRow, bool) {
 	if p.tbl.cursor < 0 || p.tbl.cursor >= len(p.rows) {
 		return state.PositionRow{}, false
 	}
-	return p.rows[p.tbl.cursor], true
+	return *p.view(p.tbl.cursor), true
 }
 
 // closeSelected asks to close the selected position with a reduce-only market order, checked by
@@ -144,7 +160,7 @@ func (p *positionsPane) closeSelected() tea.Cmd {
 }
 
 func (p *positionsPane) cell(row, col int) (string, paint) {
-	r := &p.rows[row]
+	r := p.view(row)
 	st := p.Styles
 	in, _ := p.Store.Instrument(r.Instrument)
 	pd, sd := in.PriceDecimals(), in.SizeDecimals()
