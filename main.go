@@ -24,6 +24,8 @@ import (
 
 	"github.com/BurntSushi/toml"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/muesli/termenv"
 	"github.com/shopspring/decimal"
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/api/sim"
@@ -132,6 +134,9 @@ func console(ctx context.Context, o options, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if theme.NoColor {
+		lipgloss.SetColorProfile(termenv.Ascii) // NO_COLOR: no colour from any pane
+	}
 	keys, err := buildKeyMap(cfg.Keys)
 	if err != nil {
 		return err
@@ -223,7 +228,7 @@ func connect(ctx context.Context, o options, stderr io.Writer) (*connection, err
 	case o.address != "":
 		opts = append(opts, api.WithAddress(o.address))
 		c.mode = ui.ModeReadOnly
-		c.readOnly = "watching " + o.address + " without a key; start with --keystore to trade"
+		c.readOnly = "watching an address without its key; add --keystore FILE to trade"
 	default:
 		c.mode = ui.ModeReadOnly
 		c.readOnly = "no account given: markets only; use --keystore to trade or --address to watch"
