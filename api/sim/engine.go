@@ -37,6 +37,7 @@ type market struct {
 	charts   *charts
 	updated  time.Time
 	trades   []tradeRec // recent trades, oldest first, capped
+	minTL    int64      // minNotional in tick×lot units, rounded up (0 until first needed)
 }
 
 // tradeRec is one trade on the market's tape.

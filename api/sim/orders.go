@@ -39,9 +39,6 @@ type order struct {
 // Market orders without a usable price bound fill up to this far from the mark price.
 var defaultSlippage = d("0.05")
 
-// priceBand is how far from the mark a limit price may be.
-var priceBand = d("0.5")
-
 // parseOrder checks an order's fields and turns it into an order. It does not look at balances.
 func (e *engine) parseOrder(a *account, w *api.OrderWire) (*order, error) {
 	m, err := e.market(w.InstrumentID)
@@ -117,6 +114,10 @@ func (o *order) parseFlags(w *api.OrderWire) error {
 }
 
 func (o *order) parseSize(s string) error {
+	if n, ok := o.mkt.lot.countText(s); ok {
+		o.size, o.rest = n, n
+		return nil
+	}
 	v, err := decimal.NewFromString(strings.TrimSpace(s))
 	if err != nil {
 		return fmt.Errorf("size %q is not a decimal number", trunc(s, 30))
@@ -134,6 +135,12 @@ func (o *order) parseSize(s string) error {
 
 func (o *order) parsePrice(s string) error {
 	m := o.mkt
+	if n, ok := m.tick.countText(s); ok && !o.isMarket {
+		if lo, hi := m.band(); n >= lo && n <= hi {
+			o.price = n // o.limit stays zero: record() renders the price from the ticks
+			return nil
+		}
+	}
 	s = strings.TrimSpace(s)
 	v, err := decimal.NewFromString(s)
 	if err != nil && !(o.isMarket && s == "") {
@@ -218,6 +225,9 @@ func (o *order) checkNotional() error {
 	if o.isMarket {
 		px = o.mkt.mark
 	}
+	if min := o.mkt.minUnits(); px > 0 && o.size >= (min+px-1)/px {
+		return nil // px × size ≥ the minimum, in tick×lot units (both counts are at most 10^15)
+	}
 	if n := o.mkt.notional(px, o.size); n.LessThan(o.mkt.minNotional) {
 		return fmt.Errorf("order value %s USDC is below %s's minimum of %s: increase the size", n.StringFixed(2), o.mkt.name, o.mkt.minNotional)
 	}
@@ -226,7 +236,7 @@ func (o *order) checkNotional() error {
 
 // band returns the lowest and highest limit price accepted now, in ticks.
 func (m *market) band() (lo, hi int64) {
-	w := m.markPx().Mul(priceBand).Div(m.tick.d).IntPart()
+	w := m.mark / 2 // the mark ± 50%, in ticks
 	lo = max(m.mark-w, 1)
 	return lo, m.mark + w
 }
@@ -234,7 +244,7 @@ func (m *market) band() (lo, hi int64) {
 // record renders an order as an order history record.
 func (o *order) record() api.OrderRecord {
 	r := api.OrderRecord{OrderID: o.oid, User: o.acct.addr, InstrumentID: o.mkt.id, Instrument: o.mkt.name,
-		Side: api.SideSell, PositionSide: api.PositionSideBoth, LimitPrice: o.limit, Size: o.mkt.qty(o.size),
+		Side: api.SideSell, PositionSide: api.PositionSideBoth, LimitPrice: o.limitPrice(), Size: o.mkt.qty(o.size),
 		Unfilled: o.mkt.qty(o.rest), State: o.state, Cloid: o.cloid, Tif: o.tif, PostOnly: o.po, ReduceOnly: o.ro,
 		IsMarket: o.isMarket, Tpsl: o.tpsl, Grouping: o.grouping, Timestamp: api.Time{Time: o.created}}
 	if o.buy {
@@ -253,4 +263,21 @@ func (o *order) avgPrice() decimal.Decimal {
 		return decimal.Zero
 	}
 	return o.mkt.tick.dec(o.pxLots).DivRound(decimal.NewFromInt(filled), int32(max(-o.mkt.tick.e, 0))+4)
+}
+
+// limitPrice is the order's limit price: as sent, or rendered from its ticks when the fast path
+// read it.
+func (o *order) limitPrice() decimal.Decimal {
+	if o.limit.IsZero() {
+		return o.mkt.px(o.price)
+	}
+	return o.limit
+}
+
+// minUnits is the market's minimum notional in tick×lot units, rounded up.
+func (m *market) minUnits() int64 {
+	if m.minTL == 0 {
+		m.minTL = max(m.minNotional.Div(m.tick.d.Mul(m.lot.d)).Ceil().IntPart(), 1)
+	}
+	return m.minTL
 }

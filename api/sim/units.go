@@ -53,3 +53,58 @@ func (u unit) count(d decimal.Decimal, what string) (int64, error) {
 func (u unit) round(d decimal.Decimal) int64 {
 	return d.Div(u.d).Round(0).IntPart()
 }
+
+// countText reads a plain decimal text such as "97000.5" as a whole, positive number of units
+// without allocating. ok is false for anything else (a sign, an exponent, spaces, more than 18
+// digits, zero, not a multiple, too large): the caller then takes the decimal path, which says
+// what is wrong. When ok is true the count equals what the decimal path gives.
+func (u unit) countText(s string) (n int64, ok bool) {
+	if s == "" || s[0] == '.' || s[len(s)-1] == '.' {
+		return 0, false
+	}
+	var mant int64
+	var exp int32
+	dot, digits := false, 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= '0' && c <= '9':
+			if mant != 0 || c != '0' {
+				digits++
+			}
+			if digits > 18 {
+				return 0, false
+			}
+			mant = mant*10 + int64(c-'0')
+			if dot {
+				exp--
+			}
+		case c == '.' && !dot:
+			dot = true
+		default:
+			return 0, false
+		}
+	}
+	if mant == 0 {
+		return 0, false
+	}
+	for shift := exp - u.e; shift != 0; {
+		if shift > 0 {
+			if mant > maxUnits {
+				return 0, false
+			}
+			mant *= 10
+			shift--
+			continue
+		}
+		if mant%10 != 0 {
+			return 0, false
+		}
+		mant /= 10
+		shift++
+	}
+	if mant%u.m != 0 || mant > maxUnits {
+		return 0, false
+	}
+	return mant / u.m, true
+}
