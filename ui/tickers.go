@@ -241,6 +241,9 @@ func (p *tickersPane) pick(side string) tea.Cmd {
 	if s == "" {
 		return nil
 	}
+	if side != "" && p.ReadOnly != "" {
+		return tea.Batch(selectInstrument(s, side, true), readOnlyNotice(p.ReadOnly, sideWord(side)+" "+s))
+	}
 	return selectInstrument(s, side, true)
 }
 
