@@ -169,14 +169,17 @@ func decodeActionData(info ActionInfo, raw json.RawMessage) (ActionData, error) 
 	if err := json.Unmarshal(raw, data); err != nil {
 		return nil, reqErr("action.data", "%s: %v", info.Name, err)
 	}
-	var keys map[string]json.RawMessage
+	var keys struct {
+		Nonce        json.RawMessage `json:"nonce"`
+		ExpiresAfter json.RawMessage `json:"expiresAfter"`
+	}
 	if err := json.Unmarshal(raw, &keys); err != nil {
 		return nil, reqErr("action.data", "%v", err)
 	}
-	if _, ok := keys["nonce"]; !ok {
+	if keys.Nonce == nil {
 		return nil, reqErr("action.data", "nonce is missing")
 	}
-	if _, ok := keys["expiresAfter"]; ok && !info.HasExpiry {
+	if keys.ExpiresAfter != nil && !info.HasExpiry {
 		return nil, reqErr("action.data", "%s takes no expiresAfter", info.Name)
 	}
 	return data, nil
