@@ -206,8 +206,15 @@ func (p *orderEntryPane) handleKey(msg tea.KeyMsg) tea.Cmd {
 	if in := p.inputs[p.field]; in != nil {
 		return p.updateText(msg, in)
 	}
-	if key.Matches(msg, k.Toggle) {
+	switch {
+	case key.Matches(msg, k.Toggle):
 		p.toggle(msg.String() == "left")
+	case p.field == fSide && key.Matches(msg, k.Buy):
+		p.side = api.SideBuy
+		p.check()
+	case p.field == fSide && key.Matches(msg, k.Sell):
+		p.side = api.SideSell
+		p.check()
 	}
 	return nil
 }

@@ -75,7 +75,7 @@ func newTickersPane(c *Common, watchlist []string) *tickersPane {
 	p.filter.Cursor.SetMode(cursor.CursorStatic)
 	p.tbl = newTable(c.Styles, []column{
 		{"★", 1, false, 0}, {"Instrument", 12, false, 0}, {"Mark", 12, true, 0}, {"Last", 12, true, 2},
-		{"24h", 8, true, 0}, {"Bid", 12, true, 1}, {"Ask", 12, true, 1}, {"Mid", 12, true, 4},
+		{"24h %", 8, true, 0}, {"Bid", 12, true, 1}, {"Ask", 12, true, 1}, {"Mid", 12, true, 4},
 		{"Funding", 9, true, 3}, {"Open int.", 9, true, 3}, {"Vol 24h", 9, true, 2},
 	}, p.cell)
 	p.tbl.empty = "waiting for tickers…"
@@ -331,7 +331,7 @@ func (p *tickersPane) endFlashes(at time.Time) tea.Cmd {
 }
 
 func (p *tickersPane) setSortTitles() {
-	names := []string{"★", "Instrument", "Mark", "Last", "24h", "Bid", "Ask", "Mid", "Funding", "Open int.", "Vol 24h"}
+	names := []string{"★", "Instrument", "Mark", "Last", "24h %", "Bid", "Ask", "Mid", "Funding", "Open int.", "Vol 24h"}
 	for i, n := range names {
 		if i == p.sortCol {
 			if p.desc {
