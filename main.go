@@ -309,10 +309,11 @@ func newDemoSigner() (*api.Signer, error) {
 	return nil, errors.New("could not make a demo key")
 }
 
-// openLog opens the --log file (a JSON slog handler); without one, logging is discarded.
+// openLog opens the --log file (a JSON slog handler; the api client logs every request to it with
+// signatures shortened and no key); without one, nothing is logged or even formatted.
 func openLog(path string) (*slog.Logger, func(), error) {
 	if path == "" {
-		return slog.New(slog.NewTextHandler(io.Discard, nil)), func() {}, nil
+		return slog.New(slog.DiscardHandler), func() {}, nil
 	}
 	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 	if err != nil {

@@ -21,6 +21,17 @@ const (
 	ModeLive
 )
 
+// String names the mode: demo, read-only or live.
+func (m Mode) String() string {
+	switch m {
+	case ModeDemo:
+		return "demo"
+	case ModeReadOnly:
+		return "read-only"
+	}
+	return "live"
+}
+
 // statusBar draws the top line (mode, account, connection, latency, stale data) and the message
 // line (the last action's result and the last error).
 type statusBar struct {
