@@ -69,6 +69,11 @@ func (w *tradeWatch) changed(s *state.Store, k state.Kind) bool {
 	if k != state.KindOrders && k != state.KindPositions {
 		return false
 	}
+	if s.Freshness(k).Err != nil {
+		// A failed poll moves the version too, but brings no news: polling on it would defeat
+		// the backoff while the exchange is down (and leave a superseded timer behind each time).
+		return false
+	}
 	o, p := s.Version(state.KindOrders), s.Version(state.KindPositions)
 	first := w.orders == 0 && w.positions == 0
 	moved := o != w.orders || p != w.positions

@@ -302,7 +302,7 @@ func soakConsole(t testing.TB, rate float64) (*Model, *sim.Sim, *faultGate, *api
 	}
 	retry := api.RetryPolicy{Attempts: 3, BaseDelay: 10 * time.Millisecond, MaxDelay: 40 * time.Millisecond, MaxWait: 100 * time.Millisecond}
 	client := api.New(srv.URL+"/", api.WithSigner(signer), api.WithClock(clock.Now), api.WithRetry(retry),
-		api.WithTimeout(400*time.Millisecond))
+		api.WithTimeout(250*time.Millisecond))
 	m := New(Config{Exchange: client, Clock: clock.Now, Keys: mustKeys(t), Theme: testTheme, Mode: ModeDemo,
 		Network: "demo", Intervals: soakIntervals, Instrument: "BTC-PERP"})
 	m.fixedLatency = true
@@ -377,7 +377,7 @@ type soakResult struct {
 // sent or placed twice, every lost answer looked up and its finding true, no goroutine growth
 // while down, and every pane fresh again once the faults stop.
 func TestSoakFaults(t *testing.T) {
-	const cycles = 160
+	const cycles = 100
 	m, s, gate, client := soakConsole(t, 0.3)
 	oldWait, oldLog := lookupWait, slog.Default()
 	lookupWait = 50 * time.Millisecond
@@ -508,8 +508,8 @@ func TestSoakFaults(t *testing.T) {
 	for range acted {
 		actedN++
 	}
-	t.Logf("%d ticker cycles: %d orders confirmed (%d reached the exchange, %d in its books), %d cancels, %d lost answers looked up (%v), faults %v; recovered in %s",
-		cycles, res.confirmed, actedN, len(placed), res.cancels, len(res.ambiguous), outcomes, faults, recovered.Round(time.Millisecond))
+	t.Logf("%d ticker cycles: %d orders confirmed (%d reached the exchange, %d in its books), %d cancels, %d lost answers looked up (%v), faults %v; goroutines while down %v; recovered in %s",
+		cycles, res.confirmed, actedN, len(placed), res.cancels, len(res.ambiguous), outcomes, faults, samples, recovered.Round(time.Millisecond))
 }
 
 func mean(xs []int) int {
@@ -536,13 +536,13 @@ func soakStep(t testing.TB, d *driver, res *soakResult, cycle int) {
 		d.press("enter")
 		return
 	}
-	if m.inFlight || m.sending > 0 || cycle%4 != 0 {
+	if m.inFlight || m.sending > 0 || cycle%3 != 0 {
 		return
 	}
 	if m.form.Capturing() {
 		d.press("esc")
 	}
-	if cycle%12 == 0 && len(m.store.Orders()) > 0 {
+	if cycle%9 == 0 && len(m.store.Orders()) > 0 {
 		d.press("3", "x", "4")
 		res.cancels++
 		return
@@ -576,4 +576,33 @@ func staleKinds(m *Model) string {
 		}
 	}
 	return strings.Join(bad, ", ")
+}
+
+// TestFailedPollIsNoNews: a failed orders poll bumps the store's version but must not make the
+// fills and history panes poll (that defeated the backoff while the exchange was down and left a
+// superseded timer goroutine behind each time); the recovery and real changes do.
+func TestFailedPollIsNoNews(t *testing.T) {
+	s := state.New(func() time.Time { return simStart })
+	var w tradeWatch
+	gen := uint64(0)
+	apply := func(msg any) bool { s.Apply(msg); return w.changed(s, state.KindOrders) }
+	one := []api.OrderRecord{{OrderID: 1}}
+	gen++
+	if apply(state.OrdersMsg{Gen: gen, Orders: one}) {
+		t.Error("the first orders poll counts as a change")
+	}
+	for range 3 {
+		gen++
+		if apply(state.FailedMsg{Gen: gen, Kind: state.KindOrders, Err: fmt.Errorf("down")}) {
+			t.Fatal("a failed orders poll counts as a change of the orders")
+		}
+	}
+	gen++
+	if !apply(state.OrdersMsg{Gen: gen, Orders: one}) {
+		t.Error("the poll after the exchange came back does not count as a change")
+	}
+	gen++
+	if !apply(state.OrdersMsg{Gen: gen, Orders: []api.OrderRecord{{OrderID: 2}}}) {
+		t.Error("a new open order does not count as a change")
+	}
 }
