@@ -39,7 +39,7 @@ type positionsPane struct {
 	account   api.AccountSummary
 	rows      []state.PositionRow // figures, worked out when a row is first drawn
 	done      []bool
-	version   [3]uint64
+	version   [4]uint64
 }
 
 func newPositionsPane(c *Common) *positionsPane {
@@ -82,7 +82,8 @@ func (p *positionsPane) Update(msg tea.Msg) tea.Cmd {
 }
 
 func (p *positionsPane) refresh() {
-	v := [3]uint64{p.Store.Version(state.KindPositions), p.Store.Version(state.KindTickers), p.Store.Version(state.KindAccount)}
+	v := [4]uint64{p.Store.Version(state.KindPositions), p.Store.Version(state.KindTickers), p.Store.Version(state.KindAccount),
+		p.Store.Version(state.KindInstruments)}
 	if v == p.version {
 		return
 	}
