@@ -84,6 +84,14 @@ func FuzzResponseDecoders(f *testing.F) {
 			_, _ = tx.CancelCount()
 			_, _ = tx.WithdrawalNonce()
 		}
+		resp := &response{status: 200, body: b}
+		_, _ = txOutcome("fuzz", resp, nil)
+		var sum AccountSummary
+		_ = decodeResult("fuzz", resp, &sum)
+		var pg Page[Fill]
+		_ = decodeResult("fuzz", resp, &pg)
+		_ = debugBody(b)
+		_ = redactSignatures(string(b))
 		r := TxResponse{Data: bytes.TrimSpace(b)}
 		_, _ = r.OrderStatuses()
 		_, _ = r.CancelCount()
