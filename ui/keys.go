@@ -13,6 +13,8 @@ import (
 type KeyMap struct {
 	// Global keys (after a focused text input, before the focused pane).
 	NextPane, PrevPane, Help, Quit, Refresh key.Binding
+	// KillSwitch cancels every open order (confirmed); it acts even while a text field has focus.
+	KillSwitch key.Binding
 	FocusPane                               [9]key.Binding
 
 	// Lists (tickers, positions, orders).
@@ -47,6 +49,7 @@ func keyActions() []keyAction {
 		{"help", "help", "global", func(k *KeyMap) *key.Binding { return &k.Help }},
 		{"quit", "quit", "global", func(k *KeyMap) *key.Binding { return &k.Quit }},
 		{"refresh", "refresh now", "global", func(k *KeyMap) *key.Binding { return &k.Refresh }},
+		{"kill_switch", "kill switch: cancel every order", "global", func(k *KeyMap) *key.Binding { return &k.KillSwitch }},
 		{"up", "up", "list", func(k *KeyMap) *key.Binding { return &k.Up }},
 		{"down", "down", "list", func(k *KeyMap) *key.Binding { return &k.Down }},
 		{"page_up", "page up", "list", func(k *KeyMap) *key.Binding { return &k.PageUp }},

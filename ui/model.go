@@ -90,9 +90,7 @@ func New(cfg Config) *Model {
 	if cfg.Store == nil {
 		cfg.Store = state.New(cfg.Clock)
 	}
-	if cfg.Intervals == (Intervals{}) {
-		cfg.Intervals = DefaultIntervals()
-	}
+	cfg.Intervals = cfg.Intervals.withDefaults()
 	if cfg.Guard == (state.Guard{}) {
 		cfg.Guard = state.DefaultGuard()
 	}
@@ -121,9 +119,13 @@ func New(cfg Config) *Model {
 	if cfg.Exchange.Address() == "" {
 		accountEmpty = "no account: start with --address, --keystore or a key"
 	}
+	positions, orders := newPositionsPane(m.c), newOrdersPane(m.c)
+	if cfg.Exchange.Address() == "" {
+		positions.tbl.empty, orders.tbl.empty = accountEmpty, accountEmpty
+	}
 	m.addPane(m.tickers, colLeft, 5, 0)
-	m.addPane(newPositionsPane(m.c), colLeft, 3, 0)
-	m.addPane(newOrdersPane(m.c), colLeft, 3, 0)
+	m.addPane(positions, colLeft, 3, 0)
+	m.addPane(orders, colLeft, 3, 0)
 	m.addPane(m.form, colRight, 0, formHeight)
 	m.addPane(newAccountPane(m.c, accountEmpty), colRight, 1, 0)
 	m.addPane(newMarketGroup(m.c, cfg.Exchange), colLeft, 4, 0)
@@ -249,6 +251,9 @@ func (m *Model) routeKey(msg tea.KeyMsg) tea.Cmd {
 		return nil
 	}
 	pane := m.slots[m.focus].pane
+	if key.Matches(msg, k.KillSwitch) { // before a text input: it works while typing
+		return m.killSwitch()
+	}
 	if c, ok := pane.(inputCapturer); ok && c.Capturing() && !key.Matches(msg, k.NextPane, k.PrevPane) {
 		return pane.Update(msg)
 	}
@@ -334,6 +339,9 @@ func (m *Model) execute(a *action) tea.Cmd {
 func (m *Model) onActionDone(d actionDoneMsg) tea.Cmd {
 	m.sending--
 	m.latency = d.latency
+	if cmd := m.checkCancel(d); cmd != nil {
+		return cmd
+	}
 	isOrder := d.act.kind == actPlace || d.act.kind == actClose
 	if isOrder && api.IsAmbiguous(d.err) {
 		m.setNotice(levelWarn, "no answer for "+d.act.what+": looking up client id "+d.act.order.Wire.Cloid+" before anything is sent again…")

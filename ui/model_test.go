@@ -428,3 +428,19 @@ func TestFailedPollsShowStaleAndRecover(t *testing.T) {
 		t.Errorf("not fresh again after a good poll: fails %d", p.fails)
 	}
 }
+
+func TestMarketsOnlyWithoutAccount(t *testing.T) {
+	c := newSimConsole(t, 200, 60, true)
+	client := api.New(c.url+"/", api.WithClock(c.clock.Now))
+	m := New(Config{Exchange: client, Clock: c.clock.Now, Keys: mustKeys(t), Theme: testTheme, Mode: ModeReadOnly, Network: "sim"})
+	m.fixedLatency = true
+	m.Update(tea.WindowSizeMsg{Width: 200, Height: 60})
+	pump(t, m, m.Init())
+	if m.polls[state.KindAccount] != nil || m.polls[state.KindOrders] != nil {
+		t.Error("account data is polled without an account")
+	}
+	v := m.View()
+	if !strings.Contains(v, "BTC-PERP") || !strings.Contains(v, "no account: start with --address") {
+		t.Errorf("markets-only screen:\n%s", v)
+	}
+}

@@ -34,6 +34,21 @@ func DefaultIntervals() Intervals {
 	}
 }
 
+// withDefaults fills every zero field from DefaultIntervals.
+func (iv Intervals) withDefaults() Intervals {
+	def := DefaultIntervals()
+	for _, f := range []struct{ v, d *time.Duration }{
+		{&iv.Tickers, &def.Tickers}, {&iv.Account, &def.Account}, {&iv.Positions, &def.Positions},
+		{&iv.Orders, &def.Orders}, {&iv.Instruments, &def.Instruments}, {&iv.Timeout, &def.Timeout},
+		{&iv.MaxBackoff, &def.MaxBackoff},
+	} {
+		if *f.v <= 0 {
+			*f.v = *f.d
+		}
+	}
+	return iv
+}
+
 func (iv Intervals) every(k state.Kind) time.Duration {
 	switch k {
 	case state.KindTickers, state.KindMids:
