@@ -2,12 +2,14 @@ package ui
 
 import (
 	"bytes"
+	"context"
 	"testing"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/exp/golden"
 	"github.com/charmbracelet/x/exp/teatest"
+	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
 )
 
@@ -16,17 +18,26 @@ import (
 // with: go test ./ui -run TestGoldenScreens -update
 func TestGoldenScreens(t *testing.T) {
 	for _, tc := range []struct {
-		name string
-		w, h int
-		keys []tea.KeyMsg
+		name  string
+		w, h  int
+		keys  []tea.KeyMsg
+		trade bool // a resting order and a position before the console starts
 	}{
-		{"200x60", 200, 60, nil},
-		{"80x24", 80, 24, nil},
-		{"80x24_order_entry", 80, 24, []tea.KeyMsg{keyMsg("4")}},
-		{"120x40_help", 120, 40, []tea.KeyMsg{keyMsg("?")}},
+		{"200x60", 200, 60, nil, false},
+		{"200x60_trading", 200, 60, []tea.KeyMsg{keyMsg("2")}, true},
+		{"80x24", 80, 24, nil, false},
+		{"80x24_order_entry", 80, 24, []tea.KeyMsg{keyMsg("4")}, false},
+		{"80x24_positions", 80, 24, []tea.KeyMsg{keyMsg("2")}, true},
+		{"120x40_help", 120, 40, []tea.KeyMsg{keyMsg("?")}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := newSimConsole(t, 0, 0, false)
+			if tc.trade {
+				placeFixtureOrders(t, c.m.ex)
+			}
+			// One round of requests only: the simulator's answers depend on how many it saw.
+			c.m.iv = Intervals{Tickers: time.Hour, Account: time.Hour, Positions: time.Hour, Orders: time.Hour,
+				Instruments: time.Hour, Timeout: 5 * time.Second, MaxBackoff: time.Hour}
 			tm := teatest.NewTestModel(t, probe{c.m}, teatest.WithInitialTermSize(tc.w, tc.h))
 			t.Cleanup(func() { _ = tm.Quit() })
 			teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
@@ -44,6 +55,22 @@ func TestGoldenScreens(t *testing.T) {
 			fm := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(probe)
 			golden.RequireEqual(t, []byte(fm.View()))
 		})
+	}
+}
+
+// placeFixtureOrders leaves the account with a resting BTC-PERP bid and a long ETH-PERP position.
+func placeFixtureOrders(t *testing.T, ex api.Exchange) {
+	t.Helper()
+	orders := []api.OrderWire{
+		{InstrumentID: 1, Side: api.SideBuy, PositionSide: api.PositionSideBoth, Price: "95000", Size: "0.01",
+			Tif: api.TifGTC, Cloid: "00000000-0000-4000-8000-000000000001"},
+		{InstrumentID: 2, Side: api.SideBuy, PositionSide: api.PositionSideBoth, Price: "3500", Size: "0.5",
+			Tif: api.TifIOC, IsMarket: true, Cloid: "00000000-0000-4000-8000-000000000002"},
+	}
+	for _, o := range orders {
+		if _, err := ex.PlaceOrders(context.Background(), []api.OrderWire{o}); err != nil {
+			t.Fatal(err)
+		}
 	}
 }
 
