@@ -15,7 +15,7 @@ type KeyMap struct {
 	NextPane, PrevPane, Help, Quit, Refresh key.Binding
 	// KillSwitch cancels every open order (confirmed); it acts even while a text field has focus.
 	KillSwitch key.Binding
-	FocusPane                               [9]key.Binding
+	FocusPane  [9]key.Binding
 
 	// Lists (tickers, positions, orders).
 	Up, Down, PageUp, PageDown, Top, Bottom key.Binding
