@@ -9,6 +9,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ethereum/go-ethereum/accounts/keystore"
+	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/google/uuid"
 	"github.com/tradedesk/tradedesk/ui"
 )
 
@@ -242,5 +245,80 @@ func TestDemoConnects(t *testing.T) {
 	}
 	if !a.TotalAccountEquity.IsPositive() {
 		t.Errorf("the demo wallet is not funded: %+v", a)
+	}
+}
+
+func TestConnectChoosesModeAndKey(t *testing.T) {
+	const keyHex = "4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318"
+	const addr = "0x2c7536E3605D9C16a7a3D7b1898e529396a65c23"
+	ctx := context.Background()
+	t.Setenv("TRADEDESK_PRIVATE_KEY", "")
+	os.Unsetenv("TRADEDESK_PRIVATE_KEY")
+
+	// An address alone watches read-only.
+	var stderr bytes.Buffer
+	c, err := connect(ctx, options{url: "http://127.0.0.1:1/", address: addr}, &stderr)
+	if err != nil || c.mode != ui.ModeReadOnly || c.client.CanTrade() || c.readOnly == "" {
+		t.Fatalf("address only: %+v, %v", c, err)
+	}
+
+	// A key from the environment trades; on mainnet it warns, and never prints the key.
+	t.Setenv("TRADEDESK_PRIVATE_KEY", keyHex)
+	stderr.Reset()
+	c, err = connect(ctx, options{network: "mainnet"}, &stderr)
+	if err != nil || c.mode != ui.ModeLive || !c.client.CanTrade() || c.client.Address() != addr {
+		t.Fatalf("env key: %+v, %v", c, err)
+	}
+	if !strings.Contains(stderr.String(), "MAINNET") || strings.Contains(stderr.String(), keyHex[8:24]) {
+		t.Errorf("mainnet env-key warning: %q", stderr.String())
+	}
+
+	// A bad key is refused with a message that does not repeat it.
+	t.Setenv("TRADEDESK_PRIVATE_KEY", "0x1234nothex")
+	if _, err := connect(ctx, options{network: "testnet"}, &stderr); err == nil || strings.Contains(err.Error(), "1234nothex") {
+		t.Errorf("bad env key: %v", err)
+	}
+
+	// Keystore and address need an exchange; a plain-http remote URL is refused.
+	os.Unsetenv("TRADEDESK_PRIVATE_KEY")
+	if _, err := connect(ctx, options{address: addr}, &stderr); err == nil || !strings.Contains(err.Error(), "--network") {
+		t.Errorf("address without exchange: %v", err)
+	}
+	if _, err := connect(ctx, options{url: "http://exchange.example.com/"}, &stderr); err == nil || !strings.Contains(err.Error(), "--insecure") {
+		t.Errorf("remote http: %v", err)
+	}
+	if _, err := connect(ctx, options{network: "moonnet"}, &stderr); err == nil {
+		t.Error("unknown network accepted")
+	}
+}
+
+func TestConnectWithKeystore(t *testing.T) {
+	const keyHex = "4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318"
+	os.Unsetenv("TRADEDESK_PRIVATE_KEY")
+	pk, err := crypto.HexToECDSA(keyHex)
+	if err != nil {
+		t.Fatal(err)
+	}
+	blob, err := keystore.EncryptKey(&keystore.Key{Id: uuid.New(), Address: crypto.PubkeyToAddress(pk.PublicKey), PrivateKey: pk},
+		"correct horse", keystore.LightScryptN, keystore.LightScryptP)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "key.json")
+	if err := os.WriteFile(path, blob, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("TRADEDESK_PASSPHRASE", "correct horse")
+	c, err := connect(context.Background(), options{url: "http://127.0.0.1:1/", keystore: path}, &bytes.Buffer{})
+	if err != nil || !c.client.CanTrade() || c.mode != ui.ModeLive {
+		t.Fatalf("keystore: %+v, %v", c, err)
+	}
+	t.Setenv("TRADEDESK_PASSPHRASE", "wrong")
+	if _, err := connect(context.Background(), options{url: "http://127.0.0.1:1/", keystore: path}, &bytes.Buffer{}); err == nil || !strings.Contains(err.Error(), "passphrase") {
+		t.Errorf("wrong passphrase: %v", err)
+	}
+	t.Setenv("TRADEDESK_PASSPHRASE", "correct horse")
+	if _, err := connect(context.Background(), options{url: "http://127.0.0.1:1/", keystore: path, address: "0x00000000000000000000000000000000000000aa"}, &bytes.Buffer{}); err == nil || !strings.Contains(err.Error(), "not the keystore's address") {
+		t.Errorf("mismatched address: %v", err)
 	}
 }
