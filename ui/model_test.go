@@ -444,3 +444,46 @@ func TestMarketsOnlyWithoutAccount(t *testing.T) {
 		t.Errorf("markets-only screen:\n%s", v)
 	}
 }
+
+func TestStopLossTriggerOrderThroughTheUI(t *testing.T) {
+	c := newSimConsole(t, 200, 60, false)
+	placeFixtureOrders(t, c.m.ex) // long 0.5 ETH-PERP
+	pump(t, c.m, c.m.Init())
+	c.key(t, "4")
+	c.m.form.inputs[fInstrument].SetValue("ETH-PERP")
+	c.key(t, "down", " ", "down", "left") // side: sell; type: sl (cycling back from limit)
+	if typeChoices[c.m.form.typ] != "sl" || c.m.form.side != api.SideSell {
+		t.Fatalf("type %q side %q", typeChoices[c.m.form.typ], c.m.form.side)
+	}
+	c.key(t, "down", "down") // price (empty: executes at market), trigger
+	if c.m.form.field != fTrigger {
+		t.Fatalf("field %d, want the trigger", c.m.form.field)
+	}
+	c.typeText(t, "3300")
+	c.key(t, "down")
+	c.typeText(t, "0.5")
+	c.key(t, "down", "down", "down", " ") // usd, tif, reduce-only: on
+	if !c.m.form.reduce {
+		t.Fatalf("reduce-only not set (field %d)", c.m.form.field)
+	}
+	c.key(t, "enter")
+	if c.m.dialog == nil {
+		t.Fatalf("no confirmation: %q %v", c.m.notice, c.m.form.errs)
+	}
+	if v := c.m.View(); !strings.Contains(v, "stop loss") || !strings.Contains(v, "trigger 3300") {
+		t.Errorf("confirmation does not show the trigger:\n%s", v)
+	}
+	c.key(t, "enter")
+	var sl *api.OrderRecord
+	for _, o := range c.m.store.Orders() {
+		if o.Tpsl == api.TpslStopLoss {
+			sl = &o
+		}
+	}
+	if sl == nil || !sl.ReduceOnly || sl.Side != api.SideSell {
+		t.Fatalf("no reduce-only stop loss among open orders %+v (notice %q)", c.m.store.Orders(), c.m.notice)
+	}
+	if v := c.m.View(); !strings.Contains(v, "sl @3300") {
+		t.Errorf("open orders do not show the trigger:\n%s", v)
+	}
+}
