@@ -49,7 +49,7 @@ type fillRec struct {
 	closedPnl  decimal.Decimal
 	fee        decimal.Decimal
 	startSize  int64
-	startPrice decimal.Decimal
+	startCost  decimal.Decimal // the position's cost before the fill; its entry price is read from it when shown
 	crossed    bool
 	txHash     string
 	fillType   int

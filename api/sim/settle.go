@@ -38,7 +38,7 @@ func (e *engine) recordFill(a *account, f fillRec) {
 func (e *engine) applyPerpFill(a *account, m *market, buy bool, price, q int64, rate decimal.Decimal, f *fillRec) decimal.Decimal {
 	p := e.positionFor(a, m)
 	start := p.size
-	f.startSize, f.startPrice = start, p.entry(m.lot)
+	f.startSize, f.startCost = start, p.cost
 	notional := m.notional(price, q)
 	fee := decimal.Zero
 	if !a.internal {
@@ -145,6 +145,12 @@ func (p *position) entry(lot unit) decimal.Decimal {
 	return p.cost.DivRound(lot.dec(abs(p.size)), 8)
 }
 
+// startPrice is the entry price of the position before the fill (zero when it was flat).
+func (f *fillRec) startPrice() decimal.Decimal {
+	p := position{size: f.startSize, cost: f.startCost}
+	return p.entry(f.mkt.lot)
+}
+
 func abs(n int64) int64 {
 	if n < 0 {
 		return -n
@@ -179,7 +185,7 @@ func (e *engine) settleSpot(o *order, price, q int64, maker bool, tid api.TradeI
 		dir = api.DirCloseLong
 	}
 	e.recordFill(a, fillRec{mkt: m, oid: o.oid, cloid: o.cloid, trade: tid, buy: o.buy, dir: dir, price: price,
-		lots: q, fee: fee, closedPnl: decimal.Zero, startPrice: decimal.Zero, crossed: !maker, fillType: fillTrade, at: e.now()})
+		lots: q, fee: fee, closedPnl: decimal.Zero, crossed: !maker, fillType: fillTrade, at: e.now()})
 }
 
 // record renders a fill as the API's fill record.
@@ -191,7 +197,7 @@ func (f *fillRec) record(account string) api.Fill {
 	}
 	return api.Fill{InstrumentID: m.id, Instrument: m.name, Account: account, OrderID: f.oid, Cloid: f.cloid,
 		TradeID: f.trade, Side: side, PositionSide: api.PositionSideBoth, Direction: f.dir, Price: m.px(f.price),
-		Size: m.qty(f.lots), ClosedPnl: f.closedPnl, StartSize: m.qty(f.startSize), StartPrice: f.startPrice,
+		Size: m.qty(f.lots), ClosedPnl: f.closedPnl, StartSize: m.qty(f.startSize), StartPrice: f.startPrice(),
 		Fee: f.fee, BrokerFee: decimal.Zero, FeeTokenID: api.Int(collUSDC), Crossed: f.crossed, TxHash: f.txHash,
 		FillType: api.Int(f.fillType), NotionalValue: m.notional(f.price, f.lots), BlockTime: api.Time{Time: f.at}}
 }
