@@ -38,22 +38,22 @@ type resting struct{ buy, sell int64 }
 
 // fillRec is one execution of one of the account's orders.
 type fillRec struct {
-	mkt        *market
-	oid        api.OrderID
-	cloid      string
-	trade      api.TradeID
-	buy        bool
-	dir        string
-	price      int64
-	lots       int64
-	closedPnl  decimal.Decimal
-	fee        decimal.Decimal
-	startSize  int64
-	startCost  decimal.Decimal // the position's cost before the fill; its entry price is read from it when shown
-	crossed    bool
-	txHash     string
-	fillType   int
-	at         time.Time
+	mkt       *market
+	oid       api.OrderID
+	cloid     string
+	trade     api.TradeID
+	buy       bool
+	dir       string
+	price     int64
+	lots      int64
+	closedPnl decimal.Decimal
+	fee       decimal.Decimal
+	startSize int64
+	startCost decimal.Decimal // the position's cost before the fill; its entry price is read from it when shown
+	crossed   bool
+	txHash    string
+	fillType  int
+	at        time.Time
 }
 
 // Fill types: an ordinary trade, a liquidation, a funding-free settlement of a delisting.
