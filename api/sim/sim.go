@@ -154,7 +154,9 @@ func (s *Sim) Run(ctx context.Context) error {
 // Serve answers HTTP on ln and runs the market loop until ctx ends, then shuts the server down.
 // It returns nil after a clean shutdown.
 func (s *Sim) Serve(ctx context.Context, ln net.Listener) error {
-	srv := &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
+	// A slow or idle client cannot hold a connection (and its goroutine) for ever.
+	srv := &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second,
+		IdleTimeout: 2 * time.Minute}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	go func() { _ = s.Run(ctx) }()
