@@ -71,6 +71,7 @@
 //     newest first, side is the taker's) and funding_history {user, page, limit}.
 //   - Charts keep 1500 one-minute candles and 200 to 600 of each longer resolution; each market's
 //     trade tape keeps 200 trades; fills (2000), closed orders (1000), funding records (2000) and
-//     remembered nonces (50000) per account are capped, and so is the number of accounts, so a
+//     remembered nonces (50000) per account are capped, an account holds at most 1000 open and
+//     trigger orders, and the number of accounts is capped, so a
 //     long run stays bounded in memory (TestLongRunStaysBounded runs twelve market hours).
 package sim

@@ -143,3 +143,30 @@ func TestCollateralWeight(t *testing.T) {
 		t.Errorf("WETH backing an order is still withdrawable: %s", s.Collateral["WETH"].WithdrawableBalance)
 	}
 }
+
+// An account may hold at most maxOpenOrders open and trigger orders, reduce-only ones included.
+func TestOpenOrderCap(t *testing.T) {
+	e := quietEnv(t)
+	alice, bob := e.client("alice"), e.client("bob")
+	place(t, alice, limit(1, api.SideSell, "97000", "0.1"))
+	place(t, bob, limit(1, api.SideBuy, "97000", "0.1")) // bob is long 0.1
+	e.sim.mu.Lock()
+	a := e.sim.eng.accounts[bob.Address()]
+	for i := 0; i < maxOpenOrders; i++ {
+		w := limit(1, api.SideSell, "99000", "0.001")
+		w.ReduceOnly, w.TriggerPx, w.Tpsl = true, "99000", api.TpslTakeProfit
+		if _, err := e.sim.eng.place(a, &w); err != nil {
+			e.sim.mu.Unlock()
+			t.Fatalf("order %d: %v", i+1, err)
+		}
+	}
+	e.sim.mu.Unlock()
+	msg := placeErr(t, bob, limit(1, api.SideBuy, "96000", "0.001"))
+	if !contains(msg, "1000 open and trigger orders") {
+		t.Fatalf("past the cap: %s", msg)
+	}
+	if _, err := bob.CancelAll(ctx()); err != nil {
+		t.Fatal(err)
+	}
+	place(t, bob, limit(1, api.SideBuy, "96000", "0.001"))
+}

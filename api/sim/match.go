@@ -6,12 +6,19 @@ import (
 	"github.com/tradedesk/tradedesk/api"
 )
 
+// maxOpenOrders caps an account's open and trigger orders (reduce-only ones need no margin, so
+// margin alone would not bound them).
+const maxOpenOrders = 1000
+
 // place checks and executes one order for an account. It returns the order (resting, filled,
 // cancelled or waiting for its trigger) or the reason it was rejected.
 func (e *engine) place(a *account, w *api.OrderWire) (*order, error) {
 	o, err := e.parseOrder(a, w)
 	if err != nil {
 		return nil, err
+	}
+	if !a.internal && len(a.open) >= maxOpenOrders {
+		return nil, fmt.Errorf("the account has %d open and trigger orders, the most it may have: cancel some before placing more", len(a.open))
 	}
 	if err := e.checkOrder(o); err != nil {
 		return nil, err
