@@ -72,6 +72,6 @@
 //   - Charts keep 1500 one-minute candles and 200 to 600 of each longer resolution; each market's
 //     trade tape keeps 200 trades; fills (2000), closed orders (1000), funding records (2000) and
 //     remembered nonces (50000) per account are capped, an account holds at most 1000 open and
-//     trigger orders, and the number of accounts is capped, so a
-//     long run stays bounded in memory (TestLongRunStaysBounded runs twelve market hours).
+//     trigger orders, and the number of accounts is capped, so a long run stays bounded in
+//     memory (TestLongRunStaysBounded runs twelve market hours).
 package sim
