@@ -15,14 +15,19 @@ const (
 	minHeight  = 16
 	wideWidth  = 120 // from here on panes sit side by side; below, one pane at a time as tabs
 	wideHeight = 30
-	formHeight = 22 // the order form's preferred outer height in the wide layout
+	formHeight = 20 // the order form's preferred outer height in the wide layout
 )
 
-// Columns of the wide layout.
+// Columns of the wide layout (colAll: the one column of the stacked layout).
 const (
 	colLeft = iota
 	colRight
+	colAll = -1
 )
+
+// stackHeight is the height from which a terminal too narrow for two columns stacks every pane
+// in one column instead of showing one pane at a time.
+const stackHeight = 45
 
 // rect is a pane's place on screen, border included.
 type rect struct{ x, y, w, h int }
@@ -63,7 +68,12 @@ func (m *Model) layout() {
 	}
 	bodyY, bodyH := 1, m.height-3
 	m.narrow = m.width < wideWidth || m.height < wideHeight
-	if m.narrow {
+	m.stacked = m.narrow && m.width >= 80 && m.height >= stackHeight
+	if m.stacked {
+		// Tall and not wide: every pane in one column.
+		m.narrow = false
+		m.layoutColumn(colAll, rect{0, bodyY, m.width, bodyH})
+	} else if m.narrow {
 		for _, s := range m.slots {
 			s.r = rect{0, bodyY + 1, m.width, bodyH - 1}
 		}
@@ -103,7 +113,7 @@ const minPaneHeight = 6
 func (m *Model) layoutColumn(col int, area rect) {
 	var all []*slot
 	for _, s := range m.slots {
-		if s.col == col {
+		if s.col == col || col == colAll {
 			s.hidden = false
 			all = append(all, s)
 		}
@@ -175,6 +185,22 @@ func (m *Model) layoutColumn(col int, area rect) {
 	}
 	if n := len(in); n > 0 {
 		hs[n-1] += area.h - used
+	}
+	// No flexible pane under minPaneHeight: take the lines from the tallest one.
+	for i, s := range in {
+		for s.fixed == 0 && hs[i] < minPaneHeight {
+			tall := -1
+			for j, t := range in {
+				if t.fixed == 0 && hs[j] > minPaneHeight && (tall < 0 || hs[j] > hs[tall]) {
+					tall = j
+				}
+			}
+			if tall < 0 {
+				break
+			}
+			hs[tall]--
+			hs[i]++
+		}
 	}
 	y := area.y
 	for i, s := range in {
@@ -261,7 +287,7 @@ func (m *Model) body() []string {
 			continue
 		}
 		f := m.framed(s, i == m.focus)
-		if s.col == colLeft {
+		if s.col == colLeft || m.stacked {
 			left = append(left, f...)
 		} else {
 			right = append(right, f...)

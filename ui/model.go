@@ -51,6 +51,7 @@ type Model struct {
 
 	width, height int
 	narrow        bool
+	stacked       bool // one column of panes (tall, not wide)
 	tooSmall      bool
 	tabs          []tabSpan
 

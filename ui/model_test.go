@@ -301,7 +301,7 @@ func TestLayoutsBySize(t *testing.T) {
 func TestEverySizeFillsTheScreenExactly(t *testing.T) {
 	c := newSimConsole(t, 120, 30, false)
 	pump(t, c.m, c.m.Init())
-	for _, sz := range [][2]int{{60, 16}, {80, 24}, {100, 30}, {120, 30}, {132, 43}, {160, 50}, {200, 60}, {250, 80}} {
+	for _, sz := range [][2]int{{60, 16}, {80, 24}, {100, 30}, {100, 50}, {80, 60}, {120, 30}, {132, 43}, {160, 50}, {200, 60}, {250, 80}} {
 		c.m.Update(tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
 		for i := range c.m.slots {
 			c.m.setFocus(i)
