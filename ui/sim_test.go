@@ -113,7 +113,7 @@ func (m *Model) busy() bool {
 			return true
 		}
 	}
-	return false
+	return m.fetchersBusy() // the panes' own requests (fills, history, chart...)
 }
 
 // key sends one key press (tea key names: "tab", "enter", "x", "ctrl+c"...) and pumps.
