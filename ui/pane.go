@@ -12,19 +12,23 @@ import (
 // routing; a pane only draws itself into the size it is given and handles the keys and messages it
 // is sent.
 //
-// To add a pane (fills, order history, chart, balances, instrument details, brokers, ...):
+// To add a pane (fills, order history, chart, balances, instrument details, brokers, a dialog...):
 //
 //  1. Write one file ui/<name>.go with a type implementing Pane (embed *Common for the store, styles,
-//     key map and clock; use a *table for a list so rows are cached and only on-screen rows render).
-//  2. Add one line in New (model.go): m.addPane(newFillsPane(c), colLeft, 3) — the column of the
-//     wide layout and its height weight. Its number key and tab order follow from that position;
-//     in the narrow layout it becomes a tab.
-//  3. If it shows polled data, implement Kinds() so its border shows its freshness, and add the
-//     kind's fetch to poll.go if the kind is new.
+//     key map and clock; use a *table for a list so rows are cached and only on-screen rows render;
+//     build every style from Styles, never in View).
+//  2. Add one line in New (model.go): m.addPane(newFillsPane(m.c), colLeft, 3, 0) — the column of
+//     the wide layout, its share of the column's height, and a fixed height (0 for none). Its number
+//     key and tab order follow from its position; in the narrow layout it is a tab; where a column
+//     has no room it is hidden and swaps in when focused. Several views can share one slot as a
+//     paneGroup (extras.go), switched with [ and ].
+//  3. Data: react to DataMsg{Kind} in Update (the store changed) and keep rendered rows until the
+//     store's Version(kind) moves. Kinds the root polls are in poll.go; a pane with requests of its
+//     own runs them with a fetcher (extras.go).
 //
-// Optional interfaces a pane may implement: inputCapturer (a focused text input takes every key
-// before any global binding), clicker (mouse clicks inside the pane), kindsShower (freshness of
-// the data it shows).
+// Optional interfaces: inputCapturer (a focused text input takes every key before any global
+// binding), clicker (mouse clicks inside the pane), kindsShower (its border shows the freshness of
+// those kinds), heightWanter (a short list gives its spare lines to the panes below it).
 type Pane interface {
 	// Title is the pane's name, drawn in its border and its tab.
 	Title() string
