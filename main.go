@@ -173,7 +173,8 @@ func console(ctx context.Context, o options, stderr io.Writer) error {
 		Intervals: intervals, Guard: guard, Watchlist: cfg.Watchlist, Stats: o.stats,
 		ReadOnlyReason: conn.readOnly,
 	})
-	p := tea.NewProgram(model, tea.WithAltScreen(), tea.WithMouseCellMotion(), tea.WithContext(ctx))
+	// TimeFirstFrame logs "first live frame" (ms since start) once, for the --log file.
+	p := tea.NewProgram(ui.TimeFirstFrame(model), tea.WithAltScreen(), tea.WithMouseCellMotion(), tea.WithContext(ctx))
 	_, err = p.Run()
 	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
 		return nil
