@@ -47,8 +47,8 @@ func (m *market) addSegment(rng *rand.Rand, t int64, res int, a, b, dt float64) 
 	mk.high, mk.low = max(mk.high, mk.close), min(mk.low, mk.close)
 	m.charts.segment(chartMark, t, res, mk)
 	lt := mk
-	// Volume: a notional of about 40k USD a minute, in lots.
+	// Volume: the market's typical notional a minute, in lots.
 	notionalPerLot := b * m.tick.d.InexactFloat64() * m.lot.d.InexactFloat64()
-	lt.vol = int64(40000 * dt / 60 * (0.5 + rng.Float64()) / notionalPerLot)
+	lt.vol = int64(m.flowPerMin * dt / 60 * (0.5 + rng.Float64()) / notionalPerLot)
 	m.charts.segment(chartLTP, t, res, lt)
 }

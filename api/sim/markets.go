@@ -32,6 +32,7 @@ type marketSpec struct {
 	stable       bool
 	start        decimal.Decimal // index price at the simulation's start
 	vol          float64         // relative index volatility per sqrt(second)
+	flowPerMin   float64         // typical traded notional in USD a minute, for the made-up history
 	listedAt     time.Time
 }
 
@@ -81,6 +82,10 @@ func defaultMarkets() []marketSpec {
 		spotPair(101, "ETH/USDC", "0.01", "0.0001", collWETH, "3412.5", 0.00016),
 		spotPair(102, "BTC/USDC", "0.1", "0.00001", collWBTC, "97250", 0.00012),
 		spotPair(103, "USDT/USDC", "0.0001", "1", collUSDT, "1", 0),
+	}
+	// Busier markets trade more: the made-up history's volume follows these (USD a minute).
+	for i, flow := range []float64{250000, 120000, 45000, 15000, 9000, 0, 30000, 20000, 60000} {
+		ms[i].flowPerMin = flow
 	}
 	ms[4].onlyIsolated = true
 	ms[5].delisted = true
