@@ -58,7 +58,7 @@ func joinFieldErrors(errs []state.FieldError) string {
 	parts := make([]string, 0, len(errs))
 	for _, e := range errs {
 		s := e.Field + ": " + e.Msg
-		if e.Suggest != "" {
+		if e.Suggest != "" && !strings.Contains(e.Msg, e.Suggest) {
 			s += " (try " + e.Suggest + ")"
 		}
 		parts = append(parts, s)

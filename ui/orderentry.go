@@ -460,7 +460,7 @@ func (p *orderEntryPane) Click(_, y int) tea.Cmd {
 			}
 			return nil
 		}
-		line += 1 + len(p.fieldErrors(f))
+		line += 1 + len(p.errorLines(p.fieldErrors(f)))
 	}
 	return nil
 }

@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
 )
@@ -28,12 +30,12 @@ func (p *orderEntryPane) draw() string {
 			continue
 		}
 		lines = append(lines, p.fieldLine(f))
-		for _, e := range p.fieldErrors(f) {
-			lines = append(lines, st.FieldErr.on(pad("  ! "+errText(e), p.width)))
+		for _, l := range p.errorLines(p.fieldErrors(f)) {
+			lines = append(lines, st.FieldErr.on(l))
 		}
 	}
-	for _, e := range p.orderErrors() {
-		lines = append(lines, st.FieldErr.on(pad("! "+errText(e), p.width)))
+	for _, l := range p.errorLines(p.orderErrors()) {
+		lines = append(lines, st.FieldErr.on(l))
 	}
 	lines = append(lines, st.Border.on(strings.Repeat("─", p.width)))
 	lines = append(lines, p.previewLines()...)
@@ -46,9 +48,25 @@ func (p *orderEntryPane) draw() string {
 	return strings.Join(lines[:p.height], "\n")
 }
 
+// errorLines wraps each problem to the form's width, so the rounded value offered is never cut.
+func (p *orderEntryPane) errorLines(errs []state.FieldError) []string {
+	var out []string
+	w := max(p.width-4, 10)
+	for _, e := range errs {
+		for i, l := range strings.Split(ansi.Wordwrap(errText(e), w, " "), "\n") {
+			prefix := "  ! "
+			if i > 0 {
+				prefix = "    "
+			}
+			out = append(out, pad(prefix+l, p.width))
+		}
+	}
+	return out
+}
+
 func errText(e state.FieldError) string {
 	s := e.Msg
-	if e.Suggest != "" {
+	if e.Suggest != "" && !strings.Contains(s, e.Suggest) {
 		s += " (try " + e.Suggest + ")"
 	}
 	return s
