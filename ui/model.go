@@ -201,7 +201,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if msg.Focus {
 			m.focusPane(m.form)
 		}
-		return m, cmd
+		// Panes that follow the current instrument (the chart, instrument details) pick it up
+		// when told the market changed; the others find their data unchanged.
+		return m, tea.Batch(cmd, m.broadcast(DataMsg{Kind: state.KindTickers}))
 	case noticeMsg:
 		m.setNotice(msg.Level, msg.Text)
 		return m, nil
