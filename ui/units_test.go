@@ -1,0 +1,153 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/tradedesk/tradedesk/api"
+	"github.com/tradedesk/tradedesk/state"
+)
+
+func TestFormatHelpers(t *testing.T) {
+	for d, want := range map[time.Duration]string{
+		-time.Second: "0s", 4 * time.Second: "4s", 130 * time.Second: "2m10s", 3*time.Hour + 5*time.Minute: "3h05m", 72 * time.Hour: "3d",
+	} {
+		if got := fmtAge(d); got != want {
+			t.Errorf("fmtAge(%s) = %q, want %q", d, got, want)
+		}
+	}
+	for in, want := range map[string]string{"12": "12.00", "12345": "12.3K", "1234567": "1.23M", "-2500000000": "-2.50B"} {
+		if got := fmtCompact(d(in)); got != want {
+			t.Errorf("fmtCompact(%s) = %q, want %q", in, got, want)
+		}
+	}
+	if got := fmtNum(d("1234567.891"), 2); got != "1,234,567.89" {
+		t.Errorf("fmtNum = %q", got)
+	}
+	if got := fmtSigned(d("0.5"), 2); got != "+0.50" {
+		t.Errorf("fmtSigned = %q", got)
+	}
+	if got := fit("abcdef", 4, false); got != "abc…" {
+		t.Errorf("fit truncates to %q", got)
+	}
+	if got := fit("ab", 4, true); got != "  ab" {
+		t.Errorf("fit right-aligns to %q", got)
+	}
+	if got := fitStyled("\x1b[1mbold\x1b[0m", 6); textWidth(stripANSI(got)) != 6 {
+		t.Errorf("fitStyled pads styled text to %q", got)
+	}
+	if got := shortAddr("0x2c7536E3605D9C16a7a3D7b1898e529396a65c23"); got != "0x2c75…5c23" {
+		t.Errorf("shortAddr = %q", got)
+	}
+}
+
+func stripANSI(s string) string {
+	var b strings.Builder
+	in := false
+	for _, r := range s {
+		switch {
+		case r == 0x1b:
+			in = true
+		case in && (r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z'):
+			in = false
+		case !in:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+func TestTableFitsColumnsScrollsAndCaches(t *testing.T) {
+	st := NewStyles(testTheme)
+	calls := 0
+	tbl := newTable(st, []column{{"A", 5, false, 0}, {"B", 5, true, 1}, {"C", 5, true, 2}}, func(row, col int) (string, paint) {
+		calls++
+		return strings.Repeat(string(rune('a'+col)), 2), paint{}
+	})
+	tbl.setSize(11, 4) // room for A and B only; 3 rows
+	if len(tbl.visible) != 2 {
+		t.Fatalf("visible columns %v at width 11", tbl.visible)
+	}
+	tbl.setRows(10)
+	tbl.focused = true
+	lines := tbl.lines(nil)
+	if len(lines) != 4 || textWidth(lines[1]) != 11 {
+		t.Fatalf("lines %q", lines)
+	}
+	first := calls
+	tbl.lines(nil)
+	if calls != first {
+		t.Errorf("rows rendered again without a change: %d cell calls", calls-first)
+	}
+	if first != 3*2 {
+		t.Errorf("%d cells rendered, want only the 3 rows on screen", first)
+	}
+	tbl.move(5)
+	if tbl.cursor != 5 || tbl.offset != 3 {
+		t.Errorf("cursor %d offset %d after moving 5", tbl.cursor, tbl.offset)
+	}
+	if got := tbl.rowAt(1); got != 3 {
+		t.Errorf("rowAt(1) = %d", got)
+	}
+	tbl.moveTo(99)
+	if tbl.cursor != 9 {
+		t.Errorf("cursor %d after moving past the end", tbl.cursor)
+	}
+	tbl.setRows(0)
+	if tbl.cursor != 0 || tbl.rowAt(1) != -1 {
+		t.Errorf("empty table cursor %d", tbl.cursor)
+	}
+}
+
+func TestNewKeyMapErrors(t *testing.T) {
+	if _, err := NewKeyMap(testKeys); err != nil {
+		t.Fatal(err)
+	}
+	missing := map[string][]string{}
+	for k, v := range testKeys {
+		if k != "help" {
+			missing[k] = v
+		}
+	}
+	if _, err := NewKeyMap(missing); err == nil || !strings.Contains(err.Error(), `"help" has no key`) {
+		t.Errorf("missing action: %v", err)
+	}
+	clash := map[string][]string{}
+	for k, v := range testKeys {
+		clash[k] = v
+	}
+	clash["sort"] = []string{"j"} // j moves down in the lists
+	if _, err := NewKeyMap(clash); err == nil || !strings.Contains(err.Error(), `"j" is bound to both`) {
+		t.Errorf("clash: %v", err)
+	}
+	clash["sort"] = []string{"o"}
+	clash["fill_bid"] = []string{"b"} // b buys in the tickers, but never meets the form
+	if _, err := NewKeyMap(clash); err != nil {
+		t.Errorf("keys in scopes that never meet: %v", err)
+	}
+}
+
+func TestChangedPriceFlashesThenStops(t *testing.T) {
+	now := benchNow
+	clock := func() time.Time { return now }
+	store := bigStore(clock, 3, 0, 0)
+	m := New(Config{Exchange: offlineTrader(t), Store: store, Clock: clock, Keys: mustKeys(t), Theme: testTheme})
+	m.Update(tea.WindowSizeMsg{Width: 200, Height: 60})
+	m.broadcast(DataMsg{Kind: state.KindTickers})
+	ts := append([]api.Ticker(nil), store.Tickers()...)
+	ts[1].MarkPrice = ts[1].MarkPrice.Add(d("1"))
+	_, cmd := m.Update(polledMsg{kind: state.KindTickers, msg: state.TickersMsg{Gen: 5, At: now, Tickers: ts}})
+	if cmd == nil || len(m.tickers.flashes) != 1 {
+		t.Fatalf("%d flashes after one mark moved", len(m.tickers.flashes))
+	}
+	if v := m.View(); !strings.Contains(v, "1,038.00▲") {
+		t.Errorf("the moved price is not marked:\n%s", v)
+	}
+	now = now.Add(time.Second)
+	m.Update(flashEndMsg{At: now})
+	if len(m.tickers.flashes) != 0 || strings.Contains(m.View(), "1,038.00▲") {
+		t.Error("the flash did not stop")
+	}
+}
