@@ -104,6 +104,11 @@ func (p *orderEntryPane) fieldLine(f int) string {
 				value += st.Muted.on(" (" + strconv.Itoa(n) + ")")
 			}
 		}
+	case fUSD:
+		value = p.inputs[f].View()
+		if p.inputs[f].Value() != "" && p.checked.Size.IsPositive() {
+			value = strings.TrimRight(value, " ") + st.Muted.on(" = "+fmtNum(p.checked.Size, p.checked.Instrument.SizeDecimals())+" "+p.checked.Instrument.Name)
+		}
 	default:
 		value = p.inputs[f].View()
 	}
@@ -165,7 +170,7 @@ func (p *orderEntryPane) previewLines() []string {
 	}
 	out = append(out,
 		"  Notional "+pad(fmtNum(c.Preview.Notional, 2)+" USD", 17)+"Fee "+fmtNum(c.Preview.Fee, 4)+feeKind(c.Preview),
-		"  Margin   "+pad(fmtNum(c.Preview.MarginRequired, 2)+" USD", 17)+"Util. after "+utilPaint(st, c.Preview.UtilizationAfter).on(state.FormatPercent(c.Preview.UtilizationAfter, 1)),
+		"  Margin   "+pad(fmtNum(c.Preview.MarginRequired, 2)+" USD"+levText(c.Preview), 17)+"Util. after "+utilPaint(st, c.Preview.UtilizationAfter).on(state.FormatPercent(c.Preview.UtilizationAfter, 1)),
 	)
 	if c.Preview.LiquidationEstimate.IsPositive() {
 		out = append(out, "  Liq. est. "+fmtNum(c.Preview.LiquidationEstimate, c.Instrument.PriceDecimals()))
@@ -174,6 +179,13 @@ func (p *orderEntryPane) previewLines() []string {
 		out = append(out, st.Warn.on(pad("  ! "+w, p.width)))
 	}
 	return out
+}
+
+func levText(pv state.Preview) string {
+	if !pv.Leverage.IsPositive() || !pv.MarginRequired.IsPositive() {
+		return ""
+	}
+	return " @" + pv.Leverage.String() + "x"
 }
 
 func feeKind(pv state.Preview) string {
