@@ -29,7 +29,7 @@ var testKeys = map[string][]string{
 	"cancel": {"x", "delete"}, "cancel_instrument": {"X"}, "cancel_all": {"C"},
 	"close":      {"x", "c"},
 	"field_next": {"down"}, "field_prev": {"up"}, "toggle": {" ", "left", "right"}, "submit": {"enter"},
-	"fill_mark": {"m"}, "fill_bid": {"b"}, "fill_ask": {"a"}, "clear_form": {"ctrl+x"},
+	"fill_mark": {"m"}, "fill_bid": {"b"}, "fill_ask": {"a"}, "clear_form": {"ctrl+x"}, "use_suggestion": {"="},
 	"confirm": {"enter"}, "dismiss": {"esc"},
 }
 

@@ -31,6 +31,8 @@ type KeyMap struct {
 
 	// Order entry form.
 	FieldNext, FieldPrev, Toggle, Submit, FillMark, FillBid, FillAsk, ClearForm key.Binding
+	// UseSuggestion puts the value a problem offers (the price rounded to the tick...) in its field.
+	UseSuggestion key.Binding
 
 	// Dialogs.
 	Confirm, Dismiss key.Binding
@@ -76,6 +78,7 @@ func keyActions() []keyAction {
 		{"fill_bid", "price = bid", "form", func(k *KeyMap) *key.Binding { return &k.FillBid }},
 		{"fill_ask", "price = ask", "form", func(k *KeyMap) *key.Binding { return &k.FillAsk }},
 		{"clear_form", "clear form", "form", func(k *KeyMap) *key.Binding { return &k.ClearForm }},
+		{"use_suggestion", "use the suggested value", "form", func(k *KeyMap) *key.Binding { return &k.UseSuggestion }},
 		{"confirm", "confirm", "dialog", func(k *KeyMap) *key.Binding { return &k.Confirm }},
 		{"dismiss", "back", "dialog", func(k *KeyMap) *key.Binding { return &k.Dismiss }},
 	}

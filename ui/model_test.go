@@ -487,3 +487,35 @@ func TestStopLossTriggerOrderThroughTheUI(t *testing.T) {
 		t.Errorf("open orders do not show the trigger:\n%s", v)
 	}
 }
+
+func TestOffTickPriceOffersRoundedValueNeverAppliesIt(t *testing.T) {
+	c := newSimConsole(t, 200, 60, false)
+	pump(t, c.m, c.m.Init())
+	c.key(t, "4")
+	c.m.form.inputs[fInstrument].SetValue("BTC-PERP")
+	c.key(t, "down", "down", "down")
+	c.typeText(t, "95000.05")
+	c.key(t, "down")
+	c.typeText(t, "0.01")
+	c.key(t, "enter")
+	if c.m.dialog != nil {
+		t.Fatal("an off-tick price reached the confirmation")
+	}
+	if got := c.m.form.inputs[fPrice].Value(); got != "95000.05" {
+		t.Fatalf("the price was changed to %q without asking", got)
+	}
+	if v := c.m.View(); !strings.Contains(v, "= uses 95000.1") {
+		t.Errorf("the rounded value is not offered:\n%s", v)
+	}
+	if c.m.form.field != fPrice {
+		t.Fatalf("submit did not move to the field in error (field %d)", c.m.form.field)
+	}
+	c.typeText(t, "=")
+	if got := c.m.form.inputs[fPrice].Value(); got != "95000.1" {
+		t.Fatalf("price %q after taking the suggestion", got)
+	}
+	c.key(t, "enter", "enter")
+	if n := len(c.m.store.Orders()); n != 1 {
+		t.Fatalf("%d orders after fixing the price (notice %q)", n, c.m.notice)
+	}
+}

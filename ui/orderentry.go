@@ -234,6 +234,10 @@ func (p *orderEntryPane) updateText(msg tea.KeyMsg, in *textinput.Model) tea.Cmd
 			return nil
 		}
 	}
+	if key.Matches(msg, k.UseSuggestion) {
+		p.useSuggestion()
+		return nil
+	}
 	if p.field == fInstrument && msg.Type == tea.KeyRight && in.Position() == len(in.Value()) {
 		p.complete()
 		p.check()
@@ -297,6 +301,20 @@ func (p *orderEntryPane) fillPrice(get func(api.Ticker) decimal.Decimal) {
 	p.inputs[p.field].CursorEnd()
 	p.touched[p.field] = true
 	p.check()
+}
+
+// useSuggestion puts the value offered by the current field's problem into the field: the trader
+// takes the rounded value by choice, it is never applied silently.
+func (p *orderEntryPane) useSuggestion() {
+	for _, e := range p.errs {
+		if f, ok := fieldOfError[e.Field]; ok && f == p.field && e.Suggest != "" && p.inputs[f] != nil {
+			p.inputs[f].SetValue(e.Suggest)
+			p.inputs[f].CursorEnd()
+			p.touched[f] = true
+			p.check()
+			return
+		}
+	}
 }
 
 // completion is the first instrument name that starts with what is typed (case-insensitive).
@@ -432,7 +450,7 @@ func (p *orderEntryPane) ShortHelp() []key.Binding {
 	h := []key.Binding{k.FieldNext, k.FieldPrev, k.Submit}
 	switch {
 	case p.field == fPrice || p.field == fTrigger:
-		h = append(h, k.FillMark, k.FillBid, k.FillAsk)
+		h = append(h, k.FillMark, k.FillBid, k.FillAsk, k.UseSuggestion)
 	case p.inputs[p.field] == nil:
 		h = append(h, k.Toggle)
 	}
@@ -442,7 +460,7 @@ func (p *orderEntryPane) ShortHelp() []key.Binding {
 // FullHelp implements Pane.
 func (p *orderEntryPane) FullHelp() [][]key.Binding {
 	k := p.Keys
-	return [][]key.Binding{{k.FieldNext, k.FieldPrev, k.Toggle, k.Submit, k.ClearForm}, {k.FillMark, k.FillBid, k.FillAsk}}
+	return [][]key.Binding{{k.FieldNext, k.FieldPrev, k.Toggle, k.Submit, k.ClearForm}, {k.FillMark, k.FillBid, k.FillAsk, k.UseSuggestion}}
 }
 
 // Click implements clicker: a click on a field's line focuses that field.

@@ -52,8 +52,11 @@ func (p *orderEntryPane) draw() string {
 func (p *orderEntryPane) errorLines(errs []state.FieldError) []string {
 	var out []string
 	w := max(p.width-4, 10)
+	useKey := p.Keys.UseSuggestion.Help().Key
 	for _, e := range errs {
-		for i, l := range strings.Split(ansi.Wordwrap(errText(e), w, " "), "\n") {
+		f, mapped := fieldOfError[e.Field]
+		usable := mapped && p.inputs[f] != nil
+		for i, l := range strings.Split(ansi.Wordwrap(errText(e, usable, useKey), w, " "), "\n") {
 			prefix := "  ! "
 			if i > 0 {
 				prefix = "    "
@@ -64,10 +67,14 @@ func (p *orderEntryPane) errorLines(errs []state.FieldError) []string {
 	return out
 }
 
-func errText(e state.FieldError) string {
+// errText is a problem in words; usable says the field takes the suggested value with a key.
+func errText(e state.FieldError, usable bool, useKey string) string {
 	s := e.Msg
-	if e.Suggest != "" && !strings.Contains(s, e.Suggest) {
+	if e.Suggest != "" && !strings.Contains(e.Msg, e.Suggest) {
 		s += " (try " + e.Suggest + ")"
+	}
+	if e.Suggest != "" && usable {
+		s += " · " + useKey + " uses " + e.Suggest
 	}
 	return s
 }
