@@ -65,6 +65,7 @@ type Model struct {
 	kinds []state.Kind
 
 	inFlight    bool
+	quitArmed   bool // quit was pressed once while an action was out
 	sending     int // actions sent whose result is not back
 	notice      string
 	noticeLevel noticeLevel
@@ -262,6 +263,12 @@ func (m *Model) routeKey(msg tea.KeyMsg) tea.Cmd {
 	}
 	switch {
 	case key.Matches(msg, k.Quit):
+		if m.sending > 0 && !m.quitArmed {
+			// Leaving with an action out would leave its outcome unseen.
+			m.quitArmed = true
+			m.setNotice(levelWarn, "an action is still out: wait for its result, or press "+msg.String()+" again to quit anyway")
+			return nil
+		}
 		return tea.Quit
 	case key.Matches(msg, k.Help):
 		m.showHelp = true

@@ -519,3 +519,22 @@ func TestOffTickPriceOffersRoundedValueNeverAppliesIt(t *testing.T) {
 		t.Fatalf("%d orders after fixing the price (notice %q)", n, c.m.notice)
 	}
 }
+
+func TestQuitWhileSendingAsksTwice(t *testing.T) {
+	c := newSimConsole(t, 200, 60, false)
+	pump(t, c.m, c.m.Init())
+	c.m.sending = 1
+	if _, cmd := c.m.Update(keyMsg("q")); cmd != nil {
+		t.Fatal("q quit at once while an action was out")
+	}
+	if !strings.Contains(c.m.notice, "still out") {
+		t.Errorf("notice %q", c.m.notice)
+	}
+	_, cmd := c.m.Update(keyMsg("q"))
+	if cmd == nil {
+		t.Fatal("a second q did not quit")
+	}
+	if _, ok := cmd().(tea.QuitMsg); !ok {
+		t.Fatal("a second q did not quit")
+	}
+}
