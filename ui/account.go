@@ -114,8 +114,12 @@ func (p *accountPane) render() {
 	st := p.Styles
 	a := p.Store.Account()
 	var l []string
-	if !p.Store.Freshness(state.KindAccount).Loaded() {
-		l = append(l, st.Muted.on("  "+p.empty))
+	if f := p.Store.Freshness(state.KindAccount); !f.Loaded() {
+		text := p.empty
+		if f.Err != nil {
+			text = "account request failed: " + plainError(f.Err) + " (retrying)"
+		}
+		l = append(l, st.Muted.on("  "+text))
 	} else {
 		l = append(l,
 			p.row("Equity", fmtNum(a.TotalAccountEquity, 2)+" USD", st.Bold),

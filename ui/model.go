@@ -108,7 +108,7 @@ func New(cfg Config) *Model {
 		status: statusBar{st: st, mode: cfg.Mode, network: cfg.Network, address: cfg.Exchange.Address()},
 	}
 	m.c = &Common{Store: cfg.Store, Styles: st, Keys: m.keys, Clock: cfg.Clock, Guard: cfg.Guard,
-		ReadOnly: readOnly, Instrument: cfg.Instrument}
+		ReadOnly: readOnly, Instrument: cfg.Instrument, Account: cfg.Exchange.Address()}
 	m.kinds = polledKinds(cfg.Exchange.Address() != "")
 	for _, k := range m.kinds {
 		m.polls[k] = &poller{kind: k}
@@ -123,7 +123,7 @@ func New(cfg Config) *Model {
 	}
 	positions, orders := newPositionsPane(m.c), newOrdersPane(m.c)
 	if cfg.Exchange.Address() == "" {
-		positions.tbl.empty, orders.tbl.empty = accountEmpty, accountEmpty
+		positions.emptyText, orders.emptyText = accountEmpty, accountEmpty
 	}
 	m.addPane(m.tickers, colLeft, 5, 0)
 	m.addPane(positions, colLeft, 3, 0)

@@ -29,6 +29,8 @@ type ordersPane struct {
 	orders  []api.OrderRecord
 	version uint64
 	ageAt   int64 // the clock second the age column was rendered at
+	// emptyText is what an empty list says once loaded.
+	emptyText string
 }
 
 func newOrdersPane(c *Common) *ordersPane {
@@ -37,7 +39,7 @@ func newOrdersPane(c *Common) *ordersPane {
 		{"Instrument", 12, false, 0}, {"Side", 4, false, 0}, {"Price", 12, true, 0}, {"Size", 11, true, 0},
 		{"Filled", 11, true, 1}, {"Type", 14, false, 0}, {"Age", 7, true, 1}, {"Order id", 10, true, 2},
 	}, p.cell)
-	p.tbl.empty = "no open orders"
+	p.emptyText = "no open orders"
 	return p
 }
 
@@ -234,6 +236,10 @@ func sideWord(s string) string {
 
 // View implements Pane. Ages move with the clock, so rows re-render once a second at most.
 func (p *ordersPane) View() string {
+	p.tbl.empty = p.emptyText
+	if p.Account != "" {
+		p.tbl.empty = emptyFor(p.Store, state.KindOrders, p.emptyText)
+	}
 	if sec := p.Clock().Unix(); sec != p.ageAt {
 		p.ageAt = sec
 		p.tbl.invalidate()

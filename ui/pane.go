@@ -73,6 +73,8 @@ type Common struct {
 	ReadOnly string
 	// Instrument is the current instrument (the order form's); set by the tickers pane.
 	Instrument string
+	// Account is the address watched or traded ("" when the console shows markets only).
+	Account string
 }
 
 // DataMsg tells every pane that the store changed for Kind.

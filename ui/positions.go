@@ -40,6 +40,7 @@ type positionsPane struct {
 	rows      []state.PositionRow // figures, worked out when a row is first drawn
 	done      []bool
 	version   [4]uint64
+	emptyText string // what an empty list says once loaded
 }
 
 func newPositionsPane(c *Common) *positionsPane {
@@ -49,7 +50,7 @@ func newPositionsPane(c *Common) *positionsPane {
 		{"Mark", 11, true, 0}, {"Notional", 11, true, 2}, {"uPnL", 11, true, 0}, {"ROE", 8, true, 1},
 		{"Lev", 9, false, 3}, {"Liq. price", 11, true, 1}, {"Liq. dist", 9, true, 0},
 	}, p.cell)
-	p.tbl.empty = "no open positions"
+	p.emptyText = "no open positions"
 	return p
 }
 
@@ -223,6 +224,10 @@ func marginModeShort(m string) string {
 
 // View implements Pane.
 func (p *positionsPane) View() string {
+	p.tbl.empty = p.emptyText
+	if p.Account != "" {
+		p.tbl.empty = emptyFor(p.Store, state.KindPositions, p.emptyText)
+	}
 	return strings.Join(p.tbl.lines(make([]string, 0, p.tbl.height+1)), "\n")
 }
 

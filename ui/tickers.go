@@ -78,7 +78,6 @@ func newTickersPane(c *Common, watchlist []string) *tickersPane {
 		{"24h %", 8, true, 0}, {"Bid", 12, true, 1}, {"Ask", 12, true, 1}, {"Mid", 12, true, 4},
 		{"Funding", 9, true, 3}, {"Open int.", 9, true, 3}, {"Vol 24h", 9, true, 2},
 	}, p.cell)
-	p.tbl.empty = "waiting for tickers…"
 	p.setSortTitles()
 	return p
 }
@@ -484,6 +483,7 @@ func signPaint(st *Styles, d decimal.Decimal) paint {
 
 // View implements Pane.
 func (p *tickersPane) View() string {
+	p.tbl.empty = emptyFor(p.Store, state.KindTickers, "no instrument matches")
 	lines := make([]string, 0, p.tbl.height+2)
 	if p.shown {
 		lines = append(lines, pad(p.filter.View(), p.tbl.width))
