@@ -1,0 +1,86 @@
+// Package redact keeps private keys out of what tradedesk writes: a writer that hides the known
+// secrets (the key and passphrase from the environment) wherever they appear, and, on the error
+// stream, anything spelled like a private key (64 hex digits), which is what a key pasted into the
+// wrong flag or config setting looks like when an error message repeats it.
+package redact
+
+import (
+	"io"
+	"regexp"
+	"strings"
+)
+
+// Hidden replaces a secret in the output.
+const Hidden = "[secret hidden]"
+
+// keyLike is a run of exactly 64 hex digits, with or without 0x: a private key's spelling (a
+// transaction hash has the same shape, so only the error stream hides these).
+var keyLike = regexp.MustCompile(`(?i)\b(0x)?[0-9a-f]{64}\b`)
+
+// Writer hides secrets in everything written through it.
+type Writer struct {
+	w       io.Writer
+	secrets []string // lower case, without 0x
+	keyLike bool
+}
+
+// NewWriter wraps w. secrets are hidden wherever they appear, in any case and with or without 0x
+// (empty strings and secrets under 8 characters are ignored: they would hide ordinary words).
+// With keyLike, every 64-hex-digit run is hidden too.
+func NewWriter(w io.Writer, keyLike bool, secrets ...string) *Writer {
+	out := &Writer{w: w, keyLike: keyLike}
+	for _, s := range secrets {
+		s = strings.ToLower(strings.TrimPrefix(strings.TrimPrefix(strings.TrimSpace(s), "0x"), "0X"))
+		if len(s) >= 8 {
+			out.secrets = append(out.secrets, s)
+		}
+	}
+	return out
+}
+
+// Write implements io.Writer. It reports len(p) written when the redacted text was written
+// whole. A secret split across two Write calls is not seen: callers write whole lines.
+func (r *Writer) Write(p []byte) (int, error) {
+	s := r.String(string(p))
+	if _, err := io.WriteString(r.w, s); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+// String returns s with the secrets hidden.
+func (r *Writer) String(s string) string {
+	for _, sec := range r.secrets {
+		s = replaceFold(s, sec)
+	}
+	if r.keyLike {
+		s = keyLike.ReplaceAllString(s, Hidden)
+	}
+	return s
+}
+
+// replaceFold replaces every case-insensitive occurrence of sec (lower case), with a 0x before it
+// if there is one, by Hidden.
+func replaceFold(s, sec string) string {
+	lower := strings.ToLower(s)
+	if !strings.Contains(lower, sec) {
+		return s
+	}
+	var b strings.Builder
+	i := 0
+	for {
+		j := strings.Index(lower[i:], sec)
+		if j < 0 {
+			break
+		}
+		start := i + j
+		if start >= 2 && lower[start-2:start] == "0x" {
+			start -= 2
+		}
+		b.WriteString(s[i:start])
+		b.WriteString(Hidden)
+		i = i + j + len(sec)
+	}
+	b.WriteString(s[i:])
+	return b.String()
+}
