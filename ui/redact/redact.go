@@ -30,7 +30,7 @@ type Writer struct {
 func NewWriter(w io.Writer, keyLike bool, secrets ...string) *Writer {
 	out := &Writer{w: w, keyLike: keyLike}
 	for _, s := range secrets {
-		s = strings.ToLower(strings.TrimPrefix(strings.TrimPrefix(strings.TrimSpace(s), "0x"), "0X"))
+		s = asciiLower(strings.TrimPrefix(strings.TrimPrefix(strings.TrimSpace(s), "0x"), "0X"))
 		if len(s) >= 8 {
 			out.secrets = append(out.secrets, s)
 		}
@@ -62,7 +62,7 @@ func (r *Writer) String(s string) string {
 // replaceFold replaces every case-insensitive occurrence of sec (lower case), with a 0x before it
 // if there is one, by Hidden.
 func replaceFold(s, sec string) string {
-	lower := strings.ToLower(s)
+	lower := asciiLower(s)
 	if !strings.Contains(lower, sec) {
 		return s
 	}
@@ -83,4 +83,16 @@ func replaceFold(s, sec string) string {
 	}
 	b.WriteString(s[i:])
 	return b.String()
+}
+
+// asciiLower lowers A-Z only, so byte offsets stay those of s (strings.ToLower changes the length
+// of invalid UTF-8).
+func asciiLower(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
 }
