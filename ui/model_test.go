@@ -538,3 +538,22 @@ func TestQuitWhileSendingAsksTwice(t *testing.T) {
 		t.Fatal("a second q did not quit")
 	}
 }
+
+func TestMouseClickOnTabInNarrowLayout(t *testing.T) {
+	c := newSimConsole(t, 80, 24, false)
+	pump(t, c.m, c.m.Init())
+	c.m.View() // draws the tab bar
+	var span tabSpan
+	for _, s := range c.m.tabs {
+		if s.slot == 2 {
+			span = s
+		}
+	}
+	c.m.Update(tea.MouseMsg{X: span.x0 + 1, Y: 1, Action: tea.MouseActionPress, Button: tea.MouseButtonLeft})
+	if c.m.focus != 2 {
+		t.Fatalf("focus %d after clicking tab 3 at x=%d", c.m.focus, span.x0+1)
+	}
+	if v := c.m.View(); !strings.Contains(v, "▶3 Open") {
+		t.Errorf("the clicked tab is not shown:\n%s", v)
+	}
+}
