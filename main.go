@@ -32,6 +32,7 @@ import (
 	"github.com/tradedesk/tradedesk/state"
 	"github.com/tradedesk/tradedesk/ui"
 	"github.com/tradedesk/tradedesk/ui/headless"
+	"github.com/tradedesk/tradedesk/ui/redact"
 )
 
 func main() {
@@ -41,6 +42,10 @@ func main() {
 // run dispatches: `sim` runs the simulator alone, a headless command runs without a screen, and
 // anything else opens the console.
 func run(args []string, stdout, stderr io.Writer) int {
+	// Nothing written repeats the key or passphrase from the environment, and no error repeats
+	// anything spelled like a private key (a key pasted into the wrong flag or setting).
+	secrets := []string{os.Getenv(api.EnvPrivateKey), os.Getenv(api.EnvPassphrase)}
+	stdout, stderr = redact.NewWriter(stdout, false, secrets...), redact.NewWriter(stderr, true, secrets...)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {

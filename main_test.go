@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,6 +13,7 @@ import (
 	"github.com/ethereum/go-ethereum/accounts/keystore"
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/google/uuid"
+	"github.com/tradedesk/tradedesk/api/sim"
 	"github.com/tradedesk/tradedesk/ui"
 )
 
@@ -320,5 +322,59 @@ func TestConnectWithKeystore(t *testing.T) {
 	t.Setenv("TRADEDESK_PASSPHRASE", "correct horse")
 	if _, err := connect(context.Background(), options{url: "http://127.0.0.1:1/", keystore: path, address: "0x00000000000000000000000000000000000000aa"}, &bytes.Buffer{}); err == nil || !strings.Contains(err.Error(), "not the keystore's address") {
 		t.Errorf("mismatched address: %v", err)
+	}
+}
+
+// TestNothingMainWritesHoldsTheKey runs tradedesk's entry point with a known key in the
+// environment and the key pasted into every wrong place (config values of each kind, flags) and
+// scans everything written to stdout and stderr for it.
+func TestNothingMainWritesHoldsTheKey(t *testing.T) {
+	const keyHex = "4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318"
+	srv := httptest.NewServer(sim.New(sim.WithSeed(5)))
+	defer srv.Close()
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	t.Setenv("TRADEDESK_PRIVATE_KEY", "0x"+keyHex)
+	t.Setenv("TRADEDESK_PASSPHRASE", keyHex)
+	configs := []string{
+		`network = 0x` + keyHex,
+		`network = "` + keyHex + `"`,
+		`account = "0x` + keyHex + `"`,
+		`keystore = "` + keyHex + `"`,
+		`url = "http://127.0.0.1:1/` + keyHex + `"`,
+		`private_key = "` + keyHex + `"`,
+		"[keys]\nquit = [\"" + keyHex + "\"]",
+		`theme = "` + keyHex + `"`,
+		"watchlist = [\"BTC-PERP\"]\n" + keyHex,
+	}
+	var runs [][]string
+	for _, body := range configs {
+		p := writeConfig(t, body, 0o644)
+		runs = append(runs, []string{"account", "--config", p}, []string{"--config", p})
+	}
+	runs = append(runs,
+		[]string{"account", "--url", srv.URL},
+		[]string{"order", "--url", srv.URL, "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.001", "--market"},
+		[]string{"orders", "--url", srv.URL, "--json"},
+		[]string{"account", "--url", srv.URL, "--address", "0x" + keyHex},
+		[]string{"--url", srv.URL, "--address", "0x" + keyHex},
+		[]string{"--network", keyHex},
+		[]string{"--theme", keyHex},
+		[]string{"--keystore", keyHex, "--url", srv.URL},
+		[]string{"account", "--keystore", keyHex, "--url", srv.URL},
+		[]string{keyHex},
+		[]string{"--" + keyHex},
+	)
+	for _, args := range runs {
+		var out, errb bytes.Buffer
+		run(args, &out, &errb)
+		for name, text := range map[string]string{"stdout": out.String(), "stderr": errb.String()} {
+			lower := strings.ToLower(text)
+			for i := 0; i+16 <= len(keyHex); i++ {
+				if strings.Contains(lower, keyHex[i:i+16]) {
+					t.Errorf("tradedesk %s: %s holds the key:\n%s", strings.Join(args, " "), name, text)
+					break
+				}
+			}
+		}
 	}
 }

@@ -51,12 +51,49 @@ func (r *Writer) Write(p []byte) (int, error) {
 // String returns s with the secrets hidden.
 func (r *Writer) String(s string) string {
 	for _, sec := range r.secrets {
-		s = replaceFold(s, sec)
+		if len(sec) >= window {
+			s = hideWindows(s, sec)
+		} else {
+			s = replaceFold(s, sec)
+		}
 	}
 	if r.keyLike {
 		s = keyLike.ReplaceAllString(s, Hidden)
 	}
 	return s
+}
+
+// window is the shortest part of a long secret that is hidden: a key cut short in a message
+// ("4c0883a69102937d…") is still most of the key.
+const window = 16
+
+// hideWindows hides every run of s that is a part of sec (lower case) at least window long, in
+// any case, with a 0x before it if there is one.
+func hideWindows(s, sec string) string {
+	lower := asciiLower(s)
+	var b strings.Builder
+	last := 0
+	for i := 0; i+window <= len(lower); {
+		k := strings.Index(sec, lower[i:i+window])
+		if k < 0 {
+			i++
+			continue
+		}
+		end, ke := i+window, k+window
+		for end < len(lower) && ke < len(sec) && lower[end] == sec[ke] {
+			end++
+			ke++
+		}
+		start := i
+		if start-2 >= last && lower[start-2:start] == "0x" {
+			start -= 2
+		}
+		b.WriteString(s[last:start])
+		b.WriteString(Hidden)
+		last, i = end, end
+	}
+	b.WriteString(s[last:])
+	return b.String()
 }
 
 // replaceFold replaces every case-insensitive occurrence of sec (lower case), with a 0x before it
