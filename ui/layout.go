@@ -111,7 +111,26 @@ const minPaneHeight = 6
 // When the column cannot give every pane minPaneHeight, panes are hidden from the bottom up (never
 // the focused one, which takes the place of a hidden one); they stay reachable by number and Tab.
 func (m *Model) layoutColumn(col int, area rect) {
-	var all []*slot
+	all, in := m.columnSlots(col, area.h)
+	hs := shareHeights(in, area.h)
+	y := area.y
+	for i, s := range in {
+		s.r = rect{area.x, y, area.w, hs[i]}
+		y += hs[i]
+	}
+	for _, s := range all {
+		if s.hidden {
+			s.r = rect{area.x, area.y, area.w, max(area.h/2, minPaneHeight)} // its size if shown
+		}
+	}
+}
+
+// fixedHeight is a fixed pane's height in a column of height h.
+func fixedHeight(s *slot, h int) int { return min(s.fixed, h*2/3) }
+
+// columnSlots returns a column's panes and those of them shown, hiding the last unfocused ones
+// while the column is too short for each to have its minimum.
+func (m *Model) columnSlots(col, h int) (all, shown []*slot) {
 	for _, s := range m.slots {
 		if s.col == col || col == colAll {
 			s.hidden = false
@@ -122,71 +141,85 @@ func (m *Model) layoutColumn(col int, area rect) {
 		n := 0
 		for _, s := range ss {
 			if s.fixed > 0 {
-				n += min(s.fixed, area.h*2/3)
+				n += fixedHeight(s, h)
 			} else {
 				n += minPaneHeight
 			}
 		}
 		return n
 	}
-	in := all
-	for len(in) > 1 && need(in) > area.h {
-		// Hide the last pane that is not focused.
-		drop := len(in) - 1
-		for drop > 0 && m.slots[m.focus] == in[drop] {
+	shown = all
+	for len(shown) > 1 && need(shown) > h {
+		drop := len(shown) - 1
+		for drop > 0 && m.slots[m.focus] == shown[drop] {
 			drop--
 		}
-		in[drop].hidden = true
-		in = append(append([]*slot(nil), in[:drop]...), in[drop+1:]...)
+		shown[drop].hidden = true
+		shown = append(append([]*slot(nil), shown[:drop]...), shown[drop+1:]...)
 	}
+	return all, shown
+}
+
+// shareHeights gives each pane its height: fixed ones theirs, flexible ones a share of the rest
+// by weight (a pane wanting less is capped and the rest shared again), the last the rounding, and
+// none less than minPaneHeight while a taller one can give lines.
+func shareHeights(in []*slot, h int) []int {
 	hs := make([]int, len(in))
-	free := area.h
+	free := h
 	for i, s := range in {
 		if s.fixed > 0 {
-			hs[i] = min(s.fixed, area.h*2/3)
+			hs[i] = fixedHeight(s, h)
 			free -= hs[i]
 		}
 	}
-	// Share by weight; a pane that wants less is capped and its rest shared again.
 	capped := make([]bool, len(in))
 	for range len(in) {
-		weights := 0
-		for i, s := range in {
-			if s.fixed == 0 && !capped[i] {
-				weights += s.weight
-			}
-		}
-		if weights == 0 {
-			break
-		}
-		again := false
-		rest := free
-		for i, s := range in {
-			if s.fixed != 0 || capped[i] {
-				continue
-			}
-			hs[i] = rest * s.weight / weights
-			if w, ok := s.pane.(heightWanter); ok && w.WantHeight()+2 < hs[i] {
-				hs[i] = max(w.WantHeight()+2, 3)
-				capped[i] = true
-				free -= hs[i]
-				again = true
-				break
-			}
-		}
-		if !again {
+		if !shareOnce(in, hs, capped, &free) {
 			break
 		}
 	}
-	// The last pane takes what rounding left over.
 	used := 0
-	for _, h := range hs {
-		used += h
+	for _, x := range hs {
+		used += x
 	}
 	if n := len(in); n > 0 {
-		hs[n-1] += area.h - used
+		hs[n-1] += h - used
 	}
-	// No flexible pane under minPaneHeight: take the lines from the tallest one.
+	raiseToMinimum(in, hs)
+	return hs
+}
+
+// shareOnce shares free among the flexible panes not yet capped; when one wants less than its
+// share it is capped, free shrinks, and it reports true so the sharing runs again.
+func shareOnce(in []*slot, hs []int, capped []bool, free *int) bool {
+	weights := 0
+	for i, s := range in {
+		if s.fixed == 0 && !capped[i] {
+			weights += s.weight
+		}
+	}
+	if weights == 0 {
+		return false
+	}
+	rest := *free
+	for i, s := range in {
+		if s.fixed != 0 || capped[i] {
+			continue
+		}
+		hs[i] = rest * s.weight / weights
+		if w, ok := s.pane.(heightWanter); ok && w.WantHeight()+2 < hs[i] {
+			hs[i] = max(w.WantHeight()+2, 3)
+			capped[i] = true
+			*free -= hs[i]
+			return true
+		}
+	}
+	return false
+}
+
+// raiseToMinimum takes lines from the tallest flexible pane for any flexible pane under
+// minPaneHeight.
+func raiseToMinimum(in []*slot, hs []int) {
 	for i, s := range in {
 		for s.fixed == 0 && hs[i] < minPaneHeight {
 			tall := -1
@@ -200,16 +233,6 @@ func (m *Model) layoutColumn(col int, area rect) {
 			}
 			hs[tall]--
 			hs[i]++
-		}
-	}
-	y := area.y
-	for i, s := range in {
-		s.r = rect{area.x, y, area.w, hs[i]}
-		y += hs[i]
-	}
-	for _, s := range all {
-		if s.hidden {
-			s.r = rect{area.x, area.y, area.w, max(area.h/2, minPaneHeight)} // its size if shown
 		}
 	}
 }
