@@ -205,7 +205,7 @@ func connect(ctx context.Context, o options, stderr io.Writer) (*connection, err
 		}
 		return startDemo(ctx, o.seed)
 	}
-	var opts []api.Option
+	opts := []api.Option{api.WithHTTPClient(keepAliveHTTP())}
 	netName := "custom"
 	if o.network != "" {
 		n, err := api.LookupNetwork(o.network)
@@ -491,6 +491,15 @@ func serveHTTP(h http.Handler) (string, func(), error) {
 	return "http://" + ln.Addr().String() + "/", stop, nil
 }
 
+// keepAliveHTTP is the console's HTTP client: Go's default transport (proxy, timeouts, HTTP/2)
+// keeping 16 idle connections per host instead of 2, so the console's concurrent polls reuse
+// their connections (with 2, one request in eight opened a new one: a TLS handshake each time).
+func keepAliveHTTP() *http.Client {
+	tr := http.DefaultTransport.(*http.Transport).Clone()
+	tr.MaxIdleConnsPerHost = 16
+	return &http.Client{Transport: tr}
+}
+
 // startDemo starts the embedded simulator on a free loopback port with its market loop, makes a
 // demo wallet with a fresh random key (funded by the simulator on first sight), and returns a
 // client trading it over real HTTP.
@@ -511,9 +520,7 @@ func startDemo(ctx context.Context, seed int64) (*connection, error) {
 		stopHTTP()
 		return nil, err
 	}
-	client := api.New(base, api.WithSigner(signer), api.WithHTTPClient(&http.Client{
-		Transport: &http.Transport{MaxIdleConnsPerHost: 16, IdleConnTimeout: time.Minute},
-	}))
+	client := api.New(base, api.WithSigner(signer), api.WithHTTPClient(keepAliveHTTP()))
 	return &connection{client: client, mode: ui.ModeDemo, network: "demo", close: func() { cancel(); stopHTTP() }}, nil
 }
 

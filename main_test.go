@@ -3,10 +3,14 @@ package main
 import (
 	"bytes"
 	"context"
+	"net"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -376,5 +380,42 @@ func TestNothingMainWritesHoldsTheKey(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestConsoleClientKeepsConnections: the client connect builds for an exchange URL reuses its
+// connections across rounds of concurrent requests, as the console's polls make them.
+func TestConsoleClientKeepsConnections(t *testing.T) {
+	var conns atomic.Int64
+	srv := httptest.NewUnstartedServer(sim.New(sim.WithSeed(5)))
+	srv.Config.ConnState = func(_ net.Conn, st http.ConnState) {
+		if st == http.StateNew {
+			conns.Add(1)
+		}
+	}
+	srv.Start()
+	defer srv.Close()
+	t.Setenv("TRADEDESK_PRIVATE_KEY", "")
+	os.Unsetenv("TRADEDESK_PRIVATE_KEY")
+	c, err := connect(context.Background(), options{url: srv.URL + "/", address: "0x2c7536E3605D9C16a7a3D7b1898e529396a65c23"}, &bytes.Buffer{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const rounds, perRound = 30, 8
+	for range rounds {
+		var wg sync.WaitGroup
+		for range perRound {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				if _, err := c.client.Ticker(context.Background(), "all"); err != nil {
+					t.Error(err)
+				}
+			}()
+		}
+		wg.Wait()
+	}
+	if n := conns.Load(); n > 2*perRound {
+		t.Errorf("%d requests opened %d connections: they are not kept alive", rounds*perRound, n)
 	}
 }
