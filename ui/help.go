@@ -33,7 +33,7 @@ func (m *Model) globalHelp() []key.Binding {
 	k := m.keys
 	focus := k.FocusPane[0]
 	focus.SetHelp("1-"+string(rune('0'+min(len(m.slots), 9))), "focus pane")
-	return []key.Binding{k.NextPane, k.PrevPane, focus, k.Refresh, k.Help, k.Quit}
+	return []key.Binding{k.NextPane, k.PrevPane, focus, k.Refresh, k.KillSwitch, k.Help, k.Quit}
 }
 
 // footerView is the focused pane's short help and the global keys; it is rebuilt after a key or

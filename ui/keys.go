@@ -51,7 +51,7 @@ func keyActions() []keyAction {
 		{"help", "help", "global", func(k *KeyMap) *key.Binding { return &k.Help }},
 		{"quit", "quit", "global", func(k *KeyMap) *key.Binding { return &k.Quit }},
 		{"refresh", "refresh now", "global", func(k *KeyMap) *key.Binding { return &k.Refresh }},
-		{"kill_switch", "kill switch: cancel every order", "global", func(k *KeyMap) *key.Binding { return &k.KillSwitch }},
+		{"kill_switch", "kill switch", "global", func(k *KeyMap) *key.Binding { return &k.KillSwitch }},
 		{"up", "up", "list", func(k *KeyMap) *key.Binding { return &k.Up }},
 		{"down", "down", "list", func(k *KeyMap) *key.Binding { return &k.Down }},
 		{"page_up", "page up", "list", func(k *KeyMap) *key.Binding { return &k.PageUp }},
