@@ -219,13 +219,17 @@ func (m *Model) onPolled(msg polledMsg) tea.Cmd {
 		p.fails++
 		m.lastErr = msg.kind.String() + ": " + plainError(msg.err)
 		m.lastErrAt = m.clock()
-		next = backoff(m.iv.every(msg.kind), p.fails, m.iv.MaxBackoff, msg.err)
-	} else {
+		next = m.heartbeatWait(msg.kind, backoff(m.iv.every(msg.kind), p.fails, m.iv.MaxBackoff, msg.err), msg.err)
+	}
+	var cmds []tea.Cmd
+	if msg.err == nil {
+		if p.fails > 0 {
+			cmds = append(cmds, m.recoverAll(msg.kind)) // the exchange is back (see recover.go)
+		}
 		p.fails = 0
 		p.lastOK = m.clock()
 		next = m.iv.every(msg.kind)
 	}
-	var cmds []tea.Cmd
 	if m.store.Apply(msg.msg) {
 		cmds = append(cmds, m.broadcast(DataMsg{Kind: msg.kind}))
 		if msg.kind == state.KindTickers {

@@ -271,16 +271,6 @@ func fastPanes(t testing.TB, m *Model) {
 	}
 }
 
-func allFetchers(m *Model) []*fetcher {
-	var out []*fetcher
-	for _, s := range m.slots {
-		if o, ok := s.pane.(fetcherOwner); ok {
-			out = append(out, o.fetchers()...)
-		}
-	}
-	return out
-}
-
 // soakConsole is a console trading a deterministic simulator through a fault gate, with short
 // timeouts and the client's own retries as main sets them up (faster).
 func soakConsole(t testing.TB, rate float64) (*Model, *sim.Sim, *faultGate, *api.Client) {
