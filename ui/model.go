@@ -66,7 +66,7 @@ type Model struct {
 
 	inFlight    bool
 	quitArmed   bool // quit was pressed once while an action was out
-	sending     int // actions sent whose result is not back
+	sending     int  // actions sent whose result is not back
 	notice      string
 	noticeLevel noticeLevel
 	lastErr     string
