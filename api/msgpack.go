@@ -229,6 +229,7 @@ func (d *WithdrawData) AppendMsgpack(b []byte) []byte {
 // ActionData is implemented by every action.data type in actions.go (always as a pointer):
 // it appends the exact MessagePack bytes that are hashed for the signature.
 type ActionData interface {
+	// AppendMsgpack appends the data's MessagePack bytes to b.
 	AppendMsgpack(b []byte) []byte
 }
 

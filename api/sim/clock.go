@@ -8,6 +8,7 @@ import (
 // Clock tells the simulator the time. The simulator reads it for nonce windows, expiry, record
 // timestamps and the market loop.
 type Clock interface {
+	// Now is the simulator's current time.
 	Now() time.Time
 }
 
