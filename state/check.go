@@ -178,13 +178,7 @@ func (c *checker) priceField() bool {
 		c.failErr(err)
 		return false
 	}
-	tick := c.out.Instrument.TickSize
-	if !OnStep(p, tick) {
-		r := RoundToStep(p, tick)
-		if r.IsZero() {
-			r = tick
-		}
-		c.fail(FieldPrice, fmt.Sprintf("price %s is not a multiple of the tick size %s on %s; use %s", p, tick, c.out.Instrument.Name, r), r.String())
+	if !c.onTick(FieldPrice, "price", p) {
 		return false
 	}
 	c.price = p
@@ -211,17 +205,26 @@ func (c *checker) triggerField() bool {
 		c.failErr(err)
 		return false
 	}
-	tick := c.out.Instrument.TickSize
-	if !OnStep(p, tick) {
-		r := RoundToStep(p, tick)
-		if r.IsZero() {
-			r = tick
-		}
-		c.fail(FieldTrigger, fmt.Sprintf("trigger price %s is not a multiple of the tick size %s on %s; use %s", p, tick, c.out.Instrument.Name, r), r.String())
+	if !c.onTick(FieldTrigger, "trigger price", p) {
 		return false
 	}
 	c.trig = p
 	return ok
+}
+
+// onTick checks that price p of the field is a multiple of the instrument's tick; when it is not,
+// the problem suggests p rounded to the nearest tick (at least one tick).
+func (c *checker) onTick(field, what string, p decimal.Decimal) bool {
+	tick := c.out.Instrument.TickSize
+	if OnStep(p, tick) {
+		return true
+	}
+	r := RoundToStep(p, tick)
+	if r.IsZero() {
+		r = tick
+	}
+	c.fail(field, fmt.Sprintf("%s %s is not a multiple of the tick size %s on %s; use %s", what, p, tick, c.out.Instrument.Name, r), r.String())
+	return false
 }
 
 // sizeField checks the size, or converts the USD notional to a size when no size is given.
