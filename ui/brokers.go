@@ -91,7 +91,7 @@ func (p *brokersPane) Update(msg tea.Msg) tea.Cmd {
 			}
 		}
 	case tea.KeyMsg:
-		moveTable(p.tbl, p.Keys, msg)
+		p.tbl.navigate(p.Keys, msg)
 	}
 	return nil
 }

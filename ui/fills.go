@@ -217,7 +217,7 @@ func (p *fillsPane) handleKey(msg tea.KeyMsg) tea.Cmd {
 		p.bell = !p.bell
 		return notice(levelInfo, "bell on new fills: "+onOff(p.bell))
 	}
-	if !moveTable(p.tbl, p.Keys, msg) {
+	if !p.tbl.navigate(p.Keys, msg) {
 		return nil
 	}
 	return p.loadMore()
@@ -234,27 +234,6 @@ func (p *fillsPane) loadMore() tea.Cmd {
 	}
 	p.loading = page
 	return p.f.send(p.pageRequest(page))
-}
-
-// moveTable applies the list keys to t; it reports whether msg was one of them.
-func moveTable(t *table, k *KeyMap, msg tea.KeyMsg) bool {
-	switch {
-	case key.Matches(msg, k.Up):
-		t.move(-1)
-	case key.Matches(msg, k.Down):
-		t.move(1)
-	case key.Matches(msg, k.PageUp):
-		t.move(-max(t.height, 1))
-	case key.Matches(msg, k.PageDown):
-		t.move(max(t.height, 1))
-	case key.Matches(msg, k.Top):
-		t.moveTo(0)
-	case key.Matches(msg, k.Bottom):
-		t.moveTo(t.n - 1)
-	default:
-		return false
-	}
-	return true
 }
 
 func onOff(b bool) string {
@@ -350,19 +329,27 @@ func (p *fillsPane) View() string {
 	return strings.Join(append(lines, p.statusLine()), "\n")
 }
 
-// statusLine shows, in order of urgency: the export's progress, a failed or stale poll, the page
-// being loaded, and how many fills are loaded.
+// statusLine shows what is under way or wrong (pagedStatus), else how many fills are loaded.
 func (p *fillsPane) statusLine() string {
-	if s := p.exp.line(p.Styles, p.w); s != "" {
+	if s := pagedStatus(p.Styles, p.Store, state.KindFills, &p.exp, p.loading, p.w); s != "" {
 		return s
-	}
-	if s := freshLine(p.Styles, p.Store, state.KindFills, p.w); s != "" {
-		return s
-	}
-	if p.loading > 0 {
-		return p.Styles.Accent.on(pad("loading page "+strconv.Itoa(p.loading)+"…", p.w))
 	}
 	return p.Styles.Muted.on(pad(pagedHint(len(p.fills), p.Store.NextFillsPage, p.exp.last), p.w))
+}
+
+// pagedStatus is a paged list's status line while something needs saying, in order of urgency:
+// the export's progress, a failed or stale poll of kind k, the page being loaded; "" otherwise.
+func pagedStatus(st *Styles, store *state.Store, k state.Kind, exp *exporter, loading, w int) string {
+	if s := exp.line(st, w); s != "" {
+		return s
+	}
+	if s := freshLine(st, store, k, w); s != "" {
+		return s
+	}
+	if loading > 0 {
+		return st.Accent.on(pad("loading page "+strconv.Itoa(loading)+"…", w))
+	}
+	return ""
 }
 
 // pagedHint is a paged list's footer: rows loaded, whether more can be loaded, the last export.
@@ -382,8 +369,7 @@ func pagedHint(n int, next func() (int, bool), last string) string {
 
 // Click implements clicker.
 func (p *fillsPane) Click(_, y int) tea.Cmd {
-	if i := p.tbl.rowAt(y); i >= 0 {
-		p.tbl.moveTo(i)
+	if p.tbl.clickRow(y) {
 		return p.loadMore()
 	}
 	return nil

@@ -198,7 +198,7 @@ func (p *historyPane) handleKey(msg tea.KeyMsg) tea.Cmd {
 		p.refresh(true)
 		return nil
 	}
-	if !moveTable(p.tbl, p.Keys, msg) {
+	if !p.tbl.navigate(p.Keys, msg) {
 		return nil
 	}
 	return p.loadMore()
@@ -298,15 +298,10 @@ func (p *historyPane) View() string {
 	return strings.Join(append(lines, p.statusLine()), "\n")
 }
 
+// statusLine shows what is under way or wrong (pagedStatus), else the filter and the page hint.
 func (p *historyPane) statusLine() string {
-	if s := p.exp.line(p.Styles, p.w); s != "" {
+	if s := pagedStatus(p.Styles, p.Store, state.KindHistory, &p.exp, p.loading, p.w); s != "" {
 		return s
-	}
-	if s := freshLine(p.Styles, p.Store, state.KindHistory, p.w); s != "" {
-		return s
-	}
-	if p.loading > 0 {
-		return p.Styles.Accent.on(pad("loading page "+strconv.Itoa(p.loading)+"…", p.w))
 	}
 	hint := pagedHint(len(p.all), p.Store.NextHistoryPage, p.exp.last)
 	f := "all"
@@ -318,8 +313,7 @@ func (p *historyPane) statusLine() string {
 
 // Click implements clicker.
 func (p *historyPane) Click(_, y int) tea.Cmd {
-	if i := p.tbl.rowAt(y); i >= 0 {
-		p.tbl.moveTo(i)
+	if p.tbl.clickRow(y) {
 		return p.loadMore()
 	}
 	return nil

@@ -77,20 +77,11 @@ func (p *ordersPane) refresh() {
 }
 
 func (p *ordersPane) handleKey(msg tea.KeyMsg) tea.Cmd {
+	if p.tbl.navigate(p.Keys, msg) {
+		return nil
+	}
 	k := p.Keys
 	switch {
-	case key.Matches(msg, k.Up):
-		p.tbl.move(-1)
-	case key.Matches(msg, k.Down):
-		p.tbl.move(1)
-	case key.Matches(msg, k.PageUp):
-		p.tbl.move(-max(p.tbl.height-1, 1))
-	case key.Matches(msg, k.PageDown):
-		p.tbl.move(max(p.tbl.height-1, 1))
-	case key.Matches(msg, k.Top):
-		p.tbl.moveTo(0)
-	case key.Matches(msg, k.Bottom):
-		p.tbl.moveTo(p.tbl.n - 1)
 	case key.Matches(msg, k.Cancel):
 		return p.cancelSelected()
 	case key.Matches(msg, k.CancelInstrument):
@@ -249,9 +240,7 @@ func (p *ordersPane) View() string {
 
 // Click implements clicker.
 func (p *ordersPane) Click(_, y int) tea.Cmd {
-	if i := p.tbl.rowAt(y); i >= 0 {
-		p.tbl.moveTo(i)
-	}
+	p.tbl.clickRow(y)
 	return nil
 }
 

@@ -107,20 +107,11 @@ func (p *positionsPane) view(i int) *state.PositionRow {
 }
 
 func (p *positionsPane) handleKey(msg tea.KeyMsg) tea.Cmd {
+	if p.tbl.navigate(p.Keys, msg) {
+		return nil
+	}
 	k := p.Keys
 	switch {
-	case key.Matches(msg, k.Up):
-		p.tbl.move(-1)
-	case key.Matches(msg, k.Down):
-		p.tbl.move(1)
-	case key.Matches(msg, k.PageUp):
-		p.tbl.move(-max(p.tbl.height-1, 1))
-	case key.Matches(msg, k.PageDown):
-		p.tbl.move(max(p.tbl.height-1, 1))
-	case key.Matches(msg, k.Top):
-		p.tbl.moveTo(0)
-	case key.Matches(msg, k.Bottom):
-		p.tbl.moveTo(p.tbl.n - 1)
 	case key.Matches(msg, k.Close):
 		return p.closeSelected()
 	case key.Matches(msg, k.Pick):
@@ -233,9 +224,7 @@ func (p *positionsPane) View() string {
 
 // Click implements clicker.
 func (p *positionsPane) Click(_, y int) tea.Cmd {
-	if i := p.tbl.rowAt(y); i >= 0 {
-		p.tbl.moveTo(i)
-	}
+	p.tbl.clickRow(y)
 	return nil
 }
 

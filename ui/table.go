@@ -2,6 +2,9 @@ package ui
 
 import (
 	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
 )
 
 // column is one column of a table: its title, width, alignment, and priority (columns with a
@@ -162,6 +165,39 @@ func (t *table) move(delta int) {
 func (t *table) moveTo(i int) {
 	t.cursor = i
 	t.clamp()
+}
+
+// navigate applies the list keys (up, down, page up and down, top, bottom) to the cursor; it
+// reports whether msg was one of them. A page keeps the last row of the page before in view.
+func (t *table) navigate(k *KeyMap, msg tea.KeyMsg) bool {
+	page := max(t.height-1, 1)
+	switch {
+	case key.Matches(msg, k.Up):
+		t.move(-1)
+	case key.Matches(msg, k.Down):
+		t.move(1)
+	case key.Matches(msg, k.PageUp):
+		t.move(-page)
+	case key.Matches(msg, k.PageDown):
+		t.move(page)
+	case key.Matches(msg, k.Top):
+		t.moveTo(0)
+	case key.Matches(msg, k.Bottom):
+		t.moveTo(t.n - 1)
+	default:
+		return false
+	}
+	return true
+}
+
+// clickRow puts the cursor on the row under line y of the table's view; it reports whether a
+// row was there.
+func (t *table) clickRow(y int) bool {
+	i := t.rowAt(y)
+	if i >= 0 {
+		t.moveTo(i)
+	}
+	return i >= 0
 }
 
 // rowAt is the row under line y of the table's view (0 = header), or -1.

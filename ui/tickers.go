@@ -188,20 +188,11 @@ func (p *tickersPane) handleKey(msg tea.KeyMsg) tea.Cmd {
 }
 
 func (p *tickersPane) handleListKey(msg tea.KeyMsg) tea.Cmd {
+	if p.tbl.navigate(p.Keys, msg) {
+		return nil
+	}
 	k := p.Keys
 	switch {
-	case key.Matches(msg, k.Up):
-		p.tbl.move(-1)
-	case key.Matches(msg, k.Down):
-		p.tbl.move(1)
-	case key.Matches(msg, k.PageUp):
-		p.tbl.move(-max(p.tbl.height-1, 1))
-	case key.Matches(msg, k.PageDown):
-		p.tbl.move(max(p.tbl.height-1, 1))
-	case key.Matches(msg, k.Top):
-		p.tbl.moveTo(0)
-	case key.Matches(msg, k.Bottom):
-		p.tbl.moveTo(p.tbl.n - 1)
 	case key.Matches(msg, k.Sort):
 		p.sortCol = (p.sortCol + 1) % tcCount
 		if p.sortCol == tcFav {
@@ -259,8 +250,7 @@ func (p *tickersPane) Click(x, y int) tea.Cmd {
 		}
 		return nil
 	}
-	if i := p.tbl.rowAt(y); i >= 0 {
-		p.tbl.moveTo(i)
+	if p.tbl.clickRow(y) {
 		return selectInstrument(p.selected(), "", false)
 	}
 	return nil
