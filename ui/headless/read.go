@@ -239,6 +239,29 @@ func (r *runner) pageParams() (api.PageParams, error) {
 }
 
 func runFills(ctx context.Context, r *runner) error {
+	return runPage(ctx, r, r.client.Fills,
+		[]string{"TIME", "INSTRUMENT", "SIDE", "DIRECTION", "PRICE>", "SIZE>", "FEE>", "CLOSED PNL>", "TRADE>", "OID>"},
+		func(st *state.Store, f api.Fill) []string {
+			return []string{timeText(f.BlockTime), f.Instrument, sideText(f.Side), f.Direction, priceText(st, f.Instrument, f.Price),
+				sizeText(st, f.Instrument, f.Size), f.Fee.String(), signed(f.ClosedPnl),
+				strconv.FormatUint(uint64(f.TradeID), 10), strconv.FormatUint(uint64(f.OrderID), 10)}
+		})
+}
+
+func runHistory(ctx context.Context, r *runner) error {
+	return runPage(ctx, r, r.client.OrderHistory,
+		[]string{"TIME", "INSTRUMENT", "OID>", "SIDE", "TYPE", "PRICE>", "SIZE>", "UNFILLED>", "STATE", "CLOID"},
+		func(st *state.Store, o api.OrderRecord) []string {
+			return []string{timeText(o.Timestamp), o.Instrument, strconv.FormatUint(uint64(o.OrderID), 10), sideText(o.Side), orderType(o),
+				priceText(st, o.Instrument, o.LimitPrice), sizeText(st, o.Instrument, o.Size), sizeText(st, o.Instrument, o.Unfilled),
+				o.State, o.Cloid}
+		})
+}
+
+// runPage prints the page of the account's records that --page and --limit select: as JSON, or
+// as a table (header and one row per record, at the instruments' precision) with a page footer.
+func runPage[T any](ctx context.Context, r *runner, read func(context.Context, string, api.PageParams) (api.Page[T], error),
+	header []string, row func(*state.Store, T) []string) error {
 	user, err := r.account()
 	if err != nil {
 		return err
@@ -247,7 +270,7 @@ func runFills(ctx context.Context, r *runner) error {
 	if err != nil {
 		return err
 	}
-	page, err := r.client.Fills(ctx, user, pp)
+	page, err := read(ctx, user, pp)
 	if err != nil {
 		return err
 	}
@@ -259,11 +282,9 @@ func runFills(ctx context.Context, r *runner) error {
 	if err != nil {
 		return err
 	}
-	t := newTable("TIME", "INSTRUMENT", "SIDE", "DIRECTION", "PRICE>", "SIZE>", "FEE>", "CLOSED PNL>", "TRADE>", "OID>")
-	for _, f := range page.Data {
-		t.add(timeText(f.BlockTime), f.Instrument, sideText(f.Side), f.Direction, priceText(st, f.Instrument, f.Price),
-			sizeText(st, f.Instrument, f.Size), f.Fee.String(), signed(f.ClosedPnl),
-			strconv.FormatUint(uint64(f.TradeID), 10), strconv.FormatUint(uint64(f.OrderID), 10))
+	t := newTable(header...)
+	for _, rec := range page.Data {
+		t.add(row(st, rec)...)
 	}
 	if err := t.write(r.env.Stdout); err != nil {
 		return err
@@ -274,39 +295,6 @@ func runFills(ctx context.Context, r *runner) error {
 func (r *runner) pageFooter(page, pages, total int) error {
 	_, err := fmt.Fprintf(r.env.Stdout, "page %d of %d (%d records)\n", page, max(pages, page), total)
 	return err
-}
-
-func runHistory(ctx context.Context, r *runner) error {
-	user, err := r.account()
-	if err != nil {
-		return err
-	}
-	pp, err := r.pageParams()
-	if err != nil {
-		return err
-	}
-	page, err := r.client.OrderHistory(ctx, user, pp)
-	if err != nil {
-		return err
-	}
-	if r.o.json {
-		page.Data = nonNil(page.Data)
-		return writeJSON(r.env.Stdout, page)
-	}
-	st, err := r.market(ctx)
-	if err != nil {
-		return err
-	}
-	t := newTable("TIME", "INSTRUMENT", "OID>", "SIDE", "TYPE", "PRICE>", "SIZE>", "UNFILLED>", "STATE", "CLOID")
-	for _, o := range page.Data {
-		t.add(timeText(o.Timestamp), o.Instrument, strconv.FormatUint(uint64(o.OrderID), 10), sideText(o.Side), orderType(o),
-			priceText(st, o.Instrument, o.LimitPrice), sizeText(st, o.Instrument, o.Size), sizeText(st, o.Instrument, o.Unfilled),
-			o.State, o.Cloid)
-	}
-	if err := t.write(r.env.Stdout); err != nil {
-		return err
-	}
-	return r.pageFooter(page.Page, page.TotalPages, page.TotalCount)
 }
 
 func runTickers(ctx context.Context, r *runner) error {
