@@ -2,8 +2,9 @@ package main
 
 import (
 	"fmt"
+	"maps"
 	"os"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/charmbracelet/lipgloss"
@@ -50,12 +51,7 @@ var themes = map[string]ui.Theme{
 var themeAliases = map[string]string{"colourblind": "colorblind", "colour-blind": "colorblind", "color-blind": "colorblind", "cb": "colorblind"}
 
 func themeNames() []string {
-	names := make([]string, 0, len(themes))
-	for n := range themes {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
+	return slices.Sorted(maps.Keys(themes))
 }
 
 // buildTheme returns the named theme; NO_COLOR (any non-empty value) keeps its name but drops

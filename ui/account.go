@@ -1,7 +1,8 @@
 package ui
 
 import (
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -150,12 +151,7 @@ func (p *accountPane) collateral(title string, m map[string]api.CollateralBalanc
 	if len(m) == 0 {
 		return append(out, st.Muted.on("    none"))
 	}
-	syms := make([]string, 0, len(m))
-	for s := range m {
-		syms = append(syms, s)
-	}
-	sort.Strings(syms)
-	for _, s := range syms {
+	for _, s := range slices.Sorted(maps.Keys(m)) {
 		b := m[s]
 		out = append(out, "    "+pad(s, 8)+fit(fmtNum(b.Balance, 2), 16, true)+st.Muted.on(" free "+fmtNum(b.WithdrawableBalance, 2)))
 	}

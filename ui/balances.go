@@ -2,7 +2,8 @@ package ui
 
 import (
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -156,12 +157,7 @@ func balanceLines(st *Styles, side string, m map[string]api.CollateralBalance, d
 	if len(m) == 0 {
 		return append(out, st.Muted.on("  none"))
 	}
-	syms := make([]string, 0, len(m))
-	for s := range m {
-		syms = append(syms, s)
-	}
-	sort.Strings(syms)
-	for _, s := range syms {
+	for _, s := range slices.Sorted(maps.Keys(m)) {
 		b := m[s]
 		out = append(out, fmt.Sprintf("  %-8s %18s %18s", s, amountText(b.Balance, decimals[s]), amountText(b.WithdrawableBalance, decimals[s])))
 	}
@@ -172,13 +168,8 @@ func vaultLines(st *Styles, m map[string]api.VaultBalance) []string {
 	if len(m) == 0 {
 		return []string{st.FieldLabel.on(pad("Vaults", 12)) + st.Muted.on("none")}
 	}
-	addrs := make([]string, 0, len(m))
-	for a := range m {
-		addrs = append(addrs, a)
-	}
-	sort.Strings(addrs)
 	out := []string{st.Header.on("Vaults")}
-	for _, a := range addrs {
+	for _, a := range slices.Sorted(maps.Keys(m)) {
 		v := m[a]
 		out = append(out, fmt.Sprintf("  %s  amount %s  shares %s of %s withdrawable", a, fmtNum(v.Amount, 2),
 			v.WithdrawableShares.String(), v.TotalShares.String()))

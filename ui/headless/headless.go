@@ -12,9 +12,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"os"
-	"sort"
+	"slices"
 	"strings"
 	"time"
 
@@ -100,12 +101,7 @@ func IsCommand(name string) bool {
 
 // Commands lists the command names, sorted.
 func Commands() []string {
-	out := make([]string, 0, len(commands))
-	for n := range commands {
-		out = append(out, n)
-	}
-	sort.Strings(out)
-	return out
+	return slices.Sorted(maps.Keys(commands))
 }
 
 // usageError is a mistake in the command line: nothing was sent.

@@ -4,7 +4,8 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -124,12 +125,7 @@ func runAccount(ctx context.Context, r *runner) error {
 func balancesTable(a api.AccountSummary) *table {
 	t := newTable("SIDE", "COLLATERAL", "BALANCE>", "WITHDRAWABLE>")
 	add := func(side string, m map[string]api.CollateralBalance) {
-		syms := make([]string, 0, len(m))
-		for s := range m {
-			syms = append(syms, s)
-		}
-		sort.Strings(syms)
-		for _, s := range syms {
+		for _, s := range slices.Sorted(maps.Keys(m)) {
 			b := m[s]
 			t.add(side, s, b.Balance.String(), b.WithdrawableBalance.String())
 		}
