@@ -132,12 +132,7 @@ func (p *chartPane) Update(msg tea.Msg) tea.Cmd {
 // follow tracks the current instrument (the first instrument until one is picked); it reports
 // whether it changed.
 func (p *chartPane) follow() bool {
-	sym := p.Instrument
-	if sym == "" {
-		if names := p.Store.InstrumentNames(); len(names) > 0 {
-			sym = names[0]
-		}
-	}
+	sym := p.shownInstrument()
 	if sym == p.symbol {
 		return false
 	}

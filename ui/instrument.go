@@ -100,14 +100,10 @@ func (p *instrumentPane) Update(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
-// follow tracks the current instrument; it reports whether it changed.
+// follow tracks the current instrument (the first instrument until one is picked); it reports
+// whether it changed.
 func (p *instrumentPane) follow() bool {
-	sym := p.Instrument
-	if sym == "" {
-		if names := p.Store.InstrumentNames(); len(names) > 0 {
-			sym = names[0]
-		}
-	}
+	sym := p.shownInstrument()
 	if sym == p.symbol {
 		return false
 	}

@@ -77,6 +77,18 @@ type Common struct {
 	Account string
 }
 
+// shownInstrument is the instrument the market panes show: the current one, or the first
+// instrument by name until one is picked ("" before instruments load).
+func (c *Common) shownInstrument() string {
+	if c.Instrument != "" {
+		return c.Instrument
+	}
+	if names := c.Store.InstrumentNames(); len(names) > 0 {
+		return names[0]
+	}
+	return ""
+}
+
 // DataMsg tells every pane that the store changed for Kind.
 type DataMsg struct{ Kind state.Kind }
 
