@@ -44,6 +44,16 @@ func SignerFromHex(keyHex string) (*Signer, error) {
 	return NewSigner(key)
 }
 
+// NewRandomSigner makes a signer with a fresh random key that exists only in memory (the demo
+// wallet's).
+func NewRandomSigner() (*Signer, error) {
+	key, err := crypto.GenerateKey()
+	if err != nil {
+		return nil, fmt.Errorf("signer: could not make a random key: %w", err)
+	}
+	return NewSigner(key)
+}
+
 // SignerFromEnv makes a signer from TRADEDESK_PRIVATE_KEY. ok is false (with a nil error) when the
 // variable is not set.
 func SignerFromEnv() (s *Signer, ok bool, err error) {
