@@ -5,8 +5,6 @@ package main
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"flag"
 	"fmt"
@@ -299,22 +297,6 @@ func hostOf(raw string) string {
 	return raw
 }
 
-// newDemoSigner makes a fresh random key for the demo wallet; it lives only in memory.
-func newDemoSigner() (*api.Signer, error) {
-	for range 4 {
-		var b [32]byte
-		if _, err := rand.Read(b[:]); err != nil {
-			return nil, err
-		}
-		s, err := api.SignerFromHex(hex.EncodeToString(b[:]))
-		clear(b[:])
-		if err == nil {
-			return s, nil
-		}
-	}
-	return nil, errors.New("could not make a demo key")
-}
-
 // openLog opens the --log file (a JSON slog handler; the api client logs every request to it with
 // signatures shortened and no key); without one, nothing is logged or even formatted.
 func openLog(path string) (*slog.Logger, func(), error) {
@@ -475,22 +457,6 @@ func mergeFlags(o *options, cfg fileConfig) {
 	}
 }
 
-// serveHTTP serves h on a free loopback port; it returns the base URL and a stop function.
-func serveHTTP(h http.Handler) (string, func(), error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return "", nil, fmt.Errorf("demo: cannot listen on loopback: %w", err)
-	}
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 5 * time.Second}
-	go func() { _ = srv.Serve(ln) }()
-	stop := func() {
-		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
-		defer cancel()
-		_ = srv.Shutdown(ctx)
-	}
-	return "http://" + ln.Addr().String() + "/", stop, nil
-}
-
 // keepAliveHTTP is the console's HTTP client: Go's default transport (proxy, timeouts, HTTP/2)
 // keeping 16 idle connections per host instead of 2, so the console's concurrent polls reuse
 // their connections (with 2, one request in eight opened a new one: a TLS handshake each time).
@@ -500,70 +466,36 @@ func keepAliveHTTP() *http.Client {
 	return &http.Client{Transport: tr}
 }
 
-// startDemo starts the embedded simulator on a free loopback port with its market loop, makes a
+// startDemo starts the embedded simulator and its market loop on a free loopback port, makes a
 // demo wallet with a fresh random key (funded by the simulator on first sight), and returns a
 // client trading it over real HTTP.
 func startDemo(ctx context.Context, seed int64) (*connection, error) {
 	if seed == 0 {
 		seed = time.Now().UnixNano()
 	}
+	signer, err := api.NewRandomSigner()
+	if err != nil {
+		return nil, err
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, fmt.Errorf("demo: cannot listen on loopback: %w", err)
+	}
 	s := sim.New(sim.WithSeed(uint64(seed)))
-	base, stopHTTP, err := serveHTTP(s)
-	if err != nil {
-		return nil, err
-	}
 	runCtx, cancel := context.WithCancel(ctx)
-	go func() { _ = s.Run(runCtx) }()
-	signer, err := newDemoSigner()
-	if err != nil {
-		cancel()
-		stopHTTP()
-		return nil, err
-	}
-	client := api.New(base, api.WithSigner(signer), api.WithHTTPClient(keepAliveHTTP()))
-	return &connection{client: client, mode: ui.ModeDemo, network: "demo", close: func() { cancel(); stopHTTP() }}, nil
+	served := make(chan struct{})
+	go func() {
+		defer close(served)
+		_ = s.Serve(runCtx, ln)
+	}()
+	stop := func() { cancel(); <-served }
+	client := api.New("http://"+ln.Addr().String()+"/", api.WithSigner(signer), api.WithHTTPClient(keepAliveHTTP()))
+	return &connection{client: client, mode: ui.ModeDemo, network: "demo", close: stop}, nil
 }
 
 // runSim is `tradedesk sim`: the simulated exchange alone, for bots, SDKs and tests.
 func runSim(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("tradedesk sim", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	listen := fs.String("listen", "127.0.0.1:8545", "address to serve on (`HOST:PORT`)")
-	seed := fs.Uint64("seed", 1, "seed of every random choice (same seed, same markets)")
-	faults := fs.String("faults", "", "share of requests that fail: \"0.1\", or \"5xx=0.05,timeout=0.02,garbage=0.02,lost=0.02,delay=10s\"")
-	demo := fs.String("demo-balance", sim.DefaultDemoBalance.String(), "USDC a new address receives (0: none)")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: tradedesk sim --listen HOST:PORT [--seed N] [--faults SPEC]\n\nRuns the simulated exchange (POST /info, POST /exchange) until interrupted.\n\nFlags:")
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
-	}
-	f, err := sim.ParseFaults(*faults)
-	if err != nil {
-		fmt.Fprintln(stderr, "tradedesk sim: --faults:", err)
-		return 2
-	}
-	bal, err := decimal.NewFromString(*demo)
-	if err != nil || bal.IsNegative() {
-		fmt.Fprintf(stderr, "tradedesk sim: --demo-balance %q: want a non-negative number\n", *demo)
-		return 2
-	}
-	ln, err := net.Listen("tcp", *listen)
-	if err != nil {
-		fmt.Fprintln(stderr, "tradedesk sim:", err)
-		return 1
-	}
-	s := sim.New(sim.WithSeed(*seed), sim.WithFaults(f), sim.WithDemoBalance(bal))
-	fmt.Fprintf(stdout, "tradedesk sim: serving http://%s/ (seed %d); Ctrl+C stops\n", ln.Addr(), *seed)
-	if err := s.Serve(ctx, ln); err != nil {
-		fmt.Fprintln(stderr, "tradedesk sim:", err)
-		return 1
-	}
-	return 0
+	return sim.RunCommand(ctx, args, stdout, stderr)
 }
 
 // isHeadless reports whether name is one of the headless commands.
