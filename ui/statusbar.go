@@ -2,12 +2,11 @@ package ui
 
 import (
 	"strconv"
-
-	"github.com/charmbracelet/x/ansi"
-	"github.com/shopspring/decimal"
 	"strings"
 	"time"
 
+	"github.com/charmbracelet/x/ansi"
+	"github.com/shopspring/decimal"
 	"github.com/tradedesk/tradedesk/state"
 )
 
