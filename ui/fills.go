@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -387,3 +388,6 @@ func (p *fillsPane) FullHelp() [][]key.Binding {
 	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
 		{exportKeys.CSV, exportKeys.JSON, exportKeys.Stop, fillsKeys.Bell}}
 }
+
+// ringBell rings the terminal bell on stderr (the screen is drawn on stdout).
+func ringBell() { _, _ = os.Stderr.WriteString("\a") }

@@ -104,3 +104,44 @@ func fitStyled(s string, w int) string {
 	}
 	return ansi.Truncate(s, w, "…")
 }
+
+// freshLine is a pane's status line for kind: what failed and how old the data is, or "" when
+// it is fresh.
+func freshLine(st *Styles, store *state.Store, k state.Kind, w int) string {
+	f := store.Freshness(k)
+	switch {
+	case f.Err != nil && !f.Loaded():
+		return st.Danger.on(pad("failed: "+plainError(f.Err)+" (retrying)", w))
+	case f.Err != nil:
+		return st.Warn.on(pad("stale "+fmtAge(f.Age)+": "+plainError(f.Err)+" (retrying)", w))
+	case f.Stale && f.Loaded():
+		return st.Warn.on(pad("stale: updated "+fmtAge(f.Age)+" ago", w))
+	}
+	return ""
+}
+
+// fitLines makes exactly h lines of exactly w cells from lines (plain or styled).
+func fitLines(lines []string, w, h int) string {
+	out := make([]string, h)
+	blank := strings.Repeat(" ", max(w, 0))
+	for i := range out {
+		if i < len(lines) {
+			out[i] = fitStyled(lines[i], w)
+		} else {
+			out[i] = blank
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
+// emptyFor is a list's empty-state text for kind: loading, the failure, or text once loaded.
+func emptyFor(store *state.Store, k state.Kind, text string) string {
+	f := store.Freshness(k)
+	switch {
+	case f.Err != nil && !f.Loaded():
+		return k.String() + " request failed: " + plainError(f.Err) + " (retrying)"
+	case !f.Loaded():
+		return "loading " + k.String() + "…"
+	}
+	return text
+}

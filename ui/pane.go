@@ -5,6 +5,7 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
 )
 
@@ -119,4 +120,12 @@ const (
 
 func notice(level noticeLevel, text string) tea.Cmd {
 	return func() tea.Msg { return noticeMsg{Text: text, Level: level} }
+}
+
+// exchangeAddress is the account the exchange acts for ("" when it watches none).
+func exchangeAddress(ex api.Exchange) string {
+	if ex == nil {
+		return ""
+	}
+	return ex.Address()
 }
