@@ -504,7 +504,11 @@ func isHeadless(name string) bool { return headless.IsCommand(name) }
 // runHeadless runs a headless command with the config file's connection as its defaults (the
 // command's own flags override them). A --config flag, if present, is read here and removed.
 func runHeadless(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	path, rest := extractConfigFlag(args[1:])
+	path, rest, err := extractConfigFlag(args[1:])
+	if err != nil {
+		fmt.Fprintln(stderr, "tradedesk:", err)
+		return headless.ExitUsage
+	}
 	cfg, err := loadConfig(path, stderr)
 	if err != nil {
 		fmt.Fprintln(stderr, "tradedesk:", err)
@@ -517,23 +521,25 @@ func runHeadless(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	return headless.Run(ctx, append([]string{args[0]}, rest...), env)
 }
 
-// extractConfigFlag takes --config FILE (or --config=FILE) out of args.
-func extractConfigFlag(args []string) (string, []string) {
+// extractConfigFlag takes --config FILE (or --config=FILE) out of args. A --config with no FILE
+// after it is an error, not a silent fall back to the default config.
+func extractConfigFlag(args []string) (string, []string, error) {
 	var path string
 	out := make([]string, 0, len(args))
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		switch {
 		case a == "--config" || a == "-config":
-			if i+1 < len(args) {
-				path = args[i+1]
-				i++
+			if i+1 == len(args) {
+				return "", nil, errors.New("--config needs a FILE after it")
 			}
+			path = args[i+1]
+			i++
 		case strings.HasPrefix(a, "--config=") || strings.HasPrefix(a, "-config="):
 			path = a[strings.IndexByte(a, '=')+1:]
 		default:
 			out = append(out, a)
 		}
 	}
-	return path, out
+	return path, out, nil
 }
