@@ -92,6 +92,7 @@ func (s *Store) SetStaleAfter(k Kind, d time.Duration) {
 // Apply changes the store by one message and reports whether anything changed. Unknown messages
 // and messages of a generation older than the last applied for their kind change nothing.
 func (s *Store) Apply(msg any) (changed bool) {
+	msg = deref(msg)
 	k, gen, at, ok := msgMeta(msg)
 	if !ok {
 		return false
@@ -110,11 +111,6 @@ func (s *Store) Apply(msg any) (changed bool) {
 		s.version[k]++
 		return true
 	}
-	if p, isPtr := msg.(*FailedMsg); isPtr {
-		s.err[k] = p.Err
-		s.version[k]++
-		return true
-	}
 	recovered := s.err[k] != nil
 	s.at[k], s.err[k] = at, nil
 	if s.applyData(msg) || recovered {
@@ -124,7 +120,7 @@ func (s *Store) Apply(msg any) (changed bool) {
 	return false
 }
 
-// msgMeta returns the kind, generation and time of a message, accepting values and pointers.
+// msgMeta returns the kind, generation and time of a message (a value: Apply derefs pointers).
 func msgMeta(msg any) (Kind, uint64, time.Time, bool) {
 	switch m := msg.(type) {
 	case TickersMsg:
@@ -157,48 +153,12 @@ func msgMeta(msg any) (Kind, uint64, time.Time, bool) {
 		}
 		return m.Kind, m.Gen, m.At, true
 	}
-	return derefMeta(msg)
-}
-
-// derefMeta handles pointers to messages.
-func derefMeta(msg any) (Kind, uint64, time.Time, bool) {
-	switch m := msg.(type) {
-	case *TickersMsg:
-		return msgMeta(*m)
-	case *MidsMsg:
-		return msgMeta(*m)
-	case *InstrumentsMsg:
-		return msgMeta(*m)
-	case *CollateralMsg:
-		return msgMeta(*m)
-	case *AccountMsg:
-		return msgMeta(*m)
-	case *PositionsMsg:
-		return msgMeta(*m)
-	case *OrdersMsg:
-		return msgMeta(*m)
-	case *FillsMsg:
-		return msgMeta(*m)
-	case *HistoryMsg:
-		return msgMeta(*m)
-	case *ChartMsg:
-		return msgMeta(*m)
-	case *BrokersMsg:
-		return msgMeta(*m)
-	case *LeverageMsg:
-		return msgMeta(*m)
-	case *FailedMsg:
-		if m == nil {
-			return 0, 0, time.Time{}, false
-		}
-		return msgMeta(*m)
-	}
 	return 0, 0, time.Time{}, false
 }
 
 // applyData stores a data message's records; it reports whether they differ from what was held.
 func (s *Store) applyData(msg any) bool {
-	switch m := deref(msg).(type) {
+	switch m := msg.(type) {
 	case TickersMsg:
 		return s.setTickers(m.Tickers)
 	case MidsMsg:
@@ -237,35 +197,46 @@ func replace[T any](dst *T, v T) bool {
 	return true
 }
 
-// deref turns a pointer to a message into the message.
+// deref turns a pointer to a message into the message (nil for a nil pointer); anything else
+// comes back as it is.
 func deref(msg any) any {
 	switch m := msg.(type) {
 	case *TickersMsg:
-		return *m
+		return value(m)
 	case *MidsMsg:
-		return *m
+		return value(m)
 	case *InstrumentsMsg:
-		return *m
+		return value(m)
 	case *CollateralMsg:
-		return *m
+		return value(m)
 	case *AccountMsg:
-		return *m
+		return value(m)
 	case *PositionsMsg:
-		return *m
+		return value(m)
 	case *OrdersMsg:
-		return *m
+		return value(m)
 	case *FillsMsg:
-		return *m
+		return value(m)
 	case *HistoryMsg:
-		return *m
+		return value(m)
 	case *ChartMsg:
-		return *m
+		return value(m)
 	case *BrokersMsg:
-		return *m
+		return value(m)
 	case *LeverageMsg:
-		return *m
+		return value(m)
+	case *FailedMsg:
+		return value(m)
 	}
 	return msg
+}
+
+// value is *p, or nil when p is nil.
+func value[T any](p *T) any {
+	if p == nil {
+		return nil
+	}
+	return *p
 }
 
 func (s *Store) setTickers(ts []api.Ticker) bool {
