@@ -9,6 +9,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/api/sim"
+	"github.com/tradedesk/tradedesk/state"
 )
 
 // testKeyHex is a fixed test key (never a real account).
@@ -65,23 +66,38 @@ func newSimConsoleVia(t testing.TB, w, h int, readOnly bool, wrap func(http.Hand
 }
 
 // pump runs cmd and every command that follows from it, feeding each message to the model, until
-// nothing has arrived for a short while. Timers (polls, flashes) do not fire within that window,
-// so a pump settles the console after one round of requests.
+// every command it started has returned and been handled and no request of the model is out.
+// Timers (tea.Tick: the next polls, backoffs, flashes) are not waited for, so a pump settles the
+// console after one round of requests however slow the machine is; a timer that fires while the
+// pump still waits for a request is handled like any other message.
 func pump(t testing.TB, m *Model, cmd tea.Cmd) {
 	t.Helper()
-	msgs := make(chan tea.Msg, 4096)
+	type result struct {
+		msg   tea.Msg
+		timer bool
+	}
+	msgs := make(chan result, 4096)
+	pending := 0 // commands started, not timers, whose message has not been handled yet
 	run := func(c tea.Cmd) {
 		if c == nil {
 			return
 		}
-		go func() { msgs <- c() }()
+		timer := timerCmd(c)
+		if !timer {
+			pending++
+		}
+		go func() { msgs <- result{c(), timer} }()
 	}
 	run(cmd)
-	deadline := time.After(10 * time.Second)
-	for {
+	deadline := time.NewTimer(pumpDeadline)
+	defer deadline.Stop()
+	for pending > 0 || m.busy() {
 		select {
-		case msg := <-msgs:
-			switch msg := msg.(type) {
+		case r := <-msgs:
+			if !r.timer {
+				pending--
+			}
+			switch msg := r.msg.(type) {
 			case nil:
 			case tea.BatchMsg:
 				for _, c := range msg {
@@ -93,17 +109,18 @@ func pump(t testing.TB, m *Model, cmd tea.Cmd) {
 				_, next := m.Update(msg)
 				run(next)
 			}
-		case <-time.After(40 * time.Millisecond):
-			if !m.busy() {
-				return
-			}
-		case <-deadline:
-			t.Fatal("pump: the console did not settle in 10s")
+		case <-deadline.C:
+			t.Fatalf("pump: the console did not settle in %s: %d commands still running, busy %v", pumpDeadline, pending, m.busy())
 		}
 	}
 }
 
-// busy reports whether a request of the model is still out.
+// pumpDeadline bounds a pump: a request to the simulator takes milliseconds, so only a console
+// that never settles (a hung request, a command that never returns) reaches it.
+const pumpDeadline = 20 * time.Second
+
+// busy reports whether a request of the model is still out (a pump waits for it whether or not
+// the command that sends it is one the pump started).
 func (m *Model) busy() bool {
 	if m.sending > 0 {
 		return true
@@ -164,4 +181,36 @@ func keyMsg(k string) tea.KeyMsg {
 		return tea.KeyMsg{Type: tea.KeyBackspace}
 	}
 	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(k)}
+}
+
+// TestPumpTellsTimersFromWork: the pump's helpers wait for requests and messages, never for the
+// console's timers (if a timer were taken for work, every pump would wait for the next poll).
+func TestPumpTellsTimersFromWork(t *testing.T) {
+	c := newSimConsole(t, 120, 40, false)
+	pump(t, c.m, c.m.Init())
+	_, fills, _ := activityGroup(t, c.m)
+	for name, cmd := range map[string]tea.Cmd{
+		"the next poll":      c.m.schedule(state.KindTickers, time.Hour),
+		"a pane's next poll": fills.f.schedule(time.Hour),
+		"tea.Tick":           tea.Tick(time.Hour, func(time.Time) tea.Msg { return nil }),
+		"tea.Every":          tea.Every(time.Hour, func(time.Time) tea.Msg { return nil }),
+	} {
+		if !timerCmd(cmd) {
+			t.Errorf("%s is not recognised as a timer", name)
+		}
+	}
+	request := fills.f.poll()
+	for name, cmd := range map[string]tea.Cmd{
+		"a poll's request": fetch(c.m.ex, state.KindTickers, 0, time.Second, c.clock.Now),
+		"a notice":         notice(levelInfo, "hello"),
+		"a pane's request": request,
+	} {
+		if timerCmd(cmd) {
+			t.Errorf("%s is taken for a timer", name)
+		}
+	}
+	pump(t, c.m, request)
+	if c.m.busy() {
+		t.Error("busy after the pump")
+	}
 }
