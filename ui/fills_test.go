@@ -71,16 +71,13 @@ func paneCommon(t testing.TB) *Common {
 	return &Common{Store: st, Styles: NewStyles(testTheme), Keys: &keys, Clock: clock}
 }
 
-// runBriefly runs cmd, giving up (nil) on one still waiting after 200ms: a poll's timer.
+// runBriefly runs cmd and returns its message, or nil at once for a timer (a poll's next run):
+// no polls run on their own in these tests.
 func runBriefly(cmd tea.Cmd) tea.Msg {
-	ch := make(chan tea.Msg, 1)
-	go func() { ch <- cmd() }()
-	select {
-	case msg := <-ch:
-		return msg
-	case <-time.After(200 * time.Millisecond):
+	if timerCmd(cmd) {
 		return nil
 	}
+	return cmd()
 }
 
 // deliver runs cmd the way the root model would: fetch results are applied to the store and the
