@@ -38,6 +38,11 @@ type statusBar struct {
 	mode    Mode
 	network string
 	address string
+	// The account summary, long and short, as of account version accountVersion (and whether
+	// the account had loaded: an unchanged first reply moves no version).
+	accountVersion            uint64
+	accountLoaded             bool
+	summaryLong, summaryShort string
 }
 
 // badge is the always-visible mode: DEMO, READ-ONLY or LIVE with the network.
@@ -126,20 +131,33 @@ func fmtLatency(d time.Duration) string {
 }
 
 // summary is the account in one line, on the right of the top line: equity, available balance
-// and margin used, so it stays in view when the account pane is a tab away.
+// and margin used, so it stays in view when the account pane is a tab away. It is worked out
+// again only when the account's version moves.
 func (s *statusBar) summary(m *Model, short bool) string {
-	if !m.store.Freshness(state.KindAccount).Loaded() {
-		return ""
+	v, loaded := m.store.Version(state.KindAccount), m.store.Freshness(state.KindAccount).Loaded()
+	if v != s.accountVersion || loaded != s.accountLoaded {
+		s.accountVersion, s.accountLoaded = v, loaded
+		s.summaryLong, s.summaryShort = s.renderSummary(m.store)
+	}
+	if short {
+		return s.summaryShort
+	}
+	return s.summaryLong
+}
+
+// renderSummary draws the account summary long and short ("" until the account has loaded).
+func (s *statusBar) renderSummary(store *state.Store) (long, short string) {
+	if !store.Freshness(state.KindAccount).Loaded() {
+		return "", ""
 	}
 	st := s.st
-	a := m.store.Account()
+	a := store.Account()
 	im := state.MarginUtilizationAfter(a, decimal.Zero)
-	if short {
-		return st.Muted.on("eq ") + fmtNum(a.TotalAccountEquity, 0) + st.Muted.on(" IM ") + utilPaint(st, im).on(state.FormatPercent(im, 0)) + " "
-	}
-	return st.Muted.on("equity ") + fmtNum(a.TotalAccountEquity, 2) + st.Muted.on(" · avail ") + fmtNum(a.AvailableBalance, 2) +
+	short = st.Muted.on("eq ") + fmtNum(a.TotalAccountEquity, 0) + st.Muted.on(" IM ") + utilPaint(st, im).on(state.FormatPercent(im, 0)) + " "
+	long = st.Muted.on("equity ") + fmtNum(a.TotalAccountEquity, 2) + st.Muted.on(" · avail ") + fmtNum(a.AvailableBalance, 2) +
 		st.Muted.on(" · uPnL ") + signPaint(st, a.Upnl).on(fmtSigned(a.Upnl, 2)) +
 		st.Muted.on(" · IM ") + utilPaint(st, im).on(state.FormatPercent(im, 1)) + " "
+	return long, short
 }
 
 // stale lists the kinds whose data is stale, with their age.
