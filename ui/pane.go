@@ -22,10 +22,10 @@ import (
 //     the wide layout, its share of the column's height, and a fixed height (0 for none). Its number
 //     key and tab order follow from its position; in the narrow layout it is a tab; where a column
 //     has no room it is hidden and swaps in when focused. Several views can share one slot as a
-//     paneGroup (extras.go), switched with [ and ].
+//     paneGroup (panegroup.go), switched with [ and ].
 //  3. Data: react to DataMsg{Kind} in Update (the store changed) and keep rendered rows until the
 //     store's Version(kind) moves. Kinds the root polls are in poll.go; a pane with requests of its
-//     own runs them with a fetcher (extras.go).
+//     own runs them with a fetcher (fetcher.go).
 //
 // Optional interfaces: inputCapturer (a focused text input takes every key before any global
 // binding), clicker (mouse clicks inside the pane), kindsShower (its border shows the freshness of
