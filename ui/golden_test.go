@@ -3,6 +3,8 @@ package ui
 import (
 	"bytes"
 	"context"
+	"fmt"
+	"reflect"
 	"testing"
 	"time"
 
@@ -37,22 +39,24 @@ func TestGoldenScreens(t *testing.T) {
 			}
 			// One round of requests only: the simulator's answers depend on how many it saw.
 			c.m.iv = Intervals{Tickers: time.Hour, Account: time.Hour, Positions: time.Hour, Orders: time.Hour,
-				Instruments: time.Hour, Timeout: 5 * time.Second, MaxBackoff: time.Hour}
-			tm := teatest.NewTestModel(t, probe{c.m}, teatest.WithInitialTermSize(tc.w, tc.h))
+				Instruments: time.Hour, Timeout: 20 * time.Second, MaxBackoff: time.Hour}
+			paneEvery(t, c.m, time.Hour)
+			p := probe{Model: c.m, out: new(int)}
+			tm := teatest.NewTestModel(t, p, teatest.WithInitialTermSize(tc.w, tc.h))
 			t.Cleanup(func() { _ = tm.Quit() })
 			teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
 				return bytes.Contains(b, []byte("BTC-PERP"))
-			}, teatest.WithDuration(10*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
-			// Let every first request land, then press the keys.
+			}, teatest.WithDuration(20*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
+			// Let every first request land, then press the keys and let what they started land.
 			waitSettled(t, tm)
 			for _, k := range tc.keys {
 				tm.Send(k)
 			}
-			time.Sleep(100 * time.Millisecond)
+			waitSettled(t, tm)
 			if err := tm.Quit(); err != nil {
 				t.Fatal(err)
 			}
-			fm := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(probe)
+			fm := tm.FinalModel(t, teatest.WithFinalTimeout(20*time.Second)).(probe)
 			golden.RequireEqual(t, []byte(fm.View()))
 		})
 	}
@@ -74,54 +78,91 @@ func placeFixtureOrders(t *testing.T, ex api.Exchange) {
 	}
 }
 
-// settledMsg asks the model whether its first requests are all back; the answer comes on ch.
-type settledMsg struct{ ch chan bool }
+// settledMsg asks the model whether its first requests are all back; the answer comes on ch:
+// "" when settled, else what it waits for.
+type settledMsg struct{ ch chan string }
 
-var lastUnsettled string
+// probe is the console run as a tea.Program with two additions: it counts the commands its
+// Update returned whose message has not come back yet (timers aside), and it answers settledMsg
+// from inside the program's goroutine, so the test never reads the model while it runs.
+type probe struct {
+	*Model
+	out *int // commands returned, not timers, whose message Update has not handled yet
+}
 
-// probe is the console with one more message: settledMsg, answered from inside the program's
-// goroutine so the test never reads the model while it runs.
-type probe struct{ *Model }
+// trackedMsg is the message of a command the probe counts.
+type trackedMsg struct{ msg tea.Msg }
+
+// track counts cmd until its message comes back to Update.
+func (p probe) track(cmd tea.Cmd) tea.Cmd {
+	if cmd == nil || timerCmd(cmd) {
+		return cmd
+	}
+	*p.out++
+	return func() tea.Msg { return trackedMsg{cmd()} }
+}
 
 // Update implements tea.Model.
 func (p probe) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	if s, ok := msg.(settledMsg); ok {
-		s.ch <- p.settled()
+	switch m := msg.(type) {
+	case settledMsg:
+		m.ch <- p.unsettled()
 		return p, nil
+	case trackedMsg:
+		*p.out--
+		switch inner := m.msg.(type) {
+		case nil:
+			return p, nil
+		case tea.BatchMsg: // the program would run these: run them counted
+			cmds := make([]tea.Cmd, 0, len(inner))
+			for _, c := range inner {
+				cmds = append(cmds, p.track(c))
+			}
+			return p, tea.Batch(cmds...)
+		}
+		if reflect.TypeOf(m.msg).PkgPath() == reflect.TypeFor[tea.QuitMsg]().PkgPath() {
+			return p, func() tea.Msg { return m.msg } // for the program itself (quit, screen, title)
+		}
+		msg = m.msg
 	}
 	_, cmd := p.Model.Update(msg)
-	return p, cmd
+	return p, p.track(cmd)
 }
 
-// settled reports whether no request is out and every kind shown has loaded.
-func (m *Model) settled() bool {
-	if m.busy() {
-		return false
+// unsettled says what the console still waits for: a command's message, a request, or a kind
+// shown that has not loaded; "" when none.
+func (p probe) unsettled() string {
+	if *p.out > 0 {
+		return fmt.Sprintf("%d commands", *p.out)
 	}
-	for _, k := range append(m.kinds, state.KindFills, state.KindHistory, state.KindChart) {
-		if !m.store.Freshness(k).Loaded() {
-			lastUnsettled = k.String()
-			return false
+	if p.busy() {
+		return "a request"
+	}
+	for _, k := range append(p.kinds, state.KindFills, state.KindHistory, state.KindChart) {
+		if !p.store.Freshness(k).Loaded() {
+			return k.String()
 		}
 	}
-	return true
+	return ""
 }
 
-// waitSettled waits until no request of the console is out and every polled kind has loaded.
+// waitSettled waits until every command of the console has come back, no request is out and
+// every kind shown has loaded.
 func waitSettled(t *testing.T, tm *teatest.TestModel) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(20 * time.Second)
+	waiting := "an answer from the program"
 	for time.Now().Before(deadline) {
-		ch := make(chan bool, 1)
+		ch := make(chan string, 1)
 		tm.Send(settledMsg{ch: ch})
 		select {
-		case ok := <-ch:
-			if ok {
+		case waiting = <-ch:
+			if waiting == "" {
 				return
 			}
 		case <-time.After(time.Second):
 		}
-		time.Sleep(30 * time.Millisecond)
+		time.Sleep(10 * time.Millisecond)
 	}
-	t.Fatal("the console did not settle; waiting for " + lastUnsettled)
+	t.Fatal("the console did not settle in 20s; waiting for " + waiting)
 }

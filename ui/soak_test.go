@@ -252,12 +252,16 @@ var soakIntervals = Intervals{
 
 // fastPanes makes the panes' own polls (fills, history, chart, leverage, brokers) run every
 // 100 ms for the test.
-func fastPanes(t testing.TB, m *Model) {
+func fastPanes(t testing.TB, m *Model) { paneEvery(t, m, 100*time.Millisecond) }
+
+// paneEvery sets the interval of the panes' own polls (fills, history, chart, leverage, brokers)
+// for the test.
+func paneEvery(t testing.TB, m *Model, every time.Duration) {
 	t.Helper()
 	vars := []*time.Duration{&fillsEvery, &historyEvery, &brokersEvery, &leverageEvery}
 	old := make([]time.Duration, len(vars))
 	for i, v := range vars {
-		old[i], *v = *v, 100*time.Millisecond
+		old[i], *v = *v, every
 	}
 	t.Cleanup(func() {
 		for i, v := range vars {
@@ -266,7 +270,7 @@ func fastPanes(t testing.TB, m *Model) {
 	})
 	for _, f := range allFetchers(m) {
 		if f.kind == state.KindChart {
-			f.every = func() time.Duration { return 100 * time.Millisecond }
+			f.every = func() time.Duration { return every }
 		}
 	}
 }
