@@ -11,7 +11,6 @@ import (
 	"io"
 	"log/slog"
 	"net"
-	"net/http"
 	"net/url"
 	"os"
 	"os/signal"
@@ -50,7 +49,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		switch {
 		case args[0] == "sim":
 			return runSim(ctx, args[1:], stdout, stderr)
-		case isHeadless(args[0]):
+		case headless.IsCommand(args[0]):
 			return runHeadless(ctx, args, stdout, stderr)
 		}
 		fmt.Fprintf(stderr, "tradedesk: unknown command %q; run tradedesk --help for the commands\n", args[0])
@@ -132,23 +131,7 @@ func console(ctx context.Context, o options, stderr io.Writer) error {
 	}
 	defer closeLog()
 	slog.SetDefault(logger)
-
-	theme, err := buildTheme(o.theme)
-	if err != nil {
-		return err
-	}
-	if theme.NoColor {
-		lipgloss.SetColorProfile(termenv.Ascii) // NO_COLOR: no colour from any pane
-	}
-	keys, err := buildKeyMap(cfg.Keys)
-	if err != nil {
-		return err
-	}
-	intervals, err := cfg.Poll.intervals()
-	if err != nil {
-		return err
-	}
-	guard, err := cfg.Guard.guard()
+	settings, err := consoleSettings(o, cfg)
 	if err != nil {
 		return err
 	}
@@ -158,31 +141,66 @@ func console(ctx context.Context, o options, stderr io.Writer) error {
 	}
 	defer conn.close()
 	slog.Info("console start", "mode", conn.mode, "network", conn.network, "address", conn.client.Address())
-
-	if o.profile != "" {
-		f, err := os.Create(o.profile)
-		if err != nil {
-			return fmt.Errorf("--profile: %w", err)
-		}
-		defer f.Close()
-		if err := pprof.StartCPUProfile(f); err != nil {
-			return fmt.Errorf("--profile: %w", err)
-		}
-		defer pprof.StopCPUProfile()
+	stopProfile, err := startProfile(o.profile)
+	if err != nil {
+		return err
 	}
+	defer stopProfile()
 
-	model := ui.New(ui.Config{
-		Exchange: conn.client, Mode: conn.mode, Network: conn.network, Keys: keys, Theme: theme,
-		Intervals: intervals, Guard: guard, Watchlist: cfg.Watchlist, Stats: o.stats,
-		ReadOnlyReason: conn.readOnly,
-	})
+	settings.Exchange, settings.Mode, settings.Network, settings.ReadOnlyReason = conn.client, conn.mode, conn.network, conn.readOnly
 	// TimeFirstFrame logs "first live frame" (ms since start) once, for the --log file.
-	p := tea.NewProgram(ui.TimeFirstFrame(model), tea.WithAltScreen(), tea.WithMouseCellMotion(), tea.WithContext(ctx))
+	p := tea.NewProgram(ui.TimeFirstFrame(ui.New(settings)), tea.WithAltScreen(), tea.WithMouseCellMotion(), tea.WithContext(ctx))
 	_, err = p.Run()
 	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
 		return nil
 	}
 	return err
+}
+
+// consoleSettings is the console's configuration before it connects: theme, key map, poll
+// intervals, fat-finger guard and watchlist, from the flags and the config file. NO_COLOR turns
+// colour off for every pane here.
+func consoleSettings(o options, cfg fileConfig) (ui.Config, error) {
+	theme, err := buildTheme(o.theme)
+	if err != nil {
+		return ui.Config{}, err
+	}
+	if theme.NoColor {
+		lipgloss.SetColorProfile(termenv.Ascii)
+	}
+	keys, err := buildKeyMap(cfg.Keys)
+	if err != nil {
+		return ui.Config{}, err
+	}
+	intervals, err := cfg.Poll.intervals()
+	if err != nil {
+		return ui.Config{}, err
+	}
+	guard, err := cfg.Guard.guard()
+	if err != nil {
+		return ui.Config{}, err
+	}
+	return ui.Config{Keys: keys, Theme: theme, Intervals: intervals, Guard: guard, Watchlist: cfg.Watchlist, Stats: o.stats}, nil
+}
+
+// startProfile starts the --profile CPU profile (nothing when path is empty); the function it
+// returns stops the profile and closes the file.
+func startProfile(path string) (stop func(), err error) {
+	if path == "" {
+		return func() {}, nil
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, fmt.Errorf("--profile: %w", err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		_ = f.Close()
+		return nil, fmt.Errorf("--profile: %w", err)
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		_ = f.Close()
+	}, nil
 }
 
 // connection is what the console talks to, and what to stop when it quits.
@@ -203,7 +221,7 @@ func connect(ctx context.Context, o options, stderr io.Writer) (*connection, err
 		}
 		return startDemo(ctx, o.seed)
 	}
-	opts := []api.Option{api.WithHTTPClient(keepAliveHTTP())}
+	opts := []api.Option{api.WithHTTPClient(api.PollingHTTPClient())}
 	netName := "custom"
 	if o.network != "" {
 		n, err := api.LookupNetwork(o.network)
@@ -457,15 +475,6 @@ func mergeFlags(o *options, cfg fileConfig) {
 	}
 }
 
-// keepAliveHTTP is the console's HTTP client: Go's default transport (proxy, timeouts, HTTP/2)
-// keeping 16 idle connections per host instead of 2, so the console's concurrent polls reuse
-// their connections (with 2, one request in eight opened a new one: a TLS handshake each time).
-func keepAliveHTTP() *http.Client {
-	tr := http.DefaultTransport.(*http.Transport).Clone()
-	tr.MaxIdleConnsPerHost = 16
-	return &http.Client{Transport: tr}
-}
-
 // startDemo starts the embedded simulator and its market loop on a free loopback port, makes a
 // demo wallet with a fresh random key (funded by the simulator on first sight), and returns a
 // client trading it over real HTTP.
@@ -489,7 +498,7 @@ func startDemo(ctx context.Context, seed int64) (*connection, error) {
 		_ = s.Serve(runCtx, ln)
 	}()
 	stop := func() { cancel(); <-served }
-	client := api.New("http://"+ln.Addr().String()+"/", api.WithSigner(signer), api.WithHTTPClient(keepAliveHTTP()))
+	client := api.New("http://"+ln.Addr().String()+"/", api.WithSigner(signer), api.WithHTTPClient(api.PollingHTTPClient()))
 	return &connection{client: client, mode: ui.ModeDemo, network: "demo", close: stop}, nil
 }
 
@@ -497,9 +506,6 @@ func startDemo(ctx context.Context, seed int64) (*connection, error) {
 func runSim(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	return sim.RunCommand(ctx, args, stdout, stderr)
 }
-
-// isHeadless reports whether name is one of the headless commands.
-func isHeadless(name string) bool { return headless.IsCommand(name) }
 
 // runHeadless runs a headless command with the config file's connection as its defaults (the
 // command's own flags override them). A --config flag, if present, is read here and removed.
