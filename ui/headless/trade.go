@@ -269,24 +269,8 @@ func (r *runner) printOrder(st *state.Store, co state.CheckedOrder, res orderRes
 	if !res.Sent {
 		verb = "checked (dry run, not sent):"
 	}
-	px := priceText(st, in.Name, co.Price)
-	what := fmt.Sprintf("%s %s %s", sideText(w.Side), sizeText(st, in.Name, co.Size), in.Name)
-	how := fmt.Sprintf("@ %s limit %s", px, w.Tif)
-	if w.IsMarket {
-		how = "at market, worst price " + px
-	}
-	if w.TriggerPx != "" {
-		trig, _ := decimal.NewFromString(w.TriggerPx)
-		how = fmt.Sprintf("on %s trigger %s, %s", w.Tpsl, priceText(st, in.Name, trig), how)
-	}
-	if w.ReduceOnly {
-		how += ", reduce-only"
-	}
-	if w.PostOnly {
-		how += ", post-only"
-	}
 	k := newKV(false)
-	k.add("Order", verb+" "+what+" "+how)
+	k.add("Order", verb+" "+orderWords(st, co))
 	if res.Sent {
 		k.add("Order id", strconv.FormatUint(uint64(res.Oid), 10)+" "+res.Status)
 		k.add("Transaction", res.Response.TxHash)
@@ -313,6 +297,28 @@ func (r *runner) printOrder(st *state.Store, co state.CheckedOrder, res orderRes
 		k.add("Warning", wmsg)
 	}
 	return k.write(r.env.Stdout)
+}
+
+// orderWords is a checked order in words: "buy 0.5 BTC-USD @ 50,000.0 limit GTC, post-only".
+func orderWords(st *state.Store, co state.CheckedOrder) string {
+	w, name := co.Wire, co.Instrument.Name
+	px := priceText(st, name, co.Price)
+	what := fmt.Sprintf("%s %s %s", sideText(w.Side), sizeText(st, name, co.Size), name)
+	how := fmt.Sprintf("@ %s limit %s", px, w.Tif)
+	if w.IsMarket {
+		how = "at market, worst price " + px
+	}
+	if w.TriggerPx != "" {
+		trig, _ := decimal.NewFromString(w.TriggerPx)
+		how = fmt.Sprintf("on %s trigger %s, %s", w.Tpsl, priceText(st, name, trig), how)
+	}
+	if w.ReduceOnly {
+		how += ", reduce-only"
+	}
+	if w.PostOnly {
+		how += ", post-only"
+	}
+	return what + " " + how
 }
 
 // findInstrument resolves --instrument against the exchange's instruments.
