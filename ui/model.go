@@ -181,30 +181,13 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.footerDirty = true
 		return m, m.onAction(msg.act)
 	case dialogResultMsg:
-		m.dialog = nil
-		m.footerDirty = true
-		if !msg.confirmed {
-			m.setNotice(levelInfo, "not sent: "+msg.act.what)
-			return m, nil
-		}
-		if msg.act.kind == actPlace {
-			m.form.Update(orderSentMsg{})
-		}
-		return m, m.execute(msg.act)
+		return m, m.onDialogResult(msg)
 	case actionDoneMsg:
 		return m, m.onActionDone(msg)
 	case lookupDoneMsg:
 		return m, m.onLookupDone(msg)
 	case instrumentMsg:
-		m.footerDirty = true
-		m.c.Instrument = msg.Symbol
-		cmd := m.form.Update(msg)
-		if msg.Focus {
-			m.focusPane(m.form)
-		}
-		// Panes that follow the current instrument (the chart, instrument details) pick it up
-		// when told the market changed; the others find their data unchanged.
-		return m, tea.Batch(cmd, m.broadcast(DataMsg{Kind: state.KindTickers}))
+		return m, m.onInstrument(msg)
 	case noticeMsg:
 		m.setNotice(msg.Level, msg.Text)
 		return m, nil
@@ -214,6 +197,34 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.tickers.Update(msg)
 	}
 	return m, nil
+}
+
+// onDialogResult closes the confirmation dialog and sends its action if it was confirmed.
+func (m *Model) onDialogResult(msg dialogResultMsg) tea.Cmd {
+	m.dialog = nil
+	m.footerDirty = true
+	if !msg.confirmed {
+		m.setNotice(levelInfo, "not sent: "+msg.act.what)
+		return nil
+	}
+	if msg.act.kind == actPlace {
+		m.form.Update(orderSentMsg{})
+	}
+	return m.execute(msg.act)
+}
+
+// onInstrument makes msg's instrument the current one: the order form takes it (and the focus
+// when asked), and the panes that follow it move.
+func (m *Model) onInstrument(msg instrumentMsg) tea.Cmd {
+	m.footerDirty = true
+	m.c.Instrument = msg.Symbol
+	cmd := m.form.Update(msg)
+	if msg.Focus {
+		m.focusPane(m.form)
+	}
+	// Panes that follow the current instrument (the chart, instrument details) pick it up
+	// when told the market changed; the others find their data unchanged.
+	return tea.Batch(cmd, m.broadcast(DataMsg{Kind: state.KindTickers}))
 }
 
 func (m *Model) setNotice(level noticeLevel, text string) {
