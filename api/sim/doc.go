@@ -14,7 +14,7 @@
 //	go s.Serve(ctx, ln) // base URL: "http://" + ln.Addr().String()
 //
 // A caller with its own server can mount s (it is an http.Handler) and call s.Run(ctx) for the
-// market loop instead.
+// market loop instead. RunCommand is `tradedesk sim` itself: its flags, then Serve.
 //
 // In tests, a TestClock and Advance make it deterministic; WithQuietMarkets turns off market
 // makers, takers and index moves so that numbers are exact, and SetIndexPrice moves prices by hand:
