@@ -12,6 +12,7 @@ import (
 	"net/http/httptest"
 	"regexp"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -64,6 +65,10 @@ type faultGate struct {
 	// orderFaults are the faults the next order requests meet, in turn, before the random ones:
 	// so every kind of lost answer happens in every run.
 	orderFaults []string
+	// lookups is the number of lost answers being looked up; lookupHit says a read of orders met
+	// its fault since the lookup began (see pick).
+	lookups   int
+	lookupHit bool
 }
 
 func newFaultGate(h http.Handler, seed uint64, rate float64) *faultGate {
@@ -73,8 +78,28 @@ func newFaultGate(h http.Handler, seed uint64, rate float64) *faultGate {
 
 func (g *faultGate) set(m gateMode) { g.mode.Store(int32(m)) }
 
-// pick chooses this request's fault.
-func (g *faultGate) pick(order bool) string {
+// lookupStarted and lookupDone bracket the lookup of a lost answer.
+func (g *faultGate) lookupStarted() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.lookups == 0 {
+		g.lookupHit = false
+	}
+	g.lookups++
+}
+
+func (g *faultGate) lookupDone() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.lookups--
+}
+
+// pick chooses this request's fault. order says the request carries orders; ordersRead that it
+// reads open orders or order history, as a lookup does. While a lost answer is looked up, the
+// first such read meets a fault (a random kind) and the others none: every lookup has a fault to
+// get past, and whether it succeeds does not hang on the dice (with random faults, all four of a
+// lookup's tries failed in about one run in fifteen).
+func (g *faultGate) pick(order, ordersRead bool) string {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	switch gateMode(g.mode.Load()) {
@@ -85,6 +110,13 @@ func (g *faultGate) pick(order bool) string {
 			f := g.orderFaults[0]
 			g.orderFaults = g.orderFaults[1:]
 			return f
+		}
+		if ordersRead && g.lookups > 0 {
+			if g.lookupHit {
+				return faultNone
+			}
+			g.lookupHit = true
+			return []string{fault5xx, faultStall, faultGarbage, faultLostAfter, faultLostBefore}[g.rng.IntN(5)]
 		}
 	case gateDown:
 		if g.rng.IntN(2) == 0 {
@@ -110,7 +142,9 @@ func (g *faultGate) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			cloids = append(cloids, string(m[1]))
 		}
 	}
-	f := g.pick(len(cloids) > 0)
+	ordersRead := !strings.Contains(r.URL.Path, "exchange") &&
+		(bytes.Contains(body, []byte(`"`+api.MethodOpenOrders+`"`)) || bytes.Contains(body, []byte(`"`+api.MethodOrderHistory+`"`)))
+	f := g.pick(len(cloids) > 0, ordersRead)
 	g.mu.Lock()
 	g.faults[f]++
 	for _, c := range cloids {
@@ -172,6 +206,7 @@ type driver struct {
 	done   chan struct{}
 	before func(tea.Msg) // sees each message before Update
 	after  func(tea.Msg) // sees each message after Update
+	timers atomic.Int64  // timer commands (tea.Tick) started and not yet fired
 }
 
 func newDriver(t testing.TB, m *Model) *driver {
@@ -184,8 +219,15 @@ func (d *driver) run(c tea.Cmd) {
 	if c == nil {
 		return
 	}
+	timer := timerCmd(c)
+	if timer {
+		d.timers.Add(1)
+	}
 	go func() {
 		msg := c()
+		if timer {
+			d.timers.Add(-1)
+		}
 		select {
 		case d.msgs <- msg:
 		case <-d.done:
@@ -390,11 +432,13 @@ func TestSoakFaults(t *testing.T) {
 		case actionDoneMsg:
 			if msg.act.kind == actPlace && api.IsAmbiguous(msg.err) {
 				res.ambiguous[msg.act.order.Wire.Cloid] = true
+				gate.lookupStarted() // this Update starts the lookup
 			}
 		}
 	}
 	d.after = func(msg tea.Msg) {
 		if msg, ok := msg.(lookupDoneMsg); ok {
+			gate.lookupDone()
 			cloid := msg.act.order.Wire.Cloid
 			switch {
 			case msg.err != nil:
@@ -412,7 +456,7 @@ func TestSoakFaults(t *testing.T) {
 	}
 
 	d.run(m.Init())
-	if !d.until(5*time.Second, func() bool {
+	if !d.until(30*time.Second, func() bool {
 		return m.store.Freshness(state.KindTickers).Loaded() && m.store.Freshness(state.KindAccount).Loaded()
 	}) {
 		t.Fatal("the console did not load tickers and the account against a clean simulator")
@@ -423,28 +467,24 @@ func TestSoakFaults(t *testing.T) {
 	gate.set(gateFaulty)
 	start := tickerPolls
 	last := 0
+	giveUp := time.Now().Add(2 * time.Minute) // the cycles take a few seconds; this only stops a hang
 	for tickerPolls-start < cycles {
+		if time.Now().After(giveUp) {
+			t.Fatalf("only %d of %d ticker cycles in 2 minutes", tickerPolls-start, cycles)
+		}
 		d.until(200*time.Millisecond, func() bool { return tickerPolls-start != last })
 		last = tickerPolls - start
 		soakStep(t, d, &res, last)
 	}
 	// Let the last action and its lookup finish, faults still on.
-	if !d.until(10*time.Second, func() bool { return m.sending == 0 && m.dialog == nil && !m.inFlight }) {
+	if !d.until(30*time.Second, func() bool { return m.sending == 0 && m.dialog == nil && !m.inFlight }) {
 		t.Fatalf("an action never finished: sending %d, in flight %v", m.sending, m.inFlight)
 	}
 
 	// The exchange goes down: the console keeps polling with backoff, and grows nothing.
 	gate.set(gateDown)
 	d.until(300*time.Millisecond, func() bool { return false })
-	var samples []int
-	for range 20 {
-		d.until(80*time.Millisecond, func() bool { return false })
-		samples = append(samples, runtime.NumGoroutine())
-	}
-	if first, last := mean(samples[:6]), mean(samples[len(samples)-6:]); last > first+8 {
-		buf := make([]byte, 1<<20)
-		t.Errorf("goroutines grew while the exchange was down: %v\n%s", samples, buf[:runtime.Stack(buf, true)])
-	}
+	samples := downGrowsNothing(t, d)
 	if !strings.Contains(m.View(), "reconnecting") {
 		t.Error("the status line does not say the console is reconnecting while the exchange is down")
 	}
@@ -453,7 +493,7 @@ func TestSoakFaults(t *testing.T) {
 	gate.set(gateClean)
 	back := time.Now()
 	fresh := func() bool { return staleKinds(m) == "" }
-	if !d.until(8*time.Second, fresh) {
+	if !d.until(30*time.Second, fresh) {
 		t.Fatalf("still stale %s after the exchange came back: %s", time.Since(back).Round(time.Millisecond), staleKinds(m))
 	}
 	recovered := time.Since(back)
@@ -504,6 +544,45 @@ func TestSoakFaults(t *testing.T) {
 	}
 	t.Logf("%d ticker cycles: %d orders confirmed (%d reached the exchange, %d in its books), %d cancels, %d lost answers looked up (%v), faults %v; goroutines while down %v; recovered in %s",
 		cycles, res.confirmed, actedN, len(placed), res.cancels, len(res.ambiguous), outcomes, faults, samples, recovered.Round(time.Millisecond))
+}
+
+// downGrowsNothing samples the console while the exchange is down and fails if it grows. Two
+// measures: its pending timers, exactly (each poll and pane request has at most one live timer,
+// and nothing supersedes a timer while every request fails, so the pending timers can exceed
+// those at the start by at most one per poll, pane request and flash: a superseded timer left
+// behind per failed poll grows past that within the window); and the process's goroutines, which
+// also count requests in flight, connections and the runtime's own, so a growth there must last
+// through three rounds of sampling, as a leak does and a burst of slow requests does not. It
+// returns the goroutine counts of the last round.
+func downGrowsNothing(t *testing.T, d *driver) []int {
+	t.Helper()
+	live := int64(len(d.m.kinds) + len(allFetchers(d.m)) + 1)
+	firstTimers := d.timers.Load()
+	var base int
+	var samples []int
+	for round := range 3 {
+		samples = samples[:0]
+		var timers []int64
+		for range 30 {
+			d.until(80*time.Millisecond, func() bool { return false })
+			samples = append(samples, runtime.NumGoroutine())
+			timers = append(timers, d.timers.Load())
+		}
+		if round == 0 {
+			if grown := slices.Max(timers) - firstTimers; grown > live {
+				t.Errorf("pending timers grew by %d (more than the %d polls, pane requests and flash can hold) while the exchange was down: %v",
+					grown, live, timers)
+			}
+			base = mean(samples[:6])
+		}
+		if last := mean(samples[len(samples)-6:]); last <= base+8 {
+			return samples
+		}
+	}
+	buf := make([]byte, 1<<20)
+	t.Errorf("goroutines grew while the exchange was down, through three rounds of sampling: from about %d to %v\n%s",
+		base, samples, buf[:runtime.Stack(buf, true)])
+	return samples
 }
 
 func mean(xs []int) int {
