@@ -207,6 +207,7 @@ type driver struct {
 	before func(tea.Msg) // sees each message before Update
 	after  func(tea.Msg) // sees each message after Update
 	timers atomic.Int64  // timer commands (tea.Tick) started and not yet fired
+	work   atomic.Int64  // other commands started and not yet returned
 }
 
 func newDriver(t testing.TB, m *Model) *driver {
@@ -219,15 +220,14 @@ func (d *driver) run(c tea.Cmd) {
 	if c == nil {
 		return
 	}
-	timer := timerCmd(c)
-	if timer {
-		d.timers.Add(1)
+	count := &d.work
+	if timerCmd(c) {
+		count = &d.timers
 	}
+	count.Add(1)
 	go func() {
 		msg := c()
-		if timer {
-			d.timers.Add(-1)
-		}
+		count.Add(-1)
 		select {
 		case d.msgs <- msg:
 		case <-d.done:
@@ -268,6 +268,19 @@ func (d *driver) until(timeout time.Duration, cond func() bool) bool {
 		case <-deadline.C:
 			return cond()
 		}
+	}
+	return true
+}
+
+// drain lets every command but the timers return without handling a message, so no request is
+// in flight; their messages wait for the next until. It reports whether that happened in time.
+func (d *driver) drain(timeout time.Duration) bool {
+	deadline := time.Now().Add(timeout)
+	for d.work.Load() > 0 {
+		if time.Now().After(deadline) {
+			return false
+		}
+		time.Sleep(5 * time.Millisecond)
 	}
 	return true
 }
