@@ -1,8 +1,10 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
+	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -222,15 +224,40 @@ func TestCommandLineMistakes(t *testing.T) {
 }
 
 func TestSimSubcommandServes(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	var stdout, stderr bytes.Buffer
+	out, w := io.Pipe()
+	var stderr bytes.Buffer
 	done := make(chan int, 1)
-	go func() { done <- runSim(ctx, []string{"--listen", "127.0.0.1:0", "--seed", "3"}, &stdout, &stderr) }()
-	time.Sleep(200 * time.Millisecond)
+	go func() {
+		done <- runSim(ctx, []string{"--listen", "127.0.0.1:0", "--seed", "3"}, w, &stderr)
+		w.Close()
+	}()
+	// It says where it serves once it listens; a request there is answered; a cancel stops it.
+	line, err := bufio.NewReader(out).ReadString('\n')
+	url, ok := strings.CutPrefix(line, "tradedesk sim: serving ")
+	if err != nil || !ok {
+		cancel()
+		t.Fatalf("first line %q (%v), exit %d: %s", line, err, <-done, stderr.String())
+	}
+	go func() { _, _ = io.Copy(io.Discard, out) }() // nothing more is written; never block the sim on it
+	url = strings.Fields(url)[0]
+	resp, err := http.Post(url+"info", "application/json", strings.NewReader(`{"method":"mids","params":{"symbol":"BTC-PERP"}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Errorf("POST %sinfo: status %d", url, resp.StatusCode)
+	}
 	cancel()
-	if code := <-done; code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr.String())
+	select {
+	case code := <-done:
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, stderr.String())
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("the sim did not stop within 20 s of the cancel")
 	}
 }
 
