@@ -223,7 +223,7 @@ func TestRetryAfterBeyondMaxWaitIsNotWaitedFor(t *testing.T) {
 	start := time.Now()
 	_, err := c.Mids(context.Background(), "")
 	e, ok := AsError(err)
-	if !ok || e.RetryAfter != 2*time.Minute || hits.Load() != 1 || time.Since(start) > 5*time.Second {
+	if !ok || e.RetryAfter != 2*time.Minute || hits.Load() != 1 || time.Since(start) > time.Minute { // not the 2 minutes asked
 		t.Fatalf("%v after %d tries", err, hits.Load())
 	}
 }
