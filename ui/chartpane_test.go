@@ -204,3 +204,28 @@ func TestPanesWaitForInstruments(t *testing.T) {
 		t.Fatalf("instrument view:\n%s", inst.View())
 	}
 }
+
+// TestChartFollowsInstrumentPickedWhileAPollIsQueued: the panes start (a periodic poll queued
+// behind the first instrument's request) and only then the tickers pick another instrument: the
+// chart must end up with that instrument's candles, not the first one's again. (The order the
+// first replies arrive in decides whether this happens at start-up; TestGoldenScreens met it on a
+// busy machine.)
+func TestChartFollowsInstrumentPickedWhileAPollIsQueued(t *testing.T) {
+	c := paneCommon(t)
+	ex := &chartEx{}
+	p := newChartPane(c, ex)
+	p.SetSize(100, 20)
+	first := p.Update(DataMsg{Kind: state.KindInstruments}) // the first instrument: BTC-PERP's request
+	if first == nil || p.symbol != "BTC-PERP" {
+		t.Fatalf("no request for the first instrument (%q)", p.symbol)
+	}
+	if cmd := p.Update(startPanesMsg{}); cmd != nil { // queued behind the request in flight
+		t.Fatal("a second request while one is in flight")
+	}
+	c.Instrument = "ETH-PERP" // the tickers pick the watchlist's instrument
+	deliver(t, c, p, p.Update(DataMsg{Kind: state.KindTickers}))
+	deliver(t, c, p, first)
+	if last := ex.asked[len(ex.asked)-1]; last.InstrumentID != 2 || len(p.candles) == 0 {
+		t.Fatalf("the chart shows %s with %d candles; requests %+v", p.symbol, len(p.candles), ex.asked)
+	}
+}

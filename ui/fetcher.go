@@ -133,8 +133,11 @@ func (f *fetcher) poll() tea.Cmd {
 		return f.schedule(f.every())
 	}
 	if f.inFlight {
-		for _, q := range f.queued {
+		for i, q := range f.queued {
 			if q.periodic {
+				// Built now, r asks for what the pane shows now (a chart's new instrument): the
+				// older poll would fetch what it showed before, and nothing would ask for this.
+				f.queued[i].r = r
 				return nil
 			}
 		}

@@ -96,7 +96,7 @@ func deliver(t testing.TB, c *Common, p Pane, cmd tea.Cmd) []string {
 		case tea.BatchMsg:
 			queue = append(queue, msg...)
 		case fetchDoneMsg:
-			msg.f.done(msg) // its timer command is dropped: no polls run on their own in tests
+			queue = append(queue, msg.f.done(msg)) // a queued request; a timer is skipped
 			if c.Store.Apply(msg.msg) {
 				queue = append(queue, p.Update(DataMsg{Kind: msg.f.kind}))
 			}
