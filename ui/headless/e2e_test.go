@@ -28,6 +28,9 @@ type harness struct {
 	drop    *dropper // drops the next /exchange answer or request when told to
 	env     map[string]string
 	outputs []string // everything the commands wrote, to scan for the key
+	// signers are the test's own signers for the same key: their nonces and the commands' must
+	// never meet, or the simulator refuses the later request as a replay.
+	signers []*api.Signer
 }
 
 func newHarness(t *testing.T) *harness {
@@ -45,6 +48,14 @@ func (h *harness) run(args ...string) (int, string, string) {
 	h.t.Helper()
 	var out, errb bytes.Buffer
 	full := append(append([]string{}, args...), "--url", h.srv.URL)
+	for _, s := range h.signers {
+		recordNonces(s)
+	}
+	defer func() {
+		for _, s := range h.signers {
+			primeNonces(s)
+		}
+	}()
 	code := Run(context.Background(), full, Env{Stdout: &out, Stderr: &errb, Getenv: func(k string) string { return h.env[k] }})
 	h.outputs = append(h.outputs, out.String(), errb.String())
 	return code, out.String(), errb.String()
@@ -66,6 +77,8 @@ func (h *harness) client() *api.Client {
 	if err != nil {
 		h.t.Fatal(err)
 	}
+	primeNonces(s)
+	h.signers = append(h.signers, s)
 	return api.New(h.srv.URL, api.WithSigner(s))
 }
 
