@@ -579,6 +579,16 @@ func downGrowsNothing(t *testing.T, d *driver) []int {
 	}
 	live := int64(len(d.m.kinds) + len(allFetchers(d.m)) + 1)
 	firstTimers := d.timers.Load()
+	heapBefore := liveHeap()
+	defer func() {
+		// Memory: what is still reachable after the down rounds must not have grown by more than
+		// the noise of a few failed requests in flight.
+		if grown := int64(liveHeap()) - int64(heapBefore); grown > 4<<20 {
+			t.Errorf("live heap grew by %d KB while the exchange was down (from %d KB)", grown>>10, heapBefore>>10)
+		} else {
+			t.Logf("live heap while down: %d KB, then %+d KB", heapBefore>>10, grown>>10)
+		}
+	}()
 	var base int
 	var samples []int
 	for round := range 3 {
@@ -604,6 +614,14 @@ func downGrowsNothing(t *testing.T, d *driver) []int {
 	t.Errorf("goroutines grew while the exchange was down, through three rounds of sampling: from about %d to %v\n%s",
 		base, samples, buf[:runtime.Stack(buf, true)])
 	return samples
+}
+
+// liveHeap is the heap still reachable after a full collection.
+func liveHeap() uint64 {
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return ms.HeapAlloc
 }
 
 func mean(xs []int) int {
