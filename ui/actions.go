@@ -83,7 +83,7 @@ func orderAction(kind actionKind, c state.CheckedOrder, st *Styles) *action {
 		"Type         " + wireType(w),
 		"Price        " + priceText(w),
 		"Size         " + w.Size,
-		"Time in force " + w.Tif + flagsText(w),
+		"In force     " + w.Tif + flagsText(w),
 		"",
 		"Notional     " + fmtNum(c.Preview.Notional, 2) + " USD",
 		"Fee (est.)   " + fmtNum(c.Preview.Fee, 4) + " USD",
