@@ -180,7 +180,8 @@ func consoleSettings(o options, cfg fileConfig) (ui.Config, error) {
 	if err != nil {
 		return ui.Config{}, err
 	}
-	return ui.Config{Keys: keys, Theme: theme, Intervals: intervals, Guard: guard, Watchlist: cfg.Watchlist, Stats: o.stats}, nil
+	return ui.Config{Keys: keys, Theme: theme, Intervals: intervals, Guard: guard, Watchlist: cfg.Watchlist, Stats: o.stats,
+		NoFillBell: cfg.FillBell != nil && !*cfg.FillBell}, nil
 }
 
 // startProfile starts the --profile CPU profile (nothing when path is empty); the function it
@@ -336,6 +337,7 @@ type fileConfig struct {
 	Keystore  string              `toml:"keystore"`
 	Theme     string              `toml:"theme"`
 	Watchlist []string            `toml:"watchlist"`
+	FillBell  *bool               `toml:"fill_bell"`
 	Poll      pollConfig          `toml:"poll"`
 	Guard     guardConfig         `toml:"guard"`
 	Keys      map[string][]string `toml:"keys"`

@@ -96,6 +96,7 @@ network = "testnet"
 account = "0x2c7536E3605D9C16a7a3D7b1898e529396a65c23"
 watchlist = ["BTC-PERP", "ETH-PERP"]
 theme = "light"
+fill_bell = false
 [poll]
 tickers = "2s"
 [guard]
@@ -121,6 +122,10 @@ cancel = ["d"]
 	g, err := cfg.Guard.guard()
 	if err != nil || g.MaxPriceDistance.String() != "0.1" {
 		t.Errorf("guard %+v, %v", g, err)
+	}
+	uc, err := consoleSettings(options{theme: "dark"}, cfg)
+	if err != nil || !uc.NoFillBell {
+		t.Errorf("fill_bell = false did not quiet the bell: %+v, %v", uc.NoFillBell, err)
 	}
 	var o options
 	mergeFlags(&o, cfg)

@@ -30,6 +30,8 @@ type Config struct {
 	ReadOnlyReason string
 	// Stats shows frame time and messages per second in the status line.
 	Stats bool
+	// NoFillBell keeps the terminal bell quiet on new fills (the B key toggles it too).
+	NoFillBell bool
 }
 
 // Model is the console's root model: it owns focus, layout and routing, runs the polls, applies
@@ -131,7 +133,7 @@ func New(cfg Config) *Model {
 	m.addPane(m.form, colRight, 0, formHeight)
 	m.addPane(newAccountPane(m.c, accountEmpty), colRight, 1, 0)
 	m.addPane(newMarketGroup(m.c, cfg.Exchange), colLeft, 4, 0)
-	m.addPane(newActivityGroup(m.c, cfg.Exchange, true), colLeft, 3, 0)
+	m.addPane(newActivityGroup(m.c, cfg.Exchange, !cfg.NoFillBell), colLeft, 3, 0)
 	m.addPane(newFundsGroup(m.c, cfg.Exchange), colRight, 2, 0)
 
 	if cfg.Instrument != "" {
