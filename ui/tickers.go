@@ -442,9 +442,9 @@ func (p *tickersPane) cell(row, col int) (string, paint) {
 		c := changePct(*t)
 		return fmtPct(c), signPaint(st, c)
 	case tcBid:
-		return fmtNum(t.BestBidPrice, d), st.Buy
+		return bookSide(t.BestBidPrice, d, st.Buy, st)
 	case tcAsk:
-		return fmtNum(t.BestAskPrice, d), st.Sell
+		return bookSide(t.BestAskPrice, d, st.Sell, st)
 	case tcMid:
 		m := t.MidPrice
 		if mid, ok := p.Store.Mid(t.Symbol); ok {
@@ -459,6 +459,15 @@ func (p *tickersPane) cell(row, col int) (string, paint) {
 		return fmtCompact(t.Volume24h), st.Muted
 	}
 	return "", paint{}
+}
+
+// bookSide is a best bid or ask; an empty side (no orders, e.g. a delisted market) shows a dash,
+// not a price of zero a trader could mistake for a quote.
+func bookSide(px decimal.Decimal, decimals int32, side paint, st *Styles) (string, paint) {
+	if !px.IsPositive() {
+		return "—", st.Muted
+	}
+	return fmtNum(px, decimals), side
 }
 
 func signPaint(st *Styles, d decimal.Decimal) paint {
