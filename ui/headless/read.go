@@ -12,6 +12,7 @@ import (
 	"github.com/shopspring/decimal"
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
+	"github.com/tradedesk/tradedesk/ui/export"
 )
 
 func userFlag(fs *flag.FlagSet, o *opts) {
@@ -196,12 +197,9 @@ func runOrders(ctx context.Context, r *runner) error {
 }
 
 func orderType(o api.OrderRecord) string {
-	kind := "limit"
-	if o.IsMarket {
-		kind = "market"
-	}
+	kind := export.OrderType(&o)
 	if o.TriggerPx.Valid && o.TriggerPx.Decimal.IsPositive() {
-		return o.Tpsl + " " + kind + " @" + o.TriggerPx.Decimal.String()
+		return kind + " @" + o.TriggerPx.Decimal.String()
 	}
 	return kind
 }
