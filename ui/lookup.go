@@ -17,9 +17,6 @@ type lookupDoneMsg struct {
 	err   error
 }
 
-// lookupPages bounds how far back order history is searched.
-const lookupPages = 5
-
 // lookupAttempts is how many times a lookup is tried before the trader is asked to check by
 // hand; lookupWait is the pause after the first failed try, doubled after each one. Faults that
 // lost the answer often hit the lookup too: a few tries resolve nearly all of them.
@@ -50,37 +47,12 @@ func lookupCloid(ex api.Exchange, a *action, timeout time.Duration) tea.Cmd {
 	}
 }
 
-// findCloid looks cloid up once: open orders, then up to lookupPages pages of order history. It
+// findCloid looks cloid up once with api.FindCloid, the lookup every front end shares. It
 // returns nil when the exchange has no such order.
 func findCloid(ex api.Exchange, cloid string, timeout time.Duration) (*api.OrderRecord, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*timeout)
 	defer cancel()
-	open, err := api.AllPages(ctx, func(ctx context.Context, p api.PageParams) (api.Page[api.OrderRecord], error) {
-		return ex.OpenOrders(ctx, ex.Address(), p)
-	}, 0, nil)
-	if err != nil {
-		return nil, err
-	}
-	for i := range open {
-		if open[i].Cloid == cloid {
-			return &open[i], nil
-		}
-	}
-	for page := 1; page <= lookupPages; page++ {
-		pg, err := ex.OrderHistory(ctx, ex.Address(), api.PageParams{Page: page})
-		if err != nil {
-			return nil, err
-		}
-		for i := range pg.Data {
-			if pg.Data[i].Cloid == cloid {
-				return &pg.Data[i], nil
-			}
-		}
-		if !pg.HasNext {
-			break
-		}
-	}
-	return nil, nil
+	return api.FindCloid(ctx, ex, ex.Address(), cloid)
 }
 
 // onLookupDone says what the lookup found and releases the order form.

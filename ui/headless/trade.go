@@ -228,7 +228,7 @@ func (r *runner) orderFailed(ctx context.Context, co state.CheckedOrder, err err
 	if !api.IsAmbiguous(err) {
 		return fmt.Errorf("order not placed (cloid %s): %w", co.Wire.Cloid, err)
 	}
-	found, lerr := r.lookupCloid(ctx, co.Wire.Cloid)
+	found, lerr := api.FindCloid(ctx, r.client, r.client.Address(), co.Wire.Cloid)
 	switch {
 	case lerr != nil:
 		return fmt.Errorf("the answer was lost and the lookup failed (%v); check `tradedesk orders` for cloid %s before sending again", lerr, co.Wire.Cloid)
@@ -237,27 +237,6 @@ func (r *runner) orderFailed(ctx context.Context, co state.CheckedOrder, err err
 	}
 	fmt.Fprintf(r.env.Stdout, "the answer was lost, but the order is on the exchange: oid %d, state %s, cloid %s\n", found.OrderID, found.State, found.Cloid)
 	return nil
-}
-
-// lookupCloid searches the open orders and the newest page of history for cloid.
-func (r *runner) lookupCloid(ctx context.Context, cloid string) (*api.OrderRecord, error) {
-	user := r.client.Address()
-	open, err := r.client.OpenOrders(ctx, user, api.PageParams{Page: 1, Limit: api.DefaultPageSize})
-	if err != nil {
-		return nil, err
-	}
-	hist, err := r.client.OrderHistory(ctx, user, api.PageParams{Page: 1, Limit: api.DefaultPageSize})
-	if err != nil {
-		return nil, err
-	}
-	for _, list := range [][]api.OrderRecord{open.Data, hist.Data} {
-		for i := range list {
-			if strings.EqualFold(list[i].Cloid, cloid) {
-				return &list[i], nil
-			}
-		}
-	}
-	return nil, nil
 }
 
 func (r *runner) printOrder(st *state.Store, co state.CheckedOrder, res orderResult) error {
