@@ -9,9 +9,10 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
+	"github.com/tradedesk/tradedesk/state/funds"
 )
 
-// actionKind is what a trading action does.
+// actionKind is what a trading action does (its payload below, and how its answer is read).
 type actionKind int
 
 const (
@@ -20,33 +21,31 @@ const (
 	actCancel
 	actCancelInstrument
 	actCancelAll
+	actTransfer
 )
 
-// action is one trading action a pane asks the root model to run: the root checks read-only mode
-// and in-flight orders, shows the confirmation, then sends it once.
+// action is one signed action a pane asks the root model to run through the pipeline
+// (pipeline.go): how it is confirmed, how it runs against api.Trader, and how its answer is read.
 type action struct {
-	kind       actionKind
-	title      string   // the confirmation's title
-	lines      []string // the confirmation's body
-	what       string   // one line for the status bar ("buy 0.5 BTC-PERP @ 50,000")
-	confirm    bool
-	typed      string // a word the trader must type to confirm ("" for Enter alone)
+	kind    actionKind
+	title   string   // the confirmation's title
+	lines   []string // the confirmation's body
+	what    string   // one line for the status bar and the log ("buy 0.5 BTC-PERP @ 50,000")
+	confirm bool
+	typed   string // a word the trader must type to confirm ("" for Enter alone)
+
+	lane    lane
+	run     func(ctx context.Context, t api.Trader) (api.TxResponse, error)
+	read    func(d actionDoneMsg) (text string, failed bool)
+	refresh []state.Kind // polled at once when it is settled
+	// followUp, when the answer needs finding out, returns the command that finds it out (its
+	// message is a followUpMsg) and the status line's words meanwhile; nil otherwise.
+	followUp func(ex api.Exchange, d actionDoneMsg, timeout time.Duration) (cmd tea.Cmd, waiting string)
+
 	order      state.CheckedOrder
 	cancel     api.CancelOid
 	instrument api.InstrumentID
-}
-
-// actionMsg carries a pane's request for an action to the root model.
-type actionMsg struct{ act *action }
-
-func requestAction(a *action) tea.Cmd { return func() tea.Msg { return actionMsg{act: a} } }
-
-// actionDoneMsg is the result of a sent action.
-type actionDoneMsg struct {
-	act     *action
-	resp    api.TxResponse
-	err     error
-	latency time.Duration
+	movement   funds.Checked
 }
 
 // readOnlyNotice explains why a trading key does nothing.
@@ -97,7 +96,8 @@ func orderAction(kind actionKind, c state.CheckedOrder, st *Styles) *action {
 	for _, warn := range c.Warnings {
 		lines = append(lines, st.Warn.on("! "+warn))
 	}
-	a := &action{kind: kind, title: title, lines: lines, what: what, confirm: true, order: c}
+	a := &action{kind: kind, title: title, lines: lines, what: what, confirm: true, order: c,
+		lane: laneOrder, run: placeOrder(c.Wire), read: resultText, refresh: tradeKinds, followUp: lookupLostOrder}
 	if c.NeedsTypedConfirm {
 		a.typed = "yes"
 	}
@@ -155,32 +155,22 @@ func flagsText(w api.OrderWire) string {
 	return ", " + strings.Join(f, ", ")
 }
 
-// send runs the action against the exchange with its own timeout; it returns one actionDoneMsg.
-func send(ex api.Exchange, a *action, timeout time.Duration) tea.Cmd {
-	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), timeout)
-		defer cancel()
-		start := time.Now()
-		var resp api.TxResponse
-		var err error
-		switch a.kind {
-		case actPlace, actClose:
-			resp, err = ex.PlaceOrders(ctx, []api.OrderWire{a.order.Wire})
-		case actCancel:
-			resp, err = ex.CancelByOid(ctx, []api.CancelOid{a.cancel})
-		case actCancelInstrument:
-			resp, err = ex.CancelByInstrument(ctx, a.instrument)
-		case actCancelAll:
-			resp, err = ex.CancelAll(ctx)
-		}
-		if err == nil && resp.Error != "" {
-			err = fmt.Errorf("%s", resp.Error)
-		}
-		if err == nil && resp.Success != nil && !*resp.Success {
-			err = fmt.Errorf("the exchange did not accept it")
-		}
-		return actionDoneMsg{act: a, resp: resp, err: err, latency: time.Since(start)}
+// placeOrder sends one order.
+func placeOrder(w api.OrderWire) func(context.Context, api.Trader) (api.TxResponse, error) {
+	return func(ctx context.Context, t api.Trader) (api.TxResponse, error) {
+		return accepted(t.PlaceOrders(ctx, []api.OrderWire{w}))
 	}
+}
+
+// accepted turns a transaction the exchange refused as a whole into an error.
+func accepted(resp api.TxResponse, err error) (api.TxResponse, error) {
+	if err == nil && resp.Error != "" {
+		err = fmt.Errorf("%s", resp.Error)
+	}
+	if err == nil && resp.Success != nil && !*resp.Success {
+		err = fmt.Errorf("the exchange did not accept it")
+	}
+	return resp, err
 }
 
 // resultText is the status line's words for a finished action, and whether it failed. A

@@ -32,15 +32,45 @@ func (m *Model) killSwitch() tea.Cmd {
 	if f := m.store.Freshness(state.KindOrders); f.Stale || !f.Loaded() {
 		lines = append(lines, m.st.Warn.on("! The open orders shown may be out of date: every order the exchange holds is cancelled."))
 	}
-	return m.onAction(&action{
-		kind: actCancelAll, confirm: true, title: "KILL SWITCH", lines: lines,
-		what: fmt.Sprintf("kill switch: cancel all %d open order(s)", n),
-	})
+	return m.onAction(cancelAllAction("KILL SWITCH", fmt.Sprintf("kill switch: cancel all %d open order(s)", n), lines))
 }
 
-// isCancel reports whether an action cancels orders.
-func isCancel(k actionKind) bool {
-	return k == actCancel || k == actCancelInstrument || k == actCancelAll
+// cancelAction cancels one open order, without asking (a cancel is safe to repeat).
+func cancelAction(o api.OrderRecord) *action {
+	c := api.CancelOid{Oid: o.OrderID, InstrumentID: o.InstrumentID}
+	return &action{
+		kind: actCancel, title: "Cancel order", cancel: c,
+		what: fmt.Sprintf("cancel %s %s %s @ %s (order %d)", sideWord(o.Side), o.Unfilled, o.Instrument, o.LimitPrice, o.OrderID),
+		run: func(ctx context.Context, t api.Trader) (api.TxResponse, error) {
+			return accepted(t.CancelByOid(ctx, []api.CancelOid{c}))
+		},
+		read: resultText, refresh: tradeKinds, followUp: checkCancel,
+	}
+}
+
+// cancelInstrumentAction cancels every open order on one instrument (n of them shown), confirmed.
+func cancelInstrumentAction(id api.InstrumentID, name string, n int) *action {
+	return &action{
+		kind: actCancelInstrument, confirm: true, instrument: id,
+		title: "Cancel all orders on " + name,
+		what:  fmt.Sprintf("cancel %d open order(s) on %s", n, name),
+		lines: []string{fmt.Sprintf("Cancel all %d open order(s) on %s?", n, name)},
+		run: func(ctx context.Context, t api.Trader) (api.TxResponse, error) {
+			return accepted(t.CancelByInstrument(ctx, id))
+		},
+		read: resultText, refresh: tradeKinds, followUp: checkCancel,
+	}
+}
+
+// cancelAllAction cancels every open order on the account, confirmed.
+func cancelAllAction(title, what string, lines []string) *action {
+	return &action{
+		kind: actCancelAll, confirm: true, title: title, what: what, lines: lines,
+		run: func(ctx context.Context, t api.Trader) (api.TxResponse, error) {
+			return accepted(t.CancelAll(ctx))
+		},
+		read: resultText, refresh: tradeKinds, followUp: checkCancel,
+	}
 }
 
 // cancelFailure is why a cancel did not clearly succeed ("" when it did).
@@ -57,22 +87,26 @@ func cancelFailure(d actionDoneMsg) string {
 }
 
 // checkCancel follows up a cancel that failed or whose answer was lost: it asks the exchange what
-// is still open and says so (see cancelCheckText). It returns nil for any other result, which the
-// caller shows as usual.
-func (m *Model) checkCancel(d actionDoneMsg) tea.Cmd {
-	if !isCancel(d.act.kind) {
-		return nil
-	}
+// is still open and says so (see cancelCheckText). It returns no command for a clear success.
+func checkCancel(ex api.Exchange, d actionDoneMsg, timeout time.Duration) (tea.Cmd, string) {
 	why := cancelFailure(d)
 	if why == "" {
-		return nil
+		return nil, ""
 	}
-	m.setNotice(levelWarn, d.act.what+": "+why+": checking what is still open…")
-	return tea.Batch(cancelCheck(m.ex, d, why, m.iv.Timeout), m.refreshNow(m.accountKinds()...))
+	return cancelCheck(ex, d, why, timeout), d.act.what + ": " + why + ": checking what is still open…"
 }
 
+// cancelCheckedMsg is what a cancel's check found, in words.
+type cancelCheckedMsg struct {
+	act   *action
+	text  string
+	level noticeLevel
+}
+
+func (c cancelCheckedMsg) settled() (*action, string, noticeLevel) { return c.act, c.text, c.level }
+
 // cancelCheck reads the account's open orders (and, for one order gone, its state in the first
-// page of history) and returns the status line's words as a noticeMsg.
+// page of history) and returns the status line's words as a cancelCheckedMsg.
 func cancelCheck(ex api.Exchange, d actionDoneMsg, why string, timeout time.Duration) tea.Cmd {
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*timeout)
@@ -93,7 +127,7 @@ func cancelCheck(ex api.Exchange, d actionDoneMsg, why string, timeout time.Dura
 			}
 		}
 		text, level := cancelCheckText(d.act, why, open, gone, err)
-		return noticeMsg{Text: text, Level: level}
+		return cancelCheckedMsg{act: d.act, text: text, level: level}
 	}
 }
 

@@ -55,19 +55,26 @@ func findCloid(ex api.Exchange, cloid string, timeout time.Duration) (*api.Order
 	return api.FindCloid(ctx, ex, ex.Address(), cloid)
 }
 
-// onLookupDone says what the lookup found and releases the order form.
-func (m *Model) onLookupDone(msg lookupDoneMsg) tea.Cmd {
-	m.inFlight = false
-	m.sending--
+// lookupLostOrder follows up an order whose answer was lost: it is looked up by its client id,
+// never sent again blindly, and the order form stays locked until the lookup says what happened.
+func lookupLostOrder(ex api.Exchange, d actionDoneMsg, timeout time.Duration) (tea.Cmd, string) {
+	if !api.IsAmbiguous(d.err) {
+		return nil, ""
+	}
+	cloid := d.act.order.Wire.Cloid
+	slog.Warn("order answer lost", "what", d.act.what, "cloid", cloid, "err", d.err)
+	return lookupCloid(ex, d.act, timeout), "no answer for " + d.act.what + ": looking up client id " + cloid + " before anything is sent again…"
+}
+
+// settled says what the lookup found.
+func (msg lookupDoneMsg) settled() (*action, string, noticeLevel) {
 	cloid := msg.act.order.Wire.Cloid
+	slog.Info("order lookup", "cloid", cloid, "found", msg.found != nil, "err", msg.err)
 	switch {
 	case msg.err != nil:
-		m.setNotice(levelError, fmt.Sprintf("answer lost and the lookup failed %d times (%s): check open orders and history for client id %s before sending again", lookupAttempts, plainError(msg.err), cloid))
+		return msg.act, fmt.Sprintf("answer lost and the lookup failed %d times (%s): check open orders and history for client id %s before sending again", lookupAttempts, plainError(msg.err), cloid), levelError
 	case msg.found != nil:
-		m.setNotice(levelWarn, fmt.Sprintf("answer lost, but the exchange has it: order %d (%s) is %s", msg.found.OrderID, msg.act.what, msg.found.State))
-	default:
-		m.setNotice(levelWarn, "answer lost and client id "+cloid+" is not at the exchange: "+msg.act.what+" was NOT placed; review and send it again if you still want it")
+		return msg.act, fmt.Sprintf("answer lost, but the exchange has it: order %d (%s) is %s", msg.found.OrderID, msg.act.what, msg.found.State), levelWarn
 	}
-	slog.Info("order lookup", "cloid", cloid, "found", msg.found != nil, "err", msg.err)
-	return m.refreshNow(m.accountKinds()...)
+	return msg.act, "answer lost and client id " + cloid + " is not at the exchange: " + msg.act.what + " was NOT placed; review and send it again if you still want it", levelWarn
 }

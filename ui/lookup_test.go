@@ -52,7 +52,7 @@ func TestLostAnswerIsLookedUpNotResent(t *testing.T) {
 			if !strings.Contains(c.m.notice, tc.says) {
 				t.Fatalf("notice %q, want %q", c.m.notice, tc.says)
 			}
-			if c.m.inFlight {
+			if c.m.pipe.busy(laneOrder) {
 				t.Error("the form is still locked after the lookup")
 			}
 			if n := len(c.m.store.Orders()); n != tc.orders {

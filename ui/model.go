@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"log/slog"
 	"time"
 
 	"github.com/charmbracelet/bubbles/help"
@@ -66,9 +65,8 @@ type Model struct {
 	polls map[state.Kind]*poller
 	kinds []state.Kind
 
-	inFlight    bool
+	pipe        pipeline
 	quitArmed   bool // quit was pressed once while an action was out
-	sending     int  // actions sent whose result is not back
 	notice      string
 	noticeLevel noticeLevel
 	lastErr     string
@@ -118,7 +116,7 @@ func New(cfg Config) *Model {
 
 	// The panes. Adding one is one line here (see Pane).
 	m.tickers = newTickersPane(m.c, cfg.Watchlist)
-	m.form = newOrderEntryPane(m.c, m.status.modeWord(), &m.inFlight)
+	m.form = newOrderEntryPane(m.c, m.status.modeWord(), &m.pipe.out[laneOrder])
 	accountEmpty := "waiting for the account…"
 	if cfg.Exchange.Address() == "" {
 		accountEmpty = "no account: start with --address, --keystore or a key"
@@ -186,8 +184,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.onDialogResult(msg)
 	case actionDoneMsg:
 		return m, m.onActionDone(msg)
-	case lookupDoneMsg:
-		return m, m.onLookupDone(msg)
+	case followUpMsg:
+		return m, m.onFollowUp(msg)
 	case instrumentMsg:
 		return m, m.onInstrument(msg)
 	case noticeMsg:
@@ -208,9 +206,6 @@ func (m *Model) onDialogResult(msg dialogResultMsg) tea.Cmd {
 	if !msg.confirmed {
 		m.setNotice(levelInfo, "not sent: "+msg.act.what)
 		return nil
-	}
-	if msg.act.kind == actPlace {
-		m.form.Update(orderSentMsg{})
 	}
 	return m.execute(msg.act)
 }
@@ -276,7 +271,7 @@ func (m *Model) routeKey(msg tea.KeyMsg) tea.Cmd {
 	}
 	switch {
 	case key.Matches(msg, k.Quit):
-		if m.sending > 0 && !m.quitArmed {
+		if m.pipe.open > 0 && !m.quitArmed {
 			// Leaving with an action out would leave its outcome unseen.
 			m.quitArmed = true
 			m.setNotice(levelWarn, "an action is still out: wait for its result, or press "+msg.String()+" again to quit anyway")
@@ -326,67 +321,4 @@ func (m *Model) focusPane(p Pane) {
 	}
 }
 
-// onAction checks a pane's request (read-only, an order in flight) and confirms or sends it.
-func (m *Model) onAction(a *action) tea.Cmd {
-	if m.c.ReadOnly != "" {
-		m.setNotice(levelWarn, "read-only: "+a.what+" not sent ("+m.c.ReadOnly+")")
-		return nil
-	}
-	if (a.kind == actPlace || a.kind == actClose) && m.inFlight {
-		m.setNotice(levelWarn, "an order is in flight: wait for its result before sending another")
-		return nil
-	}
-	if a.confirm {
-		m.dialog = newConfirmDialog(m.st, m.keys, a, m.width)
-		return nil
-	}
-	return m.execute(a)
-}
 
-// execute sends a confirmed action once; orders block the form until their result is back.
-func (m *Model) execute(a *action) tea.Cmd {
-	if a.kind == actPlace || a.kind == actClose {
-		if m.inFlight {
-			return nil
-		}
-		m.inFlight = true
-	}
-	m.sending++
-	m.setNotice(levelInfo, "sending: "+a.what+"…")
-	return send(m.ex, a, m.iv.Timeout)
-}
-
-// onActionDone shows the result and refreshes orders, positions and the account at once. An
-// order whose answer was lost is looked up by its client id, never sent again blindly; the form
-// stays locked until the lookup says what happened.
-func (m *Model) onActionDone(d actionDoneMsg) tea.Cmd {
-	m.sending--
-	m.latency = d.latency
-	if cmd := m.checkCancel(d); cmd != nil {
-		return cmd
-	}
-	isOrder := d.act.kind == actPlace || d.act.kind == actClose
-	if isOrder && api.IsAmbiguous(d.err) {
-		m.setNotice(levelWarn, "no answer for "+d.act.what+": looking up client id "+d.act.order.Wire.Cloid+" before anything is sent again…")
-		slog.Warn("order answer lost", "what", d.act.what, "cloid", d.act.order.Wire.Cloid, "err", d.err)
-		m.sending++ // the lookup is part of the action
-		return lookupCloid(m.ex, d.act, m.iv.Timeout)
-	}
-	if isOrder {
-		m.inFlight = false
-	}
-	text, failed := resultText(d)
-	if failed {
-		m.setNotice(levelError, text)
-		slog.Warn("action failed", "result", text)
-	} else {
-		m.setNotice(levelInfo, text)
-		slog.Info("action done", "result", text)
-	}
-	return m.refreshNow(m.accountKinds()...)
-}
-
-// accountKinds are the kinds an action changes.
-func (m *Model) accountKinds() []state.Kind {
-	return []state.Kind{state.KindOrders, state.KindPositions, state.KindAccount}
-}

@@ -520,17 +520,48 @@ func TestOffTickPriceOffersRoundedValueNeverAppliesIt(t *testing.T) {
 	}
 }
 
+// TestQuitWhileSendingAsksTwice confirms the kill switch and presses q before its answer is back:
+// the console asks twice.
 func TestQuitWhileSendingAsksTwice(t *testing.T) {
 	c := newSimConsole(t, 200, 60, false)
 	pump(t, c.m, c.m.Init())
-	c.m.sending = 1
-	if _, cmd := c.m.Update(keyMsg("q")); cmd != nil {
+	c.key(t, "ctrl+k")
+	send := confirmOpenDialog(t, c.m)
+	if c.m.pipe.open != 1 {
+		t.Fatalf("the kill switch was not sent: %d actions out, notice %q", c.m.pipe.open, c.m.notice)
+	}
+	quitTwice(t, c.m)
+	pump(t, c.m, send)
+	if c.m.pipe.open != 0 {
+		t.Fatalf("%d actions still out after the answer", c.m.pipe.open)
+	}
+}
+
+// confirmOpenDialog presses Enter in the open dialog and hands its answer to the model; it returns
+// the command that sends the action, not yet run (the action is out until its answer is handled).
+func confirmOpenDialog(t *testing.T, m *Model) tea.Cmd {
+	t.Helper()
+	if m.dialog == nil {
+		t.Fatalf("no dialog to confirm; notice %q", m.notice)
+	}
+	_, answer := m.Update(keyMsg("enter"))
+	_, send := m.Update(answer())
+	if send == nil {
+		t.Fatalf("confirming sent nothing; notice %q", m.notice)
+	}
+	return send
+}
+
+// quitTwice presses q twice: the first only warns that an action is out, the second quits.
+func quitTwice(t *testing.T, m *Model) {
+	t.Helper()
+	if _, cmd := m.Update(keyMsg("q")); cmd != nil {
 		t.Fatal("q quit at once while an action was out")
 	}
-	if !strings.Contains(c.m.notice, "still out") {
-		t.Errorf("notice %q", c.m.notice)
+	if !strings.Contains(m.notice, "still out") {
+		t.Errorf("notice %q", m.notice)
 	}
-	_, cmd := c.m.Update(keyMsg("q"))
+	_, cmd := m.Update(keyMsg("q"))
 	if cmd == nil {
 		t.Fatal("a second q did not quit")
 	}

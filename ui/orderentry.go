@@ -154,7 +154,10 @@ func (p *orderEntryPane) Update(msg tea.Msg) tea.Cmd {
 		case state.KindTickers, state.KindMids, state.KindAccount, state.KindPositions, state.KindInstruments:
 			p.check()
 		}
-	case orderSentMsg:
+	case actionSentMsg:
+		if msg.act.kind != actPlace {
+			return nil
+		}
 		// After a confirmed order the cursor rests on the submit button: the trader's next
 		// keys (a pane number, Tab) are not typed into a field by mistake.
 		p.field = fSubmit
@@ -360,9 +363,6 @@ func (p *orderEntryPane) clear() {
 	p.check()
 }
 
-// orderSentMsg tells the form its order was confirmed and sent.
-type orderSentMsg struct{}
-
 // intent is the order as typed.
 func (p *orderEntryPane) intent() state.OrderIntent {
 	in := state.OrderIntent{
@@ -397,7 +397,7 @@ func (p *orderEntryPane) submit() tea.Cmd {
 		return readOnlyNotice(p.ReadOnly, "place an order")
 	}
 	if p.inFlight != nil && *p.inFlight {
-		return notice(levelWarn, "an order is in flight: wait for its result before sending another")
+		return notice(levelWarn, busyText[laneOrder])
 	}
 	p.tried = true
 	in := p.intent()

@@ -111,12 +111,7 @@ func (p *ordersPane) cancelSelected() tea.Cmd {
 	if !ok {
 		return notice(levelWarn, "no order selected")
 	}
-	return requestAction(&action{
-		kind:   actCancel,
-		title:  "Cancel order",
-		what:   fmt.Sprintf("cancel %s %s %s @ %s (order %d)", sideWord(o.Side), o.Unfilled, o.Instrument, o.LimitPrice, o.OrderID),
-		cancel: api.CancelOid{Oid: o.OrderID, InstrumentID: o.InstrumentID},
-	})
+	return requestAction(cancelAction(o))
 }
 
 func (p *ordersPane) cancelInstrument() tea.Cmd {
@@ -133,24 +128,15 @@ func (p *ordersPane) cancelInstrument() tea.Cmd {
 			n++
 		}
 	}
-	return requestAction(&action{
-		kind: actCancelInstrument, confirm: true, instrument: o.InstrumentID,
-		title: "Cancel all orders on " + o.Instrument,
-		what:  fmt.Sprintf("cancel %d open order(s) on %s", n, o.Instrument),
-		lines: []string{fmt.Sprintf("Cancel all %d open order(s) on %s?", n, o.Instrument)},
-	})
+	return requestAction(cancelInstrumentAction(o.InstrumentID, o.Instrument, n))
 }
 
 func (p *ordersPane) cancelAll() tea.Cmd {
 	if p.ReadOnly != "" {
 		return readOnlyNotice(p.ReadOnly, "cancel orders")
 	}
-	return requestAction(&action{
-		kind: actCancelAll, confirm: true,
-		title: "Cancel ALL open orders",
-		what:  fmt.Sprintf("cancel all %d open order(s)", len(p.orders)),
-		lines: []string{fmt.Sprintf("Cancel all %d open order(s) on every instrument?", len(p.orders))},
-	})
+	return requestAction(cancelAllAction("Cancel ALL open orders", fmt.Sprintf("cancel all %d open order(s)", len(p.orders)),
+		[]string{fmt.Sprintf("Cancel all %d open order(s) on every instrument?", len(p.orders))}))
 }
 
 func (p *ordersPane) cell(row, col int) (string, paint) {

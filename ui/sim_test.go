@@ -122,7 +122,7 @@ const pumpDeadline = 20 * time.Second
 // busy reports whether a request of the model is still out (a pump waits for it whether or not
 // the command that sends it is one the pump started).
 func (m *Model) busy() bool {
-	if m.sending > 0 {
+	if m.pipe.open > 0 {
 		return true
 	}
 	for _, p := range m.polls {

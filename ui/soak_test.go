@@ -490,8 +490,8 @@ func TestSoakFaults(t *testing.T) {
 		soakStep(t, d, &res, last)
 	}
 	// Let the last action and its lookup finish, faults still on.
-	if !d.until(30*time.Second, func() bool { return m.sending == 0 && m.dialog == nil && !m.inFlight }) {
-		t.Fatalf("an action never finished: sending %d, in flight %v", m.sending, m.inFlight)
+	if !d.until(30*time.Second, func() bool { return m.pipe.open == 0 && m.dialog == nil }) {
+		t.Fatalf("an action never finished: %d out, an order out %v", m.pipe.open, m.pipe.busy(laneOrder))
 	}
 
 	// The exchange goes down: the console keeps polling with backoff, and grows nothing.
@@ -648,7 +648,7 @@ func soakStep(t testing.TB, d *driver, res *soakResult, cycle int) {
 		d.press("enter")
 		return
 	}
-	if m.inFlight || m.sending > 0 || cycle%3 != 0 {
+	if m.pipe.open > 0 || cycle%3 != 0 {
 		return
 	}
 	if m.form.Capturing() {

@@ -3,7 +3,6 @@ package ui
 import (
 	"context"
 	"strings"
-	"time"
 
 	"github.com/charmbracelet/bubbles/cursor"
 	"github.com/charmbracelet/bubbles/key"
@@ -28,31 +27,15 @@ const (
 
 var transferLabels = [tfCount]string{"Movement", "Collateral", "Amount", "Destination", "Chain", ""}
 
-// Stages of the transfer form.
-const (
-	stageEdit    = iota // typing
-	stageConfirm        // the whole movement shown; Enter sends it once
-	stageSending        // sent, waiting for the result
-)
-
 // transferKeys are the transfer form's own keys.
 var transferKeys = struct{ Max key.Binding }{
 	Max: key.NewBinding(key.WithKeys("ctrl+a"), key.WithHelp("ctrl+a", "amount = the most (fee included)")),
 }
 
-// transferDoneMsg is a sent movement's result.
-type transferDoneMsg struct {
-	c    funds.Checked
-	resp api.TxResponse
-	err  error
-}
-
-func (transferDoneMsg) isPaneMsg() {}
-
 // transferPane is the form for every money movement: transfers to another account, moves between
 // the account's spot and derivative sides, and withdrawals. state/funds checks it as it is typed;
-// Enter shows the whole movement (the address in full, the fee, what arrives) and a second Enter
-// sends it once.
+// Enter asks the pipeline to confirm the whole movement (the address in full, the fee, what
+// arrives) and send it once.
 type transferPane struct {
 	*Common
 	ex      api.Exchange
@@ -63,7 +46,8 @@ type transferPane struct {
 	dest    textinput.Model
 	field   int
 	focused bool
-	stage   int
+	pending *action // the movement asked for, until it is settled or dropped
+	sending bool    // pending was confirmed and is out
 	checked funds.Checked
 	errs    []funds.FieldError
 	tried   bool   // Enter was pressed: show every error, even of untouched fields
@@ -72,11 +56,10 @@ type transferPane struct {
 	view    string
 	dirty   bool
 	w, h    int
-	timeout time.Duration
 }
 
 func newTransferPane(c *Common, ex api.Exchange) *transferPane {
-	p := &transferPane{Common: c, ex: ex, dirty: true, timeout: 15 * time.Second}
+	p := &transferPane{Common: c, ex: ex, dirty: true}
 	p.amount = newField("amount", 40)
 	p.dest = newField("0x… receiving address", 42)
 	return p
@@ -94,9 +77,9 @@ func newField(placeholder string, limit int) textinput.Model {
 // Title implements Pane.
 func (p *transferPane) Title() string { return "Transfer" }
 
-// Capturing implements inputCapturer: a focused text field, or the confirmation, takes every key.
+// Capturing implements inputCapturer: a focused text field takes every key.
 func (p *transferPane) Capturing() bool {
-	return p.focused && (p.stage != stageEdit || p.field == tfAmount || p.field == tfDestination)
+	return p.focused && (p.field == tfAmount || p.field == tfDestination)
 }
 
 // SetSize implements Pane.
@@ -117,7 +100,7 @@ func (p *transferPane) SetFocused(f bool) {
 func (p *transferPane) focusField() {
 	p.amount.Blur()
 	p.dest.Blur()
-	if !p.focused || p.stage != stageEdit {
+	if !p.focused {
 		return
 	}
 	switch p.field {
@@ -151,16 +134,18 @@ func (p *transferPane) Update(msg tea.Msg) tea.Cmd {
 		}
 	case openTransferMsg:
 		p.setOp(msg.op)
-		p.stage, p.field = stageEdit, tfAmount
+		p.field = tfAmount
 		p.focusField()
 		return func() tea.Msg { return focusPaneMsg{pane: p} }
-	case transferDoneMsg:
-		return p.done(msg)
+	case actionSentMsg:
+		p.sending = p.sending || msg.act == p.pending
+		p.dirty = true
+	case actionSettledMsg:
+		if msg.act == p.pending {
+			p.done(msg)
+		}
 	case tea.KeyMsg:
 		defer func() { p.dirty = true }()
-		if p.stage != stageEdit {
-			return p.confirmKey(msg)
-		}
 		return p.editKey(msg)
 	}
 	return nil
@@ -306,7 +291,7 @@ func indexOf(xs []string, x string) int {
 	return 0
 }
 
-// review shows the confirmation when the form passes every check.
+// review asks the pipeline to confirm and send the movement when the form passes every check.
 func (p *transferPane) review() tea.Cmd {
 	p.tried = true
 	p.check()
@@ -316,54 +301,50 @@ func (p *transferPane) review() tea.Cmd {
 	if len(p.errs) > 0 {
 		return notice(levelWarn, "not ready: "+p.errs[0].Msg)
 	}
-	p.stage = stageConfirm
-	p.focusField()
-	return nil
-}
-
-// confirmKey: Enter sends once, Esc goes back to the form.
-func (p *transferPane) confirmKey(msg tea.KeyMsg) tea.Cmd {
-	switch {
-	case p.stage == stageConfirm && key.Matches(msg, p.Keys.Confirm):
-		p.stage = stageSending
-		c, ex, timeout := p.checked, p.ex, p.timeout
-		return tea.Batch(notice(levelInfo, "sending: "+c.Op.String()+" of "+c.AmountText()+" "+c.Collateral.Symbol+"…"),
-			func() tea.Msg {
-				ctx, cancel := context.WithTimeout(context.Background(), timeout)
-				defer cancel()
-				resp, err := c.Send(ctx, ex)
-				return transferDoneMsg{c: c, resp: resp, err: err}
-			})
-	case p.stage == stageConfirm && key.Matches(msg, p.Keys.Dismiss):
-		p.stage = stageEdit
-		p.focusField()
-		return notice(levelInfo, "not sent: "+p.checked.Op.String())
+	if p.sending {
+		return notice(levelWarn, busyText[laneFunds])
 	}
-	return nil
+	p.pending, p.sending = transferAction(p.checked), false
+	return requestAction(p.pending)
 }
 
-// done shows the result, clears the amount after a success and refreshes the balances.
-func (p *transferPane) done(msg transferDoneMsg) tea.Cmd {
-	p.stage = stageEdit
+// transferAction moves collateral (a transfer, a move between the account's sides, a
+// withdrawal), confirmed with the whole movement. A lost answer has no id to look up: the trader is
+// told to check the balances before sending it again.
+func transferAction(c funds.Checked) *action {
+	what := c.Op.String() + " of " + c.AmountText() + " " + c.Collateral.Symbol
+	return &action{
+		kind: actTransfer, confirm: true, movement: c, what: what,
+		title: "Confirm " + c.Op.String(), lines: c.Confirm(),
+		lane: laneFunds, refresh: []state.Kind{state.KindAccount},
+		run: func(ctx context.Context, t api.Trader) (api.TxResponse, error) {
+			return accepted(c.Send(ctx, t))
+		},
+		read: func(d actionDoneMsg) (string, bool) {
+			switch {
+			case api.IsAmbiguous(d.err):
+				return what + ": no answer (" + plainError(d.err) + "): check the balances before sending it again", true
+			case d.err != nil:
+				return what + " failed: " + plainError(d.err), true
+			case d.resp.TxHash != "":
+				return what + " done: tx " + d.resp.TxHash, false
+			}
+			return what + " done", false
+		},
+	}
+}
+
+// done shows the movement's result and clears the amount after a success.
+func (p *transferPane) done(msg actionSettledMsg) {
+	p.pending, p.sending = nil, false
 	p.dirty = true
-	what := msg.c.Op.String() + " of " + msg.c.AmountText() + " " + msg.c.Collateral.Symbol
-	p.failed = msg.err != nil
-	var n tea.Cmd
-	if msg.err != nil {
-		p.result = what + " failed: " + plainError(msg.err)
-		n = notice(levelError, p.result)
-	} else {
-		p.result = what + " done"
-		if msg.resp.TxHash != "" {
-			p.result += ": tx " + msg.resp.TxHash
-		}
-		n = notice(levelInfo, p.result)
+	p.result, p.failed = msg.text, msg.failed
+	if !msg.failed {
 		p.amount.SetValue("")
 		p.tried = false
 	}
 	p.focusField()
 	p.check()
-	return tea.Batch(n, func() tea.Msg { return refreshKindsMsg{kinds: []state.Kind{state.KindAccount}} })
 }
 
 // View implements Pane; the form is drawn again only after something changed.
@@ -382,9 +363,6 @@ func (p *transferPane) draw() string {
 	}
 	if len(p.Store.Collateral()) == 0 {
 		return fitLines([]string{st.Muted.on(emptyFor(p.Store, state.KindCollateral, "no collateral is supported"))}, p.w, p.h)
-	}
-	if p.stage != stageEdit {
-		return fitLines(p.confirmLines(), p.w, p.h)
 	}
 	var lines []string
 	if s := freshLine(st, p.Store, state.KindAccount, p.w); s != "" {
@@ -405,7 +383,9 @@ func (p *transferPane) draw() string {
 		sym := " " + c.Collateral.Symbol
 		lines = append(lines, st.Muted.on("    fee "+c.Fee.String()+sym+" on top · "+c.Total().String()+sym+" leaves · "+c.Receive().String()+sym+" arrives"))
 	}
-	if p.result != "" {
+	if p.sending {
+		lines = append(lines, "", st.Muted.on("sending…"))
+	} else if p.result != "" {
 		pt := st.Good
 		if p.failed {
 			pt = st.Danger
@@ -514,22 +494,7 @@ func (p *transferPane) submitButton(cur bool) string {
 	return st.Button.on(" Review ")
 }
 
-// confirmLines is the confirmation: the whole movement, the address in full, the fee.
-func (p *transferPane) confirmLines() []string {
-	st := p.Styles
-	lines := []string{st.Accent.on("Confirm " + p.checked.Op.String()), ""}
-	for _, l := range p.checked.Confirm() {
-		lines = append(lines, wrapped(paint{}, l, "  ", p.w)...)
-	}
-	lines = append(lines, "")
-	if p.stage == stageSending {
-		return append(lines, st.Muted.on("sending…"))
-	}
-	return append(lines, st.Bold.on("Enter")+" to send · "+st.Bold.on("Esc")+" to go back")
-}
-
-// ShortHelp implements Pane. It does not change with the stage: the confirmation says its own
-// keys, and the footer is drawn again only after a key.
+// ShortHelp implements Pane.
 func (p *transferPane) ShortHelp() []key.Binding {
 	k := p.Keys
 	return []key.Binding{k.FieldNext, k.FieldPrev, k.Toggle, k.Submit, transferKeys.Max}
@@ -538,5 +503,5 @@ func (p *transferPane) ShortHelp() []key.Binding {
 // FullHelp implements Pane.
 func (p *transferPane) FullHelp() [][]key.Binding {
 	k := p.Keys
-	return [][]key.Binding{{k.FieldNext, k.FieldPrev, k.Toggle, k.Submit, transferKeys.Max, k.Confirm, k.Dismiss}}
+	return [][]key.Binding{{k.FieldNext, k.FieldPrev, k.Toggle, k.Submit, transferKeys.Max}}
 }

@@ -60,7 +60,7 @@ func TestWithdrawAndTransferThroughTheUI(t *testing.T) {
 	c.key(t, "enter")
 	v := c.m.View()
 	for _, want := range []string{"Derivative withdrawal: 2500 USDC", "to your address", "  " + me, "on Arbitrum (42161)",
-		"fee 1 USDC on top: 2501 USDC leaves, 2500 USDC arrives", "Enter to send"} {
+		"fee 1 USDC on top: 2501 USDC leaves, 2500 USDC arrives", "Enter to confirm"} {
 		if !strings.Contains(v, want) {
 			t.Errorf("confirmation lacks %q:\n%s", want, v)
 		}
@@ -102,10 +102,13 @@ func TestWithdrawAndTransferThroughTheUI(t *testing.T) {
 	if v := c.m.View(); !strings.Contains(v, "  "+bobAddr) || !strings.Contains(v, "Spot transfer: 150.25 USDC") {
 		t.Fatalf("the confirmation does not show the full checksummed address:\n%s", v)
 	}
-	_, send := c.m.Update(keyMsg("enter"))
+	send := confirmOpenDialog(t, c.m)
 	_, again := c.m.Update(keyMsg("enter")) // a second Enter while it is sent does nothing
-	if form.stage != stageSending || again != nil {
-		t.Fatalf("stage %d after two Enters; the second returned a command: %v", form.stage, again != nil)
+	if !form.sending || again == nil {
+		t.Fatalf("sending %v after two Enters; the second said nothing", form.sending)
+	}
+	if msg, ok := again().(noticeMsg); !ok || !strings.Contains(msg.Text, "in flight") {
+		t.Fatalf("a second Enter while the transfer is out answered %#v", msg)
 	}
 	pump(t, c.m, send)
 	if !strings.Contains(c.m.notice, "spot transfer of 150.25 USDC done: tx 0x") {
@@ -136,8 +139,8 @@ func TestTransferFormRefusesBadInput(t *testing.T) {
 	}
 	c.typeText(t, "999999999")
 	c.key(t, "enter")
-	if form.stage != stageEdit || !strings.Contains(c.m.notice, "not ready: 999999999 USDC plus the 1 USDC fee is more than") {
-		t.Fatalf("stage %d, notice %q", form.stage, c.m.notice)
+	if form.pending != nil || c.m.dialog != nil || !strings.Contains(c.m.notice, "not ready: 999999999 USDC plus the 1 USDC fee is more than") {
+		t.Fatalf("asked to send %v, notice %q", form.pending != nil, c.m.notice)
 	}
 	// The disabled chain of USDC (BNB Chain) is refused.
 	for form.chain != 56 {
@@ -158,7 +161,50 @@ func TestTransferReadOnly(t *testing.T) {
 	c.key(t, "8", "t")
 	c.typeText(t, "10")
 	c.key(t, "enter")
-	if form.stage != stageEdit || !strings.Contains(c.m.notice, "read-only: cannot move collateral") {
-		t.Fatalf("stage %d, notice %q", form.stage, c.m.notice)
+	if form.pending != nil || c.m.dialog != nil || !strings.Contains(c.m.notice, "read-only: cannot move collateral") {
+		t.Fatalf("asked to send %v, notice %q", form.pending != nil, c.m.notice)
+	}
+}
+
+// TestQuitWithAWithdrawalOutAsksTwice: a withdrawal out counts as an action out, as an order does
+// (q quit at once when transfers ran their own stage machine). Tab moves the focus off the form,
+// so q reaches the quit key and not the amount field.
+func TestQuitWithAWithdrawalOutAsksTwice(t *testing.T) {
+	c := newSimConsole(t, 200, 60, false)
+	pump(t, c.m, c.m.Init())
+	c.key(t, "8", "w")
+	c.typeText(t, "10")
+	c.key(t, "enter")
+	send := confirmOpenDialog(t, c.m)
+	if c.m.pipe.open != 1 || !c.m.pipe.busy(laneFunds) {
+		t.Fatalf("the withdrawal was not sent: %d actions out, notice %q", c.m.pipe.open, c.m.notice)
+	}
+	c.m.Update(keyMsg("tab")) // not c.key: its pump would wait for the withdrawal
+	quitTwice(t, c.m)
+	pump(t, c.m, send)
+	if c.m.pipe.open != 0 || c.m.pipe.busy(laneFunds) {
+		t.Fatalf("the withdrawal is still out after its answer: %d", c.m.pipe.open)
+	}
+}
+
+// TestSecondMovementWaitsForTheFirst: while one movement is out, Enter on the form sends nothing
+// and says why; the first movement's result still reaches the form.
+func TestSecondMovementWaitsForTheFirst(t *testing.T) {
+	c := newSimConsole(t, 200, 60, false)
+	pump(t, c.m, c.m.Init())
+	_, form := fundsGroup(t, c.m)
+	c.key(t, "8", "w")
+	c.typeText(t, "10")
+	c.key(t, "enter")
+	send := confirmOpenDialog(t, c.m)
+	first := form.pending
+	_, again := c.m.Update(keyMsg("enter")) // the form again, while the first is out
+	c.m.Update(again())
+	if c.m.dialog != nil || form.pending != first || !strings.Contains(c.m.notice, "in flight") {
+		t.Fatalf("a second movement was asked for while one was out: dialog %v, notice %q", c.m.dialog != nil, c.m.notice)
+	}
+	pump(t, c.m, send)
+	if form.pending != nil || !strings.Contains(form.result, "derivative withdrawal of 10 USDC done: tx 0x") {
+		t.Fatalf("the form shows %q after the first movement", form.result)
 	}
 }
