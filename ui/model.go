@@ -320,5 +320,3 @@ func (m *Model) focusPane(p Pane) {
 		}
 	}
 }
-
-
