@@ -173,47 +173,19 @@ func accepted(resp api.TxResponse, err error) (api.TxResponse, error) {
 	return resp, err
 }
 
-// resultText is the status line's words for a finished action, and whether it failed. A
-// transaction can succeed while the order in it was rejected: that is a failure to the trader.
+// resultText is the status line's words for a finished action, and whether it failed. The
+// answer is read once, by state (OrderOutcome, CancelOutcome, CancelManyOutcome).
 func resultText(d actionDoneMsg) (string, bool) {
 	if d.err != nil {
 		return d.act.what + " failed: " + plainError(d.err), true
 	}
 	switch d.act.kind {
 	case actPlace, actClose:
-		sts, err := d.resp.OrderStatuses()
-		if err != nil || len(sts) == 0 {
-			return "order sent: " + d.act.what + txSuffix(d.resp), false
-		}
-		s := sts[0]
-		filled := s.TotalSize.Valid && s.TotalSize.Decimal.IsPositive()
-		switch {
-		case s.Error != "":
-			return d.act.what + " rejected: " + s.Error, true
-		case filled && s.AvgPrice.Valid:
-			return fmt.Sprintf("order %d filled %s at %s: %s", s.Oid, s.TotalSize.Decimal, s.AvgPrice.Decimal, d.act.what), false
-		case s.Filled || filled:
-			return fmt.Sprintf("order %d filled: %s", s.Oid, d.act.what), false
-		}
-		return fmt.Sprintf("order %d placed: %s", s.Oid, d.act.what), false
+		return orderOutcomeText(state.OrderOutcome(d.resp, d.act.order.Size), d.act.what)
 	case actCancel:
-		if sts, err := d.resp.CancelStatuses(); err == nil && len(sts) > 0 && !sts[0].OK {
-			return d.act.what + " failed: " + sts[0].Error, true
-		}
-		return "cancelled: " + strings.TrimPrefix(d.act.what, "cancel "), false
-	case actCancelInstrument, actCancelAll:
-		if n, err := d.resp.CancelCount(); err == nil {
-			return fmt.Sprintf("cancelled %d order(s)", n), false
-		}
+		return cancelOutcomeText(state.CancelOutcome(d.resp), d.act.what)
 	}
-	return "done: " + d.act.what + txSuffix(d.resp), false
-}
-
-func txSuffix(r api.TxResponse) string {
-	if r.TxHash == "" {
-		return ""
-	}
-	return " (tx " + shortAddr(r.TxHash) + ")"
+	return cancelManyOutcomeText(state.CancelManyOutcome(d.resp), d.act.what)
 }
 
 // plainError keeps an error to one line a trader can read.

@@ -79,8 +79,8 @@ func cancelFailure(d actionDoneMsg) string {
 		return plainError(d.err)
 	}
 	if d.act.kind == actCancel {
-		if sts, err := d.resp.CancelStatuses(); err == nil && len(sts) > 0 && !sts[0].OK {
-			return sts[0].Error
+		if out := state.CancelOutcome(d.resp); out.Failed() {
+			return out.Reason
 		}
 	}
 	return ""

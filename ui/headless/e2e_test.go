@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -161,6 +162,11 @@ func TestMarketOrderAndReadCommands(t *testing.T) {
 	out := h.ok("order", "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.01", "--market")
 	if !strings.Contains(out, "placed buy 0.0100 BTC-PERP at market, worst price") {
 		t.Fatalf("market order output:\n%s", out)
+	}
+	// The simulator answers a fill with its size and no "filled" flag: the console always called
+	// that filled, and headless (reading the same state.Outcome) now does too, not "accepted".
+	if !regexp.MustCompile(`Order id +\d+ filled\n`).MatchString(out) {
+		t.Fatalf("a market order that filled is not called filled:\n%s", out)
 	}
 	var pos []api.Position
 	if err := json.Unmarshal([]byte(h.ok("positions", "--json")), &pos); err != nil {

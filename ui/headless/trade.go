@@ -198,23 +198,14 @@ func runOrder(ctx context.Context, r *runner) error {
 		return r.orderFailed(ctx, co, err)
 	}
 	res.Sent, res.Response = true, &resp
-	if sts, err := resp.OrderStatuses(); err == nil && len(sts) > 0 {
-		if sts[0].Error != "" {
-			return fmt.Errorf("exchange rejected the order (cloid %s): %s", co.Wire.Cloid, sts[0].Error)
-		}
-		res.Oid, res.Status = sts[0].Oid, statusWord(sts[0])
+	switch out := state.OrderOutcome(resp, co.Size); out.Kind {
+	case state.OutcomeRejected:
+		return fmt.Errorf("exchange rejected the order (cloid %s): %s", co.Wire.Cloid, out.Reason)
+	case state.OutcomeSent:
+	default:
+		res.Oid, res.Status = out.Oid, out.Word()
 	}
 	return r.printOrder(st, co, res)
-}
-
-func statusWord(s api.OrderStatus) string {
-	switch {
-	case s.Filled:
-		return "filled"
-	case s.Resting:
-		return "resting"
-	}
-	return "accepted"
 }
 
 func previewOf(p state.Preview) previewJSON {
@@ -347,8 +338,8 @@ func runCancel(ctx context.Context, r *runner) error {
 	if err != nil {
 		return fmt.Errorf("cancel of %s on %s failed: %w", what, in.Name, err)
 	}
-	if sts, err := resp.CancelStatuses(); err == nil && len(sts) > 0 && !sts[0].OK {
-		return fmt.Errorf("exchange did not cancel %s on %s: %s", what, in.Name, sts[0].Error)
+	if out := state.CancelOutcome(resp); out.Failed() {
+		return fmt.Errorf("exchange did not cancel %s on %s: %s", what, in.Name, out.Reason)
 	}
 	if r.o.json {
 		return writeJSON(r.env.Stdout, resp)
@@ -379,10 +370,9 @@ func runCancelAll(ctx context.Context, r *runner) error {
 	if r.o.json {
 		return writeJSON(r.env.Stdout, resp)
 	}
-	n, cerr := resp.CancelCount()
-	count := strconv.Itoa(n)
-	if cerr != nil {
-		count = "all"
+	count := "all"
+	if out := state.CancelManyOutcome(resp); out.Kind == state.OutcomeCancelledCount {
+		count = strconv.Itoa(out.Count)
 	}
 	_, err = fmt.Fprintf(r.env.Stdout, "cancelled %s orders on %s (tx %s)\n", count, scope, resp.TxHash)
 	return err

@@ -1,0 +1,137 @@
+package state
+
+import (
+	"github.com/shopspring/decimal"
+	"github.com/tradedesk/tradedesk/api"
+)
+
+// OutcomeKind says what the exchange did with an order or a cancel.
+type OutcomeKind int
+
+const (
+	// OutcomeSent: the exchange took the transaction, but its answer does not say what became of
+	// the order (no readable status).
+	OutcomeSent OutcomeKind = iota
+	// OutcomePlaced: the order has an id and nothing of it filled on arrival.
+	OutcomePlaced
+	// OutcomeFilled: some or all of the order filled on arrival.
+	OutcomeFilled
+	// OutcomeRejected: the exchange refused the order; Reason says why.
+	OutcomeRejected
+	// OutcomeCancelled: the cancel of one order worked.
+	OutcomeCancelled
+	// OutcomeCancelFailed: the exchange did not cancel the order; Reason says why.
+	OutcomeCancelFailed
+	// OutcomeCancelledCount: a cancel of many orders (an instrument's, or all) worked; Count says
+	// how many.
+	OutcomeCancelledCount
+)
+
+// Outcome is the one reading of the exchange's answer to an order or a cancel: the console's
+// status line and the headless commands both word it from here. A transaction can succeed while
+// the order in it was rejected: that is OutcomeRejected, a failure to the trader.
+type Outcome struct {
+	Kind OutcomeKind
+	// Oid is the exchange's order id (0 when the order got none).
+	Oid api.OrderID
+	// Resting is true when the order, or what is left of it, rests on the book.
+	Resting bool
+	// Requested is the size the order asked for (zero when the caller did not say).
+	Requested decimal.Decimal
+	// Filled is the size that filled on arrival (zero when none, or when the answer does not say).
+	Filled decimal.Decimal
+	// AvgPrice is the average price of what filled, when the answer says.
+	AvgPrice api.OptDecimal
+	// Reason is the exchange's words for a rejection or a failed cancel.
+	Reason string
+	// Count is how many orders a cancel of many cancelled.
+	Count int
+	// TxHash is the transaction's hash ("" when the answer has none).
+	TxHash string
+}
+
+// OrderOutcome reads the answer to a placed order of the given requested size (the first order
+// of the transaction).
+func OrderOutcome(resp api.TxResponse, requested decimal.Decimal) Outcome {
+	out := Outcome{Kind: OutcomeSent, Requested: requested, TxHash: resp.TxHash}
+	sts, err := resp.OrderStatuses()
+	if err != nil || len(sts) == 0 {
+		return out
+	}
+	s := sts[0]
+	out.Oid, out.Resting = s.Oid, s.Resting
+	switch {
+	case s.Error != "":
+		out.Kind, out.Reason = OutcomeRejected, s.Error
+	case s.TotalSize.Valid && s.TotalSize.Decimal.IsPositive():
+		out.Kind, out.Filled, out.AvgPrice = OutcomeFilled, s.TotalSize.Decimal, s.AvgPrice
+	case s.Filled:
+		out.Kind = OutcomeFilled
+	default:
+		out.Kind = OutcomePlaced
+	}
+	return out
+}
+
+// CancelOutcome reads the answer to the cancel of one order. An answer without readable statuses
+// counts as cancelled: the transaction succeeded and named no error.
+func CancelOutcome(resp api.TxResponse) Outcome {
+	out := Outcome{Kind: OutcomeCancelled, TxHash: resp.TxHash}
+	if sts, err := resp.CancelStatuses(); err == nil && len(sts) > 0 && !sts[0].OK {
+		out.Kind, out.Reason = OutcomeCancelFailed, sts[0].Error
+	}
+	return out
+}
+
+// CancelManyOutcome reads the answer to a cancel of an instrument's orders or of all orders: how
+// many were cancelled, or OutcomeSent when the answer does not say.
+func CancelManyOutcome(resp api.TxResponse) Outcome {
+	out := Outcome{Kind: OutcomeSent, TxHash: resp.TxHash}
+	if n, err := resp.CancelCount(); err == nil {
+		out.Kind, out.Count = OutcomeCancelledCount, n
+	}
+	return out
+}
+
+// Failed reports whether what the trader asked for did not happen: the order was rejected or the
+// cancel failed.
+func (o Outcome) Failed() bool {
+	return o.Kind == OutcomeRejected || o.Kind == OutcomeCancelFailed
+}
+
+// FillKnown reports whether the answer says how much filled and at what average price.
+func (o Outcome) FillKnown() bool {
+	return o.Kind == OutcomeFilled && o.Filled.IsPositive() && o.AvgPrice.Valid
+}
+
+// Remaining is the part of the requested size that did not fill on arrival: zero when the
+// requested size is unknown, when everything filled, or when the answer said "filled" without a
+// size (the exchange's way of saying all of it).
+func (o Outcome) Remaining() decimal.Decimal {
+	sizeless := o.Kind == OutcomeFilled && !o.Filled.IsPositive()
+	if sizeless || !o.Requested.IsPositive() || o.Filled.GreaterThanOrEqual(o.Requested) {
+		return decimal.Zero
+	}
+	return o.Requested.Sub(o.Filled)
+}
+
+// Word is the outcome in one word, as scripts read it: filled, resting, accepted (an id, neither
+// resting nor filled), rejected, cancelled, failed, or sent (the answer did not say).
+func (o Outcome) Word() string {
+	switch o.Kind {
+	case OutcomeFilled:
+		return "filled"
+	case OutcomePlaced:
+		if o.Resting {
+			return "resting"
+		}
+		return "accepted"
+	case OutcomeRejected:
+		return "rejected"
+	case OutcomeCancelled, OutcomeCancelledCount:
+		return "cancelled"
+	case OutcomeCancelFailed:
+		return "failed"
+	}
+	return "sent"
+}

@@ -1,0 +1,111 @@
+package state
+
+import (
+	"testing"
+
+	"github.com/shopspring/decimal"
+	"github.com/tradedesk/tradedesk/api"
+)
+
+func tx(data string) api.TxResponse { return api.TxResponse{TxHash: "0xfeed", Data: []byte(data)} }
+
+func dec(s string) decimal.Decimal { return decimal.RequireFromString(s) }
+
+// TestOrderOutcome reads every form of a placed order's answer. Each case guards a mutation
+// named in want: a dropped branch or a swapped kind shows as another kind or word.
+func TestOrderOutcome(t *testing.T) {
+	for _, tc := range []struct {
+		name, data       string
+		kind             OutcomeKind
+		word             string
+		oid              api.OrderID
+		filled, avg, rem string // "" = not checked as a number
+		failed, known    bool
+	}{
+		// Guards: reading an answer without status as placed or filled.
+		{"no status", `{}`, OutcomeSent, "sent", 0, "0", "", "2", false, false},
+		// Guards: the error branch dropped (a rejection read as placed) or Failed() not true.
+		{"rejected", `{"status":[{"error":"insufficient margin"}]}`, OutcomeRejected, "rejected", 0, "0", "", "2", true, false},
+		// Guards: resting read as filled, or the resting flag lost (word accepted).
+		{"resting", `{"status":{"resting":{"oid":7}}}`, OutcomePlaced, "resting", 7, "0", "", "2", false, false},
+		// Guards: a bare id read as resting.
+		{"accepted", `{"status":{"oid":8}}`, OutcomePlaced, "accepted", 8, "0", "", "2", false, false},
+		// Guards: the sizes branch dropped (the simulator's fills carry no filled flag) or the
+		// remainder computed with the wrong sign.
+		{"partly filled by size", `{"status":{"oid":9,"totalSz":"0.5","avgPx":"101.25"}}`, OutcomeFilled, "filled", 9, "0.5", "101.25", "1.5", false, true},
+		// Guards: a fill flag without sizes read as placed, or its remainder taken as the whole.
+		{"filled flag only", `{"status":{"filled":{"oid":10}}}`, OutcomeFilled, "filled", 10, "0", "", "0", false, false},
+		// Guards: a zero filled size read as a fill (IsPositive flipped to !IsNegative).
+		{"zero filled size rests", `{"status":{"resting":{"oid":11,"totalSz":"0"}}}`, OutcomePlaced, "resting", 11, "0", "", "2", false, false},
+		// Guards: a whole fill leaving a negative or non-zero remainder.
+		{"all filled", `{"status":{"filled":{"oid":12,"totalSz":"2","avgPx":"99"}}}`, OutcomeFilled, "filled", 12, "2", "99", "0", false, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			o := OrderOutcome(tx(tc.data), dec("2"))
+			if o.Kind != tc.kind || o.Word() != tc.word || o.Oid != tc.oid || o.Failed() != tc.failed || o.FillKnown() != tc.known {
+				t.Fatalf("got kind %d word %q oid %d failed %v known %v, want %d %q %d %v %v",
+					o.Kind, o.Word(), o.Oid, o.Failed(), o.FillKnown(), tc.kind, tc.word, tc.oid, tc.failed, tc.known)
+			}
+			if !o.Filled.Equal(dec(tc.filled)) || !o.Remaining().Equal(dec(tc.rem)) {
+				t.Fatalf("filled %s remaining %s, want %s and %s", o.Filled, o.Remaining(), tc.filled, tc.rem)
+			}
+			if tc.avg != "" && !o.AvgPrice.Decimal.Equal(dec(tc.avg)) {
+				t.Fatalf("avg price %s, want %s", o.AvgPrice.Decimal, tc.avg)
+			}
+			if o.TxHash != "0xfeed" {
+				t.Fatalf("tx hash %q lost", o.TxHash)
+			}
+		})
+	}
+}
+
+// TestOutcomeRejectedReason: the exchange's reason is kept word for word. Guards a dropped Reason.
+func TestOutcomeRejectedReason(t *testing.T) {
+	if o := OrderOutcome(tx(`{"status":{"error":"price off tick"}}`), dec("1")); o.Reason != "price off tick" {
+		t.Fatalf("reason %q", o.Reason)
+	}
+}
+
+// TestRemainingUnknownRequest: without a requested size nothing is said to remain. Guards the
+// Requested.IsPositive check dropped (a negative remainder).
+func TestRemainingUnknownRequest(t *testing.T) {
+	o := OrderOutcome(tx(`{"status":{"oid":1,"totalSz":"0.5","avgPx":"1"}}`), decimal.Zero)
+	if !o.Remaining().IsZero() {
+		t.Fatalf("remaining %s without a requested size", o.Remaining())
+	}
+}
+
+// TestCancelOutcome: a failed cancel is a failure with the exchange's reason; success and an
+// answer without statuses are cancelled. Guards the OK check flipped or dropped.
+func TestCancelOutcome(t *testing.T) {
+	for _, tc := range []struct {
+		data, reason string
+		kind         OutcomeKind
+	}{
+		{`{"status":[{"success":{"success":"cancelled"}}]}`, "", OutcomeCancelled},
+		{`{"status":[{"error":"order not found"}]}`, "order not found", OutcomeCancelFailed},
+		{``, "", OutcomeCancelled},
+	} {
+		o := CancelOutcome(tx(tc.data))
+		if o.Kind != tc.kind || o.Reason != tc.reason || o.Failed() != (tc.kind == OutcomeCancelFailed) {
+			t.Errorf("%s: kind %d reason %q failed %v, want %d %q", tc.data, o.Kind, o.Reason, o.Failed(), tc.kind, tc.reason)
+		}
+	}
+	if w := CancelOutcome(tx(`{"status":[{"error":"x"}]}`)).Word(); w != "failed" {
+		t.Errorf("failed cancel word %q", w)
+	}
+}
+
+// TestCancelManyOutcome: the count is read from orders_cancelled or from the statuses; an answer
+// without either is sent, not "cancelled 0". Guards a dropped error check (Count 0 reported).
+func TestCancelManyOutcome(t *testing.T) {
+	if o := CancelManyOutcome(tx(`{"orders_cancelled":3}`)); o.Kind != OutcomeCancelledCount || o.Count != 3 || o.Word() != "cancelled" {
+		t.Fatalf("orders_cancelled: %+v", o)
+	}
+	if o := CancelManyOutcome(tx(`{"status":[{"success":"cancelled"},{"error":"gone"},"success"]}`)); o.Count != 2 {
+		t.Fatalf("counted statuses: %d, want 2", o.Count)
+	}
+	if o := CancelManyOutcome(tx(`{}`)); o.Kind != OutcomeSent || o.Failed() {
+		t.Fatalf("no count: %+v", o)
+	}
+}

@@ -1,0 +1,49 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/tradedesk/tradedesk/state"
+)
+
+// orderOutcomeText words a placed order's outcome for the status line, and whether it failed. A
+// transaction can succeed while the order in it was rejected: that is a failure to the trader.
+func orderOutcomeText(o state.Outcome, what string) (string, bool) {
+	switch o.Kind {
+	case state.OutcomeRejected:
+		return what + " rejected: " + o.Reason, true
+	case state.OutcomeFilled:
+		if o.FillKnown() {
+			return fmt.Sprintf("order %d filled %s at %s: %s", o.Oid, o.Filled, o.AvgPrice.Decimal, what), false
+		}
+		return fmt.Sprintf("order %d filled: %s", o.Oid, what), false
+	case state.OutcomePlaced:
+		return fmt.Sprintf("order %d placed: %s", o.Oid, what), false
+	}
+	return "order sent: " + what + txText(o.TxHash), false
+}
+
+// cancelOutcomeText words the cancel of one order.
+func cancelOutcomeText(o state.Outcome, what string) (string, bool) {
+	if o.Kind == state.OutcomeCancelFailed {
+		return what + " failed: " + o.Reason, true
+	}
+	return "cancelled: " + strings.TrimPrefix(what, "cancel "), false
+}
+
+// cancelManyOutcomeText words the cancel of an instrument's orders or of all orders.
+func cancelManyOutcomeText(o state.Outcome, what string) (string, bool) {
+	if o.Kind == state.OutcomeCancelledCount {
+		return fmt.Sprintf("cancelled %d order(s)", o.Count), false
+	}
+	return "done: " + what + txText(o.TxHash), false
+}
+
+// txText is " (tx 0x12…)" for a transaction hash, "" without one.
+func txText(hash string) string {
+	if hash == "" {
+		return ""
+	}
+	return " (tx " + shortAddr(hash) + ")"
+}
