@@ -2,7 +2,6 @@ package state
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/shopspring/decimal"
@@ -68,10 +67,10 @@ func (c *checker) instrument() bool {
 	}
 	inst, ok := c.s.findInstrument(name)
 	if !ok {
-		if len(c.s.instruments) == 0 {
+		if len(c.s.instrumentData().list) == 0 {
 			c.fail(FieldInstrument, "instruments are not loaded yet; wait a moment and try again", "")
 		} else {
-			c.fail(FieldInstrument, fmt.Sprintf("unknown instrument %q; pick a name from the instrument list", name), closestName(c.s.names, name))
+			c.fail(FieldInstrument, fmt.Sprintf("unknown instrument %q; pick a name from the instrument list", name), closestName(c.s.instrumentData().names, name))
 		}
 		return false
 	}
@@ -81,19 +80,6 @@ func (c *checker) instrument() bool {
 		return false
 	}
 	return true
-}
-
-// findInstrument is FindInstrument without the lock.
-func (s *Store) findInstrument(nameOrID string) (Instrument, bool) {
-	if i, ok := s.instByName[strings.ToUpper(nameOrID)]; ok {
-		return s.instruments[i], true
-	}
-	if id, err := strconv.ParseInt(nameOrID, 10, 64); err == nil {
-		if i, ok := s.instByID[api.InstrumentID(id)]; ok {
-			return s.instruments[i], true
-		}
-	}
-	return Instrument{}, false
 }
 
 // closestName offers a name that starts with what was typed, ignoring case.

@@ -26,7 +26,7 @@ func (c *checker) account() {
 	increase := increasingPart(pos.Size, signed)
 	margin := MarginRequired(Notional(increase, c.ref), lev)
 	c.out.Preview.MarginRequired = margin
-	c.out.Preview.UtilizationAfter = MarginUtilizationAfter(c.s.account, margin)
+	c.out.Preview.UtilizationAfter = MarginUtilizationAfter(c.s.account(), margin)
 	c.out.Preview.LiquidationEstimate = c.liquidation(pos, signed, lev)
 	if c.in.ReduceOnly || increase.IsZero() {
 		return
@@ -54,13 +54,13 @@ var DefaultLeverage = decimal.NewFromInt(10)
 // leverageFor is the leverage the account trades inst at: its leverage setting, else the open
 // position's, else the account summary's leg, else DefaultLeverage capped at the instrument's max.
 func (s *Store) leverageFor(inst Instrument) decimal.Decimal {
-	if l, ok := s.leverage[strings.ToUpper(inst.Name)]; ok && l.Leverage.IsPositive() {
+	if l, ok := s.leverage(inst.Name); ok && l.Leverage.IsPositive() {
 		return l.Leverage
 	}
 	if p, ok := s.position(inst.Name); ok && p.Leverage.IsPositive() {
 		return p.Leverage
 	}
-	if ps, ok := s.account.PerpPositions[inst.Name]; ok {
+	if ps, ok := s.account().PerpPositions[inst.Name]; ok {
 		for _, leg := range ps.Legs {
 			if leg.Leverage.Value.IsPositive() {
 				return leg.Leverage.Value
@@ -76,13 +76,13 @@ func (s *Store) leverageFor(inst Instrument) decimal.Decimal {
 // marginModeFor is cross or isolated for inst: its leverage setting, else the open position, else
 // the account; "" when none is known.
 func (s *Store) marginModeFor(inst Instrument) string {
-	if l, ok := s.leverage[strings.ToUpper(inst.Name)]; ok && l.MarginType != "" {
+	if l, ok := s.leverage(inst.Name); ok && l.MarginType != "" {
 		return strings.ToLower(l.MarginType)
 	}
 	if p, ok := s.position(inst.Name); ok && p.MarginMode != "" {
 		return strings.ToLower(p.MarginMode)
 	}
-	return strings.ToLower(s.account.MarginMode)
+	return strings.ToLower(s.account().MarginMode)
 }
 
 func (c *checker) onlyIsolated() {
@@ -107,11 +107,11 @@ func (c *checker) maxLeverage(after, lev decimal.Decimal) {
 // availableMargin rejects an order whose margin and fee exceed the available balance, offering the
 // largest size that fits.
 func (c *checker) availableMargin(pos, margin, lev decimal.Decimal) {
-	if c.s.at[KindAccount].IsZero() {
+	if c.s.kinds[KindAccount].at.IsZero() {
 		c.fail(FieldOrder, "the account is not loaded yet, so margin cannot be checked; wait a moment", "")
 		return
 	}
-	avail := c.s.account.AvailableBalance
+	avail := c.s.account().AvailableBalance
 	fee := c.out.Preview.Fee
 	need := margin.Add(fee)
 	if need.LessThanOrEqual(avail) {
@@ -147,7 +147,7 @@ func (c *checker) liquidation(pos api.Position, signed, lev decimal.Decimal) dec
 	notional := Notional(q, entry)
 	mm := inst.MaintenanceMargin(notional)
 	equity := MarginRequired(notional, lev)
-	if c.s.marginModeFor(inst) != api.MarginIsolated && !c.s.at[KindAccount].IsZero() {
+	if c.s.marginModeFor(inst) != api.MarginIsolated && !c.s.kinds[KindAccount].at.IsZero() {
 		equity, mm = c.crossEquity(pos, mm)
 	}
 	return LiquidationEstimate(q, entry, equity, mm)
@@ -156,7 +156,7 @@ func (c *checker) liquidation(pos api.Position, signed, lev decimal.Decimal) dec
 // crossEquity is the account's equity without this instrument's position PnL, and the account's
 // maintenance margin with this position's replaced by newMM.
 func (c *checker) crossEquity(pos api.Position, newMM decimal.Decimal) (decimal.Decimal, decimal.Decimal) {
-	a := c.s.account
+	a := c.s.account()
 	eq := accountEquity(a)
 	mm := a.MaintenanceMargin.Add(newMM)
 	if pos.Size.IsZero() {
@@ -200,11 +200,11 @@ func (c *checker) spotBalance() {
 		c.out.Preview.MarginRequired = need
 	}
 	sym, ok := c.s.collateralSymbol(asset)
-	if !ok || c.s.at[KindAccount].IsZero() {
+	if !ok || c.s.kinds[KindAccount].at.IsZero() {
 		c.out.Warnings = append(c.out.Warnings, "the spot balance could not be checked (account or collateral list not loaded)")
 		return
 	}
-	bal := c.s.account.SpotCollateral[sym]
+	bal := c.s.account().SpotCollateral[sym]
 	have := bal.WithdrawableBalance
 	if !have.IsPositive() {
 		have = bal.Balance
@@ -215,7 +215,7 @@ func (c *checker) spotBalance() {
 }
 
 func (s *Store) collateralSymbol(id api.CollateralID) (string, bool) {
-	for _, col := range s.collateral {
+	for _, col := range s.collateralData().list {
 		if col.ID == id {
 			return col.Symbol, true
 		}

@@ -111,7 +111,7 @@ func (c *checker) reduceOnly() {
 		c.fail(FieldOrder, "reduce-only applies to perpetual positions, not to spot "+inst.Name+"; clear reduce-only", "")
 		return
 	}
-	if c.s.at[KindPositions].IsZero() {
+	if c.s.kinds[KindPositions].at.IsZero() {
 		c.fail(FieldOrder, "positions are not loaded yet, so reduce-only cannot be checked; wait a moment", "")
 		return
 	}

@@ -3,4 +3,11 @@
 // PnL, ROE, margin, liquidation distance) as plain functions on decimals; number formatting; and the
 // one validation path for orders (CheckOrder) used by the order form, the close-position key and the
 // headless order command. It never imports Bubble Tea.
+//
+// Every message implements Msg: it knows its Kind, its ordering key (Order) and how it applies
+// itself. Each kind lives in one file, data_<kind>.go: the kind, its data, its messages (whole
+// lists or pages from polls; upserts, OrderUpdateMsg and FillMsg, from a stream) and its accessors.
+// Order's comment says how polls' local generations, streams' sequence numbers and the local clock
+// order each other, so a poll answered after a streamed update it did not see cannot undo it.
+// Store's comment has the recipe for adding a kind.
 package state

@@ -5,81 +5,53 @@ import (
 	"time"
 )
 
-// Kind is one kind of data, polled on its own and with its own freshness and version.
+// Kind is one kind of data, fetched on its own and with its own freshness and version. Each kind
+// is declared in its own file (data_<kind>.go) with newKind, beside its messages and accessors.
 type Kind int
 
-// The kinds of data the store holds.
-const (
-	KindTickers Kind = iota
-	KindMids
-	KindInstruments
-	KindCollateral
-	KindAccount
-	KindPositions
-	KindOrders
-	KindFills
-	KindHistory
-	KindChart
-	KindBrokers
-	KindLeverage
-	numKinds
-)
-
-var kindNames = [numKinds]string{
-	KindTickers:     "tickers",
-	KindMids:        "mids",
-	KindInstruments: "instruments",
-	KindCollateral:  "collateral",
-	KindAccount:     "account",
-	KindPositions:   "positions",
-	KindOrders:      "orders",
-	KindFills:       "fills",
-	KindHistory:     "history",
-	KindChart:       "chart",
-	KindBrokers:     "brokers",
-	KindLeverage:    "leverage",
+// kindInfo is what a kind's file registers: its name, its default stale age and its empty data.
+type kindInfo struct {
+	name       string
+	staleAfter time.Duration
+	empty      func() any
 }
+
+// kinds is every registered kind, indexed by Kind. Only package initialisation appends to it.
+var kinds []kindInfo
+
+// newKind registers a kind: name is its lower-case name, staleAfter how old its data may get
+// before Freshness reports it stale (a few poll intervals of the design's cadence), empty builds
+// a new store's holder of its data (the pointer its messages' apply methods change).
+func newKind(name string, staleAfter time.Duration, empty func() any) Kind {
+	kinds = append(kinds, kindInfo{name: name, staleAfter: staleAfter, empty: empty})
+	return Kind(len(kinds) - 1)
+}
+
+func (k Kind) valid() bool { return k >= 0 && int(k) < len(kinds) }
 
 // String returns the kind's lower-case name, e.g. "tickers".
 func (k Kind) String() string {
-	if k < 0 || k >= numKinds {
+	if !k.valid() {
 		return fmt.Sprintf("kind(%d)", int(k))
 	}
-	return kindNames[k]
+	return kinds[k].name
 }
 
-// Kinds returns every kind, in declaration order.
+// Kinds returns every kind, in registration order.
 func Kinds() []Kind {
-	out := make([]Kind, numKinds)
+	out := make([]Kind, len(kinds))
 	for i := range out {
 		out[i] = Kind(i)
 	}
 	return out
 }
 
-// defaultStaleAfter is how old each kind's data may get before Freshness reports it stale. It is
-// a few poll intervals of the default cadence in the design.
-var defaultStaleAfter = [numKinds]time.Duration{
-	KindTickers:     5 * time.Second,
-	KindMids:        5 * time.Second,
-	KindInstruments: 15 * time.Minute,
-	KindCollateral:  15 * time.Minute,
-	KindAccount:     10 * time.Second,
-	KindPositions:   10 * time.Second,
-	KindOrders:      10 * time.Second,
-	KindFills:       30 * time.Second,
-	KindHistory:     30 * time.Second,
-	KindChart:       10 * time.Minute,
-	KindBrokers:     15 * time.Minute,
-	KindLeverage:    15 * time.Minute,
-}
-
 // DefaultStaleAfter returns the default age after which k's data counts as stale.
 func DefaultStaleAfter(k Kind) time.Duration {
-	if k < 0 || k >= numKinds {
+	if !k.valid() {
 		return 0
 	}
-	return defaultStaleAfter[k]
+	return kinds[k].staleAfter
 }
 
 // Freshness says how old one kind's data is and whether its last poll failed.

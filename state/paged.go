@@ -6,13 +6,6 @@ import (
 	"github.com/tradedesk/tradedesk/api"
 )
 
-// fillKey identifies one fill: a trade has one fill per order that took part, so a self-trade has
-// two fills with the same trade id.
-type fillKey struct {
-	trade api.TradeID
-	order api.OrderID
-}
-
 // pagedList is a newest-first list loaded page by page: page 1 is merged on top, later pages are
 // appended; a record already held is replaced by the newer copy, never duplicated.
 type pagedList[T any, K comparable] struct {
@@ -111,4 +104,40 @@ func (l *pagedList[T, K]) next() (int, bool) {
 		return 0, false
 	}
 	return l.lastPage + 1, true
+}
+
+// upsertTop puts r on top, or replaces the copy held, building a new slice; it reports whether
+// the rows changed.
+func (l *pagedList[T, K]) upsertTop(r T) bool {
+	k := l.key(r)
+	for i, held := range l.rows {
+		if l.key(held) != k {
+			continue
+		}
+		if reflect.DeepEqual(held, r) {
+			return false
+		}
+		out := make([]T, len(l.rows))
+		copy(out, l.rows)
+		out[i] = r
+		l.rows = out
+		return true
+	}
+	out := make([]T, 0, len(l.rows)+1)
+	l.rows = append(append(out, r), l.rows...)
+	return true
+}
+
+// raise puts r on top, taking out the copy held wherever it is (a streamed row a page that was
+// asked for before it arrived pushed down).
+func (l *pagedList[T, K]) raise(r T) {
+	k := l.key(r)
+	out := make([]T, 0, len(l.rows)+1)
+	out = append(out, r)
+	for _, held := range l.rows {
+		if l.key(held) != k {
+			out = append(out, held)
+		}
+	}
+	l.rows = out
 }

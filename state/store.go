@@ -2,45 +2,40 @@ package state
 
 import (
 	"reflect"
-	"sort"
-	"strings"
 	"sync"
 	"time"
-
-	"github.com/shopspring/decimal"
-	"github.com/tradedesk/tradedesk/api"
 )
 
 // Store holds everything the panes show. It changes only through Apply; the accessors return
 // slices and maps the caller must not modify (Apply replaces them, never edits them in place, so a
 // slice read earlier stays valid). It is safe for concurrent use.
+//
+// To add a kind of data (one file in state, one place in ui):
+//
+//  1. In state, write data_<kind>.go after data_brokers.go: the Kind (newKind: its name, its stale
+//     age, its empty data), the data it holds, its message types (each implements Msg: Kind, Order,
+//     apply; a whole list or page carries Gen and At, an upsert Seq and At and returns
+//     Order{Stream: true}), and its accessors (take s.mu.RLock, read s.data(Kind)).
+//  2. In ui, give the feed a source for it: a root poll in ui/poll.go's sources (a request that
+//     returns the message, and its cadence in Intervals), or a pane's own feed.Task (see ui/pane.go).
+//     A stream plugs in as a feed.Source beside the polls: the feed turns its records into the
+//     kind's upsert messages, the same route into Apply.
 type Store struct {
 	mu    sync.RWMutex
 	clock func() time.Time
 	fees  Fees
+	kinds []kindState
+}
 
-	gen        [numKinds]uint64
-	version    [numKinds]uint64
-	at         [numKinds]time.Time
-	err        [numKinds]error
-	staleAfter [numKinds]time.Duration
-
-	tickers     []api.Ticker
-	tickerIdx   map[string]int
-	mids        map[string]decimal.Decimal
-	instruments []Instrument
-	instByName  map[string]int
-	instByID    map[api.InstrumentID]int
-	names       []string
-	collateral  []api.Collateral
-	account     api.AccountSummary
-	positions   []api.Position
-	orders      []api.OrderRecord
-	fills       pagedList[api.Fill, fillKey]
-	history     pagedList[api.OrderRecord, api.OrderID]
-	charts      map[ChartKey][]api.Candle
-	brokers     []api.BrokerApproval
-	leverage    map[string]api.InstrumentLeverage
+// kindState is the store's bookkeeping of one kind, and its data.
+type kindState struct {
+	gen        uint64 // the last poll generation applied
+	seq        uint64 // the last stream sequence number applied
+	version    uint64
+	at         time.Time
+	err        error
+	staleAfter time.Duration
+	data       any // the kind's holder, from its newKind's empty
 }
 
 // New returns an empty store; clock gives "now" for freshness (nil means time.Now).
@@ -48,21 +43,15 @@ func New(clock func() time.Time) *Store {
 	if clock == nil {
 		clock = time.Now
 	}
-	s := &Store{
-		clock:      clock,
-		fees:       DefaultFees(),
-		tickerIdx:  map[string]int{},
-		mids:       map[string]decimal.Decimal{},
-		instByName: map[string]int{},
-		instByID:   map[api.InstrumentID]int{},
-		charts:     map[ChartKey][]api.Candle{},
-		leverage:   map[string]api.InstrumentLeverage{},
+	s := &Store{clock: clock, fees: DefaultFees(), kinds: make([]kindState, len(kinds))}
+	for i, k := range kinds {
+		s.kinds[i] = kindState{staleAfter: k.staleAfter, data: k.empty()}
 	}
-	s.fills.key = func(f api.Fill) fillKey { return fillKey{f.TradeID, f.OrderID} }
-	s.history.key = func(o api.OrderRecord) api.OrderID { return o.OrderID }
-	s.staleAfter = defaultStaleAfter
 	return s
 }
+
+// data is kind k's holder (a pointer its file's accessors and messages type-assert).
+func (s *Store) data(k Kind) any { return s.kinds[k].data }
 
 // SetFees sets the fee rates used by previews.
 func (s *Store) SetFees(f Fees) {
@@ -81,110 +70,76 @@ func (s *Store) Fees() Fees {
 // SetStaleAfter sets the age after which k's data counts as stale (zero or less: only failures
 // make it stale).
 func (s *Store) SetStaleAfter(k Kind, d time.Duration) {
-	if k < 0 || k >= numKinds {
+	if !k.valid() {
 		return
 	}
 	s.mu.Lock()
-	s.staleAfter[k] = d
+	s.kinds[k].staleAfter = d
 	s.mu.Unlock()
 }
 
-// Apply changes the store by one message and reports whether anything changed. Unknown messages
-// and messages of a generation older than the last applied for their kind change nothing.
-func (s *Store) Apply(msg any) (changed bool) {
-	msg = deref(msg)
-	k, gen, at, ok := msgMeta(msg)
-	if !ok {
+// Apply changes the store by one message (a value or a pointer to one) and reports whether
+// anything changed. A message out of order for its kind (see Order) changes nothing; neither does
+// a nil pointer or a kind this store does not know.
+func (s *Store) Apply(msg Msg) (changed bool) {
+	msg, ok := deref(msg)
+	if !ok || !msg.Kind().valid() {
 		return false
 	}
+	k, o := msg.Kind(), msg.Order()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if gen < s.gen[k] {
+	ks := &s.kinds[k]
+	if !ks.admit(o) {
 		return false
 	}
-	s.gen[k] = gen
-	if at.IsZero() {
-		at = s.clock()
+	if o.At.IsZero() {
+		o.At = s.clock()
 	}
-	if f, isFail := msg.(FailedMsg); isFail {
-		s.err[k] = f.Err
-		s.version[k]++
+	if _, failed := msg.(FailedMsg); failed {
+		msg.apply(s, o)
+		ks.version++
 		return true
 	}
-	recovered := s.err[k] != nil
-	s.at[k], s.err[k] = at, nil
-	if s.applyData(msg) || recovered {
-		s.version[k]++
+	recovered := ks.err != nil
+	ks.at, ks.err = o.At, nil
+	if msg.apply(s, o) || recovered {
+		ks.version++
 		return true
 	}
 	return false
 }
 
-// msgMeta returns the kind, generation and time of a message (a value: Apply derefs pointers).
-func msgMeta(msg any) (Kind, uint64, time.Time, bool) {
-	switch m := msg.(type) {
-	case TickersMsg:
-		return KindTickers, m.Gen, m.At, true
-	case MidsMsg:
-		return KindMids, m.Gen, m.At, true
-	case InstrumentsMsg:
-		return KindInstruments, m.Gen, m.At, true
-	case CollateralMsg:
-		return KindCollateral, m.Gen, m.At, true
-	case AccountMsg:
-		return KindAccount, m.Gen, m.At, true
-	case PositionsMsg:
-		return KindPositions, m.Gen, m.At, true
-	case OrdersMsg:
-		return KindOrders, m.Gen, m.At, true
-	case FillsMsg:
-		return KindFills, m.Gen, m.At, true
-	case HistoryMsg:
-		return KindHistory, m.Gen, m.At, true
-	case ChartMsg:
-		return KindChart, m.Gen, m.At, true
-	case BrokersMsg:
-		return KindBrokers, m.Gen, m.At, true
-	case LeverageMsg:
-		return KindLeverage, m.Gen, m.At, true
-	case FailedMsg:
-		if m.Kind < 0 || m.Kind >= numKinds {
-			return 0, 0, time.Time{}, false
+// admit checks a message's order against what the kind has applied, and records it.
+func (ks *kindState) admit(o Order) bool {
+	if o.Stream {
+		if o.Seq > 0 && o.Seq <= ks.seq {
+			return false
 		}
-		return m.Kind, m.Gen, m.At, true
+		ks.seq = max(ks.seq, o.Seq)
+		return true
 	}
-	return 0, 0, time.Time{}, false
+	if o.Gen < ks.gen {
+		return false
+	}
+	ks.gen = o.Gen
+	return true
 }
 
-// applyData stores a data message's records; it reports whether they differ from what was held.
-func (s *Store) applyData(msg any) bool {
-	switch m := msg.(type) {
-	case TickersMsg:
-		return s.setTickers(m.Tickers)
-	case MidsMsg:
-		return s.setMids(m.Mids)
-	case InstrumentsMsg:
-		s.setInstruments(m.Instruments)
-	case CollateralMsg:
-		return replace(&s.collateral, m.Collateral)
-	case AccountMsg:
-		return replace(&s.account, m.Summary)
-	case PositionsMsg:
-		return replace(&s.positions, m.Positions)
-	case OrdersMsg:
-		return replace(&s.orders, m.Orders)
-	case FillsMsg:
-		return s.fills.merge(m.Page)
-	case HistoryMsg:
-		return s.history.merge(m.Page)
-	case ChartMsg:
-		s.setChart(m.Key, m.Candles)
-	case BrokersMsg:
-		s.setBrokers(m.Page)
-	case LeverageMsg:
-		s.setLeverage(m.Leverage)
+// deref turns a pointer to a message into the message; a nil message or nil pointer is not one.
+func deref(msg Msg) (Msg, bool) {
+	if msg == nil {
+		return nil, false
 	}
-	return true
+	v := reflect.ValueOf(msg)
+	if v.Kind() != reflect.Pointer {
+		return msg, true
+	}
+	if v.IsNil() {
+		return nil, false
+	}
+	m, ok := v.Elem().Interface().(Msg)
+	return m, ok
 }
 
 // replace stores v in *dst and reports whether it differs from what was there, so a poll that
@@ -197,145 +152,12 @@ func replace[T any](dst *T, v T) bool {
 	return true
 }
 
-// deref turns a pointer to a message into the message (nil for a nil pointer); anything else
-// comes back as it is.
-func deref(msg any) any {
-	switch m := msg.(type) {
-	case *TickersMsg:
-		return value(m)
-	case *MidsMsg:
-		return value(m)
-	case *InstrumentsMsg:
-		return value(m)
-	case *CollateralMsg:
-		return value(m)
-	case *AccountMsg:
-		return value(m)
-	case *PositionsMsg:
-		return value(m)
-	case *OrdersMsg:
-		return value(m)
-	case *FillsMsg:
-		return value(m)
-	case *HistoryMsg:
-		return value(m)
-	case *ChartMsg:
-		return value(m)
-	case *BrokersMsg:
-		return value(m)
-	case *LeverageMsg:
-		return value(m)
-	case *FailedMsg:
-		return value(m)
+// copyMap returns a copy of m with k set to v (Apply never edits a map a reader may hold).
+func copyMap[K comparable, V any](m map[K]V, k K, v V) map[K]V {
+	out := make(map[K]V, len(m)+1)
+	for key, val := range m {
+		out[key] = val
 	}
-	return msg
-}
-
-// value is *p, or nil when p is nil.
-func value[T any](p *T) any {
-	if p == nil {
-		return nil
-	}
-	return *p
-}
-
-func (s *Store) setTickers(ts []api.Ticker) bool {
-	if tickersEqual(s.tickers, ts) {
-		return false
-	}
-	idx := make(map[string]int, len(ts))
-	for i, t := range ts {
-		idx[t.Symbol] = i
-	}
-	s.tickers, s.tickerIdx = ts, idx
-	return true
-}
-
-func tickersEqual(a, b []api.Ticker) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		x, y := a[i], b[i]
-		if x.Symbol != y.Symbol || !x.LastUpdated.Equal(y.LastUpdated.Time) ||
-			!x.MarkPrice.Equal(y.MarkPrice) || !x.LastPrice.Equal(y.LastPrice) ||
-			!x.BestBidPrice.Equal(y.BestBidPrice) || !x.BestAskPrice.Equal(y.BestAskPrice) ||
-			!x.BestBidSize.Equal(y.BestBidSize) || !x.BestAskSize.Equal(y.BestAskSize) ||
-			!x.MidPrice.Equal(y.MidPrice) || !x.Volume24h.Equal(y.Volume24h) ||
-			!x.Change24h.Equal(y.Change24h) || !x.FundingRate.Equal(y.FundingRate) ||
-			!x.OpenInterest.Equal(y.OpenInterest) || !x.IndexPrice.Equal(y.IndexPrice) {
-			return false
-		}
-	}
-	return true
-}
-
-func (s *Store) setMids(ms []api.Mid) bool {
-	if len(ms) == len(s.mids) {
-		same := true
-		for _, m := range ms {
-			if old, ok := s.mids[m.Symbol]; !ok || !old.Equal(m.MidPrice) {
-				same = false
-				break
-			}
-		}
-		if same {
-			return false
-		}
-	}
-	mids := make(map[string]decimal.Decimal, len(ms))
-	for _, m := range ms {
-		mids[m.Symbol] = m.MidPrice
-	}
-	s.mids = mids
-	return true
-}
-
-func (s *Store) setInstruments(in api.Instruments) {
-	all := make([]Instrument, 0, len(in.Perps)+len(in.Spot))
-	for _, p := range in.Perps {
-		all = append(all, InstrumentFromPerp(p))
-	}
-	for _, p := range in.Spot {
-		all = append(all, InstrumentFromSpot(p))
-	}
-	byName := make(map[string]int, len(all))
-	byID := make(map[api.InstrumentID]int, len(all))
-	names := make([]string, 0, len(all))
-	for i, x := range all {
-		byName[strings.ToUpper(x.Name)] = i
-		if _, dup := byID[x.ID]; !dup || !x.Spot {
-			byID[x.ID] = i
-		}
-		names = append(names, x.Name)
-	}
-	sort.Strings(names)
-	s.instruments, s.instByName, s.instByID, s.names = all, byName, byID, names
-}
-
-func (s *Store) setChart(k ChartKey, cs []api.Candle) {
-	charts := make(map[ChartKey][]api.Candle, len(s.charts)+1)
-	for key, v := range s.charts {
-		charts[key] = v
-	}
-	charts[k] = cs
-	s.charts = charts
-}
-
-func (s *Store) setBrokers(p api.Page[api.BrokerApproval]) {
-	if p.Page <= 1 {
-		s.brokers = p.Data
-		return
-	}
-	out := make([]api.BrokerApproval, 0, len(s.brokers)+len(p.Data))
-	s.brokers = append(append(out, s.brokers...), p.Data...)
-}
-
-func (s *Store) setLeverage(l api.InstrumentLeverage) {
-	m := make(map[string]api.InstrumentLeverage, len(s.leverage)+1)
-	for k, v := range s.leverage {
-		m[k] = v
-	}
-	m[strings.ToUpper(l.Instrument)] = l
-	s.leverage = m
+	out[k] = v
+	return out
 }

@@ -42,7 +42,7 @@ func TestApplyGenerations(t *testing.T) {
 	if s.Version(KindMids) != 0 {
 		t.Fatal("versions are per kind")
 	}
-	if s.Apply("not a message") || s.Apply(nil) || s.Apply((*FailedMsg)(nil)) || s.Apply(FailedMsg{Kind: Kind(99)}) {
+	if s.Apply(nil) || s.Apply((*FailedMsg)(nil)) || s.Apply(FailedMsg{Of: Kind(99)}) {
 		t.Fatal("unknown messages change nothing")
 	}
 }
@@ -69,10 +69,10 @@ func TestFreshness(t *testing.T) {
 	}
 	boom := errors.New("connection refused")
 	v := s.Version(KindAccount)
-	if s.Apply(FailedMsg{Gen: 0, Kind: KindAccount, Err: boom}) {
+	if s.Apply(FailedMsg{Gen: 0, Of: KindAccount, Err: boom}) {
 		t.Fatal("a failure of an older generation is ignored")
 	}
-	if !s.Apply(FailedMsg{Gen: 1, Kind: KindAccount, Err: boom}) || s.Version(KindAccount) != v+1 {
+	if !s.Apply(FailedMsg{Gen: 1, Of: KindAccount, Err: boom}) || s.Version(KindAccount) != v+1 {
 		t.Fatal("a failure is a change")
 	}
 	f = s.Freshness(KindAccount)

@@ -62,7 +62,7 @@ func TestBalancesView(t *testing.T) {
 	}
 
 	// A failed account poll keeps the balances and says they are stale.
-	c.Store.Apply(state.FailedMsg{Gen: 2, At: paneNow, Kind: state.KindAccount, Err: errors.New("timeout")})
+	c.Store.Apply(state.FailedMsg{Gen: 2, At: paneNow, Of: state.KindAccount, Err: errors.New("timeout")})
 	p.Update(DataMsg{Kind: state.KindAccount})
 	if v := p.View(); !strings.Contains(v, "stale 0s: timeout (retrying)") || !strings.Contains(v, "95,000.25") {
 		t.Errorf("after a failure:\n%s", v)

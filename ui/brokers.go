@@ -53,7 +53,7 @@ func (p *brokersPane) request() request {
 		return nil
 	}
 	ex := p.ex
-	return func(ctx context.Context, gen uint64, at time.Time) (any, error) {
+	return func(ctx context.Context, gen uint64, at time.Time) (state.Msg, error) {
 		all, err := api.AllPages(ctx, func(ctx context.Context, pp api.PageParams) (api.Page[api.BrokerApproval], error) {
 			return ex.BrokersCheck(ctx, user, "", pp)
 		}, 0, nil)

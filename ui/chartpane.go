@@ -86,7 +86,7 @@ func (p *chartPane) request() request {
 	}
 	k, ex := p.chartKey(), p.ex
 	per := p.period()
-	return func(ctx context.Context, gen uint64, at time.Time) (any, error) {
+	return func(ctx context.Context, gen uint64, at time.Time) (state.Msg, error) {
 		to := at.Unix()
 		from := at.Add(-per * chartCandles).Unix()
 		cs, err := ex.Chart(ctx, api.ChartParams{InstrumentID: in.ID, ChartType: k.ChartType, Resolution: k.Resolution, From: from, To: to})

@@ -29,7 +29,7 @@ type focusPaneMsg struct{ pane Pane }
 type fetchDoneMsg struct {
 	f   *fetcher
 	gen uint64
-	msg any // a state message, or state.FailedMsg
+	msg state.Msg // a state message, or state.FailedMsg
 	err error
 }
 
@@ -83,7 +83,7 @@ func (m *Model) onPaneMsg(msg paneMsg) tea.Cmd {
 }
 
 // request is one fetch: it returns a state message (FillsMsg, ChartMsg, ...) for generation gen.
-type request func(ctx context.Context, gen uint64, at time.Time) (any, error)
+type request func(ctx context.Context, gen uint64, at time.Time) (state.Msg, error)
 
 // fetcher runs one kind of request for a pane: one in flight at a time (so replies arrive in the
 // order of their generations), a timer for the next periodic request, and a backoff after
@@ -161,7 +161,7 @@ func (f *fetcher) send(r request) tea.Cmd {
 		defer cancel()
 		msg, err := r(ctx, gen, clock())
 		if err != nil {
-			msg = state.FailedMsg{Gen: gen, At: clock(), Kind: kind, Err: err}
+			msg = state.FailedMsg{Gen: gen, At: clock(), Of: kind, Err: err}
 		}
 		return fetchDoneMsg{f: f, gen: gen, msg: msg, err: err}
 	}

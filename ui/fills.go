@@ -104,7 +104,7 @@ func newFillsPane(c *Common, ex api.Exchange, bell bool) *fillsPane {
 
 func (p *fillsPane) pageRequest(page int) request {
 	ex, user := p.ex, p.ex.Address()
-	return func(ctx context.Context, gen uint64, at time.Time) (any, error) {
+	return func(ctx context.Context, gen uint64, at time.Time) (state.Msg, error) {
 		pg, err := ex.Fills(ctx, user, api.PageParams{Page: page, Limit: pageSize})
 		return state.FillsMsg{Gen: gen, At: at, Page: pg}, err
 	}

@@ -195,7 +195,7 @@ func TestFillsView(t *testing.T) {
 		t.Errorf("view has %d lines, want 8", len(lines))
 	}
 	// A failed poll keeps the rows and says the data is stale.
-	c.Store.Apply(state.FailedMsg{Gen: 99, At: paneNow, Kind: state.KindFills, Err: fmt.Errorf("HTTP 502 bad gateway")})
+	c.Store.Apply(state.FailedMsg{Gen: 99, At: paneNow, Of: state.KindFills, Err: fmt.Errorf("HTTP 502 bad gateway")})
 	p.Update(DataMsg{Kind: state.KindFills})
 	if v := p.View(); !strings.Contains(v, "HTTP 502 bad gateway (retrying)") || !strings.Contains(v, "64,250.5") {
 		t.Errorf("after a failure:\n%s", v)
@@ -213,7 +213,7 @@ func TestFillsEmptyAndFailed(t *testing.T) {
 	c2 := paneCommon(t)
 	q := newFillsPane(c2, &fakeEx{}, false)
 	q.SetSize(100, 5)
-	c2.Store.Apply(state.FailedMsg{Gen: 1, At: paneNow, Kind: state.KindFills, Err: fmt.Errorf("connection refused")})
+	c2.Store.Apply(state.FailedMsg{Gen: 1, At: paneNow, Of: state.KindFills, Err: fmt.Errorf("connection refused")})
 	if v := q.View(); !strings.Contains(v, "fills request failed: connection refused (retrying)") {
 		t.Errorf("failed:\n%s", v)
 	}

@@ -82,7 +82,7 @@ func newHistoryPane(c *Common, ex api.Exchange) *historyPane {
 
 func (p *historyPane) pageRequest(page int) request {
 	ex, user := p.ex, p.ex.Address()
-	return func(ctx context.Context, gen uint64, at time.Time) (any, error) {
+	return func(ctx context.Context, gen uint64, at time.Time) (state.Msg, error) {
 		pg, err := ex.OrderHistory(ctx, user, api.PageParams{Page: page, Limit: pageSize})
 		return state.HistoryMsg{Gen: gen, At: at, Page: pg}, err
 	}

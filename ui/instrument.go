@@ -42,7 +42,7 @@ func (p *instrumentPane) request() request {
 		return nil
 	}
 	ex, sym := p.ex, p.symbol
-	return func(ctx context.Context, gen uint64, at time.Time) (any, error) {
+	return func(ctx context.Context, gen uint64, at time.Time) (state.Msg, error) {
 		l, err := ex.InstrumentLeverage(ctx, user, sym)
 		if l.Instrument == "" {
 			l.Instrument = sym

@@ -415,7 +415,7 @@ func TestFailedPollsShowStaleAndRecover(t *testing.T) {
 	p.inFlight = true
 	boom := errors.New("connection refused")
 	c.m.Update(polledMsg{kind: state.KindOrders, gen: p.gen, err: boom,
-		msg: state.FailedMsg{Gen: p.gen, At: c.clock.Now(), Kind: state.KindOrders, Err: boom}})
+		msg: state.FailedMsg{Gen: p.gen, At: c.clock.Now(), Of: state.KindOrders, Err: boom}})
 	v := c.m.View()
 	if !strings.Contains(v, "orders: connection refused") || !strings.Contains(v, "stale") {
 		t.Errorf("a failed poll is not shown:\n%s", v)

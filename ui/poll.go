@@ -86,7 +86,7 @@ type pollDueMsg struct {
 type polledMsg struct {
 	kind    state.Kind
 	gen     uint64
-	msg     any
+	msg     state.Msg
 	err     error
 	latency time.Duration
 }
@@ -110,13 +110,13 @@ func fetch(ex api.Exchange, k state.Kind, gen uint64, timeout time.Duration, clo
 		msg, err := fetchKind(ctx, ex, k, gen, clock)
 		lat := time.Since(start)
 		if err != nil {
-			return polledMsg{kind: k, gen: gen, msg: state.FailedMsg{Gen: gen, At: clock(), Kind: k, Err: err}, err: err, latency: lat}
+			return polledMsg{kind: k, gen: gen, msg: state.FailedMsg{Gen: gen, At: clock(), Of: k, Err: err}, err: err, latency: lat}
 		}
 		return polledMsg{kind: k, gen: gen, msg: msg, latency: lat}
 	}
 }
 
-func fetchKind(ctx context.Context, ex api.Exchange, k state.Kind, gen uint64, clock func() time.Time) (any, error) {
+func fetchKind(ctx context.Context, ex api.Exchange, k state.Kind, gen uint64, clock func() time.Time) (state.Msg, error) {
 	addr := ex.Address()
 	switch k {
 	case state.KindTickers:

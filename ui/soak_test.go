@@ -697,7 +697,7 @@ func TestFailedPollIsNoNews(t *testing.T) {
 	s := state.New(func() time.Time { return simStart })
 	var w tradeWatch
 	gen := uint64(0)
-	apply := func(msg any) bool { s.Apply(msg); return w.changed(s, state.KindOrders) }
+	apply := func(msg state.Msg) bool { s.Apply(msg); return w.changed(s, state.KindOrders) }
 	one := []api.OrderRecord{{OrderID: 1}}
 	gen++
 	if apply(state.OrdersMsg{Gen: gen, Orders: one}) {
@@ -705,7 +705,7 @@ func TestFailedPollIsNoNews(t *testing.T) {
 	}
 	for range 3 {
 		gen++
-		if apply(state.FailedMsg{Gen: gen, Kind: state.KindOrders, Err: fmt.Errorf("down")}) {
+		if apply(state.FailedMsg{Gen: gen, Of: state.KindOrders, Err: fmt.Errorf("down")}) {
 			t.Fatal("a failed orders poll counts as a change of the orders")
 		}
 	}

@@ -1,0 +1,46 @@
+package state
+
+import (
+	"time"
+
+	"github.com/tradedesk/tradedesk/api"
+)
+
+// KindHistory is the account's order history, loaded page by page, newest first.
+var KindHistory = newKind("history", 30*time.Second, func() any {
+	return &pagedList[api.OrderRecord, api.OrderID]{key: func(o api.OrderRecord) api.OrderID { return o.OrderID }}
+})
+
+// HistoryMsg carries one page of order history, merged like FillsMsg (by order id; a newer copy of
+// an order replaces the older one).
+type HistoryMsg struct {
+	Gen  uint64
+	At   time.Time
+	Page api.Page[api.OrderRecord]
+}
+
+// Kind implements Msg.
+func (HistoryMsg) Kind() Kind { return KindHistory }
+
+// Order implements Msg.
+func (m HistoryMsg) Order() Order { return Order{Gen: m.Gen, At: m.At} }
+
+func (m HistoryMsg) apply(s *Store, _ Order) bool { return s.history().merge(m.Page) }
+
+func (s *Store) history() *pagedList[api.OrderRecord, api.OrderID] {
+	return s.data(KindHistory).(*pagedList[api.OrderRecord, api.OrderID])
+}
+
+// History returns the order history loaded so far, newest first.
+func (s *Store) History() []api.OrderRecord {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.history().rows
+}
+
+// NextHistoryPage returns the page to fetch to load older history, and false when all are loaded.
+func (s *Store) NextHistoryPage() (int, bool) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.history().next()
+}
