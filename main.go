@@ -11,7 +11,6 @@ import (
 	"io"
 	"log/slog"
 	"net"
-	"net/url"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -214,7 +213,8 @@ type connection struct {
 }
 
 // connect builds the exchange client: the embedded demo when no URL or network is given, else a
-// real exchange with a key (keystore or environment) or read-only with an address.
+// real exchange with a key (keystore or environment) or read-only with an address. The endpoint
+// and key rules are api.ResolveEndpoint's and api.LoadSigner's, shared with the headless commands.
 func connect(ctx context.Context, o options, stderr io.Writer) (*connection, error) {
 	if o.url == "" && o.network == "" {
 		if o.keystore != "" || o.address != "" {
@@ -222,29 +222,16 @@ func connect(ctx context.Context, o options, stderr io.Writer) (*connection, err
 		}
 		return startDemo(ctx, o.seed)
 	}
-	opts := []api.Option{api.WithHTTPClient(api.PollingHTTPClient())}
-	netName := "custom"
-	if o.network != "" {
-		n, err := api.LookupNetwork(o.network)
-		if err != nil {
-			return nil, err
-		}
-		opts = append(opts, api.WithNetwork(n))
-		netName = n.Name
-	}
-	if o.url != "" {
-		if err := checkURL(o.url, o.insecure); err != nil {
-			return nil, err
-		}
-		if o.network == "" {
-			netName = hostOf(o.url)
-		}
-	}
-	signer, err := loadSigner(o, netName, stderr)
+	ep, err := api.ResolveEndpoint(api.Endpoint{URL: o.url, Network: o.network, Insecure: o.insecure})
 	if err != nil {
 		return nil, err
 	}
-	c := &connection{mode: ui.ModeLive, network: netName, close: func() {}}
+	signer, err := api.LoadSigner(api.Credentials{Keystore: o.keystore, Address: o.address, Network: ep.Name, Warn: stderr})
+	if err != nil {
+		return nil, err
+	}
+	opts := append([]api.Option{api.WithHTTPClient(api.PollingHTTPClient())}, ep.Options()...)
+	c := &connection{mode: ui.ModeLive, network: ep.Name, close: func() {}}
 	switch {
 	case signer != nil:
 		opts = append(opts, api.WithSigner(signer))
@@ -256,64 +243,11 @@ func connect(ctx context.Context, o options, stderr io.Writer) (*connection, err
 		c.mode = ui.ModeReadOnly
 		c.readOnly = "no account given: markets only; use --keystore to trade or --address to watch"
 	}
-	c.client = api.New(o.url, opts...)
+	c.client = api.New(ep.Base, opts...)
 	if err := c.client.Err(); err != nil {
 		return nil, err
 	}
 	return c, nil
-}
-
-// loadSigner reads the trading key from the keystore, or from the environment (with a warning on
-// mainnet). It returns nil when neither is given.
-func loadSigner(o options, network string, stderr io.Writer) (*api.Signer, error) {
-	if o.keystore != "" {
-		pass, err := api.PassphraseSource("passphrase for " + filepath.Base(o.keystore) + ": ")()
-		if err != nil {
-			return nil, err
-		}
-		s, err := api.SignerFromKeystore(o.keystore, pass)
-		if err != nil {
-			return nil, err
-		}
-		if o.address != "" && !api.SameAddress(o.address, s.Address()) {
-			return nil, fmt.Errorf("--address %s is not the keystore's address %s", o.address, s.Address())
-		}
-		return s, nil
-	}
-	s, ok, err := api.SignerFromEnv()
-	if err != nil || !ok {
-		return nil, err
-	}
-	if network == "mainnet" {
-		fmt.Fprintf(stderr, "tradedesk: warning: trading MAINNET with a key from $%s; an encrypted --keystore is safer (the environment can leak to other processes)\n", api.EnvPrivateKey)
-	}
-	return s, nil
-}
-
-// checkURL refuses a plain http:// URL to anything but loopback unless insecure is set.
-func checkURL(raw string, insecure bool) error {
-	u, err := url.Parse(raw)
-	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
-		return fmt.Errorf("--url %q: want an absolute http:// or https:// URL", raw)
-	}
-	if u.Scheme == "https" || insecure {
-		return nil
-	}
-	host := u.Hostname()
-	if host == "localhost" {
-		return nil
-	}
-	if ip := net.ParseIP(host); ip != nil && ip.IsLoopback() {
-		return nil
-	}
-	return fmt.Errorf("--url %s is plain http to a host that is not loopback: signed orders would cross the network unencrypted; use https, or pass --insecure if you mean it", raw)
-}
-
-func hostOf(raw string) string {
-	if u, err := url.Parse(raw); err == nil && u.Host != "" {
-		return u.Host
-	}
-	return raw
 }
 
 // openLog opens the --log file (a JSON slog handler; the api client logs every request to it with

@@ -190,20 +190,6 @@ func TestMissingDefaultConfigIsFine(t *testing.T) {
 	}
 }
 
-func TestCheckURL(t *testing.T) {
-	for raw, ok := range map[string]bool{
-		"https://api.example.com/": true, "http://127.0.0.1:8545/": true, "http://localhost:1/": true,
-		"http://[::1]:80/": true, "http://api.example.com/": false, "ftp://x/": false, "nonsense": false,
-	} {
-		if err := checkURL(raw, false); (err == nil) != ok {
-			t.Errorf("%s: %v", raw, err)
-		}
-	}
-	if err := checkURL("http://api.example.com/", true); err != nil {
-		t.Errorf("--insecure: %v", err)
-	}
-}
-
 func TestHelpListsEveryFlag(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	if code := run([]string{"--help"}, &stdout, &stderr); code != 0 {

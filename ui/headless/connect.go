@@ -1,12 +1,9 @@
 package headless
 
 import (
+	"errors"
 	"flag"
-	"fmt"
 	"io"
-	"net"
-	"net/url"
-	"strings"
 	"sync/atomic"
 	"time"
 
@@ -78,8 +75,10 @@ func (r *runner) flagSet() *flag.FlagSet {
 	return fs
 }
 
-// connect builds the client from Env.Client or the connection flags, loading the key when the
-// command trades.
+// connect builds the client from Env.Client or the connection flags, loading the key when one is
+// given (api.ResolveEndpoint and api.LoadSigner: the rules the console connects by too). The
+// config file's read-only account does not override a key's; an --address given with a key must
+// be the key's.
 func (r *runner) connect() error {
 	c := r.o.conn
 	if r.env.Client != nil {
@@ -89,43 +88,50 @@ func (r *runner) connect() error {
 		r.client = r.env.Client
 		return nil
 	}
-	base, netOpt, err := resolveURL(c)
+	ep, err := api.ResolveEndpoint(api.Endpoint{URL: c.URL, Network: c.Network, Insecure: c.Insecure})
 	if err != nil {
-		return err
+		return usageError{err.Error()}
 	}
-	opts := []api.Option{}
-	if netOpt != nil {
-		opts = append(opts, api.WithNetwork(*netOpt))
-	}
+	opts := ep.Options()
 	if r.env.HTTPClient != nil {
 		opts = append(opts, api.WithHTTPClient(r.env.HTTPClient))
 	}
-	signer, err := r.loadSigner()
+	signer, err := r.loadSigner(ep.Name)
 	if err != nil {
 		return err
 	}
-	if signer != nil {
+	switch {
+	case signer != nil:
 		primeNonces(signer)
 		r.signer = signer
 		opts = append(opts, api.WithSigner(signer))
-	} else if r.cmd.trades {
+	case r.cmd.trades:
 		return usagef("%s needs a key: --keystore FILE or TRADEDESK_PRIVATE_KEY (--address is read-only)", r.cmd.name)
-	}
-	if signer != nil && !r.explicit["address"] {
-		c.Address = "" // the config's read-only account does not override the key's
-	}
-	if c.Address != "" && (signer == nil || !r.cmd.trades) {
-		if signer != nil && !api.SameAddress(c.Address, signer.Address()) {
-			return usagef("--address %s is not the key's address %s; drop one of them", c.Address, signer.Address())
-		}
+	case c.Address != "":
 		opts = append(opts, api.WithAddress(c.Address))
 	}
-	client := api.New(base, opts...)
+	client := api.New(ep.Base, opts...)
 	if err := client.Err(); err != nil {
 		return usageError{err.Error()}
 	}
 	r.client = client
 	return nil
+}
+
+// loadSigner loads the key with api.LoadSigner; an --address that is not the key's is a usage
+// error. Read-only commands load the key too when it is given, to know the account.
+func (r *runner) loadSigner(network string) (*api.Signer, error) {
+	address := ""
+	if r.explicit["address"] {
+		address = r.o.conn.Address
+	}
+	s, err := api.LoadSigner(api.Credentials{Keystore: r.o.conn.Keystore, Address: address, Network: network,
+		Getenv: r.env.Getenv, Passphrase: r.env.Passphrase, Warn: r.env.Stderr})
+	var wrong *api.WrongAccountError
+	if errors.As(err, &wrong) {
+		return nil, usageError{err.Error()}
+	}
+	return s, err
 }
 
 // lastNonce is the highest nonce any command in this process signed with. Each command loads its
@@ -152,96 +158,6 @@ func recordNonces(s *api.Signer) {
 			return
 		}
 	}
-}
-
-// resolveURL picks the base URL: --url, else --network's URL. A plain http:// URL is refused
-// unless it points at this machine or --insecure is given. A --url that is a known network's URL
-// signs for that network.
-func resolveURL(c Connection) (string, *api.Network, error) {
-	if c.URL != "" && c.Network != "" {
-		return "", nil, usagef("give --url or --network, not both")
-	}
-	if c.URL == "" && c.Network == "" {
-		return "", nil, usagef("no exchange: give --url URL or --network mainnet|testnet")
-	}
-	if c.Network != "" {
-		n, err := api.LookupNetwork(c.Network)
-		if err != nil {
-			return "", nil, usageError{err.Error()}
-		}
-		return n.URL, &n, nil
-	}
-	if err := checkURL(c.URL, c.Insecure); err != nil {
-		return "", nil, err
-	}
-	for _, n := range api.Networks() {
-		if strings.TrimRight(n.URL, "/") == strings.TrimRight(c.URL, "/") {
-			n := n
-			return c.URL, &n, nil
-		}
-	}
-	return c.URL, nil, nil
-}
-
-// checkURL accepts https, and http only for loopback hosts unless insecure.
-func checkURL(raw string, insecure bool) error {
-	u, err := url.Parse(raw)
-	if err != nil || u.Host == "" {
-		return usagef("--url %q is not an absolute URL like https://api.example.com/", oneLine(raw))
-	}
-	switch u.Scheme {
-	case "https":
-		return nil
-	case "http":
-		if insecure || isLoopback(u.Hostname()) {
-			return nil
-		}
-		return usagef("--url %s is plain http to another machine: use https, or add --insecure if you really mean it", u.Redacted())
-	}
-	return usagef("--url %q: want an http or https URL", oneLine(raw))
-}
-
-func isLoopback(host string) bool {
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
-}
-
-// loadSigner loads the key from --keystore, else from TRADEDESK_PRIVATE_KEY; nil when neither is
-// given. Read-only commands load it too when it is given, to know the account.
-func (r *runner) loadSigner() (*api.Signer, error) {
-	if ks := r.o.conn.Keystore; ks != "" {
-		pass, err := r.passphrase(ks)
-		if err != nil {
-			return nil, err
-		}
-		s, err := api.SignerFromKeystore(ks, pass)
-		if err != nil {
-			return nil, err
-		}
-		return s, nil
-	}
-	if hexKey := r.env.Getenv(api.EnvPrivateKey); hexKey != "" {
-		s, err := api.SignerFromHex(hexKey)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", api.EnvPrivateKey, err)
-		}
-		return s, nil
-	}
-	return nil, nil
-}
-
-func (r *runner) passphrase(file string) (string, error) {
-	if p := r.env.Getenv(api.EnvPassphrase); p != "" {
-		return p, nil
-	}
-	prompt := "Passphrase for " + file + ": "
-	if r.env.Passphrase != nil {
-		return r.env.Passphrase(prompt)
-	}
-	return api.PassphraseSource(prompt)()
 }
 
 // account is the account read commands show: --user, else the client's.

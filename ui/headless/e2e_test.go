@@ -359,7 +359,7 @@ func TestConnectionFailures(t *testing.T) {
 	}{
 		{[]string{"tickers", "--url", url}, ExitFailure, "connection refused"},
 		{[]string{"tickers"}, ExitUsage, "no exchange: give --url URL or --network mainnet|testnet"},
-		{[]string{"tickers", "--url", "http://example.com"}, ExitUsage, "plain http to another machine"},
+		{[]string{"tickers", "--url", "http://example.com"}, ExitUsage, "plain http to a host that is not loopback"},
 		{[]string{"tickers", "--url", "x", "--network", "mainnet"}, ExitUsage, "give --url or --network, not both"},
 		{[]string{"tickers", "--network", "moonnet"}, ExitUsage, `unknown network "moonnet"`},
 		{[]string{"account", "--url", url, "--user", "0x123"}, ExitUsage, "--user: address"},
@@ -443,5 +443,26 @@ func (h *harness) checkNoKey() {
 		if strings.Contains(strings.ToLower(o), testKey) {
 			h.t.Fatal("the private key appears in command output")
 		}
+	}
+}
+
+// TestKeyChecksAsTheConsole: the headless commands load the key by the console's rules
+// (api.LoadSigner): an --address that is not the key's is refused for a trading command too
+// (it used to be ignored there), and a mainnet key from the environment is warned about.
+func TestKeyChecksAsTheConsole(t *testing.T) {
+	h := newHarness(t)
+	code, _, errs := h.run("cancel-all", "--address", "0x00000000000000000000000000000000000000aa")
+	if code != ExitUsage || !strings.Contains(errs, "is not the key's address") {
+		t.Fatalf("trading with another --address: exit %d, stderr %q", code, errs)
+	}
+	var out, errb bytes.Buffer
+	// No --instrument: the command stops after connecting, before any request to mainnet.
+	code = Run(context.Background(), []string{"order", "--network", "mainnet"}, Env{Stdout: &out, Stderr: &errb,
+		Getenv: func(k string) string { return h.env[k] }})
+	if code != ExitUsage || !strings.Contains(errb.String(), "warning: trading MAINNET with a key from $TRADEDESK_PRIVATE_KEY") {
+		t.Fatalf("mainnet env key: exit %d, stderr %q", code, errb.String())
+	}
+	if strings.Contains(errb.String(), testKey[8:24]) {
+		t.Fatal("the warning repeats the key")
 	}
 }

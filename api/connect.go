@@ -1,0 +1,178 @@
+package api
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Endpoint is where a front end is asked to connect: --url or --network, and --insecure.
+type Endpoint struct {
+	URL      string
+	Network  string
+	Insecure bool // allow plain http:// to a host that is not loopback
+}
+
+// Resolved is a checked Endpoint: the base URL, the network its actions are signed for (nil for an
+// exchange that is neither mainnet nor testnet) and a name for it (the network's, or the host's).
+type Resolved struct {
+	Base    string
+	Network *Network
+	Name    string
+}
+
+// Options are the client options the resolved endpoint asks for.
+func (r Resolved) Options() []Option {
+	if r.Network == nil {
+		return nil
+	}
+	return []Option{WithNetwork(*r.Network)}
+}
+
+// ErrNoExchange is returned by ResolveEndpoint when neither a URL nor a network is given.
+var ErrNoExchange = errors.New("no exchange: give --url URL or --network mainnet|testnet")
+
+// ResolveEndpoint checks an endpoint, the one rule every front end connects by: exactly one of
+// URL and network; a URL must be https, or plain http only to this machine unless Insecure (signed
+// orders must not cross a network unencrypted); a URL that is a known network's URL signs for
+// that network.
+func ResolveEndpoint(e Endpoint) (Resolved, error) {
+	switch {
+	case e.URL != "" && e.Network != "":
+		return Resolved{}, errors.New("give --url or --network, not both (the config file's url or network counts)")
+	case e.URL == "" && e.Network == "":
+		return Resolved{}, ErrNoExchange
+	case e.Network != "":
+		n, err := LookupNetwork(e.Network)
+		if err != nil {
+			return Resolved{}, err
+		}
+		return Resolved{Base: n.URL, Network: &n, Name: n.Name}, nil
+	}
+	u, err := CheckURL(e.URL, e.Insecure)
+	if err != nil {
+		return Resolved{}, err
+	}
+	for _, n := range Networks() {
+		if strings.TrimRight(n.URL, "/") == strings.TrimRight(e.URL, "/") {
+			return Resolved{Base: e.URL, Network: &n, Name: n.Name}, nil
+		}
+	}
+	return Resolved{Base: e.URL, Name: u.Host}, nil
+}
+
+// CheckURL accepts an absolute https URL, and plain http only to a loopback host unless insecure.
+func CheckURL(raw string, insecure bool) (*url.URL, error) {
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
+		return nil, fmt.Errorf("--url %q: want an absolute http:// or https:// URL like https://api.example.com/", truncate(oneLineText(raw), 80))
+	}
+	if u.Scheme == "https" || insecure || isLoopbackHost(u.Hostname()) {
+		return u, nil
+	}
+	return nil, fmt.Errorf("--url %s is plain http to a host that is not loopback: signed orders would cross the network unencrypted; use https, or pass --insecure if you mean it", u.Redacted())
+}
+
+func isLoopbackHost(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+func oneLineText(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f {
+			return ' '
+		}
+		return r
+	}, s)
+}
+
+// Credentials say where a front end's key and account come from.
+type Credentials struct {
+	// Keystore is a V3 keystore file holding the key ("" for none).
+	Keystore string
+	// Address is the account asked for; with a key it must be the key's account ("" for none).
+	Address string
+	// Network names the network, for the warning about a mainnet key from the environment.
+	Network string
+	// Getenv reads TRADEDESK_PRIVATE_KEY and TRADEDESK_PASSPHRASE (nil: os.Getenv). An empty
+	// variable counts as unset.
+	Getenv func(string) string
+	// Passphrase asks for the keystore passphrase when TRADEDESK_PASSPHRASE is empty (nil: a
+	// prompt on the terminal without echo).
+	Passphrase func(prompt string) (string, error)
+	// Warn receives the warning about a mainnet key from the environment (nil: not shown).
+	Warn io.Writer
+}
+
+// WrongAccountError is LoadSigner's error when the account asked for is not the key's.
+type WrongAccountError struct {
+	Address string // the account asked for
+	Key     string // the key's account
+	Source  string // where the key came from: "the keystore's" or "the key's"
+}
+
+func (e *WrongAccountError) Error() string {
+	return fmt.Sprintf("--address %s is not %s address %s; drop one of them", truncate(oneLineText(e.Address), 60), e.Source, e.Key)
+}
+
+// LoadSigner loads the trading key, the one rule every front end loads it by: the keystore (its
+// passphrase from TRADEDESK_PASSPHRASE or asked), else TRADEDESK_PRIVATE_KEY; nil when neither is
+// given. A given Address must be the key's account (else a *WrongAccountError), and a key from the
+// environment on mainnet gets a warning: the environment can leak to other processes.
+func LoadSigner(c Credentials) (*Signer, error) {
+	getenv := c.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	var (
+		s    *Signer
+		err  error
+		what = "the key's"
+	)
+	switch hexKey := getenv(EnvPrivateKey); {
+	case c.Keystore != "":
+		s, err = c.fromKeystore(getenv)
+		what = "the keystore's"
+	case hexKey != "":
+		if s, err = SignerFromHex(hexKey); err != nil {
+			return nil, fmt.Errorf("%s: %w", EnvPrivateKey, err)
+		}
+		if strings.EqualFold(c.Network, Mainnet.Name) && c.Warn != nil {
+			fmt.Fprintf(c.Warn, "tradedesk: warning: trading MAINNET with a key from $%s; an encrypted --keystore is safer (the environment can leak to other processes)\n", EnvPrivateKey)
+		}
+	default:
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if c.Address != "" && !SameAddress(c.Address, s.Address()) {
+		return nil, &WrongAccountError{Address: c.Address, Key: s.Address(), Source: what}
+	}
+	return s, nil
+}
+
+// fromKeystore decrypts the keystore with the passphrase from the environment or asked.
+func (c Credentials) fromKeystore(getenv func(string) string) (*Signer, error) {
+	pass := getenv(EnvPassphrase)
+	if pass == "" {
+		ask := c.Passphrase
+		if ask == nil {
+			ask = promptTTY
+		}
+		var err error
+		if pass, err = ask("passphrase for " + filepath.Base(c.Keystore) + ": "); err != nil {
+			return nil, err
+		}
+	}
+	return SignerFromKeystore(c.Keystore, pass)
+}
