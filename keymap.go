@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/tradedesk/tradedesk/ui"
+	"github.com/tradedesk/tradedesk/ui/kit"
 )
 
 // defaultKeys are the console's key bindings: action name to keys (Bubble Tea key names). The
@@ -26,7 +26,7 @@ var defaultKeys = map[string][]string{
 }
 
 // buildKeyMap applies the config file's overrides to the defaults.
-func buildKeyMap(overrides map[string][]string) (ui.KeyMap, error) {
+func buildKeyMap(overrides map[string][]string) (kit.KeyMap, error) {
 	keys := make(map[string][]string, len(defaultKeys))
 	for k, v := range defaultKeys {
 		keys[k] = v
@@ -34,12 +34,12 @@ func buildKeyMap(overrides map[string][]string) (ui.KeyMap, error) {
 	for k, v := range overrides {
 		name := strings.ToLower(strings.TrimSpace(k))
 		if _, ok := defaultKeys[name]; !ok {
-			return ui.KeyMap{}, fmt.Errorf("config [keys]: unknown action %q; actions are: %s", k, strings.Join(ui.KeyActionNames(), ", "))
+			return kit.KeyMap{}, fmt.Errorf("config [keys]: unknown action %q; actions are: %s", k, strings.Join(kit.KeyActionNames(), ", "))
 		}
 		if len(v) == 0 {
-			return ui.KeyMap{}, fmt.Errorf("config [keys]: %s has no keys; give at least one, e.g. %s = [%q]", name, name, defaultKeys[name][0])
+			return kit.KeyMap{}, fmt.Errorf("config [keys]: %s has no keys; give at least one, e.g. %s = [%q]", name, name, defaultKeys[name][0])
 		}
 		keys[name] = v
 	}
-	return ui.NewKeyMap(keys)
+	return kit.NewKeyMap(keys)
 }

@@ -8,11 +8,11 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/lipgloss"
-	"github.com/tradedesk/tradedesk/ui"
+	"github.com/tradedesk/tradedesk/ui/kit"
 )
 
 // themes are the named palettes. Colours are adaptive where a terminal's background matters.
-var themes = map[string]ui.Theme{
+var themes = map[string]kit.Theme{
 	"dark": {
 		Text: lipgloss.Color("252"), Muted: lipgloss.Color("245"), Accent: lipgloss.Color("39"),
 		Border: lipgloss.Color("240"), BorderFocus: lipgloss.Color("39"),
@@ -56,7 +56,7 @@ func themeNames() []string {
 
 // buildTheme returns the named theme; NO_COLOR (any non-empty value) keeps its name but drops
 // every colour.
-func buildTheme(name string) (ui.Theme, error) {
+func buildTheme(name string) (kit.Theme, error) {
 	n := strings.ToLower(strings.TrimSpace(name))
 	if n == "" {
 		n = "dark"
@@ -66,7 +66,7 @@ func buildTheme(name string) (ui.Theme, error) {
 	}
 	t, ok := themes[n]
 	if !ok {
-		return ui.Theme{}, fmt.Errorf("unknown theme %q: use one of %s", name, strings.Join(themeNames(), ", "))
+		return kit.Theme{}, fmt.Errorf("unknown theme %q: use one of %s", name, strings.Join(themeNames(), ", "))
 	}
 	t.Name = n
 	if os.Getenv("NO_COLOR") != "" {

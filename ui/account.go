@@ -10,6 +10,7 @@ import (
 	"github.com/shopspring/decimal"
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
+	"github.com/tradedesk/tradedesk/ui/kit"
 )
 
 // Utilization thresholds (percent) at which the margin bars turn amber and red. Maintenance
@@ -22,35 +23,35 @@ var (
 
 // accountPane shows the account's equity, margin, PnL and collateral balances.
 type accountPane struct {
-	*Common
+	*kit.Common
 	width, height int
 	version       [2]uint64
 	lines         []string // rendered when the account changes
 	empty         string
 }
 
-func newAccountPane(c *Common, empty string) *accountPane {
+func newAccountPane(c *kit.Common, empty string) *accountPane {
 	return &accountPane{Common: c, empty: empty}
 }
 
-// Title implements Pane.
+// Title implements kit.Pane.
 func (p *accountPane) Title() string { return "Account" }
 
-// Kinds implements kindsShower.
+// Kinds implements kit.KindsShower.
 func (p *accountPane) Kinds() []state.Kind { return []state.Kind{state.KindAccount} }
 
-// SetSize implements Pane.
+// SetSize implements kit.Pane.
 func (p *accountPane) SetSize(w, h int) {
 	p.width, p.height = w, h
 	p.render()
 }
 
-// SetFocused implements Pane.
+// SetFocused implements kit.Pane.
 func (p *accountPane) SetFocused(bool) {}
 
-// Update implements Pane.
+// Update implements kit.Pane.
 func (p *accountPane) Update(msg tea.Msg) tea.Cmd {
-	if d, ok := msg.(DataMsg); ok && (d.Kind == state.KindAccount || d.Kind == state.KindCollateral) {
+	if d, ok := msg.(kit.DataMsg); ok && (d.Kind == state.KindAccount || d.Kind == state.KindCollateral) {
 		v := [2]uint64{p.Store.Version(state.KindAccount), p.Store.Version(state.KindCollateral)}
 		if v != p.version {
 			p.version = v
@@ -60,7 +61,7 @@ func (p *accountPane) Update(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
-func utilPaint(st *Styles, pct decimal.Decimal) paint {
+func utilPaint(st *kit.Styles, pct decimal.Decimal) kit.Paint {
 	switch {
 	case pct.GreaterThanOrEqual(utilDanger):
 		return st.Danger
@@ -102,12 +103,12 @@ func (p *accountPane) bar(label string, pct decimal.Decimal, w int) string {
 	barW := max(w-labelWidth-len(text)-3, 4)
 	filled := int(pct.Div(hundred).Mul(decimal.NewFromInt(int64(barW))).Round(0).IntPart())
 	filled = min(max(filled, 0), barW)
-	return "  " + st.FieldLabel.on(pad(label, labelWidth)) + pc.on(strings.Repeat("█", filled)) +
-		st.Muted.on(strings.Repeat("░", barW-filled)) + " " + pc.on(text)
+	return "  " + st.FieldLabel.On(kit.Pad(label, labelWidth)) + pc.On(strings.Repeat("█", filled)) +
+		st.Muted.On(strings.Repeat("░", barW-filled)) + " " + pc.On(text)
 }
 
-func (p *accountPane) row(label, value string, vp paint) string {
-	return "  " + p.Styles.FieldLabel.on(pad(label, labelWidth)) + vp.on(fit(value, max(p.width-labelWidth-2, 1), false))
+func (p *accountPane) row(label, value string, vp kit.Paint) string {
+	return "  " + p.Styles.FieldLabel.On(kit.Pad(label, labelWidth)) + vp.On(kit.Fit(value, max(p.width-labelWidth-2, 1), false))
 }
 
 // render draws the pane's lines once per account change.
@@ -118,18 +119,18 @@ func (p *accountPane) render() {
 	if f := p.Store.Freshness(state.KindAccount); !f.Loaded() {
 		text := p.empty
 		if f.Err != nil {
-			text = "account request failed: " + plainError(f.Err) + " (retrying)"
+			text = "account request failed: " + kit.PlainError(f.Err) + " (retrying)"
 		}
-		l = append(l, st.Muted.on("  "+text))
+		l = append(l, st.Muted.On("  "+text))
 	} else {
 		l = append(l,
-			p.row("Equity", fmtNum(a.TotalAccountEquity, 2)+" USD", st.Bold),
-			p.row("Margin bal.", fmtNum(a.MarginBalance, 2), st.Text),
-			p.row("Available", fmtNum(a.AvailableBalance, 2), st.Text),
-			p.row("Unrealized", fmtSigned(a.Upnl, 2), signPaint(st, a.Upnl)),
-			p.row("Total PnL", fmtSigned(a.TotalPnl, 2), signPaint(st, a.TotalPnl)),
-			p.row("Init. margin", fmtNum(a.InitialMargin, 2), st.Text),
-			p.row("Maint. margin", fmtNum(a.MaintenanceMargin, 2), st.Text),
+			p.row("Equity", kit.FmtNum(a.TotalAccountEquity, 2)+" USD", st.Bold),
+			p.row("Margin bal.", kit.FmtNum(a.MarginBalance, 2), st.Text),
+			p.row("Available", kit.FmtNum(a.AvailableBalance, 2), st.Text),
+			p.row("Unrealized", kit.FmtSigned(a.Upnl, 2), signPaint(st, a.Upnl)),
+			p.row("Total PnL", kit.FmtSigned(a.TotalPnl, 2), signPaint(st, a.TotalPnl)),
+			p.row("Init. margin", kit.FmtNum(a.InitialMargin, 2), st.Text),
+			p.row("Maint. margin", kit.FmtNum(a.MaintenanceMargin, 2), st.Text),
 			p.bar("IM used", state.MarginUtilizationAfter(a, decimal.Zero), p.width),
 			p.bar("MM used", maintenanceUtilization(a), p.width),
 		)
@@ -137,7 +138,7 @@ func (p *accountPane) render() {
 		l = append(l, p.collateral("Spot", a.SpotCollateral)...)
 	}
 	for i := range l {
-		l[i] = fitStyled(l[i], p.width)
+		l[i] = kit.FitStyled(l[i], p.width)
 	}
 	for len(l) < p.height {
 		l = append(l, strings.Repeat(" ", p.width))
@@ -147,22 +148,22 @@ func (p *accountPane) render() {
 
 func (p *accountPane) collateral(title string, m map[string]api.CollateralBalance) []string {
 	st := p.Styles
-	out := []string{st.Header.on("  " + title + " collateral")}
+	out := []string{st.Header.On("  " + title + " collateral")}
 	if len(m) == 0 {
-		return append(out, st.Muted.on("    none"))
+		return append(out, st.Muted.On("    none"))
 	}
 	for _, s := range slices.Sorted(maps.Keys(m)) {
 		b := m[s]
-		out = append(out, "    "+pad(s, 8)+fit(fmtNum(b.Balance, 2), 16, true)+st.Muted.on(" free "+fmtNum(b.WithdrawableBalance, 2)))
+		out = append(out, "    "+kit.Pad(s, 8)+kit.Fit(kit.FmtNum(b.Balance, 2), 16, true)+st.Muted.On(" free "+kit.FmtNum(b.WithdrawableBalance, 2)))
 	}
 	return out
 }
 
-// View implements Pane.
+// View implements kit.Pane.
 func (p *accountPane) View() string { return strings.Join(p.lines, "\n") }
 
-// ShortHelp implements Pane.
+// ShortHelp implements kit.Pane.
 func (p *accountPane) ShortHelp() []key.Binding { return nil }
 
-// FullHelp implements Pane.
+// FullHelp implements kit.Pane.
 func (p *accountPane) FullHelp() [][]key.Binding { return nil }

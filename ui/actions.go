@@ -10,6 +10,7 @@ import (
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
 	"github.com/tradedesk/tradedesk/state/funds"
+	"github.com/tradedesk/tradedesk/ui/kit"
 )
 
 // actionKind is what a trading action does (its payload below, and how its answer is read).
@@ -50,7 +51,7 @@ type action struct {
 
 // readOnlyNotice explains why a trading key does nothing.
 func readOnlyNotice(reason, what string) tea.Cmd {
-	return notice(levelWarn, "read-only: cannot "+what+" ("+reason+")")
+	return kit.Notice(kit.LevelWarn, "read-only: cannot "+what+" ("+reason+")")
 }
 
 func joinFieldErrors(errs []state.FieldError) string {
@@ -67,7 +68,7 @@ func joinFieldErrors(errs []state.FieldError) string {
 
 // orderAction builds the confirmation of a checked order: the whole order, its preview and the
 // fat-finger warnings.
-func orderAction(kind actionKind, c state.CheckedOrder, st *Styles) *action {
+func orderAction(kind actionKind, c state.CheckedOrder, st *kit.Styles) *action {
 	w := c.Wire
 	title := "Place order"
 	if kind == actClose {
@@ -75,26 +76,26 @@ func orderAction(kind actionKind, c state.CheckedOrder, st *Styles) *action {
 	}
 	what := orderWhat(c)
 	lines := []string{
-		st.Bold.on(strings.ToUpper(what)),
+		st.Bold.On(strings.ToUpper(what)),
 		"",
 		"Instrument   " + c.Instrument.Name,
-		"Side         " + sidePaint(st, w.Side).on(strings.ToUpper(sideWord(w.Side))),
+		"Side         " + sidePaint(st, w.Side).On(strings.ToUpper(sideWord(w.Side))),
 		"Type         " + wireType(w),
 		"Price        " + priceText(w),
 		"Size         " + w.Size,
 		"In force     " + w.Tif + flagsText(w),
 		"",
-		"Notional     " + fmtNum(c.Preview.Notional, 2) + " USD",
-		"Fee (est.)   " + fmtNum(c.Preview.Fee, 4) + " USD",
-		"Margin req.  " + fmtNum(c.Preview.MarginRequired, 2) + " USD",
+		"Notional     " + kit.FmtNum(c.Preview.Notional, 2) + " USD",
+		"Fee (est.)   " + kit.FmtNum(c.Preview.Fee, 4) + " USD",
+		"Margin req.  " + kit.FmtNum(c.Preview.MarginRequired, 2) + " USD",
 		"Utilization  " + state.FormatPercent(c.Preview.UtilizationAfter, 2) + " after",
 	}
 	if c.Preview.LiquidationEstimate.IsPositive() {
-		lines = append(lines, "Liq. est.    "+fmtNum(c.Preview.LiquidationEstimate, c.Instrument.PriceDecimals()))
+		lines = append(lines, "Liq. est.    "+kit.FmtNum(c.Preview.LiquidationEstimate, c.Instrument.PriceDecimals()))
 	}
 	lines = append(lines, "Client id    "+w.Cloid)
 	for _, warn := range c.Warnings {
-		lines = append(lines, st.Warn.on("! "+warn))
+		lines = append(lines, st.Warn.On("! "+warn))
 	}
 	a := &action{kind: kind, title: title, lines: lines, what: what, confirm: true, order: c,
 		lane: laneOrder, run: placeOrder(c.Wire), read: resultText, refresh: tradeKinds, followUp: lookupLostOrder}
@@ -104,7 +105,7 @@ func orderAction(kind actionKind, c state.CheckedOrder, st *Styles) *action {
 	return a
 }
 
-func sidePaint(st *Styles, side string) paint {
+func sidePaint(st *kit.Styles, side string) kit.Paint {
 	if side == api.SideBuy {
 		return st.Buy
 	}
@@ -177,7 +178,7 @@ func accepted(resp api.TxResponse, err error) (api.TxResponse, error) {
 // answer is read once, by state (OrderOutcome, CancelOutcome, CancelManyOutcome).
 func resultText(d actionDoneMsg) (string, bool) {
 	if d.err != nil {
-		return d.act.what + " failed: " + plainError(d.err), true
+		return d.act.what + " failed: " + kit.PlainError(d.err), true
 	}
 	switch d.act.kind {
 	case actPlace, actClose:
@@ -186,16 +187,4 @@ func resultText(d actionDoneMsg) (string, bool) {
 		return cancelOutcomeText(state.CancelOutcome(d.resp), d.act.what)
 	}
 	return cancelManyOutcomeText(state.CancelManyOutcome(d.resp), d.act.what)
-}
-
-// plainError keeps an error to one line a trader can read.
-func plainError(err error) string {
-	s := err.Error()
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		s = s[:i]
-	}
-	if len(s) > 160 {
-		s = s[:160] + "…"
-	}
-	return s
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
 	"github.com/tradedesk/tradedesk/state/funds"
+	"github.com/tradedesk/tradedesk/ui/kit"
 )
 
 // balancesKeys open the money movement form from the balances view.
@@ -28,7 +29,7 @@ func (openTransferMsg) isPaneMsg() {}
 // balancesPane shows spot and derivative collateral, vaults, staked collateral and every
 // supported collateral's weights, fees and chains.
 type balancesPane struct {
-	*Common
+	*kit.Common
 	lines   []string
 	view    string
 	version [2]uint64
@@ -37,33 +38,33 @@ type balancesPane struct {
 	noAcct  bool
 }
 
-func newBalancesPane(c *Common, hasAccount bool) *balancesPane {
+func newBalancesPane(c *kit.Common, hasAccount bool) *balancesPane {
 	return &balancesPane{Common: c, noAcct: !hasAccount}
 }
 
-// Title implements Pane.
+// Title implements kit.Pane.
 func (p *balancesPane) Title() string { return "Balances" }
 
-// Kinds implements kindsShower.
+// Kinds implements kit.KindsShower.
 func (p *balancesPane) Kinds() []state.Kind {
 	return []state.Kind{state.KindAccount, state.KindCollateral}
 }
 
-// SetSize implements Pane.
+// SetSize implements kit.Pane.
 func (p *balancesPane) SetSize(w, h int) {
 	p.w, p.h = w, h
 	p.render()
 }
 
-// SetFocused implements Pane.
+// SetFocused implements kit.Pane.
 func (p *balancesPane) SetFocused(bool) {}
 
-// Update implements Pane.
+// Update implements kit.Pane.
 func (p *balancesPane) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case startPanesMsg:
 		p.render()
-	case DataMsg:
+	case kit.DataMsg:
 		if msg.Kind == state.KindAccount || msg.Kind == state.KindCollateral {
 			v := [2]uint64{p.Store.Version(state.KindAccount), p.Store.Version(state.KindCollateral)}
 			if v != p.version {
@@ -109,13 +110,13 @@ func (p *balancesPane) fit() {
 	if p.offset < len(lines) {
 		lines = lines[p.offset:]
 	}
-	p.view = fitLines(lines, p.w, p.h)
+	p.view = kit.FitLines(lines, p.w, p.h)
 }
 
 func (p *balancesPane) build() []string {
 	st := p.Styles
 	var l []string
-	if s := freshLine(st, p.Store, state.KindAccount, p.w); s != "" {
+	if s := kit.FreshLine(st, p.Store, state.KindAccount, p.w); s != "" {
 		l = append(l, s)
 	}
 	coll := p.Store.Collateral()
@@ -125,18 +126,18 @@ func (p *balancesPane) build() []string {
 	}
 	switch acct := p.Store.Account(); {
 	case p.noAcct:
-		l = append(l, st.Muted.on("no account: start with --address, --keystore or a key"))
+		l = append(l, st.Muted.On("no account: start with --address, --keystore or a key"))
 	case !p.Store.Freshness(state.KindAccount).Loaded():
-		l = append(l, st.Muted.on(emptyFor(p.Store, state.KindAccount, "")))
+		l = append(l, st.Muted.On(kit.EmptyFor(p.Store, state.KindAccount, "")))
 	default:
 		l = append(l, balanceLines(st, "Spot", acct.SpotCollateral, decimals)...)
 		l = append(l, balanceLines(st, "Derivative", acct.Collateral, decimals)...)
 		l = append(l, vaultLines(st, acct.VaultBalances)...)
-		l = append(l, st.FieldLabel.on(pad("Staked", 12))+fmtNum(acct.StakedCollateral, 2))
+		l = append(l, st.FieldLabel.On(kit.Pad("Staked", 12))+kit.FmtNum(acct.StakedCollateral, 2))
 	}
-	l = append(l, "", st.Header.on("Supported collateral")+st.Muted.on("  (t transfer · w withdraw)"))
+	l = append(l, "", st.Header.On("Supported collateral")+st.Muted.On("  (t transfer · w withdraw)"))
 	if len(coll) == 0 {
-		l = append(l, st.Muted.on(emptyFor(p.Store, state.KindCollateral, "none")))
+		l = append(l, st.Muted.On(kit.EmptyFor(p.Store, state.KindCollateral, "none")))
 	}
 	for _, c := range coll {
 		l = append(l, collateralLines(st, c, p.w)...)
@@ -149,13 +150,13 @@ func amountText(d decimal.Decimal, decimals int32) string {
 	if decimals <= 0 {
 		decimals = 8
 	}
-	return fmtNum(d, min(max(-d.Exponent(), 2), decimals))
+	return kit.FmtNum(d, min(max(-d.Exponent(), 2), decimals))
 }
 
-func balanceLines(st *Styles, side string, m map[string]api.CollateralBalance, decimals map[string]int32) []string {
-	out := []string{st.Header.on(fmt.Sprintf("%-10s %18s %18s", side, "Balance", "Withdrawable"))}
+func balanceLines(st *kit.Styles, side string, m map[string]api.CollateralBalance, decimals map[string]int32) []string {
+	out := []string{st.Header.On(fmt.Sprintf("%-10s %18s %18s", side, "Balance", "Withdrawable"))}
 	if len(m) == 0 {
-		return append(out, st.Muted.on("  none"))
+		return append(out, st.Muted.On("  none"))
 	}
 	for _, s := range slices.Sorted(maps.Keys(m)) {
 		b := m[s]
@@ -164,24 +165,24 @@ func balanceLines(st *Styles, side string, m map[string]api.CollateralBalance, d
 	return out
 }
 
-func vaultLines(st *Styles, m map[string]api.VaultBalance) []string {
+func vaultLines(st *kit.Styles, m map[string]api.VaultBalance) []string {
 	if len(m) == 0 {
-		return []string{st.FieldLabel.on(pad("Vaults", 12)) + st.Muted.on("none")}
+		return []string{st.FieldLabel.On(kit.Pad("Vaults", 12)) + st.Muted.On("none")}
 	}
-	out := []string{st.Header.on("Vaults")}
+	out := []string{st.Header.On("Vaults")}
 	for _, a := range slices.Sorted(maps.Keys(m)) {
 		v := m[a]
-		out = append(out, fmt.Sprintf("  %s  amount %s  shares %s of %s withdrawable", a, fmtNum(v.Amount, 2),
+		out = append(out, fmt.Sprintf("  %s  amount %s  shares %s of %s withdrawable", a, kit.FmtNum(v.Amount, 2),
 			v.WithdrawableShares.String(), v.TotalShares.String()))
 	}
 	return out
 }
 
 // collateralLines shows one supported collateral: weights, fees and chains, wrapped to w.
-func collateralLines(st *Styles, c api.Collateral, w int) []string {
-	head := st.Bold.on(c.Symbol) + st.Muted.on(fmt.Sprintf(" %s · %d decimals · weight %s", c.Name, c.Decimals, c.DefaultCollWeight))
+func collateralLines(st *kit.Styles, c api.Collateral, w int) []string {
+	head := st.Bold.On(c.Symbol) + st.Muted.On(fmt.Sprintf(" %s · %d decimals · weight %s", c.Name, c.Decimals, c.DefaultCollWeight))
 	if !c.CollRisk.Enabled {
-		head += st.Warn.on(" · not counted as margin")
+		head += st.Warn.On(" · not counted as margin")
 	}
 	tiers := make([]string, len(c.CollRisk.WeightTiers))
 	for i, t := range c.CollRisk.WeightTiers {
@@ -209,7 +210,7 @@ func collateralLines(st *Styles, c api.Collateral, w int) []string {
 	}
 	out := []string{head}
 	for _, l := range []string{weights, fees, "chains: " + strings.Join(chains, ", ")} {
-		out = append(out, wrapped(paint{}, l, "   ", w)...)
+		out = append(out, wrapped(kit.Paint{}, l, "   ", w)...)
 	}
 	return out
 }
@@ -219,18 +220,18 @@ func shortAmount(d decimal.Decimal) string {
 	if d.Abs().LessThan(decimal.NewFromInt(10_000)) {
 		return d.String()
 	}
-	return fmtCompact(d)
+	return kit.FmtCompact(d)
 }
 
-// View implements Pane.
+// View implements kit.Pane.
 func (p *balancesPane) View() string { return p.view }
 
-// ShortHelp implements Pane.
+// ShortHelp implements kit.Pane.
 func (p *balancesPane) ShortHelp() []key.Binding {
 	return []key.Binding{balancesKeys.Transfer, balancesKeys.Withdraw, p.Keys.Up, p.Keys.Down}
 }
 
-// FullHelp implements Pane.
+// FullHelp implements kit.Pane.
 func (p *balancesPane) FullHelp() [][]key.Binding {
 	return [][]key.Binding{{balancesKeys.Transfer, balancesKeys.Withdraw, p.Keys.Up, p.Keys.Down, p.Keys.PageUp, p.Keys.PageDown}}
 }

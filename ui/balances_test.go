@@ -10,6 +10,7 @@ import (
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
 	"github.com/tradedesk/tradedesk/state/funds"
+	"github.com/tradedesk/tradedesk/ui/kit"
 )
 
 func testCollateral() []api.Collateral {
@@ -39,7 +40,7 @@ func TestBalancesView(t *testing.T) {
 		VaultBalances:    map[string]api.VaultBalance{"0x00000000000000000000000000000000000000bb": {Amount: d("500"), TotalShares: d("10"), WithdrawableShares: d("4")}},
 		StakedCollateral: d("250"),
 	}})
-	p.Update(DataMsg{Kind: state.KindAccount})
+	p.Update(kit.DataMsg{Kind: state.KindAccount})
 	v := p.View()
 	for _, want := range []string{
 		"1,234.50", "1,000.00", "0.123456789012345678", "95,000.25", "amount 500.00  shares 4 of 10 withdrawable",
@@ -63,7 +64,7 @@ func TestBalancesView(t *testing.T) {
 
 	// A failed account poll keeps the balances and says they are stale.
 	c.Store.Apply(state.FailedMsg{Gen: 2, At: paneNow, Of: state.KindAccount, Err: errors.New("timeout")})
-	p.Update(DataMsg{Kind: state.KindAccount})
+	p.Update(kit.DataMsg{Kind: state.KindAccount})
 	if v := p.View(); !strings.Contains(v, "stale 0s: timeout (retrying)") || !strings.Contains(v, "95,000.25") {
 		t.Errorf("after a failure:\n%s", v)
 	}
@@ -121,8 +122,8 @@ func TestInstrumentView(t *testing.T) {
 			t.Errorf("instrument view lacks %q:\n%s", want, v)
 		}
 	}
-	c.Instrument = "LUNA-PERP"
-	deliver(t, c, p, p.Update(DataMsg{Kind: state.KindTickers}))
+	c.SetInstrument("LUNA-PERP")
+	deliver(t, c, p, p.Update(kit.DataMsg{Kind: state.KindTickers}))
 	if v := p.View(); !strings.Contains(v, "DELISTED: no new orders") || !strings.Contains(v, "Only isolated yes") {
 		t.Errorf("delisted view:\n%s", v)
 	}
@@ -193,7 +194,7 @@ func TestPaneGroupSwitchesViews(t *testing.T) {
 	// While the transfer form's amount field has the focus, [ types into it.
 	tp := g.panes[1].(*transferPane)
 	c.Store.Apply(state.CollateralMsg{Gen: 1, At: paneNow, Collateral: testCollateral()})
-	g.Update(DataMsg{Kind: state.KindCollateral})
+	g.Update(kit.DataMsg{Kind: state.KindCollateral})
 	tp.field = tfAmount
 	tp.focusField()
 	if !g.Capturing() {

@@ -10,6 +10,7 @@ import (
 	"github.com/shopspring/decimal"
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
+	"github.com/tradedesk/tradedesk/ui/kit"
 )
 
 // brokersEvery is how often the broker approvals are read again.
@@ -24,23 +25,23 @@ const (
 
 // brokersPane lists the brokers the account approved (brokers_check) and their fee caps.
 type brokersPane struct {
-	*Common
+	*kit.Common
 	ex      api.Exchange
 	f       *fetcher
-	tbl     *table
+	tbl     *kit.Table
 	rows    []api.BrokerApproval
 	version uint64
 	w, h    int
 }
 
-func newBrokersPane(c *Common, ex api.Exchange) *brokersPane {
+func newBrokersPane(c *kit.Common, ex api.Exchange) *brokersPane {
 	p := &brokersPane{Common: c, ex: ex}
-	p.tbl = newTable(c.Styles, []column{
-		{"Broker", 42, false, 0}, {"Max fee rate", 12, true, 0}, {"Updated", 16, false, 1},
+	p.tbl = kit.NewTable(c.Styles, []kit.Column{
+		kit.Col("Broker", 42, false, 0), kit.Col("Max fee rate", 12, true, 0), kit.Col("Updated", 16, false, 1),
 	}, p.cell)
-	p.tbl.empty = "no broker approved: no broker can charge fees on this account's orders"
-	if exchangeAddress(ex) == "" {
-		p.tbl.empty = "no account: start with --address, --keystore or a key"
+	p.tbl.Empty = "no broker approved: no broker can charge fees on this account's orders"
+	if kit.ExchangeAddress(ex) == "" {
+		p.tbl.Empty = "no account: start with --address, --keystore or a key"
 	}
 	p.f = newFetcher(state.KindBrokers, c.Clock, func() time.Duration { return brokersEvery }, p.request)
 	return p
@@ -48,7 +49,7 @@ func newBrokersPane(c *Common, ex api.Exchange) *brokersPane {
 
 // request reads every page of the account's approvals as one list.
 func (p *brokersPane) request() request {
-	user := exchangeAddress(p.ex)
+	user := kit.ExchangeAddress(p.ex)
 	if user == "" {
 		return nil
 	}
@@ -62,41 +63,41 @@ func (p *brokersPane) request() request {
 	}
 }
 
-// Title implements Pane.
+// Title implements kit.Pane.
 func (p *brokersPane) Title() string { return "Brokers" }
 
-// Kinds implements kindsShower.
+// Kinds implements kit.KindsShower.
 func (p *brokersPane) Kinds() []state.Kind { return []state.Kind{state.KindBrokers} }
 
-// SetSize implements Pane; the last line is the status line.
+// SetSize implements kit.Pane; the last line is the status line.
 func (p *brokersPane) SetSize(w, h int) {
 	p.w, p.h = w, h
-	p.tbl.setSize(w, max(h-1, 1))
+	p.tbl.SetSize(w, max(h-1, 1))
 }
 
-// SetFocused implements Pane.
-func (p *brokersPane) SetFocused(f bool) { p.tbl.focused = f }
+// SetFocused implements kit.Pane.
+func (p *brokersPane) SetFocused(f bool) { p.tbl.Focused = f }
 
-// Update implements Pane.
+// Update implements kit.Pane.
 func (p *brokersPane) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case startPanesMsg:
 		return p.f.start()
-	case DataMsg:
+	case kit.DataMsg:
 		if msg.Kind == state.KindBrokers {
 			if v := p.Store.Version(state.KindBrokers); v != p.version {
 				p.version = v
 				p.rows = p.Store.Brokers()
-				p.tbl.setRows(len(p.rows))
+				p.tbl.SetRows(len(p.rows))
 			}
 		}
 	case tea.KeyMsg:
-		p.tbl.navigate(p.Keys, msg)
+		p.tbl.Navigate(p.Keys, msg)
 	}
 	return nil
 }
 
-func (p *brokersPane) cell(row, col int) (string, paint) {
+func (p *brokersPane) cell(row, col int) (string, kit.Paint) {
 	b := &p.rows[row]
 	st := p.Styles
 	switch col {
@@ -110,24 +111,24 @@ func (p *brokersPane) cell(row, col int) (string, paint) {
 		}
 		return b.UpdatedAt.UTC().Format("2006-01-02 15:04"), st.Muted
 	}
-	return "", paint{}
+	return "", kit.Paint{}
 }
 
-// View implements Pane.
+// View implements kit.Pane.
 func (p *brokersPane) View() string {
-	if exchangeAddress(p.ex) != "" {
-		p.tbl.empty = emptyFor(p.Store, state.KindBrokers, "no broker approved: no broker can charge fees on this account's orders")
+	if kit.ExchangeAddress(p.ex) != "" {
+		p.tbl.Empty = kit.EmptyFor(p.Store, state.KindBrokers, "no broker approved: no broker can charge fees on this account's orders")
 	}
-	lines := p.tbl.lines(make([]string, 0, p.h))
-	status := freshLine(p.Styles, p.Store, state.KindBrokers, p.w)
+	lines := p.tbl.Lines(make([]string, 0, p.h))
+	status := kit.FreshLine(p.Styles, p.Store, state.KindBrokers, p.w)
 	if status == "" {
-		status = p.Styles.Muted.on(pad("approved brokers may add up to their max fee rate to orders they place for you", p.w))
+		status = p.Styles.Muted.On(kit.Pad("approved brokers may add up to their max fee rate to orders they place for you", p.w))
 	}
 	return strings.Join(append(lines, status), "\n")
 }
 
-// ShortHelp implements Pane.
+// ShortHelp implements kit.Pane.
 func (p *brokersPane) ShortHelp() []key.Binding { return []key.Binding{p.Keys.Up, p.Keys.Down} }
 
-// FullHelp implements Pane.
+// FullHelp implements kit.Pane.
 func (p *brokersPane) FullHelp() [][]key.Binding { return [][]key.Binding{{p.Keys.Up, p.Keys.Down}} }

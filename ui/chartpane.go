@@ -12,6 +12,7 @@ import (
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
 	"github.com/tradedesk/tradedesk/ui/chart"
+	"github.com/tradedesk/tradedesk/ui/kit"
 )
 
 // chartResolutions are the chart's resolutions in order, with their candle periods.
@@ -40,7 +41,7 @@ var chartKeys = struct{ Finer, Coarser, Type key.Binding }{
 
 // chartPane draws the current instrument's candles, with the last candle following the ticker.
 type chartPane struct {
-	*Common
+	*kit.Common
 	ex      api.Exchange
 	f       *fetcher
 	styles  chart.Styles
@@ -53,10 +54,10 @@ type chartPane struct {
 	w, h    int
 }
 
-func newChartPane(c *Common, ex api.Exchange) *chartPane {
+func newChartPane(c *kit.Common, ex api.Exchange) *chartPane {
 	t := c.Styles.Theme
 	p := &chartPane{Common: c, ex: ex, res: 2, styles: chart.Styles{
-		Up: fg(t, t.Up), Down: fg(t, t.Down), Axis: fg(t, t.Muted), Muted: fg(t, t.Muted),
+		Up: kit.Fg(t, t.Up), Down: kit.Fg(t, t.Down), Axis: kit.Fg(t, t.Muted), Muted: kit.Fg(t, t.Muted),
 	}}
 	p.f = newFetcher(state.KindChart, c.Clock, p.every, p.request)
 	return p
@@ -94,25 +95,25 @@ func (p *chartPane) request() request {
 	}
 }
 
-// Title implements Pane.
+// Title implements kit.Pane.
 func (p *chartPane) Title() string { return "Chart" }
 
-// Kinds implements kindsShower.
+// Kinds implements kit.KindsShower.
 func (p *chartPane) Kinds() []state.Kind { return []state.Kind{state.KindChart} }
 
-// SetSize implements Pane.
+// SetSize implements kit.Pane.
 func (p *chartPane) SetSize(w, h int) { p.w, p.h = w, h }
 
-// SetFocused implements Pane.
+// SetFocused implements kit.Pane.
 func (p *chartPane) SetFocused(bool) {}
 
-// Update implements Pane.
+// Update implements kit.Pane.
 func (p *chartPane) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case startPanesMsg:
 		p.follow()
 		return p.f.start()
-	case DataMsg:
+	case kit.DataMsg:
 		var cmd tea.Cmd
 		// A new instrument, or the instruments arriving after the instrument was picked (the
 		// request needs its id): fetch now.
@@ -132,7 +133,7 @@ func (p *chartPane) Update(msg tea.Msg) tea.Cmd {
 // follow tracks the current instrument (the first instrument until one is picked); it reports
 // whether it changed.
 func (p *chartPane) follow() bool {
-	sym := p.shownInstrument()
+	sym := p.ShownInstrument()
 	if sym == p.symbol {
 		return false
 	}
@@ -231,7 +232,7 @@ func (p *chartPane) viewKey() string {
 		b.WriteString("|" + c.Time.String() + c.Close.String() + c.High.String() + c.Low.String())
 	}
 	if f := p.Store.Freshness(state.KindChart); f.Stale || f.Err != nil || !f.Loaded() {
-		b.WriteString("|" + fmtAge(f.Age))
+		b.WriteString("|" + kit.FmtAge(f.Age))
 		if f.Err != nil {
 			b.WriteString(f.Err.Error())
 		}
@@ -254,7 +255,7 @@ func (p *chartPane) render() string {
 	case p.symbol == "":
 		empty = "waiting for instruments…"
 	case f.Err != nil && len(p.candles) == 0:
-		empty = "chart failed: " + plainError(f.Err) + " (retrying)"
+		empty = "chart failed: " + kit.PlainError(f.Err) + " (retrying)"
 	case f.Loaded() && f.Err == nil && len(p.candles) == 0:
 		empty = "no candles for " + p.symbol + " at " + chartResolutions[p.res].label
 	}
@@ -270,31 +271,31 @@ func (p *chartPane) header() string {
 	in, _ := p.Store.Instrument(p.symbol)
 	pd := in.PriceDecimals()
 	var b strings.Builder
-	b.WriteString(st.Bold.on(p.symbol) + " " + st.Accent.on(chartTypes[p.typ]+" "+chartResolutions[p.res].label))
+	b.WriteString(st.Bold.On(p.symbol) + " " + st.Accent.On(chartTypes[p.typ]+" "+chartResolutions[p.res].label))
 	if n := len(p.candles); n > 0 {
 		c := p.candles[n-1]
 		pt := st.Up
 		if c.Close.LessThan(c.Open) {
 			pt = st.Down
 		}
-		b.WriteString(" " + pt.on("O "+fmtNum(c.Open, pd)+" H "+fmtNum(c.High, pd)+" L "+fmtNum(c.Low, pd)+" C "+fmtNum(c.Close, pd)))
+		b.WriteString(" " + pt.On("O "+kit.FmtNum(c.Open, pd)+" H "+kit.FmtNum(c.High, pd)+" L "+kit.FmtNum(c.Low, pd)+" C "+kit.FmtNum(c.Close, pd)))
 		if c.Volume.IsPositive() {
-			b.WriteString(st.Muted.on(" V " + fmtCompact(c.Volume)))
+			b.WriteString(st.Muted.On(" V " + kit.FmtCompact(c.Volume)))
 		}
 	}
-	if s := freshLine(st, p.Store, state.KindChart, p.w); s != "" && len(p.candles) > 0 {
-		return fitStyled(b.String()+" "+strings.TrimRight(s, " "), p.w)
+	if s := kit.FreshLine(st, p.Store, state.KindChart, p.w); s != "" && len(p.candles) > 0 {
+		return kit.FitStyled(b.String()+" "+strings.TrimRight(s, " "), p.w)
 	}
-	b.WriteString(st.Muted.on("  , . resolution · t type"))
-	return fitStyled(b.String(), p.w)
+	b.WriteString(st.Muted.On("  , . resolution · t type"))
+	return kit.FitStyled(b.String(), p.w)
 }
 
-// ShortHelp implements Pane.
+// ShortHelp implements kit.Pane.
 func (p *chartPane) ShortHelp() []key.Binding {
 	return []key.Binding{chartKeys.Finer, chartKeys.Type}
 }
 
-// FullHelp implements Pane.
+// FullHelp implements kit.Pane.
 func (p *chartPane) FullHelp() [][]key.Binding {
 	return [][]key.Binding{{chartKeys.Finer, chartKeys.Coarser, chartKeys.Type}}
 }

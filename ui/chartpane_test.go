@@ -12,6 +12,7 @@ import (
 	"github.com/shopspring/decimal"
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
+	"github.com/tradedesk/tradedesk/ui/kit"
 )
 
 // chartEx serves candles and records every chart request.
@@ -76,8 +77,8 @@ func TestChartPaneFollowsInstrumentResolutionAndType(t *testing.T) {
 	}
 
 	// Picking another instrument fetches its candles.
-	c.Instrument = "ETH-PERP"
-	deliver(t, c, p, p.Update(DataMsg{Kind: state.KindTickers}))
+	c.SetInstrument("ETH-PERP")
+	deliver(t, c, p, p.Update(kit.DataMsg{Kind: state.KindTickers}))
 	if last := ex.asked[len(ex.asked)-1]; last.InstrumentID != 2 || p.symbol != "ETH-PERP" {
 		t.Fatalf("after picking ETH-PERP: %+v", last)
 	}
@@ -92,7 +93,7 @@ func TestChartPaneLastCandleFollowsTicker(t *testing.T) {
 	before := len(p.candles)
 	c.Store.Apply(state.TickersMsg{Gen: 1, At: paneNow, Tickers: []api.Ticker{{Symbol: "BTC-PERP", MarkPrice: d("70000"),
 		IndexPrice: d("69990"), LastPrice: d("70001")}}})
-	deliver(t, c, p, p.Update(DataMsg{Kind: state.KindTickers}))
+	deliver(t, c, p, p.Update(kit.DataMsg{Kind: state.KindTickers}))
 	last := p.candles[len(p.candles)-1]
 	if !last.Close.Equal(d("70000")) || !last.High.Equal(d("70000")) {
 		t.Fatalf("last candle %+v after the mark moved to 70000", last)
@@ -181,7 +182,8 @@ func checkBlock(t *testing.T, v string, w, h int) {
 func TestPanesWaitForInstruments(t *testing.T) {
 	clock := func() time.Time { return paneNow }
 	keys := mustKeys(t)
-	c := &Common{Store: state.New(clock), Styles: NewStyles(testTheme), Keys: &keys, Clock: clock, Instrument: "BTC-PERP"}
+	c := &kit.Common{Store: state.New(clock), Styles: kit.NewStyles(testTheme), Keys: &keys, Clock: clock}
+	c.SetInstrument("BTC-PERP")
 	ex := &chartEx{}
 	chart := newChartPane(c, ex)
 	lev := &leverageEx{}
@@ -195,8 +197,8 @@ func TestPanesWaitForInstruments(t *testing.T) {
 	}
 	c.Store.Apply(state.InstrumentsMsg{Gen: 1, At: paneNow, Instruments: api.Instruments{Perps: []api.PerpInstrument{
 		{ID: 1, Name: "BTC-PERP", TickSize: d("0.1"), LotSize: d("0.001"), MaxLeverage: d("50")}}}})
-	deliver(t, c, chart, chart.Update(DataMsg{Kind: state.KindInstruments}))
-	deliver(t, c, inst, inst.Update(DataMsg{Kind: state.KindInstruments}))
+	deliver(t, c, chart, chart.Update(kit.DataMsg{Kind: state.KindInstruments}))
+	deliver(t, c, inst, inst.Update(kit.DataMsg{Kind: state.KindInstruments}))
 	if len(ex.asked) != 1 || len(chart.candles) == 0 {
 		t.Fatalf("chart requests %d, candles %d", len(ex.asked), len(chart.candles))
 	}
@@ -215,15 +217,15 @@ func TestChartFollowsInstrumentPickedWhileAPollIsQueued(t *testing.T) {
 	ex := &chartEx{}
 	p := newChartPane(c, ex)
 	p.SetSize(100, 20)
-	first := p.Update(DataMsg{Kind: state.KindInstruments}) // the first instrument: BTC-PERP's request
+	first := p.Update(kit.DataMsg{Kind: state.KindInstruments}) // the first instrument: BTC-PERP's request
 	if first == nil || p.symbol != "BTC-PERP" {
 		t.Fatalf("no request for the first instrument (%q)", p.symbol)
 	}
 	if cmd := p.Update(startPanesMsg{}); cmd != nil { // queued behind the request in flight
 		t.Fatal("a second request while one is in flight")
 	}
-	c.Instrument = "ETH-PERP" // the tickers pick the watchlist's instrument
-	deliver(t, c, p, p.Update(DataMsg{Kind: state.KindTickers}))
+	c.SetInstrument("ETH-PERP") // the tickers pick the watchlist's instrument
+	deliver(t, c, p, p.Update(kit.DataMsg{Kind: state.KindTickers}))
 	deliver(t, c, p, first)
 	if last := ex.asked[len(ex.asked)-1]; last.InstrumentID != 2 || len(p.candles) == 0 {
 		t.Fatalf("the chart shows %s with %d candles; requests %+v", p.symbol, len(p.candles), ex.asked)

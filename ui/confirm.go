@@ -7,13 +7,14 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/tradedesk/tradedesk/ui/kit"
 )
 
 // confirmDialog asks the trader to confirm an action: Enter (or typing a word, when the fat-finger
 // guard asks for it) confirms once, Esc backs out. It holds every key while open.
 type confirmDialog struct {
-	st    *Styles
-	keys  *KeyMap
+	st    *kit.Styles
+	keys  *kit.KeyMap
 	act   *action
 	typed textinput.Model
 	done  bool // confirmed or dismissed: a second Enter does nothing
@@ -27,7 +28,7 @@ type dialogResultMsg struct {
 	confirmed bool
 }
 
-func newConfirmDialog(st *Styles, keys *KeyMap, a *action, width int) *confirmDialog {
+func newConfirmDialog(st *kit.Styles, keys *kit.KeyMap, a *action, width int) *confirmDialog {
 	d := &confirmDialog{st: st, keys: keys, act: a, width: width}
 	if a.typed != "" {
 		d.typed = textinput.New()
@@ -75,13 +76,13 @@ func (d *confirmDialog) answer(yes bool) tea.Cmd {
 
 func (d *confirmDialog) render() {
 	st := d.st
-	lines := []string{st.Accent.on(d.act.title), ""}
+	lines := []string{st.Accent.On(d.act.title), ""}
 	lines = append(lines, d.act.lines...)
 	lines = append(lines, "")
 	if d.act.typed != "" {
-		lines = append(lines, st.Warn.on("Type "+d.act.typed+" and press Enter to send, Esc to go back:"), d.typed.View())
+		lines = append(lines, st.Warn.On("Type "+d.act.typed+" and press Enter to send, Esc to go back:"), d.typed.View())
 	} else {
-		lines = append(lines, st.Bold.on("Enter")+" to confirm · "+st.Bold.on("Esc")+" to go back")
+		lines = append(lines, st.Bold.On("Enter")+" to confirm · "+st.Bold.On("Esc")+" to go back")
 	}
 	d.view = st.Dialog.MaxWidth(max(d.width-2, 20)).Render(strings.Join(lines, "\n"))
 }

@@ -12,6 +12,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/ui/export"
+	"github.com/tradedesk/tradedesk/ui/kit"
 )
 
 // exportKeys are the export keys of the fills and history panes.
@@ -128,10 +129,10 @@ func (e *exporter) key(msg tea.KeyMsg, ex api.Exchange, what export.What, clock 
 		return nil, false
 	}
 	if e.job != nil {
-		return notice(levelWarn, "an export of "+e.job.what.String()+" is running: wait for it or press esc to stop it"), true
+		return kit.Notice(kit.LevelWarn, "an export of "+e.job.what.String()+" is running: wait for it or press esc to stop it"), true
 	}
 	if ex == nil || ex.Address() == "" {
-		return notice(levelWarn, "nothing to export: no account"), true
+		return kit.Notice(kit.LevelWarn, "nothing to export: no account"), true
 	}
 	var cmd tea.Cmd
 	e.job, cmd = startExport(ex, what, f, clock())
@@ -155,28 +156,28 @@ func (e *exporter) update(msg tea.Msg) tea.Cmd {
 		job := e.job
 		e.job = nil
 		if msg.err != nil {
-			e.last = "export failed: " + plainError(msg.err)
-			return notice(levelError, e.last)
+			e.last = "export failed: " + kit.PlainError(msg.err)
+			return kit.Notice(kit.LevelError, e.last)
 		}
 		e.last = fmt.Sprintf("exported %d %s to %s", msg.n, job.what, job.path)
-		return notice(levelInfo, e.last)
+		return kit.Notice(kit.LevelInfo, e.last)
 	}
 	return nil
 }
 
 // line is the progress line while an export runs ("" otherwise).
-func (e *exporter) line(st *Styles, w int) string {
+func (e *exporter) line(st *kit.Styles, w int) string {
 	j := e.job
 	if j == nil {
 		return ""
 	}
 	text := fmt.Sprintf("exporting %s to %s: ", j.what, filepath.Base(j.path))
 	if j.total <= 0 {
-		return st.Accent.on(pad(text+"starting… (esc stops)", w))
+		return st.Accent.On(kit.Pad(text+"starting… (esc stops)", w))
 	}
 	pct := min(100, j.done*100/max(j.total, 1))
 	bar := progressBar(pct, 20)
-	return st.Accent.on(pad(fmt.Sprintf("%s%s %d/%d %d%% (esc stops)", text, bar, j.done, j.total, pct), w))
+	return st.Accent.On(kit.Pad(fmt.Sprintf("%s%s %d/%d %d%% (esc stops)", text, bar, j.done, j.total, pct), w))
 }
 
 // progressBar draws pct as n cells.

@@ -6,6 +6,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tradedesk/tradedesk/state"
+	"github.com/tradedesk/tradedesk/ui/kit"
 )
 
 // This file is the plumbing of the panes that run their own requests (fills, order history,
@@ -23,7 +24,7 @@ type startPanesMsg struct{}
 type refreshKindsMsg struct{ kinds []state.Kind }
 
 // focusPaneMsg focuses the slot that holds pane (directly or inside a group), showing it.
-type focusPaneMsg struct{ pane Pane }
+type focusPaneMsg struct{ pane kit.Pane }
 
 // fetchDoneMsg is one request's result for a fetcher.
 type fetchDoneMsg struct {
@@ -55,13 +56,13 @@ func (m *Model) onPaneMsg(msg paneMsg) tea.Cmd {
 	case fetchDoneMsg:
 		next := msg.f.done(msg)
 		if msg.err != nil {
-			m.lastErr = msg.f.kind.String() + ": " + plainError(msg.err)
+			m.lastErr = msg.f.kind.String() + ": " + kit.PlainError(msg.err)
 			m.lastErrAt = m.clock()
 		}
 		if !m.store.Apply(msg.msg) {
 			return next
 		}
-		return tea.Batch(next, m.broadcast(DataMsg{Kind: msg.f.kind}))
+		return tea.Batch(next, m.broadcast(kit.DataMsg{Kind: msg.f.kind}))
 	case fetchDueMsg:
 		if msg.token != msg.f.token {
 			return nil

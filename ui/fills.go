@@ -14,6 +14,7 @@ import (
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
 	"github.com/tradedesk/tradedesk/ui/export"
+	"github.com/tradedesk/tradedesk/ui/kit"
 )
 
 // Fill columns.
@@ -46,9 +47,9 @@ var fillsKeys = struct{ Bell key.Binding }{
 // fillsPane lists the account's fills, newest first. Scrolling to the last loaded row loads the
 // next page; the newest page is polled and merged on top; a new fill rings the bell.
 type fillsPane struct {
-	*Common
+	*kit.Common
 	ex      api.Exchange
-	tbl     *table
+	tbl     *kit.Table
 	fills   []api.Fill
 	version [2]uint64 // store versions of fills and instruments last rendered
 	f       *fetcher
@@ -82,19 +83,19 @@ func (w *tradeWatch) changed(s *state.Store, k state.Kind) bool {
 	return moved && !first
 }
 
-func newFillsPane(c *Common, ex api.Exchange, bell bool) *fillsPane {
+func newFillsPane(c *kit.Common, ex api.Exchange, bell bool) *fillsPane {
 	p := &fillsPane{Common: c, ex: ex, bell: bell, ring: ringBell}
-	p.tbl = newTable(c.Styles, []column{
-		{"Time", 14, false, 0}, {"Instrument", 10, false, 0}, {"Side", 4, false, 0}, {"Direction", 11, false, 2},
-		{"Price", 10, true, 0}, {"Size", 10, true, 0}, {"Notional", 11, true, 2}, {"Fee", 13, true, 1},
-		{"Closed PnL", 11, true, 1}, {"Liq", 5, false, 2}, {"Order id", 9, true, 3}, {"Cloid", 36, false, 4},
+	p.tbl = kit.NewTable(c.Styles, []kit.Column{
+		kit.Col("Time", 14, false, 0), kit.Col("Instrument", 10, false, 0), kit.Col("Side", 4, false, 0), kit.Col("Direction", 11, false, 2),
+		kit.Col("Price", 10, true, 0), kit.Col("Size", 10, true, 0), kit.Col("Notional", 11, true, 2), kit.Col("Fee", 13, true, 1),
+		kit.Col("Closed PnL", 11, true, 1), kit.Col("Liq", 5, false, 2), kit.Col("Order id", 9, true, 3), kit.Col("Cloid", 36, false, 4),
 	}, p.cell)
-	p.tbl.empty = "no fills yet"
-	if exchangeAddress(ex) == "" {
-		p.tbl.empty = "no account: start with --address, --keystore or a key to see fills"
+	p.tbl.Empty = "no fills yet"
+	if kit.ExchangeAddress(ex) == "" {
+		p.tbl.Empty = "no account: start with --address, --keystore or a key to see fills"
 	}
 	p.f = newFetcher(state.KindFills, c.Clock, func() time.Duration { return fillsEvery }, func() request {
-		if exchangeAddress(ex) == "" {
+		if kit.ExchangeAddress(ex) == "" {
 			return nil
 		}
 		return p.pageRequest(1)
@@ -110,27 +111,27 @@ func (p *fillsPane) pageRequest(page int) request {
 	}
 }
 
-// Title implements Pane.
+// Title implements kit.Pane.
 func (p *fillsPane) Title() string { return "Fills (" + strconv.Itoa(len(p.fills)) + ")" }
 
-// Kinds implements kindsShower.
+// Kinds implements kit.KindsShower.
 func (p *fillsPane) Kinds() []state.Kind { return []state.Kind{state.KindFills} }
 
-// SetSize implements Pane; the last line is the pane's status line.
+// SetSize implements kit.Pane; the last line is the pane's status line.
 func (p *fillsPane) SetSize(w, h int) {
 	p.w, p.h = w, h
-	p.tbl.setSize(w, max(h-1, 1))
+	p.tbl.SetSize(w, max(h-1, 1))
 }
 
-// SetFocused implements Pane.
-func (p *fillsPane) SetFocused(f bool) { p.tbl.focused = f }
+// SetFocused implements kit.Pane.
+func (p *fillsPane) SetFocused(f bool) { p.tbl.Focused = f }
 
-// Update implements Pane.
+// Update implements kit.Pane.
 func (p *fillsPane) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case startPanesMsg:
 		return p.f.start()
-	case DataMsg:
+	case kit.DataMsg:
 		if p.trades.changed(p.Store, msg.Kind) && p.f.started {
 			return p.f.poll() // orders or positions moved: there may be new fills now
 		}
@@ -159,11 +160,11 @@ func (p *fillsPane) refresh() tea.Cmd {
 	old := p.fills
 	p.fills = p.Store.Fills()
 	added := newOnTop(old, p.fills, export.FillKey)
-	if added > 0 && (p.tbl.cursor > 0 || p.tbl.offset > 0) {
-		p.tbl.cursor += added
-		p.tbl.offset += added
+	if added > 0 && (p.tbl.Cursor > 0 || p.tbl.Offset > 0) {
+		p.tbl.Cursor += added
+		p.tbl.Offset += added
 	}
-	p.tbl.setRows(len(p.fills))
+	p.tbl.SetRows(len(p.fills))
 	wasPrimed := p.primed
 	p.primed = p.primed || len(p.fills) > 0 || p.Store.Freshness(state.KindFills).Loaded()
 	if !wasPrimed || added == 0 {
@@ -172,7 +173,7 @@ func (p *fillsPane) refresh() tea.Cmd {
 	if p.bell && p.ring != nil {
 		p.ring()
 	}
-	return notice(levelInfo, p.fillNotice(p.fills[:added]))
+	return kit.Notice(kit.LevelInfo, p.fillNotice(p.fills[:added]))
 }
 
 // pageStillLoading is the page still being loaded after a reply: none once the next page to load
@@ -216,9 +217,9 @@ func (p *fillsPane) handleKey(msg tea.KeyMsg) tea.Cmd {
 	}
 	if key.Matches(msg, fillsKeys.Bell) {
 		p.bell = !p.bell
-		return notice(levelInfo, "bell on new fills: "+onOff(p.bell))
+		return kit.Notice(kit.LevelInfo, "bell on new fills: "+onOff(p.bell))
 	}
-	if !p.tbl.navigate(p.Keys, msg) {
+	if !p.tbl.Navigate(p.Keys, msg) {
 		return nil
 	}
 	return p.loadMore()
@@ -226,7 +227,7 @@ func (p *fillsPane) handleKey(msg tea.KeyMsg) tea.Cmd {
 
 // loadMore loads the next page when the cursor is on the last loaded row.
 func (p *fillsPane) loadMore() tea.Cmd {
-	if p.loading != 0 || p.tbl.n == 0 || p.tbl.cursor < p.tbl.n-1 {
+	if p.loading != 0 || p.tbl.Rows == 0 || p.tbl.Cursor < p.tbl.Rows-1 {
 		return nil
 	}
 	page, more := p.Store.NextFillsPage()
@@ -244,7 +245,7 @@ func onOff(b bool) string {
 	return "off"
 }
 
-func (p *fillsPane) cell(row, col int) (string, paint) {
+func (p *fillsPane) cell(row, col int) (string, kit.Paint) {
 	f := &p.fills[row]
 	st := p.Styles
 	in, ok := p.Store.Instrument(f.Instrument)
@@ -262,14 +263,14 @@ func (p *fillsPane) cell(row, col int) (string, paint) {
 	case fcSize:
 		return numAt(f.Size, in.SizeDecimals(), ok), st.Text
 	case fcNotional:
-		return fmtNum(f.NotionalValue, 2), st.Text
+		return kit.FmtNum(f.NotionalValue, 2), st.Text
 	case fcFee:
 		return feeText(st, f.Fee)
 	case fcPnl:
 		if f.ClosedPnl.IsZero() {
 			return "-", st.Muted
 		}
-		return fmtSigned(f.ClosedPnl, 2), signPaint(st, f.ClosedPnl)
+		return kit.FmtSigned(f.ClosedPnl, 2), signPaint(st, f.ClosedPnl)
 	case fcLiq:
 		return export.Liquidity(f.Crossed), st.Muted
 	case fcOid:
@@ -277,17 +278,17 @@ func (p *fillsPane) cell(row, col int) (string, paint) {
 	case fcCloid:
 		return f.Cloid, st.Muted
 	}
-	return "", paint{}
+	return "", kit.Paint{}
 }
 
 // feeText shows a fee with the decimals it was sent with (2 to 6); a negative fee is a rebate
 // and says so in words, so it reads without colour.
-func feeText(st *Styles, fee decimal.Decimal) (string, paint) {
+func feeText(st *kit.Styles, fee decimal.Decimal) (string, kit.Paint) {
 	places := min(max(-fee.Exponent(), 2), 6)
 	if fee.IsNegative() {
-		return "rebate " + fmtNum(fee.Neg(), places), st.Good
+		return "rebate " + kit.FmtNum(fee.Neg(), places), st.Good
 	}
-	return fmtNum(fee, places), st.Text
+	return kit.FmtNum(fee, places), st.Text
 }
 
 // directionWord spells out a fill's direction.
@@ -318,15 +319,15 @@ func numAt(d decimal.Decimal, places int32, known bool) string {
 	if !known {
 		return d.String()
 	}
-	return fmtNum(d, places)
+	return kit.FmtNum(d, places)
 }
 
-// View implements Pane.
+// View implements kit.Pane.
 func (p *fillsPane) View() string {
-	if exchangeAddress(p.ex) != "" {
-		p.tbl.empty = emptyFor(p.Store, state.KindFills, "no fills yet")
+	if kit.ExchangeAddress(p.ex) != "" {
+		p.tbl.Empty = kit.EmptyFor(p.Store, state.KindFills, "no fills yet")
 	}
-	lines := p.tbl.lines(make([]string, 0, p.h))
+	lines := p.tbl.Lines(make([]string, 0, p.h))
 	return strings.Join(append(lines, p.statusLine()), "\n")
 }
 
@@ -335,20 +336,20 @@ func (p *fillsPane) statusLine() string {
 	if s := pagedStatus(p.Styles, p.Store, state.KindFills, &p.exp, p.loading, p.w); s != "" {
 		return s
 	}
-	return p.Styles.Muted.on(pad(pagedHint(len(p.fills), p.Store.NextFillsPage, p.exp.last), p.w))
+	return p.Styles.Muted.On(kit.Pad(pagedHint(len(p.fills), p.Store.NextFillsPage, p.exp.last), p.w))
 }
 
 // pagedStatus is a paged list's status line while something needs saying, in order of urgency:
 // the export's progress, a failed or stale poll of kind k, the page being loaded; "" otherwise.
-func pagedStatus(st *Styles, store *state.Store, k state.Kind, exp *exporter, loading, w int) string {
+func pagedStatus(st *kit.Styles, store *state.Store, k state.Kind, exp *exporter, loading, w int) string {
 	if s := exp.line(st, w); s != "" {
 		return s
 	}
-	if s := freshLine(st, store, k, w); s != "" {
+	if s := kit.FreshLine(st, store, k, w); s != "" {
 		return s
 	}
 	if loading > 0 {
-		return st.Accent.on(pad("loading page "+strconv.Itoa(loading)+"…", w))
+		return st.Accent.On(kit.Pad("loading page "+strconv.Itoa(loading)+"…", w))
 	}
 	return ""
 }
@@ -368,21 +369,21 @@ func pagedHint(n int, next func() (int, bool), last string) string {
 	return s
 }
 
-// Click implements clicker.
+// Click implements kit.Clicker.
 func (p *fillsPane) Click(_, y int) tea.Cmd {
-	if p.tbl.clickRow(y) {
+	if p.tbl.ClickRow(y) {
 		return p.loadMore()
 	}
 	return nil
 }
 
-// ShortHelp implements Pane.
+// ShortHelp implements kit.Pane.
 func (p *fillsPane) ShortHelp() []key.Binding {
 	k := p.Keys
 	return []key.Binding{k.Up, k.Down, exportKeys.CSV, exportKeys.JSON, fillsKeys.Bell}
 }
 
-// FullHelp implements Pane.
+// FullHelp implements kit.Pane.
 func (p *fillsPane) FullHelp() [][]key.Binding {
 	k := p.Keys
 	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},

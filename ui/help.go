@@ -6,9 +6,10 @@ import (
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/lipgloss"
+	"github.com/tradedesk/tradedesk/ui/kit"
 )
 
-func newHelp(st *Styles) help.Model {
+func newHelp(st *kit.Styles) help.Model {
 	h := help.New()
 	if st.Theme.NoColor {
 		h.Styles = help.Styles{
@@ -54,7 +55,7 @@ func (m *Model) footerView() string {
 		k := m.keys
 		keys = append(m.slots[m.focus].pane.ShortHelp(), k.NextPane, k.Help, k.Quit)
 	}
-	m.footer = fitStyled(m.help.ShortHelpView(keys), m.width)
+	m.footer = kit.FitStyled(m.help.ShortHelpView(keys), m.width)
 	return m.footer
 }
 
@@ -64,13 +65,13 @@ func (m *Model) renderHelp() {
 	groups := [][]key.Binding{m.globalHelp()}
 	groups = append(groups, m.slots[m.focus].pane.FullHelp()...)
 	var b strings.Builder
-	b.WriteString(m.st.Accent.on("Keys — " + m.slots[m.focus].pane.Title()))
+	b.WriteString(m.st.Accent.On("Keys — " + m.slots[m.focus].pane.Title()))
 	b.WriteString("\n\n")
 	b.WriteString(m.help.FullHelpView(groups))
 	b.WriteString("\n\n")
-	b.WriteString(m.st.Muted.on("Tab moves between panes; a focused field takes every key first. ? or Esc closes."))
+	b.WriteString(m.st.Muted.On("Tab moves between panes; a focused field takes every key first. ? or Esc closes."))
 	if m.c.ReadOnly != "" {
-		b.WriteString("\n" + m.st.Warn.on("Read-only: "+m.c.ReadOnly))
+		b.WriteString("\n" + m.st.Warn.On("Read-only: "+m.c.ReadOnly))
 	}
 	m.helpView = m.st.Dialog.Render(b.String())
 }

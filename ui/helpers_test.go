@@ -14,6 +14,7 @@ import (
 	"github.com/shopspring/decimal"
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
+	"github.com/tradedesk/tradedesk/ui/kit"
 )
 
 func init() {
@@ -48,9 +49,9 @@ func timerCmd(cmd tea.Cmd) bool {
 	return fn != nil && timerName.MatchString(fn.Name())
 }
 
-func mustKeys(t testing.TB) KeyMap {
+func mustKeys(t testing.TB) kit.KeyMap {
 	t.Helper()
-	k, err := NewKeyMap(testKeys)
+	k, err := kit.NewKeyMap(testKeys)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,7 +59,7 @@ func mustKeys(t testing.TB) KeyMap {
 }
 
 // testTheme has colours, so styles are exercised; the ASCII profile renders none.
-var testTheme = Theme{
+var testTheme = kit.Theme{
 	Name: "test", Text: lipgloss.Color("252"), Muted: lipgloss.Color("245"), Accent: lipgloss.Color("39"),
 	Border: lipgloss.Color("240"), BorderFocus: lipgloss.Color("39"), Buy: lipgloss.Color("42"),
 	Sell: lipgloss.Color("203"), Up: lipgloss.Color("42"), Down: lipgloss.Color("203"),

@@ -12,6 +12,7 @@ import (
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
 	"github.com/tradedesk/tradedesk/ui/export"
+	"github.com/tradedesk/tradedesk/ui/kit"
 )
 
 // Order history columns.
@@ -43,9 +44,9 @@ var historyKeys = struct{ Instrument, State key.Binding }{
 // historyPane lists the account's order history, newest first, filtered by instrument and state,
 // paged like the fills pane.
 type historyPane struct {
-	*Common
+	*kit.Common
 	ex       api.Exchange
-	tbl      *table
+	tbl      *kit.Table
 	all      []api.OrderRecord
 	rows     []int // indexes into all that pass the filters
 	version  [2]uint64
@@ -59,20 +60,20 @@ type historyPane struct {
 	emptyMsg string
 }
 
-func newHistoryPane(c *Common, ex api.Exchange) *historyPane {
+func newHistoryPane(c *kit.Common, ex api.Exchange) *historyPane {
 	p := &historyPane{Common: c, ex: ex}
-	p.tbl = newTable(c.Styles, []column{
-		{"Time", 14, false, 0}, {"Instrument", 10, false, 0}, {"Side", 4, false, 0}, {"Type", 13, false, 0},
-		{"Price", 10, true, 0}, {"Size", 10, true, 0}, {"Unfilled", 10, true, 1}, {"State", 9, false, 0},
-		{"Cloid", 36, false, 3}, {"Order id", 9, true, 2},
+	p.tbl = kit.NewTable(c.Styles, []kit.Column{
+		kit.Col("Time", 14, false, 0), kit.Col("Instrument", 10, false, 0), kit.Col("Side", 4, false, 0), kit.Col("Type", 13, false, 0),
+		kit.Col("Price", 10, true, 0), kit.Col("Size", 10, true, 0), kit.Col("Unfilled", 10, true, 1), kit.Col("State", 9, false, 0),
+		kit.Col("Cloid", 36, false, 3), kit.Col("Order id", 9, true, 2),
 	}, p.cell)
 	p.emptyMsg = "no orders in the history yet"
-	if exchangeAddress(ex) == "" {
+	if kit.ExchangeAddress(ex) == "" {
 		p.emptyMsg = "no account: start with --address, --keystore or a key to see order history"
 	}
-	p.tbl.empty = p.emptyMsg
+	p.tbl.Empty = p.emptyMsg
 	p.f = newFetcher(state.KindHistory, c.Clock, func() time.Duration { return historyEvery }, func() request {
-		if exchangeAddress(ex) == "" {
+		if kit.ExchangeAddress(ex) == "" {
 			return nil
 		}
 		return p.pageRequest(1)
@@ -88,7 +89,7 @@ func (p *historyPane) pageRequest(page int) request {
 	}
 }
 
-// Title implements Pane.
+// Title implements kit.Pane.
 func (p *historyPane) Title() string {
 	if p.filtered() {
 		return "Order history (" + strconv.Itoa(len(p.rows)) + " of " + strconv.Itoa(len(p.all)) + ")"
@@ -98,24 +99,24 @@ func (p *historyPane) Title() string {
 
 func (p *historyPane) filtered() bool { return p.instr != "" || p.state != 0 }
 
-// Kinds implements kindsShower.
+// Kinds implements kit.KindsShower.
 func (p *historyPane) Kinds() []state.Kind { return []state.Kind{state.KindHistory} }
 
-// SetSize implements Pane; the last line is the status line.
+// SetSize implements kit.Pane; the last line is the status line.
 func (p *historyPane) SetSize(w, h int) {
 	p.w, p.h = w, h
-	p.tbl.setSize(w, max(h-1, 1))
+	p.tbl.SetSize(w, max(h-1, 1))
 }
 
-// SetFocused implements Pane.
-func (p *historyPane) SetFocused(f bool) { p.tbl.focused = f }
+// SetFocused implements kit.Pane.
+func (p *historyPane) SetFocused(f bool) { p.tbl.Focused = f }
 
-// Update implements Pane.
+// Update implements kit.Pane.
 func (p *historyPane) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case startPanesMsg:
 		return p.f.start()
-	case DataMsg:
+	case kit.DataMsg:
 		if p.trades.changed(p.Store, msg.Kind) && p.f.started {
 			return p.f.poll() // orders moved: the history has news
 		}
@@ -142,7 +143,7 @@ func (p *historyPane) refresh(force bool) {
 	}
 	p.version = v
 	var was api.OrderID
-	oldCursor := p.tbl.cursor
+	oldCursor := p.tbl.Cursor
 	hadCursor := len(p.rows) > 0 && oldCursor > 0 && oldCursor < len(p.rows)
 	if hadCursor {
 		was = p.all[p.rows[oldCursor]].OrderID
@@ -155,16 +156,16 @@ func (p *historyPane) refresh(force bool) {
 			p.rows = append(p.rows, i)
 		}
 	}
-	p.tbl.empty = p.emptyMsg
+	p.tbl.Empty = p.emptyMsg
 	if p.filtered() {
-		p.tbl.empty = "no " + p.filterText() + " orders loaded: s/i change the filter"
+		p.tbl.Empty = "no " + p.filterText() + " orders loaded: s/i change the filter"
 	}
-	p.tbl.setRows(len(p.rows))
+	p.tbl.SetRows(len(p.rows))
 	if hadCursor {
 		for j, i := range p.rows {
 			if p.all[i].OrderID == was {
-				p.tbl.offset = max(p.tbl.offset+j-oldCursor, 0)
-				p.tbl.moveTo(j)
+				p.tbl.Offset = max(p.tbl.Offset+j-oldCursor, 0)
+				p.tbl.MoveTo(j)
 				break
 			}
 		}
@@ -189,16 +190,16 @@ func (p *historyPane) handleKey(msg tea.KeyMsg) tea.Cmd {
 	switch {
 	case key.Matches(msg, historyKeys.State):
 		p.state = (p.state + 1) % len(historyStates)
-		p.tbl.moveTo(0)
+		p.tbl.MoveTo(0)
 		p.refresh(true)
 		return nil
 	case key.Matches(msg, historyKeys.Instrument):
-		p.instr = nextInstrument(p.instr, p.Instrument, p.all)
-		p.tbl.moveTo(0)
+		p.instr = nextInstrument(p.instr, p.Instrument(), p.all)
+		p.tbl.MoveTo(0)
 		p.refresh(true)
 		return nil
 	}
-	if !p.tbl.navigate(p.Keys, msg) {
+	if !p.tbl.Navigate(p.Keys, msg) {
 		return nil
 	}
 	return p.loadMore()
@@ -233,7 +234,7 @@ func nextInstrument(cur, current string, all []api.OrderRecord) string {
 // loadMore loads the next page when the cursor is on the last row shown (or nothing is shown
 // because the filter hides every loaded row).
 func (p *historyPane) loadMore() tea.Cmd {
-	if p.loading != 0 || (p.tbl.n > 0 && p.tbl.cursor < p.tbl.n-1) {
+	if p.loading != 0 || (p.tbl.Rows > 0 && p.tbl.Cursor < p.tbl.Rows-1) {
 		return nil
 	}
 	page, more := p.Store.NextHistoryPage()
@@ -244,7 +245,7 @@ func (p *historyPane) loadMore() tea.Cmd {
 	return p.f.send(p.pageRequest(page))
 }
 
-func (p *historyPane) cell(row, col int) (string, paint) {
+func (p *historyPane) cell(row, col int) (string, kit.Paint) {
 	o := &p.all[p.rows[row]]
 	st := p.Styles
 	in, ok := p.Store.Instrument(o.Instrument)
@@ -276,10 +277,10 @@ func (p *historyPane) cell(row, col int) (string, paint) {
 	case hcOid:
 		return strconv.FormatUint(uint64(o.OrderID), 10), st.Muted
 	}
-	return "", paint{}
+	return "", kit.Paint{}
 }
 
-func statePaint(st *Styles, s string) paint {
+func statePaint(st *kit.Styles, s string) kit.Paint {
 	switch s {
 	case api.StateFilled:
 		return st.Good
@@ -289,12 +290,12 @@ func statePaint(st *Styles, s string) paint {
 	return st.Muted
 }
 
-// View implements Pane.
+// View implements kit.Pane.
 func (p *historyPane) View() string {
-	if !p.filtered() && exchangeAddress(p.ex) != "" {
-		p.tbl.empty = emptyFor(p.Store, state.KindHistory, p.emptyMsg)
+	if !p.filtered() && kit.ExchangeAddress(p.ex) != "" {
+		p.tbl.Empty = kit.EmptyFor(p.Store, state.KindHistory, p.emptyMsg)
 	}
-	lines := p.tbl.lines(make([]string, 0, p.h))
+	lines := p.tbl.Lines(make([]string, 0, p.h))
 	return strings.Join(append(lines, p.statusLine()), "\n")
 }
 
@@ -308,24 +309,24 @@ func (p *historyPane) statusLine() string {
 	if p.filtered() {
 		f = p.filterText()
 	}
-	return p.Styles.Muted.on(pad("filter: "+f+" (s state, i instrument) · "+hint, p.w))
+	return p.Styles.Muted.On(kit.Pad("filter: "+f+" (s state, i instrument) · "+hint, p.w))
 }
 
-// Click implements clicker.
+// Click implements kit.Clicker.
 func (p *historyPane) Click(_, y int) tea.Cmd {
-	if p.tbl.clickRow(y) {
+	if p.tbl.ClickRow(y) {
 		return p.loadMore()
 	}
 	return nil
 }
 
-// ShortHelp implements Pane.
+// ShortHelp implements kit.Pane.
 func (p *historyPane) ShortHelp() []key.Binding {
 	k := p.Keys
 	return []key.Binding{k.Up, k.Down, historyKeys.State, historyKeys.Instrument, exportKeys.CSV, exportKeys.JSON}
 }
 
-// FullHelp implements Pane.
+// FullHelp implements kit.Pane.
 func (p *historyPane) FullHelp() [][]key.Binding {
 	k := p.Keys
 	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},

@@ -26,7 +26,7 @@ func makeHistory(n, top int) []api.OrderRecord {
 
 func TestHistoryPagingAndFilters(t *testing.T) {
 	c := paneCommon(t)
-	c.Instrument = "ETH-PERP"
+	c.SetInstrument("ETH-PERP")
 	ex := &fakeEx{history: makeHistory(230, 5000)}
 	p := newHistoryPane(c, ex)
 	p.SetSize(160, 14)

@@ -10,6 +10,7 @@ import (
 	"github.com/shopspring/decimal"
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
+	"github.com/tradedesk/tradedesk/ui/kit"
 )
 
 // leverageEvery is how often the account's leverage on the current instrument is read again.
@@ -17,7 +18,7 @@ var leverageEvery = 30 * time.Second
 
 // instrumentPane shows the current instrument's terms and the account's leverage on it.
 type instrumentPane struct {
-	*Common
+	*kit.Common
 	ex      api.Exchange
 	f       *fetcher
 	symbol  string
@@ -28,7 +29,7 @@ type instrumentPane struct {
 	w, h    int
 }
 
-func newInstrumentPane(c *Common, ex api.Exchange) *instrumentPane {
+func newInstrumentPane(c *kit.Common, ex api.Exchange) *instrumentPane {
 	p := &instrumentPane{Common: c, ex: ex}
 	p.f = newFetcher(state.KindLeverage, c.Clock, func() time.Duration { return leverageEvery }, p.request)
 	return p
@@ -37,7 +38,7 @@ func newInstrumentPane(c *Common, ex api.Exchange) *instrumentPane {
 // request reads the account's leverage on the instrument shown (perpetuals of a watched account).
 func (p *instrumentPane) request() request {
 	in, ok := p.Store.Instrument(p.symbol)
-	user := exchangeAddress(p.ex)
+	user := kit.ExchangeAddress(p.ex)
 	if !ok || in.Spot || user == "" {
 		return nil
 	}
@@ -51,31 +52,31 @@ func (p *instrumentPane) request() request {
 	}
 }
 
-// Title implements Pane.
+// Title implements kit.Pane.
 func (p *instrumentPane) Title() string { return "Instrument" }
 
-// Kinds implements kindsShower.
+// Kinds implements kit.KindsShower.
 func (p *instrumentPane) Kinds() []state.Kind {
 	return []state.Kind{state.KindInstruments, state.KindLeverage}
 }
 
-// SetSize implements Pane.
+// SetSize implements kit.Pane.
 func (p *instrumentPane) SetSize(w, h int) {
 	p.w, p.h = w, h
 	p.render()
 }
 
-// SetFocused implements Pane.
+// SetFocused implements kit.Pane.
 func (p *instrumentPane) SetFocused(bool) {}
 
-// Update implements Pane.
+// Update implements kit.Pane.
 func (p *instrumentPane) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case startPanesMsg:
 		p.follow()
 		p.render()
 		return p.f.start()
-	case DataMsg:
+	case kit.DataMsg:
 		var cmd tea.Cmd
 		_, known := p.Store.Leverage(p.symbol)
 		// A new instrument, or the instruments arriving after a request that had to wait for them.
@@ -103,7 +104,7 @@ func (p *instrumentPane) Update(msg tea.Msg) tea.Cmd {
 // follow tracks the current instrument (the first instrument until one is picked); it reports
 // whether it changed.
 func (p *instrumentPane) follow() bool {
-	sym := p.shownInstrument()
+	sym := p.ShownInstrument()
 	if sym == p.symbol {
 		return false
 	}
@@ -129,7 +130,7 @@ func (p *instrumentPane) fit() {
 	if p.offset < len(lines) {
 		lines = lines[p.offset:]
 	}
-	p.view = fitLines(lines, p.w, p.h)
+	p.view = kit.FitLines(lines, p.w, p.h)
 }
 
 func (p *instrumentPane) build() {
@@ -138,20 +139,20 @@ func (p *instrumentPane) build() {
 	if !ok {
 		msg := "waiting for instruments…"
 		if f := p.Store.Freshness(state.KindInstruments); f.Err != nil {
-			msg = "instruments failed: " + plainError(f.Err) + " (retrying)"
+			msg = "instruments failed: " + kit.PlainError(f.Err) + " (retrying)"
 		} else if p.symbol != "" && f.Loaded() {
 			msg = "unknown instrument " + p.symbol
 		}
-		p.lines = []string{st.Muted.on(msg)}
+		p.lines = []string{st.Muted.On(msg)}
 		return
 	}
 	kind := "perpetual"
 	if in.Spot {
 		kind = "spot pair"
 	}
-	l := []string{st.Bold.on(in.Name) + st.Muted.on(fmt.Sprintf("  %s · id %d · index %s", kind, in.ID, in.PriceIndex))}
+	l := []string{st.Bold.On(in.Name) + st.Muted.On(fmt.Sprintf("  %s · id %d · index %s", kind, in.ID, in.PriceIndex))}
 	row := func(a, av, b, bv string) string {
-		return st.FieldLabel.on(pad(a, 14)) + pad(av, 14) + st.FieldLabel.on(pad(b, 14)) + bv
+		return st.FieldLabel.On(kit.Pad(a, 14)) + kit.Pad(av, 14) + st.FieldLabel.On(kit.Pad(b, 14)) + bv
 	}
 	minNotional := in.MinNotional.String() + " USD"
 	if in.Spot {
@@ -161,7 +162,7 @@ func (p *instrumentPane) build() {
 		row("Tick size", in.TickSize.String(), "Lot size", in.LotSize.String()),
 		row("Min notional", minNotional, "Max leverage", in.MaxLeverage.String()+"x"),
 		row("Only isolated", yesNo(in.OnlyIsolated), "Delisted", delistedText(st, in.Delisted)),
-		st.FieldLabel.on(pad("Listed", 14))+listedText(in.ListedAt),
+		st.FieldLabel.On(kit.Pad("Listed", 14))+listedText(in.ListedAt),
 	)
 	if !in.Spot {
 		l = append(l, p.leverageLine(in))
@@ -170,9 +171,9 @@ func (p *instrumentPane) build() {
 	p.lines = l
 }
 
-func delistedText(st *Styles, d bool) string {
+func delistedText(st *kit.Styles, d bool) string {
 	if d {
-		return st.Danger.on("DELISTED: no new orders")
+		return st.Danger.On("DELISTED: no new orders")
 	}
 	return "no"
 }
@@ -187,24 +188,24 @@ func listedText(t time.Time) string {
 // leverageLine is the account's leverage and margin type on the instrument.
 func (p *instrumentPane) leverageLine(in state.Instrument) string {
 	st := p.Styles
-	label := st.FieldLabel.on(pad("Your leverage", 14))
-	if exchangeAddress(p.ex) == "" {
-		return label + st.Muted.on("no account")
+	label := st.FieldLabel.On(kit.Pad("Your leverage", 14))
+	if kit.ExchangeAddress(p.ex) == "" {
+		return label + st.Muted.On("no account")
 	}
 	lv, ok := p.Store.Leverage(in.Name)
 	f := p.Store.Freshness(state.KindLeverage)
 	switch {
 	case !ok && f.Err != nil:
-		return label + st.Danger.on("failed: "+plainError(f.Err)+" (retrying)")
+		return label + st.Danger.On("failed: "+kit.PlainError(f.Err)+" (retrying)")
 	case !ok:
-		return label + st.Muted.on("loading…")
+		return label + st.Muted.On("loading…")
 	}
 	s := lv.Leverage.String() + "x " + lv.MarginType
 	if !lv.UpdatedAt.IsZero() {
-		s += st.Muted.on(" (set " + lv.UpdatedAt.UTC().Format("2006-01-02 15:04") + ")")
+		s += st.Muted.On(" (set " + lv.UpdatedAt.UTC().Format("2006-01-02 15:04") + ")")
 	}
 	if f.Err != nil {
-		s += st.Warn.on(" stale: " + plainError(f.Err))
+		s += st.Warn.On(" stale: " + kit.PlainError(f.Err))
 	}
 	return label + s
 }
@@ -213,22 +214,22 @@ func (p *instrumentPane) leverageLine(in state.Instrument) string {
 func (p *instrumentPane) tierLines(tiers []api.MarginTier) []string {
 	st := p.Styles
 	if len(tiers) == 0 {
-		return []string{st.FieldLabel.on("Margin tiers  ") + st.Muted.on("none published")}
+		return []string{st.FieldLabel.On("Margin tiers  ") + st.Muted.On("none published")}
 	}
-	out := []string{st.Header.on(fmt.Sprintf("%-16s %8s %8s %12s", "Notional from", "Max lev", "MMR", "MMD"))}
+	out := []string{st.Header.On(fmt.Sprintf("%-16s %8s %8s %12s", "Notional from", "Max lev", "MMR", "MMD"))}
 	hundred := decimal.NewFromInt(100)
 	for _, t := range tiers {
-		out = append(out, fmt.Sprintf("%-16s %8s %8s %12s", fmtNum(t.NotionalUSDThreshold, 0),
+		out = append(out, fmt.Sprintf("%-16s %8s %8s %12s", kit.FmtNum(t.NotionalUSDThreshold, 0),
 			t.MaxLeverage.String()+"x", state.FormatPercent(t.MMR.Mul(hundred), 2), t.MMD.String()))
 	}
 	return out
 }
 
-// View implements Pane.
+// View implements kit.Pane.
 func (p *instrumentPane) View() string { return p.view }
 
-// ShortHelp implements Pane.
+// ShortHelp implements kit.Pane.
 func (p *instrumentPane) ShortHelp() []key.Binding { return []key.Binding{p.Keys.Up, p.Keys.Down} }
 
-// FullHelp implements Pane.
+// FullHelp implements kit.Pane.
 func (p *instrumentPane) FullHelp() [][]key.Binding { return [][]key.Binding{{p.Keys.Up, p.Keys.Down}} }

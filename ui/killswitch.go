@@ -8,6 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
+	"github.com/tradedesk/tradedesk/ui/kit"
 )
 
 // The kill switch is one key that works from anywhere in the console, even while typing in a form:
@@ -20,17 +21,17 @@ import (
 // cancels nothing.
 func (m *Model) killSwitch() tea.Cmd {
 	if m.c.ReadOnly != "" {
-		m.setNotice(levelWarn, "kill switch: nothing cancelled: this console is read-only ("+m.c.ReadOnly+")")
+		m.setNotice(kit.LevelWarn, "kill switch: nothing cancelled: this console is read-only ("+m.c.ReadOnly+")")
 		return nil
 	}
 	n := len(m.store.Orders())
 	lines := []string{
-		m.st.Bold.on(fmt.Sprintf("Cancel EVERY open order on every instrument (%d shown), trigger orders included.", n)),
+		m.st.Bold.On(fmt.Sprintf("Cancel EVERY open order on every instrument (%d shown), trigger orders included.", n)),
 		"Positions stay open: close them from the positions pane.",
 		"Cancelling is safe to repeat.",
 	}
 	if f := m.store.Freshness(state.KindOrders); f.Stale || !f.Loaded() {
-		lines = append(lines, m.st.Warn.on("! The open orders shown may be out of date: every order the exchange holds is cancelled."))
+		lines = append(lines, m.st.Warn.On("! The open orders shown may be out of date: every order the exchange holds is cancelled."))
 	}
 	return m.onAction(cancelAllAction("KILL SWITCH", fmt.Sprintf("kill switch: cancel all %d open order(s)", n), lines))
 }
@@ -76,7 +77,7 @@ func cancelAllAction(title, what string, lines []string) *action {
 // cancelFailure is why a cancel did not clearly succeed ("" when it did).
 func cancelFailure(d actionDoneMsg) string {
 	if d.err != nil {
-		return plainError(d.err)
+		return kit.PlainError(d.err)
 	}
 	if d.act.kind == actCancel {
 		if out := state.CancelOutcome(d.resp); out.Failed() {
@@ -100,10 +101,10 @@ func checkCancel(ex api.Exchange, d actionDoneMsg, timeout time.Duration) (tea.C
 type cancelCheckedMsg struct {
 	act   *action
 	text  string
-	level noticeLevel
+	level kit.NoticeLevel
 }
 
-func (c cancelCheckedMsg) settled() (*action, string, noticeLevel) { return c.act, c.text, c.level }
+func (c cancelCheckedMsg) settled() (*action, string, kit.NoticeLevel) { return c.act, c.text, c.level }
 
 // cancelCheck reads the account's open orders (and, for one order gone, its state in the first
 // page of history) and returns the status line's words as a cancelCheckedMsg.
@@ -143,16 +144,16 @@ func holds(open []api.OrderRecord, oid api.OrderID) bool {
 // cancelCheckText says what a cancel left behind: nothing (harmless, info), or orders still open
 // (an error, with the advice that cancelling again is safe). gone is the state of a single order
 // no longer open ("already cancelled", "already filled", "no longer open").
-func cancelCheckText(a *action, why string, open []api.OrderRecord, gone string, err error) (string, noticeLevel) {
+func cancelCheckText(a *action, why string, open []api.OrderRecord, gone string, err error) (string, kit.NoticeLevel) {
 	if err != nil {
-		return fmt.Sprintf("%s: %s; could not check what is still open (%s): cancelling again is safe", a.what, why, plainError(err)), levelError
+		return fmt.Sprintf("%s: %s; could not check what is still open (%s): cancelling again is safe", a.what, why, kit.PlainError(err)), kit.LevelError
 	}
 	switch a.kind {
 	case actCancel:
 		if gone != "" {
-			return fmt.Sprintf("order %d is %s at the exchange: nothing left to cancel", a.cancel.Oid, gone), levelInfo
+			return fmt.Sprintf("order %d is %s at the exchange: nothing left to cancel", a.cancel.Oid, gone), kit.LevelInfo
 		}
-		return fmt.Sprintf("%s failed (%s): order %d is still open; cancelling again is safe", a.what, why, a.cancel.Oid), levelError
+		return fmt.Sprintf("%s failed (%s): order %d is still open; cancelling again is safe", a.what, why, a.cancel.Oid), kit.LevelError
 	case actCancelInstrument:
 		n := 0
 		for _, o := range open {
@@ -161,12 +162,12 @@ func cancelCheckText(a *action, why string, open []api.OrderRecord, gone string,
 			}
 		}
 		if n == 0 {
-			return a.what + ": no open orders left on the instrument", levelInfo
+			return a.what + ": no open orders left on the instrument", kit.LevelInfo
 		}
-		return fmt.Sprintf("%s failed (%s): %d order(s) still open on the instrument; cancelling again is safe", a.what, why, n), levelError
+		return fmt.Sprintf("%s failed (%s): %d order(s) still open on the instrument; cancelling again is safe", a.what, why, n), kit.LevelError
 	}
 	if len(open) == 0 {
-		return a.what + ": no open orders left at the exchange", levelInfo
+		return a.what + ": no open orders left at the exchange", kit.LevelInfo
 	}
-	return fmt.Sprintf("%s failed (%s): %d order(s) still open; cancelling again is safe", a.what, why, len(open)), levelError
+	return fmt.Sprintf("%s failed (%s): %d order(s) still open; cancelling again is safe", a.what, why, len(open)), kit.LevelError
 }

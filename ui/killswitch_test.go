@@ -11,6 +11,7 @@ import (
 	"github.com/shopspring/decimal"
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
+	"github.com/tradedesk/tradedesk/ui/kit"
 )
 
 var ctrlK = tea.KeyMsg{Type: tea.KeyCtrlK}
@@ -105,7 +106,7 @@ func TestKillSwitch(t *testing.T) {
 
 	c.press(t, ctrlK)
 	c.key(t, "enter")
-	if c.m.notice != "cancelled 0 order(s)" || c.m.noticeLevel != levelInfo {
+	if c.m.notice != "cancelled 0 order(s)" || c.m.noticeLevel != kit.LevelInfo {
 		t.Errorf("the kill switch again: notice %q (level %d), want a harmless count", c.m.notice, c.m.noticeLevel)
 	}
 }
@@ -158,7 +159,7 @@ func TestRepeatCancelIsHarmless(t *testing.T) {
 		_, cmd := c.m.Update(msg) // the same cancel again, as from a list not yet refreshed
 		pump(t, c.m, cmd)
 		want := "order " + strconv.Itoa(int(oid)) + " is already cancelled at the exchange: nothing left to cancel"
-		if c.m.notice != want || c.m.noticeLevel != levelInfo {
+		if c.m.notice != want || c.m.noticeLevel != kit.LevelInfo {
 			t.Errorf("repeated cancel: notice %q (level %d), want %q as info", c.m.notice, c.m.noticeLevel, want)
 		}
 	}
@@ -180,7 +181,7 @@ func TestRepeatCancelIsHarmless(t *testing.T) {
 	l.drop.Store(true)
 	c.press(t, ctrlK)
 	c.key(t, "enter")
-	if !strings.Contains(c.m.notice, "1 order(s) still open; cancelling again is safe") || c.m.noticeLevel != levelError {
+	if !strings.Contains(c.m.notice, "1 order(s) still open; cancelling again is safe") || c.m.noticeLevel != kit.LevelError {
 		t.Errorf("kill switch lost: notice %q (level %d)", c.m.notice, c.m.noticeLevel)
 	}
 	c.press(t, ctrlK)

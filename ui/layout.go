@@ -7,6 +7,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/tradedesk/tradedesk/ui/kit"
 )
 
 // Layout limits.
@@ -36,7 +37,7 @@ func (r rect) contains(x, y int) bool { return x >= r.x && x < r.x+r.w && y >= r
 
 // slot is one pane and its place in the layout.
 type slot struct {
-	pane   Pane
+	pane   kit.Pane
 	col    int
 	weight int  // share of the column's free height
 	fixed  int  // preferred outer height (0: by weight)
@@ -55,7 +56,7 @@ type tabSpan struct{ x0, x1, slot int }
 
 // addPane adds a pane to the layout: its column in the wide layout, its height weight, and a
 // preferred fixed height (0 for none). Its number key is its position.
-func (m *Model) addPane(p Pane, col, weight, fixed int) {
+func (m *Model) addPane(p kit.Pane, col, weight, fixed int) {
 	m.slots = append(m.slots, &slot{pane: p, col: col, weight: weight, fixed: fixed})
 }
 
@@ -343,16 +344,16 @@ func (m *Model) tabBar() string {
 		label := strconv.Itoa(i+1) + " " + title
 		if i == m.focus {
 			label = "▶" + label + " "
-			b.WriteString(st.TitleFocus.on(label))
+			b.WriteString(st.TitleFocus.On(label))
 		} else {
 			label = " " + label
-			b.WriteString(st.Title.on(label))
+			b.WriteString(st.Title.On(label))
 		}
-		w := textWidth(label)
+		w := kit.TextWidth(label)
 		m.tabs = append(m.tabs, tabSpan{x, x + w, i})
 		x += w
 	}
-	return fitStyled(b.String(), m.width)
+	return kit.FitStyled(b.String(), m.width)
 }
 
 // framed draws a pane inside its border, with its number, title and freshness in the top edge.
@@ -385,7 +386,7 @@ func (m *Model) framed(s *slot, focused bool) []string {
 	return append(out, s.bottom)
 }
 
-func (m *Model) borders(s *slot, title, fresh string, focused bool, border paint) (top, bottom, side string) {
+func (m *Model) borders(s *slot, title, fresh string, focused bool, border kit.Paint) (top, bottom, side string) {
 	st := m.st
 	w := s.r.w
 	tp := st.Title
@@ -394,21 +395,21 @@ func (m *Model) borders(s *slot, title, fresh string, focused bool, border paint
 		tp, mark = st.TitleFocus, "▶"
 	}
 	t := mark + title + " "
-	used := 2 + textWidth(t)
+	used := 2 + kit.TextWidth(t)
 	var fr string
 	if fresh != "" {
 		fr = " " + fresh + " "
-		used += textWidth(fr)
+		used += kit.TextWidth(fr)
 	}
 	fill := max(w-used-1, 0)
-	top = border.on("╭─") + tp.on(t)
+	top = border.On("╭─") + tp.On(t)
 	if fr != "" {
-		top += st.Warn.on(fr)
+		top += st.Warn.On(fr)
 	}
-	top += border.on(strings.Repeat("─", fill) + "╮")
-	top = fitStyled(top, w)
-	bottom = border.on("╰" + strings.Repeat("─", max(w-2, 0)) + "╯")
-	side = border.on("│")
+	top += border.On(strings.Repeat("─", fill) + "╮")
+	top = kit.FitStyled(top, w)
+	bottom = border.On("╰" + strings.Repeat("─", max(w-2, 0)) + "╯")
+	side = border.On("│")
 	return top, bottom, side
 }
 
@@ -422,8 +423,8 @@ func (m *Model) slotIndex(s *slot) int {
 }
 
 // freshness is the pane's stale marker: the oldest stale kind it shows, its age and error.
-func (m *Model) freshness(p Pane) string {
-	ks, ok := p.(kindsShower)
+func (m *Model) freshness(p kit.Pane) string {
+	ks, ok := p.(kit.KindsShower)
 	if !ok {
 		return ""
 	}
@@ -438,7 +439,7 @@ func (m *Model) freshness(p Pane) string {
 		if !f.Loaded() {
 			return "no data: " + k.String() + " failed"
 		}
-		s := "stale " + fmtAge(f.Age)
+		s := "stale " + kit.FmtAge(f.Age)
 		if f.Err != nil {
 			s += " (retrying)"
 		}
@@ -460,7 +461,7 @@ func overlay(body []string, box string, width int) []string {
 		}
 		w := ansi.StringWidth(l)
 		left := max((width-w)/2, 0)
-		out[y] = fitStyled(strings.Repeat(" ", left)+l, width)
+		out[y] = kit.FitStyled(strings.Repeat(" ", left)+l, width)
 	}
 	return out
 }
@@ -498,7 +499,7 @@ func (m *Model) routeMouse(msg tea.MouseMsg) tea.Cmd {
 		case tea.MouseButtonWheelDown:
 			return s.pane.Update(tea.KeyMsg{Type: tea.KeyDown})
 		case tea.MouseButtonLeft:
-			if c, ok := s.pane.(clicker); ok {
+			if c, ok := s.pane.(kit.Clicker); ok {
 				return c.Click(msg.X-s.r.x-1, msg.Y-s.r.y-1)
 			}
 		}

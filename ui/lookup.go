@@ -8,6 +8,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tradedesk/tradedesk/api"
+	"github.com/tradedesk/tradedesk/ui/kit"
 )
 
 // lookupDoneMsg is the result of looking an order up by its client id after its answer was lost.
@@ -67,14 +68,14 @@ func lookupLostOrder(ex api.Exchange, d actionDoneMsg, timeout time.Duration) (t
 }
 
 // settled says what the lookup found.
-func (msg lookupDoneMsg) settled() (*action, string, noticeLevel) {
+func (msg lookupDoneMsg) settled() (*action, string, kit.NoticeLevel) {
 	cloid := msg.act.order.Wire.Cloid
 	slog.Info("order lookup", "cloid", cloid, "found", msg.found != nil, "err", msg.err)
 	switch {
 	case msg.err != nil:
-		return msg.act, fmt.Sprintf("answer lost and the lookup failed %d times (%s): check open orders and history for client id %s before sending again", lookupAttempts, plainError(msg.err), cloid), levelError
+		return msg.act, fmt.Sprintf("answer lost and the lookup failed %d times (%s): check open orders and history for client id %s before sending again", lookupAttempts, kit.PlainError(msg.err), cloid), kit.LevelError
 	case msg.found != nil:
-		return msg.act, fmt.Sprintf("answer lost, but the exchange has it: order %d (%s) is %s", msg.found.OrderID, msg.act.what, msg.found.State), levelWarn
+		return msg.act, fmt.Sprintf("answer lost, but the exchange has it: order %d (%s) is %s", msg.found.OrderID, msg.act.what, msg.found.State), kit.LevelWarn
 	}
-	return msg.act, "answer lost and client id " + cloid + " is not at the exchange: " + msg.act.what + " was NOT placed; review and send it again if you still want it", levelWarn
+	return msg.act, "answer lost and client id " + cloid + " is not at the exchange: " + msg.act.what + " was NOT placed; review and send it again if you still want it", kit.LevelWarn
 }

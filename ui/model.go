@@ -8,6 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
+	"github.com/tradedesk/tradedesk/ui/kit"
 )
 
 // Config is everything the console needs; main fills it in from flags and the config file.
@@ -17,8 +18,8 @@ type Config struct {
 	Clock     func() time.Time // nil: time.Now
 	Mode      Mode
 	Network   string // mainnet, testnet, or a URL's host
-	Keys      KeyMap
-	Theme     Theme
+	Keys      kit.KeyMap
+	Theme     kit.Theme
 	Intervals Intervals   // zero: DefaultIntervals
 	Guard     state.Guard // zero: state.DefaultGuard
 	// Watchlist is the favourite instruments, shown first in the tickers pane.
@@ -41,9 +42,9 @@ type Model struct {
 	store *state.Store
 	clock func() time.Time
 	iv    Intervals
-	c     *Common
-	st    *Styles
-	keys  *KeyMap
+	c     *kit.Common
+	st    *kit.Styles
+	keys  *kit.KeyMap
 
 	slots   []*slot
 	focus   int
@@ -68,7 +69,7 @@ type Model struct {
 	pipe        pipeline
 	quitArmed   bool // quit was pressed once while an action was out
 	notice      string
-	noticeLevel noticeLevel
+	noticeLevel kit.NoticeLevel
 	lastErr     string
 	lastErrAt   time.Time
 	latency     time.Duration
@@ -98,23 +99,24 @@ func New(cfg Config) *Model {
 	}
 	readOnly := cfg.ReadOnlyReason
 	if readOnly == "" && !cfg.Exchange.CanTrade() {
-		readOnly = "no key: watching " + shortAddr(cfg.Exchange.Address()) + "; start with --keystore or TRADEDESK_PRIVATE_KEY to trade"
+		readOnly = "no key: watching " + kit.ShortAddr(cfg.Exchange.Address()) + "; start with --keystore or TRADEDESK_PRIVATE_KEY to trade"
 	}
 	keys := cfg.Keys
-	st := NewStyles(cfg.Theme)
+	st := kit.NewStyles(cfg.Theme)
 	m := &Model{
 		ex: cfg.Exchange, store: cfg.Store, clock: cfg.Clock, iv: cfg.Intervals, st: st, keys: &keys,
 		help: newHelp(st), polls: map[state.Kind]*poller{}, stats: cfg.Stats, footerDirty: true,
 		status: statusBar{st: st, mode: cfg.Mode, network: cfg.Network, address: cfg.Exchange.Address()},
 	}
-	m.c = &Common{Store: cfg.Store, Styles: st, Keys: m.keys, Clock: cfg.Clock, Guard: cfg.Guard,
-		ReadOnly: readOnly, Instrument: cfg.Instrument, Account: cfg.Exchange.Address()}
+	m.c = &kit.Common{Store: cfg.Store, Styles: st, Keys: m.keys, Clock: cfg.Clock, Guard: cfg.Guard,
+		ReadOnly: readOnly, Account: cfg.Exchange.Address()}
+	m.c.SetInstrument(cfg.Instrument)
 	m.kinds = polledKinds(cfg.Exchange.Address() != "")
 	for _, k := range m.kinds {
 		m.polls[k] = &poller{kind: k}
 	}
 
-	// The panes. Adding one is one line here (see Pane).
+	// The panes. Adding one is one line here (see kit.Pane).
 	m.tickers = newTickersPane(m.c, cfg.Watchlist)
 	m.form = newOrderEntryPane(m.c, m.status.modeWord(), &m.pipe.out[laneOrder])
 	accountEmpty := "waiting for the account…"
@@ -135,7 +137,7 @@ func New(cfg Config) *Model {
 	m.addPane(newFundsGroup(m.c, cfg.Exchange), colRight, 2, 0)
 
 	if cfg.Instrument != "" {
-		m.form.Update(instrumentMsg{Symbol: cfg.Instrument})
+		m.form.Update(kit.InstrumentMsg{Symbol: cfg.Instrument})
 	}
 	m.setFocus(0)
 	return m
@@ -186,9 +188,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.onActionDone(msg)
 	case followUpMsg:
 		return m, m.onFollowUp(msg)
-	case instrumentMsg:
+	case kit.InstrumentMsg:
 		return m, m.onInstrument(msg)
-	case noticeMsg:
+	case kit.NoticeMsg:
 		m.setNotice(msg.Level, msg.Text)
 		return m, nil
 	case paneMsg:
@@ -204,7 +206,7 @@ func (m *Model) onDialogResult(msg dialogResultMsg) tea.Cmd {
 	m.dialog = nil
 	m.footerDirty = true
 	if !msg.confirmed {
-		m.setNotice(levelInfo, "not sent: "+msg.act.what)
+		m.setNotice(kit.LevelInfo, "not sent: "+msg.act.what)
 		return nil
 	}
 	return m.execute(msg.act)
@@ -212,19 +214,19 @@ func (m *Model) onDialogResult(msg dialogResultMsg) tea.Cmd {
 
 // onInstrument makes msg's instrument the current one: the order form takes it (and the focus
 // when asked), and the panes that follow it move.
-func (m *Model) onInstrument(msg instrumentMsg) tea.Cmd {
+func (m *Model) onInstrument(msg kit.InstrumentMsg) tea.Cmd {
 	m.footerDirty = true
-	m.c.Instrument = msg.Symbol
+	m.c.SetInstrument(msg.Symbol)
 	cmd := m.form.Update(msg)
 	if msg.Focus {
 		m.focusPane(m.form)
 	}
 	// Panes that follow the current instrument (the chart, instrument details) pick it up
 	// when told the market changed; the others find their data unchanged.
-	return tea.Batch(cmd, m.broadcast(DataMsg{Kind: state.KindTickers}))
+	return tea.Batch(cmd, m.broadcast(kit.DataMsg{Kind: state.KindTickers}))
 }
 
-func (m *Model) setNotice(level noticeLevel, text string) {
+func (m *Model) setNotice(level kit.NoticeLevel, text string) {
 	m.notice, m.noticeLevel = text, level
 }
 
@@ -266,7 +268,7 @@ func (m *Model) routeKey(msg tea.KeyMsg) tea.Cmd {
 	if key.Matches(msg, k.KillSwitch) { // before a text input: it works while typing
 		return m.killSwitch()
 	}
-	if c, ok := pane.(inputCapturer); ok && c.Capturing() && !key.Matches(msg, k.NextPane, k.PrevPane) {
+	if c, ok := pane.(kit.InputCapturer); ok && c.Capturing() && !key.Matches(msg, k.NextPane, k.PrevPane) {
 		return pane.Update(msg)
 	}
 	switch {
@@ -274,7 +276,7 @@ func (m *Model) routeKey(msg tea.KeyMsg) tea.Cmd {
 		if m.pipe.open > 0 && !m.quitArmed {
 			// Leaving with an action out would leave its outcome unseen.
 			m.quitArmed = true
-			m.setNotice(levelWarn, "an action is still out: wait for its result, or press "+msg.String()+" again to quit anyway")
+			m.setNotice(kit.LevelWarn, "an action is still out: wait for its result, or press "+msg.String()+" again to quit anyway")
 			return nil
 		}
 		return tea.Quit
@@ -289,7 +291,7 @@ func (m *Model) routeKey(msg tea.KeyMsg) tea.Cmd {
 		m.setFocus((m.focus - 1 + len(m.slots)) % len(m.slots))
 		return nil
 	case key.Matches(msg, k.Refresh):
-		m.setNotice(levelInfo, "refreshing")
+		m.setNotice(kit.LevelInfo, "refreshing")
 		return m.refreshNow(m.kinds...)
 	}
 	for i := range min(len(m.slots), len(k.FocusPane)) {
@@ -312,7 +314,7 @@ func (m *Model) setFocus(i int) {
 	}
 }
 
-func (m *Model) focusPane(p Pane) {
+func (m *Model) focusPane(p kit.Pane) {
 	for i, s := range m.slots {
 		if s.pane == p {
 			m.setFocus(i)

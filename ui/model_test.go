@@ -9,6 +9,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
+	"github.com/tradedesk/tradedesk/ui/kit"
 )
 
 func TestConsoleLoadsFromSimulator(t *testing.T) {
@@ -133,7 +134,7 @@ func TestPlaceAndCancelOrderThroughTheUI(t *testing.T) {
 	}
 
 	c.key(t, "3", "x")
-	if !strings.Contains(c.m.notice, "cancel") || c.m.noticeLevel == levelError {
+	if !strings.Contains(c.m.notice, "cancel") || c.m.noticeLevel == kit.LevelError {
 		t.Fatalf("status after cancel: %q", c.m.notice)
 	}
 	if n := len(c.m.store.Orders()); n != 0 {
@@ -158,7 +159,7 @@ func TestMarketOrderOpensPositionAndCloseKeyClosesIt(t *testing.T) {
 	}
 	c.typeText(t, "0.02")
 	c.key(t, "enter", "enter")
-	if c.m.noticeLevel == levelError {
+	if c.m.noticeLevel == kit.LevelError {
 		t.Fatalf("market order failed: %q", c.m.notice)
 	}
 	ps := c.m.store.Positions()
@@ -343,7 +344,7 @@ func assertSize(t *testing.T, v string, w, h int) {
 		t.Errorf("%d lines, want %d", len(lines), h)
 	}
 	for i, l := range lines {
-		if n := textWidth(l); n != w {
+		if n := kit.TextWidth(l); n != w {
 			t.Errorf("line %d is %d cells, want %d: %q", i, n, w, l)
 		}
 	}
@@ -356,8 +357,8 @@ func TestMouseClickFocusesPaneAndSelectsRow(t *testing.T) {
 	// Row 3 of the tickers: border (1) + header (1) + two rows.
 	_, cmd := c.m.Update(tea.MouseMsg{X: s.r.x + 5, Y: s.r.y + 4, Action: tea.MouseActionPress, Button: tea.MouseButtonLeft})
 	pump(t, c.m, cmd)
-	if c.m.tickers.tbl.cursor != 2 {
-		t.Errorf("cursor %d after clicking the third row", c.m.tickers.tbl.cursor)
+	if c.m.tickers.tbl.Cursor != 2 {
+		t.Errorf("cursor %d after clicking the third row", c.m.tickers.tbl.Cursor)
 	}
 	if want := c.m.tickers.selected(); c.m.form.instrument() != want {
 		t.Errorf("form instrument %q, want the clicked %q", c.m.form.instrument(), want)

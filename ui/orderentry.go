@@ -10,6 +10,7 @@ import (
 	"github.com/shopspring/decimal"
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
+	"github.com/tradedesk/tradedesk/ui/kit"
 )
 
 // Fields of the order form, in the order they are drawn.
@@ -44,7 +45,7 @@ var (
 // state.CheckOrder, shows every problem next to its field and a preview, and asks the root model
 // to confirm and send it.
 type orderEntryPane struct {
-	*Common
+	*kit.Common
 	inputs   [fieldCount]*textinput.Model // text fields; nil for choices
 	field    int
 	side     string
@@ -66,7 +67,7 @@ type orderEntryPane struct {
 	drawnFly bool   // in-flight state view was drawn with
 }
 
-func newOrderEntryPane(c *Common, mode string, inFlight *bool) *orderEntryPane {
+func newOrderEntryPane(c *kit.Common, mode string, inFlight *bool) *orderEntryPane {
 	p := &orderEntryPane{Common: c, side: api.SideBuy, mode: mode, inFlight: inFlight}
 	for _, f := range []int{fInstrument, fPrice, fTrigger, fSize, fUSD} {
 		ti := textinput.New()
@@ -83,13 +84,13 @@ func newOrderEntryPane(c *Common, mode string, inFlight *bool) *orderEntryPane {
 	return p
 }
 
-// Title implements Pane.
+// Title implements kit.Pane.
 func (p *orderEntryPane) Title() string { return "Order entry · " + p.mode }
 
 // Capturing implements inputCapturer: a focused text field takes every key first.
 func (p *orderEntryPane) Capturing() bool { return p.focused && p.inputs[p.field] != nil }
 
-// SetSize implements Pane.
+// SetSize implements kit.Pane.
 func (p *orderEntryPane) SetSize(w, h int) {
 	p.width, p.height = w, h
 	p.drawn = false
@@ -100,7 +101,7 @@ func (p *orderEntryPane) SetSize(w, h int) {
 	}
 }
 
-// SetFocused implements Pane.
+// SetFocused implements kit.Pane.
 func (p *orderEntryPane) SetFocused(f bool) {
 	p.focused = f
 	p.drawn = false
@@ -145,11 +146,11 @@ func (p *orderEntryPane) moveField(d int) {
 	p.focusField()
 }
 
-// Update implements Pane.
+// Update implements kit.Pane.
 func (p *orderEntryPane) Update(msg tea.Msg) tea.Cmd {
 	p.drawn = false
 	switch msg := msg.(type) {
-	case DataMsg:
+	case kit.DataMsg:
 		switch msg.Kind {
 		case state.KindTickers, state.KindMids, state.KindAccount, state.KindPositions, state.KindInstruments:
 			p.check()
@@ -162,7 +163,7 @@ func (p *orderEntryPane) Update(msg tea.Msg) tea.Cmd {
 		// keys (a pane number, Tab) are not typed into a field by mistake.
 		p.field = fSubmit
 		p.focusField()
-	case instrumentMsg:
+	case kit.InstrumentMsg:
 		p.inputs[fInstrument].SetValue(msg.Symbol)
 		if msg.Side != "" {
 			p.side = msg.Side
@@ -397,7 +398,7 @@ func (p *orderEntryPane) submit() tea.Cmd {
 		return readOnlyNotice(p.ReadOnly, "place an order")
 	}
 	if p.inFlight != nil && *p.inFlight {
-		return notice(levelWarn, busyText[laneOrder])
+		return kit.Notice(kit.LevelWarn, busyText[laneOrder])
 	}
 	p.tried = true
 	in := p.intent()
@@ -409,7 +410,7 @@ func (p *orderEntryPane) submit() tea.Cmd {
 			p.field = f
 			p.focusField()
 		}
-		return notice(levelError, "order not sent: "+joinFieldErrors(errs))
+		return kit.Notice(kit.LevelError, "order not sent: "+joinFieldErrors(errs))
 	}
 	return requestAction(orderAction(actPlace, checked, p.Styles))
 }
@@ -444,7 +445,7 @@ func (p *orderEntryPane) sizeGiven() bool {
 	return p.inputs[fSize].Value() != "" || p.inputs[fUSD].Value() != ""
 }
 
-// ShortHelp implements Pane.
+// ShortHelp implements kit.Pane.
 func (p *orderEntryPane) ShortHelp() []key.Binding {
 	k := p.Keys
 	h := []key.Binding{k.FieldNext, k.FieldPrev, k.Submit}
@@ -457,7 +458,7 @@ func (p *orderEntryPane) ShortHelp() []key.Binding {
 	return append(h, k.ClearForm)
 }
 
-// FullHelp implements Pane.
+// FullHelp implements kit.Pane.
 func (p *orderEntryPane) FullHelp() [][]key.Binding {
 	k := p.Keys
 	return [][]key.Binding{{k.FieldNext, k.FieldPrev, k.Toggle, k.Submit, k.ClearForm}, {k.FillMark, k.FillBid, k.FillAsk, k.UseSuggestion}}

@@ -8,11 +8,12 @@ import (
 
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
+	"github.com/tradedesk/tradedesk/ui/kit"
 )
 
 const labelWidth = 14
 
-// View implements Pane. The form is small; it is drawn again only after something changed.
+// View implements kit.Pane. The form is small; it is drawn again only after something changed.
 func (p *orderEntryPane) View() string {
 	fly := p.inFlight != nil && *p.inFlight
 	if p.drawn && fly == p.drawnFly {
@@ -31,16 +32,16 @@ func (p *orderEntryPane) draw() string {
 		}
 		lines = append(lines, p.fieldLine(f))
 		for _, l := range p.errorLines(p.fieldErrors(f)) {
-			lines = append(lines, st.FieldErr.on(l))
+			lines = append(lines, st.FieldErr.On(l))
 		}
 	}
 	for _, l := range p.errorLines(p.orderErrors()) {
-		lines = append(lines, st.FieldErr.on(l))
+		lines = append(lines, st.FieldErr.On(l))
 	}
-	lines = append(lines, st.Border.on(strings.Repeat("─", p.width)))
+	lines = append(lines, st.Border.On(strings.Repeat("─", p.width)))
 	lines = append(lines, p.previewLines()...)
 	for i := range lines {
-		lines[i] = fitStyled(lines[i], p.width)
+		lines[i] = kit.FitStyled(lines[i], p.width)
 	}
 	for len(lines) < p.height {
 		lines = append(lines, strings.Repeat(" ", p.width))
@@ -61,7 +62,7 @@ func (p *orderEntryPane) errorLines(errs []state.FieldError) []string {
 			if i > 0 {
 				prefix = "    "
 			}
-			out = append(out, pad(prefix+l, p.width))
+			out = append(out, kit.Pad(prefix+l, p.width))
 		}
 	}
 	return out
@@ -88,7 +89,7 @@ func (p *orderEntryPane) fieldLine(f int) string {
 		marker, label = "▸ ", st.FieldFocus
 	}
 	if f == fSubmit {
-		return pad("", labelWidth+2) + p.submitButton(cur)
+		return kit.Pad("", labelWidth+2) + p.submitButton(cur)
 	}
 	var value string
 	switch f {
@@ -106,49 +107,49 @@ func (p *orderEntryPane) fieldLine(f int) string {
 		value = p.inputs[f].View()
 		if c, n := p.completion(); c != "" && c != p.inputs[f].Value() {
 			rest := c[min(len(p.inputs[f].Value()), len(c)):]
-			value = strings.TrimRight(value, " ") + st.Muted.on(rest+" →")
+			value = strings.TrimRight(value, " ") + st.Muted.On(rest+" →")
 			if n > 1 {
-				value += st.Muted.on(" (" + strconv.Itoa(n) + ")")
+				value += st.Muted.On(" (" + strconv.Itoa(n) + ")")
 			}
 		}
 	case fUSD:
 		value = p.inputs[f].View()
 		if p.inputs[f].Value() != "" && p.checked.Size.IsPositive() {
-			value = strings.TrimRight(value, " ") + st.Muted.on(" = "+fmtNum(p.checked.Size, p.checked.Instrument.SizeDecimals())+" "+p.checked.Instrument.Name)
+			value = strings.TrimRight(value, " ") + st.Muted.On(" = "+kit.FmtNum(p.checked.Size, p.checked.Instrument.SizeDecimals())+" "+p.checked.Instrument.Name)
 		}
 	default:
 		value = p.inputs[f].View()
 	}
-	return marker + label.on(pad(fieldLabels[f], labelWidth)) + value
+	return marker + label.On(kit.Pad(fieldLabels[f], labelWidth)) + value
 }
 
 func (p *orderEntryPane) submitButton(cur bool) string {
 	st := p.Styles
 	switch {
 	case p.ReadOnly != "":
-		return st.Muted.on("[ read-only: trading off ]")
+		return st.Muted.On("[ read-only: trading off ]")
 	case p.inFlight != nil && *p.inFlight:
-		return st.Muted.on("[ sending… ]")
+		return st.Muted.On("[ sending… ]")
 	case cur:
-		return st.ButtonFocus.on(" Review order ⏎ ")
+		return st.ButtonFocus.On(" Review order ⏎ ")
 	}
-	return st.Button.on(" Review order ")
+	return st.Button.On(" Review order ")
 }
 
-func choice(st *Styles, opts []string, sel int, cur bool, on paint) string {
+func choice(st *kit.Styles, opts []string, sel int, cur bool, on kit.Paint) string {
 	var b strings.Builder
 	for i, o := range opts {
 		if i > 0 {
 			b.WriteByte(' ')
 		}
 		if i == sel {
-			b.WriteString(on.on("[" + strings.ToUpper(o) + "]"))
+			b.WriteString(on.On("[" + strings.ToUpper(o) + "]"))
 		} else {
-			b.WriteString(st.Muted.on(" " + o + " "))
+			b.WriteString(st.Muted.On(" " + o + " "))
 		}
 	}
 	if cur {
-		b.WriteString(st.Muted.on(" ←→"))
+		b.WriteString(st.Muted.On(" ←→"))
 	}
 	return b.String()
 }
@@ -168,22 +169,22 @@ func (p *orderEntryPane) previewLines() []string {
 	if t, ok := p.Store.Ticker(sym); ok {
 		in, _ := p.Store.Instrument(t.Symbol)
 		d := in.PriceDecimals()
-		out = append(out, "  mark "+fmtNum(t.MarkPrice, d)+"  bid "+st.Buy.on(fmtNum(t.BestBidPrice, d))+
-			"  ask "+st.Sell.on(fmtNum(t.BestAskPrice, d)))
+		out = append(out, "  mark "+kit.FmtNum(t.MarkPrice, d)+"  bid "+st.Buy.On(kit.FmtNum(t.BestBidPrice, d))+
+			"  ask "+st.Sell.On(kit.FmtNum(t.BestAskPrice, d)))
 	}
 	c := p.checked
 	if c.Preview.Notional.IsZero() {
-		return append(out, st.Muted.on(pad("  preview appears when price and size are valid", p.width)))
+		return append(out, st.Muted.On(kit.Pad("  preview appears when price and size are valid", p.width)))
 	}
 	out = append(out,
-		"  Notional "+pad(fmtNum(c.Preview.Notional, 2)+" USD", 17)+"Fee "+fmtNum(c.Preview.Fee, 4)+feeKind(c.Preview),
-		"  Margin   "+pad(fmtNum(c.Preview.MarginRequired, 2)+" USD"+levText(c.Preview), 17)+"Util. after "+utilPaint(st, c.Preview.UtilizationAfter).on(state.FormatPercent(c.Preview.UtilizationAfter, 1)),
+		"  Notional "+kit.Pad(kit.FmtNum(c.Preview.Notional, 2)+" USD", 17)+"Fee "+kit.FmtNum(c.Preview.Fee, 4)+feeKind(c.Preview),
+		"  Margin   "+kit.Pad(kit.FmtNum(c.Preview.MarginRequired, 2)+" USD"+levText(c.Preview), 17)+"Util. after "+utilPaint(st, c.Preview.UtilizationAfter).On(state.FormatPercent(c.Preview.UtilizationAfter, 1)),
 	)
 	if c.Preview.LiquidationEstimate.IsPositive() {
-		out = append(out, "  Liq. est. "+fmtNum(c.Preview.LiquidationEstimate, c.Instrument.PriceDecimals()))
+		out = append(out, "  Liq. est. "+kit.FmtNum(c.Preview.LiquidationEstimate, c.Instrument.PriceDecimals()))
 	}
 	for _, w := range c.Warnings {
-		out = append(out, st.Warn.on(pad("  ! "+w, p.width)))
+		out = append(out, st.Warn.On(kit.Pad("  ! "+w, p.width)))
 	}
 	return out
 }

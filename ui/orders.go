@@ -8,6 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
+	"github.com/tradedesk/tradedesk/ui/kit"
 )
 
 // Open order columns.
@@ -24,8 +25,8 @@ const (
 
 // ordersPane lists the account's open orders; keys cancel one, all on an instrument, or all.
 type ordersPane struct {
-	*Common
-	tbl     *table
+	*kit.Common
+	tbl     *kit.Table
 	orders  []api.OrderRecord
 	version uint64
 	ageAt   int64 // the clock second the age column was rendered at
@@ -33,32 +34,32 @@ type ordersPane struct {
 	emptyText string
 }
 
-func newOrdersPane(c *Common) *ordersPane {
+func newOrdersPane(c *kit.Common) *ordersPane {
 	p := &ordersPane{Common: c}
-	p.tbl = newTable(c.Styles, []column{
-		{"Instrument", 12, false, 0}, {"Side", 4, false, 0}, {"Price", 12, true, 0}, {"Size", 11, true, 0},
-		{"Filled", 11, true, 1}, {"Type", 14, false, 0}, {"Age", 7, true, 1}, {"Order id", 10, true, 2},
+	p.tbl = kit.NewTable(c.Styles, []kit.Column{
+		kit.Col("Instrument", 12, false, 0), kit.Col("Side", 4, false, 0), kit.Col("Price", 12, true, 0), kit.Col("Size", 11, true, 0),
+		kit.Col("Filled", 11, true, 1), kit.Col("Type", 14, false, 0), kit.Col("Age", 7, true, 1), kit.Col("Order id", 10, true, 2),
 	}, p.cell)
 	p.emptyText = "no open orders"
 	return p
 }
 
-// Title implements Pane.
+// Title implements kit.Pane.
 func (p *ordersPane) Title() string { return fmt.Sprintf("Open orders (%d)", len(p.orders)) }
 
-// Kinds implements kindsShower.
+// Kinds implements kit.KindsShower.
 func (p *ordersPane) Kinds() []state.Kind { return []state.Kind{state.KindOrders} }
 
-// SetSize implements Pane.
-func (p *ordersPane) SetSize(w, h int) { p.tbl.setSize(w, h) }
+// SetSize implements kit.Pane.
+func (p *ordersPane) SetSize(w, h int) { p.tbl.SetSize(w, h) }
 
-// SetFocused implements Pane.
-func (p *ordersPane) SetFocused(f bool) { p.tbl.focused = f }
+// SetFocused implements kit.Pane.
+func (p *ordersPane) SetFocused(f bool) { p.tbl.Focused = f }
 
-// Update implements Pane.
+// Update implements kit.Pane.
 func (p *ordersPane) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
-	case DataMsg:
+	case kit.DataMsg:
 		if msg.Kind == state.KindOrders || msg.Kind == state.KindInstruments {
 			p.refresh()
 		}
@@ -72,12 +73,12 @@ func (p *ordersPane) refresh() {
 	if v := p.Store.Version(state.KindOrders) + p.Store.Version(state.KindInstruments); v != p.version {
 		p.version = v
 		p.orders = p.Store.Orders()
-		p.tbl.setRows(len(p.orders))
+		p.tbl.SetRows(len(p.orders))
 	}
 }
 
 func (p *ordersPane) handleKey(msg tea.KeyMsg) tea.Cmd {
-	if p.tbl.navigate(p.Keys, msg) {
+	if p.tbl.Navigate(p.Keys, msg) {
 		return nil
 	}
 	k := p.Keys
@@ -90,17 +91,17 @@ func (p *ordersPane) handleKey(msg tea.KeyMsg) tea.Cmd {
 		return p.cancelAll()
 	case key.Matches(msg, k.Pick):
 		if o, ok := p.selected(); ok {
-			return selectInstrument(o.Instrument, "", true)
+			return kit.SelectInstrument(o.Instrument, "", true)
 		}
 	}
 	return nil
 }
 
 func (p *ordersPane) selected() (api.OrderRecord, bool) {
-	if p.tbl.cursor < 0 || p.tbl.cursor >= len(p.orders) {
+	if p.tbl.Cursor < 0 || p.tbl.Cursor >= len(p.orders) {
 		return api.OrderRecord{}, false
 	}
-	return p.orders[p.tbl.cursor], true
+	return p.orders[p.tbl.Cursor], true
 }
 
 func (p *ordersPane) cancelSelected() tea.Cmd {
@@ -109,7 +110,7 @@ func (p *ordersPane) cancelSelected() tea.Cmd {
 	}
 	o, ok := p.selected()
 	if !ok {
-		return notice(levelWarn, "no order selected")
+		return kit.Notice(kit.LevelWarn, "no order selected")
 	}
 	return requestAction(cancelAction(o))
 }
@@ -120,7 +121,7 @@ func (p *ordersPane) cancelInstrument() tea.Cmd {
 	}
 	o, ok := p.selected()
 	if !ok {
-		return notice(levelWarn, "no order selected")
+		return kit.Notice(kit.LevelWarn, "no order selected")
 	}
 	n := 0
 	for _, x := range p.orders {
@@ -139,7 +140,7 @@ func (p *ordersPane) cancelAll() tea.Cmd {
 		[]string{fmt.Sprintf("Cancel all %d open order(s) on every instrument?", len(p.orders))}))
 }
 
-func (p *ordersPane) cell(row, col int) (string, paint) {
+func (p *ordersPane) cell(row, col int) (string, kit.Paint) {
 	o := &p.orders[row]
 	st := p.Styles
 	in, _ := p.Store.Instrument(o.Instrument)
@@ -156,26 +157,26 @@ func (p *ordersPane) cell(row, col int) (string, paint) {
 		if o.IsMarket {
 			return "market", st.Muted
 		}
-		return fmtNum(o.LimitPrice, pd), st.Text
+		return kit.FmtNum(o.LimitPrice, pd), st.Text
 	case ocSize:
-		return fmtNum(o.Size, sd), st.Text
+		return kit.FmtNum(o.Size, sd), st.Text
 	case ocFilled:
 		f := o.Size.Sub(o.Unfilled)
 		if f.IsZero() {
 			return "-", st.Muted
 		}
-		return fmtNum(f, sd), st.Good
+		return kit.FmtNum(f, sd), st.Good
 	case ocType:
 		return orderType(o), st.Muted
 	case ocAge:
 		if o.Timestamp.IsZero() {
 			return "-", st.Muted
 		}
-		return fmtAge(p.Clock().Sub(o.Timestamp.Time)), st.Muted
+		return kit.FmtAge(p.Clock().Sub(o.Timestamp.Time)), st.Muted
 	case ocOid:
 		return fmt.Sprint(o.OrderID), st.Muted
 	}
-	return "", paint{}
+	return "", kit.Paint{}
 }
 
 // orderType is an order's type and flags in a few letters: "limit GTC PO RO", "tp 51,000".
@@ -211,32 +212,32 @@ func sideWord(s string) string {
 	return "sell"
 }
 
-// View implements Pane. Ages move with the clock, so rows re-render once a second at most.
+// View implements kit.Pane. Ages move with the clock, so rows re-render once a second at most.
 func (p *ordersPane) View() string {
-	p.tbl.empty = p.emptyText
+	p.tbl.Empty = p.emptyText
 	if p.Account != "" {
-		p.tbl.empty = emptyFor(p.Store, state.KindOrders, p.emptyText)
+		p.tbl.Empty = kit.EmptyFor(p.Store, state.KindOrders, p.emptyText)
 	}
 	if sec := p.Clock().Unix(); sec != p.ageAt {
 		p.ageAt = sec
-		p.tbl.invalidate()
+		p.tbl.Invalidate()
 	}
-	return strings.Join(p.tbl.lines(make([]string, 0, p.tbl.height+1)), "\n")
+	return strings.Join(p.tbl.Lines(make([]string, 0, p.tbl.Height+1)), "\n")
 }
 
-// Click implements clicker.
+// Click implements kit.Clicker.
 func (p *ordersPane) Click(_, y int) tea.Cmd {
-	p.tbl.clickRow(y)
+	p.tbl.ClickRow(y)
 	return nil
 }
 
-// ShortHelp implements Pane.
+// ShortHelp implements kit.Pane.
 func (p *ordersPane) ShortHelp() []key.Binding {
 	k := p.Keys
 	return []key.Binding{k.Up, k.Down, k.Cancel, k.CancelInstrument, k.CancelAll}
 }
 
-// FullHelp implements Pane.
+// FullHelp implements kit.Pane.
 func (p *ordersPane) FullHelp() [][]key.Binding {
 	k := p.Keys
 	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}, {k.Cancel, k.CancelInstrument, k.CancelAll, k.Pick}}

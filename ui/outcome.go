@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/tradedesk/tradedesk/state"
+	"github.com/tradedesk/tradedesk/ui/kit"
 )
 
 // orderOutcomeText words a placed order's outcome for the status line, and whether it failed. A
@@ -45,5 +46,5 @@ func txText(hash string) string {
 	if hash == "" {
 		return ""
 	}
-	return " (tx " + shortAddr(hash) + ")"
+	return " (tx " + kit.ShortAddr(hash) + ")"
 }

@@ -7,14 +7,15 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
+	"github.com/tradedesk/tradedesk/ui/kit"
 )
 
 // paneGroup shows one of several panes at a time under a row of tabs: [ and ] switch. The
 // history-and-money panes come in three groups so the wide layout keeps room for the core panes.
 type paneGroup struct {
-	st      *Styles
+	st      *kit.Styles
 	title   string
-	panes   []Pane
+	panes   []kit.Pane
 	active  int
 	focused bool
 	w, h    int
@@ -24,7 +25,7 @@ type paneGroup struct {
 	next    key.Binding
 }
 
-func newPaneGroup(st *Styles, title string, panes ...Pane) *paneGroup {
+func newPaneGroup(st *kit.Styles, title string, panes ...kit.Pane) *paneGroup {
 	g := &paneGroup{st: st, title: title, panes: panes,
 		prev: key.NewBinding(key.WithKeys("["), key.WithHelp("[ ]", "switch view")),
 		next: key.NewBinding(key.WithKeys("]"), key.WithHelp("]", "next view")),
@@ -36,21 +37,21 @@ func newPaneGroup(st *Styles, title string, panes ...Pane) *paneGroup {
 // Title implements Pane: the group's name and the view shown.
 func (g *paneGroup) Title() string { return g.title + ": " + g.panes[g.active].Title() }
 
-// Kinds implements kindsShower for the view shown.
+// Kinds implements kit.KindsShower for the view shown.
 func (g *paneGroup) Kinds() []state.Kind {
-	if k, ok := g.panes[g.active].(kindsShower); ok {
+	if k, ok := g.panes[g.active].(kit.KindsShower); ok {
 		return k.Kinds()
 	}
 	return nil
 }
 
-// Capturing implements inputCapturer for the view shown.
+// Capturing implements kit.InputCapturer for the view shown.
 func (g *paneGroup) Capturing() bool {
-	c, ok := g.panes[g.active].(inputCapturer)
+	c, ok := g.panes[g.active].(kit.InputCapturer)
 	return ok && c.Capturing()
 }
 
-// SetSize implements Pane; the tab row takes one line.
+// SetSize implements kit.Pane; the tab row takes one line.
 func (g *paneGroup) SetSize(w, h int) {
 	g.w, g.h = w, h
 	for _, p := range g.panes {
@@ -59,7 +60,7 @@ func (g *paneGroup) SetSize(w, h int) {
 	g.renderBar()
 }
 
-// SetFocused implements Pane.
+// SetFocused implements kit.Pane.
 func (g *paneGroup) SetFocused(f bool) {
 	g.focused = f
 	for i, p := range g.panes {
@@ -68,7 +69,7 @@ func (g *paneGroup) SetFocused(f bool) {
 }
 
 // show makes p the view shown, if it is one of the group's; it reports whether it was.
-func (g *paneGroup) show(p Pane) bool {
+func (g *paneGroup) show(p kit.Pane) bool {
 	for i, q := range g.panes {
 		if q == p {
 			g.switchTo(i)
@@ -116,7 +117,7 @@ func (g *paneGroup) Click(x, y int) tea.Cmd {
 	if y == 0 {
 		pos := 0
 		for i, p := range g.panes {
-			w := textWidth(p.Title()) + 3
+			w := kit.TextWidth(p.Title()) + 3
 			if x >= pos && x < pos+w {
 				g.switchTo(i)
 				return nil
@@ -125,7 +126,7 @@ func (g *paneGroup) Click(x, y int) tea.Cmd {
 		}
 		return nil
 	}
-	if c, ok := g.panes[g.active].(clicker); ok {
+	if c, ok := g.panes[g.active].(kit.Clicker); ok {
 		return c.Click(x, y-1)
 	}
 	return nil
@@ -136,17 +137,17 @@ func (g *paneGroup) renderBar() {
 	for i, p := range g.panes {
 		label := " " + p.Title() + " "
 		if i == g.active {
-			b.WriteString(g.st.TitleFocus.on(label))
+			b.WriteString(g.st.TitleFocus.On(label))
 		} else {
-			b.WriteString(g.st.Title.on(label))
+			b.WriteString(g.st.Title.On(label))
 		}
 		b.WriteString(" ")
 	}
-	b.WriteString(g.st.Muted.on("[ ] switch"))
-	g.bar = fitStyled(b.String(), g.w)
+	b.WriteString(g.st.Muted.On("[ ] switch"))
+	g.bar = kit.FitStyled(b.String(), g.w)
 }
 
-// View implements Pane. The tab row is drawn again when a view's title (its count) changed.
+// View implements kit.Pane. The tab row is drawn again when a view's title (its count) changed.
 func (g *paneGroup) View() string {
 	var k strings.Builder
 	for _, p := range g.panes {
@@ -163,7 +164,7 @@ func (g *paneGroup) View() string {
 	return g.bar + "\n" + g.panes[g.active].View()
 }
 
-// ShortHelp implements Pane.
+// ShortHelp implements kit.Pane.
 func (g *paneGroup) ShortHelp() []key.Binding {
 	return append([]key.Binding{g.prev}, g.panes[g.active].ShortHelp()...)
 }
@@ -178,18 +179,18 @@ func (g *paneGroup) FullHelp() [][]key.Binding {
 }
 
 // newMarketGroup is the chart and the current instrument's details.
-func newMarketGroup(c *Common, ex api.Exchange) *paneGroup {
+func newMarketGroup(c *kit.Common, ex api.Exchange) *paneGroup {
 	return newPaneGroup(c.Styles, "Market", newChartPane(c, ex), newInstrumentPane(c, ex))
 }
 
 // newActivityGroup is the fills and the order history; bell rings the terminal bell on new fills.
-func newActivityGroup(c *Common, ex api.Exchange, bell bool) *paneGroup {
+func newActivityGroup(c *kit.Common, ex api.Exchange, bell bool) *paneGroup {
 	return newPaneGroup(c.Styles, "Activity", newFillsPane(c, ex, bell), newHistoryPane(c, ex))
 }
 
 // newFundsGroup is the balances and collateral, the transfer form and the broker approvals.
-func newFundsGroup(c *Common, ex api.Exchange) *paneGroup {
-	return newPaneGroup(c.Styles, "Funds", newBalancesPane(c, exchangeAddress(ex) != ""), newTransferPane(c, ex), newBrokersPane(c, ex))
+func newFundsGroup(c *kit.Common, ex api.Exchange) *paneGroup {
+	return newPaneGroup(c.Styles, "Funds", newBalancesPane(c, kit.ExchangeAddress(ex) != ""), newTransferPane(c, ex), newBrokersPane(c, ex))
 }
 
 // fetchers implements fetcherOwner for every view of the group.

@@ -8,6 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
+	"github.com/tradedesk/tradedesk/ui/kit"
 )
 
 // The signed-action pipeline. Every action that signs and sends (an order, a close, a cancel, the
@@ -72,7 +73,7 @@ type actionDoneMsg struct {
 
 // followUpMsg is the end of an action's follow-up: what it found, in words.
 type followUpMsg interface {
-	settled() (act *action, text string, level noticeLevel)
+	settled() (act *action, text string, level kit.NoticeLevel)
 }
 
 // actionSentMsg tells every pane that an action was confirmed and is being sent.
@@ -88,11 +89,11 @@ type actionSettledMsg struct {
 // onAction checks a pane's request (read-only, its lane) and confirms or sends it.
 func (m *Model) onAction(a *action) tea.Cmd {
 	if m.c.ReadOnly != "" {
-		m.setNotice(levelWarn, "read-only: "+a.what+" not sent ("+m.c.ReadOnly+")")
+		m.setNotice(kit.LevelWarn, "read-only: "+a.what+" not sent ("+m.c.ReadOnly+")")
 		return nil
 	}
 	if m.pipe.busy(a.lane) {
-		m.setNotice(levelWarn, busyText[a.lane])
+		m.setNotice(kit.LevelWarn, busyText[a.lane])
 		return nil
 	}
 	if a.confirm {
@@ -109,7 +110,7 @@ func (m *Model) execute(a *action) tea.Cmd {
 	}
 	m.pipe.out[a.lane] = a.lane != laneNone
 	m.pipe.open++
-	m.setNotice(levelInfo, "sending: "+a.what+"…")
+	m.setNotice(kit.LevelInfo, "sending: "+a.what+"…")
 	slog.Info("action sent", "what", a.what)
 	return tea.Batch(send(m.ex, a, m.iv.Timeout), m.broadcast(actionSentMsg{act: a}))
 }
@@ -130,15 +131,15 @@ func (m *Model) onActionDone(d actionDoneMsg) tea.Cmd {
 	m.latency = d.latency
 	if d.act.followUp != nil {
 		if cmd, waiting := d.act.followUp(m.ex, d, m.iv.Timeout); cmd != nil {
-			m.setNotice(levelWarn, waiting)
+			m.setNotice(kit.LevelWarn, waiting)
 			slog.Warn("action answer needs a follow-up", "what", d.act.what, "err", d.err)
 			return cmd
 		}
 	}
 	text, failed := d.act.read(d)
-	level := levelInfo
+	level := kit.LevelInfo
 	if failed {
-		level = levelError
+		level = kit.LevelError
 	}
 	return m.settle(d.act, text, level)
 }
@@ -149,16 +150,16 @@ func (m *Model) onFollowUp(msg followUpMsg) tea.Cmd {
 }
 
 // settle ends an action: its words, the log, the lane freed, a refresh of what it changed.
-func (m *Model) settle(a *action, text string, level noticeLevel) tea.Cmd {
+func (m *Model) settle(a *action, text string, level kit.NoticeLevel) tea.Cmd {
 	m.pipe.out[a.lane] = false
 	m.pipe.open--
 	m.setNotice(level, text)
-	if level == levelInfo {
+	if level == kit.LevelInfo {
 		slog.Info("action done", "result", text)
 	} else {
 		slog.Warn("action failed", "result", text)
 	}
-	done := actionSettledMsg{act: a, text: text, failed: level == levelError}
+	done := actionSettledMsg{act: a, text: text, failed: level == kit.LevelError}
 	return tea.Batch(m.broadcast(done), m.refreshNow(a.refresh...))
 }
 

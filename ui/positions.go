@@ -8,6 +8,7 @@ import (
 	"github.com/shopspring/decimal"
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
+	"github.com/tradedesk/tradedesk/ui/kit"
 )
 
 // Position columns.
@@ -33,8 +34,8 @@ var (
 
 // positionsPane lists the account's open positions with their PnL and liquidation distance.
 type positionsPane struct {
-	*Common
-	tbl       *table
+	*kit.Common
+	tbl       *kit.Table
 	positions []api.Position
 	account   api.AccountSummary
 	rows      []state.PositionRow // figures, worked out when a row is first drawn
@@ -43,35 +44,35 @@ type positionsPane struct {
 	emptyText string // what an empty list says once loaded
 }
 
-func newPositionsPane(c *Common) *positionsPane {
+func newPositionsPane(c *kit.Common) *positionsPane {
 	p := &positionsPane{Common: c}
-	p.tbl = newTable(c.Styles, []column{
-		{"Instrument", 12, false, 0}, {"Side", 5, false, 0}, {"Size", 11, true, 0}, {"Entry", 11, true, 1},
-		{"Mark", 11, true, 0}, {"Notional", 11, true, 2}, {"uPnL", 11, true, 0}, {"ROE", 8, true, 1},
-		{"Lev", 9, false, 3}, {"Liq. price", 11, true, 1}, {"Liq. dist", 9, true, 0},
+	p.tbl = kit.NewTable(c.Styles, []kit.Column{
+		kit.Col("Instrument", 12, false, 0), kit.Col("Side", 5, false, 0), kit.Col("Size", 11, true, 0), kit.Col("Entry", 11, true, 1),
+		kit.Col("Mark", 11, true, 0), kit.Col("Notional", 11, true, 2), kit.Col("uPnL", 11, true, 0), kit.Col("ROE", 8, true, 1),
+		kit.Col("Lev", 9, false, 3), kit.Col("Liq. price", 11, true, 1), kit.Col("Liq. dist", 9, true, 0),
 	}, p.cell)
 	p.emptyText = "no open positions"
 	return p
 }
 
-// Title implements Pane.
+// Title implements kit.Pane.
 func (p *positionsPane) Title() string { return "Positions" }
 
-// Kinds implements kindsShower.
+// Kinds implements kit.KindsShower.
 func (p *positionsPane) Kinds() []state.Kind {
 	return []state.Kind{state.KindPositions, state.KindAccount}
 }
 
-// SetSize implements Pane.
-func (p *positionsPane) SetSize(w, h int) { p.tbl.setSize(w, h) }
+// SetSize implements kit.Pane.
+func (p *positionsPane) SetSize(w, h int) { p.tbl.SetSize(w, h) }
 
-// SetFocused implements Pane.
-func (p *positionsPane) SetFocused(f bool) { p.tbl.focused = f }
+// SetFocused implements kit.Pane.
+func (p *positionsPane) SetFocused(f bool) { p.tbl.Focused = f }
 
-// Update implements Pane.
+// Update implements kit.Pane.
 func (p *positionsPane) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
-	case DataMsg:
+	case kit.DataMsg:
 		switch msg.Kind {
 		case state.KindPositions, state.KindTickers, state.KindAccount, state.KindInstruments:
 			p.refresh()
@@ -93,7 +94,7 @@ func (p *positionsPane) refresh() {
 	p.account = p.Store.Account()
 	p.rows = make([]state.PositionRow, len(p.positions))
 	p.done = make([]bool, len(p.positions))
-	p.tbl.setRows(len(p.rows))
+	p.tbl.SetRows(len(p.rows))
 }
 
 // view is row i's figures; only rows drawn (on screen) or acted on are worked out.
@@ -107,7 +108,7 @@ func (p *positionsPane) view(i int) *state.PositionRow {
 }
 
 func (p *positionsPane) handleKey(msg tea.KeyMsg) tea.Cmd {
-	if p.tbl.navigate(p.Keys, msg) {
+	if p.tbl.Navigate(p.Keys, msg) {
 		return nil
 	}
 	k := p.Keys
@@ -116,17 +117,17 @@ func (p *positionsPane) handleKey(msg tea.KeyMsg) tea.Cmd {
 		return p.closeSelected()
 	case key.Matches(msg, k.Pick):
 		if r, ok := p.selected(); ok {
-			return selectInstrument(r.Instrument, "", true)
+			return kit.SelectInstrument(r.Instrument, "", true)
 		}
 	}
 	return nil
 }
 
 func (p *positionsPane) selected() (state.PositionRow, bool) {
-	if p.tbl.cursor < 0 || p.tbl.cursor >= len(p.rows) {
+	if p.tbl.Cursor < 0 || p.tbl.Cursor >= len(p.rows) {
 		return state.PositionRow{}, false
 	}
-	return *p.view(p.tbl.cursor), true
+	return *p.view(p.tbl.Cursor), true
 }
 
 // closeSelected asks to close the selected position with a reduce-only market order, checked by
@@ -137,22 +138,22 @@ func (p *positionsPane) closeSelected() tea.Cmd {
 	}
 	r, ok := p.selected()
 	if !ok {
-		return notice(levelWarn, "no position selected")
+		return kit.Notice(kit.LevelWarn, "no position selected")
 	}
 	pos, ok := p.Store.Position(r.Instrument)
 	if !ok {
-		return notice(levelWarn, r.Instrument+": the position is gone")
+		return kit.Notice(kit.LevelWarn, r.Instrument+": the position is gone")
 	}
 	intent := state.ClosePositionIntent(pos)
 	intent.Cloid = state.NewCloid()
 	checked, errs := p.Store.CheckOrder(intent, p.Guard)
 	if len(errs) > 0 {
-		return notice(levelError, "cannot close "+r.Instrument+": "+joinFieldErrors(errs))
+		return kit.Notice(kit.LevelError, "cannot close "+r.Instrument+": "+joinFieldErrors(errs))
 	}
 	return requestAction(orderAction(actClose, checked, p.Styles))
 }
 
-func (p *positionsPane) cell(row, col int) (string, paint) {
+func (p *positionsPane) cell(row, col int) (string, kit.Paint) {
 	r := p.view(row)
 	st := p.Styles
 	in, _ := p.Store.Instrument(r.Instrument)
@@ -166,34 +167,34 @@ func (p *positionsPane) cell(row, col int) (string, paint) {
 		}
 		return "SHORT", st.Sell
 	case pcSize:
-		return fmtNum(r.Size, sd), st.Text
+		return kit.FmtNum(r.Size, sd), st.Text
 	case pcEntry:
-		return fmtNum(r.Entry, pd), st.Text
+		return kit.FmtNum(r.Entry, pd), st.Text
 	case pcMark:
-		return fmtNum(r.Mark, pd), st.Text
+		return kit.FmtNum(r.Mark, pd), st.Text
 	case pcNotional:
-		return fmtNum(r.Notional, 2), st.Text
+		return kit.FmtNum(r.Notional, 2), st.Text
 	case pcUPnL:
-		return fmtSigned(r.UPnL, 2), signPaint(st, r.UPnL)
+		return kit.FmtSigned(r.UPnL, 2), signPaint(st, r.UPnL)
 	case pcROE:
-		return fmtPct(r.ROE), signPaint(st, r.ROE)
+		return kit.FmtPct(r.ROE), signPaint(st, r.ROE)
 	case pcLeverage:
 		return r.Leverage.String() + "x " + marginModeShort(r.MarginMode), st.Muted
 	case pcLiq:
 		if r.Liquidation.IsZero() {
 			return "-", st.Muted
 		}
-		return fmtNum(r.Liquidation, pd), st.Text
+		return kit.FmtNum(r.Liquidation, pd), st.Text
 	case pcLiqDist:
 		if r.Liquidation.IsZero() {
 			return "-", st.Muted
 		}
 		return state.FormatPercent(r.LiqDistance, 2), liqPaint(st, r.LiqDistance)
 	}
-	return "", paint{}
+	return "", kit.Paint{}
 }
 
-func liqPaint(st *Styles, dist decimal.Decimal) paint {
+func liqPaint(st *kit.Styles, dist decimal.Decimal) kit.Paint {
 	switch {
 	case dist.LessThan(liqDangerPct):
 		return st.Danger
@@ -213,27 +214,27 @@ func marginModeShort(m string) string {
 	return m
 }
 
-// View implements Pane.
+// View implements kit.Pane.
 func (p *positionsPane) View() string {
-	p.tbl.empty = p.emptyText
+	p.tbl.Empty = p.emptyText
 	if p.Account != "" {
-		p.tbl.empty = emptyFor(p.Store, state.KindPositions, p.emptyText)
+		p.tbl.Empty = kit.EmptyFor(p.Store, state.KindPositions, p.emptyText)
 	}
-	return strings.Join(p.tbl.lines(make([]string, 0, p.tbl.height+1)), "\n")
+	return strings.Join(p.tbl.Lines(make([]string, 0, p.tbl.Height+1)), "\n")
 }
 
-// Click implements clicker.
+// Click implements kit.Clicker.
 func (p *positionsPane) Click(_, y int) tea.Cmd {
-	p.tbl.clickRow(y)
+	p.tbl.ClickRow(y)
 	return nil
 }
 
-// ShortHelp implements Pane.
+// ShortHelp implements kit.Pane.
 func (p *positionsPane) ShortHelp() []key.Binding {
 	return []key.Binding{p.Keys.Up, p.Keys.Down, p.Keys.Close, p.Keys.Pick}
 }
 
-// FullHelp implements Pane.
+// FullHelp implements kit.Pane.
 func (p *positionsPane) FullHelp() [][]key.Binding {
 	k := p.Keys
 	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}, {k.Close, k.Pick}}

@@ -10,6 +10,7 @@ import (
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/api/sim"
 	"github.com/tradedesk/tradedesk/state"
+	"github.com/tradedesk/tradedesk/ui/kit"
 )
 
 // testKeyHex is a fixed test key (never a real account).
@@ -202,7 +203,7 @@ func TestPumpTellsTimersFromWork(t *testing.T) {
 	request := fills.f.poll()
 	for name, cmd := range map[string]tea.Cmd{
 		"a poll's request": fetch(c.m.ex, state.KindTickers, 0, time.Second, c.clock.Now),
-		"a notice":         notice(levelInfo, "hello"),
+		"a notice":         kit.Notice(kit.LevelInfo, "hello"),
 		"a pane's request": request,
 	} {
 		if timerCmd(cmd) {

@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/shopspring/decimal"
 	"github.com/tradedesk/tradedesk/state"
+	"github.com/tradedesk/tradedesk/ui/kit"
 )
 
 // Mode is how the console is connected: to the embedded simulator, read-only, or live.
@@ -34,7 +35,7 @@ func (m Mode) String() string {
 // statusBar draws the top line (mode, account, connection, latency, stale data) and the message
 // line (the last action's result and the last error).
 type statusBar struct {
-	st      *Styles
+	st      *kit.Styles
 	mode    Mode
 	network string
 	address string
@@ -49,14 +50,14 @@ type statusBar struct {
 func (s *statusBar) badge() string {
 	switch s.mode {
 	case ModeDemo:
-		return s.st.Demo.on(" DEMO ")
+		return s.st.Demo.On(" DEMO ")
 	case ModeReadOnly:
-		return s.st.ReadOnly.on(" READ-ONLY " + strings.ToUpper(s.network) + " ")
+		return s.st.ReadOnly.On(" READ-ONLY " + strings.ToUpper(s.network) + " ")
 	}
 	if strings.EqualFold(s.network, "mainnet") {
-		return s.st.Mainnet.on(" LIVE MAINNET ")
+		return s.st.Mainnet.On(" LIVE MAINNET ")
 	}
-	return s.st.Live.on(" LIVE " + strings.ToUpper(s.network) + " ")
+	return s.st.Live.On(" LIVE " + strings.ToUpper(s.network) + " ")
 }
 
 // modeWord is the mode in plain words, for the order form's title.
@@ -77,20 +78,20 @@ func (s *statusBar) top(m *Model, width int) string {
 	b.WriteString(s.badge())
 	b.WriteString(" ")
 	if width >= wideWidth {
-		b.WriteString(st.Accent.on("tradedesk"))
-		b.WriteString(st.Muted.on(" · "))
+		b.WriteString(st.Accent.On("tradedesk"))
+		b.WriteString(st.Muted.On(" · "))
 	}
 	if s.address != "" {
-		b.WriteString(shortAddr(s.address))
-		b.WriteString(st.Muted.on(" · "))
+		b.WriteString(kit.ShortAddr(s.address))
+		b.WriteString(st.Muted.On(" · "))
 	}
 	b.WriteString(s.connection(m))
 	if stale := s.stale(m); stale != "" {
-		b.WriteString(st.Muted.on(" · "))
-		b.WriteString(st.Warn.on("stale: " + stale))
+		b.WriteString(st.Muted.On(" · "))
+		b.WriteString(st.Warn.On("stale: " + stale))
 	}
 	if m.stats {
-		b.WriteString(st.Muted.on(" · frame " + m.frameTime.Round(time.Microsecond).String() +
+		b.WriteString(st.Muted.On(" · frame " + m.frameTime.Round(time.Microsecond).String() +
 			" · " + strconv.Itoa(m.msgRate) + " msg/s"))
 	}
 	left := b.String()
@@ -103,7 +104,7 @@ func (s *statusBar) top(m *Model, width int) string {
 			return left + strings.Repeat(" ", gap) + right
 		}
 	}
-	return fitStyled(left, width)
+	return kit.FitStyled(left, width)
 }
 
 func (s *statusBar) connection(m *Model) string {
@@ -111,16 +112,16 @@ func (s *statusBar) connection(m *Model) string {
 	p := m.polls[state.KindTickers]
 	switch {
 	case p == nil:
-		return st.Muted.on("offline")
+		return st.Muted.On("offline")
 	case p.fails > 0:
-		return st.Danger.on("● reconnecting (" + strconv.Itoa(p.fails) + " failed)")
+		return st.Danger.On("● reconnecting (" + strconv.Itoa(p.fails) + " failed)")
 	case p.lastOK.IsZero():
-		return st.Warn.on("● connecting…")
+		return st.Warn.On("● connecting…")
 	}
 	if m.fixedLatency {
-		return st.Good.on("● connected")
+		return st.Good.On("● connected")
 	}
-	return st.Good.on("● connected") + st.Muted.on(" "+fmtLatency(m.latency))
+	return st.Good.On("● connected") + st.Muted.On(" "+fmtLatency(m.latency))
 }
 
 func fmtLatency(d time.Duration) string {
@@ -153,10 +154,10 @@ func (s *statusBar) renderSummary(store *state.Store) (long, short string) {
 	st := s.st
 	a := store.Account()
 	im := state.MarginUtilizationAfter(a, decimal.Zero)
-	short = st.Muted.on("eq ") + fmtNum(a.TotalAccountEquity, 0) + st.Muted.on(" IM ") + utilPaint(st, im).on(state.FormatPercent(im, 0)) + " "
-	long = st.Muted.on("equity ") + fmtNum(a.TotalAccountEquity, 2) + st.Muted.on(" · avail ") + fmtNum(a.AvailableBalance, 2) +
-		st.Muted.on(" · uPnL ") + signPaint(st, a.Upnl).on(fmtSigned(a.Upnl, 2)) +
-		st.Muted.on(" · IM ") + utilPaint(st, im).on(state.FormatPercent(im, 1)) + " "
+	short = st.Muted.On("eq ") + kit.FmtNum(a.TotalAccountEquity, 0) + st.Muted.On(" IM ") + utilPaint(st, im).On(state.FormatPercent(im, 0)) + " "
+	long = st.Muted.On("equity ") + kit.FmtNum(a.TotalAccountEquity, 2) + st.Muted.On(" · avail ") + kit.FmtNum(a.AvailableBalance, 2) +
+		st.Muted.On(" · uPnL ") + signPaint(st, a.Upnl).On(kit.FmtSigned(a.Upnl, 2)) +
+		st.Muted.On(" · IM ") + utilPaint(st, im).On(state.FormatPercent(im, 1)) + " "
 	return long, short
 }
 
@@ -169,7 +170,7 @@ func (s *statusBar) stale(m *Model) string {
 			continue
 		}
 		if f.Loaded() {
-			parts = append(parts, k.String()+" "+fmtAge(f.Age))
+			parts = append(parts, k.String()+" "+kit.FmtAge(f.Age))
 		} else {
 			parts = append(parts, k.String()+" never loaded")
 		}
@@ -183,25 +184,25 @@ func (s *statusBar) message(m *Model, width int) string {
 	var b strings.Builder
 	if m.notice != "" {
 		switch m.noticeLevel {
-		case levelError:
-			b.WriteString(st.Danger.on("✗ " + m.notice))
-		case levelWarn:
-			b.WriteString(st.Warn.on("! " + m.notice))
+		case kit.LevelError:
+			b.WriteString(st.Danger.On("✗ " + m.notice))
+		case kit.LevelWarn:
+			b.WriteString(st.Warn.On("! " + m.notice))
 		default:
-			b.WriteString(st.Good.on("✓ " + m.notice))
+			b.WriteString(st.Good.On("✓ " + m.notice))
 		}
 	}
 	if h := m.hiddenPanes(); len(h) > 0 {
 		if b.Len() > 0 {
-			b.WriteString(st.Muted.on("  ·  "))
+			b.WriteString(st.Muted.On("  ·  "))
 		}
-		b.WriteString(st.Muted.on("no room for " + strings.Join(h, ", ") + " (press its number)"))
+		b.WriteString(st.Muted.On("no room for " + strings.Join(h, ", ") + " (press its number)"))
 	}
 	if m.lastErr != "" && m.clock().Sub(m.lastErrAt) < 30*time.Second {
 		if b.Len() > 0 {
-			b.WriteString(st.Muted.on("  ·  "))
+			b.WriteString(st.Muted.On("  ·  "))
 		}
-		b.WriteString(st.Danger.on("last error: " + m.lastErr + " (" + fmtAge(m.clock().Sub(m.lastErrAt)) + " ago)"))
+		b.WriteString(st.Danger.On("last error: " + m.lastErr + " (" + kit.FmtAge(m.clock().Sub(m.lastErrAt)) + " ago)"))
 	}
-	return fitStyled(b.String(), width)
+	return kit.FitStyled(b.String(), width)
 }

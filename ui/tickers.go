@@ -12,6 +12,7 @@ import (
 	"github.com/shopspring/decimal"
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
+	"github.com/tradedesk/tradedesk/ui/kit"
 )
 
 // Ticker columns.
@@ -43,8 +44,8 @@ type flash struct {
 
 // tickersPane lists every instrument's ticker: sortable, filterable, with favourites.
 type tickersPane struct {
-	*Common
-	tbl     *table
+	*kit.Common
+	tbl     *kit.Table
 	rows    []int // indexes into tickers, in display order
 	tickers []api.Ticker
 	version [2]uint64 // store versions of tickers and instruments last rendered
@@ -62,7 +63,7 @@ type tickersPane struct {
 	shown   bool // the filter line is shown (the table is one line shorter)
 }
 
-func newTickersPane(c *Common, watchlist []string) *tickersPane {
+func newTickersPane(c *kit.Common, watchlist []string) *tickersPane {
 	p := &tickersPane{Common: c, sortCol: tcName, favs: map[string]bool{}, prev: map[string]decimal.Decimal{},
 		flashes: map[string]flash{}, prec: map[string]int32{}}
 	for _, w := range watchlist {
@@ -73,16 +74,16 @@ func newTickersPane(c *Common, watchlist []string) *tickersPane {
 	p.filter.Placeholder = "filter instruments"
 	p.filter.CharLimit = 32
 	p.filter.Cursor.SetMode(cursor.CursorStatic)
-	p.tbl = newTable(c.Styles, []column{
-		{"★", 1, false, 0}, {"Instrument", 12, false, 0}, {"Mark", 12, true, 0}, {"Last", 12, true, 2},
-		{"24h %", 8, true, 0}, {"Bid", 12, true, 1}, {"Ask", 12, true, 1}, {"Mid", 12, true, 4},
-		{"Funding", 9, true, 3}, {"Open int.", 9, true, 3}, {"Vol 24h", 9, true, 2},
+	p.tbl = kit.NewTable(c.Styles, []kit.Column{
+		kit.Col("★", 1, false, 0), kit.Col("Instrument", 12, false, 0), kit.Col("Mark", 12, true, 0), kit.Col("Last", 12, true, 2),
+		kit.Col("24h %", 8, true, 0), kit.Col("Bid", 12, true, 1), kit.Col("Ask", 12, true, 1), kit.Col("Mid", 12, true, 4),
+		kit.Col("Funding", 9, true, 3), kit.Col("Open int.", 9, true, 3), kit.Col("Vol 24h", 9, true, 2),
 	}, p.cell)
 	p.setSortTitles()
 	return p
 }
 
-// Title implements Pane.
+// Title implements kit.Pane.
 func (p *tickersPane) Title() string {
 	t := "Tickers"
 	if p.favOnly {
@@ -102,13 +103,13 @@ func (p *tickersPane) WantHeight() int {
 	return len(p.tickers) + 2
 }
 
-// Kinds implements kindsShower.
+// Kinds implements kit.KindsShower.
 func (p *tickersPane) Kinds() []state.Kind { return []state.Kind{state.KindTickers, state.KindMids} }
 
 // Capturing implements inputCapturer: while the filter is edited it takes every key.
 func (p *tickersPane) Capturing() bool { return p.editing }
 
-// SetSize implements Pane.
+// SetSize implements kit.Pane.
 func (p *tickersPane) SetSize(w, h int) {
 	p.w, p.h = w, h
 	p.filter.Width = max(w-4, 1)
@@ -118,14 +119,14 @@ func (p *tickersPane) SetSize(w, h int) {
 func (p *tickersPane) fitTable() {
 	p.shown = p.editing || p.filter.Value() != ""
 	if p.shown {
-		p.tbl.setSize(p.w, p.h-1)
+		p.tbl.SetSize(p.w, p.h-1)
 	} else {
-		p.tbl.setSize(p.w, p.h)
+		p.tbl.SetSize(p.w, p.h)
 	}
 }
 
-// SetFocused implements Pane.
-func (p *tickersPane) SetFocused(f bool) { p.tbl.focused = f }
+// SetFocused implements kit.Pane.
+func (p *tickersPane) SetFocused(f bool) { p.tbl.Focused = f }
 
 // Watchlist is the current favourites, sorted.
 func (p *tickersPane) Watchlist() []string {
@@ -139,10 +140,10 @@ func (p *tickersPane) Watchlist() []string {
 	return out
 }
 
-// Update implements Pane.
+// Update implements kit.Pane.
 func (p *tickersPane) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
-	case DataMsg:
+	case kit.DataMsg:
 		if msg.Kind == state.KindTickers || msg.Kind == state.KindMids || msg.Kind == state.KindInstruments {
 			return p.refresh()
 		}
@@ -182,13 +183,13 @@ func (p *tickersPane) handleKey(msg tea.KeyMsg) tea.Cmd {
 	before := p.selected()
 	cmd := p.handleListKey(msg)
 	if s := p.selected(); cmd == nil && s != before && s != "" {
-		return selectInstrument(s, "", false)
+		return kit.SelectInstrument(s, "", false)
 	}
 	return cmd
 }
 
 func (p *tickersPane) handleListKey(msg tea.KeyMsg) tea.Cmd {
-	if p.tbl.navigate(p.Keys, msg) {
+	if p.tbl.Navigate(p.Keys, msg) {
 		return nil
 	}
 	k := p.Keys
@@ -232,15 +233,15 @@ func (p *tickersPane) pick(side string) tea.Cmd {
 		return nil
 	}
 	if side != "" && p.ReadOnly != "" {
-		return tea.Batch(selectInstrument(s, side, true), readOnlyNotice(p.ReadOnly, sideWord(side)+" "+s))
+		return tea.Batch(kit.SelectInstrument(s, side, true), readOnlyNotice(p.ReadOnly, sideWord(side)+" "+s))
 	}
-	return selectInstrument(s, side, true)
+	return kit.SelectInstrument(s, side, true)
 }
 
 // Click implements clicker: the header sorts, a row selects its instrument.
 func (p *tickersPane) Click(x, y int) tea.Cmd {
 	if y == 0 {
-		if c := p.tbl.colAt(x); c > tcFav {
+		if c := p.tbl.ColAt(x); c > tcFav {
 			if c == p.sortCol {
 				p.desc = !p.desc
 			}
@@ -250,17 +251,17 @@ func (p *tickersPane) Click(x, y int) tea.Cmd {
 		}
 		return nil
 	}
-	if p.tbl.clickRow(y) {
-		return selectInstrument(p.selected(), "", false)
+	if p.tbl.ClickRow(y) {
+		return kit.SelectInstrument(p.selected(), "", false)
 	}
 	return nil
 }
 
 func (p *tickersPane) selected() string {
-	if p.tbl.cursor < 0 || p.tbl.cursor >= len(p.rows) {
+	if p.tbl.Cursor < 0 || p.tbl.Cursor >= len(p.rows) {
 		return ""
 	}
-	return p.tickers[p.rows[p.tbl.cursor]].Symbol
+	return p.tickers[p.rows[p.tbl.Cursor]].Symbol
 }
 
 // refresh takes the store's tickers when they changed, starts flashes for moved marks, and
@@ -288,10 +289,9 @@ func (p *tickersPane) refresh() tea.Cmd {
 	}
 	p.resort()
 	var cmds []tea.Cmd
-	if p.Instrument == "" && len(p.rows) > 0 {
+	if p.Instrument() == "" && len(p.rows) > 0 {
 		// The form starts on the first instrument listed.
-		p.Instrument = p.selected()
-		cmds = append(cmds, selectInstrument(p.Instrument, "", false))
+		cmds = append(cmds, kit.SelectInstrument(p.selected(), "", false))
 	}
 	if started && !p.flashOn {
 		p.flashOn = true
@@ -310,7 +310,7 @@ func (p *tickersPane) endFlashes(at time.Time) tea.Cmd {
 			next = f.until
 		}
 	}
-	p.tbl.invalidate()
+	p.tbl.Invalidate()
 	if !next.IsZero() {
 		p.flashOn = true
 		wait := next.Sub(at)
@@ -329,7 +329,7 @@ func (p *tickersPane) setSortTitles() {
 				n += "▲"
 			}
 		}
-		p.tbl.setTitle(i, n)
+		p.tbl.SetTitle(i, n)
 	}
 }
 
@@ -363,11 +363,11 @@ func (p *tickersPane) resort() {
 		}
 		return c < 0
 	})
-	p.tbl.setRows(len(p.rows))
+	p.tbl.SetRows(len(p.rows))
 	if cur != "" {
 		for i, r := range p.rows {
 			if p.tickers[r].Symbol == cur {
-				p.tbl.moveTo(i)
+				p.tbl.MoveTo(i)
 				break
 			}
 		}
@@ -415,7 +415,7 @@ func (p *tickersPane) priceDecimals(sym string) int32 {
 	return d
 }
 
-func (p *tickersPane) cell(row, col int) (string, paint) {
+func (p *tickersPane) cell(row, col int) (string, kit.Paint) {
 	t := &p.tickers[p.rows[row]]
 	d := p.priceDecimals(t.Symbol)
 	st := p.Styles
@@ -424,11 +424,11 @@ func (p *tickersPane) cell(row, col int) (string, paint) {
 		if p.favs[t.Symbol] {
 			return "★", st.Warn
 		}
-		return " ", paint{}
+		return " ", kit.Paint{}
 	case tcName:
 		return t.Symbol, st.Bold
 	case tcMark:
-		s := fmtNum(t.MarkPrice, d)
+		s := kit.FmtNum(t.MarkPrice, d)
 		if f, ok := p.flashes[t.Symbol]; ok {
 			if f.up {
 				return s + "▲", st.FlashUp
@@ -437,10 +437,10 @@ func (p *tickersPane) cell(row, col int) (string, paint) {
 		}
 		return s, st.Text
 	case tcLast:
-		return fmtNum(t.LastPrice, d), st.Text
+		return kit.FmtNum(t.LastPrice, d), st.Text
 	case tcChange:
 		c := changePct(*t)
-		return fmtPct(c), signPaint(st, c)
+		return kit.FmtPct(c), signPaint(st, c)
 	case tcBid:
 		return bookSide(t.BestBidPrice, d, st.Buy, st)
 	case tcAsk:
@@ -450,27 +450,27 @@ func (p *tickersPane) cell(row, col int) (string, paint) {
 		if mid, ok := p.Store.Mid(t.Symbol); ok {
 			m = mid
 		}
-		return fmtNum(m, d+1), st.Muted
+		return kit.FmtNum(m, d+1), st.Muted
 	case tcFunding:
 		return state.FormatSignedPercent(t.FundingRate.Shift(2), 4), signPaint(st, t.FundingRate)
 	case tcOI:
-		return fmtCompact(t.OpenInterest), st.Muted
+		return kit.FmtCompact(t.OpenInterest), st.Muted
 	case tcVolume:
-		return fmtCompact(t.Volume24h), st.Muted
+		return kit.FmtCompact(t.Volume24h), st.Muted
 	}
-	return "", paint{}
+	return "", kit.Paint{}
 }
 
 // bookSide is a best bid or ask; an empty side (no orders, e.g. a delisted market) shows a dash,
 // not a price of zero a trader could mistake for a quote.
-func bookSide(px decimal.Decimal, decimals int32, side paint, st *Styles) (string, paint) {
+func bookSide(px decimal.Decimal, decimals int32, side kit.Paint, st *kit.Styles) (string, kit.Paint) {
 	if !px.IsPositive() {
 		return "—", st.Muted
 	}
-	return fmtNum(px, decimals), side
+	return kit.FmtNum(px, decimals), side
 }
 
-func signPaint(st *Styles, d decimal.Decimal) paint {
+func signPaint(st *kit.Styles, d decimal.Decimal) kit.Paint {
 	switch d.Sign() {
 	case 1:
 		return st.Up
@@ -480,17 +480,17 @@ func signPaint(st *Styles, d decimal.Decimal) paint {
 	return st.Text
 }
 
-// View implements Pane.
+// View implements kit.Pane.
 func (p *tickersPane) View() string {
-	p.tbl.empty = emptyFor(p.Store, state.KindTickers, "no instrument matches")
-	lines := make([]string, 0, p.tbl.height+2)
+	p.tbl.Empty = kit.EmptyFor(p.Store, state.KindTickers, "no instrument matches")
+	lines := make([]string, 0, p.tbl.Height+2)
 	if p.shown {
-		lines = append(lines, pad(p.filter.View(), p.tbl.width))
+		lines = append(lines, kit.Pad(p.filter.View(), p.tbl.Width))
 	}
-	return strings.Join(p.tbl.lines(lines), "\n")
+	return strings.Join(p.tbl.Lines(lines), "\n")
 }
 
-// ShortHelp implements Pane.
+// ShortHelp implements kit.Pane.
 func (p *tickersPane) ShortHelp() []key.Binding {
 	k := p.Keys
 	if p.editing {
@@ -499,7 +499,7 @@ func (p *tickersPane) ShortHelp() []key.Binding {
 	return []key.Binding{k.Pick, k.Buy, k.Sell, k.Sort, k.Filter, k.Favourite, k.WatchOnly}
 }
 
-// FullHelp implements Pane.
+// FullHelp implements kit.Pane.
 func (p *tickersPane) FullHelp() [][]key.Binding {
 	k := p.Keys
 	return [][]key.Binding{

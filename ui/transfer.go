@@ -12,6 +12,7 @@ import (
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
 	"github.com/tradedesk/tradedesk/state/funds"
+	"github.com/tradedesk/tradedesk/ui/kit"
 )
 
 // Transfer form fields.
@@ -37,7 +38,7 @@ var transferKeys = struct{ Max key.Binding }{
 // Enter asks the pipeline to confirm the whole movement (the address in full, the fee, what
 // arrives) and send it once.
 type transferPane struct {
-	*Common
+	*kit.Common
 	ex      api.Exchange
 	op      int // index into funds.Ops
 	coll    string
@@ -58,7 +59,7 @@ type transferPane struct {
 	w, h    int
 }
 
-func newTransferPane(c *Common, ex api.Exchange) *transferPane {
+func newTransferPane(c *kit.Common, ex api.Exchange) *transferPane {
 	p := &transferPane{Common: c, ex: ex, dirty: true}
 	p.amount = newField("amount", 40)
 	p.dest = newField("0x… receiving address", 42)
@@ -74,7 +75,7 @@ func newField(placeholder string, limit int) textinput.Model {
 	return ti
 }
 
-// Title implements Pane.
+// Title implements kit.Pane.
 func (p *transferPane) Title() string { return "Transfer" }
 
 // Capturing implements inputCapturer: a focused text field takes every key.
@@ -82,7 +83,7 @@ func (p *transferPane) Capturing() bool {
 	return p.focused && (p.field == tfAmount || p.field == tfDestination)
 }
 
-// SetSize implements Pane.
+// SetSize implements kit.Pane.
 func (p *transferPane) SetSize(w, h int) {
 	p.w, p.h = w, h
 	p.amount.Width = max(min(w-16, 24), 4)
@@ -90,7 +91,7 @@ func (p *transferPane) SetSize(w, h int) {
 	p.dirty = true
 }
 
-// SetFocused implements Pane.
+// SetFocused implements kit.Pane.
 func (p *transferPane) SetFocused(f bool) {
 	p.focused = f
 	p.focusField()
@@ -124,10 +125,10 @@ func (p *transferPane) hidden(f int) bool {
 	return false
 }
 
-// Update implements Pane.
+// Update implements kit.Pane.
 func (p *transferPane) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
-	case DataMsg:
+	case kit.DataMsg:
 		if msg.Kind == state.KindCollateral || msg.Kind == state.KindAccount {
 			p.defaults()
 			p.check()
@@ -194,7 +195,7 @@ func (p *transferPane) check() {
 	req := funds.Request{Op: p.opNow(), Collateral: p.coll, Amount: p.amount.Value(),
 		Destination: p.dest.Value(), Chain: p.chain}
 	bal := funds.BalancesOf(p.Store.Account())
-	bal.Account = exchangeAddress(p.ex)
+	bal.Account = kit.ExchangeAddress(p.ex)
 	p.checked, p.errs = funds.Check(req, p.Store.Collateral(), bal)
 	p.dirty = true
 }
@@ -299,10 +300,10 @@ func (p *transferPane) review() tea.Cmd {
 		return readOnlyNotice(p.ReadOnly, "move collateral")
 	}
 	if len(p.errs) > 0 {
-		return notice(levelWarn, "not ready: "+p.errs[0].Msg)
+		return kit.Notice(kit.LevelWarn, "not ready: "+p.errs[0].Msg)
 	}
 	if p.sending {
-		return notice(levelWarn, busyText[laneFunds])
+		return kit.Notice(kit.LevelWarn, busyText[laneFunds])
 	}
 	p.pending, p.sending = transferAction(p.checked), false
 	return requestAction(p.pending)
@@ -323,9 +324,9 @@ func transferAction(c funds.Checked) *action {
 		read: func(d actionDoneMsg) (string, bool) {
 			switch {
 			case api.IsAmbiguous(d.err):
-				return what + ": no answer (" + plainError(d.err) + "): check the balances before sending it again", true
+				return what + ": no answer (" + kit.PlainError(d.err) + "): check the balances before sending it again", true
 			case d.err != nil:
-				return what + " failed: " + plainError(d.err), true
+				return what + " failed: " + kit.PlainError(d.err), true
 			case d.resp.TxHash != "":
 				return what + " done: tx " + d.resp.TxHash, false
 			}
@@ -347,7 +348,7 @@ func (p *transferPane) done(msg actionSettledMsg) {
 	p.check()
 }
 
-// View implements Pane; the form is drawn again only after something changed.
+// View implements kit.Pane; the form is drawn again only after something changed.
 func (p *transferPane) View() string {
 	if p.dirty {
 		p.view = p.draw()
@@ -358,14 +359,14 @@ func (p *transferPane) View() string {
 
 func (p *transferPane) draw() string {
 	st := p.Styles
-	if exchangeAddress(p.ex) == "" {
-		return fitLines([]string{st.Muted.on("no account: start with --keystore or a key to move collateral")}, p.w, p.h)
+	if kit.ExchangeAddress(p.ex) == "" {
+		return kit.FitLines([]string{st.Muted.On("no account: start with --keystore or a key to move collateral")}, p.w, p.h)
 	}
 	if len(p.Store.Collateral()) == 0 {
-		return fitLines([]string{st.Muted.on(emptyFor(p.Store, state.KindCollateral, "no collateral is supported"))}, p.w, p.h)
+		return kit.FitLines([]string{st.Muted.On(kit.EmptyFor(p.Store, state.KindCollateral, "no collateral is supported"))}, p.w, p.h)
 	}
 	var lines []string
-	if s := freshLine(st, p.Store, state.KindAccount, p.w); s != "" {
+	if s := kit.FreshLine(st, p.Store, state.KindAccount, p.w); s != "" {
 		lines = append(lines, s) // the withdrawable amounts below may be out of date
 	}
 	for f := 0; f < tfCount; f++ {
@@ -381,10 +382,10 @@ func (p *transferPane) draw() string {
 	}
 	if c := p.checked; c.Collateral.Symbol != "" && c.Amount.IsPositive() {
 		sym := " " + c.Collateral.Symbol
-		lines = append(lines, st.Muted.on("    fee "+c.Fee.String()+sym+" on top · "+c.Total().String()+sym+" leaves · "+c.Receive().String()+sym+" arrives"))
+		lines = append(lines, st.Muted.On("    fee "+c.Fee.String()+sym+" on top · "+c.Total().String()+sym+" leaves · "+c.Receive().String()+sym+" arrives"))
 	}
 	if p.sending {
-		lines = append(lines, "", st.Muted.on("sending…"))
+		lines = append(lines, "", st.Muted.On("sending…"))
 	} else if p.result != "" {
 		pt := st.Good
 		if p.failed {
@@ -393,7 +394,7 @@ func (p *transferPane) draw() string {
 		lines = append(lines, "")
 		lines = append(lines, wrapped(pt, p.result, "", p.w)...)
 	}
-	return fitLines(lines, p.w, p.h)
+	return kit.FitLines(lines, p.w, p.h)
 }
 
 // showError reports whether e shows under field f: errors of fields typed into, or every error
@@ -413,10 +414,10 @@ func (p *transferPane) showError(f int, e funds.FieldError) bool {
 }
 
 // wrapped word-wraps plain text to width w after indent, painting each line.
-func wrapped(pt paint, text, indent string, w int) []string {
+func wrapped(pt kit.Paint, text, indent string, w int) []string {
 	var out []string
 	for _, l := range strings.Split(ansi.Wrap(text, max(w-len(indent), 10), " "), "\n") {
-		out = append(out, indent+pt.on(l))
+		out = append(out, indent+pt.On(l))
 	}
 	return out
 }
@@ -437,30 +438,30 @@ func (p *transferPane) fieldLine(f int) string {
 	}
 	arrows := ""
 	if cur {
-		arrows = st.Muted.on(" ←→")
+		arrows = st.Muted.On(" ←→")
 	}
 	var value string
 	switch f {
 	case tfOp:
-		value = st.Accent.on("["+p.opNow().String()+"]") + arrows
+		value = st.Accent.On("["+p.opNow().String()+"]") + arrows
 	case tfCollateral:
-		value = st.Accent.on("["+p.coll+"]") + arrows
+		value = st.Accent.On("["+p.coll+"]") + arrows
 		if c := p.checked; c.Collateral.Symbol != "" {
-			value += st.Muted.on("  withdrawable " + amountText(c.Withdrawable, int32(c.Collateral.Decimals)) + " (" + sideName(p.opNow()) + ")")
+			value += st.Muted.On("  withdrawable " + amountText(c.Withdrawable, int32(c.Collateral.Decimals)) + " (" + sideName(p.opNow()) + ")")
 		}
 	case tfAmount:
 		value = p.amount.View()
 		if cur {
-			value += st.Muted.on(" ctrl+a all")
+			value += st.Muted.On(" ctrl+a all")
 		}
 	case tfDestination:
 		value = p.dest.View()
 	case tfChain:
-		value = st.Accent.on("["+p.chainText()+"]") + arrows
+		value = st.Accent.On("["+p.chainText()+"]") + arrows
 	case tfSubmit:
-		return pad("", 16) + p.submitButton(cur)
+		return kit.Pad("", 16) + p.submitButton(cur)
 	}
-	return marker + label.on(pad(transferLabels[f], 12)) + value
+	return marker + label.On(kit.Pad(transferLabels[f], 12)) + value
 }
 
 func sideName(op funds.Op) string {
@@ -487,20 +488,20 @@ func (p *transferPane) submitButton(cur bool) string {
 	st := p.Styles
 	switch {
 	case p.ReadOnly != "":
-		return st.Muted.on("[ read-only: cannot move collateral ]")
+		return st.Muted.On("[ read-only: cannot move collateral ]")
 	case cur:
-		return st.ButtonFocus.on(" Review ⏎ ")
+		return st.ButtonFocus.On(" Review ⏎ ")
 	}
-	return st.Button.on(" Review ")
+	return st.Button.On(" Review ")
 }
 
-// ShortHelp implements Pane.
+// ShortHelp implements kit.Pane.
 func (p *transferPane) ShortHelp() []key.Binding {
 	k := p.Keys
 	return []key.Binding{k.FieldNext, k.FieldPrev, k.Toggle, k.Submit, transferKeys.Max}
 }
 
-// FullHelp implements Pane.
+// FullHelp implements kit.Pane.
 func (p *transferPane) FullHelp() [][]key.Binding {
 	k := p.Keys
 	return [][]key.Binding{{k.FieldNext, k.FieldPrev, k.Toggle, k.Submit, transferKeys.Max}}

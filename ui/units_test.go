@@ -8,37 +8,38 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
+	"github.com/tradedesk/tradedesk/ui/kit"
 )
 
 func TestFormatHelpers(t *testing.T) {
 	for d, want := range map[time.Duration]string{
 		-time.Second: "0s", 4 * time.Second: "4s", 130 * time.Second: "2m10s", 3*time.Hour + 5*time.Minute: "3h05m", 72 * time.Hour: "3d",
 	} {
-		if got := fmtAge(d); got != want {
+		if got := kit.FmtAge(d); got != want {
 			t.Errorf("fmtAge(%s) = %q, want %q", d, got, want)
 		}
 	}
 	for in, want := range map[string]string{"12": "12.00", "12345": "12.3K", "1234567": "1.23M", "-2500000000": "-2.50B"} {
-		if got := fmtCompact(d(in)); got != want {
+		if got := kit.FmtCompact(d(in)); got != want {
 			t.Errorf("fmtCompact(%s) = %q, want %q", in, got, want)
 		}
 	}
-	if got := fmtNum(d("1234567.891"), 2); got != "1,234,567.89" {
+	if got := kit.FmtNum(d("1234567.891"), 2); got != "1,234,567.89" {
 		t.Errorf("fmtNum = %q", got)
 	}
-	if got := fmtSigned(d("0.5"), 2); got != "+0.50" {
+	if got := kit.FmtSigned(d("0.5"), 2); got != "+0.50" {
 		t.Errorf("fmtSigned = %q", got)
 	}
-	if got := fit("abcdef", 4, false); got != "abc…" {
+	if got := kit.Fit("abcdef", 4, false); got != "abc…" {
 		t.Errorf("fit truncates to %q", got)
 	}
-	if got := fit("ab", 4, true); got != "  ab" {
+	if got := kit.Fit("ab", 4, true); got != "  ab" {
 		t.Errorf("fit right-aligns to %q", got)
 	}
-	if got := fitStyled("\x1b[1mbold\x1b[0m", 6); textWidth(stripANSI(got)) != 6 {
+	if got := kit.FitStyled("\x1b[1mbold\x1b[0m", 6); kit.TextWidth(stripANSI(got)) != 6 {
 		t.Errorf("fitStyled pads styled text to %q", got)
 	}
-	if got := shortAddr("0x2c7536E3605D9C16a7a3D7b1898e529396a65c23"); got != "0x2c75…5c23" {
+	if got := kit.ShortAddr("0x2c7536E3605D9C16a7a3D7b1898e529396a65c23"); got != "0x2c75…5c23" {
 		t.Errorf("shortAddr = %q", got)
 	}
 }
@@ -60,49 +61,49 @@ func stripANSI(s string) string {
 }
 
 func TestTableFitsColumnsScrollsAndCaches(t *testing.T) {
-	st := NewStyles(testTheme)
+	st := kit.NewStyles(testTheme)
 	calls := 0
-	tbl := newTable(st, []column{{"A", 5, false, 0}, {"B", 5, true, 1}, {"C", 5, true, 2}}, func(row, col int) (string, paint) {
+	tbl := kit.NewTable(st, []kit.Column{kit.Col("A", 5, false, 0), kit.Col("B", 5, true, 1), kit.Col("C", 5, true, 2)}, func(row, col int) (string, kit.Paint) {
 		calls++
-		return strings.Repeat(string(rune('a'+col)), 2), paint{}
+		return strings.Repeat(string(rune('a'+col)), 2), kit.Paint{}
 	})
-	tbl.setSize(11, 4) // room for A and B only; 3 rows
-	if len(tbl.visible) != 2 {
-		t.Fatalf("visible columns %v at width 11", tbl.visible)
+	tbl.SetSize(11, 4) // room for A and B only; 3 rows
+	if len(tbl.Visible) != 2 {
+		t.Fatalf("visible columns %v at width 11", tbl.Visible)
 	}
-	tbl.setRows(10)
-	tbl.focused = true
-	lines := tbl.lines(nil)
-	if len(lines) != 4 || textWidth(lines[1]) != 11 {
+	tbl.SetRows(10)
+	tbl.Focused = true
+	lines := tbl.Lines(nil)
+	if len(lines) != 4 || kit.TextWidth(lines[1]) != 11 {
 		t.Fatalf("lines %q", lines)
 	}
 	first := calls
-	tbl.lines(nil)
+	tbl.Lines(nil)
 	if calls != first {
 		t.Errorf("rows rendered again without a change: %d cell calls", calls-first)
 	}
 	if first != 3*2 {
 		t.Errorf("%d cells rendered, want only the 3 rows on screen", first)
 	}
-	tbl.move(5)
-	if tbl.cursor != 5 || tbl.offset != 3 {
-		t.Errorf("cursor %d offset %d after moving 5", tbl.cursor, tbl.offset)
+	tbl.Move(5)
+	if tbl.Cursor != 5 || tbl.Offset != 3 {
+		t.Errorf("cursor %d offset %d after moving 5", tbl.Cursor, tbl.Offset)
 	}
-	if got := tbl.rowAt(1); got != 3 {
+	if got := tbl.RowAt(1); got != 3 {
 		t.Errorf("rowAt(1) = %d", got)
 	}
-	tbl.moveTo(99)
-	if tbl.cursor != 9 {
-		t.Errorf("cursor %d after moving past the end", tbl.cursor)
+	tbl.MoveTo(99)
+	if tbl.Cursor != 9 {
+		t.Errorf("cursor %d after moving past the end", tbl.Cursor)
 	}
-	tbl.setRows(0)
-	if tbl.cursor != 0 || tbl.rowAt(1) != -1 {
-		t.Errorf("empty table cursor %d", tbl.cursor)
+	tbl.SetRows(0)
+	if tbl.Cursor != 0 || tbl.RowAt(1) != -1 {
+		t.Errorf("empty table cursor %d", tbl.Cursor)
 	}
 }
 
 func TestNewKeyMapErrors(t *testing.T) {
-	if _, err := NewKeyMap(testKeys); err != nil {
+	if _, err := kit.NewKeyMap(testKeys); err != nil {
 		t.Fatal(err)
 	}
 	missing := map[string][]string{}
@@ -111,7 +112,7 @@ func TestNewKeyMapErrors(t *testing.T) {
 			missing[k] = v
 		}
 	}
-	if _, err := NewKeyMap(missing); err == nil || !strings.Contains(err.Error(), `"help" has no key`) {
+	if _, err := kit.NewKeyMap(missing); err == nil || !strings.Contains(err.Error(), `"help" has no key`) {
 		t.Errorf("missing action: %v", err)
 	}
 	clash := map[string][]string{}
@@ -119,12 +120,12 @@ func TestNewKeyMapErrors(t *testing.T) {
 		clash[k] = v
 	}
 	clash["sort"] = []string{"j"} // j moves down in the lists
-	if _, err := NewKeyMap(clash); err == nil || !strings.Contains(err.Error(), `"j" is bound to both`) {
+	if _, err := kit.NewKeyMap(clash); err == nil || !strings.Contains(err.Error(), `"j" is bound to both`) {
 		t.Errorf("clash: %v", err)
 	}
 	clash["sort"] = []string{"o"}
 	clash["fill_bid"] = []string{"b"} // b buys in the tickers, but never meets the form
-	if _, err := NewKeyMap(clash); err != nil {
+	if _, err := kit.NewKeyMap(clash); err != nil {
 		t.Errorf("keys in scopes that never meet: %v", err)
 	}
 }
@@ -135,7 +136,7 @@ func TestChangedPriceFlashesThenStops(t *testing.T) {
 	store := bigStore(clock, 3, 0, 0)
 	m := New(Config{Exchange: offlineTrader(t), Store: store, Clock: clock, Keys: mustKeys(t), Theme: testTheme})
 	m.Update(tea.WindowSizeMsg{Width: 200, Height: 60})
-	m.broadcast(DataMsg{Kind: state.KindTickers})
+	m.broadcast(kit.DataMsg{Kind: state.KindTickers})
 	ts := append([]api.Ticker(nil), store.Tickers()...)
 	ts[1].MarkPrice = ts[1].MarkPrice.Add(d("1"))
 	_, cmd := m.Update(polledMsg{kind: state.KindTickers, msg: state.TickersMsg{Gen: 5, At: now, Tickers: ts}})

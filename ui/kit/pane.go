@@ -1,4 +1,4 @@
-package ui
+package kit
 
 import (
 	"time"
@@ -27,8 +27,8 @@ import (
 //     store's Version(kind) moves. Kinds the root polls are in poll.go; a pane with requests of its
 //     own runs them with a fetcher (fetcher.go).
 //
-// Optional interfaces: inputCapturer (a focused text input takes every key before any global
-// binding), clicker (mouse clicks inside the pane), kindsShower (its border shows the freshness of
+// Optional interfaces: InputCapturer (a focused text input takes every key before any global
+// binding), Clicker (mouse clicks inside the pane), KindsShower (its border shows the freshness of
 // those kinds), heightWanter (a short list gives its spare lines to the panes below it).
 type Pane interface {
 	// Title is the pane's name, drawn in its border and its tab.
@@ -48,18 +48,18 @@ type Pane interface {
 	FullHelp() [][]key.Binding
 }
 
-// inputCapturer is a pane with a text input: while Capturing, every key goes to the pane first.
-type inputCapturer interface {
+// InputCapturer is a pane with a text input: while Capturing, every key goes to the pane first.
+type InputCapturer interface {
 	Capturing() bool
 }
 
-// clicker is a pane that handles mouse clicks at (x, y) inside its inner area.
-type clicker interface {
+// Clicker is a pane that handles mouse clicks at (x, y) inside its inner area.
+type Clicker interface {
 	Click(x, y int) tea.Cmd
 }
 
-// kindsShower is a pane that shows data of these kinds; its border shows their freshness.
-type kindsShower interface {
+// KindsShower is a pane that shows data of these kinds; its border shows their freshness.
+type KindsShower interface {
 	Kinds() []state.Kind
 }
 
@@ -72,17 +72,25 @@ type Common struct {
 	Guard  state.Guard
 	// ReadOnly says why trading is off ("" when the console can trade).
 	ReadOnly string
-	// Instrument is the current instrument (the order form's); set by the tickers pane.
-	Instrument string
+	// instrument is the current instrument (the order form's). Its one writer is the root model,
+	// on an InstrumentMsg; panes ask for a change with SelectInstrument.
+	instrument string
 	// Account is the address watched or traded ("" when the console shows markets only).
 	Account string
 }
 
-// shownInstrument is the instrument the market panes show: the current one, or the first
+// Instrument is the current instrument ("" before one is picked).
+func (c *Common) Instrument() string { return c.instrument }
+
+// SetInstrument makes symbol the current instrument. Only the root model calls it (when an
+// InstrumentMsg arrives), so every pane sees one current instrument.
+func (c *Common) SetInstrument(symbol string) { c.instrument = symbol }
+
+// ShownInstrument is the instrument the market panes show: the current one, or the first
 // instrument by name until one is picked ("" before instruments load).
-func (c *Common) shownInstrument() string {
-	if c.Instrument != "" {
-		return c.Instrument
+func (c *Common) ShownInstrument() string {
+	if c.instrument != "" {
+		return c.instrument
 	}
 	if names := c.Store.InstrumentNames(); len(names) > 0 {
 		return names[0]
@@ -93,37 +101,37 @@ func (c *Common) shownInstrument() string {
 // DataMsg tells every pane that the store changed for Kind.
 type DataMsg struct{ Kind state.Kind }
 
-// instrumentMsg sets the current instrument, and optionally the form's side, and focuses the form.
-type instrumentMsg struct {
+// InstrumentMsg sets the current instrument, and optionally the form's side, and focuses the form.
+type InstrumentMsg struct {
 	Symbol string
 	Side   string // "", api.SideBuy or api.SideSell
 	Focus  bool
 }
 
-func selectInstrument(symbol, side string, focus bool) tea.Cmd {
-	return func() tea.Msg { return instrumentMsg{Symbol: symbol, Side: side, Focus: focus} }
+func SelectInstrument(symbol, side string, focus bool) tea.Cmd {
+	return func() tea.Msg { return InstrumentMsg{Symbol: symbol, Side: side, Focus: focus} }
 }
 
-// noticeMsg puts a line in the status bar (level: info, warn, error).
-type noticeMsg struct {
+// NoticeMsg puts a line in the status bar (level: info, warn, error).
+type NoticeMsg struct {
 	Text  string
-	Level noticeLevel
+	Level NoticeLevel
 }
 
-type noticeLevel int
+type NoticeLevel int
 
 const (
-	levelInfo noticeLevel = iota
-	levelWarn
-	levelError
+	LevelInfo NoticeLevel = iota
+	LevelWarn
+	LevelError
 )
 
-func notice(level noticeLevel, text string) tea.Cmd {
-	return func() tea.Msg { return noticeMsg{Text: text, Level: level} }
+func Notice(level NoticeLevel, text string) tea.Cmd {
+	return func() tea.Msg { return NoticeMsg{Text: text, Level: level} }
 }
 
-// exchangeAddress is the account the exchange acts for ("" when it watches none).
-func exchangeAddress(ex api.Exchange) string {
+// ExchangeAddress is the account the exchange acts for ("" when it watches none).
+func ExchangeAddress(ex api.Exchange) string {
 	if ex == nil {
 		return ""
 	}

@@ -1,4 +1,4 @@
-package ui
+package kit
 
 import (
 	"fmt"
@@ -112,7 +112,7 @@ func NewKeyMap(keys map[string][]string) (KeyMap, error) {
 		if !ok || len(ks) == 0 {
 			return KeyMap{}, fmt.Errorf("key map: action %q has no key; give it at least one", a.name)
 		}
-		*a.get(&km) = key.NewBinding(key.WithKeys(ks...), key.WithHelp(prettyKey(ks[0]), a.help))
+		*a.get(&km) = key.NewBinding(key.WithKeys(ks...), key.WithHelp(PrettyKey(ks[0]), a.help))
 	}
 	for name := range keys {
 		if !known[name] {
@@ -178,7 +178,7 @@ func (k *KeyMap) checkConflicts() error {
 	return nil
 }
 
-func prettyKey(k string) string {
+func PrettyKey(k string) string {
 	switch k {
 	case "up":
 		return "↑"

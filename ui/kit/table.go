@@ -1,0 +1,283 @@
+package kit
+
+import (
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+// Column is one column of a table: its title, width, alignment, and priority (columns with a
+// higher Prio number are dropped first when the pane is narrow).
+type Column struct {
+	Title string
+	Width int
+	Right bool
+	Prio  int
+}
+
+// Col is a column: title, width, right-aligned, priority.
+func Col(title string, width int, right bool, prio int) Column {
+	return Column{Title: title, Width: width, Right: right, Prio: prio}
+}
+
+// CellFunc returns the text of one cell and the paint to draw it with.
+type CellFunc func(row, col int) (string, Paint)
+
+// rowCache is one rendered row: plain (for the cursor, drawn in one style) and styled.
+type rowCache struct {
+	gen           uint64
+	plain, styled string
+}
+
+// Table is the list every list pane shares: column fitting, a cursor and scrolling, and a cache
+// of rendered rows. Rows are rendered only when on screen and only once per generation: the pane
+// calls invalidate when its data changes, and View joins cached strings.
+type Table struct {
+	st      *Styles
+	cols    []Column
+	Visible []int // indexes of cols shown at the current width
+	extra   []int // room added to each column at the current width
+	Rows    int   // number of rows
+	Cursor  int
+	Offset  int
+	Width   int
+	Height  int // rows of data shown (header excluded)
+	gen     uint64
+	cache   []rowCache
+	cell    CellFunc
+	header  string
+	Focused bool
+	Empty   string
+}
+
+func NewTable(st *Styles, cols []Column, cell CellFunc) *Table {
+	return &Table{st: st, cols: cols, cell: cell, gen: 1}
+}
+
+// SetSize fits the columns to width and the rows to height (the header takes one line).
+func (t *Table) SetSize(w, h int) {
+	t.Width, t.Height = w, max(h-1, 0)
+	t.fitColumns()
+	t.Invalidate()
+	t.clamp()
+}
+
+func (t *Table) fitColumns() {
+	// Take columns by priority until the width is used, then keep their original order.
+	keep := make([]bool, len(t.cols))
+	used := 0
+	for p := 0; p <= 9; p++ {
+		for i, c := range t.cols {
+			if c.Prio != p {
+				continue
+			}
+			need := c.Width
+			if used > 0 {
+				need++
+			}
+			if used+need <= t.Width {
+				keep[i] = true
+				used += need
+			}
+		}
+	}
+	t.Visible = t.Visible[:0]
+	for i := range t.cols {
+		if keep[i] {
+			t.Visible = append(t.Visible, i)
+		}
+	}
+	// Share the room left over among the wider columns, up to half their width again.
+	t.extra = make([]int, len(t.cols))
+	var grow []int
+	for _, i := range t.Visible {
+		if t.cols[i].Width > 3 {
+			grow = append(grow, i)
+		}
+	}
+	if spare := t.Width - used; len(grow) > 0 && spare > 0 {
+		each := spare / len(grow)
+		for _, i := range grow {
+			t.extra[i] = min(each, t.cols[i].Width/2)
+		}
+	}
+	t.header = t.renderHeader()
+}
+
+func (t *Table) renderHeader() string {
+	var b strings.Builder
+	for j, ci := range t.Visible {
+		if j > 0 {
+			b.WriteByte(' ')
+		}
+		c := t.cols[ci]
+		b.WriteString(Fit(c.Title, c.Width+t.extra[ci], c.Right))
+	}
+	return t.st.Header.On(Pad(b.String(), t.Width))
+}
+
+// SetTitle changes a column's title (a sort arrow) and re-renders the header.
+func (t *Table) SetTitle(col int, title string) {
+	t.cols[col].Title = title
+	t.header = t.renderHeader()
+}
+
+// SetRows sets the number of rows and drops every cached row.
+func (t *Table) SetRows(n int) {
+	t.Rows = n
+	t.Invalidate()
+	t.clamp()
+}
+
+// Invalidate drops every cached row; they render again when next shown.
+func (t *Table) Invalidate() {
+	t.gen++
+	if cap(t.cache) < t.Rows {
+		t.cache = make([]rowCache, t.Rows)
+	}
+	t.cache = t.cache[:t.Rows]
+}
+
+func (t *Table) clamp() {
+	if t.Cursor >= t.Rows {
+		t.Cursor = t.Rows - 1
+	}
+	if t.Cursor < 0 {
+		t.Cursor = 0
+	}
+	if t.Offset > t.Cursor {
+		t.Offset = t.Cursor
+	}
+	if t.Height > 0 && t.Cursor >= t.Offset+t.Height {
+		t.Offset = t.Cursor - t.Height + 1
+	}
+	if t.Offset > max(t.Rows-t.Height, 0) {
+		t.Offset = max(t.Rows-t.Height, 0)
+	}
+	if t.Offset < 0 {
+		t.Offset = 0
+	}
+}
+
+// Move moves the cursor by delta rows.
+func (t *Table) Move(delta int) {
+	t.Cursor += delta
+	t.clamp()
+}
+
+// MoveTo puts the cursor on row i.
+func (t *Table) MoveTo(i int) {
+	t.Cursor = i
+	t.clamp()
+}
+
+// Navigate applies the list keys (up, down, page up and down, top, bottom) to the cursor; it
+// reports whether msg was one of them. A page keeps the last row of the page before in view.
+func (t *Table) Navigate(k *KeyMap, msg tea.KeyMsg) bool {
+	page := max(t.Height-1, 1)
+	switch {
+	case key.Matches(msg, k.Up):
+		t.Move(-1)
+	case key.Matches(msg, k.Down):
+		t.Move(1)
+	case key.Matches(msg, k.PageUp):
+		t.Move(-page)
+	case key.Matches(msg, k.PageDown):
+		t.Move(page)
+	case key.Matches(msg, k.Top):
+		t.MoveTo(0)
+	case key.Matches(msg, k.Bottom):
+		t.MoveTo(t.Rows - 1)
+	default:
+		return false
+	}
+	return true
+}
+
+// ClickRow puts the cursor on the row under line y of the table's view; it reports whether a
+// row was there.
+func (t *Table) ClickRow(y int) bool {
+	i := t.RowAt(y)
+	if i >= 0 {
+		t.MoveTo(i)
+	}
+	return i >= 0
+}
+
+// RowAt is the row under line y of the table's view (0 = header), or -1.
+func (t *Table) RowAt(y int) int {
+	if y < 1 || y > t.Height {
+		return -1
+	}
+	i := t.Offset + y - 1
+	if i >= t.Rows {
+		return -1
+	}
+	return i
+}
+
+// ColAt is the column index under x, or -1.
+func (t *Table) ColAt(x int) int {
+	pos := 0
+	for _, ci := range t.Visible {
+		w := t.cols[ci].Width + t.extra[ci]
+		if x >= pos && x < pos+w {
+			return ci
+		}
+		pos += w + 1
+	}
+	return -1
+}
+
+func (t *Table) row(i int) *rowCache {
+	r := &t.cache[i]
+	if r.gen == t.gen {
+		return r
+	}
+	var plain, styled strings.Builder
+	for j, ci := range t.Visible {
+		if j > 0 {
+			plain.WriteByte(' ')
+			styled.WriteByte(' ')
+		}
+		c := t.cols[ci]
+		text, p := t.cell(i, ci)
+		cell := Fit(text, c.Width+t.extra[ci], c.Right)
+		plain.WriteString(cell)
+		styled.WriteString(p.On(cell))
+	}
+	used := TextWidth(plain.String())
+	if used < t.Width {
+		fill := strings.Repeat(" ", t.Width-used)
+		plain.WriteString(fill)
+		styled.WriteString(fill)
+	}
+	r.gen, r.plain, r.styled = t.gen, plain.String(), styled.String()
+	return r
+}
+
+// Lines appends the table's header and visible rows, exactly height+1 lines of width cells.
+func (t *Table) Lines(out []string) []string {
+	out = append(out, t.header)
+	blank := strings.Repeat(" ", t.Width)
+	for y := 0; y < t.Height; y++ {
+		i := t.Offset + y
+		switch {
+		case i < t.Rows:
+			r := t.row(i)
+			if i == t.Cursor && t.Focused {
+				out = append(out, t.st.Selected.On(r.plain))
+			} else if i == t.Cursor {
+				out = append(out, t.st.SelectedBlur.On(r.plain))
+			} else {
+				out = append(out, r.styled)
+			}
+		case i == 0 && t.Rows == 0 && t.Empty != "":
+			out = append(out, t.st.Muted.On(Pad(t.Empty, t.Width)))
+		default:
+			out = append(out, blank)
+		}
+	}
+	return out
+}
