@@ -1,0 +1,210 @@
+package state
+
+import (
+	"testing"
+
+	"github.com/tradedesk/tradedesk/api"
+)
+
+// Each test here guards a mutation of the order check that the rest of the suite let live (issue
+// #25); the comment above each names it.
+
+// Guards crossEquity: the position's PnL added to the equity instead of taken out (2571.33), and
+// the position's old maintenance margin left in the account's total next to the new one (2724.67).
+// Long 2 ETH from 2900 at mark 3000 (PnL +200, MM 60 of the account's 300), adding 1 at 2900:
+// 3 ETH from 2900, MM 8700 x 2% = 174, equity 1200 - 200 = 1000, MM 300 - 60 + 174 = 414;
+// liquidation where 1000 + 3 x (p - 2900) = 414: p = 2704.67.
+func TestLiquidationEstimateAddingToCrossPosition(t *testing.T) {
+	now := t0
+	s := loadedStore(&now)
+	acct := testAccount()
+	acct.MarginBalance, acct.TotalAccountEquity, acct.AvailableBalance = d("1200"), d("1200"), d("1000")
+	s.Apply(AccountMsg{Summary: acct})
+	co := mustCheck(t, s, limitBuy("ETH-PERP", "2900", "1"), Guard{})
+	checkDec(t, "liquidation", co.Preview.LiquidationEstimate.Round(2), "2704.67")
+}
+
+// Guards spotBalance: a buy checked against the total USDC instead of what open orders leave free.
+func TestSpotBuyCheckedAgainstFreeBalance(t *testing.T) {
+	now := t0
+	s := loadedStore(&now)
+	acct := testAccount()
+	acct.SpotCollateral["USDC"] = api.CollateralBalance{Balance: d("500"), WithdrawableBalance: d("100")} // 400 held by open orders
+	s.Apply(AccountMsg{Summary: acct})
+	_, errs := s.CheckOrder(limitBuy("HYPE/USDC", "20", "10"), Guard{})
+	if len(errs) != 1 || errs[0].Msg != "needs 200.03 USDC but the spot balance has 100 USDC" {
+		t.Fatalf("a buy of 200.03 with 100 free: %v", errs)
+	}
+	mustCheck(t, s, limitBuy("HYPE/USDC", "20", "4.9"), Guard{}) // 98.01 fits in the 100 free
+}
+
+// Guards availableMargin: the position counted as closable when the order adds to it (the "at most"
+// offer then grows by the position's size: 35.39 instead of 33.39). Long 2 ETH, 10,000 available,
+// a maker buy at 2990 costs 299 + 0.4485 a unit: 10000 / 299.4485 = 33.39.
+func TestAtMostOfferWhenAddingToSameSide(t *testing.T) {
+	now := t0
+	s := loadedStore(&now)
+	_, errs := s.CheckOrder(limitBuy("ETH-PERP", "2990", "40"), Guard{})
+	if len(errs) != 1 || errs[0].Suggest != "33.39" {
+		t.Fatalf("want the offer 33.39 (the long adds, nothing closes): %v", errs)
+	}
+}
+
+// Guards takerOrMaker: post-only forced to the taker fee (or not forced to the maker fee).
+func TestPostOnlyPreviewsMakerFee(t *testing.T) {
+	now := t0
+	s := loadedStore(&now)
+	in := limitBuy("BTC-PERP", "50000", "0.1")
+	in.PostOnly = true
+	co := mustCheck(t, s, in, Guard{})
+	if co.Preview.Taker {
+		t.Fatal("a post-only order is a maker")
+	}
+	checkDec(t, "fee", co.Preview.Fee, "0.75") // 5000 x 0.015%
+}
+
+// Guards takerOrMaker: a buy at exactly the best ask (or a sell at exactly the best bid) no longer
+// counted as crossing (>= turned into >, <= into <).
+func TestPriceAtTouchCrosses(t *testing.T) {
+	now := t0
+	s := loadedStore(&now)
+	co := mustCheck(t, s, limitBuy("BTC-PERP", "50000.5", "0.1"), Guard{})
+	if !co.Preview.Taker {
+		t.Error("a buy at the best ask 50000.5 takes")
+	}
+	checkDec(t, "buy fee", co.Preview.Fee, "2.2500225") // 5000.05 x 0.045%
+	co = mustCheck(t, s, OrderIntent{Instrument: "BTC-PERP", Side: "s", Price: "49999.5", Size: "0.1"}, Guard{})
+	if !co.Preview.Taker {
+		t.Error("a sell at the best bid 49999.5 takes")
+	}
+	co = mustCheck(t, s, limitBuy("BTC-PERP", "50000", "0.1"), Guard{})
+	if co.Preview.Taker {
+		t.Error("a buy one tick under the best ask rests")
+	}
+}
+
+// Guards minNotional: an order of exactly the minimum notional refused (>= turned into >).
+func TestExactMinimumNotionalAccepted(t *testing.T) {
+	now := t0
+	s := loadedStore(&now)
+	co := mustCheck(t, s, limitBuy("ETH-PERP", "1000", "0.01"), Guard{})
+	checkDec(t, "notional", co.Preview.Notional, "10")
+}
+
+// Guards availableMargin: an order needing exactly the available margin and fee refused (<= turned
+// into <). 0.1 BTC at 49000, 10x: 490 of margin and a 0.735 maker fee.
+func TestExactlyAvailableMarginAccepted(t *testing.T) {
+	now := t0
+	s := loadedStore(&now)
+	acct := testAccount()
+	acct.AvailableBalance = d("490.735")
+	s.Apply(AccountMsg{Summary: acct})
+	mustCheck(t, s, limitBuy("BTC-PERP", "49000", "0.1"), Guard{})
+	acct.AvailableBalance = d("490.734")
+	s.Apply(AccountMsg{Summary: acct})
+	if _, errs := s.CheckOrder(limitBuy("BTC-PERP", "49000", "0.1"), Guard{}); len(errs) != 1 {
+		t.Fatalf("one thousandth short must be refused: %v", errs)
+	}
+}
+
+// Guards minNotional: reduce-only orders losing their minimum-notional exemption, so a 9 USD
+// position could not be closed.
+func TestReduceOnlyUnderMinimumNotionalAccepted(t *testing.T) {
+	now := t0
+	s := loadedStore(&now)
+	s.Apply(PositionsMsg{Positions: []api.Position{{Instrument: "ETH-PERP", InstrumentID: 2, Size: d("0.01"), EntryPrice: d("900"), MarginMode: "cross", Leverage: d("10")}}})
+	co := mustCheck(t, s, OrderIntent{Instrument: "ETH-PERP", Side: "s", Price: "900", Size: "0.01", ReduceOnly: true}, Guard{})
+	checkDec(t, "notional", co.Preview.Notional, "9")
+	if _, errs := s.CheckOrder(OrderIntent{Instrument: "ETH-PERP", Side: "s", Price: "900", Size: "0.01"}, Guard{}); len(errs) == 0 {
+		t.Fatal("the same sell without reduce-only is under the minimum")
+	}
+}
+
+// Guards worstPrice: a market order's worst price not forced through the mid (the Max with the
+// mid rounded up for a buy, the Min with the mid rounded down for a sell). With a 0.00001% slippage
+// the rounded bound lands on the wrong side of a mid between two ticks.
+func TestMarketWorstPriceThroughTheMid(t *testing.T) {
+	now := t0
+	s := loadedStore(&now)
+	tiny := d("0.0000001")
+	s.Apply(MidsMsg{Mids: []api.Mid{{Symbol: "ETH-PERP", MidPrice: d("3000.004")}}})
+	co := mustCheck(t, s, OrderIntent{Instrument: "ETH-PERP", Side: "b", Type: Market, Size: "1", Slippage: tiny}, Guard{})
+	if co.Wire.Price != "3000.01" {
+		t.Errorf("buy worst price %s, want 3000.01 (mid 3000.004 rounded up)", co.Wire.Price)
+	}
+	s.Apply(MidsMsg{Mids: []api.Mid{{Symbol: "ETH-PERP", MidPrice: d("3000.006")}}})
+	co = mustCheck(t, s, OrderIntent{Instrument: "ETH-PERP", Side: "s", Type: Market, Size: "1", Slippage: tiny}, Guard{})
+	if co.Wire.Price != "3000" {
+		t.Errorf("sell worst price %s, want 3000 (mid 3000.006 rounded down)", co.Wire.Price)
+	}
+}
+
+// Guards notionalField: a USD amount on a trigger order without a limit price converted at the mid
+// instead of the trigger price (450 USD at 45000 is 0.01 BTC; at the mid 50000 it would be 0.009).
+func TestNotionalOfTriggerAtTriggerPrice(t *testing.T) {
+	now := t0
+	s := loadedStore(&now)
+	co := mustCheck(t, s, OrderIntent{Instrument: "BTC-PERP", Side: "s", Type: Trigger, TriggerPx: "45000", Tpsl: "sl", NotionalUSD: "450"}, Guard{})
+	if co.Wire.Size != "0.01" {
+		t.Fatalf("size %s, want 0.01", co.Wire.Size)
+	}
+}
+
+// Guards takerOrMaker: a trigger order with a limit price previewed at the maker fee (only a plain
+// limit order can rest; a trigger's child executes when it fires).
+func TestTriggerLimitPreviewsTakerFee(t *testing.T) {
+	now := t0
+	s := loadedStore(&now)
+	co := mustCheck(t, s, OrderIntent{Instrument: "BTC-PERP", Side: "s", Type: Trigger, TriggerPx: "55000", Price: "54900", Tpsl: "tp", Size: "0.1"}, Guard{})
+	if !co.Preview.Taker {
+		t.Fatal("a trigger order is previewed as a taker")
+	}
+	checkDec(t, "fee", co.Preview.Fee, "2.4705") // 5490 x 0.045%
+}
+
+// Guards distanceFrom (a price exactly at the limit warned: <= turned into <) and triggersAtOnce
+// (a trigger exactly at the mark not said to fire at once: >= turned into >).
+func TestGuardBoundaries(t *testing.T) {
+	now := t0
+	s := loadedStore(&now)
+	g := DefaultGuard()
+	if co := mustCheck(t, s, limitBuy("BTC-PERP", "52500", "0.01"), g); len(co.Warnings) != 0 {
+		t.Errorf("a price exactly 5%% from the mark warns: %v", co.Warnings)
+	}
+	co := mustCheck(t, s, OrderIntent{Instrument: "BTC-PERP", Side: "b", Type: Trigger, TriggerPx: "50000", Tpsl: "sl", Size: "0.01"}, g)
+	if len(co.Warnings) != 1 || co.Warnings[0] != "the mark 50,000.0 is already at or above the trigger price 50,000.0, so this sl buy would trigger at once" {
+		t.Errorf("a stop buy at the mark: %q", co.Warnings)
+	}
+	co = mustCheck(t, s, OrderIntent{Instrument: "BTC-PERP", Side: "s", Type: Trigger, TriggerPx: "50000", Tpsl: "sl", Size: "0.01"}, g)
+	if len(co.Warnings) != 1 || co.Warnings[0] != "the mark 50,000.0 is already at or below the trigger price 50,000.0, so this sl sell would trigger at once" {
+		t.Errorf("a stop sell at the mark: %q", co.Warnings)
+	}
+}
+
+// Guards spotBalance: a spot buy needing exactly the free balance refused (> turned into >=).
+func TestSpotBuyOfExactlyTheFreeBalance(t *testing.T) {
+	now := t0
+	s := loadedStore(&now)
+	acct := testAccount()
+	acct.SpotCollateral["USDC"] = api.CollateralBalance{Balance: d("500"), WithdrawableBalance: d("200.03")}
+	s.Apply(AccountMsg{Summary: acct})
+	mustCheck(t, s, limitBuy("HYPE/USDC", "20", "10"), Guard{}) // 200 + 0.03 maker fee
+}
+
+// Guards maxLeverage: the leverage exactly at the tier's maximum refused (<= turned into <), and
+// the tier looked up for the order's size alone instead of the position it leaves.
+func TestMaxLeverageOfResultingPosition(t *testing.T) {
+	now := t0
+	s := loadedStore(&now)
+	acct := testAccount()
+	acct.AvailableBalance, acct.MarginBalance = d("10000000"), d("10000000")
+	s.Apply(AccountMsg{Summary: acct})
+	s.Apply(LeverageMsg{Leverage: api.InstrumentLeverage{Instrument: "BTC-PERP", MarginType: "cross", Leverage: d("20")}})
+	mustCheck(t, s, limitBuy("BTC-PERP", "50000", "25"), Guard{}) // 1.25M at 20x: the second tier's maximum
+	s.Apply(LeverageMsg{Leverage: api.InstrumentLeverage{Instrument: "BTC-PERP", MarginType: "cross", Leverage: d("40")}})
+	s.Apply(PositionsMsg{Positions: append(testPositions(), api.Position{Instrument: "BTC-PERP", InstrumentID: 1, Size: d("10"), EntryPrice: d("50000"), MarginMode: "cross", Leverage: d("40")})})
+	_, errs := s.CheckOrder(limitBuy("BTC-PERP", "50000", "15"), Guard{}) // 500k held + 750k = 1.25M
+	if len(errs) != 1 || errs[0].Msg != "leverage 40x is over the 20x allowed for a 1,250,000.00 USD position on BTC-PERP; lower the leverage or the size" {
+		t.Fatalf("adding 15 BTC to 10 at 40x: %v", errs)
+	}
+}
