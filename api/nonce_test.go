@@ -1,51 +1,59 @@
 package api
 
 import (
-	"sort"
+	"runtime"
 	"sync"
 	"testing"
 	"time"
 )
 
+// Guards the compare-and-swap in Next: with a plain load and store (a lost update) two calls can
+// hand out one nonce. On a stuck clock every call must add exactly one to the last nonce, so after
+// N calls from many goroutines the last nonce is the first plus N-1 exactly; each lost update
+// leaves it lower. Rounds of calls go on for 300 ms, so goroutines run side by side on several
+// cores, and are preempted inside Next dozens of times even on one: a lost update shows every run.
 func TestNonceStrictlyIncreasingAcrossGoroutines(t *testing.T) {
-	var n NonceSource
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(max(2, runtime.GOMAXPROCS(0))))
 	frozen := time.UnixMilli(1769690420567) // a stuck clock forces the last+1 path
-	const workers, each = 16, 500
-	got := make([][]uint64, workers)
+	workers := max(4, 2*runtime.GOMAXPROCS(0))
+	const each = 100000
+	for start := time.Now(); time.Since(start) < 300*time.Millisecond; {
+		if !nonceRound(t, frozen, workers, each) {
+			return
+		}
+	}
+}
+
+// nonceRound has workers goroutines take each nonces at once from a new source on a stuck clock,
+// and reports whether every nonce was handed out once, in increasing order per goroutine.
+func nonceRound(t *testing.T, frozen time.Time, workers, each int) bool {
+	var n NonceSource
+	first := n.Next(frozen)
+	start := make(chan struct{})
 	var wg sync.WaitGroup
 	for w := range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			prev := uint64(0)
-			for i := range each {
-				now := frozen
-				if i%3 == 0 {
-					now = time.Now()
-				}
-				v := n.Next(now)
+			<-start
+			prev := first
+			for range each {
+				v := n.Next(frozen)
 				if v <= prev {
 					t.Errorf("worker %d: nonce %d after %d", w, v, prev)
+					return
 				}
 				prev = v
-				got[w] = append(got[w], v)
 			}
 		}()
 	}
+	close(start)
 	wg.Wait()
-	all := make([]uint64, 0, workers*each)
-	for _, g := range got {
-		all = append(all, g...)
+	if want := first + uint64(workers*each); n.Last() != want {
+		t.Errorf("after %d nonces from %d goroutines the last is %d, want %d: %d handed out twice",
+			workers*each+1, workers, n.Last(), want, want-n.Last())
 	}
-	sort.Slice(all, func(i, j int) bool { return all[i] < all[j] })
-	for i := 1; i < len(all); i++ {
-		if all[i] == all[i-1] {
-			t.Fatalf("nonce %d handed out twice", all[i])
-		}
-	}
-	if n.Last() != all[len(all)-1] {
-		t.Fatalf("Last %d, want %d", n.Last(), all[len(all)-1])
-	}
+	return !t.Failed()
 }
 
 func TestNonceFollowsClockAndSurvivesStepBack(t *testing.T) {

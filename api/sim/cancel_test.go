@@ -16,11 +16,35 @@ func openCount(t *testing.T, c *api.Client) int {
 	return p.TotalCount
 }
 
+// cancelStatuses reads a cancel answer's statuses, failing the test when it cannot.
+func cancelStatuses(t *testing.T, r api.TxResponse) []api.CancelStatus {
+	t.Helper()
+	sts, err := r.CancelStatuses()
+	if err != nil {
+		t.Fatalf("cancel statuses of %s: %v", r.Data, err)
+	}
+	return sts
+}
+
+// cancelCount reads how many orders a cancel answer says it cancelled, failing the test when it
+// cannot.
+func cancelCount(t *testing.T, r api.TxResponse) int {
+	t.Helper()
+	n, err := r.CancelCount()
+	if err != nil {
+		t.Fatalf("cancel count of %s: %v", r.Data, err)
+	}
+	return n
+}
+
 func TestCancelByOid(t *testing.T) {
 	e := quietEnv(t)
 	alice, bob := e.client("alice"), e.client("bob")
 	r := place(t, alice, limit(1, api.SideBuy, "97000", "0.1"), limit(2, api.SideBuy, "3400", "1"))
-	ids, _ := r.OrderIDs()
+	ids, err := r.OrderIDs()
+	if err != nil || len(ids) != 2 {
+		t.Fatalf("order ids %v: %v", ids, err)
+	}
 	res, err := alice.CancelByOid(ctx(), []api.CancelOid{{Oid: ids[0], InstrumentID: 1}})
 	if err != nil {
 		t.Fatal(err)
@@ -28,7 +52,7 @@ func TestCancelByOid(t *testing.T) {
 	if res.Success == nil || !*res.Success {
 		t.Errorf("success %v", res.Success)
 	}
-	if sts, _ := res.CancelStatuses(); len(sts) != 1 || !sts[0].OK {
+	if sts := cancelStatuses(t, res); len(sts) != 1 || !sts[0].OK {
 		t.Errorf("statuses %+v (%s)", sts, res.Data)
 	}
 	if o := findOrder(t, alice, ids[0]); o.State != api.StateCancelled {
@@ -46,7 +70,7 @@ func TestCancelByOid(t *testing.T) {
 	if err == nil {
 		t.Error("partial batch: want an error (success false)")
 	}
-	if sts, _ := res.CancelStatuses(); len(sts) != 2 || sts[0].OK || !sts[1].OK {
+	if sts := cancelStatuses(t, res); len(sts) != 2 || sts[0].OK || !sts[1].OK {
 		t.Errorf("partial statuses %+v", sts)
 	}
 	if n := openCount(t, alice); n != 0 {
@@ -64,7 +88,7 @@ func TestCancelByCloid(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n, _ := res.CancelCount(); n != 1 {
+	if n := cancelCount(t, res); n != 1 {
 		t.Errorf("count %d", n)
 	}
 	if _, err := alice.CancelByCloid(ctx(), []api.CancelCloid{{Cloid: w.Cloid, InstrumentID: 1}}); err == nil {
@@ -82,7 +106,7 @@ func TestCancelByInstrumentAndAll(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n, _ := res.CancelCount(); n != 2 {
+	if n := cancelCount(t, res); n != 2 {
 		t.Errorf("by instrument cancelled %d, want 2 (%s)", n, res.Data)
 	}
 	if _, err := alice.CancelByInstrument(ctx(), 77); err == nil || !strings.Contains(err.Error(), "unknown instrument id 77") {
@@ -92,14 +116,17 @@ func TestCancelByInstrumentAndAll(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n, _ := res.CancelCount(); n != 2 {
+	if n := cancelCount(t, res); n != 2 {
 		t.Errorf("cancel all cancelled %d, want 2", n)
 	}
 	if openCount(t, alice) != 0 || openCount(t, bob) != 1 {
 		t.Error("cancel all touched the wrong orders")
 	}
-	res, _ = alice.CancelAll(ctx())
-	if n, _ := res.CancelCount(); n != 0 {
+	res, err = alice.CancelAll(ctx())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := cancelCount(t, res); n != 0 {
 		t.Errorf("empty cancel all: %d", n)
 	}
 }

@@ -19,8 +19,15 @@ func TestSelfTradePrevention(t *testing.T) {
 	if o := findOrder(t, alice, buy); o.State != api.StateOpen {
 		t.Errorf("new order %s, want open", o.State)
 	}
-	if f, _ := alice.Fills(ctx(), "", api.PageParams{}); f.TotalCount != 0 {
+	f, err := alice.Fills(ctx(), "", api.PageParams{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.TotalCount != 0 || len(f.Data) != 0 {
 		t.Errorf("self trade: %d fills", f.TotalCount)
+	}
+	if ps := positions(t, alice); len(ps) != 0 {
+		t.Errorf("self trade opened %+v", ps)
 	}
 }
 
@@ -44,7 +51,7 @@ func TestRestingReduceOnlyLosesItsPosition(t *testing.T) {
 	if o := findOrder(t, alice, id); o.State != api.StateOpen {
 		t.Errorf("buyer %s, want open (nothing to buy)", o.State)
 	}
-	if ps, _ := bob.Positions(ctx(), ""); len(ps) != 0 {
+	if ps := positions(t, bob); len(ps) != 0 {
 		t.Errorf("bob opened a position: %+v", ps)
 	}
 }
@@ -122,7 +129,7 @@ func TestPositionGroupedStop(t *testing.T) {
 	if err := e.sim.SetIndexPrice("ETH-PERP", dec("3295")); err != nil {
 		t.Fatal(err)
 	}
-	if ps, _ := bob.Positions(ctx(), ""); len(ps) != 0 {
+	if ps := positions(t, bob); len(ps) != 0 {
 		t.Errorf("position stop left %+v", ps)
 	}
 }

@@ -96,8 +96,15 @@ func TestIOCCancelsRemainder(t *testing.T) {
 		t.Errorf("IOC state %s", o.State)
 	}
 	eqDec(t, "IOC unfilled", o.Unfilled, "0.2")
-	if ob, _ := bob.OrderBook(ctx(), "BTC-PERP", 0); len(ob.Bids) != 0 {
+	ob, err := bob.OrderBook(ctx(), "BTC-PERP", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ob.Bids) != 0 {
 		t.Errorf("IOC rested: %+v", ob.Bids)
+	}
+	if n := openCount(t, bob); n != 0 {
+		t.Errorf("IOC left %d open orders", n)
 	}
 }
 
@@ -211,14 +218,17 @@ func TestTriggerOrders(t *testing.T) {
 	if child.State != api.StateFilled || child.Tpsl != api.TpslStopLoss || child.TriggerPx.Valid {
 		t.Errorf("stop's child order %+v", child)
 	}
-	if ps, _ := bob.Positions(ctx(), ""); len(ps) != 0 {
+	if ps := positions(t, bob); len(ps) != 0 {
 		t.Errorf("position after stop: %+v", ps)
 	}
-	fills, _ := bob.Fills(ctx(), "", api.PageParams{})
-	eqDec(t, "stop fill price", fills.Data[0].Price, "95800")
-	eqDec(t, "closed pnl", fills.Data[0].ClosedPnl, "-150") // (95800-97300)*0.1
-	if fills.Data[0].Direction != api.DirCloseLong {
-		t.Errorf("direction %s", fills.Data[0].Direction)
+	fs := fills(t, bob)
+	if len(fs) != 2 {
+		t.Fatalf("bob's fills after the stop: %+v", fs)
+	}
+	eqDec(t, "stop fill price", fs[0].Price, "95800")
+	eqDec(t, "closed pnl", fs[0].ClosedPnl, "-150") // (95800-97300)*0.1
+	if fs[0].Direction != api.DirCloseLong {
+		t.Errorf("direction %s", fs[0].Direction)
 	}
 
 	// The take-profit fires too, but reduce-only with no position left: its child is cancelled.
