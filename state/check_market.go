@@ -127,7 +127,7 @@ func (c *checker) reduceOnly() {
 		if !long {
 			dir, want = "short", "buy"
 		}
-		c.fail(FieldSide, fmt.Sprintf("reduce-only %s would not reduce: the position is %s %s; a reduce-only order must %s", sideWord(c.side), dir, pos.Size.Abs(), want), want)
+		c.fail(FieldSide, fmt.Sprintf("reduce-only %s would not reduce: the position is %s %s; a reduce-only order must %s", SideText(c.side), dir, pos.Size.Abs(), want), want)
 		return
 	}
 	if c.size.GreaterThan(pos.Size.Abs()) {
@@ -175,7 +175,7 @@ func (c *checker) guard() {
 	}
 	if c.in.Type == Market && c.g.MaxMarketNotional.IsPositive() && n.GreaterThan(c.g.MaxMarketNotional) {
 		c.warn(fmt.Sprintf("market %s of %s USD is over the %s USD market-order limit and may fill as far as %s",
-			sideWord(c.side), FormatPrice(n, 2), FormatPrice(c.g.MaxMarketNotional, 0), FormatPrice(c.price, inst.PriceDecimals())))
+			SideText(c.side), FormatPrice(n, 2), FormatPrice(c.g.MaxMarketNotional, 0), FormatPrice(c.price, inst.PriceDecimals())))
 	}
 }
 
@@ -230,7 +230,7 @@ func (c *checker) triggersAtOnce() {
 		dir = "at or below"
 	}
 	c.warn(fmt.Sprintf("the mark %s is already %s the trigger price %s, so this %s %s would trigger at once",
-		FormatPrice(mark, pd), dir, FormatPrice(c.trig, pd), strings.ToLower(strings.TrimSpace(c.in.Tpsl)), sideWord(c.side)))
+		FormatPrice(mark, pd), dir, FormatPrice(c.trig, pd), strings.ToLower(strings.TrimSpace(c.in.Tpsl)), SideText(c.side)))
 }
 
 func (c *checker) warn(s string) {

@@ -196,14 +196,6 @@ func normalizeSide(s string) (string, bool) {
 	return "", false
 }
 
-// sideWord is "buy" or "sell".
-func sideWord(side string) string {
-	if side == api.SideBuy {
-		return "buy"
-	}
-	return "sell"
-}
-
 // RoundToStep rounds v to the nearest multiple of step (half away from zero); a step of zero or
 // less returns v unchanged.
 func RoundToStep(v, step decimal.Decimal) decimal.Decimal {

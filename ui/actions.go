@@ -79,11 +79,11 @@ func orderAction(kind actionKind, c state.CheckedOrder, st *kit.Styles) *action 
 		st.Bold.On(strings.ToUpper(what)),
 		"",
 		"Instrument   " + c.Instrument.Name,
-		"Side         " + sidePaint(st, w.Side).On(strings.ToUpper(sideWord(w.Side))),
-		"Type         " + wireType(w),
+		"Side         " + sidePaint(st, w.Side).On(strings.ToUpper(state.SideText(w.Side))),
+		"Type         " + state.OrderTypeLong(w.Tpsl, w.IsMarket),
 		"Price        " + priceText(w),
 		"Size         " + w.Size,
-		"In force     " + w.Tif + flagsText(w),
+		"In force     " + strings.Join(append([]string{w.Tif}, state.FlagTexts(w.ReduceOnly, w.PostOnly)...), ", "),
 		"",
 		"Notional     " + kit.FmtNum(c.Preview.Notional, 2) + " USD",
 		"Fee (est.)   " + kit.FmtNum(c.Preview.Fee, 4) + " USD",
@@ -114,19 +114,7 @@ func sidePaint(st *kit.Styles, side string) kit.Paint {
 
 func orderWhat(c state.CheckedOrder) string {
 	w := c.Wire
-	return fmt.Sprintf("%s %s %s %s", sideWord(w.Side), w.Size, c.Instrument.Name, priceText(w))
-}
-
-func wireType(w api.OrderWire) string {
-	switch {
-	case w.Tpsl == api.TpslTakeProfit:
-		return "take profit (trigger)"
-	case w.Tpsl == api.TpslStopLoss:
-		return "stop loss (trigger)"
-	case w.IsMarket:
-		return "market"
-	}
-	return "limit"
+	return fmt.Sprintf("%s %s %s %s", state.SideText(w.Side), w.Size, c.Instrument.Name, priceText(w))
 }
 
 func priceText(w api.OrderWire) string {
@@ -140,20 +128,6 @@ func priceText(w api.OrderWire) string {
 		s += " trigger " + w.TriggerPx
 	}
 	return s
-}
-
-func flagsText(w api.OrderWire) string {
-	var f []string
-	if w.ReduceOnly {
-		f = append(f, "reduce-only")
-	}
-	if w.PostOnly {
-		f = append(f, "post-only")
-	}
-	if len(f) == 0 {
-		return ""
-	}
-	return ", " + strings.Join(f, ", ")
 }
 
 // placeOrder sends one order.

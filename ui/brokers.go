@@ -109,7 +109,7 @@ func (p *brokersPane) cell(row, col int) (string, kit.Paint) {
 		if b.UpdatedAt.IsZero() {
 			return "-", st.Muted
 		}
-		return b.UpdatedAt.UTC().Format("2006-01-02 15:04"), st.Muted
+		return state.TimeText(b.UpdatedAt.Time, state.TimeMinute), st.Muted
 	}
 	return "", kit.Paint{}
 }

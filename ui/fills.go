@@ -203,7 +203,7 @@ func newOnTop[T any, K comparable](before, now []T, key func(*T) K) int {
 func (p *fillsPane) fillNotice(fs []api.Fill) string {
 	f := fs[0]
 	in, ok := p.Store.Instrument(f.Instrument)
-	s := fmt.Sprintf("filled: %s %s %s @ %s", sideWord(f.Side), numAt(f.Size, in.SizeDecimals(), ok), f.Instrument,
+	s := fmt.Sprintf("filled: %s %s %s @ %s", state.SideText(f.Side), numAt(f.Size, in.SizeDecimals(), ok), f.Instrument,
 		numAt(f.Price, in.PriceDecimals(), ok))
 	if len(fs) > 1 {
 		s += fmt.Sprintf(" (+%d more fills)", len(fs)-1)
@@ -255,7 +255,7 @@ func (p *fillsPane) cell(row, col int) (string, kit.Paint) {
 	case fcInstrument:
 		return f.Instrument, st.Bold
 	case fcSide:
-		return strings.ToUpper(sideWord(f.Side)), sidePaint(st, f.Side)
+		return strings.ToUpper(state.SideText(f.Side)), sidePaint(st, f.Side)
 	case fcDir:
 		return directionWord(f.Direction), st.Text
 	case fcPrice:
@@ -306,12 +306,12 @@ func directionWord(d string) string {
 	return d
 }
 
-// fmtStamp is a record's time: "03-02 09:15:04" (UTC).
+// fmtStamp is a record's time in a pane: "03-02 09:15:04" (UTC), "-" when there is none.
 func fmtStamp(t api.Time) string {
-	if t.IsZero() {
-		return "-"
+	if s := state.TimeText(t.Time, state.TimeShort); s != "" {
+		return s
 	}
-	return t.UTC().Format("01-02 15:04:05")
+	return "-"
 }
 
 // numAt formats d at the instrument's decimals, or as sent when the instrument is unknown.

@@ -182,7 +182,7 @@ func listedText(t time.Time) string {
 	if t.IsZero() {
 		return "-"
 	}
-	return t.UTC().Format("2006-01-02 15:04 UTC")
+	return state.TimeText(t, state.TimeMinute) + " UTC"
 }
 
 // leverageLine is the account's leverage and margin type on the instrument.
@@ -202,7 +202,7 @@ func (p *instrumentPane) leverageLine(in state.Instrument) string {
 	}
 	s := lv.Leverage.String() + "x " + lv.MarginType
 	if !lv.UpdatedAt.IsZero() {
-		s += st.Muted.On(" (set " + lv.UpdatedAt.UTC().Format("2006-01-02 15:04") + ")")
+		s += st.Muted.On(" (set " + state.TimeText(lv.UpdatedAt.Time, state.TimeMinute) + ")")
 	}
 	if f.Err != nil {
 		s += st.Warn.On(" stale: " + kit.PlainError(f.Err))

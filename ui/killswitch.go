@@ -41,7 +41,7 @@ func cancelAction(o api.OrderRecord) *action {
 	c := api.CancelOid{Oid: o.OrderID, InstrumentID: o.InstrumentID}
 	return &action{
 		kind: actCancel, title: "Cancel order", cancel: c,
-		what: fmt.Sprintf("cancel %s %s %s @ %s (order %d)", sideWord(o.Side), o.Unfilled, o.Instrument, o.LimitPrice, o.OrderID),
+		what: fmt.Sprintf("cancel %s %s %s @ %s (order %d)", state.SideText(o.Side), o.Unfilled, o.Instrument, o.LimitPrice, o.OrderID),
 		run: func(ctx context.Context, t api.Trader) (api.TxResponse, error) {
 			return accepted(t.CancelByOid(ctx, []api.CancelOid{c}))
 		},

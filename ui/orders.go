@@ -179,37 +179,14 @@ func (p *ordersPane) cell(row, col int) (string, kit.Paint) {
 	return "", kit.Paint{}
 }
 
-// orderType is an order's type and flags in a few letters: "limit GTC PO RO", "tp 51,000".
+// orderType is an order's type, trigger, time in force and flags in a few letters:
+// "limit", "tp @51000 IOC RO PO" (the words are state's, shared with headless).
 func orderType(o *api.OrderRecord) string {
-	var b strings.Builder
-	switch {
-	case o.Tpsl != "":
-		b.WriteString(o.Tpsl)
-		if o.TriggerPx.Valid {
-			b.WriteString(" @" + o.TriggerPx.Decimal.String())
-		}
-	case o.IsMarket:
-		b.WriteString("market")
-	default:
-		b.WriteString("limit")
-	}
+	parts := []string{state.RecordTypeShort(o)}
 	if o.Tif != "" && o.Tif != api.TifGTC {
-		b.WriteString(" " + o.Tif)
+		parts = append(parts, o.Tif)
 	}
-	if o.PostOnly {
-		b.WriteString(" PO")
-	}
-	if o.ReduceOnly {
-		b.WriteString(" RO")
-	}
-	return b.String()
-}
-
-func sideWord(s string) string {
-	if s == api.SideBuy {
-		return "buy"
-	}
-	return "sell"
+	return strings.Join(append(parts, state.FlagAbbrevs(o.ReduceOnly, o.PostOnly)...), " ")
 }
 
 // View implements kit.Pane. Ages move with the clock, so rows re-render once a second at most.

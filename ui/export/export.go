@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/tradedesk/tradedesk/api"
+	"github.com/tradedesk/tradedesk/state"
 )
 
 // Format is an output format.
@@ -183,14 +184,6 @@ func FillKey(f *api.Fill) [2]uint64 { return [2]uint64{uint64(f.TradeID), uint64
 // OrderKey identifies an order.
 func OrderKey(o *api.OrderRecord) api.OrderID { return o.OrderID }
 
-// timeText writes a time as RFC 3339 in UTC with milliseconds ("" for the zero time).
-func timeText(t api.Time) string {
-	if t.IsZero() {
-		return ""
-	}
-	return t.UTC().Format("2006-01-02T15:04:05.000Z07:00")
-}
-
 // Liquidity is "taker" for a fill that crossed the book, else "maker".
 func Liquidity(crossed bool) string {
 	if crossed {
@@ -202,7 +195,7 @@ func Liquidity(crossed bool) string {
 // FillColumns are the CSV columns of fills.
 func FillColumns() []Column[api.Fill] {
 	return []Column[api.Fill]{
-		{"time", func(f *api.Fill) string { return timeText(f.BlockTime) }},
+		{"time", func(f *api.Fill) string { return state.TimeText(f.BlockTime.Time, state.TimeExport) }},
 		{"instrument", func(f *api.Fill) string { return f.Instrument }},
 		{"instrument_id", func(f *api.Fill) string { return strconv.FormatInt(int64(f.InstrumentID), 10) }},
 		{"side", func(f *api.Fill) string { return f.Side }},
@@ -224,12 +217,12 @@ func FillColumns() []Column[api.Fill] {
 // OrderColumns are the CSV columns of order history.
 func OrderColumns() []Column[api.OrderRecord] {
 	return []Column[api.OrderRecord]{
-		{"time", func(o *api.OrderRecord) string { return timeText(o.Timestamp) }},
+		{"time", func(o *api.OrderRecord) string { return state.TimeText(o.Timestamp.Time, state.TimeExport) }},
 		{"instrument", func(o *api.OrderRecord) string { return o.Instrument }},
 		{"instrument_id", func(o *api.OrderRecord) string { return strconv.FormatInt(int64(o.InstrumentID), 10) }},
 		{"order_id", func(o *api.OrderRecord) string { return strconv.FormatUint(uint64(o.OrderID), 10) }},
 		{"side", func(o *api.OrderRecord) string { return o.Side }},
-		{"type", func(o *api.OrderRecord) string { return OrderType(o) }},
+		{"type", func(o *api.OrderRecord) string { return state.OrderTypeText(o.Tpsl, o.IsMarket) }},
 		{"tif", func(o *api.OrderRecord) string { return o.Tif }},
 		{"post_only", func(o *api.OrderRecord) string { return strconv.FormatBool(o.PostOnly) }},
 		{"reduce_only", func(o *api.OrderRecord) string { return strconv.FormatBool(o.ReduceOnly) }},
@@ -245,21 +238,6 @@ func OrderColumns() []Column[api.OrderRecord] {
 		{"state", func(o *api.OrderRecord) string { return o.State }},
 		{"cloid", func(o *api.OrderRecord) string { return o.Cloid }},
 	}
-}
-
-// OrderType names an order's type: market, limit, or the trigger kind (tp, sl) with its execution.
-func OrderType(o *api.OrderRecord) string {
-	base := "limit"
-	if o.IsMarket {
-		base = "market"
-	}
-	switch o.Tpsl {
-	case api.TpslTakeProfit:
-		return "tp " + base
-	case api.TpslStopLoss:
-		return "sl " + base
-	}
-	return base
 }
 
 // FileName is a default output file name: tradedesk-fills-20260302-091500.csv.

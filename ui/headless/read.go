@@ -12,7 +12,6 @@ import (
 	"github.com/shopspring/decimal"
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
-	"github.com/tradedesk/tradedesk/ui/export"
 )
 
 func userFlag(fs *flag.FlagSet, o *opts) {
@@ -65,23 +64,6 @@ func sizeText(st *state.Store, symbol string, v decimal.Decimal) string {
 
 func usd(v decimal.Decimal) string    { return state.FormatPrice(v, 2) }
 func signed(v decimal.Decimal) string { return state.FormatSigned(v, 2) }
-
-func sideText(s string) string {
-	switch s {
-	case api.SideBuy:
-		return "buy"
-	case api.SideSell:
-		return "sell"
-	}
-	return s
-}
-
-func timeText(t api.Time) string {
-	if t.IsZero() {
-		return ""
-	}
-	return t.UTC().Format("2006-01-02 15:04:05")
-}
 
 func runAccount(ctx context.Context, r *runner) error {
 	user, err := r.account()
@@ -189,30 +171,15 @@ func runOrders(ctx context.Context, r *runner) error {
 	}
 	t := newTable("INSTRUMENT", "OID>", "SIDE", "TYPE", "PRICE>", "SIZE>", "FILLED>", "TIF", "FLAGS", "PLACED", "CLOID")
 	for _, o := range orders {
-		t.add(o.Instrument, strconv.FormatUint(uint64(o.OrderID), 10), sideText(o.Side), orderType(o),
+		t.add(o.Instrument, strconv.FormatUint(uint64(o.OrderID), 10), state.SideText(o.Side), state.RecordTypeText(&o),
 			priceText(st, o.Instrument, o.LimitPrice), sizeText(st, o.Instrument, o.Size),
-			sizeText(st, o.Instrument, o.Size.Sub(o.Unfilled)), o.Tif, orderFlags(o), timeText(o.Timestamp), o.Cloid)
+			sizeText(st, o.Instrument, o.Size.Sub(o.Unfilled)), o.Tif, orderFlags(o), state.TimeText(o.Timestamp.Time, state.TimeFull), o.Cloid)
 	}
 	return t.write(r.env.Stdout)
 }
 
-func orderType(o api.OrderRecord) string {
-	kind := export.OrderType(&o)
-	if o.TriggerPx.Valid && o.TriggerPx.Decimal.IsPositive() {
-		return kind + " @" + o.TriggerPx.Decimal.String()
-	}
-	return kind
-}
-
 func orderFlags(o api.OrderRecord) string {
-	var f []string
-	if o.ReduceOnly {
-		f = append(f, "reduce-only")
-	}
-	if o.PostOnly {
-		f = append(f, "post-only")
-	}
-	return strings.Join(f, ",")
+	return strings.Join(state.FlagTexts(o.ReduceOnly, o.PostOnly), ",")
 }
 
 func nonNil[T any](s []T) []T {
@@ -236,7 +203,7 @@ func runFills(ctx context.Context, r *runner) error {
 	return runPage(ctx, r, r.client.Fills,
 		[]string{"TIME", "INSTRUMENT", "SIDE", "DIRECTION", "PRICE>", "SIZE>", "FEE>", "CLOSED PNL>", "TRADE>", "OID>"},
 		func(st *state.Store, f api.Fill) []string {
-			return []string{timeText(f.BlockTime), f.Instrument, sideText(f.Side), f.Direction, priceText(st, f.Instrument, f.Price),
+			return []string{state.TimeText(f.BlockTime.Time, state.TimeFull), f.Instrument, state.SideText(f.Side), f.Direction, priceText(st, f.Instrument, f.Price),
 				sizeText(st, f.Instrument, f.Size), f.Fee.String(), signed(f.ClosedPnl),
 				strconv.FormatUint(uint64(f.TradeID), 10), strconv.FormatUint(uint64(f.OrderID), 10)}
 		})
@@ -246,7 +213,7 @@ func runHistory(ctx context.Context, r *runner) error {
 	return runPage(ctx, r, r.client.OrderHistory,
 		[]string{"TIME", "INSTRUMENT", "OID>", "SIDE", "TYPE", "PRICE>", "SIZE>", "UNFILLED>", "STATE", "CLOID"},
 		func(st *state.Store, o api.OrderRecord) []string {
-			return []string{timeText(o.Timestamp), o.Instrument, strconv.FormatUint(uint64(o.OrderID), 10), sideText(o.Side), orderType(o),
+			return []string{state.TimeText(o.Timestamp.Time, state.TimeFull), o.Instrument, strconv.FormatUint(uint64(o.OrderID), 10), state.SideText(o.Side), state.RecordTypeText(&o),
 				priceText(st, o.Instrument, o.LimitPrice), sizeText(st, o.Instrument, o.Size), sizeText(st, o.Instrument, o.Unfilled),
 				o.State, o.Cloid}
 		})

@@ -273,7 +273,7 @@ func (r *runner) printOrder(st *state.Store, co state.CheckedOrder, res orderRes
 func orderWords(st *state.Store, co state.CheckedOrder) string {
 	w, name := co.Wire, co.Instrument.Name
 	px := priceText(st, name, co.Price)
-	what := fmt.Sprintf("%s %s %s", sideText(w.Side), sizeText(st, name, co.Size), name)
+	what := fmt.Sprintf("%s %s %s", state.SideText(w.Side), sizeText(st, name, co.Size), name)
 	how := fmt.Sprintf("@ %s limit %s", px, w.Tif)
 	if w.IsMarket {
 		how = "at market, worst price " + px
@@ -282,11 +282,8 @@ func orderWords(st *state.Store, co state.CheckedOrder) string {
 		trig, _ := decimal.NewFromString(w.TriggerPx)
 		how = fmt.Sprintf("on %s trigger %s, %s", w.Tpsl, priceText(st, name, trig), how)
 	}
-	if w.ReduceOnly {
-		how += ", reduce-only"
-	}
-	if w.PostOnly {
-		how += ", post-only"
+	for _, f := range state.FlagTexts(w.ReduceOnly, w.PostOnly) {
+		how += ", " + f
 	}
 	return what + " " + how
 }
