@@ -123,9 +123,11 @@ func (c *checker) availableMargin(pos, margin, lev decimal.Decimal) {
 		closing = pos.Abs()
 	}
 	perUnit := c.ref.Div(lev).Add(c.s.fees.Estimate(c.ref, c.out.Preview.Taker))
+	// The fee is charged on the closing part too, so only what it leaves buys the excess.
+	room := decimal.Max(avail.Sub(c.s.fees.Estimate(Notional(closing, c.ref), c.out.Preview.Taker)), decimal.Zero)
 	suggest := ""
 	if perUnit.IsPositive() && avail.IsPositive() {
-		if max := FloorToStep(closing.Add(avail.Div(perUnit)), inst.LotSize); max.IsPositive() {
+		if max := FloorToStep(closing.Add(room.Div(perUnit)), inst.LotSize); max.IsPositive() {
 			suggest = max.String()
 		}
 	}

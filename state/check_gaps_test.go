@@ -208,3 +208,21 @@ func TestMaxLeverageOfResultingPosition(t *testing.T) {
 		t.Fatalf("adding 15 BTC to 10 at 40x: %v", errs)
 	}
 }
+
+// Guards availableMargin's offer when the order flips the position: the fee is charged on the
+// closing part too. Long 2 ETH, 100 available, a maker sell at 3010: the close costs 0.903 of fee,
+// leaving 99.097 for 301.4515 a unit of excess, so 2.32 (2.33 would need 100.38).
+func TestAtMostOfferWhenFlipping(t *testing.T) {
+	now := t0
+	s := loadedStore(&now)
+	acct := testAccount()
+	acct.AvailableBalance = d("100")
+	s.Apply(AccountMsg{Summary: acct})
+	sell := OrderIntent{Instrument: "ETH-PERP", Side: "s", Price: "3010", Size: "40"}
+	_, errs := s.CheckOrder(sell, Guard{})
+	if len(errs) != 1 || errs[0].Suggest != "2.32" {
+		t.Fatalf("want the offer 2.32: %v", errs)
+	}
+	sell.Size = errs[0].Suggest
+	mustCheck(t, s, sell, Guard{})
+}
