@@ -89,15 +89,26 @@ func accountEquity(a api.AccountSummary) decimal.Decimal {
 // initial margin is in use: (initial margin + extraIM) / margin balance x 100. With no equity it is
 // 0 when nothing is used and 100 otherwise.
 func MarginUtilizationAfter(account api.AccountSummary, extraIM decimal.Decimal) decimal.Decimal {
-	used := account.InitialMargin.Add(extraIM)
-	eq := accountEquity(account)
-	if !eq.IsPositive() {
+	return utilization(account.InitialMargin.Add(extraIM), accountEquity(account))
+}
+
+// MaintenanceUtilization is maintenance margin over the margin balance in percent: at 100 the
+// account is liquidated. It is computed from the amounts, whose units are unambiguous, rather than
+// read from the summary's utilization fields. With no equity it is 0 when no maintenance margin is
+// needed and 100 otherwise.
+func MaintenanceUtilization(account api.AccountSummary) decimal.Decimal {
+	return utilization(account.MaintenanceMargin, accountEquity(account))
+}
+
+// utilization is used / equity in percent; with no equity, 0 when nothing is used, else 100.
+func utilization(used, equity decimal.Decimal) decimal.Decimal {
+	if !equity.IsPositive() {
 		if used.IsPositive() {
 			return hundred
 		}
 		return decimal.Zero
 	}
-	return used.Div(eq).Mul(hundred)
+	return used.Div(equity).Mul(hundred)
 }
 
 // PositionRow is every figure the positions pane shows for one position.

@@ -135,3 +135,27 @@ func TestSteps(t *testing.T) {
 		t.Fatal("OnStep")
 	}
 }
+
+// TestMaintenanceUtilization: maintenance margin over the margin balance in percent, the total
+// equity standing in when there is no margin balance, and 100 with margin needed but no equity.
+// Guards the ratio inverted (equity / margin), the fallback dropped, and the no-equity branch
+// answering 0 (the headless account command did: an account being liquidated read 0% used).
+func TestMaintenanceUtilization(t *testing.T) {
+	d := decimal.RequireFromString
+	for _, tc := range []struct {
+		name        string
+		mm, mb, tae string
+		want        string
+	}{
+		{"quarter", "250", "1000", "5000", "25"},
+		{"no margin balance: total equity", "250", "0", "500", "50"},
+		{"over the balance", "1500", "1000", "1000", "150"},
+		{"no equity, margin needed", "10", "0", "0", "100"},
+		{"no equity, nothing needed", "0", "0", "-5", "0"},
+	} {
+		a := api.AccountSummary{MaintenanceMargin: d(tc.mm), MarginBalance: d(tc.mb), TotalAccountEquity: d(tc.tae)}
+		if got := MaintenanceUtilization(a); !got.Equal(d(tc.want)) {
+			t.Errorf("%s: %s%%, want %s%%", tc.name, got, tc.want)
+		}
+	}
+}

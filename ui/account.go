@@ -71,23 +71,6 @@ func utilPaint(st *kit.Styles, pct decimal.Decimal) kit.Paint {
 	return st.Good
 }
 
-// maintenanceUtilization is maintenance margin over the margin balance in percent: at 100 the
-// account is liquidated. It is computed from the amounts, whose units are unambiguous, rather than
-// read from the utilization fields.
-func maintenanceUtilization(a api.AccountSummary) decimal.Decimal {
-	eq := a.MarginBalance
-	if !eq.IsPositive() {
-		eq = a.TotalAccountEquity
-	}
-	if !eq.IsPositive() {
-		if a.MaintenanceMargin.IsPositive() {
-			return hundred
-		}
-		return decimal.Zero
-	}
-	return a.MaintenanceMargin.Div(eq).Mul(hundred)
-}
-
 // bar draws a utilization bar w cells wide, with the percentage and a word so it reads without colour.
 func (p *accountPane) bar(label string, pct decimal.Decimal, w int) string {
 	st := p.Styles
@@ -132,7 +115,7 @@ func (p *accountPane) render() {
 			p.row("Init. margin", kit.FmtNum(a.InitialMargin, 2), st.Text),
 			p.row("Maint. margin", kit.FmtNum(a.MaintenanceMargin, 2), st.Text),
 			p.bar("IM used", state.MarginUtilizationAfter(a, decimal.Zero), p.width),
-			p.bar("MM used", maintenanceUtilization(a), p.width),
+			p.bar("MM used", state.MaintenanceUtilization(a), p.width),
 		)
 		l = append(l, p.collateral("Derivative", a.Collateral)...)
 		l = append(l, p.collateral("Spot", a.SpotCollateral)...)

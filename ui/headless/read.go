@@ -77,14 +77,6 @@ func runAccount(ctx context.Context, r *runner) error {
 	if r.o.json {
 		return writeJSON(r.env.Stdout, a)
 	}
-	eq := a.MarginBalance
-	if !eq.IsPositive() {
-		eq = a.TotalAccountEquity
-	}
-	mmUtil := decimal.Zero
-	if eq.IsPositive() {
-		mmUtil = a.MaintenanceMargin.Div(eq).Mul(decimal.NewFromInt(100))
-	}
 	k := newKV(true)
 	k.add("Account", user)
 	k.add("Margin mode", a.MarginMode)
@@ -96,7 +88,7 @@ func runAccount(ctx context.Context, r *runner) error {
 	k.add("Initial margin", usd(a.InitialMargin))
 	k.add("Maintenance margin", usd(a.MaintenanceMargin))
 	k.add("Initial margin used", state.FormatPercent(state.MarginUtilizationAfter(a, decimal.Zero), 2))
-	k.add("Maintenance margin used", state.FormatPercent(mmUtil, 2))
+	k.add("Maintenance margin used", state.FormatPercent(state.MaintenanceUtilization(a), 2))
 	if err := k.write(r.env.Stdout); err != nil {
 		return err
 	}
