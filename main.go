@@ -25,6 +25,7 @@ import (
 	"github.com/shopspring/decimal"
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/api/sim"
+	"github.com/tradedesk/tradedesk/api/text"
 	"github.com/tradedesk/tradedesk/state"
 	"github.com/tradedesk/tradedesk/ui"
 	"github.com/tradedesk/tradedesk/ui/headless"
@@ -39,9 +40,11 @@ func main() {
 // anything else opens the console.
 func run(args []string, stdout, stderr io.Writer) int {
 	// Nothing written repeats the key or passphrase from the environment, and no error repeats
-	// anything spelled like a private key (a key pasted into the wrong flag or setting).
+	// anything spelled like a private key (a key pasted into the wrong flag or setting). No
+	// control character from outside text (a server's error, a file name) reaches the terminal.
 	secrets := []string{os.Getenv(api.EnvPrivateKey), os.Getenv(api.EnvPassphrase)}
-	stdout, stderr = redact.NewWriter(stdout, false, secrets...), redact.NewWriter(stderr, true, secrets...)
+	stdout = redact.NewWriter(text.NewWriter(stdout, false), false, secrets...)
+	stderr = redact.NewWriter(text.NewWriter(stderr, true), true, secrets...)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {

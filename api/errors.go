@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/tradedesk/tradedesk/api/text"
 )
 
 // ErrorKind says what went wrong in one request.
@@ -64,6 +66,8 @@ type Error struct {
 }
 
 // Error implements error: "exchange placeOrder: HTTP 429: too many requests (retry after 2s)".
+// The text is one line with no control character in it (text.Clean): the server's part of it
+// is outside text.
 func (e *Error) Error() string {
 	var b strings.Builder
 	b.WriteString(e.Op)
@@ -90,7 +94,7 @@ func (e *Error) Error() string {
 	if e.ambiguous {
 		b.WriteString(" (the request may have reached the exchange: look it up before resending)")
 	}
-	return b.String()
+	return text.Clean(b.String())
 }
 
 // Unwrap returns the underlying error.
@@ -165,7 +169,8 @@ func serverMessage(body []byte) (msg string, ok bool) {
 	return "", false
 }
 
-// rawText renders a JSON value as a message: strings unquoted, null/absent as def.
+// rawText renders a JSON value as a message: strings unquoted, null/absent as def, cleaned
+// (text.Clean) because a server chose it.
 func rawText(raw json.RawMessage, def string) string {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || string(raw) == "null" {
@@ -173,24 +178,18 @@ func rawText(raw json.RawMessage, def string) string {
 	}
 	var s string
 	if json.Unmarshal(raw, &s) == nil {
-		return truncate(s, 300)
+		return text.Clean(truncate(s, 300))
 	}
-	return truncate(string(raw), 300)
+	return text.Clean(truncate(string(raw), 300))
 }
 
 // bodySnippet is a short, printable excerpt of a body for messages.
 func bodySnippet(body []byte) string {
 	s := strings.TrimSpace(string(body))
-	s = strings.Map(func(r rune) rune {
-		if r < 0x20 || r == 0x7f {
-			return ' '
-		}
-		return r
-	}, s)
 	if s == "" {
 		return "empty body"
 	}
-	return truncate(s, 200)
+	return text.Clean(truncate(s, 200))
 }
 
 // parseRetryAfter reads Retry-After as seconds or an HTTP date.

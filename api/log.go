@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strconv"
 	"time"
+
+	"github.com/tradedesk/tradedesk/api/text"
 )
 
 // DebugBodyLimit caps the request and response bodies written to a Debug-level log record.
@@ -167,12 +169,12 @@ func debugBody(b []byte) string {
 	s := string(b[:min(len(b), DebugBodyLimit+512)])
 	s = redactSignatures(s)
 	if len(s) <= DebugBodyLimit && len(b) <= DebugBodyLimit+512 {
-		return s
+		return text.Clean(s)
 	}
 	s = s[:min(len(s), DebugBodyLimit)]
 	s = trailingSignature.ReplaceAllString(s, `"signature":"…"`)
 	s = trailingHex.ReplaceAllStringFunc(s, RedactSignature)
-	return s + "…(" + strconv.Itoa(len(b)) + " bytes)"
+	return text.Clean(s) + "…(" + strconv.Itoa(len(b)) + " bytes)"
 }
 
 // trailingSignature and trailingHex find what a cut may leave of a signature at the end of a text.

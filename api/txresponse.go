@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+
+	"github.com/tradedesk/tradedesk/api/text"
 )
 
 // OrderStatus is the exchange's answer about one placed order.
@@ -100,7 +102,7 @@ func parseOrderStatus(raw json.RawMessage) (OrderStatus, error) {
 	if len(raw) > 0 && raw[0] == '"' {
 		var s string
 		_ = json.Unmarshal(raw, &s)
-		st.Error = s
+		st.Error = text.Clean(truncate(s, 300))
 		return st, nil
 	}
 	var sh orderStatusShape
@@ -162,11 +164,11 @@ func parseCancelStatus(raw json.RawMessage) CancelStatus {
 		if s == "success" || s == "ok" || s == "cancelled" || s == "canceled" {
 			return CancelStatus{OK: true}
 		}
-		return CancelStatus{Error: truncate(s, 300)}
+		return CancelStatus{Error: text.Clean(truncate(s, 300))}
 	}
 	var m map[string]json.RawMessage
 	if json.Unmarshal(raw, &m) != nil {
-		return CancelStatus{Error: "unreadable cancel status " + truncate(string(raw), 80)}
+		return CancelStatus{Error: "unreadable cancel status " + text.Clean(truncate(string(raw), 80))}
 	}
 	if e := rawText(m["error"], ""); e != "" {
 		return CancelStatus{Error: e}
@@ -174,7 +176,7 @@ func parseCancelStatus(raw json.RawMessage) CancelStatus {
 	if v, ok := m["success"]; ok && string(bytes.TrimSpace(v)) != "false" && string(bytes.TrimSpace(v)) != "null" {
 		return CancelStatus{OK: true}
 	}
-	return CancelStatus{Error: "cancel status without success: " + truncate(string(raw), 80)}
+	return CancelStatus{Error: "cancel status without success: " + text.Clean(truncate(string(raw), 80))}
 }
 
 // CancelCount is how many orders a cancel cancelled: data.orders_cancelled (cancelByInstrument,

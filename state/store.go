@@ -86,6 +86,7 @@ func (s *Store) Apply(msg Msg) (changed bool) {
 	if !ok || !msg.Kind().valid() {
 		return false
 	}
+	msg = cleanMsg(msg)
 	k, o := msg.Kind(), msg.Order()
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -7,6 +7,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tradedesk/tradedesk/api"
+	"github.com/tradedesk/tradedesk/api/text"
 	"github.com/tradedesk/tradedesk/state"
 	"github.com/tradedesk/tradedesk/ui/kit"
 )
@@ -226,8 +227,10 @@ func (m *Model) onInstrument(msg kit.InstrumentMsg) tea.Cmd {
 	return tea.Batch(cmd, m.broadcast(kit.DataMsg{Kind: state.KindTickers}))
 }
 
-func (m *Model) setNotice(level kit.NoticeLevel, text string) {
-	m.notice, m.noticeLevel = text, level
+// setNotice shows a notice in the status line. Notices quote server text (rejections, cloids
+// of orders found), so they are cleaned here, once, not when the status line is drawn.
+func (m *Model) setNotice(level kit.NoticeLevel, msg string) {
+	m.notice, m.noticeLevel = text.Clean(msg), level
 }
 
 func (m *Model) countMsg() {

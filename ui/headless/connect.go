@@ -42,6 +42,9 @@ type runner struct {
 	signer *api.Signer
 	// explicit holds the flags given on the command line (the rest may be config defaults).
 	explicit map[string]bool
+	// progress is the raw stderr, for the export's progress line (its \r rewrites the line; the
+	// cleaned stderr would escape it). Only tradedesk's own counts are written to it.
+	progress io.Writer
 }
 
 // overrideDefaults lets a connection flag on the command line replace the config file's choice:

@@ -63,7 +63,7 @@ func runExport(ctx context.Context, r *runner) error {
 	}
 	// Everything is fetched before anything is written: a failed export leaves no partial file.
 	var buf bytes.Buffer
-	p := &progress{w: r.env.Stderr, what: what.String()}
+	p := &progress{w: r.progress, what: what.String()}
 	n, err := export.Run(ctx, r.client, user, what, f, &buf, p.update)
 	p.end()
 	if err != nil {

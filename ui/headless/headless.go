@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/tradedesk/tradedesk/api"
+	"github.com/tradedesk/tradedesk/api/text"
 )
 
 // Exit statuses.
@@ -123,10 +124,13 @@ func Run(ctx context.Context, args []string, env Env) int {
 	}
 	cmd, ok := commands[args[0]]
 	if !ok {
-		fmt.Fprintf(env.Stderr, "tradedesk: unknown command %q; one of: %s\n", oneLine(args[0]), strings.Join(Commands(), ", "))
+		fmt.Fprintf(env.Stderr, "tradedesk: unknown command %s; one of: %s\n", text.Quote(args[0]), strings.Join(Commands(), ", "))
 		return ExitUsage
 	}
-	r := &runner{env: env, cmd: cmd}
+	// Everything printed passes the one sanitiser: tables and messages quote server text, and
+	// errors may repeat what was typed into a flag (a key pasted into the wrong one).
+	r := &runner{env: env, cmd: cmd, progress: env.Stderr}
+	r.env.Stdout, r.env.Stderr = text.NewWriter(env.Stdout, false), text.NewWriter(env.Stderr, true)
 	fs := r.flagSet()
 	pos, err := parseInterspersed(fs, args[1:])
 	if errors.Is(err, flag.ErrHelp) {

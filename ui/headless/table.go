@@ -5,6 +5,8 @@ import (
 	"io"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/tradedesk/tradedesk/api/text"
 )
 
 // table is a text table: a header and rows, numbers right-aligned, text left-aligned, columns
@@ -25,7 +27,15 @@ func newTable(head ...string) *table {
 	return t
 }
 
-func (t *table) add(cells ...string) { t.rows = append(t.rows, cells) }
+// add adds a row. Cells are cleaned (text.Clean) before anything is measured: they hold names,
+// cloids and addresses a server or another program chose.
+func (t *table) add(cells ...string) {
+	row := make([]string, len(cells))
+	for i, c := range cells {
+		row[i] = text.Clean(c)
+	}
+	t.rows = append(t.rows, row)
+}
 
 // write prints the table; an empty table prints the header and "(none)".
 func (t *table) write(w io.Writer) error {

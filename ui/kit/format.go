@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mattn/go-runewidth"
 	"github.com/shopspring/decimal"
+	"github.com/tradedesk/tradedesk/api/text"
 	"github.com/tradedesk/tradedesk/state"
 )
 
@@ -146,14 +147,17 @@ func EmptyFor(store *state.Store, k state.Kind, text string) string {
 	return text
 }
 
-// PlainError keeps an error to one line a trader can read.
+// PlainError keeps an error to one line a trader can read, with nothing in it a terminal would
+// act on (errors carry server text) and nothing shaped like a key (errors may repeat what was
+// typed into a field).
 func PlainError(err error) string {
 	s := err.Error()
 	if i := strings.IndexByte(s, '\n'); i >= 0 {
 		s = s[:i]
 	}
+	s = text.HideKeys(s)
 	if len(s) > 160 {
 		s = s[:160] + "…"
 	}
-	return s
+	return text.Clean(s)
 }

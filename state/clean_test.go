@@ -1,0 +1,86 @@
+package state
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/tradedesk/tradedesk/api"
+)
+
+// hostile is what a hostile server or another program trading the account puts in a string: it
+// sets the terminal's title, writes the clipboard (OSC 52), clears the screen, and uses the C1
+// form of CSI.
+const hostile = "\x1b]0;TITLE\a\x1b]52;c;MHhhdHRhY2tlcg==\a\x1b[2J\x1b[41m\u009b31m\x7f"
+
+// noControl fails the test when s holds a control character.
+func noControl(t *testing.T, where, s string) {
+	t.Helper()
+	for _, r := range s {
+		if r < 0x20 || (r >= 0x7f && r <= 0x9f) {
+			t.Errorf("%s: control %U in %q", where, r, s)
+			return
+		}
+	}
+}
+
+// TestStoreCleansServerText: every string the store hands the panes is clean, map keys included,
+// and the message the poll built is left as it was (headless --json prints those records
+// exactly). Guards against dropping the cleanMsg call in Apply, or cleaning in place.
+func TestStoreCleansServerText(t *testing.T) {
+	s := New(nil)
+	ins := testInstruments()
+	ins.Perps[0].Name = "BTC" + hostile + "-PERP"
+	s.Apply(InstrumentsMsg{Instruments: ins})
+	acct := testAccount()
+	acct.SpotCollateral["USDC"+hostile] = acct.SpotCollateral["USDC"]
+	s.Apply(AccountMsg{Summary: acct})
+	orders := []api.OrderRecord{{OrderID: 1, Instrument: "BTC" + hostile, Cloid: hostile, State: "open" + hostile}}
+	s.Apply(&OrdersMsg{Orders: orders})
+	fills := []api.Fill{{TradeID: 1, OrderID: 1, Instrument: "X" + hostile, Cloid: "=cmd" + hostile, Account: hostile}}
+	s.Apply(FillsMsg{Page: api.Page[api.Fill]{Data: fills, Page: 1, TotalPages: 1}})
+	s.Apply(TickersMsg{Tickers: []api.Ticker{{Symbol: "BTC" + hostile + "-PERP"}}})
+
+	for _, in := range s.Instruments() {
+		noControl(t, "instrument", in.Name)
+	}
+	for k := range s.Account().SpotCollateral {
+		noControl(t, "collateral key", k)
+	}
+	for _, o := range s.Orders() {
+		noControl(t, "order", fmt.Sprint(o.Instrument, o.Cloid, o.State))
+	}
+	for _, f := range s.Fills() {
+		noControl(t, "fill", fmt.Sprint(f.Instrument, f.Cloid, f.Account))
+	}
+	for _, tk := range s.Tickers() {
+		noControl(t, "ticker", tk.Symbol)
+	}
+	if _, ok := s.Ticker("BTC" + `\u001b]0;TITLE\u0007\u001b]52;c;MHhhdHRhY2tlcg==\u0007\u001b[2J\u001b[41m\u009b31m\u007f` + "-PERP"); !ok {
+		t.Error("the cleaned ticker is not found by its cleaned name")
+	}
+	if orders[0].Cloid != hostile || !strings.Contains(fills[0].Cloid, "\x1b") {
+		t.Error("the poll's own records were changed")
+	}
+}
+
+// TestCleanMsgKeepsCleanMessages: a message with nothing to clean is the same message (no copy).
+func TestCleanMsgKeepsCleanMessages(t *testing.T) {
+	orders := []api.OrderRecord{{OrderID: 1, Instrument: "BTC-PERP", Cloid: "c"}}
+	out := cleanMsg(OrdersMsg{Orders: orders}).(OrdersMsg)
+	if &out.Orders[0] != &orders[0] {
+		t.Error("a clean message was copied")
+	}
+}
+
+func BenchmarkCleanMsgFills(b *testing.B) {
+	fills := make([]api.Fill, 10000)
+	for i := range fills {
+		fills[i] = api.Fill{TradeID: api.TradeID(i), Instrument: "BTC-PERP", Cloid: "0b5e0c3e-6f3c-4c59-9d7c-1f7a3c8e2b11", Side: "b", Direction: "openLong"}
+	}
+	msg := FillsMsg{Page: api.Page[api.Fill]{Data: fills}}
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = cleanMsg(msg)
+	}
+}
