@@ -71,6 +71,7 @@ type account struct {
 	pos      map[api.InstrumentID]*position
 	lev      map[api.InstrumentID]*levSetting
 	rest     map[api.InstrumentID]*resting
+	trig     map[api.InstrumentID]*resting // lots of trigger orders that are not reduce-only
 	open     map[api.OrderID]*order
 	history  []*order
 	closed   int // closed orders in history
@@ -83,6 +84,7 @@ type account struct {
 	peak     decimal.Decimal
 	maxDD    decimal.Decimal
 	funding  []fundingRec
+	seized   []seizure // collateral sold to, and debts paid by, the insurance fund
 	brokers  []brokerRec
 	created  time.Time
 	seen     time.Time // last signed action or query, for idle eviction
@@ -125,7 +127,7 @@ func newAccount(addr string, internal bool) *account {
 	return &account{addr: addr, internal: internal,
 		spot: map[api.CollateralID]decimal.Decimal{}, deriv: map[api.CollateralID]decimal.Decimal{},
 		pos: map[api.InstrumentID]*position{}, lev: map[api.InstrumentID]*levSetting{},
-		rest: map[api.InstrumentID]*resting{}, open: map[api.OrderID]*order{}, nonces: newNonceSet()}
+		rest: map[api.InstrumentID]*resting{}, trig: map[api.InstrumentID]*resting{}, open: map[api.OrderID]*order{}, nonces: newNonceSet()}
 }
 
 func (a *account) restingOn(id api.InstrumentID) *resting {

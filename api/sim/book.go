@@ -118,24 +118,6 @@ func crosses(buy bool, p, q int64) bool {
 	return q >= p
 }
 
-// available sums the lots a taker could fill up to its limit, skipping the account's own orders.
-func (b *book) available(buy bool, limit int64, self *account, need int64) int64 {
-	opp := *b.side(!buy)
-	var sum int64
-	for i := len(opp) - 1; i >= 0 && sum < need; i-- {
-		l := opp[i]
-		if !crosses(buy, limit, l.price) {
-			break
-		}
-		for _, o := range l.orders {
-			if o.acct != self {
-				sum += o.rest
-			}
-		}
-	}
-	return sum
-}
-
 // depth returns up to n levels of a side, best first, as (price, lots) pairs.
 func (b *book) depth(buy bool, n int) [][2]int64 {
 	s := *b.side(buy)

@@ -76,13 +76,17 @@ type engine struct {
 	maker    *account // the market makers
 	curTx    string   // hash of the transaction being applied, for its fills
 	taker    *account // random market orders
+	fees     *account // receives fees, pays rebates
+	insure   *account // the insurance fund
+	house    []*account
+	ledger   ledger
 }
 
 func newEngine(now func() time.Time, seed uint64, demo decimal.Decimal) *engine {
 	e := &engine{clock: now, rng: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)),
 		byID: map[api.InstrumentID]*market{}, byName: map[string]*market{},
 		collByID: map[api.CollateralID]*collateralSpec{}, accounts: map[string]*account{},
-		orders: map[api.OrderID]*order{}, nextOid: 1000001, nextTid: 7_000_000_000, demo: demo}
+		orders: map[api.OrderID]*order{}, nextOid: 1000001, nextTid: 7_000_000_000, demo: demo, ledger: newLedger()}
 	for _, spec := range defaultMarkets() {
 		m := &market{marketSpec: spec}
 		px := spec.tick.round(spec.start)
@@ -101,6 +105,8 @@ func newEngine(now func() time.Time, seed uint64, demo decimal.Decimal) *engine 
 	e.liq = e.internalAccount("liquidator")
 	e.maker = e.internalAccount("maker")
 	e.taker = e.internalAccount("taker")
+	e.fees = e.internalAccount("fees")
+	e.insure = e.internalAccount("insurance")
 	return e
 }
 
@@ -137,6 +143,12 @@ func (e *engine) account(addr string) *account {
 	a := e.fresh(addr)
 	e.accounts[addr] = a
 	e.users = append(e.users, a)
+	for id, v := range a.spot {
+		e.ledger.deposit(id, v)
+	}
+	for id, v := range a.deriv {
+		e.ledger.deposit(id, v)
+	}
 	return a
 }
 
@@ -164,12 +176,13 @@ func (e *engine) view(addr string) *account {
 	return e.fresh(addr)
 }
 
-// internalAccount makes an account the simulator itself trades from (market makers, takers,
-// the liquidator): it has no balances or margin.
+// internalAccount makes one of the exchange's own accounts (market makers, takers, the
+// liquidator, fees, insurance): it pays no fees, needs no margin and may hold a negative balance.
 func (e *engine) internalAccount(name string) *account {
-	addr := common.BytesToAddress(crypto.Keccak256([]byte("tradedesk-sim/" + name))).Hex()
+	addr := houseAddress(name)
 	a := newAccount(addr, true)
 	e.accounts[addr] = a
+	e.house = append(e.house, a)
 	return a
 }
 

@@ -62,6 +62,7 @@ func (e *engine) evictIdle() bool {
 	kept := e.users[:0]
 	for _, a := range e.users {
 		if e.evictable(a, now) {
+			e.ledger.forget(a)
 			delete(e.accounts, a.addr)
 			continue
 		}

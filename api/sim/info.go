@@ -333,7 +333,7 @@ func (s *Sim) infoHistory(p *infoParams) (any, error) {
 		return nil, err
 	}
 	h := a.history
-	return page(len(h), p, func(i int) orderJSON { return orderOut(h[len(h)-1-i].record()) })
+	return page(len(h), p, func(i int) orderJSON { return orderOut(h[len(h)-1-i]) })
 }
 
 func (s *Sim) infoOpenOrders(p *infoParams) (any, error) {
@@ -342,7 +342,7 @@ func (s *Sim) infoOpenOrders(p *infoParams) (any, error) {
 		return nil, err
 	}
 	open := a.openOrders()
-	return page(len(open), p, func(i int) orderJSON { return orderOut(open[i].record()) })
+	return page(len(open), p, func(i int) orderJSON { return orderOut(open[i]) })
 }
 
 func (s *Sim) infoBrokers(p *infoParams) (any, error) {

@@ -3,6 +3,7 @@ package sim
 import (
 	"cmp"
 	"slices"
+	"time"
 
 	"github.com/shopspring/decimal"
 
@@ -10,19 +11,25 @@ import (
 )
 
 // liquidations closes the positions of accounts whose equity has fallen under maintenance margin:
-// all cross positions when cross equity is under the cross maintenance margin, and each isolated
-// position whose own margin is under its maintenance margin.
+// all cross positions when cross equity (collateral at its weighted value plus unrealised PnL) is
+// under the cross maintenance margin, and each isolated position whose own margin is under its
+// maintenance margin. Then it settles what the account owes (settleDebt), so an account with a
+// USDC debt that its other collateral no longer covers is liquidated even without a position.
 func (e *engine) liquidations() {
 	for _, a := range e.users {
 		if len(a.pos) == 0 {
+			if a.deriv[collUSDC].IsNegative() {
+				e.settleDebt(a, nil)
+			}
 			continue
 		}
 		r := e.risk(a)
+		var fills []*fillRec
 		if r.crossMM.IsPositive() && r.crossEquity().LessThan(r.crossMM) {
 			e.cancelAccount(a, 0)
 			for i := range r.pos {
 				if !r.pos[i].p.isolated {
-					e.liquidate(a, r.pos[i].m, r.pos[i].p)
+					fills = append(fills, e.liquidate(a, r.pos[i].m, r.pos[i].p))
 				}
 			}
 		}
@@ -30,38 +37,121 @@ func (e *engine) liquidations() {
 			pr := &r.pos[i]
 			if pr.p.isolated && pr.p.isoMargin.Add(pr.upnl).LessThan(pr.mm) {
 				e.cancelAccount(a, pr.m.id)
-				e.liquidate(a, pr.m, pr.p)
+				e.liquidateIsolated(a, pr.m, pr.p)
 			}
+		}
+		if len(fills) > 0 || a.deriv[collUSDC].IsNegative() {
+			e.settleDebt(a, fills)
+		}
+		for _, f := range fills {
+			e.recordFill(a, *f)
 		}
 	}
 }
 
-// liquidate closes a position at the mark price into the liquidator's account, charging the
-// liquidation fee out of whatever margin is left. A loss beyond the account's balance is absorbed
-// (the balance stops at zero).
-func (e *engine) liquidate(a *account, m *market, p *position) {
+// liquidate closes a position at the mark price into the liquidator's account and charges the
+// liquidation fee (to the insurance fund). The loss and the fee come out of the account's USDC,
+// which may go negative; settleDebt then decides who pays. The fill is returned unrecorded, so
+// that it can show what was finally charged.
+func (e *engine) liquidate(a *account, m *market, p *position) *fillRec {
 	buy := p.size < 0
 	q := abs(p.size)
 	tid := e.nextTid
 	e.nextTid++
-	f := fillRec{mkt: m, oid: 0, trade: tid, buy: buy, price: m.mark, lots: q, crossed: true,
+	f := &fillRec{mkt: m, oid: 0, trade: tid, buy: buy, price: m.mark, lots: q, crossed: true,
 		fillType: fillLiquidation, at: e.now()}
-	isolated := p.isolated
-	before := a.deriv[collUSDC]
-	f.fee = e.applyPerpFill(a, m, buy, m.mark, q, liqFee, &f)
-	floor := decimal.Zero // a cross account loses at most its balance
-	if isolated {
-		floor = decimal.Max(before, decimal.Zero) // an isolated position loses at most its own margin
-	}
-	if short := a.deriv[collUSDC].Sub(floor); short.IsNegative() {
-		// The fee takes only what is left; the insurance fund covers the rest.
-		f.fee = decimal.Max(f.fee.Add(short), decimal.Zero)
-		a.pnl = a.pnl.Sub(short)
-		a.deriv[collUSDC] = floor
-	}
-	e.recordFill(a, f)
+	f.fee = e.applyPerpFill(a, m, buy, m.mark, q, liqFee, f)
+	collectFee(a, e.insure, collUSDC, f.fee, true)
 	var g fillRec
 	e.applyPerpFill(e.liq, m, !buy, m.mark, q, decimal.Zero, &g)
+	return f
+}
+
+// liquidateIsolated closes an isolated position: it loses at most its own margin, and the
+// insurance fund pays the rest of its loss and fee.
+func (e *engine) liquidateIsolated(a *account, m *market, p *position) {
+	before := a.deriv[collUSDC]
+	f := e.liquidate(a, m, p)
+	if short := before.Sub(a.deriv[collUSDC]); short.IsPositive() {
+		e.cover(a, short, []*fillRec{f})
+	}
+	e.recordFill(a, *f)
+}
+
+// settleDebt deals with a negative USDC balance in the derivative account. While the account's
+// other collateral, at its weighted value, covers the debt, the debt stays (and blocks moving
+// that collateral out). Otherwise the insurance fund buys the collateral at its index price, as
+// much as the debt needs (rounded up to the collateral's unit), and pays whatever is still owed;
+// the liquidation fills of this pass then show only what the account was really charged.
+func (e *engine) settleDebt(a *account, fills []*fillRec) {
+	debt := a.deriv[collUSDC].Neg()
+	if !debt.IsPositive() || e.backing(a).GreaterThanOrEqual(debt) {
+		return
+	}
+	for _, c := range e.colls {
+		id := c.rec.ID
+		bal := a.deriv[id]
+		if id == collUSDC || !bal.IsPositive() || !debt.IsPositive() {
+			continue
+		}
+		px := e.collPrice(id)
+		if !px.IsPositive() {
+			continue
+		}
+		sell := decimal.Min(bal, e.payUp(id, debt.DivRound(px, e.decimalsOf(id)+2)))
+		proceeds := e.receiveDown(collUSDC, sell.Mul(px))
+		a.deriv[id] = bal.Sub(sell)
+		e.insure.deriv[id] = e.insure.deriv[id].Add(sell)
+		e.insure.deriv[collUSDC] = e.insure.deriv[collUSDC].Sub(proceeds)
+		a.deriv[collUSDC] = a.deriv[collUSDC].Add(proceeds)
+		a.seized = append(a.seized, seizure{coll: id, amount: sell, proceeds: proceeds, at: e.now()})
+		debt = a.deriv[collUSDC].Neg()
+	}
+	if debt.IsPositive() {
+		e.cover(a, debt, fills)
+	}
+}
+
+// backing is the weighted value of the derivative account's collateral other than USDC.
+func (e *engine) backing(a *account) decimal.Decimal {
+	v := decimal.Zero
+	for id, bal := range a.deriv {
+		c := e.collByID[id]
+		if id == collUSDC || c == nil || !bal.IsPositive() {
+			continue
+		}
+		v = v.Add(bal.Mul(e.collPrice(id)).Mul(c.rec.DefaultCollWeight))
+	}
+	return v
+}
+
+// cover has the insurance fund pay amt of an account's loss. The liquidation fills show it: their
+// fees shrink first, then their losses, so that each fill records what the account paid.
+func (e *engine) cover(a *account, amt decimal.Decimal, fills []*fillRec) {
+	e.insure.deriv[collUSDC] = e.insure.deriv[collUSDC].Sub(amt)
+	a.deriv[collUSDC] = a.deriv[collUSDC].Add(amt)
+	a.pnl = a.pnl.Add(amt)
+	left := amt
+	for _, f := range fills {
+		x := decimal.Min(left, decimal.Max(f.fee, decimal.Zero))
+		f.fee, left = f.fee.Sub(x), left.Sub(x)
+	}
+	for _, f := range fills {
+		x := decimal.Min(left, decimal.Max(f.closedPnl.Neg(), decimal.Zero))
+		f.closedPnl, left = f.closedPnl.Add(x), left.Sub(x)
+	}
+	if left.IsPositive() {
+		a.seized = append(a.seized, seizure{coll: collUSDC, proceeds: left, at: e.now()})
+	}
+}
+
+// seizure is collateral the insurance fund bought from a bankrupt account (amount of coll for
+// proceeds USDC), or (coll USDC, amount zero) a debt it paid that no fill shows.
+type seizure struct {
+	coll     api.CollateralID
+	amount   decimal.Decimal
+	proceeds decimal.Decimal
+	at       time.Time
 }
 
 // cancelAccount cancels an account's open orders, on one instrument or (id 0) on all. It returns

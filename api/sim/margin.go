@@ -60,7 +60,10 @@ func (e *engine) risk(a *account) risk {
 		if p := a.pos[m.id]; p != nil {
 			r.addPosition(m, p)
 		}
-		if rs := a.rest[m.id]; rs != nil && (rs.buy != 0 || rs.sell != 0) && !m.spot {
+		if m.spot {
+			continue
+		}
+		if rs := a.pending(m.id); rs.buy != 0 || rs.sell != 0 {
 			r.orderIM = r.orderIM.Add(orderMargin(a, m, rs))
 		}
 	}
@@ -89,9 +92,23 @@ func (r *risk) addPosition(m *market, p *position) {
 	r.pos = append(r.pos, pr)
 }
 
-// orderMargin is the initial margin an account's open orders on a perpetual would add if they
-// all filled at the mark price.
-func orderMargin(a *account, m *market, rs *resting) decimal.Decimal {
+// pending sums the lots of an account's resting orders and of its trigger orders that are not
+// reduce-only on one instrument: what its margin must be able to carry if they all fill.
+func (a *account) pending(id api.InstrumentID) resting {
+	var out resting
+	if rs := a.rest[id]; rs != nil {
+		out = *rs
+	}
+	if tr := a.trig[id]; tr != nil {
+		out.buy += tr.buy
+		out.sell += tr.sell
+	}
+	return out
+}
+
+// orderMargin is the initial margin an account's open and trigger orders on a perpetual would
+// add if they all filled at the mark price.
+func orderMargin(a *account, m *market, rs resting) decimal.Decimal {
 	var size int64
 	if p := a.pos[m.id]; p != nil {
 		size = p.size
@@ -113,13 +130,12 @@ func (e *engine) checkMargin(o *order) error {
 		return nil // trimmed to the position, it can only reduce
 	}
 	a, m := o.acct, o.mkt
-	var size, b, s int64
+	var size int64
 	if p := a.pos[m.id]; p != nil {
 		size = p.size
 	}
-	if rs := a.rest[m.id]; rs != nil {
-		b, s = rs.buy, rs.sell
-	}
+	pend := a.pending(m.id)
+	b, s := pend.buy, pend.sell
 	before := worst(size, b, s)
 	if o.buy {
 		b += o.size
@@ -130,7 +146,7 @@ func (e *engine) checkMargin(o *order) error {
 	if after <= before {
 		return nil
 	}
-	px := max(m.mark, o.price)
+	px := max(m.mark, o.price, o.trigger) // a trigger order may fill at its trigger price or beyond
 	lev := a.leverage(m).lev
 	notional := m.notional(px, after)
 	if t := m.tierFor(notional); lev.GreaterThan(t.maxLev) {
@@ -162,9 +178,10 @@ func (e *engine) spotHold(a *account, asset api.CollateralID) decimal.Decimal {
 	return h
 }
 
-// spotFree is the spot balance of an asset not set aside by open orders.
+// spotFree is the spot balance of an asset not set aside by open orders, rounded down to the
+// asset's decimals.
 func (e *engine) spotFree(a *account, asset api.CollateralID) decimal.Decimal {
-	return a.spot[asset].Sub(e.spotHold(a, asset))
+	return e.receiveDown(asset, a.spot[asset].Sub(e.spotHold(a, asset)))
 }
 
 // checkSpotFunds rejects a spot order the account's spot balance cannot pay for.

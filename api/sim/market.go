@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"fmt"
 	"math"
 	"time"
 
@@ -172,25 +173,34 @@ func (e *engine) accruePremium(m *market) {
 	m.funding = decimal.Min(decimal.Max(rate, maxFunding.Neg()), maxFunding).Round(8)
 }
 
-// payFunding settles funding on every open perpetual position: longs pay shorts when the rate is
-// positive. The premium average then starts again.
+// payFunding settles funding on every open perpetual position, the exchange's own included:
+// longs pay shorts when the rate is positive. A payer pays its amount rounded up to USDC's unit,
+// a receiver gets its amount rounded down, and the fee account keeps the difference, so funding
+// creates and destroys nothing. The premium average then starts again.
 func (e *engine) payFunding(t time.Time) {
-	for _, a := range e.users {
+	residual := decimal.Zero
+	for _, a := range e.allAccounts() {
 		for _, m := range e.markets {
 			p := a.pos[m.id]
 			if p == nil || m.funding.IsZero() {
 				continue
 			}
-			amt := m.qty(p.size).Mul(m.markPx()).Mul(m.funding).Neg().Round(6)
+			owed := m.qty(p.size).Mul(m.markPx()).Mul(m.funding) // positive: the position pays
+			amt := e.receiveDown(collUSDC, owed.Neg())           // rounds a payment up, a receipt down
+			residual = residual.Sub(amt)
 			if p.isolated {
 				p.isoMargin = p.isoMargin.Add(amt)
 			} else {
 				a.deriv[collUSDC] = a.deriv[collUSDC].Add(amt)
 			}
+			if a.internal {
+				continue
+			}
 			a.pnl = a.pnl.Add(amt)
 			a.addFunding(fundingRec{mkt: m, amount: amt, rate: m.funding, at: t})
 		}
 	}
+	e.fees.deriv[collUSDC] = e.fees.deriv[collUSDC].Add(residual)
 	for _, m := range e.markets {
 		m.premSum, m.premN = decimal.Zero, 0
 	}
@@ -214,21 +224,40 @@ func (e *engine) fireTriggers(m *market) {
 	clear(m.triggers[len(kept):])
 	m.triggers = kept
 	for _, o := range fired {
+		o.acct.reserveTrigger(o, -1)
 		e.close(o, api.StateTriggered)
-		child := *o
+		child := &order{}
+		*child = *o
 		child.trigger, child.state, child.inBook = 0, "", false
-		if c := e.closable(&child); child.grouping == "position" && child.ro && c > 0 {
+		if c := e.closable(child); child.grouping == "position" && child.ro && c > 0 {
 			child.size = c // a position TP/SL closes the whole position as it is now
 		}
 		child.rest = child.size
 		if child.autoBound {
 			_ = child.marketBound(decimal.Zero) // the bound follows the mark at firing time
 		}
-		e.open(&child)
-		if child.ro && e.closable(&child) == 0 || e.checkBookRules(&child) != nil {
-			e.close(&child, api.StateCancelled) // nothing to reduce, or post-only would cross
+		err := e.checkFired(child)
+		e.open(child)
+		if err != nil {
+			child.reason = "triggered, then cancelled: " + err.Error()
+			e.close(child, api.StateCancelled)
 			continue
 		}
-		e.execute(&child)
+		e.execute(child)
 	}
+}
+
+// checkFired applies to a trigger's order, when it fires, the checks a new order gets: something
+// to reduce, the book rules (post-only, fill-or-kill), and margin as the account stands now.
+func (e *engine) checkFired(o *order) error {
+	if o.ro && e.closable(o) == 0 {
+		return fmt.Errorf("reduce-only order would not reduce a position: there is no %s position on %s", oppositeWord(o.buy), o.mkt.name)
+	}
+	if err := e.checkBookRules(o); err != nil {
+		return err
+	}
+	if o.acct.internal || o.mkt.spot {
+		return nil
+	}
+	return e.checkMargin(o)
 }

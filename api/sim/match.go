@@ -26,6 +26,7 @@ func (e *engine) place(a *account, w *api.OrderWire) (*order, error) {
 	e.open(o)
 	if o.trigger != 0 {
 		o.mkt.triggers = append(o.mkt.triggers, o)
+		o.acct.reserveTrigger(o, 1)
 		return o, nil
 	}
 	e.execute(o)
@@ -65,7 +66,7 @@ func (e *engine) checkBookRules(o *order) error {
 		if o.ro {
 			need = min(need, e.closable(o))
 		}
-		if got := b.available(o.buy, o.price, o.acct, need); got < need {
+		if got := e.fillable(o, need); got < need {
 			return fmt.Errorf("fill-or-kill order cannot fill in full: only %s available at %s or better",
 				o.mkt.qty(got), o.mkt.px(o.price))
 		}
@@ -229,6 +230,7 @@ func (e *engine) cancel(o *order) {
 	}
 	if o.trigger != 0 && o.state == api.StateOpen {
 		o.mkt.dropTrigger(o)
+		o.acct.reserveTrigger(o, -1)
 	}
 	e.close(o, api.StateCancelled)
 }
@@ -248,4 +250,55 @@ func (m *market) tape(t tradeRec) {
 		m.trades = append(m.trades[:0], m.trades[len(m.trades)-maxTradesKept:]...)
 	}
 	m.trades = append(m.trades, t)
+}
+
+// reserveTrigger adds (sign 1) or removes (sign -1) a waiting trigger order's lots from what the
+// account's margin must carry. Reduce-only triggers reserve nothing: they can only reduce.
+func (a *account) reserveTrigger(o *order, sign int64) {
+	if o.ro || o.mkt.spot {
+		return
+	}
+	tr := a.trig[o.mkt.id]
+	if tr == nil {
+		tr = &resting{}
+		a.trig[o.mkt.id] = tr
+	}
+	if o.buy {
+		tr.buy += sign * o.size
+	} else {
+		tr.sell += sign * o.size
+	}
+	if tr.buy == 0 && tr.sell == 0 {
+		delete(a.trig, o.mkt.id)
+	}
+}
+
+// fillable is how many lots a taker would fill now, up to need, as match would fill them: the
+// account's own resting orders are cancelled, not filled, and a reduce-only resting order fills
+// only what is left of its owner's position after that owner's earlier fills in the same sweep.
+func (e *engine) fillable(t *order, need int64) int64 {
+	opp := *t.mkt.book.side(!t.buy)
+	var sum int64
+	used := map[*account]int64{} // lots each maker has filled so far in this sweep
+	for i := len(opp) - 1; i >= 0 && sum < need; i-- {
+		l := opp[i]
+		if !crosses(t.buy, t.price, l.price) {
+			break
+		}
+		for _, m := range l.orders {
+			if sum >= need {
+				break
+			}
+			if m.acct == t.acct {
+				continue
+			}
+			q := min(m.rest, need-sum)
+			if m.ro {
+				q = min(q, max(e.closable(m)-used[m.acct], 0))
+			}
+			used[m.acct] += q
+			sum += q
+		}
+	}
+	return sum
 }

@@ -32,8 +32,9 @@ type order struct {
 	state     string
 	created   time.Time
 	inBook    bool
-	autoBound bool  // a market order whose bound comes from the mark
-	pxLots    int64 // sum of price×lots over the order's fills, in ticks×lots
+	autoBound bool   // a market order whose bound comes from the mark
+	pxLots    int64  // sum of price×lots over the order's fills, in ticks×lots
+	reason    string // why the exchange cancelled it on its own, if it did
 }
 
 // Market orders without a usable price bound fill up to this far from the mark price.

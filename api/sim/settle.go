@@ -20,6 +20,7 @@ func (e *engine) settle(o *order, price, q int64, maker bool, tid api.TradeID) {
 		rate = makerFee
 	}
 	f.fee = e.applyPerpFill(a, m, o.buy, price, q, rate, &f)
+	collectFee(a, e.fees, collUSDC, f.fee, true)
 	e.recordFill(a, f)
 }
 
@@ -33,8 +34,9 @@ func (e *engine) recordFill(a *account, f fillRec) {
 	a.addFill(f)
 }
 
-// applyPerpFill moves an account's position and balance by one fill and returns the fee charged.
-// It fills in the fill record's direction, start size and price, and closed PnL.
+// applyPerpFill moves an account's position and balance by one fill and returns the fee due
+// (zero for the exchange's own accounts), which the caller collects. It fills in the fill
+// record's direction, start size and price, and closed PnL.
 func (e *engine) applyPerpFill(a *account, m *market, buy bool, price, q int64, rate decimal.Decimal, f *fillRec) decimal.Decimal {
 	p := e.positionFor(a, m)
 	start := p.size
@@ -42,7 +44,7 @@ func (e *engine) applyPerpFill(a *account, m *market, buy bool, price, q int64, 
 	notional := m.notional(price, q)
 	fee := decimal.Zero
 	if !a.internal {
-		fee = notional.Mul(rate)
+		fee = e.feeFor(notional, rate)
 	}
 	pnl, opened := decimal.Zero, q
 	if start != 0 && (start > 0) != buy {
@@ -67,8 +69,8 @@ func (e *engine) applyPerpFill(a *account, m *market, buy bool, price, q int64, 
 	p.updated = e.now()
 	m.oi += max(p.size, 0) - max(start, 0)
 	f.closedPnl = pnl
+	a.deriv[collUSDC] = a.deriv[collUSDC].Add(pnl)
 	if !a.internal {
-		a.deriv[collUSDC] = a.deriv[collUSDC].Add(pnl).Sub(fee)
 		a.volume = a.volume.Add(notional)
 		a.pnl = a.pnl.Add(pnl).Sub(fee)
 	}
@@ -84,7 +86,7 @@ func (e *engine) positionFor(a *account, m *market) *position {
 	p := a.pos[m.id]
 	if p == nil {
 		s := a.leverage(m)
-		p = &position{isolated: s.mode == api.MarginIsolated, lev: s.lev}
+		p = &position{isolated: s.mode == api.MarginIsolated && !a.internal, lev: s.lev}
 		a.pos[m.id] = p
 	}
 	return p
@@ -98,8 +100,8 @@ func (e *engine) openPart(a *account, m *market, p *position, price, q int64) {
 	}
 	add := m.notional(price, q)
 	p.cost = p.cost.Add(add)
-	if p.isolated && !a.internal {
-		margin := add.Div(p.lev)
+	if p.isolated {
+		margin := e.payUp(collUSDC, add.DivRound(p.lev, 12))
 		p.isoMargin = p.isoMargin.Add(margin)
 		a.deriv[collUSDC] = a.deriv[collUSDC].Sub(margin)
 	}
@@ -110,7 +112,7 @@ func (e *engine) closePart(a *account, m *market, p *position, price, q int64) d
 	size := abs(p.size)
 	part := p.cost
 	if q != size {
-		part = p.cost.Mul(decimal.NewFromInt(q)).Div(decimal.NewFromInt(size))
+		part = p.cost.Mul(decimal.NewFromInt(q)).DivRound(decimal.NewFromInt(size), e.decimalsOf(collUSDC))
 	}
 	p.cost = p.cost.Sub(part)
 	exit := m.notional(price, q)
@@ -118,10 +120,10 @@ func (e *engine) closePart(a *account, m *market, p *position, price, q int64) d
 	if p.size < 0 {
 		pnl = part.Sub(exit)
 	}
-	if p.isolated && !a.internal {
+	if p.isolated {
 		rel := p.isoMargin
 		if q != size {
-			rel = p.isoMargin.Mul(decimal.NewFromInt(q)).Div(decimal.NewFromInt(size))
+			rel = e.receiveDown(collUSDC, p.isoMargin.Mul(decimal.NewFromInt(q)).Div(decimal.NewFromInt(size)))
 		}
 		p.isoMargin = p.isoMargin.Sub(rel)
 		a.deriv[collUSDC] = a.deriv[collUSDC].Add(rel)
@@ -161,23 +163,24 @@ func abs(n int64) int64 {
 // settleSpot moves base and quote balances for one side of a spot trade.
 func (e *engine) settleSpot(o *order, price, q int64, maker bool, tid api.TradeID) {
 	a, m := o.acct, o.mkt
+	notional := m.notional(price, q)
+	base := m.qty(q)
+	if o.buy {
+		a.spot[m.base] = a.spot[m.base].Add(base)
+		a.spot[m.quote] = a.spot[m.quote].Sub(notional)
+	} else {
+		a.spot[m.base] = a.spot[m.base].Sub(base)
+		a.spot[m.quote] = a.spot[m.quote].Add(notional)
+	}
 	if a.internal {
 		return
 	}
-	notional := m.notional(price, q)
 	rate := takerFee
 	if maker {
 		rate = makerFee
 	}
-	fee := notional.Mul(rate)
-	base := m.qty(q)
-	if o.buy {
-		a.spot[m.base] = a.spot[m.base].Add(base)
-		a.spot[m.quote] = a.spot[m.quote].Sub(notional).Sub(fee)
-	} else {
-		a.spot[m.base] = a.spot[m.base].Sub(base)
-		a.spot[m.quote] = a.spot[m.quote].Add(notional).Sub(fee)
-	}
+	fee := e.payUp(m.quote, notional.Mul(rate))
+	collectFee(a, e.fees, m.quote, fee, false)
 	a.spotVol = a.spotVol.Add(notional)
 	a.pnl = a.pnl.Sub(fee)
 	dir := api.DirOpenLong

@@ -264,5 +264,6 @@ func (s *Sim) Deposit(user string, collateral api.CollateralID, amount decimal.D
 	} else {
 		a.spot[collateral] = a.spot[collateral].Add(amount)
 	}
+	e.ledger.deposit(collateral, amount)
 	return nil
 }

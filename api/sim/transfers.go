@@ -31,8 +31,13 @@ func (e *engine) amount(id api.CollateralID, s string) (*collateralSpec, decimal
 
 // derivFree is how much of a collateral the derivative account can move out without breaking
 // its margin: the balance, limited by available margin.
+// It is rounded down to the collateral's decimals, so the figure shown can be moved as it is.
+// While the account owes USDC, nothing else leaves it.
 func (e *engine) derivFree(a *account, id api.CollateralID) decimal.Decimal {
 	bal := a.deriv[id]
+	if id != collUSDC && a.deriv[collUSDC].IsNegative() {
+		return decimal.Zero
+	}
 	r := e.risk(a)
 	avail := decimal.Max(r.available(), decimal.Zero)
 	if id != collUSDC {
@@ -41,9 +46,18 @@ func (e *engine) derivFree(a *account, id api.CollateralID) decimal.Decimal {
 		if !worth.IsPositive() {
 			return decimal.Zero
 		}
-		avail = avail.DivRound(worth, int32(c.rec.Decimals))
+		avail = avail.DivRound(worth, int32(c.rec.Decimals)+2)
 	}
-	return decimal.Max(decimal.Min(bal, avail), decimal.Zero)
+	return e.receiveDown(id, decimal.Max(decimal.Min(bal, avail), decimal.Zero))
+}
+
+// owes refuses to move non-USDC collateral out of a derivative account that owes USDC.
+func (e *engine) owes(a *account, id api.CollateralID) error {
+	if debt := a.deriv[collUSDC]; id != collUSDC && debt.IsNegative() {
+		return fmt.Errorf("the derivative account owes %s USDC: transfer USDC in to repay it before moving %s out",
+			debt.Neg(), e.collByID[id].rec.Symbol)
+	}
+	return nil
 }
 
 func short(what, sym string, need, have decimal.Decimal) error {
@@ -64,11 +78,14 @@ func (e *engine) transfer(a *account, derivative bool, id api.CollateralID, amou
 	if to == a.addr {
 		return errors.New("destination is this account: use internalBalanceTransferRequest to move between spot and derivatives")
 	}
-	fee := v.Mul(c.rec.TransferNotionalFee)
+	fee := e.payUp(id, v.Mul(c.rec.TransferNotionalFee))
 	need := v.Add(fee)
 	sym := c.rec.Symbol
 	free, side := e.spotFree(a, id), "spot"
 	if derivative {
+		if err := e.owes(a, id); err != nil {
+			return err
+		}
 		free, side = e.derivFree(a, id), "derivative"
 	}
 	if need.GreaterThan(free) {
@@ -79,12 +96,13 @@ func (e *engine) transfer(a *account, derivative bool, id api.CollateralID, amou
 		return fmt.Errorf("destination: %w", err)
 	}
 	if derivative {
-		a.deriv[id] = a.deriv[id].Sub(need)
+		a.deriv[id] = a.deriv[id].Sub(v)
 		b.deriv[id] = b.deriv[id].Add(v)
-		return nil
+	} else {
+		a.spot[id] = a.spot[id].Sub(v)
+		b.spot[id] = b.spot[id].Add(v)
 	}
-	a.spot[id] = a.spot[id].Sub(need)
-	b.spot[id] = b.spot[id].Add(v)
+	collectFee(a, e.fees, id, fee, derivative)
 	return nil
 }
 
@@ -101,6 +119,9 @@ func (e *engine) internalTransfer(a *account, id api.CollateralID, amount string
 		a.spot[id] = a.spot[id].Sub(v)
 		a.deriv[id] = a.deriv[id].Add(v)
 		return nil
+	}
+	if err := e.owes(a, id); err != nil {
+		return err
 	}
 	if free := e.derivFree(a, id); v.GreaterThan(free) {
 		return short("derivative", c.rec.Symbol, v, free)
@@ -124,18 +145,24 @@ func (e *engine) withdraw(a *account, derivative bool, id api.CollateralID, amou
 	if !b.Enabled {
 		return fmt.Errorf("%s withdrawals to chain %d are disabled: use one of %s", c.rec.Symbol, chain, chainList(c))
 	}
-	need := v.Add(c.rec.WithdrawalFee)
+	fee := c.rec.WithdrawalFee
+	need := v.Add(fee)
 	if derivative {
+		if err := e.owes(a, id); err != nil {
+			return err
+		}
 		if free := e.derivFree(a, id); need.GreaterThan(free) {
 			return short("derivative", c.rec.Symbol, need, free)
 		}
-		a.deriv[id] = a.deriv[id].Sub(need)
-		return nil
+		a.deriv[id] = a.deriv[id].Sub(v)
+	} else {
+		if free := e.spotFree(a, id); need.GreaterThan(free) {
+			return short("spot", c.rec.Symbol, need, free)
+		}
+		a.spot[id] = a.spot[id].Sub(v)
 	}
-	if free := e.spotFree(a, id); need.GreaterThan(free) {
-		return short("spot", c.rec.Symbol, need, free)
-	}
-	a.spot[id] = a.spot[id].Sub(need)
+	collectFee(a, e.fees, id, fee, derivative)
+	e.ledger.withdraw(id, v)
 	return nil
 }
 

@@ -43,9 +43,15 @@ func (t unixSec) MarshalJSON() ([]byte, error) {
 type orderJSON struct {
 	api.OrderRecord
 	Timestamp isoTime `json:"timestamp"`
+	// Reason says why the exchange cancelled an order on its own (a trigger's order that the
+	// account could no longer carry, for one). The simulator's own field.
+	Reason string `json:"reason,omitempty"`
 }
 
-func orderOut(r api.OrderRecord) orderJSON { return orderJSON{r, isoTime(r.Timestamp.Time)} }
+func orderOut(o *order) orderJSON {
+	r := o.record()
+	return orderJSON{r, isoTime(r.Timestamp.Time), o.reason}
+}
 
 type fillJSON struct {
 	api.Fill
