@@ -60,10 +60,44 @@
 //   - Margin: leverage defaults to 10x (or the instrument's maximum if lower), cross, except on
 //     isolated-only instruments; SetLeverage changes it. Initial margin is notional ÷ leverage,
 //     maintenance margin comes from the margin tiers; open orders count as if filled at the mark.
-//     An account whose cross equity falls below its cross maintenance margin is liquidated at the
-//     mark, as is an isolated position whose margin falls below its own.
+//     A trigger order that is not reduce-only reserves margin while it waits, like a resting
+//     order; when placed, any order is checked at the highest of the mark, its limit and its
+//     trigger price. When a trigger fires, its order is checked again (something to reduce,
+//     post-only, fill-or-kill, margin as the account stands then); one that fails is cancelled
+//     and its order history record says why in "reason".
+//   - Fill-or-kill counts what would really fill: not the account's own orders (self-trade
+//     prevention cancels them), and a reduce-only resting order only up to what is left of its
+//     owner's position. It fills in full or is refused and does nothing.
+//   - Liquidation (cross margin): an account whose cross equity (USDC, plus its other collateral
+//     at price × weight, plus unrealised PnL) falls below its cross maintenance margin has its
+//     orders cancelled and its cross positions closed at the mark into the liquidator's
+//     account. The loss and the liquidation fee (to the insurance fund) come out of USDC, which
+//     may go negative: while the other collateral at its weighted value covers that debt, the
+//     debt stays, and no collateral leaves the derivative account until USDC is repaid. When it
+//     does not cover it (then, or later as prices move, with or without a position), the
+//     insurance fund buys the collateral at its index price, as much as the debt needs, and pays
+//     whatever is still owed; the liquidation fills then show what the account really paid (the
+//     fee shrinks first, then the loss). An isolated position loses at most its own margin.
 //   - Funding is paid every hour on the hour (WithFundingInterval): the rate is the average
 //     premium of the book's mid over the index divided by 8, plus 0.00125%, clamped to ±0.4%.
+//     Every position pays or receives it, the exchange's own market makers' included.
+//
+// # Money
+//
+// The simulator neither creates nor destroys money: Books returns its balance sheet. Money comes
+// in as demo balances and Deposit, and leaves as withdrawals (and with forgotten accounts);
+// everything else moves it between accounts, the exchange's own included. Their addresses are
+// FeeAccount (fees; pays makers' rebates; keeps funding's rounding remainder), InsuranceFund
+// (liquidation fees, seized collateral, shortfalls), MakerAccount, TakerAccount and
+// LiquidatorAccount; account_summary answers for each. Their balances may be negative.
+//
+// Rounding: every balance is kept at its collateral's decimals (USDC 6). What an account pays
+// (fees, funding owed, margin set aside, collateral sold to cover a debt) is rounded up to the
+// next unit; what it receives (rebates, funding earned, margin released, the proceeds of that
+// sale) is rounded down; the exchange account on the other side takes exactly the rounded
+// amount. A partial close takes its share of the position's cost rounded to the nearest unit;
+// the remainder stays in the position. Withdrawable figures are rounded down, so the figure
+// shown can be moved as it is.
 //   - Ticker change_24h is a percentage; volume_24h is the traded notional in USD (quote units).
 //   - Pagination: page (from 1) and limit (1 to 1000, default 100), newest first.
 //   - Beyond the spec's table: open_orders {user, page, limit} (order records in state open),
