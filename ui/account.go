@@ -13,13 +13,7 @@ import (
 	"github.com/tradedesk/tradedesk/ui/kit"
 )
 
-// Utilization thresholds (percent) at which the margin bars turn amber and red. Maintenance
-// utilization at 100% is liquidation.
-var (
-	utilWarn   = decimal.NewFromInt(60)
-	utilDanger = decimal.NewFromInt(85)
-	hundred    = decimal.NewFromInt(100)
-)
+var hundred = decimal.NewFromInt(100)
 
 // accountPane shows the account's equity, margin, PnL and collateral balances.
 type accountPane struct {
@@ -61,25 +55,15 @@ func (p *accountPane) Update(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
-func utilPaint(st *kit.Styles, pct decimal.Decimal) kit.Paint {
-	switch {
-	case pct.GreaterThanOrEqual(utilDanger):
-		return st.Danger
-	case pct.GreaterThanOrEqual(utilWarn):
-		return st.Warn
-	}
-	return st.Good
-}
-
 // bar draws a utilization bar w cells wide, with the percentage and a word so it reads without colour.
 func (p *accountPane) bar(label string, pct decimal.Decimal, w int) string {
 	st := p.Styles
-	pc := utilPaint(st, pct)
+	pc := kit.UtilPaint(st, pct)
 	word := "ok"
 	switch {
-	case pct.GreaterThanOrEqual(utilDanger):
+	case pct.GreaterThanOrEqual(kit.UtilDanger):
 		word = "DANGER"
-	case pct.GreaterThanOrEqual(utilWarn):
+	case pct.GreaterThanOrEqual(kit.UtilWarn):
 		word = "high"
 	}
 	text := state.FormatPercent(pct, 1) + " " + word

@@ -145,14 +145,6 @@ func (p *balancesPane) build() []string {
 	return l
 }
 
-// amountText writes an amount with its own decimals (at least 2, at most the collateral's).
-func amountText(d decimal.Decimal, decimals int32) string {
-	if decimals <= 0 {
-		decimals = 8
-	}
-	return kit.FmtNum(d, min(max(-d.Exponent(), 2), decimals))
-}
-
 func balanceLines(st *kit.Styles, side string, m map[string]api.CollateralBalance, decimals map[string]int32) []string {
 	out := []string{st.Header.On(fmt.Sprintf("%-10s %18s %18s", side, "Balance", "Withdrawable"))}
 	if len(m) == 0 {
@@ -160,7 +152,7 @@ func balanceLines(st *kit.Styles, side string, m map[string]api.CollateralBalanc
 	}
 	for _, s := range slices.Sorted(maps.Keys(m)) {
 		b := m[s]
-		out = append(out, fmt.Sprintf("  %-8s %18s %18s", s, amountText(b.Balance, decimals[s]), amountText(b.WithdrawableBalance, decimals[s])))
+		out = append(out, fmt.Sprintf("  %-8s %18s %18s", s, kit.AmountText(b.Balance, decimals[s]), kit.AmountText(b.WithdrawableBalance, decimals[s])))
 	}
 	return out
 }
@@ -210,7 +202,7 @@ func collateralLines(st *kit.Styles, c api.Collateral, w int) []string {
 	}
 	out := []string{head}
 	for _, l := range []string{weights, fees, "chains: " + strings.Join(chains, ", ")} {
-		out = append(out, wrapped(kit.Paint{}, l, "   ", w)...)
+		out = append(out, kit.Wrapped(kit.Paint{}, l, "   ", w)...)
 	}
 	return out
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/tradedesk/tradedesk/ui/action"
 	"github.com/tradedesk/tradedesk/ui/kit"
 )
 
@@ -15,7 +16,7 @@ import (
 type confirmDialog struct {
 	st    *kit.Styles
 	keys  *kit.KeyMap
-	act   *action
+	act   *action.Action
 	typed textinput.Model
 	done  bool // confirmed or dismissed: a second Enter does nothing
 	view  string
@@ -24,13 +25,13 @@ type confirmDialog struct {
 
 // dialogResultMsg is the dialog's answer.
 type dialogResultMsg struct {
-	act       *action
+	act       *action.Action
 	confirmed bool
 }
 
-func newConfirmDialog(st *kit.Styles, keys *kit.KeyMap, a *action, width int) *confirmDialog {
+func newConfirmDialog(st *kit.Styles, keys *kit.KeyMap, a *action.Action, width int) *confirmDialog {
 	d := &confirmDialog{st: st, keys: keys, act: a, width: width}
-	if a.typed != "" {
+	if a.Typed != "" {
 		d.typed = textinput.New()
 		d.typed.Prompt = "> "
 		d.typed.CharLimit = 16
@@ -42,7 +43,7 @@ func newConfirmDialog(st *kit.Styles, keys *kit.KeyMap, a *action, width int) *c
 }
 
 // Capturing reports whether the dialog has a text input (it always takes every key anyway).
-func (d *confirmDialog) Capturing() bool { return d.act.typed != "" }
+func (d *confirmDialog) Capturing() bool { return d.act.Typed != "" }
 
 // Update handles a key; it returns the dialog's answer as a command once.
 func (d *confirmDialog) Update(msg tea.Msg) tea.Cmd {
@@ -55,14 +56,14 @@ func (d *confirmDialog) Update(msg tea.Msg) tea.Cmd {
 		d.done = true
 		return d.answer(false)
 	case key.Matches(k, d.keys.Confirm):
-		if d.act.typed != "" && !strings.EqualFold(strings.TrimSpace(d.typed.Value()), d.act.typed) {
+		if d.act.Typed != "" && !strings.EqualFold(strings.TrimSpace(d.typed.Value()), d.act.Typed) {
 			d.render()
 			return nil
 		}
 		d.done = true
 		return d.answer(true)
 	}
-	if d.act.typed != "" {
+	if d.act.Typed != "" {
 		d.typed, _ = d.typed.Update(k)
 		d.render()
 	}
@@ -76,11 +77,11 @@ func (d *confirmDialog) answer(yes bool) tea.Cmd {
 
 func (d *confirmDialog) render() {
 	st := d.st
-	lines := []string{st.Accent.On(d.act.title), ""}
-	lines = append(lines, d.act.lines...)
+	lines := []string{st.Accent.On(d.act.Title), ""}
+	lines = append(lines, d.act.Lines...)
 	lines = append(lines, "")
-	if d.act.typed != "" {
-		lines = append(lines, st.Warn.On("Type "+d.act.typed+" and press Enter to send, Esc to go back:"), d.typed.View())
+	if d.act.Typed != "" {
+		lines = append(lines, st.Warn.On("Type "+d.act.Typed+" and press Enter to send, Esc to go back:"), d.typed.View())
 	} else {
 		lines = append(lines, st.Bold.On("Enter")+" to confirm · "+st.Bold.On("Esc")+" to go back")
 	}

@@ -23,9 +23,6 @@ type startPanesMsg struct{}
 // refreshKindsMsg asks the root to poll kinds it owns now (the account after a transfer).
 type refreshKindsMsg struct{ kinds []state.Kind }
 
-// focusPaneMsg focuses the slot that holds pane (directly or inside a group), showing it.
-type focusPaneMsg struct{ pane kit.Pane }
-
 // fetchDoneMsg is one request's result for a fetcher.
 type fetchDoneMsg struct {
 	f   *fetcher
@@ -42,7 +39,6 @@ type fetchDueMsg struct {
 
 func (startPanesMsg) isPaneMsg()   {}
 func (refreshKindsMsg) isPaneMsg() {}
-func (focusPaneMsg) isPaneMsg()    {}
 func (fetchDoneMsg) isPaneMsg()    {}
 func (fetchDueMsg) isPaneMsg()     {}
 
@@ -70,15 +66,6 @@ func (m *Model) onPaneMsg(msg paneMsg) tea.Cmd {
 		return msg.f.poll()
 	case refreshKindsMsg:
 		return m.refreshNow(msg.kinds...)
-	case focusPaneMsg:
-		for i, s := range m.slots {
-			if s.pane == msg.pane {
-				m.setFocus(i)
-			} else if g, ok := s.pane.(*paneGroup); ok && g.show(msg.pane) {
-				m.setFocus(i)
-			}
-		}
-		return nil
 	}
 	return m.broadcast(msg)
 }

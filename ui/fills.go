@@ -255,7 +255,7 @@ func (p *fillsPane) cell(row, col int) (string, kit.Paint) {
 	case fcInstrument:
 		return f.Instrument, st.Bold
 	case fcSide:
-		return strings.ToUpper(state.SideText(f.Side)), sidePaint(st, f.Side)
+		return strings.ToUpper(state.SideText(f.Side)), kit.SidePaint(st, f.Side)
 	case fcDir:
 		return directionWord(f.Direction), st.Text
 	case fcPrice:

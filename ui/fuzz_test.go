@@ -6,6 +6,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tradedesk/tradedesk/api"
+	"github.com/tradedesk/tradedesk/ui/action"
 )
 
 // offlineTrader is a client with a key whose exchange is a closed port: nothing is ever sent.
@@ -42,7 +43,7 @@ func FuzzOrderForm(f *testing.F) {
 		_, cmd := m.Update(tea.KeyMsg{Type: tea.KeyEnter})
 		for cmd != nil {
 			msg := cmd()
-			if _, ok := msg.(actionMsg); !ok {
+			if _, ok := msg.(action.RequestMsg); !ok {
 				break
 			}
 			_, cmd = m.Update(msg)

@@ -255,7 +255,7 @@ func (p *historyPane) cell(row, col int) (string, kit.Paint) {
 	case hcInstrument:
 		return o.Instrument, st.Bold
 	case hcSide:
-		return strings.ToUpper(state.SideText(o.Side)), sidePaint(st, o.Side)
+		return strings.ToUpper(state.SideText(o.Side)), kit.SidePaint(st, o.Side)
 	case hcType:
 		return orderType(o), st.Muted
 	case hcPrice:

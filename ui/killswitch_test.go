@@ -11,6 +11,7 @@ import (
 	"github.com/shopspring/decimal"
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
+	"github.com/tradedesk/tradedesk/ui/action"
 	"github.com/tradedesk/tradedesk/ui/kit"
 )
 
@@ -77,7 +78,7 @@ func TestKillSwitch(t *testing.T) {
 	}
 	before := c.m.form.inputs[fInstrument].Value()
 	c.press(t, ctrlK)
-	if c.m.dialog == nil || c.m.dialog.act.kind != actCancelAll {
+	if c.m.dialog == nil || c.m.dialog.act.Kind != action.KindCancelAll {
 		t.Fatal("ctrl+k while typing in the form does not open the kill switch's confirmation")
 	}
 	if got := c.m.form.inputs[fInstrument].Value(); got != before {
@@ -125,7 +126,7 @@ func TestKillSwitchReadOnly(t *testing.T) {
 }
 
 // cancelOf is the orders pane's cancel action for its selected order.
-func cancelOf(t *testing.T, c *simConsole) actionMsg {
+func cancelOf(t *testing.T, c *simConsole) action.RequestMsg {
 	t.Helper()
 	var op *ordersPane
 	for _, s := range c.m.slots {
@@ -133,7 +134,7 @@ func cancelOf(t *testing.T, c *simConsole) actionMsg {
 			op = p
 		}
 	}
-	msg, ok := op.cancelSelected()().(actionMsg)
+	msg, ok := op.cancelSelected()().(action.RequestMsg)
 	if !ok {
 		t.Fatal("the orders pane has no order to cancel")
 	}
@@ -149,7 +150,7 @@ func TestRepeatCancelIsHarmless(t *testing.T) {
 	restingOrders(t, c, "BTC-PERP", "ETH-PERP")
 	c.key(t, "3")
 	msg := cancelOf(t, c)
-	oid := msg.act.cancel.Oid
+	oid := msg.Act.Cancel.Oid
 
 	c.key(t, "x")
 	if !strings.HasPrefix(c.m.notice, "cancelled: ") || exchangeOpen(t, c) != 1 {

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+
+	"github.com/tradedesk/tradedesk/ui/action"
 )
 
 // lossy drops the connection of the next /exchange request, after the exchange acted on it (act)
@@ -52,7 +54,7 @@ func TestLostAnswerIsLookedUpNotResent(t *testing.T) {
 			if !strings.Contains(c.m.notice, tc.says) {
 				t.Fatalf("notice %q, want %q", c.m.notice, tc.says)
 			}
-			if c.m.pipe.busy(laneOrder) {
+			if c.m.pipe.busy(action.LaneOrder) {
 				t.Error("the form is still locked after the lookup")
 			}
 			if n := len(c.m.store.Orders()); n != tc.orders {

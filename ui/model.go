@@ -9,6 +9,7 @@ import (
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/api/text"
 	"github.com/tradedesk/tradedesk/state"
+	"github.com/tradedesk/tradedesk/ui/action"
 	"github.com/tradedesk/tradedesk/ui/kit"
 )
 
@@ -119,7 +120,7 @@ func New(cfg Config) *Model {
 
 	// The panes. Adding one is one line here (see kit.Pane).
 	m.tickers = newTickersPane(m.c, cfg.Watchlist)
-	m.form = newOrderEntryPane(m.c, m.status.modeWord(), &m.pipe.out[laneOrder])
+	m.form = newOrderEntryPane(m.c, m.status.modeWord(), &m.pipe.out[action.LaneOrder])
 	accountEmpty := "waiting for the account…"
 	if cfg.Exchange.Address() == "" {
 		accountEmpty = "no account: start with --address, --keystore or a key"
@@ -180,17 +181,20 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.onPollDue(msg)
 	case polledMsg:
 		return m, m.onPolled(msg)
-	case actionMsg:
+	case action.RequestMsg:
 		m.footerDirty = true
-		return m, m.onAction(msg.act)
+		return m, m.onAction(msg.Act)
 	case dialogResultMsg:
 		return m, m.onDialogResult(msg)
-	case actionDoneMsg:
+	case action.DoneMsg:
 		return m, m.onActionDone(msg)
-	case followUpMsg:
+	case action.FollowUpMsg:
 		return m, m.onFollowUp(msg)
 	case kit.InstrumentMsg:
 		return m, m.onInstrument(msg)
+	case kit.FocusPaneMsg:
+		m.showPane(msg.Pane)
+		return m, nil
 	case kit.NoticeMsg:
 		m.setNotice(msg.Level, msg.Text)
 		return m, nil
@@ -207,7 +211,7 @@ func (m *Model) onDialogResult(msg dialogResultMsg) tea.Cmd {
 	m.dialog = nil
 	m.footerDirty = true
 	if !msg.confirmed {
-		m.setNotice(kit.LevelInfo, "not sent: "+msg.act.what)
+		m.setNotice(kit.LevelInfo, "not sent: "+msg.act.What)
 		return nil
 	}
 	return m.execute(msg.act)
@@ -314,6 +318,17 @@ func (m *Model) setFocus(i int) {
 	m.footerDirty = true
 	if !m.narrow && m.slots[i].hidden {
 		m.layout() // a hidden pane takes the place of another
+	}
+}
+
+// showPane focuses the slot that holds p, directly or inside a group (which then shows it).
+func (m *Model) showPane(p kit.Pane) {
+	for i, s := range m.slots {
+		if s.pane == p {
+			m.setFocus(i)
+		} else if g, ok := s.pane.(*paneGroup); ok && g.show(p) {
+			m.setFocus(i)
+		}
 	}
 }
 

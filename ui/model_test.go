@@ -224,7 +224,7 @@ func TestFarPriceNeedsTypedConfirmation(t *testing.T) {
 	c.key(t, "down")
 	c.typeText(t, "0.01")
 	c.key(t, "enter")
-	if c.m.dialog == nil || c.m.dialog.act.typed == "" {
+	if c.m.dialog == nil || c.m.dialog.act.Typed == "" {
 		t.Fatalf("a price far from the mark did not ask for a typed confirmation (notice %q)", c.m.notice)
 	}
 	c.key(t, "enter")

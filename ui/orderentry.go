@@ -10,6 +10,7 @@ import (
 	"github.com/shopspring/decimal"
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
+	"github.com/tradedesk/tradedesk/ui/action"
 	"github.com/tradedesk/tradedesk/ui/kit"
 )
 
@@ -155,8 +156,8 @@ func (p *orderEntryPane) Update(msg tea.Msg) tea.Cmd {
 		case state.KindTickers, state.KindMids, state.KindAccount, state.KindPositions, state.KindInstruments:
 			p.check()
 		}
-	case actionSentMsg:
-		if msg.act.kind != actPlace {
+	case action.SentMsg:
+		if msg.Act.Kind != action.KindPlace {
 			return nil
 		}
 		// After a confirmed order the cursor rests on the submit button: the trader's next
@@ -395,10 +396,10 @@ func (p *orderEntryPane) check() {
 
 func (p *orderEntryPane) submit() tea.Cmd {
 	if p.ReadOnly != "" {
-		return readOnlyNotice(p.ReadOnly, "place an order")
+		return kit.ReadOnlyNotice(p.ReadOnly, "place an order")
 	}
 	if p.inFlight != nil && *p.inFlight {
-		return kit.Notice(kit.LevelWarn, busyText[laneOrder])
+		return kit.Notice(kit.LevelWarn, action.BusyText[action.LaneOrder])
 	}
 	p.tried = true
 	in := p.intent()
@@ -410,9 +411,9 @@ func (p *orderEntryPane) submit() tea.Cmd {
 			p.field = f
 			p.focusField()
 		}
-		return kit.Notice(kit.LevelError, "order not sent: "+joinFieldErrors(errs))
+		return kit.Notice(kit.LevelError, "order not sent: "+kit.JoinFieldErrors(errs))
 	}
-	return requestAction(orderAction(actPlace, checked, p.Styles))
+	return action.Request(action.NewOrder(action.KindPlace, checked, p.Styles))
 }
 
 // fieldErrors returns the messages to show next to form field f.

@@ -94,7 +94,7 @@ func (p *orderEntryPane) fieldLine(f int) string {
 	var value string
 	switch f {
 	case fSide:
-		value = choice(st, []string{"BUY", "SELL"}, map[bool]int{true: 0, false: 1}[p.side == api.SideBuy], cur, sidePaint(st, p.side))
+		value = choice(st, []string{"BUY", "SELL"}, map[bool]int{true: 0, false: 1}[p.side == api.SideBuy], cur, kit.SidePaint(st, p.side))
 	case fType:
 		value = choice(st, typeChoices, p.typ, cur, st.Accent)
 	case fTif:
@@ -178,7 +178,7 @@ func (p *orderEntryPane) previewLines() []string {
 	}
 	out = append(out,
 		"  Notional "+kit.Pad(kit.FmtNum(c.Preview.Notional, 2)+" USD", 17)+"Fee "+kit.FmtNum(c.Preview.Fee, 4)+feeKind(c.Preview),
-		"  Margin   "+kit.Pad(kit.FmtNum(c.Preview.MarginRequired, 2)+" USD"+levText(c.Preview), 17)+"Util. after "+utilPaint(st, c.Preview.UtilizationAfter).On(state.FormatPercent(c.Preview.UtilizationAfter, 1)),
+		"  Margin   "+kit.Pad(kit.FmtNum(c.Preview.MarginRequired, 2)+" USD"+levText(c.Preview), 17)+"Util. after "+kit.UtilPaint(st, c.Preview.UtilizationAfter).On(state.FormatPercent(c.Preview.UtilizationAfter, 1)),
 	)
 	if c.Preview.LiquidationEstimate.IsPositive() {
 		out = append(out, "  Liq. est. "+kit.FmtNum(c.Preview.LiquidationEstimate, c.Instrument.PriceDecimals()))

@@ -8,6 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
+	"github.com/tradedesk/tradedesk/ui/action"
 	"github.com/tradedesk/tradedesk/ui/kit"
 )
 
@@ -106,18 +107,18 @@ func (p *ordersPane) selected() (api.OrderRecord, bool) {
 
 func (p *ordersPane) cancelSelected() tea.Cmd {
 	if p.ReadOnly != "" {
-		return readOnlyNotice(p.ReadOnly, "cancel an order")
+		return kit.ReadOnlyNotice(p.ReadOnly, "cancel an order")
 	}
 	o, ok := p.selected()
 	if !ok {
 		return kit.Notice(kit.LevelWarn, "no order selected")
 	}
-	return requestAction(cancelAction(o))
+	return action.Request(action.NewCancel(o))
 }
 
 func (p *ordersPane) cancelInstrument() tea.Cmd {
 	if p.ReadOnly != "" {
-		return readOnlyNotice(p.ReadOnly, "cancel orders")
+		return kit.ReadOnlyNotice(p.ReadOnly, "cancel orders")
 	}
 	o, ok := p.selected()
 	if !ok {
@@ -129,14 +130,14 @@ func (p *ordersPane) cancelInstrument() tea.Cmd {
 			n++
 		}
 	}
-	return requestAction(cancelInstrumentAction(o.InstrumentID, o.Instrument, n))
+	return action.Request(action.NewCancelInstrument(o.InstrumentID, o.Instrument, n))
 }
 
 func (p *ordersPane) cancelAll() tea.Cmd {
 	if p.ReadOnly != "" {
-		return readOnlyNotice(p.ReadOnly, "cancel orders")
+		return kit.ReadOnlyNotice(p.ReadOnly, "cancel orders")
 	}
-	return requestAction(cancelAllAction("Cancel ALL open orders", fmt.Sprintf("cancel all %d open order(s)", len(p.orders)),
+	return action.Request(action.NewCancelAll("Cancel ALL open orders", fmt.Sprintf("cancel all %d open order(s)", len(p.orders)),
 		[]string{fmt.Sprintf("Cancel all %d open order(s) on every instrument?", len(p.orders))}))
 }
 

@@ -8,6 +8,7 @@ import (
 	"github.com/shopspring/decimal"
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
+	"github.com/tradedesk/tradedesk/ui/action"
 	"github.com/tradedesk/tradedesk/ui/kit"
 )
 
@@ -134,7 +135,7 @@ func (p *positionsPane) selected() (state.PositionRow, bool) {
 // the same validation path as the order form.
 func (p *positionsPane) closeSelected() tea.Cmd {
 	if p.ReadOnly != "" {
-		return readOnlyNotice(p.ReadOnly, "close a position")
+		return kit.ReadOnlyNotice(p.ReadOnly, "close a position")
 	}
 	r, ok := p.selected()
 	if !ok {
@@ -148,9 +149,9 @@ func (p *positionsPane) closeSelected() tea.Cmd {
 	intent.Cloid = state.NewCloid()
 	checked, errs := p.Store.CheckOrder(intent, p.Guard)
 	if len(errs) > 0 {
-		return kit.Notice(kit.LevelError, "cannot close "+r.Instrument+": "+joinFieldErrors(errs))
+		return kit.Notice(kit.LevelError, "cannot close "+r.Instrument+": "+kit.JoinFieldErrors(errs))
 	}
-	return requestAction(orderAction(actClose, checked, p.Styles))
+	return action.Request(action.NewOrder(action.KindClose, checked, p.Styles))
 }
 
 func (p *positionsPane) cell(row, col int) (string, kit.Paint) {

@@ -24,6 +24,7 @@ import (
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/api/sim"
 	"github.com/tradedesk/tradedesk/state"
+	"github.com/tradedesk/tradedesk/ui/action"
 )
 
 // gateMode is what the fault gate does with each request.
@@ -428,10 +429,10 @@ type soakResult struct {
 func TestSoakFaults(t *testing.T) {
 	const cycles = 100
 	m, s, gate, client := soakConsole(t, 0.3)
-	oldWait, oldLog := lookupWait, slog.Default()
-	lookupWait = 50 * time.Millisecond
+	oldWait, oldLog := action.LookupWait, slog.Default()
+	action.LookupWait = 50 * time.Millisecond
 	slog.SetDefault(slog.New(slog.NewTextHandler(io.Discard, nil)))
-	t.Cleanup(func() { lookupWait = oldWait; slog.SetDefault(oldLog) })
+	t.Cleanup(func() { action.LookupWait = oldWait; slog.SetDefault(oldLog) })
 	d := newDriver(t, m)
 	res := soakResult{ambiguous: map[string]bool{}, resolved: map[string]string{}}
 	tickerPolls := 0
@@ -442,22 +443,22 @@ func TestSoakFaults(t *testing.T) {
 				tickerPolls++
 				s.Advance(100 * time.Millisecond)
 			}
-		case actionDoneMsg:
-			if msg.act.kind == actPlace && api.IsAmbiguous(msg.err) {
-				res.ambiguous[msg.act.order.Wire.Cloid] = true
+		case action.DoneMsg:
+			if msg.Act.Kind == action.KindPlace && api.IsAmbiguous(msg.Err) {
+				res.ambiguous[msg.Act.Order.Wire.Cloid] = true
 				gate.lookupStarted() // this Update starts the lookup
 			}
 		}
 	}
 	d.after = func(msg tea.Msg) {
-		if msg, ok := msg.(lookupDoneMsg); ok {
+		if msg, ok := msg.(action.LookupDoneMsg); ok {
 			gate.lookupDone()
-			cloid := msg.act.order.Wire.Cloid
+			cloid := msg.Act.Order.Wire.Cloid
 			switch {
-			case msg.err != nil:
+			case msg.Err != nil:
 				res.lookupErrs++
 				res.resolved[cloid] = "lookup failed"
-			case msg.found != nil:
+			case msg.Found != nil:
 				res.resolved[cloid] = "found"
 			default:
 				res.resolved[cloid] = "not placed"
@@ -491,7 +492,7 @@ func TestSoakFaults(t *testing.T) {
 	}
 	// Let the last action and its lookup finish, faults still on.
 	if !d.until(30*time.Second, func() bool { return m.pipe.open == 0 && m.dialog == nil }) {
-		t.Fatalf("an action never finished: %d out, an order out %v", m.pipe.open, m.pipe.busy(laneOrder))
+		t.Fatalf("an action never finished: %d out, an order out %v", m.pipe.open, m.pipe.busy(action.LaneOrder))
 	}
 
 	// The exchange goes down: the console keeps polling with backoff, and grows nothing.
@@ -638,11 +639,11 @@ func soakStep(t testing.TB, d *driver, res *soakResult, cycle int) {
 	t.Helper()
 	m := d.m
 	if m.dialog != nil {
-		if m.dialog.act.typed != "" {
+		if m.dialog.act.Typed != "" {
 			d.press("esc")
 			return
 		}
-		if m.dialog.act.kind == actPlace {
+		if m.dialog.act.Kind == action.KindPlace {
 			res.confirmed++
 		}
 		d.press("enter")

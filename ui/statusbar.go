@@ -154,10 +154,10 @@ func (s *statusBar) renderSummary(store *state.Store) (long, short string) {
 	st := s.st
 	a := store.Account()
 	im := state.MarginUtilizationAfter(a, decimal.Zero)
-	short = st.Muted.On("eq ") + kit.FmtNum(a.TotalAccountEquity, 0) + st.Muted.On(" IM ") + utilPaint(st, im).On(state.FormatPercent(im, 0)) + " "
+	short = st.Muted.On("eq ") + kit.FmtNum(a.TotalAccountEquity, 0) + st.Muted.On(" IM ") + kit.UtilPaint(st, im).On(state.FormatPercent(im, 0)) + " "
 	long = st.Muted.On("equity ") + kit.FmtNum(a.TotalAccountEquity, 2) + st.Muted.On(" · avail ") + kit.FmtNum(a.AvailableBalance, 2) +
 		st.Muted.On(" · uPnL ") + signPaint(st, a.Upnl).On(kit.FmtSigned(a.Upnl, 2)) +
-		st.Muted.On(" · IM ") + utilPaint(st, im).On(state.FormatPercent(im, 1)) + " "
+		st.Muted.On(" · IM ") + kit.UtilPaint(st, im).On(state.FormatPercent(im, 1)) + " "
 	return long, short
 }
 

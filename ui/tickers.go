@@ -233,7 +233,7 @@ func (p *tickersPane) pick(side string) tea.Cmd {
 		return nil
 	}
 	if side != "" && p.ReadOnly != "" {
-		return tea.Batch(kit.SelectInstrument(s, side, true), readOnlyNotice(p.ReadOnly, state.SideText(side)+" "+s))
+		return tea.Batch(kit.SelectInstrument(s, side, true), kit.ReadOnlyNotice(p.ReadOnly, state.SideText(side)+" "+s))
 	}
 	return kit.SelectInstrument(s, side, true)
 }

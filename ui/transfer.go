@@ -2,16 +2,14 @@ package ui
 
 import (
 	"context"
-	"strings"
 
-	"github.com/charmbracelet/bubbles/cursor"
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/x/ansi"
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
 	"github.com/tradedesk/tradedesk/state/funds"
+	"github.com/tradedesk/tradedesk/ui/action"
 	"github.com/tradedesk/tradedesk/ui/kit"
 )
 
@@ -47,8 +45,8 @@ type transferPane struct {
 	dest    textinput.Model
 	field   int
 	focused bool
-	pending *action // the movement asked for, until it is settled or dropped
-	sending bool    // pending was confirmed and is out
+	pending *action.Action // the movement asked for, until it is settled or dropped
+	sending bool           // pending was confirmed and is out
 	checked funds.Checked
 	errs    []funds.FieldError
 	tried   bool   // Enter was pressed: show every error, even of untouched fields
@@ -61,18 +59,9 @@ type transferPane struct {
 
 func newTransferPane(c *kit.Common, ex api.Exchange) *transferPane {
 	p := &transferPane{Common: c, ex: ex, dirty: true}
-	p.amount = newField("amount", 40)
-	p.dest = newField("0x… receiving address", 42)
+	p.amount = kit.NewField("amount", 40)
+	p.dest = kit.NewField("0x… receiving address", 42)
 	return p
-}
-
-func newField(placeholder string, limit int) textinput.Model {
-	ti := textinput.New()
-	ti.Prompt = ""
-	ti.Placeholder = placeholder
-	ti.CharLimit = limit
-	ti.Cursor.SetMode(cursor.CursorStatic)
-	return ti
 }
 
 // Title implements kit.Pane.
@@ -137,12 +126,12 @@ func (p *transferPane) Update(msg tea.Msg) tea.Cmd {
 		p.setOp(msg.op)
 		p.field = tfAmount
 		p.focusField()
-		return func() tea.Msg { return focusPaneMsg{pane: p} }
-	case actionSentMsg:
-		p.sending = p.sending || msg.act == p.pending
+		return func() tea.Msg { return kit.FocusPaneMsg{Pane: p} }
+	case action.SentMsg:
+		p.sending = p.sending || msg.Act == p.pending
 		p.dirty = true
-	case actionSettledMsg:
-		if msg.act == p.pending {
+	case action.SettledMsg:
+		if msg.Act == p.pending {
 			p.done(msg)
 		}
 	case tea.KeyMsg:
@@ -297,38 +286,38 @@ func (p *transferPane) review() tea.Cmd {
 	p.tried = true
 	p.check()
 	if p.ReadOnly != "" {
-		return readOnlyNotice(p.ReadOnly, "move collateral")
+		return kit.ReadOnlyNotice(p.ReadOnly, "move collateral")
 	}
 	if len(p.errs) > 0 {
 		return kit.Notice(kit.LevelWarn, "not ready: "+p.errs[0].Msg)
 	}
 	if p.sending {
-		return kit.Notice(kit.LevelWarn, busyText[laneFunds])
+		return kit.Notice(kit.LevelWarn, action.BusyText[action.LaneFunds])
 	}
 	p.pending, p.sending = transferAction(p.checked), false
-	return requestAction(p.pending)
+	return action.Request(p.pending)
 }
 
 // transferAction moves collateral (a transfer, a move between the account's sides, a
 // withdrawal), confirmed with the whole movement. A lost answer has no id to look up: the trader is
 // told to check the balances before sending it again.
-func transferAction(c funds.Checked) *action {
+func transferAction(c funds.Checked) *action.Action {
 	what := c.Op.String() + " of " + c.AmountText() + " " + c.Collateral.Symbol
-	return &action{
-		kind: actTransfer, confirm: true, movement: c, what: what,
-		title: "Confirm " + c.Op.String(), lines: c.Confirm(),
-		lane: laneFunds, refresh: []state.Kind{state.KindAccount},
-		run: func(ctx context.Context, t api.Trader) (api.TxResponse, error) {
-			return accepted(c.Send(ctx, t))
+	return &action.Action{
+		Kind: action.KindTransfer, Confirm: true, Movement: c, What: what,
+		Title: "Confirm " + c.Op.String(), Lines: c.Confirm(),
+		Lane: action.LaneFunds, Refresh: []state.Kind{state.KindAccount},
+		Run: func(ctx context.Context, t api.Trader) (api.TxResponse, error) {
+			return action.Accepted(c.Send(ctx, t))
 		},
-		read: func(d actionDoneMsg) (string, bool) {
+		Read: func(d action.DoneMsg) (string, bool) {
 			switch {
-			case api.IsAmbiguous(d.err):
-				return what + ": no answer (" + kit.PlainError(d.err) + "): check the balances before sending it again", true
-			case d.err != nil:
-				return what + " failed: " + kit.PlainError(d.err), true
-			case d.resp.TxHash != "":
-				return what + " done: tx " + d.resp.TxHash, false
+			case api.IsAmbiguous(d.Err):
+				return what + ": no answer (" + kit.PlainError(d.Err) + "): check the balances before sending it again", true
+			case d.Err != nil:
+				return what + " failed: " + kit.PlainError(d.Err), true
+			case d.Resp.TxHash != "":
+				return what + " done: tx " + d.Resp.TxHash, false
 			}
 			return what + " done", false
 		},
@@ -336,11 +325,11 @@ func transferAction(c funds.Checked) *action {
 }
 
 // done shows the movement's result and clears the amount after a success.
-func (p *transferPane) done(msg actionSettledMsg) {
+func (p *transferPane) done(msg action.SettledMsg) {
 	p.pending, p.sending = nil, false
 	p.dirty = true
-	p.result, p.failed = msg.text, msg.failed
-	if !msg.failed {
+	p.result, p.failed = msg.Text, msg.Failed
+	if !msg.Failed {
 		p.amount.SetValue("")
 		p.tried = false
 	}
@@ -376,7 +365,7 @@ func (p *transferPane) draw() string {
 		lines = append(lines, p.fieldLine(f))
 		for _, e := range p.errs {
 			if p.showError(f, e) {
-				lines = append(lines, wrapped(st.FieldErr, "! "+fundsErrText(e), "    ", p.w)...)
+				lines = append(lines, kit.Wrapped(st.FieldErr, "! "+fundsErrText(e), "    ", p.w)...)
 			}
 		}
 	}
@@ -392,7 +381,7 @@ func (p *transferPane) draw() string {
 			pt = st.Danger
 		}
 		lines = append(lines, "")
-		lines = append(lines, wrapped(pt, p.result, "", p.w)...)
+		lines = append(lines, kit.Wrapped(pt, p.result, "", p.w)...)
 	}
 	return kit.FitLines(lines, p.w, p.h)
 }
@@ -411,15 +400,6 @@ func (p *transferPane) showError(f int, e funds.FieldError) bool {
 		return f == tfCollateral
 	}
 	return f == tfOp
-}
-
-// wrapped word-wraps plain text to width w after indent, painting each line.
-func wrapped(pt kit.Paint, text, indent string, w int) []string {
-	var out []string
-	for _, l := range strings.Split(ansi.Wrap(text, max(w-len(indent), 10), " "), "\n") {
-		out = append(out, indent+pt.On(l))
-	}
-	return out
 }
 
 func fundsErrText(e funds.FieldError) string {
@@ -447,7 +427,7 @@ func (p *transferPane) fieldLine(f int) string {
 	case tfCollateral:
 		value = st.Accent.On("["+p.coll+"]") + arrows
 		if c := p.checked; c.Collateral.Symbol != "" {
-			value += st.Muted.On("  withdrawable " + amountText(c.Withdrawable, int32(c.Collateral.Decimals)) + " (" + sideName(p.opNow()) + ")")
+			value += st.Muted.On("  withdrawable " + kit.AmountText(c.Withdrawable, int32(c.Collateral.Decimals)) + " (" + sideName(p.opNow()) + ")")
 		}
 	case tfAmount:
 		value = p.amount.View()

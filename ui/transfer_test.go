@@ -7,6 +7,7 @@ import (
 
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state/funds"
+	"github.com/tradedesk/tradedesk/ui/action"
 	"github.com/tradedesk/tradedesk/ui/kit"
 )
 
@@ -177,13 +178,13 @@ func TestQuitWithAWithdrawalOutAsksTwice(t *testing.T) {
 	c.typeText(t, "10")
 	c.key(t, "enter")
 	send := confirmOpenDialog(t, c.m)
-	if c.m.pipe.open != 1 || !c.m.pipe.busy(laneFunds) {
+	if c.m.pipe.open != 1 || !c.m.pipe.busy(action.LaneFunds) {
 		t.Fatalf("the withdrawal was not sent: %d actions out, notice %q", c.m.pipe.open, c.m.notice)
 	}
 	c.m.Update(keyMsg("tab")) // not c.key: its pump would wait for the withdrawal
 	quitTwice(t, c.m)
 	pump(t, c.m, send)
-	if c.m.pipe.open != 0 || c.m.pipe.busy(laneFunds) {
+	if c.m.pipe.open != 0 || c.m.pipe.busy(action.LaneFunds) {
 		t.Fatalf("the withdrawal is still out after its answer: %d", c.m.pipe.open)
 	}
 }

@@ -1,0 +1,200 @@
+package action
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/tradedesk/tradedesk/api"
+	"github.com/tradedesk/tradedesk/state"
+	"github.com/tradedesk/tradedesk/state/funds"
+	"github.com/tradedesk/tradedesk/ui/kit"
+)
+
+// Lane is what an action may not overlap with: one order at a time (the order form is locked
+// while it is out), one money movement at a time. Cancels take no lane: they are safe to repeat
+// and must work while an order is out.
+type Lane int
+
+const (
+	LaneNone Lane = iota
+	LaneOrder
+	LaneFunds
+	LaneCount
+)
+
+// BusyText is the refusal when an action's lane is taken.
+var BusyText = [LaneCount]string{
+	LaneOrder: "an order is in flight: wait for its result before sending another",
+	LaneFunds: "a movement of collateral is in flight: wait for its result before sending another",
+}
+
+// RequestMsg carries a pane's request for an action to the root model.
+type RequestMsg struct{ Act *Action }
+
+func Request(a *Action) tea.Cmd { return func() tea.Msg { return RequestMsg{Act: a} } }
+
+// DoneMsg is the answer to a sent action.
+type DoneMsg struct {
+	Act     *Action
+	Resp    api.TxResponse
+	Err     error
+	Latency time.Duration
+}
+
+// FollowUpMsg is the end of an action's follow-up: what it found, in words.
+type FollowUpMsg interface {
+	Settled() (act *Action, text string, level kit.NoticeLevel)
+}
+
+// SentMsg tells every pane that an action was confirmed and is being sent.
+type SentMsg struct{ Act *Action }
+
+// SettledMsg tells every pane how an action ended (the pane that asked for it shows it).
+type SettledMsg struct {
+	Act    *Action
+	Text   string
+	Failed bool
+}
+
+// Send runs the action against the exchange with its own timeout; it returns one DoneMsg.
+func Send(ex api.Exchange, a *Action, timeout time.Duration) tea.Cmd {
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), timeout)
+		defer cancel()
+		start := time.Now()
+		resp, err := a.Run(ctx, ex)
+		return DoneMsg{Act: a, Resp: resp, Err: err, Latency: time.Since(start)}
+	}
+}
+
+// tradeKinds are the kinds an order or a cancel changes.
+var tradeKinds = []state.Kind{state.KindOrders, state.KindPositions, state.KindAccount}
+
+// Kind is what a trading action does (its payload below, and how its answer is read).
+type Kind int
+
+const (
+	KindPlace Kind = iota
+	KindClose
+	KindCancel
+	KindCancelInstrument
+	KindCancelAll
+	KindTransfer
+)
+
+// Action is one signed action a pane asks the root model to run through the pipeline
+// (pipeline.go): how it is confirmed, how it runs against api.Trader, and how its answer is read.
+type Action struct {
+	Kind    Kind
+	Title   string   // the confirmation's title
+	Lines   []string // the confirmation's body
+	What    string   // one line for the status bar and the log ("buy 0.5 BTC-PERP @ 50,000")
+	Confirm bool
+	Typed   string // a word the trader must type to confirm ("" for Enter alone)
+
+	Lane    Lane
+	Run     func(ctx context.Context, t api.Trader) (api.TxResponse, error)
+	Read    func(d DoneMsg) (text string, failed bool)
+	Refresh []state.Kind // polled at once when it is settled
+	// followUp, when the answer needs finding out, returns the command that finds it out (its
+	// message is a FollowUpMsg) and the status line's words meanwhile; nil otherwise.
+	FollowUp func(ex api.Exchange, d DoneMsg, timeout time.Duration) (cmd tea.Cmd, waiting string)
+
+	Order      state.CheckedOrder
+	Cancel     api.CancelOid
+	Instrument api.InstrumentID
+	Movement   funds.Checked
+}
+
+// NewOrder builds the confirmation of a checked order: the whole order, its preview and the
+// fat-finger warnings.
+func NewOrder(kind Kind, c state.CheckedOrder, st *kit.Styles) *Action {
+	w := c.Wire
+	title := "Place order"
+	if kind == KindClose {
+		title = "Close position"
+	}
+	what := orderWhat(c)
+	lines := []string{
+		st.Bold.On(strings.ToUpper(what)),
+		"",
+		"Instrument   " + c.Instrument.Name,
+		"Side         " + kit.SidePaint(st, w.Side).On(strings.ToUpper(state.SideText(w.Side))),
+		"Type         " + state.OrderTypeLong(w.Tpsl, w.IsMarket),
+		"Price        " + priceText(w),
+		"Size         " + w.Size,
+		"In force     " + strings.Join(append([]string{w.Tif}, state.FlagTexts(w.ReduceOnly, w.PostOnly)...), ", "),
+		"",
+		"Notional     " + kit.FmtNum(c.Preview.Notional, 2) + " USD",
+		"Fee (est.)   " + kit.FmtNum(c.Preview.Fee, 4) + " USD",
+		"Margin req.  " + kit.FmtNum(c.Preview.MarginRequired, 2) + " USD",
+		"Utilization  " + state.FormatPercent(c.Preview.UtilizationAfter, 2) + " after",
+	}
+	if c.Preview.LiquidationEstimate.IsPositive() {
+		lines = append(lines, "Liq. est.    "+kit.FmtNum(c.Preview.LiquidationEstimate, c.Instrument.PriceDecimals()))
+	}
+	lines = append(lines, "Client id    "+w.Cloid)
+	for _, warn := range c.Warnings {
+		lines = append(lines, st.Warn.On("! "+warn))
+	}
+	a := &Action{Kind: kind, Title: title, Lines: lines, What: what, Confirm: true, Order: c,
+		Lane: LaneOrder, Run: placeOrder(c.Wire), Read: resultText, Refresh: tradeKinds, FollowUp: lookupLostOrder}
+	if c.NeedsTypedConfirm {
+		a.Typed = "yes"
+	}
+	return a
+}
+
+func orderWhat(c state.CheckedOrder) string {
+	w := c.Wire
+	return fmt.Sprintf("%s %s %s %s", state.SideText(w.Side), w.Size, c.Instrument.Name, priceText(w))
+}
+
+func priceText(w api.OrderWire) string {
+	var s string
+	if w.IsMarket {
+		s = "market (worst " + w.Price + ")"
+	} else {
+		s = "@ " + w.Price
+	}
+	if w.TriggerPx != "" {
+		s += " trigger " + w.TriggerPx
+	}
+	return s
+}
+
+// placeOrder sends one order.
+func placeOrder(w api.OrderWire) func(context.Context, api.Trader) (api.TxResponse, error) {
+	return func(ctx context.Context, t api.Trader) (api.TxResponse, error) {
+		return Accepted(t.PlaceOrders(ctx, []api.OrderWire{w}))
+	}
+}
+
+// Accepted turns a transaction the exchange refused as a whole into an error.
+func Accepted(resp api.TxResponse, err error) (api.TxResponse, error) {
+	if err == nil && resp.Error != "" {
+		err = fmt.Errorf("%s", resp.Error)
+	}
+	if err == nil && resp.Success != nil && !*resp.Success {
+		err = fmt.Errorf("the exchange did not accept it")
+	}
+	return resp, err
+}
+
+// resultText is the status line's words for a finished action, and whether it failed. The
+// answer is read once, by state (OrderOutcome, CancelOutcome, CancelManyOutcome).
+func resultText(d DoneMsg) (string, bool) {
+	if d.Err != nil {
+		return d.Act.What + " failed: " + kit.PlainError(d.Err), true
+	}
+	switch d.Act.Kind {
+	case KindPlace, KindClose:
+		return orderOutcomeText(state.OrderOutcome(d.Resp, d.Act.Order.Size), d.Act.What)
+	case KindCancel:
+		return cancelOutcomeText(state.CancelOutcome(d.Resp), d.Act.What)
+	}
+	return cancelManyOutcomeText(state.CancelManyOutcome(d.Resp), d.Act.What)
+}

@@ -1,0 +1,151 @@
+package action
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/tradedesk/tradedesk/api"
+	"github.com/tradedesk/tradedesk/state"
+	"github.com/tradedesk/tradedesk/ui/kit"
+)
+
+// Cancels are safe to repeat: when a cancel fails or its answer is lost, the console asks the
+// exchange what is still open and says that in plain words.
+
+// NewCancel cancels one open order, without asking (a cancel is safe to repeat).
+func NewCancel(o api.OrderRecord) *Action {
+	c := api.CancelOid{Oid: o.OrderID, InstrumentID: o.InstrumentID}
+	return &Action{
+		Kind: KindCancel, Title: "Cancel order", Cancel: c,
+		What: fmt.Sprintf("cancel %s %s %s @ %s (order %d)", state.SideText(o.Side), o.Unfilled, o.Instrument, o.LimitPrice, o.OrderID),
+		Run: func(ctx context.Context, t api.Trader) (api.TxResponse, error) {
+			return Accepted(t.CancelByOid(ctx, []api.CancelOid{c}))
+		},
+		Read: resultText, Refresh: tradeKinds, FollowUp: checkCancel,
+	}
+}
+
+// NewCancelInstrument cancels every open order on one instrument (n of them shown), confirmed.
+func NewCancelInstrument(id api.InstrumentID, name string, n int) *Action {
+	return &Action{
+		Kind: KindCancelInstrument, Confirm: true, Instrument: id,
+		Title: "Cancel all orders on " + name,
+		What:  fmt.Sprintf("cancel %d open order(s) on %s", n, name),
+		Lines: []string{fmt.Sprintf("Cancel all %d open order(s) on %s?", n, name)},
+		Run: func(ctx context.Context, t api.Trader) (api.TxResponse, error) {
+			return Accepted(t.CancelByInstrument(ctx, id))
+		},
+		Read: resultText, Refresh: tradeKinds, FollowUp: checkCancel,
+	}
+}
+
+// NewCancelAll cancels every open order on the account, confirmed.
+func NewCancelAll(title, what string, lines []string) *Action {
+	return &Action{
+		Kind: KindCancelAll, Confirm: true, Title: title, What: what, Lines: lines,
+		Run: func(ctx context.Context, t api.Trader) (api.TxResponse, error) {
+			return Accepted(t.CancelAll(ctx))
+		},
+		Read: resultText, Refresh: tradeKinds, FollowUp: checkCancel,
+	}
+}
+
+// cancelFailure is why a cancel did not clearly succeed ("" when it did).
+func cancelFailure(d DoneMsg) string {
+	if d.Err != nil {
+		return kit.PlainError(d.Err)
+	}
+	if d.Act.Kind == KindCancel {
+		if out := state.CancelOutcome(d.Resp); out.Failed() {
+			return out.Reason
+		}
+	}
+	return ""
+}
+
+// checkCancel follows up a cancel that failed or whose answer was lost: it asks the exchange what
+// is still open and says so (see cancelCheckText). It returns no command for a clear success.
+func checkCancel(ex api.Exchange, d DoneMsg, timeout time.Duration) (tea.Cmd, string) {
+	why := cancelFailure(d)
+	if why == "" {
+		return nil, ""
+	}
+	return cancelCheck(ex, d, why, timeout), d.Act.What + ": " + why + ": checking what is still open…"
+}
+
+// cancelCheckedMsg is what a cancel's check found, in words.
+type cancelCheckedMsg struct {
+	act   *Action
+	text  string
+	level kit.NoticeLevel
+}
+
+func (c cancelCheckedMsg) Settled() (*Action, string, kit.NoticeLevel) { return c.act, c.text, c.level }
+
+// cancelCheck reads the account's open orders (and, for one order gone, its state in the first
+// page of history) and returns the status line's words as a cancelCheckedMsg.
+func cancelCheck(ex api.Exchange, d DoneMsg, why string, timeout time.Duration) tea.Cmd {
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*timeout)
+		defer cancel()
+		open, err := api.AllPages(ctx, func(ctx context.Context, p api.PageParams) (api.Page[api.OrderRecord], error) {
+			return ex.OpenOrders(ctx, ex.Address(), p)
+		}, 0, nil)
+		gone := ""
+		if err == nil && d.Act.Kind == KindCancel && !holds(open, d.Act.Cancel.Oid) {
+			gone = "no longer open"
+			if pg, herr := ex.OrderHistory(ctx, ex.Address(), api.PageParams{Page: 1}); herr == nil {
+				for _, o := range pg.Data {
+					if o.OrderID == d.Act.Cancel.Oid {
+						gone = "already " + o.State
+						break
+					}
+				}
+			}
+		}
+		text, level := cancelCheckText(d.Act, why, open, gone, err)
+		return cancelCheckedMsg{act: d.Act, text: text, level: level}
+	}
+}
+
+func holds(open []api.OrderRecord, oid api.OrderID) bool {
+	for _, o := range open {
+		if o.OrderID == oid {
+			return true
+		}
+	}
+	return false
+}
+
+// cancelCheckText says what a cancel left behind: nothing (harmless, info), or orders still open
+// (an error, with the advice that cancelling again is safe). gone is the state of a single order
+// no longer open ("already cancelled", "already filled", "no longer open").
+func cancelCheckText(a *Action, why string, open []api.OrderRecord, gone string, err error) (string, kit.NoticeLevel) {
+	if err != nil {
+		return fmt.Sprintf("%s: %s; could not check what is still open (%s): cancelling again is safe", a.What, why, kit.PlainError(err)), kit.LevelError
+	}
+	switch a.Kind {
+	case KindCancel:
+		if gone != "" {
+			return fmt.Sprintf("order %d is %s at the exchange: nothing left to cancel", a.Cancel.Oid, gone), kit.LevelInfo
+		}
+		return fmt.Sprintf("%s failed (%s): order %d is still open; cancelling again is safe", a.What, why, a.Cancel.Oid), kit.LevelError
+	case KindCancelInstrument:
+		n := 0
+		for _, o := range open {
+			if o.InstrumentID == a.Instrument {
+				n++
+			}
+		}
+		if n == 0 {
+			return a.What + ": no open orders left on the instrument", kit.LevelInfo
+		}
+		return fmt.Sprintf("%s failed (%s): %d order(s) still open on the instrument; cancelling again is safe", a.What, why, n), kit.LevelError
+	}
+	if len(open) == 0 {
+		return a.What + ": no open orders left at the exchange", kit.LevelInfo
+	}
+	return fmt.Sprintf("%s failed (%s): %d order(s) still open; cancelling again is safe", a.What, why, len(open)), kit.LevelError
+}

@@ -1,0 +1,89 @@
+package kit
+
+import (
+	"strings"
+
+	"github.com/charmbracelet/bubbles/cursor"
+	"github.com/charmbracelet/bubbles/textinput"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/shopspring/decimal"
+	"github.com/tradedesk/tradedesk/api"
+	"github.com/tradedesk/tradedesk/state"
+)
+
+// Utilization thresholds (percent) at which margin bars turn amber and red. Maintenance
+// utilization at 100% is liquidation.
+var (
+	UtilWarn   = decimal.NewFromInt(60)
+	UtilDanger = decimal.NewFromInt(85)
+)
+
+// UtilPaint is the paint of a utilization in percent: good, warn from UtilWarn, danger from
+// UtilDanger.
+func UtilPaint(st *Styles, pct decimal.Decimal) Paint {
+	switch {
+	case pct.GreaterThanOrEqual(UtilDanger):
+		return st.Danger
+	case pct.GreaterThanOrEqual(UtilWarn):
+		return st.Warn
+	}
+	return st.Good
+}
+
+// SidePaint is the paint of an order side.
+func SidePaint(st *Styles, side string) Paint {
+	if side == api.SideBuy {
+		return st.Buy
+	}
+	return st.Sell
+}
+
+// AmountText writes an amount with its own decimals (at least 2, at most the collateral's).
+func AmountText(d decimal.Decimal, decimals int32) string {
+	if decimals <= 0 {
+		decimals = 8
+	}
+	return FmtNum(d, min(max(-d.Exponent(), 2), decimals))
+}
+
+// Wrapped word-wraps plain text to width w after indent, painting each line.
+func Wrapped(pt Paint, text, indent string, w int) []string {
+	var out []string
+	for _, l := range strings.Split(ansi.Wrap(text, max(w-len(indent), 10), " "), "\n") {
+		out = append(out, indent+pt.On(l))
+	}
+	return out
+}
+
+// NewField is a form's text input: no prompt, a placeholder, a length limit, a steady cursor.
+func NewField(placeholder string, limit int) textinput.Model {
+	ti := textinput.New()
+	ti.Prompt = ""
+	ti.Placeholder = placeholder
+	ti.CharLimit = limit
+	ti.Cursor.SetMode(cursor.CursorStatic)
+	return ti
+}
+
+// ReadOnlyNotice explains why a trading key does nothing.
+func ReadOnlyNotice(reason, what string) tea.Cmd {
+	return Notice(LevelWarn, "read-only: cannot "+what+" ("+reason+")")
+}
+
+// JoinFieldErrors is a form's problems on one line, each with the value it suggests.
+func JoinFieldErrors(errs []state.FieldError) string {
+	parts := make([]string, 0, len(errs))
+	for _, e := range errs {
+		s := e.Field + ": " + e.Msg
+		if e.Suggest != "" && !strings.Contains(e.Msg, e.Suggest) {
+			s += " (try " + e.Suggest + ")"
+		}
+		parts = append(parts, s)
+	}
+	return strings.Join(parts, "; ")
+}
+
+// FocusPaneMsg asks the root model to focus the slot that holds Pane (directly or inside a
+// group), showing it.
+type FocusPaneMsg struct{ Pane Pane }
