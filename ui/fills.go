@@ -270,7 +270,7 @@ func (p *fillsPane) cell(row, col int) (string, kit.Paint) {
 		if f.ClosedPnl.IsZero() {
 			return "-", st.Muted
 		}
-		return kit.FmtSigned(f.ClosedPnl, 2), signPaint(st, f.ClosedPnl)
+		return kit.FmtSigned(f.ClosedPnl, 2), kit.SignPaint(st, f.ClosedPnl)
 	case fcLiq:
 		return export.Liquidity(f.Crossed), st.Muted
 	case fcOid:

@@ -10,6 +10,7 @@ import (
 	"github.com/tradedesk/tradedesk/api/text"
 	"github.com/tradedesk/tradedesk/state"
 	"github.com/tradedesk/tradedesk/ui/action"
+	"github.com/tradedesk/tradedesk/ui/components/tickers"
 	"github.com/tradedesk/tradedesk/ui/kit"
 )
 
@@ -50,7 +51,7 @@ type Model struct {
 
 	slots   []*slot
 	focus   int
-	tickers *tickersPane
+	tickers *tickers.Pane
 	form    *orderEntryPane
 
 	width, height int
@@ -119,7 +120,7 @@ func New(cfg Config) *Model {
 	}
 
 	// The panes. Adding one is one line here (see kit.Pane).
-	m.tickers = newTickersPane(m.c, cfg.Watchlist)
+	m.tickers = tickers.New(m.c, cfg.Watchlist)
 	m.form = newOrderEntryPane(m.c, m.status.modeWord(), &m.pipe.out[action.LaneOrder])
 	accountEmpty := "waiting for the account…"
 	if cfg.Exchange.Address() == "" {
@@ -200,7 +201,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case paneMsg:
 		return m, m.onPaneMsg(msg)
-	case flashEndMsg:
+	case tickers.FlashEndMsg:
 		return m, m.tickers.Update(msg)
 	}
 	return m, nil

@@ -357,10 +357,10 @@ func TestMouseClickFocusesPaneAndSelectsRow(t *testing.T) {
 	// Row 3 of the tickers: border (1) + header (1) + two rows.
 	_, cmd := c.m.Update(tea.MouseMsg{X: s.r.x + 5, Y: s.r.y + 4, Action: tea.MouseActionPress, Button: tea.MouseButtonLeft})
 	pump(t, c.m, cmd)
-	if c.m.tickers.tbl.Cursor != 2 {
-		t.Errorf("cursor %d after clicking the third row", c.m.tickers.tbl.Cursor)
+	if c.m.tickers.Selected() != c.m.tickers.Shown()[2] {
+		t.Errorf("%s selected after clicking the third row %s", c.m.tickers.Selected(), c.m.tickers.Shown()[2])
 	}
-	if want := c.m.tickers.selected(); c.m.form.instrument() != want {
+	if want := c.m.tickers.Selected(); c.m.form.instrument() != want {
 		t.Errorf("form instrument %q, want the clicked %q", c.m.form.instrument(), want)
 	}
 	acc := c.m.slots[4]
@@ -374,30 +374,32 @@ func TestTickersSortAndFilter(t *testing.T) {
 	c := newSimConsole(t, 200, 60, false)
 	pump(t, c.m, c.m.Init())
 	p := c.m.tickers
+	all := len(p.Shown())
 	c.key(t, "/")
 	c.typeText(t, "doge")
-	if len(p.rows) != 1 || p.tickers[p.rows[0]].Symbol != "DOGE-PERP" {
-		t.Errorf("filter doge: %d rows", len(p.rows))
+	if shown := p.Shown(); len(shown) != 1 || shown[0] != "DOGE-PERP" {
+		t.Errorf("filter doge: %v", shown)
 	}
 	c.key(t, "esc")
-	if len(p.rows) != len(p.tickers) {
-		t.Errorf("Esc did not clear the filter: %d of %d rows", len(p.rows), len(p.tickers))
+	if n := len(p.Shown()); n != all {
+		t.Errorf("Esc did not clear the filter: %d of %d rows", n, all)
 	}
 	c.key(t, "o") // sort by mark
-	if p.sortCol != tcMark {
-		t.Fatalf("sort column %d, want mark", p.sortCol)
+	if v := c.m.View(); !strings.Contains(v, "Mark▲") {
+		t.Fatalf("not sorted by mark:\n%s", v)
 	}
 	c.key(t, "w") // favourites only: the watchlist is ETH-PERP
-	if len(p.rows) != 1 || p.tickers[p.rows[0]].Symbol != "ETH-PERP" {
-		t.Errorf("favourites only: %d rows", len(p.rows))
+	if shown := p.Shown(); len(shown) != 1 || shown[0] != "ETH-PERP" {
+		t.Errorf("favourites only: %v", shown)
 	}
 	c.key(t, "w")
 	prev := d("-1")
-	for _, r := range p.rows[1:] { // the favourite is first, then by mark
-		if m := p.tickers[r].MarkPrice; m.LessThan(prev) {
-			t.Fatalf("not sorted by mark: %s after %s", m, prev)
+	for _, sym := range p.Shown()[1:] { // the favourite is first, then by mark
+		tk, _ := c.m.store.Ticker(sym)
+		if tk.MarkPrice.LessThan(prev) {
+			t.Fatalf("not sorted by mark: %s after %s", tk.MarkPrice, prev)
 		}
-		prev = p.tickers[r].MarkPrice
+		prev = tk.MarkPrice
 	}
 }
 

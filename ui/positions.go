@@ -176,9 +176,9 @@ func (p *positionsPane) cell(row, col int) (string, kit.Paint) {
 	case pcNotional:
 		return kit.FmtNum(r.Notional, 2), st.Text
 	case pcUPnL:
-		return kit.FmtSigned(r.UPnL, 2), signPaint(st, r.UPnL)
+		return kit.FmtSigned(r.UPnL, 2), kit.SignPaint(st, r.UPnL)
 	case pcROE:
-		return kit.FmtPct(r.ROE), signPaint(st, r.ROE)
+		return kit.FmtPct(r.ROE), kit.SignPaint(st, r.ROE)
 	case pcLeverage:
 		return r.Leverage.String() + "x " + marginModeShort(r.MarginMode), st.Muted
 	case pcLiq:

@@ -156,7 +156,7 @@ func (s *statusBar) renderSummary(store *state.Store) (long, short string) {
 	im := state.MarginUtilizationAfter(a, decimal.Zero)
 	short = st.Muted.On("eq ") + kit.FmtNum(a.TotalAccountEquity, 0) + st.Muted.On(" IM ") + kit.UtilPaint(st, im).On(state.FormatPercent(im, 0)) + " "
 	long = st.Muted.On("equity ") + kit.FmtNum(a.TotalAccountEquity, 2) + st.Muted.On(" · avail ") + kit.FmtNum(a.AvailableBalance, 2) +
-		st.Muted.On(" · uPnL ") + signPaint(st, a.Upnl).On(kit.FmtSigned(a.Upnl, 2)) +
+		st.Muted.On(" · uPnL ") + kit.SignPaint(st, a.Upnl).On(kit.FmtSigned(a.Upnl, 2)) +
 		st.Muted.On(" · IM ") + kit.UtilPaint(st, im).On(state.FormatPercent(im, 1)) + " "
 	return long, short
 }

@@ -8,6 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
+	"github.com/tradedesk/tradedesk/ui/components/tickers"
 	"github.com/tradedesk/tradedesk/ui/kit"
 )
 
@@ -140,15 +141,15 @@ func TestChangedPriceFlashesThenStops(t *testing.T) {
 	ts := append([]api.Ticker(nil), store.Tickers()...)
 	ts[1].MarkPrice = ts[1].MarkPrice.Add(d("1"))
 	_, cmd := m.Update(polledMsg{kind: state.KindTickers, msg: state.TickersMsg{Gen: 5, At: now, Tickers: ts}})
-	if cmd == nil || len(m.tickers.flashes) != 1 {
-		t.Fatalf("%d flashes after one mark moved", len(m.tickers.flashes))
+	if cmd == nil || m.tickers.Flashing() != 1 {
+		t.Fatalf("%d flashes after one mark moved", m.tickers.Flashing())
 	}
 	if v := m.View(); !strings.Contains(v, "1,038.00▲") {
 		t.Errorf("the moved price is not marked:\n%s", v)
 	}
 	now = now.Add(time.Second)
-	m.Update(flashEndMsg{At: now})
-	if len(m.tickers.flashes) != 0 || strings.Contains(m.View(), "1,038.00▲") {
+	m.Update(tickers.FlashEndMsg{At: now})
+	if m.tickers.Flashing() != 0 || strings.Contains(m.View(), "1,038.00▲") {
 		t.Error("the flash did not stop")
 	}
 }

@@ -87,3 +87,14 @@ func JoinFieldErrors(errs []state.FieldError) string {
 // FocusPaneMsg asks the root model to focus the slot that holds Pane (directly or inside a
 // group), showing it.
 type FocusPaneMsg struct{ Pane Pane }
+
+// SignPaint is the paint of a signed amount: up when positive, down when negative.
+func SignPaint(st *Styles, d decimal.Decimal) Paint {
+	switch d.Sign() {
+	case 1:
+		return st.Up
+	case -1:
+		return st.Down
+	}
+	return st.Text
+}

@@ -1,4 +1,4 @@
-package ui
+package tickers
 
 import (
 	"sort"
@@ -34,16 +34,16 @@ const (
 // flashFor is how long a changed price stays highlighted.
 const flashFor = 500 * time.Millisecond
 
-// flashEndMsg ends the price flashes that started before At.
-type flashEndMsg struct{ At time.Time }
+// FlashEndMsg ends the price flashes that started before At.
+type FlashEndMsg struct{ At time.Time }
 
 type flash struct {
 	until time.Time
 	up    bool
 }
 
-// tickersPane lists every instrument's ticker: sortable, filterable, with favourites.
-type tickersPane struct {
+// Pane lists every instrument's ticker: sortable, filterable, with favourites.
+type Pane struct {
 	*kit.Common
 	tbl     *kit.Table
 	rows    []int // indexes into tickers, in display order
@@ -57,14 +57,15 @@ type tickersPane struct {
 	favOnly bool
 	prev    map[string]decimal.Decimal // last mark per symbol, for the flash
 	flashes map[string]flash
-	flashOn bool // a flashEndMsg is pending
+	flashOn bool // a FlashEndMsg is pending
 	prec    map[string]int32
 	w, h    int
 	shown   bool // the filter line is shown (the table is one line shorter)
 }
 
-func newTickersPane(c *kit.Common, watchlist []string) *tickersPane {
-	p := &tickersPane{Common: c, sortCol: tcName, favs: map[string]bool{}, prev: map[string]decimal.Decimal{},
+// New is the tickers pane; the watchlist's instruments are favourites, listed first.
+func New(c *kit.Common, watchlist []string) *Pane {
+	p := &Pane{Common: c, sortCol: tcName, favs: map[string]bool{}, prev: map[string]decimal.Decimal{},
 		flashes: map[string]flash{}, prec: map[string]int32{}}
 	for _, w := range watchlist {
 		p.favs[w] = true
@@ -84,7 +85,7 @@ func newTickersPane(c *kit.Common, watchlist []string) *tickersPane {
 }
 
 // Title implements kit.Pane.
-func (p *tickersPane) Title() string {
+func (p *Pane) Title() string {
 	t := "Tickers"
 	if p.favOnly {
 		t += " ★"
@@ -96,7 +97,7 @@ func (p *tickersPane) Title() string {
 }
 
 // WantHeight implements heightWanter: every instrument, the header and the filter line.
-func (p *tickersPane) WantHeight() int {
+func (p *Pane) WantHeight() int {
 	if len(p.tickers) == 0 {
 		return 1 << 20
 	}
@@ -104,19 +105,19 @@ func (p *tickersPane) WantHeight() int {
 }
 
 // Kinds implements kit.KindsShower.
-func (p *tickersPane) Kinds() []state.Kind { return []state.Kind{state.KindTickers, state.KindMids} }
+func (p *Pane) Kinds() []state.Kind { return []state.Kind{state.KindTickers, state.KindMids} }
 
 // Capturing implements inputCapturer: while the filter is edited it takes every key.
-func (p *tickersPane) Capturing() bool { return p.editing }
+func (p *Pane) Capturing() bool { return p.editing }
 
 // SetSize implements kit.Pane.
-func (p *tickersPane) SetSize(w, h int) {
+func (p *Pane) SetSize(w, h int) {
 	p.w, p.h = w, h
 	p.filter.Width = max(w-4, 1)
 	p.fitTable()
 }
 
-func (p *tickersPane) fitTable() {
+func (p *Pane) fitTable() {
 	p.shown = p.editing || p.filter.Value() != ""
 	if p.shown {
 		p.tbl.SetSize(p.w, p.h-1)
@@ -126,10 +127,10 @@ func (p *tickersPane) fitTable() {
 }
 
 // SetFocused implements kit.Pane.
-func (p *tickersPane) SetFocused(f bool) { p.tbl.Focused = f }
+func (p *Pane) SetFocused(f bool) { p.tbl.Focused = f }
 
 // Watchlist is the current favourites, sorted.
-func (p *tickersPane) Watchlist() []string {
+func (p *Pane) Watchlist() []string {
 	var out []string
 	for s, ok := range p.favs {
 		if ok {
@@ -141,13 +142,13 @@ func (p *tickersPane) Watchlist() []string {
 }
 
 // Update implements kit.Pane.
-func (p *tickersPane) Update(msg tea.Msg) tea.Cmd {
+func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case kit.DataMsg:
 		if msg.Kind == state.KindTickers || msg.Kind == state.KindMids || msg.Kind == state.KindInstruments {
 			return p.refresh()
 		}
-	case flashEndMsg:
+	case FlashEndMsg:
 		return p.endFlashes(msg.At)
 	case tea.KeyMsg:
 		if p.editing {
@@ -158,7 +159,7 @@ func (p *tickersPane) Update(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
-func (p *tickersPane) updateFilter(msg tea.KeyMsg) tea.Cmd {
+func (p *Pane) updateFilter(msg tea.KeyMsg) tea.Cmd {
 	switch msg.Type {
 	case tea.KeyEnter:
 		p.editing = false
@@ -179,16 +180,16 @@ func (p *tickersPane) updateFilter(msg tea.KeyMsg) tea.Cmd {
 	return cmd
 }
 
-func (p *tickersPane) handleKey(msg tea.KeyMsg) tea.Cmd {
-	before := p.selected()
+func (p *Pane) handleKey(msg tea.KeyMsg) tea.Cmd {
+	before := p.Selected()
 	cmd := p.handleListKey(msg)
-	if s := p.selected(); cmd == nil && s != before && s != "" {
+	if s := p.Selected(); cmd == nil && s != before && s != "" {
 		return kit.SelectInstrument(s, "", false)
 	}
 	return cmd
 }
 
-func (p *tickersPane) handleListKey(msg tea.KeyMsg) tea.Cmd {
+func (p *Pane) handleListKey(msg tea.KeyMsg) tea.Cmd {
 	if p.tbl.Navigate(p.Keys, msg) {
 		return nil
 	}
@@ -210,7 +211,7 @@ func (p *tickersPane) handleListKey(msg tea.KeyMsg) tea.Cmd {
 		p.fitTable()
 		return p.filter.Focus()
 	case key.Matches(msg, k.Favourite):
-		if s := p.selected(); s != "" {
+		if s := p.Selected(); s != "" {
 			p.favs[s] = !p.favs[s]
 			p.resort()
 		}
@@ -227,8 +228,8 @@ func (p *tickersPane) handleListKey(msg tea.KeyMsg) tea.Cmd {
 	return nil
 }
 
-func (p *tickersPane) pick(side string) tea.Cmd {
-	s := p.selected()
+func (p *Pane) pick(side string) tea.Cmd {
+	s := p.Selected()
 	if s == "" {
 		return nil
 	}
@@ -239,7 +240,7 @@ func (p *tickersPane) pick(side string) tea.Cmd {
 }
 
 // Click implements clicker: the header sorts, a row selects its instrument.
-func (p *tickersPane) Click(x, y int) tea.Cmd {
+func (p *Pane) Click(x, y int) tea.Cmd {
 	if y == 0 {
 		if c := p.tbl.ColAt(x); c > tcFav {
 			if c == p.sortCol {
@@ -252,12 +253,13 @@ func (p *tickersPane) Click(x, y int) tea.Cmd {
 		return nil
 	}
 	if p.tbl.ClickRow(y) {
-		return kit.SelectInstrument(p.selected(), "", false)
+		return kit.SelectInstrument(p.Selected(), "", false)
 	}
 	return nil
 }
 
-func (p *tickersPane) selected() string {
+// Selected is the instrument under the cursor ("" when the list is empty).
+func (p *Pane) Selected() string {
 	if p.tbl.Cursor < 0 || p.tbl.Cursor >= len(p.rows) {
 		return ""
 	}
@@ -266,7 +268,7 @@ func (p *tickersPane) selected() string {
 
 // refresh takes the store's tickers when they changed, starts flashes for moved marks, and
 // re-sorts. Rows render lazily in View, and only those on screen.
-func (p *tickersPane) refresh() tea.Cmd {
+func (p *Pane) refresh() tea.Cmd {
 	v := [2]uint64{p.Store.Version(state.KindTickers) + p.Store.Version(state.KindMids), p.Store.Version(state.KindInstruments)}
 	if v == p.version {
 		return nil
@@ -291,16 +293,16 @@ func (p *tickersPane) refresh() tea.Cmd {
 	var cmds []tea.Cmd
 	if p.Instrument() == "" && len(p.rows) > 0 {
 		// The form starts on the first instrument listed.
-		cmds = append(cmds, kit.SelectInstrument(p.selected(), "", false))
+		cmds = append(cmds, kit.SelectInstrument(p.Selected(), "", false))
 	}
 	if started && !p.flashOn {
 		p.flashOn = true
-		cmds = append(cmds, tea.Tick(flashFor, func(time.Time) tea.Msg { return flashEndMsg{At: now.Add(flashFor)} }))
+		cmds = append(cmds, tea.Tick(flashFor, func(time.Time) tea.Msg { return FlashEndMsg{At: now.Add(flashFor)} }))
 	}
 	return tea.Batch(cmds...)
 }
 
-func (p *tickersPane) endFlashes(at time.Time) tea.Cmd {
+func (p *Pane) endFlashes(at time.Time) tea.Cmd {
 	p.flashOn = false
 	var next time.Time
 	for s, f := range p.flashes {
@@ -314,12 +316,12 @@ func (p *tickersPane) endFlashes(at time.Time) tea.Cmd {
 	if !next.IsZero() {
 		p.flashOn = true
 		wait := next.Sub(at)
-		return tea.Tick(wait, func(time.Time) tea.Msg { return flashEndMsg{At: next} })
+		return tea.Tick(wait, func(time.Time) tea.Msg { return FlashEndMsg{At: next} })
 	}
 	return nil
 }
 
-func (p *tickersPane) setSortTitles() {
+func (p *Pane) setSortTitles() {
 	names := []string{"★", "Instrument", "Mark", "Last", "24h %", "Bid", "Ask", "Mid", "Funding", "Open int.", "Vol 24h"}
 	for i, n := range names {
 		if i == p.sortCol {
@@ -335,8 +337,8 @@ func (p *tickersPane) setSortTitles() {
 
 // resort rebuilds the display order from the filter, favourites and sort column, keeping the
 // cursor on the same instrument.
-func (p *tickersPane) resort() {
-	cur := p.selected()
+func (p *Pane) resort() {
+	cur := p.Selected()
 	f := strings.ToUpper(strings.TrimSpace(p.filter.Value()))
 	p.rows = p.rows[:0]
 	for i, t := range p.tickers {
@@ -403,7 +405,7 @@ func changePct(t api.Ticker) decimal.Decimal {
 	return t.Change24h
 }
 
-func (p *tickersPane) priceDecimals(sym string) int32 {
+func (p *Pane) priceDecimals(sym string) int32 {
 	if d, ok := p.prec[sym]; ok {
 		return d
 	}
@@ -415,7 +417,7 @@ func (p *tickersPane) priceDecimals(sym string) int32 {
 	return d
 }
 
-func (p *tickersPane) cell(row, col int) (string, kit.Paint) {
+func (p *Pane) cell(row, col int) (string, kit.Paint) {
 	t := &p.tickers[p.rows[row]]
 	d := p.priceDecimals(t.Symbol)
 	st := p.Styles
@@ -440,7 +442,7 @@ func (p *tickersPane) cell(row, col int) (string, kit.Paint) {
 		return kit.FmtNum(t.LastPrice, d), st.Text
 	case tcChange:
 		c := changePct(*t)
-		return kit.FmtPct(c), signPaint(st, c)
+		return kit.FmtPct(c), kit.SignPaint(st, c)
 	case tcBid:
 		return bookSide(t.BestBidPrice, d, st.Buy, st)
 	case tcAsk:
@@ -452,7 +454,7 @@ func (p *tickersPane) cell(row, col int) (string, kit.Paint) {
 		}
 		return kit.FmtNum(m, d+1), st.Muted
 	case tcFunding:
-		return state.FormatSignedPercent(t.FundingRate.Shift(2), 4), signPaint(st, t.FundingRate)
+		return state.FormatSignedPercent(t.FundingRate.Shift(2), 4), kit.SignPaint(st, t.FundingRate)
 	case tcOI:
 		return kit.FmtCompact(t.OpenInterest), st.Muted
 	case tcVolume:
@@ -470,18 +472,9 @@ func bookSide(px decimal.Decimal, decimals int32, side kit.Paint, st *kit.Styles
 	return kit.FmtNum(px, decimals), side
 }
 
-func signPaint(st *kit.Styles, d decimal.Decimal) kit.Paint {
-	switch d.Sign() {
-	case 1:
-		return st.Up
-	case -1:
-		return st.Down
-	}
-	return st.Text
-}
 
 // View implements kit.Pane.
-func (p *tickersPane) View() string {
+func (p *Pane) View() string {
 	p.tbl.Empty = kit.EmptyFor(p.Store, state.KindTickers, "no instrument matches")
 	lines := make([]string, 0, p.tbl.Height+2)
 	if p.shown {
@@ -491,7 +484,7 @@ func (p *tickersPane) View() string {
 }
 
 // ShortHelp implements kit.Pane.
-func (p *tickersPane) ShortHelp() []key.Binding {
+func (p *Pane) ShortHelp() []key.Binding {
 	k := p.Keys
 	if p.editing {
 		return []key.Binding{k.Pick, k.Dismiss}
@@ -500,7 +493,7 @@ func (p *tickersPane) ShortHelp() []key.Binding {
 }
 
 // FullHelp implements kit.Pane.
-func (p *tickersPane) FullHelp() [][]key.Binding {
+func (p *Pane) FullHelp() [][]key.Binding {
 	k := p.Keys
 	return [][]key.Binding{
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
@@ -508,3 +501,15 @@ func (p *tickersPane) FullHelp() [][]key.Binding {
 		{k.Sort, k.SortReverse, k.Filter, k.Favourite, k.WatchOnly},
 	}
 }
+
+// Shown is the instruments listed, in the order shown (after the filter, favourites and sort).
+func (p *Pane) Shown() []string {
+	out := make([]string, len(p.rows))
+	for i, r := range p.rows {
+		out[i] = p.tickers[r].Symbol
+	}
+	return out
+}
+
+// Flashing is how many prices are flashing after a move.
+func (p *Pane) Flashing() int { return len(p.flashes) }
