@@ -472,7 +472,6 @@ func bookSide(px decimal.Decimal, decimals int32, side kit.Paint, st *kit.Styles
 	return kit.FmtNum(px, decimals), side
 }
 
-
 // View implements kit.Pane.
 func (p *Pane) View() string {
 	p.tbl.Empty = kit.EmptyFor(p.Store, state.KindTickers, "no instrument matches")
