@@ -23,6 +23,11 @@ var defaultKeys = map[string][]string{
 	"field_next": {"down"}, "field_prev": {"up"}, "toggle": {" ", "left", "right"}, "submit": {"enter"},
 	"fill_mark": {"m"}, "fill_bid": {"b"}, "fill_ask": {"a"}, "clear_form": {"ctrl+x"}, "use_suggestion": {"="},
 	"confirm": {"enter"}, "dismiss": {"esc"},
+	"prev_view": {"["}, "next_view": {"]"},
+	"chart_finer": {","}, "chart_coarser": {"."}, "chart_type": {"t"},
+	"fill_bell": {"B"}, "filter_instrument": {"i"}, "filter_state": {"s"},
+	"export_csv": {"e"}, "export_json": {"E"}, "export_stop": {"esc"},
+	"transfer": {"t"}, "withdraw": {"w"}, "transfer_max": {"ctrl+a"},
 }
 
 // buildKeyMap applies the config file's overrides to the defaults.

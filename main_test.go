@@ -59,6 +59,41 @@ func TestKeyOverrides(t *testing.T) {
 	}
 }
 
+// TestFormerlyPaneLocalKeysInConfig: the keys that were pane-local variables (transfer, export,
+// history filters, pane groups, chart, fill bell) are rebound by the config file's [keys] and seen
+// by the conflict check.
+func TestFormerlyPaneLocalKeysInConfig(t *testing.T) {
+	km, err := buildKeyMap(map[string][]string{"transfer_max": {"ctrl+m"}, "export_csv": {"c"}, "chart_type": {"T"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := km.TransferMax.Keys(); len(got) != 1 || got[0] != "ctrl+m" {
+		t.Errorf("transfer_max keys %v", got)
+	}
+	if got := km.ExportCSV.Help().Key; got != "c" {
+		t.Errorf("export_csv help names %q", got)
+	}
+	for _, tc := range []struct {
+		over map[string][]string
+		want string
+	}{
+		{map[string][]string{"transfer_max": {"down"}}, `"down" is bound to both field_next and transfer_max`}, // the transfer form is a form
+		{map[string][]string{"fill_bell": {"j"}}, `"j" is bound to both down and fill_bell`},                   // the fills pane is a list
+		{map[string][]string{"export_json": {"B"}}, `"B" is bound to both fill_bell and export_json`},          // fills export
+		{map[string][]string{"filter_state": {"q"}}, `"q" is bound to both quit and filter_state`},             // global keys
+		{map[string][]string{"next_view": {"["}}, `"[" is bound to both prev_view and next_view`},              // one scope
+		{map[string][]string{"withdraw": {"e"}, "export_csv": {"e"}}, ``},                                      // balances never export
+	} {
+		_, err := buildKeyMap(tc.over)
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("%v: keys in places that never meet: %v", tc.over, err)
+		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+			t.Errorf("%v: error %v, want %q", tc.over, err, tc.want)
+		}
+	}
+}
+
 func TestThemes(t *testing.T) {
 	for _, n := range []string{"dark", "light", "colorblind", "colour-blind", ""} {
 		th, err := buildTheme(n)

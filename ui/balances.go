@@ -15,11 +15,6 @@ import (
 	"github.com/tradedesk/tradedesk/ui/kit"
 )
 
-// balancesKeys open the money movement form from the balances view.
-var balancesKeys = struct{ Transfer, Withdraw key.Binding }{
-	Transfer: key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "transfer")),
-	Withdraw: key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "withdraw")),
-}
 
 // openTransferMsg asks the transfer form to show itself with op chosen.
 type openTransferMsg struct{ op funds.Op }
@@ -80,9 +75,9 @@ func (p *balancesPane) Update(msg tea.Msg) tea.Cmd {
 
 func (p *balancesPane) handleKey(msg tea.KeyMsg) tea.Cmd {
 	switch {
-	case key.Matches(msg, balancesKeys.Transfer):
+	case key.Matches(msg, p.Keys.Transfer):
 		return func() tea.Msg { return openTransferMsg{op: funds.ToDerivative} }
-	case key.Matches(msg, balancesKeys.Withdraw):
+	case key.Matches(msg, p.Keys.Withdraw):
 		return func() tea.Msg { return openTransferMsg{op: funds.DerivativeWithdraw} }
 	case key.Matches(msg, p.Keys.Up):
 		p.offset = max(p.offset-1, 0)
@@ -220,10 +215,10 @@ func (p *balancesPane) View() string { return p.view }
 
 // ShortHelp implements kit.Pane.
 func (p *balancesPane) ShortHelp() []key.Binding {
-	return []key.Binding{balancesKeys.Transfer, balancesKeys.Withdraw, p.Keys.Up, p.Keys.Down}
+	return []key.Binding{p.Keys.Transfer, p.Keys.Withdraw, p.Keys.Up, p.Keys.Down}
 }
 
 // FullHelp implements kit.Pane.
 func (p *balancesPane) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{balancesKeys.Transfer, balancesKeys.Withdraw, p.Keys.Up, p.Keys.Down, p.Keys.PageUp, p.Keys.PageDown}}
+	return [][]key.Binding{{p.Keys.Transfer, p.Keys.Withdraw, p.Keys.Up, p.Keys.Down, p.Keys.PageUp, p.Keys.PageDown}}
 }

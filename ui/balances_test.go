@@ -215,3 +215,45 @@ func TestPaneGroupSwitchesViews(t *testing.T) {
 		t.Fatalf("tab row %q", bar)
 	}
 }
+
+// TestRebindFormerlyPaneLocalKeys: the pane groups' and the balances pane's keys, once pane-local
+// variables, follow the key map: rebound, the new keys act, the old ones do not, and the tab row
+// and help name the new keys.
+func TestRebindFormerlyPaneLocalKeys(t *testing.T) {
+	over := map[string][]string{"prev_view": {"<"}, "next_view": {">"}, "transfer": {"T"}}
+	keys := map[string][]string{}
+	for k, v := range testKeys {
+		keys[k] = v
+	}
+	for k, v := range over {
+		keys[k] = v
+	}
+	km, err := kit.NewKeyMap(keys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := paneCommon(t)
+	c.Keys = &km
+	g := newFundsGroup(c, &leverageEx{})
+	g.SetSize(80, 12)
+	g.SetFocused(true)
+	if v := g.View(); !strings.Contains(v, "< > switch") {
+		t.Errorf("the tab row does not name the rebound keys:\n%s", v)
+	}
+	if cmd := g.Update(keyMsg("t")); cmd != nil {
+		if msg := cmd(); msg == (openTransferMsg{op: funds.ToDerivative}) {
+			t.Error("t still opens the transfer form after it was rebound to T")
+		}
+	}
+	if cmd := g.Update(keyMsg("T")); cmd == nil || cmd() != (openTransferMsg{op: funds.ToDerivative}) {
+		t.Error("T does not open the transfer form")
+	}
+	g.Update(keyMsg("]"))
+	if g.Title() != "Funds: Balances" {
+		t.Fatalf("] still switches views after it was rebound: %q", g.Title())
+	}
+	g.Update(keyMsg(">"))
+	if g.Title() != "Funds: Transfer" {
+		t.Fatalf("> does not switch views: %q", g.Title())
+	}
+}

@@ -32,12 +32,6 @@ var chartTypes = []string{"mark", "index", "ltp"}
 // chartCandles is how many candles the chart asks for: more than the widest screen shows.
 const chartCandles = 300
 
-// chartKeys are the chart pane's own keys (digits stay the global pane keys).
-var chartKeys = struct{ Finer, Coarser, Type key.Binding }{
-	Finer:   key.NewBinding(key.WithKeys(","), key.WithHelp(", .", "resolution")),
-	Coarser: key.NewBinding(key.WithKeys("."), key.WithHelp(".", "coarser resolution")),
-	Type:    key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "mark/index/last price")),
-}
 
 // chartPane draws the current instrument's candles, with the last candle following the ticker.
 type chartPane struct {
@@ -143,11 +137,11 @@ func (p *chartPane) follow() bool {
 
 func (p *chartPane) handleKey(msg tea.KeyMsg) tea.Cmd {
 	switch {
-	case key.Matches(msg, chartKeys.Finer):
+	case key.Matches(msg, p.Keys.ChartFiner):
 		p.res = max(p.res-1, 0)
-	case key.Matches(msg, chartKeys.Coarser):
+	case key.Matches(msg, p.Keys.ChartCoarser):
 		p.res = min(p.res+1, len(chartResolutions)-1)
-	case key.Matches(msg, chartKeys.Type):
+	case key.Matches(msg, p.Keys.ChartType):
 		p.typ = (p.typ + 1) % len(chartTypes)
 	default:
 		return nil
@@ -292,10 +286,10 @@ func (p *chartPane) header() string {
 
 // ShortHelp implements kit.Pane.
 func (p *chartPane) ShortHelp() []key.Binding {
-	return []key.Binding{chartKeys.Finer, chartKeys.Type}
+	return []key.Binding{p.Keys.ChartFiner, p.Keys.ChartType}
 }
 
 // FullHelp implements kit.Pane.
 func (p *chartPane) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{chartKeys.Finer, chartKeys.Coarser, chartKeys.Type}}
+	return [][]key.Binding{{p.Keys.ChartFiner, p.Keys.ChartCoarser, p.Keys.ChartType}}
 }

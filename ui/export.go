@@ -15,13 +15,6 @@ import (
 	"github.com/tradedesk/tradedesk/ui/kit"
 )
 
-// exportKeys are the export keys of the fills and history panes.
-var exportKeys = struct{ CSV, JSON, Stop key.Binding }{
-	CSV:  key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "export all to CSV")),
-	JSON: key.NewBinding(key.WithKeys("E"), key.WithHelp("E", "export all to JSON")),
-	Stop: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "stop export")),
-}
-
 // exportDir is where the console writes exports (the working directory).
 var exportDir = "."
 
@@ -115,21 +108,21 @@ type exporter struct {
 }
 
 // key handles the export keys; ok reports whether msg was one.
-func (e *exporter) key(msg tea.KeyMsg, ex api.Exchange, what export.What, clock func() time.Time) (tea.Cmd, bool) {
+func (e *exporter) key(msg tea.KeyMsg, keys *kit.KeyMap, ex api.Exchange, what export.What, clock func() time.Time) (tea.Cmd, bool) {
 	var f export.Format
 	switch {
-	case key.Matches(msg, exportKeys.CSV):
+	case key.Matches(msg, keys.ExportCSV):
 		f = export.CSV
-	case key.Matches(msg, exportKeys.JSON):
+	case key.Matches(msg, keys.ExportJSON):
 		f = export.JSON
-	case key.Matches(msg, exportKeys.Stop) && e.job != nil:
+	case key.Matches(msg, keys.ExportStop) && e.job != nil:
 		e.job.cancel()
 		return nil, true
 	default:
 		return nil, false
 	}
 	if e.job != nil {
-		return kit.Notice(kit.LevelWarn, "an export of "+e.job.what.String()+" is running: wait for it or press esc to stop it"), true
+		return kit.Notice(kit.LevelWarn, "an export of "+e.job.what.String()+" is running: wait for it or press "+keys.ExportStop.Help().Key+" to stop it"), true
 	}
 	if ex == nil || ex.Address() == "" {
 		return kit.Notice(kit.LevelWarn, "nothing to export: no account"), true

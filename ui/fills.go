@@ -39,10 +39,6 @@ const pageSize = 100
 // fillsEvery is the fills pane's poll interval (page 1: the newest fills).
 var fillsEvery = 5 * time.Second
 
-// fillsKeys are the fills pane's own keys.
-var fillsKeys = struct{ Bell key.Binding }{
-	Bell: key.NewBinding(key.WithKeys("B"), key.WithHelp("B", "bell on new fills on/off")),
-}
 
 // fillsPane lists the account's fills, newest first. Scrolling to the last loaded row loads the
 // next page; the newest page is polled and merged on top; a new fill rings the bell.
@@ -212,10 +208,10 @@ func (p *fillsPane) fillNotice(fs []api.Fill) string {
 }
 
 func (p *fillsPane) handleKey(msg tea.KeyMsg) tea.Cmd {
-	if cmd, ok := p.exp.key(msg, p.ex, export.Fills, p.Clock); ok {
+	if cmd, ok := p.exp.key(msg, p.Keys, p.ex, export.Fills, p.Clock); ok {
 		return cmd
 	}
-	if key.Matches(msg, fillsKeys.Bell) {
+	if key.Matches(msg, p.Keys.FillBell) {
 		p.bell = !p.bell
 		return kit.Notice(kit.LevelInfo, "bell on new fills: "+onOff(p.bell))
 	}
@@ -380,14 +376,14 @@ func (p *fillsPane) Click(_, y int) tea.Cmd {
 // ShortHelp implements kit.Pane.
 func (p *fillsPane) ShortHelp() []key.Binding {
 	k := p.Keys
-	return []key.Binding{k.Up, k.Down, exportKeys.CSV, exportKeys.JSON, fillsKeys.Bell}
+	return []key.Binding{k.Up, k.Down, k.ExportCSV, k.ExportJSON, k.FillBell}
 }
 
 // FullHelp implements kit.Pane.
 func (p *fillsPane) FullHelp() [][]key.Binding {
 	k := p.Keys
 	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
-		{exportKeys.CSV, exportKeys.JSON, exportKeys.Stop, fillsKeys.Bell}}
+		{k.ExportCSV, k.ExportJSON, k.ExportStop, k.FillBell}}
 }
 
 // ringBell rings the terminal bell on stderr (the screen is drawn on stdout).

@@ -21,23 +21,6 @@ func init() {
 	lipgloss.SetColorProfile(termenv.Ascii)
 }
 
-// testKeys mirrors the top level's default key map (keymap.go), which tests cannot import.
-var testKeys = map[string][]string{
-	"next_pane": {"tab"}, "prev_pane": {"shift+tab"}, "help": {"?"}, "quit": {"q", "ctrl+c"},
-	"refresh": {"ctrl+r"}, "kill_switch": {"ctrl+k"},
-	"focus_1": {"1"}, "focus_2": {"2"}, "focus_3": {"3"}, "focus_4": {"4"}, "focus_5": {"5"},
-	"focus_6": {"6"}, "focus_7": {"7"}, "focus_8": {"8"}, "focus_9": {"9"},
-	"up": {"up", "k"}, "down": {"down", "j"}, "page_up": {"pgup"}, "page_down": {"pgdown"},
-	"top": {"home", "g"}, "bottom": {"end", "G"},
-	"sort": {"o"}, "sort_reverse": {"O"}, "filter": {"/"}, "favourite": {"f"}, "watch_only": {"w"},
-	"pick": {"enter"}, "buy": {"b"}, "sell": {"s"},
-	"cancel": {"x", "delete"}, "cancel_instrument": {"X"}, "cancel_all": {"C"},
-	"close":      {"x", "c"},
-	"field_next": {"down"}, "field_prev": {"up"}, "toggle": {" ", "left", "right"}, "submit": {"enter"},
-	"fill_mark": {"m"}, "fill_bid": {"b"}, "fill_ask": {"a"}, "clear_form": {"ctrl+x"}, "use_suggestion": {"="},
-	"confirm": {"enter"}, "dismiss": {"esc"},
-}
-
 // timerName matches the closures of tea.Tick and tea.Every, where they are compiled and where the
 // compiler inlined them into a caller ("ui.(*Model).schedule.Tick.func1").
 var timerName = regexp.MustCompile(`(^|\.)(Tick|Every)\.func\d+$`)

@@ -35,11 +35,6 @@ var historyEvery = 5 * time.Second
 // historyStates are the state filter's choices in order ("" is every state).
 var historyStates = []string{"", api.StateOpen, api.StateFilled, api.StateCancelled, api.StateTriggered}
 
-// historyKeys are the history pane's own keys.
-var historyKeys = struct{ Instrument, State key.Binding }{
-	Instrument: key.NewBinding(key.WithKeys("i"), key.WithHelp("i", "filter instrument")),
-	State:      key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "filter state")),
-}
 
 // historyPane lists the account's order history, newest first, filtered by instrument and state,
 // paged like the fills pane.
@@ -184,16 +179,16 @@ func (p *historyPane) filterText() string {
 }
 
 func (p *historyPane) handleKey(msg tea.KeyMsg) tea.Cmd {
-	if cmd, ok := p.exp.key(msg, p.ex, export.History, p.Clock); ok {
+	if cmd, ok := p.exp.key(msg, p.Keys, p.ex, export.History, p.Clock); ok {
 		return cmd
 	}
 	switch {
-	case key.Matches(msg, historyKeys.State):
+	case key.Matches(msg, p.Keys.FilterState):
 		p.state = (p.state + 1) % len(historyStates)
 		p.tbl.MoveTo(0)
 		p.refresh(true)
 		return nil
-	case key.Matches(msg, historyKeys.Instrument):
+	case key.Matches(msg, p.Keys.FilterInstrument):
 		p.instr = nextInstrument(p.instr, p.Instrument(), p.all)
 		p.tbl.MoveTo(0)
 		p.refresh(true)
@@ -323,12 +318,12 @@ func (p *historyPane) Click(_, y int) tea.Cmd {
 // ShortHelp implements kit.Pane.
 func (p *historyPane) ShortHelp() []key.Binding {
 	k := p.Keys
-	return []key.Binding{k.Up, k.Down, historyKeys.State, historyKeys.Instrument, exportKeys.CSV, exportKeys.JSON}
+	return []key.Binding{k.Up, k.Down, k.FilterState, k.FilterInstrument, k.ExportCSV, k.ExportJSON}
 }
 
 // FullHelp implements kit.Pane.
 func (p *historyPane) FullHelp() [][]key.Binding {
 	k := p.Keys
 	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
-		{historyKeys.State, historyKeys.Instrument, exportKeys.CSV, exportKeys.JSON, exportKeys.Stop}}
+		{k.FilterState, k.FilterInstrument, k.ExportCSV, k.ExportJSON, k.ExportStop}}
 }

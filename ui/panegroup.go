@@ -21,15 +21,11 @@ type paneGroup struct {
 	w, h    int
 	bar     string
 	barKey  string // the titles the bar was drawn with
-	prev    key.Binding
-	next    key.Binding
+	keys    *kit.KeyMap // PrevView and NextView switch views
 }
 
-func newPaneGroup(st *kit.Styles, title string, panes ...kit.Pane) *paneGroup {
-	g := &paneGroup{st: st, title: title, panes: panes,
-		prev: key.NewBinding(key.WithKeys("["), key.WithHelp("[ ]", "switch view")),
-		next: key.NewBinding(key.WithKeys("]"), key.WithHelp("]", "next view")),
-	}
+func newPaneGroup(c *kit.Common, title string, panes ...kit.Pane) *paneGroup {
+	g := &paneGroup{st: c.Styles, keys: c.Keys, title: title, panes: panes}
 	g.renderBar()
 	return g
 }
@@ -93,10 +89,10 @@ func (g *paneGroup) Update(msg tea.Msg) tea.Cmd {
 	case tea.KeyMsg:
 		if !g.Capturing() {
 			switch {
-			case key.Matches(msg, g.prev):
+			case key.Matches(msg, g.keys.PrevView):
 				g.switchTo(g.active - 1)
 				return nil
-			case key.Matches(msg, g.next):
+			case key.Matches(msg, g.keys.NextView):
 				g.switchTo(g.active + 1)
 				return nil
 			}
@@ -143,7 +139,7 @@ func (g *paneGroup) renderBar() {
 		}
 		b.WriteString(" ")
 	}
-	b.WriteString(g.st.Muted.On("[ ] switch"))
+	b.WriteString(g.st.Muted.On(g.keys.PrevView.Help().Key + " switch"))
 	g.bar = kit.FitStyled(b.String(), g.w)
 }
 
@@ -166,12 +162,12 @@ func (g *paneGroup) View() string {
 
 // ShortHelp implements kit.Pane.
 func (g *paneGroup) ShortHelp() []key.Binding {
-	return append([]key.Binding{g.prev}, g.panes[g.active].ShortHelp()...)
+	return append([]key.Binding{g.keys.PrevView}, g.panes[g.active].ShortHelp()...)
 }
 
 // FullHelp implements Pane: every view's help.
 func (g *paneGroup) FullHelp() [][]key.Binding {
-	out := [][]key.Binding{{g.prev, g.next}}
+	out := [][]key.Binding{{g.keys.PrevView, g.keys.NextView}}
 	for _, p := range g.panes {
 		out = append(out, p.FullHelp()...)
 	}
@@ -180,17 +176,17 @@ func (g *paneGroup) FullHelp() [][]key.Binding {
 
 // newMarketGroup is the chart and the current instrument's details.
 func newMarketGroup(c *kit.Common, ex api.Exchange) *paneGroup {
-	return newPaneGroup(c.Styles, "Market", newChartPane(c, ex), newInstrumentPane(c, ex))
+	return newPaneGroup(c, "Market", newChartPane(c, ex), newInstrumentPane(c, ex))
 }
 
 // newActivityGroup is the fills and the order history; bell rings the terminal bell on new fills.
 func newActivityGroup(c *kit.Common, ex api.Exchange, bell bool) *paneGroup {
-	return newPaneGroup(c.Styles, "Activity", newFillsPane(c, ex, bell), newHistoryPane(c, ex))
+	return newPaneGroup(c, "Activity", newFillsPane(c, ex, bell), newHistoryPane(c, ex))
 }
 
 // newFundsGroup is the balances and collateral, the transfer form and the broker approvals.
 func newFundsGroup(c *kit.Common, ex api.Exchange) *paneGroup {
-	return newPaneGroup(c.Styles, "Funds", newBalancesPane(c, kit.ExchangeAddress(ex) != ""), newTransferPane(c, ex), newBrokersPane(c, ex))
+	return newPaneGroup(c, "Funds", newBalancesPane(c, kit.ExchangeAddress(ex) != ""), newTransferPane(c, ex), newBrokersPane(c, ex))
 }
 
 // fetchers implements fetcherOwner for every view of the group.

@@ -26,10 +26,6 @@ const (
 
 var transferLabels = [tfCount]string{"Movement", "Collateral", "Amount", "Destination", "Chain", ""}
 
-// transferKeys are the transfer form's own keys.
-var transferKeys = struct{ Max key.Binding }{
-	Max: key.NewBinding(key.WithKeys("ctrl+a"), key.WithHelp("ctrl+a", "amount = the most (fee included)")),
-}
 
 // transferPane is the form for every money movement: transfers to another account, moves between
 // the account's spot and derivative sides, and withdrawals. state/funds checks it as it is typed;
@@ -198,7 +194,7 @@ func (p *transferPane) editKey(msg tea.KeyMsg) tea.Cmd {
 		p.moveField(-1)
 	case key.Matches(msg, k.Submit):
 		return p.review()
-	case key.Matches(msg, transferKeys.Max):
+	case key.Matches(msg, k.TransferMax):
 		if p.checked.Collateral.Symbol != "" {
 			p.amount.SetValue(funds.MaxAmount(p.opNow(), p.checked.Collateral, p.checked.Withdrawable).String())
 			p.check()
@@ -478,11 +474,11 @@ func (p *transferPane) submitButton(cur bool) string {
 // ShortHelp implements kit.Pane.
 func (p *transferPane) ShortHelp() []key.Binding {
 	k := p.Keys
-	return []key.Binding{k.FieldNext, k.FieldPrev, k.Toggle, k.Submit, transferKeys.Max}
+	return []key.Binding{k.FieldNext, k.FieldPrev, k.Toggle, k.Submit, k.TransferMax}
 }
 
 // FullHelp implements kit.Pane.
 func (p *transferPane) FullHelp() [][]key.Binding {
 	k := p.Keys
-	return [][]key.Binding{{k.FieldNext, k.FieldPrev, k.Toggle, k.Submit, transferKeys.Max}}
+	return [][]key.Binding{{k.FieldNext, k.FieldPrev, k.Toggle, k.Submit, k.TransferMax}}
 }

@@ -2,6 +2,7 @@ package kit
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -36,56 +37,88 @@ type KeyMap struct {
 
 	// Dialogs.
 	Confirm, Dismiss key.Binding
+
+	// Pane groups (Market, Activity, Funds): the view before and after the one shown.
+	PrevView, NextView key.Binding
+	// Chart pane: a finer or coarser candle resolution, and the next price type.
+	ChartFiner, ChartCoarser, ChartType key.Binding
+	// Fills pane: the bell on new fills.
+	FillBell key.Binding
+	// History pane: filter by instrument and by state.
+	FilterInstrument, FilterState key.Binding
+	// Export of the fills and history panes: to CSV, to JSON, and stop one running.
+	ExportCSV, ExportJSON, ExportStop key.Binding
+	// Balances pane: open the transfer or the withdrawal form.
+	Transfer, Withdraw key.Binding
+	// Transfer form: the amount becomes the most that can be sent.
+	TransferMax key.Binding
 }
 
-// keyAction describes one bindable action: its config name, its help text and where it lives.
+// keyAction describes one bindable action: its config name, its help text and where it lives
+// (its scope, see places). When pair names another action, the help shows both actions' first
+// keys ("[ ]", ", .") under this action's text.
 type keyAction struct {
 	name, help, scope string
 	get               func(*KeyMap) *key.Binding
+	pair              string
 }
 
 func keyActions() []keyAction {
 	a := []keyAction{
-		{"next_pane", "next pane", "global", func(k *KeyMap) *key.Binding { return &k.NextPane }},
-		{"prev_pane", "previous pane", "global", func(k *KeyMap) *key.Binding { return &k.PrevPane }},
-		{"help", "help", "global", func(k *KeyMap) *key.Binding { return &k.Help }},
-		{"quit", "quit", "global", func(k *KeyMap) *key.Binding { return &k.Quit }},
-		{"refresh", "refresh now", "global", func(k *KeyMap) *key.Binding { return &k.Refresh }},
-		{"kill_switch", "kill switch", "global", func(k *KeyMap) *key.Binding { return &k.KillSwitch }},
-		{"up", "up", "list", func(k *KeyMap) *key.Binding { return &k.Up }},
-		{"down", "down", "list", func(k *KeyMap) *key.Binding { return &k.Down }},
-		{"page_up", "page up", "list", func(k *KeyMap) *key.Binding { return &k.PageUp }},
-		{"page_down", "page down", "list", func(k *KeyMap) *key.Binding { return &k.PageDown }},
-		{"top", "first row", "list", func(k *KeyMap) *key.Binding { return &k.Top }},
-		{"bottom", "last row", "list", func(k *KeyMap) *key.Binding { return &k.Bottom }},
-		{"sort", "sort by next column", "tickers", func(k *KeyMap) *key.Binding { return &k.Sort }},
-		{"sort_reverse", "reverse sort", "tickers", func(k *KeyMap) *key.Binding { return &k.SortReverse }},
-		{"filter", "filter", "tickers", func(k *KeyMap) *key.Binding { return &k.Filter }},
-		{"favourite", "toggle favourite", "tickers", func(k *KeyMap) *key.Binding { return &k.Favourite }},
-		{"watch_only", "favourites only", "tickers", func(k *KeyMap) *key.Binding { return &k.WatchOnly }},
-		{"pick", "trade this", "tickers", func(k *KeyMap) *key.Binding { return &k.Pick }},
-		{"buy", "buy this", "tickers", func(k *KeyMap) *key.Binding { return &k.Buy }},
-		{"sell", "sell this", "tickers", func(k *KeyMap) *key.Binding { return &k.Sell }},
-		{"cancel", "cancel order", "orders", func(k *KeyMap) *key.Binding { return &k.Cancel }},
-		{"cancel_instrument", "cancel all on instrument", "orders", func(k *KeyMap) *key.Binding { return &k.CancelInstrument }},
-		{"cancel_all", "cancel all orders", "orders", func(k *KeyMap) *key.Binding { return &k.CancelAll }},
-		{"close", "close position", "positions", func(k *KeyMap) *key.Binding { return &k.Close }},
-		{"field_next", "next field", "form", func(k *KeyMap) *key.Binding { return &k.FieldNext }},
-		{"field_prev", "previous field", "form", func(k *KeyMap) *key.Binding { return &k.FieldPrev }},
-		{"toggle", "change choice", "form", func(k *KeyMap) *key.Binding { return &k.Toggle }},
-		{"submit", "review and send", "form", func(k *KeyMap) *key.Binding { return &k.Submit }},
-		{"fill_mark", "price = mark", "form", func(k *KeyMap) *key.Binding { return &k.FillMark }},
-		{"fill_bid", "price = bid", "form", func(k *KeyMap) *key.Binding { return &k.FillBid }},
-		{"fill_ask", "price = ask", "form", func(k *KeyMap) *key.Binding { return &k.FillAsk }},
-		{"clear_form", "clear form", "form", func(k *KeyMap) *key.Binding { return &k.ClearForm }},
-		{"use_suggestion", "use the suggested value", "form", func(k *KeyMap) *key.Binding { return &k.UseSuggestion }},
-		{"confirm", "confirm", "dialog", func(k *KeyMap) *key.Binding { return &k.Confirm }},
-		{"dismiss", "back", "dialog", func(k *KeyMap) *key.Binding { return &k.Dismiss }},
+		{"next_pane", "next pane", "global", func(k *KeyMap) *key.Binding { return &k.NextPane }, ""},
+		{"prev_pane", "previous pane", "global", func(k *KeyMap) *key.Binding { return &k.PrevPane }, ""},
+		{"help", "help", "global", func(k *KeyMap) *key.Binding { return &k.Help }, ""},
+		{"quit", "quit", "global", func(k *KeyMap) *key.Binding { return &k.Quit }, ""},
+		{"refresh", "refresh now", "global", func(k *KeyMap) *key.Binding { return &k.Refresh }, ""},
+		{"kill_switch", "kill switch", "global", func(k *KeyMap) *key.Binding { return &k.KillSwitch }, ""},
+		{"up", "up", "list", func(k *KeyMap) *key.Binding { return &k.Up }, ""},
+		{"down", "down", "list", func(k *KeyMap) *key.Binding { return &k.Down }, ""},
+		{"page_up", "page up", "list", func(k *KeyMap) *key.Binding { return &k.PageUp }, ""},
+		{"page_down", "page down", "list", func(k *KeyMap) *key.Binding { return &k.PageDown }, ""},
+		{"top", "first row", "list", func(k *KeyMap) *key.Binding { return &k.Top }, ""},
+		{"bottom", "last row", "list", func(k *KeyMap) *key.Binding { return &k.Bottom }, ""},
+		{"sort", "sort by next column", "tickers", func(k *KeyMap) *key.Binding { return &k.Sort }, ""},
+		{"sort_reverse", "reverse sort", "tickers", func(k *KeyMap) *key.Binding { return &k.SortReverse }, ""},
+		{"filter", "filter", "tickers", func(k *KeyMap) *key.Binding { return &k.Filter }, ""},
+		{"favourite", "toggle favourite", "tickers", func(k *KeyMap) *key.Binding { return &k.Favourite }, ""},
+		{"watch_only", "favourites only", "tickers", func(k *KeyMap) *key.Binding { return &k.WatchOnly }, ""},
+		{"pick", "trade this", "tickers", func(k *KeyMap) *key.Binding { return &k.Pick }, ""},
+		{"buy", "buy this", "tickers", func(k *KeyMap) *key.Binding { return &k.Buy }, ""},
+		{"sell", "sell this", "tickers", func(k *KeyMap) *key.Binding { return &k.Sell }, ""},
+		{"cancel", "cancel order", "orders", func(k *KeyMap) *key.Binding { return &k.Cancel }, ""},
+		{"cancel_instrument", "cancel all on instrument", "orders", func(k *KeyMap) *key.Binding { return &k.CancelInstrument }, ""},
+		{"cancel_all", "cancel all orders", "orders", func(k *KeyMap) *key.Binding { return &k.CancelAll }, ""},
+		{"close", "close position", "positions", func(k *KeyMap) *key.Binding { return &k.Close }, ""},
+		{"field_next", "next field", "form", func(k *KeyMap) *key.Binding { return &k.FieldNext }, ""},
+		{"field_prev", "previous field", "form", func(k *KeyMap) *key.Binding { return &k.FieldPrev }, ""},
+		{"toggle", "change choice", "form", func(k *KeyMap) *key.Binding { return &k.Toggle }, ""},
+		{"submit", "review and send", "form", func(k *KeyMap) *key.Binding { return &k.Submit }, ""},
+		{"fill_mark", "price = mark", "form", func(k *KeyMap) *key.Binding { return &k.FillMark }, ""},
+		{"fill_bid", "price = bid", "form", func(k *KeyMap) *key.Binding { return &k.FillBid }, ""},
+		{"fill_ask", "price = ask", "form", func(k *KeyMap) *key.Binding { return &k.FillAsk }, ""},
+		{"clear_form", "clear form", "form", func(k *KeyMap) *key.Binding { return &k.ClearForm }, ""},
+		{"use_suggestion", "use the suggested value", "form", func(k *KeyMap) *key.Binding { return &k.UseSuggestion }, ""},
+		{"confirm", "confirm", "dialog", func(k *KeyMap) *key.Binding { return &k.Confirm }, ""},
+		{"dismiss", "back", "dialog", func(k *KeyMap) *key.Binding { return &k.Dismiss }, ""},
+		{"prev_view", "switch view", "group", func(k *KeyMap) *key.Binding { return &k.PrevView }, "next_view"},
+		{"next_view", "next view", "group", func(k *KeyMap) *key.Binding { return &k.NextView }, ""},
+		{"chart_finer", "resolution", "chart", func(k *KeyMap) *key.Binding { return &k.ChartFiner }, "chart_coarser"},
+		{"chart_coarser", "coarser resolution", "chart", func(k *KeyMap) *key.Binding { return &k.ChartCoarser }, ""},
+		{"chart_type", "mark/index/last price", "chart", func(k *KeyMap) *key.Binding { return &k.ChartType }, ""},
+		{"fill_bell", "bell on new fills on/off", "fills", func(k *KeyMap) *key.Binding { return &k.FillBell }, ""},
+		{"filter_instrument", "filter instrument", "history", func(k *KeyMap) *key.Binding { return &k.FilterInstrument }, ""},
+		{"filter_state", "filter state", "history", func(k *KeyMap) *key.Binding { return &k.FilterState }, ""},
+		{"export_csv", "export all to CSV", "export", func(k *KeyMap) *key.Binding { return &k.ExportCSV }, ""},
+		{"export_json", "export all to JSON", "export", func(k *KeyMap) *key.Binding { return &k.ExportJSON }, ""},
+		{"export_stop", "stop export", "export", func(k *KeyMap) *key.Binding { return &k.ExportStop }, ""},
+		{"transfer", "transfer", "balances", func(k *KeyMap) *key.Binding { return &k.Transfer }, ""},
+		{"withdraw", "withdraw", "balances", func(k *KeyMap) *key.Binding { return &k.Withdraw }, ""},
+		{"transfer_max", "amount = the most (fee included)", "transfer", func(k *KeyMap) *key.Binding { return &k.TransferMax }, ""},
 	}
 	for i := range 9 {
 		n := i
 		a = append(a, keyAction{fmt.Sprintf("focus_%d", n+1), fmt.Sprintf("focus pane %d", n+1), "global",
-			func(k *KeyMap) *key.Binding { return &k.FocusPane[n] }})
+			func(k *KeyMap) *key.Binding { return &k.FocusPane[n] }, ""})
 	}
 	return a
 }
@@ -112,7 +145,11 @@ func NewKeyMap(keys map[string][]string) (KeyMap, error) {
 		if !ok || len(ks) == 0 {
 			return KeyMap{}, fmt.Errorf("key map: action %q has no key; give it at least one", a.name)
 		}
-		*a.get(&km) = key.NewBinding(key.WithKeys(ks...), key.WithHelp(PrettyKey(ks[0]), a.help))
+		help := PrettyKey(ks[0])
+		if pk := keys[a.pair]; a.pair != "" && len(pk) > 0 {
+			help += " " + PrettyKey(pk[0])
+		}
+		*a.get(&km) = key.NewBinding(key.WithKeys(ks...), key.WithHelp(help, a.help))
 	}
 	for name := range keys {
 		if !known[name] {
@@ -125,22 +162,32 @@ func NewKeyMap(keys map[string][]string) (KeyMap, error) {
 	return km, nil
 }
 
-// scopesMeet reports whether two scopes can both see one key press: global keys meet every pane's
-// keys; list keys meet the panes that are lists. Dialog keys only act inside a dialog.
+// places lists, for each place a key press can land (a pane, the order form, a dialog), the
+// scopes of the keys it acts on. Global keys act everywhere but in a dialog.
+var places = [][]string{
+	{"tickers", "list"}, {"orders", "list"}, {"positions", "list"}, {"form"},
+	{"chart", "group"}, {"group"}, // the Market group: chart, instrument
+	{"fills", "list", "export", "group"}, {"history", "list", "export", "group"},
+	{"balances", "list", "group"}, {"transfer", "form", "group"}, {"list", "group"}, // Funds: ..., brokers
+	{"dialog"},
+}
+
+// scopesMeet reports whether keys of two scopes can both see one key press: the same scope, a
+// global key and any scope but a dialog's, or two scopes of one place.
 func scopesMeet(a, b string) bool {
 	if a == b {
 		return true
 	}
-	lists := map[string]bool{"tickers": true, "orders": true, "positions": true}
-	switch {
-	case a == "dialog" || b == "dialog":
+	if a == "dialog" || b == "dialog" {
 		return false
-	case a == "global" || b == "global":
+	}
+	if a == "global" || b == "global" {
 		return true
-	case a == "list":
-		return lists[b]
-	case b == "list":
-		return lists[a]
+	}
+	for _, p := range places {
+		if slices.Contains(p, a) && slices.Contains(p, b) {
+			return true
+		}
 	}
 	return false
 }
