@@ -15,7 +15,6 @@ import (
 	"github.com/tradedesk/tradedesk/ui/kit"
 )
 
-
 // openTransferMsg asks the transfer form to show itself with op chosen.
 type openTransferMsg struct{ op funds.Op }
 

@@ -32,7 +32,6 @@ var chartTypes = []string{"mark", "index", "ltp"}
 // chartCandles is how many candles the chart asks for: more than the widest screen shows.
 const chartCandles = 300
 
-
 // chartPane draws the current instrument's candles, with the last candle following the ticker.
 type chartPane struct {
 	*kit.Common

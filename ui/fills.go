@@ -39,7 +39,6 @@ const pageSize = 100
 // fillsEvery is the fills pane's poll interval (page 1: the newest fills).
 var fillsEvery = 5 * time.Second
 
-
 // fillsPane lists the account's fills, newest first. Scrolling to the last loaded row loads the
 // next page; the newest page is polled and merged on top; a new fill rings the bell.
 type fillsPane struct {

@@ -35,7 +35,6 @@ var historyEvery = 5 * time.Second
 // historyStates are the state filter's choices in order ("" is every state).
 var historyStates = []string{"", api.StateOpen, api.StateFilled, api.StateCancelled, api.StateTriggered}
 
-
 // historyPane lists the account's order history, newest first, filtered by instrument and state,
 // paged like the fills pane.
 type historyPane struct {

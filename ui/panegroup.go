@@ -20,7 +20,7 @@ type paneGroup struct {
 	focused bool
 	w, h    int
 	bar     string
-	barKey  string // the titles the bar was drawn with
+	barKey  string      // the titles the bar was drawn with
 	keys    *kit.KeyMap // PrevView and NextView switch views
 }
 

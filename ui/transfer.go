@@ -26,7 +26,6 @@ const (
 
 var transferLabels = [tfCount]string{"Movement", "Collateral", "Amount", "Destination", "Chain", ""}
 
-
 // transferPane is the form for every money movement: transfers to another account, moves between
 // the account's spot and derivative sides, and withdrawals. state/funds checks it as it is typed;
 // Enter asks the pipeline to confirm the whole movement (the address in full, the fee, what
