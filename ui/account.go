@@ -67,15 +67,15 @@ func (p *accountPane) bar(label string, pct decimal.Decimal, w int) string {
 		word = "high"
 	}
 	text := state.FormatPercent(pct, 1) + " " + word
-	barW := max(w-labelWidth-len(text)-3, 4)
+	barW := max(w-kit.LabelWidth-len(text)-3, 4)
 	filled := int(pct.Div(hundred).Mul(decimal.NewFromInt(int64(barW))).Round(0).IntPart())
 	filled = min(max(filled, 0), barW)
-	return "  " + st.FieldLabel.On(kit.Pad(label, labelWidth)) + pc.On(strings.Repeat("█", filled)) +
+	return "  " + st.FieldLabel.On(kit.Pad(label, kit.LabelWidth)) + pc.On(strings.Repeat("█", filled)) +
 		st.Muted.On(strings.Repeat("░", barW-filled)) + " " + pc.On(text)
 }
 
 func (p *accountPane) row(label, value string, vp kit.Paint) string {
-	return "  " + p.Styles.FieldLabel.On(kit.Pad(label, labelWidth)) + vp.On(kit.Fit(value, max(p.width-labelWidth-2, 1), false))
+	return "  " + p.Styles.FieldLabel.On(kit.Pad(label, kit.LabelWidth)) + vp.On(kit.Fit(value, max(p.width-kit.LabelWidth-2, 1), false))
 }
 
 // render draws the pane's lines once per account change.

@@ -7,6 +7,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/ui/action"
+	"github.com/tradedesk/tradedesk/ui/components/orderentry"
 )
 
 // offlineTrader is a client with a key whose exchange is a closed port: nothing is ever sent.
@@ -35,11 +36,9 @@ func FuzzOrderForm(f *testing.F) {
 			Store: store, Clock: clock, Keys: mustKeys(t), Theme: testTheme, Mode: ModeDemo, Instrument: "C001-PERP"})
 		m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 		m.setFocus(3)
-		m.form.field = fPrice
-		m.form.focusField()
-		m.form.inputs[fPrice].SetValue(price)
-		m.form.inputs[fSize].SetValue(size)
-		m.form.check()
+		m.form.Focus(orderentry.FieldPrice)
+		m.form.SetValue(orderentry.FieldPrice, price)
+		m.form.SetValue(orderentry.FieldSize, size)
 		_, cmd := m.Update(tea.KeyMsg{Type: tea.KeyEnter})
 		for cmd != nil {
 			msg := cmd()
@@ -49,8 +48,8 @@ func FuzzOrderForm(f *testing.F) {
 			_, cmd = m.Update(msg)
 		}
 		_ = m.View()
-		if m.dialog != nil && len(m.form.errs) > 0 {
-			t.Fatalf("price %q size %q: confirmation opened despite %v", price, size, m.form.errs)
+		if m.dialog != nil && len(m.form.Errors()) > 0 {
+			t.Fatalf("price %q size %q: confirmation opened despite %v", price, size, m.form.Errors())
 		}
 	})
 }
@@ -63,14 +62,14 @@ func TestOrderFormOpensConfirmationForValidOrder(t *testing.T) {
 		Store: bigStore(clock, 3, 0, 0), Clock: clock, Keys: mustKeys(t), Theme: testTheme, Mode: ModeDemo, Instrument: "C001-PERP"})
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 	m.setFocus(3)
-	m.form.inputs[fPrice].SetValue("1030.00")
-	m.form.inputs[fSize].SetValue("0.5")
+	m.form.SetValue(orderentry.FieldPrice, "1030.00")
+	m.form.SetValue(orderentry.FieldSize, "0.5")
 	_, cmd := m.Update(tea.KeyMsg{Type: tea.KeyEnter})
 	if cmd == nil {
-		t.Fatalf("no request for a valid order; errors %v", m.form.errs)
+		t.Fatalf("no request for a valid order; errors %v", m.form.Errors())
 	}
 	m.Update(cmd())
 	if m.dialog == nil {
-		t.Fatalf("no confirmation for a valid order; notice %q, errors %v", m.notice, m.form.errs)
+		t.Fatalf("no confirmation for a valid order; notice %q, errors %v", m.notice, m.form.Errors())
 	}
 }

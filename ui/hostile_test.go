@@ -9,6 +9,7 @@ import (
 
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/api/sim"
+	"github.com/tradedesk/tradedesk/ui/components/orderentry"
 )
 
 // othersCloid is a cloid another program trading the account chose.
@@ -61,7 +62,7 @@ func TestHostileServerScreen(t *testing.T) {
 	}
 	// An order the server refuses with a hostile message.
 	c.key(t, "4")
-	c.m.form.inputs[fInstrument].SetValue("1")
+	c.m.form.SetValue(orderentry.FieldInstrument, "1")
 	c.key(t, "down", "down", "down")
 	c.typeText(t, "60000")
 	c.key(t, "down")

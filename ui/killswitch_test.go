@@ -12,6 +12,7 @@ import (
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
 	"github.com/tradedesk/tradedesk/ui/action"
+	"github.com/tradedesk/tradedesk/ui/components/orderentry"
 	"github.com/tradedesk/tradedesk/ui/kit"
 )
 
@@ -71,17 +72,16 @@ func TestKillSwitch(t *testing.T) {
 	restingOrders(t, c, "BTC-PERP", "ETH-PERP", "SOL-PERP")
 
 	c.key(t, "4")
-	c.m.form.field = fInstrument
-	c.m.form.focusField()
+	c.m.form.Focus(orderentry.FieldInstrument)
 	if !c.m.form.Capturing() {
 		t.Fatal("the form's instrument field does not take keys")
 	}
-	before := c.m.form.inputs[fInstrument].Value()
+	before := c.m.form.Value(orderentry.FieldInstrument)
 	c.press(t, ctrlK)
 	if c.m.dialog == nil || c.m.dialog.act.Kind != action.KindCancelAll {
 		t.Fatal("ctrl+k while typing in the form does not open the kill switch's confirmation")
 	}
-	if got := c.m.form.inputs[fInstrument].Value(); got != before {
+	if got := c.m.form.Value(orderentry.FieldInstrument); got != before {
 		t.Errorf("ctrl+k was typed into the form: %q -> %q", before, got)
 	}
 	box := c.m.View()

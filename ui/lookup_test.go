@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/tradedesk/tradedesk/ui/action"
+	"github.com/tradedesk/tradedesk/ui/components/orderentry"
 )
 
 // lossy drops the connection of the next /exchange request, after the exchange acted on it (act)
@@ -43,7 +44,7 @@ func TestLostAnswerIsLookedUpNotResent(t *testing.T) {
 			c := newSimConsoleVia(t, 200, 60, false, func(h http.Handler) http.Handler { l.h = h; return l })
 			pump(t, c.m, c.m.Init())
 			c.key(t, "4")
-			c.m.form.inputs[fInstrument].SetValue("BTC-PERP")
+			c.m.form.SetValue(orderentry.FieldInstrument, "BTC-PERP")
 			c.key(t, "down", "down", "down")
 			c.typeText(t, "95000")
 			c.key(t, "down")

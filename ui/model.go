@@ -10,6 +10,7 @@ import (
 	"github.com/tradedesk/tradedesk/api/text"
 	"github.com/tradedesk/tradedesk/state"
 	"github.com/tradedesk/tradedesk/ui/action"
+	"github.com/tradedesk/tradedesk/ui/components/orderentry"
 	"github.com/tradedesk/tradedesk/ui/components/tickers"
 	"github.com/tradedesk/tradedesk/ui/kit"
 )
@@ -52,7 +53,7 @@ type Model struct {
 	slots   []*slot
 	focus   int
 	tickers *tickers.Pane
-	form    *orderEntryPane
+	form    *orderentry.Pane
 
 	width, height int
 	narrow        bool
@@ -121,7 +122,7 @@ func New(cfg Config) *Model {
 
 	// The panes. Adding one is one line here (see kit.Pane).
 	m.tickers = tickers.New(m.c, cfg.Watchlist)
-	m.form = newOrderEntryPane(m.c, m.status.modeWord(), &m.pipe.out[action.LaneOrder])
+	m.form = orderentry.New(m.c, m.status.modeWord(), &m.pipe.out[action.LaneOrder])
 	accountEmpty := "waiting for the account…"
 	if cfg.Exchange.Address() == "" {
 		accountEmpty = "no account: start with --address, --keystore or a key"

@@ -9,6 +9,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
+	"github.com/tradedesk/tradedesk/ui/components/orderentry"
 	"github.com/tradedesk/tradedesk/ui/kit"
 )
 
@@ -27,7 +28,7 @@ func TestConsoleLoadsFromSimulator(t *testing.T) {
 	if f := c.m.store.Freshness(state.KindAccount); !f.Loaded() || f.Stale {
 		t.Errorf("account freshness %+v", f)
 	}
-	if got := c.m.form.instrument(); got == "" {
+	if got := strings.TrimSpace(c.m.form.Value(orderentry.FieldInstrument)); got == "" {
 		t.Error("the order form has no instrument after the tickers loaded")
 	}
 }
@@ -60,10 +61,10 @@ func TestFocusedFieldTakesKeysBeforeGlobalBindings(t *testing.T) {
 	pump(t, c.m, c.m.Init())
 	c.key(t, "4")
 	form := c.m.form
-	if c.m.slots[c.m.focus].pane != form || form.field != fInstrument {
-		t.Fatalf("focus %d field %d: want the form's instrument field", c.m.focus, form.field)
+	if c.m.slots[c.m.focus].pane != form || form.Field() != orderentry.FieldInstrument {
+		t.Fatalf("focus %d field %d: want the form's instrument field", c.m.focus, form.Field())
 	}
-	form.inputs[fInstrument].SetValue("")
+	form.SetValue(orderentry.FieldInstrument, "")
 	for _, k := range []string{"q", "1", "?"} {
 		_, cmd := c.m.Update(keyMsg(k))
 		if cmd != nil {
@@ -72,7 +73,7 @@ func TestFocusedFieldTakesKeysBeforeGlobalBindings(t *testing.T) {
 			}
 		}
 	}
-	if got := form.inputs[fInstrument].Value(); got != "q1?" {
+	if got := form.Value(orderentry.FieldInstrument); got != "q1?" {
 		t.Errorf("field value %q, want %q", got, "q1?")
 	}
 	if c.m.slots[c.m.focus].pane != form || c.m.showHelp {
@@ -92,20 +93,20 @@ func TestPlaceAndCancelOrderThroughTheUI(t *testing.T) {
 	pump(t, c.m, c.m.Init())
 	c.key(t, "4")
 	form := c.m.form
-	form.inputs[fInstrument].SetValue("")
+	form.SetValue(orderentry.FieldInstrument, "")
 	c.typeText(t, "BTC")
 	if v := c.m.View(); !strings.Contains(v, "BTC-PERP") {
 		t.Fatalf("no completion offered for BTC:\n%s", v)
 	}
 	c.key(t, "right") // accept the completion
-	if got := form.instrument(); got != "BTC-PERP" {
+	if got := strings.TrimSpace(form.Value(orderentry.FieldInstrument)); got != "BTC-PERP" {
 		t.Fatalf("instrument %q after completion", got)
 	}
 	c.key(t, "down", "down", "down") // side, type, price
 	c.typeText(t, "95000")
 	c.key(t, "down")
 	c.typeText(t, "0.01")
-	if errs := form.errs; len(errs) > 0 {
+	if errs := form.Errors(); len(errs) > 0 {
 		t.Fatalf("valid order has errors: %v", errs)
 	}
 	if v := c.m.View(); !strings.Contains(v, "Notional 950.00 USD") {
@@ -150,12 +151,12 @@ func TestMarketOrderOpensPositionAndCloseKeyClosesIt(t *testing.T) {
 	c := newSimConsole(t, 200, 60, false)
 	pump(t, c.m, c.m.Init())
 	c.key(t, "4", "down", "down", "right") // type: market
-	if typeChoices[c.m.form.typ] != "market" {
-		t.Fatalf("type %q", typeChoices[c.m.form.typ])
+	if c.m.form.OrderType() != "market" {
+		t.Fatalf("type %q", c.m.form.OrderType())
 	}
 	c.key(t, "down") // the price field is hidden: size
-	if c.m.form.field != fSize {
-		t.Fatalf("field %d after type, want size", c.m.form.field)
+	if c.m.form.Field() != orderentry.FieldSize {
+		t.Fatalf("field %d after type, want size", c.m.form.Field())
 	}
 	c.typeText(t, "0.02")
 	c.key(t, "enter", "enter")
@@ -196,7 +197,7 @@ func TestSecondEnterDoesNotSendTwice(t *testing.T) {
 	c := newSimConsole(t, 200, 60, false)
 	pump(t, c.m, c.m.Init())
 	c.key(t, "4")
-	c.m.form.inputs[fInstrument].SetValue("BTC-PERP")
+	c.m.form.SetValue(orderentry.FieldInstrument, "BTC-PERP")
 	c.key(t, "down", "down", "down")
 	c.typeText(t, "95000")
 	c.key(t, "down")
@@ -218,7 +219,7 @@ func TestFarPriceNeedsTypedConfirmation(t *testing.T) {
 	c := newSimConsole(t, 200, 60, false)
 	pump(t, c.m, c.m.Init())
 	c.key(t, "4")
-	c.m.form.inputs[fInstrument].SetValue("BTC-PERP")
+	c.m.form.SetValue(orderentry.FieldInstrument, "BTC-PERP")
 	c.key(t, "down", "down", "down")
 	c.typeText(t, "80000") // 18% under the mark
 	c.key(t, "down")
@@ -360,8 +361,8 @@ func TestMouseClickFocusesPaneAndSelectsRow(t *testing.T) {
 	if c.m.tickers.Selected() != c.m.tickers.Shown()[2] {
 		t.Errorf("%s selected after clicking the third row %s", c.m.tickers.Selected(), c.m.tickers.Shown()[2])
 	}
-	if want := c.m.tickers.Selected(); c.m.form.instrument() != want {
-		t.Errorf("form instrument %q, want the clicked %q", c.m.form.instrument(), want)
+	if want := c.m.tickers.Selected(); strings.TrimSpace(c.m.form.Value(orderentry.FieldInstrument)) != want {
+		t.Errorf("form instrument %q, want the clicked %q", strings.TrimSpace(c.m.form.Value(orderentry.FieldInstrument)), want)
 	}
 	acc := c.m.slots[4]
 	c.m.Update(tea.MouseMsg{X: acc.r.x + 3, Y: acc.r.y + 2, Action: tea.MouseActionPress, Button: tea.MouseButtonLeft})
@@ -453,25 +454,25 @@ func TestStopLossTriggerOrderThroughTheUI(t *testing.T) {
 	placeFixtureOrders(t, c.m.ex) // long 0.5 ETH-PERP
 	pump(t, c.m, c.m.Init())
 	c.key(t, "4")
-	c.m.form.inputs[fInstrument].SetValue("ETH-PERP")
+	c.m.form.SetValue(orderentry.FieldInstrument, "ETH-PERP")
 	c.key(t, "down", " ", "down", "left") // side: sell; type: sl (cycling back from limit)
-	if typeChoices[c.m.form.typ] != "sl" || c.m.form.side != api.SideSell {
-		t.Fatalf("type %q side %q", typeChoices[c.m.form.typ], c.m.form.side)
+	if c.m.form.OrderType() != "sl" || c.m.form.Side() != api.SideSell {
+		t.Fatalf("type %q side %q", c.m.form.OrderType(), c.m.form.Side())
 	}
 	c.key(t, "down", "down") // price (empty: executes at market), trigger
-	if c.m.form.field != fTrigger {
-		t.Fatalf("field %d, want the trigger", c.m.form.field)
+	if c.m.form.Field() != orderentry.FieldTrigger {
+		t.Fatalf("field %d, want the trigger", c.m.form.Field())
 	}
 	c.typeText(t, "3300")
 	c.key(t, "down")
 	c.typeText(t, "0.5")
 	c.key(t, "down", "down", "down", " ") // usd, tif, reduce-only: on
-	if !c.m.form.reduce {
-		t.Fatalf("reduce-only not set (field %d)", c.m.form.field)
+	if !c.m.form.ReduceOnly() {
+		t.Fatalf("reduce-only not set (field %d)", c.m.form.Field())
 	}
 	c.key(t, "enter")
 	if c.m.dialog == nil {
-		t.Fatalf("no confirmation: %q %v", c.m.notice, c.m.form.errs)
+		t.Fatalf("no confirmation: %q %v", c.m.notice, c.m.form.Errors())
 	}
 	if v := c.m.View(); !strings.Contains(v, "stop loss") || !strings.Contains(v, "trigger 3300") {
 		t.Errorf("confirmation does not show the trigger:\n%s", v)
@@ -495,7 +496,7 @@ func TestOffTickPriceOffersRoundedValueNeverAppliesIt(t *testing.T) {
 	c := newSimConsole(t, 200, 60, false)
 	pump(t, c.m, c.m.Init())
 	c.key(t, "4")
-	c.m.form.inputs[fInstrument].SetValue("BTC-PERP")
+	c.m.form.SetValue(orderentry.FieldInstrument, "BTC-PERP")
 	c.key(t, "down", "down", "down")
 	c.typeText(t, "95000.05")
 	c.key(t, "down")
@@ -504,17 +505,17 @@ func TestOffTickPriceOffersRoundedValueNeverAppliesIt(t *testing.T) {
 	if c.m.dialog != nil {
 		t.Fatal("an off-tick price reached the confirmation")
 	}
-	if got := c.m.form.inputs[fPrice].Value(); got != "95000.05" {
+	if got := c.m.form.Value(orderentry.FieldPrice); got != "95000.05" {
 		t.Fatalf("the price was changed to %q without asking", got)
 	}
 	if v := c.m.View(); !strings.Contains(v, "= uses 95000.1") {
 		t.Errorf("the rounded value is not offered:\n%s", v)
 	}
-	if c.m.form.field != fPrice {
-		t.Fatalf("submit did not move to the field in error (field %d)", c.m.form.field)
+	if c.m.form.Field() != orderentry.FieldPrice {
+		t.Fatalf("submit did not move to the field in error (field %d)", c.m.form.Field())
 	}
 	c.typeText(t, "=")
-	if got := c.m.form.inputs[fPrice].Value(); got != "95000.1" {
+	if got := c.m.form.Value(orderentry.FieldPrice); got != "95000.1" {
 		t.Fatalf("price %q after taking the suggestion", got)
 	}
 	c.key(t, "enter", "enter")

@@ -20,6 +20,7 @@ import (
 	"github.com/shopspring/decimal"
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/api/sim"
+	"github.com/tradedesk/tradedesk/ui/components/orderentry"
 	"github.com/tradedesk/tradedesk/ui/headless"
 )
 
@@ -155,17 +156,16 @@ func secretsConsoleSession(t *testing.T, c *simConsole, l *lossy, snap func(stri
 	pump(t, c.m, c.m.Init())
 	snap("start")
 	f := c.m.form
-	field := func(i int, text string) {
-		f.field = i
-		f.focusField()
-		f.inputs[i].SetValue("")
+	field := func(i orderentry.Field, text string) {
+		f.Focus(i)
+		f.SetValue(i, "")
 		c.typeText(t, text)
 	}
 	tk, _ := c.m.store.Ticker("BTC-PERP")
 	c.key(t, "4")
-	field(fInstrument, "BTC-PERP")
-	field(fPrice, tk.MarkPrice.Mul(decimal.RequireFromString("0.98")).Round(0).String())
-	field(fSize, "0.001")
+	field(orderentry.FieldInstrument, "BTC-PERP")
+	field(orderentry.FieldPrice, tk.MarkPrice.Mul(decimal.RequireFromString("0.98")).Round(0).String())
+	field(orderentry.FieldSize, "0.001")
 	c.key(t, "enter")
 	snap("order confirmation")
 	c.key(t, "enter")
@@ -174,11 +174,11 @@ func secretsConsoleSession(t *testing.T, c *simConsole, l *lossy, snap func(stri
 	l.drop.Store(true)
 	c.key(t, "enter", "enter")
 	snap("lost answer looked up")
-	field(fSize, "x1e9")
+	field(orderentry.FieldSize, "x1e9")
 	c.key(t, "enter")
 	snap("invalid size")
-	f.typ = 1 // market
-	field(fSize, "50")
+	f.SetOrderType("market")
+	field(orderentry.FieldSize, "50")
 	c.key(t, "enter")
 	snap("big market order")
 	c.key(t, "esc", "esc", "3", "x")

@@ -25,6 +25,7 @@ import (
 	"github.com/tradedesk/tradedesk/api/sim"
 	"github.com/tradedesk/tradedesk/state"
 	"github.com/tradedesk/tradedesk/ui/action"
+	"github.com/tradedesk/tradedesk/ui/components/orderentry"
 )
 
 // gateMode is what the fault gate does with each request.
@@ -403,8 +404,7 @@ func soakOrder(t testing.TB, d *driver) {
 	if d.m.slots[d.m.focus].pane != d.m.form {
 		t.Fatal("key 4 does not focus the order form")
 	}
-	d.m.form.field = fInstrument
-	d.m.form.focusField()
+	d.m.form.Focus(orderentry.FieldInstrument)
 	d.press("ctrl+x", "down", "down", "down")
 	d.typeText(px.String())
 	d.press("down")
@@ -663,7 +663,7 @@ func soakStep(t testing.TB, d *driver, res *soakResult, cycle int) {
 	if m.slots[m.focus].pane != m.form {
 		d.press("4")
 	}
-	if m.form.field != fSubmit {
+	if m.form.Field() != orderentry.FieldSubmit {
 		d.press("esc")
 	}
 	d.press("enter") // submit: the confirmation opens

@@ -161,3 +161,6 @@ func PlainError(err error) string {
 	}
 	return text.Clean(s)
 }
+
+// LabelWidth is the width of a form's or a summary's labels, so the values line up.
+const LabelWidth = 14

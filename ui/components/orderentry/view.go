@@ -1,4 +1,4 @@
-package ui
+package orderentry
 
 import (
 	"strconv"
@@ -11,10 +11,8 @@ import (
 	"github.com/tradedesk/tradedesk/ui/kit"
 )
 
-const labelWidth = 14
-
 // View implements kit.Pane. The form is small; it is drawn again only after something changed.
-func (p *orderEntryPane) View() string {
+func (p *Pane) View() string {
 	fly := p.inFlight != nil && *p.inFlight
 	if p.drawn && fly == p.drawnFly {
 		return p.view
@@ -23,7 +21,7 @@ func (p *orderEntryPane) View() string {
 	return p.view
 }
 
-func (p *orderEntryPane) draw() string {
+func (p *Pane) draw() string {
 	st := p.Styles
 	lines := make([]string, 0, p.height)
 	for f := range fieldCount {
@@ -50,7 +48,7 @@ func (p *orderEntryPane) draw() string {
 }
 
 // errorLines wraps each problem to the form's width, so the rounded value offered is never cut.
-func (p *orderEntryPane) errorLines(errs []state.FieldError) []string {
+func (p *Pane) errorLines(errs []state.FieldError) []string {
 	var out []string
 	w := max(p.width-4, 10)
 	useKey := p.Keys.UseSuggestion.Help().Key
@@ -80,7 +78,7 @@ func errText(e state.FieldError, usable bool, useKey string) string {
 	return s
 }
 
-func (p *orderEntryPane) fieldLine(f int) string {
+func (p *Pane) fieldLine(f int) string {
 	st := p.Styles
 	cur := p.focused && p.field == f
 	marker := "  "
@@ -88,22 +86,22 @@ func (p *orderEntryPane) fieldLine(f int) string {
 	if cur {
 		marker, label = "▸ ", st.FieldFocus
 	}
-	if f == fSubmit {
-		return kit.Pad("", labelWidth+2) + p.submitButton(cur)
+	if f == FieldSubmit {
+		return kit.Pad("", kit.LabelWidth+2) + p.submitButton(cur)
 	}
 	var value string
 	switch f {
-	case fSide:
+	case FieldSide:
 		value = choice(st, []string{"BUY", "SELL"}, map[bool]int{true: 0, false: 1}[p.side == api.SideBuy], cur, kit.SidePaint(st, p.side))
-	case fType:
+	case FieldType:
 		value = choice(st, typeChoices, p.typ, cur, st.Accent)
-	case fTif:
+	case FieldTif:
 		value = choice(st, tifChoices, p.tif, cur, st.Accent)
-	case fReduce:
+	case FieldReduce:
 		value = checkbox(p.reduce)
-	case fPost:
+	case FieldPost:
 		value = checkbox(p.post)
-	case fInstrument:
+	case FieldInstrument:
 		value = p.inputs[f].View()
 		if c, n := p.completion(); c != "" && c != p.inputs[f].Value() {
 			rest := c[min(len(p.inputs[f].Value()), len(c)):]
@@ -112,7 +110,7 @@ func (p *orderEntryPane) fieldLine(f int) string {
 				value += st.Muted.On(" (" + strconv.Itoa(n) + ")")
 			}
 		}
-	case fUSD:
+	case FieldUSD:
 		value = p.inputs[f].View()
 		if p.inputs[f].Value() != "" && p.checked.Size.IsPositive() {
 			value = strings.TrimRight(value, " ") + st.Muted.On(" = "+kit.FmtNum(p.checked.Size, p.checked.Instrument.SizeDecimals())+" "+p.checked.Instrument.Name)
@@ -120,10 +118,10 @@ func (p *orderEntryPane) fieldLine(f int) string {
 	default:
 		value = p.inputs[f].View()
 	}
-	return marker + label.On(kit.Pad(fieldLabels[f], labelWidth)) + value
+	return marker + label.On(kit.Pad(fieldLabels[f], kit.LabelWidth)) + value
 }
 
-func (p *orderEntryPane) submitButton(cur bool) string {
+func (p *Pane) submitButton(cur bool) string {
 	st := p.Styles
 	switch {
 	case p.ReadOnly != "":
@@ -162,7 +160,7 @@ func checkbox(on bool) string {
 }
 
 // previewLines are the preview (notional, fee, margin, utilization after) and the market.
-func (p *orderEntryPane) previewLines() []string {
+func (p *Pane) previewLines() []string {
 	st := p.Styles
 	var out []string
 	sym := p.instrument()

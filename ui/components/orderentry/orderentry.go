@@ -1,4 +1,4 @@
-package ui
+package orderentry
 
 import (
 	"strings"
@@ -14,19 +14,22 @@ import (
 	"github.com/tradedesk/tradedesk/ui/kit"
 )
 
+// Field is one field of the order form.
+type Field = int
+
 // Fields of the order form, in the order they are drawn.
 const (
-	fInstrument = iota
-	fSide
-	fType
-	fPrice
-	fTrigger
-	fSize
-	fUSD
-	fTif
-	fReduce
-	fPost
-	fSubmit
+	FieldInstrument Field = iota
+	FieldSide
+	FieldType
+	FieldPrice
+	FieldTrigger
+	FieldSize
+	FieldUSD
+	FieldTif
+	FieldReduce
+	FieldPost
+	FieldSubmit
 	fieldCount
 )
 
@@ -36,16 +39,16 @@ var (
 	fieldLabels = [fieldCount]string{"Instrument", "Side", "Type", "Price", "Trigger", "Size", "or USD", "Time in force", "Reduce-only", "Post-only", ""}
 	// fieldOfError maps a FieldError's field to the form field it is drawn next to.
 	fieldOfError = map[string]int{
-		state.FieldInstrument: fInstrument, state.FieldSide: fSide, state.FieldType: fType,
-		state.FieldPrice: fPrice, state.FieldTrigger: fTrigger, state.FieldTpsl: fType, state.FieldSize: fSize,
-		state.FieldNotional: fUSD, state.FieldTif: fTif, state.FieldSlippage: fPrice,
+		state.FieldInstrument: FieldInstrument, state.FieldSide: FieldSide, state.FieldType: FieldType,
+		state.FieldPrice: FieldPrice, state.FieldTrigger: FieldTrigger, state.FieldTpsl: FieldType, state.FieldSize: FieldSize,
+		state.FieldNotional: FieldUSD, state.FieldTif: FieldTif, state.FieldSlippage: FieldPrice,
 	}
 )
 
-// orderEntryPane is the order form: it builds an intent as the trader types, checks it live with
+// Pane is the order form: it builds an intent as the trader types, checks it live with
 // state.CheckOrder, shows every problem next to its field and a preview, and asks the root model
 // to confirm and send it.
-type orderEntryPane struct {
+type Pane struct {
 	*kit.Common
 	inputs   [fieldCount]*textinput.Model // text fields; nil for choices
 	field    int
@@ -68,31 +71,33 @@ type orderEntryPane struct {
 	drawnFly bool   // in-flight state view was drawn with
 }
 
-func newOrderEntryPane(c *kit.Common, mode string, inFlight *bool) *orderEntryPane {
-	p := &orderEntryPane{Common: c, side: api.SideBuy, mode: mode, inFlight: inFlight}
-	for _, f := range []int{fInstrument, fPrice, fTrigger, fSize, fUSD} {
+// New is the order form; mode is the badge in its title (DEMO, LIVE...), and inFlight is the root
+// model's "an order is out" (the form says so and sends nothing meanwhile).
+func New(c *kit.Common, mode string, inFlight *bool) *Pane {
+	p := &Pane{Common: c, side: api.SideBuy, mode: mode, inFlight: inFlight}
+	for _, f := range []int{FieldInstrument, FieldPrice, FieldTrigger, FieldSize, FieldUSD} {
 		ti := textinput.New()
 		ti.Prompt = ""
 		ti.CharLimit = 24
 		ti.Cursor.SetMode(cursor.CursorStatic)
 		p.inputs[f] = &ti
 	}
-	p.inputs[fInstrument].Placeholder = "type a name"
-	p.inputs[fPrice].Placeholder = "limit price"
-	p.inputs[fTrigger].Placeholder = "trigger price"
-	p.inputs[fSize].Placeholder = "base units"
-	p.inputs[fUSD].Placeholder = "notional USD"
+	p.inputs[FieldInstrument].Placeholder = "type a name"
+	p.inputs[FieldPrice].Placeholder = "limit price"
+	p.inputs[FieldTrigger].Placeholder = "trigger price"
+	p.inputs[FieldSize].Placeholder = "base units"
+	p.inputs[FieldUSD].Placeholder = "notional USD"
 	return p
 }
 
 // Title implements kit.Pane.
-func (p *orderEntryPane) Title() string { return "Order entry · " + p.mode }
+func (p *Pane) Title() string { return "Order entry · " + p.mode }
 
 // Capturing implements inputCapturer: a focused text field takes every key first.
-func (p *orderEntryPane) Capturing() bool { return p.focused && p.inputs[p.field] != nil }
+func (p *Pane) Capturing() bool { return p.focused && p.inputs[p.field] != nil }
 
 // SetSize implements kit.Pane.
-func (p *orderEntryPane) SetSize(w, h int) {
+func (p *Pane) SetSize(w, h int) {
 	p.width, p.height = w, h
 	p.drawn = false
 	for _, in := range p.inputs {
@@ -103,13 +108,13 @@ func (p *orderEntryPane) SetSize(w, h int) {
 }
 
 // SetFocused implements kit.Pane.
-func (p *orderEntryPane) SetFocused(f bool) {
+func (p *Pane) SetFocused(f bool) {
 	p.focused = f
 	p.drawn = false
 	p.focusField()
 }
 
-func (p *orderEntryPane) focusField() {
+func (p *Pane) focusField() {
 	for i, in := range p.inputs {
 		if in == nil {
 			continue
@@ -123,21 +128,21 @@ func (p *orderEntryPane) focusField() {
 }
 
 // hidden reports whether a field does not apply to the chosen type.
-func (p *orderEntryPane) hidden(f int) bool {
+func (p *Pane) hidden(f int) bool {
 	switch f {
-	case fPrice:
+	case FieldPrice:
 		return typeChoices[p.typ] == "market"
-	case fTrigger:
+	case FieldTrigger:
 		return p.typ < 2
-	case fPost:
+	case FieldPost:
 		return typeChoices[p.typ] != "limit"
-	case fTif:
+	case FieldTif:
 		return typeChoices[p.typ] == "market"
 	}
 	return false
 }
 
-func (p *orderEntryPane) moveField(d int) {
+func (p *Pane) moveField(d int) {
 	for range fieldCount {
 		p.field = (p.field + d + fieldCount) % fieldCount
 		if !p.hidden(p.field) {
@@ -148,7 +153,7 @@ func (p *orderEntryPane) moveField(d int) {
 }
 
 // Update implements kit.Pane.
-func (p *orderEntryPane) Update(msg tea.Msg) tea.Cmd {
+func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 	p.drawn = false
 	switch msg := msg.(type) {
 	case kit.DataMsg:
@@ -162,17 +167,17 @@ func (p *orderEntryPane) Update(msg tea.Msg) tea.Cmd {
 		}
 		// After a confirmed order the cursor rests on the submit button: the trader's next
 		// keys (a pane number, Tab) are not typed into a field by mistake.
-		p.field = fSubmit
+		p.field = FieldSubmit
 		p.focusField()
 	case kit.InstrumentMsg:
-		p.inputs[fInstrument].SetValue(msg.Symbol)
+		p.inputs[FieldInstrument].SetValue(msg.Symbol)
 		if msg.Side != "" {
 			p.side = msg.Side
 		}
 		if msg.Focus {
-			p.field = fSize
-			if !p.hidden(fPrice) && p.inputs[fPrice].Value() == "" {
-				p.field = fPrice
+			p.field = FieldSize
+			if !p.hidden(FieldPrice) && p.inputs[FieldPrice].Value() == "" {
+				p.field = FieldPrice
 			}
 			p.focusField()
 		}
@@ -183,7 +188,7 @@ func (p *orderEntryPane) Update(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
-func (p *orderEntryPane) handleKey(msg tea.KeyMsg) tea.Cmd {
+func (p *Pane) handleKey(msg tea.KeyMsg) tea.Cmd {
 	k := p.Keys
 	switch {
 	case key.Matches(msg, k.FieldNext):
@@ -198,11 +203,11 @@ func (p *orderEntryPane) handleKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.Dismiss) && p.inputs[p.field] != nil:
 		// Esc leaves the text field for the submit button, so number keys and the other global
 		// keys work again.
-		p.field = fSubmit
+		p.field = FieldSubmit
 		p.focusField()
 		return nil
 	case key.Matches(msg, k.Submit):
-		if p.field == fInstrument && p.complete() {
+		if p.field == FieldInstrument && p.complete() {
 			p.moveField(1)
 			return nil
 		}
@@ -214,19 +219,19 @@ func (p *orderEntryPane) handleKey(msg tea.KeyMsg) tea.Cmd {
 	switch {
 	case key.Matches(msg, k.Toggle):
 		p.toggle(msg.String() == "left")
-	case p.field == fSide && key.Matches(msg, k.Buy):
+	case p.field == FieldSide && key.Matches(msg, k.Buy):
 		p.side = api.SideBuy
 		p.check()
-	case p.field == fSide && key.Matches(msg, k.Sell):
+	case p.field == FieldSide && key.Matches(msg, k.Sell):
 		p.side = api.SideSell
 		p.check()
 	}
 	return nil
 }
 
-func (p *orderEntryPane) updateText(msg tea.KeyMsg, in *textinput.Model) tea.Cmd {
+func (p *Pane) updateText(msg tea.KeyMsg, in *textinput.Model) tea.Cmd {
 	k := p.Keys
-	if p.field == fPrice || p.field == fTrigger {
+	if p.field == FieldPrice || p.field == FieldTrigger {
 		switch {
 		case key.Matches(msg, k.FillMark):
 			p.fillPrice(func(t api.Ticker) decimal.Decimal { return t.MarkPrice })
@@ -243,7 +248,7 @@ func (p *orderEntryPane) updateText(msg tea.KeyMsg, in *textinput.Model) tea.Cmd
 		p.useSuggestion()
 		return nil
 	}
-	if p.field == fInstrument && msg.Type == tea.KeyRight && in.Position() == len(in.Value()) {
+	if p.field == FieldInstrument && msg.Type == tea.KeyRight && in.Position() == len(in.Value()) {
 		p.complete()
 		p.check()
 		return nil
@@ -254,45 +259,45 @@ func (p *orderEntryPane) updateText(msg tea.KeyMsg, in *textinput.Model) tea.Cmd
 	if in.Value() != before {
 		p.touched[p.field] = true
 		// Size and notional are two ways to say one thing: typing one clears the other.
-		if p.field == fSize && in.Value() != "" {
-			p.inputs[fUSD].SetValue("")
+		if p.field == FieldSize && in.Value() != "" {
+			p.inputs[FieldUSD].SetValue("")
 		}
-		if p.field == fUSD && in.Value() != "" {
-			p.inputs[fSize].SetValue("")
+		if p.field == FieldUSD && in.Value() != "" {
+			p.inputs[FieldSize].SetValue("")
 		}
 		p.check()
 	}
 	return cmd
 }
 
-func (p *orderEntryPane) toggle(back bool) {
+func (p *Pane) toggle(back bool) {
 	d := 1
 	if back {
 		d = -1
 	}
 	switch p.field {
-	case fSide:
+	case FieldSide:
 		if p.side == api.SideBuy {
 			p.side = api.SideSell
 		} else {
 			p.side = api.SideBuy
 		}
-	case fType:
+	case FieldType:
 		p.typ = (p.typ + d + len(typeChoices)) % len(typeChoices)
-	case fTif:
+	case FieldTif:
 		p.tif = (p.tif + d + len(tifChoices)) % len(tifChoices)
-	case fReduce:
+	case FieldReduce:
 		p.reduce = !p.reduce
-	case fPost:
+	case FieldPost:
 		p.post = !p.post
-	case fSubmit:
+	case FieldSubmit:
 		return
 	}
 	p.touched[p.field] = true
 	p.check()
 }
 
-func (p *orderEntryPane) fillPrice(get func(api.Ticker) decimal.Decimal) {
+func (p *Pane) fillPrice(get func(api.Ticker) decimal.Decimal) {
 	t, ok := p.Store.Ticker(p.instrument())
 	if !ok {
 		return
@@ -310,7 +315,7 @@ func (p *orderEntryPane) fillPrice(get func(api.Ticker) decimal.Decimal) {
 
 // useSuggestion puts the value offered by the current field's problem into the field: the trader
 // takes the rounded value by choice, it is never applied silently.
-func (p *orderEntryPane) useSuggestion() {
+func (p *Pane) useSuggestion() {
 	for _, e := range p.errs {
 		if f, ok := fieldOfError[e.Field]; ok && f == p.field && e.Suggest != "" && p.inputs[f] != nil {
 			p.inputs[f].SetValue(e.Suggest)
@@ -323,8 +328,8 @@ func (p *orderEntryPane) useSuggestion() {
 }
 
 // completion is the first instrument name that starts with what is typed (case-insensitive).
-func (p *orderEntryPane) completion() (string, int) {
-	typed := strings.ToUpper(strings.TrimSpace(p.inputs[fInstrument].Value()))
+func (p *Pane) completion() (string, int) {
+	typed := strings.ToUpper(strings.TrimSpace(p.inputs[FieldInstrument].Value()))
 	if typed == "" {
 		return "", 0
 	}
@@ -341,22 +346,22 @@ func (p *orderEntryPane) completion() (string, int) {
 }
 
 // complete accepts the completion; it reports whether the field changed.
-func (p *orderEntryPane) complete() bool {
+func (p *Pane) complete() bool {
 	c, _ := p.completion()
-	if c == "" || c == p.inputs[fInstrument].Value() {
+	if c == "" || c == p.inputs[FieldInstrument].Value() {
 		return false
 	}
-	p.inputs[fInstrument].SetValue(c)
-	p.inputs[fInstrument].CursorEnd()
+	p.inputs[FieldInstrument].SetValue(c)
+	p.inputs[FieldInstrument].CursorEnd()
 	p.check()
 	return true
 }
 
-func (p *orderEntryPane) instrument() string { return strings.TrimSpace(p.inputs[fInstrument].Value()) }
+func (p *Pane) instrument() string { return strings.TrimSpace(p.inputs[FieldInstrument].Value()) }
 
-func (p *orderEntryPane) clear() {
+func (p *Pane) clear() {
 	for i, in := range p.inputs {
-		if in != nil && i != fInstrument {
+		if in != nil && i != FieldInstrument {
 			in.SetValue("")
 		}
 	}
@@ -366,26 +371,26 @@ func (p *orderEntryPane) clear() {
 }
 
 // intent is the order as typed.
-func (p *orderEntryPane) intent() state.OrderIntent {
+func (p *Pane) intent() state.OrderIntent {
 	in := state.OrderIntent{
 		Instrument: p.instrument(), Side: p.side,
-		Size: p.inputs[fSize].Value(), NotionalUSD: p.inputs[fUSD].Value(),
+		Size: p.inputs[FieldSize].Value(), NotionalUSD: p.inputs[FieldUSD].Value(),
 		ReduceOnly: p.reduce,
 	}
 	switch typeChoices[p.typ] {
 	case "limit":
-		in.Type, in.Price, in.Tif, in.PostOnly = state.Limit, p.inputs[fPrice].Value(), tifChoices[p.tif], p.post
+		in.Type, in.Price, in.Tif, in.PostOnly = state.Limit, p.inputs[FieldPrice].Value(), tifChoices[p.tif], p.post
 	case "market":
 		in.Type = state.Market
 	default:
-		in.Type, in.Price, in.Tif = state.Trigger, p.inputs[fPrice].Value(), tifChoices[p.tif]
-		in.TriggerPx, in.Tpsl = p.inputs[fTrigger].Value(), typeChoices[p.typ]
+		in.Type, in.Price, in.Tif = state.Trigger, p.inputs[FieldPrice].Value(), tifChoices[p.tif]
+		in.TriggerPx, in.Tpsl = p.inputs[FieldTrigger].Value(), typeChoices[p.typ]
 	}
 	return in
 }
 
 // check validates the intent with the one validation path and keeps the problems and preview.
-func (p *orderEntryPane) check() {
+func (p *Pane) check() {
 	p.drawn = false
 	if p.instrument() == "" {
 		p.errs, p.checked = nil, state.CheckedOrder{}
@@ -394,7 +399,7 @@ func (p *orderEntryPane) check() {
 	p.checked, p.errs = p.Store.CheckOrder(p.intent(), p.Guard)
 }
 
-func (p *orderEntryPane) submit() tea.Cmd {
+func (p *Pane) submit() tea.Cmd {
 	if p.ReadOnly != "" {
 		return kit.ReadOnlyNotice(p.ReadOnly, "place an order")
 	}
@@ -417,14 +422,14 @@ func (p *orderEntryPane) submit() tea.Cmd {
 }
 
 // fieldErrors returns the messages to show next to form field f.
-func (p *orderEntryPane) fieldErrors(f int) []state.FieldError {
+func (p *Pane) fieldErrors(f int) []state.FieldError {
 	var out []state.FieldError
 	for _, e := range p.errs {
 		ef, ok := fieldOfError[e.Field]
 		if !ok {
 			continue
 		}
-		if ef == f && (p.tried || p.touched[f] || f == fInstrument) {
+		if ef == f && (p.tried || p.touched[f] || f == FieldInstrument) {
 			out = append(out, e)
 		}
 	}
@@ -432,7 +437,7 @@ func (p *orderEntryPane) fieldErrors(f int) []state.FieldError {
 }
 
 // orderErrors are the problems with the order as a whole (margin, leverage, reduce-only...).
-func (p *orderEntryPane) orderErrors() []state.FieldError {
+func (p *Pane) orderErrors() []state.FieldError {
 	var out []state.FieldError
 	for _, e := range p.errs {
 		if _, ok := fieldOfError[e.Field]; !ok && (p.tried || p.sizeGiven()) {
@@ -442,16 +447,16 @@ func (p *orderEntryPane) orderErrors() []state.FieldError {
 	return out
 }
 
-func (p *orderEntryPane) sizeGiven() bool {
-	return p.inputs[fSize].Value() != "" || p.inputs[fUSD].Value() != ""
+func (p *Pane) sizeGiven() bool {
+	return p.inputs[FieldSize].Value() != "" || p.inputs[FieldUSD].Value() != ""
 }
 
 // ShortHelp implements kit.Pane.
-func (p *orderEntryPane) ShortHelp() []key.Binding {
+func (p *Pane) ShortHelp() []key.Binding {
 	k := p.Keys
 	h := []key.Binding{k.FieldNext, k.FieldPrev, k.Submit}
 	switch {
-	case p.field == fPrice || p.field == fTrigger:
+	case p.field == FieldPrice || p.field == FieldTrigger:
 		h = append(h, k.FillMark, k.FillBid, k.FillAsk, k.UseSuggestion)
 	case p.inputs[p.field] == nil:
 		h = append(h, k.Toggle)
@@ -460,13 +465,13 @@ func (p *orderEntryPane) ShortHelp() []key.Binding {
 }
 
 // FullHelp implements kit.Pane.
-func (p *orderEntryPane) FullHelp() [][]key.Binding {
+func (p *Pane) FullHelp() [][]key.Binding {
 	k := p.Keys
 	return [][]key.Binding{{k.FieldNext, k.FieldPrev, k.Toggle, k.Submit, k.ClearForm}, {k.FillMark, k.FillBid, k.FillAsk, k.UseSuggestion}}
 }
 
 // Click implements clicker: a click on a field's line focuses that field.
-func (p *orderEntryPane) Click(_, y int) tea.Cmd {
+func (p *Pane) Click(_, y int) tea.Cmd {
 	line := 0
 	for f := range fieldCount {
 		if p.hidden(f) {
@@ -484,3 +489,57 @@ func (p *orderEntryPane) Click(_, y int) tea.Cmd {
 	}
 	return nil
 }
+
+// Field is the focused field.
+func (p *Pane) Field() Field { return p.field }
+
+// Focus puts the cursor on field f.
+func (p *Pane) Focus(f Field) {
+	p.field = f
+	p.focusField()
+	p.drawn = false
+}
+
+// Value is the text typed in field f ("" for a choice).
+func (p *Pane) Value(f Field) string {
+	if p.inputs[f] == nil {
+		return ""
+	}
+	return p.inputs[f].Value()
+}
+
+// SetValue types v into text field f, replacing what was there, and checks the order again.
+func (p *Pane) SetValue(f Field, v string) {
+	if p.inputs[f] == nil {
+		return
+	}
+	p.inputs[f].SetValue(v)
+	p.check()
+}
+
+// Errors is every problem the order has now.
+func (p *Pane) Errors() []state.FieldError { return p.errs }
+
+// OrderType is the type chosen: limit, market, tp or sl.
+func (p *Pane) OrderType() string { return typeChoices[p.typ] }
+
+// SetOrderType chooses the type (limit, market, tp or sl); it reports whether typ is one.
+func (p *Pane) SetOrderType(typ string) bool {
+	for i, c := range typeChoices {
+		if c == typ {
+			p.typ = i
+			if p.hidden(p.field) {
+				p.moveField(1)
+			}
+			p.check()
+			return true
+		}
+	}
+	return false
+}
+
+// Side is the side chosen (api.SideBuy or api.SideSell).
+func (p *Pane) Side() string { return p.side }
+
+// ReduceOnly reports whether the order is reduce-only.
+func (p *Pane) ReduceOnly() bool { return p.reduce }
