@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/tradedesk/tradedesk/api/text"
 	"github.com/tradedesk/tradedesk/ui/kit"
 )
 
@@ -39,7 +40,7 @@ func buildKeyMap(overrides map[string][]string) (kit.KeyMap, error) {
 	for k, v := range overrides {
 		name := strings.ToLower(strings.TrimSpace(k))
 		if _, ok := defaultKeys[name]; !ok {
-			return kit.KeyMap{}, fmt.Errorf("config [keys]: unknown action %q; actions are: %s", k, strings.Join(kit.KeyActionNames(), ", "))
+			return kit.KeyMap{}, fmt.Errorf("config [keys]: unknown action %s; actions are: %s", text.Quote(k), strings.Join(kit.KeyActionNames(), ", "))
 		}
 		if len(v) == 0 {
 			return kit.KeyMap{}, fmt.Errorf("config [keys]: %s has no keys; give at least one, e.g. %s = [%q]", name, name, defaultKeys[name][0])

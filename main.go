@@ -54,7 +54,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		case headless.IsCommand(args[0]):
 			return runHeadless(ctx, args, stdout, stderr)
 		}
-		fmt.Fprintf(stderr, "tradedesk: unknown command %q; run tradedesk --help for the commands\n", args[0])
+		fmt.Fprintf(stderr, "tradedesk: unknown command %s; run tradedesk --help for the commands\n", text.Quote(args[0]))
 		return 2
 	}
 	return runConsole(ctx, args, stdout, stderr)
@@ -110,7 +110,7 @@ func runConsole(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		return 2
 	}
 	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "tradedesk: unexpected argument %q; run tradedesk --help\n", fs.Arg(0))
+		fmt.Fprintf(stderr, "tradedesk: unexpected argument %s; run tradedesk --help\n", text.Quote(fs.Arg(0)))
 		return 2
 	}
 	if err := console(ctx, o, stderr); err != nil {
@@ -304,7 +304,7 @@ func (p pollConfig) intervals() (ui.Intervals, error) {
 		}
 		d, err := time.ParseDuration(f.val)
 		if err != nil {
-			return iv, fmt.Errorf("config [poll] %s = %q: want a duration such as \"2s\" or \"500ms\"", f.name, f.val)
+			return iv, fmt.Errorf("config [poll] %s = %s: want a duration such as \"2s\" or \"500ms\"", f.name, text.Quote(f.val))
 		}
 		if d < f.min {
 			return iv, fmt.Errorf("config [poll] %s = %s is too fast: at least %s", f.name, d, f.min)
@@ -336,7 +336,7 @@ func (g guardConfig) guard() (state.Guard, error) {
 		}
 		d, err := decimal.NewFromString(f.val)
 		if err != nil || d.IsNegative() {
-			return out, fmt.Errorf("config [guard] %s = %q: want a non-negative number such as \"0.05\"", f.name, f.val)
+			return out, fmt.Errorf("config [guard] %s = %s: want a non-negative number such as \"0.05\"", f.name, text.Quote(f.val))
 		}
 		*f.dst = d
 	}
@@ -393,7 +393,7 @@ func loadConfig(path string, stderr io.Writer) (fileConfig, error) {
 		}
 	}
 	if len(undecoded) > 0 {
-		return cfg, fmt.Errorf("config %s: unknown setting %q; known: network, url, account, keystore, theme, watchlist, [poll], [guard], [keys]", path, undecoded[0].String())
+		return cfg, fmt.Errorf("config %s: unknown setting %s; known: network, url, account, keystore, theme, watchlist, [poll], [guard], [keys]", path, text.Quote(undecoded[0].String()))
 	}
 	return cfg, nil
 }

@@ -473,3 +473,45 @@ func TestConsoleClientKeepsConnections(t *testing.T) {
 		t.Errorf("%d requests opened %d connections: they are not kept alive", rounds*perRound, n)
 	}
 }
+
+// TestPastedKeyInConsoleFlags pastes a key that is not in the environment (so the known-secret
+// redaction cannot help) into each of the console's flags that takes an address, a URL, a file
+// or a name: nothing main writes holds 16 of its digits in a row. Guards the messages that name a
+// malformed value (text.Quote) and the key-shaped runs hidden on stderr.
+func TestPastedKeyInConsoleFlags(t *testing.T) {
+	const pasted = "b71c71a67e1177ad4e901695e1b4b9ee17ae16c6668d313eac2f96dbcda3f291"
+	srv := httptest.NewServer(sim.New(sim.WithSeed(5)))
+	defer srv.Close()
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	t.Setenv("TRADEDESK_PRIVATE_KEY", "")
+	t.Setenv("TRADEDESK_PASSPHRASE", "pass")
+	t.Chdir(t.TempDir())
+	var runs [][]string
+	for _, v := range []string{pasted, "0x" + pasted, pasted[:40], "0x" + pasted[:38]} {
+		runs = append(runs,
+			[]string{"--url", v}, []string{"--url", "http://" + v + "/"}, []string{"--url", "https://example.com/" + v},
+			[]string{"--url", srv.URL, "--address", v}, []string{"--network", v}, []string{"--theme", v},
+			[]string{"--url", srv.URL, "--keystore", v}, []string{"--config", v}, []string{"--seed", v},
+			[]string{v}, []string{"--url", srv.URL, v})
+	}
+	for _, args := range runs {
+		var out, errb bytes.Buffer
+		done := make(chan int, 1)
+		go func() { done <- run(args, &out, &errb) }()
+		select {
+		case code := <-done:
+			if code == 0 {
+				t.Errorf("tradedesk %s: exit 0", strings.Join(args, " "))
+			}
+		case <-time.After(20 * time.Second):
+			t.Fatalf("tradedesk %s did not end", strings.Join(args, " "))
+		}
+		all := strings.ToLower(out.String() + errb.String())
+		for i := 0; i+16 <= len(pasted); i++ {
+			if strings.Contains(all, pasted[i:i+16]) {
+				t.Errorf("tradedesk %s: the output holds the key:\n%s", strings.Join(args, " "), all)
+				break
+			}
+		}
+	}
+}

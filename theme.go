@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/lipgloss"
+	"github.com/tradedesk/tradedesk/api/text"
 	"github.com/tradedesk/tradedesk/ui/kit"
 )
 
@@ -66,7 +67,7 @@ func buildTheme(name string) (kit.Theme, error) {
 	}
 	t, ok := themes[n]
 	if !ok {
-		return kit.Theme{}, fmt.Errorf("unknown theme %q: use one of %s", name, strings.Join(themeNames(), ", "))
+		return kit.Theme{}, fmt.Errorf("unknown theme %s: use one of %s", text.Quote(name), strings.Join(themeNames(), ", "))
 	}
 	t.Name = n
 	if os.Getenv("NO_COLOR") != "" {

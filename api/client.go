@@ -16,6 +16,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
+
+	"github.com/tradedesk/tradedesk/api/text"
 )
 
 // Network is one exchange deployment: its API base URL and the EIP-712 source its actions are
@@ -42,7 +44,7 @@ func LookupNetwork(name string) (Network, error) {
 			return n, nil
 		}
 	}
-	return Network{}, fmt.Errorf("unknown network %q: want mainnet or testnet", truncate(name, 40))
+	return Network{}, fmt.Errorf("unknown network %s: want mainnet or testnet", text.Quote(name))
 }
 
 // Defaults of the client.
@@ -141,7 +143,7 @@ func WithNetwork(n Network) Option {
 func WithSource(source string) Option {
 	return func(c *Client) {
 		if source != SourceMainnet && source != SourceTestnet {
-			c.setErr(fmt.Errorf("source %q: want %s or %s", truncate(source, 40), SourceMainnet, SourceTestnet))
+			c.setErr(fmt.Errorf("source %s: want %s or %s", text.Quote(source), SourceMainnet, SourceTestnet))
 			return
 		}
 		c.source = source
@@ -221,7 +223,7 @@ func New(baseURL string, opts ...Option) *Client {
 	}
 	c.base = strings.TrimRight(baseURL, "/")
 	if u, err := url.Parse(baseURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		c.setErr(fmt.Errorf("base URL %q: want an absolute http or https URL", truncate(baseURL, 80)))
+		c.setErr(fmt.Errorf("base URL %s: want an absolute http or https URL", text.Quote(baseURL)))
 	}
 	if c.signer != nil && c.address != "" && c.address != c.signer.Address() {
 		c.setErr(fmt.Errorf("address %s is not the key's address %s", c.address, c.signer.Address()))

@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/tradedesk/tradedesk/api/text"
 )
 
 // Endpoint is where a front end is asked to connect: --url or --network, and --insecure.
@@ -70,12 +72,12 @@ func ResolveEndpoint(e Endpoint) (Resolved, error) {
 func CheckURL(raw string, insecure bool) (*url.URL, error) {
 	u, err := url.Parse(raw)
 	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
-		return nil, fmt.Errorf("--url %q: want an absolute http:// or https:// URL like https://api.example.com/", truncate(oneLineText(raw), 80))
+		return nil, fmt.Errorf("--url %s: want an absolute http:// or https:// URL like https://api.example.com/", text.Quote(raw))
 	}
 	if u.Scheme == "https" || insecure || isLoopbackHost(u.Hostname()) {
 		return u, nil
 	}
-	return nil, fmt.Errorf("--url %s is plain http to a host that is not loopback: signed orders would cross the network unencrypted; use https, or pass --insecure if you mean it", u.Redacted())
+	return nil, fmt.Errorf("--url %s is plain http to a host that is not loopback: signed orders would cross the network unencrypted; use https, or pass --insecure if you mean it", text.Quote(u.Redacted()))
 }
 
 func isLoopbackHost(host string) bool {
@@ -84,15 +86,6 @@ func isLoopbackHost(host string) bool {
 	}
 	ip := net.ParseIP(host)
 	return ip != nil && ip.IsLoopback()
-}
-
-func oneLineText(s string) string {
-	return strings.Map(func(r rune) rune {
-		if r < 0x20 || r == 0x7f {
-			return ' '
-		}
-		return r
-	}, s)
 }
 
 // Credentials say where a front end's key and account come from.
@@ -121,7 +114,7 @@ type WrongAccountError struct {
 }
 
 func (e *WrongAccountError) Error() string {
-	return fmt.Sprintf("--address %s is not %s address %s; drop one of them", truncate(oneLineText(e.Address), 60), e.Source, e.Key)
+	return fmt.Sprintf("--address %s is not %s address %s; drop one of them", text.Quote(e.Address), e.Source, e.Key)
 }
 
 // LoadSigner loads the trading key, the one rule every front end loads it by: the keystore (its

@@ -10,6 +10,7 @@ import (
 	"github.com/ethereum/go-ethereum/accounts/keystore"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/tradedesk/tradedesk/api/text"
 	"golang.org/x/term"
 )
 
@@ -123,15 +124,15 @@ func promptTTY(prompt string) (string, error) {
 // capitalisation is not its checksum (a likely typo). All-lower or all-upper input is accepted.
 func ChecksumAddress(s string) (string, error) {
 	if len(s) < 2 || s[0] != '0' || (s[1] != 'x' && s[1] != 'X') {
-		return "", fmt.Errorf("address %q must start with 0x", truncate(s, 50))
+		return "", fmt.Errorf("address %s must start with 0x", text.Quote(s))
 	}
 	h := s[2:]
 	if len(h) != 40 {
-		return "", fmt.Errorf("address %q must have 40 hex digits after 0x, has %d", truncate(s, 50), len(h))
+		return "", fmt.Errorf("address %s must have 40 hex digits after 0x, has %d", text.Quote(s), len(h))
 	}
 	var raw [20]byte
 	if _, err := hex.Decode(raw[:], []byte(h)); err != nil {
-		return "", fmt.Errorf("address %q is not hex", truncate(s, 50))
+		return "", fmt.Errorf("address %s is not hex", text.Quote(s))
 	}
 	sum := common.Address(raw).Hex()
 	if h != strings.ToLower(h) && h != strings.ToUpper(h) && h != sum[2:] {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/shopspring/decimal"
+	"github.com/tradedesk/tradedesk/api/text"
 )
 
 // Position sides beyond BOTH (hedge mode).
@@ -387,11 +388,11 @@ func positiveDecimal(s string) error {
 		return fmt.Errorf("empty: want a positive decimal such as 0.1")
 	}
 	if strings.Trim(s, "0123456789.") != "" || strings.Count(s, ".") > 1 || s[0] == '.' || s[len(s)-1] == '.' {
-		return fmt.Errorf("%q: want a plain positive decimal such as 0.1 (digits and one point)", truncate(s, 40))
+		return fmt.Errorf("%s: want a plain positive decimal such as 0.1 (digits and one point)", text.Quote(s))
 	}
 	d, err := decimal.NewFromString(s)
 	if err != nil || !d.IsPositive() {
-		return fmt.Errorf("%q: must be above zero", truncate(s, 40))
+		return fmt.Errorf("%s: must be above zero", text.Quote(s))
 	}
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/shopspring/decimal"
 	"github.com/tradedesk/tradedesk/api"
+	"github.com/tradedesk/tradedesk/api/text"
 )
 
 // checker carries one CheckOrder run: the store (read-locked), the intent, the guard, what has been
@@ -70,7 +71,7 @@ func (c *checker) instrument() bool {
 		if len(c.s.instrumentData().list) == 0 {
 			c.fail(FieldInstrument, "instruments are not loaded yet; wait a moment and try again", "")
 		} else {
-			c.fail(FieldInstrument, fmt.Sprintf("unknown instrument %q; pick a name from the instrument list", name), closestName(c.s.instrumentData().names, name))
+			c.fail(FieldInstrument, fmt.Sprintf("unknown instrument %s; pick a name from the instrument list", text.Quote(name)), closestName(c.s.instrumentData().names, name))
 		}
 		return false
 	}
@@ -97,7 +98,7 @@ func closestName(names []string, typed string) string {
 func (c *checker) fields() {
 	side, ok := normalizeSide(c.in.Side)
 	if !ok {
-		c.fail(FieldSide, fmt.Sprintf("side %q is not buy or sell", strings.TrimSpace(c.in.Side)), "")
+		c.fail(FieldSide, fmt.Sprintf("side %s is not buy or sell", text.Quote(strings.TrimSpace(c.in.Side))), "")
 	}
 	c.side = side
 	c.typeAndTif()
@@ -130,7 +131,7 @@ func (c *checker) typeAndTif() {
 	switch tif {
 	case api.TifGTC, api.TifIOC, api.TifFOK:
 	default:
-		c.fail(FieldTif, fmt.Sprintf("time in force %q is not GTC, IOC or FOK", tif), api.TifGTC)
+		c.fail(FieldTif, fmt.Sprintf("time in force %s is not GTC, IOC or FOK", text.Quote(tif)), api.TifGTC)
 	}
 	if c.in.PostOnly && c.in.Type != Market && tif != api.TifGTC {
 		c.fail(FieldTif, "post-only orders rest on the book, so they need GTC, not "+tif, api.TifGTC)
@@ -143,7 +144,7 @@ func (c *checker) cloid() {
 	if id == "" {
 		id = NewCloid()
 	} else if !ValidCloid(id) {
-		c.fail(FieldCloid, fmt.Sprintf("client order id %q is not a UUID (like 0f8fad5b-d9cb-469f-a165-70867728950e); leave it empty to get one", truncateText(id, 40)), "")
+		c.fail(FieldCloid, fmt.Sprintf("client order id %s is not a UUID (like 0f8fad5b-d9cb-469f-a165-70867728950e); leave it empty to get one", text.Quote(id)), "")
 	}
 	c.out.Wire.Cloid = id
 }
@@ -183,7 +184,7 @@ func (c *checker) triggerField() bool {
 		c.fail(FieldTpsl, "a trigger order needs tp (take profit) or sl (stop loss)", "")
 		ok = false
 	default:
-		c.fail(FieldTpsl, fmt.Sprintf("%q is not tp (take profit) or sl (stop loss)", truncateText(c.in.Tpsl, 20)), "")
+		c.fail(FieldTpsl, fmt.Sprintf("%s is not tp (take profit) or sl (stop loss)", text.Quote(c.in.Tpsl)), "")
 		ok = false
 	}
 	p, err := ParsePositive(FieldTrigger, "trigger price", c.in.TriggerPx)
@@ -265,11 +266,4 @@ func (c *checker) notionalField() bool {
 	}
 	c.size = sz
 	return true
-}
-
-func truncateText(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "..."
 }

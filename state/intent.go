@@ -8,6 +8,7 @@ import (
 
 	"github.com/shopspring/decimal"
 	"github.com/tradedesk/tradedesk/api"
+	"github.com/tradedesk/tradedesk/api/text"
 )
 
 // OrderType is the kind of order a trader asks for.
@@ -170,14 +171,14 @@ func ParsePositive(field, label, raw string) (decimal.Decimal, error) {
 	case len(s) > maxNumberLen:
 		return decimal.Zero, FieldError{Field: field, Msg: fmt.Sprintf("%s is too long (at most %d characters)", label, maxNumberLen)}
 	case !numberRe.MatchString(s):
-		return decimal.Zero, FieldError{Field: field, Msg: fmt.Sprintf("%s %q is not a number: type digits with an optional decimal point, e.g. 0.25", label, s)}
+		return decimal.Zero, FieldError{Field: field, Msg: fmt.Sprintf("%s %s is not a number: type digits with an optional decimal point, e.g. 0.25", label, text.Quote(s))}
 	}
 	d, err := decimal.NewFromString(s)
 	if err != nil {
-		return decimal.Zero, FieldError{Field: field, Msg: fmt.Sprintf("%s %q is not a number: type digits with an optional decimal point, e.g. 0.25", label, s)}
+		return decimal.Zero, FieldError{Field: field, Msg: fmt.Sprintf("%s %s is not a number: type digits with an optional decimal point, e.g. 0.25", label, text.Quote(s))}
 	}
 	if d.IsNegative() {
-		return decimal.Zero, FieldError{Field: field, Msg: fmt.Sprintf("%s must be positive, not %s", label, s)}
+		return decimal.Zero, FieldError{Field: field, Msg: fmt.Sprintf("%s must be positive, not %s", label, text.Brief(s))}
 	}
 	if d.IsZero() {
 		return decimal.Zero, FieldError{Field: field, Msg: label + " must be more than zero"}

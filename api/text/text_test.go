@@ -55,6 +55,7 @@ func TestHideKeys(t *testing.T) {
 		{"address " + addr, "address " + addr},
 		{strings.ToUpper(key) + "/" + key[:41], Hidden + "/" + Hidden},
 		{"plain words, 0xdeadbeef", "plain words, 0xdeadbeef"},
+		{"40 digits without 0x " + key[:40], "40 digits without 0x " + Hidden},
 	} {
 		if got := HideKeys(tc.in); got != tc.want {
 			t.Errorf("HideKeys(%q) = %q, want %q", tc.in, got, tc.want)
@@ -66,8 +67,17 @@ func TestBrief(t *testing.T) {
 	if got := Brief("0x" + key); got != "0x4c…2318" {
 		t.Errorf("Brief(key) = %q", got)
 	}
-	if got := Brief("abc"); got != "abc" {
-		t.Errorf("Brief(abc) = %q", got)
+	for in, want := range map[string]string{
+		"abc":                              "abc",
+		"SOLANA-PERPETUAL-FUTURES":         "SOLANA-PERPETUAL-FUTURES",
+		"0x2c7536E3605D9C16a7a3D7b1898e52": "0x2c…8e52",
+		"b71c71a67e11":                     "b71c…7e11",
+		"b71c71a67e1":                      "b71c71a67e1",
+		strings.Repeat("x", 41):            "xxxx…xxxx",
+	} {
+		if got := Brief(in); got != want {
+			t.Errorf("Brief(%q) = %q, want %q", in, got, want)
+		}
 	}
 	if got := Quote("\x1b[2J"); got != `"\u001b[2J"` {
 		t.Errorf("Quote = %q", got)
@@ -116,7 +126,7 @@ func FuzzClean(f *testing.F) {
 			for j < len(h) && isHex(h[j]) {
 				j++
 			}
-			if n := j - i; n >= KeyRun && n != addressRun {
+			if n := j - i; n >= KeyRun && (n != addressRun || i < 2 || !strings.EqualFold(h[i-2:i], "0x")) {
 				t.Fatalf("a %d-digit run survives in %q", n, h)
 			}
 			i = max(j, i+1)

@@ -9,6 +9,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/shopspring/decimal"
 	"github.com/tradedesk/tradedesk/api"
+	"github.com/tradedesk/tradedesk/api/text"
 )
 
 // maxAmountLen bounds the typed amount so a pasted blob is refused before it is parsed.
@@ -30,7 +31,13 @@ func findCollateral(name string, all []api.Collateral) (api.Collateral, *FieldEr
 		}
 	}
 	return api.Collateral{}, &FieldError{Field: FieldCollateral,
-		Msg: fmt.Sprintf("unknown collateral %q: choose one of %s", name, symbols(all))}
+		Msg: fmt.Sprintf("unknown collateral %s: choose one of %s", text.Quote(name), symbols(all))}
+}
+
+// notANumber says an amount is not a number, naming it only in brief (text.Quote): a key pasted
+// into the field is not repeated.
+func notANumber(s string) string {
+	return fmt.Sprintf("amount %s is not a number: type digits with an optional decimal point, e.g. 25.5", text.Quote(s))
 }
 
 func symbols(all []api.Collateral) string {
@@ -50,11 +57,11 @@ func checkAmount(text string, coll api.Collateral) (decimal.Decimal, *FieldError
 	case len(text) > maxAmountLen:
 		return decimal.Zero, fe(fmt.Sprintf("amount is too long (at most %d characters)", maxAmountLen))
 	case strings.ContainsAny(text, "eE_ ,"):
-		return decimal.Zero, fe(fmt.Sprintf("amount %q is not a number: type digits with an optional decimal point, e.g. 25.5", text))
+		return decimal.Zero, fe(notANumber(text))
 	}
 	v, err := decimal.NewFromString(text)
 	if err != nil {
-		return decimal.Zero, fe(fmt.Sprintf("amount %q is not a number: type digits with an optional decimal point, e.g. 25.5", text))
+		return decimal.Zero, fe(notANumber(text))
 	}
 	switch {
 	case v.IsNegative():
@@ -187,5 +194,5 @@ func ParseChain(s string) (int64, error) {
 		names = append(names, strings.ToLower(n))
 	}
 	sort.Strings(names)
-	return 0, fmt.Errorf("unknown chain %q: give a chain id (e.g. 42161) or one of %s", s, strings.Join(names, ", "))
+	return 0, fmt.Errorf("unknown chain %s: give a chain id (e.g. 42161) or one of %s", text.Quote(s), strings.Join(names, ", "))
 }

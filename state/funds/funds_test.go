@@ -54,7 +54,7 @@ func TestCheckErrors(t *testing.T) {
 		{"bad address: short", Request{Op: SpotTransfer, Collateral: "USDC", Amount: "10", Destination: "0x1234"},
 			FieldDestination, `address "0x1234" must have 40 hex digits after 0x, has 4`, ""},
 		{"bad address: no 0x", Request{Op: SpotTransfer, Collateral: "USDC", Amount: "10", Destination: lower[2:]},
-			FieldDestination, `address "5aaeb6053f3e94c9b9a09f33669435e7ef1beaed" must start with 0x`, ""},
+			FieldDestination, `address "5aae…eaed" must start with 0x` /* a long hex value is named by its ends only */, ""},
 		{"bad address: not hex", Request{Op: DerivativeTransfer, Collateral: "USDC", Amount: "10", Destination: "0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaeg"},
 			FieldDestination, "address has 'g' at position 42, which is not a hex digit (0-9, a-f)", ""},
 		{"bad address: empty", Request{Op: SpotTransfer, Collateral: "USDC", Amount: "10"},

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/tradedesk/tradedesk/api"
+	"github.com/tradedesk/tradedesk/api/text"
 	"github.com/tradedesk/tradedesk/state"
 )
 
@@ -45,7 +46,7 @@ func ParseFormat(s string) (Format, error) {
 	case "json":
 		return JSON, nil
 	}
-	return CSV, fmt.Errorf("unknown export format %q: use csv or json", s)
+	return CSV, fmt.Errorf("unknown export format %s: use csv or json", text.Quote(s))
 }
 
 // What is the data an export writes.
@@ -73,7 +74,7 @@ func ParseWhat(s string) (What, error) {
 	case "history", "order_history", "orders":
 		return History, nil
 	}
-	return Fills, fmt.Errorf("unknown export %q: use fills or history", s)
+	return Fills, fmt.Errorf("unknown export %s: use fills or history", text.Quote(s))
 }
 
 // Progress is called after each page with the records fetched so far and the server's total.

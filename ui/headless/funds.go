@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/tradedesk/tradedesk/api"
+	"github.com/tradedesk/tradedesk/api/text"
 	"github.com/tradedesk/tradedesk/state/funds"
 )
 
@@ -62,7 +63,7 @@ func (r *runner) fromSpot() (bool, error) {
 	case "derivative", "derivatives", "perp", "perps":
 		return false, nil
 	}
-	return false, usagef("--from %q: want spot or derivative", oneLine(r.o.from))
+	return false, usagef("--from %s: want spot or derivative", text.Quote(r.o.from))
 }
 
 func (r *runner) transferOp() (funds.Op, error) {

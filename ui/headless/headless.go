@@ -141,7 +141,7 @@ func Run(ctx context.Context, args []string, env Env) int {
 		return r.fail(usageError{err.Error()})
 	}
 	if len(pos) > 0 && cmd.name != "export" {
-		return r.fail(usagef("unexpected argument %q; flags start with --", oneLine(pos[0])))
+		return r.fail(usagef("unexpected argument %s; flags start with --", text.Quote(pos[0])))
 	}
 	r.args = pos
 	r.explicit = map[string]bool{}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/shopspring/decimal"
 	"github.com/tradedesk/tradedesk/api"
+	"github.com/tradedesk/tradedesk/api/text"
 	"github.com/tradedesk/tradedesk/state"
 )
 
@@ -299,7 +300,7 @@ func (r *runner) findInstrument(ctx context.Context) (state.Instrument, error) {
 	}
 	in, ok := st.FindInstrument(r.o.instrument)
 	if !ok {
-		return state.Instrument{}, fmt.Errorf("unknown instrument %q; `tradedesk instruments` lists them", oneLine(r.o.instrument))
+		return state.Instrument{}, fmt.Errorf("unknown instrument %s; `tradedesk instruments` lists them", text.Quote(r.o.instrument))
 	}
 	return in, nil
 }
@@ -312,12 +313,12 @@ func runCancel(ctx context.Context, r *runner) error {
 	if r.o.oid != "" {
 		n, err := strconv.ParseUint(strings.TrimSpace(r.o.oid), 10, 64)
 		if err != nil {
-			return usagef("--oid %q is not an order id (a whole number)", oneLine(r.o.oid))
+			return usagef("--oid %s is not an order id (a whole number)", text.Quote(r.o.oid))
 		}
 		oid = n
 	}
 	if r.o.cloid != "" && !state.ValidCloid(r.o.cloid) {
-		return usagef("--cloid %q is not a UUID", oneLine(r.o.cloid))
+		return usagef("--cloid %s is not a UUID", text.Quote(r.o.cloid))
 	}
 	in, err := r.findInstrument(ctx)
 	if err != nil {

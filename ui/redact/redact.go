@@ -1,21 +1,19 @@
 // Package redact keeps private keys out of what tradedesk writes: a writer that hides the known
 // secrets (the key and passphrase from the environment) wherever they appear, and, on the error
-// stream, anything spelled like a private key (64 hex digits), which is what a key pasted into the
-// wrong flag or config setting looks like when an error message repeats it.
+// stream, anything shaped like a private key (text.HideKeys: a run of 32 or more hex digits that
+// is not an address), which is what a key pasted into the wrong flag or config setting looks like
+// when an error message repeats it, whole or cut short.
 package redact
 
 import (
 	"io"
-	"regexp"
 	"strings"
+
+	"github.com/tradedesk/tradedesk/api/text"
 )
 
 // Hidden replaces a secret in the output.
-const Hidden = "[secret hidden]"
-
-// keyLike is a run of exactly 64 hex digits, with or without 0x: a private key's spelling (a
-// transaction hash has the same shape, so only the error stream hides these).
-var keyLike = regexp.MustCompile(`(?i)\b(0x)?[0-9a-f]{64}\b`)
+const Hidden = text.Hidden
 
 // Writer hides secrets in everything written through it.
 type Writer struct {
@@ -26,7 +24,8 @@ type Writer struct {
 
 // NewWriter wraps w. secrets are hidden wherever they appear, in any case and with or without 0x
 // (empty strings and secrets under 8 characters are ignored: they would hide ordinary words).
-// With keyLike, every 64-hex-digit run is hidden too.
+// With keyLike, every run shaped like a key is hidden too (text.HideKeys; a transaction hash has
+// the same shape, so only the error stream hides these).
 func NewWriter(w io.Writer, keyLike bool, secrets ...string) *Writer {
 	out := &Writer{w: w, keyLike: keyLike}
 	for _, s := range secrets {
@@ -58,7 +57,7 @@ func (r *Writer) String(s string) string {
 		}
 	}
 	if r.keyLike {
-		s = keyLike.ReplaceAllString(s, Hidden)
+		s = text.HideKeys(s)
 	}
 	return s
 }

@@ -24,7 +24,9 @@ func TestWriterHidesSecrets(t *testing.T) {
 		{"part of the passphrase under 16", false, "wrong correct horse", "wrong correct horse"},
 		{"part of the passphrase over 16", false, "wrong correct horse battery", "wrong " + Hidden},
 		{"key-like on the error stream", true, "unknown theme \"0x" + strings.Repeat("ab", 32) + "\"", "unknown theme \"" + Hidden + "\""},
-		{"65 digits are not a key", true, strings.Repeat("a", 65), strings.Repeat("a", 65)},
+		{"65 digits hold a key", true, strings.Repeat("a", 65), Hidden},
+		{"a key cut to 50 digits", true, "value \"" + strings.Repeat("ab", 25) + "…\"", "value \"" + Hidden + "…\""},
+		{"31 digits are not a key", true, strings.Repeat("a", 31), strings.Repeat("a", 31)},
 		{"address kept", true, "0x2c7536E3605D9C16a7a3D7b1898e529396a65c23", "0x2c7536E3605D9C16a7a3D7b1898e529396a65c23"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -1,0 +1,77 @@
+package headless
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// pastedKey is a throwaway key a trader pastes into the wrong flag (not the harness's key, so
+// the check does not lean on the environment key's own redaction).
+const pastedKey = "b71c71a67e1177ad4e901695e1b4b9ee17ae16c6668d313eac2f96dbcda3f291"
+
+// baseArgs make each command valid, so that a pasted key meets the checks of the flag it is in.
+var baseArgs = map[string][]string{
+	"order":    {"--instrument", "BTC-PERP", "--side", "buy", "--size", "0.01", "--price", "90000", "--dry-run"},
+	"cancel":   {"--instrument", "BTC-PERP", "--cloid", "0b5e0c3e-6f3c-4c59-9d7c-1f7a3c8e2b11"},
+	"transfer": {"--collateral", "USDC", "--amount", "1", "--to-derivatives"},
+	"withdraw": {"--collateral", "USDC", "--amount", "1", "--chain", "1"},
+	"export":   {"fills"},
+}
+
+// keyParts reports the first 16-digit run of key found in out (any case), or "".
+func keyParts(out, key string) string {
+	lo := strings.ToLower(out)
+	for i := 0; i+16 <= len(key); i++ {
+		if strings.Contains(lo, key[i:i+16]) {
+			return key[i : i+16]
+		}
+	}
+	return ""
+}
+
+// TestPastedKeyNeverEchoed pastes a private key into every flag that takes a value (addresses,
+// cloids, URLs, amounts, prices and the rest), bare and with 0x, for every command, and as the
+// command name and a positional argument: no output, stdout or stderr, holds 16 digits of it
+// in a row. Guards every message that repeats a malformed value.
+func TestPastedKeyNeverEchoed(t *testing.T) {
+	h := newHarness(t)
+	t.Chdir(t.TempDir()) // --output and --keystore name files after the key
+	run := func(args []string, withURL bool) string {
+		var out, errb bytes.Buffer
+		if withURL {
+			args = append(args, "--url", h.srv.URL)
+		}
+		Run(context.Background(), args, Env{Stdout: &out, Stderr: &errb, Getenv: func(k string) string { return h.env[k] },
+			Passphrase: func(string) (string, error) { return "x", nil }})
+		return out.String() + errb.String()
+	}
+	check := func(args []string, withURL bool) {
+		t.Helper()
+		if part := keyParts(run(args, withURL), pastedKey); part != "" {
+			t.Errorf("tradedesk %s: the output holds %s of the key", strings.Join(args, " "), part)
+		}
+	}
+	for _, v := range []string{pastedKey, "0x" + pastedKey, "0X" + strings.ToUpper(pastedKey), pastedKey[:50], pastedKey[:40], "0x" + pastedKey[:38]} {
+		check([]string{v}, true)
+		check([]string{"export", v}, true)
+		for _, name := range Commands() {
+			r := &runner{cmd: commands[name]}
+			var flags []string
+			r.flagSet().VisitAll(func(f *flag.Flag) {
+				if b, ok := f.Value.(interface{ IsBoolFlag() bool }); !ok || !b.IsBoolFlag() {
+					flags = append(flags, f.Name)
+				}
+			})
+			for _, fl := range flags {
+				args := append(append([]string{name}, baseArgs[name]...), "--"+fl, v)
+				check(args, fl != "url")
+				check(append(slices.Clone(args), "--json"), fl != "url")
+			}
+			check([]string{name, "--" + v}, true) // a key as a flag's name
+		}
+	}
+}
