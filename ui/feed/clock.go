@@ -1,0 +1,125 @@
+package feed
+
+import (
+	"sort"
+	"sync"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+// Clock tells the feed the time and runs its timers. Production uses RealClock; tests use a
+// FakeClock and step it.
+type Clock interface {
+	// Now is the current time.
+	Now() time.Time
+	// After returns a command that delivers msg once d has passed (nil when the clock delivers it
+	// some other way, as FakeClock does).
+	After(d time.Duration, msg tea.Msg) tea.Cmd
+}
+
+// RealClock is wall time: timers are tea.Tick.
+type RealClock struct {
+	now func() time.Time
+}
+
+// NewRealClock returns a clock whose timers run on wall time and whose Now is now (nil: time.Now).
+func NewRealClock(now func() time.Time) RealClock {
+	if now == nil {
+		now = time.Now
+	}
+	return RealClock{now: now}
+}
+
+// Now implements Clock.
+func (c RealClock) Now() time.Time { return c.now() }
+
+// After implements Clock with tea.Tick.
+func (c RealClock) After(d time.Duration, msg tea.Msg) tea.Cmd {
+	return tea.Tick(d, func(time.Time) tea.Msg { return msg })
+}
+
+// FakeClock is a clock that moves only when a test says so. Its timers are not goroutines: After
+// records the message and returns nil, and Advance hands back the messages that came due, in
+// order, for the test to deliver to Update. So a test never waits for a timer in real time and
+// never has to tell a timer's command from a request's.
+type FakeClock struct {
+	mu     sync.Mutex
+	now    time.Time
+	seq    uint64
+	timers []fakeTimer
+}
+
+type fakeTimer struct {
+	at  time.Time
+	seq uint64 // ties in at fire in the order they were set
+	msg tea.Msg
+}
+
+// NewFakeClock returns a fake clock standing at start.
+func NewFakeClock(start time.Time) *FakeClock { return &FakeClock{now: start} }
+
+// Now implements Clock.
+func (c *FakeClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+// After implements Clock: msg is due d from now. A timer already due (d <= 0) is a command that
+// delivers msg at once.
+func (c *FakeClock) After(d time.Duration, msg tea.Msg) tea.Cmd {
+	if d <= 0 {
+		return func() tea.Msg { return msg }
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.seq++
+	c.timers = append(c.timers, fakeTimer{at: c.now.Add(d), seq: c.seq, msg: msg})
+	return nil
+}
+
+// Advance moves the clock by d and returns the messages of the timers that came due, earliest
+// first.
+func (c *FakeClock) Advance(d time.Duration) []tea.Msg {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = c.now.Add(d)
+	sort.Slice(c.timers, func(i, j int) bool {
+		a, b := c.timers[i], c.timers[j]
+		return a.at.Before(b.at) || (a.at.Equal(b.at) && a.seq < b.seq)
+	})
+	n := 0
+	for n < len(c.timers) && !c.timers[n].at.After(c.now) {
+		n++
+	}
+	due := make([]tea.Msg, n)
+	for i := range due {
+		due[i] = c.timers[i].msg
+	}
+	c.timers = append(c.timers[:0], c.timers[n:]...)
+	return due
+}
+
+// Next is how long until the earliest timer is due, and false when none is set.
+func (c *FakeClock) Next() (time.Duration, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.timers) == 0 {
+		return 0, false
+	}
+	first := c.timers[0].at
+	for _, t := range c.timers[1:] {
+		if t.at.Before(first) {
+			first = t.at
+		}
+	}
+	return max(first.Sub(c.now), 0), true
+}
+
+// Pending is the number of timers set and not yet due.
+func (c *FakeClock) Pending() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.timers)
+}

@@ -1,0 +1,18 @@
+// Package feed is the console's one scheduler. Every kind of data the console shows comes through
+// a Task: where it comes from (a periodic Request, a pane's own requests with Send, and a Stream
+// beside them), its cadence, its generations (one request in flight, a late reply dropped), the
+// requests asked for meanwhile, its backoff with jitter and Retry-After, the heartbeat the status
+// line reads (Conn) and the recovery of every failing task when the exchange answers again.
+//
+// Time comes from a Clock: RealClock in production (timers are tea.Tick), FakeClock in tests,
+// which a test steps with Advance and whose timers come back as messages to deliver. No test needs
+// to tell a timer's command from a request's.
+//
+// The root model owns one Feed and hands it every Msg (Update); a reply comes back as the
+// state.Msg to apply, and the command of what follows. It imports state and api, never package ui.
+//
+// To add a kind of data: declare it in state (see state.Store's recipe), then in ui either add a
+// root poll (one entry in ui/poll.go's pollSpecs: its request and its cadence) or, for a pane's own
+// data, Feed.Add a Spec in the pane's constructor and Start it on startPanesMsg (see ui/pane.go).
+// A stream for a kind is Task.AddStream with a Stream whose Message builds the kind's upsert.
+package feed
