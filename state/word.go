@@ -21,6 +21,21 @@ func SideText(side string) string {
 	return "?"
 }
 
+// directionWords spell out a fill's direction.
+var directionWords = map[string]string{
+	api.DirOpenLong: "open long", api.DirOpenShort: "open short",
+	api.DirCloseLong: "close long", api.DirCloseShort: "close short",
+}
+
+// DirectionText spells out a fill's direction: "open long", "close short"; another value is
+// returned as the exchange sent it.
+func DirectionText(d string) string {
+	if w, ok := directionWords[d]; ok {
+		return w
+	}
+	return d
+}
+
 // triggerWords names the trigger kinds: short (tables, exports) and in full (confirmations).
 var triggerWords = map[string][2]string{
 	api.TpslTakeProfit: {"tp", "take profit"},

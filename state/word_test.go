@@ -72,3 +72,13 @@ func TestTimeText(t *testing.T) {
 		t.Errorf("zero time: %q", got)
 	}
 }
+
+// TestDirectionText guards two directions swapped and an unknown one dropped.
+func TestDirectionText(t *testing.T) {
+	for in, want := range map[string]string{api.DirOpenLong: "open long", api.DirOpenShort: "open short",
+		api.DirCloseLong: "close long", api.DirCloseShort: "close short", "liquidation": "liquidation"} {
+		if got := DirectionText(in); got != want {
+			t.Errorf("DirectionText(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -252,7 +252,7 @@ func (p *fillsPane) cell(row, col int) (string, kit.Paint) {
 	case fcSide:
 		return strings.ToUpper(state.SideText(f.Side)), kit.SidePaint(st, f.Side)
 	case fcDir:
-		return directionWord(f.Direction), st.Text
+		return state.DirectionText(f.Direction), st.Text
 	case fcPrice:
 		return numAt(f.Price, in.PriceDecimals(), ok), st.Text
 	case fcSize:
@@ -284,21 +284,6 @@ func feeText(st *kit.Styles, fee decimal.Decimal) (string, kit.Paint) {
 		return "rebate " + kit.FmtNum(fee.Neg(), places), st.Good
 	}
 	return kit.FmtNum(fee, places), st.Text
-}
-
-// directionWord spells out a fill's direction.
-func directionWord(d string) string {
-	switch d {
-	case api.DirOpenLong:
-		return "open long"
-	case api.DirOpenShort:
-		return "open short"
-	case api.DirCloseLong:
-		return "close long"
-	case api.DirCloseShort:
-		return "close short"
-	}
-	return d
 }
 
 // fmtStamp is a record's time in a pane: "03-02 09:15:04" (UTC), "-" when there is none.

@@ -194,7 +194,7 @@ func TestMarketOrderAndReadCommands(t *testing.T) {
 			t.Fatalf("%s --json is not JSON: %v", cmd, err)
 		}
 	}
-	if out := h.ok("fills"); !strings.Contains(out, "openLong") || !strings.Contains(out, "closeLong") {
+	if out := h.ok("fills"); !strings.Contains(out, "open long") || !strings.Contains(out, "close long") {
 		t.Fatalf("fills table:\n%s", out)
 	}
 	h.checkNoKey()

@@ -195,7 +195,7 @@ func runFills(ctx context.Context, r *runner) error {
 	return runPage(ctx, r, r.client.Fills,
 		[]string{"TIME", "INSTRUMENT", "SIDE", "DIRECTION", "PRICE>", "SIZE>", "FEE>", "CLOSED PNL>", "TRADE>", "OID>"},
 		func(st *state.Store, f api.Fill) []string {
-			return []string{state.TimeText(f.BlockTime.Time, state.TimeFull), f.Instrument, state.SideText(f.Side), f.Direction, priceText(st, f.Instrument, f.Price),
+			return []string{state.TimeText(f.BlockTime.Time, state.TimeFull), f.Instrument, state.SideText(f.Side), state.DirectionText(f.Direction), priceText(st, f.Instrument, f.Price),
 				sizeText(st, f.Instrument, f.Size), f.Fee.String(), signed(f.ClosedPnl),
 				strconv.FormatUint(uint64(f.TradeID), 10), strconv.FormatUint(uint64(f.OrderID), 10)}
 		})
