@@ -12,13 +12,9 @@ import (
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
 	"github.com/tradedesk/tradedesk/state/funds"
+	"github.com/tradedesk/tradedesk/ui/components/transfer"
 	"github.com/tradedesk/tradedesk/ui/kit"
 )
-
-// openTransferMsg asks the transfer form to show itself with op chosen.
-type openTransferMsg struct{ op funds.Op }
-
-func (openTransferMsg) isPaneMsg() {}
 
 // balancesPane shows spot and derivative collateral, vaults, staked collateral and every
 // supported collateral's weights, fees and chains.
@@ -75,9 +71,9 @@ func (p *balancesPane) Update(msg tea.Msg) tea.Cmd {
 func (p *balancesPane) handleKey(msg tea.KeyMsg) tea.Cmd {
 	switch {
 	case key.Matches(msg, p.Keys.Transfer):
-		return func() tea.Msg { return openTransferMsg{op: funds.ToDerivative} }
+		return func() tea.Msg { return transfer.OpenMsg{Op: funds.ToDerivative} }
 	case key.Matches(msg, p.Keys.Withdraw):
-		return func() tea.Msg { return openTransferMsg{op: funds.DerivativeWithdraw} }
+		return func() tea.Msg { return transfer.OpenMsg{Op: funds.DerivativeWithdraw} }
 	case key.Matches(msg, p.Keys.Up):
 		p.offset = max(p.offset-1, 0)
 	case key.Matches(msg, p.Keys.Down):

@@ -10,6 +10,7 @@ import (
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
 	"github.com/tradedesk/tradedesk/state/funds"
+	"github.com/tradedesk/tradedesk/ui/components/transfer"
 	"github.com/tradedesk/tradedesk/ui/kit"
 )
 
@@ -55,10 +56,10 @@ func TestBalancesView(t *testing.T) {
 	checkBlock(t, v, 110, 30)
 
 	// t and w open the transfer form.
-	if msg := p.Update(keyMsg("w"))(); msg != (openTransferMsg{op: funds.DerivativeWithdraw}) {
+	if msg := p.Update(keyMsg("w"))(); msg != (transfer.OpenMsg{Op: funds.DerivativeWithdraw}) {
 		t.Errorf("w sent %#v", msg)
 	}
-	if msg := p.Update(keyMsg("t"))(); msg != (openTransferMsg{op: funds.ToDerivative}) {
+	if msg := p.Update(keyMsg("t"))(); msg != (transfer.OpenMsg{Op: funds.ToDerivative}) {
 		t.Errorf("t sent %#v", msg)
 	}
 
@@ -192,17 +193,16 @@ func TestPaneGroupSwitchesViews(t *testing.T) {
 		t.Fatalf("after a click on the tab row: %q", g.Title())
 	}
 	// While the transfer form's amount field has the focus, [ types into it.
-	tp := g.panes[1].(*transferPane)
+	tp := g.panes[1].(*transfer.Pane)
 	c.Store.Apply(state.CollateralMsg{Gen: 1, At: paneNow, Collateral: testCollateral()})
 	g.Update(kit.DataMsg{Kind: state.KindCollateral})
-	tp.field = tfAmount
-	tp.focusField()
+	tp.Focus(transfer.FieldAmount)
 	if !g.Capturing() {
 		t.Fatal("the group does not report the form's text field")
 	}
 	g.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("[")})
-	if g.Title() != "Funds: Transfer" || tp.amount.Value() != "[" {
-		t.Fatalf("title %q, amount %q", g.Title(), tp.amount.Value())
+	if g.Title() != "Funds: Transfer" || tp.Amount() != "[" {
+		t.Fatalf("title %q, amount %q", g.Title(), tp.Amount())
 	}
 	checkBlock(t, g.View(), 80, 12)
 
@@ -241,11 +241,11 @@ func TestRebindFormerlyPaneLocalKeys(t *testing.T) {
 		t.Errorf("the tab row does not name the rebound keys:\n%s", v)
 	}
 	if cmd := g.Update(keyMsg("t")); cmd != nil {
-		if msg := cmd(); msg == (openTransferMsg{op: funds.ToDerivative}) {
+		if msg := cmd(); msg == (transfer.OpenMsg{Op: funds.ToDerivative}) {
 			t.Error("t still opens the transfer form after it was rebound to T")
 		}
 	}
-	if cmd := g.Update(keyMsg("T")); cmd == nil || cmd() != (openTransferMsg{op: funds.ToDerivative}) {
+	if cmd := g.Update(keyMsg("T")); cmd == nil || cmd() != (transfer.OpenMsg{Op: funds.ToDerivative}) {
 		t.Error("T does not open the transfer form")
 	}
 	g.Update(keyMsg("]"))

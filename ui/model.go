@@ -12,6 +12,7 @@ import (
 	"github.com/tradedesk/tradedesk/ui/action"
 	"github.com/tradedesk/tradedesk/ui/components/orderentry"
 	"github.com/tradedesk/tradedesk/ui/components/tickers"
+	"github.com/tradedesk/tradedesk/ui/components/transfer"
 	"github.com/tradedesk/tradedesk/ui/kit"
 )
 
@@ -194,6 +195,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.onFollowUp(msg)
 	case kit.InstrumentMsg:
 		return m, m.onInstrument(msg)
+	case transfer.OpenMsg:
+		return m, m.broadcast(msg)
 	case kit.FocusPaneMsg:
 		m.showPane(msg.Pane)
 		return m, nil

@@ -7,6 +7,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
+	"github.com/tradedesk/tradedesk/ui/components/transfer"
 	"github.com/tradedesk/tradedesk/ui/kit"
 )
 
@@ -186,7 +187,7 @@ func newActivityGroup(c *kit.Common, ex api.Exchange, bell bool) *paneGroup {
 
 // newFundsGroup is the balances and collateral, the transfer form and the broker approvals.
 func newFundsGroup(c *kit.Common, ex api.Exchange) *paneGroup {
-	return newPaneGroup(c, "Funds", newBalancesPane(c, kit.ExchangeAddress(ex) != ""), newTransferPane(c, ex), newBrokersPane(c, ex))
+	return newPaneGroup(c, "Funds", newBalancesPane(c, kit.ExchangeAddress(ex) != ""), transfer.New(c, ex), newBrokersPane(c, ex))
 }
 
 // fetchers implements fetcherOwner for every view of the group.

@@ -8,6 +8,7 @@ import (
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state/funds"
 	"github.com/tradedesk/tradedesk/ui/action"
+	"github.com/tradedesk/tradedesk/ui/components/transfer"
 	"github.com/tradedesk/tradedesk/ui/kit"
 )
 
@@ -24,12 +25,12 @@ func (c *simConsole) summary(t *testing.T, user string) api.AccountSummary {
 }
 
 // fundsGroup finds the Funds group and its transfer form.
-func fundsGroup(t *testing.T, m *Model) (*paneGroup, *transferPane) {
+func fundsGroup(t *testing.T, m *Model) (*paneGroup, *transfer.Pane) {
 	t.Helper()
 	for _, s := range m.slots {
 		if g, ok := s.pane.(*paneGroup); ok && g.title == "Funds" {
 			for _, p := range g.panes {
-				if tp, ok := p.(*transferPane); ok {
+				if tp, ok := p.(*transfer.Pane); ok {
 					return g, tp
 				}
 			}
@@ -51,13 +52,13 @@ func TestWithdrawAndTransferThroughTheUI(t *testing.T) {
 
 	// 8 focuses the Funds group; w opens the form on a derivative withdrawal, on the amount.
 	c.key(t, "8", "w")
-	if g.panes[g.active] != form || form.opNow() != funds.DerivativeWithdraw || form.field != tfAmount {
-		t.Fatalf("w did not open the withdrawal form: view %q op %s field %d", g.panes[g.active].Title(), form.opNow(), form.field)
+	if g.panes[g.active] != form || form.Op() != funds.DerivativeWithdraw || form.Field() != transfer.FieldAmount {
+		t.Fatalf("w did not open the withdrawal form: view %q op %s field %d", g.panes[g.active].Title(), form.Op(), form.Field())
 	}
 	c.typeText(t, "2500")
 	c.key(t, "down", "right") // the chain: Ethereum -> Arbitrum
-	if form.chain != 42161 {
-		t.Fatalf("chain %d after right", form.chain)
+	if form.Chain() != 42161 {
+		t.Fatalf("chain %d after right", form.Chain())
 	}
 	c.key(t, "enter")
 	v := c.m.View()
@@ -80,23 +81,23 @@ func TestWithdrawAndTransferThroughTheUI(t *testing.T) {
 	}
 
 	// Back to the movement field; left twice: spot transfer to another account.
-	for form.field != tfOp {
+	for form.Field() != transfer.FieldOp {
 		c.key(t, "up")
 	}
 	c.key(t, "right") // wraps from the last movement to the first
-	if form.opNow() != funds.SpotTransfer {
-		t.Fatalf("op %s", form.opNow())
+	if form.Op() != funds.SpotTransfer {
+		t.Fatalf("op %s", form.Op())
 	}
 	c.key(t, "down", "down") // collateral, amount
 	c.typeText(t, "150.25")
-	if form.amount.Value() != "150.25" || form.field != tfAmount {
-		t.Fatalf("amount %q in field %d", form.amount.Value(), form.field)
+	if form.Amount() != "150.25" || form.Field() != transfer.FieldAmount {
+		t.Fatalf("amount %q in field %d", form.Amount(), form.Field())
 	}
 	c.key(t, "down")
 	c.typeText(t, "0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaeX")
-	if len(form.errs) != 1 || form.errs[0].Msg != "address has 'X' at position 42, which is not a hex digit (0-9, a-f)" ||
+	if len(form.Errors()) != 1 || form.Errors()[0].Msg != "address has 'X' at position 42, which is not a hex digit (0-9, a-f)" ||
 		!strings.Contains(c.m.View(), "! address has 'X' at position 42") {
-		t.Errorf("a bad address shows no error: %v", form.errs)
+		t.Errorf("a bad address shows no error: %v", form.Errors())
 	}
 	c.key(t, "backspace")
 	c.typeText(t, "d")
@@ -106,8 +107,8 @@ func TestWithdrawAndTransferThroughTheUI(t *testing.T) {
 	}
 	send := confirmOpenDialog(t, c.m)
 	_, again := c.m.Update(keyMsg("enter")) // a second Enter while it is sent does nothing
-	if !form.sending || again == nil {
-		t.Fatalf("sending %v after two Enters; the second said nothing", form.sending)
+	if !form.Sending() || again == nil {
+		t.Fatalf("sending %v after two Enters; the second said nothing", form.Sending())
 	}
 	if msg, ok := again().(kit.NoticeMsg); !ok || !strings.Contains(msg.Text, "in flight") {
 		t.Fatalf("a second Enter while the transfer is out answered %#v", msg)
@@ -133,23 +134,25 @@ func TestTransferFormRefusesBadInput(t *testing.T) {
 	_, form := fundsGroup(t, c.m)
 	c.key(t, "8", "w")
 	c.typeText(t, "1.1234567")
-	if len(form.errs) != 1 || form.errs[0].Suggest != "1.123456" || !strings.Contains(c.m.View(), "! USDC takes at most 6 decimals:") {
-		t.Errorf("no decimals error: %v", form.errs)
+	if len(form.Errors()) != 1 || form.Errors()[0].Suggest != "1.123456" || !strings.Contains(c.m.View(), "! USDC takes at most 6 decimals:") {
+		t.Errorf("no decimals error: %v", form.Errors())
 	}
 	for range 9 {
 		c.key(t, "backspace")
 	}
 	c.typeText(t, "999999999")
 	c.key(t, "enter")
-	if form.pending != nil || c.m.dialog != nil || !strings.Contains(c.m.notice, "not ready: 999999999 USDC plus the 1 USDC fee is more than") {
-		t.Fatalf("asked to send %v, notice %q", form.pending != nil, c.m.notice)
+	if form.Pending() != nil || c.m.dialog != nil || !strings.Contains(c.m.notice, "not ready: 999999999 USDC plus the 1 USDC fee is more than") {
+		t.Fatalf("asked to send %v, notice %q", form.Pending() != nil, c.m.notice)
 	}
 	// The disabled chain of USDC (BNB Chain) is refused.
-	for form.chain != 56 {
-		form.field = tfChain
-		form.toggle(false)
+	form.Focus(transfer.FieldChain)
+	for i := 0; form.Chain() != 56; i++ {
+		if i == 10 {
+			t.Fatalf("right never reached BNB Chain: chain %d", form.Chain())
+		}
+		c.key(t, "right")
 	}
-	form.dirty = true
 	if v := c.m.View(); !strings.Contains(v, "! withdrawals of USDC to BNB Chain (56) are") {
 		t.Errorf("no disabled chain error:\n%s", v)
 	}
@@ -163,8 +166,8 @@ func TestTransferReadOnly(t *testing.T) {
 	c.key(t, "8", "t")
 	c.typeText(t, "10")
 	c.key(t, "enter")
-	if form.pending != nil || c.m.dialog != nil || !strings.Contains(c.m.notice, "read-only: cannot move collateral") {
-		t.Fatalf("asked to send %v, notice %q", form.pending != nil, c.m.notice)
+	if form.Pending() != nil || c.m.dialog != nil || !strings.Contains(c.m.notice, "read-only: cannot move collateral") {
+		t.Fatalf("asked to send %v, notice %q", form.Pending() != nil, c.m.notice)
 	}
 }
 
@@ -199,14 +202,14 @@ func TestSecondMovementWaitsForTheFirst(t *testing.T) {
 	c.typeText(t, "10")
 	c.key(t, "enter")
 	send := confirmOpenDialog(t, c.m)
-	first := form.pending
+	first := form.Pending()
 	_, again := c.m.Update(keyMsg("enter")) // the form again, while the first is out
 	c.m.Update(again())
-	if c.m.dialog != nil || form.pending != first || !strings.Contains(c.m.notice, "in flight") {
+	if c.m.dialog != nil || form.Pending() != first || !strings.Contains(c.m.notice, "in flight") {
 		t.Fatalf("a second movement was asked for while one was out: dialog %v, notice %q", c.m.dialog != nil, c.m.notice)
 	}
 	pump(t, c.m, send)
-	if form.pending != nil || !strings.Contains(form.result, "derivative withdrawal of 10 USDC done: tx 0x") {
-		t.Fatalf("the form shows %q after the first movement", form.result)
+	if form.Pending() != nil || !strings.Contains(form.Result(), "derivative withdrawal of 10 USDC done: tx 0x") {
+		t.Fatalf("the form shows %q after the first movement", form.Result())
 	}
 }

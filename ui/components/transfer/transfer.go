@@ -1,4 +1,4 @@
-package ui
+package transfer
 
 import (
 	"context"
@@ -13,24 +13,27 @@ import (
 	"github.com/tradedesk/tradedesk/ui/kit"
 )
 
-// Transfer form fields.
+// Field is one field of the transfer form.
+type Field = int
+
+// Transfer form fields, in the order they are drawn.
 const (
-	tfOp = iota
-	tfCollateral
-	tfAmount
-	tfDestination
-	tfChain
-	tfSubmit
-	tfCount
+	FieldOp Field = iota
+	FieldCollateral
+	FieldAmount
+	FieldDestination
+	FieldChain
+	FieldSubmit
+	fieldCount
 )
 
-var transferLabels = [tfCount]string{"Movement", "Collateral", "Amount", "Destination", "Chain", ""}
+var transferLabels = [fieldCount]string{"Movement", "Collateral", "Amount", "Destination", "Chain", ""}
 
-// transferPane is the form for every money movement: transfers to another account, moves between
+// Pane is the form for every money movement: transfers to another account, moves between
 // the account's spot and derivative sides, and withdrawals. state/funds checks it as it is typed;
 // Enter asks the pipeline to confirm the whole movement (the address in full, the fee, what
 // arrives) and send it once.
-type transferPane struct {
+type Pane struct {
 	*kit.Common
 	ex      api.Exchange
 	op      int // index into funds.Ops
@@ -52,23 +55,24 @@ type transferPane struct {
 	w, h    int
 }
 
-func newTransferPane(c *kit.Common, ex api.Exchange) *transferPane {
-	p := &transferPane{Common: c, ex: ex, dirty: true}
+// New is the transfer form; it moves collateral of ex's account.
+func New(c *kit.Common, ex api.Exchange) *Pane {
+	p := &Pane{Common: c, ex: ex, dirty: true}
 	p.amount = kit.NewField("amount", 40)
 	p.dest = kit.NewField("0x… receiving address", 42)
 	return p
 }
 
 // Title implements kit.Pane.
-func (p *transferPane) Title() string { return "Transfer" }
+func (p *Pane) Title() string { return "Transfer" }
 
 // Capturing implements inputCapturer: a focused text field takes every key.
-func (p *transferPane) Capturing() bool {
-	return p.focused && (p.field == tfAmount || p.field == tfDestination)
+func (p *Pane) Capturing() bool {
+	return p.focused && (p.field == FieldAmount || p.field == FieldDestination)
 }
 
 // SetSize implements kit.Pane.
-func (p *transferPane) SetSize(w, h int) {
+func (p *Pane) SetSize(w, h int) {
 	p.w, p.h = w, h
 	p.amount.Width = max(min(w-16, 24), 4)
 	p.dest.Width = max(min(w-16, 42), 4)
@@ -76,50 +80,50 @@ func (p *transferPane) SetSize(w, h int) {
 }
 
 // SetFocused implements kit.Pane.
-func (p *transferPane) SetFocused(f bool) {
+func (p *Pane) SetFocused(f bool) {
 	p.focused = f
 	p.focusField()
 	p.dirty = true
 }
 
-func (p *transferPane) focusField() {
+func (p *Pane) focusField() {
 	p.amount.Blur()
 	p.dest.Blur()
 	if !p.focused {
 		return
 	}
 	switch p.field {
-	case tfAmount:
+	case FieldAmount:
 		p.amount.Focus()
-	case tfDestination:
+	case FieldDestination:
 		p.dest.Focus()
 	}
 }
 
-func (p *transferPane) opNow() funds.Op { return funds.Ops[p.op] }
+func (p *Pane) opNow() funds.Op { return funds.Ops[p.op] }
 
 // hidden reports whether a field does not apply to the movement chosen.
-func (p *transferPane) hidden(f int) bool {
+func (p *Pane) hidden(f int) bool {
 	switch f {
-	case tfDestination:
+	case FieldDestination:
 		return !p.opNow().NeedsDestination()
-	case tfChain:
+	case FieldChain:
 		return !p.opNow().Withdraws()
 	}
 	return false
 }
 
 // Update implements kit.Pane.
-func (p *transferPane) Update(msg tea.Msg) tea.Cmd {
+func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case kit.DataMsg:
 		if msg.Kind == state.KindCollateral || msg.Kind == state.KindAccount {
 			p.defaults()
 			p.check()
 		}
-	case openTransferMsg:
-		p.setOp(msg.op)
-		p.field = tfAmount
+	case OpenMsg:
+		p.setOp(msg.Op)
+		p.field = FieldAmount
 		p.focusField()
 		return func() tea.Msg { return kit.FocusPaneMsg{Pane: p} }
 	case action.SentMsg:
@@ -136,7 +140,7 @@ func (p *transferPane) Update(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
-func (p *transferPane) setOp(op funds.Op) {
+func (p *Pane) setOp(op funds.Op) {
 	for i, o := range funds.Ops {
 		if o == op {
 			p.op = i
@@ -147,7 +151,7 @@ func (p *transferPane) setOp(op funds.Op) {
 }
 
 // defaults picks the first collateral and the first enabled chain when none is chosen yet.
-func (p *transferPane) defaults() {
+func (p *Pane) defaults() {
 	coll := p.Store.Collateral()
 	if len(coll) == 0 {
 		return
@@ -175,7 +179,7 @@ func hasBridge(c api.Collateral, chain int64) bool {
 }
 
 // check validates the form through state/funds.
-func (p *transferPane) check() {
+func (p *Pane) check() {
 	req := funds.Request{Op: p.opNow(), Collateral: p.coll, Amount: p.amount.Value(),
 		Destination: p.dest.Value(), Chain: p.chain}
 	bal := funds.BalancesOf(p.Store.Account())
@@ -184,7 +188,7 @@ func (p *transferPane) check() {
 	p.dirty = true
 }
 
-func (p *transferPane) editKey(msg tea.KeyMsg) tea.Cmd {
+func (p *Pane) editKey(msg tea.KeyMsg) tea.Cmd {
 	k := p.Keys
 	switch {
 	case key.Matches(msg, k.FieldNext):
@@ -198,7 +202,7 @@ func (p *transferPane) editKey(msg tea.KeyMsg) tea.Cmd {
 			p.amount.SetValue(funds.MaxAmount(p.opNow(), p.checked.Collateral, p.checked.Withdrawable).String())
 			p.check()
 		}
-	case p.field == tfAmount || p.field == tfDestination:
+	case p.field == FieldAmount || p.field == FieldDestination:
 		return p.typeInto(msg)
 	case key.Matches(msg, k.Toggle):
 		p.toggle(msg.String() == "left")
@@ -206,9 +210,9 @@ func (p *transferPane) editKey(msg tea.KeyMsg) tea.Cmd {
 	return nil
 }
 
-func (p *transferPane) typeInto(msg tea.KeyMsg) tea.Cmd {
+func (p *Pane) typeInto(msg tea.KeyMsg) tea.Cmd {
 	var cmd tea.Cmd
-	if p.field == tfAmount {
+	if p.field == FieldAmount {
 		p.amount, cmd = p.amount.Update(msg)
 	} else {
 		p.dest, cmd = p.dest.Update(msg)
@@ -217,9 +221,9 @@ func (p *transferPane) typeInto(msg tea.KeyMsg) tea.Cmd {
 	return cmd
 }
 
-func (p *transferPane) moveField(d int) {
-	for i := 0; i < tfCount; i++ {
-		p.field = (p.field + d + tfCount) % tfCount
+func (p *Pane) moveField(d int) {
+	for i := 0; i < fieldCount; i++ {
+		p.field = (p.field + d + fieldCount) % fieldCount
 		if !p.hidden(p.field) {
 			break
 		}
@@ -228,22 +232,22 @@ func (p *transferPane) moveField(d int) {
 }
 
 // toggle changes the choice of the focused field.
-func (p *transferPane) toggle(back bool) {
+func (p *Pane) toggle(back bool) {
 	d := 1
 	if back {
 		d = -1
 	}
 	switch p.field {
-	case tfOp:
+	case FieldOp:
 		p.op = (p.op + d + len(funds.Ops)) % len(funds.Ops)
-	case tfCollateral:
+	case FieldCollateral:
 		syms := p.symbols()
 		if len(syms) > 0 {
 			p.coll = syms[(indexOf(syms, p.coll)+d+len(syms))%len(syms)]
 			p.chain = 0
 			p.defaults()
 		}
-	case tfChain:
+	case FieldChain:
 		c, _ := p.Store.CollateralBySymbol(p.coll)
 		n := len(c.BridgeByChain)
 		if n > 0 {
@@ -259,7 +263,7 @@ func (p *transferPane) toggle(back bool) {
 	p.check()
 }
 
-func (p *transferPane) symbols() []string {
+func (p *Pane) symbols() []string {
 	var out []string
 	for _, c := range p.Store.Collateral() {
 		out = append(out, c.Symbol)
@@ -277,7 +281,7 @@ func indexOf(xs []string, x string) int {
 }
 
 // review asks the pipeline to confirm and send the movement when the form passes every check.
-func (p *transferPane) review() tea.Cmd {
+func (p *Pane) review() tea.Cmd {
 	p.tried = true
 	p.check()
 	if p.ReadOnly != "" {
@@ -289,14 +293,14 @@ func (p *transferPane) review() tea.Cmd {
 	if p.sending {
 		return kit.Notice(kit.LevelWarn, action.BusyText[action.LaneFunds])
 	}
-	p.pending, p.sending = transferAction(p.checked), false
+	p.pending, p.sending = NewAction(p.checked), false
 	return action.Request(p.pending)
 }
 
-// transferAction moves collateral (a transfer, a move between the account's sides, a
+// NewAction moves collateral (a transfer, a move between the account's sides, a
 // withdrawal), confirmed with the whole movement. A lost answer has no id to look up: the trader is
 // told to check the balances before sending it again.
-func transferAction(c funds.Checked) *action.Action {
+func NewAction(c funds.Checked) *action.Action {
 	what := c.Op.String() + " of " + c.AmountText() + " " + c.Collateral.Symbol
 	return &action.Action{
 		Kind: action.KindTransfer, Confirm: true, Movement: c, What: what,
@@ -320,7 +324,7 @@ func transferAction(c funds.Checked) *action.Action {
 }
 
 // done shows the movement's result and clears the amount after a success.
-func (p *transferPane) done(msg action.SettledMsg) {
+func (p *Pane) done(msg action.SettledMsg) {
 	p.pending, p.sending = nil, false
 	p.dirty = true
 	p.result, p.failed = msg.Text, msg.Failed
@@ -333,7 +337,7 @@ func (p *transferPane) done(msg action.SettledMsg) {
 }
 
 // View implements kit.Pane; the form is drawn again only after something changed.
-func (p *transferPane) View() string {
+func (p *Pane) View() string {
 	if p.dirty {
 		p.view = p.draw()
 		p.dirty = false
@@ -341,7 +345,7 @@ func (p *transferPane) View() string {
 	return p.view
 }
 
-func (p *transferPane) draw() string {
+func (p *Pane) draw() string {
 	st := p.Styles
 	if kit.ExchangeAddress(p.ex) == "" {
 		return kit.FitLines([]string{st.Muted.On("no account: start with --keystore or a key to move collateral")}, p.w, p.h)
@@ -353,7 +357,7 @@ func (p *transferPane) draw() string {
 	if s := kit.FreshLine(st, p.Store, state.KindAccount, p.w); s != "" {
 		lines = append(lines, s) // the withdrawable amounts below may be out of date
 	}
-	for f := 0; f < tfCount; f++ {
+	for f := 0; f < fieldCount; f++ {
 		if p.hidden(f) {
 			continue
 		}
@@ -383,18 +387,18 @@ func (p *transferPane) draw() string {
 
 // showError reports whether e shows under field f: errors of fields typed into, or every error
 // after Enter.
-func (p *transferPane) showError(f int, e funds.FieldError) bool {
+func (p *Pane) showError(f int, e funds.FieldError) bool {
 	switch e.Field {
 	case funds.FieldAmount:
-		return f == tfAmount && (p.tried || p.amount.Value() != "")
+		return f == FieldAmount && (p.tried || p.amount.Value() != "")
 	case funds.FieldDestination:
-		return f == tfDestination && (p.tried || p.dest.Value() != "")
+		return f == FieldDestination && (p.tried || p.dest.Value() != "")
 	case funds.FieldChain:
-		return f == tfChain
+		return f == FieldChain
 	case funds.FieldCollateral:
-		return f == tfCollateral
+		return f == FieldCollateral
 	}
-	return f == tfOp
+	return f == FieldOp
 }
 
 func fundsErrText(e funds.FieldError) string {
@@ -404,7 +408,7 @@ func fundsErrText(e funds.FieldError) string {
 	return e.Msg
 }
 
-func (p *transferPane) fieldLine(f int) string {
+func (p *Pane) fieldLine(f int) string {
 	st := p.Styles
 	cur := p.focused && p.field == f
 	marker, label := "  ", st.FieldLabel
@@ -417,23 +421,23 @@ func (p *transferPane) fieldLine(f int) string {
 	}
 	var value string
 	switch f {
-	case tfOp:
+	case FieldOp:
 		value = st.Accent.On("["+p.opNow().String()+"]") + arrows
-	case tfCollateral:
+	case FieldCollateral:
 		value = st.Accent.On("["+p.coll+"]") + arrows
 		if c := p.checked; c.Collateral.Symbol != "" {
 			value += st.Muted.On("  withdrawable " + kit.AmountText(c.Withdrawable, int32(c.Collateral.Decimals)) + " (" + sideName(p.opNow()) + ")")
 		}
-	case tfAmount:
+	case FieldAmount:
 		value = p.amount.View()
 		if cur {
 			value += st.Muted.On(" ctrl+a all")
 		}
-	case tfDestination:
+	case FieldDestination:
 		value = p.dest.View()
-	case tfChain:
+	case FieldChain:
 		value = st.Accent.On("["+p.chainText()+"]") + arrows
-	case tfSubmit:
+	case FieldSubmit:
 		return kit.Pad("", 16) + p.submitButton(cur)
 	}
 	return marker + label.On(kit.Pad(transferLabels[f], 12)) + value
@@ -446,7 +450,7 @@ func sideName(op funds.Op) string {
 	return "derivative"
 }
 
-func (p *transferPane) chainText() string {
+func (p *Pane) chainText() string {
 	if p.chain == 0 {
 		return "none enabled"
 	}
@@ -459,7 +463,7 @@ func (p *transferPane) chainText() string {
 	return funds.ChainName(p.chain)
 }
 
-func (p *transferPane) submitButton(cur bool) string {
+func (p *Pane) submitButton(cur bool) string {
 	st := p.Styles
 	switch {
 	case p.ReadOnly != "":
@@ -471,13 +475,47 @@ func (p *transferPane) submitButton(cur bool) string {
 }
 
 // ShortHelp implements kit.Pane.
-func (p *transferPane) ShortHelp() []key.Binding {
+func (p *Pane) ShortHelp() []key.Binding {
 	k := p.Keys
 	return []key.Binding{k.FieldNext, k.FieldPrev, k.Toggle, k.Submit, k.TransferMax}
 }
 
 // FullHelp implements kit.Pane.
-func (p *transferPane) FullHelp() [][]key.Binding {
+func (p *Pane) FullHelp() [][]key.Binding {
 	k := p.Keys
 	return [][]key.Binding{{k.FieldNext, k.FieldPrev, k.Toggle, k.Submit, k.TransferMax}}
 }
+
+// OpenMsg asks the transfer form to show itself with Op chosen, on the amount.
+type OpenMsg struct{ Op funds.Op }
+
+// Op is the movement chosen.
+func (p *Pane) Op() funds.Op { return p.opNow() }
+
+// Field is the focused field.
+func (p *Pane) Field() Field { return p.field }
+
+// Focus puts the cursor on field f.
+func (p *Pane) Focus(f Field) {
+	p.field = f
+	p.focusField()
+	p.dirty = true
+}
+
+// Chain is the withdrawal's chain id (0 before collateral loads).
+func (p *Pane) Chain() int64 { return p.chain }
+
+// Amount is the amount typed.
+func (p *Pane) Amount() string { return p.amount.Value() }
+
+// Errors is every problem the movement has now.
+func (p *Pane) Errors() []funds.FieldError { return p.errs }
+
+// Pending is the movement asked for, until it is settled or dropped (nil when none).
+func (p *Pane) Pending() *action.Action { return p.pending }
+
+// Sending reports whether the movement asked for was confirmed and is out.
+func (p *Pane) Sending() bool { return p.sending }
+
+// Result is the last movement's result: done with its full tx hash, or why it failed.
+func (p *Pane) Result() string { return p.result }
