@@ -6,8 +6,10 @@
 //	c := api.New("", api.WithNetwork(api.Testnet), api.WithAddress("0x..."))
 //	pos, err := c.Positions(ctx, "") // "" = the client's own account
 //
-// A client that trades loads a Signer (SignerFromEnv, SignerFromKeystore with PassphraseSource,
-// SignerFromHex) and passes WithSigner. Every /exchange call takes a fresh nonce from the signer's
+// A client that trades loads a Signer (LoadSigner, the one rule every front end loads keys by:
+// keystore or TRADEDESK_PRIVATE_KEY, the --address check, the mainnet warning; ResolveEndpoint
+// checks the URL or network) and passes WithSigner. A request whose answer was lost is looked up
+// with FindCloid, never sent again. Every /exchange call takes a fresh nonce from the signer's
 // NonceSource (Unix ms, strictly increasing), sets expiresAfter = nonce + 60 s on orders and
 // cancels, signs the MessagePack of action.data (key order fixed, nonce last) with EIP-712 in the
 // HotstuffCore domain and posts {"action":{"type":NAME,"data":...},"signature":...,"nonce":N}.

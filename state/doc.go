@@ -4,6 +4,12 @@
 // one validation path for orders (CheckOrder) used by the order form, the close-position key and the
 // headless order command. It never imports Bubble Tea.
 //
+// The rules both front ends (the console and the headless commands) word or read things by live
+// here once: the reading of an exchange's answer to an order or a cancel (Outcome: OrderOutcome,
+// CancelOutcome, CancelManyOutcome), record wording (word.go: SideText, OrderTypeText and its
+// forms, FlagTexts, DirectionText, TimeText with its layouts) and the margin figures
+// (MarginUtilizationAfter, MaintenanceUtilization).
+//
 // Every message implements Msg: it knows its Kind, its ordering key (Order) and how it applies
 // itself. Each kind lives in one file, data_<kind>.go: the kind, its data, its messages (whole
 // lists or pages from polls; upserts, OrderUpdateMsg and FillMsg, from a stream) and its accessors.
