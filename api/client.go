@@ -74,6 +74,9 @@ var DefaultRetry = RetryPolicy{Attempts: 3, BaseDelay: 200 * time.Millisecond, M
 type Client struct {
 	base      string // base URL without trailing slash
 	hc        *http.Client
+	// exchangeHC follows no redirect and infoHC none to another scheme or host: copies of hc
+	// made by New (see noRedirects).
+	exchangeHC, infoHC *http.Client
 	signer    *Signer
 	address   string
 	source    string
@@ -221,6 +224,7 @@ func New(baseURL string, opts ...Option) *Client {
 			baseURL = c.network.URL
 		}
 	}
+	c.exchangeHC, c.infoHC = noRedirects(c.hc), sameOriginRedirects(c.hc)
 	c.base = strings.TrimRight(baseURL, "/")
 	if u, err := url.Parse(baseURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		c.setErr(fmt.Errorf("base URL %s: want an absolute http or https URL", text.Quote(baseURL)))
@@ -291,14 +295,69 @@ func (c *Client) post(ctx context.Context, op, path string, body []byte, exchang
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json")
-	resp, err := c.hc.Do(req)
+	hc := c.infoHC
+	if exchange {
+		hc = c.exchangeHC
+	}
+	resp, err := hc.Do(req)
+	if errors.Is(err, errCrossOrigin) {
+		e := &Error{Kind: KindHTTP, Op: op, Err: err, Message: "the server redirected the request to another host or scheme; refused"}
+		if resp != nil {
+			e.Status = resp.StatusCode
+		}
+		return nil, nil, e
+	}
 	if err != nil {
 		e := transportError(ctx, op, err)
 		e.ambiguous = exchange && wrote.Load()
 		return nil, nil, e
 	}
 	defer resp.Body.Close()
+	if exchange && resp.StatusCode >= 300 && resp.StatusCode < 400 {
+		return nil, nil, redirected(op, resp)
+	}
 	return c.readResponse(ctx, op, resp, exchange)
+}
+
+// errCrossOrigin is the redirect an /info request refuses: to another scheme or host.
+var errCrossOrigin = errors.New("redirect to another scheme or host")
+
+// noRedirects is h for signed requests: a redirect is never followed, so a signed action is
+// never delivered to a second server (a 307 or 308 would send the whole body again, https to
+// plain http included).
+func noRedirects(h *http.Client) *http.Client {
+	cp := *h
+	cp.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	return &cp
+}
+
+// sameOriginRedirects is h for /info: a redirect on the same scheme and host is followed (at
+// most 10), one elsewhere refused.
+func sameOriginRedirects(h *http.Client) *http.Client {
+	cp := *h
+	cp.CheckRedirect = func(req *http.Request, via []*http.Request) error {
+		if len(via) >= 10 {
+			return errors.New("stopped after 10 redirects")
+		}
+		if first := via[0].URL; req.URL.Scheme != first.Scheme || req.URL.Host != first.Host {
+			return errCrossOrigin
+		}
+		return nil
+	}
+	return &cp
+}
+
+// redirected is the error of an /exchange request answered with a redirect, which is not
+// followed. The server that answered may have acted on it before redirecting, so the outcome is
+// unknown: the order is looked up by its cloid, never sent again blindly.
+func redirected(op string, resp *http.Response) *Error {
+	where := "elsewhere"
+	if loc, err := resp.Location(); err == nil {
+		where = "to " + text.Quote(loc.Scheme+"://"+loc.Host)
+	}
+	return &Error{Kind: KindHTTP, Op: op, Status: resp.StatusCode, ambiguous: true,
+		Message: "the exchange redirected the signed request " + where + "; it was not followed (a signed request never is), " +
+			"and the action may or may not have been executed: look it up by its cloid, never resend it blindly"}
 }
 
 func (c *Client) readResponse(ctx context.Context, op string, resp *http.Response, exchange bool) (*response, []byte, *Error) {

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"unicode/utf8"
 
@@ -119,5 +121,32 @@ func TestHostileServerText(t *testing.T) {
 		if !strings.Contains(errs, `\u001b]0;PWNED\u0007`) {
 			t.Errorf("%s: stderr does not show the server's error escaped: %q", name, errs)
 		}
+	}
+}
+
+// TestOrderRedirectedIsNotFollowed: an exchange that redirects /exchange (to plain http on
+// another port) gets a failed order whose message says it redirected and the order was looked
+// up; the target never sees the signed order.
+func TestOrderRedirectedIsNotFollowed(t *testing.T) {
+	h := newHarness(t)
+	var hits atomic.Int32
+	target := httptest.NewServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { hits.Add(1) }))
+	t.Cleanup(target.Close)
+	redirecting := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/exchange" {
+			http.Redirect(w, r, target.URL+"/exchange", http.StatusTemporaryRedirect)
+			return
+		}
+		h.sim.ServeHTTP(w, r)
+	}))
+	t.Cleanup(redirecting.Close)
+	var out, errb bytes.Buffer
+	code := Run(context.Background(), []string{"order", "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.01",
+		"--price", h.restingBid(), "--url", redirecting.URL}, Env{Stdout: &out, Stderr: &errb, Getenv: func(k string) string { return h.env[k] }})
+	if code == 0 || hits.Load() != 0 {
+		t.Fatalf("exit %d, %d requests reached the target", code, hits.Load())
+	}
+	if msg := errb.String(); !strings.Contains(msg, "redirected") || !strings.Contains(msg, "not in open orders or history") {
+		t.Errorf("stderr %q: want the redirect and the lookup's result", msg)
 	}
 }
