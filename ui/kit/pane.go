@@ -13,23 +13,25 @@ import (
 // routing; a pane only draws itself into the size it is given and handles the keys and messages it
 // is sent.
 //
-// To add a pane (fills, order history, chart, balances, instrument details, brokers, a dialog...):
+// To add a pane (a ladder, a tape, a dialog...):
 //
-//  1. Write one file ui/<name>.go with a type implementing Pane (embed *Common for the store, styles,
-//     key map and clock; use a *table for a list so rows are cached and only on-screen rows render;
-//     build every style from Styles, never in View).
-//  2. Add one line in New (model.go): m.addPane(newFillsPane(m.c), colLeft, 3, 0) — the column of
+//  1. Write a package ui/components/<name> with a type implementing Pane (embed *kit.Common for
+//     the store, styles, key map, clock and the current instrument; use a *kit.Table for a list so
+//     rows are cached and only on-screen rows render; build every style from Styles, never in
+//     View). Its keys go in the KeyMap (keys.go) so they can be rebound and are conflict-checked. A
+//     signed action it asks for is an *action.Action (ui/action) returned with action.Request.
+//  2. Add one line in ui.New (model.go): m.addPane(ladder.New(m.c), colLeft, 3, 0): the column of
 //     the wide layout, its share of the column's height, and a fixed height (0 for none). Its number
 //     key and tab order follow from its position; in the narrow layout it is a tab; where a column
 //     has no room it is hidden and swaps in when focused. Several views can share one slot as a
-//     paneGroup (panegroup.go), switched with [ and ].
+//     pane group (ui/panegroup.go), switched with [ and ].
 //  3. Data: react to DataMsg{Kind} in Update (the store changed) and keep rendered rows until the
-//     store's Version(kind) moves. Kinds the root polls are in poll.go; a pane with requests of its
-//     own runs them with a fetcher (fetcher.go).
+//     store's Version(kind) moves. Where its data comes from (a poll, a stream, its own paged
+//     requests) is the feed's business (ui/feed), never the pane's.
 //
 // Optional interfaces: InputCapturer (a focused text input takes every key before any global
 // binding), Clicker (mouse clicks inside the pane), KindsShower (its border shows the freshness of
-// those kinds), heightWanter (a short list gives its spare lines to the panes below it).
+// those kinds), WantHeight() int (a short list gives its spare lines to the panes below it).
 type Pane interface {
 	// Title is the pane's name, drawn in its border and its tab.
 	Title() string
