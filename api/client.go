@@ -72,22 +72,22 @@ var DefaultRetry = RetryPolicy{Attempts: 3, BaseDelay: 200 * time.Millisecond, M
 // Client talks to one exchange: /info queries for anyone, signed /exchange actions when it holds a
 // Signer. It is safe for concurrent use.
 type Client struct {
-	base      string // base URL without trailing slash
-	hc        *http.Client
+	base string // base URL without trailing slash
+	hc   *http.Client
 	// exchangeHC follows no redirect and infoHC none to another scheme or host: copies of hc
 	// made by New (see noRedirects).
 	exchangeHC, infoHC *http.Client
-	signer    *Signer
-	address   string
-	source    string
-	network   *Network
-	window    time.Duration
-	clock     func() time.Time
-	retry     RetryPolicy
-	maxBody   int64
-	timeout   time.Duration
-	configErr error
-	logger    *slog.Logger // nil: slog.Default() at call time
+	signer             *Signer
+	address            string
+	source             string
+	network            *Network
+	window             time.Duration
+	clock              func() time.Time
+	retry              RetryPolicy
+	maxBody            int64
+	timeout            time.Duration
+	configErr          error
+	logger             *slog.Logger // nil: slog.Default() at call time
 
 	noOpenOrders atomic.Bool // the server answered open_orders with an unknown-method error
 }
