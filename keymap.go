@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/tradedesk/tradedesk/api/text"
-	"github.com/tradedesk/tradedesk/ui/kit"
+	"github.com/tradedesk/tradedesk/ui/common"
 )
 
 // defaultKeys are the console's key bindings: action name to keys (Bubble Tea key names). The
@@ -32,7 +32,7 @@ var defaultKeys = map[string][]string{
 }
 
 // buildKeyMap applies the config file's overrides to the defaults.
-func buildKeyMap(overrides map[string][]string) (kit.KeyMap, error) {
+func buildKeyMap(overrides map[string][]string) (common.KeyMap, error) {
 	keys := make(map[string][]string, len(defaultKeys))
 	for k, v := range defaultKeys {
 		keys[k] = v
@@ -40,12 +40,12 @@ func buildKeyMap(overrides map[string][]string) (kit.KeyMap, error) {
 	for k, v := range overrides {
 		name := strings.ToLower(strings.TrimSpace(k))
 		if _, ok := defaultKeys[name]; !ok {
-			return kit.KeyMap{}, fmt.Errorf("config [keys]: unknown action %s; actions are: %s", text.Quote(k), strings.Join(kit.KeyActionNames(), ", "))
+			return common.KeyMap{}, fmt.Errorf("config [keys]: unknown action %s; actions are: %s", text.Quote(k), strings.Join(common.KeyActionNames(), ", "))
 		}
 		if len(v) == 0 {
-			return kit.KeyMap{}, fmt.Errorf("config [keys]: %s has no keys; give at least one, e.g. %s = [%q]", name, name, defaultKeys[name][0])
+			return common.KeyMap{}, fmt.Errorf("config [keys]: %s has no keys; give at least one, e.g. %s = [%q]", name, name, defaultKeys[name][0])
 		}
 		keys[name] = v
 	}
-	return kit.NewKeyMap(keys)
+	return common.NewKeyMap(keys)
 }

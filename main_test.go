@@ -21,14 +21,14 @@ import (
 	"github.com/google/uuid"
 	"github.com/tradedesk/tradedesk/api/sim"
 	"github.com/tradedesk/tradedesk/ui"
-	"github.com/tradedesk/tradedesk/ui/kit"
+	"github.com/tradedesk/tradedesk/ui/common"
 )
 
 func TestDefaultKeyMapBuildsWithoutConflicts(t *testing.T) {
 	if _, err := buildKeyMap(nil); err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range kit.KeyActionNames() {
+	for _, name := range common.KeyActionNames() {
 		if _, ok := defaultKeys[name]; !ok {
 			t.Errorf("action %s has no default key", name)
 		}

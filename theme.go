@@ -9,11 +9,11 @@ import (
 
 	"github.com/charmbracelet/lipgloss"
 	"github.com/tradedesk/tradedesk/api/text"
-	"github.com/tradedesk/tradedesk/ui/kit"
+	"github.com/tradedesk/tradedesk/ui/common"
 )
 
 // themes are the named palettes. Colours are adaptive where a terminal's background matters.
-var themes = map[string]kit.Theme{
+var themes = map[string]common.Theme{
 	"dark": {
 		Text: lipgloss.Color("252"), Muted: lipgloss.Color("245"), Accent: lipgloss.Color("39"),
 		Border: lipgloss.Color("240"), BorderFocus: lipgloss.Color("39"),
@@ -57,7 +57,7 @@ func themeNames() []string {
 
 // buildTheme returns the named theme; NO_COLOR (any non-empty value) keeps its name but drops
 // every colour.
-func buildTheme(name string) (kit.Theme, error) {
+func buildTheme(name string) (common.Theme, error) {
 	n := strings.ToLower(strings.TrimSpace(name))
 	if n == "" {
 		n = "dark"
@@ -67,7 +67,7 @@ func buildTheme(name string) (kit.Theme, error) {
 	}
 	t, ok := themes[n]
 	if !ok {
-		return kit.Theme{}, fmt.Errorf("unknown theme %s: use one of %s", text.Quote(name), strings.Join(themeNames(), ", "))
+		return common.Theme{}, fmt.Errorf("unknown theme %s: use one of %s", text.Quote(name), strings.Join(themeNames(), ", "))
 	}
 	t.Name = n
 	if os.Getenv("NO_COLOR") != "" {

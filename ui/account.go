@@ -10,42 +10,42 @@ import (
 	"github.com/shopspring/decimal"
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
-	"github.com/tradedesk/tradedesk/ui/kit"
+	"github.com/tradedesk/tradedesk/ui/common"
 )
 
 var hundred = decimal.NewFromInt(100)
 
 // accountPane shows the account's equity, margin, PnL and collateral balances.
 type accountPane struct {
-	*kit.Common
+	*common.Common
 	width, height int
 	version       [2]uint64
 	lines         []string // rendered when the account changes
 	empty         string
 }
 
-func newAccountPane(c *kit.Common, empty string) *accountPane {
+func newAccountPane(c *common.Common, empty string) *accountPane {
 	return &accountPane{Common: c, empty: empty}
 }
 
-// Title implements kit.Pane.
+// Title implements common.Pane.
 func (p *accountPane) Title() string { return "Account" }
 
-// Kinds implements kit.KindsShower.
+// Kinds implements common.KindsShower.
 func (p *accountPane) Kinds() []state.Kind { return []state.Kind{state.KindAccount} }
 
-// SetSize implements kit.Pane.
+// SetSize implements common.Pane.
 func (p *accountPane) SetSize(w, h int) {
 	p.width, p.height = w, h
 	p.render()
 }
 
-// SetFocused implements kit.Pane.
+// SetFocused implements common.Pane.
 func (p *accountPane) SetFocused(bool) {}
 
-// Update implements kit.Pane.
+// Update implements common.Pane.
 func (p *accountPane) Update(msg tea.Msg) tea.Cmd {
-	if d, ok := msg.(kit.DataMsg); ok && (d.Kind == state.KindAccount || d.Kind == state.KindCollateral) {
+	if d, ok := msg.(common.DataMsg); ok && (d.Kind == state.KindAccount || d.Kind == state.KindCollateral) {
 		v := [2]uint64{p.Store.Version(state.KindAccount), p.Store.Version(state.KindCollateral)}
 		if v != p.version {
 			p.version = v
@@ -58,24 +58,24 @@ func (p *accountPane) Update(msg tea.Msg) tea.Cmd {
 // bar draws a utilization bar w cells wide, with the percentage and a word so it reads without colour.
 func (p *accountPane) bar(label string, pct decimal.Decimal, w int) string {
 	st := p.Styles
-	pc := kit.UtilPaint(st, pct)
+	pc := common.UtilPaint(st, pct)
 	word := "ok"
 	switch {
-	case pct.GreaterThanOrEqual(kit.UtilDanger):
+	case pct.GreaterThanOrEqual(common.UtilDanger):
 		word = "DANGER"
-	case pct.GreaterThanOrEqual(kit.UtilWarn):
+	case pct.GreaterThanOrEqual(common.UtilWarn):
 		word = "high"
 	}
 	text := state.FormatPercent(pct, 1) + " " + word
-	barW := max(w-kit.LabelWidth-len(text)-3, 4)
+	barW := max(w-common.LabelWidth-len(text)-3, 4)
 	filled := int(pct.Div(hundred).Mul(decimal.NewFromInt(int64(barW))).Round(0).IntPart())
 	filled = min(max(filled, 0), barW)
-	return "  " + st.FieldLabel.On(kit.Pad(label, kit.LabelWidth)) + pc.On(strings.Repeat("█", filled)) +
+	return "  " + st.FieldLabel.On(common.Pad(label, common.LabelWidth)) + pc.On(strings.Repeat("█", filled)) +
 		st.Muted.On(strings.Repeat("░", barW-filled)) + " " + pc.On(text)
 }
 
-func (p *accountPane) row(label, value string, vp kit.Paint) string {
-	return "  " + p.Styles.FieldLabel.On(kit.Pad(label, kit.LabelWidth)) + vp.On(kit.Fit(value, max(p.width-kit.LabelWidth-2, 1), false))
+func (p *accountPane) row(label, value string, vp common.Paint) string {
+	return "  " + p.Styles.FieldLabel.On(common.Pad(label, common.LabelWidth)) + vp.On(common.Fit(value, max(p.width-common.LabelWidth-2, 1), false))
 }
 
 // render draws the pane's lines once per account change.
@@ -86,18 +86,18 @@ func (p *accountPane) render() {
 	if f := p.Store.Freshness(state.KindAccount); !f.Loaded() {
 		text := p.empty
 		if f.Err != nil {
-			text = "account request failed: " + kit.PlainError(f.Err) + " (retrying)"
+			text = "account request failed: " + common.PlainError(f.Err) + " (retrying)"
 		}
 		l = append(l, st.Muted.On("  "+text))
 	} else {
 		l = append(l,
-			p.row("Equity", kit.FmtNum(a.TotalAccountEquity, 2)+" USD", st.Bold),
-			p.row("Margin bal.", kit.FmtNum(a.MarginBalance, 2), st.Text),
-			p.row("Available", kit.FmtNum(a.AvailableBalance, 2), st.Text),
-			p.row("Unrealized", kit.FmtSigned(a.Upnl, 2), kit.SignPaint(st, a.Upnl)),
-			p.row("Total PnL", kit.FmtSigned(a.TotalPnl, 2), kit.SignPaint(st, a.TotalPnl)),
-			p.row("Init. margin", kit.FmtNum(a.InitialMargin, 2), st.Text),
-			p.row("Maint. margin", kit.FmtNum(a.MaintenanceMargin, 2), st.Text),
+			p.row("Equity", common.FmtNum(a.TotalAccountEquity, 2)+" USD", st.Bold),
+			p.row("Margin bal.", common.FmtNum(a.MarginBalance, 2), st.Text),
+			p.row("Available", common.FmtNum(a.AvailableBalance, 2), st.Text),
+			p.row("Unrealized", common.FmtSigned(a.Upnl, 2), common.SignPaint(st, a.Upnl)),
+			p.row("Total PnL", common.FmtSigned(a.TotalPnl, 2), common.SignPaint(st, a.TotalPnl)),
+			p.row("Init. margin", common.FmtNum(a.InitialMargin, 2), st.Text),
+			p.row("Maint. margin", common.FmtNum(a.MaintenanceMargin, 2), st.Text),
 			p.bar("IM used", state.MarginUtilizationAfter(a, decimal.Zero), p.width),
 			p.bar("MM used", state.MaintenanceUtilization(a), p.width),
 		)
@@ -105,7 +105,7 @@ func (p *accountPane) render() {
 		l = append(l, p.collateral("Spot", a.SpotCollateral)...)
 	}
 	for i := range l {
-		l[i] = kit.FitStyled(l[i], p.width)
+		l[i] = common.FitStyled(l[i], p.width)
 	}
 	for len(l) < p.height {
 		l = append(l, strings.Repeat(" ", p.width))
@@ -121,16 +121,16 @@ func (p *accountPane) collateral(title string, m map[string]api.CollateralBalanc
 	}
 	for _, s := range slices.Sorted(maps.Keys(m)) {
 		b := m[s]
-		out = append(out, "    "+kit.Pad(s, 8)+kit.Fit(kit.FmtNum(b.Balance, 2), 16, true)+st.Muted.On(" free "+kit.FmtNum(b.WithdrawableBalance, 2)))
+		out = append(out, "    "+common.Pad(s, 8)+common.Fit(common.FmtNum(b.Balance, 2), 16, true)+st.Muted.On(" free "+common.FmtNum(b.WithdrawableBalance, 2)))
 	}
 	return out
 }
 
-// View implements kit.Pane.
+// View implements common.Pane.
 func (p *accountPane) View() string { return strings.Join(p.lines, "\n") }
 
-// ShortHelp implements kit.Pane.
+// ShortHelp implements common.Pane.
 func (p *accountPane) ShortHelp() []key.Binding { return nil }
 
-// FullHelp implements kit.Pane.
+// FullHelp implements common.Pane.
 func (p *accountPane) FullHelp() [][]key.Binding { return nil }

@@ -12,14 +12,14 @@ import (
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
 	"github.com/tradedesk/tradedesk/state/funds"
+	"github.com/tradedesk/tradedesk/ui/common"
 	"github.com/tradedesk/tradedesk/ui/components/transfer"
-	"github.com/tradedesk/tradedesk/ui/kit"
 )
 
 // balancesPane shows spot and derivative collateral, vaults, staked collateral and every
 // supported collateral's weights, fees and chains.
 type balancesPane struct {
-	*kit.Common
+	*common.Common
 	lines   []string
 	view    string
 	version [2]uint64
@@ -28,33 +28,33 @@ type balancesPane struct {
 	noAcct  bool
 }
 
-func newBalancesPane(c *kit.Common, hasAccount bool) *balancesPane {
+func newBalancesPane(c *common.Common, hasAccount bool) *balancesPane {
 	return &balancesPane{Common: c, noAcct: !hasAccount}
 }
 
-// Title implements kit.Pane.
+// Title implements common.Pane.
 func (p *balancesPane) Title() string { return "Balances" }
 
-// Kinds implements kit.KindsShower.
+// Kinds implements common.KindsShower.
 func (p *balancesPane) Kinds() []state.Kind {
 	return []state.Kind{state.KindAccount, state.KindCollateral}
 }
 
-// SetSize implements kit.Pane.
+// SetSize implements common.Pane.
 func (p *balancesPane) SetSize(w, h int) {
 	p.w, p.h = w, h
 	p.render()
 }
 
-// SetFocused implements kit.Pane.
+// SetFocused implements common.Pane.
 func (p *balancesPane) SetFocused(bool) {}
 
-// Update implements kit.Pane.
+// Update implements common.Pane.
 func (p *balancesPane) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case startPanesMsg:
 		p.render()
-	case kit.DataMsg:
+	case common.DataMsg:
 		if msg.Kind == state.KindAccount || msg.Kind == state.KindCollateral {
 			v := [2]uint64{p.Store.Version(state.KindAccount), p.Store.Version(state.KindCollateral)}
 			if v != p.version {
@@ -100,13 +100,13 @@ func (p *balancesPane) fit() {
 	if p.offset < len(lines) {
 		lines = lines[p.offset:]
 	}
-	p.view = kit.FitLines(lines, p.w, p.h)
+	p.view = common.FitLines(lines, p.w, p.h)
 }
 
 func (p *balancesPane) build() []string {
 	st := p.Styles
 	var l []string
-	if s := kit.FreshLine(st, p.Store, state.KindAccount, p.w); s != "" {
+	if s := common.FreshLine(st, p.Store, state.KindAccount, p.w); s != "" {
 		l = append(l, s)
 	}
 	coll := p.Store.Collateral()
@@ -118,16 +118,16 @@ func (p *balancesPane) build() []string {
 	case p.noAcct:
 		l = append(l, st.Muted.On("no account: start with --address, --keystore or a key"))
 	case !p.Store.Freshness(state.KindAccount).Loaded():
-		l = append(l, st.Muted.On(kit.EmptyFor(p.Store, state.KindAccount, "")))
+		l = append(l, st.Muted.On(common.EmptyFor(p.Store, state.KindAccount, "")))
 	default:
 		l = append(l, balanceLines(st, "Spot", acct.SpotCollateral, decimals)...)
 		l = append(l, balanceLines(st, "Derivative", acct.Collateral, decimals)...)
 		l = append(l, vaultLines(st, acct.VaultBalances)...)
-		l = append(l, st.FieldLabel.On(kit.Pad("Staked", 12))+kit.FmtNum(acct.StakedCollateral, 2))
+		l = append(l, st.FieldLabel.On(common.Pad("Staked", 12))+common.FmtNum(acct.StakedCollateral, 2))
 	}
 	l = append(l, "", st.Header.On("Supported collateral")+st.Muted.On("  (t transfer · w withdraw)"))
 	if len(coll) == 0 {
-		l = append(l, st.Muted.On(kit.EmptyFor(p.Store, state.KindCollateral, "none")))
+		l = append(l, st.Muted.On(common.EmptyFor(p.Store, state.KindCollateral, "none")))
 	}
 	for _, c := range coll {
 		l = append(l, collateralLines(st, c, p.w)...)
@@ -135,33 +135,33 @@ func (p *balancesPane) build() []string {
 	return l
 }
 
-func balanceLines(st *kit.Styles, side string, m map[string]api.CollateralBalance, decimals map[string]int32) []string {
+func balanceLines(st *common.Styles, side string, m map[string]api.CollateralBalance, decimals map[string]int32) []string {
 	out := []string{st.Header.On(fmt.Sprintf("%-10s %18s %18s", side, "Balance", "Withdrawable"))}
 	if len(m) == 0 {
 		return append(out, st.Muted.On("  none"))
 	}
 	for _, s := range slices.Sorted(maps.Keys(m)) {
 		b := m[s]
-		out = append(out, fmt.Sprintf("  %-8s %18s %18s", s, kit.AmountText(b.Balance, decimals[s]), kit.AmountText(b.WithdrawableBalance, decimals[s])))
+		out = append(out, fmt.Sprintf("  %-8s %18s %18s", s, common.AmountText(b.Balance, decimals[s]), common.AmountText(b.WithdrawableBalance, decimals[s])))
 	}
 	return out
 }
 
-func vaultLines(st *kit.Styles, m map[string]api.VaultBalance) []string {
+func vaultLines(st *common.Styles, m map[string]api.VaultBalance) []string {
 	if len(m) == 0 {
-		return []string{st.FieldLabel.On(kit.Pad("Vaults", 12)) + st.Muted.On("none")}
+		return []string{st.FieldLabel.On(common.Pad("Vaults", 12)) + st.Muted.On("none")}
 	}
 	out := []string{st.Header.On("Vaults")}
 	for _, a := range slices.Sorted(maps.Keys(m)) {
 		v := m[a]
-		out = append(out, fmt.Sprintf("  %s  amount %s  shares %s of %s withdrawable", a, kit.FmtNum(v.Amount, 2),
+		out = append(out, fmt.Sprintf("  %s  amount %s  shares %s of %s withdrawable", a, common.FmtNum(v.Amount, 2),
 			v.WithdrawableShares.String(), v.TotalShares.String()))
 	}
 	return out
 }
 
 // collateralLines shows one supported collateral: weights, fees and chains, wrapped to w.
-func collateralLines(st *kit.Styles, c api.Collateral, w int) []string {
+func collateralLines(st *common.Styles, c api.Collateral, w int) []string {
 	head := st.Bold.On(c.Symbol) + st.Muted.On(fmt.Sprintf(" %s · %d decimals · weight %s", c.Name, c.Decimals, c.DefaultCollWeight))
 	if !c.CollRisk.Enabled {
 		head += st.Warn.On(" · not counted as margin")
@@ -192,7 +192,7 @@ func collateralLines(st *kit.Styles, c api.Collateral, w int) []string {
 	}
 	out := []string{head}
 	for _, l := range []string{weights, fees, "chains: " + strings.Join(chains, ", ")} {
-		out = append(out, kit.Wrapped(kit.Paint{}, l, "   ", w)...)
+		out = append(out, common.Wrapped(common.Paint{}, l, "   ", w)...)
 	}
 	return out
 }
@@ -202,18 +202,18 @@ func shortAmount(d decimal.Decimal) string {
 	if d.Abs().LessThan(decimal.NewFromInt(10_000)) {
 		return d.String()
 	}
-	return kit.FmtCompact(d)
+	return common.FmtCompact(d)
 }
 
-// View implements kit.Pane.
+// View implements common.Pane.
 func (p *balancesPane) View() string { return p.view }
 
-// ShortHelp implements kit.Pane.
+// ShortHelp implements common.Pane.
 func (p *balancesPane) ShortHelp() []key.Binding {
 	return []key.Binding{p.Keys.Transfer, p.Keys.Withdraw, p.Keys.Up, p.Keys.Down}
 }
 
-// FullHelp implements kit.Pane.
+// FullHelp implements common.Pane.
 func (p *balancesPane) FullHelp() [][]key.Binding {
 	return [][]key.Binding{{p.Keys.Transfer, p.Keys.Withdraw, p.Keys.Up, p.Keys.Down, p.Keys.PageUp, p.Keys.PageDown}}
 }

@@ -10,8 +10,8 @@ import (
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
 	"github.com/tradedesk/tradedesk/state/funds"
+	"github.com/tradedesk/tradedesk/ui/common"
 	"github.com/tradedesk/tradedesk/ui/components/transfer"
-	"github.com/tradedesk/tradedesk/ui/kit"
 )
 
 func testCollateral() []api.Collateral {
@@ -41,7 +41,7 @@ func TestBalancesView(t *testing.T) {
 		VaultBalances:    map[string]api.VaultBalance{"0x00000000000000000000000000000000000000bb": {Amount: d("500"), TotalShares: d("10"), WithdrawableShares: d("4")}},
 		StakedCollateral: d("250"),
 	}})
-	p.Update(kit.DataMsg{Kind: state.KindAccount})
+	p.Update(common.DataMsg{Kind: state.KindAccount})
 	v := p.View()
 	for _, want := range []string{
 		"1,234.50", "1,000.00", "0.123456789012345678", "95,000.25", "amount 500.00  shares 4 of 10 withdrawable",
@@ -65,7 +65,7 @@ func TestBalancesView(t *testing.T) {
 
 	// A failed account poll keeps the balances and says they are stale.
 	c.Store.Apply(state.FailedMsg{Gen: 2, At: paneNow, Of: state.KindAccount, Err: errors.New("timeout")})
-	p.Update(kit.DataMsg{Kind: state.KindAccount})
+	p.Update(common.DataMsg{Kind: state.KindAccount})
 	if v := p.View(); !strings.Contains(v, "stale 0s: timeout (retrying)") || !strings.Contains(v, "95,000.25") {
 		t.Errorf("after a failure:\n%s", v)
 	}
@@ -124,7 +124,7 @@ func TestInstrumentView(t *testing.T) {
 		}
 	}
 	c.SetInstrument("LUNA-PERP")
-	deliver(t, c, p, p.Update(kit.DataMsg{Kind: state.KindTickers}))
+	deliver(t, c, p, p.Update(common.DataMsg{Kind: state.KindTickers}))
 	if v := p.View(); !strings.Contains(v, "DELISTED: no new orders") || !strings.Contains(v, "Only isolated yes") {
 		t.Errorf("delisted view:\n%s", v)
 	}
@@ -195,7 +195,7 @@ func TestPaneGroupSwitchesViews(t *testing.T) {
 	// While the transfer form's amount field has the focus, [ types into it.
 	tp := g.panes[1].(*transfer.Pane)
 	c.Store.Apply(state.CollateralMsg{Gen: 1, At: paneNow, Collateral: testCollateral()})
-	g.Update(kit.DataMsg{Kind: state.KindCollateral})
+	g.Update(common.DataMsg{Kind: state.KindCollateral})
 	tp.Focus(transfer.FieldAmount)
 	if !g.Capturing() {
 		t.Fatal("the group does not report the form's text field")
@@ -228,7 +228,7 @@ func TestRebindFormerlyPaneLocalKeys(t *testing.T) {
 	for k, v := range over {
 		keys[k] = v
 	}
-	km, err := kit.NewKeyMap(keys)
+	km, err := common.NewKeyMap(keys)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
-	"github.com/tradedesk/tradedesk/ui/kit"
+	"github.com/tradedesk/tradedesk/ui/common"
 )
 
 var benchNow = time.Date(2026, 1, 29, 12, 0, 0, 0, time.UTC)
@@ -21,7 +21,7 @@ func benchModel(b *testing.B) *Model {
 		Store: store, Clock: clock, Keys: mustKeys(b), Theme: testTheme, Mode: ModeDemo})
 	m.Update(tea.WindowSizeMsg{Width: 200, Height: 60})
 	for _, k := range []state.Kind{state.KindInstruments, state.KindTickers, state.KindPositions, state.KindOrders, state.KindAccount} {
-		m.broadcast(kit.DataMsg{Kind: k})
+		m.broadcast(common.DataMsg{Kind: k})
 	}
 	m.View()
 	return m

@@ -10,7 +10,7 @@ import (
 	"github.com/shopspring/decimal"
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
-	"github.com/tradedesk/tradedesk/ui/kit"
+	"github.com/tradedesk/tradedesk/ui/common"
 )
 
 // brokersEvery is how often the broker approvals are read again.
@@ -25,22 +25,22 @@ const (
 
 // brokersPane lists the brokers the account approved (brokers_check) and their fee caps.
 type brokersPane struct {
-	*kit.Common
+	*common.Common
 	ex      api.Exchange
 	f       *fetcher
-	tbl     *kit.Table
+	tbl     *common.Table
 	rows    []api.BrokerApproval
 	version uint64
 	w, h    int
 }
 
-func newBrokersPane(c *kit.Common, ex api.Exchange) *brokersPane {
+func newBrokersPane(c *common.Common, ex api.Exchange) *brokersPane {
 	p := &brokersPane{Common: c, ex: ex}
-	p.tbl = kit.NewTable(c.Styles, []kit.Column{
-		kit.Col("Broker", 42, false, 0), kit.Col("Max fee rate", 12, true, 0), kit.Col("Updated", 16, false, 1),
+	p.tbl = common.NewTable(c.Styles, []common.Column{
+		common.Col("Broker", 42, false, 0), common.Col("Max fee rate", 12, true, 0), common.Col("Updated", 16, false, 1),
 	}, p.cell)
 	p.tbl.Empty = "no broker approved: no broker can charge fees on this account's orders"
-	if kit.ExchangeAddress(ex) == "" {
+	if common.ExchangeAddress(ex) == "" {
 		p.tbl.Empty = "no account: start with --address, --keystore or a key"
 	}
 	p.f = newFetcher(state.KindBrokers, c.Clock, func() time.Duration { return brokersEvery }, p.request)
@@ -49,7 +49,7 @@ func newBrokersPane(c *kit.Common, ex api.Exchange) *brokersPane {
 
 // request reads every page of the account's approvals as one list.
 func (p *brokersPane) request() request {
-	user := kit.ExchangeAddress(p.ex)
+	user := common.ExchangeAddress(p.ex)
 	if user == "" {
 		return nil
 	}
@@ -63,27 +63,27 @@ func (p *brokersPane) request() request {
 	}
 }
 
-// Title implements kit.Pane.
+// Title implements common.Pane.
 func (p *brokersPane) Title() string { return "Brokers" }
 
-// Kinds implements kit.KindsShower.
+// Kinds implements common.KindsShower.
 func (p *brokersPane) Kinds() []state.Kind { return []state.Kind{state.KindBrokers} }
 
-// SetSize implements kit.Pane; the last line is the status line.
+// SetSize implements common.Pane; the last line is the status line.
 func (p *brokersPane) SetSize(w, h int) {
 	p.w, p.h = w, h
 	p.tbl.SetSize(w, max(h-1, 1))
 }
 
-// SetFocused implements kit.Pane.
+// SetFocused implements common.Pane.
 func (p *brokersPane) SetFocused(f bool) { p.tbl.Focused = f }
 
-// Update implements kit.Pane.
+// Update implements common.Pane.
 func (p *brokersPane) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case startPanesMsg:
 		return p.f.start()
-	case kit.DataMsg:
+	case common.DataMsg:
 		if msg.Kind == state.KindBrokers {
 			if v := p.Store.Version(state.KindBrokers); v != p.version {
 				p.version = v
@@ -97,7 +97,7 @@ func (p *brokersPane) Update(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
-func (p *brokersPane) cell(row, col int) (string, kit.Paint) {
+func (p *brokersPane) cell(row, col int) (string, common.Paint) {
 	b := &p.rows[row]
 	st := p.Styles
 	switch col {
@@ -111,24 +111,24 @@ func (p *brokersPane) cell(row, col int) (string, kit.Paint) {
 		}
 		return state.TimeText(b.UpdatedAt.Time, state.TimeMinute), st.Muted
 	}
-	return "", kit.Paint{}
+	return "", common.Paint{}
 }
 
-// View implements kit.Pane.
+// View implements common.Pane.
 func (p *brokersPane) View() string {
-	if kit.ExchangeAddress(p.ex) != "" {
-		p.tbl.Empty = kit.EmptyFor(p.Store, state.KindBrokers, "no broker approved: no broker can charge fees on this account's orders")
+	if common.ExchangeAddress(p.ex) != "" {
+		p.tbl.Empty = common.EmptyFor(p.Store, state.KindBrokers, "no broker approved: no broker can charge fees on this account's orders")
 	}
 	lines := p.tbl.Lines(make([]string, 0, p.h))
-	status := kit.FreshLine(p.Styles, p.Store, state.KindBrokers, p.w)
+	status := common.FreshLine(p.Styles, p.Store, state.KindBrokers, p.w)
 	if status == "" {
-		status = p.Styles.Muted.On(kit.Pad("approved brokers may add up to their max fee rate to orders they place for you", p.w))
+		status = p.Styles.Muted.On(common.Pad("approved brokers may add up to their max fee rate to orders they place for you", p.w))
 	}
 	return strings.Join(append(lines, status), "\n")
 }
 
-// ShortHelp implements kit.Pane.
+// ShortHelp implements common.Pane.
 func (p *brokersPane) ShortHelp() []key.Binding { return []key.Binding{p.Keys.Up, p.Keys.Down} }
 
-// FullHelp implements kit.Pane.
+// FullHelp implements common.Pane.
 func (p *brokersPane) FullHelp() [][]key.Binding { return [][]key.Binding{{p.Keys.Up, p.Keys.Down}} }

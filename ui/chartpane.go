@@ -12,7 +12,7 @@ import (
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
 	"github.com/tradedesk/tradedesk/ui/chart"
-	"github.com/tradedesk/tradedesk/ui/kit"
+	"github.com/tradedesk/tradedesk/ui/common"
 )
 
 // chartResolutions are the chart's resolutions in order, with their candle periods.
@@ -34,7 +34,7 @@ const chartCandles = 300
 
 // chartPane draws the current instrument's candles, with the last candle following the ticker.
 type chartPane struct {
-	*kit.Common
+	*common.Common
 	ex      api.Exchange
 	f       *fetcher
 	styles  chart.Styles
@@ -47,10 +47,10 @@ type chartPane struct {
 	w, h    int
 }
 
-func newChartPane(c *kit.Common, ex api.Exchange) *chartPane {
+func newChartPane(c *common.Common, ex api.Exchange) *chartPane {
 	t := c.Styles.Theme
 	p := &chartPane{Common: c, ex: ex, res: 2, styles: chart.Styles{
-		Up: kit.Fg(t, t.Up), Down: kit.Fg(t, t.Down), Axis: kit.Fg(t, t.Muted), Muted: kit.Fg(t, t.Muted),
+		Up: common.Fg(t, t.Up), Down: common.Fg(t, t.Down), Axis: common.Fg(t, t.Muted), Muted: common.Fg(t, t.Muted),
 	}}
 	p.f = newFetcher(state.KindChart, c.Clock, p.every, p.request)
 	return p
@@ -88,25 +88,25 @@ func (p *chartPane) request() request {
 	}
 }
 
-// Title implements kit.Pane.
+// Title implements common.Pane.
 func (p *chartPane) Title() string { return "Chart" }
 
-// Kinds implements kit.KindsShower.
+// Kinds implements common.KindsShower.
 func (p *chartPane) Kinds() []state.Kind { return []state.Kind{state.KindChart} }
 
-// SetSize implements kit.Pane.
+// SetSize implements common.Pane.
 func (p *chartPane) SetSize(w, h int) { p.w, p.h = w, h }
 
-// SetFocused implements kit.Pane.
+// SetFocused implements common.Pane.
 func (p *chartPane) SetFocused(bool) {}
 
-// Update implements kit.Pane.
+// Update implements common.Pane.
 func (p *chartPane) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case startPanesMsg:
 		p.follow()
 		return p.f.start()
-	case kit.DataMsg:
+	case common.DataMsg:
 		var cmd tea.Cmd
 		// A new instrument, or the instruments arriving after the instrument was picked (the
 		// request needs its id): fetch now.
@@ -225,7 +225,7 @@ func (p *chartPane) viewKey() string {
 		b.WriteString("|" + c.Time.String() + c.Close.String() + c.High.String() + c.Low.String())
 	}
 	if f := p.Store.Freshness(state.KindChart); f.Stale || f.Err != nil || !f.Loaded() {
-		b.WriteString("|" + kit.FmtAge(f.Age))
+		b.WriteString("|" + common.FmtAge(f.Age))
 		if f.Err != nil {
 			b.WriteString(f.Err.Error())
 		}
@@ -248,7 +248,7 @@ func (p *chartPane) render() string {
 	case p.symbol == "":
 		empty = "waiting for instruments…"
 	case f.Err != nil && len(p.candles) == 0:
-		empty = "chart failed: " + kit.PlainError(f.Err) + " (retrying)"
+		empty = "chart failed: " + common.PlainError(f.Err) + " (retrying)"
 	case f.Loaded() && f.Err == nil && len(p.candles) == 0:
 		empty = "no candles for " + p.symbol + " at " + chartResolutions[p.res].label
 	}
@@ -271,24 +271,24 @@ func (p *chartPane) header() string {
 		if c.Close.LessThan(c.Open) {
 			pt = st.Down
 		}
-		b.WriteString(" " + pt.On("O "+kit.FmtNum(c.Open, pd)+" H "+kit.FmtNum(c.High, pd)+" L "+kit.FmtNum(c.Low, pd)+" C "+kit.FmtNum(c.Close, pd)))
+		b.WriteString(" " + pt.On("O "+common.FmtNum(c.Open, pd)+" H "+common.FmtNum(c.High, pd)+" L "+common.FmtNum(c.Low, pd)+" C "+common.FmtNum(c.Close, pd)))
 		if c.Volume.IsPositive() {
-			b.WriteString(st.Muted.On(" V " + kit.FmtCompact(c.Volume)))
+			b.WriteString(st.Muted.On(" V " + common.FmtCompact(c.Volume)))
 		}
 	}
-	if s := kit.FreshLine(st, p.Store, state.KindChart, p.w); s != "" && len(p.candles) > 0 {
-		return kit.FitStyled(b.String()+" "+strings.TrimRight(s, " "), p.w)
+	if s := common.FreshLine(st, p.Store, state.KindChart, p.w); s != "" && len(p.candles) > 0 {
+		return common.FitStyled(b.String()+" "+strings.TrimRight(s, " "), p.w)
 	}
 	b.WriteString(st.Muted.On("  , . resolution · t type"))
-	return kit.FitStyled(b.String(), p.w)
+	return common.FitStyled(b.String(), p.w)
 }
 
-// ShortHelp implements kit.Pane.
+// ShortHelp implements common.Pane.
 func (p *chartPane) ShortHelp() []key.Binding {
 	return []key.Binding{p.Keys.ChartFiner, p.Keys.ChartType}
 }
 
-// FullHelp implements kit.Pane.
+// FullHelp implements common.Pane.
 func (p *chartPane) FullHelp() [][]key.Binding {
 	return [][]key.Binding{{p.Keys.ChartFiner, p.Keys.ChartCoarser, p.Keys.ChartType}}
 }

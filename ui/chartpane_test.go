@@ -12,7 +12,7 @@ import (
 	"github.com/shopspring/decimal"
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
-	"github.com/tradedesk/tradedesk/ui/kit"
+	"github.com/tradedesk/tradedesk/ui/common"
 )
 
 // chartEx serves candles and records every chart request.
@@ -78,7 +78,7 @@ func TestChartPaneFollowsInstrumentResolutionAndType(t *testing.T) {
 
 	// Picking another instrument fetches its candles.
 	c.SetInstrument("ETH-PERP")
-	deliver(t, c, p, p.Update(kit.DataMsg{Kind: state.KindTickers}))
+	deliver(t, c, p, p.Update(common.DataMsg{Kind: state.KindTickers}))
 	if last := ex.asked[len(ex.asked)-1]; last.InstrumentID != 2 || p.symbol != "ETH-PERP" {
 		t.Fatalf("after picking ETH-PERP: %+v", last)
 	}
@@ -93,7 +93,7 @@ func TestChartPaneLastCandleFollowsTicker(t *testing.T) {
 	before := len(p.candles)
 	c.Store.Apply(state.TickersMsg{Gen: 1, At: paneNow, Tickers: []api.Ticker{{Symbol: "BTC-PERP", MarkPrice: d("70000"),
 		IndexPrice: d("69990"), LastPrice: d("70001")}}})
-	deliver(t, c, p, p.Update(kit.DataMsg{Kind: state.KindTickers}))
+	deliver(t, c, p, p.Update(common.DataMsg{Kind: state.KindTickers}))
 	last := p.candles[len(p.candles)-1]
 	if !last.Close.Equal(d("70000")) || !last.High.Equal(d("70000")) {
 		t.Fatalf("last candle %+v after the mark moved to 70000", last)
@@ -182,7 +182,7 @@ func checkBlock(t *testing.T, v string, w, h int) {
 func TestPanesWaitForInstruments(t *testing.T) {
 	clock := func() time.Time { return paneNow }
 	keys := mustKeys(t)
-	c := &kit.Common{Store: state.New(clock), Styles: kit.NewStyles(testTheme), Keys: &keys, Clock: clock}
+	c := &common.Common{Store: state.New(clock), Styles: common.NewStyles(testTheme), Keys: &keys, Clock: clock}
 	c.SetInstrument("BTC-PERP")
 	ex := &chartEx{}
 	chart := newChartPane(c, ex)
@@ -197,8 +197,8 @@ func TestPanesWaitForInstruments(t *testing.T) {
 	}
 	c.Store.Apply(state.InstrumentsMsg{Gen: 1, At: paneNow, Instruments: api.Instruments{Perps: []api.PerpInstrument{
 		{ID: 1, Name: "BTC-PERP", TickSize: d("0.1"), LotSize: d("0.001"), MaxLeverage: d("50")}}}})
-	deliver(t, c, chart, chart.Update(kit.DataMsg{Kind: state.KindInstruments}))
-	deliver(t, c, inst, inst.Update(kit.DataMsg{Kind: state.KindInstruments}))
+	deliver(t, c, chart, chart.Update(common.DataMsg{Kind: state.KindInstruments}))
+	deliver(t, c, inst, inst.Update(common.DataMsg{Kind: state.KindInstruments}))
 	if len(ex.asked) != 1 || len(chart.candles) == 0 {
 		t.Fatalf("chart requests %d, candles %d", len(ex.asked), len(chart.candles))
 	}
@@ -217,7 +217,7 @@ func TestChartFollowsInstrumentPickedWhileAPollIsQueued(t *testing.T) {
 	ex := &chartEx{}
 	p := newChartPane(c, ex)
 	p.SetSize(100, 20)
-	first := p.Update(kit.DataMsg{Kind: state.KindInstruments}) // the first instrument: BTC-PERP's request
+	first := p.Update(common.DataMsg{Kind: state.KindInstruments}) // the first instrument: BTC-PERP's request
 	if first == nil || p.symbol != "BTC-PERP" {
 		t.Fatalf("no request for the first instrument (%q)", p.symbol)
 	}
@@ -225,7 +225,7 @@ func TestChartFollowsInstrumentPickedWhileAPollIsQueued(t *testing.T) {
 		t.Fatal("a second request while one is in flight")
 	}
 	c.SetInstrument("ETH-PERP") // the tickers pick the watchlist's instrument
-	deliver(t, c, p, p.Update(kit.DataMsg{Kind: state.KindTickers}))
+	deliver(t, c, p, p.Update(common.DataMsg{Kind: state.KindTickers}))
 	deliver(t, c, p, first)
 	if last := ex.asked[len(ex.asked)-1]; last.InstrumentID != 2 || len(p.candles) == 0 {
 		t.Fatalf("the chart shows %s with %d candles; requests %+v", p.symbol, len(p.candles), ex.asked)

@@ -8,14 +8,14 @@ import (
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tradedesk/tradedesk/ui/action"
-	"github.com/tradedesk/tradedesk/ui/kit"
+	"github.com/tradedesk/tradedesk/ui/common"
 )
 
 // confirmDialog asks the trader to confirm an action: Enter (or typing a word, when the fat-finger
 // guard asks for it) confirms once, Esc backs out. It holds every key while open.
 type confirmDialog struct {
-	st    *kit.Styles
-	keys  *kit.KeyMap
+	st    *common.Styles
+	keys  *common.KeyMap
 	act   *action.Action
 	typed textinput.Model
 	done  bool // confirmed or dismissed: a second Enter does nothing
@@ -29,7 +29,7 @@ type dialogResultMsg struct {
 	confirmed bool
 }
 
-func newConfirmDialog(st *kit.Styles, keys *kit.KeyMap, a *action.Action, width int) *confirmDialog {
+func newConfirmDialog(st *common.Styles, keys *common.KeyMap, a *action.Action, width int) *confirmDialog {
 	d := &confirmDialog{st: st, keys: keys, act: a, width: width}
 	if a.Typed != "" {
 		d.typed = textinput.New()

@@ -11,8 +11,8 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tradedesk/tradedesk/api"
+	"github.com/tradedesk/tradedesk/ui/common"
 	"github.com/tradedesk/tradedesk/ui/export"
-	"github.com/tradedesk/tradedesk/ui/kit"
 )
 
 // exportDir is where the console writes exports (the working directory).
@@ -108,7 +108,7 @@ type exporter struct {
 }
 
 // key handles the export keys; ok reports whether msg was one.
-func (e *exporter) key(msg tea.KeyMsg, keys *kit.KeyMap, ex api.Exchange, what export.What, clock func() time.Time) (tea.Cmd, bool) {
+func (e *exporter) key(msg tea.KeyMsg, keys *common.KeyMap, ex api.Exchange, what export.What, clock func() time.Time) (tea.Cmd, bool) {
 	var f export.Format
 	switch {
 	case key.Matches(msg, keys.ExportCSV):
@@ -122,10 +122,10 @@ func (e *exporter) key(msg tea.KeyMsg, keys *kit.KeyMap, ex api.Exchange, what e
 		return nil, false
 	}
 	if e.job != nil {
-		return kit.Notice(kit.LevelWarn, "an export of "+e.job.what.String()+" is running: wait for it or press "+keys.ExportStop.Help().Key+" to stop it"), true
+		return common.Notice(common.LevelWarn, "an export of "+e.job.what.String()+" is running: wait for it or press "+keys.ExportStop.Help().Key+" to stop it"), true
 	}
 	if ex == nil || ex.Address() == "" {
-		return kit.Notice(kit.LevelWarn, "nothing to export: no account"), true
+		return common.Notice(common.LevelWarn, "nothing to export: no account"), true
 	}
 	var cmd tea.Cmd
 	e.job, cmd = startExport(ex, what, f, clock())
@@ -149,28 +149,28 @@ func (e *exporter) update(msg tea.Msg) tea.Cmd {
 		job := e.job
 		e.job = nil
 		if msg.err != nil {
-			e.last = "export failed: " + kit.PlainError(msg.err)
-			return kit.Notice(kit.LevelError, e.last)
+			e.last = "export failed: " + common.PlainError(msg.err)
+			return common.Notice(common.LevelError, e.last)
 		}
 		e.last = fmt.Sprintf("exported %d %s to %s", msg.n, job.what, job.path)
-		return kit.Notice(kit.LevelInfo, e.last)
+		return common.Notice(common.LevelInfo, e.last)
 	}
 	return nil
 }
 
 // line is the progress line while an export runs ("" otherwise).
-func (e *exporter) line(st *kit.Styles, w int) string {
+func (e *exporter) line(st *common.Styles, w int) string {
 	j := e.job
 	if j == nil {
 		return ""
 	}
 	text := fmt.Sprintf("exporting %s to %s: ", j.what, filepath.Base(j.path))
 	if j.total <= 0 {
-		return st.Accent.On(kit.Pad(text+"starting… (esc stops)", w))
+		return st.Accent.On(common.Pad(text+"starting… (esc stops)", w))
 	}
 	pct := min(100, j.done*100/max(j.total, 1))
 	bar := progressBar(pct, 20)
-	return st.Accent.On(kit.Pad(fmt.Sprintf("%s%s %d/%d %d%% (esc stops)", text, bar, j.done, j.total, pct), w))
+	return st.Accent.On(common.Pad(fmt.Sprintf("%s%s %d/%d %d%% (esc stops)", text, bar, j.done, j.total, pct), w))
 }
 
 // progressBar draws pct as n cells.

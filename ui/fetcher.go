@@ -6,7 +6,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tradedesk/tradedesk/state"
-	"github.com/tradedesk/tradedesk/ui/kit"
+	"github.com/tradedesk/tradedesk/ui/common"
 )
 
 // This file is the plumbing of the panes that run their own requests (fills, order history,
@@ -52,13 +52,13 @@ func (m *Model) onPaneMsg(msg paneMsg) tea.Cmd {
 	case fetchDoneMsg:
 		next := msg.f.done(msg)
 		if msg.err != nil {
-			m.lastErr = msg.f.kind.String() + ": " + kit.PlainError(msg.err)
+			m.lastErr = msg.f.kind.String() + ": " + common.PlainError(msg.err)
 			m.lastErrAt = m.clock()
 		}
 		if !m.store.Apply(msg.msg) {
 			return next
 		}
-		return tea.Batch(next, m.broadcast(kit.DataMsg{Kind: msg.f.kind}))
+		return tea.Batch(next, m.broadcast(common.DataMsg{Kind: msg.f.kind}))
 	case fetchDueMsg:
 		if msg.token != msg.f.token {
 			return nil

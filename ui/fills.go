@@ -13,8 +13,8 @@ import (
 	"github.com/shopspring/decimal"
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
+	"github.com/tradedesk/tradedesk/ui/common"
 	"github.com/tradedesk/tradedesk/ui/export"
-	"github.com/tradedesk/tradedesk/ui/kit"
 )
 
 // Fill columns.
@@ -42,9 +42,9 @@ var fillsEvery = 5 * time.Second
 // fillsPane lists the account's fills, newest first. Scrolling to the last loaded row loads the
 // next page; the newest page is polled and merged on top; a new fill rings the bell.
 type fillsPane struct {
-	*kit.Common
+	*common.Common
 	ex      api.Exchange
-	tbl     *kit.Table
+	tbl     *common.Table
 	fills   []api.Fill
 	version [2]uint64 // store versions of fills and instruments last rendered
 	f       *fetcher
@@ -78,19 +78,19 @@ func (w *tradeWatch) changed(s *state.Store, k state.Kind) bool {
 	return moved && !first
 }
 
-func newFillsPane(c *kit.Common, ex api.Exchange, bell bool) *fillsPane {
+func newFillsPane(c *common.Common, ex api.Exchange, bell bool) *fillsPane {
 	p := &fillsPane{Common: c, ex: ex, bell: bell, ring: ringBell}
-	p.tbl = kit.NewTable(c.Styles, []kit.Column{
-		kit.Col("Time", 14, false, 0), kit.Col("Instrument", 10, false, 0), kit.Col("Side", 4, false, 0), kit.Col("Direction", 11, false, 2),
-		kit.Col("Price", 10, true, 0), kit.Col("Size", 10, true, 0), kit.Col("Notional", 11, true, 2), kit.Col("Fee", 13, true, 1),
-		kit.Col("Closed PnL", 11, true, 1), kit.Col("Liq", 5, false, 2), kit.Col("Order id", 9, true, 3), kit.Col("Cloid", 36, false, 4),
+	p.tbl = common.NewTable(c.Styles, []common.Column{
+		common.Col("Time", 14, false, 0), common.Col("Instrument", 10, false, 0), common.Col("Side", 4, false, 0), common.Col("Direction", 11, false, 2),
+		common.Col("Price", 10, true, 0), common.Col("Size", 10, true, 0), common.Col("Notional", 11, true, 2), common.Col("Fee", 13, true, 1),
+		common.Col("Closed PnL", 11, true, 1), common.Col("Liq", 5, false, 2), common.Col("Order id", 9, true, 3), common.Col("Cloid", 36, false, 4),
 	}, p.cell)
 	p.tbl.Empty = "no fills yet"
-	if kit.ExchangeAddress(ex) == "" {
+	if common.ExchangeAddress(ex) == "" {
 		p.tbl.Empty = "no account: start with --address, --keystore or a key to see fills"
 	}
 	p.f = newFetcher(state.KindFills, c.Clock, func() time.Duration { return fillsEvery }, func() request {
-		if kit.ExchangeAddress(ex) == "" {
+		if common.ExchangeAddress(ex) == "" {
 			return nil
 		}
 		return p.pageRequest(1)
@@ -106,27 +106,27 @@ func (p *fillsPane) pageRequest(page int) request {
 	}
 }
 
-// Title implements kit.Pane.
+// Title implements common.Pane.
 func (p *fillsPane) Title() string { return "Fills (" + strconv.Itoa(len(p.fills)) + ")" }
 
-// Kinds implements kit.KindsShower.
+// Kinds implements common.KindsShower.
 func (p *fillsPane) Kinds() []state.Kind { return []state.Kind{state.KindFills} }
 
-// SetSize implements kit.Pane; the last line is the pane's status line.
+// SetSize implements common.Pane; the last line is the pane's status line.
 func (p *fillsPane) SetSize(w, h int) {
 	p.w, p.h = w, h
 	p.tbl.SetSize(w, max(h-1, 1))
 }
 
-// SetFocused implements kit.Pane.
+// SetFocused implements common.Pane.
 func (p *fillsPane) SetFocused(f bool) { p.tbl.Focused = f }
 
-// Update implements kit.Pane.
+// Update implements common.Pane.
 func (p *fillsPane) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case startPanesMsg:
 		return p.f.start()
-	case kit.DataMsg:
+	case common.DataMsg:
 		if p.trades.changed(p.Store, msg.Kind) && p.f.started {
 			return p.f.poll() // orders or positions moved: there may be new fills now
 		}
@@ -168,7 +168,7 @@ func (p *fillsPane) refresh() tea.Cmd {
 	if p.bell && p.ring != nil {
 		p.ring()
 	}
-	return kit.Notice(kit.LevelInfo, p.fillNotice(p.fills[:added]))
+	return common.Notice(common.LevelInfo, p.fillNotice(p.fills[:added]))
 }
 
 // pageStillLoading is the page still being loaded after a reply: none once the next page to load
@@ -212,7 +212,7 @@ func (p *fillsPane) handleKey(msg tea.KeyMsg) tea.Cmd {
 	}
 	if key.Matches(msg, p.Keys.FillBell) {
 		p.bell = !p.bell
-		return kit.Notice(kit.LevelInfo, "bell on new fills: "+onOff(p.bell))
+		return common.Notice(common.LevelInfo, "bell on new fills: "+onOff(p.bell))
 	}
 	if !p.tbl.Navigate(p.Keys, msg) {
 		return nil
@@ -240,7 +240,7 @@ func onOff(b bool) string {
 	return "off"
 }
 
-func (p *fillsPane) cell(row, col int) (string, kit.Paint) {
+func (p *fillsPane) cell(row, col int) (string, common.Paint) {
 	f := &p.fills[row]
 	st := p.Styles
 	in, ok := p.Store.Instrument(f.Instrument)
@@ -250,7 +250,7 @@ func (p *fillsPane) cell(row, col int) (string, kit.Paint) {
 	case fcInstrument:
 		return f.Instrument, st.Bold
 	case fcSide:
-		return strings.ToUpper(state.SideText(f.Side)), kit.SidePaint(st, f.Side)
+		return strings.ToUpper(state.SideText(f.Side)), common.SidePaint(st, f.Side)
 	case fcDir:
 		return state.DirectionText(f.Direction), st.Text
 	case fcPrice:
@@ -258,14 +258,14 @@ func (p *fillsPane) cell(row, col int) (string, kit.Paint) {
 	case fcSize:
 		return numAt(f.Size, in.SizeDecimals(), ok), st.Text
 	case fcNotional:
-		return kit.FmtNum(f.NotionalValue, 2), st.Text
+		return common.FmtNum(f.NotionalValue, 2), st.Text
 	case fcFee:
 		return feeText(st, f.Fee)
 	case fcPnl:
 		if f.ClosedPnl.IsZero() {
 			return "-", st.Muted
 		}
-		return kit.FmtSigned(f.ClosedPnl, 2), kit.SignPaint(st, f.ClosedPnl)
+		return common.FmtSigned(f.ClosedPnl, 2), common.SignPaint(st, f.ClosedPnl)
 	case fcLiq:
 		return export.Liquidity(f.Crossed), st.Muted
 	case fcOid:
@@ -273,17 +273,17 @@ func (p *fillsPane) cell(row, col int) (string, kit.Paint) {
 	case fcCloid:
 		return f.Cloid, st.Muted
 	}
-	return "", kit.Paint{}
+	return "", common.Paint{}
 }
 
 // feeText shows a fee with the decimals it was sent with (2 to 6); a negative fee is a rebate
 // and says so in words, so it reads without colour.
-func feeText(st *kit.Styles, fee decimal.Decimal) (string, kit.Paint) {
+func feeText(st *common.Styles, fee decimal.Decimal) (string, common.Paint) {
 	places := min(max(-fee.Exponent(), 2), 6)
 	if fee.IsNegative() {
-		return "rebate " + kit.FmtNum(fee.Neg(), places), st.Good
+		return "rebate " + common.FmtNum(fee.Neg(), places), st.Good
 	}
-	return kit.FmtNum(fee, places), st.Text
+	return common.FmtNum(fee, places), st.Text
 }
 
 // fmtStamp is a record's time in a pane: "03-02 09:15:04" (UTC), "-" when there is none.
@@ -299,13 +299,13 @@ func numAt(d decimal.Decimal, places int32, known bool) string {
 	if !known {
 		return d.String()
 	}
-	return kit.FmtNum(d, places)
+	return common.FmtNum(d, places)
 }
 
-// View implements kit.Pane.
+// View implements common.Pane.
 func (p *fillsPane) View() string {
-	if kit.ExchangeAddress(p.ex) != "" {
-		p.tbl.Empty = kit.EmptyFor(p.Store, state.KindFills, "no fills yet")
+	if common.ExchangeAddress(p.ex) != "" {
+		p.tbl.Empty = common.EmptyFor(p.Store, state.KindFills, "no fills yet")
 	}
 	lines := p.tbl.Lines(make([]string, 0, p.h))
 	return strings.Join(append(lines, p.statusLine()), "\n")
@@ -316,20 +316,20 @@ func (p *fillsPane) statusLine() string {
 	if s := pagedStatus(p.Styles, p.Store, state.KindFills, &p.exp, p.loading, p.w); s != "" {
 		return s
 	}
-	return p.Styles.Muted.On(kit.Pad(pagedHint(len(p.fills), p.Store.NextFillsPage, p.exp.last), p.w))
+	return p.Styles.Muted.On(common.Pad(pagedHint(len(p.fills), p.Store.NextFillsPage, p.exp.last), p.w))
 }
 
 // pagedStatus is a paged list's status line while something needs saying, in order of urgency:
 // the export's progress, a failed or stale poll of kind k, the page being loaded; "" otherwise.
-func pagedStatus(st *kit.Styles, store *state.Store, k state.Kind, exp *exporter, loading, w int) string {
+func pagedStatus(st *common.Styles, store *state.Store, k state.Kind, exp *exporter, loading, w int) string {
 	if s := exp.line(st, w); s != "" {
 		return s
 	}
-	if s := kit.FreshLine(st, store, k, w); s != "" {
+	if s := common.FreshLine(st, store, k, w); s != "" {
 		return s
 	}
 	if loading > 0 {
-		return st.Accent.On(kit.Pad("loading page "+strconv.Itoa(loading)+"…", w))
+		return st.Accent.On(common.Pad("loading page "+strconv.Itoa(loading)+"…", w))
 	}
 	return ""
 }
@@ -349,7 +349,7 @@ func pagedHint(n int, next func() (int, bool), last string) string {
 	return s
 }
 
-// Click implements kit.Clicker.
+// Click implements common.Clicker.
 func (p *fillsPane) Click(_, y int) tea.Cmd {
 	if p.tbl.ClickRow(y) {
 		return p.loadMore()
@@ -357,13 +357,13 @@ func (p *fillsPane) Click(_, y int) tea.Cmd {
 	return nil
 }
 
-// ShortHelp implements kit.Pane.
+// ShortHelp implements common.Pane.
 func (p *fillsPane) ShortHelp() []key.Binding {
 	k := p.Keys
 	return []key.Binding{k.Up, k.Down, k.ExportCSV, k.ExportJSON, k.FillBell}
 }
 
-// FullHelp implements kit.Pane.
+// FullHelp implements common.Pane.
 func (p *fillsPane) FullHelp() [][]key.Binding {
 	k := p.Keys
 	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},

@@ -10,7 +10,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
-	"github.com/tradedesk/tradedesk/ui/kit"
+	"github.com/tradedesk/tradedesk/ui/common"
 )
 
 const fakeUser = "0x00000000000000000000000000000000000000aa"
@@ -61,7 +61,7 @@ func makeFills(n int, top int) []api.Fill {
 	return out
 }
 
-func paneCommon(t testing.TB) *kit.Common {
+func paneCommon(t testing.TB) *common.Common {
 	keys := mustKeys(t)
 	clock := func() time.Time { return paneNow }
 	st := state.New(clock)
@@ -69,7 +69,7 @@ func paneCommon(t testing.TB) *kit.Common {
 		{ID: 1, Name: "BTC-PERP", TickSize: d("0.1"), LotSize: d("0.001"), MaxLeverage: d("50"), MinNotionalUSD: d("10")},
 		{ID: 2, Name: "ETH-PERP", TickSize: d("0.01"), LotSize: d("0.01"), MaxLeverage: d("25"), MinNotionalUSD: d("10")},
 	}}})
-	return &kit.Common{Store: st, Styles: kit.NewStyles(testTheme), Keys: &keys, Clock: clock}
+	return &common.Common{Store: st, Styles: common.NewStyles(testTheme), Keys: &keys, Clock: clock}
 }
 
 // runBriefly runs cmd and returns its message, or nil at once for a timer (a poll's next run):
@@ -83,7 +83,7 @@ func runBriefly(cmd tea.Cmd) tea.Msg {
 
 // deliver runs cmd the way the root model would: fetch results are applied to the store and the
 // panes told; every message that follows is delivered too. It returns the notices shown.
-func deliver(t testing.TB, c *kit.Common, p kit.Pane, cmd tea.Cmd) []string {
+func deliver(t testing.TB, c *common.Common, p common.Pane, cmd tea.Cmd) []string {
 	t.Helper()
 	var notices []string
 	queue := []tea.Cmd{cmd}
@@ -99,9 +99,9 @@ func deliver(t testing.TB, c *kit.Common, p kit.Pane, cmd tea.Cmd) []string {
 		case fetchDoneMsg:
 			queue = append(queue, msg.f.done(msg)) // a queued request; a timer is skipped
 			if c.Store.Apply(msg.msg) {
-				queue = append(queue, p.Update(kit.DataMsg{Kind: msg.f.kind}))
+				queue = append(queue, p.Update(common.DataMsg{Kind: msg.f.kind}))
 			}
-		case kit.NoticeMsg:
+		case common.NoticeMsg:
 			notices = append(notices, msg.Text)
 		case nil:
 		default:
@@ -197,7 +197,7 @@ func TestFillsView(t *testing.T) {
 	}
 	// A failed poll keeps the rows and says the data is stale.
 	c.Store.Apply(state.FailedMsg{Gen: 99, At: paneNow, Of: state.KindFills, Err: fmt.Errorf("HTTP 502 bad gateway")})
-	p.Update(kit.DataMsg{Kind: state.KindFills})
+	p.Update(common.DataMsg{Kind: state.KindFills})
 	if v := p.View(); !strings.Contains(v, "HTTP 502 bad gateway (retrying)") || !strings.Contains(v, "64,250.5") {
 		t.Errorf("after a failure:\n%s", v)
 	}
@@ -229,7 +229,7 @@ func BenchmarkFillsPane(b *testing.B) {
 			p := newFillsPane(c, &fakeEx{}, false)
 			p.SetSize(196, 24)
 			c.Store.Apply(state.FillsMsg{Gen: 1, At: paneNow, Page: api.Page[api.Fill]{Data: makeFills(n, n), Page: 1, TotalPages: 1}})
-			p.Update(kit.DataMsg{Kind: state.KindFills})
+			p.Update(common.DataMsg{Kind: state.KindFills})
 			p.tbl.MoveTo(n / 2)
 			p.View()
 			b.ReportAllocs()
@@ -258,11 +258,11 @@ func BenchmarkFillsNewPage(b *testing.B) {
 				p.ring = nil
 				p.SetSize(196, 24)
 				c.Store.Apply(state.FillsMsg{Gen: 1, At: paneNow, Page: old})
-				p.Update(kit.DataMsg{Kind: state.KindFills})
+				p.Update(common.DataMsg{Kind: state.KindFills})
 				p.View()
 				b.StartTimer()
 				c.Store.Apply(state.FillsMsg{Gen: 2, At: paneNow, Page: top})
-				p.Update(kit.DataMsg{Kind: state.KindFills})
+				p.Update(common.DataMsg{Kind: state.KindFills})
 				_ = p.View()
 			}
 		})
@@ -274,7 +274,7 @@ func BenchmarkFillsNewPage(b *testing.B) {
 func BenchmarkFrameWithFills(b *testing.B) {
 	m := benchModel(b)
 	m.store.Apply(state.FillsMsg{Gen: 1, At: benchNow, Page: api.Page[api.Fill]{Data: makeFills(10000, 10000), Page: 1, TotalPages: 100, HasNext: true}})
-	m.broadcast(kit.DataMsg{Kind: state.KindFills})
+	m.broadcast(common.DataMsg{Kind: state.KindFills})
 	m.View()
 	if !strings.Contains(m.View(), "Fills (10000)") {
 		b.Fatal("the fills are not on screen")

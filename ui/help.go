@@ -6,10 +6,10 @@ import (
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/lipgloss"
-	"github.com/tradedesk/tradedesk/ui/kit"
+	"github.com/tradedesk/tradedesk/ui/common"
 )
 
-func newHelp(st *kit.Styles) help.Model {
+func newHelp(st *common.Styles) help.Model {
 	h := help.New()
 	if st.Theme.NoColor {
 		h.Styles = help.Styles{
@@ -55,7 +55,7 @@ func (m *Model) footerView() string {
 		k := m.keys
 		keys = append(m.slots[m.focus].pane.ShortHelp(), k.NextPane, k.Help, k.Quit)
 	}
-	m.footer = kit.FitStyled(m.help.ShortHelpView(keys), m.width)
+	m.footer = common.FitStyled(m.help.ShortHelpView(keys), m.width)
 	return m.footer
 }
 

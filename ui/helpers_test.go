@@ -14,7 +14,7 @@ import (
 	"github.com/shopspring/decimal"
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
-	"github.com/tradedesk/tradedesk/ui/kit"
+	"github.com/tradedesk/tradedesk/ui/common"
 )
 
 func init() {
@@ -32,9 +32,9 @@ func timerCmd(cmd tea.Cmd) bool {
 	return fn != nil && timerName.MatchString(fn.Name())
 }
 
-func mustKeys(t testing.TB) kit.KeyMap {
+func mustKeys(t testing.TB) common.KeyMap {
 	t.Helper()
-	k, err := kit.NewKeyMap(testKeys)
+	k, err := common.NewKeyMap(testKeys)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,7 +42,7 @@ func mustKeys(t testing.TB) kit.KeyMap {
 }
 
 // testTheme has colours, so styles are exercised; the ASCII profile renders none.
-var testTheme = kit.Theme{
+var testTheme = common.Theme{
 	Name: "test", Text: lipgloss.Color("252"), Muted: lipgloss.Color("245"), Accent: lipgloss.Color("39"),
 	Border: lipgloss.Color("240"), BorderFocus: lipgloss.Color("39"), Buy: lipgloss.Color("42"),
 	Sell: lipgloss.Color("203"), Up: lipgloss.Color("42"), Down: lipgloss.Color("203"),

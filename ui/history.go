@@ -11,8 +11,8 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
+	"github.com/tradedesk/tradedesk/ui/common"
 	"github.com/tradedesk/tradedesk/ui/export"
-	"github.com/tradedesk/tradedesk/ui/kit"
 )
 
 // Order history columns.
@@ -38,9 +38,9 @@ var historyStates = []string{"", api.StateOpen, api.StateFilled, api.StateCancel
 // historyPane lists the account's order history, newest first, filtered by instrument and state,
 // paged like the fills pane.
 type historyPane struct {
-	*kit.Common
+	*common.Common
 	ex       api.Exchange
-	tbl      *kit.Table
+	tbl      *common.Table
 	all      []api.OrderRecord
 	rows     []int // indexes into all that pass the filters
 	version  [2]uint64
@@ -54,20 +54,20 @@ type historyPane struct {
 	emptyMsg string
 }
 
-func newHistoryPane(c *kit.Common, ex api.Exchange) *historyPane {
+func newHistoryPane(c *common.Common, ex api.Exchange) *historyPane {
 	p := &historyPane{Common: c, ex: ex}
-	p.tbl = kit.NewTable(c.Styles, []kit.Column{
-		kit.Col("Time", 14, false, 0), kit.Col("Instrument", 10, false, 0), kit.Col("Side", 4, false, 0), kit.Col("Type", 13, false, 0),
-		kit.Col("Price", 10, true, 0), kit.Col("Size", 10, true, 0), kit.Col("Unfilled", 10, true, 1), kit.Col("State", 9, false, 0),
-		kit.Col("Cloid", 36, false, 3), kit.Col("Order id", 9, true, 2),
+	p.tbl = common.NewTable(c.Styles, []common.Column{
+		common.Col("Time", 14, false, 0), common.Col("Instrument", 10, false, 0), common.Col("Side", 4, false, 0), common.Col("Type", 13, false, 0),
+		common.Col("Price", 10, true, 0), common.Col("Size", 10, true, 0), common.Col("Unfilled", 10, true, 1), common.Col("State", 9, false, 0),
+		common.Col("Cloid", 36, false, 3), common.Col("Order id", 9, true, 2),
 	}, p.cell)
 	p.emptyMsg = "no orders in the history yet"
-	if kit.ExchangeAddress(ex) == "" {
+	if common.ExchangeAddress(ex) == "" {
 		p.emptyMsg = "no account: start with --address, --keystore or a key to see order history"
 	}
 	p.tbl.Empty = p.emptyMsg
 	p.f = newFetcher(state.KindHistory, c.Clock, func() time.Duration { return historyEvery }, func() request {
-		if kit.ExchangeAddress(ex) == "" {
+		if common.ExchangeAddress(ex) == "" {
 			return nil
 		}
 		return p.pageRequest(1)
@@ -83,7 +83,7 @@ func (p *historyPane) pageRequest(page int) request {
 	}
 }
 
-// Title implements kit.Pane.
+// Title implements common.Pane.
 func (p *historyPane) Title() string {
 	if p.filtered() {
 		return "Order history (" + strconv.Itoa(len(p.rows)) + " of " + strconv.Itoa(len(p.all)) + ")"
@@ -93,24 +93,24 @@ func (p *historyPane) Title() string {
 
 func (p *historyPane) filtered() bool { return p.instr != "" || p.state != 0 }
 
-// Kinds implements kit.KindsShower.
+// Kinds implements common.KindsShower.
 func (p *historyPane) Kinds() []state.Kind { return []state.Kind{state.KindHistory} }
 
-// SetSize implements kit.Pane; the last line is the status line.
+// SetSize implements common.Pane; the last line is the status line.
 func (p *historyPane) SetSize(w, h int) {
 	p.w, p.h = w, h
 	p.tbl.SetSize(w, max(h-1, 1))
 }
 
-// SetFocused implements kit.Pane.
+// SetFocused implements common.Pane.
 func (p *historyPane) SetFocused(f bool) { p.tbl.Focused = f }
 
-// Update implements kit.Pane.
+// Update implements common.Pane.
 func (p *historyPane) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case startPanesMsg:
 		return p.f.start()
-	case kit.DataMsg:
+	case common.DataMsg:
 		if p.trades.changed(p.Store, msg.Kind) && p.f.started {
 			return p.f.poll() // orders moved: the history has news
 		}
@@ -239,7 +239,7 @@ func (p *historyPane) loadMore() tea.Cmd {
 	return p.f.send(p.pageRequest(page))
 }
 
-func (p *historyPane) cell(row, col int) (string, kit.Paint) {
+func (p *historyPane) cell(row, col int) (string, common.Paint) {
 	o := &p.all[p.rows[row]]
 	st := p.Styles
 	in, ok := p.Store.Instrument(o.Instrument)
@@ -249,7 +249,7 @@ func (p *historyPane) cell(row, col int) (string, kit.Paint) {
 	case hcInstrument:
 		return o.Instrument, st.Bold
 	case hcSide:
-		return strings.ToUpper(state.SideText(o.Side)), kit.SidePaint(st, o.Side)
+		return strings.ToUpper(state.SideText(o.Side)), common.SidePaint(st, o.Side)
 	case hcType:
 		return orderType(o), st.Muted
 	case hcPrice:
@@ -271,10 +271,10 @@ func (p *historyPane) cell(row, col int) (string, kit.Paint) {
 	case hcOid:
 		return strconv.FormatUint(uint64(o.OrderID), 10), st.Muted
 	}
-	return "", kit.Paint{}
+	return "", common.Paint{}
 }
 
-func statePaint(st *kit.Styles, s string) kit.Paint {
+func statePaint(st *common.Styles, s string) common.Paint {
 	switch s {
 	case api.StateFilled:
 		return st.Good
@@ -284,10 +284,10 @@ func statePaint(st *kit.Styles, s string) kit.Paint {
 	return st.Muted
 }
 
-// View implements kit.Pane.
+// View implements common.Pane.
 func (p *historyPane) View() string {
-	if !p.filtered() && kit.ExchangeAddress(p.ex) != "" {
-		p.tbl.Empty = kit.EmptyFor(p.Store, state.KindHistory, p.emptyMsg)
+	if !p.filtered() && common.ExchangeAddress(p.ex) != "" {
+		p.tbl.Empty = common.EmptyFor(p.Store, state.KindHistory, p.emptyMsg)
 	}
 	lines := p.tbl.Lines(make([]string, 0, p.h))
 	return strings.Join(append(lines, p.statusLine()), "\n")
@@ -303,10 +303,10 @@ func (p *historyPane) statusLine() string {
 	if p.filtered() {
 		f = p.filterText()
 	}
-	return p.Styles.Muted.On(kit.Pad("filter: "+f+" (s state, i instrument) · "+hint, p.w))
+	return p.Styles.Muted.On(common.Pad("filter: "+f+" (s state, i instrument) · "+hint, p.w))
 }
 
-// Click implements kit.Clicker.
+// Click implements common.Clicker.
 func (p *historyPane) Click(_, y int) tea.Cmd {
 	if p.tbl.ClickRow(y) {
 		return p.loadMore()
@@ -314,13 +314,13 @@ func (p *historyPane) Click(_, y int) tea.Cmd {
 	return nil
 }
 
-// ShortHelp implements kit.Pane.
+// ShortHelp implements common.Pane.
 func (p *historyPane) ShortHelp() []key.Binding {
 	k := p.Keys
 	return []key.Binding{k.Up, k.Down, k.FilterState, k.FilterInstrument, k.ExportCSV, k.ExportJSON}
 }
 
-// FullHelp implements kit.Pane.
+// FullHelp implements common.Pane.
 func (p *historyPane) FullHelp() [][]key.Binding {
 	k := p.Keys
 	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},

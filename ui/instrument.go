@@ -10,7 +10,7 @@ import (
 	"github.com/shopspring/decimal"
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
-	"github.com/tradedesk/tradedesk/ui/kit"
+	"github.com/tradedesk/tradedesk/ui/common"
 )
 
 // leverageEvery is how often the account's leverage on the current instrument is read again.
@@ -18,7 +18,7 @@ var leverageEvery = 30 * time.Second
 
 // instrumentPane shows the current instrument's terms and the account's leverage on it.
 type instrumentPane struct {
-	*kit.Common
+	*common.Common
 	ex      api.Exchange
 	f       *fetcher
 	symbol  string
@@ -29,7 +29,7 @@ type instrumentPane struct {
 	w, h    int
 }
 
-func newInstrumentPane(c *kit.Common, ex api.Exchange) *instrumentPane {
+func newInstrumentPane(c *common.Common, ex api.Exchange) *instrumentPane {
 	p := &instrumentPane{Common: c, ex: ex}
 	p.f = newFetcher(state.KindLeverage, c.Clock, func() time.Duration { return leverageEvery }, p.request)
 	return p
@@ -38,7 +38,7 @@ func newInstrumentPane(c *kit.Common, ex api.Exchange) *instrumentPane {
 // request reads the account's leverage on the instrument shown (perpetuals of a watched account).
 func (p *instrumentPane) request() request {
 	in, ok := p.Store.Instrument(p.symbol)
-	user := kit.ExchangeAddress(p.ex)
+	user := common.ExchangeAddress(p.ex)
 	if !ok || in.Spot || user == "" {
 		return nil
 	}
@@ -52,31 +52,31 @@ func (p *instrumentPane) request() request {
 	}
 }
 
-// Title implements kit.Pane.
+// Title implements common.Pane.
 func (p *instrumentPane) Title() string { return "Instrument" }
 
-// Kinds implements kit.KindsShower.
+// Kinds implements common.KindsShower.
 func (p *instrumentPane) Kinds() []state.Kind {
 	return []state.Kind{state.KindInstruments, state.KindLeverage}
 }
 
-// SetSize implements kit.Pane.
+// SetSize implements common.Pane.
 func (p *instrumentPane) SetSize(w, h int) {
 	p.w, p.h = w, h
 	p.render()
 }
 
-// SetFocused implements kit.Pane.
+// SetFocused implements common.Pane.
 func (p *instrumentPane) SetFocused(bool) {}
 
-// Update implements kit.Pane.
+// Update implements common.Pane.
 func (p *instrumentPane) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case startPanesMsg:
 		p.follow()
 		p.render()
 		return p.f.start()
-	case kit.DataMsg:
+	case common.DataMsg:
 		var cmd tea.Cmd
 		_, known := p.Store.Leverage(p.symbol)
 		// A new instrument, or the instruments arriving after a request that had to wait for them.
@@ -130,7 +130,7 @@ func (p *instrumentPane) fit() {
 	if p.offset < len(lines) {
 		lines = lines[p.offset:]
 	}
-	p.view = kit.FitLines(lines, p.w, p.h)
+	p.view = common.FitLines(lines, p.w, p.h)
 }
 
 func (p *instrumentPane) build() {
@@ -139,7 +139,7 @@ func (p *instrumentPane) build() {
 	if !ok {
 		msg := "waiting for instruments…"
 		if f := p.Store.Freshness(state.KindInstruments); f.Err != nil {
-			msg = "instruments failed: " + kit.PlainError(f.Err) + " (retrying)"
+			msg = "instruments failed: " + common.PlainError(f.Err) + " (retrying)"
 		} else if p.symbol != "" && f.Loaded() {
 			msg = "unknown instrument " + p.symbol
 		}
@@ -152,7 +152,7 @@ func (p *instrumentPane) build() {
 	}
 	l := []string{st.Bold.On(in.Name) + st.Muted.On(fmt.Sprintf("  %s · id %d · index %s", kind, in.ID, in.PriceIndex))}
 	row := func(a, av, b, bv string) string {
-		return st.FieldLabel.On(kit.Pad(a, 14)) + kit.Pad(av, 14) + st.FieldLabel.On(kit.Pad(b, 14)) + bv
+		return st.FieldLabel.On(common.Pad(a, 14)) + common.Pad(av, 14) + st.FieldLabel.On(common.Pad(b, 14)) + bv
 	}
 	minNotional := in.MinNotional.String() + " USD"
 	if in.Spot {
@@ -162,7 +162,7 @@ func (p *instrumentPane) build() {
 		row("Tick size", in.TickSize.String(), "Lot size", in.LotSize.String()),
 		row("Min notional", minNotional, "Max leverage", in.MaxLeverage.String()+"x"),
 		row("Only isolated", yesNo(in.OnlyIsolated), "Delisted", delistedText(st, in.Delisted)),
-		st.FieldLabel.On(kit.Pad("Listed", 14))+listedText(in.ListedAt),
+		st.FieldLabel.On(common.Pad("Listed", 14))+listedText(in.ListedAt),
 	)
 	if !in.Spot {
 		l = append(l, p.leverageLine(in))
@@ -171,7 +171,7 @@ func (p *instrumentPane) build() {
 	p.lines = l
 }
 
-func delistedText(st *kit.Styles, d bool) string {
+func delistedText(st *common.Styles, d bool) string {
 	if d {
 		return st.Danger.On("DELISTED: no new orders")
 	}
@@ -188,15 +188,15 @@ func listedText(t time.Time) string {
 // leverageLine is the account's leverage and margin type on the instrument.
 func (p *instrumentPane) leverageLine(in state.Instrument) string {
 	st := p.Styles
-	label := st.FieldLabel.On(kit.Pad("Your leverage", 14))
-	if kit.ExchangeAddress(p.ex) == "" {
+	label := st.FieldLabel.On(common.Pad("Your leverage", 14))
+	if common.ExchangeAddress(p.ex) == "" {
 		return label + st.Muted.On("no account")
 	}
 	lv, ok := p.Store.Leverage(in.Name)
 	f := p.Store.Freshness(state.KindLeverage)
 	switch {
 	case !ok && f.Err != nil:
-		return label + st.Danger.On("failed: "+kit.PlainError(f.Err)+" (retrying)")
+		return label + st.Danger.On("failed: "+common.PlainError(f.Err)+" (retrying)")
 	case !ok:
 		return label + st.Muted.On("loading…")
 	}
@@ -205,7 +205,7 @@ func (p *instrumentPane) leverageLine(in state.Instrument) string {
 		s += st.Muted.On(" (set " + state.TimeText(lv.UpdatedAt.Time, state.TimeMinute) + ")")
 	}
 	if f.Err != nil {
-		s += st.Warn.On(" stale: " + kit.PlainError(f.Err))
+		s += st.Warn.On(" stale: " + common.PlainError(f.Err))
 	}
 	return label + s
 }
@@ -219,17 +219,17 @@ func (p *instrumentPane) tierLines(tiers []api.MarginTier) []string {
 	out := []string{st.Header.On(fmt.Sprintf("%-16s %8s %8s %12s", "Notional from", "Max lev", "MMR", "MMD"))}
 	hundred := decimal.NewFromInt(100)
 	for _, t := range tiers {
-		out = append(out, fmt.Sprintf("%-16s %8s %8s %12s", kit.FmtNum(t.NotionalUSDThreshold, 0),
+		out = append(out, fmt.Sprintf("%-16s %8s %8s %12s", common.FmtNum(t.NotionalUSDThreshold, 0),
 			t.MaxLeverage.String()+"x", state.FormatPercent(t.MMR.Mul(hundred), 2), t.MMD.String()))
 	}
 	return out
 }
 
-// View implements kit.Pane.
+// View implements common.Pane.
 func (p *instrumentPane) View() string { return p.view }
 
-// ShortHelp implements kit.Pane.
+// ShortHelp implements common.Pane.
 func (p *instrumentPane) ShortHelp() []key.Binding { return []key.Binding{p.Keys.Up, p.Keys.Down} }
 
-// FullHelp implements kit.Pane.
+// FullHelp implements common.Pane.
 func (p *instrumentPane) FullHelp() [][]key.Binding { return [][]key.Binding{{p.Keys.Up, p.Keys.Down}} }

@@ -6,7 +6,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tradedesk/tradedesk/state"
 	"github.com/tradedesk/tradedesk/ui/action"
-	"github.com/tradedesk/tradedesk/ui/kit"
+	"github.com/tradedesk/tradedesk/ui/common"
 )
 
 // The kill switch is one key that works from anywhere in the console, even while typing in a form:
@@ -19,7 +19,7 @@ import (
 // cancels nothing.
 func (m *Model) killSwitch() tea.Cmd {
 	if m.c.ReadOnly != "" {
-		m.setNotice(kit.LevelWarn, "kill switch: nothing cancelled: this console is read-only ("+m.c.ReadOnly+")")
+		m.setNotice(common.LevelWarn, "kill switch: nothing cancelled: this console is read-only ("+m.c.ReadOnly+")")
 		return nil
 	}
 	n := len(m.store.Orders())

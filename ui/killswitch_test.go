@@ -12,8 +12,8 @@ import (
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
 	"github.com/tradedesk/tradedesk/ui/action"
+	"github.com/tradedesk/tradedesk/ui/common"
 	"github.com/tradedesk/tradedesk/ui/components/orderentry"
-	"github.com/tradedesk/tradedesk/ui/kit"
 )
 
 var ctrlK = tea.KeyMsg{Type: tea.KeyCtrlK}
@@ -107,7 +107,7 @@ func TestKillSwitch(t *testing.T) {
 
 	c.press(t, ctrlK)
 	c.key(t, "enter")
-	if c.m.notice != "cancelled 0 order(s)" || c.m.noticeLevel != kit.LevelInfo {
+	if c.m.notice != "cancelled 0 order(s)" || c.m.noticeLevel != common.LevelInfo {
 		t.Errorf("the kill switch again: notice %q (level %d), want a harmless count", c.m.notice, c.m.noticeLevel)
 	}
 }
@@ -160,7 +160,7 @@ func TestRepeatCancelIsHarmless(t *testing.T) {
 		_, cmd := c.m.Update(msg) // the same cancel again, as from a list not yet refreshed
 		pump(t, c.m, cmd)
 		want := "order " + strconv.Itoa(int(oid)) + " is already cancelled at the exchange: nothing left to cancel"
-		if c.m.notice != want || c.m.noticeLevel != kit.LevelInfo {
+		if c.m.notice != want || c.m.noticeLevel != common.LevelInfo {
 			t.Errorf("repeated cancel: notice %q (level %d), want %q as info", c.m.notice, c.m.noticeLevel, want)
 		}
 	}
@@ -182,7 +182,7 @@ func TestRepeatCancelIsHarmless(t *testing.T) {
 	l.drop.Store(true)
 	c.press(t, ctrlK)
 	c.key(t, "enter")
-	if !strings.Contains(c.m.notice, "1 order(s) still open; cancelling again is safe") || c.m.noticeLevel != kit.LevelError {
+	if !strings.Contains(c.m.notice, "1 order(s) still open; cancelling again is safe") || c.m.noticeLevel != common.LevelError {
 		t.Errorf("kill switch lost: notice %q (level %d)", c.m.notice, c.m.noticeLevel)
 	}
 	c.press(t, ctrlK)

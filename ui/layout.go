@@ -7,7 +7,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
-	"github.com/tradedesk/tradedesk/ui/kit"
+	"github.com/tradedesk/tradedesk/ui/common"
 )
 
 // Layout limits.
@@ -37,7 +37,7 @@ func (r rect) contains(x, y int) bool { return x >= r.x && x < r.x+r.w && y >= r
 
 // slot is one pane and its place in the layout.
 type slot struct {
-	pane   kit.Pane
+	pane   common.Pane
 	col    int
 	weight int  // share of the column's free height
 	fixed  int  // preferred outer height (0: by weight)
@@ -56,7 +56,7 @@ type tabSpan struct{ x0, x1, slot int }
 
 // addPane adds a pane to the layout: its column in the wide layout, its height weight, and a
 // preferred fixed height (0 for none). Its number key is its position.
-func (m *Model) addPane(p kit.Pane, col, weight, fixed int) {
+func (m *Model) addPane(p common.Pane, col, weight, fixed int) {
 	m.slots = append(m.slots, &slot{pane: p, col: col, weight: weight, fixed: fixed})
 }
 
@@ -349,11 +349,11 @@ func (m *Model) tabBar() string {
 			label = " " + label
 			b.WriteString(st.Title.On(label))
 		}
-		w := kit.TextWidth(label)
+		w := common.TextWidth(label)
 		m.tabs = append(m.tabs, tabSpan{x, x + w, i})
 		x += w
 	}
-	return kit.FitStyled(b.String(), m.width)
+	return common.FitStyled(b.String(), m.width)
 }
 
 // framed draws a pane inside its border, with its number, title and freshness in the top edge.
@@ -386,7 +386,7 @@ func (m *Model) framed(s *slot, focused bool) []string {
 	return append(out, s.bottom)
 }
 
-func (m *Model) borders(s *slot, title, fresh string, focused bool, border kit.Paint) (top, bottom, side string) {
+func (m *Model) borders(s *slot, title, fresh string, focused bool, border common.Paint) (top, bottom, side string) {
 	st := m.st
 	w := s.r.w
 	tp := st.Title
@@ -395,11 +395,11 @@ func (m *Model) borders(s *slot, title, fresh string, focused bool, border kit.P
 		tp, mark = st.TitleFocus, "▶"
 	}
 	t := mark + title + " "
-	used := 2 + kit.TextWidth(t)
+	used := 2 + common.TextWidth(t)
 	var fr string
 	if fresh != "" {
 		fr = " " + fresh + " "
-		used += kit.TextWidth(fr)
+		used += common.TextWidth(fr)
 	}
 	fill := max(w-used-1, 0)
 	top = border.On("╭─") + tp.On(t)
@@ -407,7 +407,7 @@ func (m *Model) borders(s *slot, title, fresh string, focused bool, border kit.P
 		top += st.Warn.On(fr)
 	}
 	top += border.On(strings.Repeat("─", fill) + "╮")
-	top = kit.FitStyled(top, w)
+	top = common.FitStyled(top, w)
 	bottom = border.On("╰" + strings.Repeat("─", max(w-2, 0)) + "╯")
 	side = border.On("│")
 	return top, bottom, side
@@ -423,8 +423,8 @@ func (m *Model) slotIndex(s *slot) int {
 }
 
 // freshness is the pane's stale marker: the oldest stale kind it shows, its age and error.
-func (m *Model) freshness(p kit.Pane) string {
-	ks, ok := p.(kit.KindsShower)
+func (m *Model) freshness(p common.Pane) string {
+	ks, ok := p.(common.KindsShower)
 	if !ok {
 		return ""
 	}
@@ -439,7 +439,7 @@ func (m *Model) freshness(p kit.Pane) string {
 		if !f.Loaded() {
 			return "no data: " + k.String() + " failed"
 		}
-		s := "stale " + kit.FmtAge(f.Age)
+		s := "stale " + common.FmtAge(f.Age)
 		if f.Err != nil {
 			s += " (retrying)"
 		}
@@ -461,7 +461,7 @@ func overlay(body []string, box string, width int) []string {
 		}
 		w := ansi.StringWidth(l)
 		left := max((width-w)/2, 0)
-		out[y] = kit.FitStyled(strings.Repeat(" ", left)+l, width)
+		out[y] = common.FitStyled(strings.Repeat(" ", left)+l, width)
 	}
 	return out
 }
@@ -499,7 +499,7 @@ func (m *Model) routeMouse(msg tea.MouseMsg) tea.Cmd {
 		case tea.MouseButtonWheelDown:
 			return s.pane.Update(tea.KeyMsg{Type: tea.KeyDown})
 		case tea.MouseButtonLeft:
-			if c, ok := s.pane.(kit.Clicker); ok {
+			if c, ok := s.pane.(common.Clicker); ok {
 				return c.Click(msg.X-s.r.x-1, msg.Y-s.r.y-1)
 			}
 		}

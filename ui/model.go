@@ -10,10 +10,10 @@ import (
 	"github.com/tradedesk/tradedesk/api/text"
 	"github.com/tradedesk/tradedesk/state"
 	"github.com/tradedesk/tradedesk/ui/action"
+	"github.com/tradedesk/tradedesk/ui/common"
 	"github.com/tradedesk/tradedesk/ui/components/orderentry"
 	"github.com/tradedesk/tradedesk/ui/components/tickers"
 	"github.com/tradedesk/tradedesk/ui/components/transfer"
-	"github.com/tradedesk/tradedesk/ui/kit"
 )
 
 // Config is everything the console needs; main fills it in from flags and the config file.
@@ -23,8 +23,8 @@ type Config struct {
 	Clock     func() time.Time // nil: time.Now
 	Mode      Mode
 	Network   string // mainnet, testnet, or a URL's host
-	Keys      kit.KeyMap
-	Theme     kit.Theme
+	Keys      common.KeyMap
+	Theme     common.Theme
 	Intervals Intervals   // zero: DefaultIntervals
 	Guard     state.Guard // zero: state.DefaultGuard
 	// Watchlist is the favourite instruments, shown first in the tickers pane.
@@ -47,9 +47,9 @@ type Model struct {
 	store *state.Store
 	clock func() time.Time
 	iv    Intervals
-	c     *kit.Common
-	st    *kit.Styles
-	keys  *kit.KeyMap
+	c     *common.Common
+	st    *common.Styles
+	keys  *common.KeyMap
 
 	slots   []*slot
 	focus   int
@@ -74,7 +74,7 @@ type Model struct {
 	pipe        pipeline
 	quitArmed   bool // quit was pressed once while an action was out
 	notice      string
-	noticeLevel kit.NoticeLevel
+	noticeLevel common.NoticeLevel
 	lastErr     string
 	lastErrAt   time.Time
 	latency     time.Duration
@@ -104,16 +104,16 @@ func New(cfg Config) *Model {
 	}
 	readOnly := cfg.ReadOnlyReason
 	if readOnly == "" && !cfg.Exchange.CanTrade() {
-		readOnly = "no key: watching " + kit.ShortAddr(cfg.Exchange.Address()) + "; start with --keystore or TRADEDESK_PRIVATE_KEY to trade"
+		readOnly = "no key: watching " + common.ShortAddr(cfg.Exchange.Address()) + "; start with --keystore or TRADEDESK_PRIVATE_KEY to trade"
 	}
 	keys := cfg.Keys
-	st := kit.NewStyles(cfg.Theme)
+	st := common.NewStyles(cfg.Theme)
 	m := &Model{
 		ex: cfg.Exchange, store: cfg.Store, clock: cfg.Clock, iv: cfg.Intervals, st: st, keys: &keys,
 		help: newHelp(st), polls: map[state.Kind]*poller{}, stats: cfg.Stats, footerDirty: true,
 		status: statusBar{st: st, mode: cfg.Mode, network: cfg.Network, address: cfg.Exchange.Address()},
 	}
-	m.c = &kit.Common{Store: cfg.Store, Styles: st, Keys: m.keys, Clock: cfg.Clock, Guard: cfg.Guard,
+	m.c = &common.Common{Store: cfg.Store, Styles: st, Keys: m.keys, Clock: cfg.Clock, Guard: cfg.Guard,
 		ReadOnly: readOnly, Account: cfg.Exchange.Address()}
 	m.c.SetInstrument(cfg.Instrument)
 	m.kinds = polledKinds(cfg.Exchange.Address() != "")
@@ -121,7 +121,7 @@ func New(cfg Config) *Model {
 		m.polls[k] = &poller{kind: k}
 	}
 
-	// The panes. Adding one is one line here (see kit.Pane).
+	// The panes. Adding one is one line here (see common.Pane).
 	m.tickers = tickers.New(m.c, cfg.Watchlist)
 	m.form = orderentry.New(m.c, m.status.modeWord(), &m.pipe.out[action.LaneOrder])
 	accountEmpty := "waiting for the account…"
@@ -142,7 +142,7 @@ func New(cfg Config) *Model {
 	m.addPane(newFundsGroup(m.c, cfg.Exchange), colRight, 2, 0)
 
 	if cfg.Instrument != "" {
-		m.form.Update(kit.InstrumentMsg{Symbol: cfg.Instrument})
+		m.form.Update(common.InstrumentMsg{Symbol: cfg.Instrument})
 	}
 	m.setFocus(0)
 	return m
@@ -193,14 +193,14 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.onActionDone(msg)
 	case action.FollowUpMsg:
 		return m, m.onFollowUp(msg)
-	case kit.InstrumentMsg:
+	case common.InstrumentMsg:
 		return m, m.onInstrument(msg)
 	case transfer.OpenMsg:
 		return m, m.broadcast(msg)
-	case kit.FocusPaneMsg:
+	case common.FocusPaneMsg:
 		m.showPane(msg.Pane)
 		return m, nil
-	case kit.NoticeMsg:
+	case common.NoticeMsg:
 		m.setNotice(msg.Level, msg.Text)
 		return m, nil
 	case paneMsg:
@@ -216,7 +216,7 @@ func (m *Model) onDialogResult(msg dialogResultMsg) tea.Cmd {
 	m.dialog = nil
 	m.footerDirty = true
 	if !msg.confirmed {
-		m.setNotice(kit.LevelInfo, "not sent: "+msg.act.What)
+		m.setNotice(common.LevelInfo, "not sent: "+msg.act.What)
 		return nil
 	}
 	return m.execute(msg.act)
@@ -224,7 +224,7 @@ func (m *Model) onDialogResult(msg dialogResultMsg) tea.Cmd {
 
 // onInstrument makes msg's instrument the current one: the order form takes it (and the focus
 // when asked), and the panes that follow it move.
-func (m *Model) onInstrument(msg kit.InstrumentMsg) tea.Cmd {
+func (m *Model) onInstrument(msg common.InstrumentMsg) tea.Cmd {
 	m.footerDirty = true
 	m.c.SetInstrument(msg.Symbol)
 	cmd := m.form.Update(msg)
@@ -233,12 +233,12 @@ func (m *Model) onInstrument(msg kit.InstrumentMsg) tea.Cmd {
 	}
 	// Panes that follow the current instrument (the chart, instrument details) pick it up
 	// when told the market changed; the others find their data unchanged.
-	return tea.Batch(cmd, m.broadcast(kit.DataMsg{Kind: state.KindTickers}))
+	return tea.Batch(cmd, m.broadcast(common.DataMsg{Kind: state.KindTickers}))
 }
 
 // setNotice shows a notice in the status line. Notices quote server text (rejections, cloids
 // of orders found), so they are cleaned here, once, not when the status line is drawn.
-func (m *Model) setNotice(level kit.NoticeLevel, msg string) {
+func (m *Model) setNotice(level common.NoticeLevel, msg string) {
 	m.notice, m.noticeLevel = text.Clean(msg), level
 }
 
@@ -280,7 +280,7 @@ func (m *Model) routeKey(msg tea.KeyMsg) tea.Cmd {
 	if key.Matches(msg, k.KillSwitch) { // before a text input: it works while typing
 		return m.killSwitch()
 	}
-	if c, ok := pane.(kit.InputCapturer); ok && c.Capturing() && !key.Matches(msg, k.NextPane, k.PrevPane) {
+	if c, ok := pane.(common.InputCapturer); ok && c.Capturing() && !key.Matches(msg, k.NextPane, k.PrevPane) {
 		return pane.Update(msg)
 	}
 	switch {
@@ -288,7 +288,7 @@ func (m *Model) routeKey(msg tea.KeyMsg) tea.Cmd {
 		if m.pipe.open > 0 && !m.quitArmed {
 			// Leaving with an action out would leave its outcome unseen.
 			m.quitArmed = true
-			m.setNotice(kit.LevelWarn, "an action is still out: wait for its result, or press "+msg.String()+" again to quit anyway")
+			m.setNotice(common.LevelWarn, "an action is still out: wait for its result, or press "+msg.String()+" again to quit anyway")
 			return nil
 		}
 		return tea.Quit
@@ -303,7 +303,7 @@ func (m *Model) routeKey(msg tea.KeyMsg) tea.Cmd {
 		m.setFocus((m.focus - 1 + len(m.slots)) % len(m.slots))
 		return nil
 	case key.Matches(msg, k.Refresh):
-		m.setNotice(kit.LevelInfo, "refreshing")
+		m.setNotice(common.LevelInfo, "refreshing")
 		return m.refreshNow(m.kinds...)
 	}
 	for i := range min(len(m.slots), len(k.FocusPane)) {
@@ -327,7 +327,7 @@ func (m *Model) setFocus(i int) {
 }
 
 // showPane focuses the slot that holds p, directly or inside a group (which then shows it).
-func (m *Model) showPane(p kit.Pane) {
+func (m *Model) showPane(p common.Pane) {
 	for i, s := range m.slots {
 		if s.pane == p {
 			m.setFocus(i)
@@ -337,7 +337,7 @@ func (m *Model) showPane(p kit.Pane) {
 	}
 }
 
-func (m *Model) focusPane(p kit.Pane) {
+func (m *Model) focusPane(p common.Pane) {
 	for i, s := range m.slots {
 		if s.pane == p {
 			m.setFocus(i)

@@ -9,8 +9,8 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
+	"github.com/tradedesk/tradedesk/ui/common"
 	"github.com/tradedesk/tradedesk/ui/components/orderentry"
-	"github.com/tradedesk/tradedesk/ui/kit"
 )
 
 func TestConsoleLoadsFromSimulator(t *testing.T) {
@@ -135,7 +135,7 @@ func TestPlaceAndCancelOrderThroughTheUI(t *testing.T) {
 	}
 
 	c.key(t, "3", "x")
-	if !strings.Contains(c.m.notice, "cancel") || c.m.noticeLevel == kit.LevelError {
+	if !strings.Contains(c.m.notice, "cancel") || c.m.noticeLevel == common.LevelError {
 		t.Fatalf("status after cancel: %q", c.m.notice)
 	}
 	if n := len(c.m.store.Orders()); n != 0 {
@@ -160,7 +160,7 @@ func TestMarketOrderOpensPositionAndCloseKeyClosesIt(t *testing.T) {
 	}
 	c.typeText(t, "0.02")
 	c.key(t, "enter", "enter")
-	if c.m.noticeLevel == kit.LevelError {
+	if c.m.noticeLevel == common.LevelError {
 		t.Fatalf("market order failed: %q", c.m.notice)
 	}
 	ps := c.m.store.Positions()
@@ -345,7 +345,7 @@ func assertSize(t *testing.T, v string, w, h int) {
 		t.Errorf("%d lines, want %d", len(lines), h)
 	}
 	for i, l := range lines {
-		if n := kit.TextWidth(l); n != w {
+		if n := common.TextWidth(l); n != w {
 			t.Errorf("line %d is %d cells, want %d: %q", i, n, w, l)
 		}
 	}

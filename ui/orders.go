@@ -9,7 +9,7 @@ import (
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
 	"github.com/tradedesk/tradedesk/ui/action"
-	"github.com/tradedesk/tradedesk/ui/kit"
+	"github.com/tradedesk/tradedesk/ui/common"
 )
 
 // Open order columns.
@@ -26,8 +26,8 @@ const (
 
 // ordersPane lists the account's open orders; keys cancel one, all on an instrument, or all.
 type ordersPane struct {
-	*kit.Common
-	tbl     *kit.Table
+	*common.Common
+	tbl     *common.Table
 	orders  []api.OrderRecord
 	version uint64
 	ageAt   int64 // the clock second the age column was rendered at
@@ -35,32 +35,32 @@ type ordersPane struct {
 	emptyText string
 }
 
-func newOrdersPane(c *kit.Common) *ordersPane {
+func newOrdersPane(c *common.Common) *ordersPane {
 	p := &ordersPane{Common: c}
-	p.tbl = kit.NewTable(c.Styles, []kit.Column{
-		kit.Col("Instrument", 12, false, 0), kit.Col("Side", 4, false, 0), kit.Col("Price", 12, true, 0), kit.Col("Size", 11, true, 0),
-		kit.Col("Filled", 11, true, 1), kit.Col("Type", 14, false, 0), kit.Col("Age", 7, true, 1), kit.Col("Order id", 10, true, 2),
+	p.tbl = common.NewTable(c.Styles, []common.Column{
+		common.Col("Instrument", 12, false, 0), common.Col("Side", 4, false, 0), common.Col("Price", 12, true, 0), common.Col("Size", 11, true, 0),
+		common.Col("Filled", 11, true, 1), common.Col("Type", 14, false, 0), common.Col("Age", 7, true, 1), common.Col("Order id", 10, true, 2),
 	}, p.cell)
 	p.emptyText = "no open orders"
 	return p
 }
 
-// Title implements kit.Pane.
+// Title implements common.Pane.
 func (p *ordersPane) Title() string { return fmt.Sprintf("Open orders (%d)", len(p.orders)) }
 
-// Kinds implements kit.KindsShower.
+// Kinds implements common.KindsShower.
 func (p *ordersPane) Kinds() []state.Kind { return []state.Kind{state.KindOrders} }
 
-// SetSize implements kit.Pane.
+// SetSize implements common.Pane.
 func (p *ordersPane) SetSize(w, h int) { p.tbl.SetSize(w, h) }
 
-// SetFocused implements kit.Pane.
+// SetFocused implements common.Pane.
 func (p *ordersPane) SetFocused(f bool) { p.tbl.Focused = f }
 
-// Update implements kit.Pane.
+// Update implements common.Pane.
 func (p *ordersPane) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
-	case kit.DataMsg:
+	case common.DataMsg:
 		if msg.Kind == state.KindOrders || msg.Kind == state.KindInstruments {
 			p.refresh()
 		}
@@ -92,7 +92,7 @@ func (p *ordersPane) handleKey(msg tea.KeyMsg) tea.Cmd {
 		return p.cancelAll()
 	case key.Matches(msg, k.Pick):
 		if o, ok := p.selected(); ok {
-			return kit.SelectInstrument(o.Instrument, "", true)
+			return common.SelectInstrument(o.Instrument, "", true)
 		}
 	}
 	return nil
@@ -107,22 +107,22 @@ func (p *ordersPane) selected() (api.OrderRecord, bool) {
 
 func (p *ordersPane) cancelSelected() tea.Cmd {
 	if p.ReadOnly != "" {
-		return kit.ReadOnlyNotice(p.ReadOnly, "cancel an order")
+		return common.ReadOnlyNotice(p.ReadOnly, "cancel an order")
 	}
 	o, ok := p.selected()
 	if !ok {
-		return kit.Notice(kit.LevelWarn, "no order selected")
+		return common.Notice(common.LevelWarn, "no order selected")
 	}
 	return action.Request(action.NewCancel(o))
 }
 
 func (p *ordersPane) cancelInstrument() tea.Cmd {
 	if p.ReadOnly != "" {
-		return kit.ReadOnlyNotice(p.ReadOnly, "cancel orders")
+		return common.ReadOnlyNotice(p.ReadOnly, "cancel orders")
 	}
 	o, ok := p.selected()
 	if !ok {
-		return kit.Notice(kit.LevelWarn, "no order selected")
+		return common.Notice(common.LevelWarn, "no order selected")
 	}
 	n := 0
 	for _, x := range p.orders {
@@ -135,13 +135,13 @@ func (p *ordersPane) cancelInstrument() tea.Cmd {
 
 func (p *ordersPane) cancelAll() tea.Cmd {
 	if p.ReadOnly != "" {
-		return kit.ReadOnlyNotice(p.ReadOnly, "cancel orders")
+		return common.ReadOnlyNotice(p.ReadOnly, "cancel orders")
 	}
 	return action.Request(action.NewCancelAll("Cancel ALL open orders", fmt.Sprintf("cancel all %d open order(s)", len(p.orders)),
 		[]string{fmt.Sprintf("Cancel all %d open order(s) on every instrument?", len(p.orders))}))
 }
 
-func (p *ordersPane) cell(row, col int) (string, kit.Paint) {
+func (p *ordersPane) cell(row, col int) (string, common.Paint) {
 	o := &p.orders[row]
 	st := p.Styles
 	in, _ := p.Store.Instrument(o.Instrument)
@@ -158,26 +158,26 @@ func (p *ordersPane) cell(row, col int) (string, kit.Paint) {
 		if o.IsMarket {
 			return "market", st.Muted
 		}
-		return kit.FmtNum(o.LimitPrice, pd), st.Text
+		return common.FmtNum(o.LimitPrice, pd), st.Text
 	case ocSize:
-		return kit.FmtNum(o.Size, sd), st.Text
+		return common.FmtNum(o.Size, sd), st.Text
 	case ocFilled:
 		f := o.Size.Sub(o.Unfilled)
 		if f.IsZero() {
 			return "-", st.Muted
 		}
-		return kit.FmtNum(f, sd), st.Good
+		return common.FmtNum(f, sd), st.Good
 	case ocType:
 		return orderType(o), st.Muted
 	case ocAge:
 		if o.Timestamp.IsZero() {
 			return "-", st.Muted
 		}
-		return kit.FmtAge(p.Clock().Sub(o.Timestamp.Time)), st.Muted
+		return common.FmtAge(p.Clock().Sub(o.Timestamp.Time)), st.Muted
 	case ocOid:
 		return fmt.Sprint(o.OrderID), st.Muted
 	}
-	return "", kit.Paint{}
+	return "", common.Paint{}
 }
 
 // orderType is an order's type, trigger, time in force and flags in a few letters:
@@ -190,11 +190,11 @@ func orderType(o *api.OrderRecord) string {
 	return strings.Join(append(parts, state.FlagAbbrevs(o.ReduceOnly, o.PostOnly)...), " ")
 }
 
-// View implements kit.Pane. Ages move with the clock, so rows re-render once a second at most.
+// View implements common.Pane. Ages move with the clock, so rows re-render once a second at most.
 func (p *ordersPane) View() string {
 	p.tbl.Empty = p.emptyText
 	if p.Account != "" {
-		p.tbl.Empty = kit.EmptyFor(p.Store, state.KindOrders, p.emptyText)
+		p.tbl.Empty = common.EmptyFor(p.Store, state.KindOrders, p.emptyText)
 	}
 	if sec := p.Clock().Unix(); sec != p.ageAt {
 		p.ageAt = sec
@@ -203,19 +203,19 @@ func (p *ordersPane) View() string {
 	return strings.Join(p.tbl.Lines(make([]string, 0, p.tbl.Height+1)), "\n")
 }
 
-// Click implements kit.Clicker.
+// Click implements common.Clicker.
 func (p *ordersPane) Click(_, y int) tea.Cmd {
 	p.tbl.ClickRow(y)
 	return nil
 }
 
-// ShortHelp implements kit.Pane.
+// ShortHelp implements common.Pane.
 func (p *ordersPane) ShortHelp() []key.Binding {
 	k := p.Keys
 	return []key.Binding{k.Up, k.Down, k.Cancel, k.CancelInstrument, k.CancelAll}
 }
 
-// FullHelp implements kit.Pane.
+// FullHelp implements common.Pane.
 func (p *ordersPane) FullHelp() [][]key.Binding {
 	k := p.Keys
 	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}, {k.Cancel, k.CancelInstrument, k.CancelAll, k.Pick}}

@@ -7,25 +7,25 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
+	"github.com/tradedesk/tradedesk/ui/common"
 	"github.com/tradedesk/tradedesk/ui/components/transfer"
-	"github.com/tradedesk/tradedesk/ui/kit"
 )
 
 // paneGroup shows one of several panes at a time under a row of tabs: [ and ] switch. The
 // history-and-money panes come in three groups so the wide layout keeps room for the core panes.
 type paneGroup struct {
-	st      *kit.Styles
+	st      *common.Styles
 	title   string
-	panes   []kit.Pane
+	panes   []common.Pane
 	active  int
 	focused bool
 	w, h    int
 	bar     string
-	barKey  string      // the titles the bar was drawn with
-	keys    *kit.KeyMap // PrevView and NextView switch views
+	barKey  string         // the titles the bar was drawn with
+	keys    *common.KeyMap // PrevView and NextView switch views
 }
 
-func newPaneGroup(c *kit.Common, title string, panes ...kit.Pane) *paneGroup {
+func newPaneGroup(c *common.Common, title string, panes ...common.Pane) *paneGroup {
 	g := &paneGroup{st: c.Styles, keys: c.Keys, title: title, panes: panes}
 	g.renderBar()
 	return g
@@ -34,21 +34,21 @@ func newPaneGroup(c *kit.Common, title string, panes ...kit.Pane) *paneGroup {
 // Title implements Pane: the group's name and the view shown.
 func (g *paneGroup) Title() string { return g.title + ": " + g.panes[g.active].Title() }
 
-// Kinds implements kit.KindsShower for the view shown.
+// Kinds implements common.KindsShower for the view shown.
 func (g *paneGroup) Kinds() []state.Kind {
-	if k, ok := g.panes[g.active].(kit.KindsShower); ok {
+	if k, ok := g.panes[g.active].(common.KindsShower); ok {
 		return k.Kinds()
 	}
 	return nil
 }
 
-// Capturing implements kit.InputCapturer for the view shown.
+// Capturing implements common.InputCapturer for the view shown.
 func (g *paneGroup) Capturing() bool {
-	c, ok := g.panes[g.active].(kit.InputCapturer)
+	c, ok := g.panes[g.active].(common.InputCapturer)
 	return ok && c.Capturing()
 }
 
-// SetSize implements kit.Pane; the tab row takes one line.
+// SetSize implements common.Pane; the tab row takes one line.
 func (g *paneGroup) SetSize(w, h int) {
 	g.w, g.h = w, h
 	for _, p := range g.panes {
@@ -57,7 +57,7 @@ func (g *paneGroup) SetSize(w, h int) {
 	g.renderBar()
 }
 
-// SetFocused implements kit.Pane.
+// SetFocused implements common.Pane.
 func (g *paneGroup) SetFocused(f bool) {
 	g.focused = f
 	for i, p := range g.panes {
@@ -66,7 +66,7 @@ func (g *paneGroup) SetFocused(f bool) {
 }
 
 // show makes p the view shown, if it is one of the group's; it reports whether it was.
-func (g *paneGroup) show(p kit.Pane) bool {
+func (g *paneGroup) show(p common.Pane) bool {
 	for i, q := range g.panes {
 		if q == p {
 			g.switchTo(i)
@@ -114,7 +114,7 @@ func (g *paneGroup) Click(x, y int) tea.Cmd {
 	if y == 0 {
 		pos := 0
 		for i, p := range g.panes {
-			w := kit.TextWidth(p.Title()) + 3
+			w := common.TextWidth(p.Title()) + 3
 			if x >= pos && x < pos+w {
 				g.switchTo(i)
 				return nil
@@ -123,7 +123,7 @@ func (g *paneGroup) Click(x, y int) tea.Cmd {
 		}
 		return nil
 	}
-	if c, ok := g.panes[g.active].(kit.Clicker); ok {
+	if c, ok := g.panes[g.active].(common.Clicker); ok {
 		return c.Click(x, y-1)
 	}
 	return nil
@@ -141,10 +141,10 @@ func (g *paneGroup) renderBar() {
 		b.WriteString(" ")
 	}
 	b.WriteString(g.st.Muted.On(g.keys.PrevView.Help().Key + " switch"))
-	g.bar = kit.FitStyled(b.String(), g.w)
+	g.bar = common.FitStyled(b.String(), g.w)
 }
 
-// View implements kit.Pane. The tab row is drawn again when a view's title (its count) changed.
+// View implements common.Pane. The tab row is drawn again when a view's title (its count) changed.
 func (g *paneGroup) View() string {
 	var k strings.Builder
 	for _, p := range g.panes {
@@ -161,7 +161,7 @@ func (g *paneGroup) View() string {
 	return g.bar + "\n" + g.panes[g.active].View()
 }
 
-// ShortHelp implements kit.Pane.
+// ShortHelp implements common.Pane.
 func (g *paneGroup) ShortHelp() []key.Binding {
 	return append([]key.Binding{g.keys.PrevView}, g.panes[g.active].ShortHelp()...)
 }
@@ -176,18 +176,18 @@ func (g *paneGroup) FullHelp() [][]key.Binding {
 }
 
 // newMarketGroup is the chart and the current instrument's details.
-func newMarketGroup(c *kit.Common, ex api.Exchange) *paneGroup {
+func newMarketGroup(c *common.Common, ex api.Exchange) *paneGroup {
 	return newPaneGroup(c, "Market", newChartPane(c, ex), newInstrumentPane(c, ex))
 }
 
 // newActivityGroup is the fills and the order history; bell rings the terminal bell on new fills.
-func newActivityGroup(c *kit.Common, ex api.Exchange, bell bool) *paneGroup {
+func newActivityGroup(c *common.Common, ex api.Exchange, bell bool) *paneGroup {
 	return newPaneGroup(c, "Activity", newFillsPane(c, ex, bell), newHistoryPane(c, ex))
 }
 
 // newFundsGroup is the balances and collateral, the transfer form and the broker approvals.
-func newFundsGroup(c *kit.Common, ex api.Exchange) *paneGroup {
-	return newPaneGroup(c, "Funds", newBalancesPane(c, kit.ExchangeAddress(ex) != ""), transfer.New(c, ex), newBrokersPane(c, ex))
+func newFundsGroup(c *common.Common, ex api.Exchange) *paneGroup {
+	return newPaneGroup(c, "Funds", newBalancesPane(c, common.ExchangeAddress(ex) != ""), transfer.New(c, ex), newBrokersPane(c, ex))
 }
 
 // fetchers implements fetcherOwner for every view of the group.

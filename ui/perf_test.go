@@ -15,7 +15,7 @@ import (
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/api/sim"
 	"github.com/tradedesk/tradedesk/state"
-	"github.com/tradedesk/tradedesk/ui/kit"
+	"github.com/tradedesk/tradedesk/ui/common"
 )
 
 // countingServer serves h on loopback and counts the TCP connections clients open to it.
@@ -197,7 +197,7 @@ func allLoaded(m *Model) bool { return notLoaded(m) == "" }
 func BenchmarkFrameMedian(b *testing.B) {
 	m := benchModel(b)
 	m.store.Apply(state.FillsMsg{Gen: 1, At: benchNow, Page: api.Page[api.Fill]{Data: makeFills(10000, 10000), Page: 1, TotalPages: 100, HasNext: true}})
-	m.broadcast(kit.DataMsg{Kind: state.KindFills})
+	m.broadcast(common.DataMsg{Kind: state.KindFills})
 	var sets [2][]api.Ticker
 	for i := range sets {
 		for _, t := range m.store.Tickers() {

@@ -5,7 +5,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tradedesk/tradedesk/ui/action"
-	"github.com/tradedesk/tradedesk/ui/kit"
+	"github.com/tradedesk/tradedesk/ui/common"
 )
 
 // The signed-action pipeline. Every action that signs and sends (an order, a close, a cancel, the
@@ -41,11 +41,11 @@ func (p *pipeline) busy(l action.Lane) bool { return l != action.LaneNone && p.o
 // onAction checks a pane's request (read-only, its lane) and confirms or sends it.
 func (m *Model) onAction(a *action.Action) tea.Cmd {
 	if m.c.ReadOnly != "" {
-		m.setNotice(kit.LevelWarn, "read-only: "+a.What+" not sent ("+m.c.ReadOnly+")")
+		m.setNotice(common.LevelWarn, "read-only: "+a.What+" not sent ("+m.c.ReadOnly+")")
 		return nil
 	}
 	if m.pipe.busy(a.Lane) {
-		m.setNotice(kit.LevelWarn, action.BusyText[a.Lane])
+		m.setNotice(common.LevelWarn, action.BusyText[a.Lane])
 		return nil
 	}
 	if a.Confirm {
@@ -62,7 +62,7 @@ func (m *Model) execute(a *action.Action) tea.Cmd {
 	}
 	m.pipe.out[a.Lane] = a.Lane != action.LaneNone
 	m.pipe.open++
-	m.setNotice(kit.LevelInfo, "sending: "+a.What+"…")
+	m.setNotice(common.LevelInfo, "sending: "+a.What+"…")
 	slog.Info("action sent", "what", a.What)
 	return tea.Batch(action.Send(m.ex, a, m.iv.Timeout), m.broadcast(action.SentMsg{Act: a}))
 }
@@ -72,15 +72,15 @@ func (m *Model) onActionDone(d action.DoneMsg) tea.Cmd {
 	m.latency = d.Latency
 	if d.Act.FollowUp != nil {
 		if cmd, waiting := d.Act.FollowUp(m.ex, d, m.iv.Timeout); cmd != nil {
-			m.setNotice(kit.LevelWarn, waiting)
+			m.setNotice(common.LevelWarn, waiting)
 			slog.Warn("action answer needs a follow-up", "what", d.Act.What, "err", d.Err)
 			return cmd
 		}
 	}
 	text, failed := d.Act.Read(d)
-	level := kit.LevelInfo
+	level := common.LevelInfo
 	if failed {
-		level = kit.LevelError
+		level = common.LevelError
 	}
 	return m.settle(d.Act, text, level)
 }
@@ -91,15 +91,15 @@ func (m *Model) onFollowUp(msg action.FollowUpMsg) tea.Cmd {
 }
 
 // settle ends an action: its words, the log, the lane freed, a refresh of what it changed.
-func (m *Model) settle(a *action.Action, text string, level kit.NoticeLevel) tea.Cmd {
+func (m *Model) settle(a *action.Action, text string, level common.NoticeLevel) tea.Cmd {
 	m.pipe.out[a.Lane] = false
 	m.pipe.open--
 	m.setNotice(level, text)
-	if level == kit.LevelInfo {
+	if level == common.LevelInfo {
 		slog.Info("action done", "result", text)
 	} else {
 		slog.Warn("action failed", "result", text)
 	}
-	done := action.SettledMsg{Act: a, Text: text, Failed: level == kit.LevelError}
+	done := action.SettledMsg{Act: a, Text: text, Failed: level == common.LevelError}
 	return tea.Batch(m.broadcast(done), m.refreshNow(a.Refresh...))
 }

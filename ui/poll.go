@@ -8,7 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
-	"github.com/tradedesk/tradedesk/ui/kit"
+	"github.com/tradedesk/tradedesk/ui/common"
 )
 
 // Intervals is the polling cadence of each kind of data. Mids follow Tickers and collateral
@@ -218,7 +218,7 @@ func (m *Model) onPolled(msg polledMsg) tea.Cmd {
 	var next time.Duration
 	if msg.err != nil {
 		p.fails++
-		m.lastErr = msg.kind.String() + ": " + kit.PlainError(msg.err)
+		m.lastErr = msg.kind.String() + ": " + common.PlainError(msg.err)
 		m.lastErrAt = m.clock()
 		next = m.heartbeatWait(msg.kind, backoff(m.iv.every(msg.kind), p.fails, m.iv.MaxBackoff, msg.err), msg.err)
 	}
@@ -232,7 +232,7 @@ func (m *Model) onPolled(msg polledMsg) tea.Cmd {
 		next = m.iv.every(msg.kind)
 	}
 	if m.store.Apply(msg.msg) {
-		cmds = append(cmds, m.broadcast(kit.DataMsg{Kind: msg.kind}))
+		cmds = append(cmds, m.broadcast(common.DataMsg{Kind: msg.kind}))
 		if msg.kind == state.KindTickers {
 			m.relayoutIfWanted()
 		}

@@ -9,7 +9,7 @@ import (
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
 	"github.com/tradedesk/tradedesk/ui/action"
-	"github.com/tradedesk/tradedesk/ui/kit"
+	"github.com/tradedesk/tradedesk/ui/common"
 )
 
 // Position columns.
@@ -35,8 +35,8 @@ var (
 
 // positionsPane lists the account's open positions with their PnL and liquidation distance.
 type positionsPane struct {
-	*kit.Common
-	tbl       *kit.Table
+	*common.Common
+	tbl       *common.Table
 	positions []api.Position
 	account   api.AccountSummary
 	rows      []state.PositionRow // figures, worked out when a row is first drawn
@@ -45,35 +45,35 @@ type positionsPane struct {
 	emptyText string // what an empty list says once loaded
 }
 
-func newPositionsPane(c *kit.Common) *positionsPane {
+func newPositionsPane(c *common.Common) *positionsPane {
 	p := &positionsPane{Common: c}
-	p.tbl = kit.NewTable(c.Styles, []kit.Column{
-		kit.Col("Instrument", 12, false, 0), kit.Col("Side", 5, false, 0), kit.Col("Size", 11, true, 0), kit.Col("Entry", 11, true, 1),
-		kit.Col("Mark", 11, true, 0), kit.Col("Notional", 11, true, 2), kit.Col("uPnL", 11, true, 0), kit.Col("ROE", 8, true, 1),
-		kit.Col("Lev", 9, false, 3), kit.Col("Liq. price", 11, true, 1), kit.Col("Liq. dist", 9, true, 0),
+	p.tbl = common.NewTable(c.Styles, []common.Column{
+		common.Col("Instrument", 12, false, 0), common.Col("Side", 5, false, 0), common.Col("Size", 11, true, 0), common.Col("Entry", 11, true, 1),
+		common.Col("Mark", 11, true, 0), common.Col("Notional", 11, true, 2), common.Col("uPnL", 11, true, 0), common.Col("ROE", 8, true, 1),
+		common.Col("Lev", 9, false, 3), common.Col("Liq. price", 11, true, 1), common.Col("Liq. dist", 9, true, 0),
 	}, p.cell)
 	p.emptyText = "no open positions"
 	return p
 }
 
-// Title implements kit.Pane.
+// Title implements common.Pane.
 func (p *positionsPane) Title() string { return "Positions" }
 
-// Kinds implements kit.KindsShower.
+// Kinds implements common.KindsShower.
 func (p *positionsPane) Kinds() []state.Kind {
 	return []state.Kind{state.KindPositions, state.KindAccount}
 }
 
-// SetSize implements kit.Pane.
+// SetSize implements common.Pane.
 func (p *positionsPane) SetSize(w, h int) { p.tbl.SetSize(w, h) }
 
-// SetFocused implements kit.Pane.
+// SetFocused implements common.Pane.
 func (p *positionsPane) SetFocused(f bool) { p.tbl.Focused = f }
 
-// Update implements kit.Pane.
+// Update implements common.Pane.
 func (p *positionsPane) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
-	case kit.DataMsg:
+	case common.DataMsg:
 		switch msg.Kind {
 		case state.KindPositions, state.KindTickers, state.KindAccount, state.KindInstruments:
 			p.refresh()
@@ -118,7 +118,7 @@ func (p *positionsPane) handleKey(msg tea.KeyMsg) tea.Cmd {
 		return p.closeSelected()
 	case key.Matches(msg, k.Pick):
 		if r, ok := p.selected(); ok {
-			return kit.SelectInstrument(r.Instrument, "", true)
+			return common.SelectInstrument(r.Instrument, "", true)
 		}
 	}
 	return nil
@@ -135,26 +135,26 @@ func (p *positionsPane) selected() (state.PositionRow, bool) {
 // the same validation path as the order form.
 func (p *positionsPane) closeSelected() tea.Cmd {
 	if p.ReadOnly != "" {
-		return kit.ReadOnlyNotice(p.ReadOnly, "close a position")
+		return common.ReadOnlyNotice(p.ReadOnly, "close a position")
 	}
 	r, ok := p.selected()
 	if !ok {
-		return kit.Notice(kit.LevelWarn, "no position selected")
+		return common.Notice(common.LevelWarn, "no position selected")
 	}
 	pos, ok := p.Store.Position(r.Instrument)
 	if !ok {
-		return kit.Notice(kit.LevelWarn, r.Instrument+": the position is gone")
+		return common.Notice(common.LevelWarn, r.Instrument+": the position is gone")
 	}
 	intent := state.ClosePositionIntent(pos)
 	intent.Cloid = state.NewCloid()
 	checked, errs := p.Store.CheckOrder(intent, p.Guard)
 	if len(errs) > 0 {
-		return kit.Notice(kit.LevelError, "cannot close "+r.Instrument+": "+kit.JoinFieldErrors(errs))
+		return common.Notice(common.LevelError, "cannot close "+r.Instrument+": "+common.JoinFieldErrors(errs))
 	}
 	return action.Request(action.NewOrder(action.KindClose, checked, p.Styles))
 }
 
-func (p *positionsPane) cell(row, col int) (string, kit.Paint) {
+func (p *positionsPane) cell(row, col int) (string, common.Paint) {
 	r := p.view(row)
 	st := p.Styles
 	in, _ := p.Store.Instrument(r.Instrument)
@@ -168,34 +168,34 @@ func (p *positionsPane) cell(row, col int) (string, kit.Paint) {
 		}
 		return "SHORT", st.Sell
 	case pcSize:
-		return kit.FmtNum(r.Size, sd), st.Text
+		return common.FmtNum(r.Size, sd), st.Text
 	case pcEntry:
-		return kit.FmtNum(r.Entry, pd), st.Text
+		return common.FmtNum(r.Entry, pd), st.Text
 	case pcMark:
-		return kit.FmtNum(r.Mark, pd), st.Text
+		return common.FmtNum(r.Mark, pd), st.Text
 	case pcNotional:
-		return kit.FmtNum(r.Notional, 2), st.Text
+		return common.FmtNum(r.Notional, 2), st.Text
 	case pcUPnL:
-		return kit.FmtSigned(r.UPnL, 2), kit.SignPaint(st, r.UPnL)
+		return common.FmtSigned(r.UPnL, 2), common.SignPaint(st, r.UPnL)
 	case pcROE:
-		return kit.FmtPct(r.ROE), kit.SignPaint(st, r.ROE)
+		return common.FmtPct(r.ROE), common.SignPaint(st, r.ROE)
 	case pcLeverage:
 		return r.Leverage.String() + "x " + marginModeShort(r.MarginMode), st.Muted
 	case pcLiq:
 		if r.Liquidation.IsZero() {
 			return "-", st.Muted
 		}
-		return kit.FmtNum(r.Liquidation, pd), st.Text
+		return common.FmtNum(r.Liquidation, pd), st.Text
 	case pcLiqDist:
 		if r.Liquidation.IsZero() {
 			return "-", st.Muted
 		}
 		return state.FormatPercent(r.LiqDistance, 2), liqPaint(st, r.LiqDistance)
 	}
-	return "", kit.Paint{}
+	return "", common.Paint{}
 }
 
-func liqPaint(st *kit.Styles, dist decimal.Decimal) kit.Paint {
+func liqPaint(st *common.Styles, dist decimal.Decimal) common.Paint {
 	switch {
 	case dist.LessThan(liqDangerPct):
 		return st.Danger
@@ -215,27 +215,27 @@ func marginModeShort(m string) string {
 	return m
 }
 
-// View implements kit.Pane.
+// View implements common.Pane.
 func (p *positionsPane) View() string {
 	p.tbl.Empty = p.emptyText
 	if p.Account != "" {
-		p.tbl.Empty = kit.EmptyFor(p.Store, state.KindPositions, p.emptyText)
+		p.tbl.Empty = common.EmptyFor(p.Store, state.KindPositions, p.emptyText)
 	}
 	return strings.Join(p.tbl.Lines(make([]string, 0, p.tbl.Height+1)), "\n")
 }
 
-// Click implements kit.Clicker.
+// Click implements common.Clicker.
 func (p *positionsPane) Click(_, y int) tea.Cmd {
 	p.tbl.ClickRow(y)
 	return nil
 }
 
-// ShortHelp implements kit.Pane.
+// ShortHelp implements common.Pane.
 func (p *positionsPane) ShortHelp() []key.Binding {
 	return []key.Binding{p.Keys.Up, p.Keys.Down, p.Keys.Close, p.Keys.Pick}
 }
 
-// FullHelp implements kit.Pane.
+// FullHelp implements common.Pane.
 func (p *positionsPane) FullHelp() [][]key.Binding {
 	k := p.Keys
 	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}, {k.Close, k.Pick}}

@@ -10,7 +10,7 @@ import (
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/api/sim"
 	"github.com/tradedesk/tradedesk/state"
-	"github.com/tradedesk/tradedesk/ui/kit"
+	"github.com/tradedesk/tradedesk/ui/common"
 )
 
 // testKeyHex is a fixed test key (never a real account).
@@ -203,7 +203,7 @@ func TestPumpTellsTimersFromWork(t *testing.T) {
 	request := fills.f.poll()
 	for name, cmd := range map[string]tea.Cmd{
 		"a poll's request": fetch(c.m.ex, state.KindTickers, 0, time.Second, c.clock.Now),
-		"a notice":         kit.Notice(kit.LevelInfo, "hello"),
+		"a notice":         common.Notice(common.LevelInfo, "hello"),
 		"a pane's request": request,
 	} {
 		if timerCmd(cmd) {

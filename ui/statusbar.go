@@ -8,7 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/shopspring/decimal"
 	"github.com/tradedesk/tradedesk/state"
-	"github.com/tradedesk/tradedesk/ui/kit"
+	"github.com/tradedesk/tradedesk/ui/common"
 )
 
 // Mode is how the console is connected: to the embedded simulator, read-only, or live.
@@ -35,7 +35,7 @@ func (m Mode) String() string {
 // statusBar draws the top line (mode, account, connection, latency, stale data) and the message
 // line (the last action's result and the last error).
 type statusBar struct {
-	st      *kit.Styles
+	st      *common.Styles
 	mode    Mode
 	network string
 	address string
@@ -82,7 +82,7 @@ func (s *statusBar) top(m *Model, width int) string {
 		b.WriteString(st.Muted.On(" · "))
 	}
 	if s.address != "" {
-		b.WriteString(kit.ShortAddr(s.address))
+		b.WriteString(common.ShortAddr(s.address))
 		b.WriteString(st.Muted.On(" · "))
 	}
 	b.WriteString(s.connection(m))
@@ -104,7 +104,7 @@ func (s *statusBar) top(m *Model, width int) string {
 			return left + strings.Repeat(" ", gap) + right
 		}
 	}
-	return kit.FitStyled(left, width)
+	return common.FitStyled(left, width)
 }
 
 func (s *statusBar) connection(m *Model) string {
@@ -154,10 +154,10 @@ func (s *statusBar) renderSummary(store *state.Store) (long, short string) {
 	st := s.st
 	a := store.Account()
 	im := state.MarginUtilizationAfter(a, decimal.Zero)
-	short = st.Muted.On("eq ") + kit.FmtNum(a.TotalAccountEquity, 0) + st.Muted.On(" IM ") + kit.UtilPaint(st, im).On(state.FormatPercent(im, 0)) + " "
-	long = st.Muted.On("equity ") + kit.FmtNum(a.TotalAccountEquity, 2) + st.Muted.On(" · avail ") + kit.FmtNum(a.AvailableBalance, 2) +
-		st.Muted.On(" · uPnL ") + kit.SignPaint(st, a.Upnl).On(kit.FmtSigned(a.Upnl, 2)) +
-		st.Muted.On(" · IM ") + kit.UtilPaint(st, im).On(state.FormatPercent(im, 1)) + " "
+	short = st.Muted.On("eq ") + common.FmtNum(a.TotalAccountEquity, 0) + st.Muted.On(" IM ") + common.UtilPaint(st, im).On(state.FormatPercent(im, 0)) + " "
+	long = st.Muted.On("equity ") + common.FmtNum(a.TotalAccountEquity, 2) + st.Muted.On(" · avail ") + common.FmtNum(a.AvailableBalance, 2) +
+		st.Muted.On(" · uPnL ") + common.SignPaint(st, a.Upnl).On(common.FmtSigned(a.Upnl, 2)) +
+		st.Muted.On(" · IM ") + common.UtilPaint(st, im).On(state.FormatPercent(im, 1)) + " "
 	return long, short
 }
 
@@ -170,7 +170,7 @@ func (s *statusBar) stale(m *Model) string {
 			continue
 		}
 		if f.Loaded() {
-			parts = append(parts, k.String()+" "+kit.FmtAge(f.Age))
+			parts = append(parts, k.String()+" "+common.FmtAge(f.Age))
 		} else {
 			parts = append(parts, k.String()+" never loaded")
 		}
@@ -184,9 +184,9 @@ func (s *statusBar) message(m *Model, width int) string {
 	var b strings.Builder
 	if m.notice != "" {
 		switch m.noticeLevel {
-		case kit.LevelError:
+		case common.LevelError:
 			b.WriteString(st.Danger.On("✗ " + m.notice))
-		case kit.LevelWarn:
+		case common.LevelWarn:
 			b.WriteString(st.Warn.On("! " + m.notice))
 		default:
 			b.WriteString(st.Good.On("✓ " + m.notice))
@@ -202,7 +202,7 @@ func (s *statusBar) message(m *Model, width int) string {
 		if b.Len() > 0 {
 			b.WriteString(st.Muted.On("  ·  "))
 		}
-		b.WriteString(st.Danger.On("last error: " + m.lastErr + " (" + kit.FmtAge(m.clock().Sub(m.lastErrAt)) + " ago)"))
+		b.WriteString(st.Danger.On("last error: " + m.lastErr + " (" + common.FmtAge(m.clock().Sub(m.lastErrAt)) + " ago)"))
 	}
-	return kit.FitStyled(b.String(), width)
+	return common.FitStyled(b.String(), width)
 }

@@ -8,8 +8,8 @@ import (
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state/funds"
 	"github.com/tradedesk/tradedesk/ui/action"
+	"github.com/tradedesk/tradedesk/ui/common"
 	"github.com/tradedesk/tradedesk/ui/components/transfer"
-	"github.com/tradedesk/tradedesk/ui/kit"
 )
 
 // bobAddr is a second account's address (EIP-55), typed in lower case into the form.
@@ -110,7 +110,7 @@ func TestWithdrawAndTransferThroughTheUI(t *testing.T) {
 	if !form.Sending() || again == nil {
 		t.Fatalf("sending %v after two Enters; the second said nothing", form.Sending())
 	}
-	if msg, ok := again().(kit.NoticeMsg); !ok || !strings.Contains(msg.Text, "in flight") {
+	if msg, ok := again().(common.NoticeMsg); !ok || !strings.Contains(msg.Text, "in flight") {
 		t.Fatalf("a second Enter while the transfer is out answered %#v", msg)
 	}
 	pump(t, c.m, send)

@@ -8,39 +8,39 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
+	"github.com/tradedesk/tradedesk/ui/common"
 	"github.com/tradedesk/tradedesk/ui/components/tickers"
-	"github.com/tradedesk/tradedesk/ui/kit"
 )
 
 func TestFormatHelpers(t *testing.T) {
 	for d, want := range map[time.Duration]string{
 		-time.Second: "0s", 4 * time.Second: "4s", 130 * time.Second: "2m10s", 3*time.Hour + 5*time.Minute: "3h05m", 72 * time.Hour: "3d",
 	} {
-		if got := kit.FmtAge(d); got != want {
+		if got := common.FmtAge(d); got != want {
 			t.Errorf("fmtAge(%s) = %q, want %q", d, got, want)
 		}
 	}
 	for in, want := range map[string]string{"12": "12.00", "12345": "12.3K", "1234567": "1.23M", "-2500000000": "-2.50B"} {
-		if got := kit.FmtCompact(d(in)); got != want {
+		if got := common.FmtCompact(d(in)); got != want {
 			t.Errorf("fmtCompact(%s) = %q, want %q", in, got, want)
 		}
 	}
-	if got := kit.FmtNum(d("1234567.891"), 2); got != "1,234,567.89" {
+	if got := common.FmtNum(d("1234567.891"), 2); got != "1,234,567.89" {
 		t.Errorf("fmtNum = %q", got)
 	}
-	if got := kit.FmtSigned(d("0.5"), 2); got != "+0.50" {
+	if got := common.FmtSigned(d("0.5"), 2); got != "+0.50" {
 		t.Errorf("fmtSigned = %q", got)
 	}
-	if got := kit.Fit("abcdef", 4, false); got != "abc…" {
+	if got := common.Fit("abcdef", 4, false); got != "abc…" {
 		t.Errorf("fit truncates to %q", got)
 	}
-	if got := kit.Fit("ab", 4, true); got != "  ab" {
+	if got := common.Fit("ab", 4, true); got != "  ab" {
 		t.Errorf("fit right-aligns to %q", got)
 	}
-	if got := kit.FitStyled("\x1b[1mbold\x1b[0m", 6); kit.TextWidth(stripANSI(got)) != 6 {
+	if got := common.FitStyled("\x1b[1mbold\x1b[0m", 6); common.TextWidth(stripANSI(got)) != 6 {
 		t.Errorf("fitStyled pads styled text to %q", got)
 	}
-	if got := kit.ShortAddr("0x2c7536E3605D9C16a7a3D7b1898e529396a65c23"); got != "0x2c75…5c23" {
+	if got := common.ShortAddr("0x2c7536E3605D9C16a7a3D7b1898e529396a65c23"); got != "0x2c75…5c23" {
 		t.Errorf("shortAddr = %q", got)
 	}
 }
@@ -62,11 +62,11 @@ func stripANSI(s string) string {
 }
 
 func TestTableFitsColumnsScrollsAndCaches(t *testing.T) {
-	st := kit.NewStyles(testTheme)
+	st := common.NewStyles(testTheme)
 	calls := 0
-	tbl := kit.NewTable(st, []kit.Column{kit.Col("A", 5, false, 0), kit.Col("B", 5, true, 1), kit.Col("C", 5, true, 2)}, func(row, col int) (string, kit.Paint) {
+	tbl := common.NewTable(st, []common.Column{common.Col("A", 5, false, 0), common.Col("B", 5, true, 1), common.Col("C", 5, true, 2)}, func(row, col int) (string, common.Paint) {
 		calls++
-		return strings.Repeat(string(rune('a'+col)), 2), kit.Paint{}
+		return strings.Repeat(string(rune('a'+col)), 2), common.Paint{}
 	})
 	tbl.SetSize(11, 4) // room for A and B only; 3 rows
 	if len(tbl.Visible) != 2 {
@@ -75,7 +75,7 @@ func TestTableFitsColumnsScrollsAndCaches(t *testing.T) {
 	tbl.SetRows(10)
 	tbl.Focused = true
 	lines := tbl.Lines(nil)
-	if len(lines) != 4 || kit.TextWidth(lines[1]) != 11 {
+	if len(lines) != 4 || common.TextWidth(lines[1]) != 11 {
 		t.Fatalf("lines %q", lines)
 	}
 	first := calls
@@ -104,7 +104,7 @@ func TestTableFitsColumnsScrollsAndCaches(t *testing.T) {
 }
 
 func TestNewKeyMapErrors(t *testing.T) {
-	if _, err := kit.NewKeyMap(testKeys); err != nil {
+	if _, err := common.NewKeyMap(testKeys); err != nil {
 		t.Fatal(err)
 	}
 	missing := map[string][]string{}
@@ -113,7 +113,7 @@ func TestNewKeyMapErrors(t *testing.T) {
 			missing[k] = v
 		}
 	}
-	if _, err := kit.NewKeyMap(missing); err == nil || !strings.Contains(err.Error(), `"help" has no key`) {
+	if _, err := common.NewKeyMap(missing); err == nil || !strings.Contains(err.Error(), `"help" has no key`) {
 		t.Errorf("missing action: %v", err)
 	}
 	clash := map[string][]string{}
@@ -121,12 +121,12 @@ func TestNewKeyMapErrors(t *testing.T) {
 		clash[k] = v
 	}
 	clash["sort"] = []string{"j"} // j moves down in the lists
-	if _, err := kit.NewKeyMap(clash); err == nil || !strings.Contains(err.Error(), `"j" is bound to both`) {
+	if _, err := common.NewKeyMap(clash); err == nil || !strings.Contains(err.Error(), `"j" is bound to both`) {
 		t.Errorf("clash: %v", err)
 	}
 	clash["sort"] = []string{"o"}
 	clash["fill_bid"] = []string{"b"} // b buys in the tickers, but never meets the form
-	if _, err := kit.NewKeyMap(clash); err != nil {
+	if _, err := common.NewKeyMap(clash); err != nil {
 		t.Errorf("keys in scopes that never meet: %v", err)
 	}
 }
@@ -137,7 +137,7 @@ func TestChangedPriceFlashesThenStops(t *testing.T) {
 	store := bigStore(clock, 3, 0, 0)
 	m := New(Config{Exchange: offlineTrader(t), Store: store, Clock: clock, Keys: mustKeys(t), Theme: testTheme})
 	m.Update(tea.WindowSizeMsg{Width: 200, Height: 60})
-	m.broadcast(kit.DataMsg{Kind: state.KindTickers})
+	m.broadcast(common.DataMsg{Kind: state.KindTickers})
 	ts := append([]api.Ticker(nil), store.Tickers()...)
 	ts[1].MarkPrice = ts[1].MarkPrice.Add(d("1"))
 	_, cmd := m.Update(polledMsg{kind: state.KindTickers, msg: state.TickersMsg{Gen: 5, At: now, Tickers: ts}})

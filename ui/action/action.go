@@ -10,7 +10,7 @@ import (
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
 	"github.com/tradedesk/tradedesk/state/funds"
-	"github.com/tradedesk/tradedesk/ui/kit"
+	"github.com/tradedesk/tradedesk/ui/common"
 )
 
 // Lane is what an action may not overlap with: one order at a time (the order form is locked
@@ -46,7 +46,7 @@ type DoneMsg struct {
 
 // FollowUpMsg is the end of an action's follow-up: what it found, in words.
 type FollowUpMsg interface {
-	Settled() (act *Action, text string, level kit.NoticeLevel)
+	Settled() (act *Action, text string, level common.NoticeLevel)
 }
 
 // SentMsg tells every pane that an action was confirmed and is being sent.
@@ -111,7 +111,7 @@ type Action struct {
 
 // NewOrder builds the confirmation of a checked order: the whole order, its preview and the
 // fat-finger warnings.
-func NewOrder(kind Kind, c state.CheckedOrder, st *kit.Styles) *Action {
+func NewOrder(kind Kind, c state.CheckedOrder, st *common.Styles) *Action {
 	w := c.Wire
 	title := "Place order"
 	if kind == KindClose {
@@ -122,19 +122,19 @@ func NewOrder(kind Kind, c state.CheckedOrder, st *kit.Styles) *Action {
 		st.Bold.On(strings.ToUpper(what)),
 		"",
 		"Instrument   " + c.Instrument.Name,
-		"Side         " + kit.SidePaint(st, w.Side).On(strings.ToUpper(state.SideText(w.Side))),
+		"Side         " + common.SidePaint(st, w.Side).On(strings.ToUpper(state.SideText(w.Side))),
 		"Type         " + state.OrderTypeLong(w.Tpsl, w.IsMarket),
 		"Price        " + priceText(w),
 		"Size         " + w.Size,
 		"In force     " + strings.Join(append([]string{w.Tif}, state.FlagTexts(w.ReduceOnly, w.PostOnly)...), ", "),
 		"",
-		"Notional     " + kit.FmtNum(c.Preview.Notional, 2) + " USD",
-		"Fee (est.)   " + kit.FmtNum(c.Preview.Fee, 4) + " USD",
-		"Margin req.  " + kit.FmtNum(c.Preview.MarginRequired, 2) + " USD",
+		"Notional     " + common.FmtNum(c.Preview.Notional, 2) + " USD",
+		"Fee (est.)   " + common.FmtNum(c.Preview.Fee, 4) + " USD",
+		"Margin req.  " + common.FmtNum(c.Preview.MarginRequired, 2) + " USD",
 		"Utilization  " + state.FormatPercent(c.Preview.UtilizationAfter, 2) + " after",
 	}
 	if c.Preview.LiquidationEstimate.IsPositive() {
-		lines = append(lines, "Liq. est.    "+kit.FmtNum(c.Preview.LiquidationEstimate, c.Instrument.PriceDecimals()))
+		lines = append(lines, "Liq. est.    "+common.FmtNum(c.Preview.LiquidationEstimate, c.Instrument.PriceDecimals()))
 	}
 	lines = append(lines, "Client id    "+w.Cloid)
 	for _, warn := range c.Warnings {
@@ -188,7 +188,7 @@ func Accepted(resp api.TxResponse, err error) (api.TxResponse, error) {
 // answer is read once, by state (OrderOutcome, CancelOutcome, CancelManyOutcome).
 func resultText(d DoneMsg) (string, bool) {
 	if d.Err != nil {
-		return d.Act.What + " failed: " + kit.PlainError(d.Err), true
+		return d.Act.What + " failed: " + common.PlainError(d.Err), true
 	}
 	switch d.Act.Kind {
 	case KindPlace, KindClose:

@@ -8,7 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
-	"github.com/tradedesk/tradedesk/ui/kit"
+	"github.com/tradedesk/tradedesk/ui/common"
 )
 
 // Cancels are safe to repeat: when a cancel fails or its answer is lost, the console asks the
@@ -55,7 +55,7 @@ func NewCancelAll(title, what string, lines []string) *Action {
 // cancelFailure is why a cancel did not clearly succeed ("" when it did).
 func cancelFailure(d DoneMsg) string {
 	if d.Err != nil {
-		return kit.PlainError(d.Err)
+		return common.PlainError(d.Err)
 	}
 	if d.Act.Kind == KindCancel {
 		if out := state.CancelOutcome(d.Resp); out.Failed() {
@@ -79,10 +79,12 @@ func checkCancel(ex api.Exchange, d DoneMsg, timeout time.Duration) (tea.Cmd, st
 type cancelCheckedMsg struct {
 	act   *Action
 	text  string
-	level kit.NoticeLevel
+	level common.NoticeLevel
 }
 
-func (c cancelCheckedMsg) Settled() (*Action, string, kit.NoticeLevel) { return c.act, c.text, c.level }
+func (c cancelCheckedMsg) Settled() (*Action, string, common.NoticeLevel) {
+	return c.act, c.text, c.level
+}
 
 // cancelCheck reads the account's open orders (and, for one order gone, its state in the first
 // page of history) and returns the status line's words as a cancelCheckedMsg.
@@ -122,16 +124,16 @@ func holds(open []api.OrderRecord, oid api.OrderID) bool {
 // cancelCheckText says what a cancel left behind: nothing (harmless, info), or orders still open
 // (an error, with the advice that cancelling again is safe). gone is the state of a single order
 // no longer open ("already cancelled", "already filled", "no longer open").
-func cancelCheckText(a *Action, why string, open []api.OrderRecord, gone string, err error) (string, kit.NoticeLevel) {
+func cancelCheckText(a *Action, why string, open []api.OrderRecord, gone string, err error) (string, common.NoticeLevel) {
 	if err != nil {
-		return fmt.Sprintf("%s: %s; could not check what is still open (%s): cancelling again is safe", a.What, why, kit.PlainError(err)), kit.LevelError
+		return fmt.Sprintf("%s: %s; could not check what is still open (%s): cancelling again is safe", a.What, why, common.PlainError(err)), common.LevelError
 	}
 	switch a.Kind {
 	case KindCancel:
 		if gone != "" {
-			return fmt.Sprintf("order %d is %s at the exchange: nothing left to cancel", a.Cancel.Oid, gone), kit.LevelInfo
+			return fmt.Sprintf("order %d is %s at the exchange: nothing left to cancel", a.Cancel.Oid, gone), common.LevelInfo
 		}
-		return fmt.Sprintf("%s failed (%s): order %d is still open; cancelling again is safe", a.What, why, a.Cancel.Oid), kit.LevelError
+		return fmt.Sprintf("%s failed (%s): order %d is still open; cancelling again is safe", a.What, why, a.Cancel.Oid), common.LevelError
 	case KindCancelInstrument:
 		n := 0
 		for _, o := range open {
@@ -140,12 +142,12 @@ func cancelCheckText(a *Action, why string, open []api.OrderRecord, gone string,
 			}
 		}
 		if n == 0 {
-			return a.What + ": no open orders left on the instrument", kit.LevelInfo
+			return a.What + ": no open orders left on the instrument", common.LevelInfo
 		}
-		return fmt.Sprintf("%s failed (%s): %d order(s) still open on the instrument; cancelling again is safe", a.What, why, n), kit.LevelError
+		return fmt.Sprintf("%s failed (%s): %d order(s) still open on the instrument; cancelling again is safe", a.What, why, n), common.LevelError
 	}
 	if len(open) == 0 {
-		return a.What + ": no open orders left at the exchange", kit.LevelInfo
+		return a.What + ": no open orders left at the exchange", common.LevelInfo
 	}
-	return fmt.Sprintf("%s failed (%s): %d order(s) still open; cancelling again is safe", a.What, why, len(open)), kit.LevelError
+	return fmt.Sprintf("%s failed (%s): %d order(s) still open; cancelling again is safe", a.What, why, len(open)), common.LevelError
 }

@@ -8,7 +8,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tradedesk/tradedesk/api"
-	"github.com/tradedesk/tradedesk/ui/kit"
+	"github.com/tradedesk/tradedesk/ui/common"
 )
 
 // LookupDoneMsg is the result of looking an order up by its client id after its answer was lost.
@@ -68,14 +68,14 @@ func lookupLostOrder(ex api.Exchange, d DoneMsg, timeout time.Duration) (tea.Cmd
 }
 
 // settled says what the lookup found.
-func (msg LookupDoneMsg) Settled() (*Action, string, kit.NoticeLevel) {
+func (msg LookupDoneMsg) Settled() (*Action, string, common.NoticeLevel) {
 	cloid := msg.Act.Order.Wire.Cloid
 	slog.Info("order lookup", "cloid", cloid, "found", msg.Found != nil, "err", msg.Err)
 	switch {
 	case msg.Err != nil:
-		return msg.Act, fmt.Sprintf("answer lost and the lookup failed %d times (%s): check open orders and history for client id %s before sending again", lookupAttempts, kit.PlainError(msg.Err), cloid), kit.LevelError
+		return msg.Act, fmt.Sprintf("answer lost and the lookup failed %d times (%s): check open orders and history for client id %s before sending again", lookupAttempts, common.PlainError(msg.Err), cloid), common.LevelError
 	case msg.Found != nil:
-		return msg.Act, fmt.Sprintf("answer lost, but the exchange has it: order %d (%s) is %s", msg.Found.OrderID, msg.Act.What, msg.Found.State), kit.LevelWarn
+		return msg.Act, fmt.Sprintf("answer lost, but the exchange has it: order %d (%s) is %s", msg.Found.OrderID, msg.Act.What, msg.Found.State), common.LevelWarn
 	}
-	return msg.Act, "answer lost and client id " + cloid + " is not at the exchange: " + msg.Act.What + " was NOT placed; review and send it again if you still want it", kit.LevelWarn
+	return msg.Act, "answer lost and client id " + cloid + " is not at the exchange: " + msg.Act.What + " was NOT placed; review and send it again if you still want it", common.LevelWarn
 }

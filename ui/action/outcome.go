@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/tradedesk/tradedesk/state"
-	"github.com/tradedesk/tradedesk/ui/kit"
+	"github.com/tradedesk/tradedesk/ui/common"
 )
 
 // orderOutcomeText words a placed order's outcome for the status line, and whether it failed. A
@@ -46,5 +46,5 @@ func txText(hash string) string {
 	if hash == "" {
 		return ""
 	}
-	return " (tx " + kit.ShortAddr(hash) + ")"
+	return " (tx " + common.ShortAddr(hash) + ")"
 }

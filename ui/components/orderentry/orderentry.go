@@ -11,7 +11,7 @@ import (
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
 	"github.com/tradedesk/tradedesk/ui/action"
-	"github.com/tradedesk/tradedesk/ui/kit"
+	"github.com/tradedesk/tradedesk/ui/common"
 )
 
 // Field is one field of the order form.
@@ -49,7 +49,7 @@ var (
 // state.CheckOrder, shows every problem next to its field and a preview, and asks the root model
 // to confirm and send it.
 type Pane struct {
-	*kit.Common
+	*common.Common
 	inputs   [fieldCount]*textinput.Model // text fields; nil for choices
 	field    int
 	side     string
@@ -73,7 +73,7 @@ type Pane struct {
 
 // New is the order form; mode is the badge in its title (DEMO, LIVE...), and inFlight is the root
 // model's "an order is out" (the form says so and sends nothing meanwhile).
-func New(c *kit.Common, mode string, inFlight *bool) *Pane {
+func New(c *common.Common, mode string, inFlight *bool) *Pane {
 	p := &Pane{Common: c, side: api.SideBuy, mode: mode, inFlight: inFlight}
 	for _, f := range []int{FieldInstrument, FieldPrice, FieldTrigger, FieldSize, FieldUSD} {
 		ti := textinput.New()
@@ -90,13 +90,13 @@ func New(c *kit.Common, mode string, inFlight *bool) *Pane {
 	return p
 }
 
-// Title implements kit.Pane.
+// Title implements common.Pane.
 func (p *Pane) Title() string { return "Order entry · " + p.mode }
 
 // Capturing implements inputCapturer: a focused text field takes every key first.
 func (p *Pane) Capturing() bool { return p.focused && p.inputs[p.field] != nil }
 
-// SetSize implements kit.Pane.
+// SetSize implements common.Pane.
 func (p *Pane) SetSize(w, h int) {
 	p.width, p.height = w, h
 	p.drawn = false
@@ -107,7 +107,7 @@ func (p *Pane) SetSize(w, h int) {
 	}
 }
 
-// SetFocused implements kit.Pane.
+// SetFocused implements common.Pane.
 func (p *Pane) SetFocused(f bool) {
 	p.focused = f
 	p.drawn = false
@@ -152,11 +152,11 @@ func (p *Pane) moveField(d int) {
 	p.focusField()
 }
 
-// Update implements kit.Pane.
+// Update implements common.Pane.
 func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 	p.drawn = false
 	switch msg := msg.(type) {
-	case kit.DataMsg:
+	case common.DataMsg:
 		switch msg.Kind {
 		case state.KindTickers, state.KindMids, state.KindAccount, state.KindPositions, state.KindInstruments:
 			p.check()
@@ -169,7 +169,7 @@ func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 		// keys (a pane number, Tab) are not typed into a field by mistake.
 		p.field = FieldSubmit
 		p.focusField()
-	case kit.InstrumentMsg:
+	case common.InstrumentMsg:
 		p.inputs[FieldInstrument].SetValue(msg.Symbol)
 		if msg.Side != "" {
 			p.side = msg.Side
@@ -401,10 +401,10 @@ func (p *Pane) check() {
 
 func (p *Pane) submit() tea.Cmd {
 	if p.ReadOnly != "" {
-		return kit.ReadOnlyNotice(p.ReadOnly, "place an order")
+		return common.ReadOnlyNotice(p.ReadOnly, "place an order")
 	}
 	if p.inFlight != nil && *p.inFlight {
-		return kit.Notice(kit.LevelWarn, action.BusyText[action.LaneOrder])
+		return common.Notice(common.LevelWarn, action.BusyText[action.LaneOrder])
 	}
 	p.tried = true
 	in := p.intent()
@@ -416,7 +416,7 @@ func (p *Pane) submit() tea.Cmd {
 			p.field = f
 			p.focusField()
 		}
-		return kit.Notice(kit.LevelError, "order not sent: "+kit.JoinFieldErrors(errs))
+		return common.Notice(common.LevelError, "order not sent: "+common.JoinFieldErrors(errs))
 	}
 	return action.Request(action.NewOrder(action.KindPlace, checked, p.Styles))
 }
@@ -451,7 +451,7 @@ func (p *Pane) sizeGiven() bool {
 	return p.inputs[FieldSize].Value() != "" || p.inputs[FieldUSD].Value() != ""
 }
 
-// ShortHelp implements kit.Pane.
+// ShortHelp implements common.Pane.
 func (p *Pane) ShortHelp() []key.Binding {
 	k := p.Keys
 	h := []key.Binding{k.FieldNext, k.FieldPrev, k.Submit}
@@ -464,7 +464,7 @@ func (p *Pane) ShortHelp() []key.Binding {
 	return append(h, k.ClearForm)
 }
 
-// FullHelp implements kit.Pane.
+// FullHelp implements common.Pane.
 func (p *Pane) FullHelp() [][]key.Binding {
 	k := p.Keys
 	return [][]key.Binding{{k.FieldNext, k.FieldPrev, k.Toggle, k.Submit, k.ClearForm}, {k.FillMark, k.FillBid, k.FillAsk, k.UseSuggestion}}

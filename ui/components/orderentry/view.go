@@ -8,10 +8,10 @@ import (
 
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
-	"github.com/tradedesk/tradedesk/ui/kit"
+	"github.com/tradedesk/tradedesk/ui/common"
 )
 
-// View implements kit.Pane. The form is small; it is drawn again only after something changed.
+// View implements common.Pane. The form is small; it is drawn again only after something changed.
 func (p *Pane) View() string {
 	fly := p.inFlight != nil && *p.inFlight
 	if p.drawn && fly == p.drawnFly {
@@ -39,7 +39,7 @@ func (p *Pane) draw() string {
 	lines = append(lines, st.Border.On(strings.Repeat("─", p.width)))
 	lines = append(lines, p.previewLines()...)
 	for i := range lines {
-		lines[i] = kit.FitStyled(lines[i], p.width)
+		lines[i] = common.FitStyled(lines[i], p.width)
 	}
 	for len(lines) < p.height {
 		lines = append(lines, strings.Repeat(" ", p.width))
@@ -60,7 +60,7 @@ func (p *Pane) errorLines(errs []state.FieldError) []string {
 			if i > 0 {
 				prefix = "    "
 			}
-			out = append(out, kit.Pad(prefix+l, p.width))
+			out = append(out, common.Pad(prefix+l, p.width))
 		}
 	}
 	return out
@@ -87,12 +87,12 @@ func (p *Pane) fieldLine(f int) string {
 		marker, label = "▸ ", st.FieldFocus
 	}
 	if f == FieldSubmit {
-		return kit.Pad("", kit.LabelWidth+2) + p.submitButton(cur)
+		return common.Pad("", common.LabelWidth+2) + p.submitButton(cur)
 	}
 	var value string
 	switch f {
 	case FieldSide:
-		value = choice(st, []string{"BUY", "SELL"}, map[bool]int{true: 0, false: 1}[p.side == api.SideBuy], cur, kit.SidePaint(st, p.side))
+		value = choice(st, []string{"BUY", "SELL"}, map[bool]int{true: 0, false: 1}[p.side == api.SideBuy], cur, common.SidePaint(st, p.side))
 	case FieldType:
 		value = choice(st, typeChoices, p.typ, cur, st.Accent)
 	case FieldTif:
@@ -113,12 +113,12 @@ func (p *Pane) fieldLine(f int) string {
 	case FieldUSD:
 		value = p.inputs[f].View()
 		if p.inputs[f].Value() != "" && p.checked.Size.IsPositive() {
-			value = strings.TrimRight(value, " ") + st.Muted.On(" = "+kit.FmtNum(p.checked.Size, p.checked.Instrument.SizeDecimals())+" "+p.checked.Instrument.Name)
+			value = strings.TrimRight(value, " ") + st.Muted.On(" = "+common.FmtNum(p.checked.Size, p.checked.Instrument.SizeDecimals())+" "+p.checked.Instrument.Name)
 		}
 	default:
 		value = p.inputs[f].View()
 	}
-	return marker + label.On(kit.Pad(fieldLabels[f], kit.LabelWidth)) + value
+	return marker + label.On(common.Pad(fieldLabels[f], common.LabelWidth)) + value
 }
 
 func (p *Pane) submitButton(cur bool) string {
@@ -134,7 +134,7 @@ func (p *Pane) submitButton(cur bool) string {
 	return st.Button.On(" Review order ")
 }
 
-func choice(st *kit.Styles, opts []string, sel int, cur bool, on kit.Paint) string {
+func choice(st *common.Styles, opts []string, sel int, cur bool, on common.Paint) string {
 	var b strings.Builder
 	for i, o := range opts {
 		if i > 0 {
@@ -167,22 +167,22 @@ func (p *Pane) previewLines() []string {
 	if t, ok := p.Store.Ticker(sym); ok {
 		in, _ := p.Store.Instrument(t.Symbol)
 		d := in.PriceDecimals()
-		out = append(out, "  mark "+kit.FmtNum(t.MarkPrice, d)+"  bid "+st.Buy.On(kit.FmtNum(t.BestBidPrice, d))+
-			"  ask "+st.Sell.On(kit.FmtNum(t.BestAskPrice, d)))
+		out = append(out, "  mark "+common.FmtNum(t.MarkPrice, d)+"  bid "+st.Buy.On(common.FmtNum(t.BestBidPrice, d))+
+			"  ask "+st.Sell.On(common.FmtNum(t.BestAskPrice, d)))
 	}
 	c := p.checked
 	if c.Preview.Notional.IsZero() {
-		return append(out, st.Muted.On(kit.Pad("  preview appears when price and size are valid", p.width)))
+		return append(out, st.Muted.On(common.Pad("  preview appears when price and size are valid", p.width)))
 	}
 	out = append(out,
-		"  Notional "+kit.Pad(kit.FmtNum(c.Preview.Notional, 2)+" USD", 17)+"Fee "+kit.FmtNum(c.Preview.Fee, 4)+feeKind(c.Preview),
-		"  Margin   "+kit.Pad(kit.FmtNum(c.Preview.MarginRequired, 2)+" USD"+levText(c.Preview), 17)+"Util. after "+kit.UtilPaint(st, c.Preview.UtilizationAfter).On(state.FormatPercent(c.Preview.UtilizationAfter, 1)),
+		"  Notional "+common.Pad(common.FmtNum(c.Preview.Notional, 2)+" USD", 17)+"Fee "+common.FmtNum(c.Preview.Fee, 4)+feeKind(c.Preview),
+		"  Margin   "+common.Pad(common.FmtNum(c.Preview.MarginRequired, 2)+" USD"+levText(c.Preview), 17)+"Util. after "+common.UtilPaint(st, c.Preview.UtilizationAfter).On(state.FormatPercent(c.Preview.UtilizationAfter, 1)),
 	)
 	if c.Preview.LiquidationEstimate.IsPositive() {
-		out = append(out, "  Liq. est. "+kit.FmtNum(c.Preview.LiquidationEstimate, c.Instrument.PriceDecimals()))
+		out = append(out, "  Liq. est. "+common.FmtNum(c.Preview.LiquidationEstimate, c.Instrument.PriceDecimals()))
 	}
 	for _, w := range c.Warnings {
-		out = append(out, st.Warn.On(kit.Pad("  ! "+w, p.width)))
+		out = append(out, st.Warn.On(common.Pad("  ! "+w, p.width)))
 	}
 	return out
 }

@@ -12,7 +12,7 @@ import (
 	"github.com/shopspring/decimal"
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
-	"github.com/tradedesk/tradedesk/ui/kit"
+	"github.com/tradedesk/tradedesk/ui/common"
 )
 
 // Ticker columns.
@@ -44,8 +44,8 @@ type flash struct {
 
 // Pane lists every instrument's ticker: sortable, filterable, with favourites.
 type Pane struct {
-	*kit.Common
-	tbl     *kit.Table
+	*common.Common
+	tbl     *common.Table
 	rows    []int // indexes into tickers, in display order
 	tickers []api.Ticker
 	version [2]uint64 // store versions of tickers and instruments last rendered
@@ -64,7 +64,7 @@ type Pane struct {
 }
 
 // New is the tickers pane; the watchlist's instruments are favourites, listed first.
-func New(c *kit.Common, watchlist []string) *Pane {
+func New(c *common.Common, watchlist []string) *Pane {
 	p := &Pane{Common: c, sortCol: tcName, favs: map[string]bool{}, prev: map[string]decimal.Decimal{},
 		flashes: map[string]flash{}, prec: map[string]int32{}}
 	for _, w := range watchlist {
@@ -75,16 +75,16 @@ func New(c *kit.Common, watchlist []string) *Pane {
 	p.filter.Placeholder = "filter instruments"
 	p.filter.CharLimit = 32
 	p.filter.Cursor.SetMode(cursor.CursorStatic)
-	p.tbl = kit.NewTable(c.Styles, []kit.Column{
-		kit.Col("★", 1, false, 0), kit.Col("Instrument", 12, false, 0), kit.Col("Mark", 12, true, 0), kit.Col("Last", 12, true, 2),
-		kit.Col("24h %", 8, true, 0), kit.Col("Bid", 12, true, 1), kit.Col("Ask", 12, true, 1), kit.Col("Mid", 12, true, 4),
-		kit.Col("Funding", 9, true, 3), kit.Col("Open int.", 9, true, 3), kit.Col("Vol 24h", 9, true, 2),
+	p.tbl = common.NewTable(c.Styles, []common.Column{
+		common.Col("★", 1, false, 0), common.Col("Instrument", 12, false, 0), common.Col("Mark", 12, true, 0), common.Col("Last", 12, true, 2),
+		common.Col("24h %", 8, true, 0), common.Col("Bid", 12, true, 1), common.Col("Ask", 12, true, 1), common.Col("Mid", 12, true, 4),
+		common.Col("Funding", 9, true, 3), common.Col("Open int.", 9, true, 3), common.Col("Vol 24h", 9, true, 2),
 	}, p.cell)
 	p.setSortTitles()
 	return p
 }
 
-// Title implements kit.Pane.
+// Title implements common.Pane.
 func (p *Pane) Title() string {
 	t := "Tickers"
 	if p.favOnly {
@@ -104,13 +104,13 @@ func (p *Pane) WantHeight() int {
 	return len(p.tickers) + 2
 }
 
-// Kinds implements kit.KindsShower.
+// Kinds implements common.KindsShower.
 func (p *Pane) Kinds() []state.Kind { return []state.Kind{state.KindTickers, state.KindMids} }
 
 // Capturing implements inputCapturer: while the filter is edited it takes every key.
 func (p *Pane) Capturing() bool { return p.editing }
 
-// SetSize implements kit.Pane.
+// SetSize implements common.Pane.
 func (p *Pane) SetSize(w, h int) {
 	p.w, p.h = w, h
 	p.filter.Width = max(w-4, 1)
@@ -126,7 +126,7 @@ func (p *Pane) fitTable() {
 	}
 }
 
-// SetFocused implements kit.Pane.
+// SetFocused implements common.Pane.
 func (p *Pane) SetFocused(f bool) { p.tbl.Focused = f }
 
 // Watchlist is the current favourites, sorted.
@@ -141,10 +141,10 @@ func (p *Pane) Watchlist() []string {
 	return out
 }
 
-// Update implements kit.Pane.
+// Update implements common.Pane.
 func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
-	case kit.DataMsg:
+	case common.DataMsg:
 		if msg.Kind == state.KindTickers || msg.Kind == state.KindMids || msg.Kind == state.KindInstruments {
 			return p.refresh()
 		}
@@ -184,7 +184,7 @@ func (p *Pane) handleKey(msg tea.KeyMsg) tea.Cmd {
 	before := p.Selected()
 	cmd := p.handleListKey(msg)
 	if s := p.Selected(); cmd == nil && s != before && s != "" {
-		return kit.SelectInstrument(s, "", false)
+		return common.SelectInstrument(s, "", false)
 	}
 	return cmd
 }
@@ -234,9 +234,9 @@ func (p *Pane) pick(side string) tea.Cmd {
 		return nil
 	}
 	if side != "" && p.ReadOnly != "" {
-		return tea.Batch(kit.SelectInstrument(s, side, true), kit.ReadOnlyNotice(p.ReadOnly, state.SideText(side)+" "+s))
+		return tea.Batch(common.SelectInstrument(s, side, true), common.ReadOnlyNotice(p.ReadOnly, state.SideText(side)+" "+s))
 	}
-	return kit.SelectInstrument(s, side, true)
+	return common.SelectInstrument(s, side, true)
 }
 
 // Click implements clicker: the header sorts, a row selects its instrument.
@@ -253,7 +253,7 @@ func (p *Pane) Click(x, y int) tea.Cmd {
 		return nil
 	}
 	if p.tbl.ClickRow(y) {
-		return kit.SelectInstrument(p.Selected(), "", false)
+		return common.SelectInstrument(p.Selected(), "", false)
 	}
 	return nil
 }
@@ -293,7 +293,7 @@ func (p *Pane) refresh() tea.Cmd {
 	var cmds []tea.Cmd
 	if p.Instrument() == "" && len(p.rows) > 0 {
 		// The form starts on the first instrument listed.
-		cmds = append(cmds, kit.SelectInstrument(p.Selected(), "", false))
+		cmds = append(cmds, common.SelectInstrument(p.Selected(), "", false))
 	}
 	if started && !p.flashOn {
 		p.flashOn = true
@@ -417,7 +417,7 @@ func (p *Pane) priceDecimals(sym string) int32 {
 	return d
 }
 
-func (p *Pane) cell(row, col int) (string, kit.Paint) {
+func (p *Pane) cell(row, col int) (string, common.Paint) {
 	t := &p.tickers[p.rows[row]]
 	d := p.priceDecimals(t.Symbol)
 	st := p.Styles
@@ -426,11 +426,11 @@ func (p *Pane) cell(row, col int) (string, kit.Paint) {
 		if p.favs[t.Symbol] {
 			return "★", st.Warn
 		}
-		return " ", kit.Paint{}
+		return " ", common.Paint{}
 	case tcName:
 		return t.Symbol, st.Bold
 	case tcMark:
-		s := kit.FmtNum(t.MarkPrice, d)
+		s := common.FmtNum(t.MarkPrice, d)
 		if f, ok := p.flashes[t.Symbol]; ok {
 			if f.up {
 				return s + "▲", st.FlashUp
@@ -439,10 +439,10 @@ func (p *Pane) cell(row, col int) (string, kit.Paint) {
 		}
 		return s, st.Text
 	case tcLast:
-		return kit.FmtNum(t.LastPrice, d), st.Text
+		return common.FmtNum(t.LastPrice, d), st.Text
 	case tcChange:
 		c := changePct(*t)
-		return kit.FmtPct(c), kit.SignPaint(st, c)
+		return common.FmtPct(c), common.SignPaint(st, c)
 	case tcBid:
 		return bookSide(t.BestBidPrice, d, st.Buy, st)
 	case tcAsk:
@@ -452,37 +452,37 @@ func (p *Pane) cell(row, col int) (string, kit.Paint) {
 		if mid, ok := p.Store.Mid(t.Symbol); ok {
 			m = mid
 		}
-		return kit.FmtNum(m, d+1), st.Muted
+		return common.FmtNum(m, d+1), st.Muted
 	case tcFunding:
-		return state.FormatSignedPercent(t.FundingRate.Shift(2), 4), kit.SignPaint(st, t.FundingRate)
+		return state.FormatSignedPercent(t.FundingRate.Shift(2), 4), common.SignPaint(st, t.FundingRate)
 	case tcOI:
-		return kit.FmtCompact(t.OpenInterest), st.Muted
+		return common.FmtCompact(t.OpenInterest), st.Muted
 	case tcVolume:
-		return kit.FmtCompact(t.Volume24h), st.Muted
+		return common.FmtCompact(t.Volume24h), st.Muted
 	}
-	return "", kit.Paint{}
+	return "", common.Paint{}
 }
 
 // bookSide is a best bid or ask; an empty side (no orders, e.g. a delisted market) shows a dash,
 // not a price of zero a trader could mistake for a quote.
-func bookSide(px decimal.Decimal, decimals int32, side kit.Paint, st *kit.Styles) (string, kit.Paint) {
+func bookSide(px decimal.Decimal, decimals int32, side common.Paint, st *common.Styles) (string, common.Paint) {
 	if !px.IsPositive() {
 		return "—", st.Muted
 	}
-	return kit.FmtNum(px, decimals), side
+	return common.FmtNum(px, decimals), side
 }
 
-// View implements kit.Pane.
+// View implements common.Pane.
 func (p *Pane) View() string {
-	p.tbl.Empty = kit.EmptyFor(p.Store, state.KindTickers, "no instrument matches")
+	p.tbl.Empty = common.EmptyFor(p.Store, state.KindTickers, "no instrument matches")
 	lines := make([]string, 0, p.tbl.Height+2)
 	if p.shown {
-		lines = append(lines, kit.Pad(p.filter.View(), p.tbl.Width))
+		lines = append(lines, common.Pad(p.filter.View(), p.tbl.Width))
 	}
 	return strings.Join(p.tbl.Lines(lines), "\n")
 }
 
-// ShortHelp implements kit.Pane.
+// ShortHelp implements common.Pane.
 func (p *Pane) ShortHelp() []key.Binding {
 	k := p.Keys
 	if p.editing {
@@ -491,7 +491,7 @@ func (p *Pane) ShortHelp() []key.Binding {
 	return []key.Binding{k.Pick, k.Buy, k.Sell, k.Sort, k.Filter, k.Favourite, k.WatchOnly}
 }
 
-// FullHelp implements kit.Pane.
+// FullHelp implements common.Pane.
 func (p *Pane) FullHelp() [][]key.Binding {
 	k := p.Keys
 	return [][]key.Binding{

@@ -10,7 +10,7 @@ import (
 	"github.com/tradedesk/tradedesk/state"
 	"github.com/tradedesk/tradedesk/state/funds"
 	"github.com/tradedesk/tradedesk/ui/action"
-	"github.com/tradedesk/tradedesk/ui/kit"
+	"github.com/tradedesk/tradedesk/ui/common"
 )
 
 // Field is one field of the transfer form.
@@ -34,7 +34,7 @@ var transferLabels = [fieldCount]string{"Movement", "Collateral", "Amount", "Des
 // Enter asks the pipeline to confirm the whole movement (the address in full, the fee, what
 // arrives) and send it once.
 type Pane struct {
-	*kit.Common
+	*common.Common
 	ex      api.Exchange
 	op      int // index into funds.Ops
 	coll    string
@@ -56,14 +56,14 @@ type Pane struct {
 }
 
 // New is the transfer form; it moves collateral of ex's account.
-func New(c *kit.Common, ex api.Exchange) *Pane {
+func New(c *common.Common, ex api.Exchange) *Pane {
 	p := &Pane{Common: c, ex: ex, dirty: true}
-	p.amount = kit.NewField("amount", 40)
-	p.dest = kit.NewField("0x… receiving address", 42)
+	p.amount = common.NewField("amount", 40)
+	p.dest = common.NewField("0x… receiving address", 42)
 	return p
 }
 
-// Title implements kit.Pane.
+// Title implements common.Pane.
 func (p *Pane) Title() string { return "Transfer" }
 
 // Capturing implements inputCapturer: a focused text field takes every key.
@@ -71,7 +71,7 @@ func (p *Pane) Capturing() bool {
 	return p.focused && (p.field == FieldAmount || p.field == FieldDestination)
 }
 
-// SetSize implements kit.Pane.
+// SetSize implements common.Pane.
 func (p *Pane) SetSize(w, h int) {
 	p.w, p.h = w, h
 	p.amount.Width = max(min(w-16, 24), 4)
@@ -79,7 +79,7 @@ func (p *Pane) SetSize(w, h int) {
 	p.dirty = true
 }
 
-// SetFocused implements kit.Pane.
+// SetFocused implements common.Pane.
 func (p *Pane) SetFocused(f bool) {
 	p.focused = f
 	p.focusField()
@@ -113,10 +113,10 @@ func (p *Pane) hidden(f int) bool {
 	return false
 }
 
-// Update implements kit.Pane.
+// Update implements common.Pane.
 func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
-	case kit.DataMsg:
+	case common.DataMsg:
 		if msg.Kind == state.KindCollateral || msg.Kind == state.KindAccount {
 			p.defaults()
 			p.check()
@@ -125,7 +125,7 @@ func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 		p.setOp(msg.Op)
 		p.field = FieldAmount
 		p.focusField()
-		return func() tea.Msg { return kit.FocusPaneMsg{Pane: p} }
+		return func() tea.Msg { return common.FocusPaneMsg{Pane: p} }
 	case action.SentMsg:
 		p.sending = p.sending || msg.Act == p.pending
 		p.dirty = true
@@ -183,7 +183,7 @@ func (p *Pane) check() {
 	req := funds.Request{Op: p.opNow(), Collateral: p.coll, Amount: p.amount.Value(),
 		Destination: p.dest.Value(), Chain: p.chain}
 	bal := funds.BalancesOf(p.Store.Account())
-	bal.Account = kit.ExchangeAddress(p.ex)
+	bal.Account = common.ExchangeAddress(p.ex)
 	p.checked, p.errs = funds.Check(req, p.Store.Collateral(), bal)
 	p.dirty = true
 }
@@ -285,13 +285,13 @@ func (p *Pane) review() tea.Cmd {
 	p.tried = true
 	p.check()
 	if p.ReadOnly != "" {
-		return kit.ReadOnlyNotice(p.ReadOnly, "move collateral")
+		return common.ReadOnlyNotice(p.ReadOnly, "move collateral")
 	}
 	if len(p.errs) > 0 {
-		return kit.Notice(kit.LevelWarn, "not ready: "+p.errs[0].Msg)
+		return common.Notice(common.LevelWarn, "not ready: "+p.errs[0].Msg)
 	}
 	if p.sending {
-		return kit.Notice(kit.LevelWarn, action.BusyText[action.LaneFunds])
+		return common.Notice(common.LevelWarn, action.BusyText[action.LaneFunds])
 	}
 	p.pending, p.sending = NewAction(p.checked), false
 	return action.Request(p.pending)
@@ -312,9 +312,9 @@ func NewAction(c funds.Checked) *action.Action {
 		Read: func(d action.DoneMsg) (string, bool) {
 			switch {
 			case api.IsAmbiguous(d.Err):
-				return what + ": no answer (" + kit.PlainError(d.Err) + "): check the balances before sending it again", true
+				return what + ": no answer (" + common.PlainError(d.Err) + "): check the balances before sending it again", true
 			case d.Err != nil:
-				return what + " failed: " + kit.PlainError(d.Err), true
+				return what + " failed: " + common.PlainError(d.Err), true
 			case d.Resp.TxHash != "":
 				return what + " done: tx " + d.Resp.TxHash, false
 			}
@@ -336,7 +336,7 @@ func (p *Pane) done(msg action.SettledMsg) {
 	p.check()
 }
 
-// View implements kit.Pane; the form is drawn again only after something changed.
+// View implements common.Pane; the form is drawn again only after something changed.
 func (p *Pane) View() string {
 	if p.dirty {
 		p.view = p.draw()
@@ -347,14 +347,14 @@ func (p *Pane) View() string {
 
 func (p *Pane) draw() string {
 	st := p.Styles
-	if kit.ExchangeAddress(p.ex) == "" {
-		return kit.FitLines([]string{st.Muted.On("no account: start with --keystore or a key to move collateral")}, p.w, p.h)
+	if common.ExchangeAddress(p.ex) == "" {
+		return common.FitLines([]string{st.Muted.On("no account: start with --keystore or a key to move collateral")}, p.w, p.h)
 	}
 	if len(p.Store.Collateral()) == 0 {
-		return kit.FitLines([]string{st.Muted.On(kit.EmptyFor(p.Store, state.KindCollateral, "no collateral is supported"))}, p.w, p.h)
+		return common.FitLines([]string{st.Muted.On(common.EmptyFor(p.Store, state.KindCollateral, "no collateral is supported"))}, p.w, p.h)
 	}
 	var lines []string
-	if s := kit.FreshLine(st, p.Store, state.KindAccount, p.w); s != "" {
+	if s := common.FreshLine(st, p.Store, state.KindAccount, p.w); s != "" {
 		lines = append(lines, s) // the withdrawable amounts below may be out of date
 	}
 	for f := 0; f < fieldCount; f++ {
@@ -364,7 +364,7 @@ func (p *Pane) draw() string {
 		lines = append(lines, p.fieldLine(f))
 		for _, e := range p.errs {
 			if p.showError(f, e) {
-				lines = append(lines, kit.Wrapped(st.FieldErr, "! "+fundsErrText(e), "    ", p.w)...)
+				lines = append(lines, common.Wrapped(st.FieldErr, "! "+fundsErrText(e), "    ", p.w)...)
 			}
 		}
 	}
@@ -380,9 +380,9 @@ func (p *Pane) draw() string {
 			pt = st.Danger
 		}
 		lines = append(lines, "")
-		lines = append(lines, kit.Wrapped(pt, p.result, "", p.w)...)
+		lines = append(lines, common.Wrapped(pt, p.result, "", p.w)...)
 	}
-	return kit.FitLines(lines, p.w, p.h)
+	return common.FitLines(lines, p.w, p.h)
 }
 
 // showError reports whether e shows under field f: errors of fields typed into, or every error
@@ -426,7 +426,7 @@ func (p *Pane) fieldLine(f int) string {
 	case FieldCollateral:
 		value = st.Accent.On("["+p.coll+"]") + arrows
 		if c := p.checked; c.Collateral.Symbol != "" {
-			value += st.Muted.On("  withdrawable " + kit.AmountText(c.Withdrawable, int32(c.Collateral.Decimals)) + " (" + sideName(p.opNow()) + ")")
+			value += st.Muted.On("  withdrawable " + common.AmountText(c.Withdrawable, int32(c.Collateral.Decimals)) + " (" + sideName(p.opNow()) + ")")
 		}
 	case FieldAmount:
 		value = p.amount.View()
@@ -438,9 +438,9 @@ func (p *Pane) fieldLine(f int) string {
 	case FieldChain:
 		value = st.Accent.On("["+p.chainText()+"]") + arrows
 	case FieldSubmit:
-		return kit.Pad("", 16) + p.submitButton(cur)
+		return common.Pad("", 16) + p.submitButton(cur)
 	}
-	return marker + label.On(kit.Pad(transferLabels[f], 12)) + value
+	return marker + label.On(common.Pad(transferLabels[f], 12)) + value
 }
 
 func sideName(op funds.Op) string {
@@ -474,13 +474,13 @@ func (p *Pane) submitButton(cur bool) string {
 	return st.Button.On(" Review ")
 }
 
-// ShortHelp implements kit.Pane.
+// ShortHelp implements common.Pane.
 func (p *Pane) ShortHelp() []key.Binding {
 	k := p.Keys
 	return []key.Binding{k.FieldNext, k.FieldPrev, k.Toggle, k.Submit, k.TransferMax}
 }
 
-// FullHelp implements kit.Pane.
+// FullHelp implements common.Pane.
 func (p *Pane) FullHelp() [][]key.Binding {
 	k := p.Keys
 	return [][]key.Binding{{k.FieldNext, k.FieldPrev, k.Toggle, k.Submit, k.TransferMax}}

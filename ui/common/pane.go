@@ -1,4 +1,4 @@
-package kit
+package common
 
 import (
 	"time"
@@ -15,8 +15,8 @@ import (
 //
 // To add a pane (a ladder, a tape, a dialog...):
 //
-//  1. Write a package ui/components/<name> with a type implementing Pane (embed *kit.Common for
-//     the store, styles, key map, clock and the current instrument; use a *kit.Table for a list so
+//  1. Write a package ui/components/<name> with a type implementing Pane (embed *common.Common for
+//     the store, styles, key map, clock and the current instrument; use a *common.Table for a list so
 //     rows are cached and only on-screen rows render; build every style from Styles, never in
 //     View). Its keys go in the KeyMap (keys.go) so they can be rebound and are conflict-checked. A
 //     signed action it asks for is an *action.Action (ui/action) returned with action.Request.
