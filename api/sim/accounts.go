@@ -73,6 +73,7 @@ type account struct {
 	rest     map[api.InstrumentID]*resting
 	trig     map[api.InstrumentID]*resting // lots of trigger orders that are not reduce-only
 	open     map[api.OrderID]*order
+	cloids   map[string]*order // open orders by client order id
 	history  []*order
 	closed   int // closed orders in history
 	fills    []fillRec
@@ -127,7 +128,7 @@ func newAccount(addr string, internal bool) *account {
 	return &account{addr: addr, internal: internal,
 		spot: map[api.CollateralID]decimal.Decimal{}, deriv: map[api.CollateralID]decimal.Decimal{},
 		pos: map[api.InstrumentID]*position{}, lev: map[api.InstrumentID]*levSetting{},
-		rest: map[api.InstrumentID]*resting{}, trig: map[api.InstrumentID]*resting{}, open: map[api.OrderID]*order{}, nonces: newNonceSet()}
+		rest: map[api.InstrumentID]*resting{}, trig: map[api.InstrumentID]*resting{}, open: map[api.OrderID]*order{}, cloids: map[string]*order{}, nonces: newNonceSet()}
 }
 
 func (a *account) restingOn(id api.InstrumentID) *resting {

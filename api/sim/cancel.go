@@ -40,16 +40,8 @@ func (e *engine) cancelByCloid(a *account, cs []api.CancelCloid) []error {
 	return out
 }
 
-// openByCloid finds the account's open order with a client order id (the oldest, if several).
-func (a *account) openByCloid(cloid string) *order {
-	var found *order
-	for _, o := range a.open {
-		if o.cloid == cloid && (found == nil || o.oid < found.oid) {
-			found = o
-		}
-	}
-	return found
-}
+// openByCloid finds the account's open order with a client order id (there is at most one).
+func (a *account) openByCloid(cloid string) *order { return a.cloids[cloid] }
 
 // cancelByInstrument cancels all the account's open orders on one instrument.
 func (e *engine) cancelByInstrument(a *account, id api.InstrumentID) (int, error) {

@@ -29,9 +29,24 @@
 //   - Authentication: the account is the signer recovered from the EIP-712 signature (source
 //     "Mainnet" unless WithSource says otherwise). action.type may be the spec's name or the tx
 //     type number. A nonce must equal data.nonce, lie in (now − 2 days, now + 1 day) and be new for
-//     its signer; expiresAfter (Unix ms, optional) must not be past; at most 100 orders or cancels.
-//     Signature failures and nonce reuse answer 401, other bad requests 400, unknown /info methods
-//     404, always as {"error": "..."}; a rejected signed action also carries "address".
+//     its signer; at most 100 orders or cancels. Signature failures and nonce reuse answer 401,
+//     other bad requests 400, unknown /info methods 404, a POST without Content-Type
+//     application/json 415, always as {"error": "..."}; a rejected signed action also carries
+//     "address".
+//   - The wire format is read strictly (protocol.md, "What the simulator checks"), on the raw
+//     body and before the engine is locked, so a huge or slow request stalls nobody else: a key
+//     appears once; action.data holds exactly its action's keys (each order and cancel too);
+//     integers are JSON integers (the top-level nonce included); price, size, triggerPx and
+//     amount are plain decimals ^[0-9]+(\.[0-9]+)?$ of at most 64 characters, length checked
+//     first (triggerPx may be "", and a market order's price "" or 0 means the mark ± 5%); side,
+//     positionSide, tif, tpsl and grouping take their exact values; signatures are canonical
+//     (s ≤ n/2, v 27 or 28); expiresAfter is required on placeOrder and the cancels, after now
+//     and after the nonce, and at most a day after the nonce; a cloid is unique among the
+//     account's open orders and within one request; a destination is not the zero address and,
+//     when mixed case, passes its EIP-55 checksum. Every refusal names the field and the fix and
+//     echoes at most a short prefix of the value. A market order's price bound lies in the same
+//     band as a limit price, and params.page is at most 1,000,000, so no number wraps when it
+//     becomes ticks, lots or an offset.
 //   - An address's account opens, with the demo balance (WithDemoBalance, default 100000 USDC in
 //     both its spot and derivative accounts), the first time it signs an action or receives a
 //     transfer. A query about an address with no account answers as if it had just opened one,

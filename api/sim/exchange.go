@@ -29,6 +29,9 @@ type signedError struct {
 
 // exchange authenticates and applies one signed action.
 func (s *Sim) exchange(body []byte) (int, any) {
+	if err := checkStrict(body, s.cfg.clock.Now()); err != nil {
+		return fail(err)
+	}
 	req, err := api.DecodeSignedRequest(body, s.cfg.source)
 	if err != nil {
 		var re *api.RequestError

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"mime"
 	"net/http"
 	pathpkg "path"
 	"strings"
@@ -36,6 +37,10 @@ func (s *Sim) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodPost {
 		w.Header().Set("Allow", http.MethodPost)
 		writeJSON(w, http.StatusMethodNotAllowed, errorBody{"use POST with a JSON body"})
+		return
+	}
+	if !isJSON(r.Header.Get("Content-Type")) {
+		writeJSON(w, http.StatusUnsupportedMediaType, errorBody{"send the body with Content-Type: application/json"})
 		return
 	}
 	body, err := io.ReadAll(io.LimitReader(r.Body, maxBody+1))
@@ -84,4 +89,12 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
 	_, _ = w.Write(b)
+}
+
+// isJSON reports whether a Content-Type header names JSON (parameters such as charset allowed).
+// A web page can post a "simple" cross-origin request only as text/plain, form data or
+// multipart, so insisting on JSON keeps a browser tab from acting on a local simulator.
+func isJSON(ct string) bool {
+	mt, _, err := mime.ParseMediaType(ct)
+	return err == nil && mt == "application/json"
 }

@@ -295,6 +295,9 @@ func toMillis(n int64) int64 {
 	return n * 1000
 }
 
+// maxPage bounds params.page, so that page × limit stays far from any integer limit.
+const maxPage = 1_000_000
+
 // page cuts one page out of n records (newest first) and fills the envelope.
 func page[T any](n int, p *infoParams, get func(i int) T) (api.Page[T], error) {
 	pg, limit := int(p.Page), int(p.Limit)
@@ -309,6 +312,9 @@ func page[T any](n int, p *infoParams, get func(i int) T) (api.Page[T], error) {
 	}
 	if limit < 1 || limit > 1000 {
 		return api.Page[T]{}, badRequest("params.limit %d: want 1 to 1000", limit)
+	}
+	if pg > maxPage {
+		return api.Page[T]{}, badRequest("params.page %d: want 1 to %d (no account keeps that many records)", pg, maxPage)
 	}
 	out := api.Page[T]{Data: []T{}, Page: pg, Limit: limit, TotalCount: n, TotalPages: (n + limit - 1) / limit}
 	for i := (pg - 1) * limit; i < n && i < pg*limit; i++ {

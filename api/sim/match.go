@@ -17,6 +17,9 @@ func (e *engine) place(a *account, w *api.OrderWire) (*order, error) {
 	if err != nil {
 		return nil, err
 	}
+	if prev := a.cloids[o.cloid]; o.cloid != "" && prev != nil {
+		return nil, fmt.Errorf("cloid %q is already used by open order %d: give each order its own cloid (cancel by cloid acts on one order)", trunc(o.cloid, 64), prev.oid)
+	}
 	if !a.internal && len(a.open) >= maxOpenOrders {
 		return nil, fmt.Errorf("the account has %d open and trigger orders, the most it may have: cancel some before placing more", len(a.open))
 	}
@@ -96,6 +99,9 @@ func (e *engine) open(o *order) {
 	o.created = e.now()
 	e.orders[o.oid] = o
 	o.acct.open[o.oid] = o
+	if o.cloid != "" {
+		o.acct.cloids[o.cloid] = o
+	}
 	o.acct.addOrder(o)
 }
 
@@ -213,6 +219,9 @@ func (e *engine) close(o *order, state string) {
 	o.state = state
 	delete(e.orders, o.oid)
 	delete(o.acct.open, o.oid)
+	if o.acct.cloids[o.cloid] == o {
+		delete(o.acct.cloids, o.cloid)
+	}
 	o.acct.orderClosed()
 }
 

@@ -170,6 +170,10 @@ func (o *order) parsePrice(s string) error {
 func (o *order) marketBound(v decimal.Decimal) error {
 	m := o.mkt
 	o.autoBound = !v.IsPositive()
+	if lo, hi := m.band(); !o.autoBound && (v.LessThan(m.px(lo)) || v.GreaterThan(m.px(hi))) {
+		return fmt.Errorf("market order price bound %s is outside %s's allowed band %s to %s (mark %s ± 50%%): send a worst price within the band, or 0 for the mark ± 5%%",
+			trunc(v.String(), 30), m.name, m.px(lo), m.px(hi), m.markPx())
+	}
 	if o.autoBound {
 		f := decimal.NewFromInt(1).Sub(defaultSlippage)
 		if o.buy {

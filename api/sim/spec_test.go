@@ -235,25 +235,25 @@ func TestSpecShapes(t *testing.T) {
 		check(name, raw, schema)
 	}
 	now := e.nowMs()
-	nonce := now + 500000 // clear of the clients' own clock nonces
+	nonce := now + 500000 // clear of the clients' own clock nonces (expiresAfter must come after it)
 	next := func() uint64 { nonce++; return nonce }
 	sell := limit(1, api.SideSell, "97300", "0.5")
 	sell.Cloid = "spec-1"
-	exchange("placeOrder", alice, "placeOrder", &api.PlaceOrderData{Orders: []api.OrderWire{sell}, ExpiresAfter: now + 60000, Nonce: next()},
+	exchange("placeOrder", alice, "placeOrder", &api.PlaceOrderData{Orders: []api.OrderWire{sell}, ExpiresAfter: now + 600000, Nonce: next()},
 		txSchema(obj{"status": obj{"oid": "int", "state": "str"}}, false))
 	exchange("placeOrder filled", bob, "placeOrder", &api.PlaceOrderData{Orders: []api.OrderWire{limit(1, api.SideBuy, "97400", "0.2")},
-		ExpiresAfter: now + 60000, Nonce: next()},
+		ExpiresAfter: now + 600000, Nonce: next()},
 		txSchema(obj{"status": obj{"oid": "int", "state": "str", "totalSz": "dec", "avgPx": "dec"}}, false))
 	stop := limit(1, api.SideSell, "90000", "0.2")
 	stop.TriggerPx, stop.Tpsl, stop.ReduceOnly = "90000", api.TpslStopLoss, true
 	place(t, bob, stop)
 	oid := oid(t, place(t, alice, limit(1, api.SideSell, "98000", "0.1")))
 	exchange("cancelByOid", alice, "cancelByOid", &api.CancelByOidData{Cancels: []api.CancelOid{{Oid: oid, InstrumentID: 1}},
-		ExpiresAfter: now + 60000, Nonce: next()}, txSchema(obj{"status": arr{obj{"success": obj{"success": "str"}}}}, true))
+		ExpiresAfter: now + 600000, Nonce: next()}, txSchema(obj{"status": arr{obj{"success": obj{"success": "str"}}}}, true))
 	place(t, alice, limit(2, api.SideSell, "3400", "1"))
-	exchange("cancelByInstrument", alice, "cancelByInstrument", &api.CancelByInstrumentData{InstrumentID: 2, ExpiresAfter: now + 60000, Nonce: next()},
+	exchange("cancelByInstrument", alice, "cancelByInstrument", &api.CancelByInstrumentData{InstrumentID: 2, ExpiresAfter: now + 600000, Nonce: next()},
 		txSchema(obj{"success": "str", "orders_cancelled": "int"}, false))
-	exchange("cancelAll", bob, "cancelAll", &api.CancelAllData{ExpiresAfter: now + 60000, Nonce: next()},
+	exchange("cancelAll", bob, "cancelAll", &api.CancelAllData{ExpiresAfter: now + 600000, Nonce: next()},
 		txSchema(obj{"success": "str", "orders_cancelled": "int"}, false))
 	place(t, bob, stop)
 	for _, act := range []string{"spotBalanceTransferRequest", "derivativeBalanceTransferRequest"} {
