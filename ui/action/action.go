@@ -169,19 +169,8 @@ func priceText(w api.OrderWire) string {
 // placeOrder sends one order.
 func placeOrder(w api.OrderWire) func(context.Context, api.Trader) (api.TxResponse, error) {
 	return func(ctx context.Context, t api.Trader) (api.TxResponse, error) {
-		return Accepted(t.PlaceOrders(ctx, []api.OrderWire{w}))
+		return t.PlaceOrders(ctx, []api.OrderWire{w})
 	}
-}
-
-// Accepted turns a transaction the exchange refused as a whole into an error.
-func Accepted(resp api.TxResponse, err error) (api.TxResponse, error) {
-	if err == nil && resp.Error != "" {
-		err = fmt.Errorf("%s", resp.Error)
-	}
-	if err == nil && resp.Success != nil && !*resp.Success {
-		err = fmt.Errorf("the exchange did not accept it")
-	}
-	return resp, err
 }
 
 // resultText is the status line's words for a finished action, and whether it failed. The

@@ -21,7 +21,7 @@ func NewCancel(o api.OrderRecord) *Action {
 		Kind: KindCancel, Title: "Cancel order", Cancel: c,
 		What: fmt.Sprintf("cancel %s %s %s @ %s (order %d)", state.SideText(o.Side), o.Unfilled, o.Instrument, o.LimitPrice, o.OrderID),
 		Run: func(ctx context.Context, t api.Trader) (api.TxResponse, error) {
-			return Accepted(t.CancelByOid(ctx, []api.CancelOid{c}))
+			return t.CancelByOid(ctx, []api.CancelOid{c})
 		},
 		Read: resultText, Refresh: tradeKinds, FollowUp: checkCancel,
 	}
@@ -35,7 +35,7 @@ func NewCancelInstrument(id api.InstrumentID, name string, n int) *Action {
 		What:  fmt.Sprintf("cancel %d open order(s) on %s", n, name),
 		Lines: []string{fmt.Sprintf("Cancel all %d open order(s) on %s?", n, name)},
 		Run: func(ctx context.Context, t api.Trader) (api.TxResponse, error) {
-			return Accepted(t.CancelByInstrument(ctx, id))
+			return t.CancelByInstrument(ctx, id)
 		},
 		Read: resultText, Refresh: tradeKinds, FollowUp: checkCancel,
 	}
@@ -46,7 +46,7 @@ func NewCancelAll(title, what string, lines []string) *Action {
 	return &Action{
 		Kind: KindCancelAll, Confirm: true, Title: title, What: what, Lines: lines,
 		Run: func(ctx context.Context, t api.Trader) (api.TxResponse, error) {
-			return Accepted(t.CancelAll(ctx))
+			return t.CancelAll(ctx)
 		},
 		Read: resultText, Refresh: tradeKinds, FollowUp: checkCancel,
 	}

@@ -307,7 +307,7 @@ func NewAction(c funds.Checked) *action.Action {
 		Title: "Confirm " + c.Op.String(), Lines: c.Confirm(),
 		Lane: action.LaneFunds, Refresh: []state.Kind{state.KindAccount},
 		Run: func(ctx context.Context, t api.Trader) (api.TxResponse, error) {
-			return action.Accepted(c.Send(ctx, t))
+			return c.Send(ctx, t)
 		},
 		Read: func(d action.DoneMsg) (string, bool) {
 			switch {
