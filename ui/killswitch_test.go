@@ -78,7 +78,7 @@ func TestKillSwitch(t *testing.T) {
 	}
 	before := c.m.form.Value(orderentry.FieldInstrument)
 	c.press(t, ctrlK)
-	if c.m.dialog == nil || c.m.dialog.act.Kind != action.KindCancelAll {
+	if c.m.dialog == nil || c.m.dialog.Action().Kind != action.KindCancelAll {
 		t.Fatal("ctrl+k while typing in the form does not open the kill switch's confirmation")
 	}
 	if got := c.m.form.Value(orderentry.FieldInstrument); got != before {

@@ -88,8 +88,7 @@ func (m *Model) layout() {
 		s.pane.SetSize(max(s.r.w-2, 1), max(s.r.h-2, 1))
 	}
 	if m.dialog != nil {
-		m.dialog.width = m.width
-		m.dialog.render()
+		m.dialog.SetWidth(m.width)
 	}
 	if m.showHelp {
 		m.renderHelp()

@@ -14,6 +14,7 @@ import (
 	"github.com/tradedesk/tradedesk/ui/components/orderentry"
 	"github.com/tradedesk/tradedesk/ui/components/tickers"
 	"github.com/tradedesk/tradedesk/ui/components/transfer"
+	"github.com/tradedesk/tradedesk/ui/dialogs/confirm"
 )
 
 // Config is everything the console needs; main fills it in from flags and the config file.
@@ -65,7 +66,7 @@ type Model struct {
 	help     help.Model
 	showHelp bool
 	helpView string
-	dialog   *confirmDialog
+	dialog   *confirm.Dialog
 	status   statusBar
 
 	polls map[state.Kind]*poller
@@ -187,7 +188,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case action.RequestMsg:
 		m.footerDirty = true
 		return m, m.onAction(msg.Act)
-	case dialogResultMsg:
+	case confirm.ResultMsg:
 		return m, m.onDialogResult(msg)
 	case action.DoneMsg:
 		return m, m.onActionDone(msg)
@@ -212,14 +213,14 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 // onDialogResult closes the confirmation dialog and sends its action if it was confirmed.
-func (m *Model) onDialogResult(msg dialogResultMsg) tea.Cmd {
+func (m *Model) onDialogResult(msg confirm.ResultMsg) tea.Cmd {
 	m.dialog = nil
 	m.footerDirty = true
-	if !msg.confirmed {
-		m.setNotice(common.LevelInfo, "not sent: "+msg.act.What)
+	if !msg.Confirmed {
+		m.setNotice(common.LevelInfo, "not sent: "+msg.Act.What)
 		return nil
 	}
-	return m.execute(msg.act)
+	return m.execute(msg.Act)
 }
 
 // onInstrument makes msg's instrument the current one: the order form takes it (and the focus

@@ -225,11 +225,11 @@ func TestFarPriceNeedsTypedConfirmation(t *testing.T) {
 	c.key(t, "down")
 	c.typeText(t, "0.01")
 	c.key(t, "enter")
-	if c.m.dialog == nil || c.m.dialog.act.Typed == "" {
+	if c.m.dialog == nil || c.m.dialog.Action().Typed == "" {
 		t.Fatalf("a price far from the mark did not ask for a typed confirmation (notice %q)", c.m.notice)
 	}
 	c.key(t, "enter")
-	if c.m.dialog == nil || c.m.dialog.done {
+	if c.m.dialog == nil || c.m.dialog.Answered() {
 		t.Fatal("Enter alone confirmed a far-from-mark order")
 	}
 	c.typeText(t, "yes")

@@ -6,6 +6,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tradedesk/tradedesk/ui/action"
 	"github.com/tradedesk/tradedesk/ui/common"
+	"github.com/tradedesk/tradedesk/ui/dialogs/confirm"
 )
 
 // The signed-action pipeline. Every action that signs and sends (an order, a close, a cancel, the
@@ -14,7 +15,7 @@ import (
 //
 //	pane: action.Request(a)
 //	  -> Model.onAction   read-only refusal; the lane guard (one order, one money movement out)
-//	  -> confirmDialog    when a.Confirm: Enter (or a typed word) confirms once, Esc drops it
+//	  -> confirm.Dialog   when a.Confirm: Enter (or a typed word) confirms once, Esc drops it
 //	  -> Model.execute    the lane is taken, the action counts as out (the quit guard), logged
 //	  -> action.Send      a.Run signs and sends it once against api.Trader
 //	  -> onActionDone     a.FollowUp when the answer needs finding out (a lost order is looked up
@@ -49,7 +50,7 @@ func (m *Model) onAction(a *action.Action) tea.Cmd {
 		return nil
 	}
 	if a.Confirm {
-		m.dialog = newConfirmDialog(m.st, m.keys, a, m.width)
+		m.dialog = confirm.New(m.st, m.keys, a, m.width)
 		return nil
 	}
 	return m.execute(a)

@@ -639,11 +639,11 @@ func soakStep(t testing.TB, d *driver, res *soakResult, cycle int) {
 	t.Helper()
 	m := d.m
 	if m.dialog != nil {
-		if m.dialog.act.Typed != "" {
+		if m.dialog.Action().Typed != "" {
 			d.press("esc")
 			return
 		}
-		if m.dialog.act.Kind == action.KindPlace {
+		if m.dialog.Action().Kind == action.KindPlace {
 			res.confirmed++
 		}
 		d.press("enter")

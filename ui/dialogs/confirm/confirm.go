@@ -1,4 +1,4 @@
-package ui
+package confirm
 
 import (
 	"strings"
@@ -11,9 +11,9 @@ import (
 	"github.com/tradedesk/tradedesk/ui/common"
 )
 
-// confirmDialog asks the trader to confirm an action: Enter (or typing a word, when the fat-finger
+// Dialog asks the trader to confirm an action: Enter (or typing a word, when the fat-finger
 // guard asks for it) confirms once, Esc backs out. It holds every key while open.
-type confirmDialog struct {
+type Dialog struct {
 	st    *common.Styles
 	keys  *common.KeyMap
 	act   *action.Action
@@ -23,14 +23,15 @@ type confirmDialog struct {
 	width int
 }
 
-// dialogResultMsg is the dialog's answer.
-type dialogResultMsg struct {
-	act       *action.Action
-	confirmed bool
+// ResultMsg is the dialog's answer.
+type ResultMsg struct {
+	Act       *action.Action
+	Confirmed bool
 }
 
-func newConfirmDialog(st *common.Styles, keys *common.KeyMap, a *action.Action, width int) *confirmDialog {
-	d := &confirmDialog{st: st, keys: keys, act: a, width: width}
+// New is the confirmation of a: its title and lines, then Enter (or the word it asks for).
+func New(st *common.Styles, keys *common.KeyMap, a *action.Action, width int) *Dialog {
+	d := &Dialog{st: st, keys: keys, act: a, width: width}
 	if a.Typed != "" {
 		d.typed = textinput.New()
 		d.typed.Prompt = "> "
@@ -43,10 +44,10 @@ func newConfirmDialog(st *common.Styles, keys *common.KeyMap, a *action.Action, 
 }
 
 // Capturing reports whether the dialog has a text input (it always takes every key anyway).
-func (d *confirmDialog) Capturing() bool { return d.act.Typed != "" }
+func (d *Dialog) Capturing() bool { return d.act.Typed != "" }
 
 // Update handles a key; it returns the dialog's answer as a command once.
-func (d *confirmDialog) Update(msg tea.Msg) tea.Cmd {
+func (d *Dialog) Update(msg tea.Msg) tea.Cmd {
 	k, ok := msg.(tea.KeyMsg)
 	if !ok || d.done {
 		return nil
@@ -70,12 +71,12 @@ func (d *confirmDialog) Update(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
-func (d *confirmDialog) answer(yes bool) tea.Cmd {
+func (d *Dialog) answer(yes bool) tea.Cmd {
 	a := d.act
-	return func() tea.Msg { return dialogResultMsg{act: a, confirmed: yes} }
+	return func() tea.Msg { return ResultMsg{Act: a, Confirmed: yes} }
 }
 
-func (d *confirmDialog) render() {
+func (d *Dialog) render() {
 	st := d.st
 	lines := []string{st.Accent.On(d.act.Title), ""}
 	lines = append(lines, d.act.Lines...)
@@ -88,5 +89,17 @@ func (d *confirmDialog) render() {
 	d.view = st.Dialog.MaxWidth(max(d.width-2, 20)).Render(strings.Join(lines, "\n"))
 }
 
+// Action is the action the dialog confirms.
+func (d *Dialog) Action() *action.Action { return d.act }
+
+// Answered reports whether the dialog was confirmed or dismissed (it then ignores every key).
+func (d *Dialog) Answered() bool { return d.done }
+
+// SetWidth fits the dialog to a new screen width.
+func (d *Dialog) SetWidth(w int) {
+	d.width = w
+	d.render()
+}
+
 // View is the dialog box (rendered when it changed, not per frame).
-func (d *confirmDialog) View() string { return d.view }
+func (d *Dialog) View() string { return d.view }
