@@ -76,6 +76,9 @@ func (c *Client) send(ctx context.Context, info ActionInfo, data ActionData) (Tx
 	start := time.Now()
 	r, reply, e := c.post(ctx, op, "/exchange", body, true)
 	out, e := txOutcome(op, r, e)
+	if e == nil {
+		e = c.checkAttribution(op, out)
+	}
 	status := 0
 	if r != nil {
 		status = r.status
@@ -85,6 +88,21 @@ func (c *Client) send(ctx context.Context, info ActionInfo, data ActionData) (Tx
 		return out, e
 	}
 	return out, nil
+}
+
+// checkAttribution compares the account an answer names with the client's: an answer that
+// credits another account is not success, whatever else it says. An answer without an address
+// passes (not every exchange names it).
+func (c *Client) checkAttribution(op string, out TxResponse) *Error {
+	if out.Address == "" || SameAddress(out.Address, c.Address()) {
+		return nil
+	}
+	who := text.Quote(out.Address)
+	if a, err := ChecksumAddress(out.Address); err == nil {
+		who = a
+	}
+	// No Status: "HTTP 200" would read as success, and the message must fit a status line.
+	return &Error{Kind: KindServer, Op: op, Message: "the exchange attributed this action to " + who + "; nothing was done on your account"}
 }
 
 // txOutcome decodes the transaction response of one /exchange attempt and turns its error field

@@ -10,6 +10,7 @@ import (
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/api/sim"
 	"github.com/tradedesk/tradedesk/ui/components/orderentry"
+	"github.com/tradedesk/tradedesk/ui/kit"
 )
 
 // othersCloid is a cloid another program trading the account chose.
@@ -74,4 +75,29 @@ func TestHostileServerScreen(t *testing.T) {
 		t.Errorf("notice %q, want the server's refusal, escaped", c.m.notice)
 	}
 	screenSafe(t, "after the refusal", c.m.View())
+}
+
+// TestOrderCreditedToAnotherAccount: an order whose answer names another account is an error
+// notice, not "placed". Guards the console's reading of api's attribution check.
+func TestOrderCreditedToAnotherAccount(t *testing.T) {
+	c := newSimConsoleVia(t, 200, 60, false, func(h http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.URL.Path == "/exchange" {
+				_, _ = w.Write([]byte(`{"tx_hash":"0xab","address":"0x9908658A316D743159F001026F1ef08aa8F0b55B","data":{"status":[{"resting":{"oid":7}}]}}`))
+				return
+			}
+			h.ServeHTTP(w, r)
+		})
+	})
+	pump(t, c.m, c.m.Init())
+	c.key(t, "4")
+	c.m.form.SetValue(orderentry.FieldInstrument, "BTC-PERP")
+	c.key(t, "down", "down", "down")
+	c.typeText(t, "95000")
+	c.key(t, "down")
+	c.typeText(t, "0.01")
+	c.key(t, "enter", "enter")
+	if c.m.noticeLevel != kit.LevelError || !strings.Contains(c.m.notice, "the exchange attributed this action to 0x9908658A316D743159F001026F1ef08aa8F0b55B; nothing was done on your account") {
+		t.Errorf("notice %q (level %v)", c.m.notice, c.m.noticeLevel)
+	}
 }

@@ -150,3 +150,37 @@ func TestOrderRedirectedIsNotFollowed(t *testing.T) {
 		t.Errorf("stderr %q: want the redirect and the lookup's result", msg)
 	}
 }
+
+// otherAccount answers every /exchange request as done for another account (without acting),
+// and passes /info to the simulator.
+func otherAccount(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/exchange" {
+			_, _ = w.Write([]byte(`{"tx_hash":"0xab","address":"0x9908658A316D743159F001026F1ef08aa8F0b55B","success":true,` +
+				`"data":{"status":[{"resting":{"oid":7}}],"orders_cancelled":1,"nonce":5}}`))
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// TestActionCreditedToAnotherAccountFails: every signed command whose answer names another
+// account exits non-zero and says so. Guards against reporting it as placed or done.
+func TestActionCreditedToAnotherAccountFails(t *testing.T) {
+	h := newHarness(t)
+	srv := httptest.NewServer(otherAccount(h.sim))
+	t.Cleanup(srv.Close)
+	for _, a := range [][]string{
+		{"order", "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.01", "--price", h.restingBid(), "--yes"},
+		{"cancel", "--instrument", "BTC-PERP", "--cloid", state.NewCloid()},
+		{"cancel-all"},
+		{"transfer", "--collateral", "USDC", "--amount", "1", "--to-derivatives"},
+		{"withdraw", "--collateral", "USDC", "--amount", "1", "--chain", "1"},
+	} {
+		var out, errb bytes.Buffer
+		code := Run(context.Background(), append(a, "--url", srv.URL), Env{Stdout: &out, Stderr: &errb, Getenv: func(k string) string { return h.env[k] }})
+		if code == 0 || !strings.Contains(errb.String(), "the exchange attributed this action to 0x9908658A316D743159F001026F1ef08aa8F0b55B; nothing was done on your account") {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q", a, code, out.String(), errb.String())
+		}
+	}
+}
