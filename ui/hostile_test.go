@@ -9,8 +9,8 @@ import (
 
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/api/sim"
+	"github.com/tradedesk/tradedesk/ui/common"
 	"github.com/tradedesk/tradedesk/ui/components/orderentry"
-	"github.com/tradedesk/tradedesk/ui/kit"
 )
 
 // othersCloid is a cloid another program trading the account chose.
@@ -97,7 +97,7 @@ func TestOrderCreditedToAnotherAccount(t *testing.T) {
 	c.key(t, "down")
 	c.typeText(t, "0.01")
 	c.key(t, "enter", "enter")
-	if c.m.noticeLevel != kit.LevelError || !strings.Contains(c.m.notice, "the exchange attributed this action to 0x9908658A316D743159F001026F1ef08aa8F0b55B; nothing was done on your account") {
+	if c.m.noticeLevel != common.LevelError || !strings.Contains(c.m.notice, "the exchange attributed this action to 0x9908658A316D743159F001026F1ef08aa8F0b55B; nothing was done on your account") {
 		t.Errorf("notice %q (level %v)", c.m.notice, c.m.noticeLevel)
 	}
 }
