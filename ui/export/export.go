@@ -12,6 +12,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -132,7 +133,21 @@ func dedupe[T any, K comparable](rows []T, key func(*T) K) []T {
 	return out
 }
 
-// WriteCSV writes a header row and one row per record.
+// SafeCell keeps a spreadsheet from running a cell as a formula (OWASP's advice on CSV
+// injection): a cell that begins with =, +, - or @, a tab or a carriage return is written as
+// text, with a ' before it, unless it is a plain number (-12.5 stays a number). Cloids and names
+// come from other programs and servers: "=HYPERLINK(...)" would otherwise run on opening.
+func SafeCell(s string) string {
+	if s == "" || !strings.ContainsRune("=+-@\t\r", rune(s[0])) || plainNumber.MatchString(s) {
+		return s
+	}
+	return "'" + s
+}
+
+// plainNumber is a signed decimal, which a spreadsheet reads as a number, not a formula.
+var plainNumber = regexp.MustCompile(`^[+-]?[0-9]+(\.[0-9]+)?$`)
+
+// WriteCSV writes a header row and one row per record, each cell through SafeCell.
 func WriteCSV[T any](w io.Writer, cols []Column[T], rows []T) error {
 	cw := csv.NewWriter(w)
 	rec := make([]string, len(cols))
@@ -144,7 +159,7 @@ func WriteCSV[T any](w io.Writer, cols []Column[T], rows []T) error {
 	}
 	for i := range rows {
 		for j, c := range cols {
-			rec[j] = c.Value(&rows[i])
+			rec[j] = SafeCell(c.Value(&rows[i]))
 		}
 		if err := cw.Write(rec); err != nil {
 			return err

