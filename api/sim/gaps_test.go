@@ -136,10 +136,195 @@ func TestDerivativeMovesLeaveMarginInUse(t *testing.T) {
 	wantErr(t, "derivative transfer of margin in use", err, "insufficient derivative USDC: need 38, 37.216 available")
 	_, err = bob.DerivativeWithdraw(ctx(), 1, "37", 1)
 	wantErr(t, "derivative withdrawal of margin in use", err, "insufficient derivative USDC: need 38, 37.216 available")
-	if _, err := bob.InternalTransfer(ctx(), 1, "37.216", false); err != nil {
-		t.Fatalf("moving exactly the free margin: %v", err)
+	if _, err := bob.DerivativeTransfer(ctx(), 1, "37.216", alice.Address()); err != nil {
+		t.Fatalf("transferring exactly the free margin: %v", err)
 	}
 	if ps := positions(t, bob); len(ps) != 1 {
 		t.Fatalf("bob's position %+v", ps)
 	}
+}
+
+// Guards book.remove: a cancelled order's size left in its price level, so the book shows size
+// that nobody offers.
+func TestCancelledOrderLeavesItsLevel(t *testing.T) {
+	e := quietEnv(t)
+	alice, bob := e.client("alice"), e.client("bob")
+	place(t, bob, limit(1, api.SideBuy, "97000", "0.2"))
+	id := oid(t, place(t, alice, limit(1, api.SideBuy, "97000", "0.1")))
+	if _, err := alice.CancelByOid(ctx(), []api.CancelOid{{Oid: id, InstrumentID: 1}}); err != nil {
+		t.Fatal(err)
+	}
+	ob, err := alice.OrderBook(ctx(), "BTC-PERP", 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ob.Bids) != 1 {
+		t.Fatalf("bids %+v", ob.Bids)
+	}
+	eqDec(t, "size at 97000", ob.Bids[0].Size, "0.2")
+}
+
+// Guards book.available: a fill-or-kill order counting the account's own resting orders, which
+// self-trade prevention cancels instead of filling; it must fill in full or do nothing.
+func TestFillOrKillDoesNotCountOwnOrders(t *testing.T) {
+	e := quietEnv(t)
+	alice, bob := e.client("alice"), e.client("bob")
+	place(t, bob, limit(1, api.SideSell, "97300", "0.1"))
+	own := oid(t, place(t, alice, limit(1, api.SideSell, "97300", "0.1")))
+	w := limit(1, api.SideBuy, "97300", "0.2")
+	w.Tif = api.TifFOK
+	if msg := placeErr(t, alice, w); !strings.Contains(msg, "fill-or-kill order cannot fill in full: only 0.1 available") {
+		t.Errorf("FOK error %q", msg)
+	}
+	if fs := fills(t, alice); len(fs) != 0 {
+		t.Errorf("a refused FOK filled: %+v", fs)
+	}
+	if o := findOrder(t, alice, own); o.State != api.StateOpen {
+		t.Errorf("alice's resting sell is %s: a refused FOK must change nothing", o.State)
+	}
+}
+
+// Guards cancel: a cancelled order's margin left reserved (the resting count not lowered).
+func TestCancelFreesOrderMargin(t *testing.T) {
+	e := quietEnv(t)
+	alice := e.client("alice")
+	before := summary(t, alice).AvailableBalance
+	id := oid(t, place(t, alice, limit(1, api.SideBuy, "97000", "9")))
+	if held := summary(t, alice).AvailableBalance; !held.LessThan(before) {
+		t.Fatalf("a resting buy reserves no margin: %s", held)
+	}
+	if _, err := alice.CancelByOid(ctx(), []api.CancelOid{{Oid: id, InstrumentID: 1}}); err != nil {
+		t.Fatal(err)
+	}
+	eqDec(t, "available after the cancel", summary(t, alice).AvailableBalance, before.String())
+}
+
+// Guards addPosition: the tier's maintenance deduction added instead of subtracted. 6 BTC at
+// 97250 is 583,500 USD, in the 2% tier whose deduction is 5,000: 11,670 - 5,000 = 6,670.
+func TestMaintenanceMarginInSecondTier(t *testing.T) {
+	e := quietEnv(t)
+	alice, bob := e.client("alice"), e.client("bob")
+	place(t, alice, limit(1, api.SideSell, "97250", "6"))
+	place(t, bob, limit(1, api.SideBuy, "97250", "6"))
+	eqDec(t, "maintenance margin", summary(t, bob).MaintenanceMargin, "6670")
+}
+
+// Guards checkMargin: an order needing exactly the available margin and fee refused (> turned
+// into >=). 0.1 BTC at the mark 97250, 10x: 972.50 of margin and 3.89 of taker fee.
+func TestOrderNeedingExactlyTheAvailableMargin(t *testing.T) {
+	_, _, bob := fundedPair(t, "976.39")
+	place(t, bob, limit(1, api.SideBuy, "97250", "0.1"))
+	_, _, carol := fundedPair(t, "976.38") // a simulator of its own
+	if msg := placeErr(t, carol, limit(1, api.SideBuy, "97250", "0.1")); !strings.Contains(msg, "insufficient margin") {
+		t.Errorf("one cent short: %q", msg)
+	}
+}
+
+// Guards spotHold: a resting spot sell holding none of its base asset. Bob rests a sell of 1.5 of
+// his 2 WETH: only 0.5 can move or back another sell.
+func TestSpotSellHoldsItsBase(t *testing.T) {
+	e := quietEnv(t)
+	bob := e.client("bob")
+	if err := e.sim.Deposit(bob.Address(), collWETH, dec("2"), false); err != nil {
+		t.Fatal(err)
+	}
+	place(t, bob, limit(101, api.SideSell, "3500", "1.5"))
+	_, err := bob.InternalTransfer(ctx(), 3, "0.6", true)
+	wantErr(t, "moving held WETH", err, "insufficient spot WETH: need 0.6, 0.5 available")
+	if msg := placeErr(t, bob, limit(101, api.SideSell, "3500", "0.6")); !strings.Contains(msg, "insufficient WETH in the spot account") {
+		t.Errorf("a second sell of held WETH: %q", msg)
+	}
+	if _, err := bob.InternalTransfer(ctx(), 3, "0.5", true); err != nil {
+		t.Fatalf("moving the free 0.5 WETH: %v", err)
+	}
+}
+
+// Guards checkSpotFunds: a spot buy checked without the fee it may pay. 29.41 ETH at 3400 is
+// 99,994 USDC, 100,033.9976 with the taker fee: more than Alice's 100,000.
+func TestSpotBuyNeedsItsFee(t *testing.T) {
+	e := quietEnv(t)
+	alice := e.client("alice")
+	if msg := placeErr(t, alice, limit(101, api.SideBuy, "3400", "29.41")); !strings.Contains(msg, "insufficient USDC in the spot account") {
+		t.Errorf("a buy that the fee takes over the balance: %q", msg)
+	}
+	place(t, alice, limit(101, api.SideBuy, "3400", "29.4")) // 99,999.984 with the fee
+}
+
+// Guards closePart: a partial close taking the cost of one lot instead of its share, and an
+// isolated partial close releasing all the position's margin instead of its share.
+func TestPartialCloses(t *testing.T) {
+	e, alice, bob := fundedPair(t, "10000")
+	place(t, alice, limit(1, api.SideSell, "97300", "0.2"))
+	place(t, bob, limit(1, api.SideBuy, "97300", "0.2"))
+	place(t, alice, limit(1, api.SideBuy, "97500", "0.1"))
+	place(t, bob, limit(1, api.SideSell, "97500", "0.1"))
+	eqDec(t, "closed pnl of half the long", fills(t, bob)[0].ClosedPnl, "20")
+	ps := positions(t, bob)
+	if len(ps) != 1 {
+		t.Fatalf("bob's positions %+v", ps)
+	}
+	eqDec(t, "size left", ps[0].Size, "0.1")
+	eqDec(t, "entry left", ps[0].EntryPrice, "97300")
+
+	// HYPE-PERP is isolated: 20 at 28.4 set aside 56.80; selling 10 releases 28.40.
+	carol := e.client("carol")
+	if err := e.sim.Deposit(carol.Address(), 1, dec("1000"), true); err != nil {
+		t.Fatal(err)
+	}
+	place(t, alice, limit(5, api.SideSell, "28.4", "20"))
+	place(t, carol, limit(5, api.SideBuy, "28.4", "20"))
+	eqDec(t, "cross balance after opening", summary(t, carol).Collateral["USDC"].Balance, "942.9728")
+	place(t, alice, limit(5, api.SideBuy, "28.4", "10"))
+	place(t, carol, limit(5, api.SideSell, "28.4", "10"))
+	eqDec(t, "cross balance after closing half", summary(t, carol).Collateral["USDC"].Balance, "971.2592") // + 28.40 - 0.1136 fee
+}
+
+// Guards trade: a filled resting buy still counted as resting, so its margin is reserved twice
+// (once by the position, once by the order). Alice's bid of 0.2 fills in full: available is the
+// equity 99,991.946 (100,000 + 1.946 rebate - 10 PnL) less the position's 1,945 only.
+func TestFilledRestingOrderFreesItsMargin(t *testing.T) {
+	e := quietEnv(t)
+	alice, bob := e.client("alice"), e.client("bob")
+	place(t, alice, limit(1, api.SideBuy, "97300", "0.2"))
+	place(t, bob, limit(1, api.SideSell, "97300", "0.2"))
+	eqDec(t, "alice available", summary(t, alice).AvailableBalance, "98046.946")
+}
+
+// Guards liquidations: a cross liquidation closing the account's isolated positions too. Bob's
+// BTC long is cross, his HYPE long isolated; BTC falls through its liquidation price.
+func TestCrossLiquidationLeavesIsolatedPositions(t *testing.T) {
+	e, alice, bob := fundedPair(t, "2100")
+	place(t, alice, limit(5, api.SideSell, "28.4", "10"))
+	place(t, bob, limit(5, api.SideBuy, "28.4", "10"))
+	place(t, alice, limit(1, api.SideSell, "97300", "0.2"))
+	place(t, bob, limit(1, api.SideBuy, "97300", "0.2"))
+	if err := e.sim.SetIndexPrice("BTC-PERP", dec("87500")); err != nil {
+		t.Fatal(err)
+	}
+	ps := positions(t, bob)
+	if len(ps) != 1 || ps[0].Instrument != "HYPE-PERP" {
+		t.Fatalf("after the cross liquidation: %+v, want the isolated HYPE-PERP only", ps)
+	}
+	eqDec(t, "isolated size", ps[0].Size, "10")
+}
+
+// Guards liquidate: a liquidation fill recording the full fee when the account could pay only
+// part of it. Bob's long loses 1,940 of his 1,992.216 at 87,600; the 87.60 fee takes the 52.216
+// left, and the fill says so: the balance moves by exactly the fill's PnL and fee.
+func TestLiquidationFillRecordsWhatWasCharged(t *testing.T) {
+	e, alice, bob := fundedPair(t, "2000")
+	place(t, alice, limit(1, api.SideSell, "97300", "0.2"))
+	place(t, bob, limit(1, api.SideBuy, "97300", "0.2"))
+	before := summary(t, bob).Collateral["USDC"].Balance
+	if err := e.sim.SetIndexPrice("BTC-PERP", dec("87600")); err != nil {
+		t.Fatal(err)
+	}
+	after := summary(t, bob).Collateral["USDC"].Balance
+	f := fills(t, bob)[0]
+	if f.FillType != fillLiquidation {
+		t.Fatalf("newest fill %+v, want the liquidation", f)
+	}
+	eqDec(t, "closed pnl", f.ClosedPnl, "-1940")
+	eqDec(t, "balance moved by the fill", after, before.Add(f.ClosedPnl).Sub(f.Fee).String())
+	eqDec(t, "fee charged", f.Fee, "52.216")
 }
