@@ -15,6 +15,7 @@ import (
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
 	"github.com/tradedesk/tradedesk/ui/common"
+	"github.com/tradedesk/tradedesk/ui/common/commontest"
 )
 
 func init() {
@@ -42,15 +43,7 @@ func mustKeys(t testing.TB) common.KeyMap {
 }
 
 // testTheme has colours, so styles are exercised; the ASCII profile renders none.
-var testTheme = common.Theme{
-	Name: "test", Text: lipgloss.Color("252"), Muted: lipgloss.Color("245"), Accent: lipgloss.Color("39"),
-	Border: lipgloss.Color("240"), BorderFocus: lipgloss.Color("39"), Buy: lipgloss.Color("42"),
-	Sell: lipgloss.Color("203"), Up: lipgloss.Color("42"), Down: lipgloss.Color("203"),
-	Warn: lipgloss.Color("214"), Danger: lipgloss.Color("196"), Good: lipgloss.Color("42"),
-	SelectedFg: lipgloss.Color("231"), SelectedBg: lipgloss.Color("24"), FlashUp: lipgloss.Color("28"),
-	FlashDown: lipgloss.Color("124"), BannerFg: lipgloss.Color("231"), DemoBg: lipgloss.Color("55"),
-	ReadOnlyBg: lipgloss.Color("240"), LiveBg: lipgloss.Color("28"), MainnetBg: lipgloss.Color("160"),
-}
+var testTheme = commontest.Theme
 
 func d(s string) decimal.Decimal { return decimal.RequireFromString(s) }
 

@@ -1,0 +1,109 @@
+package orderentry
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/shopspring/decimal"
+	"github.com/tradedesk/tradedesk/api"
+	"github.com/tradedesk/tradedesk/state"
+	"github.com/tradedesk/tradedesk/ui/action"
+	"github.com/tradedesk/tradedesk/ui/common"
+	"github.com/tradedesk/tradedesk/ui/common/commontest"
+)
+
+var t0 = time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+
+func d(s string) decimal.Decimal { return decimal.RequireFromString(s) }
+
+// newForm is the form over one perp (tick 0.1, lot 0.001, min notional 10 USD) marked at 97,000,
+// for an account with 100,000 USD available.
+func newForm(t *testing.T, inFlight *bool) *Pane {
+	t.Helper()
+	clock := func() time.Time { return t0 }
+	s := state.New(clock)
+	s.Apply(state.InstrumentsMsg{Gen: 1, At: t0, Instruments: api.Instruments{Perps: []api.PerpInstrument{{
+		ID: 1, Name: "BTC-PERP", TickSize: d("0.1"), LotSize: d("0.001"), MinNotionalUSD: d("10"), MaxLeverage: d("20")}}}})
+	s.Apply(state.TickersMsg{Gen: 1, At: t0, Tickers: []api.Ticker{{Symbol: "BTC-PERP", MarkPrice: d("97000"),
+		LastPrice: d("97000"), MidPrice: d("97000"), BestBidPrice: d("96999.9"), BestAskPrice: d("97000.1")}}})
+	s.Apply(state.AccountMsg{Gen: 1, At: t0, Summary: api.AccountSummary{TotalAccountEquity: d("100000"),
+		MarginBalance: d("100000"), AvailableBalance: d("100000")}})
+	p := New(commontest.NewCommon(t, s, clock), "DEMO", inFlight)
+	p.SetSize(46, 24)
+	p.SetFocused(true)
+	p.Update(common.InstrumentMsg{Symbol: "BTC-PERP"})
+	return p
+}
+
+func submit(p *Pane) tea.Msg {
+	p.Focus(FieldSubmit)
+	cmd := p.Update(tea.KeyMsg{Type: tea.KeyEnter})
+	if cmd == nil {
+		return nil
+	}
+	return cmd()
+}
+
+// TestAnOrderOffTheTickGoesBackToItsField: a price off the tick is refused with the rounded price
+// to take, the cursor returns to the price, and nothing is asked of the pipeline.
+func TestAnOrderOffTheTickGoesBackToItsField(t *testing.T) {
+	p := newForm(t, new(bool))
+	p.SetValue(FieldPrice, "96000.05")
+	p.SetValue(FieldSize, "0.01")
+	msg, ok := submit(p).(common.NoticeMsg)
+	if !ok || msg.Level != common.LevelError || !strings.Contains(msg.Text, "order not sent: price") {
+		t.Fatalf("submit answered %#v", msg)
+	}
+	if p.Field() != FieldPrice {
+		t.Errorf("the cursor is on field %d, want the price", p.Field())
+	}
+	if errs := p.Errors(); len(errs) == 0 || errs[0].Suggest == "" {
+		t.Errorf("no rounded price offered: %v", errs)
+	}
+}
+
+// TestAValidOrderIsOneConfirmedOrderAction: a valid limit buy becomes one order-lane action that
+// is confirmed before it is sent, carrying the checked order and a client id.
+func TestAValidOrderIsOneConfirmedOrderAction(t *testing.T) {
+	p := newForm(t, new(bool))
+	p.SetValue(FieldPrice, "96000")
+	p.SetValue(FieldSize, "0.01")
+	req, ok := submit(p).(action.RequestMsg)
+	if !ok {
+		t.Fatalf("a valid order asked for nothing; errors %v", p.Errors())
+	}
+	a := req.Act
+	w := a.Order.Wire
+	if a.Kind != action.KindPlace || a.Lane != action.LaneOrder || !a.Confirm || w.Side != api.SideBuy ||
+		w.Price != "96000" || w.Size != "0.01" || w.Cloid == "" {
+		t.Fatalf("asked for %+v with wire %+v", a, w)
+	}
+	p.Update(action.SentMsg{Act: a})
+	if p.Field() != FieldSubmit {
+		t.Errorf("after a sent order the cursor is on field %d, not the submit button", p.Field())
+	}
+}
+
+// TestNothingIsSentWhileAnOrderIsOut: the form refuses to ask for a second order while one is out.
+func TestNothingIsSentWhileAnOrderIsOut(t *testing.T) {
+	out := true
+	p := newForm(t, &out)
+	p.SetValue(FieldPrice, "96000")
+	p.SetValue(FieldSize, "0.01")
+	msg, ok := submit(p).(common.NoticeMsg)
+	if !ok || msg.Text != action.BusyText[action.LaneOrder] {
+		t.Fatalf("submit with an order out answered %#v", msg)
+	}
+}
+
+func TestSetOrderType(t *testing.T) {
+	p := newForm(t, new(bool))
+	if !p.SetOrderType("market") || p.OrderType() != "market" {
+		t.Fatalf("type %q after SetOrderType(market)", p.OrderType())
+	}
+	if p.SetOrderType("iceberg") || p.OrderType() != "market" {
+		t.Errorf("an unknown type was taken: %q", p.OrderType())
+	}
+}

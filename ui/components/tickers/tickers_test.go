@@ -1,0 +1,130 @@
+package tickers
+
+import (
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/shopspring/decimal"
+	"github.com/tradedesk/tradedesk/api"
+	"github.com/tradedesk/tradedesk/state"
+	"github.com/tradedesk/tradedesk/ui/common"
+	"github.com/tradedesk/tradedesk/ui/common/commontest"
+)
+
+var t0 = time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+
+// marketStore holds three perps whose marks are not in name order.
+func marketStore(clock func() time.Time) *state.Store {
+	s := state.New(clock)
+	var ins api.Instruments
+	var ts []api.Ticker
+	for i, m := range []struct{ name, mark string }{{"BTC-PERP", "97000"}, {"DOGE-PERP", "0.38"}, {"ETH-PERP", "3400"}} {
+		ins.Perps = append(ins.Perps, api.PerpInstrument{ID: api.InstrumentID(i + 1), Name: m.name,
+			TickSize: decimal.RequireFromString("0.01"), LotSize: decimal.RequireFromString("0.001")})
+		px := decimal.RequireFromString(m.mark)
+		ts = append(ts, api.Ticker{Symbol: m.name, MarkPrice: px, LastPrice: px, BestBidPrice: px, BestAskPrice: px})
+	}
+	s.Apply(state.InstrumentsMsg{Gen: 1, At: clock(), Instruments: ins})
+	s.Apply(state.TickersMsg{Gen: 1, At: clock(), Tickers: ts})
+	return s
+}
+
+func newPane(t *testing.T, watchlist ...string) (*Pane, *common.Common) {
+	t.Helper()
+	c := commontest.NewCommon(t, marketStore(func() time.Time { return t0 }), func() time.Time { return t0 })
+	p := New(c, watchlist)
+	p.SetSize(120, 10)
+	p.SetFocused(true)
+	p.Update(common.DataMsg{Kind: state.KindTickers})
+	return p, c
+}
+
+func press(p *Pane, keys ...string) tea.Cmd {
+	var last tea.Cmd
+	for _, k := range keys {
+		msg := tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(k)}
+		switch k {
+		case "esc":
+			msg = tea.KeyMsg{Type: tea.KeyEsc}
+		case "down":
+			msg = tea.KeyMsg{Type: tea.KeyDown}
+		case "enter":
+			msg = tea.KeyMsg{Type: tea.KeyEnter}
+		}
+		last = p.Update(msg)
+	}
+	return last
+}
+
+func TestFavouritesFirstThenByName(t *testing.T) {
+	p, _ := newPane(t, "ETH-PERP")
+	if got, want := p.Shown(), []string{"ETH-PERP", "BTC-PERP", "DOGE-PERP"}; !slices.Equal(got, want) {
+		t.Fatalf("shown %v, want %v", got, want)
+	}
+}
+
+func TestFilterSortAndFavouritesOnly(t *testing.T) {
+	p, _ := newPane(t, "ETH-PERP")
+	press(p, "/", "d", "o", "g")
+	if got := p.Shown(); !slices.Equal(got, []string{"DOGE-PERP"}) {
+		t.Errorf("filter dog: %v", got)
+	}
+	press(p, "esc")
+	if got := p.Shown(); len(got) != 3 {
+		t.Errorf("Esc did not clear the filter: %v", got)
+	}
+	press(p, "o") // sort by mark, favourite first
+	if got, want := p.Shown(), []string{"ETH-PERP", "DOGE-PERP", "BTC-PERP"}; !slices.Equal(got, want) {
+		t.Errorf("by mark: %v, want %v", got, want)
+	}
+	if !strings.Contains(p.View(), "Mark▲") {
+		t.Errorf("the sorted column is not marked:\n%s", p.View())
+	}
+	press(p, "w")
+	if got := p.Shown(); !slices.Equal(got, []string{"ETH-PERP"}) {
+		t.Errorf("favourites only: %v", got)
+	}
+}
+
+// TestMovingTheCursorSelectsTheInstrument: the pane asks the root to change the current
+// instrument; it never writes it itself (Common has one writer).
+func TestMovingTheCursorSelectsTheInstrument(t *testing.T) {
+	p, c := newPane(t)
+	cmd := press(p, "down")
+	if cmd == nil {
+		t.Fatal("moving the cursor asked for nothing")
+	}
+	msg, ok := cmd().(common.InstrumentMsg)
+	if !ok || msg.Symbol != "DOGE-PERP" || msg.Focus {
+		t.Fatalf("down asked for %#v, want DOGE-PERP without focus", msg)
+	}
+	if c.Instrument() != "" {
+		t.Errorf("the pane wrote the current instrument (%q) itself", c.Instrument())
+	}
+	msg, _ = press(p, "b")().(common.InstrumentMsg)
+	if msg.Symbol != "DOGE-PERP" || msg.Side != api.SideBuy || !msg.Focus {
+		t.Errorf("b asked for %#v, want a buy of DOGE-PERP in the focused form", msg)
+	}
+}
+
+func TestAMovedMarkFlashesUntilItsEnd(t *testing.T) {
+	p, c := newPane(t)
+	ts := slices.Clone(c.Store.Tickers()) // the store's own slice is read-only
+	ts[0].MarkPrice = ts[0].MarkPrice.Add(decimal.NewFromInt(5))
+	if !c.Store.Apply(state.TickersMsg{Gen: 2, At: t0.Add(time.Second), Tickers: ts}) {
+		t.Fatal("the store did not take the moved mark")
+	}
+	if p.Update(common.DataMsg{Kind: state.KindTickers}) == nil || p.Flashing() != 1 {
+		t.Fatalf("%d flashes after one mark moved (and no timer to end them)", p.Flashing())
+	}
+	if !strings.Contains(p.View(), "97,005.00▲") {
+		t.Errorf("the moved mark is not marked up:\n%s", p.View())
+	}
+	p.Update(FlashEndMsg{At: t0.Add(flashFor)})
+	if p.Flashing() != 0 {
+		t.Errorf("the flash did not end: %d still flashing", p.Flashing())
+	}
+}
