@@ -55,7 +55,7 @@ func BenchmarkTickerUpdate(b *testing.B) {
 	for b.Loop() {
 		gen++
 		msg := state.TickersMsg{Gen: gen, At: benchNow, Tickers: sets[gen%2]}
-		_, _ = m.Update(polledMsg{kind: state.KindTickers, msg: msg})
+		_, _ = m.Update(m.feed.Task(state.KindTickers).Reply(0, msg, nil))
 		_ = m.View()
 	}
 }

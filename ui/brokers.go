@@ -11,6 +11,7 @@ import (
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
 	"github.com/tradedesk/tradedesk/ui/common"
+	"github.com/tradedesk/tradedesk/ui/feed"
 )
 
 // brokersEvery is how often the broker approvals are read again.
@@ -27,7 +28,7 @@ const (
 type brokersPane struct {
 	*common.Common
 	ex      api.Exchange
-	f       *fetcher
+	f       *feed.Task
 	tbl     *common.Table
 	rows    []api.BrokerApproval
 	version uint64
@@ -43,12 +44,12 @@ func newBrokersPane(c *common.Common, ex api.Exchange) *brokersPane {
 	if common.ExchangeAddress(ex) == "" {
 		p.tbl.Empty = "no account: start with --address, --keystore or a key"
 	}
-	p.f = newFetcher(state.KindBrokers, c.Clock, func() time.Duration { return brokersEvery }, p.request)
+	p.f = paneTask(c, state.KindBrokers, func() time.Duration { return brokersEvery }, p.request)
 	return p
 }
 
 // request reads every page of the account's approvals as one list.
-func (p *brokersPane) request() request {
+func (p *brokersPane) request() feed.Request {
 	user := common.ExchangeAddress(p.ex)
 	if user == "" {
 		return nil
@@ -82,7 +83,7 @@ func (p *brokersPane) SetFocused(f bool) { p.tbl.Focused = f }
 func (p *brokersPane) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case startPanesMsg:
-		return p.f.start()
+		return p.f.Start()
 	case common.DataMsg:
 		if msg.Kind == state.KindBrokers {
 			if v := p.Store.Version(state.KindBrokers); v != p.version {

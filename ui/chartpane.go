@@ -13,6 +13,7 @@ import (
 	"github.com/tradedesk/tradedesk/state"
 	"github.com/tradedesk/tradedesk/ui/chart"
 	"github.com/tradedesk/tradedesk/ui/common"
+	"github.com/tradedesk/tradedesk/ui/feed"
 )
 
 // chartResolutions are the chart's resolutions in order, with their candle periods.
@@ -36,7 +37,7 @@ const chartCandles = 300
 type chartPane struct {
 	*common.Common
 	ex      api.Exchange
-	f       *fetcher
+	f       *feed.Task
 	styles  chart.Styles
 	symbol  string // the instrument shown
 	res     int    // index into chartResolutions
@@ -52,7 +53,7 @@ func newChartPane(c *common.Common, ex api.Exchange) *chartPane {
 	p := &chartPane{Common: c, ex: ex, res: 2, styles: chart.Styles{
 		Up: common.Fg(t, t.Up), Down: common.Fg(t, t.Down), Axis: common.Fg(t, t.Muted), Muted: common.Fg(t, t.Muted),
 	}}
-	p.f = newFetcher(state.KindChart, c.Clock, p.every, p.request)
+	p.f = paneTask(c, state.KindChart, p.every, p.request)
 	return p
 }
 
@@ -73,7 +74,7 @@ func (p *chartPane) every() time.Duration {
 }
 
 // request fetches the series shown, or nothing until an instrument is known.
-func (p *chartPane) request() request {
+func (p *chartPane) request() feed.Request {
 	in, ok := p.Store.Instrument(p.symbol)
 	if !ok {
 		return nil
@@ -105,13 +106,13 @@ func (p *chartPane) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case startPanesMsg:
 		p.follow()
-		return p.f.start()
+		return p.f.Start()
 	case common.DataMsg:
 		var cmd tea.Cmd
 		// A new instrument, or the instruments arriving after the instrument was picked (the
 		// request needs its id): fetch now.
-		if p.follow() || (msg.Kind == state.KindInstruments && !p.Store.Freshness(state.KindChart).Loaded() && !p.f.inFlight) {
-			cmd = p.f.poll()
+		if p.follow() || (msg.Kind == state.KindInstruments && !p.Store.Freshness(state.KindChart).Loaded() && !p.f.InFlight()) {
+			cmd = p.f.Poll()
 		}
 		if msg.Kind == state.KindChart || msg.Kind == state.KindTickers || cmd != nil {
 			p.load()
@@ -146,7 +147,7 @@ func (p *chartPane) handleKey(msg tea.KeyMsg) tea.Cmd {
 		return nil
 	}
 	p.load()
-	return p.f.poll()
+	return p.f.Poll()
 }
 
 // load takes the series from the store and moves its last candle with the live price.

@@ -182,7 +182,7 @@ func checkBlock(t *testing.T, v string, w, h int) {
 func TestPanesWaitForInstruments(t *testing.T) {
 	clock := func() time.Time { return paneNow }
 	keys := mustKeys(t)
-	c := &common.Common{Store: state.New(clock), Styles: common.NewStyles(testTheme), Keys: &keys, Clock: clock}
+	c := &common.Common{Store: state.New(clock), Styles: common.NewStyles(testTheme), Keys: &keys, Clock: clock, Feed: testFeed(clock)}
 	c.SetInstrument("BTC-PERP")
 	ex := &chartEx{}
 	chart := newChartPane(c, ex)

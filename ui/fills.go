@@ -15,6 +15,7 @@ import (
 	"github.com/tradedesk/tradedesk/state"
 	"github.com/tradedesk/tradedesk/ui/common"
 	"github.com/tradedesk/tradedesk/ui/export"
+	"github.com/tradedesk/tradedesk/ui/feed"
 )
 
 // Fill columns.
@@ -47,7 +48,7 @@ type fillsPane struct {
 	tbl     *common.Table
 	fills   []api.Fill
 	version [2]uint64 // store versions of fills and instruments last rendered
-	f       *fetcher
+	f       *feed.Task
 	loading int  // the page being loaded below (0: none)
 	primed  bool // page 1 has arrived once: later fills on top are new
 	bell    bool
@@ -89,7 +90,7 @@ func newFillsPane(c *common.Common, ex api.Exchange, bell bool) *fillsPane {
 	if common.ExchangeAddress(ex) == "" {
 		p.tbl.Empty = "no account: start with --address, --keystore or a key to see fills"
 	}
-	p.f = newFetcher(state.KindFills, c.Clock, func() time.Duration { return fillsEvery }, func() request {
+	p.f = paneTask(c, state.KindFills, func() time.Duration { return fillsEvery }, func() feed.Request {
 		if common.ExchangeAddress(ex) == "" {
 			return nil
 		}
@@ -98,7 +99,7 @@ func newFillsPane(c *common.Common, ex api.Exchange, bell bool) *fillsPane {
 	return p
 }
 
-func (p *fillsPane) pageRequest(page int) request {
+func (p *fillsPane) pageRequest(page int) feed.Request {
 	ex, user := p.ex, p.ex.Address()
 	return func(ctx context.Context, gen uint64, at time.Time) (state.Msg, error) {
 		pg, err := ex.Fills(ctx, user, api.PageParams{Page: page, Limit: pageSize})
@@ -125,10 +126,10 @@ func (p *fillsPane) SetFocused(f bool) { p.tbl.Focused = f }
 func (p *fillsPane) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case startPanesMsg:
-		return p.f.start()
+		return p.f.Start()
 	case common.DataMsg:
-		if p.trades.changed(p.Store, msg.Kind) && p.f.started {
-			return p.f.poll() // orders or positions moved: there may be new fills now
+		if p.trades.changed(p.Store, msg.Kind) && p.f.Started() {
+			return p.f.Poll() // orders or positions moved: there may be new fills now
 		}
 		if msg.Kind == state.KindFills {
 			p.loading = pageStillLoading(p.loading, p.Store.NextFillsPage, p.Store.Freshness(state.KindFills))
@@ -230,7 +231,7 @@ func (p *fillsPane) loadMore() tea.Cmd {
 		return nil
 	}
 	p.loading = page
-	return p.f.send(p.pageRequest(page))
+	return p.f.Send(p.pageRequest(page))
 }
 
 func onOff(b bool) string {

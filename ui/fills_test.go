@@ -11,6 +11,7 @@ import (
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
 	"github.com/tradedesk/tradedesk/ui/common"
+	"github.com/tradedesk/tradedesk/ui/feed"
 )
 
 const fakeUser = "0x00000000000000000000000000000000000000aa"
@@ -69,16 +70,13 @@ func paneCommon(t testing.TB) *common.Common {
 		{ID: 1, Name: "BTC-PERP", TickSize: d("0.1"), LotSize: d("0.001"), MaxLeverage: d("50"), MinNotionalUSD: d("10")},
 		{ID: 2, Name: "ETH-PERP", TickSize: d("0.01"), LotSize: d("0.01"), MaxLeverage: d("25"), MinNotionalUSD: d("10")},
 	}}})
-	return &common.Common{Store: st, Styles: common.NewStyles(testTheme), Keys: &keys, Clock: clock}
+	return &common.Common{Store: st, Styles: common.NewStyles(testTheme), Keys: &keys, Clock: clock, Feed: testFeed(clock)}
 }
 
-// runBriefly runs cmd and returns its message, or nil at once for a timer (a poll's next run):
-// no polls run on their own in these tests.
-func runBriefly(cmd tea.Cmd) tea.Msg {
-	if timerCmd(cmd) {
-		return nil
-	}
-	return cmd()
+// testFeed is a feed whose timers never run unless the test steps its clock (no poll runs on its
+// own in these tests), stamping requests with clock.
+func testFeed(clock func() time.Time) *feed.Feed {
+	return feed.New(feed.WithNow(feed.NewFakeClock(clock()), clock), paneTimeout, paneMaxBackoff)
 }
 
 // deliver runs cmd the way the root model would: fetch results are applied to the store and the
@@ -93,13 +91,14 @@ func deliver(t testing.TB, c *common.Common, p common.Pane, cmd tea.Cmd) []strin
 		if next == nil {
 			continue
 		}
-		switch msg := runBriefly(next).(type) {
+		switch msg := next().(type) {
 		case tea.BatchMsg:
 			queue = append(queue, msg...)
-		case fetchDoneMsg:
-			queue = append(queue, msg.f.done(msg)) // a queued request; a timer is skipped
-			if c.Store.Apply(msg.msg) {
-				queue = append(queue, p.Update(common.DataMsg{Kind: msg.f.kind}))
+		case feed.Msg:
+			r := c.Feed.Update(msg)
+			queue = append(queue, r.Cmd) // a queued request (the next poll's timer is no command)
+			if r.Msg != nil && c.Store.Apply(r.Msg) {
+				queue = append(queue, p.Update(common.DataMsg{Kind: r.Kind}))
 			}
 		case common.NoticeMsg:
 			notices = append(notices, msg.Text)
@@ -147,7 +146,7 @@ func TestFillsPagingAndNewOnTop(t *testing.T) {
 	p.tbl.MoveTo(10)
 	selected := p.fills[10].TradeID
 	ex.fills = append(makeFills(3, 1003), ex.fills...)
-	notices := deliver(t, c, p, p.f.poll())
+	notices := deliver(t, c, p, p.f.Poll())
 	if len(p.fills) != 253 {
 		t.Fatalf("after new fills: %d rows, want 253 (no duplicates)", len(p.fills))
 	}
@@ -171,7 +170,7 @@ func TestFillsPagingAndNewOnTop(t *testing.T) {
 	// The bell can be turned off.
 	deliver(t, c, p, p.Update(keyMsg("B")))
 	ex.fills = append(makeFills(1, 1004), ex.fills...)
-	deliver(t, c, p, p.f.poll())
+	deliver(t, c, p, p.f.Poll())
 	if rings != 1 || len(p.fills) != 254 {
 		t.Errorf("bell off: rings %d, rows %d", rings, len(p.fills))
 	}
@@ -289,16 +288,16 @@ func BenchmarkFrameWithFills(b *testing.B) {
 func TestFetchersBusy(t *testing.T) {
 	c := newSimConsole(t, 120, 40, false)
 	pump(t, c.m, c.m.Init())
-	if c.m.fetchersBusy() {
+	if c.m.feed.Busy() {
 		t.Fatal("busy after every reply arrived")
 	}
 	_, fills, _ := activityGroup(t, c.m)
-	cmd := fills.f.poll()
-	if !c.m.fetchersBusy() {
+	cmd := fills.f.Poll()
+	if !c.m.feed.Busy() {
 		t.Fatal("not busy with a request out")
 	}
 	pump(t, c.m, cmd)
-	if c.m.fetchersBusy() {
+	if c.m.feed.Busy() {
 		t.Fatal("still busy after the reply")
 	}
 }

@@ -37,10 +37,9 @@ func TestGoldenScreens(t *testing.T) {
 			if tc.trade {
 				placeFixtureOrders(t, c.m.ex)
 			}
-			// One round of requests only: the simulator's answers depend on how many it saw.
-			c.m.iv = Intervals{Tickers: time.Hour, Account: time.Hour, Positions: time.Hour, Orders: time.Hour,
-				Instruments: time.Hour, Timeout: 20 * time.Second, MaxBackoff: time.Hour}
-			paneEvery(t, c.m, time.Hour)
+			// One round of requests only (the simulator's answers depend on how many it saw): the
+			// console's timers are on a fake clock this test never steps.
+			c.m.setIntervals(Intervals{Timeout: 20 * time.Second})
 			p := probe{Model: c.m, out: new(int)}
 			tm := teatest.NewTestModel(t, p, teatest.WithInitialTermSize(tc.w, tc.h))
 			t.Cleanup(func() { _ = tm.Quit() })
@@ -83,11 +82,11 @@ func placeFixtureOrders(t *testing.T, ex api.Exchange) {
 type settledMsg struct{ ch chan string }
 
 // probe is the console run as a tea.Program with two additions: it counts the commands its
-// Update returned whose message has not come back yet (timers aside), and it answers settledMsg
-// from inside the program's goroutine, so the test never reads the model while it runs.
+// Update returned whose message has not come back yet (its timers are on a fake clock: no
+// commands), and it answers settledMsg from inside the program's goroutine, so the test never reads the model while it runs.
 type probe struct {
 	*Model
-	out *int // commands returned, not timers, whose message Update has not handled yet
+	out *int // commands returned whose message Update has not handled yet
 }
 
 // trackedMsg is the message of a command the probe counts.
@@ -95,7 +94,7 @@ type trackedMsg struct{ msg tea.Msg }
 
 // track counts cmd until its message comes back to Update.
 func (p probe) track(cmd tea.Cmd) tea.Cmd {
-	if cmd == nil || timerCmd(cmd) {
+	if cmd == nil {
 		return cmd
 	}
 	*p.out++

@@ -2,13 +2,9 @@ package ui
 
 import (
 	"fmt"
-	"reflect"
-	"regexp"
-	"runtime"
 	"testing"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
 	"github.com/shopspring/decimal"
@@ -20,17 +16,6 @@ import (
 
 func init() {
 	lipgloss.SetColorProfile(termenv.Ascii)
-}
-
-// timerName matches the closures of tea.Tick and tea.Every, where they are compiled and where the
-// compiler inlined them into a caller ("ui.(*Model).schedule.Tick.func1").
-var timerName = regexp.MustCompile(`(^|\.)(Tick|Every)\.func\d+$`)
-
-// timerCmd reports whether cmd is a timer (tea.Tick or tea.Every: the next poll, a backoff, the
-// end of a price flash) rather than work whose message the test must wait for.
-func timerCmd(cmd tea.Cmd) bool {
-	fn := runtime.FuncForPC(reflect.ValueOf(cmd).Pointer())
-	return fn != nil && timerName.MatchString(fn.Name())
 }
 
 func mustKeys(t testing.TB) common.KeyMap {

@@ -13,6 +13,7 @@ import (
 	"github.com/tradedesk/tradedesk/state"
 	"github.com/tradedesk/tradedesk/ui/common"
 	"github.com/tradedesk/tradedesk/ui/export"
+	"github.com/tradedesk/tradedesk/ui/feed"
 )
 
 // Order history columns.
@@ -44,7 +45,7 @@ type historyPane struct {
 	all      []api.OrderRecord
 	rows     []int // indexes into all that pass the filters
 	version  [2]uint64
-	f        *fetcher
+	f        *feed.Task
 	loading  int
 	instr    string // "" = every instrument
 	state    int    // index into historyStates
@@ -66,7 +67,7 @@ func newHistoryPane(c *common.Common, ex api.Exchange) *historyPane {
 		p.emptyMsg = "no account: start with --address, --keystore or a key to see order history"
 	}
 	p.tbl.Empty = p.emptyMsg
-	p.f = newFetcher(state.KindHistory, c.Clock, func() time.Duration { return historyEvery }, func() request {
+	p.f = paneTask(c, state.KindHistory, func() time.Duration { return historyEvery }, func() feed.Request {
 		if common.ExchangeAddress(ex) == "" {
 			return nil
 		}
@@ -75,7 +76,7 @@ func newHistoryPane(c *common.Common, ex api.Exchange) *historyPane {
 	return p
 }
 
-func (p *historyPane) pageRequest(page int) request {
+func (p *historyPane) pageRequest(page int) feed.Request {
 	ex, user := p.ex, p.ex.Address()
 	return func(ctx context.Context, gen uint64, at time.Time) (state.Msg, error) {
 		pg, err := ex.OrderHistory(ctx, user, api.PageParams{Page: page, Limit: pageSize})
@@ -109,10 +110,10 @@ func (p *historyPane) SetFocused(f bool) { p.tbl.Focused = f }
 func (p *historyPane) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case startPanesMsg:
-		return p.f.start()
+		return p.f.Start()
 	case common.DataMsg:
-		if p.trades.changed(p.Store, msg.Kind) && p.f.started {
-			return p.f.poll() // orders moved: the history has news
+		if p.trades.changed(p.Store, msg.Kind) && p.f.Started() {
+			return p.f.Poll() // orders moved: the history has news
 		}
 		if msg.Kind == state.KindHistory {
 			p.loading = pageStillLoading(p.loading, p.Store.NextHistoryPage, p.Store.Freshness(state.KindHistory))
@@ -236,7 +237,7 @@ func (p *historyPane) loadMore() tea.Cmd {
 		return nil
 	}
 	p.loading = page
-	return p.f.send(p.pageRequest(page))
+	return p.f.Send(p.pageRequest(page))
 }
 
 func (p *historyPane) cell(row, col int) (string, common.Paint) {

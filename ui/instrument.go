@@ -11,6 +11,7 @@ import (
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
 	"github.com/tradedesk/tradedesk/ui/common"
+	"github.com/tradedesk/tradedesk/ui/feed"
 )
 
 // leverageEvery is how often the account's leverage on the current instrument is read again.
@@ -20,7 +21,7 @@ var leverageEvery = 30 * time.Second
 type instrumentPane struct {
 	*common.Common
 	ex      api.Exchange
-	f       *fetcher
+	f       *feed.Task
 	symbol  string
 	lines   []string
 	view    string // lines from offset, fitted to the size
@@ -31,12 +32,12 @@ type instrumentPane struct {
 
 func newInstrumentPane(c *common.Common, ex api.Exchange) *instrumentPane {
 	p := &instrumentPane{Common: c, ex: ex}
-	p.f = newFetcher(state.KindLeverage, c.Clock, func() time.Duration { return leverageEvery }, p.request)
+	p.f = paneTask(c, state.KindLeverage, func() time.Duration { return leverageEvery }, p.request)
 	return p
 }
 
 // request reads the account's leverage on the instrument shown (perpetuals of a watched account).
-func (p *instrumentPane) request() request {
+func (p *instrumentPane) request() feed.Request {
 	in, ok := p.Store.Instrument(p.symbol)
 	user := common.ExchangeAddress(p.ex)
 	if !ok || in.Spot || user == "" {
@@ -75,13 +76,13 @@ func (p *instrumentPane) Update(msg tea.Msg) tea.Cmd {
 	case startPanesMsg:
 		p.follow()
 		p.render()
-		return p.f.start()
+		return p.f.Start()
 	case common.DataMsg:
 		var cmd tea.Cmd
 		_, known := p.Store.Leverage(p.symbol)
 		// A new instrument, or the instruments arriving after a request that had to wait for them.
-		if p.follow() || (msg.Kind == state.KindInstruments && !p.f.inFlight && !known) {
-			cmd = p.f.poll()
+		if p.follow() || (msg.Kind == state.KindInstruments && !p.f.InFlight() && !known) {
+			cmd = p.f.Poll()
 		}
 		v := [3]uint64{p.Store.Version(state.KindInstruments), p.Store.Version(state.KindLeverage), p.Store.Version(state.KindAccount)}
 		if v != p.version || cmd != nil {

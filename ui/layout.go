@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -428,7 +429,7 @@ func (m *Model) freshness(p common.Pane) string {
 		return ""
 	}
 	for _, k := range ks.Kinds() {
-		if m.polls[k] == nil {
+		if !slices.Contains(m.kinds, k) {
 			continue
 		}
 		f := m.store.Freshness(k)

@@ -15,6 +15,7 @@ import (
 	"github.com/tradedesk/tradedesk/ui/components/tickers"
 	"github.com/tradedesk/tradedesk/ui/components/transfer"
 	"github.com/tradedesk/tradedesk/ui/dialogs/confirm"
+	"github.com/tradedesk/tradedesk/ui/feed"
 )
 
 // Config is everything the console needs; main fills it in from flags and the config file.
@@ -26,8 +27,11 @@ type Config struct {
 	Network   string // mainnet, testnet, or a URL's host
 	Keys      common.KeyMap
 	Theme     common.Theme
-	Intervals Intervals   // zero: DefaultIntervals
-	Guard     state.Guard // zero: state.DefaultGuard
+	Intervals Intervals // zero: DefaultIntervals
+	// Timers is the clock the feed's timers run on (nil: wall time, with Now from Clock). Tests
+	// pass a feed.FakeClock and step it.
+	Timers feed.Clock
+	Guard  state.Guard // zero: state.DefaultGuard
 	// Watchlist is the favourite instruments, shown first in the tickers pane.
 	Watchlist []string
 	// Instrument is the order form's first instrument ("" to pick one from the tickers).
@@ -69,8 +73,8 @@ type Model struct {
 	dialog   *confirm.Dialog
 	status   statusBar
 
-	polls map[state.Kind]*poller
-	kinds []state.Kind
+	feed  *feed.Feed   // the one scheduler: the root's polls and the panes' own requests
+	kinds []state.Kind // the kinds the root polls
 
 	pipe        pipeline
 	quitArmed   bool // quit was pressed once while an action was out
@@ -78,7 +82,6 @@ type Model struct {
 	noticeLevel common.NoticeLevel
 	lastErr     string
 	lastErrAt   time.Time
-	latency     time.Duration
 
 	footer      string
 	footerDirty bool
@@ -111,16 +114,20 @@ func New(cfg Config) *Model {
 	st := common.NewStyles(cfg.Theme)
 	m := &Model{
 		ex: cfg.Exchange, store: cfg.Store, clock: cfg.Clock, iv: cfg.Intervals, st: st, keys: &keys,
-		help: newHelp(st), polls: map[state.Kind]*poller{}, stats: cfg.Stats, footerDirty: true,
+		help: newHelp(st), stats: cfg.Stats, footerDirty: true,
 		status: statusBar{st: st, mode: cfg.Mode, network: cfg.Network, address: cfg.Exchange.Address()},
 	}
+	if cfg.Timers == nil {
+		cfg.Timers = feed.NewRealClock(cfg.Clock)
+	} else {
+		cfg.Timers = feed.WithNow(cfg.Timers, cfg.Clock)
+	}
+	m.feed = feed.New(cfg.Timers, cfg.Intervals.Timeout, cfg.Intervals.MaxBackoff)
 	m.c = &common.Common{Store: cfg.Store, Styles: st, Keys: m.keys, Clock: cfg.Clock, Guard: cfg.Guard,
-		ReadOnly: readOnly, Account: cfg.Exchange.Address()}
+		ReadOnly: readOnly, Account: cfg.Exchange.Address(), Feed: m.feed}
 	m.c.SetInstrument(cfg.Instrument)
 	m.kinds = polledKinds(cfg.Exchange.Address() != "")
-	for _, k := range m.kinds {
-		m.polls[k] = &poller{kind: k}
-	}
+	m.addPolls()
 
 	// The panes. Adding one is one line here (see common.Pane).
 	m.tickers = tickers.New(m.c, cfg.Watchlist)
@@ -157,9 +164,9 @@ func (m *Model) Watchlist() []string { return m.tickers.Watchlist() }
 
 // Init starts every poll.
 func (m *Model) Init() tea.Cmd {
-	cmds := make([]tea.Cmd, 0, len(m.kinds))
+	cmds := make([]tea.Cmd, 0, len(m.kinds)+1)
 	for _, k := range m.kinds {
-		cmds = append(cmds, m.startPoll(k))
+		cmds = append(cmds, m.feed.Task(k).Start())
 	}
 	cmds = append(cmds, startPanes) // the panes' own polls (fills, history, chart, brokers, leverage)
 	return tea.Batch(cmds...)
@@ -181,10 +188,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.MouseMsg:
 		m.footerDirty = true
 		return m, m.routeMouse(msg)
-	case pollDueMsg:
-		return m, m.onPollDue(msg)
-	case polledMsg:
-		return m, m.onPolled(msg)
+	case feed.Msg:
+		return m, m.onFeed(msg)
 	case action.RequestMsg:
 		m.footerDirty = true
 		return m, m.onAction(msg.Act)

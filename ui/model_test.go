@@ -11,6 +11,7 @@ import (
 	"github.com/tradedesk/tradedesk/state"
 	"github.com/tradedesk/tradedesk/ui/common"
 	"github.com/tradedesk/tradedesk/ui/components/orderentry"
+	"github.com/tradedesk/tradedesk/ui/feed"
 )
 
 func TestConsoleLoadsFromSimulator(t *testing.T) {
@@ -409,38 +410,37 @@ func TestFailedPollsShowStaleAndRecover(t *testing.T) {
 	pump(t, c.m, c.m.Init())
 	// A reply of an older generation is dropped.
 	before := c.m.store.Version(state.KindTickers)
-	c.m.Update(polledMsg{kind: state.KindTickers, gen: c.m.polls[state.KindTickers].gen - 1, msg: state.TickersMsg{}})
+	tickers := c.m.feed.Task(state.KindTickers)
+	c.m.Update(tickers.Reply(tickers.Gen()-1, state.TickersMsg{}, nil))
 	if c.m.store.Version(state.KindTickers) != before {
 		t.Error("a late reply was applied")
 	}
 	// The exchange fails: the console shows it, keeps the data, and backs off.
-	p := c.m.polls[state.KindOrders]
-	p.gen++
-	p.inFlight = true
+	p := c.m.feed.Task(state.KindOrders)
+	_ = p.Poll() // a request goes out; its answer is lost, and this one comes back instead
 	boom := errors.New("connection refused")
-	c.m.Update(polledMsg{kind: state.KindOrders, gen: p.gen, err: boom,
-		msg: state.FailedMsg{Gen: p.gen, At: c.clock.Now(), Of: state.KindOrders, Err: boom}})
+	c.m.Update(p.Reply(p.Gen(), nil, boom))
 	v := c.m.View()
 	if !strings.Contains(v, "orders: connection refused") || !strings.Contains(v, "stale") {
 		t.Errorf("a failed poll is not shown:\n%s", v)
 	}
-	if p.fails != 1 {
-		t.Errorf("fails %d", p.fails)
+	if p.Fails() != 1 {
+		t.Errorf("fails %d", p.Fails())
 	}
 	c.key(t, "ctrl+r")
-	if p.fails != 0 || c.m.store.Freshness(state.KindOrders).Stale {
-		t.Errorf("not fresh again after a good poll: fails %d", p.fails)
+	if p.Fails() != 0 || c.m.store.Freshness(state.KindOrders).Stale {
+		t.Errorf("not fresh again after a good poll: fails %d", p.Fails())
 	}
 }
 
 func TestMarketsOnlyWithoutAccount(t *testing.T) {
 	c := newSimConsole(t, 200, 60, true)
 	client := api.New(c.url+"/", api.WithClock(c.clock.Now))
-	m := New(Config{Exchange: client, Clock: c.clock.Now, Keys: mustKeys(t), Theme: testTheme, Mode: ModeReadOnly, Network: "sim"})
+	m := New(Config{Exchange: client, Clock: c.clock.Now, Timers: feed.NewFakeClock(simStart), Keys: mustKeys(t), Theme: testTheme, Mode: ModeReadOnly, Network: "sim"})
 	m.fixedLatency = true
 	m.Update(tea.WindowSizeMsg{Width: 200, Height: 60})
 	pump(t, m, m.Init())
-	if m.polls[state.KindAccount] != nil || m.polls[state.KindOrders] != nil {
+	if m.feed.Task(state.KindAccount) != nil || m.feed.Task(state.KindOrders) != nil {
 		t.Error("account data is polled without an account")
 	}
 	v := m.View()

@@ -189,14 +189,3 @@ func newActivityGroup(c *common.Common, ex api.Exchange, bell bool) *paneGroup {
 func newFundsGroup(c *common.Common, ex api.Exchange) *paneGroup {
 	return newPaneGroup(c, "Funds", newBalancesPane(c, common.ExchangeAddress(ex) != ""), transfer.New(c, ex), newBrokersPane(c, ex))
 }
-
-// fetchers implements fetcherOwner for every view of the group.
-func (g *paneGroup) fetchers() []*fetcher {
-	var out []*fetcher
-	for _, p := range g.panes {
-		if o, ok := p.(fetcherOwner); ok {
-			out = append(out, o.fetchers()...)
-		}
-	}
-	return out
-}

@@ -16,6 +16,7 @@ import (
 	"github.com/tradedesk/tradedesk/api/sim"
 	"github.com/tradedesk/tradedesk/state"
 	"github.com/tradedesk/tradedesk/ui/common"
+	"github.com/tradedesk/tradedesk/ui/feed"
 )
 
 // countingServer serves h on loopback and counts the TCP connections clients open to it.
@@ -100,23 +101,19 @@ func BenchmarkStartToFirstLiveFrame(b *testing.B) {
 // opening new ones.
 func TestPollingReusesConnections(t *testing.T) {
 	srv, conns := countingServer(t, sim.New(sim.WithSeed(1)))
+	timers := feed.NewFakeClock(time.Now())
 	m := New(Config{Exchange: tradingClient(t, srv.URL, api.WithHTTPClient(keepAliveClient())), Keys: mustKeys(t), Theme: testTheme, Mode: ModeLive,
-		Network: "test", Intervals: soakIntervals})
+		Network: "test", Intervals: soakIntervals, Timers: timers})
 	m.Update(tea.WindowSizeMsg{Width: 200, Height: 60})
 	fastPanes(t, m)
-	d := newDriver(t, m)
+	d := newDriver(t, m, timers)
 	polls := 0
 	requests := 0
 	d.before = func(msg tea.Msg) {
-		switch msg := msg.(type) {
-		case polledMsg:
+		if msg, ok := msg.(feed.DoneMsg); ok {
 			requests++
-			if msg.kind == state.KindTickers {
+			if msg.Kind() == state.KindTickers {
 				polls++
-			}
-		case paneMsg:
-			if _, ok := msg.(fetchDoneMsg); ok {
-				requests++
 			}
 		}
 	}
@@ -136,12 +133,12 @@ func TestPollingReusesConnections(t *testing.T) {
 // render again and the frame is the cached one.
 func TestUnchangedPollsChangeNothing(t *testing.T) {
 	c := newSimConsole(t, 200, 60, false)
-	c.m.iv = soakIntervals
+	c.m.setIntervals(soakIntervals)
 	fastPanes(t, c.m)
-	d := newDriver(t, c.m)
+	d := newDriver(t, c.m, c.timers)
 	polls := 0
 	d.before = func(msg tea.Msg) {
-		if p, ok := msg.(polledMsg); ok && p.kind == state.KindTickers {
+		if p, ok := msg.(feed.DoneMsg); ok && p.Kind() == state.KindTickers {
 			polls++
 		}
 	}
@@ -180,9 +177,9 @@ func notLoaded(m *Model) string {
 			out = append(out, k.String())
 		}
 	}
-	for _, f := range allFetchers(m) {
-		if f.started && !m.store.Freshness(f.kind).Loaded() {
-			out = append(out, "pane "+f.kind.String())
+	for _, task := range m.feed.Tasks() {
+		if task.Started() && !slices.Contains(m.kinds, task.Kind()) && !m.store.Freshness(task.Kind()).Loaded() {
+			out = append(out, "pane "+task.Kind().String())
 		}
 	}
 	return strings.Join(out, ", ")
@@ -213,7 +210,7 @@ func BenchmarkFrameMedian(b *testing.B) {
 	for i := 0; b.Loop(); i++ {
 		if i%10 == 0 {
 			gen++
-			m.Update(polledMsg{kind: state.KindTickers, msg: state.TickersMsg{Gen: gen, At: benchNow, Tickers: sets[gen%2]}})
+			m.Update(m.feed.Task(state.KindTickers).Reply(0, state.TickersMsg{Gen: gen, At: benchNow, Tickers: sets[gen%2]}, nil))
 		}
 		start := time.Now()
 		_ = m.View()

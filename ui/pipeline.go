@@ -70,7 +70,7 @@ func (m *Model) execute(a *action.Action) tea.Cmd {
 
 // onActionDone settles the action, or starts its follow-up when the answer needs finding out.
 func (m *Model) onActionDone(d action.DoneMsg) tea.Cmd {
-	m.latency = d.Latency
+	m.feed.NoteLatency(d.Latency)
 	if d.Act.FollowUp != nil {
 		if cmd, waiting := d.Act.FollowUp(m.ex, d, m.iv.Timeout); cmd != nil {
 			m.setNotice(common.LevelWarn, waiting)

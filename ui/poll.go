@@ -2,13 +2,13 @@ package ui
 
 import (
 	"context"
-	"math/rand/v2"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
 	"github.com/tradedesk/tradedesk/ui/common"
+	"github.com/tradedesk/tradedesk/ui/feed"
 )
 
 // Intervals is the polling cadence of each kind of data. Mids follow Tickers and collateral
@@ -64,34 +64,6 @@ func (iv Intervals) every(k state.Kind) time.Duration {
 	return iv.Instruments
 }
 
-// poller is the schedule of one kind: one request in flight at most, a generation per request so a
-// late reply is dropped, and a backoff after failures.
-type poller struct {
-	kind     state.Kind
-	gen      uint64 // generation of the last request sent
-	token    uint64 // the pending timer's token; a pollDueMsg with another token is stale
-	inFlight bool
-	again    bool // a refresh was asked for while a request was in flight
-	fails    int
-	latency  time.Duration
-	lastOK   time.Time
-}
-
-// pollDueMsg fires when a kind's timer runs out.
-type pollDueMsg struct {
-	kind  state.Kind
-	token uint64
-}
-
-// polledMsg is one request's result: a state message (records or state.FailedMsg).
-type polledMsg struct {
-	kind    state.Kind
-	gen     uint64
-	msg     state.Msg
-	err     error
-	latency time.Duration
-}
-
 // polledKinds are the kinds the console polls: market data always, account data when it watches
 // an account.
 func polledKinds(hasAccount bool) []state.Kind {
@@ -102,145 +74,83 @@ func polledKinds(hasAccount bool) []state.Kind {
 	return ks
 }
 
-// fetch returns the command that runs one request of kind k with its own timeout.
-func fetch(ex api.Exchange, k state.Kind, gen uint64, timeout time.Duration, clock func() time.Time) tea.Cmd {
-	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), timeout)
-		defer cancel()
-		start := time.Now()
-		msg, err := fetchKind(ctx, ex, k, gen, clock)
-		lat := time.Since(start)
-		if err != nil {
-			return polledMsg{kind: k, gen: gen, msg: state.FailedMsg{Gen: gen, At: clock(), Of: k, Err: err}, err: err, latency: lat}
-		}
-		return polledMsg{kind: k, gen: gen, msg: msg, latency: lat}
+// addPolls registers the root's polls with the feed: one task per kind, at the cadence of m.iv
+// (read at every wait, so a change takes effect at the next one). The tickers are the heartbeat.
+func (m *Model) addPolls() {
+	for _, k := range m.kinds {
+		m.feed.Add(feed.Spec{Kind: k, Every: func() time.Duration { return m.iv.every(k) },
+			Request: m.pollRequest(k), Heartbeat: k == state.KindTickers})
 	}
 }
 
-func fetchKind(ctx context.Context, ex api.Exchange, k state.Kind, gen uint64, clock func() time.Time) (state.Msg, error) {
+// setIntervals changes the cadence, timeout and backoff cap of the root's polls.
+func (m *Model) setIntervals(iv Intervals) {
+	m.iv = iv.withDefaults()
+	for _, k := range m.kinds {
+		m.feed.Task(k).SetLimits(m.iv.Timeout, m.iv.MaxBackoff)
+	}
+}
+
+// pollRequest builds kind k's request: one call to the exchange, answered as k's state message.
+func (m *Model) pollRequest(k state.Kind) func() feed.Request {
+	ex := m.ex
+	return func() feed.Request {
+		return func(ctx context.Context, gen uint64, at time.Time) (state.Msg, error) {
+			return fetchKind(ctx, ex, k, gen, at)
+		}
+	}
+}
+
+func fetchKind(ctx context.Context, ex api.Exchange, k state.Kind, gen uint64, at time.Time) (state.Msg, error) {
 	addr := ex.Address()
 	switch k {
 	case state.KindTickers:
 		ts, err := ex.Ticker(ctx, "all")
-		return state.TickersMsg{Gen: gen, At: clock(), Tickers: ts}, err
+		return state.TickersMsg{Gen: gen, At: at, Tickers: ts}, err
 	case state.KindMids:
 		ms, err := ex.Mids(ctx, "all")
-		return state.MidsMsg{Gen: gen, At: clock(), Mids: ms}, err
+		return state.MidsMsg{Gen: gen, At: at, Mids: ms}, err
 	case state.KindInstruments:
 		in, err := ex.Instruments(ctx, "all")
-		return state.InstrumentsMsg{Gen: gen, At: clock(), Instruments: in}, err
+		return state.InstrumentsMsg{Gen: gen, At: at, Instruments: in}, err
 	case state.KindCollateral:
 		cs, err := ex.SupportedCollateral(ctx, "all")
-		return state.CollateralMsg{Gen: gen, At: clock(), Collateral: cs}, err
+		return state.CollateralMsg{Gen: gen, At: at, Collateral: cs}, err
 	case state.KindAccount:
 		a, err := ex.AccountSummary(ctx, addr)
-		return state.AccountMsg{Gen: gen, At: clock(), Summary: a}, err
+		return state.AccountMsg{Gen: gen, At: at, Summary: a}, err
 	case state.KindPositions:
 		ps, err := ex.Positions(ctx, addr)
-		return state.PositionsMsg{Gen: gen, At: clock(), Positions: ps}, err
+		return state.PositionsMsg{Gen: gen, At: at, Positions: ps}, err
 	case state.KindOrders:
 		os, err := api.AllPages(ctx, func(ctx context.Context, p api.PageParams) (api.Page[api.OrderRecord], error) {
 			return ex.OpenOrders(ctx, addr, p)
 		}, 0, nil)
-		return state.OrdersMsg{Gen: gen, At: clock(), Orders: os}, err
+		return state.OrdersMsg{Gen: gen, At: at, Orders: os}, err
 	}
 	return nil, nil
 }
 
-// backoff is the wait before retrying after n consecutive failures: the interval doubled per
-// failure, capped, with up to 20% jitter, and never less than what the server asked (Retry-After).
-func backoff(every time.Duration, n int, maxWait time.Duration, err error) time.Duration {
-	d := every
-	for i := 0; i < n && d < maxWait; i++ {
-		d *= 2
-	}
-	d = min(d, maxWait)
-	d += time.Duration(rand.Int64N(int64(d)/5 + 1))
-	if e, ok := api.AsError(err); ok && e.RetryAfter > d {
-		d = e.RetryAfter
-	}
-	return d
-}
-
-// startPoll sends kind k's request now unless one is in flight (then it runs again on its reply).
-func (m *Model) startPoll(k state.Kind) tea.Cmd {
-	p := m.polls[k]
-	if p == nil {
-		return nil
-	}
-	if p.inFlight {
-		p.again = true
-		return nil
-	}
-	p.inFlight = true
-	p.again = false
-	p.gen++
-	p.token++ // a pending timer for this kind is now stale
-	return fetch(m.ex, k, p.gen, m.iv.Timeout, m.clock)
-}
-
-// schedule arms kind k's next poll after d.
-func (m *Model) schedule(k state.Kind, d time.Duration) tea.Cmd {
-	p := m.polls[k]
-	p.token++
-	tok := p.token
-	return tea.Tick(d, func(time.Time) tea.Msg { return pollDueMsg{kind: k, token: tok} })
-}
-
 // refreshNow polls the given kinds at once (after an action, or on the refresh key).
-func (m *Model) refreshNow(kinds ...state.Kind) tea.Cmd {
-	var cmds []tea.Cmd
-	for _, k := range kinds {
-		cmds = append(cmds, m.startPoll(k))
-	}
-	return tea.Batch(cmds...)
-}
+func (m *Model) refreshNow(kinds ...state.Kind) tea.Cmd { return m.feed.Refresh(kinds...) }
 
-// onPollDue starts a poll whose timer ran out, unless the timer was superseded.
-func (m *Model) onPollDue(msg pollDueMsg) tea.Cmd {
-	p := m.polls[msg.kind]
-	if p == nil || msg.token != p.token {
-		return nil
+// onFeed hands a feed message to the feed and applies what it brings to the store: the panes are
+// told what changed, a failure shows in the message line.
+func (m *Model) onFeed(msg feed.Msg) tea.Cmd {
+	r := m.feed.Update(msg)
+	if r.Msg == nil {
+		return r.Cmd
 	}
-	return m.startPoll(msg.kind)
-}
-
-// onPolled applies a poll's result to the store, tells the panes if anything changed and arms the
-// next poll. A reply older than the last request of its kind is dropped.
-func (m *Model) onPolled(msg polledMsg) tea.Cmd {
-	p := m.polls[msg.kind]
-	if p == nil || msg.gen != p.gen {
-		return nil
-	}
-	p.inFlight = false
-	p.latency = msg.latency
-	m.latency = msg.latency
-	var next time.Duration
-	if msg.err != nil {
-		p.fails++
-		m.lastErr = msg.kind.String() + ": " + common.PlainError(msg.err)
+	if r.Err != nil {
+		m.lastErr = r.Kind.String() + ": " + common.PlainError(r.Err)
 		m.lastErrAt = m.clock()
-		next = m.heartbeatWait(msg.kind, backoff(m.iv.every(msg.kind), p.fails, m.iv.MaxBackoff, msg.err), msg.err)
 	}
-	var cmds []tea.Cmd
-	if msg.err == nil {
-		if p.fails > 0 {
-			cmds = append(cmds, m.recoverAll(msg.kind)) // the exchange is back (see recover.go)
-		}
-		p.fails = 0
-		p.lastOK = m.clock()
-		next = m.iv.every(msg.kind)
+	if !m.store.Apply(r.Msg) {
+		return r.Cmd
 	}
-	if m.store.Apply(msg.msg) {
-		cmds = append(cmds, m.broadcast(common.DataMsg{Kind: msg.kind}))
-		if msg.kind == state.KindTickers {
-			m.relayoutIfWanted()
-		}
+	told := m.broadcast(common.DataMsg{Kind: r.Kind})
+	if r.Kind == state.KindTickers {
+		m.relayoutIfWanted() // after the panes took the data: a short list gives up its spare lines
 	}
-	if p.again {
-		cmds = append(cmds, m.startPoll(msg.kind))
-	} else {
-		cmds = append(cmds, m.schedule(msg.kind, next))
-	}
-	return tea.Batch(cmds...)
+	return tea.Batch(r.Cmd, told)
 }

@@ -10,7 +10,7 @@ import (
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/api/sim"
 	"github.com/tradedesk/tradedesk/state"
-	"github.com/tradedesk/tradedesk/ui/common"
+	"github.com/tradedesk/tradedesk/ui/feed"
 )
 
 // testKeyHex is a fixed test key (never a real account).
@@ -20,10 +20,11 @@ var simStart = time.Date(2026, 1, 29, 12, 0, 0, 0, time.UTC)
 
 // simConsole is a console wired to a deterministic simulator over real HTTP.
 type simConsole struct {
-	m     *Model
-	sim   *sim.Sim
-	clock *sim.TestClock
-	url   string
+	m      *Model
+	sim    *sim.Sim
+	clock  *sim.TestClock
+	timers *feed.FakeClock // the console's timers: they run only when the test steps them
+	url    string
 }
 
 // newSimConsole starts a simulator with a fixed seed and test clock behind httptest and a console
@@ -57,48 +58,40 @@ func newSimConsoleVia(t testing.TB, w, h int, readOnly bool, wrap func(http.Hand
 		opts = append(opts, api.WithSigner(signer))
 	}
 	client := api.New(srv.URL+"/", opts...)
-	m := New(Config{Exchange: client, Clock: clock.Now, Keys: mustKeys(t), Theme: testTheme, Mode: mode,
+	timers := feed.NewFakeClock(simStart)
+	m := New(Config{Exchange: client, Clock: clock.Now, Timers: timers, Keys: mustKeys(t), Theme: testTheme, Mode: mode,
 		Network: "demo", Watchlist: []string{"ETH-PERP"}})
 	m.fixedLatency = true
 	if w > 0 {
 		m.Update(tea.WindowSizeMsg{Width: w, Height: h})
 	}
-	return &simConsole{m: m, sim: s, clock: clock, url: srv.URL}
+	return &simConsole{m: m, sim: s, clock: clock, timers: timers, url: srv.URL}
 }
 
 // pump runs cmd and every command that follows from it, feeding each message to the model, until
 // every command it started has returned and been handled and no request of the model is out.
-// Timers (tea.Tick: the next polls, backoffs, flashes) are not waited for, so a pump settles the
-// console after one round of requests however slow the machine is; a timer that fires while the
-// pump still waits for a request is handled like any other message.
+// The console's timers (the next polls, backoffs, flashes) run on a feed.FakeClock: they are no
+// commands, so a pump settles the console after one round of requests however slow the machine
+// is, and they fire only when the test steps the clock (step).
 func pump(t testing.TB, m *Model, cmd tea.Cmd) {
 	t.Helper()
-	type result struct {
-		msg   tea.Msg
-		timer bool
-	}
-	msgs := make(chan result, 4096)
-	pending := 0 // commands started, not timers, whose message has not been handled yet
+	msgs := make(chan tea.Msg, 4096)
+	pending := 0 // commands started whose message has not been handled yet
 	run := func(c tea.Cmd) {
 		if c == nil {
 			return
 		}
-		timer := timerCmd(c)
-		if !timer {
-			pending++
-		}
-		go func() { msgs <- result{c(), timer} }()
+		pending++
+		go func() { msgs <- c() }()
 	}
 	run(cmd)
 	deadline := time.NewTimer(pumpDeadline)
 	defer deadline.Stop()
 	for pending > 0 || m.busy() {
 		select {
-		case r := <-msgs:
-			if !r.timer {
-				pending--
-			}
-			switch msg := r.msg.(type) {
+		case msg := <-msgs:
+			pending--
+			switch msg := msg.(type) {
 			case nil:
 			case tea.BatchMsg:
 				for _, c := range msg {
@@ -116,6 +109,16 @@ func pump(t testing.TB, m *Model, cmd tea.Cmd) {
 	}
 }
 
+// step moves the console's timers by d and delivers every timer that came due, pumping what each
+// starts.
+func (c *simConsole) step(t testing.TB, d time.Duration) {
+	t.Helper()
+	for _, msg := range c.timers.Advance(d) {
+		_, cmd := c.m.Update(msg)
+		pump(t, c.m, cmd)
+	}
+}
+
 // pumpDeadline bounds a pump: a request to the simulator takes milliseconds, so only a console
 // that never settles (a hung request, a command that never returns) reaches it.
 const pumpDeadline = 20 * time.Second
@@ -123,15 +126,7 @@ const pumpDeadline = 20 * time.Second
 // busy reports whether a request of the model is still out (a pump waits for it whether or not
 // the command that sends it is one the pump started).
 func (m *Model) busy() bool {
-	if m.pipe.open > 0 {
-		return true
-	}
-	for _, p := range m.polls {
-		if p.inFlight {
-			return true
-		}
-	}
-	return m.fetchersBusy() // the panes' own requests (fills, history, chart...)
+	return m.pipe.open > 0 || m.feed.Busy() // an action, a poll or a pane's own request
 }
 
 // key sends one key press (tea key names: "tab", "enter", "x", "ctrl+c"...) and pumps.
@@ -184,34 +179,27 @@ func keyMsg(k string) tea.KeyMsg {
 	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(k)}
 }
 
-// TestPumpTellsTimersFromWork: the pump's helpers wait for requests and messages, never for the
-// console's timers (if a timer were taken for work, every pump would wait for the next poll).
-func TestPumpTellsTimersFromWork(t *testing.T) {
+// TestTimersAreSteppedNotWaitedFor: once the first round of requests is in, the console's next
+// polls are timers on the fake clock, not commands a pump waits for; stepping the clock by a ticker
+// interval runs the tickers poll again, and by the orders interval the orders poll.
+func TestTimersAreSteppedNotWaitedFor(t *testing.T) {
 	c := newSimConsole(t, 120, 40, false)
+	start := time.Now()
 	pump(t, c.m, c.m.Init())
-	_, fills, _ := activityGroup(t, c.m)
-	for name, cmd := range map[string]tea.Cmd{
-		"the next poll":      c.m.schedule(state.KindTickers, time.Hour),
-		"a pane's next poll": fills.f.schedule(time.Hour),
-		"tea.Tick":           tea.Tick(time.Hour, func(time.Time) tea.Msg { return nil }),
-		"tea.Every":          tea.Every(time.Hour, func(time.Time) tea.Msg { return nil }),
-	} {
-		if !timerCmd(cmd) {
-			t.Errorf("%s is not recognised as a timer", name)
-		}
+	if took := time.Since(start); took > 5*time.Second {
+		t.Fatalf("the first round took %s: the pump waited for a timer", took)
 	}
-	request := fills.f.poll()
-	for name, cmd := range map[string]tea.Cmd{
-		"a poll's request": fetch(c.m.ex, state.KindTickers, 0, time.Second, c.clock.Now),
-		"a notice":         common.Notice(common.LevelInfo, "hello"),
-		"a pane's request": request,
-	} {
-		if timerCmd(cmd) {
-			t.Errorf("%s is taken for a timer", name)
-		}
+	if c.m.busy() || c.timers.Pending() == 0 {
+		t.Fatalf("after the pump: busy %v, %d timers armed", c.m.busy(), c.timers.Pending())
 	}
-	pump(t, c.m, request)
-	if c.m.busy() {
-		t.Error("busy after the pump")
+	tickers, orders := c.m.feed.Task(state.KindTickers), c.m.feed.Task(state.KindOrders)
+	tg, og := tickers.Gen(), orders.Gen()
+	c.step(t, c.m.iv.Tickers)
+	if tickers.Gen() != tg+1 || orders.Gen() != og {
+		t.Fatalf("one ticker interval: tickers polled %d times, orders %d", tickers.Gen()-tg, orders.Gen()-og)
+	}
+	c.step(t, c.m.iv.Orders-c.m.iv.Tickers)
+	if orders.Gen() != og+1 {
+		t.Fatalf("one orders interval: orders polled %d times", orders.Gen()-og)
 	}
 }

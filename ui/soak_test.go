@@ -26,6 +26,7 @@ import (
 	"github.com/tradedesk/tradedesk/state"
 	"github.com/tradedesk/tradedesk/ui/action"
 	"github.com/tradedesk/tradedesk/ui/components/orderentry"
+	"github.com/tradedesk/tradedesk/ui/feed"
 )
 
 // gateMode is what the fault gate does with each request.
@@ -199,21 +200,26 @@ func (g *faultGate) stats() (sent map[string]int, acted map[string]bool, faults 
 }
 
 // driver runs the console the way tea.Program does (every command in its own goroutine, every
-// message through Update, a View after each), timers included, so a test can run it for many poll
-// cycles and press keys in between.
+// message through Update, a View after each), so a test can run it for many poll cycles and press
+// keys in between. Its timers run on a feed.FakeClock the driver steps: when no message is
+// waiting (and, unless stepBusy, no command is out), it moves the clock to the next timer and
+// delivers it. So the cycles take the time the requests take, not the cadence's.
 type driver struct {
 	t      testing.TB
 	m      *Model
+	clock  *feed.FakeClock // the console's timers (nil: wall time, nothing to step)
 	msgs   chan tea.Msg
 	done   chan struct{}
 	before func(tea.Msg) // sees each message before Update
 	after  func(tea.Msg) // sees each message after Update
-	timers atomic.Int64  // timer commands (tea.Tick) started and not yet fired
-	work   atomic.Int64  // other commands started and not yet returned
+	// stepBusy steps the clock while requests are out (after a millisecond without a message), as
+	// wall time would go on; without it, time stands still while the exchange answers.
+	stepBusy bool
+	work     atomic.Int64 // commands started whose message is not in msgs yet
 }
 
-func newDriver(t testing.TB, m *Model) *driver {
-	d := &driver{t: t, m: m, msgs: make(chan tea.Msg, 1024), done: make(chan struct{})}
+func newDriver(t testing.TB, m *Model, clock *feed.FakeClock) *driver {
+	d := &driver{t: t, m: m, clock: clock, msgs: make(chan tea.Msg, 1024), done: make(chan struct{})}
 	t.Cleanup(func() { close(d.done) })
 	return d
 }
@@ -222,18 +228,14 @@ func (d *driver) run(c tea.Cmd) {
 	if c == nil {
 		return
 	}
-	count := &d.work
-	if timerCmd(c) {
-		count = &d.timers
-	}
-	count.Add(1)
+	d.work.Add(1)
 	go func() {
 		msg := c()
-		count.Add(-1)
 		select {
 		case d.msgs <- msg:
 		case <-d.done:
 		}
+		d.work.Add(-1) // after the send: no work and no message means nothing is coming
 	}()
 }
 
@@ -259,7 +261,24 @@ func (d *driver) handle(msg tea.Msg) {
 	}
 }
 
-// until handles messages until cond holds or timeout passes; it reports whether cond held.
+// step moves the clock to its next timer and delivers every timer then due; it reports whether
+// there was one.
+func (d *driver) step() bool {
+	if d.clock == nil {
+		return false
+	}
+	wait, ok := d.clock.Next()
+	if !ok {
+		return false
+	}
+	for _, msg := range d.clock.Advance(wait) {
+		d.handle(msg)
+	}
+	return true
+}
+
+// until handles messages, stepping the clock when idle, until cond holds or timeout passes (wall
+// time); it reports whether cond held.
 func (d *driver) until(timeout time.Duration, cond func() bool) bool {
 	deadline := time.NewTimer(timeout)
 	defer deadline.Stop()
@@ -267,15 +286,33 @@ func (d *driver) until(timeout time.Duration, cond func() bool) bool {
 		select {
 		case msg := <-d.msgs:
 			d.handle(msg)
+			continue
 		case <-deadline.C:
 			return cond()
+		default:
 		}
+		if d.work.Load() == 0 && d.step() {
+			continue
+		}
+		idle := time.NewTimer(time.Millisecond)
+		select {
+		case msg := <-d.msgs:
+			d.handle(msg)
+		case <-idle.C:
+			if d.stepBusy {
+				d.step()
+			}
+		case <-deadline.C:
+			idle.Stop()
+			return cond()
+		}
+		idle.Stop()
 	}
 	return true
 }
 
-// drain lets every command but the timers return without handling a message, so no request is
-// in flight; their messages wait for the next until. It reports whether that happened in time.
+// drain lets every command return without handling a message (nor stepping the clock), so no
+// request is in flight; their messages wait for the next until. It reports whether that happened in time.
 func (d *driver) drain(timeout time.Duration) bool {
 	deadline := time.Now().Add(timeout)
 	for d.work.Load() > 0 {
@@ -300,7 +337,8 @@ func (d *driver) typeText(s string) {
 	}
 }
 
-// soakIntervals is a fast cadence so a soak runs many poll cycles in a few seconds.
+// soakIntervals is a fast cadence (on the stepped clock it only orders the polls: a soak's time
+// is its requests').
 var soakIntervals = Intervals{
 	Tickers: 25 * time.Millisecond, Account: 50 * time.Millisecond, Positions: 50 * time.Millisecond,
 	Orders: 50 * time.Millisecond, Instruments: time.Second, Timeout: 2 * time.Second,
@@ -325,16 +363,17 @@ func paneEvery(t testing.TB, m *Model, every time.Duration) {
 			*v = old[i]
 		}
 	})
-	for _, f := range allFetchers(m) {
-		if f.kind == state.KindChart {
-			f.every = func() time.Duration { return every }
+	for _, task := range m.feed.Tasks() {
+		if task.Kind() == state.KindChart {
+			task.SetEvery(func() time.Duration { return every })
 		}
 	}
 }
 
 // soakConsole is a console trading a deterministic simulator through a fault gate, with short
-// timeouts and the client's own retries as main sets them up (faster).
-func soakConsole(t testing.TB, rate float64) (*Model, *sim.Sim, *faultGate, *api.Client) {
+// timeouts and the client's own retries as main sets them up (faster), and its timers on a fake
+// clock for a driver to step.
+func soakConsole(t testing.TB, rate float64) (*Model, *sim.Sim, *faultGate, *api.Client, *feed.FakeClock) {
 	t.Helper()
 	clock := sim.NewTestClock(simStart)
 	s := sim.New(sim.WithSeed(7), sim.WithClock(clock))
@@ -354,12 +393,13 @@ func soakConsole(t testing.TB, rate float64) (*Model, *sim.Sim, *faultGate, *api
 	retry := api.RetryPolicy{Attempts: 3, BaseDelay: 10 * time.Millisecond, MaxDelay: 40 * time.Millisecond, MaxWait: 100 * time.Millisecond}
 	client := api.New(srv.URL+"/", api.WithSigner(signer), api.WithClock(clock.Now), api.WithRetry(retry),
 		api.WithTimeout(250*time.Millisecond))
-	m := New(Config{Exchange: client, Clock: clock.Now, Keys: mustKeys(t), Theme: testTheme, Mode: ModeDemo,
+	timers := feed.NewFakeClock(simStart)
+	m := New(Config{Exchange: client, Clock: clock.Now, Timers: timers, Keys: mustKeys(t), Theme: testTheme, Mode: ModeDemo,
 		Network: "demo", Intervals: soakIntervals, Instrument: "BTC-PERP"})
 	m.fixedLatency = true
 	m.Update(tea.WindowSizeMsg{Width: 200, Height: 60})
 	fastPanes(t, m)
-	return m, s, gate, client
+	return m, s, gate, client, timers
 }
 
 // allCloids reads every order of the account from the simulator (open orders and history) and
@@ -422,24 +462,25 @@ type soakResult struct {
 }
 
 // TestSoakFaults runs the console against the simulator with faults on (5xx, timeouts, garbage,
-// lost answers) for a fixed number of ticker poll cycles, placing and cancelling orders through
-// the keys as it goes; then takes the exchange down; then brings it back. No panic, no client id
+// lost answers) for at least 100 ticker poll cycles and 20 orders, placing and cancelling orders
+// through the keys as it goes (the console's timers on a clock the test steps); then takes the exchange down; then brings it back. No panic, no client id
 // sent or placed twice, every lost answer looked up and its finding true, no goroutine growth
 // while down, and every pane fresh again once the faults stop.
 func TestSoakFaults(t *testing.T) {
-	const cycles = 100
-	m, s, gate, client := soakConsole(t, 0.3)
+	const cycles, soakOrders = 100, 20
+	m, s, gate, client, timers := soakConsole(t, 0.3)
 	oldWait, oldLog := action.LookupWait, slog.Default()
 	action.LookupWait = 50 * time.Millisecond
 	slog.SetDefault(slog.New(slog.NewTextHandler(io.Discard, nil)))
 	t.Cleanup(func() { action.LookupWait = oldWait; slog.SetDefault(oldLog) })
-	d := newDriver(t, m)
+	d := newDriver(t, m, timers)
+	d.stepBusy = true // the polls go on while a request stalls until the client's timeout
 	res := soakResult{ambiguous: map[string]bool{}, resolved: map[string]string{}}
 	tickerPolls := 0
 	d.before = func(msg tea.Msg) {
 		switch msg := msg.(type) {
-		case polledMsg:
-			if msg.kind == state.KindTickers && msg.gen == m.polls[state.KindTickers].gen {
+		case feed.DoneMsg:
+			if msg.Kind() == state.KindTickers && msg.Current() {
 				tickerPolls++
 				s.Advance(100 * time.Millisecond)
 			}
@@ -482,9 +523,13 @@ func TestSoakFaults(t *testing.T) {
 	start := tickerPolls
 	last := 0
 	giveUp := time.Now().Add(2 * time.Minute) // the cycles take a few seconds; this only stops a hang
-	for tickerPolls-start < cycles {
+	// The clock runs ahead while an action is out, so the cycles alone do not say how much was
+	// traded: the soak goes on until it has done enough (the order faults above are all met by
+	// then, so every kind of lost answer is looked up).
+	for tickerPolls-start < cycles || res.confirmed < soakOrders || res.cancels < 3 {
 		if time.Now().After(giveUp) {
-			t.Fatalf("only %d of %d ticker cycles in 2 minutes", tickerPolls-start, cycles)
+			t.Fatalf("only %d of %d ticker cycles, %d of %d orders confirmed and %d cancels in 2 minutes",
+				tickerPolls-start, cycles, res.confirmed, soakOrders, res.cancels)
 		}
 		d.until(200*time.Millisecond, func() bool { return tickerPolls-start != last })
 		last = tickerPolls - start
@@ -549,7 +594,7 @@ func TestSoakFaults(t *testing.T) {
 	for _, r := range res.resolved {
 		outcomes[r]++
 	}
-	if outcomes["found"] == 0 || outcomes["not placed"] == 0 || res.confirmed < 10 || res.cancels == 0 {
+	if outcomes["found"] == 0 || outcomes["not placed"] == 0 {
 		t.Errorf("the soak tested too little: %d orders confirmed, %d lost answers, faults %v", res.confirmed, len(res.ambiguous), faults)
 	}
 	actedN := 0
@@ -557,7 +602,7 @@ func TestSoakFaults(t *testing.T) {
 		actedN++
 	}
 	t.Logf("%d ticker cycles: %d orders confirmed (%d reached the exchange, %d in its books), %d cancels, %d lost answers looked up (%v), faults %v; goroutines while down %v; recovered in %s",
-		cycles, res.confirmed, actedN, len(placed), res.cancels, len(res.ambiguous), outcomes, faults, samples, recovered.Round(time.Millisecond))
+		tickerPolls-start, res.confirmed, actedN, len(placed), res.cancels, len(res.ambiguous), outcomes, faults, samples, recovered.Round(time.Millisecond))
 }
 
 // downGrowsNothing samples the console while the exchange is down and fails if it grows. Two
@@ -578,8 +623,8 @@ func downGrowsNothing(t *testing.T, d *driver) []int {
 	for len(d.msgs) > 0 {
 		d.handle(<-d.msgs)
 	}
-	live := int64(len(d.m.kinds) + len(allFetchers(d.m)) + 1)
-	firstTimers := d.timers.Load()
+	live := len(d.m.feed.Tasks()) + 1
+	firstTimers := d.clock.Pending()
 	heapBefore := liveHeap()
 	defer func() {
 		// Memory: what is still reachable after the down rounds must not have grown by more than
@@ -594,11 +639,11 @@ func downGrowsNothing(t *testing.T, d *driver) []int {
 	var samples []int
 	for round := range 3 {
 		samples = samples[:0]
-		var timers []int64
+		var timers []int
 		for range 30 {
 			d.until(80*time.Millisecond, func() bool { return false })
 			samples = append(samples, runtime.NumGoroutine())
-			timers = append(timers, d.timers.Load())
+			timers = append(timers, d.clock.Pending())
 		}
 		if round == 0 {
 			if grown := slices.Max(timers) - firstTimers; grown > live {
@@ -678,9 +723,9 @@ func staleKinds(m *Model) string {
 			bad = append(bad, fmt.Sprintf("%s (%v)", k, f.Err))
 		}
 	}
-	for _, f := range allFetchers(m) {
-		if fr := m.store.Freshness(f.kind); fr.Err != nil {
-			bad = append(bad, fmt.Sprintf("%s (%v)", f.kind, fr.Err))
+	for _, task := range m.feed.Tasks() {
+		if fr := m.store.Freshness(task.Kind()); task.Started() && fr.Err != nil && !slices.Contains(m.kinds, task.Kind()) {
+			bad = append(bad, fmt.Sprintf("%s (%v)", task.Kind(), fr.Err))
 		}
 	}
 	for _, s := range m.slots {

@@ -9,6 +9,7 @@ import (
 	"github.com/shopspring/decimal"
 	"github.com/tradedesk/tradedesk/state"
 	"github.com/tradedesk/tradedesk/ui/common"
+	"github.com/tradedesk/tradedesk/ui/feed"
 )
 
 // Mode is how the console is connected: to the embedded simulator, read-only, or live.
@@ -109,19 +110,19 @@ func (s *statusBar) top(m *Model, width int) string {
 
 func (s *statusBar) connection(m *Model) string {
 	st := s.st
-	p := m.polls[state.KindTickers]
-	switch {
-	case p == nil:
+	c := m.feed.Conn()
+	switch c.State {
+	case feed.Offline:
 		return st.Muted.On("offline")
-	case p.fails > 0:
-		return st.Danger.On("● reconnecting (" + strconv.Itoa(p.fails) + " failed)")
-	case p.lastOK.IsZero():
+	case feed.Retrying:
+		return st.Danger.On("● reconnecting (" + strconv.Itoa(c.Fails) + " failed)")
+	case feed.Connecting:
 		return st.Warn.On("● connecting…")
 	}
 	if m.fixedLatency {
 		return st.Good.On("● connected")
 	}
-	return st.Good.On("● connected") + st.Muted.On(" "+fmtLatency(m.latency))
+	return st.Good.On("● connected") + st.Muted.On(" "+fmtLatency(c.Latency))
 }
 
 func fmtLatency(d time.Duration) string {

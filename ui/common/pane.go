@@ -7,6 +7,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
+	"github.com/tradedesk/tradedesk/ui/feed"
 )
 
 // Pane is one region of the console: a list, a form, a chart. The root model owns focus, layout and
@@ -27,7 +28,15 @@ import (
 //     pane group (ui/panegroup.go), switched with [ and ].
 //  3. Data: react to DataMsg{Kind} in Update (the store changed) and keep rendered rows until the
 //     store's Version(kind) moves. Where its data comes from (a poll, a stream, its own paged
-//     requests) is the feed's business (ui/feed), never the pane's.
+//     requests) is the feed's business (ui/feed): a pane with requests of its own adds a
+//     feed.Task in its constructor (ui/fetcher.go's paneTask: its kind, cadence and the request
+//     for what it shows now), starts it on startPanesMsg and sends one-off requests (a next page)
+//     with Task.Send. Timers go through Common.Feed.After, never tea.Tick, so tests can step them.
+//
+// To add a kind of data: one file in state (see state.Store), then one place in ui: a root poll
+// is one case in ui/poll.go's fetchKind plus its kind in polledKinds and its cadence in
+// Intervals; a pane's own data is the paneTask line of step 3. A stream of a kind is a
+// feed.Stream added to that kind's task (Task.AddStream): its records take the same route.
 //
 // Optional interfaces: InputCapturer (a focused text input takes every key before any global
 // binding), Clicker (mouse clicks inside the pane), KindsShower (its border shows the freshness of
@@ -72,6 +81,9 @@ type Common struct {
 	Keys   *KeyMap
 	Clock  func() time.Time
 	Guard  state.Guard
+	// Feed is the one scheduler: a pane with requests of its own adds a task to it, and its
+	// timers (a price flash ending) run on the feed's clock, which tests step.
+	Feed *feed.Feed
 	// ReadOnly says why trading is off ("" when the console can trade).
 	ReadOnly string
 	// instrument is the current instrument (the order form's). Its one writer is the root model,

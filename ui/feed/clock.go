@@ -123,3 +123,14 @@ func (c *FakeClock) Pending() int {
 	defer c.mu.Unlock()
 	return len(c.timers)
 }
+
+// WithNow returns c with its Now replaced by now: the feed stamps requests with the console's
+// clock while its timers run on c.
+func WithNow(c Clock, now func() time.Time) Clock { return nowClock{Clock: c, now: now} }
+
+type nowClock struct {
+	Clock
+	now func() time.Time
+}
+
+func (c nowClock) Now() time.Time { return c.now() }

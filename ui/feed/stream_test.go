@@ -51,7 +51,7 @@ func TestStreamBesidePoll(t *testing.T) {
 
 	// A poll is sent; before its answer, the stream comes up and order 1 half fills.
 	clock.Advance(time.Second)
-	answer := run(task.Poll()) // served now, from before the fill; delivered later
+	answer := run(task.Poll())                      // served now, from before the fill; delivered later
 	r := f.Update(run(task.StartStream())[0].(Msg)) // subscribed: the wait is armed
 	if !task.StreamUp() || !f.Conn().Stream {
 		t.Fatal("the stream is up")

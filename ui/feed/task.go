@@ -212,3 +212,20 @@ func HeartbeatWait(every, wait time.Duration, err error) time.Duration {
 	}
 	return min(wait, limit)
 }
+
+// SetLimits replaces the task's request timeout and backoff cap (configuration and tests).
+func (t *Task) SetLimits(timeout, maxBackoff time.Duration) {
+	t.spec.Timeout, t.spec.MaxBackoff = timeout, maxBackoff
+}
+
+// Gen is the generation of the task's last request.
+func (t *Task) Gen() uint64 { return t.gen }
+
+// Reply is the reply to the task's request of generation gen, as if it had come back with msg
+// and err: for benchmarks and tests that feed data without a request.
+func (t *Task) Reply(gen uint64, msg state.Msg, err error) DoneMsg {
+	if err != nil && msg == nil {
+		msg = state.FailedMsg{Gen: gen, At: t.f.clock.Now(), Of: t.spec.Kind, Err: err}
+	}
+	return DoneMsg{t: t, gen: gen, Msg: msg, Err: err}
+}
