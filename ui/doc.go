@@ -1,6 +1,24 @@
-// Package ui is the console's Bubble Tea side: the root model that owns focus, layout and
-// routing; one file per pane (tickers, positions, orders, order entry, account, balances, chart,
-// fills, history, brokers, dialogs, status bar), each sizing itself and bringing its own help; and
-// the commands that poll the exchange and send signed actions. main fills in a Config (keys,
-// theme, intervals, the exchange) and runs the model New returns.
+// Package ui is the console's Bubble Tea side. Its root model (model.go) composes the panes, owns
+// focus, layout (layout.go) and key routing, runs the one pipeline for signed actions
+// (pipeline.go) and applies what the feed brings to the store. main fills in a Config (keys, theme,
+// intervals, the exchange) and runs the model New returns.
+//
+// The layout:
+//
+//	ui/                       root model: composition, focus, key routing, the signed-action pipeline
+//	ui/feed/                  the one scheduler: per kind, its source (poll, pane request, stream),
+//	                          cadence, generations, backoff, recovery; a clock tests can step
+//	ui/action/                signed actions: how each is confirmed, run, read, and a lost answer found
+//	ui/common/                the pane kit: Pane, Common, key map, styles, table, formats, messages
+//	ui/common/commontest/     the real key table and a Common for the tests of pane packages
+//	ui/components/<pane>/     one package per pane (tickers, orderentry, transfer; more as they move)
+//	ui/dialogs/<dialog>/      modal dialogs (confirm; leverage, agents, brokers next)
+//	ui/headless/              the script commands (order, cancel, fills, export, transfer...)
+//	ui/export/                CSV and JSON export of every page
+//	ui/chart/                 the candle chart renderer
+//	ui/redact/                scrubs key material from anything written
+//
+// The panes still in this package (positions, open orders, account, balances, brokers, fills,
+// history, chart, instrument details) move to ui/components when they are next reworked; the
+// recipe for a new pane is on common.Pane, for a signed action at the top of pipeline.go.
 package ui
