@@ -46,6 +46,10 @@ func RunCommand(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		fmt.Fprintln(stderr, "tradedesk sim:", err)
 		return 1
 	}
+	if a, ok := ln.Addr().(*net.TCPAddr); ok && !a.IP.IsLoopback() {
+		fmt.Fprintf(stderr, "tradedesk sim: warning: %s is not a loopback address: anyone who can reach it can trade "+
+			"on this exchange and fund accounts on it (its faucet funds any address); listen on 127.0.0.1:PORT unless you mean it\n", ln.Addr())
+	}
 	s := New(WithSeed(*seed), WithFaults(f), WithDemoBalance(bal))
 	fmt.Fprintf(stdout, "tradedesk sim: serving http://%s/ (seed %d); Ctrl+C stops\n", ln.Addr(), *seed)
 	if err := s.Serve(ctx, ln); err != nil {
