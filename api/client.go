@@ -229,8 +229,8 @@ func New(baseURL string, opts ...Option) *Client {
 	if u, err := url.Parse(baseURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		c.setErr(fmt.Errorf("base URL %s: want an absolute http or https URL", text.Quote(baseURL)))
 	}
-	if c.signer != nil && c.address != "" && c.address != c.signer.Address() {
-		c.setErr(fmt.Errorf("address %s is not the key's address %s", c.address, c.signer.Address()))
+	if c.signer != nil && c.address != "" && c.address != c.signer.Account() {
+		c.setErr(fmt.Errorf("address %s is not the key's account %s", c.address, c.signer.Account()))
 	}
 	return c
 }
@@ -241,13 +241,16 @@ func (c *Client) Err() error { return c.configErr }
 // Address is the account: the signer's address, else the read-only address, else "".
 func (c *Client) Address() string {
 	if c.signer != nil {
-		return c.signer.Address()
+		return c.signer.Account()
 	}
 	return c.address
 }
 
 // CanTrade reports whether the client holds a signer.
 func (c *Client) CanTrade() bool { return c.signer != nil }
+
+// IsAgent reports whether the client signs with an agent key (orders and cancels only).
+func (c *Client) IsAgent() bool { return c.signer != nil && c.signer.IsAgent() }
 
 // BaseURL is the API base URL without its trailing slash.
 func (c *Client) BaseURL() string { return c.base }
@@ -258,7 +261,10 @@ func (c *Client) Source() string { return c.source }
 // String describes the client without secrets.
 func (c *Client) String() string {
 	mode := "read-only"
-	if c.CanTrade() {
+	switch {
+	case c.IsAgent():
+		mode = "trading as agent " + c.signer.Address()
+	case c.CanTrade():
 		mode = "trading"
 	}
 	return fmt.Sprintf("api.Client(%s, %s, %s, %s)", c.base, c.source, c.Address(), mode)

@@ -75,6 +75,7 @@ type Trader interface {
 type Exchange interface {
 	Info
 	Trader
+	Control
 	// Address is the account this client acts for ("" when it has neither key nor address).
 	Address() string
 	// CanTrade reports whether the client holds a signer.

@@ -31,6 +31,10 @@ var actionTable = []ActionInfo{
 	{ActionInternalTransfer, TxInternalTransfer, false, func() ActionData { return new(InternalTransferData) }},
 	{ActionSpotWithdraw, TxSpotWithdraw, false, func() ActionData { return new(WithdrawData) }},
 	{ActionDerivativeWithdraw, TxDerivativeWithdraw, false, func() ActionData { return new(WithdrawData) }},
+	{ActionAddAgent, TxAddAgent, false, func() ActionData { return new(AddAgentData) }},
+	{ActionRevokeAgent, TxRevokeAgent, false, func() ActionData { return new(RevokeAgentData) }},
+	{ActionUpdateLeverage, TxUpdateLeverage, false, func() ActionData { return new(UpdateLeverageData) }},
+	{ActionApproveBrokerFee, TxApproveBrokerFee, false, func() ActionData { return new(ApproveBrokerFeeData) }},
 }
 
 // Actions lists every /exchange action the package knows.
@@ -202,6 +206,16 @@ func nonceAndExpiry(d ActionData) (nonce, expires uint64) {
 	case *InternalTransferData:
 		return d.Nonce, 0
 	case *WithdrawData:
+		return d.Nonce, 0
+	case *AddAgentData:
+		return d.Nonce, 0
+	case *RevokeAgentData:
+		return d.Nonce, 0
+	case *UpdateLeverageData:
+		return d.Nonce, 0
+	case *ApproveBrokerFeeData:
+		return d.Nonce, 0
+	case *AgentProofData:
 		return d.Nonce, 0
 	}
 	return 0, 0

@@ -138,6 +138,8 @@ type Signer struct {
 	key    *ecdsa.PrivateKey
 	addr   string
 	nonces *NonceSource
+	// account is the account an agent key acts for ("" for an account's own key).
+	account string
 }
 
 // NewSigner wraps a secp256k1 private key. It returns an error for a nil key or one that is not
@@ -153,8 +155,35 @@ func NewSigner(key *ecdsa.PrivateKey) (*Signer, error) {
 	return &Signer{key: key, addr: addr, nonces: NewNonceSource()}, nil
 }
 
-// Address is the signer's account address, EIP-55 checksummed.
+// Address is the address of the signer's key, EIP-55 checksummed: the account itself, or for an
+// agent the agent's address. Account is the account the signer acts for.
 func (s *Signer) Address() string { return s.addr }
+
+// Account is the account the signer acts for: its own address, or for an agent the account that
+// registered it.
+func (s *Signer) Account() string {
+	if s.account != "" {
+		return s.account
+	}
+	return s.addr
+}
+
+// IsAgent reports whether the signer is an agent key acting for another account.
+func (s *Signer) IsAgent() bool { return s.account != "" }
+
+// AsAgentFor makes a signer that signs with s's key (an agent wallet's) and acts for account,
+// the account that registered the agent. It shares s's nonce source: the exchange counts nonces
+// per signing key.
+func (s *Signer) AsAgentFor(account string) (*Signer, error) {
+	a, err := ChecksumAddress(account)
+	if err != nil {
+		return nil, fmt.Errorf("account: %w", err)
+	}
+	if a == s.addr {
+		return nil, errors.New("the agent key's own address is not the account it acts for: give the account that registered the agent")
+	}
+	return &Signer{key: s.key, addr: s.addr, nonces: s.nonces, account: a}, nil
+}
 
 // Nonces is the signer's nonce source (strictly increasing across every client using this signer).
 func (s *Signer) Nonces() *NonceSource { return s.nonces }
@@ -163,6 +192,9 @@ func (s *Signer) Nonces() *NonceSource { return s.nonces }
 func (s *Signer) String() string {
 	if s == nil {
 		return "Signer(nil)"
+	}
+	if s.account != "" {
+		return "Signer(agent " + s.addr + " for " + s.account + ")"
 	}
 	return "Signer(" + s.addr + ")"
 }

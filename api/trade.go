@@ -68,6 +68,9 @@ func (c *Client) nonce() (nonce, expires uint64) {
 // reached the exchange is marked Ambiguous.
 func (c *Client) send(ctx context.Context, info ActionInfo, data ActionData) (TxResponse, error) {
 	op := "exchange " + info.Name
+	if err := c.agentRefusal(info); err != nil {
+		return TxResponse{}, err
+	}
 	body, sig, err := c.signer.encodeRequest(c.source, info, data)
 	if err != nil {
 		return TxResponse{}, &Error{Kind: KindInvalid, Op: op, Err: err}

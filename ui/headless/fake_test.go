@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"sync"
+	"time"
 
 	"github.com/shopspring/decimal"
 	"github.com/tradedesk/tradedesk/api"
@@ -104,3 +105,18 @@ func (f *fakeExchange) SpotWithdraw(context.Context, api.CollateralID, string, i
 func (f *fakeExchange) DerivativeWithdraw(context.Context, api.CollateralID, string, int64) (api.TxResponse, error) {
 	return api.TxResponse{}, errFake
 }
+
+func (f *fakeExchange) AddAgent(context.Context, *api.Signer, string, time.Time) (api.TxResponse, error) {
+	return api.TxResponse{}, errFake
+}
+func (f *fakeExchange) RevokeAgent(context.Context, string) (api.TxResponse, error) {
+	return api.TxResponse{}, errFake
+}
+func (f *fakeExchange) Agents(context.Context, string) ([]api.Agent, error) { return nil, errFake }
+func (f *fakeExchange) UpdateLeverage(context.Context, api.InstrumentID, int) (api.TxResponse, error) {
+	return api.TxResponse{}, errFake
+}
+func (f *fakeExchange) ApproveBrokerFee(context.Context, string, string) (api.TxResponse, error) {
+	return api.TxResponse{}, errFake
+}
+func (f *fakeExchange) IsAgent() bool { return false }
