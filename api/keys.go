@@ -2,6 +2,7 @@ package api
 
 import (
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -78,8 +79,12 @@ func SignerFromKeystore(path string, passphrase string) (*Signer, error) {
 	return SignerFromKeystoreJSON(data, passphrase)
 }
 
-// SignerFromKeystoreJSON decrypts V3 keystore JSON with passphrase.
+// SignerFromKeystoreJSON decrypts V3 keystore JSON with passphrase. A keystore whose key
+// derivation would take more than a few seconds (see checkKDF) is refused before any work.
 func SignerFromKeystoreJSON(data []byte, passphrase string) (*Signer, error) {
+	if err := checkKDF(data); err != nil {
+		return nil, err
+	}
 	k, err := keystore.DecryptKey(data, passphrase)
 	if err != nil {
 		if errors.Is(err, keystore.ErrDecrypt) {
@@ -88,6 +93,57 @@ func SignerFromKeystoreJSON(data []byte, passphrase string) (*Signer, error) {
 		return nil, fmt.Errorf("keystore: not a usable V3 keystore file: %v", err)
 	}
 	return NewSigner(k.PrivateKey)
+}
+
+// The costliest key derivation a keystore may ask for. The standard scrypt parameters (N 262144,
+// r 8, p 1: about a second and 256 MiB) may grow to twice their work; a file asking for more,
+// by mistake or to hang the start, is refused with a message. PBKDF2 is bounded the same way.
+const (
+	standardScryptWork = 262144 * 8
+	maxScryptWork      = 2 * standardScryptWork // N*r*p
+	maxScryptMemory    = 2 * standardScryptWork // N*r, times 128 bytes
+	maxPBKDF2Rounds    = 10_000_000
+)
+
+// checkKDF refuses a keystore whose KDF parameters would take more than a few seconds (or a
+// gigabyte) to derive the key from the passphrase.
+func checkKDF(data []byte) error {
+	var ks struct {
+		Crypto  *kdfJSON `json:"crypto"`
+		Crypto2 *kdfJSON `json:"Crypto"`
+	}
+	if json.Unmarshal(data, &ks) != nil {
+		return nil // keystore.DecryptKey says what is wrong with it
+	}
+	c := ks.Crypto
+	if c == nil {
+		c = ks.Crypto2
+	}
+	if c == nil {
+		return nil
+	}
+	p := c.Params
+	switch strings.ToLower(c.KDF) {
+	case "scrypt":
+		if p.N*p.R > maxScryptMemory || p.N*p.R*p.P > maxScryptWork {
+			return fmt.Errorf("keystore: its scrypt parameters (n %.0f, r %.0f, p %.0f) would take far longer than the standard n 262144, r 8, p 1 "+
+				"to open, and tie up the start; re-encrypt the key with the standard parameters", p.N, p.R, p.P)
+		}
+	case "pbkdf2":
+		if p.C > maxPBKDF2Rounds {
+			return fmt.Errorf("keystore: its pbkdf2 parameters (c %.0f) would take far too long to open; re-encrypt the key with the standard parameters", p.C)
+		}
+	}
+	return nil
+}
+
+// kdfJSON is the part of a V3 keystore that says how the key is derived. The numbers are read as
+// float64 so that a huge one is compared, not rejected as an overflow.
+type kdfJSON struct {
+	KDF    string `json:"kdf"`
+	Params struct {
+		N, R, P, C float64
+	} `json:"kdfparams"`
 }
 
 // PassphraseFunc returns a keystore passphrase when called.

@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"math/big"
 	"net/http"
@@ -9,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ethereum/go-ethereum/accounts/keystore"
 	"github.com/ethereum/go-ethereum/crypto"
@@ -162,5 +164,57 @@ func TestKeyNeverPrinted(t *testing.T) {
 	}
 	if !strings.Contains(text, testAddr) {
 		t.Fatal("address not shown either")
+	}
+}
+
+// TestKeystoreWithHugeKDFRefused: a keystore asking for a scrypt N far above the standard 262144
+// (or a huge r, p or pbkdf2 count) is refused at once with a message, before any derivation; the
+// standard and light parameters still open. Guards checkKDF's limits (dropped: the start hangs
+// for minutes; too tight: the standard keystore is refused).
+func TestKeystoreWithHugeKDFRefused(t *testing.T) {
+	key, err := crypto.HexToECDSA(strings.TrimPrefix(testKey, "0x"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := &keystore.Key{Id: uuid.New(), Address: crypto.PubkeyToAddress(key.PublicKey), PrivateKey: key}
+	blob, err := keystore.EncryptKey(k, "pw", keystore.LightScryptN, keystore.LightScryptP)
+	if err != nil {
+		t.Fatal(err)
+	}
+	with := func(param string, v float64, more ...any) []byte {
+		var m map[string]any
+		if err := json.Unmarshal(blob, &m); err != nil {
+			t.Fatal(err)
+		}
+		kp := m["crypto"].(map[string]any)["kdfparams"].(map[string]any)
+		kp[param] = v
+		for i := 0; i+1 < len(more); i += 2 {
+			kp[more[i].(string)] = more[i+1]
+		}
+		out, _ := json.Marshal(m)
+		return out
+	}
+	for _, tc := range []struct {
+		param string
+		v     float64
+	}{{"n", 1 << 22}, {"n", 1 << 40}, {"r", 1 << 16}, {"p", 1 << 20}} {
+		start := time.Now()
+		_, err := SignerFromKeystoreJSON(with(tc.param, tc.v), "pw")
+		if err == nil || !strings.Contains(err.Error(), "would take far longer") {
+			t.Errorf("%s %v: %v", tc.param, tc.v, err)
+		}
+		if d := time.Since(start); d > time.Second {
+			t.Errorf("%s %v: refused after %s", tc.param, tc.v, d)
+		}
+	}
+	if err := checkKDF(with("n", 262144, "p", 1)); err != nil {
+		t.Errorf("the standard parameters are refused: %v", err)
+	}
+	pb := strings.Replace(strings.Replace(string(blob), `"scrypt"`, `"pbkdf2"`, 1), `"kdfparams":{`, `"kdfparams":{"c":1e12,`, 1)
+	if err := checkKDF([]byte(pb)); err == nil {
+		t.Error("a pbkdf2 count of 1e12 is accepted")
+	}
+	if _, err := SignerFromKeystoreJSON(blob, "pw"); err != nil {
+		t.Errorf("the light keystore: %v", err)
 	}
 }
