@@ -200,13 +200,22 @@ func (c *checker) triggerField() bool {
 }
 
 // onTick checks that price p of the field is a multiple of the instrument's tick; when it is not,
-// the problem suggests p rounded to the nearest tick (at least one tick).
+// the problem suggests p rounded to the passive side for a limit price (down for a buy, up for a
+// sell: a rounded price never trades at a worse price than the one typed), to the nearest tick for
+// a trigger price, and at least one tick.
 func (c *checker) onTick(field, what string, p decimal.Decimal) bool {
 	tick := c.out.Instrument.TickSize
 	if OnStep(p, tick) {
 		return true
 	}
 	r := RoundToStep(p, tick)
+	switch {
+	case field != FieldPrice:
+	case c.side == api.SideBuy:
+		r = FloorToStep(p, tick)
+	case c.side == api.SideSell:
+		r = CeilToStep(p, tick)
+	}
 	if r.IsZero() {
 		r = tick
 	}
@@ -226,10 +235,8 @@ func (c *checker) sizeField() bool {
 	}
 	lot := c.out.Instrument.LotSize
 	if !OnStep(sz, lot) {
-		r := FloorToStep(sz, lot)
-		if r.IsZero() {
-			r = lot
-		}
+		// The offer meets the minimum order value too, so taking it passes the next check.
+		r := decimal.Max(decimal.Max(FloorToStep(sz, lot), lot), c.minSize())
 		c.fail(FieldSize, fmt.Sprintf("size %s is not a multiple of the lot size %s on %s; use %s", sz, lot, c.out.Instrument.Name, r), r.String())
 		return false
 	}
@@ -260,10 +267,44 @@ func (c *checker) notionalField() bool {
 	lot := c.out.Instrument.LotSize
 	sz := FloorToStep(n.Div(px), lot)
 	if !sz.IsPositive() {
-		need := Notional(lot, px)
-		c.fail(FieldNotional, fmt.Sprintf("%s USD is less than one lot (%s) at %s; use at least %s USD", n, lot, px, need.Round(2)), need.Round(2).String())
+		// The offer is one lot or the minimum order value, whichever is more, rounded up to the
+		// cent so that it converts back to a size that passes.
+		least := decimal.Max(lot, c.minSize())
+		need := CeilToStep(Notional(least, px), cent)
+		c.fail(FieldNotional, fmt.Sprintf("%s USD is less than one lot (%s) at %s; use at least %s USD", n, lot, px, need), need.String())
 		return false
 	}
 	c.size = sz
 	return true
+}
+
+var cent = decimal.New(1, -2)
+
+// minPrice is the price the exchange values an order at for its minimum order value: the mark
+// for a market order (and a trigger that executes at market), else the limit price; before the
+// price is known, the mark (or the mid).
+func (c *checker) minPrice() decimal.Decimal {
+	market := c.in.Type == Market || c.isTriggerMarket()
+	if !market && c.price.IsPositive() {
+		return c.price
+	}
+	name := c.out.Instrument.Name
+	if t, ok := c.s.ticker(name); ok && t.MarkPrice.IsPositive() {
+		return t.MarkPrice
+	}
+	if m, ok := c.s.mid(name); ok {
+		return m
+	}
+	return c.price
+}
+
+// minSize is the smallest size, a multiple of the lot, whose value meets the instrument's minimum
+// order value at minPrice; zero when there is no minimum or no price.
+func (c *checker) minSize() decimal.Decimal {
+	inst := c.out.Instrument
+	px := c.minPrice()
+	if !inst.MinNotional.IsPositive() || !px.IsPositive() {
+		return decimal.Zero
+	}
+	return CeilToStep(inst.MinNotional.Div(px), inst.LotSize)
 }

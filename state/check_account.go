@@ -9,7 +9,8 @@ import (
 )
 
 // account checks the order against the account: margin mode, leverage, available margin (perps) or
-// balance (spot), and fills in the margin side of the preview.
+// balance (spot), and fills in the margin side of the preview. The margin is the exchange's rule,
+// api.MarginOrder, the one the simulator rejects with.
 func (c *checker) account() {
 	if c.out.Instrument.Spot {
 		c.spotBalance()
@@ -23,28 +24,45 @@ func (c *checker) account() {
 	if c.side == api.SideSell {
 		signed = signed.Neg()
 	}
-	increase := increasingPart(pos.Size, signed)
-	margin := MarginRequired(Notional(increase, c.ref), lev)
-	c.out.Preview.MarginRequired = margin
-	c.out.Preview.UtilizationAfter = MarginUtilizationAfter(c.s.account(), margin)
+	rule := c.marginOrder(pos.Size, lev)
+	need := api.MarginNeed{}
+	if !c.in.ReduceOnly {
+		need = rule.Need()
+	}
+	c.out.Preview.MarginRequired = need.Margin
+	c.out.Preview.FeeReserve = need.Fee
+	c.out.Preview.UtilizationAfter = MarginUtilizationAfter(c.s.account(), need.Margin)
 	c.out.Preview.LiquidationEstimate = c.liquidation(pos, signed, lev)
-	if c.in.ReduceOnly || increase.IsZero() {
+	if !need.Grows() {
 		return
 	}
-	c.maxLeverage(pos.Size.Add(signed), lev)
-	c.availableMargin(pos.Size, margin, lev)
+	c.maxLeverage(need, lev)
+	c.availableMargin(rule, need)
 }
 
-// increasingPart is how much of an order of signed size q adds to a position of signed size pos:
-// all of it when it adds, the part beyond the position when it flips it, none when it only reduces.
-func increasingPart(pos, q decimal.Decimal) decimal.Decimal {
-	if pos.IsZero() || pos.Sign() == q.Sign() {
-		return q.Abs()
+// marginOrder is the order as the exchange's margin rule sees it: the position, the account's
+// other open orders on the instrument, the price as signed, the mark and the taker rate.
+func (c *checker) marginOrder(pos, lev decimal.Decimal) api.MarginOrder {
+	o := api.MarginOrder{Position: pos, Buy: c.side == api.SideBuy, Size: c.size, Price: c.price,
+		Trigger: c.trig, Mark: c.out.Mark, Leverage: lev, TakerFee: c.s.fees.Taker}
+	for _, r := range c.s.data(KindOrders).(*orderData).list {
+		if r.Instrument != c.out.Instrument.Name {
+			continue
+		}
+		sz := r.Unfilled
+		if r.TriggerPx.Valid { // waiting triggers reserve their size unless reduce-only
+			if r.ReduceOnly {
+				continue
+			}
+			sz = r.Size
+		}
+		if r.Side == api.SideBuy {
+			o.OpenBuy = o.OpenBuy.Add(sz)
+		} else {
+			o.OpenSell = o.OpenSell.Add(sz)
+		}
 	}
-	if q.Abs().GreaterThan(pos.Abs()) {
-		return q.Abs().Sub(pos.Abs())
-	}
-	return decimal.Zero
+	return o
 }
 
 // DefaultLeverage is the leverage assumed on an instrument the account has no setting or position
@@ -92,10 +110,11 @@ func (c *checker) onlyIsolated() {
 	}
 }
 
-// maxLeverage rejects a leverage setting above what the margin tiers allow for the resulting position.
-func (c *checker) maxLeverage(after, lev decimal.Decimal) {
+// maxLeverage rejects a leverage setting above what the margin tiers allow for the worst position
+// the order can lead to, valued as the exchange values it.
+func (c *checker) maxLeverage(need api.MarginNeed, lev decimal.Decimal) {
 	inst := c.out.Instrument
-	n := Notional(after, c.ref)
+	n := need.After.Mul(need.Price)
 	max := inst.MaxLeverageAt(n)
 	if !max.IsPositive() || lev.LessThanOrEqual(max) {
 		return
@@ -104,38 +123,35 @@ func (c *checker) maxLeverage(after, lev decimal.Decimal) {
 		lev, max, FormatPrice(n, 2), inst.Name), "")
 }
 
-// availableMargin rejects an order whose margin and fee exceed the available balance, offering the
-// largest size that fits.
-func (c *checker) availableMargin(pos, margin, lev decimal.Decimal) {
+// availableMargin rejects an order whose margin and fee reserve exceed the available balance,
+// offering the largest size the same rule accepts.
+func (c *checker) availableMargin(rule api.MarginOrder, need api.MarginNeed) {
 	if c.s.kinds[KindAccount].at.IsZero() {
 		c.fail(FieldOrder, "the account is not loaded yet, so margin cannot be checked; wait a moment", "")
 		return
 	}
 	avail := c.s.account().AvailableBalance
-	fee := c.out.Preview.Fee
-	need := margin.Add(fee)
-	if need.LessThanOrEqual(avail) {
+	if need.Total().LessThanOrEqual(avail) {
 		return
 	}
-	inst := c.out.Instrument
-	closing := decimal.Zero
-	if !pos.IsZero() && (pos.IsPositive() != (c.side == api.SideBuy)) {
-		closing = pos.Abs()
-	}
-	perUnit := c.ref.Div(lev).Add(c.s.fees.Estimate(c.ref, c.out.Preview.Taker))
-	// The fee is charged on the closing part too, so only what it leaves buys the excess.
-	room := decimal.Max(avail.Sub(c.s.fees.Estimate(Notional(closing, c.ref), c.out.Preview.Taker)), decimal.Zero)
 	suggest := ""
-	if perUnit.IsPositive() && avail.IsPositive() {
-		if max := FloorToStep(closing.Add(room.Div(perUnit)), inst.LotSize); max.IsPositive() {
-			suggest = max.String()
-		}
+	if max := c.affordable(rule.MaxSize(avail, c.out.Instrument.LotSize)); max.IsPositive() {
+		suggest = max.String()
 	}
-	msg := fmt.Sprintf("needs %s USD of margin and fees at %sx but only %s USD is available", FormatPrice(need, 2), lev, FormatPrice(avail, 2))
+	msg := fmt.Sprintf("needs %s USD of margin and fees at %sx (valued at %s) but only %s USD is available",
+		FormatPrice(need.Total(), 2), rule.Leverage, FormatPrice(need.Price, c.out.Instrument.PriceDecimals()), FormatPrice(avail, 2))
 	if suggest != "" {
 		msg += "; use a size of at most " + suggest
 	}
 	c.fail(FieldSize, msg, suggest)
+}
+
+// affordable is max when it also meets the minimum notional; zero when no size both fits and meets it.
+func (c *checker) affordable(max decimal.Decimal) decimal.Decimal {
+	if !max.IsPositive() || (!c.in.ReduceOnly && c.minSize().GreaterThan(max)) {
+		return decimal.Zero
+	}
+	return max
 }
 
 // liquidation estimates the liquidation price of the position the order leaves.
@@ -191,14 +207,15 @@ func resultingEntry(pos, entry, q, px decimal.Decimal) decimal.Decimal {
 }
 
 // spotBalance checks a spot order against the spot balance it spends: the quote asset for a buy,
-// the base asset for a sell. When the collateral list or the account is not loaded it cannot check
-// and says so in a warning.
+// the base asset for a sell, by the exchange's rule (api.SpotNeed: a buy reserves the taker fee at
+// its price as signed), and offers the largest size that fits. When the collateral list or the
+// account is not loaded it cannot check and says so in a warning.
 func (c *checker) spotBalance() {
 	inst := c.out.Instrument
-	asset, need := inst.QuoteAsset, c.out.Preview.Notional.Add(c.out.Preview.Fee)
-	if c.side == api.SideSell {
-		asset, need = inst.BaseAsset, c.size
-	} else {
+	buy := c.side == api.SideBuy
+	asset, need := inst.BaseAsset, api.SpotNeed(buy, c.size, c.price, c.s.fees.Taker)
+	if buy {
+		asset = inst.QuoteAsset
 		c.out.Preview.MarginRequired = need
 	}
 	sym, ok := c.s.collateralSymbol(asset)
@@ -211,9 +228,16 @@ func (c *checker) spotBalance() {
 	if !have.IsPositive() {
 		have = bal.Balance
 	}
-	if need.GreaterThan(have) {
-		c.fail(FieldSize, fmt.Sprintf("needs %s %s but the spot balance has %s %s", need, sym, have, sym), "")
+	if need.LessThanOrEqual(have) {
+		return
 	}
+	msg := fmt.Sprintf("needs %s %s but the spot balance has %s %s", need, sym, have, sym)
+	suggest := ""
+	if max := c.affordable(api.SpotMaxSize(buy, have, c.price, c.s.fees.Taker, inst.LotSize)); max.IsPositive() {
+		suggest = max.String()
+		msg += "; use a size of at most " + suggest
+	}
+	c.fail(FieldSize, msg, suggest)
 }
 
 func (s *Store) collateralSymbol(id api.CollateralID) (string, bool) {

@@ -32,21 +32,22 @@ func TestSpotBuyCheckedAgainstFreeBalance(t *testing.T) {
 	acct.SpotCollateral["USDC"] = api.CollateralBalance{Balance: d("500"), WithdrawableBalance: d("100")} // 400 held by open orders
 	s.Apply(AccountMsg{Summary: acct})
 	_, errs := s.CheckOrder(limitBuy("HYPE/USDC", "20", "10"), Guard{})
-	if len(errs) != 1 || errs[0].Msg != "needs 200.03 USDC but the spot balance has 100 USDC" {
+	if len(errs) != 1 || errs[0].Msg != "needs 200.09 USDC but the spot balance has 100 USDC; use a size of at most 4.9" {
 		t.Fatalf("a buy of 200.03 with 100 free: %v", errs)
 	}
-	mustCheck(t, s, limitBuy("HYPE/USDC", "20", "4.9"), Guard{}) // 98.01 fits in the 100 free
+	mustCheck(t, s, limitBuy("HYPE/USDC", "20", "4.9"), Guard{}) // 98.0441 with the taker reserve fits in the 100 free
 }
 
 // Guards availableMargin: the position counted as closable when the order adds to it (the "at most"
-// offer then grows by the position's size: 35.39 instead of 33.39). Long 2 ETH, 10,000 available,
-// a maker buy at 2990 costs 299 + 0.4485 a unit: 10000 / 299.4485 = 33.39.
+// offer then grows by the position's size: 35.18 instead of 33.18). Long 2 ETH, 10,000 available,
+// a buy at 2990 is valued at the mark 3000 (the exchange's rule) and reserves the taker fee: 300 +
+// 1.35 a unit: 10000 / 301.35 = 33.18.
 func TestAtMostOfferWhenAddingToSameSide(t *testing.T) {
 	now := t0
 	s := loadedStore(&now)
 	_, errs := s.CheckOrder(limitBuy("ETH-PERP", "2990", "40"), Guard{})
-	if len(errs) != 1 || errs[0].Suggest != "33.39" {
-		t.Fatalf("want the offer 33.39 (the long adds, nothing closes): %v", errs)
+	if len(errs) != 1 || errs[0].Suggest != "33.18" {
+		t.Fatalf("want the offer 33.18 (the long adds, nothing closes): %v", errs)
 	}
 }
 
@@ -92,15 +93,16 @@ func TestExactMinimumNotionalAccepted(t *testing.T) {
 }
 
 // Guards availableMargin: an order needing exactly the available margin and fee refused (<= turned
-// into <). 0.1 BTC at 49000, 10x: 490 of margin and a 0.735 maker fee.
+// into <). 0.1 BTC at 49000 is valued at the mark 50000, 10x: 500 of margin and a 2.25 taker fee
+// reserve.
 func TestExactlyAvailableMarginAccepted(t *testing.T) {
 	now := t0
 	s := loadedStore(&now)
 	acct := testAccount()
-	acct.AvailableBalance = d("490.735")
+	acct.AvailableBalance = d("502.25")
 	s.Apply(AccountMsg{Summary: acct})
 	mustCheck(t, s, limitBuy("BTC-PERP", "49000", "0.1"), Guard{})
-	acct.AvailableBalance = d("490.734")
+	acct.AvailableBalance = d("502.249")
 	s.Apply(AccountMsg{Summary: acct})
 	if _, errs := s.CheckOrder(limitBuy("BTC-PERP", "49000", "0.1"), Guard{}); len(errs) != 1 {
 		t.Fatalf("one thousandth short must be refused: %v", errs)
@@ -186,9 +188,9 @@ func TestSpotBuyOfExactlyTheFreeBalance(t *testing.T) {
 	now := t0
 	s := loadedStore(&now)
 	acct := testAccount()
-	acct.SpotCollateral["USDC"] = api.CollateralBalance{Balance: d("500"), WithdrawableBalance: d("200.03")}
+	acct.SpotCollateral["USDC"] = api.CollateralBalance{Balance: d("500"), WithdrawableBalance: d("200.09")}
 	s.Apply(AccountMsg{Summary: acct})
-	mustCheck(t, s, limitBuy("HYPE/USDC", "20", "10"), Guard{}) // 200 + 0.03 maker fee
+	mustCheck(t, s, limitBuy("HYPE/USDC", "20", "10"), Guard{}) // 200 + 0.09 taker fee reserve
 }
 
 // Guards maxLeverage: the leverage exactly at the tier's maximum refused (<= turned into <), and
@@ -209,9 +211,10 @@ func TestMaxLeverageOfResultingPosition(t *testing.T) {
 	}
 }
 
-// Guards availableMargin's offer when the order flips the position: the fee is charged on the
-// closing part too. Long 2 ETH, 100 available, a maker sell at 3010: the close costs 0.903 of fee,
-// leaving 99.097 for 301.4515 a unit of excess, so 2.32 (2.33 would need 100.38).
+// Guards availableMargin's offer when the order flips the position: under the exchange's rule a
+// sell up to twice the long (4) leaves the worst position at 2 and needs nothing; beyond, each unit
+// needs 301 of margin, and the taker fee reserve (1.3545 a unit) is on the whole size. Long 2 ETH,
+// 100 available, a sell at 3010: (100 x 10 / 3010 + 4) / 1.0045 = 4.31 (4.32 would need 102.17).
 func TestAtMostOfferWhenFlipping(t *testing.T) {
 	now := t0
 	s := loadedStore(&now)
@@ -220,8 +223,8 @@ func TestAtMostOfferWhenFlipping(t *testing.T) {
 	s.Apply(AccountMsg{Summary: acct})
 	sell := OrderIntent{Instrument: "ETH-PERP", Side: "s", Price: "3010", Size: "40"}
 	_, errs := s.CheckOrder(sell, Guard{})
-	if len(errs) != 1 || errs[0].Suggest != "2.32" {
-		t.Fatalf("want the offer 2.32: %v", errs)
+	if len(errs) != 1 || errs[0].Suggest != "4.31" {
+		t.Fatalf("want the offer 4.31: %v", errs)
 	}
 	sell.Size = errs[0].Suggest
 	mustCheck(t, s, sell, Guard{})

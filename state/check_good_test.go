@@ -35,9 +35,10 @@ func TestCheckOrderAcceptsLimit(t *testing.T) {
 	if p.Taker {
 		t.Fatal("a resting bid is a maker")
 	}
-	checkDec(t, "margin", p.MarginRequired, "49")
+	checkDec(t, "margin", p.MarginRequired, "50") // valued at the mark 50000, above the bid's 49000
+	checkDec(t, "fee reserve", p.FeeReserve, "0.225")
 	checkDec(t, "leverage", p.Leverage, "10")
-	checkDec(t, "utilization", p.UtilizationAfter.Round(4), "5.4083")
+	checkDec(t, "utilization", p.UtilizationAfter.Round(4), "5.4167")
 	checkDec(t, "liquidation", p.LiquidationEstimate, "0")
 	if co.NeedsTypedConfirm || len(co.Warnings) != 0 {
 		t.Fatalf("guard fired on a normal order: %v", co.Warnings)
@@ -121,8 +122,11 @@ func TestCheckOrderReducingNeedsNoMargin(t *testing.T) {
 	s.Apply(AccountMsg{Summary: acct})
 	co := mustCheck(t, s, OrderIntent{Instrument: "ETH-PERP", Side: "s", Price: "3000", Size: "1.5"}, Guard{})
 	checkDec(t, "margin", co.Preview.MarginRequired, "0")
-	_, errs := s.CheckOrder(OrderIntent{Instrument: "ETH-PERP", Side: "s", Price: "3000", Size: "3"}, Guard{})
-	if len(errs) != 1 || errs[0].Field != "size" || errs[0].Msg != "needs 304.05 USD of margin and fees at 10x but only 0.00 USD is available" {
+	// Flipping to short 1 leaves the worst position at 2 (the long): the exchange asks nothing.
+	co = mustCheck(t, s, OrderIntent{Instrument: "ETH-PERP", Side: "s", Price: "3000", Size: "3"}, Guard{})
+	checkDec(t, "margin of a flip to a smaller short", co.Preview.MarginRequired, "0")
+	_, errs := s.CheckOrder(OrderIntent{Instrument: "ETH-PERP", Side: "s", Price: "3000", Size: "5"}, Guard{})
+	if len(errs) != 1 || errs[0].Field != "size" || errs[0].Msg != "needs 306.75 USD of margin and fees at 10x (valued at 3,000.00) but only 0.00 USD is available; use a size of at most 4" {
 		t.Fatalf("flipping past the position needs margin for the excess: %v", errs)
 	}
 }
@@ -149,7 +153,7 @@ func TestCheckOrderDefaultLeverage(t *testing.T) {
 	s.Apply(PositionsMsg{Gen: 9})
 	co = mustCheck(t, s, limitBuy("ETH-PERP", "2990", "1"), Guard{})
 	checkDec(t, "default leverage", co.Preview.Leverage, "10")
-	checkDec(t, "margin at default", co.Preview.MarginRequired, "299")
+	checkDec(t, "margin at default", co.Preview.MarginRequired, "300") // at the mark 3000
 }
 
 func TestCheckOrderSpot(t *testing.T) {
@@ -157,7 +161,7 @@ func TestCheckOrderSpot(t *testing.T) {
 	s := loadedStore(&now)
 	co := mustCheck(t, s, limitBuy("HYPE/USDC", "20", "10"), DefaultGuard())
 	checkDec(t, "notional", co.Preview.Notional, "200")
-	checkDec(t, "spend", co.Preview.MarginRequired, "200.03")
+	checkDec(t, "spend", co.Preview.MarginRequired, "200.09") // with the taker fee reserve
 	if co.Wire.InstrumentID != 1001 {
 		t.Fatalf("spot id %d", co.Wire.InstrumentID)
 	}

@@ -64,14 +64,15 @@ func (c *checker) worstPrice(ref decimal.Decimal) decimal.Decimal {
 func (c *checker) minNotional() {
 	inst := c.out.Instrument
 	min := inst.MinNotional
-	if c.in.ReduceOnly || !min.IsPositive() || !c.ref.IsPositive() {
+	px := c.minPrice()
+	if c.in.ReduceOnly || !min.IsPositive() || !px.IsPositive() {
 		return
 	}
-	n := c.out.Preview.Notional
+	n := Notional(c.size, px)
 	if n.GreaterThanOrEqual(min) {
 		return
 	}
-	need := CeilToStep(min.Div(c.ref), inst.LotSize)
+	need := c.minSize()
 	c.fail(FieldSize, fmt.Sprintf("order value %s is under the %s minimum on %s; use a size of at least %s",
 		n.StringFixed(2), min, inst.Name, need), need.String())
 }

@@ -34,7 +34,7 @@ func TestCheckOrderRejects(t *testing.T) {
 		{"price negative", mod(base, func(o *OrderIntent) { o.Price = "-49000" }), "price", "price must be positive, not -49000", ""},
 		{"price zero", mod(base, func(o *OrderIntent) { o.Price = "0.0" }), "price", "price must be more than zero", ""},
 		{"price too long", mod(base, func(o *OrderIntent) { o.Price = strings.Repeat("1", 41) }), "price", "price is too long (at most 40 characters)", ""},
-		{"price off tick", mod(base, func(o *OrderIntent) { o.Price = "49000.3" }), "price", "price 49000.3 is not a multiple of the tick size 0.5 on BTC-PERP; use 49000.5", "49000.5"},
+		{"price off tick", mod(base, func(o *OrderIntent) { o.Price = "49000.3" }), "price", "price 49000.3 is not a multiple of the tick size 0.5 on BTC-PERP; use 49000", "49000"},
 		{"size empty", mod(base, func(o *OrderIntent) { o.Size = "" }), "size", "enter a size", ""},
 		{"size not a number", mod(base, func(o *OrderIntent) { o.Size = "1,5" }), "size", `size "1,5" is not a number: type digits with an optional decimal point, e.g. 0.25`, ""},
 		{"size zero", mod(base, func(o *OrderIntent) { o.Size = "0" }), "size", "size must be more than zero", ""},
@@ -57,14 +57,14 @@ func TestCheckOrderRejects(t *testing.T) {
 		{"trigger bad tpsl", OrderIntent{Instrument: "BTC-PERP", Side: "s", Type: Trigger, TriggerPx: "45000", Size: "0.01", Tpsl: "stop"}, "tpsl", `"stop" is not tp (take profit) or sl (stop loss)`, ""},
 		{"trigger missing price", OrderIntent{Instrument: "BTC-PERP", Side: "s", Type: Trigger, Size: "0.01", Tpsl: "sl"}, "trigger", "enter a trigger price", ""},
 		{"trigger off tick", OrderIntent{Instrument: "BTC-PERP", Side: "s", Type: Trigger, TriggerPx: "45000.2", Size: "0.01", Tpsl: "sl"}, "trigger", "trigger price 45000.2 is not a multiple of the tick size 0.5 on BTC-PERP; use 45000", "45000"},
-		{"over available margin", limitBuy("BTC-PERP", "49000", "2.5"), "size", "needs 12,268.38 USD of margin and fees at 10x but only 10,000.00 USD is available; use a size of at most 2.037", "2.037"},
+		{"over available margin", limitBuy("BTC-PERP", "49000", "2.5"), "size", "needs 12,556.25 USD of margin and fees at 10x (valued at 50,000.0) but only 10,000.00 USD is available; use a size of at most 1.991", "1.991"},
 		{"reduce-only no position", mod(base, func(o *OrderIntent) { o.ReduceOnly = true }), "order", "reduce-only: there is no position on BTC-PERP to reduce; clear reduce-only", ""},
 		{"reduce-only same side", limitBuyRO("ETH-PERP", "2900", "1"), "side", "reduce-only buy would not reduce: the position is long 2; a reduce-only order must sell", "sell"},
 		{"reduce-only too big", OrderIntent{Instrument: "ETH-PERP", Side: "s", Price: "3000", Size: "3", ReduceOnly: true}, "size", "reduce-only size 3 is larger than the 2 position; use 2", "2"},
 		{"reduce-only spot", OrderIntent{Instrument: "HYPE/USDC", Side: "s", Price: "20", Size: "1", ReduceOnly: true}, "order", "reduce-only applies to perpetual positions, not to spot HYPE/USDC; clear reduce-only", ""},
 		{"only isolated in cross", limitBuy("ISO-PERP", "0.1234", "100"), "order", "ISO-PERP allows isolated margin only and the account trades it in cross; switch ISO-PERP to isolated margin first", ""},
-		{"spot over balance", limitBuy("HYPE/USDC", "20", "30"), "size", "needs 600.09 USDC but the spot balance has 500 USDC", ""},
-		{"spot sell over balance", OrderIntent{Instrument: "HYPE/USDC", Side: "s", Price: "20", Size: "5"}, "size", "needs 5 HYPE but the spot balance has 3 HYPE", ""},
+		{"spot over balance", limitBuy("HYPE/USDC", "20", "30"), "size", "needs 600.27 USDC but the spot balance has 500 USDC; use a size of at most 24.9", "24.9"},
+		{"spot sell over balance", OrderIntent{Instrument: "HYPE/USDC", Side: "s", Price: "20", Size: "5"}, "size", "needs 5 HYPE but the spot balance has 3 HYPE; use a size of at most 3", "3"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -105,7 +105,8 @@ type Preview struct {
 	Notional            decimal.Decimal // size x price (market orders: at the mid)
 	Fee                 decimal.Decimal // at the taker rate when it would take liquidity, else maker
 	Taker               bool
-	MarginRequired      decimal.Decimal // initial margin the order adds (zero when it only reduces)
+	MarginRequired      decimal.Decimal // initial margin the exchange sets aside for it (zero when it only reduces)
+	FeeReserve          decimal.Decimal // taker fee on the whole size the exchange requires available beside the margin
 	Leverage            decimal.Decimal // the leverage margin was computed at
 	UtilizationAfter    decimal.Decimal // account initial margin utilization after the order, percent
 	LiquidationEstimate decimal.Decimal // estimated liquidation price of the resulting position; zero if none

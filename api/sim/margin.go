@@ -135,29 +135,22 @@ func (e *engine) checkMargin(o *order) error {
 		size = p.size
 	}
 	pend := a.pending(m.id)
-	b, s := pend.buy, pend.sell
-	before := worst(size, b, s)
-	if o.buy {
-		b += o.size
-	} else {
-		s += o.size
-	}
-	after := worst(size, b, s)
-	if after <= before {
+	lev := a.leverage(m).lev
+	n := api.MarginOrder{Position: m.qty(size), OpenBuy: m.qty(pend.buy), OpenSell: m.qty(pend.sell), Buy: o.buy,
+		Size: m.qty(o.size), Price: m.tick.dec(o.price), Trigger: m.tick.dec(o.trigger), Mark: m.markPx(),
+		Leverage: lev, TakerFee: takerFee}.Need()
+	if !n.Grows() {
 		return nil
 	}
-	px := max(m.mark, o.price, o.trigger) // a trigger order may fill at its trigger price or beyond
-	lev := a.leverage(m).lev
-	notional := m.notional(px, after)
+	notional := n.After.Mul(n.Price)
 	if t := m.tierFor(notional); lev.GreaterThan(t.maxLev) {
 		return fmt.Errorf("position would reach %s USD on %s, where the most leverage allowed is %sx and yours is %sx: reduce the size or the leverage",
 			notional.StringFixed(0), m.name, t.maxLev, lev)
 	}
-	need := m.notional(px, after-before).Div(lev).Add(m.notional(px, o.size).Mul(takerFee))
 	r := e.risk(a)
-	if avail := r.available(); need.GreaterThan(avail) {
+	if avail := r.available(); n.Total().GreaterThan(avail) {
 		return fmt.Errorf("insufficient margin: this order needs %s USDC of initial margin and fees, %s USDC is available; reduce the size or add collateral",
-			need.StringFixed(2), decimal.Max(avail, decimal.Zero).StringFixed(2))
+			n.Total().StringFixed(2), decimal.Max(avail, decimal.Zero).StringFixed(2))
 	}
 	return nil
 }
@@ -190,7 +183,7 @@ func (e *engine) checkSpotFunds(o *order) error {
 	asset, need := m.base, m.qty(o.size)
 	if o.buy {
 		asset = m.quote
-		need = m.notional(o.price, o.size).Mul(decimal.NewFromInt(1).Add(takerFee))
+		need = api.SpotNeed(true, m.qty(o.size), m.tick.dec(o.price), takerFee)
 	}
 	if free := e.spotFree(o.acct, asset); need.GreaterThan(free) {
 		return fmt.Errorf("insufficient %s in the spot account: this order needs %s, %s is free; reduce the size or transfer funds",

@@ -1,0 +1,164 @@
+package ui
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/shopspring/decimal"
+	"github.com/tradedesk/tradedesk/api"
+	"github.com/tradedesk/tradedesk/state"
+)
+
+// placeWire sends one checked order to the simulator and reads the answer the one way.
+func placeWire(t *testing.T, c *simConsole, co state.CheckedOrder) state.Outcome {
+	t.Helper()
+	resp, err := c.m.ex.PlaceOrders(context.Background(), []api.OrderWire{co.Wire})
+	if err != nil {
+		return state.Outcome{Kind: state.OutcomeRejected, Reason: err.Error()}
+	}
+	return state.OrderOutcome(resp, co.Size)
+}
+
+// offerFor checks an order too large for the account and returns the size the check offers.
+func offerFor(t *testing.T, c *simConsole, in state.OrderIntent) string {
+	t.Helper()
+	_, errs := c.m.store.CheckOrder(in, state.Guard{})
+	for _, e := range errs {
+		if e.Field == state.FieldSize && strings.Contains(e.Msg, "at most") && e.Suggest != "" {
+			return e.Suggest
+		}
+	}
+	t.Fatalf("%+v: no size offered: %v", in, errs)
+	return ""
+}
+
+// TestOfferedMaximumIsAccepted (issue #23, case 1): for limit and market, buy and sell, perpetual
+// and spot, the largest size the order check offers passes the check and the simulator accepts
+// it over HTTP; one lot more the check refuses. Before the one rule (api.MarginOrder) the client
+// valued a bid at its price with the maker fee while the exchange valued it at the mark with the
+// taker fee, and the offer was refused.
+func TestOfferedMaximumIsAccepted(t *testing.T) {
+	type tc struct {
+		name, inst, side string
+		typ              state.OrderType
+		price            func(api.Ticker) string
+		spot             bool
+	}
+	bid := func(tk api.Ticker) string { return tk.BestBidPrice.String() }
+	ask := func(tk api.Ticker) string { return tk.BestAskPrice.String() }
+	for _, x := range []tc{
+		{"perp limit buy under the mark", "BTC-PERP", "b", state.Limit, bid, false},
+		{"perp limit sell over the mark", "BTC-PERP", "s", state.Limit, ask, false},
+		{"perp market buy", "ETH-PERP", "b", state.Market, nil, false},
+		{"perp market sell", "ETH-PERP", "s", state.Market, nil, false},
+		{"spot limit buy", "ETH/USDC", "b", state.Limit, bid, true},
+		{"spot market buy", "ETH/USDC", "b", state.Market, nil, true},
+	} {
+		t.Run(x.name, func(t *testing.T) {
+			c := newSimConsole(t, 200, 60, false)
+			pump(t, c.m, c.m.Init())
+			if x.spot { // half the demo balance to the spot account
+				if _, err := c.m.ex.InternalTransfer(context.Background(), 1, "50000", false); err != nil {
+					t.Fatal(err)
+				}
+				pump(t, c.m, c.m.refreshNow(state.KindAccount))
+			}
+			tk, ok := c.m.store.Ticker(x.inst)
+			if !ok {
+				t.Fatalf("no ticker for %s", x.inst)
+			}
+			in := state.OrderIntent{Instrument: x.inst, Side: x.side, Type: x.typ, Size: "1000000"}
+			if x.price != nil {
+				in.Price = x.price(tk)
+			}
+			in.Size = offerFor(t, c, in)
+			co, errs := c.m.store.CheckOrder(in, state.Guard{})
+			if len(errs) != 0 {
+				t.Fatalf("the offered size %s fails the check: %v", in.Size, errs)
+			}
+			more := in
+			more.Size = co.Size.Add(co.Instrument.LotSize).String()
+			if _, errs := c.m.store.CheckOrder(more, state.Guard{}); len(errs) == 0 {
+				t.Errorf("one lot over the offer (%s) passes the check: the offer is not the largest", more.Size)
+			}
+			if out := placeWire(t, c, co); out.Kind == state.OutcomeRejected || out.Kind == state.OutcomeSent {
+				t.Fatalf("the exchange refused the offered size %s: %s", in.Size, out.Reason)
+			}
+		})
+	}
+}
+
+// TestSpotSellOfferedMaximumIsAccepted (case 1, spot sell): what the check offers to sell is what
+// the spot account holds free, and the simulator takes it.
+func TestSpotSellOfferedMaximumIsAccepted(t *testing.T) {
+	c := newSimConsole(t, 200, 60, false)
+	pump(t, c.m, c.m.Init())
+	if _, err := c.m.ex.InternalTransfer(context.Background(), 1, "20000", false); err != nil {
+		t.Fatal(err)
+	}
+	pump(t, c.m, c.m.refreshNow(state.KindAccount))
+	buy, errs := c.m.store.CheckOrder(state.OrderIntent{Instrument: "ETH/USDC", Side: "b", Type: state.Market, Size: "1"}, state.Guard{})
+	if len(errs) != 0 {
+		t.Fatal(errs)
+	}
+	if out := placeWire(t, c, buy); out.Kind != state.OutcomeFilled {
+		t.Fatalf("spot buy: %+v", out)
+	}
+	pump(t, c.m, c.m.refreshNow(state.KindAccount))
+	tk, _ := c.m.store.Ticker("ETH/USDC")
+	in := state.OrderIntent{Instrument: "ETH/USDC", Side: "s", Price: tk.BestAskPrice.String(), Size: "5"}
+	in.Size = offerFor(t, c, in)
+	co, errs := c.m.store.CheckOrder(in, state.Guard{})
+	if len(errs) != 0 {
+		t.Fatalf("the offered size %s fails the check: %v", in.Size, errs)
+	}
+	if out := placeWire(t, c, co); out.Kind == state.OutcomeRejected || out.Kind == state.OutcomeSent {
+		t.Fatalf("the exchange refused the offered size %s: %s", in.Size, out.Reason)
+	}
+}
+
+// TestRoundingOffersPassTheNextCheck (issue #23, case 8): a value the check offers, once taken,
+// passes every check at once (lot, tick and minimum order value together) and the simulator
+// accepts the order; a price is rounded toward the passive side. Before: size 0.00001 offered
+// 0.0001 (under the 10 USD minimum), "or USD 0.1" offered 9.73 USD (under it too), and a buy at
+// 97000.05 offered 97000.1.
+func TestRoundingOffersPassTheNextCheck(t *testing.T) {
+	c := newSimConsole(t, 200, 60, false)
+	pump(t, c.m, c.m.Init())
+	tk, _ := c.m.store.Ticker("BTC-PERP")
+	bid := tk.BestBidPrice.Sub(decimal.NewFromInt(50)) // rests: nothing fills between the cases
+	take := func(in state.OrderIntent, field string, set func(*state.OrderIntent, string)) state.OrderIntent {
+		t.Helper()
+		_, errs := c.m.store.CheckOrder(in, state.Guard{})
+		if len(errs) != 1 || errs[0].Field != field || errs[0].Suggest == "" {
+			t.Fatalf("%+v: want one %s problem with an offer, got %v", in, field, errs)
+		}
+		set(&in, errs[0].Suggest)
+		return in
+	}
+	setSize := func(in *state.OrderIntent, v string) { in.Size = v }
+	setUSD := func(in *state.OrderIntent, v string) { in.NotionalUSD = v }
+	setPrice := func(in *state.OrderIntent, v string) { in.Price = v }
+	cases := []state.OrderIntent{
+		take(state.OrderIntent{Instrument: "BTC-PERP", Side: "b", Price: bid.String(), Size: "0.00001"}, state.FieldSize, setSize),
+		take(state.OrderIntent{Instrument: "BTC-PERP", Side: "b", Price: bid.String(), NotionalUSD: "0.1"}, state.FieldNotional, setUSD),
+		take(state.OrderIntent{Instrument: "BTC-PERP", Side: "b", Price: bid.Add(decimal.RequireFromString("0.05")).String(), Size: "0.001"}, state.FieldPrice, setPrice),
+		take(state.OrderIntent{Instrument: "BTC-PERP", Side: "s", Price: tk.BestAskPrice.Add(decimal.RequireFromString("50.05")).String(), Size: "0.001"}, state.FieldPrice, setPrice),
+	}
+	if cases[2].Price != bid.String() {
+		t.Errorf("a buy at %s+0.05 was offered %s, not the passive %s", bid, cases[2].Price, bid)
+	}
+	if want := tk.BestAskPrice.Add(decimal.RequireFromString("50.1")); cases[3].Price != want.String() {
+		t.Errorf("a sell was offered %s, not the passive %s", cases[3].Price, want)
+	}
+	for _, in := range cases {
+		co, errs := c.m.store.CheckOrder(in, state.Guard{})
+		if len(errs) != 0 {
+			t.Fatalf("%+v: the offered value fails the next check: %v", in, errs)
+		}
+		if out := placeWire(t, c, co); out.Kind != state.OutcomePlaced {
+			t.Fatalf("%+v: the exchange did not take it: %+v", in, out)
+		}
+	}
+}
