@@ -73,12 +73,16 @@ type errorBody struct {
 
 // fail turns an error into a status and an error body.
 func fail(err error) (int, any) {
+	msg := trunc(err.Error(), maxErrorLen) // a message never carries a long value back
 	var he *httpError
 	if errors.As(err, &he) {
-		return he.status, errorBody{err.Error()}
+		return he.status, errorBody{msg}
 	}
-	return http.StatusBadRequest, errorBody{err.Error()}
+	return http.StatusBadRequest, errorBody{msg}
 }
+
+// maxErrorLen bounds an error message.
+const maxErrorLen = 600
 
 func writeJSON(w http.ResponseWriter, status int, v any) {
 	b, err := json.Marshal(v)
