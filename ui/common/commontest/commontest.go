@@ -17,6 +17,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/tradedesk/tradedesk/state"
 	"github.com/tradedesk/tradedesk/ui/common"
+	"github.com/tradedesk/tradedesk/ui/feed"
 )
 
 // DefaultKeys is the top level's default key table, read from keymap.go itself (package main
@@ -50,12 +51,13 @@ var Theme = common.Theme{
 	ReadOnlyBg: lipgloss.Color("240"), LiveBg: lipgloss.Color("28"), MainnetBg: lipgloss.Color("160"),
 }
 
-// NewCommon is a Common on store with the real keys, the test theme and clock.
+// NewCommon is a Common on store with the real keys, the test theme and clock, and a feed whose
+// timers run only when a test steps its clock.
 func NewCommon(t testing.TB, store *state.Store, clock func() time.Time) *common.Common {
 	t.Helper()
 	keys := Keys(t)
 	return &common.Common{Store: store, Styles: common.NewStyles(Theme), Keys: &keys, Clock: clock,
-		Guard: state.DefaultGuard()}
+		Guard: state.DefaultGuard(), Feed: feed.New(feed.WithNow(feed.NewFakeClock(clock()), clock), 10*time.Second, 2*time.Minute)}
 }
 
 // readDefaultKeys parses the defaultKeys map literal of the Go file at path.

@@ -297,7 +297,7 @@ func (p *Pane) refresh() tea.Cmd {
 	}
 	if started && !p.flashOn {
 		p.flashOn = true
-		cmds = append(cmds, p.after(flashFor, FlashEndMsg{At: now.Add(flashFor)}))
+		cmds = append(cmds, p.Feed.After(flashFor, FlashEndMsg{At: now.Add(flashFor)}))
 	}
 	return tea.Batch(cmds...)
 }
@@ -316,7 +316,7 @@ func (p *Pane) endFlashes(at time.Time) tea.Cmd {
 	if !next.IsZero() {
 		p.flashOn = true
 		wait := next.Sub(at)
-		return p.after(wait, FlashEndMsg{At: next})
+		return p.Feed.After(wait, FlashEndMsg{At: next})
 	}
 	return nil
 }
@@ -512,11 +512,3 @@ func (p *Pane) Shown() []string {
 
 // Flashing is how many prices are flashing after a move.
 func (p *Pane) Flashing() int { return len(p.flashes) }
-
-// after delivers msg once d has passed, on the feed's clock (wall time when the pane has no feed).
-func (p *Pane) after(d time.Duration, msg tea.Msg) tea.Cmd {
-	if p.Feed == nil {
-		return tea.Tick(d, func(time.Time) tea.Msg { return msg })
-	}
-	return p.Feed.After(d, msg)
-}
