@@ -34,113 +34,58 @@ const (
 	fcCloid
 )
 
-// pageSize is the page size of the paged lists (fills, order history).
-const pageSize = 100
-
 // fillsEvery is the fills pane's poll interval (page 1: the newest fills).
 var fillsEvery = 5 * time.Second
 
 // fillsPane lists the account's fills, newest first. Scrolling to the last loaded row loads the
 // next page; the newest page is polled and merged on top; a new fill rings the bell.
 type fillsPane struct {
-	*common.Common
-	ex      api.Exchange
-	tbl     *common.Table
+	*pagedList
 	fills   []api.Fill
 	version [2]uint64 // store versions of fills and instruments last rendered
-	f       *feed.Task
-	loading int  // the page being loaded below (0: none)
-	primed  bool // page 1 has arrived once: later fills on top are new
+	primed  bool      // page 1 has arrived once: later fills on top are new
 	bell    bool
 	ring    func()
-	exp     exporter
-	trades  tradeWatch
-	w, h    int
-}
-
-// tradeWatch notices when the account's open orders or positions change, which is when new fills
-// or order history are likely: the panes poll at once instead of waiting for their interval.
-type tradeWatch struct{ orders, positions uint64 }
-
-// changed reports whether kind k's change moved the account's orders or positions.
-func (w *tradeWatch) changed(s *state.Store, k state.Kind) bool {
-	if k != state.KindOrders && k != state.KindPositions {
-		return false
-	}
-	if s.Freshness(k).Err != nil {
-		// A failed poll moves the version too, but brings no news: polling on it would defeat
-		// the backoff while the exchange is down (and leave a superseded timer behind each time).
-		return false
-	}
-	o, p := s.Version(state.KindOrders), s.Version(state.KindPositions)
-	first := w.orders == 0 && w.positions == 0
-	moved := o != w.orders || p != w.positions
-	w.orders, w.positions = o, p
-	return moved && !first
 }
 
 func newFillsPane(c *common.Common, ex api.Exchange, bell bool) *fillsPane {
-	p := &fillsPane{Common: c, ex: ex, bell: bell, ring: ringBell}
-	p.tbl = common.NewTable(c.Styles, []common.Column{
+	p := &fillsPane{bell: bell, ring: ringBell}
+	empty := "no fills yet"
+	if common.ExchangeAddress(ex) == "" {
+		empty = "no account: start with --address, --keystore or a key to see fills"
+	}
+	p.pagedList = newPagedList(c, ex, fillsSource, []common.Column{
 		common.Col("Time", 14, false, 0), common.Col("Instrument", 10, false, 0), common.Col("Side", 4, false, 0), common.Col("Direction", 11, false, 2),
 		common.Col("Price", 10, true, 0), common.Col("Size", 10, true, 0), common.Col("Notional", 11, true, 2), common.Col("Fee", 13, true, 1),
 		common.Col("Closed PnL", 11, true, 1), common.Col("Liq", 5, false, 2), common.Col("Order id", 9, true, 3), common.Col("Cloid", 36, false, 4),
-	}, p.cell)
-	p.tbl.Empty = "no fills yet"
-	if common.ExchangeAddress(ex) == "" {
-		p.tbl.Empty = "no account: start with --address, --keystore or a key to see fills"
-	}
-	p.f = paneTask(c, state.KindFills, func() time.Duration { return fillsEvery }, func() feed.Request {
-		if common.ExchangeAddress(ex) == "" {
-			return nil
-		}
-		return p.pageRequest(1)
-	})
+	}, p.cell, empty)
 	return p
 }
 
-func (p *fillsPane) pageRequest(page int) feed.Request {
-	ex, user := p.ex, p.ex.Address()
-	return func(ctx context.Context, gen uint64, at time.Time) (state.Msg, error) {
-		pg, err := ex.Fills(ctx, user, api.PageParams{Page: page, Limit: pageSize})
-		return state.FillsMsg{Gen: gen, At: at, Page: pg}, err
-	}
+// fillsSource is the account's fills, a page at a time.
+var fillsSource = pagedSource{
+	kind: state.KindFills, every: func() time.Duration { return fillsEvery }, next: (*state.Store).NextFillsPage,
+	page: func(ex api.Exchange, user string, page int) feed.Request {
+		return func(ctx context.Context, gen uint64, at time.Time) (state.Msg, error) {
+			pg, err := ex.Fills(ctx, user, api.PageParams{Page: page, Limit: pageSize})
+			return state.FillsMsg{Gen: gen, At: at, Page: pg}, err
+		}
+	},
 }
 
 // Title implements common.Pane.
 func (p *fillsPane) Title() string { return "Fills (" + strconv.Itoa(len(p.fills)) + ")" }
 
-// Kinds implements common.KindsShower.
-func (p *fillsPane) Kinds() []state.Kind { return []state.Kind{state.KindFills} }
-
-// SetSize implements common.Pane; the last line is the pane's status line.
-func (p *fillsPane) SetSize(w, h int) {
-	p.w, p.h = w, h
-	p.tbl.SetSize(w, max(h-1, 1))
-}
-
-// SetFocused implements common.Pane.
-func (p *fillsPane) SetFocused(f bool) { p.tbl.Focused = f }
-
 // Update implements common.Pane.
 func (p *fillsPane) Update(msg tea.Msg) tea.Cmd {
-	switch msg := msg.(type) {
-	case startPanesMsg:
-		return p.f.Start()
-	case common.DataMsg:
-		if p.trades.changed(p.Store, msg.Kind) && p.f.Started() {
-			return p.f.Poll() // orders or positions moved: there may be new fills now
-		}
-		if msg.Kind == state.KindFills {
-			p.loading = pageStillLoading(p.loading, p.Store.NextFillsPage, p.Store.Freshness(state.KindFills))
-		}
-		if msg.Kind == state.KindFills || msg.Kind == state.KindInstruments {
+	if cmd, handled, refresh := p.update(msg); handled {
+		if refresh {
 			return p.refresh()
 		}
-	case tea.KeyMsg:
+		return cmd
+	}
+	if msg, ok := msg.(tea.KeyMsg); ok {
 		return p.handleKey(msg)
-	case exportProgressMsg, exportDoneMsg:
-		return p.exp.update(msg)
 	}
 	return nil
 }
@@ -172,29 +117,6 @@ func (p *fillsPane) refresh() tea.Cmd {
 	return common.Notice(common.LevelInfo, p.fillNotice(p.fills[:added]))
 }
 
-// pageStillLoading is the page still being loaded after a reply: none once the next page to load
-// moved past it, or the request failed.
-func pageStillLoading(loading int, next func() (int, bool), f state.Freshness) int {
-	if n, more := next(); loading == 0 || !more || n > loading || f.Err != nil {
-		return 0
-	}
-	return loading
-}
-
-// newOnTop counts the rows of now above the first row of before (the rows that arrived on top).
-func newOnTop[T any, K comparable](before, now []T, key func(*T) K) int {
-	if len(before) == 0 {
-		return len(now)
-	}
-	top := key(&before[0])
-	for i := range now {
-		if key(&now[i]) == top {
-			return i
-		}
-	}
-	return 0 // the list was replaced, not grown
-}
-
 // fillNotice is the status line's words for new fills, at the instrument's precision.
 func (p *fillsPane) fillNotice(fs []api.Fill) string {
 	f := fs[0]
@@ -218,20 +140,7 @@ func (p *fillsPane) handleKey(msg tea.KeyMsg) tea.Cmd {
 	if !p.tbl.Navigate(p.Keys, msg) {
 		return nil
 	}
-	return p.loadMore()
-}
-
-// loadMore loads the next page when the cursor is on the last loaded row.
-func (p *fillsPane) loadMore() tea.Cmd {
-	if p.loading != 0 || p.tbl.Rows == 0 || p.tbl.Cursor < p.tbl.Rows-1 {
-		return nil
-	}
-	page, more := p.Store.NextFillsPage()
-	if !more || page <= 1 {
-		return nil
-	}
-	p.loading = page
-	return p.f.Send(p.pageRequest(page))
+	return p.loadMore(len(p.fills))
 }
 
 func onOff(b bool) string {
@@ -308,54 +217,7 @@ func (p *fillsPane) View() string {
 	if common.ExchangeAddress(p.ex) != "" {
 		p.tbl.Empty = common.EmptyFor(p.Store, state.KindFills, "no fills yet")
 	}
-	lines := p.tbl.Lines(make([]string, 0, p.h))
-	return strings.Join(append(lines, p.statusLine()), "\n")
-}
-
-// statusLine shows what is under way or wrong (pagedStatus), else how many fills are loaded.
-func (p *fillsPane) statusLine() string {
-	if s := pagedStatus(p.Styles, p.Store, state.KindFills, &p.exp, p.loading, p.w); s != "" {
-		return s
-	}
-	return p.Styles.Muted.On(common.Pad(pagedHint(len(p.fills), p.Store.NextFillsPage, p.exp.last), p.w))
-}
-
-// pagedStatus is a paged list's status line while something needs saying, in order of urgency:
-// the export's progress, a failed or stale poll of kind k, the page being loaded; "" otherwise.
-func pagedStatus(st *common.Styles, store *state.Store, k state.Kind, exp *exporter, loading, w int) string {
-	if s := exp.line(st, w); s != "" {
-		return s
-	}
-	if s := common.FreshLine(st, store, k, w); s != "" {
-		return s
-	}
-	if loading > 0 {
-		return st.Accent.On(common.Pad("loading page "+strconv.Itoa(loading)+"…", w))
-	}
-	return ""
-}
-
-// pagedHint is a paged list's footer: rows loaded, whether more can be loaded, the last export.
-func pagedHint(n int, next func() (int, bool), last string) string {
-	s := strconv.Itoa(n) + " loaded"
-	if _, more := next(); more && n > 0 {
-		s += " · scroll to the end for more"
-	} else if n > 0 {
-		s += " · all"
-	}
-	s += " · e/E export CSV/JSON"
-	if last != "" {
-		s += " · " + last
-	}
-	return s
-}
-
-// Click implements common.Clicker.
-func (p *fillsPane) Click(_, y int) tea.Cmd {
-	if p.tbl.ClickRow(y) {
-		return p.loadMore()
-	}
-	return nil
+	return p.view(func() string { return p.hint(len(p.fills)) })
 }
 
 // ShortHelp implements common.Pane.

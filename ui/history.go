@@ -39,49 +39,37 @@ var historyStates = []string{"", api.StateOpen, api.StateFilled, api.StateCancel
 // historyPane lists the account's order history, newest first, filtered by instrument and state,
 // paged like the fills pane.
 type historyPane struct {
-	*common.Common
-	ex       api.Exchange
-	tbl      *common.Table
+	*pagedList
 	all      []api.OrderRecord
 	rows     []int // indexes into all that pass the filters
 	version  [2]uint64
-	f        *feed.Task
-	loading  int
 	instr    string // "" = every instrument
 	state    int    // index into historyStates
-	exp      exporter
-	trades   tradeWatch
-	w, h     int
 	emptyMsg string
 }
 
 func newHistoryPane(c *common.Common, ex api.Exchange) *historyPane {
-	p := &historyPane{Common: c, ex: ex}
-	p.tbl = common.NewTable(c.Styles, []common.Column{
-		common.Col("Time", 14, false, 0), common.Col("Instrument", 10, false, 0), common.Col("Side", 4, false, 0), common.Col("Type", 13, false, 0),
-		common.Col("Price", 10, true, 0), common.Col("Size", 10, true, 0), common.Col("Unfilled", 10, true, 1), common.Col("State", 9, false, 0),
-		common.Col("Cloid", 36, false, 3), common.Col("Order id", 9, true, 2),
-	}, p.cell)
-	p.emptyMsg = "no orders in the history yet"
+	p := &historyPane{emptyMsg: "no orders in the history yet"}
 	if common.ExchangeAddress(ex) == "" {
 		p.emptyMsg = "no account: start with --address, --keystore or a key to see order history"
 	}
-	p.tbl.Empty = p.emptyMsg
-	p.f = paneTask(c, state.KindHistory, func() time.Duration { return historyEvery }, func() feed.Request {
-		if common.ExchangeAddress(ex) == "" {
-			return nil
-		}
-		return p.pageRequest(1)
-	})
+	p.pagedList = newPagedList(c, ex, historySource, []common.Column{
+		common.Col("Time", 14, false, 0), common.Col("Instrument", 10, false, 0), common.Col("Side", 4, false, 0), common.Col("Type", 13, false, 0),
+		common.Col("Price", 10, true, 0), common.Col("Size", 10, true, 0), common.Col("Unfilled", 10, true, 1), common.Col("State", 9, false, 0),
+		common.Col("Cloid", 36, false, 3), common.Col("Order id", 9, true, 2),
+	}, p.cell, p.emptyMsg)
 	return p
 }
 
-func (p *historyPane) pageRequest(page int) feed.Request {
-	ex, user := p.ex, p.ex.Address()
-	return func(ctx context.Context, gen uint64, at time.Time) (state.Msg, error) {
-		pg, err := ex.OrderHistory(ctx, user, api.PageParams{Page: page, Limit: pageSize})
-		return state.HistoryMsg{Gen: gen, At: at, Page: pg}, err
-	}
+// historySource is the account's order history, a page at a time.
+var historySource = pagedSource{
+	kind: state.KindHistory, every: func() time.Duration { return historyEvery }, next: (*state.Store).NextHistoryPage,
+	page: func(ex api.Exchange, user string, page int) feed.Request {
+		return func(ctx context.Context, gen uint64, at time.Time) (state.Msg, error) {
+			pg, err := ex.OrderHistory(ctx, user, api.PageParams{Page: page, Limit: pageSize})
+			return state.HistoryMsg{Gen: gen, At: at, Page: pg}, err
+		}
+	},
 }
 
 // Title implements common.Pane.
@@ -94,37 +82,16 @@ func (p *historyPane) Title() string {
 
 func (p *historyPane) filtered() bool { return p.instr != "" || p.state != 0 }
 
-// Kinds implements common.KindsShower.
-func (p *historyPane) Kinds() []state.Kind { return []state.Kind{state.KindHistory} }
-
-// SetSize implements common.Pane; the last line is the status line.
-func (p *historyPane) SetSize(w, h int) {
-	p.w, p.h = w, h
-	p.tbl.SetSize(w, max(h-1, 1))
-}
-
-// SetFocused implements common.Pane.
-func (p *historyPane) SetFocused(f bool) { p.tbl.Focused = f }
-
 // Update implements common.Pane.
 func (p *historyPane) Update(msg tea.Msg) tea.Cmd {
-	switch msg := msg.(type) {
-	case startPanesMsg:
-		return p.f.Start()
-	case common.DataMsg:
-		if p.trades.changed(p.Store, msg.Kind) && p.f.Started() {
-			return p.f.Poll() // orders moved: the history has news
-		}
-		if msg.Kind == state.KindHistory {
-			p.loading = pageStillLoading(p.loading, p.Store.NextHistoryPage, p.Store.Freshness(state.KindHistory))
-		}
-		if msg.Kind == state.KindHistory || msg.Kind == state.KindInstruments {
+	if cmd, handled, refresh := p.update(msg); handled {
+		if refresh {
 			p.refresh(false)
 		}
-	case tea.KeyMsg:
+		return cmd
+	}
+	if msg, ok := msg.(tea.KeyMsg); ok {
 		return p.handleKey(msg)
-	case exportProgressMsg, exportDoneMsg:
-		return p.exp.update(msg)
 	}
 	return nil
 }
@@ -197,7 +164,7 @@ func (p *historyPane) handleKey(msg tea.KeyMsg) tea.Cmd {
 	if !p.tbl.Navigate(p.Keys, msg) {
 		return nil
 	}
-	return p.loadMore()
+	return p.loadMore(len(p.all))
 }
 
 // nextInstrument cycles the instrument filter: every instrument, the current one, then each other
@@ -224,20 +191,6 @@ func nextInstrument(cur, current string, all []api.OrderRecord) string {
 		}
 	}
 	return ""
-}
-
-// loadMore loads the next page when the cursor is on the last row shown (or nothing is shown
-// because the filter hides every loaded row).
-func (p *historyPane) loadMore() tea.Cmd {
-	if p.loading != 0 || (p.tbl.Rows > 0 && p.tbl.Cursor < p.tbl.Rows-1) {
-		return nil
-	}
-	page, more := p.Store.NextHistoryPage()
-	if !more || page <= 1 {
-		return nil
-	}
-	p.loading = page
-	return p.f.Send(p.pageRequest(page))
 }
 
 func (p *historyPane) cell(row, col int) (string, common.Paint) {
@@ -290,29 +243,13 @@ func (p *historyPane) View() string {
 	if !p.filtered() && common.ExchangeAddress(p.ex) != "" {
 		p.tbl.Empty = common.EmptyFor(p.Store, state.KindHistory, p.emptyMsg)
 	}
-	lines := p.tbl.Lines(make([]string, 0, p.h))
-	return strings.Join(append(lines, p.statusLine()), "\n")
-}
-
-// statusLine shows what is under way or wrong (pagedStatus), else the filter and the page hint.
-func (p *historyPane) statusLine() string {
-	if s := pagedStatus(p.Styles, p.Store, state.KindHistory, &p.exp, p.loading, p.w); s != "" {
-		return s
-	}
-	hint := pagedHint(len(p.all), p.Store.NextHistoryPage, p.exp.last)
-	f := "all"
-	if p.filtered() {
-		f = p.filterText()
-	}
-	return p.Styles.Muted.On(common.Pad("filter: "+f+" (s state, i instrument) · "+hint, p.w))
-}
-
-// Click implements common.Clicker.
-func (p *historyPane) Click(_, y int) tea.Cmd {
-	if p.tbl.ClickRow(y) {
-		return p.loadMore()
-	}
-	return nil
+	return p.view(func() string {
+		f := "all"
+		if p.filtered() {
+			f = p.filterText()
+		}
+		return "filter: " + f + " (s state, i instrument) · " + p.hint(len(p.all))
+	})
 }
 
 // ShortHelp implements common.Pane.
