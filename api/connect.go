@@ -155,17 +155,22 @@ func LoadSigner(c Credentials) (*Signer, error) {
 }
 
 // fromKeystore decrypts the keystore with the passphrase from the environment or asked.
+// The file is read before the passphrase is asked for (a missing file is said at once), and the
+// prompt names it in brief (text.Brief): a key pasted as the file name is not echoed.
 func (c Credentials) fromKeystore(getenv func(string) string) (*Signer, error) {
+	data, err := readKeystore(c.Keystore)
+	if err != nil {
+		return nil, err
+	}
 	pass := getenv(EnvPassphrase)
 	if pass == "" {
 		ask := c.Passphrase
 		if ask == nil {
 			ask = promptTTY
 		}
-		var err error
-		if pass, err = ask("passphrase for " + filepath.Base(c.Keystore) + ": "); err != nil {
+		if pass, err = ask("passphrase for " + text.Brief(filepath.Base(c.Keystore)) + ": "); err != nil {
 			return nil, err
 		}
 	}
-	return SignerFromKeystore(c.Keystore, pass)
+	return SignerFromKeystoreJSON(data, pass)
 }

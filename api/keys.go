@@ -72,11 +72,25 @@ func SignerFromEnv() (s *Signer, ok bool, err error) {
 
 // SignerFromKeystore decrypts a V3 keystore file (as geth and most wallets write) with passphrase.
 func SignerFromKeystore(path string, passphrase string) (*Signer, error) {
+	data, err := readKeystore(path)
+	if err != nil {
+		return nil, err
+	}
+	return SignerFromKeystoreJSON(data, passphrase)
+}
+
+// readKeystore reads a keystore file; its error names the file in brief (text.Quote), as a key
+// pasted into --keystore would otherwise come back in "open <key>: no such file".
+func readKeystore(path string) ([]byte, error) {
 	data, err := os.ReadFile(path)
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return nil, fmt.Errorf("keystore %s: %w", text.Quote(path), pe.Err)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("keystore: %w", err)
 	}
-	return SignerFromKeystoreJSON(data, passphrase)
+	return data, nil
 }
 
 // SignerFromKeystoreJSON decrypts V3 keystore JSON with passphrase. A keystore whose key

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/tradedesk/tradedesk/api"
 )
 
 // pastedKey is a throwaway key a trader pastes into the wrong flag (not the harness's key, so
@@ -36,18 +38,24 @@ func keyParts(out, key string) string {
 // TestPastedKeyNeverEchoed pastes a private key into every flag that takes a value (addresses,
 // cloids, URLs, amounts, prices and the rest), bare and with 0x, for every command, and as the
 // command name and a positional argument: no output, stdout or stderr, holds 16 digits of it
-// in a row. Guards every message that repeats a malformed value.
+// in a row, nor does the passphrase prompt. Guards every message that repeats a malformed value.
 func TestPastedKeyNeverEchoed(t *testing.T) {
 	h := newHarness(t)
 	t.Chdir(t.TempDir()) // --output and --keystore name files after the key
 	run := func(args []string, withURL bool) string {
-		var out, errb bytes.Buffer
+		var out, errb, prompts bytes.Buffer
 		if withURL {
 			args = append(args, "--url", h.srv.URL)
 		}
-		Run(context.Background(), args, Env{Stdout: &out, Stderr: &errb, Getenv: func(k string) string { return h.env[k] },
-			Passphrase: func(string) (string, error) { return "x", nil }})
-		return out.String() + errb.String()
+		env := func(k string) string {
+			if k == api.EnvPrivateKey && slices.Contains(args, "--keystore") {
+				return "" // the keystore is used, and its passphrase asked for
+			}
+			return h.env[k]
+		}
+		Run(context.Background(), args, Env{Stdout: &out, Stderr: &errb, Getenv: env,
+			Passphrase: func(p string) (string, error) { prompts.WriteString(p); return "x", nil }})
+		return out.String() + errb.String() + prompts.String()
 	}
 	check := func(args []string, withURL bool) {
 		t.Helper()
