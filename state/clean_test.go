@@ -98,3 +98,50 @@ func BenchmarkCleanMsgTickers(b *testing.B) {
 		_ = cleanMsg(msg)
 	}
 }
+
+// TestPastedKeyNotInOrderErrors: a key pasted into any text field of the order form comes back in
+// no error, whole or in part (the console's form and headless both show these messages). Guards
+// the text.Quote in each message that names a bad value.
+func TestPastedKeyNotInOrderErrors(t *testing.T) {
+	const pasted = "b71c71a67e1177ad4e901695e1b4b9ee17ae16c6668d313eac2f96dbcda3f291"
+	now := t0
+	s := loadedStore(&now)
+	base := OrderIntent{Instrument: "BTC-PERP", Side: "b", Type: Limit, Price: "50000", Size: "0.01"}
+	set := map[string]func(*OrderIntent, string){
+		"instrument": func(o *OrderIntent, v string) { o.Instrument = v },
+		"side":       func(o *OrderIntent, v string) { o.Side = v },
+		"price":      func(o *OrderIntent, v string) { o.Price = v },
+		"size":       func(o *OrderIntent, v string) { o.Size = v },
+		"trigger":    func(o *OrderIntent, v string) { o.TriggerPx = v; o.Type = Trigger; o.Tpsl = "sl" },
+		"notional":   func(o *OrderIntent, v string) { o.Size = ""; o.NotionalUSD = v },
+		"tif":        func(o *OrderIntent, v string) { o.Tif = v },
+		"tpsl":       func(o *OrderIntent, v string) { o.Type = Trigger; o.TriggerPx = "49000"; o.Tpsl = v },
+		"cloid":      func(o *OrderIntent, v string) { o.Cloid = v },
+	}
+	for field, f := range set {
+		for _, v := range []string{pasted, "0x" + pasted, pasted[:40], "-" + pasted} {
+			in := base
+			f(&in, v)
+			_, errs := s.CheckOrder(in, DefaultGuard())
+			if len(errs) == 0 {
+				t.Errorf("%s %s: accepted", field, v)
+			}
+			for _, e := range errs {
+				if holdsKeyPart(e.Msg+e.Suggest, pasted) {
+					t.Errorf("%s: %q repeats the key", field, e.Msg)
+				}
+			}
+		}
+	}
+}
+
+// holdsKeyPart reports whether s holds 16 digits of key in a row, in any case.
+func holdsKeyPart(s, key string) bool {
+	s = strings.ToLower(s)
+	for i := 0; i+16 <= len(key); i++ {
+		if strings.Contains(s, key[i:i+16]) {
+			return true
+		}
+	}
+	return false
+}

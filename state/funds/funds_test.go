@@ -280,3 +280,32 @@ func FuzzCheckAddress(f *testing.F) {
 		}
 	})
 }
+
+// TestPastedKeyNotInFundsErrors: a key pasted into the collateral, amount or destination field
+// of a transfer or withdrawal comes back in no error, whole or in part. Guards text.Quote in
+// the funds checks and in api.ChecksumAddress.
+func TestPastedKeyNotInFundsErrors(t *testing.T) {
+	const pasted = "b71c71a67e1177ad4e901695e1b4b9ee17ae16c6668d313eac2f96dbcda3f291"
+	for _, v := range []string{pasted, "0x" + pasted, pasted[:40], "0x" + pasted[:38]} {
+		for _, req := range []Request{
+			{Op: SpotTransfer, Collateral: v, Amount: "1", Destination: "0x9908658A316D743159F001026F1ef08aa8F0b55B"},
+			{Op: SpotTransfer, Collateral: "USDC", Amount: v, Destination: "0x9908658A316D743159F001026F1ef08aa8F0b55B"},
+			{Op: SpotTransfer, Collateral: "USDC", Amount: "1", Destination: v},
+			{Op: SpotWithdraw, Collateral: "USDC", Amount: v, Chain: 1},
+		} {
+			_, errs := Check(req, collaterals(), balances())
+			if len(errs) == 0 {
+				t.Errorf("%+v: accepted", req)
+			}
+			for _, e := range errs {
+				lo := strings.ToLower(e.Msg)
+				for i := 0; i+16 <= len(pasted); i++ {
+					if strings.Contains(lo, pasted[i:i+16]) {
+						t.Errorf("%q repeats the key", e.Msg)
+						break
+					}
+				}
+			}
+		}
+	}
+}
