@@ -2,12 +2,15 @@ package ui
 
 import (
 	"context"
+	"fmt"
+	"sort"
 	"strings"
 	"testing"
 
 	"github.com/shopspring/decimal"
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
+	"github.com/tradedesk/tradedesk/ui/components/orderentry"
 )
 
 // placeWire sends one checked order to the simulator and reads the answer the one way.
@@ -160,5 +163,91 @@ func TestRoundingOffersPassTheNextCheck(t *testing.T) {
 		if out := placeWire(t, c, co); out.Kind != state.OutcomePlaced {
 			t.Fatalf("%+v: the exchange did not take it: %+v", in, out)
 		}
+	}
+}
+
+// pickTicker focuses the tickers pane, moves its cursor to sym and presses key (b, s or enter).
+func pickTicker(t *testing.T, c *simConsole, sym, key string) {
+	t.Helper()
+	c.key(t, "1")
+	for range 30 {
+		c.key(t, "up")
+	}
+	for i := 0; c.m.tickers.Selected() != sym; i++ {
+		if i > 50 {
+			t.Fatalf("%s is not in the tickers list", sym)
+		}
+		c.key(t, "down")
+	}
+	c.key(t, key)
+}
+
+// TestFormDrivenAcrossInstruments (issue #23, case 2, and the model test of "What must hold"): a
+// trader places a BTC-PERP buy, picks DOGE-PERP in the tickers and presses s: the form is on
+// DOGE-PERP, selling, with no price, size or USD carried over and the cursor on Price; the same
+// keys then place the DOGE order, and the BTC keys replayed place the same BTC order again. The
+// exchange's open orders are exactly the three orders typed. Before: DOGE showed Price 96000
+// with the cursor on Size, and the replay typed into the old size.
+func TestFormDrivenAcrossInstruments(t *testing.T) {
+	c := newSimConsole(t, 200, 60, false)
+	pump(t, c.m, c.m.Init())
+	form := c.m.form
+	btcBuy := func() {
+		pickTicker(t, c, "BTC-PERP", "b")
+		if form.Field() != orderentry.FieldPrice {
+			t.Fatalf("b put the cursor on field %d, not Price", form.Field())
+		}
+		c.typeText(t, "96000")
+		c.key(t, "down")
+		c.typeText(t, "0.01")
+		if p, s := form.Value(orderentry.FieldPrice), form.Value(orderentry.FieldSize); p != "96000" || s != "0.01" {
+			t.Fatalf("BTC keys filled price %q size %q", p, s)
+		}
+		c.key(t, "enter", "enter")
+		if !strings.Contains(c.m.notice, "placed") {
+			t.Fatalf("BTC order: %q", c.m.notice)
+		}
+	}
+	btcBuy()
+
+	pickTicker(t, c, "DOGE-PERP", "s")
+	if got := strings.TrimSpace(form.Value(orderentry.FieldInstrument)); got != "DOGE-PERP" || form.Side() != api.SideSell {
+		t.Fatalf("after s on DOGE-PERP the form is on %q side %q", got, form.Side())
+	}
+	for _, f := range []orderentry.Field{orderentry.FieldPrice, orderentry.FieldTrigger, orderentry.FieldSize, orderentry.FieldUSD} {
+		if v := form.Value(f); v != "" {
+			t.Errorf("field %d carried %q from BTC-PERP to DOGE-PERP", f, v)
+		}
+	}
+	if form.Field() != orderentry.FieldPrice {
+		t.Errorf("s put the cursor on field %d, not Price", form.Field())
+	}
+	c.typeText(t, "m") // this instrument's own mark, asked for
+	mark, _ := c.m.store.Ticker("DOGE-PERP")
+	if got := form.Value(orderentry.FieldPrice); got == "" || !d(got).Equal(mark.MarkPrice) {
+		t.Fatalf("m filled %q, DOGE-PERP's mark is %s", got, mark.MarkPrice)
+	}
+	dogePx := form.Value(orderentry.FieldPrice)
+	c.key(t, "down")
+	c.typeText(t, "100")
+	c.key(t, "enter", "enter")
+	if !strings.Contains(c.m.notice, "placed") {
+		t.Fatalf("DOGE order: %q", c.m.notice)
+	}
+
+	btcBuy() // the same keys place the same order
+
+	page, err := c.m.ex.OpenOrders(context.Background(), c.m.ex.Address(), api.PageParams{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, o := range page.Data {
+		got = append(got, fmt.Sprintf("%s %s %s@%s", o.Instrument, o.Side, o.Size, o.LimitPrice))
+	}
+	sort.Strings(got)
+	want := []string{"BTC-PERP b 0.01@96000", "BTC-PERP b 0.01@96000", "DOGE-PERP s 100@" + d(dogePx).String()}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Fatalf("the exchange's open orders %v, want %v", got, want)
 	}
 }

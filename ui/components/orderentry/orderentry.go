@@ -69,12 +69,16 @@ type Pane struct {
 	view     string // the form as last drawn
 	drawn    bool   // view is up to date
 	drawnFly bool   // in-flight state view was drawn with
+	// valuesFor is the instrument the price, trigger, size and USD fields were typed for: when the
+	// form's instrument resolves to another, they are cleared, never carried over.
+	valuesFor string
+	lastSize  map[string]string // per instrument, the size of the last order sent (shown, not used)
 }
 
 // New is the order form; mode is the badge in its title (DEMO, LIVE...), and inFlight is the root
 // model's "an order is out" (the form says so and sends nothing meanwhile).
 func New(c *common.Common, mode string, inFlight *bool) *Pane {
-	p := &Pane{Common: c, side: api.SideBuy, mode: mode, inFlight: inFlight}
+	p := &Pane{Common: c, side: api.SideBuy, mode: mode, inFlight: inFlight, lastSize: map[string]string{}}
 	for _, f := range []int{FieldInstrument, FieldPrice, FieldTrigger, FieldSize, FieldUSD} {
 		ti := textinput.New()
 		ti.Prompt = ""
@@ -166,22 +170,25 @@ func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 			return nil
 		}
 		// After a confirmed order the cursor rests on the submit button: the trader's next
-		// keys (a pane number, Tab) are not typed into a field by mistake.
+		// keys (a pane number, Tab) are not typed into a field by mistake. The order's numbers
+		// are cleared, so the same keys next time fill the same fields from empty; its size is
+		// remembered for the instrument and shown as a hint, never sent unless typed.
+		p.lastSize[msg.Act.Order.Instrument.Name] = msg.Act.Order.Size.String()
+		p.clearValues()
 		p.field = FieldSubmit
 		p.focusField()
+		p.check()
 	case common.InstrumentMsg:
 		p.inputs[FieldInstrument].SetValue(msg.Symbol)
+		p.inputs[FieldInstrument].CursorEnd()
 		if msg.Side != "" {
 			p.side = msg.Side
 		}
+		p.check()
 		if msg.Focus {
-			p.field = FieldSize
-			if !p.hidden(FieldPrice) && p.inputs[FieldPrice].Value() == "" {
-				p.field = FieldPrice
-			}
+			p.field = p.firstField()
 			p.focusField()
 		}
-		p.check()
 	case tea.KeyMsg:
 		return p.handleKey(msg)
 	}
@@ -360,14 +367,33 @@ func (p *Pane) complete() bool {
 func (p *Pane) instrument() string { return strings.TrimSpace(p.inputs[FieldInstrument].Value()) }
 
 func (p *Pane) clear() {
+	p.clearValues()
+	p.post = false
+	p.check()
+}
+
+// clearValues empties the price, trigger, size and USD fields and what belongs to one position
+// (reduce-only), and forgets which fields were touched.
+func (p *Pane) clearValues() {
 	for i, in := range p.inputs {
 		if in != nil && i != FieldInstrument {
 			in.SetValue("")
 		}
 	}
-	p.reduce, p.post, p.tried = false, false, false
+	p.reduce, p.tried = false, false
 	p.touched = [fieldCount]bool{}
-	p.check()
+}
+
+// firstField is where b/s and a pick put the cursor: the price for a limit order, the trigger for
+// tp/sl (what they cannot do without), the size for a market order.
+func (p *Pane) firstField() int {
+	switch typeChoices[p.typ] {
+	case "market":
+		return FieldSize
+	case "limit":
+		return FieldPrice
+	}
+	return FieldTrigger
 }
 
 // intent is the order as typed.
@@ -397,6 +423,20 @@ func (p *Pane) check() {
 		return
 	}
 	p.checked, p.errs = p.Store.CheckOrder(p.intent(), p.Guard)
+	name := p.checked.Instrument.Name
+	if name == "" || name == p.valuesFor {
+		return
+	}
+	changed := p.valuesFor != ""
+	p.valuesFor = name
+	p.inputs[FieldSize].Placeholder = "base units"
+	if last := p.lastSize[name]; last != "" {
+		p.inputs[FieldSize].Placeholder = "last " + last
+	}
+	if changed { // numbers typed for another instrument never reach this one
+		p.clearValues()
+		p.checked, p.errs = p.Store.CheckOrder(p.intent(), p.Guard)
+	}
 }
 
 func (p *Pane) submit() tea.Cmd {
