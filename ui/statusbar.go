@@ -119,10 +119,14 @@ func (s *statusBar) connection(m *Model) string {
 	case feed.Connecting:
 		return st.Warn.On("● connecting…")
 	}
-	if m.fixedLatency {
-		return st.Good.On("● connected")
+	word := "● connected"
+	if c.Stream {
+		word = "● streaming" // a stream is up: the polls only reconcile
 	}
-	return st.Good.On("● connected") + st.Muted.On(" "+fmtLatency(c.Latency))
+	if m.fixedLatency {
+		return st.Good.On(word)
+	}
+	return st.Good.On(word) + st.Muted.On(" "+fmtLatency(c.Latency))
 }
 
 func fmtLatency(d time.Duration) string {
