@@ -148,6 +148,6 @@ func (r *runner) move(ctx context.Context, req funds.Request) error {
 	for _, l := range checked.Confirm() {
 		fmt.Fprintln(r.env.Stdout, l)
 	}
-	_, err = fmt.Fprintf(r.env.Stdout, "done (tx %s)\n", resp.TxHash)
+	_, err = fmt.Fprintf(r.env.Stdout, "done (tx %s)\n", text.Clean(resp.TxHash))
 	return err
 }

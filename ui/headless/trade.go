@@ -227,7 +227,7 @@ func (r *runner) orderFailed(ctx context.Context, co state.CheckedOrder, err err
 	case found == nil:
 		return fmt.Errorf("the answer was lost (%v) and cloid %s is not in open orders or history: the order was not placed", err, co.Wire.Cloid)
 	}
-	fmt.Fprintf(r.env.Stdout, "the answer was lost, but the order is on the exchange: oid %d, state %s, cloid %s\n", found.OrderID, found.State, found.Cloid)
+	fmt.Fprintf(r.env.Stdout, "the answer was lost, but the order is on the exchange: oid %d, state %s, cloid %s\n", found.OrderID, text.Clean(found.State), text.Clean(found.Cloid))
 	return nil
 }
 
@@ -342,7 +342,7 @@ func runCancel(ctx context.Context, r *runner) error {
 	if r.o.json {
 		return writeJSON(r.env.Stdout, resp)
 	}
-	_, err = fmt.Fprintf(r.env.Stdout, "cancelled %s on %s (tx %s)\n", what, in.Name, resp.TxHash)
+	_, err = fmt.Fprintf(r.env.Stdout, "cancelled %s on %s (tx %s)\n", what, in.Name, text.Clean(resp.TxHash))
 	return err
 }
 
@@ -372,6 +372,6 @@ func runCancelAll(ctx context.Context, r *runner) error {
 	if out := state.CancelManyOutcome(resp); out.Kind == state.OutcomeCancelledCount {
 		count = strconv.Itoa(out.Count)
 	}
-	_, err = fmt.Fprintf(r.env.Stdout, "cancelled %s orders on %s (tx %s)\n", count, scope, resp.TxHash)
+	_, err = fmt.Fprintf(r.env.Stdout, "cancelled %s orders on %s (tx %s)\n", count, scope, text.Clean(resp.TxHash))
 	return err
 }
