@@ -515,3 +515,29 @@ func TestPastedKeyInConsoleFlags(t *testing.T) {
 		}
 	}
 }
+
+// TestHostileServerThroughMain: headless commands run through main against a server that puts
+// control sequences into every name and error write none of them to stdout or stderr.
+func TestHostileServerThroughMain(t *testing.T) {
+	srv := httptest.NewServer(sim.Hostile(sim.New(sim.WithSeed(5)), sim.HostilePayload))
+	defer srv.Close()
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	t.Setenv("TRADEDESK_PRIVATE_KEY", "0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318")
+	for _, args := range [][]string{
+		{"tickers", "--url", srv.URL}, {"instruments", "--url", srv.URL}, {"collateral", "--url", srv.URL},
+		{"account", "--url", srv.URL}, {"orders", "--url", srv.URL, "--json"},
+		{"order", "--url", srv.URL, "--instrument", "1", "--side", "buy", "--size", "0.01", "--price", "90000", "--yes"},
+		{"cancel-all", "--url", srv.URL},
+	} {
+		var out, errb bytes.Buffer
+		run(args, &out, &errb)
+		for name, s := range map[string]string{"stdout": out.String(), "stderr": errb.String()} {
+			for _, r := range s {
+				if (r < 0x20 && r != '\n' && r != '\t') || (r >= 0x7f && r <= 0x9f) {
+					t.Errorf("tradedesk %s: %s holds control %U:\n%q", strings.Join(args, " "), name, r, s)
+					break
+				}
+			}
+		}
+	}
+}
