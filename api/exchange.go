@@ -44,6 +44,10 @@ type Info interface {
 	Mids(ctx context.Context, symbol string) ([]Mid, error)
 	// OrderBook returns one instrument's book to the given depth.
 	OrderBook(ctx context.Context, symbol string, depth int) (OrderBook, error)
+	// Trades returns one instrument's recent trades, newest first (limit 0: the server's default).
+	Trades(ctx context.Context, symbol string, limit int) ([]Trade, error)
+	// BBO returns one instrument's best bid and offer.
+	BBO(ctx context.Context, symbol string) (BBO, error)
 }
 
 // Trader is the signed side of the exchange (/exchange). Nonce and expiry are filled in by the client.

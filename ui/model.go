@@ -239,7 +239,8 @@ func (m *Model) onInstrument(msg common.InstrumentMsg) tea.Cmd {
 	}
 	// Panes that follow the current instrument (the chart, instrument details) pick it up
 	// when told the market changed; the others find their data unchanged.
-	return tea.Batch(cmd, m.broadcast(common.DataMsg{Kind: state.KindTickers}))
+	// The book and the tape follow the current instrument: poll the new one's at once.
+	return tea.Batch(cmd, m.broadcast(common.DataMsg{Kind: state.KindTickers}), m.refreshNow(state.KindBook, state.KindTrades))
 }
 
 // setNotice shows a notice in the status line. Notices quote server text (rejections, cloids

@@ -2,10 +2,13 @@ package ui
 
 import (
 	"context"
+	"fmt"
+	"strings"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tradedesk/tradedesk/api"
+	"github.com/tradedesk/tradedesk/api/text"
 	"github.com/tradedesk/tradedesk/state"
 	"github.com/tradedesk/tradedesk/ui/common"
 	"github.com/tradedesk/tradedesk/ui/feed"
@@ -52,7 +55,7 @@ func (iv Intervals) withDefaults() Intervals {
 
 func (iv Intervals) every(k state.Kind) time.Duration {
 	switch k {
-	case state.KindTickers, state.KindMids:
+	case state.KindTickers, state.KindMids, state.KindBook, state.KindTrades:
 		return iv.Tickers
 	case state.KindAccount:
 		return iv.Account
@@ -64,10 +67,10 @@ func (iv Intervals) every(k state.Kind) time.Duration {
 	return iv.Instruments
 }
 
-// polledKinds are the kinds the console polls: market data always, account data when it watches
-// an account.
+// polledKinds are the kinds the console polls: market data always (the book and the tape of the
+// current instrument at the tickers' cadence), account data when it watches an account.
 func polledKinds(hasAccount bool) []state.Kind {
-	ks := []state.Kind{state.KindInstruments, state.KindCollateral, state.KindTickers, state.KindMids}
+	ks := []state.Kind{state.KindInstruments, state.KindCollateral, state.KindTickers, state.KindMids, state.KindBook, state.KindTrades}
 	if hasAccount {
 		ks = append(ks, state.KindAccount, state.KindPositions, state.KindOrders)
 	}
@@ -92,12 +95,43 @@ func (m *Model) setIntervals(iv Intervals) {
 }
 
 // pollRequest builds kind k's request: one call to the exchange, answered as k's state message.
+// The book and the tape are the current instrument's, read when the request is built (none
+// before an instrument is known).
 func (m *Model) pollRequest(k state.Kind) func() feed.Request {
 	ex := m.ex
 	return func() feed.Request {
+		if k == state.KindBook || k == state.KindTrades {
+			return marketRequest(ex, k, m.c.ShownInstrument())
+		}
 		return func(ctx context.Context, gen uint64, at time.Time) (state.Msg, error) {
 			return fetchKind(ctx, ex, k, gen, at)
 		}
+	}
+}
+
+// Depth of the polled book and length of the polled tape: enough for a tall ladder grouped
+// several ticks a level, and for the tape's screen.
+const (
+	bookDepth  = 200
+	tradeLimit = 100
+)
+
+// marketRequest polls one instrument's book or trades (nil when there is no instrument yet).
+func marketRequest(ex api.Exchange, k state.Kind, symbol string) feed.Request {
+	if symbol == "" {
+		return nil
+	}
+	return func(ctx context.Context, gen uint64, at time.Time) (state.Msg, error) {
+		if k == state.KindBook {
+			b, err := ex.OrderBook(ctx, symbol, bookDepth)
+			if err == nil && b.Symbol != "" && !strings.EqualFold(b.Symbol, symbol) {
+				err = fmt.Errorf("orderbook: asked for %s, the exchange sent %s", symbol, text.Quote(b.Symbol))
+			}
+			b.Symbol = symbol
+			return state.BookMsg{Gen: gen, At: at, Book: b}, err
+		}
+		ts, err := ex.Trades(ctx, symbol, tradeLimit)
+		return state.TradesMsg{Gen: gen, At: at, Symbol: symbol, Trades: ts}, err
 	}
 }
 

@@ -69,3 +69,23 @@ func (s *Sim) infoFunding(p *infoParams) (any, error) {
 		return fundingJSON{InstrumentID: f.mkt.id, Instrument: f.mkt.name, Amount: f.amount, Rate: f.rate, Timestamp: isoTime(f.at)}
 	})
 }
+
+// infoBBO answers bbo {symbol}: the best bid and offer with their sizes (zero on an empty side).
+func (s *Sim) infoBBO(p *infoParams) (any, error) {
+	if p.Symbol == "" {
+		return nil, badRequest("params.symbol is missing: send an instrument name such as BTC-PERP")
+	}
+	m, err := s.eng.marketByName(string(p.Symbol))
+	if err != nil {
+		return nil, badRequest("%v", err)
+	}
+	b := s.eng.orderBook(m, 1)
+	out := api.BBO{Symbol: m.name, Time: b.Time}
+	if len(b.Bids) > 0 {
+		out.BidPrice, out.BidSize = b.Bids[0].Price, b.Bids[0].Size
+	}
+	if len(b.Asks) > 0 {
+		out.AskPrice, out.AskSize = b.Asks[0].Price, b.Asks[0].Size
+	}
+	return out, nil
+}

@@ -77,6 +77,7 @@ func init() {
 		"mids":                 (*Sim).infoMids,
 		"orderbook":            (*Sim).infoBook,
 		"trades":               (*Sim).infoTrades,
+		"bbo":                  (*Sim).infoBBO,
 		"funding_history":      (*Sim).infoFunding,
 	}
 }
@@ -108,7 +109,7 @@ func (s *Sim) info(body []byte) (int, any) {
 
 func methodList() string {
 	return "account_summary, brokers_check, instruments, chart, fills, order_history, open_orders, " +
-		"instrument_leverage, supported_collateral, positions, ticker, mids, orderbook, trades, funding_history"
+		"instrument_leverage, supported_collateral, positions, ticker, mids, orderbook, trades, bbo, funding_history"
 }
 
 // user resolves the user param to an account.

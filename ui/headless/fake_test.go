@@ -68,6 +68,10 @@ func (f *fakeExchange) Mids(context.Context, string) ([]api.Mid, error) {
 func (f *fakeExchange) OrderBook(context.Context, string, int) (api.OrderBook, error) {
 	return api.OrderBook{}, errFake
 }
+func (f *fakeExchange) Trades(context.Context, string, int) ([]api.Trade, error) {
+	return nil, errFake
+}
+func (f *fakeExchange) BBO(context.Context, string) (api.BBO, error) { return api.BBO{}, errFake }
 func (f *fakeExchange) PlaceOrders(_ context.Context, o []api.OrderWire) (api.TxResponse, error) {
 	f.mu.Lock()
 	f.placed = append(f.placed, o)
