@@ -23,6 +23,9 @@ type checker struct {
 	trig  decimal.Decimal
 	size  decimal.Decimal
 	ok    bool // instrument, price and size are all known
+	// passive: a limit order that cannot cross the book as it stands (it rests)
+	passive bool
+	resting bool // the guard finding being said is a passive order's distance: no typed confirmation
 }
 
 func (c *checker) fail(field, msg, suggest string) {

@@ -31,7 +31,7 @@ func (c *checker) account() {
 	}
 	c.out.Preview.MarginRequired = need.Margin
 	c.out.Preview.FeeReserve = need.Fee
-	c.out.Preview.UtilizationAfter = MarginUtilizationAfter(c.s.account(), need.Margin)
+	c.out.Preview.UtilizationAfter = MarginUtilizationAfter(c.s.account(), need.Margin.Sub(c.released(pos, signed)))
 	c.out.Preview.LiquidationEstimate = c.liquidation(pos, signed, lev)
 	if !need.Grows() {
 		return
@@ -63,6 +63,25 @@ func (c *checker) marginOrder(pos, lev decimal.Decimal) api.MarginOrder {
 		}
 	}
 	return o
+}
+
+// released is the initial margin the position stops needing when an order of signed size q
+// reduces it: its share of the position's margin (the account's figure, else its notional at the
+// mark over its leverage). A close previews the state after the close, not today's.
+func (c *checker) released(pos api.Position, q decimal.Decimal) decimal.Decimal {
+	if pos.Size.IsZero() || pos.Size.Sign() == q.Sign() {
+		return decimal.Zero
+	}
+	closed := decimal.Min(q.Abs(), pos.Size.Abs())
+	im := c.s.account().PerpPositions[pos.Instrument].IM
+	if !im.IsPositive() {
+		mark := c.out.Mark
+		if !mark.IsPositive() {
+			mark = pos.EntryPrice
+		}
+		im = MarginRequired(Notional(pos.Size, mark), pos.Leverage)
+	}
+	return im.Mul(closed).Div(pos.Size.Abs())
 }
 
 // DefaultLeverage is the leverage assumed on an instrument the account has no setting or position

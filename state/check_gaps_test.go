@@ -229,3 +229,30 @@ func TestAtMostOfferWhenFlipping(t *testing.T) {
 	sell.Size = errs[0].Suggest
 	mustCheck(t, s, sell, Guard{})
 }
+
+// Issue #23, case 6: closing previews the state after the close, and cutting risk or resting away
+// from the market says the guard's finding without asking for a typed confirmation. Guards: the
+// released margin added instead of taken off (10% instead of 0%), today's utilization shown (5%),
+// the reduce-only exemption dropped (typed confirmation on a close), and a crossing limit treated
+// as resting (no typed confirmation on a sell far under the mark).
+func TestCloseAndRestingOrdersGuard(t *testing.T) {
+	now := t0
+	s := loadedStore(&now)
+	g := Guard{MaxPriceDistance: d("0.05"), MaxNotional: d("5000"), MaxMarketNotional: d("1000")}
+	co := mustCheck(t, s, ClosePositionIntent(testPositions()[0]), g) // the ETH long: 600 of the 600 IM
+	checkDec(t, "utilization after closing", co.Preview.UtilizationAfter, "0")
+	if co.NeedsTypedConfirm || len(co.Warnings) == 0 {
+		t.Errorf("a reduce-only close over the limits: typed %v, warnings %q (want them said, Enter only)", co.NeedsTypedConfirm, co.Warnings)
+	}
+	half := ClosePositionIntent(testPositions()[0])
+	half.Size = "1"
+	checkDec(t, "utilization after closing half", mustCheck(t, s, half, g).Preview.UtilizationAfter, "2.5")
+	co = mustCheck(t, s, limitBuy("BTC-PERP", "44000", "0.01"), g) // 12% under the mark: rests
+	if co.NeedsTypedConfirm || len(co.Warnings) != 1 || co.Warnings[0] != "price 44,000.0 is 12.00% below the mark 50,000.0; it rests on the book and cannot fill at once" {
+		t.Errorf("a resting bid far under the mark: typed %v, warnings %q", co.NeedsTypedConfirm, co.Warnings)
+	}
+	co = mustCheck(t, s, OrderIntent{Instrument: "BTC-PERP", Side: "s", Price: "44000", Size: "0.01"}, g) // crosses the bid
+	if !co.NeedsTypedConfirm {
+		t.Errorf("a sell 12%% under the mark crosses and must be typed: %q", co.Warnings)
+	}
+}

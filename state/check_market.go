@@ -99,6 +99,7 @@ func (c *checker) takerOrMaker(t api.Ticker, hasTicker bool) {
 		taker = false
 	}
 	c.out.Preview.Taker = taker
+	c.passive = c.in.Type == Limit && !taker && hasTicker && t.BestBidPrice.IsPositive() && t.BestAskPrice.IsPositive()
 	c.out.Preview.Fee = c.s.fees.Estimate(c.out.Preview.Notional, taker)
 }
 
@@ -157,13 +158,17 @@ func (c *checker) isTriggerMarket() bool {
 	return c.in.Type == Trigger && strings.TrimSpace(c.in.Price) == ""
 }
 
-// guard applies the fat-finger limits: it never rejects, it asks for a typed confirmation.
+// guard applies the fat-finger limits: it never rejects, it asks for a typed confirmation. A
+// reduce-only order only cuts risk, so its findings are said but Enter confirms it; so is the
+// distance of a limit order that cannot cross the book (it rests, it cannot fill at a bad price).
 func (c *checker) guard() {
 	inst := c.out.Instrument
 	n := c.out.Preview.Notional
 	switch c.in.Type {
 	case Limit:
+		c.resting = c.passive
 		c.distanceFromMark("price", c.price)
+		c.resting = false
 	case Trigger:
 		c.triggersAtOnce()
 		if !c.isTriggerMarket() {
@@ -234,7 +239,14 @@ func (c *checker) triggersAtOnce() {
 		FormatPrice(mark, pd), dir, FormatPrice(c.trig, pd), strings.ToLower(strings.TrimSpace(c.in.Tpsl)), SideText(c.side)))
 }
 
+// warn says a guard's finding and asks for a typed confirmation, unless the order only reduces
+// or the finding is about a resting order's distance.
 func (c *checker) warn(s string) {
+	if c.resting {
+		s += "; it rests on the book and cannot fill at once"
+	}
 	c.out.Warnings = append(c.out.Warnings, s)
-	c.out.NeedsTypedConfirm = true
+	if !c.in.ReduceOnly && !c.resting {
+		c.out.NeedsTypedConfirm = true
+	}
 }

@@ -222,8 +222,9 @@ func TestFarPriceNeedsTypedConfirmation(t *testing.T) {
 	pump(t, c.m, c.m.Init())
 	c.key(t, "4")
 	c.m.form.SetValue(orderentry.FieldInstrument, "BTC-PERP")
-	c.key(t, "down", "down", "down")
-	c.typeText(t, "80000") // 18% under the mark
+	c.key(t, "down", "right") // sell: 18% under the mark crosses the bid (a buy there would rest and need no typing, #23)
+	c.key(t, "down", "down")
+	c.typeText(t, "80000")
 	c.key(t, "down")
 	c.typeText(t, "0.01")
 	c.key(t, "enter")
@@ -236,8 +237,8 @@ func TestFarPriceNeedsTypedConfirmation(t *testing.T) {
 	}
 	c.typeText(t, "yes")
 	c.key(t, "enter")
-	if n := len(c.m.store.Orders()); n != 1 {
-		t.Fatalf("%d orders after typing yes (notice %q)", n, c.m.notice)
+	if ps := c.m.store.Positions(); len(ps) != 1 || !ps[0].Size.Equal(d("-0.01")) {
+		t.Fatalf("positions after typing yes: %+v (notice %q)", ps, c.m.notice)
 	}
 }
 

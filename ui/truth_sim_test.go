@@ -251,3 +251,59 @@ func TestFormDrivenAcrossInstruments(t *testing.T) {
 		t.Fatalf("the exchange's open orders %v, want %v", got, want)
 	}
 }
+
+// TestCloseAndRestingNeedNoTypedConfirmation (issue #23, case 6), against the simulator: x on an
+// 84k USD long previews the utilization after the close (0.00%, not today's) and Enter alone
+// closes it, the market-order guard's finding said but not typed; a buy limit 11.85% under the
+// mark, which rests, is placed with Enter alone and its distance said. Before: the close showed
+// today's utilization and asked for a typed yes, and so did the resting bid.
+func TestCloseAndRestingNeedNoTypedConfirmation(t *testing.T) {
+	c := newSimConsole(t, 200, 60, false)
+	pump(t, c.m, c.m.Init())
+	open, errs := c.m.store.CheckOrder(state.OrderIntent{Instrument: "BTC-PERP", Side: "b", Type: state.Market, Size: "0.86"}, state.Guard{})
+	if len(errs) != 0 {
+		t.Fatal(errs)
+	}
+	if out := placeWire(t, c, open); out.Kind != state.OutcomeFilled {
+		t.Fatalf("opening the long: %+v", out)
+	}
+	pump(t, c.m, c.m.refreshNow(state.KindPositions, state.KindAccount, state.KindTickers))
+	c.key(t, "2", "x")
+	if c.m.dialog == nil {
+		t.Fatalf("x did not open the confirmation: %q", c.m.notice)
+	}
+	v := c.m.View()
+	if !strings.Contains(v, "0.00% after") {
+		t.Errorf("the close does not preview the utilization after it:\n%s", v)
+	}
+	if !strings.Contains(v, "market-order limit") {
+		t.Errorf("the market-order guard's finding is not said:\n%s", v)
+	}
+	if c.m.dialog.Action().Typed != "" {
+		t.Fatalf("a reduce-only close asks for a typed %q", c.m.dialog.Action().Typed)
+	}
+	c.key(t, "enter")
+	if ps := c.m.store.Positions(); len(ps) != 0 {
+		t.Fatalf("positions after Enter on the close: %+v (notice %q)", ps, c.m.notice)
+	}
+
+	tk, _ := c.m.store.Ticker("BTC-PERP")
+	far := state.FloorToStep(tk.MarkPrice.Mul(d("0.8815")), d("0.1"))
+	c.key(t, "4")
+	c.m.form.SetValue(orderentry.FieldInstrument, "BTC-PERP")
+	c.m.form.Focus(orderentry.FieldPrice)
+	c.typeText(t, far.String())
+	c.key(t, "down")
+	c.typeText(t, "0.01")
+	c.key(t, "enter")
+	if c.m.dialog == nil || c.m.dialog.Action().Typed != "" {
+		t.Fatalf("a resting bid 11.85%% under the mark: dialog %v (notice %q)", c.m.dialog != nil, c.m.notice)
+	}
+	if v := c.m.View(); !strings.Contains(v, "cannot fill at once") {
+		t.Errorf("the distance is not said:\n%s", v)
+	}
+	c.key(t, "enter")
+	if n := exchangeOpen(t, c); n != 1 {
+		t.Fatalf("%d open orders on the exchange after Enter (notice %q)", n, c.m.notice)
+	}
+}

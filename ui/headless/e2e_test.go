@@ -315,7 +315,7 @@ func TestFailureExits(t *testing.T) {
 		{"price and market", []string{"order", "--instrument", "BTC-PERP", "--side", "buy", "--size", "1", "--price", "1", "--market"}, ExitUsage, "--price and --market exclude each other"},
 		{"no price", []string{"order", "--instrument", "BTC-PERP", "--side", "buy", "--size", "1"}, ExitUsage, "give --price PX for a limit order, or --market"},
 		{"tpsl without trigger", []string{"order", "--instrument", "BTC-PERP", "--side", "sell", "--size", "1", "--market", "--tpsl", "sl"}, ExitUsage, "--tpsl needs --trigger PX"},
-		{"guard", []string{"order", "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.01", "--price", halve(px)}, ExitFailure, "order needs confirmation, nothing sent: price"},
+		{"guard", []string{"order", "--instrument", "BTC-PERP", "--side", "sell", "--size", "0.01", "--price", halve(px)}, ExitFailure, "order needs confirmation, nothing sent: price"},
 		{"reduce-only no position", []string{"order", "--instrument", "BTC-PERP", "--side", "sell", "--size", "0.01", "--market", "--reduce-only"}, ExitFailure, "reduce-only: there is no position on BTC-PERP"},
 		{"cancel needs one id", []string{"cancel", "--instrument", "BTC-PERP"}, ExitUsage, "give exactly one of --oid N or --cloid ID"},
 		{"bad slippage", []string{"order", "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.01", "--market", "--slippage", "80%"}, ExitUsage, "--slippage 80% is over 50%"},
