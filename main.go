@@ -415,7 +415,7 @@ func mergeFlags(o *options, cfg fileConfig) {
 }
 
 // startDemo starts the embedded simulator and its market loop on a free loopback port, makes a
-// demo wallet with a fresh random key (funded by the simulator on first sight), and returns a
+// demo wallet with a fresh random key (funded in process before the first request), and returns a
 // client trading it over real HTTP.
 func startDemo(ctx context.Context, seed int64) (*connection, error) {
 	if seed == 0 {
@@ -430,6 +430,11 @@ func startDemo(ctx context.Context, seed int64) (*connection, error) {
 		return nil, fmt.Errorf("demo: cannot listen on loopback: %w", err)
 	}
 	s := sim.New(sim.WithSeed(uint64(seed)))
+	// The simulator acts only for accounts it knows: the demo funds its own wallet, in process.
+	if err := s.Fund(signer.Address(), sim.DefaultDemoBalance); err != nil {
+		_ = ln.Close()
+		return nil, fmt.Errorf("demo: %w", err)
+	}
 	runCtx, cancel := context.WithCancel(ctx)
 	served := make(chan struct{})
 	go func() {

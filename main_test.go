@@ -19,6 +19,7 @@ import (
 	"github.com/ethereum/go-ethereum/accounts/keystore"
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/google/uuid"
+	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/api/sim"
 	"github.com/tradedesk/tradedesk/ui"
 	"github.com/tradedesk/tradedesk/ui/common"
@@ -388,7 +389,7 @@ func TestConnectWithKeystore(t *testing.T) {
 // scans everything written to stdout and stderr for it.
 func TestNothingMainWritesHoldsTheKey(t *testing.T) {
 	const keyHex = "4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318"
-	srv := httptest.NewServer(sim.New(sim.WithSeed(5)))
+	srv := httptest.NewServer(fundedSim(t))
 	defer srv.Close()
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	t.Setenv("TRADEDESK_PRIVATE_KEY", "0x"+keyHex)
@@ -441,7 +442,7 @@ func TestNothingMainWritesHoldsTheKey(t *testing.T) {
 // connections across rounds of concurrent requests, as the console's polls make them.
 func TestConsoleClientKeepsConnections(t *testing.T) {
 	var conns atomic.Int64
-	srv := httptest.NewUnstartedServer(sim.New(sim.WithSeed(5)))
+	srv := httptest.NewUnstartedServer(fundedSim(t))
 	srv.Config.ConnState = func(_ net.Conn, st http.ConnState) {
 		if st == http.StateNew {
 			conns.Add(1)
@@ -480,7 +481,7 @@ func TestConsoleClientKeepsConnections(t *testing.T) {
 // malformed value (text.Quote) and the key-shaped runs hidden on stderr.
 func TestPastedKeyInConsoleFlags(t *testing.T) {
 	const pasted = "b71c71a67e1177ad4e901695e1b4b9ee17ae16c6668d313eac2f96dbcda3f291"
-	srv := httptest.NewServer(sim.New(sim.WithSeed(5)))
+	srv := httptest.NewServer(fundedSim(t))
 	defer srv.Close()
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	t.Setenv("TRADEDESK_PRIVATE_KEY", "")
@@ -519,7 +520,7 @@ func TestPastedKeyInConsoleFlags(t *testing.T) {
 // TestHostileServerThroughMain: headless commands run through main against a server that puts
 // control sequences into every name and error write none of them to stdout or stderr.
 func TestHostileServerThroughMain(t *testing.T) {
-	srv := httptest.NewServer(sim.Hostile(sim.New(sim.WithSeed(5)), sim.HostilePayload))
+	srv := httptest.NewServer(sim.Hostile(fundedSim(t), sim.HostilePayload))
 	defer srv.Close()
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	t.Setenv("TRADEDESK_PRIVATE_KEY", "0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318")
@@ -540,4 +541,19 @@ func TestHostileServerThroughMain(t *testing.T) {
 			}
 		}
 	}
+}
+
+// fundedSim is a simulator that knows the fixed test key's account (the simulator acts only for
+// accounts it knows).
+func fundedSim(t *testing.T) *sim.Sim {
+	t.Helper()
+	s := sim.New(sim.WithSeed(5))
+	signer, err := api.SignerFromHex("4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Fund(signer.Address(), sim.DefaultDemoBalance); err != nil {
+		t.Fatal(err)
+	}
+	return s
 }

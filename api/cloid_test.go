@@ -22,10 +22,14 @@ func cloidN(n int) string { return fmt.Sprintf("0f8fad5b-d9cb-469f-a165-%012d", 
 func newCloidSim(t *testing.T) *api.Client {
 	t.Helper()
 	clock := sim.NewTestClock(time.Date(2026, 1, 29, 12, 0, 0, 0, time.UTC))
-	srv := httptest.NewServer(sim.New(sim.WithSeed(7), sim.WithClock(clock), sim.WithQuietMarkets()))
+	s := sim.New(sim.WithSeed(7), sim.WithClock(clock), sim.WithQuietMarkets())
+	srv := httptest.NewServer(s)
 	t.Cleanup(srv.Close)
 	signer, err := api.SignerFromHex(hex.EncodeToString(crypto.Keccak256([]byte("cloid lookup"))))
 	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Fund(signer.Address(), sim.DefaultDemoBalance); err != nil {
 		t.Fatal(err)
 	}
 	return api.New(srv.URL, api.WithSigner(signer), api.WithClock(clock.Now))

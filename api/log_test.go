@@ -118,9 +118,18 @@ type simEnv struct {
 func newSim(t *testing.T) simEnv {
 	t.Helper()
 	clock := sim.NewTestClock(time.Date(2026, 1, 29, 12, 0, 0, 0, time.UTC))
-	srv := httptest.NewServer(sim.New(sim.WithSeed(3), sim.WithClock(clock), sim.WithQuietMarkets()))
+	s := sim.New(sim.WithSeed(3), sim.WithClock(clock), sim.WithQuietMarkets())
+	srv := httptest.NewServer(s)
 	t.Cleanup(srv.Close)
-	return simEnv{srv: srv, clock: clock, key: hex.EncodeToString(crypto.Keccak256([]byte("api log test")))}
+	key := hex.EncodeToString(crypto.Keccak256([]byte("api log test")))
+	signer, err := api.SignerFromHex(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Fund(signer.Address(), sim.DefaultDemoBalance); err != nil {
+		t.Fatal(err)
+	}
+	return simEnv{srv: srv, clock: clock, key: key}
 }
 
 func (e simEnv) client(t *testing.T, opts ...api.Option) (*api.Client, *captureTransport) {

@@ -79,7 +79,7 @@ func TestTimeFirstFrame(t *testing.T) {
 // with market data. (The whole program's figure, process start included, is logged by
 // TimeFirstFrame: "first live frame" in the --log file.) Target: under 0.5 s.
 func BenchmarkStartToFirstLiveFrame(b *testing.B) {
-	srv, _ := countingServer(b, sim.New(sim.WithSeed(1)))
+	srv, _ := countingServer(b, fundedSim(b, sim.WithSeed(1)))
 	keys := mustKeys(b)
 	b.ReportAllocs()
 	for b.Loop() {
@@ -100,7 +100,7 @@ func BenchmarkStartToFirstLiveFrame(b *testing.B) {
 // keep-alive client (as main's demo builds it): the requests reuse a few connections rather than
 // opening new ones.
 func TestPollingReusesConnections(t *testing.T) {
-	srv, conns := countingServer(t, sim.New(sim.WithSeed(1)))
+	srv, conns := countingServer(t, fundedSim(t, sim.WithSeed(1)))
 	timers := feed.NewFakeClock(time.Now())
 	m := New(Config{Exchange: tradingClient(t, srv.URL, api.WithHTTPClient(keepAliveClient())), Keys: mustKeys(t), Theme: testTheme, Mode: ModeLive,
 		Network: "test", Intervals: soakIntervals, Timers: timers})

@@ -205,7 +205,7 @@ func secretsConsoleSession(t *testing.T, c *simConsole, l *lossy, snap func(stri
 // secretsHeadless runs headless commands against a simulator with the key in the environment,
 // successes and failures, and keeps their output.
 func secretsHeadless(t *testing.T, dir string, captures map[string][]byte) {
-	srv := httptest.NewServer(sim.New(sim.WithSeed(3))) // on the real clock, as the commands sign with it
+	srv := httptest.NewServer(fundedSim(t, sim.WithSeed(3))) // on the real clock, as the commands sign with it
 	t.Cleanup(srv.Close)
 	url := srv.URL
 	env := map[string]string{api.EnvPrivateKey: "0x" + testKeyHex}

@@ -34,11 +34,26 @@ func newSimConsole(t testing.TB, w, h int, readOnly bool) *simConsole {
 	return newSimConsoleVia(t, w, h, readOnly, nil)
 }
 
+// fundedSim is a simulator that knows the test key's account, funded with the demo balance (the
+// simulator acts only for accounts it knows).
+func fundedSim(t testing.TB, opts ...sim.Option) *sim.Sim {
+	t.Helper()
+	s := sim.New(opts...)
+	signer, err := api.SignerFromHex(testKeyHex)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Fund(signer.Address(), sim.DefaultDemoBalance); err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
 // newSimConsoleVia is newSimConsole with the simulator's handler wrapped (to lose answers).
 func newSimConsoleVia(t testing.TB, w, h int, readOnly bool, wrap func(http.Handler) http.Handler) *simConsole {
 	t.Helper()
 	clock := sim.NewTestClock(simStart)
-	s := sim.New(sim.WithSeed(7), sim.WithClock(clock))
+	s := fundedSim(t, sim.WithSeed(7), sim.WithClock(clock))
 	var hd http.Handler = s
 	if wrap != nil {
 		hd = wrap(s)

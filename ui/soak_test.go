@@ -376,7 +376,7 @@ func paneEvery(t testing.TB, m *Model, every time.Duration) {
 func soakConsole(t testing.TB, rate float64) (*Model, *sim.Sim, *faultGate, *api.Client, *feed.FakeClock) {
 	t.Helper()
 	clock := sim.NewTestClock(simStart)
-	s := sim.New(sim.WithSeed(7), sim.WithClock(clock))
+	s := fundedSim(t, sim.WithSeed(7), sim.WithClock(clock))
 	gate := newFaultGate(s, 11, rate)
 	srv := httptest.NewUnstartedServer(gate)
 	srv.Config.ConnState = func(_ net.Conn, st http.ConnState) {

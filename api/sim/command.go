@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"strings"
 
 	"github.com/shopspring/decimal"
 )
@@ -20,9 +21,14 @@ func RunCommand(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	listen := fs.String("listen", "127.0.0.1:8545", "address to serve on (`HOST:PORT`)")
 	seed := fs.Uint64("seed", 1, "seed of every random choice (same seed, same markets)")
 	faults := fs.String("faults", "", "share of requests that fail: \"0.1\", or \"5xx=0.05,timeout=0.02,garbage=0.02,lost=0.02,delay=10s\"")
-	demo := fs.String("demo-balance", DefaultDemoBalance.String(), "USDC a new address receives (0: none)")
+	demo := fs.String("demo-balance", DefaultDemoBalance.String(), "USDC the faucet (and --fund without =AMOUNT) credits to spot and to derivatives each")
+	var funds fundFlags
+	fs.Var(&funds, "fund", "open and fund an account: `0xADDR[=AMOUNT]` USDC to spot and to derivatives each (repeatable)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: tradedesk sim --listen HOST:PORT [--seed N] [--faults SPEC]\n\nRuns the simulated exchange (POST /info, POST /exchange) until interrupted.\n\nFlags:")
+		fmt.Fprintln(stderr, "Usage: tradedesk sim --listen HOST:PORT [--fund 0xADDR[=AMOUNT]]... [--seed N] [--faults SPEC]\n\n"+
+			"Runs the simulated exchange (POST /info, POST /exchange) until interrupted. It acts only for accounts\n"+
+			"it knows: open them with --fund, or from this machine with POST /faucet {\"user\":\"0x...\"} (once per\n"+
+			"address). Any other signer, and a request changed after signing, gets HTTP 401 invalid order signer.\n\nFlags:")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -48,13 +54,55 @@ func RunCommand(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	}
 	if a, ok := ln.Addr().(*net.TCPAddr); ok && !a.IP.IsLoopback() {
 		fmt.Fprintf(stderr, "tradedesk sim: warning: %s is not a loopback address: anyone who can reach it can trade "+
-			"on this exchange and fund accounts on it (its faucet funds any address); listen on 127.0.0.1:PORT unless you mean it\n", ln.Addr())
+			"the accounts whose keys they hold and read every account (the faucet answers loopback callers only); listen on 127.0.0.1:PORT unless you mean it\n", ln.Addr())
 	}
 	s := New(WithSeed(*seed), WithFaults(f), WithDemoBalance(bal))
+	for _, fu := range funds {
+		amt := bal
+		if fu.amount != nil {
+			amt = *fu.amount
+		}
+		if err := s.Fund(fu.addr, amt); err != nil {
+			ln.Close()
+			fmt.Fprintln(stderr, "tradedesk sim: --fund:", err)
+			return 2
+		}
+		fmt.Fprintf(stdout, "tradedesk sim: funded %s with %s USDC (spot and derivatives each)\n", fu.addr, amt)
+	}
 	fmt.Fprintf(stdout, "tradedesk sim: serving http://%s/ (seed %d); Ctrl+C stops\n", ln.Addr(), *seed)
 	if err := s.Serve(ctx, ln); err != nil {
 		fmt.Fprintln(stderr, "tradedesk sim:", err)
 		return 1
 	}
 	return 0
+}
+
+// fundFlag is one --fund 0xADDR[=AMOUNT].
+type fundFlag struct {
+	addr   string
+	amount *decimal.Decimal
+}
+
+// fundFlags collects the repeatable --fund flag.
+type fundFlags []fundFlag
+
+func (f *fundFlags) String() string { return fmt.Sprintf("%d accounts", len(*f)) }
+
+// Set parses 0xADDR or 0xADDR=AMOUNT.
+func (f *fundFlags) Set(v string) error {
+	addr, amt, has := strings.Cut(v, "=")
+	a, err := canonical(strings.TrimSpace(addr))
+	if err != nil {
+		return err
+	}
+	fl := fundFlag{addr: a}
+	if has {
+		d, err := decimal.NewFromString(strings.TrimSpace(amt))
+		if err != nil || d.IsNegative() || strings.ContainsAny(amt, "eE") {
+			return fmt.Errorf("amount %q: want a plain non-negative number such as 25000", trunc(amt, 30))
+		}
+		fl.amount = &d
+	}
+	*f = append(*f, fl)
+	return nil
 }

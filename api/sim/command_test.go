@@ -31,3 +31,22 @@ func TestListenWarnsOffLoopback(t *testing.T) {
 		}
 	}
 }
+
+// TestFundFlag: --fund opens the accounts it names (the demo balance, or =AMOUNT) and a bad
+// --fund is a usage error.
+func TestFundFlag(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var out, errb bytes.Buffer
+	a, b := "0x2c7536E3605D9C16a7a3D7b1898e529396a65c23", "0xFE3B557E8Fb62b89F4916B721be55cEb828dBd73"
+	code := RunCommand(ctx, []string{"--listen", "127.0.0.1:0", "--fund", strings.ToLower(a), "--fund", b + "=2500.5"}, &out, &errb)
+	if code != 0 || !strings.Contains(out.String(), "funded "+a+" with 100000 USDC") || !strings.Contains(out.String(), "funded "+b+" with 2500.5 USDC") {
+		t.Fatalf("exit %d: %s %s", code, out.String(), errb.String())
+	}
+	for _, bad := range []string{"0x12", a + "=-5", a + "=1e3", a + "=x"} {
+		errb.Reset()
+		if code := RunCommand(ctx, []string{"--listen", "127.0.0.1:0", "--fund", bad}, &out, &errb); code != 2 {
+			t.Errorf("--fund %s: exit %d", bad, code)
+		}
+	}
+}

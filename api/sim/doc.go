@@ -47,15 +47,23 @@
 //     echoes at most a short prefix of the value. A market order's price bound lies in the same
 //     band as a limit price, and params.page is at most 1,000,000, so no number wraps when it
 //     becomes ticks, lots or an offset.
-//   - An address's account opens, with the demo balance (WithDemoBalance, default 100000 USDC in
-//     both its spot and derivative accounts), the first time it signs an action or receives a
-//     transfer. A query about an address with no account answers as if it had just opened one,
-//     but opens nothing, so reading never grows the simulator.
+//   - It acts only for accounts it knows. An account opens when Fund (`tradedesk sim --fund
+//     0xADDR[=AMOUNT]`, the embedded demo) or the loopback-only POST /faucet {"user":"0x..."}
+//     (WithDemoBalance, default 100000 USDC to spot and to derivatives each; once per address)
+//     funds it, or when a transfer credits it. A request whose signature recovers to anyone else
+//     (an unfunded key, a body changed after signing, an expired or revoked agent) is refused:
+//     HTTP 401 {"error":"invalid order signer"}, and nothing changes. A query about an address
+//     with no account answers with empty balances and opens nothing.
+//   - Account actions (auth.go, control.go): addAgent (the agent's proof is checked), revokeAgent,
+//     updatePerpInstrumentLeverage (number or string; within the tier the position and orders
+//     reach, and refused when it would leave the account under margin) and approveBrokerFee
+//     ("0" revokes). An agent acts for its account until validUntil: orders and cancels only
+//     (anything else answers 403). allAgents {user} lists the unexpired agents.
 //   - At most WithMaxAccounts accounts (default 10000) are held. To open one more, the simulator
 //     forgets idle accounts: no position, no open or trigger order, unused (no action, no query)
 //     for an hour, and every nonce they signed older than the nonce window (so none of their old
 //     requests can be replayed). Their balances and histories go with them. When none is idle,
-//     a new signer gets 503 {"error": ...} and open accounts go on working.
+//     funding a new account fails (a transfer to a new address answers 503) and open accounts go on working.
 //   - placeOrder answers {"status": {...}} for one order and {"status": [...]} for several; each
 //     status has oid and state, and totalSz and avgPx when something filled at once, or error
 //     for an order of a batch that was rejected. A request fails as a whole only when every

@@ -80,6 +80,7 @@ type engine struct {
 	insure   *account // the insurance fund
 	house    []*account
 	ledger   ledger
+	ctl      control // agents and faucet use (auth.go)
 }
 
 func newEngine(now func() time.Time, seed uint64, demo decimal.Decimal) *engine {
@@ -133,8 +134,9 @@ func trunc(s string, n int) string {
 	return s[:n] + "…"
 }
 
-// account returns the account of a canonical address, opening it (with the demo balance) on
-// first sight, whatever the account limit says. Requests open accounts with openAccount.
+// account returns the account of a canonical address, opening it (empty) on first sight,
+// whatever the account limit says. Requests open accounts with openAccount; only funding
+// (Fund, the faucet, a transfer's credit) opens one for a request.
 func (e *engine) account(addr string) *account {
 	if a := e.accounts[addr]; a != nil {
 		a.seen = e.now()
@@ -152,14 +154,10 @@ func (e *engine) account(addr string) *account {
 	return a
 }
 
-// fresh makes a new account with the demo balance, without storing it.
+// fresh makes a new, empty account without storing it: the simulator opens no account with
+// money of its own (Fund and the faucet credit it as deposits).
 func (e *engine) fresh(addr string) *account {
 	a := newAccount(addr, false)
-	if e.demo.IsPositive() {
-		a.spot[collUSDC] = e.demo
-		a.deriv[collUSDC] = e.demo
-	}
-	a.peak = e.demo
 	a.brokers = seededBrokers(addr, e.now())
 	a.created = e.now()
 	a.seen = a.created

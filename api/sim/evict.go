@@ -33,14 +33,14 @@ func WithMaxAccounts(n int) Option { return func(c *config) { c.maxAccounts = n 
 // evictable reports whether an account may be forgotten: it has no position and no open or
 // trigger order, nobody used it for accountIdle, and every nonce it signed with is older than
 // the nonce window, so a replay of its old requests is refused even after it is forgotten.
-// Its balance and history go with it; the address starts again from the demo balance.
+// Its balance and history go with it; the address is unknown again until it is funded.
 func (e *engine) evictable(a *account, now time.Time) bool {
 	return !a.internal && len(a.pos) == 0 && len(a.open) == 0 && now.Sub(a.seen) >= accountIdle &&
 		a.nonces.max < uint64(now.Add(-nonceBehind).UnixMilli())
 }
 
 // openAccount returns the account of a canonical address for a request that acts on it (its
-// signer, a transfer's destination), opening it on first sight within the account limit.
+// funding, a transfer's destination), opening it on first sight within the account limit.
 func (e *engine) openAccount(addr string) (*account, error) {
 	if a := e.accounts[addr]; a != nil {
 		a.seen = e.now()

@@ -26,6 +26,7 @@ func TestAccountLimit(t *testing.T) {
 	alice, bob := e.client("alice"), e.client("bob")
 	place(t, alice, limit(1, api.SideSell, "97000", "0.1"))
 	place(t, bob, limit(1, api.SideBuy, "97000", "0.1")) // alice and bob now hold positions
+	e.open("u0", "u1")
 	// A collateral action carries no expiresAfter: only the nonce window stops its replay.
 	first := signed(t, "u0", "internalBalanceTransferRequest",
 		&api.InternalTransferData{CollateralID: collUSDC, Amount: "1", ToDerivativesAccount: true, Nonce: e.nowMs() + 7})
@@ -52,9 +53,9 @@ func TestAccountLimit(t *testing.T) {
 	if n := e.userCount(); n != limitN {
 		t.Fatalf("%d accounts, want %d", n, limitN)
 	}
-	_, err := e.client("late").CancelAll(ctx())
-	if ae, ok := api.AsError(err); !ok || ae.Status != http.StatusServiceUnavailable || !strings.Contains(ae.Message, "limit of 6 accounts") {
-		t.Fatalf("a signer past the limit: %v", err)
+	err := e.sim.Fund(nameAddr(t, "late"), e.sim.cfg.demo)
+	if err == nil || !strings.Contains(err.Error(), "limit of 6 accounts") {
+		t.Fatalf("funding a new account past the limit: %v", err)
 	}
 	before, _ := alice.AccountSummary(ctx(), "")
 	_, err = alice.DerivativeTransfer(ctx(), collUSDC, "10", "0x00000000000000000000000000000000000000aa")
@@ -97,7 +98,7 @@ func TestEvictionScanIsThrottled(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if _, err := e.client("c").CancelAll(ctx()); err == nil {
+	if err := e.sim.Fund(nameAddr(t, "c"), e.sim.cfg.demo); err == nil {
 		t.Fatal("a third account opened")
 	}
 	e.sim.mu.Lock()

@@ -23,6 +23,11 @@ func ExampleNew() {
 
 	key := hex.EncodeToString(crypto.Keccak256([]byte("example")))
 	signer, _ := api.SignerFromHex(key)
+	// The simulator acts only for accounts it knows: fund this one (tradedesk sim --fund does the same).
+	if err := s.Fund(signer.Address(), sim.DefaultDemoBalance); err != nil {
+		fmt.Println(err)
+		return
+	}
 	c := api.New(srv.URL, api.WithSigner(signer), api.WithClock(clock.Now))
 	ctx := context.Background()
 	r, err := c.PlaceOrders(ctx, []api.OrderWire{{InstrumentID: 1, Side: api.SideBuy, PositionSide: api.PositionSideBoth,

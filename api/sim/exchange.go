@@ -46,16 +46,23 @@ func (s *Sim) exchange(body []byte) (int, any) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	e := s.eng
-	a, err := e.openAccount(req.Signer)
+	a, ag, err := e.authenticate(req.Signer)
 	if err != nil {
 		return fail(err)
 	}
-	if err := a.nonces.use(req.Nonce, e.now()); err != nil {
+	nonces := &a.nonces
+	if ag != nil {
+		if !api.AgentMay(req.TxType) {
+			return fail(agentRefused(req.ActionName))
+		}
+		nonces = &ag.nonces
+	}
+	if err := nonces.use(req.Nonce, e.now()); err != nil {
 		return http.StatusUnauthorized, signedError{err.Error(), a.addr}
 	}
 	rep := txReply{TxHash: e.txHash(a.addr, req.Nonce, req.TxType), TxType: req.TxType, Address: a.addr}
 	e.curTx = rep.TxHash
-	data, err := e.apply(a, req, &rep)
+	data, err := e.apply(a, req, &rep, s.cfg.source)
 	if err != nil {
 		status, _ := fail(err)
 		return status, signedError{err.Error(), a.addr}
@@ -98,7 +105,7 @@ func (s *Sim) checkRequest(req *api.SignedRequest) error {
 }
 
 // apply runs an authenticated action and returns the response's data.
-func (e *engine) apply(a *account, req *api.SignedRequest, rep *txReply) (any, error) {
+func (e *engine) apply(a *account, req *api.SignedRequest, rep *txReply, source string) (any, error) {
 	switch d := req.Data.(type) {
 	case *api.PlaceOrderData:
 		return e.applyPlace(a, d)
@@ -122,7 +129,7 @@ func (e *engine) apply(a *account, req *api.SignedRequest, rep *txReply) (any, e
 		err := e.withdraw(a, req.TxType == api.TxDerivativeWithdraw, d.CollateralID, d.Amount, int64(d.ChainID))
 		return map[string]string{"nonce": strconv.FormatUint(d.Nonce, 10)}, err
 	}
-	return nil, badRequest("action %s is not supported", req.ActionName)
+	return e.applyControl(a, req, source)
 }
 
 // orderStatus is one placed order's answer: its id, or why it was rejected.

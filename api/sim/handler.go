@@ -27,9 +27,13 @@ func badRequest(format string, args ...any) *httpError {
 }
 
 // ServeHTTP implements http.Handler: POST /exchange and POST /info, with or without a trailing
-// slash. Every failure is {"error": "..."} with a 4xx status (5xx only from injected faults).
+// slash, and the loopback-only POST /faucet. Every failure is {"error": "..."} with a 4xx status (5xx only from injected faults).
 func (s *Sim) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	path := strings.TrimSuffix(pathpkg.Clean("/"+r.URL.Path), "/")
+	if path == "/faucet" {
+		s.faucet(w, r)
+		return
+	}
 	if path != "/exchange" && path != "/info" {
 		writeJSON(w, http.StatusNotFound, errorBody{fmt.Sprintf("no such path %s: use POST /exchange or POST /info", r.URL.Path)})
 		return

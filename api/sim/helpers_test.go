@@ -60,7 +60,41 @@ func (e *env) client(name string) *api.Client {
 	if err := c.Err(); err != nil {
 		e.t.Fatal(err)
 	}
+	e.fund(s.Address())
 	return c
+}
+
+// nameAddr is the address of the named test key.
+func nameAddr(t testing.TB, name string) string {
+	t.Helper()
+	s, err := api.SignerFromHex(keyHex(name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s.Address()
+}
+
+// open funds the named test accounts (for tests that sign bodies by hand).
+func (e *env) open(names ...string) {
+	e.t.Helper()
+	for _, n := range names {
+		e.fund(nameAddr(e.t, n))
+	}
+}
+
+// fund opens an account with the demo balance, once (the simulator acts only for accounts it
+// knows).
+func (e *env) fund(addr string) {
+	e.t.Helper()
+	e.sim.mu.Lock()
+	known := e.sim.eng.known(addr) != nil
+	e.sim.mu.Unlock()
+	if known {
+		return
+	}
+	if err := e.sim.Fund(addr, e.sim.cfg.demo); err != nil {
+		e.t.Fatal(err)
+	}
 }
 
 func ctx() context.Context { return context.Background() }

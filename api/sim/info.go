@@ -79,6 +79,8 @@ func init() {
 		"trades":               (*Sim).infoTrades,
 		"bbo":                  (*Sim).infoBBO,
 		"funding_history":      (*Sim).infoFunding,
+		"all_agents":           (*Sim).infoAgents, // control.go
+		"allAgents":            (*Sim).infoAgents,
 	}
 }
 
@@ -109,7 +111,7 @@ func (s *Sim) info(body []byte) (int, any) {
 
 func methodList() string {
 	return "account_summary, brokers_check, instruments, chart, fills, order_history, open_orders, " +
-		"instrument_leverage, supported_collateral, positions, ticker, mids, orderbook, trades, bbo, funding_history"
+		"instrument_leverage, supported_collateral, positions, ticker, mids, orderbook, trades, bbo, funding_history, allAgents"
 }
 
 // user resolves the user param to an account.

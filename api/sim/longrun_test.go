@@ -22,7 +22,11 @@ func TestLongRunStaysBounded(t *testing.T) {
 	users := []*account{}
 	s.mu.Lock()
 	for _, addr := range []string{"0x00000000000000000000000000000000000a11ce", "0x0000000000000000000000000000000000000b0b"} {
-		users = append(users, s.eng.account(mustCanon(addr)))
+		a, err := s.eng.fund(mustCanon(addr), s.cfg.demo)
+		if err != nil {
+			t.Fatal(err)
+		}
+		users = append(users, a)
 	}
 	s.mu.Unlock()
 	var heapMid uint64

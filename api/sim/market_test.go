@@ -105,7 +105,8 @@ func TestBoundedMemory(t *testing.T) {
 	// An account's own history is capped too.
 	eng := s.eng
 	eng.quiet = true
-	a, b := eng.account(mustCanon("0x00000000000000000000000000000000000a11ce")), eng.account(mustCanon("0x0000000000000000000000000000000000000b0b"))
+	a, _ := eng.fund(mustCanon("0x00000000000000000000000000000000000a11ce"), s.cfg.demo)
+	b, _ := eng.fund(mustCanon("0x0000000000000000000000000000000000000b0b"), s.cfg.demo)
 	for i := 0; i < 3000; i++ {
 		ws := eng.byID[1].markPx().String()
 		sell := api.OrderWire{InstrumentID: 1, Side: "s", Price: ws, Size: "0.001", Tif: "GTC"}

@@ -12,6 +12,7 @@ import (
 // but unchecked), since the api client refuses some of them before sending.
 func TestOrderRejections(t *testing.T) {
 	e := quietEnv(t)
+	e.open("alice")
 	mod := func(f func(w *api.OrderWire)) api.OrderWire {
 		w := limit(1, api.SideBuy, "97000", "0.1")
 		f(&w)
@@ -83,6 +84,7 @@ func envelope(t *testing.T, name string, data api.ActionData, action string, tam
 
 func TestAuthRejections(t *testing.T) {
 	e := quietEnv(t)
+	e.open("alice", "bob")
 	now := e.nowMs()
 	cancelAll := func(nonce, exp uint64) *api.CancelAllData { return &api.CancelAllData{ExpiresAfter: exp, Nonce: nonce} }
 	many := make([]api.OrderWire, 101)

@@ -47,8 +47,8 @@ func WithSeed(seed uint64) Option { return func(c *config) { c.seed = seed } }
 // WithClock sets the clock (default: the system clock). Use a *TestClock with Advance in tests.
 func WithClock(clock Clock) Option { return func(c *config) { c.clock = clock } }
 
-// WithDemoBalance sets the USDC an address receives in both its spot and derivative accounts the
-// first time the simulator sees it (default 100000; zero turns it off).
+// WithDemoBalance sets the USDC the faucet credits to both the spot and the derivative balance
+// of an address it funds (default 100000). The simulator opens no account by itself: see Fund.
 func WithDemoBalance(amount decimal.Decimal) Option { return func(c *config) { c.demo = amount } }
 
 // WithFaults makes a share of requests fail (see Faults).
@@ -67,7 +67,7 @@ func WithStep(d time.Duration) Option { return func(c *config) { c.step = d } }
 // WithFundingInterval sets how often funding is paid (default 1h).
 func WithFundingInterval(d time.Duration) Option { return func(c *config) { c.funding = d } }
 
-// DefaultDemoBalance is the USDC a new address receives unless WithDemoBalance says otherwise.
+// DefaultDemoBalance is the USDC the faucet gives unless WithDemoBalance says otherwise.
 var DefaultDemoBalance = decimal.NewFromInt(100000)
 
 // New makes a simulator. With the same options and requests it gives the same answers.

@@ -39,6 +39,8 @@ const (
 	fCancelCloids
 	fAddress
 	fEnum
+	fLeverage     // a JSON integer or a string of digits (control.go)
+	fAgentAddress // an agent's or broker's address (control.go)
 )
 
 type field struct {
@@ -228,6 +230,13 @@ func (c *strictCheck) value(v *jnode, f field, path string, market bool) error {
 			return badRequest("%s is %s: send true or false", path, v.kindName())
 		}
 		return nil
+	case fLeverage:
+		return leverageValue(v, path)
+	case fAgentAddress:
+		if v.kind != 's' {
+			return badRequest("%s is %s: send a string", path, v.kindName())
+		}
+		return plainAddress(v.text, path)
 	}
 	return c.list(v, f, path)
 }

@@ -249,6 +249,7 @@ func TestStrictRefusals(t *testing.T) {
 // Issue #21.5: an expiry exactly a day after the nonce is the furthest accepted.
 func TestExpiryBoundIsADay(t *testing.T) {
 	e := quietEnv(t)
+	e.open("alice")
 	n := e.nowMs() + 1
 	body := signed(t, "alice", api.ActionPlaceOrder, &api.PlaceOrderData{Orders: []api.OrderWire{limit(1, api.SideBuy, "97000", "0.1")},
 		ExpiresAfter: n + 86400000, Nonce: n})

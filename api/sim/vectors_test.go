@@ -50,6 +50,7 @@ func TestSigningVectorsAttributed(t *testing.T) {
 	for _, v := range vf.Vectors {
 		t.Run(v.Name, func(t *testing.T) {
 			e := quietEnv(t) // every vector uses the same nonce: one simulator each
+			e.fund(vf.Signer)
 			resp, err := http.Post(e.srv.URL+"/exchange", "application/json", bytes.NewBufferString(v.RequestBody))
 			if err != nil {
 				t.Fatal(err)

@@ -34,6 +34,9 @@ func newSimEnv(t *testing.T) *simEnv {
 		if err != nil {
 			t.Fatal(err)
 		}
+		if err := s.Fund(signer.Address(), sim.DefaultDemoBalance); err != nil {
+			t.Fatal(err)
+		}
 		return api.New(srv.URL+"/", api.WithSigner(signer), api.WithClock(clock.Now), api.WithRetry(api.RetryPolicy{Attempts: 1}))
 	}
 	e := &simEnv{sim: s, alice: client(aliceKey), bob: client(bobKey)}

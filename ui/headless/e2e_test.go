@@ -37,6 +37,9 @@ type harness struct {
 func newHarness(t *testing.T) *harness {
 	t.Helper()
 	s := sim.New(sim.WithSeed(11))
+	if err := s.Fund(testAddress(t), sim.DefaultDemoBalance); err != nil {
+		t.Fatal(err)
+	}
 	d := &dropper{sim: s}
 	srv := httptest.NewServer(d)
 	t.Cleanup(srv.Close)
@@ -465,4 +468,14 @@ func TestKeyChecksAsTheConsole(t *testing.T) {
 	if strings.Contains(errb.String(), testKey[8:24]) {
 		t.Fatal("the warning repeats the key")
 	}
+}
+
+// testAddress is the test key's account.
+func testAddress(t testing.TB) string {
+	t.Helper()
+	s, err := api.SignerFromHex(testKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s.Address()
 }
