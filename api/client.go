@@ -362,8 +362,8 @@ func redirected(op string, resp *http.Response) *Error {
 		where = "to " + text.Quote(loc.Scheme+"://"+loc.Host)
 	}
 	return &Error{Kind: KindHTTP, Op: op, Status: resp.StatusCode, ambiguous: true,
-		Message: "the exchange redirected the signed request " + where + "; it was not followed (a signed request never is), " +
-			"and the action may or may not have been executed: look it up by its cloid, never resend it blindly"}
+		Message: "redirected " + where + ", not followed (a signed request never is): the action may or may not have been executed; " +
+			"look it up by its cloid, never resend it blindly"}
 }
 
 func (c *Client) readResponse(ctx context.Context, op string, resp *http.Response, exchange bool) (*response, []byte, *Error) {

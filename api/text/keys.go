@@ -32,7 +32,8 @@ func HideKeys(s string) string {
 		for j < len(s) && isHex(s[j]) {
 			j++
 		}
-		prefixed := i >= 2 && s[i-2] == '0' && (s[i-1] == 'x' || s[i-1] == 'X')
+		// The 0 of an 0x already hidden with the run before it is not a prefix here.
+		prefixed := i-2 >= last && i >= 2 && s[i-2] == '0' && (s[i-1] == 'x' || s[i-1] == 'X')
 		if n := j - i; n >= KeyRun && (n != addressRun || !prefixed) {
 			start := i
 			if prefixed {

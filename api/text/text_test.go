@@ -56,6 +56,7 @@ func TestHideKeys(t *testing.T) {
 		{strings.ToUpper(key) + "/" + key[:41], Hidden + "/" + Hidden},
 		{"plain words, 0xdeadbeef", "plain words, 0xdeadbeef"},
 		{"40 digits without 0x " + key[:40], "40 digits without 0x " + Hidden},
+		{key[:31] + "0x" + key[:32], Hidden + "x" + Hidden}, // found by FuzzClean: the 0 ends the first run
 	} {
 		if got := HideKeys(tc.in); got != tc.want {
 			t.Errorf("HideKeys(%q) = %q, want %q", tc.in, got, tc.want)
@@ -119,6 +120,9 @@ func FuzzClean(f *testing.F) {
 		var back string
 		if err := json.Unmarshal([]byte(`"`+strings.ReplaceAll(strings.ReplaceAll(out, `\`, `\\`), `"`, `\"`)+`"`), &back); err != nil {
 			t.Fatalf("not JSON-safe: %v", err)
+		}
+		if n := longestHexRun(Brief(s)); n >= briefHex {
+			t.Fatalf("Brief keeps a run of %d hex digits: %q", n, Brief(s))
 		}
 		h := HideKeys(s)
 		for i := 0; i < len(h); {
