@@ -126,7 +126,6 @@ func New(cfg Config) *Model {
 	m.c = &common.Common{Store: cfg.Store, Styles: st, Keys: m.keys, Clock: cfg.Clock, Guard: cfg.Guard,
 		ReadOnly: readOnly, Account: cfg.Exchange.Address(), Feed: m.feed}
 	m.c.SetInstrument(cfg.Instrument)
-	m.kinds = polledKinds(cfg.Exchange.Address() != "")
 	m.addPolls()
 
 	// The panes. Adding one is one line here (see common.Pane).

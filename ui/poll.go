@@ -53,36 +53,85 @@ func (iv Intervals) withDefaults() Intervals {
 	return iv
 }
 
-func (iv Intervals) every(k state.Kind) time.Duration {
-	switch k {
-	case state.KindTickers, state.KindMids, state.KindBook, state.KindTrades:
-		return iv.Tickers
-	case state.KindAccount:
-		return iv.Account
-	case state.KindPositions:
-		return iv.Positions
-	case state.KindOrders:
-		return iv.Orders
-	}
-	return iv.Instruments
+// pollSpec is one kind the root polls: its cadence and its request. Adding a root poll is one
+// entry in pollSpecs (and its kind in state).
+type pollSpec struct {
+	kind    state.Kind
+	account bool // polled only when the console watches an account
+	every   func(Intervals) time.Duration
+	// request builds the request for what the console shows now (nil: nothing to poll yet).
+	request func(m *Model) feed.Request
 }
 
-// polledKinds are the kinds the console polls: market data always (the book and the tape of the
-// current instrument at the tickers' cadence), account data when it watches an account.
-func polledKinds(hasAccount bool) []state.Kind {
-	ks := []state.Kind{state.KindInstruments, state.KindCollateral, state.KindTickers, state.KindMids, state.KindBook, state.KindTrades}
-	if hasAccount {
-		ks = append(ks, state.KindAccount, state.KindPositions, state.KindOrders)
-	}
-	return ks
+// pollSpecs are the root's polls, in the order they start: market data (the book and the tape of
+// the current instrument at the tickers' cadence), then the account's.
+var pollSpecs = []pollSpec{
+	{state.KindInstruments, false, func(iv Intervals) time.Duration { return iv.Instruments },
+		call(func(ctx context.Context, ex api.Exchange, gen uint64, at time.Time) (state.Msg, error) {
+			in, err := ex.Instruments(ctx, "all")
+			return state.InstrumentsMsg{Gen: gen, At: at, Instruments: in}, err
+		})},
+	{state.KindCollateral, false, func(iv Intervals) time.Duration { return iv.Instruments },
+		call(func(ctx context.Context, ex api.Exchange, gen uint64, at time.Time) (state.Msg, error) {
+			cs, err := ex.SupportedCollateral(ctx, "all")
+			return state.CollateralMsg{Gen: gen, At: at, Collateral: cs}, err
+		})},
+	{state.KindTickers, false, func(iv Intervals) time.Duration { return iv.Tickers },
+		call(func(ctx context.Context, ex api.Exchange, gen uint64, at time.Time) (state.Msg, error) {
+			ts, err := ex.Ticker(ctx, "all")
+			return state.TickersMsg{Gen: gen, At: at, Tickers: ts}, err
+		})},
+	{state.KindMids, false, func(iv Intervals) time.Duration { return iv.Tickers },
+		call(func(ctx context.Context, ex api.Exchange, gen uint64, at time.Time) (state.Msg, error) {
+			ms, err := ex.Mids(ctx, "all")
+			return state.MidsMsg{Gen: gen, At: at, Mids: ms}, err
+		})},
+	{state.KindBook, false, func(iv Intervals) time.Duration { return iv.Tickers },
+		func(m *Model) feed.Request { return marketRequest(m.ex, state.KindBook, m.c.ShownInstrument()) }},
+	{state.KindTrades, false, func(iv Intervals) time.Duration { return iv.Tickers },
+		func(m *Model) feed.Request { return marketRequest(m.ex, state.KindTrades, m.c.ShownInstrument()) }},
+	{state.KindAccount, true, func(iv Intervals) time.Duration { return iv.Account },
+		call(func(ctx context.Context, ex api.Exchange, gen uint64, at time.Time) (state.Msg, error) {
+			a, err := ex.AccountSummary(ctx, ex.Address())
+			return state.AccountMsg{Gen: gen, At: at, Summary: a}, err
+		})},
+	{state.KindPositions, true, func(iv Intervals) time.Duration { return iv.Positions },
+		call(func(ctx context.Context, ex api.Exchange, gen uint64, at time.Time) (state.Msg, error) {
+			ps, err := ex.Positions(ctx, ex.Address())
+			return state.PositionsMsg{Gen: gen, At: at, Positions: ps}, err
+		})},
+	{state.KindOrders, true, func(iv Intervals) time.Duration { return iv.Orders },
+		call(func(ctx context.Context, ex api.Exchange, gen uint64, at time.Time) (state.Msg, error) {
+			page := func(ctx context.Context, p api.PageParams) (api.Page[api.OrderRecord], error) {
+				return ex.OpenOrders(ctx, ex.Address(), p)
+			}
+			os, err := api.AllPages(ctx, page, 0, nil)
+			return state.OrdersMsg{Gen: gen, At: at, Orders: os}, err
+		})},
 }
 
-// addPolls registers the root's polls with the feed: one task per kind, at the cadence of m.iv
-// (read at every wait, so a change takes effect at the next one). The tickers are the heartbeat.
+// call is a poll whose request is always the same call to the exchange.
+func call(fetch func(ctx context.Context, ex api.Exchange, gen uint64, at time.Time) (state.Msg, error)) func(*Model) feed.Request {
+	return func(m *Model) feed.Request {
+		ex := m.ex
+		return func(ctx context.Context, gen uint64, at time.Time) (state.Msg, error) { return fetch(ctx, ex, gen, at) }
+	}
+}
+
+// addPolls registers the root's polls with the feed, market data always and the account's when
+// the console watches one: one task per kind, at the cadence of m.iv (read at every wait, so a
+// change takes effect at the next one). The tickers are the heartbeat.
 func (m *Model) addPolls() {
-	for _, k := range m.kinds {
-		m.feed.Add(feed.Spec{Kind: k, Every: func() time.Duration { return m.iv.every(k) },
-			Request: m.pollRequest(k), Heartbeat: k == state.KindTickers})
+	hasAccount := m.ex.Address() != ""
+	for _, p := range pollSpecs {
+		if p.account && !hasAccount {
+			continue
+		}
+		m.kinds = append(m.kinds, p.kind)
+		every, request := p.every, p.request
+		m.feed.Add(feed.Spec{Kind: p.kind, Heartbeat: p.kind == state.KindTickers,
+			Every:   func() time.Duration { return every(m.iv) },
+			Request: func() feed.Request { return request(m) }})
 	}
 }
 
@@ -91,21 +140,6 @@ func (m *Model) setIntervals(iv Intervals) {
 	m.iv = iv.withDefaults()
 	for _, k := range m.kinds {
 		m.feed.Task(k).SetLimits(m.iv.Timeout, m.iv.MaxBackoff)
-	}
-}
-
-// pollRequest builds kind k's request: one call to the exchange, answered as k's state message.
-// The book and the tape are the current instrument's, read when the request is built (none
-// before an instrument is known).
-func (m *Model) pollRequest(k state.Kind) func() feed.Request {
-	ex := m.ex
-	return func() feed.Request {
-		if k == state.KindBook || k == state.KindTrades {
-			return marketRequest(ex, k, m.c.ShownInstrument())
-		}
-		return func(ctx context.Context, gen uint64, at time.Time) (state.Msg, error) {
-			return fetchKind(ctx, ex, k, gen, at)
-		}
 	}
 }
 
@@ -133,36 +167,6 @@ func marketRequest(ex api.Exchange, k state.Kind, symbol string) feed.Request {
 		ts, err := ex.Trades(ctx, symbol, tradeLimit)
 		return state.TradesMsg{Gen: gen, At: at, Symbol: symbol, Trades: ts}, err
 	}
-}
-
-func fetchKind(ctx context.Context, ex api.Exchange, k state.Kind, gen uint64, at time.Time) (state.Msg, error) {
-	addr := ex.Address()
-	switch k {
-	case state.KindTickers:
-		ts, err := ex.Ticker(ctx, "all")
-		return state.TickersMsg{Gen: gen, At: at, Tickers: ts}, err
-	case state.KindMids:
-		ms, err := ex.Mids(ctx, "all")
-		return state.MidsMsg{Gen: gen, At: at, Mids: ms}, err
-	case state.KindInstruments:
-		in, err := ex.Instruments(ctx, "all")
-		return state.InstrumentsMsg{Gen: gen, At: at, Instruments: in}, err
-	case state.KindCollateral:
-		cs, err := ex.SupportedCollateral(ctx, "all")
-		return state.CollateralMsg{Gen: gen, At: at, Collateral: cs}, err
-	case state.KindAccount:
-		a, err := ex.AccountSummary(ctx, addr)
-		return state.AccountMsg{Gen: gen, At: at, Summary: a}, err
-	case state.KindPositions:
-		ps, err := ex.Positions(ctx, addr)
-		return state.PositionsMsg{Gen: gen, At: at, Positions: ps}, err
-	case state.KindOrders:
-		os, err := api.AllPages(ctx, func(ctx context.Context, p api.PageParams) (api.Page[api.OrderRecord], error) {
-			return ex.OpenOrders(ctx, addr, p)
-		}, 0, nil)
-		return state.OrdersMsg{Gen: gen, At: at, Orders: os}, err
-	}
-	return nil, nil
 }
 
 // refreshNow polls the given kinds at once (after an action, or on the refresh key).

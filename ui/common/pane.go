@@ -34,8 +34,8 @@ import (
 //     with Task.Send. Timers go through Common.Feed.After, never tea.Tick, so tests can step them.
 //
 // To add a kind of data: one file in state (see state.Store), then one place in ui: a root poll
-// is one case in ui/poll.go's fetchKind plus its kind in polledKinds and its cadence in
-// Intervals; a pane's own data is the paneTask line of step 3. A stream of a kind is a
+// is one entry in ui/poll.go's pollSpecs (its cadence and its request, a field of Intervals when
+// it is configurable); a pane's own data is the paneTask line of step 3. A stream of a kind is a
 // feed.Stream added to that kind's task (Task.AddStream): its records take the same route.
 //
 // Optional interfaces: InputCapturer (a focused text input takes every key before any global

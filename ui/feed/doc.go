@@ -12,7 +12,8 @@
 // state.Msg to apply, and the command of what follows. It imports state and api, never package ui.
 //
 // To add a kind of data: declare it in state (see state.Store's recipe), then in ui either add a
-// root poll (one entry in ui/poll.go's pollSpecs: its request and its cadence) or, for a pane's own
-// data, Feed.Add a Spec in the pane's constructor and Start it on startPanesMsg (see ui/pane.go).
-// A stream for a kind is Task.AddStream with a Stream whose Message builds the kind's upsert.
+// root poll (one entry in ui/poll.go's pollSpecs: its request and its cadence) or, for a pane's
+// own data, Feed.Add a Spec in the pane's constructor and Start it on startPanesMsg (see the
+// recipe in ui/common/pane.go). A stream for a kind is Task.AddStream with a Stream whose Message
+// builds the kind's upsert.
 package feed
