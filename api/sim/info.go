@@ -86,6 +86,9 @@ func init() {
 
 // info answers one /info query.
 func (s *Sim) info(body []byte) (int, any) {
+	if _, err := parseJSON(body); err != nil && json.Valid(body) {
+		return fail(badRequest("%v", err)) // a key twice, or too deep
+	}
 	var req infoRequest
 	if err := json.Unmarshal(body, &req); err != nil {
 		return fail(badRequest("body is not a JSON object {method, params}: %v", err))
@@ -275,6 +278,14 @@ func (s *Sim) infoChart(p *infoParams) (any, error) {
 	if err != nil {
 		return nil, badRequest("params.%v", err)
 	}
+	for _, v := range []struct {
+		name string
+		n    api.Int
+	}{{"from", p.From}, {"to", p.To}} {
+		if v.n < 0 || v.n > maxChartTime {
+			return nil, badRequest("params.%s %d: want Unix seconds or milliseconds, 0 to %d", v.name, v.n, int64(maxChartTime))
+		}
+	}
 	from, to := toMillis(int64(p.From)), toMillis(int64(p.To))
 	if to == 0 {
 		to = e.now().UnixMilli()
@@ -289,6 +300,10 @@ func (s *Sim) infoChart(p *infoParams) (any, error) {
 	}
 	return out, nil
 }
+
+// maxChartTime bounds chart times before they are scaled (10^14 ms is the year 5138), so that
+// seconds × 1000 cannot wrap.
+const maxChartTime = 1e14
 
 // toMillis reads a time in Unix seconds or milliseconds (values above 10^11 are milliseconds).
 func toMillis(n int64) int64 {

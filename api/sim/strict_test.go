@@ -147,6 +147,14 @@ func TestStrictRefusals(t *testing.T) {
 			body: func(uint64) []byte {
 				return []byte(`{"method":"open_orders","params":{"user":"` + alice.Address() + `","page":4611686018427387905,"limit":1000}}`)
 			}},
+		{name: "chart from -2^63", path: "/info", status: 400, want: "params.from -9223372036854775808: want Unix seconds or milliseconds",
+			body: func(uint64) []byte {
+				return []byte(`{"method":"chart","params":{"symbol":"1","chart_type":"mark","resolution":"1","from":-9223372036854775808,"to":0}}`)
+			}},
+		{name: "info user twice", path: "/info", status: 400, want: `body.params has the key "user" twice`,
+			body: func(uint64) []byte {
+				return []byte(`{"method":"open_orders","params":{"user":"` + alice.Address() + `","user":"` + bob.Address() + `"}}`)
+			}},
 		// 3. duplicate cloids
 		{name: "cloid of an open order", body: order(func(w *api.OrderWire) { w.Cloid = openCloid }), status: 400,
 			want: `cloid "` + openCloid + `" is already used by open order`},
