@@ -110,11 +110,16 @@ var pollSpecs = []pollSpec{
 		})},
 }
 
+// exchangeCall is one call to the exchange, answered as a state message of generation gen.
+type exchangeCall func(ctx context.Context, ex api.Exchange, gen uint64, at time.Time) (state.Msg, error)
+
 // call is a poll whose request is always the same call to the exchange.
-func call(fetch func(ctx context.Context, ex api.Exchange, gen uint64, at time.Time) (state.Msg, error)) func(*Model) feed.Request {
+func call(fetch exchangeCall) func(*Model) feed.Request {
 	return func(m *Model) feed.Request {
 		ex := m.ex
-		return func(ctx context.Context, gen uint64, at time.Time) (state.Msg, error) { return fetch(ctx, ex, gen, at) }
+		return func(ctx context.Context, gen uint64, at time.Time) (state.Msg, error) {
+			return fetch(ctx, ex, gen, at)
+		}
 	}
 }
 
