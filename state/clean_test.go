@@ -40,6 +40,9 @@ func TestStoreCleansServerText(t *testing.T) {
 	fills := []api.Fill{{TradeID: 1, OrderID: 1, Instrument: "X" + hostile, Cloid: "=cmd" + hostile, Account: hostile}}
 	s.Apply(FillsMsg{Page: api.Page[api.Fill]{Data: fills, Page: 1, TotalPages: 1}})
 	s.Apply(TickersMsg{Tickers: []api.Ticker{{Symbol: "BTC" + hostile + "-PERP"}}})
+	// Streamed upserts take the same route.
+	s.Apply(OrderUpdateMsg{Seq: 1, Record: api.OrderRecord{OrderID: 2, Instrument: "BTC" + hostile, Cloid: hostile, State: "open"}})
+	s.Apply(&FillMsg{Seq: 1, Fill: api.Fill{TradeID: 9, OrderID: 2, Instrument: "X", Cloid: hostile}})
 
 	for _, in := range s.Instruments() {
 		noControl(t, "instrument", in.Name)
@@ -52,6 +55,9 @@ func TestStoreCleansServerText(t *testing.T) {
 	}
 	for _, f := range s.Fills() {
 		noControl(t, "fill", fmt.Sprint(f.Instrument, f.Cloid, f.Account))
+	}
+	if n, m := len(s.Orders()), len(s.Fills()); n != 2 || m != 2 {
+		t.Errorf("%d orders and %d fills in the store, want the streamed ones too (2 and 2)", n, m)
 	}
 	for _, tk := range s.Tickers() {
 		noControl(t, "ticker", tk.Symbol)

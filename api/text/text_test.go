@@ -114,6 +114,11 @@ func FuzzClean(f *testing.F) {
 				t.Fatalf("control %U in %q", r, out)
 			}
 		}
+		for _, r := range CleanLines(s) {
+			if (r < 0x20 && r != '\n' && r != '\t') || (r >= 0x7f && r <= 0x9f) {
+				t.Fatalf("CleanLines leaves control %U", r)
+			}
+		}
 		if Clean(out) != out {
 			t.Fatalf("not stable: %q", out)
 		}
