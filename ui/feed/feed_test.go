@@ -3,6 +3,7 @@ package feed
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -226,5 +227,38 @@ func TestOutageAndRecovery(t *testing.T) {
 	if slow.calls.Load() != calls+1 || other.Fails() != 0 || st.Freshness(state.KindAccount).Stale {
 		t.Fatalf("the heartbeat's success did not recover the other kind at once: calls %d -> %d, fails %d",
 			calls, slow.calls.Load(), other.Fails())
+	}
+}
+
+// TestQueuedPollAsksForWhatIsShownNow: a poll asked for while a request is out is queued once,
+// and built again when asked again (a chart's instrument changed twice while a request was out:
+// the last one is fetched, once); a one-off request (a next page) keeps its place in the queue.
+func TestQueuedPollAsksForWhatIsShownNow(t *testing.T) {
+	clock := NewFakeClock(t0)
+	f := New(clock, time.Second, time.Minute)
+	shown, asked := "BTC", []string{}
+	task := f.Add(Spec{Kind: state.KindChart, Every: func() time.Duration { return time.Minute },
+		Request: func() Request {
+			sym := shown
+			return func(_ context.Context, gen uint64, at time.Time) (state.Msg, error) {
+				asked = append(asked, sym)
+				return state.ChartMsg{Gen: gen, At: at, Key: state.ChartKey{Symbol: sym}}, nil
+			}
+		}})
+	first := task.Start()
+	page := task.Send(func(_ context.Context, gen uint64, at time.Time) (state.Msg, error) {
+		asked = append(asked, "page 2")
+		return state.ChartMsg{Gen: gen, At: at}, nil
+	})
+	shown = "ETH"
+	task.Poll()
+	shown = "SOL"
+	task.Poll()
+	if page != nil {
+		t.Fatal("a one-off request waits for the one out")
+	}
+	deliver(f, state.New(clock.Now), run(first))
+	if got := fmt.Sprint(asked); got != "[BTC page 2 SOL]" {
+		t.Fatalf("asked %s, want the first poll, the page, then what is shown now, once", got)
 	}
 }
