@@ -40,8 +40,8 @@ func (e *engine) liquidations() {
 				e.liquidateIsolated(a, pr.m, pr.p)
 			}
 		}
-		if len(fills) > 0 || a.deriv[collUSDC].IsNegative() {
-			e.settleDebt(a, fills)
+		if a.deriv[collUSDC].IsNegative() && !hasCross(a) {
+			e.settleDebt(a, fills) // while cross positions are open, the margin check judges the debt
 		}
 		for _, f := range fills {
 			e.recordFill(a, *f)
@@ -110,6 +110,16 @@ func (e *engine) settleDebt(a *account, fills []*fillRec) {
 	if debt.IsPositive() {
 		e.cover(a, debt, fills)
 	}
+}
+
+// hasCross reports whether an account holds a cross-margin position.
+func hasCross(a *account) bool {
+	for _, p := range a.pos {
+		if !p.isolated {
+			return true
+		}
+	}
+	return false
 }
 
 // backing is the weighted value of the derivative account's collateral other than USDC.

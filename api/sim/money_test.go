@@ -365,3 +365,38 @@ func TestTransferAndWithdrawalFeesStayInTheExchange(t *testing.T) {
 	b := checkBooks(t, e.sim)
 	checkFlows(t, b, map[string]decimal.Decimal{"USDT": dec("1000")}, map[string]decimal.Decimal{"USDT": dec("200")})
 }
+
+// Issue #22.2: a USDC debt of an account whose open positions keep it healthy is the account's
+// own: the margin check judges it, and the insurance fund pays nothing. Guards the mutation that
+// settles debts of accounts that still hold cross positions (the fund would have paid 582.905).
+func TestHealthyAccountKeepsItsDebt(t *testing.T) {
+	e := moneyEnv(t)
+	alice, bob := e.client("alice"), e.client("bob")
+	e.deposit(t, alice, collUSDC, "2000")
+	e.deposit(t, bob, collUSDC, "100000")
+	for _, sym := range []string{"BTC-PERP", "ETH-PERP"} {
+		if err := e.sim.SetLeverage(alice.Address(), sym, api.MarginCross, dec("50")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	place(t, bob, limit(1, api.SideSell, "97250", "0.2"), limit(2, api.SideSell, "3412.5", "5"))
+	place(t, alice, limit(1, api.SideBuy, "97250", "0.2"), limit(2, api.SideBuy, "3412.5", "5"))
+	if err := e.sim.SetIndexPrice("BTC-PERP", dec("110000")); err != nil { // +2,550 on BTC
+		t.Fatal(err)
+	}
+	if err := e.sim.SetIndexPrice("ETH-PERP", dec("2900")); err != nil {
+		t.Fatal(err)
+	}
+	place(t, bob, limit(2, api.SideBuy, "2900", "5"))
+	place(t, alice, limit(2, api.SideSell, "2900", "5")) // realises −2,562.50 and a 5.80 fee
+	if err := e.sim.SetIndexPrice("BTC-PERP", dec("110000.1")); err != nil { // a liquidation pass
+		t.Fatal(err)
+	}
+	s := summaryOf(t, alice, "")
+	eqDec(t, "alice USDC (her debt, backed by her BTC profit)", s.Collateral["USDC"].Balance, "-582.905")
+	if len(s.PerpPositions) != 1 {
+		t.Errorf("alice should still hold BTC: %+v", s.PerpPositions)
+	}
+	eqDec(t, "insurance fund USDC", summaryOf(t, alice, InsuranceFund).Collateral["USDC"].Balance, "0")
+	checkBooks(t, e.sim)
+}
