@@ -135,3 +135,42 @@ func (o Outcome) Word() string {
 	}
 	return "sent"
 }
+
+// FillTotal is what one order's fills add up to: the size filled, its size-weighted average
+// price and the fees paid (negative: a rebate).
+type FillTotal struct {
+	Instrument string
+	Side       string
+	OrderID    api.OrderID
+	Size       decimal.Decimal
+	AvgPrice   decimal.Decimal
+	Fee        decimal.Decimal
+	Count      int // fills added up
+}
+
+// SumFills adds fills up per order, orders in the order they first appear: a market order that
+// took five levels of the book is one total, not its first piece.
+func SumFills(fs []api.Fill) []FillTotal {
+	var out []FillTotal
+	at := map[api.OrderID]int{}
+	cost := map[api.OrderID]decimal.Decimal{}
+	for _, f := range fs {
+		i, ok := at[f.OrderID]
+		if !ok {
+			i = len(out)
+			at[f.OrderID] = i
+			out = append(out, FillTotal{Instrument: f.Instrument, Side: f.Side, OrderID: f.OrderID})
+		}
+		t := &out[i]
+		t.Size = t.Size.Add(f.Size)
+		t.Fee = t.Fee.Add(f.Fee)
+		t.Count++
+		cost[f.OrderID] = cost[f.OrderID].Add(f.Size.Mul(f.Price))
+	}
+	for i := range out {
+		if out[i].Size.IsPositive() {
+			out[i].AvgPrice = cost[out[i].OrderID].Div(out[i].Size)
+		}
+	}
+	return out
+}

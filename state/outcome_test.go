@@ -109,3 +109,25 @@ func TestCancelManyOutcome(t *testing.T) {
 		t.Fatalf("no count: %+v", o)
 	}
 }
+
+// TestSumFillsPerOrder: fills add up per order to the total size, the size-weighted average
+// price and the fees. Guards an unweighted average (97,250 here, not 97,175) and the first
+// piece taken for the whole.
+func TestSumFillsPerOrder(t *testing.T) {
+	fs := []api.Fill{
+		{OrderID: 7, Instrument: "BTC-PERP", Side: "b", Size: d("0.03"), Price: d("97100"), Fee: d("1.1652")},
+		{OrderID: 8, Instrument: "ETH-PERP", Side: "s", Size: d("1"), Price: d("3400"), Fee: d("1.36")},
+		{OrderID: 7, Instrument: "BTC-PERP", Side: "b", Size: d("0.01"), Price: d("97400"), Fee: d("0.3896")},
+	}
+	got := SumFills(fs)
+	if len(got) != 2 || got[0].OrderID != 7 || got[1].OrderID != 8 {
+		t.Fatalf("totals %+v", got)
+	}
+	b := got[0]
+	checkDec(t, "size", b.Size, "0.04")
+	checkDec(t, "average", b.AvgPrice, "97175")
+	checkDec(t, "fee", b.Fee, "1.5548")
+	if b.Count != 2 {
+		t.Fatalf("count %d", b.Count)
+	}
+}

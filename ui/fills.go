@@ -117,14 +117,20 @@ func (p *fillsPane) refresh() tea.Cmd {
 	return common.Notice(common.LevelInfo, p.fillNotice(p.fills[:added]))
 }
 
-// fillNotice is the status line's words for new fills, at the instrument's precision.
+// fillNotice is the status line's words for new fills, at the instrument's precision: the first
+// order's fills added up (size, average price, fees), not its first piece.
 func (p *fillsPane) fillNotice(fs []api.Fill) string {
-	f := fs[0]
+	totals := state.SumFills(fs)
+	f := totals[0]
 	in, ok := p.Store.Instrument(f.Instrument)
 	s := fmt.Sprintf("filled: %s %s %s @ %s", state.SideText(f.Side), numAt(f.Size, in.SizeDecimals(), ok), f.Instrument,
-		numAt(f.Price, in.PriceDecimals(), ok))
-	if len(fs) > 1 {
-		s += fmt.Sprintf(" (+%d more fills)", len(fs)-1)
+		numAt(f.AvgPrice, in.PriceDecimals(), ok))
+	if f.Count > 1 {
+		s += fmt.Sprintf(" avg of %d fills", f.Count)
+	}
+	s += ", fee " + f.Fee.String() + " USD"
+	if len(totals) > 1 {
+		s += fmt.Sprintf(" (+%d more orders filled)", len(totals)-1)
 	}
 	return s
 }

@@ -163,7 +163,7 @@ func TestFillsPagingAndNewOnTop(t *testing.T) {
 	if p.fills[p.tbl.Cursor].TradeID != selected {
 		t.Errorf("the cursor moved off the fill it was on")
 	}
-	if rings != 1 || len(notices) != 1 || notices[0] != "filled: sell 0.010 BTC-PERP @ 64,250.5 (+2 more fills)" {
+	if rings != 1 || len(notices) != 1 || notices[0] != "filled: sell 0.010 BTC-PERP @ 64,250.5, fee -0.0125 USD (+2 more orders filled)" {
 		t.Errorf("rings %d, notices %q", rings, notices)
 	}
 

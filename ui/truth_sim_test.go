@@ -10,6 +10,7 @@ import (
 	"github.com/shopspring/decimal"
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
+	"github.com/tradedesk/tradedesk/ui/common"
 	"github.com/tradedesk/tradedesk/ui/components/orderentry"
 )
 
@@ -305,5 +306,39 @@ func TestCloseAndRestingNeedNoTypedConfirmation(t *testing.T) {
 	c.key(t, "enter")
 	if n := exchangeOpen(t, c); n != 1 {
 		t.Fatalf("%d open orders on the exchange after Enter (notice %q)", n, c.m.notice)
+	}
+}
+
+// TestMarketOrderResultInTotals (issue #23, case 5), against the simulator: a 0.3 BTC market buy
+// that takes several levels is reported in totals: the fills notice that follows the order adds
+// its fills up (size, average, fees) to what the exchange's fills say. Before: "filled: buy 0.0401 BTC-PERP @ 97,341.0 (+1 more fills)".
+func TestMarketOrderResultInTotals(t *testing.T) {
+	c := newSimConsole(t, 200, 60, false)
+	pump(t, c.m, c.m.Init())
+	_, fills, _ := activityGroup(t, c.m)
+	c.key(t, "4")
+	c.m.form.SetValue(orderentry.FieldInstrument, "BTC-PERP")
+	c.m.form.SetOrderType("market")
+	c.m.form.Focus(orderentry.FieldSize)
+	c.typeText(t, "0.3")
+	c.key(t, "enter")
+	if c.m.dialog == nil {
+		t.Fatalf("no confirmation: %q", c.m.notice)
+	}
+	c.typeText(t, "yes") // 0.3 BTC is over the market-order limit
+	c.key(t, "enter")
+	pump(t, c.m, fills.f.Poll())
+	page, err := c.m.ex.Fills(context.Background(), c.m.ex.Address(), api.PageParams{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tot := state.SumFills(page.Data)
+	if len(tot) != 1 || tot[0].Count < 2 || !tot[0].Size.Equal(d("0.3")) {
+		t.Fatalf("the exchange's fills: %+v", tot)
+	}
+	want := fmt.Sprintf("filled: buy 0.3000 BTC-PERP @ %s avg of %d fills, fee %s USD",
+		common.FmtNum(tot[0].AvgPrice, 1), tot[0].Count, tot[0].Fee)
+	if c.m.notice != want {
+		t.Fatalf("fills notice %q, want %q", c.m.notice, want)
 	}
 }

@@ -16,13 +16,28 @@ func orderOutcomeText(o state.Outcome, what string) (string, bool) {
 		return what + " rejected: " + o.Reason, true
 	case state.OutcomeFilled:
 		if o.FillKnown() {
-			return fmt.Sprintf("order %d filled %s at %s: %s", o.Oid, o.Filled, o.AvgPrice.Decimal, what), false
+			of, rest := remainderText(o)
+			return fmt.Sprintf("order %d filled %s%s at %s avg%s: %s", o.Oid, o.Filled, of, o.AvgPrice.Decimal, rest, what), false
 		}
 		return fmt.Sprintf("order %d filled: %s", o.Oid, what), false
 	case state.OutcomePlaced:
 		return fmt.Sprintf("order %d placed: %s", o.Oid, what), false
 	}
 	return "order sent: " + what + txText(o.TxHash), false
+}
+
+// remainderText says what became of the part of an order that did not fill on arrival: " of 0.1"
+// and "; 0.06 resting" (or "; 0.06 not filled, cancelled"). Empty when all of it filled.
+func remainderText(o state.Outcome) (of, rest string) {
+	left := o.Remaining()
+	if !left.IsPositive() {
+		return "", ""
+	}
+	fate := "not filled, cancelled"
+	if o.Resting {
+		fate = "resting"
+	}
+	return " of " + o.Requested.String(), fmt.Sprintf("; %s %s", left, fate)
 }
 
 // cancelOutcomeText words the cancel of one order.

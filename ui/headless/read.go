@@ -54,6 +54,15 @@ func priceText(st *state.Store, symbol string, v decimal.Decimal) string {
 	return state.FormatPrice(v, state.StepDecimals(v))
 }
 
+// orderPriceText is an order's price as the console's panes show it: "market" for a market order
+// (its limit price is only the worst-price bound it was sent with, not a price it traded at).
+func orderPriceText(st *state.Store, o api.OrderRecord) string {
+	if o.IsMarket {
+		return "market"
+	}
+	return priceText(st, o.Instrument, o.LimitPrice)
+}
+
 // sizeText writes a size at the instrument's precision (or the value's own when unknown).
 func sizeText(st *state.Store, symbol string, v decimal.Decimal) string {
 	if in, ok := st.Instrument(symbol); ok {
@@ -164,7 +173,7 @@ func runOrders(ctx context.Context, r *runner) error {
 	t := newTable("INSTRUMENT", "OID>", "SIDE", "TYPE", "PRICE>", "SIZE>", "FILLED>", "TIF", "FLAGS", "PLACED", "CLOID")
 	for _, o := range orders {
 		t.add(o.Instrument, strconv.FormatUint(uint64(o.OrderID), 10), state.SideText(o.Side), state.RecordTypeText(&o),
-			priceText(st, o.Instrument, o.LimitPrice), sizeText(st, o.Instrument, o.Size),
+			orderPriceText(st, o), sizeText(st, o.Instrument, o.Size),
 			sizeText(st, o.Instrument, o.Size.Sub(o.Unfilled)), o.Tif, orderFlags(o), state.TimeText(o.Timestamp.Time, state.TimeFull), o.Cloid)
 	}
 	return t.write(r.env.Stdout)
@@ -206,7 +215,7 @@ func runHistory(ctx context.Context, r *runner) error {
 		[]string{"TIME", "INSTRUMENT", "OID>", "SIDE", "TYPE", "PRICE>", "SIZE>", "UNFILLED>", "STATE", "CLOID"},
 		func(st *state.Store, o api.OrderRecord) []string {
 			return []string{state.TimeText(o.Timestamp.Time, state.TimeFull), o.Instrument, strconv.FormatUint(uint64(o.OrderID), 10), state.SideText(o.Side), state.RecordTypeText(&o),
-				priceText(st, o.Instrument, o.LimitPrice), sizeText(st, o.Instrument, o.Size), sizeText(st, o.Instrument, o.Unfilled),
+				orderPriceText(st, o), sizeText(st, o.Instrument, o.Size), sizeText(st, o.Instrument, o.Unfilled),
 				o.State, o.Cloid}
 		})
 }

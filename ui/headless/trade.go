@@ -165,13 +165,13 @@ type orderResult struct {
 }
 
 type previewJSON struct {
-	Notional            decimal.Decimal `json:"notional"`
-	Fee                 decimal.Decimal `json:"fee"`
-	Taker               bool            `json:"taker"`
-	MarginRequired      decimal.Decimal `json:"margin_required"`
-	Leverage            decimal.Decimal `json:"leverage"`
-	UtilizationAfter    decimal.Decimal `json:"utilization_after_pct"`
-	LiquidationEstimate decimal.Decimal `json:"liquidation_estimate"`
+	Notional            decimal.Decimal  `json:"notional"`
+	Fee                 decimal.Decimal  `json:"fee"`
+	Taker               bool             `json:"taker"`
+	MarginRequired      decimal.Decimal  `json:"margin_required"`
+	Leverage            decimal.Decimal  `json:"leverage"`
+	UtilizationAfter    decimal.Decimal  `json:"utilization_after_pct"`
+	LiquidationEstimate *decimal.Decimal `json:"liquidation_estimate"` // null: none (the table says "none")
 }
 
 func runOrder(ctx context.Context, r *runner) error {
@@ -210,8 +210,13 @@ func runOrder(ctx context.Context, r *runner) error {
 }
 
 func previewOf(p state.Preview) previewJSON {
-	return previewJSON{Notional: p.Notional, Fee: p.Fee, Taker: p.Taker, MarginRequired: p.MarginRequired,
-		Leverage: p.Leverage, UtilizationAfter: p.UtilizationAfter, LiquidationEstimate: p.LiquidationEstimate}
+	out := previewJSON{Notional: p.Notional, Fee: p.Fee, Taker: p.Taker, MarginRequired: p.MarginRequired,
+		Leverage: p.Leverage, UtilizationAfter: p.UtilizationAfter}
+	if p.LiquidationEstimate.IsPositive() {
+		liq := p.LiquidationEstimate
+		out.LiquidationEstimate = &liq
+	}
+	return out
 }
 
 // orderFailed explains a failed send. When the answer was lost the order may be on the exchange:

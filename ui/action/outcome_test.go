@@ -1,0 +1,32 @@
+package action
+
+import (
+	"testing"
+
+	"github.com/shopspring/decimal"
+	"github.com/tradedesk/tradedesk/api"
+	"github.com/tradedesk/tradedesk/state"
+)
+
+// TestFilledOutcomeSaysTheRemainder (issue #23, case 5): a partly filled order's answer says the
+// filled size of the requested size, the average, and the remainder's fate. Guards the resting
+// and cancelled words swapped, and the remainder said when all of it filled.
+func TestFilledOutcomeSaysTheRemainder(t *testing.T) {
+	d := decimal.RequireFromString
+	avg := api.OptDecimal{Decimal: d("97216.6"), Valid: true}
+	for _, tc := range []struct {
+		o    state.Outcome
+		want string
+	}{
+		{state.Outcome{Kind: state.OutcomeFilled, Oid: 5, Requested: d("0.1"), Filled: d("0.1"), AvgPrice: avg},
+			"order 5 filled 0.1 at 97216.6 avg: buy"},
+		{state.Outcome{Kind: state.OutcomeFilled, Oid: 5, Requested: d("0.1"), Filled: d("0.04"), AvgPrice: avg, Resting: true},
+			"order 5 filled 0.04 of 0.1 at 97216.6 avg; 0.06 resting: buy"},
+		{state.Outcome{Kind: state.OutcomeFilled, Oid: 5, Requested: d("0.1"), Filled: d("0.04"), AvgPrice: avg},
+			"order 5 filled 0.04 of 0.1 at 97216.6 avg; 0.06 not filled, cancelled: buy"},
+	} {
+		if got, failed := orderOutcomeText(tc.o, "buy"); got != tc.want || failed {
+			t.Errorf("%+v: %q (failed %v), want %q", tc.o, got, failed, tc.want)
+		}
+	}
+}
