@@ -388,7 +388,7 @@ func TestHealthyAccountKeepsItsDebt(t *testing.T) {
 		t.Fatal(err)
 	}
 	place(t, bob, limit(2, api.SideBuy, "2900", "5"))
-	place(t, alice, limit(2, api.SideSell, "2900", "5")) // realises −2,562.50 and a 5.80 fee
+	place(t, alice, limit(2, api.SideSell, "2900", "5"))                     // realises −2,562.50 and a 5.80 fee
 	if err := e.sim.SetIndexPrice("BTC-PERP", dec("110000.1")); err != nil { // a liquidation pass
 		t.Fatal(err)
 	}
