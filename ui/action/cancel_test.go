@@ -1,0 +1,64 @@
+package action
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/tradedesk/tradedesk/api"
+	"github.com/tradedesk/tradedesk/ui/common"
+)
+
+// TestCancelCheckText: a cancel that failed or lost its answer is harmless when nothing it meant to
+// cancel is left (info), and an error saying cancelling again is safe when orders are still open.
+// Each case guards a branch: the instrument count must count only that instrument's orders.
+func TestCancelCheckText(t *testing.T) {
+	one := NewCancel(api.OrderRecord{OrderID: 7, InstrumentID: 1, Instrument: "BTC-PERP", Side: api.SideBuy})
+	inst := NewCancelInstrument(1, "BTC-PERP", 2)
+	all := NewCancelAll("Cancel ALL open orders", "cancel all 3 open order(s)", nil)
+	other := []api.OrderRecord{{OrderID: 9, InstrumentID: 2}}
+	both := append([]api.OrderRecord{{OrderID: 7, InstrumentID: 1}}, other...)
+	for _, c := range []struct {
+		name  string
+		a     *Action
+		open  []api.OrderRecord
+		gone  string
+		err   error
+		want  string
+		level common.NoticeLevel
+	}{
+		{"one order gone", one, other, "already filled", nil, "order 7 is already filled at the exchange: nothing left to cancel", common.LevelInfo},
+		{"one order still open", one, both, "", nil, "order 7 is still open; cancelling again is safe", common.LevelError},
+		{"instrument clear, another instrument open", inst, other, "", nil, "no open orders left on the instrument", common.LevelInfo},
+		{"instrument still open", inst, both, "", nil, "1 order(s) still open on the instrument", common.LevelError},
+		{"all clear", all, nil, "", nil, "no open orders left at the exchange", common.LevelInfo},
+		{"all still open", all, both, "", nil, "2 order(s) still open; cancelling again is safe", common.LevelError},
+		{"check failed", all, nil, "", errors.New("timeout"), "could not check what is still open (timeout): cancelling again is safe", common.LevelError},
+	} {
+		text, level := cancelCheckText(c.a, "timeout", c.open, c.gone, c.err)
+		if !strings.Contains(text, c.want) || level != c.level {
+			t.Errorf("%s: %q (level %d), want %q (level %d)", c.name, text, level, c.want, c.level)
+		}
+	}
+}
+
+// TestLostOrderLookupWords: what the lookup found decides the words, and "not placed" is said only
+// when the exchange answered that it has no such order.
+func TestLostOrderLookupWords(t *testing.T) {
+	a := &Action{What: "buy 0.01 BTC-PERP @ 96000"}
+	a.Order.Wire.Cloid = "0x00000000000000000000000000000001"
+	for _, c := range []struct {
+		msg   LookupDoneMsg
+		want  string
+		level common.NoticeLevel
+	}{
+		{LookupDoneMsg{Act: a, Found: &api.OrderRecord{OrderID: 5, State: api.StateOpen}}, "the exchange has it: order 5", common.LevelWarn},
+		{LookupDoneMsg{Act: a}, "was NOT placed", common.LevelWarn},
+		{LookupDoneMsg{Act: a, Err: errors.New("503")}, "the lookup failed", common.LevelError},
+	} {
+		got, text, level := c.msg.Settled()
+		if got != a || !strings.Contains(text, c.want) || level != c.level {
+			t.Errorf("%+v: %q (level %d), want %q", c.msg, text, level, c.want)
+		}
+	}
+}

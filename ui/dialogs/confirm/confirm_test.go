@@ -1,0 +1,83 @@
+package confirm
+
+import (
+	"strings"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/tradedesk/tradedesk/ui/action"
+	"github.com/tradedesk/tradedesk/ui/common"
+	"github.com/tradedesk/tradedesk/ui/common/commontest"
+)
+
+func newDialog(t *testing.T, a *action.Action) *Dialog {
+	t.Helper()
+	keys := commontest.Keys(t)
+	return New(common.NewStyles(commontest.Theme), &keys, a, 80)
+}
+
+func press(s string) tea.KeyMsg {
+	switch s {
+	case "enter":
+		return tea.KeyMsg{Type: tea.KeyEnter}
+	case "esc":
+		return tea.KeyMsg{Type: tea.KeyEsc}
+	}
+	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)}
+}
+
+func answer(t *testing.T, cmd tea.Cmd) ResultMsg {
+	t.Helper()
+	if cmd == nil {
+		t.Fatal("no answer")
+	}
+	msg, ok := cmd().(ResultMsg)
+	if !ok {
+		t.Fatalf("answered %#v", msg)
+	}
+	return msg
+}
+
+// TestEnterConfirmsOnce: the first Enter confirms; a second one (a key repeat, an impatient
+// trader) answers nothing, so the action is sent once.
+func TestEnterConfirmsOnce(t *testing.T) {
+	a := &action.Action{Title: "Place order", Lines: []string{"BUY 0.01 BTC-PERP @ 96000"}}
+	d := newDialog(t, a)
+	if v := d.View(); !strings.Contains(v, "Place order") || !strings.Contains(v, "BUY 0.01 BTC-PERP @ 96000") {
+		t.Fatalf("the dialog does not show the action:\n%s", v)
+	}
+	if msg := answer(t, d.Update(press("enter"))); !msg.Confirmed || msg.Act != a {
+		t.Fatalf("Enter answered %+v", msg)
+	}
+	if d.Update(press("enter")) != nil || !d.Answered() {
+		t.Fatal("a second Enter answered again")
+	}
+}
+
+func TestEscDropsTheAction(t *testing.T) {
+	d := newDialog(t, &action.Action{Title: "Cancel ALL open orders"})
+	if msg := answer(t, d.Update(press("esc"))); msg.Confirmed {
+		t.Fatal("Esc confirmed the action")
+	}
+	if d.Update(press("enter")) != nil {
+		t.Fatal("Enter after Esc confirmed the dropped action")
+	}
+}
+
+// TestATypedWordIsRequiredWhenAsked: under the fat-finger guard Enter alone sends nothing; the
+// word typed (in any case) does.
+func TestATypedWordIsRequiredWhenAsked(t *testing.T) {
+	d := newDialog(t, &action.Action{Title: "Place order", Typed: "yes"})
+	if !d.Capturing() || !strings.Contains(d.View(), "Type yes") {
+		t.Fatalf("the dialog does not ask for the word:\n%s", d.View())
+	}
+	if d.Update(press("enter")) != nil {
+		t.Fatal("Enter without the word confirmed")
+	}
+	for _, r := range "YeS" {
+		d.Update(press(string(r)))
+	}
+	if msg := answer(t, d.Update(press("enter"))); !msg.Confirmed {
+		t.Fatal("the typed word did not confirm")
+	}
+}
