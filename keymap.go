@@ -29,6 +29,9 @@ var defaultKeys = map[string][]string{
 	"fill_bell": {"B"}, "filter_instrument": {"i"}, "filter_state": {"s"},
 	"export_csv": {"e"}, "export_json": {"E"}, "export_stop": {"esc"},
 	"transfer": {"t"}, "withdraw": {"w"}, "transfer_max": {"ctrl+a"},
+	"ladder_buy": {"b"}, "ladder_sell": {"s"}, "ladder_cancel": {"x", "delete"},
+	"amend_up": {"shift+up", "K"}, "amend_down": {"shift+down", "J"}, "amend_price": {"p"},
+	"group_coarser": {"+", "="}, "group_finer": {"-"},
 }
 
 // buildKeyMap applies the config file's overrides to the defaults.

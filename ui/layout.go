@@ -24,8 +24,13 @@ const (
 const (
 	colLeft = iota
 	colRight
+	colMid // between the two when the window is wide enough (midWidth), else in the right column
 	colAll = -1
 )
+
+// midWidth is the width from which the wide layout has a middle column (the depth pane, beside
+// the order form).
+const midWidth = 160
 
 // stackHeight is the height from which a terminal too narrow for two columns stacks every pane
 // in one column instead of showing one pane at a time.
@@ -81,7 +86,13 @@ func (m *Model) layout() {
 		}
 	} else {
 		rightW := min(max(m.width*30/100, 48), 64)
-		m.layoutColumn(colLeft, rect{0, bodyY, m.width - rightW, bodyH})
+		m.mid = m.width >= midWidth
+		midW := 0
+		if m.mid {
+			midW = min(max(m.width*26/100, 46), 60)
+			m.layoutColumn(colMid, rect{m.width - rightW - midW, bodyY, midW, bodyH})
+		}
+		m.layoutColumn(colLeft, rect{0, bodyY, m.width - rightW - midW, bodyH})
 		m.layoutColumn(colRight, rect{m.width - rightW, bodyY, rightW, bodyH})
 	}
 	for _, s := range m.slots {
@@ -126,6 +137,29 @@ func (m *Model) layoutColumn(col int, area rect) {
 	}
 }
 
+// inColumn reports whether s is laid out in col: the middle column's panes go to the right one
+// when there is no middle column.
+func (m *Model) inColumn(s *slot, col int) bool {
+	return s.col == col || col == colAll || (col == colRight && s.col == colMid && !m.mid)
+}
+
+// midUnderFixed puts the middle column's panes right under the right column's fixed panes (the
+// depth pane under the order form) when there is no middle column.
+func midUnderFixed(all []*slot) []*slot {
+	var fixed, mid, rest []*slot
+	for _, s := range all {
+		switch {
+		case s.fixed > 0:
+			fixed = append(fixed, s)
+		case s.col == colMid:
+			mid = append(mid, s)
+		default:
+			rest = append(rest, s)
+		}
+	}
+	return append(append(fixed, mid...), rest...)
+}
+
 // fixedHeight is a fixed pane's height in a column of height h.
 func fixedHeight(s *slot, h int) int { return min(s.fixed, h*2/3) }
 
@@ -133,7 +167,7 @@ func fixedHeight(s *slot, h int) int { return min(s.fixed, h*2/3) }
 // while the column is too short for each to have its minimum.
 func (m *Model) columnSlots(col, h int) (all, shown []*slot) {
 	for _, s := range m.slots {
-		if s.col == col || col == colAll {
+		if m.inColumn(s, col) {
 			s.hidden = false
 			all = append(all, s)
 		}
@@ -148,6 +182,9 @@ func (m *Model) columnSlots(col, h int) (all, shown []*slot) {
 			}
 		}
 		return n
+	}
+	if col == colRight && !m.mid {
+		all = midUnderFixed(all)
 	}
 	shown = all
 	for len(shown) > 1 && need(shown) > h {
@@ -305,30 +342,40 @@ func (m *Model) body() []string {
 		out = append(out, m.tabBar())
 		return append(out, m.framed(m.slots[m.focus], true)...)
 	}
-	var left, right []string
-	for i, s := range m.slots {
+	var cols [3][]*slot // left, middle, right, each top to bottom
+	for _, s := range m.slots {
 		if s.hidden {
 			continue
 		}
-		f := m.framed(s, i == m.focus)
-		if s.col == colLeft || m.stacked {
-			left = append(left, f...)
-		} else {
-			right = append(right, f...)
+		switch {
+		case s.col == colLeft || m.stacked:
+			cols[0] = append(cols[0], s)
+		case s.col == colMid && m.mid:
+			cols[1] = append(cols[1], s)
+		default:
+			cols[2] = append(cols[2], s)
 		}
 	}
+	var lines [3][]string
+	for c, ss := range cols {
+		slices.SortStableFunc(ss, func(a, b *slot) int { return a.r.y - b.r.y })
+		for _, s := range ss {
+			lines[c] = append(lines[c], m.framed(s, s == m.slots[m.focus])...)
+		}
+	}
+	left, mid, right := lines[0], lines[1], lines[2]
 	out := make([]string, bodyH)
 	for y := range out {
-		var l, r string
-		if y < len(left) {
-			l = left[y]
-		}
-		if y < len(right) {
-			r = right[y]
-		}
-		out[y] = l + r
+		out[y] = lineAt(left, y) + lineAt(mid, y) + lineAt(right, y)
 	}
 	return out
+}
+
+func lineAt(col []string, y int) string {
+	if y < len(col) {
+		return col[y]
+	}
+	return ""
 }
 
 // tabBar is the narrow layout's row of pane names; the focused one is marked.

@@ -6,11 +6,13 @@ import (
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/shopspring/decimal"
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/api/text"
 	"github.com/tradedesk/tradedesk/state"
 	"github.com/tradedesk/tradedesk/ui/action"
 	"github.com/tradedesk/tradedesk/ui/common"
+	"github.com/tradedesk/tradedesk/ui/components/ladder"
 	"github.com/tradedesk/tradedesk/ui/components/orderentry"
 	"github.com/tradedesk/tradedesk/ui/components/tickers"
 	"github.com/tradedesk/tradedesk/ui/components/transfer"
@@ -42,6 +44,11 @@ type Config struct {
 	Stats bool
 	// NoFillBell keeps the terminal bell quiet on new fills (the B key toggles it too).
 	NoFillBell bool
+	// DefaultSizes is the order size the ladder's b and s put in the form, by instrument name, so
+	// Enter, Enter sends at once (through the usual checks and confirmation).
+	DefaultSizes map[string]string
+	// LargeTrade is the notional from which the tape marks a print as large (zero: the default).
+	LargeTrade decimal.Decimal
 }
 
 // Model is the console's root model: it owns focus, layout and routing, runs the polls, applies
@@ -60,10 +67,13 @@ type Model struct {
 	focus   int
 	tickers *tickers.Pane
 	form    *orderentry.Pane
+	depth   *depthPane
+	sizes   map[string]string // default order sizes by instrument (the ladder's b and s)
 
 	width, height int
 	narrow        bool
 	stacked       bool // one column of panes (tall, not wide)
+	mid           bool // the wide layout has a middle column (the depth pane)
 	tooSmall      bool
 	tabs          []tabSpan
 
@@ -114,7 +124,7 @@ func New(cfg Config) *Model {
 	st := common.NewStyles(cfg.Theme)
 	m := &Model{
 		ex: cfg.Exchange, store: cfg.Store, clock: cfg.Clock, iv: cfg.Intervals, st: st, keys: &keys,
-		help: newHelp(st), stats: cfg.Stats, footerDirty: true,
+		help: newHelp(st), stats: cfg.Stats, footerDirty: true, sizes: cfg.DefaultSizes,
 		status: statusBar{st: st, mode: cfg.Mode, network: cfg.Network, address: cfg.Exchange.Address()},
 	}
 	if cfg.Timers == nil {
@@ -147,6 +157,8 @@ func New(cfg Config) *Model {
 	m.addPane(newMarketGroup(m.c, cfg.Exchange), colLeft, 4, 0)
 	m.addPane(newActivityGroup(m.c, cfg.Exchange, !cfg.NoFillBell), colLeft, 3, 0)
 	m.addPane(newFundsGroup(m.c, cfg.Exchange), colRight, 2, 0)
+	m.depth = newDepthPane(m.c, cfg)
+	m.addPane(m.depth, colMid, 3, 0)
 
 	if cfg.Instrument != "" {
 		m.form.Update(common.InstrumentMsg{Symbol: cfg.Instrument})
@@ -212,6 +224,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.onPaneMsg(msg)
 	case tickers.FlashEndMsg:
 		return m, m.tickers.Update(msg)
+	case ladder.FlashEndMsg:
+		return m, m.depth.ladder.Update(msg)
+	case ladder.TradeMsg:
+		return m, m.onLadderTrade(msg)
 	}
 	return m, nil
 }
@@ -240,6 +256,22 @@ func (m *Model) onInstrument(msg common.InstrumentMsg) tea.Cmd {
 	// when told the market changed; the others find their data unchanged.
 	// The book and the tape follow the current instrument: poll the new one's at once.
 	return tea.Batch(cmd, m.broadcast(common.DataMsg{Kind: state.KindTickers}), m.refreshNow(state.KindBook, state.KindTrades))
+}
+
+// onLadderTrade opens the order form from the ladder: the instrument, side and price (a limit
+// order), and the instrument's default size when one is configured, the cursor on the submit
+// button so Enter reviews and a second Enter confirms; without one, the cursor waits in the size.
+func (m *Model) onLadderTrade(msg ladder.TradeMsg) tea.Cmd {
+	cmd := m.onInstrument(common.InstrumentMsg{Symbol: msg.Symbol, Side: msg.Side, Focus: true})
+	m.form.SetOrderType("limit")
+	m.form.SetValue(orderentry.FieldPrice, msg.Price.String())
+	if size := m.sizes[msg.Symbol]; size != "" {
+		m.form.SetValue(orderentry.FieldSize, size)
+		m.form.Focus(orderentry.FieldSubmit)
+	} else {
+		m.form.Focus(orderentry.FieldSize)
+	}
+	return cmd
 }
 
 // setNotice shows a notice in the status line. Notices quote server text (rejections, cloids

@@ -71,7 +71,7 @@ func Send(ex api.Exchange, a *Action, timeout time.Duration) tea.Cmd {
 }
 
 // tradeKinds are the kinds an order or a cancel changes.
-var tradeKinds = []state.Kind{state.KindOrders, state.KindPositions, state.KindAccount}
+var tradeKinds = []state.Kind{state.KindOrders, state.KindPositions, state.KindAccount, state.KindBook}
 
 // Kind is what a trading action does (its payload below, and how its answer is read).
 type Kind int
@@ -83,6 +83,7 @@ const (
 	KindCancelInstrument
 	KindCancelAll
 	KindTransfer
+	KindAmend
 )
 
 // Action is one signed action a pane asks the root model to run through the pipeline
@@ -107,6 +108,7 @@ type Action struct {
 	Cancel     api.CancelOid
 	Instrument api.InstrumentID
 	Movement   funds.Checked
+	Amend      api.OrderRecord // the order an amend cancels (Order is its replacement)
 }
 
 // NewOrder builds the confirmation of a checked order: the whole order, its preview and the

@@ -52,6 +52,10 @@ type KeyMap struct {
 	Transfer, Withdraw key.Binding
 	// Transfer form: the amount becomes the most that can be sent.
 	TransferMax key.Binding
+	// Ladder: buy or sell at the price under the cursor (the order form, prefilled), cancel the
+	// trader's own order there, move it a tick up or down or to a typed price (amend), and group
+	// price levels coarser or finer.
+	LadderBuy, LadderSell, LadderCancel, AmendUp, AmendDown, AmendPrice, GroupCoarser, GroupFiner key.Binding
 }
 
 // keyAction describes one bindable action: its config name, its help text and where it lives
@@ -114,6 +118,14 @@ func keyActions() []keyAction {
 		{"transfer", "transfer", "balances", func(k *KeyMap) *key.Binding { return &k.Transfer }, ""},
 		{"withdraw", "withdraw", "balances", func(k *KeyMap) *key.Binding { return &k.Withdraw }, ""},
 		{"transfer_max", "amount = the most (fee included)", "transfer", func(k *KeyMap) *key.Binding { return &k.TransferMax }, ""},
+		{"ladder_buy", "buy at this price", "ladder", func(k *KeyMap) *key.Binding { return &k.LadderBuy }, ""},
+		{"ladder_sell", "sell at this price", "ladder", func(k *KeyMap) *key.Binding { return &k.LadderSell }, ""},
+		{"ladder_cancel", "cancel my order here", "ladder", func(k *KeyMap) *key.Binding { return &k.LadderCancel }, ""},
+		{"amend_up", "move my order a tick", "ladder", func(k *KeyMap) *key.Binding { return &k.AmendUp }, "amend_down"},
+		{"amend_down", "move my order a tick down", "ladder", func(k *KeyMap) *key.Binding { return &k.AmendDown }, ""},
+		{"amend_price", "move my order to a price", "ladder", func(k *KeyMap) *key.Binding { return &k.AmendPrice }, ""},
+		{"group_coarser", "group levels", "ladder", func(k *KeyMap) *key.Binding { return &k.GroupCoarser }, "group_finer"},
+		{"group_finer", "group levels finer", "ladder", func(k *KeyMap) *key.Binding { return &k.GroupFiner }, ""},
 	}
 	for i := range 9 {
 		n := i
@@ -169,6 +181,7 @@ var places = [][]string{
 	{"chart", "group"}, {"group"}, // the Market group: chart, instrument
 	{"fills", "list", "export", "group"}, {"history", "list", "export", "group"},
 	{"balances", "list", "group"}, {"transfer", "form", "group"}, {"list", "group"}, // Funds: ..., brokers
+	{"ladder", "list", "group"}, // the Depth group: ladder, tape (a list)
 	{"dialog"},
 }
 

@@ -1,0 +1,349 @@
+package ladder
+
+import (
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/textinput"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/shopspring/decimal"
+	"github.com/tradedesk/tradedesk/api"
+	"github.com/tradedesk/tradedesk/state"
+	"github.com/tradedesk/tradedesk/ui/common"
+)
+
+// flashFor is how long a changed level stays marked.
+const flashFor = 700 * time.Millisecond
+
+// groups are the grouping steps, in ticks.
+var groups = []int64{1, 2, 5, 10, 20, 50, 100, 200, 500, 1000}
+
+// FlashEndMsg ends the level flashes that started before At.
+type FlashEndMsg struct{ At time.Time }
+
+// TradeMsg asks the root to open the order form on Symbol, Side, at Price (limit), with the
+// instrument's default size when one is configured.
+type TradeMsg struct {
+	Symbol, Side string
+	Price        decimal.Decimal
+}
+
+// row is one drawn level: its side, price, size, cumulative size and own size.
+type row struct {
+	ask             bool
+	price, size, cu decimal.Decimal
+	own             decimal.Decimal
+	blank           bool // no level here (a side shorter than its half of the pane)
+}
+
+type flash struct {
+	until time.Time
+	mark  string // ▲ grew, ▼ shrank, • new
+}
+
+// Pane is the ladder.
+type Pane struct {
+	*common.Common
+	w, h    int
+	focused bool
+	group   int // index in groups
+	cursor  int // row index among the price rows (asks first, top to bottom)
+	symbol  string
+	in      state.Instrument
+	view    state.BookView
+	rows    []row
+	prev    map[string]decimal.Decimal // side+price -> size at the last book
+	flashes map[string]flash
+	flashOn bool
+	lines   string // the rendered pane
+	dirty   bool
+	price   textinput.Model // a typed price for the amend
+	typing  bool
+	version [3]uint64 // book, orders, instruments versions rendered
+}
+
+// New is the ladder of the current instrument.
+func New(c *common.Common) *Pane {
+	p := &Pane{Common: c, prev: map[string]decimal.Decimal{}, flashes: map[string]flash{}, dirty: true, cursor: -1}
+	p.price = common.NewField("new price", 24)
+	p.price.Prompt = "move to: "
+	return p
+}
+
+// Title implements common.Pane.
+func (p *Pane) Title() string {
+	if p.group == 0 {
+		return "Ladder"
+	}
+	return "Ladder ×" + decimal.NewFromInt(groups[p.group]).String()
+}
+
+// Kinds implements common.KindsShower.
+func (p *Pane) Kinds() []state.Kind { return []state.Kind{state.KindBook} }
+
+// Capturing implements common.InputCapturer: while a price is typed it takes every key.
+func (p *Pane) Capturing() bool { return p.typing }
+
+// SetSize implements common.Pane.
+func (p *Pane) SetSize(w, h int) {
+	p.w, p.h = w, h
+	p.price.Width = max(w-12, 1)
+	p.load()
+}
+
+// SetFocused implements common.Pane.
+func (p *Pane) SetFocused(f bool) { p.focused, p.dirty = f, true }
+
+// halves is how many ask rows and bid rows fit: the header and the mid line take two lines, the
+// asks get the upper half and the bids the lower, so the mid line stays in the middle.
+func (p *Pane) halves() (asks, bids int) {
+	n := max(p.h-2, 0)
+	return n / 2, n - n/2
+}
+
+// tick is the instrument's tick (0.01 before instruments load).
+func (p *Pane) tick() decimal.Decimal {
+	if p.in.TickSize.IsPositive() {
+		return p.in.TickSize
+	}
+	return decimal.New(1, -2)
+}
+
+// groupSize is the price step of the current grouping.
+func (p *Pane) groupSize() decimal.Decimal {
+	if p.group == 0 {
+		return decimal.Zero
+	}
+	return p.tick().Mul(decimal.NewFromInt(groups[p.group]))
+}
+
+// Update implements common.Pane.
+func (p *Pane) Update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case common.DataMsg:
+		switch msg.Kind {
+		case state.KindBook, state.KindOrders, state.KindInstruments, state.KindTickers:
+			return p.load()
+		}
+	case FlashEndMsg:
+		return p.endFlashes(msg.At)
+	case tea.KeyMsg:
+		if p.typing {
+			return p.typePrice(msg)
+		}
+		return p.handleKey(msg)
+	}
+	return nil
+}
+
+// load reads the book window and own orders when they changed (or the instrument did), and
+// starts flashes for levels whose size moved.
+func (p *Pane) load() tea.Cmd {
+	sym := p.ShownInstrument()
+	v := [3]uint64{p.Store.Version(state.KindBook), p.Store.Version(state.KindOrders), p.Store.Version(state.KindInstruments)}
+	if sym != p.symbol {
+		p.symbol, p.cursor = sym, -1
+		clear(p.prev)
+		clear(p.flashes)
+		v[0] = ^uint64(0) // read it again below
+	}
+	if in, ok := p.Store.Instrument(sym); ok {
+		p.in = in
+	}
+	asks, bids := p.halves()
+	p.view = p.Store.BookWindow(sym, p.groupSize(), max(asks, bids))
+	cmd := p.markChanges(v[0] != p.version[0])
+	p.version = v
+	p.buildRows(asks, bids)
+	p.dirty = true
+	return cmd
+}
+
+// markChanges compares the window with the last one: a level that grew, shrank or is new
+// flashes with a marker. The first book of an instrument or a grouping flashes nothing.
+func (p *Pane) markChanges(bookMoved bool) tea.Cmd {
+	if !bookMoved {
+		return nil
+	}
+	now := p.Clock()
+	first := len(p.prev) == 0
+	seen := make(map[string]decimal.Decimal, len(p.view.Asks)+len(p.view.Bids))
+	started := false
+	for _, side := range []struct {
+		tag  string
+		rows []state.BookRow
+	}{{"a", p.view.Asks}, {"b", p.view.Bids}} {
+		for _, r := range side.rows {
+			k := side.tag + r.Price.String()
+			seen[k] = r.Size
+			if first {
+				continue
+			}
+			old, ok := p.prev[k]
+			mark := ""
+			switch {
+			case !ok:
+				mark = "•"
+			case r.Size.GreaterThan(old):
+				mark = "▲"
+			case r.Size.LessThan(old):
+				mark = "▼"
+			}
+			if mark != "" {
+				p.flashes[k] = flash{until: now.Add(flashFor), mark: mark}
+				started = true
+			}
+		}
+	}
+	p.prev = seen
+	if started && !p.flashOn {
+		p.flashOn = true
+		return p.Feed.After(flashFor, FlashEndMsg{At: now.Add(flashFor)})
+	}
+	return nil
+}
+
+func (p *Pane) endFlashes(at time.Time) tea.Cmd {
+	p.flashOn = false
+	var next time.Time
+	for k, f := range p.flashes {
+		if !f.until.After(at) {
+			delete(p.flashes, k)
+		} else if next.IsZero() || f.until.Before(next) {
+			next = f.until
+		}
+	}
+	p.dirty = true
+	if !next.IsZero() {
+		p.flashOn = true
+		return p.Feed.After(next.Sub(at), FlashEndMsg{At: next})
+	}
+	return nil
+}
+
+// buildRows lays the window out: asks best nearest the mid (so reversed), bids below; a side
+// with fewer levels than its half leaves blank rows at the far end.
+func (p *Pane) buildRows(asks, bids int) {
+	own := p.ownSizes()
+	p.rows = p.rows[:0]
+	for i := asks - 1; i >= 0; i-- {
+		p.rows = append(p.rows, p.rowAt(p.view.Asks, i, true, own))
+	}
+	for i := range bids {
+		p.rows = append(p.rows, p.rowAt(p.view.Bids, i, false, own))
+	}
+	if p.cursor < 0 || p.cursor >= len(p.rows) {
+		p.cursor = asks // the best bid
+		if p.cursor >= len(p.rows) {
+			p.cursor = len(p.rows) - 1
+		}
+	}
+}
+
+func (p *Pane) rowAt(levels []state.BookRow, i int, ask bool, own map[string]decimal.Decimal) row {
+	if i >= len(levels) {
+		return row{ask: ask, blank: true}
+	}
+	l := levels[i]
+	return row{ask: ask, price: l.Price, size: l.Size, cu: l.Cum, own: own[sideKey(ask, l.Price)]}
+}
+
+func sideKey(ask bool, px decimal.Decimal) string {
+	if ask {
+		return "a" + px.String()
+	}
+	return "b" + px.String()
+}
+
+// ownSizes sums the trader's open orders on this instrument by side and (grouped) price.
+func (p *Pane) ownSizes() map[string]decimal.Decimal {
+	out := map[string]decimal.Decimal{}
+	for _, o := range p.ownOrders() {
+		ask := o.Side == api.SideSell
+		k := sideKey(ask, bucket(o.LimitPrice, p.groupSize(), !ask))
+		out[k] = out[k].Add(o.Unfilled)
+	}
+	return out
+}
+
+// ownOrders are the trader's open limit orders on the ladder's instrument.
+func (p *Pane) ownOrders() []api.OrderRecord {
+	var out []api.OrderRecord
+	for _, o := range p.Store.Orders() {
+		if strings.EqualFold(o.Instrument, p.symbol) && !o.IsMarket && !(o.TriggerPx.Valid && o.TriggerPx.Decimal.IsPositive()) {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// bucket is the grouped price of px, as state groups levels (bids down, asks up).
+func bucket(px, group decimal.Decimal, bids bool) decimal.Decimal {
+	if !group.IsPositive() {
+		return px
+	}
+	q := px.Div(group)
+	if bids {
+		q = q.Floor()
+	} else {
+		q = q.Ceil()
+	}
+	return q.Mul(group)
+}
+
+// Cursor is the level under the cursor: its side (api.SideSell for an ask) and price; ok is false
+// on a blank row.
+func (p *Pane) Cursor() (side string, price decimal.Decimal, ok bool) {
+	if p.cursor < 0 || p.cursor >= len(p.rows) || p.rows[p.cursor].blank {
+		return "", decimal.Zero, false
+	}
+	r := p.rows[p.cursor]
+	if r.ask {
+		return api.SideSell, r.price, true
+	}
+	return api.SideBuy, r.price, true
+}
+
+// Rows is how many price rows the ladder shows (asks and bids, blank ones included).
+func (p *Pane) Rows() int { return len(p.rows) }
+
+// MoveTo puts the cursor on row i (0 is the top ask row).
+func (p *Pane) MoveTo(i int) {
+	p.cursor = min(max(i, 0), max(len(p.rows)-1, 0))
+	p.dirty = true
+}
+
+// MoveToPrice puts the cursor on the row of price on the side given (api.SideBuy: bids); it
+// reports whether that row is on screen.
+func (p *Pane) MoveToPrice(side string, price decimal.Decimal) bool {
+	for i, r := range p.rows {
+		if !r.blank && r.ask == (side == api.SideSell) && r.price.Equal(price) {
+			p.MoveTo(i)
+			return true
+		}
+	}
+	return false
+}
+
+// Group is the grouping in ticks (1: none).
+func (p *Pane) Group() int64 { return groups[p.group] }
+
+// ShortHelp implements common.Pane.
+func (p *Pane) ShortHelp() []key.Binding {
+	k := p.Keys
+	if p.typing {
+		return []key.Binding{k.Confirm, k.Dismiss}
+	}
+	return []key.Binding{k.LadderBuy, k.LadderSell, k.LadderCancel, k.AmendUp, k.AmendPrice, k.GroupCoarser}
+}
+
+// FullHelp implements common.Pane.
+func (p *Pane) FullHelp() [][]key.Binding {
+	k := p.Keys
+	return [][]key.Binding{
+		{k.Up, k.Down, k.LadderBuy, k.LadderSell},
+		{k.LadderCancel, k.AmendUp, k.AmendDown, k.AmendPrice},
+		{k.GroupCoarser, k.GroupFiner},
+	}
+}

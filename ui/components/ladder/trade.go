@@ -1,0 +1,153 @@
+package ladder
+
+import (
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/shopspring/decimal"
+	"github.com/tradedesk/tradedesk/api"
+	"github.com/tradedesk/tradedesk/state"
+	"github.com/tradedesk/tradedesk/ui/action"
+	"github.com/tradedesk/tradedesk/ui/common"
+)
+
+func (p *Pane) handleKey(msg tea.KeyMsg) tea.Cmd {
+	k := p.Keys
+	switch {
+	case key.Matches(msg, k.Up):
+		p.MoveTo(p.cursor - 1)
+	case key.Matches(msg, k.Down):
+		p.MoveTo(p.cursor + 1)
+	case key.Matches(msg, k.PageUp, k.Top):
+		p.MoveTo(0)
+	case key.Matches(msg, k.PageDown, k.Bottom):
+		p.MoveTo(len(p.rows) - 1)
+	case key.Matches(msg, k.GroupCoarser):
+		return p.regroup(p.group + 1)
+	case key.Matches(msg, k.GroupFiner):
+		return p.regroup(p.group - 1)
+	case key.Matches(msg, k.LadderBuy):
+		return p.trade(api.SideBuy)
+	case key.Matches(msg, k.LadderSell):
+		return p.trade(api.SideSell)
+	case key.Matches(msg, k.LadderCancel):
+		return p.cancel()
+	case key.Matches(msg, k.AmendUp):
+		return p.amendBy(1)
+	case key.Matches(msg, k.AmendDown):
+		return p.amendBy(-1)
+	case key.Matches(msg, k.AmendPrice):
+		if _, ok := p.ownAtCursor(); !ok {
+			return common.Notice(common.LevelInfo, "no order of yours on this level to move")
+		}
+		p.typing, p.dirty = true, true
+		p.price.SetValue("")
+		return p.price.Focus()
+	}
+	return nil
+}
+
+// regroup changes the grouping; the cursor goes back to the best bid and nothing flashes.
+func (p *Pane) regroup(g int) tea.Cmd {
+	g = min(max(g, 0), len(groups)-1)
+	if g == p.group {
+		return nil
+	}
+	p.group, p.cursor = g, -1
+	clear(p.prev)
+	clear(p.flashes)
+	p.version[0] = ^uint64(0)
+	return p.load()
+}
+
+// trade opens the order form at the cursor's price: b buys, s sells, whichever side the level
+// is on (buying at an ask price is a marketable limit, which the form's checks preview).
+func (p *Pane) trade(side string) tea.Cmd {
+	_, px, ok := p.Cursor()
+	if !ok || p.symbol == "" {
+		return common.Notice(common.LevelInfo, "no price level under the cursor")
+	}
+	if p.ReadOnly != "" {
+		return common.ReadOnlyNotice(p.ReadOnly, state.SideText(side)+" "+p.symbol)
+	}
+	sym := p.symbol
+	return func() tea.Msg { return TradeMsg{Symbol: sym, Side: side, Price: px} }
+}
+
+// ownAtCursor is the trader's newest open order on the cursor's row.
+func (p *Pane) ownAtCursor() (api.OrderRecord, bool) {
+	if p.cursor < 0 || p.cursor >= len(p.rows) || p.rows[p.cursor].blank {
+		return api.OrderRecord{}, false
+	}
+	r := p.rows[p.cursor]
+	for _, o := range p.ownOrders() {
+		ask := o.Side == api.SideSell
+		if ask == r.ask && bucket(o.LimitPrice, p.groupSize(), !ask).Equal(r.price) {
+			return o, true
+		}
+	}
+	return api.OrderRecord{}, false
+}
+
+// cancel cancels the trader's order on the cursor's row (a cancel is safe: no confirmation).
+func (p *Pane) cancel() tea.Cmd {
+	o, ok := p.ownAtCursor()
+	if !ok {
+		return common.Notice(common.LevelInfo, "no order of yours on this level to cancel")
+	}
+	return action.Request(action.NewCancel(o))
+}
+
+// amendBy moves the trader's order on the cursor's row by ticks.
+func (p *Pane) amendBy(ticks int64) tea.Cmd {
+	o, ok := p.ownAtCursor()
+	if !ok {
+		return common.Notice(common.LevelInfo, "no order of yours on this level to move")
+	}
+	return p.amendTo(o, o.LimitPrice.Add(p.tick().Mul(decimal.NewFromInt(ticks))).String())
+}
+
+// amendTo checks the order moved to price with the one order check and asks the pipeline to
+// cancel and replace it (one confirmed action, a new client id).
+func (p *Pane) amendTo(o api.OrderRecord, price string) tea.Cmd {
+	if p.ReadOnly != "" {
+		return common.ReadOnlyNotice(p.ReadOnly, "amend an order")
+	}
+	tif := o.Tif
+	if tif == "" {
+		tif = api.TifGTC
+	}
+	in := state.OrderIntent{Instrument: o.Instrument, Side: o.Side, Type: state.Limit, Price: price,
+		Size: o.Unfilled.String(), Tif: tif, ReduceOnly: o.ReduceOnly, PostOnly: o.PostOnly, Cloid: state.NewCloid()}
+	checked, errs := p.Store.CheckOrder(in, p.Guard)
+	if len(errs) > 0 {
+		return common.Notice(common.LevelError, "order not moved: "+common.JoinFieldErrors(errs))
+	}
+	if checked.Wire.Price == o.LimitPrice.String() {
+		return nil
+	}
+	return action.Request(action.NewAmend(o, checked, p.Styles))
+}
+
+// typePrice edits the typed amend price: Enter moves the order there, Esc drops it.
+func (p *Pane) typePrice(msg tea.KeyMsg) tea.Cmd {
+	p.dirty = true
+	switch {
+	case key.Matches(msg, p.Keys.Dismiss):
+		p.typing = false
+		p.price.Blur()
+		return nil
+	case msg.Type == tea.KeyEnter:
+		p.typing = false
+		p.price.Blur()
+		o, ok := p.ownAtCursor()
+		if !ok {
+			return common.Notice(common.LevelWarn, "the order is no longer on this level")
+		}
+		return p.amendTo(o, strings.TrimSpace(p.price.Value()))
+	}
+	var cmd tea.Cmd
+	p.price, cmd = p.price.Update(msg)
+	return cmd
+}

@@ -1,0 +1,128 @@
+package ui
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/shopspring/decimal"
+	"github.com/tradedesk/tradedesk/api"
+	"github.com/tradedesk/tradedesk/state"
+	"github.com/tradedesk/tradedesk/ui/common"
+	"github.com/tradedesk/tradedesk/ui/components/orderentry"
+)
+
+// exchangeOrders is the account's open orders as the exchange (the simulator) lists them.
+func exchangeOrders(t *testing.T, c *simConsole) []api.OrderRecord {
+	t.Helper()
+	os, err := api.AllPages(context.Background(), func(ctx context.Context, p api.PageParams) (api.Page[api.OrderRecord], error) {
+		return c.m.ex.OpenOrders(ctx, c.m.ex.Address(), p)
+	}, 0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return os
+}
+
+// oneOrderAt checks that the exchange holds exactly one open order, a buy at px, and returns it.
+func oneOrderAt(t *testing.T, c *simConsole, step string, px decimal.Decimal) api.OrderRecord {
+	t.Helper()
+	os := exchangeOrders(t, c)
+	if len(os) != 1 {
+		t.Fatalf("%s: %d open orders at the exchange, want exactly 1 (notice %q)", step, len(os), c.m.notice)
+	}
+	if !os[0].LimitPrice.Equal(px) || os[0].Side != api.SideBuy {
+		t.Fatalf("%s: the open order is %s @ %s, want a buy @ %s (notice %q)", step, os[0].Side, os[0].LimitPrice, px, c.m.notice)
+	}
+	return os[0]
+}
+
+// TestTradeFromTheLadder places, amends and cancels an order from the ladder against the
+// simulator over HTTP, reading the exchange's open orders after each step: b on a bid level opens
+// the form at that price with the configured size (Enter reviews, Enter confirms), the order shows
+// on its level, K (shift+up) moves it a tick as one confirmed cancel-and-replace with a new
+// client id, even when the cancel's answer is lost (the old order is looked up, never two live
+// orders), and stops with nothing placed when the cancel never arrived; x cancels it.
+func TestTradeFromTheLadder(t *testing.T) {
+	l := &lossy{}
+	c := newSimConsoleVia(t, 200, 60, false, func(h http.Handler) http.Handler { l.h = h; return l })
+	pump(t, c.m, c.m.Init())
+	c.m.sizes = map[string]string{"BTC-PERP": "0.01"}
+	_, cmd := c.m.Update(common.InstrumentMsg{Symbol: "BTC-PERP"})
+	pump(t, c.m, cmd)
+	lad := c.m.depth.ladder
+	c.key(t, "9")
+	c.key(t, "down", "down", "down")
+	side, px, ok := lad.Cursor()
+	if !ok || side != api.SideBuy {
+		t.Fatalf("cursor on %q %s (ok %v), want a bid level:\n%s", side, px, ok, lad.View())
+	}
+
+	c.key(t, "b")
+	if c.m.form.Value(orderentry.FieldPrice) != px.String() || c.m.form.Side() != api.SideBuy || c.m.form.Value(orderentry.FieldSize) != "0.01" {
+		t.Fatalf("form: price %q side %q size %q, want %s buy 0.01", c.m.form.Value(orderentry.FieldPrice), c.m.form.Side(), c.m.form.Value(orderentry.FieldSize), px)
+	}
+	c.key(t, "enter")
+	if c.m.dialog == nil {
+		t.Fatalf("Enter did not open the confirmation (notice %q)", c.m.notice)
+	}
+	c.key(t, "enter")
+	first := oneOrderAt(t, c, "placed", px)
+
+	c.key(t, "9")
+	if !lad.MoveToPrice(api.SideBuy, px) || !strings.Contains(lad.View(), "◆0.0100") {
+		t.Fatalf("the own order is not marked on its level:\n%s", lad.View())
+	}
+	tick := decimal.RequireFromString("0.1")
+	if in, ok := c.m.store.Instrument("BTC-PERP"); ok {
+		tick = in.TickSize
+	}
+
+	c.key(t, "K")
+	if c.m.dialog == nil {
+		t.Fatalf("K did not ask to confirm the move (notice %q)", c.m.notice)
+	}
+	c.key(t, "enter")
+	second := oneOrderAt(t, c, "amended", px.Add(tick))
+	if second.OrderID == first.OrderID || second.Cloid == first.Cloid || second.Cloid == "" {
+		t.Errorf("the amend kept the order id or client id: %d %q -> %d %q", first.OrderID, first.Cloid, second.OrderID, second.Cloid)
+	}
+
+	// The cancel's answer is lost after the exchange acted on it: the old order is looked up,
+	// found cancelled, and only then is the new one placed.
+	if !lad.MoveToPrice(api.SideBuy, px.Add(tick)) {
+		t.Fatalf("the moved order's level is not on the ladder:\n%s", lad.View())
+	}
+	l.act = true
+	l.drop.Store(true)
+	c.key(t, "K", "enter")
+	third := oneOrderAt(t, c, "amended with the cancel's answer lost", px.Add(tick.Mul(decimal.NewFromInt(2))))
+	if third.OrderID == second.OrderID {
+		t.Error("the order was not replaced")
+	}
+
+	// The cancel never reaches the exchange: the old order is found still open and nothing is
+	// placed.
+	if !lad.MoveToPrice(api.SideBuy, third.LimitPrice) {
+		t.Fatalf("the moved order's level is not on the ladder:\n%s", lad.View())
+	}
+	l.act = false
+	l.drop.Store(true)
+	c.key(t, "K", "enter")
+	if got := oneOrderAt(t, c, "amend whose cancel was lost before the exchange", third.LimitPrice); got.OrderID != third.OrderID {
+		t.Errorf("order %d replaced by %d though its cancel never arrived", third.OrderID, got.OrderID)
+	}
+	if !strings.Contains(c.m.notice, "still open") || !strings.Contains(c.m.notice, "nothing placed") {
+		t.Errorf("notice %q, want that the order is still open and nothing was placed", c.m.notice)
+	}
+
+	c.key(t, "x")
+	if os := exchangeOrders(t, c); len(os) != 0 {
+		t.Fatalf("%d open orders after x on the ladder (notice %q)", len(os), c.m.notice)
+	}
+	pump(t, c.m, c.m.refreshNow(state.KindOrders))
+	if strings.Contains(lad.View(), "◆") {
+		t.Errorf("a cancelled order is still marked:\n%s", lad.View())
+	}
+}
