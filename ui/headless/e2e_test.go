@@ -206,7 +206,7 @@ func TestMarketOrderAndReadCommands(t *testing.T) {
 func TestTransfer(t *testing.T) {
 	h := newHarness(t)
 	var err error
-	out := h.ok("transfer", "--collateral", "USDC", "--amount", "10", "--to-derivatives")
+	out := h.ok("transfer", "--collateral", "USDC", "--amount", "10", "--to-derivatives", "--yes")
 	if !strings.Contains(out, "done (tx") {
 		t.Fatalf("transfer output %q", out)
 	}
@@ -218,12 +218,12 @@ func TestTransfer(t *testing.T) {
 	if code != ExitFailure || !strings.HasPrefix(errs, "tradedesk withdraw: spot withdrawal rejected, nothing sent: chain: ") {
 		t.Fatalf("withdraw to a chain that is not a bridge: %d %q", code, errs)
 	}
-	out = h.ok("withdraw", "--collateral", "usdc", "--amount", "5", "--chain", "42161", "--from", "derivative")
+	out = h.ok("withdraw", "--collateral", "usdc", "--amount", "5", "--chain", "42161", "--from", "derivative", "--yes")
 	if !strings.Contains(out, "Derivative withdrawal: 5 USDC") || !strings.Contains(out, "done (tx 0x") {
 		t.Fatalf("withdraw output %q", out)
 	}
 	dest := "0x00000000000000000000000000000000000000aa"
-	out = h.ok("transfer", "--collateral", "USDC", "--amount", "3", "--to", dest)
+	out = h.ok("transfer", "--collateral", "USDC", "--amount", "3", "--to", dest, "--yes")
 	if !strings.Contains(out, "Spot transfer: 3 USDC") || !strings.Contains(strings.ToLower(out), dest) {
 		t.Fatalf("transfer to another account: %q", out)
 	}

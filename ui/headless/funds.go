@@ -1,21 +1,27 @@
 package headless
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"flag"
 	"fmt"
+	"io"
+	"os"
 	"strings"
 
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/api/text"
 	"github.com/tradedesk/tradedesk/state/funds"
+	"golang.org/x/term"
 )
 
 func moneyFlags(fs *flag.FlagSet, o *opts) {
 	fs.StringVar(&o.collateral, "collateral", "", "collateral symbol or id, e.g. USDC")
 	fs.StringVar(&o.amount, "amount", "", "amount to move, e.g. 10")
 	fs.StringVar(&o.from, "from", "spot", "balance to take it from: spot or derivative")
+	fs.BoolVar(&o.yes, "yes", false, "send it without asking (needed when stdin is not a terminal)")
+	fs.BoolVar(&o.dryRun, "dry-run", false, "check it and print what would move, but do not send it")
 }
 
 func transferFlags(fs *flag.FlagSet, o *opts) {
@@ -48,10 +54,10 @@ func withdrawFlags(fs *flag.FlagSet, o *opts) {
 
 func init() {
 	register(&command{name: "transfer", trades: true, flags: transferFlags, run: runTransfer,
-		usage:   "--collateral SYM --amount N (--to ADDRESS [--from spot|derivative] | --to-derivatives | --to-spot)",
+		usage:   "--collateral SYM --amount N (--to ADDRESS [--from spot|derivative] | --to-derivatives | --to-spot) [--yes] [--dry-run]",
 		summary: "Move collateral to another account, or between your own spot and derivative balances."})
 	register(&command{name: "withdraw", trades: true, flags: withdrawFlags, run: runWithdraw,
-		usage:   "--collateral SYM --amount N --chain ID [--from spot|derivative]",
+		usage:   "--collateral SYM --amount N --chain ID [--from spot|derivative] [--yes] [--dry-run]",
 		summary: "Withdraw collateral to your address on a chain the collateral is bridged to."})
 }
 
@@ -135,6 +141,9 @@ func (r *runner) move(ctx context.Context, req funds.Request) error {
 	if len(errs) > 0 {
 		return errors.New(req.Op.String() + " rejected, nothing sent: " + oneLine(funds.Errors(errs).Error()))
 	}
+	if send, err := r.confirmMove(checked); !send || err != nil {
+		return err
+	}
 	resp, err := checked.Send(ctx, r.client)
 	if err != nil {
 		if api.IsAmbiguous(err) {
@@ -150,4 +159,72 @@ func (r *runner) move(ctx context.Context, req funds.Request) error {
 	}
 	_, err = fmt.Fprintf(r.env.Stdout, "done (tx %s)\n", text.Clean(resp.TxHash))
 	return err
+}
+
+// moveJSON is a movement's preview as --dry-run --json prints it.
+type moveJSON struct {
+	Operation   string `json:"operation"`
+	Collateral  string `json:"collateral"`
+	Amount      string `json:"amount"`
+	Fee         string `json:"fee"`
+	Leaves      string `json:"leaves"`  // amount and fee: what leaves the balance
+	Arrives     string `json:"arrives"` // what the destination receives
+	Destination string `json:"destination,omitempty"`
+	ChainID     int64  `json:"chain_id,omitempty"`
+	Sent        bool   `json:"sent"`
+}
+
+// confirmMove shows what a movement will do and decides whether to send it: never with --dry-run,
+// at once with --yes, else only when the trader types yes on the terminal. Money is never moved
+// by a command that was not told to.
+func (r *runner) confirmMove(c funds.Checked) (bool, error) {
+	if r.o.dryRun && r.o.json {
+		j := moveJSON{Operation: c.Op.String(), Collateral: c.Collateral.Symbol, Amount: c.Amount.String(), Fee: c.Fee.String(),
+			Leaves: c.Total().String(), Arrives: c.Receive().String(), Destination: c.Destination}
+		if c.Op.Withdraws() {
+			j.Destination, j.ChainID = c.Account, int64(c.Bridge.BridgeChainID)
+		}
+		return false, writeJSON(r.env.Stdout, j)
+	}
+	if r.o.yes && !r.o.dryRun {
+		return true, nil
+	}
+	for _, l := range c.Confirm() {
+		fmt.Fprintln(r.env.Stdout, text.Clean(l))
+	}
+	if r.o.dryRun {
+		_, err := fmt.Fprintln(r.env.Stdout, "not sent (--dry-run)")
+		return false, err
+	}
+	ask := r.env.Confirm
+	if ask == nil {
+		ask = terminalConfirm(r.env.Stdin, r.env.Stderr)
+	}
+	if ask == nil {
+		return false, fmt.Errorf("%s not sent: add --yes to send it (or run this on a terminal to confirm it by typing yes)", c.Op)
+	}
+	ok, err := ask("type yes to send this " + c.Op.String() + ": ")
+	if err != nil {
+		return false, fmt.Errorf("%s not sent: %w", c.Op, err)
+	}
+	if !ok {
+		return false, fmt.Errorf("%s not sent: not confirmed", c.Op)
+	}
+	return true, nil
+}
+
+// terminalConfirm is a prompt on the terminal when stdin is one, nil otherwise.
+func terminalConfirm(in io.Reader, prompt io.Writer) func(string) (bool, error) {
+	f, ok := in.(*os.File)
+	if !ok || !term.IsTerminal(int(f.Fd())) {
+		return nil
+	}
+	return func(p string) (bool, error) {
+		fmt.Fprint(prompt, p)
+		line, err := bufio.NewReader(f).ReadString('\n')
+		if err != nil && line == "" {
+			return false, err
+		}
+		return strings.TrimSpace(line) == "yes", nil
+	}
 }

@@ -52,6 +52,9 @@ type Env struct {
 	// Passphrase asks for the keystore passphrase when TRADEDESK_PASSPHRASE is empty (nil: a
 	// no-echo prompt on the terminal).
 	Passphrase func(prompt string) (string, error)
+	// Confirm asks the trader to confirm a movement of money by typing yes, and reports whether
+	// they did (nil: a prompt on the terminal when stdin is one; otherwise --yes is needed).
+	Confirm func(prompt string) (bool, error)
 	// Client, when set, is used as is.
 	Client api.Exchange
 	// Defaults are connection settings from the config file; flags override them.

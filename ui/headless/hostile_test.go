@@ -174,8 +174,8 @@ func TestActionCreditedToAnotherAccountFails(t *testing.T) {
 		{"order", "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.01", "--price", h.restingBid(), "--yes"},
 		{"cancel", "--instrument", "BTC-PERP", "--cloid", state.NewCloid()},
 		{"cancel-all"},
-		{"transfer", "--collateral", "USDC", "--amount", "1", "--to-derivatives"},
-		{"withdraw", "--collateral", "USDC", "--amount", "1", "--chain", "1"},
+		{"transfer", "--collateral", "USDC", "--amount", "1", "--to-derivatives", "--yes"},
+		{"withdraw", "--collateral", "USDC", "--amount", "1", "--chain", "1", "--yes"},
 	} {
 		var out, errb bytes.Buffer
 		code := Run(context.Background(), append(a, "--url", srv.URL), Env{Stdout: &out, Stderr: &errb, Getenv: func(k string) string { return h.env[k] }})
