@@ -27,9 +27,14 @@ func badRequest(format string, args ...any) *httpError {
 }
 
 // ServeHTTP implements http.Handler: POST /exchange and POST /info, with or without a trailing
-// slash, and the loopback-only POST /faucet. Every failure is {"error": "..."} with a 4xx status (5xx only from injected faults).
+// slash, the loopback-only POST /faucet, and the stream (WebSocket) on GET /ws/. Every failure is
+// {"error": "..."} with a 4xx status (5xx only from injected faults).
 func (s *Sim) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	path := strings.TrimSuffix(pathpkg.Clean("/"+r.URL.Path), "/")
+	if path == "/ws" {
+		s.serveWS(w, r)
+		return
+	}
 	if path == "/faucet" {
 		s.faucet(w, r)
 		return
@@ -64,6 +69,7 @@ func (s *Sim) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	var out any
 	if path == "/exchange" {
 		status, out = s.exchange(body)
+		defer s.publish(false)
 	} else {
 		status, out = s.info(body)
 	}

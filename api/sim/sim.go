@@ -23,6 +23,7 @@ type Sim struct {
 	eng    *engine
 	last   time.Time // time of the last market step
 	faults *faultInjector
+	ws     hub // the stream's subscribers (ws.go)
 }
 
 type config struct {
@@ -122,6 +123,7 @@ const maxCatchUp = time.Hour
 
 // catchUp runs the market steps due by the clock's time.
 func (s *Sim) catchUp() {
+	defer s.publish(true)
 	now := s.cfg.clock.Now()
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -181,6 +183,7 @@ func (s *Sim) Serve(ctx context.Context, ln net.Listener) error {
 // SetIndexPrice moves an instrument's index price (the mark follows), then fires triggers and
 // liquidates as the market loop would. For tests and scripted demos.
 func (s *Sim) SetIndexPrice(symbol string, price decimal.Decimal) error {
+	defer s.publish(true)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	e := s.eng
@@ -204,6 +207,7 @@ func (s *Sim) SetIndexPrice(symbol string, price decimal.Decimal) error {
 // The spec has no action for it, so the simulator offers it here. It fails while the account
 // has a position or open orders on the instrument.
 func (s *Sim) SetLeverage(user, symbol, mode string, leverage decimal.Decimal) error {
+	defer s.publish(true)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	e := s.eng
@@ -248,6 +252,7 @@ func (e *engine) hasOpen(a *account, m *market) bool {
 // Deposit credits collateral to an account's spot or derivative account, as a bridge deposit
 // would. For tests and scripted demos.
 func (s *Sim) Deposit(user string, collateral api.CollateralID, amount decimal.Decimal, derivatives bool) error {
+	defer s.publish(true)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	e := s.eng
