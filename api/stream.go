@@ -1,0 +1,535 @@
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/coder/websocket"
+)
+
+// Stream defaults: the SDKs ping every 30 s and give up after 10 s without the answer;
+// protocol.md's limit is 1000 subscriptions a connection.
+const (
+	DefaultPingEvery   = 30 * time.Second
+	DefaultPingTimeout = 10 * time.Second
+	DefaultMaxFrame    = 1 << 20
+	MaxSubscriptions   = 1000
+	maxUnknownChannels = 100
+)
+
+// StreamOption configures a Stream.
+type StreamOption func(*streamConfig)
+
+type streamConfig struct {
+	maxFrame    int64
+	pingEvery   time.Duration
+	pingTimeout time.Duration
+	backoffBase time.Duration
+	backoffMax  time.Duration
+	dialTimeout time.Duration
+	inboxLimit  int
+	hc          *http.Client
+}
+
+// WithStreamPing sets how often the stream pings and how long it waits for the answer.
+func WithStreamPing(every, timeout time.Duration) StreamOption {
+	return func(c *streamConfig) { c.pingEvery, c.pingTimeout = every, timeout }
+}
+
+// WithStreamBackoff sets the reconnection delay: base times the attempt, at most max, plus
+// jitter.
+func WithStreamBackoff(base, max time.Duration) StreamOption {
+	return func(c *streamConfig) { c.backoffBase, c.backoffMax = base, max }
+}
+
+// WithStreamLimits bounds one frame's size in bytes and the records queued per subscription.
+func WithStreamLimits(maxFrame int64, queue int) StreamOption {
+	return func(c *streamConfig) { c.maxFrame, c.inboxLimit = maxFrame, queue }
+}
+
+// Stream is a JSON-RPC 2.0 WebSocket connection to the exchange's /ws/, speaking as the official
+// SDKs do. It keeps its subscriptions across reconnections: on a drop it reconnects with backoff
+// and jitter and subscribes everything again, and an order-book sequence gap subscribes that book
+// again for a fresh snapshot. Every record goes to one bounded Inbox. Safe for concurrent use.
+type Stream struct {
+	url   string
+	cfg   streamConfig
+	inbox *Inbox
+
+	mu     sync.Mutex
+	subs   map[string]*Subscription // by topic key
+	conn   *streamConn              // the live connection, nil when down
+	epoch  uint64
+	ctx    context.Context
+	cancel context.CancelFunc
+	done   chan struct{}
+	nextID atomic.Uint64
+}
+
+// Subscription is one topic of a Stream: Unsubscribe ends it; Err delivers why the exchange
+// refused it.
+type Subscription struct {
+	s     *Stream
+	topic Topic
+	errc  chan error
+	once  sync.Once
+	// Orderbook sequence state, under the connection's lock.
+	seq     uint64
+	haveSeq bool
+}
+
+// Topic is what the subscription is to.
+func (sub *Subscription) Topic() Topic { return sub.topic }
+
+// Err delivers the error that ended the subscription (a refusal), then nothing.
+func (sub *Subscription) Err() <-chan error { return sub.errc }
+
+// Unsubscribe ends the subscription.
+func (sub *Subscription) Unsubscribe() { sub.s.unsubscribe(sub) }
+
+func (sub *Subscription) fail(err error) {
+	sub.once.Do(func() { sub.errc <- err })
+}
+
+// NewStream connects to a stream URL (see StreamURL) in the background and keeps the connection
+// up until Close. Records arrive in Inbox.
+func NewStream(wsURL string, opts ...StreamOption) *Stream {
+	cfg := streamConfig{maxFrame: DefaultMaxFrame, pingEvery: DefaultPingEvery, pingTimeout: DefaultPingTimeout,
+		backoffBase: time.Second, backoffMax: 30 * time.Second, dialTimeout: 10 * time.Second}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	cfg.hc = sameOriginRedirects(&http.Client{})
+	ctx, cancel := context.WithCancel(context.Background())
+	s := &Stream{url: wsURL, cfg: cfg, inbox: NewInbox(cfg.inboxLimit), subs: map[string]*Subscription{},
+		ctx: ctx, cancel: cancel, done: make(chan struct{})}
+	go s.run()
+	return s
+}
+
+// URL is the stream's WebSocket URL.
+func (s *Stream) URL() string { return s.url }
+
+// Inbox is where every subscription's records arrive.
+func (s *Stream) Inbox() *Inbox { return s.inbox }
+
+// Close ends the connection and every subscription, and waits for the connection to close.
+func (s *Stream) Close() {
+	s.cancel()
+	<-s.done
+}
+
+// Subscribe adds a topic. While connected it waits for the exchange's answer and returns its
+// refusal as an error; otherwise the topic is subscribed when the connection comes up (a later
+// refusal arrives on Err). Subscribing a topic twice returns the first subscription.
+func (s *Stream) Subscribe(ctx context.Context, t Topic) (*Subscription, error) {
+	if err := t.check(); err != nil {
+		return nil, &Error{Kind: KindInvalid, Op: "stream subscribe", Message: err.Error()}
+	}
+	s.mu.Lock()
+	if sub := s.subs[t.key()]; sub != nil {
+		s.mu.Unlock()
+		return sub, nil
+	}
+	if len(s.subs) >= MaxSubscriptions {
+		s.mu.Unlock()
+		return nil, &Error{Kind: KindInvalid, Op: "stream subscribe", Message: fmt.Sprintf("at most %d subscriptions a connection", MaxSubscriptions)}
+	}
+	sub := &Subscription{s: s, topic: t, errc: make(chan error, 1)}
+	s.subs[t.key()] = sub
+	c := s.conn
+	s.mu.Unlock()
+	if c == nil {
+		return sub, nil
+	}
+	if err := c.subscribe(ctx, sub); err != nil {
+		var refused *refusedError
+		if errors.As(err, &refused) {
+			s.drop(sub)
+			return nil, err
+		}
+	}
+	return sub, nil
+}
+
+func (s *Stream) unsubscribe(sub *Subscription) {
+	s.mu.Lock()
+	if s.subs[sub.topic.key()] != sub {
+		s.mu.Unlock()
+		return
+	}
+	delete(s.subs, sub.topic.key())
+	c := s.conn
+	s.mu.Unlock()
+	if c != nil {
+		go c.unsubscribe(sub)
+	}
+}
+
+// drop forgets a subscription the exchange refused.
+func (s *Stream) drop(sub *Subscription) {
+	s.mu.Lock()
+	if s.subs[sub.topic.key()] == sub {
+		delete(s.subs, sub.topic.key())
+	}
+	s.mu.Unlock()
+}
+
+// Status is the connection's status.
+func (s *Stream) Status() StreamStatus { return s.inbox.Status() }
+
+// run keeps a connection up until Close: connect, subscribe everything, read; on a failure,
+// wait (1 s × attempt, capped, with jitter) and again.
+func (s *Stream) run() {
+	defer close(s.done)
+	attempt := 0
+	for {
+		wasUp, err := s.session()
+		if s.ctx.Err() != nil {
+			return
+		}
+		s.setStatus(StreamStatus{Err: err, Since: time.Now(), Epoch: s.epoch})
+		if wasUp {
+			attempt = 0
+		}
+		attempt++
+		if sleepCtx(s.ctx, s.backoff(attempt)) != nil {
+			return
+		}
+	}
+}
+
+// backoff is the wait before reconnection attempt n: base × n, capped, plus up to 25% jitter.
+func (s *Stream) backoff(n int) time.Duration {
+	d := s.cfg.backoffBase * time.Duration(n)
+	if d > s.cfg.backoffMax || d <= 0 {
+		d = s.cfg.backoffMax
+	}
+	return d + rand.N(d/4+1)
+}
+
+func (s *Stream) setStatus(st StreamStatus) { s.inbox.setStatus(st) }
+
+// session runs one connection: it reports whether it came up, and why it ended.
+func (s *Stream) session() (bool, error) {
+	dctx, cancel := context.WithTimeout(s.ctx, s.cfg.dialTimeout)
+	ws, resp, err := websocket.Dial(dctx, s.url, &websocket.DialOptions{HTTPClient: s.cfg.hc})
+	cancel()
+	if err != nil {
+		if resp != nil && resp.StatusCode == http.StatusNotFound {
+			return false, fmt.Errorf("the exchange has no stream at %s (404)", s.url)
+		}
+		return false, fmt.Errorf("stream connect: %v", shortErr(err))
+	}
+	ws.SetReadLimit(s.cfg.maxFrame)
+	c := newStreamConn(s, ws)
+	defer c.close()
+	go c.read()
+	s.mu.Lock()
+	s.conn = c // a Subscribe from now on goes to this connection
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		s.conn = nil
+		s.mu.Unlock()
+	}()
+	if err := s.subscribeAll(c); err != nil {
+		return false, err
+	}
+	s.mu.Lock()
+	s.epoch++
+	s.mu.Unlock()
+	s.setStatus(StreamStatus{Up: true, Epoch: s.epoch, Since: time.Now()})
+	return true, c.keepAlive()
+}
+
+// subscribeAll subscribes every topic on a new connection; a refused one ends with its error.
+func (s *Stream) subscribeAll(c *streamConn) error {
+	s.mu.Lock()
+	subs := make([]*Subscription, 0, len(s.subs))
+	for _, sub := range s.subs {
+		subs = append(subs, sub)
+	}
+	s.mu.Unlock()
+	for _, sub := range subs {
+		ctx, cancel := context.WithTimeout(c.ctx, s.cfg.pingTimeout)
+		err := c.subscribe(ctx, sub)
+		cancel()
+		var refused *refusedError
+		switch {
+		case errors.As(err, &refused):
+			s.drop(sub)
+			sub.fail(err)
+		case err != nil:
+			return err
+		}
+	}
+	return nil
+}
+
+// refusedError is a subscribe the exchange answered with a failure.
+type refusedError struct {
+	topic Topic
+	msg   string
+}
+
+func (e *refusedError) Error() string {
+	return "stream subscribe " + e.topic.String() + " refused: " + truncate(e.msg, 200)
+}
+
+// streamConn is one WebSocket connection: its pending requests and its server channel routes.
+type streamConn struct {
+	s       *Stream
+	ws      *websocket.Conn
+	ctx     context.Context
+	cancel  context.CancelCauseFunc
+	mu      sync.Mutex
+	pending map[string]*pendingCall
+	routes  map[string]*Subscription // server channel id -> subscription
+	unknown int
+}
+
+func newStreamConn(s *Stream, ws *websocket.Conn) *streamConn {
+	ctx, cancel := context.WithCancelCause(s.ctx)
+	return &streamConn{s: s, ws: ws, ctx: ctx, cancel: cancel, pending: map[string]*pendingCall{}, routes: map[string]*Subscription{}}
+}
+
+// fail ends the connection with a reason.
+func (c *streamConn) fail(err error) { c.cancel(err) }
+
+func (c *streamConn) close() {
+	c.cancel(errors.New("closed"))
+	_ = c.ws.CloseNow()
+}
+
+// pendingCall is a request waiting for its answer; onAnswer runs in the reader before the next
+// frame is read (a subscribe routes its channel before the channel's first notification).
+type pendingCall struct {
+	ch       chan frame
+	onAnswer func(frame) frame
+}
+
+// call sends one request and waits for its answer.
+func (c *streamConn) call(ctx context.Context, method string, params any) (frame, error) {
+	return c.callThen(ctx, method, params, nil)
+}
+
+// callThen is call with a function the reader runs on the answer.
+func (c *streamConn) callThen(ctx context.Context, method string, params any, onAnswer func(frame) frame) (frame, error) {
+	id := strconv.FormatUint(c.s.nextID.Add(1), 10)
+	req := map[string]any{"jsonrpc": "2.0", "id": id, "method": method}
+	if params != nil {
+		req["params"] = params
+	}
+	b, err := json.Marshal(req)
+	if err != nil {
+		return frame{}, err
+	}
+	ch := make(chan frame, 1)
+	c.mu.Lock()
+	c.pending[id] = &pendingCall{ch: ch, onAnswer: onAnswer}
+	c.mu.Unlock()
+	defer func() {
+		c.mu.Lock()
+		delete(c.pending, id)
+		c.mu.Unlock()
+	}()
+	if err := c.ws.Write(ctx, websocket.MessageText, b); err != nil {
+		return frame{}, fmt.Errorf("stream %s: %v", method, shortErr(err))
+	}
+	select {
+	case f := <-ch:
+		return f, f.Err
+	case <-ctx.Done():
+		return frame{}, fmt.Errorf("stream %s: no answer (%v)", method, ctx.Err())
+	case <-c.ctx.Done():
+		return frame{}, context.Cause(c.ctx)
+	}
+}
+
+// subscribe sends one subscribe; the reader routes the server's channel ids to sub as the answer
+// arrives.
+func (c *streamConn) subscribe(ctx context.Context, sub *Subscription) error {
+	f, err := c.callThen(ctx, "subscribe", sub.topic.params(), func(f frame) frame {
+		if f.Err != nil {
+			return f
+		}
+		var r subscribeResult
+		if err := json.Unmarshal(f.Result, &r); err != nil {
+			f.Err = fmt.Errorf("stream subscribe %s: malformed answer: %v", sub.topic, shortErr(err))
+			return f
+		}
+		if r.Status != "subscribed" || len(r.Channels) == 0 {
+			msg := r.Error
+			if msg == "" {
+				msg = "status " + truncate(r.Status, 20)
+			}
+			f.Err = &refusedError{sub.topic, msg}
+			return f
+		}
+		c.mu.Lock()
+		for _, id := range r.Channels {
+			c.routes[truncate(id, 200)] = sub
+		}
+		sub.haveSeq = false // a book starts again from the snapshot this subscribe brings
+		c.mu.Unlock()
+		return f
+	})
+	var rpcErr *RPCError
+	if errors.As(err, &rpcErr) {
+		return &refusedError{sub.topic, rpcErr.Message}
+	}
+	_ = f
+	return err
+}
+
+// unsubscribe sends unsubscribe for the server channel ids of sub.
+func (c *streamConn) unsubscribe(sub *Subscription) {
+	var ids []string
+	c.mu.Lock()
+	for id, s := range c.routes {
+		if s == sub {
+			ids = append(ids, id)
+			delete(c.routes, id)
+		}
+	}
+	c.mu.Unlock()
+	if len(ids) == 0 {
+		return
+	}
+	ctx, cancel := context.WithTimeout(c.ctx, c.s.cfg.pingTimeout)
+	defer cancel()
+	_, _ = c.call(ctx, "unsubscribe", ids)
+}
+
+// resnapshot subscribes a book again after a sequence gap, for a fresh snapshot.
+func (c *streamConn) resnapshot(sub *Subscription) {
+	c.unsubscribe(sub)
+	ctx, cancel := context.WithTimeout(c.ctx, c.s.cfg.pingTimeout)
+	defer cancel()
+	if err := c.subscribe(ctx, sub); err != nil {
+		c.fail(fmt.Errorf("orderbook %s: subscribing again after a sequence gap: %v", sub.topic.Symbol, err))
+	}
+}
+
+// keepAlive pings until the connection fails, and returns why it did.
+func (c *streamConn) keepAlive() error {
+	t := time.NewTicker(c.s.cfg.pingEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-c.ctx.Done():
+			return context.Cause(c.ctx)
+		case <-t.C:
+			ctx, cancel := context.WithTimeout(c.ctx, c.s.cfg.pingTimeout)
+			_, err := c.call(ctx, "ping", nil)
+			cancel()
+			if err != nil && c.ctx.Err() == nil {
+				c.fail(fmt.Errorf("stream stalled: no answer to ping within %s", c.s.cfg.pingTimeout))
+			}
+		}
+	}
+}
+
+// read reads frames until the connection fails.
+func (c *streamConn) read() {
+	for {
+		typ, b, err := c.ws.Read(c.ctx)
+		if err != nil {
+			if c.ctx.Err() == nil {
+				c.fail(readError(err, c.s.cfg.maxFrame))
+			}
+			return
+		}
+		if typ != websocket.MessageText {
+			c.fail(errors.New("stream sent a binary frame: want JSON text"))
+			return
+		}
+		if err := c.handle(b); err != nil {
+			c.fail(err)
+			return
+		}
+	}
+}
+
+func readError(err error, maxFrame int64) error {
+	var ce websocket.CloseError
+	switch {
+	case errors.As(err, &ce) && ce.Code == websocket.StatusMessageTooBig, strings.Contains(err.Error(), "message too big"):
+		return fmt.Errorf("stream sent a frame over %d bytes; dropped the connection", maxFrame)
+	case errors.As(err, &ce):
+		return fmt.Errorf("stream closed by the exchange (%d %s)", ce.Code, truncate(ce.Reason, 80))
+	}
+	return fmt.Errorf("stream read: %v", shortErr(err))
+}
+
+// handle takes one frame: an answer goes to its caller, a notification to its subscription.
+func (c *streamConn) handle(b []byte) error {
+	f, err := decodeFrame(b)
+	if err != nil {
+		return err
+	}
+	if f.ID != "" {
+		c.mu.Lock()
+		p := c.pending[f.ID]
+		delete(c.pending, f.ID)
+		c.mu.Unlock()
+		if p != nil {
+			if p.onAnswer != nil {
+				f = p.onAnswer(f)
+			}
+			p.ch <- f
+		}
+		return nil
+	}
+	c.mu.Lock()
+	sub := c.routes[f.Channel]
+	c.mu.Unlock()
+	if sub == nil {
+		if c.unknown++; c.unknown >= maxUnknownChannels {
+			return fmt.Errorf("stream sent %d notifications for channels not subscribed (last %q)", c.unknown, truncate(f.Channel, 40))
+		}
+		return nil
+	}
+	evs, err := decodeData(sub.topic, f.Data)
+	if err != nil {
+		return fmt.Errorf("stream %s: %v", sub.topic, err)
+	}
+	if sub.topic.Channel == ChanOrderBook && !c.inSequence(sub, evs) {
+		return nil
+	}
+	if !c.s.inbox.put(evs) {
+		return fmt.Errorf("stream %s: over %d records queued and not read; dropped the connection to resynchronise", sub.topic, c.s.inbox.max)
+	}
+	return nil
+}
+
+// inSequence checks a book update's sequence number: a snapshot starts the count, an update must
+// follow the last by one. A gap drops the update and subscribes the book again.
+func (c *streamConn) inSequence(sub *Subscription, evs []StreamEvent) bool {
+	u := evs[0].Data.(*BookUpdate)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	switch {
+	case u.Snapshot:
+		sub.seq, sub.haveSeq = u.Sequence, true
+		return true
+	case !sub.haveSeq:
+		return false // waiting for the snapshot
+	case u.Sequence == sub.seq+1:
+		sub.seq = u.Sequence
+		return true
+	}
+	sub.haveSeq = false
+	go c.resnapshot(sub)
+	return false
+}

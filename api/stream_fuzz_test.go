@@ -1,0 +1,66 @@
+package api
+
+import (
+	"encoding/json"
+	"testing"
+)
+
+// FuzzStreamFrame: no frame, however broken, panics the decoder or yields a number the exponent
+// check should have refused; every channel's data decoder is run on whatever a notification
+// carries.
+func FuzzStreamFrame(f *testing.F) {
+	for _, s := range []string{
+		`{"jsonrpc":"2.0","id":"1","result":{"status":"subscribed","channels":["ticker:BTC-PERP"]}}`,
+		`{"jsonrpc":"2.0","id":"2","error":{"code":-32602,"message":"bad"}}`,
+		`{"jsonrpc":"2.0","method":"subscription","params":{"channel":"c","data":{"update_type":"snapshot","instrument_name":"BTC-PERP","books":{"bids":[{"price":97000.5,"size":"1.25"}],"asks":[[1,2]],"sequence_number":7,"timestamp":1769688000000}}}}`,
+		`{"jsonrpc":"2.0","method":"subscription","params":{"channel":"c","data":{"symbol":"BTC-PERP","mark_price":97000.1,"last_updated":"1769688000"}}}`,
+		`{"jsonrpc":"2.0","method":"event","params":{"channel":"c","data":[{"order_id":"12","limit_price":1e3,"size":"0.1","state":"open"}]}}`,
+		`{"jsonrpc":"2.0","method":"subscription","params":{"channel":"c","data":{"BTC-PERP":"97000","ETH-PERP":3400.5}}}`,
+		`{"jsonrpc":"2.0","method":"subscription","params":{"channel":"c","data":{"trade_id":1,"price":"1e99999999"}}}`,
+	} {
+		f.Add([]byte(s))
+	}
+	channels := []string{ChanTicker, ChanMids, ChanBBO, ChanOrderBook, ChanTrades, ChanChart, ChanOrders, ChanFills, ChanPositions, ChanAccount}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		fr, err := decodeFrame(b)
+		if err != nil || fr.Channel == "" {
+			return
+		}
+		for _, ch := range channels {
+			evs, err := decodeData(Topic{Channel: ch, Symbol: "BTC-PERP", User: "0x0000000000000000000000000000000000000001"}, fr.Data)
+			if err != nil {
+				continue
+			}
+			// Whatever decoded re-encodes: no number it holds is beyond the bounds.
+			if _, err := json.Marshal(evs); err != nil {
+				t.Fatalf("%s: decoded records do not encode: %v", ch, err)
+			}
+		}
+	})
+}
+
+// TestCheckNumbers: the bounds on numbers, bare and in strings, and text that only looks like one.
+// Guards: the exponent bound dropped (a gigabyte decimal) or applied to hashes.
+func TestCheckNumbers(t *testing.T) {
+	for s, ok := range map[string]bool{
+		`{"a":1e64,"b":"-2.5E-64"}`:          true,
+		`{"a":1e65}`:                         false,
+		`{"a":"1e999999999"}`:                false,
+		`{"h":"0x3e99999999999999999999"}`:   true,
+		`{"t":"2026-01-29T12:00:00Z"}`:       true,
+		`{"a":` + string(make80('1')) + `1}`: false,
+		`{"a":"\"1e999\""}`:                  true,
+	} {
+		if err := checkNumbers([]byte(s)); (err == nil) != ok {
+			t.Errorf("checkNumbers(%s) = %v, want ok %v", s, err, ok)
+		}
+	}
+}
+
+func make80(c byte) []byte {
+	b := make([]byte, 80)
+	for i := range b {
+		b[i] = c
+	}
+	return b
+}

@@ -1,0 +1,115 @@
+package api
+
+import (
+	"sync"
+	"time"
+)
+
+// StreamStatus is how a stream's connection stands.
+type StreamStatus struct {
+	Up bool
+	// Epoch counts the connections that came up (every subscription answered); a new epoch
+	// means records may have been missed in between: reconcile.
+	Epoch uint64
+	// Err is why the connection is down (nil while up, or before the first attempt ends).
+	Err   error
+	Since time.Time
+}
+
+// StreamBatch is what an Inbox holds since it was last drained.
+type StreamBatch struct {
+	// Events are the records in the order they arrived; state records with the same Key are
+	// merged, the newest kept in the place of the first.
+	Events []StreamEvent
+	// Status is the connection's latest status, and StatusChanged whether it changed.
+	Status        StreamStatus
+	StatusChanged bool
+}
+
+// Inbox is a bounded mailbox that subscriptions deliver to: state records are merged by key
+// (a slow reader gets the newest state, never a growing queue), events are kept in order up to
+// a limit per subscription, beyond which the stream drops its connection and resynchronises.
+// Ready is signalled when something is waiting; Drain takes it all. Safe for concurrent use.
+type Inbox struct {
+	mu      sync.Mutex
+	ready   chan struct{}
+	max     int
+	items   []StreamEvent
+	byKey   map[string]int
+	perSub  map[string]int // items queued per topic
+	status  StreamStatus
+	changed bool
+}
+
+// DefaultInboxLimit is the most records an Inbox queues per subscription.
+const DefaultInboxLimit = 4096
+
+// NewInbox returns an inbox that queues at most limit records per subscription (0: the
+// default).
+func NewInbox(limit int) *Inbox {
+	if limit <= 0 {
+		limit = DefaultInboxLimit
+	}
+	return &Inbox{ready: make(chan struct{}, 1), max: limit, byKey: map[string]int{}, perSub: map[string]int{}}
+}
+
+// Ready is signalled (once) when records or a status change are waiting.
+func (in *Inbox) Ready() <-chan struct{} { return in.ready }
+
+// put queues records; it reports false when a subscription's queue is full.
+func (in *Inbox) put(evs []StreamEvent) bool {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	for _, ev := range evs {
+		if ev.Key != "" {
+			if i, ok := in.byKey[ev.Key]; ok {
+				in.items[i] = ev
+				continue
+			}
+		}
+		k := ev.Topic.key()
+		if in.perSub[k] >= in.max {
+			return false
+		}
+		in.perSub[k]++
+		if ev.Key != "" {
+			in.byKey[ev.Key] = len(in.items)
+		}
+		in.items = append(in.items, ev)
+	}
+	in.signal()
+	return true
+}
+
+// setStatus records the connection's status.
+func (in *Inbox) setStatus(s StreamStatus) {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	in.status, in.changed = s, true
+	in.signal()
+}
+
+func (in *Inbox) signal() {
+	select {
+	case in.ready <- struct{}{}:
+	default:
+	}
+}
+
+// Drain takes everything waiting.
+func (in *Inbox) Drain() StreamBatch {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	b := StreamBatch{Events: in.items, Status: in.status, StatusChanged: in.changed}
+	in.items, in.changed = nil, false
+	clear(in.byKey)
+	clear(in.perSub)
+	return b
+}
+
+// Status is the connection's latest status.
+func (in *Inbox) Status() StreamStatus {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	return in.status
+}
