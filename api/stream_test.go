@@ -46,6 +46,9 @@ func (e *streamEnv) trader(t *testing.T, seed string) *api.Client {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if err := e.sim.Fund(s.Address(), sim.DefaultDemoBalance); err != nil {
+		t.Fatal(err)
+	}
 	return api.New(e.srv.URL, api.WithSigner(s), api.WithClock(e.clock.Now), api.WithRetry(api.RetryPolicy{Attempts: 1}))
 }
 
