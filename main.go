@@ -63,6 +63,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 // options are the console's flags.
 type options struct {
 	url, network, keystore, address, config string
+	actionType                              string
 	theme, logFile, profile                 string
 	insecure, stats                         bool
 	seed                                    int64
@@ -77,6 +78,7 @@ func newFlagSet(o *options, stderr io.Writer) *flag.FlagSet {
 	fs.StringVar(&o.address, "address", "", "account `0x...` to watch read-only (no key)")
 	fs.StringVar(&o.config, "config", "", "config `FILE` (default $XDG_CONFIG_HOME/tradedesk/config.toml)")
 	fs.BoolVar(&o.insecure, "insecure", false, "allow a plain http:// URL that is not loopback")
+	fs.StringVar(&o.actionType, "action-type", "", "how requests name their action: number (as the official SDKs send it; default on mainnet and testnet) or name (as the spec writes it; default on a custom --url)")
 	fs.StringVar(&o.theme, "theme", "", "colour theme: dark, light or colorblind (NO_COLOR drops colour)")
 	fs.StringVar(&o.logFile, "log", "", "write a structured log to `FILE` (keys and signatures never logged)")
 	fs.StringVar(&o.profile, "profile", "", "write a CPU profile of the session to `FILE`")
@@ -225,7 +227,7 @@ func connect(ctx context.Context, o options, stderr io.Writer) (*connection, err
 		}
 		return startDemo(ctx, o.seed)
 	}
-	ep, err := api.ResolveEndpoint(api.Endpoint{URL: o.url, Network: o.network, Insecure: o.insecure})
+	ep, err := api.ResolveEndpoint(api.Endpoint{URL: o.url, Network: o.network, Insecure: o.insecure, ActionType: o.actionType})
 	if err != nil {
 		return nil, err
 	}
@@ -268,16 +270,18 @@ func openLog(path string) (*slog.Logger, func(), error) {
 
 // fileConfig is the config file. It never holds a key: key material is refused with a message.
 type fileConfig struct {
-	Network   string              `toml:"network"`
-	URL       string              `toml:"url"`
-	Account   string              `toml:"account"`
-	Keystore  string              `toml:"keystore"`
-	Theme     string              `toml:"theme"`
-	Watchlist []string            `toml:"watchlist"`
-	FillBell  *bool               `toml:"fill_bell"`
-	Poll      pollConfig          `toml:"poll"`
-	Guard     guardConfig         `toml:"guard"`
-	Keys      map[string][]string `toml:"keys"`
+	Network string `toml:"network"`
+	URL     string `toml:"url"`
+	// ActionType is how requests name their action: "number", "name" or "auto" (see api.ActionTypeForm).
+	ActionType string              `toml:"action_type"`
+	Account    string              `toml:"account"`
+	Keystore   string              `toml:"keystore"`
+	Theme      string              `toml:"theme"`
+	Watchlist  []string            `toml:"watchlist"`
+	FillBell   *bool               `toml:"fill_bell"`
+	Poll       pollConfig          `toml:"poll"`
+	Guard      guardConfig         `toml:"guard"`
+	Keys       map[string][]string `toml:"keys"`
 }
 
 // pollConfig is the [poll] table: durations such as "1s" or "500ms".
@@ -393,7 +397,7 @@ func loadConfig(path string, stderr io.Writer) (fileConfig, error) {
 		}
 	}
 	if len(undecoded) > 0 {
-		return cfg, fmt.Errorf("config %s: unknown setting %s; known: network, url, account, keystore, theme, watchlist, [poll], [guard], [keys]", path, text.Quote(undecoded[0].String()))
+		return cfg, fmt.Errorf("config %s: unknown setting %s; known: network, url, action_type, account, keystore, theme, watchlist, [poll], [guard], [keys]", path, text.Quote(undecoded[0].String()))
 	}
 	return cfg, nil
 }
@@ -405,6 +409,9 @@ func mergeFlags(o *options, cfg fileConfig) {
 	}
 	if o.keystore == "" {
 		o.keystore = cfg.Keystore
+	}
+	if o.actionType == "" {
+		o.actionType = cfg.ActionType
 	}
 	if o.address == "" {
 		o.address = cfg.Account
@@ -466,7 +473,7 @@ func runHeadless(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	}
 	env := headless.Env{
 		Stdout: stdout, Stderr: stderr, Stdin: os.Stdin,
-		Defaults: headless.Connection{URL: cfg.URL, Network: cfg.Network, Keystore: cfg.Keystore, Address: cfg.Account},
+		Defaults: headless.Connection{URL: cfg.URL, Network: cfg.Network, Keystore: cfg.Keystore, Address: cfg.Account, ActionType: cfg.ActionType},
 	}
 	return headless.Run(ctx, append([]string{args[0]}, rest...), env)
 }

@@ -130,6 +130,7 @@ func writeConfig(t *testing.T, body string, mode os.FileMode) string {
 func TestConfigFile(t *testing.T) {
 	p := writeConfig(t, `
 network = "testnet"
+action_type = "name"
 account = "0x2c7536E3605D9C16a7a3D7b1898e529396a65c23"
 watchlist = ["BTC-PERP", "ETH-PERP"]
 theme = "light"
@@ -166,8 +167,13 @@ cancel = ["d"]
 	}
 	var o options
 	mergeFlags(&o, cfg)
-	if o.network != "testnet" || o.address == "" || o.theme != "light" {
+	if o.network != "testnet" || o.address == "" || o.theme != "light" || o.actionType != "name" {
 		t.Errorf("merged options %+v", o)
+	}
+	o = options{actionType: "number"}
+	mergeFlags(&o, cfg)
+	if o.actionType != "number" {
+		t.Error("an --action-type flag did not win over the config's action_type")
 	}
 	o = options{url: "http://127.0.0.1:1/"}
 	mergeFlags(&o, cfg)

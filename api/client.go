@@ -81,6 +81,7 @@ type Client struct {
 	address            string
 	source             string
 	network            *Network
+	actionType         ActionTypeForm
 	window             time.Duration
 	clock              func() time.Time
 	retry              RetryPolicy
@@ -216,6 +217,12 @@ func New(baseURL string, opts ...Option) *Client {
 		c.source = SourceMainnet
 		if c.network != nil {
 			c.source = c.network.Source
+		}
+	}
+	if c.actionType == ActionTypeAuto {
+		c.actionType = ActionTypeName
+		if c.network != nil {
+			c.actionType = ActionTypeNumber
 		}
 	}
 	if baseURL == "" {

@@ -18,22 +18,27 @@ type Endpoint struct {
 	URL      string
 	Network  string
 	Insecure bool // allow plain http:// to a host that is not loopback
+	// ActionType is how action.type is written: "" or "auto" (the number on mainnet and
+	// testnet, the spec's name elsewhere), "number" or "name".
+	ActionType string
 }
 
 // Resolved is a checked Endpoint: the base URL, the network its actions are signed for (nil for an
 // exchange that is neither mainnet nor testnet) and a name for it (the network's, or the host's).
 type Resolved struct {
-	Base    string
-	Network *Network
-	Name    string
+	Base       string
+	Network    *Network
+	Name       string
+	ActionType ActionTypeForm
 }
 
 // Options are the client options the resolved endpoint asks for.
 func (r Resolved) Options() []Option {
-	if r.Network == nil {
-		return nil
+	opts := []Option{WithActionType(r.ActionType)}
+	if r.Network != nil {
+		opts = append(opts, WithNetwork(*r.Network))
 	}
-	return []Option{WithNetwork(*r.Network)}
+	return opts
 }
 
 // ErrNoExchange is returned by ResolveEndpoint when neither a URL nor a network is given.
@@ -44,6 +49,16 @@ var ErrNoExchange = errors.New("no exchange: give --url URL or --network mainnet
 // orders must not cross a network unencrypted); a URL that is a known network's URL signs for
 // that network.
 func ResolveEndpoint(e Endpoint) (Resolved, error) {
+	form, err := ParseActionTypeForm(e.ActionType)
+	if err != nil {
+		return Resolved{}, err
+	}
+	r, err := resolveBase(e)
+	r.ActionType = form
+	return r, err
+}
+
+func resolveBase(e Endpoint) (Resolved, error) {
 	switch {
 	case e.URL != "" && e.Network != "":
 		return Resolved{}, errors.New("give --url or --network, not both (the config file's url or network counts)")

@@ -43,18 +43,19 @@ func (s *Signer) EncodeRequest(source, action string, data ActionData) ([]byte, 
 	if !ok {
 		return nil, fmt.Errorf("unknown action %q", truncate(action, 40))
 	}
-	body, _, err := s.encodeRequest(source, info, data)
+	body, _, err := s.encodeRequest(source, info, ActionTypeName, data)
 	return body, err
 }
 
-// encodeRequest signs data and returns the /exchange body and the signature.
-func (s *Signer) encodeRequest(source string, info ActionInfo, data ActionData) (body []byte, sig string, err error) {
+// encodeRequest signs data and returns the /exchange body, its action.type written in form, and
+// the signature.
+func (s *Signer) encodeRequest(source string, info ActionInfo, form ActionTypeForm, data ActionData) (body []byte, sig string, err error) {
 	sig, err = s.SignAction(source, info.TxType, data)
 	if err != nil {
 		return nil, "", err
 	}
 	nonce, _ := nonceAndExpiry(data)
-	body, err = json.Marshal(envelope{Action: envelopeAction{Type: info.Name, Data: data}, Signature: sig, Nonce: nonce})
+	body, err = json.Marshal(envelope{Action: envelopeAction{Type: form.typeText(info), Data: data}, Signature: sig, Nonce: nonce})
 	return body, sig, err
 }
 
@@ -71,7 +72,7 @@ func (c *Client) send(ctx context.Context, info ActionInfo, data ActionData) (Tx
 	if err := c.agentRefusal(info); err != nil {
 		return TxResponse{}, err
 	}
-	body, sig, err := c.signer.encodeRequest(c.source, info, data)
+	body, sig, err := c.signer.encodeRequest(c.source, info, c.actionType, data)
 	if err != nil {
 		return TxResponse{}, &Error{Kind: KindInvalid, Op: op, Err: err}
 	}

@@ -70,6 +70,7 @@ func (r *runner) flagSet() *flag.FlagSet {
 	fs.StringVar(&o.conn.Keystore, "keystore", o.conn.Keystore, "V3 keystore `FILE` with the key (passphrase from $TRADEDESK_PASSPHRASE or asked)")
 	fs.StringVar(&o.conn.Address, "address", o.conn.Address, "account `0x...` to read (no key)")
 	fs.BoolVar(&o.conn.Insecure, "insecure", o.conn.Insecure, "allow a plain http:// URL that is not loopback")
+	fs.StringVar(&o.conn.ActionType, "action-type", o.conn.ActionType, "how requests name their action: number (the official SDKs' form; default on mainnet and testnet) or name (the spec's; default on a custom --url)")
 	fs.BoolVar(&o.json, "json", false, "print the raw records as JSON")
 	fs.StringVar(&o.slippage, "slippage", "", "market order worst-price bound, as a fraction (0.01) or percent (1%); default 1%")
 	if r.cmd.flags != nil {
@@ -91,7 +92,7 @@ func (r *runner) connect() error {
 		r.client = r.env.Client
 		return nil
 	}
-	ep, err := api.ResolveEndpoint(api.Endpoint{URL: c.URL, Network: c.Network, Insecure: c.Insecure})
+	ep, err := api.ResolveEndpoint(api.Endpoint{URL: c.URL, Network: c.Network, Insecure: c.Insecure, ActionType: c.ActionType})
 	if err != nil {
 		return usageError{err.Error()}
 	}

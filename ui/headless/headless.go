@@ -38,6 +38,8 @@ type Connection struct {
 	Keystore string // V3 keystore file holding the trading key
 	Address  string // read-only account
 	Insecure bool   // allow a plain http:// URL that is not loopback
+	// ActionType is how requests name their action: "number", "name" or "" (auto).
+	ActionType string
 }
 
 // Env is what the commands get from the process: output streams, the environment, and optionally
