@@ -4,6 +4,10 @@ import (
 	"fmt"
 	"net/http"
 	"time"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/tradedesk/tradedesk/api"
 )
 
 // DefaultMaxAccounts is how many user accounts the simulator holds unless WithMaxAccounts says
@@ -36,7 +40,20 @@ func WithMaxAccounts(n int) Option { return func(c *config) { c.maxAccounts = n 
 // Its balance and history go with it; the address is unknown again until it is funded.
 func (e *engine) evictable(a *account, now time.Time) bool {
 	return !a.internal && len(a.pos) == 0 && len(a.open) == 0 && now.Sub(a.seen) >= accountIdle &&
-		a.nonces.max < uint64(now.Add(-nonceBehind).UnixMilli())
+		a.nonces.max < uint64(now.Add(-nonceBehind).UnixMilli()) && !inDebt(a)
+}
+
+// inDebt reports whether an account owes anything (a negative balance): forgetting it would
+// forgive the debt.
+func inDebt(a *account) bool {
+	for _, m := range []map[api.CollateralID]decimal.Decimal{a.spot, a.deriv} {
+		for _, v := range m {
+			if v.IsNegative() {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // openAccount returns the account of a canonical address for a request that acts on it (its

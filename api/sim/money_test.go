@@ -112,8 +112,8 @@ func TestFiredTriggerIsCheckedAgain(t *testing.T) {
 // liquidatedWithWETH opens a 0.4 BTC long for alice (2,000 USDC and 1 WETH in her derivative
 // account) against bob, then drops BTC to 85,200 so that she is liquidated: a 4,820 loss and a
 // 170.40 fee leave her USDC at −3,005.96, which her WETH (3,412.50 × 0.9 = 3,071.25) covers.
-func liquidatedWithWETH(t *testing.T) (*env, *api.Client) {
-	e := moneyEnv(t)
+func liquidatedWithWETH(t *testing.T, opts ...Option) (*env, *api.Client) {
+	e := moneyEnv(t, opts...)
 	alice, bob := e.client("alice"), e.client("bob")
 	e.deposit(t, alice, collUSDC, "2000")
 	e.deposit(t, alice, collWETH, "1")
@@ -398,5 +398,18 @@ func TestHealthyAccountKeepsItsDebt(t *testing.T) {
 		t.Errorf("alice should still hold BTC: %+v", s.PerpPositions)
 	}
 	eqDec(t, "insurance fund USDC", summaryOf(t, alice, InsuranceFund).Collateral["USDC"].Balance, "0")
+	checkBooks(t, e.sim)
+}
+
+// Issue #22.2: an account that owes USDC is never forgotten to make room for a new one, since
+// forgetting it would forgive its debt. Guards the mutation that drops the debt condition from
+// evictable.
+func TestIndebtedAccountIsNotForgotten(t *testing.T) {
+	e, alice := liquidatedWithWETH(t, WithMaxAccounts(2))
+	e.sim.Advance(49 * time.Hour) // idle for longer than the nonce window
+	if err := e.sim.Fund(nameAddr(t, "carol"), dec("100")); err == nil || !contains(err.Error(), "none is idle") {
+		t.Errorf("a third account: %v, want a refusal (alice owes USDC, bob holds a position)", err)
+	}
+	eqDec(t, "alice USDC", summaryOf(t, alice, "").Collateral["USDC"].Balance, "-3005.96")
 	checkBooks(t, e.sim)
 }
