@@ -2,6 +2,7 @@ package state
 
 import (
 	"testing"
+	"time"
 
 	"github.com/tradedesk/tradedesk/api"
 )
@@ -254,5 +255,23 @@ func TestCloseAndRestingOrdersGuard(t *testing.T) {
 	co = mustCheck(t, s, OrderIntent{Instrument: "BTC-PERP", Side: "s", Price: "44000", Size: "0.01"}, g) // crosses the bid
 	if !co.NeedsTypedConfirm {
 		t.Errorf("a sell 12%% under the mark crosses and must be typed: %q", co.Warnings)
+	}
+}
+
+// Issue #23, case 3: stale prices are said and asked about where the order is made. Guards the
+// staleness check dropped or inverted (fresh prices asking, old ones not).
+func TestStalePricesAskForTypedConfirmation(t *testing.T) {
+	now := t0
+	s := loadedStore(&now)
+	in := limitBuy("BTC-PERP", "49000", "0.01")
+	now = t0.Add(4 * time.Second)
+	if co := mustCheck(t, s, in, Guard{}); co.NeedsTypedConfirm || co.PricesStale != 0 {
+		t.Fatalf("4s old prices are fresh: %q", co.Warnings)
+	}
+	now = t0.Add(30 * time.Second)
+	co := mustCheck(t, s, in, Guard{})
+	if !co.NeedsTypedConfirm || co.PricesStale != 30*time.Second || len(co.Warnings) != 1 ||
+		co.Warnings[0] != "market prices are 30s old: the mark, notional, margin and distance shown are from then" {
+		t.Fatalf("30s old prices: typed %v, age %s, %q", co.NeedsTypedConfirm, co.PricesStale, co.Warnings)
 	}
 }

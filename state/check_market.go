@@ -3,6 +3,7 @@ package state
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/shopspring/decimal"
 	"github.com/tradedesk/tradedesk/api"
@@ -175,6 +176,7 @@ func (c *checker) guard() {
 			c.distanceFrom("limit price", c.price, "trigger price", c.trig)
 		}
 	}
+	c.stalePrices()
 	if c.g.MaxNotional.IsPositive() && n.GreaterThan(c.g.MaxNotional) {
 		c.warn(fmt.Sprintf("order value %s USD (%s %s) is over the %s USD large-order limit",
 			FormatPrice(n, 2), FormatSize(c.size, inst.SizeDecimals()), inst.Name, FormatPrice(c.g.MaxNotional, 0)))
@@ -183,6 +185,25 @@ func (c *checker) guard() {
 		c.warn(fmt.Sprintf("market %s of %s USD is over the %s USD market-order limit and may fill as far as %s",
 			SideText(c.side), FormatPrice(n, 2), FormatPrice(c.g.MaxMarketNotional, 0), FormatPrice(c.price, inst.PriceDecimals())))
 	}
+}
+
+// stalePrices warns, and asks for a typed confirmation, when the market data the notional, the
+// margin, a market order's worst price and the distance from the mark were computed from is stale:
+// the exchange is unreachable or slow, and the trader must know the figures are old.
+func (c *checker) stalePrices() {
+	f := c.s.freshness(KindTickers)
+	if m := c.s.freshness(KindMids); c.in.Type == Market && m.Loaded() && m.Stale && (!f.Stale || m.Age > f.Age) {
+		f = m
+	}
+	if !f.Loaded() || !f.Stale {
+		return
+	}
+	c.out.PricesStale = max(f.Age.Round(time.Second), time.Second)
+	why := ""
+	if f.Err != nil {
+		why = ", the last update failed"
+	}
+	c.warn(fmt.Sprintf("market prices are %s old%s: the mark, notional, margin and distance shown are from then", c.out.PricesStale, why))
 }
 
 // distanceFromMark warns when px is further from the mark than the guard allows, or when there is

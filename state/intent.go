@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"time"
 
 	"github.com/shopspring/decimal"
 	"github.com/tradedesk/tradedesk/api"
@@ -123,6 +124,9 @@ type CheckedOrder struct {
 	Mark              decimal.Decimal // mark price used by the guard (zero if unknown)
 	NeedsTypedConfirm bool
 	Warnings          []string // the guard's findings in plain words
+	// PricesStale is how old the market data behind the preview and the guard is when it is
+	// stale (as every pane would say); zero when it is fresh.
+	PricesStale time.Duration
 }
 
 // ClosePositionIntent is the intent that closes pos: a reduce-only market order for its full size

@@ -20,6 +20,11 @@ func (s *Store) Freshness(k Kind) Freshness {
 	}
 	s.mu.RLock()
 	defer s.mu.RUnlock()
+	return s.freshness(k)
+}
+
+// freshness is Freshness for a caller that holds the lock.
+func (s *Store) freshness(k Kind) Freshness {
 	ks := &s.kinds[k]
 	f := Freshness{At: ks.at, Err: ks.err}
 	if !f.At.IsZero() {

@@ -167,8 +167,13 @@ func (p *Pane) previewLines() []string {
 	if t, ok := p.Store.Ticker(sym); ok {
 		in, _ := p.Store.Instrument(t.Symbol)
 		d := in.PriceDecimals()
-		out = append(out, "  mark "+common.FmtNum(t.MarkPrice, d)+"  bid "+st.Buy.On(common.FmtNum(t.BestBidPrice, d))+
-			"  ask "+st.Sell.On(common.FmtNum(t.BestAskPrice, d)))
+		line := "  mark " + common.FmtNum(t.MarkPrice, d) + "  bid " + st.Buy.On(common.FmtNum(t.BestBidPrice, d)) +
+			"  ask " + st.Sell.On(common.FmtNum(t.BestAskPrice, d))
+		// The prices are said to be old here too, where orders are made, as in every pane.
+		if f := p.Store.Freshness(state.KindTickers); f.Loaded() && f.Stale {
+			line += "  " + st.Warn.On("stale "+common.FmtAge(f.Age))
+		}
+		out = append(out, line)
 	}
 	c := p.checked
 	if c.Preview.Notional.IsZero() {
