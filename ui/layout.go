@@ -356,26 +356,70 @@ func (m *Model) body() []string {
 			cols[2] = append(cols[2], s)
 		}
 	}
-	var lines [3][]string
+	var frames [3][]frame
 	for c, ss := range cols {
 		slices.SortStableFunc(ss, func(a, b *slot) int { return a.r.y - b.r.y })
 		for _, s := range ss {
-			lines[c] = append(lines[c], m.framed(s, s == m.slots[m.focus])...)
+			frames[c] = append(frames[c], m.frameOf(s, s == m.slots[m.focus]))
 		}
 	}
-	left, mid, right := lines[0], lines[1], lines[2]
+	// Each body line is written once from its pieces (border, pane line, border, per column):
+	// one string per line, not one per pane line and another for the join.
 	out := make([]string, bodyH)
+	var at [3]int // the frame each column is in
+	var b strings.Builder
+	size := m.width * 2 // the last line's length: the next is much the same
 	for y := range out {
-		out[y] = lineAt(left, y) + lineAt(mid, y) + lineAt(right, y)
+		b.Grow(size)
+		for c := range frames {
+			writeFrameLine(&b, frames[c], &at[c], y)
+		}
+		out[y] = b.String()
+		size = b.Len()
+		b.Reset()
 	}
 	return out
 }
 
-func lineAt(col []string, y int) string {
-	if y < len(col) {
-		return col[y]
+// frame is a pane drawn in its border, as pieces: the lines are joined when the body is written.
+type frame struct {
+	s       *slot
+	y0      int // its first line, counted from the body's top
+	content []string
+	blank   string
+}
+
+// writeFrameLine writes line y of a column of frames (stacked from the top); *at is the frame
+// the previous line was in.
+func writeFrameLine(b *strings.Builder, fs []frame, at *int, y int) {
+	for *at < len(fs) && y >= fs[*at].y0+fs[*at].s.r.h {
+		*at++
 	}
-	return ""
+	if *at >= len(fs) {
+		return
+	}
+	f := fs[*at]
+	switch i := y - f.y0; {
+	case i == 0:
+		b.WriteString(f.s.top)
+	case i == f.s.r.h-1:
+		b.WriteString(f.s.bottom)
+	default:
+		b.WriteString(f.s.side)
+		if i-1 < len(f.content) {
+			b.WriteString(f.content[i-1])
+		} else {
+			b.WriteString(f.blank)
+		}
+		b.WriteString(f.s.side)
+	}
+}
+
+// frameOf readies a pane's border (cached until its title, freshness, focus or width change) and
+// its lines.
+func (m *Model) frameOf(s *slot, focused bool) frame {
+	m.borderOf(s, focused)
+	return frame{s: s, y0: s.r.y - 1, content: strings.Split(s.pane.View(), "\n"), blank: strings.Repeat(" ", max(s.r.w-2, 0))}
 }
 
 // tabBar is the narrow layout's row of pane names; the focused one is marked.
@@ -405,19 +449,7 @@ func (m *Model) tabBar() string {
 
 // framed draws a pane inside its border, with its number, title and freshness in the top edge.
 func (m *Model) framed(s *slot, focused bool) []string {
-	st := m.st
-	border := st.Border
-	if focused {
-		border = st.BorderFocus
-	}
-	idx := m.slotIndex(s)
-	title := strconv.Itoa(idx+1) + " " + s.pane.Title()
-	fresh := m.freshness(s.pane)
-	key := title + "\x00" + fresh + "\x00" + strconv.FormatBool(focused) + strconv.Itoa(s.r.w)
-	if key != s.topKey {
-		s.topKey = key
-		s.top, s.bottom, s.side = m.borders(s, title, fresh, focused, border)
-	}
+	m.borderOf(s, focused)
 	h := s.r.h - 2
 	out := make([]string, 0, s.r.h)
 	out = append(out, s.top)
@@ -431,6 +463,23 @@ func (m *Model) framed(s *slot, focused bool) []string {
 		out = append(out, s.side+line+s.side)
 	}
 	return append(out, s.bottom)
+}
+
+// borderOf draws the slot's border again when its title, freshness, focus or width changed.
+func (m *Model) borderOf(s *slot, focused bool) {
+	st := m.st
+	border := st.Border
+	if focused {
+		border = st.BorderFocus
+	}
+	idx := m.slotIndex(s)
+	title := strconv.Itoa(idx+1) + " " + s.pane.Title()
+	fresh := m.freshness(s.pane)
+	key := title + "\x00" + fresh + "\x00" + strconv.FormatBool(focused) + strconv.Itoa(s.r.w)
+	if key != s.topKey {
+		s.topKey = key
+		s.top, s.bottom, s.side = m.borders(s, title, fresh, focused, border)
+	}
 }
 
 func (m *Model) borders(s *slot, title, fresh string, focused bool, border common.Paint) (top, bottom, side string) {
