@@ -107,6 +107,9 @@ func isLoopbackHost(host string) bool {
 type Credentials struct {
 	// Keystore is a V3 keystore file holding the key ("" for none).
 	Keystore string
+	// AgentKeystore is a V3 keystore file holding an agent wallet's key ("" for none). The agent
+	// acts for Address, which is then required: the account that registered the agent.
+	AgentKeystore string
 	// Address is the account asked for; with a key it must be the key's account ("" for none).
 	Address string
 	// Network names the network, for the warning about a mainnet key from the environment.
@@ -132,14 +135,17 @@ func (e *WrongAccountError) Error() string {
 	return fmt.Sprintf("--address %s is not %s address %s; drop one of them", text.Quote(e.Address), e.Source, e.Key)
 }
 
-// LoadSigner loads the trading key, the one rule every front end loads it by: the keystore (its
-// passphrase from TRADEDESK_PASSPHRASE or asked), else TRADEDESK_PRIVATE_KEY; nil when neither is
-// given. A given Address must be the key's account (else a *WrongAccountError), and a key from the
+// LoadSigner loads the trading key, the one rule every front end loads it by: an agent keystore
+// (acting for Address), else the keystore (its passphrase from TRADEDESK_PASSPHRASE or asked),
+// else TRADEDESK_PRIVATE_KEY; nil when none is given. A given Address must be the key's account (else a *WrongAccountError), and a key from the
 // environment on mainnet gets a warning: the environment can leak to other processes.
 func LoadSigner(c Credentials) (*Signer, error) {
 	getenv := c.Getenv
 	if getenv == nil {
 		getenv = os.Getenv
+	}
+	if c.AgentKeystore != "" {
+		return c.loadAgent(getenv)
 	}
 	var (
 		s    *Signer
@@ -167,6 +173,24 @@ func LoadSigner(c Credentials) (*Signer, error) {
 		return nil, &WrongAccountError{Address: c.Address, Key: s.Address(), Source: what}
 	}
 	return s, nil
+}
+
+// loadAgent loads an agent wallet's key to act for c.Address. No account key may be given with
+// it: a console holding both would not be the cold-key set-up the agent is for.
+func (c Credentials) loadAgent(getenv func(string) string) (*Signer, error) {
+	switch {
+	case c.Keystore != "":
+		return nil, errors.New("give --keystore (the account's key) or --agent-keystore (an agent's), not both")
+	case getenv(EnvPrivateKey) != "":
+		return nil, fmt.Errorf("$%s is set and --agent-keystore given: unset %s to trade as the agent (the account's key stays out of the console)", EnvPrivateKey, EnvPrivateKey)
+	case c.Address == "":
+		return nil, errors.New("--agent-keystore needs --account 0xACCOUNT: the account that registered the agent")
+	}
+	agent, err := Credentials{Keystore: c.AgentKeystore, Passphrase: c.Passphrase}.fromKeystore(getenv)
+	if err != nil {
+		return nil, err
+	}
+	return agent.AsAgentFor(c.Address)
 }
 
 // fromKeystore decrypts the keystore with the passphrase from the environment or asked.
