@@ -93,7 +93,10 @@ Usage:
   tradedesk COMMAND [flags]         a headless command for scripts (tradedesk COMMAND --help):
                                     `+strings.Join(headless.Commands(), ", ")+`
 
-Keys come from --keystore (recommended) or $TRADEDESK_PRIVATE_KEY; never from the config file.
+Keys come from --keystore or $TRADEDESK_PRIVATE_KEY; never from the config file. Safest for a
+trading program: an agent wallet, which can place and cancel orders but never move money out:
+  tradedesk agent add --name desk --valid 30d --out agent.json --keystore account.json --network mainnet
+  tradedesk --agent-keystore agent.json --account 0xACCOUNT --network mainnet
 
 Flags:
 `)

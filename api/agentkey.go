@@ -48,3 +48,6 @@ func (s *Signer) WriteKeystore(path, passphrase string) error {
 	}
 	return nil
 }
+
+// AskPassphrase asks for a passphrase on the terminal (/dev/tty) without echo.
+func AskPassphrase(prompt string) (string, error) { return promptTTY(prompt) }

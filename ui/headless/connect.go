@@ -4,6 +4,7 @@ import (
 	"errors"
 	"flag"
 	"io"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -30,6 +31,9 @@ type opts struct {
 	page, limit int
 	// export
 	format, output string
+	// agent, leverage, broker (control.go)
+	agentName, valid, out, agent, broker, maxFeeRate string
+	leverage                                         int
 }
 
 // runner carries one command's run.
@@ -69,6 +73,8 @@ func (r *runner) flagSet() *flag.FlagSet {
 	fs.StringVar(&o.conn.Network, "network", o.conn.Network, "exchange network: mainnet or testnet")
 	fs.StringVar(&o.conn.Keystore, "keystore", o.conn.Keystore, "V3 keystore `FILE` with the key (passphrase from $TRADEDESK_PASSPHRASE or asked)")
 	fs.StringVar(&o.conn.Address, "address", o.conn.Address, "account `0x...` to read (no key)")
+	fs.StringVar(&o.conn.Address, "account", o.conn.Address, "the account `0x...` an --agent-keystore acts for (or, alone, to read)")
+	fs.StringVar(&o.conn.AgentKeystore, "agent-keystore", o.conn.AgentKeystore, "V3 keystore `FILE` with an agent wallet's key: trades (orders and cancels only) for --account")
 	fs.BoolVar(&o.conn.Insecure, "insecure", o.conn.Insecure, "allow a plain http:// URL that is not loopback")
 	fs.StringVar(&o.conn.ActionType, "action-type", o.conn.ActionType, "how requests name their action: number (the official SDKs' form; default on mainnet and testnet) or name (the spec's; default on a custom --url)")
 	fs.BoolVar(&o.json, "json", false, "print the raw records as JSON")
@@ -86,8 +92,8 @@ func (r *runner) flagSet() *flag.FlagSet {
 func (r *runner) connect() error {
 	c := r.o.conn
 	if r.env.Client != nil {
-		if c.URL != r.env.Defaults.URL || c.Network != r.env.Defaults.Network || c.Keystore != r.env.Defaults.Keystore {
-			return usagef("--url, --network and --keystore are set by the program here; drop them")
+		if c.URL != r.env.Defaults.URL || c.Network != r.env.Defaults.Network || c.Keystore != r.env.Defaults.Keystore || c.AgentKeystore != r.env.Defaults.AgentKeystore {
+			return usagef("--url, --network, --keystore and --agent-keystore are set by the program here; drop them")
 		}
 		r.client = r.env.Client
 		return nil
@@ -110,7 +116,7 @@ func (r *runner) connect() error {
 		r.signer = signer
 		opts = append(opts, api.WithSigner(signer))
 	case r.cmd.trades:
-		return usagef("%s needs a key: --keystore FILE or TRADEDESK_PRIVATE_KEY (--address is read-only)", r.cmd.name)
+		return usagef("%s needs a key: --keystore FILE, TRADEDESK_PRIVATE_KEY, or --agent-keystore FILE --account 0xACCOUNT (--address alone is read-only)", r.cmd.name)
 	case c.Address != "":
 		opts = append(opts, api.WithAddress(c.Address))
 	}
@@ -126,13 +132,13 @@ func (r *runner) connect() error {
 // error. Read-only commands load the key too when it is given, to know the account.
 func (r *runner) loadSigner(network string) (*api.Signer, error) {
 	address := ""
-	if r.explicit["address"] {
+	if r.explicit["address"] || r.explicit["account"] || r.o.conn.AgentKeystore != "" {
 		address = r.o.conn.Address
 	}
-	s, err := api.LoadSigner(api.Credentials{Keystore: r.o.conn.Keystore, Address: address, Network: network,
+	s, err := api.LoadSigner(api.Credentials{Keystore: r.o.conn.Keystore, AgentKeystore: r.o.conn.AgentKeystore, Address: address, Network: network,
 		Getenv: r.env.Getenv, Passphrase: r.env.Passphrase, Warn: r.env.Stderr})
 	var wrong *api.WrongAccountError
-	if errors.As(err, &wrong) {
+	if errors.As(err, &wrong) || (err != nil && r.o.conn.AgentKeystore != "" && !strings.Contains(err.Error(), "passphrase")) {
 		return nil, usageError{err.Error()}
 	}
 	return s, err

@@ -425,12 +425,12 @@ func TestNoKeyNoTrade(t *testing.T) {
 }
 
 func TestIsCommandAndHelp(t *testing.T) {
-	for _, c := range []string{"order", "cancel", "cancel-all", "transfer", "withdraw", "account", "positions", "orders", "fills", "history", "tickers", "instruments", "collateral", "export"} {
+	for _, c := range []string{"order", "cancel", "cancel-all", "transfer", "withdraw", "account", "positions", "orders", "fills", "history", "tickers", "instruments", "collateral", "export", "agent", "leverage", "broker"} {
 		if !IsCommand(c) {
 			t.Errorf("%s is a command", c)
 		}
 	}
-	if IsCommand("sim") || IsCommand("") || len(Commands()) != 14 {
+	if IsCommand("sim") || IsCommand("") || len(Commands()) != 17 {
 		t.Fatal("only the headless commands")
 	}
 	var out bytes.Buffer

@@ -1,6 +1,6 @@
 // Package headless runs tradedesk's commands for scripts: order, cancel, cancel-all, transfer,
-// withdraw, account, positions, orders, fills, history, tickers, instruments, collateral and
-// export. Each prints a readable table (or the raw records with --json) and exits 0 on success;
+// withdraw, account, positions, orders, fills, history, tickers, instruments, collateral, export,
+// agent (add, list, revoke), leverage and broker (approve, revoke). Each prints a readable table (or the raw records with --json) and exits 0 on success;
 // on failure it prints one line saying why on stderr and exits non-zero (2 for a usage mistake, 1
 // for anything else). Orders go through state.CheckOrder before anything is signed, transfers and
 // withdrawals through state/funds. The private key never appears in any output.
@@ -36,8 +36,10 @@ type Connection struct {
 	URL      string // exchange base URL
 	Network  string // mainnet or testnet (when URL is empty)
 	Keystore string // V3 keystore file holding the trading key
-	Address  string // read-only account
-	Insecure bool   // allow a plain http:// URL that is not loopback
+	Address  string // read-only account, or the account an agent keystore acts for
+	// AgentKeystore is a V3 keystore file holding an agent wallet's key (acting for Address).
+	AgentKeystore string
+	Insecure      bool // allow a plain http:// URL that is not loopback
 	// ActionType is how requests name their action: "number", "name" or "" (auto).
 	ActionType string
 }
@@ -93,6 +95,7 @@ type command struct {
 	flags   func(fs *flag.FlagSet, o *opts)
 	run     func(ctx context.Context, r *runner) error
 	trades  bool // needs a key
+	sub     bool // takes a subcommand as its first argument (agent add, broker approve)
 }
 
 var commands = map[string]*command{}
@@ -145,7 +148,10 @@ func Run(ctx context.Context, args []string, env Env) int {
 	if err != nil {
 		return r.fail(usageError{err.Error()})
 	}
-	if len(pos) > 0 && cmd.name != "export" {
+	if len(pos) > 0 && cmd.name != "export" && (!cmd.sub || len(pos) > 1) {
+		if cmd.sub {
+			pos = pos[1:]
+		}
 		return r.fail(usagef("unexpected argument %s; flags start with --", text.Quote(pos[0])))
 	}
 	r.args = pos

@@ -1,0 +1,297 @@
+package headless
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/tradedesk/tradedesk/api"
+	"github.com/tradedesk/tradedesk/api/text"
+	"github.com/tradedesk/tradedesk/state"
+)
+
+// DefaultAgentValidity is how long `agent add` registers an agent for unless --valid says.
+const DefaultAgentValidity = 30 * 24 * time.Hour
+
+func agentFlags(fs *flag.FlagSet, o *opts) {
+	fs.StringVar(&o.agentName, "name", "", "agent add: the agent's name, shown by agent list (e.g. desk-bot)")
+	fs.StringVar(&o.valid, "valid", "30d", "agent add: how long the agent may trade: `30d`, 12h, ... (at most 180d)")
+	fs.StringVar(&o.out, "out", "", "agent add: new `FILE` to write the agent's encrypted V3 keystore to (never overwritten)")
+	fs.StringVar(&o.agent, "agent", "", "agent revoke: the agent's address `0x...`")
+	fs.StringVar(&o.user, "user", "", "agent list: the account to list (default: yours)")
+}
+
+func leverageFlags(fs *flag.FlagSet, o *opts) {
+	fs.StringVar(&o.instrument, "instrument", "", "perpetual to set the leverage of (name or id)")
+	fs.IntVar(&o.leverage, "leverage", 0, "the new leverage, a whole number such as 10")
+	fs.BoolVar(&o.dryRun, "dry-run", false, "show what the change does to the margin, but do not send it")
+}
+
+func brokerFlags(fs *flag.FlagSet, o *opts) {
+	fs.StringVar(&o.broker, "broker", "", "the broker's address `0x...`")
+	fs.StringVar(&o.maxFeeRate, "max-fee-rate", "", "approve: the most the broker may charge, as a fraction (`0.001` is 0.1%)")
+	fs.BoolVar(&o.yes, "yes", false, "confirm: without it the command only says what it would sign")
+}
+
+func init() {
+	register(&command{name: "agent", trades: false, sub: true, flags: agentFlags, run: runAgent,
+		usage: "add --name NAME [--valid 30d] --out FILE | list [--user ADDR] | revoke --agent ADDR",
+		summary: "Agent wallets: add makes a fresh key, registers it to place and cancel orders for your account (it can\n" +
+			"never withdraw or transfer) and writes it to its own encrypted keystore FILE (passphrase asked, or\n" +
+			"$TRADEDESK_PASSPHRASE); trade with --agent-keystore FILE --account 0xACCOUNT. add and revoke need the account's key."})
+	register(&command{name: "leverage", trades: true, flags: leverageFlags, run: runLeverage,
+		usage:   "--instrument SYM --leverage N [--dry-run]",
+		summary: "Set your leverage on a perpetual; says the margin it frees or needs, and refuses a change that would leave the account under margin."})
+	register(&command{name: "broker", trades: true, sub: true, flags: brokerFlags, run: runBroker,
+		usage:   "approve --broker ADDR --max-fee-rate RATE --yes | revoke --broker ADDR --yes",
+		summary: "Approve a broker to charge fees up to a rate on your orders, or withdraw the approval."})
+}
+
+// subcommand is the command's first argument, one of want.
+func (r *runner) subcommand(want ...string) (string, error) {
+	if len(r.args) == 0 {
+		return "", usagef("%s needs a subcommand: %s", r.cmd.name, strings.Join(want, ", "))
+	}
+	for _, w := range want {
+		if r.args[0] == w {
+			return w, nil
+		}
+	}
+	return "", usagef("%s %s: unknown subcommand; one of %s", r.cmd.name, text.Quote(r.args[0]), strings.Join(want, ", "))
+}
+
+// needAccountKey refuses what only the account's own key may sign, before anything is signed.
+func (r *runner) needAccountKey(what string) error {
+	if r.signer == nil {
+		return usagef("%s needs the account's key: --keystore FILE or TRADEDESK_PRIVATE_KEY", what)
+	}
+	if r.signer.IsAgent() {
+		return usagef("%s needs the account's own key, not an agent's (nothing was signed): give --keystore FILE or TRADEDESK_PRIVATE_KEY", what)
+	}
+	return nil
+}
+
+func runAgent(ctx context.Context, r *runner) error {
+	sub, err := r.subcommand("add", "list", "revoke")
+	if err != nil {
+		return err
+	}
+	switch sub {
+	case "add":
+		return r.agentAdd(ctx)
+	case "revoke":
+		return r.agentRevoke(ctx)
+	}
+	return r.agentList(ctx)
+}
+
+// parseValidity reads --valid: a number of days ("30d") or a Go duration ("12h").
+func parseValidity(s string) (time.Duration, error) {
+	s = strings.TrimSpace(s)
+	var d time.Duration
+	if days, ok := strings.CutSuffix(s, "d"); ok {
+		n, err := strconv.Atoi(days)
+		if err != nil {
+			return 0, usagef("--valid %s: want days such as 30d, or hours such as 12h", text.Quote(s))
+		}
+		d = time.Duration(n) * 24 * time.Hour
+	} else {
+		var err error
+		if d, err = time.ParseDuration(s); err != nil {
+			return 0, usagef("--valid %s: want days such as 30d, or hours such as 12h", text.Quote(s))
+		}
+	}
+	if d < time.Minute || d > api.MaxAgentValidity {
+		return 0, usagef("--valid %s: want from 1m to 180d", text.Quote(s))
+	}
+	return d, nil
+}
+
+// newPassphrase is the agent keystore's passphrase: $TRADEDESK_PASSPHRASE, else asked twice.
+func (r *runner) newPassphrase(file string) (string, error) {
+	if p := r.env.Getenv(api.EnvPassphrase); p != "" {
+		return p, nil
+	}
+	ask := r.env.Passphrase
+	if ask == nil {
+		ask = api.AskPassphrase
+	}
+	p, err := ask("new passphrase for the agent keystore " + file + ": ")
+	if err != nil {
+		return "", err
+	}
+	again, err := ask("the same passphrase again: ")
+	if err != nil {
+		return "", err
+	}
+	if p != again {
+		return "", usagef("the two passphrases differ; nothing was written or registered")
+	}
+	return p, nil
+}
+
+// agentAdd makes a fresh agent key, writes it encrypted to --out, then registers it. The file
+// is written first, so a registered agent's key is never lost; a refused registration removes it.
+func (r *runner) agentAdd(ctx context.Context) error {
+	if err := r.needAccountKey("agent add"); err != nil {
+		return err
+	}
+	o := r.o
+	if strings.TrimSpace(o.agentName) == "" {
+		return usagef("agent add needs --name NAME (e.g. desk-bot)")
+	}
+	if o.out == "" {
+		return usagef("agent add needs --out FILE: where the agent's encrypted keystore is written")
+	}
+	ttl, err := parseValidity(o.valid)
+	if err != nil {
+		return err
+	}
+	if _, err := os.Stat(o.out); err == nil {
+		return usagef("--out %s exists already: an existing key file is never overwritten", text.Quote(o.out))
+	}
+	pass, err := r.newPassphrase(o.out)
+	if err != nil {
+		return err
+	}
+	agent, err := api.NewRandomSigner()
+	if err != nil {
+		return err
+	}
+	if err := agent.WriteKeystore(o.out, pass); err != nil {
+		return err
+	}
+	until := r.env.Now().Add(ttl)
+	resp, err := r.client.AddAgent(ctx, agent, o.agentName, until)
+	if err != nil {
+		if !api.IsAmbiguous(err) {
+			os.Remove(o.out)
+			return fmt.Errorf("agent not registered (the key file was removed): %w", err)
+		}
+		return fmt.Errorf("the answer to the registration was lost (%v): `tradedesk agent list` shows whether %s was registered; its key is in %s", err, agent.Address(), o.out)
+	}
+	if r.o.json {
+		return writeJSON(r.env.Stdout, map[string]any{"agent": agent.Address(), "account": r.client.Address(), "name": o.agentName,
+			"valid_until": until.UnixMilli(), "keystore": o.out, "tx_hash": resp.TxHash})
+	}
+	fmt.Fprintf(r.env.Stdout, "agent %s %s registered for %s until %s (tx %s)\n", agent.Address(), text.Quote(o.agentName),
+		r.client.Address(), until.UTC().Format("2006-01-02 15:04 UTC"), text.Clean(resp.TxHash))
+	fmt.Fprintf(r.env.Stdout, "its key is encrypted in %s; it can place and cancel orders, never withdraw or transfer\n", o.out)
+	_, err = fmt.Fprintf(r.env.Stdout, "trade with: tradedesk --agent-keystore %s --account %s\n", o.out, r.client.Address())
+	return err
+}
+
+func (r *runner) agentRevoke(ctx context.Context) error {
+	if err := r.needAccountKey("agent revoke"); err != nil {
+		return err
+	}
+	a, err := api.ChecksumAddress(r.o.agent)
+	if err != nil {
+		return usagef("agent revoke needs --agent 0xADDRESS: %v", err)
+	}
+	resp, err := r.client.RevokeAgent(ctx, a)
+	if err != nil {
+		return fmt.Errorf("agent %s not revoked: %w", a, err)
+	}
+	if r.o.json {
+		return writeJSON(r.env.Stdout, resp)
+	}
+	_, err = fmt.Fprintf(r.env.Stdout, "agent %s revoked: its next request is refused (tx %s)\n", a, text.Clean(resp.TxHash))
+	return err
+}
+
+func (r *runner) agentList(ctx context.Context) error {
+	user, err := r.account()
+	if err != nil {
+		return err
+	}
+	agents, err := r.client.Agents(ctx, user)
+	if err != nil {
+		return err
+	}
+	if r.o.json {
+		return writeJSON(r.env.Stdout, agents)
+	}
+	if len(agents) == 0 {
+		_, err := fmt.Fprintf(r.env.Stdout, "no agents registered for %s\n", user)
+		return err
+	}
+	t := newTable("AGENT", "NAME", "VALID UNTIL", "LEFT")
+	now := r.env.Now()
+	for _, a := range agents {
+		t.add(text.Clean(a.Address), text.Clean(a.Name), a.ValidUntil.UTC().Format("2006-01-02 15:04 UTC"), state.AgentLeft(a.ValidUntil.Time, now))
+	}
+	return t.write(r.env.Stdout)
+}
+
+func runLeverage(ctx context.Context, r *runner) error {
+	if r.o.leverage == 0 {
+		return usagef("--leverage N is required (a whole number such as 10)")
+	}
+	in, err := r.findInstrument(ctx)
+	if err != nil {
+		return err
+	}
+	st, err := r.orderStore(ctx, in.Name)
+	if err != nil {
+		return err
+	}
+	c, err := st.CheckLeverage(in.Name, int64(r.o.leverage))
+	if err != nil {
+		return err
+	}
+	line := fmt.Sprintf("leverage on %s: %sx -> %sx (tier maximum %sx); %s", in.Name, c.Current, c.New, c.Max, c.Effect())
+	if c.Err != "" {
+		return fmt.Errorf("leverage not changed, nothing sent: %s", c.Err)
+	}
+	if r.o.dryRun {
+		_, err := fmt.Fprintln(r.env.Stdout, line+" (dry run: nothing sent)")
+		return err
+	}
+	resp, err := r.client.UpdateLeverage(ctx, in.ID, r.o.leverage)
+	if err != nil {
+		return fmt.Errorf("leverage on %s not changed: %w", in.Name, err)
+	}
+	if r.o.json {
+		return writeJSON(r.env.Stdout, resp)
+	}
+	_, err = fmt.Fprintf(r.env.Stdout, "%s (tx %s)\n", line, text.Clean(resp.TxHash))
+	return err
+}
+
+func runBroker(ctx context.Context, r *runner) error {
+	sub, err := r.subcommand("approve", "revoke")
+	if err != nil {
+		return err
+	}
+	if err := r.needAccountKey("broker " + sub); err != nil {
+		return err
+	}
+	b, err := api.ChecksumAddress(r.o.broker)
+	if err != nil {
+		return usagef("broker %s needs --broker 0xADDRESS: %v", sub, err)
+	}
+	rate, what := "0", "withdraw the fee approval of broker "+b
+	if sub == "approve" {
+		if rate, err = state.ParseFeeRate(r.o.maxFeeRate); err != nil {
+			return usagef("--max-fee-rate: %v", err)
+		}
+		what = fmt.Sprintf("approve broker %s to charge fees up to %s", b, state.FeeRateText(rate))
+	}
+	if !r.o.yes {
+		return usagef("this would %s; add --yes to sign it", what)
+	}
+	resp, err := r.client.ApproveBrokerFee(ctx, b, rate)
+	if err != nil {
+		return fmt.Errorf("could not %s: %w", what, err)
+	}
+	if r.o.json {
+		return writeJSON(r.env.Stdout, resp)
+	}
+	_, err = fmt.Fprintf(r.env.Stdout, "done: %s (tx %s)\n", what, text.Clean(resp.TxHash))
+	return err
+}

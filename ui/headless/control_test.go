@@ -1,0 +1,125 @@
+package headless
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ethereum/go-ethereum/accounts/keystore"
+
+	"github.com/tradedesk/tradedesk/api"
+)
+
+// lightKeystores makes written keystores quick to open in tests (a user's never are).
+func lightKeystores(t *testing.T) {
+	old := api.KeystoreScrypt
+	api.KeystoreScrypt.N, api.KeystoreScrypt.P = keystore.LightScryptN, keystore.LightScryptP
+	t.Cleanup(func() { api.KeystoreScrypt = old })
+}
+
+// TestAgentWorkflow: agent add writes an encrypted keystore and registers the agent; with only
+// that keystore and --account, orders go through for the account, a withdrawal and a transfer
+// are refused before signing, agent list shows it; after agent revoke its next order is refused
+// with 401; and no output holds either key.
+func TestAgentWorkflow(t *testing.T) {
+	lightKeystores(t)
+	h := newHarness(t)
+	h.env[api.EnvPassphrase] = "agent pass"
+	file := filepath.Join(t.TempDir(), "desk.json")
+	account := testAddress(t)
+
+	out := h.ok("agent", "add", "--name", "desk-bot", "--valid", "30d", "--out", file)
+	if !strings.Contains(out, "registered for "+account) || !strings.Contains(out, "--agent-keystore "+file+" --account "+account) {
+		t.Fatalf("agent add said %q", out)
+	}
+	if code, _, errs := h.run("agent", "add", "--name", "again", "--out", file); code != ExitUsage || !strings.Contains(errs, "exists already") {
+		t.Fatalf("agent add over an existing file: %d %q", code, errs)
+	}
+	agentKey, err := api.SignerFromKeystore(file, "agent pass")
+	if err != nil {
+		t.Fatal(err)
+	}
+	agentAddr := agentKey.Address()
+
+	// From here on only the agent's keystore: no account key in the environment.
+	delete(h.env, api.EnvPrivateKey)
+	as := []string{"--agent-keystore", file, "--account", account}
+	bid := h.restingBid()
+	h.ok(append([]string{"order", "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.01", "--price", bid}, as...)...)
+	if oo, _ := h.client().OpenOrders(t.Context(), account, api.PageParams{}); len(oo.Data) != 1 {
+		t.Fatalf("the agent's order is not the account's: %+v", oo.Data)
+	}
+	for _, args := range [][]string{
+		{"withdraw", "--collateral", "USDC", "--amount", "1", "--chain", "1"},
+		{"transfer", "--collateral", "USDC", "--amount", "1", "--to", "0x9908658A316D743159F001026F1ef08aa8F0b55B"},
+		{"leverage", "--instrument", "BTC-PERP", "--leverage", "5"},
+		{"agent", "revoke", "--agent", agentAddr},
+	} {
+		code, _, errs := h.run(append(args, as...)...)
+		if code == ExitOK || !strings.Contains(errs, "account's own key") {
+			t.Errorf("%s as the agent: exit %d %q", args[0], code, errs)
+		}
+	}
+	out = h.ok(append([]string{"agent", "list"}, as...)...)
+	if !strings.Contains(out, agentAddr) || !strings.Contains(out, "desk-bot") || !strings.Contains(out, "29d 23h") {
+		t.Fatalf("agent list: %q", out)
+	}
+
+	h.env[api.EnvPrivateKey] = "0x" + testKey
+	h.ok("agent", "revoke", "--agent", agentAddr)
+	delete(h.env, api.EnvPrivateKey)
+	code, _, errs := h.run(append([]string{"order", "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.01", "--price", bid}, as...)...)
+	if code != ExitFailure || !strings.Contains(errs, "invalid order signer") {
+		t.Fatalf("order by a revoked agent: %d %q", code, errs)
+	}
+	if code, _, errs := h.run("order", "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.01", "--price", bid, "--agent-keystore", file); code != ExitUsage || !strings.Contains(errs, "--account") {
+		t.Fatalf("agent keystore without --account: %d %q", code, errs)
+	}
+	keyText := strings.ToLower(testKey)
+	for _, o := range h.outputs {
+		if strings.Contains(strings.ToLower(o), keyText) {
+			t.Fatal("the account key appears in an output")
+		}
+	}
+}
+
+// TestLeverageAndBrokerCommands: leverage changes the setting (and refuses a change the tiers
+// forbid without sending), broker approve and revoke need --yes and show in brokers_check.
+func TestLeverageAndBrokerCommands(t *testing.T) {
+	h := newHarness(t)
+	c := h.client()
+	out := h.ok("leverage", "--instrument", "BTC-PERP", "--leverage", "20")
+	if !strings.Contains(out, "-> 20x") {
+		t.Fatalf("leverage said %q", out)
+	}
+	lv, err := c.InstrumentLeverage(t.Context(), "", "BTC-PERP")
+	if err != nil || lv.Leverage.String() != "20" {
+		t.Fatalf("leverage now %s (%v)", lv.Leverage, err)
+	}
+	if code, _, errs := h.run("leverage", "--instrument", "BTC-PERP", "--leverage", "500"); code != ExitFailure || !strings.Contains(errs, "nothing sent") {
+		t.Fatalf("500x: %d %q", code, errs)
+	}
+	broker := "0x9908658A316D743159F001026F1ef08aa8F0b55B"
+	if code, _, errs := h.run("broker", "approve", "--broker", broker, "--max-fee-rate", "0.1%"); code != ExitUsage || !strings.Contains(errs, "add --yes") {
+		t.Fatalf("approve without --yes: %d %q", code, errs)
+	}
+	h.ok("broker", "approve", "--broker", broker, "--max-fee-rate", "0.1%", "--yes")
+	pg, _ := c.BrokersCheck(t.Context(), "", broker, api.PageParams{})
+	found := false
+	for _, b := range pg.Data {
+		found = found || (b.Broker == broker && b.MaxFeeRate.String() == "0.001")
+	}
+	if !found {
+		t.Fatalf("approval not shown: %+v", pg.Data)
+	}
+	h.ok("broker", "revoke", "--broker", broker, "--yes")
+	pg, _ = c.BrokersCheck(t.Context(), "", broker, api.PageParams{})
+	for _, b := range pg.Data {
+		if b.Broker == broker {
+			t.Fatalf("still approved after revoke: %+v", b)
+		}
+	}
+	if code, _, _ := h.run("broker", "approve", "--broker", broker, "--max-fee-rate", "5%", "--yes"); code != ExitUsage {
+		t.Fatal("5% accepted")
+	}
+}
