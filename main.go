@@ -64,6 +64,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 type options struct {
 	url, network, keystore, address, config string
 	actionType                              string
+	agentKeystore                           string
 	theme, logFile, profile                 string
 	insecure, stats                         bool
 	seed                                    int64
@@ -76,6 +77,8 @@ func newFlagSet(o *options, stderr io.Writer) *flag.FlagSet {
 	fs.StringVar(&o.network, "network", "", "exchange network: mainnet or testnet")
 	fs.StringVar(&o.keystore, "keystore", "", "encrypted V3 keystore `FILE` holding the trading key (passphrase asked, or $TRADEDESK_PASSPHRASE)")
 	fs.StringVar(&o.address, "address", "", "account `0x...` to watch read-only (no key)")
+	fs.StringVar(&o.address, "account", "", "the account `0x...` an --agent-keystore trades for (alone: watched read-only)")
+	fs.StringVar(&o.agentKeystore, "agent-keystore", "", "encrypted V3 keystore `FILE` of an agent wallet (tradedesk agent add): orders and cancels for --account, never withdrawals")
 	fs.StringVar(&o.config, "config", "", "config `FILE` (default $XDG_CONFIG_HOME/tradedesk/config.toml)")
 	fs.BoolVar(&o.insecure, "insecure", false, "allow a plain http:// URL that is not loopback")
 	fs.StringVar(&o.actionType, "action-type", "", "how requests name their action: number (as the official SDKs send it; default on mainnet and testnet) or name (as the spec writes it; default on a custom --url)")
@@ -155,6 +158,7 @@ func console(ctx context.Context, o options, stderr io.Writer) error {
 	defer stopProfile()
 
 	settings.Exchange, settings.Mode, settings.Network, settings.ReadOnlyReason = conn.client, conn.mode, conn.network, conn.readOnly
+	settings.AgentUntil = conn.agentUntil
 	// TimeFirstFrame logs "first live frame" (ms since start) once, for the --log file.
 	p := tea.NewProgram(ui.TimeFirstFrame(ui.New(settings)), tea.WithAltScreen(), tea.WithMouseCellMotion(), tea.WithContext(ctx))
 	_, err = p.Run()
@@ -218,6 +222,8 @@ type connection struct {
 	network  string
 	readOnly string
 	close    func()
+	// agentUntil is when the agent key expires (zero: not an agent, or not known).
+	agentUntil time.Time
 }
 
 // connect builds the exchange client: the embedded demo when no URL or network is given, else a
@@ -225,8 +231,8 @@ type connection struct {
 // and key rules are api.ResolveEndpoint's and api.LoadSigner's, shared with the headless commands.
 func connect(ctx context.Context, o options, stderr io.Writer) (*connection, error) {
 	if o.url == "" && o.network == "" {
-		if o.keystore != "" || o.address != "" {
-			return nil, errors.New("--keystore and --address need an exchange: add --network mainnet|testnet or --url URL")
+		if o.keystore != "" || o.address != "" || o.agentKeystore != "" {
+			return nil, errors.New("--keystore, --agent-keystore and --address need an exchange: add --network mainnet|testnet or --url URL")
 		}
 		return startDemo(ctx, o.seed)
 	}
@@ -234,7 +240,7 @@ func connect(ctx context.Context, o options, stderr io.Writer) (*connection, err
 	if err != nil {
 		return nil, err
 	}
-	signer, err := api.LoadSigner(api.Credentials{Keystore: o.keystore, Address: o.address, Network: ep.Name, Warn: stderr})
+	signer, err := api.LoadSigner(api.Credentials{Keystore: o.keystore, AgentKeystore: o.agentKeystore, Address: o.address, Network: ep.Name, Warn: stderr})
 	if err != nil {
 		return nil, err
 	}
@@ -255,7 +261,30 @@ func connect(ctx context.Context, o options, stderr io.Writer) (*connection, err
 	if err := c.client.Err(); err != nil {
 		return nil, err
 	}
+	if c.client.IsAgent() {
+		if c.agentUntil, err = agentExpiry(ctx, c.client, signer.Address()); err != nil {
+			return nil, err
+		}
+	}
 	return c, nil
+}
+
+// agentExpiry looks the agent up in the account's allAgents: an agent the exchange does not
+// list (expired, revoked, never registered) stops the start with what to do; an exchange that
+// cannot say leaves the expiry unknown (zero).
+func agentExpiry(ctx context.Context, c *api.Client, agent string) (time.Time, error) {
+	lctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	agents, err := c.Agents(lctx, c.Address())
+	if err != nil {
+		slog.Warn("agent expiry unknown", "err", err)
+		return time.Time{}, nil
+	}
+	a, ok := api.FindAgent(agents, agent)
+	if !ok {
+		return time.Time{}, fmt.Errorf("agent %s is not registered for %s (expired, revoked or never added): register one with `tradedesk agent add`", agent, c.Address())
+	}
+	return a.ValidUntil.Time, nil
 }
 
 // openLog opens the --log file (a JSON slog handler; the api client logs every request to it with
@@ -276,15 +305,17 @@ type fileConfig struct {
 	Network string `toml:"network"`
 	URL     string `toml:"url"`
 	// ActionType is how requests name their action: "number", "name" or "auto" (see api.ActionTypeForm).
-	ActionType string              `toml:"action_type"`
-	Account    string              `toml:"account"`
-	Keystore   string              `toml:"keystore"`
-	Theme      string              `toml:"theme"`
-	Watchlist  []string            `toml:"watchlist"`
-	FillBell   *bool               `toml:"fill_bell"`
-	Poll       pollConfig          `toml:"poll"`
-	Guard      guardConfig         `toml:"guard"`
-	Keys       map[string][]string `toml:"keys"`
+	ActionType string `toml:"action_type"`
+	Account    string `toml:"account"`
+	Keystore   string `toml:"keystore"`
+	// AgentKeystore is an agent wallet's keystore (with Account: the account it trades for).
+	AgentKeystore string              `toml:"agent_keystore"`
+	Theme         string              `toml:"theme"`
+	Watchlist     []string            `toml:"watchlist"`
+	FillBell      *bool               `toml:"fill_bell"`
+	Poll          pollConfig          `toml:"poll"`
+	Guard         guardConfig         `toml:"guard"`
+	Keys          map[string][]string `toml:"keys"`
 }
 
 // pollConfig is the [poll] table: durations such as "1s" or "500ms".
@@ -400,7 +431,7 @@ func loadConfig(path string, stderr io.Writer) (fileConfig, error) {
 		}
 	}
 	if len(undecoded) > 0 {
-		return cfg, fmt.Errorf("config %s: unknown setting %s; known: network, url, action_type, account, keystore, theme, watchlist, [poll], [guard], [keys]", path, text.Quote(undecoded[0].String()))
+		return cfg, fmt.Errorf("config %s: unknown setting %s; known: network, url, action_type, account, keystore, agent_keystore, theme, watchlist, [poll], [guard], [keys]", path, text.Quote(undecoded[0].String()))
 	}
 	return cfg, nil
 }
@@ -410,11 +441,14 @@ func mergeFlags(o *options, cfg fileConfig) {
 	if o.url == "" && o.network == "" {
 		o.url, o.network = cfg.URL, cfg.Network
 	}
-	if o.keystore == "" {
+	if o.keystore == "" && o.agentKeystore == "" {
 		o.keystore = cfg.Keystore
 	}
 	if o.actionType == "" {
 		o.actionType = cfg.ActionType
+	}
+	if o.agentKeystore == "" && o.keystore == "" {
+		o.agentKeystore = cfg.AgentKeystore
 	}
 	if o.address == "" {
 		o.address = cfg.Account
@@ -476,7 +510,7 @@ func runHeadless(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	}
 	env := headless.Env{
 		Stdout: stdout, Stderr: stderr, Stdin: os.Stdin,
-		Defaults: headless.Connection{URL: cfg.URL, Network: cfg.Network, Keystore: cfg.Keystore, Address: cfg.Account, ActionType: cfg.ActionType},
+		Defaults: headless.Connection{URL: cfg.URL, Network: cfg.Network, Keystore: cfg.Keystore, AgentKeystore: cfg.AgentKeystore, Address: cfg.Account, ActionType: cfg.ActionType},
 	}
 	return headless.Run(ctx, append([]string{args[0]}, rest...), env)
 }

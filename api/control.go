@@ -34,8 +34,7 @@ const MaxAgentValidity = 180 * 24 * time.Hour
 const MaxAgentName = 64
 
 // ErrNeedsAccountKey is the message of every action an agent key may not sign.
-const ErrNeedsAccountKey = "needs the account's own key: an agent key can only place and cancel orders " +
-	"(withdrawals, transfers, leverage, broker approvals and agents are signed with the account's key); nothing was signed"
+const ErrNeedsAccountKey = "nothing was signed: this needs the account's own key (an agent key only places and cancels orders)"
 
 // agentRefusal refuses, before signing, an action an agent may not sign.
 func (c *Client) agentRefusal(info ActionInfo) error {

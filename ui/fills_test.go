@@ -29,6 +29,7 @@ type fakeEx struct {
 
 func (f *fakeEx) Address() string { return fakeUser }
 func (f *fakeEx) CanTrade() bool  { return false }
+func (f *fakeEx) IsAgent() bool   { return false }
 
 func (f *fakeEx) Fills(_ context.Context, _ string, p api.PageParams) (api.Page[api.Fill], error) {
 	f.pages = append(f.pages, p.Page)

@@ -49,6 +49,9 @@ type Config struct {
 	DefaultSizes map[string]string
 	// LargeTrade is the notional from which the tape marks a print as large (zero: the default).
 	LargeTrade decimal.Decimal
+	// AgentUntil is when the agent key the exchange client signs with expires (zero: not an
+	// agent, or unknown). The status line shows it and warns a day ahead.
+	AgentUntil time.Time
 }
 
 // Model is the console's root model: it owns focus, layout and routing, runs the polls, applies
@@ -125,7 +128,8 @@ func New(cfg Config) *Model {
 	m := &Model{
 		ex: cfg.Exchange, store: cfg.Store, clock: cfg.Clock, iv: cfg.Intervals, st: st, keys: &keys,
 		help: newHelp(st), stats: cfg.Stats, footerDirty: true, sizes: cfg.DefaultSizes,
-		status: statusBar{st: st, mode: cfg.Mode, network: cfg.Network, address: cfg.Exchange.Address()},
+		status: statusBar{st: st, mode: cfg.Mode, network: cfg.Network, address: cfg.Exchange.Address(),
+			agent: cfg.Exchange.IsAgent(), agentUntil: cfg.AgentUntil},
 	}
 	if cfg.Timers == nil {
 		cfg.Timers = feed.NewRealClock(cfg.Clock)

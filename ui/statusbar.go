@@ -40,6 +40,9 @@ type statusBar struct {
 	mode    Mode
 	network string
 	address string
+	// agent: the client signs with an agent key (orders and cancels only) until agentUntil.
+	agent      bool
+	agentUntil time.Time
 	// The account summary, long and short, as of account version accountVersion (and whether
 	// the account had loaded: an unchanged first reply moves no version).
 	accountVersion            uint64
@@ -55,10 +58,29 @@ func (s *statusBar) badge() string {
 	case ModeReadOnly:
 		return s.st.ReadOnly.On(" READ-ONLY " + strings.ToUpper(s.network) + " ")
 	}
-	if strings.EqualFold(s.network, "mainnet") {
-		return s.st.Mainnet.On(" LIVE MAINNET ")
+	agent := ""
+	if s.agent {
+		agent = "· agent "
 	}
-	return s.st.Live.On(" LIVE " + strings.ToUpper(s.network) + " ")
+	if strings.EqualFold(s.network, "mainnet") {
+		return s.st.Mainnet.On(" LIVE MAINNET " + agent)
+	}
+	return s.st.Live.On(" LIVE " + strings.ToUpper(s.network) + " " + agent)
+}
+
+// agentLine says when the agent key expires, as a warning from a day ahead.
+func (s *statusBar) agentLine(now time.Time) string {
+	if !s.agent || s.agentUntil.IsZero() {
+		return ""
+	}
+	left := state.AgentLeft(s.agentUntil, now)
+	if !now.Before(s.agentUntil) {
+		return s.st.Danger.On("agent expired: orders are refused; tradedesk agent add")
+	}
+	if s.agentUntil.Sub(now) < state.AgentWarnAhead {
+		return s.st.Danger.On("agent expires in " + left + ": tradedesk agent add")
+	}
+	return s.st.Muted.On("agent " + left + " left")
 }
 
 // modeWord is the mode in plain words, for the order form's title.
@@ -68,6 +90,9 @@ func (s *statusBar) modeWord() string {
 		return "DEMO"
 	case ModeReadOnly:
 		return "READ-ONLY"
+	}
+	if s.agent {
+		return "LIVE " + strings.ToUpper(s.network) + " · agent"
 	}
 	return "LIVE " + strings.ToUpper(s.network)
 }
@@ -87,6 +112,10 @@ func (s *statusBar) top(m *Model, width int) string {
 		b.WriteString(st.Muted.On(" · "))
 	}
 	b.WriteString(s.connection(m))
+	if a := s.agentLine(m.clock()); a != "" {
+		b.WriteString(st.Muted.On(" · "))
+		b.WriteString(a)
+	}
 	if stale := s.stale(m); stale != "" {
 		b.WriteString(st.Muted.On(" · "))
 		b.WriteString(st.Warn.On("stale: " + stale))

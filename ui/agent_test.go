@@ -1,0 +1,71 @@
+package ui
+
+import (
+	"context"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/tradedesk/tradedesk/api"
+	"github.com/tradedesk/tradedesk/api/sim"
+	"github.com/tradedesk/tradedesk/ui/feed"
+)
+
+// agentConsole is a live console signing with an agent key registered (for ttl) by the test
+// key's account on a simulator over HTTP.
+func agentConsole(t *testing.T, ttl time.Duration) (*simConsole, *api.Client) {
+	t.Helper()
+	clock := sim.NewTestClock(simStart)
+	s := fundedSim(t, sim.WithSeed(7), sim.WithClock(clock))
+	srv := httptest.NewServer(s)
+	t.Cleanup(srv.Close)
+	owner, _ := api.SignerFromHex(testKeyHex)
+	account := api.New(srv.URL+"/", api.WithSigner(owner), api.WithClock(clock.Now))
+	key, err := api.NewRandomSigner()
+	if err != nil {
+		t.Fatal(err)
+	}
+	until := clock.Now().Add(ttl)
+	if _, err := account.AddAgent(context.Background(), key, "console", until); err != nil {
+		t.Fatal(err)
+	}
+	agent, _ := key.AsAgentFor(owner.Address())
+	client := api.New(srv.URL+"/", api.WithSigner(agent), api.WithClock(clock.Now), api.WithRetry(api.RetryPolicy{Attempts: 1}))
+	timers := feed.NewFakeClock(simStart)
+	m := New(Config{Exchange: client, Clock: clock.Now, Timers: timers, Keys: mustKeys(t), Theme: testTheme, Mode: ModeLive,
+		Network: "testnet", AgentUntil: until})
+	m.fixedLatency = true
+	m.Update(tea.WindowSizeMsg{Width: 200, Height: 60})
+	return &simConsole{m: m, sim: s, clock: clock, timers: timers, url: srv.URL}, account
+}
+
+// TestAgentConsole: with only an agent key the console shows LIVE · agent and the account (not
+// the agent), warns when the agent has less than a day left, and a withdrawal says it needs the
+// account's key and is not signed: the balance stays.
+func TestAgentConsole(t *testing.T) {
+	c, account := agentConsole(t, 30*24*time.Hour)
+	pump(t, c.m, c.m.Init())
+	top := strings.SplitN(c.m.View(), "\n", 2)[0]
+	if !strings.Contains(top, "LIVE TESTNET · agent") || !strings.Contains(top, "agent 30d 0h left") ||
+		!strings.Contains(top, account.Address()[:6]) {
+		t.Fatalf("top line %q", top)
+	}
+	before := c.summary(t, account.Address())
+	c.key(t, "8", "w")
+	c.typeText(t, "2500")
+	c.key(t, "enter", "enter")
+	if !strings.Contains(c.m.notice, "account's own key") || !strings.Contains(c.m.notice, "nothing was signed") {
+		t.Fatalf("withdrawal by an agent: notice %q", c.m.notice)
+	}
+	if after := c.summary(t, account.Address()); !after.Collateral["USDC"].Balance.Equal(before.Collateral["USDC"].Balance) {
+		t.Fatalf("balance moved: %s -> %s", before.Collateral["USDC"].Balance, after.Collateral["USDC"].Balance)
+	}
+
+	c.sim.Advance(29*24*time.Hour + 12*time.Hour) // 12 hours left
+	if top := strings.SplitN(c.m.View(), "\n", 2)[0]; !strings.Contains(top, "agent expires in 12h 0m") {
+		t.Fatalf("no warning a day ahead: %q", top)
+	}
+}
