@@ -50,8 +50,8 @@ func TestAgentWorkflow(t *testing.T) {
 		t.Fatalf("the agent's order is not the account's: %+v", oo.Data)
 	}
 	for _, args := range [][]string{
-		{"withdraw", "--collateral", "USDC", "--amount", "1", "--chain", "1"},
-		{"transfer", "--collateral", "USDC", "--amount", "1", "--to", "0x9908658A316D743159F001026F1ef08aa8F0b55B"},
+		{"withdraw", "--collateral", "USDC", "--amount", "1", "--chain", "1", "--yes"},
+		{"transfer", "--collateral", "USDC", "--amount", "1", "--to", "0x9908658A316D743159F001026F1ef08aa8F0b55B", "--yes"},
 		{"leverage", "--instrument", "BTC-PERP", "--leverage", "5"},
 		{"agent", "revoke", "--agent", agentAddr},
 	} {
