@@ -3,7 +3,39 @@ package api
 import (
 	"context"
 	"errors"
+	"fmt"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/tradedesk/tradedesk/api/text"
 )
+
+// MaxCloidLen is the longest client order id the exchange takes, in bytes.
+const MaxCloidLen = 128
+
+// CheckCloid accepts any client order id the exchange does: free text (the official SDKs' examples
+// use ids like "ts-order-1769690420567"; tradedesk makes UUIDs for its own orders), not empty, at
+// most MaxCloidLen bytes of UTF-8, with no control character and nothing shaped like a key (a run
+// of text.KeyRun hex digits). The error says what to fix without repeating the id.
+func CheckCloid(id string) error {
+	switch {
+	case id == "":
+		return errors.New("the client order id is empty")
+	case len(id) > MaxCloidLen:
+		return fmt.Errorf("the client order id is %d bytes long; the exchange takes at most %d", len(id), MaxCloidLen)
+	case !utf8.ValidString(id):
+		return errors.New("the client order id is not valid UTF-8 text")
+	case text.HideKeys(id) != id:
+		// Sent, it would be stored at the exchange and echoed everywhere: never send key material.
+		return fmt.Errorf("the client order id holds a run of %d or more hex digits, the shape of a private key; use a UUID or short text", text.KeyRun)
+	}
+	for i, r := range id {
+		if unicode.IsControl(r) {
+			return fmt.Errorf("the client order id has a control character (U+%04X) at byte %d", r, i)
+		}
+	}
+	return nil
+}
 
 // LookupHistoryPages bounds how many pages of order history FindCloid reads after the open
 // orders: an order whose answer was lost a moment ago is near the top of its history.
@@ -16,9 +48,9 @@ const LookupHistoryPages = 5
 //
 // Every front end asks "was my order placed?" through this one function; it never sends anything.
 func FindCloid(ctx context.Context, info Info, user, cloid string) (*OrderRecord, error) {
-	if cloid == "" {
+	if err := CheckCloid(cloid); err != nil {
 		// Orders placed without a cloid would all match: an empty one finds nothing reliably.
-		return nil, errors.New("find order by cloid: the cloid is empty")
+		return nil, fmt.Errorf("find order by cloid: %w", err)
 	}
 	open, err := AllPages(ctx, func(ctx context.Context, p PageParams) (Page[OrderRecord], error) {
 		return info.OpenOrders(ctx, user, p)

@@ -148,3 +148,25 @@ func TestFindCloidAbsentAndBounded(t *testing.T) {
 		t.Fatal("an empty cloid must be an error, not a match")
 	}
 }
+
+// TestCheckCloid: any text the exchange takes passes; the boundary is MaxCloidLen bytes exactly.
+func TestCheckCloid(t *testing.T) {
+	for _, ok := range []string{"ts-order-1769690420567", "0f8fad5b-d9cb-469f-a165-70867728950e", "bar-cloid-1",
+		strings.Repeat("x", api.MaxCloidLen), "0x" + strings.Repeat("a", 31)} {
+		if err := api.CheckCloid(ok); err != nil {
+			t.Errorf("%q refused: %v", ok, err)
+		}
+	}
+	for bad, want := range map[string]string{
+		"":                                     "empty",
+		strings.Repeat("x", api.MaxCloidLen+1): "129 bytes long",
+		"a\tb":                                 "control character (U+0009)",
+		"a\u0085b":                             "control character (U+0085)",
+		"\xff":                                 "not valid UTF-8",
+		strings.Repeat("7", 32):                "shape of a private key",
+	} {
+		if err := api.CheckCloid(bad); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: %v, want %q", bad, err, want)
+		}
+	}
+}

@@ -146,8 +146,8 @@ func (c *checker) cloid() {
 	id := strings.TrimSpace(c.in.Cloid)
 	if id == "" {
 		id = NewCloid()
-	} else if !ValidCloid(id) {
-		c.fail(FieldCloid, fmt.Sprintf("client order id %s is not a UUID (like 0f8fad5b-d9cb-469f-a165-70867728950e); leave it empty to get one", text.Quote(id)), "")
+	} else if err := api.CheckCloid(id); err != nil {
+		c.fail(FieldCloid, err.Error()+"; leave it empty to get one", "")
 	}
 	c.out.Wire.Cloid = id
 }

@@ -322,8 +322,10 @@ func runCancel(ctx context.Context, r *runner) error {
 		}
 		oid = n
 	}
-	if r.o.cloid != "" && !state.ValidCloid(r.o.cloid) {
-		return usagef("--cloid %s is not a UUID", text.Quote(r.o.cloid))
+	if r.o.cloid != "" {
+		if err := api.CheckCloid(r.o.cloid); err != nil {
+			return usagef("--cloid: %v", err)
+		}
 	}
 	in, err := r.findInstrument(ctx)
 	if err != nil {
