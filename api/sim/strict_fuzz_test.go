@@ -51,6 +51,9 @@ func FuzzHandlers(f *testing.F) {
 		f.Add("/info", []byte(q))
 	}
 	s := New(WithSeed(3), WithClock(NewTestClock(testStart)), WithQuietMarkets())
+	if err := s.Fund(signer(f, "fuzz").Address(), dec("100000")); err != nil { // so signed bodies reach the engine
+		f.Fatal(err)
+	}
 	f.Fuzz(func(t *testing.T, path string, body []byte) {
 		if path != "/info" {
 			path = "/exchange"
