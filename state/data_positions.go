@@ -4,6 +4,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/shopspring/decimal"
 	"github.com/tradedesk/tradedesk/api"
 )
 
@@ -54,15 +55,55 @@ func (s *Store) position(symbol string) (api.Position, bool) {
 	return api.Position{}, false
 }
 
-// PositionViews returns the positions pane's figures for every open position.
+// PositionViews returns the positions pane's figures for every open position, each at the
+// freshest mark the console has (see UnrealizedPnL).
 func (s *Store) PositionViews() []PositionRow {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
+	return s.positionViews()
+}
+
+func (s *Store) positionViews() []PositionRow {
 	ps, a := s.positions(), s.account()
+	accountNewer := s.kinds[KindAccount].at.After(s.kinds[KindTickers].at)
 	out := make([]PositionRow, 0, len(ps))
 	for _, p := range ps {
 		t, _ := s.ticker(p.Instrument)
+		if m, ok := accountMark(a, p.Instrument); ok && (accountNewer || !t.MarkPrice.IsPositive()) {
+			t.MarkPrice = m // the account summary's mark is the fresher one
+		}
 		out = append(out, PositionView(p, t, a))
 	}
 	return out
+}
+
+// accountMark is the mark the account summary valued a position at: its value over its size.
+func accountMark(a api.AccountSummary, symbol string) (decimal.Decimal, bool) {
+	ps, ok := a.PerpPositions[symbol]
+	if !ok {
+		return decimal.Zero, false
+	}
+	for _, leg := range ps.Legs {
+		if !leg.Size.IsZero() && leg.PositionValue.IsPositive() {
+			return leg.PositionValue.Abs().Div(leg.Size.Abs()), true
+		}
+	}
+	return decimal.Zero, false
+}
+
+// UnrealizedPnL is the account's unrealized PnL at one mark per instrument, the freshest the
+// console has (the ticker's, or the account summary's when that arrived later): the figure the
+// positions pane adds up to, so the account pane and the status line agree with it. Before
+// positions load it is the account summary's own figure.
+func (s *Store) UnrealizedPnL() decimal.Decimal {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if s.kinds[KindPositions].at.IsZero() {
+		return s.account().Upnl
+	}
+	sum := decimal.Zero
+	for _, r := range s.positionViews() {
+		sum = sum.Add(r.UPnL)
+	}
+	return sum
 }

@@ -2,6 +2,7 @@ package state
 
 import (
 	"testing"
+	"time"
 
 	"github.com/shopspring/decimal"
 	"github.com/tradedesk/tradedesk/api"
@@ -155,4 +156,22 @@ func TestMaintenanceUtilization(t *testing.T) {
 			t.Errorf("%s: %s%%, want %s%%", tc.name, got, tc.want)
 		}
 	}
+}
+
+// TestUnrealizedPnLAtTheFreshestMark (issue #23, case 4): the positions' uPnL and the account's
+// total use the mark that arrived last: the ticker's, or the account summary's (its position
+// value over its size). Guards the freshness comparison flipped or dropped.
+func TestUnrealizedPnLAtTheFreshestMark(t *testing.T) {
+	now := t0
+	s := loadedStore(&now) // ETH long 2 from 2900, ticker mark 3000 at t0
+	acct := testAccount()
+	acct.PerpPositions["ETH-PERP"] = api.PositionSummary{IM: d("600"), Upnl: d("220"),
+		Legs: []api.PositionLeg{{Size: d("2"), PositionValue: d("6020")}}} // mark 3010
+	s.Apply(AccountMsg{Gen: 2, At: t0.Add(time.Second), Summary: acct})
+	if got := s.PositionViews()[0]; !got.Mark.Equal(d("3010")) || !got.UPnL.Equal(d("220")) {
+		t.Fatalf("account newer: mark %s uPnL %s, want 3010 and 220", got.Mark, got.UPnL)
+	}
+	checkDec(t, "total uPnL, account newer", s.UnrealizedPnL(), "220")
+	s.Apply(TickersMsg{Gen: 2, At: t0.Add(2 * time.Second), Tickers: testTickers()})
+	checkDec(t, "total uPnL, tickers newer", s.UnrealizedPnL(), "200")
 }

@@ -19,7 +19,7 @@ var hundred = decimal.NewFromInt(100)
 type accountPane struct {
 	*common.Common
 	width, height int
-	version       [2]uint64
+	version       [4]uint64
 	lines         []string // rendered when the account changes
 	empty         string
 }
@@ -45,8 +45,11 @@ func (p *accountPane) SetFocused(bool) {}
 
 // Update implements common.Pane.
 func (p *accountPane) Update(msg tea.Msg) tea.Cmd {
-	if d, ok := msg.(common.DataMsg); ok && (d.Kind == state.KindAccount || d.Kind == state.KindCollateral) {
-		v := [2]uint64{p.Store.Version(state.KindAccount), p.Store.Version(state.KindCollateral)}
+	if d, ok := msg.(common.DataMsg); ok && (d.Kind == state.KindAccount || d.Kind == state.KindCollateral ||
+		d.Kind == state.KindTickers || d.Kind == state.KindPositions) {
+		// uPnL is at the freshest mark (state.UnrealizedPnL), so tickers and positions redraw it too.
+		v := [4]uint64{p.Store.Version(state.KindAccount), p.Store.Version(state.KindCollateral),
+			p.Store.Version(state.KindTickers), p.Store.Version(state.KindPositions)}
 		if v != p.version {
 			p.version = v
 			p.render()
@@ -81,7 +84,7 @@ func (p *accountPane) row(label, value string, vp common.Paint) string {
 // render draws the pane's lines once per account change.
 func (p *accountPane) render() {
 	st := p.Styles
-	a := p.Store.Account()
+	a, upnl := p.Store.Account(), p.Store.UnrealizedPnL()
 	var l []string
 	if f := p.Store.Freshness(state.KindAccount); !f.Loaded() {
 		text := p.empty
@@ -94,7 +97,7 @@ func (p *accountPane) render() {
 			p.row("Equity", common.FmtNum(a.TotalAccountEquity, 2)+" USD", st.Bold),
 			p.row("Margin bal.", common.FmtNum(a.MarginBalance, 2), st.Text),
 			p.row("Available", common.FmtNum(a.AvailableBalance, 2), st.Text),
-			p.row("Unrealized", common.FmtSigned(a.Upnl, 2), common.SignPaint(st, a.Upnl)),
+			p.row("Unrealized", common.FmtSigned(upnl, 2), common.SignPaint(st, upnl)),
 			p.row("Total PnL", common.FmtSigned(a.TotalPnl, 2), common.SignPaint(st, a.TotalPnl)),
 			p.row("Init. margin", common.FmtNum(a.InitialMargin, 2), st.Text),
 			p.row("Maint. margin", common.FmtNum(a.MaintenanceMargin, 2), st.Text),

@@ -45,7 +45,7 @@ type statusBar struct {
 	agentUntil time.Time
 	// The account summary, long and short, as of account version accountVersion (and whether
 	// the account had loaded: an unchanged first reply moves no version).
-	accountVersion            uint64
+	accountVersion            [3]uint64 // account, tickers and positions versions
 	accountLoaded             bool
 	summaryLong, summaryShort string
 }
@@ -169,7 +169,9 @@ func fmtLatency(d time.Duration) string {
 // and margin used, so it stays in view when the account pane is a tab away. It is worked out
 // again only when the account's version moves.
 func (s *statusBar) summary(m *Model, short bool) string {
-	v, loaded := m.store.Version(state.KindAccount), m.store.Freshness(state.KindAccount).Loaded()
+	// uPnL is at the freshest mark, so the tickers and positions move it too.
+	v := [3]uint64{m.store.Version(state.KindAccount), m.store.Version(state.KindTickers), m.store.Version(state.KindPositions)}
+	loaded := m.store.Freshness(state.KindAccount).Loaded()
 	if v != s.accountVersion || loaded != s.accountLoaded {
 		s.accountVersion, s.accountLoaded = v, loaded
 		s.summaryLong, s.summaryShort = s.renderSummary(m.store)
@@ -187,10 +189,11 @@ func (s *statusBar) renderSummary(store *state.Store) (long, short string) {
 	}
 	st := s.st
 	a := store.Account()
+	upnl := store.UnrealizedPnL() // the positions pane's figure: one mark on the screen
 	im := state.MarginUtilizationAfter(a, decimal.Zero)
 	short = st.Muted.On("eq ") + common.FmtNum(a.TotalAccountEquity, 0) + st.Muted.On(" IM ") + common.UtilPaint(st, im).On(state.FormatPercent(im, 0)) + " "
 	long = st.Muted.On("equity ") + common.FmtNum(a.TotalAccountEquity, 2) + st.Muted.On(" · avail ") + common.FmtNum(a.AvailableBalance, 2) +
-		st.Muted.On(" · uPnL ") + common.SignPaint(st, a.Upnl).On(common.FmtSigned(a.Upnl, 2)) +
+		st.Muted.On(" · uPnL ") + common.SignPaint(st, upnl).On(common.FmtSigned(upnl, 2)) +
 		st.Muted.On(" · IM ") + common.UtilPaint(st, im).On(state.FormatPercent(im, 1)) + " "
 	return long, short
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"regexp"
 	"sort"
 	"strings"
 	"sync/atomic"
@@ -410,4 +411,55 @@ func TestStalePricesSaidWhereOrdersAreMade(t *testing.T) {
 	if n := exchangeOpen(t, c); n != 1 {
 		t.Fatalf("%d open orders after Enter (notice %q)", n, c.m.notice)
 	}
+}
+
+// TestOneMarkForEveryUPnL (issue #23, case 4), against the simulator: with a position open and the
+// market moving, the positions pane's uPnL, the account pane's and the status line's are one
+// figure whichever poll came last (the account's or the tickers'). Before: Positions recomputed
+// from the ticker while Account and the status line showed the account poll's figure.
+func TestOneMarkForEveryUPnL(t *testing.T) {
+	c := newSimConsole(t, 200, 60, false)
+	pump(t, c.m, c.m.Init())
+	for _, sym := range []string{"BTC-PERP", "ETH-PERP"} {
+		co, errs := c.m.store.CheckOrder(state.OrderIntent{Instrument: sym, Side: "b", Type: state.Market, Size: "0.05"}, state.Guard{})
+		if len(errs) != 0 {
+			t.Fatal(errs)
+		}
+		if out := placeWire(t, c, co); out.Kind != state.OutcomeFilled {
+			t.Fatalf("%s: %+v", sym, out)
+		}
+	}
+	pump(t, c.m, c.m.refreshNow(state.KindPositions, state.KindAccount, state.KindTickers))
+	agree := func(when string) {
+		t.Helper()
+		sum := decimal.Zero
+		for _, r := range c.m.store.PositionViews() {
+			sum = sum.Add(r.UPnL)
+		}
+		want := common.FmtSigned(sum, 2)
+		v := c.m.View()
+		if !strings.Contains(v, "uPnL "+want) {
+			t.Errorf("%s: the status line does not show the positions' uPnL %s:\n%s", when, want, v)
+		}
+		if !regexp.MustCompile(`Unrealized\s+` + regexp.QuoteMeta(want)).MatchString(v) {
+			t.Errorf("%s: the account pane does not show the positions' uPnL %s:\n%s", when, want, v)
+		}
+	}
+	moved := false
+	for i := 0; i < 20 && !moved; i++ { // let the market move until the account's mark differs from the ticker's
+		c.sim.Advance(5 * time.Second)
+		pump(t, c.m, c.m.refreshNow(state.KindTickers))
+		before, _ := c.m.store.Ticker("BTC-PERP")
+		c.sim.Advance(5 * time.Second)
+		pump(t, c.m, c.m.refreshNow(state.KindAccount))
+		acct := c.m.store.Account().PerpPositions["BTC-PERP"]
+		moved = len(acct.Legs) == 1 && !acct.Legs[0].PositionValue.Div(acct.Legs[0].Size.Abs()).Equal(before.MarkPrice)
+	}
+	if !moved {
+		t.Fatal("the market did not move")
+	}
+	agree("account polled after the tickers")
+	c.sim.Advance(5 * time.Second)
+	pump(t, c.m, c.m.refreshNow(state.KindTickers))
+	agree("tickers polled after the account")
 }
