@@ -97,6 +97,9 @@ func BenchmarkMarketStep(b *testing.B) {
 func BenchmarkHTTPPresigned(b *testing.B) {
 	e := quietEnv(b, WithDemoBalance(dec("1000000000")))
 	const signers = 8
+	for k := range signers {
+		e.fund(nameAddr(b, fmt.Sprint("bench", k))) // the simulator acts only for accounts it knows
+	}
 	bodies := make([][]byte, b.N)
 	base := e.nowMs()
 	for i := range bodies {
