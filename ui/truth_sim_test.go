@@ -97,32 +97,39 @@ func TestOfferedMaximumIsAccepted(t *testing.T) {
 	}
 }
 
-// TestSpotSellOfferedMaximumIsAccepted (case 1, spot sell): what the check offers to sell is what
-// the spot account holds free, and the simulator takes it.
+// TestSpotSellOfferedMaximumIsAccepted (case 1, spot sell, limit and market): what the check
+// offers to sell is what the spot account holds free, and the simulator takes it.
 func TestSpotSellOfferedMaximumIsAccepted(t *testing.T) {
-	c := newSimConsole(t, 200, 60, false)
-	pump(t, c.m, c.m.Init())
-	if _, err := c.m.ex.InternalTransfer(context.Background(), 1, "20000", false); err != nil {
-		t.Fatal(err)
-	}
-	pump(t, c.m, c.m.refreshNow(state.KindAccount))
-	buy, errs := c.m.store.CheckOrder(state.OrderIntent{Instrument: "ETH/USDC", Side: "b", Type: state.Market, Size: "1"}, state.Guard{})
-	if len(errs) != 0 {
-		t.Fatal(errs)
-	}
-	if out := placeWire(t, c, buy); out.Kind != state.OutcomeFilled {
-		t.Fatalf("spot buy: %+v", out)
-	}
-	pump(t, c.m, c.m.refreshNow(state.KindAccount))
-	tk, _ := c.m.store.Ticker("ETH/USDC")
-	in := state.OrderIntent{Instrument: "ETH/USDC", Side: "s", Price: tk.BestAskPrice.String(), Size: "5"}
-	in.Size = offerFor(t, c, in)
-	co, errs := c.m.store.CheckOrder(in, state.Guard{})
-	if len(errs) != 0 {
-		t.Fatalf("the offered size %s fails the check: %v", in.Size, errs)
-	}
-	if out := placeWire(t, c, co); out.Kind == state.OutcomeRejected || out.Kind == state.OutcomeSent {
-		t.Fatalf("the exchange refused the offered size %s: %s", in.Size, out.Reason)
+	for _, typ := range []state.OrderType{state.Limit, state.Market} {
+		t.Run(typ.String(), func(t *testing.T) {
+			c := newSimConsole(t, 200, 60, false)
+			pump(t, c.m, c.m.Init())
+			if _, err := c.m.ex.InternalTransfer(context.Background(), 1, "20000", false); err != nil {
+				t.Fatal(err)
+			}
+			pump(t, c.m, c.m.refreshNow(state.KindAccount))
+			buy, errs := c.m.store.CheckOrder(state.OrderIntent{Instrument: "ETH/USDC", Side: "b", Type: state.Market, Size: "1"}, state.Guard{})
+			if len(errs) != 0 {
+				t.Fatal(errs)
+			}
+			if out := placeWire(t, c, buy); out.Kind != state.OutcomeFilled {
+				t.Fatalf("spot buy: %+v", out)
+			}
+			pump(t, c.m, c.m.refreshNow(state.KindAccount, state.KindTickers, state.KindMids))
+			in := state.OrderIntent{Instrument: "ETH/USDC", Side: "s", Type: typ, Size: "5"}
+			if typ == state.Limit {
+				tk, _ := c.m.store.Ticker("ETH/USDC")
+				in.Price = tk.BestAskPrice.String()
+			}
+			in.Size = offerFor(t, c, in)
+			co, errs := c.m.store.CheckOrder(in, state.Guard{})
+			if len(errs) != 0 {
+				t.Fatalf("the offered size %s fails the check: %v", in.Size, errs)
+			}
+			if out := placeWire(t, c, co); out.Kind == state.OutcomeRejected || out.Kind == state.OutcomeSent {
+				t.Fatalf("the exchange refused the offered size %s: %s", in.Size, out.Reason)
+			}
+		})
 	}
 }
 

@@ -162,6 +162,12 @@ type orderResult struct {
 	Oid      api.OrderID     `json:"oid,omitempty"`
 	Status   string          `json:"status,omitempty"`
 	Response *api.TxResponse `json:"response,omitempty"`
+	// Filled, AvgPrice and Remaining are what the exchange's answer says filled on arrival, at
+	// what average, and what of the requested size did not (absent when the answer does not say).
+	Filled    *decimal.Decimal `json:"filled,omitempty"`
+	AvgPrice  *decimal.Decimal `json:"avg_price,omitempty"`
+	Remaining *decimal.Decimal `json:"remaining,omitempty"`
+	remainder string           // what became of the remainder, in words
 }
 
 type previewJSON struct {
@@ -205,8 +211,25 @@ func runOrder(ctx context.Context, r *runner) error {
 	case state.OutcomeSent:
 	default:
 		res.Oid, res.Status = out.Oid, out.Word()
+		res.fill(out)
 	}
 	return r.printOrder(st, co, res)
+}
+
+// fill records what filled, when the answer says: the total, its average and the remainder.
+func (res *orderResult) fill(out state.Outcome) {
+	if !out.FillKnown() {
+		return
+	}
+	filled, avg, rest := out.Filled, out.AvgPrice.Decimal, out.Remaining()
+	res.Filled, res.AvgPrice, res.Remaining = &filled, &avg, &rest
+	switch {
+	case !rest.IsPositive():
+	case out.Resting:
+		res.remainder = "; " + rest.String() + " resting"
+	default:
+		res.remainder = "; " + rest.String() + " not filled, cancelled"
+	}
 }
 
 func previewOf(p state.Preview) previewJSON {
@@ -249,6 +272,10 @@ func (r *runner) printOrder(st *state.Store, co state.CheckedOrder, res orderRes
 	k.add("Order", verb+" "+orderWords(st, co))
 	if res.Sent {
 		k.add("Order id", strconv.FormatUint(uint64(res.Oid), 10)+" "+res.Status)
+		if res.Filled != nil {
+			k.add("Filled", fmt.Sprintf("%s of %s at %s avg%s", sizeText(st, in.Name, *res.Filled), sizeText(st, in.Name, co.Size),
+				priceText(st, in.Name, *res.AvgPrice), res.remainder))
+		}
 		k.add("Transaction", res.Response.TxHash)
 	}
 	k.add("Client id", w.Cloid)

@@ -40,3 +40,27 @@ func TestMarketOrderReadsAsMarket(t *testing.T) {
 		t.Errorf("the table does not say none:\n%s", table)
 	}
 }
+
+// TestOrderSaysWhatFilledAndTheOfferFits (issue #23, cases 1 and 5), against the simulator: an
+// order too large for the account is refused by --dry-run with the largest size that fits, and
+// that size is accepted; a market order reports the filled size of the requested size and the
+// average, in the table and the JSON.
+func TestOrderSaysWhatFilledAndTheOfferFits(t *testing.T) {
+	h := newHarness(t)
+	code, _, errs := h.run("order", "--instrument", "BTC-PERP", "--side", "buy", "--size", "20", "--price", h.restingBid(), "--dry-run")
+	m := regexp.MustCompile(`use a size of at most ([0-9.]+)`).FindStringSubmatch(errs)
+	if code != ExitFailure || m == nil {
+		t.Fatalf("20 BTC on 100,000 USDC: exit %d, %q", code, errs)
+	}
+	h.ok("order", "--instrument", "BTC-PERP", "--side", "buy", "--size", m[1], "--price", h.restingBid(), "--yes")
+	h.ok("cancel-all")
+	out := h.ok("order", "--instrument", "ETH-PERP", "--side", "buy", "--size", "0.5", "--market", "--yes")
+	if !regexp.MustCompile(`Filled\s+0\.500 of 0\.500 at [0-9,.]+ avg\n`).MatchString(out) {
+		t.Errorf("the market order does not say what filled:\n%s", out)
+	}
+	out = h.ok("order", "--instrument", "ETH-PERP", "--side", "buy", "--size", "0.5", "--market", "--yes", "--json")
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(out), &raw); err != nil || string(raw["filled"]) != `"0.5"` || string(raw["remaining"]) != `"0"` || len(raw["avg_price"]) < 3 {
+		t.Errorf("JSON filled %s avg %s remaining %s (%v)", raw["filled"], raw["avg_price"], raw["remaining"], err)
+	}
+}
