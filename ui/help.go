@@ -47,7 +47,7 @@ func (m *Model) footerView() string {
 	m.help.Width = m.width
 	var keys []key.Binding
 	switch {
-	case m.dialog != nil:
+	case m.dialog != nil || m.lev != nil:
 		keys = []key.Binding{m.keys.Confirm, m.keys.Dismiss}
 	case m.showHelp:
 		keys = []key.Binding{m.keys.Dismiss}

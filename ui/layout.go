@@ -102,6 +102,9 @@ func (m *Model) layout() {
 	if m.dialog != nil {
 		m.dialog.SetWidth(m.width)
 	}
+	if m.lev != nil {
+		m.lev.SetWidth(m.width)
+	}
 	if m.showHelp {
 		m.renderHelp()
 	}
@@ -321,6 +324,8 @@ func (m *Model) View() string {
 		body = overlay(body, m.helpView, m.width)
 	case m.dialog != nil:
 		body = overlay(body, m.dialog.View(), m.width)
+	case m.lev != nil:
+		body = overlay(body, m.lev.View(), m.width)
 	}
 	lines = append(lines, body...)
 	lines = append(lines, m.status.message(m, m.width))
@@ -565,7 +570,7 @@ func overlay(body []string, box string, width int) []string {
 // routeMouse: a left click focuses the pane under it and passes the click inside; the wheel
 // scrolls the pane under the pointer.
 func (m *Model) routeMouse(msg tea.MouseMsg) tea.Cmd {
-	if m.tooSmall || m.dialog != nil || m.showHelp {
+	if m.tooSmall || m.dialog != nil || m.lev != nil || m.showHelp {
 		return nil
 	}
 	if msg.Action != tea.MouseActionPress {

@@ -17,6 +17,7 @@ import (
 	"github.com/tradedesk/tradedesk/ui/components/tickers"
 	"github.com/tradedesk/tradedesk/ui/components/transfer"
 	"github.com/tradedesk/tradedesk/ui/dialogs/confirm"
+	"github.com/tradedesk/tradedesk/ui/dialogs/leverage"
 	"github.com/tradedesk/tradedesk/ui/feed"
 )
 
@@ -84,6 +85,7 @@ type Model struct {
 	showHelp bool
 	helpView string
 	dialog   *confirm.Dialog
+	lev      *leverage.Dialog // the leverage dialog (leverage.go), like dialog it takes every key
 	status   statusBar
 
 	feed  *feed.Feed   // the one scheduler: the root's polls and the panes' own requests
@@ -208,6 +210,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case action.RequestMsg:
 		m.footerDirty = true
 		return m, m.onAction(msg.Act)
+	case leverage.OpenMsg:
+		return m, m.openLeverage(msg.Symbol)
+	case leverage.DoneMsg:
+		return m, m.onLeverageDone(msg)
 	case confirm.ResultMsg:
 		return m, m.onDialogResult(msg)
 	case action.DoneMsg:
@@ -311,6 +317,9 @@ func (m *Model) routeKey(msg tea.KeyMsg) tea.Cmd {
 	}
 	if m.dialog != nil {
 		return m.dialog.Update(msg)
+	}
+	if m.lev != nil {
+		return m.lev.Update(msg)
 	}
 	if m.showHelp {
 		if key.Matches(msg, k.Help, k.Dismiss, k.Quit) {

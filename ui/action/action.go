@@ -84,6 +84,7 @@ const (
 	KindCancelAll
 	KindTransfer
 	KindAmend
+	KindControl // leverage, broker approvals: their Read is ControlRead
 )
 
 // Action is one signed action a pane asks the root model to run through the pipeline
@@ -188,4 +189,13 @@ func resultText(d DoneMsg) (string, bool) {
 		return cancelOutcomeText(state.CancelOutcome(d.Resp), d.Act.What)
 	}
 	return cancelManyOutcomeText(state.CancelManyOutcome(d.Resp), d.Act.What)
+}
+
+// ControlRead is the status line's words for an account-control action (leverage, a broker
+// approval): done with its transaction, or failed and why.
+func ControlRead(d DoneMsg) (string, bool) {
+	if d.Err != nil {
+		return d.Act.What + " failed: " + common.PlainError(d.Err), true
+	}
+	return d.Act.What + " done" + txText(d.Resp.TxHash), false
 }

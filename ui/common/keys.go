@@ -29,6 +29,11 @@ type KeyMap struct {
 
 	// Positions pane.
 	Close key.Binding
+	// Leverage opens the leverage dialog (positions: the row's instrument; the order form's:
+	// LeverageForm, which works while typing).
+	Leverage, LeverageForm key.Binding
+	// BrokerApprove and BrokerRevoke give or withdraw a broker's fee approval (Brokers view).
+	BrokerApprove, BrokerRevoke key.Binding
 
 	// Order entry form.
 	FieldNext, FieldPrev, Toggle, Submit, FillMark, FillBid, FillAsk, ClearForm key.Binding
@@ -93,6 +98,10 @@ func keyActions() []keyAction {
 		{"cancel_instrument", "cancel all on instrument", "orders", func(k *KeyMap) *key.Binding { return &k.CancelInstrument }, ""},
 		{"cancel_all", "cancel all orders", "orders", func(k *KeyMap) *key.Binding { return &k.CancelAll }, ""},
 		{"close", "close position", "positions", func(k *KeyMap) *key.Binding { return &k.Close }, ""},
+		{"leverage", "set leverage", "positions", func(k *KeyMap) *key.Binding { return &k.Leverage }, ""},
+		{"form_leverage", "set leverage", "form", func(k *KeyMap) *key.Binding { return &k.LeverageForm }, ""},
+		{"broker_approve", "approve a broker", "brokers", func(k *KeyMap) *key.Binding { return &k.BrokerApprove }, ""},
+		{"broker_revoke", "revoke the approval", "brokers", func(k *KeyMap) *key.Binding { return &k.BrokerRevoke }, ""},
 		{"field_next", "next field", "form", func(k *KeyMap) *key.Binding { return &k.FieldNext }, ""},
 		{"field_prev", "previous field", "form", func(k *KeyMap) *key.Binding { return &k.FieldPrev }, ""},
 		{"toggle", "change choice", "form", func(k *KeyMap) *key.Binding { return &k.Toggle }, ""},
@@ -180,7 +189,7 @@ var places = [][]string{
 	{"tickers", "list"}, {"orders", "list"}, {"positions", "list"}, {"form"},
 	{"chart", "group"}, {"group"}, // the Market group: chart, instrument
 	{"fills", "list", "export", "group"}, {"history", "list", "export", "group"},
-	{"balances", "list", "group"}, {"transfer", "form", "group"}, {"list", "group"}, // Funds: ..., brokers
+	{"balances", "list", "group"}, {"transfer", "form", "group"}, {"brokers", "list", "group"}, // Funds: ..., brokers
 	{"ladder", "list", "group"}, // the Depth group: ladder, tape (a list)
 	{"dialog"},
 }

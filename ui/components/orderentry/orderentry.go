@@ -12,6 +12,7 @@ import (
 	"github.com/tradedesk/tradedesk/state"
 	"github.com/tradedesk/tradedesk/ui/action"
 	"github.com/tradedesk/tradedesk/ui/common"
+	"github.com/tradedesk/tradedesk/ui/dialogs/leverage"
 )
 
 // Field is one field of the order form.
@@ -207,6 +208,8 @@ func (p *Pane) handleKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.ClearForm):
 		p.clear()
 		return nil
+	case key.Matches(msg, k.LeverageForm) && p.Instrument() != "":
+		return leverage.Open(p.Instrument())
 	case key.Matches(msg, k.Dismiss) && p.inputs[p.field] != nil:
 		// Esc leaves the text field for the submit button, so number keys and the other global
 		// keys work again.
@@ -501,13 +504,13 @@ func (p *Pane) ShortHelp() []key.Binding {
 	case p.inputs[p.field] == nil:
 		h = append(h, k.Toggle)
 	}
-	return append(h, k.ClearForm)
+	return append(h, k.ClearForm, k.LeverageForm)
 }
 
 // FullHelp implements common.Pane.
 func (p *Pane) FullHelp() [][]key.Binding {
 	k := p.Keys
-	return [][]key.Binding{{k.FieldNext, k.FieldPrev, k.Toggle, k.Submit, k.ClearForm}, {k.FillMark, k.FillBid, k.FillAsk, k.UseSuggestion}}
+	return [][]key.Binding{{k.FieldNext, k.FieldPrev, k.Toggle, k.Submit, k.ClearForm, k.LeverageForm}, {k.FillMark, k.FillBid, k.FillAsk, k.UseSuggestion}}
 }
 
 // Click implements clicker: a click on a field's line focuses that field.

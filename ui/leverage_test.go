@@ -1,0 +1,77 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/tradedesk/tradedesk/ui/common"
+	"github.com/tradedesk/tradedesk/ui/components/orderentry"
+)
+
+// TestLeverageDialog: with an ETH position, L on the positions pane opens the leverage dialog
+// (in force, tier maximum, the margin the change frees); a value over the tier maximum is refused
+// in the dialog; 20 is sent over HTTP and the simulator's leverage, the positions pane and the
+// account's margin follow; ctrl+l in the order form opens it too.
+func TestLeverageDialog(t *testing.T) {
+	c := newSimConsole(t, 200, 60, false)
+	pump(t, c.m, c.m.Init())
+	c.key(t, "4", "down", "down", "right", "down")
+	if c.m.form.Field() != orderentry.FieldSize {
+		t.Fatalf("field %d", c.m.form.Field())
+	}
+	c.typeText(t, "0.5")
+	c.key(t, "enter", "enter")
+	if ps := c.m.store.Positions(); len(ps) != 1 {
+		t.Fatalf("no position (notice %q)", c.m.notice)
+	}
+	imBefore := c.m.store.Account().InitialMargin
+	c.key(t, "2", "L")
+	if c.m.lev == nil {
+		t.Fatalf("L opened no dialog (notice %q)", c.m.notice)
+	}
+	v := c.m.View()
+	for _, want := range []string{"Leverage · ETH-PERP", "In force     10x", "Tier maximum 50x"} {
+		if !strings.Contains(v, want) {
+			t.Fatalf("dialog lacks %q:\n%s", want, v)
+		}
+	}
+	c.key(t, "backspace", "backspace")
+	c.typeText(t, "60")
+	if !strings.Contains(c.m.lev.Note(), "over the 50x") {
+		t.Fatalf("60x: note %q", c.m.lev.Note())
+	}
+	c.key(t, "enter") // refused in the dialog: nothing is sent
+	if c.m.lev == nil {
+		t.Fatal("a refused value closed the dialog")
+	}
+	c.key(t, "backspace", "backspace")
+	c.typeText(t, "20")
+	if c.m.lev.Note() != "" || !strings.Contains(c.m.View(), "frees") {
+		t.Fatalf("20x: note %q\n%s", c.m.lev.Note(), c.m.View())
+	}
+	c.key(t, "enter")
+	if c.m.lev != nil || c.m.noticeLevel == common.LevelError || !strings.Contains(c.m.notice, "leverage ETH-PERP 10x -> 20x done") {
+		t.Fatalf("after Enter: dialog %v, notice %q", c.m.lev != nil, c.m.notice)
+	}
+	lv, err := c.m.ex.InstrumentLeverage(t.Context(), "", "ETH-PERP")
+	if err != nil || lv.Leverage.String() != "20" {
+		t.Fatalf("exchange leverage %s (%v)", lv.Leverage, err)
+	}
+	if ps := c.m.store.Positions(); !ps[0].Leverage.Equal(d("20")) {
+		t.Errorf("positions pane leverage %s", ps[0].Leverage)
+	}
+	if im := c.m.store.Account().InitialMargin; !im.LessThan(imBefore) {
+		t.Errorf("initial margin %s did not fall from %s", im, imBefore)
+	}
+	if l, ok := c.m.store.Leverage("ETH-PERP"); !ok || !l.Leverage.Equal(d("20")) {
+		t.Errorf("the order preview's leverage setting is %v %v", l.Leverage, ok)
+	}
+	c.key(t, "4", "ctrl+l")
+	if c.m.lev == nil || !strings.Contains(c.m.View(), "In force     20x") {
+		t.Fatalf("ctrl+l in the form:\n%s", c.m.View())
+	}
+	c.key(t, "esc")
+	if c.m.lev != nil {
+		t.Fatal("esc kept the dialog")
+	}
+}
