@@ -163,7 +163,8 @@ func (e *engine) spotHold(a *account, asset api.CollateralID) decimal.Decimal {
 		switch {
 		case !m.spot:
 		case o.buy && m.quote == asset:
-			h = h.Add(m.notional(o.price, o.rest).Mul(decimal.NewFromInt(1).Add(takerFee)))
+			n := m.notional(o.price, o.rest)
+			h = h.Add(n).Add(e.payUp(m.quote, n.Mul(takerFee))) // at most what the rest can still be charged
 		case !o.buy && m.base == asset:
 			h = h.Add(m.qty(o.rest))
 		}

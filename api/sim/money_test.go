@@ -413,3 +413,34 @@ func TestIndebtedAccountIsNotForgotten(t *testing.T) {
 	eqDec(t, "alice USDC", summaryOf(t, alice, "").Collateral["USDC"].Balance, "-3005.96")
 	checkBooks(t, e.sim)
 }
+
+// Issue #22.4: a spot order's fee is its fills' notional's fee rounded up once, not each fill's
+// rounded up, so an order the account can pay for never leaves its balance negative. Alice has
+// exactly what 0.0045 ETH at 3,412.51 costs with its fee (15.356295 + 0.006143); three fills
+// rounded one by one would charge 15.362439. Guards the mutation back to per-fill rounding.
+func TestSpotFeeRoundsOncePerOrder(t *testing.T) {
+	e := moneyEnv(t)
+	alice := e.client("alice")
+	if err := e.sim.Deposit(alice.Address(), collUSDC, dec("15.362438"), false); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"s1", "s2", "s3"} {
+		c := e.client(name)
+		if err := e.sim.Deposit(c.Address(), collWETH, dec("0.0015"), false); err != nil {
+			t.Fatal(err)
+		}
+		place(t, c, limit(101, api.SideSell, "3412.51", "0.0015"))
+	}
+	buy := limit(101, api.SideBuy, "3412.51", "0.0045")
+	buy.Tif = api.TifIOC
+	place(t, alice, buy)
+	s := summaryOf(t, alice, "").SpotCollateral
+	eqDec(t, "alice spot USDC", s["USDC"].Balance, "0")
+	eqDec(t, "alice spot WETH", s["WETH"].Balance, "0.0045")
+	var fees decimal.Decimal
+	for _, f := range fillsOf(t, alice, "") {
+		fees = fees.Add(f.Fee)
+	}
+	eqDec(t, "alice's fees", fees, "0.006143")
+	checkBooks(t, e.sim)
+}

@@ -35,6 +35,9 @@ type order struct {
 	autoBound bool   // a market order whose bound comes from the mark
 	pxLots    int64  // sum of price×lots over the order's fills, in ticks×lots
 	reason    string // why the exchange cancelled it on its own, if it did
+	// A spot order's fills so far: their notional and the fee charged, which is always that
+	// notional's fee rounded up, so that many small fills never cost more than one big one.
+	spotNotional, spotFee decimal.Decimal
 }
 
 // Market orders without a usable price bound fill up to this far from the mark price.

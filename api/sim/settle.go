@@ -179,7 +179,9 @@ func (e *engine) settleSpot(o *order, price, q int64, maker bool, tid api.TradeI
 	if maker {
 		rate = makerFee
 	}
-	fee := e.payUp(m.quote, notional.Mul(rate))
+	o.spotNotional = o.spotNotional.Add(notional)
+	fee := e.payUp(m.quote, o.spotNotional.Mul(rate)).Sub(o.spotFee)
+	o.spotFee = o.spotFee.Add(fee)
 	collectFee(a, e.fees, m.quote, fee, false)
 	a.spotVol = a.spotVol.Add(notional)
 	a.pnl = a.pnl.Sub(fee)
