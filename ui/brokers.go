@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/shopspring/decimal"
 	"github.com/tradedesk/tradedesk/api"
@@ -33,10 +34,14 @@ type brokersPane struct {
 	rows    []api.BrokerApproval
 	version uint64
 	w, h    int
+	// The approval line (brokeraction.go): "0xBROKER RATE", and why Enter refused it.
+	editing bool
+	input   textinput.Model
+	note    string
 }
 
 func newBrokersPane(c *common.Common, ex api.Exchange) *brokersPane {
-	p := &brokersPane{Common: c, ex: ex}
+	p := &brokersPane{Common: c, ex: ex, input: common.NewField("0x… broker address and max fee rate, e.g. 0.1%", 64)}
 	p.tbl = common.NewTable(c.Styles, []common.Column{
 		common.Col("Broker", 42, false, 0), common.Col("Max fee rate", 12, true, 0), common.Col("Updated", 16, false, 1),
 	}, p.cell)
@@ -93,10 +98,19 @@ func (p *brokersPane) Update(msg tea.Msg) tea.Cmd {
 			}
 		}
 	case tea.KeyMsg:
+		if p.editing {
+			return p.editKey(msg)
+		}
+		if cmd, took := p.brokerKey(msg); took {
+			return cmd
+		}
 		p.tbl.Navigate(p.Keys, msg)
 	}
 	return nil
 }
+
+// Capturing implements common.InputCapturer: the approval line takes every key while open.
+func (p *brokersPane) Capturing() bool { return p.editing }
 
 func (p *brokersPane) cell(row, col int) (string, common.Paint) {
 	b := &p.rows[row]
@@ -122,14 +136,23 @@ func (p *brokersPane) View() string {
 	}
 	lines := p.tbl.Lines(make([]string, 0, p.h))
 	status := common.FreshLine(p.Styles, p.Store, state.KindBrokers, p.w)
-	if status == "" {
-		status = p.Styles.Muted.On(common.Pad("approved brokers may add up to their max fee rate to orders they place for you", p.w))
+	switch {
+	case p.editing && p.note != "":
+		status = common.FitStyled("approve: "+p.input.View()+p.Styles.Danger.On("  ! "+p.note), p.w)
+	case p.editing:
+		status = common.FitStyled("approve: "+p.input.View()+p.Styles.Muted.On("  Enter review · Esc back"), p.w)
+	case status == "":
+		status = p.Styles.Muted.On(common.Pad("a approve a broker · x revoke the selected approval · approved brokers may add up to their max fee rate", p.w))
 	}
 	return strings.Join(append(lines, status), "\n")
 }
 
 // ShortHelp implements common.Pane.
-func (p *brokersPane) ShortHelp() []key.Binding { return []key.Binding{p.Keys.Up, p.Keys.Down} }
+func (p *brokersPane) ShortHelp() []key.Binding {
+	return []key.Binding{p.Keys.Up, p.Keys.Down, p.Keys.BrokerApprove, p.Keys.BrokerRevoke}
+}
 
 // FullHelp implements common.Pane.
-func (p *brokersPane) FullHelp() [][]key.Binding { return [][]key.Binding{{p.Keys.Up, p.Keys.Down}} }
+func (p *brokersPane) FullHelp() [][]key.Binding {
+	return [][]key.Binding{{p.Keys.Up, p.Keys.Down}, {p.Keys.BrokerApprove, p.Keys.BrokerRevoke}}
+}
