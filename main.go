@@ -191,8 +191,12 @@ func consoleSettings(o options, cfg fileConfig) (ui.Config, error) {
 	if err != nil {
 		return ui.Config{}, err
 	}
+	sizes, large, err := cfg.Depth.settings()
+	if err != nil {
+		return ui.Config{}, err
+	}
 	return ui.Config{Keys: keys, Theme: theme, Intervals: intervals, Guard: guard, Watchlist: cfg.Watchlist, Stats: o.stats,
-		NoFillBell: cfg.FillBell != nil && !*cfg.FillBell}, nil
+		NoFillBell: cfg.FillBell != nil && !*cfg.FillBell, DefaultSizes: sizes, LargeTrade: large}, nil
 }
 
 // startProfile starts the --profile CPU profile (nothing when path is empty); the function it
@@ -316,6 +320,35 @@ type fileConfig struct {
 	Poll          pollConfig          `toml:"poll"`
 	Guard         guardConfig         `toml:"guard"`
 	Keys          map[string][]string `toml:"keys"`
+	Depth         depthConfig         `toml:"depth"`
+}
+
+// depthConfig is the [depth] table: the tape's large-print notional, and [depth.default_size],
+// the order size the ladder's b and s put in the form per instrument (then Enter, Enter sends it
+// through the usual checks and confirmation).
+type depthConfig struct {
+	LargeTrade  string            `toml:"large_trade"`
+	DefaultSize map[string]string `toml:"default_size"`
+}
+
+func (d depthConfig) settings() (map[string]string, decimal.Decimal, error) {
+	large := decimal.Zero
+	if d.LargeTrade != "" {
+		v, err := decimal.NewFromString(d.LargeTrade)
+		if err != nil || !v.IsPositive() {
+			return nil, large, fmt.Errorf("config [depth] large_trade = %s: want a notional above zero such as \"50000\"", text.Quote(d.LargeTrade))
+		}
+		large = v
+	}
+	sizes := make(map[string]string, len(d.DefaultSize))
+	for sym, size := range d.DefaultSize {
+		v, err := decimal.NewFromString(size)
+		if err != nil || !v.IsPositive() {
+			return nil, large, fmt.Errorf("config [depth.default_size] %s = %s: want a size above zero such as \"0.01\"", text.Quote(sym), text.Quote(size))
+		}
+		sizes[strings.ToUpper(strings.TrimSpace(sym))] = v.String()
+	}
+	return sizes, large, nil
 }
 
 // pollConfig is the [poll] table: durations such as "1s" or "500ms".

@@ -563,3 +563,30 @@ func fundedSim(t *testing.T) *sim.Sim {
 	}
 	return s
 }
+
+// TestConfigDepth: [depth] sets the tape's large-print notional and the ladder's default order
+// size per instrument; a size that is not a positive number is refused with its name.
+func TestConfigDepth(t *testing.T) {
+	p := writeConfig(t, `
+[depth]
+large_trade = "250000"
+[depth.default_size]
+"btc-perp" = "0.010"
+ETH-PERP = "0.5"
+`, 0o600)
+	cfg, err := loadConfig(p, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	uc, err := consoleSettings(options{theme: "dark"}, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if uc.LargeTrade.String() != "250000" || uc.DefaultSizes["BTC-PERP"] != "0.01" || uc.DefaultSizes["ETH-PERP"] != "0.5" {
+		t.Errorf("depth settings: large %s, sizes %v", uc.LargeTrade, uc.DefaultSizes)
+	}
+	cfg.Depth.DefaultSize["SOL-PERP"] = "-1"
+	if _, err := consoleSettings(options{theme: "dark"}, cfg); err == nil || !strings.Contains(err.Error(), "SOL-PERP") {
+		t.Errorf("a negative default size was taken: %v", err)
+	}
+}

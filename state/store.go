@@ -102,7 +102,9 @@ func (s *Store) Apply(msg Msg) (changed bool) {
 		ks.version++
 		return true
 	}
-	recovered := ks.err != nil
+	// A failure cleared, or the first data of the kind (an empty list too: "loading" becomes
+	// "none"), is a change even when the data is the same.
+	recovered := ks.err != nil || ks.at.IsZero()
 	ks.at, ks.err = o.At, nil
 	if msg.apply(s, o) || recovered {
 		ks.version++

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"strings"
 	"time"
 
 	"github.com/charmbracelet/bubbles/help"
@@ -275,7 +276,7 @@ func (m *Model) onLadderTrade(msg ladder.TradeMsg) tea.Cmd {
 	cmd := m.onInstrument(common.InstrumentMsg{Symbol: msg.Symbol, Side: msg.Side, Focus: true})
 	m.form.SetOrderType("limit")
 	m.form.SetValue(orderentry.FieldPrice, msg.Price.String())
-	if size := m.sizes[msg.Symbol]; size != "" {
+	if size := m.sizes[strings.ToUpper(msg.Symbol)]; size != "" {
 		m.form.SetValue(orderentry.FieldSize, size)
 		m.form.Focus(orderentry.FieldSubmit)
 	} else {

@@ -119,8 +119,9 @@ func (p *Pane) midLine(w int) string {
 		txt = strings.Replace(txt, " · spread ", " · ", 1)
 	}
 	txt = " " + txt + " "
-	side := max((w-common.TextWidth(txt))/2, 0)
-	return p.Styles.Accent.On(common.Fit(strings.Repeat("─", side)+txt+strings.Repeat("─", side+1), w, false))
+	left := max((w-common.TextWidth(txt))/2, 0)
+	right := max(w-left-common.TextWidth(txt), 0)
+	return p.Styles.Accent.On(common.Fit(strings.Repeat("─", left)+txt+strings.Repeat("─", right), w, false))
 }
 
 // cell is a piece of a row and its paint (dropped on the cursor row, which is drawn selected).

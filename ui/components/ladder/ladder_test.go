@@ -1,0 +1,150 @@
+package ladder
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/muesli/termenv"
+	"github.com/shopspring/decimal"
+	"github.com/tradedesk/tradedesk/api"
+	"github.com/tradedesk/tradedesk/state"
+	"github.com/tradedesk/tradedesk/ui/common"
+	"github.com/tradedesk/tradedesk/ui/common/commontest"
+)
+
+func init() { lipgloss.SetColorProfile(termenv.Ascii) } // as under NO_COLOR: no colour at all
+
+var t0 = time.Date(2026, 1, 29, 12, 0, 0, 0, time.UTC)
+
+func lv(px, sz string) api.BookLevel {
+	return api.BookLevel{Price: decimal.RequireFromString(px), Size: decimal.RequireFromString(sz)}
+}
+
+// book has ten levels a side around 100, two ticks (0.2) apart.
+func book() api.OrderBook {
+	b := api.OrderBook{Symbol: "BTC-PERP"}
+	for i := range 10 {
+		b.Bids = append(b.Bids, api.BookLevel{Price: decimal.New(1000-2*int64(i), -1), Size: decimal.NewFromInt(int64(i + 1))})
+		b.Asks = append(b.Asks, api.BookLevel{Price: decimal.New(1001+2*int64(i), -1), Size: decimal.NewFromInt(int64(i + 1))})
+	}
+	return b
+}
+
+func newLadder(t *testing.T) (*Pane, *state.Store) {
+	t.Helper()
+	s := state.New(func() time.Time { return t0 })
+	s.Apply(state.InstrumentsMsg{Gen: 1, At: t0, Instruments: api.Instruments{Perps: []api.PerpInstrument{{ID: 1, Name: "BTC-PERP",
+		TickSize: decimal.RequireFromString("0.1"), LotSize: decimal.RequireFromString("0.001")}}}})
+	s.Apply(state.BookMsg{Gen: 1, At: t0, Book: book()})
+	c := commontest.NewCommon(t, s, func() time.Time { return t0 })
+	c.SetInstrument("BTC-PERP")
+	p := New(c)
+	p.SetSize(60, 20)
+	p.SetFocused(true)
+	p.Update(common.DataMsg{Kind: state.KindBook})
+	return p, s
+}
+
+// TestMidStaysCentredAtAnyHeight: at every height the pane is exactly that tall and the mid line
+// sits in its middle (guards asks drawn from the top with the mid after however many there are).
+func TestMidStaysCentredAtAnyHeight(t *testing.T) {
+	p, _ := newLadder(t)
+	for h := 3; h <= 60; h++ {
+		p.SetSize(60, h)
+		lines := strings.Split(p.View(), "\n")
+		if len(lines) != h {
+			t.Fatalf("height %d: %d lines", h, len(lines))
+		}
+		mid := -1
+		for i, l := range lines {
+			if strings.Contains(l, " mid ") {
+				mid = i
+			}
+		}
+		if mid < 0 || mid-h/2 > 1 || h/2-mid > 1 {
+			t.Fatalf("height %d: mid line at %d, want about %d:\n%s", h, mid, h/2, p.View())
+		}
+		if w := lipgloss.Width(lines[mid]); w != 60 {
+			t.Fatalf("height %d: mid line %d wide", h, w)
+		}
+	}
+}
+
+// TestChangedLevelsAreMarked: a level that grew shows ▲, one that shrank ▼, a new one •, with no
+// colour at all (ASCII profile); the markers go when the flash ends.
+func TestChangedLevelsAreMarked(t *testing.T) {
+	p, s := newLadder(t)
+	b := book()
+	b.Bids[0].Size = decimal.NewFromInt(9) // grew
+	b.Asks[0].Size = decimal.RequireFromString("0.5")
+	b.Asks = append(b.Asks[:1], append([]api.BookLevel{lv("100.2", "4")}, b.Asks[1:]...)...)
+	if !s.Apply(state.BookMsg{Gen: 2, At: t0, Book: b}) {
+		t.Fatal("the store did not take the new book")
+	}
+	p.Update(common.DataMsg{Kind: state.KindBook})
+	if len(p.flashes) != 3 || !p.flashOn {
+		t.Fatalf("%d levels flashing (timer armed %v), want 3", len(p.flashes), p.flashOn)
+	}
+	v := p.View()
+	for px, mark := range map[string]string{"100.0": "▲", "100.1": "▼", "100.2": "•", "99.8": " "} {
+		if row := rowOf(v, px); !strings.HasPrefix(strings.TrimPrefix(row, "›"), " "+mark) && !strings.HasPrefix(row, "›"+mark) {
+			t.Errorf("row %s = %q, want the marker %q:\n%s", px, row, mark, v)
+		}
+	}
+	p.Update(FlashEndMsg{At: t0.Add(flashFor)})
+	if v := p.View(); strings.ContainsAny(v, "▲▼•") {
+		t.Errorf("markers left after the flash:\n%s", v)
+	}
+}
+
+// TestOwnOrdersAndGrouping: the trader's bid is marked with its size on its level, and stays
+// marked on its group's row after + (a bid groups down: guards grouping it up into the asks' side).
+func TestOwnOrdersAndGrouping(t *testing.T) {
+	p, s := newLadder(t)
+	s.Apply(state.OrdersMsg{Gen: 1, At: t0, Orders: []api.OrderRecord{{OrderID: 7, Instrument: "BTC-PERP", InstrumentID: 1, Side: api.SideBuy,
+		LimitPrice: decimal.RequireFromString("99.6"), Size: decimal.RequireFromString("0.25"), Unfilled: decimal.RequireFromString("0.25"), State: "open"}}})
+	p.Update(common.DataMsg{Kind: state.KindOrders})
+	if !strings.Contains(rowOf(p.View(), "99.6"), "◆0.250") {
+		t.Fatalf("own order not marked on 99.6:\n%s", p.View())
+	}
+	p.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("+")})
+	p.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("+")})
+	if p.Group() != 5 || p.Title() != "Ladder ×5" {
+		t.Fatalf("group %d title %q after + +", p.Group(), p.Title())
+	}
+	row := rowOf(p.View(), "99.5")
+	if !strings.Contains(row, "◆0.250") || !strings.Contains(row, " 5.000 ") {
+		t.Errorf("grouped row 99.5 (99.8 and 99.6: 2+3 lots) = %q:\n%s", row, p.View())
+	}
+	if row := rowOf(p.View(), "100.5"); !strings.Contains(row, " 6.000 ") {
+		t.Errorf("grouped ask row 100.5 (100.1, 100.3 and 100.5 up: 1+2+3 lots) = %q", row)
+	}
+	p.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("-")})
+	if p.Group() != 2 {
+		t.Errorf("- did not go back to two ticks: %d", p.Group())
+	}
+}
+
+// TestBadBookIsNotDrawn: a crossed book shows the error, never levels.
+func TestBadBookIsNotDrawn(t *testing.T) {
+	p, s := newLadder(t)
+	b := book()
+	b.Bids[0] = lv("100.5", "1")
+	s.Apply(state.BookMsg{Gen: 2, At: t0, Book: b})
+	p.Update(common.DataMsg{Kind: state.KindBook})
+	if v := p.View(); !strings.Contains(v, "book not shown: crossed") || strings.Contains(v, "99.8") {
+		t.Errorf("crossed book drawn:\n%s", v)
+	}
+}
+
+func rowOf(view, price string) string {
+	for _, l := range strings.Split(view, "\n") {
+		if f := strings.Fields(strings.TrimLeft(l, " ›▲▼•")); len(f) > 0 && f[0] == price {
+			return l
+		}
+	}
+	return ""
+}
