@@ -35,9 +35,8 @@ type BookUpdate struct {
 	Time       Time
 }
 
-// StreamEvent is one streamed record, decoded into the same types as /info: *Ticker, []Mid,
-// *BookUpdate, *Candle, *OrderRecord, *Fill, []Position, *AccountSummary, or json.RawMessage for
-// a channel without a typed record here (bbo, trades).
+// StreamEvent is one streamed record, decoded into the same types as /info: *Ticker, []Mid, *BBO,
+// *BookUpdate, *Trade, *Candle, *OrderRecord, *Fill, []Position or *AccountSummary.
 type StreamEvent struct {
 	Topic Topic
 	// Key names the state the record replaces (a ticker's symbol, the account): records with the
@@ -147,7 +146,7 @@ func decodeData(t Topic, raw json.RawMessage) ([]StreamEvent, error) {
 	case ChanChart:
 		return decodeEach(t, raw, func(c *Candle) string { return "chart:" + t.key() }, nil)
 	case ChanOrders:
-		return decodeEach(t, raw, func(*OrderRecord) string { return "" }, nil)
+		return decodeEach(t, raw, func(*OrderRecord) string { return "" }, fixOrder)
 	case ChanFills:
 		return decodeEach(t, raw, func(*Fill) string { return "" }, fixFill)
 	case ChanPositions:
@@ -163,9 +162,13 @@ func decodeData(t Topic, raw json.RawMessage) ([]StreamEvent, error) {
 		}
 		return []StreamEvent{{Topic: t, Key: "account:" + t.User, Data: &a}}, nil
 	case ChanBBO:
-		return []StreamEvent{{Topic: t, Key: "bbo:" + t.Symbol, Data: json.RawMessage(bytes.Clone(raw))}}, nil
+		var b BBO
+		if err := b.UnmarshalJSON(raw); err != nil {
+			return nil, fmt.Errorf("bbo: %v", shortErr(err))
+		}
+		return []StreamEvent{{Topic: t, Key: "bbo:" + t.Symbol, Data: &b}}, nil
 	case ChanTrades:
-		return []StreamEvent{{Topic: t, Data: json.RawMessage(bytes.Clone(raw))}}, nil
+		return decodeEach(t, raw, func(*Trade) string { return "" }, nil)
 	}
 	return nil, fmt.Errorf("no decoder for channel %q", truncate(t.Channel, 40))
 }
@@ -203,6 +206,19 @@ func fixTicker(raw json.RawMessage, t *Ticker) {
 	}
 	if json.Unmarshal(raw, &alt) == nil {
 		t.Symbol = alt.Name
+	}
+}
+
+// fixOrder reads the newer generation's account when user is absent.
+func fixOrder(raw json.RawMessage, o *OrderRecord) {
+	if o.User != "" {
+		return
+	}
+	var alt struct {
+		Account string `json:"account"`
+	}
+	if json.Unmarshal(raw, &alt) == nil {
+		o.User = alt.Account
 	}
 }
 

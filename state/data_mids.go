@@ -10,7 +10,16 @@ import (
 // KindMids is every instrument's mid price (`mids all`).
 var KindMids = newKind("mids", 5*time.Second, func() any { return &midData{m: map[string]decimal.Decimal{}} })
 
-type midData struct{ m map[string]decimal.Decimal }
+type midData struct {
+	m map[string]decimal.Decimal
+	// streamed are the mids received since the last poll's request was sent (see Order).
+	streamed map[string]streamedMid
+}
+
+type streamedMid struct {
+	at  time.Time
+	mid decimal.Decimal
+}
 
 func (s *Store) midData() *midData { return s.data(KindMids).(*midData) }
 
@@ -27,8 +36,9 @@ func (MidsMsg) Kind() Kind { return KindMids }
 // Order implements Msg.
 func (m MidsMsg) Order() Order { return Order{Gen: m.Gen, At: m.At} }
 
-func (m MidsMsg) apply(s *Store, _ Order) bool {
+func (m MidsMsg) apply(s *Store, o Order) bool {
 	d := s.midData()
+	m.Mids = d.overlay(m.Mids, o.At)
 	if len(m.Mids) == len(d.m) {
 		same := true
 		for _, x := range m.Mids {
@@ -72,4 +82,61 @@ func (s *Store) mid(symbol string) (decimal.Decimal, bool) {
 		return t.BestBidPrice.Add(t.BestAskPrice).Div(decimal.NewFromInt(2)), true
 	}
 	return decimal.Zero, false
+}
+
+// overlay returns mids with the streamed mids received after at in place of the polled ones, and
+// forgets the streamed mids received before.
+func (d *midData) overlay(mids []api.Mid, at time.Time) []api.Mid {
+	copied := false
+	for sym, sm := range d.streamed {
+		if !sm.at.After(at) {
+			delete(d.streamed, sym)
+			continue
+		}
+		for i := range mids {
+			if mids[i].Symbol == sym {
+				if !copied {
+					mids, copied = append([]api.Mid(nil), mids...), true
+				}
+				mids[i].MidPrice = sm.mid
+			}
+		}
+	}
+	return mids
+}
+
+// MidsUpdateMsg carries mids as the stream sent them: each replaces (or adds) its instrument's
+// mid, and a poll sent before they were received cannot take them back.
+type MidsUpdateMsg struct {
+	At   time.Time // when it was received
+	Mids []api.Mid
+}
+
+// Kind implements Msg.
+func (MidsUpdateMsg) Kind() Kind { return KindMids }
+
+// Order implements Msg.
+func (m MidsUpdateMsg) Order() Order { return Order{At: m.At, Stream: true} }
+
+func (m MidsUpdateMsg) apply(s *Store, o Order) bool {
+	d := s.midData()
+	if d.streamed == nil {
+		d.streamed = map[string]streamedMid{}
+	}
+	changed := false
+	next := d.m
+	for _, x := range m.Mids {
+		d.streamed[x.Symbol] = streamedMid{o.At, x.MidPrice}
+		if old, ok := next[x.Symbol]; ok && old.Equal(x.MidPrice) {
+			continue
+		}
+		if !changed {
+			next = copyMap(d.m, x.Symbol, x.MidPrice)
+			changed = true
+			continue
+		}
+		next[x.Symbol] = x.MidPrice
+	}
+	d.m = next
+	return changed
 }

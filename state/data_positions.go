@@ -11,7 +11,10 @@ import (
 // KindPositions is the account's open positions.
 var KindPositions = newKind("positions", 10*time.Second, func() any { return &positionData{} })
 
-type positionData struct{ list []api.Position }
+type positionData struct {
+	list     []api.Position
+	streamed time.Time // when the last streamed list was received (see Order)
+}
 
 func (s *Store) positions() []api.Position { return s.data(KindPositions).(*positionData).list }
 
@@ -28,8 +31,12 @@ func (PositionsMsg) Kind() Kind { return KindPositions }
 // Order implements Msg.
 func (m PositionsMsg) Order() Order { return Order{Gen: m.Gen, At: m.At} }
 
-func (m PositionsMsg) apply(s *Store, _ Order) bool {
-	return replace(&s.data(KindPositions).(*positionData).list, m.Positions)
+func (m PositionsMsg) apply(s *Store, o Order) bool {
+	d := s.data(KindPositions).(*positionData)
+	if d.streamed.After(o.At) {
+		return false // the poll was sent before the streamed list arrived: it is older
+	}
+	return replace(&d.list, m.Positions)
 }
 
 // Positions returns the open positions.
@@ -106,4 +113,23 @@ func (s *Store) UnrealizedPnL() decimal.Decimal {
 		sum = sum.Add(r.UPnL)
 	}
 	return sum
+}
+
+// PositionsUpdateMsg carries the account's positions as the stream sent them: the whole list, and
+// a poll sent before it was received cannot take it back.
+type PositionsUpdateMsg struct {
+	At        time.Time // when it was received
+	Positions []api.Position
+}
+
+// Kind implements Msg.
+func (PositionsUpdateMsg) Kind() Kind { return KindPositions }
+
+// Order implements Msg.
+func (m PositionsUpdateMsg) Order() Order { return Order{At: m.At, Stream: true} }
+
+func (m PositionsUpdateMsg) apply(s *Store, o Order) bool {
+	d := s.data(KindPositions).(*positionData)
+	d.streamed = o.At
+	return replace(&d.list, m.Positions)
 }

@@ -13,6 +13,14 @@ var KindTickers = newKind("tickers", 5*time.Second, func() any { return &tickerD
 type tickerData struct {
 	list []api.Ticker
 	idx  map[string]int // symbol -> index in list
+	// streamed are the tickers received since the last poll's request was sent, by symbol: the
+	// next poll's list is laid under them (see Order).
+	streamed map[string]streamedTicker
+}
+
+type streamedTicker struct {
+	at time.Time
+	t  api.Ticker
 }
 
 func (s *Store) tickerData() *tickerData { return s.data(KindTickers).(*tickerData) }
@@ -30,8 +38,9 @@ func (TickersMsg) Kind() Kind { return KindTickers }
 // Order implements Msg.
 func (m TickersMsg) Order() Order { return Order{Gen: m.Gen, At: m.At} }
 
-func (m TickersMsg) apply(s *Store, _ Order) bool {
+func (m TickersMsg) apply(s *Store, o Order) bool {
 	d := s.tickerData()
+	m.Tickers = d.overlay(m.Tickers, o.At)
 	if tickersEqual(d.list, m.Tickers) {
 		return false
 	}
@@ -87,4 +96,66 @@ func (s *Store) ticker(symbol string) (api.Ticker, bool) {
 		}
 	}
 	return api.Ticker{}, false
+}
+
+// overlay returns list with the streamed tickers received after at in place of the polled ones,
+// and forgets the streamed tickers received before (the list already holds them).
+func (d *tickerData) overlay(list []api.Ticker, at time.Time) []api.Ticker {
+	copied := false
+	for sym, st := range d.streamed {
+		if !st.at.After(at) {
+			delete(d.streamed, sym)
+			continue
+		}
+		for i := range list {
+			if list[i].Symbol == sym {
+				if !copied {
+					list, copied = append([]api.Ticker(nil), list...), true
+				}
+				list[i] = st.t
+			}
+		}
+	}
+	return list
+}
+
+// TickerUpdateMsg carries one instrument's ticker as the stream sent it: it replaces that ticker
+// (or adds it), and a poll sent before it was received cannot take it back.
+type TickerUpdateMsg struct {
+	At     time.Time // when it was received
+	Ticker api.Ticker
+}
+
+// Kind implements Msg.
+func (TickerUpdateMsg) Kind() Kind { return KindTickers }
+
+// Order implements Msg.
+func (m TickerUpdateMsg) Order() Order { return Order{At: m.At, Stream: true} }
+
+func (m TickerUpdateMsg) apply(s *Store, o Order) bool {
+	d := s.tickerData()
+	if d.streamed == nil {
+		d.streamed = map[string]streamedTicker{}
+	}
+	d.streamed[m.Ticker.Symbol] = streamedTicker{o.At, m.Ticker}
+	list := make([]api.Ticker, len(d.list), len(d.list)+1)
+	copy(list, d.list)
+	i, ok := d.idx[m.Ticker.Symbol]
+	if !ok {
+		idx := make(map[string]int, len(d.idx)+1)
+		for k, v := range d.idx {
+			idx[k] = v
+		}
+		i = len(list)
+		idx[m.Ticker.Symbol] = i
+		list = append(list, m.Ticker)
+		d.list, d.idx = list, idx
+		return true
+	}
+	if tickersEqual(list[i:i+1], []api.Ticker{m.Ticker}) {
+		return false
+	}
+	list[i] = m.Ticker
+	d.list = list
+	return true
 }
