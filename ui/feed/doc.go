@@ -14,6 +14,7 @@
 // To add a kind of data: declare it in state (see state.Store's recipe), then in ui either add a
 // root poll (one entry in ui/poll.go's pollSpecs: its request and its cadence) or, for a pane's
 // own data, Feed.Add a Spec in the pane's constructor and Start it on startPanesMsg (see the
-// recipe in ui/common/pane.go). A stream for a kind is Task.AddStream with a Stream whose Message
-// builds the kind's upsert.
+// recipe in ui/common/pane.go). The stream is the feed's one Source (Feed.AddSource): its Message
+// builds each record's upsert, and the polls of its Kinds slow to a reconciliation pass while it
+// is up.
 package feed

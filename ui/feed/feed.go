@@ -18,6 +18,7 @@ type Feed struct {
 	byKind     map[state.Kind]*Task
 	heart      *Task
 	latency    time.Duration
+	src        *streamSource // the stream beside the polls, if any
 }
 
 // New returns a feed on clock whose requests time out after timeout and back off at most
@@ -113,10 +114,11 @@ func (dueMsg) isFeedMsg()  {}
 func (DoneMsg) isFeedMsg() {}
 
 // Result is what Update asks of the root model: apply Msg to the store (nil: nothing to apply),
-// show Err, and run Cmd.
+// then Msgs (a stream's batch, in order), show Err, and run Cmd.
 type Result struct {
 	Kind state.Kind
 	Msg  state.Msg
+	Msgs []state.Msg
 	Err  error
 	Cmd  tea.Cmd
 }
@@ -133,8 +135,11 @@ func (f *Feed) Update(msg Msg) Result {
 		return Result{Cmd: msg.t.Poll()}
 	case DoneMsg:
 		return msg.t.done(msg)
-	case streamMsg:
-		return msg.s.update(msg)
+	case sourceMsg:
+		if f.src == nil {
+			return Result{}
+		}
+		return f.sourceUpdate(msg)
 	}
 	return Result{}
 }
@@ -172,15 +177,17 @@ type Conn struct {
 	Fails   int           // consecutive failures of the heartbeat (Retrying)
 	Latency time.Duration // the last round trip measured
 	Stream  bool          // a stream is up (polling is only reconciling)
+	// HasStream says the console has a stream source; StreamErr is why it is down (nil: not yet
+	// connected, or up).
+	HasStream bool
+	StreamErr error
 }
 
 // Conn reads the connection state from the heartbeat task.
 func (f *Feed) Conn() Conn {
 	c := Conn{Latency: f.latency}
-	for _, t := range f.tasks {
-		if t.stream != nil && t.stream.up {
-			c.Stream = true
-		}
+	if f.src != nil {
+		c.HasStream, c.Stream, c.StreamErr = true, f.src.up, f.src.err
 	}
 	switch h := f.heart; {
 	case h == nil:

@@ -44,7 +44,6 @@ type Task struct {
 	fails    int
 	started  bool
 	lastOK   time.Time
-	stream   *stream // the stream source beside the poll, if any
 }
 
 // queuedRequest is a request waiting for the one in flight; periodic marks the poll, which is
@@ -163,8 +162,8 @@ func (t *Task) done(msg DoneMsg) Result {
 // every is the wait before the next periodic request; a task that has a stream up only
 // reconciles.
 func (t *Task) every() time.Duration {
-	if t.stream != nil && t.stream.up {
-		return t.stream.src.Reconcile
+	if t.f.Streaming(t.spec.Kind) {
+		return t.f.src.src.Reconcile
 	}
 	if t.spec.Every == nil {
 		return time.Minute

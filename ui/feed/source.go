@@ -1,0 +1,134 @@
+package feed
+
+import (
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/tradedesk/tradedesk/api"
+	"github.com/tradedesk/tradedesk/state"
+)
+
+// Source is a stream beside the polls (the exchange's WebSocket, issue #10): one connection that
+// carries records of several kinds. Its records take the same route as polled ones: Message turns
+// each into its kind's upsert, and Update hands them to the root to apply. A command waits for
+// the next batch, at most one a Frame, so a busy market cannot flood the update loop. While the
+// stream is up, the polls of its Kinds only reconcile (every Reconcile, and once right after the
+// stream comes up); while it is down they run at their own cadence, and Conn says why.
+type Source struct {
+	// Inbox is where the stream's records arrive.
+	Inbox *api.Inbox
+	// Message turns one record, received at at, into the state message to apply (nil: none).
+	Message func(ev api.StreamEvent, at time.Time) state.Msg
+	// Kinds are the kinds the stream carries.
+	Kinds []state.Kind
+	// Reconcile is their polls' cadence while the stream is up.
+	Reconcile time.Duration
+	// Frame is the shortest time between two batches (0: 16 ms, about 60 a second).
+	Frame time.Duration
+}
+
+// streamSource is the feed's stream source and its state.
+type streamSource struct {
+	src   Source
+	kinds map[state.Kind]bool
+	up    bool
+	epoch uint64
+	err   error
+	last  time.Time // wall time of the last batch
+}
+
+// sourceMsg is one batch of the stream: records, and the connection's status when it changed.
+type sourceMsg struct{ batch api.StreamBatch }
+
+func (sourceMsg) isFeedMsg() {}
+
+// AddSource gives the feed its stream source; StartSource starts waiting for it.
+func (f *Feed) AddSource(src Source) {
+	if src.Frame <= 0 {
+		src.Frame = 16 * time.Millisecond
+	}
+	if src.Reconcile <= 0 {
+		src.Reconcile = 30 * time.Second
+	}
+	s := &streamSource{src: src, kinds: map[state.Kind]bool{}}
+	for _, k := range src.Kinds {
+		s.kinds[k] = true
+	}
+	f.src = s
+}
+
+// StartSource is the command that waits for the source's first batch (nil without a source).
+func (f *Feed) StartSource() tea.Cmd {
+	if f.src == nil {
+		return nil
+	}
+	return f.src.wait()
+}
+
+// Streaming reports whether kind k comes from a stream that is up (its poll only reconciles).
+func (f *Feed) Streaming(k state.Kind) bool { return f.src != nil && f.src.up && f.src.kinds[k] }
+
+// gather is how long a batch waits after its first record for the rest of the exchange's burst
+// (one action's order, fill, position and summary arrive within it).
+const gather = time.Millisecond
+
+// wait waits for the next batch: it gathers the rest of the burst its first record belongs to,
+// and one that comes sooner than a frame after the last waits out the frame, so what arrives
+// meanwhile joins it.
+func (s *streamSource) wait() tea.Cmd {
+	in, frame, last := s.src.Inbox, s.src.Frame, s.last
+	return func() tea.Msg {
+		<-in.Ready()
+		time.Sleep(max(frame-time.Since(last), gather))
+		return sourceMsg{batch: in.Drain()}
+	}
+}
+
+// update takes a batch: its records become state messages; a change of the connection hands the
+// kinds to their polls (down) or reconciles them once (up).
+func (f *Feed) sourceUpdate(msg sourceMsg) Result {
+	s := f.src
+	s.last = time.Now()
+	at := f.clock.Now()
+	msgs := make([]state.Msg, 0, len(msg.batch.Events))
+	for _, ev := range msg.batch.Events {
+		if m := s.src.Message(ev, at); m != nil {
+			msgs = append(msgs, m)
+		}
+	}
+	var cmds []tea.Cmd
+	if msg.batch.StatusChanged {
+		cmds = append(cmds, f.sourceStatus(msg.batch.Status))
+	}
+	cmds = append(cmds, s.wait())
+	return Result{Msgs: msgs, Cmd: tea.Batch(cmds...)}
+}
+
+// sourceStatus follows the connection: up (a new connection) reconciles every kind once, then
+// their polls slow down; down makes them poll now and at their own cadence.
+func (f *Feed) sourceStatus(st api.StreamStatus) tea.Cmd {
+	s := f.src
+	switch {
+	case st.Up && (!s.up || st.Epoch != s.epoch):
+		s.up, s.epoch, s.err = true, st.Epoch, nil
+		return f.pollKinds()
+	case !st.Up:
+		wasUp := s.up
+		s.up, s.err = false, st.Err
+		if wasUp {
+			return f.pollKinds()
+		}
+	}
+	return nil
+}
+
+// pollKinds polls now every started task of the source's kinds.
+func (f *Feed) pollKinds() tea.Cmd {
+	var cmds []tea.Cmd
+	for _, t := range f.tasks {
+		if t.started && f.src.kinds[t.spec.Kind] {
+			cmds = append(cmds, t.Poll())
+		}
+	}
+	return tea.Batch(cmds...)
+}
