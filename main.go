@@ -66,7 +66,7 @@ type options struct {
 	actionType                              string
 	agentKeystore                           string
 	theme, logFile, profile                 string
-	insecure, stats                         bool
+	insecure, stats, noStream               bool
 	seed                                    int64
 }
 
@@ -86,6 +86,7 @@ func newFlagSet(o *options, stderr io.Writer) *flag.FlagSet {
 	fs.StringVar(&o.logFile, "log", "", "write a structured log to `FILE` (keys and signatures never logged)")
 	fs.StringVar(&o.profile, "profile", "", "write a CPU profile of the session to `FILE`")
 	fs.BoolVar(&o.stats, "stats", false, "show frame time and messages per second in the status line")
+	fs.BoolVar(&o.noStream, "no-stream", false, "do not use the exchange's WebSocket stream: poll only")
 	fs.Int64Var(&o.seed, "seed", 0, "demo simulator seed (0: random)")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, `tradedesk: a terminal trading console.
@@ -159,6 +160,12 @@ func console(ctx context.Context, o options, stderr io.Writer) error {
 
 	settings.Exchange, settings.Mode, settings.Network, settings.ReadOnlyReason = conn.client, conn.mode, conn.network, conn.readOnly
 	settings.AgentUntil = conn.agentUntil
+	if stream, off := openStream(conn.client, o, cfg); stream != nil {
+		defer stream.Close()
+		settings.Stream = stream
+	} else {
+		settings.StreamOff = off
+	}
 	// TimeFirstFrame logs "first live frame" (ms since start) once, for the --log file.
 	p := tea.NewProgram(ui.TimeFirstFrame(ui.New(settings)), tea.WithAltScreen(), tea.WithMouseCellMotion(), tea.WithContext(ctx))
 	_, err = p.Run()
@@ -317,6 +324,7 @@ type fileConfig struct {
 	Theme         string              `toml:"theme"`
 	Watchlist     []string            `toml:"watchlist"`
 	FillBell      *bool               `toml:"fill_bell"`
+	Stream        *bool               `toml:"stream"` // false: poll only, as --no-stream
 	Poll          pollConfig          `toml:"poll"`
 	Guard         guardConfig         `toml:"guard"`
 	Keys          map[string][]string `toml:"keys"`
@@ -569,4 +577,20 @@ func extractConfigFlag(args []string) (string, []string, error) {
 		}
 	}
 	return path, out, nil
+}
+
+// openStream connects the exchange's WebSocket (same host, /ws/) unless --no-stream or the config
+// file's stream = false turned it off; then it returns nil and why, for the status line.
+func openStream(client *api.Client, o options, cfg fileConfig) (*api.Stream, string) {
+	switch {
+	case o.noStream:
+		return nil, "--no-stream"
+	case cfg.Stream != nil && !*cfg.Stream:
+		return nil, "config stream = false"
+	}
+	u, err := api.StreamURL(client.BaseURL())
+	if err != nil {
+		return nil, err.Error()
+	}
+	return api.NewStream(u), ""
 }

@@ -46,6 +46,10 @@ type Config struct {
 	Stats bool
 	// NoFillBell keeps the terminal bell quiet on new fills (the B key toggles it too).
 	NoFillBell bool
+	// Stream is the exchange's WebSocket (nil: polling only); StreamOff says why there is none
+	// when it was turned off ("--no-stream"), for the status line.
+	Stream    *api.Stream
+	StreamOff string
 	// DefaultSizes is the order size the ladder's b and s put in the form, by instrument name, so
 	// Enter, Enter sends at once (through the usual checks and confirmation).
 	DefaultSizes map[string]string
@@ -89,8 +93,14 @@ type Model struct {
 	lev      *leverage.Dialog // the leverage dialog (leverage.go), like dialog it takes every key
 	status   statusBar
 
-	feed  *feed.Feed   // the one scheduler: the root's polls and the panes' own requests
-	kinds []state.Kind // the kinds the root polls
+	feed *feed.Feed // the one scheduler: the root's polls and the panes' own requests
+	// stream is the exchange's WebSocket beside the polls (nil: none); streamSym is the instrument
+	// whose book and trades it carries, streamSubs their subscriptions.
+	stream     *api.Stream
+	streamSym  string
+	streamSubs chan *api.Subscription
+	streamOff  string
+	kinds      []state.Kind // the kinds the root polls
 
 	pipe        pipeline
 	quitArmed   bool // quit was pressed once while an action was out
@@ -144,6 +154,10 @@ func New(cfg Config) *Model {
 		ReadOnly: readOnly, Account: cfg.Exchange.Address(), Feed: m.feed}
 	m.c.SetInstrument(cfg.Instrument)
 	m.addPolls()
+	m.streamOff = cfg.StreamOff
+	if cfg.Stream != nil {
+		m.addStream(cfg.Stream)
+	}
 
 	// The panes. Adding one is one line here (see common.Pane).
 	m.tickers = tickers.New(m.c, cfg.Watchlist)
@@ -187,6 +201,7 @@ func (m *Model) Init() tea.Cmd {
 		cmds = append(cmds, m.feed.Task(k).Start())
 	}
 	cmds = append(cmds, startPanes) // the panes' own polls (fills, history, chart, brokers, leverage)
+	cmds = append(cmds, m.startStream())
 	return tea.Batch(cmds...)
 }
 
@@ -266,7 +281,8 @@ func (m *Model) onInstrument(msg common.InstrumentMsg) tea.Cmd {
 	// Panes that follow the current instrument (the chart, instrument details) pick it up
 	// when told the market changed; the others find their data unchanged.
 	// The book and the tape follow the current instrument: poll the new one's at once.
-	return tea.Batch(cmd, m.broadcast(common.DataMsg{Kind: state.KindTickers}), m.refreshNow(state.KindBook, state.KindTrades))
+	return tea.Batch(cmd, m.broadcast(common.DataMsg{Kind: state.KindTickers}), m.refreshNow(state.KindBook, state.KindTrades),
+		m.followInstrument())
 }
 
 // onLadderTrade opens the order form from the ladder: the instrument, side and price (a limit

@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -181,19 +182,28 @@ func (m *Model) refreshNow(kinds ...state.Kind) tea.Cmd { return m.feed.Refresh(
 // told what changed, a failure shows in the message line.
 func (m *Model) onFeed(msg feed.Msg) tea.Cmd {
 	r := m.feed.Update(msg)
-	if r.Msg == nil {
+	if r.Msg == nil && len(r.Msgs) == 0 {
 		return r.Cmd
 	}
 	if r.Err != nil {
 		m.lastErr = r.Kind.String() + ": " + common.PlainError(r.Err)
 		m.lastErrAt = m.clock()
 	}
-	if !m.store.Apply(r.Msg) {
-		return r.Cmd
+	var changed []state.Kind
+	if r.Msg != nil && m.store.Apply(r.Msg) {
+		changed = append(changed, r.Kind)
 	}
-	told := m.broadcast(common.DataMsg{Kind: r.Kind})
-	if r.Kind == state.KindTickers {
+	for _, sm := range r.Msgs { // a stream's batch: each kind's panes are told once
+		if m.store.Apply(sm) && !slices.Contains(changed, sm.Kind()) {
+			changed = append(changed, sm.Kind())
+		}
+	}
+	cmds := []tea.Cmd{r.Cmd}
+	for _, k := range changed {
+		cmds = append(cmds, m.broadcast(common.DataMsg{Kind: k}))
+	}
+	if slices.Contains(changed, state.KindTickers) {
 		m.relayoutIfWanted() // after the panes took the data: a short list gives up its spare lines
 	}
-	return tea.Batch(r.Cmd, told)
+	return tea.Batch(cmds...)
 }

@@ -148,14 +148,28 @@ func (s *statusBar) connection(m *Model) string {
 	case feed.Connecting:
 		return st.Warn.On("● connecting…")
 	}
-	word := "● connected"
-	if c.Stream {
-		word = "● streaming" // a stream is up: the polls only reconcile
+	word := st.Good.On("● connected")
+	if !m.fixedLatency {
+		word += st.Muted.On(" " + fmtLatency(c.Latency))
 	}
-	if m.fixedLatency {
-		return st.Good.On(word)
+	return word + s.transport(m, c)
+}
+
+// transport says how data arrives: "stream" while the WebSocket is up (the polls only
+// reconcile), else "polling" and why.
+func (s *statusBar) transport(m *Model, c feed.Conn) string {
+	st := s.st
+	switch {
+	case c.Stream:
+		return st.Muted.On(" · ") + st.Good.On("stream")
+	case c.HasStream && c.StreamErr != nil:
+		return st.Muted.On(" · ") + st.Warn.On("polling") + st.Muted.On(" ("+common.PlainError(c.StreamErr)+")")
+	case c.HasStream:
+		return st.Muted.On(" · polling (stream connecting…)")
+	case m.streamOff != "":
+		return st.Muted.On(" · polling (stream off: " + m.streamOff + ")")
 	}
-	return st.Good.On(word) + st.Muted.On(" "+fmtLatency(c.Latency))
+	return ""
 }
 
 func fmtLatency(d time.Duration) string {

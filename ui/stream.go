@@ -1,0 +1,131 @@
+package ui
+
+import (
+	"context"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/tradedesk/tradedesk/api"
+	"github.com/tradedesk/tradedesk/state"
+	"github.com/tradedesk/tradedesk/ui/feed"
+)
+
+// The stream (issue #10): the exchange's WebSocket is one feed.Source beside the polls. Its records
+// become the same state messages as polled ones (streamMessage), so no pane knows which transport
+// fed it. While it is up the polls of its kinds only reconcile; while it is down they run at the
+// design's cadence and the status line says why.
+
+// ReconcileEvery is the polls' cadence while the stream is up: a slow pass that heals anything
+// the stream missed.
+const ReconcileEvery = 30 * time.Second
+
+// streamKinds are the kinds the stream carries: market data always, the account's when there is
+// one.
+func streamKinds(hasAccount bool) []state.Kind {
+	ks := []state.Kind{state.KindTickers, state.KindMids, state.KindBook, state.KindTrades}
+	if hasAccount {
+		ks = append(ks, state.KindAccount, state.KindPositions, state.KindOrders, state.KindFills)
+	}
+	return ks
+}
+
+// addStream plugs the stream into the feed.
+func (m *Model) addStream(st *api.Stream) {
+	m.stream = st
+	m.feed.AddSource(feed.Source{Inbox: st.Inbox(), Message: streamMessage, Kinds: streamKinds(m.ex.Address() != ""),
+		Reconcile: ReconcileEvery})
+}
+
+// startStream subscribes what the console shows (every ticker and mid, the account's channels,
+// the current instrument's book and trades) and waits for the first batch.
+func (m *Model) startStream() tea.Cmd {
+	if m.stream == nil {
+		return nil
+	}
+	st, user := m.stream, m.ex.Address()
+	topics := []api.Topic{{Channel: api.ChanTicker, Symbol: "all"}, {Channel: api.ChanMids, Symbol: "all"}}
+	if user != "" {
+		for _, ch := range []string{api.ChanOrders, api.ChanFills, api.ChanPositions, api.ChanAccount} {
+			topics = append(topics, api.Topic{Channel: ch, User: user})
+		}
+	}
+	return tea.Batch(subscribeCmd(st, topics, nil), m.followInstrument(), m.feed.StartSource())
+}
+
+// followInstrument moves the book and trades subscriptions to the current instrument.
+func (m *Model) followInstrument() tea.Cmd {
+	sym := m.c.Instrument()
+	if m.stream == nil || sym == m.streamSym {
+		return nil
+	}
+	m.streamSym = sym
+	old := m.streamSubs
+	m.streamSubs = nil
+	var topics []api.Topic
+	if sym != "" {
+		topics = []api.Topic{{Channel: api.ChanOrderBook, Symbol: sym}, {Channel: api.ChanTrades, Symbol: sym}}
+	}
+	subs := make(chan *api.Subscription, len(topics))
+	m.streamSubs = subs
+	return subscribeCmd(m.stream, topics, func() {
+		for _, s := range drainSubs(old) {
+			s.Unsubscribe()
+		}
+		close(subs)
+	}, subs)
+}
+
+// subscribeCmd subscribes topics in the background (a refusal shows as the stream's status) and
+// hands each subscription to keep; then runs done.
+func subscribeCmd(st *api.Stream, topics []api.Topic, done func(), keep ...chan *api.Subscription) tea.Cmd {
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		for _, t := range topics {
+			if s, err := st.Subscribe(ctx, t); err == nil && len(keep) > 0 {
+				keep[0] <- s
+			}
+		}
+		if done != nil {
+			done()
+		}
+		return nil
+	}
+}
+
+// drainSubs takes the subscriptions a channel holds (nil: none).
+func drainSubs(ch chan *api.Subscription) []*api.Subscription {
+	var out []*api.Subscription
+	if ch == nil {
+		return nil
+	}
+	for s := range ch {
+		out = append(out, s)
+	}
+	return out
+}
+
+// streamMessage turns one streamed record into its kind's upsert (the same messages a poll's
+// records would make: the store orders the two by the local clock).
+func streamMessage(ev api.StreamEvent, at time.Time) state.Msg {
+	switch d := ev.Data.(type) {
+	case *api.Ticker:
+		return state.TickerUpdateMsg{At: at, Ticker: *d}
+	case []api.Mid:
+		return state.MidsUpdateMsg{At: at, Mids: d}
+	case *api.AccountSummary:
+		return state.AccountUpdateMsg{At: at, Summary: *d}
+	case []api.Position:
+		return state.PositionsUpdateMsg{At: at, Positions: d}
+	case *api.OrderRecord:
+		return state.OrderUpdateMsg{At: at, Record: *d}
+	case *api.Fill:
+		return state.FillMsg{At: at, Fill: *d}
+	case *api.BookUpdate:
+		return state.BookUpdateMsg{At: at, Symbol: d.Instrument, Snapshot: d.Snapshot, Seq: d.Sequence, Time: d.Time.Time,
+			Bids: d.Bids, Asks: d.Asks}
+	case *api.Trade:
+		return state.TradeMsg{At: at, Symbol: d.Instrument, Trade: *d}
+	}
+	return nil
+}

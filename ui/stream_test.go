@@ -1,0 +1,264 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"net/http/httptest"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/shopspring/decimal"
+
+	"github.com/tradedesk/tradedesk/api"
+	"github.com/tradedesk/tradedesk/api/sim"
+	"github.com/tradedesk/tradedesk/state"
+)
+
+// streamConsole is a console on wall-time timers, streaming from a quiet simulator over loopback
+// HTTP and WebSocket, and a bot: another client trading the watched account with the same key
+// ("another process", over its own connections).
+type streamConsole struct {
+	m      *Model
+	sim    *sim.Sim
+	bot    *api.Client
+	other  *api.Client // a second account, the bot's counterparty
+	stream *api.Stream
+	dr     *driver
+}
+
+func newStreamConsole(t *testing.T, stream bool) *streamConsole {
+	t.Helper()
+	s := fundedSim(t, sim.WithSeed(7), sim.WithQuietMarkets())
+	srv := httptest.NewServer(s)
+	t.Cleanup(srv.Close)
+	signer, err := api.SignerFromHex(testKeyHex)
+	if err != nil {
+		t.Fatal(err)
+	}
+	console := api.New(srv.URL+"/", api.WithSigner(signer), api.WithRetry(api.RetryPolicy{Attempts: 1}))
+	bot := api.New(srv.URL+"/", api.WithSigner(signer), api.WithRetry(api.RetryPolicy{Attempts: 1}))
+	otherKey, _ := api.SignerFromHex(strings.Repeat("42", 32))
+	if err := s.Fund(otherKey.Address(), sim.DefaultDemoBalance); err != nil {
+		t.Fatal(err)
+	}
+	other := api.New(srv.URL+"/", api.WithSigner(otherKey), api.WithRetry(api.RetryPolicy{Attempts: 1}))
+	cfg := Config{Exchange: console, Keys: mustKeys(t), Theme: testTheme, Mode: ModeDemo, Network: "demo",
+		Instrument: "BTC-PERP", Intervals: Intervals{Timeout: 3 * time.Second, MaxBackoff: 2 * time.Second}}
+	c := &streamConsole{sim: s, bot: bot, other: other}
+	if stream {
+		u, _ := api.StreamURL(srv.URL)
+		c.stream = api.NewStream(u, api.WithStreamBackoff(200*time.Millisecond, time.Second))
+		t.Cleanup(c.stream.Close)
+		cfg.Stream = c.stream
+	}
+	c.m = New(cfg)
+	c.m.fixedLatency = true
+	c.m.Update(tea.WindowSizeMsg{Width: 200, Height: 60})
+	c.dr = newDriver(t, c.m, nil)
+	c.dr.run(c.m.Init())
+	return c
+}
+
+func (c *streamConsole) top() string { return strings.SplitN(c.m.View(), "\n", 2)[0] }
+
+func (c *streamConsole) until(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	if !c.dr.until(30*time.Second, cond) {
+		t.Fatalf("waited 30s for %s; status line %q", what, c.top())
+	}
+}
+
+func (c *streamConsole) place(t *testing.T, by *api.Client, side, price, size string) {
+	t.Helper()
+	_, err := by.PlaceOrders(context.Background(), []api.OrderWire{{InstrumentID: 1, Side: side,
+		PositionSide: api.PositionSideBoth, Price: price, Size: size, Tif: api.TifGTC, Cloid: newCloid()}})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+var cloidN int
+
+func newCloid() string { cloidN++; return fmt.Sprintf("5f0c1a2b-3c4d-4e5f-8a6b-%012d", cloidN) }
+
+// measureOrder places an order for the watched account from the bot and returns the time from
+// the exchange's answer to the open orders pane showing it.
+func (c *streamConsole) measureOrder(t *testing.T, n int) time.Duration {
+	c.settle()
+	c.place(t, c.bot, api.SideBuy, fmt.Sprint(90000+n*10), "0.01")
+	acked := time.Now()
+	want := fmt.Sprintf("Open orders (%d)", n)
+	c.until(t, want, func() bool { return strings.Contains(c.m.View(), want) })
+	return time.Since(acked)
+}
+
+// measureFill has the counterparty rest a sell and the bot buy it for the watched account, and
+// returns the time from the exchange's answer to the position and the account summary on screen
+// (the driver draws a frame after every message, so the store changing is the frame showing it).
+func (c *streamConsole) measureFill(t *testing.T, n int) time.Duration {
+	c.settle()
+	c.place(t, c.other, api.SideSell, "97250", "0.01")
+	c.place(t, c.bot, api.SideBuy, "97250", "0.01")
+	acked := time.Now()
+	want := decimal.NewFromFloat(0.01 * float64(n))
+	c.until(t, "the position", func() bool {
+		ps := c.m.store.Positions()
+		pp, ok := c.m.store.Account().PerpPositions["BTC-PERP"]
+		return len(ps) == 1 && ps[0].Size.Equal(want) && ok && len(pp.Legs) == 1 && pp.Legs[0].Size.Equal(want)
+	})
+	return time.Since(acked)
+}
+
+// settle runs the console for 50 ms: events a trader makes are not milliseconds apart, and two
+// that are share the 60 Hz frame pacing (the second waits out the first's frame).
+func (c *streamConsole) settle() { c.dr.until(50*time.Millisecond, func() bool { return false }) }
+
+func median(ds []time.Duration) time.Duration {
+	s := slices.Clone(ds)
+	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
+	return s[len(s)/2]
+}
+
+// TestEventToScreenLatency measures, against the simulator over loopback, the time from the
+// exchange's answer to an order placed by another client for the watched account to the
+// console's screen showing it, and the same for a fill moving the position and the account;
+// streaming and polling (the design's cadence) in one run. It reports the figures (see README);
+// it asserts only that the stream shows every event, not how fast.
+func TestEventToScreenLatency(t *testing.T) {
+	if testing.Short() {
+		t.Skip("measures polling at its real cadence (about 15 s)")
+	}
+	report := func(mode string, c *streamConsole, orders, fills int) {
+		var os, fs []time.Duration
+		for i := 1; i <= orders; i++ {
+			os = append(os, c.measureOrder(t, i))
+		}
+		for i := 1; i <= fills; i++ {
+			fs = append(fs, c.measureFill(t, i))
+		}
+		t.Logf("%s: order to screen median %v (max %v, n=%d); fill to position and account median %v (max %v, n=%d)",
+			mode, median(os).Round(100*time.Microsecond), slices.Max(os).Round(100*time.Microsecond), len(os),
+			median(fs).Round(100*time.Microsecond), slices.Max(fs).Round(100*time.Microsecond), len(fs))
+	}
+	st := newStreamConsole(t, true)
+	st.until(t, "the stream up", func() bool { return st.m.feed.Conn().Stream })
+	report("stream", st, 30, 15)
+	pl := newStreamConsole(t, false)
+	pl.until(t, "the first poll", func() bool { return pl.m.feed.Conn().State == 2 })
+	report("polling", pl, 5, 3)
+}
+
+// TestTickerWithinAFrame: a price move published by the simulator reaches the tickers pane in
+// the first batch the console takes after it (one frame), not at the next poll.
+func TestTickerWithinAFrame(t *testing.T) {
+	c := newStreamConsole(t, true)
+	c.until(t, "the stream up", func() bool { return c.m.feed.Conn().Stream })
+	c.until(t, "the tickers", func() bool { return strings.Contains(c.m.View(), "97,250.0") })
+	if err := c.sim.SetIndexPrice("BTC-PERP", decimal.NewFromInt(97777)); err != nil {
+		t.Fatal(err)
+	}
+	batches := 0
+	c.dr.after = func(msg tea.Msg) {
+		if fmt.Sprintf("%T", msg) == "feed.sourceMsg" {
+			batches++
+		}
+	}
+	c.until(t, "the new mark in the tickers pane", func() bool {
+		tk, _ := c.m.store.Ticker("BTC-PERP")
+		return tk.MarkPrice.GreaterThan(decimal.NewFromInt(97250)) && strings.Contains(c.m.tickers.View(), kindFmt(tk.MarkPrice))
+	})
+	if batches > 1 {
+		t.Fatalf("the move took %d stream batches to show: want the first", batches)
+	}
+}
+
+func kindFmt(d decimal.Decimal) string { return strings.TrimSuffix(commaNum(d), "0") }
+
+// commaNum writes d with thousands separators and one decimal, as the tickers pane does.
+func commaNum(d decimal.Decimal) string {
+	s := d.StringFixed(1)
+	whole, frac, _ := strings.Cut(s, ".")
+	var b strings.Builder
+	for i, r := range whole {
+		if i > 0 && (len(whole)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(r)
+	}
+	return b.String() + "." + frac
+}
+
+// TestStreamDownTenSeconds: the simulator's stream dies for 10 s while the account trades. The
+// console says polling and why, keeps the account fresh by polling, returns to streaming by itself,
+// and afterwards holds exactly the exchange's open orders, fills and position: nothing missing,
+// nothing twice.
+func TestStreamDownTenSeconds(t *testing.T) {
+	if testing.Short() {
+		t.Skip("keeps the stream down for 10 s of wall time")
+	}
+	c := newStreamConsole(t, true)
+	c.until(t, "the stream up", func() bool { return c.m.feed.Conn().Stream })
+	if top := c.top(); !strings.Contains(top, "stream") {
+		t.Fatalf("the status line should say stream: %q", top)
+	}
+	c.measureOrder(t, 1)
+
+	c.sim.RefuseStreams(true)
+	c.until(t, "polling", func() bool { return strings.Contains(c.top(), "polling") })
+	if top := c.top(); !strings.Contains(top, "stream") || !strings.Contains(top, "(") {
+		t.Fatalf("the status line should say polling and why: %q", top)
+	}
+	downAt := time.Now()
+	c.measureOrder(t, 2) // the polls show it while the stream is down
+	c.measureFill(t, 1)
+	c.dr.until(10*time.Second-time.Since(downAt), func() bool { return false })
+	c.sim.RefuseStreams(false)
+	c.until(t, "streaming again", func() bool { return c.m.feed.Conn().Stream && strings.Contains(c.top(), "stream") })
+	c.measureOrder(t, 3)
+	c.measureFill(t, 2)
+
+	ctx := context.Background()
+	open, err := c.bot.OpenOrders(ctx, "", api.PageParams{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fills, err := c.bot.Fills(ctx, "", api.PageParams{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.until(t, "the fills pane's data", func() bool { return len(c.m.store.Fills()) >= len(fills.Data) })
+	if got, want := oids(c.m.store.Orders()), oids(open.Data); got != want {
+		t.Fatalf("open orders %s, the exchange has %s", got, want)
+	}
+	seen := map[string]int{}
+	for _, f := range c.m.store.Fills() {
+		seen[fmt.Sprint(f.TradeID, "/", f.OrderID)]++
+	}
+	for _, f := range fills.Data {
+		if seen[fmt.Sprint(f.TradeID, "/", f.OrderID)] != 1 {
+			t.Fatalf("fill %d/%d held %d times: want once", f.TradeID, f.OrderID, seen[fmt.Sprint(f.TradeID, "/", f.OrderID)])
+		}
+	}
+	if len(seen) != len(fills.Data) {
+		t.Fatalf("%d fills held, the exchange has %d", len(seen), len(fills.Data))
+	}
+	if ps := c.m.store.Positions(); len(ps) != 1 || !ps[0].Size.Equal(decimal.RequireFromString("0.02")) {
+		t.Fatalf("positions %+v: want 0.02 BTC-PERP", ps)
+	}
+	if !c.m.store.Freshness(state.KindAccount).Loaded() || c.m.store.Freshness(state.KindAccount).Stale {
+		t.Fatal("the account is stale")
+	}
+}
+
+func oids(os []api.OrderRecord) string {
+	ids := make([]int, len(os))
+	for i, o := range os {
+		ids[i] = int(o.OrderID)
+	}
+	sort.Ints(ids)
+	return fmt.Sprint(ids)
+}
