@@ -328,3 +328,42 @@ func TestLiquidationFillRecordsWhatWasCharged(t *testing.T) {
 	eqDec(t, "balance moved by the fill", after, before.Add(f.ClosedPnl).Sub(f.Fee).String())
 	eqDec(t, "fee charged", f.Fee, "52.216")
 }
+
+// Guards transfer: a transfer to another account checked without its fee, so the fee takes the
+// balance below zero. USDT charges 0.05 % on transfers: 1,000 needs 1,000.50.
+func TestTransferNeedsItsFee(t *testing.T) {
+	e := quietEnv(t)
+	alice, bob := e.client("alice"), e.client("bob")
+	if err := e.sim.Deposit(alice.Address(), collUSDT, dec("1000"), false); err != nil {
+		t.Fatal(err)
+	}
+	_, err := alice.SpotTransfer(ctx(), 2, "1000", bob.Address())
+	wantErr(t, "a transfer whose fee is not covered", err, "insufficient spot USDT: need 1000.5, 1000 available")
+	if _, err := alice.SpotTransfer(ctx(), 2, "999.5", bob.Address()); err != nil {
+		t.Fatalf("999.50 + 0.49975 fee: %v", err)
+	}
+	eqDec(t, "alice USDT left", summary(t, alice).SpotCollateral["USDT"].Balance, "0.00025")
+}
+
+// Guards fillable: a fill-or-kill order counting each of a maker's reduce-only orders against the
+// whole position, when together they can fill only what the position holds. Carol is long 0.1
+// with two reduce-only sells of 0.1: only 0.1 can fill, so a FOK buy of 0.2 does nothing.
+func TestFillOrKillCountsReduceOnlyOrdersTogether(t *testing.T) {
+	e := quietEnv(t)
+	alice, bob, carol := e.client("alice"), e.client("bob"), e.client("carol")
+	place(t, alice, limit(1, api.SideSell, "97300", "0.1"))
+	place(t, carol, limit(1, api.SideBuy, "97300", "0.1"))
+	for range 2 {
+		ro := limit(1, api.SideSell, "97300", "0.1")
+		ro.ReduceOnly = true
+		place(t, carol, ro)
+	}
+	w := limit(1, api.SideBuy, "97300", "0.2")
+	w.Tif = api.TifFOK
+	if msg := placeErr(t, bob, w); !strings.Contains(msg, "fill-or-kill order cannot fill in full: only 0.1 available") {
+		t.Errorf("FOK error %q", msg)
+	}
+	if fs := fills(t, bob); len(fs) != 0 {
+		t.Errorf("a refused FOK filled: %+v", fs)
+	}
+}
