@@ -24,10 +24,12 @@ import (
 	"io/fs"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 )
 
@@ -60,10 +62,11 @@ func (o outcome) String() string {
 }
 
 type result struct {
-	m    mutant
-	out  outcome
-	took time.Duration
-	log  string
+	m           mutant
+	out         outcome
+	took        time.Duration
+	log         string
+	interrupted bool // the run was stopped while this mutant's tests ran
 }
 
 func main() {
@@ -100,8 +103,12 @@ func main() {
 		fatal(errors.New("no mutant matches"))
 	}
 	checkIDs()
+	// An interrupt stops the run after the mutants under test, puts their files back, removes the
+	// copies and reports what was done.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
 	start := time.Now()
-	results := run(root, todo, max(*jobs, 1), *timeout, *runRe)
+	results := run(ctx, root, todo, max(*jobs, 1), *timeout, *runRe)
 	report(results, *verbose, time.Since(start))
 }
 
@@ -146,7 +153,7 @@ func moduleRoot() (string, error) {
 
 // run tests the mutants on jobs workers, each with its own copy of the module (kept for the
 // whole run, so the build cache serves every package the mutant does not touch).
-func run(root string, todo []mutant, jobs int, timeout time.Duration, runRe string) []result {
+func run(ctx context.Context, root string, todo []mutant, jobs int, timeout time.Duration, runRe string) []result {
 	ch := make(chan int)
 	results := make([]result, len(todo))
 	var wg sync.WaitGroup
@@ -165,12 +172,14 @@ func run(root string, todo []mutant, jobs int, timeout time.Duration, runRe stri
 		go func() {
 			defer wg.Done()
 			for i := range ch {
-				r := try(dir, todo[i], timeout, runRe)
+				r := try(ctx, dir, todo[i], timeout, runRe)
 				mu.Lock()
 				results[i] = r
 				done++
 				label := r.out.String()
-				if r.m.equiv != "" {
+				if r.interrupted {
+					label = "interrupted"
+				} else if r.m.equiv != "" {
 					label = "equiv:" + strings.ToLower(label)
 				}
 				fmt.Printf("[%d/%d] %-15s %-36s %5.1fs\n", done, len(todo), label, r.m.id, r.took.Seconds())
@@ -178,12 +187,23 @@ func run(root string, todo []mutant, jobs int, timeout time.Duration, runRe stri
 			}
 		}()
 	}
+send:
 	for i := range todo {
-		ch <- i
+		select {
+		case ch <- i:
+		case <-ctx.Done():
+			break send
+		}
 	}
 	close(ch)
 	wg.Wait()
-	return results
+	var finished []result
+	for _, r := range results {
+		if r.m.id != "" && !r.interrupted {
+			finished = append(finished, r)
+		}
+	}
+	return finished
 }
 
 // copyModule copies the module's files (not .git) into dir.
@@ -211,7 +231,7 @@ func copyModule(root, dir string) error {
 }
 
 // try applies one mutant in dir, runs its package's tests and puts the file back.
-func try(dir string, m mutant, timeout time.Duration, runRe string) result {
+func try(parent context.Context, dir string, m mutant, timeout time.Duration, runRe string) result {
 	start := time.Now()
 	r := result{m: m}
 	path := filepath.Join(dir, m.file)
@@ -233,7 +253,7 @@ func try(dir string, m mutant, timeout time.Duration, runRe string) result {
 	if len(pkgs) == 0 {
 		pkgs = []string{"./" + filepath.ToSlash(filepath.Dir(m.file))}
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	ctx, cancel := context.WithTimeout(parent, timeout)
 	defer cancel()
 	args := []string{"test", "-count=1", "-failfast", "-vet=off"}
 	if runRe != "" {
@@ -246,6 +266,8 @@ func try(dir string, m mutant, timeout time.Duration, runRe string) result {
 	r.took = time.Since(start)
 	r.log = string(out)
 	switch {
+	case parent.Err() != nil:
+		r.interrupted = true
 	case ctx.Err() != nil:
 		r.out = timedOut // a mutant that hangs the tests is caught, but not by an assertion
 	case err == nil:
