@@ -25,7 +25,8 @@ type checker struct {
 	ok    bool // instrument, price and size are all known
 	// passive: a limit order that cannot cross the book as it stands (it rests)
 	passive bool
-	resting bool // the guard finding being said is a passive order's distance: no typed confirmation
+	resting bool            // the guard finding being said is a passive order's distance: no typed confirmation
+	convPx  decimal.Decimal // the price a USD amount was turned into a size at; zero when a size was typed
 }
 
 func (c *checker) fail(field, msg, suggest string) {
@@ -268,6 +269,7 @@ func (c *checker) notionalField() bool {
 		px = m
 	}
 	lot := c.out.Instrument.LotSize
+	c.convPx = px
 	sz := FloorToStep(n.Div(px), lot)
 	if !sz.IsPositive() {
 		// The offer is one lot or the minimum order value, whichever is more, rounded up to the

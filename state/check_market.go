@@ -74,6 +74,12 @@ func (c *checker) minNotional() {
 		return
 	}
 	need := c.minSize()
+	if c.convPx.IsPositive() { // the trader gave USD: the offer is in USD, and converts back to need
+		usd := CeilToStep(need.Mul(c.convPx), cent)
+		c.fail(FieldNotional, fmt.Sprintf("order value %s is under the %s minimum on %s; use at least %s USD",
+			n.StringFixed(2), min, inst.Name, usd), usd.String())
+		return
+	}
 	c.fail(FieldSize, fmt.Sprintf("order value %s is under the %s minimum on %s; use a size of at least %s",
 		n.StringFixed(2), min, inst.Name, need), need.String())
 }

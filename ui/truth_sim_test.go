@@ -158,21 +158,23 @@ func TestRoundingOffersPassTheNextCheck(t *testing.T) {
 	cases := []state.OrderIntent{
 		take(state.OrderIntent{Instrument: "BTC-PERP", Side: "b", Price: bid.String(), Size: "0.00001"}, state.FieldSize, setSize),
 		take(state.OrderIntent{Instrument: "BTC-PERP", Side: "b", Price: bid.String(), NotionalUSD: "0.1"}, state.FieldNotional, setUSD),
+		take(state.OrderIntent{Instrument: "BTC-PERP", Side: "b", Price: bid.String(), NotionalUSD: "12"}, state.FieldNotional, setUSD), // one lot, 9.7 USD
+		take(state.OrderIntent{Instrument: "BTC-PERP", Side: "b", Type: state.Market, NotionalUSD: "12"}, state.FieldNotional, setUSD),
 		take(state.OrderIntent{Instrument: "BTC-PERP", Side: "b", Price: bid.Add(decimal.RequireFromString("0.05")).String(), Size: "0.001"}, state.FieldPrice, setPrice),
 		take(state.OrderIntent{Instrument: "BTC-PERP", Side: "s", Price: tk.BestAskPrice.Add(decimal.RequireFromString("50.05")).String(), Size: "0.001"}, state.FieldPrice, setPrice),
 	}
-	if cases[2].Price != bid.String() {
-		t.Errorf("a buy at %s+0.05 was offered %s, not the passive %s", bid, cases[2].Price, bid)
+	if cases[4].Price != bid.String() {
+		t.Errorf("a buy at %s+0.05 was offered %s, not the passive %s", bid, cases[4].Price, bid)
 	}
-	if want := tk.BestAskPrice.Add(decimal.RequireFromString("50.1")); cases[3].Price != want.String() {
-		t.Errorf("a sell was offered %s, not the passive %s", cases[3].Price, want)
+	if want := tk.BestAskPrice.Add(decimal.RequireFromString("50.1")); cases[5].Price != want.String() {
+		t.Errorf("a sell was offered %s, not the passive %s", cases[5].Price, want)
 	}
 	for _, in := range cases {
 		co, errs := c.m.store.CheckOrder(in, state.Guard{})
 		if len(errs) != 0 {
 			t.Fatalf("%+v: the offered value fails the next check: %v", in, errs)
 		}
-		if out := placeWire(t, c, co); out.Kind != state.OutcomePlaced {
+		if out := placeWire(t, c, co); out.Kind == state.OutcomeRejected || out.Kind == state.OutcomeSent {
 			t.Fatalf("%+v: the exchange did not take it: %+v", in, out)
 		}
 	}
@@ -181,6 +183,9 @@ func TestRoundingOffersPassTheNextCheck(t *testing.T) {
 // pickTicker focuses the tickers pane, moves its cursor to sym and presses key (b, s or enter).
 func pickTicker(t *testing.T, c *simConsole, sym, key string) {
 	t.Helper()
+	if c.m.form.Capturing() {
+		c.key(t, "esc") // out of the form's text field, as a trader would before pressing 1
+	}
 	c.key(t, "1")
 	for range 30 {
 		c.key(t, "up")
@@ -247,6 +252,10 @@ func TestFormDrivenAcrossInstruments(t *testing.T) {
 		t.Fatalf("DOGE order: %q", c.m.notice)
 	}
 
+	pickTicker(t, c, "BTC-PERP", "b")
+	if v := c.m.View(); !strings.Contains(v, "last 0.01") {
+		t.Errorf("the last BTC-PERP size is not shown as such:\n%s", v)
+	}
 	btcBuy() // the same keys place the same order
 
 	page, err := c.m.ex.OpenOrders(context.Background(), c.m.ex.Address(), api.PageParams{})
