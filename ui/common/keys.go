@@ -271,6 +271,10 @@ func PrettyKey(k string) string {
 		return "Tab"
 	case "shift+tab":
 		return "S-Tab"
+	case "shift+up":
+		return "S-↑"
+	case "shift+down":
+		return "S-↓"
 	}
 	return k
 }
