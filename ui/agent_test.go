@@ -14,6 +14,9 @@ import (
 	"github.com/tradedesk/tradedesk/ui/feed"
 )
 
+// testAgentKeyHex is a fixed agent key (never a real one).
+const testAgentKeyHex = "8f2a55949038a9610f50fb23b5883af3b4ecb3c3bb792cbcefbd1542c692be63"
+
 // agentConsole is a live console signing with an agent key registered (for ttl) by the test
 // key's account on a simulator over HTTP.
 func agentConsole(t *testing.T, ttl time.Duration) (*simConsole, *api.Client) {
@@ -24,7 +27,7 @@ func agentConsole(t *testing.T, ttl time.Duration) (*simConsole, *api.Client) {
 	t.Cleanup(srv.Close)
 	owner, _ := api.SignerFromHex(testKeyHex)
 	account := api.New(srv.URL+"/", api.WithSigner(owner), api.WithClock(clock.Now))
-	key, err := api.NewRandomSigner()
+	key, err := api.SignerFromHex(testAgentKeyHex)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,8 +15,11 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/ethereum/go-ethereum/accounts/keystore"
+	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/shopspring/decimal"
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/api/sim"
@@ -123,7 +126,8 @@ func TestNoSecretInAnythingWritten(t *testing.T) {
 		captures[fmt.Sprintf("screen %02d (%s)", shot, what)] = []byte(c.m.View())
 	}
 	secretsConsoleSession(t, c, l, snap)
-	secretsHeadless(t, dir, captures)
+	secretsAgentConsole(t, captures)
+	agentKey := secretsHeadless(t, dir, captures)
 	secretsErrors(t, captures)
 
 	buf := make([]byte, 1<<20)
@@ -148,6 +152,27 @@ func TestNoSecretInAnythingWritten(t *testing.T) {
 		t.Fatalf("the session wrote %d files (log %d bytes): it tested too little", files, len(captures["file /tradedesk.log"]))
 	}
 	assertNoSecret(t, testKeyHex, captures)
+	// No key of either kind: the agent's keys too (the console's fixed one, and the one
+	// `agent add` made and wrote encrypted).
+	assertNoSecret(t, testAgentKeyHex, captures)
+	assertNoSecret(t, agentKey, captures)
+}
+
+// secretsAgentConsole runs a console holding only an agent key: its screens after a refused
+// withdrawal and a refused leverage change.
+func secretsAgentConsole(t *testing.T, captures map[string][]byte) {
+	c, _ := agentConsole(t, 12*time.Hour)
+	pump(t, c.m, c.m.Init())
+	captures["agent console start"] = []byte(c.m.View())
+	c.key(t, "8", "w")
+	c.typeText(t, "10")
+	c.key(t, "enter", "enter")
+	captures["agent console withdrawal refused"] = []byte(c.m.View() + c.m.notice)
+	c.key(t, "esc", "2", "L")
+	captures["agent console leverage refused"] = []byte(c.m.View() + c.m.notice)
+	for _, verb := range []string{"%v", "%+v", "%#v", "%s", "%x"} {
+		captures["agent client formatted "+verb] = []byte(fmt.Sprintf(verb, c.m.ex))
+	}
 }
 
 // secretsConsoleSession drives the console through orders, a lost answer, rejections, cancels,
@@ -204,7 +229,7 @@ func secretsConsoleSession(t *testing.T, c *simConsole, l *lossy, snap func(stri
 
 // secretsHeadless runs headless commands against a simulator with the key in the environment,
 // successes and failures, and keeps their output.
-func secretsHeadless(t *testing.T, dir string, captures map[string][]byte) {
+func secretsHeadless(t *testing.T, dir string, captures map[string][]byte) (agentKeyHex string) {
 	srv := httptest.NewServer(fundedSim(t, sim.WithSeed(3))) // on the real clock, as the commands sign with it
 	t.Cleanup(srv.Close)
 	url := srv.URL
@@ -237,6 +262,7 @@ func secretsHeadless(t *testing.T, dir string, captures map[string][]byte) {
 	} {
 		run(args...)
 	}
+	agentKeyHex = secretsAgentCommands(t, dir, env, run)
 	for _, bad := range []string{testKeyHex[:63], testKeyHex + "00", "0x" + testKeyHex[:62] + "zz", "0x0x" + testKeyHex} {
 		env[api.EnvPrivateKey] = bad
 		run("account")
@@ -244,6 +270,43 @@ func secretsHeadless(t *testing.T, dir string, captures map[string][]byte) {
 			t.Errorf("a malformed key in the environment: stderr %q does not say what is wrong", e)
 		}
 	}
+	return agentKeyHex
+}
+
+// secretsAgentCommands makes an agent with agent add, trades and is refused with only its
+// keystore, revokes it, and returns the agent's key (read back from its keystore).
+func secretsAgentCommands(t *testing.T, dir string, env map[string]string, run func(args ...string)) string {
+	old := api.KeystoreScrypt
+	api.KeystoreScrypt.N, api.KeystoreScrypt.P = keystore.LightScryptN, keystore.LightScryptP
+	defer func() { api.KeystoreScrypt = old }()
+	env[api.EnvPassphrase] = "agent pass"
+	file := filepath.Join(dir, "agent.json")
+	run("agent", "add", "--name", "desk", "--valid", "2d", "--out", file)
+	raw, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatalf("agent add wrote no keystore: %v", err)
+	}
+	k, err := keystore.DecryptKey(raw, "agent pass")
+	if err != nil {
+		t.Fatal(err)
+	}
+	agentHex := hex.EncodeToString(crypto.FromECDSA(k.PrivateKey))
+	owner, _ := api.SignerFromHex(testKeyHex)
+	as := []string{"--agent-keystore", file, "--account", owner.Address()}
+	accountKey := env[api.EnvPrivateKey]
+	delete(env, api.EnvPrivateKey)
+	run(append([]string{"order", "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.001", "--price", "1"}, as...)...)
+	run(append([]string{"withdraw", "--collateral", "USDC", "--amount", "1", "--chain", "1", "--yes"}, as...)...)
+	run(append([]string{"leverage", "--instrument", "BTC-PERP", "--leverage", "5"}, as...)...)
+	run(append([]string{"agent", "list", "--json"}, as...)...)
+	run(append([]string{"order", "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.001", "--price", "1"}, as[:2]...)...)
+	env[api.EnvPrivateKey] = accountKey
+	run("agent", "revoke", "--agent", k.Address.Hex())
+	delete(env, api.EnvPrivateKey)
+	run(append([]string{"cancel-all"}, as...)...) // refused: 401 invalid order signer
+	env[api.EnvPrivateKey] = accountKey
+	delete(env, api.EnvPassphrase)
+	return agentHex
 }
 
 // secretsErrors keeps the errors for malformed keys and every formatting of the signer and

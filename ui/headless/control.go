@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -89,6 +90,22 @@ func runAgent(ctx context.Context, r *runner) error {
 	return r.agentList(ctx)
 }
 
+// longHexRun reports whether s holds 12 or more hex digits in a row.
+func longHexRun(s string) bool {
+	n := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F' {
+			if n++; n >= 12 {
+				return true
+			}
+			continue
+		}
+		n = 0
+	}
+	return false
+}
+
 // parseValidity reads --valid: a number of days ("30d") or a Go duration ("12h").
 func parseValidity(s string) (time.Duration, error) {
 	s = strings.TrimSpace(s)
@@ -146,6 +163,11 @@ func (r *runner) agentAdd(ctx context.Context) error {
 	}
 	if o.out == "" {
 		return usagef("agent add needs --out FILE: where the agent's encrypted keystore is written")
+	}
+	// A key pasted into --name or --out would be sent to the exchange or become a file name
+	// printed back: refuse anything with a long run of hex digits, without repeating it.
+	if longHexRun(o.agentName) || longHexRun(filepath.Base(o.out)) {
+		return usagef("--name and --out must not hold a long run of hex digits (that looks like key material); choose a plain name such as desk-bot and agent.json")
 	}
 	ttl, err := parseValidity(o.valid)
 	if err != nil {

@@ -22,6 +22,9 @@ var baseArgs = map[string][]string{
 	"transfer": {"--collateral", "USDC", "--amount", "1", "--to-derivatives"},
 	"withdraw": {"--collateral", "USDC", "--amount", "1", "--chain", "1"},
 	"export":   {"fills"},
+	"agent":    {"add", "--name", "desk"},
+	"leverage": {"--instrument", "BTC-PERP", "--leverage", "5", "--dry-run"},
+	"broker":   {"approve", "--broker", "0x9908658A316D743159F001026F1ef08aa8F0b55B", "--max-fee-rate", "0.001"},
 }
 
 // keyParts reports the first 16-digit run of key found in out (any case), or "".
