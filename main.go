@@ -160,6 +160,7 @@ func console(ctx context.Context, o options, stderr io.Writer) error {
 
 	settings.Exchange, settings.Mode, settings.Network, settings.ReadOnlyReason = conn.client, conn.mode, conn.network, conn.readOnly
 	settings.AgentUntil = conn.agentUntil
+	settings.Fees = conn.fees
 	if stream, off := openStream(conn.client, o, cfg); stream != nil {
 		defer stream.Close()
 		settings.Stream = stream
@@ -235,6 +236,8 @@ type connection struct {
 	close    func()
 	// agentUntil is when the agent key expires (zero: not an agent, or not known).
 	agentUntil time.Time
+	// fees are the exchange's fee rates when known: the embedded simulator's (nil: the defaults).
+	fees *state.Fees
 }
 
 // connect builds the exchange client: the embedded demo when no URL or network is given, else a
@@ -528,7 +531,8 @@ func startDemo(ctx context.Context, seed int64) (*connection, error) {
 	}()
 	stop := func() { cancel(); <-served }
 	client := api.New("http://"+ln.Addr().String()+"/", api.WithSigner(signer), api.WithHTTPClient(api.PollingHTTPClient()))
-	return &connection{client: client, mode: ui.ModeDemo, network: "demo", close: stop}, nil
+	maker, taker := sim.FeeRates()
+	return &connection{client: client, mode: ui.ModeDemo, network: "demo", close: stop, fees: &state.Fees{Maker: maker, Taker: taker}}, nil
 }
 
 // runSim is `tradedesk sim`: the simulated exchange alone, for bots, SDKs and tests.

@@ -304,6 +304,10 @@ func TestDemoConnects(t *testing.T) {
 	if conn.mode != ui.ModeDemo || !conn.client.CanTrade() {
 		t.Fatalf("demo mode %v can trade %v", conn.mode, conn.client.CanTrade())
 	}
+	// The console previews the fees the embedded simulator charges (#23).
+	if maker, taker := sim.FeeRates(); conn.fees == nil || !conn.fees.Maker.Equal(maker) || !conn.fees.Taker.Equal(taker) {
+		t.Errorf("demo fee rates %+v, want the simulator's %s/%s", conn.fees, maker, taker)
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	a, err := conn.client.AccountSummary(ctx, conn.client.Address())

@@ -36,6 +36,8 @@ type Config struct {
 	// pass a feed.FakeClock and step it.
 	Timers feed.Clock
 	Guard  state.Guard // zero: state.DefaultGuard
+	// Fees are the exchange's fee rates when known (the embedded demo's); nil: state.DefaultFees.
+	Fees *state.Fees
 	// Watchlist is the favourite instruments, shown first in the tickers pane.
 	Watchlist []string
 	// Instrument is the order form's first instrument ("" to pick one from the tickers).
@@ -127,6 +129,9 @@ func New(cfg Config) *Model {
 	}
 	if cfg.Store == nil {
 		cfg.Store = state.New(cfg.Clock)
+	}
+	if cfg.Fees != nil {
+		cfg.Store.SetFees(*cfg.Fees)
 	}
 	cfg.Intervals = cfg.Intervals.withDefaults()
 	if cfg.Guard == (state.Guard{}) {

@@ -74,7 +74,8 @@ func newSimConsoleVia(t testing.TB, w, h int, readOnly bool, wrap func(http.Hand
 	}
 	client := api.New(srv.URL+"/", opts...)
 	timers := feed.NewFakeClock(simStart)
-	m := New(Config{Exchange: client, Clock: clock.Now, Timers: timers, Keys: mustKeys(t), Theme: testTheme, Mode: mode,
+	maker, taker := sim.FeeRates() // the exchange's own rates, as the embedded demo gives them
+	m := New(Config{Exchange: client, Clock: clock.Now, Fees: &state.Fees{Maker: maker, Taker: taker}, Timers: timers, Keys: mustKeys(t), Theme: testTheme, Mode: mode,
 		Network: "demo", Watchlist: []string{"ETH-PERP"}})
 	m.fixedLatency = true
 	if w > 0 {
