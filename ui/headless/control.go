@@ -317,3 +317,25 @@ func runBroker(ctx context.Context, r *runner) error {
 	_, err = fmt.Fprintf(r.env.Stdout, "done: %s (tx %s)\n", what, text.Clean(resp.TxHash))
 	return err
 }
+
+// checkAgent, when the command signs with an agent key, looks the agent up in the account's
+// allAgents: one the exchange does not list (expired, revoked) stops the command before anything
+// is signed; one with less than a day left gets a warning on stderr. An exchange that cannot say
+// lets the command go on (the exchange refuses an unknown signer itself).
+func (r *runner) checkAgent(ctx context.Context) error {
+	if r.signer == nil || !r.signer.IsAgent() || r.cmd.name == "agent" {
+		return nil
+	}
+	agents, err := r.client.Agents(ctx, r.client.Address())
+	if err != nil {
+		return nil
+	}
+	a, ok := api.FindAgent(agents, r.signer.Address())
+	if !ok {
+		return fmt.Errorf("agent %s is not registered for %s (expired, revoked or never added); nothing was signed: register one with `tradedesk agent add`", r.signer.Address(), r.client.Address())
+	}
+	if now := r.env.Now(); a.ValidUntil.Sub(now) < state.AgentWarnAhead {
+		fmt.Fprintf(r.env.Stderr, "tradedesk: warning: agent %s expires in %s; register a new one with `tradedesk agent add`\n", r.signer.Address(), state.AgentLeft(a.ValidUntil.Time, now))
+	}
+	return nil
+}

@@ -28,6 +28,8 @@ func TestAgentWorkflow(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "desk.json")
 	account := testAddress(t)
 
+	short := filepath.Join(t.TempDir(), "short.json")
+	h.ok("agent", "add", "--name", "short", "--valid", "12h", "--out", short)
 	out := h.ok("agent", "add", "--name", "desk-bot", "--valid", "30d", "--out", file)
 	if !strings.Contains(out, "registered for "+account) || !strings.Contains(out, "--agent-keystore "+file+" --account "+account) {
 		t.Fatalf("agent add said %q", out)
@@ -60,6 +62,10 @@ func TestAgentWorkflow(t *testing.T) {
 			t.Errorf("%s as the agent: exit %d %q", args[0], code, errs)
 		}
 	}
+	// An agent with less than a day left is warned about on every command (real clock: a moment has passed).
+	if code, _, errs := h.run("account", "--agent-keystore", short, "--account", account); code != ExitOK || !strings.Contains(errs, "expires in 1") || !strings.Contains(errs, "h ") {
+		t.Fatalf("short agent: %d %q", code, errs)
+	}
 	out = h.ok(append([]string{"agent", "list"}, as...)...)
 	if !strings.Contains(out, agentAddr) || !strings.Contains(out, "desk-bot") || !strings.Contains(out, "29d 23h") {
 		t.Fatalf("agent list: %q", out)
@@ -69,7 +75,7 @@ func TestAgentWorkflow(t *testing.T) {
 	h.ok("agent", "revoke", "--agent", agentAddr)
 	delete(h.env, api.EnvPrivateKey)
 	code, _, errs := h.run(append([]string{"order", "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.01", "--price", bid}, as...)...)
-	if code != ExitFailure || !strings.Contains(errs, "invalid order signer") {
+	if code != ExitFailure || !strings.Contains(errs, "is not registered for "+account) || !strings.Contains(errs, "nothing was signed") {
 		t.Fatalf("order by a revoked agent: %d %q", code, errs)
 	}
 	if code, _, errs := h.run("order", "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.01", "--price", bid, "--agent-keystore", file); code != ExitUsage || !strings.Contains(errs, "--account") {

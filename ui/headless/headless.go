@@ -161,6 +161,9 @@ func Run(ctx context.Context, args []string, env Env) int {
 	if err := r.connect(); err != nil {
 		return r.fail(err)
 	}
+	if err := r.checkAgent(ctx); err != nil {
+		return r.fail(err)
+	}
 	err = cmd.run(ctx, r)
 	recordNonces(r.signer)
 	if err != nil {
