@@ -19,7 +19,7 @@ var defaultKeys = map[string][]string{
 	"top": {"home", "g"}, "bottom": {"end", "G"},
 	"sort": {"o"}, "sort_reverse": {"O"}, "filter": {"/"}, "favourite": {"f"}, "watch_only": {"w"},
 	"pick": {"enter"}, "buy": {"b"}, "sell": {"s"},
-	"cancel": {"x", "delete"}, "cancel_instrument": {"X"}, "cancel_all": {"C"},
+	"cancel": {"x", "delete"}, "cancel_instrument": {"X"}, "cancel_all": {"C"}, "amend": {"a"},
 	"close": {"x", "c"}, "leverage": {"L"}, "form_leverage": {"ctrl+l"},
 	"broker_approve": {"a"}, "broker_revoke": {"x", "delete"},
 	"field_next": {"down"}, "field_prev": {"up"}, "toggle": {" ", "left", "right"}, "submit": {"enter"},

@@ -126,3 +126,31 @@ func TestTradeFromTheLadder(t *testing.T) {
 		t.Errorf("a cancelled order is still marked:\n%s", lad.View())
 	}
 }
+
+// TestAmendFromTheOrdersPane: a on the selected order opens a line holding its price and size;
+// a new price and size, Enter and the confirmation replace it with one order at the new price
+// and size (a new order id), never two.
+func TestAmendFromTheOrdersPane(t *testing.T) {
+	c := newSimConsole(t, 200, 60, false)
+	pump(t, c.m, c.m.Init())
+	restingOrders(t, c, "BTC-PERP")
+	old := exchangeOrders(t, c)[0]
+	c.key(t, "3", "a")
+	if !c.m.slots[2].pane.(*ordersPane).Capturing() {
+		t.Fatal("a did not open the amend line")
+	}
+	newPx := old.LimitPrice.Sub(decimal.NewFromInt(5))
+	for range 40 {
+		c.key(t, "backspace")
+	}
+	c.typeText(t, newPx.String()+" 0.002")
+	c.key(t, "enter")
+	if c.m.dialog == nil {
+		t.Fatalf("no confirmation (notice %q)", c.m.notice)
+	}
+	c.key(t, "enter")
+	os := exchangeOrders(t, c)
+	if len(os) != 1 || !os[0].LimitPrice.Equal(newPx) || os[0].Size.String() != "0.002" || os[0].OrderID == old.OrderID {
+		t.Fatalf("after the amend the exchange holds %+v (notice %q), want one order of 0.002 @ %s", os, c.m.notice, newPx)
+	}
+}

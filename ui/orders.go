@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
@@ -33,6 +34,11 @@ type ordersPane struct {
 	ageAt   int64 // the clock second the age column was rendered at
 	// emptyText is what an empty list says once loaded.
 	emptyText string
+	// amend is the line where a new price and size for the selected order are typed.
+	amend    textinput.Model
+	amending bool
+	amendOf  api.OrderRecord
+	w, h     int
 }
 
 func newOrdersPane(c *common.Common) *ordersPane {
@@ -42,8 +48,13 @@ func newOrdersPane(c *common.Common) *ordersPane {
 		common.Col("Filled", 11, true, 1), common.Col("Type", 14, false, 0), common.Col("Age", 7, true, 1), common.Col("Order id", 10, true, 2),
 	}, p.cell)
 	p.emptyText = "no open orders"
+	p.amend = common.NewField("price [size]", 48)
+	p.amend.Prompt = "move to: "
 	return p
 }
+
+// Capturing implements common.InputCapturer: while a new price is typed it takes every key.
+func (p *ordersPane) Capturing() bool { return p.amending }
 
 // Title implements common.Pane.
 func (p *ordersPane) Title() string { return fmt.Sprintf("Open orders (%d)", len(p.orders)) }
@@ -52,7 +63,19 @@ func (p *ordersPane) Title() string { return fmt.Sprintf("Open orders (%d)", len
 func (p *ordersPane) Kinds() []state.Kind { return []state.Kind{state.KindOrders} }
 
 // SetSize implements common.Pane.
-func (p *ordersPane) SetSize(w, h int) { p.tbl.SetSize(w, h) }
+func (p *ordersPane) SetSize(w, h int) {
+	p.w, p.h = w, h
+	p.fit()
+}
+
+// fit gives the table the pane's height, less the amend line while it is open.
+func (p *ordersPane) fit() {
+	if p.amending {
+		p.tbl.SetSize(p.w, max(p.h-1, 1))
+		return
+	}
+	p.tbl.SetSize(p.w, p.h)
+}
 
 // SetFocused implements common.Pane.
 func (p *ordersPane) SetFocused(f bool) { p.tbl.Focused = f }
@@ -65,9 +88,62 @@ func (p *ordersPane) Update(msg tea.Msg) tea.Cmd {
 			p.refresh()
 		}
 	case tea.KeyMsg:
+		if p.amending {
+			return p.typeAmend(msg)
+		}
 		return p.handleKey(msg)
 	}
 	return nil
+}
+
+// startAmend opens the amend line on the selected limit order, holding its price and size.
+func (p *ordersPane) startAmend() tea.Cmd {
+	if p.ReadOnly != "" {
+		return common.ReadOnlyNotice(p.ReadOnly, "change an order")
+	}
+	o, ok := p.selected()
+	if !ok || o.IsMarket || (o.TriggerPx.Valid && o.TriggerPx.Decimal.IsPositive()) {
+		return common.Notice(common.LevelWarn, "select a resting limit order to change")
+	}
+	p.amending, p.amendOf = true, o
+	p.amend.SetValue(o.LimitPrice.String() + " " + o.Unfilled.String())
+	p.amend.CursorEnd()
+	p.fit()
+	return p.amend.Focus()
+}
+
+// typeAmend edits the amend line: Enter asks to move the order (one confirmed cancel-and-replace),
+// Esc drops it.
+func (p *ordersPane) typeAmend(msg tea.KeyMsg) tea.Cmd {
+	switch {
+	case key.Matches(msg, p.Keys.Dismiss):
+		p.stopAmend()
+		return nil
+	case msg.Type == tea.KeyEnter:
+		p.stopAmend()
+		f := strings.Fields(p.amend.Value())
+		if len(f) == 0 || len(f) > 2 {
+			return common.Notice(common.LevelError, "order not changed: type a price, or a price and a size")
+		}
+		size := ""
+		if len(f) == 2 {
+			size = f[1]
+		}
+		a, why := action.AmendOf(p.Store, p.Guard, p.Styles, p.amendOf, f[0], size)
+		if a == nil {
+			return common.Notice(common.LevelError, why)
+		}
+		return action.Request(a)
+	}
+	var cmd tea.Cmd
+	p.amend, cmd = p.amend.Update(msg)
+	return cmd
+}
+
+func (p *ordersPane) stopAmend() {
+	p.amending = false
+	p.amend.Blur()
+	p.fit()
 }
 
 func (p *ordersPane) refresh() {
@@ -90,6 +166,8 @@ func (p *ordersPane) handleKey(msg tea.KeyMsg) tea.Cmd {
 		return p.cancelInstrument()
 	case key.Matches(msg, k.CancelAll):
 		return p.cancelAll()
+	case key.Matches(msg, k.Amend):
+		return p.startAmend()
 	case key.Matches(msg, k.Pick):
 		if o, ok := p.selected(); ok {
 			return common.SelectInstrument(o.Instrument, "", true)
@@ -200,7 +278,11 @@ func (p *ordersPane) View() string {
 		p.ageAt = sec
 		p.tbl.Invalidate()
 	}
-	return strings.Join(p.tbl.Lines(make([]string, 0, p.tbl.Height+1)), "\n")
+	lines := p.tbl.Lines(make([]string, 0, p.tbl.Height+2))
+	if p.amending {
+		lines = append(lines, common.Pad(p.amend.View(), p.tbl.Width))
+	}
+	return strings.Join(lines, "\n")
 }
 
 // Click implements common.Clicker.
@@ -212,11 +294,14 @@ func (p *ordersPane) Click(_, y int) tea.Cmd {
 // ShortHelp implements common.Pane.
 func (p *ordersPane) ShortHelp() []key.Binding {
 	k := p.Keys
-	return []key.Binding{k.Up, k.Down, k.Cancel, k.CancelInstrument, k.CancelAll}
+	if p.amending {
+		return []key.Binding{k.Confirm, k.Dismiss}
+	}
+	return []key.Binding{k.Up, k.Down, k.Cancel, k.Amend, k.CancelInstrument, k.CancelAll}
 }
 
 // FullHelp implements common.Pane.
 func (p *ordersPane) FullHelp() [][]key.Binding {
 	k := p.Keys
-	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}, {k.Cancel, k.CancelInstrument, k.CancelAll, k.Pick}}
+	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}, {k.Cancel, k.Amend, k.CancelInstrument, k.CancelAll, k.Pick}}
 }

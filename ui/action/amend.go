@@ -23,13 +23,16 @@ import (
 func NewAmend(old api.OrderRecord, repl state.CheckedOrder, st *common.Styles) *Action {
 	w := repl.Wire
 	what := fmt.Sprintf("move %s %s %s from %s to %s (order %d)", state.SideText(old.Side), old.Unfilled, old.Instrument, old.LimitPrice, w.Price, old.OrderID)
+	if !repl.Size.Equal(old.Unfilled) {
+		what = fmt.Sprintf("change %s %s %s @ %s to %s @ %s (order %d)", state.SideText(old.Side), old.Unfilled, old.Instrument, old.LimitPrice, w.Size, w.Price, old.OrderID)
+	}
 	lines := []string{
 		st.Bold.On("MOVE ORDER " + fmt.Sprint(old.OrderID)),
 		"",
 		"Instrument   " + old.Instrument,
 		"Side         " + common.SidePaint(st, old.Side).On(state.SideText(old.Side)),
 		"Price        " + old.LimitPrice.String() + " → " + w.Price,
-		"Size         " + w.Size,
+		"Size         " + old.Unfilled.String() + " → " + w.Size,
 		"",
 		"The order is cancelled first; the new one (client id " + w.Cloid + ")",
 		"is placed only once the old one is gone, never both.",
@@ -50,6 +53,28 @@ func NewAmend(old api.OrderRecord, repl state.CheckedOrder, st *common.Styles) *
 		a.Typed = "yes"
 	}
 	return a
+}
+
+// AmendOf moves old to price and size (size "" keeps its unfilled size) through the one order
+// check, with a new client id: the action to request, or the problems in words.
+func AmendOf(store *state.Store, g state.Guard, st *common.Styles, old api.OrderRecord, price, size string) (*Action, string) {
+	if size == "" {
+		size = old.Unfilled.String()
+	}
+	tif := old.Tif
+	if tif == "" {
+		tif = api.TifGTC
+	}
+	in := state.OrderIntent{Instrument: old.Instrument, Side: old.Side, Type: state.Limit, Price: price, Size: size, Tif: tif,
+		ReduceOnly: old.ReduceOnly, PostOnly: old.PostOnly, Cloid: state.NewCloid()}
+	checked, errs := store.CheckOrder(in, g)
+	if len(errs) > 0 {
+		return nil, "order not moved: " + common.JoinFieldErrors(errs)
+	}
+	if checked.Wire.Price == old.LimitPrice.String() && checked.Size.Equal(old.Unfilled) {
+		return nil, "order not moved: the price and size are those it has"
+	}
+	return NewAmend(old, checked, st), ""
 }
 
 // amendDoneMsg is how an amend ended, in words.

@@ -24,8 +24,8 @@ type KeyMap struct {
 	// Tickers pane.
 	Sort, SortReverse, Filter, Favourite, WatchOnly, Pick, Buy, Sell key.Binding
 
-	// Open orders pane.
-	Cancel, CancelInstrument, CancelAll key.Binding
+	// Open orders pane (Amend: change the selected order's price or size).
+	Cancel, CancelInstrument, CancelAll, Amend key.Binding
 
 	// Positions pane.
 	Close key.Binding
@@ -97,6 +97,7 @@ func keyActions() []keyAction {
 		{"cancel", "cancel order", "orders", func(k *KeyMap) *key.Binding { return &k.Cancel }, ""},
 		{"cancel_instrument", "cancel all on instrument", "orders", func(k *KeyMap) *key.Binding { return &k.CancelInstrument }, ""},
 		{"cancel_all", "cancel all orders", "orders", func(k *KeyMap) *key.Binding { return &k.CancelAll }, ""},
+		{"amend", "change price or size", "orders", func(k *KeyMap) *key.Binding { return &k.Amend }, ""},
 		{"close", "close position", "positions", func(k *KeyMap) *key.Binding { return &k.Close }, ""},
 		{"leverage", "set leverage", "positions", func(k *KeyMap) *key.Binding { return &k.Leverage }, ""},
 		{"form_leverage", "set leverage", "form", func(k *KeyMap) *key.Binding { return &k.LeverageForm }, ""},

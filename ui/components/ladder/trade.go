@@ -108,26 +108,17 @@ func (p *Pane) amendBy(ticks int64) tea.Cmd {
 	return p.amendTo(o, o.LimitPrice.Add(p.tick().Mul(decimal.NewFromInt(ticks))).String())
 }
 
-// amendTo checks the order moved to price with the one order check and asks the pipeline to
-// cancel and replace it (one confirmed action, a new client id).
+// amendTo asks the pipeline to move the order to price (one confirmed cancel-and-replace with a
+// new client id), after the one order check.
 func (p *Pane) amendTo(o api.OrderRecord, price string) tea.Cmd {
 	if p.ReadOnly != "" {
 		return common.ReadOnlyNotice(p.ReadOnly, "amend an order")
 	}
-	tif := o.Tif
-	if tif == "" {
-		tif = api.TifGTC
+	a, why := action.AmendOf(p.Store, p.Guard, p.Styles, o, price, "")
+	if a == nil {
+		return common.Notice(common.LevelError, why)
 	}
-	in := state.OrderIntent{Instrument: o.Instrument, Side: o.Side, Type: state.Limit, Price: price,
-		Size: o.Unfilled.String(), Tif: tif, ReduceOnly: o.ReduceOnly, PostOnly: o.PostOnly, Cloid: state.NewCloid()}
-	checked, errs := p.Store.CheckOrder(in, p.Guard)
-	if len(errs) > 0 {
-		return common.Notice(common.LevelError, "order not moved: "+common.JoinFieldErrors(errs))
-	}
-	if checked.Wire.Price == o.LimitPrice.String() {
-		return nil
-	}
-	return action.Request(action.NewAmend(o, checked, p.Styles))
+	return action.Request(a)
 }
 
 // typePrice edits the typed amend price: Enter moves the order there, Esc drops it.
