@@ -14,6 +14,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime"
 	"runtime/pprof"
 	"strings"
 	"time"
@@ -84,7 +85,7 @@ func newFlagSet(o *options, stderr io.Writer) *flag.FlagSet {
 	fs.StringVar(&o.actionType, "action-type", "", "how requests name their action: number (as the official SDKs send it; default on mainnet and testnet) or name (as the spec writes it; default on a custom --url)")
 	fs.StringVar(&o.theme, "theme", "", "colour theme: dark, light or colorblind (NO_COLOR drops colour)")
 	fs.StringVar(&o.logFile, "log", "", "write a structured log to `FILE` (keys and signatures never logged)")
-	fs.StringVar(&o.profile, "profile", "", "write a CPU profile of the session to `FILE`")
+	fs.StringVar(&o.profile, "profile", "", "write a CPU profile of the session to `FILE` (and its live heap at the end to FILE.heap)")
 	fs.BoolVar(&o.stats, "stats", false, "show frame time and messages per second in the status line")
 	fs.BoolVar(&o.noStream, "no-stream", false, "do not use the exchange's WebSocket stream: poll only")
 	fs.Int64Var(&o.seed, "seed", 0, "demo simulator seed (0: random)")
@@ -208,7 +209,8 @@ func consoleSettings(o options, cfg fileConfig) (ui.Config, error) {
 }
 
 // startProfile starts the --profile CPU profile (nothing when path is empty); the function it
-// returns stops the profile and closes the file.
+// returns stops the profile, closes the file and writes the live heap (after a GC) to
+// path+".heap", for `go tool pprof -inuse_space`: what the session held at the end.
 func startProfile(path string) (stop func(), err error) {
 	if path == "" {
 		return func() {}, nil
@@ -224,7 +226,23 @@ func startProfile(path string) (stop func(), err error) {
 	return func() {
 		pprof.StopCPUProfile()
 		_ = f.Close()
+		writeHeapProfile(path + ".heap")
 	}, nil
+}
+
+// writeHeapProfile writes the live heap after a GC to path; a failure is only logged (the session
+// is over).
+func writeHeapProfile(path string) {
+	f, err := os.Create(path)
+	if err != nil {
+		slog.Warn("heap profile", "err", err)
+		return
+	}
+	defer f.Close()
+	runtime.GC()
+	if err := pprof.WriteHeapProfile(f); err != nil {
+		slog.Warn("heap profile", "err", err)
+	}
 }
 
 // connection is what the console talks to, and what to stop when it quits.

@@ -155,32 +155,42 @@ func truncate(s string, n int) string {
 
 // UnmarshalJSON implements json.Unmarshaler. It accepts the paged envelope with its numbers as
 // numbers or numeric strings, and also a bare array of records (read as a single page).
-func (p *Page[T]) UnmarshalJSON(b []byte) error {
+func (p *Page[T]) UnmarshalJSON(b []byte) error { return p.decode(b, nil) }
+
+// decode is UnmarshalJSON with drop for the bad rows of the data (nil: a bad row fails the page;
+// see rows).
+func (p *Page[T]) decode(b []byte, drop dropFunc) error {
 	b = bytes.TrimSpace(b)
 	if string(b) == "null" {
 		return nil
 	}
 	if len(b) > 0 && b[0] == '[' {
 		var d []T
-		if err := json.Unmarshal(b, &d); err != nil {
+		if err := decodeRows(b, &d, drop); err != nil {
 			return err
 		}
 		*p = Page[T]{Data: d, Page: 1, Limit: len(d), TotalCount: len(d), TotalPages: 1}
 		return nil
 	}
 	var aux struct {
-		Data       []T  `json:"data"`
-		Page       Int  `json:"page"`
-		Limit      Int  `json:"limit"`
-		TotalCount Int  `json:"total_count"`
-		TotalPages Int  `json:"total_pages"`
-		HasNext    bool `json:"has_next"`
-		HasPrev    bool `json:"has_prev"`
+		Data       json.RawMessage `json:"data"`
+		Page       Int             `json:"page"`
+		Limit      Int             `json:"limit"`
+		TotalCount Int             `json:"total_count"`
+		TotalPages Int             `json:"total_pages"`
+		HasNext    bool            `json:"has_next"`
+		HasPrev    bool            `json:"has_prev"`
 	}
 	if err := json.Unmarshal(b, &aux); err != nil {
 		return err
 	}
-	*p = Page[T]{Data: aux.Data, Page: int(aux.Page), Limit: int(aux.Limit), TotalCount: int(aux.TotalCount),
+	var d []T
+	if len(aux.Data) > 0 {
+		if err := decodeRows(aux.Data, &d, drop); err != nil {
+			return err
+		}
+	}
+	*p = Page[T]{Data: d, Page: int(aux.Page), Limit: int(aux.Limit), TotalCount: int(aux.TotalCount),
 		TotalPages: int(aux.TotalPages), HasNext: aux.HasNext, HasPrev: aux.HasPrev}
 	return nil
 }

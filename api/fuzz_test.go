@@ -2,6 +2,7 @@ package api
 
 import (
 	"bytes"
+	"context"
 	"encoding/hex"
 	"encoding/json"
 	"os"
@@ -87,9 +88,9 @@ func FuzzResponseDecoders(f *testing.F) {
 		resp := &response{status: 200, body: b}
 		_, _ = txOutcome("fuzz", resp, nil)
 		var sum AccountSummary
-		_ = decodeResult("fuzz", resp, &sum)
+		_ = New("http://x").decodeResult(context.Background(), "fuzz", resp, &sum, MaxMarketRecords)
 		var pg Page[Fill]
-		_ = decodeResult("fuzz", resp, &pg)
+		_ = New("http://x").decodeResult(context.Background(), "fuzz", resp, pageOf(&pg), MaxMarketRecords)
 		_ = debugBody(b)
 		_ = redactSignatures(string(b))
 		r := TxResponse{Data: bytes.TrimSpace(b)}

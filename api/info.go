@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/tradedesk/tradedesk/api/text"
 )
 
 // /info method names.
@@ -86,20 +88,24 @@ type bookParams struct {
 	Depth  int    `json:"depth,omitempty"`
 }
 
-// info runs one /info method with retries and decodes its result into out.
+// info runs one /info method with retries and decodes its result into out. The answer is checked
+// against the method's limits (CheckAnswer) before it is decoded; an answer over them is a
+// KindTooLarge error (too many entries) or a KindDecode one (too deep, a number too long), which
+// are not retried.
 func (c *Client) info(ctx context.Context, method string, params, out any) error {
 	op := "info " + method
 	body, err := json.Marshal(infoRequest{Method: method, Params: params})
 	if err != nil {
 		return &Error{Kind: KindInvalid, Op: op, Err: err}
 	}
+	limit := limitFor(method, params)
 	cl := &call{path: "/info", name: method}
 	for attempt := 1; ; attempt++ {
 		cl.attempt = attempt
 		start := time.Now()
 		r, reply, e := c.post(ctx, op, "/info", body, false)
 		if e == nil {
-			e = decodeResult(op, r, out)
+			e = c.decodeResult(ctx, op, r, out, limit)
 			c.logCall(ctx, cl, start, body, reply, r.status, e)
 			if e != nil {
 				return e
@@ -117,14 +123,37 @@ func (c *Client) info(ctx context.Context, method string, params, out any) error
 	}
 }
 
-// decodeResult decodes a 2xx body into out; a mismatch is a KindDecode error. A JSON object that
-// fills none of a record's fields (an answer to another question) is a mismatch too.
-func decodeResult(op string, r *response, out any) *Error {
+// decodeResult checks a 2xx body against limit (no list longer) and decodes it into out; a
+// mismatch is a KindDecode error. A JSON object that fills none of a record's fields (an answer
+// to another question) is a mismatch too. A list answer (see rows) drops its bad rows: each is
+// logged and counted in the context's Drops.
+func (c *Client) decodeResult(ctx context.Context, op string, r *response, out any, limit int) *Error {
+	if err := CheckAnswer(r.body, limit); err != nil {
+		kind := KindDecode
+		if le, ok := err.(*LimitError); ok && le.TooMany {
+			kind = KindTooLarge
+		}
+		return &Error{Kind: kind, Op: op, Status: r.status, Message: err.Error(), Err: err}
+	}
+	into := out
+	if rd, ok := out.(rowsDecoder); ok {
+		into = rd.target()
+		drops, _ := ctx.Value(dropsKey{}).(*Drops)
+		rd.setDrop(func(i int, err error) {
+			why := text.Clean(truncate(err.Error(), 200))
+			if l := c.log(); l != nil {
+				l.WarnContext(ctx, "api row dropped", "method", strings.TrimPrefix(op, "info "), "reason", why)
+			}
+			if drops != nil {
+				drops.add(op + ": " + why)
+			}
+		})
+	}
 	if err := json.Unmarshal(r.body, out); err != nil {
-		return &Error{Kind: KindDecode, Op: op, Status: r.status, Message: err.Error(), Err: err}
+		return &Error{Kind: KindDecode, Op: op, Status: r.status, Message: shortErr(err).Error(), Err: err}
 	}
 	if b := bytes.TrimSpace(r.body); len(b) > 0 && b[0] == '{' {
-		if v := reflect.ValueOf(out).Elem(); v.Kind() == reflect.Struct && v.IsZero() {
+		if v := reflect.ValueOf(into).Elem(); v.Kind() == reflect.Struct && v.IsZero() {
 			return &Error{Kind: KindDecode, Op: op, Status: r.status,
 				Message: "the answer has none of the record's fields: " + bodySnippet(r.body)}
 		}
@@ -181,7 +210,7 @@ func (c *Client) BrokersCheck(ctx context.Context, user, broker string, p PagePa
 		}
 	}
 	page, limit := pageArgs(p)
-	return out, c.info(ctx, MethodBrokersCheck, brokersParams{u, broker, page, limit}, &out)
+	return out, c.info(ctx, MethodBrokersCheck, brokersParams{u, broker, page, limit}, pageOf(&out))
 }
 
 // Instruments fetches contract terms; kind is perps, spot or all ("" = all).
@@ -193,7 +222,7 @@ func (c *Client) Instruments(ctx context.Context, kind string) (Instruments, err
 	if kind != "perps" && kind != "spot" && kind != "all" {
 		return out, invalid("info "+MethodInstruments, "type %q: want perps, spot or all", truncate(kind, 40))
 	}
-	return out, c.info(ctx, MethodInstruments, typeParams{kind}, &out)
+	return out, c.info(ctx, MethodInstruments, typeParams{kind}, &instrumentRows{out: &out})
 }
 
 // Chart fetches candles. From and To are Unix seconds (values above 10^11 are taken as
@@ -213,19 +242,19 @@ func (c *Client) Chart(ctx context.Context, p ChartParams) ([]Candle, error) {
 	}
 	var out []Candle
 	params := chartParams{strconv.FormatInt(int64(p.InstrumentID), 10), p.InstrumentID, p.ChartType, p.Resolution, p.From, p.To}
-	return out, c.info(ctx, MethodChart, params, &out)
+	return out, c.info(ctx, MethodChart, params, rowsOf(&out))
 }
 
 // Fills fetches one page of user's fills.
 func (c *Client) Fills(ctx context.Context, user string, p PageParams) (Page[Fill], error) {
 	var out Page[Fill]
-	return out, c.paged(ctx, MethodFills, user, p, &out)
+	return out, c.paged(ctx, MethodFills, user, p, pageOf(&out))
 }
 
 // OrderHistory fetches one page of user's orders, every state.
 func (c *Client) OrderHistory(ctx context.Context, user string, p PageParams) (Page[OrderRecord], error) {
 	var out Page[OrderRecord]
-	return out, c.paged(ctx, MethodOrderHistory, user, p, &out)
+	return out, c.paged(ctx, MethodOrderHistory, user, p, pageOf(&out))
 }
 
 func (c *Client) paged(ctx context.Context, method, user string, p PageParams, out any) error {
@@ -243,7 +272,7 @@ func (c *Client) paged(ctx context.Context, method, user string, p PageParams, o
 func (c *Client) OpenOrders(ctx context.Context, user string, p PageParams) (Page[OrderRecord], error) {
 	var out Page[OrderRecord]
 	if !c.noOpenOrders.Load() {
-		err := c.paged(ctx, MethodOpenOrders, user, p, &out)
+		err := c.paged(ctx, MethodOpenOrders, user, p, pageOf(&out))
 		if err == nil || !isUnknownMethod(err) {
 			return out, err
 		}
@@ -258,12 +287,13 @@ func (c *Client) openOrdersFromHistory(ctx context.Context, user string, p PageP
 		return c.OrderHistory(ctx, user, pp)
 	}
 	var open []OrderRecord
-	err := walkPages(ctx, fetch, limit, maxFallbackPages, func(pg Page[OrderRecord]) {
+	err := walkPages(ctx, fetch, limit, maxFallbackPages, func(pg Page[OrderRecord]) bool {
 		for _, o := range pg.Data {
 			if o.State == StateOpen {
 				open = append(open, o)
 			}
 		}
+		return true
 	})
 	if err != nil {
 		return Page[OrderRecord]{}, err
@@ -308,7 +338,7 @@ func (c *Client) InstrumentLeverage(ctx context.Context, user, symbol string) (I
 // SupportedCollateral fetches collateral assets; symbol is one collateral symbol or "all" ("" = all).
 func (c *Client) SupportedCollateral(ctx context.Context, symbol string) ([]Collateral, error) {
 	var out []Collateral
-	return out, c.info(ctx, MethodSupportedCollateral, symbolParams{orAll(symbol)}, &out)
+	return out, c.info(ctx, MethodSupportedCollateral, symbolParams{orAll(symbol)}, rowsOf(&out))
 }
 
 // Positions fetches user's open positions.
@@ -318,19 +348,19 @@ func (c *Client) Positions(ctx context.Context, user string) ([]Position, error)
 	if err != nil {
 		return out, err
 	}
-	return out, c.info(ctx, MethodPositions, userParams{u}, &out)
+	return out, c.info(ctx, MethodPositions, userParams{u}, rowsOf(&out))
 }
 
 // Ticker fetches market summaries; symbol is an instrument name or "all" ("" = all).
 func (c *Client) Ticker(ctx context.Context, symbol string) ([]Ticker, error) {
 	var out []Ticker
-	return out, c.info(ctx, MethodTicker, symbolParams{orAll(symbol)}, &out)
+	return out, c.info(ctx, MethodTicker, symbolParams{orAll(symbol)}, rowsOf(&out))
 }
 
 // Mids fetches mid prices; symbol is an instrument name or "all" ("" = all).
 func (c *Client) Mids(ctx context.Context, symbol string) ([]Mid, error) {
 	var out []Mid
-	return out, c.info(ctx, MethodMids, symbolParams{orAll(symbol)}, &out)
+	return out, c.info(ctx, MethodMids, symbolParams{orAll(symbol)}, rowsOf(&out))
 }
 
 // OrderBook fetches the book of one instrument (by name); depth 0 means the server's default.

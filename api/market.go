@@ -106,7 +106,7 @@ func (c *Client) Trades(ctx context.Context, symbol string, limit int) ([]Trade,
 	if limit < 0 {
 		return out, invalid("info "+MethodTrades, "limit %d: want 0 (default) or more", limit)
 	}
-	return out, c.info(ctx, MethodTrades, tradesParams{symbol, limit}, &out)
+	return out, c.info(ctx, MethodTrades, tradesParams{symbol, limit}, rowsOf(&out))
 }
 
 // BBO fetches an instrument's best bid and offer (by name).

@@ -18,16 +18,36 @@ const MaxPages = 10000
 // return c.OrderHistory(ctx, "", p) }, 0, nil)
 func AllPages[T any](ctx context.Context, fetch func(context.Context, PageParams) (Page[T], error), limit int, progress func(done, total int)) ([]T, error) {
 	var all []T
-	err := walkPages(ctx, fetch, limit, MaxPages, func(pg Page[T]) {
+	err := walkPages(ctx, fetch, limit, MaxPages, func(pg Page[T]) bool {
 		all = append(all, pg.Data...)
 		if progress != nil {
 			progress(len(all), max(pg.TotalCount, len(all)))
 		}
+		return true
 	})
 	return all, err
 }
 
-func walkPages[T any](ctx context.Context, fetch func(context.Context, PageParams) (Page[T], error), limit, maxPages int, each func(Page[T])) error {
+// AllPagesUpTo is AllPages for a list the console polls and holds (open orders, broker
+// approvals): more than maxRecords records in all is a KindTooLarge *Error, not data, so a server
+// that says has_next forever cannot fill the memory.
+func AllPagesUpTo[T any](ctx context.Context, fetch func(context.Context, PageParams) (Page[T], error), limit, maxRecords int) ([]T, error) {
+	var all []T
+	over := false
+	err := walkPages(ctx, fetch, limit, MaxPages, func(pg Page[T]) bool {
+		all = append(all, pg.Data...)
+		over = len(all) > maxRecords
+		return !over
+	})
+	if over {
+		return nil, &Error{Kind: KindTooLarge, Op: "paged result", Message: fmt.Sprintf("over %d records in all pages", maxRecords)}
+	}
+	return all, err
+}
+
+// walkPages fetches the pages in turn and hands each to each, until the last, an empty page, or
+// each returns false.
+func walkPages[T any](ctx context.Context, fetch func(context.Context, PageParams) (Page[T], error), limit, maxPages int, each func(Page[T]) bool) error {
 	if limit <= 0 {
 		limit = DefaultPageSize
 	}
@@ -45,7 +65,9 @@ func walkPages[T any](ctx context.Context, fetch func(context.Context, PageParam
 		if pg.Page != 0 && pg.Page != page {
 			return fmt.Errorf("asked for page %d, the server answered page %d", page, pg.Page)
 		}
-		each(pg)
+		if !each(pg) {
+			return nil
+		}
 		if len(pg.Data) == 0 || (!pg.HasNext && page >= pg.TotalPages) {
 			return nil
 		}

@@ -126,8 +126,12 @@ func decodeFrame(b []byte) (frame, error) {
 }
 
 // decodeData decodes one notification's data for a channel into its typed records (one
-// notification may carry one record or an array of them).
+// notification may carry one record or an array of them), within the channel's limits (the same
+// as a poll's: CheckAnswer).
 func decodeData(t Topic, raw json.RawMessage) ([]StreamEvent, error) {
+	if err := CheckAnswer(raw, ChannelLimit(t.Channel)); err != nil {
+		return nil, fmt.Errorf("%s: %w", t.Channel, err)
+	}
 	switch t.Channel {
 	case ChanTicker:
 		return decodeEach(t, raw, func(x *Ticker) string { return "ticker:" + x.Symbol }, fixTicker)

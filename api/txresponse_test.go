@@ -111,8 +111,12 @@ func TestAllPages(t *testing.T) {
 	endless := func(_ context.Context, p PageParams) (Page[int], error) {
 		return Page[int]{Data: []int{p.Page}, HasNext: true}, nil
 	}
-	if err := walkPages(context.Background(), endless, 1, 50, func(Page[int]) {}); err == nil {
+	if err := walkPages(context.Background(), endless, 1, 50, func(Page[int]) bool { return true }); err == nil {
 		t.Fatal("endless server accepted")
+	}
+	// Polled and held, it stops at the records the console holds at most (#16).
+	if got, err := AllPagesUpTo(context.Background(), endless, 1, 30); !IsKind(err, KindTooLarge) || got != nil {
+		t.Fatalf("endless server, up to 30 records: %d records, %v", len(got), err)
 	}
 	boom := errors.New("boom")
 	failing := func(context.Context, PageParams) (Page[int], error) { return Page[int]{}, boom }

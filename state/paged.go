@@ -2,6 +2,7 @@ package state
 
 import (
 	"reflect"
+	"slices"
 
 	"github.com/tradedesk/tradedesk/api"
 )
@@ -72,7 +73,8 @@ func (l *pagedList[T, K]) mergeTop(page []T) []T {
 			out = append(out, r)
 		}
 	}
-	return out
+	// A page of many copies of one row kept the whole page's capacity with the list: clip it.
+	return slices.Clip(out)
 }
 
 // mergeBottom replaces rows already held by their newer copy and appends the rest.

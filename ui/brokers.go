@@ -61,9 +61,9 @@ func (p *brokersPane) request() feed.Request {
 	}
 	ex := p.ex
 	return func(ctx context.Context, gen uint64, at time.Time) (state.Msg, error) {
-		all, err := api.AllPages(ctx, func(ctx context.Context, pp api.PageParams) (api.Page[api.BrokerApproval], error) {
+		all, err := api.AllPagesUpTo(ctx, func(ctx context.Context, pp api.PageParams) (api.Page[api.BrokerApproval], error) {
 			return ex.BrokersCheck(ctx, user, "", pp)
-		}, 0, nil)
+		}, 0, api.MaxMarketRecords)
 		return state.BrokersMsg{Gen: gen, At: at, Page: api.Page[api.BrokerApproval]{Data: all, Page: 1,
 			TotalCount: len(all), TotalPages: 1}}, err
 	}

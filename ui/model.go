@@ -110,6 +110,10 @@ type Model struct {
 	noticeLevel common.NoticeLevel
 	lastErr     string
 	lastErrAt   time.Time
+	// dropNote says how many bad rows the last answer that had any left out, and why (shown
+	// for 30 s after dropAt).
+	dropNote string
+	dropAt   time.Time
 
 	footer      string
 	footerDirty bool

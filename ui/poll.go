@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -106,7 +107,7 @@ var pollSpecs = []pollSpec{
 			page := func(ctx context.Context, p api.PageParams) (api.Page[api.OrderRecord], error) {
 				return ex.OpenOrders(ctx, ex.Address(), p)
 			}
-			os, err := api.AllPages(ctx, page, 0, nil)
+			os, err := api.AllPagesUpTo(ctx, page, 0, api.MaxOpenOrders)
 			return state.OrdersMsg{Gen: gen, At: at, Orders: os}, err
 		})},
 }
@@ -189,6 +190,9 @@ func (m *Model) onFeed(msg feed.Msg) tea.Cmd {
 		m.lastErr = r.Kind.String() + ": " + common.PlainError(r.Err)
 		m.lastErrAt = m.clock()
 	}
+	if r.Dropped > 0 {
+		m.dropNote, m.dropAt = dropNote(r.Kind, r.Dropped, r.DropReason), m.clock()
+	}
 	var changed []state.Kind
 	if r.Msg != nil && m.store.Apply(r.Msg) {
 		changed = append(changed, r.Kind)
@@ -206,4 +210,14 @@ func (m *Model) onFeed(msg feed.Msg) tea.Cmd {
 		m.relayoutIfWanted() // after the panes took the data: a short list gives up its spare lines
 	}
 	return tea.Batch(cmds...)
+}
+
+// dropNote is the message line's word on the bad rows an answer of kind k left out: how many, and
+// why the first was (its reason is outside text: PlainError cleans it).
+func dropNote(k state.Kind, n int, why string) string {
+	rows := "rows"
+	if n == 1 {
+		rows = "row"
+	}
+	return fmt.Sprintf("%s: %d bad %s dropped (%s)", k, n, rows, common.PlainError(errors.New(why)))
 }

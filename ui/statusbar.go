@@ -249,6 +249,12 @@ func (s *statusBar) message(m *Model, width int) string {
 		}
 		b.WriteString(st.Muted.On("no room for " + strings.Join(h, ", ") + " (press its number)"))
 	}
+	if m.dropNote != "" && m.clock().Sub(m.dropAt) < 30*time.Second {
+		if b.Len() > 0 {
+			b.WriteString(st.Muted.On("  ·  "))
+		}
+		b.WriteString(st.Warn.On("! " + m.dropNote))
+	}
 	if m.lastErr != "" && m.clock().Sub(m.lastErrAt) < 30*time.Second {
 		if b.Len() > 0 {
 			b.WriteString(st.Muted.On("  ·  "))

@@ -99,6 +99,10 @@ type DoneMsg struct {
 	Msg     state.Msg // the records, or a state.FailedMsg
 	Err     error
 	Latency time.Duration
+	// Dropped is how many rows of the answer did not decode and were left out (the rest are in
+	// Msg); DropReason says why the first was (api.Drops).
+	Dropped    int
+	DropReason string
 }
 
 // Kind is the kind of data the reply carries.
@@ -121,6 +125,9 @@ type Result struct {
 	Msgs []state.Msg
 	Err  error
 	Cmd  tea.Cmd
+	// Dropped and DropReason: the bad rows left out of Msg (see DoneMsg).
+	Dropped    int
+	DropReason string
 }
 
 // Update takes a feed message: a timer starts its task's next poll; a reply comes back as the

@@ -120,12 +120,13 @@ func (t *Task) Send(r Request) tea.Cmd {
 		ctx, cancel := context.WithTimeout(context.Background(), timeout)
 		defer cancel()
 		start := time.Now()
-		msg, err := r(ctx, gen, at)
+		var drops api.Drops
+		msg, err := r(api.WithDrops(ctx, &drops), gen, at)
 		lat := time.Since(start)
 		if err != nil {
 			msg = state.FailedMsg{Gen: gen, At: now(), Of: kind, Err: err}
 		}
-		return DoneMsg{t: t, gen: gen, Msg: msg, Err: err, Latency: lat}
+		return DoneMsg{t: t, gen: gen, Msg: msg, Err: err, Latency: lat, Dropped: drops.Count(), DropReason: drops.First()}
 	}
 }
 
@@ -156,7 +157,7 @@ func (t *Task) done(msg DoneMsg) Result {
 	} else {
 		cmds = append(cmds, t.schedule(wait))
 	}
-	return Result{Kind: t.spec.Kind, Msg: msg.Msg, Err: msg.Err, Cmd: tea.Batch(cmds...)}
+	return Result{Kind: t.spec.Kind, Msg: msg.Msg, Err: msg.Err, Cmd: tea.Batch(cmds...), Dropped: msg.Dropped, DropReason: msg.DropReason}
 }
 
 // every is the wait before the next periodic request; a task that has a stream up only

@@ -157,9 +157,9 @@ func runOrders(ctx context.Context, r *runner) error {
 	if err != nil {
 		return err
 	}
-	orders, err := api.AllPages(ctx, func(ctx context.Context, p api.PageParams) (api.Page[api.OrderRecord], error) {
+	orders, err := api.AllPagesUpTo(ctx, func(ctx context.Context, p api.PageParams) (api.Page[api.OrderRecord], error) {
 		return r.client.OpenOrders(ctx, user, p)
-	}, 0, nil)
+	}, 0, api.MaxOpenOrders)
 	if err != nil {
 		return err
 	}
