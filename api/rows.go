@@ -68,7 +68,7 @@ type rows[T any] struct {
 }
 
 func (r *rows[T]) setDrop(d dropFunc) { r.drop = d }
-func (r *rows[T]) target() any         { return r.out }
+func (r *rows[T]) target() any        { return r.out }
 
 // UnmarshalJSON implements json.Unmarshaler.
 func (r *rows[T]) UnmarshalJSON(b []byte) error {
@@ -124,7 +124,7 @@ type pageRows[T any] struct {
 }
 
 func (p *pageRows[T]) setDrop(d dropFunc) { p.drop = d }
-func (p *pageRows[T]) target() any         { return p.out }
+func (p *pageRows[T]) target() any        { return p.out }
 
 // UnmarshalJSON implements json.Unmarshaler.
 func (p *pageRows[T]) UnmarshalJSON(b []byte) error { return p.out.decode(b, p.drop) }
@@ -139,7 +139,7 @@ type instrumentRows struct {
 }
 
 func (r *instrumentRows) setDrop(d dropFunc) { r.drop = d }
-func (r *instrumentRows) target() any         { return r.out }
+func (r *instrumentRows) target() any        { return r.out }
 
 // UnmarshalJSON implements json.Unmarshaler.
 func (r *instrumentRows) UnmarshalJSON(b []byte) error {
