@@ -107,3 +107,29 @@ func TestSetOrderType(t *testing.T) {
 		t.Errorf("an unknown type was taken: %q", p.OrderType())
 	}
 }
+
+// TestSideKeysStartOnTheFirstField (issue #23, case 2): b/s (a pick with focus) put the cursor on
+// what the order type needs first, whatever was focused or typed before: Price for limit, Size for
+// market, Trigger for tp/sl, and start a new order (no digits left for the next keys to extend).
+// Guards the old rule (Size once a price was typed) and the numbers kept.
+func TestSideKeysStartOnTheFirstField(t *testing.T) {
+	p := newForm(t, new(bool))
+	p.SetValue(FieldPrice, "96000")
+	p.Focus(FieldSize)
+	for _, tc := range []struct {
+		typ  string
+		want Field
+	}{{"limit", FieldPrice}, {"market", FieldSize}, {"sl", FieldTrigger}, {"tp", FieldTrigger}} {
+		p.SetOrderType(tc.typ)
+		p.SetValue(FieldPrice, "96000")
+		p.SetValue(FieldSize, "0.5")
+		p.Focus(FieldReduce)
+		p.Update(common.InstrumentMsg{Symbol: "BTC-PERP", Side: api.SideSell, Focus: true})
+		if p.Field() != tc.want || p.Side() != api.SideSell {
+			t.Errorf("%s: field %d side %s, want field %d, sell", tc.typ, p.Field(), p.Side(), tc.want)
+		}
+		if p.Value(FieldPrice) != "" || p.Value(FieldSize) != "" {
+			t.Errorf("%s: s kept price %q size %q", tc.typ, p.Value(FieldPrice), p.Value(FieldSize))
+		}
+	}
+}

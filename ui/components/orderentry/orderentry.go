@@ -183,7 +183,10 @@ func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 		p.inputs[FieldInstrument].SetValue(msg.Symbol)
 		p.inputs[FieldInstrument].CursorEnd()
 		if msg.Side != "" {
+			// b/s start a new order: nothing typed before is kept, so the cursor never lands
+			// on a field whose old digits the next keys would extend.
 			p.side = msg.Side
+			p.clearValues()
 		}
 		p.check()
 		if msg.Focus {
