@@ -594,3 +594,45 @@ ETH-PERP = "0.5"
 		t.Errorf("a negative default size was taken: %v", err)
 	}
 }
+
+// TestConsoleAgentKeystore: the console's connect with --agent-keystore and --account acts for
+// the account and knows the agent's expiry; an agent the exchange does not list stops the start
+// with what to do; without --account it says it is needed.
+func TestConsoleAgentKeystore(t *testing.T) {
+	old := api.KeystoreScrypt
+	api.KeystoreScrypt.N, api.KeystoreScrypt.P = keystore.LightScryptN, keystore.LightScryptP
+	t.Cleanup(func() { api.KeystoreScrypt = old })
+	t.Setenv("TRADEDESK_PRIVATE_KEY", "")
+	t.Setenv("TRADEDESK_PASSPHRASE", "agent pass")
+	s := fundedSim(t)
+	srv := httptest.NewServer(s)
+	defer srv.Close()
+	owner, _ := api.SignerFromHex("4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318")
+	account := api.New(srv.URL, api.WithSigner(owner))
+	agent, _ := api.NewRandomSigner()
+	file := filepath.Join(t.TempDir(), "agent.json")
+	if err := agent.WriteKeystore(file, "agent pass"); err != nil {
+		t.Fatal(err)
+	}
+	var stderr bytes.Buffer
+	o := options{url: srv.URL, agentKeystore: file, address: owner.Address()}
+	if _, err := connect(context.Background(), o, &stderr); err == nil || !strings.Contains(err.Error(), "is not registered for") {
+		t.Fatalf("unregistered agent: %v", err)
+	}
+	until := time.Now().Add(48 * time.Hour)
+	if _, err := account.AddAgent(context.Background(), agent, "console", until); err != nil {
+		t.Fatal(err)
+	}
+	conn, err := connect(context.Background(), o, &stderr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.close()
+	if conn.client.Address() != owner.Address() || !conn.client.IsAgent() || conn.agentUntil.UnixMilli() != until.UnixMilli() {
+		t.Fatalf("connected as %s agent %v until %v", conn.client.Address(), conn.client.IsAgent(), conn.agentUntil)
+	}
+	o.address = ""
+	if _, err := connect(context.Background(), o, &stderr); err == nil || !strings.Contains(err.Error(), "--account") {
+		t.Fatalf("no --account: %v", err)
+	}
+}

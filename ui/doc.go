@@ -12,7 +12,7 @@
 //	ui/common/                the pane kit: Pane, Common, key map, styles, table, formats, messages
 //	ui/common/commontest/     the real key table and a Common for the tests of pane packages
 //	ui/components/<pane>/     one package per pane (tickers, orderentry, transfer; more as they move)
-//	ui/dialogs/<dialog>/      modal dialogs (confirm; leverage, agents, brokers next)
+//	ui/dialogs/<dialog>/      modal dialogs (confirm, leverage)
 //	ui/headless/              the script commands (order, cancel, fills, export, transfer...)
 //	ui/export/                CSV and JSON export of every page
 //	ui/chart/                 the candle chart renderer

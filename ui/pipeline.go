@@ -10,7 +10,7 @@ import (
 )
 
 // The signed-action pipeline. Every action that signs and sends (an order, a close, a cancel, the
-// kill switch, a transfer or a withdrawal; next leverage, agents, broker approvals and the command
+// kill switch, a transfer or a withdrawal, a leverage change, a broker approval; next the command
 // line) takes one route:
 //
 //	pane: action.Request(a)
