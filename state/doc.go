@@ -7,8 +7,10 @@
 // The rules both front ends (the console and the headless commands) word or read things by live
 // here once: the reading of an exchange's answer to an order or a cancel (Outcome: OrderOutcome,
 // CancelOutcome, CancelManyOutcome), record wording (word.go: SideText, OrderTypeText and its
-// forms, FlagTexts, DirectionText, TimeText with its layouts) and the margin figures
-// (MarginUtilizationAfter, MaintenanceUtilization).
+// forms, FlagTexts, DirectionText, TimeText with its layouts), fills added up per order
+// (SumFills) and the margin figures (MarginUtilizationAfter, MaintenanceUtilization). CheckOrder
+// checks margin by the exchange's own rule, api.MarginOrder (and api.SpotNeed), which the
+// simulator rejects with too: a size CheckOrder offers is one the exchange accepts.
 //
 // Every message implements Msg: it knows its Kind, its ordering key (Order) and how it applies
 // itself. Each kind lives in one file, data_<kind>.go: the kind, its data, its messages (whole

@@ -85,7 +85,9 @@
 //     maintenance margin comes from the margin tiers; open orders count as if filled at the mark.
 //     A trigger order that is not reduce-only reserves margin while it waits, like a resting
 //     order; when placed, any order is checked at the highest of the mark, its limit and its
-//     trigger price. When a trigger fires, its order is checked again (something to reduce,
+//     trigger price, by api.MarginOrder (the rule the console's order check uses too): margin
+//     for the growth of the worst position its open orders allow, plus the taker fee on its
+//     whole size. When a trigger fires, its order is checked again (something to reduce,
 //     post-only, fill-or-kill, margin as the account stands then); one that fails is cancelled
 //     and its order history record says why in "reason".
 //   - Fill-or-kill counts what would really fill: not the account's own orders (self-trade
