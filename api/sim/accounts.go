@@ -64,31 +64,32 @@ const (
 
 // account is one address's balances, positions, orders and history.
 type account struct {
-	addr     string
-	internal bool // market makers, takers, the liquidator: no margin, no history
-	spot     map[api.CollateralID]decimal.Decimal
-	deriv    map[api.CollateralID]decimal.Decimal
-	pos      map[api.InstrumentID]*position
-	lev      map[api.InstrumentID]*levSetting
-	rest     map[api.InstrumentID]*resting
-	trig     map[api.InstrumentID]*resting // lots of trigger orders that are not reduce-only
-	open     map[api.OrderID]*order
-	cloids   map[string]*order // open orders by client order id
-	history  []*order
-	closed   int // closed orders in history
-	fills    []fillRec
-	fillHead int // ring start once fills is full
-	nonces   nonceSet
-	volume   decimal.Decimal
-	spotVol  decimal.Decimal
-	pnl      decimal.Decimal
-	peak     decimal.Decimal
-	maxDD    decimal.Decimal
-	funding  []fundingRec
-	seized   []seizure // collateral sold to, and debts paid by, the insurance fund
-	brokers  []brokerRec
-	created  time.Time
-	seen     time.Time // last signed action or query, for idle eviction
+	addr      string
+	internal  bool // market makers, takers, the liquidator: no margin, no history
+	spot      map[api.CollateralID]decimal.Decimal
+	deriv     map[api.CollateralID]decimal.Decimal
+	pos       map[api.InstrumentID]*position
+	lev       map[api.InstrumentID]*levSetting
+	rest      map[api.InstrumentID]*resting
+	trig      map[api.InstrumentID]*resting // lots of trigger orders that are not reduce-only
+	open      map[api.OrderID]*order
+	cloids    map[string]*order // open orders by client order id
+	history   []*order
+	closed    int // closed orders in history
+	fills     []fillRec
+	fillHead  int // ring start once fills is full
+	nonces    nonceSet
+	volume    decimal.Decimal
+	spotVol   decimal.Decimal
+	pnl       decimal.Decimal
+	peak      decimal.Decimal
+	maxDD     decimal.Decimal
+	funding   []fundingRec
+	transfers []transferRec // collateral moved in and out, oldest first
+	seized    []seizure     // collateral sold to, and debts paid by, the insurance fund
+	brokers   []brokerRec
+	created   time.Time
+	seen      time.Time // last signed action or query, for idle eviction
 }
 
 // brokerRec is a broker the account has approved.

@@ -127,7 +127,9 @@
 //   - Pagination: page (from 1) and limit (1 to 1000, default 100), newest first.
 //   - Beyond the spec's table: open_orders {user, page, limit} (order records in state open),
 //     orderbook {symbol, depth} (default 20 levels), trades {symbol, limit} (recent trades,
-//     newest first, side is the taker's) and funding_history {user, page, limit}.
+//     newest first, side is the taker's), bbo {symbol} (best bid and ask with sizes),
+//     funding_history {user, page, limit} and transfer_history {user, page, limit} (transfers out
+//     and in, internal moves and withdrawals, newest first, with the fee the sender paid).
 //   - Charts keep 1500 one-minute candles and 200 to 600 of each longer resolution; each market's
 //     trade tape keeps 200 trades; fills (2000), closed orders (1000), funding records (2000) and
 //     remembered nonces (50000) per account are capped, an account holds at most 1000 open and

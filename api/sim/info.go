@@ -78,6 +78,7 @@ func init() {
 		"orderbook":            (*Sim).infoBook,
 		"trades":               (*Sim).infoTrades,
 		"bbo":                  (*Sim).infoBBO,
+		"transfer_history":     (*Sim).infoTransfers,
 		"funding_history":      (*Sim).infoFunding,
 		"all_agents":           (*Sim).infoAgents, // control.go
 		"allAgents":            (*Sim).infoAgents,

@@ -103,6 +103,10 @@ func (e *engine) transfer(a *account, derivative bool, id api.CollateralID, amou
 		b.spot[id] = b.spot[id].Add(v)
 	}
 	collectFee(a, e.fees, id, fee, derivative)
+	r := transferRec{kind: side, coll: c, amount: v, fee: fee, from: a.addr, to: to, at: e.now()}
+	a.addTransfer(r)
+	r.fee = decimal.Zero
+	b.addTransfer(r)
 	return nil
 }
 
@@ -118,6 +122,7 @@ func (e *engine) internalTransfer(a *account, id api.CollateralID, amount string
 		}
 		a.spot[id] = a.spot[id].Sub(v)
 		a.deriv[id] = a.deriv[id].Add(v)
+		a.addTransfer(transferRec{kind: "internal", coll: c, amount: v, fee: decimal.Zero, from: "spot", to: "derivative", at: e.now()})
 		return nil
 	}
 	if err := e.owes(a, id); err != nil {
@@ -128,6 +133,7 @@ func (e *engine) internalTransfer(a *account, id api.CollateralID, amount string
 	}
 	a.deriv[id] = a.deriv[id].Sub(v)
 	a.spot[id] = a.spot[id].Add(v)
+	a.addTransfer(transferRec{kind: "internal", coll: c, amount: v, fee: decimal.Zero, from: "derivative", to: "spot", at: e.now()})
 	return nil
 }
 
@@ -163,6 +169,11 @@ func (e *engine) withdraw(a *account, derivative bool, id api.CollateralID, amou
 	}
 	collectFee(a, e.fees, id, fee, derivative)
 	e.ledger.withdraw(id, v)
+	from := "spot"
+	if derivative {
+		from = "derivative"
+	}
+	a.addTransfer(transferRec{kind: "withdraw", coll: c, amount: v, fee: fee, from: from, to: fmt.Sprintf("chain %d", chain), at: e.now()})
 	return nil
 }
 
