@@ -6,6 +6,7 @@ import (
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/tradedesk/tradedesk/ui/common"
 )
 
@@ -47,10 +48,18 @@ func (m *Model) footerView() string {
 	m.help.Width = m.width
 	var keys []key.Binding
 	switch {
-	case m.dialog != nil || m.lev != nil:
+	case m.dialog != nil:
+		keys = m.dialogKeys()
+	case m.lev != nil:
 		keys = []key.Binding{m.keys.Confirm, m.keys.Dismiss}
 	case m.showHelp:
 		keys = []key.Binding{m.keys.Dismiss}
+		if strings.Contains(m.helpView, "↑/↓ scroll") {
+			keys = append(keys, scrollKey)
+		}
+	case m.capturing():
+		// Inside a text field only the field's keys work: q, ? and the pane's letters are typed.
+		keys = append(m.slots[m.focus].pane.ShortHelp(), leaveField, m.keys.NextPane)
 	default:
 		k := m.keys
 		keys = append(m.slots[m.focus].pane.ShortHelp(), k.NextPane, k.Help, k.Quit)
@@ -59,19 +68,81 @@ func (m *Model) footerView() string {
 	return m.footer
 }
 
-// renderHelp draws the `?` overlay: the global keys and the focused pane's keys.
+// leaveField is the footer's hint inside a text field.
+var leaveField = key.NewBinding(key.WithKeys("esc"), key.WithHelp("Esc", "leave field"))
+
+// capturing reports whether the focused pane has a text field taking the keys.
+func (m *Model) capturing() bool {
+	c, ok := m.slots[m.focus].pane.(common.InputCapturer)
+	return ok && c.Capturing()
+}
+
+// scrollKey is the footer's hint for a dialog whose lines do not all fit.
+var scrollKey = key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓", "scroll"))
+
+// dialogKeys are the keys of the open confirmation: Enter, or the word to type first; Esc; and
+// the scroll keys when its lines do not all fit.
+func (m *Model) dialogKeys() []key.Binding {
+	confirmKey := m.keys.Confirm
+	if w := m.dialog.Action().Typed; w != "" {
+		confirmKey.SetHelp("type "+w+" + "+confirmKey.Help().Key, "confirm")
+	}
+	keys := []key.Binding{confirmKey, m.keys.Dismiss}
+	if m.dialog.Scrolls() {
+		keys = append(keys, scrollKey)
+	}
+	return keys
+}
+
+// renderHelp draws the `?` overlay: the global keys and the focused pane's keys, their groups
+// laid out side by side as far as the width allows and in rows below that, scrolling when the
+// screen is too short for all of them.
 func (m *Model) renderHelp() {
-	m.help.Width = max(m.width-6, 20)
 	groups := [][]key.Binding{m.globalHelp()}
 	groups = append(groups, m.slots[m.focus].pane.FullHelp()...)
-	var b strings.Builder
-	b.WriteString(m.st.Accent.On("Keys — " + m.slots[m.focus].pane.Title()))
-	b.WriteString("\n\n")
-	b.WriteString(m.help.FullHelpView(groups))
-	b.WriteString("\n\n")
-	b.WriteString(m.st.Muted.On("Tab moves between panes; a focused field takes every key first. ? or Esc closes."))
+	head := []string{m.st.Accent.On("Keys — " + m.slots[m.focus].pane.Title()), ""}
+	m.help.Width = 0
+	body := packBlocks(m.help, groups, max(m.width-4, 10))
+	foot := []string{"", m.st.Muted.On("Tab moves between panes; a focused field takes every key first. ? or Esc closes.")}
 	if m.c.ReadOnly != "" {
-		b.WriteString("\n" + m.st.Warn.On("Read-only: "+m.c.ReadOnly))
+		foot = append(foot, m.st.Warn.On("Read-only: "+m.c.ReadOnly))
 	}
-	m.helpView = m.st.Dialog.Render(b.String())
+	m.helpView = common.Box(m.st, head, body, foot, m.width, m.height-3, &m.helpScroll)
+}
+
+// packBlocks renders each group of keys as a block and lays the blocks out left to right, three
+// cells apart, starting a new row of blocks when the next would pass width w.
+func packBlocks(h help.Model, groups [][]key.Binding, w int) []string {
+	const gap = 3
+	var out, row []string
+	rowW := 0
+	for _, g := range groups {
+		block := strings.Split(h.FullHelpView([][]key.Binding{g}), "\n")
+		bw := 0
+		for _, l := range block {
+			bw = max(bw, ansi.StringWidth(l))
+		}
+		if rowW > 0 && rowW+gap+bw > w {
+			out = append(append(out, row...), "")
+			row, rowW = nil, 0
+		}
+		for len(row) < len(block) {
+			row = append(row, "")
+		}
+		for i := range row {
+			l := ""
+			if i < len(block) {
+				l = block[i]
+			}
+			if rowW > 0 {
+				row[i] = common.FitStyled(row[i], rowW) + strings.Repeat(" ", gap)
+			}
+			row[i] += l
+		}
+		if rowW > 0 {
+			rowW += gap
+		}
+		rowW += bw
+	}
+	return append(out, row...)
 }

@@ -152,13 +152,14 @@ func TestRepeatCancelIsHarmless(t *testing.T) {
 	msg := cancelOf(t, c)
 	oid := msg.Act.Cancel.Oid
 
-	c.key(t, "x")
+	c.key(t, "x", "enter")
 	if !strings.HasPrefix(c.m.notice, "cancelled: ") || exchangeOpen(t, c) != 1 {
 		t.Fatalf("first cancel: notice %q, %d open", c.m.notice, exchangeOpen(t, c))
 	}
 	for range 2 {
 		_, cmd := c.m.Update(msg) // the same cancel again, as from a list not yet refreshed
 		pump(t, c.m, cmd)
+		c.key(t, "enter") // x asks which row (#24)
 		want := "order " + strconv.Itoa(int(oid)) + " is already cancelled at the exchange: nothing left to cancel"
 		if c.m.notice != want || c.m.noticeLevel != common.LevelInfo {
 			t.Errorf("repeated cancel: notice %q (level %d), want %q as info", c.m.notice, c.m.noticeLevel, want)
@@ -171,7 +172,7 @@ func TestRepeatCancelIsHarmless(t *testing.T) {
 	// The answer of a cancel that worked is lost: the check finds the order gone.
 	l.act = true
 	l.drop.Store(true)
-	c.key(t, "x")
+	c.key(t, "x", "enter")
 	if !strings.Contains(c.m.notice, "is already cancelled at the exchange: nothing left to cancel") || exchangeOpen(t, c) != 0 {
 		t.Errorf("cancel with its answer lost: notice %q, %d open", c.m.notice, exchangeOpen(t, c))
 	}

@@ -100,7 +100,7 @@ func (m *Model) layout() {
 		s.pane.SetSize(max(s.r.w-2, 1), max(s.r.h-2, 1))
 	}
 	if m.dialog != nil {
-		m.dialog.SetWidth(m.width)
+		m.dialog.SetSize(m.width, m.height-3)
 	}
 	if m.lev != nil {
 		m.lev.SetWidth(m.width)

@@ -88,12 +88,13 @@ type Model struct {
 	tooSmall      bool
 	tabs          []tabSpan
 
-	help     help.Model
-	showHelp bool
-	helpView string
-	dialog   *confirm.Dialog
-	lev      *leverage.Dialog // the leverage dialog (leverage.go), like dialog it takes every key
-	status   statusBar
+	help       help.Model
+	showHelp   bool
+	helpView   string
+	helpScroll int
+	dialog     *confirm.Dialog
+	lev        *leverage.Dialog // the leverage dialog (leverage.go), like dialog it takes every key
+	status     statusBar
 
 	feed *feed.Feed // the one scheduler: the root's polls and the panes' own requests
 	// stream is the exchange's WebSocket beside the polls (nil: none); streamSym is the instrument
@@ -339,17 +340,41 @@ func (m *Model) broadcast(msg tea.Msg) tea.Cmd {
 func (m *Model) routeKey(msg tea.KeyMsg) tea.Cmd {
 	k := m.keys
 	if msg.Type == tea.KeyCtrlC {
+		// In a dialog Ctrl+C closes the dialog (a reflex to back out must not quit with an order
+		// on screen); a second Ctrl+C, or one outside dialogs, quits.
+		switch {
+		case m.dialog != nil:
+			return m.dialog.Close()
+		case m.lev != nil:
+			m.lev = nil
+			m.footerDirty = true
+			return nil
+		case m.showHelp:
+			m.showHelp = false
+			m.footerDirty = true
+			return nil
+		}
 		return tea.Quit
 	}
 	if m.dialog != nil {
-		return m.dialog.Update(msg)
+		cmd := m.dialog.Update(msg)
+		m.footerDirty = true
+		return cmd
 	}
 	if m.lev != nil {
 		return m.lev.Update(msg)
 	}
 	if m.showHelp {
-		if key.Matches(msg, k.Help, k.Dismiss, k.Quit) {
+		switch {
+		case key.Matches(msg, k.Help, k.Dismiss, k.Quit):
 			m.showHelp = false
+			m.footerDirty = true
+		case key.Matches(msg, k.Up):
+			m.helpScroll--
+			m.renderHelp()
+		case key.Matches(msg, k.Down):
+			m.helpScroll++
+			m.renderHelp()
 		}
 		return nil
 	}
@@ -371,6 +396,8 @@ func (m *Model) routeKey(msg tea.KeyMsg) tea.Cmd {
 		return tea.Quit
 	case key.Matches(msg, k.Help):
 		m.showHelp = true
+		m.helpScroll = 0
+		m.footerDirty = true
 		m.renderHelp()
 		return nil
 	case key.Matches(msg, k.NextPane):

@@ -136,7 +136,7 @@ func TestPlaceAndCancelOrderThroughTheUI(t *testing.T) {
 		t.Errorf("the open orders pane does not show the order:\n%s", v)
 	}
 
-	c.key(t, "3", "x")
+	c.key(t, "3", "x", "enter")
 	if !strings.Contains(c.m.notice, "cancel") || c.m.noticeLevel == common.LevelError {
 		t.Fatalf("status after cancel: %q", c.m.notice)
 	}

@@ -191,7 +191,14 @@ func (p *ordersPane) cancelSelected() tea.Cmd {
 	if !ok {
 		return common.Notice(common.LevelWarn, "no order selected")
 	}
-	return action.Request(action.NewCancel(o))
+	// x acts on the row under the cursor: the dialog names it, so a cursor the trader did not see
+	// (a monochrome terminal, a list that moved) cancels nothing unseen.
+	a := action.NewCancel(o)
+	a.Confirm = true
+	in, _ := p.Store.Instrument(o.Instrument)
+	a.Lines = []string{"Cancel this order?", fmt.Sprintf("  %s %s %s @ %s · order %d", state.SideText(o.Side),
+		common.FmtNum(o.Unfilled, in.SizeDecimals()), o.Instrument, common.FmtNum(o.LimitPrice, in.PriceDecimals()), o.OrderID)}
+	return action.Request(a)
 }
 
 func (p *ordersPane) cancelInstrument() tea.Cmd {

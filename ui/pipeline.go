@@ -51,6 +51,8 @@ func (m *Model) onAction(a *action.Action) tea.Cmd {
 	}
 	if a.Confirm {
 		m.dialog = confirm.New(m.st, m.keys, a, m.width)
+		m.dialog.SetSize(m.width, m.height-3)
+		m.footerDirty = true
 		return nil
 	}
 	return m.execute(a)

@@ -206,7 +206,7 @@ func secretsConsoleSession(t *testing.T, c *simConsole, l *lossy, snap func(stri
 	field(orderentry.FieldSize, "50")
 	c.key(t, "enter")
 	snap("big market order")
-	c.key(t, "esc", "esc", "3", "x")
+	c.key(t, "esc", "esc", "3", "x", "enter")
 	snap("cancel")
 	c.press(t, ctrlK)
 	snap("kill switch confirmation")

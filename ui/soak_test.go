@@ -701,7 +701,7 @@ func soakStep(t testing.TB, d *driver, res *soakResult, cycle int) {
 		d.press("esc")
 	}
 	if cycle%9 == 0 && len(m.store.Orders()) > 0 {
-		d.press("3", "x", "4")
+		d.press("3", "x", "enter", "4")
 		res.cancels++
 		return
 	}

@@ -70,14 +70,14 @@ func TestTableFitsColumnsScrollsAndCaches(t *testing.T) {
 		calls++
 		return strings.Repeat(string(rune('a'+col)), 2), common.Paint{}
 	})
-	tbl.SetSize(11, 4) // room for A and B only; 3 rows
+	tbl.SetSize(12, 4) // the marker and room for A and B only; 3 rows
 	if len(tbl.Visible) != 2 {
-		t.Fatalf("visible columns %v at width 11", tbl.Visible)
+		t.Fatalf("visible columns %v at width 12", tbl.Visible)
 	}
 	tbl.SetRows(10)
 	tbl.Focused = true
 	lines := tbl.Lines(nil)
-	if len(lines) != 4 || common.TextWidth(lines[1]) != 11 {
+	if len(lines) != 4 || common.TextWidth(stripANSI(lines[1])) != 12 {
 		t.Fatalf("lines %q", lines)
 	}
 	first := calls
@@ -130,5 +130,37 @@ func TestNewKeyMapErrors(t *testing.T) {
 	clash["fill_bid"] = []string{"b"} // b buys in the tickers, but never meets the form
 	if _, err := common.NewKeyMap(clash); err != nil {
 		t.Errorf("keys in scopes that never meet: %v", err)
+	}
+}
+
+// TestTableMarksSelectionWithoutColour (#24): the cursor row starts with a glyph, in the focused
+// list and in one without the focus, and no other row does; under NO_COLOR the row is otherwise
+// drawn like the others, so without the glyph (mutation: drop the marker) no row is told apart.
+func TestTableMarksSelectionWithoutColour(t *testing.T) {
+	th := commontest.Theme
+	th.NoColor = true
+	st := common.NewStyles(th)
+	tbl := common.NewTable(st, []common.Column{common.Col("A", 5, false, 0)}, func(row, col int) (string, common.Paint) {
+		return "row", common.Paint{}
+	})
+	tbl.SetSize(10, 4)
+	tbl.SetRows(3)
+	for _, focused := range []bool{true, false} {
+		tbl.Focused = focused
+		tbl.MoveTo(1)
+		lines := tbl.Lines(nil)
+		want := common.MarkBlur
+		if focused {
+			want = common.MarkFocus
+		}
+		for i, l := range lines[1:] {
+			marked := strings.HasPrefix(stripANSI(l), want)
+			if marked != (i == 1) {
+				t.Errorf("focused %v: row %d %q marked %v", focused, i, stripANSI(l), marked)
+			}
+			if w := common.TextWidth(stripANSI(l)); w != 10 {
+				t.Errorf("row %d is %d cells wide, want 10", i, w)
+			}
+		}
 	}
 }

@@ -21,6 +21,17 @@ func Col(title string, width int, right bool, prio int) Column {
 	return Column{Title: title, Width: width, Right: right, Prio: prio}
 }
 
+// The selection marker: the cursor row of every list starts with a glyph, so the selection is
+// seen without colour (NO_COLOR, a monochrome terminal, a colour-blind trader).
+const (
+	// MarkFocus starts the cursor row of the focused list.
+	MarkFocus = "▶"
+	// MarkBlur starts the cursor row of a list that does not have the focus.
+	MarkBlur = "›"
+	markNone = " "
+	markW    = 1
+)
+
 // CellFunc returns the text of one cell and the paint to draw it with.
 type CellFunc func(row, col int) (string, Paint)
 
@@ -28,6 +39,8 @@ type CellFunc func(row, col int) (string, Paint)
 type rowCache struct {
 	gen           uint64
 	plain, styled string
+	// focus and blur are the row drawn as the cursor row (marker and style), made when first needed.
+	focus, blur string
 }
 
 // Table is the list every list pane shares: column fitting, a cursor and scrolling, and a cache
@@ -64,16 +77,17 @@ func (t *Table) SetSize(w, h int) {
 }
 
 func (t *Table) fitColumns() {
-	// Take columns by priority until the width is used, then keep their original order.
+	// Take columns by priority until the width is used, then keep their original order. The
+	// first cell of every line is the selection marker's.
 	keep := make([]bool, len(t.cols))
-	used := 0
+	used := markW
 	for p := 0; p <= 9; p++ {
 		for i, c := range t.cols {
 			if c.Prio != p {
 				continue
 			}
 			need := c.Width
-			if used > 0 {
+			if used > markW {
 				need++
 			}
 			if used+need <= t.Width {
@@ -107,6 +121,7 @@ func (t *Table) fitColumns() {
 
 func (t *Table) renderHeader() string {
 	var b strings.Builder
+	b.WriteString(markNone)
 	for j, ci := range t.Visible {
 		if j > 0 {
 			b.WriteByte(' ')
@@ -219,7 +234,7 @@ func (t *Table) RowAt(y int) int {
 
 // ColAt is the column index under x, or -1.
 func (t *Table) ColAt(x int) int {
-	pos := 0
+	pos := markW
 	for _, ci := range t.Visible {
 		w := t.cols[ci].Width + t.extra[ci]
 		if x >= pos && x < pos+w {
@@ -236,6 +251,8 @@ func (t *Table) row(i int) *rowCache {
 		return r
 	}
 	var plain, styled strings.Builder
+	plain.WriteString(markNone)
+	styled.WriteString(markNone)
 	for j, ci := range t.Visible {
 		if j > 0 {
 			plain.WriteByte(' ')
@@ -254,6 +271,7 @@ func (t *Table) row(i int) *rowCache {
 		styled.WriteString(fill)
 	}
 	r.gen, r.plain, r.styled = t.gen, plain.String(), styled.String()
+	r.focus, r.blur = "", ""
 	return r
 }
 
@@ -267,14 +285,20 @@ func (t *Table) Lines(out []string) []string {
 		case i < t.Rows:
 			r := t.row(i)
 			if i == t.Cursor && t.Focused {
-				out = append(out, t.st.Selected.On(r.plain))
+				if r.focus == "" {
+					r.focus = t.st.Selected.On(MarkFocus + r.plain[len(markNone):])
+				}
+				out = append(out, r.focus)
 			} else if i == t.Cursor {
-				out = append(out, t.st.SelectedBlur.On(r.plain))
+				if r.blur == "" {
+					r.blur = t.st.SelectedBlur.On(MarkBlur + r.plain[len(markNone):])
+				}
+				out = append(out, r.blur)
 			} else {
 				out = append(out, r.styled)
 			}
 		case i == 0 && t.Rows == 0 && t.Empty != "":
-			out = append(out, t.st.Muted.On(Pad(t.Empty, t.Width)))
+			out = append(out, t.st.Muted.On(Pad(markNone+t.Empty, t.Width)))
 		default:
 			out = append(out, blank)
 		}

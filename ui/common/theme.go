@@ -63,6 +63,8 @@ type Styles struct {
 	Demo, ReadOnly, Live, Mainnet    Paint
 	FieldLabel, FieldFocus, FieldErr Paint
 	Button, ButtonFocus              Paint
+	// DialogBorder draws the frame of dialogs and the help overlay.
+	DialogBorder Paint
 
 	Dialog lipgloss.Style
 	Help   lipgloss.Style
@@ -121,6 +123,7 @@ func NewStyles(t Theme) *Styles {
 	s.FieldErr = NewPaint(Fg(t, t.Danger))
 	s.Button = NewPaint(Fg(t, t.Text).Reverse(true))
 	s.ButtonFocus = NewPaint(fgbg(t, t.BannerFg, t.Accent).Bold(true).Reverse(t.NoColor))
+	s.DialogBorder = NewPaint(Fg(t, t.Accent))
 	s.Dialog = lipgloss.NewStyle().Border(lipgloss.RoundedBorder()).Padding(0, 1)
 	if !t.NoColor {
 		s.Dialog = s.Dialog.BorderForeground(t.Accent)

@@ -1,6 +1,7 @@
 package common
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/cursor"
@@ -97,4 +98,53 @@ func SignPaint(st *Styles, d decimal.Decimal) Paint {
 		return st.Down
 	}
 	return st.Text
+}
+
+// Box draws a dialog of at most w x h cells: the head lines, then the body lines (wrapped to the
+// box's inner width and, when they do not all fit, scrolled from *scroll with a line saying how
+// to see the rest), then the foot lines, which are always shown: a prompt is never cut off.
+// *scroll is clamped to the lines there are.
+func Box(st *Styles, head, body, foot []string, w, h int, scroll *int) string {
+	iw := max(w-4, 10)
+	want := 0
+	for _, group := range [][]string{head, body, foot} {
+		for _, l := range group {
+			want = max(want, ansi.StringWidth(l))
+		}
+	}
+	iw = min(iw, want)
+	head, body, foot = wrapAll(head, iw), wrapAll(body, iw), wrapAll(foot, iw)
+	room := max(h-2-len(head)-len(foot), 1)
+	if len(body) > room {
+		show := max(room-1, 0)
+		*scroll = min(max(*scroll, 0), len(body)-show)
+		more := fmt.Sprintf("↑/↓ scroll · lines %d-%d of %d", *scroll+1, *scroll+show, len(body))
+		body = append(append([]string{}, body[*scroll:*scroll+show]...), st.Muted.On(Fit(more, iw, false)))
+	} else {
+		*scroll = 0
+	}
+	bar := strings.Repeat("─", iw+2)
+	lines := make([]string, 0, len(head)+len(body)+len(foot)+2)
+	lines = append(lines, st.DialogBorder.On("╭"+bar+"╮"))
+	side := st.DialogBorder.On("│")
+	for _, group := range [][]string{head, body, foot} {
+		for _, l := range group {
+			lines = append(lines, side+" "+FitStyled(l, iw)+" "+side)
+		}
+	}
+	lines = append(lines, st.DialogBorder.On("╰"+bar+"╯"))
+	return strings.Join(lines, "\n")
+}
+
+// wrapAll word-wraps every line (plain or styled) to w cells, breaking words longer than w.
+func wrapAll(lines []string, w int) []string {
+	out := make([]string, 0, len(lines))
+	for _, l := range lines {
+		if ansi.StringWidth(l) <= w {
+			out = append(out, l)
+			continue
+		}
+		out = append(out, strings.Split(ansi.Wrap(l, w, " "), "\n")...)
+	}
+	return out
 }

@@ -197,6 +197,10 @@ func (p *Pane) editKey(msg tea.KeyMsg) tea.Cmd {
 		p.moveField(-1)
 	case key.Matches(msg, k.Submit):
 		return p.review()
+	case key.Matches(msg, k.Dismiss) && p.Capturing():
+		// Esc leaves the text field for the submit button, so the global keys work again.
+		p.field = FieldSubmit
+		p.focusField()
 	case key.Matches(msg, k.TransferMax):
 		if p.checked.Collateral.Symbol != "" {
 			p.amount.SetValue(funds.MaxAmount(p.opNow(), p.checked.Collateral, p.checked.Withdrawable).String())
@@ -212,6 +216,9 @@ func (p *Pane) editKey(msg tea.KeyMsg) tea.Cmd {
 
 func (p *Pane) typeInto(msg tea.KeyMsg) tea.Cmd {
 	var cmd tea.Cmd
+	if p.field == FieldAmount && !amountKey(msg) {
+		return nil // an amount is a number: a stray [ or w is not typed into it
+	}
 	if p.field == FieldAmount {
 		p.amount, cmd = p.amount.Update(msg)
 	} else {
@@ -519,3 +526,17 @@ func (p *Pane) Sending() bool { return p.sending }
 
 // Result is the last movement's result: done with its full tx hash, or why it failed.
 func (p *Pane) Result() string { return p.result }
+
+// amountKey reports whether msg may edit an amount: editing keys, or runes that are digits, a
+// decimal point or a thousands separator.
+func amountKey(msg tea.KeyMsg) bool {
+	if msg.Type != tea.KeyRunes {
+		return true
+	}
+	for _, r := range msg.Runes {
+		if (r < '0' || r > '9') && r != '.' && r != ',' {
+			return false
+		}
+	}
+	return true
+}

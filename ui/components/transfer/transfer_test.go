@@ -122,3 +122,19 @@ func TestAFailedMovementKeepsTheAmount(t *testing.T) {
 		t.Fatalf("after a failure the amount is %q:\n%s", p.Amount(), p.View())
 	}
 }
+
+// TestAmountTakesNumbersAndEscLeaves (#24 case 5): keys that are not part of a number ([, w) are
+// not typed into the amount, and Esc leaves the field (mutation: drop the amountKey check, or the
+// Esc case, and this fails).
+func TestAmountTakesNumbersAndEscLeaves(t *testing.T) {
+	p := newForm(t)
+	p.Update(OpenMsg{Op: funds.DerivativeWithdraw})
+	typeText(p, "1[2w.5")
+	if got := p.amount.Value(); got != "12.5" {
+		t.Errorf("amount %q after typing 1[2w.5, want 12.5", got)
+	}
+	p.Update(tea.KeyMsg{Type: tea.KeyEsc})
+	if p.Capturing() || p.field != FieldSubmit {
+		t.Errorf("after Esc: field %d, capturing %v", p.field, p.Capturing())
+	}
+}

@@ -21,6 +21,11 @@ type Dialog struct {
 	done  bool // confirmed or dismissed: a second Enter does nothing
 	view  string
 	width int
+	// height is the most lines the dialog may take; scroll is the first body line shown when
+	// the lines do not all fit (the prompt stays in view either way).
+	height, scroll int
+	// hint says why Enter did nothing (the typed word does not match).
+	hint string
 }
 
 // ResultMsg is the dialog's answer.
@@ -31,7 +36,7 @@ type ResultMsg struct {
 
 // New is the confirmation of a: its title and lines, then Enter (or the word it asks for).
 func New(st *common.Styles, keys *common.KeyMap, a *action.Action, width int) *Dialog {
-	d := &Dialog{st: st, keys: keys, act: a, width: width}
+	d := &Dialog{st: st, keys: keys, act: a, width: width, height: 1000}
 	if a.Typed != "" {
 		d.typed = textinput.New()
 		d.typed.Prompt = "> "
@@ -58,17 +63,36 @@ func (d *Dialog) Update(msg tea.Msg) tea.Cmd {
 		return d.answer(false)
 	case key.Matches(k, d.keys.Confirm):
 		if d.act.Typed != "" && !strings.EqualFold(strings.TrimSpace(d.typed.Value()), d.act.Typed) {
+			d.hint = "not sent: type " + d.act.Typed + " first, then Enter"
 			d.render()
 			return nil
 		}
 		d.done = true
 		return d.answer(true)
+	case key.Matches(k, d.keys.Up):
+		d.scroll--
+		d.render()
+		return nil
+	case key.Matches(k, d.keys.Down):
+		d.scroll++
+		d.render()
+		return nil
 	}
 	if d.act.Typed != "" {
+		d.hint = ""
 		d.typed, _ = d.typed.Update(k)
 		d.render()
 	}
 	return nil
+}
+
+// Close dismisses the dialog as Esc does (Ctrl+C in a dialog closes it instead of quitting).
+func (d *Dialog) Close() tea.Cmd {
+	if d.done {
+		return nil
+	}
+	d.done = true
+	return d.answer(false)
 }
 
 func (d *Dialog) answer(yes bool) tea.Cmd {
@@ -78,16 +102,22 @@ func (d *Dialog) answer(yes bool) tea.Cmd {
 
 func (d *Dialog) render() {
 	st := d.st
-	lines := []string{st.Accent.On(d.act.Title), ""}
-	lines = append(lines, d.act.Lines...)
-	lines = append(lines, "")
+	head := []string{st.Accent.On(d.act.Title), ""}
+	body := d.act.Lines
+	foot := []string{""}
 	if d.act.Typed != "" {
-		lines = append(lines, st.Warn.On("Type "+d.act.Typed+" and press Enter to send, Esc to go back:"), d.typed.View())
+		foot = append(foot, st.Warn.On("Type "+d.act.Typed+" and press Enter to send, Esc to go back:"), d.typed.View())
 	} else {
-		lines = append(lines, st.Bold.On("Enter")+" to confirm · "+st.Bold.On("Esc")+" to go back")
+		foot = append(foot, st.Bold.On("Enter")+" to confirm · "+st.Bold.On("Esc")+" to go back")
 	}
-	d.view = st.Dialog.MaxWidth(max(d.width-2, 20)).Render(strings.Join(lines, "\n"))
+	if d.hint != "" {
+		foot = append(foot, st.Danger.On(d.hint))
+	}
+	d.view = common.Box(st, head, body, foot, d.width, d.height, &d.scroll)
 }
+
+// Scrolls reports whether the dialog's lines do not all fit (↑/↓ then scroll them).
+func (d *Dialog) Scrolls() bool { return strings.Contains(d.view, "↑/↓ scroll") }
 
 // Action is the action the dialog confirms.
 func (d *Dialog) Action() *action.Action { return d.act }
@@ -95,9 +125,9 @@ func (d *Dialog) Action() *action.Action { return d.act }
 // Answered reports whether the dialog was confirmed or dismissed (it then ignores every key).
 func (d *Dialog) Answered() bool { return d.done }
 
-// SetWidth fits the dialog to a new screen width.
-func (d *Dialog) SetWidth(w int) {
-	d.width = w
+// SetSize fits the dialog to the room it has: w cells wide, h lines high.
+func (d *Dialog) SetSize(w, h int) {
+	d.width, d.height = w, h
 	d.render()
 }
 

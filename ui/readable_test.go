@@ -1,0 +1,292 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/tradedesk/tradedesk/ui/common"
+)
+
+// screenSizes are the sizes issue #24 asks every screen to be readable at.
+var screenSizes = [][2]int{{80, 24}, {120, 40}, {200, 60}}
+
+// checkScreen fails on a line wider than the screen or a screen of the wrong height.
+func checkScreen(t *testing.T, what, view string, w, h int) {
+	t.Helper()
+	lines := strings.Split(view, "\n")
+	if len(lines) != h {
+		t.Errorf("%s at %dx%d: %d lines", what, w, h, len(lines))
+	}
+	for i, l := range lines {
+		plain := ansi.Strip(l)
+		if n := ansi.StringWidth(plain); n > w {
+			t.Errorf("%s at %dx%d: line %d is %d cells wide: %q", what, w, h, i, n, plain)
+		}
+	}
+}
+
+// checkBoxes fails when a box's border is out of place: every ╭ or ╮ must be continued below by │
+// (or a junction) in the same column down to its ╰ or ╯. A screen with an overlay is checked as
+// two: the overlay alone, and the screen's width and height.
+func checkBoxes(t *testing.T, what, view string, w, h int) {
+	t.Helper()
+	lines := strings.Split(view, "\n")
+	cells := make([][]rune, len(lines))
+	for i, l := range lines {
+		cells[i] = cellRunes(ansi.Strip(l))
+	}
+	for y, row := range cells {
+		for x, r := range row {
+			if r != '╭' && r != '╮' {
+				continue
+			}
+			end := '╰'
+			if r == '╮' {
+				end = '╯'
+			}
+			for yy := y + 1; yy < len(cells); yy++ {
+				var c rune
+				if x < len(cells[yy]) {
+					c = cells[yy][x]
+				}
+				if c == end {
+					break
+				}
+				if !strings.ContainsRune("│├┤", c) {
+					t.Errorf("%s at %dx%d: the box opened at line %d column %d has %q at line %d:\n%s", what, w, h, y, x, c, yy, ansi.Strip(view))
+					return
+				}
+			}
+		}
+	}
+}
+
+// cellRunes is a plain line as one rune per cell (these screens draw no double-width runes).
+func cellRunes(s string) []rune { return []rune(s) }
+
+// dialogText is every line the open dialog can show, scrolled from top to bottom, plain.
+func dialogText(t *testing.T, c *simConsole) string {
+	t.Helper()
+	var b strings.Builder
+	for range 40 {
+		b.WriteString(ansi.Strip(c.m.dialog.View()) + "\n")
+		if !c.m.dialog.Scrolls() {
+			break
+		}
+		_, cmd := c.m.Update(keyMsg("down"))
+		pump(t, c.m, cmd)
+	}
+	return b.String()
+}
+
+// bigMarketOrder types a market buy of size into the form and asks for its confirmation.
+func bigMarketOrder(t *testing.T, c *simConsole, size string) {
+	t.Helper()
+	pump(t, c.m, c.m.onInstrument(common.InstrumentMsg{Symbol: "BTC-PERP"}))
+	c.key(t, "4", "down", "down", "right", "down")
+	c.typeText(t, size)
+	c.key(t, "enter")
+	if c.m.dialog == nil {
+		c.key(t, "enter")
+	}
+	if c.m.dialog == nil {
+		t.Fatalf("no confirmation for a %s BTC market order: %q", size, c.m.notice)
+	}
+}
+
+// TestConfirmationFitsEverySize (#24 case 1): the confirmation of a 3 BTC market order (a typed
+// confirmation, with warnings) fits 80x24, 120x40 and 200x60: no line is cut or overflows, the
+// box is whole, the "type yes" prompt and its input are on screen, and every word of the dialog
+// can be read (wrapped, or scrolled to). Enter without the word says why nothing was sent; the
+// footer says to type it.
+func TestConfirmationFitsEverySize(t *testing.T) {
+	for _, sz := range screenSizes {
+		c := newSimConsole(t, sz[0], sz[1], false)
+		pump(t, c.m, c.m.Init())
+		bigMarketOrder(t, c, "3")
+		a := c.m.dialog.Action()
+		if a.Typed == "" {
+			t.Fatalf("a 3 BTC market order asks for no typed confirmation: %+v", a.Lines)
+		}
+		v := c.m.View()
+		checkScreen(t, "confirmation", c.m.View(), sz[0], sz[1])
+		checkBoxes(t, "confirmation", c.m.dialog.View(), sz[0], sz[1])
+		if !strings.Contains(v, "Type yes and press Enter") && !strings.Contains(v, "Type yes and") {
+			t.Errorf("%dx%d: the typed-confirmation prompt is off screen:\n%s", sz[0], sz[1], ansi.Strip(v))
+		}
+		if !strings.Contains(c.m.footerView(), "type yes") {
+			t.Errorf("%dx%d: the footer does not say to type yes: %q", sz[0], sz[1], ansi.Strip(c.m.footerView()))
+		}
+		all := strings.Join(strings.Fields(dialogText(t, c)), " ")
+		for _, l := range a.Lines {
+			for _, word := range strings.Fields(ansi.Strip(l)) {
+				if !strings.Contains(all, word) {
+					t.Errorf("%dx%d: %q of %q cannot be read in the dialog:\n%s", sz[0], sz[1], word, l, all)
+				}
+			}
+		}
+		c.key(t, "enter")
+		if c.m.dialog == nil || !strings.Contains(ansi.Strip(c.m.dialog.View()), "type yes first") {
+			t.Errorf("%dx%d: Enter without the word does not say why nothing was sent", sz[0], sz[1])
+		}
+		c.typeText(t, "yes")
+		c.key(t, "enter")
+		if c.m.dialog != nil || len(c.m.store.Positions()) != 1 {
+			t.Errorf("%dx%d: yes + Enter did not send the order: %q", sz[0], sz[1], c.m.notice)
+		}
+		// The close dialog of the position just opened fits too.
+		c.key(t, "2", "x")
+		if c.m.dialog == nil {
+			t.Fatalf("%dx%d: no close dialog: %q", sz[0], sz[1], c.m.notice)
+		}
+		checkScreen(t, "close dialog", c.m.View(), sz[0], sz[1])
+		checkBoxes(t, "close dialog", c.m.dialog.View(), sz[0], sz[1])
+		c.key(t, "esc")
+	}
+}
+
+// TestHelpFitsEverySize (#24 case 1): the ? overlay of every pane fits 80x24, 120x40 and 200x60,
+// and the pane's own keys are on it (Activity's e/E, s/i and B at 80x24 were cut off).
+func TestHelpFitsEverySize(t *testing.T) {
+	for _, sz := range screenSizes {
+		c := newSimConsole(t, sz[0], sz[1], false)
+		pump(t, c.m, c.m.Init())
+		for i := range c.m.slots {
+			c.m.setFocus(i)
+			if c.m.capturing() {
+				c.key(t, "esc") // Esc leaves a text field; ? is typed into one
+			}
+			c.key(t, "?")
+			if !c.m.showHelp {
+				t.Fatalf("? does not open the help of %s", c.m.slots[i].pane.Title())
+			}
+			checkScreen(t, "help of "+c.m.slots[i].pane.Title(), c.m.View(), sz[0], sz[1])
+			checkBoxes(t, "help of "+c.m.slots[i].pane.Title(), c.m.helpView, sz[0], sz[1])
+			text := helpText(t, c)
+			for _, g := range c.m.slots[i].pane.FullHelp() {
+				for _, b := range g {
+					if b.Enabled() && !strings.Contains(text, b.Help().Desc) {
+						t.Errorf("%dx%d: help of %s lacks %q", sz[0], sz[1], c.m.slots[i].pane.Title(), b.Help().Desc)
+					}
+				}
+			}
+			c.key(t, "esc")
+		}
+	}
+}
+
+// helpText is the help overlay scrolled from top to bottom, plain.
+func helpText(t *testing.T, c *simConsole) string {
+	t.Helper()
+	var b strings.Builder
+	for range 40 {
+		v := ansi.Strip(c.m.helpView)
+		b.WriteString(v + "\n")
+		if lastPage(v) {
+			break
+		}
+		c.key(t, "down")
+	}
+	return b.String()
+}
+
+// lastPage reports whether a box shows its last line (it does not scroll, or "lines a-b of b").
+func lastPage(view string) bool {
+	i := strings.Index(view, "scroll · lines ")
+	if i < 0 {
+		return true
+	}
+	var a, b, n int
+	if _, err := fmt.Sscanf(view[i+len("scroll · lines "):], "%d-%d of %d", &a, &b, &n); err != nil {
+		return true
+	}
+	return b >= n
+}
+
+// TestCtrlCInADialogClosesIt (#24 case 5): Ctrl+C in a confirmation closes it and sends nothing;
+// a second Ctrl+C quits.
+func TestCtrlCInADialogClosesIt(t *testing.T) {
+	c := newSimConsole(t, 80, 24, false)
+	pump(t, c.m, c.m.Init())
+	bigMarketOrder(t, c, "0.01")
+	_, cmd := c.m.Update(keyMsg("ctrl+c"))
+	if msg := runCmd(cmd); isQuit(msg) {
+		t.Fatal("Ctrl+C in a dialog quit the program")
+	} else if msg != nil {
+		_, cmd = c.m.Update(msg)
+		pump(t, c.m, cmd)
+	}
+	if c.m.dialog != nil || len(c.m.store.Positions()) != 0 || !strings.Contains(c.m.notice, "not sent") {
+		t.Fatalf("after Ctrl+C: dialog %v, %d positions, notice %q", c.m.dialog != nil, len(c.m.store.Positions()), c.m.notice)
+	}
+	_, cmd = c.m.Update(keyMsg("ctrl+c"))
+	if !isQuit(runCmd(cmd)) {
+		t.Error("a second Ctrl+C does not quit")
+	}
+}
+
+func runCmd(cmd tea.Cmd) tea.Msg {
+	if cmd == nil {
+		return nil
+	}
+	return cmd()
+}
+
+func isQuit(msg tea.Msg) bool {
+	_, ok := msg.(tea.QuitMsg)
+	return ok
+}
+
+// TestCancelNamesTheRow (#24 case 2): x in Open orders asks about the row under the cursor, by
+// its side, size, instrument and price, and the cursor row carries the marker glyph.
+func TestCancelNamesTheRow(t *testing.T) {
+	c := newSimConsole(t, 80, 24, false)
+	pump(t, c.m, c.m.Init())
+	restingOrders(t, c, "BTC-PERP", "ETH-PERP")
+	c.key(t, "3", "down")
+	v := ansi.Strip(c.m.View())
+	var marked string
+	for _, l := range strings.Split(v, "\n") {
+		if strings.Contains(l, "│"+common.MarkFocus) {
+			marked = l
+		}
+	}
+	if marked == "" {
+		t.Fatalf("no row carries the selection marker:\n%s", v)
+	}
+	c.key(t, "x")
+	if c.m.dialog == nil {
+		t.Fatalf("x cancelled without naming the row: %q", c.m.notice)
+	}
+	d := ansi.Strip(c.m.dialog.View())
+	for _, in := range []string{"BTC-PERP", "ETH-PERP"} {
+		if strings.Contains(marked, in) != strings.Contains(d, in) {
+			t.Errorf("marked row %q, dialog:\n%s", marked, d)
+		}
+	}
+	c.key(t, "esc")
+	if exchangeOpen(t, c) != 2 {
+		t.Error("Esc cancelled the order")
+	}
+}
+
+// TestPanesFitEverySize (#24, what must hold): every pane, focused in turn, at 80x24, 120x40 and
+// 200x60 with a position and an order on screen: no line wider than the screen, every box whole.
+func TestPanesFitEverySize(t *testing.T) {
+	for _, sz := range screenSizes {
+		c := newSimConsole(t, sz[0], sz[1], false)
+		pump(t, c.m, c.m.Init())
+		placeFixtureOrders(t, c.m.ex)
+		pump(t, c.m, c.m.refreshNow(c.m.kinds...))
+		for i := range c.m.slots {
+			c.m.setFocus(i)
+			v := c.m.View()
+			what := "pane " + c.m.slots[i].pane.Title()
+			checkScreen(t, what, v, sz[0], sz[1])
+			checkBoxes(t, what, v, sz[0], sz[1])
+		}
+	}
+}
