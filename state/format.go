@@ -1,7 +1,9 @@
 package state
 
 import (
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/shopspring/decimal"
 )
@@ -88,4 +90,96 @@ func groupThousands(s string) string {
 	}
 	b.WriteString(frac)
 	return b.String()
+}
+
+// NotApplicable is written where a figure does not apply (funding and open interest of a spot
+// market, a best bid on an empty book), so it is never mistaken for a zero.
+const NotApplicable = "—"
+
+// DisplayDecimals is the one precision of fees and balances in a collateral: 2 for a US-dollar
+// stablecoin, the asset's own for others (at most 8, past which a trader reads no difference).
+func DisplayDecimals(symbol string, assetDecimals int32) int32 {
+	switch strings.ToUpper(symbol) {
+	case "", "USD", "USDC", "USDT", "USDE", "USDH", "DAI", "USDS":
+		return 2
+	}
+	if assetDecimals <= 0 || assetDecimals > 8 {
+		return 8
+	}
+	return assetDecimals
+}
+
+// FormatFee writes a fee at decimals places, never rounded to zero: a fee too small to show is
+// "<0.01" (at 2 places). A negative fee is a rebate and says so in words ("rebate 0.01"), so it
+// reads without colour. Zero is "0.00".
+func FormatFee(fee decimal.Decimal, decimals int32) string {
+	decimals = clampDecimals(decimals)
+	abs := fee.Abs()
+	s := FormatPrice(abs, decimals)
+	if !abs.IsZero() && isZeroText(s) {
+		s = "<" + decimal.New(1, -decimals).StringFixed(decimals)
+	}
+	if fee.IsNegative() {
+		return "rebate " + s
+	}
+	return s
+}
+
+// FormatFunding writes a funding rate (a fraction per period) as a signed percentage with its
+// period: 0.000019 per hour -> "+0.0019%/1h". A period of zero leaves the period out.
+func FormatFunding(rate decimal.Decimal, period time.Duration) string {
+	s := FormatSignedPercent(rate.Shift(2), 4)
+	if period > 0 {
+		s += "/" + periodText(period)
+	}
+	return s
+}
+
+// periodText is a funding period the short way: "1h", "8h", "30m", "1d".
+func periodText(d time.Duration) string {
+	switch {
+	case d%(24*time.Hour) == 0:
+		return strconv.Itoa(int(d/(24*time.Hour))) + "d"
+	case d%time.Hour == 0:
+		return strconv.Itoa(int(d/time.Hour)) + "h"
+	}
+	return strconv.Itoa(int(d/time.Minute)) + "m"
+}
+
+// FormatCompact writes a large amount with a suffix ("12.35M", "1.20B", "56.3K"), for volume and
+// open interest; below 10,000 it is written in full at 2 places.
+func FormatCompact(d decimal.Decimal) string {
+	abs := d.Abs()
+	switch {
+	case abs.GreaterThanOrEqual(decimal.NewFromInt(1_000_000_000)):
+		return d.Div(decimal.NewFromInt(1_000_000_000)).StringFixed(2) + "B"
+	case abs.GreaterThanOrEqual(decimal.NewFromInt(1_000_000)):
+		return d.Div(decimal.NewFromInt(1_000_000)).StringFixed(2) + "M"
+	case abs.GreaterThanOrEqual(decimal.NewFromInt(10_000)):
+		return d.Div(decimal.NewFromInt(1_000)).StringFixed(1) + "K"
+	}
+	return FormatPrice(d, 2)
+}
+
+// FormatUSDFee is FormatFee at a US-dollar stablecoin's precision: "0.32", "<0.01", "rebate 0.01".
+func FormatUSDFee(fee decimal.Decimal) string { return FormatFee(fee, DisplayDecimals("USDC", 6)) }
+
+// FundingPeriod is how often funding is paid: every hour, on the hour (the exchange and the
+// simulator alike), so a rate is per hour.
+const FundingPeriod = time.Hour
+
+// FormatOpenInterest writes open interest compactly with its unit, the instrument's base asset:
+// "12.35K BTC".
+func FormatOpenInterest(oi decimal.Decimal, symbol string) string {
+	base := symbol
+	if i := strings.IndexAny(symbol, "-/"); i > 0 {
+		base = symbol[:i]
+	}
+	return FormatCompact(oi) + " " + base
+}
+
+// FormatBalance writes a balance of a collateral at its display precision (DisplayDecimals):
+// "100,000.00" USDC, "1.25000000" WETH.
+func FormatBalance(d decimal.Decimal, symbol string, assetDecimals int32) string {
+	return FormatPrice(d, DisplayDecimals(symbol, assetDecimals))
 }

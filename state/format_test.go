@@ -1,6 +1,11 @@
 package state
 
-import "testing"
+import (
+	"testing"
+	"time"
+
+	"github.com/shopspring/decimal"
+)
 
 func TestFormat(t *testing.T) {
 	cases := []struct{ got, want string }{
@@ -28,6 +33,36 @@ func TestFormat(t *testing.T) {
 	for i, tc := range cases {
 		if tc.got != tc.want {
 			t.Errorf("case %d: got %q, want %q", i, tc.got, tc.want)
+		}
+	}
+}
+
+// TestNumberStyle (#24): the one number style, one row per kind of figure. Each row is written by
+// the function both front ends call (the console's panes and the headless tables), so the two
+// cannot differ; the mutations each row guards are named beside it.
+func TestNumberStyle(t *testing.T) {
+	dec := decimal.RequireFromString
+	for _, tc := range []struct {
+		kind, got, want string
+	}{
+		{"price at the tick, separators", FormatPrice(dec("97000.1"), 1), "97,000.1"},
+		{"size at the lot", FormatSize(dec("0.01"), 4), "0.0100"},
+		{"USD balance at 2", FormatBalance(dec("99897.678712"), "USDC", 6), "99,897.68"},
+		{"other balance at its own decimals", FormatBalance(dec("1.5"), "WBTC", 8), "1.50000000"},
+		{"18-decimal asset capped at 8", FormatBalance(dec("0.123456789012345678"), "WETH", 18), "0.12345679"},
+		{"fee at 2", FormatUSDFee(dec("0.68267")), "0.68"},
+		{"fee never rounded to zero", FormatUSDFee(dec("0.0011")), "<0.01"}, // mutation: drop the "<" branch
+		{"rebate in words", FormatUSDFee(dec("-0.0125")), "rebate 0.01"},    // mutation: flipped sign test
+		{"tiny rebate", FormatUSDFee(dec("-0.004")), "rebate <0.01"},        // both
+		{"zero fee", FormatUSDFee(decimal.Zero), "0.00"},                    // mutation: "<0.01" for zero
+		{"funding with its period", FormatFunding(dec("0.000019"), FundingPeriod), "+0.0019%/1h"},
+		{"negative funding", FormatFunding(dec("-0.0000125"), 8*time.Hour), "-0.0013%/8h"}, // rounds half away from zero
+		{"open interest with its unit", FormatOpenInterest(dec("12345.6"), "BTC-PERP"), "12.3K BTC"},
+		{"large open interest", FormatOpenInterest(dec("2500000"), "ETH-PERP"), "2.50M ETH"},
+		{"not applicable", NotApplicable, "—"},
+	} {
+		if tc.got != tc.want {
+			t.Errorf("%s: %q, want %q", tc.kind, tc.got, tc.want)
 		}
 	}
 }

@@ -142,7 +142,7 @@ func balanceLines(st *common.Styles, side string, m map[string]api.CollateralBal
 	}
 	for _, s := range slices.Sorted(maps.Keys(m)) {
 		b := m[s]
-		out = append(out, fmt.Sprintf("  %-8s %18s %18s", s, common.AmountText(b.Balance, decimals[s]), common.AmountText(b.WithdrawableBalance, decimals[s])))
+		out = append(out, fmt.Sprintf("  %-8s %18s %18s", s, state.FormatBalance(b.Balance, s, decimals[s]), state.FormatBalance(b.WithdrawableBalance, s, decimals[s])))
 	}
 	return out
 }

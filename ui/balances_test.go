@@ -44,7 +44,7 @@ func TestBalancesView(t *testing.T) {
 	p.Update(common.DataMsg{Kind: state.KindAccount})
 	v := p.View()
 	for _, want := range []string{
-		"1,234.50", "1,000.00", "0.123456789012345678", "95,000.25", "amount 500.00  shares 4 of 10 withdrawable",
+		"1,234.50", "1,000.00", "0.12345679", "95,000.25", "amount 500.00  shares 4 of 10 withdrawable",
 		"Staked      250.00", "USDC USD Coin · 6 decimals · weight 1", "weights ≥0 ×1, ≥1.00M ×0.9 · cap 1.00B",
 		"withdrawal 1 USDC", "transfer 0.050% of amount", "Arbitrum (42161), BNB Chain (56) disabled",
 		"not counted as margin", "chains: none", "weights: none published",
@@ -118,7 +118,7 @@ func TestInstrumentView(t *testing.T) {
 	v := p.View()
 	for _, want := range []string{"BTC-PERP  perpetual · id 1 · index BTCUSD", "Tick size     0.1", "Lot size      0.001",
 		"Min notional  10 USD", "Max leverage  50x", "Only isolated no", "Listed        2025-03-02 09:00 UTC",
-		"Your leverage 20x cross", "5,000,000", "2.50%", "75000"} {
+		"Your leverage 20x cross", "5,000,000", "2.50%", "75,000"} {
 		if !strings.Contains(v, want) {
 			t.Errorf("instrument view lacks %q:\n%s", want, v)
 		}

@@ -128,7 +128,7 @@ func (p *fillsPane) fillNotice(fs []api.Fill) string {
 	if f.Count > 1 {
 		s += fmt.Sprintf(" avg of %d fills", f.Count)
 	}
-	s += ", fee " + f.Fee.String() + " USD"
+	s += ", fee " + state.FormatUSDFee(f.Fee) + " USD"
 	if len(totals) > 1 {
 		s += fmt.Sprintf(" (+%d more orders filled)", len(totals)-1)
 	}
@@ -192,14 +192,13 @@ func (p *fillsPane) cell(row, col int) (string, common.Paint) {
 	return "", common.Paint{}
 }
 
-// feeText shows a fee with the decimals it was sent with (2 to 6); a negative fee is a rebate
-// and says so in words, so it reads without colour.
+// feeText shows a fee in the one fee style (state.FormatUSDFee: 2 places, never rounded to
+// zero); a negative fee is a rebate and says so in words, so it reads without colour.
 func feeText(st *common.Styles, fee decimal.Decimal) (string, common.Paint) {
-	places := min(max(-fee.Exponent(), 2), 6)
 	if fee.IsNegative() {
-		return "rebate " + common.FmtNum(fee.Neg(), places), st.Good
+		return state.FormatUSDFee(fee), st.Good
 	}
-	return common.FmtNum(fee, places), st.Text
+	return state.FormatUSDFee(fee), st.Text
 }
 
 // fmtStamp is a record's time in a pane: "03-02 09:15:04" (UTC), "-" when there is none.

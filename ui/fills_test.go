@@ -164,7 +164,7 @@ func TestFillsPagingAndNewOnTop(t *testing.T) {
 	if p.fills[p.tbl.Cursor].TradeID != selected {
 		t.Errorf("the cursor moved off the fill it was on")
 	}
-	if rings != 1 || len(notices) != 1 || notices[0] != "filled: sell 0.010 BTC-PERP @ 64,250.5, fee -0.0125 USD (+2 more orders filled)" {
+	if rings != 1 || len(notices) != 1 || notices[0] != "filled: sell 0.010 BTC-PERP @ 64,250.5, fee rebate 0.01 USD (+2 more orders filled)" {
 		t.Errorf("rings %d, notices %q", rings, notices)
 	}
 
@@ -187,7 +187,7 @@ func TestFillsView(t *testing.T) {
 	}
 	deliver(t, c, p, p.Update(startPanesMsg{}))
 	v := p.View()
-	for _, want := range []string{"rebate 0.0125", "64,250.5", "open long", "maker", "taker", "5 loaded · all"} {
+	for _, want := range []string{"rebate 0.01", "64,250.5", "open long", "maker", "taker", "5 loaded · all"} {
 		if !strings.Contains(v, want) {
 			t.Errorf("view lacks %q:\n%s", want, v)
 		}

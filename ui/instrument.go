@@ -221,7 +221,7 @@ func (p *instrumentPane) tierLines(tiers []api.MarginTier) []string {
 	hundred := decimal.NewFromInt(100)
 	for _, t := range tiers {
 		out = append(out, fmt.Sprintf("%-16s %8s %8s %12s", common.FmtNum(t.NotionalUSDThreshold, 0),
-			t.MaxLeverage.String()+"x", state.FormatPercent(t.MMR.Mul(hundred), 2), t.MMD.String()))
+			t.MaxLeverage.String()+"x", state.FormatPercent(t.MMR.Mul(hundred), 2), common.FmtNum(t.MMD, 0)))
 	}
 	return out
 }

@@ -118,7 +118,7 @@ func TestPlaceAndCancelOrderThroughTheUI(t *testing.T) {
 	if c.m.dialog == nil {
 		t.Fatalf("submit did not ask for confirmation; notice %q", c.m.notice)
 	}
-	if v := c.m.View(); !strings.Contains(v, "BUY 0.01 BTC-PERP @ 95000") {
+	if v := c.m.View(); !strings.Contains(v, "BUY 0.0100 BTC-PERP @ 95,000.0") {
 		t.Errorf("the confirmation does not show the order:\n%s", v)
 	}
 	c.key(t, "enter")
@@ -476,7 +476,7 @@ func TestStopLossTriggerOrderThroughTheUI(t *testing.T) {
 	if c.m.dialog == nil {
 		t.Fatalf("no confirmation: %q %v", c.m.notice, c.m.form.Errors())
 	}
-	if v := c.m.View(); !strings.Contains(v, "stop loss") || !strings.Contains(v, "trigger 3300") {
+	if v := c.m.View(); !strings.Contains(v, "stop loss") || !strings.Contains(v, "trigger 3,300") {
 		t.Errorf("confirmation does not show the trigger:\n%s", v)
 	}
 	c.key(t, "enter")

@@ -357,7 +357,7 @@ func TestMarketOrderResultInTotals(t *testing.T) {
 		t.Fatalf("the exchange's fills: %+v", tot)
 	}
 	want := fmt.Sprintf("filled: buy 0.3000 BTC-PERP @ %s avg of %d fills, fee %s USD",
-		common.FmtNum(tot[0].AvgPrice, 1), tot[0].Count, tot[0].Fee)
+		common.FmtNum(tot[0].AvgPrice, 1), tot[0].Count, state.FormatUSDFee(tot[0].Fee))
 	if c.m.notice != want {
 		t.Fatalf("fills notice %q, want %q", c.m.notice, want)
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/shopspring/decimal"
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
 	"github.com/tradedesk/tradedesk/state/funds"
@@ -127,12 +128,12 @@ func NewOrder(kind Kind, c state.CheckedOrder, st *common.Styles) *Action {
 		"Instrument   " + c.Instrument.Name,
 		"Side         " + common.SidePaint(st, w.Side).On(strings.ToUpper(state.SideText(w.Side))),
 		"Type         " + state.OrderTypeLong(w.Tpsl, w.IsMarket),
-		"Price        " + priceText(w),
-		"Size         " + w.Size,
+		"Price        " + priceText(c),
+		"Size         " + wireNum(w.Size, c.Instrument.SizeDecimals()),
 		"In force     " + strings.Join(append([]string{w.Tif}, state.FlagTexts(w.ReduceOnly, w.PostOnly)...), ", "),
 		"",
 		"Notional     " + common.FmtNum(c.Preview.Notional, 2) + " USD",
-		"Fee (est.)   " + common.FmtNum(c.Preview.Fee, 4) + " USD",
+		"Fee (est.)   " + state.FormatUSDFee(c.Preview.Fee) + " USD",
 		"Margin req.  " + common.FmtNum(c.Preview.MarginRequired, 2) + " USD",
 		"Utilization  " + state.FormatPercent(c.Preview.UtilizationAfter, 2) + " after",
 	}
@@ -153,20 +154,33 @@ func NewOrder(kind Kind, c state.CheckedOrder, st *common.Styles) *Action {
 
 func orderWhat(c state.CheckedOrder) string {
 	w := c.Wire
-	return fmt.Sprintf("%s %s %s %s", state.SideText(w.Side), w.Size, c.Instrument.Name, priceText(w))
+	return fmt.Sprintf("%s %s %s %s", state.SideText(w.Side), wireNum(w.Size, c.Instrument.SizeDecimals()), c.Instrument.Name, priceText(c))
 }
 
-func priceText(w api.OrderWire) string {
+// priceText is an order's price in the one number style: at the instrument's tick, with
+// thousands separators ("@ 97,000.1", "market (worst 3,446.8)").
+func priceText(c state.CheckedOrder) string {
+	w, dec := c.Wire, c.Instrument.PriceDecimals()
 	var s string
 	if w.IsMarket {
-		s = "market (worst " + w.Price + ")"
+		s = "market (worst " + wireNum(w.Price, dec) + ")"
 	} else {
-		s = "@ " + w.Price
+		s = "@ " + wireNum(w.Price, dec)
 	}
 	if w.TriggerPx != "" {
-		s += " trigger " + w.TriggerPx
+		s += " trigger " + wireNum(w.TriggerPx, dec)
 	}
 	return s
+}
+
+// wireNum writes a number of an order's wire form at decimals places with separators; a value
+// that is not a number (it never is, once checked) is written as it is.
+func wireNum(v string, decimals int32) string {
+	d, err := decimal.NewFromString(v)
+	if err != nil {
+		return v
+	}
+	return state.FormatPrice(d, decimals)
 }
 
 // placeOrder sends one order.

@@ -111,7 +111,7 @@ func balancesTable(a api.AccountSummary) *table {
 	add := func(side string, m map[string]api.CollateralBalance) {
 		for _, s := range slices.Sorted(maps.Keys(m)) {
 			b := m[s]
-			t.add(side, s, b.Balance.String(), b.WithdrawableBalance.String())
+			t.add(side, s, state.FormatBalance(b.Balance, s, 0), state.FormatBalance(b.WithdrawableBalance, s, 0))
 		}
 	}
 	add("derivative", a.Collateral)
@@ -205,7 +205,7 @@ func runFills(ctx context.Context, r *runner) error {
 		[]string{"TIME", "INSTRUMENT", "SIDE", "DIRECTION", "PRICE>", "SIZE>", "FEE>", "CLOSED PNL>", "TRADE>", "OID>"},
 		func(st *state.Store, f api.Fill) []string {
 			return []string{state.TimeText(f.BlockTime.Time, state.TimeFull), f.Instrument, state.SideText(f.Side), state.DirectionText(f.Direction), priceText(st, f.Instrument, f.Price),
-				sizeText(st, f.Instrument, f.Size), f.Fee.String(), signed(f.ClosedPnl),
+				sizeText(st, f.Instrument, f.Size), state.FormatUSDFee(f.Fee), signed(f.ClosedPnl),
 				strconv.FormatUint(uint64(f.TradeID), 10), strconv.FormatUint(uint64(f.OrderID), 10)}
 		})
 }
@@ -274,14 +274,18 @@ func runTickers(ctx context.Context, r *runner) error {
 	t := newTable("INSTRUMENT", "MARK>", "LAST>", "24H>", "BID>", "ASK>", "FUNDING>", "OPEN INT>", "VOLUME 24H>")
 	quote := func(sym string, v decimal.Decimal) string {
 		if !v.IsPositive() {
-			return "-"
+			return state.NotApplicable
 		}
 		return priceText(st, sym, v)
 	}
 	for _, x := range ts {
+		funding, oi := state.NotApplicable, state.NotApplicable
+		if in, ok := st.Instrument(x.Symbol); !ok || !in.Spot {
+			funding, oi = state.FormatFunding(x.FundingRate, state.FundingPeriod), state.FormatOpenInterest(x.OpenInterest, x.Symbol)
+		}
 		t.add(x.Symbol, quote(x.Symbol, x.MarkPrice), quote(x.Symbol, x.LastPrice),
 			state.FormatSignedPercent(x.Change24h, 2), quote(x.Symbol, x.BestBidPrice), quote(x.Symbol, x.BestAskPrice),
-			x.FundingRate.String(), sizeText(st, x.Symbol, x.OpenInterest), usd(x.Volume24h))
+			funding, oi, usd(x.Volume24h))
 	}
 	return t.write(r.env.Stdout)
 }

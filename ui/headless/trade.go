@@ -280,7 +280,7 @@ func (r *runner) printOrder(st *state.Store, co state.CheckedOrder, res orderRes
 	}
 	k.add("Client id", w.Cloid)
 	k.add("Notional", usd(p.Notional)+" USD")
-	k.add("Fee (est.)", usd(p.Fee)+" USD")
+	k.add("Fee (est.)", state.FormatUSDFee(p.Fee)+" USD")
 	switch {
 	case !in.Spot:
 		k.add("Margin required", usd(p.MarginRequired)+" USD")

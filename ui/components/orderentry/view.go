@@ -180,7 +180,7 @@ func (p *Pane) previewLines() []string {
 		return append(out, st.Muted.On(common.Pad("  preview appears when price and size are valid", p.width)))
 	}
 	out = append(out,
-		"  Notional "+common.Pad(common.FmtNum(c.Preview.Notional, 2)+" USD", 17)+"Fee "+common.FmtNum(c.Preview.Fee, 4)+feeKind(c.Preview),
+		"  Notional "+common.Pad(common.FmtNum(c.Preview.Notional, 2)+" USD", 17)+"Fee "+state.FormatUSDFee(c.Preview.Fee)+feeKind(c.Preview),
 		"  Margin   "+common.Pad(common.FmtNum(c.Preview.MarginRequired, 2)+" USD"+levText(c.Preview), 17)+"Util. after "+common.UtilPaint(st, c.Preview.UtilizationAfter).On(state.FormatPercent(c.Preview.UtilizationAfter, 1)),
 	)
 	if c.Preview.LiquidationEstimate.IsPositive() {

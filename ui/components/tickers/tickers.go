@@ -78,7 +78,7 @@ func New(c *common.Common, watchlist []string) *Pane {
 	p.tbl = common.NewTable(c.Styles, []common.Column{
 		common.Col("★", 1, false, 0), common.Col("Instrument", 12, false, 0), common.Col("Mark", 12, true, 0), common.Col("Last", 12, true, 2),
 		common.Col("24h %", 8, true, 0), common.Col("Bid", 12, true, 1), common.Col("Ask", 12, true, 1), common.Col("Mid", 12, true, 4),
-		common.Col("Funding", 9, true, 3), common.Col("Open int.", 9, true, 3), common.Col("Vol 24h", 9, true, 2),
+		common.Col("Funding", 11, true, 3), common.Col("Open int.", 11, true, 3), common.Col("Vol 24h", 9, true, 2),
 	}, p.cell)
 	p.setSortTitles()
 	return p
@@ -405,6 +405,12 @@ func changePct(t api.Ticker) decimal.Decimal {
 	return t.Change24h
 }
 
+// spot reports whether sym is a spot market (no funding, no open interest).
+func (p *Pane) spot(sym string) bool {
+	in, ok := p.Store.Instrument(sym)
+	return ok && in.Spot
+}
+
 func (p *Pane) priceDecimals(sym string) int32 {
 	if d, ok := p.prec[sym]; ok {
 		return d
@@ -454,9 +460,15 @@ func (p *Pane) cell(row, col int) (string, common.Paint) {
 		}
 		return common.FmtNum(m, d+1), st.Muted
 	case tcFunding:
-		return state.FormatSignedPercent(t.FundingRate.Shift(2), 4), common.SignPaint(st, t.FundingRate)
+		if p.spot(t.Symbol) {
+			return state.NotApplicable, st.Muted
+		}
+		return state.FormatFunding(t.FundingRate, state.FundingPeriod), common.SignPaint(st, t.FundingRate)
 	case tcOI:
-		return common.FmtCompact(t.OpenInterest), st.Muted
+		if p.spot(t.Symbol) {
+			return state.NotApplicable, st.Muted
+		}
+		return state.FormatOpenInterest(t.OpenInterest, t.Symbol), st.Muted
 	case tcVolume:
 		return common.FmtCompact(t.Volume24h), st.Muted
 	}
