@@ -508,3 +508,25 @@ func TestPreviewFeeIsWhatTheExchangeCharges(t *testing.T) {
 		}
 	}
 }
+
+// TestPreviewedMarginIsWhatAvailableLoses (issue #23, case 1): a 1 BTC bid under the mark
+// previews the margin the exchange then takes off "Available" (9,729.90 at a 97,299 mark, not the
+// 9,700.01 the bid's price gave before).
+func TestPreviewedMarginIsWhatAvailableLoses(t *testing.T) {
+	c := newSimConsole(t, 200, 60, false)
+	pump(t, c.m, c.m.Init())
+	tk, _ := c.m.store.Ticker("BTC-PERP")
+	px := state.FloorToStep(tk.MarkPrice.Mul(d("0.997")), d("0.1"))
+	co, errs := c.m.store.CheckOrder(state.OrderIntent{Instrument: "BTC-PERP", Side: "b", Price: px.String(), Size: "1"}, state.Guard{})
+	if len(errs) != 0 {
+		t.Fatal(errs)
+	}
+	before := c.m.store.Account().AvailableBalance
+	if out := placeWire(t, c, co); out.Kind != state.OutcomePlaced {
+		t.Fatalf("%+v", out)
+	}
+	pump(t, c.m, c.m.refreshNow(state.KindAccount))
+	if took := before.Sub(c.m.store.Account().AvailableBalance); !took.Equal(co.Preview.MarginRequired) {
+		t.Fatalf("previewed margin %s, Available fell by %s", co.Preview.MarginRequired, took)
+	}
+}
