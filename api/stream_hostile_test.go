@@ -220,3 +220,34 @@ func TestStreamSequenceGapResubscribes(t *testing.T) {
 		t.Fatalf("delivered sequence %v: want [10 11 20 21] (13 and 12 are a gap and a step back)", got)
 	}
 }
+
+// TestStreamRefusesRedirectElsewhere: a redirect of the WebSocket handshake to another host is
+// not followed (the same rule as /info); the connection stays down and says so.
+func TestStreamRefusesRedirectElsewhere(t *testing.T) {
+	reached := make(chan struct{}, 1)
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		reached <- struct{}{}
+	}))
+	t.Cleanup(other.Close)
+	srv := httptest.NewServer(http.RedirectHandler(strings.Replace(other.URL, "127.0.0.1", "localhost", 1)+"/ws/", http.StatusFound))
+	t.Cleanup(srv.Close)
+	u, _ := api.StreamURL(srv.URL)
+	st := api.NewStream(u, api.WithStreamBackoff(time.Hour, time.Hour))
+	t.Cleanup(st.Close)
+	deadline := time.After(10 * time.Second)
+	for st.Status().Err == nil {
+		select {
+		case <-deadline:
+			t.Fatal("no failure reported")
+		case <-time.After(5 * time.Millisecond):
+		}
+	}
+	if msg := st.Status().Err.Error(); !strings.Contains(msg, "another scheme or host") {
+		t.Fatalf("reason %q should say the redirect was refused", msg)
+	}
+	select {
+	case <-reached:
+		t.Fatal("the redirect was followed to the other host")
+	default:
+	}
+}

@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"net/http/httptest"
 	"slices"
 	"sort"
@@ -10,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/coder/websocket"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/shopspring/decimal"
 
@@ -32,8 +34,18 @@ type streamConsole struct {
 
 func newStreamConsole(t *testing.T, stream bool) *streamConsole {
 	t.Helper()
+	return newStreamConsoleVia(t, stream, nil)
+}
+
+// newStreamConsoleVia is newStreamConsole with the simulator's handler wrapped.
+func newStreamConsoleVia(t *testing.T, stream bool, wrap func(http.Handler) http.Handler) *streamConsole {
+	t.Helper()
 	s := fundedSim(t, sim.WithSeed(7), sim.WithQuietMarkets())
-	srv := httptest.NewServer(s)
+	var h http.Handler = s
+	if wrap != nil {
+		h = wrap(s)
+	}
+	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
 	signer, err := api.SignerFromHex(testKeyHex)
 	if err != nil {
@@ -261,4 +273,56 @@ func oids(os []api.OrderRecord) string {
 	}
 	sort.Ints(ids)
 	return fmt.Sprint(ids)
+}
+
+// TestStreamFallsBackToPolling: an exchange without /ws/ (a spec-only server) and one whose
+// stream sends garbage leave the console polling at its own cadence, the status line saying why;
+// the data stays fresh (an order placed meanwhile shows at the next poll).
+func TestStreamFallsBackToPolling(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		ws   http.HandlerFunc
+		want string
+	}{
+		{"no stream", func(w http.ResponseWriter, r *http.Request) { http.NotFound(w, r) }, "no stream"},
+		{"malformed frames", func(w http.ResponseWriter, r *http.Request) {
+			c, err := websocket.Accept(w, r, nil)
+			if err != nil {
+				return
+			}
+			defer c.CloseNow()
+			_ = c.Write(r.Context(), websocket.MessageText, []byte(`{"jsonrpc":"2.0","method":"subscription","params":{`))
+			<-r.Context().Done()
+		}, "malformed frame"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := newStreamConsoleVia(t, true, func(h http.Handler) http.Handler {
+				return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+					if strings.HasPrefix(r.URL.Path, "/ws") {
+						tc.ws(w, r)
+						return
+					}
+					h.ServeHTTP(w, r)
+				})
+			})
+			c.until(t, "polling and why", func() bool {
+				top := c.top()
+				return strings.Contains(top, "polling") && strings.Contains(top, tc.want)
+			})
+			if c.m.feed.Conn().Stream || c.m.feed.Streaming(state.KindOrders) {
+				t.Fatal("no stream is up")
+			}
+			c.measureOrder(t, 1) // the orders poll, at its own cadence, shows it
+		})
+	}
+}
+
+// TestStreamOffSaysSo: with the stream turned off the status line says polling and why.
+func TestStreamOffSaysSo(t *testing.T) {
+	c := newSimConsole(t, 200, 60, false)
+	c.m.streamOff = "--no-stream"
+	pump(t, c.m, c.m.Init())
+	if top := strings.SplitN(c.m.View(), "\n", 2)[0]; !strings.Contains(top, "polling (stream off: --no-stream)") {
+		t.Fatalf("status line %q", top)
+	}
 }

@@ -1,0 +1,135 @@
+package feed
+
+import (
+	"context"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/tradedesk/tradedesk/api"
+	"github.com/tradedesk/tradedesk/api/sim"
+	"github.com/tradedesk/tradedesk/state"
+)
+
+// asyncRunner runs commands in goroutines, as tea.Program does, and queues their messages: a
+// source's wait blocks until the stream brings something.
+type asyncRunner struct{ msgs chan tea.Msg }
+
+func (r *asyncRunner) run(cmd tea.Cmd) {
+	if cmd == nil {
+		return
+	}
+	go func() {
+		msg := cmd()
+		if b, ok := msg.(tea.BatchMsg); ok {
+			for _, c := range b {
+				r.run(c)
+			}
+			return
+		}
+		if msg != nil {
+			r.msgs <- msg
+		}
+	}()
+}
+
+// TestSourceBesidePolls: against the simulator's stream over loopback, the source's batches
+// become the kind's upserts in the store; while the stream is up the orders poll reconciles once
+// and then waits the reconcile cadence; when the stream dies the poll runs at once and at its own
+// cadence, and Conn says why.
+func TestSourceBesidePolls(t *testing.T) {
+	s := sim.New(sim.WithSeed(3), sim.WithQuietMarkets())
+	srv := httptest.NewServer(s)
+	t.Cleanup(srv.Close)
+	signer, _ := api.SignerFromHex(strings.Repeat("17", 32))
+	if err := s.Fund(signer.Address(), sim.DefaultDemoBalance); err != nil {
+		t.Fatal(err)
+	}
+	client := api.New(srv.URL, api.WithSigner(signer), api.WithRetry(api.RetryPolicy{Attempts: 1}))
+	u, _ := api.StreamURL(srv.URL)
+	stream := api.NewStream(u, api.WithStreamBackoff(50*time.Millisecond, 200*time.Millisecond))
+	t.Cleanup(stream.Close)
+	if _, err := stream.Subscribe(context.Background(), api.Topic{Channel: api.ChanOrders, User: signer.Address()}); err != nil {
+		t.Fatal(err)
+	}
+
+	clock := NewFakeClock(t0)
+	f := New(clock, 5*time.Second, time.Minute)
+	st := state.New(clock.Now)
+	polls := 0
+	task := f.Add(Spec{Kind: state.KindOrders, Every: func() time.Duration { return 2 * time.Second },
+		Request: func() Request {
+			return func(ctx context.Context, gen uint64, at time.Time) (state.Msg, error) {
+				polls++
+				p, err := client.OpenOrders(ctx, "", api.PageParams{})
+				return state.OrdersMsg{Gen: gen, At: at, Orders: p.Data}, err
+			}
+		}})
+	f.AddSource(Source{Inbox: stream.Inbox(), Kinds: []state.Kind{state.KindOrders}, Reconcile: 30 * time.Second,
+		Message: func(ev api.StreamEvent, at time.Time) state.Msg {
+			if o, ok := ev.Data.(*api.OrderRecord); ok {
+				return state.OrderUpdateMsg{At: at, Record: *o}
+			}
+			return nil
+		}})
+	r := &asyncRunner{msgs: make(chan tea.Msg, 64)}
+	r.run(task.Start())
+	r.run(f.StartSource())
+	handle := func(msg tea.Msg) {
+		res := f.Update(msg.(Msg))
+		if res.Msg != nil {
+			st.Apply(res.Msg)
+		}
+		for _, m := range res.Msgs {
+			st.Apply(m)
+		}
+		r.run(res.Cmd)
+	}
+	// advance steps the feed's clock; the polls it starts answer later, through until.
+	advance := func(d time.Duration) {
+		for _, msg := range clock.Advance(d) {
+			handle(msg)
+		}
+	}
+	until := func(what string, cond func() bool) {
+		t.Helper()
+		deadline := time.After(10 * time.Second)
+		for !cond() {
+			select {
+			case msg := <-r.msgs:
+				handle(msg)
+			case <-deadline:
+				t.Fatalf("waited 10s for %s (conn %+v)", what, f.Conn())
+			}
+		}
+	}
+	until("the stream up and its reconciling poll answered", func() bool { return f.Conn().Stream && polls >= 2 && !task.Busy() })
+	before := polls
+	advance(29 * time.Second)
+	if polls != before || task.Busy() {
+		t.Fatalf("while the stream is up the poll waits 30 s: %d polls in 29 s", polls-before)
+	}
+	advance(time.Second)
+	until("the reconciling poll after 30 s", func() bool { return polls == before+1 && !task.Busy() })
+	before = polls
+	_, err := client.PlaceOrders(context.Background(), []api.OrderWire{{InstrumentID: 1, Side: api.SideBuy,
+		PositionSide: api.PositionSideBoth, Price: "90000", Size: "0.01", Tif: api.TifGTC, Cloid: "feed-source-1"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	until("the streamed order in the store", func() bool { return len(st.Orders()) == 1 })
+	if polls != before {
+		t.Fatal("the order came by the stream, not a poll")
+	}
+
+	s.RefuseStreams(true)
+	until("the poll taking over", func() bool { return !f.Conn().Stream && f.Conn().StreamErr != nil && polls > before && !task.Busy() })
+	before = polls
+	advance(2 * time.Second)
+	until("the poll at its own cadence", func() bool { return polls == before+1 && !task.Busy() })
+	s.RefuseStreams(false)
+	until("the stream back", func() bool { return f.Conn().Stream })
+}

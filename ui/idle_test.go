@@ -1,0 +1,71 @@
+package ui
+
+import (
+	"context"
+	"io"
+	"net/http/httptest"
+	"syscall"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/tradedesk/tradedesk/api"
+	"github.com/tradedesk/tradedesk/api/sim"
+)
+
+// cpuTime is the CPU time this process has used, user and system.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// TestIdleCPU measures the CPU an idle console uses, streaming and polling, each for 5 s in a
+// real tea.Program (its renderer included, drawing to nowhere) against the simulator with its
+// market loop running, in process (the simulator's share is counted too). It reports the figures
+// (see README); it asserts nothing about them.
+func TestIdleCPU(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the console for 10 s of wall time")
+	}
+	for _, stream := range idleModes {
+		s := fundedSim(t, sim.WithSeed(7))
+		srv := httptest.NewServer(s)
+		ctx, cancel := context.WithCancel(context.Background())
+		go func() { _ = s.Run(ctx) }()
+		signer, _ := api.SignerFromHex(testKeyHex)
+		cfg := Config{Exchange: api.New(srv.URL+"/", api.WithSigner(signer), api.WithHTTPClient(api.PollingHTTPClient())),
+			Keys: mustKeys(t), Theme: testTheme, Mode: ModeDemo, Network: "demo", Instrument: "BTC-PERP"}
+		var st *api.Stream
+		if stream {
+			u, _ := api.StreamURL(srv.URL)
+			st = api.NewStream(u)
+			cfg.Stream = st
+		}
+		p := tea.NewProgram(New(cfg), tea.WithInput(nil), tea.WithOutput(io.Discard), tea.WithContext(ctx))
+		done := make(chan struct{})
+		go func() { _, _ = p.Run(); close(done) }()
+		p.Send(tea.WindowSizeMsg{Width: 200, Height: 60})
+		time.Sleep(time.Second) // started: the first polls and the subscriptions are done
+		c0, w0 := cpuTime(), time.Now()
+		time.Sleep(5 * time.Second)
+		used, wall := cpuTime()-c0, time.Since(w0)
+		mode := "polling"
+		if stream {
+			mode = "stream"
+		}
+		t.Logf("idle console, %s: %.2f%% of a core (%v CPU in %v, simulator and market loop included)",
+			mode, 100*used.Seconds()/wall.Seconds(), used.Round(time.Millisecond), wall.Round(time.Millisecond))
+		cancel()
+		<-done
+		if st != nil {
+			st.Close()
+		}
+		srv.Close()
+	}
+}
+
+var idleModes = []bool{true, false}
