@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/coder/websocket"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/coder/websocket"
 	"github.com/shopspring/decimal"
 
 	"github.com/tradedesk/tradedesk/api"
