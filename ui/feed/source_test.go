@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -59,11 +60,12 @@ func TestSourceBesidePolls(t *testing.T) {
 	clock := NewFakeClock(t0)
 	f := New(clock, 5*time.Second, time.Minute)
 	st := state.New(clock.Now)
-	polls := 0
+	var pollCount atomic.Int64
+	polls := func() int64 { return pollCount.Load() }
 	task := f.Add(Spec{Kind: state.KindOrders, Every: func() time.Duration { return 2 * time.Second },
 		Request: func() Request {
 			return func(ctx context.Context, gen uint64, at time.Time) (state.Msg, error) {
-				polls++
+				pollCount.Add(1)
 				p, err := client.OpenOrders(ctx, "", api.PageParams{})
 				return state.OrdersMsg{Gen: gen, At: at, Orders: p.Data}, err
 			}
@@ -106,30 +108,30 @@ func TestSourceBesidePolls(t *testing.T) {
 			}
 		}
 	}
-	until("the stream up and its reconciling poll answered", func() bool { return f.Conn().Stream && polls >= 2 && !task.Busy() })
-	before := polls
+	until("the stream up and its reconciling poll answered", func() bool { return f.Conn().Stream && polls() >= 2 && !task.Busy() })
+	before := polls()
 	advance(29 * time.Second)
-	if polls != before || task.Busy() {
-		t.Fatalf("while the stream is up the poll waits 30 s: %d polls in 29 s", polls-before)
+	if polls() != before || task.Busy() {
+		t.Fatalf("while the stream is up the poll waits 30 s: %d polls in 29 s", polls()-before)
 	}
 	advance(time.Second)
-	until("the reconciling poll after 30 s", func() bool { return polls == before+1 && !task.Busy() })
-	before = polls
+	until("the reconciling poll after 30 s", func() bool { return polls() == before+1 && !task.Busy() })
+	before = polls()
 	_, err := client.PlaceOrders(context.Background(), []api.OrderWire{{InstrumentID: 1, Side: api.SideBuy,
 		PositionSide: api.PositionSideBoth, Price: "90000", Size: "0.01", Tif: api.TifGTC, Cloid: "feed-source-1"}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	until("the streamed order in the store", func() bool { return len(st.Orders()) == 1 })
-	if polls != before {
+	if polls() != before {
 		t.Fatal("the order came by the stream, not a poll")
 	}
 
 	s.RefuseStreams(true)
-	until("the poll taking over", func() bool { return !f.Conn().Stream && f.Conn().StreamErr != nil && polls > before && !task.Busy() })
-	before = polls
+	until("the poll taking over", func() bool { return !f.Conn().Stream && f.Conn().StreamErr != nil && polls() > before && !task.Busy() })
+	before = polls()
 	advance(2 * time.Second)
-	until("the poll at its own cadence", func() bool { return polls == before+1 && !task.Busy() })
+	until("the poll at its own cadence", func() bool { return polls() == before+1 && !task.Busy() })
 	s.RefuseStreams(false)
 	until("the stream back", func() bool { return f.Conn().Stream })
 }
