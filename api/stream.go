@@ -350,6 +350,9 @@ func (c *streamConn) callThen(ctx context.Context, method string, params any, on
 	case f := <-ch:
 		return f, f.Err
 	case <-ctx.Done():
+		if c.ctx.Err() != nil {
+			return frame{}, context.Cause(c.ctx) // the connection failed: that is the reason
+		}
 		return frame{}, fmt.Errorf("stream %s: no answer (%v)", method, ctx.Err())
 	case <-c.ctx.Done():
 		return frame{}, context.Cause(c.ctx)
