@@ -10,8 +10,10 @@ import (
 	"github.com/tradedesk/tradedesk/api"
 )
 
-// KindBook is the order book of the instruments the ladder shows, one book per instrument.
-var KindBook = newKind("book", 5*time.Second, func() any { return &bookData{books: map[string]*book{}} })
+// KindBook is the order book of the instruments the ladder shows, one book per instrument. A
+// quiet book streams nothing, so its age counts from the last contact of any kind (a poll, its
+// reconciliation every 30 s while streaming, an update): stale after 35 s, or at once on a failure.
+var KindBook = newKind("book", 35*time.Second, func() any { return &bookData{books: map[string]*book{}} })
 
 type bookData struct {
 	books map[string]*book

@@ -10,7 +10,9 @@ import (
 )
 
 // KindTrades is the recent trades (the tape) of the instruments the tape shows, per instrument.
-var KindTrades = newKind("trades", 5*time.Second, func() any { return &tradesData{tapes: map[string]*tape{}} })
+// No trade for a while is a quiet market, not stale data: stale after 35 s without contact (polls
+// reconcile every 30 s while streaming), or at once on a failure.
+var KindTrades = newKind("trades", 35*time.Second, func() any { return &tradesData{tapes: map[string]*tape{}} })
 
 // MaxTape is how many trades the store keeps per instrument.
 const MaxTape = 1000
