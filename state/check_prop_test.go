@@ -42,8 +42,14 @@ func (p propCase) side() string {
 	return "s"
 }
 
+// price is near the mark; one case in three is within 3 cents of the touch (bid 3000, ask
+// 3000.01), where crossing is decided by a single tick.
 func (p propCase) price() string {
-	return d("3000").Add(decimal.New(int64(p.PriceOff)%15000, -2)).String()
+	off := int64(p.PriceOff) % 15000
+	if p.PriceOff%3 == 0 {
+		off = int64(p.PriceOff/3)%4 + 1 // -2 .. +4 cents
+	}
+	return d("3000").Add(decimal.New(off, -2)).String()
 }
 
 func (p propCase) size() string { return decimal.New(int64(p.SizeLots%3000)+1, -2).String() }
