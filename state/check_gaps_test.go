@@ -1,6 +1,7 @@
 package state
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -273,5 +274,59 @@ func TestStalePricesAskForTypedConfirmation(t *testing.T) {
 	if !co.NeedsTypedConfirm || co.PricesStale != 30*time.Second || len(co.Warnings) != 1 ||
 		co.Warnings[0] != "market prices are 30s old: the mark, notional, margin and distance shown are from then" {
 		t.Fatalf("30s old prices: typed %v, age %s, %q", co.NeedsTypedConfirm, co.PricesStale, co.Warnings)
+	}
+}
+
+// openOrders replaces the store's open orders.
+func openOrders(s *Store, os ...api.OrderRecord) {
+	for i := range os {
+		os[i].OrderID = api.OrderID(100 + i)
+		os[i].State = api.StateOpen
+	}
+	s.Apply(OrdersMsg{Orders: os})
+}
+
+// Guards marginOrder: open orders of another instrument, reduce-only triggers or sells counted as
+// buys changing what an order needs. ETH-PERP, long 2, mark 3000, 10x: a buy of 1 grows the worst
+// position from 2 to 3, 300 of margin; a sell of 1 with 3 already offered grows it from 3 to 4.
+func TestMarginCountsTheInstrumentsOwnOpenOrders(t *testing.T) {
+	now := t0
+	s := loadedStore(&now)
+	openOrders(s,
+		api.OrderRecord{Instrument: "BTC-PERP", InstrumentID: 1, Side: "s", Size: d("5"), Unfilled: d("5")},
+		api.OrderRecord{Instrument: "ETH-PERP", InstrumentID: 2, Side: "s", Size: d("5"), Unfilled: d("5"), ReduceOnly: true,
+			TriggerPx: api.OptDecimal{Decimal: d("2500"), Valid: true}})
+	co := mustCheck(t, s, limitBuy("ETH-PERP", "2990", "1"), Guard{})
+	checkDec(t, "margin of a buy beside a BTC sell and a reduce-only stop", co.Preview.MarginRequired, "300")
+	s.Apply(PositionsMsg{Positions: nil})
+	openOrders(s, api.OrderRecord{Instrument: "ETH-PERP", InstrumentID: 2, Side: "s", Size: d("3"), Unfilled: d("3")})
+	co = mustCheck(t, s, OrderIntent{Instrument: "ETH-PERP", Side: "s", Price: "3010", Size: "1"}, Guard{})
+	checkDec(t, "margin of a fourth ETH offered", co.Preview.MarginRequired, "301") // valued at 3010
+}
+
+// Guards released: margin counted as released when the order adds to the position, or more than
+// the position's margin released when the order flips it. Long 2 ETH holding 600 of the
+// account's 600 initial margin, 12,000 of equity.
+func TestUtilizationAfterReleasesOnlyWhatCloses(t *testing.T) {
+	now := t0
+	s := loadedStore(&now)
+	co := mustCheck(t, s, limitBuy("ETH-PERP", "2990", "1"), Guard{})
+	checkDec(t, "utilization after adding 1", co.Preview.UtilizationAfter, "7.5") // (600 + 300) / 12000
+	co = mustCheck(t, s, OrderIntent{Instrument: "ETH-PERP", Side: "s", Price: "3010", Size: "3"}, Guard{})
+	checkDec(t, "utilization after flipping to short 1", co.Preview.UtilizationAfter, "0") // the long's 600 released
+}
+
+// Guards affordable: an "at most" offer under the minimum order value. ISO-PERP at 0.1234 needs 82
+// contracts for 10 USD; 2 USD of margin at 3x affords 48, which is no offer at all.
+func TestNoOfferUnderTheMinimumNotional(t *testing.T) {
+	now := t0
+	s := loadedStore(&now)
+	s.Apply(LeverageMsg{Leverage: api.InstrumentLeverage{Instrument: "ISO-PERP", MarginType: "isolated", Leverage: d("3")}})
+	acct := testAccount()
+	acct.AvailableBalance = d("2")
+	s.Apply(AccountMsg{Summary: acct})
+	_, errs := s.CheckOrder(limitBuy("ISO-PERP", "0.1234", "1000"), Guard{})
+	if len(errs) != 1 || errs[0].Suggest != "" || strings.Contains(errs[0].Msg, "at most") {
+		t.Fatalf("want a refusal without an offer: %v", errs)
 	}
 }
