@@ -25,6 +25,7 @@ func TestLeverageDialog(t *testing.T) {
 		t.Fatalf("no position (notice %q)", c.m.notice)
 	}
 	imBefore := c.m.store.Account().InitialMargin
+	topBefore := strings.SplitN(c.m.View(), "\n", 2)[0]
 	c.key(t, "2", "L")
 	if c.m.lev == nil {
 		t.Fatalf("L opened no dialog (notice %q)", c.m.notice)
@@ -59,6 +60,12 @@ func TestLeverageDialog(t *testing.T) {
 	}
 	if ps := c.m.store.Positions(); !ps[0].Leverage.Equal(d("20")) {
 		t.Errorf("positions pane leverage %s", ps[0].Leverage)
+	}
+	if r := c.m.store.PositionViews(); len(r) != 1 || !r[0].Leverage.Equal(d("20")) {
+		t.Errorf("the positions pane's row: %+v", r)
+	}
+	if top := strings.SplitN(c.m.View(), "\n", 2)[0]; top == topBefore || !strings.Contains(top, "IM ") {
+		t.Errorf("the top line's margin did not move: %q", top)
 	}
 	if im := c.m.store.Account().InitialMargin; !im.LessThan(imBefore) {
 		t.Errorf("initial margin %s did not fall from %s", im, imBefore)

@@ -90,6 +90,9 @@ func (e *engine) fund(addr string, amount decimal.Decimal) (*account, error) {
 	if e.ctl.agents[addr] != nil {
 		return nil, badRequest("%s is registered as an agent wallet: an agent has no balance of its own", addr)
 	}
+	if a := e.accounts[addr]; a != nil && a.internal {
+		return nil, badRequest("%s is one of the exchange's own accounts", addr)
+	}
 	a, err := e.openAccount(addr)
 	if err != nil {
 		return nil, err
