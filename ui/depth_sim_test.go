@@ -43,7 +43,8 @@ func oneOrderAt(t *testing.T, c *simConsole, step string, px decimal.Decimal) ap
 // the form at that price with the configured size (Enter reviews, Enter confirms), the order shows
 // on its level, K (shift+up) moves it a tick as one confirmed cancel-and-replace with a new
 // client id, even when the cancel's answer is lost (the old order is looked up, never two live
-// orders), and stops with nothing placed when the cancel never arrived; x cancels it.
+// orders), and stops with nothing placed when the cancel never arrived; p moves it to a typed
+// price; x cancels it.
 func TestTradeFromTheLadder(t *testing.T) {
 	l := &lossy{}
 	c := newSimConsoleVia(t, 200, 60, false, func(h http.Handler) http.Handler { l.h = h; return l })
@@ -115,6 +116,19 @@ func TestTradeFromTheLadder(t *testing.T) {
 	}
 	if !strings.Contains(c.m.notice, "still open") || !strings.Contains(c.m.notice, "nothing placed") {
 		t.Errorf("notice %q, want that the order is still open and nothing was placed", c.m.notice)
+	}
+
+	// p moves it to a typed price, through the same confirmed cancel-and-replace.
+	typed := third.LimitPrice.Sub(tick.Mul(decimal.NewFromInt(3)))
+	c.key(t, "p")
+	c.typeText(t, typed.String())
+	c.key(t, "enter", "enter")
+	fourth := oneOrderAt(t, c, "moved to a typed price", typed)
+	if fourth.OrderID == third.OrderID {
+		t.Error("the typed move did not replace the order")
+	}
+	if !lad.MoveToPrice(api.SideBuy, typed) {
+		t.Fatalf("the moved order's level is not on the ladder:\n%s", lad.View())
 	}
 
 	c.key(t, "x")
