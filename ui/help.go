@@ -35,7 +35,7 @@ func (m *Model) globalHelp() []key.Binding {
 	k := m.keys
 	focus := k.FocusPane[0]
 	focus.SetHelp("1-"+string(rune('0'+min(len(m.slots), 9))), "focus pane")
-	return []key.Binding{k.NextPane, k.PrevPane, focus, k.Refresh, k.KillSwitch, k.Help, k.Quit}
+	return []key.Binding{k.NextPane, k.PrevPane, focus, k.Refresh, k.KillSwitch, k.Messages, k.Help, k.Quit}
 }
 
 // footerView is the focused pane's short help and the global keys; it is rebuilt after a key or
@@ -52,6 +52,11 @@ func (m *Model) footerView() string {
 		keys = m.dialogKeys()
 	case m.lev != nil:
 		keys = []key.Binding{m.keys.Confirm, m.keys.Dismiss}
+	case m.showMessages:
+		keys = []key.Binding{m.keys.Dismiss}
+		if strings.Contains(m.messagesView, "↑/↓ scroll") {
+			keys = append(keys, scrollKey)
+		}
 	case m.showHelp:
 		keys = []key.Binding{m.keys.Dismiss}
 		if strings.Contains(m.helpView, "↑/↓ scroll") {

@@ -108,6 +108,9 @@ func (m *Model) layout() {
 	if m.showHelp {
 		m.renderHelp()
 	}
+	if m.showMessages {
+		m.renderMessages()
+	}
 }
 
 // heightWanter is a pane that needs fewer lines than it may get (a short list): the column gives
@@ -322,6 +325,8 @@ func (m *Model) View() string {
 	switch {
 	case m.showHelp:
 		body = overlay(body, m.helpView, m.width)
+	case m.showMessages:
+		body = overlay(body, m.messagesView, m.width)
 	case m.dialog != nil:
 		body = overlay(body, m.dialog.View(), m.width)
 	case m.lev != nil:
@@ -570,7 +575,7 @@ func overlay(body []string, box string, width int) []string {
 // routeMouse: a left click focuses the pane under it and passes the click inside; the wheel
 // scrolls the pane under the pointer.
 func (m *Model) routeMouse(msg tea.MouseMsg) tea.Cmd {
-	if m.tooSmall || m.dialog != nil || m.lev != nil || m.showHelp {
+	if m.tooSmall || m.dialog != nil || m.lev != nil || m.showHelp || m.showMessages {
 		return nil
 	}
 	if msg.Action != tea.MouseActionPress {

@@ -92,9 +92,14 @@ type Model struct {
 	showHelp   bool
 	helpView   string
 	helpScroll int
-	dialog     *confirm.Dialog
-	lev        *leverage.Dialog // the leverage dialog (leverage.go), like dialog it takes every key
-	status     statusBar
+	// messages are the last notices and errors in full (messages.go), shown by the messages key.
+	messages       []message
+	showMessages   bool
+	messagesView   string
+	messagesScroll int
+	dialog         *confirm.Dialog
+	lev            *leverage.Dialog // the leverage dialog (leverage.go), like dialog it takes every key
+	status         statusBar
 
 	feed *feed.Feed // the one scheduler: the root's polls and the panes' own requests
 	// stream is the exchange's WebSocket beside the polls (nil: none); streamSym is the instrument
@@ -111,6 +116,7 @@ type Model struct {
 	noticeLevel common.NoticeLevel
 	lastErr     string
 	lastErrAt   time.Time
+	lastErrKind state.Kind // the kind whose failure lastErr is: its next success clears it
 	// dropNote says how many bad rows the last answer that had any left out, and why (shown
 	// for 30 s after dropAt).
 	dropNote string
@@ -315,6 +321,7 @@ func (m *Model) onLadderTrade(msg ladder.TradeMsg) tea.Cmd {
 // of orders found), so they are cleaned here, once, not when the status line is drawn.
 func (m *Model) setNotice(level common.NoticeLevel, msg string) {
 	m.notice, m.noticeLevel = text.Clean(msg), level
+	m.logMessage(level, msg)
 }
 
 func (m *Model) countMsg() {
@@ -349,8 +356,8 @@ func (m *Model) routeKey(msg tea.KeyMsg) tea.Cmd {
 			m.lev = nil
 			m.footerDirty = true
 			return nil
-		case m.showHelp:
-			m.showHelp = false
+		case m.showHelp || m.showMessages:
+			m.showHelp, m.showMessages = false, false
 			m.footerDirty = true
 			return nil
 		}
@@ -363,6 +370,20 @@ func (m *Model) routeKey(msg tea.KeyMsg) tea.Cmd {
 	}
 	if m.lev != nil {
 		return m.lev.Update(msg)
+	}
+	if m.showMessages {
+		switch {
+		case key.Matches(msg, k.Messages, k.Dismiss, k.Quit):
+			m.showMessages = false
+			m.footerDirty = true
+		case key.Matches(msg, k.Up):
+			m.messagesScroll--
+			m.renderMessages()
+		case key.Matches(msg, k.Down):
+			m.messagesScroll++
+			m.renderMessages()
+		}
+		return nil
 	}
 	if m.showHelp {
 		switch {
@@ -394,6 +415,12 @@ func (m *Model) routeKey(msg tea.KeyMsg) tea.Cmd {
 			return nil
 		}
 		return tea.Quit
+	case key.Matches(msg, k.Messages):
+		m.showMessages = true
+		m.messagesScroll = 0
+		m.footerDirty = true
+		m.renderMessages()
+		return nil
 	case key.Matches(msg, k.Help):
 		m.showHelp = true
 		m.helpScroll = 0

@@ -49,6 +49,11 @@ func (m *Model) onAction(a *action.Action) tea.Cmd {
 		m.setNotice(common.LevelWarn, action.BusyText[a.Lane])
 		return nil
 	}
+	if m.noticeLevel == common.LevelError {
+		// An old failure ("order not sent: ...") is not this action's: it would sit beside the
+		// corrected order's confirmation. The messages view keeps it.
+		m.notice = ""
+	}
 	if a.Confirm {
 		m.dialog = confirm.New(m.st, m.keys, a, m.width)
 		m.dialog.SetSize(m.width, m.height-3)

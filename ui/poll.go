@@ -186,9 +186,14 @@ func (m *Model) onFeed(msg feed.Msg) tea.Cmd {
 	if r.Msg == nil && len(r.Msgs) == 0 {
 		return r.Cmd
 	}
-	if r.Err != nil {
+	switch {
+	case r.Err != nil:
 		m.lastErr = r.Kind.String() + ": " + common.PlainError(r.Err)
-		m.lastErrAt = m.clock()
+		m.lastErrAt, m.lastErrKind = m.clock(), r.Kind
+		m.logMessage(common.LevelError, r.Kind.String()+": "+r.Err.Error())
+	case m.lastErr != "" && r.Kind == m.lastErrKind:
+		// The cause is gone: the same kind of data came back.
+		m.lastErr = ""
 	}
 	if r.Dropped > 0 {
 		m.dropNote, m.dropAt = dropNote(r.Kind, r.Dropped, r.DropReason), m.clock()

@@ -2,8 +2,11 @@ package ui
 
 import (
 	"fmt"
+	"net/http"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
@@ -288,5 +291,60 @@ func TestPanesFitEverySize(t *testing.T) {
 			checkScreen(t, what, v, sz[0], sz[1])
 			checkBoxes(t, what, v, sz[0], sz[1])
 		}
+	}
+}
+
+// outage answers every request with a long server error while down is set.
+type outage struct {
+	h    http.Handler
+	down atomic.Bool
+}
+
+func (o *outage) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if o.down.Load() {
+		http.Error(w, "maintenance: "+strings.Repeat("the exchange is being upgraded, ", 3)+"END-OF-TEXT", http.StatusServiceUnavailable)
+		return
+	}
+	o.h.ServeHTTP(w, r)
+}
+
+// TestMessagesViewAndStaleErrors (#24 case 4): the messages key shows every notice and error in
+// full with its time, even one far longer than the status line; "last error" clears as soon as
+// the kind that failed loads again (mutation: drop the clearing branch, and the line stays); an
+// old "✗ ... not sent" does not stay beside a new confirmation.
+func TestMessagesViewAndStaleErrors(t *testing.T) {
+	o := &outage{}
+	c := newSimConsoleVia(t, 80, 24, false, func(h http.Handler) http.Handler { o.h = h; return o })
+	pump(t, c.m, c.m.Init())
+	o.down.Store(true)
+	c.step(t, c.m.iv.Tickers)
+	if s := c.m.status.message(c.m, 80); !strings.Contains(s, "last error") || strings.Contains(s, "END-OF-TEXT") {
+		t.Fatalf("the status line should show the error, cut: %q", s)
+	}
+	c.key(t, "!")
+	if !c.m.showMessages {
+		t.Fatal("! does not open the messages view")
+	}
+	v := ansi.Strip(c.m.View())
+	checkScreen(t, "messages", c.m.View(), 80, 24)
+	checkBoxes(t, "messages", c.m.messagesView, 80, 24)
+	if !strings.Contains(strings.Join(strings.Fields(v), " "), "END-OF-TEXT") {
+		t.Errorf("the messages view does not show the whole error:\n%s", v)
+	}
+	c.key(t, "esc")
+	o.down.Store(false)
+	c.step(t, 10*time.Second) // every kind polls again
+	if s := c.m.status.message(c.m, 80); strings.Contains(s, "last error") {
+		t.Errorf("the error stays after its cause is gone: %q", s)
+	}
+
+	c.m.setNotice(common.LevelError, "order not sent: price off the tick")
+	bigMarketOrder(t, c, "0.01")
+	if strings.Contains(c.m.status.message(c.m, 80), "not sent") {
+		t.Errorf("an old failure stays beside a new confirmation: %q", c.m.status.message(c.m, 80))
+	}
+	c.key(t, "esc", "esc", "!") // the dialog, then the form's field
+	if v := ansi.Strip(c.m.messagesView); !strings.Contains(v, "order not sent: price off the tick") {
+		t.Errorf("the messages view lost the failure:\n%s", v)
 	}
 }

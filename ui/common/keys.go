@@ -16,7 +16,9 @@ type KeyMap struct {
 	NextPane, PrevPane, Help, Quit, Refresh key.Binding
 	// KillSwitch cancels every open order (confirmed); it acts even while a text field has focus.
 	KillSwitch key.Binding
-	FocusPane  [9]key.Binding
+	// Messages shows the full text of the last errors and notices, with their times.
+	Messages  key.Binding
+	FocusPane [9]key.Binding
 
 	// Lists (tickers, positions, orders).
 	Up, Down, PageUp, PageDown, Top, Bottom key.Binding
@@ -79,6 +81,7 @@ func keyActions() []keyAction {
 		{"help", "help", "global", func(k *KeyMap) *key.Binding { return &k.Help }, ""},
 		{"quit", "quit", "global", func(k *KeyMap) *key.Binding { return &k.Quit }, ""},
 		{"refresh", "refresh now", "global", func(k *KeyMap) *key.Binding { return &k.Refresh }, ""},
+		{"messages", "messages", "global", func(k *KeyMap) *key.Binding { return &k.Messages }, ""},
 		{"kill_switch", "kill switch", "global", func(k *KeyMap) *key.Binding { return &k.KillSwitch }, ""},
 		{"up", "up", "list", func(k *KeyMap) *key.Binding { return &k.Up }, ""},
 		{"down", "down", "list", func(k *KeyMap) *key.Binding { return &k.Down }, ""},

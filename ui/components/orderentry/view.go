@@ -187,7 +187,7 @@ func (p *Pane) previewLines() []string {
 		out = append(out, "  Liq. est. "+common.FmtNum(c.Preview.LiquidationEstimate, c.Instrument.PriceDecimals()))
 	}
 	for _, w := range c.Warnings {
-		out = append(out, st.Warn.On(common.Pad("  ! "+w, p.width)))
+		out = append(out, common.Wrapped(st.Warn, "! "+w, "  ", p.width)...) // wrapped, never cut (#24)
 	}
 	return out
 }
