@@ -49,9 +49,11 @@ type positionsPane struct {
 func newPositionsPane(c *common.Common) *positionsPane {
 	p := &positionsPane{Common: c}
 	p.tbl = common.NewTable(c.Styles, []common.Column{
-		common.Col("Instrument", 12, false, 0), common.Col("Side", 5, false, 0), common.Col("Size", 11, true, 0), common.Col("Entry", 11, true, 1),
-		common.Col("Mark", 11, true, 0), common.Col("Notional", 11, true, 2), common.Col("uPnL", 11, true, 0), common.Col("ROE", 8, true, 1),
-		common.Col("Lev", 9, false, 3), common.Col("Liq. price", 11, true, 1), common.Col("Liq. dist", 9, true, 0),
+		// Entry and Liq. price come before Mark (which Tickers shows too), so a 120-column
+		// screen keeps them (#24).
+		common.Col("Instrument", 10, false, 0), common.Col("Side", 5, false, 0), common.Col("Size", 9, true, 0), common.Col("Entry", 10, true, 0),
+		common.Col("Mark", 11, true, 2), common.Col("Notional", 11, true, 2), common.Col("uPnL", 10, true, 0), common.Col("ROE", 8, true, 1),
+		common.Col("Lev", 9, false, 3), common.Col("Liq. price", 10, true, 0), common.Col("Liq. dist", 9, true, 0),
 	}, p.cell)
 	p.emptyText = "no open positions"
 	return p

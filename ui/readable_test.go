@@ -348,3 +348,19 @@ func TestMessagesViewAndStaleErrors(t *testing.T) {
 		t.Errorf("the messages view lost the failure:\n%s", v)
 	}
 }
+
+// TestPositionsKeepEntryAndLiqAt120 (#24 case 6): at 120x40 the positions list shows Entry and
+// Liq. price (it dropped them and kept Mark, which Tickers shows beside it).
+func TestPositionsKeepEntryAndLiqAt120(t *testing.T) {
+	c := newSimConsole(t, 120, 40, false)
+	pump(t, c.m, c.m.Init())
+	placeFixtureOrders(t, c.m.ex)
+	pump(t, c.m, c.m.refreshNow(c.m.kinds...))
+	c.key(t, "2")
+	v := ansi.Strip(c.m.View())
+	for _, col := range []string{"Entry", "Liq. price", "uPnL", "Size"} {
+		if !strings.Contains(v, col) {
+			t.Errorf("positions at 120x40 lack %s:\n%s", col, v)
+		}
+	}
+}

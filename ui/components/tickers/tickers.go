@@ -174,9 +174,15 @@ func (p *Pane) updateFilter(msg tea.KeyMsg) tea.Cmd {
 		p.resort()
 		return nil
 	}
+	before := p.Selected()
 	var cmd tea.Cmd
 	p.filter, cmd = p.filter.Update(msg)
 	p.resort()
+	// The filter hid the current instrument: the order form and the chart follow the row the
+	// cursor is on now, not an instrument no longer listed.
+	if s := p.Selected(); s != before && s != "" {
+		return tea.Batch(cmd, common.SelectInstrument(s, "", false))
+	}
 	return cmd
 }
 
@@ -212,8 +218,13 @@ func (p *Pane) handleListKey(msg tea.KeyMsg) tea.Cmd {
 		return p.filter.Focus()
 	case key.Matches(msg, k.Favourite):
 		if s := p.Selected(); s != "" {
+			// The cursor stays on its line (the row toggled moves to its new place): the next f
+			// acts on the row the trader sees under the cursor, and the current instrument
+			// follows it (handleKey).
+			at := p.tbl.Cursor
 			p.favs[s] = !p.favs[s]
 			p.resort()
+			p.tbl.MoveTo(at)
 		}
 	case key.Matches(msg, k.WatchOnly):
 		p.favOnly = !p.favOnly
@@ -489,7 +500,8 @@ func (p *Pane) View() string {
 	p.tbl.Empty = common.EmptyFor(p.Store, state.KindTickers, "no instrument matches")
 	lines := make([]string, 0, p.tbl.Height+2)
 	if p.shown {
-		lines = append(lines, common.Pad(p.filter.View(), p.tbl.Width))
+		// The input's view holds escape codes (its cursor): fit it by its cells, not its bytes.
+		lines = append(lines, common.FitStyled(p.filter.View(), p.tbl.Width))
 	}
 	return strings.Join(p.tbl.Lines(lines), "\n")
 }

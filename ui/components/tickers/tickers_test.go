@@ -7,6 +7,7 @@ import (
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/shopspring/decimal"
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
@@ -126,5 +127,59 @@ func TestAMovedMarkFlashesUntilItsEnd(t *testing.T) {
 	p.Update(FlashEndMsg{At: t0.Add(flashFor)})
 	if p.Flashing() != 0 {
 		t.Errorf("the flash did not end: %d still flashing", p.Flashing())
+	}
+}
+
+// selected is the instrument a command asks the root to make current ("" for none).
+func selected(cmd tea.Cmd) string {
+	if cmd == nil {
+		return ""
+	}
+	switch m := cmd().(type) {
+	case common.InstrumentMsg:
+		return m.Symbol
+	case tea.BatchMsg:
+		for _, c := range m {
+			if s := selected(c); s != "" {
+				return s
+			}
+		}
+	}
+	return ""
+}
+
+// TestLayoutOfTheFilterAndFavourites (#24 case 6): the filter line is exactly as wide as the
+// pane (it was 6 cells short: its escape codes were counted as cells); a filter that hides the
+// current instrument makes the row under the cursor current (the form and the chart followed a
+// hidden one); toggling a favourite leaves the cursor on its line, so a second f acts on the row
+// the trader sees there.
+func TestLayoutOfTheFilterAndFavourites(t *testing.T) {
+	p, _ := newPane(t)
+	press(p, "/")
+	for i, l := range strings.Split(p.View(), "\n") {
+		if w := ansi.StringWidth(l); w != 120 {
+			t.Errorf("line %d is %d cells wide, want 120: %q", i, w, ansi.Strip(l))
+		}
+	}
+	press(p, "e")
+	if got := selected(press(p, "t")); got != "ETH-PERP" { // BTC and DOGE hidden
+		t.Errorf("filtering out BTC-PERP asked for %q, want ETH-PERP", got)
+	}
+	press(p, "esc")
+
+	// BTC, DOGE, ETH by name; star then unstar the cursor's row.
+	p.tbl.MoveTo(2)
+	press(p, "f") // ETH starred: it moves to the top, the cursor stays on line 2 (DOGE now)
+	if got := p.Shown(); !slices.Equal(got, []string{"ETH-PERP", "BTC-PERP", "DOGE-PERP"}) || p.Selected() != "DOGE-PERP" {
+		t.Fatalf("after f: %v, cursor on %s", got, p.Selected())
+	}
+	p.tbl.MoveTo(0)
+	press(p, "f") // ETH unstarred: back to last; the cursor stays on line 0 (BTC)
+	if p.Selected() != "BTC-PERP" || p.favs["BTC-PERP"] {
+		t.Fatalf("after unstarring: cursor on %s, favourites %v", p.Selected(), p.favs)
+	}
+	press(p, "f")
+	if !p.favs["BTC-PERP"] || p.favs["ETH-PERP"] {
+		t.Errorf("f after unstarring starred the wrong row: %v", p.favs)
 	}
 }
