@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/tradedesk/tradedesk/api/text"
 )
@@ -18,6 +19,9 @@ type OrderStatus struct {
 	TotalSize OptDecimal // filled size, when the answer says
 	AvgPrice  OptDecimal // average fill price, when the answer says
 	Error     string     // why this order was rejected, "" otherwise
+	// State is the order's state when the answer names it (the simulator's "open", "filled",
+	// "cancelled"); "" when it does not.
+	State string
 }
 
 // CancelStatus is the exchange's answer about one cancel.
@@ -65,8 +69,10 @@ func (r TxResponse) statusElems() ([]json.RawMessage, error) {
 	return list, nil
 }
 
-// OrderStatuses reads placeOrder's data.status: one {oid}, or an array of {oid},
-// {resting:{oid}}, {filled:{oid,totalSz,avgPx}} or {error:"..."}, in the order the orders were sent.
+// OrderStatuses reads placeOrder's data.status: one {oid} (the spec), {oid,state,totalSz,avgPx}
+// (the simulator), or an array of those, {resting:{oid}}, {filled:{oid?,total_size,average_price}}
+// (or totalSz/avgPx), {error:"..."} or {error:{error:"..."}}, in the order the orders were sent.
+// An element of any other shape is an error: the caller does not know what became of the order.
 func (r TxResponse) OrderStatuses() ([]OrderStatus, error) {
 	elems, err := r.statusElems()
 	if err != nil {
@@ -84,9 +90,24 @@ func (r TxResponse) OrderStatuses() ([]OrderStatus, error) {
 }
 
 type oidFields struct {
-	Oid     *OrderID   `json:"oid"`
-	TotalSz OptDecimal `json:"totalSz"`
-	AvgPx   OptDecimal `json:"avgPx"`
+	Oid       *OrderID   `json:"oid"`
+	State     string     `json:"state"`
+	TotalSz   OptDecimal `json:"totalSz"`
+	AvgPx     OptDecimal `json:"avgPx"`
+	TotalSize OptDecimal `json:"total_size"`
+	AvgPrice  OptDecimal `json:"average_price"`
+}
+
+// fill is the filled size and average price, whichever spelling the answer used.
+func (f *oidFields) fill() (size, avg OptDecimal) {
+	size, avg = f.TotalSz, f.AvgPx
+	if !size.Valid {
+		size = f.TotalSize
+	}
+	if !avg.Valid {
+		avg = f.AvgPrice
+	}
+	return size, avg
 }
 
 type orderStatusShape struct {
@@ -103,13 +124,20 @@ func parseOrderStatus(raw json.RawMessage) (OrderStatus, error) {
 		var s string
 		_ = json.Unmarshal(raw, &s)
 		st.Error = text.Clean(truncate(s, 300))
+		switch strings.ToLower(strings.TrimSpace(st.Error)) {
+		case "": // found by FuzzOrderStatuses
+			return st, errors.New("empty order status")
+		case "ok", "success", "accepted", "filled", "resting":
+			// Success words without an id: not a rejection, and not known success either.
+			return OrderStatus{}, fmt.Errorf("order status %q names no order", st.Error)
+		}
 		return st, nil
 	}
 	var sh orderStatusShape
 	if err := json.Unmarshal(raw, &sh); err != nil {
 		return st, err
 	}
-	st.Error = rawText(sh.Error, "")
+	st.Error = errorText(sh.Error)
 	inner := &sh.oidFields
 	switch {
 	case sh.Resting != nil:
@@ -120,11 +148,35 @@ func parseOrderStatus(raw json.RawMessage) (OrderStatus, error) {
 	if inner.Oid != nil {
 		st.Oid = *inner.Oid
 	}
-	st.TotalSize, st.AvgPrice = inner.TotalSz, inner.AvgPx
-	if st.Oid == 0 && st.Error == "" {
+	st.TotalSize, st.AvgPrice = inner.fill()
+	st.State = text.Clean(truncate(inner.State, 20))
+	switch st.State {
+	case "open":
+		st.Resting = true
+	case "filled":
+		st.Filled = true
+	}
+	if st.TotalSize.Valid && st.TotalSize.Decimal.IsNegative() || st.AvgPrice.Valid && st.AvgPrice.Decimal.IsNegative() {
+		return st, fmt.Errorf("negative fill in %s", truncate(string(raw), 80))
+	}
+	// {filled:{total_size, average_price}} carries no oid in a public bot's reading: the fill
+	// itself says what happened.
+	known := st.Oid != 0 || st.Error != "" || (st.Filled && st.TotalSize.Valid && st.TotalSize.Decimal.IsPositive())
+	if !known {
 		return st, fmt.Errorf("no oid and no error in %s", truncate(string(raw), 80))
 	}
 	return st, nil
+}
+
+// errorText reads an order's error: "..." or {error:"..."}; "" when there is none.
+func errorText(raw json.RawMessage) string {
+	var inner struct {
+		Error json.RawMessage `json:"error"`
+	}
+	if t := bytes.TrimSpace(raw); len(t) > 0 && t[0] == '{' && json.Unmarshal(t, &inner) == nil && len(inner.Error) > 0 {
+		raw = inner.Error
+	}
+	return rawText(raw, "")
 }
 
 // OrderIDs lists the ids the exchange gave the placed orders, skipping rejected ones. Use

@@ -24,6 +24,14 @@ func TestOrderStatusShapes(t *testing.T) {
 		{`{"status":[{"resting":{"oid":7}},{"filled":{"oid":8,"totalSz":"0.1","avgPx":"50000.5"}},{"error":"post only would cross"}]}`,
 			[]OrderStatus{{Oid: 7, Resting: true}, {Oid: 8, Filled: true, TotalSize: OptDecimal{dec("0.1"), true}, AvgPrice: OptDecimal{dec("50000.5"), true}}, {Error: "post only would cross"}}},
 		{`{"statuses":["insufficient margin"]}`, []OrderStatus{{Error: "insufficient margin"}}},
+		// The public bot's array: snake_case fill figures, an oid-less fill, a nested error.
+		{`{"status":[{"resting":{"oid":3}},{"filled":{"total_size":"0.5","average_price":"3414.2","oid":4}},{"filled":{"total_size":"1","average_price":"10"}},{"error":{"error":"FOK not fillable"}}]}`,
+			[]OrderStatus{{Oid: 3, Resting: true}, {Oid: 4, Filled: true, TotalSize: OptDecimal{dec("0.5"), true}, AvgPrice: OptDecimal{dec("3414.2"), true}},
+				{Filled: true, TotalSize: OptDecimal{dec("1"), true}, AvgPrice: OptDecimal{dec("10"), true}}, {Error: "FOK not fillable"}}},
+		// The simulator's: the state says whether the remainder rests.
+		{`{"status":{"oid":9,"state":"open","totalSz":"0.2","avgPx":"100"}}`,
+			[]OrderStatus{{Oid: 9, Resting: true, TotalSize: OptDecimal{dec("0.2"), true}, AvgPrice: OptDecimal{dec("100"), true}, State: "open"}}},
+		{`{"status":{"oid":10,"state":"cancelled"}}`, []OrderStatus{{Oid: 10, State: "cancelled"}}},
 	}
 	for _, c := range cases {
 		got, err := txWithData(c.data).OrderStatuses()
@@ -35,7 +43,8 @@ func TestOrderStatusShapes(t *testing.T) {
 	if err != nil || len(ids) != 2 || ids[0] != 7 || ids[1] != 8 {
 		t.Fatalf("OrderIDs %v %v", ids, err)
 	}
-	for _, bad := range []string{``, `null`, `[]`, `{}`, `{"status":null}`, `{"status":[{}]}`, `{"status":[{"oid":"x"}]}`, `{"status":"[}`} {
+	for _, bad := range []string{``, `null`, `[]`, `{}`, `{"status":null}`, `{"status":[{}]}`, `{"status":[{"oid":"x"}]}`, `{"status":"[}`,
+		`{"status":[{"placed":{"oid":1}}]}`, `{"status":{"filled":{"total_size":"0"}}}`, `{"status":{"oid":1,"totalSz":"-1"}}`, `{"status":[""]}`} {
 		if _, err := txWithData(bad).OrderStatuses(); err == nil {
 			t.Errorf("%q accepted", bad)
 		}
@@ -181,4 +190,28 @@ func TestOpenOrdersFallsBackToHistory(t *testing.T) {
 	if _, err := c2.OpenOrders(context.Background(), "", PageParams{}); err == nil || rec2.count() != 1 {
 		t.Fatalf("500 on open_orders: %v after %d", err, rec2.count())
 	}
+}
+
+// FuzzOrderStatuses: whatever the answer, every order status read is either an id, a rejection or
+// a positive fill, and never a negative figure; anything else is an error ("outcome unknown").
+func FuzzOrderStatuses(f *testing.F) {
+	for _, s := range []string{`{"status":{"oid":1}}`, `{"status":[{"resting":{"oid":3}},{"filled":{"total_size":"0.5","average_price":"3414.2"}},{"error":{"error":"x"}}]}`,
+		`{"status":{"oid":9,"state":"open","totalSz":"0.2","avgPx":"100"}}`, `{"statuses":["no"]}`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, data string) {
+		sts, err := txWithData(data).OrderStatuses()
+		if err != nil {
+			return
+		}
+		for _, s := range sts {
+			fill := s.Filled && s.TotalSize.Valid && s.TotalSize.Decimal.IsPositive()
+			if s.Oid == 0 && s.Error == "" && !fill {
+				t.Fatalf("%q: status %+v says nothing", data, s)
+			}
+			if s.TotalSize.Decimal.IsNegative() || s.AvgPrice.Decimal.IsNegative() {
+				t.Fatalf("%q: negative %+v", data, s)
+			}
+		}
+	})
 }

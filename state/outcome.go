@@ -25,6 +25,9 @@ const (
 	// OutcomeCancelledCount: a cancel of many orders (an instrument's, or all) worked; Count says
 	// how many.
 	OutcomeCancelledCount
+	// OutcomeUnfilled: the order got an id, nothing of it filled and nothing rests (an IOC or
+	// market order with nothing to take within its bound, a FOK that could not fill whole).
+	OutcomeUnfilled
 )
 
 // Outcome is the one reading of the exchange's answer to an order or a cancel: the console's
@@ -53,24 +56,42 @@ type Outcome struct {
 // OrderOutcome reads the answer to a placed order of the given requested size (the first order
 // of the transaction).
 func OrderOutcome(resp api.TxResponse, requested decimal.Decimal) Outcome {
-	out := Outcome{Kind: OutcomeSent, Requested: requested, TxHash: resp.TxHash}
+	return OrderOutcomes(resp, []decimal.Decimal{requested})[0]
+}
+
+// OrderOutcomes reads the answer to a transaction of several orders, one outcome per requested
+// size, each order's own. An answer that cannot be read, or that lists a different number of
+// orders, is OutcomeSent for every order: what became of them is unknown, never success.
+func OrderOutcomes(resp api.TxResponse, requested []decimal.Decimal) []Outcome {
+	out := make([]Outcome, len(requested))
+	for i, r := range requested {
+		out[i] = Outcome{Kind: OutcomeSent, Requested: r, TxHash: resp.TxHash}
+	}
 	sts, err := resp.OrderStatuses()
-	if err != nil || len(sts) == 0 {
+	if err != nil || len(sts) != len(requested) {
 		return out
 	}
-	s := sts[0]
-	out.Oid, out.Resting = s.Oid, s.Resting
-	switch {
-	case s.Error != "":
-		out.Kind, out.Reason = OutcomeRejected, s.Error
-	case s.TotalSize.Valid && s.TotalSize.Decimal.IsPositive():
-		out.Kind, out.Filled, out.AvgPrice = OutcomeFilled, s.TotalSize.Decimal, s.AvgPrice
-	case s.Filled:
-		out.Kind = OutcomeFilled
-	default:
-		out.Kind = OutcomePlaced
+	for i, s := range sts {
+		out[i].read(s)
 	}
 	return out
+}
+
+// read fills the outcome in from one order's status.
+func (o *Outcome) read(s api.OrderStatus) {
+	o.Oid, o.Resting = s.Oid, s.Resting
+	switch {
+	case s.Error != "":
+		o.Kind, o.Reason = OutcomeRejected, s.Error
+	case s.TotalSize.Valid && s.TotalSize.Decimal.IsPositive():
+		o.Kind, o.Filled, o.AvgPrice = OutcomeFilled, s.TotalSize.Decimal, s.AvgPrice
+	case s.Filled:
+		o.Kind = OutcomeFilled
+	case s.State == "cancelled":
+		o.Kind = OutcomeUnfilled
+	default:
+		o.Kind = OutcomePlaced
+	}
 }
 
 // CancelOutcome reads the answer to the cancel of one order. An answer without readable statuses
@@ -116,7 +137,8 @@ func (o Outcome) Remaining() decimal.Decimal {
 }
 
 // Word is the outcome in one word, as scripts read it: filled, resting, accepted (an id, neither
-// resting nor filled), rejected, cancelled, failed, or sent (the answer did not say).
+// resting nor filled), unfilled (an id, nothing filled, nothing rests), rejected, cancelled,
+// failed, or sent (the answer did not say).
 func (o Outcome) Word() string {
 	switch o.Kind {
 	case OutcomeFilled:
@@ -132,6 +154,8 @@ func (o Outcome) Word() string {
 		return "cancelled"
 	case OutcomeCancelFailed:
 		return "failed"
+	case OutcomeUnfilled:
+		return "unfilled"
 	}
 	return "sent"
 }

@@ -131,3 +131,32 @@ func TestSumFillsPerOrder(t *testing.T) {
 		t.Fatalf("count %d", b.Count)
 	}
 }
+
+// TestOrderOutcomesEachOrder: with several orders each gets its own outcome, and the simulator's
+// "cancelled" with nothing filled is unfilled, not accepted. Guards: every order given the first
+// order's outcome; the cancelled-state branch dropped (word "accepted", a success to a script);
+// a count mismatch read as success for the orders that are listed.
+func TestOrderOutcomesEachOrder(t *testing.T) {
+	req := []decimal.Decimal{dec("1"), dec("2"), dec("3"), dec("4")}
+	outs := OrderOutcomes(tx(`{"status":[{"resting":{"oid":1}},{"filled":{"total_size":"0.5","average_price":"10","oid":2}},{"error":{"error":"FOK not fillable"}},{"oid":4,"state":"cancelled"}]}`), req)
+	words := ""
+	for _, o := range outs {
+		words += o.Word() + " "
+	}
+	if words != "resting filled rejected unfilled " {
+		t.Fatalf("words %q", words)
+	}
+	if !outs[1].Remaining().Equal(dec("1.5")) || !outs[1].AvgPrice.Decimal.Equal(dec("10")) || outs[2].Reason != "FOK not fillable" {
+		t.Fatalf("outcomes %+v", outs)
+	}
+	for _, o := range OrderOutcomes(tx(`{"status":[{"oid":1}]}`), req[:2]) {
+		if o.Kind != OutcomeSent {
+			t.Fatalf("one status for two orders read as %v", o.Word())
+		}
+	}
+	for _, data := range []string{`{"status":[{"placed":{"oid":1}}]}`, `{"status":"ok"}`, `{"result":1}`, `[]`} {
+		if o := OrderOutcome(tx(data), dec("1")); o.Kind != OutcomeSent || o.Word() != "sent" {
+			t.Fatalf("%s read as %s", data, o.Word())
+		}
+	}
+}

@@ -22,6 +22,8 @@ func orderOutcomeText(o state.Outcome, what string) (string, bool) {
 		return fmt.Sprintf("order %d filled: %s", o.Oid, what), false
 	case state.OutcomePlaced:
 		return fmt.Sprintf("order %d placed: %s", o.Oid, what), false
+	case state.OutcomeUnfilled:
+		return fmt.Sprintf("order %d filled nothing, cancelled (no liquidity within its price or FOK not fillable): %s", o.Oid, what), true
 	}
 	return "order sent: " + what + txText(o.TxHash), false
 }
