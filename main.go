@@ -14,6 +14,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"runtime/pprof"
 	"strings"
@@ -424,23 +425,41 @@ type guardConfig struct {
 func (g guardConfig) guard() (state.Guard, error) {
 	out := state.DefaultGuard()
 	for _, f := range []struct {
-		name, val string
-		dst       *decimal.Decimal
+		name, val, example string
+		dst                *decimal.Decimal
 	}{
-		{"max_price_distance", g.MaxPriceDistance, &out.MaxPriceDistance},
-		{"max_notional", g.MaxNotional, &out.MaxNotional},
-		{"max_market_notional", g.MaxMarketNotional, &out.MaxMarketNotional},
+		// Each setting's example is of its own kind: a fraction of the mark, or USD.
+		{"max_price_distance", g.MaxPriceDistance, "0.05 (5% from the mark)", &out.MaxPriceDistance},
+		{"max_notional", g.MaxNotional, "250000 (USD)", &out.MaxNotional},
+		{"max_market_notional", g.MaxMarketNotional, "100000 (USD)", &out.MaxMarketNotional},
 	} {
 		if f.val == "" {
 			continue
 		}
 		d, err := decimal.NewFromString(f.val)
 		if err != nil || d.IsNegative() {
-			return out, fmt.Errorf("config [guard] %s = %s: want a non-negative number such as \"0.05\"", f.name, text.Quote(f.val))
+			return out, fmt.Errorf("config [guard] %s = %s: want a non-negative number such as %s", f.name, text.Quote(f.val), f.example)
 		}
 		*f.dst = d
 	}
 	return out, nil
+}
+
+// knownSettings lists the config file's settings, read from fileConfig's own tags so the list
+// never misses one (it once left out fill_bell): top-level names, then [tables].
+func knownSettings() string {
+	var plain, tables []string
+	t := reflect.TypeFor[fileConfig]()
+	for i := range t.NumField() {
+		f := t.Field(i)
+		name, _, _ := strings.Cut(f.Tag.Get("toml"), ",")
+		if f.Type.Kind() == reflect.Struct || f.Type.Kind() == reflect.Map {
+			tables = append(tables, "["+name+"]")
+		} else {
+			plain = append(plain, name)
+		}
+	}
+	return strings.Join(append(plain, tables...), ", ")
 }
 
 // keyLikeNames are config keys that would hold key material; the config file refuses them.
@@ -493,7 +512,7 @@ func loadConfig(path string, stderr io.Writer) (fileConfig, error) {
 		}
 	}
 	if len(undecoded) > 0 {
-		return cfg, fmt.Errorf("config %s: unknown setting %s; known: network, url, action_type, account, keystore, agent_keystore, theme, watchlist, [poll], [guard], [keys]", path, text.Quote(undecoded[0].String()))
+		return cfg, fmt.Errorf("config %s: unknown setting %s; known: %s", path, text.Quote(undecoded[0].String()), knownSettings())
 	}
 	return cfg, nil
 }

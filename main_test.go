@@ -191,6 +191,10 @@ func TestConfigRefusesKeysAndTypos(t *testing.T) {
 		"[poll]\ntickers = \"1ms\"":      "too fast",
 		"[guard]\nmax_notional = \"-1\"": "non-negative",
 		`watchlist = "BTC"`:              "config",
+		// #24: the list of settings is complete, and each setting's example is its own.
+		`fill_bel = true`:                     "fill_bell, stream, [poll], [guard], [keys], [depth]",
+		"[guard]\nmax_notional = \"abc\"":     "such as 250000 (USD)",
+		"[guard]\nmax_price_distance = \"x\"": "such as 0.05 (5% from the mark)",
 	} {
 		p := writeConfig(t, body, 0o600)
 		cfg, err := loadConfig(p, &bytes.Buffer{})

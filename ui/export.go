@@ -15,8 +15,40 @@ import (
 	"github.com/tradedesk/tradedesk/ui/export"
 )
 
-// exportDir is where the console writes exports (the working directory).
-var exportDir = "."
+// exportDir is where the console writes exports ("": defaultExportDir). Tests point it at a
+// temporary directory.
+var exportDir = ""
+
+// defaultExportDir is $TRADEDESK_EXPORT_DIR, else the user's data directory's tradedesk/exports
+// ($XDG_DATA_HOME or ~/.local/share): one known place, not whatever directory the console was
+// started in. The notice names the file by its full path.
+func defaultExportDir() string {
+	if d := os.Getenv("TRADEDESK_EXPORT_DIR"); d != "" {
+		return d
+	}
+	base := os.Getenv("XDG_DATA_HOME")
+	if base == "" {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return "."
+		}
+		base = filepath.Join(home, ".local", "share")
+	}
+	return filepath.Join(base, "tradedesk", "exports")
+}
+
+// exportPath is the full path of an export file named name, its directory made if need be.
+func exportPath(name string) string {
+	dir := exportDir
+	if dir == "" {
+		dir = defaultExportDir()
+	}
+	_ = os.MkdirAll(dir, 0o700) // a failure shows when the file is created
+	if abs, err := filepath.Abs(dir); err == nil {
+		dir = abs
+	}
+	return filepath.Join(dir, name)
+}
 
 // exportJob is one export running in the background: every page of the list, written to a file.
 type exportJob struct {
@@ -49,7 +81,7 @@ func (exportDoneMsg) isPaneMsg()     {}
 func startExport(ex api.Exchange, what export.What, f export.Format, at time.Time) (*exportJob, tea.Cmd) {
 	ctx, cancel := context.WithCancel(context.Background())
 	job := &exportJob{what: what, format: f, cancel: cancel, events: make(chan tea.Msg, 1),
-		path: filepath.Join(exportDir, export.FileName(what, f, at))}
+		path: exportPath(export.FileName(what, f, at))}
 	user := ex.Address()
 	go func() {
 		n, err := writeExport(ctx, ex, user, job)

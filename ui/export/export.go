@@ -214,7 +214,7 @@ func FillColumns() []Column[api.Fill] {
 		{"time", func(f *api.Fill) string { return state.TimeText(f.BlockTime.Time, state.TimeExport) }},
 		{"instrument", func(f *api.Fill) string { return f.Instrument }},
 		{"instrument_id", func(f *api.Fill) string { return strconv.FormatInt(int64(f.InstrumentID), 10) }},
-		{"side", func(f *api.Fill) string { return f.Side }},
+		{"side", func(f *api.Fill) string { return sideWord(f.Side) }},
 		{"direction", func(f *api.Fill) string { return f.Direction }},
 		{"price", func(f *api.Fill) string { return f.Price.String() }},
 		{"size", func(f *api.Fill) string { return f.Size.String() }},
@@ -237,7 +237,7 @@ func OrderColumns() []Column[api.OrderRecord] {
 		{"instrument", func(o *api.OrderRecord) string { return o.Instrument }},
 		{"instrument_id", func(o *api.OrderRecord) string { return strconv.FormatInt(int64(o.InstrumentID), 10) }},
 		{"order_id", func(o *api.OrderRecord) string { return strconv.FormatUint(uint64(o.OrderID), 10) }},
-		{"side", func(o *api.OrderRecord) string { return o.Side }},
+		{"side", func(o *api.OrderRecord) string { return sideWord(o.Side) }},
 		{"type", func(o *api.OrderRecord) string { return state.OrderTypeText(o.Tpsl, o.IsMarket) }},
 		{"tif", func(o *api.OrderRecord) string { return o.Tif }},
 		{"post_only", func(o *api.OrderRecord) string { return strconv.FormatBool(o.PostOnly) }},
@@ -259,4 +259,13 @@ func OrderColumns() []Column[api.OrderRecord] {
 // FileName is a default output file name: tradedesk-fills-20260302-091500.csv.
 func FileName(what What, f Format, at time.Time) string {
 	return fmt.Sprintf("tradedesk-%s-%s.%s", what, at.UTC().Format("20060102-150405"), f)
+}
+
+// sideWord is a side as a spreadsheet reads it ("buy", "sell", not the wire's "b"); a side the
+// exchange may add later is kept as sent.
+func sideWord(side string) string {
+	if w := state.SideText(side); w != "?" {
+		return w
+	}
+	return side
 }

@@ -209,3 +209,21 @@ func TestCSVFormulaCellsAreText(t *testing.T) {
 		t.Errorf("row %v: want the cloid as text and the negative PnL as a number", recs[1])
 	}
 }
+
+// TestCSVSideIsAWord (#24 case 7): the side column says buy or sell, not the wire's b and s.
+func TestCSVSideIsAWord(t *testing.T) {
+	for _, c := range FillColumns() {
+		if c.Name == "side" {
+			if got := c.Value(&api.Fill{Side: api.SideBuy}); got != "buy" {
+				t.Errorf("fill side %q, want buy", got)
+			}
+		}
+	}
+	for _, c := range OrderColumns() {
+		if c.Name == "side" {
+			if got := c.Value(&api.OrderRecord{Side: api.SideSell}); got != "sell" {
+				t.Errorf("order side %q, want sell", got)
+			}
+		}
+	}
+}

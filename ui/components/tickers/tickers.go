@@ -61,6 +61,8 @@ type Pane struct {
 	prec    map[string]int32
 	w, h    int
 	shown   bool // the filter line is shown (the table is one line shorter)
+	// watchChecked: the watchlist was checked against the instruments (once, when they load).
+	watchChecked bool
 }
 
 // New is the tickers pane; the watchlist's instruments are favourites, listed first.
@@ -277,6 +279,25 @@ func (p *Pane) Selected() string {
 	return p.tickers[p.rows[p.tbl.Cursor]].Symbol
 }
 
+// checkWatchlist says, once the instruments are known, which watchlist entries name none (a typo,
+// a market of another exchange): they were dropped without a word.
+func (p *Pane) checkWatchlist() tea.Cmd {
+	if len(p.Store.Instruments()) == 0 {
+		return nil
+	}
+	p.watchChecked = true
+	var unknown []string
+	for _, s := range p.Watchlist() {
+		if _, ok := p.Store.Instrument(s); !ok {
+			unknown = append(unknown, s)
+		}
+	}
+	if len(unknown) == 0 {
+		return nil
+	}
+	return common.Notice(common.LevelWarn, "watchlist: no instrument named "+strings.Join(unknown, ", ")+" on this exchange (check the config file's watchlist)")
+}
+
 // refresh takes the store's tickers when they changed, starts flashes for moved marks, and
 // re-sorts. Rows render lazily in View, and only those on screen.
 func (p *Pane) refresh() tea.Cmd {
@@ -305,6 +326,11 @@ func (p *Pane) refresh() tea.Cmd {
 	if p.Instrument() == "" && len(p.rows) > 0 {
 		// The form starts on the first instrument listed.
 		cmds = append(cmds, common.SelectInstrument(p.Selected(), "", false))
+	}
+	if instrumentsChanged && !p.watchChecked {
+		if cmd := p.checkWatchlist(); cmd != nil {
+			cmds = append(cmds, cmd)
+		}
 	}
 	if started && !p.flashOn {
 		p.flashOn = true

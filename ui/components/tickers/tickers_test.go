@@ -20,6 +20,14 @@ var t0 = time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
 // marketStore holds three perps whose marks are not in name order.
 func marketStore(clock func() time.Time) *state.Store {
 	s := state.New(clock)
+	im, tm := marketMsgs(clock)
+	s.Apply(im)
+	s.Apply(tm)
+	return s
+}
+
+// marketMsgs are the messages that fill marketStore.
+func marketMsgs(clock func() time.Time) (state.InstrumentsMsg, state.TickersMsg) {
 	var ins api.Instruments
 	var ts []api.Ticker
 	for i, m := range []struct{ name, mark string }{{"BTC-PERP", "97000"}, {"DOGE-PERP", "0.38"}, {"ETH-PERP", "3400"}} {
@@ -28,9 +36,7 @@ func marketStore(clock func() time.Time) *state.Store {
 		px := decimal.RequireFromString(m.mark)
 		ts = append(ts, api.Ticker{Symbol: m.name, MarkPrice: px, LastPrice: px, BestBidPrice: px, BestAskPrice: px})
 	}
-	s.Apply(state.InstrumentsMsg{Gen: 1, At: clock(), Instruments: ins})
-	s.Apply(state.TickersMsg{Gen: 1, At: clock(), Tickers: ts})
-	return s
+	return state.InstrumentsMsg{Gen: 1, At: clock(), Instruments: ins}, state.TickersMsg{Gen: 1, At: clock(), Tickers: ts}
 }
 
 func newPane(t *testing.T, watchlist ...string) (*Pane, *common.Common) {
@@ -181,5 +187,41 @@ func TestLayoutOfTheFilterAndFavourites(t *testing.T) {
 	press(p, "f")
 	if !p.favs["BTC-PERP"] || p.favs["ETH-PERP"] {
 		t.Errorf("f after unstarring starred the wrong row: %v", p.favs)
+	}
+}
+
+// TestUnknownWatchlistEntryIsReported (#24 case 7): a watchlist entry that names no instrument is
+// reported once the instruments load, not dropped without a word.
+func TestUnknownWatchlistEntryIsReported(t *testing.T) {
+	c := commontest.NewCommon(t, state.New(func() time.Time { return t0 }), func() time.Time { return t0 })
+	p := New(c, []string{"ETH-PERP", "NOPE-PERP"})
+	p.SetSize(120, 10)
+	if cmd := p.Update(common.DataMsg{Kind: state.KindTickers}); cmd != nil {
+		if n, ok := cmd().(common.NoticeMsg); ok {
+			t.Fatalf("reported before the instruments loaded: %q", n.Text)
+		}
+	}
+	im, tm := marketMsgs(func() time.Time { return t0 })
+	c.Store.Apply(im)
+	c.Store.Apply(tm)
+	var notice string
+	var find func(tea.Msg)
+	find = func(msg tea.Msg) {
+		switch m := msg.(type) {
+		case common.NoticeMsg:
+			notice = m.Text
+		case tea.BatchMsg:
+			for _, cmd := range m {
+				if cmd != nil {
+					find(cmd())
+				}
+			}
+		}
+	}
+	if cmd := p.Update(common.DataMsg{Kind: state.KindInstruments}); cmd != nil {
+		find(cmd())
+	}
+	if !strings.Contains(notice, "NOPE-PERP") || strings.Contains(notice, "ETH-PERP") {
+		t.Errorf("notice %q, want one naming NOPE-PERP only", notice)
 	}
 }
