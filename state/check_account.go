@@ -33,6 +33,7 @@ func (c *checker) account() {
 	c.out.Preview.FeeReserve = need.Fee
 	c.out.Preview.UtilizationAfter = MarginUtilizationAfter(c.s.account(), need.Margin.Sub(c.released(pos, signed)))
 	c.out.Preview.LiquidationEstimate = c.liquidation(pos, signed, lev)
+	c.fillMargin(rule, pos)
 	if !need.Grows() {
 		return
 	}

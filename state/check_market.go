@@ -37,6 +37,7 @@ func (c *checker) market() {
 	c.minNotional()
 	c.takerOrMaker(t, hasTicker)
 	c.reduceOnly()
+	c.walk()
 }
 
 // worstPrice is ref moved by the slippage against the trader, rounded to the tick, and at least

@@ -111,6 +111,9 @@ type Preview struct {
 	Leverage            decimal.Decimal // the leverage margin was computed at
 	UtilizationAfter    decimal.Decimal // account initial margin utilization after the order, percent
 	LiquidationEstimate decimal.Decimal // estimated liquidation price of the resulting position; zero if none
+	// Walk is what the order book gives an order that takes liquidity (market, crossing limit):
+	// expected average, slippage, how much fills within the price; Known is false otherwise.
+	Walk BookWalk
 }
 
 // CheckedOrder is an intent that passed (or partly passed) CheckOrder: the wire order to sign, the

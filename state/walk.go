@@ -1,0 +1,136 @@
+package state
+
+import (
+	"fmt"
+
+	"github.com/shopspring/decimal"
+	"github.com/tradedesk/tradedesk/api"
+)
+
+// BookWalk is what the order book, as the store holds it, gives an order that takes liquidity:
+// the preview of a market order or a crossing limit. Every figure is from the book, not the mid.
+type BookWalk struct {
+	Known    bool            // a sound book of the instrument was loaded and walked
+	Fillable decimal.Decimal // size the book holds at or better than the order's price (its worst price for a market order)
+	AvgPrice decimal.Decimal // expected average price of the fillable size (zero when none)
+	Mid      decimal.Decimal // the book's mid the slippage is measured from
+	// SlippagePct and SlippageTicks are how far the expected average is from the mid, against
+	// the trader (positive: worse than the mid), in percent and in ticks.
+	SlippagePct   decimal.Decimal
+	SlippageTicks decimal.Decimal
+	// FillMargin and FillUtilization are the initial margin and the account's utilization (percent)
+	// after what will really fill (perpetuals; zero otherwise).
+	FillMargin      decimal.Decimal
+	FillUtilization decimal.Decimal
+}
+
+// Short reports whether the book cannot fill all of size within the order's price.
+func (w BookWalk) Short(size decimal.Decimal) bool {
+	return w.Known && w.Fillable.LessThan(size)
+}
+
+// walkLevels takes size from levels (best first) at prices no worse than limit: the size taken
+// and its cost (sum of size times price). A buy takes asks at or below limit, a sell bids at or
+// above it.
+func walkLevels(levels []api.BookLevel, buy bool, size, limit decimal.Decimal) (taken, cost decimal.Decimal) {
+	for _, l := range levels {
+		if !taken.LessThan(size) {
+			break
+		}
+		if (buy && l.Price.GreaterThan(limit)) || (!buy && l.Price.LessThan(limit)) {
+			break
+		}
+		q := decimal.Min(l.Size, size.Sub(taken))
+		taken = taken.Add(q)
+		cost = cost.Add(q.Mul(l.Price))
+	}
+	return taken, cost
+}
+
+// walkBook walks symbol's book for an order of size on side up to limit; Known is false when the
+// store holds no sound book with both sides.
+func (s *Store) walkBook(symbol, side string, size, limit, tick decimal.Decimal) BookWalk {
+	b := s.bookData().books[symbol]
+	if b == nil || !b.loaded || b.err != "" || len(b.bids) == 0 || len(b.asks) == 0 {
+		return BookWalk{}
+	}
+	buy := side == api.SideBuy
+	levels := b.bids
+	if buy {
+		levels = b.asks
+	}
+	w := BookWalk{Known: true, Mid: b.bids[0].Price.Add(b.asks[0].Price).Div(two)}
+	taken, cost := walkLevels(levels, buy, size, limit)
+	w.Fillable = taken
+	if !taken.IsPositive() {
+		return w
+	}
+	w.AvgPrice = cost.Div(taken)
+	diff := w.AvgPrice.Sub(w.Mid)
+	if !buy {
+		diff = diff.Neg()
+	}
+	w.SlippagePct = diff.Div(w.Mid).Mul(hundred)
+	if tick.IsPositive() {
+		w.SlippageTicks = diff.Div(tick)
+	}
+	return w
+}
+
+var two = decimal.NewFromInt(2)
+
+// walk fills in the book walk of an order that takes liquidity at once, and says in words when
+// the book cannot fill all of it within its price.
+func (c *checker) walk() {
+	takes := c.in.Type == Market || (c.in.Type == Limit && c.out.Preview.Taker)
+	if !takes {
+		return
+	}
+	inst := c.out.Instrument
+	w := c.s.walkBook(inst.Name, c.side, c.size, c.price, inst.TickSize)
+	c.out.Preview.Walk = w
+	if !w.Short(c.size) {
+		return
+	}
+	if c.out.Wire.Tif == api.TifGTC && c.in.Type == Limit {
+		// The remainder rests at the trader's own price: said, but no typed confirmation.
+		c.out.Warnings = append(c.out.Warnings, c.shortWords(w))
+		return
+	}
+	c.warn(c.shortWords(w))
+}
+
+// shortWords says what becomes of the part of the order the book cannot fill.
+func (c *checker) shortWords(w BookWalk) string {
+	inst := c.out.Instrument
+	sd, pd := inst.SizeDecimals(), inst.PriceDecimals()
+	have := fmt.Sprintf("the book holds only %s of %s %s at or better than %s",
+		FormatSize(w.Fillable, sd), FormatSize(c.size, sd), inst.Name, FormatPrice(c.price, pd))
+	rest := FormatSize(c.size.Sub(w.Fillable), sd)
+	switch c.out.Wire.Tif {
+	case api.TifFOK:
+		return have + ": this FOK order would fill nothing and be cancelled"
+	case api.TifGTC:
+		return have + ": " + rest + " would rest on the book at " + FormatPrice(c.price, pd)
+	}
+	if c.in.Type == Market {
+		return have + " (the slippage bound): " + rest + " would not fill and be cancelled"
+	}
+	return have + ": " + rest + " would not fill and be cancelled (IOC)"
+}
+
+// fillMargin is the margin and utilization after what the book will really fill, by the same
+// rule as the whole order's (api.MarginOrder), on the fillable size.
+func (c *checker) fillMargin(rule api.MarginOrder, pos api.Position) {
+	w := &c.out.Preview.Walk
+	if !w.Known || c.in.ReduceOnly {
+		return
+	}
+	rule.Size = w.Fillable
+	signed := w.Fillable
+	if c.side == api.SideSell {
+		signed = signed.Neg()
+	}
+	w.FillMargin = rule.Need().Margin
+	w.FillUtilization = MarginUtilizationAfter(c.s.account(), w.FillMargin.Sub(c.released(pos, signed)))
+}
