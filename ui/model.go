@@ -104,11 +104,13 @@ type Model struct {
 	feed *feed.Feed // the one scheduler: the root's polls and the panes' own requests
 	// stream is the exchange's WebSocket beside the polls (nil: none); streamSym is the instrument
 	// whose book and trades it carries, streamSubs their subscriptions.
-	stream     *api.Stream
-	streamSym  string
-	streamSubs chan *api.Subscription
-	streamOff  string
-	kinds      []state.Kind // the kinds the root polls
+	stream    *api.Stream
+	streamSym string
+	// streamedKinds records which kinds had the streaming stale window last (syncStaleWindows).
+	streamedKinds map[state.Kind]bool
+	streamSubs    chan *api.Subscription
+	streamOff     string
+	kinds         []state.Kind // the kinds the root polls
 
 	pipe        pipeline
 	quitArmed   bool // quit was pressed once while an action was out

@@ -183,6 +183,7 @@ func (m *Model) refreshNow(kinds ...state.Kind) tea.Cmd { return m.feed.Refresh(
 // told what changed, a failure shows in the message line.
 func (m *Model) onFeed(msg feed.Msg) tea.Cmd {
 	r := m.feed.Update(msg)
+	m.syncStaleWindows()
 	if r.Msg == nil && len(r.Msgs) == 0 {
 		return r.Cmd
 	}

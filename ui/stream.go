@@ -19,6 +19,12 @@ import (
 // the stream missed.
 const ReconcileEvery = 30 * time.Second
 
+// streamingStaleAfter is how old a streamed kind's data may get before it counts as stale while the
+// stream is up. Its records come only when something changes, so a quiet account is not stale data:
+// the stream's heartbeat drops a dead connection within 40 s (polling then takes over at the
+// design's cadence and window), and the reconcile poll confirms every kind each ReconcileEvery.
+const streamingStaleAfter = 2*ReconcileEvery + 10*time.Second
+
 // streamKinds are the kinds the stream carries: market data always, the account's when there is
 // one.
 func streamKinds(hasAccount bool) []state.Kind {
@@ -27,6 +33,30 @@ func streamKinds(hasAccount bool) []state.Kind {
 		ks = append(ks, state.KindAccount, state.KindPositions, state.KindOrders, state.KindFills)
 	}
 	return ks
+}
+
+// syncStaleWindows gives each kind the stream carries the stale window of its route: the
+// streaming window while the stream is up, its own otherwise. It changes the store only when a
+// kind's route changed.
+func (m *Model) syncStaleWindows() {
+	if m.stream == nil {
+		return
+	}
+	for _, k := range streamKinds(m.ex.Address() != "") {
+		up := m.feed.Streaming(k)
+		if m.streamedKinds[k] == up {
+			continue
+		}
+		if m.streamedKinds == nil {
+			m.streamedKinds = map[state.Kind]bool{}
+		}
+		m.streamedKinds[k] = up
+		window := state.DefaultStaleAfter(k)
+		if up {
+			window = max(window, streamingStaleAfter)
+		}
+		m.store.SetStaleAfter(k, window)
+	}
 }
 
 // addStream plugs the stream into the feed.

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -30,6 +31,7 @@ type streamConsole struct {
 	other  *api.Client // a second account, the bot's counterparty
 	stream *api.Stream
 	dr     *driver
+	skew   atomic.Int64 // added to the store's clock: a test makes the market quiet for that long
 }
 
 func newStreamConsole(t *testing.T, stream bool) *streamConsole {
@@ -61,6 +63,7 @@ func newStreamConsoleVia(t *testing.T, stream bool, wrap func(http.Handler) http
 	cfg := Config{Exchange: console, Keys: mustKeys(t), Theme: testTheme, Mode: ModeDemo, Network: "demo",
 		Instrument: "BTC-PERP", Intervals: Intervals{Timeout: 3 * time.Second, MaxBackoff: 2 * time.Second}}
 	c := &streamConsole{sim: s, bot: bot, other: other}
+	cfg.Clock = func() time.Time { return time.Now().Add(time.Duration(c.skew.Load())) }
 	if stream {
 		u, _ := api.StreamURL(srv.URL)
 		c.stream = api.NewStream(u, api.WithStreamBackoff(200*time.Millisecond, time.Second))
