@@ -133,3 +133,20 @@ func TestSideKeysStartOnTheFirstField(t *testing.T) {
 		}
 	}
 }
+
+// TestAValueTheFormSetsLeavesTheCursorAtItsEnd (#24 case 5): after the form puts a value in a
+// field (here the price, over a shorter one typed before), typing goes after it (mutation: drop
+// the CursorEnd, and the cursor stays inside the old value's length).
+func TestAValueTheFormSetsLeavesTheCursorAtItsEnd(t *testing.T) {
+	p := newForm(t, new(bool))
+	p.Focus(FieldPrice)
+	for _, r := range "96" {
+		p.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}})
+	}
+	p.inputs[FieldPrice].SetCursor(0) // the trader moved back into what they typed
+	p.SetValue(FieldPrice, "97000.1")
+	p.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{'5'}})
+	if got := p.Value(FieldPrice); got != "97000.15" {
+		t.Errorf("price %q after the form set 97000.1 and 5 was typed, want 97000.15", got)
+	}
+}

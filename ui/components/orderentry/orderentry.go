@@ -180,7 +180,7 @@ func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 		p.focusField()
 		p.check()
 	case common.InstrumentMsg:
-		p.inputs[FieldInstrument].SetValue(msg.Symbol)
+		setText(p.inputs[FieldInstrument], msg.Symbol)
 		p.inputs[FieldInstrument].CursorEnd()
 		if msg.Side != "" {
 			// b/s start a new order: nothing typed before is kept, so the cursor never lands
@@ -320,7 +320,7 @@ func (p *Pane) fillPrice(get func(api.Ticker) decimal.Decimal) {
 	if !v.IsPositive() {
 		return
 	}
-	p.inputs[p.field].SetValue(state.RoundToStep(v, in.TickSize).StringFixed(in.PriceDecimals()))
+	setText(p.inputs[p.field], state.RoundToStep(v, in.TickSize).StringFixed(in.PriceDecimals()))
 	p.inputs[p.field].CursorEnd()
 	p.touched[p.field] = true
 	p.check()
@@ -331,7 +331,7 @@ func (p *Pane) fillPrice(get func(api.Ticker) decimal.Decimal) {
 func (p *Pane) useSuggestion() {
 	for _, e := range p.errs {
 		if f, ok := fieldOfError[e.Field]; ok && f == p.field && e.Suggest != "" && p.inputs[f] != nil {
-			p.inputs[f].SetValue(e.Suggest)
+			setText(p.inputs[f], e.Suggest)
 			p.inputs[f].CursorEnd()
 			p.touched[f] = true
 			p.check()
@@ -364,7 +364,7 @@ func (p *Pane) complete() bool {
 	if c == "" || c == p.inputs[FieldInstrument].Value() {
 		return false
 	}
-	p.inputs[FieldInstrument].SetValue(c)
+	setText(p.inputs[FieldInstrument], c)
 	p.inputs[FieldInstrument].CursorEnd()
 	p.check()
 	return true
@@ -559,7 +559,7 @@ func (p *Pane) SetValue(f Field, v string) {
 	if p.inputs[f] == nil {
 		return
 	}
-	p.inputs[f].SetValue(v)
+	setText(p.inputs[f], v)
 	p.check()
 }
 
@@ -589,3 +589,11 @@ func (p *Pane) Side() string { return p.side }
 
 // ReduceOnly reports whether the order is reduce-only.
 func (p *Pane) ReduceOnly() bool { return p.reduce }
+
+// setText puts a value the form chose (an instrument picked, a price filled, a suggestion) in a
+// field with the cursor at its end, so typing goes after it and Ctrl+U clears all of it (#24:
+// the cursor stayed where it was, and typing made "ETH-PERPP").
+func setText(in *textinput.Model, v string) {
+	in.SetValue(v)
+	in.CursorEnd()
+}
