@@ -290,7 +290,10 @@ type response struct {
 // error. For /exchange (exchange true) failures after the request may have been written are
 // marked ambiguous. A 2xx error body returns both the response and a KindServer error. The caller
 // logs the attempt once it knows its outcome.
-func (c *Client) post(ctx context.Context, op, path string, body []byte, exchange bool) (*response, []byte, *Error) {
+//
+// limit, when above 0, is the most entries a list of a 2xx answer may hold: the body is checked
+// as it is read (AnswerScan) and the reading stops at the first piece over a limit.
+func (c *Client) post(ctx context.Context, op, path string, body []byte, exchange bool, limit int) (*response, []byte, *Error) {
 	if c.configErr != nil {
 		return nil, nil, &Error{Kind: KindInvalid, Op: op, Message: c.configErr.Error()}
 	}
@@ -329,7 +332,7 @@ func (c *Client) post(ctx context.Context, op, path string, body []byte, exchang
 	if exchange && resp.StatusCode >= 300 && resp.StatusCode < 400 {
 		return nil, nil, redirected(op, resp)
 	}
-	return c.readResponse(ctx, op, resp, exchange)
+	return c.readResponse(ctx, op, resp, exchange, limit)
 }
 
 // errCrossOrigin is the redirect an /info request refuses: to another scheme or host.
@@ -373,9 +376,23 @@ func redirected(op string, resp *http.Response) *Error {
 			"look it up by its cloid, never resend it blindly"}
 }
 
-func (c *Client) readResponse(ctx context.Context, op string, resp *http.Response, exchange bool) (*response, []byte, *Error) {
-	data, err := io.ReadAll(io.LimitReader(resp.Body, c.maxBody+1))
+func (c *Client) readResponse(ctx context.Context, op string, resp *http.Response, exchange bool, limit int) (*response, []byte, *Error) {
 	ok2xx := resp.StatusCode >= 200 && resp.StatusCode < 300
+	if !ok2xx {
+		limit = 0 // an error body is read as it is (up to the cap), and quoted
+	}
+	data, err, over := c.readBody(resp, limit)
+	if over != nil {
+		kind := KindDecode
+		if over.TooMany {
+			kind = KindTooLarge
+		}
+		return nil, data, &Error{Kind: kind, Op: op, Status: resp.StatusCode, Message: over.Error(), Err: over}
+	}
+	if errors.Is(err, errOverCap) {
+		return nil, nil, &Error{Kind: KindTooLarge, Op: op, Status: resp.StatusCode, ambiguous: exchange && ok2xx,
+			Message: fmt.Sprintf("body of %d bytes over the %d-byte cap", resp.ContentLength, c.maxBody)}
+	}
 	if err != nil {
 		e := transportError(ctx, op, err)
 		e.Status = resp.StatusCode
@@ -405,6 +422,54 @@ func (c *Client) readResponse(ctx context.Context, op string, resp *http.Respons
 		return r, data, &Error{Kind: KindServer, Op: op, Status: resp.StatusCode, Message: m}
 	}
 	return r, data, nil
+}
+
+// errOverCap is a body whose stated length is over the cap: it is not read.
+var errOverCap = errors.New("body over the cap")
+
+// readBody reads a body up to the cap (one byte more, to tell a body over it). A body that says
+// its length is read into a buffer of that size; one over the cap is not read at all. With a
+// limit above 0 each piece read is scanned (AnswerScan) and the reading stops at the first piece
+// over a limit, which over reports.
+func (c *Client) readBody(resp *http.Response, limit int) (data []byte, err error, over *LimitError) {
+	if resp.ContentLength > c.maxBody {
+		return nil, errOverCap, nil
+	}
+	var scan *AnswerScan
+	if limit > 0 {
+		scan = NewAnswerScan(limit)
+	}
+	size := 64 << 10
+	if resp.ContentLength > 0 {
+		size = int(resp.ContentLength) + 1
+	}
+	buf := make([]byte, 0, size)
+	r := io.LimitReader(resp.Body, c.maxBody+1)
+	for {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		n, rerr := r.Read(buf[len(buf):cap(buf)])
+		if scan != nil && n > 0 {
+			if serr := scan.Write(buf[len(buf) : len(buf)+n]); serr != nil {
+				over, _ = serr.(*LimitError)
+				return buf[:len(buf)+n], nil, over
+			}
+		}
+		buf = buf[:len(buf)+n]
+		if rerr == io.EOF {
+			if scan != nil && int64(len(buf)) <= c.maxBody {
+				if serr := scan.Close(); serr != nil {
+					over, _ = serr.(*LimitError)
+					return buf, nil, over
+				}
+			}
+			return buf, nil, nil
+		}
+		if rerr != nil {
+			return buf, rerr, nil
+		}
+	}
 }
 
 func transportError(ctx context.Context, op string, err error) *Error {

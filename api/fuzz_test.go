@@ -88,9 +88,9 @@ func FuzzResponseDecoders(f *testing.F) {
 		resp := &response{status: 200, body: b}
 		_, _ = txOutcome("fuzz", resp, nil)
 		var sum AccountSummary
-		_ = New("http://x").decodeResult(context.Background(), "fuzz", resp, &sum, MaxMarketRecords)
+		_ = New("http://x").decodeResult(context.Background(), "fuzz", resp, &sum)
 		var pg Page[Fill]
-		_ = New("http://x").decodeResult(context.Background(), "fuzz", resp, pageOf(&pg), MaxMarketRecords)
+		_ = New("http://x").decodeResult(context.Background(), "fuzz", resp, pageOf(&pg))
 		_ = debugBody(b)
 		_ = redactSignatures(string(b))
 		r := TxResponse{Data: bytes.TrimSpace(b)}

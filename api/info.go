@@ -103,9 +103,9 @@ func (c *Client) info(ctx context.Context, method string, params, out any) error
 	for attempt := 1; ; attempt++ {
 		cl.attempt = attempt
 		start := time.Now()
-		r, reply, e := c.post(ctx, op, "/info", body, false)
+		r, reply, e := c.post(ctx, op, "/info", body, false, limit)
 		if e == nil {
-			e = c.decodeResult(ctx, op, r, out, limit)
+			e = c.decodeResult(ctx, op, r, out)
 			c.logCall(ctx, cl, start, body, reply, r.status, e)
 			if e != nil {
 				return e
@@ -123,18 +123,11 @@ func (c *Client) info(ctx context.Context, method string, params, out any) error
 	}
 }
 
-// decodeResult checks a 2xx body against limit (no list longer) and decodes it into out; a
+// decodeResult decodes a 2xx body (checked against the limits as it was read) into out; a
 // mismatch is a KindDecode error. A JSON object that fills none of a record's fields (an answer
 // to another question) is a mismatch too. A list answer (see rows) drops its bad rows: each is
 // logged and counted in the context's Drops.
-func (c *Client) decodeResult(ctx context.Context, op string, r *response, out any, limit int) *Error {
-	if err := CheckAnswer(r.body, limit); err != nil {
-		kind := KindDecode
-		if le, ok := err.(*LimitError); ok && le.TooMany {
-			kind = KindTooLarge
-		}
-		return &Error{Kind: kind, Op: op, Status: r.status, Message: err.Error(), Err: err}
-	}
+func (c *Client) decodeResult(ctx context.Context, op string, r *response, out any) *Error {
 	into := out
 	if rd, ok := out.(rowsDecoder); ok {
 		into = rd.target()

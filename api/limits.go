@@ -78,71 +78,135 @@ func (e *LimitError) Error() string { return e.What }
 // nothing: no array holds more than maxItems elements and no object more than maxItems members,
 // nothing nests deeper than MaxDepth, and no number (bare, or as a whole string) is longer than
 // 80 characters or has an exponent beyond ±64 (a decimal "1e999999999" would print as a
-// gigabyte). It does not check the grammar: the decoder does. The poll decode and the stream
-// decode both call it.
+// gigabyte). It does not check the grammar: the decoder does. The poll decode (as the body is
+// read, see AnswerScan) and the stream decode both call it.
 func CheckAnswer(b []byte, maxItems int) error {
-	var sc shapeScan
-	sc.max = maxItems
-	for i := 0; i < len(b); i++ {
-		var err error
-		switch c := b[i]; {
+	sc := NewAnswerScan(maxItems)
+	if err := sc.Write(b); err != nil {
+		return err
+	}
+	return sc.Close()
+}
+
+// AnswerScan is CheckAnswer fed a piece at a time, as a body is read: the reading stops at the
+// first piece over a limit, so a 14 MB list of 380,000 records is refused after its first 5,000
+// and an endless body after as many, never read to the end.
+type AnswerScan struct {
+	max   int
+	depth int
+	n     [MaxDepth + 1]int  // values seen in the open container at each depth
+	obj   [MaxDepth + 1]bool // the container at that depth is an object (keys count as values)
+	// The token that a piece ended inside: a string (escape: after a backslash) or a bare
+	// number or literal; tok holds its first bytes, toklen its length.
+	inString, escape, inBare bool
+	tok                      [maxNumberLen + 2]byte
+	toklen                   int
+	err                      error
+}
+
+// NewAnswerScan starts a scan with maxItems entries per list at most.
+func NewAnswerScan(maxItems int) *AnswerScan { return &AnswerScan{max: maxItems} }
+
+// Write scans the next piece of the answer; once over a limit it returns the *LimitError, and
+// again on every later call.
+func (sc *AnswerScan) Write(b []byte) error {
+	for i := 0; i < len(b) && sc.err == nil; i++ {
+		c := b[i]
+		switch {
+		case sc.inString:
+			sc.stringByte(c)
+		case sc.inBare:
+			if strings.IndexByte(" \t\r\n,:]}[{\"", c) < 0 {
+				sc.keep(c)
+				continue
+			}
+			sc.endBare()
+			i-- // the byte after the token is read again
 		case c == '[' || c == '{':
-			err = sc.open(c == '{')
+			sc.open(c == '{')
 		case c == ']' || c == '}':
 			if sc.depth > 0 {
 				sc.depth--
 			}
 		case c == '"':
-			j := stringEnd(b, i)
-			if err = checkNumberText(b[i+1 : max(i+1, j-1)]); err == nil { // j-1: the closing quote
-				err = sc.value()
-			}
-			i = j - 1
+			sc.inString, sc.toklen = true, 0
 		case c == '-' || (c >= '0' && c <= '9') || c == 't' || c == 'f' || c == 'n':
-			j := i
-			for j < len(b) && strings.IndexByte(" \t\r\n,:]}", b[j]) < 0 {
-				j++
-			}
-			if err = checkNumberText(b[i:j]); err == nil {
-				err = sc.value()
-			}
-			i = j - 1
-		}
-		if err != nil {
-			if _, ok := err.(*LimitError); !ok {
-				err = &LimitError{What: err.Error()}
-			}
-			return err
+			sc.inBare, sc.toklen = true, 0
+			sc.keep(c)
 		}
 	}
-	return nil
+	return sc.err
 }
 
-// shapeScan is CheckAnswer's state: the open arrays and objects and what each holds so far.
-type shapeScan struct {
-	max   int
-	depth int
-	n     [MaxDepth + 1]int  // values seen in the open container at each depth
-	obj   [MaxDepth + 1]bool // the container at that depth is an object (keys count as values)
+// Close ends the answer: a number at the very end is checked.
+func (sc *AnswerScan) Close() error {
+	if sc.inBare && sc.err == nil {
+		sc.endBare()
+	}
+	return sc.err
+}
+
+// stringByte takes one byte inside a string.
+func (sc *AnswerScan) stringByte(c byte) {
+	switch {
+	case sc.escape:
+		sc.escape = false
+		sc.keep(c)
+	case c == '\\':
+		sc.escape = true
+		sc.keep(c)
+	case c == '"':
+		sc.inString = false
+		sc.endToken()
+	default:
+		sc.keep(c)
+	}
+}
+
+// keep records one byte of the current token: only as many as the number check needs.
+func (sc *AnswerScan) keep(c byte) {
+	if sc.toklen < len(sc.tok) {
+		sc.tok[sc.toklen] = c
+	}
+	sc.toklen++
+}
+
+func (sc *AnswerScan) endBare() {
+	sc.inBare = false
+	sc.endToken()
+}
+
+// endToken checks the token just ended as a number and counts it as a value.
+func (sc *AnswerScan) endToken() {
+	t := sc.tok[:min(sc.toklen, len(sc.tok))]
+	if sc.toklen > maxNumberLen && looksNumeric(t) {
+		sc.err = &LimitError{What: fmt.Sprintf("a number of %d characters: at most %d", sc.toklen, maxNumberLen)}
+		return
+	}
+	if err := checkNumberText(t); err != nil {
+		sc.err = &LimitError{What: err.Error()}
+		return
+	}
+	sc.value()
 }
 
 // open counts a container as a value of the one around it and enters it.
-func (sc *shapeScan) open(object bool) error {
-	if err := sc.value(); err != nil {
-		return err
+func (sc *AnswerScan) open(object bool) {
+	if sc.value(); sc.err != nil {
+		return
 	}
 	if sc.depth == MaxDepth {
-		return &LimitError{What: fmt.Sprintf("nested more than %d deep", MaxDepth)}
+		sc.err = &LimitError{What: fmt.Sprintf("nested more than %d deep", MaxDepth)}
+		return
 	}
 	sc.depth++
 	sc.n[sc.depth], sc.obj[sc.depth] = 0, object
-	return nil
 }
 
 // value counts one value (or key) in the open container and fails past the limit.
-func (sc *shapeScan) value() error {
+func (sc *AnswerScan) value() {
 	if sc.depth == 0 {
-		return nil
+		return
 	}
 	sc.n[sc.depth]++
 	limit := sc.max
@@ -150,20 +214,6 @@ func (sc *shapeScan) value() error {
 		limit = 2 * sc.max // a key and a value per member
 	}
 	if sc.n[sc.depth] > limit {
-		return &LimitError{What: fmt.Sprintf("over %d entries in one list", sc.max), TooMany: true}
+		sc.err = &LimitError{What: fmt.Sprintf("over %d entries in one list", sc.max), TooMany: true}
 	}
-	return nil
-}
-
-// stringEnd is the index just past the string that opens at b[i] (len(b) when it never closes).
-func stringEnd(b []byte, i int) int {
-	for j := i + 1; j < len(b); j++ {
-		switch b[j] {
-		case '\\':
-			j++
-		case '"':
-			return j + 1
-		}
-	}
-	return len(b)
 }

@@ -159,14 +159,23 @@ func IsKind(err error, k ErrorKind) bool {
 	return ok && e.Kind == k
 }
 
-// FuzzCheckAnswer: CheckAnswer never panics, and whatever it passes with a limit decodes into
+// FuzzCheckAnswer: CheckAnswer never panics, reads an answer in pieces as it does whole, and
+// whatever it passes with a limit decodes into
 // []json.RawMessage (when it is an array) with no more elements than the limit.
 func FuzzCheckAnswer(f *testing.F) {
 	for _, s := range []string{manyTickers(3), `{"a":[1,2,{"b":"1e9"}]}`, `[[[`, `"\"`, `["\\"]`, `[1e99999]`, `{"perps":[],"spot":[1]}`} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		if CheckAnswer(b, 3) != nil {
+		whole := CheckAnswer(b, 3)
+		sc := NewAnswerScan(3)
+		for i := 0; i < len(b); i += 7 { // as a body is read, in pieces
+			_ = sc.Write(b[i:min(i+7, len(b))])
+		}
+		if pieces := sc.Close(); (pieces == nil) != (whole == nil) {
+			t.Fatalf("whole: %v, in pieces: %v, for %q", whole, pieces, b)
+		}
+		if whole != nil {
 			return
 		}
 		var raws []json.RawMessage
