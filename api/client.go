@@ -381,7 +381,7 @@ func (c *Client) readResponse(ctx context.Context, op string, resp *http.Respons
 	if !ok2xx {
 		limit = 0 // an error body is read as it is (up to the cap), and quoted
 	}
-	data, err, over := c.readBody(resp, limit)
+	data, over, err := c.readBody(resp, limit)
 	if over != nil {
 		kind := KindDecode
 		if over.TooMany {
@@ -431,9 +431,9 @@ var errOverCap = errors.New("body over the cap")
 // its length is read into a buffer of that size; one over the cap is not read at all. With a
 // limit above 0 each piece read is scanned (AnswerScan) and the reading stops at the first piece
 // over a limit, which over reports.
-func (c *Client) readBody(resp *http.Response, limit int) (data []byte, err error, over *LimitError) {
+func (c *Client) readBody(resp *http.Response, limit int) (data []byte, over *LimitError, err error) {
 	if resp.ContentLength > c.maxBody {
-		return nil, errOverCap, nil
+		return nil, nil, errOverCap
 	}
 	var scan *AnswerScan
 	if limit > 0 {
@@ -453,7 +453,7 @@ func (c *Client) readBody(resp *http.Response, limit int) (data []byte, err erro
 		if scan != nil && n > 0 {
 			if serr := scan.Write(buf[len(buf) : len(buf)+n]); serr != nil {
 				over, _ = serr.(*LimitError)
-				return buf[:len(buf)+n], nil, over
+				return buf[:len(buf)+n], over, nil
 			}
 		}
 		buf = buf[:len(buf)+n]
@@ -461,13 +461,13 @@ func (c *Client) readBody(resp *http.Response, limit int) (data []byte, err erro
 			if scan != nil && int64(len(buf)) <= c.maxBody {
 				if serr := scan.Close(); serr != nil {
 					over, _ = serr.(*LimitError)
-					return buf, nil, over
+					return buf, over, nil
 				}
 			}
 			return buf, nil, nil
 		}
 		if rerr != nil {
-			return buf, rerr, nil
+			return buf, nil, rerr
 		}
 	}
 }
