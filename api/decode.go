@@ -154,7 +154,8 @@ func truncate(s string, n int) string {
 }
 
 // UnmarshalJSON implements json.Unmarshaler. It accepts the paged envelope with its numbers as
-// numbers or numeric strings, and also a bare array of records (read as a single page).
+// numbers or numeric strings, its keys in snake_case (the spec) or camelCase (totalPages,
+// hasNext: the npm SDK's fills), and also a bare array of records (read as a single page).
 func (p *Page[T]) UnmarshalJSON(b []byte) error { return p.decode(b, nil) }
 
 // decode is UnmarshalJSON with drop for the bad rows of the data (nil: a bad row fails the page;
@@ -173,13 +174,17 @@ func (p *Page[T]) decode(b []byte, drop dropFunc) error {
 		return nil
 	}
 	var aux struct {
-		Data       json.RawMessage `json:"data"`
-		Page       Int             `json:"page"`
-		Limit      Int             `json:"limit"`
-		TotalCount Int             `json:"total_count"`
-		TotalPages Int             `json:"total_pages"`
-		HasNext    bool            `json:"has_next"`
-		HasPrev    bool            `json:"has_prev"`
+		Data        json.RawMessage `json:"data"`
+		Page        Int             `json:"page"`
+		Limit       Int             `json:"limit"`
+		TotalCount  Int             `json:"total_count"`
+		TotalPages  Int             `json:"total_pages"`
+		HasNext     bool            `json:"has_next"`
+		HasPrev     bool            `json:"has_prev"`
+		TotalCountC *Int            `json:"totalCount"`
+		TotalPagesC *Int            `json:"totalPages"`
+		HasNextC    *bool           `json:"hasNext"`
+		HasPrevC    *bool           `json:"hasPrev"`
 	}
 	if err := json.Unmarshal(b, &aux); err != nil {
 		return err
@@ -192,6 +197,18 @@ func (p *Page[T]) decode(b []byte, drop dropFunc) error {
 	}
 	*p = Page[T]{Data: d, Page: int(aux.Page), Limit: int(aux.Limit), TotalCount: int(aux.TotalCount),
 		TotalPages: int(aux.TotalPages), HasNext: aux.HasNext, HasPrev: aux.HasPrev}
+	if aux.TotalCountC != nil {
+		p.TotalCount = int(*aux.TotalCountC)
+	}
+	if aux.TotalPagesC != nil {
+		p.TotalPages = int(*aux.TotalPagesC)
+	}
+	if aux.HasNextC != nil {
+		p.HasNext = *aux.HasNextC
+	}
+	if aux.HasPrevC != nil {
+		p.HasPrev = *aux.HasPrevC
+	}
 	return nil
 }
 
@@ -215,5 +232,102 @@ func (l *BookLevel) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	*l = BookLevel(v)
+	return nil
+}
+
+// UnmarshalJSON implements json.Unmarshaler: the instrument as instrument_name or symbol, the
+// sequence number as a number or a numeric string.
+func (o *OrderBook) UnmarshalJSON(b []byte) error {
+	var aux struct {
+		Name     string      `json:"instrument_name"`
+		Symbol   string      `json:"symbol"`
+		Bids     []BookLevel `json:"bids"`
+		Asks     []BookLevel `json:"asks"`
+		Time     Time        `json:"timestamp"`
+		Sequence TradeID     `json:"sequence_number"` // a non-negative integer, as text or number
+	}
+	if err := json.Unmarshal(b, &aux); err != nil {
+		return err
+	}
+	if aux.Name == "" {
+		aux.Name = aux.Symbol
+	}
+	*o = OrderBook{Symbol: aux.Name, Bids: aux.Bids, Asks: aux.Asks, Time: aux.Time, Sequence: uint64(aux.Sequence)}
+	return nil
+}
+
+// UnmarshalJSON implements json.Unmarshaler: coll_risk is an object in the spec and the Python
+// SDK, an array of such objects in the TypeScript SDKs; from an array the first element is read
+// (each declares one risk schedule per collateral), and an empty array or null is none.
+func (r *CollateralRisk) UnmarshalJSON(b []byte) error {
+	b = bytes.TrimSpace(b)
+	if len(b) > 0 && b[0] == '[' {
+		var list []json.RawMessage
+		if err := json.Unmarshal(b, &list); err != nil {
+			return fmt.Errorf("coll_risk: %v", err)
+		}
+		if len(list) == 0 {
+			*r = CollateralRisk{}
+			return nil
+		}
+		b = list[0]
+	}
+	if string(b) == "null" {
+		*r = CollateralRisk{}
+		return nil
+	}
+	if len(b) == 0 || b[0] != '{' {
+		return fmt.Errorf("coll_risk %s: want an object or an array of objects", truncate(string(b), 40))
+	}
+	type plain CollateralRisk
+	var v struct {
+		plain
+		WeightTiersC           []WeightTier     `json:"weightTiers"`
+		MaxMarginCapC          *decimal.Decimal `json:"maxMarginCap"`
+		StalePriceGuardWeightC *decimal.Decimal `json:"stalePriceGuardWeight"`
+	}
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	*r = CollateralRisk(v.plain)
+	if v.WeightTiersC != nil {
+		r.WeightTiers = v.WeightTiersC
+	}
+	if v.MaxMarginCapC != nil {
+		r.MaxMarginCap = *v.MaxMarginCapC
+	}
+	if v.StalePriceGuardWeightC != nil {
+		r.StalePriceGuardWeight = *v.StalePriceGuardWeightC
+	}
+	return nil
+}
+
+// UnmarshalJSON implements json.Unmarshaler: the keys in snake_case (the spec, the newer SDK
+// source) or camelCase (bridgeChainType...: the npm SDK's declaration).
+func (br *Bridge) UnmarshalJSON(b []byte) error {
+	type plain Bridge
+	var v struct {
+		plain
+		ChainTypeC *Int    `json:"bridgeChainType"`
+		ChainIDC   *Int    `json:"bridgeChainId"`
+		TokenC     *string `json:"tokenAddress"`
+		ContractC  *string `json:"bridgeContractAddress"`
+	}
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	*br = Bridge(v.plain)
+	if v.ChainTypeC != nil {
+		br.BridgeChainType = *v.ChainTypeC
+	}
+	if v.ChainIDC != nil {
+		br.BridgeChainID = *v.ChainIDC
+	}
+	if v.TokenC != nil {
+		br.TokenAddress = *v.TokenC
+	}
+	if v.ContractC != nil {
+		br.BridgeContractAddress = *v.ContractC
+	}
 	return nil
 }

@@ -67,12 +67,17 @@ func FuzzResponseDecoders(f *testing.F) {
 	}
 	f.Add([]byte(`{"data":{"status":[{"resting":{"oid":"1"}},{"filled":null},"x",7]}}`))
 	f.Add([]byte(`{"error":{"code":1},"type":"error","message":null}`))
+	f.Add([]byte(`{"data":[],"page":1,"limit":5,"total_count":"9","totalPages":2,"hasNext":true,"hasPrev":false}`))
+	f.Add([]byte(`{"coll_risk":[{"weightTiers":[{"amount":1,"weight":0.9}],"max_margin_cap":5}],"bridge_by_chain":[{"bridgeChainId":"1"}]}`))
+	f.Add([]byte(`{"instrument_name":"BTC-PERP","symbol":"X","bids":[[1,2]],"sequence_number":"12"}`))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		for _, d := range []func([]byte) (any, error){
 			decodeInto[AccountSummary](), decodeInto[Page[BrokerApproval]](), decodeInto[Instruments](),
 			decodeInto[[]Candle](), decodeInto[Page[Fill]](), decodeInto[Page[OrderRecord]](),
 			decodeInto[InstrumentLeverage](), decodeInto[[]Collateral](), decodeInto[[]Position](),
 			decodeInto[[]Ticker](), decodeInto[[]Mid](), decodeInto[OrderBook](),
+			decodeInto[Page[FundingPayment]](), decodeInto[[]TransferRecord](), decodeInto[UserFees](),
+			decodeInto[[]AccountSnapshot](), decodeInto[Oracle](), decodeInto[CollateralRisk](), decodeInto[Bridge](),
 		} {
 			_, _ = d(b)
 		}

@@ -315,7 +315,9 @@ func isUnknownMethod(err error) bool {
 	return false
 }
 
-// InstrumentLeverage fetches user's leverage setting on one instrument (by name).
+// InstrumentLeverage fetches user's leverage setting on one instrument (by name). The exchange
+// answers {} (or null) when the account has no setting there: that is the zero record and no
+// error (its Leverage is zero: the instrument's default applies).
 func (c *Client) InstrumentLeverage(ctx context.Context, user, symbol string) (InstrumentLeverage, error) {
 	var out InstrumentLeverage
 	u, err := c.user(MethodInstrumentLeverage, user)
@@ -325,7 +327,27 @@ func (c *Client) InstrumentLeverage(ctx context.Context, user, symbol string) (I
 	if symbol == "" {
 		return out, invalid("info "+MethodInstrumentLeverage, "symbol is empty: want an instrument name such as BTC-PERP")
 	}
-	return out, c.info(ctx, MethodInstrumentLeverage, leverageParams{u, symbol}, &out)
+	var raw json.RawMessage
+	if err := c.info(ctx, MethodInstrumentLeverage, leverageParams{u, symbol}, &raw); err != nil {
+		return out, err
+	}
+	if noSetting(raw) {
+		return out, nil
+	}
+	op := "info " + MethodInstrumentLeverage
+	if err := json.Unmarshal(raw, &out); err != nil {
+		return out, &Error{Kind: KindDecode, Op: op, Message: shortErr(err).Error(), Err: err}
+	}
+	if out.Instrument == "" && out.Address == "" && out.Leverage.IsZero() {
+		return out, &Error{Kind: KindDecode, Op: op, Message: "the answer has none of the record's fields: " + bodySnippet(raw)}
+	}
+	return out, nil
+}
+
+// noSetting reports an answer that is an empty object or null: no record.
+func noSetting(raw []byte) bool {
+	var m map[string]json.RawMessage
+	return string(bytes.TrimSpace(raw)) == "null" || (json.Unmarshal(raw, &m) == nil && len(m) == 0)
 }
 
 // SupportedCollateral fetches collateral assets; symbol is one collateral symbol or "all" ("" = all).

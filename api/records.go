@@ -123,6 +123,7 @@ type Position struct {
 	PositionValue decimal.Decimal `json:"position_value"`
 	MarginMode    string          `json:"margin_mode"`
 	Leverage      decimal.Decimal `json:"leverage"`
+	Margin        decimal.Decimal `json:"margin"` // isolated margin, or the initial margin in cross
 	UpdatedAt     Time            `json:"updated_at"`
 }
 
@@ -338,12 +339,14 @@ type BookLevel struct {
 	Size  decimal.Decimal `json:"size"`
 }
 
-// OrderBook is the orderbook method's result.
+// OrderBook is the orderbook method's result. The SDKs name the instrument instrument_name (an
+// older answer named it symbol: UnmarshalJSON reads either) and carry the book's sequence_number.
 type OrderBook struct {
-	Symbol string      `json:"symbol"`
-	Bids   []BookLevel `json:"bids"`
-	Asks   []BookLevel `json:"asks"`
-	Time   Time        `json:"timestamp"`
+	Symbol   string      `json:"instrument_name"`
+	Bids     []BookLevel `json:"bids"`
+	Asks     []BookLevel `json:"asks"`
+	Time     Time        `json:"timestamp"`
+	Sequence uint64      `json:"sequence_number"`
 }
 
 // Page is the paged envelope of fills, order_history, brokers_check and open_orders.

@@ -85,8 +85,10 @@ type account struct {
 	peak      decimal.Decimal
 	maxDD     decimal.Decimal
 	funding   []fundingRec
-	transfers []transferRec // collateral moved in and out, oldest first
-	seized    []seizure     // collateral sold to, and debts paid by, the insurance fund
+	transfers []transferRec  // collateral moved in and out, oldest first (transferlog.go)
+	days      []dayVolume    // traded notional per UTC day, for user_fees
+	hist      []historyPoint // account value over time, for account_history
+	seized    []seizure      // collateral sold to, and debts paid by, the insurance fund
 	brokers   []brokerRec
 	created   time.Time
 	seen      time.Time // last signed action or query, for idle eviction
@@ -122,6 +124,8 @@ type fundingRec struct {
 	mkt    *market
 	amount decimal.Decimal
 	rate   decimal.Decimal
+	mark   decimal.Decimal // the mark the payment was valued at
+	size   decimal.Decimal // the position's signed size
 	at     time.Time
 }
 

@@ -102,6 +102,8 @@ func (e *engine) fund(addr string, amount decimal.Decimal) (*account, error) {
 		a.deriv[collUSDC] = a.deriv[collUSDC].Add(amount)
 		e.ledger.deposit(collUSDC, amount)
 		e.ledger.deposit(collUSDC, amount)
+		e.noteDeposit(a, collUSDC, amount)
+		e.noteDeposit(a, collUSDC, amount)
 		if a.peak.LessThan(amount) {
 			a.peak = amount
 		}

@@ -12,6 +12,7 @@ type level struct {
 // book is one instrument's order book. Each side is sorted so that its best level is the last
 // element: bids ascend, asks descend. Prices and sizes are whole ticks and lots.
 type book struct {
+	seq  uint64 // counts changes: orderbook's sequence_number
 	bids []*level
 	asks []*level
 }
@@ -55,6 +56,7 @@ func find(levels []*level, buy bool, price int64) int {
 
 // add queues a resting order at its price, behind the orders already there.
 func (b *book) add(o *order) {
+	b.seq++
 	s := b.side(o.buy)
 	n := len(*s)
 	// Most orders join at or near the top of the book: look there first.
@@ -90,6 +92,7 @@ func (b *book) remove(o *order) bool {
 	l := (*s)[i]
 	for j, x := range l.orders {
 		if x == o {
+			b.seq++
 			l.orders = append(l.orders[:j], l.orders[j+1:]...)
 			l.size -= o.rest
 			if len(l.orders) == 0 {

@@ -315,7 +315,7 @@ func fundingPage(e *env, addr string, pg int) (fundingPageOut, error) {
 	var p fundingPageOut
 	data, _ := out["data"].([]any)
 	for _, x := range data {
-		v, err := decimal.NewFromString(x.(map[string]any)["amount"].(string))
+		v, err := decimal.NewFromString(x.(map[string]any)["funding_payment"].(string))
 		if err != nil {
 			return p, err
 		}

@@ -125,11 +125,21 @@
 // shown can be moved as it is.
 //   - Ticker change_24h is a percentage; volume_24h is the traded notional in USD (quote units).
 //   - Pagination: page (from 1) and limit (1 to 1000, default 100), newest first.
-//   - Beyond the spec's table: open_orders {user, page, limit} (order records in state open),
-//     orderbook {symbol, depth} (default 20 levels), trades {symbol, limit} (recent trades,
-//     newest first, side is the taker's), bbo {symbol} (best bid and ask with sizes),
-//     funding_history {user, page, limit} and transfer_history {user, page, limit} (transfers out
-//     and in, internal moves and withdrawals, newest first, with the fee the sender paid).
+//   - Method names: every method answers to its snake_case name (the spec, the Python SDK) and
+//     to the camelCase name of the npm TypeScript SDK (accountSummary, openOrders, userFees, ...);
+//     params are read strictly per method (infomethods.go), with both SDKs' spellings
+//     (instrumentId and instrument_id) and null as absent.
+//   - Beyond the spec's table, in the shapes the SDKs declare: open_orders {user, page, limit}
+//     (order records in state open), orderbook {symbol, depth} (default 20 levels, with
+//     instrument_name and sequence_number), trades {symbol, limit} (recent trades, newest first,
+//     side is the taker's, with maker and taker), bbo {symbol} (an array: best bid and ask with
+//     sizes), oracle {symbol} (index and mark), funding_history {user, page, limit},
+//     transfer_history {user, page, limit} (a bare array: deposits, transfers out and in, internal
+//     moves and withdrawals, newest first, with the fee the sender paid), user_fees {user} (the
+//     one fee schedule and the account's 14 and 30 day volumes), account_history {user, limit}
+//     (account value, PnL and volume sampled at most once a minute, ending now), all_agents;
+//     referral_summary, account_info, vaults, sub_vaults and vault_balance answer truthfully
+//     empty (the simulator has no referrals, rewards or vaults).
 //   - Charts keep 1500 one-minute candles and 200 to 600 of each longer resolution; each market's
 //     trade tape keeps 200 trades; fills (2000), closed orders (1000), funding records (2000) and
 //     remembered nonces (50000) per account are capped, an account holds at most 1000 open and

@@ -42,11 +42,13 @@ type market struct {
 
 // tradeRec is one trade on the market's tape.
 type tradeRec struct {
-	id    api.TradeID
-	price int64
-	lots  int64
-	buy   bool // the taker's side
-	at    time.Time
+	id           api.TradeID
+	price        int64
+	lots         int64
+	buy          bool // the taker's side
+	at           time.Time
+	tx           string // the transaction that made it
+	maker, taker string // the accounts' addresses
 }
 
 // maxTradesKept caps a market's tape.

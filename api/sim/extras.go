@@ -13,9 +13,12 @@ type tradeJSON struct {
 	InstrumentID api.InstrumentID `json:"instrument_id"`
 	Instrument   string           `json:"instrument"`
 	TradeID      api.TradeID      `json:"trade_id"`
+	TxHash       string           `json:"tx_hash"`
+	Side         string           `json:"side"` // the taker's side
 	Price        decimal.Decimal  `json:"price"`
 	Size         decimal.Decimal  `json:"size"`
-	Side         string           `json:"side"` // the taker's side
+	Maker        string           `json:"maker"`
+	Taker        string           `json:"taker"`
 	Timestamp    isoTime          `json:"timestamp"`
 }
 
@@ -42,19 +45,23 @@ func (s *Sim) infoTrades(p *infoParams) (any, error) {
 		if t.buy {
 			side = api.SideBuy
 		}
-		out = append(out, tradeJSON{InstrumentID: m.id, Instrument: m.name, TradeID: t.id, Price: m.px(t.price),
-			Size: m.qty(t.lots), Side: side, Timestamp: isoTime(t.at)})
+		out = append(out, tradeJSON{InstrumentID: m.id, Instrument: m.name, TradeID: t.id, TxHash: t.tx, Side: side,
+			Price: m.px(t.price), Size: m.qty(t.lots), Maker: t.maker, Taker: t.taker, Timestamp: isoTime(t.at)})
 	}
 	return out, nil
 }
 
-// fundingJSON is one funding payment of the funding_history method (amount negative: paid).
+// fundingJSON is one funding payment of the funding_history method, as the SDKs declare it
+// (funding_payment negative: paid; size signed, negative for a short).
 type fundingJSON struct {
-	InstrumentID api.InstrumentID `json:"instrument_id"`
-	Instrument   string           `json:"instrument"`
-	Amount       decimal.Decimal  `json:"amount"`
-	Rate         decimal.Decimal  `json:"funding_rate"`
-	Timestamp    isoTime          `json:"timestamp"`
+	User               string           `json:"user"`
+	InstrumentID       api.InstrumentID `json:"instrument_id"`
+	SettlementCurrency api.CollateralID `json:"settlement_currency"`
+	Payment            decimal.Decimal  `json:"funding_payment"`
+	Rate               decimal.Decimal  `json:"funding_rate"`
+	MarkPrice          decimal.Decimal  `json:"mark_price"`
+	Size               decimal.Decimal  `json:"size"`
+	Timestamp          isoTime          `json:"timestamp"`
 }
 
 // infoFunding answers funding_history {user, page?, limit?}, newest first.
@@ -66,26 +73,32 @@ func (s *Sim) infoFunding(p *infoParams) (any, error) {
 	fs := a.funding
 	return page(len(fs), p, func(i int) fundingJSON {
 		f := fs[len(fs)-1-i]
-		return fundingJSON{InstrumentID: f.mkt.id, Instrument: f.mkt.name, Amount: f.amount, Rate: f.rate, Timestamp: isoTime(f.at)}
+		return fundingJSON{User: a.addr, InstrumentID: f.mkt.id, SettlementCurrency: collUSDC, Payment: f.amount,
+			Rate: f.rate, MarkPrice: f.mark, Size: f.size, Timestamp: isoTime(f.at)}
 	})
 }
 
-// infoBBO answers bbo {symbol}: the best bid and offer with their sizes (zero on an empty side).
+// infoBBO answers bbo {symbol}: the best bid and offer with their sizes (zero on an empty side),
+// as an array as the SDKs declare it: one record, or one per instrument for all.
 func (s *Sim) infoBBO(p *infoParams) (any, error) {
 	if p.Symbol == "" {
-		return nil, badRequest("params.symbol is missing: send an instrument name such as BTC-PERP")
+		return nil, badRequest("params.symbol is missing: send an instrument name such as BTC-PERP, or all")
 	}
-	m, err := s.eng.marketByName(string(p.Symbol))
+	ms, err := s.marketsFor(p.Symbol)
 	if err != nil {
-		return nil, badRequest("%v", err)
+		return nil, err
 	}
-	b := s.eng.orderBook(m, 1)
-	out := api.BBO{Symbol: m.name, Time: b.Time}
-	if len(b.Bids) > 0 {
-		out.BidPrice, out.BidSize = b.Bids[0].Price, b.Bids[0].Size
-	}
-	if len(b.Asks) > 0 {
-		out.AskPrice, out.AskSize = b.Asks[0].Price, b.Asks[0].Size
+	out := make([]api.BBO, 0, len(ms))
+	for _, m := range ms {
+		b := s.eng.orderBook(m, 1)
+		x := api.BBO{Symbol: m.name, Time: b.Time}
+		if len(b.Bids) > 0 {
+			x.BidPrice, x.BidSize = b.Bids[0].Price, b.Bids[0].Size
+		}
+		if len(b.Asks) > 0 {
+			x.AskPrice, x.AskSize = b.Asks[0].Price, b.Asks[0].Size
+		}
+		out = append(out, x)
 	}
 	return out, nil
 }

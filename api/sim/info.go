@@ -36,86 +36,62 @@ func (f *flexString) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// infoParams is the union of every /info method's params.
+// infoParams is the union of every /info method's params (infomethods.go reads them).
 type infoParams struct {
-	User         string     `json:"user"`
-	Broker       string     `json:"broker"`
-	Type         string     `json:"type"`
-	Symbol       flexString `json:"symbol"`
-	InstrumentID flexString `json:"instrument_id"`
-	ChartType    string     `json:"chart_type"`
-	Resolution   flexString `json:"resolution"`
-	From         api.Int    `json:"from"`
-	To           api.Int    `json:"to"`
-	Page         api.Int    `json:"page"`
-	Limit        api.Int    `json:"limit"`
-	Depth        api.Int    `json:"depth"`
-}
-
-type infoRequest struct {
-	Method string          `json:"method"`
-	Params json.RawMessage `json:"params"`
+	User           string
+	Broker         string
+	Type           string
+	Symbol         flexString
+	InstrumentID   flexString // chart's instrument
+	FilterID       flexString // order_history's and fills' instrument filter
+	Instrument     string     // positions' instrument filter (a name)
+	ChartType      string
+	Resolution     flexString
+	From           api.Int
+	To             api.Int
+	Page           api.Int
+	Limit          api.Int
+	Depth          api.Int
+	Vault          string
+	CollateralID   flexString
+	IncludeHistory bool
 }
 
 type infoHandler func(s *Sim, p *infoParams) (any, error)
 
-var infoMethods map[string]infoHandler
-
-func init() {
-	infoMethods = map[string]infoHandler{
-		"account_summary":      (*Sim).infoSummary,
-		"brokers_check":        (*Sim).infoBrokers,
-		"instruments":          (*Sim).infoInstruments,
-		"chart":                (*Sim).infoChart,
-		"fills":                (*Sim).infoFills,
-		"order_history":        (*Sim).infoHistory,
-		"open_orders":          (*Sim).infoOpenOrders,
-		"instrument_leverage":  (*Sim).infoLeverage,
-		"supported_collateral": (*Sim).infoCollateral,
-		"positions":            (*Sim).infoPositions,
-		"ticker":               (*Sim).infoTicker,
-		"mids":                 (*Sim).infoMids,
-		"orderbook":            (*Sim).infoBook,
-		"trades":               (*Sim).infoTrades,
-		"bbo":                  (*Sim).infoBBO,
-		"transfer_history":     (*Sim).infoTransfers,
-		"funding_history":      (*Sim).infoFunding,
-		"all_agents":           (*Sim).infoAgents, // control.go
-		"allAgents":            (*Sim).infoAgents,
-	}
-}
-
-// info answers one /info query.
+// info answers one /info query: {method, params}, the method by either of its names.
 func (s *Sim) info(body []byte) (int, any) {
-	if _, err := parseJSON(body); err != nil && json.Valid(body) {
-		return fail(badRequest("%v", err)) // a key twice, or too deep
+	root, err := parseJSON(body)
+	if err != nil {
+		return fail(badRequest("%v", err)) // not JSON, a key twice, or too deep
 	}
-	var req infoRequest
-	if err := json.Unmarshal(body, &req); err != nil {
-		return fail(badRequest("body is not a JSON object {method, params}: %v", err))
+	if root.kind != 'o' {
+		return fail(badRequest("body is not a JSON object {method, params}: it is %s", root.kindName()))
 	}
-	h := infoMethods[req.Method]
-	if h == nil {
-		return http.StatusNotFound, errorBody{fmt.Sprintf("unknown method %q: use one of %s", trunc(req.Method, 40), methodList())}
+	for _, k := range root.keys {
+		if k != "method" && k != "params" {
+			return fail(badRequest("body has the key %q: send only {method, params}", trunc(k, 40)))
+		}
+	}
+	mv := root.get("method")
+	if mv == nil || mv.kind != 's' {
+		return fail(badRequest("body.method is missing or not a string: send one of %s", methodList()))
+	}
+	m := infoByName[mv.text]
+	if m == nil {
+		return http.StatusNotFound, errorBody{fmt.Sprintf("unknown method %q: use one of %s", trunc(mv.text, 40), methodList())}
 	}
 	var p infoParams
-	if len(bytes.TrimSpace(req.Params)) > 0 && string(req.Params) != "null" {
-		if err := json.Unmarshal(req.Params, &p); err != nil {
-			return fail(badRequest("%s params: %v", req.Method, err))
-		}
+	if err := m.readParams(root.get("params"), &p); err != nil {
+		return fail(err)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	out, err := h(s, &p)
+	out, err := m.h(s, &p)
 	if err != nil {
 		return fail(err)
 	}
 	return http.StatusOK, out
-}
-
-func methodList() string {
-	return "account_summary, brokers_check, instruments, chart, fills, order_history, open_orders, " +
-		"instrument_leverage, supported_collateral, positions, ticker, mids, orderbook, trades, bbo, funding_history, allAgents"
 }
 
 // user resolves the user param to an account.
@@ -143,10 +119,17 @@ func (s *Sim) infoPositions(p *infoParams) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	ps := s.eng.positions(a)
-	out := make([]positionJSON, len(ps))
-	for i, x := range ps {
-		out[i] = positionJSON{x, unixSec(x.UpdatedAt.Time)}
+	var only *market
+	if p.Instrument != "" {
+		if only, err = s.eng.marketByName(p.Instrument); err != nil {
+			return nil, badRequest("params.instrument: %v", err)
+		}
+	}
+	out := []positionJSON{}
+	for _, x := range s.eng.positions(a) {
+		if only == nil || x.InstrumentID == only.id {
+			out = append(out, positionJSON{x, unixSec(x.UpdatedAt.Time)})
+		}
 	}
 	return out, nil
 }
@@ -190,7 +173,7 @@ func (s *Sim) infoInstruments(p *infoParams) (any, error) {
 func (s *Sim) infoCollateral(p *infoParams) (any, error) {
 	sym := strings.TrimSpace(string(p.Symbol))
 	if sym == "" {
-		return nil, badRequest("params.symbol is missing: send a collateral symbol such as USDC, or all")
+		sym = "all" // the SDKs send no symbol (their params are {}): every collateral
 	}
 	out := []collateralJSON{}
 	for _, c := range s.eng.colls {
@@ -344,12 +327,37 @@ func page[T any](n int, p *infoParams, get func(i int) T) (api.Page[T], error) {
 	return out, nil
 }
 
+// filterMarket resolves the instrument filter of order_history and fills (nil: every instrument).
+func (s *Sim) filterMarket(p *infoParams) (*market, error) {
+	if p.FilterID == "" {
+		return nil, nil
+	}
+	m, err := s.eng.marketByName(string(p.FilterID))
+	if err != nil {
+		return nil, badRequest("params.instrumentId: %v", err)
+	}
+	return m, nil
+}
+
 func (s *Sim) infoFills(p *infoParams) (any, error) {
 	a, err := s.user(p)
 	if err != nil {
 		return nil, err
 	}
-	return page(len(a.fills), p, func(i int) fillJSON { return fillOut(a.fillAt(i).record(a.addr)) })
+	m, err := s.filterMarket(p)
+	if err != nil {
+		return nil, err
+	}
+	if m == nil {
+		return page(len(a.fills), p, func(i int) fillJSON { return fillOut(a.fillAt(i).record(a.addr)) })
+	}
+	var fs []*fillRec
+	for i := range a.fills {
+		if f := a.fillAt(i); f.mkt == m {
+			fs = append(fs, f)
+		}
+	}
+	return page(len(fs), p, func(i int) fillJSON { return fillOut(fs[i].record(a.addr)) })
 }
 
 func (s *Sim) infoHistory(p *infoParams) (any, error) {
@@ -357,7 +365,19 @@ func (s *Sim) infoHistory(p *infoParams) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	m, err := s.filterMarket(p)
+	if err != nil {
+		return nil, err
+	}
 	h := a.history
+	if m != nil {
+		h = nil
+		for _, o := range a.history {
+			if o.mkt == m {
+				h = append(h, o)
+			}
+		}
+	}
 	return page(len(h), p, func(i int) orderJSON { return orderOut(h[len(h)-1-i]) })
 }
 

@@ -171,7 +171,7 @@ func TestInfoErrors(t *testing.T) {
 		{`{"method":"chart","params":{"symbol":"BTC","chart_type":"mark","resolution":"60","from":1,"to":2}}`, `unknown instrument "BTC"`},
 		{`{"method":"chart","params":{"symbol":"1","chart_type":"mark","resolution":"60","from":5,"to":2}}`, "want Unix seconds or milliseconds with from <= to"},
 		{`{"method":"ticker","params":{"symbol":"FOO-PERP"}}`, `unknown instrument "FOO-PERP"`},
-		{`{"method":"supported_collateral","params":{}}`, "params.symbol is missing"},
+		{`{"method":"supported_collateral","params":{"sym":"USDC"}}`, `has the key "sym", which this method does not take`},
 		{`{"method":"supported_collateral","params":{"symbol":"DAI"}}`, `unknown collateral "DAI"`},
 		{`{"method":"instruments","params":{"type":"futures"}}`, `params.type "futures": want perps, spot or all`},
 		{`{"method":"fills","params":{"user":"0x0000000000000000000000000000000000000001","page":-1}}`, "pages start at 1"},

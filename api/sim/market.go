@@ -48,6 +48,7 @@ func (e *engine) step(t time.Time, dt time.Duration, fundingDue bool) {
 		e.payFunding(t)
 	}
 	e.liquidations()
+	e.sampleHistory()
 }
 
 // walk moves a market's index one random step (a geometric random walk, rounded to ticks).
@@ -197,7 +198,7 @@ func (e *engine) payFunding(t time.Time) {
 				continue
 			}
 			a.pnl = a.pnl.Add(amt)
-			a.addFunding(fundingRec{mkt: m, amount: amt, rate: m.funding, at: t})
+			a.addFunding(fundingRec{mkt: m, amount: amt, rate: m.funding, mark: m.markPx(), size: m.qty(p.size), at: t})
 		}
 	}
 	e.fees.deriv[collUSDC] = e.fees.deriv[collUSDC].Add(residual)

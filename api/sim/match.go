@@ -191,7 +191,8 @@ func (e *engine) trade(t, m *order, l *level, q int64) {
 	mk := t.mkt
 	mk.last = l.price
 	mk.charts.trade(e.now(), l.price, q)
-	mk.tape(tradeRec{id: tid, price: l.price, lots: q, buy: t.buy, at: e.now()})
+	mk.book.seq++
+	mk.tape(tradeRec{id: tid, price: l.price, lots: q, buy: t.buy, at: e.now(), tx: e.curTx, maker: m.acct.addr, taker: t.acct.addr})
 	if m.rest == 0 {
 		l.orders[0] = nil
 		l.orders = l.orders[1:]

@@ -337,7 +337,7 @@ func TestFeesAndFundingStayInTheExchange(t *testing.T) {
 		if code != 200 || len(data) != 1 {
 			t.Fatalf("funding_history: %d %v", code, out)
 		}
-		return dec(data[0].(map[string]any)["amount"].(string))
+		return dec(data[0].(map[string]any)["funding_payment"].(string))
 	}
 	eqDec(t, "alice pays funding rounded up", fund(alice), "-0.501203")
 	eqDec(t, "bob receives funding rounded down", fund(bob), "0.501202")

@@ -57,10 +57,8 @@ func (e *engine) summary(a *account) api.AccountSummary {
 }
 
 func (e *engine) positionSummary(r *risk, pr *posRisk) api.PositionSummary {
-	side := api.SideBuy
-	if pr.p.size < 0 {
-		side = api.SideSell
-	}
+	// One-way mode: the leg's side is BOTH (as the SDKs declare it), its size signed.
+	side := api.PositionSideBoth
 	mode := api.MarginCross
 	if pr.p.isolated {
 		mode = api.MarginIsolated
@@ -71,21 +69,30 @@ func (e *engine) positionSummary(r *risk, pr *posRisk) api.PositionSummary {
 		LiquidationPrice: r.liquidationPrice(pr), MM: pr.mm, IM: pr.im, Upnl: pr.upnl}
 }
 
-// positions lists an account's open positions in instrument order.
+// positions lists an account's open positions in instrument order. A position's margin is its
+// isolated margin, or in cross mode the initial margin it takes at the mark.
 func (e *engine) positions(a *account) []api.Position {
 	out := []api.Position{}
+	r := e.risk(a)
 	for _, m := range e.markets {
 		p := a.pos[m.id]
 		if p == nil {
 			continue
 		}
 		mode := api.MarginCross
+		margin := decimal.Zero
 		if p.isolated {
-			mode = api.MarginIsolated
+			mode, margin = api.MarginIsolated, p.isoMargin
+		} else {
+			for i := range r.pos {
+				if r.pos[i].m == m {
+					margin = r.pos[i].im
+				}
+			}
 		}
 		out = append(out, api.Position{User: a.addr, InstrumentID: m.id, Instrument: m.name,
 			PositionSide: api.PositionSideBoth, Size: m.qty(p.size), EntryPrice: p.entry(m.lot),
-			PositionValue: m.qty(abs(p.size)).Mul(m.markPx()), MarginMode: mode, Leverage: p.lev,
+			PositionValue: m.qty(abs(p.size)).Mul(m.markPx()), MarginMode: mode, Leverage: p.lev, Margin: margin,
 			UpdatedAt: api.Time{Time: p.updated}})
 	}
 	return out
@@ -135,7 +142,7 @@ func (m *market) mid() decimal.Decimal {
 
 // orderBook returns up to depth levels of each side.
 func (e *engine) orderBook(m *market, depth int) api.OrderBook {
-	ob := api.OrderBook{Symbol: m.name, Bids: []api.BookLevel{}, Asks: []api.BookLevel{}, Time: api.Time{Time: e.now()}}
+	ob := api.OrderBook{Symbol: m.name, Bids: []api.BookLevel{}, Asks: []api.BookLevel{}, Time: api.Time{Time: e.now()}, Sequence: m.book.seq}
 	for _, l := range m.book.depth(true, depth) {
 		ob.Bids = append(ob.Bids, api.BookLevel{Price: m.px(l[0]), Size: m.qty(l[1])})
 	}

@@ -153,7 +153,7 @@ func TestFunding(t *testing.T) {
 	eqDec(t, "long after funding", summary(t, bob).Collateral["USDC"].Balance, bb.Sub(dec("0.243125")).String())
 	eqDec(t, "short after funding", summary(t, alice).Collateral["USDC"].Balance, ab.Add(dec("0.243125")).String())
 	raw := e.infoRaw(t, `{"method":"funding_history","params":{"user":%q}}`, bob.Address())
-	if !contains(raw, `"amount":"-0.243125","funding_rate":"0.0000125","timestamp":"2026-01-29T13:00:00.000Z"`) || !contains(raw, `"total_count":1`) {
+	if !contains(raw, `"funding_payment":"-0.243125","funding_rate":"0.0000125","mark_price":"97250","size":"0.2","timestamp":"2026-01-29T13:00:00.000Z"`) || !contains(raw, `"total_count":1`) {
 		t.Errorf("funding history %s", raw)
 	}
 }

@@ -32,6 +32,7 @@ func (e *engine) recordFill(a *account, f fillRec) {
 	}
 	f.txHash = e.curTx
 	a.addFill(f)
+	e.noteHistory(a, false)
 }
 
 // applyPerpFill moves an account's position and balance by one fill and returns the fee due
@@ -72,6 +73,7 @@ func (e *engine) applyPerpFill(a *account, m *market, buy bool, price, q int64, 
 	a.deriv[collUSDC] = a.deriv[collUSDC].Add(pnl)
 	if !a.internal {
 		a.volume = a.volume.Add(notional)
+		a.addVolume(e.now(), m, notional)
 		a.pnl = a.pnl.Add(pnl).Sub(fee)
 	}
 	if p.size == 0 {
@@ -184,6 +186,7 @@ func (e *engine) settleSpot(o *order, price, q int64, maker bool, tid api.TradeI
 	o.spotFee = o.spotFee.Add(fee)
 	collectFee(a, e.fees, m.quote, fee, false)
 	a.spotVol = a.spotVol.Add(notional)
+	a.addVolume(e.now(), m, notional)
 	a.pnl = a.pnl.Sub(fee)
 	dir := api.DirOpenLong
 	if !o.buy {

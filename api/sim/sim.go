@@ -270,5 +270,6 @@ func (s *Sim) Deposit(user string, collateral api.CollateralID, amount decimal.D
 		a.spot[collateral] = a.spot[collateral].Add(amount)
 	}
 	e.ledger.deposit(collateral, amount)
+	e.noteDeposit(a, collateral, amount)
 	return nil
 }

@@ -1,35 +1,55 @@
 package sim
 
 import (
+	"encoding/binary"
+	"encoding/hex"
 	"time"
 
+	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/shopspring/decimal"
 
 	"github.com/tradedesk/tradedesk/api"
 )
 
-// transferRec is one movement of collateral an account made or received: a transfer to or from
-// another account, between its own spot and derivative accounts, or a withdrawal.
+// Transfer kinds of transfer_history, as the SDKs name them.
+const (
+	xferDeposit       = "deposit"
+	xferSpotWithdraw  = "spot_withdraw"
+	xferDerivWithdraw = "derivative_withdraw"
+	xferSpot          = "spot_balance_transfer"
+	xferDeriv         = "derivative_balance_transfer"
+	xferInternal      = "internal_balance_transfer"
+)
+
+// transferRec is one movement of collateral an account made or received: a deposit, a transfer
+// to or from another account, a move between its own spot and derivative accounts, or a
+// withdrawal. Deposits, internal moves and withdrawals move between the account and its own
+// wallet, so from and to are the account's address (a withdrawal names its chain).
 type transferRec struct {
-	kind   string // spot, derivative, internal, withdraw
-	coll   *collateralSpec
-	amount decimal.Decimal
-	fee    decimal.Decimal
-	from   string
-	to     string // an address; for internal "spot" or "derivative"; for withdraw the chain
-	at     time.Time
+	kind     string
+	coll     *collateralSpec
+	amount   decimal.Decimal
+	fee      decimal.Decimal // what the sender paid on top; the receiver's record has none
+	from, to string
+	chain    int64
+	txHash   string
+	at       time.Time
 }
 
-// transferJSON is one record of the transfer_history method (the simulator's own shape).
+// transferJSON is one record of transfer_history: the SDKs' fields (from, to, collateral_id,
+// amount, tx_hash, type, timestamp), then the simulator's additions (the collateral's symbol,
+// the fee this account paid, a withdrawal's chain).
 type transferJSON struct {
-	Type         string           `json:"type"`
-	CollateralID api.CollateralID `json:"collateral_id"`
-	Collateral   string           `json:"collateral"`
-	Amount       decimal.Decimal  `json:"amount"`
-	Fee          decimal.Decimal  `json:"fee"`
 	From         string           `json:"from"`
 	To           string           `json:"to"`
+	CollateralID api.CollateralID `json:"collateral_id"`
+	Amount       decimal.Decimal  `json:"amount"`
+	TxHash       string           `json:"tx_hash"`
+	Type         string           `json:"type"`
 	Timestamp    isoTime          `json:"timestamp"`
+	Collateral   string           `json:"collateral"`
+	Fee          decimal.Decimal  `json:"fee"`
+	ChainID      int64            `json:"chain_id,omitempty"`
 }
 
 // addTransfer records a movement on an account (kept like fills: the newest maxFillsKept).
@@ -43,16 +63,56 @@ func (a *account) addTransfer(r transferRec) {
 	a.transfers = append(a.transfers, r)
 }
 
-// infoTransfers answers transfer_history {user, page?, limit?}, newest first.
+// noteTransfer records a movement from one account to another (the same for its own moves) in
+// the history of each, the fee on the sender's record only.
+func (e *engine) noteTransfer(r transferRec, from, to *account) {
+	r.from, r.to, r.at = from.addr, to.addr, e.now()
+	if r.txHash = e.curTx; r.txHash == "" {
+		r.txHash = depositHash(to.addr, r.at, len(to.transfers))
+	}
+	from.addTransfer(r)
+	e.noteHistory(from, false)
+	if to != from {
+		r.fee = decimal.Zero
+		to.addTransfer(r)
+		e.noteHistory(to, false)
+	}
+}
+
+// noteDeposit records a deposit (the faucet, --fund, Deposit): it comes from no signed action.
+func (e *engine) noteDeposit(a *account, id api.CollateralID, amount decimal.Decimal) {
+	c := e.collByID[id]
+	if c == nil {
+		return
+	}
+	now := e.now()
+	a.addTransfer(transferRec{kind: xferDeposit, coll: c, amount: amount, fee: decimal.Zero, from: a.addr, to: a.addr,
+		txHash: depositHash(a.addr, now, len(a.transfers)), at: now})
+	e.noteHistory(a, false)
+}
+
+// depositHash names a deposit: deterministic, unique per account, and drawing nothing from the
+// engine's transaction counter.
+func depositHash(addr string, at time.Time, n int) string {
+	var b [16]byte
+	binary.BigEndian.PutUint64(b[0:], uint64(at.UnixMilli()))
+	binary.BigEndian.PutUint64(b[8:], uint64(n))
+	return "0x" + hex.EncodeToString(crypto.Keccak256([]byte("deposit"), b[:], []byte(addr)))
+}
+
+// infoTransfers answers transfer_history {user, page?, limit?}: the account's deposits,
+// transfers and withdrawals, newest first, as a bare array as the SDKs declare it (page and
+// limit choose the slice: limit 0 is 100).
 func (s *Sim) infoTransfers(p *infoParams) (any, error) {
 	a, err := s.user(p)
 	if err != nil {
 		return nil, err
 	}
 	ts := a.transfers
-	return page(len(ts), p, func(i int) transferJSON {
+	pg, err := page(len(ts), p, func(i int) transferJSON {
 		t := ts[len(ts)-1-i]
-		return transferJSON{Type: t.kind, CollateralID: t.coll.rec.ID, Collateral: t.coll.rec.Symbol, Amount: t.amount, Fee: t.fee,
-			From: t.from, To: t.to, Timestamp: isoTime(t.at)}
+		return transferJSON{From: t.from, To: t.to, CollateralID: t.coll.rec.ID, Amount: t.amount, TxHash: t.txHash,
+			Type: t.kind, Timestamp: isoTime(t.at), Collateral: t.coll.rec.Symbol, Fee: t.fee, ChainID: t.chain}
 	})
+	return pg.Data, err
 }

@@ -103,10 +103,11 @@ func (e *engine) transfer(a *account, derivative bool, id api.CollateralID, amou
 		b.spot[id] = b.spot[id].Add(v)
 	}
 	collectFee(a, e.fees, id, fee, derivative)
-	r := transferRec{kind: side, coll: c, amount: v, fee: fee, from: a.addr, to: to, at: e.now()}
-	a.addTransfer(r)
-	r.fee = decimal.Zero
-	b.addTransfer(r)
+	kind := xferSpot
+	if derivative {
+		kind = xferDeriv
+	}
+	e.noteTransfer(transferRec{kind: kind, coll: c, amount: v, fee: fee}, a, b)
 	return nil
 }
 
@@ -122,7 +123,7 @@ func (e *engine) internalTransfer(a *account, id api.CollateralID, amount string
 		}
 		a.spot[id] = a.spot[id].Sub(v)
 		a.deriv[id] = a.deriv[id].Add(v)
-		a.addTransfer(transferRec{kind: "internal", coll: c, amount: v, fee: decimal.Zero, from: "spot", to: "derivative", at: e.now()})
+		e.noteTransfer(transferRec{kind: xferInternal, coll: c, amount: v, fee: decimal.Zero}, a, a)
 		return nil
 	}
 	if err := e.owes(a, id); err != nil {
@@ -133,7 +134,7 @@ func (e *engine) internalTransfer(a *account, id api.CollateralID, amount string
 	}
 	a.deriv[id] = a.deriv[id].Sub(v)
 	a.spot[id] = a.spot[id].Add(v)
-	a.addTransfer(transferRec{kind: "internal", coll: c, amount: v, fee: decimal.Zero, from: "derivative", to: "spot", at: e.now()})
+	e.noteTransfer(transferRec{kind: xferInternal, coll: c, amount: v, fee: decimal.Zero}, a, a)
 	return nil
 }
 
@@ -169,11 +170,11 @@ func (e *engine) withdraw(a *account, derivative bool, id api.CollateralID, amou
 	}
 	collectFee(a, e.fees, id, fee, derivative)
 	e.ledger.withdraw(id, v)
-	from := "spot"
+	kind := xferSpotWithdraw
 	if derivative {
-		from = "derivative"
+		kind = xferDerivWithdraw
 	}
-	a.addTransfer(transferRec{kind: "withdraw", coll: c, amount: v, fee: fee, from: from, to: fmt.Sprintf("chain %d", chain), at: e.now()})
+	e.noteTransfer(transferRec{kind: kind, coll: c, amount: v, fee: fee, chain: chain}, a, a)
 	return nil
 }
 
