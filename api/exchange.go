@@ -48,6 +48,8 @@ type Info interface {
 	Trades(ctx context.Context, symbol string, limit int) ([]Trade, error)
 	// BBO returns one instrument's best bid and offer.
 	BBO(ctx context.Context, symbol string) (BBO, error)
+	// UserFees returns the account's fee rates and rolling volumes.
+	UserFees(ctx context.Context, user string) (UserFees, error)
 }
 
 // Trader is the signed side of the exchange (/exchange). Nonce and expiry are filled in by the client.

@@ -45,7 +45,7 @@ func (c *checker) account() {
 // other open orders on the instrument, the price as signed, the mark and the taker rate.
 func (c *checker) marginOrder(pos, lev decimal.Decimal) api.MarginOrder {
 	o := api.MarginOrder{Position: pos, Buy: c.side == api.SideBuy, Size: c.size, Price: c.price,
-		Trigger: c.trig, Mark: c.out.Mark, Leverage: lev, TakerFee: c.s.fees.Taker}
+		Trigger: c.trig, Mark: c.out.Mark, Leverage: lev, TakerFee: c.s.feesFor(c.out.Instrument).Taker}
 	for _, r := range c.s.data(KindOrders).(*orderData).list {
 		if r.Instrument != c.out.Instrument.Name {
 			continue
@@ -233,7 +233,7 @@ func resultingEntry(pos, entry, q, px decimal.Decimal) decimal.Decimal {
 func (c *checker) spotBalance() {
 	inst := c.out.Instrument
 	buy := c.side == api.SideBuy
-	asset, need := inst.BaseAsset, api.SpotNeed(buy, c.size, c.price, c.s.fees.Taker)
+	asset, need := inst.BaseAsset, api.SpotNeed(buy, c.size, c.price, c.s.feesFor(inst).Taker)
 	if buy {
 		asset = inst.QuoteAsset
 		c.out.Preview.MarginRequired = need
@@ -253,7 +253,7 @@ func (c *checker) spotBalance() {
 	}
 	msg := fmt.Sprintf("needs %s %s but the spot balance has %s %s", need, sym, have, sym)
 	suggest := ""
-	if max := c.affordable(api.SpotMaxSize(buy, have, c.price, c.s.fees.Taker, inst.LotSize)); max.IsPositive() {
+	if max := c.affordable(api.SpotMaxSize(buy, have, c.price, c.s.feesFor(inst).Taker, inst.LotSize)); max.IsPositive() {
 		suggest = max.String()
 		msg += "; use a size of at most " + suggest
 	}

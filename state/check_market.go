@@ -108,7 +108,7 @@ func (c *checker) takerOrMaker(t api.Ticker, hasTicker bool) {
 	}
 	c.out.Preview.Taker = taker
 	c.passive = c.in.Type == Limit && !taker && hasTicker && t.BestBidPrice.IsPositive() && t.BestAskPrice.IsPositive()
-	c.out.Preview.Fee = c.s.fees.Estimate(c.out.Preview.Notional, taker)
+	c.out.Preview.Fee = c.s.feesFor(c.out.Instrument).Estimate(c.out.Preview.Notional, taker)
 }
 
 // reduceOnly checks that a reduce-only order shrinks the position and does not outgrow it.

@@ -110,6 +110,13 @@ var pollSpecs = []pollSpec{
 			os, err := api.AllPagesUpTo(ctx, page, 0, api.MaxOpenOrders)
 			return state.OrdersMsg{Gen: gen, At: at, Orders: os}, err
 		})},
+	// the account's fee rates, for the order preview (at the instruments' cadence: they change
+	// with the account's volume tier, not by the second)
+	{state.KindFees, true, func(iv Intervals) time.Duration { return iv.Instruments },
+		call(func(ctx context.Context, ex api.Exchange, gen uint64, at time.Time) (state.Msg, error) {
+			f, err := ex.UserFees(ctx, ex.Address())
+			return state.FeesMsg{Gen: gen, At: at, Fees: f}, err
+		})},
 }
 
 // exchangeCall is one call to the exchange, answered as a state message of generation gen.

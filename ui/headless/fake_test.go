@@ -72,6 +72,9 @@ func (f *fakeExchange) Trades(context.Context, string, int) ([]api.Trade, error)
 	return nil, errFake
 }
 func (f *fakeExchange) BBO(context.Context, string) (api.BBO, error) { return api.BBO{}, errFake }
+func (f *fakeExchange) UserFees(context.Context, string) (api.UserFees, error) {
+	return api.UserFees{}, errFake
+}
 func (f *fakeExchange) PlaceOrders(_ context.Context, o []api.OrderWire) (api.TxResponse, error) {
 	f.mu.Lock()
 	f.placed = append(f.placed, o)
