@@ -101,21 +101,21 @@ type userLimitParams struct {
 // FundingHistory fetches one page of user's funding payments, newest first.
 func (c *Client) FundingHistory(ctx context.Context, user string, p PageParams) (Page[FundingPayment], error) {
 	var out Page[FundingPayment]
-	return out, c.paged(ctx, MethodFundingHistory, user, p, &out)
+	return out, c.paged(ctx, MethodFundingHistory, user, p, pageOf(&out))
 }
 
 // TransferHistory fetches user's deposits, transfers and withdrawals, newest first; limit 0
 // means the server's default.
 func (c *Client) TransferHistory(ctx context.Context, user string, limit int) ([]TransferRecord, error) {
 	var out []TransferRecord
-	return out, c.userList(ctx, MethodTransferHistory, user, limit, &out)
+	return out, c.userList(ctx, MethodTransferHistory, user, limit, rowsOf(&out))
 }
 
 // AccountHistory fetches user's account value, PnL and volume over time, oldest first; limit 0
 // means the server's default.
 func (c *Client) AccountHistory(ctx context.Context, user string, limit int) ([]AccountSnapshot, error) {
 	var out []AccountSnapshot
-	return out, c.userList(ctx, MethodAccountHistory, user, limit, &out)
+	return out, c.userList(ctx, MethodAccountHistory, user, limit, rowsOf(&out))
 }
 
 func (c *Client) userList(ctx context.Context, method, user string, limit int, out any) error {

@@ -23,7 +23,7 @@ func TestPreviewFeeFromUserFees(t *testing.T) {
 	}
 	checkDec(t, "perp maker rebate", mustCheck(t, s, maker, Guard{}).Preview.Fee, "-0.5") // 5000 x -0.01%
 	taker := mustCheck(t, s, limitBuy("BTC-PERP", "50000.5", "0.1"), Guard{})
-	checkDec(t, "perp taker fee", taker.Preview.Fee, "2.000020")         // 5000.05 x 0.04%
+	checkDec(t, "perp taker fee", taker.Preview.Fee, "2.000020")          // 5000.05 x 0.04%
 	checkDec(t, "perp fee reserve", taker.Preview.FeeReserve, "2.000020") // the margin rule reserves the taker fee
 	spot := mustCheck(t, s, limitBuy("HYPE/USDC", "20", "10"), DefaultGuard())
 	checkDec(t, "spot spend with its taker reserve", spot.Preview.MarginRequired, "200.14") // 200 x (1 + 0.07%)

@@ -17,6 +17,13 @@ func FuzzInfo(f *testing.F) {
 		`{"method":"brokers_check","params":{"user":"0x0000000000000000000000000000000000000001","broker":"zz"}}`,
 		`{"method":"account_summary","params":null}`,
 		`{"method":"instrument_leverage","params":{"user":"0x0000000000000000000000000000000000000001","symbol":"hype-perp"}}`,
+		`{"method":"orderHistory","params":{"user":"0x0000000000000000000000000000000000000001","instrumentId":"1","limit":null}}`,
+		`{"method":"transferHistory","params":{"user":"0x0000000000000000000000000000000000000001","limit":5}}`,
+		`{"method":"accountHistory","params":{"user":"0x0000000000000000000000000000000000000001"}}`,
+		`{"method":"userFees","params":{"user":"0x0000000000000000000000000000000000000001"}}`,
+		`{"method":"accountInfo","params":{"user":"0x0000000000000000000000000000000000000001","collateralID":1,"includeHistory":true}}`,
+		`{"method":"oracle","params":{"symbol":"BTC"}}`, `{"method":"bbo","params":{"symbol":"all"}}`,
+		`{"method":"vaultBalance","params":{"vaultAddress":"0x0000000000000000000000000000000000000002","user":null}}`,
 		`{}`, `null`, `[]`, `"x"`,
 	} {
 		f.Add([]byte(s))
