@@ -164,10 +164,19 @@ func Run(ctx context.Context, args []string, env Env) int {
 	if err := r.checkAgent(ctx); err != nil {
 		return r.fail(err)
 	}
-	err = cmd.run(ctx, r)
+	var drops api.Drops
+	err = cmd.run(api.WithDrops(ctx, &drops), r)
 	recordNonces(r.signer)
 	if err != nil {
 		return r.fail(err)
+	}
+	if n := drops.Count(); n > 0 {
+		// One bad row does not cost the answer (#16), and a script is told what it did not get.
+		rows := "rows"
+		if n == 1 {
+			rows = "row"
+		}
+		fmt.Fprintf(r.env.Stderr, "tradedesk %s: warning: %d bad %s dropped, the first: %s\n", r.cmd.name, n, rows, oneLine(drops.First()))
 	}
 	return ExitOK
 }
