@@ -198,3 +198,20 @@ func SumFills(fs []api.Fill) []FillTotal {
 	}
 	return out
 }
+
+// RemainderFate words what became of the part of an order that did not fill on arrival, for an
+// order of the given time in force (market: a market order): "resting", or "cancelled: " and why.
+// Console and headless both say it from here.
+func RemainderFate(o Outcome, tif string, market bool) string {
+	switch {
+	case o.Resting:
+		return "resting"
+	case market:
+		return "cancelled: no more liquidity within the slippage bound"
+	case tif == api.TifFOK:
+		return "cancelled: FOK not fillable in full"
+	case tif == api.TifIOC:
+		return "cancelled: IOC, no more liquidity at its price"
+	}
+	return "cancelled"
+}

@@ -132,6 +132,12 @@ func (r *runner) orderStore(ctx context.Context, symbol string) (*state.Store, e
 	if err := r.loadInto(ctx, st, user, loadTickers, loadMids, loadAccount, loadPositions, loadCollateral); err != nil {
 		return nil, err
 	}
+	if in, ok := st.FindInstrument(symbol); ok {
+		// The preview of a market or crossing order walks the book; without one it says less.
+		if b, err := r.client.OrderBook(ctx, in.Name, 0); err == nil {
+			st.Apply(state.BookMsg{Book: b})
+		}
+	}
 	if in, ok := st.FindInstrument(symbol); ok && !in.Spot {
 		// A server without instrument_leverage leaves the default leverage in force.
 		if l, err := r.client.InstrumentLeverage(ctx, user, in.Name); err == nil {
@@ -167,7 +173,11 @@ type orderResult struct {
 	Filled    *decimal.Decimal `json:"filled,omitempty"`
 	AvgPrice  *decimal.Decimal `json:"avg_price,omitempty"`
 	Remaining *decimal.Decimal `json:"remaining,omitempty"`
-	remainder string           // what became of the remainder, in words
+	// Fee is what the order's fills paid (negative: a rebate), from the exchange's fills.
+	Fee *decimal.Decimal `json:"fee,omitempty"`
+	// Remainder says what became of the part that did not fill: "resting", or "cancelled: why".
+	Remainder string `json:"remainder,omitempty"`
+	remainder string // the same, as the table's tail
 }
 
 type previewJSON struct {
@@ -178,6 +188,17 @@ type previewJSON struct {
 	Leverage            decimal.Decimal  `json:"leverage"`
 	UtilizationAfter    decimal.Decimal  `json:"utilization_after_pct"`
 	LiquidationEstimate *decimal.Decimal `json:"liquidation_estimate"` // null: none (the table says "none")
+	Book                *bookJSON        `json:"book,omitempty"`       // the book walk of an order that takes liquidity
+}
+
+// bookJSON is the preview's walk of the order book.
+type bookJSON struct {
+	Fillable        decimal.Decimal `json:"fillable"`
+	ExpectedAvg     decimal.Decimal `json:"expected_avg_price"`
+	SlippagePct     decimal.Decimal `json:"slippage_pct"`
+	SlippageTicks   decimal.Decimal `json:"slippage_ticks"`
+	FillMargin      decimal.Decimal `json:"fill_margin"`
+	FillUtilization decimal.Decimal `json:"fill_utilization_pct"`
 }
 
 func runOrder(ctx context.Context, r *runner) error {
@@ -205,31 +226,32 @@ func runOrder(ctx context.Context, r *runner) error {
 		return r.orderFailed(ctx, co, err)
 	}
 	res.Sent, res.Response = true, &resp
-	switch out := state.OrderOutcome(resp, co.Size); out.Kind {
-	case state.OutcomeRejected:
+	out := state.OrderOutcome(resp, co.Size)
+	if out.Kind == state.OutcomeRejected {
 		return fmt.Errorf("exchange rejected the order (cloid %s): %s", co.Wire.Cloid, out.Reason)
-	case state.OutcomeSent:
-	default:
-		res.Oid, res.Status = out.Oid, out.Word()
-		res.fill(out)
 	}
+	if out.Kind == state.OutcomeSent {
+		// An answer of unknown shape is not success: ask the exchange what became of the cloid.
+		out = r.lookUpSent(ctx, co, out)
+	}
+	res.Oid, res.Status = out.Oid, out.Word()
+	out = r.settle(ctx, &res, out)
+	res.fill(out, co)
 	return r.printOrder(st, co, res)
 }
 
-// fill records what filled, when the answer says: the total, its average and the remainder.
-func (res *orderResult) fill(out state.Outcome) {
-	if !out.FillKnown() {
+// fill records what filled: the total, its average and the remainder and its fate.
+func (res *orderResult) fill(out state.Outcome, co state.CheckedOrder) {
+	if !out.FillKnown() && out.Kind != state.OutcomeUnfilled {
 		return
 	}
 	filled, avg, rest := out.Filled, out.AvgPrice.Decimal, out.Remaining()
 	res.Filled, res.AvgPrice, res.Remaining = &filled, &avg, &rest
-	switch {
-	case !rest.IsPositive():
-	case out.Resting:
-		res.remainder = "; " + rest.String() + " resting"
-	default:
-		res.remainder = "; " + rest.String() + " not filled, cancelled"
+	if !rest.IsPositive() {
+		return
 	}
+	res.Remainder = state.RemainderFate(out, co.Wire.Tif, co.Wire.IsMarket)
+	res.remainder = "; " + rest.String() + " " + res.Remainder
 }
 
 func previewOf(p state.Preview) previewJSON {
@@ -238,6 +260,10 @@ func previewOf(p state.Preview) previewJSON {
 	if p.LiquidationEstimate.IsPositive() {
 		liq := p.LiquidationEstimate
 		out.LiquidationEstimate = &liq
+	}
+	if w := p.Walk; w.Known {
+		out.Book = &bookJSON{Fillable: w.Fillable, ExpectedAvg: w.AvgPrice, SlippagePct: w.SlippagePct,
+			SlippageTicks: w.SlippageTicks, FillMargin: w.FillMargin, FillUtilization: w.FillUtilization}
 	}
 	return out
 }
@@ -276,11 +302,21 @@ func (r *runner) printOrder(st *state.Store, co state.CheckedOrder, res orderRes
 			k.add("Filled", fmt.Sprintf("%s of %s at %s avg%s", sizeText(st, in.Name, *res.Filled), sizeText(st, in.Name, co.Size),
 				priceText(st, in.Name, *res.AvgPrice), res.remainder))
 		}
+		if res.Fee != nil {
+			k.add("Fees paid", state.FormatUSDFee(*res.Fee)+" USD")
+		}
 		k.add("Transaction", res.Response.TxHash)
 	}
 	k.add("Client id", w.Cloid)
 	k.add("Notional", usd(p.Notional)+" USD")
 	k.add("Fee (est.)", state.FormatUSDFee(p.Fee)+" USD")
+	if wk := p.Walk; wk.Known {
+		k.add("Book fills", fmt.Sprintf("%s of %s at %s avg expected (%s%% / %s ticks from mid)", sizeText(st, in.Name, wk.Fillable),
+			sizeText(st, in.Name, co.Size), priceText(st, in.Name, wk.AvgPrice), wk.SlippagePct.StringFixed(3), wk.SlippageTicks.StringFixed(1)))
+		if !in.Spot && wk.Fillable.LessThan(co.Size) {
+			k.add("Margin if so", usd(wk.FillMargin)+" USD, margin used after "+state.FormatPercent(wk.FillUtilization, 2))
+		}
+	}
 	switch {
 	case !in.Spot:
 		k.add("Margin required", usd(p.MarginRequired)+" USD")
