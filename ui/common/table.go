@@ -62,6 +62,11 @@ type Table struct {
 	header  string
 	Focused bool
 	Empty   string
+	// empty is the drawn Empty line, made again only when Empty or the width changes.
+	empty struct {
+		text, line string
+		w          int
+	}
 }
 
 func NewTable(st *Styles, cols []Column, cell CellFunc) *Table {
@@ -298,10 +303,19 @@ func (t *Table) Lines(out []string) []string {
 				out = append(out, r.styled)
 			}
 		case i == 0 && t.Rows == 0 && t.Empty != "":
-			out = append(out, t.st.Muted.On(Pad(markNone+t.Empty, t.Width)))
+			out = append(out, t.emptyLine())
 		default:
 			out = append(out, blank)
 		}
 	}
 	return out
+}
+
+// emptyLine is the Empty text drawn as a row (after the marker's cell), kept between frames.
+func (t *Table) emptyLine() string {
+	if e := &t.empty; e.text != t.Empty || e.w != t.Width || e.line == "" {
+		e.text, e.w = t.Empty, t.Width
+		e.line = t.st.Muted.On(Pad(markNone+t.Empty, t.Width))
+	}
+	return t.empty.line
 }
