@@ -126,24 +126,58 @@ func (c *wsClient) allow(now time.Time) bool {
 	return c.count <= wsMaxMessages
 }
 
+// wsSettle is the pause between a subscribe's answer and the topic's first state (an order
+// book's snapshot). The official TypeScript SDK routes a channel's data only once its subscribe
+// call has returned, so a snapshot that arrives in the same read as the answer reaches no
+// listener and the SDK's book starts from updates alone.
+const wsSettle = 10 * time.Millisecond
+
 // write sends the client's queue until it ends: whatever is queued goes out under one deadline.
+// A nil entry is a pause of wsSettle (see settle).
 func (c *wsClient) write() {
 	for {
 		select {
 		case <-c.ctx.Done():
 			return
 		case b := <-c.out:
-			ctx, cancel := context.WithTimeout(c.ctx, wsWriteTimeout)
-			err := c.conn.Write(ctx, websocket.MessageText, b)
-			for n := 0; err == nil && n < 256 && len(c.out) > 0; n++ {
-				err = c.conn.Write(ctx, websocket.MessageText, <-c.out)
-			}
-			cancel()
-			if err != nil {
+			if !c.writeBatch(b) {
 				c.cancel()
 				return
 			}
 		}
+	}
+}
+
+// writeBatch writes b and what is queued behind it, up to a pause; it reports whether the
+// connection is still good.
+func (c *wsClient) writeBatch(b []byte) bool {
+	ctx, cancel := context.WithTimeout(c.ctx, wsWriteTimeout)
+	defer cancel()
+	for n := 0; n < 256; n++ {
+		if b == nil {
+			select {
+			case <-c.ctx.Done():
+				return false
+			case <-time.After(wsSettle):
+			}
+			return true
+		}
+		if c.conn.Write(ctx, websocket.MessageText, b) != nil {
+			return false
+		}
+		if len(c.out) == 0 {
+			return true
+		}
+		b = <-c.out
+	}
+	return true
+}
+
+// settle queues a pause (wsSettle) before what is queued next.
+func (h *hub) settle(c *wsClient) {
+	select {
+	case c.out <- nil:
+	default: // a full queue drops the client at the next send
 	}
 }
 
@@ -344,6 +378,9 @@ func (s *Sim) wsSubscribe(c *wsClient, in rpcIn) {
 	s.mu.Unlock()
 	defer s.ws.pubMu.Unlock()
 	s.ws.reply(c, in.ID, map[string]any{"status": "subscribed", "channels": []string{topic}}, nil)
+	if len(first) > 0 {
+		s.ws.settle(c)
+	}
 	if !c.subs[topic] {
 		c.subs[topic] = true
 		s.ws.join(c, topic)
