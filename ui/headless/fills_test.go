@@ -172,3 +172,54 @@ func TestOrdersReportTheTruth(t *testing.T) {
 		t.Errorf("market remainder %q", res.Remainder)
 	}
 }
+
+// reshape rewrites the simulator's placeOrder answer: data.status becomes what f makes of it.
+func reshape(t *testing.T, f func(st map[string]any) any) *func([]byte) []byte {
+	g := func(b []byte) []byte {
+		var m map[string]any
+		if err := json.Unmarshal(b, &m); err != nil {
+			t.Errorf("answer %s: %v", b, err)
+			return b
+		}
+		data, _ := m["data"].(map[string]any)
+		st, _ := data["status"].(map[string]any)
+		m["data"] = map[string]any{"status": f(st)}
+		out, _ := json.Marshal(m)
+		return out
+	}
+	return &g
+}
+
+// TestOtherAnswerShapesReportTheTruth (issue #17): the spec's bare {status:{oid}} and an answer of
+// unknown shape still report what the exchange's fills and open orders show (looked up by order id,
+// and by cloid when the answer names no order), never a bare "accepted" or success. Guards: the
+// fills lookup skipped for a bare id (the issue's "Order id ... accepted" for a partial fill), an
+// unknown shape read as success without a lookup, the resting lookup dropped (a resting remainder
+// called cancelled).
+func TestOtherAnswerShapesReportTheTruth(t *testing.T) {
+	h := newStillHarness(t)
+	const sym = "ETH-PERP"
+	lot := decimal.RequireFromString("0.001")
+	for _, shape := range []struct {
+		name string
+		f    func(st map[string]any) any
+	}{
+		{"spec", func(st map[string]any) any { return map[string]any{"oid": st["oid"]} }},
+		{"public bot", func(st map[string]any) any { return []any{map[string]any{"resting": map[string]any{"oid": st["oid"]}}} }},
+		{"unknown", func(map[string]any) any { return map[string]any{"accepted": true} }},
+	} {
+		b := h.book(sym)
+		px := b.Asks[1].Price
+		size := b.Asks[0].Size.Add(b.Asks[1].Size).Add(lot.Mul(decimal.NewFromInt(5)))
+		h.drop.rewrite.Store(reshape(t, shape.f))
+		res := h.orderJSON("--instrument", sym, "--side", "buy", "--size", size.String(), "--price", px.String(), "--yes")
+		if res.Oid == 0 {
+			t.Fatalf("%s: no order id after the lookup: %+v", shape.name, res)
+		}
+		checkTruth(t, shape.name, res, size, h.truthOf(res.Oid), true)
+		if res.Status != "filled" {
+			t.Errorf("%s: status %q", shape.name, res.Status)
+		}
+		h.ok("cancel-all")
+	}
+}

@@ -88,12 +88,13 @@ func TestOrderWithFakeExchange(t *testing.T) {
 		return code, out.String(), errb.String()
 	}
 	// A sell 20% under the mark crosses the bid (a buy there would rest and need no --yes, #23).
+	// The answer is a bare id; the order record says it rests whole (#17), so "42 resting".
 	code, _, errs := run("order", "--instrument", "BTC-PERP", "--side", "sell", "--size", "0.01", "--price", "40000")
 	if code != ExitFailure || !strings.Contains(errs, "order needs confirmation, nothing sent: price 40,000.0 is 20.00% below the mark 50,000.0; add --yes to send it") || len(fx.placed) != 0 {
 		t.Fatalf("guard: %d %q", code, errs)
 	}
 	code, out, _ := run("order", "--instrument", "BTC-PERP", "--side", "sell", "--size", "0.01", "--price", "40000", "--yes")
-	if code != 0 || len(fx.placed) != 1 || !strings.Contains(out, "Warning             price 40,000.0 is 20.00% below the mark") || !strings.Contains(out, "42 accepted") {
+	if code != 0 || len(fx.placed) != 1 || !strings.Contains(out, "Warning             price 40,000.0 is 20.00% below the mark") || !strings.Contains(out, "42 resting") {
 		t.Fatalf("--yes: %d %q", code, out)
 	}
 	code, out, _ = run("order", "--instrument", "BTC-PERP", "--side", "sell", "--notional", "1000", "--market", "--slippage", "2%", "--dry-run", "--json")

@@ -14,12 +14,22 @@ type dropper struct {
 	sim          http.Handler
 	afterActing  atomic.Bool
 	beforeActing atomic.Bool
+	// rewrite, when set, replaces the next /exchange answer's body (the simulator has acted).
+	rewrite atomic.Pointer[func([]byte) []byte]
 }
 
 func (d *dropper) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if strings.HasPrefix(r.URL.Path, "/exchange") {
 		if d.beforeActing.Swap(false) {
 			panic(http.ErrAbortHandler)
+		}
+		if f := d.rewrite.Swap(nil); f != nil {
+			rec := httptest.NewRecorder()
+			d.sim.ServeHTTP(rec, r)
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(rec.Code)
+			_, _ = w.Write((*f)(rec.Body.Bytes()))
+			return
 		}
 		if d.afterActing.Swap(false) {
 			d.sim.ServeHTTP(httptest.NewRecorder(), r)

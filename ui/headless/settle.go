@@ -19,8 +19,8 @@ const settleEvery = 150 * time.Millisecond
 // settle looks the order's fills up by its id, within settleWait: the fees paid, and the filled
 // size and average when the answer did not carry them. It stops as soon as the fills add up to
 // what the answer says filled; a lookup that fails leaves the outcome as the answer read.
-func (r *runner) settle(ctx context.Context, res *orderResult, out state.Outcome) state.Outcome {
-	if out.Oid == 0 || out.Kind == state.OutcomePlaced && !out.Resting {
+func (r *runner) settle(ctx context.Context, res *orderResult, co state.CheckedOrder, out state.Outcome) state.Outcome {
+	if out.Oid == 0 {
 		return out
 	}
 	ctx, cancel := context.WithTimeout(ctx, settleWait)
@@ -35,8 +35,11 @@ func (r *runner) settle(ctx context.Context, res *orderResult, out state.Outcome
 			out.Kind, out.Filled, out.AvgPrice = state.OutcomeFilled, t.Size, api.OptDecimal{Decimal: t.AvgPrice, Valid: true}
 			return out
 		}
-		if out.Kind == state.OutcomeUnfilled || out.Kind == state.OutcomePlaced && !out.Filled.IsPositive() && ok {
+		if ok && (out.Kind == state.OutcomeUnfilled || out.Kind == state.OutcomePlaced && out.Resting) {
 			return out // nothing filled, and the fills say so
+		}
+		if ok && out.Kind == state.OutcomePlaced && r.untouched(ctx, co, &out) {
+			return out // a bare id: the order record says nothing of it filled
 		}
 		select {
 		case <-ctx.Done():
@@ -83,4 +86,39 @@ func (r *runner) lookUpSent(ctx context.Context, co state.CheckedOrder, out stat
 	}
 	fmt.Fprintf(r.env.Stderr, "the answer could not be read; cloid %s is order %d, %s\n", text.Clean(co.Wire.Cloid), found.OrderID, text.Clean(found.State))
 	return out
+}
+
+// restingOf asks, by cloid, whether the unfilled part of an order whose answer did not say (the
+// spec's bare {oid}) rests on the book: it does when the order is open.
+func (r *runner) restingOf(ctx context.Context, co state.CheckedOrder, out state.Outcome) state.Outcome {
+	if out.Oid == 0 || out.Resting || !out.Remaining().IsPositive() && out.Kind == state.OutcomeFilled {
+		return out
+	}
+	found, err := api.FindCloid(ctx, r.client, r.client.Address(), co.Wire.Cloid)
+	if err != nil || found == nil {
+		return out
+	}
+	out.Resting = found.State == "open"
+	if found.State == "cancelled" && out.Kind == state.OutcomePlaced {
+		out.Kind = state.OutcomeUnfilled
+	}
+	return out
+}
+
+// untouched reports, for an order the answer gave only an id, whether its record says nothing of
+// it filled: it rests whole (then out says resting) or was cancelled whole (unfilled).
+func (r *runner) untouched(ctx context.Context, co state.CheckedOrder, out *state.Outcome) bool {
+	found, err := api.FindCloid(ctx, r.client, r.client.Address(), co.Wire.Cloid)
+	if err != nil || found == nil || !found.Unfilled.Equal(found.Size) {
+		return false
+	}
+	switch found.State {
+	case "open":
+		out.Resting = true
+		return true
+	case "cancelled":
+		out.Kind = state.OutcomeUnfilled
+		return true
+	}
+	return false
 }

@@ -234,8 +234,9 @@ func runOrder(ctx context.Context, r *runner) error {
 		// An answer of unknown shape is not success: ask the exchange what became of the cloid.
 		out = r.lookUpSent(ctx, co, out)
 	}
+	out = r.settle(ctx, &res, co, out)
+	out = r.restingOf(ctx, co, out)
 	res.Oid, res.Status = out.Oid, out.Word()
-	out = r.settle(ctx, &res, out)
 	res.fill(out, co)
 	return r.printOrder(st, co, res)
 }
