@@ -204,3 +204,25 @@ func FuzzDecodeRows(f *testing.F) {
 		}
 	})
 }
+
+// TestStreamLimits: a streamed notification meets the same limits as a poll (decodeData calls
+// CheckAnswer): a book side over MaxBookLevels, tickers over MaxMarketRecords and a number bomb
+// are refused; a book at the limit is kept. Guards the stream decode's call of the check.
+func TestStreamLimits(t *testing.T) {
+	book := func(n int) []byte {
+		return []byte(`{"update_type":"snapshot","instrument_name":"BTC-PERP","books":{"bids":[` +
+			strings.TrimSuffix(strings.Repeat(`["1","1"],`, n), ",") + `],"asks":[],"sequence_number":1}}`)
+	}
+	if _, err := decodeData(Topic{Channel: ChanOrderBook, Symbol: "BTC-PERP"}, book(MaxBookLevels+1)); err == nil || !strings.Contains(err.Error(), "over 5000 entries") {
+		t.Errorf("a book side over the limit: %v", err)
+	}
+	if ev, err := decodeData(Topic{Channel: ChanOrderBook, Symbol: "BTC-PERP"}, book(MaxBookLevels)); err != nil || len(ev) != 1 {
+		t.Errorf("a book side at the limit: %v", err)
+	}
+	if _, err := decodeData(Topic{Channel: ChanTicker, Symbol: "all"}, []byte(manyTickers(MaxMarketRecords+1))); err == nil {
+		t.Error("tickers over the limit accepted")
+	}
+	if _, err := decodeData(Topic{Channel: ChanTicker, Symbol: "all"}, []byte(`{"symbol":"X","mark_price":1e999999999}`)); err == nil {
+		t.Error("a number bomb accepted")
+	}
+}

@@ -12,6 +12,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/tradedesk/tradedesk/state"
 )
 
 // heapBound is the most live heap (after a GC) the console may hold while a hostile server
@@ -205,5 +207,26 @@ func TestHostileExchangeBoundedMemory(t *testing.T) {
 	// The exchange is clean again: every kind recovers on its own.
 	if !d.until(30*time.Second, func() bool { return staleKinds(c.m) == "" }) {
 		t.Errorf("still stale after the attacks stopped: %s", staleKinds(c.m))
+	}
+}
+
+// TestBadRowDroppedConsole: one ticker with an empty price costs only that row: the console
+// shows the other tickers, fresh, and the message line counts the dropped row and says why.
+// Guards the feed's hand-over of api.Drops and the status line's note.
+func TestBadRowDroppedConsole(t *testing.T) {
+	gate := &hostileGate{seen: map[string]int{}}
+	c := newSimConsoleVia(t, 200, 60, true, func(h http.Handler) http.Handler { gate.next = h; return gate })
+	bad := hostileBody{name: "one bad row", write: func(w io.Writer) error {
+		_, err := io.WriteString(w, `[{"symbol":"BTC-PERP","mark_price":"1"},{"symbol":"ETH-PERP","mark_price":""},{"symbol":"SOL-PERP","mark_price":"3"}]`)
+		return err
+	}}
+	gate.attack("ticker", &bad)
+	pump(t, c.m, c.m.Init())
+	if n := len(c.m.store.Tickers()); n != 2 || c.m.store.Freshness(state.KindTickers).Stale {
+		t.Errorf("%d tickers (stale %v), want the 2 good ones, fresh", n, c.m.store.Freshness(state.KindTickers).Stale)
+	}
+	line := c.m.status.message(c.m, 400)
+	if !strings.Contains(line, "tickers: 1 bad row dropped (info ticker: row 1: ") || !strings.Contains(line, "to decimal") {
+		t.Errorf("the message line says %q", line)
 	}
 }
