@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"testing"
 )
 
@@ -82,5 +83,29 @@ func TestInstrumentLeverageNoSetting(t *testing.T) {
 	answer = `{"other":1}`
 	if _, err := c.InstrumentLeverage(context.Background(), user, "BTC-PERP"); err == nil {
 		t.Error("an answer with none of the record's fields decoded")
+	}
+}
+
+// TestAllPagesCamelCaseEnvelope: AllPages reads every page of an envelope in the npm SDK's
+// camelCase (totalPages, hasNext); it used to stop after page 1, taking hasNext for false.
+func TestAllPagesCamelCaseEnvelope(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var req struct {
+			Params struct{ Page int } `json:"params"`
+		}
+		_ = json.NewDecoder(r.Body).Decode(&req)
+		p := req.Params.Page
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{"data":[{"trade_id":` + strconv.Itoa(p) + `}],"page":` + strconv.Itoa(p) +
+			`,"limit":1,"total_count":3,"totalPages":3,"hasNext":` + strconv.FormatBool(p < 3) + `,"hasPrev":` + strconv.FormatBool(p > 1) + `}`))
+	}))
+	defer srv.Close()
+	c := New(srv.URL, WithRetry(RetryPolicy{Attempts: 1}))
+	user := "0x2c7536E3605D9C16a7a3D7b1898e529396a65c23"
+	all, err := AllPages(context.Background(), func(ctx context.Context, p PageParams) (Page[Fill], error) {
+		return c.Fills(ctx, user, p)
+	}, 1, nil)
+	if err != nil || len(all) != 3 || all[2].TradeID != 3 {
+		t.Fatalf("%d fills %+v %v, want the 3 of 3 pages", len(all), all, err)
 	}
 }
