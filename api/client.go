@@ -387,7 +387,7 @@ func (c *Client) readResponse(ctx context.Context, op string, resp *http.Respons
 		if over.TooMany {
 			kind = KindTooLarge
 		}
-		return nil, data, &Error{Kind: kind, Op: op, Status: resp.StatusCode, Message: over.Error(), Err: over}
+		return nil, data, &Error{Kind: kind, Op: op, Status: resp.StatusCode, Message: over.Error(), Err: over, ambiguous: exchange}
 	}
 	if errors.Is(err, errOverCap) {
 		return nil, nil, &Error{Kind: KindTooLarge, Op: op, Status: resp.StatusCode, ambiguous: exchange && ok2xx,

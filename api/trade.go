@@ -78,7 +78,7 @@ func (c *Client) send(ctx context.Context, info ActionInfo, data ActionData) (Tx
 	}
 	cl := &call{path: "/exchange", name: info.Name, attempt: 1, attrs: actionAttrs(info, data, sig)}
 	start := time.Now()
-	r, reply, e := c.post(ctx, op, "/exchange", body, true, 0)
+	r, reply, e := c.post(ctx, op, "/exchange", body, true, MaxMarketRecords)
 	out, e := txOutcome(op, r, e)
 	if e == nil {
 		e = c.checkAttribution(op, out)
