@@ -134,3 +134,17 @@ func (c *checker) fillMargin(rule api.MarginOrder, pos api.Position) {
 	w.FillMargin = rule.Need().Margin
 	w.FillUtilization = MarginUtilizationAfter(c.s.account(), w.FillMargin.Sub(c.released(pos, signed)))
 }
+
+// Words is the walk in one line, as the form, the confirmation and `order --dry-run` say it:
+// "0.300 of 0.500, avg 50,006.83 (0.014%, 13.7 ticks off mid)". Empty when no book was walked.
+func (w BookWalk) Words(size decimal.Decimal, inst Instrument) string {
+	if !w.Known {
+		return ""
+	}
+	sd, pd := inst.SizeDecimals(), inst.PriceDecimals()
+	if !w.Fillable.IsPositive() {
+		return "fills nothing of " + FormatSize(size, sd) + " at its price"
+	}
+	return fmt.Sprintf("%s of %s, avg %s (%s%%, %s ticks off mid)", FormatSize(w.Fillable, sd), FormatSize(size, sd),
+		FormatPrice(w.AvgPrice, pd+1), w.SlippagePct.StringFixed(3), w.SlippageTicks.StringFixed(1))
+}

@@ -140,6 +140,9 @@ func NewOrder(kind Kind, c state.CheckedOrder, st *common.Styles) *Action {
 	if c.Preview.LiquidationEstimate.IsPositive() {
 		lines = append(lines, "Liq. est.    "+common.FmtNum(c.Preview.LiquidationEstimate, c.Instrument.PriceDecimals()))
 	}
+	if b := c.Preview.Walk.Words(c.Size, c.Instrument); b != "" {
+		lines = append(lines, "Book fills   "+b)
+	}
 	lines = append(lines, "Client id    "+w.Cloid)
 	for _, warn := range c.Warnings {
 		lines = append(lines, st.Warn.On("! "+warn))

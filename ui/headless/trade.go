@@ -312,8 +312,7 @@ func (r *runner) printOrder(st *state.Store, co state.CheckedOrder, res orderRes
 	k.add("Notional", usd(p.Notional)+" USD")
 	k.add("Fee (est.)", state.FormatUSDFee(p.Fee)+" USD")
 	if wk := p.Walk; wk.Known {
-		k.add("Book fills", fmt.Sprintf("%s of %s at %s avg expected (%s%% / %s ticks from mid)", sizeText(st, in.Name, wk.Fillable),
-			sizeText(st, in.Name, co.Size), priceText(st, in.Name, wk.AvgPrice), wk.SlippagePct.StringFixed(3), wk.SlippageTicks.StringFixed(1)))
+		k.add("Book fills", wk.Words(co.Size, in))
 		if !in.Spot && wk.Fillable.LessThan(co.Size) {
 			k.add("Margin if so", usd(wk.FillMargin)+" USD, margin used after "+state.FormatPercent(wk.FillUtilization, 2))
 		}

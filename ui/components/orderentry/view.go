@@ -186,6 +186,9 @@ func (p *Pane) previewLines() []string {
 	if c.Preview.LiquidationEstimate.IsPositive() {
 		out = append(out, "  Liq. est. "+common.FmtNum(c.Preview.LiquidationEstimate, c.Instrument.PriceDecimals()))
 	}
+	if b := c.Preview.Walk.Words(c.Size, c.Instrument); b != "" {
+		out = append(out, common.Wrapped(st.Muted, "  Book fills "+b, "  ", p.width)...)
+	}
 	for _, w := range c.Warnings {
 		out = append(out, common.Wrapped(st.Warn, "! "+w, "  ", p.width)...) // wrapped, never cut (#24)
 	}
