@@ -330,3 +330,16 @@ func TestNoOfferUnderTheMinimumNotional(t *testing.T) {
 		t.Fatalf("want a refusal without an offer: %v", errs)
 	}
 }
+
+// Guards minPrice: a market order's minimum order value checked at its worst price instead of the
+// mark, as the exchange checks it. At a mark of 995, 0.01 ETH is 9.95 USD: under the 10 minimum,
+// although its 1% worst price (1004.95) would make it 10.05.
+func TestMarketMinimumNotionalAtTheMark(t *testing.T) {
+	now := t0
+	s := loadedStore(&now)
+	s.Apply(TickersMsg{Tickers: []api.Ticker{{Symbol: "ETH-PERP", MarkPrice: d("995"), MidPrice: d("995"), BestBidPrice: d("994.99"), BestAskPrice: d("995.01")}}})
+	_, errs := s.CheckOrder(OrderIntent{Instrument: "ETH-PERP", Side: "b", Type: Market, Size: "0.01"}, Guard{})
+	if len(errs) != 1 || errs[0].Msg != "order value 9.95 is under the 10 minimum on ETH-PERP; use a size of at least 0.02" {
+		t.Fatalf("a market buy of 9.95 USD at the mark: %v", errs)
+	}
+}
