@@ -10,15 +10,15 @@ import (
 // Guards the compare-and-swap in Next: with a plain load and store (a lost update) two calls can
 // hand out one nonce. On a stuck clock every call must add exactly one to the last nonce, so after
 // N calls from many goroutines the last nonce is the first plus N-1 exactly; each lost update
-// leaves it lower. Rounds of calls go on for 300 ms, so goroutines run side by side on several
-// cores, and are preempted inside Next dozens of times even on one: a lost update shows every run.
+// leaves it lower. The goroutines of a round start together, so on two or more cores they race
+// from the first call; 300 short rounds give hundreds of such starts. The work is fixed (about
+// 0.2 s of CPU), not the wall time, so a loaded machine does not shorten the hunt.
 func TestNonceStrictlyIncreasingAcrossGoroutines(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(max(2, runtime.GOMAXPROCS(0))))
 	frozen := time.UnixMilli(1769690420567) // a stuck clock forces the last+1 path
 	workers := max(4, 2*runtime.GOMAXPROCS(0))
-	const each = 100000
-	for start := time.Now(); time.Since(start) < 300*time.Millisecond; {
-		if !nonceRound(t, frozen, workers, each) {
+	for range 300 {
+		if !nonceRound(t, frozen, workers, 20000) {
 			return
 		}
 	}
