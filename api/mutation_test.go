@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/shopspring/decimal"
 )
 
 // Tests that guard mutations of the signer and its MessagePack encoding the other tests let live
@@ -118,5 +119,17 @@ func TestSignatureRecoveryByte(t *testing.T) {
 	upper := "0X" + hex.EncodeToString(sig[:])
 	if got, err := DecodeSignature(upper); err != nil || got != sig {
 		t.Errorf("0X prefix: %v", err)
+	}
+}
+
+// Guards MarginOrder: a trigger order valued without its trigger price, and a leverage under 1
+// not counted as 1. A buy stop for 1 BTC triggering at 101,000 with a limit of 100,500 and the
+// mark at 100,000 is valued at 101,000; at 0.5x it needs the full 101,000 of margin.
+func TestMarginOrderValuedAtTriggerAndLeverageAtLeastOne(t *testing.T) {
+	o := MarginOrder{Buy: true, Size: decimal.NewFromInt(1), Price: decimal.NewFromInt(100500), Trigger: decimal.NewFromInt(101000),
+		Mark: decimal.NewFromInt(100000), Leverage: decimal.RequireFromString("0.5"), TakerFee: decimal.Zero}
+	n := o.Need()
+	if !n.Price.Equal(decimal.NewFromInt(101000)) || !n.Margin.Equal(decimal.NewFromInt(101000)) {
+		t.Fatalf("valued at %s with margin %s, want 101000 and 101000", n.Price, n.Margin)
 	}
 }
