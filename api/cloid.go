@@ -85,3 +85,19 @@ func matchCloid(list []OrderRecord, cloid string) *OrderRecord {
 	}
 	return nil
 }
+
+// OrderFills is the account's fills of one order among its latest (the first page of fills):
+// what the order did, in the exchange's own record. Every front end asks through this one function.
+func OrderFills(ctx context.Context, info Info, user string, oid OrderID) ([]Fill, error) {
+	pg, err := info.Fills(ctx, user, PageParams{Page: 1, Limit: 100})
+	if err != nil {
+		return nil, err
+	}
+	var out []Fill
+	for _, f := range pg.Data {
+		if f.OrderID == oid {
+			out = append(out, f)
+		}
+	}
+	return out, nil
+}

@@ -148,7 +148,7 @@ func NewOrder(kind Kind, c state.CheckedOrder, st *common.Styles) *Action {
 		lines = append(lines, st.Warn.On("! "+warn))
 	}
 	a := &Action{Kind: kind, Title: title, Lines: lines, What: what, Confirm: true, Order: c,
-		Lane: LaneOrder, Run: placeOrder(c.Wire), Read: resultText, Refresh: tradeKinds, FollowUp: lookupLostOrder}
+		Lane: LaneOrder, Run: placeOrder(c.Wire), Read: resultText, Refresh: tradeKinds, FollowUp: orderFollowUp}
 	if c.NeedsTypedConfirm {
 		a.Typed = "yes"
 	}
@@ -201,7 +201,7 @@ func resultText(d DoneMsg) (string, bool) {
 	}
 	switch d.Act.Kind {
 	case KindPlace, KindClose:
-		return orderOutcomeText(state.OrderOutcome(d.Resp, d.Act.Order.Size), d.Act.What)
+		return orderOutcomeText(state.OrderOutcome(d.Resp, d.Act.Order.Size), d.Act)
 	case KindCancel:
 		return cancelOutcomeText(state.CancelOutcome(d.Resp), d.Act.What)
 	}

@@ -126,7 +126,7 @@ func finishAmend(ex api.Exchange, a *Action, why string, timeout time.Duration) 
 	if err != nil {
 		return fmt.Sprintf("%s: the old order is cancelled but the new one failed: %s", a.What, common.PlainError(err)), common.LevelError
 	}
-	text, failed := orderOutcomeText(state.OrderOutcome(resp, a.Order.Size), a.What)
+	text, failed := orderOutcomeText(state.OrderOutcome(resp, a.Order.Size), a)
 	if failed {
 		return "the old order is cancelled; " + text, common.LevelError
 	}

@@ -4,19 +4,21 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
 	"github.com/tradedesk/tradedesk/ui/common"
 )
 
 // orderOutcomeText words a placed order's outcome for the status line, and whether it failed. A
 // transaction can succeed while the order in it was rejected: that is a failure to the trader.
-func orderOutcomeText(o state.Outcome, what string) (string, bool) {
+func orderOutcomeText(o state.Outcome, a *Action) (string, bool) {
+	what := a.What
 	switch o.Kind {
 	case state.OutcomeRejected:
 		return what + " rejected: " + o.Reason, true
 	case state.OutcomeFilled:
 		if o.FillKnown() {
-			of, rest := remainderText(o)
+			of, rest := remainderText(o, a.Order.Wire)
 			return fmt.Sprintf("order %d filled %s%s at %s avg%s: %s", o.Oid, o.Filled, of, o.AvgPrice.Decimal, rest, what), false
 		}
 		return fmt.Sprintf("order %d filled: %s", o.Oid, what), false
@@ -29,16 +31,14 @@ func orderOutcomeText(o state.Outcome, what string) (string, bool) {
 }
 
 // remainderText says what became of the part of an order that did not fill on arrival: " of 0.1"
-// and "; 0.06 resting" (or "; 0.06 not filled, cancelled"). Empty when all of it filled.
-func remainderText(o state.Outcome) (of, rest string) {
+// and "; 0.06 resting" (or "; 0.06 cancelled: " and why, state.RemainderFate). Empty when all of
+// it filled.
+func remainderText(o state.Outcome, w api.OrderWire) (of, rest string) {
 	left := o.Remaining()
 	if !left.IsPositive() {
 		return "", ""
 	}
-	fate := "not filled, cancelled"
-	if o.Resting {
-		fate = "resting"
-	}
+	fate := state.RemainderFate(o, w.Tif, w.IsMarket)
 	return " of " + o.Requested.String(), fmt.Sprintf("; %s %s", left, fate)
 }
 

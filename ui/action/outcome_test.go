@@ -23,9 +23,10 @@ func TestFilledOutcomeSaysTheRemainder(t *testing.T) {
 		{state.Outcome{Kind: state.OutcomeFilled, Oid: 5, Requested: d("0.1"), Filled: d("0.04"), AvgPrice: avg, Resting: true},
 			"order 5 filled 0.04 of 0.1 at 97216.6 avg; 0.06 resting: buy"},
 		{state.Outcome{Kind: state.OutcomeFilled, Oid: 5, Requested: d("0.1"), Filled: d("0.04"), AvgPrice: avg},
-			"order 5 filled 0.04 of 0.1 at 97216.6 avg; 0.06 not filled, cancelled: buy"},
+			"order 5 filled 0.04 of 0.1 at 97216.6 avg; 0.06 cancelled: no more liquidity within the slippage bound: buy"},
 	} {
-		if got, failed := orderOutcomeText(tc.o, "buy"); got != tc.want || failed {
+		a := &Action{What: "buy", Order: state.CheckedOrder{Wire: api.OrderWire{Tif: api.TifIOC, IsMarket: true}}}
+		if got, failed := orderOutcomeText(tc.o, a); got != tc.want || failed {
 			t.Errorf("%+v: %q (failed %v), want %q", tc.o, got, failed, tc.want)
 		}
 	}

@@ -51,14 +51,12 @@ func (r *runner) settle(ctx context.Context, res *orderResult, co state.CheckedO
 
 // fillsOf adds up the order's fills among the account's latest; ok is false when the lookup failed.
 func (r *runner) fillsOf(ctx context.Context, oid api.OrderID) (state.FillTotal, bool) {
-	pg, err := r.client.Fills(ctx, r.client.Address(), api.PageParams{Page: 1, Limit: 100})
+	fs, err := api.OrderFills(ctx, r.client, r.client.Address(), oid)
 	if err != nil {
 		return state.FillTotal{}, false
 	}
-	for _, t := range state.SumFills(pg.Data) {
-		if t.OrderID == oid {
-			return t, true
-		}
+	if t := state.SumFills(fs); len(t) > 0 {
+		return t[0], true
 	}
 	return state.FillTotal{}, true
 }
