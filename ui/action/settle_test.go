@@ -1,0 +1,80 @@
+package action
+
+import (
+	"context"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/shopspring/decimal"
+	"github.com/tradedesk/tradedesk/api"
+	"github.com/tradedesk/tradedesk/api/sim"
+	"github.com/tradedesk/tradedesk/state"
+	"github.com/tradedesk/tradedesk/ui/common"
+)
+
+// TestPartialFillFollowUpSaysFees (issue #17), against a still simulator over HTTP: an IOC buy at
+// the second ask for more than the first two asks hold partly fills; the console's follow-up says
+// the filled size of the requested size at the fills' average, the fee the fills paid, and that
+// the rest was cancelled (IOC). An answer of unknown shape is looked up by cloid, never read as
+// success. Guards: the follow-up skipped (no fee), the fee or average taken from elsewhere, the
+// remainder called resting, an unknown answer settled as placed.
+func TestPartialFillFollowUpSaysFees(t *testing.T) {
+	s := sim.New(sim.WithSeed(11), sim.WithClock(sim.NewTestClock(time.Now())))
+	signer, err := api.SignerFromHex("4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Fund(signer.Address(), sim.DefaultDemoBalance); err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(s)
+	t.Cleanup(srv.Close)
+	c := api.New(srv.URL, api.WithSigner(signer))
+	ctx := context.Background()
+	b, err := c.OrderBook(ctx, "ETH-PERP", 0)
+	if err != nil || len(b.Asks) < 2 {
+		t.Fatal(err, b)
+	}
+	size := b.Asks[0].Size.Add(b.Asks[1].Size).Add(decimal.RequireFromString("0.005"))
+	w := api.OrderWire{InstrumentID: 2, Side: api.SideBuy, PositionSide: api.PositionSideBoth, Price: b.Asks[1].Price.String(),
+		Size: size.String(), Tif: api.TifIOC, Cloid: state.NewCloid()}
+	ins, _ := c.Instruments(ctx, "all")
+	for _, p := range ins.Perps {
+		if p.Name == "ETH-PERP" {
+			w.InstrumentID = p.ID
+		}
+	}
+	resp, err := c.PlaceOrders(ctx, []api.OrderWire{w})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := &Action{What: "buy ETH-PERP", Order: state.CheckedOrder{Wire: w, Size: size}}
+	cmd, _ := orderFollowUp(c, DoneMsg{Act: a, Resp: resp}, time.Second)
+	if cmd == nil {
+		t.Fatal("no follow-up for a partly filled order")
+	}
+	_, text, level := cmd().(FollowUpMsg).Settled()
+	oid := state.OrderOutcome(resp, size).Oid
+	fs, _ := api.OrderFills(ctx, c, signer.Address(), oid)
+	tot := state.SumFills(fs)
+	if len(tot) != 1 {
+		t.Fatalf("fills %+v", fs)
+	}
+	want := "filled " + tot[0].Size.String() + " of " + size.String() + " at " + tot[0].AvgPrice.String() + " avg; " +
+		size.Sub(tot[0].Size).String() + " cancelled: IOC, no more liquidity at its price: buy ETH-PERP, fee " + state.FormatUSDFee(tot[0].Fee) + " USD"
+	if !strings.HasSuffix(text, want) || level != common.LevelInfo {
+		t.Fatalf("status line %q\nwant suffix   %q", text, want)
+	}
+
+	// The same answer with a status of unknown shape: looked up by cloid, not settled as success.
+	resp.Data = []byte(`{"status":{"accepted":true}}`)
+	cmd, waiting := orderFollowUp(c, DoneMsg{Act: a, Resp: resp}, time.Second)
+	if cmd == nil || !strings.Contains(waiting, "could not be read") {
+		t.Fatalf("unknown shape: %q", waiting)
+	}
+	if _, text, _ = cmd().(FollowUpMsg).Settled(); !strings.Contains(text, "is cancelled") {
+		t.Fatalf("lookup said %q", text)
+	}
+}
