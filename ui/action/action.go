@@ -142,6 +142,9 @@ func NewOrder(kind Kind, c state.CheckedOrder, st *common.Styles) *Action {
 	}
 	if b := c.Preview.Walk.Words(c.Size, c.Instrument); b != "" {
 		lines = append(lines, "Book fills   "+b)
+		if wk := c.Preview.Walk; wk.Short(c.Size) && !c.Instrument.Spot {
+			lines = append(lines, "If so        margin "+common.FmtNum(wk.FillMargin, 2)+" USD, "+state.FormatPercent(wk.FillUtilization, 2)+" used after")
+		}
 	}
 	lines = append(lines, "Client id    "+w.Cloid)
 	for _, warn := range c.Warnings {

@@ -12,6 +12,7 @@ import (
 	"github.com/tradedesk/tradedesk/api/sim"
 	"github.com/tradedesk/tradedesk/state"
 	"github.com/tradedesk/tradedesk/ui/common"
+	"github.com/tradedesk/tradedesk/ui/common/commontest"
 )
 
 // TestPartialFillFollowUpSaysFees (issue #17), against a still simulator over HTTP: an IOC buy at
@@ -76,5 +77,25 @@ func TestPartialFillFollowUpSaysFees(t *testing.T) {
 	}
 	if _, text, _ = cmd().(FollowUpMsg).Settled(); !strings.Contains(text, "is cancelled") {
 		t.Fatalf("lookup said %q", text)
+	}
+}
+
+// TestConfirmationSaysWhatTheBookFills: a market order the book cannot fill whole says, before
+// it is signed, how much fills and the margin and utilization of that fill. Guards: the walk's
+// line dropped, the margin line shown for a walk that fills it all.
+func TestConfirmationSaysWhatTheBookFills(t *testing.T) {
+	st := common.NewStyles(commontest.Theme)
+	d := decimal.RequireFromString
+	c := state.CheckedOrder{Size: d("9"), Instrument: state.Instrument{Name: "BTC-PERP", TickSize: d("0.1"), LotSize: d("0.0001")},
+		Wire: api.OrderWire{Side: api.SideBuy, Size: "9", Price: "98000", Tif: api.TifIOC, IsMarket: true}}
+	c.Preview.Walk = state.BookWalk{Known: true, Fillable: d("1.1268"), AvgPrice: d("97216.6"), Mid: d("97000"),
+		FillMargin: d("10954.4"), FillUtilization: d("10.98")}
+	lines := strings.Join(NewOrder(KindPlace, c, st).Lines, "\n")
+	if !strings.Contains(lines, "Book fills   1.1268 of 9.0000, avg 97,216.60") || !strings.Contains(lines, "If so        margin 10,954.40 USD, 10.98% used after") {
+		t.Fatalf("confirmation:\n%s", lines)
+	}
+	c.Preview.Walk.Fillable = d("9")
+	if lines = strings.Join(NewOrder(KindPlace, c, st).Lines, "\n"); strings.Contains(lines, "If so") {
+		t.Fatalf("a whole fill says 'If so':\n%s", lines)
 	}
 }
