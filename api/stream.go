@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"net/http"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -182,6 +183,22 @@ func (s *Stream) drop(sub *Subscription) {
 		delete(s.subs, sub.topic.key())
 	}
 	s.mu.Unlock()
+}
+
+// Topics are the topics subscribed now, sorted by their key.
+func (s *Stream) Topics() []Topic {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	keys := make([]string, 0, len(s.subs))
+	for k := range s.subs {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	out := make([]Topic, len(keys))
+	for i, k := range keys {
+		out[i] = s.subs[k].topic
+	}
+	return out
 }
 
 // Status is the connection's status.

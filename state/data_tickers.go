@@ -159,3 +159,27 @@ func (m TickerUpdateMsg) apply(s *Store, o Order) bool {
 	d.list = list
 	return true
 }
+
+// BBOUpdateMsg carries one instrument's best bid and offer as the stream sent it: it moves that
+// ticker's best bid and ask (price and size), like a TickerUpdateMsg of the ticker with them.
+// A bbo of an instrument with no ticker yet is dropped (the ticker poll brings the instrument).
+type BBOUpdateMsg struct {
+	At  time.Time // when it was received
+	BBO api.BBO
+}
+
+// Kind implements Msg.
+func (BBOUpdateMsg) Kind() Kind { return KindTickers }
+
+// Order implements Msg.
+func (m BBOUpdateMsg) Order() Order { return Order{At: m.At, Stream: true} }
+
+func (m BBOUpdateMsg) apply(s *Store, o Order) bool {
+	t, ok := s.ticker(m.BBO.Symbol)
+	if !ok || t.Symbol != m.BBO.Symbol {
+		return false
+	}
+	b := m.BBO
+	t.BestBidPrice, t.BestBidSize, t.BestAskPrice, t.BestAskSize = b.BidPrice, b.BidSize, b.AskPrice, b.AskSize
+	return TickerUpdateMsg{At: m.At, Ticker: t}.apply(s, o)
+}

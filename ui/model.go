@@ -106,6 +106,10 @@ type Model struct {
 	// whose book and trades it carries, streamSubs their subscriptions.
 	stream    *api.Stream
 	streamSym string
+	// streamChart is the chart series the stream carries; chart is the chart pane, whose series
+	// the stream follows.
+	streamChart state.ChartKey
+	chart       *chartPane
 	// streamedKinds records which kinds had the streaming stale window last (syncStaleWindows).
 	streamedKinds map[state.Kind]bool
 	streamSubs    chan *api.Subscription
@@ -193,7 +197,8 @@ func New(cfg Config) *Model {
 	m.addPane(orders, colLeft, 3, 0)
 	m.addPane(m.form, colRight, 0, formHeight)
 	m.addPane(newAccountPane(m.c, accountEmpty), colRight, 1, 0)
-	m.addPane(newMarketGroup(m.c, cfg.Exchange), colLeft, 4, 0)
+	m.chart = newChartPane(m.c, cfg.Exchange)
+	m.addPane(newMarketGroup(m.c, cfg.Exchange, m.chart), colLeft, 4, 0)
 	m.addPane(newActivityGroup(m.c, cfg.Exchange, !cfg.NoFillBell), colLeft, 3, 0)
 	m.addPane(newFundsGroup(m.c, cfg.Exchange), colRight, 2, 0)
 	m.depth = newDepthPane(m.c, cfg)
@@ -235,7 +240,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case tea.KeyMsg:
 		m.footerDirty = true
-		return m, m.routeKey(msg)
+		cmd := m.routeKey(msg)
+		return m, tea.Batch(cmd, m.followInstrument()) // a chart key may have changed its series
 	case tea.MouseMsg:
 		m.footerDirty = true
 		return m, m.routeMouse(msg)

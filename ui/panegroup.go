@@ -176,8 +176,8 @@ func (g *paneGroup) FullHelp() [][]key.Binding {
 }
 
 // newMarketGroup is the chart and the current instrument's details.
-func newMarketGroup(c *common.Common, ex api.Exchange) *paneGroup {
-	return newPaneGroup(c, "Market", newChartPane(c, ex), newInstrumentPane(c, ex))
+func newMarketGroup(c *common.Common, ex api.Exchange, chart *chartPane) *paneGroup {
+	return newPaneGroup(c, "Market", chart, newInstrumentPane(c, ex))
 }
 
 // newActivityGroup is the fills and the order history; bell rings the terminal bell on new fills.

@@ -216,6 +216,9 @@ func (m *Model) onFeed(msg feed.Msg) tea.Cmd {
 		}
 	}
 	cmds := []tea.Cmd{r.Cmd}
+	if slices.Contains(changed, state.KindInstruments) {
+		cmds = append(cmds, m.followInstrument()) // the chart's series can be subscribed now
+	}
 	for _, k := range changed {
 		cmds = append(cmds, m.broadcast(common.DataMsg{Kind: k}))
 	}

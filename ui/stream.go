@@ -62,7 +62,7 @@ func (m *Model) syncStaleWindows() {
 // addStream plugs the stream into the feed.
 func (m *Model) addStream(st *api.Stream) {
 	m.stream = st
-	m.feed.AddSource(feed.Source{Inbox: st.Inbox(), Message: streamMessage, Kinds: streamKinds(m.ex.Address() != ""),
+	m.feed.AddSource(feed.Source{Inbox: st.Inbox(), Message: m.streamMessage, Kinds: streamKinds(m.ex.Address() != ""),
 		Reconcile: ReconcileEvery})
 }
 
@@ -82,19 +82,21 @@ func (m *Model) startStream() tea.Cmd {
 	return tea.Batch(subscribeCmd(st, topics, nil), m.followInstrument(), m.feed.StartSource())
 }
 
-// followInstrument moves the book and trades subscriptions to the current instrument.
+// followInstrument moves the subscriptions of what is shown (book, trades, bbo, the chart series)
+// to the current instrument and the chart's series; it does nothing when neither changed.
 func (m *Model) followInstrument() tea.Cmd {
 	sym := m.c.Instrument()
-	if m.stream == nil || sym == m.streamSym {
+	chart := m.chart.chartKey()
+	if _, ok := m.store.Instrument(chart.Symbol); !ok {
+		chart = state.ChartKey{} // subscribed once the instruments are known
+	}
+	if m.stream == nil || (sym == m.streamSym && chart == m.streamChart) {
 		return nil
 	}
-	m.streamSym = sym
+	m.streamSym, m.streamChart = sym, chart
 	old := m.streamSubs
 	m.streamSubs = nil
-	var topics []api.Topic
-	if sym != "" {
-		topics = []api.Topic{{Channel: api.ChanOrderBook, Symbol: sym}, {Channel: api.ChanTrades, Symbol: sym}}
-	}
+	topics := m.shownTopics(sym, chart)
 	subs := make(chan *api.Subscription, len(topics))
 	m.streamSubs = subs
 	return subscribeCmd(m.stream, topics, func() {
@@ -103,6 +105,21 @@ func (m *Model) followInstrument() tea.Cmd {
 		}
 		close(subs)
 	}, subs)
+}
+
+// shownTopics are the channels of what is on screen for one instrument: its book, trades and
+// best bid and offer, and the chart series shown (once the chart's instrument is known).
+func (m *Model) shownTopics(sym string, chart state.ChartKey) []api.Topic {
+	var topics []api.Topic
+	if sym != "" {
+		topics = []api.Topic{{Channel: api.ChanOrderBook, Symbol: sym}, {Channel: api.ChanTrades, Symbol: sym},
+			{Channel: api.ChanBBO, Symbol: sym}}
+	}
+	if in, ok := m.store.Instrument(chart.Symbol); ok && chart != (state.ChartKey{}) {
+		topics = append(topics, api.Topic{Channel: api.ChanChart, InstrumentID: in.ID, ChartType: chart.ChartType,
+			Resolution: chart.Resolution})
+	}
+	return topics
 }
 
 // subscribeCmd subscribes topics in the background (a refusal shows as the stream's status) and
@@ -137,8 +154,17 @@ func drainSubs(ch chan *api.Subscription) []*api.Subscription {
 
 // streamMessage turns one streamed record into its kind's upsert (the same messages a poll's
 // records would make: the store orders the two by the local clock).
-func streamMessage(ev api.StreamEvent, at time.Time) state.Msg {
+func (m *Model) streamMessage(ev api.StreamEvent, at time.Time) state.Msg {
 	switch d := ev.Data.(type) {
+	case *api.BBO:
+		return state.BBOUpdateMsg{At: at, BBO: *d}
+	case *api.Candle:
+		in, ok := m.store.InstrumentByID(ev.Topic.InstrumentID)
+		if !ok {
+			return nil
+		}
+		key := state.ChartKey{Symbol: in.Name, ChartType: ev.Topic.ChartType, Resolution: ev.Topic.Resolution}
+		return state.CandleUpdateMsg{At: at, Key: key, Candle: *d}
 	case *api.Ticker:
 		return state.TickerUpdateMsg{At: at, Ticker: *d}
 	case []api.Mid:

@@ -1,0 +1,50 @@
+package ui
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+
+	"github.com/tradedesk/tradedesk/api"
+	"github.com/tradedesk/tradedesk/state"
+)
+
+// shownTopicKeys are the stream's topics of what is on screen, as channel:what.
+func shownTopicKeys(c *streamConsole) []string {
+	var out []string
+	for _, t := range c.stream.Topics() {
+		switch t.Channel {
+		case api.ChanBBO, api.ChanOrderBook, api.ChanTrades:
+			out = append(out, t.Channel+":"+t.Symbol)
+		case api.ChanChart:
+			out = append(out, fmt.Sprintf("chart:%d/%s/%s", t.InstrumentID, t.ChartType, t.Resolution))
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// TestStreamFollowsWhatIsShown: the stream carries the current instrument's book, trades and best
+// bid and offer, and the chart series on screen; a chart key that changes the series moves its
+// subscription, and a streamed best bid and offer reaches the ticker.
+func TestStreamFollowsWhatIsShown(t *testing.T) {
+	c := newStreamConsole(t, true)
+	in := func() state.Instrument { i, _ := c.m.store.Instrument("BTC-PERP"); return i }
+	c.until(t, "the instruments", func() bool { return in().ID != 0 })
+	first := fmt.Sprintf("chart:%d/%s/%s", in().ID, c.m.chart.chartKey().ChartType, c.m.chart.chartKey().Resolution)
+	want := []string{"bbo:BTC-PERP", first, "orderbook:BTC-PERP", "trades:BTC-PERP"}
+	slices.Sort(want)
+	c.until(t, fmt.Sprint("subscriptions ", want), func() bool { return slices.Equal(shownTopicKeys(c), want) })
+
+	for _, k := range []string{"6", "."} { // the chart, then a coarser resolution: another series
+		_, cmd := c.m.Update(keyMsg(k))
+		c.dr.run(cmd)
+	}
+	next := fmt.Sprintf("chart:%d/%s/%s", in().ID, c.m.chart.chartKey().ChartType, c.m.chart.chartKey().Resolution)
+	if next == first {
+		t.Fatalf("'.' did not change the chart's series (%s)", first)
+	}
+	c.until(t, "the chart subscription to follow "+next, func() bool {
+		return slices.Contains(shownTopicKeys(c), next) && !slices.Contains(shownTopicKeys(c), first)
+	})
+}
