@@ -67,8 +67,14 @@ func TestLeverageDialog(t *testing.T) {
 	if top := strings.SplitN(c.m.View(), "\n", 2)[0]; top == topBefore || !strings.Contains(top, "IM ") {
 		t.Errorf("the top line's margin did not move: %q", top)
 	}
-	if im := c.m.store.Account().InitialMargin; !im.LessThan(imBefore) {
+	im := c.m.store.Account().InitialMargin
+	if !im.LessThan(imBefore) {
 		t.Errorf("initial margin %s did not fall from %s", im, imBefore)
+	}
+	// On screen: the account pane's initial margin and the position's leverage column (at 200
+	// columns the positions pane shows it).
+	if v := c.m.View(); !strings.Contains(v, "Init. margin  "+common.FmtNum(im, 2)) || strings.Contains(v, "Init. margin  "+common.FmtNum(imBefore, 2)) {
+		t.Errorf("the account pane does not show the new initial margin %s (was %s):\n%s", common.FmtNum(im, 2), common.FmtNum(imBefore, 2), v)
 	}
 	if l, ok := c.m.store.Leverage("ETH-PERP"); !ok || !l.Leverage.Equal(d("20")) {
 		t.Errorf("the order preview's leverage setting is %v %v", l.Leverage, ok)
