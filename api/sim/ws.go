@@ -148,12 +148,13 @@ func (c *wsClient) write() {
 	}
 }
 
-// writeBatch writes b and what is queued behind it, up to a pause; it reports whether the
-// connection is still good.
+// writeBatch writes b and what is queued behind it (at most 256 more under one deadline), up to
+// a pause; it reports whether the connection is still good. Nothing taken from the queue is left
+// unwritten.
 func (c *wsClient) writeBatch(b []byte) bool {
 	ctx, cancel := context.WithTimeout(c.ctx, wsWriteTimeout)
 	defer cancel()
-	for n := 0; n < 256; n++ {
+	for n := 0; ; n++ {
 		if b == nil {
 			select {
 			case <-c.ctx.Done():
@@ -165,12 +166,11 @@ func (c *wsClient) writeBatch(b []byte) bool {
 		if c.conn.Write(ctx, websocket.MessageText, b) != nil {
 			return false
 		}
-		if len(c.out) == 0 {
+		if n == 256 || len(c.out) == 0 {
 			return true
 		}
 		b = <-c.out
 	}
-	return true
 }
 
 // settle queues a pause (wsSettle) before what is queued next.
