@@ -144,9 +144,7 @@ func median(ds []time.Duration) time.Duration {
 // streaming and polling (the design's cadence) in one run. It reports the figures (see README);
 // it asserts only that the stream shows every event, not how fast.
 func TestEventToScreenLatency(t *testing.T) {
-	if testing.Short() {
-		t.Skip("measures polling at its real cadence (about 15 s)")
-	}
+	measurement(t, "measures polling at its real cadence (about 15 s)")
 	report := func(mode string, c *streamConsole, orders, fills int) {
 		var os, fs []time.Duration
 		for i := 1; i <= orders; i++ {
