@@ -58,7 +58,7 @@ func (m *Model) renderMessages() {
 		}
 		line := e.at.UTC().Format("15:04:05") + " " + paint.On(mark+e.text)
 		if e.count > 1 {
-			line += st.Muted.On(" (×" + itoa(e.count) + ")")
+			line += st.Muted.On(" (×" + strconv.Itoa(e.count) + ")")
 		}
 		body = append(body, line)
 	}
@@ -68,5 +68,3 @@ func (m *Model) renderMessages() {
 	foot := []string{"", st.Muted.On("! or Esc closes.")}
 	m.messagesView = common.Box(st, head, body, foot, m.width, m.height-3, &m.messagesScroll)
 }
-
-func itoa(n int) string { return strconv.Itoa(n) }
