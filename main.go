@@ -170,7 +170,8 @@ func console(ctx context.Context, o options, stderr io.Writer) error {
 		settings.StreamOff = off
 	}
 	// TimeFirstFrame logs "first live frame" (ms since start) once, for the --log file.
-	p := tea.NewProgram(ui.TimeFirstFrame(ui.New(settings)), tea.WithAltScreen(), tea.WithMouseCellMotion(), tea.WithContext(ctx))
+	p := tea.NewProgram(ui.TimeFirstFrame(ui.New(settings)), tea.WithAltScreen(), tea.WithMouseCellMotion(), tea.WithContext(ctx),
+		tea.WithFPS(ui.FrameRate))
 	_, err = p.Run()
 	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
 		return nil

@@ -44,7 +44,7 @@ func TestIdleCPU(t *testing.T) {
 			st = api.NewStream(u)
 			cfg.Stream = st
 		}
-		p := tea.NewProgram(New(cfg), tea.WithInput(nil), tea.WithOutput(io.Discard), tea.WithContext(ctx))
+		p := tea.NewProgram(New(cfg), tea.WithInput(nil), tea.WithOutput(io.Discard), tea.WithContext(ctx), tea.WithFPS(FrameRate))
 		done := make(chan struct{})
 		go func() { _, _ = p.Run(); close(done) }()
 		p.Send(tea.WindowSizeMsg{Width: 200, Height: 60})
