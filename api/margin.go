@@ -85,13 +85,10 @@ func (o MarginOrder) MaxSize(avail, lot decimal.Decimal) decimal.Decimal {
 		y = o.OpenSell.Sub(o.Position)
 	}
 	free := before.Sub(y) // size the order can have without growing the worst position
-	px, lev := o.rulePrice(), o.leverage()
-	if !px.IsPositive() || !avail.IsPositive() {
+	if !o.rulePrice().IsPositive() || !avail.IsPositive() {
 		return floorLot(free, lot)
 	}
-	// need(s) = px (s - free) / lev + px s fee <= avail
-	s := avail.Mul(lev).Div(px).Add(free).Div(decimal.NewFromInt(1).Add(lev.Mul(o.TakerFee)))
-	s = floorLot(s, lot)
+	s := o.maxSizeEstimate(avail, free, lot)
 	for s.GreaterThan(free) { // the division above is rounded; step down until the rule agrees
 		try := o
 		try.Size = s
@@ -101,6 +98,15 @@ func (o MarginOrder) MaxSize(avail, lot decimal.Decimal) decimal.Decimal {
 		s = s.Sub(lot)
 	}
 	return decimal.Max(s, floorLot(free, lot))
+}
+
+// maxSizeEstimate solves the rule for the size in closed form, floored to the lot: need(s) =
+// px (s - free) / lev + px s fee <= avail. Only the division's rounding can leave it above the
+// answer, so MaxSize steps down at most a lot or two from it.
+func (o MarginOrder) maxSizeEstimate(avail, free, lot decimal.Decimal) decimal.Decimal {
+	px, lev := o.rulePrice(), o.leverage()
+	s := avail.Mul(lev).Div(px).Add(free).Div(decimal.NewFromInt(1).Add(lev.Mul(o.TakerFee)))
+	return floorLot(s, lot)
 }
 
 // SpotNeed is what a spot order needs under the exchange's rule: a buy its notional at its price

@@ -76,3 +76,52 @@ func TestSpotMaxSize(t *testing.T) {
 		t.Fatalf("spot sell offer %s, want the free base rounded down to the lot", s)
 	}
 }
+
+// TestMaxSizeStepsDownWhereDivisionRoundsUp holds the offered maximum to the rule when the
+// estimate's division (16 digits) rounds up onto a whole lot: 2.999…9 (20 nines) at 3 gives
+// 1.0000000000000000, which needs 3 and is refused. Guards margin/max-steps-down and
+// margin/spot-max-steps-down (the step-down loops skipped: the console would offer a size the
+// exchange refuses).
+func TestMaxSizeStepsDownWhereDivisionRoundsUp(t *testing.T) {
+	avail, lot := dm("2.99999999999999999999"), dm("0.001")
+	o := MarginOrder{Buy: true, Price: dm("3"), Mark: dm("3"), Leverage: dm("1")}
+	got := o.MaxSize(avail, lot)
+	o.Size = got
+	if !got.Equal(dm("0.999")) || o.Need().Total().GreaterThan(avail) {
+		t.Fatalf("perp MaxSize = %s (needs %s of %s), want 0.999", got, o.Need().Total(), avail)
+	}
+	spot := SpotMaxSize(true, avail, dm("3"), decimal.Zero, lot)
+	if !spot.Equal(dm("0.999")) || SpotNeed(true, spot, dm("3"), decimal.Zero).GreaterThan(avail) {
+		t.Fatalf("SpotMaxSize = %s, want 0.999", spot)
+	}
+}
+
+// TestMaxSizeNeverBelowTheRoomItNeedsNothingFor: short 1 with almost nothing available, a buy of
+// 2 (cover and flip to long 1) leaves the worst position at 1 and needs nothing, so 2 is offered
+// even though the fee-scaled estimate lands at 1.998. Guards margin/max-at-least-room.
+func TestMaxSizeNeverBelowTheRoomItNeedsNothingFor(t *testing.T) {
+	o := MarginOrder{Position: dm("-1"), Buy: true, Price: dm("100"), Mark: dm("100"), Leverage: dm("1"), TakerFee: dm("0.001")}
+	got := o.MaxSize(dm("0.01"), dm("0.001"))
+	o.Size = got
+	if !got.Equal(dm("2")) || o.Need().Grows() {
+		t.Fatalf("MaxSize = %s (grows: %v), want 2: a cover-and-flip to the same size needs nothing", got, o.Need().Grows())
+	}
+}
+
+// TestMaxSizeEstimateCountsTheFee: the closed-form estimate divides by 1 + leverage x fee, so
+// the step-down loop only corrects rounding. Without the fee term the estimate is 0.4 % high
+// and the loop walks down a 1e-8 lot about 400,000 times per call (every keystroke in the form).
+// Guards margin/max-fee.
+func TestMaxSizeEstimateCountsTheFee(t *testing.T) {
+	o := MarginOrder{Buy: true, Price: dm("100"), Mark: dm("100"), Leverage: dm("10"), TakerFee: dm("0.0004")}
+	avail, lot := dm("1000"), dm("0.00000001")
+	got := o.MaxSize(avail, lot)
+	// avail x lev / px / (1 + lev x fee) = 100 / 1.004 = 99.60159362549800…
+	if want := dm("99.60159362"); !got.Equal(want) {
+		t.Fatalf("MaxSize = %s, want %s", got, want)
+	}
+	est := o.maxSizeEstimate(avail, decimal.Zero, lot)
+	if steps := est.Sub(got).Div(lot); steps.GreaterThan(decimal.NewFromInt(2)) {
+		t.Fatalf("estimate %s is %s lots above the answer", est, steps)
+	}
+}
