@@ -244,14 +244,16 @@ func (c *checker) spotBalance() {
 		return
 	}
 	bal := c.s.account().SpotCollateral[sym]
-	have := bal.WithdrawableBalance
-	if !have.IsPositive() {
-		have = bal.Balance
-	}
+	// What open orders hold is not spendable: the withdrawable figure is what is free, even when
+	// it is zero and the balance is not.
+	have := decimal.Max(bal.WithdrawableBalance, decimal.Zero)
 	if need.LessThanOrEqual(have) {
 		return
 	}
 	msg := fmt.Sprintf("needs %s %s but the spot balance has %s %s", need, sym, have, sym)
+	if held := bal.Balance.Sub(have); held.IsPositive() {
+		msg = fmt.Sprintf("needs %s %s but the spot balance has %s %s free (%s held by open orders)", need, sym, have, sym, held)
+	}
 	suggest := ""
 	if max := c.affordable(api.SpotMaxSize(buy, have, c.price, c.s.feesFor(inst).Taker, inst.LotSize)); max.IsPositive() {
 		suggest = max.String()

@@ -34,7 +34,7 @@ func TestSpotBuyCheckedAgainstFreeBalance(t *testing.T) {
 	acct.SpotCollateral["USDC"] = api.CollateralBalance{Balance: d("500"), WithdrawableBalance: d("100")} // 400 held by open orders
 	s.Apply(AccountMsg{Summary: acct})
 	_, errs := s.CheckOrder(limitBuy("HYPE/USDC", "20", "10"), Guard{})
-	if len(errs) != 1 || errs[0].Msg != "needs 200.09 USDC but the spot balance has 100 USDC; use a size of at most 4.9" {
+	if len(errs) != 1 || errs[0].Msg != "needs 200.09 USDC but the spot balance has 100 USDC free (400 held by open orders); use a size of at most 4.9" {
 		t.Fatalf("a buy of 200.03 with 100 free: %v", errs)
 	}
 	mustCheck(t, s, limitBuy("HYPE/USDC", "20", "4.9"), Guard{}) // 98.0441 with the taker reserve fits in the 100 free
@@ -182,6 +182,20 @@ func TestGuardBoundaries(t *testing.T) {
 	co = mustCheck(t, s, OrderIntent{Instrument: "BTC-PERP", Side: "s", Type: Trigger, TriggerPx: "50000", Tpsl: "sl", Size: "0.01"}, g)
 	if len(co.Warnings) != 1 || co.Warnings[0] != "the mark 50,000.0 is already at or below the trigger price 50,000.0, so this sl sell would trigger at once" {
 		t.Errorf("a stop sell at the mark: %q", co.Warnings)
+	}
+}
+
+// Guards spotBalance: with every USDC held by open orders (withdrawable 0), the check fell back to
+// the whole balance and passed a buy the exchange refuses (the fallback branch restored).
+func TestSpotBuyWithNothingFreeIsRefused(t *testing.T) {
+	now := t0
+	s := loadedStore(&now)
+	acct := testAccount()
+	acct.SpotCollateral["USDC"] = api.CollateralBalance{Balance: d("500"), WithdrawableBalance: d("0")}
+	s.Apply(AccountMsg{Summary: acct})
+	_, errs := s.CheckOrder(limitBuy("HYPE/USDC", "20", "1"), Guard{})
+	if len(errs) != 1 || errs[0].Msg != "needs 20.009 USDC but the spot balance has 0 USDC free (500 held by open orders)" {
+		t.Fatalf("a buy of 20 with nothing free: %v", errs)
 	}
 }
 

@@ -35,6 +35,7 @@ var mutants = []mutant{
 	{id: "account/reduce-only-needs-nothing", file: "state/check_account.go", from: "if !c.in.ReduceOnly {\n\t\tneed = rule.Need()", to: "if true {\n\t\tneed = rule.Need()"},
 	{id: "account/open-orders-same-instrument", file: "state/check_account.go", from: "if r.Instrument != c.out.Instrument.Name {", to: "if false {"},
 	{id: "account/ro-triggers-reserve-nothing", file: "state/check_account.go", from: "if r.ReduceOnly {\n\t\t\t\tcontinue", to: "if false {\n\t\t\t\tcontinue"},
+	{id: "account/spot-spends-only-free", file: "state/check_account.go", from: "have := decimal.Max(bal.WithdrawableBalance, decimal.Zero)", to: "have := bal.WithdrawableBalance\n\tif !have.IsPositive() {\n\t\thave = bal.Balance\n\t}"},
 	{id: "account/open-sells-counted", file: "state/check_account.go", from: "o.OpenSell = o.OpenSell.Add(sz)", to: "o.OpenBuy = o.OpenBuy.Add(sz)"},
 	{id: "account/released-only-when-reducing", file: "state/check_account.go", from: "if pos.Size.IsZero() || pos.Size.Sign() == q.Sign() {", to: "if pos.Size.IsZero() {"},
 	{id: "account/released-at-most-position", file: "state/check_account.go", from: "closed := decimal.Min(q.Abs(), pos.Size.Abs())", to: "closed := q.Abs()"},
