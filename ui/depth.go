@@ -13,7 +13,7 @@ import (
 
 // splitHeight is the inner height from which the depth pane shows the ladder and, under it, the
 // tape; below it they are two views of one group ([ and ] switch).
-const splitHeight = 30
+const splitHeight = 20
 
 // depthPane is the market depth: the ladder over the tape where there is room, else a group of
 // the two. Keys go to the ladder (the tape has none) unless the group shows the tape.

@@ -24,12 +24,13 @@ const (
 const (
 	colLeft = iota
 	colRight
-	colMid // between the two when the window is wide enough (midWidth), else in the right column
+	colMid // between the two: the depth pane beside the order form
 	colAll = -1
 )
 
-// midWidth is the width from which the wide layout has a middle column (the depth pane, beside
-// the order form).
+// midWidth is the width from which the wide layout's columns take a share of the width each;
+// below it (from wideWidth) the order form and the depth pane take what they need and the left
+// column the rest.
 const midWidth = 160
 
 // stackHeight is the height from which a terminal too narrow for two columns stacks every pane
@@ -49,6 +50,7 @@ type slot struct {
 	fixed  int  // preferred outer height (0: by weight)
 	wanted int  // the height it wanted at the last layout
 	hidden bool // the wide layout has no room for it (shown when focused)
+	beside bool // a left pane that sits beside the depth pane below midWidth (the others go under)
 	r      rect
 	// border cache
 	topKey string
@@ -62,8 +64,10 @@ type tabSpan struct{ x0, x1, slot int }
 
 // addPane adds a pane to the layout: its column in the wide layout, its height weight, and a
 // preferred fixed height (0 for none). Its number key is its position.
-func (m *Model) addPane(p common.Pane, col, weight, fixed int) {
-	m.slots = append(m.slots, &slot{pane: p, col: col, weight: weight, fixed: fixed})
+func (m *Model) addPane(p common.Pane, col, weight, fixed int) *slot {
+	s := &slot{pane: p, col: col, weight: weight, fixed: fixed}
+	m.slots = append(m.slots, s)
+	return s
 }
 
 // layout places the panes for the window size and tells each its inner size.
@@ -85,15 +89,7 @@ func (m *Model) layout() {
 			s.r = rect{0, bodyY + 1, m.width, bodyH - 1}
 		}
 	} else {
-		rightW := min(max(m.width*30/100, 48), 64)
-		m.mid = m.width >= midWidth
-		midW := 0
-		if m.mid {
-			midW = min(max(m.width*26/100, 46), 60)
-			m.layoutColumn(colMid, rect{m.width - rightW - midW, bodyY, midW, bodyH})
-		}
-		m.layoutColumn(colLeft, rect{0, bodyY, m.width - rightW - midW, bodyH})
-		m.layoutColumn(colRight, rect{m.width - rightW, bodyY, rightW, bodyH})
+		m.layoutWide(bodyY, bodyH)
 	}
 	for _, s := range m.slots {
 		s.topKey = ""
@@ -124,12 +120,15 @@ type heightWanter interface {
 // three rows); a column too short for all its panes hides the last ones instead.
 const minPaneHeight = 6
 
-// layoutColumn stacks a column's panes: fixed heights first (never more than two thirds of the
-// column each), the rest shared by weight, except that a pane wanting fewer lines gets only those.
-// When the column cannot give every pane minPaneHeight, panes are hidden from the bottom up (never
+// layoutColumn stacks a column's panes in area (see layoutSlots).
+func (m *Model) layoutColumn(col int, area rect) { m.layoutSlots(m.slotsIn(col), area) }
+
+// layoutSlots stacks panes in area: fixed heights first (never more than two thirds of the
+// area each), the rest shared by weight, except that a pane wanting fewer lines gets only those.
+// When the area cannot give every pane minPaneHeight, panes are hidden from the bottom up (never
 // the focused one, which takes the place of a hidden one); they stay reachable by number and Tab.
-func (m *Model) layoutColumn(col int, area rect) {
-	all, in := m.columnSlots(col, area.h)
+func (m *Model) layoutSlots(all []*slot, area rect) {
+	in := m.fitSlots(all, area.h)
 	hs := shareHeights(in, area.h)
 	y := area.y
 	for i, s := range in {
@@ -143,40 +142,25 @@ func (m *Model) layoutColumn(col int, area rect) {
 	}
 }
 
-// inColumn reports whether s is laid out in col: the middle column's panes go to the right one
-// when there is no middle column.
-func (m *Model) inColumn(s *slot, col int) bool {
-	return s.col == col || col == colAll || (col == colRight && s.col == colMid && !m.mid)
-}
-
-// midUnderFixed puts the middle column's panes right under the right column's fixed panes (the
-// depth pane under the order form) when there is no middle column.
-func midUnderFixed(all []*slot) []*slot {
-	var fixed, mid, rest []*slot
-	for _, s := range all {
-		switch {
-		case s.fixed > 0:
-			fixed = append(fixed, s)
-		case s.col == colMid:
-			mid = append(mid, s)
-		default:
-			rest = append(rest, s)
+// slotsIn is the panes laid out in col, top to bottom.
+func (m *Model) slotsIn(col int) []*slot {
+	var all []*slot
+	for _, s := range m.slots {
+		if s.col == col || col == colAll {
+			all = append(all, s)
 		}
 	}
-	return append(append(fixed, mid...), rest...)
+	return all
 }
 
 // fixedHeight is a fixed pane's height in a column of height h.
 func fixedHeight(s *slot, h int) int { return min(s.fixed, h*2/3) }
 
-// columnSlots returns a column's panes and those of them shown, hiding the last unfocused ones
-// while the column is too short for each to have its minimum.
-func (m *Model) columnSlots(col, h int) (all, shown []*slot) {
-	for _, s := range m.slots {
-		if m.inColumn(s, col) {
-			s.hidden = false
-			all = append(all, s)
-		}
+// fitSlots returns the panes of all shown in a height of h, hiding the last unfocused ones while
+// it is too short for each to have its minimum.
+func (m *Model) fitSlots(all []*slot, h int) (shown []*slot) {
+	for _, s := range all {
+		s.hidden = false
 	}
 	need := func(ss []*slot) int {
 		n := 0
@@ -189,9 +173,6 @@ func (m *Model) columnSlots(col, h int) (all, shown []*slot) {
 		}
 		return n
 	}
-	if col == colRight && !m.mid {
-		all = midUnderFixed(all)
-	}
 	shown = all
 	for len(shown) > 1 && need(shown) > h {
 		drop := len(shown) - 1
@@ -201,7 +182,7 @@ func (m *Model) columnSlots(col, h int) (all, shown []*slot) {
 		shown[drop].hidden = true
 		shown = append(append([]*slot(nil), shown[:drop]...), shown[drop+1:]...)
 	}
-	return all, shown
+	return shown
 }
 
 // shareHeights gives each pane its height: fixed ones theirs, flexible ones a share of the rest
@@ -360,7 +341,7 @@ func (m *Model) body() []string {
 		switch {
 		case s.col == colLeft || m.stacked:
 			cols[0] = append(cols[0], s)
-		case s.col == colMid && m.mid:
+		case s.col == colMid:
 			cols[1] = append(cols[1], s)
 		default:
 			cols[2] = append(cols[2], s)
@@ -612,4 +593,43 @@ func (m *Model) routeMouse(msg tea.MouseMsg) tea.Cmd {
 		return nil
 	}
 	return nil
+}
+
+// layoutWide places the three columns of the wide layout: from midWidth each runs the full
+// height; below it the depth pane sits beside the order form over the top two thirds, beside the
+// left column's panes marked beside (the tickers and the chart), and the left column's other
+// panes run under both at the width of the two, so that the lists keep their columns (positions
+// their entry and liquidation prices).
+func (m *Model) layoutWide(bodyY, bodyH int) {
+	rightW, midW := columnWidths(m.width)
+	leftW := m.width - rightW - midW
+	m.layoutColumn(colRight, rect{leftW + midW, bodyY, rightW, bodyH})
+	if m.width >= midWidth {
+		m.layoutColumn(colMid, rect{leftW, bodyY, midW, bodyH})
+		m.layoutColumn(colLeft, rect{0, bodyY, leftW, bodyH})
+		return
+	}
+	topH := bodyH * 2 / 3
+	m.layoutColumn(colMid, rect{leftW, bodyY, midW, topH})
+	var top, under []*slot
+	for _, s := range m.slotsIn(colLeft) {
+		if s.beside {
+			top = append(top, s)
+		} else {
+			under = append(under, s)
+		}
+	}
+	m.layoutSlots(top, rect{0, bodyY, leftW, topH})
+	m.layoutSlots(under, rect{0, bodyY + topH, leftW + midW, bodyH - topH})
+}
+
+// columnWidths are the outer widths of the wide layout's right column (the order form's) and
+// middle column (the depth pane's, beside the form); the left column takes the rest. From
+// midWidth each takes its share up to a cap; below it the two take what they need not to cut (the
+// form 46, the ladder its price, size, bar and own columns) and the left column the rest.
+func columnWidths(w int) (right, mid int) {
+	if w >= midWidth {
+		return min(max(w*30/100, 48), 64), min(max(w*26/100, 46), 60)
+	}
+	return 46, 36 + (w-wideWidth)/4
 }

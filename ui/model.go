@@ -84,7 +84,6 @@ type Model struct {
 	width, height int
 	narrow        bool
 	stacked       bool // one column of panes (tall, not wide)
-	mid           bool // the wide layout has a middle column (the depth pane)
 	tooSmall      bool
 	tabs          []tabSpan
 
@@ -192,13 +191,13 @@ func New(cfg Config) *Model {
 	if cfg.Exchange.Address() == "" {
 		positions.emptyText, orders.emptyText = accountEmpty, accountEmpty
 	}
-	m.addPane(m.tickers, colLeft, 5, 0)
+	m.addPane(m.tickers, colLeft, 5, 0).beside = true
 	m.addPane(positions, colLeft, 3, 0)
 	m.addPane(orders, colLeft, 3, 0)
 	m.addPane(m.form, colRight, 0, formHeight)
 	m.addPane(newAccountPane(m.c, accountEmpty), colRight, 1, 0)
 	m.chart = newChartPane(m.c, cfg.Exchange)
-	m.addPane(newMarketGroup(m.c, cfg.Exchange, m.chart), colLeft, 4, 0)
+	m.addPane(newMarketGroup(m.c, cfg.Exchange, m.chart), colLeft, 4, 0).beside = true
 	m.addPane(newActivityGroup(m.c, cfg.Exchange, !cfg.NoFillBell), colLeft, 3, 0)
 	m.addPane(newFundsGroup(m.c, cfg.Exchange), colRight, 2, 0)
 	m.depth = newDepthPane(m.c, cfg)

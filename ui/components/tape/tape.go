@@ -106,7 +106,7 @@ func (p *Pane) render() string {
 		return common.FitLines([]string{"", st.Muted.On(common.EmptyFor(p.Store, state.KindTrades, msg))}, p.w, p.h)
 	}
 	pd, sd := p.in.PriceDecimals(), p.in.SizeDecimals()
-	pw, sw := 12, 10
+	pw, sw := p.widths(pd, sd)
 	lines := make([]string, 0, p.h)
 	lines = append(lines, st.Header.On(common.Pad("  Time     Side   "+common.Fit("Price", pw, true)+" "+common.Fit("Size", sw, true), p.w)))
 	for _, t := range p.trades {
@@ -127,6 +127,23 @@ func (p *Pane) render() string {
 		lines = append(lines, b.String())
 	}
 	return common.FitLines(lines, p.w, p.h)
+}
+
+// widths are the price and size columns: 12 and 10 where there is room, else as wide as the
+// widest price and size shown (a narrow pane beside the order form), the price first.
+func (p *Pane) widths(pd, sd int32) (pw, sw int) {
+	const fixed = 18 + 1 // marker, time, side; the space between price and size
+	pw, sw = 12, 10
+	if p.w >= fixed+pw+sw {
+		return pw, sw
+	}
+	pw, sw = len("Price"), len("Size")
+	for _, t := range p.trades {
+		pw = max(pw, common.TextWidth(common.FmtNum(t.Price, pd)))
+		sw = max(sw, common.TextWidth(common.FmtNum(t.Size, sd)))
+	}
+	pw = max(pw, min(12, p.w-fixed-sw))
+	return pw, max(sw, min(10, p.w-fixed-pw))
 }
 
 // ShortHelp implements common.Pane.

@@ -42,3 +42,27 @@ func TestTapeNewestFirstWithSidesAndLargePrints(t *testing.T) {
 		}
 	}
 }
+
+// TestNarrowTapeCutsNothing: beside the order form (34 columns) every trade's price and size are
+// drawn whole, no ellipsis (guards the fixed 12 and 10 wide columns that cut the size at 34).
+func TestNarrowTapeCutsNothing(t *testing.T) {
+	t0 := time.Date(2026, 1, 29, 12, 0, 0, 0, time.UTC)
+	s := state.New(func() time.Time { return t0 })
+	s.Apply(state.TradesMsg{Gen: 1, At: t0, Symbol: "BTC-PERP", Trades: []api.Trade{{TradeID: 1, Instrument: "BTC-PERP", Side: "b",
+		Price: decimal.RequireFromString("97301.9"), Size: decimal.RequireFromString("0.0434"), Time: api.Time{Time: t0}}}})
+	c := commontest.NewCommon(t, s, func() time.Time { return t0 })
+	c.SetInstrument("BTC-PERP")
+	p := New(c, decimal.Zero)
+	for _, w := range []int{34, 38, 41, 60} {
+		p.SetSize(w, 4)
+		v := p.View()
+		if strings.Contains(v, "…") || !strings.Contains(v, "97,301.9") || !strings.Contains(v, "0.0434") || !strings.Contains(v, "Size") {
+			t.Errorf("width %d cuts the trade:\n%s", w, v)
+		}
+		for i, l := range strings.Split(v, "\n") {
+			if n := common.TextWidth(l); n != w {
+				t.Errorf("width %d: line %d is %d wide", w, i, n)
+			}
+		}
+	}
+}
