@@ -17,8 +17,8 @@ import (
 func BenchmarkMatching(b *testing.B) {
 	s := New(WithSeed(1), WithClock(NewTestClock(testStart)), WithQuietMarkets(), WithDemoBalance(dec("1000000000")))
 	e := s.eng
-	alice := e.account(mustCanon("0x00000000000000000000000000000000000a11ce"))
-	bob := e.account(mustCanon("0x0000000000000000000000000000000000000b0b"))
+	alice := mustFund(b, e, "0x00000000000000000000000000000000000a11ce")
+	bob := mustFund(b, e, "0x0000000000000000000000000000000000000b0b")
 	prices := make([]string, 64)
 	for i := range prices {
 		prices[i] = fmt.Sprintf("%d.%d", 97000+i*3, i%10)
@@ -40,6 +40,16 @@ func BenchmarkMatching(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "orders/s")
+}
+
+// mustFund opens and funds an account as the faucet would: the simulator acts only for funded
+// accounts, so an account merely looked up has nothing to trade with.
+func mustFund(b *testing.B, e *engine, addr string) *account {
+	a, err := e.fund(mustCanon(addr), dec("1000000000"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	return a
 }
 
 func mustCanon(s string) string {
