@@ -9,7 +9,7 @@ import (
 
 // KindFills is the account's fills, loaded page by page, newest first.
 var KindFills = newKind("fills", 30*time.Second, func() any {
-	return &fillData{rows: pagedList[api.Fill, fillKey]{key: func(f api.Fill) fillKey { return fillKey{f.TradeID, f.OrderID} }}}
+	return &fillData{rows: pagedList[api.Fill, fillKey]{name: "fills", key: func(f api.Fill) fillKey { return fillKey{f.TradeID, f.OrderID} }}}
 })
 
 type fillData struct {
@@ -61,6 +61,13 @@ func (m FillsMsg) apply(s *Store, o Order) bool {
 		return d.rows.merge(m.Page)
 	}
 	old := d.rows.rows
+	// The streamed rows come out before the merge, so the page is compared with the rows it can
+	// hold, and go back on top after it.
+	streamed := make(map[fillKey]struct{}, len(keep))
+	for _, f := range keep {
+		streamed[d.rows.key(f.fill)] = struct{}{}
+	}
+	d.rows.without(streamed)
 	d.rows.merge(m.Page)
 	for i := len(keep) - 1; i >= 0; i-- { // oldest first, so the newest ends on top
 		d.rows.raise(keep[i].fill)
@@ -92,6 +99,14 @@ func (s *Store) Fills() []api.Fill {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	return s.data(KindFills).(*fillData).rows.rows
+}
+
+// FillsEvicted is how many of the oldest fills were let go to keep the list within MaxPagedRows
+// (0: none; then older pages can still load).
+func (s *Store) FillsEvicted() int {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.data(KindFills).(*fillData).rows.evicted
 }
 
 // NextFillsPage returns the page to fetch to load older fills, and false when all are loaded.

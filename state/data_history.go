@@ -8,7 +8,7 @@ import (
 
 // KindHistory is the account's order history, loaded page by page, newest first.
 var KindHistory = newKind("history", 30*time.Second, func() any {
-	return &pagedList[api.OrderRecord, api.OrderID]{key: func(o api.OrderRecord) api.OrderID { return o.OrderID }}
+	return &pagedList[api.OrderRecord, api.OrderID]{name: "history", key: func(o api.OrderRecord) api.OrderID { return o.OrderID }}
 })
 
 // HistoryMsg carries one page of order history, merged like FillsMsg (by order id; a newer copy of
@@ -36,6 +36,14 @@ func (s *Store) History() []api.OrderRecord {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	return s.history().rows
+}
+
+// HistoryEvicted is how many of the oldest orders were let go to keep the history within
+// MaxPagedRows (0: none).
+func (s *Store) HistoryEvicted() int {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.history().evicted
 }
 
 // NextHistoryPage returns the page to fetch to load older history, and false when all are loaded.

@@ -212,8 +212,8 @@ func TestFillsMerge(t *testing.T) {
 		t.Fatal("page 1 with nothing new is not a change")
 	}
 	// A self-trade: same trade id, two orders; both fills are kept.
-	self := []api.Fill{{TradeID: 13, OrderID: 1}, {TradeID: 13, OrderID: 2}}
-	s.Apply(FillsMsg{Page: api.Page[api.Fill]{Page: 1, Data: self}})
+	self := append([]api.Fill{{TradeID: 13, OrderID: 1}, {TradeID: 13, OrderID: 2}}, fills(12, 11)...)
+	s.Apply(FillsMsg{Page: api.Page[api.Fill]{Page: 1, Data: self, TotalPages: 3, HasNext: true}})
 	if got := fillIDs(s.Fills()); got != "13 13 12 11 10 9 8 7 6 5 4 3 " {
 		t.Fatalf("self trade: %s", got)
 	}
@@ -247,7 +247,7 @@ func TestStoreConcurrent(t *testing.T) {
 		defer wg.Done()
 		for i := 0; i < 200; i++ {
 			s.Apply(TickersMsg{Gen: uint64(i), Tickers: testTickers()[:1+i%4]})
-			s.Apply(FillsMsg{Gen: uint64(i), Page: api.Page[api.Fill]{Page: 1 + i%3, Data: fills(i)}})
+			s.Apply(FillsMsg{Gen: uint64(i), Page: api.Page[api.Fill]{Page: 2 + i%3, Data: fills(i)}})
 		}
 	}()
 	go func() {

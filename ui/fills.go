@@ -64,7 +64,8 @@ func newFillsPane(c *common.Common, ex api.Exchange, bell bool) *fillsPane {
 
 // fillsSource is the account's fills, a page at a time.
 var fillsSource = pagedSource{
-	kind: state.KindFills, every: func() time.Duration { return fillsEvery }, next: (*state.Store).NextFillsPage,
+	kind: state.KindFills, every: func() time.Duration { return fillsEvery }, evicted: (*state.Store).FillsEvicted,
+	next: (*state.Store).NextFillsPage,
 	page: func(ex api.Exchange, user string, page int) feed.Request {
 		return func(ctx context.Context, gen uint64, at time.Time) (state.Msg, error) {
 			pg, err := ex.Fills(ctx, user, api.PageParams{Page: page, Limit: pageSize})

@@ -63,7 +63,8 @@ func newHistoryPane(c *common.Common, ex api.Exchange) *historyPane {
 
 // historySource is the account's order history, a page at a time.
 var historySource = pagedSource{
-	kind: state.KindHistory, every: func() time.Duration { return historyEvery }, next: (*state.Store).NextHistoryPage,
+	kind: state.KindHistory, every: func() time.Duration { return historyEvery }, evicted: (*state.Store).HistoryEvicted,
+	next: (*state.Store).NextHistoryPage,
 	page: func(ex api.Exchange, user string, page int) feed.Request {
 		return func(ctx context.Context, gen uint64, at time.Time) (state.Msg, error) {
 			pg, err := ex.OrderHistory(ctx, user, api.PageParams{Page: page, Limit: pageSize})

@@ -442,7 +442,7 @@ func (m *Model) routeKey(msg tea.KeyMsg) tea.Cmd {
 		return nil
 	case key.Matches(msg, k.Refresh):
 		m.setNotice(common.LevelInfo, "refreshing")
-		return m.refreshNow(m.kinds...)
+		return m.feed.RefreshAll() // the panes' own lists too (fills, history), not only the root's polls
 	}
 	for i := range min(len(m.slots), len(k.FocusPane)) {
 		if key.Matches(msg, k.FocusPane[i]) {

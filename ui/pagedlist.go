@@ -32,6 +32,7 @@ type pagedList struct {
 	w, h    int
 	page    func(page int) feed.Request // asks for one page of the kind
 	next    func() (int, bool)          // the store's next page to load, and whether there is one
+	evicted func() int                  // the store's count of the oldest rows let go over the bound
 }
 
 // pagedSource is where a paged list's records come from: one page of kind, and the store's next
@@ -41,6 +42,8 @@ type pagedSource struct {
 	every func() time.Duration
 	page  func(ex api.Exchange, user string, page int) feed.Request
 	next  func(*state.Store) (int, bool)
+	// evicted is how many of the oldest rows the store let go to stay within its bound.
+	evicted func(*state.Store) int
 }
 
 func newPagedList(c *common.Common, ex api.Exchange, src pagedSource, cols []common.Column, cell common.CellFunc, empty string) *pagedList {
@@ -49,6 +52,7 @@ func newPagedList(c *common.Common, ex api.Exchange, src pagedSource, cols []com
 	l.tbl.Empty = empty
 	l.page = func(page int) feed.Request { return src.page(ex, ex.Address(), page) }
 	l.next = func() (int, bool) { return src.next(c.Store) }
+	l.evicted = func() int { return src.evicted(c.Store) }
 	l.f = paneTask(c, src.kind, src.every, func() feed.Request {
 		if common.ExchangeAddress(ex) == "" {
 			return nil
@@ -127,7 +131,7 @@ func (l *pagedList) view(idle func() string) string {
 
 // hint is the idle status line's words: n records loaded, whether more can be loaded, the last
 // export.
-func (l *pagedList) hint(n int) string { return pagedHint(n, l.next, l.exp.last) }
+func (l *pagedList) hint(n int) string { return pagedHint(n, l.next, l.evicted() > 0, l.exp.last) }
 
 // pageStillLoading is the page still being loaded after a reply: none once the next page to load
 // moved past it, or the request failed.
@@ -167,10 +171,13 @@ func pagedStatus(st *common.Styles, store *state.Store, k state.Kind, exp *expor
 	return ""
 }
 
-// pagedHint is a paged list's footer: rows loaded, whether more can be loaded, the last export.
-func pagedHint(n int, next func() (int, bool), last string) string {
+// pagedHint is a paged list's footer: rows loaded, whether more can be loaded (none once the
+// store let the oldest go to stay within its bound), the last export.
+func pagedHint(n int, next func() (int, bool), bounded bool, last string) string {
 	s := strconv.Itoa(n) + " loaded"
-	if _, more := next(); more && n > 0 {
+	if bounded {
+		s += " · the newest kept, older let go (bound)"
+	} else if _, more := next(); more && n > 0 {
 		s += " · scroll to the end for more"
 	} else if n > 0 {
 		s += " · all"

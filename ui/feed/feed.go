@@ -72,6 +72,18 @@ func (f *Feed) Refresh(kinds ...state.Kind) tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
+// RefreshAll polls every started task at once (the refresh key): the root's polls and the panes'
+// own (fills, history, the chart), so nothing shown waits for its interval.
+func (f *Feed) RefreshAll() tea.Cmd {
+	var cmds []tea.Cmd
+	for _, t := range f.tasks {
+		if t.started {
+			cmds = append(cmds, t.Poll())
+		}
+	}
+	return tea.Batch(cmds...)
+}
+
 // Busy reports whether any request is out or queued.
 func (f *Feed) Busy() bool {
 	for _, t := range f.tasks {
