@@ -84,6 +84,9 @@ func (tr *trader) act() {
 	w := api.OrderWire{InstrumentID: m.id, Side: side, PositionSide: api.PositionSideBoth, Price: px.String(),
 		Size: size.String(), Tif: api.TifGTC}
 	switch k := tr.rng.IntN(20); {
+	case k < 3 && m.id != 101:
+		tr.bracket(w, px, tick)
+		return
 	case k < 5:
 	case k < 8:
 		w.IsMarket, w.Tif = true, api.TifIOC
@@ -96,6 +99,9 @@ func (tr *trader) act() {
 		w.Tif = api.TifFOK
 	case k < 10:
 		w.PostOnly = true
+	case k < 11 && m.id != 101 && tr.rng.IntN(2) == 0:
+		tr.positionTpsl(w, mark, tick)
+		return
 	case k < 11:
 		w.ReduceOnly = true
 	case k < 13 && m.id != 101:
@@ -139,6 +145,43 @@ func (tr *trader) act() {
 	_, _ = tr.c.PlaceOrders(ctx(), []api.OrderWire{w})
 }
 
+// bracket sends the limit order w as a bracket entry with a take-profit and a stop-loss 0.5% to
+// 3% either side of its price.
+func (tr *trader) bracket(w api.OrderWire, px decimal.Decimal, tick int32) {
+	up := decimal.NewFromFloat(1.005 + tr.rng.Float64()*0.025)
+	down := decimal.NewFromFloat(0.995 - tr.rng.Float64()*0.025)
+	tp, sl := px.Mul(up), px.Mul(down)
+	if w.Side == api.SideSell {
+		tp, sl = px.Mul(down), px.Mul(up)
+	}
+	os, err := api.Bracket(w, tr.leg(api.TpslTakeProfit, tp, w.Side, tick), tr.leg(api.TpslStopLoss, sl, w.Side, tick))
+	if err == nil {
+		_, _ = tr.c.PlaceOrders(ctx(), os)
+	}
+}
+
+// positionTpsl sets a take-profit or stop-loss on the whole position (refused without one).
+func (tr *trader) positionTpsl(w api.OrderWire, mark decimal.Decimal, tick int32) {
+	kind, f := api.TpslTakeProfit, dec("1.01") // a sell closes a long: its take-profit is above
+	if tr.rng.IntN(2) == 0 {
+		kind, f = api.TpslStopLoss, dec("0.99")
+	}
+	if w.Side == api.SideBuy {
+		f = dec("2").Sub(f)
+	}
+	o := api.TpslOrder(w.InstrumentID, w.Side, w.Size, api.GroupingPosition, tr.leg(kind, mark.Mul(f), w.Side, tick))
+	_, _ = tr.c.PlaceOrders(ctx(), []api.OrderWire{o})
+}
+
+// leg is a take-profit or stop-loss at trig whose market order accepts up to 5% past it.
+func (tr *trader) leg(kind string, trig decimal.Decimal, entrySide string, tick int32) api.TpslLeg {
+	bound := trig.Mul(dec("0.95"))
+	if entrySide == api.SideSell {
+		bound = trig.Mul(dec("1.05"))
+	}
+	return api.TpslLeg{Tpsl: kind, Trigger: trig.Round(tick).String(), Price: bound.Round(tick).String()}
+}
+
 // transfer sends USDC to another account of the test (USDC has no transfer fee).
 func (tr *trader) transfer() {
 	to := tr.all[tr.rng.IntN(len(tr.all))]
@@ -158,7 +201,8 @@ func (tr *trader) transfer() {
 }
 
 // Issue #22, "what must hold": twenty accounts trade at random and at once through the HTTP
-// handler (limit, market, IOC, FOK, post-only, reduce-only and trigger orders, cancels,
+// handler (limit, market, IOC, FOK, post-only, reduce-only and trigger orders, brackets (an
+// entry with its take-profit and stop-loss) and position take-profits and stops, cancels,
 // transfers, internal transfers, withdrawals) while the markets move, makers and takers trade,
 // funding is paid and index shocks liquidate the levered. Then the books balance to the last
 // unit, the money in and out is what the test put in and took out, and every account's balances
@@ -230,9 +274,21 @@ func TestMoneyIsConserved(t *testing.T) {
 		l, tg, f := reconcile(t, e, tr)
 		liqs, triggered, funded = liqs+l, triggered+tg, funded+f
 	}
-	t.Logf("%d liquidation fills, %d triggered orders, %d funding payments", liqs, triggered, funded)
-	if liqs == 0 || triggered == 0 || funded == 0 {
-		t.Errorf("the run must liquidate, fire triggers and pay funding to test them: %d, %d, %d", liqs, triggered, funded)
+	grouped := 0 // brackets' and positions' take-profits and stops that fired
+	for _, tr := range all {
+		h, err := tr.c.OrderHistory(ctx(), "", api.PageParams{Limit: 1000})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, o := range h.Data {
+			if o.Grouping != "" && o.State == api.StateTriggered {
+				grouped++
+			}
+		}
+	}
+	t.Logf("%d liquidation fills, %d triggered orders (%d of brackets or positions), %d funding payments", liqs, triggered, grouped, funded)
+	if liqs == 0 || triggered == 0 || funded == 0 || grouped == 0 {
+		t.Errorf("the run must liquidate, fire triggers and brackets and pay funding to test them: %d, %d, %d, %d", liqs, triggered, grouped, funded)
 	}
 }
 

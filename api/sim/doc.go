@@ -77,6 +77,16 @@
 //     reaches the trigger the order becomes "triggered" and a new order with its terms (same cloid)
 //     is placed. A reduce-only trigger with grouping "position" closes the whole position as it
 //     is when it fires.
+//   - Brackets (bracket.go): in one placeOrder, an entry with grouping "normal" and tpsl "",
+//     followed by its take-profit and/or stop-loss (grouping "normal", reduce-only triggers on
+//     the other side, the entry's size, each trigger on its own side of the entry's price, or of
+//     the mark for a market entry). The children wait unarmed until the entry fills, then cover
+//     what it filled; an entry cancelled before any fill takes them with it. Grouping
+//     "position": a reduce-only take-profit or stop-loss of the account's position (one is
+//     needed; the trigger on its own side of the mark); a new one replaces the one of its kind.
+//     Children of either kind are cancelled when the position they protect is gone, and when
+//     the order one child fired fills, the other is cancelled. A malformed bracket is refused
+//     whole (entry and children), with the rule it broke.
 //   - Fees: makers −0.01% (a rebate), takers 0.04%, liquidations 0.5% of notional. fill_type is
 //     0 for a trade and 1 for a liquidation. Spot fills use direction openLong (buy) and
 //     closeLong (sell).

@@ -70,6 +70,7 @@ type engine struct {
 	users    []*account // non-internal accounts in creation order, for liquidation scans
 	limit    accountLimit
 	orders   map[api.OrderID]*order
+	brackets []*bracket // brackets with an order still open, oldest first (bracket.go)
 	nextOid  api.OrderID
 	nextTid  api.TradeID
 	nextTx   uint64

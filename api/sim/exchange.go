@@ -63,6 +63,7 @@ func (s *Sim) exchange(body []byte) (int, any) {
 	rep := txReply{TxHash: e.txHash(a.addr, req.Nonce, req.TxType), TxType: req.TxType, Address: a.addr}
 	e.curTx = rep.TxHash
 	data, err := e.apply(a, req, &rep, s.cfg.source)
+	e.tidyBrackets() // an action may fill an entry, close a position or cancel an entry
 	if err != nil {
 		status, _ := fail(err)
 		return status, signedError{err.Error(), a.addr}
@@ -147,8 +148,19 @@ func (e *engine) applyPlace(a *account, d *api.PlaceOrderData) (any, error) {
 	sts := make([]orderStatus, len(d.Orders))
 	var firstErr error
 	ok := 0
+	roles := e.planBrackets(a, d.Orders)
+	placed := make([]*order, len(d.Orders))
 	for i := range d.Orders {
-		o, err := e.place(a, &d.Orders[i])
+		err := roles[i].err
+		var o *order
+		switch {
+		case err != nil:
+		case roles[i].entry >= 0 && placed[roles[i].entry] == nil:
+			err = fmt.Errorf("its bracket's entry (order %d) was rejected", roles[i].entry+1)
+		default:
+			o, err = e.placeJoined(a, &d.Orders[i], func(o *order) { e.joinBracket(o, roles[i], placed) })
+		}
+		placed[i] = o
 		if err != nil {
 			if len(d.Orders) > 1 {
 				err = fmt.Errorf("order %d: %w", i+1, err)

@@ -48,6 +48,7 @@ func (e *engine) step(t time.Time, dt time.Duration, fundingDue bool) {
 		e.payFunding(t)
 	}
 	e.liquidations()
+	e.tidyBrackets()
 	e.sampleHistory()
 }
 
@@ -230,6 +231,9 @@ func (e *engine) fireTriggers(m *market) {
 		child := &order{}
 		*child = *o
 		child.trigger, child.state, child.inBook = 0, "", false
+		if child.grp != nil {
+			child.grp.fired = append(child.grp.fired, child)
+		}
 		if c := e.closable(child); child.grouping == "position" && child.ro && c > 0 {
 			child.size = c // a position TP/SL closes the whole position as it is now
 		}

@@ -13,6 +13,12 @@ const maxOpenOrders = 1000
 // place checks and executes one order for an account. It returns the order (resting, filled,
 // cancelled or waiting for its trigger) or the reason it was rejected.
 func (e *engine) place(a *account, w *api.OrderWire) (*order, error) {
+	return e.placeJoined(a, w, nil)
+}
+
+// placeJoined is place, with join (when not nil) filing the order with its bracket (bracket.go)
+// once it has an id, before it trades.
+func (e *engine) placeJoined(a *account, w *api.OrderWire, join func(*order)) (*order, error) {
 	o, err := e.parseOrder(a, w)
 	if err != nil {
 		return nil, err
@@ -27,8 +33,13 @@ func (e *engine) place(a *account, w *api.OrderWire) (*order, error) {
 		return nil, err
 	}
 	e.open(o)
+	if join != nil {
+		join(o)
+	}
 	if o.trigger != 0 {
-		o.mkt.triggers = append(o.mkt.triggers, o)
+		if !o.waits() {
+			o.mkt.triggers = append(o.mkt.triggers, o)
+		}
 		o.acct.reserveTrigger(o, 1)
 		return o, nil
 	}

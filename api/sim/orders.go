@@ -29,6 +29,7 @@ type order struct {
 	fireAbove bool
 	tpsl      string
 	grouping  string
+	grp       *bracket // the bracket the order belongs to (entry, TP/SL child, or fired child)
 	state     string
 	created   time.Time
 	inBook    bool

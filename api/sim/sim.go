@@ -200,6 +200,7 @@ func (s *Sim) SetIndexPrice(symbol string, price decimal.Decimal) error {
 	e.curTx = e.txHash("index", uint64(now.UnixMilli()), 0)
 	e.refresh(m, now)
 	e.liquidations()
+	e.tidyBrackets()
 	return nil
 }
 
