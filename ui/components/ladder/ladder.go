@@ -35,6 +35,7 @@ type row struct {
 	price, size, cu decimal.Decimal
 	own             decimal.Decimal
 	blank           bool // no level here (a side shorter than its half of the pane)
+	ownOnly         bool // the trader's order at a price the fetched book has no level at
 }
 
 type flash struct {
@@ -223,15 +224,19 @@ func (p *Pane) endFlashes(at time.Time) tea.Cmd {
 }
 
 // buildRows lays the window out: asks best nearest the mid (so reversed), bids below; a side
-// with fewer levels than its half leaves blank rows at the far end.
+// with fewer levels than its half leaves blank rows at the far end. The trader's orders at prices
+// the book has no level at (a book fetched before they rested, or cut short) get rows of their
+// own in price order.
 func (p *Pane) buildRows(asks, bids int) {
 	own := p.ownSizes()
+	askRows := withOwn(p.view.Asks, own, true, asks)
+	bidRows := withOwn(p.view.Bids, own, false, bids)
 	p.rows = p.rows[:0]
 	for i := asks - 1; i >= 0; i-- {
-		p.rows = append(p.rows, p.rowAt(p.view.Asks, i, true, own))
+		p.rows = append(p.rows, rowAt(askRows, i, true))
 	}
 	for i := range bids {
-		p.rows = append(p.rows, p.rowAt(p.view.Bids, i, false, own))
+		p.rows = append(p.rows, rowAt(bidRows, i, false))
 	}
 	if p.cursor < 0 || p.cursor >= len(p.rows) {
 		p.cursor = asks // the best bid
@@ -241,12 +246,56 @@ func (p *Pane) buildRows(asks, bids int) {
 	}
 }
 
-func (p *Pane) rowAt(levels []state.BookRow, i int, ask bool, own map[string]decimal.Decimal) row {
-	if i >= len(levels) {
+func rowAt(rows []row, i int, ask bool) row {
+	if i >= len(rows) {
 		return row{ask: ask, blank: true}
 	}
-	l := levels[i]
-	return row{ask: ask, price: l.Price, size: l.Size, cu: l.Cum, own: own[sideKey(ask, l.Price)]}
+	return rows[i]
+}
+
+// withOwn is up to n rows of one side (levels best first): the book's levels with the trader's
+// size on each, and a row for each of the trader's prices on that side with no level, where its
+// price falls (its cumulative size is the level's before it). A price beyond the last level goes
+// after it only while the side has fewer than n levels: a longer side may hold levels between.
+func withOwn(levels []state.BookRow, own map[string]decimal.Decimal, ask bool, n int) []row {
+	out := make([]row, 0, n)
+	for _, l := range levels {
+		out = append(out, row{ask: ask, price: l.Price, size: l.Size, cu: l.Cum, own: own[sideKey(ask, l.Price)]})
+	}
+	tag := sideKey(ask, decimal.Zero)[:1]
+	for k, sz := range own {
+		px, err := decimal.NewFromString(strings.TrimPrefix(k, tag))
+		if !strings.HasPrefix(k, tag) || err != nil {
+			continue
+		}
+		i, found := searchRows(out, px, ask)
+		if found || (i == len(out) && len(levels) >= n) {
+			continue
+		}
+		cu := decimal.Zero
+		if i > 0 {
+			cu = out[i-1].cu
+		}
+		out = append(out, row{})
+		copy(out[i+1:], out[i:])
+		out[i] = row{ask: ask, price: px, cu: cu, own: sz, ownOnly: true}
+	}
+	return out[:min(len(out), n)]
+}
+
+// searchRows is where px goes in rows sorted best first (asks up, bids down), and whether a row
+// has that price.
+func searchRows(rows []row, px decimal.Decimal, ask bool) (int, bool) {
+	for i, r := range rows {
+		c := px.Cmp(r.price)
+		if c == 0 {
+			return i, true
+		}
+		if (c < 0) == ask {
+			return i, false
+		}
+	}
+	return len(rows), false
 }
 
 func sideKey(ask bool, px decimal.Decimal) string {

@@ -148,3 +148,50 @@ func rowOf(view, price string) string {
 	}
 	return ""
 }
+
+// TestOwnOrderWithoutLevelGetsItsRow: the trader's orders at prices the book has no level at
+// (a bid of 99.7 between the 99.8 and 99.6 levels, an ask of 100.4 between 100.3 and 100.5) are
+// drawn on rows of their own in price order, with their size and no book size; grouped, the bid
+// lands on its group's row (guards dropping an own order whose price is not a book level, and
+// inserting it on the wrong side of its neighbours).
+func TestOwnOrderWithoutLevelGetsItsRow(t *testing.T) {
+	p, s := newLadder(t)
+	order := func(id uint64, side, px, sz string) api.OrderRecord {
+		return api.OrderRecord{OrderID: api.OrderID(id), Instrument: "BTC-PERP", InstrumentID: 1, Side: side, LimitPrice: decimal.RequireFromString(px),
+			Size: decimal.RequireFromString(sz), Unfilled: decimal.RequireFromString(sz), State: "open"}
+	}
+	s.Apply(state.OrdersMsg{Gen: 1, At: t0, Orders: []api.OrderRecord{order(7, api.SideBuy, "99.7", "0.25"), order(8, api.SideSell, "100.4", "0.5")}})
+	p.Update(common.DataMsg{Kind: state.KindOrders})
+	v := p.View()
+	var prices []string
+	for _, l := range strings.Split(v, "\n")[1:] {
+		if f := strings.Fields(strings.TrimLeft(l, " ›▲▼•")); len(f) > 1 && f[0] != "─" && !strings.Contains(l, "mid") {
+			prices = append(prices, f[0])
+		}
+	}
+	want := " 100.5 100.4 100.3 100.1 100.0 99.8 99.7 99.6 99.4 "
+	if got := " " + strings.Join(prices, " ") + " "; !strings.Contains(got, want) {
+		t.Fatalf("rows%s, want them to hold%s:\n%s", got, want, v)
+	}
+	for px, mine := range map[string]string{"99.7": "◆0.250", "100.4": "◆0.500"} {
+		row := rowOf(v, px)
+		if f := strings.Fields(row); !strings.Contains(row, mine) || len(f) < 2 || f[1] != "—" {
+			t.Errorf("own row %s = %q, want no book size and %s", px, row, mine)
+		}
+	}
+	// the cumulative size does not grow on an own row: 99.7 carries 99.8's 3.000
+	if row := rowOf(v, "99.7"); !strings.Contains(row, " 3.000 ") {
+		t.Errorf("own row 99.7 = %q, want the cumulative 3.000 of the level before it", row)
+	}
+	p.MoveToPrice(api.SideBuy, decimal.RequireFromString("99.7"))
+	if o, ok := p.ownAtCursor(); !ok || o.OrderID != 7 {
+		t.Errorf("the cursor on the own row does not find the order: %v %v", o, ok)
+	}
+	p.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("+")}) // two ticks: 99.7 buckets down to 99.6
+	if row := rowOf(p.View(), "99.6"); !strings.Contains(row, "◆0.250") {
+		t.Errorf("grouped, the bid of 99.7 is not on the 99.6 row: %q\n%s", row, p.View())
+	}
+	if strings.Contains(p.View(), "99.7") {
+		t.Errorf("grouped, a 99.7 row is left:\n%s", p.View())
+	}
+}

@@ -164,8 +164,12 @@ func (p *Pane) rowLine(i int, r row, c columns, maxCum decimal.Decimal) string {
 	if r.own.IsPositive() {
 		own = "◆" + common.FmtNum(r.own, sd)
 	}
+	size := common.FmtNum(r.size, sd)
+	if r.ownOnly {
+		size, szPaint = "—", st.Muted // no level in the book: only the trader's order is there
+	}
 	cells := []cell{{cur + mark, common.Paint{}}, {common.Fit(common.FmtNum(r.price, pd), c.price, true), side},
-		{" " + common.Fit(common.FmtNum(r.size, sd), c.size, true), szPaint}}
+		{" " + common.Fit(size, c.size, true), szPaint}}
 	if c.cum > 0 {
 		cells = append(cells, cell{" " + common.Fit(common.FmtNum(r.cu, sd), c.cum, true), st.Muted})
 	}
