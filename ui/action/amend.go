@@ -136,41 +136,21 @@ func finishAmend(ex api.Exchange, a *Action, why string, timeout time.Duration) 
 // lostReplacement looks the replacement up by its client id after its answer was lost.
 func lostReplacement(ex api.Exchange, a *Action, timeout time.Duration) (string, common.NoticeLevel) {
 	cloid := a.Order.Wire.Cloid
-	var err error
-	wait := LookupWait
-	for try := range lookupAttempts {
-		if try > 0 {
-			time.Sleep(wait)
-			wait *= 2
-		}
-		var found *api.OrderRecord
-		if found, err = findCloid(ex, cloid, timeout); err == nil {
-			if found == nil {
-				return "the old order is cancelled; the new one's answer was lost and client id " + cloid + " is not at the exchange: it was NOT placed", common.LevelWarn
-			}
-			return fmt.Sprintf("answer lost, but the exchange has it: order %d (%s) is %s", found.OrderID, a.What, found.State), common.LevelWarn
-		}
+	found, err := retried("replacement "+cloid, func() (*api.OrderRecord, error) { return findCloid(ex, cloid, timeout) })
+	switch {
+	case err != nil:
+		return fmt.Sprintf("the old order is cancelled; the new one's answer was lost and the lookup failed (%s): check open orders for client id %s", common.PlainError(err), cloid), common.LevelError
+	case found == nil:
+		return "the old order is cancelled; the new one's answer was lost and client id " + cloid + " is not at the exchange: it was NOT placed", common.LevelWarn
 	}
-	return fmt.Sprintf("the old order is cancelled; the new one's answer was lost and the lookup failed (%s): check open orders for client id %s", common.PlainError(err), cloid), common.LevelError
+	return fmt.Sprintf("answer lost, but the exchange has it: order %d (%s) is %s", found.OrderID, a.What, found.State), common.LevelWarn
 }
 
 // oldOrderFate is the old order's state at the exchange: open, filled, cancelled... (tried a few
 // times). By client id when it has one, else by id in the open orders and the first page of
 // history; an order in neither is taken as gone only when the open orders were read.
 func oldOrderFate(ex api.Exchange, old api.OrderRecord, timeout time.Duration) (string, error) {
-	var err error
-	wait := LookupWait
-	for try := range lookupAttempts {
-		if try > 0 {
-			time.Sleep(wait)
-			wait *= 2
-		}
-		var fate string
-		if fate, err = fateOnce(ex, old, timeout); err == nil {
-			return fate, nil
-		}
-	}
-	return "", err
+	return retried(fmt.Sprint("old order ", old.OrderID), func() (string, error) { return fateOnce(ex, old, timeout) })
 }
 
 func fateOnce(ex api.Exchange, old api.OrderRecord, timeout time.Duration) (string, error) {

@@ -19,11 +19,33 @@ type LookupDoneMsg struct {
 }
 
 // lookupAttempts is how many times a lookup is tried before the trader is asked to check by
-// hand; LookupWait is the pause after the first failed try, doubled after each one. Faults that
-// lost the answer often hit the lookup too: a few tries resolve nearly all of them.
+// hand. Faults that lost the answer often hit the lookup too: a few tries resolve nearly all of
+// them.
 const lookupAttempts = 4
 
+// LookupWait is the pause after a lookup's first failed try, doubled after each one.
 var LookupWait = 250 * time.Millisecond
+
+// retried runs try up to lookupAttempts times, pausing LookupWait (doubled each time) between
+// failures, and returns its first success or its last error; what names the lookup in the log.
+func retried[T any](what string, try func() (T, error)) (T, error) {
+	var (
+		out T
+		err error
+	)
+	wait := LookupWait
+	for n := range lookupAttempts {
+		if n > 0 {
+			time.Sleep(wait)
+			wait *= 2
+		}
+		if out, err = try(); err == nil {
+			return out, nil
+		}
+		slog.Warn("lookup failed", "what", what, "try", n+1, "err", err)
+	}
+	return out, err
+}
 
 // lookupCloid finds an order by client id in open orders, then in recent order history, trying
 // again after a failure. It never sends the order again: whether the lost request was acted on is
@@ -31,20 +53,11 @@ var LookupWait = 250 * time.Millisecond
 func lookupCloid(ex api.Exchange, a *Action, timeout time.Duration) tea.Cmd {
 	cloid := a.Order.Wire.Cloid
 	return func() tea.Msg {
-		var err error
-		wait := LookupWait
-		for try := range lookupAttempts {
-			if try > 0 {
-				time.Sleep(wait)
-				wait *= 2
-			}
-			var found *api.OrderRecord
-			if found, err = findCloid(ex, cloid, timeout); err == nil {
-				return LookupDoneMsg{Act: a, Found: found}
-			}
-			slog.Warn("order lookup failed", "cloid", cloid, "try", try+1, "err", err)
+		found, err := retried("order "+cloid, func() (*api.OrderRecord, error) { return findCloid(ex, cloid, timeout) })
+		if err != nil {
+			return LookupDoneMsg{Act: a, Err: err}
 		}
-		return LookupDoneMsg{Act: a, Err: err}
+		return LookupDoneMsg{Act: a, Found: found}
 	}
 }
 

@@ -23,18 +23,7 @@ func FmtSigned(d decimal.Decimal, places int32) string { return state.FormatSign
 func FmtPct(pct decimal.Decimal) string { return state.FormatSignedPercent(pct, 2) }
 
 // FmtCompact formats large amounts with a suffix ("12.3M"), for volume and open interest.
-func FmtCompact(d decimal.Decimal) string {
-	abs := d.Abs()
-	switch {
-	case abs.GreaterThanOrEqual(decimal.NewFromInt(1_000_000_000)):
-		return d.Div(decimal.NewFromInt(1_000_000_000)).StringFixed(2) + "B"
-	case abs.GreaterThanOrEqual(decimal.NewFromInt(1_000_000)):
-		return d.Div(decimal.NewFromInt(1_000_000)).StringFixed(2) + "M"
-	case abs.GreaterThanOrEqual(decimal.NewFromInt(10_000)):
-		return d.Div(decimal.NewFromInt(1_000)).StringFixed(1) + "K"
-	}
-	return FmtNum(d, 2)
-}
+func FmtCompact(d decimal.Decimal) string { return state.FormatCompact(d) }
 
 // FmtAge formats a duration the way a trader reads it: "4s", "2m10s", "3h".
 func FmtAge(d time.Duration) string {
