@@ -22,7 +22,7 @@ var defaultKeys = map[string][]string{
 	"cancel": {"x", "delete"}, "cancel_instrument": {"X"}, "cancel_all": {"C"}, "amend": {"a"},
 	"close": {"x", "c"}, "leverage": {"L"}, "form_leverage": {"ctrl+l"},
 	"broker_approve": {"a"}, "broker_revoke": {"x", "delete"},
-	"field_next": {"down"}, "field_prev": {"up"}, "toggle": {" ", "left", "right"}, "submit": {"enter"},
+	"field_next": {"tab", "down"}, "field_prev": {"shift+tab", "up"}, "toggle": {" ", "left", "right"}, "submit": {"enter"},
 	"fill_mark": {"m"}, "fill_bid": {"b"}, "fill_ask": {"a"}, "clear_form": {"ctrl+x"}, "use_suggestion": {"="},
 	"confirm": {"enter"}, "dismiss": {"esc"},
 	"prev_view": {"["}, "next_view": {"]"},

@@ -62,6 +62,10 @@ func (m *Model) footerView() string {
 		if strings.Contains(m.helpView, "↑/↓ scroll") {
 			keys = append(keys, scrollKey)
 		}
+	case m.capturing() && inForm(m.slots[m.focus].pane):
+		// In a form only the form's keys work: Tab moves between its fields, Esc leaves it (the
+		// form's own hints say so first).
+		keys = m.slots[m.focus].pane.ShortHelp()
 	case m.capturing():
 		// Inside a text field only the field's keys work: q, ? and the pane's letters are typed.
 		keys = append(m.slots[m.focus].pane.ShortHelp(), leaveField, m.keys.NextPane)
@@ -80,6 +84,12 @@ var leaveField = key.NewBinding(key.WithKeys("esc"), key.WithHelp("Esc", "leave 
 func (m *Model) capturing() bool {
 	c, ok := m.slots[m.focus].pane.(common.InputCapturer)
 	return ok && c.Capturing()
+}
+
+// inForm reports whether the trader is in p's form (it takes Tab to move between its fields).
+func inForm(p common.Pane) bool {
+	f, ok := p.(common.FormHolder)
+	return ok && f.InForm()
 }
 
 // scrollKey is the footer's hint for a dialog whose lines do not all fit.
@@ -108,7 +118,7 @@ func (m *Model) renderHelp() {
 	head := []string{m.st.Accent.On("Keys — " + m.slots[m.focus].pane.Title()), ""}
 	m.help.Width = 0
 	body := packBlocks(m.help, groups, max(m.width-4, 10))
-	foot := []string{"", m.st.Muted.On("Tab moves between panes; a focused field takes every key first. ? or Esc closes.")}
+	foot := []string{"", m.st.Muted.On("Tab moves between panes; in a form, between fields (Esc leaves it). ? or Esc closes.")}
 	if m.c.ReadOnly != "" {
 		foot = append(foot, m.st.Warn.On("Read-only: "+m.c.ReadOnly))
 	}

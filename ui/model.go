@@ -410,8 +410,8 @@ func (m *Model) routeKey(msg tea.KeyMsg) tea.Cmd {
 	if key.Matches(msg, k.KillSwitch) { // before a text input: it works while typing
 		return m.killSwitch()
 	}
-	if c, ok := pane.(common.InputCapturer); ok && c.Capturing() && !key.Matches(msg, k.NextPane, k.PrevPane) {
-		return pane.Update(msg)
+	if c, ok := pane.(common.InputCapturer); ok && c.Capturing() && (inForm(pane) || !key.Matches(msg, k.NextPane, k.PrevPane)) {
+		return pane.Update(msg) // in a form, Tab moves between its fields; in a lone field it leaves
 	}
 	switch {
 	case key.Matches(msg, k.Quit):

@@ -82,8 +82,12 @@ func TestFocusedFieldTakesKeysBeforeGlobalBindings(t *testing.T) {
 		t.Error("a key typed into a field acted as a global binding")
 	}
 	c.key(t, "tab")
+	if c.m.slots[c.m.focus].pane != form || form.Field() == orderentry.FieldInstrument {
+		t.Error("Tab in the form did not move to the next field")
+	}
+	c.key(t, "esc", "tab")
 	if c.m.slots[c.m.focus].pane == form {
-		t.Error("Tab did not leave the form")
+		t.Error("Tab after Esc did not leave the form")
 	}
 }
 

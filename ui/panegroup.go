@@ -42,6 +42,9 @@ func (g *paneGroup) Kinds() []state.Kind {
 	return nil
 }
 
+// InForm implements common.FormHolder for the view shown.
+func (g *paneGroup) InForm() bool { return inForm(g.panes[g.active]) }
+
 // Capturing implements common.InputCapturer for the view shown.
 func (g *paneGroup) Capturing() bool {
 	c, ok := g.panes[g.active].(common.InputCapturer)

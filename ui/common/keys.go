@@ -82,7 +82,7 @@ func keyActions() []keyAction {
 		{"quit", "quit", "global", func(k *KeyMap) *key.Binding { return &k.Quit }, ""},
 		{"refresh", "refresh now", "global", func(k *KeyMap) *key.Binding { return &k.Refresh }, ""},
 		{"messages", "messages", "global", func(k *KeyMap) *key.Binding { return &k.Messages }, ""},
-		{"kill_switch", "kill switch", "global", func(k *KeyMap) *key.Binding { return &k.KillSwitch }, ""},
+		{"kill_switch", "kill switch", "anywhere", func(k *KeyMap) *key.Binding { return &k.KillSwitch }, ""},
 		{"up", "up", "list", func(k *KeyMap) *key.Binding { return &k.Up }, ""},
 		{"down", "down", "list", func(k *KeyMap) *key.Binding { return &k.Down }, ""},
 		{"page_up", "page up", "list", func(k *KeyMap) *key.Binding { return &k.PageUp }, ""},
@@ -106,8 +106,8 @@ func keyActions() []keyAction {
 		{"form_leverage", "set leverage", "form", func(k *KeyMap) *key.Binding { return &k.LeverageForm }, ""},
 		{"broker_approve", "approve a broker", "brokers", func(k *KeyMap) *key.Binding { return &k.BrokerApprove }, ""},
 		{"broker_revoke", "revoke the approval", "brokers", func(k *KeyMap) *key.Binding { return &k.BrokerRevoke }, ""},
-		{"field_next", "next field", "form", func(k *KeyMap) *key.Binding { return &k.FieldNext }, ""},
-		{"field_prev", "previous field", "form", func(k *KeyMap) *key.Binding { return &k.FieldPrev }, ""},
+		{"field_next", "next field", "field", func(k *KeyMap) *key.Binding { return &k.FieldNext }, ""},
+		{"field_prev", "previous field", "field", func(k *KeyMap) *key.Binding { return &k.FieldPrev }, ""},
 		{"toggle", "change choice", "form", func(k *KeyMap) *key.Binding { return &k.Toggle }, ""},
 		{"submit", "review and send", "form", func(k *KeyMap) *key.Binding { return &k.Submit }, ""},
 		{"fill_mark", "price = mark", "form", func(k *KeyMap) *key.Binding { return &k.FillMark }, ""},
@@ -189,17 +189,23 @@ func NewKeyMap(keys map[string][]string) (KeyMap, error) {
 
 // places lists, for each place a key press can land (a pane, the order form, a dialog), the
 // scopes of the keys it acts on. Global keys act everywhere but in a dialog.
+//
+// "field" is the scope of the keys that move between a form's fields: they are read while the
+// trader is in a form, which takes every key before the global ones (as a dialog does), so they
+// may share keys with global keys (Tab moves between fields in a form, between panes elsewhere).
+// "anywhere" keys (the kill switch) act in every place but a dialog, in a form too.
 var places = [][]string{
-	{"tickers", "list"}, {"orders", "list"}, {"positions", "list"}, {"form"},
+	{"tickers", "list"}, {"orders", "list"}, {"positions", "list"}, {"form", "field"},
 	{"chart", "group"}, {"group"}, // the Market group: chart, instrument
 	{"fills", "list", "export", "group"}, {"history", "list", "export", "group"},
-	{"balances", "list", "group"}, {"transfer", "form", "group"}, {"brokers", "list", "group"}, // Funds: ..., brokers
+	{"balances", "list", "group"}, {"transfer", "form", "field", "group"}, {"brokers", "list", "group"}, // Funds: ..., brokers
 	{"ladder", "list", "group"}, // the Depth group: ladder, tape (a list)
 	{"dialog"},
 }
 
-// scopesMeet reports whether keys of two scopes can both see one key press: the same scope, a
-// global key and any scope but a dialog's, or two scopes of one place.
+// scopesMeet reports whether keys of two scopes can both see one key press: the same scope, an
+// "anywhere" key and any scope but a dialog's, a global key and any scope but a dialog's or a
+// form's field keys, or two scopes of one place.
 func scopesMeet(a, b string) bool {
 	if a == b {
 		return true
@@ -207,8 +213,11 @@ func scopesMeet(a, b string) bool {
 	if a == "dialog" || b == "dialog" {
 		return false
 	}
-	if a == "global" || b == "global" {
+	if a == "anywhere" || b == "anywhere" {
 		return true
+	}
+	if a == "global" || b == "global" {
+		return a != "field" && b != "field"
 	}
 	for _, p := range places {
 		if slices.Contains(p, a) && slices.Contains(p, b) {

@@ -1,6 +1,8 @@
 package common
 
 import (
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -40,7 +42,7 @@ import (
 // Source (Feed.AddSource) carries it by the same route.
 //
 // Optional interfaces: InputCapturer (a focused text input takes every key before any global
-// binding), Clicker (mouse clicks inside the pane), KindsShower (its border shows the freshness of
+// binding), FormHolder (a form the trader is in takes Tab too), Clicker (mouse clicks inside the pane), KindsShower (its border shows the freshness of
 // those kinds), WantHeight() int (a short list gives its spare lines to the panes below it).
 type Pane interface {
 	// Title is the pane's name, drawn in its border and its tab.
@@ -63,6 +65,34 @@ type Pane interface {
 // InputCapturer is a pane with a text input: while Capturing, every key goes to the pane first.
 type InputCapturer interface {
 	Capturing() bool
+}
+
+// FormHolder is a pane with a form of several fields. While the trader is in the form (InForm),
+// every key goes to it first, Tab and shift+Tab included: they move between its fields as in every
+// form. Esc leaves the form, and the pane keys (Tab to the next pane, the pane numbers) work again.
+// Its ShortHelp in the form names the field keys and LeaveForm first (the root adds no key to it).
+type FormHolder interface {
+	InForm() bool
+}
+
+// LeaveForm is the footer's and the help's hint for the key that leaves a form.
+func LeaveForm(k *KeyMap) key.Binding {
+	return key.NewBinding(key.WithKeys(k.Dismiss.Keys()...), key.WithHelp(k.Dismiss.Help().Key, "leave form"))
+}
+
+// BackToForm is the hint, on a pane whose form the trader left, for the field keys that go into it
+// (Tab is the pane key there): ↓/↑ by default.
+func BackToForm(k *KeyMap) key.Binding {
+	var keys, names []string
+	for _, b := range []key.Binding{k.FieldNext, k.FieldPrev} {
+		for _, kk := range b.Keys() {
+			if !slices.Contains(k.NextPane.Keys(), kk) && !slices.Contains(k.PrevPane.Keys(), kk) {
+				keys, names = append(keys, kk), append(names, PrettyKey(kk))
+				break
+			}
+		}
+	}
+	return key.NewBinding(key.WithKeys(keys...), key.WithHelp(strings.Join(names, "/"), "into the form"))
 }
 
 // Clicker is a pane that handles mouse clicks at (x, y) inside its inner area.

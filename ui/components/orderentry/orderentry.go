@@ -74,6 +74,9 @@ type Pane struct {
 	// form's instrument resolves to another, they are cleared, never carried over.
 	valuesFor string
 	lastSize  map[string]string // per instrument, the size of the last order sent (shown, not used)
+	// editing: the trader is in the form (every key goes to it, Tab moves between fields); Esc
+	// leaves it for the pane, where Tab and the pane numbers work as elsewhere.
+	editing bool
 }
 
 // New is the order form; mode is the badge in its title (DEMO, LIVE...), and inFlight is the root
@@ -98,8 +101,11 @@ func New(c *common.Common, mode string, inFlight *bool) *Pane {
 // Title implements common.Pane.
 func (p *Pane) Title() string { return "Order entry · " + p.mode }
 
-// Capturing implements inputCapturer: a focused text field takes every key first.
-func (p *Pane) Capturing() bool { return p.focused && p.inputs[p.field] != nil }
+// Capturing implements common.InputCapturer: the form the trader is in takes every key first.
+func (p *Pane) Capturing() bool { return p.focused && p.editing }
+
+// InForm implements common.FormHolder: Tab and shift+Tab move between the fields.
+func (p *Pane) InForm() bool { return p.Capturing() }
 
 // SetSize implements common.Pane.
 func (p *Pane) SetSize(w, h int) {
@@ -115,6 +121,7 @@ func (p *Pane) SetSize(w, h int) {
 // SetFocused implements common.Pane.
 func (p *Pane) SetFocused(f bool) {
 	p.focused = f
+	p.editing = f // focusing the pane (its number, Tab, b/s) puts the trader in the form
 	p.drawn = false
 	p.focusField()
 }
@@ -124,7 +131,7 @@ func (p *Pane) focusField() {
 		if in == nil {
 			continue
 		}
-		if p.focused && i == p.field {
+		if p.focused && p.editing && i == p.field {
 			in.Focus()
 		} else {
 			in.Blur()
@@ -176,7 +183,7 @@ func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 		// remembered for the instrument and shown as a hint, never sent unless typed.
 		p.lastSize[msg.Act.Order.Instrument.Name] = msg.Act.Order.Size.String()
 		p.clearValues()
-		p.field = FieldSubmit
+		p.field, p.editing = FieldSubmit, false
 		p.focusField()
 		p.check()
 	case common.InstrumentMsg:
@@ -190,7 +197,7 @@ func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 		}
 		p.check()
 		if msg.Focus {
-			p.field = p.firstField()
+			p.field, p.editing = p.firstField(), true
 			p.focusField()
 		}
 	case tea.KeyMsg:
@@ -201,6 +208,9 @@ func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 
 func (p *Pane) handleKey(msg tea.KeyMsg) tea.Cmd {
 	k := p.Keys
+	if !p.editing {
+		return p.outsideKey(msg)
+	}
 	switch {
 	case key.Matches(msg, k.FieldNext):
 		p.moveField(1)
@@ -213,10 +223,10 @@ func (p *Pane) handleKey(msg tea.KeyMsg) tea.Cmd {
 		return nil
 	case key.Matches(msg, k.LeverageForm) && p.Instrument() != "":
 		return leverage.Open(p.Instrument())
-	case key.Matches(msg, k.Dismiss) && p.inputs[p.field] != nil:
-		// Esc leaves the text field for the submit button, so number keys and the other global
-		// keys work again.
-		p.field = FieldSubmit
+	case key.Matches(msg, k.Dismiss):
+		// Esc leaves the form; the cursor rests on the submit button, so Enter still reviews the
+		// order, and Tab, the pane numbers and the other global keys work again.
+		p.field, p.editing = FieldSubmit, false
 		p.focusField()
 		return nil
 	case key.Matches(msg, k.Submit):
@@ -238,6 +248,27 @@ func (p *Pane) handleKey(msg tea.KeyMsg) tea.Cmd {
 	case p.field == FieldSide && key.Matches(msg, k.Sell):
 		p.side = api.SideSell
 		p.check()
+	}
+	return nil
+}
+
+// outsideKey handles a key on the pane when the trader left the form: Enter reviews the order as
+// the button under the cursor does, ↓/↑ go back into the form; the rest are the root's.
+func (p *Pane) outsideKey(msg tea.KeyMsg) tea.Cmd {
+	k := p.Keys
+	switch {
+	case key.Matches(msg, k.FieldNext):
+		p.editing = true
+		p.moveField(1)
+	case key.Matches(msg, k.FieldPrev):
+		p.editing = true
+		p.moveField(-1)
+	case key.Matches(msg, k.Submit):
+		return p.submit()
+	case key.Matches(msg, k.ClearForm):
+		p.clear()
+	case key.Matches(msg, k.LeverageForm) && p.Instrument() != "":
+		return leverage.Open(p.Instrument())
 	}
 	return nil
 }
@@ -459,7 +490,7 @@ func (p *Pane) submit() tea.Cmd {
 	p.checked, p.errs = checked, errs
 	if len(errs) > 0 {
 		if f, ok := fieldOfError[errs[0].Field]; ok && !p.hidden(f) {
-			p.field = f
+			p.field, p.editing = f, true
 			p.focusField()
 		}
 		return common.Notice(common.LevelError, "order not sent: "+common.JoinFieldErrors(errs))
@@ -500,7 +531,10 @@ func (p *Pane) sizeGiven() bool {
 // ShortHelp implements common.Pane.
 func (p *Pane) ShortHelp() []key.Binding {
 	k := p.Keys
-	h := []key.Binding{k.FieldNext, k.FieldPrev, k.Submit}
+	if !p.editing {
+		return []key.Binding{k.Submit, common.BackToForm(k), k.ClearForm, k.LeverageForm}
+	}
+	h := []key.Binding{k.FieldNext, k.FieldPrev, common.LeaveForm(k), k.Submit}
 	switch {
 	case p.field == FieldPrice || p.field == FieldTrigger:
 		h = append(h, k.FillMark, k.FillBid, k.FillAsk, k.UseSuggestion)
@@ -513,7 +547,7 @@ func (p *Pane) ShortHelp() []key.Binding {
 // FullHelp implements common.Pane.
 func (p *Pane) FullHelp() [][]key.Binding {
 	k := p.Keys
-	return [][]key.Binding{{k.FieldNext, k.FieldPrev, k.Toggle, k.Submit, k.ClearForm, k.LeverageForm}, {k.FillMark, k.FillBid, k.FillAsk, k.UseSuggestion}}
+	return [][]key.Binding{{k.FieldNext, k.FieldPrev, k.Toggle, k.Submit, common.LeaveForm(k), common.BackToForm(k), k.ClearForm, k.LeverageForm}, {k.FillMark, k.FillBid, k.FillAsk, k.UseSuggestion}}
 }
 
 // Click implements clicker: a click on a field's line focuses that field.
@@ -524,7 +558,7 @@ func (p *Pane) Click(_, y int) tea.Cmd {
 			continue
 		}
 		if line == y {
-			p.field = f
+			p.field, p.editing = f, true
 			p.focusField()
 			if p.inputs[f] == nil {
 				p.toggle(false)
@@ -541,7 +575,7 @@ func (p *Pane) Field() Field { return p.field }
 
 // Focus puts the cursor on field f.
 func (p *Pane) Focus(f Field) {
-	p.field = f
+	p.field, p.editing = f, true
 	p.focusField()
 	p.drawn = false
 }

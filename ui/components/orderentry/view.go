@@ -80,7 +80,7 @@ func errText(e state.FieldError, usable bool, useKey string) string {
 
 func (p *Pane) fieldLine(f int) string {
 	st := p.Styles
-	cur := p.focused && p.field == f
+	cur := p.focused && p.field == f && (p.editing || f == FieldSubmit) // Enter reviews from outside too
 	marker := "  "
 	label := st.FieldLabel
 	if cur {

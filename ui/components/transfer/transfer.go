@@ -43,6 +43,9 @@ type Pane struct {
 	dest    textinput.Model
 	field   int
 	focused bool
+	// editing: the trader is in the form (every key goes to it, Tab moves between fields); Esc
+	// leaves it for the pane, where Tab and the pane numbers work as elsewhere.
+	editing bool
 	pending *action.Action // the movement asked for, until it is settled or dropped
 	sending bool           // pending was confirmed and is out
 	checked funds.Checked
@@ -66,10 +69,11 @@ func New(c *common.Common, ex api.Exchange) *Pane {
 // Title implements common.Pane.
 func (p *Pane) Title() string { return "Transfer" }
 
-// Capturing implements inputCapturer: a focused text field takes every key.
-func (p *Pane) Capturing() bool {
-	return p.focused && (p.field == FieldAmount || p.field == FieldDestination)
-}
+// Capturing implements common.InputCapturer: the form the trader is in takes every key first.
+func (p *Pane) Capturing() bool { return p.focused && p.editing }
+
+// InForm implements common.FormHolder: Tab and shift+Tab move between the fields.
+func (p *Pane) InForm() bool { return p.Capturing() }
 
 // SetSize implements common.Pane.
 func (p *Pane) SetSize(w, h int) {
@@ -82,6 +86,9 @@ func (p *Pane) SetSize(w, h int) {
 // SetFocused implements common.Pane.
 func (p *Pane) SetFocused(f bool) {
 	p.focused = f
+	// The form is one view of a group that [ and ] page through: showing it does not put the
+	// trader in it (t or w on the balances, ↓/↑ or a click do), so paging on passes it by.
+	p.editing = p.editing && f
 	p.focusField()
 	p.dirty = true
 }
@@ -89,7 +96,7 @@ func (p *Pane) SetFocused(f bool) {
 func (p *Pane) focusField() {
 	p.amount.Blur()
 	p.dest.Blur()
-	if !p.focused {
+	if !p.focused || !p.editing {
 		return
 	}
 	switch p.field {
@@ -123,11 +130,16 @@ func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 		}
 	case OpenMsg:
 		p.setOp(msg.Op)
-		p.field = FieldAmount
+		p.field, p.editing = FieldAmount, true
 		p.focusField()
 		return func() tea.Msg { return common.FocusPaneMsg{Pane: p} }
 	case action.SentMsg:
-		p.sending = p.sending || msg.Act == p.pending
+		if msg.Act == p.pending {
+			// Confirmed: the trader is out of the form, so the next keys (Tab, a pane number,
+			// q) are the console's, not typed into the amount.
+			p.sending, p.editing, p.field = true, false, FieldSubmit
+			p.focusField()
+		}
 		p.dirty = true
 	case action.SettledMsg:
 		if msg.Act == p.pending {
@@ -190,6 +202,9 @@ func (p *Pane) check() {
 
 func (p *Pane) editKey(msg tea.KeyMsg) tea.Cmd {
 	k := p.Keys
+	if !p.editing {
+		return p.outsideKey(msg)
+	}
 	switch {
 	case key.Matches(msg, k.FieldNext):
 		p.moveField(1)
@@ -197,9 +212,10 @@ func (p *Pane) editKey(msg tea.KeyMsg) tea.Cmd {
 		p.moveField(-1)
 	case key.Matches(msg, k.Submit):
 		return p.review()
-	case key.Matches(msg, k.Dismiss) && p.Capturing():
-		// Esc leaves the text field for the submit button, so the global keys work again.
-		p.field = FieldSubmit
+	case key.Matches(msg, k.Dismiss):
+		// Esc leaves the form; the cursor rests on the submit button, so Enter still reviews,
+		// and Tab, the pane numbers and the other global keys work again.
+		p.field, p.editing = FieldSubmit, false
 		p.focusField()
 	case key.Matches(msg, k.TransferMax):
 		if p.checked.Collateral.Symbol != "" {
@@ -210,6 +226,23 @@ func (p *Pane) editKey(msg tea.KeyMsg) tea.Cmd {
 		return p.typeInto(msg)
 	case key.Matches(msg, k.Toggle):
 		p.toggle(msg.String() == "left")
+	}
+	return nil
+}
+
+// outsideKey handles a key on the pane when the trader left the form: Enter reviews the movement
+// as the button under the cursor does, ↓/↑ go back into the form; the rest are the root's.
+func (p *Pane) outsideKey(msg tea.KeyMsg) tea.Cmd {
+	k := p.Keys
+	switch {
+	case key.Matches(msg, k.FieldNext):
+		p.editing = true
+		p.moveField(1)
+	case key.Matches(msg, k.FieldPrev):
+		p.editing = true
+		p.moveField(-1)
+	case key.Matches(msg, k.Submit):
+		return p.review()
 	}
 	return nil
 }
@@ -417,7 +450,7 @@ func fundsErrText(e funds.FieldError) string {
 
 func (p *Pane) fieldLine(f int) string {
 	st := p.Styles
-	cur := p.focused && p.field == f
+	cur := p.focused && p.field == f && (p.editing || f == FieldSubmit) // Enter reviews from outside too
 	marker, label := "  ", st.FieldLabel
 	if cur {
 		marker, label = "▸ ", st.FieldFocus
@@ -484,13 +517,16 @@ func (p *Pane) submitButton(cur bool) string {
 // ShortHelp implements common.Pane.
 func (p *Pane) ShortHelp() []key.Binding {
 	k := p.Keys
-	return []key.Binding{k.FieldNext, k.FieldPrev, k.Toggle, k.Submit, k.TransferMax}
+	if !p.editing {
+		return []key.Binding{k.Submit, common.BackToForm(k)}
+	}
+	return []key.Binding{k.FieldNext, k.FieldPrev, common.LeaveForm(k), k.Toggle, k.Submit, k.TransferMax}
 }
 
 // FullHelp implements common.Pane.
 func (p *Pane) FullHelp() [][]key.Binding {
 	k := p.Keys
-	return [][]key.Binding{{k.FieldNext, k.FieldPrev, k.Toggle, k.Submit, k.TransferMax}}
+	return [][]key.Binding{{k.FieldNext, k.FieldPrev, k.Toggle, k.Submit, common.LeaveForm(k), common.BackToForm(k), k.TransferMax}}
 }
 
 // OpenMsg asks the transfer form to show itself with Op chosen, on the amount.
@@ -504,7 +540,7 @@ func (p *Pane) Field() Field { return p.field }
 
 // Focus puts the cursor on field f.
 func (p *Pane) Focus(f Field) {
-	p.field = f
+	p.field, p.editing = f, true
 	p.focusField()
 	p.dirty = true
 }

@@ -1,0 +1,118 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+	"github.com/tradedesk/tradedesk/ui/components/orderentry"
+	"github.com/tradedesk/tradedesk/ui/components/transfer"
+)
+
+// TestTabMovesBetweenTheOrderFormsFields (#13 "Form keys"): the new user's `b`, `m`, Tab, `0.5`
+// ends with 0.5 in the size (Tab left the form for the Account pane before, and 0.5 was lost);
+// shift+Tab goes back; Tab also moves over the choice fields and wraps; Esc leaves the form, and
+// then Tab moves to the next pane and the footer says how to go back in. The footer in the form
+// says Tab and Esc, and the help overlay says what Tab does in a form.
+func TestTabMovesBetweenTheOrderFormsFields(t *testing.T) {
+	c := newSimConsole(t, 200, 60, false)
+	pump(t, c.m, c.m.Init())
+	form := c.m.form
+	c.key(t, "1", "b")
+	if c.m.slots[c.m.focus].pane != form || form.Field() != orderentry.FieldPrice || !form.InForm() {
+		t.Fatalf("b did not put the trader in the form's price: field %d in form %v", form.Field(), form.InForm())
+	}
+	c.key(t, "m", "tab")
+	c.typeText(t, "0.5")
+	if form.Field() != orderentry.FieldSize || form.Value(orderentry.FieldSize) != "0.5" || form.Value(orderentry.FieldPrice) == "" {
+		t.Fatalf("b m Tab 0.5: field %d, size %q, price %q; want 0.5 in the size after the mark price",
+			form.Field(), form.Value(orderentry.FieldSize), form.Value(orderentry.FieldPrice))
+	}
+	foot := ansi.Strip(c.m.footerView())
+	for _, want := range []string{"Tab next field", "S-Tab previous field", "Esc leave form"} {
+		if !strings.Contains(foot, want) {
+			t.Errorf("the footer in the form does not say %q: %q", want, foot)
+		}
+	}
+	if strings.Contains(foot, "next pane") {
+		t.Errorf("the footer in the form offers Tab for the next pane: %q", foot)
+	}
+	c.key(t, "shift+tab")
+	if form.Field() != orderentry.FieldPrice {
+		t.Errorf("shift+Tab from the size went to field %d, want the price", form.Field())
+	}
+	// Size, USD, time in force, reduce-only, post-only, the button, then around to the instrument.
+	c.key(t, "tab", "tab", "tab", "tab", "tab", "tab", "tab")
+	if c.m.slots[c.m.focus].pane != form || form.Field() != orderentry.FieldInstrument {
+		t.Errorf("Tab over the choice fields and the button: pane %q field %d, want the form's instrument",
+			c.m.slots[c.m.focus].pane.Title(), form.Field())
+	}
+	c.key(t, "shift+tab", "shift+tab")
+	if form.Field() != orderentry.FieldPost {
+		t.Errorf("shift+Tab twice from the instrument: field %d, want post-only", form.Field())
+	}
+
+	c.key(t, "esc")
+	if form.InForm() || form.Capturing() {
+		t.Fatal("Esc did not leave the form")
+	}
+	foot = ansi.Strip(c.m.footerView())
+	for _, want := range []string{"Tab next pane", "↓/↑ into the form", "Enter review and send"} {
+		if !strings.Contains(foot, want) {
+			t.Errorf("the footer outside the form does not say %q: %q", want, foot)
+		}
+	}
+	c.key(t, "?")
+	if !c.m.showHelp || !strings.Contains(c.m.helpView, "in a form, between fields (Esc leaves it)") ||
+		!strings.Contains(c.m.helpView, "leave form") {
+		t.Errorf("the help does not say what Tab and Esc do in a form:\n%s", ansi.Strip(c.m.helpView))
+	}
+	c.key(t, "esc", "tab")
+	if c.m.slots[c.m.focus].pane == form {
+		t.Error("Tab after Esc did not move to the next pane")
+	}
+	c.key(t, "4")
+	if c.m.slots[c.m.focus].pane != form || !form.InForm() {
+		t.Error("the form's pane number did not put the trader back in the form")
+	}
+	c.key(t, "esc", "down")
+	if !form.InForm() || form.Field() != orderentry.FieldInstrument {
+		t.Errorf("↓ outside the form: in form %v field %d, want back in on the instrument", form.InForm(), form.Field())
+	}
+}
+
+// TestTabMovesBetweenTheTransferFormsFields (#13 "Form keys"): the withdrawal form takes Tab and
+// shift+Tab between its fields, Esc leaves it, and Tab then moves to the next pane.
+func TestTabMovesBetweenTheTransferFormsFields(t *testing.T) {
+	c := newSimConsole(t, 200, 60, false)
+	pump(t, c.m, c.m.Init())
+	g, form := fundsGroup(t, c.m)
+	c.key(t, "8", "w")
+	if g.panes[g.active] != form || form.Field() != transfer.FieldAmount || !form.InForm() {
+		t.Fatalf("w did not open the withdrawal form on its amount: field %d in form %v", form.Field(), form.InForm())
+	}
+	c.typeText(t, "10")
+	c.key(t, "tab")
+	if form.Field() != transfer.FieldChain || form.Amount() != "10" {
+		t.Errorf("Tab from the amount: field %d amount %q, want the chain", form.Field(), form.Amount())
+	}
+	c.key(t, "tab", "tab", "tab", "tab")
+	if form.Field() != transfer.FieldAmount {
+		t.Errorf("Tab around the withdrawal form: field %d, want the amount again", form.Field())
+	}
+	c.key(t, "shift+tab")
+	if form.Field() != transfer.FieldCollateral {
+		t.Errorf("shift+Tab from the amount: field %d, want the collateral", form.Field())
+	}
+	if foot := ansi.Strip(c.m.footerView()); !strings.Contains(foot, "Esc leave form") || !strings.Contains(foot, "Tab next field") {
+		t.Errorf("the footer in the transfer form: %q", foot)
+	}
+	c.key(t, "esc")
+	if form.InForm() {
+		t.Fatal("Esc did not leave the transfer form")
+	}
+	c.key(t, "tab")
+	if c.m.slots[c.m.focus].pane == g {
+		t.Error("Tab after Esc did not move to the next pane")
+	}
+}
