@@ -213,16 +213,16 @@ func TestStreamLimits(t *testing.T) {
 		return []byte(`{"update_type":"snapshot","instrument_name":"BTC-PERP","books":{"bids":[` +
 			strings.TrimSuffix(strings.Repeat(`["1","1"],`, n), ",") + `],"asks":[],"sequence_number":1}}`)
 	}
-	if _, err := decodeData(Topic{Channel: ChanOrderBook, Symbol: "BTC-PERP"}, book(MaxBookLevels+1)); err == nil || !strings.Contains(err.Error(), "over 5000 entries") {
+	if _, err := decodeData(Topic{Channel: ChanOrderBook, Symbol: "BTC-PERP"}, book(MaxBookLevels+1), nil); err == nil || !strings.Contains(err.Error(), "over 5000 entries") {
 		t.Errorf("a book side over the limit: %v", err)
 	}
-	if ev, err := decodeData(Topic{Channel: ChanOrderBook, Symbol: "BTC-PERP"}, book(MaxBookLevels)); err != nil || len(ev) != 1 {
+	if ev, err := decodeData(Topic{Channel: ChanOrderBook, Symbol: "BTC-PERP"}, book(MaxBookLevels), nil); err != nil || len(ev) != 1 {
 		t.Errorf("a book side at the limit: %v", err)
 	}
-	if _, err := decodeData(Topic{Channel: ChanTicker, Symbol: "all"}, []byte(manyTickers(MaxMarketRecords+1))); err == nil {
+	if _, err := decodeData(Topic{Channel: ChanTicker, Symbol: "all"}, []byte(manyTickers(MaxMarketRecords+1)), nil); err == nil {
 		t.Error("tickers over the limit accepted")
 	}
-	if _, err := decodeData(Topic{Channel: ChanTicker, Symbol: "all"}, []byte(`{"symbol":"X","mark_price":1e999999999}`)); err == nil {
+	if _, err := decodeData(Topic{Channel: ChanTicker, Symbol: "all"}, []byte(`{"symbol":"X","mark_price":1e999999999}`), nil); err == nil {
 		t.Error("a number bomb accepted")
 	}
 }

@@ -91,26 +91,59 @@ func decodeRows[T any](b []byte, out *[]T, drop dropFunc) error {
 		return err
 	}
 	list := make([]T, 0, len(raws))
-	var bad []error
-	for i, raw := range raws {
-		var x T
-		err := json.Unmarshal(raw, &x)
-		if err == nil && bytes.HasPrefix(bytes.TrimSpace(raw), []byte("{")) && reflect.ValueOf(x).IsZero() {
-			err = fmt.Errorf("none of the record's fields in %s", bodySnippet(raw))
+	err := keepEach(len(raws), func(i int) error {
+		x, err := decodeRow[T](raws[i], nil)
+		if err == nil {
+			list = append(list, x)
 		}
-		if err != nil {
-			bad = append(bad, fmt.Errorf("row %d: %w", i, err))
+		return err
+	}, drop)
+	if err != nil {
+		return err
+	}
+	*out = list
+	return nil
+}
+
+// decodeRow decodes one row into a T; fix, when given, completes it from the raw row (a field
+// another generation names differently). An object that fills none of T's fields is an error.
+func decodeRow[T any](raw json.RawMessage, fix func(json.RawMessage, *T)) (T, error) {
+	var x T
+	if err := json.Unmarshal(raw, &x); err != nil {
+		return x, err
+	}
+	if fix != nil {
+		fix(raw, &x)
+	}
+	if bytes.HasPrefix(bytes.TrimSpace(raw), []byte("{")) && reflect.ValueOf(x).IsZero() {
+		return x, fmt.Errorf("none of the record's fields in %s", bodySnippet(raw))
+	}
+	return x, nil
+}
+
+// keepEach decodes rows 0..n-1 with decode, which keeps the rows that decode, under rows' rule: a
+// bad row is reported to drop and the rest are kept, unless more than half of the rows (or the
+// only one) are bad, when the list is not a list of records at all and keepEach fails. Without
+// drop (nil) the first bad row fails it.
+func keepEach(n int, decode func(i int) error, drop dropFunc) error {
+	var bad []error
+	for i := 0; i < n; i++ {
+		err := decode(i)
+		if err == nil {
 			continue
 		}
-		list = append(list, x)
+		err = fmt.Errorf("row %d: %w", i, err)
+		if drop == nil {
+			return err
+		}
+		bad = append(bad, err)
 	}
-	if len(bad) > 0 && 2*len(bad) > len(raws) {
-		return fmt.Errorf("%d of %d rows do not decode, the first: %w", len(bad), len(raws), bad[0])
+	if len(bad) > 0 && 2*len(bad) > n {
+		return fmt.Errorf("%d of %d rows do not decode, the first: %w", len(bad), n, bad[0])
 	}
 	for i, err := range bad {
 		drop(i, err)
 	}
-	*out = list
 	return nil
 }
 

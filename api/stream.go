@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"math/rand/v2"
 	"net/http"
 	"sort"
@@ -15,6 +16,8 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
+
+	"github.com/tradedesk/tradedesk/api/text"
 )
 
 // Stream defaults: the SDKs ping every 30 s and give up after 10 s without the answer;
@@ -39,6 +42,7 @@ type streamConfig struct {
 	dialTimeout time.Duration
 	inboxLimit  int
 	hc          *http.Client
+	logger      *slog.Logger
 }
 
 // WithStreamPing sets how often the stream pings and how long it waits for the answer.
@@ -55,6 +59,12 @@ func WithStreamBackoff(base, max time.Duration) StreamOption {
 // WithStreamLimits bounds one frame's size in bytes and the records queued per subscription.
 func WithStreamLimits(maxFrame int64, queue int) StreamOption {
 	return func(c *streamConfig) { c.maxFrame, c.inboxLimit = maxFrame, queue }
+}
+
+// WithStreamLogger sets the logger the stream writes its dropped rows to. Without it (or nil) the
+// stream logs as a Client without WithLogger does: to slog.Default(), once the program has set one.
+func WithStreamLogger(l *slog.Logger) StreamOption {
+	return func(c *streamConfig) { c.logger = l }
 }
 
 // Stream is a JSON-RPC 2.0 WebSocket connection to the exchange's /ws/, speaking as the official
@@ -74,6 +84,7 @@ type Stream struct {
 	cancel context.CancelFunc
 	done   chan struct{}
 	nextID atomic.Uint64
+	drops  atomic.Int64
 }
 
 // Subscription is one topic of a Stream: Unsubscribe ends it; Err delivers why the exchange
@@ -203,6 +214,32 @@ func (s *Stream) Topics() []Topic {
 
 // Status is the connection's status.
 func (s *Stream) Status() StreamStatus { return s.inbox.Status() }
+
+// Dropped is how many rows of the stream's notifications did not decode and were left out (the
+// rest of their notification was kept), since the stream was made.
+func (s *Stream) Dropped() int64 { return s.drops.Load() }
+
+// dropRow counts, logs and queues for the console (StreamBatch.Dropped) one row of a topic's
+// notification that did not decode.
+func (s *Stream) dropRow(t Topic, err error) {
+	why := text.Clean(truncate(t.Channel+": "+err.Error(), 200))
+	s.drops.Add(1)
+	if l := s.log(); l != nil {
+		l.Warn("api stream row dropped", "topic", text.Clean(truncate(t.String(), 120)), "reason", why)
+	}
+	s.inbox.noteDrop(t, why)
+}
+
+// log is the stream's logger, nil when nothing is to be logged (see WithStreamLogger).
+func (s *Stream) log() *slog.Logger {
+	if s.cfg.logger != nil {
+		return s.cfg.logger
+	}
+	if l := slog.Default(); l.Handler() != initialDefaultHandler {
+		return l
+	}
+	return nil
+}
 
 // run keeps a connection up until Close: connect, subscribe everything, read; on a failure,
 // wait (1 s × attempt, capped, with jitter) and again.
@@ -520,7 +557,7 @@ func (c *streamConn) handle(b []byte) error {
 		}
 		return nil
 	}
-	evs, err := decodeData(sub.topic, f.Data)
+	evs, err := decodeData(sub.topic, f.Data, func(_ int, err error) { c.s.dropRow(sub.topic, err) })
 	if err != nil {
 		return fmt.Errorf("stream %s: %v", sub.topic, err)
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -127,16 +128,18 @@ func decodeFrame(b []byte) (frame, error) {
 
 // decodeData decodes one notification's data for a channel into its typed records (one
 // notification may carry one record or an array of them), within the channel's limits (the same
-// as a poll's: CheckAnswer).
-func decodeData(t Topic, raw json.RawMessage) ([]StreamEvent, error) {
+// as a poll's: CheckAnswer). A bad row of an array is left out and reported to drop, as a poll's
+// is (see rows); when more than half of the rows are bad, or the notification's one record is,
+// the notification fails.
+func decodeData(t Topic, raw json.RawMessage, drop dropFunc) ([]StreamEvent, error) {
 	if err := CheckAnswer(raw, ChannelLimit(t.Channel)); err != nil {
 		return nil, fmt.Errorf("%s: %w", t.Channel, err)
 	}
 	switch t.Channel {
 	case ChanTicker:
-		return decodeEach(t, raw, func(x *Ticker) string { return "ticker:" + x.Symbol }, fixTicker)
+		return decodeEach(t, raw, drop, func(x *Ticker) string { return "ticker:" + x.Symbol }, fixTicker)
 	case ChanMids:
-		ms, err := decodeMids(raw)
+		ms, err := decodeMids(raw, drop)
 		if err != nil {
 			return nil, err
 		}
@@ -148,15 +151,15 @@ func decodeData(t Topic, raw json.RawMessage) ([]StreamEvent, error) {
 		}
 		return []StreamEvent{{Topic: t, Data: &u}}, nil
 	case ChanChart:
-		return decodeEach(t, raw, func(c *Candle) string { return "chart:" + t.key() }, nil)
+		return decodeEach(t, raw, drop, func(c *Candle) string { return "chart:" + t.key() }, nil)
 	case ChanOrders:
-		return decodeEach(t, raw, func(*OrderRecord) string { return "" }, fixOrder)
+		return decodeEach(t, raw, drop, func(*OrderRecord) string { return "" }, fixOrder)
 	case ChanFills:
-		return decodeEach(t, raw, func(*Fill) string { return "" }, fixFill)
+		return decodeEach(t, raw, drop, func(*Fill) string { return "" }, fixFill)
 	case ChanPositions:
 		var ps []Position
-		if err := decodeList(raw, &ps); err != nil {
-			return nil, err
+		if err := decodeList(raw, &ps, drop); err != nil {
+			return nil, fmt.Errorf("position: %v", err)
 		}
 		return []StreamEvent{{Topic: t, Key: "positions:" + t.User, Data: ps}}, nil
 	case ChanAccount:
@@ -172,30 +175,40 @@ func decodeData(t Topic, raw json.RawMessage) ([]StreamEvent, error) {
 		}
 		return []StreamEvent{{Topic: t, Key: "bbo:" + t.Symbol, Data: &b}}, nil
 	case ChanTrades:
-		return decodeEach(t, raw, func(*Trade) string { return "" }, nil)
+		return decodeEach(t, raw, drop, func(*Trade) string { return "" }, nil)
 	}
 	return nil, fmt.Errorf("no decoder for channel %q", truncate(t.Channel, 40))
 }
 
-// decodeEach decodes one record or an array of records of type T.
-func decodeEach[T any](t Topic, raw json.RawMessage, key func(*T) string, fix func(raw json.RawMessage, x *T)) ([]StreamEvent, error) {
-	raws := []json.RawMessage{raw}
-	if b := bytes.TrimSpace(raw); len(b) > 0 && b[0] == '[' {
-		raws = nil
-		if err := json.Unmarshal(b, &raws); err != nil {
-			return nil, fmt.Errorf("%s: %v", t.Channel, shortErr(err))
-		}
-	}
-	out := make([]StreamEvent, 0, len(raws))
-	for _, r := range raws {
+// decodeEach decodes one record or an array of records of type T; an array's bad rows are
+// dropped (see keepEach).
+func decodeEach[T any](t Topic, raw json.RawMessage, drop dropFunc, key func(*T) string, fix func(raw json.RawMessage, x *T)) ([]StreamEvent, error) {
+	b := bytes.TrimSpace(raw)
+	if len(b) == 0 || b[0] != '[' {
 		x := new(T)
-		if err := json.Unmarshal(r, x); err != nil {
+		if err := json.Unmarshal(raw, x); err != nil {
 			return nil, fmt.Errorf("%s: %v", t.Channel, shortErr(err))
 		}
 		if fix != nil {
-			fix(r, x)
+			fix(raw, x)
 		}
-		out = append(out, StreamEvent{Topic: t, Key: key(x), Data: x})
+		return []StreamEvent{{Topic: t, Key: key(x), Data: x}}, nil
+	}
+	var raws []json.RawMessage
+	if err := json.Unmarshal(b, &raws); err != nil {
+		return nil, fmt.Errorf("%s: %v", t.Channel, shortErr(err))
+	}
+	out := make([]StreamEvent, 0, len(raws))
+	err := keepEach(len(raws), func(i int) error {
+		x, err := decodeRow(raws[i], fix)
+		if err != nil {
+			return shortErr(err)
+		}
+		out = append(out, StreamEvent{Topic: t, Key: key(&x), Data: &x})
+		return nil
+	}, drop)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", t.Channel, err)
 	}
 	return out, nil
 }
@@ -245,8 +258,9 @@ func fixFill(raw json.RawMessage, f *Fill) {
 	}
 }
 
-// decodeList decodes an array, or one object as a list of one.
-func decodeList[T any](raw json.RawMessage, out *[]T) error {
+// decodeList decodes an array, its bad rows dropped (see keepEach), or one object as a list of
+// one.
+func decodeList[T any](raw json.RawMessage, out *[]T, drop dropFunc) error {
 	b := bytes.TrimSpace(raw)
 	if len(b) > 0 && b[0] == '{' {
 		var x T
@@ -256,29 +270,46 @@ func decodeList[T any](raw json.RawMessage, out *[]T) error {
 		*out = []T{x}
 		return nil
 	}
-	if err := json.Unmarshal(b, out); err != nil {
+	var d dropFunc
+	if drop != nil {
+		d = func(i int, err error) { drop(i, shortErr(err)) }
+	}
+	if err := decodeRows(b, out, d); err != nil {
 		return shortErr(err)
 	}
 	return nil
 }
 
 // decodeMids reads mids as /info sends them ([{symbol, mid_price}]), as one record, or as a map
-// of symbol to price.
-func decodeMids(raw json.RawMessage) ([]Mid, error) {
+// of symbol to price. A bad row or price is dropped (see keepEach).
+func decodeMids(raw json.RawMessage, drop dropFunc) ([]Mid, error) {
 	b := bytes.TrimSpace(raw)
 	if len(b) > 0 && b[0] == '{' && !bytes.Contains(b, []byte(`"mid_price"`)) {
-		var m map[string]decimal.Decimal
+		var m map[string]json.RawMessage
 		if err := json.Unmarshal(b, &m); err != nil {
 			return nil, fmt.Errorf("mids: %v", shortErr(err))
 		}
+		syms := make([]string, 0, len(m))
+		for s := range m {
+			syms = append(syms, s)
+		}
+		sort.Strings(syms)
 		out := make([]Mid, 0, len(m))
-		for s, p := range m {
-			out = append(out, Mid{Symbol: s, MidPrice: p})
+		err := keepEach(len(syms), func(i int) error {
+			var p decimal.Decimal
+			if err := json.Unmarshal(m[syms[i]], &p); err != nil {
+				return fmt.Errorf("%s: %v", truncate(syms[i], 40), shortErr(err))
+			}
+			out = append(out, Mid{Symbol: syms[i], MidPrice: p})
+			return nil
+		}, drop)
+		if err != nil {
+			return nil, fmt.Errorf("mids: %v", err)
 		}
 		return out, nil
 	}
 	var out []Mid
-	if err := decodeList(b, &out); err != nil {
+	if err := decodeList(b, &out, drop); err != nil {
 		return nil, fmt.Errorf("mids: %v", err)
 	}
 	return out, nil

@@ -27,8 +27,14 @@ func FuzzStreamFrame(f *testing.F) {
 			return
 		}
 		for _, ch := range channels {
-			evs, err := decodeData(Topic{Channel: ch, Symbol: "BTC-PERP", User: "0x0000000000000000000000000000000000000001"}, fr.Data)
+			dropped := 0
+			evs, err := decodeData(Topic{Channel: ch, Symbol: "BTC-PERP", User: "0x0000000000000000000000000000000000000001"}, fr.Data,
+				func(int, error) { dropped++ })
 			if err != nil {
+				// A row is reported dropped only when the rest of its notification is kept.
+				if dropped > 0 {
+					t.Fatalf("%s: the notification failed (%v) yet %d rows were reported dropped", ch, err, dropped)
+				}
 				continue
 			}
 			// Whatever decoded re-encodes: no number it holds is beyond the bounds.

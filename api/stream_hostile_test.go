@@ -251,3 +251,59 @@ func TestStreamRefusesRedirectElsewhere(t *testing.T) {
 	default:
 	}
 }
+
+// TestStreamDropsOneBadRow: a notification whose one row of three does not decode (a word where
+// the price goes) keeps the other two, counts and says why the third was left out, and the
+// connection stays up; one with most rows bad is not a list of records at all and ends the
+// connection with the reason. Guards: a bad row costing the whole notification (or the
+// connection), a row dropped without being counted, the more-than-half rule dropped.
+func TestStreamDropsOneBadRow(t *testing.T) {
+	const user = "0x0000000000000000000000000000000000000001"
+	rows := func(rs ...string) string { return note(`[` + strings.Join(rs, ",") + `]`) }
+	good := func(id, price string) string {
+		return `{"order_id":"` + id + `","instrument":"BTC-PERP","limit_price":"` + price + `","size":"1","state":"open"}`
+	}
+	bad := `{"order_id":"3","instrument":"BTC-PERP","limit_price":"ninety","size":"1","state":"open"}`
+	u := hostileServer(t, func(ctx context.Context, c *websocket.Conn) {
+		send(ctx, c, rows(good("1", "100"), bad, good("2", "101.5")))
+		time.Sleep(200 * time.Millisecond) // the first notification is read on its own
+		send(ctx, c, rows(bad, bad, good("4", "102")))
+	})
+	st := api.NewStream(u, api.WithStreamBackoff(time.Hour, time.Hour))
+	t.Cleanup(st.Close)
+	if _, err := st.Subscribe(context.Background(), api.Topic{Channel: api.ChanOrders, User: user}); err != nil {
+		t.Fatal(err)
+	}
+	var kept []string
+	dropped, why := 0, ""
+	deadline := time.After(10 * time.Second)
+	for len(kept) < 2 || dropped == 0 {
+		select {
+		case <-st.Inbox().Ready():
+			b := st.Inbox().Drain()
+			for _, ev := range b.Events {
+				o := ev.Data.(*api.OrderRecord)
+				kept = append(kept, fmt.Sprint(o.OrderID)+"@"+o.LimitPrice.String())
+			}
+			if b.Dropped > 0 && why == "" {
+				why = b.DropReason
+			}
+			dropped += b.Dropped
+		case <-deadline:
+			t.Fatalf("kept %v, dropped %d: want the two good rows and the bad one counted", kept, dropped)
+		}
+	}
+	if fmt.Sprint(kept) != "[1@100 2@101.5]" || dropped != 1 || st.Dropped() != 1 {
+		t.Fatalf("kept %v, dropped %d (stream counts %d): want [1@100 2@101.5] and 1", kept, dropped, st.Dropped())
+	}
+	if !strings.Contains(why, "orders") || !strings.Contains(why, "row 1") {
+		t.Fatalf("drop reason %q should name the channel and the row", why)
+	}
+	waitDown(t, st) // the second notification: two rows of three bad
+	if msg := st.Status().Err.Error(); !strings.Contains(msg, "2 of 3 rows do not decode") {
+		t.Fatalf("reason %q should say most rows did not decode", msg)
+	}
+	if st.Dropped() != 1 {
+		t.Fatalf("the failed notification's rows were counted as dropped: %d", st.Dropped())
+	}
+}

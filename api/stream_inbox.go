@@ -24,6 +24,12 @@ type StreamBatch struct {
 	// Status is the connection's latest status, and StatusChanged whether it changed.
 	Status        StreamStatus
 	StatusChanged bool
+	// Dropped is how many rows of the notifications since the last drain did not decode and were
+	// left out, the rest kept (as a poll drops a bad row: api.Drops); DropReason says why the
+	// first was, and DropTopic of which subscription.
+	Dropped    int
+	DropReason string
+	DropTopic  Topic
 }
 
 // Inbox is a bounded mailbox that subscriptions deliver to: state records are merged by key
@@ -39,6 +45,9 @@ type Inbox struct {
 	perSub  map[string]int // items queued per topic
 	status  StreamStatus
 	changed bool
+	dropped int
+	dropWhy string
+	dropTop Topic
 }
 
 // DefaultInboxLimit is the most records an Inbox queues per subscription.
@@ -81,6 +90,17 @@ func (in *Inbox) put(evs []StreamEvent) bool {
 	return true
 }
 
+// noteDrop records a row of topic t left out for why; the next batch says so. It does not signal:
+// the kept rows of the same notification follow.
+func (in *Inbox) noteDrop(t Topic, why string) {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	if in.dropped == 0 {
+		in.dropWhy, in.dropTop = why, t
+	}
+	in.dropped++
+}
+
 // setStatus records the connection's status.
 func (in *Inbox) setStatus(s StreamStatus) {
 	in.mu.Lock()
@@ -100,8 +120,10 @@ func (in *Inbox) signal() {
 func (in *Inbox) Drain() StreamBatch {
 	in.mu.Lock()
 	defer in.mu.Unlock()
-	b := StreamBatch{Events: in.items, Status: in.status, StatusChanged: in.changed}
+	b := StreamBatch{Events: in.items, Status: in.status, StatusChanged: in.changed,
+		Dropped: in.dropped, DropReason: in.dropWhy, DropTopic: in.dropTop}
 	in.items, in.changed = nil, false
+	in.dropped, in.dropWhy, in.dropTop = 0, "", Topic{}
 	clear(in.byKey)
 	clear(in.perSub)
 	return b

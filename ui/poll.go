@@ -191,6 +191,9 @@ func (m *Model) refreshNow(kinds ...state.Kind) tea.Cmd { return m.feed.Refresh(
 func (m *Model) onFeed(msg feed.Msg) tea.Cmd {
 	r := m.feed.Update(msg)
 	m.syncStaleWindows()
+	if r.Dropped > 0 {
+		m.dropNote, m.dropAt = dropNote(r.Kind, r.Dropped, r.DropReason), m.clock()
+	}
 	if r.Msg == nil && len(r.Msgs) == 0 {
 		return r.Cmd
 	}
@@ -202,9 +205,6 @@ func (m *Model) onFeed(msg feed.Msg) tea.Cmd {
 	case m.lastErr != "" && r.Kind == m.lastErrKind:
 		// The cause is gone: the same kind of data came back.
 		m.lastErr = ""
-	}
-	if r.Dropped > 0 {
-		m.dropNote, m.dropAt = dropNote(r.Kind, r.Dropped, r.DropReason), m.clock()
 	}
 	var changed []state.Kind
 	if r.Msg != nil && m.store.Apply(r.Msg) {

@@ -71,7 +71,30 @@ func (m *Model) syncStaleWindows() {
 func (m *Model) addStream(st *api.Stream) {
 	m.stream = st
 	m.feed.AddSource(feed.Source{Inbox: st.Inbox(), Message: m.streamMessage, Kinds: streamKinds(m.ex.Address() != ""),
-		Reconcile: ReconcileEvery, Frame: time.Second / FrameRate})
+		Reconcile: ReconcileEvery, Frame: time.Second / FrameRate, Kind: topicKind})
+}
+
+// topicKind is the kind of a stream topic's records.
+func topicKind(t api.Topic) state.Kind {
+	switch t.Channel {
+	case api.ChanTicker, api.ChanBBO:
+		return state.KindTickers
+	case api.ChanMids:
+		return state.KindMids
+	case api.ChanOrderBook:
+		return state.KindBook
+	case api.ChanTrades:
+		return state.KindTrades
+	case api.ChanChart:
+		return state.KindChart
+	case api.ChanOrders:
+		return state.KindOrders
+	case api.ChanFills:
+		return state.KindFills
+	case api.ChanPositions:
+		return state.KindPositions
+	}
+	return state.KindAccount
 }
 
 // startStream subscribes what the console shows (every ticker and mid, the account's channels,

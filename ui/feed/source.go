@@ -25,6 +25,9 @@ type Source struct {
 	Reconcile time.Duration
 	// Frame is the shortest time between two batches (0: 16 ms, about 60 a second).
 	Frame time.Duration
+	// Kind names the kind of a topic's records, for the word on the rows a batch left out
+	// (Result.Dropped); nil: the batch's drops are not reported.
+	Kind func(api.Topic) state.Kind
 }
 
 // streamSource is the feed's stream source and its state.
@@ -101,7 +104,11 @@ func (f *Feed) sourceUpdate(msg sourceMsg) Result {
 		cmds = append(cmds, f.sourceStatus(msg.batch.Status))
 	}
 	cmds = append(cmds, s.wait())
-	return Result{Msgs: msgs, Cmd: tea.Batch(cmds...)}
+	r := Result{Msgs: msgs, Cmd: tea.Batch(cmds...)}
+	if b := msg.batch; b.Dropped > 0 && s.src.Kind != nil {
+		r.Kind, r.Dropped, r.DropReason = s.src.Kind(b.DropTopic), b.Dropped, b.DropReason
+	}
+	return r
 }
 
 // sourceStatus follows the connection: up (a new connection) reconciles every kind once, then

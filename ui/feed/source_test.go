@@ -2,6 +2,7 @@ package feed
 
 import (
 	"context"
+	"net/http"
 	"net/http/httptest"
 	"strings"
 	"sync/atomic"
@@ -9,6 +10,7 @@ import (
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/coder/websocket"
 
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/api/sim"
@@ -134,4 +136,70 @@ func TestSourceBesidePolls(t *testing.T) {
 	until("the poll at its own cadence", func() bool { return polls() == before+1 && !task.Busy() })
 	s.RefuseStreams(false)
 	until("the stream back", func() bool { return f.Conn().Stream })
+}
+
+// TestSourceSaysWhichRowsItLeftOut: a streamed notification with one bad row of three (a word
+// where the mark price goes) gives the batch's two good records as upserts, and the Result says one
+// row of the tickers was left out and why, as a poll's Result does. Guards: the drop not reported
+// (Dropped 0) or reported under another kind.
+func TestSourceSaysWhichRowsItLeftOut(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		c, err := websocket.Accept(w, r, nil)
+		if err != nil {
+			return
+		}
+		defer c.CloseNow()
+		_, b, err := c.Read(r.Context())
+		if err != nil {
+			return
+		}
+		_, rest, _ := strings.Cut(string(b), `"id":"`)
+		id, _, _ := strings.Cut(rest, `"`)
+		for _, f := range []string{
+			`{"jsonrpc":"2.0","id":"` + id + `","result":{"status":"subscribed","channels":["t"]}}`,
+			`{"jsonrpc":"2.0","method":"subscription","params":{"channel":"t","data":[{"symbol":"BTC-PERP","mark_price":"97000"},` +
+				`{"symbol":"ETH-PERP","mark_price":"lots"},{"symbol":"SOL-PERP","mark_price":"150"}]}}`,
+		} {
+			if c.Write(r.Context(), websocket.MessageText, []byte(f)) != nil {
+				return
+			}
+		}
+		_, _, _ = c.Read(r.Context())
+	}))
+	t.Cleanup(srv.Close)
+	u, _ := api.StreamURL(srv.URL)
+	stream := api.NewStream(u)
+	t.Cleanup(stream.Close)
+	if _, err := stream.Subscribe(context.Background(), api.Topic{Channel: api.ChanTicker, Symbol: "all"}); err != nil {
+		t.Fatal(err)
+	}
+	f := New(NewFakeClock(t0), 5*time.Second, time.Minute)
+	f.AddSource(Source{Inbox: stream.Inbox(), Kinds: []state.Kind{state.KindTickers},
+		Kind: func(api.Topic) state.Kind { return state.KindTickers },
+		Message: func(ev api.StreamEvent, at time.Time) state.Msg {
+			return state.TickerUpdateMsg{At: at, Ticker: *ev.Data.(*api.Ticker)}
+		}})
+	r := &asyncRunner{msgs: make(chan tea.Msg, 64)}
+	r.run(f.StartSource())
+	var syms []string
+	var res Result
+	deadline := time.After(10 * time.Second)
+	for res.Dropped == 0 {
+		select {
+		case msg := <-r.msgs:
+			res = f.Update(msg.(Msg))
+			for _, m := range res.Msgs {
+				syms = append(syms, m.(state.TickerUpdateMsg).Ticker.Symbol)
+			}
+			r.run(res.Cmd)
+		case <-deadline:
+			t.Fatalf("no batch reported the bad row (records %v)", syms)
+		}
+	}
+	if res.Dropped != 1 || res.Kind != state.KindTickers || !strings.Contains(res.DropReason, "row 1") {
+		t.Fatalf("Result says %d dropped of %v (%q): want 1 of the tickers, row 1", res.Dropped, res.Kind, res.DropReason)
+	}
+	if strings.Join(syms, " ") != "BTC-PERP SOL-PERP" {
+		t.Fatalf("records %v: want the two good rows", syms)
+	}
 }
