@@ -6,7 +6,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -30,6 +29,7 @@ import (
 	"github.com/tradedesk/tradedesk/api/text"
 	"github.com/tradedesk/tradedesk/state"
 	"github.com/tradedesk/tradedesk/ui"
+	"github.com/tradedesk/tradedesk/ui/cli"
 	"github.com/tradedesk/tradedesk/ui/headless"
 	"github.com/tradedesk/tradedesk/ui/redact"
 )
@@ -38,8 +38,8 @@ func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
-// run dispatches: `sim` runs the simulator alone, a headless command runs without a screen, and
-// anything else opens the console.
+// run runs one command line (ui/cli: the console with no command, sim, the headless commands,
+// version, help, completion, man) and returns the exit status.
 func run(args []string, stdout, stderr io.Writer) int {
 	// Nothing written repeats the key or passphrase from the environment, and no error repeats
 	// anything spelled like a private key (a key pasted into the wrong flag or setting). No
@@ -49,96 +49,28 @@ func run(args []string, stdout, stderr io.Writer) int {
 	stderr = redact.NewWriter(text.NewWriter(stderr, true), true, secrets...)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
-		switch {
-		case args[0] == "sim":
-			return runSim(ctx, args[1:], stdout, stderr)
-		case headless.IsCommand(args[0]):
-			return runHeadless(ctx, args, stdout, stderr)
-		}
-		fmt.Fprintf(stderr, "tradedesk: unknown command %s; run tradedesk --help for the commands\n", text.Quote(args[0]))
-		return 2
-	}
-	return runConsole(ctx, args, stdout, stderr)
+	simCmd := sim.NewCommand(stdout, stderr)
+	return cli.Run(ctx, args, cli.Program{
+		Stdout: stdout, Stderr: stderr,
+		Console: func(ctx context.Context, o options) error { return console(ctx, o, stderr) },
+		Sim:     cli.Sim{Flags: simCmd.Flags, Help: sim.CommandHelp, Run: simCmd.Run},
+		Env: headless.Env{Stdin: os.Stdin, LoadDefaults: func(path string) (headless.Connection, error) {
+			return configConnection(path, stderr)
+		}},
+	})
 }
 
-// options are the console's flags.
-type options struct {
-	url, network, keystore, address, config string
-	actionType                              string
-	agentKeystore                           string
-	theme, logFile, profile                 string
-	insecure, stats, noStream               bool
-	seed                                    int64
-}
-
-func newFlagSet(o *options, stderr io.Writer) *flag.FlagSet {
-	fs := flag.NewFlagSet("tradedesk", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.StringVar(&o.url, "url", "", "exchange API base URL (http:// only for loopback unless --insecure)")
-	fs.StringVar(&o.network, "network", "", "exchange network: mainnet or testnet")
-	fs.StringVar(&o.keystore, "keystore", "", "encrypted V3 keystore `FILE` holding the trading key (passphrase asked, or $TRADEDESK_PASSPHRASE)")
-	fs.StringVar(&o.address, "address", "", "account `0x...` to watch read-only (no key)")
-	fs.StringVar(&o.address, "account", "", "the account `0x...` an --agent-keystore trades for (alone: watched read-only)")
-	fs.StringVar(&o.agentKeystore, "agent-keystore", "", "encrypted V3 keystore `FILE` of an agent wallet (tradedesk agent add): orders and cancels for --account, never withdrawals")
-	fs.StringVar(&o.config, "config", "", "config `FILE` (default $XDG_CONFIG_HOME/tradedesk/config.toml)")
-	fs.BoolVar(&o.insecure, "insecure", false, "allow a plain http:// URL that is not loopback")
-	fs.StringVar(&o.actionType, "action-type", "", "how requests name their action: number (as the official SDKs send it; default on mainnet and testnet) or name (as the spec writes it; default on a custom --url)")
-	fs.StringVar(&o.theme, "theme", "", "colour theme: dark, light or colorblind (NO_COLOR drops colour)")
-	fs.StringVar(&o.logFile, "log", "", "write a structured log to `FILE` (keys and signatures never logged)")
-	fs.StringVar(&o.profile, "profile", "", "write a CPU profile of the session to `FILE` (and its live heap at the end to FILE.heap)")
-	fs.BoolVar(&o.stats, "stats", false, "show frame time and messages per second in the status line")
-	fs.BoolVar(&o.noStream, "no-stream", false, "do not use the exchange's WebSocket stream: poll only")
-	fs.Int64Var(&o.seed, "seed", 0, "demo simulator seed (0: random)")
-	fs.Usage = func() {
-		fmt.Fprint(stderr, `tradedesk: a terminal trading console.
-
-Usage:
-  tradedesk [flags]                 open the console (no flags: a live demo on the embedded simulator)
-  tradedesk sim --listen ADDR       run the simulated exchange alone (tradedesk sim --help)
-  tradedesk COMMAND [flags]         a headless command for scripts (tradedesk COMMAND --help):
-                                    `+strings.Join(headless.Commands(), ", ")+`
-
-Keys come from --keystore or $TRADEDESK_PRIVATE_KEY; never from the config file. Safest for a
-trading program: an agent wallet, which can place and cancel orders but never move money out:
-  tradedesk agent add --name desk --valid 30d --out agent.json --keystore account.json --network mainnet
-  tradedesk --agent-keystore agent.json --account 0xACCOUNT --network mainnet
-
-Flags:
-`)
-		fs.PrintDefaults()
-	}
-	return fs
-}
-
-func runConsole(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	var o options
-	fs := newFlagSet(&o, stderr)
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "tradedesk: unexpected argument %s; run tradedesk --help\n", text.Quote(fs.Arg(0)))
-		return 2
-	}
-	if err := console(ctx, o, stderr); err != nil {
-		fmt.Fprintln(stderr, "tradedesk:", err)
-		return 1
-	}
-	return 0
-}
+// options are the console's flags (ui/cli declares them).
+type options = cli.ConsoleOptions
 
 // console loads the config, connects (or starts the demo), and runs the screen until quit.
 func console(ctx context.Context, o options, stderr io.Writer) error {
-	cfg, err := loadConfig(o.config, stderr)
+	cfg, err := loadConfig(o.Config, stderr)
 	if err != nil {
 		return err
 	}
 	mergeFlags(&o, cfg)
-	logger, closeLog, err := openLog(o.logFile)
+	logger, closeLog, err := openLog(o.LogFile)
 	if err != nil {
 		return err
 	}
@@ -154,7 +86,7 @@ func console(ctx context.Context, o options, stderr io.Writer) error {
 	}
 	defer conn.close()
 	slog.Info("console start", "mode", conn.mode, "network", conn.network, "address", conn.client.Address())
-	stopProfile, err := startProfile(o.profile)
+	stopProfile, err := startProfile(o.Profile)
 	if err != nil {
 		return err
 	}
@@ -183,7 +115,7 @@ func console(ctx context.Context, o options, stderr io.Writer) error {
 // intervals, fat-finger guard and watchlist, from the flags and the config file. NO_COLOR turns
 // colour off for every pane here.
 func consoleSettings(o options, cfg fileConfig) (ui.Config, error) {
-	theme, err := buildTheme(o.theme)
+	theme, err := buildTheme(o.Theme)
 	if err != nil {
 		return ui.Config{}, err
 	}
@@ -206,7 +138,7 @@ func consoleSettings(o options, cfg fileConfig) (ui.Config, error) {
 	if err != nil {
 		return ui.Config{}, err
 	}
-	return ui.Config{Keys: keys, Theme: theme, Intervals: intervals, Guard: guard, Watchlist: cfg.Watchlist, Stats: o.stats,
+	return ui.Config{Keys: keys, Theme: theme, Intervals: intervals, Guard: guard, Watchlist: cfg.Watchlist, Stats: o.Stats,
 		NoFillBell: cfg.FillBell != nil && !*cfg.FillBell, DefaultSizes: sizes, LargeTrade: large}, nil
 }
 
@@ -264,17 +196,17 @@ type connection struct {
 // real exchange with a key (keystore or environment) or read-only with an address. The endpoint
 // and key rules are api.ResolveEndpoint's and api.LoadSigner's, shared with the headless commands.
 func connect(ctx context.Context, o options, stderr io.Writer) (*connection, error) {
-	if o.url == "" && o.network == "" {
-		if o.keystore != "" || o.address != "" || o.agentKeystore != "" {
+	if o.URL == "" && o.Network == "" {
+		if o.Keystore != "" || o.Address != "" || o.AgentKeystore != "" {
 			return nil, errors.New("--keystore, --agent-keystore and --address need an exchange: add --network mainnet|testnet or --url URL")
 		}
-		return startDemo(ctx, o.seed)
+		return startDemo(ctx, o.Seed)
 	}
-	ep, err := api.ResolveEndpoint(api.Endpoint{URL: o.url, Network: o.network, Insecure: o.insecure, ActionType: o.actionType})
+	ep, err := api.ResolveEndpoint(api.Endpoint{URL: o.URL, Network: o.Network, Insecure: o.Insecure, ActionType: o.ActionType})
 	if err != nil {
 		return nil, err
 	}
-	signer, err := api.LoadSigner(api.Credentials{Keystore: o.keystore, AgentKeystore: o.agentKeystore, Address: o.address, Network: ep.Name, Warn: stderr})
+	signer, err := api.LoadSigner(api.Credentials{Keystore: o.Keystore, AgentKeystore: o.AgentKeystore, Address: o.Address, Network: ep.Name, Warn: stderr})
 	if err != nil {
 		return nil, err
 	}
@@ -283,8 +215,8 @@ func connect(ctx context.Context, o options, stderr io.Writer) (*connection, err
 	switch {
 	case signer != nil:
 		opts = append(opts, api.WithSigner(signer))
-	case o.address != "":
-		opts = append(opts, api.WithAddress(o.address))
+	case o.Address != "":
+		opts = append(opts, api.WithAddress(o.Address))
 		c.mode = ui.ModeReadOnly
 		c.readOnly = "watching an address without its key; add --keystore FILE to trade"
 	default:
@@ -520,23 +452,23 @@ func loadConfig(path string, stderr io.Writer) (fileConfig, error) {
 
 // mergeFlags fills options the flags left empty from the config file.
 func mergeFlags(o *options, cfg fileConfig) {
-	if o.url == "" && o.network == "" {
-		o.url, o.network = cfg.URL, cfg.Network
+	if o.URL == "" && o.Network == "" {
+		o.URL, o.Network = cfg.URL, cfg.Network
 	}
-	if o.keystore == "" && o.agentKeystore == "" {
-		o.keystore = cfg.Keystore
+	if o.Keystore == "" && o.AgentKeystore == "" {
+		o.Keystore = cfg.Keystore
 	}
-	if o.actionType == "" {
-		o.actionType = cfg.ActionType
+	if o.ActionType == "" {
+		o.ActionType = cfg.ActionType
 	}
-	if o.agentKeystore == "" && o.keystore == "" {
-		o.agentKeystore = cfg.AgentKeystore
+	if o.AgentKeystore == "" && o.Keystore == "" {
+		o.AgentKeystore = cfg.AgentKeystore
 	}
-	if o.address == "" {
-		o.address = cfg.Account
+	if o.Address == "" {
+		o.Address = cfg.Account
 	}
-	if o.theme == "" {
-		o.theme = cfg.Theme
+	if o.Theme == "" {
+		o.Theme = cfg.Theme
 	}
 }
 
@@ -573,59 +505,22 @@ func startDemo(ctx context.Context, seed int64) (*connection, error) {
 	return &connection{client: client, mode: ui.ModeDemo, network: "demo", close: stop, fees: &state.Fees{Maker: maker, Taker: taker}}, nil
 }
 
-// runSim is `tradedesk sim`: the simulated exchange alone, for bots, SDKs and tests.
-func runSim(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	return sim.RunCommand(ctx, args, stdout, stderr)
-}
-
-// runHeadless runs a headless command with the config file's connection as its defaults (the
-// command's own flags override them). A --config flag, if present, is read here and removed.
-func runHeadless(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	path, rest, err := extractConfigFlag(args[1:])
-	if err != nil {
-		fmt.Fprintln(stderr, "tradedesk:", err)
-		return headless.ExitUsage
-	}
+// configConnection is the config file's connection, the headless commands' defaults (their
+// flags override it).
+func configConnection(path string, stderr io.Writer) (headless.Connection, error) {
 	cfg, err := loadConfig(path, stderr)
 	if err != nil {
-		fmt.Fprintln(stderr, "tradedesk:", err)
-		return headless.ExitUsage
+		return headless.Connection{}, err
 	}
-	env := headless.Env{
-		Stdout: stdout, Stderr: stderr, Stdin: os.Stdin,
-		Defaults: headless.Connection{URL: cfg.URL, Network: cfg.Network, Keystore: cfg.Keystore, AgentKeystore: cfg.AgentKeystore, Address: cfg.Account, ActionType: cfg.ActionType},
-	}
-	return headless.Run(ctx, append([]string{args[0]}, rest...), env)
-}
-
-// extractConfigFlag takes --config FILE (or --config=FILE) out of args. A --config with no FILE
-// after it is an error, not a silent fall back to the default config.
-func extractConfigFlag(args []string) (string, []string, error) {
-	var path string
-	out := make([]string, 0, len(args))
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		switch {
-		case a == "--config" || a == "-config":
-			if i+1 == len(args) {
-				return "", nil, errors.New("--config needs a FILE after it")
-			}
-			path = args[i+1]
-			i++
-		case strings.HasPrefix(a, "--config=") || strings.HasPrefix(a, "-config="):
-			path = a[strings.IndexByte(a, '=')+1:]
-		default:
-			out = append(out, a)
-		}
-	}
-	return path, out, nil
+	return headless.Connection{URL: cfg.URL, Network: cfg.Network, Keystore: cfg.Keystore, AgentKeystore: cfg.AgentKeystore,
+		Address: cfg.Account, ActionType: cfg.ActionType}, nil
 }
 
 // openStream connects the exchange's WebSocket (same host, /ws/) unless --no-stream or the config
 // file's stream = false turned it off; then it returns nil and why, for the status line.
 func openStream(client *api.Client, o options, cfg fileConfig) (*api.Stream, string) {
 	switch {
-	case o.noStream:
+	case o.NoStream:
 		return nil, "--no-stream"
 	case cfg.Stream != nil && !*cfg.Stream:
 		return nil, "config stream = false"

@@ -23,6 +23,7 @@ import (
 	"github.com/tradedesk/tradedesk/api/sim"
 	"github.com/tradedesk/tradedesk/ui"
 	"github.com/tradedesk/tradedesk/ui/common"
+	"github.com/tradedesk/tradedesk/ui/headless"
 )
 
 func TestDefaultKeyMapBuildsWithoutConflicts(t *testing.T) {
@@ -161,23 +162,23 @@ cancel = ["d"]
 	if err != nil || g.MaxPriceDistance.String() != "0.1" {
 		t.Errorf("guard %+v, %v", g, err)
 	}
-	uc, err := consoleSettings(options{theme: "dark"}, cfg)
+	uc, err := consoleSettings(options{Theme: "dark"}, cfg)
 	if err != nil || !uc.NoFillBell {
 		t.Errorf("fill_bell = false did not quiet the bell: %+v, %v", uc.NoFillBell, err)
 	}
 	var o options
 	mergeFlags(&o, cfg)
-	if o.network != "testnet" || o.address == "" || o.theme != "light" || o.actionType != "name" {
+	if o.Network != "testnet" || o.Address == "" || o.Theme != "light" || o.ActionType != "name" {
 		t.Errorf("merged options %+v", o)
 	}
-	o = options{actionType: "number"}
+	o = options{Connection: headless.Connection{ActionType: "number"}}
 	mergeFlags(&o, cfg)
-	if o.actionType != "number" {
+	if o.ActionType != "number" {
 		t.Error("an --action-type flag did not win over the config's action_type")
 	}
-	o = options{url: "http://127.0.0.1:1/"}
+	o = options{Connection: headless.Connection{URL: "http://127.0.0.1:1/"}}
 	mergeFlags(&o, cfg)
-	if o.network != "" {
+	if o.Network != "" {
 		t.Error("a --url flag did not win over the config's network")
 	}
 }
@@ -242,8 +243,8 @@ func TestHelpListsEveryFlag(t *testing.T) {
 	if code := run([]string{"--help"}, &stdout, &stderr); code != 0 {
 		t.Fatalf("--help exit %d", code)
 	}
-	for _, f := range []string{"-url", "-network", "-keystore", "-address", "-config", "-insecure", "-theme", "-log", "-profile", "-stats", "tradedesk sim", "cancel-all"} {
-		if !strings.Contains(stderr.String(), f) {
+	for _, f := range []string{"--url", "--network", "--keystore", "--address", "--config", "--insecure", "--theme", "--log", "--profile", "--stats", "--no-stream", "--seed", "sim", "cancel-all", "Exit status"} {
+		if !strings.Contains(stdout.String(), f) {
 			t.Errorf("--help lacks %s", f)
 		}
 	}
@@ -268,7 +269,7 @@ func TestSimSubcommandServes(t *testing.T) {
 	var stderr bytes.Buffer
 	done := make(chan int, 1)
 	go func() {
-		done <- runSim(ctx, []string{"--listen", "127.0.0.1:0", "--seed", "3"}, w, &stderr)
+		done <- sim.RunCommand(ctx, []string{"--listen", "127.0.0.1:0", "--seed", "3"}, w, &stderr)
 		w.Close()
 	}()
 	// It says where it serves once it listens; a request there is answered; a cancel stops it.
@@ -332,7 +333,7 @@ func TestConnectChoosesModeAndKey(t *testing.T) {
 
 	// An address alone watches read-only.
 	var stderr bytes.Buffer
-	c, err := connect(ctx, options{url: "http://127.0.0.1:1/", address: addr}, &stderr)
+	c, err := connect(ctx, options{Connection: headless.Connection{URL: "http://127.0.0.1:1/", Address: addr}}, &stderr)
 	if err != nil || c.mode != ui.ModeReadOnly || c.client.CanTrade() || c.readOnly == "" {
 		t.Fatalf("address only: %+v, %v", c, err)
 	}
@@ -340,7 +341,7 @@ func TestConnectChoosesModeAndKey(t *testing.T) {
 	// A key from the environment trades; on mainnet it warns, and never prints the key.
 	t.Setenv("TRADEDESK_PRIVATE_KEY", keyHex)
 	stderr.Reset()
-	c, err = connect(ctx, options{network: "mainnet"}, &stderr)
+	c, err = connect(ctx, options{Connection: headless.Connection{Network: "mainnet"}}, &stderr)
 	if err != nil || c.mode != ui.ModeLive || !c.client.CanTrade() || c.client.Address() != addr {
 		t.Fatalf("env key: %+v, %v", c, err)
 	}
@@ -350,19 +351,19 @@ func TestConnectChoosesModeAndKey(t *testing.T) {
 
 	// A bad key is refused with a message that does not repeat it.
 	t.Setenv("TRADEDESK_PRIVATE_KEY", "0x1234nothex")
-	if _, err := connect(ctx, options{network: "testnet"}, &stderr); err == nil || strings.Contains(err.Error(), "1234nothex") {
+	if _, err := connect(ctx, options{Connection: headless.Connection{Network: "testnet"}}, &stderr); err == nil || strings.Contains(err.Error(), "1234nothex") {
 		t.Errorf("bad env key: %v", err)
 	}
 
 	// Keystore and address need an exchange; a plain-http remote URL is refused.
 	os.Unsetenv("TRADEDESK_PRIVATE_KEY")
-	if _, err := connect(ctx, options{address: addr}, &stderr); err == nil || !strings.Contains(err.Error(), "--network") {
+	if _, err := connect(ctx, options{Connection: headless.Connection{Address: addr}}, &stderr); err == nil || !strings.Contains(err.Error(), "--network") {
 		t.Errorf("address without exchange: %v", err)
 	}
-	if _, err := connect(ctx, options{url: "http://exchange.example.com/"}, &stderr); err == nil || !strings.Contains(err.Error(), "--insecure") {
+	if _, err := connect(ctx, options{Connection: headless.Connection{URL: "http://exchange.example.com/"}}, &stderr); err == nil || !strings.Contains(err.Error(), "--insecure") {
 		t.Errorf("remote http: %v", err)
 	}
-	if _, err := connect(ctx, options{network: "moonnet"}, &stderr); err == nil {
+	if _, err := connect(ctx, options{Connection: headless.Connection{Network: "moonnet"}}, &stderr); err == nil {
 		t.Error("unknown network accepted")
 	}
 }
@@ -384,16 +385,16 @@ func TestConnectWithKeystore(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Setenv("TRADEDESK_PASSPHRASE", "correct horse")
-	c, err := connect(context.Background(), options{url: "http://127.0.0.1:1/", keystore: path}, &bytes.Buffer{})
+	c, err := connect(context.Background(), options{Connection: headless.Connection{URL: "http://127.0.0.1:1/", Keystore: path}}, &bytes.Buffer{})
 	if err != nil || !c.client.CanTrade() || c.mode != ui.ModeLive {
 		t.Fatalf("keystore: %+v, %v", c, err)
 	}
 	t.Setenv("TRADEDESK_PASSPHRASE", "wrong")
-	if _, err := connect(context.Background(), options{url: "http://127.0.0.1:1/", keystore: path}, &bytes.Buffer{}); err == nil || !strings.Contains(err.Error(), "passphrase") {
+	if _, err := connect(context.Background(), options{Connection: headless.Connection{URL: "http://127.0.0.1:1/", Keystore: path}}, &bytes.Buffer{}); err == nil || !strings.Contains(err.Error(), "passphrase") {
 		t.Errorf("wrong passphrase: %v", err)
 	}
 	t.Setenv("TRADEDESK_PASSPHRASE", "correct horse")
-	if _, err := connect(context.Background(), options{url: "http://127.0.0.1:1/", keystore: path, address: "0x00000000000000000000000000000000000000aa"}, &bytes.Buffer{}); err == nil || !strings.Contains(err.Error(), "not the keystore's address") {
+	if _, err := connect(context.Background(), options{Connection: headless.Connection{URL: "http://127.0.0.1:1/", Keystore: path, Address: "0x00000000000000000000000000000000000000aa"}}, &bytes.Buffer{}); err == nil || !strings.Contains(err.Error(), "not the keystore's address") {
 		t.Errorf("mismatched address: %v", err)
 	}
 }
@@ -466,7 +467,7 @@ func TestConsoleClientKeepsConnections(t *testing.T) {
 	defer srv.Close()
 	t.Setenv("TRADEDESK_PRIVATE_KEY", "")
 	os.Unsetenv("TRADEDESK_PRIVATE_KEY")
-	c, err := connect(context.Background(), options{url: srv.URL + "/", address: "0x2c7536E3605D9C16a7a3D7b1898e529396a65c23"}, &bytes.Buffer{})
+	c, err := connect(context.Background(), options{Connection: headless.Connection{URL: srv.URL + "/", Address: "0x2c7536E3605D9C16a7a3D7b1898e529396a65c23"}}, &bytes.Buffer{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -586,7 +587,7 @@ ETH-PERP = "0.5"
 	if err != nil {
 		t.Fatal(err)
 	}
-	uc, err := consoleSettings(options{theme: "dark"}, cfg)
+	uc, err := consoleSettings(options{Theme: "dark"}, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -594,7 +595,7 @@ ETH-PERP = "0.5"
 		t.Errorf("depth settings: large %s, sizes %v", uc.LargeTrade, uc.DefaultSizes)
 	}
 	cfg.Depth.DefaultSize["SOL-PERP"] = "-1"
-	if _, err := consoleSettings(options{theme: "dark"}, cfg); err == nil || !strings.Contains(err.Error(), "SOL-PERP") {
+	if _, err := consoleSettings(options{Theme: "dark"}, cfg); err == nil || !strings.Contains(err.Error(), "SOL-PERP") {
 		t.Errorf("a negative default size was taken: %v", err)
 	}
 }
@@ -619,7 +620,7 @@ func TestConsoleAgentKeystore(t *testing.T) {
 		t.Fatal(err)
 	}
 	var stderr bytes.Buffer
-	o := options{url: srv.URL, agentKeystore: file, address: owner.Address()}
+	o := options{Connection: headless.Connection{URL: srv.URL, AgentKeystore: file, Address: owner.Address()}}
 	if _, err := connect(context.Background(), o, &stderr); err == nil || !strings.Contains(err.Error(), "is not registered for") {
 		t.Fatalf("unregistered agent: %v", err)
 	}
@@ -635,7 +636,7 @@ func TestConsoleAgentKeystore(t *testing.T) {
 	if conn.client.Address() != owner.Address() || !conn.client.IsAgent() || conn.agentUntil.UnixMilli() != until.UnixMilli() {
 		t.Fatalf("connected as %s agent %v until %v", conn.client.Address(), conn.client.IsAgent(), conn.agentUntil)
 	}
-	o.address = ""
+	o.Address = ""
 	if _, err := connect(context.Background(), o, &stderr); err == nil || !strings.Contains(err.Error(), "--account") {
 		t.Fatalf("no --account: %v", err)
 	}

@@ -16,38 +16,65 @@ import (
 // exchange on --listen until ctx ends, and returns the process exit code (0 done, 1 failed, 2 a
 // flag to fix, said on stderr).
 func RunCommand(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("tradedesk sim", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	listen := fs.String("listen", "127.0.0.1:8545", "address to serve on (`HOST:PORT`)")
-	seed := fs.Uint64("seed", 1, "seed of every random choice (same seed, same markets)")
-	faults := fs.String("faults", "", "share of requests that fail: \"0.1\", or \"5xx=0.05,timeout=0.02,garbage=0.02,lost=0.02,delay=10s\"")
-	demo := fs.String("demo-balance", DefaultDemoBalance.String(), "USDC the faucet (and --fund without =AMOUNT) credits to spot and to derivatives each")
-	var funds fundFlags
-	fs.Var(&funds, "fund", "open and fund an account: `0xADDR[=AMOUNT]` USDC to spot and to derivatives each (repeatable)")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: tradedesk sim --listen HOST:PORT [--fund 0xADDR[=AMOUNT]]... [--seed N] [--faults SPEC]\n\n"+
-			"Runs the simulated exchange (POST /info, POST /exchange) until interrupted. It acts only for accounts\n"+
-			"it knows: open them with --fund, or from this machine with POST /faucet {\"user\":\"0x...\"} (once per\n"+
-			"address). Any other signer, and a request changed after signing, gets HTTP 401 invalid order signer.\n\nFlags:")
-		fs.PrintDefaults()
+	c := NewCommand(stdout, stderr)
+	c.Flags.SetOutput(stderr)
+	c.Flags.Usage = func() {
+		fmt.Fprintln(stderr, "Usage: tradedesk sim --listen HOST:PORT [--fund 0xADDR[=AMOUNT]]... [--seed N] [--faults SPEC]\n\n"+CommandHelp+"\n\nFlags:")
+		c.Flags.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
+	if err := c.Flags.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
 		}
 		return 2
 	}
-	f, err := ParseFaults(*faults)
+	return c.Run(ctx)
+}
+
+// CommandHelp says what `tradedesk sim` does, for its help.
+const CommandHelp = "Runs the simulated exchange (POST /info, POST /exchange) until interrupted. It acts only for accounts\n" +
+	"it knows: open them with --fund, or from this machine with POST /faucet {\"user\":\"0x...\"} (once per\n" +
+	"address). Any other signer, and a request changed after signing, gets HTTP 401 invalid order signer."
+
+// Command is `tradedesk sim`: its flags, declared on a flag set a command line front end may
+// adopt, and its run once they are parsed.
+type Command struct {
+	// Flags are the command's flags; Run reads them.
+	Flags          *flag.FlagSet
+	stdout, stderr io.Writer
+	listen, faults *string
+	demo           *string
+	seed           *uint64
+	funds          fundFlags
+}
+
+// NewCommand declares the sim command's flags; its messages go to stdout and stderr.
+func NewCommand(stdout, stderr io.Writer) *Command {
+	fs := flag.NewFlagSet("tradedesk sim", flag.ContinueOnError)
+	c := &Command{Flags: fs, stdout: stdout, stderr: stderr}
+	c.listen = fs.String("listen", "127.0.0.1:8545", "address to serve on (`HOST:PORT`)")
+	c.seed = fs.Uint64("seed", 1, "seed of every random choice (same seed, same markets)")
+	c.faults = fs.String("faults", "", "share of requests that fail: \"0.1\", or \"5xx=0.05,timeout=0.02,garbage=0.02,lost=0.02,delay=10s\"")
+	c.demo = fs.String("demo-balance", DefaultDemoBalance.String(), "USDC the faucet (and --fund without =AMOUNT) credits to spot and to derivatives each")
+	fs.Var(&c.funds, "fund", "open and fund an account: `0xADDR[=AMOUNT]` USDC to spot and to derivatives each (repeatable)")
+	return c
+}
+
+// Run serves the simulated exchange as the parsed flags say until ctx ends, and returns the exit
+// code (0 done, 1 failed, 2 a flag to fix, said on stderr).
+func (c *Command) Run(ctx context.Context) int {
+	stdout, stderr := c.stdout, c.stderr
+	f, err := ParseFaults(*c.faults)
 	if err != nil {
 		fmt.Fprintln(stderr, "tradedesk sim: --faults:", err)
 		return 2
 	}
-	bal, err := decimal.NewFromString(*demo)
+	bal, err := decimal.NewFromString(*c.demo)
 	if err != nil || bal.IsNegative() {
-		fmt.Fprintf(stderr, "tradedesk sim: --demo-balance %q: want a non-negative number\n", *demo)
+		fmt.Fprintf(stderr, "tradedesk sim: --demo-balance %q: want a non-negative number\n", *c.demo)
 		return 2
 	}
-	ln, err := net.Listen("tcp", *listen)
+	ln, err := net.Listen("tcp", *c.listen)
 	if err != nil {
 		fmt.Fprintln(stderr, "tradedesk sim:", err)
 		return 1
@@ -56,8 +83,8 @@ func RunCommand(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		fmt.Fprintf(stderr, "tradedesk sim: warning: %s is not a loopback address: anyone who can reach it can trade "+
 			"the accounts whose keys they hold and read every account (the faucet answers loopback callers only); listen on 127.0.0.1:PORT unless you mean it\n", ln.Addr())
 	}
-	s := New(WithSeed(*seed), WithFaults(f), WithDemoBalance(bal))
-	for _, fu := range funds {
+	s := New(WithSeed(*c.seed), WithFaults(f), WithDemoBalance(bal))
+	for _, fu := range c.funds {
 		amt := bal
 		if fu.amount != nil {
 			amt = *fu.amount
@@ -69,7 +96,7 @@ func RunCommand(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		}
 		fmt.Fprintf(stdout, "tradedesk sim: funded %s with %s USDC (spot and derivatives each)\n", fu.addr, amt)
 	}
-	fmt.Fprintf(stdout, "tradedesk sim: serving http://%s/ (seed %d); Ctrl+C stops\n", ln.Addr(), *seed)
+	fmt.Fprintf(stdout, "tradedesk sim: serving http://%s/ (seed %d); Ctrl+C stops\n", ln.Addr(), *c.seed)
 	if err := s.Serve(ctx, ln); err != nil {
 		fmt.Fprintln(stderr, "tradedesk sim:", err)
 		return 1

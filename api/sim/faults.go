@@ -113,12 +113,30 @@ type fault struct {
 	delay time.Duration
 }
 
+// SetFaults changes the share of requests that misbehave, from the next request on: a test
+// switches faults on at the moment it means (after the reads an order needs, before the order).
+func (s *Sim) SetFaults(f Faults) error {
+	if err := f.validate(); err != nil {
+		return err
+	}
+	fi := s.faults
+	if f.Delay <= 0 {
+		f.Delay = 15 * time.Second
+	}
+	f.Delay = min(f.Delay, 2*time.Minute)
+	fi.mu.Lock()
+	fi.f = f
+	fi.mu.Unlock()
+	return nil
+}
+
 func (fi *faultInjector) pick() fault {
+	fi.mu.Lock()
 	f := fi.f
 	if f.ServerError+f.Timeout+f.Garbage+f.Lost == 0 {
+		fi.mu.Unlock()
 		return fault{}
 	}
-	fi.mu.Lock()
 	x, n := fi.rng.Float64(), fi.rng.Uint64()
 	fi.mu.Unlock()
 	for i, p := range []float64{f.ServerError, f.Timeout, f.Garbage, f.Lost} {

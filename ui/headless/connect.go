@@ -2,7 +2,6 @@ package headless
 
 import (
 	"errors"
-	"flag"
 	"io"
 	"strings"
 	"sync/atomic"
@@ -14,6 +13,7 @@ import (
 // opts holds every flag; each command registers the ones it takes.
 type opts struct {
 	conn     Connection
+	config   string
 	json     bool
 	slippage string
 	user     string
@@ -46,43 +46,11 @@ type runner struct {
 	signer *api.Signer
 	// explicit holds the flags given on the command line (the rest may be config defaults).
 	explicit map[string]bool
+	// jsonDone says the command printed its own JSON (a failure adds none).
+	jsonDone bool
 	// progress is the raw stderr, for the export's progress line (its \r rewrites the line; the
 	// cleaned stderr would escape it). Only tradedesk's own counts are written to it.
 	progress io.Writer
-}
-
-// overrideDefaults lets a connection flag on the command line replace the config file's choice:
-// --url drops the config's network and --network its URL.
-func (r *runner) overrideDefaults() {
-	c := &r.o.conn
-	if r.explicit["url"] && !r.explicit["network"] {
-		c.Network = ""
-	}
-	if r.explicit["network"] && !r.explicit["url"] {
-		c.URL = ""
-	}
-}
-
-// flagSet declares the global flags and the command's own.
-func (r *runner) flagSet() *flag.FlagSet {
-	fs := flag.NewFlagSet("tradedesk "+r.cmd.name, flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	o := &r.o
-	o.conn = r.env.Defaults
-	fs.StringVar(&o.conn.URL, "url", o.conn.URL, "exchange API base `URL` (plain http:// only for loopback unless --insecure)")
-	fs.StringVar(&o.conn.Network, "network", o.conn.Network, "exchange network: mainnet or testnet")
-	fs.StringVar(&o.conn.Keystore, "keystore", o.conn.Keystore, "V3 keystore `FILE` with the key (passphrase from $TRADEDESK_PASSPHRASE or asked)")
-	fs.StringVar(&o.conn.Address, "address", o.conn.Address, "account `0x...` to read (no key)")
-	fs.StringVar(&o.conn.Address, "account", o.conn.Address, "the account `0x...` an --agent-keystore acts for (or, alone, to read)")
-	fs.StringVar(&o.conn.AgentKeystore, "agent-keystore", o.conn.AgentKeystore, "V3 keystore `FILE` with an agent wallet's key: trades (orders and cancels only) for --account")
-	fs.BoolVar(&o.conn.Insecure, "insecure", o.conn.Insecure, "allow a plain http:// URL that is not loopback")
-	fs.StringVar(&o.conn.ActionType, "action-type", o.conn.ActionType, "how requests name their action: number (the official SDKs' form; default on mainnet and testnet) or name (the spec's; default on a custom --url)")
-	fs.BoolVar(&o.json, "json", false, "print the raw records as JSON")
-	fs.StringVar(&o.slippage, "slippage", "", "market order worst-price bound, as a fraction (0.01) or percent (1%); default 1%")
-	if r.cmd.flags != nil {
-		r.cmd.flags(fs, o)
-	}
-	return fs
 }
 
 // connect builds the client from Env.Client or the connection flags, loading the key when one is
@@ -106,9 +74,12 @@ func (r *runner) connect() error {
 	if r.env.HTTPClient != nil {
 		opts = append(opts, api.WithHTTPClient(r.env.HTTPClient))
 	}
-	signer, err := r.loadSigner(ep.Name)
-	if err != nil {
-		return err
+	var signer *api.Signer
+	if r.cmd.groups&(gKey|gAgent) != 0 {
+		// A command that takes no key (tickers, instruments) loads none, and asks no passphrase.
+		if signer, err = r.loadSigner(ep.Name); err != nil {
+			return err
+		}
 	}
 	switch {
 	case signer != nil:
@@ -116,7 +87,7 @@ func (r *runner) connect() error {
 		r.signer = signer
 		opts = append(opts, api.WithSigner(signer))
 	case r.cmd.trades:
-		return usagef("%s needs a key: --keystore FILE, TRADEDESK_PRIVATE_KEY, or --agent-keystore FILE --account 0xACCOUNT (--address alone is read-only)", r.cmd.name)
+		return r.needsKey()
 	case c.Address != "":
 		opts = append(opts, api.WithAddress(c.Address))
 	}
@@ -126,6 +97,14 @@ func (r *runner) connect() error {
 	}
 	r.client = client
 	return nil
+}
+
+// needsKey says which keys a trading command takes, when it was given none.
+func (r *runner) needsKey() error {
+	if r.cmd.groups&gAgent != 0 {
+		return usagef("%s needs a key: --keystore FILE, TRADEDESK_PRIVATE_KEY, or --agent-keystore FILE --account 0xACCOUNT (an address alone is read-only)", r.cmd.name)
+	}
+	return usagef("%s needs the account's own key: --keystore FILE or TRADEDESK_PRIVATE_KEY (an agent key cannot sign it)", r.cmd.name)
 }
 
 // loadSigner loads the key with api.LoadSigner; an --address that is not the key's is a usage

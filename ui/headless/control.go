@@ -2,7 +2,6 @@ package headless
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -18,52 +17,56 @@ import (
 // DefaultAgentValidity is how long `agent add` registers an agent for unless --valid says.
 const DefaultAgentValidity = 30 * 24 * time.Hour
 
-func agentFlags(fs *flag.FlagSet, o *opts) {
-	fs.StringVar(&o.agentName, "name", "", "agent add: the agent's name, shown by agent list (e.g. desk-bot)")
-	fs.StringVar(&o.valid, "valid", "30d", "agent add: how long the agent may trade: `30d`, 12h, ... (at most 180d)")
-	fs.StringVar(&o.out, "out", "", "agent add: new `FILE` to write the agent's encrypted V3 keystore to (never overwritten)")
-	fs.StringVar(&o.agent, "agent", "", "agent revoke: the agent's address `0x...`")
-	fs.StringVar(&o.user, "user", "", "agent list: the account to list (default: yours)")
+func agentAddFlags(fs *flagSet, o *opts) {
+	fs.StringVar(&o.agentName, "name", "", "the agent's name, shown by agent list (e.g. desk-bot)")
+	fs.StringVar(&o.valid, "valid", "30d", "how long the agent may trade: `30d`, 12h, ... (at most 180d)")
+	fs.StringVar(&o.out, "out", "", "new `FILE` to write the agent's encrypted V3 keystore to (never overwritten)")
 }
 
-func leverageFlags(fs *flag.FlagSet, o *opts) {
+func agentRevokeFlags(fs *flagSet, o *opts) {
+	fs.StringVar(&o.agent, "agent", "", "the agent's address `0x...`")
+}
+
+func leverageFlags(fs *flagSet, o *opts) {
 	fs.StringVar(&o.instrument, "instrument", "", "perpetual to set the leverage of (name or id)")
 	fs.IntVar(&o.leverage, "leverage", 0, "the new leverage, a whole number such as 10")
 	fs.BoolVar(&o.dryRun, "dry-run", false, "show what the change does to the margin, but do not send it")
 }
 
-func brokerFlags(fs *flag.FlagSet, o *opts) {
+func brokerFlags(fs *flagSet, o *opts) {
 	fs.StringVar(&o.broker, "broker", "", "the broker's address `0x...`")
-	fs.StringVar(&o.maxFeeRate, "max-fee-rate", "", "approve: the most the broker may charge, as a fraction (`0.001` is 0.1%)")
 	fs.BoolVar(&o.yes, "yes", false, "confirm: without it the command only says what it would sign")
 }
 
-func init() {
-	register(&command{name: "agent", trades: false, sub: true, flags: agentFlags, run: runAgent,
-		usage: "add --name NAME [--valid 30d] --out FILE | list [--user ADDR] | revoke --agent ADDR",
-		summary: "Agent wallets: add makes a fresh key, registers it to place and cancel orders for your account (it can\n" +
-			"never withdraw or transfer) and writes it to its own encrypted keystore FILE (passphrase asked, or\n" +
-			"$TRADEDESK_PASSPHRASE); trade with --agent-keystore FILE --account 0xACCOUNT. add and revoke need the account's key."})
-	register(&command{name: "leverage", trades: true, flags: leverageFlags, run: runLeverage,
-		usage:   "--instrument SYM --leverage N [--dry-run]",
-		summary: "Set your leverage on a perpetual; says the margin it frees or needs, and refuses a change that would leave the account under margin."})
-	register(&command{name: "broker", trades: true, sub: true, flags: brokerFlags, run: runBroker,
-		usage:   "approve --broker ADDR --max-fee-rate RATE --yes | revoke --broker ADDR --yes",
-		summary: "Approve a broker to charge fees up to a rate on your orders, or withdraw the approval."})
+func brokerApproveFlags(fs *flagSet, o *opts) {
+	brokerFlags(fs, o)
+	fs.StringVar(&o.maxFeeRate, "max-fee-rate", "", "the most the broker may charge, as a fraction (`0.001` is 0.1%) or a percent (0.1%)")
 }
 
-// subcommand is the command's first argument, one of want.
-func (r *runner) subcommand(want ...string) (string, error) {
-	if len(r.args) == 0 {
-		return "", usagef("%s needs a subcommand: %s", r.cmd.name, strings.Join(want, ", "))
-	}
-	for _, w := range want {
-		if r.args[0] == w {
-			return w, nil
-		}
-	}
-	return "", usagef("%s %s: unknown subcommand; one of %s", r.cmd.name, text.Quote(r.args[0]), strings.Join(want, ", "))
+func init() {
+	parents["agent"] = "Agent wallets: keys that place and cancel orders for your account, never withdraw or transfer."
+	register(&command{name: "agent add", groups: gOwnerTrade, flags: agentAddFlags, run: runAgentAdd,
+		usage: "--name NAME [--valid 30d] --out FILE",
+		summary: "Make a fresh agent key, register it to place and cancel orders for your account (it can never\n" +
+			"withdraw or transfer) and write it to its own encrypted keystore FILE (passphrase asked, or\n" +
+			"$TRADEDESK_PASSPHRASE); trade with --agent-keystore FILE --account 0xACCOUNT. Needs the account's own key."})
+	register(&command{name: "agent list", groups: gRead, run: runAgentList,
+		usage: "[--user ADDR]", summary: "List the agents registered for an account (default: yours) and how long each has left."})
+	register(&command{name: "agent revoke", groups: gOwnerTrade, flags: agentRevokeFlags, run: runAgentRevoke,
+		usage: "--agent ADDR", summary: "Revoke an agent: its next request is refused. Needs the account's own key."})
+	register(&command{name: "leverage", trades: true, groups: gAgentTrade, flags: leverageFlags, run: runLeverage,
+		usage:   "--instrument SYM --leverage N [--dry-run]",
+		summary: "Set your leverage on a perpetual; says the margin it frees or needs, and refuses a change that would leave the account under margin."})
+	parents["broker"] = "Broker fee approvals: approve a broker to charge fees up to a rate on your orders, or withdraw it."
+	register(&command{name: "broker approve", trades: true, groups: gOwnerTrade, flags: brokerApproveFlags, run: runBrokerApprove,
+		usage: "--broker ADDR --max-fee-rate RATE --yes", summary: "Approve a broker to charge fees up to a rate on your orders."})
+	register(&command{name: "broker revoke", trades: true, groups: gOwnerTrade, flags: brokerFlags, run: runBrokerRevoke,
+		usage: "--broker ADDR --yes", summary: "Withdraw a broker's fee approval."})
 }
+
+func runAgentAdd(ctx context.Context, r *runner) error    { return r.agentAdd(ctx) }
+func runAgentList(ctx context.Context, r *runner) error   { return r.agentList(ctx) }
+func runAgentRevoke(ctx context.Context, r *runner) error { return r.agentRevoke(ctx) }
 
 // needAccountKey refuses what only the account's own key may sign, before anything is signed.
 func (r *runner) needAccountKey(what string) error {
@@ -74,20 +77,6 @@ func (r *runner) needAccountKey(what string) error {
 		return usagef("%s needs the account's own key, not an agent's (nothing was signed): give --keystore FILE or TRADEDESK_PRIVATE_KEY", what)
 	}
 	return nil
-}
-
-func runAgent(ctx context.Context, r *runner) error {
-	sub, err := r.subcommand("add", "list", "revoke")
-	if err != nil {
-		return err
-	}
-	switch sub {
-	case "add":
-		return r.agentAdd(ctx)
-	case "revoke":
-		return r.agentRevoke(ctx)
-	}
-	return r.agentList(ctx)
 }
 
 // longHexRun reports whether s holds 12 or more hex digits in a row.
@@ -194,10 +183,10 @@ func (r *runner) agentAdd(ctx context.Context) error {
 			os.Remove(o.out)
 			return fmt.Errorf("agent not registered (the key file was removed): %w", err)
 		}
-		return fmt.Errorf("the answer to the registration was lost (%v): `tradedesk agent list` shows whether %s was registered; its key is in %s", err, agent.Address(), o.out)
+		return withExit(ExitUnknown, fmt.Errorf("the answer to the registration was lost (%v): `tradedesk agent list` shows whether %s was registered; its key is in %s", err, agent.Address(), o.out))
 	}
 	if r.o.json {
-		return writeJSON(r.env.Stdout, map[string]any{"agent": agent.Address(), "account": r.client.Address(), "name": o.agentName,
+		return writeJSON(r.env.Stdout, map[string]any{"outcome": OutcomeWord(ExitOK), "agent": agent.Address(), "account": r.client.Address(), "name": o.agentName,
 			"valid_until": until.UnixMilli(), "keystore": o.out, "tx_hash": resp.TxHash})
 	}
 	fmt.Fprintf(r.env.Stdout, "agent %s %s registered for %s until %s (tx %s)\n", agent.Address(), text.Quote(o.agentName),
@@ -220,7 +209,7 @@ func (r *runner) agentRevoke(ctx context.Context) error {
 		return fmt.Errorf("agent %s not revoked: %w", a, err)
 	}
 	if r.o.json {
-		return writeJSON(r.env.Stdout, resp)
+		return writeJSON(r.env.Stdout, okJSON(resp))
 	}
 	_, err = fmt.Fprintf(r.env.Stdout, "agent %s revoked: its next request is refused (tx %s)\n", a, text.Clean(resp.TxHash))
 	return err
@@ -279,17 +268,18 @@ func runLeverage(ctx context.Context, r *runner) error {
 		return fmt.Errorf("leverage on %s not changed: %w", in.Name, err)
 	}
 	if r.o.json {
-		return writeJSON(r.env.Stdout, resp)
+		return writeJSON(r.env.Stdout, okJSON(resp))
 	}
 	_, err = fmt.Fprintf(r.env.Stdout, "%s (tx %s)\n", line, text.Clean(resp.TxHash))
 	return err
 }
 
-func runBroker(ctx context.Context, r *runner) error {
-	sub, err := r.subcommand("approve", "revoke")
-	if err != nil {
-		return err
-	}
+func runBrokerApprove(ctx context.Context, r *runner) error { return runBroker(ctx, r, "approve") }
+
+func runBrokerRevoke(ctx context.Context, r *runner) error { return runBroker(ctx, r, "revoke") }
+
+// runBroker is broker approve and broker revoke (sub).
+func runBroker(ctx context.Context, r *runner, sub string) error {
 	if err := r.needAccountKey("broker " + sub); err != nil {
 		return err
 	}
@@ -312,7 +302,7 @@ func runBroker(ctx context.Context, r *runner) error {
 		return fmt.Errorf("could not %s: %w", what, err)
 	}
 	if r.o.json {
-		return writeJSON(r.env.Stdout, resp)
+		return writeJSON(r.env.Stdout, okJSON(resp))
 	}
 	_, err = fmt.Fprintf(r.env.Stdout, "done: %s (tx %s)\n", what, text.Clean(resp.TxHash))
 	return err
@@ -323,7 +313,7 @@ func runBroker(ctx context.Context, r *runner) error {
 // is signed; one with less than a day left gets a warning on stderr. An exchange that cannot say
 // lets the command go on (the exchange refuses an unknown signer itself).
 func (r *runner) checkAgent(ctx context.Context) error {
-	if r.signer == nil || !r.signer.IsAgent() || r.cmd.name == "agent" {
+	if r.signer == nil || !r.signer.IsAgent() || strings.HasPrefix(r.cmd.name, "agent ") {
 		return nil
 	}
 	agents, err := r.client.Agents(ctx, r.client.Address())

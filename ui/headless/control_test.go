@@ -75,7 +75,7 @@ func TestAgentWorkflow(t *testing.T) {
 	h.ok("agent", "revoke", "--agent", agentAddr)
 	delete(h.env, api.EnvPrivateKey)
 	code, _, errs := h.run(append([]string{"order", "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.01", "--price", bid}, as...)...)
-	if code != ExitFailure || !strings.Contains(errs, "is not registered for "+account) || !strings.Contains(errs, "nothing was signed") {
+	if code != ExitRefused || !strings.Contains(errs, "is not registered for "+account) || !strings.Contains(errs, "nothing was signed") {
 		t.Fatalf("order by a revoked agent: %d %q", code, errs)
 	}
 	if code, _, errs := h.run("order", "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.01", "--price", bid, "--agent-keystore", file); code != ExitUsage || !strings.Contains(errs, "--account") {
@@ -102,7 +102,7 @@ func TestLeverageAndBrokerCommands(t *testing.T) {
 	if err != nil || lv.Leverage.String() != "20" {
 		t.Fatalf("leverage now %s (%v)", lv.Leverage, err)
 	}
-	if code, _, errs := h.run("leverage", "--instrument", "BTC-PERP", "--leverage", "500"); code != ExitFailure || !strings.Contains(errs, "nothing sent") {
+	if code, _, errs := h.run("leverage", "--instrument", "BTC-PERP", "--leverage", "500"); code != ExitRefused || !strings.Contains(errs, "nothing sent") {
 		t.Fatalf("500x: %d %q", code, errs)
 	}
 	broker := "0x9908658A316D743159F001026F1ef08aa8F0b55B"

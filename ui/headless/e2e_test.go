@@ -211,11 +211,11 @@ func TestTransfer(t *testing.T) {
 		t.Fatalf("transfer output %q", out)
 	}
 	code, _, errs := h.run("transfer", "--collateral", "USDC", "--amount", "100000000", "--to-spot")
-	if code != ExitFailure || !strings.Contains(errs, "rejected, nothing sent") || strings.Count(errs, "\n") != 1 {
+	if code != ExitRefused || !strings.Contains(errs, "rejected, nothing sent") || strings.Count(errs, "\n") != 1 {
 		t.Fatalf("over-balance transfer: %d %q", code, errs)
 	}
 	code, _, errs = h.run("withdraw", "--collateral", "USDC", "--amount", "5", "--chain", "999999")
-	if code != ExitFailure || !strings.HasPrefix(errs, "tradedesk withdraw: spot withdrawal rejected, nothing sent: chain: ") {
+	if code != ExitRefused || !strings.HasPrefix(errs, "tradedesk withdraw: spot withdrawal rejected, nothing sent: chain: ") {
 		t.Fatalf("withdraw to a chain that is not a bridge: %d %q", code, errs)
 	}
 	out = h.ok("withdraw", "--collateral", "usdc", "--amount", "5", "--chain", "42161", "--from", "derivative", "--yes")
@@ -310,16 +310,16 @@ func TestFailureExits(t *testing.T) {
 		want string
 	}{
 		{"unknown command", []string{"frobnicate"}, ExitUsage, `unknown command "frobnicate"`},
-		{"bad flag", []string{"orders", "--colour"}, ExitUsage, "flag provided but not defined: -colour"},
+		{"bad flag", []string{"orders", "--colour"}, ExitUsage, "unknown flag: --colour"},
 		{"stray argument", []string{"orders", "now"}, ExitUsage, `unexpected argument "now"`},
-		{"unknown instrument", []string{"order", "--instrument", "NOPE-PERP", "--side", "buy", "--size", "1", "--price", "1"}, ExitFailure, `unknown instrument "NOPE-PERP"`},
-		{"off tick", []string{"order", "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.01", "--price", decimal.RequireFromString(px).Add(decimal.RequireFromString("0.03")).String()}, ExitFailure, "order rejected, nothing sent: price: price"},
-		{"bad size", []string{"order", "--instrument", "BTC-PERP", "--side", "buy", "--size", "lots", "--price", px}, ExitFailure, `size "lots" is not a number`},
+		{"unknown instrument", []string{"order", "--instrument", "NOPE-PERP", "--side", "buy", "--size", "1", "--price", "1"}, ExitRefused, `unknown instrument "NOPE-PERP"`},
+		{"off tick", []string{"order", "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.01", "--price", decimal.RequireFromString(px).Add(decimal.RequireFromString("0.03")).String()}, ExitRefused, "order rejected, nothing sent: price: price"},
+		{"bad size", []string{"order", "--instrument", "BTC-PERP", "--side", "buy", "--size", "lots", "--price", px}, ExitRefused, `size "lots" is not a number`},
 		{"price and market", []string{"order", "--instrument", "BTC-PERP", "--side", "buy", "--size", "1", "--price", "1", "--market"}, ExitUsage, "--price and --market exclude each other"},
 		{"no price", []string{"order", "--instrument", "BTC-PERP", "--side", "buy", "--size", "1"}, ExitUsage, "give --price PX for a limit order, or --market"},
 		{"tpsl without trigger", []string{"order", "--instrument", "BTC-PERP", "--side", "sell", "--size", "1", "--market", "--tpsl", "sl"}, ExitUsage, "--tpsl needs --trigger PX"},
-		{"guard", []string{"order", "--instrument", "BTC-PERP", "--side", "sell", "--size", "0.01", "--price", halve(px)}, ExitFailure, "order needs confirmation, nothing sent: price"},
-		{"reduce-only no position", []string{"order", "--instrument", "BTC-PERP", "--side", "sell", "--size", "0.01", "--market", "--reduce-only"}, ExitFailure, "reduce-only: there is no position on BTC-PERP"},
+		{"guard", []string{"order", "--instrument", "BTC-PERP", "--side", "sell", "--size", "0.01", "--price", halve(px)}, ExitRefused, "order needs confirmation, nothing sent: price"},
+		{"reduce-only no position", []string{"order", "--instrument", "BTC-PERP", "--side", "sell", "--size", "0.01", "--market", "--reduce-only"}, ExitRefused, "reduce-only: there is no position on BTC-PERP"},
 		{"cancel needs one id", []string{"cancel", "--instrument", "BTC-PERP"}, ExitUsage, "give exactly one of --oid N or --cloid ID"},
 		{"bad slippage", []string{"order", "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.01", "--market", "--slippage", "80%"}, ExitUsage, "--slippage 80% is over 50%"},
 		{"blank price", []string{"order", "--instrument", "BTC-PERP", "--side", "sell", "--size", "0.01", "--price", " ", "--trigger", "90000", "--tpsl", "sl"}, ExitUsage, "--price is empty"},
@@ -360,7 +360,7 @@ func TestConnectionFailures(t *testing.T) {
 		code int
 		want string
 	}{
-		{[]string{"tickers", "--url", url}, ExitFailure, "connection refused"},
+		{[]string{"tickers", "--url", url}, ExitUnavailable, "connection refused"},
 		{[]string{"tickers"}, ExitUsage, "no exchange: give --url URL or --network mainnet|testnet"},
 		{[]string{"tickers", "--url", "http://example.com"}, ExitUsage, "plain http to a host that is not loopback"},
 		{[]string{"tickers", "--url", "x", "--network", "mainnet"}, ExitUsage, "give --url or --network, not both"},
@@ -419,7 +419,7 @@ func TestNoKeyNoTrade(t *testing.T) {
 	}
 	h.env = map[string]string{api.EnvPrivateKey: "0x1234"}
 	code, _, errs = h.run("account")
-	if code != ExitUsage && code != ExitFailure || !strings.Contains(errs, "TRADEDESK_PRIVATE_KEY: private key must be 64 hex digits") || strings.Contains(errs, "1234") {
+	if code != ExitUsage && code != ExitRefused || !strings.Contains(errs, "TRADEDESK_PRIVATE_KEY: private key must be 64 hex digits") || strings.Contains(errs, "1234") {
 		t.Fatalf("bad key: %d %q", code, errs)
 	}
 }
@@ -454,7 +454,7 @@ func (h *harness) checkNoKey() {
 // (it used to be ignored there), and a mainnet key from the environment is warned about.
 func TestKeyChecksAsTheConsole(t *testing.T) {
 	h := newHarness(t)
-	code, _, errs := h.run("cancel-all", "--address", "0x00000000000000000000000000000000000000aa")
+	code, _, errs := h.run("cancel-all", "--account", "0x00000000000000000000000000000000000000aa")
 	if code != ExitUsage || !strings.Contains(errs, "is not the key's address") {
 		t.Fatalf("trading with another --address: exit %d, stderr %q", code, errs)
 	}

@@ -3,7 +3,6 @@ package headless
 import (
 	"bytes"
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -12,16 +11,16 @@ import (
 	"github.com/tradedesk/tradedesk/ui/export"
 )
 
-func exportFlags(fs *flag.FlagSet, o *opts) {
-	userFlag(fs, o)
+func exportFlags(fs *flagSet, o *opts) {
 	fs.StringVar(&o.format, "format", "csv", "csv or json")
 	fs.StringVar(&o.output, "output", "", "write to `FILE` (default: standard output)")
 }
 
 func init() {
-	register(&command{name: "export", flags: exportFlags, run: runExport,
-		usage:   "fills|history [--format csv|json] [--output FILE] [--user ADDR]",
-		summary: "Write every page of fills or order history as CSV (header row, exact decimals) or JSON."})
+	register(&command{name: "export", groups: gRead &^ gJSON, flags: exportFlags, run: runExport, args: true,
+		complete: []string{"fills\tevery fill", "history\tevery order"},
+		usage:    "fills|history [--format csv|json] [--output FILE] [--user ADDR]",
+		summary:  "Write every page of fills or order history as CSV (header row, exact decimals) or JSON."})
 }
 
 // progress draws "exporting fills: 300 of 1,000" on stderr, rewriting the line.
@@ -53,9 +52,6 @@ func runExport(ctx context.Context, r *runner) error {
 	f, err := export.ParseFormat(r.o.format)
 	if err != nil {
 		return usageError{err.Error()}
-	}
-	if r.o.json {
-		f = export.JSON
 	}
 	user, err := r.account()
 	if err != nil {

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -16,7 +15,7 @@ import (
 	"golang.org/x/term"
 )
 
-func moneyFlags(fs *flag.FlagSet, o *opts) {
+func moneyFlags(fs *flagSet, o *opts) {
 	fs.StringVar(&o.collateral, "collateral", "", "collateral symbol or id, e.g. USDC")
 	fs.StringVar(&o.amount, "amount", "", "amount to move, e.g. 10")
 	fs.StringVar(&o.from, "from", "spot", "balance to take it from: spot or derivative")
@@ -24,7 +23,7 @@ func moneyFlags(fs *flag.FlagSet, o *opts) {
 	fs.BoolVar(&o.dryRun, "dry-run", false, "check it and print what would move, but do not send it")
 }
 
-func transferFlags(fs *flag.FlagSet, o *opts) {
+func transferFlags(fs *flagSet, o *opts) {
 	moneyFlags(fs, o)
 	fs.StringVar(&o.to, "to", "", "send to another account `0x...`")
 	fs.BoolVar(&o.toDerivatives, "to-derivatives", false, "move from your spot balance to your derivative balance")
@@ -34,10 +33,13 @@ func transferFlags(fs *flag.FlagSet, o *opts) {
 // chainFlag is the --chain flag, read with funds.ParseChain (an id or a name).
 type chainFlag struct{ o *opts }
 
-// String implements flag.Value (no default is shown).
+// String implements pflag.Value (no default is shown).
 func (c chainFlag) String() string { return "" }
 
-// Set implements flag.Value.
+// Type implements pflag.Value: the value's name in the help.
+func (c chainFlag) Type() string { return "ID" }
+
+// Set implements pflag.Value.
 func (c chainFlag) Set(s string) error {
 	id, err := funds.ParseChain(s)
 	if err != nil {
@@ -47,16 +49,16 @@ func (c chainFlag) Set(s string) error {
 	return nil
 }
 
-func withdrawFlags(fs *flag.FlagSet, o *opts) {
+func withdrawFlags(fs *flagSet, o *opts) {
 	moneyFlags(fs, o)
 	fs.Var(chainFlag{o}, "chain", "chain `ID` (or name) to withdraw to: one of the collateral's enabled bridges")
 }
 
 func init() {
-	register(&command{name: "transfer", trades: true, flags: transferFlags, run: runTransfer,
+	register(&command{name: "transfer", trades: true, groups: gOwnerTrade, flags: transferFlags, run: runTransfer,
 		usage:   "--collateral SYM --amount N (--to ADDRESS [--from spot|derivative] | --to-derivatives | --to-spot) [--yes] [--dry-run]",
 		summary: "Move collateral to another account, or between your own spot and derivative balances."})
-	register(&command{name: "withdraw", trades: true, flags: withdrawFlags, run: runWithdraw,
+	register(&command{name: "withdraw", trades: true, groups: gOwnerTrade, flags: withdrawFlags, run: runWithdraw,
 		usage:   "--collateral SYM --amount N --chain ID [--from spot|derivative] [--yes] [--dry-run]",
 		summary: "Withdraw collateral to your address on a chain the collateral is bridged to."})
 }
@@ -147,12 +149,12 @@ func (r *runner) move(ctx context.Context, req funds.Request) error {
 	resp, err := checked.Send(ctx, r.client)
 	if err != nil {
 		if api.IsAmbiguous(err) {
-			return fmt.Errorf("the answer to the %s was lost (%v): check `tradedesk account` before sending it again", req.Op, err)
+			return withExit(ExitUnknown, fmt.Errorf("the answer to the %s was lost (%v): check `tradedesk account` before sending it again", req.Op, err))
 		}
 		return fmt.Errorf("%s not made: %w", req.Op, err)
 	}
 	if r.o.json {
-		return writeJSON(r.env.Stdout, resp)
+		return writeJSON(r.env.Stdout, okJSON(resp))
 	}
 	for _, l := range checked.Confirm() {
 		fmt.Fprintln(r.env.Stdout, l)
@@ -172,6 +174,7 @@ type moveJSON struct {
 	Destination string `json:"destination,omitempty"`
 	ChainID     int64  `json:"chain_id,omitempty"`
 	Sent        bool   `json:"sent"`
+	Outcome     string `json:"outcome"` // the exit table's word
 }
 
 // confirmMove shows what a movement will do and decides whether to send it: never with --dry-run,
@@ -180,7 +183,7 @@ type moveJSON struct {
 func (r *runner) confirmMove(c funds.Checked) (bool, error) {
 	if r.o.dryRun && r.o.json {
 		j := moveJSON{Operation: c.Op.String(), Collateral: c.Collateral.Symbol, Amount: c.Amount.String(), Fee: c.Fee.String(),
-			Leaves: c.Total().String(), Arrives: c.Receive().String(), Destination: c.Destination}
+			Leaves: c.Total().String(), Arrives: c.Receive().String(), Destination: c.Destination, Outcome: OutcomeWord(ExitOK)}
 		if c.Op.Withdraws() {
 			j.Destination, j.ChainID = c.Account, int64(c.Bridge.BridgeChainID)
 		}

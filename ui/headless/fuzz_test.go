@@ -90,7 +90,7 @@ func TestOrderWithFakeExchange(t *testing.T) {
 	// A sell 20% under the mark crosses the bid (a buy there would rest and need no --yes, #23).
 	// The answer is a bare id; the order record says it rests whole (#17), so "42 resting".
 	code, _, errs := run("order", "--instrument", "BTC-PERP", "--side", "sell", "--size", "0.01", "--price", "40000")
-	if code != ExitFailure || !strings.Contains(errs, "order needs confirmation, nothing sent: price 40,000.0 is 20.00% below the mark 50,000.0; add --yes to send it") || len(fx.placed) != 0 {
+	if code != ExitRefused || !strings.Contains(errs, "order needs confirmation, nothing sent: price 40,000.0 is 20.00% below the mark 50,000.0; add --yes to send it") || len(fx.placed) != 0 {
 		t.Fatalf("guard: %d %q", code, errs)
 	}
 	code, out, _ := run("order", "--instrument", "BTC-PERP", "--side", "sell", "--size", "0.01", "--price", "40000", "--yes")
@@ -114,7 +114,7 @@ func TestLostOrderIsLookedUpNotResent(t *testing.T) {
 	var out, errb bytes.Buffer
 	code := Run(context.Background(), []string{"order", "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.01", "--price", "50000"},
 		Env{Stdout: &out, Stderr: &errb, Client: fx})
-	if code != ExitFailure || len(fx.placed) != 1 || !strings.Contains(errb.String(), "order not placed (cloid ") {
+	if code != ExitUnavailable || len(fx.placed) != 1 || !strings.Contains(errb.String(), "order not placed (cloid ") {
 		t.Fatalf("%d %q, sent %d times", code, errb.String(), len(fx.placed))
 	}
 }

@@ -1,33 +1,28 @@
 // Package headless runs tradedesk's commands for scripts: order, cancel, cancel-all, transfer,
 // withdraw, account, positions, orders, fills, history, tickers, instruments, collateral, export,
-// agent (add, list, revoke), leverage and broker (approve, revoke). Each prints a readable table (or the raw records with --json) and exits 0 on success;
-// on failure it prints one line saying why on stderr and exits non-zero (2 for a usage mistake, 1
-// for anything else). Orders go through state.CheckOrder before anything is signed, transfers and
-// withdrawals through state/funds. The private key never appears in any output.
+// agent (add, list, revoke), leverage and broker (approve, revoke). Each is a cobra command that
+// declares only the flags it takes (the shared ones through one helper per group, flags.go). Each
+// prints a readable table (or the raw records with --json) and exits 0 on success; on failure it
+// prints one line saying why on stderr and exits with a status of the exit table (exit.go), which
+// --json output names by the same outcome word. Orders go through state.CheckOrder before anything
+// is signed, transfers and withdrawals through state/funds. The private key never appears in any
+// output.
 package headless
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
-	"maps"
 	"net/http"
 	"os"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/api/text"
-)
-
-// Exit statuses.
-const (
-	ExitOK      = 0
-	ExitFailure = 1 // the command ran and failed: rejected, network failure, exchange error
-	ExitUsage   = 2 // bad flags or arguments: nothing was sent
 )
 
 // Connection is where the commands connect and as whom; main can fill it from its config file and
@@ -61,12 +56,18 @@ type Env struct {
 	Confirm func(prompt string) (bool, error)
 	// Client, when set, is used as is.
 	Client api.Exchange
-	// Defaults are connection settings from the config file; flags override them.
+	// Defaults are connection settings from the config file; flags override them. Used when
+	// LoadDefaults is nil.
 	Defaults Connection
+	// LoadDefaults, when set, reads the config file (path: the --config flag, "" for the default
+	// file) and returns its connection settings; an error is a usage error.
+	LoadDefaults func(path string) (Connection, error)
 	// HTTPClient is used for the exchange when the commands build the client (nil: the api default).
 	HTTPClient *http.Client
 	// Now is the clock (nil: time.Now).
 	Now func() time.Time
+	// StateDir is where completion keeps the last list of instruments ("": $XDG_STATE_HOME/tradedesk).
+	StateDir string
 }
 
 func (e *Env) fill() {
@@ -87,30 +88,44 @@ func (e *Env) fill() {
 	}
 }
 
-// command is one headless command.
+// command is one headless command (or one subcommand: name "agent add").
 type command struct {
 	name    string
-	usage   string // the flags after the name
+	usage   string // the arguments and flags after the name, for the usage line
 	summary string
-	flags   func(fs *flag.FlagSet, o *opts)
+	groups  group                      // the shared flags it takes
+	flags   func(fs *flagSet, o *opts) // its own flags
 	run     func(ctx context.Context, r *runner) error
 	trades  bool // needs a key
-	sub     bool // takes a subcommand as its first argument (agent add, broker approve)
+	args    bool // takes positional arguments (export fills|history)
+	// complete offers the positional arguments (nil: none).
+	complete []string
 }
 
-var commands = map[string]*command{}
+// commands are the registered commands, in registration order; subcommands are named "parent sub".
+var commands []*command
 
-func register(c *command) { commands[c.name] = c }
+func register(c *command) { commands = append(commands, c) }
 
-// IsCommand reports whether name is a headless command (main dispatches those to Run).
+// parents are the commands that only group subcommands, with their summaries.
+var parents = map[string]string{}
+
+// IsCommand reports whether name is a headless command (or a group of them: agent, broker).
 func IsCommand(name string) bool {
-	_, ok := commands[name]
-	return ok
+	return slices.Contains(Commands(), name)
 }
 
-// Commands lists the command names, sorted.
+// Commands lists the top-level command names, sorted.
 func Commands() []string {
-	return slices.Sorted(maps.Keys(commands))
+	var names []string
+	for _, c := range commands {
+		top, _, _ := strings.Cut(c.name, " ")
+		if !slices.Contains(names, top) {
+			names = append(names, top)
+		}
+	}
+	slices.Sort(names)
+	return names
 }
 
 // usageError is a mistake in the command line: nothing was sent.
@@ -121,43 +136,116 @@ func (e usageError) Error() string { return e.msg }
 
 func usagef(format string, args ...any) error { return usageError{fmt.Sprintf(format, args...)} }
 
-// Run runs one command: args[0] is the command name, the rest its flags (the global flags
-// --url, --network, --keystore, --address, --json, --insecure and --slippage included). It returns
-// the exit status.
+// NewCommands builds the headless commands as cobra commands, to add to a root command. Each
+// run reads env (filled with the process's streams where empty).
+func NewCommands(env Env) []*cobra.Command {
+	env.fill()
+	var out []*cobra.Command
+	groups := map[string]*cobra.Command{}
+	for _, c := range commands {
+		cc := newCobra(c, &env)
+		top, sub, ok := strings.Cut(c.name, " ")
+		if !ok {
+			out = append(out, cc)
+			continue
+		}
+		cc.Use = sub + strings.TrimPrefix(cc.Use, c.name)
+		p := groups[top]
+		if p == nil {
+			p = groupCommand(top, &env)
+			groups[top] = p
+			out = append(out, p)
+		}
+		p.AddCommand(cc)
+	}
+	return out
+}
+
+// groupCommand is a command that only groups subcommands (agent, broker): run alone or with an
+// unknown subcommand it is a usage error.
+func groupCommand(name string, env *Env) *cobra.Command {
+	return &cobra.Command{
+		Use: name + " COMMAND", Short: parents[name], Long: parents[name],
+		Args: cobra.ArbitraryArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			var subs []string
+			for _, s := range cmd.Commands() {
+				if s.IsAvailableCommand() {
+					subs = append(subs, s.Name())
+				}
+			}
+			msg := fmt.Sprintf("%s needs a subcommand: %s", name, strings.Join(subs, ", "))
+			if len(args) > 0 {
+				msg = fmt.Sprintf("%s %s: unknown subcommand; one of %s", name, text.Quote(args[0]), strings.Join(subs, ", "))
+			}
+			fmt.Fprintf(text.NewWriter(env.Stderr, true), "tradedesk %s: %s\n", name, msg)
+			return &ExitError{Code: ExitUsage, Err: usageError{msg}, Reported: true}
+		},
+	}
+}
+
+// newCobra makes the cobra command of c: its own flags and its groups of shared ones, bound to a
+// fresh opts for this tree.
+func newCobra(c *command, env *Env) *cobra.Command {
+	o := &opts{}
+	cc := &cobra.Command{
+		Use:   strings.TrimSpace(c.name + " " + c.usage),
+		Short: firstSentence(c.summary),
+		Long:  c.summary,
+		Args:  cobra.ArbitraryArgs,
+		// The usage line already lists the flags in their places.
+		DisableFlagsInUseLine: true,
+		ValidArgs:             c.complete,
+	}
+	fs := &flagSet{FlagSet: cc.Flags(), groups: c.groups}
+	addShared(fs, o)
+	if c.flags != nil {
+		c.flags(fs, o)
+	}
+	cc.RunE = func(cmd *cobra.Command, args []string) error {
+		return runCommand(cmd.Context(), c, cmd, o, args, *env)
+	}
+	registerCompletions(cc, c, o, env)
+	return cc
+}
+
+// firstSentence is s up to its first full stop, for the command lists.
+func firstSentence(s string) string {
+	s = strings.ReplaceAll(s, "\n", " ")
+	if i := strings.Index(s, ". "); i >= 0 {
+		return s[:i+1]
+	}
+	return s
+}
+
+// Run runs one command line of the headless commands: args[0] is the command name, the rest its
+// arguments and flags. It returns the exit status (exit.go). The console's front end (ui/cli)
+// adds these commands to its own tree; Run is the same commands alone.
 func Run(ctx context.Context, args []string, env Env) int {
 	env.fill()
-	if len(args) == 0 {
-		fmt.Fprintln(env.Stderr, "tradedesk: no command; one of: "+strings.Join(Commands(), ", "))
-		return ExitUsage
-	}
-	cmd, ok := commands[args[0]]
-	if !ok {
-		fmt.Fprintf(env.Stderr, "tradedesk: unknown command %s; one of: %s\n", text.Quote(args[0]), strings.Join(Commands(), ", "))
-		return ExitUsage
-	}
+	root := &cobra.Command{Use: "tradedesk", SilenceErrors: true, SilenceUsage: true}
+	root.CompletionOptions.DisableDefaultCmd = true
+	root.SetOut(env.Stdout)
+	root.AddCommand(NewCommands(env)...)
+	return Execute(ctx, root, args, env.Stderr)
+}
+
+// runCommand runs one parsed command: the connection from the config defaults and the flags, the
+// agent check, then the command itself. Its error, already reported, carries the exit status.
+func runCommand(ctx context.Context, c *command, cmd *cobra.Command, o *opts, args []string, env Env) error {
 	// Everything printed passes the one sanitiser: tables and messages quote server text, and
 	// errors may repeat what was typed into a flag (a key pasted into the wrong one).
-	r := &runner{env: env, cmd: cmd, progress: env.Stderr}
+	r := &runner{env: env, cmd: c, o: *o, progress: env.Stderr}
 	r.env.Stdout, r.env.Stderr = text.NewWriter(env.Stdout, false), text.NewWriter(env.Stderr, true)
-	fs := r.flagSet()
-	pos, err := parseInterspersed(fs, args[1:])
-	if errors.Is(err, flag.ErrHelp) {
-		r.printUsage(fs, env.Stdout)
-		return ExitOK
-	}
-	if err != nil {
-		return r.fail(usageError{err.Error()})
-	}
-	if len(pos) > 0 && cmd.name != "export" && (!cmd.sub || len(pos) > 1) {
-		if cmd.sub {
-			pos = pos[1:]
-		}
-		return r.fail(usagef("unexpected argument %s; flags start with --", text.Quote(pos[0])))
-	}
-	r.args = pos
 	r.explicit = map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { r.explicit[f.Name] = true })
-	r.overrideDefaults()
+	cmd.Flags().Visit(func(f *pflag.Flag) { r.explicit[f.Name] = true })
+	if len(args) > 0 && !c.args {
+		return r.fail(usagef("unexpected argument %s; flags start with --", text.Quote(args[0])))
+	}
+	r.args = args
+	if err := r.withDefaults(); err != nil {
+		return r.fail(err)
+	}
 	if err := r.connect(); err != nil {
 		return r.fail(err)
 	}
@@ -165,7 +253,7 @@ func Run(ctx context.Context, args []string, env Env) int {
 		return r.fail(err)
 	}
 	var drops api.Drops
-	err = cmd.run(api.WithDrops(ctx, &drops), r)
+	err := c.run(api.WithDrops(ctx, &drops), r)
 	recordNonces(r.signer)
 	if err != nil {
 		return r.fail(err)
@@ -178,37 +266,7 @@ func Run(ctx context.Context, args []string, env Env) int {
 		}
 		fmt.Fprintf(r.env.Stderr, "tradedesk %s: warning: %d bad %s dropped, the first: %s\n", r.cmd.name, n, rows, oneLine(drops.First()))
 	}
-	return ExitOK
-}
-
-// parseInterspersed parses flags that may come before or after positional arguments, which it
-// returns ("--" ends the flags).
-func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, err
-		}
-		rest := fs.Args()
-		if len(rest) == 0 {
-			return pos, nil
-		}
-		if len(args) > len(rest) && args[len(args)-len(rest)-1] == "--" {
-			return append(pos, rest...), nil
-		}
-		pos = append(pos, rest[0])
-		args = rest[1:]
-	}
-}
-
-// fail prints err as one line on stderr and returns its exit status.
-func (r *runner) fail(err error) int {
-	fmt.Fprintf(r.env.Stderr, "tradedesk %s: %s\n", r.cmd.name, oneLine(err.Error()))
-	var u usageError
-	if errors.As(err, &u) {
-		return ExitUsage
-	}
-	return ExitFailure
+	return nil
 }
 
 // oneLine folds a message onto one line.
@@ -216,11 +274,4 @@ func oneLine(s string) string {
 	s = strings.TrimSpace(s)
 	s = strings.ReplaceAll(s, "\r", "")
 	return strings.ReplaceAll(s, "\n", "; ")
-}
-
-func (r *runner) printUsage(fs *flag.FlagSet, w io.Writer) {
-	fmt.Fprintf(w, "usage: tradedesk %s %s\n%s\n\nflags:\n", r.cmd.name, r.cmd.usage, r.cmd.summary)
-	fs.SetOutput(w)
-	fs.PrintDefaults()
-	fs.SetOutput(io.Discard)
 }

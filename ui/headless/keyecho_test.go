@@ -3,11 +3,12 @@ package headless
 import (
 	"bytes"
 	"context"
-	"flag"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 	"github.com/tradedesk/tradedesk/api"
 )
 
@@ -17,14 +18,17 @@ const pastedKey = "b71c71a67e1177ad4e901695e1b4b9ee17ae16c6668d313eac2f96dbcda3f
 
 // baseArgs make each command valid, so that a pasted key meets the checks of the flag it is in.
 var baseArgs = map[string][]string{
-	"order":    {"--instrument", "BTC-PERP", "--side", "buy", "--size", "0.01", "--price", "90000", "--dry-run"},
-	"cancel":   {"--instrument", "BTC-PERP", "--cloid", "0b5e0c3e-6f3c-4c59-9d7c-1f7a3c8e2b11"},
-	"transfer": {"--collateral", "USDC", "--amount", "1", "--to-derivatives"},
-	"withdraw": {"--collateral", "USDC", "--amount", "1", "--chain", "1"},
-	"export":   {"fills"},
-	"agent":    {"add", "--name", "desk"},
-	"leverage": {"--instrument", "BTC-PERP", "--leverage", "5", "--dry-run"},
-	"broker":   {"approve", "--broker", "0x9908658A316D743159F001026F1ef08aa8F0b55B", "--max-fee-rate", "0.001"},
+	"order":          {"--instrument", "BTC-PERP", "--side", "buy", "--size", "0.01", "--price", "90000", "--dry-run"},
+	"cancel":         {"--instrument", "BTC-PERP", "--cloid", "0b5e0c3e-6f3c-4c59-9d7c-1f7a3c8e2b11"},
+	"transfer":       {"--collateral", "USDC", "--amount", "1", "--to-derivatives"},
+	"withdraw":       {"--collateral", "USDC", "--amount", "1", "--chain", "1"},
+	"export":         {"fills"},
+	"agent add":      {"--name", "desk"},
+	"agent revoke":   {},
+	"agent list":     {},
+	"leverage":       {"--instrument", "BTC-PERP", "--leverage", "5", "--dry-run"},
+	"broker approve": {"--broker", "0x9908658A316D743159F001026F1ef08aa8F0b55B", "--max-fee-rate", "0.001"},
+	"broker revoke":  {"--broker", "0x9908658A316D743159F001026F1ef08aa8F0b55B"},
 }
 
 // keyParts reports the first 16-digit run of key found in out (any case), or "".
@@ -69,20 +73,40 @@ func TestPastedKeyNeverEchoed(t *testing.T) {
 	for _, v := range []string{pastedKey, "0x" + pastedKey, "0X" + strings.ToUpper(pastedKey), pastedKey[:50], pastedKey[:40], "0x" + pastedKey[:38]} {
 		check([]string{v}, true)
 		check([]string{"export", v}, true)
-		for _, name := range Commands() {
-			r := &runner{cmd: commands[name]}
+		for _, cmd := range leafCommands(NewCommands(Env{})) {
+			name := strings.TrimPrefix(cmd.CommandPath(), "tradedesk ")
 			var flags []string
-			r.flagSet().VisitAll(func(f *flag.Flag) {
-				if b, ok := f.Value.(interface{ IsBoolFlag() bool }); !ok || !b.IsBoolFlag() {
+			cmd.Flags().VisitAll(func(f *pflag.Flag) {
+				if f.NoOptDefVal == "" { // takes a value
 					flags = append(flags, f.Name)
 				}
 			})
 			for _, fl := range flags {
-				args := append(append([]string{name}, baseArgs[name]...), "--"+fl, v)
+				args := append(append(strings.Fields(name), baseArgs[name]...), "--"+fl, v)
 				check(args, fl != "url")
 				check(append(slices.Clone(args), "--json"), fl != "url")
 			}
-			check([]string{name, "--" + v}, true) // a key as a flag's name
+			check(append(strings.Fields(name), "--"+v), true) // a key as a flag's name
 		}
 	}
+}
+
+// leafCommands are the commands that run (agent add, not agent), each in a tree of its own.
+func leafCommands(cmds []*cobra.Command) []*cobra.Command {
+	root := &cobra.Command{Use: "tradedesk"}
+	root.AddCommand(cmds...)
+	var out []*cobra.Command
+	var walk func(*cobra.Command)
+	walk = func(c *cobra.Command) {
+		if !c.HasSubCommands() {
+			out = append(out, c)
+		}
+		for _, s := range c.Commands() {
+			walk(s)
+		}
+	}
+	for _, c := range root.Commands() {
+		walk(c)
+	}
+	return out
 }

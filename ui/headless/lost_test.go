@@ -58,7 +58,7 @@ func TestLostAnswerIsLookedUp(t *testing.T) {
 	d.beforeActing.Store(true)
 	other := "1f8fad5b-d9cb-469f-a165-70867728950e"
 	code, _, errs = h.run("order", "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.01", "--price", px, "--cloid", other)
-	if code != ExitFailure || !strings.Contains(errs, "cloid "+other+" is not in open orders or history: the order was not placed") {
+	if code != ExitUnavailable || !strings.Contains(errs, "cloid "+other+" is not in open orders or history: the order was not placed") {
 		t.Fatalf("lost request: exit %d, stderr %q", code, errs)
 	}
 	if n := len(h.openOrders()); n != 1 {

@@ -31,7 +31,7 @@ func TestMovementsAskBeforeMovingMoney(t *testing.T) {
 	send := []string{"transfer", "--to", dest, "--amount", "5", "--collateral", "USDC"}
 
 	code, out, errs := h.run(send...)
-	if code != ExitFailure || !strings.Contains(errs, "not sent: add --yes") {
+	if code != ExitRefused || !strings.Contains(errs, "not sent: add --yes") {
 		t.Fatalf("without --yes: exit %d, stderr %q", code, errs)
 	}
 	for _, want := range []string{"Spot transfer: 5 USDC", dest, "fee 0 USDC on top: 5 USDC leaves, 5 USDC arrives"} {
@@ -60,7 +60,7 @@ func TestMovementsAskBeforeMovingMoney(t *testing.T) {
 		}
 		return code
 	}
-	if code := typed(false); code != ExitFailure {
+	if code := typed(false); code != ExitRefused {
 		t.Errorf("not confirmed: exit %d", code)
 	}
 	if got := balance(); !got.Equal(start) {

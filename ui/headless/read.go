@@ -2,7 +2,6 @@ package headless
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"maps"
 	"slices"
@@ -14,25 +13,20 @@ import (
 	"github.com/tradedesk/tradedesk/state"
 )
 
-func userFlag(fs *flag.FlagSet, o *opts) {
-	fs.StringVar(&o.user, "user", "", "account `0x...` to show (default: the key's or --address)")
-}
-
-func pageFlags(fs *flag.FlagSet, o *opts) {
-	userFlag(fs, o)
+func pageFlags(fs *flagSet, o *opts) {
 	fs.IntVar(&o.page, "page", 1, "page to show, 1 = newest (export walks every page)")
 	fs.IntVar(&o.limit, "limit", api.DefaultPageSize, "records per page")
 }
 
 func init() {
-	register(&command{name: "account", usage: "[--user ADDR]", summary: "Show the account's equity, margin and collateral balances.", flags: userFlag, run: runAccount})
-	register(&command{name: "positions", usage: "[--user ADDR]", summary: "Show open positions with PnL, ROE and liquidation distance.", flags: userFlag, run: runPositions})
-	register(&command{name: "orders", usage: "[--user ADDR]", summary: "Show every open order.", flags: userFlag, run: runOrders})
-	register(&command{name: "fills", usage: "[--user ADDR] [--page N] [--limit N]", summary: "Show one page of fills, newest first.", flags: pageFlags, run: runFills})
-	register(&command{name: "history", usage: "[--user ADDR] [--page N] [--limit N]", summary: "Show one page of order history, newest first.", flags: pageFlags, run: runHistory})
-	register(&command{name: "tickers", usage: "", summary: "Show every instrument's market summary.", run: runTickers})
-	register(&command{name: "instruments", usage: "", summary: "Show every instrument's terms: tick, lot, minimum notional, leverage.", run: runInstruments})
-	register(&command{name: "collateral", usage: "[--user ADDR]", summary: "Show supported collateral, its withdrawal chains, and the account's balances when an account is known.", flags: userFlag, run: runCollateral})
+	register(&command{name: "account", usage: "[--user ADDR] [--json]", summary: "Show the account's equity, margin and collateral balances.", groups: gRead, run: runAccount})
+	register(&command{name: "positions", usage: "[--user ADDR] [--json]", summary: "Show open positions with PnL, ROE and liquidation distance.", groups: gRead, run: runPositions})
+	register(&command{name: "orders", usage: "[--user ADDR] [--json]", summary: "Show every open order.", groups: gRead, run: runOrders})
+	register(&command{name: "fills", usage: "[--user ADDR] [--page N] [--limit N] [--json]", summary: "Show one page of fills, newest first.", groups: gRead, flags: pageFlags, run: runFills})
+	register(&command{name: "history", usage: "[--user ADDR] [--page N] [--limit N] [--json]", summary: "Show one page of order history, newest first.", groups: gRead, flags: pageFlags, run: runHistory})
+	register(&command{name: "tickers", usage: "[--json]", summary: "Show every instrument's market summary.", groups: gMarket, run: runTickers})
+	register(&command{name: "instruments", usage: "[--json]", summary: "Show every instrument's terms: tick, lot, minimum notional, leverage.", groups: gMarket, run: runInstruments})
+	register(&command{name: "collateral", usage: "[--user ADDR] [--json]", summary: "Show supported collateral, its withdrawal chains, and the account's balances when an account is known.", groups: gRead, run: runCollateral})
 }
 
 // market loads instruments (for precision) into a fresh store.

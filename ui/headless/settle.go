@@ -66,8 +66,7 @@ func (r *runner) fillsOf(ctx context.Context, oid api.OrderID) (state.FillTotal,
 func (r *runner) lookUpSent(ctx context.Context, co state.CheckedOrder, out state.Outcome) state.Outcome {
 	found, err := api.FindCloid(ctx, r.client, r.client.Address(), co.Wire.Cloid)
 	if err != nil || found == nil {
-		fmt.Fprintf(r.env.Stderr, "sent, outcome unknown: the answer could not be read and cloid %s was not found; check `tradedesk orders`\n", co.Wire.Cloid)
-		return out
+		return out // still unknown: runOrder exits 4 saying so
 	}
 	out.Oid = found.OrderID
 	filled := found.Size.Sub(found.Unfilled)

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/api/text"
 )
 
@@ -110,6 +111,18 @@ func (k *kv) write(w io.Writer) error {
 }
 
 // writeJSON prints v as indented JSON.
+// actionJSON is a signed action's answer as --json prints it: the exchange's answer and the
+// outcome word of the exit table.
+type actionJSON struct {
+	Outcome string `json:"outcome"`
+	api.TxResponse
+}
+
+// okJSON is a done action's answer.
+func okJSON(resp api.TxResponse) actionJSON {
+	return actionJSON{Outcome: OutcomeWord(ExitOK), TxResponse: resp}
+}
+
 func writeJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")

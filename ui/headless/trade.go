@@ -3,7 +3,6 @@ package headless
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"strconv"
 	"strings"
@@ -14,7 +13,7 @@ import (
 	"github.com/tradedesk/tradedesk/state"
 )
 
-func orderCmdFlags(fs *flag.FlagSet, o *opts) {
+func orderCmdFlags(fs *flagSet, o *opts) {
 	fs.StringVar(&o.instrument, "instrument", "", "instrument name or id, e.g. BTC-PERP or 1")
 	fs.StringVar(&o.side, "side", "", "buy or sell")
 	fs.StringVar(&o.size, "size", "", "order size in the instrument's lots, e.g. 0.1")
@@ -31,23 +30,23 @@ func orderCmdFlags(fs *flag.FlagSet, o *opts) {
 	fs.BoolVar(&o.dryRun, "dry-run", false, "check the order and print it with its preview, but do not send it")
 }
 
-func cancelFlags(fs *flag.FlagSet, o *opts) {
+func cancelFlags(fs *flagSet, o *opts) {
 	fs.StringVar(&o.instrument, "instrument", "", "instrument name or id")
 	fs.StringVar(&o.oid, "oid", "", "exchange order id to cancel")
 	fs.StringVar(&o.cloid, "cloid", "", "client order id to cancel")
 }
 
-func cancelAllFlags(fs *flag.FlagSet, o *opts) {
+func cancelAllFlags(fs *flagSet, o *opts) {
 	fs.StringVar(&o.instrument, "instrument", "", "cancel only this instrument's orders")
 }
 
 func init() {
-	register(&command{name: "order", trades: true, flags: orderCmdFlags, run: runOrder,
+	register(&command{name: "order", trades: true, groups: gAgentTrade | gSlippage, flags: orderCmdFlags, run: runOrder,
 		usage:   "--instrument SYM --side buy|sell (--size N | --notional USD) (--price PX | --market) [--tif GTC|IOC|FOK] [--reduce-only] [--post-only] [--trigger PX --tpsl tp|sl] [--cloid ID] [--yes] [--dry-run]",
 		summary: "Check an order against the instrument, the market and the account, then sign and send it."})
-	register(&command{name: "cancel", trades: true, flags: cancelFlags, run: runCancel,
+	register(&command{name: "cancel", trades: true, groups: gAgentTrade, flags: cancelFlags, run: runCancel,
 		usage: "--instrument SYM (--oid N | --cloid ID)", summary: "Cancel one order. Cancelling twice is safe."})
-	register(&command{name: "cancel-all", trades: true, flags: cancelAllFlags, run: runCancelAll,
+	register(&command{name: "cancel-all", trades: true, groups: gAgentTrade, flags: cancelAllFlags, run: runCancelAll,
 		usage: "[--instrument SYM]", summary: "Cancel every open order, or every open order on one instrument."})
 }
 
@@ -178,6 +177,9 @@ type orderResult struct {
 	// Remainder says what became of the part that did not fill: "resting", or "cancelled: why".
 	Remainder string `json:"remainder,omitempty"`
 	remainder string // the same, as the table's tail
+	// Outcome is the exit table's word: "ok", or "unknown" when the answer could not be read and
+	// the cloid was not found (the command then exits 4).
+	Outcome string `json:"outcome"`
 }
 
 type previewJSON struct {
@@ -214,7 +216,7 @@ func runOrder(ctx context.Context, r *runner) error {
 	if len(errs) > 0 {
 		return rejected(errs)
 	}
-	res := orderResult{Order: co.Wire, Warnings: co.Warnings, Preview: previewOf(co.Preview)}
+	res := orderResult{Order: co.Wire, Warnings: co.Warnings, Preview: previewOf(co.Preview), Outcome: OutcomeWord(ExitOK)}
 	if r.o.dryRun {
 		return r.printOrder(st, co, res)
 	}
@@ -228,7 +230,7 @@ func runOrder(ctx context.Context, r *runner) error {
 	res.Sent, res.Response = true, &resp
 	out := state.OrderOutcome(resp, co.Size)
 	if out.Kind == state.OutcomeRejected {
-		return fmt.Errorf("exchange rejected the order (cloid %s): %s", co.Wire.Cloid, out.Reason)
+		return withExit(ExitRejected, fmt.Errorf("exchange rejected the order (cloid %s): %s", co.Wire.Cloid, out.Reason))
 	}
 	if out.Kind == state.OutcomeSent {
 		// An answer of unknown shape is not success: ask the exchange what became of the cloid.
@@ -238,7 +240,15 @@ func runOrder(ctx context.Context, r *runner) error {
 	out = r.restingOf(ctx, co, out)
 	res.Oid, res.Status = out.Oid, out.Word()
 	res.fill(out, co)
-	return r.printOrder(st, co, res)
+	res.Outcome = OutcomeWord(ExitOK)
+	if out.Kind != state.OutcomeSent {
+		return r.printOrder(st, co, res)
+	}
+	res.Outcome = OutcomeWord(ExitUnknown)
+	if err := r.printOrder(st, co, res); err != nil {
+		return err
+	}
+	return withExit(ExitUnknown, fmt.Errorf("sent, outcome unknown: the answer could not be read and cloid %s was not found; check `tradedesk orders` before sending it again", co.Wire.Cloid))
 }
 
 // fill records what filled: the total, its average and the remainder and its fate.
@@ -278,9 +288,9 @@ func (r *runner) orderFailed(ctx context.Context, co state.CheckedOrder, err err
 	found, lerr := api.FindCloid(ctx, r.client, r.client.Address(), co.Wire.Cloid)
 	switch {
 	case lerr != nil:
-		return fmt.Errorf("the answer was lost and the lookup failed (%v); check `tradedesk orders` for cloid %s before sending again", lerr, co.Wire.Cloid)
+		return withExit(ExitUnknown, fmt.Errorf("sent, outcome unknown: the answer was lost and the lookup failed (%v); check `tradedesk orders` for cloid %s before sending again", lerr, co.Wire.Cloid))
 	case found == nil:
-		return fmt.Errorf("the answer was lost (%v) and cloid %s is not in open orders or history: the order was not placed", err, co.Wire.Cloid)
+		return withExit(ExitUnavailable, fmt.Errorf("the answer was lost (%v) and cloid %s is not in open orders or history: the order was not placed", err, co.Wire.Cloid))
 	}
 	fmt.Fprintf(r.env.Stdout, "the answer was lost, but the order is on the exchange: oid %d, state %s, cloid %s\n", found.OrderID, text.Clean(found.State), text.Clean(found.Cloid))
 	return nil
@@ -288,6 +298,7 @@ func (r *runner) orderFailed(ctx context.Context, co state.CheckedOrder, err err
 
 func (r *runner) printOrder(st *state.Store, co state.CheckedOrder, res orderResult) error {
 	if r.o.json {
+		r.jsonDone = true
 		return writeJSON(r.env.Stdout, res)
 	}
 	w, in, p := co.Wire, co.Instrument, co.Preview
@@ -407,10 +418,10 @@ func runCancel(ctx context.Context, r *runner) error {
 		return fmt.Errorf("cancel of %s on %s failed: %w", what, in.Name, err)
 	}
 	if out := state.CancelOutcome(resp); out.Failed() {
-		return fmt.Errorf("exchange did not cancel %s on %s: %s", what, in.Name, out.Reason)
+		return withExit(ExitRejected, fmt.Errorf("exchange did not cancel %s on %s: %s", what, in.Name, out.Reason))
 	}
 	if r.o.json {
-		return writeJSON(r.env.Stdout, resp)
+		return writeJSON(r.env.Stdout, okJSON(resp))
 	}
 	_, err = fmt.Fprintf(r.env.Stdout, "cancelled %s on %s (tx %s)\n", what, in.Name, text.Clean(resp.TxHash))
 	return err
@@ -436,7 +447,7 @@ func runCancelAll(ctx context.Context, r *runner) error {
 		return fmt.Errorf("cancel of all orders on %s failed: %w", scope, err)
 	}
 	if r.o.json {
-		return writeJSON(r.env.Stdout, resp)
+		return writeJSON(r.env.Stdout, okJSON(resp))
 	}
 	count := "all"
 	if out := state.CancelManyOutcome(resp); out.Kind == state.OutcomeCancelledCount {

@@ -49,7 +49,7 @@ func TestOrderSaysWhatFilledAndTheOfferFits(t *testing.T) {
 	h := newHarness(t)
 	code, _, errs := h.run("order", "--instrument", "BTC-PERP", "--side", "buy", "--size", "20", "--price", h.restingBid(), "--dry-run")
 	m := regexp.MustCompile(`use a size of at most ([0-9.]+)`).FindStringSubmatch(errs)
-	if code != ExitFailure || m == nil {
+	if code != ExitRefused || m == nil {
 		t.Fatalf("20 BTC on 100,000 USDC: exit %d, %q", code, errs)
 	}
 	h.ok("order", "--instrument", "BTC-PERP", "--side", "buy", "--size", m[1], "--price", h.restingBid(), "--yes")

@@ -1,0 +1,135 @@
+package headless
+
+import (
+	"github.com/spf13/pflag"
+)
+
+// group is a set of shared flags a command takes. Each shared flag is declared once, here; a
+// command names the groups it takes, so its help lists only flags it accepts.
+type group uint
+
+const (
+	// gEndpoint: --url, --network, --insecure, --action-type, --config (every command that connects).
+	gEndpoint group = 1 << iota
+	// gKey: --keystore, the account's own key.
+	gKey
+	// gAgent: --agent-keystore and --account: an agent wallet trading for an account (orders,
+	// cancels, leverage), or, alone, the account to read.
+	gAgent
+	// gWatch: --address, an account to read without its key.
+	gWatch
+	// gUser: --user, the account a read shows.
+	gUser
+	// gJSON: --json.
+	gJSON
+	// gSlippage: --slippage, the market order's worst-price bound.
+	gSlippage
+)
+
+// The groups of the kinds of command.
+const (
+	// reads take every way of naming the account.
+	gRead = gEndpoint | gKey | gAgent | gWatch | gUser | gJSON
+	// market reads need no account.
+	gMarket = gEndpoint | gJSON
+	// agentTrades are what an agent key may sign: orders, cancels, leverage.
+	gAgentTrade = gEndpoint | gKey | gAgent | gJSON
+	// ownerTrades need the account's own key: money movements, agents, broker approvals.
+	gOwnerTrade = gEndpoint | gKey | gJSON
+)
+
+// flagSet is a command's flags with the groups it takes.
+type flagSet struct {
+	*pflag.FlagSet
+	groups group
+}
+
+func (fs *flagSet) has(g group) bool { return fs.groups&g != 0 }
+
+// AddConnectionFlags declares the connection flags on fs, bound to c: --url, --network,
+// --insecure, --action-type, and, when account is true, --keystore, --agent-keystore, --account
+// and --address. The console (ui/cli) takes them all; the commands take their groups of them.
+func AddConnectionFlags(fs *pflag.FlagSet, c *Connection, account bool) {
+	g := gEndpoint
+	if account {
+		g |= gKey | gAgent | gWatch
+	}
+	addConnection(&flagSet{FlagSet: fs, groups: g}, c)
+}
+
+func addConnection(fs *flagSet, c *Connection) {
+	if fs.has(gEndpoint) {
+		fs.StringVar(&c.URL, "url", "", "exchange API base `URL` (plain http:// only for loopback unless --insecure)")
+		fs.StringVar(&c.Network, "network", "", "exchange network: mainnet or testnet")
+		fs.BoolVar(&c.Insecure, "insecure", false, "allow a plain http:// URL that is not loopback")
+		fs.StringVar(&c.ActionType, "action-type", "", "how requests name their action: number (the official SDKs' form; default on mainnet and testnet) or name (the spec's; default on a custom --url)")
+	}
+	if fs.has(gKey) {
+		fs.StringVar(&c.Keystore, "keystore", "", "encrypted V3 keystore `FILE` with the account's key (passphrase asked, or $TRADEDESK_PASSPHRASE)")
+	}
+	if fs.has(gAgent) {
+		fs.StringVar(&c.AgentKeystore, "agent-keystore", "", "encrypted V3 keystore `FILE` of an agent wallet (tradedesk agent add): orders and cancels for --account, never withdrawals")
+		fs.StringVar(&c.Address, "account", "", "the account `0x...` an --agent-keystore acts for (alone: the account to read)")
+	}
+	if fs.has(gWatch) {
+		fs.StringVar(&c.Address, "address", "", "account `0x...` to read without its key")
+	}
+}
+
+// addShared declares the shared flags of the command's groups.
+func addShared(fs *flagSet, o *opts) {
+	addConnection(fs, &o.conn)
+	if fs.has(gEndpoint) {
+		fs.StringVar(&o.config, "config", "", "config `FILE` (default $XDG_CONFIG_HOME/tradedesk/config.toml)")
+	}
+	if fs.has(gUser) {
+		fs.StringVar(&o.user, "user", "", "account `0x...` to show (default: the key's, --account's or --address's)")
+	}
+	if fs.has(gJSON) {
+		fs.BoolVar(&o.json, "json", false, "print the raw records as JSON (a failure: {\"outcome\",\"exit_code\",\"error\"})")
+	}
+	if fs.has(gSlippage) {
+		fs.StringVar(&o.slippage, "slippage", "", "market order worst-price bound, as a fraction (0.01) or percent (1%); default 1%")
+	}
+}
+
+// withDefaults fills the connection the flags left unset from the config file (Env.LoadDefaults
+// with --config, else Env.Defaults). A flag on the command line replaces the config's choice:
+// --url drops the config's network and --network its URL. What a command does not take is not
+// taken from the config either: tickers load no key.
+func (r *runner) withDefaults() error {
+	d := r.env.Defaults
+	if r.env.LoadDefaults != nil {
+		var err error
+		if d, err = r.env.LoadDefaults(r.o.config); err != nil {
+			return usageError{err.Error()}
+		}
+	}
+	flags := r.o.conn
+	c := d
+	for name, set := range map[string]func(){
+		"url": func() { c.URL = flags.URL }, "network": func() { c.Network = flags.Network },
+		"insecure": func() { c.Insecure = flags.Insecure }, "action-type": func() { c.ActionType = flags.ActionType },
+		"keystore": func() { c.Keystore = flags.Keystore }, "agent-keystore": func() { c.AgentKeystore = flags.AgentKeystore },
+		"account": func() { c.Address = flags.Address }, "address": func() { c.Address = flags.Address },
+	} {
+		if r.explicit[name] {
+			set()
+		}
+	}
+	if r.explicit["url"] && !r.explicit["network"] {
+		c.Network = ""
+	}
+	if r.explicit["network"] && !r.explicit["url"] {
+		c.URL = ""
+	}
+	g := r.cmd.groups
+	if g&gKey == 0 {
+		c.Keystore = ""
+	}
+	if g&gAgent == 0 {
+		c.AgentKeystore = ""
+	}
+	r.o.conn = c
+	return nil
+}
