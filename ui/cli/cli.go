@@ -62,7 +62,7 @@ func NewRoot(p *Program) *cobra.Command {
 	root := &cobra.Command{
 		Use:     "tradedesk",
 		Short:   "A keyboard-first terminal console for trading perpetual futures and spot",
-		Long:    rootHelp(),
+		Long:    rootHelp() + "\n\n" + exitHelp(),
 		Version: ReadBuild().Short(),
 		// No arguments: a word that is not a command is an unknown command.
 		Args: cobra.NoArgs,
@@ -80,7 +80,6 @@ func NewRoot(p *Program) *cobra.Command {
 	root.SetOut(p.Stdout)
 	root.SetErr(p.Stderr)
 	root.SetVersionTemplate("tradedesk {{.Version}}\n")
-	root.SetHelpTemplate(root.HelpTemplate() + exitHelp())
 	addConsoleFlags(root, &o)
 	if p.Sim.Flags != nil {
 		root.AddCommand(simCommand(p.Sim))
@@ -120,13 +119,11 @@ trading program: an agent wallet, which can place and cancel orders but never mo
   tradedesk --agent-keystore agent.json --account 0xACCOUNT --network mainnet`
 }
 
-// exitHelp is the exit table as the help's last section.
+// exitHelp is the exit table, for the help and the man page.
 func exitHelp() string {
-	return `{{if not .HasParent}}
-Exit status (every command; --json output names it by the same word):
-` + headless.ExitTableText() + `The console exits 0 when quit, 1 when it cannot start, 2 for a usage error;
-tradedesk sim 0 when stopped, 1 when it cannot listen, 2 for a flag to fix.
-{{end}}`
+	return "Exit status (every command; --json output names it by the same word):\n" + headless.ExitTableText() +
+		"The console exits 0 when quit, 1 when it cannot start, 2 for a usage error;\n" +
+		"tradedesk sim 0 when stopped, 1 when it cannot listen, 2 for a flag to fix."
 }
 
 // simCommand adopts the simulator's flags.
