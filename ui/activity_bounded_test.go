@@ -118,7 +118,7 @@ func TestInventedRowsBounded(t *testing.T) {
 		t.Error("an older page is still asked for after evictions")
 	}
 	c.key(t, "7")
-	if g.panes[g.active] != fills {
+	if g.Active() != fills {
 		t.Fatal("Activity does not show the fills")
 	}
 	if v := c.m.View(); !strings.Contains(v, "older let go (bound)") || !strings.Contains(v, "Fills (10000)") {

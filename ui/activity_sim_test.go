@@ -11,14 +11,15 @@ import (
 
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
+	"github.com/tradedesk/tradedesk/ui/common"
 )
 
 // activityGroup finds the Activity group's fills and history panes.
-func activityGroup(t *testing.T, m *Model) (*paneGroup, *fillsPane, *historyPane) {
+func activityGroup(t *testing.T, m *Model) (*common.Group, *fillsPane, *historyPane) {
 	t.Helper()
 	for _, s := range m.slots {
-		if g, ok := s.pane.(*paneGroup); ok && g.title == "Activity" {
-			return g, g.panes[0].(*fillsPane), g.panes[1].(*historyPane)
+		if g, ok := s.pane.(*common.Group); ok && g.Name() == "Activity" {
+			return g, g.Panes()[0].(*fillsPane), g.Panes()[1].(*historyPane)
 		}
 	}
 	t.Fatal("no Activity group")
@@ -77,7 +78,7 @@ func TestFillsAndHistoryAgainstSimulator(t *testing.T) {
 	}
 
 	c.key(t, "7") // Activity
-	if g.panes[g.active] != fills {
+	if g.Active() != fills {
 		t.Fatal("the Activity group does not show the fills")
 	}
 	c.key(t, "end")
@@ -101,7 +102,7 @@ func TestFillsAndHistoryAgainstSimulator(t *testing.T) {
 	}
 
 	c.key(t, "]") // order history: 130 filled market orders, the newest first
-	if g.panes[g.active] != history || len(history.all) != 100 {
+	if g.Active() != history || len(history.all) != 100 {
 		t.Fatalf("history shows %d orders", len(history.all))
 	}
 	c.key(t, "end")

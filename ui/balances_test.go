@@ -194,7 +194,7 @@ func TestPaneGroupSwitchesViews(t *testing.T) {
 	}
 	// While the transfer form's amount field has the focus, [ goes to the field (which, holding a
 	// number, ignores it: #24), not to the group.
-	tp := g.panes[1].(*transfer.Pane)
+	tp := g.Panes()[1].(*transfer.Pane)
 	c.Store.Apply(state.CollateralMsg{Gen: 1, At: paneNow, Collateral: testCollateral()})
 	g.Update(common.DataMsg{Kind: state.KindCollateral})
 	tp.Focus(transfer.FieldAmount)

@@ -13,8 +13,8 @@ func brokersView(t *testing.T, c *simConsole) *brokersPane {
 	t.Helper()
 	g, _ := fundsGroup(t, c.m)
 	c.key(t, "8")
-	for i := 0; i < len(g.panes); i++ {
-		if bp, ok := g.panes[g.active].(*brokersPane); ok {
+	for i := 0; i < len(g.Panes()); i++ {
+		if bp, ok := g.Active().(*brokersPane); ok {
 			return bp
 		}
 		c.key(t, "]")

@@ -55,8 +55,8 @@ func withDepth(b *testing.B, m *Model) [2]state.BookUpdateMsg {
 	m.store.Apply(state.TradesMsg{Gen: 1, At: benchNow, Symbol: "C000-PERP", Trades: tapeOf(1000)})
 	m.broadcast(common.DataMsg{Kind: state.KindBook})
 	m.broadcast(common.DataMsg{Kind: state.KindTrades})
-	if m.store.TradeCount("C000-PERP") != 1000 || len(m.depth.tape.Trades()) == 0 || m.depth.ladder.Rows() == 0 {
-		b.Fatalf("the depth pane is not on screen: %d trades, %d ladder rows", m.store.TradeCount("C000-PERP"), m.depth.ladder.Rows())
+	if m.store.TradeCount("C000-PERP") != 1000 || len(m.depth.Tape.Trades()) == 0 || m.depth.Ladder.Rows() == 0 {
+		b.Fatalf("the depth pane is not on screen: %d trades, %d ladder rows", m.store.TradeCount("C000-PERP"), m.depth.Ladder.Rows())
 	}
 	m.View()
 	return ups

@@ -52,7 +52,7 @@ func TestTradeFromTheLadder(t *testing.T) {
 	c.m.sizes = map[string]string{"BTC-PERP": "0.01"}
 	_, cmd := c.m.Update(common.InstrumentMsg{Symbol: "BTC-PERP"})
 	pump(t, c.m, cmd)
-	lad := c.m.depth.ladder
+	lad := c.m.depth.Ladder
 	c.key(t, "9")
 	c.key(t, "down", "down", "down")
 	side, px, ok := lad.Cursor()

@@ -10,7 +10,7 @@ import (
 )
 
 // This file is the plumbing of the panes that run their own requests (fills, order history,
-// chart, instrument details, brokers), alone or inside a pane group (panegroup.go). Each registers
+// chart, instrument details, brokers), alone or inside a pane group (common.Group). Each registers
 // a feed.Task in its constructor (paneTask) and starts it on startPanesMsg; the feed runs it beside
 // the root's polls, and its replies reach the store through the root's onFeed like theirs.
 

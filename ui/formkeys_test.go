@@ -88,7 +88,7 @@ func TestTabMovesBetweenTheTransferFormsFields(t *testing.T) {
 	pump(t, c.m, c.m.Init())
 	g, form := fundsGroup(t, c.m)
 	c.key(t, "8", "w")
-	if g.panes[g.active] != form || form.Field() != transfer.FieldAmount || !form.InForm() {
+	if g.Active() != form || form.Field() != transfer.FieldAmount || !form.InForm() {
 		t.Fatalf("w did not open the withdrawal form on its amount: field %d in form %v", form.Field(), form.InForm())
 	}
 	c.typeText(t, "10")

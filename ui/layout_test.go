@@ -33,7 +33,7 @@ func TestDepthBesideFormFrom120(t *testing.T) {
 		if depth.hidden || depth.r.x+depth.r.w != form.r.x || depth.r.y >= form.r.y+form.r.h || form.r.y >= depth.r.y+depth.r.h {
 			t.Errorf("%dx%d: depth %+v is not beside the form %+v", sz[0], sz[1], depth.r, form.r)
 		}
-		if !c.m.depth.split || !strings.Contains(v, "── Tape ") {
+		if !c.m.depth.Split() || !strings.Contains(v, "── Tape ") {
 			t.Errorf("%dx%d: no tape under the ladder:\n%s", sz[0], sz[1], v)
 		}
 		if pos.hidden || pos.r.w < 66 {

@@ -13,6 +13,7 @@ import (
 	"github.com/tradedesk/tradedesk/state"
 	"github.com/tradedesk/tradedesk/ui/action"
 	"github.com/tradedesk/tradedesk/ui/common"
+	"github.com/tradedesk/tradedesk/ui/components/depth"
 	"github.com/tradedesk/tradedesk/ui/components/ladder"
 	"github.com/tradedesk/tradedesk/ui/components/orderentry"
 	"github.com/tradedesk/tradedesk/ui/components/tickers"
@@ -78,7 +79,7 @@ type Model struct {
 	focus   int
 	tickers *tickers.Pane
 	form    *orderentry.Pane
-	depth   *depthPane
+	depth   *depth.Pane
 	sizes   map[string]string // default order sizes by instrument (the ladder's b and s)
 
 	width, height int
@@ -200,7 +201,7 @@ func New(cfg Config) *Model {
 	m.addPane(newMarketGroup(m.c, cfg.Exchange, m.chart), colLeft, 4, 0).beside = true
 	m.addPane(newActivityGroup(m.c, cfg.Exchange, !cfg.NoFillBell), colLeft, 3, 0)
 	m.addPane(newFundsGroup(m.c, cfg.Exchange), colRight, 2, 0)
-	m.depth = newDepthPane(m.c, cfg)
+	m.depth = depth.New(m.c, cfg.LargeTrade)
 	m.addPane(m.depth, colMid, 3, 0)
 
 	if cfg.Instrument != "" {
@@ -274,7 +275,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tickers.FlashEndMsg:
 		return m, m.tickers.Update(msg)
 	case ladder.FlashEndMsg:
-		return m, m.depth.ladder.Update(msg)
+		return m, m.depth.Ladder.Update(msg)
 	case ladder.TradeMsg:
 		return m, m.onLadderTrade(msg)
 	}
@@ -469,7 +470,7 @@ func (m *Model) showPane(p common.Pane) {
 	for i, s := range m.slots {
 		if s.pane == p {
 			m.setFocus(i)
-		} else if g, ok := s.pane.(*paneGroup); ok && g.show(p) {
+		} else if g, ok := s.pane.(*common.Group); ok && g.Show(p) {
 			m.setFocus(i)
 		}
 	}

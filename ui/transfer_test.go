@@ -25,11 +25,11 @@ func (c *simConsole) summary(t *testing.T, user string) api.AccountSummary {
 }
 
 // fundsGroup finds the Funds group and its transfer form.
-func fundsGroup(t *testing.T, m *Model) (*paneGroup, *transfer.Pane) {
+func fundsGroup(t *testing.T, m *Model) (*common.Group, *transfer.Pane) {
 	t.Helper()
 	for _, s := range m.slots {
-		if g, ok := s.pane.(*paneGroup); ok && g.title == "Funds" {
-			for _, p := range g.panes {
+		if g, ok := s.pane.(*common.Group); ok && g.Name() == "Funds" {
+			for _, p := range g.Panes() {
 				if tp, ok := p.(*transfer.Pane); ok {
 					return g, tp
 				}
@@ -52,8 +52,8 @@ func TestWithdrawAndTransferThroughTheUI(t *testing.T) {
 
 	// 8 focuses the Funds group; w opens the form on a derivative withdrawal, on the amount.
 	c.key(t, "8", "w")
-	if g.panes[g.active] != form || form.Op() != funds.DerivativeWithdraw || form.Field() != transfer.FieldAmount {
-		t.Fatalf("w did not open the withdrawal form: view %q op %s field %d", g.panes[g.active].Title(), form.Op(), form.Field())
+	if g.Active() != form || form.Op() != funds.DerivativeWithdraw || form.Field() != transfer.FieldAmount {
+		t.Fatalf("w did not open the withdrawal form: view %q op %s field %d", g.Active().Title(), form.Op(), form.Field())
 	}
 	c.typeText(t, "2500")
 	c.key(t, "down", "right") // the chain: Ethereum -> Arbitrum

@@ -27,7 +27,7 @@ import (
 //     the wide layout, its share of the column's height, and a fixed height (0 for none). Its number
 //     key and tab order follow from its position; in the narrow layout it is a tab; where a column
 //     has no room it is hidden and swaps in when focused. Several views can share one slot as a
-//     pane group (ui/panegroup.go), switched with [ and ].
+//     pane group (common.Group, group.go), switched with [ and ].
 //  3. Data: react to DataMsg{Kind} in Update (the store changed) and keep rendered rows until the
 //     store's Version(kind) moves. Where its data comes from (a poll, a stream, its own paged
 //     requests) is the feed's business (ui/feed): a pane with requests of its own adds a
