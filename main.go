@@ -200,7 +200,7 @@ func connect(ctx context.Context, o options, stderr io.Writer) (*connection, err
 		if o.Keystore != "" || o.Address != "" || o.AgentKeystore != "" {
 			return nil, errors.New("--keystore, --agent-keystore and --address need an exchange: add --network mainnet|testnet or --url URL")
 		}
-		return startDemo(ctx, o.Seed)
+		return startDemo(ctx, o.Seed, o.Empty)
 	}
 	ep, err := api.ResolveEndpoint(api.Endpoint{URL: o.URL, Network: o.Network, Insecure: o.Insecure, ActionType: o.ActionType})
 	if err != nil {
@@ -473,9 +473,10 @@ func mergeFlags(o *options, cfg fileConfig) {
 }
 
 // startDemo starts the embedded simulator and its market loop on a free loopback port, makes a
-// demo wallet with a fresh random key (funded in process before the first request), and returns a
-// client trading it over real HTTP.
-func startDemo(ctx context.Context, seed int64) (*connection, error) {
+// demo wallet with a fresh random key (funded in process before the first request; unless empty,
+// seeded with positions and resting orders by trades on the simulator, sim.SeedDemo), and returns
+// a client trading it over real HTTP.
+func startDemo(ctx context.Context, seed int64, empty bool) (*connection, error) {
 	if seed == 0 {
 		seed = time.Now().UnixNano()
 	}
@@ -492,6 +493,12 @@ func startDemo(ctx context.Context, seed int64) (*connection, error) {
 	if err := s.Fund(signer.Address(), sim.DefaultDemoBalance); err != nil {
 		_ = ln.Close()
 		return nil, fmt.Errorf("demo: %w", err)
+	}
+	if !empty {
+		if err := s.SeedDemo(signer.Address()); err != nil {
+			_ = ln.Close()
+			return nil, fmt.Errorf("demo: %w", err)
+		}
 	}
 	runCtx, cancel := context.WithCancel(ctx)
 	served := make(chan struct{})

@@ -300,8 +300,33 @@ func TestSimSubcommandServes(t *testing.T) {
 	}
 }
 
+// The demo opens seeded (two positions, resting orders) over real HTTP; --empty opens a bare
+// wallet. Guards a seed that is skipped, and --empty ignored.
+func TestDemoSeededOrEmpty(t *testing.T) {
+	for _, empty := range []bool{false, true} {
+		conn, err := startDemo(context.Background(), 5, empty)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		ps, err := conn.client.Positions(ctx, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		oo, err := conn.client.OpenOrders(ctx, "", api.PageParams{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cancel()
+		conn.close()
+		if want := map[bool]int{false: 2, true: 0}[empty]; len(ps) != want || (len(oo.Data) == 0) != empty {
+			t.Errorf("empty=%v: %d positions (want %d), %d open orders", empty, len(ps), want, len(oo.Data))
+		}
+	}
+}
+
 func TestDemoConnects(t *testing.T) {
-	conn, err := startDemo(context.Background(), 5)
+	conn, err := startDemo(context.Background(), 5, false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -55,28 +55,57 @@ func TestGoldenScreens(t *testing.T) {
 			if tc.trade {
 				placeFixtureOrders(t, c.m.ex)
 			}
-			// One round of requests only (the simulator's answers depend on how many it saw): the
-			// console's timers are on a fake clock this test never steps.
-			c.m.setIntervals(Intervals{Timeout: 20 * time.Second})
-			p := probe{Model: c.m, out: new(int)}
-			tm := teatest.NewTestModel(t, p, teatest.WithInitialTermSize(tc.w, tc.h))
-			t.Cleanup(func() { _ = tm.Quit() })
-			teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
-				return bytes.Contains(b, []byte("BTC-PERP"))
-			}, teatest.WithDuration(20*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
-			// Let every first request land, then press the keys and let what they started land.
-			waitSettled(t, tm)
-			for _, k := range tc.keys {
-				tm.Send(k)
-			}
-			waitSettled(t, tm)
-			if err := tm.Quit(); err != nil {
-				t.Fatal(err)
-			}
-			fm := tm.FinalModel(t, teatest.WithFinalTimeout(20*time.Second)).(probe)
-			golden.RequireEqual(t, cloidRE.ReplaceAll([]byte(fm.View()), []byte("xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx")))
+			goldenScreen(t, c, tc.w, tc.h, tc.keys)
 		})
 	}
+}
+
+// TestGoldenDemoScreens: the demo's first screen (#13), its wallet seeded as `tradedesk` seeds
+// it (sim.SeedDemo): positions, open orders with a bracket, fills and history all hold data.
+func TestGoldenDemoScreens(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		w, h int
+		keys []tea.KeyMsg
+	}{
+		{"80x24", 80, 24, nil}, {"200x60", 200, 60, nil},
+		// At 80x24 one pane shows at a time: the positions and the open orders, one key away.
+		{"80x24_positions", 80, 24, []tea.KeyMsg{keyMsg("2")}}, {"80x24_orders", 80, 24, []tea.KeyMsg{keyMsg("3")}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := newSimConsole(t, 0, 0, false)
+			if err := c.sim.SeedDemo(c.m.ex.Address()); err != nil {
+				t.Fatal(err)
+			}
+			goldenScreen(t, c, tc.w, tc.h, tc.keys)
+		})
+	}
+}
+
+// goldenScreen runs the console c as a Bubble Tea program at w×h, presses keys once it has
+// settled, and compares its screen with the test's golden file.
+func goldenScreen(t *testing.T, c *simConsole, w, h int, keys []tea.KeyMsg) {
+	t.Helper()
+	// One round of requests only (the simulator's answers depend on how many it saw): the
+	// console's timers are on a fake clock this test never steps.
+	c.m.setIntervals(Intervals{Timeout: 20 * time.Second})
+	p := probe{Model: c.m, out: new(int)}
+	tm := teatest.NewTestModel(t, p, teatest.WithInitialTermSize(w, h))
+	t.Cleanup(func() { _ = tm.Quit() })
+	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
+		return bytes.Contains(b, []byte("BTC-PERP"))
+	}, teatest.WithDuration(20*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
+	// Let every first request land, then press the keys and let what they started land.
+	waitSettled(t, tm)
+	for _, k := range keys {
+		tm.Send(k)
+	}
+	waitSettled(t, tm)
+	if err := tm.Quit(); err != nil {
+		t.Fatal(err)
+	}
+	fm := tm.FinalModel(t, teatest.WithFinalTimeout(20*time.Second)).(probe)
+	golden.RequireEqual(t, cloidRE.ReplaceAll([]byte(fm.View()), []byte("xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx")))
 }
 
 // bigOrderKeys type a 30 ETH-PERP market buy into the form and ask for its confirmation (a typed

@@ -71,6 +71,7 @@ type engine struct {
 	limit    accountLimit
 	orders   map[api.OrderID]*order
 	brackets []*bracket // brackets with an order still open, oldest first (bracket.go)
+	demoN    int        // the demo seeding's cloid counter (demo.go)
 	nextOid  api.OrderID
 	nextTid  api.TradeID
 	nextTx   uint64

@@ -26,7 +26,7 @@ import (
 type ConsoleOptions struct {
 	headless.Connection
 	Config, Theme, LogFile, Profile string
-	Stats, NoStream                 bool
+	Stats, NoStream, Empty          bool
 	Seed                            int64
 }
 
@@ -101,6 +101,7 @@ func addConsoleFlags(root *cobra.Command, o *ConsoleOptions) {
 	fs.BoolVar(&o.Stats, "stats", false, "show frame time and messages per second in the status line")
 	fs.BoolVar(&o.NoStream, "no-stream", false, "do not use the exchange's WebSocket stream: poll only")
 	fs.Int64Var(&o.Seed, "seed", 0, "demo simulator seed (0: random)")
+	fs.BoolVar(&o.Empty, "empty", false, "start the demo with a bare wallet (no positions or orders)")
 	_ = root.RegisterFlagCompletionFunc("theme", cobra.FixedCompletions([]string{"dark", "light", "colorblind"}, cobra.ShellCompDirectiveNoFileComp))
 	_ = root.RegisterFlagCompletionFunc("network", cobra.FixedCompletions([]string{"mainnet", "testnet"}, cobra.ShellCompDirectiveNoFileComp))
 	_ = root.RegisterFlagCompletionFunc("action-type", cobra.FixedCompletions([]string{"number", "name"}, cobra.ShellCompDirectiveNoFileComp))

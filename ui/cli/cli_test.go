@@ -175,7 +175,7 @@ func TestEveryHelpListsExactlyTheFlagsItTakes(t *testing.T) {
 	}
 	for cmd, present := range map[string][]string{
 		"order": {"slippage", "json", "keystore", "agent-keystore", "account", "url", "config"}, "account": {"address", "user", "json"},
-		"": {"url", "network", "keystore", "seed", "no-stream", "theme", "version"}, "sim": {"listen", "fund", "faults"},
+		"": {"url", "network", "keystore", "seed", "empty", "no-stream", "theme", "version"}, "sim": {"listen", "fund", "faults"},
 	} {
 		for _, f := range present {
 			if !slices.Contains(listed[cmd], f) {

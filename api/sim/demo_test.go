@@ -1,0 +1,86 @@
+package sim
+
+import (
+	"testing"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/tradedesk/tradedesk/api"
+)
+
+// seededDemo is a moving simulator (makers quote, as in the demo) with bob's account seeded.
+func seededDemo(t *testing.T) (*env, *api.Client) {
+	t.Helper()
+	e := newEnv(t)
+	bob := e.client("bob")
+	if err := e.sim.SeedDemo(bob.Address()); err != nil {
+		t.Fatal(err)
+	}
+	return e, bob
+}
+
+// The seeded demo wallet holds a BTC-PERP long in profit with a position take-profit and stop,
+// an ETH-PERP short within 10% of its liquidation price (the positions pane's amber), and resting
+// orders including a bracket entry with its two children; the books still balance to the unit.
+// Guards a seed that writes a balance (the books would not balance) and a long bought at or
+// above the mark (no profit).
+func TestSeedDemo(t *testing.T) {
+	e, bob := seededDemo(t)
+	s := summary(t, bob)
+	byName := map[string]api.PositionSummary{}
+	for name, p := range s.PerpPositions {
+		byName[name] = p
+	}
+	btc, eth := byName["BTC-PERP"], byName["ETH-PERP"]
+	if len(btc.Legs) != 1 || !btc.Legs[0].Size.IsPositive() || !btc.Upnl.IsPositive() {
+		t.Errorf("BTC-PERP: want a long in profit, got %+v", btc)
+	}
+	if len(eth.Legs) != 1 || eth.Legs[0].Side == "" || !eth.LiquidationPrice.IsPositive() {
+		t.Fatalf("ETH-PERP: want a short with a liquidation price, got %+v", eth)
+	}
+	ts, err := bob.Ticker(ctx(), "ETH-PERP")
+	if err != nil || len(ts) != 1 {
+		t.Fatal(err)
+	}
+	dist := eth.LiquidationPrice.Sub(ts[0].MarkPrice).Div(ts[0].MarkPrice)
+	if !dist.IsPositive() || dist.GreaterThan(decimal.RequireFromString("0.1")) {
+		t.Errorf("ETH-PERP short: liquidation %s is %s of the mark %s away, want within 10%%", eth.LiquidationPrice, dist, ts[0].MarkPrice)
+	}
+	t.Logf("BTC-PERP long uPnL %s; ETH-PERP short liquidation %s, %s%% from the mark %s", btc.Upnl, eth.LiquidationPrice,
+		dist.Mul(decimal.NewFromInt(100)).StringFixed(2), ts[0].MarkPrice)
+	open := openOf(t, bob)
+	kinds := map[string]int{}
+	for _, o := range open {
+		kinds[o.Instrument+" "+o.Grouping+" "+o.Tpsl]++
+	}
+	want := map[string]int{"BTC-PERP  ": 1, "SOL-PERP  ": 1, "BTC-PERP position tp": 1, "BTC-PERP position sl": 1,
+		"SOL-PERP normal ": 1, "SOL-PERP normal tp": 1, "SOL-PERP normal sl": 1}
+	for k, n := range want {
+		if kinds[k] != n {
+			t.Errorf("open orders %q: %d, want %d (all: %v)", k, kinds[k], n, kinds)
+		}
+	}
+	if len(fills(t, bob)) == 0 {
+		t.Error("no fills")
+	}
+	b := checkBooks(t, e.sim)
+	checkFlows(t, b, map[string]decimal.Decimal{"USDC": DefaultDemoBalance.Mul(decimal.NewFromInt(2))}, nil)
+	e.sim.Advance(time.Minute) // the market moves on with it
+	checkBooks(t, e.sim)
+}
+
+// The same seed gives the same demo: positions and orders alike.
+func TestSeedDemoReproducible(t *testing.T) {
+	_, a := seededDemo(t)
+	_, b := seededDemo(t)
+	pa, pb := positions(t, a), positions(t, b)
+	if len(pa) != 2 || len(pa) != len(pb) {
+		t.Fatalf("positions %d and %d, want 2 each", len(pa), len(pb))
+	}
+	for i := range pa {
+		if !pa[i].Size.Equal(pb[i].Size) || !pa[i].EntryPrice.Equal(pb[i].EntryPrice) {
+			t.Errorf("position %d: %+v vs %+v", i, pa[i], pb[i])
+		}
+	}
+}
