@@ -374,16 +374,20 @@ func (s *Sim) wsSubscribe(c *wsClient, in rpcIn) {
 	if c.subs[topic] {
 		s.tapRemove(topic) // already subscribed: the tap counted it once
 	}
+	// The subscriber is counted before the engine's lock is released and before it is answered:
+	// publish skips the tap while nobody is counted, so a change made between the answer and the
+	// count (an order placed the moment the client saw the answer) was published only with the
+	// next change. pubMu keeps every fan-out behind the answer and the first state.
 	s.ws.pubMu.Lock()
+	if !c.subs[topic] {
+		c.subs[topic] = true
+		s.ws.join(c, topic)
+	}
 	s.mu.Unlock()
 	defer s.ws.pubMu.Unlock()
 	s.ws.reply(c, in.ID, map[string]any{"status": "subscribed", "channels": []string{topic}}, nil)
 	if len(first) > 0 {
 		s.ws.settle(c)
-	}
-	if !c.subs[topic] {
-		c.subs[topic] = true
-		s.ws.join(c, topic)
 	}
 	for _, d := range first {
 		if b, err := notificationFrame(topic, d); err == nil {
