@@ -86,6 +86,8 @@ func NewRoot(p *Program) *cobra.Command {
 	}
 	root.AddCommand(headless.NewCommands(p.Env)...)
 	root.AddCommand(versionCommand(p.Stdout), manCommand(root, p.Stdout))
+	groupCommands(root)
+	splitFlagHelp(root)
 	return root
 }
 
@@ -95,7 +97,7 @@ func addConsoleFlags(root *cobra.Command, o *ConsoleOptions) {
 	fs := root.Flags()
 	headless.AddConnectionFlags(fs, &o.Connection, true)
 	fs.StringVar(&o.Config, "config", "", "config `FILE` (default $XDG_CONFIG_HOME/tradedesk/config.toml)")
-	fs.StringVar(&o.Theme, "theme", "", "colour theme: dark, light or colorblind (NO_COLOR drops colour)")
+	headless.TextVar(fs, &o.Theme, "theme", "THEME", "", "colour theme: dark, light or colorblind (NO_COLOR drops colour)")
 	fs.StringVar(&o.LogFile, "log", "", "write a structured log to `FILE` (keys and signatures never logged)")
 	fs.StringVar(&o.Profile, "profile", "", "write a CPU profile of the session to `FILE` (and its live heap at the end to FILE.heap)")
 	fs.BoolVar(&o.Stats, "stats", false, "show frame time and messages per second in the status line")

@@ -74,18 +74,20 @@ func allCommands() [][]string {
 	return out
 }
 
-// listedFlags reads the long flags a help text lists under its Flags: heading.
+// listedFlags reads the long flags a help text lists under its two flag headings.
 func listedFlags(help string) []string {
-	_, flags, ok := strings.Cut(help, "\nFlags:\n")
-	if !ok {
-		return nil
-	}
-	if i := strings.Index(flags, "\n\n"); i >= 0 {
-		flags = flags[:i]
-	}
 	var names []string
-	for _, m := range regexp.MustCompile(`(?m)^\s+(?:-\w, )?--([a-z][a-z0-9-]*)`).FindAllStringSubmatch(flags, -1) {
-		names = append(names, m[1])
+	for _, heading := range []string{"\nFlags:\n", "\nConnection, account and output flags:\n"} {
+		_, flags, ok := strings.Cut(help, heading)
+		if !ok {
+			continue
+		}
+		if i := strings.Index(flags, "\n\n"); i >= 0 {
+			flags = flags[:i]
+		}
+		for _, m := range regexp.MustCompile(`(?m)^\s+(?:-\w, )?--([a-z][a-z0-9-]*)`).FindAllStringSubmatch(flags, -1) {
+			names = append(names, m[1])
+		}
 	}
 	return names
 }

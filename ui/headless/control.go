@@ -18,7 +18,7 @@ import (
 const DefaultAgentValidity = 30 * 24 * time.Hour
 
 func agentAddFlags(fs *flagSet, o *opts) {
-	fs.StringVar(&o.agentName, "name", "", "the agent's name, shown by agent list (e.g. desk-bot)")
+	fs.text(&o.agentName, "name", "NAME", "the agent's name, shown by agent list (e.g. desk-bot)")
 	fs.StringVar(&o.valid, "valid", "30d", "how long the agent may trade: `30d`, 12h, ... (at most 180d)")
 	fs.StringVar(&o.out, "out", "", "new `FILE` to write the agent's encrypted V3 keystore to (never overwritten)")
 }
@@ -28,7 +28,7 @@ func agentRevokeFlags(fs *flagSet, o *opts) {
 }
 
 func leverageFlags(fs *flagSet, o *opts) {
-	fs.StringVar(&o.instrument, "instrument", "", "perpetual to set the leverage of (name or id)")
+	fs.text(&o.instrument, "instrument", "SYM", "perpetual to set the leverage of (name or id)")
 	fs.IntVar(&o.leverage, "leverage", 0, "the new leverage, a whole number such as 10")
 	fs.BoolVar(&o.dryRun, "dry-run", false, "show what the change does to the margin, but do not send it")
 }

@@ -12,7 +12,7 @@ import (
 )
 
 func exportFlags(fs *flagSet, o *opts) {
-	fs.StringVar(&o.format, "format", "csv", "csv or json")
+	TextVar(fs.FlagSet, &o.format, "format", "FORMAT", "csv", "csv or json")
 	fs.StringVar(&o.output, "output", "", "write to `FILE` (default: standard output)")
 }
 

@@ -22,8 +22,6 @@ const (
 	gUser
 	// gJSON: --json.
 	gJSON
-	// gSlippage: --slippage, the market order's worst-price bound.
-	gSlippage
 )
 
 // The groups of the kinds of command.
@@ -37,6 +35,10 @@ const (
 	// ownerTrades need the account's own key: money movements, agents, broker approvals.
 	gOwnerTrade = gEndpoint | gKey | gJSON
 )
+
+// SharedFlag is the annotation of a shared flag (declared by a group, not by the command): the
+// help lists them apart from the command's own.
+const SharedFlag = "tradedesk-shared"
 
 // flagSet is a command's flags with the groups it takes.
 type flagSet struct {
@@ -55,14 +57,15 @@ func AddConnectionFlags(fs *pflag.FlagSet, c *Connection, account bool) {
 		g |= gKey | gAgent | gWatch
 	}
 	addConnection(&flagSet{FlagSet: fs, groups: g}, c)
+	fs.VisitAll(func(f *pflag.Flag) { _ = fs.SetAnnotation(f.Name, SharedFlag, []string{"yes"}) })
 }
 
 func addConnection(fs *flagSet, c *Connection) {
 	if fs.has(gEndpoint) {
 		fs.StringVar(&c.URL, "url", "", "exchange API base `URL` (plain http:// only for loopback unless --insecure)")
-		fs.StringVar(&c.Network, "network", "", "exchange network: mainnet or testnet")
+		fs.text(&c.Network, "network", "NAME", "exchange network: mainnet or testnet")
 		fs.BoolVar(&c.Insecure, "insecure", false, "allow a plain http:// URL that is not loopback")
-		fs.StringVar(&c.ActionType, "action-type", "", "how requests name their action: number (the official SDKs' form; default on mainnet and testnet) or name (the spec's; default on a custom --url)")
+		fs.text(&c.ActionType, "action-type", "FORM", "how requests name their action: number (the official SDKs' form; default on mainnet and testnet) or name (the spec's; default on a custom --url)")
 	}
 	if fs.has(gKey) {
 		fs.StringVar(&c.Keystore, "keystore", "", "encrypted V3 keystore `FILE` with the account's key (passphrase asked, or $TRADEDESK_PASSPHRASE)")
@@ -87,9 +90,6 @@ func addShared(fs *flagSet, o *opts) {
 	}
 	if fs.has(gJSON) {
 		fs.BoolVar(&o.json, "json", false, "print the raw records as JSON (a failure: {\"outcome\",\"exit_code\",\"error\"})")
-	}
-	if fs.has(gSlippage) {
-		fs.StringVar(&o.slippage, "slippage", "", "market order worst-price bound, as a fraction (0.01) or percent (1%); default 1%")
 	}
 }
 
@@ -132,4 +132,31 @@ func (r *runner) withDefaults() error {
 	}
 	r.o.conn = c
 	return nil
+}
+
+// named is a text flag whose help names its value by a placeholder (--side SIDE, not
+// --side string).
+type named struct {
+	p    *string
+	name string
+}
+
+// String implements pflag.Value.
+func (n named) String() string { return *n.p }
+
+// Set implements pflag.Value.
+func (n named) Set(s string) error { *n.p = s; return nil }
+
+// Type implements pflag.Value: the placeholder the help shows.
+func (n named) Type() string { return n.name }
+
+// TextVar declares a text flag whose help shows its value as placeholder (SYM, SIDE, ...).
+func TextVar(fs *pflag.FlagSet, p *string, name, placeholder, def, usage string) {
+	*p = def
+	fs.Var(named{p, placeholder}, name, usage)
+}
+
+// text declares a text flag with a placeholder on the command's flags.
+func (fs *flagSet) text(p *string, name, placeholder, usage string) {
+	TextVar(fs.FlagSet, p, name, placeholder, "", usage)
 }

@@ -16,9 +16,9 @@ import (
 )
 
 func moneyFlags(fs *flagSet, o *opts) {
-	fs.StringVar(&o.collateral, "collateral", "", "collateral symbol or id, e.g. USDC")
-	fs.StringVar(&o.amount, "amount", "", "amount to move, e.g. 10")
-	fs.StringVar(&o.from, "from", "spot", "balance to take it from: spot or derivative")
+	fs.text(&o.collateral, "collateral", "SYM", "collateral symbol or id, e.g. USDC")
+	fs.text(&o.amount, "amount", "N", "amount to move, e.g. 10")
+	TextVar(fs.FlagSet, &o.from, "from", "BALANCE", "spot", "balance to take it from: spot or derivative")
 	fs.BoolVar(&o.yes, "yes", false, "send it without asking (needed when stdin is not a terminal)")
 	fs.BoolVar(&o.dryRun, "dry-run", false, "check it and print what would move, but do not send it")
 }

@@ -1,6 +1,7 @@
 package headless
 
 import (
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -54,6 +55,16 @@ func TestLostAnswerIsLookedUp(t *testing.T) {
 	if len(orders) != 1 || orders[0].Cloid != cloid {
 		t.Fatalf("the order must be on the book exactly once: %+v", orders)
 	}
+
+	// With --json the same is one JSON object with the outcome word.
+	d.afterActing.Store(true)
+	again := "2f8fad5b-d9cb-469f-a165-70867728950e"
+	code, out, errs = h.run("order", "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.01", "--price", px, "--cloid", again, "--json")
+	var j lostFoundJSON
+	if err := json.Unmarshal([]byte(out), &j); code != 0 || err != nil || j.Outcome != "ok" || !j.AnswerLost || j.Cloid != again || j.Oid == 0 {
+		t.Fatalf("lost answer --json: exit %d, %+v (%v), stdout %q, stderr %q", code, j, err, out, errs)
+	}
+	h.ok("cancel", "--instrument", "BTC-PERP", "--cloid", again)
 
 	d.beforeActing.Store(true)
 	other := "1f8fad5b-d9cb-469f-a165-70867728950e"

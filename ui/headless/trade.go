@@ -14,34 +14,35 @@ import (
 )
 
 func orderCmdFlags(fs *flagSet, o *opts) {
-	fs.StringVar(&o.instrument, "instrument", "", "instrument name or id, e.g. BTC-PERP or 1")
-	fs.StringVar(&o.side, "side", "", "buy or sell")
-	fs.StringVar(&o.size, "size", "", "order size in the instrument's lots, e.g. 0.1")
-	fs.StringVar(&o.notional, "notional", "", "order value in USD instead of --size (rounded down to the lot)")
-	fs.StringVar(&o.price, "price", "", "limit price (a multiple of the tick size)")
+	fs.text(&o.instrument, "instrument", "SYM", "instrument name or id, e.g. BTC-PERP or 1")
+	fs.text(&o.side, "side", "SIDE", "buy or sell")
+	fs.text(&o.size, "size", "N", "order size in the instrument's lots, e.g. 0.1")
+	fs.text(&o.notional, "notional", "USD", "order value in USD instead of --size (rounded down to the lot)")
+	fs.text(&o.price, "price", "PX", "limit price (a multiple of the tick size)")
 	fs.BoolVar(&o.market, "market", false, "market order: fills now, up to the mid +/- --slippage")
-	fs.StringVar(&o.tif, "tif", "", "time in force: GTC (default), IOC or FOK")
+	fs.text(&o.slippage, "slippage", "BOUND", "market order worst-price bound, as a fraction (0.01) or percent (1%); default 1%")
+	fs.text(&o.tif, "tif", "TIF", "time in force: GTC (default), IOC or FOK")
 	fs.BoolVar(&o.reduceOnly, "reduce-only", false, "only reduce the position")
 	fs.BoolVar(&o.postOnly, "post-only", false, "only rest on the book (rejected if it would fill at once)")
 	fs.StringVar(&o.trigger, "trigger", "", "trigger price `PX` of a take-profit or stop-loss (needs --tpsl)")
-	fs.StringVar(&o.tpsl, "tpsl", "", "tp (take profit) or sl (stop loss), with --trigger")
-	fs.StringVar(&o.cloid, "cloid", "", "client order id (a UUID; default: a new one)")
+	fs.text(&o.tpsl, "tpsl", "KIND", "tp (take profit) or sl (stop loss), with --trigger")
+	fs.text(&o.cloid, "cloid", "ID", "client order id (a UUID; default: a new one)")
 	fs.BoolVar(&o.yes, "yes", false, "send an order the fat-finger guard flags (far from the mark, large, or a large market order)")
 	fs.BoolVar(&o.dryRun, "dry-run", false, "check the order and print it with its preview, but do not send it")
 }
 
 func cancelFlags(fs *flagSet, o *opts) {
-	fs.StringVar(&o.instrument, "instrument", "", "instrument name or id")
-	fs.StringVar(&o.oid, "oid", "", "exchange order id to cancel")
-	fs.StringVar(&o.cloid, "cloid", "", "client order id to cancel")
+	fs.text(&o.instrument, "instrument", "SYM", "instrument name or id")
+	fs.text(&o.oid, "oid", "N", "exchange order id to cancel")
+	fs.text(&o.cloid, "cloid", "ID", "client order id to cancel")
 }
 
 func cancelAllFlags(fs *flagSet, o *opts) {
-	fs.StringVar(&o.instrument, "instrument", "", "cancel only this instrument's orders")
+	fs.text(&o.instrument, "instrument", "SYM", "cancel only this instrument's orders")
 }
 
 func init() {
-	register(&command{name: "order", trades: true, groups: gAgentTrade | gSlippage, flags: orderCmdFlags, run: runOrder,
+	register(&command{name: "order", trades: true, groups: gAgentTrade, flags: orderCmdFlags, run: runOrder,
 		usage:   "--instrument SYM --side buy|sell (--size N | --notional USD) (--price PX | --market) [--tif GTC|IOC|FOK] [--reduce-only] [--post-only] [--trigger PX --tpsl tp|sl] [--cloid ID] [--yes] [--dry-run]",
 		summary: "Check an order against the instrument, the market and the account, then sign and send it."})
 	register(&command{name: "cancel", trades: true, groups: gAgentTrade, flags: cancelFlags, run: runCancel,
@@ -279,6 +280,16 @@ func previewOf(p state.Preview) previewJSON {
 	return out
 }
 
+// lostFoundJSON is order --json when the answer was lost and the lookup by cloid found the order.
+type lostFoundJSON struct {
+	Outcome    string      `json:"outcome"`
+	Sent       bool        `json:"sent"`
+	AnswerLost bool        `json:"answer_lost"`
+	Oid        api.OrderID `json:"oid"`
+	State      string      `json:"state"`
+	Cloid      string      `json:"cloid"`
+}
+
 // orderFailed explains a failed send. When the answer was lost the order may be on the exchange:
 // it is looked up by cloid, never sent again.
 func (r *runner) orderFailed(ctx context.Context, co state.CheckedOrder, err error) error {
@@ -291,6 +302,11 @@ func (r *runner) orderFailed(ctx context.Context, co state.CheckedOrder, err err
 		return withExit(ExitUnknown, fmt.Errorf("sent, outcome unknown: the answer was lost and the lookup failed (%v); check `tradedesk orders` for cloid %s before sending again", lerr, co.Wire.Cloid))
 	case found == nil:
 		return withExit(ExitUnavailable, fmt.Errorf("the answer was lost (%v) and cloid %s is not in open orders or history: the order was not placed", err, co.Wire.Cloid))
+	}
+	if r.o.json {
+		r.jsonDone = true
+		return writeJSON(r.env.Stdout, lostFoundJSON{Outcome: OutcomeWord(ExitOK), Sent: true, AnswerLost: true,
+			Oid: found.OrderID, State: text.Clean(found.State), Cloid: text.Clean(found.Cloid)})
 	}
 	fmt.Fprintf(r.env.Stdout, "the answer was lost, but the order is on the exchange: oid %d, state %s, cloid %s\n", found.OrderID, text.Clean(found.State), text.Clean(found.Cloid))
 	return nil
