@@ -139,7 +139,8 @@ func consoleSettings(o options, cfg fileConfig) (ui.Config, error) {
 		return ui.Config{}, err
 	}
 	return ui.Config{Keys: keys, Theme: theme, Intervals: intervals, Guard: guard, Watchlist: cfg.Watchlist, Stats: o.Stats,
-		NoFillBell: cfg.FillBell != nil && !*cfg.FillBell, DefaultSizes: sizes, LargeTrade: large}, nil
+		NoFillBell: cfg.FillBell != nil && !*cfg.FillBell, DefaultSizes: sizes, LargeTrade: large,
+		CommandHistory: ui.DefaultCommandHistory()}, nil
 }
 
 // startProfile starts the --profile CPU profile (nothing when path is empty); the function it

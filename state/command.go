@@ -497,3 +497,22 @@ func (c Command) String() string {
 	}
 	return strings.Join(w, " ")
 }
+
+// CommandVerb is the verb a command's first word means, if it is one.
+func CommandVerb(word string) (Verb, bool) {
+	v, ok := verbWords[strings.ToLower(word)]
+	return v, ok
+}
+
+// IsCommandNumber reports whether a word is written as a number (a size, a price, an order id or
+// a leverage) rather than an instrument; MarketWord whether it means "at market".
+func IsCommandNumber(word string) bool { return isNumberWord(strings.ToLower(word)) }
+
+// MarketWord reports whether word means "at market" in an order's price slot (mkt, market, m).
+func MarketWord(word string) bool { return marketWords[strings.ToLower(word)] }
+
+// ShortInstrumentName is how a trader types an instrument on the command line: a perpetual by its
+// coin in lower case (BTC-PERP: btc), any other instrument by its full name in lower case.
+func ShortInstrumentName(name string) string {
+	return strings.ToLower(strings.TrimSuffix(name, "-PERP"))
+}

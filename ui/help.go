@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/tradedesk/tradedesk/ui/common"
+	"github.com/tradedesk/tradedesk/ui/components/cmdline"
 )
 
 func newHelp(st *common.Styles) help.Model {
@@ -35,7 +36,7 @@ func (m *Model) globalHelp() []key.Binding {
 	k := m.keys
 	focus := k.FocusPane[0]
 	focus.SetHelp("1-"+string(rune('0'+min(len(m.slots), 9))), "focus pane")
-	return []key.Binding{k.NextPane, k.PrevPane, focus, k.Refresh, k.KillSwitch, k.Messages, k.Help, k.Quit}
+	return []key.Binding{k.NextPane, k.PrevPane, focus, k.CommandLine, k.Refresh, k.KillSwitch, k.Messages, k.Help, k.Quit}
 }
 
 // footerView is the focused pane's short help and the global keys; it is rebuilt after a key or
@@ -118,6 +119,13 @@ func (m *Model) renderHelp() {
 	head := []string{m.st.Accent.On("Keys — " + m.slots[m.focus].pane.Title()), ""}
 	m.help.Width = 0
 	body := packBlocks(m.help, groups, max(m.width-4, 10))
+	body = append(body, "")
+	for i, l := range cmdline.Grammar(m.keys.CommandLine.Help().Key) {
+		if i == 0 {
+			l = m.st.Accent.On(l)
+		}
+		body = append(body, l)
+	}
 	foot := []string{"", m.st.Muted.On("Tab moves between panes; in a form, between fields (Esc leaves it). ? or Esc closes.")}
 	if m.c.ReadOnly != "" {
 		foot = append(foot, m.st.Warn.On("Read-only: "+m.c.ReadOnly))

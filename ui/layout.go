@@ -314,8 +314,13 @@ func (m *Model) View() string {
 		body = overlay(body, m.lev.View(), m.width)
 	}
 	lines = append(lines, body...)
-	lines = append(lines, m.status.message(m, m.width))
-	lines = append(lines, m.footerView())
+	if m.cmdline.Active() {
+		line, hint := m.cmdline.View(m.width)
+		lines = append(lines, line, hint)
+	} else {
+		lines = append(lines, m.status.message(m, m.width))
+		lines = append(lines, m.footerView())
+	}
 	return strings.Join(lines, "\n")
 }
 

@@ -13,6 +13,7 @@ import (
 	"github.com/tradedesk/tradedesk/state"
 	"github.com/tradedesk/tradedesk/ui/action"
 	"github.com/tradedesk/tradedesk/ui/common"
+	"github.com/tradedesk/tradedesk/ui/components/cmdline"
 	"github.com/tradedesk/tradedesk/ui/components/depth"
 	"github.com/tradedesk/tradedesk/ui/components/ladder"
 	"github.com/tradedesk/tradedesk/ui/components/orderentry"
@@ -58,6 +59,9 @@ type Config struct {
 	DefaultSizes map[string]string
 	// LargeTrade is the notional from which the tape marks a print as large (zero: the default).
 	LargeTrade decimal.Decimal
+	// CommandHistory is the file the `:` command line keeps its history in ("": in memory only;
+	// main passes DefaultCommandHistory).
+	CommandHistory string
 	// AgentUntil is when the agent key the exchange client signs with expires (zero: not an
 	// agent, or unknown). The status line shows it and warns a day ahead.
 	AgentUntil time.Time
@@ -99,6 +103,7 @@ type Model struct {
 	messagesScroll int
 	dialog         *confirm.Dialog
 	lev            *leverage.Dialog // the leverage dialog (leverage.go), like dialog it takes every key
+	cmdline        *cmdline.Model   // the `:` command line (commandline.go): open, it takes every key
 	status         statusBar
 
 	feed *feed.Feed // the one scheduler: the root's polls and the panes' own requests
@@ -175,6 +180,7 @@ func New(cfg Config) *Model {
 	m.c = &common.Common{Store: cfg.Store, Styles: st, Keys: m.keys, Clock: cfg.Clock, Guard: cfg.Guard,
 		ReadOnly: readOnly, Account: cfg.Exchange.Address(), Feed: m.feed}
 	m.c.SetInstrument(cfg.Instrument)
+	m.cmdline = cmdline.New(st, m.keys, cfg.Store, cmdline.OpenHistory(cfg.CommandHistory))
 	m.addPolls()
 	m.streamOff = cfg.StreamOff
 	if cfg.Stream != nil {
@@ -350,7 +356,7 @@ func (m *Model) broadcast(msg tea.Msg) tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-// routeKey: an open dialog takes every key; then the help overlay; then a focused text input; then
+// routeKey: an open dialog takes every key; then the command line; then the help overlay; then a focused text input; then
 // the global bindings; then the focused pane.
 func (m *Model) routeKey(msg tea.KeyMsg) tea.Cmd {
 	k := m.keys
@@ -362,6 +368,10 @@ func (m *Model) routeKey(msg tea.KeyMsg) tea.Cmd {
 			return m.dialog.Close()
 		case m.lev != nil:
 			m.lev = nil
+			m.footerDirty = true
+			return nil
+		case m.cmdline.Active():
+			m.cmdline.Close()
 			m.footerDirty = true
 			return nil
 		case m.showHelp || m.showMessages:
@@ -378,6 +388,13 @@ func (m *Model) routeKey(msg tea.KeyMsg) tea.Cmd {
 	}
 	if m.lev != nil {
 		return m.lev.Update(msg)
+	}
+	if m.cmdline.Active() {
+		if key.Matches(msg, k.KillSwitch) { // it works anywhere, the command line too
+			m.cmdline.Close()
+			return m.killSwitch()
+		}
+		return m.commandKey(msg)
 	}
 	if m.showMessages {
 		switch {
@@ -423,6 +440,9 @@ func (m *Model) routeKey(msg tea.KeyMsg) tea.Cmd {
 			return nil
 		}
 		return tea.Quit
+	case key.Matches(msg, k.CommandLine):
+		m.cmdline.Open()
+		return nil
 	case key.Matches(msg, k.Messages):
 		m.showMessages = true
 		m.messagesScroll = 0

@@ -193,12 +193,8 @@ func (p *ordersPane) cancelSelected() tea.Cmd {
 	}
 	// x acts on the row under the cursor: the dialog names it, so a cursor the trader did not see
 	// (a monochrome terminal, a list that moved) cancels nothing unseen.
-	a := action.NewCancel(o)
-	a.Confirm = true
 	in, _ := p.Store.Instrument(o.Instrument)
-	a.Lines = []string{"Cancel this order?", fmt.Sprintf("  %s %s %s @ %s · order %d", state.SideText(o.Side),
-		common.FmtNum(o.Unfilled, in.SizeDecimals()), o.Instrument, common.FmtNum(o.LimitPrice, in.PriceDecimals()), o.OrderID)}
-	return action.Request(a)
+	return action.Request(action.NewCancelConfirmed(o, in))
 }
 
 func (p *ordersPane) cancelInstrument() tea.Cmd {
@@ -222,8 +218,7 @@ func (p *ordersPane) cancelAll() tea.Cmd {
 	if p.ReadOnly != "" {
 		return common.ReadOnlyNotice(p.ReadOnly, "cancel orders")
 	}
-	return action.Request(action.NewCancelAll("Cancel ALL open orders", fmt.Sprintf("cancel all %d open order(s)", len(p.orders)),
-		[]string{fmt.Sprintf("Cancel all %d open order(s) on every instrument?", len(p.orders))}))
+	return action.Request(action.NewCancelEverything(len(p.orders)))
 }
 
 func (p *ordersPane) cell(row, col int) (string, common.Paint) {

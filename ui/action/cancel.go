@@ -27,6 +27,23 @@ func NewCancel(o api.OrderRecord) *Action {
 	}
 }
 
+// NewCancelConfirmed cancels one open order after a confirmation that names it (the orders
+// pane's x, the command line's cancel): a cursor the trader did not see, or a mistyped id, cancels
+// nothing unseen.
+func NewCancelConfirmed(o api.OrderRecord, in state.Instrument) *Action {
+	a := NewCancel(o)
+	a.Confirm = true
+	a.Lines = []string{"Cancel this order?", fmt.Sprintf("  %s %s %s @ %s · order %d", state.SideText(o.Side),
+		common.FmtNum(o.Unfilled, in.SizeDecimals()), o.Instrument, common.FmtNum(o.LimitPrice, in.PriceDecimals()), o.OrderID)}
+	return a
+}
+
+// NewCancelEverything cancels all n open orders on every instrument, confirmed.
+func NewCancelEverything(n int) *Action {
+	return NewCancelAll("Cancel ALL open orders", fmt.Sprintf("cancel all %d open order(s)", n),
+		[]string{fmt.Sprintf("Cancel all %d open order(s) on every instrument?", n)})
+}
+
 // NewCancelInstrument cancels every open order on one instrument (n of them shown), confirmed.
 func NewCancelInstrument(id api.InstrumentID, name string, n int) *Action {
 	return &Action{

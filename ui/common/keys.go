@@ -17,8 +17,10 @@ type KeyMap struct {
 	// KillSwitch cancels every open order (confirmed); it acts even while a text field has focus.
 	KillSwitch key.Binding
 	// Messages shows the full text of the last errors and notices, with their times.
-	Messages  key.Binding
-	FocusPane [9]key.Binding
+	Messages key.Binding
+	// CommandLine opens the `:` command line (ui/components/cmdline).
+	CommandLine key.Binding
+	FocusPane   [9]key.Binding
 
 	// Lists (tickers, positions, orders).
 	Up, Down, PageUp, PageDown, Top, Bottom key.Binding
@@ -83,6 +85,7 @@ func keyActions() []keyAction {
 		{"refresh", "refresh now", "global", func(k *KeyMap) *key.Binding { return &k.Refresh }, ""},
 		{"messages", "messages", "global", func(k *KeyMap) *key.Binding { return &k.Messages }, ""},
 		{"kill_switch", "kill switch", "anywhere", func(k *KeyMap) *key.Binding { return &k.KillSwitch }, ""},
+		{"command_line", "command line", "global", func(k *KeyMap) *key.Binding { return &k.CommandLine }, ""},
 		{"up", "up", "list", func(k *KeyMap) *key.Binding { return &k.Up }, ""},
 		{"down", "down", "list", func(k *KeyMap) *key.Binding { return &k.Down }, ""},
 		{"page_up", "page up", "list", func(k *KeyMap) *key.Binding { return &k.PageUp }, ""},

@@ -1,0 +1,234 @@
+package ui
+
+import (
+	"net/http"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/tradedesk/tradedesk/api"
+	"github.com/tradedesk/tradedesk/state"
+	"github.com/tradedesk/tradedesk/ui/common"
+)
+
+// signedCounter counts the signed actions that reach the exchange (POST /exchange).
+type signedCounter struct {
+	next http.Handler
+	n    atomic.Int64
+}
+
+func (s *signedCounter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if strings.HasPrefix(r.URL.Path, "/exchange") {
+		s.n.Add(1)
+	}
+	s.next.ServeHTTP(w, r)
+}
+
+// command types line into the `:` command line and presses Enter.
+func (c *simConsole) command(t *testing.T, line string) {
+	t.Helper()
+	c.key(t, ":")
+	if !c.m.cmdline.Active() {
+		t.Fatalf(": did not open the command line")
+	}
+	c.typeText(t, line)
+	c.key(t, "enter")
+}
+
+// commandConfirmed runs a command and confirms its dialog (typing yes when the guard asks), then
+// checks that it settled without error.
+func (c *simConsole) commandConfirmed(t *testing.T, line string) {
+	t.Helper()
+	c.command(t, line)
+	if c.m.cmdline.Active() || c.m.dialog == nil {
+		t.Fatalf("%q: no confirmation (line open %v, error %q, notice %q)", line, c.m.cmdline.Active(), c.m.cmdline.Err(), c.m.notice)
+	}
+	if c.m.dialog.Action().Typed != "" {
+		c.typeText(t, c.m.dialog.Action().Typed)
+	}
+	c.key(t, "enter")
+	if c.m.dialog != nil || c.m.noticeLevel == common.LevelError {
+		t.Fatalf("%q: after confirming: dialog open %v, notice %q", line, c.m.dialog != nil, c.m.notice)
+	}
+}
+
+func (c *simConsole) openOrders(t *testing.T) []api.OrderRecord {
+	t.Helper()
+	pg, err := c.m.ex.OpenOrders(t.Context(), c.m.ex.Address(), api.PageParams{Page: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pg.Data
+}
+
+func (c *simConsole) position(t *testing.T, symbol string) api.Position {
+	t.Helper()
+	ps, err := c.m.ex.Positions(t.Context(), c.m.ex.Address())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range ps {
+		if p.Instrument == symbol {
+			return p
+		}
+	}
+	return api.Position{}
+}
+
+func ordersOn(os []api.OrderRecord, symbol string) []api.OrderRecord {
+	var out []api.OrderRecord
+	for _, o := range os {
+		if o.Instrument == symbol {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// TestCommandLineExamples drives each example of issue #13 through the `:` command line against
+// the simulator over HTTP, confirms it in the same dialog the form uses, and reads the exchange's
+// state after it: the limit order rests at its price and size, the market sell opens a short of
+// 2 ETH, the bracket is refused while brackets are not available (nothing signed), close flattens
+// the BTC position, cancel all eth takes the ETH orders and leaves BTC's, lev btc 5 sets 5x.
+// It fails if a command's side, size, price or instrument went astray, or if a command skipped the
+// confirmation.
+func TestCommandLineExamples(t *testing.T) {
+	sc := &signedCounter{}
+	c := newSimConsoleVia(t, 200, 60, false, func(h http.Handler) http.Handler { sc.next = h; return sc })
+	pump(t, c.m, c.m.Init())
+
+	c.commandConfirmed(t, "buy 0.1 btc 97000")
+	btc := ordersOn(c.openOrders(t), "BTC-PERP")
+	if len(btc) != 1 || btc[0].Side != api.SideBuy || !btc[0].LimitPrice.Equal(d("97000")) || !btc[0].Size.Equal(d("0.1")) {
+		t.Fatalf("buy 0.1 btc 97000: open BTC orders %+v", btc)
+	}
+
+	c.commandConfirmed(t, "sell 2 eth mkt")
+	if p := c.position(t, "ETH-PERP"); !p.Size.Equal(d("-2")) {
+		t.Fatalf("sell 2 eth mkt: ETH position %s, want -2", p.Size)
+	}
+
+	before := sc.n.Load()
+	c.command(t, "buy 500usd sol 185 tp 200 sl 180")
+	if !c.m.cmdline.Active() || !strings.Contains(c.m.cmdline.Err(), state.ErrBracketsUnavailable) || c.m.dialog != nil {
+		t.Fatalf("the bracket: line open %v, error %q, dialog %v", c.m.cmdline.Active(), c.m.cmdline.Err(), c.m.dialog != nil)
+	}
+	c.key(t, "esc")
+	if sc.n.Load() != before || len(ordersOn(c.openOrders(t), "SOL-PERP")) != 0 {
+		t.Fatalf("the refused bracket reached the exchange")
+	}
+
+	c.commandConfirmed(t, "buy 0.01 btc mkt")
+	if p := c.position(t, "BTC-PERP"); !p.Size.Equal(d("0.01")) {
+		t.Fatalf("buy 0.01 btc mkt: BTC position %s", p.Size)
+	}
+	c.commandConfirmed(t, "close btc")
+	if p := c.position(t, "BTC-PERP"); !p.Size.IsZero() {
+		t.Fatalf("close btc: BTC position %s is still open", p.Size)
+	}
+
+	c.commandConfirmed(t, "buy 0.1 eth 3300")
+	c.commandConfirmed(t, "b 0.2 eth 3310 post")
+	if n := len(ordersOn(c.openOrders(t), "ETH-PERP")); n != 2 {
+		t.Fatalf("two ETH orders placed, %d open", n)
+	}
+	c.commandConfirmed(t, "cancel all eth")
+	open := c.openOrders(t)
+	if n := len(ordersOn(open, "ETH-PERP")); n != 0 {
+		t.Fatalf("cancel all eth: %d ETH orders still open", n)
+	}
+	if n := len(ordersOn(open, "BTC-PERP")); n != 1 {
+		t.Fatalf("cancel all eth took the BTC order too: %d BTC orders open", n)
+	}
+
+	c.commandConfirmed(t, "lev btc 5")
+	lv, err := c.m.ex.InstrumentLeverage(t.Context(), "", "BTC-PERP")
+	if err != nil || !lv.Leverage.Equal(d("5")) {
+		t.Fatalf("lev btc 5: exchange leverage %s (%v)", lv.Leverage, err)
+	}
+
+	// cancel one order by naming its instrument (the only one open there).
+	c.commandConfirmed(t, "cancel btc")
+	if n := len(c.openOrders(t)); n != 0 {
+		t.Fatalf("cancel btc: %d orders still open", n)
+	}
+}
+
+// TestMalformedCommandsSignNothing: a malformed command, or one the checks refuse, stays in the
+// line with a message naming the word that is wrong, opens no confirmation and sends nothing to
+// the exchange (counted at the simulator's door). It fails if any refusal lets a request through
+// or names the wrong word.
+func TestMalformedCommandsSignNothing(t *testing.T) {
+	sc := &signedCounter{}
+	c := newSimConsoleVia(t, 200, 60, false, func(h http.Handler) http.Handler { sc.next = h; return sc })
+	pump(t, c.m, c.m.Init())
+	cases := []struct{ line, want string }{
+		{"purchase 0.1 btc 97000", `word 1 "purchase": not a command`},
+		{"buy abc btc 97000", `word 2 "abc": the size is not a number`},
+		{"buy 0.1 btcx 97000", `word 3 "btcx": unknown instrument`},
+		{"buy 0.1 btc 97000.05", `word 4 "97000.05": price 97000.05 is not a multiple of the tick size 0.1`},
+		{"buy 0.00001 btc 97000", `word 2 "0.00001": size 0.00001 is not a multiple of the lot size`},
+		{"sell 2 eth", "give a price, or mkt"},
+		{"sell 2 eth mkt now", `word 5 "now": unexpected word`},
+		{"buy 500usd sol 185 tp 200 sl 180", `word 5 "tp": ` + state.ErrBracketsUnavailable},
+		{"close sol", `word 2 "sol": no open position on SOL-PERP`},
+		{"cancel 424242", `word 2 "424242": no open order has this id`},
+		{"cancel all", "no open orders to cancel"},
+		{"lev btc 500", `word 3 "500": 500x is over the 50x`},
+		{"lev eth/usdc 2", `word 2 "eth/usdc": ETH/USDC is a spot pair`},
+		{"lev 0", `word 2 "0": leverage is a whole number from 1`},
+		{"buy 1 all 5", `word 3 "all": expected an instrument`},
+	}
+	for _, tc := range cases {
+		c.command(t, tc.line)
+		if !c.m.cmdline.Active() || c.m.dialog != nil || !strings.Contains(c.m.cmdline.Err(), tc.want) {
+			t.Errorf("%q: line open %v, dialog %v, error %q; want %q", tc.line, c.m.cmdline.Active(), c.m.dialog != nil, c.m.cmdline.Err(), tc.want)
+		}
+		if v := c.m.View(); !strings.Contains(v, "✗ "+tc.want[:min(len(tc.want), 40)]) {
+			t.Errorf("%q: the screen does not show the refusal:\n%s", tc.line, v)
+		}
+		c.key(t, "esc")
+	}
+	if n := sc.n.Load(); n != 0 {
+		t.Fatalf("%d signed requests reached the exchange", n)
+	}
+	if n := len(c.openOrders(t)); n != 0 {
+		t.Fatalf("%d orders open after refused commands", n)
+	}
+}
+
+// TestCommandAndFormConfirmTheSameOrder: the command line and the order form build one order the
+// same way: for the same limit buy the confirmation shows the same lines (instrument, side, price,
+// size, notional, fee, margin, utilization, liquidation estimate), all but the client id. It fails
+// if the command line computed its own order or preview.
+func TestCommandAndFormConfirmTheSameOrder(t *testing.T) {
+	c := newSimConsole(t, 200, 60, false)
+	pump(t, c.m, c.m.Init())
+	_, cmd := c.m.Update(common.InstrumentMsg{Symbol: "BTC-PERP", Side: api.SideBuy, Focus: true})
+	pump(t, c.m, cmd)
+	c.typeText(t, "97000")
+	c.key(t, "down")
+	c.typeText(t, "0.1")
+	c.key(t, "enter")
+	if c.m.dialog == nil {
+		t.Fatalf("the form opened no confirmation (notice %q)", c.m.notice)
+	}
+	form := c.m.dialog.Action().Lines
+	c.key(t, "esc", "esc")
+	c.command(t, "buy 0.1 btc 97000")
+	if c.m.dialog == nil {
+		t.Fatalf("the command opened no confirmation (%q)", c.m.cmdline.Err())
+	}
+	line := c.m.dialog.Action().Lines
+	if len(form) != len(line) {
+		t.Fatalf("form %d lines, command %d:\n%s\n--\n%s", len(form), len(line), strings.Join(form, "\n"), strings.Join(line, "\n"))
+	}
+	for i := range form {
+		if strings.HasPrefix(form[i], "Client id") {
+			continue
+		}
+		if form[i] != line[i] {
+			t.Errorf("line %d: form %q, command %q", i, form[i], line[i])
+		}
+	}
+}

@@ -1,0 +1,45 @@
+package cmdline
+
+import (
+	"github.com/tradedesk/tradedesk/state"
+	"github.com/tradedesk/tradedesk/ui/action"
+	"github.com/tradedesk/tradedesk/ui/common"
+	"github.com/tradedesk/tradedesk/ui/dialogs/leverage"
+)
+
+// Action is the signed action of a checked command: the very constructor the order form, the
+// positions pane, the orders pane and the leverage dialog use, so a command is confirmed, sent,
+// looked up when its answer is lost and read back exactly as theirs are.
+func Action(p state.CommandPlan, st *common.Styles) *action.Action {
+	switch p.Command.Verb {
+	case state.VerbBuy, state.VerbSell:
+		return action.NewOrder(action.KindPlace, p.Order, st)
+	case state.VerbClose:
+		return action.NewOrder(action.KindClose, p.Order, st)
+	case state.VerbCancel:
+		switch {
+		case p.Command.All && p.Command.Instrument == "":
+			return action.NewCancelEverything(len(p.Cancel))
+		case p.Command.All:
+			return action.NewCancelInstrument(p.Instrument.ID, p.Instrument.Name, len(p.Cancel))
+		}
+		return action.NewCancelConfirmed(p.Cancel[0], p.Instrument)
+	}
+	return leverageAction(p.Leverage, st)
+}
+
+// leverageAction is the leverage dialog's action, confirmed with the dialog's figures: in the
+// dialog the trader saw them before Enter; on the command line the confirmation shows them.
+func leverageAction(c state.LeverageChange, st *common.Styles) *action.Action {
+	a := leverage.NewAction(c)
+	a.Confirm = true
+	a.Lines = []string{
+		st.Bold.On("LEVERAGE " + c.Instrument.Name + " " + c.Current.String() + "x -> " + c.New.String() + "x"),
+		"",
+		"In force     " + c.Current.String() + "x",
+		"Tier maximum " + c.Max.String() + "x",
+		"",
+		st.Good.On(c.Effect()),
+	}
+	return a
+}

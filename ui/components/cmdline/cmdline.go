@@ -1,0 +1,180 @@
+// Package cmdline is the console's `:` command line: one line, read by the command grammar in
+// state (state.ParseCommand, Store.PlanCommand), with completion of commands, instruments and
+// keywords (Tab) and a history kept in the state directory (↑ ↓). A command that passes becomes
+// the same signed action the order form, the positions and orders panes or the leverage dialog
+// build (Action), and goes through the pipeline and its confirmation like theirs; a command that
+// does not is refused in the line, naming the word that is wrong, and nothing is signed.
+package cmdline
+
+import (
+	"strings"
+
+	"github.com/charmbracelet/bubbles/cursor"
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/textinput"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/tradedesk/tradedesk/api/text"
+	"github.com/tradedesk/tradedesk/state"
+	"github.com/tradedesk/tradedesk/ui/action"
+	"github.com/tradedesk/tradedesk/ui/common"
+)
+
+// Model is the command line. It is closed until Open; while open it takes every key.
+type Model struct {
+	st    *common.Styles
+	keys  *common.KeyMap
+	store *state.Store
+	input textinput.Model
+	open  bool
+	hist  *History
+
+	// errText is why the last Enter was refused ("" when it was not, or the line changed since).
+	errText string
+	// The completion being cycled: the candidates for the word at cands' start, and which is shown.
+	cands  []string
+	candAt int
+	stem   string // the line before the word being completed
+}
+
+// New is a closed command line over store; hist keeps its lines (see OpenHistory).
+func New(st *common.Styles, keys *common.KeyMap, store *state.Store, hist *History) *Model {
+	m := &Model{st: st, keys: keys, store: store, hist: hist}
+	m.input = textinput.New()
+	m.input.Prompt = ":"
+	m.input.CharLimit = state.MaxCommandLen
+	m.input.Cursor.SetMode(cursor.CursorStatic)
+	return m
+}
+
+// Open shows an empty line with the cursor in it.
+func (m *Model) Open() {
+	m.open = true
+	m.input.SetValue("")
+	m.input.Focus()
+	m.errText, m.cands = "", nil
+	m.hist.Rewind()
+}
+
+// Active reports whether the line is open (it then takes every key).
+func (m *Model) Active() bool { return m.open }
+
+// Value is the line as typed.
+func (m *Model) Value() string { return m.input.Value() }
+
+// Err is why the last Enter was refused ("" when it was not).
+func (m *Model) Err() string { return m.errText }
+
+// Close hides the line; what was typed stays in the history only if it was entered.
+func (m *Model) Close() {
+	m.open = false
+	m.input.Blur()
+}
+
+// Update handles a key while the line is open. current is the instrument a command without one
+// acts on; guard is the fat-finger guard every order is checked with.
+func (m *Model) Update(msg tea.KeyMsg, current string, guard state.Guard) tea.Cmd {
+	switch {
+	case key.Matches(msg, m.keys.Dismiss):
+		m.Close()
+		return nil
+	case msg.Type == tea.KeyEnter:
+		return m.enter(current, guard)
+	case msg.Type == tea.KeyTab:
+		m.complete()
+		return nil
+	case msg.Type == tea.KeyUp:
+		m.setLine(m.hist.Back(m.input.Value()))
+		return nil
+	case msg.Type == tea.KeyDown:
+		m.setLine(m.hist.Forward())
+		return nil
+	}
+	before := m.input.Value()
+	m.input, _ = m.input.Update(msg)
+	if m.input.Value() != before {
+		m.errText, m.cands = "", nil
+	}
+	return nil
+}
+
+func (m *Model) setLine(s string) {
+	m.input.SetValue(s)
+	m.input.CursorEnd()
+	m.errText, m.cands = "", nil
+}
+
+// enter reads the line: a refusal stays in the line with its reason; a command that passes closes
+// the line and is asked of the pipeline.
+func (m *Model) enter(current string, guard state.Guard) tea.Cmd {
+	line := strings.TrimSpace(m.input.Value())
+	if line == "" {
+		m.Close()
+		return nil
+	}
+	m.hist.Add(line)
+	m.hist.Rewind()
+	cmd, err := state.ParseCommand(line)
+	if err == nil {
+		var plan state.CommandPlan
+		plan, err = m.store.PlanCommand(cmd, current, guard)
+		if err == nil {
+			m.Close()
+			return action.Request(Action(plan, m.st))
+		}
+	}
+	// The message may quote what was typed: never a key, never a control character.
+	m.errText = text.Clean(text.HideKeys(err.Error()))
+	return common.Notice(common.LevelError, "command not sent: "+m.errText)
+}
+
+// View is the line and, under it, the refusal, the completions offered or the grammar's hint, each
+// fitted to width.
+func (m *Model) View(width int) (line, hint string) {
+	m.input.Width = max(width-3, 10)
+	line = common.FitStyled(m.input.View(), width)
+	switch {
+	case m.errText != "":
+		hint = m.st.Danger.On("✗ " + m.errText)
+	case len(m.cands) > 1:
+		hint = m.st.Muted.On("Tab: " + strings.Join(m.cands, " "))
+	default:
+		hint = m.st.Muted.On(Usage(m.input.Value()) + " · Tab completes · ↑↓ history · Esc")
+	}
+	return line, common.FitStyled(hint, width)
+}
+
+// Usage is the grammar of the command being typed (of every command before one is named).
+func Usage(line string) string {
+	words := strings.Fields(line)
+	if len(words) > 0 {
+		if u, ok := verbUsage[strings.ToLower(words[0])]; ok {
+			return u
+		}
+	}
+	return "buy|sell SIZE [INSTR] PRICE|mkt · close INSTR · cancel ID|INSTR|all [INSTR] · lev [INSTR] N"
+}
+
+var (
+	orderUsage = " SIZE|500usd [INSTRUMENT] PRICE|mkt [tp PRICE] [sl PRICE] [post] [reduce] [ioc|fok]"
+	verbUsage  = map[string]string{
+		"buy": "buy" + orderUsage, "b": "b" + orderUsage, "long": "long" + orderUsage,
+		"sell": "sell" + orderUsage, "s": "s" + orderUsage, "short": "short" + orderUsage,
+		"close": "close [INSTRUMENT]: the whole position, reduce-only at market", "c": "c [INSTRUMENT]: close the whole position",
+		"cancel": "cancel ORDER-ID | INSTRUMENT (its one order) | all [INSTRUMENT]", "x": "x ORDER-ID | INSTRUMENT | all [INSTRUMENT]",
+		"lev": "lev [INSTRUMENT] N: set the perpetual's leverage", "leverage": "leverage [INSTRUMENT] N",
+	}
+)
+
+// Grammar is the command line's grammar for the help overlay (opened with the key open).
+func Grammar(open string) []string {
+	return []string{
+		"Command line (" + open + "): Tab completes, ↑ ↓ history, Enter checks it and asks to confirm, Esc closes",
+		"  buy|sell SIZE [INSTRUMENT] PRICE|mkt [tp PRICE] [sl PRICE] [post] [reduce] [gtc|ioc|fok]",
+		"      buy 0.1 btc 97000 · sell 2 eth mkt · buy 500usd sol 185 tp 200 sl 180 · s 0.5 97100",
+		"  close [INSTRUMENT]                       close btc: the whole position, reduce-only at market",
+		"  cancel ORDER-ID | INSTRUMENT | all [INSTRUMENT]   cancel all eth · cancel 1234 · cancel all",
+		"  lev [INSTRUMENT] N                       lev btc 5",
+		"  SIZE: base units (0.1) or USD (500usd, $500). INSTRUMENT: a coin is its perpetual (btc),",
+		"  a full name (BTC-PERP, ETH/USDC) picks spot; left out, the current instrument. b s c x: buy sell close cancel.",
+	}
+}

@@ -1,0 +1,172 @@
+package cmdline
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/shopspring/decimal"
+	"github.com/tradedesk/tradedesk/api"
+	"github.com/tradedesk/tradedesk/state"
+	"github.com/tradedesk/tradedesk/ui/action"
+	"github.com/tradedesk/tradedesk/ui/common"
+	"github.com/tradedesk/tradedesk/ui/common/commontest"
+)
+
+func d(s string) decimal.Decimal { return decimal.RequireFromString(s) }
+
+// testStore has BTC-PERP, ETH-PERP, SOL-PERP and ETH/USDC, a BTC position and two ETH orders.
+func testStore() *state.Store {
+	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	s := state.New(func() time.Time { return now })
+	perp := func(id int, name, tick, lot string) api.PerpInstrument {
+		return api.PerpInstrument{ID: api.InstrumentID(id), Name: name, TickSize: d(tick), LotSize: d(lot), MinNotionalUSD: d("10"), MaxLeverage: d("50")}
+	}
+	s.Apply(state.InstrumentsMsg{Instruments: api.Instruments{
+		Perps: []api.PerpInstrument{perp(1, "BTC-PERP", "0.1", "0.001"), perp(2, "ETH-PERP", "0.01", "0.01"), perp(3, "SOL-PERP", "0.001", "0.01")},
+		Spot:  []api.SpotInstrument{{ID: 101, Name: "ETH/USDC", TickSize: d("0.01"), LotSize: d("0.0001")}},
+	}})
+	s.Apply(state.TickersMsg{Tickers: []api.Ticker{
+		{Symbol: "BTC-PERP", MarkPrice: d("97000"), MidPrice: d("97000"), BestBidPrice: d("96999.9"), BestAskPrice: d("97000.1")},
+		{Symbol: "ETH-PERP", MarkPrice: d("3400"), MidPrice: d("3400"), BestBidPrice: d("3399.99"), BestAskPrice: d("3400.01")},
+	}})
+	s.Apply(state.AccountMsg{Summary: api.AccountSummary{TotalAccountEquity: d("100000"), MarginBalance: d("100000"), AvailableBalance: d("100000")}})
+	s.Apply(state.PositionsMsg{Positions: []api.Position{{Instrument: "BTC-PERP", InstrumentID: 1, Size: d("0.5"), EntryPrice: d("96000"), Leverage: d("10"), MarginMode: "cross"}}})
+	s.Apply(state.OrdersMsg{Orders: []api.OrderRecord{
+		{OrderID: 7, Instrument: "ETH-PERP", InstrumentID: 2, Side: "b", LimitPrice: d("3300"), Size: d("1"), Unfilled: d("1"), State: api.StateOpen},
+		{OrderID: 8, Instrument: "ETH-PERP", InstrumentID: 2, Side: "b", LimitPrice: d("3200"), Size: d("1"), Unfilled: d("1"), State: api.StateOpen},
+	}})
+	return s
+}
+
+func newLine(t *testing.T, hist *History) *Model {
+	t.Helper()
+	keys := commontest.Keys(t)
+	return New(common.NewStyles(commontest.Theme), &keys, testStore(), hist)
+}
+
+func typeIn(m *Model, s string) {
+	for _, r := range s {
+		m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}}, "", state.DefaultGuard())
+	}
+}
+
+func press(m *Model, k tea.KeyType) tea.Cmd {
+	return m.Update(tea.KeyMsg{Type: k}, "", state.DefaultGuard())
+}
+
+// TestCompletion: Tab completes commands, instruments as typed on the line (btc, eth/usdc), the
+// market word and keywords; close offers the instruments with a position, cancel those with
+// orders; several candidates are listed and Tab cycles them. It fails if a completion offers a
+// word the grammar would refuse in that place.
+func TestCompletion(t *testing.T) {
+	m := newLine(t, OpenHistory(""))
+	cases := []struct{ typed, want string }{
+		{"bu", "buy "},
+		{"buy 0.1 bt", "buy 0.1 btc "},
+		{"buy 0.1 btc 97000 p", "buy 0.1 btc 97000 post "},
+		{"sell 2 eth m", "sell 2 eth mkt "},
+		{"close ", "close btc "},
+		{"cancel all ", "cancel all eth "},
+		{"lev s", "lev sol "},
+	}
+	for _, tc := range cases {
+		m.Open()
+		typeIn(m, tc.typed)
+		press(m, tea.KeyTab)
+		if m.Value() != tc.want {
+			t.Errorf("%q + Tab = %q, want %q", tc.typed, m.Value(), tc.want)
+		}
+	}
+	m.Open()
+	typeIn(m, "buy 1 eth")
+	press(m, tea.KeyTab)
+	if _, hint := m.View(120); m.Value() != "buy 1 eth" || !strings.Contains(hint, "eth eth/usdc") {
+		t.Fatalf("two candidates: %q, hint %q", m.Value(), hint)
+	}
+	press(m, tea.KeyTab)
+	first := m.Value()
+	press(m, tea.KeyTab)
+	if first != "buy 1 eth" || m.Value() != "buy 1 eth/usdc" {
+		t.Errorf("cycling: %q then %q", first, m.Value())
+	}
+	if got := Candidates(testStore(), []string{"lev"}); strings.Contains(strings.Join(got, " "), "/") {
+		t.Errorf("lev offers a spot pair: %v", got)
+	}
+}
+
+// TestHistoryKeptInItsFile: lines entered are appended to the history file (0600) and read back by
+// the next console; ↑ and ↓ walk them and come back to the line being typed; a line holding what
+// looks like a key is never written. It fails if history is not persisted or leaks a key.
+func TestHistoryKeptInItsFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "state", "tradedesk", "command_history")
+	m := newLine(t, OpenHistory(path))
+	for _, l := range []string{"buy 0.1 btc 96000", "lev btc 5", "buy 1 btc 0x" + strings.Repeat("ab", 32)} {
+		m.Open()
+		typeIn(m, l)
+		press(m, tea.KeyEnter)
+	}
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(raw) != "buy 0.1 btc 96000\nlev btc 5\n" {
+		t.Fatalf("history file %q", raw)
+	}
+	if fi, _ := os.Stat(path); fi.Mode().Perm() != 0o600 {
+		t.Errorf("history file mode %v", fi.Mode().Perm())
+	}
+	m2 := newLine(t, OpenHistory(path))
+	m2.Open()
+	typeIn(m2, "sel")
+	press(m2, tea.KeyUp)
+	a := m2.Value()
+	press(m2, tea.KeyUp)
+	b := m2.Value()
+	press(m2, tea.KeyDown)
+	press(m2, tea.KeyDown)
+	if a != "lev btc 5" || b != "buy 0.1 btc 96000" || m2.Value() != "sel" {
+		t.Errorf("walk: %q, %q, back to %q", a, b, m2.Value())
+	}
+}
+
+// TestEnterSendsOnlyWhatPasses: a command that passes closes the line and asks the pipeline for
+// the action (a confirmed order, a confirmed cancel, a confirmed leverage change); one that does
+// not keeps the line open with the wrong word named and asks for nothing.
+func TestEnterSendsOnlyWhatPasses(t *testing.T) {
+	m := newLine(t, OpenHistory(""))
+	for _, tc := range []struct {
+		line string
+		kind action.Kind
+	}{
+		{"buy 0.1 btc 96500", action.KindPlace},
+		{"close btc", action.KindClose},
+		{"cancel all eth", action.KindCancelInstrument},
+		{"x 7", action.KindCancel},
+		{"cancel all", action.KindCancelAll},
+		{"lev eth 5", action.KindControl},
+	} {
+		m.Open()
+		typeIn(m, tc.line)
+		cmd := press(m, tea.KeyEnter)
+		if m.Active() || cmd == nil {
+			t.Fatalf("%q: line open %v, error %q", tc.line, m.Active(), m.Err())
+		}
+		req, ok := cmd().(action.RequestMsg)
+		if !ok || req.Act.Kind != tc.kind || !req.Act.Confirm {
+			t.Fatalf("%q: %+v", tc.line, req.Act)
+		}
+	}
+	m.Open()
+	typeIn(m, "buy 0.1 btc 96500.05")
+	cmd := press(m, tea.KeyEnter)
+	if !m.Active() || !strings.HasPrefix(m.Err(), `word 4 "96500.05"`) {
+		t.Fatalf("off tick: open %v, %q", m.Active(), m.Err())
+	}
+	if msg, ok := cmd().(common.NoticeMsg); !ok || msg.Level != common.LevelError {
+		t.Fatalf("off tick asked for %T", cmd())
+	}
+}
