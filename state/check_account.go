@@ -32,7 +32,7 @@ func (c *checker) account() {
 	c.out.Preview.MarginRequired = need.Margin
 	c.out.Preview.FeeReserve = need.Fee
 	c.out.Preview.UtilizationAfter = MarginUtilizationAfter(c.s.account(), need.Margin.Sub(c.released(pos, signed)))
-	c.out.Preview.LiquidationEstimate = c.liquidation(pos, signed, lev)
+	c.out.Preview.LiquidationEstimate = c.liquidation(pos, signed, lev, c.ref)
 	c.fillMargin(rule, pos)
 	if !need.Grows() {
 		return
@@ -174,14 +174,15 @@ func (c *checker) affordable(max decimal.Decimal) decimal.Decimal {
 	return max
 }
 
-// liquidation estimates the liquidation price of the position the order leaves.
-func (c *checker) liquidation(pos api.Position, signed, lev decimal.Decimal) decimal.Decimal {
+// liquidation estimates the liquidation price of the position an order of signed size at price px
+// leaves.
+func (c *checker) liquidation(pos api.Position, signed, lev, px decimal.Decimal) decimal.Decimal {
 	inst := c.out.Instrument
 	q := pos.Size.Add(signed)
 	if q.IsZero() {
 		return decimal.Zero
 	}
-	entry := resultingEntry(pos.Size, pos.EntryPrice, signed, c.ref)
+	entry := resultingEntry(pos.Size, pos.EntryPrice, signed, px)
 	notional := Notional(q, entry)
 	mm := inst.MaintenanceMargin(notional)
 	equity := MarginRequired(notional, lev)

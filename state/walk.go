@@ -18,10 +18,19 @@ type BookWalk struct {
 	// the trader (positive: worse than the mid), in percent and in ticks.
 	SlippagePct   decimal.Decimal
 	SlippageTicks decimal.Decimal
-	// FillMargin and FillUtilization are the initial margin and the account's utilization (percent)
-	// after what will really fill (perpetuals; zero otherwise).
+	// Fills, Rests and Cancelled split the order's size by what becomes of it as the book stands:
+	// filled at once, left resting at its price (a GTC limit's remainder), cancelled (a market or
+	// IOC order's remainder; all of a FOK order the book cannot fill whole).
+	Fills, Rests, Cancelled decimal.Decimal
+	// FillCost is what fills at once, priced level by level (the sum of size x price): the fee's
+	// notional, exact where Fills x AvgPrice would carry the average's rounding.
+	FillCost decimal.Decimal
+	// FillMargin, FillUtilization and FillLiquidation are the initial margin, the account's
+	// utilization (percent) and the estimated liquidation price after what fills at once
+	// (perpetuals; zero otherwise).
 	FillMargin      decimal.Decimal
 	FillUtilization decimal.Decimal
+	FillLiquidation decimal.Decimal
 }
 
 // Short reports whether the book cannot fill all of size within the order's price.
@@ -61,7 +70,7 @@ func (s *Store) walkBook(symbol, side string, size, limit, tick decimal.Decimal)
 	}
 	w := BookWalk{Known: true, Mid: b.bids[0].Price.Add(b.asks[0].Price).Div(two)}
 	taken, cost := walkLevels(levels, buy, size, limit)
-	w.Fillable = taken
+	w.Fillable, w.FillCost = taken, cost
 	if !taken.IsPositive() {
 		return w
 	}
@@ -88,7 +97,9 @@ func (c *checker) walk() {
 	}
 	inst := c.out.Instrument
 	w := c.s.walkBook(inst.Name, c.side, c.size, c.price, inst.TickSize)
+	c.split(&w)
 	c.out.Preview.Walk = w
+	c.fillFee()
 	if !w.Short(c.size) {
 		return
 	}
@@ -98,6 +109,34 @@ func (c *checker) walk() {
 		return
 	}
 	c.warn(c.shortWords(w))
+}
+
+// split divides the order's size into what fills at once, what rests and what is cancelled.
+func (c *checker) split(w *BookWalk) {
+	w.Fills = decimal.Min(w.Fillable, c.size)
+	rest := c.size.Sub(w.Fills)
+	switch {
+	case !rest.IsPositive():
+	case c.out.Wire.Tif == api.TifFOK: // all or nothing: the book cannot fill it whole
+		w.Fills, w.FillCost, w.Cancelled = decimal.Zero, decimal.Zero, c.size
+	case c.in.Type == Limit && c.out.Wire.Tif == api.TifGTC:
+		w.Rests = rest
+	default:
+		w.Cancelled = rest
+	}
+}
+
+// fillFee is the fee of what the order really does when the book cannot fill it whole: the taker
+// rate on what fills at once, at the book's prices, and the maker rate on what rests at the
+// order's price; what is cancelled pays nothing. (When the book fills it all the fee stays on the
+// whole notional at the taker rate, takerOrMaker's.)
+func (c *checker) fillFee() {
+	w := c.out.Preview.Walk
+	if !w.Short(c.size) {
+		return
+	}
+	f := c.s.feesFor(c.out.Instrument)
+	c.out.Preview.Fee = f.Estimate(w.FillCost, true).Add(f.Estimate(Notional(w.Rests, c.price), false))
 }
 
 // shortWords says what becomes of the part of the order the book cannot fill.
@@ -119,20 +158,28 @@ func (c *checker) shortWords(w BookWalk) string {
 	return have + ": " + rest + " would not fill and be cancelled (IOC)"
 }
 
-// fillMargin is the margin and utilization after what the book will really fill, by the same
-// rule as the whole order's (api.MarginOrder), on the fillable size.
+// fillMargin is the margin, utilization and liquidation estimate after what the book will really
+// fill at once, by the same rules as the whole order's (api.MarginOrder, released, liquidation),
+// on the size that fills (zero for a FOK order the book cannot fill whole).
 func (c *checker) fillMargin(rule api.MarginOrder, pos api.Position) {
 	w := &c.out.Preview.Walk
-	if !w.Known || c.in.ReduceOnly {
+	if !w.Known {
 		return
 	}
-	rule.Size = w.Fillable
-	signed := w.Fillable
+	signed := w.Fills
 	if c.side == api.SideSell {
 		signed = signed.Neg()
 	}
-	w.FillMargin = rule.Need().Margin
+	if !c.in.ReduceOnly {
+		rule.Size = w.Fills
+		w.FillMargin = rule.Need().Margin
+	}
 	w.FillUtilization = MarginUtilizationAfter(c.s.account(), w.FillMargin.Sub(c.released(pos, signed)))
+	entry := w.AvgPrice
+	if !entry.IsPositive() {
+		entry = c.ref
+	}
+	w.FillLiquidation = c.liquidation(pos, signed, rule.Leverage, entry)
 }
 
 // Words is the walk in one line, as the form, the confirmation and `order --dry-run` say it:

@@ -115,7 +115,7 @@ func TestPlaceAndCancelOrderThroughTheUI(t *testing.T) {
 	if errs := form.Errors(); len(errs) > 0 {
 		t.Fatalf("valid order has errors: %v", errs)
 	}
-	if v := c.m.View(); !strings.Contains(v, "Notional 950.00 USD") {
+	if v := c.m.View(); !strings.Contains(v, "Notional    950.00 USD") {
 		t.Errorf("no preview of the notional:\n%s", v)
 	}
 	c.key(t, "enter")

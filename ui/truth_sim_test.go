@@ -294,7 +294,7 @@ func TestCloseAndRestingNeedNoTypedConfirmation(t *testing.T) {
 		t.Fatalf("x did not open the confirmation: %q", c.m.notice)
 	}
 	v := c.m.View()
-	if !strings.Contains(v, "0.00% after") {
+	if !strings.Contains(v, "Util. after  0.00%") {
 		t.Errorf("the close does not preview the utilization after it:\n%s", v)
 	}
 	if !strings.Contains(v, "market-order limit") {

@@ -131,20 +131,13 @@ func NewOrder(kind Kind, c state.CheckedOrder, st *common.Styles) *Action {
 		"Price        " + priceText(c),
 		"Size         " + wireNum(w.Size, c.Instrument.SizeDecimals()),
 		"In force     " + strings.Join(append([]string{w.Tif}, state.FlagTexts(w.ReduceOnly, w.PostOnly)...), ", "),
-		"",
-		"Notional     " + common.FmtNum(c.Preview.Notional, 2) + " USD",
-		"Fee (est.)   " + state.FormatUSDFee(c.Preview.Fee) + " USD",
-		"Margin req.  " + common.FmtNum(c.Preview.MarginRequired, 2) + " USD",
-		"Utilization  " + state.FormatPercent(c.Preview.UtilizationAfter, 2) + " after",
 	}
-	if c.Preview.LiquidationEstimate.IsPositive() {
-		lines = append(lines, "Liq. est.    "+common.FmtNum(c.Preview.LiquidationEstimate, c.Instrument.PriceDecimals()))
+	rows := c.PreviewRows() // the rows the order form shows: the same figures, one computation
+	if len(rows) > 0 {
+		lines = append(lines, "")
 	}
-	if b := c.Preview.Walk.Words(c.Size, c.Instrument); b != "" {
-		lines = append(lines, "Book fills   "+b)
-		if wk := c.Preview.Walk; wk.Short(c.Size) && !c.Instrument.Spot {
-			lines = append(lines, "If so        margin "+common.FmtNum(wk.FillMargin, 2)+" USD, "+state.FormatPercent(wk.FillUtilization, 2)+" used after")
-		}
+	for _, r := range rows {
+		lines = append(lines, common.Pad(r.Label, 13)+r.Value)
 	}
 	lines = append(lines, "Client id    "+w.Cloid)
 	for _, warn := range c.Warnings {

@@ -81,21 +81,26 @@ func TestPartialFillFollowUpSaysFees(t *testing.T) {
 }
 
 // TestConfirmationSaysWhatTheBookFills: a market order the book cannot fill whole says, before
-// it is signed, how much fills and the margin and utilization of that fill. Guards: the walk's
-// line dropped, the margin line shown for a walk that fills it all.
+// it is signed, how much fills and the margin and utilization of that fill (state.PreviewRows, the
+// rows the form shows). Guards: the walk's line dropped, the fill's margin shown for a walk that
+// fills it all, the whole order's margin shown when only part fills.
 func TestConfirmationSaysWhatTheBookFills(t *testing.T) {
 	st := common.NewStyles(commontest.Theme)
 	d := decimal.RequireFromString
 	c := state.CheckedOrder{Size: d("9"), Instrument: state.Instrument{Name: "BTC-PERP", TickSize: d("0.1"), LotSize: d("0.0001")},
 		Wire: api.OrderWire{Side: api.SideBuy, Size: "9", Price: "98000", Tif: api.TifIOC, IsMarket: true}}
+	c.Preview = state.Preview{Notional: d("873000"), Taker: true, MarginRequired: d("88200"), Leverage: d("10"), UtilizationAfter: d("88.2")}
 	c.Preview.Walk = state.BookWalk{Known: true, Fillable: d("1.1268"), AvgPrice: d("97216.6"), Mid: d("97000"),
-		FillMargin: d("10954.4"), FillUtilization: d("10.98")}
+		Fills: d("1.1268"), Cancelled: d("7.8732"), FillMargin: d("10954.4"), FillUtilization: d("10.98")}
 	lines := strings.Join(NewOrder(KindPlace, c, st).Lines, "\n")
-	if !strings.Contains(lines, "Book fills   1.1268 of 9.0000, avg 97,216.60") || !strings.Contains(lines, "If so        margin 10,954.40 USD, 10.98% used after") {
-		t.Fatalf("confirmation:\n%s", lines)
+	for _, want := range []string{"Book fills   1.1268 of 9.0000, avg 97,216.60", "Margin       10,954.40 USD at 10x, on the 1.1268 that fills",
+		"Util. after  10.98%", "(taker on the 1.1268 that fills)"} {
+		if !strings.Contains(lines, want) {
+			t.Fatalf("confirmation does not say %q:\n%s", want, lines)
+		}
 	}
-	c.Preview.Walk.Fillable = d("9")
-	if lines = strings.Join(NewOrder(KindPlace, c, st).Lines, "\n"); strings.Contains(lines, "If so") {
-		t.Fatalf("a whole fill says 'If so':\n%s", lines)
+	c.Preview.Walk.Fillable, c.Preview.Walk.Fills, c.Preview.Walk.Cancelled = d("9"), d("9"), d("0")
+	if lines = strings.Join(NewOrder(KindPlace, c, st).Lines, "\n"); strings.Contains(lines, "that fills") || !strings.Contains(lines, "Margin       88,200.00 USD at 10x") {
+		t.Fatalf("a whole fill:\n%s", lines)
 	}
 }

@@ -44,6 +44,11 @@ func (p *Pane) draw() string {
 	for len(lines) < p.height {
 		lines = append(lines, strings.Repeat(" ", p.width))
 	}
+	if len(lines) > p.height && p.height > 1 {
+		// What does not fit is said to be there, never silently cut: the confirmation shows it all.
+		more := len(lines) - p.height + 1
+		lines = append(lines[:p.height-1], common.FitStyled(st.Muted.On("  … "+strconv.Itoa(more)+" more lines: the review shows them all"), p.width))
+	}
 	return strings.Join(lines[:p.height], "\n")
 }
 
@@ -176,18 +181,12 @@ func (p *Pane) previewLines() []string {
 		out = append(out, line)
 	}
 	c := p.checked
-	if c.Preview.Notional.IsZero() {
-		return append(out, st.Muted.On(common.Pad("  preview appears when price and size are valid", p.width)))
+	rows := c.PreviewRows()
+	if len(rows) == 0 {
+		return append(out, common.Wrapped(st.Muted, "preview appears when price and size are valid", "  ", p.width)...)
 	}
-	out = append(out,
-		"  Notional "+common.Pad(common.FmtNum(c.Preview.Notional, 2)+" USD", 17)+"Fee "+state.FormatUSDFee(c.Preview.Fee)+feeKind(c.Preview),
-		"  Margin   "+common.Pad(common.FmtNum(c.Preview.MarginRequired, 2)+" USD"+levText(c.Preview), 17)+"Util. after "+common.UtilPaint(st, c.Preview.UtilizationAfter).On(state.FormatPercent(c.Preview.UtilizationAfter, 1)),
-	)
-	if c.Preview.LiquidationEstimate.IsPositive() {
-		out = append(out, "  Liq. est. "+common.FmtNum(c.Preview.LiquidationEstimate, c.Instrument.PriceDecimals()))
-	}
-	if b := c.Preview.Walk.Words(c.Size, c.Instrument); b != "" {
-		out = append(out, common.Wrapped(st.Muted, "  Book fills "+b, "  ", p.width)...)
+	for _, r := range rows {
+		out = append(out, p.rowLines(r)...)
 	}
 	for _, w := range c.Warnings {
 		out = append(out, common.Wrapped(st.Warn, "! "+w, "  ", p.width)...) // wrapped, never cut (#24)
@@ -195,16 +194,18 @@ func (p *Pane) previewLines() []string {
 	return out
 }
 
-func levText(pv state.Preview) string {
-	if !pv.Leverage.IsPositive() || !pv.MarginRequired.IsPositive() {
-		return ""
+// rowLines is one figure of the preview (state.PreviewRows, the rows the confirmation shows too):
+// its label, then its value wrapped under itself, never cut.
+func (p *Pane) rowLines(r state.PreviewRow) []string {
+	const indent = 2 + previewLabel
+	var paint common.Paint // no codes
+	if r.Label == state.RowUtilization {
+		paint = common.UtilPaint(p.Styles, r.Pct)
 	}
-	return " @" + pv.Leverage.String() + "x"
+	lines := common.Wrapped(paint, r.Value, strings.Repeat(" ", indent), p.width)
+	lines[0] = "  " + common.Pad(r.Label, previewLabel) + strings.TrimLeft(lines[0], " ")
+	return lines
 }
 
-func feeKind(pv state.Preview) string {
-	if pv.Taker {
-		return " (taker)"
-	}
-	return " (maker)"
-}
+// previewLabel is the width of the preview's labels.
+const previewLabel = 12

@@ -1,0 +1,106 @@
+package state
+
+import (
+	"github.com/shopspring/decimal"
+	"github.com/tradedesk/tradedesk/api"
+)
+
+// Labels of the preview's rows (the order form and the confirmation show the same rows).
+const (
+	RowNotional    = "Notional"
+	RowFee         = "Fee (est.)"
+	RowMargin      = "Margin"
+	RowCost        = "Cost"
+	RowUtilization = "Util. after"
+	RowLiquidation = "Liq. est."
+	RowBook        = "Book fills"
+)
+
+// PreviewRow is one figure of an order's preview, in words: its label and its value.
+type PreviewRow struct {
+	Label string
+	Value string
+	// Pct is the utilization the value says (RowUtilization only), for the pane to colour.
+	Pct decimal.Decimal
+}
+
+// PreviewRows is a checked order's preview as the order form and the confirmation both show it,
+// so the two never differ: the notional; the fee, maker when a limit order cannot cross and taker
+// otherwise, saying which; the margin and the utilization after; the estimated liquidation price
+// ("none" when the account's equity covers a fall to zero); and for an order that takes liquidity,
+// what the book fills. When the book cannot fill a market, IOC or FOK order whole, the fee, margin,
+// utilization and liquidation price are those of what fills, and the rows say so.
+func (c CheckedOrder) PreviewRows() []PreviewRow {
+	p, in := c.Preview, c.Instrument
+	if p.Notional.IsZero() {
+		return nil
+	}
+	rows := []PreviewRow{
+		{Label: RowNotional, Value: FormatPrice(p.Notional, 2) + " USD"},
+		{Label: RowFee, Value: FormatUSDFee(p.Fee) + " USD (" + c.feeWords() + ")"},
+	}
+	if in.Spot {
+		if c.Wire.Side == api.SideBuy {
+			rows = append(rows, PreviewRow{Label: RowCost, Value: FormatPrice(p.MarginRequired, 2) + " USD with the fee"})
+		}
+		return c.bookRow(rows)
+	}
+	margin, util, liq := p.MarginRequired, p.UtilizationAfter, p.LiquidationEstimate
+	w := p.Walk
+	marginText := FormatPrice(margin, 2) + " USD" + levWords(p)
+	if c.partial() {
+		margin, util, liq = w.FillMargin, w.FillUtilization, w.FillLiquidation
+		marginText = FormatPrice(margin, 2) + " USD" + levWords(p) + ", on the " + FormatSize(w.Fills, in.SizeDecimals()) + " that fills"
+		if !w.Fills.IsPositive() {
+			marginText = FormatPrice(margin, 2) + " USD: nothing fills"
+		}
+	}
+	liqText := "none"
+	if liq.IsPositive() {
+		liqText = FormatPrice(liq, in.PriceDecimals())
+	}
+	rows = append(rows,
+		PreviewRow{Label: RowMargin, Value: marginText},
+		PreviewRow{Label: RowUtilization, Value: FormatPercent(util, 2), Pct: util},
+		PreviewRow{Label: RowLiquidation, Value: liqText},
+	)
+	return c.bookRow(rows)
+}
+
+// partial reports whether the book cannot fill the order whole and the rest is cancelled (a
+// market, IOC or FOK order): its figures are then those of what fills.
+func (c CheckedOrder) partial() bool {
+	return c.Preview.Walk.Known && c.Preview.Walk.Cancelled.IsPositive()
+}
+
+// bookRow adds what the book fills of an order that takes liquidity.
+func (c CheckedOrder) bookRow(rows []PreviewRow) []PreviewRow {
+	if b := c.Preview.Walk.Words(c.Size, c.Instrument); b != "" {
+		rows = append(rows, PreviewRow{Label: RowBook, Value: b})
+	}
+	return rows
+}
+
+// feeWords says which rate the fee is at, and on what when the book cannot fill the order whole.
+func (c CheckedOrder) feeWords() string {
+	p, w, sd := c.Preview, c.Preview.Walk, c.Instrument.SizeDecimals()
+	switch {
+	case !p.Taker:
+		return "maker"
+	case !w.Short(c.Size):
+		return "taker"
+	case !w.Fills.IsPositive():
+		return "taker; nothing fills"
+	case w.Rests.IsPositive():
+		return "taker on the " + FormatSize(w.Fills, sd) + " that fills, maker on the " + FormatSize(w.Rests, sd) + " that rests"
+	}
+	return "taker on the " + FormatSize(w.Fills, sd) + " that fills"
+}
+
+// levWords is " at 10x" when the order needs margin at a leverage.
+func levWords(p Preview) string {
+	if !p.Leverage.IsPositive() || !p.MarginRequired.IsPositive() {
+		return ""
+	}
+	return " at " + p.Leverage.String() + "x"
+}

@@ -1,0 +1,115 @@
+package state
+
+import (
+	"strings"
+	"testing"
+)
+
+// rowValue is the value of the preview row labelled label ("" when there is none).
+func rowValue(rows []PreviewRow, label string) string {
+	for _, r := range rows {
+		if r.Label == label {
+			return r.Value
+		}
+	}
+	return ""
+}
+
+// TestPreviewFeeOnWhatFills (#17): when walkStore's book cannot fill a buy of 0.5 (it fills 0.3 for
+// 15,002.05 USD: 0.1 at 50,000.5 and 0.2 at 50,010), the fee is on what really happens: the taker
+// rate (0.045%) on the 0.3 that fills at once, the maker rate (0.015%) on a GTC limit's 0.2 that
+// rests, nothing on what is cancelled; a FOK fills nothing and pays nothing. Mutations it kills:
+// the fee left on the whole size (11.25 for the market order), the maker part dropped or charged
+// at the taker rate, a FOK charged for the part the book holds, the rest of an IOC charged.
+func TestPreviewFeeOnWhatFills(t *testing.T) {
+	s := walkStore(t)
+	market := mustCheck(t, s, OrderIntent{Instrument: "BTC-PERP", Side: "buy", Type: Market, Size: "0.5"}, DefaultGuard())
+	checkDec(t, "market fee", market.Preview.Fee, "6.7509225") // 15,002.05 x 0.045%
+	w := market.Preview.Walk
+	checkDec(t, "market fills", w.Fills, "0.3")
+	checkDec(t, "market cancelled", w.Cancelled, "0.2")
+	checkDec(t, "market rests", w.Rests, "0")
+	for tif, want := range map[string]string{
+		"GTC": "8.2512225", // + 0.2 x 50,010 x 0.015%
+		"IOC": "6.7509225",
+		"FOK": "0",
+	} {
+		co := mustCheck(t, s, OrderIntent{Instrument: "BTC-PERP", Side: "buy", Type: Limit, Price: "50010", Size: "0.5", Tif: tif}, DefaultGuard())
+		checkDec(t, tif+" fee", co.Preview.Fee, want)
+	}
+	// A market order the book fills whole keeps the fee on its notional at the taker rate.
+	whole := mustCheck(t, s, OrderIntent{Instrument: "BTC-PERP", Side: "sell", Type: Market, Size: "0.2"}, DefaultGuard())
+	checkDec(t, "whole fee", whole.Preview.Fee, "4.5") // 0.2 x 50,000 x 0.045%
+}
+
+// TestPreviewMarginOnWhatFills (#17): the margin, utilization and liquidation estimate the
+// preview shows for a market order the book cannot fill whole are those of the 0.3 that fills
+// (0.3 x 50,500 (the rule values a market buy at its worst price) / 10 = 1,515 USD; (600 + 1,515) /
+// 12,000 = 17.63% used after) and the rows say so; a FOK that fills nothing needs no margin and
+// leaves the utilization at 5%. Mutations it kills: the fill margin on the whole size (2,525), the
+// FOK's on the size the book holds, the rows showing the whole order's figures when it is partial.
+func TestPreviewMarginOnWhatFills(t *testing.T) {
+	s := walkStore(t)
+	co := mustCheck(t, s, OrderIntent{Instrument: "BTC-PERP", Side: "buy", Type: Market, Size: "0.5"}, DefaultGuard())
+	w := co.Preview.Walk
+	checkDec(t, "fill margin", w.FillMargin, "1515")
+	checkDec(t, "fill utilization", w.FillUtilization, "17.625")
+	checkDec(t, "whole margin", co.Preview.MarginRequired, "2525")
+	rows := co.PreviewRows()
+	if got := rowValue(rows, RowMargin); got != "1,515.00 USD at 10x, on the 0.300 that fills" {
+		t.Errorf("margin row %q", got)
+	}
+	if got := rowValue(rows, RowUtilization); got != "17.63%" {
+		t.Errorf("utilization row %q", got)
+	}
+	if got := rowValue(rows, RowFee); got != "6.75 USD (taker on the 0.300 that fills)" {
+		t.Errorf("fee row %q", got)
+	}
+	liq := "none"
+	if w.FillLiquidation.IsPositive() {
+		liq = FormatPrice(w.FillLiquidation, 1)
+	}
+	if got := rowValue(rows, RowLiquidation); got != liq {
+		t.Errorf("liquidation row %q, want the fill's %q", got, liq)
+	}
+
+	fok := mustCheck(t, s, OrderIntent{Instrument: "BTC-PERP", Side: "buy", Type: Limit, Price: "50010", Size: "0.5", Tif: "FOK"}, DefaultGuard())
+	checkDec(t, "FOK fill margin", fok.Preview.Walk.FillMargin, "0")
+	checkDec(t, "FOK fill utilization", fok.Preview.Walk.FillUtilization, "5")
+	rows = fok.PreviewRows()
+	if got := rowValue(rows, RowMargin); got != "0.00 USD: nothing fills" || rowValue(rows, RowUtilization) != "5.00%" {
+		t.Errorf("FOK rows %+v", rows)
+	}
+
+	// A GTC limit whose rest rests keeps the whole order's margin (the resting part reserves it).
+	gtc := mustCheck(t, s, OrderIntent{Instrument: "BTC-PERP", Side: "buy", Type: Limit, Price: "50010", Size: "0.5"}, DefaultGuard())
+	rows = gtc.PreviewRows()
+	if got := rowValue(rows, RowMargin); got != "2,500.50 USD at 10x" || !strings.Contains(rowValue(rows, RowFee), "maker on the 0.200 that rests") {
+		t.Errorf("GTC rows %+v", rows)
+	}
+}
+
+// TestPreviewRowsSayMakerOrTaker (#13): a limit order that cannot cross pays the maker rate and
+// the rows say "maker"; one that crosses (the book fills it whole) says "taker"; post-only is maker;
+// a perp always has a liquidation row ("none" when the equity covers a fall to zero). Mutations it
+// kills: the words swapped, the liquidation row left out when there is no price.
+func TestPreviewRowsSayMakerOrTaker(t *testing.T) {
+	s := walkStore(t)
+	for _, tc := range []struct {
+		in   OrderIntent
+		want string
+	}{
+		{limitBuy("BTC-PERP", "49000", "0.1"), "0.74 USD (maker)"},   // 4,900 x 0.015%
+		{limitBuy("BTC-PERP", "50000.5", "0.1"), "2.25 USD (taker)"}, // 5,000.05 x 0.045%
+		{OrderIntent{Instrument: "BTC-PERP", Side: "buy", Type: Limit, Price: "49000", Size: "0.1", PostOnly: true}, "0.74 USD (maker)"},
+	} {
+		co := mustCheck(t, s, tc.in, DefaultGuard())
+		rows := co.PreviewRows()
+		if got := rowValue(rows, RowFee); got != tc.want {
+			t.Errorf("%+v: fee row %q, want %q", tc.in, got, tc.want)
+		}
+		if rowValue(rows, RowLiquidation) == "" {
+			t.Errorf("%+v: no liquidation row: %+v", tc.in, rows)
+		}
+	}
+}
