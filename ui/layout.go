@@ -614,7 +614,8 @@ func (m *Model) layoutWide(bodyY, bodyH int) {
 		m.layoutColumn(colLeft, rect{0, bodyY, leftW, bodyH})
 		return
 	}
-	topH := bodyH * 2 / 3
+	// two thirds, less if the positions and open orders under it would not both fit
+	topH := max(min(bodyH*2/3, bodyH-2*minPaneHeight), 2*minPaneHeight)
 	m.layoutColumn(colMid, rect{leftW, bodyY, midW, topH})
 	var top, under []*slot
 	for _, s := range m.slotsIn(colLeft) {

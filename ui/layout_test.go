@@ -41,4 +41,21 @@ func TestDepthBesideFormFrom120(t *testing.T) {
 		}
 		assertSize(t, c.m.View(), sz[0], sz[1])
 	}
+	// short (120x30): the depth pane is a group beside the form, and positions and open orders
+	// both still show under it (guards a top part of two thirds that pushed the orders out)
+	c.m.Update(tea.WindowSizeMsg{Width: 120, Height: 30})
+	if c.m.slots[1].hidden || c.m.slots[2].hidden || c.m.depthSlot().hidden {
+		t.Errorf("120x30: positions hidden %v, orders hidden %v, depth hidden %v", c.m.slots[1].hidden, c.m.slots[2].hidden, c.m.depthSlot().hidden)
+	}
+	assertSize(t, c.m.View(), 120, 30)
+}
+
+// depthSlot is the depth pane's slot.
+func (m *Model) depthSlot() *slot {
+	for _, s := range m.slots {
+		if s.pane == m.depth {
+			return s
+		}
+	}
+	return nil
 }
