@@ -198,6 +198,10 @@ func TestConsoleFlagsKeepWorking(t *testing.T) {
 	if c := r.console; r.code != 0 || c == nil || !c.NoStream || c.Seed != 7 || c.Theme != "light" || c.URL != "http://127.0.0.1:1/" || !c.Stats {
 		t.Fatalf("console flags: exit %d %q, %+v", r.code, r.errOut, r.console)
 	}
+	r = runLine(t, headless.Env{}, "--empty")
+	if r.code != 0 || !r.console.Empty {
+		t.Fatalf("--empty: %+v", r.console)
+	}
 	r = runLine(t, headless.Env{}, "--agent-keystore", "a.json", "--account", "0xabc", "--address", "0xdef")
 	if r.code != 0 || r.console.AgentKeystore != "a.json" || r.console.Address != "0xdef" {
 		t.Fatalf("account flags: %+v", r.console)
@@ -326,11 +330,9 @@ func TestExitCodesAgainstTheSimulator(t *testing.T) {
 		t.Errorf("the order whose answer was lost is not on the exchange: %s", r.out)
 	}
 
-	// A usage error: an unknown flag, and a missing value.
-	r = h.run("order", "--colour", "red")
-	if r.code != headless.ExitUsage || !strings.Contains(r.errOut, "unknown flag: --colour") {
-		t.Errorf("usage: exit %d %q", r.code, r.errOut)
-	}
+	// A usage error: an unknown flag (refused by the parser), and a missing value (by the command).
+	r = h.run("order", "--colour", "red", "--json")
+	check("unknown flag", r, headless.ExitUsage, "usage", "unknown flag: --colour")
 	r = h.run("order", "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.01", "--json")
 	check("usage", r, headless.ExitUsage, "usage", "give --price PX")
 
@@ -384,6 +386,17 @@ func TestCompletionScripts(t *testing.T) {
 	r = runLine(t, headless.Env{}, "__complete", "export", "")
 	if !strings.Contains(r.out, "fills\t") || !strings.Contains(r.out, "history\t") {
 		t.Errorf("export: %q", r.out)
+	}
+}
+
+// TestHelpCommand: tradedesk help CMD is CMD --help.
+func TestHelpCommand(t *testing.T) {
+	for _, cmd := range [][]string{{"order"}, {"agent", "add"}, {"sim"}, {"completion", "fish"}} {
+		help := runLine(t, headless.Env{}, append([]string{"help"}, cmd...)...)
+		flag := runLine(t, headless.Env{}, append(slices.Clone(cmd), "--help")...)
+		if help.code != 0 || help.out != flag.out || !strings.Contains(help.out, "tradedesk "+strings.Join(cmd, " ")) {
+			t.Errorf("help %v: exit %d\n%s\nwant\n%s", cmd, help.code, help.out, flag.out)
+		}
 	}
 }
 

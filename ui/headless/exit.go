@@ -161,8 +161,27 @@ func Execute(ctx context.Context, root *cobra.Command, args []string, stderr io.
 		}
 		return x.Code
 	}
-	fmt.Fprintf(text.NewWriter(stderr, true), "%s: %s%s; run %s --help\n", cmd.CommandPath(), oneLine(err.Error()), flagHint(err), cmd.CommandPath())
+	msg := oneLine(err.Error()) + flagHint(err)
+	fmt.Fprintf(text.NewWriter(stderr, true), "%s: %s; run %s --help\n", cmd.CommandPath(), msg, cmd.CommandPath())
+	if asksJSON(args) {
+		// A script that asked for JSON gets the outcome as JSON, whatever stopped the line.
+		_ = writeJSON(text.NewWriter(root.OutOrStdout(), false), failureJSON{Outcome: OutcomeWord(ExitUsage), ExitCode: ExitUsage,
+			Command: strings.TrimPrefix(cmd.CommandPath(), "tradedesk "), Error: text.HideKeys(text.Clean(msg))})
+	}
 	return ExitUsage
+}
+
+// asksJSON reports whether --json is among the flags of args.
+func asksJSON(args []string) bool {
+	for _, a := range args {
+		switch a {
+		case "--":
+			return false
+		case "--json", "-json", "--json=true", "-json=true":
+			return true
+		}
+	}
+	return false
 }
 
 // flagHints say why a command does not take a flag that others take.
