@@ -85,7 +85,8 @@ const (
 	KindCancelAll
 	KindTransfer
 	KindAmend
-	KindControl // leverage, broker approvals: their Read is ControlRead
+	KindControl      // leverage, broker approvals: their Read is ControlRead
+	KindPositionTpsl // a position's take-profit and stop-loss (NewPositionTpsl)
 )
 
 // Action is one signed action a pane asks the root model to run through the pipeline

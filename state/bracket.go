@@ -1,0 +1,254 @@
+package state
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/shopspring/decimal"
+	"github.com/tradedesk/tradedesk/api"
+	"github.com/tradedesk/tradedesk/api/text"
+)
+
+// Field names of a bracket's legs in FieldError.Field.
+const (
+	FieldTakeProfit = "takeprofit"
+	FieldStopLoss   = "stoploss"
+)
+
+// TpslSlippage bounds the market order a take-profit or stop-loss fires: it fills up to 5% past
+// its trigger (the simulator's own default bound for a market order).
+var TpslSlippage = decimal.RequireFromString("0.05")
+
+// BracketIntent is an order with a take-profit and a stop-loss attached, as the trader typed it.
+// Each leg is empty (none), a price ("200"), a distance from the entry price in percent ("2%") or
+// in ticks ("40t"). The form and the command line build one and check it with CheckBracket.
+type BracketIntent struct {
+	Entry                OrderIntent
+	TakeProfit, StopLoss string
+}
+
+// HasLegs reports whether the trader asked for a take-profit or a stop-loss.
+func (b BracketIntent) HasLegs() bool {
+	return strings.TrimSpace(b.TakeProfit) != "" || strings.TrimSpace(b.StopLoss) != ""
+}
+
+// CheckedBracket is a bracket that passed CheckBracket: its entry (checked as any order), the
+// legs' trigger prices (zero when absent), the orders to sign in one placeOrder, and what the
+// take-profit would gain and the stop-loss lose at their triggers, fees left out.
+type CheckedBracket struct {
+	Entry        CheckedOrder
+	Ref          decimal.Decimal // the entry price the legs are measured from (the mark for a market entry)
+	TP, SL       decimal.Decimal
+	Reward, Risk decimal.Decimal // USD at the take-profit and at the stop-loss
+	Wires        []api.OrderWire
+}
+
+// RewardRisk is reward over risk (2 means the take-profit gains twice what the stop loses);
+// zero when a leg is missing.
+func (c CheckedBracket) RewardRisk() decimal.Decimal {
+	if !c.Risk.IsPositive() || !c.Reward.IsPositive() {
+		return decimal.Zero
+	}
+	return c.Reward.DivRound(c.Risk, 2)
+}
+
+// CheckBracket checks an entry with its take-profit and stop-loss: the entry as CheckOrder does
+// (a limit or market order that is not reduce-only), each leg on its own side of the entry price
+// (a buy's take-profit above it, its stop below; a sell's the other way round), on the tick. The
+// entry price is the limit price, or the mark for a market entry, as the exchange judges it.
+func (s *Store) CheckBracket(in BracketIntent, g Guard) (CheckedBracket, []FieldError) {
+	var out CheckedBracket
+	entry, errs := s.CheckOrder(in.Entry, g)
+	out.Entry = entry
+	switch {
+	case in.Entry.Type == Trigger:
+		errs = append(errs, FieldError{Field: FieldType, Msg: "a take-profit or stop-loss attaches to a limit or market order, not to a trigger order"})
+	case in.Entry.ReduceOnly:
+		errs = append(errs, FieldError{Field: FieldOrder, Msg: "a bracket opens a position: clear reduce-only, or set the take-profit and stop-loss on the position"})
+	case entry.Instrument.Spot:
+		errs = append(errs, FieldError{Field: FieldType, Msg: "take-profit and stop-loss apply to perpetuals only"})
+	}
+	if entry.Instrument.Name == "" {
+		return out, errs
+	}
+	out.Ref = entry.Price
+	if in.Entry.Type == Market {
+		out.Ref = entry.Mark
+	}
+	long := entry.Wire.Side == api.SideBuy
+	var err *FieldError
+	if out.TP, err = legPrice(FieldTakeProfit, in.TakeProfit, out.Ref, entry.Instrument, long); err != nil {
+		errs = append(errs, *err)
+	}
+	if out.SL, err = legPrice(FieldStopLoss, in.StopLoss, out.Ref, entry.Instrument, !long); err != nil {
+		errs = append(errs, *err)
+	}
+	if len(errs) > 0 {
+		return out, errs
+	}
+	if out.TP.IsZero() && out.SL.IsZero() {
+		return out, []FieldError{{Field: FieldTakeProfit, Msg: "a bracket needs a take-profit, a stop-loss or both"}}
+	}
+	out.Reward = out.TP.Sub(out.Ref).Abs().Mul(entry.Size)
+	if out.TP.IsZero() {
+		out.Reward = decimal.Zero
+	}
+	out.Risk = out.SL.Sub(out.Ref).Abs().Mul(entry.Size)
+	if out.SL.IsZero() {
+		out.Risk = decimal.Zero
+	}
+	wires, e := api.Bracket(entry.Wire, bracketLegs(out, entry.Instrument, !long)...)
+	if e != nil {
+		return out, []FieldError{{Field: FieldOrder, Msg: e.Error()}}
+	}
+	out.Wires = wires
+	out.Entry.Wire = wires[0]
+	return out, nil
+}
+
+// bracketLegs are the legs of a checked bracket, each with its own client order id and a worst
+// price TpslSlippage past its trigger on the side its order trades (buy: above).
+func bracketLegs(c CheckedBracket, inst Instrument, buy bool) []api.TpslLeg {
+	var legs []api.TpslLeg
+	for _, l := range []struct {
+		kind string
+		px   decimal.Decimal
+	}{{api.TpslTakeProfit, c.TP}, {api.TpslStopLoss, c.SL}} {
+		if l.px.IsPositive() {
+			legs = append(legs, TpslLegAt(l.kind, l.px, inst, buy))
+		}
+	}
+	return legs
+}
+
+// TpslLegAt is a take-profit or stop-loss at trigger px whose market order, trading on side buy,
+// fills up to TpslSlippage past it, rounded to the tick away from the trigger.
+func TpslLegAt(kind string, px decimal.Decimal, inst Instrument, buy bool) api.TpslLeg {
+	bound := FloorToStep(px.Mul(one.Sub(TpslSlippage)), inst.TickSize)
+	if buy {
+		bound = CeilToStep(px.Mul(one.Add(TpslSlippage)), inst.TickSize)
+	}
+	return api.TpslLeg{Tpsl: kind, Trigger: px.String(), Price: bound.String(), Cloid: NewCloid()}
+}
+
+// legPrice reads one leg: empty (zero, no error), a price, "N%" or "Nt" from ref; above says on
+// which side of ref it must lie. The result is on the instrument's tick.
+func legPrice(field, raw string, ref decimal.Decimal, inst Instrument, above bool) (decimal.Decimal, *FieldError) {
+	s := strings.ToLower(strings.TrimSpace(raw))
+	if s == "" {
+		return decimal.Zero, nil
+	}
+	name := map[string]string{FieldTakeProfit: "take-profit", FieldStopLoss: "stop-loss"}[field]
+	if !ref.IsPositive() {
+		return decimal.Zero, &FieldError{Field: field, Msg: "no entry price to measure the " + name + " from yet"}
+	}
+	px, err := legValue(field, name, s, ref, inst, above)
+	if err != nil {
+		return decimal.Zero, err
+	}
+	dir := "below"
+	if above {
+		dir = "above"
+	}
+	if above != px.GreaterThan(ref) || px.Equal(ref) {
+		return decimal.Zero, &FieldError{Field: field, Msg: fmt.Sprintf("%s %s must be %s the entry price %s", name,
+			FormatPrice(px, inst.PriceDecimals()), dir, FormatPrice(ref, inst.PriceDecimals()))}
+	}
+	return px, nil
+}
+
+// legValue turns a leg's text into a price: a distance is measured from ref and rounded to the
+// tick; a price must be on the tick already (the rounded price is offered).
+func legValue(field, name, s string, ref decimal.Decimal, inst Instrument, above bool) (decimal.Decimal, *FieldError) {
+	sign := one
+	if !above {
+		sign = one.Neg()
+	}
+	switch {
+	case strings.HasSuffix(s, "%"):
+		v, err := ParsePositive(field, name+" distance", strings.TrimSuffix(s, "%"))
+		if err != nil {
+			fe := err.(FieldError)
+			return decimal.Zero, &fe
+		}
+		return RoundToStep(ref.Add(ref.Mul(v).Div(hundred).Mul(sign)), inst.TickSize), nil
+	case strings.HasSuffix(s, "t"):
+		v, err := ParsePositive(field, name+" ticks", strings.TrimSuffix(s, "t"))
+		if err != nil || !v.IsInteger() {
+			return decimal.Zero, &FieldError{Field: field, Msg: fmt.Sprintf("%s %s: ticks are a whole number, e.g. 40t", name, text.Quote(s))}
+		}
+		return ref.Add(v.Mul(inst.TickSize).Mul(sign)), nil
+	}
+	v, err := ParsePositive(field, name+" price", s)
+	if err != nil {
+		fe := err.(FieldError)
+		return decimal.Zero, &fe
+	}
+	if r := RoundToStep(v, inst.TickSize); !r.Equal(v) {
+		return decimal.Zero, &FieldError{Field: field, Msg: fmt.Sprintf("%s %s is not a multiple of the tick size %s on %s; use %s",
+			name, v, inst.TickSize, inst.Name, r), Suggest: r.String()}
+	}
+	return v, nil
+}
+
+
+// PositionTpsl is a take-profit and stop-loss on a whole position (grouping position), checked:
+// the orders to sign and the triggers.
+type PositionTpsl struct {
+	Instrument Instrument
+	Position   api.Position
+	TP, SL     decimal.Decimal
+	Wires      []api.OrderWire
+}
+
+// CheckPositionTpsl checks a take-profit and/or stop-loss for the position on symbol, each a
+// price, "N%" or "Nt" from the mark: the exchange keeps them while the position lives, closes the
+// whole position when one fires, and replaces an earlier one of the same kind. A long's
+// take-profit must lie above the mark and its stop below (a short's the other way round), or it
+// would fire at once.
+func (s *Store) CheckPositionTpsl(symbol, tp, sl string) (PositionTpsl, []FieldError) {
+	var out PositionTpsl
+	pos, ok := s.Position(symbol)
+	if !ok || pos.Size.IsZero() {
+		return out, []FieldError{{Field: FieldInstrument, Msg: "no open position on " + text.Brief(symbol)}}
+	}
+	inst, ok := s.Instrument(pos.Instrument)
+	if !ok {
+		return out, []FieldError{{Field: FieldInstrument, Msg: "instrument " + text.Brief(pos.Instrument) + " is not loaded yet"}}
+	}
+	t, _ := s.Ticker(pos.Instrument)
+	long := pos.Size.IsPositive()
+	out.Instrument, out.Position = inst, pos
+	var errs []FieldError
+	var err *FieldError
+	if out.TP, err = positionLeg(FieldTakeProfit, tp, t.MarkPrice, inst, long); err != nil {
+		errs = append(errs, *err)
+	}
+	if out.SL, err = positionLeg(FieldStopLoss, sl, t.MarkPrice, inst, !long); err != nil {
+		errs = append(errs, *err)
+	}
+	if len(errs) > 0 {
+		return out, errs
+	}
+	if out.TP.IsZero() && out.SL.IsZero() {
+		return out, []FieldError{{Field: FieldTakeProfit, Msg: "enter a take-profit, a stop-loss or both"}}
+	}
+	side := api.SideSell
+	if !long {
+		side = api.SideBuy
+	}
+	for _, l := range bracketLegs(CheckedBracket{TP: out.TP, SL: out.SL}, inst, !long) {
+		out.Wires = append(out.Wires, api.TpslOrder(inst.ID, side, pos.Size.Abs().String(), api.GroupingPosition, l))
+	}
+	return out, nil
+}
+
+// positionLeg reads a position leg measured from the mark.
+func positionLeg(field, raw string, mark decimal.Decimal, inst Instrument, above bool) (decimal.Decimal, *FieldError) {
+	px, err := legPrice(field, raw, mark, inst, above)
+	if err != nil {
+		err.Msg = strings.Replace(err.Msg, "the entry price", "the mark", 1)
+		err.Msg = strings.Replace(err.Msg, "from yet", "from yet: no mark price", 1)
+	}
+	return px, err
+}

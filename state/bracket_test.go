@@ -1,0 +1,110 @@
+package state
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/tradedesk/tradedesk/api"
+)
+
+// A bracket on a limit buy at 49000 (BTC-PERP, tick 0.5): legs as a price, a percent and ticks,
+// measured from the entry; the orders are the entry (grouping normal) and its two children; the
+// reward and risk are the distances times the size. Guards a percent measured the wrong way
+// (the sign), a reward/risk upside down, and children without their worst price.
+func TestCheckBracket(t *testing.T) {
+	now := t0
+	s := loadedStore(&now)
+	for _, tc := range []struct{ tp, sl, wantTP, wantSL, rr string }{
+		{"51000", "48000", "51000", "48000", "2"},
+		{"2%", "1%", "49980", "48510", "2"},
+		{"100t", "50t", "49050", "48975", "2"},
+		{"", "48500", "0", "48500", "0"},
+	} {
+		cb, errs := s.CheckBracket(BracketIntent{Entry: limitBuy("BTC-PERP", "49000", "0.01"), TakeProfit: tc.tp, StopLoss: tc.sl}, DefaultGuard())
+		if len(errs) != 0 {
+			t.Fatalf("%s/%s: %v", tc.tp, tc.sl, errs)
+		}
+		checkDec(t, "tp", cb.TP, tc.wantTP)
+		checkDec(t, "sl", cb.SL, tc.wantSL)
+		checkDec(t, "reward/risk", cb.RewardRisk(), tc.rr)
+		legs := 1
+		if tc.tp != "" {
+			legs = 2
+		}
+		if len(cb.Wires) != 1+legs || cb.Wires[0].Grouping != api.GroupingNormal || cb.Entry.Wire.Grouping != api.GroupingNormal {
+			t.Fatalf("wires %+v", cb.Wires)
+		}
+		for _, w := range cb.Wires[1:] {
+			if w.Side != api.SideSell || !w.ReduceOnly || w.Size != "0.01" || w.Price == "" || !ValidCloid(w.Cloid) {
+				t.Errorf("child %+v", w)
+			}
+			if trig, px := d(w.TriggerPx), d(w.Price); !px.Equal(FloorToStep(trig.Mul(d("0.95")), d("0.5"))) {
+				t.Errorf("child bound %s for trigger %s, want 5%% below", px, trig)
+			}
+		}
+	}
+	cb, _ := s.CheckBracket(BracketIntent{Entry: limitBuy("BTC-PERP", "49000", "0.01"), TakeProfit: "51000", StopLoss: "48000"}, DefaultGuard())
+	checkDec(t, "reward", cb.Reward, "20")
+	checkDec(t, "risk", cb.Risk, "10")
+}
+
+// Legs on the wrong side of the entry, off the tick, or unreadable are refused with the field
+// and the rule; a sell's legs mirror a buy's. Guards the flipped side comparison.
+func TestCheckBracketRefusals(t *testing.T) {
+	now := t0
+	s := loadedStore(&now)
+	sell := limitBuy("BTC-PERP", "49000", "0.01")
+	sell.Side = "s"
+	for _, tc := range []struct {
+		entry      OrderIntent
+		tp, sl     string
+		field, msg string
+	}{
+		{limitBuy("BTC-PERP", "49000", "0.01"), "48000", "", FieldTakeProfit, "take-profit 48,000.0 must be above the entry price 49,000.0"},
+		{limitBuy("BTC-PERP", "49000", "0.01"), "", "49500", FieldStopLoss, "stop-loss 49,500.0 must be below"},
+		{sell, "50000", "", FieldTakeProfit, "must be below the entry price"},
+		{sell, "", "48000", FieldStopLoss, "must be above the entry price"},
+		{limitBuy("BTC-PERP", "49000", "0.01"), "50000.2", "", FieldTakeProfit, "not a multiple of the tick size 0.5"},
+		{limitBuy("BTC-PERP", "49000", "0.01"), "abc", "", FieldTakeProfit, "not a number"},
+		{limitBuy("BTC-PERP", "49000", "0.01"), "1.5t", "", FieldTakeProfit, "ticks are a whole number"},
+		{limitBuy("BTC-PERP", "49000", "0.01"), "", "", FieldTakeProfit, "needs a take-profit, a stop-loss or both"},
+	} {
+		_, errs := s.CheckBracket(BracketIntent{Entry: tc.entry, TakeProfit: tc.tp, StopLoss: tc.sl}, DefaultGuard())
+		if len(errs) == 0 || errs[0].Field != tc.field || !strings.Contains(errs[0].Msg, tc.msg) {
+			t.Errorf("%s/%s: %v, want %s: %q", tc.tp, tc.sl, errs, tc.field, tc.msg)
+		}
+	}
+	sell.Price = "51000"
+	cb, errs := s.CheckBracket(BracketIntent{Entry: sell, TakeProfit: "1%", StopLoss: "2%"}, DefaultGuard())
+	if len(errs) != 0 {
+		t.Fatal(errs)
+	}
+	checkDec(t, "sell tp", cb.TP, "50490")
+	checkDec(t, "sell sl", cb.SL, "52020")
+	if cb.Wires[1].Side != api.SideBuy || !d(cb.Wires[1].Price).GreaterThan(cb.TP) {
+		t.Errorf("a sell's take-profit buys with a bound above its trigger: %+v", cb.Wires[1])
+	}
+}
+
+// A position take-profit and stop on the ETH-PERP long (2 at 2900, mark 3000): measured from the
+// mark, grouping position, for the position's size, closing it. Guards a stop above a long's mark
+// (it would fire at once).
+func TestCheckPositionTpsl(t *testing.T) {
+	now := t0
+	s := loadedStore(&now)
+	pt, errs := s.CheckPositionTpsl("ETH-PERP", "5%", "2900")
+	if len(errs) != 0 {
+		t.Fatal(errs)
+	}
+	checkDec(t, "tp", pt.TP, "3150")
+	checkDec(t, "sl", pt.SL, "2900")
+	if len(pt.Wires) != 2 || pt.Wires[0].Grouping != api.GroupingPosition || pt.Wires[0].Side != api.SideSell || pt.Wires[0].Size != "2" {
+		t.Fatalf("wires %+v", pt.Wires)
+	}
+	if _, errs := s.CheckPositionTpsl("ETH-PERP", "", "3100"); len(errs) == 0 || !strings.Contains(errs[0].Msg, "below the mark 3,000.00") {
+		t.Errorf("stop above the mark: %v", errs)
+	}
+	if _, errs := s.CheckPositionTpsl("BTC-PERP", "60000", ""); len(errs) == 0 || !strings.Contains(errs[0].Msg, "no open position") {
+		t.Errorf("no position: %v", errs)
+	}
+}

@@ -1,0 +1,122 @@
+package action
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/shopspring/decimal"
+	"github.com/tradedesk/tradedesk/api"
+	"github.com/tradedesk/tradedesk/state"
+	"github.com/tradedesk/tradedesk/ui/common"
+)
+
+// NewBracket builds the confirmation of a checked bracket: the entry as NewOrder shows it, then
+// its take-profit and stop-loss, what each would gain or lose and the reward/risk. The entry and
+// its legs go in one placeOrder. The order form and the command line both send brackets this way.
+func NewBracket(cb state.CheckedBracket, st *common.Styles) *Action {
+	a := NewOrder(KindPlace, cb.Entry, st)
+	a.Title = "Place bracket order"
+	a.What += BracketWhat(cb)
+	a.Lines[0] = st.Bold.On(strings.ToUpper(a.What))
+	pd := cb.Entry.Instrument.PriceDecimals()
+	legs := []string{""}
+	if cb.TP.IsPositive() {
+		legs = append(legs, "Take-profit  "+state.FormatPrice(cb.TP, pd)+" (market)   +"+common.FmtNum(cb.Reward, 2)+" USD")
+	}
+	if cb.SL.IsPositive() {
+		legs = append(legs, "Stop-loss    "+state.FormatPrice(cb.SL, pd)+" (market)   -"+common.FmtNum(cb.Risk, 2)+" USD")
+	}
+	if rr := cb.RewardRisk(); rr.IsPositive() {
+		legs = append(legs, "Reward/risk  "+rr.StringFixed(2))
+	}
+	legs = append(legs, "             armed when the entry fills; one cancels the other")
+	at := len(a.Lines)
+	for i, l := range a.Lines {
+		if strings.HasPrefix(l, "Client id") {
+			at = i
+		}
+	}
+	a.Lines = append(a.Lines[:at], append(legs, a.Lines[at:]...)...)
+	wires := cb.Wires
+	a.Run = func(ctx context.Context, t api.Trader) (api.TxResponse, error) { return t.PlaceOrders(ctx, wires) }
+	sizes := make([]decimal.Decimal, len(wires))
+	for i := range sizes {
+		sizes[i] = cb.Entry.Size
+	}
+	a.Read = func(d DoneMsg) (string, bool) { return bracketOutcomeText(d, sizes) }
+	a.FollowUp = func(ex api.Exchange, d DoneMsg, timeout time.Duration) (tea.Cmd, string) {
+		if d.Err != nil {
+			return lookupLostOrder(ex, d, timeout) // the entry, by its cloid
+		}
+		return nil, ""
+	}
+	return a
+}
+
+// BracketWhat is the legs part of a bracket's one-line description: " tp 200 sl 180".
+func BracketWhat(cb state.CheckedBracket) string {
+	pd := cb.Entry.Instrument.PriceDecimals()
+	s := ""
+	if cb.TP.IsPositive() {
+		s += " tp " + state.FormatPrice(cb.TP, pd)
+	}
+	if cb.SL.IsPositive() {
+		s += " sl " + state.FormatPrice(cb.SL, pd)
+	}
+	return s
+}
+
+// bracketOutcomeText reads the answer to a bracket (or a position's take-profit and stop): each
+// order's own outcome; any rejection is a failure and says which order and why.
+func bracketOutcomeText(d DoneMsg, sizes []decimal.Decimal) (string, bool) {
+	if d.Err != nil {
+		return d.Act.What + " failed: " + common.PlainError(d.Err), true
+	}
+	os := state.OrderOutcomes(d.Resp, sizes)
+	var bad []string
+	for i, o := range os {
+		if o.Kind == state.OutcomeRejected {
+			bad = append(bad, fmt.Sprintf("order %d of %d rejected: %s", i+1, len(os), o.Reason))
+		}
+	}
+	switch {
+	case len(bad) > 0:
+		return d.Act.What + ": " + strings.Join(bad, "; "), true
+	case os[0].Kind == state.OutcomeSent:
+		return "sent: " + d.Act.What + txText(d.Resp.TxHash), false
+	}
+	return fmt.Sprintf("placed (%d orders, first %d): %s", len(os), os[0].Oid, d.Act.What), false
+}
+
+// NewPositionTpsl builds the confirmation of a take-profit and/or stop on a whole position
+// (grouping position): they close the whole position when one fires, live while it does, and
+// replace the earlier ones of their kind.
+func NewPositionTpsl(pt state.PositionTpsl, st *common.Styles) *Action {
+	pd := pt.Instrument.PriceDecimals()
+	what := "position " + pt.Instrument.Name
+	lines := []string{"", "Instrument   " + pt.Instrument.Name,
+		"Position     " + common.FmtSigned(pt.Position.Size, pt.Instrument.SizeDecimals()) + " @ " + state.FormatPrice(pt.Position.EntryPrice, pd)}
+	if pt.TP.IsPositive() {
+		what += " tp " + state.FormatPrice(pt.TP, pd)
+		lines = append(lines, "Take-profit  "+state.FormatPrice(pt.TP, pd)+" (market, closes the whole position)")
+	}
+	if pt.SL.IsPositive() {
+		what += " sl " + state.FormatPrice(pt.SL, pd)
+		lines = append(lines, "Stop-loss    "+state.FormatPrice(pt.SL, pd)+" (market, closes the whole position)")
+	}
+	lines = append(lines, "", "Each replaces an earlier one of its kind on this position.")
+	lines[0] = st.Bold.On(strings.ToUpper(what))
+	wires := pt.Wires
+	sizes := make([]decimal.Decimal, len(wires))
+	for i := range sizes {
+		sizes[i] = pt.Position.Size.Abs()
+	}
+	return &Action{Kind: KindPositionTpsl, Title: "Position take-profit / stop-loss", Lines: lines, What: what, Confirm: true,
+		Lane: LaneOrder, Refresh: tradeKinds,
+		Run:   func(ctx context.Context, t api.Trader) (api.TxResponse, error) { return t.PlaceOrders(ctx, wires) },
+		Read:  func(d DoneMsg) (string, bool) { return bracketOutcomeText(d, sizes) },
+		Order: state.CheckedOrder{Wire: wires[0], Instrument: pt.Instrument, Size: pt.Position.Size.Abs()}}
+}
