@@ -22,6 +22,7 @@ import (
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/api/sim"
 	"github.com/tradedesk/tradedesk/ui"
+	"github.com/tradedesk/tradedesk/ui/cli"
 	"github.com/tradedesk/tradedesk/ui/common"
 	"github.com/tradedesk/tradedesk/ui/headless"
 )
@@ -664,5 +665,21 @@ func TestConsoleAgentKeystore(t *testing.T) {
 	o.Address = ""
 	if _, err := connect(context.Background(), o, &stderr); err == nil || !strings.Contains(err.Error(), "--account") {
 		t.Fatalf("no --account: %v", err)
+	}
+}
+
+// TestCompletionScriptsPassMainsWriters: the completion scripts and the completion answers
+// (name, tab, description) come through main's sanitising writers byte for byte: the writers
+// keep tabs and newlines, and the scripts hold no other control character.
+func TestCompletionScriptsPassMainsWriters(t *testing.T) {
+	for _, args := range [][]string{{"completion", "bash"}, {"completion", "zsh"}, {"completion", "fish"}, {"__complete", "export", ""}} {
+		var viaMain, stderr, raw bytes.Buffer
+		if code := run(args, &viaMain, &stderr); code != 0 {
+			t.Fatalf("%v: exit %d %q", args, code, stderr.String())
+		}
+		cli.Run(context.Background(), args, cli.Program{Stdout: &raw, Stderr: io.Discard})
+		if viaMain.String() != raw.String() || raw.Len() == 0 {
+			t.Errorf("%v: main wrote %d bytes, cobra %d: they differ", args, viaMain.Len(), raw.Len())
+		}
 	}
 }

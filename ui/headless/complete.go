@@ -102,7 +102,7 @@ func fetchInstrumentNames(ctx context.Context, cmd *cobra.Command, c *command, o
 
 // plainName accepts an instrument name a shell may be given: a server's name with anything else
 // in it (a control character, a space, a quote) is never offered.
-var plainName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._/:-]{0,63}$`).MatchString
+var plainName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._/-]{0,63}$`).MatchString
 
 // StateDir is where tradedesk keeps what it learns between runs: Env.StateDir, else
 // $XDG_STATE_HOME/tradedesk, else ~/.local/state/tradedesk ("" when there is no home).
