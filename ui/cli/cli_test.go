@@ -1,9 +1,11 @@
 package cli
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -418,5 +420,40 @@ func TestManPage(t *testing.T) {
 	root, _ := os.ReadFile(filepath.Join(dir, "tradedesk.1"))
 	if !strings.Contains(string(root), "unavailable") {
 		t.Error("the root page lacks the exit table")
+	}
+}
+
+// TestSimServesThroughTheTree: tradedesk sim, its Go-declared flags adopted by the tree (one dash
+// or two), serves the simulator until its context ends, then exits 0.
+func TestSimServesThroughTheTree(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	out, w := io.Pipe()
+	var errb bytes.Buffer
+	simCmd := sim.NewCommand(w, &errb)
+	done := make(chan int, 1)
+	go func() {
+		done <- Run(ctx, []string{"sim", "-listen", "127.0.0.1:0", "--seed", "4"}, Program{Stdout: w, Stderr: &errb,
+			Sim: Sim{Flags: simCmd.Flags, Help: sim.CommandHelp, Run: simCmd.Run}})
+		w.Close()
+	}()
+	line, err := bufio.NewReader(out).ReadString('\n')
+	url, ok := strings.CutPrefix(line, "tradedesk sim: serving ")
+	if err != nil || !ok || !strings.Contains(url, "(seed 4)") {
+		cancel()
+		t.Fatalf("first line %q (%v), exit %d: %s", line, err, <-done, errb.String())
+	}
+	go func() { _, _ = io.Copy(io.Discard, out) }()
+	resp, err := http.Post(strings.Fields(url)[0]+"info", "application/json", strings.NewReader(`{"method":"mids","params":{"symbol":"BTC-PERP"}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Errorf("status %d", resp.StatusCode)
+	}
+	cancel()
+	if code := <-done; code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
 	}
 }
