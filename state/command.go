@@ -14,13 +14,14 @@ import (
 // decimals. Store.PlanCommand then resolves it against the instruments, positions and open orders
 // and checks it by the one validation path (CheckOrder, CheckLeverage).
 //
-//	buy|b|long   SIZE [INSTRUMENT] PRICE|mkt [tp PRICE] [sl PRICE] [post] [reduce] [gtc|ioc|fok]
+//	buy|b|long   SIZE [INSTRUMENT] PRICE|mkt [tp LEG] [sl LEG] [post] [reduce] [gtc|ioc|fok]
 //	sell|s|short SIZE [INSTRUMENT] PRICE|mkt ...
 //	close|c      [INSTRUMENT]                    the whole position, reduce-only at market
 //	cancel|x     ORDER-ID | INSTRUMENT | all [INSTRUMENT]
 //	lev|leverage [INSTRUMENT] N[x]
 //
-// SIZE is base units (0.1) or a notional in USD (500usd, $500). PRICE may be written @97000.
+// SIZE is base units (0.1) or a notional in USD (500usd, $500). PRICE may be written @97000. A LEG
+// (take-profit, stop-loss) is a price (200), or a distance from the entry in percent (2%) or ticks (40t).
 // INSTRUMENT is a full name (BTC-PERP, ETH/USDC) or a coin (btc: its perpetual; a coin with
 // no perpetual: its spot pair against USDC); left out, it is the console's current instrument.
 // `cancel INSTRUMENT` cancels the one order open there (several: say which, or `all`).
@@ -94,14 +95,18 @@ type Command struct {
 	Market      bool
 	Price       decimal.Decimal // limit price (zero for market)
 	PriceWord   int
-	TakeProfit  decimal.Decimal // zero: none
-	TPWord      int
-	StopLoss    decimal.Decimal // zero: none
-	SLWord      int
-	Tif         string // "" (GTC), or GTC, IOC, FOK as typed
-	TifWord     int
-	PostOnly    bool
-	ReduceOnly  bool
+	// TakeProfit and StopLoss are a price, or with their unit (LegPercent, LegTicks) a distance
+	// from the entry price; zero: none.
+	TakeProfit decimal.Decimal
+	TPUnit     string
+	TPWord     int
+	StopLoss   decimal.Decimal
+	SLUnit     string
+	SLWord     int
+	Tif        string // "" (GTC), or GTC, IOC, FOK as typed
+	TifWord    int
+	PostOnly   bool
+	ReduceOnly bool
 
 	// Cancels: all orders (of the instrument when one is given), or one order by id.
 	All     bool
@@ -310,20 +315,20 @@ func (p *parser) option() error {
 		if !p.more() {
 			return p.errAt(at, "%s needs a trigger price after it (%s 200)", w, w)
 		}
-		v, err := commandNumber(strings.TrimPrefix(p.peek(), "@"))
+		v, unit, err := legNumber(p.peek())
 		if err != nil {
-			return p.errAt(p.i, "the %s price %s", w, err)
+			return p.errAt(p.i, "the %s %s; give a price (200), a distance in percent (2%%) or in ticks (40t)", w, err)
 		}
 		if w == "tp" {
 			if p.cmd.TPWord != 0 {
 				return p.errAt(at, "tp is given twice")
 			}
-			p.cmd.TakeProfit, p.cmd.TPWord = v, p.i+1
+			p.cmd.TakeProfit, p.cmd.TPUnit, p.cmd.TPWord = v, unit, p.i+1
 		} else {
 			if p.cmd.SLWord != 0 {
 				return p.errAt(at, "sl is given twice")
 			}
-			p.cmd.StopLoss, p.cmd.SLWord = v, p.i+1
+			p.cmd.StopLoss, p.cmd.SLUnit, p.cmd.SLWord = v, unit, p.i+1
 		}
 		p.i++
 	case "post", "po", "alo":
@@ -421,6 +426,40 @@ func isNumberWord(w string) bool {
 	return w != "" && numberRe.MatchString(w)
 }
 
+// Units of a take-profit or stop-loss given as a distance from the entry price.
+const (
+	LegPercent = "%"
+	LegTicks   = "t"
+)
+
+// legNumber reads a take-profit or stop-loss: a price (200, @200), a percentage (2%) or ticks (40t).
+func legNumber(w string) (decimal.Decimal, string, error) {
+	unit := ""
+	switch {
+	case strings.HasSuffix(w, LegPercent):
+		w, unit = strings.TrimSuffix(w, LegPercent), LegPercent
+	case strings.HasSuffix(w, LegTicks):
+		w, unit = strings.TrimSuffix(w, LegTicks), LegTicks
+	default:
+		w = strings.TrimPrefix(w, "@")
+	}
+	v, err := commandNumber(w)
+	return v, unit, err
+}
+
+// TPText is the take-profit as the bracket takes it ("200", "2%", "40t"; "" for none).
+func (c Command) TPText() string { return legText(c.TPWord, c.TakeProfit, c.TPUnit) }
+
+// SLText is the stop-loss as the bracket takes it ("180", "1%", "25t"; "" for none).
+func (c Command) SLText() string { return legText(c.SLWord, c.StopLoss, c.SLUnit) }
+
+func legText(word int, v decimal.Decimal, unit string) string {
+	if word == 0 {
+		return ""
+	}
+	return v.String() + unit
+}
+
 // commandNumber reads a positive decimal; its error says what is wrong ("is not a number").
 func commandNumber(w string) (decimal.Decimal, error) {
 	switch {
@@ -461,10 +500,10 @@ func (c Command) String() string {
 			w = append(w, c.Price.String())
 		}
 		if c.TPWord != 0 {
-			w = append(w, "tp", c.TakeProfit.String())
+			w = append(w, "tp", c.TPText())
 		}
 		if c.SLWord != 0 {
-			w = append(w, "sl", c.StopLoss.String())
+			w = append(w, "sl", c.SLText())
 		}
 		if c.PostOnly {
 			w = append(w, "post")

@@ -22,6 +22,8 @@ func TestParseCommandExamples(t *testing.T) {
 			Price: d("185"), PriceWord: 4, TakeProfit: d("200"), TPWord: 6, StopLoss: d("180"), SLWord: 8}},
 		{"B $250 ETH-PERP @3400.5 post ioc reduce", Command{Verb: VerbBuy, Instrument: "ETH-PERP", InstrumentWord: 3, NotionalUSD: d("250"), SizeWord: 2,
 			Price: d("3400.5"), PriceWord: 4, PostOnly: true, Tif: "IOC", TifWord: 6, ReduceOnly: true}},
+		{"b 1 sol 185 tp 2% sl 40t", Command{Verb: VerbBuy, Instrument: "sol", InstrumentWord: 3, Size: d("1"), SizeWord: 2, Price: d("185"), PriceWord: 4,
+			TakeProfit: d("2"), TPUnit: "%", TPWord: 6, StopLoss: d("40"), SLUnit: "t", SLWord: 8}},
 		{"s 0.5 97000", Command{Verb: VerbSell, Size: d("0.5"), SizeWord: 2, Price: d("97000"), PriceWord: 3}},
 		{"close btc", Command{Verb: VerbClose, Instrument: "btc", InstrumentWord: 2}},
 		{"c", Command{Verb: VerbClose}},
@@ -51,6 +53,7 @@ func sameCommand(a, b Command) bool {
 		a.Size.Equal(b.Size) && a.NotionalUSD.Equal(b.NotionalUSD) && a.SizeWord == b.SizeWord &&
 		a.Market == b.Market && a.Price.Equal(b.Price) && a.PriceWord == b.PriceWord &&
 		a.TakeProfit.Equal(b.TakeProfit) && a.TPWord == b.TPWord && a.StopLoss.Equal(b.StopLoss) && a.SLWord == b.SLWord &&
+		a.TPUnit == b.TPUnit && a.SLUnit == b.SLUnit &&
 		a.Tif == b.Tif && a.TifWord == b.TifWord && a.PostOnly == b.PostOnly && a.ReduceOnly == b.ReduceOnly &&
 		a.All == b.All && a.OrderID == b.OrderID && a.IDWord == b.IDWord &&
 		a.Leverage == b.Leverage && a.LeverageWord == b.LeverageWord
@@ -75,7 +78,8 @@ func TestParseCommandNamesTheWrongWord(t *testing.T) {
 		{"buy 0.1 btc 97k", 4, "97k", "the price is not a number"},
 		{"sell 2 eth mkt now", 5, "now", "unexpected word"},
 		{"buy 1 btc 5 tp", 5, "tp", "tp needs a trigger price"},
-		{"buy 1 btc 5 sl x", 6, "x", "the sl price is not a number"},
+		{"buy 1 btc 5 sl x", 6, "x", "the sl is not a number"},
+		{"buy 1 btc 5 sl 2%%", 6, "2%%", "the sl is not a number"},
 		{"buy 1 btc 5 tp 6 tp 7", 7, "tp", "tp is given twice"},
 		{"buy 1 btc 5 ioc fok", 6, "fok", "time in force is given twice"},
 		{"buy 1 all 5", 3, "all", "not a keyword"},

@@ -155,7 +155,7 @@ func Usage(line string) string {
 }
 
 var (
-	orderUsage = " SIZE|500usd [INSTRUMENT] PRICE|mkt [tp PRICE] [sl PRICE] [post] [reduce] [ioc|fok]"
+	orderUsage = " SIZE|500usd [INSTRUMENT] PRICE|mkt [tp PX|N%|Nt] [sl PX|N%|Nt] [post] [reduce] [ioc|fok]"
 	verbUsage  = map[string]string{
 		"buy": "buy" + orderUsage, "b": "b" + orderUsage, "long": "long" + orderUsage,
 		"sell": "sell" + orderUsage, "s": "s" + orderUsage, "short": "short" + orderUsage,
@@ -169,12 +169,13 @@ var (
 func Grammar(open string) []string {
 	return []string{
 		"Command line (" + open + "): Tab completes, ↑ ↓ history, Enter checks it and asks to confirm, Esc closes",
-		"  buy|sell SIZE [INSTRUMENT] PRICE|mkt [tp PRICE] [sl PRICE] [post] [reduce] [gtc|ioc|fok]",
+		"  buy|sell SIZE [INSTRUMENT] PRICE|mkt [tp LEG] [sl LEG] [post] [reduce] [gtc|ioc|fok]",
 		"      buy 0.1 btc 97000 · sell 2 eth mkt · buy 500usd sol 185 tp 200 sl 180 · s 0.5 97100",
 		"  close [INSTRUMENT]                       close btc: the whole position, reduce-only at market",
 		"  cancel ORDER-ID | INSTRUMENT | all [INSTRUMENT]   cancel all eth · cancel 1234 · cancel all",
 		"  lev [INSTRUMENT] N                       lev btc 5",
-		"  SIZE: base units (0.1) or USD (500usd, $500). INSTRUMENT: a coin is its perpetual (btc),",
+		"  SIZE: base units (0.1) or USD (500usd, $500). LEG: a price (200) or a distance from the entry (2%, 40t).",
+		"  INSTRUMENT: a coin is its perpetual (btc),",
 		"  a full name (BTC-PERP, ETH/USDC) picks spot; left out, the current instrument. b s c x: buy sell close cancel.",
 	}
 }

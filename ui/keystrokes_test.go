@@ -1,0 +1,97 @@
+package ui
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+)
+
+// keystroke is one key press of a counted path: a key name ("enter", "tab", "shift+tab", "right",
+// "esc"), or text typed one character a key (written with a leading ').
+type keystroke = string
+
+// countKeys is how many key presses a path takes: one per named key, one per typed character.
+func countKeys(keys []keystroke) int {
+	n := 0
+	for _, k := range keys {
+		if t, ok := strings.CutPrefix(k, "'"); ok {
+			n += len(t)
+		} else {
+			n++
+		}
+	}
+	return n
+}
+
+func (c *simConsole) pressAll(t *testing.T, keys []keystroke) {
+	t.Helper()
+	for _, k := range keys {
+		if s, ok := strings.CutPrefix(k, "'"); ok {
+			c.typeText(t, s)
+		} else {
+			c.key(t, k)
+		}
+	}
+}
+
+// TestKeystrokeCounts replays, against the simulator over HTTP, every path the README's keystroke
+// table counts (the form's and the command line's, for a limit buy at a typed price, a market sell,
+// cancelling one order and closing a position), each from where the table says it starts, counts
+// its key presses and checks the exchange did what it says. The README's numbers are these; a
+// path that needs another key, or does something else, fails here.
+func TestKeystrokeCounts(t *testing.T) {
+	sc := &signedCounter{}
+	c := newSimConsoleVia(t, 200, 60, false, func(h http.Handler) http.Handler { sc.next = h; return sc })
+	pump(t, c.m, c.m.Init())
+	home := func() { c.key(t, "esc", "1") } // out of any form, on the tickers (ETH-PERP is the first row)
+	paths := []struct {
+		name  string
+		setup func()
+		keys  []keystroke
+		want  int
+		check func() bool
+	}{
+		{"form: limit buy 0.1 ETH at 3400", home,
+			[]keystroke{"b", "'3400", "tab", "'0.1", "enter", "enter"}, 11,
+			func() bool {
+				o := ordersOn(c.openOrders(t), "ETH-PERP")
+				return len(o) == 1 && o[0].LimitPrice.Equal(d("3400"))
+			}},
+		{"form: market sell 0.5 ETH", home,
+			[]keystroke{"s", "shift+tab", "right", "tab", "'0.5", "enter", "enter"}, 9,
+			func() bool { return c.position(t, "ETH-PERP").Size.Equal(d("-0.5")) }},
+		{"pane: cancel one order", home,
+			[]keystroke{"3", "x", "enter"}, 3,
+			func() bool { return len(c.openOrders(t)) == 0 }},
+		{"pane: close a position", home,
+			[]keystroke{"2", "x", "enter"}, 3,
+			func() bool { return c.position(t, "ETH-PERP").Size.IsZero() }},
+		{"command line: limit buy 0.1 ETH at 3400", home,
+			[]keystroke{":", "'b 0.1 eth 3400", "enter", "enter"}, 17,
+			func() bool { return len(ordersOn(c.openOrders(t), "ETH-PERP")) == 1 }},
+		{"command line: market sell 0.5 ETH", home,
+			[]keystroke{":", "'s 0.5 eth m", "enter", "enter"}, 14,
+			func() bool { return c.position(t, "ETH-PERP").Size.Equal(d("-0.5")) }},
+		{"command line: cancel the one ETH order", home,
+			[]keystroke{":", "'x eth", "enter", "enter"}, 8,
+			func() bool { return len(c.openOrders(t)) == 0 }},
+		{"command line: close ETH", home,
+			[]keystroke{":", "'c eth", "enter", "enter"}, 8,
+			func() bool { return c.position(t, "ETH-PERP").Size.IsZero() }},
+		{"command line, current instrument: limit buy 0.1 at 3400", func() { home(); c.key(t, "enter", "esc") }, // ETH-PERP picked earlier
+			[]keystroke{":", "'b 0.1 3400", "enter", "enter"}, 13,
+			func() bool { return len(ordersOn(c.openOrders(t), "ETH-PERP")) == 1 }},
+	}
+	for _, p := range paths {
+		p.setup()
+		before := sc.n.Load()
+		c.pressAll(t, p.keys)
+		if n := countKeys(p.keys); n != p.want {
+			t.Errorf("%s: %d keys, the table says %d", p.name, n, p.want)
+		}
+		if !p.check() || sc.n.Load() == before {
+			t.Fatalf("%s: the exchange did not do it (notice %q, dialog %v)", p.name, c.m.notice, c.m.dialog != nil)
+		}
+		t.Logf("%-55s %2d keys", p.name, countKeys(p.keys))
+	}
+}
