@@ -27,23 +27,25 @@ type PreviewRow struct {
 // PreviewRows is a checked order's preview as the order form and the confirmation both show it,
 // so the two never differ: the notional; the fee, maker when a limit order cannot cross and taker
 // otherwise, saying which; the margin and the utilization after; the estimated liquidation price
-// ("none" when the account's equity covers a fall to zero); and for an order that takes liquidity,
-// what the book fills. When the book cannot fill a market, IOC or FOK order whole, the fee, margin,
+// ("none" when the account's equity covers a fall to zero); and, after the notional, what the book
+// fills of an order that takes liquidity. When the book cannot fill a market, IOC or FOK order whole, the fee, margin,
 // utilization and liquidation price are those of what fills, and the rows say so.
 func (c CheckedOrder) PreviewRows() []PreviewRow {
 	p, in := c.Preview, c.Instrument
 	if p.Notional.IsZero() {
 		return nil
 	}
-	rows := []PreviewRow{
-		{Label: RowNotional, Value: FormatPrice(p.Notional, 2) + " USD"},
-		{Label: RowFee, Value: FormatUSDFee(p.Fee) + " USD (" + c.feeWords() + ")"},
+	rows := []PreviewRow{{Label: RowNotional, Value: FormatPrice(p.Notional, 2) + " USD"}}
+	// What the book fills comes next: the figures below it may be of that part alone.
+	if b := p.Walk.Words(c.Size, in); b != "" {
+		rows = append(rows, PreviewRow{Label: RowBook, Value: b})
 	}
+	rows = append(rows, PreviewRow{Label: RowFee, Value: FormatUSDFee(p.Fee) + " USD (" + c.feeWords() + ")"})
 	if in.Spot {
 		if c.Wire.Side == api.SideBuy {
 			rows = append(rows, PreviewRow{Label: RowCost, Value: FormatPrice(p.MarginRequired, 2) + " USD with the fee"})
 		}
-		return c.bookRow(rows)
+		return rows
 	}
 	margin, util, liq := p.MarginRequired, p.UtilizationAfter, p.LiquidationEstimate
 	w := p.Walk
@@ -64,21 +66,13 @@ func (c CheckedOrder) PreviewRows() []PreviewRow {
 		PreviewRow{Label: RowUtilization, Value: FormatPercent(util, 2), Pct: util},
 		PreviewRow{Label: RowLiquidation, Value: liqText},
 	)
-	return c.bookRow(rows)
+	return rows
 }
 
 // partial reports whether the book cannot fill the order whole and the rest is cancelled (a
 // market, IOC or FOK order): its figures are then those of what fills.
 func (c CheckedOrder) partial() bool {
 	return c.Preview.Walk.Known && c.Preview.Walk.Cancelled.IsPositive()
-}
-
-// bookRow adds what the book fills of an order that takes liquidity.
-func (c CheckedOrder) bookRow(rows []PreviewRow) []PreviewRow {
-	if b := c.Preview.Walk.Words(c.Size, c.Instrument); b != "" {
-		rows = append(rows, PreviewRow{Label: RowBook, Value: b})
-	}
-	return rows
 }
 
 // feeWords says which rate the fee is at, and on what when the book cannot fill the order whole.

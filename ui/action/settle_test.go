@@ -91,7 +91,7 @@ func TestConfirmationSaysWhatTheBookFills(t *testing.T) {
 		Wire: api.OrderWire{Side: api.SideBuy, Size: "9", Price: "98000", Tif: api.TifIOC, IsMarket: true}}
 	c.Preview = state.Preview{Notional: d("873000"), Taker: true, MarginRequired: d("88200"), Leverage: d("10"), UtilizationAfter: d("88.2")}
 	c.Preview.Walk = state.BookWalk{Known: true, Fillable: d("1.1268"), AvgPrice: d("97216.6"), Mid: d("97000"),
-		Fills: d("1.1268"), Cancelled: d("7.8732"), FillMargin: d("10954.4"), FillUtilization: d("10.98")}
+		Fills: d("1.1268"), Cancelled: d("7.8732"), FillCost: d("109543.66"), FillMargin: d("10954.4"), FillUtilization: d("10.98")}
 	lines := strings.Join(NewOrder(KindPlace, c, st).Lines, "\n")
 	for _, want := range []string{"Book fills   1.1268 of 9.0000, avg 97,216.60", "Margin       10,954.40 USD at 10x, on the 1.1268 that fills",
 		"Util. after  10.98%", "(taker on the 1.1268 that fills)"} {
