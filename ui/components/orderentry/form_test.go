@@ -150,3 +150,37 @@ func TestAValueTheFormSetsLeavesTheCursorAtItsEnd(t *testing.T) {
 		t.Errorf("price %q after the form set 97000.1 and 5 was typed, want 97000.15", got)
 	}
 }
+
+// TestEscLeavesTheFormEnterStillReviews (#13 "Form keys"): in the form Tab and shift+Tab move
+// between fields; Esc leaves the form (no key is captured, the cursor rests on the button), Enter
+// then still reviews the order, and ↓ goes back in. Mutations it kills: Esc leaving the form
+// captured, Enter outside the form doing nothing, Tab not bound to the next field.
+func TestEscLeavesTheFormEnterStillReviews(t *testing.T) {
+	p := newForm(t, new(bool))
+	p.SetValue(FieldPrice, "96000")
+	p.SetValue(FieldSize, "0.01")
+	p.Focus(FieldPrice)
+	p.Update(tea.KeyMsg{Type: tea.KeyTab})
+	if p.Field() != FieldSize || !p.InForm() {
+		t.Fatalf("Tab from the price: field %d in form %v, want the size", p.Field(), p.InForm())
+	}
+	p.Update(tea.KeyMsg{Type: tea.KeyShiftTab})
+	if p.Field() != FieldPrice {
+		t.Fatalf("shift+Tab from the size: field %d, want the price", p.Field())
+	}
+	p.Update(tea.KeyMsg{Type: tea.KeyEsc})
+	if p.InForm() || p.Capturing() || p.Field() != FieldSubmit {
+		t.Fatalf("Esc: in form %v capturing %v field %d", p.InForm(), p.Capturing(), p.Field())
+	}
+	cmd := p.Update(tea.KeyMsg{Type: tea.KeyEnter})
+	if cmd == nil {
+		t.Fatal("Enter outside the form asked for nothing")
+	}
+	if _, ok := cmd().(action.RequestMsg); !ok {
+		t.Fatalf("Enter outside the form did not review the order; errors %v", p.Errors())
+	}
+	p.Update(tea.KeyMsg{Type: tea.KeyDown})
+	if !p.InForm() || p.Field() != FieldInstrument {
+		t.Fatalf("↓ outside the form: in form %v field %d, want back in on the instrument", p.InForm(), p.Field())
+	}
+}
