@@ -220,10 +220,12 @@ func TestFillsEmptyAndFailed(t *testing.T) {
 	}
 }
 
-// BenchmarkFillsPane renders the fills pane (200x60's share) with 100 and with 10,000 fills
-// loaded: the frame's cost depends on the rows shown, not on the rows loaded.
+// BenchmarkFillsPane renders the fills pane (200x60's share) with 10 and with 10,000 fills
+// loaded (issue #16: work per frame stays proportional to what is on screen): the frame's cost
+// depends on the rows shown, not on the rows loaded. 10 fills fill fewer of the 23 rows, so they
+// cost a little less than a full screen.
 func BenchmarkFillsPane(b *testing.B) {
-	for _, n := range []int{100, 10000} {
+	for _, n := range []int{10, 10000} {
 		b.Run(fmt.Sprintf("loaded=%d", n), func(b *testing.B) {
 			c := paneCommon(b)
 			p := newFillsPane(c, &fakeEx{}, false)

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/tradedesk/tradedesk/api"
+	"github.com/tradedesk/tradedesk/state"
+	"github.com/tradedesk/tradedesk/ui/common"
 )
 
 // makeHistory makes n orders, newest first, alternating instruments and cycling states.
@@ -123,6 +125,33 @@ func TestListsFitEightyColumns(t *testing.T) {
 	for _, col := range []string{"Time", "Instrument", "Side", "Price", "Size", "Fee", "Closed PnL"} {
 		if !strings.Contains(header, col) {
 			t.Errorf("fills at 78 cells lack %s: %q", col, header)
+		}
+	}
+}
+
+// BenchmarkHistoryPane renders the order-history pane (200x60's share) with 10 and with 10,000
+// orders loaded, unfiltered and filtered by state: the frame's cost depends on the rows shown.
+func BenchmarkHistoryPane(b *testing.B) {
+	for _, n := range []int{10, 10000} {
+		for _, filter := range []bool{false, true} {
+			b.Run(fmt.Sprintf("loaded=%d/filtered=%v", n, filter), func(b *testing.B) {
+				c := paneCommon(b)
+				p := newHistoryPane(c, &fakeEx{})
+				p.SetSize(196, 24)
+				recs := makeHistory(n, n)
+				c.Store.Apply(state.HistoryMsg{Gen: 1, At: paneNow, Page: api.Page[api.OrderRecord]{Data: recs, Page: 1, TotalCount: n, TotalPages: 1}})
+				p.Update(common.DataMsg{Kind: state.KindHistory})
+				if filter {
+					p.Update(keyMsg("s"))
+				}
+				p.tbl.MoveTo(len(p.rows) / 2)
+				p.View()
+				b.ReportAllocs()
+				b.ResetTimer()
+				for b.Loop() {
+					_ = p.View()
+				}
+			})
 		}
 	}
 }
