@@ -50,6 +50,14 @@ type Info interface {
 	BBO(ctx context.Context, symbol string) (BBO, error)
 	// UserFees returns the account's fee rates and rolling volumes.
 	UserFees(ctx context.Context, user string) (UserFees, error)
+	// FundingHistory is one page of the user's funding payments, newest first.
+	FundingHistory(ctx context.Context, user string, p PageParams) (Page[FundingPayment], error)
+	// TransferHistory is the user's latest deposits, transfers and withdrawals, newest first
+	// (limit 0: the server's default).
+	TransferHistory(ctx context.Context, user string, limit int) ([]TransferRecord, error)
+	// AccountHistory is the user's account value over time, oldest first (limit 0: the
+	// server's default).
+	AccountHistory(ctx context.Context, user string, limit int) ([]AccountSnapshot, error)
 }
 
 // Trader is the signed side of the exchange (/exchange). Nonce and expiry are filled in by the client.

@@ -44,6 +44,10 @@ func limitFor(method string, params any) int {
 		if p.Limit > 0 {
 			return PageLimit(p.Limit)
 		}
+	case userLimitParams: // transfer_history, account_history
+		if p.Limit > 0 {
+			return PageLimit(p.Limit)
+		}
 	}
 	switch method {
 	case MethodChart:

@@ -49,3 +49,15 @@ func (s *Store) CollateralBySymbol(symbol string) (api.Collateral, bool) {
 	}
 	return api.Collateral{}, false
 }
+
+// CollateralByID returns one collateral by its id.
+func (s *Store) CollateralByID(id api.CollateralID) (api.Collateral, bool) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	for _, c := range s.collateralData().list {
+		if c.ID == id {
+			return c, true
+		}
+	}
+	return api.Collateral{}, false
+}

@@ -155,7 +155,7 @@ func TestAccessors(t *testing.T) {
 	if len(s.Brokers()) != 2 {
 		t.Fatal("brokers pages")
 	}
-	if KindLeverage.String() != "leverage" || Kind(42).String() != "kind(42)" || len(Kinds()) != 15 {
+	if KindLeverage.String() != "leverage" || Kind(42).String() != "kind(42)" || len(Kinds()) != 18 {
 		t.Fatal("kind names")
 	}
 	if DefaultStaleAfter(KindTickers) != 5*time.Second {

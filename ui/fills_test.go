@@ -41,6 +41,19 @@ func (f *fakeEx) OrderHistory(_ context.Context, _ string, p api.PageParams) (ap
 	return pageOf(f.history, p), nil
 }
 
+// The Activity group's other views poll these: a fake account has none of them.
+func (f *fakeEx) FundingHistory(_ context.Context, _ string, p api.PageParams) (api.Page[api.FundingPayment], error) {
+	return pageOf[api.FundingPayment](nil, p), nil
+}
+
+func (f *fakeEx) TransferHistory(context.Context, string, int) ([]api.TransferRecord, error) {
+	return nil, nil
+}
+
+func (f *fakeEx) AccountHistory(context.Context, string, int) ([]api.AccountSnapshot, error) {
+	return nil, nil
+}
+
 func pageOf[T any](rows []T, p api.PageParams) api.Page[T] {
 	total := (len(rows) + p.Limit - 1) / p.Limit
 	lo := min((p.Page-1)*p.Limit, len(rows))

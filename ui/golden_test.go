@@ -192,7 +192,7 @@ func (p probe) unsettled() string {
 	if p.busy() {
 		return "a request"
 	}
-	for _, k := range append(p.kinds, state.KindFills, state.KindHistory, state.KindChart) {
+	for _, k := range append(p.kinds, state.KindFills, state.KindHistory, state.KindChart, state.KindFunding, state.KindTransfers, state.KindEquity) {
 		if !p.store.Freshness(k).Loaded() {
 			return k.String()
 		}

@@ -11,9 +11,11 @@ func newMarketGroup(c *common.Common, ex api.Exchange, chart *chartPane) *common
 	return common.NewGroup(c, "Market", chart, newInstrumentPane(c, ex))
 }
 
-// newActivityGroup is the fills and the order history; bell rings the terminal bell on new fills.
+// newActivityGroup is the fills, the order history, the funding payments, the transfers and the
+// equity curve; bell rings the terminal bell on new fills.
 func newActivityGroup(c *common.Common, ex api.Exchange, bell bool) *common.Group {
-	return common.NewGroup(c, "Activity", newFillsPane(c, ex, bell), newHistoryPane(c, ex))
+	return common.NewGroup(c, "Activity", newFillsPane(c, ex, bell), newHistoryPane(c, ex), newFundingView(c, ex),
+		newTransfersView(c, ex), newEquityView(c, ex))
 }
 
 // newFundsGroup is the balances and collateral, the transfer form and the broker approvals.

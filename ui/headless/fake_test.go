@@ -75,6 +75,15 @@ func (f *fakeExchange) BBO(context.Context, string) (api.BBO, error) { return ap
 func (f *fakeExchange) UserFees(context.Context, string) (api.UserFees, error) {
 	return api.UserFees{}, errFake
 }
+func (f *fakeExchange) FundingHistory(context.Context, string, api.PageParams) (api.Page[api.FundingPayment], error) {
+	return api.Page[api.FundingPayment]{}, errFake
+}
+func (f *fakeExchange) TransferHistory(context.Context, string, int) ([]api.TransferRecord, error) {
+	return nil, errFake
+}
+func (f *fakeExchange) AccountHistory(context.Context, string, int) ([]api.AccountSnapshot, error) {
+	return nil, errFake
+}
 func (f *fakeExchange) PlaceOrders(_ context.Context, o []api.OrderWire) (api.TxResponse, error) {
 	f.mu.Lock()
 	f.placed = append(f.placed, o)

@@ -345,7 +345,7 @@ func NewAction(c funds.Checked) *action.Action {
 	return &action.Action{
 		Kind: action.KindTransfer, Confirm: true, Movement: c, What: what,
 		Title: "Confirm " + c.Op.String(), Lines: c.Confirm(),
-		Lane: action.LaneFunds, Refresh: []state.Kind{state.KindAccount},
+		Lane: action.LaneFunds, Refresh: []state.Kind{state.KindAccount, state.KindTransfers},
 		Run: func(ctx context.Context, t api.Trader) (api.TxResponse, error) {
 			return c.Send(ctx, t)
 		},

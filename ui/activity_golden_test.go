@@ -1,0 +1,53 @@
+package ui
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/exp/golden"
+	"github.com/charmbracelet/x/exp/teatest"
+)
+
+// TestActivityGoldens (issue #15): the Activity group's funding, transfers and equity views at
+// 80x24 and 200x60, against the deterministic simulator after an hour holding a position (one
+// funding settlement, an hour of account values) and a move of 25 USDC from spot to perp.
+// Rewrite with: go test ./ui -run TestActivityGoldens -update
+func TestActivityGoldens(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		w, h int
+		keys []tea.KeyMsg
+	}{
+		{"80x24_funding", 80, 24, []tea.KeyMsg{keyMsg("7"), keyMsg("]"), keyMsg("]")}},
+		{"80x24_transfers", 80, 24, []tea.KeyMsg{keyMsg("7"), keyMsg("["), keyMsg("[")}},
+		{"80x24_equity", 80, 24, []tea.KeyMsg{keyMsg("7"), keyMsg("[")}},
+		{"200x60_funding", 200, 60, []tea.KeyMsg{keyMsg("7"), keyMsg("]"), keyMsg("]")}},
+		{"200x60_transfers", 200, 60, []tea.KeyMsg{keyMsg("7"), keyMsg("["), keyMsg("[")}},
+		{"200x60_equity", 200, 60, []tea.KeyMsg{keyMsg("7"), keyMsg("[")}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := newSimConsole(t, 0, 0, false)
+			placeFixtureOrders(t, c.m.ex)
+			c.sim.Advance(time.Hour)
+			if _, err := c.m.ex.InternalTransfer(context.Background(), 1, "25", true); err != nil {
+				t.Fatal(err)
+			}
+			c.m.setIntervals(Intervals{Timeout: 20 * time.Second})
+			p := probe{Model: c.m, out: new(int)}
+			tm := teatest.NewTestModel(t, p, teatest.WithInitialTermSize(tc.w, tc.h))
+			t.Cleanup(func() { _ = tm.Quit() })
+			waitSettled(t, tm)
+			for _, k := range tc.keys {
+				tm.Send(k)
+			}
+			waitSettled(t, tm)
+			if err := tm.Quit(); err != nil {
+				t.Fatal(err)
+			}
+			fm := tm.FinalModel(t, teatest.WithFinalTimeout(20*time.Second)).(probe)
+			golden.RequireEqual(t, cloidRE.ReplaceAll([]byte(fm.View()), []byte("xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx")))
+		})
+	}
+}

@@ -1,0 +1,139 @@
+// Package equity is the Activity group's equity curve: the account's value over time
+// (account_history) drawn by ui/chart, one bar per point from the value before it to its own
+// (rising green, falling red, and the volume traded in between beneath), under a line with the
+// value now and its change over the series. The points reach it by the one route: a feed task in
+// ui polls account_history, state.Apply replaces the series, the pane reads the store. The chart
+// is drawn when the series or the size changes, never in View.
+package equity
+
+import (
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/shopspring/decimal"
+	"github.com/tradedesk/tradedesk/api"
+	"github.com/tradedesk/tradedesk/state"
+	"github.com/tradedesk/tradedesk/ui/chart"
+	"github.com/tradedesk/tradedesk/ui/common"
+)
+
+// Pane is the equity curve.
+type Pane struct {
+	*common.Common
+	styles  chart.Styles
+	points  []api.AccountSnapshot
+	version uint64
+	w, h    int
+	body    string // the header and the chart, drawn when the series or the size changed
+	dirty   bool
+	empty   string
+}
+
+// New is the equity curve; watching says whether the console watches an account.
+func New(c *common.Common, watching bool) *Pane {
+	p := &Pane{Common: c, dirty: true, empty: "no account value yet"}
+	if !watching {
+		p.empty = "no account: start with --address, --keystore or a key to see equity"
+	}
+	t := c.Styles.Theme
+	p.styles = chart.Styles{Up: common.Fg(t, t.Up), Down: common.Fg(t, t.Down), Axis: common.Fg(t, t.Muted), Muted: common.Fg(t, t.Muted)}
+	return p
+}
+
+// Title implements common.Pane.
+func (p *Pane) Title() string { return "Equity" }
+
+// Kinds implements common.KindsShower.
+func (p *Pane) Kinds() []state.Kind { return []state.Kind{state.KindEquity} }
+
+// SetSize implements common.Pane.
+func (p *Pane) SetSize(w, h int) {
+	if w != p.w || h != p.h {
+		p.w, p.h, p.dirty = w, h, true
+	}
+}
+
+// SetFocused implements common.Pane.
+func (p *Pane) SetFocused(bool) {}
+
+// Update implements common.Pane.
+func (p *Pane) Update(msg tea.Msg) tea.Cmd {
+	if msg, ok := msg.(common.DataMsg); ok && msg.Kind == state.KindEquity {
+		if v := p.Store.Version(state.KindEquity); v != p.version {
+			p.version, p.points, p.dirty = v, p.Store.Equity(), true
+		}
+	}
+	return nil
+}
+
+// Points is the series shown, oldest first.
+func (p *Pane) Points() []api.AccountSnapshot { return p.points }
+
+// View implements common.Pane.
+func (p *Pane) View() string {
+	if p.dirty {
+		p.body = p.render()
+		p.dirty = false
+	}
+	if s := common.FreshLine(p.Styles, p.Store, state.KindEquity, p.w); s != "" && p.h > 1 {
+		// The freshness line replaces the header; it changes with the clock, so it is not cached.
+		_, chartLines, _ := strings.Cut(p.body, "\n")
+		return s + "\n" + chartLines
+	}
+	return p.body
+}
+
+func (p *Pane) render() string {
+	if p.w <= 0 || p.h <= 0 {
+		return ""
+	}
+	header := p.Styles.Muted.On(common.Pad(common.EmptyFor(p.Store, state.KindEquity, p.empty), p.w))
+	if len(p.points) > 0 {
+		header = p.header()
+	}
+	if p.h == 1 {
+		return header
+	}
+	body := chart.Render(Candles(p.points), p.w, p.h-1, chart.Options{PriceDecimals: 2, Styles: p.styles,
+		Empty: common.EmptyFor(p.Store, state.KindEquity, p.empty)})
+	return header + "\n" + body
+}
+
+// header is the value now (spot and perp), its change over the series, and the PnL: "Account value 100,012.34 USD ·
+// +12.34 (+0.01%) since 01-29 12:00:00 · PnL +3.10".
+func (p *Pane) header() string {
+	st := p.Styles
+	last := p.points[len(p.points)-1]
+	var b strings.Builder
+	b.WriteString(st.Bold.On("Account value " + common.FmtNum(last.AccountValue, 2) + " USD"))
+	if ch, pct, ok := state.EquityChange(p.points); ok {
+		pt := common.SignPaint(st, ch)
+		b.WriteString(st.Muted.On(" · ") + pt.On(common.FmtSigned(ch, 2)+" ("+common.FmtPct(pct)+")"))
+		b.WriteString(st.Muted.On(" since " + state.TimeText(p.points[0].Time.Time, state.TimeShort)))
+	}
+	b.WriteString(st.Muted.On(" · PnL ") + common.SignPaint(st, last.TotalPnl).On(common.FmtSigned(last.TotalPnl, 2)))
+	return common.FitStyled(b.String(), p.w)
+}
+
+// Candles turns the series into the chart's bars: each point's bar runs from the value before
+// it to its own, its volume the volume traded since the point before (never negative).
+func Candles(ps []api.AccountSnapshot) []api.Candle {
+	out := make([]api.Candle, len(ps))
+	for i, s := range ps {
+		open, vol := s.AccountValue, decimal.Zero
+		if i > 0 {
+			open = ps[i-1].AccountValue
+			vol = decimal.Max(s.TotalVolume.Sub(ps[i-1].TotalVolume), decimal.Zero)
+		}
+		out[i] = api.Candle{Time: s.Time, Open: open, Close: s.AccountValue,
+			High: decimal.Max(open, s.AccountValue), Low: decimal.Min(open, s.AccountValue), Volume: vol}
+	}
+	return out
+}
+
+// ShortHelp implements common.Pane.
+func (p *Pane) ShortHelp() []key.Binding { return nil }
+
+// FullHelp implements common.Pane.
+func (p *Pane) FullHelp() [][]key.Binding { return nil }
