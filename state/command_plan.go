@@ -19,12 +19,12 @@ type CommandPlan struct {
 	// Cancel is what a cancel takes: the one order (by id, or the only one open on the
 	// instrument), every order on the instrument, or every order (Command.All).
 	Cancel []api.OrderRecord
+	// Bracket is the checked bracket of an order given a take-profit or a stop-loss (its Entry is
+	// Order); its Wires are nil otherwise.
+	Bracket CheckedBracket
 	// Leverage is the checked change of a lev command.
 	Leverage LeverageChange
 }
-
-// ErrBracketsUnavailable refuses tp and sl while the order path cannot attach them to an entry.
-const ErrBracketsUnavailable = "brackets not available yet: send the entry alone, then its tp or sl from the order form"
 
 // PlanCommand resolves cmd (current is the instrument a command without one acts on) and checks it:
 // an order by CheckOrder with g, a close by ClosePositionIntent and CheckOrder, a cancel against
@@ -117,13 +117,17 @@ func (c Command) Intent(name string) OrderIntent {
 // planOrder checks a buy or sell.
 func (s *Store) planOrder(plan CommandPlan, g Guard) (CommandPlan, error) {
 	cmd := plan.Command
-	if cmd.TPWord != 0 {
-		return plan, &CommandError{Word: cmd.TPWord - 1, Token: cmd.Words[cmd.TPWord-2], Msg: ErrBracketsUnavailable}
+	intent := cmd.Intent(plan.Instrument.Name)
+	if cmd.TPWord != 0 || cmd.SLWord != 0 {
+		// The form's bracket builder: the entry checked as any order, the legs on their sides.
+		b, errs := s.CheckBracket(BracketIntent{Entry: intent, TakeProfit: cmd.TPText(), StopLoss: cmd.SLText()}, g)
+		plan.Bracket, plan.Order = b, b.Entry
+		if len(errs) > 0 {
+			return plan, orderCommandError(cmd, errs)
+		}
+		return plan, nil
 	}
-	if cmd.SLWord != 0 {
-		return plan, &CommandError{Word: cmd.SLWord - 1, Token: cmd.Words[cmd.SLWord-2], Msg: ErrBracketsUnavailable}
-	}
-	checked, errs := s.CheckOrder(cmd.Intent(plan.Instrument.Name), g)
+	checked, errs := s.CheckOrder(intent, g)
 	plan.Order = checked
 	if len(errs) > 0 {
 		return plan, orderCommandError(cmd, errs)
@@ -228,6 +232,10 @@ func orderCommandError(cmd Command, errs []FieldError) error {
 			w = cmd.InstrumentWord
 		case FieldTif:
 			w = cmd.TifWord
+		case FieldTakeProfit:
+			w = cmd.TPWord
+		case FieldStopLoss:
+			w = cmd.SLWord
 		}
 		if w != 0 {
 			e.Word, e.Token = w, cmd.Words[w-1]

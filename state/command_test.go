@@ -150,6 +150,11 @@ func TestPlanCommandOrders(t *testing.T) {
 	if w.Side != api.SideSell || w.Size != "0.49" || !w.PostOnly || plan.Instrument.Name != "ETH-PERP" {
 		t.Errorf("sell by notional on the current instrument: %+v", w)
 	}
+	plan = mustPlan(t, s, "buy 500usd btc 49000 tp 52000 sl 2%", "")
+	b := plan.Bracket
+	if len(b.Wires) != 3 || !b.TP.Equal(d("52000")) || !b.SL.Equal(d("48020")) || plan.Order.Wire.Size != "0.01" || b.Wires[0].Grouping != api.GroupingNormal {
+		t.Errorf("bracket: tp %s sl %s, %d wires, entry %+v", b.TP, b.SL, len(b.Wires), plan.Order.Wire)
+	}
 	plan = mustPlan(t, s, "s 1 eth mkt", "")
 	if !plan.Order.Wire.IsMarket || plan.Order.Wire.Tif != api.TifIOC || plan.Order.Wire.Side != api.SideSell {
 		t.Errorf("market sell: %+v", plan.Order.Wire)
@@ -191,8 +196,9 @@ func TestPlanCommandRefusals(t *testing.T) {
 		{"buy 0.1 btc 40000", "", 0, ""}, // far from the mark: allowed, the confirmation asks for a typed yes
 		{"buy 0.1 49000", "", 0, "which instrument?"},
 		{"buy 1 old 5", "", 3, "delisted"},
-		{"buy 500usd btc 49000 tp 52000 sl 48000", "", 5, "brackets not available yet"},
-		{"buy 0.1 btc 49000 sl 48000", "", 5, "brackets not available yet"},
+		{"buy 0.1 btc 49000 tp 48000", "", 6, "take-profit"},
+		{"sell 0.1 btc 49000 sl 48000", "", 6, "stop-loss"},
+		{"buy 0.1 btc 49000 sl 48000.3", "", 6, "tick"},
 		{"close btc", "", 2, "no open position on BTC-PERP"},
 		{"cancel 99", "", 2, "no open order has this id"},
 		{"cancel eth", "", 2, "2 orders are open on ETH-PERP: cancel all eth"},

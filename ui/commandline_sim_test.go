@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/tradedesk/tradedesk/api"
-	"github.com/tradedesk/tradedesk/state"
 	"github.com/tradedesk/tradedesk/ui/common"
 )
 
@@ -88,7 +87,7 @@ func ordersOn(os []api.OrderRecord, symbol string) []api.OrderRecord {
 // TestCommandLineExamples drives each example of issue #13 through the `:` command line against
 // the simulator over HTTP, confirms it in the same dialog the form uses, and reads the exchange's
 // state after it: the limit order rests at its price and size, the market sell opens a short of
-// 2 ETH, the bracket is refused while brackets are not available (nothing signed), close flattens
+// 2 ETH, the bracket rests as its entry with a take-profit and a stop-loss child, close flattens
 // the BTC position, cancel all eth takes the ETH orders and leaves BTC's, lev btc 5 sets 5x.
 // It fails if a command's side, size, price or instrument went astray, or if a command skipped the
 // confirmation.
@@ -108,15 +107,8 @@ func TestCommandLineExamples(t *testing.T) {
 		t.Fatalf("sell 2 eth mkt: ETH position %s, want -2", p.Size)
 	}
 
-	before := sc.n.Load()
-	c.command(t, "buy 500usd sol 185 tp 200 sl 180")
-	if !c.m.cmdline.Active() || !strings.Contains(c.m.cmdline.Err(), state.ErrBracketsUnavailable) || c.m.dialog != nil {
-		t.Fatalf("the bracket: line open %v, error %q, dialog %v", c.m.cmdline.Active(), c.m.cmdline.Err(), c.m.dialog != nil)
-	}
-	c.key(t, "esc")
-	if sc.n.Load() != before || len(ordersOn(c.openOrders(t), "SOL-PERP")) != 0 {
-		t.Fatalf("the refused bracket reached the exchange")
-	}
+	c.commandConfirmed(t, "buy 500usd sol 185 tp 200 sl 180")
+	checkBracket(t, ordersOn(c.openOrders(t), "SOL-PERP"))
 
 	c.commandConfirmed(t, "buy 0.01 btc mkt")
 	if p := c.position(t, "BTC-PERP"); !p.Size.Equal(d("0.01")) {
@@ -149,8 +141,32 @@ func TestCommandLineExamples(t *testing.T) {
 
 	// cancel one order by naming its instrument (the only one open there).
 	c.commandConfirmed(t, "cancel btc")
-	if n := len(c.openOrders(t)); n != 0 {
-		t.Fatalf("cancel btc: %d orders still open", n)
+	if n := len(ordersOn(c.openOrders(t), "BTC-PERP")); n != 0 {
+		t.Fatalf("cancel btc: %d BTC orders still open", n)
+	}
+}
+
+// checkBracket holds the exchange's SOL orders to buy 500usd sol 185 tp 200 sl 180: the entry, a
+// limit buy of 2.70 (500 USD at 185, down to the lot) at 185, and its two children in one group,
+// reduce-only market sells of the same size triggered at 200 (tp) and 180 (sl).
+func checkBracket(t *testing.T, sol []api.OrderRecord) {
+	t.Helper()
+	var entry, tp, sl int
+	for _, o := range sol {
+		switch {
+		case o.Tpsl == "" && o.Side == api.SideBuy && o.LimitPrice.Equal(d("185")) && o.Size.Equal(d("2.7")) && !o.ReduceOnly:
+			entry++
+		case o.Tpsl == api.TpslTakeProfit && o.Side == api.SideSell && o.TriggerPx.Decimal.Equal(d("200")) && o.Size.Equal(d("2.7")) && o.ReduceOnly:
+			tp++
+		case o.Tpsl == api.TpslStopLoss && o.Side == api.SideSell && o.TriggerPx.Decimal.Equal(d("180")) && o.Size.Equal(d("2.7")) && o.ReduceOnly:
+			sl++
+		}
+		if o.Grouping != api.GroupingNormal {
+			t.Errorf("bracket order %d grouping %q", o.OrderID, o.Grouping)
+		}
+	}
+	if len(sol) != 3 || entry != 1 || tp != 1 || sl != 1 {
+		t.Fatalf("buy 500usd sol 185 tp 200 sl 180: %d SOL orders (entry %d, tp %d, sl %d): %+v", len(sol), entry, tp, sl, sol)
 	}
 }
 
@@ -170,7 +186,7 @@ func TestMalformedCommandsSignNothing(t *testing.T) {
 		{"buy 0.00001 btc 97000", `word 2 "0.00001": size 0.00001 is not a multiple of the lot size`},
 		{"sell 2 eth", "give a price, or mkt"},
 		{"sell 2 eth mkt now", `word 5 "now": unexpected word`},
-		{"buy 500usd sol 185 tp 200 sl 180", `word 5 "tp": ` + state.ErrBracketsUnavailable},
+		{"buy 500usd sol 185 tp 180 sl 200", `word 6 "180": take-profit`},
 		{"close sol", `word 2 "sol": no open position on SOL-PERP`},
 		{"cancel 424242", `word 2 "424242": no open order has this id`},
 		{"cancel all", "no open orders to cancel"},

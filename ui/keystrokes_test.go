@@ -78,6 +78,9 @@ func TestKeystrokeCounts(t *testing.T) {
 		{"command line: close ETH", home,
 			[]keystroke{":", "'c eth", "enter", "enter"}, 8,
 			func() bool { return c.position(t, "ETH-PERP").Size.IsZero() }},
+		{"command line: bracket buy 2.7 SOL at 185, tp 200, sl 180", home,
+			[]keystroke{":", "'b 2.7 sol 185 tp 200 sl 180", "enter", "enter"}, 30,
+			func() bool { return len(ordersOn(c.openOrders(t), "SOL-PERP")) == 3 }},
 		{"command line, current instrument: limit buy 0.1 at 3400", func() { home(); c.key(t, "enter", "esc") }, // ETH-PERP picked earlier
 			[]keystroke{":", "'b 0.1 3400", "enter", "enter"}, 13,
 			func() bool { return len(ordersOn(c.openOrders(t), "ETH-PERP")) == 1 }},

@@ -13,6 +13,9 @@ import (
 func Action(p state.CommandPlan, st *common.Styles) *action.Action {
 	switch p.Command.Verb {
 	case state.VerbBuy, state.VerbSell:
+		if len(p.Bracket.Wires) > 0 {
+			return action.NewBracket(p.Bracket, st)
+		}
 		return action.NewOrder(action.KindPlace, p.Order, st)
 	case state.VerbClose:
 		return action.NewOrder(action.KindClose, p.Order, st)
