@@ -104,7 +104,8 @@ func TestTabMovesBetweenTheTransferFormsFields(t *testing.T) {
 	if form.Field() != transfer.FieldCollateral {
 		t.Errorf("shift+Tab from the amount: field %d, want the collateral", form.Field())
 	}
-	if foot := ansi.Strip(c.m.footerView()); !strings.Contains(foot, "Esc leave form") || !strings.Contains(foot, "Tab next field") {
+	if foot := ansi.Strip(c.m.footerView()); !strings.Contains(foot, "Esc leave form") || !strings.Contains(foot, "Tab next field") ||
+		strings.Contains(foot, "switch view") {
 		t.Errorf("the footer in the transfer form: %q", foot)
 	}
 	c.key(t, "esc")

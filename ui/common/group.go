@@ -176,8 +176,11 @@ func (g *Group) View() string {
 	return g.bar + "\n" + g.panes[g.active].View()
 }
 
-// ShortHelp implements Pane.
+// ShortHelp implements Pane; [ ] are not offered while the view shown takes every key (a form).
 func (g *Group) ShortHelp() []key.Binding {
+	if g.Capturing() {
+		return g.panes[g.active].ShortHelp()
+	}
 	return append([]key.Binding{g.keys.PrevView}, g.panes[g.active].ShortHelp()...)
 }
 
