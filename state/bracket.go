@@ -191,7 +191,6 @@ func legValue(field, name, s string, ref decimal.Decimal, inst Instrument, above
 	return v, nil
 }
 
-
 // PositionTpsl is a take-profit and stop-loss on a whole position (grouping position), checked:
 // the orders to sign and the triggers.
 type PositionTpsl struct {
