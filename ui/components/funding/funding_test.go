@@ -1,6 +1,7 @@
 package funding
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -112,5 +113,28 @@ func TestFundingWithoutAccount(t *testing.T) {
 	p.SetSize(100, 4)
 	if !strings.Contains(p.View(), "no account: start with --address") {
 		t.Errorf("view:\n%s", p.View())
+	}
+}
+
+// BenchmarkFundingPane renders the funding view (200x60's share) with 10 and with 10,000
+// payments held (issue #16): a frame's cost follows the rows on screen, not the rows held.
+func BenchmarkFundingPane(b *testing.B) {
+	for _, n := range []int{10, 10000} {
+		b.Run("held="+strconv.Itoa(n), func(b *testing.B) {
+			s := store()
+			c := commontest.NewCommon(b, s, func() time.Time { return t0 })
+			p := New(c, nil, true)
+			p.SetSize(196, 24)
+			p.SetFocused(true)
+			s.Apply(state.FundingMsg{Gen: 1, At: t0, Page: api.Page[api.FundingPayment]{Page: 1, Limit: n, TotalCount: n, TotalPages: 1, Data: payments(n)}})
+			p.Update(common.DataMsg{Kind: state.KindFunding})
+			p.tbl.MoveTo(len(p.rows) / 2)
+			p.View()
+			b.ReportAllocs()
+			b.ResetTimer()
+			for b.Loop() {
+				_ = p.View()
+			}
+		})
 	}
 }
