@@ -93,6 +93,18 @@ func TestLimitsPerMethod(t *testing.T) {
 	if _, err := page.Fills(ctx, "", PageParams{Limit: 1000}); IsKind(err, KindTooLarge) {
 		t.Errorf("a page within a larger size asked for: %v", err)
 	}
+	// A bare list with a limit asked (transfer_history, account_history) is held to it too.
+	user := "0x1111111111111111111111111111111111111111"
+	list := answerServer(t, manyTickers(PageLimit(200)+1))
+	if _, err := list.TransferHistory(ctx, user, 200); !IsKind(err, KindTooLarge) {
+		t.Errorf("transfers over the limit asked plus the margin: %v", err)
+	}
+	if _, err := list.AccountHistory(ctx, user, 200); !IsKind(err, KindTooLarge) {
+		t.Errorf("account history over the limit asked plus the margin: %v", err)
+	}
+	if _, err := list.AccountHistory(ctx, user, 1000); IsKind(err, KindTooLarge) {
+		t.Errorf("account history within a larger limit asked: %v", err)
+	}
 	perps := answerServer(t, `{"perps":`+manyTickers(MaxMarketRecords+1)+`,"spot":[]}`)
 	if _, err := perps.Instruments(ctx, ""); !IsKind(err, KindTooLarge) {
 		t.Errorf("instruments over the limit: %v", err)
