@@ -19,6 +19,7 @@ import (
 //	close|c      [INSTRUMENT]                    the whole position, reduce-only at market
 //	cancel|x     ORDER-ID | INSTRUMENT | all [INSTRUMENT]
 //	lev|leverage [INSTRUMENT] N[x]
+//	tpsl         [INSTRUMENT] [tp LEG] [sl LEG]  on the whole position (grouping position)
 //
 // SIZE is base units (0.1) or a notional in USD (500usd, $500). PRICE may be written @97000. A LEG
 // (take-profit, stop-loss) is a price (200), or a distance from the entry in percent (2%) or ticks (40t).
@@ -36,6 +37,7 @@ const (
 	VerbClose
 	VerbCancel
 	VerbLeverage
+	VerbTpsl
 )
 
 // String is the verb's canonical word.
@@ -51,6 +53,8 @@ func (v Verb) String() string {
 		return "cancel"
 	case VerbLeverage:
 		return "lev"
+	case VerbTpsl:
+		return "tpsl"
 	}
 	return fmt.Sprintf("verb(%d)", int(v))
 }
@@ -62,10 +66,11 @@ var verbWords = map[string]Verb{
 	"close": VerbClose, "c": VerbClose,
 	"cancel": VerbCancel, "x": VerbCancel,
 	"lev": VerbLeverage, "leverage": VerbLeverage,
+	"tpsl": VerbTpsl,
 }
 
 // CommandVerbs are the command words, for completion and help (canonical words first).
-var CommandVerbs = []string{"buy", "sell", "close", "cancel", "lev", "long", "short", "leverage"}
+var CommandVerbs = []string{"buy", "sell", "close", "cancel", "lev", "tpsl", "long", "short", "leverage"}
 
 // CommandKeywords are the words that may follow an order's price, for completion and help.
 var CommandKeywords = []string{"tp", "sl", "post", "reduce", "gtc", "ioc", "fok"}
@@ -184,7 +189,7 @@ func ParseCommand(line string) (Command, error) {
 	p := &parser{words: words, cmd: Command{Words: words}}
 	verb, ok := verbWords[p.peek()]
 	if !ok {
-		return Command{}, p.errAt(0, "not a command; commands are buy, sell, close, cancel and lev")
+		return Command{}, p.errAt(0, "not a command; commands are buy, sell, close, cancel, lev and tpsl")
 	}
 	p.cmd.Verb = verb
 	p.i++
@@ -198,6 +203,8 @@ func ParseCommand(line string) (Command, error) {
 		err = p.cancel()
 	case VerbLeverage:
 		err = p.leverage()
+	case VerbTpsl:
+		err = p.tpsl()
 	}
 	if err != nil {
 		return Command{}, err
@@ -217,6 +224,8 @@ func (p *parser) usage() string {
 		return "close reads close [INSTRUMENT]"
 	case VerbCancel:
 		return "cancel reads cancel ORDER-ID, cancel INSTRUMENT or cancel all [INSTRUMENT]"
+	case VerbTpsl:
+		return "tpsl reads tpsl [INSTRUMENT] [tp LEG] [sl LEG]"
 	}
 	return "lev reads lev [INSTRUMENT] N"
 }
@@ -380,6 +389,27 @@ func (p *parser) cancel() error {
 	return nil
 }
 
+// tpsl reads tpsl [INSTRUMENT] [tp LEG] [sl LEG], at least one leg.
+func (p *parser) tpsl() error {
+	if p.more() && p.peek() != "tp" && p.peek() != "sl" {
+		if err := p.instrument(); err != nil {
+			return err
+		}
+	}
+	for p.more() {
+		if w := p.peek(); w != "tp" && w != "sl" {
+			return p.errAt(p.i, "unexpected word: %s", p.usage())
+		}
+		if err := p.option(); err != nil {
+			return err
+		}
+	}
+	if p.cmd.TPWord == 0 && p.cmd.SLWord == 0 {
+		return p.errEnd("tpsl needs a take-profit, a stop-loss or both: %s", p.usage())
+	}
+	return nil
+}
+
 // leverage reads lev [INSTRUMENT] N[x].
 func (p *parser) leverage() error {
 	if !p.more() {
@@ -533,6 +563,16 @@ func (c Command) String() string {
 			w = append(w, c.Instrument)
 		}
 		w = append(w, strconv.FormatInt(c.Leverage, 10))
+	case VerbTpsl:
+		if c.Instrument != "" {
+			w = append(w, c.Instrument)
+		}
+		if c.TPWord != 0 {
+			w = append(w, "tp", c.TPText())
+		}
+		if c.SLWord != 0 {
+			w = append(w, "sl", c.SLText())
+		}
 	}
 	return strings.Join(w, " ")
 }

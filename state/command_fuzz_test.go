@@ -93,6 +93,10 @@ func checkPlan(t *testing.T, line string, p CommandPlan) {
 		if len(p.Cancel) == 0 {
 			t.Fatalf("%q: a cancel of nothing passed", line)
 		}
+	case VerbTpsl:
+		if len(p.PositionTpsl.Wires) == 0 {
+			t.Fatalf("%q: a tpsl of nothing passed", line)
+		}
 	case VerbLeverage:
 		if p.Leverage.Err != "" || p.Leverage.New.IntPart() != p.Command.Leverage {
 			t.Fatalf("%q: leverage %+v", line, p.Leverage)

@@ -22,6 +22,8 @@ type CommandPlan struct {
 	// Bracket is the checked bracket of an order given a take-profit or a stop-loss (its Entry is
 	// Order); its Wires are nil otherwise.
 	Bracket CheckedBracket
+	// PositionTpsl is the checked take-profit and stop-loss of a tpsl command.
+	PositionTpsl PositionTpsl
 	// Leverage is the checked change of a lev command.
 	Leverage LeverageChange
 }
@@ -46,6 +48,8 @@ func (s *Store) PlanCommand(cmd Command, current string, g Guard) (CommandPlan, 
 		return s.planClose(plan, g)
 	case VerbCancel:
 		return s.planCancel(plan)
+	case VerbTpsl:
+		return s.planPositionTpsl(plan)
 	}
 	return s.planLeverage(plan)
 }
@@ -178,6 +182,17 @@ func (s *Store) planCancel(plan CommandPlan) (CommandPlan, error) {
 	case !cmd.All && len(plan.Cancel) > 1:
 		return plan, cmd.instrumentError(fmt.Sprintf("%d orders are open on %s: cancel all %s, or cancel ORDER-ID",
 			len(plan.Cancel), plan.Instrument.Name, strings.ToLower(cmd.instrumentWord(plan.Instrument))))
+	}
+	return plan, nil
+}
+
+// planPositionTpsl checks a take-profit and stop-loss on the instrument's whole position.
+func (s *Store) planPositionTpsl(plan CommandPlan) (CommandPlan, error) {
+	cmd := plan.Command
+	pt, errs := s.CheckPositionTpsl(plan.Instrument.Name, cmd.TPText(), cmd.SLText())
+	plan.PositionTpsl = pt
+	if len(errs) > 0 {
+		return plan, orderCommandError(cmd, errs)
 	}
 	return plan, nil
 }

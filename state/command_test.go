@@ -33,6 +33,8 @@ func TestParseCommandExamples(t *testing.T) {
 		{"cancel sol", Command{Verb: VerbCancel, Instrument: "sol", InstrumentWord: 2}},
 		{"lev btc 5", Command{Verb: VerbLeverage, Instrument: "btc", InstrumentWord: 2, Leverage: 5, LeverageWord: 3}},
 		{"leverage 20x", Command{Verb: VerbLeverage, Leverage: 20, LeverageWord: 2}},
+		{"tpsl btc tp 99000 sl 2%", Command{Verb: VerbTpsl, Instrument: "btc", InstrumentWord: 2, TakeProfit: d("99000"), TPWord: 4, StopLoss: d("2"), SLUnit: "%", SLWord: 6}},
+		{"tpsl sl 40t", Command{Verb: VerbTpsl, StopLoss: d("40"), SLUnit: "t", SLWord: 3}},
 	}
 	for _, tc := range cases {
 		got, err := ParseCommand(tc.line)
@@ -91,6 +93,8 @@ func TestParseCommandNamesTheWrongWord(t *testing.T) {
 		{"lev btc 0", 3, "0", "whole number from 1"},
 		{"lev btc 2.5", 3, "2.5", "whole number from 1"},
 		{"close btc eth", 3, "eth", "unexpected word"},
+		{"tpsl btc", 0, "", "tpsl needs a take-profit, a stop-loss or both"},
+		{"tpsl btc post", 3, "post", "unexpected word"},
 		{"buy 1 btc 5 \x1b[2J", 0, "", "control characters"},
 		{strings.Repeat("b ", 101), 0, "", "too long"},
 		{strings.Repeat("b ", 20), 0, "", "too many words"},
@@ -206,6 +210,8 @@ func TestPlanCommandRefusals(t *testing.T) {
 		{"lev btc 60", "", 3, "over the 50x"},
 		{"lev btc 10", "", 3, "in force already"},
 		{"lev hype 2", "", 2, "spot pair"},
+		{"tpsl btc tp 60000", "", 2, "no open position"},
+		{"tpsl eth tp 2900", "", 4, "take-profit"},
 	}
 	for _, tc := range cases {
 		cmd, err := ParseCommand(tc.line)
@@ -259,6 +265,10 @@ func TestPlanCommandCancelAndClose(t *testing.T) {
 	p := mustPlan(t, s, "close eth", "")
 	if w := p.Order.Wire; w.Side != api.SideSell || !w.ReduceOnly || !w.IsMarket || w.Size != "2" {
 		t.Errorf("close eth: %+v", w)
+	}
+	if p := mustPlan(t, s, "tpsl eth tp 3100 sl 1%", ""); len(p.PositionTpsl.Wires) != 2 || !p.PositionTpsl.SL.Equal(d("2970")) ||
+		p.PositionTpsl.Wires[0].Grouping != api.GroupingPosition || p.PositionTpsl.Wires[0].Side != api.SideSell {
+		t.Errorf("tpsl eth: %+v", p.PositionTpsl)
 	}
 	if p := mustPlan(t, s, "lev btc 5", ""); !p.Leverage.New.Equal(d("5")) || !p.Leverage.Current.Equal(d("10")) {
 		t.Errorf("lev btc 5: %+v", p.Leverage)

@@ -248,3 +248,29 @@ func TestCommandAndFormConfirmTheSameOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestCommandLinePositionTpsl: tpsl puts a take-profit and a stop-loss on the whole position
+// (grouping position) through the same action the positions pane sends, confirmed; the exchange
+// holds both as reduce-only triggers on the other side. It fails if the legs' sides, triggers or
+// grouping went astray.
+func TestCommandLinePositionTpsl(t *testing.T) {
+	c := newSimConsole(t, 200, 60, false)
+	pump(t, c.m, c.m.Init())
+	c.commandConfirmed(t, "sell 1 eth mkt")
+	c.commandConfirmed(t, "tpsl eth tp 3300 sl 3500")
+	var tp, sl int
+	for _, o := range ordersOn(c.openOrders(t), "ETH-PERP") {
+		if o.Grouping != api.GroupingPosition || o.Side != api.SideBuy || !o.ReduceOnly {
+			t.Errorf("order %+v", o)
+		}
+		switch {
+		case o.Tpsl == api.TpslTakeProfit && o.TriggerPx.Decimal.Equal(d("3300")):
+			tp++
+		case o.Tpsl == api.TpslStopLoss && o.TriggerPx.Decimal.Equal(d("3500")):
+			sl++
+		}
+	}
+	if tp != 1 || sl != 1 {
+		t.Fatalf("tpsl eth tp 3300 sl 3500: tp %d, sl %d on the exchange", tp, sl)
+	}
+}

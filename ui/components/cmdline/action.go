@@ -27,6 +27,8 @@ func Action(p state.CommandPlan, st *common.Styles) *action.Action {
 			return action.NewCancelInstrument(p.Instrument.ID, p.Instrument.Name, len(p.Cancel))
 		}
 		return action.NewCancelConfirmed(p.Cancel[0], p.Instrument)
+	case state.VerbTpsl:
+		return action.NewPositionTpsl(p.PositionTpsl, st)
 	}
 	return leverageAction(p.Leverage, st)
 }

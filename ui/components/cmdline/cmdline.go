@@ -131,7 +131,12 @@ func (m *Model) enter(current string, guard state.Guard) tea.Cmd {
 // fitted to width.
 func (m *Model) View(width int) (line, hint string) {
 	m.input.Width = max(width-3, 10)
-	line = common.FitStyled(m.input.View(), width)
+	if v := m.input.Value(); text.HideKeys(v) != v {
+		// A key pasted into the line is never echoed, not even while it is being edited.
+		line = common.Fit(m.input.Prompt+text.HideKeys(v), width, false)
+	} else {
+		line = common.FitStyled(m.input.View(), width)
+	}
 	switch {
 	case m.errText != "":
 		hint = m.st.Danger.On("✗ " + m.errText)
@@ -151,7 +156,7 @@ func Usage(line string) string {
 			return u
 		}
 	}
-	return "buy|sell SIZE [INSTR] PRICE|mkt · close INSTR · cancel ID|INSTR|all [INSTR] · lev [INSTR] N"
+	return "buy|sell SIZE [INSTR] PRICE|mkt · close INSTR · cancel ID|INSTR|all [INSTR] · lev [INSTR] N · tpsl INSTR tp|sl LEG"
 }
 
 var (
@@ -162,6 +167,7 @@ var (
 		"close": "close [INSTRUMENT]: the whole position, reduce-only at market", "c": "c [INSTRUMENT]: close the whole position",
 		"cancel": "cancel ORDER-ID | INSTRUMENT (its one order) | all [INSTRUMENT]", "x": "x ORDER-ID | INSTRUMENT | all [INSTRUMENT]",
 		"lev": "lev [INSTRUMENT] N: set the perpetual's leverage", "leverage": "leverage [INSTRUMENT] N",
+		"tpsl": "tpsl [INSTRUMENT] [tp LEG] [sl LEG]: on the whole position (LEG: 200, 2%, 40t)",
 	}
 )
 
@@ -174,8 +180,9 @@ func Grammar(open string) []string {
 		"  close [INSTRUMENT]                       close btc: the whole position, reduce-only at market",
 		"  cancel ORDER-ID | INSTRUMENT | all [INSTRUMENT]   cancel all eth · cancel 1234 · cancel all",
 		"  lev [INSTRUMENT] N                       lev btc 5",
+		"  tpsl [INSTRUMENT] [tp LEG] [sl LEG]      tpsl btc tp 99000 sl 2%: on the whole position",
 		"  SIZE: base units (0.1) or USD (500usd, $500). LEG: a price (200) or a distance from the entry (2%, 40t).",
-		"  INSTRUMENT: a coin is its perpetual (btc),",
-		"  a full name (BTC-PERP, ETH/USDC) picks spot; left out, the current instrument. b s c x: buy sell close cancel.",
+		"  INSTRUMENT: a coin is its perpetual (btc); a full name (BTC-PERP, ETH/USDC) picks spot;",
+		"  left out, the current instrument. b s c x: buy sell close cancel.",
 	}
 }

@@ -170,3 +170,23 @@ func TestEnterSendsOnlyWhatPasses(t *testing.T) {
 		t.Fatalf("off tick asked for %T", cmd())
 	}
 }
+
+// TestAPastedKeyIsNeverEchoed: a private key pasted into the line is not drawn, not repeated in
+// the refusal, and not kept in the history. It fails if the line is drawn as typed.
+func TestAPastedKeyIsNeverEchoed(t *testing.T) {
+	key := strings.Repeat("4c0883a6", 8)
+	m := newLine(t, OpenHistory(""))
+	m.Open()
+	typeIn(m, "buy 1 btc 0x"+key)
+	line, _ := m.View(300)
+	press(m, tea.KeyEnter)
+	_, hint := m.View(300)
+	for what, s := range map[string]string{"line": line, "refusal": hint, "error": m.Err(), "history": strings.Join(m.hist.Lines(), "\n")} {
+		if strings.Contains(s, key[:16]) {
+			t.Errorf("the %s echoes the key: %q", what, s)
+		}
+	}
+	if !strings.Contains(line, "buy 1 btc") {
+		t.Errorf("the line lost what is not a key: %q", line)
+	}
+}

@@ -70,6 +70,13 @@ func Candidates(st *state.Store, before []string) []string {
 		if n == 1 {
 			return instrumentNames(st, true)
 		}
+	case state.VerbTpsl:
+		switch last := strings.ToLower(before[n-1]); {
+		case n == 1:
+			return append(positionNames(st), "tp", "sl")
+		case last != "tp" && last != "sl":
+			return []string{"tp", "sl"}
+		}
 	}
 	return nil
 }
