@@ -116,10 +116,16 @@ func (in *Inbox) signal() {
 	}
 }
 
-// Drain takes everything waiting.
+// Drain takes everything waiting, and the Ready signal with it: what arrived after the signal
+// was taken (a burst's later records) is in this batch, so a signal left behind would only wake
+// the reader for an empty batch (an extra redraw, and a frame's wait for the next real one).
 func (in *Inbox) Drain() StreamBatch {
 	in.mu.Lock()
 	defer in.mu.Unlock()
+	select {
+	case <-in.ready:
+	default:
+	}
 	b := StreamBatch{Events: in.items, Status: in.status, StatusChanged: in.changed,
 		Dropped: in.dropped, DropReason: in.dropWhy, DropTopic: in.dropTop}
 	in.items, in.changed = nil, false
