@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"slices"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -132,7 +133,11 @@ func (m *Model) followInstrument() tea.Cmd {
 	m.streamSubs = subs
 	return subscribeCmd(m.stream, topics, func() {
 		for _, s := range drainSubs(old) {
-			s.Unsubscribe()
+			// A topic shown before and after (the book when only the chart's series moved) is
+			// the same subscription: ending it would end the new one.
+			if !slices.Contains(topics, s.Topic()) {
+				s.Unsubscribe()
+			}
 		}
 		close(subs)
 	}, subs)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
@@ -34,7 +35,15 @@ func TestStreamFollowsWhatIsShown(t *testing.T) {
 	first := fmt.Sprintf("chart:%d/%s/%s", in().ID, c.m.chart.chartKey().ChartType, c.m.chart.chartKey().Resolution)
 	want := []string{"bbo:BTC-PERP", first, "orderbook:BTC-PERP", "trades:BTC-PERP"}
 	slices.Sort(want)
-	c.until(t, fmt.Sprint("subscriptions ", want), func() bool { return slices.Equal(shownTopicKeys(c), want) })
+	if !c.dr.until(30*time.Second, func() bool { return slices.Equal(shownTopicKeys(c), want) }) {
+		t.Fatalf("subscriptions %v: want %v (chart key %v)", shownTopicKeys(c), want, c.m.chart.chartKey())
+	}
+	// They stay: the move that added the chart's series once ended the book, trades and bbo it
+	// shared with the first subscriptions (the same Subscription objects).
+	c.dr.until(300*time.Millisecond, func() bool { return false })
+	if got := shownTopicKeys(c); !slices.Equal(got, want) {
+		t.Fatalf("subscriptions %v a moment later: want %v", got, want)
+	}
 
 	for _, k := range []string{"6", "."} { // the chart, then a coarser resolution: another series
 		_, cmd := c.m.Update(keyMsg(k))
@@ -44,7 +53,11 @@ func TestStreamFollowsWhatIsShown(t *testing.T) {
 	if next == first {
 		t.Fatalf("'.' did not change the chart's series (%s)", first)
 	}
-	c.until(t, "the chart subscription to follow "+next, func() bool {
-		return slices.Contains(shownTopicKeys(c), next) && !slices.Contains(shownTopicKeys(c), first)
-	})
+	want = []string{"bbo:BTC-PERP", next, "orderbook:BTC-PERP", "trades:BTC-PERP"}
+	slices.Sort(want)
+	c.until(t, "the chart subscription to follow "+next, func() bool { return slices.Equal(shownTopicKeys(c), want) })
+	c.dr.until(300*time.Millisecond, func() bool { return false })
+	if got := shownTopicKeys(c); !slices.Equal(got, want) {
+		t.Fatalf("subscriptions %v a moment after the series moved: want %v", got, want)
+	}
 }
