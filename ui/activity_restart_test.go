@@ -70,9 +70,12 @@ func TestSimulatorRestartClearsActivity(t *testing.T) {
 	_, fills, history := activityGroup(t, c.m)
 
 	trade(t, c, 5)
+	if _, err := c.m.ex.InternalTransfer(context.Background(), 1, "25", true); err != nil {
+		t.Fatal(err)
+	}
 	c.key(t, "ctrl+r")
-	if len(fills.fills) != 5 || len(history.all) != 5 {
-		t.Fatalf("before the restart: %d fills, %d orders", len(fills.fills), len(history.all))
+	if len(fills.fills) != 5 || len(history.all) != 5 || len(c.m.store.Transfers()) != 3 {
+		t.Fatalf("before the restart: %d fills, %d orders, %d transfers", len(fills.fills), len(history.all), len(c.m.store.Transfers()))
 	}
 
 	// The simulator restarts: the old one stops, a new one (another seed) serves the address.
@@ -83,18 +86,30 @@ func TestSimulatorRestartClearsActivity(t *testing.T) {
 	refreshed := func() {
 		t.Helper()
 		// A poll on a connection the old server closed may fail once: Ctrl+R again, as a
-		// trader would, until the fills and history polls both succeeded.
+		// trader would, until the fills, history and transfers polls all succeeded.
+		kinds := []state.Kind{state.KindFills, state.KindHistory, state.KindTransfers}
 		for range 3 {
 			c.key(t, "ctrl+r")
-			if c.m.store.Freshness(state.KindFills).Err == nil && c.m.store.Freshness(state.KindHistory).Err == nil {
+			ok := true
+			for _, k := range kinds {
+				ok = ok && c.m.store.Freshness(k).Err == nil
+			}
+			if ok {
 				return
 			}
 		}
-		t.Fatalf("polls still failing: %v / %v", c.m.store.Freshness(state.KindFills).Err, c.m.store.Freshness(state.KindHistory).Err)
+		for _, k := range kinds {
+			if err := c.m.store.Freshness(k).Err; err != nil {
+				t.Fatalf("%s polls still failing: %v", k, err)
+			}
+		}
 	}
 	refreshed()
 	if len(fills.fills) != 0 || len(history.all) != 0 {
 		t.Fatalf("after the restart and Ctrl+R: %d fills and %d orders of the previous instance shown", len(fills.fills), len(history.all))
+	}
+	if n := len(c.m.store.Transfers()); n != 2 {
+		t.Errorf("after the restart: %d transfers, want the new instance's 2 deposits", n)
 	}
 
 	trade(t, c, 2)
