@@ -118,3 +118,27 @@ func TestFundingAndTransferAppear(t *testing.T) {
 		t.Errorf("the equity view lacks the value now:\n%s", screen)
 	}
 }
+
+// TestActivityViewsFitEverySize (#24's rule for the new views): every Activity view, with a
+// funding payment, a transfer and an hour of account values on screen, at 80x24, 120x40 and
+// 200x60: no line wider than the screen, every box whole.
+func TestActivityViewsFitEverySize(t *testing.T) {
+	for _, sz := range screenSizes {
+		c := newSimConsole(t, sz[0], sz[1], false)
+		placeFixtureOrders(t, c.m.ex)
+		c.sim.Advance(time.Hour)
+		if _, err := c.m.ex.InternalTransfer(context.Background(), 1, "25", true); err != nil {
+			t.Fatal(err)
+		}
+		pump(t, c.m, c.m.Init())
+		g, _, _ := activityGroup(t, c.m)
+		c.key(t, "7")
+		for range g.Panes() {
+			v := c.m.View()
+			what := g.Title()
+			checkScreen(t, what, v, sz[0], sz[1])
+			checkBoxes(t, what, v, sz[0], sz[1])
+			c.key(t, "]")
+		}
+	}
+}
