@@ -129,7 +129,7 @@ func (c *streamConsole) measureFill(t *testing.T, n int) time.Duration {
 }
 
 // settle runs the console for 50 ms: events a trader makes are not milliseconds apart, and two
-// that are share the 60 Hz frame pacing (the second waits out the first's frame).
+// that are share the frame pacing (FrameRate: the second waits out the first's frame).
 func (c *streamConsole) settle() { c.dr.until(50*time.Millisecond, func() bool { return false }) }
 
 func median(ds []time.Duration) time.Duration {
