@@ -7,6 +7,7 @@
 package cmdline
 
 import (
+	"errors"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/cursor"
@@ -30,6 +31,9 @@ type Model struct {
 
 	// errText is why the last Enter was refused ("" when it was not, or the line changed since).
 	errText string
+	// live is the line checked as it is typed: what Enter would ask to confirm, or the word that
+	// is wrong so far ("" while the command is incomplete).
+	live string
 	// The completion being cycled: the candidates for the word at cands' start, and which is shown.
 	cands  []string
 	candAt int
@@ -51,7 +55,7 @@ func (m *Model) Open() {
 	m.open = true
 	m.input.SetValue("")
 	m.input.Focus()
-	m.errText, m.cands = "", nil
+	m.errText, m.cands, m.live = "", nil, ""
 	m.hist.Rewind()
 }
 
@@ -81,20 +85,51 @@ func (m *Model) Update(msg tea.KeyMsg, current string, guard state.Guard) tea.Cm
 		return m.enter(current, guard)
 	case msg.Type == tea.KeyTab:
 		m.complete()
-		return nil
 	case msg.Type == tea.KeyUp:
 		m.setLine(m.hist.Back(m.input.Value()))
-		return nil
 	case msg.Type == tea.KeyDown:
 		m.setLine(m.hist.Forward())
-		return nil
-	}
-	before := m.input.Value()
-	m.input, _ = m.input.Update(msg)
-	if m.input.Value() != before {
+	default:
+		before := m.input.Value()
+		m.input, _ = m.input.Update(msg)
+		if m.input.Value() == before {
+			return nil
+		}
 		m.errText, m.cands = "", nil
 	}
+	m.check(current, guard)
 	return nil
+}
+
+// check reads the line as it stands, as Enter would, and keeps what it found in live. Nothing is
+// sent: the plan is only described.
+func (m *Model) check(current string, guard state.Guard) {
+	m.live = ""
+	line := strings.TrimSpace(m.input.Value())
+	if line == "" {
+		return
+	}
+	cmd, err := state.ParseCommand(line)
+	if err == nil {
+		var plan state.CommandPlan
+		if plan, err = m.store.PlanCommand(cmd, current, guard); err == nil {
+			m.live = "✓ " + Action(plan, m.st).What + costs(plan) + " · Enter to review"
+			return
+		}
+	}
+	var ce *state.CommandError
+	if errors.As(err, &ce) && ce.Word > 0 {
+		m.live = "… " + text.Clean(text.HideKeys(err.Error()))
+	}
+}
+
+// costs is an order's fee and margin, as the confirmation will show them.
+func costs(p state.CommandPlan) string {
+	if !p.Command.IsOrder() && p.Command.Verb != state.VerbClose {
+		return ""
+	}
+	pv := p.Order.Preview
+	return " · fee " + state.FormatUSDFee(pv.Fee) + " · margin " + common.FmtNum(pv.MarginRequired, 2)
 }
 
 func (m *Model) setLine(s string) {
@@ -142,6 +177,10 @@ func (m *Model) View(width int) (line, hint string) {
 		hint = m.st.Danger.On("✗ " + m.errText)
 	case len(m.cands) > 1:
 		hint = m.st.Muted.On("Tab: " + strings.Join(m.cands, " "))
+	case strings.HasPrefix(m.live, "✓"):
+		hint = m.st.Good.On(m.live)
+	case m.live != "":
+		hint = m.st.Muted.On(m.live)
 	default:
 		hint = m.st.Muted.On(Usage(m.input.Value()) + " · Tab completes · ↑↓ history · Esc")
 	}

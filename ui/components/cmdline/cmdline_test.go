@@ -190,3 +190,24 @@ func TestAPastedKeyIsNeverEchoed(t *testing.T) {
 		t.Errorf("the line lost what is not a key: %q", line)
 	}
 }
+
+// TestTheLineIsCheckedAsItIsTyped: while typing, the hint says what Enter would ask to confirm
+// (with its fee and margin) or names the word that is wrong so far; nothing is asked of the
+// pipeline until Enter. It fails if the live check and Enter's check disagree on a line.
+func TestTheLineIsCheckedAsItIsTyped(t *testing.T) {
+	m := newLine(t, OpenHistory(""))
+	m.Open()
+	typeIn(m, "buy 0.1 btc 96500")
+	if _, hint := m.View(200); !strings.Contains(hint, "✓ buy 0.100 BTC-PERP @ 96,500.0 · fee ") || !strings.Contains(hint, "margin") {
+		t.Errorf("a good order: %q", hint)
+	}
+	typeIn(m, ".05")
+	if _, hint := m.View(200); !strings.Contains(hint, `… word 4 "96500.05": price 96500.05 is not a multiple of the tick size`) {
+		t.Errorf("off the tick: %q", hint)
+	}
+	m.Open()
+	typeIn(m, "buy 0.1")
+	if _, hint := m.View(200); !strings.HasPrefix(hint, "buy SIZE") {
+		t.Errorf("incomplete: %q", hint)
+	}
+}
