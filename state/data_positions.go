@@ -115,6 +115,17 @@ func (s *Store) UnrealizedPnL() decimal.Decimal {
 	return sum
 }
 
+// TotalPnL is what a trader reads as the account's total PnL: realized (the exchange's
+// total_pnl, which counts closed PnL, fees and funding but not open positions) plus unrealized.
+func TotalPnL(realized, unrealized decimal.Decimal) decimal.Decimal { return realized.Add(unrealized) }
+
+// PnL is the account's realized PnL, its unrealized PnL (UnrealizedPnL, at the freshest mark) and
+// their total, as the account pane shows them.
+func (s *Store) PnL() (realized, unrealized, total decimal.Decimal) {
+	realized, unrealized = s.Account().TotalPnl, s.UnrealizedPnL()
+	return realized, unrealized, TotalPnL(realized, unrealized)
+}
+
 // PositionsUpdateMsg carries the account's positions as the stream sent them: the whole list, and
 // a poll sent before it was received cannot take it back.
 type PositionsUpdateMsg struct {

@@ -175,3 +175,19 @@ func TestUnrealizedPnLAtTheFreshestMark(t *testing.T) {
 	s.Apply(TickersMsg{Gen: 2, At: t0.Add(2 * time.Second), Tickers: testTickers()})
 	checkDec(t, "total uPnL, tickers newer", s.UnrealizedPnL(), "200")
 }
+
+// TestTotalPnLAddsUnrealized (QA item 5): the account's total PnL is the exchange's realized
+// figure plus the unrealized PnL at the freshest mark. Guards the unrealized term dropped (the
+// pane showed the realized figure as "Total PnL") and its sign flipped (realized - unrealized).
+func TestTotalPnLAddsUnrealized(t *testing.T) {
+	now := t0
+	s := loadedStore(&now) // ETH long 2 from 2900 at mark 3000: +200 unrealized
+	acct := testAccount()
+	acct.TotalPnl = d("-1.08")
+	s.Apply(AccountMsg{Gen: 2, Summary: acct})
+	realized, unrealized, total := s.PnL()
+	checkDec(t, "realized", realized, "-1.08")
+	checkDec(t, "unrealized", unrealized, "200")
+	checkDec(t, "total", total, "198.92")
+	checkDec(t, "a loss on both", TotalPnL(d("-3"), d("-4.5")), "-7.5")
+}

@@ -84,7 +84,8 @@ func (p *accountPane) row(label, value string, vp common.Paint) string {
 // render draws the pane's lines once per account change.
 func (p *accountPane) render() {
 	st := p.Styles
-	a, upnl := p.Store.Account(), p.Store.UnrealizedPnL()
+	a := p.Store.Account()
+	realized, upnl, total := p.Store.PnL()
 	var l []string
 	if f := p.Store.Freshness(state.KindAccount); !f.Loaded() {
 		text := p.empty
@@ -98,7 +99,8 @@ func (p *accountPane) render() {
 			p.row("Margin bal.", common.FmtNum(a.MarginBalance, 2), st.Text),
 			p.row("Available", common.FmtNum(a.AvailableBalance, 2), st.Text),
 			p.row("Unrealized", common.FmtSigned(upnl, 2), common.SignPaint(st, upnl)),
-			p.row("Total PnL", common.FmtSigned(a.TotalPnl, 2), common.SignPaint(st, a.TotalPnl)),
+			p.row("Realized PnL", common.FmtSigned(realized, 2), common.SignPaint(st, realized)),
+			p.row("Total PnL", common.FmtSigned(total, 2), common.SignPaint(st, total)),
 			p.row("Init. margin", common.FmtNum(a.InitialMargin, 2), st.Text),
 			p.row("Maint. margin", common.FmtNum(a.MaintenanceMargin, 2), st.Text),
 			p.bar("IM used", state.MarginUtilizationAfter(a, decimal.Zero), p.width),
