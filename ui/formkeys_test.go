@@ -41,8 +41,9 @@ func TestTabMovesBetweenTheOrderFormsFields(t *testing.T) {
 	if form.Field() != orderentry.FieldPrice {
 		t.Errorf("shift+Tab from the size went to field %d, want the price", form.Field())
 	}
-	// Size, USD, time in force, reduce-only, post-only, the button, then around to the instrument.
-	c.key(t, "tab", "tab", "tab", "tab", "tab", "tab", "tab")
+	// Size, USD, take-profit, stop-loss, time in force, reduce-only, post-only, the button, then
+	// around to the instrument.
+	c.key(t, "tab", "tab", "tab", "tab", "tab", "tab", "tab", "tab", "tab")
 	if c.m.slots[c.m.focus].pane != form || form.Field() != orderentry.FieldInstrument {
 		t.Errorf("Tab over the choice fields and the button: pane %q field %d, want the form's instrument",
 			c.m.slots[c.m.focus].pane.Title(), form.Field())

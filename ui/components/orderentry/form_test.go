@@ -184,3 +184,35 @@ func TestEscLeavesTheFormEnterStillReviews(t *testing.T) {
 		t.Fatalf("↓ outside the form: in form %v field %d, want back in on the instrument", p.InForm(), p.Field())
 	}
 }
+
+// TestABracketIsOneActionOfThreeOrders: a limit buy with a take-profit (a percent) and a
+// stop-loss (a price) becomes one confirmed action sending the entry and its two children in one
+// placeOrder; the preview and the confirmation show what each leg gains or loses and the
+// reward/risk. A take-profit below a buy's entry is refused at its own field. Guards a bracket
+// sent as a plain order (its legs dropped) and a leg's error shown nowhere.
+func TestABracketIsOneActionOfThreeOrders(t *testing.T) {
+	p := newForm(t, new(bool))
+	p.SetValue(FieldPrice, "96000")
+	p.SetValue(FieldSize, "0.01")
+	p.SetValue(FieldTP, "2%")
+	p.SetValue(FieldSL, "95040")
+	if v := p.View(); !strings.Contains(v, "R/R 2.00") || !strings.Contains(v, "+19.20") || !strings.Contains(v, "-9.60") {
+		t.Errorf("the preview does not show the bracket's reward and risk:\n%s", v)
+	}
+	req, ok := submit(p).(action.RequestMsg)
+	if !ok {
+		t.Fatalf("a valid bracket asked for nothing; errors %v", p.Errors())
+	}
+	a := req.Act
+	if a.Kind != action.KindPlace || !a.Confirm || a.Order.Wire.Grouping != api.GroupingNormal ||
+		!strings.Contains(a.What, "tp 97,920.0 sl 95,040.0") || !strings.Contains(strings.Join(a.Lines, "\n"), "Reward/risk  2.00") {
+		t.Fatalf("bracket action %q %+v\n%s", a.What, a.Order.Wire, strings.Join(a.Lines, "\n"))
+	}
+	p.SetValue(FieldTP, "95000")
+	if msg, ok := submit(p).(common.NoticeMsg); !ok || !strings.Contains(msg.Text, "take-profit 95,000.0 must be above the entry price 96,000.0") {
+		t.Fatalf("a take-profit below a buy's entry: %#v", msg)
+	}
+	if p.Field() != FieldTP {
+		t.Errorf("the cursor is on field %d, want the take-profit", p.Field())
+	}
+}

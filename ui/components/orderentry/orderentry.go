@@ -27,6 +27,8 @@ const (
 	FieldTrigger
 	FieldSize
 	FieldUSD
+	FieldTP // take-profit of a bracket: a price, N% or Nt from the entry (next to the size: one Tab away)
+	FieldSL // stop-loss of a bracket
 	FieldTif
 	FieldReduce
 	FieldPost
@@ -37,12 +39,13 @@ const (
 var (
 	typeChoices = []string{"limit", "market", "tp", "sl"}
 	tifChoices  = []string{api.TifGTC, api.TifIOC, api.TifFOK}
-	fieldLabels = [fieldCount]string{"Instrument", "Side", "Type", "Price", "Trigger", "Size", "or USD", "Time in force", "Reduce-only", "Post-only", ""}
+	fieldLabels = [fieldCount]string{"Instrument", "Side", "Type", "Price", "Trigger", "Size", "or USD", "TP / SL", "Stop-loss", "Time in force", "Reduce-only", "Post-only", ""}
 	// fieldOfError maps a FieldError's field to the form field it is drawn next to.
 	fieldOfError = map[string]int{
 		state.FieldInstrument: FieldInstrument, state.FieldSide: FieldSide, state.FieldType: FieldType,
 		state.FieldPrice: FieldPrice, state.FieldTrigger: FieldTrigger, state.FieldTpsl: FieldType, state.FieldSize: FieldSize,
 		state.FieldNotional: FieldUSD, state.FieldTif: FieldTif, state.FieldSlippage: FieldPrice,
+		state.FieldTakeProfit: FieldTP, state.FieldStopLoss: FieldSL,
 	}
 )
 
@@ -62,6 +65,7 @@ type Pane struct {
 	tried    bool // a submit was attempted: show every error
 	errs     []state.FieldError
 	checked  state.CheckedOrder
+	bracket  state.CheckedBracket // the checked bracket when a take-profit or stop-loss is typed
 	focused  bool
 	width    int
 	height   int
@@ -83,7 +87,7 @@ type Pane struct {
 // model's "an order is out" (the form says so and sends nothing meanwhile).
 func New(c *common.Common, mode string, inFlight *bool) *Pane {
 	p := &Pane{Common: c, side: api.SideBuy, mode: mode, inFlight: inFlight, lastSize: map[string]string{}}
-	for _, f := range []int{FieldInstrument, FieldPrice, FieldTrigger, FieldSize, FieldUSD} {
+	for _, f := range []int{FieldInstrument, FieldPrice, FieldTrigger, FieldSize, FieldUSD, FieldTP, FieldSL} {
 		ti := textinput.New()
 		ti.Prompt = ""
 		ti.CharLimit = 24
@@ -94,7 +98,9 @@ func New(c *common.Common, mode string, inFlight *bool) *Pane {
 	p.inputs[FieldPrice].Placeholder = "limit price"
 	p.inputs[FieldTrigger].Placeholder = "trigger price"
 	p.inputs[FieldSize].Placeholder = "base units"
-	p.inputs[FieldUSD].Placeholder = "notional USD"
+	p.inputs[FieldUSD].Placeholder = "notional"
+	p.inputs[FieldTP].Placeholder = "px, 2%, 40t"
+	p.inputs[FieldSL].Placeholder = "px, 1%, 20t"
 	return p
 }
 
@@ -115,6 +121,12 @@ func (p *Pane) SetSize(w, h int) {
 		if in != nil {
 			in.Width = max(min(w-16, 20), 4)
 		}
+	}
+	for _, f := range []int{FieldSize, FieldUSD} { // two on one line: "Size  N or USD N"
+		p.inputs[f].Width = max(min((w-24)/2, 14), 4)
+	}
+	for _, f := range []int{FieldTP, FieldSL} { // "TP / SL  N / N"
+		p.inputs[f].Width = max(min((w-20)/2, 14), 4)
 	}
 }
 
@@ -150,9 +162,16 @@ func (p *Pane) hidden(f int) bool {
 		return typeChoices[p.typ] != "limit"
 	case FieldTif:
 		return typeChoices[p.typ] == "market"
+	case FieldTP, FieldSL: // a bracket's legs attach to a limit or market entry
+		return p.typ >= 2
 	}
 	return false
 }
+
+// joined reports whether field f is drawn on the line of the field before it (the notional
+// beside the size, the stop-loss beside the take-profit, post-only beside reduce-only), so the
+// form with a bracket's legs is no taller than it was without them.
+func (p *Pane) joined(f int) bool { return f == FieldUSD || f == FieldSL || f == FieldPost }
 
 func (p *Pane) moveField(d int) {
 	for range fieldCount {
@@ -275,7 +294,7 @@ func (p *Pane) outsideKey(msg tea.KeyMsg) tea.Cmd {
 
 func (p *Pane) updateText(msg tea.KeyMsg, in *textinput.Model) tea.Cmd {
 	k := p.Keys
-	if p.field == FieldPrice || p.field == FieldTrigger {
+	if p.field == FieldPrice || p.field == FieldTrigger || p.field == FieldTP || p.field == FieldSL {
 		switch {
 		case key.Matches(msg, k.FillMark):
 			p.fillPrice(func(t api.Ticker) decimal.Decimal { return t.MarkPrice })
@@ -452,14 +471,36 @@ func (p *Pane) intent() state.OrderIntent {
 	return in
 }
 
+// bracketIntent is the order as typed with its take-profit and stop-loss (empty when not typed
+// or hidden).
+func (p *Pane) bracketIntent(in state.OrderIntent) state.BracketIntent {
+	b := state.BracketIntent{Entry: in}
+	if !p.hidden(FieldTP) {
+		b.TakeProfit, b.StopLoss = p.inputs[FieldTP].Value(), p.inputs[FieldSL].Value()
+	}
+	return b
+}
+
+// checkIntent checks the order, as a bracket when a take-profit or stop-loss is typed: one
+// validation path (state.CheckOrder, state.CheckBracket) for the form and the command line.
+func (p *Pane) checkIntent(in state.OrderIntent) (state.CheckedOrder, state.CheckedBracket, []state.FieldError) {
+	b := p.bracketIntent(in)
+	if !b.HasLegs() {
+		c, errs := p.Store.CheckOrder(in, p.Guard)
+		return c, state.CheckedBracket{}, errs
+	}
+	cb, errs := p.Store.CheckBracket(b, p.Guard)
+	return cb.Entry, cb, errs
+}
+
 // check validates the intent with the one validation path and keeps the problems and preview.
 func (p *Pane) check() {
 	p.drawn = false
 	if p.instrument() == "" {
-		p.errs, p.checked = nil, state.CheckedOrder{}
+		p.errs, p.checked, p.bracket = nil, state.CheckedOrder{}, state.CheckedBracket{}
 		return
 	}
-	p.checked, p.errs = p.Store.CheckOrder(p.intent(), p.Guard)
+	p.checked, p.bracket, p.errs = p.checkIntent(p.intent())
 	name := p.checked.Instrument.Name
 	if name == "" || name == p.valuesFor {
 		return
@@ -472,7 +513,7 @@ func (p *Pane) check() {
 	}
 	if changed { // numbers typed for another instrument never reach this one
 		p.clearValues()
-		p.checked, p.errs = p.Store.CheckOrder(p.intent(), p.Guard)
+		p.checked, p.bracket, p.errs = p.checkIntent(p.intent())
 	}
 }
 
@@ -486,14 +527,17 @@ func (p *Pane) submit() tea.Cmd {
 	p.tried = true
 	in := p.intent()
 	in.Cloid = state.NewCloid()
-	checked, errs := p.Store.CheckOrder(in, p.Guard)
-	p.checked, p.errs = checked, errs
+	checked, cb, errs := p.checkIntent(in)
+	p.checked, p.bracket, p.errs = checked, cb, errs
 	if len(errs) > 0 {
 		if f, ok := fieldOfError[errs[0].Field]; ok && !p.hidden(f) {
 			p.field, p.editing = f, true
 			p.focusField()
 		}
 		return common.Notice(common.LevelError, "order not sent: "+common.JoinFieldErrors(errs))
+	}
+	if len(cb.Wires) > 0 {
+		return action.Request(action.NewBracket(cb, p.Styles))
 	}
 	return action.Request(action.NewOrder(action.KindPlace, checked, p.Styles))
 }
@@ -536,7 +580,7 @@ func (p *Pane) ShortHelp() []key.Binding {
 	}
 	h := []key.Binding{k.FieldNext, k.FieldPrev, common.LeaveForm(k), k.Submit}
 	switch {
-	case p.field == FieldPrice || p.field == FieldTrigger:
+	case p.field == FieldPrice || p.field == FieldTrigger || p.field == FieldTP || p.field == FieldSL:
 		h = append(h, k.FillMark, k.FillBid, k.FillAsk, k.UseSuggestion)
 	case p.inputs[p.field] == nil:
 		h = append(h, k.Toggle)
@@ -555,6 +599,10 @@ func (p *Pane) Click(_, y int) tea.Cmd {
 	line := 0
 	for f := range fieldCount {
 		if p.hidden(f) {
+			continue
+		}
+		if p.joined(f) { // on its partner's line: only its problems take lines of their own
+			line += len(p.errorLines(p.fieldErrors(f)))
 			continue
 		}
 		if line == y {

@@ -28,7 +28,9 @@ func (p *Pane) draw() string {
 		if p.hidden(f) {
 			continue
 		}
-		lines = append(lines, p.fieldLine(f))
+		if !p.joined(f) {
+			lines = append(lines, p.fieldLine(f))
+		}
 		for _, l := range p.errorLines(p.fieldErrors(f)) {
 			lines = append(lines, st.FieldErr.On(l))
 		}
@@ -86,9 +88,11 @@ func errText(e state.FieldError, usable bool, useKey string) string {
 func (p *Pane) fieldLine(f int) string {
 	st := p.Styles
 	cur := p.focused && p.field == f && (p.editing || f == FieldSubmit) // Enter reviews from outside too
+	next := f+1 < fieldCount && p.joined(f+1) && !p.hidden(f+1)
+	curNext := next && p.focused && p.editing && p.field == f+1
 	marker := "  "
 	label := st.FieldLabel
-	if cur {
+	if cur || curNext {
 		marker, label = "▸ ", st.FieldFocus
 	}
 	if f == FieldSubmit {
@@ -104,8 +108,15 @@ func (p *Pane) fieldLine(f int) string {
 		value = choice(st, tifChoices, p.tif, cur, st.Accent)
 	case FieldReduce:
 		value = checkbox(p.reduce)
-	case FieldPost:
-		value = checkbox(p.post)
+		if next { // post-only on the same line
+			name := st.FieldLabel
+			if curNext {
+				name = st.FieldFocus
+			}
+			value += "  " + name.On("Post-only") + " " + checkbox(p.post)
+		}
+	case FieldTP:
+		value = p.inputs[FieldTP].View() + st.Muted.On(" / ") + p.inputs[FieldSL].View()
 	case FieldInstrument:
 		value = p.inputs[f].View()
 		if c, n := p.completion(); c != "" && c != p.inputs[f].Value() {
@@ -115,10 +126,15 @@ func (p *Pane) fieldLine(f int) string {
 				value += st.Muted.On(" (" + strconv.Itoa(n) + ")")
 			}
 		}
-	case FieldUSD:
-		value = p.inputs[f].View()
-		if p.inputs[f].Value() != "" && p.checked.Size.IsPositive() {
-			value = strings.TrimRight(value, " ") + st.Muted.On(" = "+common.FmtNum(p.checked.Size, p.checked.Instrument.SizeDecimals())+" "+p.checked.Instrument.Name)
+	case FieldSize: // the notional in USD on the same line: two ways to say one thing
+		usd := p.inputs[FieldUSD]
+		name := st.FieldLabel
+		if curNext {
+			name = st.FieldFocus
+		}
+		value = p.inputs[f].View() + " " + name.On("or USD") + " " + usd.View()
+		if usd.Value() != "" && p.checked.Size.IsPositive() {
+			value = strings.TrimRight(value, " ") + st.Muted.On(" = "+common.FmtNum(p.checked.Size, p.checked.Instrument.SizeDecimals()))
 		}
 	default:
 		value = p.inputs[f].View()
@@ -188,6 +204,7 @@ func (p *Pane) previewLines() []string {
 	for _, r := range rows {
 		out = append(out, p.rowLines(r)...)
 	}
+	out = append(out, p.bracketLines()...)
 	for _, w := range c.Warnings {
 		out = append(out, common.Wrapped(st.Warn, "! "+w, "  ", p.width)...) // wrapped, never cut (#24)
 	}
@@ -209,3 +226,24 @@ func (p *Pane) rowLines(r state.PreviewRow) []string {
 
 // previewLabel is the width of the preview's labels.
 const previewLabel = 12
+
+// bracketLines are the bracket's legs in the preview: what the take-profit would gain and the
+// stop-loss lose at their triggers (fees left out), and the reward/risk.
+func (p *Pane) bracketLines() []string {
+	b := p.bracket
+	if len(b.Wires) == 0 {
+		return nil
+	}
+	st := p.Styles
+	v := ""
+	if b.TP.IsPositive() {
+		v += "TP " + st.Buy.On("+"+common.FmtNum(b.Reward, 2)) + "  "
+	}
+	if b.SL.IsPositive() {
+		v += "SL " + st.Sell.On("-"+common.FmtNum(b.Risk, 2)) + "  "
+	}
+	if rr := b.RewardRisk(); rr.IsPositive() {
+		v += "R/R " + rr.StringFixed(2)
+	}
+	return []string{"  " + common.Pad("Bracket", previewLabel) + strings.TrimRight(v, " ")}
+}
