@@ -135,6 +135,15 @@ func (e *engine) checkMargin(o *order) error {
 		size = p.size
 	}
 	pend := a.pending(m.id)
+	buy, sell := pend.buy, pend.sell
+	if o.buy {
+		buy += o.size
+	} else {
+		sell += o.size
+	}
+	if worst(size, buy, sell) <= worst(size, pend.buy, pend.sell) {
+		return nil // MarginOrder.Need's Grows, in lots: an order that grows nothing needs nothing
+	}
 	lev := a.leverage(m).lev
 	n := api.MarginOrder{Position: m.qty(size), OpenBuy: m.qty(pend.buy), OpenSell: m.qty(pend.sell), Buy: o.buy,
 		Size: m.qty(o.size), Price: m.tick.dec(o.price), Trigger: m.tick.dec(o.trigger), Mark: m.markPx(),
