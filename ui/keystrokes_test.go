@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/tradedesk/tradedesk/api"
 )
 
 // keystroke is one key press of a counted path: a key name ("enter", "tab", "shift+tab", "right",
@@ -84,6 +86,17 @@ func TestKeystrokeCounts(t *testing.T) {
 		{"command line, current instrument: limit buy 0.1 at 3400", func() { home(); c.key(t, "enter", "esc") }, // ETH-PERP picked earlier
 			[]keystroke{":", "'b 0.1 3400", "enter", "enter"}, 13,
 			func() bool { return len(ordersOn(c.openOrders(t), "ETH-PERP")) == 1 }},
+		{"form: bracket buy 0.5 ETH at 3400, tp 2%, sl 1%", func() { home(); c.m.form.SetOrderType("limit") }, // as the form opens
+			[]keystroke{"b", "'3400", "tab", "'0.5", "tab", "tab", "'2%", "tab", "'1%", "enter", "enter"}, 18,
+			func() bool {
+				n := 0
+				for _, o := range ordersOn(c.openOrders(t), "ETH-PERP") {
+					if o.Grouping == api.GroupingNormal {
+						n++
+					}
+				}
+				return n == 3
+			}},
 	}
 	for _, p := range paths {
 		p.setup()
