@@ -42,21 +42,14 @@ func (m *Model) logMessage(level common.NoticeLevel, msg string) {
 }
 
 // renderMessages draws the messages view: newest first, each with its time (UTC) and its mark
-// (✗ error, ! warning, ✓ information), wrapped to the screen, scrolling when they do not fit.
+// (✗ error, ! warning, ✓ information, ○ not done), wrapped to the screen, scrolling when they do not fit.
 func (m *Model) renderMessages() {
 	st := m.st
 	head := []string{st.Accent.On("Messages — newest first, times in UTC"), ""}
 	var body []string
 	for i := len(m.messages) - 1; i >= 0; i-- {
 		e := m.messages[i]
-		mark, paint := "✓ ", st.Good
-		switch e.level {
-		case common.LevelError:
-			mark, paint = "✗ ", st.Danger
-		case common.LevelWarn:
-			mark, paint = "! ", st.Warn
-		}
-		line := e.at.UTC().Format("15:04:05") + " " + paint.On(mark+e.text)
+		line := e.at.UTC().Format("15:04:05") + " " + e.level.Paint(st).On(e.level.Mark()+" "+e.text)
 		if e.count > 1 {
 			line += st.Muted.On(" (×" + strconv.Itoa(e.count) + ")")
 		}

@@ -293,7 +293,7 @@ func (m *Model) onDialogResult(msg confirm.ResultMsg) tea.Cmd {
 	m.dialog = nil
 	m.footerDirty = true
 	if !msg.Confirmed {
-		m.setNotice(common.LevelInfo, "not sent: "+msg.Act.What)
+		m.setNotice(common.LevelNote, "not sent: "+msg.Act.What)
 		return nil
 	}
 	return m.execute(msg.Act)

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
 	"github.com/tradedesk/tradedesk/ui/common"
@@ -186,6 +187,8 @@ func TestMarketOrderOpensPositionAndCloseKeyClosesIt(t *testing.T) {
 	}
 }
 
+// TestConfirmationEscapeSendsNothing: Esc in a confirmation sends nothing, and the status line
+// says so with the neutral mark, not the check mark of something done (QA item 15).
 func TestConfirmationEscapeSendsNothing(t *testing.T) {
 	c := newSimConsole(t, 200, 60, false)
 	pump(t, c.m, c.m.Init())
@@ -196,6 +199,9 @@ func TestConfirmationEscapeSendsNothing(t *testing.T) {
 	c.key(t, "esc")
 	if c.m.dialog != nil || !strings.Contains(c.m.notice, "not sent") {
 		t.Errorf("after Esc: dialog %v, notice %q", c.m.dialog != nil, c.m.notice)
+	}
+	if line := ansi.Strip(c.m.status.message(c.m, 200)); !strings.HasPrefix(line, "○ not sent") {
+		t.Errorf("status line %q, want it to start with the neutral mark: ○ not sent", line)
 	}
 }
 

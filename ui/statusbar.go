@@ -234,14 +234,7 @@ func (s *statusBar) message(m *Model, width int) string {
 	st := s.st
 	var b strings.Builder
 	if m.notice != "" {
-		switch m.noticeLevel {
-		case common.LevelError:
-			b.WriteString(st.Danger.On("✗ " + m.notice))
-		case common.LevelWarn:
-			b.WriteString(st.Warn.On("! " + m.notice))
-		default:
-			b.WriteString(st.Good.On("✓ " + m.notice))
-		}
+		b.WriteString(m.noticeLevel.Paint(st).On(m.noticeLevel.Mark() + " " + m.notice))
 	}
 	if h := m.hiddenPanes(); len(h) > 0 {
 		if b.Len() > 0 {

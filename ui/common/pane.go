@@ -169,7 +169,37 @@ const (
 	LevelInfo NoticeLevel = iota
 	LevelWarn
 	LevelError
+	// LevelNote is neutral: something the trader chose not to do ("not sent: ..."), neither a
+	// success to tick nor a fault to flag.
+	LevelNote
 )
+
+// Mark is the glyph a notice of this level starts with, so its kind reads without colour:
+// ✓ done, ! warning, ✗ error, ○ nothing happened.
+func (l NoticeLevel) Mark() string {
+	switch l {
+	case LevelWarn:
+		return "!"
+	case LevelError:
+		return "✗"
+	case LevelNote:
+		return "○"
+	}
+	return "✓"
+}
+
+// Paint is the colour a notice of this level is drawn in.
+func (l NoticeLevel) Paint(st *Styles) Paint {
+	switch l {
+	case LevelWarn:
+		return st.Warn
+	case LevelError:
+		return st.Danger
+	case LevelNote:
+		return st.Muted
+	}
+	return st.Good
+}
 
 func Notice(level NoticeLevel, text string) tea.Cmd {
 	return func() tea.Msg { return NoticeMsg{Text: text, Level: level} }

@@ -1,6 +1,7 @@
 package tickers
 
 import (
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -126,6 +127,26 @@ func (p *Pane) fitTable() {
 	} else {
 		p.tbl.SetSize(p.w, p.h)
 	}
+	if len(p.tbl.Visible) > 0 && !p.visible(p.sortCol) {
+		// A narrower pane hid the sort column: the list would be in an order no header shows.
+		p.sortCol, p.desc = tcName, false
+		p.setSortTitles()
+		p.resort()
+	}
+}
+
+// visible reports whether column c is shown at the current width.
+func (p *Pane) visible(c int) bool { return slices.Contains(p.tbl.Visible, c) }
+
+// nextSortCol is the column o sorts on next: the next one shown (a hidden column's order would
+// show no arrow), skipping the favourites star, back to Instrument after the last.
+func (p *Pane) nextSortCol() int {
+	for c := (p.sortCol + 1) % tcCount; c != p.sortCol; c = (c + 1) % tcCount {
+		if c != tcFav && p.visible(c) {
+			return c
+		}
+	}
+	return tcName
 }
 
 // SetFocused implements common.Pane.
@@ -204,10 +225,7 @@ func (p *Pane) handleListKey(msg tea.KeyMsg) tea.Cmd {
 	k := p.Keys
 	switch {
 	case key.Matches(msg, k.Sort):
-		p.sortCol = (p.sortCol + 1) % tcCount
-		if p.sortCol == tcFav {
-			p.sortCol = tcName
-		}
+		p.sortCol = p.nextSortCol()
 		p.setSortTitles()
 		p.resort()
 	case key.Matches(msg, k.SortReverse):

@@ -225,3 +225,26 @@ func TestUnknownWatchlistEntryIsReported(t *testing.T) {
 		t.Errorf("notice %q, want one naming NOPE-PERP only", notice)
 	}
 }
+
+// TestSortOnlyOverShownColumns (QA item 15): at a width that shows Instrument and Mark only (the
+// Tickers pane at 120x40), o cycles over the columns shown, so the arrow is always in sight; a
+// pane narrowed past its sort column goes back to Instrument. Guards the cycle over every column.
+func TestSortOnlyOverShownColumns(t *testing.T) {
+	p, _ := newPane(t)
+	p.SetSize(36, 10)
+	for i, want := range []string{"Mark▲", "Instrument▲", "Mark▲"} {
+		press(p, "o")
+		if v := ansi.Strip(p.View()); !strings.Contains(v, want) {
+			t.Fatalf("after o #%d the header lacks %s:\n%s", i+1, want, v)
+		}
+	}
+	p.SetSize(120, 10)
+	press(p, "o", "o") // Last, 24h %
+	p.SetSize(36, 10)
+	if v := ansi.Strip(p.View()); !strings.Contains(v, "Instrument▲") {
+		t.Errorf("narrowed past its sort column, the header shows no arrow:\n%s", v)
+	}
+	if got, want := p.Shown(), []string{"BTC-PERP", "DOGE-PERP", "ETH-PERP"}; !slices.Equal(got, want) {
+		t.Errorf("narrowed: %v, want by name %v", got, want)
+	}
+}
