@@ -30,6 +30,7 @@ func (c *checker) account() {
 		need = rule.Need()
 	}
 	c.out.Preview.MarginRequired = need.Margin
+	c.out.Preview.MarginPrice, c.out.Preview.MarginBasis = marginBasis(rule)
 	c.out.Preview.FeeReserve = need.Fee
 	c.out.Preview.UtilizationAfter = MarginUtilizationAfter(c.s.account(), need.Margin.Sub(c.released(pos, signed)))
 	c.out.Preview.LiquidationEstimate = c.liquidation(pos, signed, lev, c.ref)
@@ -39,6 +40,26 @@ func (c *checker) account() {
 	}
 	c.maxLeverage(need, lev)
 	c.availableMargin(rule, need)
+}
+
+// The prices api.MarginOrder can value an order's margin at (Preview.MarginBasis).
+const (
+	MarginAtPrice   = "price"   // the order's price as signed (a market order's worst price)
+	MarginAtMark    = "mark"    // the mark, above the order's price
+	MarginAtTrigger = "trigger" // the trigger, above the order's price and the mark
+)
+
+// marginBasis is the price the rule values the order at and which price that is: the order's
+// own when it is the highest (ties go to the price, then the trigger), else the trigger or the mark.
+func marginBasis(rule api.MarginOrder) (decimal.Decimal, string) {
+	at := rule.Need().Price
+	switch {
+	case at.Equal(rule.Price):
+		return at, MarginAtPrice
+	case rule.Trigger.IsPositive() && at.Equal(rule.Trigger):
+		return at, MarginAtTrigger
+	}
+	return at, MarginAtMark
 }
 
 // marginOrder is the order as the exchange's margin rule sees it: the position, the account's

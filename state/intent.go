@@ -111,6 +111,11 @@ type Preview struct {
 	Leverage            decimal.Decimal // the leverage margin was computed at
 	UtilizationAfter    decimal.Decimal // account initial margin utilization after the order, percent
 	LiquidationEstimate decimal.Decimal // estimated liquidation price of the resulting position; zero if none
+	// MarginPrice is the price the exchange values the order's margin at (api.MarginOrder: the
+	// highest of the mark, the price as signed and the trigger), and MarginBasis which of them it
+	// is (MarginAtPrice, MarginAtMark, MarginAtTrigger); zero and "" for spot.
+	MarginPrice decimal.Decimal
+	MarginBasis string
 	// Walk is what the order book gives an order that takes liquidity (market, crossing limit):
 	// expected average, slippage, how much fills within the price; Known is false otherwise.
 	Walk BookWalk

@@ -49,10 +49,10 @@ func (c CheckedOrder) PreviewRows() []PreviewRow {
 	}
 	margin, util, liq := p.MarginRequired, p.UtilizationAfter, p.LiquidationEstimate
 	w := p.Walk
-	marginText := FormatPrice(margin, 2) + " USD" + levWords(p)
+	marginText := FormatPrice(margin, 2) + " USD" + levWords(p) + c.valuedWords()
 	if c.partial() {
 		margin, util, liq = w.FillMargin, w.FillUtilization, w.FillLiquidation
-		marginText = FormatPrice(margin, 2) + " USD" + levWords(p) + ", on the " + FormatSize(w.Fills, in.SizeDecimals()) + " that fills"
+		marginText = FormatPrice(margin, 2) + " USD" + levWords(p) + c.valuedWords() + ", on the " + FormatSize(w.Fills, in.SizeDecimals()) + " that fills"
 		if !w.Fills.IsPositive() {
 			marginText = FormatPrice(margin, 2) + " USD: nothing fills"
 		}
@@ -89,6 +89,26 @@ func (c CheckedOrder) feeWords() string {
 		return "taker on the " + FormatSize(w.Fills, sd) + " that fills, maker on the " + FormatSize(w.Rests, sd) + " that rests"
 	}
 	return "taker on the " + FormatSize(w.Fills, sd) + " that fills"
+}
+
+// valuedWords says, when the exchange values the margin at another price than the one the
+// notional is at, which price that is (api.MarginOrder's rule: the highest of the mark, the price
+// and the trigger): " (valued at the mark 97,071.2)". A market order's notional is at the mid, so
+// a margin at its worst price is said too. Empty when no margin is needed.
+func (c CheckedOrder) valuedWords() string {
+	p := c.Preview
+	if !p.MarginRequired.IsPositive() || !p.MarginPrice.IsPositive() {
+		return ""
+	}
+	what := p.MarginBasis
+	switch {
+	case p.MarginBasis != MarginAtPrice:
+	case c.Wire.IsMarket:
+		what = "worst price"
+	default:
+		return ""
+	}
+	return " (valued at the " + what + " " + FormatPrice(p.MarginPrice, c.Instrument.PriceDecimals()) + ")"
 }
 
 // levWords is " at 10x" when the order needs margin at a leverage.

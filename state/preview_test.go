@@ -3,6 +3,8 @@ package state
 import (
 	"strings"
 	"testing"
+
+	"github.com/tradedesk/tradedesk/api"
 )
 
 // rowValue is the value of the preview row labelled label ("" when there is none).
@@ -56,7 +58,7 @@ func TestPreviewMarginOnWhatFills(t *testing.T) {
 	checkDec(t, "fill utilization", w.FillUtilization, "17.625")
 	checkDec(t, "whole margin", co.Preview.MarginRequired, "2525")
 	rows := co.PreviewRows()
-	if got := rowValue(rows, RowMargin); got != "1,515.00 USD at 10x, on the 0.300 that fills" {
+	if got := rowValue(rows, RowMargin); got != "1,515.00 USD at 10x (valued at the worst price 50,500.0), on the 0.300 that fills" {
 		t.Errorf("margin row %q", got)
 	}
 	if got := rowValue(rows, RowUtilization); got != "17.63%" {
@@ -110,6 +112,49 @@ func TestPreviewRowsSayMakerOrTaker(t *testing.T) {
 		}
 		if rowValue(rows, RowLiquidation) == "" {
 			t.Errorf("%+v: no liquidation row: %+v", tc.in, rows)
+		}
+	}
+}
+
+// TestPreviewSaysWhatTheMarginIsValuedAt (QA item 11): the exchange values margin at the highest
+// of the mark, the order's price and the trigger (api.MarginOrder), so a buy under the mark needs
+// the mark's margin, and the row says so; a sell over the mark is valued at its own price and the
+// row adds nothing; a market order's notional is at the mid, so a margin at its worst price is
+// said too. Mutations it kills: the note dropped, the note on every order (the price==basis
+// branch dropped), the mark and the price swapped in marginBasis, a comparison flipped.
+func TestPreviewSaysWhatTheMarginIsValuedAt(t *testing.T) {
+	s := walkStore(t) // mark 50,000
+	for _, tc := range []struct {
+		in   OrderIntent
+		want string
+	}{
+		{limitBuy("BTC-PERP", "49000", "0.1"), "500.00 USD at 10x (valued at the mark 50,000.0)"},
+		{OrderIntent{Instrument: "BTC-PERP", Side: "sell", Type: Limit, Price: "51000", Size: "0.1"}, "510.00 USD at 10x"},
+		{OrderIntent{Instrument: "BTC-PERP", Side: "sell", Type: Market, Size: "0.2"}, "1,000.00 USD at 10x (valued at the mark 50,000.0)"},
+		{OrderIntent{Instrument: "BTC-PERP", Side: "buy", Type: Market, Size: "0.2"}, "1,010.00 USD at 10x (valued at the worst price 50,500.0)"},
+	} {
+		co := mustCheck(t, s, tc.in, DefaultGuard())
+		if got := rowValue(co.PreviewRows(), RowMargin); got != tc.want {
+			t.Errorf("%s %s @ %q: margin row %q, want %q", tc.in.Side, tc.in.Size, tc.in.Price, got, tc.want)
+		}
+	}
+}
+
+// TestMarginBasis: which price the rule values an order at. Mutations it kills: the trigger
+// case dropped (a trigger above the mark read as the mark), ties not going to the price.
+func TestMarginBasis(t *testing.T) {
+	for _, tc := range []struct {
+		price, trig, mark, at, basis string
+	}{
+		{"100", "0", "90", "100", MarginAtPrice},
+		{"100", "0", "100", "100", MarginAtPrice},
+		{"90", "0", "100", "100", MarginAtMark},
+		{"90", "110", "100", "110", MarginAtTrigger},
+		{"90", "95", "100", "100", MarginAtMark},
+	} {
+		at, basis := marginBasis(api.MarginOrder{Buy: true, Size: d("1"), Price: d(tc.price), Trigger: d(tc.trig), Mark: d(tc.mark), Leverage: d("10")})
+		if !at.Equal(d(tc.at)) || basis != tc.basis {
+			t.Errorf("%+v: %s %s", tc, at, basis)
 		}
 	}
 }

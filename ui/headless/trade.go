@@ -132,6 +132,11 @@ func (r *runner) orderStore(ctx context.Context, symbol string) (*state.Store, e
 	if err := r.loadInto(ctx, st, user, loadTickers, loadMids, loadAccount, loadPositions, loadCollateral); err != nil {
 		return nil, err
 	}
+	// The account's own fee rates, as the console loads them (user_fees): the preview's fee is
+	// then the one the exchange charges. A server without user_fees leaves the configured rates.
+	if f, err := r.client.UserFees(ctx, user); err == nil {
+		st.Apply(state.FeesMsg{Fees: f})
+	}
 	if in, ok := st.FindInstrument(symbol); ok {
 		// The preview of a market or crossing order walks the book; without one it says less.
 		if b, err := r.client.OrderBook(ctx, in.Name, 0); err == nil {
@@ -191,7 +196,19 @@ type previewJSON struct {
 	Leverage            decimal.Decimal  `json:"leverage"`
 	UtilizationAfter    decimal.Decimal  `json:"utilization_after_pct"`
 	LiquidationEstimate *decimal.Decimal `json:"liquidation_estimate"` // null: none (the table says "none")
-	Book                *bookJSON        `json:"book,omitempty"`       // the book walk of an order that takes liquidity
+	// MarginValuedAt is the price the exchange values the margin at, and MarginValuedBy which
+	// price that is: "price", "mark" or "trigger" (perpetuals only).
+	MarginValuedAt *decimal.Decimal `json:"margin_valued_at,omitempty"`
+	MarginValuedBy string           `json:"margin_valued_by,omitempty"`
+	Book           *bookJSON        `json:"book,omitempty"` // the book walk of an order that takes liquidity
+	// Rows are the preview as the console's form and confirmation show it (state.PreviewRows).
+	Rows []rowJSON `json:"rows"`
+}
+
+// rowJSON is one preview row: its label and its value in words.
+type rowJSON struct {
+	Label string `json:"label"`
+	Value string `json:"value"`
 }
 
 // bookJSON is the preview's walk of the order book.
@@ -217,7 +234,7 @@ func runOrder(ctx context.Context, r *runner) error {
 	if len(errs) > 0 {
 		return rejected(errs)
 	}
-	res := orderResult{Order: co.Wire, Warnings: co.Warnings, Preview: previewOf(co.Preview), Outcome: OutcomeWord(ExitOK)}
+	res := orderResult{Order: co.Wire, Warnings: co.Warnings, Preview: previewOf(co), Outcome: OutcomeWord(ExitOK)}
 	if r.o.dryRun {
 		return r.printOrder(st, co, res)
 	}
@@ -266,16 +283,25 @@ func (res *orderResult) fill(out state.Outcome, co state.CheckedOrder) {
 	res.remainder = "; " + rest.String() + " " + res.Remainder
 }
 
-func previewOf(p state.Preview) previewJSON {
+// previewOf is the preview's figures and its rows, the ones the console shows, for --json.
+func previewOf(co state.CheckedOrder) previewJSON {
+	p := co.Preview
 	out := previewJSON{Notional: p.Notional, Fee: p.Fee, Taker: p.Taker, MarginRequired: p.MarginRequired,
-		Leverage: p.Leverage, UtilizationAfter: p.UtilizationAfter}
+		Leverage: p.Leverage, UtilizationAfter: p.UtilizationAfter, Rows: []rowJSON{}}
 	if p.LiquidationEstimate.IsPositive() {
 		liq := p.LiquidationEstimate
 		out.LiquidationEstimate = &liq
 	}
+	if p.MarginPrice.IsPositive() {
+		at := p.MarginPrice
+		out.MarginValuedAt, out.MarginValuedBy = &at, p.MarginBasis
+	}
 	if w := p.Walk; w.Known {
 		out.Book = &bookJSON{Fillable: w.Fillable, ExpectedAvg: w.AvgPrice, SlippagePct: w.SlippagePct,
 			SlippageTicks: w.SlippageTicks, FillMargin: w.FillMargin, FillUtilization: w.FillUtilization}
+	}
+	for _, r := range co.PreviewRows() {
+		out.Rows = append(out.Rows, rowJSON{Label: r.Label, Value: r.Value})
 	}
 	return out
 }
@@ -317,7 +343,7 @@ func (r *runner) printOrder(st *state.Store, co state.CheckedOrder, res orderRes
 		r.jsonDone = true
 		return writeJSON(r.env.Stdout, res)
 	}
-	w, in, p := co.Wire, co.Instrument, co.Preview
+	w, in := co.Wire, co.Instrument
 	verb := "placed"
 	if !res.Sent {
 		verb = "checked (dry run, not sent):"
@@ -336,28 +362,10 @@ func (r *runner) printOrder(st *state.Store, co state.CheckedOrder, res orderRes
 		k.add("Transaction", res.Response.TxHash)
 	}
 	k.add("Client id", w.Cloid)
-	k.add("Notional", usd(p.Notional)+" USD")
-	k.add("Fee (est.)", state.FormatUSDFee(p.Fee)+" USD")
-	if wk := p.Walk; wk.Known {
-		k.add("Book fills", wk.Words(co.Size, in))
-		if !in.Spot && wk.Fillable.LessThan(co.Size) {
-			k.add("Margin if so", usd(wk.FillMargin)+" USD, margin used after "+state.FormatPercent(wk.FillUtilization, 2))
-		}
-	}
-	switch {
-	case !in.Spot:
-		k.add("Margin required", usd(p.MarginRequired)+" USD")
-	case w.Side == api.SideBuy:
-		k.add("Cost with fee", usd(p.MarginRequired))
-	}
-	if !in.Spot {
-		k.add("Leverage", p.Leverage.String()+"x")
-		k.add("Margin used after", state.FormatPercent(p.UtilizationAfter, 2))
-		liq := "none"
-		if p.LiquidationEstimate.IsPositive() {
-			liq = priceText(st, in.Name, p.LiquidationEstimate)
-		}
-		k.add("Liquidation (est.)", liq)
+	// The preview is the console's own rows (state.PreviewRows): the order form and the
+	// confirmation show these figures, worded the same.
+	for _, row := range co.PreviewRows() {
+		k.add(row.Label, row.Value)
 	}
 	for _, wmsg := range co.Warnings {
 		k.add("Warning", wmsg)

@@ -36,7 +36,7 @@ func TestMarketOrderReadsAsMarket(t *testing.T) {
 		t.Errorf(`liquidation_estimate %s, want null ("none" in the table)`, got)
 	}
 	table := h.ok("order", "--instrument", "ETH-PERP", "--side", "buy", "--size", "0.01", "--market", "--dry-run")
-	if !regexp.MustCompile(`Liquidation \(est\.\)\s+none`).MatchString(table) {
+	if !regexp.MustCompile(`Liq\. est\.\s+none`).MatchString(table) {
 		t.Errorf("the table does not say none:\n%s", table)
 	}
 }
