@@ -251,3 +251,28 @@ func positionLeg(field, raw string, mark decimal.Decimal, inst Instrument, above
 	}
 	return px, err
 }
+
+// AttachedTpsl is the trigger price of the take-profit and of the stop-loss waiting to close
+// pos: open reduce-only tp and sl orders on its instrument on the side that closes it, a
+// position's own (grouping position) before a bracket's; zero when there is none.
+func AttachedTpsl(orders []api.OrderRecord, pos api.Position) (tp, sl decimal.Decimal) {
+	closing := api.SideSell
+	if pos.Size.IsNegative() {
+		closing = api.SideBuy
+	}
+	for _, pass := range []bool{true, false} { // grouping position first
+		for _, o := range orders {
+			if o.Instrument != pos.Instrument || o.Side != closing || !o.ReduceOnly || !o.TriggerPx.Valid ||
+				o.State != api.StateOpen || (o.Grouping == api.GroupingPosition) != pass {
+				continue
+			}
+			switch {
+			case o.Tpsl == api.TpslTakeProfit && tp.IsZero():
+				tp = o.TriggerPx.Decimal
+			case o.Tpsl == api.TpslStopLoss && sl.IsZero():
+				sl = o.TriggerPx.Decimal
+			}
+		}
+	}
+	return tp, sl
+}

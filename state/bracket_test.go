@@ -108,3 +108,20 @@ func TestCheckPositionTpsl(t *testing.T) {
 		t.Errorf("no position: %v", errs)
 	}
 }
+
+// The position's own take-profit and stop (grouping position) are shown before a bracket's, and
+// only orders that close the position count. Guards an order on the position's own side shown
+// as its stop.
+func TestAttachedTpsl(t *testing.T) {
+	trig := func(v string) api.OptDecimal { return api.OptDecimal{Decimal: d(v), Valid: true} }
+	long := api.Position{Instrument: "ETH-PERP", Size: d("2")}
+	os := []api.OrderRecord{
+		{Instrument: "ETH-PERP", Side: "s", ReduceOnly: true, State: "open", Tpsl: "tp", TriggerPx: trig("3300"), Grouping: "normal"},
+		{Instrument: "ETH-PERP", Side: "b", ReduceOnly: true, State: "open", Tpsl: "sl", TriggerPx: trig("3100")},
+		{Instrument: "ETH-PERP", Side: "s", ReduceOnly: true, State: "open", Tpsl: "tp", TriggerPx: trig("3200"), Grouping: "position"},
+		{Instrument: "BTC-PERP", Side: "s", ReduceOnly: true, State: "open", Tpsl: "sl", TriggerPx: trig("90000"), Grouping: "position"},
+	}
+	tp, sl := AttachedTpsl(os, long)
+	checkDec(t, "tp", tp, "3200")
+	checkDec(t, "sl", sl, "0")
+}

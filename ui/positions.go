@@ -26,6 +26,7 @@ const (
 	pcLeverage
 	pcLiq
 	pcLiqDist
+	pcTpsl
 )
 
 // liqWarnPct and liqDangerPct colour the liquidation distance amber and red.
@@ -39,10 +40,11 @@ type positionsPane struct {
 	*common.Common
 	tbl       *common.Table
 	positions []api.Position
+	orders    []api.OrderRecord // for the take-profit and stop-loss attached to each position
 	account   api.AccountSummary
 	rows      []state.PositionRow // figures, worked out when a row is first drawn
 	done      []bool
-	version   [4]uint64
+	version   [5]uint64
 	emptyText string // what an empty list says once loaded
 }
 
@@ -54,6 +56,7 @@ func newPositionsPane(c *common.Common) *positionsPane {
 		common.Col("Instrument", 10, false, 0), common.Col("Side", 5, false, 0), common.Col("Size", 9, true, 0), common.Col("Entry", 10, true, 0),
 		common.Col("Mark", 11, true, 2), common.Col("Notional", 11, true, 2), common.Col("uPnL", 10, true, 0), common.Col("ROE", 8, true, 1),
 		common.Col("Lev", 9, false, 3), common.Col("Liq. price", 10, true, 0), common.Col("Liq. dist", 9, true, 0),
+		common.Col("TP/SL", 13, true, 0), // short prices (99.28k/94.44k): the orders pane has them in full
 	}, p.cell)
 	p.emptyText = "no open positions"
 	return p
@@ -64,7 +67,7 @@ func (p *positionsPane) Title() string { return "Positions" }
 
 // Kinds implements common.KindsShower.
 func (p *positionsPane) Kinds() []state.Kind {
-	return []state.Kind{state.KindPositions, state.KindAccount}
+	return []state.Kind{state.KindPositions, state.KindAccount, state.KindOrders}
 }
 
 // SetSize implements common.Pane.
@@ -78,7 +81,7 @@ func (p *positionsPane) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case common.DataMsg:
 		switch msg.Kind {
-		case state.KindPositions, state.KindTickers, state.KindAccount, state.KindInstruments:
+		case state.KindPositions, state.KindTickers, state.KindAccount, state.KindInstruments, state.KindOrders:
 			p.refresh()
 		}
 	case tea.KeyMsg:
@@ -88,13 +91,14 @@ func (p *positionsPane) Update(msg tea.Msg) tea.Cmd {
 }
 
 func (p *positionsPane) refresh() {
-	v := [4]uint64{p.Store.Version(state.KindPositions), p.Store.Version(state.KindTickers), p.Store.Version(state.KindAccount),
-		p.Store.Version(state.KindInstruments)}
+	v := [5]uint64{p.Store.Version(state.KindPositions), p.Store.Version(state.KindTickers), p.Store.Version(state.KindAccount),
+		p.Store.Version(state.KindInstruments), p.Store.Version(state.KindOrders)}
 	if v == p.version {
 		return
 	}
 	p.version = v
 	p.positions = p.Store.Positions()
+	p.orders = p.Store.Orders()
 	p.account = p.Store.Account()
 	p.rows = make([]state.PositionRow, len(p.positions))
 	p.done = make([]bool, len(p.positions))
@@ -200,8 +204,44 @@ func (p *positionsPane) cell(row, col int) (string, common.Paint) {
 			return "-", st.Muted
 		}
 		return state.FormatPercent(r.LiqDistance, 2), liqPaint(st, r.LiqDistance)
+	case pcTpsl:
+		return p.tpslText(row)
 	}
 	return "", common.Paint{}
+}
+
+// tpslText is the take-profit and stop-loss waiting on position row, each in at most 6
+// characters ("99.28k/94.44k", "-/3300.5"), or "-" when none.
+func (p *positionsPane) tpslText(row int) (string, common.Paint) {
+	tp, sl := state.AttachedTpsl(p.orders, p.positions[row])
+	if tp.IsZero() && sl.IsZero() {
+		return "-", p.Styles.Muted
+	}
+	return shortPx(tp) + "/" + shortPx(sl), p.Styles.Text
+}
+
+// shortPx writes a price in about five significant digits: "99.28k", "3547.1", "189.05", "0.38";
+// "-" for zero.
+func shortPx(v decimal.Decimal) string {
+	if v.IsZero() {
+		return "-"
+	}
+	if v.GreaterThanOrEqual(decimal.NewFromInt(10000)) {
+		return trimZeros(v.Div(decimal.NewFromInt(1000)).StringFixed(2)) + "k"
+	}
+	digits := int32(len(v.Truncate(0).String()))
+	if v.LessThan(decimal.NewFromInt(1)) {
+		digits = 0
+	}
+	return trimZeros(v.StringFixed(max(5-digits, 0)))
+}
+
+// trimZeros drops a decimal text's trailing zeros after its point ("0.3800" -> "0.38").
+func trimZeros(s string) string {
+	if !strings.Contains(s, ".") {
+		return s
+	}
+	return strings.TrimSuffix(strings.TrimRight(s, "0"), ".")
 }
 
 func liqPaint(st *common.Styles, dist decimal.Decimal) common.Paint {
