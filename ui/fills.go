@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -115,25 +116,40 @@ func (p *fillsPane) refresh() tea.Cmd {
 	if p.bell && p.ring != nil {
 		p.ring()
 	}
-	return common.Notice(common.LevelInfo, p.fillNotice(p.fills[:added]))
+	return p.fillNotices(p.fills[:added])
 }
 
-// fillNotice is the status line's words for new fills, at the instrument's precision: the first
-// order's fills added up (size, average price, fees), not its first piece.
+// fillNotices is one status-line notice per order among the new fills, keyed by the order
+// (common.FillKey): each says the order's fills so far added up, from every stored fill of it,
+// so an order filled in several fills, reported in several batches, stays one line that ends
+// on its total, not on its last piece.
+func (p *fillsPane) fillNotices(added []api.Fill) tea.Cmd {
+	var notices common.NoticesMsg
+	totals := state.SumFills(added)
+	slices.Reverse(totals) // newest order last: the status line ends on it
+	for _, t := range totals {
+		var all []api.Fill
+		for _, f := range p.fills {
+			if f.OrderID == t.OrderID {
+				all = append(all, f)
+			}
+		}
+		notices = append(notices, common.NoticeMsg{Level: common.LevelInfo, Key: common.FillKey(uint64(t.OrderID)), Text: p.fillNotice(all)})
+	}
+	return func() tea.Msg { return notices }
+}
+
+// fillNotice is the status line's words for one order's fills, at the instrument's precision:
+// added up (size, average price, fees), not its first piece.
 func (p *fillsPane) fillNotice(fs []api.Fill) string {
-	totals := state.SumFills(fs)
-	f := totals[0]
+	f := state.SumFills(fs)[0]
 	in, ok := p.Store.Instrument(f.Instrument)
 	s := fmt.Sprintf("filled: %s %s %s @ %s", state.SideText(f.Side), numAt(f.Size, in.SizeDecimals(), ok), f.Instrument,
 		numAt(f.AvgPrice, in.PriceDecimals(), ok))
 	if f.Count > 1 {
 		s += fmt.Sprintf(" avg of %d fills", f.Count)
 	}
-	s += ", fee " + state.FormatUSDFee(f.Fee) + " USD"
-	if len(totals) > 1 {
-		s += fmt.Sprintf(" (+%d more orders filled)", len(totals)-1)
-	}
-	return s
+	return s + ", fee " + state.FormatUSDFee(f.Fee) + " USD"
 }
 
 func (p *fillsPane) handleKey(msg tea.KeyMsg) tea.Cmd {

@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -116,6 +117,10 @@ func deliver(t testing.TB, c *common.Common, p common.Pane, cmd tea.Cmd) []strin
 			}
 		case common.NoticeMsg:
 			notices = append(notices, msg.Text)
+		case common.NoticesMsg:
+			for _, n := range msg {
+				notices = append(notices, n.Text)
+			}
 		case nil:
 		default:
 			queue = append(queue, p.Update(msg))
@@ -177,7 +182,9 @@ func TestFillsPagingAndNewOnTop(t *testing.T) {
 	if p.fills[p.tbl.Cursor].TradeID != selected {
 		t.Errorf("the cursor moved off the fill it was on")
 	}
-	if rings != 1 || len(notices) != 1 || notices[0] != "filled: sell 0.010 BTC-PERP @ 64,250.5, fee rebate 0.01 USD (+2 more orders filled)" {
+	// One notice per order (each its own line in the messages view), the newest order last.
+	if want := []string{"filled: sell 0.010 BTC-PERP @ 64,250.5, fee 0.32 USD", "filled: buy 0.010 BTC-PERP @ 64,250.5, fee 0.32 USD",
+		"filled: sell 0.010 BTC-PERP @ 64,250.5, fee rebate 0.01 USD"}; rings != 1 || !slices.Equal(notices, want) {
 		t.Errorf("rings %d, notices %q", rings, notices)
 	}
 

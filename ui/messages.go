@@ -18,6 +18,11 @@ type message struct {
 	level common.NoticeLevel
 	text  string
 	count int
+	// An order's line (key common.FillKey): its fills' total once known (fills), else the
+	// order's outcome (text); tail is what the outcome said of the part that did not fill.
+	key   string
+	fills string
+	tail  string
 }
 
 // logMessage keeps a notice or an error for the messages view: the status line cuts long text,
@@ -39,6 +44,40 @@ func (m *Model) logMessage(level common.NoticeLevel, msg string) {
 	if m.showMessages {
 		m.renderMessages()
 	}
+}
+
+// logOrderLine keeps one line per filled order in the messages view and returns the line to show:
+// the order's outcome (when its action settles, with tail, what became of the rest) and its
+// fills' running total (fills, each time more of them arrive), whichever comes first, merged into
+// the line of the same key instead of a line each.
+func (m *Model) logOrderLine(level common.NoticeLevel, key, outcome, fills, tail string) string {
+	i := len(m.messages) - 1
+	for ; i >= 0 && m.messages[i].key != key; i-- {
+	}
+	e := message{level: level, key: key, count: 1}
+	if i >= 0 {
+		e = m.messages[i]
+		m.messages = append(m.messages[:i], m.messages[i+1:]...)
+	}
+	if fills != "" {
+		e.fills = fills
+	}
+	if outcome != "" {
+		e.text, e.tail = outcome, tail
+	}
+	if e.fills != "" {
+		e.text = e.fills + e.tail
+	}
+	e.text = text.Clean(text.HideKeys(e.text))
+	e.at = m.clock()
+	m.messages = append(m.messages, e)
+	if len(m.messages) > maxMessages {
+		m.messages = m.messages[len(m.messages)-maxMessages:]
+	}
+	if m.showMessages {
+		m.renderMessages()
+	}
+	return e.text
 }
 
 // renderMessages draws the messages view: newest first, each with its time (UTC) and its mark

@@ -274,7 +274,12 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.showPane(msg.Pane)
 		return m, nil
 	case common.NoticeMsg:
-		m.setNotice(msg.Level, msg.Text)
+		m.onNotice(msg)
+		return m, nil
+	case common.NoticesMsg:
+		for _, n := range msg {
+			m.onNotice(n)
+		}
 		return m, nil
 	case paneMsg:
 		return m, m.onPaneMsg(msg)
@@ -333,6 +338,15 @@ func (m *Model) onLadderTrade(msg ladder.TradeMsg) tea.Cmd {
 
 // setNotice shows a notice in the status line. Notices quote server text (rejections, cloids
 // of orders found), so they are cleaned here, once, not when the status line is drawn.
+// onNotice shows a pane's notice; a keyed one (an order's fills) replaces its earlier line.
+func (m *Model) onNotice(n common.NoticeMsg) {
+	if n.Key != "" {
+		m.notice, m.noticeLevel = m.logOrderLine(n.Level, n.Key, "", n.Text, ""), n.Level
+		return
+	}
+	m.setNotice(n.Level, n.Text)
+}
+
 func (m *Model) setNotice(level common.NoticeLevel, msg string) {
 	m.notice, m.noticeLevel = text.Clean(msg), level
 	m.logMessage(level, msg)

@@ -90,19 +90,36 @@ func (m *Model) onActionDone(d action.DoneMsg) tea.Cmd {
 	if failed {
 		level = common.LevelError
 	}
-	return m.settle(d.Act, text, level)
+	return m.settleOrder(d, d.Act, text, level)
 }
 
 // onFollowUp settles an action with what its follow-up found.
 func (m *Model) onFollowUp(msg action.FollowUpMsg) tea.Cmd {
-	return m.settle(msg.Settled())
+	a, text, level := msg.Settled()
+	return m.settleOrder(msg, a, text, level)
+}
+
+// settleOrder settles an action; an order that filled shares one line with its fills' total
+// (the fills pane's notices of the same key), so one order is reported once, not per fill.
+func (m *Model) settleOrder(msg any, a *action.Action, text string, level common.NoticeLevel) tea.Cmd {
+	key, tail, ok := action.FilledOrder(msg)
+	if !ok {
+		return m.settle(a, text, level)
+	}
+	m.notice, m.noticeLevel = m.logOrderLine(level, key, text, "", tail), level
+	return m.finish(a, text, level)
 }
 
 // settle ends an action: its words, the log, the lane freed, a refresh of what it changed.
 func (m *Model) settle(a *action.Action, text string, level common.NoticeLevel) tea.Cmd {
+	m.setNotice(level, text)
+	return m.finish(a, text, level)
+}
+
+// finish frees the action's lane, logs its end, tells the panes and refreshes what it changed.
+func (m *Model) finish(a *action.Action, text string, level common.NoticeLevel) tea.Cmd {
 	m.pipe.out[a.Lane] = false
 	m.pipe.open--
-	m.setNotice(level, text)
 	if level == common.LevelInfo {
 		slog.Info("action done", "result", text)
 	} else {

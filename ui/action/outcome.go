@@ -30,6 +30,31 @@ func orderOutcomeText(o state.Outcome, a *Action) (string, bool) {
 	return "order sent: " + what + txText(o.TxHash), false
 }
 
+// FilledOrder is, for an order action that filled on arrival, the notice key its fills report
+// under (common.FillKey) and what became of its remainder ("; 0.06 resting", "" when all of it
+// filled), so the root model keeps the order's outcome and its fills' total on one line. msg is
+// the action's DoneMsg or its follow-up's FillsDoneMsg.
+func FilledOrder(msg any) (key, tail string, ok bool) {
+	var a *Action
+	var o state.Outcome
+	switch msg := msg.(type) {
+	case DoneMsg:
+		if msg.Err != nil {
+			return "", "", false
+		}
+		a, o = msg.Act, state.OrderOutcome(msg.Resp, msg.Act.Order.Size)
+	case FillsDoneMsg:
+		a, o = msg.Act, msg.Outcome
+	default:
+		return "", "", false
+	}
+	if (a.Kind != KindPlace && a.Kind != KindClose) || o.Kind != state.OutcomeFilled || o.Oid == 0 {
+		return "", "", false
+	}
+	_, tail = remainderText(o, a.Order.Wire)
+	return common.FillKey(uint64(o.Oid)), tail, true
+}
+
 // remainderText says what became of the part of an order that did not fill on arrival: " of 0.1"
 // and "; 0.06 resting" (or "; 0.06 cancelled: " and why, state.RemainderFate). Empty when all of
 // it filled.

@@ -2,6 +2,7 @@ package common
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -157,12 +158,19 @@ func SelectInstrument(symbol, side string, focus bool) tea.Cmd {
 	return func() tea.Msg { return InstrumentMsg{Symbol: symbol, Side: side, Focus: focus} }
 }
 
-// NoticeMsg puts a line in the status bar (level: info, warn, error).
+// NoticeMsg puts a line in the status bar (level: info, warn, error). A notice with a Key
+// replaces the earlier line of the same key in the messages view instead of adding one: an
+// order's fills, arriving in several batches, stay one line with the running total.
 type NoticeMsg struct {
 	Text  string
 	Level NoticeLevel
+	Key   string
 }
 
+// NoticesMsg is several notices in their order (the last one stays in the status line).
+type NoticesMsg []NoticeMsg
+
+// NoticeLevel is how a notice is marked: information, a warning or an error.
 type NoticeLevel int
 
 const (
@@ -201,9 +209,14 @@ func (l NoticeLevel) Paint(st *Styles) Paint {
 	return st.Good
 }
 
+// Notice is a command that puts text in the status line.
 func Notice(level NoticeLevel, text string) tea.Cmd {
 	return func() tea.Msg { return NoticeMsg{Text: text, Level: level} }
 }
+
+// FillKey is the notice key of one order's fills: the order's outcome and its fills' total share
+// one line.
+func FillKey(oid uint64) string { return "fill:" + strconv.FormatUint(oid, 10) }
 
 // ExchangeAddress is the account the exchange acts for ("" when it watches none).
 func ExchangeAddress(ex api.Exchange) string {
