@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/tradedesk/tradedesk/ui/components/orderentry"
 	"github.com/tradedesk/tradedesk/ui/components/transfer"
@@ -116,5 +117,57 @@ func TestTabMovesBetweenTheTransferFormsFields(t *testing.T) {
 	c.key(t, "tab")
 	if c.m.slots[c.m.focus].pane == g {
 		t.Error("Tab after Esc did not move to the next pane")
+	}
+}
+
+// TestPaneNumbersDoNotTypeIntoTheForm (QA 8): at 80x24, `4` then `5` goes to pane 5 (it typed
+// "5" into the instrument before: "BTC-PERP5 ! unknown instrument"), while a letter typed first
+// goes into the field and from then on the field takes digits too; on the Review button, where
+// the form rests after it was used, `?`, the pane numbers and `q` act as everywhere (they did
+// nothing). Tab from the button still moves between the fields. It fails if focusing the form
+// by number traps the pane keys again, or if the button takes keys like a text field.
+func TestPaneNumbersDoNotTypeIntoTheForm(t *testing.T) {
+	c := newSimConsole(t, 80, 24, false)
+	pump(t, c.m, c.m.Init())
+	form := c.m.form
+	c.key(t, "4")
+	before := form.Value(orderentry.FieldInstrument)
+	if c.m.slots[c.m.focus].pane != form || !form.InForm() || form.Field() != orderentry.FieldInstrument {
+		t.Fatalf("4 did not put the trader in the form's instrument (field %d)", form.Field())
+	}
+	c.key(t, "5")
+	if c.m.slots[c.m.focus].pane == form || form.Value(orderentry.FieldInstrument) != before {
+		t.Fatalf("4 5: focus on %q, instrument %q (was %q); want pane 5 and the instrument untouched",
+			c.m.slots[c.m.focus].pane.Title(), form.Value(orderentry.FieldInstrument), before)
+	}
+	c.key(t, "4", "ctrl+u")
+	c.typeText(t, "e1")
+	if got := form.Value(orderentry.FieldInstrument); got != "e1" || c.m.slots[c.m.focus].pane != form {
+		t.Fatalf("typing after 4: instrument %q, focus %q; want e1 in the form", got, c.m.slots[c.m.focus].pane.Title())
+	}
+
+	c.key(t, "esc", "1", "4")
+	if form.Field() != orderentry.FieldSubmit || !form.InForm() || form.Capturing() {
+		t.Fatalf("1 4 after Esc: field %d in form %v capturing %v; want on the Review button, not capturing", form.Field(), form.InForm(), form.Capturing())
+	}
+	c.key(t, "?")
+	if !c.m.showHelp {
+		t.Error("? on the Review button did not open the help")
+	}
+	c.key(t, "esc", "tab")
+	if c.m.slots[c.m.focus].pane != form || form.Field() != orderentry.FieldInstrument {
+		t.Errorf("Tab on the Review button: focus %q field %d, want the form's instrument", c.m.slots[c.m.focus].pane.Title(), form.Field())
+	}
+	c.key(t, "shift+tab", "5")
+	if c.m.slots[c.m.focus].pane == form {
+		t.Error("5 on the Review button did not go to pane 5")
+	}
+	c.key(t, "4")
+	_, cmd := c.m.Update(keyMsg("q"))
+	if cmd == nil {
+		t.Fatal("q on the Review button did nothing")
+	}
+	if _, quit := cmd().(tea.QuitMsg); !quit {
+		t.Error("q on the Review button did not quit")
 	}
 }

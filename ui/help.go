@@ -5,6 +5,7 @@ import (
 
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/tradedesk/tradedesk/ui/common"
@@ -85,6 +86,30 @@ var leaveField = key.NewBinding(key.WithKeys("esc"), key.WithHelp("Esc", "leave 
 func (m *Model) capturing() bool {
 	c, ok := m.slots[m.focus].pane.(common.InputCapturer)
 	return ok && c.Capturing()
+}
+
+// capturing reports whether p's text input takes every key first.
+func capturing(p common.Pane) bool {
+	c, ok := p.(common.InputCapturer)
+	return ok && c.Capturing()
+}
+
+// freshPass reports whether msg is a key that acts globally in a form entered by its pane's
+// number and not yet typed into (common.FreshForm): a pane number, help, messages, command line.
+func freshPass(p common.Pane, msg tea.KeyMsg, k *common.KeyMap) bool {
+	f, ok := p.(common.FreshForm)
+	if !ok || !f.Fresh() {
+		return false
+	}
+	if key.Matches(msg, k.Help, k.Messages, k.CommandLine) {
+		return true
+	}
+	for _, b := range k.FocusPane {
+		if key.Matches(msg, b) {
+			return true
+		}
+	}
+	return false
 }
 
 // inForm reports whether the trader is in p's form (it takes Tab to move between its fields).

@@ -442,8 +442,11 @@ func (m *Model) routeKey(msg tea.KeyMsg) tea.Cmd {
 	if key.Matches(msg, k.KillSwitch) { // before a text input: it works while typing
 		return m.killSwitch()
 	}
-	if c, ok := pane.(common.InputCapturer); ok && c.Capturing() && (inForm(pane) || !key.Matches(msg, k.NextPane, k.PrevPane)) {
+	if capturing(pane) && !freshPass(pane, msg, k) && (inForm(pane) || !key.Matches(msg, k.NextPane, k.PrevPane)) {
 		return pane.Update(msg) // in a form, Tab moves between its fields; in a lone field it leaves
+	}
+	if inForm(pane) && key.Matches(msg, k.NextPane, k.PrevPane) {
+		return pane.Update(msg) // on a form's choice or button: Tab still moves between its fields
 	}
 	switch {
 	case key.Matches(msg, k.Quit):

@@ -47,6 +47,12 @@ func (g *Group) InForm() bool {
 	return ok && f.InForm()
 }
 
+// Fresh implements FreshForm for the view shown.
+func (g *Group) Fresh() bool {
+	f, ok := g.panes[g.active].(FreshForm)
+	return ok && f.Fresh()
+}
+
 // Capturing implements InputCapturer for the view shown.
 func (g *Group) Capturing() bool {
 	c, ok := g.panes[g.active].(InputCapturer)

@@ -76,6 +76,14 @@ type FormHolder interface {
 	InForm() bool
 }
 
+// FreshForm is a form the trader entered by its pane's number (or Tab) and has not typed into or
+// moved in yet: the pane numbers, the help, the command line and the messages keys still act
+// there (`4` then `5` goes to pane 5, it does not type "5" into the first field). The first other
+// key is the form's, and from then on the field takes every key.
+type FreshForm interface {
+	Fresh() bool
+}
+
 // LeaveForm is the footer's and the help's hint for the key that leaves a form.
 func LeaveForm(k *KeyMap) key.Binding {
 	return key.NewBinding(key.WithKeys(k.Dismiss.Keys()...), key.WithHelp(k.Dismiss.Help().Key, "leave form"))

@@ -78,9 +78,12 @@ type Pane struct {
 	// form's instrument resolves to another, they are cleared, never carried over.
 	valuesFor string
 	lastSize  map[string]string // per instrument, the size of the last order sent (shown, not used)
-	// editing: the trader is in the form (every key goes to it, Tab moves between fields); Esc
-	// leaves it for the pane, where Tab and the pane numbers work as elsewhere.
+	// editing: the trader is in the form (Tab moves between fields, a text field takes every
+	// key); Esc leaves it for the pane, where Tab and the pane numbers work as elsewhere.
 	editing bool
+	// fresh: the form was entered by the pane's number or Tab and nothing was typed or moved yet
+	// (common.FreshForm): the pane numbers still switch panes.
+	fresh bool
 }
 
 // New is the order form; mode is the badge in its title (DEMO, LIVE...), and inFlight is the root
@@ -107,11 +110,15 @@ func New(c *common.Common, mode string, inFlight *bool) *Pane {
 // Title implements common.Pane.
 func (p *Pane) Title() string { return "Order entry · " + p.mode }
 
-// Capturing implements common.InputCapturer: the form the trader is in takes every key first.
-func (p *Pane) Capturing() bool { return p.focused && p.editing }
+// Capturing implements common.InputCapturer: a text field of the form the trader is in takes
+// every key first. On a choice or the Review button the global keys (pane numbers, ?, q) work.
+func (p *Pane) Capturing() bool { return p.InForm() && p.inputs[p.field] != nil }
 
 // InForm implements common.FormHolder: Tab and shift+Tab move between the fields.
-func (p *Pane) InForm() bool { return p.Capturing() }
+func (p *Pane) InForm() bool { return p.focused && p.editing }
+
+// Fresh implements common.FreshForm.
+func (p *Pane) Fresh() bool { return p.InForm() && p.fresh }
 
 // SetSize implements common.Pane.
 func (p *Pane) SetSize(w, h int) {
@@ -132,6 +139,11 @@ func (p *Pane) SetSize(w, h int) {
 
 // SetFocused implements common.Pane.
 func (p *Pane) SetFocused(f bool) {
+	if f && !p.focused {
+		p.fresh = !p.editing // b/s (an InstrumentMsg to focus) put the trader in a field already
+	} else if !f {
+		p.fresh = false
+	}
 	p.focused = f
 	p.editing = f // focusing the pane (its number, Tab, b/s) puts the trader in the form
 	p.drawn = false
@@ -216,7 +228,7 @@ func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 		}
 		p.check()
 		if msg.Focus {
-			p.field, p.editing = p.firstField(), true
+			p.field, p.editing, p.fresh = p.firstField(), true, false
 			p.focusField()
 		}
 	case tea.KeyMsg:
@@ -227,6 +239,7 @@ func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 
 func (p *Pane) handleKey(msg tea.KeyMsg) tea.Cmd {
 	k := p.Keys
+	p.fresh = false
 	if !p.editing {
 		return p.outsideKey(msg)
 	}
