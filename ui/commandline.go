@@ -1,8 +1,14 @@
 package ui
 
 import (
+	"context"
+	"strings"
+	"time"
+
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/tradedesk/tradedesk/api"
+	"github.com/tradedesk/tradedesk/state"
 	"github.com/tradedesk/tradedesk/ui/components/cmdline"
 )
 
@@ -19,4 +25,36 @@ func DefaultCommandHistory() string { return cmdline.DefaultHistoryPath() }
 func (m *Model) commandKey(msg tea.KeyMsg) tea.Cmd {
 	m.footerDirty = true
 	return m.cmdline.Update(msg, m.c.Instrument(), m.c.Guard)
+}
+
+// fetchCommandBook fetches the book a command-line order needs (cmdline.NeedBookMsg): the store
+// keeps only the current instrument's book live.
+func (m *Model) fetchCommandBook(need cmdline.NeedBookMsg) tea.Cmd {
+	ex, timeout, clock := m.ex, m.iv.Timeout, m.clock
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), timeout)
+		defer cancel()
+		at := clock()
+		b, err := ex.OrderBook(ctx, need.Symbol, bookDepth)
+		return commandBookMsg{need: need, at: at, book: b, err: err}
+	}
+}
+
+// commandBookMsg is the book a command-line order waited for.
+type commandBookMsg struct {
+	need cmdline.NeedBookMsg
+	at   time.Time
+	book api.OrderBook
+	err  error
+}
+
+// onCommandBook puts the fetched book in the store (as a snapshot of that instrument's book) and
+// lets the command line confirm its order on it. Without a book the order is confirmed as before,
+// without the row of what the book fills.
+func (m *Model) onCommandBook(msg commandBookMsg) tea.Cmd {
+	if msg.err == nil && (msg.book.Symbol == "" || strings.EqualFold(msg.book.Symbol, msg.need.Symbol)) {
+		m.store.Apply(state.BookUpdateMsg{At: msg.at, Symbol: msg.need.Symbol, Snapshot: true, Time: msg.book.Time.Time,
+			Bids: msg.book.Bids, Asks: msg.book.Asks})
+	}
+	return m.cmdline.Resume(msg.need.Line, m.c.Instrument(), m.c.Guard)
 }

@@ -6,8 +6,11 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/shopspring/decimal"
 	"github.com/tradedesk/tradedesk/api"
+	"github.com/tradedesk/tradedesk/state"
 	"github.com/tradedesk/tradedesk/ui/common"
+	"github.com/tradedesk/tradedesk/ui/components/orderentry"
 )
 
 // signedCounter counts the signed actions that reach the exchange (POST /exchange).
@@ -272,5 +275,50 @@ func TestCommandLinePositionTpsl(t *testing.T) {
 	}
 	if tp != 1 || sl != 1 {
 		t.Fatalf("tpsl eth tp 3300 sl 3500: tp %d, sl %d on the exchange", tp, sl)
+	}
+}
+
+// TestCommandOnAnotherInstrumentShowsTheBook (QA 15): `sell 2 sol mkt` while another instrument
+// is current (its book never loaded) confirms with the "Book fills" row, as the form does on
+// SOL-PERP: the store keeps only the current instrument's book live, so the command line checks
+// its order again on a fresh book of its own instrument. It fails if the command's confirmation
+// lacks a row the form's has.
+func TestCommandOnAnotherInstrumentShowsTheBook(t *testing.T) {
+	c := newSimConsole(t, 200, 60, false)
+	pump(t, c.m, c.m.Init())
+	_, cmd := c.m.Update(common.InstrumentMsg{Symbol: "BTC-PERP"})
+	pump(t, c.m, cmd)
+	if v := c.m.store.BookWindow("SOL-PERP", decimal.Zero, 1); v.Loaded {
+		t.Fatal("the test needs an instrument whose book the console never loaded")
+	}
+	c.command(t, "sell 2 sol mkt")
+	if c.m.dialog == nil {
+		t.Fatalf("the command opened no confirmation (%q, notice %q)", c.m.cmdline.Err(), c.m.notice)
+	}
+	labels := func(lines []string) []string {
+		var out []string
+		for _, l := range lines {
+			if f := strings.Fields(l); len(f) > 0 && !strings.HasPrefix(l, "!") {
+				out = append(out, f[0])
+			}
+		}
+		return out
+	}
+	line := c.m.dialog.Action().Lines
+	if !strings.Contains(strings.Join(line, "\n"), state.RowBook) {
+		t.Fatalf("the command's confirmation has no %q row:\n%s", state.RowBook, strings.Join(line, "\n"))
+	}
+	c.key(t, "esc")
+	_, cmd = c.m.Update(common.InstrumentMsg{Symbol: "SOL-PERP", Side: api.SideSell, Focus: true})
+	pump(t, c.m, cmd)
+	c.m.form.SetOrderType("market")
+	c.m.form.Focus(orderentry.FieldSize)
+	c.typeText(t, "2")
+	c.key(t, "enter")
+	if c.m.dialog == nil {
+		t.Fatalf("the form opened no confirmation (notice %q)", c.m.notice)
+	}
+	if f, l := labels(c.m.dialog.Action().Lines), labels(line); strings.Join(f, " ") != strings.Join(l, " ") {
+		t.Errorf("rows differ:\nform    %q\ncommand %q", f, l)
 	}
 }

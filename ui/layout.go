@@ -487,12 +487,12 @@ func (m *Model) borders(s *slot, title, fresh string, focused bool, border commo
 		tp, mark = st.TitleFocus, "▶"
 	}
 	t := mark + title + " "
-	used := 2 + common.TextWidth(t)
 	var fr string
 	if fresh != "" {
 		fr = " " + fresh + " "
-		used += common.TextWidth(fr)
 	}
+	t, fr = fitTitle(t, fr, w-3)
+	used := 2 + common.TextWidth(t) + common.TextWidth(fr)
 	fill := max(w-used-1, 0)
 	top = border.On("╭─") + tp.On(t)
 	if fr != "" {
@@ -503,6 +503,29 @@ func (m *Model) borders(s *slot, title, fresh string, focused bool, border commo
 	bottom = border.On("╰" + strings.Repeat("─", max(w-2, 0)) + "╯")
 	side = border.On("│")
 	return top, bottom, side
+}
+
+// fitTitle cuts a border's title and freshness tag to room cells (between "╭─" and "╮") so the
+// corner is never cut off: the title first, down to its number and a few letters (the stale tag
+// is the warning), then the tag; each cut keeps an ellipsis.
+func fitTitle(title, fresh string, room int) (string, string) {
+	room = max(room, 0)
+	tw, fw := common.TextWidth(title), common.TextWidth(fresh)
+	if tw+fw <= room {
+		return title, fresh
+	}
+	if fresh == "" {
+		return common.Fit(title, room, false), ""
+	}
+	const minTitle = 8 // "▶9 Dept…"
+	keep := max(min(tw, minTitle), room-fw)
+	if keep >= room {
+		return common.Fit(title, room, false), ""
+	}
+	if keep < tw {
+		title = common.Fit(strings.TrimRight(title, " "), keep-1, false) + " "
+	}
+	return title, common.Fit(fresh, room-common.TextWidth(title), false)
 }
 
 func (m *Model) slotIndex(s *slot) int {

@@ -276,6 +276,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case common.NoticeMsg:
 		m.onNotice(msg)
 		return m, nil
+	case cmdline.NeedBookMsg:
+		return m, m.fetchCommandBook(msg)
+	case commandBookMsg:
+		return m, m.onCommandBook(msg)
 	case common.NoticesMsg:
 		for _, n := range msg {
 			m.onNotice(n)

@@ -282,7 +282,7 @@ func (p *ordersPane) View() string {
 	}
 	lines := p.tbl.Lines(make([]string, 0, p.tbl.Height+2))
 	if p.amending {
-		lines = append(lines, common.Pad(p.amend.View(), p.tbl.Width))
+		lines = append(lines, common.FitStyled(p.amend.View(), p.tbl.Width))
 	}
 	return strings.Join(lines, "\n")
 }

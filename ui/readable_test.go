@@ -9,7 +9,9 @@ import (
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/muesli/termenv"
 	"github.com/tradedesk/tradedesk/ui/common"
 )
 
@@ -290,6 +292,87 @@ func TestPanesFitEverySize(t *testing.T) {
 			what := "pane " + c.m.slots[i].pane.Title()
 			checkScreen(t, what, v, sz[0], sz[1])
 			checkBoxes(t, what, v, sz[0], sz[1])
+		}
+		// QA 9: the inline amend row of Open orders (it was drawn 8 columns short at 120x40,
+		// and the right border and the pane beside it shifted).
+		var orders *ordersPane
+		for _, s := range c.m.slots {
+			if p, ok := s.pane.(*ordersPane); ok {
+				orders = p
+			}
+		}
+		c.m.showPane(orders)
+		c.key(t, "down", "a")
+		if !orders.amending {
+			t.Fatalf("a on an open order did not open its amend row")
+		}
+		checkScreen(t, "amend row", c.m.View(), sz[0], sz[1])
+		checkBoxes(t, "amend row", c.m.View(), sz[0], sz[1])
+		// In a real terminal the field's cursor is drawn with escape codes: the row must be
+		// measured in cells, not bytes (it was padded by bytes, 8 short).
+		lipgloss.SetColorProfile(termenv.ANSI256)
+		v := orders.View()
+		lipgloss.SetColorProfile(termenv.Ascii)
+		for i, l := range strings.Split(v, "\n") {
+			if n := ansi.StringWidth(l); n != orders.tbl.Width {
+				t.Errorf("at %dx%d Open orders line %d is %d cells wide, want %d: %q", sz[0], sz[1], i, n, orders.tbl.Width, ansi.Strip(l))
+			}
+		}
+		c.key(t, "esc")
+	}
+}
+
+// TestStaleTitlesKeepTheirCorner (QA 9): with the exchange down, every pane's title carries its
+// stale tag and still ends in its corner at every size (the Depth title's "stale 15…" pushed the
+// "╮" off before); the tag stays readable, the title is cut first.
+func TestStaleTitlesKeepTheirCorner(t *testing.T) {
+	for _, sz := range screenSizes {
+		o := &outage{}
+		c := newSimConsoleVia(t, sz[0], sz[1], false, func(h http.Handler) http.Handler { o.h = h; return o })
+		pump(t, c.m, c.m.Init())
+		o.down.Store(true)
+		c.step(t, 20*time.Second)
+		c.step(t, 20*time.Second)
+		for i := range c.m.slots {
+			c.m.setFocus(i)
+			v := c.m.View()
+			what := "stale pane " + c.m.slots[i].pane.Title()
+			checkScreen(t, what, v, sz[0], sz[1])
+			checkBoxes(t, what, v, sz[0], sz[1])
+			checkCorners(t, what, v)
+		}
+		if v := ansi.Strip(c.m.View()); !strings.Contains(v, "stale") {
+			t.Fatalf("no pane says stale at %dx%d:\n%s", sz[0], sz[1], v)
+		}
+	}
+}
+
+// checkCorners fails on a line that opens more boxes than it closes (a top edge cut off).
+func checkCorners(t *testing.T, what, view string) {
+	t.Helper()
+	for y, l := range strings.Split(ansi.Strip(view), "\n") {
+		if strings.Count(l, "╭") != strings.Count(l, "╮") {
+			t.Errorf("%s: line %d opens %d boxes and closes %d:\n%s", what, y, strings.Count(l, "╭"), strings.Count(l, "╮"), l)
+			return
+		}
+	}
+}
+
+// TestFitTitle: a border's title gives way before its stale tag, and neither pushes the corner off.
+func TestFitTitle(t *testing.T) {
+	for _, tc := range []struct {
+		title, fresh string
+		room         int
+		want         string
+	}{
+		{"▶9 Depth ", " stale 15s ", 30, "▶9 Depth  stale 15s "},
+		{"▶9 Depth: Ladder · Tape ", " stale 15s (retrying) ", 34, "▶9 Depth: …  stale 15s (retrying) "},
+		{"▶9 Depth: Ladder · Tape ", " stale 15s (retrying) ", 20, "▶9 Dep…  stale 15s …"},
+		{"▶9 Depth: Ladder · Tape ", "", 10, "▶9 Depth:…"},
+	} {
+		a, b := fitTitle(tc.title, tc.fresh, tc.room)
+		if a+b != tc.want || common.TextWidth(a+b) > tc.room {
+			t.Errorf("fitTitle(%q, %q, %d) = %q, want %q", tc.title, tc.fresh, tc.room, a+b, tc.want)
 		}
 	}
 }

@@ -154,12 +154,43 @@ func (m *Model) enter(current string, guard state.Guard) tea.Cmd {
 		plan, err = m.store.PlanCommand(cmd, current, guard)
 		if err == nil {
 			m.Close()
+			if sym := plan.Instrument.Name; sym != "" && sym != current && (cmd.IsOrder() || cmd.Verb == state.VerbClose) {
+				// The store keeps only the current instrument's book live: an order on another
+				// is checked again on a fresh book (ResumeMsg), so its confirmation says what the
+				// book fills, as the form's and close's do.
+				return func() tea.Msg { return NeedBookMsg{Line: line, Symbol: sym} }
+			}
 			return action.Request(Action(plan, m.st))
 		}
 	}
+	return m.refuse(err)
+}
+
+// refuse keeps why a line was refused and says it in the status line.
+func (m *Model) refuse(err error) tea.Cmd {
 	// The message may quote what was typed: never a key, never a control character.
 	m.errText = text.Clean(text.HideKeys(err.Error()))
 	return common.Notice(common.LevelError, "command not sent: "+m.errText)
+}
+
+// NeedBookMsg asks the root for a fresh book of Symbol before the order of Line is confirmed:
+// the root applies it to the store and calls Resume.
+type NeedBookMsg struct {
+	Line   string
+	Symbol string
+}
+
+// Resume checks a line again once the book its order needs is in the store (NeedBookMsg) and asks
+// the pipeline to confirm it; a line no longer good (the account or the book changed) is refused.
+func (m *Model) Resume(line, current string, guard state.Guard) tea.Cmd {
+	cmd, err := state.ParseCommand(line)
+	if err == nil {
+		var plan state.CommandPlan
+		if plan, err = m.store.PlanCommand(cmd, current, guard); err == nil {
+			return action.Request(Action(plan, m.st))
+		}
+	}
+	return m.refuse(err)
 }
 
 // View is the line and, under it, the refusal, the completions offered or the grammar's hint, each

@@ -78,7 +78,7 @@ func (p *Pane) render() string {
 		lines = append(lines, p.midLine(w))
 	}
 	if p.typing {
-		lines[len(lines)-1] = common.Pad(p.price.View(), w)
+		lines[len(lines)-1] = common.FitStyled(p.price.View(), w)
 	}
 	return common.FitLines(lines, w, p.h)
 }

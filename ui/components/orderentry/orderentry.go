@@ -619,7 +619,7 @@ func (p *Pane) Click(_, y int) tea.Cmd {
 			continue
 		}
 		if line == y {
-			p.field, p.editing = f, true
+			p.field, p.editing, p.fresh = f, true, false
 			p.focusField()
 			if p.inputs[f] == nil {
 				p.toggle(false)
@@ -636,7 +636,7 @@ func (p *Pane) Field() Field { return p.field }
 
 // Focus puts the cursor on field f.
 func (p *Pane) Focus(f Field) {
-	p.field, p.editing = f, true
+	p.field, p.editing, p.fresh = f, true, false
 	p.focusField()
 	p.drawn = false
 }
