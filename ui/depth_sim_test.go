@@ -131,7 +131,15 @@ func TestTradeFromTheLadder(t *testing.T) {
 		t.Fatalf("the moved order's level is not on the ladder:\n%s", lad.View())
 	}
 
+	// x asks as x in Open orders does (QA 13), then cancels.
 	c.key(t, "x")
+	if c.m.dialog == nil || !strings.Contains(strings.Join(c.m.dialog.Action().Lines, "\n"), "Cancel this order?") {
+		t.Fatalf("x on the ladder did not ask to confirm the cancel (notice %q)", c.m.notice)
+	}
+	if os := exchangeOrders(t, c); len(os) != 1 {
+		t.Fatalf("x cancelled before the confirmation: %d open orders", len(os))
+	}
+	c.key(t, "enter")
 	if os := exchangeOrders(t, c); len(os) != 0 {
 		t.Fatalf("%d open orders after x on the ladder (notice %q)", len(os), c.m.notice)
 	}

@@ -155,7 +155,15 @@ func TestEnterSendsOnlyWhatPasses(t *testing.T) {
 		if m.Active() || cmd == nil {
 			t.Fatalf("%q: line open %v, error %q", tc.line, m.Active(), m.Err())
 		}
-		req, ok := cmd().(action.RequestMsg)
+		msg := cmd()
+		if need, ok := msg.(NeedBookMsg); ok {
+			// An order on another instrument than the current one waits for its book first.
+			if need.Line != tc.line || need.Symbol == "" {
+				t.Fatalf("%q: asked for the book %+v", tc.line, need)
+			}
+			msg = m.Resume(need.Line, "", state.DefaultGuard())()
+		}
+		req, ok := msg.(action.RequestMsg)
 		if !ok || req.Act.Kind != tc.kind || !req.Act.Confirm {
 			t.Fatalf("%q: %+v", tc.line, req.Act)
 		}

@@ -1,6 +1,7 @@
 package ladder
 
 import (
+	"fmt"
 	"strings"
 	"time"
 
@@ -34,9 +35,13 @@ type row struct {
 	ask             bool
 	price, size, cu decimal.Decimal
 	own             decimal.Decimal
-	blank           bool // no level here (a side shorter than its half of the pane)
-	ownOnly         bool // the trader's order at a price the fetched book has no level at
+	blank           bool   // no level here (a side shorter than its half of the pane)
+	ownOnly         bool   // the trader's order at a price the fetched book has no level at
+	hint            string // "↑ 2 of your orders above": own orders beyond the levels shown
 }
+
+// selectable reports whether the cursor may rest on the row (a level, not a blank or a hint).
+func (r row) selectable() bool { return !r.blank && r.hint == "" }
 
 type flash struct {
 	until time.Time
@@ -229,21 +234,69 @@ func (p *Pane) endFlashes(at time.Time) tea.Cmd {
 // own in price order.
 func (p *Pane) buildRows(asks, bids int) {
 	own := p.ownSizes()
-	askRows := withOwn(p.view.Asks, own, true, asks)
-	bidRows := withOwn(p.view.Bids, own, false, bids)
+	askRows, askHint := p.sideRows(own, true, asks)
+	bidRows, bidHint := p.sideRows(own, false, bids)
 	p.rows = p.rows[:0]
-	for i := asks - 1; i >= 0; i-- {
+	n := asks
+	if askHint != "" {
+		p.rows = append(p.rows, row{ask: true, hint: askHint})
+		n--
+	}
+	for i := n - 1; i >= 0; i-- {
 		p.rows = append(p.rows, rowAt(askRows, i, true))
 	}
-	for i := range bids {
+	n = bids
+	if bidHint != "" {
+		n--
+	}
+	for i := range n {
 		p.rows = append(p.rows, rowAt(bidRows, i, false))
+	}
+	if bidHint != "" {
+		p.rows = append(p.rows, row{hint: bidHint})
 	}
 	if p.cursor < 0 || p.cursor >= len(p.rows) {
 		p.cursor = asks // the best bid
-		if p.cursor >= len(p.rows) {
-			p.cursor = len(p.rows) - 1
+	}
+	p.MoveTo(p.cursor)
+}
+
+// sideRows is up to n rows of one side and, when some of the trader's orders on it lie beyond
+// the levels that fit, the hint line that takes the far row instead: "↑ 2 of your orders above"
+// (asks) or "↓ 1 of your orders below" (bids).
+func (p *Pane) sideRows(own map[string]decimal.Decimal, ask bool, n int) ([]row, string) {
+	rows := withOwn(p.sideLevels(ask), own, ask, n)
+	if n < 2 || p.hiddenOwn(rows, ask) == 0 {
+		return rows, ""
+	}
+	rows = withOwn(p.sideLevels(ask), own, ask, n-1)
+	hidden := p.hiddenOwn(rows, ask)
+	if ask {
+		return rows, fmt.Sprintf("↑ %d of your orders above", hidden)
+	}
+	return rows, fmt.Sprintf("↓ %d of your orders below", hidden)
+}
+
+func (p *Pane) sideLevels(ask bool) []state.BookRow {
+	if ask {
+		return p.view.Asks
+	}
+	return p.view.Bids
+}
+
+// hiddenOwn counts the trader's orders on one side whose (grouped) price has no row in rows.
+func (p *Pane) hiddenOwn(rows []row, ask bool) int {
+	n := 0
+	for _, o := range p.ownOrders() {
+		if (o.Side == api.SideSell) != ask {
+			continue
+		}
+		px := bucket(o.LimitPrice, p.groupSize(), !ask)
+		if _, found := searchRows(rows, px, ask); !found {
+			n++
 		}
 	}
+	return n
 }
 
 func rowAt(rows []row, i int, ask bool) row {
@@ -344,7 +397,7 @@ func bucket(px, group decimal.Decimal, bids bool) decimal.Decimal {
 // Cursor is the level under the cursor: its side (api.SideSell for an ask) and price; ok is false
 // on a blank row.
 func (p *Pane) Cursor() (side string, price decimal.Decimal, ok bool) {
-	if p.cursor < 0 || p.cursor >= len(p.rows) || p.rows[p.cursor].blank {
+	if p.cursor < 0 || p.cursor >= len(p.rows) || !p.rows[p.cursor].selectable() {
 		return "", decimal.Zero, false
 	}
 	r := p.rows[p.cursor]
@@ -357,9 +410,23 @@ func (p *Pane) Cursor() (side string, price decimal.Decimal, ok bool) {
 // Rows is how many price rows the ladder shows (asks and bids, blank ones included).
 func (p *Pane) Rows() int { return len(p.rows) }
 
-// MoveTo puts the cursor on row i (0 is the top ask row).
+// MoveTo puts the cursor on row i (0 is the top ask row), kept among the levels: never on the
+// blank rows beyond a short side or on a hint line.
 func (p *Pane) MoveTo(i int) {
-	p.cursor = min(max(i, 0), max(len(p.rows)-1, 0))
+	first, last := -1, -1
+	for j, r := range p.rows {
+		if r.selectable() {
+			if first < 0 {
+				first = j
+			}
+			last = j
+		}
+	}
+	if first < 0 {
+		p.cursor = min(max(i, 0), max(len(p.rows)-1, 0))
+	} else {
+		p.cursor = min(max(i, first), last)
+	}
 	p.dirty = true
 }
 
@@ -367,7 +434,7 @@ func (p *Pane) MoveTo(i int) {
 // reports whether that row is on screen.
 func (p *Pane) MoveToPrice(side string, price decimal.Decimal) bool {
 	for i, r := range p.rows {
-		if !r.blank && r.ask == (side == api.SideSell) && r.price.Equal(price) {
+		if r.selectable() && r.ask == (side == api.SideSell) && r.price.Equal(price) {
 			p.MoveTo(i)
 			return true
 		}

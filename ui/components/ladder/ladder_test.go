@@ -195,3 +195,60 @@ func TestOwnOrderWithoutLevelGetsItsRow(t *testing.T) {
 		t.Errorf("grouped, a 99.7 row is left:\n%s", p.View())
 	}
 }
+
+// TestOwnOrdersBeyondTheLevelsShownAreHinted (QA 13): the trader's orders further out than the
+// levels that fit have no row, so the far row of their side says how many there are ("↑ 1 of
+// your orders above", "↓ 2 of your orders below"); orders on levels shown are not counted. It
+// fails if hidden orders go unmentioned again, or if the hint counts a shown order.
+func TestOwnOrdersBeyondTheLevelsShownAreHinted(t *testing.T) {
+	p, s := newLadder(t) // 60x20: nine rows a side, ten levels a side in the book
+	order := func(id uint64, side, px string) api.OrderRecord {
+		return api.OrderRecord{OrderID: api.OrderID(id), Instrument: "BTC-PERP", InstrumentID: 1, Side: side, LimitPrice: decimal.RequireFromString(px),
+			Size: decimal.RequireFromString("0.1"), Unfilled: decimal.RequireFromString("0.1"), State: "open"}
+	}
+	s.Apply(state.OrdersMsg{Gen: 1, At: t0, Orders: []api.OrderRecord{order(1, api.SideBuy, "99.8"), order(2, api.SideBuy, "98.2"),
+		order(3, api.SideBuy, "90"), order(4, api.SideSell, "101.9")}})
+	p.Update(common.DataMsg{Kind: state.KindOrders})
+	lines := strings.Split(p.View(), "\n")
+	if got := strings.TrimSpace(lines[1]); got != "↑ 1 of your orders above" {
+		t.Errorf("top row %q, want the hint of the ask above:\n%s", got, p.View())
+	}
+	if got := strings.TrimSpace(lines[len(lines)-1]); got != "↓ 2 of your orders below" {
+		t.Errorf("bottom row %q, want the hint of the two bids below:\n%s", got, p.View())
+	}
+	if !strings.Contains(rowOf(p.View(), "99.8"), "◆") {
+		t.Errorf("the order on a level shown lost its mark:\n%s", p.View())
+	}
+	p.MoveTo(0)
+	if _, _, ok := p.Cursor(); !ok {
+		t.Errorf("the cursor rests on the hint line")
+	}
+	s.Apply(state.OrdersMsg{Gen: 2, At: t0, Orders: []api.OrderRecord{order(1, api.SideBuy, "99.8")}})
+	p.Update(common.DataMsg{Kind: state.KindOrders})
+	if strings.Contains(p.View(), "of your orders") {
+		t.Errorf("a hint with every order shown:\n%s", p.View())
+	}
+}
+
+// TestCursorStaysOnTheLevels (QA 13): on a book shorter than the pane, ↓ and ↑ stop at the last
+// bid and the top ask: the cursor never rests on a blank row ("no order of yours on this level").
+func TestCursorStaysOnTheLevels(t *testing.T) {
+	p, s := newLadder(t)
+	s.Apply(state.BookMsg{Gen: 2, At: t0, Book: api.OrderBook{Symbol: "BTC-PERP",
+		Bids: []api.BookLevel{lv("100.0", "1"), lv("99.8", "2")}, Asks: []api.BookLevel{lv("100.1", "1"), lv("100.3", "2"), lv("100.5", "3")}}})
+	p.Update(common.DataMsg{Kind: state.KindBook})
+	down := tea.KeyMsg{Type: tea.KeyDown}
+	up := tea.KeyMsg{Type: tea.KeyUp}
+	for range 20 {
+		p.Update(down)
+	}
+	if side, px, ok := p.Cursor(); !ok || side != api.SideBuy || px.String() != "99.8" {
+		t.Errorf("after ↓ past the book: %s %s ok %v, want the last bid 99.8", side, px, ok)
+	}
+	for range 40 {
+		p.Update(up)
+	}
+	if side, px, ok := p.Cursor(); !ok || side != api.SideSell || px.String() != "100.5" {
+		t.Errorf("after ↑ past the book: %s %s ok %v, want the top ask 100.5", side, px, ok)
+	}
+}

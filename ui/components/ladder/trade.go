@@ -77,7 +77,7 @@ func (p *Pane) trade(side string) tea.Cmd {
 
 // ownAtCursor is the trader's newest open order on the cursor's row.
 func (p *Pane) ownAtCursor() (api.OrderRecord, bool) {
-	if p.cursor < 0 || p.cursor >= len(p.rows) || p.rows[p.cursor].blank {
+	if p.cursor < 0 || p.cursor >= len(p.rows) || !p.rows[p.cursor].selectable() {
 		return api.OrderRecord{}, false
 	}
 	r := p.rows[p.cursor]
@@ -90,13 +90,14 @@ func (p *Pane) ownAtCursor() (api.OrderRecord, bool) {
 	return api.OrderRecord{}, false
 }
 
-// cancel cancels the trader's order on the cursor's row (a cancel is safe: no confirmation).
+// cancel cancels the trader's order on the cursor's row after the confirmation that names it,
+// as x in Open orders does (action.NewCancelConfirmed: one policy for one key).
 func (p *Pane) cancel() tea.Cmd {
 	o, ok := p.ownAtCursor()
 	if !ok {
 		return common.Notice(common.LevelInfo, "no order of yours on this level to cancel")
 	}
-	return action.Request(action.NewCancel(o))
+	return action.Request(action.NewCancelConfirmed(o, p.in))
 }
 
 // amendBy moves the trader's order on the cursor's row by ticks.

@@ -138,6 +138,9 @@ func (p *Pane) rowLine(i int, r row, c columns, maxCum decimal.Decimal) string {
 	if selected {
 		cur = "›"
 	}
+	if r.hint != "" {
+		return st.Warn.On(common.Fit("  "+r.hint, p.w, false))
+	}
 	if r.blank {
 		if selected {
 			return st.Selected.On(common.Pad(cur, p.w))
