@@ -222,7 +222,7 @@ func (s *Stream) Dropped() int64 { return s.drops.Load() }
 // dropRow counts, logs and queues for the console (StreamBatch.Dropped) one row of a topic's
 // notification that did not decode.
 func (s *Stream) dropRow(t Topic, err error) {
-	why := text.Clean(truncate(t.Channel+": "+err.Error(), 200))
+	why := text.Clean(truncate(err.Error(), 200))
 	s.drops.Add(1)
 	if l := s.log(); l != nil {
 		l.Warn("api stream row dropped", "topic", text.Clean(truncate(t.String(), 120)), "reason", why)

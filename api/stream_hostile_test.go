@@ -275,7 +275,7 @@ func TestStreamDropsOneBadRow(t *testing.T) {
 		t.Fatal(err)
 	}
 	var kept []string
-	dropped, why := 0, ""
+	dropped, why, topic := 0, "", api.Topic{}
 	deadline := time.After(10 * time.Second)
 	for len(kept) < 2 || dropped == 0 {
 		select {
@@ -286,7 +286,7 @@ func TestStreamDropsOneBadRow(t *testing.T) {
 				kept = append(kept, fmt.Sprint(o.OrderID)+"@"+o.LimitPrice.String())
 			}
 			if b.Dropped > 0 && why == "" {
-				why = b.DropReason
+				why, topic = b.DropReason, b.DropTopic
 			}
 			dropped += b.Dropped
 		case <-deadline:
@@ -296,8 +296,8 @@ func TestStreamDropsOneBadRow(t *testing.T) {
 	if fmt.Sprint(kept) != "[1@100 2@101.5]" || dropped != 1 || st.Dropped() != 1 {
 		t.Fatalf("kept %v, dropped %d (stream counts %d): want [1@100 2@101.5] and 1", kept, dropped, st.Dropped())
 	}
-	if !strings.Contains(why, "orders") || !strings.Contains(why, "row 1") {
-		t.Fatalf("drop reason %q should name the channel and the row", why)
+	if topic.Channel != api.ChanOrders || !strings.Contains(why, "row 1") || !strings.Contains(why, "ninety") {
+		t.Fatalf("drop of %v for %q: want the orders topic, and the reason naming the row and its bad value", topic, why)
 	}
 	waitDown(t, st) // the second notification: two rows of three bad
 	if msg := st.Status().Err.Error(); !strings.Contains(msg, "2 of 3 rows do not decode") {
