@@ -117,7 +117,7 @@ func console(ctx context.Context, o options, stderr io.Writer) error {
 func consoleSettings(o options, cfg fileConfig) (ui.Config, error) {
 	theme, err := buildTheme(o.Theme)
 	if err != nil {
-		return ui.Config{}, err
+		return ui.Config{}, headless.Usage(err) // --theme pink: a flag to fix (exit 2)
 	}
 	if theme.NoColor {
 		lipgloss.SetColorProfile(termenv.Ascii)
@@ -199,13 +199,13 @@ type connection struct {
 func connect(ctx context.Context, o options, stderr io.Writer) (*connection, error) {
 	if o.URL == "" && o.Network == "" {
 		if o.Keystore != "" || o.Address != "" || o.AgentKeystore != "" {
-			return nil, errors.New("--keystore, --agent-keystore and --address need an exchange: add --network mainnet|testnet or --url URL")
+			return nil, headless.Usage(errors.New("--keystore, --agent-keystore and --address need an exchange: add --network mainnet|testnet or --url URL"))
 		}
 		return startDemo(ctx, o.Seed, o.Empty)
 	}
 	ep, err := api.ResolveEndpoint(api.Endpoint{URL: o.URL, Network: o.Network, Insecure: o.Insecure, ActionType: o.ActionType})
 	if err != nil {
-		return nil, err
+		return nil, headless.Usage(err) // --network moon, a plain http URL: flags to fix, as the commands say
 	}
 	signer, err := api.LoadSigner(api.Credentials{Keystore: o.Keystore, AgentKeystore: o.AgentKeystore, Address: o.Address, Network: ep.Name, Warn: stderr})
 	if err != nil {

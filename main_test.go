@@ -263,6 +263,24 @@ func TestCommandLineMistakes(t *testing.T) {
 	}
 }
 
+// TestFlagValueMistakesAreUsageErrors (QA item 12): a console flag whose value is wrong (--theme
+// pink, --network moon) or an account flag without an exchange is a usage error, exit 2 as the
+// exit table says, with a line saying what to fix; before they exited 1 ("refused"). Guards the
+// console's errors all mapped to 1.
+func TestFlagValueMistakesAreUsageErrors(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	for args, says := range map[string]string{
+		"--theme pink":   "use one of colorblind, dark, light",
+		"--network moon": "want mainnet or testnet",
+		"--address 0x2c7536E3605D9C16a7a3D7b1898e529396a65c23": "add --network mainnet|testnet or --url URL",
+	} {
+		var stdout, stderr bytes.Buffer
+		if code := run(strings.Fields(args), &stdout, &stderr); code != 2 || !strings.Contains(stderr.String(), says) {
+			t.Errorf("%s: exit %d, stderr %q (want 2, %q)", args, code, stderr.String(), says)
+		}
+	}
+}
+
 func TestSimSubcommandServes(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()

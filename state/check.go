@@ -102,7 +102,7 @@ func closestName(names []string, typed string) string {
 func (c *checker) fields() {
 	side, ok := normalizeSide(c.in.Side)
 	if !ok {
-		c.fail(FieldSide, fmt.Sprintf("side %s is not buy or sell", text.Quote(strings.TrimSpace(c.in.Side))), "")
+		c.failErr(sideError(c.in.Side))
 	}
 	c.side = side
 	c.typeAndTif()
@@ -132,10 +132,8 @@ func (c *checker) typeAndTif() {
 	default:
 		c.fail(FieldType, fmt.Sprintf("order type %d is not limit, market or trigger", int(c.in.Type)), "")
 	}
-	switch tif {
-	case api.TifGTC, api.TifIOC, api.TifFOK:
-	default:
-		c.fail(FieldTif, fmt.Sprintf("time in force %s is not GTC, IOC or FOK", text.Quote(tif)), api.TifGTC)
+	if !validTif(tif) {
+		c.failErr(tifError(tif))
 	}
 	if c.in.PostOnly && c.in.Type != Market && tif != api.TifGTC {
 		c.fail(FieldTif, "post-only orders rest on the book, so they need GTC, not "+tif, api.TifGTC)
@@ -148,7 +146,7 @@ func (c *checker) cloid() {
 	if id == "" {
 		id = NewCloid()
 	} else if err := api.CheckCloid(id); err != nil {
-		c.fail(FieldCloid, err.Error()+"; leave it empty to get one", "")
+		c.failErr(cloidError(err))
 	}
 	c.out.Wire.Cloid = id
 }
@@ -182,13 +180,12 @@ func (c *checker) triggerField() bool {
 		return true
 	}
 	ok := true
-	switch strings.ToLower(strings.TrimSpace(c.in.Tpsl)) {
-	case api.TpslTakeProfit, api.TpslStopLoss:
-	case "":
+	switch {
+	case strings.TrimSpace(c.in.Tpsl) == "":
 		c.fail(FieldTpsl, "a trigger order needs tp (take profit) or sl (stop loss)", "")
 		ok = false
-	default:
-		c.fail(FieldTpsl, fmt.Sprintf("%s is not tp (take profit) or sl (stop loss)", text.Quote(c.in.Tpsl)), "")
+	case !validTpsl(c.in.Tpsl):
+		c.failErr(tpslError(c.in.Tpsl))
 		ok = false
 	}
 	p, err := ParsePositive(FieldTrigger, "trigger price", c.in.TriggerPx)

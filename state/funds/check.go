@@ -48,12 +48,15 @@ func symbols(all []api.Collateral) string {
 	return strings.Join(s, ", ")
 }
 
-func checkAmount(text string, coll api.Collateral) (decimal.Decimal, *FieldError) {
+// AmountForm reads an amount as typed, before any collateral is known: an error when it is not a
+// positive number (empty, too long, not digits, negative, zero). A command line reports these as
+// usage errors; checkAmount reports them too.
+func AmountForm(text string) (decimal.Decimal, *FieldError) {
 	text = strings.TrimSpace(text)
 	fe := func(msg string) *FieldError { return &FieldError{Field: FieldAmount, Msg: msg} }
 	switch {
 	case text == "":
-		return decimal.Zero, fe("enter an amount of " + coll.Symbol)
+		return decimal.Zero, fe("enter an amount")
 	case len(text) > maxAmountLen:
 		return decimal.Zero, fe(fmt.Sprintf("amount is too long (at most %d characters)", maxAmountLen))
 	case strings.ContainsAny(text, "eE_ ,"):
@@ -69,6 +72,18 @@ func checkAmount(text string, coll api.Collateral) (decimal.Decimal, *FieldError
 	case v.IsZero():
 		return decimal.Zero, fe("amount must be more than 0")
 	}
+	return v, nil
+}
+
+func checkAmount(text string, coll api.Collateral) (decimal.Decimal, *FieldError) {
+	if strings.TrimSpace(text) == "" {
+		return decimal.Zero, &FieldError{Field: FieldAmount, Msg: "enter an amount of " + coll.Symbol}
+	}
+	v, fe := AmountForm(text)
+	if fe != nil {
+		return v, fe
+	}
+	text = strings.TrimSpace(text)
 	places := int32(coll.Decimals)
 	if -v.Exponent() > places && !v.Equal(v.Truncate(places)) {
 		return decimal.Zero, &FieldError{Field: FieldAmount, Suggest: v.Truncate(places).String(), Msg: fmt.Sprintf(

@@ -72,7 +72,11 @@ func NewRoot(p *Program) *cobra.Command {
 			}
 			if err := p.Console(cmd.Context(), o); err != nil {
 				fmt.Fprintln(text.NewWriter(p.Stderr, true), "tradedesk:", oneLine(err))
-				return &headless.ExitError{Code: headless.ExitRefused, Err: err, Reported: true}
+				code := headless.ExitRefused // it cannot start
+				if headless.IsUsage(err) {
+					code = headless.ExitUsage // a flag to fix (--theme pink)
+				}
+				return &headless.ExitError{Code: code, Err: err, Reported: true}
 			}
 			return nil
 		},
@@ -85,9 +89,11 @@ func NewRoot(p *Program) *cobra.Command {
 		root.AddCommand(simCommand(p.Sim))
 	}
 	root.AddCommand(headless.NewCommands(p.Env)...)
-	root.AddCommand(versionCommand(p.Stdout), manCommand(root, p.Stdout))
+	root.AddCommand(versionCommand(p.Stdout), manCommand(root, p.Stdout), exitCodesCommand(p.Stdout))
+	root.SetHelpCommand(helpCommand(p.Stderr))
 	groupCommands(root)
 	splitFlagHelp(root)
+	pointToExitCodes(root)
 	return root
 }
 

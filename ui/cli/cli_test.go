@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -399,6 +400,46 @@ func TestHelpCommand(t *testing.T) {
 		if help.code != 0 || help.out != flag.out || !strings.Contains(help.out, "tradedesk "+strings.Join(cmd, " ")) {
 			t.Errorf("help %v: exit %d\n%s\nwant\n%s", cmd, help.code, help.out, flag.out)
 		}
+	}
+}
+
+// TestHelpOfNoCommandIsAUsageError (QA item 12): `tradedesk help orderz` names no command: exit 2
+// with a line saying so (and what it resembles), not the root's help with 0; `help agent nope`
+// too. Guards the help command falling back to the root's help.
+func TestHelpOfNoCommandIsAUsageError(t *testing.T) {
+	for _, args := range [][]string{{"help", "orderz"}, {"help", "agent", "nope"}} {
+		r := runLine(t, headless.Env{}, args...)
+		if r.code != headless.ExitUsage || r.out != "" || !strings.Contains(r.errOut, "unknown command") || strings.Count(r.errOut, "\n") != 1 {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q", args, r.code, r.out, r.errOut)
+		}
+	}
+	if r := runLine(t, headless.Env{}, "help", "orderz"); !strings.Contains(r.errOut, "did you mean order") {
+		t.Errorf("help orderz offers nothing: %q", r.errOut)
+	}
+}
+
+// TestEveryHelpPointsToTheExitTable (QA item 12): the README says every command exits by one
+// table; every command's --help ends with the statuses in one line and where the table is, and
+// `tradedesk help exit-codes` prints the table, each code with its outcome word. Guards a command
+// whose help drops the pointer, and the topic going missing.
+func TestEveryHelpPointsToTheExitTable(t *testing.T) {
+	for _, path := range allCommands() {
+		if len(path) == 0 {
+			continue // the root's help holds the table itself (TestHelpListsEveryFlag in main)
+		}
+		r := runLine(t, headless.Env{}, append(slices.Clone(path), "--help")...)
+		if r.code != 0 || !strings.Contains(r.out, exitPointer) {
+			t.Errorf("%v --help: exit %d, no exit status line:\n%s", path, r.code, r.out)
+		}
+	}
+	r := runLine(t, headless.Env{}, "help", "exit-codes")
+	for _, row := range headless.ExitTable() {
+		if !regexp.MustCompile(fmt.Sprintf(`(?m)^\s+%d\s+%s\s`, row.Code, row.Outcome)).MatchString(r.out) {
+			t.Errorf("help exit-codes lacks %d %s:\n%s", row.Code, row.Outcome, r.out)
+		}
+	}
+	if r.code != 0 {
+		t.Errorf("help exit-codes: exit %d", r.code)
 	}
 }
 

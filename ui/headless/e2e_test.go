@@ -211,11 +211,11 @@ func TestTransfer(t *testing.T) {
 		t.Fatalf("transfer output %q", out)
 	}
 	code, _, errs := h.run("transfer", "--collateral", "USDC", "--amount", "100000000", "--to-spot")
-	if code != ExitRefused || !strings.Contains(errs, "rejected, nothing sent") || strings.Count(errs, "\n") != 1 {
+	if code != ExitRefused || !strings.Contains(errs, "to spot refused, nothing sent") || strings.Count(errs, "\n") != 1 {
 		t.Fatalf("over-balance transfer: %d %q", code, errs)
 	}
 	code, _, errs = h.run("withdraw", "--collateral", "USDC", "--amount", "5", "--chain", "999999")
-	if code != ExitRefused || !strings.HasPrefix(errs, "tradedesk withdraw: spot withdrawal rejected, nothing sent: chain: ") {
+	if code != ExitRefused || !strings.HasPrefix(errs, "tradedesk withdraw: spot withdrawal refused, nothing sent: chain: ") {
 		t.Fatalf("withdraw to a chain that is not a bridge: %d %q", code, errs)
 	}
 	out = h.ok("withdraw", "--collateral", "usdc", "--amount", "5", "--chain", "42161", "--from", "derivative", "--yes")
@@ -313,8 +313,15 @@ func TestFailureExits(t *testing.T) {
 		{"bad flag", []string{"orders", "--colour"}, ExitUsage, "unknown flag: --colour"},
 		{"stray argument", []string{"orders", "now"}, ExitUsage, `unexpected argument "now"`},
 		{"unknown instrument", []string{"order", "--instrument", "NOPE-PERP", "--side", "buy", "--size", "1", "--price", "1"}, ExitRefused, `unknown instrument "NOPE-PERP"`},
-		{"off tick", []string{"order", "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.01", "--price", decimal.RequireFromString(px).Add(decimal.RequireFromString("0.03")).String()}, ExitRefused, "order rejected, nothing sent: price: price"},
-		{"bad size", []string{"order", "--instrument", "BTC-PERP", "--side", "buy", "--size", "lots", "--price", px}, ExitRefused, `size "lots" is not a number`},
+		{"off tick", []string{"order", "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.01", "--price", decimal.RequireFromString(px).Add(decimal.RequireFromString("0.03")).String()}, ExitRefused, "order refused, nothing sent: price: price"},
+		// A flag value not of its form is a usage error (2) naming the flag; a check of a
+		// well-formed order against the market or the account refuses it (1), in the table's word.
+		{"bad size", []string{"order", "--instrument", "BTC-PERP", "--side", "buy", "--size", "lots", "--price", px}, ExitUsage, `--size: size "lots" is not a number`},
+		{"bad side", []string{"order", "--instrument", "BTC-PERP", "--side", "up", "--size", "0.01", "--market"}, ExitUsage, `--side: side "up" is not buy or sell`},
+		{"bad tif", []string{"order", "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.01", "--price", px, "--tif", "day"}, ExitUsage, `--tif: time in force "DAY" is not GTC, IOC or FOK`},
+		{"bad tpsl", []string{"order", "--instrument", "BTC-PERP", "--side", "sell", "--size", "0.01", "--market", "--trigger", "90000", "--tpsl", "xx"}, ExitUsage, `--tpsl: "xx" is not tp (take profit) or sl (stop loss)`},
+		{"negative price", []string{"order", "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.01", "--price", "-5"}, ExitUsage, "--price: price must be positive"},
+		{"bad amount", []string{"withdraw", "--collateral", "USDC", "--amount", "ten", "--chain", "42161"}, ExitUsage, `--amount: amount "ten" is not a number`},
 		{"price and market", []string{"order", "--instrument", "BTC-PERP", "--side", "buy", "--size", "1", "--price", "1", "--market"}, ExitUsage, "--price and --market exclude each other"},
 		{"no price", []string{"order", "--instrument", "BTC-PERP", "--side", "buy", "--size", "1"}, ExitUsage, "give --price PX for a limit order, or --market"},
 		{"tpsl without trigger", []string{"order", "--instrument", "BTC-PERP", "--side", "sell", "--size", "1", "--market", "--tpsl", "sl"}, ExitUsage, "--tpsl needs --trigger PX"},

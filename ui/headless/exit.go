@@ -86,6 +86,16 @@ func (e *ExitError) Error() string { return e.Err.Error() }
 // Unwrap returns the failure.
 func (e *ExitError) Unwrap() error { return e.Err }
 
+// Usage marks err as a usage error (exit 2): a flag or argument to fix, nothing sent. Front ends
+// that check their own flags (the console's --theme, --network) return it.
+func Usage(err error) error { return usageError{err.Error()} }
+
+// IsUsage reports whether err is a usage error.
+func IsUsage(err error) bool {
+	var u usageError
+	return errors.As(err, &u)
+}
+
 // withExit gives err the exit status code (a command knows better than the classifier).
 func withExit(code int, err error) error { return &ExitError{Code: code, Err: err} }
 

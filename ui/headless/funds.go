@@ -129,6 +129,9 @@ func (r *runner) move(ctx context.Context, req funds.Request) error {
 	if strings.TrimSpace(req.Amount) == "" {
 		return usagef("--amount is required, e.g. 10")
 	}
+	if _, fe := funds.AmountForm(req.Amount); fe != nil {
+		return usagef("--amount: %s", fe.Msg)
+	}
 	coll, err := r.client.SupportedCollateral(ctx, "all")
 	if err != nil {
 		return err
@@ -141,7 +144,7 @@ func (r *runner) move(ctx context.Context, req funds.Request) error {
 	bal.Account = r.client.Address()
 	checked, errs := funds.Check(req, coll, bal)
 	if len(errs) > 0 {
-		return errors.New(req.Op.String() + " rejected, nothing sent: " + oneLine(funds.Errors(errs).Error()))
+		return errors.New(req.Op.String() + " refused, nothing sent: " + oneLine(funds.Errors(errs).Error()))
 	}
 	if send, err := r.confirmMove(checked); !send || err != nil {
 		return err

@@ -91,7 +91,24 @@ func (r *runner) intent() (state.OrderIntent, error) {
 		return in, err
 	}
 	in.Slippage = slip
-	return in, nil
+	return in, formUsage(in.FormErrors())
+}
+
+// formUsage is a usage error naming each flag whose value is not of its form (--side up, --size
+// lots, --tif day): the table's 2, a flag to fix, where a check of the order against the market or
+// the account refuses (1). The intent's fields are named as the flags are.
+func formUsage(errs []state.FieldError) error {
+	if len(errs) == 0 {
+		return nil
+	}
+	parts := make([]string, len(errs))
+	for i, e := range errs {
+		parts[i] = "--" + e.Field + ": " + e.Msg
+		if e.Suggest != "" && !strings.Contains(e.Msg, e.Suggest) {
+			parts[i] += " (try " + e.Suggest + ")"
+		}
+	}
+	return usagef("%s", strings.Join(parts, "; "))
 }
 
 // flagValue is the text given to one of the order's string flags.
@@ -152,8 +169,9 @@ func (r *runner) orderStore(ctx context.Context, symbol string) (*state.Store, e
 	return st, nil
 }
 
-// rejected joins field errors into one line.
-func rejected(errs []state.FieldError) error {
+// refused joins field errors into one line: a check refused the order before anything was
+// signed (the exit table's "refused").
+func refused(errs []state.FieldError) error {
 	parts := make([]string, len(errs))
 	for i, e := range errs {
 		parts[i] = e.Error()
@@ -161,7 +179,7 @@ func rejected(errs []state.FieldError) error {
 			parts[i] += " (try " + e.Suggest + ")"
 		}
 	}
-	return errors.New("order rejected, nothing sent: " + strings.Join(parts, "; "))
+	return errors.New("order refused, nothing sent: " + strings.Join(parts, "; "))
 }
 
 // orderResult is the order command's JSON output.
@@ -232,7 +250,7 @@ func runOrder(ctx context.Context, r *runner) error {
 	}
 	co, errs := st.CheckOrder(in, state.DefaultGuard())
 	if len(errs) > 0 {
-		return rejected(errs)
+		return refused(errs)
 	}
 	res := orderResult{Order: co.Wire, Warnings: co.Warnings, Preview: previewOf(co), Outcome: OutcomeWord(ExitOK)}
 	if r.o.dryRun {
