@@ -20,7 +20,7 @@ var defaultKeys = map[string][]string{
 	"sort": {"o"}, "sort_reverse": {"O"}, "filter": {"/"}, "favourite": {"f"}, "watch_only": {"w"},
 	"pick": {"enter"}, "buy": {"b"}, "sell": {"s"},
 	"cancel": {"x", "delete"}, "cancel_instrument": {"X"}, "cancel_all": {"C"}, "amend": {"a"},
-	"close": {"x", "c"}, "leverage": {"L"}, "form_leverage": {"ctrl+l"},
+	"close": {"x", "c"}, "leverage": {"L"}, "position_tpsl": {"t"}, "form_leverage": {"ctrl+l"},
 	"broker_approve": {"a"}, "broker_revoke": {"x", "delete"},
 	"field_next": {"tab", "down"}, "field_prev": {"shift+tab", "up"}, "toggle": {" ", "left", "right"}, "submit": {"enter"},
 	"fill_mark": {"m"}, "fill_bid": {"b"}, "fill_ask": {"a"}, "clear_form": {"ctrl+x"}, "use_suggestion": {"="},

@@ -258,6 +258,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.onAction(msg.Act)
 	case leverage.OpenMsg:
 		return m, m.openLeverage(msg.Symbol)
+	case cmdline.OpenMsg:
+		m.footerDirty = true
+		m.cmdline.OpenWith(msg.Line)
+		return m, nil
 	case leverage.DoneMsg:
 		return m, m.onLeverageDone(msg)
 	case confirm.ResultMsg:

@@ -10,6 +10,7 @@ import (
 	"github.com/tradedesk/tradedesk/state"
 	"github.com/tradedesk/tradedesk/ui/action"
 	"github.com/tradedesk/tradedesk/ui/common"
+	"github.com/tradedesk/tradedesk/ui/components/cmdline"
 	"github.com/tradedesk/tradedesk/ui/dialogs/leverage"
 )
 
@@ -128,6 +129,12 @@ func (p *positionsPane) handleKey(msg tea.KeyMsg) tea.Cmd {
 			// The instrument becomes the current one, so its leverage setting is read again
 			// once the change settles.
 			return tea.Batch(common.SelectInstrument(r.Instrument, "", false), leverage.Open(r.Instrument))
+		}
+	case key.Matches(msg, k.Tpsl):
+		if r, ok := p.selected(); ok {
+			// The command line's tpsl (state.CheckPositionTpsl, then the pipeline and its
+			// confirmation), started on this position: the trader types the legs.
+			return cmdline.Prefill("tpsl " + strings.ToLower(r.Instrument) + " tp ")
 		}
 	case key.Matches(msg, k.Pick):
 		if r, ok := p.selected(); ok {
@@ -281,11 +288,11 @@ func (p *positionsPane) Click(_, y int) tea.Cmd {
 
 // ShortHelp implements common.Pane.
 func (p *positionsPane) ShortHelp() []key.Binding {
-	return []key.Binding{p.Keys.Up, p.Keys.Down, p.Keys.Close, p.Keys.Leverage, p.Keys.Pick}
+	return []key.Binding{p.Keys.Up, p.Keys.Down, p.Keys.Close, p.Keys.Tpsl, p.Keys.Leverage, p.Keys.Pick}
 }
 
 // FullHelp implements common.Pane.
 func (p *positionsPane) FullHelp() [][]key.Binding {
 	k := p.Keys
-	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}, {k.Close, k.Leverage, k.Pick}}
+	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}, {k.Close, k.Tpsl, k.Leverage, k.Pick}}
 }

@@ -31,8 +31,9 @@ type KeyMap struct {
 	// Open orders pane (Amend: change the selected order's price or size).
 	Cancel, CancelInstrument, CancelAll, Amend key.Binding
 
-	// Positions pane.
-	Close key.Binding
+	// Positions pane (Tpsl: the command line opened on "tpsl SYM tp ", the position's own
+	// take-profit and stop-loss).
+	Close, Tpsl key.Binding
 	// Leverage opens the leverage dialog (positions: the row's instrument; the order form's:
 	// LeverageForm, which works while typing).
 	Leverage, LeverageForm key.Binding
@@ -106,6 +107,7 @@ func keyActions() []keyAction {
 		{"amend", "change price or size", "orders", func(k *KeyMap) *key.Binding { return &k.Amend }, ""},
 		{"close", "close position", "positions", func(k *KeyMap) *key.Binding { return &k.Close }, ""},
 		{"leverage", "set leverage", "positions", func(k *KeyMap) *key.Binding { return &k.Leverage }, ""},
+		{"position_tpsl", "set TP/SL", "positions", func(k *KeyMap) *key.Binding { return &k.Tpsl }, ""},
 		{"form_leverage", "set leverage", "form", func(k *KeyMap) *key.Binding { return &k.LeverageForm }, ""},
 		{"broker_approve", "approve a broker", "brokers", func(k *KeyMap) *key.Binding { return &k.BrokerApprove }, ""},
 		{"broker_revoke", "revoke the approval", "brokers", func(k *KeyMap) *key.Binding { return &k.BrokerRevoke }, ""},

@@ -59,6 +59,19 @@ func (m *Model) Open() {
 	m.hist.Rewind()
 }
 
+// OpenMsg asks the root model to open the line with Line typed in it (the positions pane's TP/SL
+// key starts "tpsl SYM tp ").
+type OpenMsg struct{ Line string }
+
+// Prefill is the command a pane returns to open the line with line typed in it.
+func Prefill(line string) tea.Cmd { return func() tea.Msg { return OpenMsg{Line: line} } }
+
+// OpenWith shows the line with s typed in it and the cursor at its end.
+func (m *Model) OpenWith(s string) {
+	m.Open()
+	m.setLine(s)
+}
+
 // Active reports whether the line is open (it then takes every key).
 func (m *Model) Active() bool { return m.open }
 
