@@ -75,7 +75,7 @@ func (m *Model) footerView() string {
 		k := m.keys
 		keys = append(m.slots[m.focus].pane.ShortHelp(), k.NextPane, k.Help, k.Quit)
 	}
-	m.footer = common.FitStyled(m.help.ShortHelpView(keys), m.width)
+	m.footer = common.FitStyled(m.help.ShortHelpView(dedupKeys(keys, nil)), m.width)
 	return m.footer
 }
 
@@ -118,6 +118,47 @@ func inForm(p common.Pane) bool {
 	return ok && f.InForm()
 }
 
+// helpTokens are the keys a binding's help names ("S-↑/K S-↓/J": S-↑, K, S-↓, J).
+func helpTokens(b key.Binding) []string {
+	var out []string
+	for _, f := range strings.Fields(b.Help().Key) {
+		if f == "/" { // the key / itself
+			out = append(out, f)
+			continue
+		}
+		out = append(out, strings.FieldsFunc(f, func(r rune) bool { return r == '/' })...)
+	}
+	return out
+}
+
+// dedupKeys drops the bindings whose keys an earlier one already names (seen, when not nil,
+// carries them across groups): a pair's line "S-↑/K S-↓/J move my order a tick" covers its
+// second half's, a field's "Esc back" covers "Esc leave field", so no help names a key twice.
+func dedupKeys(bs []key.Binding, seen map[string]bool) []key.Binding {
+	if seen == nil {
+		seen = map[string]bool{}
+	}
+	out := make([]key.Binding, 0, len(bs))
+	for _, b := range bs {
+		toks := helpTokens(b)
+		if !b.Enabled() || len(toks) == 0 {
+			continue
+		}
+		covered := true
+		for _, t := range toks {
+			covered = covered && seen[t]
+		}
+		if covered {
+			continue
+		}
+		for _, t := range toks {
+			seen[t] = true
+		}
+		out = append(out, b)
+	}
+	return out
+}
+
 // scrollKey is the footer's hint for a dialog whose lines do not all fit.
 var scrollKey = key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓", "scroll"))
 
@@ -139,13 +180,12 @@ func (m *Model) dialogKeys() []key.Binding {
 // laid out side by side as far as the width allows and in rows below that, scrolling when the
 // screen is too short for all of them.
 func (m *Model) renderHelp() {
-	groups := [][]key.Binding{m.globalHelp()}
-	groups = append(groups, m.slots[m.focus].pane.FullHelp()...)
+	groups := append([][]key.Binding{m.globalHelp()}, m.paneHelp()...)
 	head := []string{m.st.Accent.On("Keys — " + m.slots[m.focus].pane.Title()), ""}
 	m.help.Width = 0
 	body := packBlocks(m.help, groups, max(m.width-4, 10))
 	body = append(body, "")
-	for i, l := range cmdline.Grammar(m.keys.CommandLine.Help().Key) {
+	for i, l := range cmdline.Grammar(m.keys.CommandLine.Help().Key, max(m.width-4, 20)) {
 		if i == 0 {
 			l = m.st.Accent.On(l)
 		}
@@ -156,6 +196,19 @@ func (m *Model) renderHelp() {
 		foot = append(foot, m.st.Warn.On("Read-only: "+m.c.ReadOnly))
 	}
 	m.helpView = common.Box(m.st, head, body, foot, m.width, m.height-3, &m.helpScroll)
+}
+
+// paneHelp is the focused pane's groups of keys for the help overlay, each key named once in its
+// group (a group's views each have a block: ↓ moves down a list in one and into a form in another;
+// the global keys are a group of their own: Tab is a field key in a form).
+func (m *Model) paneHelp() [][]key.Binding {
+	var groups [][]key.Binding
+	for _, g := range m.slots[m.focus].pane.FullHelp() {
+		if g = dedupKeys(g, nil); len(g) > 0 {
+			groups = append(groups, g)
+		}
+	}
+	return groups
 }
 
 // packBlocks renders each group of keys as a block and lays the blocks out left to right, three

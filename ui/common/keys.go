@@ -153,6 +153,15 @@ func keyActions() []keyAction {
 	return a
 }
 
+// prettyKeys is every key of a binding as the help shows it, "/" between them.
+func prettyKeys(ks []string) string {
+	out := make([]string, len(ks))
+	for i, k := range ks {
+		out[i] = PrettyKey(k)
+	}
+	return strings.Join(out, "/")
+}
+
 // KeyActionNames lists every action a config file may rebind, sorted.
 func KeyActionNames() []string {
 	var out []string
@@ -177,7 +186,9 @@ func NewKeyMap(keys map[string][]string) (KeyMap, error) {
 		}
 		help := PrettyKey(ks[0])
 		if pk := keys[a.pair]; a.pair != "" && len(pk) > 0 {
-			help += " " + PrettyKey(pk[0])
+			// A pair is one help line that names every key of both halves ("S-↑/K S-↓/J"); the
+			// second half's own line is dropped where the help is drawn.
+			help = prettyKeys(ks) + " " + prettyKeys(pk)
 		}
 		*a.get(&km) = key.NewBinding(key.WithKeys(ks...), key.WithHelp(help, a.help))
 	}

@@ -254,18 +254,61 @@ var (
 	}
 )
 
+// grammarRows are the command line's commands: the syntax and its examples.
+var grammarRows = [][2]string{
+	{"buy|sell SIZE [INSTRUMENT] PRICE|mkt [tp LEG] [sl LEG] [post] [reduce] [gtc|ioc|fok]",
+		"buy 0.1 btc 97000 · sell 2 eth mkt · buy 500usd sol 185 tp 200 sl 180 · s 0.5 97100"},
+	{"close [INSTRUMENT]", "close btc: the whole position, reduce-only at market"},
+	{"cancel ORDER-ID | INSTRUMENT | all [INSTRUMENT]", "cancel all eth · cancel 1234 · cancel all"},
+	{"lev [INSTRUMENT] N", "lev btc 5"},
+	{"tpsl [INSTRUMENT] [tp LEG] [sl LEG]", "tpsl btc tp 99000 sl 2%: on the whole position"},
+}
+
+// grammarNotes are the words of the grammar's parts, after the commands.
+var grammarNotes = []string{
+	"SIZE: base units (0.1) or USD (500usd, $500). LEG: a price (200) or a distance from the entry (2%, 40t).",
+	"INSTRUMENT: a coin is its perpetual (btc); a full name (BTC-PERP, ETH/USDC) picks spot;",
+	"left out, the current instrument. b s c x: buy sell close cancel.",
+}
+
 // Grammar is the command line's grammar for the help overlay (opened with the key open).
-func Grammar(open string) []string {
-	return []string{
-		"Command line (" + open + "): Tab completes, ↑ ↓ history, Enter checks it and asks to confirm, Esc closes",
-		"  buy|sell SIZE [INSTRUMENT] PRICE|mkt [tp LEG] [sl LEG] [post] [reduce] [gtc|ioc|fok]",
-		"      buy 0.1 btc 97000 · sell 2 eth mkt · buy 500usd sol 185 tp 200 sl 180 · s 0.5 97100",
-		"  close [INSTRUMENT]                       close btc: the whole position, reduce-only at market",
-		"  cancel ORDER-ID | INSTRUMENT | all [INSTRUMENT]   cancel all eth · cancel 1234 · cancel all",
-		"  lev [INSTRUMENT] N                       lev btc 5",
-		"  tpsl [INSTRUMENT] [tp LEG] [sl LEG]      tpsl btc tp 99000 sl 2%: on the whole position",
-		"  SIZE: base units (0.1) or USD (500usd, $500). LEG: a price (200) or a distance from the entry (2%, 40t).",
-		"  INSTRUMENT: a coin is its perpetual (btc); a full name (BTC-PERP, ETH/USDC) picks spot;",
-		"  left out, the current instrument. b s c x: buy sell close cancel.",
+// The lines fit width: a command and its example share a line where there is room, and go on
+// two lines (the example indented under it) where there is not; prose wraps between words, so
+// the help never breaks the table mid-row at 80 columns.
+func Grammar(open string, width int) []string {
+	const col = 41 // the syntax column, where a command and its example share a line
+	out := wrapWords("Command line ("+open+"): Tab completes, ↑ ↓ history, Enter checks it and asks to confirm, Esc closes", width, "")
+	for _, r := range grammarRows {
+		syntax, example := r[0], r[1]
+		pad := max(col-len([]rune(syntax)), 3)
+		if line := "  " + syntax + strings.Repeat(" ", pad) + example; len([]rune(line)) <= width {
+			out = append(out, line)
+			continue
+		}
+		out = append(out, wrapWords(syntax, width, "  ")...)
+		out = append(out, wrapWords(example, width, "      ")...)
 	}
+	for _, n := range grammarNotes {
+		out = append(out, wrapWords(n, width, "  ")...)
+	}
+	return out
+}
+
+// wrapWords breaks s between words into lines of at most width cells, each starting with indent
+// (a word longer than a line stands alone on its line).
+func wrapWords(s string, width int, indent string) []string {
+	var out []string
+	line := indent
+	for _, w := range strings.Fields(s) {
+		switch {
+		case line == indent:
+			line += w
+		case len([]rune(line))+1+len([]rune(w)) <= width:
+			line += " " + w
+		default:
+			out = append(out, line)
+			line = indent + w
+		}
+	}
+	return append(out, line)
 }
