@@ -166,8 +166,11 @@ func (p *Pane) load() tea.Cmd {
 	return cmd
 }
 
-// markChanges compares the window with the last one: a level that grew, shrank or is new
-// flashes with a marker. The first book of an instrument or a grouping flashes nothing.
+// markChanges compares the window with the last one: a level that grew or shrank at its price
+// flashes ▲ or ▼, a new level between levels still there flashes •. The first book of an
+// instrument or a grouping flashes nothing, and neither does a book requoted as a whole (most of
+// its prices new: the makers moved every level, and a • on every row tells the trader nothing);
+// a re-snapshot of an unchanged book changes no size and so marks nothing.
 func (p *Pane) markChanges(bookMoved bool) tea.Cmd {
 	if !bookMoved {
 		return nil
@@ -175,7 +178,8 @@ func (p *Pane) markChanges(bookMoved bool) tea.Cmd {
 	now := p.Clock()
 	first := len(p.prev) == 0
 	seen := make(map[string]decimal.Decimal, len(p.view.Asks)+len(p.view.Bids))
-	started := false
+	marks := map[string]string{}
+	kept := 0
 	for _, side := range []struct {
 		tag  string
 		rows []state.BookRow
@@ -183,26 +187,32 @@ func (p *Pane) markChanges(bookMoved bool) tea.Cmd {
 		for _, r := range side.rows {
 			k := side.tag + r.Price.String()
 			seen[k] = r.Size
-			if first {
-				continue
-			}
 			old, ok := p.prev[k]
-			mark := ""
 			switch {
 			case !ok:
-				mark = "•"
+				marks[k] = "•"
 			case r.Size.GreaterThan(old):
-				mark = "▲"
+				marks[k], kept = "▲", kept+1
 			case r.Size.LessThan(old):
-				mark = "▼"
-			}
-			if mark != "" {
-				p.flashes[k] = flash{until: now.Add(flashFor), mark: mark}
-				started = true
+				marks[k], kept = "▼", kept+1
+			default:
+				kept++
 			}
 		}
 	}
 	p.prev = seen
+	if first {
+		return nil
+	}
+	requoted := 2*kept < len(seen) // most prices are new: the book moved as a whole
+	started := false
+	for k, mark := range marks {
+		if mark == "•" && requoted {
+			continue
+		}
+		p.flashes[k] = flash{until: now.Add(flashFor), mark: mark}
+		started = true
+	}
 	if started && !p.flashOn {
 		p.flashOn = true
 		return p.Feed.After(flashFor, FlashEndMsg{At: now.Add(flashFor)})

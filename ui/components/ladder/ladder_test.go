@@ -252,3 +252,36 @@ func TestCursorStaysOnTheLevels(t *testing.T) {
 		t.Errorf("after ↑ past the book: %s %s ok %v, want the top ask 100.5", side, px, ok)
 	}
 }
+
+// TestUnchangedOrRequotedBookMarksNothing (QA 13: "•" on nearly every level at each refresh): a
+// re-snapshot of the same book, and a book change of another instrument, mark nothing; a book
+// whose makers requoted every level at new prices marks no level "•" (every row would be); a
+// single new level among levels still there is still marked (TestChangedLevelsAreMarked). It
+// fails if the ladder marks levels whose size at their price did not change.
+func TestUnchangedOrRequotedBookMarksNothing(t *testing.T) {
+	p, s := newLadder(t)
+	s.Apply(state.BookMsg{Gen: 2, At: t0, Book: book()})
+	other := book()
+	other.Symbol = "ETH-PERP"
+	if !s.Apply(state.BookMsg{Gen: 3, At: t0, Book: other}) {
+		t.Fatal("the store did not take the other instrument's book")
+	}
+	p.Update(common.DataMsg{Kind: state.KindBook})
+	if len(p.flashes) != 0 || strings.ContainsAny(p.View(), "▲▼•") {
+		t.Fatalf("an unchanged book marked %d levels:\n%s", len(p.flashes), p.View())
+	}
+	shifted := book() // the makers moved out a tick each side: every price is new
+	tick := decimal.RequireFromString("0.1")
+	for i := range shifted.Bids {
+		shifted.Bids[i].Price = shifted.Bids[i].Price.Sub(tick)
+		shifted.Asks[i].Price = shifted.Asks[i].Price.Add(tick)
+		shifted.Bids[i].Size = shifted.Bids[i].Size.Add(decimal.NewFromInt(1))
+	}
+	if !s.Apply(state.BookMsg{Gen: 4, At: t0, Book: shifted}) {
+		t.Fatal("the store did not take the requoted book")
+	}
+	p.Update(common.DataMsg{Kind: state.KindBook})
+	if strings.Contains(p.View(), "•") {
+		t.Errorf("a requoted book marks its new levels •:\n%s", p.View())
+	}
+}
