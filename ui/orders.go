@@ -260,11 +260,19 @@ func (p *ordersPane) cell(row, col int) (string, common.Paint) {
 	return "", common.Paint{}
 }
 
-// orderType is an order's type, trigger, time in force and flags in a few letters:
-// "limit", "tp @51000 IOC RO PO" (the words are state's, shared with headless).
+// orderType is an order's type, trigger, what it belongs to, time in force and flags in a few
+// letters: "limit", "tp @51000 IOC RO PO", "sl @3300 bracket RO" (a bracket's entry or leg),
+// "tp @3600 pos RO" (a position's own); the words are state's, shared with headless. A market
+// order's IOC goes unsaid: a market order is IOC.
 func orderType(o *api.OrderRecord) string {
 	parts := []string{state.RecordTypeShort(o)}
-	if o.Tif != "" && o.Tif != api.TifGTC {
+	switch o.Grouping {
+	case api.GroupingNormal:
+		parts = append(parts, "bracket")
+	case api.GroupingPosition:
+		parts = append(parts, "pos")
+	}
+	if o.Tif != "" && o.Tif != api.TifGTC && !(o.IsMarket && o.Tif == api.TifIOC) {
 		parts = append(parts, o.Tif)
 	}
 	return strings.Join(append(parts, state.FlagAbbrevs(o.ReduceOnly, o.PostOnly)...), " ")
