@@ -248,3 +248,23 @@ func TestBracketRefusals(t *testing.T) {
 		t.Errorf("mixed request statuses %+v", sts)
 	}
 }
+
+// An entry cancelled after part of it filled leaves its legs on guard over what filled (they die
+// only with an entry that filled nothing). Guards legs cancelled with an entry that did fill,
+// which would leave a position unprotected.
+func TestBracketEntryCancelledAfterPartialFill(t *testing.T) {
+	e := quietEnv(t)
+	alice, bob := e.client("alice"), e.client("bob")
+	place(t, alice, limit(2, api.SideSell, "3400", "1"))
+	id := ids(t, bob, ethBracket(t, api.SideBuy, "3400", "3", "3500", "3300")...)
+	if _, err := bob.CancelByOid(ctx(), []api.CancelOid{{Oid: id[0], InstrumentID: 2}}); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range id[1:] {
+		o := findOrder(t, bob, c)
+		if o.State != api.StateOpen {
+			t.Fatalf("leg %d is %s after its partly filled entry was cancelled, want open", c, o.State)
+		}
+		eqDec(t, "leg size", o.Size, "1")
+	}
+}
