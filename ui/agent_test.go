@@ -63,8 +63,9 @@ func TestAgentConsole(t *testing.T) {
 	if !strings.Contains(c.m.notice, "account's own key") || !strings.Contains(c.m.notice, "nothing was signed") {
 		t.Fatalf("withdrawal by an agent: notice %q", c.m.notice)
 	}
-	if after := c.summary(t, account.Address()); !after.Collateral["USDC"].Balance.Equal(before.Collateral["USDC"].Balance) {
-		t.Fatalf("balance moved: %s -> %s", before.Collateral["USDC"].Balance, after.Collateral["USDC"].Balance)
+	// w withdraws from the spot side (as `tradedesk withdraw` does without --from).
+	if after := c.summary(t, account.Address()); !after.SpotCollateral["USDC"].Balance.Equal(before.SpotCollateral["USDC"].Balance) {
+		t.Fatalf("balance moved: %s -> %s", before.SpotCollateral["USDC"].Balance, after.SpotCollateral["USDC"].Balance)
 	}
 
 	c.sim.Advance(29*24*time.Hour + 12*time.Hour) // 12 hours left

@@ -73,7 +73,9 @@ func (p *balancesPane) handleKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, p.Keys.Transfer):
 		return func() tea.Msg { return transfer.OpenMsg{Op: funds.ToDerivative} }
 	case key.Matches(msg, p.Keys.Withdraw):
-		return func() tea.Msg { return transfer.OpenMsg{Op: funds.DerivativeWithdraw} }
+		// From the spot side, as `tradedesk withdraw` without --from: the idle balance, not the
+		// margin behind open positions (the form's first field switches to a derivative one).
+		return func() tea.Msg { return transfer.OpenMsg{Op: funds.SpotWithdraw} }
 	case key.Matches(msg, p.Keys.Up):
 		p.offset = max(p.offset-1, 0)
 	case key.Matches(msg, p.Keys.Down):

@@ -56,7 +56,7 @@ func TestBalancesView(t *testing.T) {
 	checkBlock(t, v, 110, 30)
 
 	// t and w open the transfer form.
-	if msg := p.Update(keyMsg("w"))(); msg != (transfer.OpenMsg{Op: funds.DerivativeWithdraw}) {
+	if msg := p.Update(keyMsg("w"))(); msg != (transfer.OpenMsg{Op: funds.SpotWithdraw}) {
 		t.Errorf("w sent %#v", msg)
 	}
 	if msg := p.Update(keyMsg("t"))(); msg != (transfer.OpenMsg{Op: funds.ToDerivative}) {

@@ -50,9 +50,10 @@ func TestWithdrawAndTransferThroughTheUI(t *testing.T) {
 	before := c.summary(t, me)
 	g, form := fundsGroup(t, c.m)
 
-	// 8 focuses the Funds group; w opens the form on a derivative withdrawal, on the amount.
+	// 8 focuses the Funds group; w opens the form on a spot withdrawal (as the CLI's withdraw
+	// without --from), on the amount.
 	c.key(t, "8", "w")
-	if g.Active() != form || form.Op() != funds.DerivativeWithdraw || form.Field() != transfer.FieldAmount {
+	if g.Active() != form || form.Op() != funds.SpotWithdraw || form.Field() != transfer.FieldAmount {
 		t.Fatalf("w did not open the withdrawal form: view %q op %s field %d", g.Active().Title(), form.Op(), form.Field())
 	}
 	c.typeText(t, "2500")
@@ -62,29 +63,32 @@ func TestWithdrawAndTransferThroughTheUI(t *testing.T) {
 	}
 	c.key(t, "enter")
 	v := c.m.View()
-	for _, want := range []string{"Derivative withdrawal: 2500 USDC", "to your address", "  " + me, "on Arbitrum (42161)",
+	for _, want := range []string{"Spot withdrawal: 2500 USDC", "to your address", "  " + me, "on Arbitrum (42161)",
 		"fee 1 USDC on top: 2501 USDC leaves, 2500 USDC arrives", "Enter to confirm"} {
 		if !strings.Contains(v, want) {
 			t.Errorf("confirmation lacks %q:\n%s", want, v)
 		}
 	}
 	c.key(t, "enter")
-	if !strings.Contains(c.m.notice, "derivative withdrawal of 2500 USDC done: tx 0x") {
+	if !strings.Contains(c.m.notice, "spot withdrawal of 2500 USDC done: tx 0x") {
 		t.Fatalf("status after the withdrawal: %q", c.m.notice)
 	}
 	after := c.summary(t, me)
-	if got, want := after.Collateral["USDC"].Balance, before.Collateral["USDC"].Balance.Sub(d("2501")); !got.Equal(want) {
-		t.Fatalf("derivative USDC %s, want %s", got, want)
+	if got, want := after.SpotCollateral["USDC"].Balance, before.SpotCollateral["USDC"].Balance.Sub(d("2501")); !got.Equal(want) {
+		t.Fatalf("spot USDC %s, want %s", got, want)
 	}
-	if !c.m.store.Account().Collateral["USDC"].Balance.Equal(after.Collateral["USDC"].Balance) {
+	if !after.Collateral["USDC"].Balance.Equal(before.Collateral["USDC"].Balance) {
+		t.Errorf("a spot withdrawal moved the derivative balance: %s, was %s", after.Collateral["USDC"].Balance, before.Collateral["USDC"].Balance)
+	}
+	if !c.m.store.Account().SpotCollateral["USDC"].Balance.Equal(after.SpotCollateral["USDC"].Balance) {
 		t.Errorf("the console's balances were not refreshed after the withdrawal")
 	}
 
-	// Back to the movement field; left twice: spot transfer to another account.
+	// Back to the movement field; right twice: spot transfer to another account.
 	for form.Field() != transfer.FieldOp {
 		c.key(t, "up")
 	}
-	c.key(t, "right") // wraps from the last movement to the first
+	c.key(t, "right", "right") // the derivative withdrawal, then it wraps from the last movement to the first
 	if form.Op() != funds.SpotTransfer {
 		t.Fatalf("op %s", form.Op())
 	}
@@ -123,7 +127,7 @@ func TestWithdrawAndTransferThroughTheUI(t *testing.T) {
 	if !bob.SpotCollateral["USDC"].Balance.Equal(d("150.25")) {
 		t.Errorf("bob's spot USDC %s, want 150.25 (once)", bob.SpotCollateral["USDC"].Balance)
 	}
-	if got, want := mine.SpotCollateral["USDC"].Balance, before.SpotCollateral["USDC"].Balance.Sub(d("150.25")); !got.Equal(want) {
+	if got, want := mine.SpotCollateral["USDC"].Balance, after.SpotCollateral["USDC"].Balance.Sub(d("150.25")); !got.Equal(want) {
 		t.Errorf("my spot USDC %s, want %s", got, want)
 	}
 }
