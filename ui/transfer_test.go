@@ -214,7 +214,7 @@ func TestSecondMovementWaitsForTheFirst(t *testing.T) {
 		t.Fatalf("a second movement was asked for while one was out: dialog %v, notice %q", c.m.dialog != nil, c.m.notice)
 	}
 	pump(t, c.m, send)
-	if form.Pending() != nil || !strings.Contains(form.Result(), "derivative withdrawal of 10 USDC done: tx 0x") {
+	if form.Pending() != nil || !strings.Contains(form.Result(), "spot withdrawal of 10 USDC done: tx 0x") {
 		t.Fatalf("the form shows %q after the first movement", form.Result())
 	}
 }
