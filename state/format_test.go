@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/shopspring/decimal"
+	"github.com/tradedesk/tradedesk/api"
 )
 
 func TestFormat(t *testing.T) {
@@ -42,6 +43,14 @@ func TestFormat(t *testing.T) {
 // cannot differ; the mutations each row guards are named beside it.
 func TestNumberStyle(t *testing.T) {
 	dec := decimal.RequireFromString
+	btc := Instrument{Name: "BTC-PERP", TickSize: dec("0.1"), LotSize: dec("0.0001")}
+	sol := Instrument{Name: "SOL-PERP", TickSize: dec("0.001"), LotSize: dec("0.01")}
+	eth := Instrument{Name: "ETH-PERP", TickSize: dec("0.01"), LotSize: dec("0.001")}
+	trig := func(px string) api.OptDecimal { return api.OptDecimal{Decimal: dec(px), Valid: true} }
+	slBTC := api.OrderRecord{Instrument: "BTC-PERP", Side: api.SideSell, Tpsl: api.TpslStopLoss, IsMarket: true, TriggerPx: trig("94439.5")}
+	slSOL := api.OrderRecord{Instrument: "SOL-PERP", Side: api.SideSell, Tpsl: api.TpslStopLoss, IsMarket: true, TriggerPx: trig("179.83"),
+		Unfilled: dec("25")}
+	limitBTC := api.OrderRecord{Instrument: "BTC-PERP", Side: api.SideBuy, LimitPrice: dec("97000"), Unfilled: dec("0.1")}
 	for _, tc := range []struct {
 		kind, got, want string
 	}{
@@ -60,6 +69,14 @@ func TestNumberStyle(t *testing.T) {
 		{"open interest with its unit", FormatOpenInterest(dec("12345.6"), "BTC-PERP"), "12.3K BTC"},
 		{"large open interest", FormatOpenInterest(dec("2500000"), "ETH-PERP"), "2.50M ETH"},
 		{"not applicable", NotApplicable, "—"},
+		// QA item 10: every figure of a record or a notice goes through the instrument's tick and lot.
+		{"trigger at the tick, separators", RecordTypeShort(&slBTC, btc), "sl @94,439.5"}, // mutation: the trigger's .String()
+		{"trigger at a 3-decimal tick", RecordTypeShort(&slSOL, sol), "sl @179.830"},      // ... which gave "sl @179.83"
+		{"order in words", RecordText(&limitBTC, btc), "buy 0.1000 BTC-PERP @ 97,000.0"},  // the cancel notice
+		{"market order in words", RecordText(&slSOL, sol), "sell 25.00 SOL-PERP market sl @179.830"},
+		{"price of an unknown instrument", Instrument{}.PriceText(dec("3406.06024")), "3,406.06024"}, // nothing rounded away
+		{"average at the tick", eth.PriceText(dec("3406.06024")), "3,406.06"},
+		{"size at the lot", eth.SizeText(dec("3.5")), "3.500"},
 	} {
 		if tc.got != tc.want {
 			t.Errorf("%s: %q, want %q", tc.kind, tc.got, tc.want)

@@ -71,6 +71,24 @@ func (in Instrument) SizeDecimals() int32 {
 	return StepDecimals(in.LotSize)
 }
 
+// PriceText writes a price of this instrument in the one number style: at its tick, with
+// thousands separators ("97,000.1"). An instrument not known (no tick) writes the value at its own
+// decimals, so nothing is rounded away.
+func (in Instrument) PriceText(d decimal.Decimal) string {
+	if !in.TickSize.IsPositive() {
+		return FormatPrice(d, StepDecimals(d))
+	}
+	return FormatPrice(d, in.PriceDecimals())
+}
+
+// SizeText writes a size of this instrument at its lot ("0.1000"), like PriceText.
+func (in Instrument) SizeText(d decimal.Decimal) string {
+	if !in.LotSize.IsPositive() {
+		return FormatSize(d, StepDecimals(d))
+	}
+	return FormatSize(d, in.SizeDecimals())
+}
+
 // Kind returns "spot" or "perp".
 func (in Instrument) Kind() string {
 	if in.Spot {

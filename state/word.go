@@ -67,25 +67,41 @@ func OrderTypeLong(tpsl string, isMarket bool) string {
 	return executionText(isMarket)
 }
 
-// RecordTypeText is an order record's type with its trigger price: "sl market @3300", "limit".
-func RecordTypeText(o *api.OrderRecord) string {
-	return OrderTypeText(o.Tpsl, o.IsMarket) + triggerSuffix(o)
+// RecordTypeText is an order record's type with its trigger price at in's tick: "sl market
+// @3,300.0", "limit".
+func RecordTypeText(o *api.OrderRecord, in Instrument) string {
+	return OrderTypeText(o.Tpsl, o.IsMarket) + triggerSuffix(o, in)
 }
 
 // RecordTypeShort is RecordTypeText for a narrow column beside the price: a trigger order is its
-// kind and trigger price ("sl @3300"), its execution being in the price column ("market").
-func RecordTypeShort(o *api.OrderRecord) string {
+// kind and trigger price ("sl @3,300.0"), its execution being in the price column ("market").
+func RecordTypeShort(o *api.OrderRecord, in Instrument) string {
 	if w, ok := triggerWords[o.Tpsl]; ok {
-		return w[0] + triggerSuffix(o)
+		return w[0] + triggerSuffix(o, in)
 	}
 	return executionText(o.IsMarket)
 }
 
-func triggerSuffix(o *api.OrderRecord) string {
+func triggerSuffix(o *api.OrderRecord, in Instrument) string {
 	if o.TriggerPx.Valid && o.TriggerPx.Decimal.IsPositive() {
-		return " @" + o.TriggerPx.Decimal.String()
+		return " @" + in.PriceText(o.TriggerPx.Decimal)
 	}
 	return ""
+}
+
+// RecordText is an open order in words, in the one number style: "buy 0.1000 BTC-PERP @
+// 97,000.0", "sell 25.00 SOL-PERP market sl @179.830" (the status line's and a confirmation's).
+func RecordText(o *api.OrderRecord, in Instrument) string {
+	s := SideText(o.Side) + " " + in.SizeText(o.Unfilled) + " " + o.Instrument + " "
+	if o.IsMarket {
+		s += "market"
+	} else {
+		s += "@ " + in.PriceText(o.LimitPrice)
+	}
+	if w, ok := triggerWords[o.Tpsl]; ok {
+		s += " " + w[0] + triggerSuffix(o, in)
+	}
+	return s
 }
 
 // orderFlags are the order flags in their one order, in words and abbreviated.

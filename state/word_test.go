@@ -30,12 +30,13 @@ func TestOrderTypeWords(t *testing.T) {
 	}{
 		{"", false, "limit", "limit", "limit", "limit", api.OptDecimal{}},
 		{"", true, "market", "market", "market", "market", api.OptDecimal{}},
-		{api.TpslTakeProfit, false, "tp limit", "take profit (trigger), limit", "tp limit @3300", "tp @3300", trig},
-		{api.TpslStopLoss, true, "sl market", "stop loss (trigger), market", "sl market @3300", "sl @3300", trig},
+		{api.TpslTakeProfit, false, "tp limit", "take profit (trigger), limit", "tp limit @3,300.0", "tp @3,300.0", trig},
+		{api.TpslStopLoss, true, "sl market", "stop loss (trigger), market", "sl market @3,300.0", "sl @3,300.0", trig},
 		{api.TpslStopLoss, true, "sl market", "stop loss (trigger), market", "sl market", "sl", api.OptDecimal{Decimal: dec("0"), Valid: true}},
 	} {
 		o := &api.OrderRecord{Tpsl: tc.tpsl, IsMarket: tc.market, TriggerPx: tc.trigger}
-		got := []string{OrderTypeText(tc.tpsl, tc.market), OrderTypeLong(tc.tpsl, tc.market), RecordTypeText(o), RecordTypeShort(o)}
+		in := Instrument{TickSize: dec("0.1")}
+		got := []string{OrderTypeText(tc.tpsl, tc.market), OrderTypeLong(tc.tpsl, tc.market), RecordTypeText(o, in), RecordTypeShort(o, in)}
 		want := []string{tc.text, tc.long, tc.record, tc.short}
 		if strings.Join(got, "|") != strings.Join(want, "|") {
 			t.Errorf("%q market %v: %q, want %q", tc.tpsl, tc.market, got, want)

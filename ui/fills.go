@@ -57,7 +57,7 @@ func newFillsPane(c *common.Common, ex api.Exchange, bell bool) *fillsPane {
 	}
 	p.pagedList = newPagedList(c, ex, fillsSource, []common.Column{
 		common.Col("Time", 14, false, 0), common.Col("Instrument", 10, false, 0), common.Col("Side", 4, false, 0), common.Col("Direction", 11, false, 2),
-		common.Col("Price", 10, true, 0), common.Col("Size", 10, true, 0), common.Col("Notional", 11, true, 2), common.Col("Fee", 10, true, 1),
+		common.Col("Price", 10, true, 0), common.Col("Size", 10, true, 0), common.Col("Notional", 11, true, 2), common.Col("Fee", 12, true, 1), // "rebate 12.34" whole
 		common.Col("Closed PnL", 11, true, 1), common.Col("Liq", 5, false, 2), common.Col("Order id", 9, true, 3), common.Col("Cloid", 36, false, 4),
 	}, p.cell, empty)
 	return p

@@ -206,7 +206,7 @@ func (p *historyPane) cell(row, col int) (string, common.Paint) {
 	case hcSide:
 		return strings.ToUpper(state.SideText(o.Side)), common.SidePaint(st, o.Side)
 	case hcType:
-		return orderType(o), st.Muted
+		return orderType(o, in), st.Muted
 	case hcPrice:
 		if o.IsMarket {
 			return "market", st.Muted

@@ -499,7 +499,7 @@ func TestStopLossTriggerOrderThroughTheUI(t *testing.T) {
 	if sl == nil || !sl.ReduceOnly || sl.Side != api.SideSell {
 		t.Fatalf("no reduce-only stop loss among open orders %+v (notice %q)", c.m.store.Orders(), c.m.notice)
 	}
-	if v := c.m.View(); !strings.Contains(v, "sl @3300") {
+	if v := c.m.View(); !strings.Contains(v, "sl @3,300.00") {
 		t.Errorf("open orders do not show the trigger:\n%s", v)
 	}
 }

@@ -44,8 +44,8 @@ type ordersPane struct {
 func newOrdersPane(c *common.Common) *ordersPane {
 	p := &ordersPane{Common: c}
 	p.tbl = common.NewTable(c.Styles, []common.Column{
-		common.Col("Instrument", 12, false, 0), common.Col("Side", 4, false, 0), common.Col("Price", 12, true, 0), common.Col("Size", 11, true, 0),
-		common.Col("Filled", 11, true, 1), common.Col("Type", 14, false, 0), common.Col("Age", 7, true, 1), common.Col("Order id", 10, true, 2),
+		common.Col("Instrument", 10, false, 0), common.Col("Side", 4, false, 0), common.Col("Price", 12, true, 0), common.Col("Size", 11, true, 0),
+		common.Col("Filled", 11, true, 1), common.Col("Type", 16, false, 0), common.Col("Age", 7, true, 1), common.Col("Order id", 10, true, 2),
 	}, p.cell)
 	p.emptyText = "no open orders"
 	p.amend = common.NewField("price [size]", 48)
@@ -248,7 +248,7 @@ func (p *ordersPane) cell(row, col int) (string, common.Paint) {
 		}
 		return common.FmtNum(f, sd), st.Good
 	case ocType:
-		return orderType(o), st.Muted
+		return orderType(o, in), st.Muted
 	case ocAge:
 		if o.Timestamp.IsZero() {
 			return "-", st.Muted
@@ -261,11 +261,11 @@ func (p *ordersPane) cell(row, col int) (string, common.Paint) {
 }
 
 // orderType is an order's type, trigger, what it belongs to, time in force and flags in a few
-// letters: "limit", "tp @51000 IOC RO PO", "sl @3300 bracket RO" (a bracket's entry or leg),
-// "tp @3600 pos RO" (a position's own); the words are state's, shared with headless. A market
-// order's IOC goes unsaid: a market order is IOC.
-func orderType(o *api.OrderRecord) string {
-	parts := []string{state.RecordTypeShort(o)}
+// letters: "limit", "tp @51,000.0 IOC RO PO", "sl @3,300.00 bracket RO" (a bracket's entry or
+// leg), "tp @3,600.00 pos RO" (a position's own); the words are state's, shared with headless, the
+// trigger at in's tick. A market order's IOC goes unsaid: a market order is IOC.
+func orderType(o *api.OrderRecord, in state.Instrument) string {
+	parts := []string{state.RecordTypeShort(o, in)}
 	switch o.Grouping {
 	case api.GroupingNormal:
 		parts = append(parts, "bracket")

@@ -63,8 +63,8 @@ func TestWithdrawAndTransferThroughTheUI(t *testing.T) {
 	}
 	c.key(t, "enter")
 	v := c.m.View()
-	for _, want := range []string{"Spot withdrawal: 2500 USDC", "to your address", "  " + me, "on Arbitrum (42161)",
-		"fee 1 USDC on top: 2501 USDC leaves, 2500 USDC arrives", "Enter to confirm"} {
+	for _, want := range []string{"Spot withdrawal: 2,500.00 USDC", "to your address", "  " + me, "on Arbitrum (42161)",
+		"fee 1.00 USDC on top: 2,501.00 USDC leaves, 2,500.00 USDC arrives", "Enter to confirm"} {
 		if !strings.Contains(v, want) {
 			t.Errorf("confirmation lacks %q:\n%s", want, v)
 		}
@@ -147,7 +147,7 @@ func TestTransferFormRefusesBadInput(t *testing.T) {
 	}
 	c.typeText(t, "999999999")
 	c.key(t, "enter")
-	if form.Pending() != nil || c.m.dialog != nil || !strings.Contains(c.m.notice, "not ready: 999999999 USDC plus the 1 USDC fee is more than") {
+	if form.Pending() != nil || c.m.dialog != nil || !strings.Contains(c.m.notice, "not ready: 999,999,999.00 USDC plus the 1.00 USDC fee is more than") {
 		t.Fatalf("asked to send %v, notice %q", form.Pending() != nil, c.m.notice)
 	}
 	// The disabled chain of USDC (BNB Chain) is refused.

@@ -123,8 +123,12 @@ func TestTransferAndWithdrawAgainstSimulator(t *testing.T) {
 	bal := BalancesOf(a1)
 	bal.Account = e.alice.Address()
 	_, errs := Check(Request{Op: SpotTransfer, Collateral: "USDT", Amount: "799.9", Destination: e.bob.Address()}, e.coll, bal)
-	if len(errs) != 1 || errs[0].Field != FieldAmount || errs[0].Suggest != "799.500249" {
-		t.Fatalf("want the fee-aware limit, got %v", errs)
+	if len(errs) != 1 || errs[0].Field != FieldAmount || errs[0].Suggest != "799.5" {
+		t.Fatalf("want the fee-aware limit (799.500249) at the display precision, got %v", errs)
+	}
+	// The suggestion, typed back, passes (QA item 10: it is rounded down, never up).
+	if _, errs := Check(Request{Op: SpotTransfer, Collateral: "USDT", Amount: "799.5", Destination: e.bob.Address()}, e.coll, bal); len(errs) != 0 {
+		t.Fatalf("the suggested amount does not pass: %v", errs)
 	}
 	if _, err := e.alice.SpotTransfer(ctx, 2, "799.9", e.bob.Address()); err == nil {
 		t.Fatal("the simulator accepted a transfer whose fee is not covered")

@@ -13,6 +13,7 @@ import (
 
 	"github.com/shopspring/decimal"
 	"github.com/tradedesk/tradedesk/api"
+	"github.com/tradedesk/tradedesk/state"
 )
 
 // Op is one kind of money movement.
@@ -232,18 +233,57 @@ func checkFunds(c Checked) *FieldError {
 	if !c.Total().GreaterThan(c.Withdrawable) {
 		return nil
 	}
-	most := MaxAmount(c.Op, c.Collateral, c.Withdrawable)
 	suggest := ""
-	if most.IsPositive() {
+	if most := suggestAmount(c); most.IsPositive() {
 		suggest = most.String()
+	}
+	amount, fee, have := c.shown(c.Amount), state.FormatFee(c.Fee, c.displayDecimals()), c.shown(c.Withdrawable)
+	if c.shown(c.Total()) == have {
+		// At the display precision the figures would read as enough: write them in full.
+		amount, fee, have = c.exact(c.Amount), c.exact(c.Fee), c.exact(c.Withdrawable)
 	}
 	if c.Fee.IsZero() {
 		return &FieldError{Field: FieldAmount, Suggest: suggest, Msg: fmt.Sprintf(
-			"%s %s is more than the %s %s withdrawable from %s", c.Amount, sym, c.Withdrawable, sym, c.Op.side())}
+			"%s %s is more than the %s %s withdrawable from %s", amount, sym, have, sym, c.Op.side())}
 	}
 	return &FieldError{Field: FieldAmount, Suggest: suggest, Msg: fmt.Sprintf(
-		"%s %s plus the %s %s fee is more than the %s %s withdrawable from %s",
-		c.Amount, sym, c.Fee, sym, c.Withdrawable, sym, c.Op.side())}
+		"%s %s plus the %s %s fee is more than the %s %s withdrawable from %s", amount, sym, fee, sym, have, sym, c.Op.side())}
+}
+
+// suggestAmount is the amount an over-large movement is offered instead: the most that can be
+// sent, rounded down to the collateral's display precision so it reads like the figures beside
+// it and still passes the check when typed back (rounding up would not). A most too small to
+// show at that precision is offered whole.
+func suggestAmount(c Checked) decimal.Decimal {
+	most := MaxAmount(c.Op, c.Collateral, c.Withdrawable)
+	if shown := most.Truncate(c.displayDecimals()); shown.IsPositive() {
+		return shown
+	}
+	return most
+}
+
+// displayDecimals is the collateral's display precision (state.DisplayDecimals).
+func (c Checked) displayDecimals() int32 {
+	return state.DisplayDecimals(c.Collateral.Symbol, int32(c.Collateral.Decimals))
+}
+
+// shown writes an amount of the collateral at its display precision, with separators: the one
+// number style of balances ("99,259.29" USDC).
+func (c Checked) shown(d decimal.Decimal) string {
+	return state.FormatBalance(d, c.Collateral.Symbol, int32(c.Collateral.Decimals))
+}
+
+// exact writes an amount that is signed or charged with separators, at the display precision or
+// more when the amount has more decimals, so a confirmation never rounds what is sent.
+func (c Checked) exact(d decimal.Decimal) string {
+	return state.FormatPrice(d, max(c.displayDecimals(), state.StepDecimals(d)))
+}
+
+// FeeLine is the fee and what leaves and arrives, as the form shows it under the amount:
+// "fee 1.00 USDC on top · 101.00 USDC leaves · 100.00 USDC arrives".
+func (c Checked) FeeLine() string {
+	sym := " " + c.Collateral.Symbol
+	return "fee " + c.exact(c.Fee) + sym + " on top · " + c.exact(c.Total()) + sym + " leaves · " + c.exact(c.Receive()) + sym + " arrives"
 }
 
 // Send signs and sends the checked movement through t. An exchange error (in the response's
@@ -278,7 +318,7 @@ func (c Checked) Send(ctx context.Context, t api.Trader) (api.TxResponse, error)
 // in full), the fee and what arrives.
 func (c Checked) Confirm() []string {
 	sym := c.Collateral.Symbol
-	lines := []string{fmt.Sprintf("%s: %s %s", capitalize(c.Op.String()), c.Amount, sym)}
+	lines := []string{fmt.Sprintf("%s: %s %s", capitalize(c.Op.String()), c.exact(c.Amount), sym)}
 	switch {
 	case c.Op.NeedsDestination():
 		lines = append(lines, "from your "+c.Op.side()+" balance to", "  "+c.Destination)
@@ -292,7 +332,8 @@ func (c Checked) Confirm() []string {
 		}
 		lines = append(lines, fmt.Sprintf("from your %s balance to your %s balance", c.Op.side(), to))
 	}
-	lines = append(lines, fmt.Sprintf("fee %s %s on top: %s %s leaves, %s %s arrives", c.Fee, sym, c.Total(), sym, c.Receive(), sym))
+	lines = append(lines, fmt.Sprintf("fee %s %s on top: %s %s leaves, %s %s arrives", c.exact(c.Fee), sym, c.exact(c.Total()), sym,
+		c.exact(c.Receive()), sym))
 	return lines
 }
 

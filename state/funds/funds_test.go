@@ -80,13 +80,16 @@ func TestCheckErrors(t *testing.T) {
 		{"too many decimals", Request{Op: ToDerivative, Collateral: "USDC", Amount: "1.1234567"},
 			FieldAmount, "USDC takes at most 6 decimals: 1.1234567 has 7", "1.123456"},
 		{"more than withdrawable", Request{Op: ToSpot, Collateral: "USDC", Amount: "1500.26"},
-			FieldAmount, "1500.26 USDC is more than the 1500.25 USDC withdrawable from derivative", "1500.25"},
+			FieldAmount, "1,500.26 USDC is more than the 1,500.25 USDC withdrawable from derivative", "1500.25"},
 		{"more than withdrawable with the fee", Request{Op: DerivativeWithdraw, Collateral: "USDC", Amount: "1500", Chain: 1},
-			FieldAmount, "1500 USDC plus the 1 USDC fee is more than the 1500.25 USDC withdrawable from derivative", "1499.25"},
+			FieldAmount, "1,500.00 USDC plus the 1.00 USDC fee is more than the 1,500.25 USDC withdrawable from derivative", "1499.25"},
 		{"more than withdrawable with a rate fee", Request{Op: SpotTransfer, Collateral: "USDT", Amount: "100", Destination: dest},
-			FieldAmount, "100 USDT plus the 0.05 USDT fee is more than the 100 USDT withdrawable from spot", "99.950024"},
+			FieldAmount, "100.00 USDT plus the 0.05 USDT fee is more than the 100.00 USDT withdrawable from spot", "99.95"},
+		// QA item 10: a shortfall too small to see at 2 decimals is written in full.
+		{"more than withdrawable by less than a cent", Request{Op: ToSpot, Collateral: "USDC", Amount: "1500.251"},
+			FieldAmount, "1,500.251 USDC is more than the 1,500.25 USDC withdrawable from derivative", "1500.25"},
 		{"more than withdrawable, none held", Request{Op: DerivativeTransfer, Collateral: "USDT", Amount: "1", Destination: dest},
-			FieldAmount, "1 USDT plus the 0.0005 USDT fee is more than the 0 USDT withdrawable from derivative", ""},
+			FieldAmount, "1.00 USDT plus the <0.01 USDT fee is more than the 0.00 USDT withdrawable from derivative", ""},
 		{"disabled chain", Request{Op: SpotWithdraw, Collateral: "USDC", Amount: "10", Chain: 56},
 			FieldChain, "withdrawals of USDC to BNB Chain (56) are disabled: choose Ethereum (1), Arbitrum (42161)", ""},
 		{"chain without bridge", Request{Op: SpotWithdraw, Collateral: "USDC", Amount: "10", Chain: 10},
@@ -174,12 +177,12 @@ func TestConfirmShowsFullAddressAndFee(t *testing.T) {
 	if len(errs) != 0 {
 		t.Fatal(errs)
 	}
-	want := []string{"Spot transfer: 50 USDT", "from your spot balance to", "  " + dest, "fee 0.025 USDT on top: 50.025 USDT leaves, 50 USDT arrives"}
+	want := []string{"Spot transfer: 50.00 USDT", "from your spot balance to", "  " + dest, "fee 0.025 USDT on top: 50.025 USDT leaves, 50.00 USDT arrives"}
 	if got := c.Confirm(); strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("confirm:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 	w, _ := Check(Request{Op: SpotWithdraw, Collateral: "USDC", Amount: "10", Chain: 42161}, collaterals(), balances())
-	if got := strings.Join(w.Confirm(), "\n"); !strings.Contains(got, "to your address\n  "+self+"\non Arbitrum (42161)") || !strings.Contains(got, "fee 1 USDC on top: 11 USDC leaves, 10 USDC arrives") {
+	if got := strings.Join(w.Confirm(), "\n"); !strings.Contains(got, "to your address\n  "+self+"\non Arbitrum (42161)") || !strings.Contains(got, "fee 1.00 USDC on top: 11.00 USDC leaves, 10.00 USDC arrives") {
 		t.Fatalf("withdraw confirm:\n%s", got)
 	}
 }

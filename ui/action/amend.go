@@ -21,18 +21,20 @@ import (
 
 // NewAmend builds the confirmed cancel-and-replace of old by the checked replacement.
 func NewAmend(old api.OrderRecord, repl state.CheckedOrder, st *common.Styles) *Action {
-	w := repl.Wire
-	what := fmt.Sprintf("move %s %s %s from %s to %s (order %d)", state.SideText(old.Side), old.Unfilled, old.Instrument, old.LimitPrice, w.Price, old.OrderID)
+	w, in := repl.Wire, repl.Instrument
+	oldPx, oldSz := in.PriceText(old.LimitPrice), in.SizeText(old.Unfilled)
+	newPx, newSz := in.PriceText(repl.Price), in.SizeText(repl.Size)
+	what := fmt.Sprintf("move %s %s %s from %s to %s (order %d)", state.SideText(old.Side), oldSz, old.Instrument, oldPx, newPx, old.OrderID)
 	if !repl.Size.Equal(old.Unfilled) {
-		what = fmt.Sprintf("change %s %s %s @ %s to %s @ %s (order %d)", state.SideText(old.Side), old.Unfilled, old.Instrument, old.LimitPrice, w.Size, w.Price, old.OrderID)
+		what = fmt.Sprintf("change %s %s %s @ %s to %s @ %s (order %d)", state.SideText(old.Side), oldSz, old.Instrument, oldPx, newSz, newPx, old.OrderID)
 	}
 	lines := []string{
 		st.Bold.On("MOVE ORDER " + fmt.Sprint(old.OrderID)),
 		"",
 		"Instrument   " + old.Instrument,
 		"Side         " + common.SidePaint(st, old.Side).On(state.SideText(old.Side)),
-		"Price        " + old.LimitPrice.String() + " → " + w.Price,
-		"Size         " + old.Unfilled.String() + " → " + w.Size,
+		"Price        " + oldPx + " → " + newPx,
+		"Size         " + oldSz + " → " + newSz,
 		"",
 		"The order is cancelled first; the new one (client id " + w.Cloid + ")",
 		"is placed only once the old one is gone, never both.",

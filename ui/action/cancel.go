@@ -14,12 +14,12 @@ import (
 // Cancels are safe to repeat: when a cancel fails or its answer is lost, the console asks the
 // exchange what is still open and says that in plain words.
 
-// NewCancel cancels one open order, without asking (a cancel is safe to repeat).
-func NewCancel(o api.OrderRecord) *Action {
+// NewCancel cancels one open order of instrument in, without asking (a cancel is safe to repeat).
+func NewCancel(o api.OrderRecord, in state.Instrument) *Action {
 	c := api.CancelOid{Oid: o.OrderID, InstrumentID: o.InstrumentID}
 	return &Action{
 		Kind: KindCancel, Title: "Cancel order", Cancel: c,
-		What: fmt.Sprintf("cancel %s %s %s @ %s (order %d)", state.SideText(o.Side), o.Unfilled, o.Instrument, o.LimitPrice, o.OrderID),
+		What: fmt.Sprintf("cancel %s (order %d)", state.RecordText(&o, in), o.OrderID),
 		Run: func(ctx context.Context, t api.Trader) (api.TxResponse, error) {
 			return t.CancelByOid(ctx, []api.CancelOid{c})
 		},
@@ -31,10 +31,9 @@ func NewCancel(o api.OrderRecord) *Action {
 // pane's x, the command line's cancel): a cursor the trader did not see, or a mistyped id, cancels
 // nothing unseen.
 func NewCancelConfirmed(o api.OrderRecord, in state.Instrument) *Action {
-	a := NewCancel(o)
+	a := NewCancel(o, in)
 	a.Confirm = true
-	a.Lines = []string{"Cancel this order?", fmt.Sprintf("  %s %s %s @ %s · order %d", state.SideText(o.Side),
-		common.FmtNum(o.Unfilled, in.SizeDecimals()), o.Instrument, common.FmtNum(o.LimitPrice, in.PriceDecimals()), o.OrderID)}
+	a.Lines = []string{"Cancel this order?", fmt.Sprintf("  %s · order %d", state.RecordText(&o, in), o.OrderID)}
 	return a
 }
 

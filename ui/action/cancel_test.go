@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/tradedesk/tradedesk/api"
+	"github.com/tradedesk/tradedesk/state"
 	"github.com/tradedesk/tradedesk/ui/common"
 )
 
@@ -13,7 +14,7 @@ import (
 // cancel is left (info), and an error saying cancelling again is safe when orders are still open.
 // Each case guards a branch: the instrument count must count only that instrument's orders.
 func TestCancelCheckText(t *testing.T) {
-	one := NewCancel(api.OrderRecord{OrderID: 7, InstrumentID: 1, Instrument: "BTC-PERP", Side: api.SideBuy})
+	one := NewCancel(api.OrderRecord{OrderID: 7, InstrumentID: 1, Instrument: "BTC-PERP", Side: api.SideBuy}, state.Instrument{})
 	inst := NewCancelInstrument(1, "BTC-PERP", 2)
 	all := NewCancelAll("Cancel ALL open orders", "cancel all 3 open order(s)", nil)
 	other := []api.OrderRecord{{OrderID: 9, InstrumentID: 2}}

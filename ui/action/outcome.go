@@ -18,8 +18,9 @@ func orderOutcomeText(o state.Outcome, a *Action) (string, bool) {
 		return what + " rejected: " + o.Reason, true
 	case state.OutcomeFilled:
 		if o.FillKnown() {
-			of, rest := remainderText(o, a.Order.Wire)
-			return fmt.Sprintf("order %d filled %s%s at %s avg%s: %s", o.Oid, o.Filled, of, o.AvgPrice.Decimal, rest, what), false
+			in := a.Order.Instrument
+			of, rest := remainderText(o, a.Order.Wire, in)
+			return fmt.Sprintf("order %d filled %s%s at %s avg%s: %s", o.Oid, in.SizeText(o.Filled), of, in.PriceText(o.AvgPrice.Decimal), rest, what), false
 		}
 		return fmt.Sprintf("order %d filled: %s", o.Oid, what), false
 	case state.OutcomePlaced:
@@ -51,20 +52,20 @@ func FilledOrder(msg any) (key, tail string, ok bool) {
 	if (a.Kind != KindPlace && a.Kind != KindClose) || o.Kind != state.OutcomeFilled || o.Oid == 0 {
 		return "", "", false
 	}
-	_, tail = remainderText(o, a.Order.Wire)
+	_, tail = remainderText(o, a.Order.Wire, a.Order.Instrument)
 	return common.FillKey(uint64(o.Oid)), tail, true
 }
 
 // remainderText says what became of the part of an order that did not fill on arrival: " of 0.1"
 // and "; 0.06 resting" (or "; 0.06 cancelled: " and why, state.RemainderFate). Empty when all of
 // it filled.
-func remainderText(o state.Outcome, w api.OrderWire) (of, rest string) {
+func remainderText(o state.Outcome, w api.OrderWire, in state.Instrument) (of, rest string) {
 	left := o.Remaining()
 	if !left.IsPositive() {
 		return "", ""
 	}
 	fate := state.RemainderFate(o, w.Tif, w.IsMarket)
-	return " of " + o.Requested.String(), fmt.Sprintf("; %s %s", left, fate)
+	return " of " + in.SizeText(o.Requested), fmt.Sprintf("; %s %s", in.SizeText(left), fate)
 }
 
 // cancelOutcomeText words the cancel of one order.

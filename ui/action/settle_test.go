@@ -42,16 +42,17 @@ func TestPartialFillFollowUpSaysFees(t *testing.T) {
 	w := api.OrderWire{InstrumentID: 2, Side: api.SideBuy, PositionSide: api.PositionSideBoth, Price: b.Asks[1].Price.String(),
 		Size: size.String(), Tif: api.TifIOC, Cloid: state.NewCloid()}
 	ins, _ := c.Instruments(ctx, "all")
+	var in state.Instrument
 	for _, p := range ins.Perps {
 		if p.Name == "ETH-PERP" {
-			w.InstrumentID = p.ID
+			w.InstrumentID, in = p.ID, state.InstrumentFromPerp(p)
 		}
 	}
 	resp, err := c.PlaceOrders(ctx, []api.OrderWire{w})
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := &Action{What: "buy ETH-PERP", Order: state.CheckedOrder{Wire: w, Size: size}}
+	a := &Action{What: "buy ETH-PERP", Order: state.CheckedOrder{Wire: w, Size: size, Instrument: in}}
 	cmd, _ := orderFollowUp(c, DoneMsg{Act: a, Resp: resp}, time.Second)
 	if cmd == nil {
 		t.Fatal("no follow-up for a partly filled order")
@@ -63,8 +64,8 @@ func TestPartialFillFollowUpSaysFees(t *testing.T) {
 	if len(tot) != 1 {
 		t.Fatalf("fills %+v", fs)
 	}
-	want := "filled " + tot[0].Size.String() + " of " + size.String() + " at " + tot[0].AvgPrice.String() + " avg; " +
-		size.Sub(tot[0].Size).String() + " cancelled: IOC, no more liquidity at its price: buy ETH-PERP, fee " + state.FormatUSDFee(tot[0].Fee) + " USD"
+	want := "filled " + in.SizeText(tot[0].Size) + " of " + in.SizeText(size) + " at " + in.PriceText(tot[0].AvgPrice) + " avg; " +
+		in.SizeText(size.Sub(tot[0].Size)) + " cancelled: IOC, no more liquidity at its price: buy ETH-PERP, fee " + state.FormatUSDFee(tot[0].Fee) + " USD"
 	if !strings.HasSuffix(text, want) || level != common.LevelInfo {
 		t.Fatalf("status line %q\nwant suffix   %q", text, want)
 	}

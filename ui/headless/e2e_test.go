@@ -219,12 +219,12 @@ func TestTransfer(t *testing.T) {
 		t.Fatalf("withdraw to a chain that is not a bridge: %d %q", code, errs)
 	}
 	out = h.ok("withdraw", "--collateral", "usdc", "--amount", "5", "--chain", "42161", "--from", "derivative", "--yes")
-	if !strings.Contains(out, "Derivative withdrawal: 5 USDC") || !strings.Contains(out, "done (tx 0x") {
+	if !strings.Contains(out, "Derivative withdrawal: 5.00 USDC") || !strings.Contains(out, "done (tx 0x") {
 		t.Fatalf("withdraw output %q", out)
 	}
 	dest := "0x00000000000000000000000000000000000000aa"
 	out = h.ok("transfer", "--collateral", "USDC", "--amount", "3", "--to", dest, "--yes")
-	if !strings.Contains(out, "Spot transfer: 3 USDC") || !strings.Contains(strings.ToLower(out), dest) {
+	if !strings.Contains(out, "Spot transfer: 3.00 USDC") || !strings.Contains(strings.ToLower(out), dest) {
 		t.Fatalf("transfer to another account: %q", out)
 	}
 	var a api.AccountSummary

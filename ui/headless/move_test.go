@@ -34,7 +34,7 @@ func TestMovementsAskBeforeMovingMoney(t *testing.T) {
 	if code != ExitRefused || !strings.Contains(errs, "not sent: add --yes") {
 		t.Fatalf("without --yes: exit %d, stderr %q", code, errs)
 	}
-	for _, want := range []string{"Spot transfer: 5 USDC", dest, "fee 0 USDC on top: 5 USDC leaves, 5 USDC arrives"} {
+	for _, want := range []string{"Spot transfer: 5.00 USDC", dest, "fee 0.00 USDC on top: 5.00 USDC leaves, 5.00 USDC arrives"} {
 		if !strings.Contains(strings.ToLower(out), strings.ToLower(want)) {
 			t.Errorf("the preview lacks %q:\n%s", want, out)
 		}

@@ -57,6 +57,13 @@ func orderPriceText(st *state.Store, o api.OrderRecord) string {
 	return priceText(st, o.Instrument, o.LimitPrice)
 }
 
+// instrumentOf is symbol's terms, or none (a zero Instrument, whose texts keep the value's own
+// decimals) when it is not listed.
+func instrumentOf(st *state.Store, symbol string) state.Instrument {
+	in, _ := st.Instrument(symbol)
+	return in
+}
+
 // sizeText writes a size at the instrument's precision (or the value's own when unknown).
 func sizeText(st *state.Store, symbol string, v decimal.Decimal) string {
 	if in, ok := st.Instrument(symbol); ok {
@@ -167,7 +174,7 @@ func runOrders(ctx context.Context, r *runner) error {
 	}
 	t := newTable("INSTRUMENT", "OID>", "SIDE", "TYPE", "PRICE>", "SIZE>", "FILLED>", "TIF", "FLAGS", "PLACED", "CLOID")
 	for _, o := range orders {
-		t.add(o.Instrument, strconv.FormatUint(uint64(o.OrderID), 10), state.SideText(o.Side), state.RecordTypeText(&o),
+		t.add(o.Instrument, strconv.FormatUint(uint64(o.OrderID), 10), state.SideText(o.Side), state.RecordTypeText(&o, instrumentOf(st, o.Instrument)),
 			orderPriceText(st, o), sizeText(st, o.Instrument, o.Size),
 			sizeText(st, o.Instrument, o.Size.Sub(o.Unfilled)), o.Tif, orderFlags(o), state.TimeText(o.Timestamp.Time, state.TimeFull), o.Cloid)
 	}
@@ -209,7 +216,7 @@ func runHistory(ctx context.Context, r *runner) error {
 	return runPage(ctx, r, r.client.OrderHistory,
 		[]string{"TIME", "INSTRUMENT", "OID>", "SIDE", "TYPE", "PRICE>", "SIZE>", "UNFILLED>", "STATE", "CLOID"},
 		func(st *state.Store, o api.OrderRecord) []string {
-			return []string{state.TimeText(o.Timestamp.Time, state.TimeFull), o.Instrument, strconv.FormatUint(uint64(o.OrderID), 10), state.SideText(o.Side), state.RecordTypeText(&o),
+			return []string{state.TimeText(o.Timestamp.Time, state.TimeFull), o.Instrument, strconv.FormatUint(uint64(o.OrderID), 10), state.SideText(o.Side), state.RecordTypeText(&o, instrumentOf(st, o.Instrument)),
 				orderPriceText(st, o), sizeText(st, o.Instrument, o.Size), sizeText(st, o.Instrument, o.Unfilled),
 				o.State, o.Cloid}
 		})

@@ -2,10 +2,12 @@ package transfer
 
 import (
 	"context"
+	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
 	"github.com/tradedesk/tradedesk/state/funds"
@@ -401,7 +403,7 @@ func (p *Pane) draw() string {
 		if p.hidden(f) {
 			continue
 		}
-		lines = append(lines, p.fieldLine(f))
+		lines = append(lines, strings.Split(p.fieldLine(f), "\n")...)
 		for _, e := range p.errs {
 			if p.showError(f, e) {
 				lines = append(lines, common.Wrapped(st.FieldErr, "! "+fundsErrText(e), "    ", p.w)...)
@@ -409,8 +411,7 @@ func (p *Pane) draw() string {
 		}
 	}
 	if c := p.checked; c.Collateral.Symbol != "" && c.Amount.IsPositive() {
-		sym := " " + c.Collateral.Symbol
-		lines = append(lines, st.Muted.On("    fee "+c.Fee.String()+sym+" on top · "+c.Total().String()+sym+" leaves · "+c.Receive().String()+sym+" arrives"))
+		lines = append(lines, common.Wrapped(st.Muted, c.FeeLine(), "    ", p.w)...)
 	}
 	if p.sending {
 		lines = append(lines, "", st.Muted.On("sending…"))
@@ -466,7 +467,13 @@ func (p *Pane) fieldLine(f int) string {
 	case FieldCollateral:
 		value = st.Accent.On("["+p.coll+"]") + arrows
 		if c := p.checked; c.Collateral.Symbol != "" {
-			value += st.Muted.On("  withdrawable " + common.AmountText(c.Withdrawable, int32(c.Collateral.Decimals)) + " (" + sideName(p.opNow()) + ")")
+			w := "withdrawable " + state.FormatBalance(c.Withdrawable, c.Collateral.Symbol, int32(c.Collateral.Decimals)) +
+				" (" + sideName(p.opNow()) + ")"
+			if 14+ansi.StringWidth(value)+2+common.TextWidth(w) > p.w {
+				// Too narrow for both: the figure goes on a line of its own rather than be cut.
+				return marker + label.On(common.Pad(transferLabels[f], 12)) + value + "\n" + strings.Repeat(" ", 14) + st.Muted.On(w)
+			}
+			value += st.Muted.On("  " + w)
 		}
 	case FieldAmount:
 		value = p.amount.View()

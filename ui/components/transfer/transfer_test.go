@@ -73,7 +73,7 @@ func TestOverdrawnAmountAsksForNothing(t *testing.T) {
 	p.Update(OpenMsg{Op: funds.DerivativeWithdraw})
 	typeText(p, "1000")
 	msg, ok := enter(p).(common.NoticeMsg)
-	if !ok || !strings.Contains(msg.Text, "not ready: 1000 USDC plus the 1 USDC fee") || p.Pending() != nil {
+	if !ok || !strings.Contains(msg.Text, "not ready: 1,000.00 USDC plus the 1.00 USDC fee") || p.Pending() != nil {
 		t.Fatalf("Enter on an overdrawn withdrawal answered %#v (pending %v)", msg, p.Pending() != nil)
 	}
 }
@@ -93,7 +93,7 @@ func TestAWithdrawalIsOneConfirmedActionAndItsResultShows(t *testing.T) {
 	if a != p.Pending() || a.Kind != action.KindTransfer || a.Lane != action.LaneFunds || !a.Confirm {
 		t.Fatalf("asked for %+v", a)
 	}
-	if body := strings.Join(a.Lines, "\n"); !strings.Contains(body, "fee 1 USDC on top: 251 USDC leaves, 250 USDC arrives") {
+	if body := strings.Join(a.Lines, "\n"); !strings.Contains(body, "fee 1.00 USDC on top: 251.00 USDC leaves, 250.00 USDC arrives") {
 		t.Errorf("the confirmation does not name the fee:\n%s", body)
 	}
 	p.Update(action.SentMsg{Act: a})
