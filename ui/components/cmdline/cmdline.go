@@ -286,7 +286,7 @@ func Grammar(open string, width int) []string {
 			continue
 		}
 		out = append(out, wrapWords(syntax, width, "  ")...)
-		out = append(out, wrapWords(example, width, "      ")...)
+		out = append(out, wrapParts(strings.Split(example, " · "), " · ", width, "      ")...)
 	}
 	for _, n := range grammarNotes {
 		out = append(out, wrapWords(n, width, "  ")...)
@@ -294,20 +294,27 @@ func Grammar(open string, width int) []string {
 	return out
 }
 
-// wrapWords breaks s between words into lines of at most width cells, each starting with indent
-// (a word longer than a line stands alone on its line).
+// wrapWords breaks s between words into lines of at most width cells: the first starts with
+// indent, the rest two cells further in (a word longer than a line stands alone on its line).
 func wrapWords(s string, width int, indent string) []string {
+	return wrapParts(strings.Fields(s), " ", width, indent)
+}
+
+// wrapParts joins parts with sep into lines of at most width cells, breaking only between parts
+// (an example is never split); continuation lines are indented two cells more.
+func wrapParts(parts []string, sep string, width int, indent string) []string {
 	var out []string
-	line := indent
-	for _, w := range strings.Fields(s) {
+	line, start := indent, indent
+	for _, w := range parts {
 		switch {
-		case line == indent:
+		case line == start:
 			line += w
-		case len([]rune(line))+1+len([]rune(w)) <= width:
-			line += " " + w
+		case len([]rune(line))+len([]rune(sep))+len([]rune(w)) <= width:
+			line += sep + w
 		default:
 			out = append(out, line)
-			line = indent + w
+			start = indent + "  "
+			line = start + w
 		}
 	}
 	return append(out, line)

@@ -219,3 +219,27 @@ func TestTheLineIsCheckedAsItIsTyped(t *testing.T) {
 		t.Errorf("incomplete: %q", hint)
 	}
 }
+
+// TestGrammarFitsTheHelp (QA 14): at the 80x24 help's width (76) and wider, every grammar line
+// fits, and an example is never split (no line starts or ends on its "·"); at 200 columns each
+// command shares its line with its examples. It fails if the grammar wraps mid-table again.
+func TestGrammarFitsTheHelp(t *testing.T) {
+	for _, w := range []int{76, 116, 196} {
+		lines := Grammar(":", w)
+		for _, l := range lines {
+			if n := len([]rune(l)); n > w {
+				t.Errorf("width %d: line %d wide: %q", w, n, l)
+			}
+			if s := strings.TrimSpace(l); strings.HasPrefix(s, "·") || strings.HasSuffix(s, "·") {
+				t.Errorf("width %d: an example split: %q", w, l)
+			}
+		}
+		if w == 196 {
+			for _, l := range lines {
+				if strings.HasPrefix(l, "  close [INSTRUMENT]") && !strings.Contains(l, "close btc") {
+					t.Errorf("width %d: close and its example on two lines: %q", w, l)
+				}
+			}
+		}
+	}
+}
