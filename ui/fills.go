@@ -47,6 +47,7 @@ type fillsPane struct {
 	primed  bool      // page 1 has arrived once: later fills on top are new
 	bell    bool
 	ring    func()
+	rung    map[api.OrderID]bool // orders whose fills rang the bell (bounded: reset past 1,024)
 }
 
 func newFillsPane(c *common.Common, ex api.Exchange, bell bool) *fillsPane {
@@ -113,10 +114,24 @@ func (p *fillsPane) refresh() tea.Cmd {
 	if !wasPrimed || added == 0 {
 		return nil
 	}
-	if p.bell && p.ring != nil {
+	if p.newOrderFilled(p.fills[:added]) && p.bell && p.ring != nil {
 		p.ring()
 	}
 	return p.fillNotices(p.fills[:added])
+}
+
+// newOrderFilled reports whether fs hold a fill of an order not rung for yet: an order filled in
+// several batches rings once, as it is reported on one line.
+func (p *fillsPane) newOrderFilled(fs []api.Fill) bool {
+	if p.rung == nil || len(p.rung) > 1024 {
+		p.rung = map[api.OrderID]bool{}
+	}
+	fresh := false
+	for _, f := range fs {
+		fresh = fresh || !p.rung[f.OrderID]
+		p.rung[f.OrderID] = true
+	}
+	return fresh
 }
 
 // fillNotices is one status-line notice per order among the new fills, keyed by the order

@@ -188,11 +188,20 @@ func TestFillsPagingAndNewOnTop(t *testing.T) {
 		t.Errorf("rings %d, notices %q", rings, notices)
 	}
 
+	// A later fill of an order already reported updates its line and does not ring again.
+	more := makeFills(1, 1004)
+	more[0].OrderID, more[0].Side = 1003, "s"
+	ex.fills = append(more, ex.fills...)
+	notices = deliver(t, c, p, p.f.Poll())
+	if rings != 1 || len(notices) != 1 || !strings.Contains(notices[0], "avg of 2 fills") {
+		t.Errorf("a second fill of order 1003: rings %d, notices %q", rings, notices)
+	}
+
 	// The bell can be turned off.
 	deliver(t, c, p, p.Update(keyMsg("B")))
-	ex.fills = append(makeFills(1, 1004), ex.fills...)
+	ex.fills = append(makeFills(1, 1005), ex.fills...)
 	deliver(t, c, p, p.f.Poll())
-	if rings != 1 || len(p.fills) != 254 {
+	if rings != 1 || len(p.fills) != 255 {
 		t.Errorf("bell off: rings %d, rows %d", rings, len(p.fills))
 	}
 }
