@@ -257,7 +257,7 @@ func runLeverage(ctx context.Context, r *runner) error {
 	}
 	line := fmt.Sprintf("leverage on %s: %sx -> %sx (tier maximum %sx); %s", in.Name, c.Current, c.New, c.Max, c.Effect())
 	if c.Err != "" {
-		return fmt.Errorf("leverage not changed, nothing sent: %s", c.Err)
+		return fmt.Errorf("leverage change refused, nothing sent: %s", c.Err)
 	}
 	if r.o.dryRun {
 		_, err := fmt.Fprintln(r.env.Stdout, line+" (dry run: nothing sent)")

@@ -102,7 +102,7 @@ func TestLeverageAndBrokerCommands(t *testing.T) {
 	if err != nil || lv.Leverage.String() != "20" {
 		t.Fatalf("leverage now %s (%v)", lv.Leverage, err)
 	}
-	if code, _, errs := h.run("leverage", "--instrument", "BTC-PERP", "--leverage", "500"); code != ExitRefused || !strings.Contains(errs, "nothing sent") {
+	if code, _, errs := h.run("leverage", "--instrument", "BTC-PERP", "--leverage", "500"); code != ExitRefused || !strings.Contains(errs, "leverage change refused, nothing sent") {
 		t.Fatalf("500x: %d %q", code, errs)
 	}
 	broker := "0x9908658A316D743159F001026F1ef08aa8F0b55B"
