@@ -150,6 +150,9 @@ func TestPaneNumbersDoNotTypeIntoTheForm(t *testing.T) {
 	if form.Field() != orderentry.FieldSubmit || !form.InForm() || form.Capturing() {
 		t.Fatalf("1 4 after Esc: field %d in form %v capturing %v; want on the Review button, not capturing", form.Field(), form.InForm(), form.Capturing())
 	}
+	if foot := ansi.Strip(c.m.footerView()); strings.Contains(foot, "next pane") || !strings.Contains(foot, "Tab next field") {
+		t.Errorf("the footer on the Review button: %q; want Tab between the fields, not to the next pane", foot)
+	}
 	c.key(t, "?")
 	if !c.m.showHelp {
 		t.Error("? on the Review button did not open the help")

@@ -68,6 +68,9 @@ func (m *Model) footerView() string {
 		// In a form only the form's keys work: Tab moves between its fields, Esc leaves it (the
 		// form's own hints say so first).
 		keys = m.slots[m.focus].pane.ShortHelp()
+	case inForm(m.slots[m.focus].pane):
+		// On a form's choice or button Tab still moves between the fields; ? and q work there.
+		keys = append(m.slots[m.focus].pane.ShortHelp(), m.keys.Help, m.keys.Quit)
 	case m.capturing():
 		// Inside a text field only the field's keys work: q, ? and the pane's letters are typed.
 		keys = append(m.slots[m.focus].pane.ShortHelp(), leaveField, m.keys.NextPane)
