@@ -11,8 +11,9 @@ import (
 // FormErrors are the intent's fields that are not of their form, whatever the instrument, the
 // market and the account: a side that is not buy or sell, a time in force that is not GTC, IOC or
 // FOK, tp/sl that is not tp or sl, a size, notional, price or trigger price that is not a positive
-// number, a cloid that is not a UUID. Empty fields are left to CheckOrder, which reports these
-// too among its checks; a command line reports them as usage errors (a flag to fix).
+// number, a cloid the exchange would not take (api.CheckCloid). Empty fields are left to
+// CheckOrder, which reports these too among its checks; a command line reports them as usage
+// errors (a flag to fix).
 func (in OrderIntent) FormErrors() []FieldError {
 	var errs []FieldError
 	if _, ok := normalizeSide(in.Side); !ok && strings.TrimSpace(in.Side) != "" {
