@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -18,17 +19,23 @@ import (
 const (
 	pcInstrument = iota
 	pcSide
+	pcLeverage
 	pcSize
 	pcEntry
 	pcMark
 	pcNotional
 	pcUPnL
 	pcROE
-	pcLeverage
 	pcLiq
 	pcLiqDist
 	pcTpsl
+	pcCount
 )
+
+// positionTitles are the columns' titles; a figure's column is as wide as the wider of its title
+// and its widest cell (fitWidths).
+var positionTitles = [pcCount]string{"Instrument", "Side", "Lev", "Size", "Entry", "Mark", "Notional", "uPnL", "ROE",
+	"Liq. price", "Liq. dist", "TP/SL"}
 
 // liqWarnPct and liqDangerPct colour the liquidation distance amber and red.
 var (
@@ -49,15 +56,21 @@ type positionsPane struct {
 	emptyText string // what an empty list says once loaded
 }
 
+func col(c, width int, right bool, prio int) common.Column {
+	return common.Col(positionTitles[c], width, right, prio)
+}
+
 func newPositionsPane(c *common.Common) *positionsPane {
 	p := &positionsPane{Common: c}
 	p.tbl = common.NewTable(c.Styles, []common.Column{
 		// Entry and Liq. price come before Mark (which Tickers shows too), so a 120-column
 		// screen keeps them (#24).
-		common.Col("Instrument", 10, false, 0), common.Col("Side", 5, false, 0), common.Col("Size", 9, true, 0), common.Col("Entry", 10, true, 0),
-		common.Col("Mark", 11, true, 2), common.Col("Notional", 11, true, 2), common.Col("uPnL", 10, true, 0), common.Col("ROE", 8, true, 1),
-		common.Col("Lev", 9, false, 3), common.Col("Liq. price", 10, true, 0), common.Col("Liq. dist", 9, true, 0),
-		common.Col("TP/SL", 13, true, 0), // short prices (99.28k/94.44k): the orders pane has them in full
+		// Leverage and margin mode in a few letters ("20x iso") beside the side, kept at every
+		// width; Mark and Notional go first when narrow (QA 7).
+		col(pcInstrument, 10, false, 0), col(pcSide, 5, false, 0), col(pcLeverage, 9, false, 0), col(pcSize, 9, true, 0),
+		col(pcEntry, 10, true, 0), col(pcMark, 10, true, 2), col(pcNotional, 10, true, 2), col(pcUPnL, 10, true, 0),
+		col(pcROE, 8, true, 1), col(pcLiq, 10, true, 0), col(pcLiqDist, 9, true, 0),
+		col(pcTpsl, 13, true, 0), // short prices (99.28k/94.44k): the orders pane has them in full
 	}, p.cell)
 	p.emptyText = "no open positions"
 	return p
@@ -104,6 +117,22 @@ func (p *positionsPane) refresh() {
 	p.rows = make([]state.PositionRow, len(p.positions))
 	p.done = make([]bool, len(p.positions))
 	p.tbl.SetRows(len(p.rows))
+	p.fitWidths()
+}
+
+// fitWidths makes each figure's column as wide as its widest cell (or its title), so no number
+// is cut ("2,076,845.0" liquidation price of a well-margined short) and small figures leave room
+// for more columns. Positions are few: every row is worked out.
+func (p *positionsPane) fitWidths() {
+	ws := make([]int, pcCount)
+	for c := pcLeverage; c < pcTpsl; c++ {
+		ws[c] = common.TextWidth(positionTitles[c])
+		for r := range p.rows {
+			text, _ := p.cell(r, c)
+			ws[c] = max(ws[c], common.TextWidth(text))
+		}
+	}
+	p.tbl.SetWidths(ws)
 }
 
 // view is row i's figures; only rows drawn (on screen) or acted on are worked out.
@@ -277,7 +306,45 @@ func (p *positionsPane) View() string {
 	if p.Account != "" {
 		p.tbl.Empty = common.EmptyFor(p.Store, state.KindPositions, p.emptyText)
 	}
-	return strings.Join(p.tbl.Lines(make([]string, 0, p.tbl.Height+1)), "\n")
+	lines := p.tbl.Lines(make([]string, 0, p.tbl.Height+1))
+	if d := p.detailLine(); d != "" {
+		lines[len(lines)-1] = d // a blank row: there are fewer positions than rows
+	}
+	return strings.Join(lines, "\n")
+}
+
+// detailFigures are the figures the selected position's detail line gives when the width has no
+// room for their columns, in the order they are given.
+var detailFigures = []int{pcMark, pcNotional, pcROE, pcLeverage, pcLiqDist, pcTpsl}
+
+// detailLine is the last row of the pane, when it has one to spare: the selected position's
+// figures whose columns the width left out ("BTC-PERP  Mark 97,280.0 · Notional 9,728.00"), as
+// many whole as fit, so every figure the README lists can be read at any size (QA 7).
+func (p *positionsPane) detailLine() string {
+	t := p.tbl
+	if t.Rows == 0 || t.Rows >= t.Height || t.Cursor >= t.Rows {
+		return ""
+	}
+	line := " " + p.view(t.Cursor).Instrument + " "
+	n := 0
+	for _, c := range detailFigures {
+		if slices.Contains(t.Visible, c) {
+			continue
+		}
+		text, _ := p.cell(t.Cursor, c)
+		part := " " + positionTitles[c] + " " + text
+		if n > 0 {
+			part = " ·" + part
+		}
+		if common.TextWidth(line+part) > t.Width {
+			break
+		}
+		line, n = line+part, n+1
+	}
+	if n == 0 {
+		return ""
+	}
+	return p.Styles.Muted.On(common.Pad(line, t.Width))
 }
 
 // Click implements common.Clicker.

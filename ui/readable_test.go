@@ -449,3 +449,37 @@ func TestPositionsKeepEntryAndLiqAt120(t *testing.T) {
 		}
 	}
 }
+
+// TestPositionsShowMarkNotionalAndLeverage (QA 7): leverage and margin mode are a column at every
+// wide size ("20x iso"), and the figures the width leaves out (Mark, Notional, ...) are on the
+// selected position's detail line, whole, at 120x40 and 200x60. Guards the leverage column dropped
+// by priority again and the detail line giving a figure cut.
+func TestPositionsShowMarkNotionalAndLeverage(t *testing.T) {
+	for _, size := range [][2]int{{120, 40}, {200, 60}} {
+		c := newSimConsole(t, size[0], size[1], false)
+		pump(t, c.m, c.m.Init())
+		placeFixtureOrders(t, c.m.ex)
+		pump(t, c.m, c.m.refreshNow(c.m.kinds...))
+		c.key(t, "2")
+		v := ansi.Strip(c.m.View())
+		rows := c.m.store.PositionViews()
+		if len(rows) == 0 {
+			t.Fatalf("%dx%d: no positions", size[0], size[1])
+		}
+		for i, r := range rows {
+			in, _ := c.m.store.Instrument(r.Instrument)
+			lev := r.Leverage.String() + "x " + marginModeShort(r.MarginMode)
+			if !strings.Contains(v, lev) {
+				t.Errorf("%dx%d: %s's leverage %q not shown:\n%s", size[0], size[1], r.Instrument, lev, v)
+			}
+			if i != 0 { // the cursor is on the first position
+				continue
+			}
+			for _, want := range []string{"Mark " + in.PriceText(r.Mark), "Notional " + common.FmtNum(r.Notional, 2)} {
+				if !strings.Contains(v, want) {
+					t.Errorf("%dx%d: the selected position's %q is not shown:\n%s", size[0], size[1], want, v)
+				}
+			}
+		}
+	}
+}

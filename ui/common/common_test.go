@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/charmbracelet/x/ansi"
 	"github.com/shopspring/decimal"
 	"github.com/tradedesk/tradedesk/ui/common"
 	"github.com/tradedesk/tradedesk/ui/common/commontest"
@@ -162,5 +163,26 @@ func TestTableMarksSelectionWithoutColour(t *testing.T) {
 				t.Errorf("row %d is %d cells wide, want 10", i, w)
 			}
 		}
+	}
+}
+
+// TestSetWidthsKeepsANumberWhole (QA 10): a column widened to its widest cell shows the number
+// whole ("2,076,845.0" in a 10-wide Liq. price column was cut to "2,076,845…"), and a column of
+// lower priority gives way for it. Guards SetWidths not fitting the columns again.
+func TestSetWidthsKeepsANumberWhole(t *testing.T) {
+	st := common.NewStyles(commontest.Theme)
+	tbl := common.NewTable(st, []common.Column{common.Col("Liq. price", 10, true, 0), common.Col("Dist", 6, true, 1)},
+		func(row, col int) (string, common.Paint) {
+			if col == 0 {
+				return "2,076,845.0", st.Text
+			}
+			return "99.0%", st.Text
+		})
+	tbl.SetSize(18, 3)
+	tbl.SetRows(1)
+	tbl.SetWidths([]int{11, 0})
+	v := ansi.Strip(strings.Join(tbl.Lines(nil), "\n"))
+	if !strings.Contains(v, "2,076,845.0") || strings.Contains(v, "…") || strings.Contains(v, "99.0%") {
+		t.Errorf("want the price whole and Dist dropped:\n%s", v)
 	}
 }

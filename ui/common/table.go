@@ -137,6 +137,22 @@ func (t *Table) renderHeader() string {
 	return t.st.Header.On(Pad(b.String(), t.Width))
 }
 
+// SetWidths sets the columns' widths (ws[i] <= 0 keeps column i's) and fits them to the pane
+// again when one changed: a pane sizes a column to its widest cell, so a number is never cut
+// while the columns the pane has no room for drop by priority.
+func (t *Table) SetWidths(ws []int) {
+	changed := false
+	for i, w := range ws {
+		if i < len(t.cols) && w > 0 && t.cols[i].Width != w {
+			t.cols[i].Width, changed = w, true
+		}
+	}
+	if changed {
+		t.fitColumns()
+		t.Invalidate()
+	}
+}
+
 // SetTitle changes a column's title (a sort arrow) and re-renders the header.
 func (t *Table) SetTitle(col int, title string) {
 	t.cols[col].Title = title
