@@ -174,3 +174,29 @@ func TestPaneNumbersDoNotTypeIntoTheForm(t *testing.T) {
 		t.Error("q on the Review button did not quit")
 	}
 }
+
+// TestTransferFormChoicesLetGlobalKeysThrough (QA 8, the audit of every form): on the transfer
+// form's choice fields only Tab, shift+Tab, the toggles, Enter and Esc are the form's; ? opens the
+// help there (it did nothing), [ ] do not switch the group away from the form, and Tab still
+// moves between the fields. It fails if a choice field captures keys like a text field again.
+func TestTransferFormChoicesLetGlobalKeysThrough(t *testing.T) {
+	c := newSimConsole(t, 120, 40, false)
+	pump(t, c.m, c.m.Init())
+	g, form := fundsGroup(t, c.m)
+	c.key(t, "8", "w", "tab")
+	if form.Field() != transfer.FieldChain || !form.InForm() || form.Capturing() {
+		t.Fatalf("w Tab: field %d in form %v capturing %v; want the chain, a choice", form.Field(), form.InForm(), form.Capturing())
+	}
+	c.key(t, "?")
+	if !c.m.showHelp {
+		t.Error("? on a choice field of the transfer form did not open the help")
+	}
+	c.key(t, "esc", "[")
+	if g.Active() != form || !form.InForm() {
+		t.Error("[ in the transfer form switched the group away from it")
+	}
+	c.key(t, "tab")
+	if form.Field() == transfer.FieldChain || g.Active() != form {
+		t.Errorf("Tab on a choice field: field %d, want the next field of the form", form.Field())
+	}
+}

@@ -109,7 +109,7 @@ func (g *Group) SwitchTo(i int) {
 func (g *Group) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case tea.KeyMsg:
-		if !g.Capturing() {
+		if !g.Capturing() && !g.InForm() {
 			switch {
 			case key.Matches(msg, g.keys.PrevView):
 				g.SwitchTo(g.active - 1)
@@ -184,7 +184,7 @@ func (g *Group) View() string {
 
 // ShortHelp implements Pane; [ ] are not offered while the view shown takes every key (a form).
 func (g *Group) ShortHelp() []key.Binding {
-	if g.Capturing() {
+	if g.Capturing() || g.InForm() {
 		return g.panes[g.active].ShortHelp()
 	}
 	return append([]key.Binding{g.keys.PrevView}, g.panes[g.active].ShortHelp()...)

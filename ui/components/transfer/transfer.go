@@ -72,10 +72,12 @@ func New(c *common.Common, ex api.Exchange) *Pane {
 func (p *Pane) Title() string { return "Transfer" }
 
 // Capturing implements common.InputCapturer: the form the trader is in takes every key first.
-func (p *Pane) Capturing() bool { return p.focused && p.editing }
+func (p *Pane) Capturing() bool {
+	return p.InForm() && (p.field == FieldAmount || p.field == FieldDestination)
+}
 
 // InForm implements common.FormHolder: Tab and shift+Tab move between the fields.
-func (p *Pane) InForm() bool { return p.Capturing() }
+func (p *Pane) InForm() bool { return p.focused && p.editing }
 
 // SetSize implements common.Pane.
 func (p *Pane) SetSize(w, h int) {
