@@ -157,7 +157,7 @@ func vaultLines(st *common.Styles, m map[string]api.VaultBalance) []string {
 	for _, a := range slices.Sorted(maps.Keys(m)) {
 		v := m[a]
 		out = append(out, fmt.Sprintf("  %s  amount %s  shares %s of %s withdrawable", a, common.FmtNum(v.Amount, 2),
-			v.WithdrawableShares.String(), v.TotalShares.String()))
+			ownDecimals(v.WithdrawableShares), ownDecimals(v.TotalShares)))
 	}
 	return out
 }
@@ -180,7 +180,8 @@ func collateralLines(st *common.Styles, c api.Collateral, w int) []string {
 		weights += " · cap " + shortAmount(c.CollRisk.MaxMarginCap)
 	}
 	fees := fmt.Sprintf("fees: transfer %s of amount · withdrawal %s %s",
-		state.FormatPercent(c.TransferNotionalFee.Mul(decimal.NewFromInt(100)), 3), c.WithdrawalFee, c.Symbol)
+		state.FormatPercent(c.TransferNotionalFee.Mul(decimal.NewFromInt(100)), 3),
+		common.AmountText(c.WithdrawalFee, int32(c.Decimals)), c.Symbol)
 	var chains []string
 	for _, b := range c.BridgeByChain {
 		name := funds.ChainName(int64(b.BridgeChainID))
@@ -202,10 +203,14 @@ func collateralLines(st *common.Styles, c api.Collateral, w int) []string {
 // shortAmount writes amounts under 10,000 exactly and larger ones compactly (1.00M).
 func shortAmount(d decimal.Decimal) string {
 	if d.Abs().LessThan(decimal.NewFromInt(10_000)) {
-		return d.String()
+		return ownDecimals(d)
 	}
 	return common.FmtCompact(d)
 }
+
+// ownDecimals writes d with separators at its own decimals (a figure with no precision of its
+// own to show it at: vault shares, a weight tier's amount).
+func ownDecimals(d decimal.Decimal) string { return state.FormatPrice(d, state.StepDecimals(d)) }
 
 // View implements common.Pane.
 func (p *balancesPane) View() string { return p.view }

@@ -46,7 +46,7 @@ func TestBalancesView(t *testing.T) {
 	for _, want := range []string{
 		"1,234.50", "1,000.00", "0.12345679", "95,000.25", "amount 500.00  shares 4 of 10 withdrawable",
 		"Staked      250.00", "USDC USD Coin · 6 decimals · weight 1", "weights ≥0 ×1, ≥1.00M ×0.9 · cap 1.00B",
-		"withdrawal 1 USDC", "transfer 0.050% of amount", "Arbitrum (42161), BNB Chain (56) disabled",
+		"withdrawal 1.00 USDC", "transfer 0.050% of amount", "Arbitrum (42161), BNB Chain (56) disabled",
 		"not counted as margin", "chains: none", "weights: none published",
 	} {
 		if !strings.Contains(v, want) {

@@ -244,7 +244,7 @@ func fmtStamp(t api.Time) string {
 // numAt formats d at the instrument's decimals, or as sent when the instrument is unknown.
 func numAt(d decimal.Decimal, places int32, known bool) string {
 	if !known {
-		return d.String()
+		return state.FormatPrice(d, state.StepDecimals(d)) // nothing rounded away
 	}
 	return common.FmtNum(d, places)
 }

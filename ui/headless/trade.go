@@ -298,7 +298,7 @@ func (res *orderResult) fill(out state.Outcome, co state.CheckedOrder) {
 		return
 	}
 	res.Remainder = state.RemainderFate(out, co.Wire.Tif, co.Wire.IsMarket)
-	res.remainder = "; " + rest.String() + " " + res.Remainder
+	res.remainder = "; " + co.Instrument.SizeText(rest) + " " + res.Remainder
 }
 
 // previewOf is the preview's figures and its rows, the ones the console shows, for --json.

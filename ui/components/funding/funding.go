@@ -188,7 +188,7 @@ func (p *Pane) cell(row, col int) (string, common.Paint) {
 func numAt(d decimal.Decimal, places int32, known, signed bool) string {
 	switch {
 	case !known:
-		return d.String()
+		return state.FormatPrice(d, state.StepDecimals(d)) // nothing rounded away
 	case signed:
 		return common.FmtSigned(d, places)
 	}
