@@ -95,12 +95,13 @@ func (p *accountPane) render() {
 		l = append(l, st.Muted.On("  "+text))
 	} else {
 		l = append(l,
+			// The first four are what a short pane (120x40) keeps: equity, what is free, and PnL.
 			p.row("Equity", common.FmtNum(a.TotalAccountEquity, 2)+" USD", st.Bold),
-			p.row("Margin bal.", common.FmtNum(a.MarginBalance, 2), st.Text),
 			p.row("Available", common.FmtNum(a.AvailableBalance, 2), st.Text),
 			p.row("Unrealized", common.FmtSigned(upnl, 2), common.SignPaint(st, upnl)),
-			p.row("Realized PnL", common.FmtSigned(realized, 2), common.SignPaint(st, realized)),
 			p.row("Total PnL", common.FmtSigned(total, 2), common.SignPaint(st, total)),
+			p.row("Realized PnL", common.FmtSigned(realized, 2), common.SignPaint(st, realized)),
+			p.row("Margin bal.", common.FmtNum(a.MarginBalance, 2), st.Text),
 			p.row("Init. margin", common.FmtNum(a.InitialMargin, 2), st.Text),
 			p.row("Maint. margin", common.FmtNum(a.MaintenanceMargin, 2), st.Text),
 			p.bar("IM used", state.MarginUtilizationAfter(a, decimal.Zero), p.width),
