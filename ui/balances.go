@@ -122,8 +122,9 @@ func (p *balancesPane) build() []string {
 	case !p.Store.Freshness(state.KindAccount).Loaded():
 		l = append(l, st.Muted.On(common.EmptyFor(p.Store, state.KindAccount, "")))
 	default:
-		l = append(l, balanceLines(st, "Spot", acct.SpotCollateral, decimals)...)
-		l = append(l, balanceLines(st, "Derivative", acct.Collateral, decimals)...)
+		fw := figureWidth(decimals, acct.SpotCollateral, acct.Collateral)
+		l = append(l, balanceLines(st, "Spot", acct.SpotCollateral, decimals, fw)...)
+		l = append(l, balanceLines(st, "Derivative", acct.Collateral, decimals, fw)...)
 		l = append(l, vaultLines(st, acct.VaultBalances)...)
 		l = append(l, st.FieldLabel.On(common.Pad("Staked", 12))+common.FmtNum(acct.StakedCollateral, 2))
 	}
@@ -137,14 +138,27 @@ func (p *balancesPane) build() []string {
 	return l
 }
 
-func balanceLines(st *common.Styles, side string, m map[string]api.CollateralBalance, decimals map[string]int32) []string {
-	out := []string{st.Header.On(fmt.Sprintf("%-10s %18s %18s", side, "Balance", "Withdrawable"))}
+// figureWidth is the width of the balance columns: the widest figure or the "Withdrawable" title,
+// so a narrow pane (the Funds pane at 120x40) cuts no figure.
+func figureWidth(decimals map[string]int32, sides ...map[string]api.CollateralBalance) int {
+	w := len("Withdrawable")
+	for _, m := range sides {
+		for s, b := range m {
+			w = max(w, len(state.FormatBalance(b.Balance, s, decimals[s])), len(state.FormatBalance(b.WithdrawableBalance, s, decimals[s])))
+		}
+	}
+	return w
+}
+
+func balanceLines(st *common.Styles, side string, m map[string]api.CollateralBalance, decimals map[string]int32, fw int) []string {
+	out := []string{st.Header.On(fmt.Sprintf("%-10s %*s %*s", side, fw, "Balance", fw, "Withdrawable"))}
 	if len(m) == 0 {
 		return append(out, st.Muted.On("  none"))
 	}
 	for _, s := range slices.Sorted(maps.Keys(m)) {
 		b := m[s]
-		out = append(out, fmt.Sprintf("  %-8s %18s %18s", s, state.FormatBalance(b.Balance, s, decimals[s]), state.FormatBalance(b.WithdrawableBalance, s, decimals[s])))
+		out = append(out, fmt.Sprintf("  %-8s %*s %*s", s, fw, state.FormatBalance(b.Balance, s, decimals[s]), fw,
+			state.FormatBalance(b.WithdrawableBalance, s, decimals[s])))
 	}
 	return out
 }

@@ -54,6 +54,11 @@ func TestBalancesView(t *testing.T) {
 		}
 	}
 	checkBlock(t, v, 110, 30)
+	// QA 10: at the Funds pane's 120x40 width (44) the balance columns fit their figures, none cut.
+	p.SetSize(44, 30)
+	if v := p.View(); !strings.Contains(v, "95,000.25") || !strings.Contains(v, "0.12345679") {
+		t.Errorf("a balance is cut at 44 columns:\n%s", v)
+	}
 
 	// t and w open the transfer form.
 	if msg := p.Update(keyMsg("w"))(); msg != (transfer.OpenMsg{Op: funds.SpotWithdraw}) {
