@@ -113,7 +113,7 @@ func finishAmend(ex api.Exchange, a *Action, why string, timeout time.Duration) 
 		case err != nil:
 			return fmt.Sprintf("%s stopped: the cancel is unclear (%s) and order %d could not be looked up (%s); nothing placed: check open orders", a.What, why, old.OrderID, common.PlainError(err)), common.LevelError
 		case fate == api.StateOpen || fate == "":
-			return fmt.Sprintf("%s stopped: the cancel failed (%s); order %d is still open at %s; nothing placed", a.What, why, old.OrderID, old.LimitPrice), common.LevelError
+			return fmt.Sprintf("%s stopped: the cancel failed (%s); order %d is still open at %s; nothing placed", a.What, why, old.OrderID, a.Order.Instrument.PriceText(old.LimitPrice)), common.LevelError
 		case fate == api.StateFilled:
 			return fmt.Sprintf("order %d filled before it could be moved: nothing placed", old.OrderID), common.LevelWarn
 		}
