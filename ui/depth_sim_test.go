@@ -176,3 +176,59 @@ func TestAmendFromTheOrdersPane(t *testing.T) {
 		t.Fatalf("after the amend the exchange holds %+v (notice %q), want one order of 0.002 @ %s", os, c.m.notice, newPx)
 	}
 }
+
+// TestBracketEntryIsNotMoved: moving a bracket's entry by cancel-and-replace would cancel its
+// take-profit and stop-loss with it (the exchange ties them to the entry) and leave the new order
+// unguarded, saying nothing. The orders pane refuses it in words and the exchange keeps all three.
+// Guards action.notMovable's bracket branch (dropped: the legs vanish).
+func TestBracketEntryIsNotMoved(t *testing.T) {
+	c := newSimConsole(t, 200, 60, false)
+	pump(t, c.m, c.m.Init())
+	tk, _ := c.m.store.Ticker("BTC-PERP")
+	in, _ := c.m.store.Instrument("BTC-PERP")
+	at := func(f string) string {
+		return state.RoundToStep(tk.MarkPrice.Mul(decimal.RequireFromString(f)), in.TickSize).String()
+	}
+	entry := api.OrderWire{InstrumentID: in.ID, Side: api.SideBuy, PositionSide: api.PositionSideBoth,
+		Price: at("0.98"), Size: "0.002", Tif: api.TifGTC, Cloid: state.NewCloid()}
+	wires, err := api.Bracket(entry,
+		api.TpslLeg{Tpsl: api.TpslTakeProfit, Trigger: at("1.05"), Price: at("1.04"), Cloid: state.NewCloid()},
+		api.TpslLeg{Tpsl: api.TpslStopLoss, Trigger: at("0.95"), Price: at("0.94"), Cloid: state.NewCloid()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.m.ex.PlaceOrders(context.Background(), wires); err != nil {
+		t.Fatal(err)
+	}
+	pump(t, c.m, c.m.refreshNow(state.KindOrders))
+	if n := len(exchangeOrders(t, c)); n != 3 {
+		t.Fatalf("%d open orders after the bracket, want 3", n)
+	}
+	c.key(t, "3")
+	op := c.m.slots[2].pane.(*ordersPane)
+	for i := range op.orders {
+		if op.orders[i].Grouping == api.GroupingNormal && !op.orders[i].TriggerPx.Valid {
+			op.tbl.Cursor = i
+		}
+	}
+	if o, _ := op.selected(); o.TriggerPx.Valid || o.Grouping != api.GroupingNormal {
+		t.Fatalf("the entry is not selected: %+v", o)
+	}
+	c.key(t, "a")
+	if op.Capturing() {
+		for range 40 {
+			c.key(t, "backspace")
+		}
+		c.typeText(t, at("0.97")+" 0.002")
+		c.key(t, "enter")
+	}
+	if c.m.dialog != nil {
+		t.Fatal("a confirmation to move a bracket's entry")
+	}
+	if !strings.Contains(c.m.notice, "bracket's entry") {
+		t.Errorf("notice %q does not say why", c.m.notice)
+	}
+	if os := exchangeOrders(t, c); len(os) != 3 {
+		t.Fatalf("%d open orders after the refused move, want the bracket's 3", len(os))
+	}
+}

@@ -60,6 +60,9 @@ func NewAmend(old api.OrderRecord, repl state.CheckedOrder, st *common.Styles) *
 // AmendOf moves old to price and size (size "" keeps its unfilled size) through the one order
 // check, with a new client id: the action to request, or the problems in words.
 func AmendOf(store *state.Store, g state.Guard, st *common.Styles, old api.OrderRecord, price, size string) (*Action, string) {
+	if why := notMovable(old); why != "" {
+		return nil, "order not moved: " + why
+	}
 	if size == "" {
 		size = old.Unfilled.String()
 	}
@@ -77,6 +80,19 @@ func AmendOf(store *state.Store, g state.Guard, st *common.Styles, old api.Order
 		return nil, "order not moved: the price and size are those it has"
 	}
 	return NewAmend(old, checked, st), ""
+}
+
+// notMovable says why an order cannot be moved by cancel-and-replace, or "". The replacement is a
+// plain limit order: a trigger would lose its trigger, and a bracket's entry, cancelled, takes its
+// take-profit and stop-loss with it (the exchange ties them to the entry, not to the new order).
+func notMovable(old api.OrderRecord) string {
+	switch {
+	case old.IsMarket || (old.TriggerPx.Valid && old.TriggerPx.Decimal.IsPositive()):
+		return "only a resting limit order can be moved"
+	case old.Grouping == api.GroupingNormal:
+		return "it is a bracket's entry, and cancelling it cancels its take-profit and stop-loss too; cancel it and place a new bracket"
+	}
+	return ""
 }
 
 // amendDoneMsg is how an amend ended, in words.
