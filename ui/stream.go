@@ -118,10 +118,7 @@ func (m *Model) startStream() tea.Cmd {
 // to the current instrument and the chart's series; it does nothing when neither changed.
 func (m *Model) followInstrument() tea.Cmd {
 	sym := m.c.Instrument()
-	chart := m.chart.chartKey()
-	if _, ok := m.store.Instrument(chart.Symbol); !ok {
-		chart = state.ChartKey{} // subscribed once the instruments are known
-	}
+	chart := m.shownChartKey()
 	if m.stream == nil || (sym == m.streamSym && chart == m.streamChart) {
 		return nil
 	}
@@ -141,6 +138,19 @@ func (m *Model) followInstrument() tea.Cmd {
 		}
 		close(subs)
 	}, subs)
+}
+
+// shownChartKey is the series the chart shows, or nothing until its instrument is known. Its
+// instrument is the one the chart is about to follow, not the one it last heard of: instruments
+// applied before the chart is told of them would otherwise leave its series unsubscribed until
+// the next key press.
+func (m *Model) shownChartKey() state.ChartKey {
+	chart := m.chart.chartKey()
+	chart.Symbol = m.chart.ShownInstrument()
+	if _, ok := m.store.Instrument(chart.Symbol); !ok {
+		return state.ChartKey{} // subscribed once the instruments are known
+	}
+	return chart
 }
 
 // shownTopics are the channels of what is on screen for one instrument: its book, trades and

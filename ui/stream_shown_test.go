@@ -61,3 +61,16 @@ func TestStreamFollowsWhatIsShown(t *testing.T) {
 		t.Fatalf("subscriptions %v a moment after the series moved: want %v", got, want)
 	}
 }
+
+// TestChartKeyBeforeTheChartHearsOfIt: when the instruments are applied before the chart pane has
+// been told its instrument, the stream still subscribes the series it is about to show. Reading
+// the chart's own last-heard symbol (empty then) left the series unsubscribed until a key press,
+// and TestStreamFollowsWhatIsShown timed out in loaded runs where the messages came in that order.
+func TestChartKeyBeforeTheChartHearsOfIt(t *testing.T) {
+	c := newStreamConsole(t, true)
+	c.until(t, "the instruments", func() bool { _, ok := c.m.store.Instrument("BTC-PERP"); return ok })
+	c.m.chart.symbol = "" // as if no message had told the chart yet
+	if got := c.m.shownChartKey(); got.Symbol != "BTC-PERP" || got.Resolution == "" {
+		t.Fatalf("shown chart key %+v, want BTC-PERP's series", got)
+	}
+}
