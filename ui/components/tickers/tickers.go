@@ -79,7 +79,7 @@ func New(c *common.Common, watchlist []string) *Pane {
 	p.filter.CharLimit = 32
 	p.filter.Cursor.SetMode(cursor.CursorStatic)
 	p.tbl = common.NewTable(c.Styles, []common.Column{
-		common.Col("★", 1, false, 0), common.Col("Instrument", 12, false, 0), common.Col("Mark", 12, true, 0), common.Col("Last", 12, true, 2),
+		common.Col("★", 1, false, 0), common.Col("Instrument", 12, false, 0), common.Col("Mark", 11, true, 0), common.Col("Last", 12, true, 2),
 		common.Col("24h %", 8, true, 0), common.Col("Bid", 12, true, 1), common.Col("Ask", 12, true, 1), common.Col("Mid", 12, true, 4),
 		common.Col("Funding", 11, true, 3), common.Col("Open int.", 11, true, 3), common.Col("Vol 24h", 9, true, 2),
 	}, p.cell)
@@ -318,6 +318,23 @@ func (p *Pane) checkWatchlist() tea.Cmd {
 
 // refresh takes the store's tickers when they changed, starts flashes for moved marks, and
 // re-sorts. Rows render lazily in View, and only those on screen.
+// Instrument column widths: at least its title and the sort arrow, at most what a long name may take before it is
+// cut with an ellipsis (a hostile server's names included).
+const (
+	minNameWidth = len("Instrument") + 1
+	maxNameWidth = 20
+)
+
+// fitNameColumn sizes the Instrument column to the longest name listed, so a narrow pane keeps
+// room for the figures (at 120 columns: Mark and 24h %) instead of padding short names.
+func (p *Pane) fitNameColumn() {
+	w := minNameWidth
+	for _, t := range p.tickers {
+		w = max(w, common.TextWidth(t.Symbol))
+	}
+	p.tbl.SetWidths([]int{0, min(w, maxNameWidth)})
+}
+
 func (p *Pane) refresh() tea.Cmd {
 	v := [2]uint64{p.Store.Version(state.KindTickers) + p.Store.Version(state.KindMids), p.Store.Version(state.KindInstruments)}
 	if v == p.version {
@@ -328,6 +345,7 @@ func (p *Pane) refresh() tea.Cmd {
 	p.tickers = p.Store.Tickers()
 	if instrumentsChanged {
 		clear(p.prec)
+		p.fitNameColumn()
 	}
 	now := p.Clock()
 	started := false

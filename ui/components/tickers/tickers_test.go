@@ -232,19 +232,46 @@ func TestUnknownWatchlistEntryIsReported(t *testing.T) {
 func TestSortOnlyOverShownColumns(t *testing.T) {
 	p, _ := newPane(t)
 	p.SetSize(36, 10)
-	for i, want := range []string{"Mark▲", "Instrument▲", "Mark▲"} {
+	for i, want := range []string{"Mark▲", "24h %▲", "Instrument▲", "Mark▲"} {
 		press(p, "o")
 		if v := ansi.Strip(p.View()); !strings.Contains(v, want) {
 			t.Fatalf("after o #%d the header lacks %s:\n%s", i+1, want, v)
 		}
 	}
 	p.SetSize(120, 10)
-	press(p, "o", "o") // Last, 24h %
+	press(p, "o") // Last
 	p.SetSize(36, 10)
 	if v := ansi.Strip(p.View()); !strings.Contains(v, "Instrument▲") {
 		t.Errorf("narrowed past its sort column, the header shows no arrow:\n%s", v)
 	}
 	if got, want := p.Shown(), []string{"BTC-PERP", "DOGE-PERP", "ETH-PERP"}; !slices.Equal(got, want) {
 		t.Errorf("narrowed: %v, want by name %v", got, want)
+	}
+}
+
+// TestNarrowPaneKeepsTheDayChange: the Instrument column is as wide as the longest name (and its
+// title with the sort arrow), not a fixed 12 with padding, so a 36-column pane (the tickers at
+// 120x40) shows Mark and 24h %; a name longer than 20 is cut with an ellipsis, never widening the
+// column past it. Guards fitNameColumn (dropped: 24h % goes; uncapped: a hostile name takes the
+// pane).
+func TestNarrowPaneKeepsTheDayChange(t *testing.T) {
+	p, _ := newPane(t)
+	p.SetSize(36, 10)
+	if v := ansi.Strip(p.View()); !strings.Contains(v, "24h %") || !strings.Contains(v, "Instrument▲") {
+		t.Fatalf("a 36-column pane lacks 24h %% or the whole Instrument title:\n%s", v)
+	}
+	long := strings.Repeat("X", 40) + "-PERP"
+	im, tm := marketMsgs(func() time.Time { return t0 })
+	im.Gen, tm.Gen = 2, 2
+	im.Instruments.Perps = append(im.Instruments.Perps, api.PerpInstrument{ID: 9, Name: long,
+		TickSize: decimal.RequireFromString("0.01"), LotSize: decimal.RequireFromString("0.001")})
+	tm.Tickers = append(tm.Tickers, api.Ticker{Symbol: long, MarkPrice: decimal.NewFromInt(1)})
+	p.Store.Apply(im)
+	p.Store.Apply(tm)
+	p.Update(common.DataMsg{Kind: state.KindInstruments})
+	p.SetSize(120, 10)
+	v := ansi.Strip(p.View())
+	if strings.Contains(v, long) || !strings.Contains(v, strings.Repeat("X", 19)+"…") {
+		t.Fatalf("a 45-character name is not cut at 20:\n%s", v)
 	}
 }
