@@ -11,7 +11,7 @@
 //	ui/action/                signed actions: how each is confirmed, run, read, and a lost answer found
 //	ui/common/                the pane kit: Pane, Common, key map, styles, table, formats, messages
 //	ui/common/commontest/     the real key table and a Common for the tests of pane packages
-//	ui/components/<pane>/     one package per pane (tickers, orderentry, transfer; more as they move)
+//	ui/components/<pane>/     one package per pane or view (tickers, orderentry, depth, messages...)
 //	ui/dialogs/<dialog>/      modal dialogs (confirm, leverage)
 //	ui/headless/              the script commands (order, cancel, fills, export, transfer...)
 //	ui/export/                CSV and JSON export of every page

@@ -25,9 +25,9 @@ func TestOneMarketOrderOneLine(t *testing.T) {
 	pump(t, c.m, fills.f.Poll())
 
 	var mine []string
-	for _, e := range c.m.messages {
-		if strings.Contains(e.text, "fill") {
-			mine = append(mine, e.text)
+	for _, e := range c.m.msgs.Entries() {
+		if strings.Contains(e.Text, "fill") {
+			mine = append(mine, e.Text)
 		}
 	}
 	n := 0
@@ -56,12 +56,12 @@ func TestOrderLineMergesInEitherOrder(t *testing.T) {
 	m := c.m
 	key := common.FillKey(42)
 	m.onNotice(common.NoticeMsg{Key: key, Text: "filled: buy 0.0400 BTC-PERP @ 97,000.0, fee 1.00 USD"})
-	m.notice = m.logOrderLine(common.LevelInfo, key, "order 42 filled 0.1 of 0.2", "", "; 0.1 resting")
+	m.notice = m.msgs.OrderLine(common.LevelInfo, key, "order 42 filled 0.1 of 0.2", "", "; 0.1 resting")
 	m.onNotice(common.NoticeMsg{Key: key, Text: "filled: buy 0.1000 BTC-PERP @ 97,001.0 avg of 2 fills, fee 2.50 USD"})
 	m.onNotice(common.NoticeMsg{Key: common.FillKey(43), Text: "filled: sell 0.0100 ETH-PERP @ 3,000.00, fee 0.10 USD"})
 	var got []string
-	for _, e := range m.messages {
-		got = append(got, e.text)
+	for _, e := range m.msgs.Entries() {
+		got = append(got, e.Text)
 	}
 	want := []string{"filled: buy 0.1000 BTC-PERP @ 97,001.0 avg of 2 fills, fee 2.50 USD; 0.1 resting",
 		"filled: sell 0.0100 ETH-PERP @ 3,000.00, fee 0.10 USD"}

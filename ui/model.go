@@ -16,6 +16,7 @@ import (
 	"github.com/tradedesk/tradedesk/ui/components/cmdline"
 	"github.com/tradedesk/tradedesk/ui/components/depth"
 	"github.com/tradedesk/tradedesk/ui/components/ladder"
+	"github.com/tradedesk/tradedesk/ui/components/messages"
 	"github.com/tradedesk/tradedesk/ui/components/orderentry"
 	"github.com/tradedesk/tradedesk/ui/components/tickers"
 	"github.com/tradedesk/tradedesk/ui/components/transfer"
@@ -96,15 +97,14 @@ type Model struct {
 	showHelp   bool
 	helpView   string
 	helpScroll int
-	// messages are the last notices and errors in full (messages.go), shown by the messages key.
-	messages       []message
-	showMessages   bool
-	messagesView   string
-	messagesScroll int
-	dialog         *confirm.Dialog
-	lev            *leverage.Dialog // the leverage dialog (leverage.go), like dialog it takes every key
-	cmdline        *cmdline.Model   // the `:` command line (commandline.go): open, it takes every key
-	status         statusBar
+	// msgs are the last notices and errors in full, shown by the messages key.
+	msgs         *messages.Log
+	showMessages bool
+	messagesView string
+	dialog       *confirm.Dialog
+	lev          *leverage.Dialog // the leverage dialog (leverage.go), like dialog it takes every key
+	cmdline      *cmdline.Model   // the `:` command line (commandline.go): open, it takes every key
+	status       statusBar
 
 	feed *feed.Feed // the one scheduler: the root's polls and the panes' own requests
 	// stream is the exchange's WebSocket beside the polls (nil: none); streamSym is the instrument
@@ -166,7 +166,7 @@ func New(cfg Config) *Model {
 	keys := cfg.Keys
 	st := common.NewStyles(cfg.Theme)
 	m := &Model{
-		ex: cfg.Exchange, store: cfg.Store, clock: cfg.Clock, iv: cfg.Intervals, st: st, keys: &keys,
+		ex: cfg.Exchange, store: cfg.Store, clock: cfg.Clock, msgs: messages.New(cfg.Clock), iv: cfg.Intervals, st: st, keys: &keys,
 		help: newHelp(st), stats: cfg.Stats, footerDirty: true, sizes: cfg.DefaultSizes,
 		status: statusBar{st: st, mode: cfg.Mode, network: cfg.Network, address: cfg.Exchange.Address(),
 			agent: cfg.Exchange.IsAgent(), agentUntil: cfg.AgentUntil},
@@ -349,7 +349,8 @@ func (m *Model) onLadderTrade(msg ladder.TradeMsg) tea.Cmd {
 // onNotice shows a pane's notice; a keyed one (an order's fills) replaces its earlier line.
 func (m *Model) onNotice(n common.NoticeMsg) {
 	if n.Key != "" {
-		m.notice, m.noticeLevel = m.logOrderLine(n.Level, n.Key, "", n.Text, ""), n.Level
+		m.notice, m.noticeLevel = m.msgs.OrderLine(n.Level, n.Key, "", n.Text, ""), n.Level
+		m.refreshMessages()
 		return
 	}
 	m.setNotice(n.Level, n.Text)
@@ -357,7 +358,8 @@ func (m *Model) onNotice(n common.NoticeMsg) {
 
 func (m *Model) setNotice(level common.NoticeLevel, msg string) {
 	m.notice, m.noticeLevel = text.Clean(msg), level
-	m.logMessage(level, msg)
+	m.msgs.Add(level, msg)
+	m.refreshMessages()
 }
 
 func (m *Model) countMsg() {
@@ -424,10 +426,10 @@ func (m *Model) routeKey(msg tea.KeyMsg) tea.Cmd {
 			m.showMessages = false
 			m.footerDirty = true
 		case key.Matches(msg, k.Up):
-			m.messagesScroll--
+			m.msgs.Scroll(-1)
 			m.renderMessages()
 		case key.Matches(msg, k.Down):
-			m.messagesScroll++
+			m.msgs.Scroll(1)
 			m.renderMessages()
 		}
 		return nil
@@ -470,7 +472,7 @@ func (m *Model) routeKey(msg tea.KeyMsg) tea.Cmd {
 		return nil
 	case key.Matches(msg, k.Messages):
 		m.showMessages = true
-		m.messagesScroll = 0
+		m.msgs.Scroll(0)
 		m.footerDirty = true
 		m.renderMessages()
 		return nil
@@ -527,5 +529,15 @@ func (m *Model) focusPane(p common.Pane) {
 			m.setFocus(i)
 			return
 		}
+	}
+}
+
+// renderMessages draws the messages view at the screen's size.
+func (m *Model) renderMessages() { m.messagesView = m.msgs.Render(m.st, m.width, m.height-3) }
+
+// refreshMessages redraws the messages view when it is open (a message was added).
+func (m *Model) refreshMessages() {
+	if m.showMessages {
+		m.renderMessages()
 	}
 }

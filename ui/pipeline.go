@@ -106,7 +106,8 @@ func (m *Model) settleOrder(msg any, a *action.Action, text string, level common
 	if !ok {
 		return m.settle(a, text, level)
 	}
-	m.notice, m.noticeLevel = m.logOrderLine(level, key, text, "", tail), level
+	m.notice, m.noticeLevel = m.msgs.OrderLine(level, key, text, "", tail), level
+	m.refreshMessages()
 	return m.finish(a, text, level)
 }
 

@@ -201,7 +201,8 @@ func (m *Model) onFeed(msg feed.Msg) tea.Cmd {
 	case r.Err != nil:
 		m.lastErr = r.Kind.String() + ": " + common.PlainError(r.Err)
 		m.lastErrAt, m.lastErrKind = m.clock(), r.Kind
-		m.logMessage(common.LevelError, r.Kind.String()+": "+r.Err.Error())
+		m.msgs.Add(common.LevelError, r.Kind.String()+": "+r.Err.Error())
+		m.refreshMessages()
 	case m.lastErr != "" && r.Kind == m.lastErrKind:
 		// The cause is gone: the same kind of data came back.
 		m.lastErr = ""
