@@ -39,7 +39,7 @@ import (
 // To add a kind of data: one file in state (see state.Store), then one place in ui: a root poll
 // is one entry in ui/poll.go's pollSpecs (its cadence and its request, a field of Intervals when
 // it is configurable); a pane's own data is the paneTask line of step 3. A streamed kind is one
-// more case in ui/stream.go's streamMessage (the kind's upsert) and streamKinds: the feed's one
+// more case in ui/feed's streamMessage (the kind's upsert) and StreamKinds: the feed's one
 // Source (Feed.AddSource) carries it by the same route.
 //
 // Optional interfaces: InputCapturer (a focused text input takes every key before any global

@@ -1,0 +1,115 @@
+package feed
+
+import (
+	"context"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/tradedesk/tradedesk/api"
+	"github.com/tradedesk/tradedesk/state"
+)
+
+// The stream's side of the feed (issue #10): which kinds it carries, the kind of a topic's
+// records, and the one mapping of a streamed record to the same state message a poll's records
+// would make, so no pane knows which transport fed it.
+
+// StreamKinds are the kinds the stream carries: market data always, the account's when there is
+// one.
+func StreamKinds(hasAccount bool) []state.Kind {
+	ks := []state.Kind{state.KindTickers, state.KindMids, state.KindBook, state.KindTrades}
+	if hasAccount {
+		ks = append(ks, state.KindAccount, state.KindPositions, state.KindOrders, state.KindFills)
+	}
+	return ks
+}
+
+// TopicKind is the kind of a stream topic's records.
+func TopicKind(t api.Topic) state.Kind {
+	switch t.Channel {
+	case api.ChanTicker, api.ChanBBO:
+		return state.KindTickers
+	case api.ChanMids:
+		return state.KindMids
+	case api.ChanOrderBook:
+		return state.KindBook
+	case api.ChanTrades:
+		return state.KindTrades
+	case api.ChanChart:
+		return state.KindChart
+	case api.ChanOrders:
+		return state.KindOrders
+	case api.ChanFills:
+		return state.KindFills
+	case api.ChanPositions:
+		return state.KindPositions
+	}
+	return state.KindAccount
+}
+
+// Subscribe subscribes topics in the background (a refusal shows as the stream's status) and
+// hands each subscription to keep; then runs done.
+func Subscribe(st *api.Stream, topics []api.Topic, done func(), keep ...chan *api.Subscription) tea.Cmd {
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		for _, t := range topics {
+			if s, err := st.Subscribe(ctx, t); err == nil && len(keep) > 0 {
+				keep[0] <- s
+			}
+		}
+		if done != nil {
+			done()
+		}
+		return nil
+	}
+}
+
+// DrainSubs takes the subscriptions a channel holds (nil: none).
+func DrainSubs(ch chan *api.Subscription) []*api.Subscription {
+	var out []*api.Subscription
+	if ch == nil {
+		return nil
+	}
+	for s := range ch {
+		out = append(out, s)
+	}
+	return out
+}
+
+// StreamMessage is Source.Message for store: it turns one streamed record into its kind's upsert (the same messages a poll's
+// records would make: the store orders the two by the local clock).
+func StreamMessage(store *state.Store) func(ev api.StreamEvent, at time.Time) state.Msg {
+	return func(ev api.StreamEvent, at time.Time) state.Msg { return streamMessage(store, ev, at) }
+}
+
+func streamMessage(store *state.Store, ev api.StreamEvent, at time.Time) state.Msg {
+	switch d := ev.Data.(type) {
+	case *api.BBO:
+		return state.BBOUpdateMsg{At: at, BBO: *d}
+	case *api.Candle:
+		in, ok := store.InstrumentByID(ev.Topic.InstrumentID)
+		if !ok {
+			return nil
+		}
+		key := state.ChartKey{Symbol: in.Name, ChartType: ev.Topic.ChartType, Resolution: ev.Topic.Resolution}
+		return state.CandleUpdateMsg{At: at, Key: key, Candle: *d}
+	case *api.Ticker:
+		return state.TickerUpdateMsg{At: at, Ticker: *d}
+	case []api.Mid:
+		return state.MidsUpdateMsg{At: at, Mids: d}
+	case *api.AccountSummary:
+		return state.AccountUpdateMsg{At: at, Summary: *d}
+	case []api.Position:
+		return state.PositionsUpdateMsg{At: at, Positions: d}
+	case *api.OrderRecord:
+		return state.OrderUpdateMsg{At: at, Record: *d}
+	case *api.Fill:
+		return state.FillMsg{At: at, Fill: *d}
+	case *api.BookUpdate:
+		return state.BookUpdateMsg{At: at, Symbol: d.Instrument, Snapshot: d.Snapshot, Seq: d.Sequence, Time: d.Time.Time,
+			Bids: d.Bids, Asks: d.Asks}
+	case *api.Trade:
+		return state.TradeMsg{At: at, Symbol: d.Instrument, Trade: *d}
+	}
+	return nil
+}
