@@ -22,7 +22,7 @@ func activityViews(t *testing.T, m *Model) (*common.Group, *funding.Pane, *trans
 	var tr *transfers.Pane
 	var e *equity.Pane
 	for _, p := range g.Panes() {
-		if fp, ok := p.(*fedPane); ok {
+		if fp, ok := p.(*common.Fed); ok {
 			switch v := fp.Pane.(type) {
 			case *funding.Pane:
 				f = v
@@ -74,8 +74,8 @@ func TestFundingAndTransferAppear(t *testing.T) {
 	if _, err := c.m.ex.InternalTransfer(ctx, 1, "25", true); err != nil {
 		t.Fatal(err)
 	}
-	c.step(t, activityEvery)
-	c.step(t, equityEvery)
+	c.step(t, funding.Every)
+	c.step(t, equity.Every)
 
 	want, err := c.m.ex.FundingHistory(ctx, c.m.ex.Address(), api.PageParams{Limit: 10})
 	if err != nil || len(want.Data) == 0 {

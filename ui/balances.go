@@ -52,7 +52,7 @@ func (p *balancesPane) SetFocused(bool) {}
 // Update implements common.Pane.
 func (p *balancesPane) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
-	case startPanesMsg:
+	case common.StartPanesMsg:
 		p.render()
 	case common.DataMsg:
 		if msg.Kind == state.KindAccount || msg.Kind == state.KindCollateral {

@@ -29,7 +29,7 @@ func TestBalancesView(t *testing.T) {
 	c := paneCommon(t)
 	p := newBalancesPane(c, true)
 	p.SetSize(110, 30)
-	p.Update(startPanesMsg{})
+	p.Update(common.StartPanesMsg{})
 	if v := p.View(); !strings.Contains(v, "loading account") || !strings.Contains(v, "loading collateral") {
 		t.Fatalf("before data:\n%s", v)
 	}
@@ -80,7 +80,7 @@ func TestBalancesNoAccount(t *testing.T) {
 	c := paneCommon(t)
 	p := newBalancesPane(c, false)
 	p.SetSize(80, 6)
-	p.Update(startPanesMsg{})
+	p.Update(common.StartPanesMsg{})
 	if v := p.View(); !strings.Contains(v, "no account: start with --address") {
 		t.Fatalf("view:\n%s", v)
 	}
@@ -119,7 +119,7 @@ func TestInstrumentView(t *testing.T) {
 	}}})
 	p := newInstrumentPane(c, &leverageEx{})
 	p.SetSize(90, 14)
-	deliver(t, c, p, p.Update(startPanesMsg{}))
+	deliver(t, c, p, p.Update(common.StartPanesMsg{}))
 	v := p.View()
 	for _, want := range []string{"BTC-PERP  perpetual · id 1 · index BTCUSD", "Tick size     0.1", "Lot size      0.001",
 		"Min notional  10 USD", "Max leverage  50x", "Only isolated no", "Listed        2025-03-02 09:00 UTC",
@@ -137,7 +137,7 @@ func TestInstrumentView(t *testing.T) {
 	c2 := paneCommon(t)
 	q := newInstrumentPane(c2, &leverageEx{fail: errors.New("unknown method")})
 	q.SetSize(90, 14)
-	deliver(t, c2, q, q.Update(startPanesMsg{}))
+	deliver(t, c2, q, q.Update(common.StartPanesMsg{}))
 	if v := q.View(); !strings.Contains(v, "Your leverage failed: unknown method (retrying)") {
 		t.Errorf("failed leverage:\n%s", v)
 	}
@@ -152,7 +152,7 @@ func TestBrokersView(t *testing.T) {
 	}}
 	p := newBrokersPane(c, ex)
 	p.SetSize(90, 8)
-	deliver(t, c, p, p.Update(startPanesMsg{}))
+	deliver(t, c, p, p.Update(common.StartPanesMsg{}))
 	v := p.View()
 	for _, want := range []string{"0x7D2B6A4b38bFe8f3bf4A1ec0F2A3E5DA1c9b4e10", "0.1000%", "2026-03-02 09:00",
 		"0xa1B2c3d4E5f60718293a4B5C6d7E8F9012345678", "0.2500%"} { // the third is on page 2
@@ -163,14 +163,14 @@ func TestBrokersView(t *testing.T) {
 	c2 := paneCommon(t)
 	q := newBrokersPane(c2, &leverageEx{})
 	q.SetSize(90, 8)
-	deliver(t, c2, q, q.Update(startPanesMsg{}))
+	deliver(t, c2, q, q.Update(common.StartPanesMsg{}))
 	if v := q.View(); !strings.Contains(v, "no broker approved") {
 		t.Errorf("empty:\n%s", v)
 	}
 	c3 := paneCommon(t)
 	r := newBrokersPane(c3, &leverageEx{fail: errors.New("HTTP 500")})
 	r.SetSize(90, 8)
-	deliver(t, c3, r, r.Update(startPanesMsg{}))
+	deliver(t, c3, r, r.Update(common.StartPanesMsg{}))
 	if v := r.View(); !strings.Contains(v, "brokers request failed: HTTP 500 (retrying)") {
 		t.Errorf("failed:\n%s", v)
 	}
@@ -216,7 +216,7 @@ func TestPaneGroupSwitchesViews(t *testing.T) {
 	a := newActivityGroup(c, &fakeEx{fills: makeFills(3, 3)}, false)
 	a.SetSize(120, 8)
 	a.View()
-	deliver(t, c, a, a.Update(startPanesMsg{}))
+	deliver(t, c, a, a.Update(common.StartPanesMsg{}))
 	if bar := strings.Split(a.View(), "\n")[0]; !strings.Contains(bar, "Fills (3)") {
 		t.Fatalf("tab row %q", bar)
 	}

@@ -49,7 +49,7 @@ func newBrokersPane(c *common.Common, ex api.Exchange) *brokersPane {
 	if common.ExchangeAddress(ex) == "" {
 		p.tbl.Empty = "no account: start with --address, --keystore or a key"
 	}
-	p.f = paneTask(c, state.KindBrokers, func() time.Duration { return brokersEvery }, p.request)
+	p.f = common.PaneTask(c, state.KindBrokers, func() time.Duration { return brokersEvery }, p.request)
 	return p
 }
 
@@ -87,7 +87,7 @@ func (p *brokersPane) SetFocused(f bool) { p.tbl.Focused = f }
 // Update implements common.Pane.
 func (p *brokersPane) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
-	case startPanesMsg:
+	case common.StartPanesMsg:
 		return p.f.Start()
 	case common.DataMsg:
 		if msg.Kind == state.KindBrokers {

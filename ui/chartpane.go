@@ -53,7 +53,7 @@ func newChartPane(c *common.Common, ex api.Exchange) *chartPane {
 	p := &chartPane{Common: c, ex: ex, res: 2, styles: chart.Styles{
 		Up: common.Fg(t, t.Up), Down: common.Fg(t, t.Down), Axis: common.Fg(t, t.Muted), Muted: common.Fg(t, t.Muted),
 	}}
-	p.f = paneTask(c, state.KindChart, p.every, p.request)
+	p.f = common.PaneTask(c, state.KindChart, p.every, p.request)
 	return p
 }
 
@@ -104,7 +104,7 @@ func (p *chartPane) SetFocused(bool) {}
 // Update implements common.Pane.
 func (p *chartPane) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
-	case startPanesMsg:
+	case common.StartPanesMsg:
 		p.follow()
 		return p.f.Start()
 	case common.DataMsg:

@@ -46,7 +46,7 @@ func TestChartPaneFollowsInstrumentResolutionAndType(t *testing.T) {
 	ex := &chartEx{}
 	p := newChartPane(c, ex)
 	p.SetSize(100, 20)
-	deliver(t, c, p, p.Update(startPanesMsg{}))
+	deliver(t, c, p, p.Update(common.StartPanesMsg{}))
 	if len(ex.asked) != 1 {
 		t.Fatalf("asked %d times", len(ex.asked))
 	}
@@ -89,7 +89,7 @@ func TestChartPaneLastCandleFollowsTicker(t *testing.T) {
 	ex := &chartEx{}
 	p := newChartPane(c, ex)
 	p.SetSize(90, 16)
-	deliver(t, c, p, p.Update(startPanesMsg{}))
+	deliver(t, c, p, p.Update(common.StartPanesMsg{}))
 	before := len(p.candles)
 	c.Store.Apply(state.TickersMsg{Gen: 1, At: paneNow, Tickers: []api.Ticker{{Symbol: "BTC-PERP", MarkPrice: d("70000"),
 		IndexPrice: d("69990"), LastPrice: d("70001")}}})
@@ -147,7 +147,7 @@ func TestChartPaneEmptyAndFailed(t *testing.T) {
 	ex := &chartEx{fail: errors.New("HTTP 503 unavailable")}
 	p := newChartPane(c, ex)
 	p.SetSize(80, 10)
-	deliver(t, c, p, p.Update(startPanesMsg{}))
+	deliver(t, c, p, p.Update(common.StartPanesMsg{}))
 	v := p.View()
 	if !strings.Contains(v, "chart failed: HTTP 503 unavailable (retrying)") {
 		t.Fatalf("failure view:\n%s", v)
@@ -190,8 +190,8 @@ func TestPanesWaitForInstruments(t *testing.T) {
 	inst := newInstrumentPane(c, lev)
 	chart.SetSize(80, 12)
 	inst.SetSize(80, 12)
-	deliver(t, c, chart, chart.Update(startPanesMsg{}))
-	deliver(t, c, inst, inst.Update(startPanesMsg{}))
+	deliver(t, c, chart, chart.Update(common.StartPanesMsg{}))
+	deliver(t, c, inst, inst.Update(common.StartPanesMsg{}))
 	if len(ex.asked) != 0 {
 		t.Fatal("asked for a chart before knowing the instrument's id")
 	}
@@ -221,7 +221,7 @@ func TestChartFollowsInstrumentPickedWhileAPollIsQueued(t *testing.T) {
 	if first == nil || p.symbol != "BTC-PERP" {
 		t.Fatalf("no request for the first instrument (%q)", p.symbol)
 	}
-	if cmd := p.Update(startPanesMsg{}); cmd != nil { // queued behind the request in flight
+	if cmd := p.Update(common.StartPanesMsg{}); cmd != nil { // queued behind the request in flight
 		t.Fatal("a second request while one is in flight")
 	}
 	c.SetInstrument("ETH-PERP") // the tickers pick the watchlist's instrument

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/tradedesk/tradedesk/api"
+	"github.com/tradedesk/tradedesk/ui/common"
 )
 
 // TestExportKeyWritesEveryPage presses e and E in the fills pane: every page (not just the
@@ -24,7 +25,7 @@ func TestExportKeyWritesEveryPage(t *testing.T) {
 	ex := &fakeEx{fills: makeFills(250, 1000)}
 	p := newFillsPane(c, ex, false)
 	p.SetSize(160, 10)
-	deliver(t, c, p, p.Update(startPanesMsg{}))
+	deliver(t, c, p, p.Update(common.StartPanesMsg{}))
 	if len(p.fills) != 100 {
 		t.Fatalf("loaded %d", len(p.fills))
 	}

@@ -70,7 +70,7 @@ var fillsSource = pagedSource{
 	next: (*state.Store).NextFillsPage,
 	page: func(ex api.Exchange, user string, page int) feed.Request {
 		return func(ctx context.Context, gen uint64, at time.Time) (state.Msg, error) {
-			pg, err := ex.Fills(ctx, user, api.PageParams{Page: page, Limit: pageSize})
+			pg, err := ex.Fills(ctx, user, api.PageParams{Page: page, Limit: common.PageSize})
 			return state.FillsMsg{Gen: gen, At: at, Page: pg}, err
 		}
 	},

@@ -91,7 +91,7 @@ func paneCommon(t testing.TB) *common.Common {
 // testFeed is a feed whose timers never run unless the test steps its clock (no poll runs on its
 // own in these tests), stamping requests with clock.
 func testFeed(clock func() time.Time) *feed.Feed {
-	return feed.New(feed.WithNow(feed.NewFakeClock(clock()), clock), paneTimeout, paneMaxBackoff)
+	return feed.New(feed.WithNow(feed.NewFakeClock(clock()), clock), common.PaneTimeout, common.PaneMaxBackoff)
 }
 
 // deliver runs cmd the way the root model would: fetch results are applied to the store and the
@@ -139,7 +139,7 @@ func TestFillsPagingAndNewOnTop(t *testing.T) {
 	p.SetFocused(true)
 
 	// The first poll loads page 1: no bell for what was already there.
-	if n := deliver(t, c, p, p.Update(startPanesMsg{})); len(n) != 0 || rings != 0 {
+	if n := deliver(t, c, p, p.Update(common.StartPanesMsg{})); len(n) != 0 || rings != 0 {
 		t.Fatalf("first load rang %d times, notices %v", rings, n)
 	}
 	if len(p.fills) != 100 || fmt.Sprint(ex.pages) != "[1]" {
@@ -214,7 +214,7 @@ func TestFillsView(t *testing.T) {
 	if v := p.View(); !strings.Contains(v, "loading fills") {
 		t.Fatalf("before the first poll:\n%s", v)
 	}
-	deliver(t, c, p, p.Update(startPanesMsg{}))
+	deliver(t, c, p, p.Update(common.StartPanesMsg{}))
 	v := p.View()
 	for _, want := range []string{"rebate 0.01", "64,250.5", "open long", "maker", "taker", "5 loaded · all"} {
 		if !strings.Contains(v, want) {
@@ -236,7 +236,7 @@ func TestFillsEmptyAndFailed(t *testing.T) {
 	c := paneCommon(t)
 	p := newFillsPane(c, &fakeEx{}, false)
 	p.SetSize(100, 5)
-	deliver(t, c, p, p.Update(startPanesMsg{}))
+	deliver(t, c, p, p.Update(common.StartPanesMsg{}))
 	if v := p.View(); !strings.Contains(v, "no fills yet") {
 		t.Errorf("empty:\n%s", v)
 	}

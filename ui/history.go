@@ -67,7 +67,7 @@ var historySource = pagedSource{
 	next: (*state.Store).NextHistoryPage,
 	page: func(ex api.Exchange, user string, page int) feed.Request {
 		return func(ctx context.Context, gen uint64, at time.Time) (state.Msg, error) {
-			pg, err := ex.OrderHistory(ctx, user, api.PageParams{Page: page, Limit: pageSize})
+			pg, err := ex.OrderHistory(ctx, user, api.PageParams{Page: page, Limit: common.PageSize})
 			return state.HistoryMsg{Gen: gen, At: at, Page: pg}, err
 		}
 	},

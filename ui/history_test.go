@@ -33,7 +33,7 @@ func TestHistoryPagingAndFilters(t *testing.T) {
 	p := newHistoryPane(c, ex)
 	p.SetSize(160, 14)
 	p.SetFocused(true)
-	deliver(t, c, p, p.Update(startPanesMsg{}))
+	deliver(t, c, p, p.Update(common.StartPanesMsg{}))
 	if len(p.all) != 100 || len(p.rows) != 100 {
 		t.Fatalf("page 1: %d orders, %d shown", len(p.all), len(p.rows))
 	}
@@ -95,7 +95,7 @@ func TestHistoryEmptyFilter(t *testing.T) {
 	c := paneCommon(t)
 	p := newHistoryPane(c, &fakeEx{history: makeHistory(8, 100)})
 	p.SetSize(120, 6)
-	deliver(t, c, p, p.Update(startPanesMsg{}))
+	deliver(t, c, p, p.Update(common.StartPanesMsg{}))
 	if v := p.View(); !strings.Contains(v, "filled") || !strings.Contains(v, "limit PO") {
 		t.Fatalf("view:\n%s", v)
 	}
@@ -111,7 +111,7 @@ func TestListsFitEightyColumns(t *testing.T) {
 	c := paneCommon(t)
 	h := newHistoryPane(c, &fakeEx{history: makeHistory(3, 10)})
 	h.SetSize(78, 10)
-	deliver(t, c, h, h.Update(startPanesMsg{}))
+	deliver(t, c, h, h.Update(common.StartPanesMsg{}))
 	header := strings.Split(h.View(), "\n")[0]
 	for _, col := range []string{"Time", "Instrument", "Side", "Type", "Price", "Size", "State"} {
 		if !strings.Contains(header, col) {
@@ -120,7 +120,7 @@ func TestListsFitEightyColumns(t *testing.T) {
 	}
 	f := newFillsPane(c, &fakeEx{fills: makeFills(3, 10)}, false)
 	f.SetSize(78, 10)
-	deliver(t, c, f, f.Update(startPanesMsg{}))
+	deliver(t, c, f, f.Update(common.StartPanesMsg{}))
 	header = strings.Split(f.View(), "\n")[0]
 	for _, col := range []string{"Time", "Instrument", "Side", "Price", "Size", "Fee", "Closed PnL"} {
 		if !strings.Contains(header, col) {

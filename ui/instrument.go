@@ -32,7 +32,7 @@ type instrumentPane struct {
 
 func newInstrumentPane(c *common.Common, ex api.Exchange) *instrumentPane {
 	p := &instrumentPane{Common: c, ex: ex}
-	p.f = paneTask(c, state.KindLeverage, func() time.Duration { return leverageEvery }, p.request)
+	p.f = common.PaneTask(c, state.KindLeverage, func() time.Duration { return leverageEvery }, p.request)
 	return p
 }
 
@@ -73,7 +73,7 @@ func (p *instrumentPane) SetFocused(bool) {}
 // Update implements common.Pane.
 func (p *instrumentPane) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
-	case startPanesMsg:
+	case common.StartPanesMsg:
 		p.follow()
 		p.render()
 		return p.f.Start()

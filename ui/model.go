@@ -289,6 +289,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.onNotice(n)
 		}
 		return m, nil
+	case common.StartPanesMsg:
+		return m, m.broadcast(msg)
 	case paneMsg:
 		return m, m.onPaneMsg(msg)
 	case tickers.FlashEndMsg:

@@ -12,9 +12,6 @@ import (
 	"github.com/tradedesk/tradedesk/ui/feed"
 )
 
-// pageSize is how many records one page of a paged list asks for.
-const pageSize = 100
-
 // pagedList is what the fills and order-history panes share: a table of the account's records,
 // newest first; the newest page polled (at once when the account's orders or positions move);
 // older pages loaded as the trader scrolls to the end; CSV and JSON export; and a status line
@@ -53,7 +50,7 @@ func newPagedList(c *common.Common, ex api.Exchange, src pagedSource, cols []com
 	l.page = func(page int) feed.Request { return src.page(ex, ex.Address(), page) }
 	l.next = func() (int, bool) { return src.next(c.Store) }
 	l.evicted = func() int { return src.evicted(c.Store) }
-	l.f = paneTask(c, src.kind, src.every, func() feed.Request {
+	l.f = common.PaneTask(c, src.kind, src.every, func() feed.Request {
 		if common.ExchangeAddress(ex) == "" {
 			return nil
 		}
@@ -79,7 +76,7 @@ func (l *pagedList) SetFocused(f bool) { l.tbl.Focused = f }
 // one of those; refresh is true when the pane should take the store's records again.
 func (l *pagedList) update(msg tea.Msg) (cmd tea.Cmd, handled, refresh bool) {
 	switch msg := msg.(type) {
-	case startPanesMsg:
+	case common.StartPanesMsg:
 		return l.f.Start(), true, false
 	case common.DataMsg:
 		if l.trades.changed(l.Store, msg.Kind) && l.f.Started() {

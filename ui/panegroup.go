@@ -3,7 +3,10 @@ package ui
 import (
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/ui/common"
+	"github.com/tradedesk/tradedesk/ui/components/equity"
+	"github.com/tradedesk/tradedesk/ui/components/funding"
 	"github.com/tradedesk/tradedesk/ui/components/transfer"
+	"github.com/tradedesk/tradedesk/ui/components/transfers"
 )
 
 // newMarketGroup is the chart and the current instrument's details.
@@ -14,8 +17,8 @@ func newMarketGroup(c *common.Common, ex api.Exchange, chart *chartPane) *common
 // newActivityGroup is the fills, the order history, the funding payments, the transfers and the
 // equity curve; bell rings the terminal bell on new fills.
 func newActivityGroup(c *common.Common, ex api.Exchange, bell bool) *common.Group {
-	return common.NewGroup(c, "Activity", newFillsPane(c, ex, bell), newHistoryPane(c, ex), newFundingView(c, ex),
-		newTransfersView(c, ex), newEquityView(c, ex))
+	return common.NewGroup(c, "Activity", newFillsPane(c, ex, bell), newHistoryPane(c, ex), funding.NewFed(c, ex),
+		transfers.NewFed(c, ex), equity.NewFed(c, ex))
 }
 
 // newFundsGroup is the balances and collateral, the transfer form and the broker approvals.

@@ -33,7 +33,7 @@ import (
 //     store's Version(kind) moves. Where its data comes from (a poll, a stream, its own paged
 //     requests) is the feed's business (ui/feed): a pane with requests of its own adds a
 //     feed.Task in its constructor (ui/fetcher.go's paneTask: its kind, cadence and the request
-//     for what it shows now), starts it on startPanesMsg and sends one-off requests (a next page)
+//     for what it shows now), starts it on StartPanesMsg and sends one-off requests (a next page)
 //     with Task.Send. Timers go through Common.Feed.After, never tea.Tick, so tests can step them.
 //
 // To add a kind of data: one file in state (see state.Store), then one place in ui: a root poll

@@ -7,7 +7,9 @@
 package equity
 
 import (
+	"context"
 	"strings"
+	"time"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
@@ -137,3 +139,19 @@ func (p *Pane) ShortHelp() []key.Binding { return nil }
 
 // FullHelp implements common.Pane.
 func (p *Pane) FullHelp() [][]key.Binding { return nil }
+
+// Every is the equity poll's cadence: the simulator samples the account's value once a minute.
+var Every = 30 * time.Second
+
+// Limit is how many equity points one poll asks for.
+const Limit = 1000
+
+// NewFed is the equity curve with its feed task.
+func NewFed(c *common.Common, ex api.Exchange) *common.Fed {
+	t := common.PaneTask(c, state.KindEquity, func() time.Duration { return Every },
+		common.AccountRequest(ex, func(ctx context.Context, user string, gen uint64, at time.Time) (state.Msg, error) {
+			ps, err := ex.AccountHistory(ctx, user, Limit)
+			return state.EquityMsg{Gen: gen, At: at, Points: ps}, err
+		}))
+	return &common.Fed{Pane: New(c, common.ExchangeAddress(ex) != ""), Task: t}
+}

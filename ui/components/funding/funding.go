@@ -6,9 +6,11 @@
 package funding
 
 import (
+	"context"
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
@@ -233,3 +235,27 @@ func (p *Pane) ShortHelp() []key.Binding { return []key.Binding{p.Keys.Up, p.Key
 // FullHelp implements common.Pane: only the list's navigation, which the Activity group's help
 // already shows with the fills, so it adds nothing there.
 func (p *Pane) FullHelp() [][]key.Binding { return nil }
+
+// Every is the funding poll's cadence: funding settles hourly, so every 10 s is plenty.
+var Every = 10 * time.Second
+
+// NewFed is the funding view with its feed task: page 1 polled every Every, older pages asked for
+// on scrolling.
+func NewFed(c *common.Common, ex api.Exchange) *common.Fed {
+	t := common.PaneTask(c, state.KindFunding, func() time.Duration { return Every }, common.AccountRequest(ex, page(ex, 1)))
+	more := func(n int) tea.Cmd {
+		if r := common.AccountRequest(ex, page(ex, n))(); r != nil {
+			return t.Send(r)
+		}
+		return nil
+	}
+	return &common.Fed{Pane: New(c, more, common.ExchangeAddress(ex) != ""), Task: t}
+}
+
+// page asks for one page of the account's funding payments.
+func page(ex api.Exchange, n int) func(ctx context.Context, user string, gen uint64, at time.Time) (state.Msg, error) {
+	return func(ctx context.Context, user string, gen uint64, at time.Time) (state.Msg, error) {
+		pg, err := ex.FundingHistory(ctx, user, api.PageParams{Page: n, Limit: common.PageSize})
+		return state.FundingMsg{Gen: gen, At: at, Page: pg}, err
+	}
+}

@@ -6,8 +6,10 @@
 package transfers
 
 import (
+	"context"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
@@ -150,3 +152,20 @@ func (p *Pane) ShortHelp() []key.Binding { return []key.Binding{p.Keys.Up, p.Key
 // FullHelp implements common.Pane: only the list's navigation, which the Activity group's help
 // already shows with the fills, so it adds nothing there.
 func (p *Pane) FullHelp() [][]key.Binding { return nil }
+
+// Every is the transfers poll's cadence: transfers are rare, and one made in the console is
+// polled at once (the transfer action refreshes KindTransfers).
+var Every = 10 * time.Second
+
+// Limit is how many transfers one poll asks for.
+const Limit = 200
+
+// NewFed is the transfers view with its feed task.
+func NewFed(c *common.Common, ex api.Exchange) *common.Fed {
+	t := common.PaneTask(c, state.KindTransfers, func() time.Duration { return Every },
+		common.AccountRequest(ex, func(ctx context.Context, user string, gen uint64, at time.Time) (state.Msg, error) {
+			ts, err := ex.TransferHistory(ctx, user, Limit)
+			return state.TransfersMsg{Gen: gen, At: at, Transfers: ts}, err
+		}))
+	return &common.Fed{Pane: New(c, common.ExchangeAddress(ex) != ""), Task: t}
+}
