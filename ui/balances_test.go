@@ -11,6 +11,7 @@ import (
 	"github.com/tradedesk/tradedesk/state"
 	"github.com/tradedesk/tradedesk/state/funds"
 	"github.com/tradedesk/tradedesk/ui/common"
+	"github.com/tradedesk/tradedesk/ui/components/brokers"
 	"github.com/tradedesk/tradedesk/ui/components/transfer"
 )
 
@@ -150,7 +151,7 @@ func TestBrokersView(t *testing.T) {
 		{Broker: "0x3fC91A3afd70395Cd496C647d5a6CC9D4B2b7FAD", MaxFeeRate: d("0.0005")},
 		{Broker: "0xa1B2c3d4E5f60718293a4B5C6d7E8F9012345678", MaxFeeRate: d("0.0025")},
 	}}
-	p := newBrokersPane(c, ex)
+	p := brokers.New(c, ex)
 	p.SetSize(90, 8)
 	deliver(t, c, p, p.Update(common.StartPanesMsg{}))
 	v := p.View()
@@ -161,14 +162,14 @@ func TestBrokersView(t *testing.T) {
 		}
 	}
 	c2 := paneCommon(t)
-	q := newBrokersPane(c2, &leverageEx{})
+	q := brokers.New(c2, &leverageEx{})
 	q.SetSize(90, 8)
 	deliver(t, c2, q, q.Update(common.StartPanesMsg{}))
 	if v := q.View(); !strings.Contains(v, "no broker approved") {
 		t.Errorf("empty:\n%s", v)
 	}
 	c3 := paneCommon(t)
-	r := newBrokersPane(c3, &leverageEx{fail: errors.New("HTTP 500")})
+	r := brokers.New(c3, &leverageEx{fail: errors.New("HTTP 500")})
 	r.SetSize(90, 8)
 	deliver(t, c3, r, r.Update(common.StartPanesMsg{}))
 	if v := r.View(); !strings.Contains(v, "brokers request failed: HTTP 500 (retrying)") {

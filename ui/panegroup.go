@@ -3,6 +3,7 @@ package ui
 import (
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/ui/common"
+	"github.com/tradedesk/tradedesk/ui/components/brokers"
 	"github.com/tradedesk/tradedesk/ui/components/equity"
 	"github.com/tradedesk/tradedesk/ui/components/funding"
 	"github.com/tradedesk/tradedesk/ui/components/transfer"
@@ -23,5 +24,5 @@ func newActivityGroup(c *common.Common, ex api.Exchange, bell bool) *common.Grou
 
 // newFundsGroup is the balances and collateral, the transfer form and the broker approvals.
 func newFundsGroup(c *common.Common, ex api.Exchange) *common.Group {
-	return common.NewGroup(c, "Funds", newBalancesPane(c, common.ExchangeAddress(ex) != ""), transfer.New(c, ex), newBrokersPane(c, ex))
+	return common.NewGroup(c, "Funds", newBalancesPane(c, common.ExchangeAddress(ex) != ""), transfer.New(c, ex), brokers.New(c, ex))
 }

@@ -25,6 +25,7 @@ import (
 	"github.com/tradedesk/tradedesk/api/sim"
 	"github.com/tradedesk/tradedesk/state"
 	"github.com/tradedesk/tradedesk/ui/action"
+	"github.com/tradedesk/tradedesk/ui/components/brokers"
 	"github.com/tradedesk/tradedesk/ui/components/orderentry"
 	"github.com/tradedesk/tradedesk/ui/feed"
 )
@@ -353,7 +354,7 @@ func fastPanes(t testing.TB, m *Model) { paneEvery(t, m, 100*time.Millisecond) }
 // for the test.
 func paneEvery(t testing.TB, m *Model, every time.Duration) {
 	t.Helper()
-	vars := []*time.Duration{&fillsEvery, &historyEvery, &brokersEvery, &leverageEvery}
+	vars := []*time.Duration{&fillsEvery, &historyEvery, &brokers.Every, &leverageEvery}
 	old := make([]time.Duration, len(vars))
 	for i, v := range vars {
 		old[i], *v = *v, every

@@ -6,15 +6,16 @@ import (
 
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/ui/common"
+	"github.com/tradedesk/tradedesk/ui/components/brokers"
 )
 
 // brokersView focuses the Funds group and switches it to the Brokers view.
-func brokersView(t *testing.T, c *simConsole) *brokersPane {
+func brokersView(t *testing.T, c *simConsole) *brokers.Pane {
 	t.Helper()
 	g, _ := fundsGroup(t, c.m)
 	c.key(t, "8")
 	for i := 0; i < len(g.Panes()); i++ {
-		if bp, ok := g.Active().(*brokersPane); ok {
+		if bp, ok := g.Active().(*brokers.Pane); ok {
 			return bp
 		}
 		c.key(t, "]")
@@ -51,14 +52,14 @@ func TestBrokerApproveAndRevoke(t *testing.T) {
 	}
 	c.typeText(t, strings.ToLower(broker)+" 5%")
 	c.key(t, "enter")
-	if c.m.dialog != nil || !strings.Contains(bp.note, "outside 0 to 1%") {
-		t.Fatalf("5%%: dialog %v note %q", c.m.dialog != nil, bp.note)
+	if c.m.dialog != nil || !strings.Contains(bp.Note(), "outside 0 to 1%") {
+		t.Fatalf("5%%: dialog %v note %q", c.m.dialog != nil, bp.Note())
 	}
 	c.key(t, "backspace", "backspace")
 	c.typeText(t, "0.1%")
 	c.key(t, "enter")
 	if c.m.dialog == nil {
-		t.Fatalf("no confirmation (note %q, notice %q)", bp.note, c.m.notice)
+		t.Fatalf("no confirmation (note %q, notice %q)", bp.Note(), c.m.notice)
 	}
 	v := c.m.View()
 	for _, want := range []string{"APPROVE A BROKER", "  " + broker, "Max fee rate 0.1%"} {
@@ -75,15 +76,15 @@ func TestBrokerApproveAndRevoke(t *testing.T) {
 	}
 	// The pane lists it: put the cursor on it and revoke.
 	row := -1
-	for i, b := range bp.rows {
+	for i, b := range bp.Rows() {
 		if b.Broker == broker {
 			row = i
 		}
 	}
 	if row < 0 {
-		t.Fatalf("the Brokers view does not list the approval: %+v", bp.rows)
+		t.Fatalf("the Brokers view does not list the approval: %+v", bp.Rows())
 	}
-	bp.tbl.MoveTo(row)
+	bp.Select(row)
 	c.key(t, "x")
 	if c.m.dialog == nil || !strings.Contains(c.m.View(), "REVOKE A BROKER'S APPROVAL") {
 		t.Fatalf("x asked nothing: notice %q", c.m.notice)

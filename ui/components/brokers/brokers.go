@@ -1,4 +1,7 @@
-package ui
+// Package brokers is the Brokers view: the brokers the account approved to charge fees on its
+// orders, with a to approve one (or change its rate) and x to revoke one, each confirmed and sent
+// through the one pipeline of signed actions.
+package brokers
 
 import (
 	"context"
@@ -15,8 +18,8 @@ import (
 	"github.com/tradedesk/tradedesk/ui/feed"
 )
 
-// brokersEvery is how often the broker approvals are read again.
-var brokersEvery = time.Minute
+// Every is how often the broker approvals are read again.
+var Every = time.Minute
 
 // Broker columns.
 const (
@@ -25,8 +28,8 @@ const (
 	bcUpdated
 )
 
-// brokersPane lists the brokers the account approved (brokers_check) and their fee caps.
-type brokersPane struct {
+// Pane lists the brokers the account approved (brokers_check) and their fee caps.
+type Pane struct {
 	*common.Common
 	ex      api.Exchange
 	f       *feed.Task
@@ -34,14 +37,15 @@ type brokersPane struct {
 	rows    []api.BrokerApproval
 	version uint64
 	w, h    int
-	// The approval line (brokeraction.go): "0xBROKER RATE", and why Enter refused it.
+	// The approval line (action.go): "0xBROKER RATE", and why Enter refused it.
 	editing bool
 	input   textinput.Model
 	note    string
 }
 
-func newBrokersPane(c *common.Common, ex api.Exchange) *brokersPane {
-	p := &brokersPane{Common: c, ex: ex, input: common.NewField("0x… broker address and max fee rate, e.g. 0.1%", 64)}
+// New is the Brokers view of the account ex watches, with its feed task.
+func New(c *common.Common, ex api.Exchange) *Pane {
+	p := &Pane{Common: c, ex: ex, input: common.NewField("0x… broker address and max fee rate, e.g. 0.1%", 64)}
 	p.tbl = common.NewTable(c.Styles, []common.Column{
 		common.Col("Broker", 42, false, 0), common.Col("Max fee rate", 12, true, 0), common.Col("Updated", 16, false, 1),
 	}, p.cell)
@@ -49,12 +53,12 @@ func newBrokersPane(c *common.Common, ex api.Exchange) *brokersPane {
 	if common.ExchangeAddress(ex) == "" {
 		p.tbl.Empty = "no account: start with --address, --keystore or a key"
 	}
-	p.f = common.PaneTask(c, state.KindBrokers, func() time.Duration { return brokersEvery }, p.request)
+	p.f = common.PaneTask(c, state.KindBrokers, func() time.Duration { return Every }, p.request)
 	return p
 }
 
 // request reads every page of the account's approvals as one list.
-func (p *brokersPane) request() feed.Request {
+func (p *Pane) request() feed.Request {
 	user := common.ExchangeAddress(p.ex)
 	if user == "" {
 		return nil
@@ -70,22 +74,22 @@ func (p *brokersPane) request() feed.Request {
 }
 
 // Title implements common.Pane.
-func (p *brokersPane) Title() string { return "Brokers" }
+func (p *Pane) Title() string { return "Brokers" }
 
 // Kinds implements common.KindsShower.
-func (p *brokersPane) Kinds() []state.Kind { return []state.Kind{state.KindBrokers} }
+func (p *Pane) Kinds() []state.Kind { return []state.Kind{state.KindBrokers} }
 
 // SetSize implements common.Pane; the last line is the status line.
-func (p *brokersPane) SetSize(w, h int) {
+func (p *Pane) SetSize(w, h int) {
 	p.w, p.h = w, h
 	p.tbl.SetSize(w, max(h-1, 1))
 }
 
 // SetFocused implements common.Pane.
-func (p *brokersPane) SetFocused(f bool) { p.tbl.Focused = f }
+func (p *Pane) SetFocused(f bool) { p.tbl.Focused = f }
 
 // Update implements common.Pane.
-func (p *brokersPane) Update(msg tea.Msg) tea.Cmd {
+func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case common.StartPanesMsg:
 		return p.f.Start()
@@ -110,9 +114,9 @@ func (p *brokersPane) Update(msg tea.Msg) tea.Cmd {
 }
 
 // Capturing implements common.InputCapturer: the approval line takes every key while open.
-func (p *brokersPane) Capturing() bool { return p.editing }
+func (p *Pane) Capturing() bool { return p.editing }
 
-func (p *brokersPane) cell(row, col int) (string, common.Paint) {
+func (p *Pane) cell(row, col int) (string, common.Paint) {
 	b := &p.rows[row]
 	st := p.Styles
 	switch col {
@@ -130,7 +134,7 @@ func (p *brokersPane) cell(row, col int) (string, common.Paint) {
 }
 
 // View implements common.Pane.
-func (p *brokersPane) View() string {
+func (p *Pane) View() string {
 	if common.ExchangeAddress(p.ex) != "" {
 		p.tbl.Empty = common.EmptyFor(p.Store, state.KindBrokers, "no broker approved: no broker can charge fees on this account's orders")
 	}
@@ -148,11 +152,20 @@ func (p *brokersPane) View() string {
 }
 
 // ShortHelp implements common.Pane.
-func (p *brokersPane) ShortHelp() []key.Binding {
+func (p *Pane) ShortHelp() []key.Binding {
 	return []key.Binding{p.Keys.Up, p.Keys.Down, p.Keys.BrokerApprove, p.Keys.BrokerRevoke}
 }
 
 // FullHelp implements common.Pane.
-func (p *brokersPane) FullHelp() [][]key.Binding {
+func (p *Pane) FullHelp() [][]key.Binding {
 	return [][]key.Binding{{p.Keys.Up, p.Keys.Down}, {p.Keys.BrokerApprove, p.Keys.BrokerRevoke}}
 }
+
+// Rows are the approvals listed, in order.
+func (p *Pane) Rows() []api.BrokerApproval { return p.rows }
+
+// Select puts the cursor on row i.
+func (p *Pane) Select(i int) { p.tbl.MoveTo(i) }
+
+// Note is why the approval line refused what was typed ("" when it did not).
+func (p *Pane) Note() string { return p.note }

@@ -1,4 +1,4 @@
-package ui
+package brokers
 
 import (
 	"context"
@@ -50,7 +50,7 @@ var errNoControl = controlErr("this exchange client cannot approve brokers")
 // brokerKey handles the Brokers view's keys: a opens an empty approval line (broker address and
 // rate; a broker approved already gets the new rate),
 // x asks to revoke the selected approval. It reports whether it took the key.
-func (p *brokersPane) brokerKey(msg tea.KeyMsg) (tea.Cmd, bool) {
+func (p *Pane) brokerKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 	k := p.Keys
 	switch {
 	case key.Matches(msg, k.BrokerApprove):
@@ -75,14 +75,14 @@ func (p *brokersPane) brokerKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 	return nil, false
 }
 
-func (p *brokersPane) cannot(what string) tea.Cmd {
+func (p *Pane) cannot(what string) tea.Cmd {
 	if p.ReadOnly != "" {
 		return common.ReadOnlyNotice(p.ReadOnly, what)
 	}
 	return common.Notice(common.LevelWarn, "cannot "+what+" with an agent key: it needs the account's own key")
 }
 
-func (p *brokersPane) selected() (api.BrokerApproval, bool) {
+func (p *Pane) selected() (api.BrokerApproval, bool) {
 	if p.tbl.Cursor < 0 || p.tbl.Cursor >= len(p.rows) {
 		return api.BrokerApproval{}, false
 	}
@@ -91,7 +91,7 @@ func (p *brokersPane) selected() (api.BrokerApproval, bool) {
 
 // editKey handles a key while the approval line is open: Enter checks "0xBROKER RATE" and asks
 // for confirmation, Esc closes it.
-func (p *brokersPane) editKey(msg tea.KeyMsg) tea.Cmd {
+func (p *Pane) editKey(msg tea.KeyMsg) tea.Cmd {
 	switch {
 	case key.Matches(msg, p.Keys.Dismiss):
 		p.editing, p.note = false, ""
