@@ -30,6 +30,7 @@ import (
 	"github.com/tradedesk/tradedesk/state"
 	"github.com/tradedesk/tradedesk/ui"
 	"github.com/tradedesk/tradedesk/ui/cli"
+	"github.com/tradedesk/tradedesk/ui/components/cmdline"
 	"github.com/tradedesk/tradedesk/ui/headless"
 	"github.com/tradedesk/tradedesk/ui/redact"
 )
@@ -140,7 +141,7 @@ func consoleSettings(o options, cfg fileConfig) (ui.Config, error) {
 	}
 	return ui.Config{Keys: keys, Theme: theme, Intervals: intervals, Guard: guard, Watchlist: cfg.Watchlist, Stats: o.Stats,
 		NoFillBell: cfg.FillBell != nil && !*cfg.FillBell, DefaultSizes: sizes, LargeTrade: large,
-		CommandHistory: ui.DefaultCommandHistory()}, nil
+		CommandHistory: cmdline.DefaultHistoryPath()}, nil
 }
 
 // startProfile starts the --profile CPU profile (nothing when path is empty); the function it

@@ -61,7 +61,7 @@ type Config struct {
 	// LargeTrade is the notional from which the tape marks a print as large (zero: the default).
 	LargeTrade decimal.Decimal
 	// CommandHistory is the file the `:` command line keeps its history in ("": in memory only;
-	// main passes DefaultCommandHistory).
+	// main passes cmdline.DefaultHistoryPath).
 	CommandHistory string
 	// AgentUntil is when the agent key the exchange client signs with expires (zero: not an
 	// agent, or unknown). The status line shows it and warns a day ahead.
@@ -281,9 +281,12 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.onNotice(msg)
 		return m, nil
 	case cmdline.NeedBookMsg:
-		return m, m.fetchCommandBook(msg)
-	case commandBookMsg:
-		return m, m.onCommandBook(msg)
+		return m, cmdline.FetchBook(m.ex, msg, bookDepth, m.iv.Timeout, m.clock())
+	case cmdline.BookMsg:
+		if b, ok := msg.Snapshot(); ok {
+			m.store.Apply(b)
+		}
+		return m, m.cmdline.Resume(msg.Need.Line, m.c.Instrument(), m.c.Guard)
 	case common.NoticesMsg:
 		for _, n := range msg {
 			m.onNotice(n)
@@ -420,7 +423,8 @@ func (m *Model) routeKey(msg tea.KeyMsg) tea.Cmd {
 			m.cmdline.Close()
 			return m.killSwitch()
 		}
-		return m.commandKey(msg)
+		m.footerDirty = true
+		return m.cmdline.Update(msg, m.c.Instrument(), m.c.Guard)
 	}
 	if m.showMessages {
 		switch {
@@ -542,4 +546,29 @@ func (m *Model) refreshMessages() {
 	if m.showMessages {
 		m.renderMessages()
 	}
+}
+
+// openLeverage opens the leverage dialog on a perpetual (positions pane: L; order form: ctrl+l),
+// or says why it cannot.
+func (m *Model) openLeverage(symbol string) tea.Cmd {
+	if m.dialog != nil {
+		return nil
+	}
+	if why := leverage.Refusal(m.store, m.c.ReadOnly, m.ex.IsAgent(), symbol); why != "" {
+		m.setNotice(common.LevelWarn, why)
+		return nil
+	}
+	m.lev = leverage.New(m.st, m.keys, m.store, symbol, m.width)
+	m.footerDirty = true
+	return nil
+}
+
+// onLeverageDone closes the dialog and sends the change through the pipeline.
+func (m *Model) onLeverageDone(msg leverage.DoneMsg) tea.Cmd {
+	m.lev = nil
+	m.footerDirty = true
+	if msg.Act == nil {
+		return nil
+	}
+	return m.onAction(msg.Act)
 }

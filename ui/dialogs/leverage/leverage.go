@@ -44,6 +44,21 @@ type Dialog struct {
 	view   string
 }
 
+// Refusal says why the leverage of symbol cannot be changed from this console ("" when it can): a
+// read-only console (readOnly its reason), an agent key, or an instrument with no leverage.
+func Refusal(store *state.Store, readOnly string, agent bool, symbol string) string {
+	switch {
+	case readOnly != "":
+		return "read-only: leverage cannot be changed (" + readOnly + ")"
+	case agent:
+		return "leverage is set with the account's own key: an agent key only places and cancels orders"
+	}
+	if in, ok := store.Instrument(symbol); !ok || in.Spot {
+		return symbol + " has no leverage to set (spot, or not a known instrument)"
+	}
+	return ""
+}
+
 // New opens the dialog on symbol with the leverage in force filled in.
 func New(st *common.Styles, keys *common.KeyMap, store *state.Store, symbol string, width int) *Dialog {
 	d := &Dialog{st: st, keys: keys, store: store, symbol: symbol, width: width}
