@@ -18,7 +18,7 @@ var defaultKeys = map[string][]string{
 	"up": {"up", "k"}, "down": {"down", "j"}, "page_up": {"pgup"}, "page_down": {"pgdown"},
 	"top": {"home", "g"}, "bottom": {"end", "G"},
 	"sort": {"o"}, "sort_reverse": {"O"}, "filter": {"/"}, "favourite": {"f"}, "watch_only": {"w"},
-	"pick": {"enter"}, "buy": {"b"}, "sell": {"s"},
+	"pick": {"enter"}, "buy": {"b"}, "sell": {"s"}, "buy_market": {"B"}, "sell_market": {"S"},
 	"cancel": {"x", "delete"}, "cancel_instrument": {"X"}, "cancel_all": {"C"}, "amend": {"a"},
 	"close": {"x", "c"}, "leverage": {"L"}, "position_tpsl": {"t"}, "form_leverage": {"ctrl+l"},
 	"broker_approve": {"a"}, "broker_revoke": {"x", "delete"},

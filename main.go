@@ -350,15 +350,22 @@ func (p pollConfig) intervals() (ui.Intervals, error) {
 	return iv, nil
 }
 
-// guardConfig is the [guard] table: the fat-finger limits as decimal strings.
+// guardConfig is the [guard] table: the fat-finger limits as decimal strings, and which orders
+// ask for a confirmation (state.ConfirmPolicy).
 type guardConfig struct {
 	MaxPriceDistance  string `toml:"max_price_distance"`
 	MaxNotional       string `toml:"max_notional"`
 	MaxMarketNotional string `toml:"max_market_notional"`
+	Confirm           string `toml:"confirm"`
 }
 
 func (g guardConfig) guard() (state.Guard, error) {
 	out := state.DefaultGuard()
+	policy, err := state.ParseConfirmPolicy(g.Confirm)
+	if err != nil {
+		return out, fmt.Errorf("config [guard] %w", err)
+	}
+	out.Confirm = policy
 	for _, f := range []struct {
 		name, val, example string
 		dst                *decimal.Decimal

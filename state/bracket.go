@@ -41,6 +41,7 @@ type CheckedBracket struct {
 	TP, SL       decimal.Decimal
 	Reward, Risk decimal.Decimal // USD at the take-profit and at the stop-loss
 	Wires        []api.OrderWire
+	NeedsConfirm bool // whether the guard's ConfirmPolicy asks to confirm the bracket
 }
 
 // RewardRisk is reward over risk (2 means the take-profit gains twice what the stop loses);
@@ -103,6 +104,7 @@ func (s *Store) CheckBracket(in BracketIntent, g Guard) (CheckedBracket, []Field
 	}
 	out.Wires = wires
 	out.Entry.Wire = wires[0]
+	out.NeedsConfirm = g.Confirm.asksBracket(entry)
 	return out, nil
 }
 

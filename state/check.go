@@ -60,6 +60,7 @@ func (s *Store) CheckOrder(in OrderIntent, g Guard) (CheckedOrder, []FieldError)
 		c.buildWire()
 		c.guard()
 	}
+	c.out.NeedsConfirm = g.Confirm.asksOrder(c.out)
 	return c.out, c.errs
 }
 

@@ -90,14 +90,17 @@ type Guard struct {
 	MaxPriceDistance  decimal.Decimal // fraction of the mark (0.05 = 5%)
 	MaxNotional       decimal.Decimal // USD
 	MaxMarketNotional decimal.Decimal // USD, market orders
+	Confirm           ConfirmPolicy   // which orders ask for a confirmation ("": ConfirmRisky)
 }
 
-// DefaultGuard is 5% from the mark, 100,000 USD for any order and 25,000 USD for a market order.
+// DefaultGuard is 5% from the mark, 100,000 USD for any order and 25,000 USD for a market order,
+// and the ConfirmRisky policy.
 func DefaultGuard() Guard {
 	return Guard{
 		MaxPriceDistance:  decimal.RequireFromString("0.05"),
 		MaxNotional:       decimal.NewFromInt(100000),
 		MaxMarketNotional: decimal.NewFromInt(25000),
+		Confirm:           ConfirmRisky,
 	}
 }
 
@@ -131,7 +134,10 @@ type CheckedOrder struct {
 	Size              decimal.Decimal
 	Mark              decimal.Decimal // mark price used by the guard (zero if unknown)
 	NeedsTypedConfirm bool
-	Warnings          []string // the guard's findings in plain words
+	// NeedsConfirm is whether the guard's ConfirmPolicy asks the trader to confirm this order
+	// before it is signed (always when NeedsTypedConfirm is).
+	NeedsConfirm bool
+	Warnings     []string // the guard's findings in plain words
 	// PricesStale is how old the market data behind the preview and the guard is when it is
 	// stale (as every pane would say); zero when it is fresh.
 	PricesStale time.Duration

@@ -65,6 +65,7 @@ func runCLI(t *testing.T, client api.Exchange, out any, args ...string) {
 // CLI printing figures of its own, the maker/taker choice flipped, the rebate's sign dropped.
 func TestCLIDryRunIsTheConsolePreviewAndTheFeeCharged(t *testing.T) {
 	c := newSimConsole(t, 200, 60, false)
+	c.m.reviewEveryOrder() // about the confirmation and what follows it, not which orders ask
 	pump(t, c.m, c.m.Init())
 	takerSigner, err := api.SignerFromHex(takerKeyHex)
 	if err != nil {

@@ -41,7 +41,22 @@ func (c *simConsole) command(t *testing.T, line string) {
 // checks that it settled without error.
 func (c *simConsole) commandConfirmed(t *testing.T, line string) {
 	t.Helper()
+	c.commandSent(t, line, true)
+}
+
+// commandSent runs line on the command line and sends it as the confirmation policy says:
+// through its confirmation when asks (a market order, a bracket, a close, a mass cancel, a
+// leverage change), at once otherwise (a plain limit order, a cancel of one order).
+func (c *simConsole) commandSent(t *testing.T, line string, asks bool) {
+	t.Helper()
 	c.command(t, line)
+	if !asks {
+		if c.m.cmdline.Active() || c.m.dialog != nil || c.m.noticeLevel == common.LevelError {
+			t.Fatalf("%q: not sent at once (line open %v, dialog %v, error %q, notice %q)", line, c.m.cmdline.Active(),
+				c.m.dialog != nil, c.m.cmdline.Err(), c.m.notice)
+		}
+		return
+	}
 	if c.m.cmdline.Active() || c.m.dialog == nil {
 		t.Fatalf("%q: no confirmation (line open %v, error %q, notice %q)", line, c.m.cmdline.Active(), c.m.cmdline.Err(), c.m.notice)
 	}
@@ -93,13 +108,13 @@ func ordersOn(os []api.OrderRecord, symbol string) []api.OrderRecord {
 // 2 ETH, the bracket rests as its entry with a take-profit and a stop-loss child, close flattens
 // the BTC position, cancel all eth takes the ETH orders and leaves BTC's, lev btc 5 sets 5x.
 // It fails if a command's side, size, price or instrument went astray, or if a command skipped the
-// confirmation.
+// confirmation the default policy asks for (or asked for one it does not).
 func TestCommandLineExamples(t *testing.T) {
 	sc := &signedCounter{}
 	c := newSimConsoleVia(t, 200, 60, false, func(h http.Handler) http.Handler { sc.next = h; return sc })
 	pump(t, c.m, c.m.Init())
 
-	c.commandConfirmed(t, "buy 0.1 btc 97000")
+	c.commandSent(t, "buy 0.1 btc 97000", false)
 	btc := ordersOn(c.openOrders(t), "BTC-PERP")
 	if len(btc) != 1 || btc[0].Side != api.SideBuy || !btc[0].LimitPrice.Equal(d("97000")) || !btc[0].Size.Equal(d("0.1")) {
 		t.Fatalf("buy 0.1 btc 97000: open BTC orders %+v", btc)
@@ -122,8 +137,8 @@ func TestCommandLineExamples(t *testing.T) {
 		t.Fatalf("close btc: BTC position %s is still open", p.Size)
 	}
 
-	c.commandConfirmed(t, "buy 0.1 eth 3300")
-	c.commandConfirmed(t, "b 0.2 eth 3310 post")
+	c.commandSent(t, "buy 0.1 eth 3300", false)
+	c.commandSent(t, "b 0.2 eth 3310 post", false)
 	if n := len(ordersOn(c.openOrders(t), "ETH-PERP")); n != 2 {
 		t.Fatalf("two ETH orders placed, %d open", n)
 	}
@@ -143,7 +158,7 @@ func TestCommandLineExamples(t *testing.T) {
 	}
 
 	// cancel one order by naming its instrument (the only one open there).
-	c.commandConfirmed(t, "cancel btc")
+	c.commandSent(t, "cancel btc", false)
 	if n := len(ordersOn(c.openOrders(t), "BTC-PERP")); n != 0 {
 		t.Fatalf("cancel btc: %d BTC orders still open", n)
 	}
@@ -222,6 +237,7 @@ func TestMalformedCommandsSignNothing(t *testing.T) {
 // if the command line computed its own order or preview.
 func TestCommandAndFormConfirmTheSameOrder(t *testing.T) {
 	c := newSimConsole(t, 200, 60, false)
+	c.m.reviewEveryOrder()
 	pump(t, c.m, c.m.Init())
 	_, cmd := c.m.Update(common.InstrumentMsg{Symbol: "BTC-PERP", Side: api.SideBuy, Focus: true})
 	pump(t, c.m, cmd)

@@ -48,6 +48,7 @@ func oneOrderAt(t *testing.T, c *simConsole, step string, px decimal.Decimal) ap
 func TestTradeFromTheLadder(t *testing.T) {
 	l := &lossy{}
 	c := newSimConsoleVia(t, 200, 60, false, func(h http.Handler) http.Handler { l.h = h; return l })
+	c.m.reviewEveryOrder() // about the confirmation and what follows it, not which orders ask
 	pump(t, c.m, c.m.Init())
 	c.m.sizes = map[string]string{"BTC-PERP": "0.01"}
 	_, cmd := c.m.Update(common.InstrumentMsg{Symbol: "BTC-PERP"})
@@ -154,6 +155,7 @@ func TestTradeFromTheLadder(t *testing.T) {
 // and size (a new order id), never two.
 func TestAmendFromTheOrdersPane(t *testing.T) {
 	c := newSimConsole(t, 200, 60, false)
+	c.m.reviewEveryOrder() // about the confirmation and what follows it, not which orders ask
 	pump(t, c.m, c.m.Init())
 	restingOrders(t, c, "BTC-PERP")
 	old := exchangeOrders(t, c)[0]

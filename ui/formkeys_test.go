@@ -59,7 +59,7 @@ func TestTabMovesBetweenTheOrderFormsFields(t *testing.T) {
 		t.Fatal("Esc did not leave the form")
 	}
 	foot = ansi.Strip(c.m.footerView())
-	for _, want := range []string{"Tab next pane", "↓/↑ into the form", "Enter review and send"} {
+	for _, want := range []string{"Tab next pane", "↓/↑ into the form", "Enter send or review"} {
 		if !strings.Contains(foot, want) {
 			t.Errorf("the footer outside the form does not say %q: %q", want, foot)
 		}

@@ -61,6 +61,7 @@ func TestOrderFormOpensConfirmationForValidOrder(t *testing.T) {
 	m := New(Config{Exchange: offlineTrader(t),
 		Store: bigStore(clock, 3, 0, 0), Clock: clock, Keys: mustKeys(t), Theme: testTheme, Mode: ModeDemo, Instrument: "C001-PERP"})
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	m.reviewEveryOrder()
 	m.setFocus(3)
 	m.form.SetValue(orderentry.FieldPrice, "1030.00")
 	m.form.SetValue(orderentry.FieldSize, "0.5")

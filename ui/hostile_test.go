@@ -89,6 +89,7 @@ func TestOrderCreditedToAnotherAccount(t *testing.T) {
 			h.ServeHTTP(w, r)
 		})
 	})
+	c.m.reviewEveryOrder() // about the confirmation and what follows it, not which orders ask
 	pump(t, c.m, c.m.Init())
 	c.key(t, "4")
 	c.m.form.SetValue(orderentry.FieldInstrument, "BTC-PERP")

@@ -146,6 +146,7 @@ func cancelOf(t *testing.T, c *simConsole) action.RequestMsg {
 func TestRepeatCancelIsHarmless(t *testing.T) {
 	l := &lossy{}
 	c := newSimConsoleVia(t, 200, 60, false, func(h http.Handler) http.Handler { l.h = h; return l })
+	c.m.reviewEveryOrder() // about the confirmation and what follows it, not which orders ask
 	pump(t, c.m, c.m.Init())
 	restingOrders(t, c, "BTC-PERP", "ETH-PERP")
 	c.key(t, "3")

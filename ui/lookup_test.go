@@ -42,6 +42,7 @@ func TestLostAnswerIsLookedUpNotResent(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			l := &lossy{act: tc.act}
 			c := newSimConsoleVia(t, 200, 60, false, func(h http.Handler) http.Handler { l.h = h; return l })
+			c.m.reviewEveryOrder() // about the confirmation and what follows it, not which orders ask
 			pump(t, c.m, c.m.Init())
 			c.key(t, "4")
 			c.m.form.SetValue(orderentry.FieldInstrument, "BTC-PERP")

@@ -97,6 +97,7 @@ func TestFocusedFieldTakesKeysBeforeGlobalBindings(t *testing.T) {
 // over HTTP.
 func TestPlaceAndCancelOrderThroughTheUI(t *testing.T) {
 	c := newSimConsole(t, 200, 60, false)
+	c.m.reviewEveryOrder() // about the confirmation and what follows it, not which orders ask
 	pump(t, c.m, c.m.Init())
 	c.key(t, "4")
 	form := c.m.form
@@ -205,17 +206,25 @@ func TestConfirmationEscapeSendsNothing(t *testing.T) {
 	}
 }
 
-func TestSecondEnterDoesNotSendTwice(t *testing.T) {
-	c := newSimConsole(t, 200, 60, false)
-	pump(t, c.m, c.m.Init())
+// typeLimitBuy types a limit buy of 0.01 BTC-PERP at 95,000 in the form.
+func (c *simConsole) typeLimitBuy(t *testing.T) {
+	t.Helper()
 	c.key(t, "4")
 	c.m.form.SetValue(orderentry.FieldInstrument, "BTC-PERP")
 	c.key(t, "down", "down", "down")
 	c.typeText(t, "95000")
 	c.key(t, "down")
 	c.typeText(t, "0.01")
+}
+
+// TestSecondEnterDoesNotSendTwice: under the "every" policy two Enters reach the confirmation
+// before the first result is back, and one order is placed.
+func TestSecondEnterDoesNotSendTwice(t *testing.T) {
+	c := newSimConsole(t, 200, 60, false)
+	c.m.reviewEveryOrder()
+	pump(t, c.m, c.m.Init())
+	c.typeLimitBuy(t)
 	c.key(t, "enter")
-	// Two Enters reach the dialog before the first result is back.
 	_, first := c.m.Update(keyMsg("enter"))
 	_, second := c.m.Update(keyMsg("enter"))
 	if second != nil {
@@ -224,6 +233,31 @@ func TestSecondEnterDoesNotSendTwice(t *testing.T) {
 	pump(t, c.m, first)
 	if n := len(c.m.store.Orders()); n != 1 {
 		t.Fatalf("%d orders after a double Enter, want 1 (notice %q)", n, c.m.notice)
+	}
+}
+
+// TestSecondEnterDoesNotSendTwiceUnconfirmed: under the default policy a plain limit order is sent
+// on Enter, without a dialog. A second Enter while it is out is refused by the order lane, and
+// one after it settled finds the form emptied (its numbers are the sent order's, cleared): one
+// order in all, and the trader told what to type. Guards the lane guard and the form's clearing.
+func TestSecondEnterDoesNotSendTwiceUnconfirmed(t *testing.T) {
+	c := newSimConsole(t, 200, 60, false)
+	pump(t, c.m, c.m.Init())
+	c.typeLimitBuy(t)
+	_, first := c.m.Update(keyMsg("enter"))
+	if c.m.dialog != nil || first == nil {
+		t.Fatalf("a plain limit order opened a dialog (%v) or asked for nothing", c.m.dialog != nil)
+	}
+	_, sending := c.m.Update(first()) // the request reaches the pipeline: the order is out
+	_, second := c.m.Update(keyMsg("enter"))
+	pump(t, c.m, sending)
+	pump(t, c.m, second)
+	if n := len(c.m.store.Orders()); n != 1 {
+		t.Fatalf("%d orders after a double Enter, want 1 (notice %q)", n, c.m.notice)
+	}
+	c.key(t, "enter")
+	if n := len(c.m.store.Orders()); n != 1 || !strings.Contains(c.m.notice, "enter a size") {
+		t.Fatalf("an Enter after the order settled: %d orders, notice %q", n, c.m.notice)
 	}
 }
 

@@ -191,10 +191,10 @@ func (p *ordersPane) cancelSelected() tea.Cmd {
 	if !ok {
 		return common.Notice(common.LevelWarn, "no order selected")
 	}
-	// x acts on the row under the cursor: the dialog names it, so a cursor the trader did not see
-	// (a monochrome terminal, a list that moved) cancels nothing unseen.
+	// x acts on the row under the cursor; the status line names the order cancelled (and the
+	// dialog names it first under the "every" policy).
 	in, _ := p.Store.Instrument(o.Instrument)
-	return action.Request(action.NewCancelConfirmed(o, in))
+	return action.Request(action.NewCancelOne(o, in, p.Guard.Confirm))
 }
 
 func (p *ordersPane) cancelInstrument() tea.Cmd {

@@ -29,6 +29,7 @@ func flat(view string) string {
 // figures (or a confirmation that did) fails here.
 func TestPreviewAndConfirmationShowTheSameFigures(t *testing.T) {
 	c := newSimConsole(t, 200, 60, false)
+	c.m.reviewEveryOrder() // about the confirmation and what follows it, not which orders ask
 	pump(t, c.m, c.m.Init())
 	// A long of 0.02 BTC for the reduce-only sell to reduce.
 	long, errs := c.m.store.CheckOrder(state.OrderIntent{Instrument: "BTC-PERP", Side: "buy", Type: state.Market, Size: "0.02"}, state.Guard{})

@@ -251,6 +251,7 @@ func isQuit(msg tea.Msg) bool {
 // its side, size, instrument and price, and the cursor row carries the marker glyph.
 func TestCancelNamesTheRow(t *testing.T) {
 	c := newSimConsole(t, 80, 24, false)
+	c.m.reviewEveryOrder() // about the confirmation and what follows it, not which orders ask
 	pump(t, c.m, c.m.Init())
 	restingOrders(t, c, "BTC-PERP", "ETH-PERP")
 	c.key(t, "3", "down")

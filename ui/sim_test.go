@@ -84,6 +84,10 @@ func newSimConsoleVia(t testing.TB, w, h int, readOnly bool, wrap func(http.Hand
 	return &simConsole{m: m, sim: s, clock: clock, timers: timers, url: srv.URL}
 }
 
+// reviewEveryOrder sets the confirmation policy to "every": for tests about the confirmation
+// itself (its figures, what happens once it is confirmed) rather than about which orders ask.
+func (m *Model) reviewEveryOrder() { m.c.Guard.Confirm = state.ConfirmEvery }
+
 // pump runs cmd and every command that follows from it, feeding each message to the model, until
 // every command it started has returned and been handled and no request of the model is out.
 // The console's timers (the next polls, backoffs, flashes) run on a feed.FakeClock: they are no

@@ -470,6 +470,7 @@ type soakResult struct {
 func TestSoakFaults(t *testing.T) {
 	const cycles, soakOrders = 100, 20
 	m, s, gate, client, timers := soakConsole(t, 0.3)
+	m.reviewEveryOrder() // every order and cancel through its dialog, as the soak counts them
 	oldWait, oldLog := action.LookupWait, slog.Default()
 	action.LookupWait = 50 * time.Millisecond
 	slog.SetDefault(slog.New(slog.NewTextHandler(io.Discard, nil)))

@@ -207,6 +207,7 @@ func pickTicker(t *testing.T, c *simConsole, sym, key string) {
 // with the cursor on Size, and the replay typed into the old size.
 func TestFormDrivenAcrossInstruments(t *testing.T) {
 	c := newSimConsole(t, 200, 60, false)
+	c.m.reviewEveryOrder() // about the confirmation and what follows it, not which orders ask
 	pump(t, c.m, c.m.Init())
 	form := c.m.form
 	btcBuy := func() {
@@ -384,6 +385,7 @@ func (d *downSwitch) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func TestStalePricesSaidWhereOrdersAreMade(t *testing.T) {
 	var sw *downSwitch
 	c := newSimConsoleVia(t, 200, 60, false, func(h http.Handler) http.Handler { sw = &downSwitch{next: h}; return sw })
+	c.m.reviewEveryOrder() // about the confirmation and what follows it, not which orders ask
 	pump(t, c.m, c.m.Init())
 	tk, _ := c.m.store.Ticker("BTC-PERP")
 	px := state.FloorToStep(tk.BestBidPrice.Sub(d("20")), d("0.1")).String()

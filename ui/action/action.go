@@ -114,8 +114,9 @@ type Action struct {
 	Amend      api.OrderRecord // the order an amend cancels (Order is its replacement)
 }
 
-// NewOrder builds the confirmation of a checked order: the whole order, its preview and the
-// fat-finger warnings.
+// NewOrder builds the action of a checked order and its confirmation: the whole order, its
+// preview and the fat-finger warnings. It asks to be confirmed when the guard's policy does
+// (c.NeedsConfirm: a plain limit order is sent on Enter under the default policy).
 func NewOrder(kind Kind, c state.CheckedOrder, st *common.Styles) *Action {
 	w := c.Wire
 	title := "Place order"
@@ -144,7 +145,7 @@ func NewOrder(kind Kind, c state.CheckedOrder, st *common.Styles) *Action {
 	for _, warn := range c.Warnings {
 		lines = append(lines, st.Warn.On("! "+warn))
 	}
-	a := &Action{Kind: kind, Title: title, Lines: lines, What: what, Confirm: true, Order: c,
+	a := &Action{Kind: kind, Title: title, Lines: lines, What: what, Confirm: c.NeedsConfirm, Order: c,
 		Lane: LaneOrder, Run: placeOrder(c.Wire), Read: resultText, Refresh: tradeKinds, FollowUp: orderFollowUp}
 	if c.NeedsTypedConfirm {
 		a.Typed = "yes"

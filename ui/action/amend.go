@@ -43,7 +43,7 @@ func NewAmend(old api.OrderRecord, repl state.CheckedOrder, st *common.Styles) *
 		lines = append(lines, st.Warn.On("! "+warn))
 	}
 	c := api.CancelOid{Oid: old.OrderID, InstrumentID: old.InstrumentID}
-	a := &Action{Kind: KindAmend, Title: "Move order", Lines: lines, What: what, Confirm: true, Order: repl, Amend: old,
+	a := &Action{Kind: KindAmend, Title: "Move order", Lines: lines, What: what, Confirm: repl.NeedsConfirm, Order: repl, Amend: old,
 		Cancel: c, Lane: LaneOrder, Refresh: tradeKinds,
 		Run: func(ctx context.Context, t api.Trader) (api.TxResponse, error) {
 			return t.CancelByOid(ctx, []api.CancelOid{c})

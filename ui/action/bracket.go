@@ -19,6 +19,7 @@ import (
 func NewBracket(cb state.CheckedBracket, st *common.Styles) *Action {
 	a := NewOrder(KindPlace, cb.Entry, st)
 	a.Title = "Place bracket order"
+	a.Confirm = cb.NeedsConfirm
 	a.What += BracketWhat(cb)
 	a.Lines[0] = st.Bold.On(strings.ToUpper(a.What))
 	pd := cb.Entry.Instrument.PriceDecimals()

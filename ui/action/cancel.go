@@ -27,12 +27,12 @@ func NewCancel(o api.OrderRecord, in state.Instrument) *Action {
 	}
 }
 
-// NewCancelConfirmed cancels one open order after a confirmation that names it (the orders
-// pane's x, the command line's cancel): a cursor the trader did not see, or a mistyped id, cancels
-// nothing unseen.
-func NewCancelConfirmed(o api.OrderRecord, in state.Instrument) *Action {
+// NewCancelOne cancels one open order the trader picked (the orders pane's x, the ladder's, the
+// command line's cancel), after a confirmation that names it when the policy asks for one
+// (state.ConfirmEvery); otherwise at once, and the status line names the order cancelled.
+func NewCancelOne(o api.OrderRecord, in state.Instrument, p state.ConfirmPolicy) *Action {
 	a := NewCancel(o, in)
-	a.Confirm = true
+	a.Confirm = p.AsksCancel()
 	a.Lines = []string{"Cancel this order?", fmt.Sprintf("  %s · order %d", state.RecordText(&o, in), o.OrderID)}
 	return a
 }

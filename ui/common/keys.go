@@ -26,7 +26,7 @@ type KeyMap struct {
 	Up, Down, PageUp, PageDown, Top, Bottom key.Binding
 
 	// Tickers pane.
-	Sort, SortReverse, Filter, Favourite, WatchOnly, Pick, Buy, Sell key.Binding
+	Sort, SortReverse, Filter, Favourite, WatchOnly, Pick, Buy, Sell, BuyMarket, SellMarket key.Binding
 
 	// Open orders pane (Amend: change the selected order's price or size).
 	Cancel, CancelInstrument, CancelAll, Amend key.Binding
@@ -99,8 +99,10 @@ func keyActions() []keyAction {
 		{"favourite", "toggle favourite", "tickers", func(k *KeyMap) *key.Binding { return &k.Favourite }, ""},
 		{"watch_only", "favourites only", "tickers", func(k *KeyMap) *key.Binding { return &k.WatchOnly }, ""},
 		{"pick", "trade this", "tickers", func(k *KeyMap) *key.Binding { return &k.Pick }, ""},
-		{"buy", "buy this", "tickers", func(k *KeyMap) *key.Binding { return &k.Buy }, ""},
-		{"sell", "sell this", "tickers", func(k *KeyMap) *key.Binding { return &k.Sell }, ""},
+		{"buy", "limit buy", "tickers", func(k *KeyMap) *key.Binding { return &k.Buy }, ""},
+		{"sell", "limit sell", "tickers", func(k *KeyMap) *key.Binding { return &k.Sell }, ""},
+		{"buy_market", "market buy", "tickers", func(k *KeyMap) *key.Binding { return &k.BuyMarket }, ""},
+		{"sell_market", "market sell", "tickers", func(k *KeyMap) *key.Binding { return &k.SellMarket }, ""},
 		{"cancel", "cancel order", "orders", func(k *KeyMap) *key.Binding { return &k.Cancel }, ""},
 		{"cancel_instrument", "cancel all on instrument", "orders", func(k *KeyMap) *key.Binding { return &k.CancelInstrument }, ""},
 		{"cancel_all", "cancel all orders", "orders", func(k *KeyMap) *key.Binding { return &k.CancelAll }, ""},
@@ -114,7 +116,7 @@ func keyActions() []keyAction {
 		{"field_next", "next field", "field", func(k *KeyMap) *key.Binding { return &k.FieldNext }, ""},
 		{"field_prev", "previous field", "field", func(k *KeyMap) *key.Binding { return &k.FieldPrev }, ""},
 		{"toggle", "change choice", "form", func(k *KeyMap) *key.Binding { return &k.Toggle }, ""},
-		{"submit", "review and send", "form", func(k *KeyMap) *key.Binding { return &k.Submit }, ""},
+		{"submit", "send or review", "form", func(k *KeyMap) *key.Binding { return &k.Submit }, ""},
 		{"fill_mark", "price = mark", "form", func(k *KeyMap) *key.Binding { return &k.FillMark }, ""},
 		{"fill_bid", "price = bid", "form", func(k *KeyMap) *key.Binding { return &k.FillBid }, ""},
 		{"fill_ask", "price = ask", "form", func(k *KeyMap) *key.Binding { return &k.FillAsk }, ""},

@@ -155,15 +155,29 @@ func (c *Common) ShownInstrument() string {
 // DataMsg tells every pane that the store changed for Kind.
 type DataMsg struct{ Kind state.Kind }
 
-// InstrumentMsg sets the current instrument, and optionally the form's side, and focuses the form.
+// InstrumentMsg sets the current instrument, and optionally the form's side and order type, and
+// focuses the form.
 type InstrumentMsg struct {
 	Symbol string
 	Side   string // "", api.SideBuy or api.SideSell
+	Type   string // "" keeps the form's order type; "limit" or "market" starts one of that type
 	Focus  bool
 }
 
+// SelectInstrument makes symbol the current instrument; with a side it starts a limit order on
+// that side in the form (b, s), and focus puts the cursor in the form.
 func SelectInstrument(symbol, side string, focus bool) tea.Cmd {
-	return func() tea.Msg { return InstrumentMsg{Symbol: symbol, Side: side, Focus: focus} }
+	typ := ""
+	if side != "" {
+		typ = "limit"
+	}
+	return func() tea.Msg { return InstrumentMsg{Symbol: symbol, Side: side, Type: typ, Focus: focus} }
+}
+
+// SelectMarketOrder makes symbol the current instrument and starts a market order on side in
+// the form, the cursor in its size (B, S).
+func SelectMarketOrder(symbol, side string) tea.Cmd {
+	return func() tea.Msg { return InstrumentMsg{Symbol: symbol, Side: side, Type: "market", Focus: true} }
 }
 
 // NoticeMsg puts a line in the status bar (level: info, warn, error). A notice with a Key

@@ -15,8 +15,9 @@ import (
 
 // Action is the signed action of a checked command: the very constructor the order form, the
 // positions pane, the orders pane and the leverage dialog use, so a command is confirmed, sent,
-// looked up when its answer is lost and read back exactly as theirs are.
-func Action(p state.CommandPlan, st *common.Styles) *action.Action {
+// looked up when its answer is lost and read back exactly as theirs are; policy is the guard's
+// (a cancel of one order asks as the orders pane's x does).
+func Action(p state.CommandPlan, st *common.Styles, policy state.ConfirmPolicy) *action.Action {
 	switch p.Command.Verb {
 	case state.VerbBuy, state.VerbSell:
 		if len(p.Bracket.Wires) > 0 {
@@ -32,11 +33,20 @@ func Action(p state.CommandPlan, st *common.Styles) *action.Action {
 		case p.Command.All:
 			return action.NewCancelInstrument(p.Instrument.ID, p.Instrument.Name, len(p.Cancel))
 		}
-		return action.NewCancelConfirmed(p.Cancel[0], p.Instrument)
+		return action.NewCancelOne(p.Cancel[0], p.Instrument, policy)
 	case state.VerbTpsl:
 		return action.NewPositionTpsl(p.PositionTpsl, st)
 	}
 	return leverageAction(p.Leverage, st)
+}
+
+// EnterSays is what Enter does with a: it reviews an action that asks to be confirmed, and sends
+// one that does not.
+func EnterSays(a *action.Action) string {
+	if a.Confirm {
+		return "Enter to review"
+	}
+	return "Enter sends it"
 }
 
 // leverageAction is the leverage dialog's action, confirmed with the dialog's figures: in the

@@ -126,7 +126,8 @@ func (m *Model) check(current string, guard state.Guard) {
 	if err == nil {
 		var plan state.CommandPlan
 		if plan, err = m.store.PlanCommand(cmd, current, guard); err == nil {
-			m.live = "✓ " + Action(plan, m.st).What + costs(plan) + " · Enter to review"
+			a := Action(plan, m.st, guard.Confirm)
+			m.live = "✓ " + a.What + costs(plan) + " · " + EnterSays(a)
 			return
 		}
 	}
@@ -173,7 +174,7 @@ func (m *Model) enter(current string, guard state.Guard) tea.Cmd {
 				// book fills, as the form's and close's do.
 				return func() tea.Msg { return NeedBookMsg{Line: line, Symbol: sym} }
 			}
-			return action.Request(Action(plan, m.st))
+			return action.Request(Action(plan, m.st, guard.Confirm))
 		}
 	}
 	return m.refuse(err)
@@ -200,7 +201,7 @@ func (m *Model) Resume(line, current string, guard state.Guard) tea.Cmd {
 	if err == nil {
 		var plan state.CommandPlan
 		if plan, err = m.store.PlanCommand(cmd, current, guard); err == nil {
-			return action.Request(Action(plan, m.st))
+			return action.Request(Action(plan, m.st, guard.Confirm))
 		}
 	}
 	return m.refuse(err)

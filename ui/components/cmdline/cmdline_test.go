@@ -139,15 +139,17 @@ func TestHistoryKeptInItsFile(t *testing.T) {
 func TestEnterSendsOnlyWhatPasses(t *testing.T) {
 	m := newLine(t, OpenHistory(""))
 	for _, tc := range []struct {
-		line string
-		kind action.Kind
+		line    string
+		kind    action.Kind
+		confirm bool // under the default policy: a plain limit order and one cancel are not asked
 	}{
-		{"buy 0.1 btc 96500", action.KindPlace},
-		{"close btc", action.KindClose},
-		{"cancel all eth", action.KindCancelInstrument},
-		{"x 7", action.KindCancel},
-		{"cancel all", action.KindCancelAll},
-		{"lev eth 5", action.KindControl},
+		{"buy 0.1 btc 96500", action.KindPlace, false},
+		{"sell 0.1 btc mkt", action.KindPlace, true},
+		{"close btc", action.KindClose, true},
+		{"cancel all eth", action.KindCancelInstrument, true},
+		{"x 7", action.KindCancel, false},
+		{"cancel all", action.KindCancelAll, true},
+		{"lev eth 5", action.KindControl, true},
 	} {
 		m.Open()
 		typeIn(m, tc.line)
@@ -164,7 +166,7 @@ func TestEnterSendsOnlyWhatPasses(t *testing.T) {
 			msg = m.Resume(need.Line, "", state.DefaultGuard())()
 		}
 		req, ok := msg.(action.RequestMsg)
-		if !ok || req.Act.Kind != tc.kind || !req.Act.Confirm {
+		if !ok || req.Act.Kind != tc.kind || req.Act.Confirm != tc.confirm {
 			t.Fatalf("%q: %+v", tc.line, req.Act)
 		}
 	}

@@ -90,14 +90,14 @@ func (p *Pane) ownAtCursor() (api.OrderRecord, bool) {
 	return api.OrderRecord{}, false
 }
 
-// cancel cancels the trader's order on the cursor's row after the confirmation that names it,
-// as x in Open orders does (action.NewCancelConfirmed: one policy for one key).
+// cancel cancels the trader's order on the cursor's row as x in Open orders does
+// (action.NewCancelOne: one policy for one key).
 func (p *Pane) cancel() tea.Cmd {
 	o, ok := p.ownAtCursor()
 	if !ok {
 		return common.Notice(common.LevelInfo, "no order of yours on this level to cancel")
 	}
-	return action.Request(action.NewCancelConfirmed(o, p.in))
+	return action.Request(action.NewCancelOne(o, p.in, p.Guard.Confirm))
 }
 
 // amendBy moves the trader's order on the cursor's row by ticks.

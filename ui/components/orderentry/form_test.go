@@ -64,25 +64,50 @@ func TestAnOrderOffTheTickGoesBackToItsField(t *testing.T) {
 	}
 }
 
-// TestAValidOrderIsOneConfirmedOrderAction: a valid limit buy becomes one order-lane action that
-// is confirmed before it is sent, carrying the checked order and a client id.
-func TestAValidOrderIsOneConfirmedOrderAction(t *testing.T) {
+// TestAValidOrderIsOneOrderAction: a valid limit buy becomes one order-lane action carrying the
+// checked order and a client id. Under the default policy a plain limit order is sent on Enter
+// (the button says so) and a market order is reviewed first; under "every" the limit order is
+// reviewed too. Guards the form ignoring the policy either way.
+func TestAValidOrderIsOneOrderAction(t *testing.T) {
 	p := newForm(t, new(bool))
 	p.SetValue(FieldPrice, "96000")
 	p.SetValue(FieldSize, "0.01")
+	if got := p.submitWord(); got != "Send order" {
+		t.Errorf("a plain limit order's button says %q", got)
+	}
 	req, ok := submit(p).(action.RequestMsg)
 	if !ok {
 		t.Fatalf("a valid order asked for nothing; errors %v", p.Errors())
 	}
 	a := req.Act
 	w := a.Order.Wire
-	if a.Kind != action.KindPlace || a.Lane != action.LaneOrder || !a.Confirm || w.Side != api.SideBuy ||
+	if a.Kind != action.KindPlace || a.Lane != action.LaneOrder || a.Confirm || w.Side != api.SideBuy ||
 		w.Price != "96000" || w.Size != "0.01" || w.Cloid == "" {
 		t.Fatalf("asked for %+v with wire %+v", a, w)
 	}
 	p.Update(action.SentMsg{Act: a})
 	if p.Field() != FieldSubmit {
 		t.Errorf("after a sent order the cursor is on field %d, not the submit button", p.Field())
+	}
+	if _, again := submit(p).(action.RequestMsg); again {
+		t.Errorf("a second Enter after the order was sent asked for another order")
+	}
+
+	p.SetOrderType("market")
+	p.SetValue(FieldSize, "0.01")
+	if got := p.submitWord(); got != "Review order" {
+		t.Errorf("a market order's button says %q", got)
+	}
+	if req, ok := submit(p).(action.RequestMsg); !ok || !req.Act.Confirm {
+		t.Errorf("a market order is not reviewed first: %v", ok)
+	}
+
+	p.Guard.Confirm = state.ConfirmEvery
+	p.SetOrderType("limit")
+	p.SetValue(FieldPrice, "96000")
+	p.SetValue(FieldSize, "0.01")
+	if req, ok := submit(p).(action.RequestMsg); !ok || !req.Act.Confirm {
+		t.Errorf("under the every policy a limit order is not reviewed first: %v", ok)
 	}
 }
 

@@ -226,6 +226,9 @@ func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 			p.side = msg.Side
 			p.clearValues()
 		}
+		if msg.Type != "" {
+			p.SetOrderType(msg.Type)
+		}
 		p.check()
 		if msg.Focus {
 			p.field, p.editing, p.fresh = p.firstField(), true, false

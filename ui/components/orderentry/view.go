@@ -150,9 +150,22 @@ func (p *Pane) submitButton(cur bool) string {
 	case p.inFlight != nil && *p.inFlight:
 		return st.Muted.On("[ sending… ]")
 	case cur:
-		return st.ButtonFocus.On(" Review order ⏎ ")
+		return st.ButtonFocus.On(" " + p.submitWord() + " ⏎ ")
 	}
-	return st.Button.On(" Review order ")
+	return st.Button.On(" " + p.submitWord() + " ")
+}
+
+// submitWord is what Enter does with the order as typed: review it when the guard's policy asks
+// for a confirmation (a market order, a warning), send it when it does not (a plain limit order).
+func (p *Pane) submitWord() string {
+	asks := p.checked.NeedsConfirm
+	if len(p.bracket.Wires) > 0 {
+		asks = p.bracket.NeedsConfirm
+	}
+	if asks || len(p.errs) > 0 {
+		return "Review order"
+	}
+	return "Send order"
 }
 
 func choice(st *common.Styles, opts []string, sel int, cur bool, on common.Paint) string {

@@ -255,6 +255,10 @@ func (p *Pane) handleListKey(msg tea.KeyMsg) tea.Cmd {
 		return p.pick(api.SideBuy)
 	case key.Matches(msg, k.Sell):
 		return p.pick(api.SideSell)
+	case key.Matches(msg, k.BuyMarket):
+		return p.pickMarket(api.SideBuy)
+	case key.Matches(msg, k.SellMarket):
+		return p.pickMarket(api.SideSell)
 	}
 	return nil
 }
@@ -268,6 +272,18 @@ func (p *Pane) pick(side string) tea.Cmd {
 		return tea.Batch(common.SelectInstrument(s, side, true), common.ReadOnlyNotice(p.ReadOnly, state.SideText(side)+" "+s))
 	}
 	return common.SelectInstrument(s, side, true)
+}
+
+// pickMarket starts a market order on side for the selected instrument.
+func (p *Pane) pickMarket(side string) tea.Cmd {
+	s := p.Selected()
+	if s == "" {
+		return nil
+	}
+	if p.ReadOnly != "" {
+		return tea.Batch(common.SelectInstrument(s, side, true), common.ReadOnlyNotice(p.ReadOnly, state.SideText(side)+" "+s))
+	}
+	return common.SelectMarketOrder(s, side)
 }
 
 // Click implements clicker: the header sorts, a row selects its instrument.
@@ -574,7 +590,7 @@ func (p *Pane) ShortHelp() []key.Binding {
 	if p.editing {
 		return []key.Binding{k.Pick, k.Dismiss}
 	}
-	return []key.Binding{k.Pick, k.Buy, k.Sell, k.Sort, k.Filter, k.Favourite, k.WatchOnly}
+	return []key.Binding{k.Pick, k.Buy, k.Sell, k.BuyMarket, k.SellMarket, k.Sort, k.Filter}
 }
 
 // FullHelp implements common.Pane.
@@ -582,7 +598,7 @@ func (p *Pane) FullHelp() [][]key.Binding {
 	k := p.Keys
 	return [][]key.Binding{
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
-		{k.Pick, k.Buy, k.Sell},
+		{k.Pick, k.Buy, k.Sell, k.BuyMarket, k.SellMarket},
 		{k.Sort, k.SortReverse, k.Filter, k.Favourite, k.WatchOnly},
 	}
 }
