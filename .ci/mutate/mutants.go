@@ -10,6 +10,17 @@ var mutants = []mutant{
 	{id: "check/size-off-lot", file: "state/check.go", from: "if !OnStep(sz, lot) {", to: "if false {"},
 	{id: "check/price-off-tick", file: "state/check.go", from: "if OnStep(p, tick) {\n\t\treturn true", to: "if true {\n\t\treturn true"},
 	{id: "check/notional-at-trigger", file: "state/check.go", from: "if !px.IsPositive() {\n\t\tpx = c.trig", to: "if false {\n\t\tpx = c.trig"},
+
+	// The confirmation policy: state/confirm.go (which orders ask before they are signed).
+	{id: "confirm/warnings-ask", file: "state/confirm.go", from: "if c.NeedsTypedConfirm || len(c.Warnings) > 0 {", to: "if c.NeedsTypedConfirm {"},
+	{id: "confirm/every-asks", file: "state/confirm.go", from: "case ConfirmEvery:\n\t\treturn true", to: "case ConfirmEvery:\n\t\treturn false"},
+	{id: "confirm/warned-skips", file: "state/confirm.go", from: "case ConfirmWarned:\n\t\treturn false", to: "case ConfirmWarned:\n\t\treturn true"},
+	{id: "confirm/market-asks", file: "state/confirm.go", from: "return c.Wire.IsMarket || c.Wire.TriggerPx != \"\"", to: "return c.Wire.TriggerPx != \"\""},
+	{id: "confirm/trigger-asks", file: "state/confirm.go", from: "return c.Wire.IsMarket || c.Wire.TriggerPx != \"\"", to: "return c.Wire.IsMarket"},
+	{id: "confirm/bracket-asks", file: "state/confirm.go", from: "return p != ConfirmWarned || entry.NeedsConfirm", to: "return entry.NeedsConfirm"},
+	{id: "confirm/bracket-warned-entry", file: "state/confirm.go", from: "return p != ConfirmWarned || entry.NeedsConfirm", to: "return p != ConfirmWarned"},
+	{id: "confirm/cancel-every", file: "state/confirm.go", from: "func (p ConfirmPolicy) AsksCancel() bool { return p == ConfirmEvery }", to: "func (p ConfirmPolicy) AsksCancel() bool { return p != ConfirmEvery }"},
+	{id: "confirm/set-on-check", file: "state/check.go", from: "c.out.NeedsConfirm = g.Confirm.asksOrder(c.out)", to: ""},
 	{id: "market/worst-buy-through-mid", file: "state/check_market.go", from: "return decimal.Max(w, CeilToStep(ref, tick))", to: "return w"},
 	{id: "market/worst-sell-through-mid", file: "state/check_market.go", from: "w = decimal.Min(w, FloorToStep(ref, tick))", to: ""},
 	{id: "market/worst-buy-slip-sign", file: "state/check_market.go", from: "RoundToStep(ref.Mul(one.Add(slip)), tick)", to: "RoundToStep(ref.Mul(one.Sub(slip)), tick)"},
