@@ -72,6 +72,9 @@ func (s *Store) CheckBracket(in BracketIntent, g Guard) (CheckedBracket, []Field
 	if entry.Instrument.Name == "" {
 		return out, errs
 	}
+	if e := s.opposesPosition(entry); e != nil {
+		errs = append(errs, *e)
+	}
 	out.Ref = entry.Price
 	if in.Entry.Type == Market {
 		out.Ref = entry.Mark
@@ -106,6 +109,38 @@ func (s *Store) CheckBracket(in BracketIntent, g Guard) (CheckedBracket, []Field
 	out.Entry.Wire = wires[0]
 	out.NeedsConfirm = g.Confirm.asksBracket(entry)
 	return out, nil
+}
+
+// opposesPosition refuses a bracket whose entry would reduce or flip an open position on the
+// other side. The exchange arms a bracket's legs, reduce-only orders that close a position on
+// the entry's side, for what the entry filled: an entry that only reduces a short leaves no long
+// for them to close, and the exchange cancels them the moment it fills (the simulator does so,
+// with that reason in the order history); one that flips the short leaves legs sized for the whole
+// entry on the smaller position it opens, and the reward and risk shown would be of the wrong
+// size. Either way the trader is better told to set TP/SL on the position itself.
+func (s *Store) opposesPosition(entry CheckedOrder) *FieldError {
+	pos, ok := s.Position(entry.Instrument.Name)
+	buy := entry.Wire.Side == api.SideBuy
+	if !ok || pos.Size.IsPositive() == buy || !entry.Size.IsPositive() {
+		return nil
+	}
+	inst := entry.Instrument
+	sd := inst.SizeDecimals()
+	have, other := "short", "long"
+	if !buy {
+		have, other = "long", "short"
+	}
+	held := pos.Size.Abs()
+	what := fmt.Sprintf("this %s reduces your %s %s %s", SideText(entry.Wire.Side), FormatSize(held, sd), inst.Name, have)
+	if entry.Size.GreaterThan(held) {
+		what = fmt.Sprintf("this %s of %s closes your %s %s %s and opens a %s %s, so its take-profit and stop-loss would not match the position",
+			SideText(entry.Wire.Side), FormatSize(entry.Size, sd), FormatSize(held, sd), inst.Name, have, FormatSize(entry.Size.Sub(held), sd), other)
+	} else {
+		what += ", and the exchange cancels a bracket's take-profit and stop-loss when its entry leaves no " + other + " for them to close"
+	}
+	coin := strings.ToLower(strings.TrimSuffix(inst.Name, "-PERP"))
+	return &FieldError{Field: FieldOrder, Msg: what + ": a bracket opens or adds to a position; set TP/SL on the position (t on it, or :tpsl " +
+		coin + " tp .. sl ..) or close it first"}
 }
 
 // bracketLegs are the legs of a checked bracket, each with its own client order id and a worst

@@ -125,3 +125,35 @@ func TestAttachedTpsl(t *testing.T) {
 	checkDec(t, "tp", tp, "3200")
 	checkDec(t, "sl", sl, "0")
 }
+
+// A bracket whose entry reduces or flips the opposite position is refused by the one check path,
+// saying what to do instead (the exchange would cancel the legs of a reducing entry the moment
+// it fills: TestBracketEntryThatReducesLosesItsLegsAndSaysWhy in api/sim); a bracket that adds to
+// the position passes. The fixture holds an ETH-PERP long of 2. Guards the side comparison
+// flipped (an adding bracket refused, a reducing one passed), the flip branch dropped (a sell of 3
+// called a reduction) and a refusal without its way out.
+func TestCheckBracketRefusesAnEntryAgainstThePosition(t *testing.T) {
+	now := t0
+	s := loadedStore(&now)
+	sell := func(size string) OrderIntent {
+		in := limitBuy("ETH-PERP", "3100", size)
+		in.Side = "s"
+		return in
+	}
+	for _, tc := range []struct {
+		entry OrderIntent
+		want  string
+	}{
+		{sell("1"), "this sell reduces your 2.00 ETH-PERP long, and the exchange cancels a bracket's take-profit and stop-loss when its entry leaves no short"},
+		{sell("3"), "this sell of 3.00 closes your 2.00 ETH-PERP long and opens a 1.00 short"},
+	} {
+		_, errs := s.CheckBracket(BracketIntent{Entry: tc.entry, TakeProfit: "3000", StopLoss: "3200"}, DefaultGuard())
+		if len(errs) != 1 || errs[0].Field != FieldOrder || !strings.Contains(errs[0].Msg, tc.want) ||
+			!strings.Contains(errs[0].Msg, "set TP/SL on the position (t on it, or :tpsl eth tp .. sl ..) or close it first") {
+			t.Errorf("%s %s: %v", tc.entry.Side, tc.entry.Size, errs)
+		}
+	}
+	if _, errs := s.CheckBracket(BracketIntent{Entry: limitBuy("ETH-PERP", "2990", "1"), TakeProfit: "3100", StopLoss: "2900"}, DefaultGuard()); len(errs) != 0 {
+		t.Errorf("a buy that adds to the long: %v", errs)
+	}
+}

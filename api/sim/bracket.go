@@ -21,6 +21,7 @@ type bracket struct {
 	parent   *order   // the entry; nil for a position bracket
 	sent     int64    // lots each child was sent with (normal brackets)
 	armed    bool     // children are in the market's trigger list
+	guarded  bool     // since it was armed, a position its children close has existed
 	children []*order // the waiting TP/SL orders
 	fired    []*order // the orders the children placed when they fired
 }
@@ -299,10 +300,18 @@ func (e *engine) tidy(b *bracket) bool {
 			}
 		}
 		for _, c := range b.children {
-			if c.state == api.StateOpen && e.closable(c) == 0 {
-				c.reason = "the position it protected is closed"
-				e.cancel(c)
+			if c.state != api.StateOpen {
+				continue
 			}
+			if e.closable(c) > 0 {
+				b.guarded = true
+				continue
+			}
+			c.reason = "the position it protected is closed"
+			if !b.guarded && b.parent != nil {
+				c.reason = "its entry filled against the account's opposite position and left no position on the entry's side for it to close"
+			}
+			e.cancel(c)
 		}
 	}
 	return b.open()

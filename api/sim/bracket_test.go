@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -266,5 +267,63 @@ func TestBracketEntryCancelledAfterPartialFill(t *testing.T) {
 			t.Fatalf("leg %d is %s after its partly filled entry was cancelled, want open", c, o.State)
 		}
 		eqDec(t, "leg size", o.Size, "1")
+	}
+}
+
+// reasonOf is the reason the order history gives for order id of the client's account.
+func reasonOf(t *testing.T, e *env, c *api.Client, id api.OrderID) string {
+	t.Helper()
+	code, out := e.post(t, "/info", []byte(`{"method":"order_history","params":{"user":"`+c.Address()+`"}}`))
+	if code != 200 {
+		t.Fatalf("order_history: %d %v", code, out)
+	}
+	var hist struct {
+		Data []struct {
+			Oid    api.OrderID `json:"order_id"`
+			Reason string      `json:"reason"`
+		} `json:"data"`
+	}
+	b, _ := json.Marshal(out)
+	if err := json.Unmarshal(b, &hist); err != nil {
+		t.Fatal(err)
+	}
+	for _, h := range hist.Data {
+		if h.Oid == id {
+			return h.Reason
+		}
+	}
+	t.Fatalf("order %d not in history %s", id, b)
+	return ""
+}
+
+// A bracket whose entry only reduces an opposite position (bob short 1.5, the bracket buys 0.5):
+// the legs close a long, there is none, so the exchange cancels them the moment the entry fills,
+// in the same request, says so in the answer (their state) and says why in the order history.
+// Guards the "guarded" branch dropped (the reason would claim a closed position that never
+// existed) and the answer's leg states read before the request's brackets were tidied ("open").
+func TestBracketEntryThatReducesLosesItsLegsAndSaysWhy(t *testing.T) {
+	e := quietEnv(t)
+	alice, bob := e.client("alice"), e.client("bob")
+	place(t, alice, limit(2, api.SideBuy, "3400", "1.5"))
+	place(t, bob, limit(2, api.SideSell, "3400", "1.5")) // bob short 1.5
+	place(t, alice, limit(2, api.SideSell, "3410", "0.5"))
+	r := place(t, bob, ethBracket(t, api.SideBuy, "", "0.5", "3600", "3300")...)
+	sts, err := r.OrderStatuses()
+	if err != nil || len(sts) != 3 {
+		t.Fatalf("statuses %+v (%v)", sts, err)
+	}
+	if !sts[0].TotalSize.Decimal.Equal(dec("0.5")) {
+		t.Fatalf("entry %+v, want filled 0.5", sts[0])
+	}
+	for _, s := range sts[1:] {
+		if s.State != api.StateCancelled {
+			t.Errorf("leg %d answered %q, want cancelled", s.Oid, s.State)
+		}
+		if why := reasonOf(t, e, bob, s.Oid); !strings.Contains(why, "against the account's opposite position") {
+			t.Errorf("leg %d reason %q", s.Oid, why)
+		}
+	}
+	if ps := positions(t, bob); len(ps) != 1 || !ps[0].Size.Equal(dec("-1")) {
+		t.Fatalf("positions %+v, want short 1", ps)
 	}
 }

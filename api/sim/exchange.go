@@ -177,6 +177,14 @@ func (e *engine) applyPlace(a *account, d *api.PlaceOrderData) (any, error) {
 	if ok == 0 {
 		return nil, firstErr
 	}
+	// A bracket's legs answer with their state once the request's brackets are tidied: a leg the
+	// exchange cancelled the moment its entry filled says so in this answer, not only in history.
+	e.tidyBrackets()
+	for i, o := range placed {
+		if o != nil && roles[i].entry >= 0 {
+			sts[i].State = o.state
+		}
+	}
 	if len(sts) == 1 {
 		return map[string]any{"status": sts[0]}, nil
 	}

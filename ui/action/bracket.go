@@ -47,7 +47,7 @@ func NewBracket(cb state.CheckedBracket, st *common.Styles) *Action {
 	for i := range sizes {
 		sizes[i] = cb.Entry.Size
 	}
-	a.Read = func(d DoneMsg) (string, bool) { return bracketOutcomeText(d, sizes) }
+	a.Read = func(d DoneMsg) (string, bool) { return bracketOutcomeText(d, wires, sizes) }
 	a.FollowUp = func(ex api.Exchange, d DoneMsg, timeout time.Duration) (tea.Cmd, string) {
 		if d.Err != nil {
 			return lookupLostOrder(ex, d, timeout) // the entry, by its cloid
@@ -71,16 +71,21 @@ func BracketWhat(cb state.CheckedBracket) string {
 }
 
 // bracketOutcomeText reads the answer to a bracket (or a position's take-profit and stop): each
-// order's own outcome; any rejection is a failure and says which order and why.
-func bracketOutcomeText(d DoneMsg, sizes []decimal.Decimal) (string, bool) {
+// order's own outcome; any rejection is a failure and says which order and why. A bracket's leg
+// the exchange cancelled at once (its entry filled and left it nothing to close) is a failure
+// too: the entry stands unprotected, and the trader must hear it here, not find it in history.
+func bracketOutcomeText(d DoneMsg, wires []api.OrderWire, sizes []decimal.Decimal) (string, bool) {
 	if d.Err != nil {
 		return d.Act.What + " failed: " + common.PlainError(d.Err), true
 	}
 	os := state.OrderOutcomes(d.Resp, sizes)
-	var bad []string
+	var bad, gone []string
 	for i, o := range os {
-		if o.Kind == state.OutcomeRejected {
+		switch {
+		case o.Kind == state.OutcomeRejected:
 			bad = append(bad, fmt.Sprintf("order %d of %d rejected: %s", i+1, len(os), o.Reason))
+		case o.Kind == state.OutcomeUnfilled && i < len(wires) && wires[i].Tpsl != "" && wires[i].Grouping == api.GroupingNormal:
+			gone = append(gone, legWord(wires[i].Tpsl))
 		}
 	}
 	switch {
@@ -88,8 +93,19 @@ func bracketOutcomeText(d DoneMsg, sizes []decimal.Decimal) (string, bool) {
 		return d.Act.What + ": " + strings.Join(bad, "; "), true
 	case os[0].Kind == state.OutcomeSent:
 		return "sent: " + d.Act.What + txText(d.Resp.TxHash), false
+	case len(gone) > 0:
+		return fmt.Sprintf("placed, but the exchange cancelled its %s at once: the entry is not protected; set TP/SL on the position (t on it): %s",
+			strings.Join(gone, " and "), d.Act.What), true
 	}
 	return fmt.Sprintf("placed (%d orders, first %d): %s", len(os), os[0].Oid, d.Act.What), false
+}
+
+// legWord names a leg by its tpsl value.
+func legWord(tpsl string) string {
+	if tpsl == api.TpslTakeProfit {
+		return "take-profit"
+	}
+	return "stop-loss"
 }
 
 // NewPositionTpsl builds the confirmation of a take-profit and/or stop on a whole position
@@ -118,6 +134,6 @@ func NewPositionTpsl(pt state.PositionTpsl, st *common.Styles) *Action {
 	return &Action{Kind: KindPositionTpsl, Title: "Position take-profit / stop-loss", Lines: lines, What: what, Confirm: true,
 		Lane: LaneOrder, Refresh: tradeKinds,
 		Run:   func(ctx context.Context, t api.Trader) (api.TxResponse, error) { return t.PlaceOrders(ctx, wires) },
-		Read:  func(d DoneMsg) (string, bool) { return bracketOutcomeText(d, sizes) },
+		Read:  func(d DoneMsg) (string, bool) { return bracketOutcomeText(d, wires, sizes) },
 		Order: state.CheckedOrder{Wire: wires[0], Instrument: pt.Instrument, Size: pt.Position.Size.Abs()}}
 }
