@@ -192,6 +192,8 @@ type connection struct {
 	agentUntil time.Time
 	// fees are the exchange's fee rates when known: the embedded simulator's (nil: the defaults).
 	fees *state.Fees
+	// sim is the embedded simulator of the demo (nil otherwise), for tests that move its clock.
+	sim *sim.Sim
 }
 
 // connect builds the exchange client: the embedded demo when no URL or network is given, else a
@@ -202,7 +204,7 @@ func connect(ctx context.Context, o options, stderr io.Writer) (*connection, err
 		if o.Keystore != "" || o.Address != "" || o.AgentKeystore != "" {
 			return nil, headless.Usage(errors.New("--keystore, --agent-keystore and --address need an exchange: add --network mainnet|testnet or --url URL"))
 		}
-		return startDemo(ctx, o.Seed, o.Empty)
+		return startDemo(ctx, demoSpec{seed: o.Seed, empty: o.Empty})
 	}
 	ep, err := api.ResolveEndpoint(api.Endpoint{URL: o.URL, Network: o.Network, Insecure: o.Insecure, ActionType: o.ActionType})
 	if err != nil {
@@ -481,33 +483,42 @@ func mergeFlags(o *options, cfg fileConfig) {
 	}
 }
 
-// startDemo starts the embedded simulator and its market loop on a free loopback port, makes a
-// demo wallet with a fresh random key (funded in process before the first request; unless empty,
-// seeded with positions and resting orders by trades on the simulator, sim.SeedDemo), and returns
-// a client trading it over real HTTP.
-func startDemo(ctx context.Context, seed int64, empty bool) (*connection, error) {
-	if seed == 0 {
-		seed = time.Now().UnixNano()
-	}
-	signer, err := api.NewRandomSigner()
+// demoSpec is what the embedded demo starts from: the seed (0: a random one, and a random
+// wallet), a bare wallet or a seeded one, and the clock (nil: the system's; tests give their own).
+type demoSpec struct {
+	seed  int64
+	empty bool
+	clock sim.Clock
+}
+
+// startDemo starts the embedded simulator and its market loop on a free loopback port, opens the
+// demo wallet (funded in process before the first request; unless empty, seeded with positions
+// and resting orders by trades on the simulator, sim.SeedDemo), and returns a client trading it
+// over real HTTP. With a seed, the wallet's key comes from it (sim.DemoSigner), so the same seed
+// opens the same wallet and the same market whatever the time it starts at; without one, the key
+// is random and exists only in memory.
+func startDemo(ctx context.Context, d demoSpec) (*connection, error) {
+	signer, err := demoSigner(d.seed)
 	if err != nil {
 		return nil, err
+	}
+	if d.seed == 0 {
+		d.seed = time.Now().UnixNano()
+	}
+	opts := []sim.Option{sim.WithSeed(uint64(d.seed))}
+	copts := []api.Option{api.WithSigner(signer), api.WithHTTPClient(api.PollingHTTPClient())}
+	if d.clock != nil {
+		opts = append(opts, sim.WithClock(d.clock))
+		copts = append(copts, api.WithClock(d.clock.Now))
 	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, fmt.Errorf("demo: cannot listen on loopback: %w", err)
 	}
-	s := sim.New(sim.WithSeed(uint64(seed)))
-	// The simulator acts only for accounts it knows: the demo funds its own wallet, in process.
-	if err := s.Fund(signer.Address(), sim.DefaultDemoBalance); err != nil {
+	s := sim.New(opts...)
+	if err := openDemoWallet(s, signer.Address(), d.empty); err != nil {
 		_ = ln.Close()
 		return nil, fmt.Errorf("demo: %w", err)
-	}
-	if !empty {
-		if err := s.SeedDemo(signer.Address()); err != nil {
-			_ = ln.Close()
-			return nil, fmt.Errorf("demo: %w", err)
-		}
 	}
 	runCtx, cancel := context.WithCancel(ctx)
 	served := make(chan struct{})
@@ -516,9 +527,30 @@ func startDemo(ctx context.Context, seed int64, empty bool) (*connection, error)
 		_ = s.Serve(runCtx, ln)
 	}()
 	stop := func() { cancel(); <-served }
-	client := api.New("http://"+ln.Addr().String()+"/", api.WithSigner(signer), api.WithHTTPClient(api.PollingHTTPClient()))
+	client := api.New("http://"+ln.Addr().String()+"/", copts...)
 	maker, taker := sim.FeeRates()
-	return &connection{client: client, mode: ui.ModeDemo, network: "demo", close: stop, fees: &state.Fees{Maker: maker, Taker: taker}}, nil
+	return &connection{client: client, mode: ui.ModeDemo, network: "demo", close: stop, fees: &state.Fees{Maker: maker, Taker: taker},
+		sim: s}, nil
+}
+
+// demoSigner is the demo wallet's signer: derived from the seed when one is given, else random.
+func demoSigner(seed int64) (*api.Signer, error) {
+	if seed == 0 {
+		return api.NewRandomSigner()
+	}
+	return sim.DemoSigner(uint64(seed))
+}
+
+// openDemoWallet funds the demo wallet in process (the simulator acts only for accounts it
+// knows) and, unless empty, seeds it (sim.SeedDemo).
+func openDemoWallet(s *sim.Sim, addr string, empty bool) error {
+	if err := s.Fund(addr, sim.DefaultDemoBalance); err != nil {
+		return err
+	}
+	if empty {
+		return nil
+	}
+	return s.SeedDemo(addr)
 }
 
 // configConnection is the config file's connection, the headless commands' defaults (their

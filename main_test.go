@@ -323,7 +323,7 @@ func TestSimSubcommandServes(t *testing.T) {
 // wallet. Guards a seed that is skipped, and --empty ignored.
 func TestDemoSeededOrEmpty(t *testing.T) {
 	for _, empty := range []bool{false, true} {
-		conn, err := startDemo(context.Background(), 5, empty)
+		conn, err := startDemo(context.Background(), demoSpec{seed: 5, empty: empty})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -345,7 +345,7 @@ func TestDemoSeededOrEmpty(t *testing.T) {
 }
 
 func TestDemoConnects(t *testing.T) {
-	conn, err := startDemo(context.Background(), 5, false)
+	conn, err := startDemo(context.Background(), demoSpec{seed: 5})
 	if err != nil {
 		t.Fatal(err)
 	}

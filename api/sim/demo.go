@@ -2,7 +2,10 @@ package sim
 
 import (
 	"fmt"
+	"strconv"
+	"time"
 
+	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/shopspring/decimal"
 
 	"github.com/tradedesk/tradedesk/api"
@@ -16,8 +19,26 @@ var (
 	demoTpslSteps = d("0.025") // the take-profits' and stops' distance from the entry
 )
 
+// demoHeldBefore is how long before the last funding time the demo wallet opened its positions.
+const demoHeldBefore = 10 * time.Minute
+
+// DemoSigner is the seeded demo's wallet: its key is derived from the seed alone, so `--seed N`
+// opens the same address every time. The key is public knowledge (anyone can derive it from
+// the seed), so it is good only for a simulator: it must never hold anything on an exchange.
+func DemoSigner(seed uint64) (*api.Signer, error) {
+	h := crypto.Keccak256([]byte("tradedesk/sim/demo-wallet/" + strconv.FormatUint(seed, 10)))
+	for {
+		key, err := crypto.ToECDSA(h)
+		if err == nil {
+			return api.NewSigner(key)
+		}
+		h = crypto.Keccak256(h) // zero or above the curve order: about one seed in 2^128
+	}
+}
+
 // SeedDemo gives a funded account the look of a trader mid-session, through the exchange's own
-// order path (no balance is written): a BTC-PERP long bought at a bid that the takers' account
+// order and funding paths (no balance is written): opened shortly before the last funding time
+// (demoHeldBefore), and paid that funding, a BTC-PERP long bought at a bid that the takers' account
 // sold into (below the mark, so in profit), with a position take-profit and stop; an ETH-PERP
 // short at 20x isolated (its liquidation price near enough to show the warning colours); a
 // resting BTC-PERP bid, a resting SOL-PERP ask and a SOL-PERP bracket entry (limit buy with its
@@ -38,6 +59,11 @@ func (s *Sim) SeedDemo(user string) error {
 	if a == nil {
 		return fmt.Errorf("seed demo: %s has no account: fund it first", addr)
 	}
+	// The wallet traded shortly before the last funding time, and that funding was paid, so
+	// the funding view has rows from the start (paid by payFunding, as every hour's is).
+	paid := time.UnixMilli(bucket(e.now().UnixMilli(), s.cfg.funding)).UTC()
+	e.at = paid.Add(-demoHeldBefore)
+	defer func() { e.at = time.Time{} }()
 	e.curTx = e.txHash("demo", uint64(e.now().UnixMilli()), 0)
 	steps := []func(*account) error{e.demoLong, e.demoShort, e.demoResting}
 	for _, step := range steps {
@@ -46,6 +72,10 @@ func (s *Sim) SeedDemo(user string) error {
 		}
 	}
 	e.tidyBrackets()
+	if paid.After(e.fundedAt) { // a second seeded wallet finds that funding paid already
+		e.at = paid
+		e.payFunding(paid)
+	}
 	return nil
 }
 

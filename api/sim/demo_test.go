@@ -84,3 +84,47 @@ func TestSeedDemoReproducible(t *testing.T) {
 		}
 	}
 }
+
+// The seeded wallet opened its positions before the last funding time and was paid that funding
+// by the exchange's own funding run: the long pays, the short receives, stamped on the hour, and
+// the books still balance. A second seeded wallet does not make the exchange pay that hour twice.
+// Guards a seed without funding (an empty funding view), a funding row written by hand (the
+// books would not balance), a flipped sign, and a payment per seeded wallet.
+func TestSeedDemoPaysFunding(t *testing.T) {
+	e, bob := seededDemo(t)
+	pays := func(c *api.Client) map[api.InstrumentID]api.FundingPayment {
+		p, err := c.FundingHistory(ctx(), "", api.PageParams{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[api.InstrumentID]api.FundingPayment{}
+		for _, f := range p.Data {
+			if _, dup := out[f.InstrumentID]; dup {
+				t.Errorf("%s paid funding twice: %+v", c.Address(), p.Data)
+			}
+			out[f.InstrumentID] = f
+		}
+		return out
+	}
+	got := pays(bob)
+	btc, eth := got[1], got[2]
+	if len(got) != 2 || !btc.Payment.IsNegative() || !eth.Payment.IsPositive() {
+		t.Fatalf("funding rows %+v: want the BTC-PERP long paying and the ETH-PERP short receiving", got)
+	}
+	if want := testStart.Truncate(time.Hour); !btc.Time.Equal(want) {
+		t.Errorf("funding paid at %s, want the hour before the start, %s", btc.Time, want)
+	}
+	if f := fills(t, bob); len(f) == 0 || !f[len(f)-1].BlockTime.Before(btc.Time.Time) {
+		t.Errorf("the wallet's first fill is not before the funding it was paid: %+v", f)
+	}
+	alice := e.client("alice")
+	if err := e.sim.SeedDemo(alice.Address()); err != nil {
+		t.Fatal(err)
+	}
+	if len(pays(alice)) != 0 {
+		t.Errorf("the hour's funding was paid again for a second seeded wallet: %+v", pays(alice))
+	}
+	pays(bob)
+	b := checkBooks(t, e.sim)
+	checkFlows(t, b, map[string]decimal.Decimal{"USDC": DefaultDemoBalance.Mul(decimal.NewFromInt(4))}, nil)
+}

@@ -72,6 +72,7 @@ type engine struct {
 	orders   map[api.OrderID]*order
 	brackets []*bracket // brackets with an order still open, oldest first (bracket.go)
 	demoN    int        // the demo seeding's cloid counter (demo.go)
+	fundedAt time.Time  // when funding was last paid
 	nextOid  api.OrderID
 	nextTid  api.TradeID
 	nextTx   uint64
@@ -98,7 +99,11 @@ func newEngine(now func() time.Time, seed uint64, demo decimal.Decimal) *engine 
 		m.index, m.mark, m.last = px, px, px
 		m.updated = now()
 		m.funding = baseFunding
-		makeHistory(m, e.rng, now())
+		// Each market's past has a generator of its own, taken from the engine's with one draw:
+		// how many draws a past takes depends on where the start falls in the hour and the day,
+		// and the markets that move after it must not (a seeded demo is the same whatever the
+		// time it starts at).
+		makeHistory(m, rand.New(rand.NewPCG(e.rng.Uint64(), uint64(m.id))), now())
 		e.markets = append(e.markets, m)
 		e.byID[m.id] = m
 		e.byName[strings.ToUpper(m.name)] = m

@@ -180,6 +180,7 @@ func (e *engine) accruePremium(m *market) {
 // a receiver gets its amount rounded down, and the fee account keeps the difference, so funding
 // creates and destroys nothing. The premium average then starts again.
 func (e *engine) payFunding(t time.Time) {
+	e.fundedAt = t
 	residual := decimal.Zero
 	for _, a := range e.allAccounts() {
 		for _, m := range e.markets {
