@@ -36,10 +36,19 @@ func (b BracketIntent) HasLegs() bool {
 // legs' trigger prices (zero when absent), the orders to sign in one placeOrder, and what the
 // take-profit would gain and the stop-loss lose at their triggers, fees left out.
 type CheckedBracket struct {
-	Entry        CheckedOrder
-	Ref          decimal.Decimal // the entry price the legs are measured from (the mark for a market entry)
+	Entry CheckedOrder
+	// Ref is the price the legs' distances, reward and risk are measured from: the price the
+	// trader expects to get (the book walk's average fill where it is known, else the limit
+	// price, else the mark for a market entry); RefWhat names it ("the expected average fill").
+	Ref     decimal.Decimal
+	RefWhat string
+	// Judge is the price the exchange judges the legs' sides against (the limit price, or the
+	// mark for a market entry); JudgeWhat names it. Each leg lies on its side of both.
+	Judge        decimal.Decimal
+	JudgeWhat    string
 	TP, SL       decimal.Decimal
 	Reward, Risk decimal.Decimal // USD at the take-profit and at the stop-loss
+	Size         decimal.Decimal // what the legs are expected to cover: the entry's size, or what a market or IOC entry fills
 	Wires        []api.OrderWire
 	NeedsConfirm bool // whether the guard's ConfirmPolicy asks to confirm the bracket
 }
@@ -54,9 +63,13 @@ func (c CheckedBracket) RewardRisk() decimal.Decimal {
 }
 
 // CheckBracket checks an entry with its take-profit and stop-loss: the entry as CheckOrder does
-// (a limit or market order that is not reduce-only), each leg on its own side of the entry price
-// (a buy's take-profit above it, its stop below; a sell's the other way round), on the tick. The
-// entry price is the limit price, or the mark for a market entry, as the exchange judges it.
+// (a limit or market order that is not reduce-only, not against an opposite position), each leg
+// on the tick and on its own side (a buy's take-profit above, its stop below; a sell's the other
+// way round) of both the price the trader expects to get (Ref, which distances are measured
+// from) and the price the exchange judges the legs against (Judge: the limit price, or the mark
+// for a market entry, as the simulator's checkBracket does). A leg on the wrong side of Ref would
+// gain where it should lose or the other way round; one on the wrong side of Judge is refused by
+// the exchange.
 func (s *Store) CheckBracket(in BracketIntent, g Guard) (CheckedBracket, []FieldError) {
 	var out CheckedBracket
 	entry, errs := s.CheckOrder(in.Entry, g)
@@ -75,16 +88,17 @@ func (s *Store) CheckBracket(in BracketIntent, g Guard) (CheckedBracket, []Field
 	if e := s.opposesPosition(entry); e != nil {
 		errs = append(errs, *e)
 	}
-	out.Ref = entry.Price
-	if in.Entry.Type == Market {
-		out.Ref = entry.Mark
+	out.bracketRefs(in.Entry.Type == Market)
+	refs := []legRef{{out.Ref, out.RefWhat, ""}}
+	if !out.Judge.Equal(out.Ref) {
+		refs = append(refs, legRef{out.Judge, out.JudgeWhat, judgeWhy(in.Entry.Type == Market)})
 	}
 	long := entry.Wire.Side == api.SideBuy
 	var err *FieldError
-	if out.TP, err = legPrice(FieldTakeProfit, in.TakeProfit, out.Ref, entry.Instrument, long); err != nil {
+	if out.TP, err = legPrice(FieldTakeProfit, in.TakeProfit, refs, entry.Instrument, long); err != nil {
 		errs = append(errs, *err)
 	}
-	if out.SL, err = legPrice(FieldStopLoss, in.StopLoss, out.Ref, entry.Instrument, !long); err != nil {
+	if out.SL, err = legPrice(FieldStopLoss, in.StopLoss, refs, entry.Instrument, !long); err != nil {
 		errs = append(errs, *err)
 	}
 	if len(errs) > 0 {
@@ -93,14 +107,8 @@ func (s *Store) CheckBracket(in BracketIntent, g Guard) (CheckedBracket, []Field
 	if out.TP.IsZero() && out.SL.IsZero() {
 		return out, []FieldError{{Field: FieldTakeProfit, Msg: "a bracket needs a take-profit, a stop-loss or both"}}
 	}
-	out.Reward = out.TP.Sub(out.Ref).Abs().Mul(entry.Size)
-	if out.TP.IsZero() {
-		out.Reward = decimal.Zero
-	}
-	out.Risk = out.SL.Sub(out.Ref).Abs().Mul(entry.Size)
-	if out.SL.IsZero() {
-		out.Risk = decimal.Zero
-	}
+	out.Reward = legPnL(out.TP, out.Ref, out.Size)
+	out.Risk = legPnL(out.SL, out.Ref, out.Size)
 	wires, e := api.Bracket(entry.Wire, bracketLegs(out, entry.Instrument, !long)...)
 	if e != nil {
 		return out, []FieldError{{Field: FieldOrder, Msg: e.Error()}}
@@ -143,6 +151,44 @@ func (s *Store) opposesPosition(entry CheckedOrder) *FieldError {
 		coin + " tp .. sl ..) or close it first"}
 }
 
+// bracketRefs sets the bracket's two reference prices and the size its legs cover. Ref is the
+// average the entry is expected to fill at where the book walk knows it (what fills at once at
+// the book's prices, what rests at the limit price), else the limit price, else, for a market
+// entry, the mark. Judge is the limit price, or the mark for a market entry.
+func (c *CheckedBracket) bracketRefs(market bool) {
+	e := c.Entry
+	c.Size = e.Size
+	c.Judge, c.JudgeWhat = e.Price, "the entry price"
+	if market {
+		c.Judge, c.JudgeWhat = e.Mark, "the mark"
+	}
+	c.Ref, c.RefWhat = c.Judge, c.JudgeWhat
+	w := e.Preview.Walk
+	if !w.Known || !w.Fills.IsPositive() {
+		return
+	}
+	c.Size = w.Fills.Add(w.Rests)
+	cost := w.FillCost.Add(w.Rests.Mul(e.Price))
+	c.Ref, c.RefWhat = cost.Div(c.Size), "the expected average fill"
+}
+
+// judgeWhy says why a leg must lie on its side of the price the exchange judges it against.
+func judgeWhy(market bool) string {
+	if market {
+		return ": the exchange judges a market entry's take-profit and stop-loss against the mark and refuses them otherwise"
+	}
+	return ": the exchange judges the take-profit and stop-loss against the entry's limit price and refuses them otherwise"
+}
+
+// legPnL is what a leg at trigger px gains or loses, unsigned, on size from ref; zero when the leg
+// is absent.
+func legPnL(px, ref, size decimal.Decimal) decimal.Decimal {
+	if px.IsZero() {
+		return decimal.Zero
+	}
+	return px.Sub(ref).Abs().Mul(size)
+}
+
 // bracketLegs are the legs of a checked bracket, each with its own client order id and a worst
 // price TpslSlippage past its trigger on the side its order trades (buy: above).
 func bracketLegs(c CheckedBracket, inst Instrument, buy bool) []api.TpslLeg {
@@ -168,18 +214,25 @@ func TpslLegAt(kind string, px decimal.Decimal, inst Instrument, buy bool) api.T
 	return api.TpslLeg{Tpsl: kind, Trigger: px.String(), Price: bound.String(), Cloid: NewCloid()}
 }
 
-// legPrice reads one leg: empty (zero, no error), a price, "N%" or "Nt" from ref; above says on
-// which side of ref it must lie. The result is on the instrument's tick.
-func legPrice(field, raw string, ref decimal.Decimal, inst Instrument, above bool) (decimal.Decimal, *FieldError) {
+// legRef is a price a leg is measured from or judged against: its value, its name ("the mark")
+// and, for a price the exchange judges with, why the side matters.
+type legRef struct {
+	px        decimal.Decimal
+	name, why string
+}
+
+// legPrice reads one leg: empty (zero, no error), a price, or "N%" or "Nt" from the first of
+// refs; above says on which side of every ref it must lie. The result is on the instrument's tick.
+func legPrice(field, raw string, refs []legRef, inst Instrument, above bool) (decimal.Decimal, *FieldError) {
 	s := strings.ToLower(strings.TrimSpace(raw))
 	if s == "" {
 		return decimal.Zero, nil
 	}
 	name := map[string]string{FieldTakeProfit: "take-profit", FieldStopLoss: "stop-loss"}[field]
-	if !ref.IsPositive() {
-		return decimal.Zero, &FieldError{Field: field, Msg: "no entry price to measure the " + name + " from yet"}
+	if !refs[0].px.IsPositive() {
+		return decimal.Zero, &FieldError{Field: field, Msg: "no price to measure the " + name + " from yet: " + refs[0].name + " is not known"}
 	}
-	px, err := legValue(field, name, s, ref, inst, above)
+	px, err := legValue(field, name, s, refs[0].px, inst, above)
 	if err != nil {
 		return decimal.Zero, err
 	}
@@ -187,9 +240,14 @@ func legPrice(field, raw string, ref decimal.Decimal, inst Instrument, above boo
 	if above {
 		dir = "above"
 	}
-	if above != px.GreaterThan(ref) || px.Equal(ref) {
-		return decimal.Zero, &FieldError{Field: field, Msg: fmt.Sprintf("%s %s must be %s the entry price %s", name,
-			FormatPrice(px, inst.PriceDecimals()), dir, FormatPrice(ref, inst.PriceDecimals()))}
+	for _, r := range refs {
+		if !r.px.IsPositive() {
+			continue
+		}
+		if above != px.GreaterThan(r.px) || px.Equal(r.px) {
+			return decimal.Zero, &FieldError{Field: field, Msg: fmt.Sprintf("%s %s must be %s %s %s%s", name,
+				FormatPrice(px, inst.PriceDecimals()), dir, r.name, FormatPrice(r.px, inst.PriceDecimals()), r.why)}
+		}
 	}
 	return px, nil
 }
@@ -214,7 +272,7 @@ func legValue(field, name, s string, ref decimal.Decimal, inst Instrument, above
 		if err != nil || !v.IsInteger() {
 			return decimal.Zero, &FieldError{Field: field, Msg: fmt.Sprintf("%s %s: ticks are a whole number, e.g. 40t", name, text.Quote(s))}
 		}
-		return ref.Add(v.Mul(inst.TickSize).Mul(sign)), nil
+		return RoundToStep(ref.Add(v.Mul(inst.TickSize).Mul(sign)), inst.TickSize), nil
 	}
 	v, err := ParsePositive(field, name+" price", s)
 	if err != nil {
@@ -281,12 +339,7 @@ func (s *Store) CheckPositionTpsl(symbol, tp, sl string) (PositionTpsl, []FieldE
 
 // positionLeg reads a position leg measured from the mark.
 func positionLeg(field, raw string, mark decimal.Decimal, inst Instrument, above bool) (decimal.Decimal, *FieldError) {
-	px, err := legPrice(field, raw, mark, inst, above)
-	if err != nil {
-		err.Msg = strings.Replace(err.Msg, "the entry price", "the mark", 1)
-		err.Msg = strings.Replace(err.Msg, "from yet", "from yet: no mark price", 1)
-	}
-	return px, err
+	return legPrice(field, raw, []legRef{{mark, "the mark", ""}}, inst, above)
 }
 
 // AttachedTpsl is the trigger price of the take-profit and of the stop-loss waiting to close

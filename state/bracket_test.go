@@ -157,3 +157,48 @@ func TestCheckBracketRefusesAnEntryAgainstThePosition(t *testing.T) {
 		t.Errorf("a buy that adds to the long: %v", errs)
 	}
 }
+
+// A market bracket is measured from the price the trader will get: the book walk's average fill
+// (walkStore: a buy of 0.3 BTC takes 0.1 at 50000.5 and 0.2 at 50010, avg 50006.8333, mark
+// 50000), and each leg must lie on its side of that average (else the "reward" is a loss) and of
+// the mark (what the exchange judges a market entry's legs against, api/sim checkBracket).
+// Guards the reference put back on the mark (tp 10t would be 50005, below the fill), the check
+// against the average dropped (a take-profit under the fill passes as a gain), the check
+// against the mark dropped (the exchange would refuse what the console signed), and reward and
+// risk on the whole size when only part of a market entry fills.
+func TestMarketBracketMeasuredFromTheFill(t *testing.T) {
+	s := walkStore(t)
+	buy := func(size string) OrderIntent {
+		return OrderIntent{Instrument: "BTC-PERP", Side: "buy", Type: Market, Size: size}
+	}
+	avg := d("50000.5").Mul(d("0.1")).Add(d("50010").Mul(d("0.2"))).Div(d("0.3"))
+	cb, errs := s.CheckBracket(BracketIntent{Entry: buy("0.3"), TakeProfit: "10t", StopLoss: "20t"}, DefaultGuard())
+	if len(errs) != 0 {
+		t.Fatal(errs)
+	}
+	if !cb.Ref.Equal(avg) || cb.RefWhat != "the expected average fill" || !cb.Judge.Equal(d("50000")) {
+		t.Fatalf("ref %s (%s), judge %s", cb.Ref, cb.RefWhat, cb.Judge)
+	}
+	checkDec(t, "tp", cb.TP, "50012")
+	checkDec(t, "sl", cb.SL, "49997")
+	checkDec(t, "reward", cb.Reward, d("50012").Sub(avg).Mul(d("0.3")).String())
+	checkDec(t, "risk", cb.Risk, avg.Sub(d("49997")).Mul(d("0.3")).String())
+
+	for _, tc := range []struct{ tp, sl, field, want string }{
+		{"50005", "", FieldTakeProfit, "take-profit 50,005.0 must be above the expected average fill 50,006.8"},
+		{"", "10t", FieldStopLoss, "stop-loss 50,002.0 must be below the mark 50,000.0: the exchange judges a market entry's take-profit and stop-loss against the mark"},
+	} {
+		_, errs := s.CheckBracket(BracketIntent{Entry: buy("0.3"), TakeProfit: tc.tp, StopLoss: tc.sl}, DefaultGuard())
+		if len(errs) != 1 || errs[0].Field != tc.field || !strings.Contains(errs[0].Msg, tc.want) {
+			t.Errorf("%s/%s: %v, want %q", tc.tp, tc.sl, errs, tc.want)
+		}
+	}
+
+	// Half of a 0.6 buy cannot fill within its bound: the legs cover the 0.3 that fills.
+	cb, errs = s.CheckBracket(BracketIntent{Entry: buy("0.6"), TakeProfit: "50100", StopLoss: "49900"}, DefaultGuard())
+	if len(errs) != 0 {
+		t.Fatal(errs)
+	}
+	checkDec(t, "covered size", cb.Size, "0.3")
+	checkDec(t, "reward on what fills", cb.Reward, d("50100").Sub(avg).Mul(d("0.3")).String())
+}

@@ -87,7 +87,8 @@ func tpslWord(t string) string {
 
 // checkBracket checks an entry and its children: one instrument, an entry that is a plain
 // order, children that are reduce-only triggers of the opposite side and the entry's size, at
-// most one take-profit and one stop-loss, each trigger on its own side of the entry price.
+// most one take-profit and one stop-loss, each trigger on its own side of the entry price (the
+// limit price, or the mark for a market entry: entryPrice).
 func (e *engine) checkBracket(ws []api.OrderWire, i int, kids []int) error {
 	p := &ws[i]
 	if len(kids) == 0 {
@@ -104,6 +105,10 @@ func (e *engine) checkBracket(ws []api.OrderWire, i int, kids []int) error {
 	if err != nil {
 		return err
 	}
+	refName, why := "the entry price", ""
+	if p.IsMarket {
+		refName, why = "the mark", " (a market entry's take-profit and stop-loss are judged against the mark, not its fill)"
+	}
 	seen := map[string]bool{}
 	for _, j := range kids {
 		c := &ws[j]
@@ -118,8 +123,8 @@ func (e *engine) checkBracket(ws []api.OrderWire, i int, kids []int) error {
 		if err != nil {
 			return fmt.Errorf("order %d: triggerPx %q is not a decimal", j+1, trunc(c.TriggerPx, 30))
 		}
-		if err := triggerSide(p.Side == api.SideBuy, c.Tpsl, trig, ref, "the entry price"); err != nil {
-			return fmt.Errorf("order %d: %w", j+1, err)
+		if err := triggerSide(p.Side == api.SideBuy, c.Tpsl, trig, ref, refName); err != nil {
+			return fmt.Errorf("order %d: %w%s", j+1, err, why)
 		}
 	}
 	return nil

@@ -215,7 +215,7 @@ func TestBracketRefusals(t *testing.T) {
 		{"sl above a long's entry", ethBracket(t, api.SideBuy, "3400", "1", "", "3410"), "stop-loss trigger 3410 of a long must lie below"},
 		{"tp above a short's entry", ethBracket(t, api.SideSell, "3400", "1", "3410", ""), "of a short must lie below"},
 		{"sl at the entry", ethBracket(t, api.SideBuy, "3400", "1", "", "3400"), "must lie below the entry price"},
-		{"market entry, tp below the mark", ethBracket(t, api.SideBuy, "", "1", "3400", ""), "above the entry price 3412.5"},
+		{"market entry, tp below the mark", ethBracket(t, api.SideBuy, "", "1", "3400", ""), "above the mark 3412.5 (a market entry's take-profit and stop-loss are judged against the mark"},
 		{"child on the entry's side", mod(1, func(w *api.OrderWire) { w.Side = api.SideBuy }), "side opposite"},
 		{"child not reduce-only", mod(2, func(w *api.OrderWire) { w.ReduceOnly = false }), "must be reduce-only"},
 		{"child on another instrument", mod(1, func(w *api.OrderWire) { w.InstrumentID = 1 }), "entry's instrument 2"},

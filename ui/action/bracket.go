@@ -23,7 +23,7 @@ func NewBracket(cb state.CheckedBracket, st *common.Styles) *Action {
 	a.What += BracketWhat(cb)
 	a.Lines[0] = st.Bold.On(strings.ToUpper(a.What))
 	pd := cb.Entry.Instrument.PriceDecimals()
-	legs := []string{""}
+	legs := []string{"", bracketRefLine(cb)}
 	if cb.TP.IsPositive() {
 		legs = append(legs, "Take-profit  "+state.FormatPrice(cb.TP, pd)+" (market)   +"+common.FmtNum(cb.Reward, 2)+" USD")
 	}
@@ -55,6 +55,22 @@ func NewBracket(cb state.CheckedBracket, st *common.Styles) *Action {
 		return nil, ""
 	}
 	return a
+}
+
+// bracketRefLine says the price the legs, their gain and loss are measured from and, when the
+// exchange judges their sides against another price (a market entry: the mark), that one too.
+func bracketRefLine(cb state.CheckedBracket) string {
+	in := cb.Entry.Instrument
+	pd := in.PriceDecimals()
+	rd := pd
+	if !state.OnStep(cb.Ref, in.TickSize) { // an average fill: one digit finer, as the book walk says it
+		rd++
+	}
+	l := "Measured from " + state.FormatPrice(cb.Ref, rd) + " (" + strings.TrimPrefix(cb.RefWhat, "the ") + ")"
+	if cb.Judge.IsPositive() && !cb.Judge.Equal(cb.Ref) {
+		l += "; judged against " + cb.JudgeWhat + " " + state.FormatPrice(cb.Judge, pd)
+	}
+	return l
 }
 
 // BracketWhat is the legs part of a bracket's one-line description: " tp 200 sl 180".

@@ -86,3 +86,22 @@ func TestBracketLegsCancelledAtOnceAreSaid(t *testing.T) {
 		t.Fatalf("outcome %q (failed %v)", text, failed)
 	}
 }
+
+// TestBracketConfirmationSaysWhatTheLegsAreMeasuredFrom: a market bracket's confirmation says the
+// price its legs, gain and loss are measured from (the expected average fill, one digit finer
+// than the tick) and the mark the exchange judges them against. Guards the line dropped and the
+// two prices swapped.
+func TestBracketConfirmationSaysWhatTheLegsAreMeasuredFrom(t *testing.T) {
+	d := decimal.RequireFromString
+	in := state.Instrument{Name: "BTC-PERP", TickSize: d("0.5"), LotSize: d("0.001")}
+	cb := state.CheckedBracket{Ref: d("50006.8333"), RefWhat: "the expected average fill", Judge: d("50000"), JudgeWhat: "the mark",
+		TP: d("50012"), SL: d("49997"), Reward: d("1.55"), Risk: d("2.95"), Size: d("0.3"),
+		Entry: state.CheckedOrder{Instrument: in, Size: d("0.3"), Wire: api.OrderWire{Side: api.SideBuy, Size: "0.3", Price: "50500", Tif: api.TifIOC, IsMarket: true}}}
+	lines := strings.Join(NewBracket(cb, common.NewStyles(commontest.Theme)).Lines, "\n")
+	for _, want := range []string{"Measured from 50,006.83 (expected average fill); judged against the mark 50,000.0",
+		"Take-profit  50,012.0 (market)   +1.55 USD", "Stop-loss    49,997.0 (market)   -2.95 USD"} {
+		if !strings.Contains(lines, want) {
+			t.Errorf("confirmation does not say %q:\n%s", want, lines)
+		}
+	}
+}
