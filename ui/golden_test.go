@@ -69,6 +69,8 @@ func TestGoldenDemoScreens(t *testing.T) {
 		keys []tea.KeyMsg
 	}{
 		{"80x24", 80, 24, nil}, {"200x60", 200, 60, nil},
+		// At 120x40 the positions pane has no room for the TP/SL column: the detail line gives it.
+		{"120x40", 120, 40, nil},
 		// At 80x24 one pane shows at a time: the positions and the open orders, one key away.
 		{"80x24_positions", 80, 24, []tea.KeyMsg{keyMsg("2")}}, {"80x24_orders", 80, 24, []tea.KeyMsg{keyMsg("3")}},
 	} {

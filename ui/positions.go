@@ -33,9 +33,10 @@ const (
 )
 
 // positionTitles are the columns' titles; a figure's column is as wide as the wider of its title
-// and its widest cell (fitWidths).
+// and its widest cell (fitWidths). The liquidation titles are short ("Liq. px", "To liq."), no
+// wider than their figures, so the TP/SL prices fit in full beside them at 200 columns.
 var positionTitles = [pcCount]string{"Instrument", "Side", "Lev", "Size", "Entry", "Mark", "Notional", "uPnL", "ROE",
-	"Liq. price", "Liq. dist", "TP/SL"}
+	"Liq. px", "To liq.", "TP/SL"}
 
 // liqWarnPct and liqDangerPct colour the liquidation distance amber and red.
 var (
@@ -54,6 +55,14 @@ type positionsPane struct {
 	done      []bool
 	version   [5]uint64
 	emptyText string // what an empty list says once loaded
+	w, h      int
+	// tpslPlain writes the TP/SL column's prices without thousands separators, when the pane has
+	// room for the column only that way; the tick is never dropped (the detail line writes them
+	// in full).
+	tpslPlain bool
+	// detail: the last line is kept for the selected position's detail line, because the width
+	// leaves some of its figures out.
+	detail bool
 }
 
 func col(c, width int, right bool, prio int) common.Column {
@@ -70,7 +79,7 @@ func newPositionsPane(c *common.Common) *positionsPane {
 		col(pcInstrument, 10, false, 0), col(pcSide, 5, false, 0), col(pcLeverage, 9, false, 0), col(pcSize, 9, true, 0),
 		col(pcEntry, 10, true, 0), col(pcMark, 10, true, 2), col(pcNotional, 10, true, 2), col(pcUPnL, 10, true, 0),
 		col(pcROE, 8, true, 1), col(pcLiq, 10, true, 0), col(pcLiqDist, 9, true, 0),
-		col(pcTpsl, 13, true, 0), // short prices (99.28k/94.44k): the orders pane has them in full
+		col(pcTpsl, 5, true, 0), // as wide as its prices (fitWidths)
 	}, p.cell)
 	p.emptyText = "no open positions"
 	return p
@@ -85,7 +94,11 @@ func (p *positionsPane) Kinds() []state.Kind {
 }
 
 // SetSize implements common.Pane.
-func (p *positionsPane) SetSize(w, h int) { p.tbl.SetSize(w, h) }
+func (p *positionsPane) SetSize(w, h int) {
+	p.w, p.h = w, h
+	p.tbl.SetSize(w, h)
+	p.fitWidths()
+}
 
 // SetFocused implements common.Pane.
 func (p *positionsPane) SetFocused(f bool) { p.tbl.Focused = f }
@@ -122,17 +135,61 @@ func (p *positionsPane) refresh() {
 
 // fitWidths makes each figure's column as wide as its widest cell (or its title), so no number
 // is cut ("2,076,845.0" liquidation price of a well-margined short) and small figures leave room
-// for more columns. Positions are few: every row is worked out.
+// for more columns. Positions are few: every row is worked out. The TP/SL prices are written in
+// full when the column fits so, without thousands separators when only that fits; when neither
+// does, the column goes and the detail line, kept for them, gives the selected position's.
 func (p *positionsPane) fitWidths() {
+	p.tpslPlain = false
 	ws := make([]int, pcCount)
-	for c := pcLeverage; c < pcTpsl; c++ {
-		ws[c] = common.TextWidth(positionTitles[c])
-		for r := range p.rows {
-			text, _ := p.cell(r, c)
-			ws[c] = max(ws[c], common.TextWidth(text))
-		}
+	for c := pcLeverage; c < pcCount; c++ {
+		ws[c] = p.colWidth(c)
 	}
 	p.tbl.SetWidths(ws)
+	if !slices.Contains(p.tbl.Visible, pcTpsl) {
+		p.tpslPlain = true
+		ws[pcTpsl] = p.colWidth(pcTpsl)
+		p.tbl.SetWidths(ws)
+		if !slices.Contains(p.tbl.Visible, pcTpsl) {
+			p.tpslPlain = false
+			ws[pcTpsl] = p.colWidth(pcTpsl)
+			p.tbl.SetWidths(ws)
+		}
+	}
+	p.tbl.Invalidate()
+	p.keepDetailLine()
+}
+
+// colWidth is the width of column c's widest cell or of its title.
+func (p *positionsPane) colWidth(c int) int {
+	w := common.TextWidth(positionTitles[c])
+	for r := range p.rows {
+		text, _ := p.cell(r, c)
+		w = max(w, common.TextWidth(text))
+	}
+	return w
+}
+
+// keepDetailLine gives the table every line but the last when some of the detail line's figures
+// have no column at this width, so the selected position's TP/SL (and the rest) can be read
+// however many positions there are.
+func (p *positionsPane) keepDetailLine() {
+	hidden := false
+	for _, c := range detailFigures {
+		hidden = hidden || !slices.Contains(p.tbl.Visible, c)
+	}
+	detail := hidden && p.h >= 3 // the header, a row and the detail line
+	if detail == p.detail && p.tbl.Height == max(p.h-1-b2i(detail), 0) {
+		return
+	}
+	p.detail = detail
+	p.tbl.SetSize(p.w, p.h-b2i(detail))
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // view is row i's figures; only rows drawn (on screen) or acted on are worked out.
@@ -241,43 +298,32 @@ func (p *positionsPane) cell(row, col int) (string, common.Paint) {
 		}
 		return state.FormatPercent(r.LiqDistance, 2), liqPaint(st, r.LiqDistance)
 	case pcTpsl:
-		return p.tpslText(row)
+		return p.tpslText(row, p.tpslPlain)
 	}
 	return "", common.Paint{}
 }
 
-// tpslText is the take-profit and stop-loss waiting on position row, each in at most 6
-// characters ("99.28k/94.44k", "-/3300.5"), or "-" when none.
-func (p *positionsPane) tpslText(row int) (string, common.Paint) {
+// tpslText is the take-profit and stop-loss waiting on position row at the instrument's tick
+// ("99,282.5/94,439.5", "-/3,300.00"), or "-" when none; plain leaves out the thousands
+// separators ("99282.5/94439.5"), the one shortening that keeps every digit.
+func (p *positionsPane) tpslText(row int, plain bool) (string, common.Paint) {
 	tp, sl := state.AttachedTpsl(p.orders, p.positions[row])
 	if tp.IsZero() && sl.IsZero() {
 		return "-", p.Styles.Muted
 	}
-	return shortPx(tp) + "/" + shortPx(sl), p.Styles.Text
+	in, _ := p.Store.Instrument(p.positions[row].Instrument)
+	return tpslPx(tp, in.PriceDecimals(), plain) + "/" + tpslPx(sl, in.PriceDecimals(), plain), p.Styles.Text
 }
 
-// shortPx writes a price in about five significant digits: "99.28k", "3547.1", "189.05", "0.38";
-// "-" for zero.
-func shortPx(v decimal.Decimal) string {
-	if v.IsZero() {
+// tpslPx is one leg's trigger price at decimals places, "-" when there is none.
+func tpslPx(v decimal.Decimal, decimals int32, plain bool) string {
+	switch {
+	case v.IsZero():
 		return "-"
+	case plain:
+		return v.StringFixed(decimals)
 	}
-	if v.GreaterThanOrEqual(decimal.NewFromInt(10000)) {
-		return trimZeros(v.Div(decimal.NewFromInt(1000)).StringFixed(2)) + "k"
-	}
-	digits := int32(len(v.Truncate(0).String()))
-	if v.LessThan(decimal.NewFromInt(1)) {
-		digits = 0
-	}
-	return trimZeros(v.StringFixed(max(5-digits, 0)))
-}
-
-// trimZeros drops a decimal text's trailing zeros after its point ("0.3800" -> "0.38").
-func trimZeros(s string) string {
-	if !strings.Contains(s, ".") {
-		return s
-	}
-	return strings.TrimSuffix(strings.TrimRight(s, "0"), ".")
+	return state.FormatPrice(v, decimals)
 }
 
 func liqPaint(st *common.Styles, dist decimal.Decimal) common.Paint {
@@ -306,24 +352,27 @@ func (p *positionsPane) View() string {
 	if p.Account != "" {
 		p.tbl.Empty = common.EmptyFor(p.Store, state.KindPositions, p.emptyText)
 	}
-	lines := p.tbl.Lines(make([]string, 0, p.tbl.Height+1))
-	if d := p.detailLine(); d != "" {
-		lines[len(lines)-1] = d // a blank row: there are fewer positions than rows
+	lines := p.tbl.Lines(make([]string, 0, p.tbl.Height+2))
+	if p.detail {
+		lines = append(lines, p.detailLine())
 	}
 	return strings.Join(lines, "\n")
 }
 
 // detailFigures are the figures the selected position's detail line gives when the width has no
-// room for their columns, in the order they are given.
-var detailFigures = []int{pcMark, pcNotional, pcROE, pcLeverage, pcLiqDist, pcTpsl}
+// room for their columns, in the order they are given: the TP/SL first, which no other pane
+// gives beside its position.
+var detailFigures = []int{pcTpsl, pcMark, pcNotional, pcROE, pcLeverage, pcLiqDist}
 
-// detailLine is the last row of the pane, when it has one to spare: the selected position's
-// figures whose columns the width left out ("BTC-PERP  Mark 97,280.0 · Notional 9,728.00"), as
-// many whole as fit, so every figure the README lists can be read at any size (QA 7).
+// detailLine is the pane's last line when the width leaves figures out: the selected position's
+// figures whose columns are not shown ("BTC-PERP  TP/SL 99,282.5/94,439.5 · Mark 97,280.0"), in
+// full and as many whole as fit, so every figure the README lists can be read at any size
+// (QA 7). Blank when there is no position.
 func (p *positionsPane) detailLine() string {
 	t := p.tbl
-	if t.Rows == 0 || t.Rows >= t.Height || t.Cursor >= t.Rows {
-		return ""
+	blank := strings.Repeat(" ", t.Width)
+	if t.Rows == 0 || t.Cursor >= t.Rows {
+		return blank
 	}
 	line := " " + p.view(t.Cursor).Instrument + " "
 	n := 0
@@ -332,6 +381,9 @@ func (p *positionsPane) detailLine() string {
 			continue
 		}
 		text, _ := p.cell(t.Cursor, c)
+		if c == pcTpsl {
+			text, _ = p.tpslText(t.Cursor, false)
+		}
 		part := " " + positionTitles[c] + " " + text
 		if n > 0 {
 			part = " ·" + part
@@ -342,7 +394,7 @@ func (p *positionsPane) detailLine() string {
 		line, n = line+part, n+1
 	}
 	if n == 0 {
-		return ""
+		return blank
 	}
 	return p.Styles.Muted.On(common.Pad(line, t.Width))
 }

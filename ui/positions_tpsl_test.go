@@ -1,22 +1,18 @@
 package ui
 
 import (
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/charmbracelet/x/ansi"
 	"github.com/tradedesk/tradedesk/api"
+	"github.com/tradedesk/tradedesk/state"
+	"github.com/tradedesk/tradedesk/ui/common"
+	"github.com/tradedesk/tradedesk/ui/common/commontest"
 )
-
-// The positions pane's TP/SL column writes prices short enough for its 13 columns. Guards a
-// price shown in thousands without its k, and one cut to fewer digits than it needs.
-func TestShortPx(t *testing.T) {
-	for in, want := range map[string]string{"99282.5": "99.28k", "10000": "10k", "3547.12": "3547.1", "189.052": "189.05",
-		"0.38": "0.38", "0.000123": "0.00012", "0": "-", "120000": "120k"} {
-		if got := shortPx(d(in)); got != want {
-			t.Errorf("shortPx(%s) = %q, want %q", in, got, want)
-		}
-	}
-}
 
 // TestPositionTpslFromThePane: t on a position opens the command line on "tpsl SYM tp "; the legs
 // typed and confirmed put the position's take-profit and stop-loss (grouping position) on the
@@ -45,7 +41,79 @@ func TestPositionTpslFromThePane(t *testing.T) {
 	if len(legs) != 2 {
 		t.Fatalf("position legs %v (notice %q)", legs, c.m.notice)
 	}
-	if v := c.m.View(); !strings.Contains(v, "3600/3300") {
+	if v := c.m.View(); !strings.Contains(v, "3,600.00/3,300.00") {
 		t.Errorf("the positions pane does not show the TP/SL:\n%s", v)
 	}
+}
+
+// TestPositionsShowTheirTpslAtEverySize (#13 QA): a position's take-profit and stop-loss are on
+// the screen at 80x24, 120x40 and 200x60, at the instrument's tick with thousands separators
+// (3,600.25, not "3600"), in the TP/SL column where it fits (200x60) and else first on the
+// selected position's detail line. Guards the detail line giving out before the TP/SL (it came
+// last), prices rounded to five digits or to thousands ("99.28k"), and a column that drops at
+// 200x60.
+func TestPositionsShowTheirTpslAtEverySize(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {120, 40}, {200, 60}} {
+		c := newSimConsole(t, size[0], size[1], false)
+		placeFixtureOrders(t, c.m.ex) // a long of 0.5 ETH-PERP
+		pump(t, c.m, c.m.Init())
+		c.key(t, "2")
+		c.commandConfirmed(t, "tpsl eth-perp tp 3600.25 sl 3300.5")
+		pump(t, c.m, c.m.refreshNow(c.m.kinds...))
+		v := ansi.Strip(c.m.View())
+		if !strings.Contains(v, "3,600.25/3,300.50") {
+			t.Errorf("%dx%d: the position's TP/SL 3,600.25/3,300.50 is not shown:\n%s", size[0], size[1], v)
+		}
+		if column := slices.Contains(positionsOf(c.m).tbl.Visible, pcTpsl); column != (size[0] == 200) {
+			t.Errorf("%dx%d: TP/SL column shown %v", size[0], size[1], column)
+		}
+	}
+}
+
+// TestPositionsDetailLineWhenThePaneIsFull: with more positions than rows, the pane keeps its last
+// line for the selected position's detail, TP/SL first, and it follows the cursor. Guards a detail
+// line drawn only over a blank row (none when the list fills the pane), and one that stays on the
+// first position.
+func TestPositionsDetailLineWhenThePaneIsFull(t *testing.T) {
+	clock := func() time.Time { return simStart }
+	s := state.New(clock)
+	var perps []api.PerpInstrument
+	var positions []api.Position
+	var orders []api.OrderRecord
+	for i := range 8 {
+		sym := fmt.Sprintf("C%d-PERP", i)
+		perps = append(perps, api.PerpInstrument{ID: api.InstrumentID(i + 1), Name: sym, TickSize: d("0.01"), LotSize: d("0.1"),
+			MinNotionalUSD: d("10"), MaxLeverage: d("20")})
+		positions = append(positions, api.Position{Instrument: sym, Size: d("10"), EntryPrice: d("1000"),
+			Leverage: d("5"), MarginMode: api.MarginCross})
+		orders = append(orders, api.OrderRecord{OrderID: api.OrderID(100 + i), Instrument: sym, Side: api.SideSell, ReduceOnly: true,
+			State: api.StateOpen, Tpsl: api.TpslTakeProfit, TriggerPx: api.OptDecimal{Decimal: d(fmt.Sprintf("12%d5.25", i)), Valid: true},
+			Grouping: api.GroupingPosition, IsMarket: true, Size: d("10"), Unfilled: d("10")})
+	}
+	s.Apply(state.InstrumentsMsg{Gen: 1, At: simStart, Instruments: api.Instruments{Perps: perps}})
+	s.Apply(state.PositionsMsg{Gen: 1, At: simStart, Positions: positions})
+	s.Apply(state.OrdersMsg{Gen: 1, At: simStart, Orders: orders})
+	p := newPositionsPane(commontest.NewCommon(t, s, clock))
+	p.SetSize(72, 6)
+	p.Update(common.DataMsg{Kind: state.KindPositions})
+	for _, down := range []int{0, 6} {
+		for range down {
+			p.tbl.Move(1)
+		}
+		lines := strings.Split(ansi.Strip(p.View()), "\n")
+		want := fmt.Sprintf("C%d-PERP  TP/SL 1,2%d5.25/-", down, down)
+		if len(lines) != 6 || !strings.HasPrefix(strings.TrimSpace(lines[5]), want) {
+			t.Errorf("cursor on row %d: want the last of 6 lines to start %q:\n%s", down, want, strings.Join(lines, "\n"))
+		}
+	}
+}
+
+// positionsOf is the console's positions pane.
+func positionsOf(m *Model) *positionsPane {
+	for _, s := range m.slots {
+		if p, ok := s.pane.(*positionsPane); ok {
+			return p
+		}
+	}
+	return nil
 }
