@@ -218,3 +218,32 @@ func TestSecondMovementWaitsForTheFirst(t *testing.T) {
 		t.Fatalf("the form shows %q after the first movement", form.Result())
 	}
 }
+
+// t and w work in every view of the Funds group: from the Transfer view (outside its form and on
+// its amount) and from the Brokers view, as from the balances; a withdrawal opened after a
+// transfer's amount was typed starts empty. Guards keys that only the balances view knows, and
+// the transfer's amount carried into the withdrawal form (#13 QA).
+func TestFundsKeysInEveryView(t *testing.T) {
+	c := newSimConsole(t, 200, 60, false)
+	pump(t, c.m, c.m.Init())
+	g, form := fundsGroup(t, c.m)
+	c.key(t, "8", "t")
+	c.typeText(t, "10")
+	if g.Active() != form || form.Op() != funds.ToDerivative || form.Amount() != "10" {
+		t.Fatalf("t: view %q op %s amount %q", g.Active().Title(), form.Op(), form.Amount())
+	}
+	c.key(t, "w") // on the amount, which takes no letter
+	if form.Op() != funds.SpotWithdraw || form.Amount() != "" || form.Field() != transfer.FieldAmount {
+		t.Fatalf("w on the transfer's amount: op %s amount %q field %d", form.Op(), form.Amount(), form.Field())
+	}
+	c.key(t, "esc", "t") // outside the form
+	if form.Op() != funds.ToDerivative || form.Field() != transfer.FieldAmount {
+		t.Fatalf("t outside the form: op %s field %d", form.Op(), form.Field())
+	}
+	c.key(t, "esc")
+	brokersView(t, c)
+	c.key(t, "w")
+	if g.Active() != form || form.Op() != funds.SpotWithdraw {
+		t.Fatalf("w in the Brokers view: view %q op %s", g.Active().Title(), form.Op())
+	}
+}

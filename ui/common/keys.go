@@ -135,8 +135,8 @@ func keyActions() []keyAction {
 		{"export_csv", "export all to CSV", "export", func(k *KeyMap) *key.Binding { return &k.ExportCSV }, ""},
 		{"export_json", "export all to JSON", "export", func(k *KeyMap) *key.Binding { return &k.ExportJSON }, ""},
 		{"export_stop", "stop export", "export", func(k *KeyMap) *key.Binding { return &k.ExportStop }, ""},
-		{"transfer", "transfer", "balances", func(k *KeyMap) *key.Binding { return &k.Transfer }, ""},
-		{"withdraw", "withdraw", "balances", func(k *KeyMap) *key.Binding { return &k.Withdraw }, ""},
+		{"transfer", "transfer", "funds", func(k *KeyMap) *key.Binding { return &k.Transfer }, ""},
+		{"withdraw", "withdraw", "funds", func(k *KeyMap) *key.Binding { return &k.Withdraw }, ""},
 		{"transfer_max", "amount = the most (fee included)", "transfer", func(k *KeyMap) *key.Binding { return &k.TransferMax }, ""},
 		{"ladder_buy", "buy at this price", "ladder", func(k *KeyMap) *key.Binding { return &k.LadderBuy }, ""},
 		{"ladder_sell", "sell at this price", "ladder", func(k *KeyMap) *key.Binding { return &k.LadderSell }, ""},
@@ -216,7 +216,8 @@ var places = [][]string{
 	{"tickers", "list"}, {"orders", "list"}, {"positions", "list"}, {"form", "field"},
 	{"chart", "group"}, {"group"}, // the Market group: chart, instrument
 	{"fills", "list", "export", "group"}, {"history", "list", "export", "group"},
-	{"balances", "list", "group"}, {"transfer", "form", "field", "group"}, {"brokers", "list", "group"}, // Funds: ..., brokers
+	// Funds: balances, transfer, brokers; t and w ("funds") open a transfer or withdrawal in each
+	{"balances", "funds", "list", "group"}, {"transfer", "funds", "form", "field", "group"}, {"brokers", "funds", "list", "group"},
 	{"ladder", "list", "group"}, // the Depth group: ladder, tape (a list)
 	{"dialog"},
 }

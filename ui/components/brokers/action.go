@@ -11,6 +11,7 @@ import (
 	"github.com/tradedesk/tradedesk/state"
 	"github.com/tradedesk/tradedesk/ui/action"
 	"github.com/tradedesk/tradedesk/ui/common"
+	"github.com/tradedesk/tradedesk/ui/components/transfer"
 )
 
 // newBrokerAction is a broker fee approval (rate a fraction such as "0.001") or, with rate "0",
@@ -71,6 +72,9 @@ func (p *Pane) brokerKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 			return p.cannot("revoke a broker"), true
 		}
 		return action.Request(newBrokerAction(b.Broker, "0", p.Styles)), true
+	}
+	if cmd := transfer.OpenKey(k, msg); cmd != nil { // t and w work in every view of the Funds group
+		return cmd, true
 	}
 	return nil, false
 }

@@ -153,12 +153,12 @@ func (p *Pane) View() string {
 
 // ShortHelp implements common.Pane.
 func (p *Pane) ShortHelp() []key.Binding {
-	return []key.Binding{p.Keys.Up, p.Keys.Down, p.Keys.BrokerApprove, p.Keys.BrokerRevoke}
+	return []key.Binding{p.Keys.Up, p.Keys.Down, p.Keys.BrokerApprove, p.Keys.BrokerRevoke, p.Keys.Transfer, p.Keys.Withdraw}
 }
 
 // FullHelp implements common.Pane.
 func (p *Pane) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{p.Keys.Up, p.Keys.Down}, {p.Keys.BrokerApprove, p.Keys.BrokerRevoke}}
+	return [][]key.Binding{{p.Keys.Up, p.Keys.Down}, {p.Keys.BrokerApprove, p.Keys.BrokerRevoke}, {p.Keys.Transfer, p.Keys.Withdraw}}
 }
 
 // Rows are the approvals listed, in order.

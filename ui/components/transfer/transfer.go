@@ -133,6 +133,12 @@ func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 			p.check()
 		}
 	case OpenMsg:
+		if msg.Op != p.opNow() {
+			// Another movement's form starts empty: a withdrawal does not inherit the 10 typed
+			// into a transfer. The same one keeps what was typed.
+			p.amount.SetValue("")
+			p.tried, p.result, p.failed = false, "", false
+		}
 		p.setOp(msg.Op)
 		p.field, p.editing = FieldAmount, true
 		p.focusField()
@@ -209,6 +215,11 @@ func (p *Pane) editKey(msg tea.KeyMsg) tea.Cmd {
 	if !p.editing {
 		return p.outsideKey(msg)
 	}
+	if p.field != FieldDestination { // an address is typed; every other field takes no letter
+		if cmd := OpenKey(k, msg); cmd != nil {
+			return cmd
+		}
+	}
 	switch {
 	case key.Matches(msg, k.FieldNext):
 		p.moveField(1)
@@ -238,6 +249,9 @@ func (p *Pane) editKey(msg tea.KeyMsg) tea.Cmd {
 // as the button under the cursor does, ↓/↑ go back into the form; the rest are the root's.
 func (p *Pane) outsideKey(msg tea.KeyMsg) tea.Cmd {
 	k := p.Keys
+	if cmd := OpenKey(k, msg); cmd != nil {
+		return cmd
+	}
 	switch {
 	case key.Matches(msg, k.FieldNext):
 		p.editing = true
@@ -527,19 +541,36 @@ func (p *Pane) submitButton(cur bool) string {
 func (p *Pane) ShortHelp() []key.Binding {
 	k := p.Keys
 	if !p.editing {
-		return []key.Binding{k.Submit, common.BackToForm(k)}
+		return []key.Binding{k.Submit, common.BackToForm(k), k.Transfer, k.Withdraw}
 	}
-	return []key.Binding{k.FieldNext, k.FieldPrev, common.LeaveForm(k), k.Toggle, k.Submit, k.TransferMax}
+	return []key.Binding{k.FieldNext, k.FieldPrev, common.LeaveForm(k), k.Toggle, k.Submit, k.TransferMax, k.Transfer, k.Withdraw}
 }
 
 // FullHelp implements common.Pane.
 func (p *Pane) FullHelp() [][]key.Binding {
 	k := p.Keys
-	return [][]key.Binding{{k.FieldNext, k.FieldPrev, k.Toggle, k.Submit, common.LeaveForm(k), common.BackToForm(k), k.TransferMax}}
+	return [][]key.Binding{{k.FieldNext, k.FieldPrev, k.Toggle, k.Submit, common.LeaveForm(k), common.BackToForm(k), k.TransferMax},
+		{k.Transfer, k.Withdraw}}
 }
 
 // OpenMsg asks the transfer form to show itself with Op chosen, on the amount.
 type OpenMsg struct{ Op funds.Op }
+
+// OpenKey is what the transfer and withdraw keys open wherever the Funds group shows: t a move
+// to the derivative side, w a withdrawal from the spot side (as `tradedesk withdraw` without
+// --from: the idle balance, not the margin behind open positions); nil for another key.
+func OpenKey(k *common.KeyMap, msg tea.KeyMsg) tea.Cmd {
+	var op funds.Op
+	switch {
+	case key.Matches(msg, k.Transfer):
+		op = funds.ToDerivative
+	case key.Matches(msg, k.Withdraw):
+		op = funds.SpotWithdraw
+	default:
+		return nil
+	}
+	return func() tea.Msg { return OpenMsg{Op: op} }
+}
 
 // Op is the movement chosen.
 func (p *Pane) Op() funds.Op { return p.opNow() }

@@ -138,3 +138,55 @@ func TestAmountTakesNumbersAndEscLeaves(t *testing.T) {
 		t.Errorf("after Esc: field %d, capturing %v", p.field, p.Capturing())
 	}
 }
+
+// Each movement's form starts with its own amount: a withdrawal opened after 10 was typed into a
+// transfer starts empty; opening the same movement again keeps what was typed. Guards the amount
+// carried from one movement's form to another's.
+func TestEachMovementStartsWithItsOwnAmount(t *testing.T) {
+	p := newForm(t)
+	p.Update(OpenMsg{Op: funds.ToDerivative})
+	typeText(p, "10")
+	p.Update(OpenMsg{Op: funds.ToDerivative})
+	if p.Amount() != "10" {
+		t.Fatalf("reopening the same movement lost its amount: %q", p.Amount())
+	}
+	p.Update(OpenMsg{Op: funds.SpotWithdraw})
+	if p.Op() != funds.SpotWithdraw || p.Amount() != "" {
+		t.Fatalf("the withdrawal form opened on %s with the transfer's amount %q", p.Op(), p.Amount())
+	}
+	for _, e := range p.Errors() {
+		if p.showError(FieldAmount, e) {
+			t.Errorf("an untouched withdrawal shows an amount error: %s", e.Msg)
+		}
+	}
+}
+
+// t and w open a transfer or a withdrawal from the Transfer view as from the balances: outside
+// the form and on its fields that take no letter (the amount), but an address being typed takes
+// them as letters. Guards keys that only the balances view knows.
+func TestTransferAndWithdrawKeysInTheForm(t *testing.T) {
+	p := newForm(t)
+	opens := func(key string) (funds.Op, bool) {
+		cmd := p.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(key)})
+		if cmd == nil {
+			return 0, false
+		}
+		m, ok := cmd().(OpenMsg)
+		return m.Op, ok
+	}
+	if op, ok := opens("w"); !ok || op != funds.SpotWithdraw {
+		t.Fatalf("w outside the form opened %v (%v), want a spot withdrawal", op, ok)
+	}
+	p.Update(OpenMsg{Op: funds.SpotWithdraw})
+	if op, ok := opens("t"); !ok || op != funds.ToDerivative {
+		t.Fatalf("t on the amount opened %v (%v), want a move to the derivative side", op, ok)
+	}
+	p.Update(OpenMsg{Op: funds.SpotTransfer})
+	p.Focus(FieldDestination)
+	if _, ok := opens("w"); ok {
+		t.Fatal("w typed into the destination address opened a withdrawal")
+	}
+	if p.dest.Value() != "w" {
+		t.Errorf("the address reads %q, want the w typed", p.dest.Value())
+	}
+}
