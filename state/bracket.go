@@ -89,16 +89,17 @@ func (s *Store) CheckBracket(in BracketIntent, g Guard) (CheckedBracket, []Field
 		errs = append(errs, *e)
 	}
 	out.bracketRefs(in.Entry.Type == Market)
-	refs := []legRef{{out.Ref, out.RefWhat, ""}}
+	from := legRef{out.Ref, out.RefWhat, ""}
+	sides := []legRef{from}
 	if !out.Judge.Equal(out.Ref) {
-		refs = append(refs, legRef{out.Judge, out.JudgeWhat, judgeWhy(in.Entry.Type == Market)})
+		sides = append(sides, legRef{out.Judge, out.JudgeWhat, judgeWhy(in.Entry.Type == Market)})
 	}
 	long := entry.Wire.Side == api.SideBuy
 	var err *FieldError
-	if out.TP, err = legPrice(FieldTakeProfit, in.TakeProfit, refs, entry.Instrument, long); err != nil {
+	if out.TP, err = legPrice(FieldTakeProfit, in.TakeProfit, from, sides, entry.Instrument, long); err != nil {
 		errs = append(errs, *err)
 	}
-	if out.SL, err = legPrice(FieldStopLoss, in.StopLoss, refs, entry.Instrument, !long); err != nil {
+	if out.SL, err = legPrice(FieldStopLoss, in.StopLoss, from, sides, entry.Instrument, !long); err != nil {
 		errs = append(errs, *err)
 	}
 	if len(errs) > 0 {
@@ -221,18 +222,18 @@ type legRef struct {
 	name, why string
 }
 
-// legPrice reads one leg: empty (zero, no error), a price, or "N%" or "Nt" from the first of
-// refs; above says on which side of every ref it must lie. The result is on the instrument's tick.
-func legPrice(field, raw string, refs []legRef, inst Instrument, above bool) (decimal.Decimal, *FieldError) {
+// legPrice reads one leg: empty (zero, no error), a price, or "N%" or "Nt" from from; above
+// says on which side of every one of sides it must lie. The result is on the instrument's tick.
+func legPrice(field, raw string, from legRef, sides []legRef, inst Instrument, above bool) (decimal.Decimal, *FieldError) {
 	s := strings.ToLower(strings.TrimSpace(raw))
 	if s == "" {
 		return decimal.Zero, nil
 	}
 	name := map[string]string{FieldTakeProfit: "take-profit", FieldStopLoss: "stop-loss"}[field]
-	if !refs[0].px.IsPositive() {
-		return decimal.Zero, &FieldError{Field: field, Msg: "no price to measure the " + name + " from yet: " + refs[0].name + " is not known"}
+	if !from.px.IsPositive() {
+		return decimal.Zero, &FieldError{Field: field, Msg: "no price to measure the " + name + " from yet: " + from.name + " is not known"}
 	}
-	px, err := legValue(field, name, s, refs[0].px, inst, above)
+	px, err := legValue(field, name, s, from.px, inst, above)
 	if err != nil {
 		return decimal.Zero, err
 	}
@@ -240,13 +241,17 @@ func legPrice(field, raw string, refs []legRef, inst Instrument, above bool) (de
 	if above {
 		dir = "above"
 	}
-	for _, r := range refs {
+	pd := inst.PriceDecimals()
+	said := name + " " + FormatPrice(px, pd)
+	if d := strings.TrimRight(s, "%t"); d != s { // a distance: say what it was measured from
+		said += fmt.Sprintf(" (%s from %s %s)", s, from.name, FormatPrice(from.px, pd))
+	}
+	for _, r := range sides {
 		if !r.px.IsPositive() {
 			continue
 		}
 		if above != px.GreaterThan(r.px) || px.Equal(r.px) {
-			return decimal.Zero, &FieldError{Field: field, Msg: fmt.Sprintf("%s %s must be %s %s %s%s", name,
-				FormatPrice(px, inst.PriceDecimals()), dir, r.name, FormatPrice(r.px, inst.PriceDecimals()), r.why)}
+			return decimal.Zero, &FieldError{Field: field, Msg: fmt.Sprintf("%s must be %s %s %s%s", said, dir, r.name, FormatPrice(r.px, pd), r.why)}
 		}
 	}
 	return px, nil
@@ -287,19 +292,28 @@ func legValue(field, name, s string, ref decimal.Decimal, inst Instrument, above
 }
 
 // PositionTpsl is a take-profit and stop-loss on a whole position (grouping position), checked:
-// the orders to sign and the triggers.
+// the orders to sign, the triggers, the prices they were measured from and judged against, and
+// what the position would gain or lose at each.
 type PositionTpsl struct {
 	Instrument Instrument
 	Position   api.Position
 	TP, SL     decimal.Decimal
-	Wires      []api.OrderWire
+	// Mark is the mark the legs' sides were judged against (the exchange's rule); distances are
+	// measured from the position's entry price (Position.EntryPrice).
+	Mark decimal.Decimal
+	// TPPnL and SLPnL are the position's PnL, signed, if it closed at each trigger (fees left
+	// out); zero when the leg is absent.
+	TPPnL, SLPnL decimal.Decimal
+	Wires        []api.OrderWire
 }
 
 // CheckPositionTpsl checks a take-profit and/or stop-loss for the position on symbol, each a
-// price, "N%" or "Nt" from the mark: the exchange keeps them while the position lives, closes the
-// whole position when one fires, and replaces an earlier one of the same kind. A long's
-// take-profit must lie above the mark and its stop below (a short's the other way round), or it
-// would fire at once.
+// price, or "N%" or "Nt" from the position's entry price (what a trader means by a "2% stop",
+// and what the README and the help promise): the exchange keeps them while the position lives,
+// closes the whole position when one fires, and replaces an earlier one of the same kind. A
+// long's take-profit must lie above the mark and its stop below (a short's the other way round):
+// a leg already on the wrong side of the mark would fire at once, and the exchange refuses it. A
+// stop above a long's entry (a stop that locks in profit) is allowed.
 func (s *Store) CheckPositionTpsl(symbol, tp, sl string) (PositionTpsl, []FieldError) {
 	var out PositionTpsl
 	pos, ok := s.Position(symbol)
@@ -312,13 +326,18 @@ func (s *Store) CheckPositionTpsl(symbol, tp, sl string) (PositionTpsl, []FieldE
 	}
 	t, _ := s.Ticker(pos.Instrument)
 	long := pos.Size.IsPositive()
-	out.Instrument, out.Position = inst, pos
+	out.Instrument, out.Position, out.Mark = inst, pos, t.MarkPrice
+	if !out.Mark.IsPositive() {
+		return out, []FieldError{{Field: FieldInstrument, Msg: "no mark price for " + inst.Name + " yet, so the take-profit and stop-loss cannot be checked against it; wait for market data"}}
+	}
+	from := legRef{pos.EntryPrice, "the entry price", ""}
+	sides := []legRef{{out.Mark, "the mark", ", or it would fire at once (the exchange refuses it)"}}
 	var errs []FieldError
 	var err *FieldError
-	if out.TP, err = positionLeg(FieldTakeProfit, tp, t.MarkPrice, inst, long); err != nil {
+	if out.TP, err = legPrice(FieldTakeProfit, tp, from, sides, inst, long); err != nil {
 		errs = append(errs, *err)
 	}
-	if out.SL, err = positionLeg(FieldStopLoss, sl, t.MarkPrice, inst, !long); err != nil {
+	if out.SL, err = legPrice(FieldStopLoss, sl, from, sides, inst, !long); err != nil {
 		errs = append(errs, *err)
 	}
 	if len(errs) > 0 {
@@ -327,6 +346,7 @@ func (s *Store) CheckPositionTpsl(symbol, tp, sl string) (PositionTpsl, []FieldE
 	if out.TP.IsZero() && out.SL.IsZero() {
 		return out, []FieldError{{Field: FieldTakeProfit, Msg: "enter a take-profit, a stop-loss or both"}}
 	}
+	out.TPPnL, out.SLPnL = closePnL(pos, out.TP), closePnL(pos, out.SL)
 	side := api.SideSell
 	if !long {
 		side = api.SideBuy
@@ -337,9 +357,13 @@ func (s *Store) CheckPositionTpsl(symbol, tp, sl string) (PositionTpsl, []FieldE
 	return out, nil
 }
 
-// positionLeg reads a position leg measured from the mark.
-func positionLeg(field, raw string, mark decimal.Decimal, inst Instrument, above bool) (decimal.Decimal, *FieldError) {
-	return legPrice(field, raw, []legRef{{mark, "the mark", ""}}, inst, above)
+// closePnL is what pos gains (positive) or loses closing whole at px, fees left out; zero when px
+// is zero (no leg).
+func closePnL(pos api.Position, px decimal.Decimal) decimal.Decimal {
+	if px.IsZero() {
+		return decimal.Zero
+	}
+	return px.Sub(pos.EntryPrice).Mul(pos.Size)
 }
 
 // AttachedTpsl is the trigger price of the take-profit and of the stop-loss waiting to close

@@ -86,23 +86,46 @@ func TestCheckBracketRefusals(t *testing.T) {
 	}
 }
 
-// A position take-profit and stop on the ETH-PERP long (2 at 2900, mark 3000): measured from the
-// mark, grouping position, for the position's size, closing it. Guards a stop above a long's mark
-// (it would fire at once).
+// A position take-profit and stop on the ETH-PERP long (2 at 2900, mark 3000): distances from
+// the entry price (as the README and help say), grouping position, for the position's size,
+// closing it, with the PnL at each leg. A leg on the wrong side of the mark is refused (it would
+// fire at once, and the exchange refuses it), saying what a distance was measured from; a stop
+// between the entry and the mark (locking in profit) is allowed. Guards distances measured from
+// the mark again (tp 5% would be 3150), the mark check dropped or flipped, the PnL's sign (a
+// long's stop under the entry is a loss) and a stop refused for lying above the entry.
 func TestCheckPositionTpsl(t *testing.T) {
 	now := t0
 	s := loadedStore(&now)
-	pt, errs := s.CheckPositionTpsl("ETH-PERP", "5%", "2900")
+	pt, errs := s.CheckPositionTpsl("ETH-PERP", "5%", "1%")
 	if len(errs) != 0 {
 		t.Fatal(errs)
 	}
-	checkDec(t, "tp", pt.TP, "3150")
-	checkDec(t, "sl", pt.SL, "2900")
+	checkDec(t, "tp", pt.TP, "3045")
+	checkDec(t, "sl", pt.SL, "2871")
+	checkDec(t, "pnl at tp", pt.TPPnL, "290")
+	checkDec(t, "pnl at sl", pt.SLPnL, "-58")
+	checkDec(t, "mark", pt.Mark, "3000")
 	if len(pt.Wires) != 2 || pt.Wires[0].Grouping != api.GroupingPosition || pt.Wires[0].Side != api.SideSell || pt.Wires[0].Size != "2" {
 		t.Fatalf("wires %+v", pt.Wires)
 	}
-	if _, errs := s.CheckPositionTpsl("ETH-PERP", "", "3100"); len(errs) == 0 || !strings.Contains(errs[0].Msg, "below the mark 3,000.00") {
-		t.Errorf("stop above the mark: %v", errs)
+	if pt, errs := s.CheckPositionTpsl("ETH-PERP", "", "2950"); len(errs) != 0 || !pt.SLPnL.Equal(d("100")) {
+		t.Errorf("a stop above the entry, below the mark: %v, pnl %s", errs, pt.SLPnL)
+	}
+	for _, tc := range []struct{ tp, sl, want string }{
+		{"", "3100", "stop-loss 3,100.00 must be below the mark 3,000.00, or it would fire at once"},
+		{"2%", "", "take-profit 2,958.00 (2% from the entry price 2,900.00) must be above the mark 3,000.00, or it would fire at once"},
+		{"", "100t", ""},
+	} {
+		_, errs := s.CheckPositionTpsl("ETH-PERP", tc.tp, tc.sl)
+		if tc.want == "" {
+			if len(errs) != 0 {
+				t.Errorf("%s/%s: %v", tc.tp, tc.sl, errs)
+			}
+			continue
+		}
+		if len(errs) == 0 || !strings.Contains(errs[0].Msg, tc.want) {
+			t.Errorf("%s/%s: %v, want %q", tc.tp, tc.sl, errs, tc.want)
+		}
 	}
 	if _, errs := s.CheckPositionTpsl("BTC-PERP", "60000", ""); len(errs) == 0 || !strings.Contains(errs[0].Msg, "no open position") {
 		t.Errorf("no position: %v", errs)
@@ -186,7 +209,7 @@ func TestMarketBracketMeasuredFromTheFill(t *testing.T) {
 
 	for _, tc := range []struct{ tp, sl, field, want string }{
 		{"50005", "", FieldTakeProfit, "take-profit 50,005.0 must be above the expected average fill 50,006.8"},
-		{"", "10t", FieldStopLoss, "stop-loss 50,002.0 must be below the mark 50,000.0: the exchange judges a market entry's take-profit and stop-loss against the mark"},
+		{"", "10t", FieldStopLoss, "stop-loss 50,002.0 (10t from the expected average fill 50,006.8) must be below the mark 50,000.0: the exchange judges a market entry's take-profit and stop-loss against the mark"},
 	} {
 		_, errs := s.CheckBracket(BracketIntent{Entry: buy("0.3"), TakeProfit: tc.tp, StopLoss: tc.sl}, DefaultGuard())
 		if len(errs) != 1 || errs[0].Field != tc.field || !strings.Contains(errs[0].Msg, tc.want) {

@@ -266,7 +266,7 @@ func TestPlanCommandCancelAndClose(t *testing.T) {
 	if w := p.Order.Wire; w.Side != api.SideSell || !w.ReduceOnly || !w.IsMarket || w.Size != "2" {
 		t.Errorf("close eth: %+v", w)
 	}
-	if p := mustPlan(t, s, "tpsl eth tp 3100 sl 1%", ""); len(p.PositionTpsl.Wires) != 2 || !p.PositionTpsl.SL.Equal(d("2970")) ||
+	if p := mustPlan(t, s, "tpsl eth tp 3100 sl 1%", ""); len(p.PositionTpsl.Wires) != 2 || !p.PositionTpsl.SL.Equal(d("2871")) ||
 		p.PositionTpsl.Wires[0].Grouping != api.GroupingPosition || p.PositionTpsl.Wires[0].Side != api.SideSell {
 		t.Errorf("tpsl eth: %+v", p.PositionTpsl)
 	}

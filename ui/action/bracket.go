@@ -131,16 +131,19 @@ func NewPositionTpsl(pt state.PositionTpsl, st *common.Styles) *Action {
 	pd := pt.Instrument.PriceDecimals()
 	what := "position " + pt.Instrument.Name
 	lines := []string{"", "Instrument   " + pt.Instrument.Name,
-		"Position     " + common.FmtSigned(pt.Position.Size, pt.Instrument.SizeDecimals()) + " @ " + state.FormatPrice(pt.Position.EntryPrice, pd)}
+		"Position     " + common.FmtSigned(pt.Position.Size, pt.Instrument.SizeDecimals()) + " @ " + state.FormatPrice(pt.Position.EntryPrice, pd) +
+			" (distances measured from this entry price)",
+		"Mark         " + state.FormatPrice(pt.Mark, pd)}
 	if pt.TP.IsPositive() {
 		what += " tp " + state.FormatPrice(pt.TP, pd)
-		lines = append(lines, "Take-profit  "+state.FormatPrice(pt.TP, pd)+" (market, closes the whole position)")
+		lines = append(lines, "Take-profit  "+state.FormatPrice(pt.TP, pd)+" (market)   "+common.FmtSigned(pt.TPPnL, 2)+" USD")
 	}
 	if pt.SL.IsPositive() {
 		what += " sl " + state.FormatPrice(pt.SL, pd)
-		lines = append(lines, "Stop-loss    "+state.FormatPrice(pt.SL, pd)+" (market, closes the whole position)")
+		lines = append(lines, "Stop-loss    "+state.FormatPrice(pt.SL, pd)+" (market)   "+common.FmtSigned(pt.SLPnL, 2)+" USD")
 	}
-	lines = append(lines, "", "Each replaces an earlier one of its kind on this position.")
+	lines = append(lines, "", "Each closes the whole position when it fires (PnL from the entry, fees left out)",
+		"and replaces an earlier one of its kind on this position.")
 	lines[0] = st.Bold.On(strings.ToUpper(what))
 	wires := pt.Wires
 	sizes := make([]decimal.Decimal, len(wires))

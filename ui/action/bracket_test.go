@@ -105,3 +105,21 @@ func TestBracketConfirmationSaysWhatTheLegsAreMeasuredFrom(t *testing.T) {
 		}
 	}
 }
+
+// TestPositionTpslConfirmationSaysEntryMarkAndPnL: a position's take-profit and stop confirm with
+// the entry price their distances were measured from, the mark, and the PnL at each leg with its
+// sign. Guards the PnL's sign lost (a stop under a long's entry shown as a gain) and the
+// reference price dropped from the confirmation.
+func TestPositionTpslConfirmationSaysEntryMarkAndPnL(t *testing.T) {
+	d := decimal.RequireFromString
+	in := state.Instrument{Name: "ETH-PERP", TickSize: d("0.01"), LotSize: d("0.01")}
+	pt := state.PositionTpsl{Instrument: in, Position: api.Position{Instrument: "ETH-PERP", Size: d("2"), EntryPrice: d("2900")},
+		Mark: d("3000"), TP: d("3045"), SL: d("2871"), TPPnL: d("290"), SLPnL: d("-58"), Wires: []api.OrderWire{{Tpsl: api.TpslTakeProfit}}}
+	lines := strings.Join(NewPositionTpsl(pt, common.NewStyles(commontest.Theme)).Lines, "\n")
+	for _, want := range []string{"Position     +2.00 @ 2,900.00 (distances measured from this entry price)", "Mark         3,000.00",
+		"Take-profit  3,045.00 (market)   +290.00 USD", "Stop-loss    2,871.00 (market)   -58.00 USD"} {
+		if !strings.Contains(lines, want) {
+			t.Errorf("confirmation does not say %q:\n%s", want, lines)
+		}
+	}
+}
