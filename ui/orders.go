@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -21,8 +22,19 @@ const (
 	ocSize
 	ocFilled
 	ocType
-	ocAge
 	ocOid
+	ocAge
+	ocCount
+)
+
+// orderTitles are the columns' titles.
+var orderTitles = [ocCount]string{"Instrument", "Side", "Price", "Size", "Filled", "Type", "Order id", "Age"}
+
+// Widths of the type column: as wide as its widest cell up to typeMax (a longer one is cut and
+// the detail line gives it whole), and typeMin when the pane has no room for more.
+const (
+	typeMax = 24
+	typeMin = 16
 )
 
 // ordersPane lists the account's open orders; keys cancel one, all on an instrument, or all.
@@ -39,13 +51,21 @@ type ordersPane struct {
 	amending bool
 	amendOf  api.OrderRecord
 	w, h     int
+	// detail: the last line is kept for the selected order's detail line, because the width
+	// leaves out a column (its id, most often) or cuts a type.
+	detail  bool
+	typeCut bool // some order's type is wider than its column
 }
 
 func newOrdersPane(c *common.Common) *ordersPane {
 	p := &ordersPane{Common: c}
+	// Price, Size, Filled, Type and Order id are as wide as their cells (fitWidths). The id
+	// goes before the age when narrow: it is what `cancel ID` takes.
+	t := orderTitles
 	p.tbl = common.NewTable(c.Styles, []common.Column{
-		common.Col("Instrument", 10, false, 0), common.Col("Side", 4, false, 0), common.Col("Price", 12, true, 0), common.Col("Size", 11, true, 0),
-		common.Col("Filled", 11, true, 1), common.Col("Type", 16, false, 0), common.Col("Age", 7, true, 1), common.Col("Order id", 10, true, 2),
+		common.Col(t[ocInstrument], 10, false, 0), common.Col(t[ocSide], 4, false, 0), common.Col(t[ocPrice], 12, true, 0),
+		common.Col(t[ocSize], 11, true, 0), common.Col(t[ocFilled], 11, true, 1), common.Col(t[ocType], typeMin, false, 0),
+		common.Col(t[ocOid], 10, true, 1), common.Col(t[ocAge], 6, true, 2),
 	}, p.cell)
 	p.emptyText = "no open orders"
 	p.amend = common.NewField("price [size]", 48)
@@ -68,13 +88,46 @@ func (p *ordersPane) SetSize(w, h int) {
 	p.fit()
 }
 
-// fit gives the table the pane's height, less the amend line while it is open.
+// fit gives the table the pane's height, less the amend line while it is open and the detail
+// line while the width leaves something out.
 func (p *ordersPane) fit() {
-	if p.amending {
-		p.tbl.SetSize(p.w, max(p.h-1, 1))
-		return
-	}
 	p.tbl.SetSize(p.w, p.h)
+	p.fitWidths()
+	h := p.h
+	if p.amending {
+		h = max(h-1, 1)
+	}
+	if p.detail = p.vitalLeftOut() && h >= 3; p.detail {
+		h--
+	}
+	p.tbl.SetSize(p.w, h)
+}
+
+// fitWidths makes the figures' columns and the type as wide as their widest cells (or titles),
+// so no price, size or id is cut and narrow figures leave room for the id.
+func (p *ordersPane) fitWidths() {
+	ws := make([]int, ocCount)
+	for _, c := range []int{ocPrice, ocSize, ocFilled, ocType, ocOid} {
+		ws[c] = common.TextWidth(orderTitles[c])
+		for r := range p.orders {
+			text, _ := p.cell(r, c)
+			ws[c] = max(ws[c], common.TextWidth(text))
+		}
+	}
+	p.typeCut = ws[ocType] > typeMax
+	ws[ocType] = min(ws[ocType], typeMax)
+	p.tbl.SetWidths(ws)
+	if !slices.Contains(p.tbl.Visible, ocType) && ws[ocType] > typeMin {
+		p.typeCut, ws[ocType] = true, typeMin
+		p.tbl.SetWidths(ws)
+	}
+}
+
+// vitalLeftOut says whether the width leaves out the id column or cuts a type: the pane then
+// keeps its last line for the selected order's detail line. Other figures left out (the age) go
+// on a row the orders leave blank.
+func (p *ordersPane) vitalLeftOut() bool {
+	return p.typeCut || !slices.Contains(p.tbl.Visible, ocOid)
 }
 
 // SetFocused implements common.Pane.
@@ -151,6 +204,7 @@ func (p *ordersPane) refresh() {
 		p.version = v
 		p.orders = p.Store.Orders()
 		p.tbl.SetRows(len(p.orders))
+		p.fit()
 	}
 }
 
@@ -288,11 +342,53 @@ func (p *ordersPane) View() string {
 		p.ageAt = sec
 		p.tbl.Invalidate()
 	}
-	lines := p.tbl.Lines(make([]string, 0, p.tbl.Height+2))
+	lines := p.tbl.Lines(make([]string, 0, p.tbl.Height+3))
+	switch d := p.detailLine(); {
+	case p.detail && d == "":
+		lines = append(lines, strings.Repeat(" ", p.tbl.Width))
+	case p.detail:
+		lines = append(lines, d)
+	case d != "" && p.tbl.Rows < p.tbl.Height:
+		lines[len(lines)-1] = d // a blank row: there are fewer orders than rows
+	}
 	if p.amending {
 		lines = append(lines, common.FitStyled(p.amend.View(), p.tbl.Width))
 	}
 	return strings.Join(lines, "\n")
+}
+
+// orderDetailFigures are the figures the selected order's detail line gives when their columns are
+// left out, in this order: the id first (what `cancel ID` takes).
+var orderDetailFigures = []int{ocOid, ocType, ocFilled, ocAge}
+
+// detailLine is the selected order's figures the width leaves out or cuts, whole and as many as
+// fit: "SOL-PERP  Order id 1000007 · Type tp @189.052 bracket RO · Age 12s"; "" when there is no
+// order or nothing is left out.
+func (p *ordersPane) detailLine() string {
+	t := p.tbl
+	if t.Cursor < 0 || t.Cursor >= len(p.orders) {
+		return ""
+	}
+	line := " " + p.orders[t.Cursor].Instrument + " "
+	n := 0
+	for _, c := range orderDetailFigures {
+		text, _ := p.cell(t.Cursor, c)
+		if slices.Contains(t.Visible, c) && (c != ocType || common.TextWidth(text) <= typeMax) {
+			continue
+		}
+		part := " " + orderTitles[c] + " " + text
+		if n > 0 {
+			part = " ·" + part
+		}
+		if common.TextWidth(line+part) > t.Width {
+			break
+		}
+		line, n = line+part, n+1
+	}
+	if n == 0 {
+		return ""
+	}
+	return p.Styles.Muted.On(common.Pad(line, t.Width))
 }
 
 // Click implements common.Clicker.
