@@ -49,6 +49,10 @@ type CheckedBracket struct {
 	TP, SL       decimal.Decimal
 	Reward, Risk decimal.Decimal // USD at the take-profit and at the stop-loss
 	Size         decimal.Decimal // what the legs are expected to cover: the entry's size, or what a market or IOC entry fills
+	// Liq is the liquidation price the entry is estimated to leave (zero when none); StopPastLiq
+	// says the stop-loss lies at or beyond it, so Risk is the loss at Liq instead.
+	Liq          decimal.Decimal
+	StopPastLiq  bool
 	Wires        []api.OrderWire
 	NeedsConfirm bool // whether the guard's ConfirmPolicy asks to confirm the bracket
 }
@@ -110,14 +114,48 @@ func (s *Store) CheckBracket(in BracketIntent, g Guard) (CheckedBracket, []Field
 	}
 	out.Reward = legPnL(out.TP, out.Ref, out.Size)
 	out.Risk = legPnL(out.SL, out.Ref, out.Size)
+	out.stopPastLiquidation(long)
 	wires, e := api.Bracket(entry.Wire, bracketLegs(out, entry.Instrument, !long)...)
 	if e != nil {
 		return out, []FieldError{{Field: FieldOrder, Msg: e.Error()}}
 	}
 	out.Wires = wires
 	out.Entry.Wire = wires[0]
-	out.NeedsConfirm = g.Confirm.asksBracket(entry)
+	out.Entry.NeedsConfirm = g.Confirm.asksOrder(out.Entry)
+	out.NeedsConfirm = g.Confirm.asksBracket(out.Entry)
 	return out, nil
+}
+
+// stopPastLiquidation warns when the stop-loss lies at or beyond the liquidation price the entry
+// is estimated to leave (the preview's, or of what a market entry fills): the position would be
+// liquidated before the stop fires, so the stop protects nothing and the loss it promised is
+// wrong. The risk becomes the loss at the liquidation price; the warning asks for a typed
+// confirmation like any guard finding, and the confirmation and the form both show it.
+func (c *CheckedBracket) stopPastLiquidation(long bool) {
+	e := &c.Entry
+	c.Liq = e.Preview.LiquidationEstimate
+	if e.partial() {
+		c.Liq = e.Preview.Walk.FillLiquidation
+	}
+	if !c.SL.IsPositive() || !c.Liq.IsPositive() || !beyondLiq(c.SL, c.Liq, long) {
+		return
+	}
+	c.StopPastLiq = true
+	c.Risk = legPnL(c.Liq, c.Ref, c.Size)
+	pd := e.Instrument.PriceDecimals()
+	e.Warnings = append(e.Warnings, fmt.Sprintf("stop-loss %s lies beyond the estimated liquidation price %s: the position would be liquidated first "+
+		"(a loss of about %s USD before fees) and the stop would never fire; move the stop inside %s or use less leverage",
+		FormatPrice(c.SL, pd), FormatPrice(c.Liq, pd), FormatPrice(c.Risk, 2), FormatPrice(c.Liq, pd)))
+	e.NeedsTypedConfirm = true
+}
+
+// beyondLiq reports whether a stop at sl on a long (or short) position would only be reached
+// after its liquidation price liq: at or below it for a long, at or above it for a short.
+func beyondLiq(sl, liq decimal.Decimal, long bool) bool {
+	if long {
+		return sl.LessThanOrEqual(liq)
+	}
+	return sl.GreaterThanOrEqual(liq)
 }
 
 // opposesPosition refuses a bracket whose entry would reduce or flip an open position on the
@@ -304,7 +342,14 @@ type PositionTpsl struct {
 	// TPPnL and SLPnL are the position's PnL, signed, if it closed at each trigger (fees left
 	// out); zero when the leg is absent.
 	TPPnL, SLPnL decimal.Decimal
-	Wires        []api.OrderWire
+	// Liq is the position's liquidation price as the exchange reports it (zero when unknown);
+	// StopPastLiq says the stop lies at or beyond it, so SLPnL is the PnL at Liq instead.
+	Liq         decimal.Decimal
+	StopPastLiq bool
+	// Warnings are the guard's findings (a stop beyond the liquidation price); each asks for a
+	// typed confirmation.
+	Warnings []string
+	Wires    []api.OrderWire
 }
 
 // CheckPositionTpsl checks a take-profit and/or stop-loss for the position on symbol, each a
@@ -347,6 +392,14 @@ func (s *Store) CheckPositionTpsl(symbol, tp, sl string) (PositionTpsl, []FieldE
 		return out, []FieldError{{Field: FieldTakeProfit, Msg: "enter a take-profit, a stop-loss or both"}}
 	}
 	out.TPPnL, out.SLPnL = closePnL(pos, out.TP), closePnL(pos, out.SL)
+	out.Liq = s.Account().PerpPositions[pos.Instrument].LiquidationPrice
+	if out.SL.IsPositive() && out.Liq.IsPositive() && beyondLiq(out.SL, out.Liq, long) {
+		pd := inst.PriceDecimals()
+		out.StopPastLiq, out.SLPnL = true, closePnL(pos, out.Liq)
+		out.Warnings = append(out.Warnings, fmt.Sprintf("stop-loss %s lies beyond the position's liquidation price %s: the position would be liquidated first "+
+			"(%s USD before fees) and the stop would never fire; move the stop inside %s or add margin",
+			FormatPrice(out.SL, pd), FormatPrice(out.Liq, pd), FormatSigned(out.SLPnL, 2), FormatPrice(out.Liq, pd)))
+	}
 	side := api.SideSell
 	if !long {
 		side = api.SideBuy

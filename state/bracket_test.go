@@ -225,3 +225,68 @@ func TestMarketBracketMeasuredFromTheFill(t *testing.T) {
 	checkDec(t, "covered size", cb.Size, "0.3")
 	checkDec(t, "reward on what fills", cb.Reward, d("50100").Sub(avg).Mul(d("0.3")).String())
 }
+
+// A stop-loss at or beyond the liquidation price the entry leaves (ISO-PERP, isolated 3x: a buy
+// of 1000 at 0.1230 is liquidated at 0.1025, a sell at 0.1240 at 0.14466...) is said as a guard
+// warning that asks for a typed confirmation, even under the "warned" policy, and the risk is
+// the loss at the liquidation price; one tick inside, nothing is said. Guards the comparison
+// flipped or moved off its boundary (a stop at the liquidation price never fires either), the
+// short's side dropped, the risk left at the stop, and the warning that does not ask.
+func TestBracketStopBeyondLiquidationWarns(t *testing.T) {
+	now := t0
+	s := loadedStore(&now)
+	s.Apply(LeverageMsg{Leverage: api.InstrumentLeverage{Instrument: "ISO-PERP", MarginType: "isolated", Leverage: d("3")}})
+	g := DefaultGuard()
+	g.Confirm = ConfirmWarned
+	entry := func(side, price string) OrderIntent {
+		in := limitBuy("ISO-PERP", price, "1000")
+		in.Side = side
+		return in
+	}
+	for _, tc := range []struct {
+		side, price, sl string
+		warn            bool
+		risk            string
+	}{
+		{"buy", "0.1230", "0.1025", true, "20.5"},
+		{"buy", "0.1230", "0.1026", false, "20.4"},
+		{"sell", "0.1240", "0.1447", true, "20.6666666666667"},
+		{"sell", "0.1240", "0.1446", false, "20.6"},
+	} {
+		cb, errs := s.CheckBracket(BracketIntent{Entry: entry(tc.side, tc.price), StopLoss: tc.sl}, g)
+		if len(errs) != 0 {
+			t.Fatalf("%s sl %s: %v", tc.side, tc.sl, errs)
+		}
+		said := strings.Join(cb.Entry.Warnings, "\n")
+		warned := strings.Contains(said, "stop-loss "+tc.sl+" lies beyond the estimated liquidation price") &&
+			strings.Contains(said, "the position would be liquidated first")
+		if warned != tc.warn || cb.StopPastLiq != tc.warn || cb.Entry.NeedsTypedConfirm != tc.warn || cb.NeedsConfirm != tc.warn {
+			t.Errorf("%s sl %s: warned %v (%q), past liq %v, typed %v, confirm %v; want %v", tc.side, tc.sl, warned, said,
+				cb.StopPastLiq, cb.Entry.NeedsTypedConfirm, cb.NeedsConfirm, tc.warn)
+		}
+		checkDec(t, tc.side+" risk at sl "+tc.sl, cb.Risk, tc.risk)
+	}
+}
+
+// A position stop at or beyond the position's liquidation price (the ETH-PERP long's, 2000 as the
+// exchange reports it) is said, and the PnL shown is the loss at liquidation; one tick inside,
+// nothing is said. Guards the comparison flipped or off its boundary and the PnL left at the stop.
+func TestPositionStopBeyondLiquidationWarns(t *testing.T) {
+	now := t0
+	s := loadedStore(&now)
+	for _, tc := range []struct {
+		sl   string
+		warn bool
+		pnl  string
+	}{{"2000", true, "-1800"}, {"1990", true, "-1800"}, {"2000.01", false, "-1799.98"}} {
+		pt, errs := s.CheckPositionTpsl("ETH-PERP", "", tc.sl)
+		if len(errs) != 0 {
+			t.Fatalf("sl %s: %v", tc.sl, errs)
+		}
+		warned := len(pt.Warnings) == 1 && strings.Contains(pt.Warnings[0], "lies beyond the position's liquidation price 2,000.00")
+		if warned != tc.warn || pt.StopPastLiq != tc.warn {
+			t.Errorf("sl %s: warnings %q, want warned %v", tc.sl, pt.Warnings, tc.warn)
+		}
+		checkDec(t, "pnl at sl "+tc.sl, pt.SLPnL, tc.pnl)
+	}
+}

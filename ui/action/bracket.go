@@ -27,7 +27,11 @@ func NewBracket(cb state.CheckedBracket, st *common.Styles) *Action {
 	if cb.TP.IsPositive() {
 		legs = append(legs, "Take-profit  "+state.FormatPrice(cb.TP, pd)+" (market)   +"+common.FmtNum(cb.Reward, 2)+" USD")
 	}
-	if cb.SL.IsPositive() {
+	switch {
+	case cb.SL.IsPositive() && cb.StopPastLiq:
+		legs = append(legs, "Stop-loss    "+state.FormatPrice(cb.SL, pd)+" (market)   never fires: liquidated first at "+
+			state.FormatPrice(cb.Liq, pd)+", -"+common.FmtNum(cb.Risk, 2)+" USD")
+	case cb.SL.IsPositive():
 		legs = append(legs, "Stop-loss    "+state.FormatPrice(cb.SL, pd)+" (market)   -"+common.FmtNum(cb.Risk, 2)+" USD")
 	}
 	if rr := cb.RewardRisk(); rr.IsPositive() {
@@ -140,17 +144,29 @@ func NewPositionTpsl(pt state.PositionTpsl, st *common.Styles) *Action {
 	}
 	if pt.SL.IsPositive() {
 		what += " sl " + state.FormatPrice(pt.SL, pd)
-		lines = append(lines, "Stop-loss    "+state.FormatPrice(pt.SL, pd)+" (market)   "+common.FmtSigned(pt.SLPnL, 2)+" USD")
+		l := "Stop-loss    " + state.FormatPrice(pt.SL, pd) + " (market)   " + common.FmtSigned(pt.SLPnL, 2) + " USD"
+		if pt.StopPastLiq {
+			l = "Stop-loss    " + state.FormatPrice(pt.SL, pd) + " (market)   never fires: liquidated first at " +
+				state.FormatPrice(pt.Liq, pd) + ", " + common.FmtSigned(pt.SLPnL, 2) + " USD"
+		}
+		lines = append(lines, l)
 	}
 	lines = append(lines, "", "Each closes the whole position when it fires (PnL from the entry, fees left out)",
 		"and replaces an earlier one of its kind on this position.")
+	for _, w := range pt.Warnings {
+		lines = append(lines, st.Warn.On("! "+w))
+	}
 	lines[0] = st.Bold.On(strings.ToUpper(what))
 	wires := pt.Wires
 	sizes := make([]decimal.Decimal, len(wires))
 	for i := range sizes {
 		sizes[i] = pt.Position.Size.Abs()
 	}
-	return &Action{Kind: KindPositionTpsl, Title: "Position take-profit / stop-loss", Lines: lines, What: what, Confirm: true,
+	typed := ""
+	if len(pt.Warnings) > 0 { // a guard finding asks for a typed yes, as an order's does
+		typed = "yes"
+	}
+	return &Action{Kind: KindPositionTpsl, Title: "Position take-profit / stop-loss", Lines: lines, What: what, Confirm: true, Typed: typed,
 		Lane: LaneOrder, Refresh: tradeKinds,
 		Run:   func(ctx context.Context, t api.Trader) (api.TxResponse, error) { return t.PlaceOrders(ctx, wires) },
 		Read:  func(d DoneMsg) (string, bool) { return bracketOutcomeText(d, wires, sizes) },

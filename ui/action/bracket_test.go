@@ -123,3 +123,28 @@ func TestPositionTpslConfirmationSaysEntryMarkAndPnL(t *testing.T) {
 		}
 	}
 }
+
+// TestStopBeyondLiquidationIsSaidInTheConfirmation: a bracket whose stop lies beyond its
+// liquidation estimate says on the stop's line that it never fires and shows the loss at
+// liquidation, and a position stop beyond its liquidation price shows the warning and asks for a
+// typed yes. Guards the stop line that still promises its own loss, and a warned position
+// TP/SL confirmed by Enter alone.
+func TestStopBeyondLiquidationIsSaidInTheConfirmation(t *testing.T) {
+	d := decimal.RequireFromString
+	st := common.NewStyles(commontest.Theme)
+	in := state.Instrument{Name: "ETH-PERP", TickSize: d("0.01"), LotSize: d("0.01")}
+	cb := state.CheckedBracket{Ref: d("3480"), RefWhat: "the entry price", Judge: d("3480"), SL: d("3620.02"), Liq: d("3549.74"), StopPastLiq: true,
+		Risk: d("69.74"), Size: d("1"), Entry: state.CheckedOrder{Instrument: in, Size: d("1"), Wire: api.OrderWire{Side: api.SideSell, Size: "1", Price: "3480"}}}
+	if lines := strings.Join(NewBracket(cb, st).Lines, "\n"); !strings.Contains(lines, "Stop-loss    3,620.02 (market)   never fires: liquidated first at 3,549.74, -69.74 USD") {
+		t.Errorf("bracket confirmation:\n%s", lines)
+	}
+	pt := state.PositionTpsl{Instrument: in, Position: api.Position{Instrument: "ETH-PERP", Size: d("-1.5"), EntryPrice: d("3417.4")},
+		Mark: d("3432"), SL: d("3600"), Liq: d("3546"), StopPastLiq: true, SLPnL: d("-192.9"),
+		Warnings: []string{"stop-loss 3,600.00 lies beyond the position's liquidation price 3,546.00"}, Wires: []api.OrderWire{{Tpsl: api.TpslStopLoss}}}
+	a := NewPositionTpsl(pt, st)
+	lines := strings.Join(a.Lines, "\n")
+	if a.Typed != "yes" || !strings.Contains(lines, "! stop-loss 3,600.00 lies beyond") ||
+		!strings.Contains(lines, "Stop-loss    3,600.00 (market)   never fires: liquidated first at 3,546.00, -192.90 USD") {
+		t.Errorf("position confirmation (typed %q):\n%s", a.Typed, lines)
+	}
+}
