@@ -39,7 +39,10 @@ type Dialog struct {
 	input  textinput.Model
 	change state.LeverageChange
 	note   string // why Enter did nothing ("" when the value may be sent)
-	done   bool
+	// touched: the trader typed or pressed Enter. Until then the dialog shows the leverage in
+	// force filled in, with a hint rather than the error that it is in force already.
+	touched bool
+	done    bool
 	width  int
 	view   string
 }
@@ -89,6 +92,7 @@ func (d *Dialog) Update(msg tea.Msg) tea.Cmd {
 		d.done = true
 		return func() tea.Msg { return DoneMsg{} }
 	case key.Matches(k, d.keys.Confirm):
+		d.touched = true
 		d.recheck()
 		if d.note != "" {
 			d.render()
@@ -99,6 +103,7 @@ func (d *Dialog) Update(msg tea.Msg) tea.Cmd {
 		return func() tea.Msg { return DoneMsg{Act: a} }
 	}
 	d.input, _ = d.input.Update(k)
+	d.touched = true
 	d.recheck()
 	return nil
 }
@@ -118,13 +123,16 @@ func (d *Dialog) recheck() {
 		d.note = cerr.Error()
 	case err != nil:
 		d.change, d.note = c, "type a whole number such as 10"
-	case c.New.Equal(c.Current):
-		d.change, d.note = c, "that is the leverage in force already"
+	case c.New.Equal(c.Current) && c.Err == "":
+		d.change, d.note = c, inForce
 	default:
 		d.change, d.note = c, c.Err
 	}
 	d.render()
 }
+
+// inForce is the note of a value that changes nothing.
+const inForce = "that is the leverage in force already"
 
 func (d *Dialog) render() {
 	st, c := d.st, d.change
@@ -140,6 +148,8 @@ func (d *Dialog) render() {
 	}
 	lines = append(lines, "", d.input.View(), "")
 	switch {
+	case d.note == inForce && !d.touched:
+		lines = append(lines, st.Muted.On("type a new leverage, 1x to "+c.Max.String()+"x"))
 	case d.note != "":
 		lines = append(lines, st.Danger.On("! "+d.note))
 	default:
