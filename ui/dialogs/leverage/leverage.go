@@ -43,8 +43,8 @@ type Dialog struct {
 	// force filled in, with a hint rather than the error that it is in force already.
 	touched bool
 	done    bool
-	width  int
-	view   string
+	width   int
+	view    string
 }
 
 // Refusal says why the leverage of symbol cannot be changed from this console ("" when it can): a
