@@ -341,6 +341,9 @@ func (p *parser) option() error {
 		}
 		p.i++
 	case "post", "po", "alo":
+		if p.cmd.Market { // named here, with its word, as every other refusal of the line is
+			return p.errAt(at, "a market order cannot be post-only: give a limit price, or drop %s", w)
+		}
 		p.cmd.PostOnly = true
 	case "reduce", "ro":
 		p.cmd.ReduceOnly = true

@@ -95,6 +95,8 @@ func TestParseCommandNamesTheWrongWord(t *testing.T) {
 		{"close btc eth", 3, "eth", "unexpected word"},
 		{"tpsl btc", 0, "", "tpsl needs a take-profit, a stop-loss or both"},
 		{"tpsl btc post", 3, "post", "unexpected word"},
+		{"buy 0.1 btc mkt post", 5, "post", "a market order cannot be post-only"}, // #13 QA: the word named
+		{"sell 1 eth m alo", 5, "alo", "drop alo"},
 		{"buy 1 btc 5 \x1b[2J", 0, "", "control characters"},
 		{strings.Repeat("b ", 101), 0, "", "too long"},
 		{strings.Repeat("b ", 20), 0, "", "too many words"},

@@ -247,6 +247,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.KeyMsg:
 		m.footerDirty = true
 		cmd := m.routeKey(msg)
+		m.clearFixedRefusal()
 		return m, tea.Batch(cmd, m.followInstrument()) // a chart key may have changed its series
 	case tea.MouseMsg:
 		m.footerDirty = true
@@ -359,6 +360,14 @@ func (m *Model) onNotice(n common.NoticeMsg) {
 		return
 	}
 	m.setNotice(n.Level, n.Text)
+}
+
+// clearFixedRefusal clears the form's refusal ("order not sent: ...") from the status line once
+// the trader has fixed the form: it no longer says anything true. The messages view keeps it.
+func (m *Model) clearFixedRefusal() {
+	if m.noticeLevel == common.LevelError && strings.HasPrefix(m.notice, orderentry.NotSent) && m.form.Valid() {
+		m.notice, m.noticeLevel = "", common.LevelInfo
+	}
 }
 
 func (m *Model) setNotice(level common.NoticeLevel, msg string) {

@@ -72,6 +72,10 @@ func TestCompletion(t *testing.T) {
 		{"close ", "close btc "},
 		{"cancel all ", "cancel all eth "},
 		{"lev s", "lev sol "},
+		{"buy 0.1 BTC-P", "buy 0.1 BTC-PERP "}, // a full name, partly typed (#13 QA)
+		{"lev eth-", "lev ETH-PERP "},
+		{"close BTC-", "close BTC-PERP "},
+		{"buy 0.1 btc mkt p", "buy 0.1 btc mkt p"}, // post is refused after mkt: not offered
 	}
 	for _, tc := range cases {
 		m.Open()

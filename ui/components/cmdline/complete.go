@@ -21,9 +21,13 @@ func (m *Model) complete() {
 	i := strings.LastIndex(v, " ") + 1
 	stem, word := v[:i], v[i:]
 	var cands []string
+	lw, full := strings.ToLower(word), fullNames(m.store)
 	for _, c := range Candidates(m.store, strings.Fields(stem)) {
-		if strings.HasPrefix(c, strings.ToLower(word)) {
+		switch {
+		case strings.HasPrefix(c, lw):
 			cands = append(cands, c)
+		case full[c] != "" && strings.HasPrefix(strings.ToLower(full[c]), lw):
+			cands = append(cands, full[c]) // BTC-P is on its way to BTC-PERP: the full name it is
 		}
 	}
 	switch len(cands) {
@@ -96,7 +100,23 @@ func orderCandidates(st *state.Store, before []string) []string {
 	case last == "tp" || last == "sl":
 		return nil
 	}
+	for _, w := range before[2:] {
+		if state.MarketWord(strings.ToLower(w)) {
+			return marketKeywords() // a market order cannot be post-only
+		}
+	}
 	return state.CommandKeywords
+}
+
+// marketKeywords are the keywords a market order may take: all but post.
+func marketKeywords() []string {
+	var out []string
+	for _, k := range state.CommandKeywords {
+		if k != "post" {
+			out = append(out, k)
+		}
+	}
+	return out
 }
 
 // instrumentNames are every instrument as the command line types it (perpsOnly: perpetuals only).
@@ -108,6 +128,15 @@ func instrumentNames(st *state.Store, perpsOnly bool) []string {
 		}
 	}
 	sort.Strings(out)
+	return out
+}
+
+// fullNames maps every instrument's command-line name (btc) to its full name (BTC-PERP).
+func fullNames(st *state.Store) map[string]string {
+	out := map[string]string{}
+	for _, in := range st.Instruments() {
+		out[state.ShortInstrumentName(in.Name)] = in.Name
+	}
 	return out
 }
 

@@ -533,6 +533,13 @@ func (p *Pane) check() {
 	}
 }
 
+// NotSent begins the status line's notice of an order the form refused; the root clears that
+// notice once the form's order is valid again.
+const NotSent = "order not sent: "
+
+// Valid reports whether the form holds an order that passes every check now.
+func (p *Pane) Valid() bool { return len(p.errs) == 0 && p.checked.Instrument.Name != "" }
+
 func (p *Pane) submit() tea.Cmd {
 	if p.ReadOnly != "" {
 		return common.ReadOnlyNotice(p.ReadOnly, "place an order")
@@ -550,7 +557,7 @@ func (p *Pane) submit() tea.Cmd {
 			p.field, p.editing = f, true
 			p.focusField()
 		}
-		return common.Notice(common.LevelError, "order not sent: "+common.JoinFieldErrors(errs))
+		return common.Notice(common.LevelError, NotSent+common.JoinFieldErrors(errs))
 	}
 	if len(cb.Wires) > 0 {
 		return action.Request(action.NewBracket(cb, p.Styles))
