@@ -6,6 +6,7 @@ import (
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/shopspring/decimal"
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
@@ -239,5 +240,27 @@ func TestABracketIsOneActionOfThreeOrders(t *testing.T) {
 	}
 	if p.Field() != FieldTP {
 		t.Errorf("the cursor is on field %d, want the take-profit", p.Field())
+	}
+}
+
+// TestBracketLineWrapsNeverCuts (#13 QA 4): a bracket line wider than the form (1 BTC: TP
+// +1,920.00, SL -960.00, R/R 2.00 at 46 columns) wraps under itself like the margin row, each
+// figure whole beside its label. Guards the line cut on its key figure ("R/R 2.…").
+func TestBracketLineWrapsNeverCuts(t *testing.T) {
+	p := newForm(t, new(bool))
+	p.SetValue(FieldPrice, "96000")
+	p.SetValue(FieldSize, "1")
+	p.SetValue(FieldTP, "2%")
+	p.SetValue(FieldSL, "95040")
+	v := ansi.Strip(p.View())
+	for _, want := range []string{"TP +1,920.00", "SL -960.00", "R/R 2.00"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("the bracket's %q is not whole in the form:\n%s", want, v)
+		}
+	}
+	for _, l := range strings.Split(v, "\n") {
+		if strings.Contains(l, "…") {
+			t.Errorf("a line is cut: %q\n%s", l, v)
+		}
 	}
 }

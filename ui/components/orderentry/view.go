@@ -41,7 +41,7 @@ func (p *Pane) draw() string {
 	lines = append(lines, st.Border.On(strings.Repeat("─", p.width)))
 	lines = append(lines, p.previewLines()...)
 	for i := range lines {
-		lines[i] = common.FitStyled(lines[i], p.width)
+		lines[i] = fitLine(lines[i], p.width)
 	}
 	for len(lines) < p.height {
 		lines = append(lines, strings.Repeat(" ", p.width))
@@ -52,6 +52,15 @@ func (p *Pane) draw() string {
 		lines = append(lines[:p.height-1], common.FitStyled(st.Muted.On("  … "+strconv.Itoa(more)+" more lines: the review shows them all"), p.width))
 	}
 	return strings.Join(lines[:p.height], "\n")
+}
+
+// fitLine fits a line to w cells; a line whose overflow is only blank (a field's padding after
+// its value) loses the blanks, not its end to an ellipsis.
+func fitLine(l string, w int) string {
+	if ansi.StringWidth(l) > w && ansi.StringWidth(strings.TrimRight(ansi.Strip(l), " ")) <= w {
+		l = ansi.Truncate(l, w, "")
+	}
+	return common.FitStyled(l, w)
 }
 
 // errorLines wraps each problem to the form's width, so the rounded value offered is never cut.
@@ -241,22 +250,45 @@ func (p *Pane) rowLines(r state.PreviewRow) []string {
 const previewLabel = 12
 
 // bracketLines are the bracket's legs in the preview: what the take-profit would gain and the
-// stop-loss lose at their triggers (fees left out), and the reward/risk.
+// stop-loss lose at their triggers (fees left out), and the reward/risk. Like the rows above,
+// what does not fit wraps under itself, a figure never split from its label nor cut.
 func (p *Pane) bracketLines() []string {
 	b := p.bracket
 	if len(b.Wires) == 0 {
 		return nil
 	}
 	st := p.Styles
-	v := ""
+	var parts []string
 	if b.TP.IsPositive() {
-		v += "TP " + st.Buy.On("+"+common.FmtNum(b.Reward, 2)) + "  "
+		parts = append(parts, "TP "+st.Buy.On("+"+common.FmtNum(b.Reward, 2)))
 	}
 	if b.SL.IsPositive() {
-		v += "SL " + st.Sell.On("-"+common.FmtNum(b.Risk, 2)) + "  "
+		parts = append(parts, "SL "+st.Sell.On("-"+common.FmtNum(b.Risk, 2)))
 	}
 	if rr := b.RewardRisk(); rr.IsPositive() {
-		v += "R/R " + rr.StringFixed(2)
+		parts = append(parts, "R/R "+rr.StringFixed(2))
 	}
-	return []string{"  " + common.Pad("Bracket", previewLabel) + strings.TrimRight(v, " ")}
+	return flow(parts, "  "+common.Pad("Bracket", previewLabel), p.width)
+}
+
+// flow lays parts out after head, two spaces apart, starting a line under the first part when
+// the next does not fit in width.
+func flow(parts []string, head string, width int) []string {
+	indent := strings.Repeat(" ", ansi.StringWidth(head))
+	lines := []string{head}
+	n := 0 // parts on the current line
+	for _, part := range parts {
+		cur := &lines[len(lines)-1]
+		sep := "  "
+		if n == 0 {
+			sep = ""
+		}
+		if n > 0 && ansi.StringWidth(*cur+sep+part) > width {
+			lines = append(lines, indent)
+			cur, sep, n = &lines[len(lines)-1], "", 0
+		}
+		*cur += sep + part
+		n++
+	}
+	return lines
 }
