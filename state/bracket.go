@@ -178,16 +178,18 @@ func (s *Store) opposesPosition(entry CheckedOrder) *FieldError {
 		have, other = "long", "short"
 	}
 	held := pos.Size.Abs()
-	what := fmt.Sprintf("this %s reduces your %s %s %s", SideText(entry.Wire.Side), FormatSize(held, sd), inst.Name, have)
+	side := SideText(entry.Wire.Side)
+	what := fmt.Sprintf("this %s reduces your %s %s %s", side, FormatSize(held, sd), inst.Name, have)
+	why := "the exchange would cancel its take-profit and stop-loss as soon as the entry fills"
 	if entry.Size.GreaterThan(held) {
-		what = fmt.Sprintf("this %s of %s closes your %s %s %s and opens a %s %s, so its take-profit and stop-loss would not match the position",
-			SideText(entry.Wire.Side), FormatSize(entry.Size, sd), FormatSize(held, sd), inst.Name, have, FormatSize(entry.Size.Sub(held), sd), other)
-	} else {
-		what += ", and the exchange cancels a bracket's take-profit and stop-loss when its entry leaves no " + other + " for them to close"
+		what = fmt.Sprintf("this %s of %s closes your %s %s %s and opens a %s %s", side, FormatSize(entry.Size, sd),
+			FormatSize(held, sd), inst.Name, have, FormatSize(entry.Size.Sub(held), sd), other)
+		why = fmt.Sprintf("its take-profit and stop-loss would be sized for %s, not for the %s %s", FormatSize(entry.Size, sd),
+			FormatSize(entry.Size.Sub(held), sd), other)
 	}
 	coin := strings.ToLower(strings.TrimSuffix(inst.Name, "-PERP"))
 	return &FieldError{Field: FieldOrder, Msg: what + ": a bracket opens or adds to a position; set TP/SL on the position (t on it, or :tpsl " +
-		coin + " tp .. sl ..) or close it first"}
+		coin + " tp .. sl ..) or close it first (" + why + ")"}
 }
 
 // bracketRefs sets the bracket's two reference prices and the size its legs cover. Ref is the

@@ -167,8 +167,8 @@ func TestCheckBracketRefusesAnEntryAgainstThePosition(t *testing.T) {
 		entry OrderIntent
 		want  string
 	}{
-		{sell("1"), "this sell reduces your 2.00 ETH-PERP long, and the exchange cancels a bracket's take-profit and stop-loss when its entry leaves no short"},
-		{sell("3"), "this sell of 3.00 closes your 2.00 ETH-PERP long and opens a 1.00 short"},
+		{sell("1"), "this sell reduces your 2.00 ETH-PERP long: a bracket opens or adds to a position; set TP/SL on the position (t on it, or :tpsl eth tp .. sl ..) or close it first (the exchange would cancel its take-profit and stop-loss as soon as the entry fills)"},
+		{sell("3"), "this sell of 3.00 closes your 2.00 ETH-PERP long and opens a 1.00 short: a bracket opens or adds to a position; set TP/SL on the position (t on it, or :tpsl eth tp .. sl ..) or close it first (its take-profit and stop-loss would be sized for 3.00, not for the 1.00 short)"},
 	} {
 		_, errs := s.CheckBracket(BracketIntent{Entry: tc.entry, TakeProfit: "3000", StopLoss: "3200"}, DefaultGuard())
 		if len(errs) != 1 || errs[0].Field != FieldOrder || !strings.Contains(errs[0].Msg, tc.want) ||
