@@ -13,6 +13,7 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/shopspring/decimal"
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
@@ -102,20 +103,27 @@ func (p *Pane) render() string {
 	return header + "\n" + body
 }
 
-// header is the value now (spot and perp), its change over the series, and the PnL: "Account value 100,012.34 USD ·
-// +12.34 (+0.01%) since 01-29 12:00:00 · PnL +3.10".
+// header is the value now (spot and perp), its change over the series, and the realized PnL: "Account value
+// 100,012.34 USD · +12.34 (+0.01%) since 01-29 12:00:00 · realized PnL +3.10". Where that does not fit, the
+// start time goes first (the chart's axis shows it), then the change.
 func (p *Pane) header() string {
 	st := p.Styles
 	last := p.points[len(p.points)-1]
-	var b strings.Builder
-	b.WriteString(st.Bold.On("Account value " + common.FmtNum(last.AccountValue, 2) + " USD"))
+	value := st.Bold.On("Account value " + common.FmtNum(last.AccountValue, 2) + " USD")
+	// The series carries realized PnL (closed trades, fees, funding): said so, as the Account pane's
+	// Total PnL adds the open positions' unrealized PnL and would otherwise seem to disagree.
+	pnl := st.Muted.On(" · realized PnL ") + common.SignPaint(st, last.TotalPnl).On(common.FmtSigned(last.TotalPnl, 2))
+	var change, since string
 	if ch, pct, ok := state.EquityChange(p.points); ok {
-		pt := common.SignPaint(st, ch)
-		b.WriteString(st.Muted.On(" · ") + pt.On(common.FmtSigned(ch, 2)+" ("+common.FmtPct(pct)+")"))
-		b.WriteString(st.Muted.On(" since " + state.TimeText(p.points[0].Time.Time, state.TimeShort)))
+		change = st.Muted.On(" · ") + common.SignPaint(st, ch).On(common.FmtSigned(ch, 2)+" ("+common.FmtPct(pct)+")")
+		since = st.Muted.On(" since " + state.TimeText(p.points[0].Time.Time, state.TimeShort))
 	}
-	b.WriteString(st.Muted.On(" · PnL ") + common.SignPaint(st, last.TotalPnl).On(common.FmtSigned(last.TotalPnl, 2)))
-	return common.FitStyled(b.String(), p.w)
+	for _, h := range []string{value + change + since + pnl, value + change + pnl} {
+		if ansi.StringWidth(h) <= p.w {
+			return common.FitStyled(h, p.w)
+		}
+	}
+	return common.FitStyled(value+pnl, p.w)
 }
 
 // Candles turns the series into the chart's bars: each point's bar runs from the value before

@@ -54,8 +54,9 @@ func TestCandles(t *testing.T) {
 	}
 }
 
-// TestEquityView: the header says the value now, its change over the series and the PnL; the
-// chart fills the rest; the view is exactly its size.
+// TestEquityView: the header says the value now, its change over the series and the PnL, named
+// realized (the Account pane's Total PnL adds the unrealized: #13 QA saw "PnL -1.08" there beside
+// "Total PnL +36.55" here and no word why); the chart fills the rest; the view is exactly its size.
 func TestEquityView(t *testing.T) {
 	s := state.New(func() time.Time { return t0 })
 	c := commontest.NewCommon(t, s, func() time.Time { return t0 })
@@ -76,8 +77,12 @@ func TestEquityView(t *testing.T) {
 			t.Fatalf("a line %d wide: %q", w, l)
 		}
 	}
-	if want := "Account value 100,500.00 USD · +500.00 (+0.50%) since 01-29 12:00:00 · PnL -3.50"; !strings.HasPrefix(lines[0], want) {
+	if want := "Account value 100,500.00 USD · +500.00 (+0.50%) · realized PnL -3.50"; !strings.HasPrefix(lines[0], want) {
 		t.Errorf("header %q, want %q", lines[0], want)
+	}
+	p.SetSize(120, 12) // room for the start of the series too
+	if want := "Account value 100,500.00 USD · +500.00 (+0.50%) since 01-29 12:00:00 · realized PnL -3.50"; !strings.HasPrefix(p.View(), want) {
+		t.Errorf("header at 120 %q, want %q", strings.SplitN(p.View(), "\n", 2)[0], want)
 	}
 	if !strings.Contains(v, "12:0") {
 		t.Errorf("no time axis:\n%s", v)
