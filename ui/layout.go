@@ -318,8 +318,7 @@ func (m *Model) View() string {
 		line, hint := m.cmdline.View(m.width)
 		lines = append(lines, line, hint)
 	} else {
-		lines = append(lines, m.status.message(m, m.width))
-		lines = append(lines, m.footerView())
+		lines = append(lines, m.status.bottom(m, m.width, m.footerView)...)
 	}
 	return strings.Join(lines, "\n")
 }

@@ -229,30 +229,149 @@ func (s *statusBar) stale(m *Model) string {
 	return strings.Join(parts, ", ")
 }
 
-// message renders the message line: the last action's result, then the last error with its age.
+// message renders the message line: the last action's result, then the last error with its age,
+// on one line of width cells; what does not fit ends "… (! for all)".
 func (s *statusBar) message(m *Model, width int) string {
+	segs, _ := s.segments(m)
+	return s.fitLines(m, segs, width, 1)[0]
+}
+
+// bottom is the screen's last two lines: the message line and the footer. While the message says
+// something is wrong (an error, a warning, a failing poll) and is too long for one line, it takes
+// the footer's line too, so a refusal or a usage line reads whole at 80 columns; the layout keeps
+// its height.
+func (s *statusBar) bottom(m *Model, width int, footer func() string) []string {
+	segs, urgent := s.segments(m)
+	if urgent {
+		if lines := s.fitLines(m, segs, width, 2); len(lines) == 2 {
+			return lines
+		}
+	}
+	return []string{s.fitLines(m, segs, width, 1)[0], footer()}
+}
+
+// seg is a piece of the message line and its paint.
+type seg struct {
+	text  string
+	paint common.Paint
+}
+
+// segments are the message line's pieces, most important first: the last action's result, the
+// panes with no room, a dropped row, the last error. urgent: one of them says something is wrong.
+func (s *statusBar) segments(m *Model) (segs []seg, urgent bool) {
 	st := s.st
-	var b strings.Builder
+	add := func(text string, p common.Paint) {
+		if len(segs) > 0 {
+			segs = append(segs, seg{"  ·  ", st.Muted})
+		}
+		segs = append(segs, seg{text, p})
+	}
 	if m.notice != "" {
-		b.WriteString(m.noticeLevel.Paint(st).On(m.noticeLevel.Mark() + " " + m.notice))
+		add(m.noticeLevel.Mark()+" "+m.notice, m.noticeLevel.Paint(st))
+		urgent = m.noticeLevel == common.LevelError || m.noticeLevel == common.LevelWarn
 	}
 	if h := m.hiddenPanes(); len(h) > 0 {
-		if b.Len() > 0 {
-			b.WriteString(st.Muted.On("  ·  "))
-		}
-		b.WriteString(st.Muted.On("no room for " + strings.Join(h, ", ") + " (press its number)"))
+		add("no room for "+strings.Join(h, ", ")+" (press its number)", st.Muted)
 	}
 	if m.dropNote != "" && m.clock().Sub(m.dropAt) < 30*time.Second {
-		if b.Len() > 0 {
-			b.WriteString(st.Muted.On("  ·  "))
-		}
-		b.WriteString(st.Warn.On("! " + m.dropNote))
+		add("! "+m.dropNote, st.Warn)
+		urgent = true
 	}
 	if m.lastErr != "" && m.clock().Sub(m.lastErrAt) < 30*time.Second {
-		if b.Len() > 0 {
-			b.WriteString(st.Muted.On("  ·  "))
-		}
-		b.WriteString(st.Danger.On("last error: " + m.lastErr + " (" + common.FmtAge(m.clock().Sub(m.lastErrAt)) + " ago)"))
+		add("last error: "+m.lastErr+" ("+common.FmtAge(m.clock().Sub(m.lastErrAt))+" ago)", st.Danger)
+		urgent = true
 	}
-	return common.FitStyled(b.String(), width)
+	return segs, urgent
+}
+
+// fitLines lays segs out on at most n lines of width cells, breaking between words; when they
+// need more, the last line ends "… (! for all)": the messages view has them whole. It returns
+// fewer lines when fewer are needed (one at least).
+func (s *statusBar) fitLines(m *Model, segs []seg, width, n int) []string {
+	lines := wrapSegs(segs, width)
+	if len(lines) <= n {
+		out := make([]string, len(lines))
+		for i, l := range lines {
+			out[i] = common.FitStyled(indentFor(i)+renderSegs(l), width)
+		}
+		return out
+	}
+	tail := s.st.Muted.On("… (" + m.keys.Messages.Help().Key + " for all)")
+	room := max(width-ansi.StringWidth(tail), 0)
+	// The last line runs on to the tail with the rest of the text, not to the first word that
+	// does not fit.
+	rest := make([]string, 0, len(lines)-n+1)
+	for _, l := range lines[n-1:] {
+		rest = append(rest, renderSegs(l))
+	}
+	out := make([]string, 0, n)
+	for i, l := range lines[:n-1] {
+		out = append(out, common.FitStyled(indentFor(i)+renderSegs(l), width))
+	}
+	last := indentFor(n-1) + strings.Join(rest, " ")
+	return append(out, common.FitStyled(ansi.Truncate(last, room, "")+tail, width))
+}
+
+// indentFor is what line i of the message starts with.
+func indentFor(i int) string {
+	if i > 0 {
+		return wrapIndent
+	}
+	return ""
+}
+
+// wrapIndent starts the message's lines after the first, under the text after the mark.
+const wrapIndent = "  "
+
+// wrapSegs breaks segs into lines of at most width cells between words (wrapIndent less after
+// the first), each line's pieces keeping their paints; a word wider than a line is cut.
+func wrapSegs(segs []seg, width int) [][]seg {
+	room := func(line int) int {
+		if line > 0 {
+			return width - len(wrapIndent)
+		}
+		return width
+	}
+	var lines [][]seg
+	var cur []seg
+	w := 0
+	for _, sg := range segs {
+		for i, word := range strings.Split(sg.text, " ") {
+			sep := ""
+			if i > 0 {
+				sep = " "
+			}
+			ww := common.TextWidth(word)
+			if w > 0 && w+common.TextWidth(sep)+ww > room(len(lines)) && word != "" {
+				lines, cur, w = append(lines, cur), nil, 0
+			}
+			if w == 0 {
+				sep = ""
+			}
+			if ww > room(len(lines)) {
+				word = ansi.Truncate(word, room(len(lines)), "…")
+			}
+			cur = appendSeg(cur, sep+word, sg.paint)
+			w += common.TextWidth(sep + word)
+		}
+	}
+	return append(lines, cur)
+}
+
+// appendSeg adds text in paint p to a line, joining it to the last piece when that has the same
+// paint.
+func appendSeg(line []seg, text string, p common.Paint) []seg {
+	if n := len(line); n > 0 && line[n-1].paint == p {
+		line[n-1].text += text
+		return line
+	}
+	return append(line, seg{text, p})
+}
+
+func renderSegs(line []seg) string {
+	var b strings.Builder
+	for _, sg := range line {
+		b.WriteString(sg.paint.On(sg.text))
+	}
+	return b.String()
 }
