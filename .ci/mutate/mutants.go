@@ -247,4 +247,27 @@ var mutants = []mutant{
 	{id: "sim/liq-debt-backed", file: "api/sim/liquidation.go", from: "e.backing(a).GreaterThanOrEqual(debt)", to: "e.backing(a).GreaterThan(debt.Mul(decimal.NewFromInt(2)))"},
 	{id: "sim/liq-cover-pays", file: "api/sim/liquidation.go", from: "a.deriv[collUSDC] = a.deriv[collUSDC].Add(amt)", to: "a.deriv[collUSDC] = a.deriv[collUSDC].Add(amt.Mul(decimal.Zero))"},
 	{id: "sim/liq-seize-weight", file: "api/sim/liquidation.go", from: "v = v.Add(bal.Mul(e.collPrice(id)).Mul(c.rec.DefaultCollWeight))", to: "v = v.Add(bal.Mul(e.collPrice(id)))"},
+
+	// Brackets and take-profit/stop-loss (issue #13, QA of the brackets): state/bracket.go, the
+	// simulator's bracket rules and the bracket's outcome line.
+	{id: "bracket/opposes-side", file: "state/bracket.go", from: "if !ok || pos.Size.IsPositive() == buy || !entry.Size.IsPositive() {", to: "if !ok || pos.Size.IsPositive() != buy || !entry.Size.IsPositive() {"},
+	{id: "bracket/opposes-flip", file: "state/bracket.go", from: "if entry.Size.GreaterThan(held) {", to: "if false {"},
+	{id: "bracket/ref-at-fill", file: "state/bracket.go", from: "c.Ref, c.RefWhat = cost.Div(c.Size), \"the expected average fill\"", to: "c.Ref, c.RefWhat = c.Judge.Add(cost.Mul(decimal.Zero)), \"the expected average fill\""},
+	{id: "bracket/legs-cover-fill", file: "state/bracket.go", from: "c.Size = w.Fills.Add(w.Rests)", to: "c.Size = e.Size"},
+	{id: "bracket/judged-at-mark", file: "state/bracket.go", from: "if !out.Judge.Equal(out.Ref) {", to: "if false {"},
+	{id: "bracket/side-of-fill", file: "state/bracket.go", from: "sides := []legRef{from}", to: "sides := []legRef{}"},
+	{id: "bracket/leg-side", file: "state/bracket.go", from: "if above != px.GreaterThan(r.px) || px.Equal(r.px) {", to: "if above == px.GreaterThan(r.px) || px.Equal(r.px) {"},
+	{id: "bracket/ticks-on-tick", file: "state/bracket.go", from: "return RoundToStep(ref.Add(v.Mul(inst.TickSize).Mul(sign)), inst.TickSize), nil", to: "return ref.Add(v.Mul(inst.TickSize).Mul(sign)), nil"},
+	{id: "bracket/liq-long-boundary", file: "state/bracket.go", from: "return sl.LessThanOrEqual(liq)", to: "return sl.LessThan(liq)"},
+	{id: "bracket/liq-short-side", file: "state/bracket.go", from: "return sl.GreaterThanOrEqual(liq)", to: "return sl.LessThanOrEqual(liq)"},
+	{id: "bracket/liq-risk", file: "state/bracket.go", from: "c.Risk = legPnL(c.Liq, c.Ref, c.Size)", to: ""},
+	{id: "bracket/liq-typed", file: "state/bracket.go", from: "e.NeedsTypedConfirm = true", to: ""},
+	{id: "bracket/liq-asks", file: "state/bracket.go", from: "out.NeedsConfirm = g.Confirm.asksBracket(out.Entry)", to: "out.NeedsConfirm = g.Confirm.asksBracket(entry)"},
+	{id: "tpsl/from-entry", file: "state/bracket.go", from: "from := legRef{pos.EntryPrice, \"the entry price\", \"\"}", to: "from := legRef{out.Mark, \"the mark\", \"\"}"},
+	{id: "tpsl/side-of-mark", file: "state/bracket.go", from: "sides := []legRef{{out.Mark, \"the mark\",", to: "sides := []legRef{{decimal.Zero, \"the mark\","},
+	{id: "tpsl/pnl-sign", file: "state/bracket.go", from: "return px.Sub(pos.EntryPrice).Mul(pos.Size)", to: "return pos.EntryPrice.Sub(px).Mul(pos.Size)"},
+	{id: "tpsl/liq-pnl", file: "state/bracket.go", from: "out.StopPastLiq, out.SLPnL = true, closePnL(pos, out.Liq)", to: "out.StopPastLiq = true"},
+	{id: "sim/bracket-leg-reason", file: "api/sim/bracket.go", from: "if !b.guarded && b.parent != nil {", to: "if false {"},
+	{id: "sim/bracket-leg-state-answered", file: "api/sim/exchange.go", from: "sts[i].State = o.state", to: ""},
+	{id: "action/bracket-legs-cancelled-said", file: "ui/action/bracket.go", from: "case len(gone) > 0:", to: "case false:"},
 }
