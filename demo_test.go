@@ -12,10 +12,12 @@ import (
 	"github.com/tradedesk/tradedesk/api/sim"
 )
 
-// demoSnapshot is everything the console's first screen reads from the demo, as JSON with the
-// times of day masked: the wallet, its positions, orders, fills, funding and account, every
-// ticker, the books and tapes of the seeded markets.
-func demoSnapshot(t *testing.T, c *api.Client) string {
+// demoSnapshot is what the console's first screen reads from the demo, as JSON with the times of
+// day masked: the wallet, its positions, orders, fills, funding and account, every ticker, the
+// books and tapes of the seeded markets and BTC-PERP's recent one-minute candles. (Coarser
+// candles are not compared: a 15-minute bar starts on the quarter hour, so which minutes it
+// gathers depends on the time of day.)
+func demoSnapshot(t *testing.T, c *api.Client, now time.Time) string {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
@@ -38,6 +40,11 @@ func demoSnapshot(t *testing.T, c *api.Client) string {
 	get("account", as, err)
 	ts, err := c.Ticker(ctx, "")
 	get("tickers", ts, err)
+	for _, kind := range []string{"mark", "ltp"} { // the last two hours of one-minute candles
+		cs, err := c.Chart(ctx, api.ChartParams{InstrumentID: 1, ChartType: kind, Resolution: "1",
+			From: now.Add(-2 * time.Hour).Unix(), To: now.Unix()})
+		get("BTC-PERP 1m "+kind, cs, err)
+	}
 	for _, sym := range []string{"BTC-PERP", "ETH-PERP", "SOL-PERP"} {
 		b, err := c.OrderBook(ctx, sym, 20)
 		get("book "+sym, b, err)
@@ -75,7 +82,7 @@ func TestSeededDemoSameAtAnyStartTime(t *testing.T) {
 			t.Fatal(err)
 		}
 		conn.sim.Advance(3 * time.Second) // the first screen comes after a few market steps
-		snaps = append(snaps, demoSnapshot(t, conn.client))
+		snaps = append(snaps, demoSnapshot(t, conn.client, clock.Now()))
 		conn.close()
 	}
 	if snaps[0] != snaps[1] {
@@ -88,6 +95,9 @@ func TestSeededDemoSameAtAnyStartTime(t *testing.T) {
 			}
 		}
 		t.Fatalf("a seeded demo differs by its start time (%d and %d lines)", len(a), len(b))
+	}
+	if n := strings.Count(snaps[0], `"volume"`); n < 2*120 {
+		t.Fatalf("%d candles compared, want the two hours of both charts", n)
 	}
 	if !strings.Contains(snaps[0], `"ETH-PERP"`) {
 		t.Fatalf("snapshot lacks the seeded positions:\n%s", snaps[0][:min(len(snaps[0]), 2000)])
