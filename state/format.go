@@ -92,6 +92,14 @@ func groupThousands(s string) string {
 	return b.String()
 }
 
+// Count is n of a noun, its plural when n is not 1: "1 order", "3 orders", "0 orders".
+func Count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
+}
+
 // NotApplicable is written where a figure does not apply (funding and open interest of a spot
 // market, a best bid on an empty book), so it is never mistaken for a zero.
 const NotApplicable = "—"

@@ -83,3 +83,20 @@ func TestNumberStyle(t *testing.T) {
 		}
 	}
 }
+
+// TestCountAndTicksText (#13 QA 6): counts say "1 order" and "3 orders", never "order(s)"; a
+// distance in ticks is whole ("331 ticks" for 331.1, "1 tick", "<1 tick" for a part of one).
+// Guards a plural for one, a fraction of a tick shown, and a part of a tick rounded to "0 ticks".
+func TestCountAndTicksText(t *testing.T) {
+	for n, want := range map[int]string{0: "0 orders", 1: "1 order", 3: "3 orders"} {
+		if got := Count(n, "order"); got != want {
+			t.Errorf("Count(%d) = %q, want %q", n, got, want)
+		}
+	}
+	for in, want := range map[string]string{"331.1": "331 ticks", "495.5": "496 ticks", "1": "1 tick", "1.2": "1 tick",
+		"0.3": "<1 tick", "0": "0 ticks", "-2.6": "-3 ticks", "12345": "12,345 ticks"} {
+		if got := TicksText(decimal.RequireFromString(in)); got != want {
+			t.Errorf("TicksText(%s) = %q, want %q", in, got, want)
+		}
+	}
+}

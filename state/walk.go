@@ -183,7 +183,7 @@ func (c *checker) fillMargin(rule api.MarginOrder, pos api.Position) {
 }
 
 // Words is the walk in one line, as the form, the confirmation and `order --dry-run` say it:
-// "0.300 of 0.500, avg 50,006.83 (0.014%, 13.7 ticks off mid)". Empty when no book was walked.
+// "0.300 of 0.500, avg 50,006.83 (0.014%, 14 ticks off mid)". Empty when no book was walked.
 func (w BookWalk) Words(size decimal.Decimal, inst Instrument) string {
 	if !w.Known {
 		return ""
@@ -192,6 +192,23 @@ func (w BookWalk) Words(size decimal.Decimal, inst Instrument) string {
 	if !w.Fillable.IsPositive() {
 		return "fills nothing of " + FormatSize(size, sd) + " at its price"
 	}
-	return fmt.Sprintf("%s of %s, avg %s (%s%%, %s ticks off mid)", FormatSize(w.Fillable, sd), FormatSize(size, sd),
-		FormatPrice(w.AvgPrice, pd+1), w.SlippagePct.StringFixed(3), w.SlippageTicks.StringFixed(1))
+	return fmt.Sprintf("%s of %s, avg %s (%s%%, %s off mid)", FormatSize(w.Fillable, sd), FormatSize(size, sd),
+		FormatPrice(w.AvgPrice, pd+1), w.SlippagePct.StringFixed(3), TicksText(w.SlippageTicks))
+}
+
+// TicksText is a distance in ticks as a trader counts them, whole: "331 ticks" for 331.1, "1 tick",
+// "<1 tick" for a part of one, "0 ticks"; a negative distance keeps its sign.
+func TicksText(t decimal.Decimal) string {
+	sign := ""
+	if t.IsNegative() {
+		sign = "-"
+	}
+	n := t.Abs().Round(0)
+	if n.IsZero() && !t.IsZero() {
+		return "<1 tick"
+	}
+	if n.Equal(decimal.NewFromInt(1)) {
+		return sign + "1 tick"
+	}
+	return sign + FormatPrice(n, 0) + " ticks"
 }

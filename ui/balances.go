@@ -196,22 +196,51 @@ func collateralLines(st *common.Styles, c api.Collateral, w int) []string {
 	fees := fmt.Sprintf("fees: transfer %s of amount · withdrawal %s %s",
 		state.FormatPercent(c.TransferNotionalFee.Mul(decimal.NewFromInt(100)), 3),
 		common.AmountText(c.WithdrawalFee, int32(c.Decimals)), c.Symbol)
-	var chains []string
+	// The chains a withdrawal can go to, and apart, those it cannot: a disabled chain said on its
+	// own line is never read as the list's word, wherever the line wraps.
+	var chains, off []string
 	for _, b := range c.BridgeByChain {
-		name := funds.ChainName(int64(b.BridgeChainID))
-		if !b.Enabled {
-			name += " disabled"
+		if name := funds.ChainName(int64(b.BridgeChainID)); b.Enabled {
+			chains = append(chains, name)
+		} else {
+			off = append(off, name)
 		}
-		chains = append(chains, name)
 	}
 	if len(chains) == 0 {
 		chains = []string{"none"}
 	}
 	out := []string{head}
-	for _, l := range []string{weights, fees, "chains: " + strings.Join(chains, ", ")} {
+	for _, l := range []string{weights, fees} {
 		out = append(out, common.Wrapped(common.Paint{}, l, "   ", w)...)
 	}
+	out = append(out, listLines("chains: ", chains, "   ", w)...)
+	if len(off) > 0 {
+		out = append(out, listLines("disabled chains: ", off, "   ", w)...)
+	}
 	return out
+}
+
+// listLines writes label and items, comma separated, after indent and wrapped at w; an item is
+// never split across lines ("Arbitrum (42161)").
+func listLines(label string, items []string, indent string, w int) []string {
+	cont := indent + "  " // a continued list sits under its first item
+	var out []string
+	line := indent + label
+	for i, it := range items {
+		if i < len(items)-1 {
+			it += ","
+		}
+		switch {
+		case i == 0:
+			line += it
+		case common.TextWidth(line)+1+common.TextWidth(it) <= w:
+			line += " " + it
+		default:
+			out = append(out, line)
+			line = cont + it
+		}
+	}
+	return append(out, line)
 }
 
 // shortAmount writes amounts under 10,000 exactly and larger ones compactly (1.00M).

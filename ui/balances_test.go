@@ -47,7 +47,7 @@ func TestBalancesView(t *testing.T) {
 	for _, want := range []string{
 		"1,234.50", "1,000.00", "0.12345679", "95,000.25", "amount 500.00  shares 4 of 10 withdrawable",
 		"Staked      250.00", "USDC USD Coin · 6 decimals · weight 1", "weights ≥0 ×1, ≥1.00M ×0.9 · cap 1.00B",
-		"withdrawal 1.00 USDC", "transfer 0.050% of amount", "Arbitrum (42161), BNB Chain (56) disabled",
+		"withdrawal 1.00 USDC", "transfer 0.050% of amount", "chains: Arbitrum (42161)   ", "disabled chains: BNB Chain (56)",
 		"not counted as margin", "chains: none", "weights: none published",
 	} {
 		if !strings.Contains(v, want) {
@@ -262,5 +262,33 @@ func TestRebindFormerlyPaneLocalKeys(t *testing.T) {
 	g.Update(keyMsg(">"))
 	if g.Title() != "Funds: Transfer" {
 		t.Fatalf("> does not switch views: %q", g.Title())
+	}
+}
+
+// TestDisabledChainsOnTheirOwnLine (#13 QA 6): a disabled bridge chain is said on a line of its
+// own ("disabled chains: BNB Chain (56)"), and no chain name is split by the wrap at the Funds
+// pane's widths, so it is never unclear what is disabled. Guards "BNB Chain (56) disabled"
+// wrapped alone under the chains list.
+func TestDisabledChainsOnTheirOwnLine(t *testing.T) {
+	col := testCollateral()[0]
+	col.BridgeByChain = []api.Bridge{{BridgeChainID: 1, Enabled: true}, {BridgeChainID: 42161, Enabled: true},
+		{BridgeChainID: 8453, Enabled: true}, {BridgeChainID: 56, Enabled: false}}
+	st := paneCommon(t).Styles
+	for _, w := range []int{44, 58, 110} {
+		lines := collateralLines(st, col, w)
+		text := strings.Join(lines, "\n")
+		for _, name := range []string{"Ethereum (1)", "Arbitrum (42161)", "Base (8453)", "BNB Chain (56)"} {
+			if !strings.Contains(text, name) {
+				t.Errorf("width %d: %q split or missing:\n%s", w, name, text)
+			}
+		}
+		for _, l := range lines {
+			if strings.Contains(l, "BNB") != strings.HasPrefix(strings.TrimSpace(l), "disabled chains: BNB Chain (56)") {
+				t.Errorf("width %d: the disabled chain is not said on its own line: %q\n%s", w, l, text)
+			}
+			if common.TextWidth(l) > w {
+				t.Errorf("width %d: line %q is wider", w, l)
+			}
+		}
 	}
 }

@@ -30,7 +30,7 @@ const (
 	fcNotional
 	fcFee
 	fcPnl
-	fcLiq
+	fcRole
 	fcOid
 	fcCloid
 )
@@ -59,7 +59,7 @@ func newFillsPane(c *common.Common, ex api.Exchange, bell bool) *fillsPane {
 	p.pagedList = newPagedList(c, ex, fillsSource, []common.Column{
 		common.Col("Time", 14, false, 0), common.Col("Instrument", 10, false, 0), common.Col("Side", 4, false, 0), common.Col("Direction", 11, false, 2),
 		common.Col("Price", 10, true, 0), common.Col("Size", 10, true, 0), common.Col("Notional", 11, true, 2), common.Col("Fee", 12, true, 1), // "rebate 12.34" whole
-		common.Col("Closed PnL", 11, true, 1), common.Col("Liq", 5, false, 2), common.Col("Order id", 9, true, 3), common.Col("Cloid", 36, false, 4),
+		common.Col("Closed PnL", 11, true, 1), common.Col("Role", 5, false, 2), common.Col("Order id", 9, true, 3), common.Col("Cloid", 36, false, 4),
 	}, p.cell, empty)
 	return p
 }
@@ -214,7 +214,7 @@ func (p *fillsPane) cell(row, col int) (string, common.Paint) {
 			return "-", st.Muted
 		}
 		return common.FmtSigned(f.ClosedPnl, 2), common.SignPaint(st, f.ClosedPnl)
-	case fcLiq:
+	case fcRole:
 		return export.Liquidity(f.Crossed), st.Muted
 	case fcOid:
 		return strconv.FormatUint(uint64(f.OrderID), 10), st.Muted

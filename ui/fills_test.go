@@ -223,6 +223,9 @@ func TestFillsView(t *testing.T) {
 	}
 	if lines := strings.Split(v, "\n"); len(lines) != 8 {
 		t.Errorf("view has %d lines, want 8", len(lines))
+	} else if f := strings.Fields(lines[0]); !slices.Contains(f, "Role") || slices.Contains(f, "Liq") {
+		// #13 QA 6: maker/taker is the fill's role, not "Liq" beside the positions' liquidation.
+		t.Errorf("the maker/taker column is not titled Role: %q", lines[0])
 	}
 	// A failed poll keeps the rows and says the data is stale.
 	c.Store.Apply(state.FailedMsg{Gen: 99, At: paneNow, Of: state.KindFills, Err: fmt.Errorf("HTTP 502 bad gateway")})

@@ -31,5 +31,5 @@ func (m *Model) killSwitch() tea.Cmd {
 	if f := m.store.Freshness(state.KindOrders); f.Stale || !f.Loaded() {
 		lines = append(lines, m.st.Warn.On("! The open orders shown may be out of date: every order the exchange holds is cancelled."))
 	}
-	return m.onAction(action.NewCancelAll("KILL SWITCH", fmt.Sprintf("kill switch: cancel all %d open order(s)", n), lines))
+	return m.onAction(action.NewCancelAll("KILL SWITCH", "kill switch: cancel "+action.AllOf(n, "open order"), lines))
 }

@@ -101,13 +101,13 @@ func TestKillSwitch(t *testing.T) {
 	if n := exchangeOpen(t, c); n != 0 {
 		t.Fatalf("%d orders still open at the exchange after the kill switch", n)
 	}
-	if c.m.notice != "cancelled 3 order(s)" || len(c.m.store.Orders()) != 0 {
+	if c.m.notice != "cancelled 3 orders" || len(c.m.store.Orders()) != 0 {
 		t.Errorf("after the kill switch: notice %q, %d orders shown", c.m.notice, len(c.m.store.Orders()))
 	}
 
 	c.press(t, ctrlK)
 	c.key(t, "enter")
-	if c.m.notice != "cancelled 0 order(s)" || c.m.noticeLevel != common.LevelInfo {
+	if c.m.notice != "cancelled 0 orders" || c.m.noticeLevel != common.LevelInfo {
 		t.Errorf("the kill switch again: notice %q (level %d), want a harmless count", c.m.notice, c.m.noticeLevel)
 	}
 }
@@ -184,12 +184,12 @@ func TestRepeatCancelIsHarmless(t *testing.T) {
 	l.drop.Store(true)
 	c.press(t, ctrlK)
 	c.key(t, "enter")
-	if !strings.Contains(c.m.notice, "1 order(s) still open; cancelling again is safe") || c.m.noticeLevel != common.LevelError {
+	if !strings.Contains(c.m.notice, "1 order still open; cancelling again is safe") || c.m.noticeLevel != common.LevelError {
 		t.Errorf("kill switch lost: notice %q (level %d)", c.m.notice, c.m.noticeLevel)
 	}
 	c.press(t, ctrlK)
 	c.key(t, "enter")
-	if c.m.notice != "cancelled 1 order(s)" || exchangeOpen(t, c) != 0 {
+	if c.m.notice != "cancelled 1 order" || exchangeOpen(t, c) != 0 {
 		t.Errorf("kill switch again: notice %q, %d open", c.m.notice, exchangeOpen(t, c))
 	}
 }

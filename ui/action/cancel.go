@@ -37,10 +37,18 @@ func NewCancelOne(o api.OrderRecord, in state.Instrument, p state.ConfirmPolicy)
 	return a
 }
 
+// AllOf is every one of n things, counted: "all 3 open orders", "the 1 open order".
+func AllOf(n int, noun string) string {
+	if n == 1 {
+		return "the " + state.Count(n, noun)
+	}
+	return "all " + state.Count(n, noun)
+}
+
 // NewCancelEverything cancels all n open orders on every instrument, confirmed.
 func NewCancelEverything(n int) *Action {
-	return NewCancelAll("Cancel ALL open orders", fmt.Sprintf("cancel all %d open order(s)", n),
-		[]string{fmt.Sprintf("Cancel all %d open order(s) on every instrument?", n)})
+	return NewCancelAll("Cancel ALL open orders", "cancel "+AllOf(n, "open order"),
+		[]string{"Cancel " + AllOf(n, "open order") + " on every instrument?"})
 }
 
 // NewCancelInstrument cancels every open order on one instrument (n of them shown), confirmed.
@@ -48,8 +56,8 @@ func NewCancelInstrument(id api.InstrumentID, name string, n int) *Action {
 	return &Action{
 		Kind: KindCancelInstrument, Confirm: true, Instrument: id,
 		Title: "Cancel all orders on " + name,
-		What:  fmt.Sprintf("cancel %d open order(s) on %s", n, name),
-		Lines: []string{fmt.Sprintf("Cancel all %d open order(s) on %s?", n, name)},
+		What:  "cancel " + state.Count(n, "open order") + " on " + name,
+		Lines: []string{"Cancel " + AllOf(n, "open order") + " on " + name + "?"},
 		Run: func(ctx context.Context, t api.Trader) (api.TxResponse, error) {
 			return t.CancelByInstrument(ctx, id)
 		},
@@ -160,10 +168,10 @@ func cancelCheckText(a *Action, why string, open []api.OrderRecord, gone string,
 		if n == 0 {
 			return a.What + ": no open orders left on the instrument", common.LevelInfo
 		}
-		return fmt.Sprintf("%s failed (%s): %d order(s) still open on the instrument; cancelling again is safe", a.What, why, n), common.LevelError
+		return fmt.Sprintf("%s failed (%s): %s still open on the instrument; cancelling again is safe", a.What, why, state.Count(n, "order")), common.LevelError
 	}
 	if len(open) == 0 {
 		return a.What + ": no open orders left at the exchange", common.LevelInfo
 	}
-	return fmt.Sprintf("%s failed (%s): %d order(s) still open; cancelling again is safe", a.What, why, len(open)), common.LevelError
+	return fmt.Sprintf("%s failed (%s): %s still open; cancelling again is safe", a.What, why, state.Count(len(open), "order")), common.LevelError
 }

@@ -16,7 +16,7 @@ import (
 func TestCancelCheckText(t *testing.T) {
 	one := NewCancel(api.OrderRecord{OrderID: 7, InstrumentID: 1, Instrument: "BTC-PERP", Side: api.SideBuy}, state.Instrument{})
 	inst := NewCancelInstrument(1, "BTC-PERP", 2)
-	all := NewCancelAll("Cancel ALL open orders", "cancel all 3 open order(s)", nil)
+	all := NewCancelAll("Cancel ALL open orders", "cancel all 3 open orders", nil)
 	other := []api.OrderRecord{{OrderID: 9, InstrumentID: 2}}
 	both := append([]api.OrderRecord{{OrderID: 7, InstrumentID: 1}}, other...)
 	for _, c := range []struct {
@@ -31,9 +31,9 @@ func TestCancelCheckText(t *testing.T) {
 		{"one order gone", one, other, "already filled", nil, "order 7 is already filled at the exchange: nothing left to cancel", common.LevelInfo},
 		{"one order still open", one, both, "", nil, "order 7 is still open; cancelling again is safe", common.LevelError},
 		{"instrument clear, another instrument open", inst, other, "", nil, "no open orders left on the instrument", common.LevelInfo},
-		{"instrument still open", inst, both, "", nil, "1 order(s) still open on the instrument", common.LevelError},
+		{"instrument still open", inst, both, "", nil, "1 order still open on the instrument", common.LevelError},
 		{"all clear", all, nil, "", nil, "no open orders left at the exchange", common.LevelInfo},
-		{"all still open", all, both, "", nil, "2 order(s) still open; cancelling again is safe", common.LevelError},
+		{"all still open", all, both, "", nil, "2 orders still open; cancelling again is safe", common.LevelError},
 		{"check failed", all, nil, "", errors.New("timeout"), "could not check what is still open (timeout): cancelling again is safe", common.LevelError},
 	} {
 		text, level := cancelCheckText(c.a, "timeout", c.open, c.gone, c.err)
@@ -61,5 +61,16 @@ func TestLostOrderLookupWords(t *testing.T) {
 		if got != a || !strings.Contains(text, c.want) || level != c.level {
 			t.Errorf("%+v: %q (level %d), want %q", c.msg, text, level, c.want)
 		}
+	}
+}
+
+// TestCancelWordsCountOrders (#13 QA 6): the mass cancels count their orders in words, "the 1 open
+// order", "all 3 open orders", never "order(s)". Guards the plural for one.
+func TestCancelWordsCountOrders(t *testing.T) {
+	if a := NewCancelEverything(1); a.What != "cancel the 1 open order" || a.Lines[0] != "Cancel the 1 open order on every instrument?" {
+		t.Errorf("one order: %q / %q", a.What, a.Lines[0])
+	}
+	if a := NewCancelInstrument(2, "ETH-PERP", 3); a.What != "cancel 3 open orders on ETH-PERP" || a.Lines[0] != "Cancel all 3 open orders on ETH-PERP?" {
+		t.Errorf("three orders: %q / %q", a.What, a.Lines[0])
 	}
 }

@@ -79,7 +79,7 @@ func cancelOutcomeText(o state.Outcome, what string) (string, bool) {
 // cancelManyOutcomeText words the cancel of an instrument's orders or of all orders.
 func cancelManyOutcomeText(o state.Outcome, what string) (string, bool) {
 	if o.Kind == state.OutcomeCancelledCount {
-		return fmt.Sprintf("cancelled %d order(s)", o.Count), false
+		return "cancelled " + state.Count(o.Count, "order"), false
 	}
 	return "done: " + what + txText(o.TxHash), false
 }

@@ -106,11 +106,8 @@ func (p *Pane) midLine(w int) string {
 	v := p.view
 	txt := "no bids or no asks"
 	if mid := v.Mid(); mid.IsPositive() {
-		ticks := v.Spread().Div(p.tick()).Round(1)
-		txt = "mid " + common.FmtNum(mid, pd+1) + " · spread " + common.FmtNum(v.Spread(), pd) + " (" + ticks.String() + " tick)"
-		if !ticks.Equal(decimal.NewFromInt(1)) {
-			txt = strings.TrimSuffix(txt, ")") + "s)"
-		}
+		ticks := state.TicksText(v.Spread().Div(p.tick()))
+		txt = "mid " + common.FmtNum(mid, pd+1) + " · spread " + common.FmtNum(v.Spread(), pd) + " (" + ticks + ")"
 	}
 	if by := " · by " + common.FmtNum(p.groupSize(), p.in.PriceDecimals()); p.group > 0 && common.TextWidth(txt+by)+4 <= w {
 		txt += by
