@@ -85,8 +85,11 @@
 //     "position": a reduce-only take-profit or stop-loss of the account's position (one is
 //     needed; the trigger on its own side of the mark); a new one replaces the one of its kind.
 //     Children of either kind are cancelled when the position they protect is gone, and when
-//     the order one child fired fills, the other is cancelled. A malformed bracket is refused
-//     whole (entry and children), with the rule it broke.
+//     the order one child fired fills, the other is cancelled. An entry that fills against the
+//     account's opposite position (it reduces a short rather than opening a long) leaves its
+//     children nothing to close: they are cancelled as it fills, with that reason in order
+//     history, and placeOrder's answer gives each child's state after the request ("cancelled").
+//     A malformed bracket is refused whole (entry and children), with the rule it broke.
 //   - Fees: makers −0.01% (a rebate), takers 0.04%, liquidations 0.5% of notional. fill_type is
 //     0 for a trade and 1 for a liquidation. Spot fills use direction openLong (buy) and
 //     closeLong (sell).
