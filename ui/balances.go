@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
@@ -182,20 +181,22 @@ func collateralLines(st *common.Styles, c api.Collateral, w int) []string {
 	if !c.CollRisk.Enabled {
 		head += st.Warn.On(" · not counted as margin")
 	}
-	tiers := make([]string, len(c.CollRisk.WeightTiers))
+	// Each figure stays whole beside its word when a line wraps ("withdrawal 0.0005 WETH").
+	weights := make([]string, len(c.CollRisk.WeightTiers))
 	for i, t := range c.CollRisk.WeightTiers {
-		tiers[i] = "≥" + shortAmount(t.Amount) + " ×" + t.Weight.String()
+		weights[i] = "≥" + shortAmount(t.Amount) + " ×" + t.Weight.String()
 	}
-	weights := "weights " + strings.Join(tiers, ", ")
-	if len(tiers) == 0 {
-		weights = "weights: none published"
+	label := "weights "
+	if len(weights) == 0 {
+		label, weights = "", []string{"weights: none published"}
 	}
+	weights = joinEnds(weights, ",")
 	if c.CollRisk.MaxMarginCap.IsPositive() {
-		weights += " · cap " + shortAmount(c.CollRisk.MaxMarginCap)
+		weights[len(weights)-1] += " ·"
+		weights = append(weights, "cap "+shortAmount(c.CollRisk.MaxMarginCap))
 	}
-	fees := fmt.Sprintf("fees: transfer %s of amount · withdrawal %s %s",
-		state.FormatPercent(c.TransferNotionalFee.Mul(decimal.NewFromInt(100)), 3),
-		common.AmountText(c.WithdrawalFee, int32(c.Decimals)), c.Symbol)
+	fees := []string{"transfer " + state.FormatPercent(c.TransferNotionalFee.Mul(decimal.NewFromInt(100)), 3) + " of amount ·",
+		"withdrawal " + common.AmountText(c.WithdrawalFee, int32(c.Decimals)) + " " + c.Symbol}
 	// The chains a withdrawal can go to, and apart, those it cannot: a disabled chain said on its
 	// own line is never read as the list's word, wherever the line wraps.
 	var chains, off []string
@@ -210,26 +211,32 @@ func collateralLines(st *common.Styles, c api.Collateral, w int) []string {
 		chains = []string{"none"}
 	}
 	out := []string{head}
-	for _, l := range []string{weights, fees} {
-		out = append(out, common.Wrapped(common.Paint{}, l, "   ", w)...)
-	}
-	out = append(out, listLines("chains: ", chains, "   ", w)...)
+	out = append(out, listLines(label, weights, w)...)
+	out = append(out, listLines("fees: ", fees, w)...)
+	out = append(out, listLines("chains: ", joinEnds(chains, ","), w)...)
 	if len(off) > 0 {
-		out = append(out, listLines("disabled chains: ", off, "   ", w)...)
+		out = append(out, listLines("disabled chains: ", joinEnds(off, ","), w)...)
 	}
 	return out
 }
 
-// listLines writes label and items, comma separated, after indent and wrapped at w; an item is
-// never split across lines ("Arbitrum (42161)").
-func listLines(label string, items []string, indent string, w int) []string {
+// joinEnds ends every item but the last with sep (a comma between the items of a list).
+func joinEnds(items []string, sep string) []string {
+	out := slices.Clone(items)
+	for i := range len(out) - 1 {
+		out[i] += sep
+	}
+	return out
+}
+
+// listLines writes label and items after an indent, space separated and wrapped at w; an item is
+// never split across lines ("Arbitrum (42161)", "withdrawal 0.0005 WETH").
+func listLines(label string, items []string, w int) []string {
+	const indent = "   "
 	cont := indent + "  " // a continued list sits under its first item
 	var out []string
 	line := indent + label
 	for i, it := range items {
-		if i < len(items)-1 {
-			it += ","
-		}
 		switch {
 		case i == 0:
 			line += it

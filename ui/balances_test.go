@@ -267,8 +267,8 @@ func TestRebindFormerlyPaneLocalKeys(t *testing.T) {
 
 // TestDisabledChainsOnTheirOwnLine (#13 QA 6): a disabled bridge chain is said on a line of its
 // own ("disabled chains: BNB Chain (56)"), and no chain name is split by the wrap at the Funds
-// pane's widths, so it is never unclear what is disabled. Guards "BNB Chain (56) disabled"
-// wrapped alone under the chains list.
+// pane's widths, so it is never unclear what is disabled; nor is a fee from its asset. Guards
+// "BNB Chain (56) disabled" wrapped alone under the chains list, and "0.0005" / "WETH".
 func TestDisabledChainsOnTheirOwnLine(t *testing.T) {
 	col := testCollateral()[0]
 	col.BridgeByChain = []api.Bridge{{BridgeChainID: 1, Enabled: true}, {BridgeChainID: 42161, Enabled: true},
@@ -281,6 +281,10 @@ func TestDisabledChainsOnTheirOwnLine(t *testing.T) {
 			if !strings.Contains(text, name) {
 				t.Errorf("width %d: %q split or missing:\n%s", w, name, text)
 			}
+		}
+		weth := strings.Join(collateralLines(st, testCollateral()[1], w), "\n")
+		if !strings.Contains(weth, "withdrawal 0.0005 WETH") {
+			t.Errorf("width %d: the withdrawal fee is split from its asset:\n%s", w, weth)
 		}
 		for _, l := range lines {
 			if strings.Contains(l, "BNB") != strings.HasPrefix(strings.TrimSpace(l), "disabled chains: BNB Chain (56)") {
