@@ -127,7 +127,12 @@ func (p *balancesPane) build() []string {
 		l = append(l, vaultLines(st, acct.VaultBalances)...)
 		l = append(l, st.FieldLabel.On(common.Pad("Staked", 12))+common.FmtNum(acct.StakedCollateral, 2))
 	}
-	l = append(l, "", st.Header.On("Supported collateral")+st.Muted.On("  (t transfer · w withdraw)"))
+	const head, hint = "Supported collateral", "(t transfer · w withdraw)"
+	if common.TextWidth(head+"  "+hint) <= p.w {
+		l = append(l, "", st.Header.On(head)+st.Muted.On("  "+hint))
+	} else { // the keys on a line of their own, not cut
+		l = append(l, "", st.Header.On(head), st.Muted.On(hint))
+	}
 	if len(coll) == 0 {
 		l = append(l, st.Muted.On(common.EmptyFor(p.Store, state.KindCollateral, "none")))
 	}

@@ -60,6 +60,10 @@ func TestBalancesView(t *testing.T) {
 	if v := p.View(); !strings.Contains(v, "95,000.25") || !strings.Contains(v, "0.12345679") {
 		t.Errorf("a balance is cut at 44 columns:\n%s", v)
 	}
+	// #13 QA: the keys' hint goes under the header at 44 columns, not cut ("(t transfer · w withd…").
+	if v := p.View(); !strings.Contains(v, "(t transfer · w withdraw)") {
+		t.Errorf("the keys' hint is cut at 44 columns:\n%s", v)
+	}
 
 	// t and w open the transfer form.
 	if msg := p.Update(keyMsg("w"))(); msg != (transfer.OpenMsg{Op: funds.SpotWithdraw}) {
