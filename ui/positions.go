@@ -49,7 +49,7 @@ type positionsPane struct {
 	*common.Common
 	tbl       *common.Table
 	positions []api.Position
-	orders    []api.OrderRecord // for the take-profit and stop-loss attached to each position
+	orders    []api.OrderRecord // the reduce-only triggers: the TP/SL attached to the positions
 	account   api.AccountSummary
 	rows      []state.PositionRow // figures, worked out when a row is first drawn
 	done      []bool
@@ -125,7 +125,13 @@ func (p *positionsPane) refresh() {
 	}
 	p.version = v
 	p.positions = p.Store.Positions()
-	p.orders = p.Store.Orders()
+	p.orders = p.orders[:0]
+	for _, o := range p.Store.Orders() {
+		// Only these can be a position's TP/SL (state.AttachedTpsl): a few among many.
+		if o.ReduceOnly && o.TriggerPx.Valid {
+			p.orders = append(p.orders, o)
+		}
+	}
 	p.account = p.Store.Account()
 	p.rows = make([]state.PositionRow, len(p.positions))
 	p.done = make([]bool, len(p.positions))
