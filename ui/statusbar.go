@@ -239,10 +239,11 @@ func (s *statusBar) message(m *Model, width int) string {
 // bottom is the screen's last two lines: the message line and the footer. While the message says
 // something is wrong (an error, a warning, a failing poll) and is too long for one line, it takes
 // the footer's line too, so a refusal or a usage line reads whole at 80 columns; the layout keeps
-// its height.
+// its height. A dialog, the help or the messages view keeps its footer: the keys that close it.
 func (s *statusBar) bottom(m *Model, width int, footer func() string) []string {
 	segs, urgent := s.segments(m)
-	if urgent {
+	overlay := m.dialog != nil || m.lev != nil || m.showHelp || m.showMessages
+	if urgent && !overlay {
 		if lines := s.fitLines(m, segs, width, 2); len(lines) == 2 {
 			return lines
 		}

@@ -11,7 +11,7 @@ import (
 // TestLongErrorWrapsIntoTheFooterLine (#13 QA 5): at 80 columns a refusal too long for the
 // status line takes the footer's line too, its words whole, so it reads without the messages
 // view; one too long for two lines ends "… (! for all)"; an info notice keeps one line and the
-// footer; the screen keeps its 24 lines. Guards the error cut at 80 columns with nothing saying
+// footer, and so does an open help; the screen keeps its 24 lines. Guards the error cut at 80 columns with nothing saying
 // there is more, and a wrap that grows the screen.
 func TestLongErrorWrapsIntoTheFooterLine(t *testing.T) {
 	c := newSimConsole(t, 80, 24, false)
@@ -45,6 +45,12 @@ func TestLongErrorWrapsIntoTheFooterLine(t *testing.T) {
 			t.Errorf("a line is %d cells wide: %q", w, l)
 		}
 	}
+
+	c.key(t, "?") // the help keeps its footer: the key that closes it
+	if b = bottom(); b[1] != ansi.Strip(c.m.footerView()) || !strings.HasSuffix(strings.TrimRight(b[0], " "), "… (! for all)") {
+		t.Errorf("with the help open the footer gives way to the error:\n%s", strings.Join(b, "\n"))
+	}
+	c.key(t, "esc")
 
 	c.m.setNotice(common.LevelInfo, long)
 	b = bottom()
