@@ -108,6 +108,7 @@ func (c *checker) takerOrMaker(t api.Ticker, hasTicker bool) {
 	}
 	c.out.Preview.Taker = taker
 	c.passive = c.in.Type == Limit && !taker && hasTicker && t.BestBidPrice.IsPositive() && t.BestAskPrice.IsPositive()
+	c.out.Rests = c.passive
 	c.out.Preview.Fee = c.s.feesFor(c.out.Instrument).Estimate(c.out.Preview.Notional, taker)
 }
 
@@ -188,9 +189,31 @@ func (c *checker) guard() {
 		c.warn(fmt.Sprintf("order value %s USD (%s %s) is over the %s USD large-order limit",
 			FormatPrice(n, 2), FormatSize(c.size, inst.SizeDecimals()), inst.Name, FormatPrice(c.g.MaxNotional, 0)))
 	}
-	if c.in.Type == Market && c.g.MaxMarketNotional.IsPositive() && n.GreaterThan(c.g.MaxMarketNotional) {
+	c.marketLimit(n)
+}
+
+// marketLimit warns when what an order takes from the book at once is over the market-order
+// limit: a market order's whole notional, and a limit priced through the book (it fills at once
+// like a market order) for what the book fills within its price (all of it when the book is not
+// known).
+func (c *checker) marketLimit(n decimal.Decimal) {
+	limit, inst := c.g.MaxMarketNotional, c.out.Instrument
+	if !limit.IsPositive() {
+		return
+	}
+	switch {
+	case c.in.Type == Market && n.GreaterThan(limit):
 		c.warn(fmt.Sprintf("market %s of %s USD is over the %s USD market-order limit and may fill as far as %s",
-			SideText(c.side), FormatPrice(n, 2), FormatPrice(c.g.MaxMarketNotional, 0), FormatPrice(c.price, inst.PriceDecimals())))
+			SideText(c.side), FormatPrice(n, 2), FormatPrice(limit, 0), FormatPrice(c.price, inst.PriceDecimals())))
+	case c.in.Type == Limit && c.out.Preview.Taker:
+		now := n
+		if w := c.out.Preview.Walk; w.Known {
+			now = w.FillCost
+		}
+		if now.GreaterThan(limit) {
+			c.warn(fmt.Sprintf("limit %s crosses the book: %s USD of it fills at once, like a market order, over the %s USD market-order limit, as far as %s",
+				SideText(c.side), FormatPrice(now, 2), FormatPrice(limit, 0), FormatPrice(c.price, inst.PriceDecimals())))
+		}
 	}
 }
 

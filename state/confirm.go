@@ -13,9 +13,10 @@ import (
 type ConfirmPolicy string
 
 const (
-	// ConfirmRisky, the default, asks for market orders (a close is one), trigger orders and
-	// brackets, and for every order the guard warns about; a plain limit order and a cancel of
-	// one order are sent on Enter, as in hlz.
+	// ConfirmRisky, the default, asks for market orders (a close is one), limit orders priced
+	// through the book (they fill at once like a market order) or against a book not known,
+	// trigger orders and brackets, and for every order the guard warns about; a limit order that
+	// rests and a cancel of one order are sent on Enter, as in hlz.
 	ConfirmRisky ConfirmPolicy = "risky"
 	// ConfirmEvery asks for every order and every cancel.
 	ConfirmEvery ConfirmPolicy = "every"
@@ -55,7 +56,7 @@ func (p ConfirmPolicy) asksOrder(c CheckedOrder) bool {
 	case ConfirmWarned:
 		return false
 	}
-	return c.Wire.IsMarket || c.Wire.TriggerPx != ""
+	return c.Wire.IsMarket || c.Wire.TriggerPx != "" || !c.Rests
 }
 
 // asksBracket reports whether an entry with take-profit and stop-loss legs asks for a

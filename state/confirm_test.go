@@ -6,10 +6,11 @@ import (
 )
 
 // Which orders ask to be confirmed, under each policy: the mass-risk ones (a warning) under
-// every policy, market and trigger orders and brackets under the default, every order under
-// "every", and nothing else under "warned". Guards a flipped policy, a dropped market or trigger
-// branch (a market order sent on Enter under the default), a dropped warning branch (a far-off
-// order sent unconfirmed under "warned"), and a bracket sent unconfirmed under the default.
+// every policy, market and trigger orders, limit orders through the book and brackets under the
+// default, every order under "every", and nothing else under "warned". Guards a flipped policy, a
+// dropped market, trigger or crossing branch (a market order, or a limit priced through the ask,
+// sent on Enter under the default), a dropped warning branch (a far-off order sent unconfirmed
+// under "warned"), and a bracket sent unconfirmed under the default.
 func TestConfirmPolicyAsksForWhatItSays(t *testing.T) {
 	now := t0
 	s := loadedStore(&now)
@@ -17,14 +18,16 @@ func TestConfirmPolicyAsksForWhatItSays(t *testing.T) {
 	trigger := OrderIntent{Instrument: "BTC-PERP", Side: "sell", Type: Trigger, Size: "0.01", Price: "44000", Tif: "GTC",
 		TriggerPx: "45000", Tpsl: "sl"}
 	near := limitBuy("BTC-PERP", "49900", "0.01")
-	far := limitBuy("BTC-PERP", "40000", "0.01")  // 20% under the mark: the guard warns
-	large := limitBuy("BTC-PERP", "49900", "0.1") // 4,990 USD: over the 1,000 USD limit set below
+	cross := limitBuy("BTC-PERP", "50100", "0.01") // through the ask 50,000.5: fills at once
+	far := limitBuy("BTC-PERP", "40000", "0.01")   // 20% under the mark: the guard warns
+	large := limitBuy("BTC-PERP", "49900", "0.1")  // 4,990 USD: over the 1,000 USD limit set below
 	for _, tc := range []struct {
 		policy ConfirmPolicy
 		in     OrderIntent
 		want   bool
 	}{
 		{ConfirmRisky, near, false},
+		{ConfirmRisky, cross, true},
 		{ConfirmRisky, market, true},
 		{ConfirmRisky, trigger, true},
 		{ConfirmRisky, far, true},
@@ -34,6 +37,7 @@ func TestConfirmPolicyAsksForWhatItSays(t *testing.T) {
 		{ConfirmEvery, near, true},
 		{ConfirmEvery, market, true},
 		{ConfirmWarned, near, false},
+		{ConfirmWarned, cross, false},
 		{ConfirmWarned, market, false},
 		{ConfirmWarned, trigger, false},
 		{ConfirmWarned, far, true},
@@ -88,5 +92,24 @@ func TestConfirmPolicyCancelAndNames(t *testing.T) {
 	_, err := ParseConfirmPolicy("never")
 	if err == nil || !strings.Contains(err.Error(), `"never"`) || !strings.Contains(err.Error(), "risky, every, warned") {
 		t.Errorf("a wrong name: %v", err)
+	}
+}
+
+// A limit order priced through the book fills at once like a market order, so the market-order
+// limit holds for it too (QA: a 68k USD limit buy through the ask went out on one Enter while the
+// same market order asked for a typed yes); a limit that rests does not. Guards the crossing branch
+// dropped, and the limit applied to resting orders.
+func TestMarketLimitHoldsForALimitThroughTheBook(t *testing.T) {
+	now := t0
+	s := loadedStore(&now)
+	g := DefaultGuard()
+	g.MaxMarketNotional = d("400")
+	c, errs := s.CheckOrder(limitBuy("BTC-PERP", "50100", "0.01"), g) // 501 USD through the ask
+	if len(errs) > 0 || !c.NeedsTypedConfirm || !strings.Contains(strings.Join(c.Warnings, "\n"), "crosses the book: 501.00 USD of it fills at once") {
+		t.Errorf("a limit through the book over the market limit: typed %v, warnings %q, errors %v", c.NeedsTypedConfirm, c.Warnings, errs)
+	}
+	c, _ = s.CheckOrder(limitBuy("BTC-PERP", "49900", "0.01"), g) // 499 USD, rests under the bid
+	if len(c.Warnings) > 0 || c.NeedsConfirm || !c.Rests {
+		t.Errorf("a resting limit: warnings %q, asks %v, rests %v", c.Warnings, c.NeedsConfirm, c.Rests)
 	}
 }

@@ -137,7 +137,11 @@ type CheckedOrder struct {
 	// NeedsConfirm is whether the guard's ConfirmPolicy asks the trader to confirm this order
 	// before it is signed (always when NeedsTypedConfirm is).
 	NeedsConfirm bool
-	Warnings     []string // the guard's findings in plain words
+	// Rests is whether a limit order cannot cross the book as it stands (it rests and fills only
+	// at its price or better, as a maker); false for a limit order that crosses, or when the book's
+	// best prices are not known.
+	Rests    bool
+	Warnings []string // the guard's findings in plain words
 	// PricesStale is how old the market data behind the preview and the guard is when it is
 	// stale (as every pane would say); zero when it is fresh.
 	PricesStale time.Duration

@@ -165,8 +165,8 @@ func (p *ordersPane) startAmend() tea.Cmd {
 	return p.amend.Focus()
 }
 
-// typeAmend edits the amend line: Enter asks to move the order (one confirmed cancel-and-replace),
-// Esc drops it.
+// typeAmend edits the amend line: Enter asks to move the order (one cancel-and-replace, confirmed
+// when the policy asks for its replacement), Esc drops it.
 func (p *ordersPane) typeAmend(msg tea.KeyMsg) tea.Cmd {
 	switch {
 	case key.Matches(msg, p.Keys.Dismiss):

@@ -14,12 +14,13 @@ import (
 
 // An amend moves a resting order: it cancels the order, and only once the exchange says the old
 // order is gone (cancelled, not filled) places the replacement with a new client id. The two steps
-// are one action (one confirmation, one line in the status bar, the order lane held throughout),
+// are one action (at most one confirmation, one line in the status bar, the order lane held throughout),
 // so there are never two live orders by accident: when the cancel's answer is lost or unclear, the
 // old order's fate is looked up (by its client id, or its id in the open orders and history)
 // before anything is placed, and a lost answer to the placement is looked up by the new client id.
 
-// NewAmend builds the confirmed cancel-and-replace of old by the checked replacement.
+// NewAmend builds the cancel-and-replace of old by the checked replacement, confirmed when the
+// guard's policy asks for the replacement (repl.NeedsConfirm).
 func NewAmend(old api.OrderRecord, repl state.CheckedOrder, st *common.Styles) *Action {
 	w, in := repl.Wire, repl.Instrument
 	oldPx, oldSz := in.PriceText(old.LimitPrice), in.SizeText(old.Unfilled)

@@ -278,7 +278,7 @@ var grammarNotes = []string{
 // the help never breaks the table mid-row at 80 columns.
 func Grammar(open string, width int) []string {
 	const col = 41 // the syntax column, where a command and its example share a line
-	out := wrapWords("Command line ("+open+"): Tab completes, ↑ ↓ history, Enter checks it and asks to confirm, Esc closes", width, "")
+	out := wrapWords("Command line ("+open+"): Tab completes, ↑ ↓ history, Enter checks it and sends it as the form would, Esc closes", width, "")
 	for _, r := range grammarRows {
 		syntax, example := r[0], r[1]
 		pad := max(col-len([]rune(syntax)), 3)

@@ -264,3 +264,26 @@ func TestBracketLineWrapsNeverCuts(t *testing.T) {
 		}
 	}
 }
+
+// TestACutPreviewIsReviewed: a pane too short for the whole preview ("… more lines: the review
+// shows them all") reviews even a limit order that rests, and its button says so; with room for
+// it the same order is sent on Enter. Guards the QA defect of a "Send order" that promised a review
+// of the hidden figures and sent instead.
+func TestACutPreviewIsReviewed(t *testing.T) {
+	p := newForm(t, new(bool))
+	p.SetSize(46, 12)
+	p.SetValue(FieldPrice, "96000")
+	p.SetValue(FieldSize, "0.01")
+	if v := p.View(); !strings.Contains(v, "more lines: the review shows them all") || !strings.Contains(v, "Review order") {
+		t.Fatalf("a cut preview's form:\n%s", v)
+	}
+	if req, ok := submit(p).(action.RequestMsg); !ok || !req.Act.Confirm {
+		t.Fatalf("a cut preview's order was not reviewed first: %v", ok)
+	}
+	p.SetSize(46, 40)
+	p.SetValue(FieldPrice, "96000")
+	p.SetValue(FieldSize, "0.01")
+	if req, ok := submit(p).(action.RequestMsg); !ok || req.Act.Confirm || !strings.Contains(p.View(), "Send order") {
+		t.Fatalf("with room for the preview the order was reviewed (or the button does not say Send)")
+	}
+}

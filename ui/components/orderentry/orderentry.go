@@ -84,6 +84,8 @@ type Pane struct {
 	// fresh: the form was entered by the pane's number or Tab and nothing was typed or moved yet
 	// (common.FreshForm): the pane numbers still switch panes.
 	fresh bool
+	// previewCut: the pane is too short for the whole preview, so Enter reviews every order.
+	previewCut bool
 }
 
 // New is the order form; mode is the badge in its title (DEMO, LIVE...), and inFlight is the root
@@ -559,10 +561,13 @@ func (p *Pane) submit() tea.Cmd {
 		}
 		return common.Notice(common.LevelError, NotSent+common.JoinFieldErrors(errs))
 	}
+	a := action.NewOrder(action.KindPlace, checked, p.Styles)
 	if len(cb.Wires) > 0 {
-		return action.Request(action.NewBracket(cb, p.Styles))
+		a = action.NewBracket(cb, p.Styles)
 	}
-	return action.Request(action.NewOrder(action.KindPlace, checked, p.Styles))
+	_, p.previewCut = p.drawLines()       // as the pane shows this order now, not as it was last drawn
+	a.Confirm = a.Confirm || p.previewCut // the figures the pane could not show are seen first
+	return action.Request(a)
 }
 
 // fieldErrors returns the messages to show next to form field f.

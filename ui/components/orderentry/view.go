@@ -21,7 +21,19 @@ func (p *Pane) View() string {
 	return p.view
 }
 
+// draw draws the form. When the preview is cut (the pane is too short for it), Enter reviews the
+// order whatever the policy, so the figures not shown are seen before anything is sent; the
+// button says so, and is drawn again when that changes.
 func (p *Pane) draw() string {
+	s, cut := p.drawLines()
+	if cut != p.previewCut {
+		p.previewCut = cut
+		s, _ = p.drawLines()
+	}
+	return s
+}
+
+func (p *Pane) drawLines() (string, bool) {
 	st := p.Styles
 	lines := make([]string, 0, p.height)
 	for f := range fieldCount {
@@ -46,12 +58,13 @@ func (p *Pane) draw() string {
 	for len(lines) < p.height {
 		lines = append(lines, strings.Repeat(" ", p.width))
 	}
-	if len(lines) > p.height && p.height > 1 {
+	cut := len(lines) > p.height && p.height > 1
+	if cut {
 		// What does not fit is said to be there, never silently cut: the confirmation shows it all.
 		more := len(lines) - p.height + 1
 		lines = append(lines[:p.height-1], common.FitStyled(st.Muted.On("  … "+strconv.Itoa(more)+" more lines: the review shows them all"), p.width))
 	}
-	return strings.Join(lines[:p.height], "\n")
+	return strings.Join(lines[:p.height], "\n"), cut
 }
 
 // fitLine fits a line to w cells; a line whose overflow is only blank (a field's padding after
@@ -165,13 +178,14 @@ func (p *Pane) submitButton(cur bool) string {
 }
 
 // submitWord is what Enter does with the order as typed: review it when the guard's policy asks
-// for a confirmation (a market order, a warning), send it when it does not (a plain limit order).
+// for a confirmation (a market order, a warning) or the preview is cut, send it when it does not
+// (a limit order that rests, its whole preview on screen).
 func (p *Pane) submitWord() string {
 	asks := p.checked.NeedsConfirm
 	if len(p.bracket.Wires) > 0 {
 		asks = p.bracket.NeedsConfirm
 	}
-	if asks || len(p.errs) > 0 {
+	if asks || p.previewCut || len(p.errs) > 0 {
 		return "Review order"
 	}
 	return "Send order"
