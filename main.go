@@ -492,8 +492,8 @@ type demoSpec struct {
 }
 
 // startDemo starts the embedded simulator and its market loop on a free loopback port, opens the
-// demo wallet (funded in process before the first request; unless empty, seeded with positions
-// and resting orders by trades on the simulator, sim.SeedDemo), and returns a client trading it
+// demo wallet (funded in process before the first request; unless empty, funded and seeded with
+// positions and resting orders by trades on the simulator, sim.SeedDemo), and returns a client trading it
 // over real HTTP. With a seed, the wallet's key comes from it (sim.DemoSigner), so the same seed
 // opens the same wallet and the same market whatever the time it starts at; without one, the key
 // is random and exists only in memory.
@@ -542,13 +542,11 @@ func demoSigner(seed int64) (*api.Signer, error) {
 }
 
 // openDemoWallet funds the demo wallet in process (the simulator acts only for accounts it
-// knows) and, unless empty, seeds it (sim.SeedDemo).
+// knows): a bare wallet now (sim.Fund), a seeded one (sim.SeedDemo) before its first trade, so
+// its deposits come first in its history.
 func openDemoWallet(s *sim.Sim, addr string, empty bool) error {
-	if err := s.Fund(addr, sim.DefaultDemoBalance); err != nil {
-		return err
-	}
 	if empty {
-		return nil
+		return s.Fund(addr, s.DemoBalance())
 	}
 	return s.SeedDemo(addr)
 }

@@ -74,15 +74,17 @@ type bar struct {
 	vol                    int64
 }
 
-// series is one chart type at one resolution, oldest first, capped.
+// series is one chart type at one resolution, oldest first, capped. Its bars start on the
+// clock's boundaries (origin 0) or a whole number of intervals after origin.
 type series struct {
-	bars []bar
-	res  resolution
+	bars   []bar
+	res    resolution
+	origin int64 // Unix ms
 }
 
 // add merges a segment (its own open/high/low/close and volume, starting at t) into the series.
 func (s *series) add(t int64, b bar) {
-	start := bucket(t, s.res.d)
+	start := s.origin + bucket(t-s.origin, s.res.d)
 	n := len(s.bars)
 	if n > 0 && s.bars[n-1].start == start {
 		x := &s.bars[n-1]
@@ -102,13 +104,19 @@ func (s *series) add(t int64, b bar) {
 	}
 }
 
-// charts holds every chart type and resolution of one instrument.
+// charts holds every chart type and resolution of one instrument, and the last day's trades
+// for the 24-hour figures.
 type charts struct {
 	s [chartTypes][]series
+	// day is the trades in one-minute slots counted from the exchange's start, not from the
+	// clock's minute: the 24-hour window steps a whole number of minutes after the start, so
+	// the figures it gives are the same whatever second of the day the exchange starts at.
+	day series
 }
 
-func newCharts() *charts {
-	c := &charts{}
+// newCharts makes empty charts whose 24-hour slots are counted from start (Unix ms).
+func newCharts(start int64) *charts {
+	c := &charts{day: series{res: resolutions[0], origin: start, bars: make([]bar, 0, resolutions[0].keep)}}
 	for k := range c.s {
 		c.s[k] = make([]series, len(resolutions))
 		for i, r := range resolutions {
@@ -126,17 +134,21 @@ func (c *charts) point(kind int, t time.Time, px int64) {
 	}
 }
 
-// trade records a trade into the last-traded-price charts.
+// trade records a trade into the last-traded-price charts and the 24-hour slots.
 func (c *charts) trade(t time.Time, px, lots int64) {
 	ms := t.UnixMilli()
+	c.day.add(ms, bar{open: px, high: px, low: px, close: px, vol: lots})
 	for i := range c.s[chartLTP] {
 		c.s[chartLTP][i].add(ms, bar{open: px, high: px, low: px, close: px, vol: lots})
 	}
 }
 
 // segment records a whole synthetic bar (used to make history) into resolutions at least as
-// long as the bar, starting at minRes.
+// long as the bar, starting at minRes; a one-minute trade bar goes into the 24-hour slots too.
 func (c *charts) segment(kind int, t int64, minRes int, b bar) {
+	if kind == chartLTP && minRes == 0 {
+		c.day.add(t, b)
+	}
 	for i := minRes; i < len(resolutions); i++ {
 		c.s[kind][i].add(t, b)
 	}
@@ -158,9 +170,9 @@ func (c *charts) candles(m *market, kind, res int, from, to int64) []api.Candle 
 }
 
 // stats24h reads the 24-hour traded notional (ticks×lots, each minute's volume at its close) and
-// the price 24 hours ago (ticks) from the one-minute trade candles.
+// the price 24 hours ago (ticks) from the one-minute slots counted from the start (charts.day).
 func (c *charts) stats24h(now time.Time) (notional, open int64) {
-	bars := c.s[chartLTP][0].bars
+	bars := c.day.bars
 	cut := now.Add(-24 * time.Hour).UnixMilli()
 	for i := len(bars) - 1; i >= 0 && bars[i].start >= cut; i-- {
 		notional += bars[i].vol * bars[i].close

@@ -22,6 +22,9 @@ var (
 // demoHeldBefore is how long before the last funding time the demo wallet opened its positions.
 const demoHeldBefore = 10 * time.Minute
 
+// demoDepositedBefore is how long before its first trade the demo wallet was funded.
+const demoDepositedBefore = 5 * time.Minute
+
 // DemoSigner is the seeded demo's wallet: its key is derived from the seed alone, so `--seed N`
 // opens the same address every time. The key is public knowledge (anyone can derive it from
 // the seed), so it is good only for a simulator: it must never hold anything on an exchange.
@@ -36,34 +39,40 @@ func DemoSigner(seed uint64) (*api.Signer, error) {
 	}
 }
 
-// SeedDemo gives a funded account the look of a trader mid-session, through the exchange's own
-// order and funding paths (no balance is written): opened shortly before the last funding time
-// (demoHeldBefore), and paid that funding, a BTC-PERP long bought at a bid that the takers' account
-// sold into (below the mark, so in profit), with a position take-profit and stop; an ETH-PERP
-// short at 20x isolated (its liquidation price near enough to show the warning colours); a
-// resting BTC-PERP bid, a resting SOL-PERP ask and a SOL-PERP bracket entry (limit buy with its
-// take-profit and stop waiting for it). Money only moves between accounts, as in any trade.
+// SeedDemo gives an account the look of a trader mid-session, through the exchange's own
+// deposit, order and funding paths (no balance is written). An account the simulator does not
+// know yet is funded first, as Fund does with the demo balance (WithDemoBalance), its deposits
+// dated demoDepositedBefore its first trade; an account already funded keeps what it has. It
+// opened its positions shortly before the last funding time (demoHeldBefore) and was paid that
+// funding: a BTC-PERP long bought at a bid that the takers' account sold into (below the mark,
+// so in profit), with a position take-profit and stop; an ETH-PERP short at 20x isolated (its
+// liquidation price near enough to show the warning colours); a resting BTC-PERP bid, a resting
+// SOL-PERP ask and a SOL-PERP bracket entry (limit buy with its take-profit and stop waiting for
+// it). Money only moves between accounts, as in any trade.
 func (s *Sim) SeedDemo(user string) error {
 	defer s.publish(true)
-	if err := s.SetLeverage(user, "ETH-PERP", api.MarginIsolated, demoShortLev); err != nil {
-		return fmt.Errorf("seed demo: %w", err)
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	e := s.eng
 	addr, err := canonical(user)
 	if err != nil {
 		return err
 	}
-	a := e.known(addr)
-	if a == nil {
-		return fmt.Errorf("seed demo: %s has no account: fund it first", addr)
-	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	e := s.eng
 	// The wallet traded shortly before the last funding time, and that funding was paid, so
 	// the funding view has rows from the start (paid by payFunding, as every hour's is).
 	paid := time.UnixMilli(bucket(e.now().UnixMilli(), s.cfg.funding)).UTC()
-	e.at = paid.Add(-demoHeldBefore)
 	defer func() { e.at = time.Time{} }()
+	if e.known(addr) == nil {
+		e.at = paid.Add(-demoHeldBefore - demoDepositedBefore)
+		if _, err := e.fund(addr, s.cfg.demo); err != nil {
+			return fmt.Errorf("seed demo: %w", err)
+		}
+	}
+	e.at = paid.Add(-demoHeldBefore)
+	a := e.known(addr)
+	if err := e.setLeverage(addr, "ETH-PERP", api.MarginIsolated, demoShortLev); err != nil {
+		return fmt.Errorf("seed demo: %w", err)
+	}
 	e.curTx = e.txHash("demo", uint64(e.now().UnixMilli()), 0)
 	steps := []func(*account) error{e.demoLong, e.demoShort, e.demoResting}
 	for _, step := range steps {

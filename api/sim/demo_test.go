@@ -9,15 +9,15 @@ import (
 	"github.com/tradedesk/tradedesk/api"
 )
 
-// seededDemo is a moving simulator (makers quote, as in the demo) with bob's account seeded.
+// seededDemo is a moving simulator (makers quote, as in the demo) with bob's account opened and
+// seeded by SeedDemo, as the demo's is.
 func seededDemo(t *testing.T) (*env, *api.Client) {
 	t.Helper()
 	e := newEnv(t)
-	bob := e.client("bob")
-	if err := e.sim.SeedDemo(bob.Address()); err != nil {
+	if err := e.sim.SeedDemo(nameAddr(t, "bob")); err != nil {
 		t.Fatal(err)
 	}
-	return e, bob
+	return e, e.client("bob") // bob is known: the client adds no deposit
 }
 
 // The seeded demo wallet holds a BTC-PERP long in profit with a position take-profit and stop,
@@ -127,4 +127,46 @@ func TestSeedDemoPaysFunding(t *testing.T) {
 	pays(bob)
 	b := checkBooks(t, e.sim)
 	checkFlows(t, b, map[string]decimal.Decimal{"USDC": DefaultDemoBalance.Mul(decimal.NewFromInt(4))}, nil)
+}
+
+// A wallet SeedDemo opens is funded through the exchange's deposit path before it trades: its
+// two deposits of the demo balance (spot and derivatives) are dated before its first fill and
+// its first funding, they are the only money that came in (the books balance), and its account
+// history runs forward in time. Guards deposits dated at the start (after the fills and funding
+// they paid for, the order the Transfers view showed), a balance written without a deposit (the
+// books would not balance), and a second funding of a wallet already funded.
+func TestSeedDemoDepositsBeforeItsFirstFill(t *testing.T) {
+	e, bob := seededDemo(t)
+	xs, err := bob.TransferHistory(ctx(), "", 50)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := fills(t, bob)
+	if len(xs) != 2 || len(f) == 0 {
+		t.Fatalf("transfers %+v and %d fills: want the two deposits and fills", xs, len(f))
+	}
+	first := f[len(f)-1].BlockTime.Time // newest first
+	for _, x := range xs {
+		if x.Type != "deposit" || !x.Amount.Equal(DefaultDemoBalance) {
+			t.Errorf("transfer %+v: want a deposit of %s", x, DefaultDemoBalance)
+		}
+		if !x.Time.Before(first) {
+			t.Errorf("deposit dated %s, not before the first fill at %s", x.Time, first)
+		}
+	}
+	hist, err := bob.AccountHistory(ctx(), "", 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 1; i < len(hist); i++ {
+		if hist[i].Time.Before(hist[i-1].Time.Time) {
+			t.Errorf("account history goes back in time at %d: %s after %s", i, hist[i].Time, hist[i-1].Time)
+		}
+	}
+	if len(hist) == 0 || hist[0].Time.After(first) {
+		t.Errorf("account history %+v: want its first point at the deposits, before the first fill", hist)
+	}
+	e.sim.Advance(time.Minute)
+	b := checkBooks(t, e.sim)
+	checkFlows(t, b, map[string]decimal.Decimal{"USDC": DefaultDemoBalance.Mul(decimal.NewFromInt(2))}, nil)
 }

@@ -137,6 +137,8 @@
 // the remainder stays in the position. Withdrawable figures are rounded down, so the figure
 // shown can be moved as it is.
 //   - Ticker change_24h is a percentage; volume_24h is the traded notional in USD (quote units).
+//     Both read the last 24 hours in one-minute slots counted from the simulator's start (not
+//     from the clock's minute), so one seed gives the same figures at any start second.
 //   - Pagination: page (from 1) and limit (1 to 1000, default 100), newest first.
 //   - Method names: every method answers to its snake_case name (the spec, the Python SDK) and
 //     to the camelCase name of the npm TypeScript SDK (accountSummary, openOrders, userFees, ...);

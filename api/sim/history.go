@@ -9,22 +9,27 @@ import (
 // makeHistory fills a market's charts with a made-up past that ends at its current price, so
 // every resolution shows candles at once. The path is finest near now: for each resolution the
 // span it keeps is drawn at that resolution's spacing. Every draw is made going back from now,
-// a bar's with its price, so the recent past (the one-minute bars of the last day, which the
-// 24-hour figures read) is the same whatever the time of day it ends at.
+// a bar's with its price, so the recent past is the same whatever the time of day it ends at:
+// its one-minute steps are whole minutes back from now itself (not from the clock's minute),
+// so each one-minute bar and each of the 24-hour figures' slots (charts.day) holds one step,
+// the same step at any start.
 func makeHistory(m *market, rng *rand.Rand, now time.Time) {
-	m.charts = newCharts()
+	end := now.UnixMilli()
+	m.charts = newCharts(end)
 	type pt struct {
 		t   int64
 		px  float64
 		res int
 		r   segmentDraws // the bar that ends at the next point's time
 	}
-	end := bucket(now.UnixMilli(), time.Minute)
 	pts := []pt{{t: end, px: float64(m.index)}}
 	for k, r := range resolutions {
 		span := end - r.d.Milliseconds()*int64(r.keep)
 		for t := pts[len(pts)-1].t; t > span; {
 			prev := bucket(t-1, r.d)
+			if k == 0 {
+				prev = t - r.d.Milliseconds()
+			}
 			dt := float64(t-prev) / 1000
 			px := pts[len(pts)-1].px * math.Exp(-m.vol*math.Sqrt(dt)*rng.NormFloat64())
 			pts = append(pts, pt{t: prev, px: px, res: k, r: drawSegment(rng)})

@@ -128,3 +128,38 @@ func TestBoundedMemory(t *testing.T) {
 		t.Errorf("newest fill is trade %d, want %d", f.trade, eng.nextTid-1)
 	}
 }
+
+// One seed's 24-hour change and volume are the same whatever second of the minute the exchange
+// starts at, three seconds in and a minute later (the window's slots count whole minutes from the
+// start), and the window does move: a minute later the figures differ. Guards 24-hour figures
+// read from the clock's minutes (a start at :58.5 steps its window 1.5 s in, one at :07 53 s in,
+// so their first screens differed) and a window frozen at the start.
+func TestTicker24hSameAtAnySecond(t *testing.T) {
+	read := func(e *env) string {
+		ts, err := e.client("viewer").Ticker(ctx(), "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := ""
+		for _, x := range ts {
+			out += x.Symbol + " " + x.Change24h.String() + "% " + x.Volume24h.String() + "\n"
+		}
+		return out
+	}
+	var runs [][2]string
+	for _, after := range []time.Duration{7 * time.Second, 58500 * time.Millisecond} {
+		e := newEnv(t, WithClock(NewTestClock(testStart.Add(after))))
+		e.sim.Advance(3 * time.Second)
+		first := read(e)
+		e.sim.Advance(time.Minute)
+		runs = append(runs, [2]string{first, read(e)})
+	}
+	for i, what := range []string{"3 s in", "a minute later"} {
+		if runs[0][i] != runs[1][i] {
+			t.Errorf("%s, started at :07 and at :58.5:\n%s\nvs\n%s", what, runs[0][i], runs[1][i])
+		}
+	}
+	if runs[0][0] == runs[0][1] {
+		t.Errorf("the 24-hour figures did not move in a minute:\n%s", runs[0][0])
+	}
+}

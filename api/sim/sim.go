@@ -211,7 +211,11 @@ func (s *Sim) SetLeverage(user, symbol, mode string, leverage decimal.Decimal) e
 	defer s.publish(true)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	e := s.eng
+	return s.eng.setLeverage(user, symbol, mode, leverage)
+}
+
+// setLeverage is SetLeverage under the simulator's lock.
+func (e *engine) setLeverage(user, symbol, mode string, leverage decimal.Decimal) error {
 	addr, err := canonical(user)
 	if err != nil {
 		return err
