@@ -7,6 +7,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/tradedesk/tradedesk/ui/action"
 	"github.com/tradedesk/tradedesk/ui/common"
 )
@@ -114,6 +115,25 @@ func (d *Dialog) render() {
 		foot = append(foot, st.Danger.On(d.hint))
 	}
 	d.view = common.Box(st, head, body, foot, d.width, d.height, &d.scroll)
+	if warns, rest := splitWarnings(body); len(warns) > 0 && d.Scrolls() {
+		// The warnings are why the trader is asked (often to type a word): when the body
+		// scrolls they stay in view under the title, with the prompt, and the details scroll.
+		head = append(append(head, warns...), "")
+		d.view = common.Box(st, head, rest, foot, d.width, d.height, &d.scroll)
+	}
+}
+
+// splitWarnings parts an action's lines into its warnings (the lines that start "! ") and the
+// rest, each in their order.
+func splitWarnings(lines []string) (warns, rest []string) {
+	for _, l := range lines {
+		if strings.HasPrefix(ansi.Strip(l), "! ") {
+			warns = append(warns, l)
+		} else {
+			rest = append(rest, l)
+		}
+	}
+	return warns, rest
 }
 
 // Scrolls reports whether the dialog's lines do not all fit (↑/↓ then scroll them).

@@ -81,3 +81,28 @@ func TestATypedWordIsRequiredWhenAsked(t *testing.T) {
 		t.Fatal("the typed word did not confirm")
 	}
 }
+
+// TestWarningsStayInViewWhenTheBodyScrolls: at 80x24 a bracket's confirmation has more lines
+// than fit; its warning (why the trader must type yes) goes under the title, on screen with the
+// prompt, while the details scroll. When everything fits, the lines keep their order. Guards
+// dropping the move (the warning then sits below the fold, QA 13b #7).
+func TestWarningsStayInViewWhenTheBodyScrolls(t *testing.T) {
+	st := common.NewStyles(commontest.Theme)
+	lines := []string{"SELL 1.000 ETH-PERP", ""}
+	for i := range 20 {
+		lines = append(lines, "Detail "+strings.Repeat("x", i))
+	}
+	lines = append(lines, st.Warn.On("! stop-loss 3,618.79 lies beyond the estimated liquidation price 3,549.07"))
+	d := newDialog(t, &action.Action{Title: "Place bracket order", Lines: lines, Typed: "yes"})
+	d.SetSize(80, 20)
+	v := d.View()
+	warn, scroll, prompt := strings.Index(v, "! stop-loss"), strings.Index(v, "↑/↓ scroll"), strings.Index(v, "Type yes")
+	if warn < 0 || scroll < 0 || prompt < 0 || warn > scroll || !strings.Contains(v, "SELL 1.000") {
+		t.Fatalf("the warning is not on screen above the scrolled details:\n%s", v)
+	}
+	d.SetSize(80, 60)
+	v = d.View()
+	if strings.Contains(v, "↑/↓ scroll") || strings.Index(v, "! stop-loss") < strings.Index(v, "Detail xxx") {
+		t.Fatalf("a body that fits is not shown in its order:\n%s", v)
+	}
+}
