@@ -53,12 +53,70 @@ func newHistoryPane(c *common.Common, ex api.Exchange) *historyPane {
 	if common.ExchangeAddress(ex) == "" {
 		p.emptyMsg = "no account: start with --address, --keystore or a key to see order history"
 	}
-	p.pagedList = newPagedList(c, ex, historySource, []common.Column{
-		common.Col("Time", 14, false, 0), common.Col("Instrument", 10, false, 0), common.Col("Side", 4, false, 0), common.Col("Type", 13, false, 0),
+	p.pagedList = newPagedList(c, ex, historySource, historyCols(), p.cell, p.emptyMsg)
+	return p
+}
+
+// historyCols are the history's columns at their narrowest widths: fitWidths makes the figures
+// as wide as their cells and gives Type the room left over.
+func historyCols() []common.Column {
+	return []common.Column{
+		common.Col("Time", 14, false, 0), common.Col("Instrument", 10, false, 0), common.Col("Side", 4, false, 0), common.Col("Type", historyTypeMin, false, 0),
 		common.Col("Price", 10, true, 0), common.Col("Size", 10, true, 0), common.Col("Unfilled", 10, true, 1), common.Col("State", 9, false, 0),
 		common.Col("Cloid", 36, false, 3), common.Col("Order id", 9, true, 2),
-	}, p.cell, p.emptyMsg)
-	return p
+	}
+}
+
+// historyTypeMin is the Type column's width before it takes the room left over; historyVital
+// is how many columns have priority 0 (Time to Price, Size and State).
+const (
+	historyTypeMin = 13
+	historyVital   = 7
+)
+
+// SetSize implements common.Pane.
+func (p *historyPane) SetSize(w, h int) {
+	p.pagedList.SetSize(w, h)
+	p.fitWidths()
+}
+
+// fitWidths makes Price, Size, Unfilled and Order id as wide as their widest cells (or titles),
+// then lets Type take the room the shown columns leave, up to its widest cell: a bracket's
+// "sl @179.830 bracket RO" is cut only when the pane has no room for it (QA 13b #9).
+func (p *historyPane) fitWidths() {
+	cols := historyCols()
+	ws := make([]int, len(cols))
+	for _, c := range []int{hcPrice, hcSize, hcUnfilled, hcOid} {
+		ws[c] = common.TextWidth(cols[c].Title)
+	}
+	widest := historyTypeMin
+	for r := range p.rows {
+		for _, c := range []int{hcPrice, hcSize, hcUnfilled, hcOid} {
+			text, _ := p.cell(r, c)
+			ws[c] = max(ws[c], common.TextWidth(text))
+		}
+		text, _ := p.cell(r, hcType)
+		widest = max(widest, common.TextWidth(text))
+	}
+	// A whole type comes before the columns that go first when narrow (Unfilled, the ids).
+	ws[hcType] = widest
+	if p.tbl.SetWidths(ws); len(p.tbl.Visible) >= historyVital {
+		return
+	}
+	ws[hcType] = historyTypeMin
+	p.tbl.SetWidths(ws) // the columns shown with Type at its narrowest
+	used := 1           // the selection marker
+	for j, c := range p.tbl.Visible {
+		if j > 0 {
+			used++
+		}
+		if ws[c] <= 0 {
+			ws[c] = cols[c].Width
+		}
+		used += ws[c]
+	}
+	ws[hcType] += max(min(widest-historyTypeMin, p.tbl.Width-used), 0)
+	p.tbl.SetWidths(ws)
 }
 
 // historySource is the account's order history, a page at a time.
@@ -124,6 +182,7 @@ func (p *historyPane) refresh(force bool) {
 		p.tbl.Empty = "no " + p.filterText() + " orders loaded: s/i change the filter"
 	}
 	p.tbl.SetRows(len(p.rows))
+	p.fitWidths()
 	if hadCursor {
 		for j, i := range p.rows {
 			if p.all[i].OrderID == was {

@@ -155,3 +155,37 @@ func BenchmarkHistoryPane(b *testing.B) {
 		}
 	}
 }
+
+// TestHistoryTypeTakesTheFreeWidth: a bracket's stop ("sl @179.830 bracket RO") shows whole when
+// the shown columns leave room for it (86 cells, the 200x60 Activity pane), rather than cut to
+// its 13-cell minimum while the room sits unused (QA 13b #9); the columns shown at 78 cells stay.
+// Guards dropping the fit (SetSize or refresh not calling fitWidths) and a fit that pushes
+// State out.
+func TestHistoryTypeTakesTheFreeWidth(t *testing.T) {
+	c := paneCommon(t)
+	recs := makeHistory(3, 10)
+	recs[0].IsMarket, recs[0].Tpsl, recs[0].Grouping, recs[0].ReduceOnly = true, api.TpslStopLoss, api.GroupingNormal, true
+	recs[0].TriggerPx = api.OptDecimal{Decimal: d("179.83"), Valid: true}
+	p := newHistoryPane(c, &fakeEx{history: recs})
+	p.SetSize(86, 10)
+	deliver(t, c, p, p.Update(common.StartPanesMsg{}))
+	typ, _ := p.cell(0, hcType)
+	if len(typ) < 20 {
+		t.Fatalf("the stop's type is %q", typ)
+	}
+	v := p.View()
+	if !strings.Contains(v, typ) || !strings.Contains(strings.Split(v, "\n")[0], "State") {
+		t.Fatalf("at 86 cells the type %q is not whole, or State is gone:\n%s", typ, v)
+	}
+	p.SetSize(78, 10)
+	v = p.View()
+	header := strings.Split(v, "\n")[0]
+	for _, col := range []string{"Time", "Instrument", "Side", "Type", "Price", "Size", "State"} {
+		if !strings.Contains(header, col) {
+			t.Errorf("history at 78 cells lacks %s: %q", col, header)
+		}
+	}
+	if !strings.Contains(v, typ[:8]) {
+		t.Errorf("at 78 cells the type is not shown cut:\n%s", v)
+	}
+}
