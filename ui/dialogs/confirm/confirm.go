@@ -114,13 +114,16 @@ func (d *Dialog) render() {
 	if d.hint != "" {
 		foot = append(foot, st.Danger.On(d.hint))
 	}
-	d.view = common.Box(st, head, body, foot, d.width, d.height, &d.scroll)
+	scroll := d.scroll // clamped to this layout's lines only if it is the one shown
+	d.view = common.Box(st, head, body, foot, d.width, d.height, &scroll)
 	if warns, rest := splitWarnings(body); len(warns) > 0 && d.Scrolls() {
 		// The warnings are why the trader is asked (often to type a word): when the body
 		// scrolls they stay in view under the title, with the prompt, and the details scroll.
 		head = append(append(head, warns...), "")
 		d.view = common.Box(st, head, rest, foot, d.width, d.height, &d.scroll)
+		return
 	}
+	d.scroll = scroll
 }
 
 // splitWarnings parts an action's lines into its warnings (the lines that start "! ") and the

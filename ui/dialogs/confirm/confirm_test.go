@@ -22,6 +22,8 @@ func press(s string) tea.KeyMsg {
 		return tea.KeyMsg{Type: tea.KeyEnter}
 	case "esc":
 		return tea.KeyMsg{Type: tea.KeyEsc}
+	case "down":
+		return tea.KeyMsg{Type: tea.KeyDown}
 	}
 	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)}
 }
@@ -99,6 +101,13 @@ func TestWarningsStayInViewWhenTheBodyScrolls(t *testing.T) {
 	warn, scroll, prompt := strings.Index(v, "! stop-loss"), strings.Index(v, "↑/↓ scroll"), strings.Index(v, "Type yes")
 	if warn < 0 || scroll < 0 || prompt < 0 || warn > scroll || !strings.Contains(v, "SELL 1.000") {
 		t.Fatalf("the warning is not on screen above the scrolled details:\n%s", v)
+	}
+	// ↓ reaches the last detail under the kept warning.
+	for range 30 {
+		d.Update(press("down"))
+	}
+	if v := d.View(); !strings.Contains(v, "Detail "+strings.Repeat("x", 19)) || !strings.Contains(v, "! stop-loss") {
+		t.Fatalf("scrolled to the end, the last detail or the warning is not shown:\n%s", v)
 	}
 	d.SetSize(80, 60)
 	v = d.View()
