@@ -75,11 +75,7 @@ func TestGoldenDemoScreens(t *testing.T) {
 		{"80x24_positions", 80, 24, []tea.KeyMsg{keyMsg("2")}}, {"80x24_orders", 80, 24, []tea.KeyMsg{keyMsg("3")}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			c := newSimConsole(t, 0, 0, false)
-			if err := c.sim.SeedDemo(c.m.ex.Address()); err != nil {
-				t.Fatal(err)
-			}
-			goldenScreen(t, c, tc.w, tc.h, tc.keys)
+			goldenScreen(t, newDemoConsole(t, 0, 0), tc.w, tc.h, tc.keys)
 		})
 	}
 }

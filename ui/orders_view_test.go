@@ -18,10 +18,7 @@ import (
 // every size. Guards the id column dropped first (it was shown at no size).
 func TestOrderIdsAreShown(t *testing.T) {
 	for _, size := range [][2]int{{80, 24}, {120, 40}, {200, 60}} {
-		c := newSimConsole(t, size[0], size[1], false)
-		if err := c.sim.SeedDemo(c.m.ex.Address()); err != nil {
-			t.Fatal(err)
-		}
+		c := newDemoConsole(t, size[0], size[1])
 		pump(t, c.m, c.m.Init())
 		c.key(t, "3")
 		v := ansi.Strip(c.m.View())

@@ -53,7 +53,26 @@ func fundedSim(t testing.TB, opts ...sim.Option) *sim.Sim {
 func newSimConsoleVia(t testing.TB, w, h int, readOnly bool, wrap func(http.Handler) http.Handler) *simConsole {
 	t.Helper()
 	clock := sim.NewTestClock(simStart)
-	s := fundedSim(t, sim.WithSeed(7), sim.WithClock(clock))
+	return consoleOn(t, w, h, readOnly, wrap, fundedSim(t, sim.WithSeed(7), sim.WithClock(clock)), clock)
+}
+
+// newDemoConsole is a console on the demo's wallet, seeded as `tradedesk` seeds it: sim.SeedDemo
+// funds the unknown wallet (its deposits dated before its first fill) and opens its positions and
+// orders.
+func newDemoConsole(t testing.TB, w, h int) *simConsole {
+	t.Helper()
+	clock := sim.NewTestClock(simStart)
+	c := consoleOn(t, w, h, false, nil, sim.New(sim.WithSeed(7), sim.WithClock(clock)), clock)
+	if err := c.sim.SeedDemo(c.m.ex.Address()); err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// consoleOn serves s behind httptest (its handler wrapped when wrap is given) and starts a console
+// trading it with the test key (readOnly: watching that key's address without it).
+func consoleOn(t testing.TB, w, h int, readOnly bool, wrap func(http.Handler) http.Handler, s *sim.Sim, clock *sim.TestClock) *simConsole {
+	t.Helper()
 	var hd http.Handler = s
 	if wrap != nil {
 		hd = wrap(s)
