@@ -313,13 +313,16 @@ func (m *Model) View() string {
 	case m.lev != nil:
 		body = overlay(body, m.lev.View(), m.width)
 	}
-	lines = append(lines, body...)
+	var foot []string
 	if m.cmdline.Active() {
-		line, hint := m.cmdline.View(m.width)
-		lines = append(lines, line, hint)
+		foot = m.status.commandLines(m, m.width)
 	} else {
-		lines = append(lines, m.status.bottom(m, m.width, m.footerView)...)
+		foot = m.status.bottom(m, m.width, m.footerView)
 	}
+	// A refusal in the open command line may take more than the two last lines: it covers the
+	// panes' last rows (they keep their size) and the screen its height.
+	lines = append(lines, body[:max(len(body)-max(len(foot)-2, 0), 0)]...)
+	lines = append(lines, foot...)
 	return strings.Join(lines, "\n")
 }
 

@@ -233,7 +233,7 @@ func (s *statusBar) stale(m *Model) string {
 // on one line of width cells; what does not fit ends "… (! for all)".
 func (s *statusBar) message(m *Model, width int) string {
 	segs, _ := s.segments(m)
-	return s.fitLines(m, segs, width, 1)[0]
+	return s.fitLines(s.moreTail(m), segs, width, 1)[0]
 }
 
 // bottom is the screen's last two lines: the message line and the footer. While the message says
@@ -244,11 +244,33 @@ func (s *statusBar) bottom(m *Model, width int, footer func() string) []string {
 	segs, urgent := s.segments(m)
 	overlay := m.dialog != nil || m.lev != nil || m.showHelp || m.showMessages
 	if urgent && !overlay {
-		if lines := s.fitLines(m, segs, width, 2); len(lines) == 2 {
+		if lines := s.fitLines(s.moreTail(m), segs, width, 2); len(lines) == 2 {
 			return lines
 		}
 	}
-	return []string{s.fitLines(m, segs, width, 1)[0], footer()}
+	return []string{s.fitLines(s.moreTail(m), segs, width, 1)[0], footer()}
+}
+
+// cmdRefusalLines is the most lines a refusal in the open command line takes.
+const cmdRefusalLines = 3
+
+// commandLines is the open command line and, under it, its hint. A refusal wraps between words
+// on up to cmdRefusalLines lines rather than being cut at the screen's edge (its way out is often
+// at its end); what still does not fit ends "… (Esc then ! for all)": the line takes every key while
+// open. Any other hint keeps one line, so the line does not jump while it is typed.
+func (s *statusBar) commandLines(m *Model, width int) []string {
+	line := m.cmdline.Line(width)
+	hint, p, refusal := m.cmdline.Hint()
+	if !refusal {
+		return []string{line, common.FitStyled(p.On(hint), width)}
+	}
+	tail := s.st.Muted.On("… (" + m.keys.Dismiss.Help().Key + " then " + m.keys.Messages.Help().Key + " for all)")
+	return append([]string{line}, s.fitLines(tail, []seg{{hint, p}}, width, cmdRefusalLines)...)
+}
+
+// moreTail ends a message cut short: the messages view (its key) has it whole.
+func (s *statusBar) moreTail(m *Model) string {
+	return s.st.Muted.On("… (" + m.keys.Messages.Help().Key + " for all)")
 }
 
 // seg is a piece of the message line and its paint.
@@ -286,9 +308,10 @@ func (s *statusBar) segments(m *Model) (segs []seg, urgent bool) {
 }
 
 // fitLines lays segs out on at most n lines of width cells, breaking between words; when they
-// need more, the last line ends "… (! for all)": the messages view has them whole. It returns
-// fewer lines when fewer are needed (one at least).
-func (s *statusBar) fitLines(m *Model, segs []seg, width, n int) []string {
+// need more, the last line is cut between words (before a parenthesis it would cut) and ends
+// with tail ("… (! for all)": the messages view has them whole). It returns fewer lines when
+// fewer are needed (one at least).
+func (s *statusBar) fitLines(tail string, segs []seg, width, n int) []string {
 	lines := wrapSegs(segs, width)
 	if len(lines) <= n {
 		out := make([]string, len(lines))
@@ -297,7 +320,6 @@ func (s *statusBar) fitLines(m *Model, segs []seg, width, n int) []string {
 		}
 		return out
 	}
-	tail := s.st.Muted.On("… (" + m.keys.Messages.Help().Key + " for all)")
 	room := max(width-ansi.StringWidth(tail), 0)
 	// The last line runs on to the tail with the rest of the text, not to the first word that
 	// does not fit.
@@ -310,7 +332,33 @@ func (s *statusBar) fitLines(m *Model, segs []seg, width, n int) []string {
 		out = append(out, common.FitStyled(indentFor(i)+renderSegs(l), width))
 	}
 	last := indentFor(n-1) + strings.Join(rest, " ")
-	return append(out, common.FitStyled(ansi.Truncate(last, room, "")+tail, width))
+	return append(out, common.FitStyled(ansi.Truncate(last, cutAt(ansi.Strip(last), room), "")+tail, width))
+}
+
+// cutAt is how many cells of plain to keep when it must be cut to at most room: the cut goes
+// back to the space before a parenthesis of which it would keep one word at most ("no room for 7
+// Activity (p…" becomes "no room for 7 Activity…"; "(t on it, or…" keeps its words), else to
+// the end of the last whole word, dropping a separator left hanging; neither goes back more than
+// half the room, else it cuts at room.
+func cutAt(plain string, room int) int {
+	if ansi.StringWidth(plain) <= room {
+		return room
+	}
+	kept := ansi.Truncate(plain, room, "")
+	word := len(kept)
+	if next := plain[len(kept):]; !strings.HasPrefix(next, " ") && !strings.HasSuffix(kept, " ") {
+		word = max(strings.LastIndex(kept, " "), 0) // the cut lands in a word: drop the word
+	}
+	cands := []int{word}
+	if open := strings.LastIndex(kept[:word], " ("); open >= 0 && !strings.ContainsAny(kept[open+2:word], " )") {
+		cands = []int{open, word}
+	}
+	for _, end := range cands {
+		if w := ansi.StringWidth(strings.TrimRight(kept[:end], " ·")); w >= room/2 {
+			return w
+		}
+	}
+	return room
 }
 
 // indentFor is what line i of the message starts with.

@@ -6,6 +6,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/tradedesk/tradedesk/ui/common"
+	"github.com/tradedesk/tradedesk/ui/common/commontest"
 )
 
 // TestLongErrorWrapsIntoTheFooterLine (#13 QA 5): at 80 columns a refusal too long for the
@@ -56,5 +57,85 @@ func TestLongErrorWrapsIntoTheFooterLine(t *testing.T) {
 	b = bottom()
 	if !strings.HasSuffix(strings.TrimRight(b[0], " "), "… (! for all)") || b[1] != ansi.Strip(c.m.footerView()) {
 		t.Errorf("an info notice should keep one line and the footer:\n%s", strings.Join(b, "\n"))
+	}
+}
+
+// TestCommandLineRefusalReadsWhole (QA 13b #6), against the simulator at 80x24: a refusal shown
+// while the command line stays open wraps over up to three lines above the screen's end, so its
+// way out ("or drop post", "or close it first") is on screen; the line moves up over the panes'
+// last rows and the screen keeps its 24 lines; a refusal longer than that ends "… (Esc then ! for
+// all)". Typing again gives the one-line hint back. Guards the refusal cut at one line with
+// nothing saying there is more, and a wrap that grows the screen.
+func TestCommandLineRefusalReadsWhole(t *testing.T) {
+	c := newSimConsole(t, 80, 24, false)
+	pump(t, c.m, c.m.Init())
+	screen := func() []string {
+		t.Helper()
+		lines := strings.Split(ansi.Strip(c.m.View()), "\n")
+		if len(lines) != 24 {
+			t.Fatalf("the screen has %d lines, want 24", len(lines))
+		}
+		for _, l := range lines {
+			if w := ansi.StringWidth(l); w > 80 {
+				t.Errorf("a line is %d cells wide: %q", w, l)
+			}
+		}
+		return lines
+	}
+	c.command(t, "buy 0.1 btc mkt post")
+	s := screen()
+	refusal := "✗ " + c.m.cmdline.Err()
+	if s[21] != pad80(":buy 0.1 btc mkt post") || strings.Join(strings.Fields(s[22]+" "+s[23]), " ") != refusal {
+		t.Fatalf("the refusal %q does not read whole under the line:\n%s", refusal, strings.Join(s[20:], "\n"))
+	}
+	if !strings.HasSuffix(refusal, "or drop post") {
+		t.Errorf("the refusal is %q", refusal)
+	}
+
+	c.key(t, "esc")
+	c.commandConfirmed(t, "sell 1.5 eth mkt")
+	c.command(t, "buy 0.5 eth mkt tp 3% sl 3%")
+	s = screen()
+	got := strings.Join(strings.Fields(strings.Join(s[21:], " ")), " ")
+	if !strings.HasPrefix(s[20], ":buy 0.5 eth mkt") || !strings.Contains(got, "or close it first") || !strings.HasSuffix(got, "… (Esc then ! for all)") {
+		t.Fatalf("the bracket refusal does not keep its way out:\n%s", strings.Join(s[19:], "\n"))
+	}
+	c.typeText(t, " ")
+	if s = screen(); !strings.HasPrefix(s[22], ":buy 0.5 eth mkt") {
+		t.Errorf("after a key the line does not go back to its place:\n%s", strings.Join(s[20:], "\n"))
+	}
+}
+
+func pad80(s string) string { return s + strings.Repeat(" ", 80-ansi.StringWidth(s)) }
+
+// TestCutBeforeAParenthesis (QA 13b #11): a message cut at the line's end is cut before a
+// parenthesis of which it would keep one word at most, else after a whole word, dropping a hanging
+// separator; never further back than half the room. Guards "no room for 7 Activity (p… (! for
+// all)".
+func TestCutBeforeAParenthesis(t *testing.T) {
+	msg := "✓ placed order 1000676  ·  no room for 7 Activity (press its number)"
+	for _, tc := range []struct {
+		room int
+		want string
+	}{
+		{52, "✓ placed order 1000676  ·  no room for 7 Activity"},            // inside "(press"
+		{54, "✓ placed order 1000676  ·  no room for 7 Activity"},            // inside "press"
+		{45, "✓ placed order 1000676  ·  no room for 7"},                     // inside "Activity"
+		{28, "✓ placed order 1000676"},                                       // after the separator
+		{8, "✓ placed"},                                                      // the space after a word
+		{5, "✓ pla"},                                                         // no word boundary: at room
+		{58, "✓ placed order 1000676  ·  no room for 7 Activity"},            // "(press" whole, alone
+		{62, "✓ placed order 1000676  ·  no room for 7 Activity (press its"}, // words of it kept
+		{200, msg}, // it fits
+	} {
+		if got := ansi.Truncate(msg, cutAt(msg, tc.room), ""); got != tc.want {
+			t.Errorf("room %d: %q, want %q", tc.room, got, tc.want)
+		}
+	}
+	sb := &statusBar{st: common.NewStyles(commontest.Theme)}
+	segs := []seg{{"✓ placed order 1000676", sb.st.Good}, {"  ·  ", sb.st.Muted}, {"no room for 7 Activity (press its number)", sb.st.Muted}}
+	want := "✓ placed order 1000676  ·  no room for 7 Activity… (! for all)"
+	if got := ansi.Strip(sb.fitLines("… (! for all)", segs, 66, 1)[0]); strings.TrimRight(got, " ") != want || ansi.StringWidth(got) != 66 {
+		t.Errorf("the status line reads %q", got)
 	}
 }

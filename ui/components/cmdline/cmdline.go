@@ -208,28 +208,37 @@ func (m *Model) Resume(line, current string, guard state.Guard) tea.Cmd {
 }
 
 // View is the line and, under it, the refusal, the completions offered or the grammar's hint, each
-// fitted to width.
+// fitted to width (Line and Hint, for a caller that wraps a refusal instead).
 func (m *Model) View(width int) (line, hint string) {
+	text, p, _ := m.Hint()
+	return m.Line(width), common.FitStyled(p.On(text), width)
+}
+
+// Line is the line as typed, after its prompt, fitted to width.
+func (m *Model) Line(width int) string {
 	m.input.Width = max(width-3, 10)
 	if v := m.input.Value(); text.HideKeys(v) != v {
 		// A key pasted into the line is never echoed, not even while it is being edited.
-		line = common.Fit(m.input.Prompt+text.HideKeys(v), width, false)
-	} else {
-		line = common.FitStyled(m.input.View(), width)
+		return common.Fit(m.input.Prompt+text.HideKeys(v), width, false)
 	}
+	return common.FitStyled(m.input.View(), width)
+}
+
+// Hint is what goes under the line, unfitted, and its paint: the refusal, the completions
+// offered, the line's check so far or the grammar's hint. refusal: it is why Enter was refused,
+// which is to be read whole (the way out is often at its end), not cut at the screen's edge.
+func (m *Model) Hint() (hint string, p common.Paint, refusal bool) {
 	switch {
 	case m.errText != "":
-		hint = m.st.Danger.On("✗ " + m.errText)
+		return "✗ " + m.errText, m.st.Danger, true
 	case len(m.cands) > 1:
-		hint = m.st.Muted.On("Tab: " + strings.Join(m.cands, " "))
+		return "Tab: " + strings.Join(m.cands, " "), m.st.Muted, false
 	case strings.HasPrefix(m.live, "✓"):
-		hint = m.st.Good.On(m.live)
+		return m.live, m.st.Good, false
 	case m.live != "":
-		hint = m.st.Muted.On(m.live)
-	default:
-		hint = m.st.Muted.On(Usage(m.input.Value()) + " · Tab completes · ↑↓ history · Esc")
+		return m.live, m.st.Muted, false
 	}
-	return line, common.FitStyled(hint, width)
+	return Usage(m.input.Value()) + " · Tab completes · ↑↓ history · Esc", m.st.Muted, false
 }
 
 // Usage is the grammar of the command being typed (of every command before one is named).
