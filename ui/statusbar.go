@@ -260,7 +260,7 @@ const cmdRefusalLines = 3
 // open. Any other hint keeps one line, so the line does not jump while it is typed.
 func (s *statusBar) commandLines(m *Model, width int) []string {
 	line := m.cmdline.Line(width)
-	hint, p, refusal := m.cmdline.Hint()
+	hint, p, refusal := m.cmdline.Hint(width)
 	if !refusal {
 		return []string{line, common.FitStyled(p.On(hint), width)}
 	}

@@ -210,7 +210,7 @@ func (m *Model) Resume(line, current string, guard state.Guard) tea.Cmd {
 // View is the line and, under it, the refusal, the completions offered or the grammar's hint, each
 // fitted to width (Line and Hint, for a caller that wraps a refusal instead).
 func (m *Model) View(width int) (line, hint string) {
-	text, p, _ := m.Hint()
+	text, p, _ := m.Hint(width)
 	return m.Line(width), common.FitStyled(p.On(text), width)
 }
 
@@ -224,10 +224,11 @@ func (m *Model) Line(width int) string {
 	return common.FitStyled(m.input.View(), width)
 }
 
-// Hint is what goes under the line, unfitted, and its paint: the refusal, the completions
-// offered, the line's check so far or the grammar's hint. refusal: it is why Enter was refused,
-// which is to be read whole (the way out is often at its end), not cut at the screen's edge.
-func (m *Model) Hint() (hint string, p common.Paint, refusal bool) {
+// Hint is what goes under the line and its paint: the refusal, the completions offered, the
+// line's check so far or the grammar's hint (made to fit width: usageFor). Only the grammar's
+// hint is fitted. refusal: it is why Enter was refused, which is to be read whole (the way out is
+// often at its end), not cut at the screen's edge.
+func (m *Model) Hint(width int) (hint string, p common.Paint, refusal bool) {
 	switch {
 	case m.errText != "":
 		return "✗ " + m.errText, m.st.Danger, true
@@ -238,7 +239,29 @@ func (m *Model) Hint() (hint string, p common.Paint, refusal bool) {
 	case m.live != "":
 		return m.live, m.st.Muted, false
 	}
-	return Usage(m.input.Value()) + " · Tab completes · ↑↓ history · Esc", m.st.Muted, false
+	return usageFor(m.input.Value(), width), m.st.Muted, false
+}
+
+// usageFor is the grammar's hint for line in at most width cells where it can be: with the line's
+// keys when they fit, else without them; an order's grammar with LEG for its legs' forms
+// (QA 13b #6: "[post] [redu…" at 80 columns); the list of commands cut between commands.
+func usageFor(line string, width int) string {
+	u := Usage(line)
+	short := strings.Replace(u, orderUsage, orderUsageShort, 1)
+	for _, s := range []string{u + " · Tab completes · ↑↓ history · Esc", u, short} {
+		if common.TextWidth(s) <= width {
+			return s
+		}
+	}
+	parts := strings.Split(short, " · ")
+	out := parts[0]
+	for _, p := range parts[1:] {
+		if common.TextWidth(out+" · "+p+" · …") > width {
+			break
+		}
+		out += " · " + p
+	}
+	return out + " · …"
 }
 
 // Usage is the grammar of the command being typed (of every command before one is named).
@@ -254,7 +277,9 @@ func Usage(line string) string {
 
 var (
 	orderUsage = " SIZE|500usd [INSTRUMENT] PRICE|mkt [tp PX|N%|Nt] [sl PX|N%|Nt] [post] [reduce] [ioc|fok]"
-	verbUsage  = map[string]string{
+	// orderUsageShort is orderUsage for 80 columns (the help says what LEG is).
+	orderUsageShort = " SIZE [INSTR] PRICE|mkt [tp LEG] [sl LEG] [post] [reduce] [ioc|fok]"
+	verbUsage       = map[string]string{
 		"buy": "buy" + orderUsage, "b": "b" + orderUsage, "long": "long" + orderUsage,
 		"sell": "sell" + orderUsage, "s": "s" + orderUsage, "short": "short" + orderUsage,
 		"close": "close [INSTRUMENT]: the whole position, reduce-only at market", "c": "c [INSTRUMENT]: close the whole position",

@@ -249,3 +249,25 @@ func TestGrammarFitsTheHelp(t *testing.T) {
 		}
 	}
 }
+
+// TestUsageFitsEightyColumns (QA 13b #6): at 80 columns the grammar's hint is not cut mid-word
+// ("[post] [redu…"): an order's grammar drops the line's keys and names its legs LEG, so it
+// reads to "[ioc|fok]"; the list of commands is cut between commands. At 200 columns the keys
+// stay. Guards the hint fitted by cutting at the edge.
+func TestUsageFitsEightyColumns(t *testing.T) {
+	m := newLine(t, OpenHistory(""))
+	m.Open()
+	if _, hint := m.View(80); !strings.HasSuffix(strings.TrimRight(hint, " "), " · …") || strings.Count(hint, "…") != 1 {
+		t.Errorf("every command's grammar at 80: %q", hint)
+	}
+	for _, verb := range []string{"buy", "short"} {
+		m.Open()
+		typeIn(m, verb+" 0.1")
+		if _, hint := m.View(80); !strings.HasPrefix(hint, verb+" SIZE") || !strings.HasSuffix(strings.TrimRight(hint, " "), "[reduce] [ioc|fok]") {
+			t.Errorf("%s at 80: %q", verb, hint)
+		}
+		if _, hint := m.View(200); !strings.Contains(hint, "[tp PX|N%|Nt]") || !strings.Contains(hint, "Tab completes") {
+			t.Errorf("%s at 200: %q", verb, hint)
+		}
+	}
+}

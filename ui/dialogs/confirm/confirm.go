@@ -114,16 +114,57 @@ func (d *Dialog) render() {
 	if d.hint != "" {
 		foot = append(foot, st.Danger.On(d.hint))
 	}
+	w := max(d.width-4, 10)
 	scroll := d.scroll // clamped to this layout's lines only if it is the one shown
-	d.view = common.Box(st, head, body, foot, d.width, d.height, &scroll)
+	d.view = common.Box(st, head, hangAll(st, body, w), foot, d.width, d.height, &scroll)
 	if warns, rest := splitWarnings(body); len(warns) > 0 && d.Scrolls() {
 		// The warnings are why the trader is asked (often to type a word): when the body
 		// scrolls they stay in view under the title, with the prompt, and the details scroll.
-		head = append(append(head, warns...), "")
-		d.view = common.Box(st, head, rest, foot, d.width, d.height, &d.scroll)
+		head = append(append(head, hangAll(st, warns, w)...), "")
+		d.view = common.Box(st, head, hangAll(st, rest, w), foot, d.width, d.height, &d.scroll)
 		return
 	}
 	d.scroll = scroll
+}
+
+// labelW is the width of a detail row's label ("Stop-loss    "): the value starts after it.
+const labelW = 13
+
+// hangAll breaks the lines wider than w between words and goes on under their text, as a list
+// reads: a "! " warning two cells in (painted Warn on every line), a plain "Label        value"
+// row under its value. Other lines are left for the box to wrap.
+func hangAll(st *common.Styles, lines []string, w int) []string {
+	out := make([]string, 0, len(lines))
+	for _, l := range lines {
+		plain := ansi.Strip(l)
+		switch {
+		case ansi.StringWidth(l) <= w:
+			out = append(out, l)
+		case strings.HasPrefix(plain, "! "):
+			for _, h := range hang(plain, w, 2) {
+				out = append(out, st.Warn.On(h))
+			}
+		case plain == l && len(l) > labelW && l[0] != ' ' && l[labelW-2:labelW] == "  " && l[labelW] != ' ':
+			out = append(out, hang(l, w, labelW)...)
+		default:
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// hang wraps plain text s to w cells between words, the lines after the first indent cells in.
+func hang(s string, w, indent int) []string {
+	first, _, _ := strings.Cut(ansi.Wrap(s, w, " "), "\n")
+	if !strings.HasPrefix(s, first) || w-indent < 10 {
+		return []string{s} // the box wraps it as before
+	}
+	pad := strings.Repeat(" ", indent)
+	out := []string{first}
+	for _, l := range strings.Split(ansi.Wrap(strings.TrimLeft(s[len(first):], " "), w-indent, " "), "\n") {
+		out = append(out, pad+l)
+	}
+	return out
 }
 
 // splitWarnings parts an action's lines into its warnings (the lines that start "! ") and the

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/tradedesk/tradedesk/ui/action"
 	"github.com/tradedesk/tradedesk/ui/common"
 	"github.com/tradedesk/tradedesk/ui/common/commontest"
@@ -113,5 +114,30 @@ func TestWarningsStayInViewWhenTheBodyScrolls(t *testing.T) {
 	v = d.View()
 	if strings.Contains(v, "↑/↓ scroll") || strings.Index(v, "! stop-loss") < strings.Index(v, "Detail xxx") {
 		t.Fatalf("a body that fits is not shown in its order:\n%s", v)
+	}
+}
+
+// TestWrappedLinesGoOnUnderTheirText (QA 13b #7): at 80 columns a detail row too long for the
+// box goes on under its value ("-137.04 USD" under the stop's price, not under its label) and a
+// warning under its text, two cells in. Guards the box's plain wrap to the left edge.
+func TestWrappedLinesGoOnUnderTheirText(t *testing.T) {
+	st := common.NewStyles(commontest.Theme)
+	d := newDialog(t, &action.Action{Title: "Position take-profit / stop-loss", Typed: "yes", Lines: []string{
+		"Stop-loss    3,618.79 (market)   never fires: liquidated first at 3,549.07, -137.04 USD",
+		st.Warn.On("! stop-loss 3,618.79 lies beyond the estimated liquidation price 3,549.07: the position would be liquidated first"),
+	}})
+	lines := strings.Split(ansi.Strip(d.View()), "\n")
+	want := map[string]bool{"│              -137.04 USD": false, "│   the position would be liquidated first": false}
+	for _, l := range lines {
+		for w := range want {
+			if strings.HasPrefix(l, w) {
+				want[w] = true
+			}
+		}
+	}
+	for w, ok := range want {
+		if !ok {
+			t.Errorf("no line starts %q:\n%s", w, strings.Join(lines, "\n"))
+		}
 	}
 }
