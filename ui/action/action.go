@@ -142,6 +142,9 @@ func NewOrder(kind Kind, c state.CheckedOrder, st *common.Styles) *Action {
 		lines = append(lines, common.Pad(r.Label, 13)+r.Value)
 	}
 	lines = append(lines, "Client id    "+w.Cloid)
+	if s := CrossesText(c); s != "" {
+		lines = append(lines, st.Warn.On("! "+s))
+	}
 	for _, warn := range c.Warnings {
 		lines = append(lines, st.Warn.On("! "+warn))
 	}
@@ -151,6 +154,17 @@ func NewOrder(kind Kind, c state.CheckedOrder, st *common.Styles) *Action {
 		a.Typed = "yes"
 	}
 	return a
+}
+
+// CrossesText says that a limit order priced through the book fills at once as a taker (it would
+// otherwise read as one that rests); "" for any other order.
+func CrossesText(c state.CheckedOrder) string {
+	w := c.Wire
+	if w.IsMarket || w.TriggerPx != "" || !c.Preview.Taker || c.Rests {
+		return ""
+	}
+	return "limit " + state.SideText(w.Side) + " at " + wireNum(w.Price, c.Instrument.PriceDecimals()) +
+		" crosses the book: it fills at once as a taker, like a market order, as far as its price"
 }
 
 func orderWhat(c state.CheckedOrder) string {

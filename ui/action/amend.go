@@ -36,9 +36,16 @@ func NewAmend(old api.OrderRecord, repl state.CheckedOrder, st *common.Styles) *
 		"Side         " + common.SidePaint(st, old.Side).On(state.SideText(old.Side)),
 		"Price        " + oldPx + " → " + newPx,
 		"Size         " + oldSz + " → " + newSz,
-		"",
-		"The order is cancelled first; the new one (client id " + w.Cloid + ")",
-		"is placed only once the old one is gone, never both.",
+	}
+	if rows := repl.PreviewRows(); len(rows) > 0 {
+		lines = append(lines, "")
+		for _, r := range rows {
+			lines = append(lines, common.Pad(r.Label, 13)+r.Value)
+		}
+	}
+	lines = append(lines, "", "The order is cancelled first; the new one (client id "+w.Cloid+") is placed only once the old one is gone, never both.")
+	if s := CrossesText(repl); s != "" {
+		lines = append(lines, st.Warn.On("! "+s))
 	}
 	for _, warn := range repl.Warnings {
 		lines = append(lines, st.Warn.On("! "+warn))

@@ -151,8 +151,7 @@ func NewPositionTpsl(pt state.PositionTpsl, st *common.Styles) *Action {
 		}
 		lines = append(lines, l)
 	}
-	lines = append(lines, "", "Each closes the whole position when it fires (PnL from the entry, fees left out)",
-		"and replaces an earlier one of its kind on this position.")
+	lines = append(lines, "", "Each closes the whole position when it fires (PnL from the entry, fees left out) and replaces an earlier one of its kind on this position.")
 	for _, w := range pt.Warnings {
 		lines = append(lines, st.Warn.On("! "+w))
 	}

@@ -148,3 +148,33 @@ func TestStopBeyondLiquidationIsSaidInTheConfirmation(t *testing.T) {
 		t.Errorf("position confirmation (typed %q):\n%s", a.Typed, lines)
 	}
 }
+
+// TestACrossingLimitSaysItFillsAtOnce (QA 13c #1): the confirmation of a limit order priced through
+// the book, placed or moved there, says it fills at once as a taker; a limit that rests, and a
+// market order, do not get the line. Guards the crossing check dropped or inverted.
+func TestACrossingLimitSaysItFillsAtOnce(t *testing.T) {
+	st := common.NewStyles(commontest.Theme)
+	w := api.OrderWire{Side: api.SideSell, Price: "186", Size: "20", Cloid: "c"}
+	cross := state.CheckedOrder{Wire: w, Preview: state.Preview{Taker: true}, Price: decimal.RequireFromString("186"), Size: decimal.RequireFromString("20")}
+	rest := cross
+	rest.Preview.Taker, rest.Rests = false, true
+	market := cross
+	market.Wire.IsMarket = true
+	const said = "crosses the book: it fills at once as a taker"
+	old := api.OrderRecord{OrderID: 5, Instrument: "SOL-PERP", Side: api.SideSell, LimitPrice: decimal.RequireFromString("192.868"), Unfilled: decimal.RequireFromString("20")}
+	for _, tc := range []struct {
+		name string
+		a    *Action
+		want bool
+	}{
+		{"crossing limit", NewOrder(KindPlace, cross, st), true},
+		{"crossing move", NewAmend(old, cross, st), true},
+		{"resting limit", NewOrder(KindPlace, rest, st), false},
+		{"resting move", NewAmend(old, rest, st), false},
+		{"market", NewOrder(KindPlace, market, st), false},
+	} {
+		if got := strings.Contains(strings.Join(tc.a.Lines, "\n"), said); got != tc.want {
+			t.Errorf("%s: says it crosses %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}

@@ -30,10 +30,19 @@ func NewCancel(o api.OrderRecord, in state.Instrument) *Action {
 // NewCancelOne cancels one open order the trader picked (the orders pane's x, the ladder's, the
 // command line's cancel), after a confirmation that names it when the policy asks for one
 // (state.ConfirmEvery); otherwise at once, and the status line names the order cancelled.
+//
+// A bracket's entry is asked about under every policy: cancelling it cancels its take-profit and
+// stop-loss too, which the dialog says.
 func NewCancelOne(o api.OrderRecord, in state.Instrument, p state.ConfirmPolicy) *Action {
 	a := NewCancel(o, in)
 	a.Confirm = p.AsksCancel()
 	a.Lines = []string{"Cancel this order?", fmt.Sprintf("  %s · order %d", state.RecordText(&o, in), o.OrderID)}
+	if bracketEntry(o) {
+		a.Confirm = true
+		a.Title = "Cancel bracket entry"
+		a.What += " and its take-profit and stop-loss"
+		a.Lines = append(a.Lines, "", "It is a bracket's entry: its take-profit and stop-loss are cancelled with it.")
+	}
 	return a
 }
 
@@ -174,4 +183,10 @@ func cancelCheckText(a *Action, why string, open []api.OrderRecord, gone string,
 		return a.What + ": no open orders left at the exchange", common.LevelInfo
 	}
 	return fmt.Sprintf("%s failed (%s): %s still open; cancelling again is safe", a.What, why, state.Count(len(open), "order")), common.LevelError
+}
+
+// bracketEntry reports whether o is the entry of a bracket (grouping normal, not a trigger order
+// itself): its take-profit and stop-loss children live only while it does.
+func bracketEntry(o api.OrderRecord) bool {
+	return o.Grouping == api.GroupingNormal && !o.TriggerPx.Valid && o.Tpsl == ""
 }

@@ -74,3 +74,23 @@ func TestCancelWordsCountOrders(t *testing.T) {
 		t.Errorf("three orders: %q / %q", a.What, a.Lines[0])
 	}
 }
+
+// TestCancellingABracketEntrySaysItsLegsGo (QA 13c #2): one x on a bracket's entry cancels its
+// take-profit and stop-loss too, so it is asked about under every policy and the dialog says so; a
+// plain limit order and a bracket's leg go at once under the default. Guards the entry check
+// dropped, and the legs (trigger orders of the same grouping) taken for entries.
+func TestCancellingABracketEntrySaysItsLegsGo(t *testing.T) {
+	entry := api.OrderRecord{OrderID: 1, Instrument: "SOL-PERP", Side: api.SideBuy, Grouping: api.GroupingNormal}
+	leg := api.OrderRecord{OrderID: 2, Instrument: "SOL-PERP", Side: api.SideSell, Grouping: api.GroupingNormal,
+		Tpsl: api.TpslTakeProfit, TriggerPx: api.OptDecimal{Valid: true}}
+	plain := api.OrderRecord{OrderID: 3, Instrument: "SOL-PERP", Side: api.SideBuy}
+	a := NewCancelOne(entry, state.Instrument{}, state.ConfirmRisky)
+	if !a.Confirm || !strings.Contains(strings.Join(a.Lines, " "), "take-profit and stop-loss are cancelled with it") {
+		t.Errorf("a bracket entry's cancel: confirm %v, lines %q", a.Confirm, a.Lines)
+	}
+	for _, o := range []api.OrderRecord{leg, plain} {
+		if a := NewCancelOne(o, state.Instrument{}, state.ConfirmRisky); a.Confirm {
+			t.Errorf("order %d (tpsl %q) asks under the default policy", o.OrderID, o.Tpsl)
+		}
+	}
+}
