@@ -93,14 +93,14 @@ func (c *checker) takerOrMaker(t api.Ticker, hasTicker bool) {
 		crossesAsk := c.side == api.SideBuy && ask.IsPositive() && c.price.GreaterThanOrEqual(ask)
 		crossesBid := c.side == api.SideSell && bid.IsPositive() && c.price.LessThanOrEqual(bid)
 		taker = crossesAsk || crossesBid
-		tick := c.out.Instrument.TickSize
+		tick, pd := c.out.Instrument.TickSize, c.out.Instrument.PriceDecimals()
 		if c.in.PostOnly && crossesAsk {
-			s := ask.Sub(tick)
-			c.fail(FieldPrice, fmt.Sprintf("post-only buy at %s would cross the best ask %s and be rejected; use a price below %s", c.price, ask, ask), s.String())
+			s, a := ask.Sub(tick), FormatPrice(ask, pd)
+			c.fail(FieldPrice, fmt.Sprintf("post-only buy at %s would cross the best ask %s and be rejected; use a price below %s", FormatPrice(c.price, pd), a, a), s.String())
 		}
 		if c.in.PostOnly && crossesBid {
-			s := bid.Add(tick)
-			c.fail(FieldPrice, fmt.Sprintf("post-only sell at %s would cross the best bid %s and be rejected; use a price above %s", c.price, bid, bid), s.String())
+			s, b := bid.Add(tick), FormatPrice(bid, pd)
+			c.fail(FieldPrice, fmt.Sprintf("post-only sell at %s would cross the best bid %s and be rejected; use a price above %s", FormatPrice(c.price, pd), b, b), s.String())
 		}
 	}
 	if c.in.PostOnly {

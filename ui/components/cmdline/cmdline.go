@@ -204,6 +204,11 @@ func (m *Model) Resume(line, current string, guard state.Guard) tea.Cmd {
 			return action.Request(Action(plan, m.st, guard.Confirm))
 		}
 	}
+	// Refused on the fresh book: the line opens again with the command in it, as any refusal
+	// leaves it, so the trader fixes the word instead of typing the whole line again.
+	m.Open()
+	m.input.SetValue(line)
+	m.input.CursorEnd()
 	return m.refuse(err)
 }
 

@@ -271,3 +271,17 @@ func TestUsageFitsEightyColumns(t *testing.T) {
 		}
 	}
 }
+
+// TestARefusalOnTheFreshBookKeepsTheLine (QA 13c #6): a command checked again on a fresh book
+// (Resume) and refused there opens the line again with the command in it and the refusal under
+// it, as a refusal on Enter does. Guards the line left closed (the command typed for nothing).
+func TestARefusalOnTheFreshBookKeepsTheLine(t *testing.T) {
+	m := newLine(t, OpenHistory(""))
+	const line = "buy 0.1 btc 96500.05" // off the tick
+	if msg := m.Resume(line, "", state.DefaultGuard())(); msg == nil {
+		t.Fatal("no refusal notice")
+	}
+	if !m.Active() || m.input.Value() != line || !strings.HasPrefix(m.Err(), `word 4 "96500.05"`) {
+		t.Fatalf("after a refusal on the fresh book: open %v, line %q, error %q", m.Active(), m.input.Value(), m.Err())
+	}
+}
