@@ -49,9 +49,10 @@ func (m *Model) onAction(a *action.Action) tea.Cmd {
 		m.setNotice(common.LevelWarn, action.BusyText[a.Lane])
 		return nil
 	}
-	if m.noticeLevel == common.LevelError {
-		// An old failure ("order not sent: ...") is not this action's: it would sit beside the
-		// corrected order's confirmation. The messages view keeps it.
+	if m.noticeLevel == common.LevelError || m.noticeLevel == common.LevelWarn {
+		// An old failure or warning ("order not sent: ...", "select a resting limit order to
+		// change") is not this action's: it would sit beside the new action's confirmation. The
+		// messages view keeps it.
 		m.notice = ""
 	}
 	if a.Confirm {

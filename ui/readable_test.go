@@ -13,6 +13,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/muesli/termenv"
+	"github.com/tradedesk/tradedesk/ui/action"
 	"github.com/tradedesk/tradedesk/ui/common"
 )
 
@@ -430,7 +431,15 @@ func TestMessagesViewAndStaleErrors(t *testing.T) {
 	if strings.Contains(c.m.status.message(c.m, 80), "not sent") {
 		t.Errorf("an old failure stays beside a new confirmation: %q", c.m.status.message(c.m, 80))
 	}
-	c.key(t, "esc", "esc", "!") // the dialog, then the form's field
+	c.key(t, "esc", "esc") // the dialog, then the form's field
+	// An old warning goes too (QA 13c #3: "select a resting limit order to change" stayed up
+	// beside the next Move dialog).
+	c.m.setNotice(common.LevelWarn, "select a resting limit order to change")
+	pump(t, c.m, c.m.onAction(action.NewCancelEverything(1)))
+	if c.m.dialog == nil || strings.Contains(c.m.status.message(c.m, 80), "select a resting") {
+		t.Errorf("an old warning stays beside a new confirmation (dialog %v): %q", c.m.dialog != nil, c.m.status.message(c.m, 80))
+	}
+	c.key(t, "esc", "!")
 	if v := ansi.Strip(c.m.messagesView); !strings.Contains(v, "order not sent: price off the tick") {
 		t.Errorf("the messages view lost the failure:\n%s", v)
 	}
