@@ -291,7 +291,7 @@ type fileConfig struct {
 }
 
 // depthConfig is the [depth] table: the tape's large-print notional, and [depth.default_size],
-// the order size the ladder's b and s put in the form per instrument (then Enter, Enter sends it
+// the order size the ladder's b and s put in the form per instrument (then Enter sends it
 // through the usual checks and confirmation).
 type depthConfig struct {
 	LargeTrade  string            `toml:"large_trade"`

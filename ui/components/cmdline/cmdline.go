@@ -127,7 +127,7 @@ func (m *Model) check(current string, guard state.Guard) {
 		var plan state.CommandPlan
 		if plan, err = m.store.PlanCommand(cmd, current, guard); err == nil {
 			a := Action(plan, m.st, guard.Confirm)
-			m.live = "✓ " + a.What + costs(plan) + " · " + EnterSays(a)
+			m.live = "✓ " + EnterSays(a) + ": " + a.What + costs(plan) // what Enter does first: a long line is cut at its end
 			return
 		}
 	}

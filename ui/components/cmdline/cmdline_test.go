@@ -8,6 +8,7 @@ import (
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/shopspring/decimal"
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
@@ -205,15 +206,23 @@ func TestAPastedKeyIsNeverEchoed(t *testing.T) {
 	}
 }
 
-// TestTheLineIsCheckedAsItIsTyped: while typing, the hint says what Enter would ask to confirm
-// (with its fee and margin) or names the word that is wrong so far; nothing is asked of the
+// TestTheLineIsCheckedAsItIsTyped: while typing, the hint says what Enter does (sends, or asks
+// to confirm) and the order (with its fee and margin) or names the word that is wrong so far; nothing is asked of the
 // pipeline until Enter. It fails if the live check and Enter's check disagree on a line.
 func TestTheLineIsCheckedAsItIsTyped(t *testing.T) {
 	m := newLine(t, OpenHistory(""))
 	m.Open()
 	typeIn(m, "buy 0.1 btc 96500")
-	if _, hint := m.View(200); !strings.Contains(hint, "✓ buy 0.100 BTC-PERP @ 96,500.0 · fee ") || !strings.Contains(hint, "margin") {
+	if _, hint := m.View(200); !strings.Contains(hint, "✓ Enter sends it: buy 0.100 BTC-PERP @ 96,500.0 · fee ") || !strings.Contains(hint, "margin") {
 		t.Errorf("a good order: %q", hint)
+	}
+	// What Enter does comes first, so a line cut at 80 columns still says it (QA 13c #7).
+	typeIn(m, " tp 97000 sl 96000")
+	if _, hint := m.View(40); !strings.HasPrefix(strings.TrimSpace(ansi.Strip(hint)), "✓ Enter to review: buy") {
+		t.Errorf("a bracket's hint at 40 columns: %q", hint)
+	}
+	for range len(" tp 97000 sl 96000") {
+		press(m, tea.KeyBackspace)
 	}
 	typeIn(m, ".05")
 	if _, hint := m.View(200); !strings.Contains(hint, `… word 4 "96500.05": price 96500.05 is not a multiple of the tick size`) {
