@@ -86,6 +86,12 @@ type OrderRecord struct {
 	Timestamp    Time            `json:"timestamp"`
 }
 
+// RestingLimit reports whether o is a limit order resting on the book: neither a market order nor
+// a trigger order waiting for its price.
+func (o OrderRecord) RestingLimit() bool {
+	return !o.IsMarket && !(o.TriggerPx.Valid && o.TriggerPx.Decimal.IsPositive())
+}
+
 // Fill is one execution of one of the account's orders.
 type Fill struct {
 	InstrumentID  InstrumentID    `json:"instrument_id"`

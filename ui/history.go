@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -67,12 +68,19 @@ func historyCols() []common.Column {
 	}
 }
 
-// historyTypeMin is the Type column's width before it takes the room left over; historyVital
-// is how many columns have priority 0 (Time to Price, Size and State).
-const (
-	historyTypeMin = 13
-	historyVital   = 7
-)
+// historyTypeMin is the Type column's width before it takes the room left over.
+const historyTypeMin = 13
+
+// vitalShown reports whether every priority-0 column (Time to Price, Size and State) is shown: the
+// table may skip one that does not fit and show a cheaper one, so the count alone cannot say.
+func (p *historyPane) vitalShown(cols []common.Column) bool {
+	for c, col := range cols {
+		if col.Prio == 0 && !slices.Contains(p.tbl.Visible, c) {
+			return false
+		}
+	}
+	return true
+}
 
 // SetSize implements common.Pane.
 func (p *historyPane) SetSize(w, h int) {
@@ -100,7 +108,7 @@ func (p *historyPane) fitWidths() {
 	}
 	// A whole type comes before the columns that go first when narrow (Unfilled, the ids).
 	ws[hcType] = widest
-	if p.tbl.SetWidths(ws); len(p.tbl.Visible) >= historyVital {
+	if p.tbl.SetWidths(ws); p.vitalShown(cols) {
 		return
 	}
 	ws[hcType] = historyTypeMin

@@ -56,7 +56,7 @@ type Config struct {
 	Stream    *api.Stream
 	StreamOff string
 	// DefaultSizes is the order size the ladder's b and s put in the form, by instrument name, so
-	// Enter, Enter sends at once (through the usual checks and confirmation).
+	// Enter sends it at once (through the usual checks and the confirmation policy).
 	DefaultSizes map[string]string
 	// LargeTrade is the notional from which the tape marks a print as large (zero: the default).
 	LargeTrade decimal.Decimal
@@ -336,7 +336,8 @@ func (m *Model) onInstrument(msg common.InstrumentMsg) tea.Cmd {
 
 // onLadderTrade opens the order form from the ladder: the instrument, side and price (a limit
 // order), and the instrument's default size when one is configured, the cursor on the submit
-// button so Enter reviews and a second Enter confirms; without one, the cursor waits in the size.
+// button so Enter sends it (reviewed first when the policy asks); without one, the cursor waits in
+// the size.
 func (m *Model) onLadderTrade(msg ladder.TradeMsg) tea.Cmd {
 	cmd := m.onInstrument(common.InstrumentMsg{Symbol: msg.Symbol, Side: msg.Side, Focus: true})
 	m.form.SetOrderType("limit")
@@ -350,8 +351,6 @@ func (m *Model) onLadderTrade(msg ladder.TradeMsg) tea.Cmd {
 	return cmd
 }
 
-// setNotice shows a notice in the status line. Notices quote server text (rejections, cloids
-// of orders found), so they are cleaned here, once, not when the status line is drawn.
 // onNotice shows a pane's notice; a keyed one (an order's fills) replaces its earlier line.
 func (m *Model) onNotice(n common.NoticeMsg) {
 	if n.Key != "" {
@@ -370,6 +369,8 @@ func (m *Model) clearFixedRefusal() {
 	}
 }
 
+// setNotice shows a notice in the status line. Notices quote server text (rejections, cloids
+// of orders found), so they are cleaned here, once, not when the status line is drawn.
 func (m *Model) setNotice(level common.NoticeLevel, msg string) {
 	m.notice, m.noticeLevel = text.Clean(msg), level
 	m.msgs.Add(level, msg)

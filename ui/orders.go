@@ -155,7 +155,7 @@ func (p *ordersPane) startAmend() tea.Cmd {
 		return common.ReadOnlyNotice(p.ReadOnly, "change an order")
 	}
 	o, ok := p.selected()
-	if !ok || o.IsMarket || (o.TriggerPx.Valid && o.TriggerPx.Decimal.IsPositive()) {
+	if !ok || !o.RestingLimit() {
 		return common.Notice(common.LevelWarn, "select a resting limit order to change")
 	}
 	p.amending, p.amendOf = true, o

@@ -248,7 +248,7 @@ func (s *statusBar) bottom(m *Model, width int, footer func() string) []string {
 			return lines
 		}
 	}
-	return []string{s.fitLines(s.moreTail(m), segs, width, 1)[0], footer()}
+	return []string{s.message(m, width), footer()}
 }
 
 // cmdRefusalLines is the most lines a refusal in the open command line takes.

@@ -95,7 +95,7 @@ func AmendOf(store *state.Store, g state.Guard, st *common.Styles, old api.Order
 // take-profit and stop-loss with it (the exchange ties them to the entry, not to the new order).
 func notMovable(old api.OrderRecord) string {
 	switch {
-	case old.IsMarket || (old.TriggerPx.Valid && old.TriggerPx.Decimal.IsPositive()):
+	case !old.RestingLimit():
 		return "only a resting limit order can be moved"
 	case old.Grouping == api.GroupingNormal:
 		return "it is a bracket's entry, and cancelling it cancels its take-profit and stop-loss too; cancel it and place a new bracket"

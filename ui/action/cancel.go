@@ -185,8 +185,8 @@ func cancelCheckText(a *Action, why string, open []api.OrderRecord, gone string,
 	return fmt.Sprintf("%s failed (%s): %s still open; cancelling again is safe", a.What, why, state.Count(len(open), "order")), common.LevelError
 }
 
-// bracketEntry reports whether o is the entry of a bracket (grouping normal, not a trigger order
-// itself): its take-profit and stop-loss children live only while it does.
+// bracketEntry reports whether o is the entry of a bracket (grouping normal, resting itself, not
+// one of the trigger legs): its take-profit and stop-loss children live only while it does.
 func bracketEntry(o api.OrderRecord) bool {
-	return o.Grouping == api.GroupingNormal && !o.TriggerPx.Valid && o.Tpsl == ""
+	return o.Grouping == api.GroupingNormal && o.RestingLimit() && o.Tpsl == ""
 }

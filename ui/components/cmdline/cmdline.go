@@ -206,9 +206,7 @@ func (m *Model) Resume(line, current string, guard state.Guard) tea.Cmd {
 	}
 	// Refused on the fresh book: the line opens again with the command in it, as any refusal
 	// leaves it, so the trader fixes the word instead of typing the whole line again.
-	m.Open()
-	m.input.SetValue(line)
-	m.input.CursorEnd()
+	m.OpenWith(line)
 	return m.refuse(err)
 }
 

@@ -383,7 +383,7 @@ func (p *Pane) ownSizes() map[string]decimal.Decimal {
 func (p *Pane) ownOrders() []api.OrderRecord {
 	var out []api.OrderRecord
 	for _, o := range p.Store.Orders() {
-		if strings.EqualFold(o.Instrument, p.symbol) && !o.IsMarket && !(o.TriggerPx.Valid && o.TriggerPx.Decimal.IsPositive()) {
+		if strings.EqualFold(o.Instrument, p.symbol) && o.RestingLimit() {
 			out = append(out, o)
 		}
 	}

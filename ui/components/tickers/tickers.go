@@ -50,18 +50,20 @@ type Pane struct {
 	rows    []int // indexes into tickers, in display order
 	tickers []api.Ticker
 	version [2]uint64 // store versions of tickers and instruments last rendered
-	sortCol int
-	desc    bool
-	filter  textinput.Model
-	editing bool
-	favs    map[string]bool
-	favOnly bool
-	prev    map[string]decimal.Decimal // last mark per symbol, for the flash
-	flashes map[string]flash
-	flashOn bool // a FlashEndMsg is pending
-	prec    map[string]int32
-	w, h    int
-	shown   bool // the filter line is shown (the table is one line shorter)
+	// fittedTo is how many tickers the Instrument column was last fitted to.
+	fittedTo int
+	sortCol  int
+	desc     bool
+	filter   textinput.Model
+	editing  bool
+	favs     map[string]bool
+	favOnly  bool
+	prev     map[string]decimal.Decimal // last mark per symbol, for the flash
+	flashes  map[string]flash
+	flashOn  bool // a FlashEndMsg is pending
+	prec     map[string]int32
+	w, h     int
+	shown    bool // the filter line is shown (the table is one line shorter)
 	// watchChecked: the watchlist was checked against the instruments (once, when they load).
 	watchChecked bool
 }
@@ -332,8 +334,6 @@ func (p *Pane) checkWatchlist() tea.Cmd {
 	return common.Notice(common.LevelWarn, "watchlist: no instrument named "+strings.Join(unknown, ", ")+" on this exchange (check the config file's watchlist)")
 }
 
-// refresh takes the store's tickers when they changed, starts flashes for moved marks, and
-// re-sorts. Rows render lazily in View, and only those on screen.
 // Instrument column widths: at least its title and the sort arrow, at most what a long name may take before it is
 // cut with an ellipsis (a hostile server's names included).
 const (
@@ -349,8 +349,11 @@ func (p *Pane) fitNameColumn() {
 		w = max(w, common.TextWidth(t.Symbol))
 	}
 	p.tbl.SetWidths([]int{0, min(w, maxNameWidth)})
+	p.fittedTo = len(p.tickers)
 }
 
+// refresh takes the store's tickers when they changed, starts flashes for moved marks, and
+// re-sorts. Rows render lazily in View, and only those on screen.
 func (p *Pane) refresh() tea.Cmd {
 	v := [2]uint64{p.Store.Version(state.KindTickers) + p.Store.Version(state.KindMids), p.Store.Version(state.KindInstruments)}
 	if v == p.version {
@@ -361,6 +364,10 @@ func (p *Pane) refresh() tea.Cmd {
 	p.tickers = p.Store.Tickers()
 	if instrumentsChanged {
 		clear(p.prec)
+	}
+	if instrumentsChanged || len(p.tickers) != p.fittedTo {
+		// Refit when the list changes, not on every tick: instruments may load before the
+		// first tickers, and an empty list fits nothing.
 		p.fitNameColumn()
 	}
 	now := p.Clock()

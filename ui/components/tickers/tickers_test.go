@@ -275,3 +275,25 @@ func TestNarrowPaneKeepsTheDayChange(t *testing.T) {
 		t.Fatalf("a 45-character name is not cut at 20:\n%s", v)
 	}
 }
+
+// TestNameColumnFitsTickersThatCameAfterTheInstruments: instruments loaded before the first
+// tickers leave nothing to fit; the column is fitted again when the tickers come, so a long name
+// is not cut at the empty list's width. Guards a fit run only when the instruments change.
+func TestNameColumnFitsTickersThatCameAfterTheInstruments(t *testing.T) {
+	clock := func() time.Time { return t0 }
+	s := state.New(clock)
+	im, tm := marketMsgs(clock)
+	const name = "LONGNAME12345-PERP" // 18 cells: over the title's 11, under the cap of 20
+	im.Instruments.Perps = append(im.Instruments.Perps, api.PerpInstrument{ID: 9, Name: name,
+		TickSize: decimal.RequireFromString("0.01"), LotSize: decimal.RequireFromString("0.001")})
+	tm.Tickers = append(tm.Tickers, api.Ticker{Symbol: name, MarkPrice: decimal.NewFromInt(1)})
+	s.Apply(im)
+	p := New(commontest.NewCommon(t, s, clock), nil)
+	p.SetSize(120, 10)
+	p.Update(common.DataMsg{Kind: state.KindInstruments})
+	s.Apply(tm)
+	p.Update(common.DataMsg{Kind: state.KindTickers})
+	if v := ansi.Strip(p.View()); !strings.Contains(v, name) {
+		t.Fatalf("the name is cut after the tickers came:\n%s", v)
+	}
+}
