@@ -187,7 +187,7 @@ func (s *Store) opposesPosition(entry CheckedOrder) *FieldError {
 		why = fmt.Sprintf("its take-profit and stop-loss would be sized for %s, not for the %s %s", FormatSize(entry.Size, sd),
 			FormatSize(entry.Size.Sub(held), sd), other)
 	}
-	coin := strings.ToLower(strings.TrimSuffix(inst.Name, "-PERP"))
+	coin := ShortInstrumentName(inst.Name)
 	return &FieldError{Field: FieldOrder, Msg: what + ": a bracket opens or adds to a position; set TP/SL on the position (t on it, or :tpsl " +
 		coin + " tp .. sl ..) or close it first (" + why + ")"}
 }
@@ -283,7 +283,7 @@ func legPrice(field, raw string, from legRef, sides []legRef, inst Instrument, a
 	}
 	pd := inst.PriceDecimals()
 	said := name + " " + FormatPrice(px, pd)
-	if d := strings.TrimRight(s, "%t"); d != s { // a distance: say what it was measured from
+	if strings.HasSuffix(s, LegPercent) || strings.HasSuffix(s, LegTicks) { // a distance: say what it was measured from
 		said += fmt.Sprintf(" (%s from %s %s)", s, from.name, FormatPrice(from.px, pd))
 	}
 	for _, r := range sides {
@@ -305,15 +305,15 @@ func legValue(field, name, s string, ref decimal.Decimal, inst Instrument, above
 		sign = one.Neg()
 	}
 	switch {
-	case strings.HasSuffix(s, "%"):
-		v, err := ParsePositive(field, name+" distance", strings.TrimSuffix(s, "%"))
+	case strings.HasSuffix(s, LegPercent):
+		v, err := ParsePositive(field, name+" distance", strings.TrimSuffix(s, LegPercent))
 		if err != nil {
 			fe := err.(FieldError)
 			return decimal.Zero, &fe
 		}
 		return RoundToStep(ref.Add(ref.Mul(v).Div(hundred).Mul(sign)), inst.TickSize), nil
-	case strings.HasSuffix(s, "t"):
-		v, err := ParsePositive(field, name+" ticks", strings.TrimSuffix(s, "t"))
+	case strings.HasSuffix(s, LegTicks):
+		v, err := ParsePositive(field, name+" ticks", strings.TrimSuffix(s, LegTicks))
 		if err != nil || !v.IsInteger() {
 			return decimal.Zero, &FieldError{Field: field, Msg: fmt.Sprintf("%s %s: ticks are a whole number, e.g. 40t", name, text.Quote(s))}
 		}

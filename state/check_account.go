@@ -25,12 +25,13 @@ func (c *checker) account() {
 		signed = signed.Neg()
 	}
 	rule := c.marginOrder(pos.Size, lev)
+	full := rule.Need() // computed once: the basis reads its price even for a reduce-only order
 	need := api.MarginNeed{}
 	if !c.in.ReduceOnly {
-		need = rule.Need()
+		need = full
 	}
 	c.out.Preview.MarginRequired = need.Margin
-	c.out.Preview.MarginPrice, c.out.Preview.MarginBasis = marginBasis(rule)
+	c.out.Preview.MarginPrice, c.out.Preview.MarginBasis = marginBasis(rule, full.Price)
 	c.out.Preview.FeeReserve = need.Fee
 	c.out.Preview.UtilizationAfter = MarginUtilizationAfter(c.s.account(), need.Margin.Sub(c.released(pos, signed)))
 	c.out.Preview.LiquidationEstimate = c.liquidation(pos, signed, lev, c.ref)
@@ -51,8 +52,8 @@ const (
 
 // marginBasis is the price the rule values the order at and which price that is: the order's
 // own when it is the highest (ties go to the price, then the trigger), else the trigger or the mark.
-func marginBasis(rule api.MarginOrder) (decimal.Decimal, string) {
-	at := rule.Need().Price
+// at is rule.Need().Price, passed in so a check computes the margin once.
+func marginBasis(rule api.MarginOrder, at decimal.Decimal) (decimal.Decimal, string) {
 	switch {
 	case at.Equal(rule.Price):
 		return at, MarginAtPrice

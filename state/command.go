@@ -219,7 +219,7 @@ func ParseCommand(line string) (Command, error) {
 func (p *parser) usage() string {
 	switch p.cmd.Verb {
 	case VerbBuy, VerbSell:
-		return "the order reads " + p.cmd.Verb.String() + " SIZE [INSTRUMENT] PRICE|mkt [tp PRICE] [sl PRICE] [post] [reduce] [ioc|fok]"
+		return "the order reads " + p.cmd.Verb.String() + " SIZE [INSTRUMENT] PRICE|mkt [tp LEG] [sl LEG] [post] [reduce] [gtc|ioc|fok]"
 	case VerbClose:
 		return "close reads close [INSTRUMENT]"
 	case VerbCancel:
@@ -315,7 +315,7 @@ func (p *parser) price() error {
 	return nil
 }
 
-// option reads one of tp PRICE, sl PRICE, post, reduce, gtc, ioc, fok.
+// option reads one of tp LEG, sl LEG, post, reduce, gtc, ioc, fok.
 func (p *parser) option() error {
 	w, at := p.peek(), p.i
 	p.i++
@@ -353,7 +353,7 @@ func (p *parser) option() error {
 		}
 		p.cmd.Tif, p.cmd.TifWord = strings.ToUpper(w), at+1
 	default:
-		return p.errAt(at, "unexpected word: after the price come tp PRICE, sl PRICE, post, reduce, gtc, ioc or fok")
+		return p.errAt(at, "unexpected word: after the price come tp LEG, sl LEG, post, reduce, gtc, ioc or fok")
 	}
 	return nil
 }

@@ -152,7 +152,8 @@ func TestMarginBasis(t *testing.T) {
 		{"90", "110", "100", "110", MarginAtTrigger},
 		{"90", "95", "100", "100", MarginAtMark},
 	} {
-		at, basis := marginBasis(api.MarginOrder{Buy: true, Size: d("1"), Price: d(tc.price), Trigger: d(tc.trig), Mark: d(tc.mark), Leverage: d("10")})
+		rule := api.MarginOrder{Buy: true, Size: d("1"), Price: d(tc.price), Trigger: d(tc.trig), Mark: d(tc.mark), Leverage: d("10")}
+		at, basis := marginBasis(rule, rule.Need().Price)
 		if !at.Equal(d(tc.at)) || basis != tc.basis {
 			t.Errorf("%+v: %s %s", tc, at, basis)
 		}

@@ -147,10 +147,7 @@ func (e *engine) checkMargin(o *order) error {
 	lev := a.leverage(m).lev
 	n := api.MarginOrder{Position: m.qty(size), OpenBuy: m.qty(pend.buy), OpenSell: m.qty(pend.sell), Buy: o.buy,
 		Size: m.qty(o.size), Price: m.tick.dec(o.price), Trigger: m.tick.dec(o.trigger), Mark: m.markPx(),
-		Leverage: lev, TakerFee: takerFee}.Need()
-	if !n.Grows() {
-		return nil
-	}
+		Leverage: lev, TakerFee: takerFee}.Need() // grows: the lots above are n's Before/After over the lot
 	notional := n.After.Mul(n.Price)
 	if t := m.tierFor(notional); lev.GreaterThan(t.maxLev) {
 		return fmt.Errorf("position would reach %s USD on %s, where the most leverage allowed is %sx and yours is %sx: reduce the size or the leverage",
