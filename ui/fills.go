@@ -158,9 +158,9 @@ func (p *fillsPane) fillNotices(added []api.Fill) tea.Cmd {
 // added up (size, average price, fees), not its first piece.
 func (p *fillsPane) fillNotice(fs []api.Fill) string {
 	f := state.SumFills(fs)[0]
-	in, ok := p.Store.Instrument(f.Instrument)
-	s := fmt.Sprintf("filled: %s %s %s @ %s", state.SideText(f.Side), numAt(f.Size, in.SizeDecimals(), ok), f.Instrument,
-		numAt(f.AvgPrice, in.PriceDecimals(), ok))
+	in, _ := p.Store.Instrument(f.Instrument)
+	s := fmt.Sprintf("filled: %s %s %s @ %s", state.SideText(f.Side), in.SizeText(f.Size), f.Instrument,
+		in.PriceText(f.AvgPrice))
 	if f.Count > 1 {
 		s += fmt.Sprintf(" avg of %d fills", f.Count)
 	}
@@ -191,7 +191,7 @@ func onOff(b bool) string {
 func (p *fillsPane) cell(row, col int) (string, common.Paint) {
 	f := &p.fills[row]
 	st := p.Styles
-	in, ok := p.Store.Instrument(f.Instrument)
+	in, _ := p.Store.Instrument(f.Instrument)
 	switch col {
 	case fcTime:
 		return fmtStamp(f.BlockTime), st.Muted
@@ -202,9 +202,9 @@ func (p *fillsPane) cell(row, col int) (string, common.Paint) {
 	case fcDir:
 		return state.DirectionText(f.Direction), st.Text
 	case fcPrice:
-		return numAt(f.Price, in.PriceDecimals(), ok), st.Text
+		return in.PriceText(f.Price), st.Text
 	case fcSize:
-		return numAt(f.Size, in.SizeDecimals(), ok), st.Text
+		return in.SizeText(f.Size), st.Text
 	case fcNotional:
 		return common.FmtNum(f.NotionalValue, 2), st.Text
 	case fcFee:
@@ -239,14 +239,6 @@ func fmtStamp(t api.Time) string {
 		return s
 	}
 	return "-"
-}
-
-// numAt formats d at the instrument's decimals, or as sent when the instrument is unknown.
-func numAt(d decimal.Decimal, places int32, known bool) string {
-	if !known {
-		return state.FormatPrice(d, state.StepDecimals(d)) // nothing rounded away
-	}
-	return common.FmtNum(d, places)
 }
 
 // View implements common.Pane.

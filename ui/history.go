@@ -264,7 +264,7 @@ func nextInstrument(cur, current string, all []api.OrderRecord) string {
 func (p *historyPane) cell(row, col int) (string, common.Paint) {
 	o := &p.all[p.rows[row]]
 	st := p.Styles
-	in, ok := p.Store.Instrument(o.Instrument)
+	in, _ := p.Store.Instrument(o.Instrument)
 	switch col {
 	case hcTime:
 		return fmtStamp(o.Timestamp), st.Muted
@@ -278,14 +278,14 @@ func (p *historyPane) cell(row, col int) (string, common.Paint) {
 		if o.IsMarket {
 			return "market", st.Muted
 		}
-		return numAt(o.LimitPrice, in.PriceDecimals(), ok), st.Text
+		return in.PriceText(o.LimitPrice), st.Text
 	case hcSize:
-		return numAt(o.Size, in.SizeDecimals(), ok), st.Text
+		return in.SizeText(o.Size), st.Text
 	case hcUnfilled:
 		if o.Unfilled.IsZero() {
 			return "-", st.Muted
 		}
-		return numAt(o.Unfilled, in.SizeDecimals(), ok), st.Text
+		return in.SizeText(o.Unfilled), st.Text
 	case hcState:
 		return o.State, statePaint(st, o.State)
 	case hcCloid:
