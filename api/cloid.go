@@ -37,6 +37,17 @@ func CheckCloid(id string) error {
 	return nil
 }
 
+// OrderReader is the part of Info that finds an order: open orders and order history.
+type OrderReader interface {
+	OpenOrders(ctx context.Context, user string, p PageParams) (Page[OrderRecord], error)
+	OrderHistory(ctx context.Context, user string, p PageParams) (Page[OrderRecord], error)
+}
+
+// FillReader is the part of Info that reads fills.
+type FillReader interface {
+	Fills(ctx context.Context, user string, p PageParams) (Page[Fill], error)
+}
+
 // LookupHistoryPages bounds how many pages of order history FindCloid reads after the open
 // orders: an order whose answer was lost a moment ago is near the top of its history.
 const LookupHistoryPages = 5
@@ -47,7 +58,7 @@ const LookupHistoryPages = 5
 // such order, which means an order whose answer was lost was not placed.
 //
 // Every front end asks "was my order placed?" through this one function; it never sends anything.
-func FindCloid(ctx context.Context, info Info, user, cloid string) (*OrderRecord, error) {
+func FindCloid(ctx context.Context, info OrderReader, user, cloid string) (*OrderRecord, error) {
 	if err := CheckCloid(cloid); err != nil {
 		// Orders placed without a cloid would all match: an empty one finds nothing reliably.
 		return nil, fmt.Errorf("find order by cloid: %w", err)
@@ -88,7 +99,7 @@ func matchCloid(list []OrderRecord, cloid string) *OrderRecord {
 
 // OrderFills is the account's fills of one order among its latest (the first page of fills):
 // what the order did, in the exchange's own record. Every front end asks through this one function.
-func OrderFills(ctx context.Context, info Info, user string, oid OrderID) ([]Fill, error) {
+func OrderFills(ctx context.Context, info FillReader, user string, oid OrderID) ([]Fill, error) {
 	pg, err := info.Fills(ctx, user, PageParams{Page: 1, Limit: 100})
 	if err != nil {
 		return nil, err

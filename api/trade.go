@@ -72,6 +72,9 @@ func (c *Client) send(ctx context.Context, info ActionInfo, data ActionData) (Tx
 	if err := c.agentRefusal(info); err != nil {
 		return TxResponse{}, err
 	}
+	if err := beforeSign(ctx, op, info, data); err != nil {
+		return TxResponse{}, err
+	}
 	body, sig, err := c.signer.encodeRequest(c.source, info, c.actionType, data)
 	if err != nil {
 		return TxResponse{}, &Error{Kind: KindInvalid, Op: op, Err: err}
