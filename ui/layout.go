@@ -319,8 +319,8 @@ func (m *Model) View() string {
 	} else {
 		foot = m.status.bottom(m, m.width, m.footerView)
 	}
-	// A refusal in the open command line may take more than the two last lines: it covers the
-	// panes' last rows (they keep their size) and the screen its height.
+	// A refused command's notice may take more than the two last lines: it covers the panes'
+	// last rows (they keep their size) and the screen its height.
 	lines = append(lines, body[:max(len(body)-max(len(foot)-2, 0), 0)]...)
 	lines = append(lines, foot...)
 	return strings.Join(lines, "\n")

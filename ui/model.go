@@ -60,8 +60,8 @@ type Config struct {
 	DefaultSizes map[string]string
 	// LargeTrade is the notional from which the tape marks a print as large (zero: the default).
 	LargeTrade decimal.Decimal
-	// CommandHistory is the file the `:` command line keeps its history in ("": in memory only;
-	// main passes cmdline.DefaultHistoryPath).
+	// CommandHistory is the base path of the `:` command line's history files, one per Network
+	// (cmdline.NetworkHistoryPath; "": in memory only; main passes cmdline.DefaultHistoryPath).
 	CommandHistory string
 	// AgentUntil is when the agent key the exchange client signs with expires (zero: not an
 	// agent, or unknown). The status line shows it and warns a day ahead.
@@ -180,7 +180,7 @@ func New(cfg Config) *Model {
 	m.c = &common.Common{Store: cfg.Store, Styles: st, Keys: m.keys, Clock: cfg.Clock, Guard: cfg.Guard,
 		ReadOnly: readOnly, Account: cfg.Exchange.Address(), Feed: m.feed}
 	m.c.SetInstrument(cfg.Instrument)
-	m.cmdline = cmdline.New(st, m.keys, cfg.Store, cmdline.OpenHistory(cfg.CommandHistory))
+	m.cmdline = cmdline.New(st, m.keys, cfg.Store, cmdline.OpenHistory(cmdline.NetworkHistoryPath(cfg.CommandHistory, cfg.Network)))
 	m.addPolls()
 	m.streamOff = cfg.StreamOff
 	if cfg.Stream != nil {

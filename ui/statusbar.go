@@ -9,6 +9,7 @@ import (
 	"github.com/shopspring/decimal"
 	"github.com/tradedesk/tradedesk/state"
 	"github.com/tradedesk/tradedesk/ui/common"
+	"github.com/tradedesk/tradedesk/ui/components/cmdline"
 	"github.com/tradedesk/tradedesk/ui/feed"
 )
 
@@ -244,28 +245,28 @@ func (s *statusBar) bottom(m *Model, width int, footer func() string) []string {
 	segs, urgent := s.segments(m)
 	overlay := m.dialog != nil || m.lev != nil || m.showHelp || m.showMessages
 	if urgent && !overlay {
-		if lines := s.fitLines(s.moreTail(m), segs, width, 2); len(lines) == 2 {
+		n := 2
+		if strings.HasPrefix(m.notice, cmdline.NotSent) {
+			// A refused command's notice wraps on up to three lines, over the panes' last rows
+			// (they keep their size, the screen its height), so its way out reads whole.
+			n = cmdRefusalLines
+		}
+		if lines := s.fitLines(s.moreTail(m), segs, width, n); len(lines) >= 2 {
 			return lines
 		}
 	}
 	return []string{s.message(m, width), footer()}
 }
 
-// cmdRefusalLines is the most lines a refusal in the open command line takes.
+// cmdRefusalLines is the most lines a refused command's notice takes (its way out is often at its
+// end: "or drop post", "or close it first").
 const cmdRefusalLines = 3
 
-// commandLines is the open command line and, under it, its hint. A refusal wraps between words
-// on up to cmdRefusalLines lines rather than being cut at the screen's edge (its way out is often
-// at its end); what still does not fit ends "… (Esc then ! for all)": the line takes every key while
-// open. Any other hint keeps one line, so the line does not jump while it is typed.
+// commandLines is the open command line and, under it, its hint on one line, so the line does not
+// jump while it is typed (a refusal closes the line: bottom says it).
 func (s *statusBar) commandLines(m *Model, width int) []string {
-	line := m.cmdline.Line(width)
-	hint, p, refusal := m.cmdline.Hint(width)
-	if !refusal {
-		return []string{line, common.FitStyled(p.On(hint), width)}
-	}
-	tail := s.st.Muted.On("… (" + m.keys.Dismiss.Help().Key + " then " + m.keys.Messages.Help().Key + " for all)")
-	return append([]string{line}, s.fitLines(tail, []seg{{hint, p}}, width, cmdRefusalLines)...)
+	hint, p := m.cmdline.Hint(width)
+	return []string{m.cmdline.Line(width), common.FitStyled(p.On(hint), width)}
 }
 
 // moreTail ends a message cut short: the messages view (its key) has it whole.

@@ -3,7 +3,9 @@
 // keywords (Tab) and a history kept in the state directory (↑ ↓). A command that passes becomes
 // the same signed action the order form, the positions and orders panes or the leverage dialog
 // build (Action), and goes through the pipeline and its confirmation like theirs; a command that
-// does not is refused in the line, naming the word that is wrong, and nothing is signed.
+// does not is refused, naming the word that is wrong, and nothing is signed: the line closes (the
+// keys after it act on the panes again) and the refusal stays on the status line; `:` then ↑
+// brings the line back to fix.
 package cmdline
 
 import (
@@ -29,7 +31,7 @@ type Model struct {
 	open  bool
 	hist  *History
 
-	// errText is why the last Enter was refused ("" when it was not, or the line changed since).
+	// errText is why the last Enter was refused ("" when it was not, or the line opened since).
 	errText string
 	// live is the line checked as it is typed: what Enter would ask to confirm, or the word that
 	// is wrong so far ("" while the command is incomplete).
@@ -152,8 +154,10 @@ func (m *Model) setLine(s string) {
 	m.errText, m.cands = "", nil
 }
 
-// enter reads the line: a refusal stays in the line with its reason; a command that passes closes
-// the line and is asked of the pipeline.
+// enter reads the line and closes it: a command that passes is asked of the pipeline; a refusal
+// says why on the status line. Either way the line is the newest in the history, so `:` then ↑
+// brings a refused line back to fix. A refusal that left the line open took the keys meant for
+// the panes (issue #31: ":close sol:b 0.01 btc 943109++++").
 func (m *Model) enter(current string, guard state.Guard) tea.Cmd {
 	line := strings.TrimSpace(m.input.Value())
 	if line == "" {
@@ -162,12 +166,12 @@ func (m *Model) enter(current string, guard state.Guard) tea.Cmd {
 	}
 	m.hist.Add(line)
 	m.hist.Rewind()
+	m.Close()
 	cmd, err := state.ParseCommand(line)
 	if err == nil {
 		var plan state.CommandPlan
 		plan, err = m.store.PlanCommand(cmd, current, guard)
 		if err == nil {
-			m.Close()
 			if sym := plan.Instrument.Name; sym != "" && sym != current && (cmd.IsOrder() || cmd.Verb == state.VerbClose) {
 				// The store keeps only the current instrument's book live: an order on another
 				// is checked again on a fresh book (ResumeMsg), so its confirmation says what the
@@ -180,11 +184,14 @@ func (m *Model) enter(current string, guard state.Guard) tea.Cmd {
 	return m.refuse(err)
 }
 
-// refuse keeps why a line was refused and says it in the status line.
+// NotSent begins the status line's notice of a refused command.
+const NotSent = "command not sent: "
+
+// refuse keeps why a line was refused and says it in the status line (the line is closed).
 func (m *Model) refuse(err error) tea.Cmd {
 	// The message may quote what was typed: never a key, never a control character.
 	m.errText = text.Clean(text.HideKeys(err.Error()))
-	return common.Notice(common.LevelError, "command not sent: "+m.errText)
+	return common.Notice(common.LevelError, NotSent+m.errText+" ("+m.keys.CommandLine.Help().Key+" ↑ edits it)")
 }
 
 // NeedBookMsg asks the root for a fresh book of Symbol before the order of Line is confirmed:
@@ -204,16 +211,15 @@ func (m *Model) Resume(line, current string, guard state.Guard) tea.Cmd {
 			return action.Request(Action(plan, m.st, guard.Confirm))
 		}
 	}
-	// Refused on the fresh book: the line opens again with the command in it, as any refusal
-	// leaves it, so the trader fixes the word instead of typing the whole line again.
-	m.OpenWith(line)
+	// Refused on the fresh book: as any refusal, said on the status line with the line closed
+	// (it is in the history: `:` then ↑ brings it back).
 	return m.refuse(err)
 }
 
-// View is the line and, under it, the refusal, the completions offered or the grammar's hint, each
-// fitted to width (Line and Hint, for a caller that wraps a refusal instead).
+// View is the line and, under it, the completions offered, the line's check or the grammar's
+// hint, each fitted to width.
 func (m *Model) View(width int) (line, hint string) {
-	text, p, _ := m.Hint(width)
+	text, p := m.Hint(width)
 	return m.Line(width), common.FitStyled(p.On(text), width)
 }
 
@@ -227,22 +233,19 @@ func (m *Model) Line(width int) string {
 	return common.FitStyled(m.input.View(), width)
 }
 
-// Hint is what goes under the line and its paint: the refusal, the completions offered, the
-// line's check so far or the grammar's hint (made to fit width: usageFor). Only the grammar's
-// hint is fitted. refusal: it is why Enter was refused, which is to be read whole (the way out is
-// often at its end), not cut at the screen's edge.
-func (m *Model) Hint(width int) (hint string, p common.Paint, refusal bool) {
+// Hint is what goes under the line and its paint: the completions offered, the line's check so
+// far or the grammar's hint (made to fit width: usageFor). Only the grammar's hint is fitted. A
+// refusal is not here: it closes the line and is said on the status line.
+func (m *Model) Hint(width int) (hint string, p common.Paint) {
 	switch {
-	case m.errText != "":
-		return "✗ " + m.errText, m.st.Danger, true
 	case len(m.cands) > 1:
-		return "Tab: " + strings.Join(m.cands, " "), m.st.Muted, false
+		return "Tab: " + strings.Join(m.cands, " "), m.st.Muted
 	case strings.HasPrefix(m.live, "✓"):
-		return m.live, m.st.Good, false
+		return m.live, m.st.Good
 	case m.live != "":
-		return m.live, m.st.Muted, false
+		return m.live, m.st.Muted
 	}
-	return usageFor(m.input.Value(), width), m.st.Muted, false
+	return usageFor(m.input.Value(), width), m.st.Muted
 }
 
 // usageFor is the grammar's hint for line in at most width cells where it can be: with the line's

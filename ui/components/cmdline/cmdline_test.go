@@ -140,7 +140,8 @@ func TestHistoryKeptInItsFile(t *testing.T) {
 
 // TestEnterSendsOnlyWhatPasses: a command that passes closes the line and asks the pipeline for
 // the action (a confirmed order, a confirmed cancel, a confirmed leverage change); one that does
-// not keeps the line open with the wrong word named and asks for nothing.
+// not closes the line too (issue #31 #15), names the wrong word on the status line and asks for
+// nothing.
 func TestEnterSendsOnlyWhatPasses(t *testing.T) {
 	m := newLine(t, OpenHistory(""))
 	for _, tc := range []struct {
@@ -178,11 +179,11 @@ func TestEnterSendsOnlyWhatPasses(t *testing.T) {
 	m.Open()
 	typeIn(m, "buy 0.1 btc 96500.05")
 	cmd := press(m, tea.KeyEnter)
-	if !m.Active() || !strings.HasPrefix(m.Err(), `word 4 "96500.05"`) {
+	if m.Active() || !strings.HasPrefix(m.Err(), `word 4 "96500.05"`) {
 		t.Fatalf("off tick: open %v, %q", m.Active(), m.Err())
 	}
-	if msg, ok := cmd().(common.NoticeMsg); !ok || msg.Level != common.LevelError {
-		t.Fatalf("off tick asked for %T", cmd())
+	if msg, ok := cmd().(common.NoticeMsg); !ok || msg.Level != common.LevelError || !strings.Contains(msg.Text, `word 4 "96500.05"`) {
+		t.Fatalf("off tick asked for %#v", cmd())
 	}
 }
 
@@ -281,16 +282,69 @@ func TestUsageFitsEightyColumns(t *testing.T) {
 	}
 }
 
-// TestARefusalOnTheFreshBookKeepsTheLine (QA 13c #6): a command checked again on a fresh book
-// (Resume) and refused there opens the line again with the command in it and the refusal under
-// it, as a refusal on Enter does. Guards the line left closed (the command typed for nothing).
-func TestARefusalOnTheFreshBookKeepsTheLine(t *testing.T) {
+// TestARefusalClosesTheLine (issue #31 #15): a refused command, on Enter or checked again on a
+// fresh book (Resume), closes the line, so the keys after it reach the panes instead of being
+// typed on after the refused text; the refusal is the notice, with the way back to the line;
+// `:` opens a fresh line and ↑ brings the refused one back to fix. Guards the line left open by a
+// refusal (QA 13b/13c kept it open).
+func TestARefusalClosesTheLine(t *testing.T) {
 	m := newLine(t, OpenHistory(""))
 	const line = "buy 0.1 btc 96500.05" // off the tick
-	if msg := m.Resume(line, "", state.DefaultGuard())(); msg == nil {
-		t.Fatal("no refusal notice")
+	m.Open()
+	typeIn(m, line)
+	cmd := press(m, tea.KeyEnter)
+	if m.Active() {
+		t.Fatalf("the line stays open after a refusal: %q", m.Value())
 	}
-	if !m.Active() || m.input.Value() != line || !strings.HasPrefix(m.Err(), `word 4 "96500.05"`) {
-		t.Fatalf("after a refusal on the fresh book: open %v, line %q, error %q", m.Active(), m.input.Value(), m.Err())
+	n, ok := cmd().(common.NoticeMsg)
+	if !ok || n.Level != common.LevelError || !strings.HasPrefix(n.Text, NotSent+`word 4 "96500.05"`) || !strings.HasSuffix(n.Text, "(: ↑ edits it)") {
+		t.Fatalf("the refusal notice: %#v", cmd())
+	}
+	m.Open()
+	if m.Value() != "" || m.Err() != "" {
+		t.Fatalf(": after a refusal: line %q, error %q", m.Value(), m.Err())
+	}
+	press(m, tea.KeyUp)
+	if m.Value() != line {
+		t.Fatalf("↑ after a refusal gives %q", m.Value())
+	}
+	m.Close()
+	if msg := m.Resume("buy 0.1 btc 96400.05", "", state.DefaultGuard())(); msg == nil {
+		t.Fatal("no refusal notice on the fresh book")
+	}
+	if m.Active() || !strings.HasPrefix(m.Err(), `word 4 "96400.05"`) {
+		t.Fatalf("after a refusal on the fresh book: open %v, line %q, error %q", m.Active(), m.Value(), m.Err())
+	}
+}
+
+// TestHistoryKeptPerNetwork (issue #31 #15): each network keeps its own history file, so a line
+// entered in the demo never comes back in a live console; a network name becomes a plain file
+// name. Guards one history file for every network.
+func TestHistoryKeptPerNetwork(t *testing.T) {
+	base := filepath.Join(t.TempDir(), "command_history")
+	demo := newLine(t, OpenHistory(NetworkHistoryPath(base, "demo")))
+	demo.Open()
+	typeIn(demo, "buy 0.1 btc 96000")
+	press(demo, tea.KeyEnter)
+	live := newLine(t, OpenHistory(NetworkHistoryPath(base, "mainnet")))
+	live.Open()
+	press(live, tea.KeyUp)
+	if live.Value() != "" || len(live.hist.Lines()) != 0 {
+		t.Fatalf("the demo's line in the mainnet console: %q %q", live.Value(), live.hist.Lines())
+	}
+	again := newLine(t, OpenHistory(NetworkHistoryPath(base, "demo")))
+	again.Open()
+	press(again, tea.KeyUp)
+	if again.Value() != "buy 0.1 btc 96000" {
+		t.Fatalf("the demo's history lost its line: %q", again.Value())
+	}
+	for network, want := range map[string]string{"mainnet": base + ".mainnet", "127.0.0.1:8080": base + ".127.0.0.1_8080",
+		"../../x": base + "..._.._x", "": base + ".unnamed"} {
+		if got := NetworkHistoryPath(base, network); got != want {
+			t.Errorf("%q: %q, want %q", network, got, want)
+		}
+	}
+	if NetworkHistoryPath("", "demo") != "" {
+		t.Error("no base path should keep the history in memory")
 	}
 }

@@ -21,8 +21,9 @@ type History struct {
 	draft string // the line being typed when the walk began
 }
 
-// DefaultHistoryPath is the history file in the user's state directory: $XDG_STATE_HOME, else
-// ~/.local/state, then tradedesk/command_history ("" when there is no home directory).
+// DefaultHistoryPath is where the history files go in the user's state directory:
+// $XDG_STATE_HOME, else ~/.local/state, then tradedesk/command_history ("" when there is no home
+// directory); each network keeps its own file beside it (NetworkHistoryPath).
 func DefaultHistoryPath() string {
 	base := os.Getenv("XDG_STATE_HOME")
 	if base == "" {
@@ -33,6 +34,27 @@ func DefaultHistoryPath() string {
 		base = filepath.Join(home, ".local", "state")
 	}
 	return filepath.Join(base, "tradedesk", "command_history")
+}
+
+// NetworkHistoryPath is the history file of network (demo, mainnet, testnet, a URL's host) for
+// the base path base: "command_history.mainnet". A line entered on one network never comes back
+// on another (a demo order recalled in a live console would be sent live). base "" keeps the
+// history in memory only.
+func NetworkHistoryPath(base, network string) string {
+	if base == "" {
+		return ""
+	}
+	word := strings.Map(func(r rune) rune {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '-', r == '.':
+			return r
+		}
+		return '_'
+	}, strings.ToLower(network))
+	if strings.Trim(word, "._") == "" {
+		word = "unnamed"
+	}
+	return base + "." + word
 }
 
 // OpenHistory reads the history kept at path ("" for one kept in memory only). A file that cannot
