@@ -231,15 +231,16 @@ func (j *Journal) Begin(ctx context.Context, in Intent) (string, error) {
 }
 
 // Sent commits, before the action is signed, that intent id is about to be sent as s. Only an
-// intent still new can be marked sent: an action is signed once.
+// intent still new, with no outcome, can be marked sent: an action is signed once, and one that
+// another process's recovery settled as never sent stays so.
 func (j *Journal) Sent(ctx context.Context, id string, s api.Signing) error {
-	res, err := j.db.ExecContext(ctx, `UPDATE intents SET state=?, action=?, nonce=?, expires_after=?, request=?, sent_ms=? WHERE id=? AND state=?`,
+	res, err := j.db.ExecContext(ctx, `UPDATE intents SET state=?, action=?, nonce=?, expires_after=?, request=?, sent_ms=? WHERE id=? AND state=? AND settled=0`,
 		string(StateSent), s.Action, int64(s.Nonce), int64(s.ExpiresAfter), text.HideKeys(string(s.Data)), j.now().UnixMilli(), id, string(StateNew))
 	if err != nil {
 		return fmt.Errorf("journal: %w", err)
 	}
 	if n, _ := res.RowsAffected(); n != 1 {
-		return fmt.Errorf("journal: intent %s is not new: it is signed once", text.Quote(id))
+		return fmt.Errorf("journal: intent %s is not new (signed before, or settled as never sent): it is not signed", text.Quote(id))
 	}
 	return nil
 }

@@ -1,0 +1,165 @@
+package exec
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/tradedesk/tradedesk/api"
+	"github.com/tradedesk/tradedesk/state/journal"
+)
+
+// dying is a Sender that stops the executor's goroutine (runtime.Goexit: nothing after it runs,
+// as when the process is killed) after the journal commit, before the answer is read. With send
+// false it stops before the client is called at all: between Begin and Sent.
+type dying struct {
+	real *api.Client
+	send bool
+}
+
+func (d dying) PlaceOrders(ctx context.Context, orders []api.OrderWire) (api.TxResponse, error) {
+	if d.send {
+		_, _ = d.real.PlaceOrders(ctx, orders)
+	}
+	runtime.Goexit()
+	return api.TxResponse{}, nil
+}
+
+func (d dying) CancelByOid(ctx context.Context, c []api.CancelOid) (api.TxResponse, error) {
+	if d.send {
+		_, _ = d.real.CancelByOid(ctx, c)
+	}
+	runtime.Goexit()
+	return api.TxResponse{}, nil
+}
+
+func (d dying) CancelByCloid(ctx context.Context, c []api.CancelCloid) (api.TxResponse, error) {
+	if d.send {
+		_, _ = d.real.CancelByCloid(ctx, c)
+	}
+	runtime.Goexit()
+	return api.TxResponse{}, nil
+}
+
+// killedDuring runs f on an executor that dies in its send, and waits for it to be gone.
+func (r *rig) killedDuring(send bool, f func(e *Executor)) {
+	e := r.executor(dying{real: r.client, send: send})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		f(e)
+		r.t.Error("the executor went on after it was killed")
+	}()
+	<-done
+}
+
+// restart reopens the journal and recovers with a new executor, which must send nothing.
+func (r *rig) restart() (*Executor, []Found) {
+	r.t.Helper()
+	r.reopen()
+	e := r.executor(dying{}) // it dies if it sends anything
+	found, err := e.Recover(bg)
+	must(r.t, err)
+	return e, found
+}
+
+// TestKilledBetweenSendAndAnswer: an executor stopped after the journal commit and before the
+// answer is read leaves its intent sent; the next start resolves it by client id and sends
+// nothing twice: found when the request reached the exchange, not placed once its expiresAfter
+// has passed when it did not, never sent when it stopped before the commit.
+func TestKilledBetweenSendAndAnswer(t *testing.T) {
+	r := newRig(t)
+	for _, c := range []struct {
+		cloid      string
+		send, lose bool
+		kind       Kind
+		reason     string
+	}{
+		{cloid: "kill-reached", send: true, kind: Placed},
+		{cloid: "kill-lost", send: true, lose: true, kind: NotPlaced, reason: "after its request expired"},
+		{cloid: "kill-unsigned", kind: NotPlaced, reason: "never sent"},
+	} {
+		r.drop.before.Store(c.lose)
+		r.killedDuring(c.send, func(e *Executor) { _, _ = e.Place(bg, r.bid(e, c.cloid, api.TifGTC), Ask{Who: journal.WhoHeadless}) })
+		if un, _ := r.j.Unresolved(bg); c.send != (len(un) == 1) {
+			t.Fatalf("%s: before the restart, unresolved: %+v", c.cloid, un)
+		}
+		_, found := r.restart()
+		if len(found) != 1 || found[0].Entry.Intent.ID != c.cloid {
+			t.Fatalf("%s: recovered %+v", c.cloid, found)
+		}
+		res := found[0].Result
+		if res.Kind != c.kind || !strings.Contains(res.Reason, c.reason) || c.kind == Placed && (res.Found == nil || res.Found.Cloid != c.cloid || res.Outcome.Oid == 0) {
+			t.Errorf("%s: %+v", c.cloid, res)
+		}
+		if en, _, _ := r.j.Get(bg, c.cloid); en.Outcome == nil || !en.Outcome.Settled || en.Outcome.Kind != c.kind.String() {
+			t.Errorf("%s in the journal: %+v", c.cloid, en.Outcome)
+		}
+	}
+	if n := r.atExchange(); n["kill-reached"] != 1 || len(n) != 1 {
+		t.Fatalf("at the exchange: %v", n)
+	}
+	// A second start finds nothing left; a new order goes out.
+	if _, again := r.restart(); len(again) != 0 {
+		t.Fatalf("recovered twice: %+v", again)
+	}
+	e := r.executor(nil)
+	if res, err := e.Place(bg, r.bid(e, "after-restart", api.TifGTC), Ask{Who: journal.WhoHeadless}); err != nil || res.Kind != Placed {
+		t.Fatalf("after the restart: %+v %v", res, err)
+	}
+}
+
+// TestAKilledCancelIsResolvedByItsOrder: a cancel stopped before its answer is settled, on the
+// next start, by the order's state.
+func TestAKilledCancelIsResolvedByItsOrder(t *testing.T) {
+	r := newRig(t)
+	e := r.executor(nil)
+	res, err := e.Place(bg, r.bid(e, "to-cancel", api.TifGTC), Ask{Who: journal.WhoHeadless})
+	if err != nil || res.Kind != Placed {
+		t.Fatalf("place: %+v %v", res, err)
+	}
+	r.killedDuring(true, func(e *Executor) {
+		_, _ = e.Cancel(bg, Cancel{InstrumentID: 1, Oid: res.Outcome.Oid}, Ask{Who: journal.WhoHeadless})
+	})
+	_, found := r.restart()
+	if len(found) != 1 || found[0].Result.Kind != Cancelled || found[0].Entry.Action != api.ActionCancelByOid {
+		t.Fatalf("recovered: %+v", found)
+	}
+}
+
+// TestPlaceRecoversFirst: an executor recovers what an earlier run left before it sends.
+func TestPlaceRecoversFirst(t *testing.T) {
+	r := newRig(t)
+	r.killedDuring(true, func(e *Executor) { _, _ = e.Place(bg, r.bid(e, "left-1", api.TifGTC), Ask{Who: journal.WhoHeadless}) })
+	r.reopen()
+	e := r.executor(nil)
+	if res, err := e.Place(bg, r.bid(e, "next-1", api.TifGTC), Ask{Who: journal.WhoHeadless}); err != nil || res.Kind != Placed {
+		t.Fatalf("place: %+v %v", res, err)
+	}
+	if en, _, _ := r.j.Get(bg, "left-1"); en.Outcome == nil || en.Outcome.Kind != "placed" {
+		t.Fatalf("the earlier intent was not recovered first: %+v", en.Outcome)
+	}
+}
+
+var keyRun = regexp.MustCompile(`(?i)[0-9a-f]{32,}`)
+
+// noKeyIn fails when a file under dir holds the test key, half of it, or any run of 32 hex digits.
+func noKeyIn(t *testing.T, dir string) {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join(dir, "*"))
+	if len(files) == 0 {
+		t.Fatal("no journal files")
+	}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		must(t, err)
+		low := strings.ToLower(string(b))
+		if strings.Contains(low, testKey[:32]) || strings.Contains(low, testKey[32:]) || keyRun.Match(b) {
+			t.Errorf("%s holds key material", filepath.Base(f))
+		}
+	}
+}

@@ -1,0 +1,177 @@
+package exec
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/tradedesk/tradedesk/api"
+	"github.com/tradedesk/tradedesk/state"
+	"github.com/tradedesk/tradedesk/state/journal"
+)
+
+// Kind is what became of an action: the three classes of a mature execution engine, proven not
+// sent (Refused, NotPlaced), answered (Placed ... Rejected, Cancelled, CancelFailed) and Unknown,
+// which stays in flight until a lookup or expiresAfter settles it.
+type Kind int
+
+// The kinds of Result.
+const (
+	// Unknown: the request may have reached the exchange and nothing has said what it did.
+	Unknown Kind = iota
+	// Placed: the order has an id and nothing of it filled on arrival (Outcome.Resting: it rests).
+	Placed
+	// Filled: all of the order filled.
+	Filled
+	// PartlyFilled: part of the order filled; Outcome.Resting says whether the rest rests.
+	PartlyFilled
+	// Unfilled: the order got an id, nothing filled and nothing rests (IOC, FOK or market order
+	// with nothing to take).
+	Unfilled
+	// Refused: the gate refused it (the check, a typed confirmation not given, a client id used
+	// before); nothing was signed.
+	Refused
+	// Rejected: the exchange refused it; Reason says why.
+	Rejected
+	// NotPlaced: proven not at the exchange: never signed, the request did not reach it, or its
+	// answer was lost and it was not found once its expiresAfter had passed.
+	NotPlaced
+	// Cancelled: the cancel worked (or the order was already gone).
+	Cancelled
+	// CancelFailed: the exchange did not cancel the order; Reason says why.
+	CancelFailed
+)
+
+var kindWords = [...]string{"unknown", "placed", "filled", "partly filled", "unfilled", "refused", "rejected", "not placed", "cancelled", "cancel failed"}
+
+// String is the kind in words, as the journal keeps it.
+func (k Kind) String() string {
+	if int(k) < len(kindWords) {
+		return kindWords[k]
+	}
+	return fmt.Sprintf("kind %d", int(k))
+}
+
+// Result is what became of one action.
+type Result struct {
+	Kind Kind
+	// ID is the journal's intent id ("" when nothing was journaled).
+	ID string
+	// Cloid is the order's client id (a cancel's target's, when by client id).
+	Cloid string
+	// Outcome is the reading of the answer, completed by the lookup and the fills.
+	Outcome state.Outcome
+	// Fee is what the order's fills paid (Valid when its fills were found).
+	Fee api.OptDecimal
+	// Reason says why it was refused or rejected, or why the outcome is unknown.
+	Reason string
+	// Sent says the request was committed and handed to the exchange.
+	Sent bool
+	// AnswerLost says the answer was lost or unreadable and a lookup by client id decided.
+	AnswerLost bool
+	// Found is the order record the lookup found (nil when none).
+	Found *api.OrderRecord
+	// Resp is the exchange's answer (nil when there was none).
+	Resp *api.TxResponse
+}
+
+// Settled reports whether the outcome is known.
+func (r Result) Settled() bool { return r.Kind != Unknown }
+
+// Detail is the result in a few words for the journal: why, what filled, or what the lookup found.
+func (r Result) Detail() string {
+	var parts []string
+	if r.Reason != "" {
+		parts = append(parts, r.Reason)
+	}
+	if o := r.Outcome; o.Filled.IsPositive() {
+		s := "filled " + o.Filled.String()
+		if o.AvgPrice.Valid {
+			s += " at " + o.AvgPrice.Decimal.String() + " avg"
+		}
+		parts = append(parts, s)
+	}
+	if r.Fee.Valid {
+		parts = append(parts, "fee "+r.Fee.Decimal.String())
+	}
+	if r.Outcome.Resting {
+		parts = append(parts, "resting")
+	}
+	if r.AnswerLost {
+		parts = append(parts, "answer lost, looked up by client id")
+	}
+	return strings.Join(parts, "; ")
+}
+
+// kindOf is the kind of an order's outcome.
+func kindOf(o state.Outcome) Kind {
+	switch o.Kind {
+	case state.OutcomeRejected:
+		return Rejected
+	case state.OutcomeFilled:
+		if o.Remaining().IsPositive() {
+			return PartlyFilled
+		}
+		return Filled
+	case state.OutcomePlaced:
+		return Placed
+	case state.OutcomeUnfilled:
+		return Unfilled
+	case state.OutcomeCancelled, state.OutcomeCancelledCount:
+		return Cancelled
+	case state.OutcomeCancelFailed:
+		return CancelFailed
+	}
+	return Unknown
+}
+
+// record writes the result to the journal, even when ctx was cancelled: what was learned is kept.
+func (e *Executor) record(ctx context.Context, r Result) error {
+	if r.ID == "" {
+		return nil
+	}
+	var oid uint64
+	if r.Outcome.Oid > 0 {
+		oid = uint64(r.Outcome.Oid)
+	}
+	_, err := e.cfg.Journal.Outcome(context.WithoutCancel(ctx), r.ID, journal.Outcome{Kind: r.Kind.String(), Settled: r.Settled(), Oid: oid, Detail: r.Detail()})
+	return err
+}
+
+// sending is one action on its way: the context that commits it to the journal before it is
+// signed, and what was committed.
+type sending struct {
+	ctx context.Context
+	mu  sync.Mutex
+	ok  bool
+	sig api.Signing
+}
+
+// committing is the context under which intent id is sent: its api.WithBeforeSign function
+// commits the signing to the journal, and an error there stops the send.
+func (e *Executor) committing(ctx context.Context, id string) *sending {
+	s := &sending{}
+	s.ctx = api.WithBeforeSign(ctx, func(sg api.Signing) error {
+		if err := e.cfg.Journal.Sent(ctx, id, sg); err != nil {
+			return err
+		}
+		s.mu.Lock()
+		s.ok, s.sig = true, sg
+		s.mu.Unlock()
+		return nil
+	})
+	return s
+}
+
+func (s *sending) committed() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.ok
+}
+
+func expiryOf(s *sending) uint64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.sig.ExpiresAfter
+}
