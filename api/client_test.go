@@ -210,8 +210,8 @@ func infoCases() []infoCase {
 					t.Fatalf("decoded %+v", cs)
 				}
 			}},
-		{"positions", "positions.json", `{"method":"positions","params":{"user":"` + destAddr + `"}}`,
-			func(ctx context.Context, c *Client) (any, error) { return c.Positions(ctx, destAddr) },
+		{"positions", "positions.json", `{"method":"positions","params":{"user":"` + testAddr + `"}}`,
+			func(ctx context.Context, c *Client) (any, error) { return c.Positions(ctx, testAddr) },
 			func(t *testing.T, v any) {
 				ps := v.([]Position)
 				if len(ps) != 1 || !ps[0].Size.Equal(dec("-1.5")) || ps[0].MarginMode != MarginIsolated || ps[0].UpdatedAt.Unix() != 1769690420 {

@@ -131,16 +131,7 @@ func (c *Client) decodeResult(ctx context.Context, op string, r *response, out a
 	into := out
 	if rd, ok := out.(rowsDecoder); ok {
 		into = rd.target()
-		drops, _ := ctx.Value(dropsKey{}).(*Drops)
-		rd.setDrop(func(i int, err error) {
-			why := text.Clean(truncate(err.Error(), 200))
-			if l := c.log(); l != nil {
-				l.WarnContext(ctx, "api row dropped", "method", strings.TrimPrefix(op, "info "), "reason", why)
-			}
-			if drops != nil {
-				drops.add(op + ": " + why)
-			}
-		})
+		rd.setDrop(c.rowDropper(ctx, op))
 	}
 	if err := json.Unmarshal(r.body, out); err != nil {
 		return &Error{Kind: KindDecode, Op: op, Status: r.status, Message: shortErr(err).Error(), Err: err}
@@ -152,6 +143,20 @@ func (c *Client) decodeResult(ctx context.Context, op string, r *response, out a
 		}
 	}
 	return nil
+}
+
+// rowDropper reports a row of op's answer left out: logged, and counted in the context's Drops.
+func (c *Client) rowDropper(ctx context.Context, op string) dropFunc {
+	drops, _ := ctx.Value(dropsKey{}).(*Drops)
+	return func(_ int, err error) {
+		why := text.Clean(truncate(err.Error(), 200))
+		if l := c.log(); l != nil {
+			l.WarnContext(ctx, "api row dropped", "method", strings.TrimPrefix(op, "info "), "reason", why)
+		}
+		if drops != nil {
+			drops.add(op + ": " + why)
+		}
+	}
 }
 
 // user resolves the user parameter: the given address checksummed, or the client's own account.
@@ -187,7 +192,13 @@ func (c *Client) AccountSummary(ctx context.Context, user string) (AccountSummar
 	if err != nil {
 		return out, err
 	}
-	return out, c.info(ctx, MethodAccountSummary, userParams{u}, &out)
+	if err := c.info(ctx, MethodAccountSummary, userParams{u}, &out); err != nil {
+		return out, err
+	}
+	if err := otherAccount("account summary", out.Address, u); err != nil {
+		return AccountSummary{}, &Error{Kind: KindDecode, Op: "info " + MethodAccountSummary, Message: err.Error(), Err: err}
+	}
+	return out, nil
 }
 
 // BrokersCheck fetches one page of the brokers user approved, optionally only broker.
@@ -238,34 +249,44 @@ func (c *Client) Chart(ctx context.Context, p ChartParams) ([]Candle, error) {
 	return out, c.info(ctx, MethodChart, params, rowsOf(&out))
 }
 
-// Fills fetches one page of user's fills.
+// Fills fetches one page of user's fills (another account's are dropped: see ownRows).
 func (c *Client) Fills(ctx context.Context, user string, p PageParams) (Page[Fill], error) {
-	var out Page[Fill]
-	return out, c.paged(ctx, MethodFills, user, p, pageOf(&out))
+	return ownPage(c, ctx, MethodFills, user, p, "fill", fillOwner)
 }
 
-// OrderHistory fetches one page of user's orders, every state.
+// OrderHistory fetches one page of user's orders, every state (another account's are dropped:
+// see ownRows).
 func (c *Client) OrderHistory(ctx context.Context, user string, p PageParams) (Page[OrderRecord], error) {
-	var out Page[OrderRecord]
-	return out, c.paged(ctx, MethodOrderHistory, user, p, pageOf(&out))
+	return ownPage(c, ctx, MethodOrderHistory, user, p, "order", orderOwner)
 }
 
-func (c *Client) paged(ctx context.Context, method, user string, p PageParams, out any) error {
+// ownPage fetches one page of user's records of method, and keeps user's (ownRows).
+func ownPage[T any](c *Client, ctx context.Context, method, user string, p PageParams, what string, owner func(*T) string) (Page[T], error) {
+	var out Page[T]
+	u, err := c.paged(ctx, method, user, p, pageOf(&out))
+	if err != nil {
+		return out, err
+	}
+	out.Data, err = ownRows(c, ctx, method, u, what, out.Data, owner)
+	return out, err
+}
+
+// paged runs a paged method for user; it returns the user asked for (checksummed).
+func (c *Client) paged(ctx context.Context, method, user string, p PageParams, out any) (string, error) {
 	u, err := c.user(method, user)
 	if err != nil {
-		return err
+		return "", err
 	}
 	page, limit := pageArgs(p)
-	return c.info(ctx, method, pagedParams{u, page, limit}, out)
+	return u, c.info(ctx, method, pagedParams{u, page, limit}, out)
 }
 
 // OpenOrders fetches one page of user's resting orders. When the server does not know open_orders
 // (it is not in the spec), the client remembers that and from then on reads order_history, keeps
 // the orders whose state is open (up to 20 history pages) and returns them as one page.
 func (c *Client) OpenOrders(ctx context.Context, user string, p PageParams) (Page[OrderRecord], error) {
-	var out Page[OrderRecord]
 	if !c.noOpenOrders.Load() {
-		err := c.paged(ctx, MethodOpenOrders, user, p, pageOf(&out))
+		out, err := ownPage(c, ctx, MethodOpenOrders, user, p, "order", orderOwner)
 		if err == nil || !isUnknownMethod(err) {
 			return out, err
 		}
@@ -363,7 +384,10 @@ func (c *Client) Positions(ctx context.Context, user string) ([]Position, error)
 	if err != nil {
 		return out, err
 	}
-	return out, c.info(ctx, MethodPositions, userParams{u}, rowsOf(&out))
+	if err := c.info(ctx, MethodPositions, userParams{u}, rowsOf(&out)); err != nil {
+		return out, err
+	}
+	return ownRows(c, ctx, MethodPositions, u, "position", out, positionOwner)
 }
 
 // Ticker fetches market summaries; symbol is an instrument name or "all" ("" = all).

@@ -101,7 +101,8 @@ type userLimitParams struct {
 // FundingHistory fetches one page of user's funding payments, newest first.
 func (c *Client) FundingHistory(ctx context.Context, user string, p PageParams) (Page[FundingPayment], error) {
 	var out Page[FundingPayment]
-	return out, c.paged(ctx, MethodFundingHistory, user, p, pageOf(&out))
+	_, err := c.paged(ctx, MethodFundingHistory, user, p, pageOf(&out))
+	return out, err
 }
 
 // TransferHistory fetches user's deposits, transfers and withdrawals, newest first; limit 0

@@ -152,22 +152,8 @@ func decodeData(t Topic, raw json.RawMessage, drop dropFunc) ([]StreamEvent, err
 		return []StreamEvent{{Topic: t, Data: &u}}, nil
 	case ChanChart:
 		return decodeEach(t, raw, drop, func(c *Candle) string { return "chart:" + t.key() }, nil)
-	case ChanOrders:
-		return decodeEach(t, raw, drop, func(*OrderRecord) string { return "" }, fixOrder)
-	case ChanFills:
-		return decodeEach(t, raw, drop, func(*Fill) string { return "" }, fixFill)
-	case ChanPositions:
-		var ps []Position
-		if err := decodeList(raw, &ps, drop); err != nil {
-			return nil, fmt.Errorf("position: %v", err)
-		}
-		return []StreamEvent{{Topic: t, Key: "positions:" + t.User, Data: ps}}, nil
-	case ChanAccount:
-		var a AccountSummary
-		if err := json.Unmarshal(raw, &a); err != nil {
-			return nil, fmt.Errorf("account_summary: %v", shortErr(err))
-		}
-		return []StreamEvent{{Topic: t, Key: "account:" + t.User, Data: &a}}, nil
+	case ChanOrders, ChanFills, ChanPositions, ChanAccount:
+		return decodeAccount(t, raw, drop)
 	case ChanBBO:
 		var b BBO
 		if err := b.UnmarshalJSON(raw); err != nil {

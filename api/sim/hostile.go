@@ -11,19 +11,21 @@ import (
 // the background red (by ESC and by the C1 form of CSI), ring the bell and reorder what follows.
 const HostilePayload = "\x1b]0;PWNED\a\x1b]52;c;MHhiYWRiYWQ=\a\x1b[2J\x1b[41m\u009b31m\x07\x7f\u202e"
 
-// hostileKeys are the fields whose strings Hostile lengthens: every name, symbol, address, cloid,
-// state and message a server chooses.
+// hostileKeys are the fields whose strings Hostile lengthens: every name, symbol, cloid, state and
+// message a server chooses. Not the account a record names (user, account, address): the client
+// compares it with the account it asked for and drops a record that names another, so a poisoned
+// one would leave no record to draw.
 var hostileKeys = map[string]bool{
 	"name": true, "symbol": true, "instrument": true, "instrument_name": true, "cloid": true,
-	"address": true, "user": true, "account": true, "broker": true, "tx_hash": true, "state": true,
-	"direction": true, "price_index": true, "error": true, "message": true,
+	"broker": true, "tx_hash": true, "state": true, "direction": true, "price_index": true, "error": true,
+	"message": true,
 }
 
 // hostileMaps are the fields whose map keys (collateral and instrument names) Hostile lengthens.
 var hostileMaps = map[string]bool{"spot_collateral": true, "collateral": true, "perp_positions": true, "vault_balances": true}
 
 // Hostile wraps an exchange (the simulator) to play a hostile one, for tests of what reaches a
-// terminal: every name, symbol, address, cloid, state and message in an /info answer ends with
+// terminal: every name, symbol, cloid, state and message in an /info answer ends with
 // payload (the same payload everywhere, so names still match one another), and every /exchange
 // request is refused, without being acted on, with an error that carries payload.
 func Hostile(next http.Handler, payload string) http.Handler {
