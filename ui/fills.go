@@ -61,6 +61,10 @@ func newFillsPane(c *common.Common, ex api.Exchange, bell bool) *fillsPane {
 		common.Col("Price", 10, true, 0), common.Col("Size", 10, true, 0), common.Col("Notional", 11, true, 2), common.Col("Fee", 12, true, 1), // "rebate 12.34" whole
 		common.Col("Closed PnL", 11, true, 1), common.Col("Role", 5, false, 2), common.Col("Order id", 9, true, 3), common.Col("Cloid", 36, false, 4),
 	}, p.cell, empty)
+	p.tbl.Follow(func(row int) string {
+		k := export.FillKey(&p.fills[row])
+		return strconv.FormatUint(k[0], 10) + "/" + strconv.FormatUint(k[1], 10)
+	})
 	return p
 }
 
@@ -104,10 +108,6 @@ func (p *fillsPane) refresh() tea.Cmd {
 	old := p.fills
 	p.fills = p.Store.Fills()
 	added := newOnTop(old, p.fills, export.FillKey)
-	if added > 0 && (p.tbl.Cursor > 0 || p.tbl.Offset > 0) {
-		p.tbl.Cursor += added
-		p.tbl.Offset += added
-	}
 	p.tbl.SetRows(len(p.fills))
 	wasPrimed := p.primed
 	p.primed = p.primed || len(p.fills) > 0 || p.Store.Freshness(state.KindFills).Loaded()

@@ -55,6 +55,7 @@ func newHistoryPane(c *common.Common, ex api.Exchange) *historyPane {
 		p.emptyMsg = "no account: start with --address, --keystore or a key to see order history"
 	}
 	p.pagedList = newPagedList(c, ex, historySource, historyCols(), p.cell, p.emptyMsg)
+	p.tbl.Follow(func(row int) string { return strconv.FormatUint(uint64(p.all[p.rows[row]].OrderID), 10) })
 	return p
 }
 
@@ -171,12 +172,6 @@ func (p *historyPane) refresh(force bool) {
 		return
 	}
 	p.version = v
-	var was api.OrderID
-	oldCursor := p.tbl.Cursor
-	hadCursor := len(p.rows) > 0 && oldCursor > 0 && oldCursor < len(p.rows)
-	if hadCursor {
-		was = p.all[p.rows[oldCursor]].OrderID
-	}
 	p.all = p.Store.History()
 	p.rows = p.rows[:0]
 	for i := range p.all {
@@ -191,15 +186,6 @@ func (p *historyPane) refresh(force bool) {
 	}
 	p.tbl.SetRows(len(p.rows))
 	p.fitWidths()
-	if hadCursor {
-		for j, i := range p.rows {
-			if p.all[i].OrderID == was {
-				p.tbl.Offset = max(p.tbl.Offset+j-oldCursor, 0)
-				p.tbl.MoveTo(j)
-				break
-			}
-		}
-	}
 }
 
 func (p *historyPane) filterText() string {
@@ -220,13 +206,13 @@ func (p *historyPane) handleKey(msg tea.KeyMsg) tea.Cmd {
 	switch {
 	case key.Matches(msg, p.Keys.FilterState):
 		p.state = (p.state + 1) % len(historyStates)
-		p.tbl.MoveTo(0)
 		p.refresh(true)
+		p.tbl.MoveTo(0)
 		return nil
 	case key.Matches(msg, p.Keys.FilterInstrument):
 		p.instr = nextInstrument(p.instr, p.Instrument(), p.all)
-		p.tbl.MoveTo(0)
 		p.refresh(true)
+		p.tbl.MoveTo(0)
 		return nil
 	}
 	if !p.tbl.Navigate(p.Keys, msg) {

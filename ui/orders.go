@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -50,7 +51,10 @@ type ordersPane struct {
 	amend    textinput.Model
 	amending bool
 	amendOf  api.OrderRecord
-	w, h     int
+	// movedTo is the client id of the replacement of the order last moved from this pane: the
+	// cursor goes to it once it rests, when nothing else was selected since.
+	movedTo string
+	w, h    int
 	// detail: the last line is kept for the selected order's detail line, because the width
 	// leaves out a column (its id, most often) or cuts a type.
 	detail  bool
@@ -67,6 +71,7 @@ func newOrdersPane(c *common.Common) *ordersPane {
 		common.Col(t[ocSize], 11, true, 0), common.Col(t[ocFilled], 11, true, 1), common.Col(t[ocType], typeMin, false, 0),
 		common.Col(t[ocOid], 10, true, 1), common.Col(t[ocAge], 6, true, 2),
 	}, p.cell)
+	p.tbl.Follow(func(row int) string { return strconv.FormatUint(uint64(p.orders[row].OrderID), 10) })
 	p.emptyText = "no open orders"
 	p.amend = common.NewField("price [size]", 48)
 	p.amend.Prompt = "move to: "
@@ -131,7 +136,7 @@ func (p *ordersPane) vitalLeftOut() bool {
 }
 
 // SetFocused implements common.Pane.
-func (p *ordersPane) SetFocused(f bool) { p.tbl.Focused = f }
+func (p *ordersPane) SetFocused(f bool) { p.tbl.SetFocused(f) }
 
 // Update implements common.Pane.
 func (p *ordersPane) Update(msg tea.Msg) tea.Cmd {
@@ -155,6 +160,9 @@ func (p *ordersPane) startAmend() tea.Cmd {
 		return common.ReadOnlyNotice(p.ReadOnly, "change an order")
 	}
 	o, ok := p.selected()
+	if !ok && p.tbl.Lost() {
+		return p.noneSelected()
+	}
 	if !ok || !o.RestingLimit() {
 		return common.Notice(common.LevelWarn, "select a resting limit order to change")
 	}
@@ -186,6 +194,7 @@ func (p *ordersPane) typeAmend(msg tea.KeyMsg) tea.Cmd {
 		if a == nil {
 			return common.Notice(common.LevelError, why)
 		}
+		p.movedTo = a.Order.Wire.Cloid
 		return action.Request(a)
 	}
 	var cmd tea.Cmd
@@ -204,7 +213,23 @@ func (p *ordersPane) refresh() {
 		p.version = v
 		p.orders = p.Store.Orders()
 		p.tbl.SetRows(len(p.orders))
+		p.followMove()
 		p.fit()
+	}
+}
+
+// followMove puts the cursor on the replacement of the order moved from this pane once it rests:
+// the order the trader chose has a new id, but it is the same order to them.
+func (p *ordersPane) followMove() {
+	if p.movedTo == "" || !p.tbl.Lost() {
+		return
+	}
+	for i := range p.orders {
+		if p.orders[i].Cloid == p.movedTo {
+			p.tbl.MoveTo(i)
+			p.movedTo = ""
+			return
+		}
 	}
 }
 
@@ -230,11 +255,22 @@ func (p *ordersPane) handleKey(msg tea.KeyMsg) tea.Cmd {
 	return nil
 }
 
+// selected is the order the cursor is on: none when the one the trader chose has gone (filled,
+// cancelled) and they have not moved since.
 func (p *ordersPane) selected() (api.OrderRecord, bool) {
-	if p.tbl.Cursor < 0 || p.tbl.Cursor >= len(p.orders) {
+	i := p.tbl.Selected()
+	if i < 0 || i >= len(p.orders) {
 		return api.OrderRecord{}, false
 	}
-	return p.orders[p.tbl.Cursor], true
+	return p.orders[i], true
+}
+
+// noneSelected is the notice of a key that needs an order when none is selected.
+func (p *ordersPane) noneSelected() tea.Cmd {
+	if p.tbl.Lost() {
+		return common.Notice(common.LevelWarn, "no order selected: the one you were on is gone (filled or cancelled); move to pick one")
+	}
+	return common.Notice(common.LevelWarn, "no order selected")
 }
 
 func (p *ordersPane) cancelSelected() tea.Cmd {
@@ -243,7 +279,7 @@ func (p *ordersPane) cancelSelected() tea.Cmd {
 	}
 	o, ok := p.selected()
 	if !ok {
-		return common.Notice(common.LevelWarn, "no order selected")
+		return p.noneSelected()
 	}
 	// x acts on the row under the cursor; the status line names the order cancelled (and the
 	// dialog names it first under the "every" policy).
@@ -257,7 +293,7 @@ func (p *ordersPane) cancelInstrument() tea.Cmd {
 	}
 	o, ok := p.selected()
 	if !ok {
-		return common.Notice(common.LevelWarn, "no order selected")
+		return p.noneSelected()
 	}
 	n := 0
 	for _, x := range p.orders {
@@ -366,13 +402,14 @@ var orderDetailFigures = []int{ocOid, ocType, ocFilled, ocAge}
 // order or nothing is left out.
 func (p *ordersPane) detailLine() string {
 	t := p.tbl
-	if t.Cursor < 0 || t.Cursor >= len(p.orders) {
+	sel := t.Selected()
+	if sel < 0 || sel >= len(p.orders) {
 		return ""
 	}
-	line := " " + p.orders[t.Cursor].Instrument + " "
+	line := " " + p.orders[sel].Instrument + " "
 	n := 0
 	for _, c := range orderDetailFigures {
-		text, _ := p.cell(t.Cursor, c)
+		text, _ := p.cell(sel, c)
 		if slices.Contains(t.Visible, c) && (c != ocType || common.TextWidth(text) <= typeMax) {
 			continue
 		}

@@ -69,7 +69,7 @@ func (l *pagedList) SetSize(w, h int) {
 }
 
 // SetFocused implements common.Pane.
-func (l *pagedList) SetFocused(f bool) { l.tbl.Focused = f }
+func (l *pagedList) SetFocused(f bool) { l.tbl.SetFocused(f) }
 
 // update handles what every paged list handles alike: the start of its task, a poll when the
 // account's trades moved, the end of a page load, and export progress. It reports whether msg was
@@ -95,7 +95,7 @@ func (l *pagedList) update(msg tea.Msg) (cmd tea.Cmd, handled, refresh bool) {
 // loadMore loads the next page when the cursor is on the last row shown, or when no row is shown
 // but records are loaded (a filter hides them all).
 func (l *pagedList) loadMore(loaded int) tea.Cmd {
-	onLast := l.tbl.Rows > 0 && l.tbl.Cursor == l.tbl.Rows-1
+	onLast := l.tbl.Rows > 0 && l.tbl.Selected() == l.tbl.Rows-1
 	hidden := l.tbl.Rows == 0 && loaded > 0
 	if l.loading != 0 || !(onLast || hidden) {
 		return nil

@@ -81,6 +81,7 @@ func newPositionsPane(c *common.Common) *positionsPane {
 		col(pcROE, 8, true, 1), col(pcLiq, 10, true, 0), col(pcLiqDist, 9, true, 0),
 		col(pcTpsl, 5, true, 0), // as wide as its prices (fitWidths)
 	}, p.cell)
+	p.tbl.Follow(func(row int) string { return p.positions[row].Instrument })
 	p.emptyText = "no open positions"
 	return p
 }
@@ -101,7 +102,7 @@ func (p *positionsPane) SetSize(w, h int) {
 }
 
 // SetFocused implements common.Pane.
-func (p *positionsPane) SetFocused(f bool) { p.tbl.Focused = f }
+func (p *positionsPane) SetFocused(f bool) { p.tbl.SetFocused(f) }
 
 // Update implements common.Pane.
 func (p *positionsPane) Update(msg tea.Msg) tea.Cmd {
@@ -236,11 +237,14 @@ func (p *positionsPane) handleKey(msg tea.KeyMsg) tea.Cmd {
 	return nil
 }
 
+// selected is the position the cursor is on: none when the one the trader chose was closed and
+// they have not moved since.
 func (p *positionsPane) selected() (state.PositionRow, bool) {
-	if p.tbl.Cursor < 0 || p.tbl.Cursor >= len(p.rows) {
+	i := p.tbl.Selected()
+	if i < 0 || i >= len(p.rows) {
 		return state.PositionRow{}, false
 	}
-	return *p.view(p.tbl.Cursor), true
+	return *p.view(i), true
 }
 
 // closeSelected asks to close the selected position with a reduce-only market order, checked by
@@ -250,6 +254,9 @@ func (p *positionsPane) closeSelected() tea.Cmd {
 		return common.ReadOnlyNotice(p.ReadOnly, "close a position")
 	}
 	r, ok := p.selected()
+	if !ok && p.tbl.Lost() {
+		return common.Notice(common.LevelWarn, "no position selected: the one you were on is closed; move to pick one")
+	}
 	if !ok {
 		return common.Notice(common.LevelWarn, "no position selected")
 	}
@@ -377,18 +384,19 @@ var detailFigures = []int{pcTpsl, pcMark, pcNotional, pcROE, pcLeverage, pcLiqDi
 func (p *positionsPane) detailLine() string {
 	t := p.tbl
 	blank := strings.Repeat(" ", t.Width)
-	if t.Rows == 0 || t.Cursor >= t.Rows {
+	sel := t.Selected()
+	if sel < 0 {
 		return blank
 	}
-	line := " " + p.view(t.Cursor).Instrument + " "
+	line := " " + p.view(sel).Instrument + " "
 	n := 0
 	for _, c := range detailFigures {
 		if slices.Contains(t.Visible, c) {
 			continue
 		}
-		text, _ := p.cell(t.Cursor, c)
+		text, _ := p.cell(sel, c)
 		if c == pcTpsl {
-			text, _ = p.tpslText(t.Cursor, false)
+			text, _ = p.tpslText(sel, false)
 		}
 		part := " " + positionTitles[c] + " " + text
 		if n > 0 {

@@ -62,6 +62,8 @@ type Table struct {
 	header  string
 	Focused bool
 	Empty   string
+	// follow is the cursor's identity (Follow); nil leaves the cursor a row number.
+	follow following
 	// empty is the drawn Empty line, made again only when Empty or the width changes.
 	empty struct {
 		text, line string
@@ -159,10 +161,13 @@ func (t *Table) SetTitle(col int, title string) {
 	t.header = t.renderHeader()
 }
 
-// SetRows sets the number of rows and drops every cached row.
+// SetRows sets the number of rows and drops every cached row. A table that follows its rows'
+// identity (Follow) puts the cursor back on the row it was on, wherever that row is now, or
+// selects nothing when it is gone.
 func (t *Table) SetRows(n int) {
 	t.Rows = n
 	t.Invalidate()
+	t.relocate()
 	t.clamp()
 }
 
@@ -196,16 +201,24 @@ func (t *Table) clamp() {
 	}
 }
 
-// Move moves the cursor by delta rows.
+// Move moves the cursor by delta rows. With nothing selected (the row the cursor was on went),
+// it moves from the gap that row left: down selects the row after it, up the row before.
 func (t *Table) Move(delta int) {
-	t.Cursor += delta
-	t.clamp()
+	if f := t.follow; f.lost {
+		if delta > 0 {
+			delta--
+		}
+		t.MoveTo(f.gap + delta)
+		return
+	}
+	t.MoveTo(t.Cursor + delta)
 }
 
-// MoveTo puts the cursor on row i.
+// MoveTo puts the cursor on row i and selects it.
 func (t *Table) MoveTo(i int) {
 	t.Cursor = i
 	t.clamp()
+	t.remember()
 }
 
 // Navigate applies the list keys (up, down, page up and down, top, bottom) to the cursor; it
@@ -305,18 +318,18 @@ func (t *Table) Lines(out []string) []string {
 		switch {
 		case i < t.Rows:
 			r := t.row(i)
-			if i == t.Cursor && t.Focused {
+			if i != t.Selected() {
+				out = append(out, r.styled)
+			} else if t.Focused {
 				if r.focus == "" {
 					r.focus = t.st.Selected.On(MarkFocus + r.plain[len(markNone):])
 				}
 				out = append(out, r.focus)
-			} else if i == t.Cursor {
+			} else {
 				if r.blur == "" {
 					r.blur = t.st.SelectedBlur.On(MarkBlur + r.plain[len(markNone):])
 				}
 				out = append(out, r.blur)
-			} else {
-				out = append(out, r.styled)
 			}
 		case i == 0 && t.Rows == 0 && t.Empty != "":
 			out = append(out, t.emptyLine())

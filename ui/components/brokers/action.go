@@ -65,6 +65,9 @@ func (p *Pane) brokerKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 		return nil, true
 	case key.Matches(msg, k.BrokerRevoke):
 		b, ok := p.selected()
+		if !ok && p.tbl.Lost() {
+			return common.Notice(common.LevelWarn, "no approval selected: the one you were on is gone; move to pick one"), true
+		}
 		if !ok {
 			return nil, true
 		}
@@ -87,10 +90,11 @@ func (p *Pane) cannot(what string) tea.Cmd {
 }
 
 func (p *Pane) selected() (api.BrokerApproval, bool) {
-	if p.tbl.Cursor < 0 || p.tbl.Cursor >= len(p.rows) {
+	i := p.tbl.Selected()
+	if i < 0 || i >= len(p.rows) {
 		return api.BrokerApproval{}, false
 	}
-	return p.rows[p.tbl.Cursor], true
+	return p.rows[i], true
 }
 
 // editKey handles a key while the approval line is open: Enter checks "0xBROKER RATE" and asks

@@ -49,6 +49,7 @@ func New(c *common.Common, ex api.Exchange) *Pane {
 	p.tbl = common.NewTable(c.Styles, []common.Column{
 		common.Col("Broker", 42, false, 0), common.Col("Max fee rate", 12, true, 0), common.Col("Updated", 16, false, 1),
 	}, p.cell)
+	p.tbl.Follow(func(row int) string { return strings.ToLower(p.rows[row].Broker) })
 	p.tbl.Empty = "no broker approved: no broker can charge fees on this account's orders"
 	if common.ExchangeAddress(ex) == "" {
 		p.tbl.Empty = "no account: start with --address, --keystore or a key"
@@ -86,7 +87,7 @@ func (p *Pane) SetSize(w, h int) {
 }
 
 // SetFocused implements common.Pane.
-func (p *Pane) SetFocused(f bool) { p.tbl.Focused = f }
+func (p *Pane) SetFocused(f bool) { p.tbl.SetFocused(f) }
 
 // Update implements common.Pane.
 func (p *Pane) Update(msg tea.Msg) tea.Cmd {

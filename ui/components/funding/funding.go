@@ -73,7 +73,7 @@ func (p *Pane) SetSize(w, h int) {
 }
 
 // SetFocused implements common.Pane.
-func (p *Pane) SetFocused(f bool) { p.tbl.Focused = f }
+func (p *Pane) SetFocused(f bool) { p.tbl.SetFocused(f) }
 
 // Update implements common.Pane.
 func (p *Pane) Update(msg tea.Msg) tea.Cmd {

@@ -152,7 +152,7 @@ func (p *Pane) nextSortCol() int {
 }
 
 // SetFocused implements common.Pane.
-func (p *Pane) SetFocused(f bool) { p.tbl.Focused = f }
+func (p *Pane) SetFocused(f bool) { p.tbl.SetFocused(f) }
 
 // Watchlist is the current favourites, sorted.
 func (p *Pane) Watchlist() []string {
