@@ -315,7 +315,7 @@ func (m *Model) onDialogResult(msg confirm.ResultMsg) tea.Cmd {
 		m.setNotice(common.LevelNote, "not sent: "+msg.Act.What)
 		return nil
 	}
-	return m.execute(msg.Act)
+	return m.confirmed(msg.Act, msg.Opened)
 }
 
 // onInstrument makes msg's instrument the current one: the order form takes it (and the focus

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"log/slog"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tradedesk/tradedesk/ui/action"
@@ -56,9 +57,36 @@ func (m *Model) onAction(a *action.Action) tea.Cmd {
 		m.notice = ""
 	}
 	if a.Confirm {
-		m.dialog = confirm.New(m.st, m.keys, a, m.width)
-		m.dialog.SetSize(m.width, m.height-3)
-		m.footerDirty = true
+		m.openConfirm(a, "")
+		return nil
+	}
+	return m.execute(a)
+}
+
+// openConfirm opens the confirmation of a, saying why when it is asked again (note).
+func (m *Model) openConfirm(a *action.Action, note string) {
+	m.dialog = confirm.New(m.st, m.keys, a, m.width)
+	m.dialog.At = m.clock()
+	m.dialog.SetSize(m.width, m.height-3)
+	if note != "" {
+		m.dialog.Again(note)
+	}
+	m.footerDirty = true
+}
+
+// confirmed sends a confirmed action after its second check (action.CheckAgain): as confirmed
+// when nothing moved, asked again with the refreshed figures when something did or the dialog
+// was open too long, refused when it no longer passes.
+func (m *Model) confirmed(a *action.Action, opened time.Time) tea.Cmd {
+	again := action.CheckAgain(a, opened, m.clock())
+	switch {
+	case again.Refused != "":
+		m.setNotice(common.LevelError, again.Refused)
+		slog.Info("action refused on its second check", "what", a.What)
+		return nil
+	case again.Fresh != nil:
+		m.openConfirm(again.Fresh, again.Why)
+		slog.Info("action asked again", "what", a.What, "why", again.Why)
 		return nil
 	}
 	return m.execute(a)

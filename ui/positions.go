@@ -270,7 +270,23 @@ func (p *positionsPane) closeSelected() tea.Cmd {
 	if len(errs) > 0 {
 		return common.Notice(common.LevelError, "cannot close "+r.Instrument+": "+common.JoinFieldErrors(errs))
 	}
-	return action.Request(action.NewOrder(action.KindClose, checked, p.Styles))
+	a := action.NewOrder(action.KindClose, checked, p.Styles)
+	a.Recheck = recheckClose(p.Store, p.Guard, p.Styles, r.Instrument, intent.Cloid)
+	return action.Request(a)
+}
+
+// recheckClose is the Recheck of a close: the position as the store holds it now (its size may
+// have changed, or it may be gone), closed with the same client id.
+func recheckClose(store *state.Store, g state.Guard, st *common.Styles, sym, cloid string) func() (*action.Action, string) {
+	return func() (*action.Action, string) {
+		pos, ok := store.Position(sym)
+		if !ok || pos.Size.IsZero() {
+			return nil, "not sent: the " + sym + " position is gone"
+		}
+		in := state.ClosePositionIntent(pos)
+		in.Cloid = cloid
+		return action.RecheckOrder(store, g, st, action.KindClose, state.BracketIntent{Entry: in})()
+	}
 }
 
 func (p *positionsPane) cell(row, col int) (string, common.Paint) {

@@ -107,7 +107,13 @@ type Action struct {
 	// message is a FollowUpMsg) and the status line's words meanwhile; nil otherwise.
 	FollowUp func(ex api.Exchange, d DoneMsg, timeout time.Duration) (cmd tea.Cmd, waiting string)
 
+	// Recheck builds the action again from the store as it stands (the same intent), for the
+	// second check on Enter (CheckAgain): the fresh action, or why it no longer passes. nil:
+	// nothing to check again (a cancel, a transfer).
+	Recheck func() (*Action, string)
+
 	Order      state.CheckedOrder
+	Bracket    state.CheckedBracket // a bracket's legs (NewBracket); no Wires otherwise
 	Cancel     api.CancelOid
 	Instrument api.InstrumentID
 	Movement   funds.Checked

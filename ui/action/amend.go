@@ -71,6 +71,7 @@ func AmendOf(store *state.Store, g state.Guard, st *common.Styles, old api.Order
 	if why := notMovable(old); why != "" {
 		return nil, "order not moved: " + why
 	}
+	recheck := amendRecheck(store, g, st, old.OrderID, price, size)
 	if size == "" {
 		size = old.Unfilled.String()
 	}
@@ -87,7 +88,22 @@ func AmendOf(store *state.Store, g state.Guard, st *common.Styles, old api.Order
 	if checked.Wire.Price == old.LimitPrice.String() && checked.Size.Equal(old.Unfilled) {
 		return nil, "order not moved: the price and size are those it has"
 	}
-	return NewAmend(old, checked, st), ""
+	a := NewAmend(old, checked, st)
+	a.Recheck = recheck
+	return a, ""
+}
+
+// amendRecheck is the Recheck of a move of order oid to price and size ("": its unfilled size):
+// the order as the store holds it now (partly filled since, or gone) moved again.
+func amendRecheck(store *state.Store, g state.Guard, st *common.Styles, oid api.OrderID, price, size string) func() (*Action, string) {
+	return func() (*Action, string) {
+		for _, o := range store.Orders() {
+			if o.OrderID == oid {
+				return AmendOf(store, g, st, o, price, size)
+			}
+		}
+		return nil, fmt.Sprintf("order not moved: order %d is no longer open", oid)
+	}
 }
 
 // notMovable says why an order cannot be moved by cancel-and-replace, or "". The replacement is a

@@ -20,6 +20,7 @@ func NewBracket(cb state.CheckedBracket, st *common.Styles) *Action {
 	a := NewOrder(KindPlace, cb.Entry, st)
 	a.Title = "Place bracket order"
 	a.Confirm = cb.NeedsConfirm
+	a.Bracket = cb
 	a.What += BracketWhat(cb)
 	a.Lines[0] = st.Bold.On(strings.ToUpper(a.What))
 	pd := cb.Entry.Instrument.PriceDecimals()

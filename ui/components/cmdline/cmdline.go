@@ -178,10 +178,27 @@ func (m *Model) enter(current string, guard state.Guard) tea.Cmd {
 				// book fills, as the form's and close's do.
 				return func() tea.Msg { return NeedBookMsg{Line: line, Symbol: sym} }
 			}
-			return action.Request(Action(plan, m.st, guard.Confirm))
+			return m.request(cmd, plan, current, guard)
 		}
 	}
 	return m.refuse(err)
+}
+
+// request asks the pipeline for the action of plan; an order or a close is planned again from
+// cmd on the confirmation's Enter (action.CheckAgain), as the form's order is checked again.
+func (m *Model) request(cmd state.Command, plan state.CommandPlan, current string, guard state.Guard) tea.Cmd {
+	a := Action(plan, m.st, guard.Confirm)
+	if cmd.IsOrder() || cmd.Verb == state.VerbClose {
+		store, st := m.store, m.st
+		a.Recheck = func() (*action.Action, string) {
+			p, err := store.PlanCommand(cmd, current, guard)
+			if err != nil {
+				return nil, NotSent + text.Clean(text.HideKeys(err.Error()))
+			}
+			return Action(p, st, guard.Confirm), ""
+		}
+	}
+	return action.Request(a)
 }
 
 // NotSent begins the status line's notice of a refused command.
@@ -208,7 +225,7 @@ func (m *Model) Resume(line, current string, guard state.Guard) tea.Cmd {
 	if err == nil {
 		var plan state.CommandPlan
 		if plan, err = m.store.PlanCommand(cmd, current, guard); err == nil {
-			return action.Request(Action(plan, m.st, guard.Confirm))
+			return m.request(cmd, plan, current, guard)
 		}
 	}
 	// Refused on the fresh book: as any refusal, said on the status line with the line closed

@@ -565,6 +565,7 @@ func (p *Pane) submit() tea.Cmd {
 	if len(cb.Wires) > 0 {
 		a = action.NewBracket(cb, p.Styles)
 	}
+	a.Recheck = action.RecheckOrder(p.Store, p.Guard, p.Styles, action.KindPlace, p.bracketIntent(in))
 	_, p.previewCut = p.drawLines()       // as the pane shows this order now, not as it was last drawn
 	a.Confirm = a.Confirm || p.previewCut // the figures the pane could not show are seen first
 	return action.Request(a)

@@ -2,6 +2,7 @@ package confirm
 
 import (
 	"strings"
+	"time"
 
 	"github.com/charmbracelet/bubbles/cursor"
 	"github.com/charmbracelet/bubbles/key"
@@ -27,12 +28,18 @@ type Dialog struct {
 	height, scroll int
 	// hint says why Enter did nothing (the typed word does not match).
 	hint string
+	// note says why the dialog is shown again (the second check on Enter found a change).
+	note string
+	// At is when the dialog opened, by the console's clock: the second check on Enter measures
+	// its age from it.
+	At time.Time
 }
 
 // ResultMsg is the dialog's answer.
 type ResultMsg struct {
 	Act       *action.Action
 	Confirmed bool
+	Opened    time.Time // the dialog's At: the second check on Enter measures its age from it
 }
 
 // New is the confirmation of a: its title and lines, then Enter (or the word it asks for).
@@ -47,6 +54,13 @@ func New(st *common.Styles, keys *common.KeyMap, a *action.Action, width int) *D
 	}
 	d.render()
 	return d
+}
+
+// Again shows the dialog of a refreshed action with why it is asked again (the second check on
+// Enter): the note goes above the prompt, so it is on screen however the body scrolls.
+func (d *Dialog) Again(why string) {
+	d.note = why
+	d.render()
 }
 
 // Capturing reports whether the dialog has a text input (it always takes every key anyway).
@@ -97,15 +111,21 @@ func (d *Dialog) Close() tea.Cmd {
 }
 
 func (d *Dialog) answer(yes bool) tea.Cmd {
-	a := d.act
-	return func() tea.Msg { return ResultMsg{Act: a, Confirmed: yes} }
+	a, at := d.act, d.At
+	return func() tea.Msg { return ResultMsg{Act: a, Confirmed: yes, Opened: at} }
 }
 
 func (d *Dialog) render() {
 	st := d.st
 	head := []string{st.Accent.On(d.act.Title), ""}
 	body := d.act.Lines
+	w := max(d.width-4, 10)
 	foot := []string{""}
+	if d.note != "" {
+		for _, l := range hang("↻ "+d.note, w, 2) {
+			foot = append(foot, st.Warn.On(l))
+		}
+	}
 	if d.act.Typed != "" {
 		foot = append(foot, st.Warn.On("Type "+d.act.Typed+" and press Enter to send, Esc to go back:"), d.typed.View())
 	} else {
@@ -114,7 +134,6 @@ func (d *Dialog) render() {
 	if d.hint != "" {
 		foot = append(foot, st.Danger.On(d.hint))
 	}
-	w := max(d.width-4, 10)
 	scroll := d.scroll // clamped to this layout's lines only if it is the one shown
 	d.view = common.Box(st, head, hangAll(st, body, w), foot, d.width, d.height, &scroll)
 	if warns, rest := splitWarnings(body); len(warns) > 0 && d.Scrolls() {
