@@ -94,9 +94,10 @@ type Subscription struct {
 	topic Topic
 	errc  chan error
 	once  sync.Once
-	// Orderbook sequence state, under the connection's lock.
+	// Orderbook state, under the connection's lock: the sequence and the prices held a side.
 	seq     uint64
 	haveSeq bool
+	levels  [2]map[string]struct{}
 }
 
 // Topic is what the subscription is to.
@@ -561,32 +562,11 @@ func (c *streamConn) handle(b []byte) error {
 	if err != nil {
 		return fmt.Errorf("stream %s: %v", sub.topic, err)
 	}
-	if sub.topic.Channel == ChanOrderBook && !c.inSequence(sub, evs) {
+	if sub.topic.Channel == ChanOrderBook && len(evs) > 0 && !c.inBook(sub, evs[0].Data.(*BookUpdate)) {
 		return nil
 	}
 	if !c.s.inbox.put(evs) {
 		return fmt.Errorf("stream %s: over %d records queued and not read; dropped the connection to resynchronise", sub.topic, c.s.inbox.max)
 	}
 	return nil
-}
-
-// inSequence checks a book update's sequence number: a snapshot starts the count, an update must
-// follow the last by one. A gap drops the update and subscribes the book again.
-func (c *streamConn) inSequence(sub *Subscription, evs []StreamEvent) bool {
-	u := evs[0].Data.(*BookUpdate)
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	switch {
-	case u.Snapshot:
-		sub.seq, sub.haveSeq = u.Sequence, true
-		return true
-	case !sub.haveSeq:
-		return false // waiting for the snapshot
-	case u.Sequence == sub.seq+1:
-		sub.seq = u.Sequence
-		return true
-	}
-	sub.haveSeq = false
-	go c.resnapshot(sub)
-	return false
 }

@@ -149,7 +149,7 @@ func decodeData(t Topic, raw json.RawMessage, drop dropFunc) ([]StreamEvent, err
 		if err := u.UnmarshalJSON(raw); err != nil {
 			return nil, err
 		}
-		return []StreamEvent{{Topic: t, Data: &u}}, nil
+		return bookOf(t, &u, drop), nil
 	case ChanChart:
 		return decodeEach(t, raw, drop, func(c *Candle) string { return "chart:" + t.key() }, nil)
 	case ChanOrders, ChanFills, ChanPositions, ChanAccount:

@@ -161,3 +161,31 @@ func TestTapeIsNewestFirstWithoutDuplicates(t *testing.T) {
 		t.Errorf("newest %d", got)
 	}
 }
+
+// TestBookHoldsAtMostTheCapASide: updates that keep adding bid levels stop at api.MaxBookLevels a
+// side: the one past it marks the book unusable until a fresh snapshot, with the reason, and frees
+// its levels. Guards a book that grows without bound (555 MB in 35 s under a hostile stream).
+func TestBookHoldsAtMostTheCapASide(t *testing.T) {
+	s := New(func() time.Time { return bookT0 })
+	s.Apply(BookUpdateMsg{At: bookT0, Symbol: "BTC-PERP", Snapshot: true, Seq: 1, Asks: []api.BookLevel{lv("100000", "1")}})
+	seq := uint64(1)
+	add := func(from, n int) {
+		levels := make([]api.BookLevel, n)
+		for i := range levels {
+			levels[i] = lv(decimal.NewFromInt(int64(from+i)).String(), "1")
+		}
+		seq++
+		s.Apply(BookUpdateMsg{At: bookT0, Symbol: "BTC-PERP", Seq: seq, Bids: levels})
+	}
+	for from := 1; from <= api.MaxBookLevels; from += 1000 {
+		add(from, 1000)
+	}
+	if v := s.BookWindow("BTC-PERP", decimal.Zero, 1); v.Err != "" || v.Levels[0] != api.MaxBookLevels {
+		t.Fatalf("at the cap: %d bids held, err %q", v.Levels[0], v.Err)
+	}
+	add(api.MaxBookLevels+1, 1)
+	v := s.BookWindow("BTC-PERP", decimal.Zero, 1)
+	if !strings.Contains(v.Err, "over the 5000 kept") || v.Levels[0] != 0 || !s.BookNeedsSnapshot("BTC-PERP") {
+		t.Fatalf("past the cap: %d bids held, err %q, needs a snapshot %v", v.Levels[0], v.Err, s.BookNeedsSnapshot("BTC-PERP"))
+	}
+}

@@ -133,7 +133,8 @@ func (b *book) fail(symbol, why string) bool {
 }
 
 // update applies changed levels, each in O(log n) to find it; a negative size drops the whole
-// update and waits for a snapshot, and a book left crossed is marked failed.
+// update and waits for a snapshot, and a book left crossed or with a side over api.MaxBookLevels
+// (the stream checks that first: see api.Stream) is marked failed.
 func (b *book) update(symbol string, bids, asks []api.BookLevel, at time.Time) bool {
 	for _, l := range append(bids[:len(bids):len(bids)], asks...) {
 		if l.Size.IsNegative() || !l.Price.IsPositive() {
@@ -149,6 +150,10 @@ func (b *book) update(symbol string, bids, asks []api.BookLevel, at time.Time) b
 		b.asks = setLevel(b.asks, l, false, &changed)
 	}
 	b.at = at
+	if n := max(len(b.bids), len(b.asks)); n > api.MaxBookLevels {
+		b.gap = true
+		return b.fail(symbol, fmt.Sprintf("%d levels a side after an update, over the %d kept: waiting for a fresh book", n, api.MaxBookLevels))
+	}
 	if len(b.bids) > 0 && len(b.asks) > 0 && !b.bids[0].Price.LessThan(b.asks[0].Price) {
 		b.gap = true
 		return b.fail(symbol, fmt.Sprintf("crossed after an update: bid %s ≥ ask %s; waiting for a fresh book", b.bids[0].Price, b.asks[0].Price))

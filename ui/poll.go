@@ -290,7 +290,7 @@ func (m *Model) syncStaleWindows() {
 func (m *Model) addStream(st *api.Stream) {
 	m.stream = st
 	m.feed.AddSource(feed.Source{Inbox: st.Inbox(), Message: feed.StreamMessage(m.store), Kinds: feed.StreamKinds(m.ex.Address() != ""),
-		Reconcile: ReconcileEvery, Frame: time.Second / FrameRate, Kind: feed.TopicKind})
+		Reconcile: ReconcileEvery, Frame: time.Second / FrameRate, Kind: feed.TopicKind, Drop: feed.UnknownInstrument(m.store)})
 }
 
 // startStream subscribes what the console shows (every ticker and mid, the account's channels,

@@ -28,6 +28,9 @@ type Source struct {
 	// Kind names the kind of a topic's records, for the word on the rows a batch left out
 	// (Result.Dropped); nil: the batch's drops are not reported.
 	Kind func(api.Topic) state.Kind
+	// Drop says why a record is left out before it becomes a message ("" keeps it); it is
+	// counted and named with the batch's bad rows. nil keeps every record.
+	Drop func(ev api.StreamEvent) string
 }
 
 // streamSource is the feed's stream source and its state.
@@ -93,19 +96,29 @@ func (f *Feed) sourceUpdate(msg sourceMsg) Result {
 	s := f.src
 	s.last = time.Now()
 	at := f.clock.Now()
-	msgs := make([]state.Msg, 0, len(msg.batch.Events))
-	for _, ev := range msg.batch.Events {
+	b := msg.batch
+	msgs := make([]state.Msg, 0, len(b.Events))
+	for _, ev := range b.Events {
+		if s.src.Drop != nil {
+			if why := s.src.Drop(ev); why != "" {
+				if b.Dropped == 0 {
+					b.DropReason, b.DropTopic = why, ev.Topic
+				}
+				b.Dropped++
+				continue
+			}
+		}
 		if m := s.src.Message(ev, at); m != nil {
 			msgs = append(msgs, m)
 		}
 	}
 	var cmds []tea.Cmd
-	if msg.batch.StatusChanged {
-		cmds = append(cmds, f.sourceStatus(msg.batch.Status))
+	if b.StatusChanged {
+		cmds = append(cmds, f.sourceStatus(b.Status))
 	}
 	cmds = append(cmds, s.wait())
 	r := Result{Msgs: msgs, Cmd: tea.Batch(cmds...)}
-	if b := msg.batch; b.Dropped > 0 && s.src.Kind != nil {
+	if b.Dropped > 0 && s.src.Kind != nil {
 		r.Kind, r.Dropped, r.DropReason = s.src.Kind(b.DropTopic), b.Dropped, b.DropReason
 	}
 	return r

@@ -2,10 +2,12 @@ package feed
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tradedesk/tradedesk/api"
+	"github.com/tradedesk/tradedesk/api/text"
 	"github.com/tradedesk/tradedesk/state"
 )
 
@@ -112,4 +114,29 @@ func streamMessage(store *state.Store, ev api.StreamEvent, at time.Time) state.M
 		return state.TradeMsg{At: at, Symbol: d.Instrument, Trade: *d}
 	}
 	return nil
+}
+
+// UnknownInstrument is Source.Drop for store: a streamed ticker or book of an instrument the
+// instrument list does not hold (by its exact name) is left out. A server's made-up names would
+// otherwise add tickers and books without bound. Before the list has loaded nothing is judged
+// (the polls that follow the stream's start bring every kind again).
+func UnknownInstrument(store *state.Store) func(api.StreamEvent) string {
+	return func(ev api.StreamEvent) string {
+		var sym, what string
+		switch d := ev.Data.(type) {
+		case *api.Ticker:
+			sym, what = d.Symbol, "ticker"
+		case *api.BookUpdate:
+			sym, what = d.Instrument, "book"
+		default:
+			return ""
+		}
+		if !store.Freshness(state.KindInstruments).Loaded() {
+			return ""
+		}
+		if in, ok := store.Instrument(sym); ok && in.Name == sym {
+			return ""
+		}
+		return fmt.Sprintf("a %s of %s, which the instrument list does not hold", what, text.Quote(sym))
+	}
 }
