@@ -589,7 +589,7 @@ func TestHostileServerThroughMain(t *testing.T) {
 		{"tickers", "--url", srv.URL}, {"instruments", "--url", srv.URL}, {"collateral", "--url", srv.URL},
 		{"account", "--url", srv.URL}, {"orders", "--url", srv.URL, "--json"},
 		{"order", "--url", srv.URL, "--instrument", "1", "--side", "buy", "--size", "0.01", "--price", "90000", "--yes"},
-		{"cancel-all", "--url", srv.URL},
+		{"cancel-all", "--url", srv.URL, "--yes"},
 	} {
 		var out, errb bytes.Buffer
 		run(args, &out, &errb)

@@ -19,6 +19,9 @@ type CommandPlan struct {
 	// Cancel is what a cancel takes: the one order (by id, or the only one open on the
 	// instrument), every order on the instrument, or every order (Command.All).
 	Cancel []api.OrderRecord
+	// Scope is what a cancel of every order (on the instrument, or everywhere) takes: its count
+	// and the positions' stops among them.
+	Scope CancelScope
 	// Bracket is the checked bracket of an order given a take-profit or a stop-loss (its Entry is
 	// Order); its Wires are nil otherwise.
 	Bracket CheckedBracket
@@ -183,6 +186,7 @@ func (s *Store) planCancel(plan CommandPlan) (CommandPlan, error) {
 		return plan, cmd.instrumentError(fmt.Sprintf("%d orders are open on %s: cancel all %s, or cancel ORDER-ID",
 			len(plan.Cancel), plan.Instrument.Name, strings.ToLower(cmd.instrumentWord(plan.Instrument))))
 	}
+	plan.Scope = s.CancelScope(plan.Cancel)
 	return plan, nil
 }
 

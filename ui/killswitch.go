@@ -22,12 +22,14 @@ func (m *Model) killSwitch() tea.Cmd {
 		m.setNotice(common.LevelWarn, "kill switch: nothing cancelled: this console is read-only ("+m.c.ReadOnly+")")
 		return nil
 	}
-	n := len(m.store.Orders())
-	lines := []string{
-		m.st.Bold.On(fmt.Sprintf("Cancel EVERY open order on every instrument (%d shown), trigger orders included.", n)),
-		"Positions stay open: close them from the positions pane.",
-		"Cancelling is safe to repeat.",
+	orders := m.store.Orders()
+	n := len(orders)
+	sc := m.store.CancelScope(orders)
+	lines := []string{m.st.Bold.On(fmt.Sprintf("Cancel EVERY open order on every instrument (%d shown), trigger orders included.", n))}
+	if takes := sc.Takes(); takes != "" {
+		lines = append(lines, m.st.Warn.On("! This takes "+takes+"."))
 	}
+	lines = append(lines, "Positions stay open: close them from the positions pane.", "Cancelling is safe to repeat.")
 	if f := m.store.Freshness(state.KindOrders); f.Stale || !f.Loaded() {
 		lines = append(lines, m.st.Warn.On("! The open orders shown may be out of date: every order the exchange holds is cancelled."))
 	}

@@ -295,20 +295,20 @@ func (p *ordersPane) cancelInstrument() tea.Cmd {
 	if !ok {
 		return p.noneSelected()
 	}
-	n := 0
+	var on []api.OrderRecord
 	for _, x := range p.orders {
 		if x.InstrumentID == o.InstrumentID {
-			n++
+			on = append(on, x)
 		}
 	}
-	return action.Request(action.NewCancelInstrument(o.InstrumentID, o.Instrument, n))
+	return action.Request(action.NewCancelInstrument(o.InstrumentID, o.Instrument, p.Store.CancelScope(on)))
 }
 
 func (p *ordersPane) cancelAll() tea.Cmd {
 	if p.ReadOnly != "" {
 		return common.ReadOnlyNotice(p.ReadOnly, "cancel orders")
 	}
-	return action.Request(action.NewCancelEverything(len(p.orders)))
+	return action.Request(action.NewCancelEverything(p.Store.CancelScope(p.orders)))
 }
 
 func (p *ordersPane) cell(row, col int) (string, common.Paint) {

@@ -13,6 +13,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/muesli/termenv"
+	"github.com/tradedesk/tradedesk/state"
 	"github.com/tradedesk/tradedesk/ui/action"
 	"github.com/tradedesk/tradedesk/ui/common"
 )
@@ -435,7 +436,7 @@ func TestMessagesViewAndStaleErrors(t *testing.T) {
 	// An old warning goes too (QA 13c #3: "select a resting limit order to change" stayed up
 	// beside the next Move dialog).
 	c.m.setNotice(common.LevelWarn, "select a resting limit order to change")
-	pump(t, c.m, c.m.onAction(action.NewCancelEverything(1)))
+	pump(t, c.m, c.m.onAction(action.NewCancelEverything(state.CancelScope{Orders: 1})))
 	if c.m.dialog == nil || strings.Contains(c.m.status.message(c.m, 80), "select a resting") {
 		t.Errorf("an old warning stays beside a new confirmation (dialog %v): %q", c.m.dialog != nil, c.m.status.message(c.m, 80))
 	}

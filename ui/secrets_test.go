@@ -254,7 +254,7 @@ func secretsHeadless(t *testing.T, dir string, captures map[string][]byte) (agen
 		{"order", "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.001", "--market", "--json"},
 		{"order", "--instrument", "BTC-PERP", "--side", "sell", "--size", "0.001", "--market", "--reduce-only"},
 		{"cancel", "--instrument", "BTC-PERP", "--oid", "1"},
-		{"cancel-all"},
+		{"cancel-all", "--yes"},
 		{"transfer", "--collateral", "USDC", "--amount", "1000000000", "--to-spot"},
 		{"export", "fills", "--format", "csv", "--output", filepath.Join(dir, "fills.csv")},
 		{"export", "history", "--format", "json", "--output", filepath.Join(dir, "history.json")},
@@ -303,7 +303,7 @@ func secretsAgentCommands(t *testing.T, dir string, env map[string]string, run f
 	env[api.EnvPrivateKey] = accountKey
 	run("agent", "revoke", "--agent", k.Address.Hex())
 	delete(env, api.EnvPrivateKey)
-	run(append([]string{"cancel-all"}, as...)...) // refused: 401 invalid order signer
+	run(append([]string{"cancel-all", "--yes"}, as...)...) // refused: 401 invalid order signer
 	env[api.EnvPrivateKey] = accountKey
 	delete(env, api.EnvPassphrase)
 	return agentHex

@@ -54,24 +54,37 @@ func AllOf(n int, noun string) string {
 	return "all " + state.Count(n, noun)
 }
 
-// NewCancelEverything cancels all n open orders on every instrument, confirmed.
-func NewCancelEverything(n int) *Action {
-	return NewCancelAll("Cancel ALL open orders", "cancel "+AllOf(n, "open order"),
-		[]string{"Cancel " + AllOf(n, "open order") + " on every instrument?"})
+// NewCancelEverything cancels every open order on every instrument (sc: the ones shown and the
+// stops among them), confirmed.
+func NewCancelEverything(sc state.CancelScope) *Action {
+	return NewCancelAll("Cancel ALL open orders", "cancel "+AllOf(sc.Orders, "open order"),
+		ScopeLines("Cancel "+AllOf(sc.Orders, "open order")+" on every instrument", sc))
 }
 
-// NewCancelInstrument cancels every open order on one instrument (n of them shown), confirmed.
-func NewCancelInstrument(id api.InstrumentID, name string, n int) *Action {
+// NewCancelInstrument cancels every open order on one instrument (sc: the ones shown and the
+// stops among them), confirmed.
+func NewCancelInstrument(id api.InstrumentID, name string, sc state.CancelScope) *Action {
 	return &Action{
 		Kind: KindCancelInstrument, Confirm: true, Instrument: id,
 		Title: "Cancel all orders on " + name,
-		What:  "cancel " + state.Count(n, "open order") + " on " + name,
-		Lines: []string{"Cancel " + AllOf(n, "open order") + " on " + name + "?"},
+		What:  "cancel " + state.Count(sc.Orders, "open order") + " on " + name,
+		Lines: ScopeLines("Cancel "+AllOf(sc.Orders, "open order")+" on "+name, sc),
 		Run: func(ctx context.Context, t api.Trader) (api.TxResponse, error) {
 			return t.CancelByInstrument(ctx, id)
 		},
 		Read: resultText, Refresh: tradeKinds, FollowUp: checkCancel,
 	}
+}
+
+// ScopeLines is a cancel's question with what it takes besides plain orders: "Cancel all 3 open
+// orders on BTC-PERP, including the stop-loss and take-profit on your 0.1 BTC long?", and that
+// the position stays open without them.
+func ScopeLines(question string, sc state.CancelScope) []string {
+	inc := sc.Including()
+	if inc == "" {
+		return []string{question + "?"}
+	}
+	return []string{question + ", " + inc + "?", "", "! " + sc.Unguarded()}
 }
 
 // NewCancelAll cancels every open order on the account, confirmed.

@@ -15,7 +15,7 @@ import (
 // Each case guards a branch: the instrument count must count only that instrument's orders.
 func TestCancelCheckText(t *testing.T) {
 	one := NewCancel(api.OrderRecord{OrderID: 7, InstrumentID: 1, Instrument: "BTC-PERP", Side: api.SideBuy}, state.Instrument{})
-	inst := NewCancelInstrument(1, "BTC-PERP", 2)
+	inst := NewCancelInstrument(1, "BTC-PERP", state.CancelScope{Orders: 2})
 	all := NewCancelAll("Cancel ALL open orders", "cancel all 3 open orders", nil)
 	other := []api.OrderRecord{{OrderID: 9, InstrumentID: 2}}
 	both := append([]api.OrderRecord{{OrderID: 7, InstrumentID: 1}}, other...)
@@ -67,10 +67,10 @@ func TestLostOrderLookupWords(t *testing.T) {
 // TestCancelWordsCountOrders (#13 QA 6): the mass cancels count their orders in words, "the 1 open
 // order", "all 3 open orders", never "order(s)". Guards the plural for one.
 func TestCancelWordsCountOrders(t *testing.T) {
-	if a := NewCancelEverything(1); a.What != "cancel the 1 open order" || a.Lines[0] != "Cancel the 1 open order on every instrument?" {
+	if a := NewCancelEverything(state.CancelScope{Orders: 1}); a.What != "cancel the 1 open order" || a.Lines[0] != "Cancel the 1 open order on every instrument?" {
 		t.Errorf("one order: %q / %q", a.What, a.Lines[0])
 	}
-	if a := NewCancelInstrument(2, "ETH-PERP", 3); a.What != "cancel 3 open orders on ETH-PERP" || a.Lines[0] != "Cancel all 3 open orders on ETH-PERP?" {
+	if a := NewCancelInstrument(2, "ETH-PERP", state.CancelScope{Orders: 3}); a.What != "cancel 3 open orders on ETH-PERP" || a.Lines[0] != "Cancel all 3 open orders on ETH-PERP?" {
 		t.Errorf("three orders: %q / %q", a.What, a.Lines[0])
 	}
 }

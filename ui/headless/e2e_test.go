@@ -153,7 +153,7 @@ func TestOrderListCancel(t *testing.T) {
 	h.ok("cancel", "--instrument", "BTC-PERP", "--oid", decimal.NewFromInt(int64(oid)).String())
 	h.ok("order", "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.01", "--price", px)
 	h.ok("order", "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.02", "--price", px)
-	out = h.ok("cancel-all", "--instrument", "BTC-PERP")
+	out = h.ok("cancel-all", "--instrument", "BTC-PERP", "--yes")
 	if !strings.HasPrefix(out, "cancelled 2 orders on BTC-PERP") {
 		t.Fatalf("cancel-all output %q", out)
 	}
@@ -252,7 +252,7 @@ func TestExportEveryPage(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	h.ok("cancel-all")
+	h.ok("cancel-all", "--yes")
 	want, err := api.AllPages(context.Background(), func(ctx context.Context, p api.PageParams) (api.Page[api.OrderRecord], error) {
 		return c.OrderHistory(ctx, "", p)
 	}, 0, nil)

@@ -154,7 +154,7 @@ func TestOrdersReportTheTruth(t *testing.T) {
 		if c.filled && pre.Preview.Book.ExpectedAvg.Sub(tr.fill.AvgPrice).Abs().GreaterThan(tick) {
 			t.Errorf("%s: expected avg %s, realised %s", c.tif, pre.Preview.Book.ExpectedAvg, tr.fill.AvgPrice)
 		}
-		h.ok("cancel-all")
+		h.ok("cancel-all", "--yes")
 	}
 
 	// A market order for more than the book holds within the 1% bound.
@@ -220,6 +220,6 @@ func TestOtherAnswerShapesReportTheTruth(t *testing.T) {
 		if res.Status != "filled" {
 			t.Errorf("%s: status %q", shape.name, res.Status)
 		}
-		h.ok("cancel-all")
+		h.ok("cancel-all", "--yes")
 	}
 }

@@ -109,7 +109,7 @@ func TestHostileServerText(t *testing.T) {
 	for _, a := range [][]string{
 		{"order", "--instrument", "1", "--side", "buy", "--size", "0.01", "--price", "1000", "--yes"},
 		{"cancel", "--instrument", "1", "--cloid", cloid},
-		{"cancel-all"},
+		{"cancel-all", "--yes"},
 		{"transfer", "--collateral", "USDC", "--amount", "1", "--to-derivatives"},
 		{"transfer", "--collateral", "0", "--amount", "1", "--to", "0x2c7536E3605D9C16a7a3D7b1898e529396a65c23"},
 		{"withdraw", "--collateral", "0", "--amount", "1", "--chain", "1"},
@@ -176,7 +176,7 @@ func TestActionCreditedToAnotherAccountFails(t *testing.T) {
 	for _, a := range [][]string{
 		{"order", "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.01", "--price", h.restingBid(), "--yes"},
 		{"cancel", "--instrument", "BTC-PERP", "--cloid", state.NewCloid()},
-		{"cancel-all"},
+		{"cancel-all", "--yes"},
 		{"transfer", "--collateral", "USDC", "--amount", "1", "--to-derivatives", "--yes"},
 		{"withdraw", "--collateral", "USDC", "--amount", "1", "--chain", "1", "--yes"},
 	} {

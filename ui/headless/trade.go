@@ -37,10 +37,6 @@ func cancelFlags(fs *flagSet, o *opts) {
 	fs.text(&o.cloid, "cloid", "ID", "client order id to cancel")
 }
 
-func cancelAllFlags(fs *flagSet, o *opts) {
-	fs.text(&o.instrument, "instrument", "SYM", "cancel only this instrument's orders")
-}
-
 func init() {
 	register(&command{name: "order", trades: true, groups: gAgentTrade, flags: orderCmdFlags, run: runOrder,
 		usage:   "--instrument SYM --side buy|sell (--size N | --notional USD) (--price PX | --market) [--tif GTC|IOC|FOK] [--reduce-only] [--post-only] [--trigger PX --tpsl tp|sl] [--cloid ID] [--yes] [--dry-run]",
@@ -48,7 +44,7 @@ func init() {
 	register(&command{name: "cancel", trades: true, groups: gAgentTrade, flags: cancelFlags, run: runCancel,
 		usage: "--instrument SYM (--oid N | --cloid ID)", summary: "Cancel one order. Cancelling twice is safe."})
 	register(&command{name: "cancel-all", trades: true, groups: gAgentTrade, flags: cancelAllFlags, run: runCancelAll,
-		usage: "[--instrument SYM]", summary: "Cancel every open order, or every open order on one instrument."})
+		usage: "[--instrument SYM] --yes", summary: "Cancel every open order, or every open order on one instrument, stops included (needs --yes)."})
 }
 
 // intent turns the order flags into a state.OrderIntent, refusing contradictory flags.
@@ -466,35 +462,5 @@ func runCancel(ctx context.Context, r *runner) error {
 		return writeJSON(r.env.Stdout, okJSON(resp))
 	}
 	_, err = fmt.Fprintf(r.env.Stdout, "cancelled %s on %s (tx %s)\n", what, in.Name, text.Clean(resp.TxHash))
-	return err
-}
-
-func runCancelAll(ctx context.Context, r *runner) error {
-	var (
-		resp  api.TxResponse
-		err   error
-		scope = "every instrument"
-	)
-	if r.o.instrument != "" {
-		in, ferr := r.findInstrument(ctx)
-		if ferr != nil {
-			return ferr
-		}
-		scope = in.Name
-		resp, err = r.client.CancelByInstrument(ctx, in.ID)
-	} else {
-		resp, err = r.client.CancelAll(ctx)
-	}
-	if err != nil {
-		return fmt.Errorf("cancel of all orders on %s failed: %w", scope, err)
-	}
-	if r.o.json {
-		return writeJSON(r.env.Stdout, okJSON(resp))
-	}
-	count := "all"
-	if out := state.CancelManyOutcome(resp); out.Kind == state.OutcomeCancelledCount {
-		count = strconv.Itoa(out.Count)
-	}
-	_, err = fmt.Fprintf(r.env.Stdout, "cancelled %s orders on %s (tx %s)\n", count, scope, text.Clean(resp.TxHash))
 	return err
 }

@@ -29,9 +29,9 @@ func Action(p state.CommandPlan, st *common.Styles, policy state.ConfirmPolicy) 
 	case state.VerbCancel:
 		switch {
 		case p.Command.All && p.Command.Instrument == "":
-			return action.NewCancelEverything(len(p.Cancel))
+			return action.NewCancelEverything(p.Scope)
 		case p.Command.All:
-			return action.NewCancelInstrument(p.Instrument.ID, p.Instrument.Name, len(p.Cancel))
+			return action.NewCancelInstrument(p.Instrument.ID, p.Instrument.Name, p.Scope)
 		}
 		return action.NewCancelOne(p.Cancel[0], p.Instrument, policy)
 	case state.VerbTpsl:
