@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -40,8 +41,8 @@ func endlessBook(t *testing.T, resubscribed chan<- struct{}) string {
 			return
 		}
 		defer c.CloseNow()
-		ctx, stop := context.WithCancel(r.Context())
-		defer stop()
+		ctx := r.Context()
+		var stopped atomic.Bool // not a cancelled context: a write cancelled midway closes the connection
 		subs := 0
 		for {
 			_, b, err := c.Read(r.Context())
@@ -51,7 +52,7 @@ func endlessBook(t *testing.T, resubscribed chan<- struct{}) string {
 			id := between(string(b), `"id":"`, `"`)
 			switch {
 			case strings.Contains(string(b), `"unsubscribe"`):
-				stop()
+				stopped.Store(true)
 				send(r.Context(), c, `{"jsonrpc":"2.0","id":"`+id+`","result":{"status":"unsubscribed","channels":["book"]}}`)
 			case strings.Contains(string(b), `"subscribe"`):
 				subs++
@@ -63,7 +64,7 @@ func endlessBook(t *testing.T, resubscribed chan<- struct{}) string {
 				}
 				go func() {
 					send(ctx, c, bookNote("snapshot", "BTC-PERP", 1, levelsFrom(1, 1)))
-					for seq := 2; ctx.Err() == nil; seq++ {
+					for seq := 2; ctx.Err() == nil && !stopped.Load(); seq++ {
 						send(ctx, c, bookNote("update", "BTC-PERP", seq, levelsFrom(seq*1000, 1000)))
 					}
 				}()
