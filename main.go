@@ -45,7 +45,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 	// Nothing written repeats the key or passphrase from the environment, and no error repeats
 	// anything spelled like a private key (a key pasted into the wrong flag or setting). No
 	// control character from outside text (a server's error, a file name) reaches the terminal.
-	secrets := []string{os.Getenv(api.EnvPrivateKey), os.Getenv(api.EnvPassphrase)}
+	// The key and passphrase leave the environment here, read once (no child process or
+	// library sees them); the key loaders get them through getenv.
+	getenv := api.TakeSecretEnv()
+	secrets := []string{getenv(api.EnvPrivateKey), getenv(api.EnvPassphrase)}
 	stdout = redact.NewWriter(text.NewWriter(stdout, false), false, secrets...)
 	stderr = redact.NewWriter(text.NewWriter(stderr, true), true, secrets...)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
@@ -53,9 +56,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	simCmd := sim.NewCommand(stdout, stderr)
 	return cli.Run(ctx, args, cli.Program{
 		Stdout: stdout, Stderr: stderr,
-		Console: func(ctx context.Context, o options) error { return console(ctx, o, stderr) },
+		Console: func(ctx context.Context, o options) error { return console(ctx, o, stderr, getenv) },
 		Sim:     cli.Sim{Flags: simCmd.Flags, Help: sim.CommandHelp, Run: simCmd.Run},
-		Env: headless.Env{Stdin: os.Stdin, LoadDefaults: func(path string) (headless.Connection, error) {
+		Env: headless.Env{Stdin: os.Stdin, Getenv: getenv, LoadDefaults: func(path string) (headless.Connection, error) {
 			return configConnection(path, stderr)
 		}},
 	})
@@ -65,11 +68,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 type options = cli.ConsoleOptions
 
 // console loads the config, connects (or starts the demo), and runs the screen until quit.
-func console(ctx context.Context, o options, stderr io.Writer) error {
+func console(ctx context.Context, o options, stderr io.Writer, getenv func(string) string) error {
 	cfg, err := loadConfig(o.Config, stderr)
 	if err != nil {
 		return err
 	}
+	env := keyEnv{getenv: getenv, accountFromConfig: o.Address == "" && cfg.Account != ""}
 	mergeFlags(&o, cfg)
 	logger, closeLog, err := openLog(o.LogFile)
 	if err != nil {
@@ -81,7 +85,7 @@ func console(ctx context.Context, o options, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	conn, err := connect(ctx, o, stderr)
+	conn, err := connect(ctx, o, stderr, env)
 	if err != nil {
 		return err
 	}
@@ -179,95 +183,6 @@ func writeHeapProfile(path string) {
 	if err := pprof.WriteHeapProfile(f); err != nil {
 		slog.Warn("heap profile", "err", err)
 	}
-}
-
-// connection is what the console talks to, and what to stop when it quits.
-type connection struct {
-	client   *api.Client
-	mode     ui.Mode
-	network  string
-	readOnly string
-	close    func()
-	// agentUntil is when the agent key expires (zero: not an agent, or not known).
-	agentUntil time.Time
-	// fees are the exchange's fee rates when known: the embedded simulator's (nil: the defaults).
-	fees *state.Fees
-	// sim is the embedded simulator of the demo (nil otherwise), for tests that move its clock.
-	sim *sim.Sim
-}
-
-// connect builds the exchange client: the embedded demo when no URL or network is given, else a
-// real exchange with a key (keystore or environment) or read-only with an address. The endpoint
-// and key rules are api.ResolveEndpoint's and api.LoadSigner's, shared with the headless commands.
-func connect(ctx context.Context, o options, stderr io.Writer) (*connection, error) {
-	if o.URL == "" && o.Network == "" {
-		if o.Keystore != "" || o.Address != "" || o.AgentKeystore != "" {
-			return nil, headless.Usage(errors.New("--keystore, --agent-keystore and --address need an exchange: add --network mainnet|testnet or --url URL"))
-		}
-		return startDemo(ctx, demoSpec{seed: o.Seed, empty: o.Empty})
-	}
-	ep, err := api.ResolveEndpoint(api.Endpoint{URL: o.URL, Network: o.Network, Insecure: o.Insecure, ActionType: o.ActionType})
-	if err != nil {
-		return nil, headless.Usage(err) // --network moon, a plain http URL: flags to fix, as the commands say
-	}
-	signer, err := api.LoadSigner(api.Credentials{Keystore: o.Keystore, AgentKeystore: o.AgentKeystore, Address: o.Address, Network: ep.Name, Warn: stderr})
-	if err != nil {
-		return nil, err
-	}
-	opts := append([]api.Option{api.WithHTTPClient(api.PollingHTTPClient())}, ep.Options()...)
-	c := &connection{mode: ui.ModeLive, network: ep.Name, close: func() {}}
-	switch {
-	case signer != nil:
-		opts = append(opts, api.WithSigner(signer))
-	case o.Address != "":
-		opts = append(opts, api.WithAddress(o.Address))
-		c.mode = ui.ModeReadOnly
-		c.readOnly = "watching an address without its key; add --keystore FILE to trade"
-	default:
-		c.mode = ui.ModeReadOnly
-		c.readOnly = "no account given: markets only; use --keystore to trade or --address to watch"
-	}
-	c.client = api.New(ep.Base, opts...)
-	if err := c.client.Err(); err != nil {
-		return nil, err
-	}
-	if c.client.IsAgent() {
-		if c.agentUntil, err = agentExpiry(ctx, c.client, signer.Address()); err != nil {
-			return nil, err
-		}
-	}
-	return c, nil
-}
-
-// agentExpiry looks the agent up in the account's allAgents: an agent the exchange does not
-// list (expired, revoked, never registered) stops the start with what to do; an exchange that
-// cannot say leaves the expiry unknown (zero).
-func agentExpiry(ctx context.Context, c *api.Client, agent string) (time.Time, error) {
-	lctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-	defer cancel()
-	agents, err := c.Agents(lctx, c.Address())
-	if err != nil {
-		slog.Warn("agent expiry unknown", "err", err)
-		return time.Time{}, nil
-	}
-	a, ok := api.FindAgent(agents, agent)
-	if !ok {
-		return time.Time{}, fmt.Errorf("agent %s is not registered for %s (expired, revoked or never added): register one with `tradedesk agent add`", agent, c.Address())
-	}
-	return a.ValidUntil.Time, nil
-}
-
-// openLog opens the --log file (a JSON slog handler; the api client logs every request to it with
-// signatures shortened and no key); without one, nothing is logged or even formatted.
-func openLog(path string) (*slog.Logger, func(), error) {
-	if path == "" {
-		return slog.New(slog.DiscardHandler), func() {}, nil
-	}
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
-	if err != nil {
-		return nil, nil, fmt.Errorf("--log: %w", err)
-	}
-	return slog.New(slog.NewJSONHandler(f, nil)), func() { _ = f.Close() }, nil
 }
 
 // fileConfig is the config file. It never holds a key: key material is refused with a message.

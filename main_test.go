@@ -379,7 +379,7 @@ func TestConnectChoosesModeAndKey(t *testing.T) {
 
 	// An address alone watches read-only.
 	var stderr bytes.Buffer
-	c, err := connect(ctx, options{Connection: headless.Connection{URL: "http://127.0.0.1:1/", Address: addr}}, &stderr)
+	c, err := connect(ctx, options{Connection: headless.Connection{URL: "http://127.0.0.1:1/", Address: addr}}, &stderr, keyEnv{})
 	if err != nil || c.mode != ui.ModeReadOnly || c.client.CanTrade() || c.readOnly == "" {
 		t.Fatalf("address only: %+v, %v", c, err)
 	}
@@ -387,7 +387,7 @@ func TestConnectChoosesModeAndKey(t *testing.T) {
 	// A key from the environment trades; on mainnet it warns, and never prints the key.
 	t.Setenv("TRADEDESK_PRIVATE_KEY", keyHex)
 	stderr.Reset()
-	c, err = connect(ctx, options{Connection: headless.Connection{Network: "mainnet"}}, &stderr)
+	c, err = connect(ctx, options{Connection: headless.Connection{Network: "mainnet"}}, &stderr, keyEnv{})
 	if err != nil || c.mode != ui.ModeLive || !c.client.CanTrade() || c.client.Address() != addr {
 		t.Fatalf("env key: %+v, %v", c, err)
 	}
@@ -397,19 +397,19 @@ func TestConnectChoosesModeAndKey(t *testing.T) {
 
 	// A bad key is refused with a message that does not repeat it.
 	t.Setenv("TRADEDESK_PRIVATE_KEY", "0x1234nothex")
-	if _, err := connect(ctx, options{Connection: headless.Connection{Network: "testnet"}}, &stderr); err == nil || strings.Contains(err.Error(), "1234nothex") {
+	if _, err := connect(ctx, options{Connection: headless.Connection{Network: "testnet"}}, &stderr, keyEnv{}); err == nil || strings.Contains(err.Error(), "1234nothex") {
 		t.Errorf("bad env key: %v", err)
 	}
 
 	// Keystore and address need an exchange; a plain-http remote URL is refused.
 	os.Unsetenv("TRADEDESK_PRIVATE_KEY")
-	if _, err := connect(ctx, options{Connection: headless.Connection{Address: addr}}, &stderr); err == nil || !strings.Contains(err.Error(), "--network") {
+	if _, err := connect(ctx, options{Connection: headless.Connection{Address: addr}}, &stderr, keyEnv{}); err == nil || !strings.Contains(err.Error(), "--network") {
 		t.Errorf("address without exchange: %v", err)
 	}
-	if _, err := connect(ctx, options{Connection: headless.Connection{URL: "http://exchange.example.com/"}}, &stderr); err == nil || !strings.Contains(err.Error(), "--insecure") {
+	if _, err := connect(ctx, options{Connection: headless.Connection{URL: "http://exchange.example.com/"}}, &stderr, keyEnv{}); err == nil || !strings.Contains(err.Error(), "--insecure") {
 		t.Errorf("remote http: %v", err)
 	}
-	if _, err := connect(ctx, options{Connection: headless.Connection{Network: "moonnet"}}, &stderr); err == nil {
+	if _, err := connect(ctx, options{Connection: headless.Connection{Network: "moonnet"}}, &stderr, keyEnv{}); err == nil {
 		t.Error("unknown network accepted")
 	}
 }
@@ -431,16 +431,16 @@ func TestConnectWithKeystore(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Setenv("TRADEDESK_PASSPHRASE", "correct horse")
-	c, err := connect(context.Background(), options{Connection: headless.Connection{URL: "http://127.0.0.1:1/", Keystore: path}}, &bytes.Buffer{})
+	c, err := connect(context.Background(), options{Connection: headless.Connection{URL: "http://127.0.0.1:1/", Keystore: path}}, &bytes.Buffer{}, keyEnv{})
 	if err != nil || !c.client.CanTrade() || c.mode != ui.ModeLive {
 		t.Fatalf("keystore: %+v, %v", c, err)
 	}
 	t.Setenv("TRADEDESK_PASSPHRASE", "wrong")
-	if _, err := connect(context.Background(), options{Connection: headless.Connection{URL: "http://127.0.0.1:1/", Keystore: path}}, &bytes.Buffer{}); err == nil || !strings.Contains(err.Error(), "passphrase") {
+	if _, err := connect(context.Background(), options{Connection: headless.Connection{URL: "http://127.0.0.1:1/", Keystore: path}}, &bytes.Buffer{}, keyEnv{}); err == nil || !strings.Contains(err.Error(), "passphrase") {
 		t.Errorf("wrong passphrase: %v", err)
 	}
 	t.Setenv("TRADEDESK_PASSPHRASE", "correct horse")
-	if _, err := connect(context.Background(), options{Connection: headless.Connection{URL: "http://127.0.0.1:1/", Keystore: path, Address: "0x00000000000000000000000000000000000000aa"}}, &bytes.Buffer{}); err == nil || !strings.Contains(err.Error(), "not the keystore's address") {
+	if _, err := connect(context.Background(), options{Connection: headless.Connection{URL: "http://127.0.0.1:1/", Keystore: path, Address: "0x00000000000000000000000000000000000000aa"}}, &bytes.Buffer{}, keyEnv{}); err == nil || !strings.Contains(err.Error(), "not the keystore's address") {
 		t.Errorf("mismatched address: %v", err)
 	}
 }
@@ -485,6 +485,8 @@ func TestNothingMainWritesHoldsTheKey(t *testing.T) {
 		[]string{"--" + keyHex},
 	)
 	for _, args := range runs {
+		t.Setenv("TRADEDESK_PRIVATE_KEY", "0x"+keyHex) // run takes them out of the environment
+		t.Setenv("TRADEDESK_PASSPHRASE", keyHex)
 		var out, errb bytes.Buffer
 		run(args, &out, &errb)
 		for name, text := range map[string]string{"stdout": out.String(), "stderr": errb.String()} {
@@ -513,7 +515,7 @@ func TestConsoleClientKeepsConnections(t *testing.T) {
 	defer srv.Close()
 	t.Setenv("TRADEDESK_PRIVATE_KEY", "")
 	os.Unsetenv("TRADEDESK_PRIVATE_KEY")
-	c, err := connect(context.Background(), options{Connection: headless.Connection{URL: srv.URL + "/", Address: "0x2c7536E3605D9C16a7a3D7b1898e529396a65c23"}}, &bytes.Buffer{})
+	c, err := connect(context.Background(), options{Connection: headless.Connection{URL: srv.URL + "/", Address: "0x2c7536E3605D9C16a7a3D7b1898e529396a65c23"}}, &bytes.Buffer{}, keyEnv{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -591,6 +593,7 @@ func TestHostileServerThroughMain(t *testing.T) {
 		{"order", "--url", srv.URL, "--instrument", "1", "--side", "buy", "--size", "0.01", "--price", "90000", "--yes"},
 		{"cancel-all", "--url", srv.URL, "--yes"},
 	} {
+		t.Setenv("TRADEDESK_PRIVATE_KEY", "0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318") // run takes it out
 		var out, errb bytes.Buffer
 		run(args, &out, &errb)
 		for name, s := range map[string]string{"stdout": out.String(), "stderr": errb.String()} {
@@ -667,14 +670,14 @@ func TestConsoleAgentKeystore(t *testing.T) {
 	}
 	var stderr bytes.Buffer
 	o := options{Connection: headless.Connection{URL: srv.URL, AgentKeystore: file, Address: owner.Address()}}
-	if _, err := connect(context.Background(), o, &stderr); err == nil || !strings.Contains(err.Error(), "is not registered for") {
+	if _, err := connect(context.Background(), o, &stderr, keyEnv{}); err == nil || !strings.Contains(err.Error(), "is not registered for") {
 		t.Fatalf("unregistered agent: %v", err)
 	}
 	until := time.Now().Add(48 * time.Hour)
 	if _, err := account.AddAgent(context.Background(), agent, "console", until); err != nil {
 		t.Fatal(err)
 	}
-	conn, err := connect(context.Background(), o, &stderr)
+	conn, err := connect(context.Background(), o, &stderr, keyEnv{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -683,7 +686,7 @@ func TestConsoleAgentKeystore(t *testing.T) {
 		t.Fatalf("connected as %s agent %v until %v", conn.client.Address(), conn.client.IsAgent(), conn.agentUntil)
 	}
 	o.Address = ""
-	if _, err := connect(context.Background(), o, &stderr); err == nil || !strings.Contains(err.Error(), "--account") {
+	if _, err := connect(context.Background(), o, &stderr, keyEnv{}); err == nil || !strings.Contains(err.Error(), "--account") {
 		t.Fatalf("no --account: %v", err)
 	}
 }

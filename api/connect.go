@@ -128,18 +128,47 @@ type Credentials struct {
 type WrongAccountError struct {
 	Address string // the account asked for
 	Key     string // the key's account
-	Source  string // where the key came from: "the keystore's" or "the key's"
+	Source  string // where the key came from: "the keystore's"
 }
 
 func (e *WrongAccountError) Error() string {
 	return fmt.Sprintf("--address %s is not %s address %s; drop one of them", text.Quote(e.Address), e.Source, e.Key)
 }
 
+// Watching reports whether c names an account to watch: an address with neither a keystore nor
+// an agent keystore. Such credentials never load a key, not even $TRADEDESK_PRIVATE_KEY: an
+// address opens read-only whatever the shell exports.
+func (c Credentials) Watching() bool {
+	return c.Address != "" && c.Keystore == "" && c.AgentKeystore == ""
+}
+
+// EnvKeyIgnored reports whether $TRADEDESK_PRIVATE_KEY is set but left unloaded because c is
+// Watching, so that a front end says why it is read-only, or refuses a trade with the way out.
+func (c Credentials) EnvKeyIgnored() bool {
+	getenv := c.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	return c.Watching() && getenv(EnvPrivateKey) != ""
+}
+
 // LoadSigner loads the trading key, the one rule every front end loads it by: an agent keystore
 // (acting for Address), else the keystore (its passphrase from TRADEDESK_PASSPHRASE or asked),
-// else TRADEDESK_PRIVATE_KEY; nil when none is given. A given Address must be the key's account (else a *WrongAccountError), and a key from the
-// environment on mainnet gets a warning: the environment can leak to other processes.
+// else TRADEDESK_PRIVATE_KEY unless an Address alone is given (Watching: read-only); nil when
+// none is given. A given Address must be the keystore's account (else a *WrongAccountError), and
+// a key from the environment on mainnet gets a warning: the environment can leak to other
+// processes. Once a key is loaded the process writes no core dump (disableCoreDumps).
 func LoadSigner(c Credentials) (*Signer, error) {
+	s, err := c.load()
+	if s != nil && err == nil {
+		if derr := disableCoreDumps(); derr != nil && c.Warn != nil {
+			fmt.Fprintf(c.Warn, "tradedesk: warning: could not turn core dumps off (%v): a crash could write the key to disk\n", derr)
+		}
+	}
+	return s, err
+}
+
+func (c Credentials) load() (*Signer, error) {
 	getenv := c.Getenv
 	if getenv == nil {
 		getenv = os.Getenv
@@ -147,30 +176,26 @@ func LoadSigner(c Credentials) (*Signer, error) {
 	if c.AgentKeystore != "" {
 		return c.loadAgent(getenv)
 	}
-	var (
-		s    *Signer
-		err  error
-		what = "the key's"
-	)
-	switch hexKey := getenv(EnvPrivateKey); {
-	case c.Keystore != "":
-		s, err = c.fromKeystore(getenv)
-		what = "the keystore's"
-	case hexKey != "":
-		if s, err = SignerFromHex(hexKey); err != nil {
-			return nil, fmt.Errorf("%s: %w", EnvPrivateKey, err)
+	if c.Keystore != "" {
+		s, err := c.fromKeystore(getenv)
+		if err != nil {
+			return nil, err
 		}
-		if strings.EqualFold(c.Network, Mainnet.Name) && c.Warn != nil {
-			fmt.Fprintf(c.Warn, "tradedesk: warning: trading MAINNET with a key from $%s; an encrypted --keystore is safer (the environment can leak to other processes)\n", EnvPrivateKey)
+		if c.Address != "" && !SameAddress(c.Address, s.Address()) {
+			return nil, &WrongAccountError{Address: c.Address, Key: s.Address(), Source: "the keystore's"}
 		}
-	default:
+		return s, nil
+	}
+	hexKey := getenv(EnvPrivateKey)
+	if c.Watching() || hexKey == "" {
 		return nil, nil
 	}
+	s, err := SignerFromHex(hexKey)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%s: %w", EnvPrivateKey, err)
 	}
-	if c.Address != "" && !SameAddress(c.Address, s.Address()) {
-		return nil, &WrongAccountError{Address: c.Address, Key: s.Address(), Source: what}
+	if strings.EqualFold(c.Network, Mainnet.Name) && c.Warn != nil {
+		fmt.Fprintf(c.Warn, "tradedesk: warning: trading MAINNET with a key from $%s; an encrypted --keystore is safer (the environment can leak to other processes)\n", EnvPrivateKey)
 	}
 	return s, nil
 }

@@ -74,20 +74,35 @@ func TestLoadSignerEnvKey(t *testing.T) {
 	if !strings.Contains(warn.String(), "MAINNET") || strings.Contains(warn.String(), connKeyHex[8:24]) {
 		t.Errorf("mainnet warning %q", warn.String())
 	}
-	warn.Reset()
-	if _, err := LoadSigner(Credentials{Network: "testnet", Address: strings.ToLower(connAddr), Getenv: env, Warn: &warn}); err != nil || warn.Len() != 0 {
-		t.Errorf("testnet, same address in lower case: %v, warning %q", err, warn.String())
-	}
-	_, err = LoadSigner(Credentials{Network: "testnet", Address: otherAddr, Getenv: env})
-	var wrong *WrongAccountError
-	if !errors.As(err, &wrong) || wrong.Key != connAddr || !strings.Contains(err.Error(), "is not the key's address") {
-		t.Errorf("other address: %v", err)
-	}
 	if _, err := LoadSigner(Credentials{Getenv: envOf(map[string]string{EnvPrivateKey: "0x1234nothex"})}); err == nil || strings.Contains(err.Error(), "1234nothex") {
 		t.Errorf("bad key: %v", err)
 	}
 	if s, err := LoadSigner(Credentials{Address: otherAddr, Getenv: envOf(nil)}); s != nil || err != nil {
 		t.Errorf("no key: %v, %v (an address alone is read-only, not an error)", s, err)
+	}
+}
+
+// TestAddressAloneNeverLoadsTheEnvKey: an address without a keystore is watched, whatever the
+// shell exports: the key in $TRADEDESK_PRIVATE_KEY is not loaded, not even when it is the
+// address's own key, and EnvKeyIgnored says so. A keystore or an agent keystore with the address
+// still loads. Guards the console that opened LIVE and signed with `--address 0xMINE` and the key
+// exported.
+func TestAddressAloneNeverLoadsTheEnvKey(t *testing.T) {
+	env := envOf(map[string]string{EnvPrivateKey: connKeyHex})
+	for _, addr := range []string{connAddr, strings.ToLower(connAddr), otherAddr} {
+		c := Credentials{Network: "testnet", Address: addr, Getenv: env}
+		if s, err := LoadSigner(c); s != nil || err != nil {
+			t.Errorf("--address %s with the key exported: signer %v, %v; want read-only", addr, s, err)
+		}
+		if !c.Watching() || !c.EnvKeyIgnored() {
+			t.Errorf("--address %s: watching %v, env key ignored %v", addr, c.Watching(), c.EnvKeyIgnored())
+		}
+	}
+	if (Credentials{Address: connAddr, Getenv: envOf(nil)}).EnvKeyIgnored() {
+		t.Error("no key exported: nothing is ignored")
+	}
+	if (Credentials{Address: connAddr, Keystore: "k.json", Getenv: env}).Watching() || (Credentials{Address: connAddr, AgentKeystore: "a.json"}).Watching() {
+		t.Error("a keystore with the address is not a watch")
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 
@@ -20,6 +21,24 @@ const (
 	EnvPrivateKey = "TRADEDESK_PRIVATE_KEY"
 	EnvPassphrase = "TRADEDESK_PASSPHRASE"
 )
+
+// TakeSecretEnv reads TRADEDESK_PRIVATE_KEY and TRADEDESK_PASSPHRASE once and removes them from
+// the process environment, so that no child process, library or later os.Getenv sees them. The
+// function it returns answers those two names from what was read (an unset one: "") and any
+// other name from the environment: the Getenv a front end loads keys with (Credentials.Getenv).
+func TakeSecretEnv() func(string) string {
+	taken := map[string]string{}
+	for _, name := range []string{EnvPrivateKey, EnvPassphrase} {
+		taken[name] = os.Getenv(name)
+		_ = os.Unsetenv(name)
+	}
+	return func(name string) string {
+		if v, ok := taken[name]; ok {
+			return v
+		}
+		return os.Getenv(name)
+	}
+}
 
 // SignerFromHex makes a signer from a 32-byte private key in hex, with or without 0x. Errors
 // describe the problem (length, non-hex, out of range) and never repeat the key.
@@ -79,16 +98,32 @@ func SignerFromKeystore(path string, passphrase string) (*Signer, error) {
 	return SignerFromKeystoreJSON(data, passphrase)
 }
 
-// readKeystore reads a keystore file; its error names the file in brief (text.Quote), as a key
-// pasted into --keystore would otherwise come back in "open <key>: no such file".
+// MaxKeystoreSize is the largest keystore file read: a V3 keystore is well under a kilobyte, and
+// a bigger file (a log, a disk image, a device given by mistake) is refused before it is read.
+const MaxKeystoreSize = 1 << 20
+
+// readKeystore reads a keystore file of at most MaxKeystoreSize bytes; its error names the file
+// in brief (text.Quote), as a key pasted into --keystore would otherwise come back in
+// "open <key>: no such file".
 func readKeystore(path string) ([]byte, error) {
-	data, err := os.ReadFile(path)
+	f, err := os.Open(path)
 	var pe *os.PathError
 	if errors.As(err, &pe) {
 		return nil, fmt.Errorf("keystore %s: %w", text.Quote(path), pe.Err)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("keystore: %w", err)
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, MaxKeystoreSize+1))
+	if errors.As(err, &pe) {
+		err = pe.Err // "read <path>: is a directory" would repeat the path in full
+	}
+	if err != nil {
+		return nil, fmt.Errorf("keystore %s: %w", text.Quote(path), err)
+	}
+	if len(data) > MaxKeystoreSize {
+		return nil, fmt.Errorf("keystore %s is over 1 MiB, and a V3 keystore file is under a kilobyte: give the keystore's own file", text.Quote(path))
 	}
 	return data, nil
 }

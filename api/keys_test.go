@@ -1,6 +1,7 @@
 package api
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -216,5 +217,44 @@ func TestKeystoreWithHugeKDFRefused(t *testing.T) {
 	}
 	if _, err := SignerFromKeystoreJSON(blob, "pw"); err != nil {
 		t.Errorf("the light keystore: %v", err)
+	}
+}
+
+// TestTakeSecretEnv: the key and the passphrase leave the process environment once read, and the
+// Getenv returned still answers them (and every other name from the environment). Guards the
+// secrets left in the environment for child processes and libraries to read.
+func TestTakeSecretEnv(t *testing.T) {
+	t.Setenv(EnvPrivateKey, connKeyHex)
+	t.Setenv(EnvPassphrase, "correct horse")
+	t.Setenv("TRADEDESK_TEST_OTHER", "other")
+	getenv := TakeSecretEnv()
+	for _, name := range []string{EnvPrivateKey, EnvPassphrase} {
+		if v, ok := os.LookupEnv(name); ok {
+			t.Errorf("%s still in the environment (%d characters)", name, len(v))
+		}
+	}
+	if getenv(EnvPrivateKey) != connKeyHex || getenv(EnvPassphrase) != "correct horse" || getenv("TRADEDESK_TEST_OTHER") != "other" {
+		t.Error("the Getenv returned lost a value")
+	}
+}
+
+// TestKeystoreSizeCap: a keystore file over MaxKeystoreSize is refused with what to fix, before
+// it is read whole or a passphrase is asked. Guards the unbounded os.ReadFile.
+func TestKeystoreSizeCap(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "big.json")
+	if err := os.WriteFile(path, bytes.Repeat([]byte(" "), MaxKeystoreSize+1), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	asked := false
+	_, err := LoadSigner(Credentials{Keystore: path, Getenv: envOf(nil), Passphrase: func(string) (string, error) { asked = true; return "", nil }})
+	if err == nil || !strings.Contains(err.Error(), "over 1 MiB") || asked {
+		t.Fatalf("a 1 MiB + 1 keystore: %v (passphrase asked: %v)", err, asked)
+	}
+	if _, err := SignerFromKeystore(path, "x"); err == nil || !strings.Contains(err.Error(), "over 1 MiB") {
+		t.Fatalf("SignerFromKeystore: %v", err)
+	}
+	dir := t.TempDir()
+	if _, err := readKeystore(dir); err == nil || strings.Count(err.Error(), dir) != 1 || !strings.Contains(err.Error(), "is a directory") {
+		t.Fatalf("a directory: %v (want it named once)", err)
 	}
 }

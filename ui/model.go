@@ -159,9 +159,9 @@ func New(cfg Config) *Model {
 	if cfg.Guard == (state.Guard{}) {
 		cfg.Guard = state.DefaultGuard()
 	}
-	readOnly := cfg.ReadOnlyReason
-	if readOnly == "" && !cfg.Exchange.CanTrade() {
-		readOnly = "no key: watching " + common.ShortAddr(cfg.Exchange.Address()) + "; start with --keystore or TRADEDESK_PRIVATE_KEY to trade"
+	readOnly := readOnlyReason(cfg)
+	if readOnly != "" {
+		cfg.Mode = ModeReadOnly // the mode line says what can sign, whatever mode was asked for
 	}
 	keys := cfg.Keys
 	st := common.NewStyles(cfg.Theme)
@@ -214,6 +214,9 @@ func New(cfg Config) *Model {
 		m.form.Update(common.InstrumentMsg{Symbol: cfg.Instrument})
 	}
 	m.setFocus(0)
+	if cfg.ReadOnlyReason != "" {
+		m.setNotice(common.LevelWarn, "read-only: "+cfg.ReadOnlyReason) // why, before any key is refused
+	}
 	return m
 }
 

@@ -34,6 +34,15 @@ func (m Mode) String() string {
 	return "live"
 }
 
+// readOnlyReason is why the console cannot trade ("" when it can): the reason main gave, else a
+// client holding no key.
+func readOnlyReason(cfg Config) string {
+	if cfg.ReadOnlyReason == "" && !cfg.Exchange.CanTrade() {
+		return "no key: watching " + common.ShortAddr(cfg.Exchange.Address()) + "; start with --keystore or TRADEDESK_PRIVATE_KEY to trade"
+	}
+	return cfg.ReadOnlyReason
+}
+
 // statusBar draws the top line (mode, account, connection, latency, stale data) and the message
 // line (the last action's result and the last error).
 type statusBar struct {

@@ -48,15 +48,18 @@ type runner struct {
 	explicit map[string]bool
 	// jsonDone says the command printed its own JSON (a failure adds none).
 	jsonDone bool
+	// watching is why a command that signs refuses when an account to watch was named and a key
+	// exported (watchRefusal; "" otherwise).
+	watching string
 	// progress is the raw stderr, for the export's progress line (its \r rewrites the line; the
 	// cleaned stderr would escape it). Only tradedesk's own counts are written to it.
 	progress io.Writer
 }
 
 // connect builds the client from Env.Client or the connection flags, loading the key when one is
-// given (api.ResolveEndpoint and api.LoadSigner: the rules the console connects by too). The
-// config file's read-only account does not override a key's; an --address given with a key must
-// be the key's.
+// given (api.ResolveEndpoint and api.LoadSigner: the rules the console connects by too). An
+// account named without a keystore (--address, --account alone, the config file's account) is
+// read-only even with a key exported; an --address given with a keystore must be the keystore's.
 func (r *runner) connect() error {
 	c := r.o.conn
 	if r.env.Client != nil {
@@ -77,7 +80,11 @@ func (r *runner) connect() error {
 	var signer *api.Signer
 	if r.cmd.groups&(gKey|gAgent) != 0 {
 		// A command that takes no key (tickers, instruments) loads none, and asks no passphrase.
-		if signer, err = r.loadSigner(ep.Name); err != nil {
+		cred := r.credentials(ep.Name)
+		if cred.EnvKeyIgnored() {
+			r.watching = r.watchRefusal()
+		}
+		if signer, err = r.loadSigner(cred); err != nil {
 			return err
 		}
 	}
@@ -101,23 +108,46 @@ func (r *runner) connect() error {
 
 // needsKey says which keys a trading command takes, when it was given none.
 func (r *runner) needsKey() error {
+	if r.watching != "" {
+		return usagef("%s signs nothing: %s", r.cmd.name, r.watching)
+	}
 	if r.cmd.groups&gAgent != 0 {
 		return usagef("%s needs a key: --keystore FILE, TRADEDESK_PRIVATE_KEY, or --agent-keystore FILE --account 0xACCOUNT (an address alone is read-only)", r.cmd.name)
 	}
 	return usagef("%s needs the account's own key: --keystore FILE or TRADEDESK_PRIVATE_KEY (an agent key cannot sign it)", r.cmd.name)
 }
 
+// credentials are the command's key and account for api.LoadSigner. An account given on the
+// command line is checked against a key; the config file's account only when no keystore is
+// given, where it is watched (api.Credentials.Watching: an exported key is not loaded).
+func (r *runner) credentials(network string) api.Credentials {
+	c := r.o.conn
+	address := ""
+	if r.explicit["address"] || r.explicit["account"] || c.AgentKeystore != "" || c.Keystore == "" {
+		address = c.Address
+	}
+	return api.Credentials{Keystore: c.Keystore, AgentKeystore: c.AgentKeystore, Address: address, Network: network,
+		Getenv: r.env.Getenv, Passphrase: r.env.Passphrase, Warn: r.env.Stderr}
+}
+
+// watchRefusal is why a trading command signs nothing when an account to watch was named and a
+// key exported: the account wins, and the way out names what to drop.
+func (r *runner) watchRefusal() string {
+	switch {
+	case r.explicit["address"]:
+		return "--address opens read-only, but TRADEDESK_PRIVATE_KEY is set: unset it to watch, or drop --address to trade"
+	case r.explicit["account"]:
+		return "--account without --agent-keystore opens read-only, but TRADEDESK_PRIVATE_KEY is set: drop --account to trade with that key, or add --agent-keystore FILE to trade as an agent"
+	}
+	return "the config file's account opens read-only, but TRADEDESK_PRIVATE_KEY is set: remove account from the config file, or give --keystore FILE, to trade"
+}
+
 // loadSigner loads the key with api.LoadSigner; an --address that is not the key's is a usage
 // error. Read-only commands load the key too when it is given, to know the account.
-func (r *runner) loadSigner(network string) (*api.Signer, error) {
-	address := ""
-	if r.explicit["address"] || r.explicit["account"] || r.o.conn.AgentKeystore != "" {
-		address = r.o.conn.Address
-	}
-	s, err := api.LoadSigner(api.Credentials{Keystore: r.o.conn.Keystore, AgentKeystore: r.o.conn.AgentKeystore, Address: address, Network: network,
-		Getenv: r.env.Getenv, Passphrase: r.env.Passphrase, Warn: r.env.Stderr})
+func (r *runner) loadSigner(cred api.Credentials) (*api.Signer, error) {
+	s, err := api.LoadSigner(cred)
 	var wrong *api.WrongAccountError
-	if errors.As(err, &wrong) || (err != nil && r.o.conn.AgentKeystore != "" && !strings.Contains(err.Error(), "passphrase")) {
+	if errors.As(err, &wrong) || (err != nil && cred.AgentKeystore != "" && !strings.Contains(err.Error(), "passphrase")) {
 		return nil, usageError{err.Error()}
 	}
 	return s, err

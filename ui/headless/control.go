@@ -70,7 +70,10 @@ func runAgentRevoke(ctx context.Context, r *runner) error { return r.agentRevoke
 
 // needAccountKey refuses what only the account's own key may sign, before anything is signed.
 func (r *runner) needAccountKey(what string) error {
-	if r.signer == nil {
+	switch {
+	case r.signer == nil && r.watching != "":
+		return usagef("%s signs nothing: %s", what, r.watching)
+	case r.signer == nil:
 		return usagef("%s needs the account's key: --keystore FILE or TRADEDESK_PRIVATE_KEY", what)
 	}
 	if r.signer.IsAgent() {
@@ -103,6 +106,10 @@ func parseValidity(s string) (time.Duration, error) {
 		n, err := strconv.Atoi(days)
 		if err != nil {
 			return 0, usagef("--valid %s: want days such as 30d, or hours such as 12h", text.Quote(s))
+		}
+		if n < 0 || n > int(api.MaxAgentValidity/(24*time.Hour)) {
+			// Checked before multiplying: 213504d times a day wraps round to 25 minutes.
+			return 0, usagef("--valid %s: want from 1m to 180d", text.Quote(s))
 		}
 		d = time.Duration(n) * 24 * time.Hour
 	} else {
@@ -192,8 +199,39 @@ func (r *runner) agentAdd(ctx context.Context) error {
 	fmt.Fprintf(r.env.Stdout, "agent %s %s registered for %s until %s (tx %s)\n", agent.Address(), text.Quote(o.agentName),
 		r.client.Address(), until.UTC().Format("2006-01-02 15:04 UTC"), text.Clean(resp.TxHash))
 	fmt.Fprintf(r.env.Stdout, "its key is encrypted in %s; it can place and cancel orders, never withdraw or transfer\n", o.out)
-	_, err = fmt.Fprintf(r.env.Stdout, "trade with: tradedesk --agent-keystore %s --account %s\n", o.out, r.client.Address())
+	_, err = fmt.Fprintf(r.env.Stdout, "trade with: tradedesk --agent-keystore %s --account %s%s\n", shellWord(o.out), r.client.Address(), r.endpointFlags())
 	return err
+}
+
+// endpointFlags are the exchange flags this command ran with, written as flags (" --url URL",
+// " --network NAME", " --insecure", " --action-type FORM"), so a printed command line that
+// is pasted reaches the same exchange.
+func (r *runner) endpointFlags() string {
+	c := r.o.conn
+	var b strings.Builder
+	if c.URL != "" {
+		b.WriteString(" --url " + shellWord(c.URL))
+	}
+	if c.Network != "" {
+		b.WriteString(" --network " + shellWord(c.Network))
+	}
+	if c.Insecure {
+		b.WriteString(" --insecure")
+	}
+	if c.ActionType != "" {
+		b.WriteString(" --action-type " + shellWord(c.ActionType))
+	}
+	return b.String()
+}
+
+// shellWord quotes s for a POSIX shell when it holds anything but plain path and URL characters.
+func shellWord(s string) string {
+	for _, c := range s {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.ContainsRune("-_./:@%+=,~", c)) {
+			return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+		}
+	}
+	return s
 }
 
 func (r *runner) agentRevoke(ctx context.Context) error {

@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ethereum/go-ethereum/accounts/keystore"
 
@@ -31,7 +32,8 @@ func TestAgentWorkflow(t *testing.T) {
 	short := filepath.Join(t.TempDir(), "short.json")
 	h.ok("agent", "add", "--name", "short", "--valid", "12h", "--out", short)
 	out := h.ok("agent", "add", "--name", "desk-bot", "--valid", "30d", "--out", file)
-	if !strings.Contains(out, "registered for "+account) || !strings.Contains(out, "--agent-keystore "+file+" --account "+account) {
+	// The line to paste names the exchange it was registered on: without it the console refuses.
+	if !strings.Contains(out, "registered for "+account) || !strings.Contains(out, "trade with: tradedesk --agent-keystore "+file+" --account "+account+" --url "+h.srv.URL+"\n") {
 		t.Fatalf("agent add said %q", out)
 	}
 	if code, _, errs := h.run("agent", "add", "--name", "again", "--out", file); code != ExitUsage || !strings.Contains(errs, "exists already") {
@@ -127,5 +129,21 @@ func TestLeverageAndBrokerCommands(t *testing.T) {
 	}
 	if code, _, _ := h.run("broker", "approve", "--broker", broker, "--max-fee-rate", "5%", "--yes"); code != ExitUsage {
 		t.Fatal("5% accepted")
+	}
+}
+
+// TestAgentValidityRange: --valid is refused outside 1m..180d with the range, however it is
+// written. Guards 213504d, which overflowed to about 25 minutes and was accepted.
+func TestAgentValidityRange(t *testing.T) {
+	for in, ok := range map[string]bool{"30d": true, "180d": true, "12h": true, "1m": true, "181d": false, "213504d": false,
+		"9223372036854775807d": false, "-1d": false, "30s": false, "100000h": false, "4320h": true, "4321h": false} {
+		d, err := parseValidity(in)
+		if ok != (err == nil) || (err != nil && !strings.Contains(err.Error(), "from 1m to 180d")) || (ok && (d < time.Minute || d > api.MaxAgentValidity)) {
+			t.Errorf("--valid %s: %v, %v", in, d, err)
+		}
+	}
+	h := newHarness(t)
+	if code, _, errs := h.run("agent", "add", "--name", "x", "--valid", "213504d", "--out", filepath.Join(t.TempDir(), "a.json")); code != ExitUsage || !strings.Contains(errs, "from 1m to 180d") {
+		t.Fatalf("213504d: exit %d %q", code, errs)
 	}
 }

@@ -394,13 +394,14 @@ func TestConfigDefaults(t *testing.T) {
 	var out, errb bytes.Buffer
 	env := Env{Stdout: &out, Stderr: &errb, Getenv: func(k string) string { return h.env[k] },
 		Defaults: Connection{Network: "mainnet", Address: "0x0000000000000000000000000000000000000001"}}
-	// --url on the command line replaces the config's network; the key replaces the config's account.
+	// --url on the command line replaces the config's network; the config's account is watched
+	// even with the key exported (the console's rule: an account without a keystore is read-only).
 	if code := Run(context.Background(), []string{"account", "--json", "--url", h.srv.URL}, env); code != 0 {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
 	var a api.AccountSummary
-	if err := json.Unmarshal(out.Bytes(), &a); err != nil || !api.SameAddress(a.Address, h.client().Address()) {
-		t.Fatalf("account %q, want the key's %s (%v)", a.Address, h.client().Address(), err)
+	if err := json.Unmarshal(out.Bytes(), &a); err != nil || !api.SameAddress(a.Address, "0x0000000000000000000000000000000000000001") {
+		t.Fatalf("account %q, want the config's (%v)", a.Address, err)
 	}
 	out.Reset()
 	env.Getenv = func(string) string { return "" }
@@ -457,17 +458,20 @@ func (h *harness) checkNoKey() {
 }
 
 // TestKeyChecksAsTheConsole: the headless commands load the key by the console's rules
-// (api.LoadSigner): an --address that is not the key's is refused for a trading command too
-// (it used to be ignored there), and a mainnet key from the environment is warned about.
+// (api.LoadSigner): an account named alone (here --account, even the key's own) watches, so a
+// trading command with the key exported signs nothing and says what to drop; a mainnet key from
+// the environment is warned about.
 func TestKeyChecksAsTheConsole(t *testing.T) {
 	h := newHarness(t)
-	code, _, errs := h.run("cancel-all", "--account", "0x00000000000000000000000000000000000000aa")
-	if code != ExitUsage || !strings.Contains(errs, "is not the key's address") {
-		t.Fatalf("trading with another --address: exit %d, stderr %q", code, errs)
+	for _, account := range []string{"0x00000000000000000000000000000000000000aa", testAddress(t)} {
+		code, _, errs := h.run("cancel-all", "--account", account)
+		if code != ExitUsage || !strings.Contains(errs, "opens read-only, but TRADEDESK_PRIVATE_KEY is set") || !strings.Contains(errs, "drop --account") {
+			t.Fatalf("trading with --account %s: exit %d, stderr %q", account, code, errs)
+		}
 	}
 	var out, errb bytes.Buffer
 	// No --instrument: the command stops after connecting, before any request to mainnet.
-	code = Run(context.Background(), []string{"order", "--network", "mainnet"}, Env{Stdout: &out, Stderr: &errb,
+	code := Run(context.Background(), []string{"order", "--network", "mainnet"}, Env{Stdout: &out, Stderr: &errb,
 		Getenv: func(k string) string { return h.env[k] }})
 	if code != ExitUsage || !strings.Contains(errb.String(), "warning: trading MAINNET with a key from $TRADEDESK_PRIVATE_KEY") {
 		t.Fatalf("mainnet env key: exit %d, stderr %q", code, errb.String())

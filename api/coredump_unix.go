@@ -1,0 +1,10 @@
+//go:build unix && !linux
+
+package api
+
+import "syscall"
+
+// disableCoreDumps keeps a key in memory off the disk: no core file (RLIMIT_CORE 0).
+func disableCoreDumps() error {
+	return syscall.Setrlimit(syscall.RLIMIT_CORE, &syscall.Rlimit{})
+}
