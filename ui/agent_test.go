@@ -47,7 +47,7 @@ func agentConsole(t *testing.T, ttl time.Duration) (*simConsole, *api.Client) {
 
 // TestAgentConsole: with only an agent key the console shows LIVE · agent and the account (not
 // the agent), warns when the agent has less than a day left, and a withdrawal says it needs the
-// account's key and is not signed: the balance stays.
+// account's key (at w: TestAgentRefusedAtTheFirstKey) and is not signed: the balance stays.
 func TestAgentConsole(t *testing.T) {
 	c, account := agentConsole(t, 30*24*time.Hour)
 	pump(t, c.m, c.m.Init())
@@ -60,7 +60,7 @@ func TestAgentConsole(t *testing.T) {
 	c.key(t, "8", "w")
 	c.typeText(t, "2500")
 	c.key(t, "enter", "enter")
-	if !strings.Contains(c.m.notice, "account's own key") || !strings.Contains(c.m.notice, "nothing was signed") {
+	if !strings.Contains(c.m.notice, "account's own key") || !strings.Contains(c.m.notice, "agent key") {
 		t.Fatalf("withdrawal by an agent: notice %q", c.m.notice)
 	}
 	// w withdraws from the spot side (as `tradedesk withdraw` does without --from).
@@ -71,5 +71,35 @@ func TestAgentConsole(t *testing.T) {
 	c.sim.Advance(29*24*time.Hour + 12*time.Hour) // 12 hours left
 	if top := strings.SplitN(c.m.View(), "\n", 2)[0]; !strings.Contains(top, "agent expires in 12h 0m") {
 		t.Fatalf("no warning a day ahead: %q", top)
+	}
+}
+
+// TestAgentRefusedAtTheFirstKey: with only an agent key, the keys that open a movement of
+// collateral (t, w), the leverage dialog (ctrl+l) and a leverage change typed on the command line
+// say at once that they need the account's own key: no form to fill in, no confirmation to read
+// before a refusal, nothing signed. Guards the forms that opened and refused only on Enter.
+func TestAgentRefusedAtTheFirstKey(t *testing.T) {
+	c, _ := agentConsole(t, 30*24*time.Hour)
+	pump(t, c.m, c.m.Init())
+	_, form := fundsGroup(t, c.m)
+	for _, k := range []string{"t", "w"} {
+		c.m.notice = ""
+		c.key(t, "8", k)
+		if form.InForm() || !strings.Contains(c.m.notice, "agent key") || !strings.Contains(c.m.notice, "account's own key") {
+			t.Fatalf("%s with an agent key: in the form %v, notice %q", k, form.InForm(), c.m.notice)
+		}
+	}
+	c.key(t, "]") // the form paged to, not opened: its button says why
+	if v := c.m.View(); !strings.Contains(v, "[ agent key: cannot move collateral ]") {
+		t.Fatalf("the form's button does not say why:\n%s", v)
+	}
+	c.key(t, "4", "ctrl+l")
+	if c.m.lev != nil || !strings.Contains(c.m.notice, "account's own key") {
+		t.Fatalf("ctrl+l with an agent key: dialog open %v, notice %q", c.m.lev != nil, c.m.notice)
+	}
+	c.key(t, "esc")
+	c.command(t, "lev btc 5")
+	if c.m.dialog != nil || !strings.Contains(c.m.notice, "account's own key") || c.m.pipe.open != 0 {
+		t.Fatalf(":lev with an agent key: dialog %v, %d out, notice %q", c.m.dialog != nil, c.m.pipe.open, c.m.notice)
 	}
 }

@@ -15,7 +15,7 @@ import (
 // line) takes one route:
 //
 //	pane: action.Request(a)
-//	  -> Model.onAction   read-only refusal; the lane guard (one order, one money movement out)
+//	  -> Model.onAction   read-only and agent refusals; the lane guard (one order, one money movement out)
 //	  -> confirm.Dialog   when a.Confirm: Enter (or a typed word) confirms once, Esc drops it
 //	  -> Model.execute    the lane is taken, the action counts as out (the quit guard), logged
 //	  -> action.Send      a.Run signs and sends it once against api.Trader
@@ -44,6 +44,11 @@ func (p *pipeline) busy(l action.Lane) bool { return l != action.LaneNone && p.o
 func (m *Model) onAction(a *action.Action) tea.Cmd {
 	if m.c.ReadOnly != "" {
 		m.setNotice(common.LevelWarn, "read-only: "+a.What+" not sent ("+m.c.ReadOnly+")")
+		return nil
+	}
+	if m.ex.IsAgent() && !a.AgentMay() {
+		// Before its confirmation: the trader is not asked to confirm what cannot be signed.
+		m.setNotice(common.LevelWarn, a.What+" not sent: it needs the account's own key; an agent key only places and cancels orders")
 		return nil
 	}
 	if m.pipe.busy(a.Lane) {

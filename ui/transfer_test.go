@@ -168,7 +168,11 @@ func TestTransferReadOnly(t *testing.T) {
 	c := newSimConsole(t, 200, 60, true)
 	pump(t, c.m, c.m.Init())
 	_, form := fundsGroup(t, c.m)
-	c.key(t, "8", "t")
+	c.key(t, "8", "t") // refused at the key, as with an agent key (TestAgentRefusedAtTheFirstKey)
+	if form.InForm() || !strings.Contains(c.m.notice, "read-only: cannot move collateral") {
+		t.Fatalf("t read-only: in the form %v, notice %q", form.InForm(), c.m.notice)
+	}
+	c.key(t, "]", "down") // paged to and entered: Enter says the same
 	c.typeText(t, "10")
 	c.key(t, "enter")
 	if form.Pending() != nil || c.m.dialog != nil || !strings.Contains(c.m.notice, "read-only: cannot move collateral") {

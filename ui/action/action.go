@@ -120,6 +120,10 @@ type Action struct {
 	Amend      api.OrderRecord // the order an amend cancels (Order is its replacement)
 }
 
+// AgentMay reports whether an agent key may sign a: orders and cancels (api.AgentMay), never a
+// movement of collateral, a leverage change or a broker approval.
+func (a *Action) AgentMay() bool { return a.Kind != KindTransfer && a.Kind != KindControl }
+
 // NewOrder builds the action of a checked order and its confirmation: the whole order, its
 // preview and the fat-finger warnings. It asks to be confirmed when the guard's policy does
 // (c.NeedsConfirm: a plain limit order is sent on Enter under the default policy).

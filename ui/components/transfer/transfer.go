@@ -133,6 +133,9 @@ func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 			p.check()
 		}
 	case OpenMsg:
+		if why := p.refusal(); why != "" {
+			return common.Notice(common.LevelWarn, why) // at the first key, not after the form is filled in
+		}
 		if msg.Op != p.opNow() {
 			// Another movement's form starts empty: a withdrawal does not inherit the 10 typed
 			// into a transfer. The same one keeps what was typed.
@@ -342,8 +345,8 @@ func indexOf(xs []string, x string) int {
 func (p *Pane) review() tea.Cmd {
 	p.tried = true
 	p.check()
-	if p.ReadOnly != "" {
-		return common.ReadOnlyNotice(p.ReadOnly, "move collateral")
+	if why := p.refusal(); why != "" {
+		return common.Notice(common.LevelWarn, why)
 	}
 	if len(p.errs) > 0 {
 		return common.Notice(common.LevelWarn, "not ready: "+p.errs[0].Msg)
@@ -531,6 +534,8 @@ func (p *Pane) submitButton(cur bool) string {
 	switch {
 	case p.ReadOnly != "":
 		return st.Muted.On("[ read-only: cannot move collateral ]")
+	case p.ex.IsAgent():
+		return st.Muted.On("[ agent key: cannot move collateral ]")
 	case cur:
 		return st.ButtonFocus.On(" Review ⏎ ")
 	}
@@ -551,25 +556,6 @@ func (p *Pane) FullHelp() [][]key.Binding {
 	k := p.Keys
 	return [][]key.Binding{{k.FieldNext, k.FieldPrev, k.Toggle, k.Submit, common.LeaveForm(k), common.BackToForm(k), k.TransferMax},
 		{k.Transfer, k.Withdraw}}
-}
-
-// OpenMsg asks the transfer form to show itself with Op chosen, on the amount.
-type OpenMsg struct{ Op funds.Op }
-
-// OpenKey is what the transfer and withdraw keys open wherever the Funds group shows: t a move
-// to the derivative side, w a withdrawal from the spot side (as `tradedesk withdraw` without
-// --from: the idle balance, not the margin behind open positions); nil for another key.
-func OpenKey(k *common.KeyMap, msg tea.KeyMsg) tea.Cmd {
-	var op funds.Op
-	switch {
-	case key.Matches(msg, k.Transfer):
-		op = funds.ToDerivative
-	case key.Matches(msg, k.Withdraw):
-		op = funds.SpotWithdraw
-	default:
-		return nil
-	}
-	return func() tea.Msg { return OpenMsg{Op: op} }
 }
 
 // Op is the movement chosen.
