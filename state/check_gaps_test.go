@@ -291,6 +291,38 @@ func TestStalePricesAskForTypedConfirmation(t *testing.T) {
 	}
 }
 
+// TestStalePriceGuardMeasuresTheNewestPrice (issue #31 #7): while the stream is up the tickers
+// get the stream's wide stale window (a quiet account is not stale), but the stale-price guard
+// and the form's marker (PricesFreshness) measure the age of the newest price from either route
+// against the price's own window: 12 s after the newest price, streamed after the last poll, it
+// asks for a typed yes; 4 s after, it does not. Guards the guard reading the route's window
+// (the reconcile poll, every 30 s, kept it from ever firing).
+func TestStalePriceGuardMeasuresTheNewestPrice(t *testing.T) {
+	now := t0
+	s := loadedStore(&now)
+	s.SetStaleAfter(KindTickers, 70*time.Second) // the streaming window
+	s.SetStaleAfter(KindMids, 70*time.Second)
+	tk, _ := s.Ticker("BTC-PERP")
+	now = t0.Add(5 * time.Second)
+	s.Apply(TickerUpdateMsg{Ticker: tk}) // streamed, after the poll at t0
+	now = t0.Add(9 * time.Second)
+	in := limitBuy("BTC-PERP", "49000", "0.01")
+	if co := mustCheck(t, s, in, Guard{}); co.NeedsTypedConfirm || co.PricesStale != 0 {
+		t.Fatalf("a price streamed 4s ago is fresh: %q", co.Warnings)
+	}
+	now = t0.Add(17 * time.Second)
+	co := mustCheck(t, s, in, Guard{})
+	if !co.NeedsTypedConfirm || co.PricesStale != 12*time.Second {
+		t.Fatalf("12s after the newest price: typed %v, age %s, %q", co.NeedsTypedConfirm, co.PricesStale, co.Warnings)
+	}
+	if f := s.PricesFreshness(false); !f.Stale || f.Age != 12*time.Second {
+		t.Errorf("the form's measure: %+v", f)
+	}
+	if s.Freshness(KindTickers).Stale {
+		t.Error("the tickers pane's window is the stream's: not stale at 12s")
+	}
+}
+
 // openOrders replaces the store's open orders.
 func openOrders(s *Store, os ...api.OrderRecord) {
 	for i := range os {

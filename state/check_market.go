@@ -221,10 +221,7 @@ func (c *checker) marketLimit(n decimal.Decimal) {
 // margin, a market order's worst price and the distance from the mark were computed from is stale:
 // the exchange is unreachable or slow, and the trader must know the figures are old.
 func (c *checker) stalePrices() {
-	f := c.s.freshness(KindTickers)
-	if m := c.s.freshness(KindMids); c.in.Type == Market && m.Loaded() && m.Stale && (!f.Stale || m.Age > f.Age) {
-		f = m
-	}
+	f := c.s.pricesFreshness(c.in.Type == Market)
 	if !f.Loaded() || !f.Stale {
 		return
 	}

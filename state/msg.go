@@ -66,3 +66,20 @@ func (m FailedMsg) apply(s *Store, _ Order) bool {
 	s.kinds[m.Of].err = m.Err
 	return true
 }
+
+// CurrentMsg says kind Of's data was current at At with no record to show for it: a stream that
+// carried the kind, whose records come only on a change (an account's orders, fills, positions
+// and summary), was up until then. It moves the kind's age forward to At (never back) and changes
+// no data; a kind never loaded stays so.
+type CurrentMsg struct {
+	Of Kind
+	At time.Time
+}
+
+// Kind implements Msg.
+func (m CurrentMsg) Kind() Kind { return m.Of }
+
+// Order implements Msg: a stream's, with no sequence number.
+func (m CurrentMsg) Order() Order { return Order{At: m.At, Stream: true} }
+
+func (CurrentMsg) apply(*Store, Order) bool { return false }

@@ -36,3 +36,30 @@ func (s *Store) freshness(k Kind) Freshness {
 	f.Stale = f.Err != nil || (!f.At.IsZero() && ks.staleAfter > 0 && f.Age > ks.staleAfter)
 	return f
 }
+
+// PricesFreshness is how old the prices an order is previewed and guarded on are: the tickers'
+// newest data from either route, poll or stream (and for a market order the mids', when older),
+// judged against the price kinds' own stale age (DefaultStaleAfter), not the wider window a
+// streamed kind gets while the stream is up: prices that have not moved for longer are old
+// whichever route was to bring them (a stream still answering pings but silent, issue #31).
+// The order form's marker and the stale-price guard both read it.
+func (s *Store) PricesFreshness(market bool) Freshness {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.pricesFreshness(market)
+}
+
+func (s *Store) pricesFreshness(market bool) Freshness {
+	f := s.priceFreshness(KindTickers)
+	if m := s.priceFreshness(KindMids); market && m.Loaded() && m.Stale && (!f.Stale || m.Age > f.Age) {
+		f = m
+	}
+	return f
+}
+
+// priceFreshness is freshness judged against k's own stale age.
+func (s *Store) priceFreshness(k Kind) Freshness {
+	f := s.freshness(k)
+	f.Stale = f.Err != nil || (f.Loaded() && f.Age > kinds[k].staleAfter)
+	return f
+}

@@ -102,10 +102,18 @@ func (s *Store) Apply(msg Msg) (changed bool) {
 		ks.version++
 		return true
 	}
+	if _, vouch := msg.(CurrentMsg); vouch && ks.at.IsZero() {
+		return false // nothing loaded to vouch for
+	}
 	// A failure cleared, or the first data of the kind (an empty list too: "loading" becomes
 	// "none"), is a change even when the data is the same.
 	recovered := ks.err != nil || ks.at.IsZero()
-	ks.at, ks.err = o.At, nil
+	// The kind's age is that of its newest data from either route: a poll sent before a streamed
+	// record (or a stream's vouching) and answered after it does not make the data look older.
+	if o.At.After(ks.at) {
+		ks.at = o.At
+	}
+	ks.err = nil
 	if msg.apply(s, o) || recovered {
 		ks.version++
 		return true

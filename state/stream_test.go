@@ -45,8 +45,10 @@ func TestPollStartedBeforeStreamCannotOverwrite(t *testing.T) {
 	if got := orderIDs(s.Orders()); got != "2:1 1:0.5 " {
 		t.Fatalf("a poll sent before the stream overwrote it: %s", got)
 	}
-	if f := s.Freshness(KindOrders); !f.At.Equal(sent) {
-		t.Fatalf("the poll's time is when it was sent: %v", f.At)
+	if f := s.Freshness(KindOrders); !f.At.Equal(t0.Add(2 * time.Second)) {
+		// The newest data of either route (issue #31 #7): the streamed update, received after
+		// the poll was sent, not the poll's older time.
+		t.Fatalf("the kind's time is its newest data's (the streamed update's): %v", f.At)
 	}
 	// A poll sent after the stream is the whole truth: order 2 was cancelled meanwhile.
 	s.Apply(OrdersMsg{Gen: 3, At: now, Orders: []api.OrderRecord{openOrder(1, "0.5", t0.Add(2*time.Second))}})

@@ -289,8 +289,12 @@ func (m *Model) syncStaleWindows() {
 // addStream plugs the stream into the feed.
 func (m *Model) addStream(st *api.Stream) {
 	m.stream = st
+	var quiet []state.Kind
+	if m.ex.Address() != "" {
+		quiet = feed.AccountKinds()
+	}
 	m.feed.AddSource(feed.Source{Inbox: st.Inbox(), Message: feed.StreamMessage(m.store), Kinds: feed.StreamKinds(m.ex.Address() != ""),
-		Reconcile: ReconcileEvery, Frame: time.Second / FrameRate, Kind: feed.TopicKind, Drop: feed.UnknownInstrument(m.store)})
+		Quiet: quiet, Reconcile: ReconcileEvery, Frame: time.Second / FrameRate, Kind: feed.TopicKind, Drop: feed.UnknownInstrument(m.store)})
 }
 
 // startStream subscribes what the console shows (every ticker and mid, the account's channels,

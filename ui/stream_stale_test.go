@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -26,5 +27,36 @@ func TestAQuietStreamIsNotStale(t *testing.T) {
 	c.m.footerDirty = true
 	if top := c.top(); strings.Contains(top, "stale") {
 		t.Errorf("the status line says stale with the stream up: %q", top)
+	}
+}
+
+// TestStaleAgeCountsFromEitherRoute (issue #31 #7): with the stream up and the account quiet for
+// 20 s (the clock stepped), the exchange dies (its stream dropped, every request failing); 4 s
+// later the open orders are "stale 4s", the age of their newest data from either route (the
+// stream carried them until it dropped), not 24 s from the last poll. Guards the age counted
+// from the last reconcile poll.
+func TestStaleAgeCountsFromEitherRoute(t *testing.T) {
+	sw := &downSwitch{}
+	c := newStreamConsoleVia(t, true, func(h http.Handler) http.Handler { sw.next = h; return sw })
+	c.until(t, "the stream up and the orders loaded", func() bool {
+		return c.m.feed.Conn().Stream && c.m.store.Freshness(state.KindOrders).Loaded()
+	})
+	c.skew.Store(int64(20 * time.Second))
+	sw.down.Store(true)
+	c.sim.RefuseStreams(true)
+	c.until(t, "the orders failing", func() bool {
+		return !c.m.feed.Conn().Stream && c.m.store.Freshness(state.KindOrders).Err != nil
+	})
+	c.skew.Store(int64(24 * time.Second))
+	f := c.m.store.Freshness(state.KindOrders)
+	if !f.Stale || f.Age > 10*time.Second {
+		t.Fatalf("the orders are %s old (stale %v) 4s after the stream dropped, 24s after their last poll", f.Age.Round(time.Second), f.Stale)
+	}
+	for _, sl := range c.m.slots {
+		if op, ok := sl.pane.(*ordersPane); ok {
+			if got := c.m.freshness(op); got != "stale 4s (retrying)" {
+				t.Errorf("the open orders' marker: %q", got)
+			}
+		}
 	}
 }

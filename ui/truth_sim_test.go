@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/charmbracelet/x/ansi"
 	"github.com/shopspring/decimal"
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
@@ -530,5 +531,32 @@ func TestPreviewedMarginIsWhatAvailableLoses(t *testing.T) {
 	pump(t, c.m, c.m.refreshNow(state.KindAccount))
 	if took := before.Sub(c.m.store.Account().AvailableBalance); !took.Equal(co.Preview.MarginRequired) {
 		t.Fatalf("previewed margin %s, Available fell by %s", co.Preview.MarginRequired, took)
+	}
+}
+
+// TestFormSaysStaleAtEverySize (issue #31 #7), against the simulator at 80x24, 120x40 and
+// 200x60: with the exchange down 30 s the order form's quote line starts with its stale marker,
+// so no width cuts it off where the trader types (at 120 columns "stale 16s" was cut from the
+// line's end and old prices looked live).
+func TestFormSaysStaleAtEverySize(t *testing.T) {
+	for _, sz := range screenSizes {
+		var sw *downSwitch
+		c := newSimConsoleVia(t, sz[0], sz[1], false, func(h http.Handler) http.Handler { sw = &downSwitch{next: h}; return sw })
+		pump(t, c.m, c.m.Init())
+		c.key(t, "4")
+		c.m.form.SetValue(orderentry.FieldInstrument, "BTC-PERP")
+		sw.down.Store(true)
+		c.clock.Add(30 * time.Second)
+		pump(t, c.m, c.m.refreshNow(state.KindTickers, state.KindMids))
+		v := ansi.Strip(c.m.form.View())
+		var quote string
+		for _, l := range strings.Split(v, "\n") {
+			if strings.Contains(l, "mark ") && strings.Contains(l, "bid ") {
+				quote = l
+			}
+		}
+		if !strings.Contains(quote, "stale 30s mark ") {
+			t.Errorf("%dx%d: the form's quote line does not start with its stale marker: %q\n%s", sz[0], sz[1], quote, v)
+		}
 	}
 }

@@ -21,6 +21,11 @@ type Source struct {
 	Message func(ev api.StreamEvent, at time.Time) state.Msg
 	// Kinds are the kinds the stream carries.
 	Kinds []state.Kind
+	// Quiet are the kinds among them whose records come only on a change (an account's): while
+	// the stream is up they are current with no record, so when it goes down they are vouched
+	// for as of then (state.CurrentMsg), and their age counts from there, not from the last
+	// reconcile poll.
+	Quiet []state.Kind
 	// Reconcile is their polls' cadence while the stream is up.
 	Reconcile time.Duration
 	// Frame is the shortest time between two batches (0: 16 ms, about 60 a second).
@@ -114,7 +119,13 @@ func (f *Feed) sourceUpdate(msg sourceMsg) Result {
 	}
 	var cmds []tea.Cmd
 	if b.StatusChanged {
+		wasUp := s.up
 		cmds = append(cmds, f.sourceStatus(b.Status))
+		if wasUp && !s.up {
+			for _, k := range s.src.Quiet {
+				msgs = append(msgs, state.CurrentMsg{Of: k, At: at})
+			}
+		}
 	}
 	cmds = append(cmds, s.wait())
 	r := Result{Msgs: msgs, Cmd: tea.Batch(cmds...)}

@@ -20,9 +20,15 @@ import (
 func StreamKinds(hasAccount bool) []state.Kind {
 	ks := []state.Kind{state.KindTickers, state.KindMids, state.KindBook, state.KindTrades}
 	if hasAccount {
-		ks = append(ks, state.KindAccount, state.KindPositions, state.KindOrders, state.KindFills)
+		ks = append(ks, AccountKinds()...)
 	}
 	return ks
+}
+
+// AccountKinds are the account's kinds the stream carries: their records come only on a change,
+// so a quiet account is current while the stream is up (Source.Quiet).
+func AccountKinds() []state.Kind {
+	return []state.Kind{state.KindAccount, state.KindPositions, state.KindOrders, state.KindFills}
 }
 
 // TopicKind is the kind of a stream topic's records.

@@ -226,9 +226,12 @@ func (p *Pane) previewLines() []string {
 		d := in.PriceDecimals()
 		line := "  mark " + common.FmtNum(t.MarkPrice, d) + "  bid " + st.Buy.On(common.FmtNum(t.BestBidPrice, d)) +
 			"  ask " + st.Sell.On(common.FmtNum(t.BestAskPrice, d))
-		// The prices are said to be old here too, where orders are made, as in every pane.
-		if f := p.Store.Freshness(state.KindTickers); f.Loaded() && f.Stale {
-			line += "  " + st.Warn.On("stale "+common.FmtAge(f.Age))
+		// The prices are said to be old here too, where orders are made, when the stale-price
+		// guard will ask about them (the same measure): the marker first, so a narrow form never
+		// cuts it off (issue #31: at 120 columns old prices looked live), and the quote dimmed.
+		if f := p.Store.PricesFreshness(p.checked.Wire.IsMarket); f.Loaded() && f.Stale {
+			line = "  " + st.Warn.On("stale "+common.FmtAge(f.Age)) + st.Muted.On(" mark "+common.FmtNum(t.MarkPrice, d)+
+				"  bid "+common.FmtNum(t.BestBidPrice, d)+"  ask "+common.FmtNum(t.BestAskPrice, d))
 		}
 		out = append(out, line)
 	}
