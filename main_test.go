@@ -453,6 +453,8 @@ func TestNothingMainWritesHoldsTheKey(t *testing.T) {
 	srv := httptest.NewServer(fundedSim(t))
 	defer srv.Close()
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	stateDir := t.TempDir() // the journal's files are written there and scanned below
+	t.Setenv("XDG_STATE_HOME", stateDir)
 	t.Setenv("TRADEDESK_PRIVATE_KEY", "0x"+keyHex)
 	t.Setenv("TRADEDESK_PASSPHRASE", keyHex)
 	configs := []string{
@@ -496,6 +498,22 @@ func TestNothingMainWritesHoldsTheKey(t *testing.T) {
 					t.Errorf("tradedesk %s: %s holds the key:\n%s", strings.Join(args, " "), name, text)
 					break
 				}
+			}
+		}
+	}
+	journals, _ := filepath.Glob(filepath.Join(stateDir, "tradedesk", "journal", "*"))
+	if len(journals) == 0 {
+		t.Fatal("the order wrote no journal")
+	}
+	for _, f := range journals {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lower := strings.ToLower(string(b))
+		for i := 0; i+16 <= len(keyHex); i++ {
+			if strings.Contains(lower, keyHex[i:i+16]) {
+				t.Fatalf("the journal file %s holds the key", filepath.Base(f))
 			}
 		}
 	}
@@ -586,6 +604,7 @@ func TestHostileServerThroughMain(t *testing.T) {
 	srv := httptest.NewServer(sim.Hostile(fundedSim(t), sim.HostilePayload))
 	defer srv.Close()
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
 	t.Setenv("TRADEDESK_PRIVATE_KEY", "0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318")
 	for _, args := range [][]string{
 		{"tickers", "--url", srv.URL}, {"instruments", "--url", srv.URL}, {"collateral", "--url", srv.URL},

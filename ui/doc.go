@@ -18,6 +18,13 @@
 //	ui/chart/                 the candle chart renderer
 //	ui/redact/                scrubs key material from anything written
 //
+// Below ui, with no Bubble Tea:
+//
+//	state/exec/               the one executor: risk gate, write-ahead journal, send, a lost answer
+//	                          resolved by cloid until expiresAfter, fills, a typed outcome; Recover
+//	                          (headless order and cancel go through it; the console's pipeline next)
+//	state/journal/            the write-ahead journal of signed actions (SQLite, per network and account)
+//
 // The panes still in this package (positions, open orders, account, balances, brokers, fills,
 // history, chart, instrument details) move to ui/components when they are next reworked; the
 // recipe for a new pane is on common.Pane, for a signed action at the top of pipeline.go.

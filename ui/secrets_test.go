@@ -238,8 +238,9 @@ func secretsHeadless(t *testing.T, dir string, captures map[string][]byte) (agen
 	run := func(args ...string) {
 		n++
 		var out, errb bytes.Buffer
+		// The journal goes under dir too, so its files are scanned with the rest.
 		code := headless.Run(context.Background(), append(args, "--url", url),
-			headless.Env{Stdout: &out, Stderr: &errb, Getenv: func(k string) string { return env[k] }})
+			headless.Env{Stdout: &out, Stderr: &errb, Getenv: func(k string) string { return env[k] }, StateDir: dir})
 		name := fmt.Sprintf("%02d %s", n, strings.Join(args, " "))
 		captures["headless "+name+" stdout"] = out.Bytes()
 		captures["headless "+name+" stderr"] = errb.Bytes()

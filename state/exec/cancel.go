@@ -44,6 +44,7 @@ func (e *Executor) Cancel(ctx context.Context, c Cancel, ask Ask) (Result, error
 	} else {
 		resp, err = e.cfg.Send.CancelByCloid(sent.ctx, []api.CancelCloid{{Cloid: c.Cloid, InstrumentID: c.InstrumentID}})
 	}
+	res.Err = err
 	switch {
 	case err != nil && !api.IsAmbiguous(err):
 		res.Sent = sent.committed()

@@ -57,7 +57,7 @@ type Config struct {
 	// MaxLookupWait (0: 250 ms and 4 s).
 	LookupWait, MaxLookupWait time.Duration
 	// LookupGrace bounds how long after expiresAfter (plus Skew) failing lookups go on before
-	// the outcome is left unknown (0: 30 s).
+	// the outcome is left unknown, for the next Recover (0: 5 s).
 	LookupGrace time.Duration
 	// SettleWait bounds the wait for an order's fills after its answer; SettleEvery is how often
 	// they are asked for (0: 3 s and 150 ms).
@@ -98,7 +98,7 @@ func New(cfg Config) (*Executor, error) {
 	def(&e.cfg.Skew, DefaultSkew)
 	def(&e.cfg.LookupWait, 250*time.Millisecond)
 	def(&e.cfg.MaxLookupWait, 4*time.Second)
-	def(&e.cfg.LookupGrace, 30*time.Second)
+	def(&e.cfg.LookupGrace, 5*time.Second)
 	def(&e.cfg.SettleWait, 3*time.Second)
 	def(&e.cfg.SettleEvery, 150*time.Millisecond)
 	if e.cfg.Now == nil {
@@ -110,24 +110,38 @@ func New(cfg Config) (*Executor, error) {
 // Guard is the guard orders are checked against.
 func (e *Executor) Guard() state.Guard { return e.guard }
 
-// Checked is an order that passed the executor's check: only Check makes one, so nothing reaches
-// Place without passing the gate.
+// Checked is an order that passed the gate: only Check makes one, so nothing reaches Place
+// without passing it.
 type Checked struct {
-	co state.CheckedOrder
-	ok bool
+	co    state.CheckedOrder
+	ok    bool
+	guard state.Guard
 }
 
 // Order is the checked order: its wire form, preview and the guard's findings.
 func (c Checked) Order() state.CheckedOrder { return c.co }
 
-// Check is the risk gate: the intent checked against the store's market and account data and the
-// executor's guard. Field errors refuse it; nothing is journaled or sent.
-func (e *Executor) Check(st *state.Store, in state.OrderIntent) (Checked, []state.FieldError) {
-	co, errs := st.CheckOrder(in, e.guard)
+// Check is the risk gate: the intent checked against the store's market and account data and
+// the guard g. Field errors refuse it; nothing is journaled or sent. A caller that checks before
+// it has an executor (a dry run) calls it; Place takes the result only from an executor with the
+// same guard.
+func Check(st *state.Store, in state.OrderIntent, g state.Guard) (Checked, []state.FieldError) {
+	co, errs := st.CheckOrder(in, g)
 	if len(errs) > 0 {
-		return Checked{co: co}, errs
+		return Checked{co: co, guard: g}, errs
 	}
-	return Checked{co: co, ok: true}, nil
+	return Checked{co: co, ok: true, guard: g}, nil
+}
+
+// Check is the risk gate with the executor's guard.
+func (e *Executor) Check(st *state.Store, in state.OrderIntent) (Checked, []state.FieldError) {
+	return Check(st, in, e.guard)
+}
+
+// sameGuard reports whether two guards set the same limits and policy.
+func sameGuard(a, b state.Guard) bool {
+	return a.MaxPriceDistance.Equal(b.MaxPriceDistance) && a.MaxNotional.Equal(b.MaxNotional) &&
+		a.MaxMarketNotional.Equal(b.MaxMarketNotional) && a.Confirm == b.Confirm
 }
 
 // Ask is who asks for an action, and how it is described.
@@ -148,6 +162,9 @@ type Ask struct {
 func (e *Executor) Place(ctx context.Context, c Checked, ask Ask) (Result, error) {
 	if !c.ok {
 		return Result{}, errors.New("exec: the order was not checked (Executor.Check)")
+	}
+	if !sameGuard(c.guard, e.guard) {
+		return Result{}, errors.New("exec: the order was checked against another guard than the executor's")
 	}
 	co := c.co
 	cloid := co.Wire.Cloid
@@ -177,6 +194,7 @@ func (e *Executor) Place(ctx context.Context, c Checked, ask Ask) (Result, error
 // placed reads the send's answer: an order answered is settled by its fills; one whose answer
 // was lost or unreadable is looked up by its client id.
 func (e *Executor) placed(ctx context.Context, res Result, committed bool, expires uint64, resp api.TxResponse, err error) Result {
+	res.Err = err
 	switch {
 	case err != nil && !committed:
 		res.Kind, res.Reason = NotPlaced, "not signed: "+err.Error()

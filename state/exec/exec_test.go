@@ -222,6 +222,10 @@ func TestTheGateRefusesWithoutATypedConfirmation(t *testing.T) {
 	if _, err := e.Place(bg, Checked{}, Ask{Who: journal.WhoHeadless}); err == nil {
 		t.Fatal("an unchecked order was taken")
 	}
+	loose, _ := Check(r.st, state.OrderIntent{Instrument: "BTC-PERP", Side: "buy", Type: state.Limit, Price: "50000", Size: "0.001"}, state.Guard{})
+	if _, err := e.Place(bg, loose, Ask{Who: journal.WhoHeadless, Confirmed: true}); err == nil || !strings.Contains(err.Error(), "another guard") {
+		t.Fatalf("an order checked against a looser guard was taken: %v", err)
+	}
 }
 
 // TestALateRequestIsNotCalledNotPlaced: a request that reaches the exchange after the client gave

@@ -66,6 +66,8 @@ type Result struct {
 	Fee api.OptDecimal
 	// Reason says why it was refused or rejected, or why the outcome is unknown.
 	Reason string
+	// Err is the send's error, when it failed (nil when it was answered).
+	Err error
 	// Sent says the request was committed and handed to the exchange.
 	Sent bool
 	// AnswerLost says the answer was lost or unreadable and a lookup by client id decided.

@@ -16,6 +16,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/shopspring/decimal"
 	"github.com/spf13/cobra"
@@ -45,6 +46,10 @@ func runLine(t *testing.T, env headless.Env, args ...string) result {
 	}
 	if env.StateDir == "" {
 		env.StateDir = t.TempDir()
+	}
+	if env.ExpiryWindow == 0 {
+		// A lost order is settled once its request has expired: a short window keeps that quick.
+		env.ExpiryWindow = time.Second
 	}
 	res.code = Run(context.Background(), args, Program{
 		Stdout: &out, Stderr: &errb,

@@ -51,6 +51,9 @@ type runner struct {
 	// watching is why a command that signs refuses when an account to watch was named and a key
 	// exported (watchRefusal; "" otherwise).
 	watching string
+	// network names where the commands trade, for the journal's file: mainnet, testnet, or a
+	// custom URL's host.
+	network string
 	// progress is the raw stderr, for the export's progress line (its \r rewrites the line; the
 	// cleaned stderr would escape it). Only tradedesk's own counts are written to it.
 	progress io.Writer
@@ -66,14 +69,21 @@ func (r *runner) connect() error {
 		if c.URL != r.env.Defaults.URL || c.Network != r.env.Defaults.Network || c.Keystore != r.env.Defaults.Keystore || c.AgentKeystore != r.env.Defaults.AgentKeystore {
 			return usagef("--url, --network, --keystore and --agent-keystore are set by the program here; drop them")
 		}
-		r.client = r.env.Client
+		r.client, r.network = r.env.Client, "client"
+		if ep, err := api.ResolveEndpoint(api.Endpoint{URL: c.URL, Network: c.Network, Insecure: c.Insecure}); err == nil {
+			r.network = ep.Name
+		}
 		return nil
 	}
 	ep, err := api.ResolveEndpoint(api.Endpoint{URL: c.URL, Network: c.Network, Insecure: c.Insecure, ActionType: c.ActionType})
 	if err != nil {
 		return usageError{err.Error()}
 	}
+	r.network = ep.Name
 	opts := ep.Options()
+	if r.env.ExpiryWindow > 0 {
+		opts = append(opts, api.WithExpiryWindow(r.env.ExpiryWindow))
+	}
 	if r.env.HTTPClient != nil {
 		opts = append(opts, api.WithHTTPClient(r.env.HTTPClient))
 	}

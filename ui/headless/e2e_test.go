@@ -32,6 +32,10 @@ type harness struct {
 	// signers are the test's own signers for the same key: their nonces and the commands' must
 	// never meet, or the simulator refuses the later request as a replay.
 	signers []*api.Signer
+	// stateDir holds the journal (a temporary directory made on the first run); expiry is the
+	// orders' expiry window (0: the default).
+	stateDir string
+	expiry   time.Duration
 }
 
 func newHarness(t *testing.T) *harness {
@@ -60,7 +64,11 @@ func (h *harness) run(args ...string) (int, string, string) {
 			primeNonces(s)
 		}
 	}()
-	code := Run(context.Background(), full, Env{Stdout: &out, Stderr: &errb, Getenv: func(k string) string { return h.env[k] }})
+	if h.stateDir == "" {
+		h.stateDir = h.t.TempDir()
+	}
+	code := Run(context.Background(), full, Env{Stdout: &out, Stderr: &errb, Getenv: func(k string) string { return h.env[k] },
+		StateDir: h.stateDir, ExpiryWindow: h.expiry})
 	h.outputs = append(h.outputs, out.String(), errb.String())
 	return code, out.String(), errb.String()
 }
@@ -433,12 +441,12 @@ func TestNoKeyNoTrade(t *testing.T) {
 }
 
 func TestIsCommandAndHelp(t *testing.T) {
-	for _, c := range []string{"order", "cancel", "cancel-all", "transfer", "withdraw", "account", "positions", "orders", "fills", "history", "tickers", "instruments", "collateral", "export", "agent", "leverage", "broker"} {
+	for _, c := range []string{"order", "cancel", "cancel-all", "transfer", "withdraw", "account", "positions", "orders", "fills", "history", "tickers", "instruments", "collateral", "export", "agent", "leverage", "broker", "journal"} {
 		if !IsCommand(c) {
 			t.Errorf("%s is a command", c)
 		}
 	}
-	if IsCommand("sim") || IsCommand("") || len(Commands()) != 17 {
+	if IsCommand("sim") || IsCommand("") || len(Commands()) != 18 {
 		t.Fatal("only the headless commands")
 	}
 	var out bytes.Buffer
@@ -453,6 +461,18 @@ func (h *harness) checkNoKey() {
 	for _, o := range h.outputs {
 		if strings.Contains(strings.ToLower(o), testKey) {
 			h.t.Fatal("the private key appears in command output")
+		}
+	}
+	// Nor in the journal's files: no part of the key, no run of hex digits as long as one.
+	files, _ := filepath.Glob(filepath.Join(h.stateDir, "journal", "*"))
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			h.t.Fatal(err)
+		}
+		low := strings.ToLower(string(b))
+		if strings.Contains(low, testKey[:32]) || strings.Contains(low, testKey[32:]) || regexp.MustCompile(`(?i)[0-9a-f]{32,}`).Match(b) {
+			h.t.Fatalf("the journal file %s holds key material", filepath.Base(f))
 		}
 	}
 }

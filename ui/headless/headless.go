@@ -66,8 +66,13 @@ type Env struct {
 	HTTPClient *http.Client
 	// Now is the clock (nil: time.Now).
 	Now func() time.Time
-	// StateDir is where completion keeps the last list of instruments ("": $XDG_STATE_HOME/tradedesk).
+	// StateDir is where completion keeps the last list of instruments and the journal keeps its
+	// files ("": $XDG_STATE_HOME/tradedesk).
 	StateDir string
+	// ExpiryWindow is how long after its nonce an order or cancel stays valid (0: the api's
+	// default, 60 s). After it the exchange must not act, so a lost order not found then was
+	// never placed: a shorter window settles a lost answer sooner.
+	ExpiryWindow time.Duration
 }
 
 func (e *Env) fill() {

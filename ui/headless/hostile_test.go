@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	"github.com/shopspring/decimal"
@@ -145,7 +146,8 @@ func TestOrderRedirectedIsNotFollowed(t *testing.T) {
 	t.Cleanup(redirecting.Close)
 	var out, errb bytes.Buffer
 	code := Run(context.Background(), []string{"order", "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.01",
-		"--price", h.restingBid(), "--url", redirecting.URL}, Env{Stdout: &out, Stderr: &errb, Getenv: func(k string) string { return h.env[k] }})
+		"--price", h.restingBid(), "--url", redirecting.URL}, Env{Stdout: &out, Stderr: &errb, Getenv: func(k string) string { return h.env[k] },
+		StateDir: t.TempDir(), ExpiryWindow: time.Second}) // the lookup waits for the request's expiry
 	if code == 0 || hits.Load() != 0 {
 		t.Fatalf("exit %d, %d requests reached the target", code, hits.Load())
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // dropper passes requests to the simulator, but drops the connection of the next /exchange
@@ -42,6 +43,7 @@ func (d *dropper) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 func TestLostAnswerIsLookedUp(t *testing.T) {
 	h := newHarness(t)
+	h.expiry = time.Second // a lost request is called not placed once its expiresAfter has passed
 	d := h.drop
 	px := h.restingBid()
 	cloid := "0f8fad5b-d9cb-469f-a165-70867728950e"

@@ -11,6 +11,8 @@ import (
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/api/text"
 	"github.com/tradedesk/tradedesk/state"
+	"github.com/tradedesk/tradedesk/state/exec"
+	"github.com/tradedesk/tradedesk/state/journal"
 )
 
 func orderCmdFlags(fs *flagSet, o *opts) {
@@ -244,10 +246,13 @@ func runOrder(ctx context.Context, r *runner) error {
 	if err != nil {
 		return err
 	}
-	co, errs := st.CheckOrder(in, state.DefaultGuard())
+	// The executor's gate, with the guard the executor keeps: a refused order or a dry run opens
+	// no journal.
+	c, errs := exec.Check(st, in, state.DefaultGuard())
 	if len(errs) > 0 {
 		return refused(errs)
 	}
+	co := c.Order()
 	res := orderResult{Order: co.Wire, Warnings: co.Warnings, Preview: previewOf(co), Outcome: OutcomeWord(ExitOK)}
 	if r.o.dryRun {
 		return r.printOrder(st, co, res)
@@ -255,25 +260,35 @@ func runOrder(ctx context.Context, r *runner) error {
 	if co.NeedsTypedConfirm && !r.o.yes {
 		return fmt.Errorf("order needs confirmation, nothing sent: %s; add --yes to send it", strings.Join(co.Warnings, "; "))
 	}
-	resp, err := r.client.PlaceOrders(ctx, []api.OrderWire{co.Wire})
+	e, done, err := r.executor()
 	if err != nil {
-		return r.orderFailed(ctx, co, err)
+		return err
 	}
-	res.Sent, res.Response = true, &resp
-	out := state.OrderOutcome(resp, co.Size)
-	if out.Kind == state.OutcomeRejected {
-		return withExit(ExitRejected, fmt.Errorf("exchange rejected the order (cloid %s): %s", co.Wire.Cloid, out.Reason))
+	defer done()
+	if err := r.recover(ctx, e); err != nil {
+		return err
 	}
-	if out.Kind == state.OutcomeSent {
-		// An answer of unknown shape is not success: ask the exchange what became of the cloid.
-		out = r.lookUpSent(ctx, co, out)
+	out, err := e.Place(ctx, c, exec.Ask{Who: journal.WhoHeadless, What: orderWords(st, co), Confirmed: r.o.yes})
+	if err != nil {
+		return err
 	}
-	out = r.settle(ctx, &res, co, out)
-	out = r.restingOf(ctx, co, out)
-	res.Oid, res.Status = out.Oid, out.Word()
-	res.fill(out, co)
-	res.Outcome = OutcomeWord(ExitOK)
-	if out.Kind != state.OutcomeSent {
+	if err := orderFailed(out); err != nil {
+		return err
+	}
+	if out.AnswerLost && out.Resp == nil && out.Found != nil {
+		return r.lostFound(out)
+	}
+	if out.AnswerLost && out.Found != nil {
+		fmt.Fprintf(r.env.Stderr, "the answer could not be read; cloid %s is order %d, %s\n", text.Clean(out.Cloid), out.Outcome.Oid, text.Clean(out.Found.State))
+	}
+	res.Sent, res.Response = true, out.Resp
+	res.Oid, res.Status = out.Outcome.Oid, out.Outcome.Word()
+	if out.Fee.Valid {
+		fee := out.Fee.Decimal
+		res.Fee = &fee
+	}
+	res.fill(out.Outcome, co)
+	if out.Kind != exec.Unknown {
 		return r.printOrder(st, co, res)
 	}
 	res.Outcome = OutcomeWord(ExitUnknown)
@@ -281,6 +296,25 @@ func runOrder(ctx context.Context, r *runner) error {
 		return err
 	}
 	return withExit(ExitUnknown, fmt.Errorf("sent, outcome unknown: the answer could not be read and cloid %s was not found; check `tradedesk orders` before sending it again", co.Wire.Cloid))
+}
+
+// orderFailed is the error of an order the executor did not get placed: refused, rejected, not
+// placed, or sent with its answer lost and the lookup unsettled (nil for the others).
+func orderFailed(out exec.Result) error {
+	cloid := out.Cloid
+	switch {
+	case out.Kind == exec.Refused:
+		return errors.New("order refused, nothing sent: " + out.Reason)
+	case out.Kind == exec.Rejected && out.Resp != nil:
+		return withExit(ExitRejected, fmt.Errorf("exchange rejected the order (cloid %s): %s", cloid, out.Reason))
+	case out.Kind == exec.Rejected || out.Kind == exec.NotPlaced && !out.AnswerLost:
+		return fmt.Errorf("order not placed (cloid %s): %w", cloid, out.Err)
+	case out.Kind == exec.NotPlaced:
+		return withExit(ExitUnavailable, fmt.Errorf("the answer was lost (%v) and cloid %s is not in open orders or history: the order was not placed (its request expired unseen)", out.Err, cloid))
+	case out.Kind == exec.Unknown && out.Resp == nil:
+		return withExit(ExitUnknown, fmt.Errorf("sent, outcome unknown: the answer was lost and the lookup did not settle it (%s); check `tradedesk orders` for cloid %s before sending again", out.Reason, cloid))
+	}
+	return nil
 }
 
 // fill records what filled: the total, its average and the remainder and its fate.
@@ -330,26 +364,16 @@ type lostFoundJSON struct {
 	Cloid      string      `json:"cloid"`
 }
 
-// orderFailed explains a failed send. When the answer was lost the order may be on the exchange:
-// it is looked up by cloid, never sent again.
-func (r *runner) orderFailed(ctx context.Context, co state.CheckedOrder, err error) error {
-	if !api.IsAmbiguous(err) {
-		return fmt.Errorf("order not placed (cloid %s): %w", co.Wire.Cloid, err)
-	}
-	found, lerr := api.FindCloid(ctx, r.client, r.client.Address(), co.Wire.Cloid)
-	switch {
-	case lerr != nil:
-		return withExit(ExitUnknown, fmt.Errorf("sent, outcome unknown: the answer was lost and the lookup failed (%v); check `tradedesk orders` for cloid %s before sending again", lerr, co.Wire.Cloid))
-	case found == nil:
-		return withExit(ExitUnavailable, fmt.Errorf("the answer was lost (%v) and cloid %s is not in open orders or history: the order was not placed", err, co.Wire.Cloid))
-	}
+// lostFound prints an order whose answer was lost and whose lookup by cloid found it.
+func (r *runner) lostFound(out exec.Result) error {
+	found := out.Found
 	if r.o.json {
 		r.jsonDone = true
 		return writeJSON(r.env.Stdout, lostFoundJSON{Outcome: OutcomeWord(ExitOK), Sent: true, AnswerLost: true,
 			Oid: found.OrderID, State: text.Clean(found.State), Cloid: text.Clean(found.Cloid)})
 	}
-	fmt.Fprintf(r.env.Stdout, "the answer was lost, but the order is on the exchange: oid %d, state %s, cloid %s\n", found.OrderID, text.Clean(found.State), text.Clean(found.Cloid))
-	return nil
+	_, err := fmt.Fprintf(r.env.Stdout, "the answer was lost, but the order is on the exchange: oid %d, state %s, cloid %s\n", found.OrderID, text.Clean(found.State), text.Clean(found.Cloid))
+	return err
 }
 
 func (r *runner) printOrder(st *state.Store, co state.CheckedOrder, res orderResult) error {
@@ -420,47 +444,4 @@ func (r *runner) findInstrument(ctx context.Context) (state.Instrument, error) {
 		return state.Instrument{}, fmt.Errorf("unknown instrument %s; `tradedesk instruments` lists them", text.Quote(r.o.instrument))
 	}
 	return in, nil
-}
-
-func runCancel(ctx context.Context, r *runner) error {
-	if (r.o.oid == "") == (r.o.cloid == "") {
-		return usagef("give exactly one of --oid N or --cloid ID")
-	}
-	var oid uint64
-	if r.o.oid != "" {
-		n, err := strconv.ParseUint(strings.TrimSpace(r.o.oid), 10, 64)
-		if err != nil {
-			return usagef("--oid %s is not an order id (a whole number)", text.Quote(r.o.oid))
-		}
-		oid = n
-	}
-	if r.o.cloid != "" {
-		if err := api.CheckCloid(r.o.cloid); err != nil {
-			return usagef("--cloid: %v", err)
-		}
-	}
-	in, err := r.findInstrument(ctx)
-	if err != nil {
-		return err
-	}
-	var resp api.TxResponse
-	what := ""
-	if r.o.oid != "" {
-		what = "order " + r.o.oid
-		resp, err = r.client.CancelByOid(ctx, []api.CancelOid{{Oid: api.OrderID(oid), InstrumentID: in.ID}})
-	} else {
-		what = "order with cloid " + r.o.cloid
-		resp, err = r.client.CancelByCloid(ctx, []api.CancelCloid{{Cloid: r.o.cloid, InstrumentID: in.ID}})
-	}
-	if err != nil {
-		return fmt.Errorf("cancel of %s on %s failed: %w", what, in.Name, err)
-	}
-	if out := state.CancelOutcome(resp); out.Failed() {
-		return withExit(ExitRejected, fmt.Errorf("exchange did not cancel %s on %s: %s", what, in.Name, out.Reason))
-	}
-	if r.o.json {
-		return writeJSON(r.env.Stdout, okJSON(resp))
-	}
-	_, err = fmt.Fprintf(r.env.Stdout, "cancelled %s on %s (tx %s)\n", what, in.Name, text.Clean(resp.TxHash))
-	return err
 }

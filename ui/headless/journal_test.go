@@ -1,0 +1,86 @@
+package headless
+
+import (
+	"context"
+	"encoding/json"
+	"net/url"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/tradedesk/tradedesk/api"
+	"github.com/tradedesk/tradedesk/state/journal"
+)
+
+// TestOrdersAndCancelsGoThroughTheJournal: `order` and `cancel` are journaled by the executor
+// (who asked: headless), and `journal` lists them newest first with their outcomes, in a 0600
+// file that holds no key.
+func TestOrdersAndCancelsGoThroughTheJournal(t *testing.T) {
+	h := newHarness(t)
+	cloid := "6f8fad5b-d9cb-469f-a165-70867728950e"
+	h.ok("order", "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.01", "--price", h.restingBid(), "--cloid", cloid)
+	h.ok("cancel", "--instrument", "BTC-PERP", "--cloid", cloid)
+	var es []journalJSON
+	if err := json.Unmarshal([]byte(h.ok("journal", "--json")), &es); err != nil {
+		t.Fatal(err)
+	}
+	if len(es) != 2 || es[0].Kind != "cancel" || es[0].Outcome != "cancelled" || es[1].ID != cloid || es[1].Kind != "place" ||
+		es[1].Outcome != "placed" || !es[1].Settled || es[1].Oid == 0 || es[1].Who != "headless" || es[1].Nonce == 0 ||
+		es[1].ExpiresAfter <= es[1].Nonce || !strings.Contains(es[1].What, "buy 0.0100 BTC-PERP @") {
+		t.Fatalf("journal: %+v", es)
+	}
+	table := h.ok("journal", "--limit", "1")
+	if lines := strings.Split(strings.TrimSpace(table), "\n"); len(lines) != 2 || !strings.Contains(lines[1], "cancelled") || !strings.HasPrefix(lines[0], "CREATED") {
+		t.Fatalf("journal --limit 1:\n%s", table)
+	}
+	if code, _, errs := h.run("journal", "--limit", "0"); code != ExitUsage || !strings.Contains(errs, "--limit 0") {
+		t.Fatalf("--limit 0: %d %q", code, errs)
+	}
+	st, err := os.Stat(h.journalFile())
+	if err != nil || st.Mode().Perm() != 0o600 {
+		t.Fatalf("journal file: %v %v", st, err)
+	}
+	h.checkNoKey()
+}
+
+func (h *harness) journalFile() string {
+	u, _ := url.Parse(h.srv.URL)
+	return journal.Path(h.stateDir, u.Host, testAddress(h.t))
+}
+
+// TestAnOrderLeftSentIsResolvedFirst: an order an earlier run committed and sent but never heard
+// back about is resolved by its client id before the next order is sent, said on stderr, and
+// not sent again.
+func TestAnOrderLeftSentIsResolvedFirst(t *testing.T) {
+	h := newHarness(t)
+	px := h.restingBid()
+	h.stateDir = t.TempDir()
+	j, err := journal.Open(h.journalFile())
+	if err != nil {
+		t.Fatal(err)
+	}
+	left := "7f8fad5b-d9cb-469f-a165-70867728950e"
+	id, err := j.Begin(context.Background(), journal.Intent{ID: left, Kind: "place", Who: journal.WhoHeadless, What: "an earlier order", Cloids: []string{left}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := api.WithBeforeSign(context.Background(), func(s api.Signing) error { return j.Sent(context.Background(), id, s) })
+	in := api.OrderWire{InstrumentID: 1, Side: api.SideBuy, PositionSide: api.PositionSideBoth, Price: px, Size: "0.01", Tif: api.TifGTC, Cloid: left}
+	if _, err := h.client().PlaceOrders(ctx, []api.OrderWire{in}); err != nil {
+		t.Fatal(err)
+	}
+	_ = j.Close() // the earlier run ends here: no outcome recorded
+
+	next := "8f8fad5b-d9cb-469f-a165-70867728950e"
+	code, _, errs := h.run("order", "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.01", "--price", px, "--cloid", next)
+	if code != 0 || !strings.Contains(errs, "journal: place "+left+" (an earlier order, headless): placed, order ") {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+	n := map[string]int{}
+	for _, o := range h.openOrders() {
+		n[o.Cloid]++
+	}
+	if n[left] != 1 || n[next] != 1 || len(n) != 2 {
+		t.Fatalf("open orders by cloid: %v", n)
+	}
+}
