@@ -32,7 +32,7 @@ var defaultKeys = map[string][]string{
 	"transfer": {"t"}, "withdraw": {"w"}, "transfer_max": {"ctrl+a"},
 	"ladder_buy": {"b"}, "ladder_sell": {"s"}, "ladder_cancel": {"x", "delete"},
 	"amend_up": {"shift+up", "K"}, "amend_down": {"shift+down", "J"}, "amend_price": {"p"},
-	"group_coarser": {"+", "="}, "group_finer": {"-"},
+	"group_coarser": {"+", "="}, "group_finer": {"-"}, "ladder_next_own": {"n"},
 }
 
 // buildKeyMap applies the config file's overrides to the defaults.

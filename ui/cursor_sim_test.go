@@ -9,6 +9,7 @@ import (
 	"github.com/shopspring/decimal"
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
+	"github.com/tradedesk/tradedesk/ui/common"
 )
 
 // The cursor cases of #31 point 8: a list moves under the cursor between two keys (an order
@@ -268,5 +269,31 @@ func TestOrdersCursorFollowsAnAmend(t *testing.T) {
 	got, ok := p.selected()
 	if !ok || got.OrderID == old.OrderID || got.Instrument != old.Instrument || !got.LimitPrice.Equal(newPx) {
 		t.Fatalf("after moving %d to %s the cursor is on %+v (selected %v); notice %q", old.OrderID, newPx, got, ok, c.m.notice)
+	}
+}
+
+// TestLadderReachesAFarOrder (#31 point 9): against the simulator, an order of the trader's far
+// below the bids the ladder shows is reached with one key (n), not by grouping; x then cancels
+// that order and no other.
+func TestLadderReachesAFarOrder(t *testing.T) {
+	c := newSimConsole(t, 120, 40, false)
+	pump(t, c.m, c.m.Init())
+	_, cmd := c.m.Update(common.InstrumentMsg{Symbol: "BTC-PERP"})
+	pump(t, c.m, cmd)
+	moreOrders(t, c, "BTC-PERP", "ETH-PERP") // 3% under the mark: beyond the levels that fit
+	var far api.OrderRecord
+	for _, o := range c.m.store.Orders() {
+		if o.Instrument == "BTC-PERP" {
+			far = o
+		}
+	}
+	lad := c.m.depth.Ladder
+	c.key(t, "9", "n")
+	if side, px, ok := lad.Cursor(); !ok || side != api.SideBuy || !px.Equal(far.LimitPrice) {
+		t.Fatalf("n: cursor on %s %s (ok %v), want the order at %s:\n%s", side, px, ok, far.LimitPrice, c.m.View())
+	}
+	c.key(t, "x")
+	if ids := openIDs(t, c); len(ids) != 1 || slices.Contains(ids, far.OrderID) {
+		t.Fatalf("x on the far order: open %v, want %d cancelled alone (notice %q)", ids, far.OrderID, c.m.notice)
 	}
 }

@@ -64,8 +64,8 @@ type KeyMap struct {
 	TransferMax key.Binding
 	// Ladder: buy or sell at the price under the cursor (the order form, prefilled), cancel the
 	// trader's own order there, move it a tick up or down or to a typed price (amend), and group
-	// price levels coarser or finer.
-	LadderBuy, LadderSell, LadderCancel, AmendUp, AmendDown, AmendPrice, GroupCoarser, GroupFiner key.Binding
+	// price levels coarser or finer; go to the trader's next order on the ladder.
+	LadderBuy, LadderSell, LadderCancel, AmendUp, AmendDown, AmendPrice, GroupCoarser, GroupFiner, LadderNextOwn key.Binding
 }
 
 // keyAction describes one bindable action: its config name, its help text and where it lives
@@ -146,6 +146,7 @@ func keyActions() []keyAction {
 		{"amend_price", "move my order to a price", "ladder", func(k *KeyMap) *key.Binding { return &k.AmendPrice }, ""},
 		{"group_coarser", "group levels", "ladder", func(k *KeyMap) *key.Binding { return &k.GroupCoarser }, "group_finer"},
 		{"group_finer", "group levels finer", "ladder", func(k *KeyMap) *key.Binding { return &k.GroupFiner }, ""},
+		{"ladder_next_own", "go to my next order", "ladder", func(k *KeyMap) *key.Binding { return &k.LadderNextOwn }, ""},
 	}
 	for i := range 9 {
 		n := i

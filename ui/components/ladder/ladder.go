@@ -53,25 +53,32 @@ type Pane struct {
 	*common.Common
 	w, h    int
 	focused bool
-	group   int // index in groups
-	cursor  int // row index among the price rows (asks first, top to bottom)
-	symbol  string
-	in      state.Instrument
-	view    state.BookView
-	rows    []row
-	prev    map[string]decimal.Decimal // side+price -> size at the last book
-	flashes map[string]flash
-	flashOn bool
-	lines   string // the rendered pane
-	dirty   bool
-	price   textinput.Model // a typed price for the amend
-	typing  bool
-	version [3]uint64 // book, orders, instruments versions rendered
+	group   int            // index in groups
+	groupOf map[string]int // the grouping chosen per instrument, kept while the trader looks at others
+	cursor  int            // row index among the price rows (asks first, top to bottom), placed on at
+	// at is the price the cursor is on: rows are rebuilt around it as the book moves, so b, s and
+	// x act on the price the trader chose, not on whatever level slid under a row number.
+	at level
+	// choosing holds the trader's orders on a grouped row x was pressed on: which to cancel.
+	choosing []api.OrderRecord
+	symbol   string
+	in       state.Instrument
+	view     state.BookView
+	rows     []row
+	prev     map[string]decimal.Decimal // side+price -> size at the last book
+	flashes  map[string]flash
+	flashOn  bool
+	lines    string // the rendered pane
+	dirty    bool
+	price    textinput.Model // a typed price for the amend
+	typing   bool
+	version  [3]uint64 // book, orders, instruments versions rendered
 }
 
 // New is the ladder of the current instrument.
 func New(c *common.Common) *Pane {
-	p := &Pane{Common: c, prev: map[string]decimal.Decimal{}, flashes: map[string]flash{}, dirty: true, cursor: -1}
+	p := &Pane{Common: c, prev: map[string]decimal.Decimal{}, flashes: map[string]flash{}, dirty: true, cursor: -1,
+		groupOf: map[string]int{}}
 	p.price = common.NewField("new price", 24)
 	p.price.Prompt = "move to: "
 	return p
@@ -88,8 +95,9 @@ func (p *Pane) Title() string {
 // Kinds implements common.KindsShower.
 func (p *Pane) Kinds() []state.Kind { return []state.Kind{state.KindBook} }
 
-// Capturing implements common.InputCapturer: while a price is typed it takes every key.
-func (p *Pane) Capturing() bool { return p.typing }
+// Capturing implements common.InputCapturer: while a price is typed, or the trader picks which
+// order to cancel, it takes every key.
+func (p *Pane) Capturing() bool { return p.typing || len(p.choosing) > 0 }
 
 // SetSize implements common.Pane.
 func (p *Pane) SetSize(w, h int) {
@@ -138,6 +146,9 @@ func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 		if p.typing {
 			return p.typePrice(msg)
 		}
+		if len(p.choosing) > 0 {
+			return p.choose(msg)
+		}
 		return p.handleKey(msg)
 	}
 	return nil
@@ -149,7 +160,8 @@ func (p *Pane) load() tea.Cmd {
 	sym := p.ShownInstrument()
 	v := [3]uint64{p.Store.Version(state.KindBook), p.Store.Version(state.KindOrders), p.Store.Version(state.KindInstruments)}
 	if sym != p.symbol {
-		p.symbol, p.cursor = sym, -1
+		p.symbol, p.cursor, p.at, p.choosing = sym, -1, level{}, nil
+		p.group = p.groupOf[sym]
 		clear(p.prev)
 		clear(p.flashes)
 		v[0] = ^uint64(0) // read it again below
@@ -241,50 +253,51 @@ func (p *Pane) endFlashes(at time.Time) tea.Cmd {
 // buildRows lays the window out: asks best nearest the mid (so reversed), bids below; a side
 // with fewer levels than its half leaves blank rows at the far end. The trader's orders at prices
 // the book has no level at (a book fetched before they rested, or cut short) get rows of their
-// own in price order.
+// own in price order, and so does the cursor's price (see sideRows). The cursor goes back on its
+// price.
 func (p *Pane) buildRows(asks, bids int) {
 	own := p.ownSizes()
-	askRows, askHint := p.sideRows(own, true, asks)
-	bidRows, bidHint := p.sideRows(own, false, bids)
+	askRows := p.sideRows(own, true, asks)
 	p.rows = p.rows[:0]
-	n := asks
-	if askHint != "" {
-		p.rows = append(p.rows, row{ask: true, hint: askHint})
-		n--
+	for i := len(askRows) - 1; i >= 0; i-- {
+		p.rows = append(p.rows, askRows[i])
 	}
-	for i := n - 1; i >= 0; i-- {
-		p.rows = append(p.rows, rowAt(askRows, i, true))
-	}
-	n = bids
-	if bidHint != "" {
-		n--
-	}
-	for i := range n {
-		p.rows = append(p.rows, rowAt(bidRows, i, false))
-	}
-	if bidHint != "" {
-		p.rows = append(p.rows, row{hint: bidHint})
-	}
-	if p.cursor < 0 || p.cursor >= len(p.rows) {
-		p.cursor = asks // the best bid
-	}
-	p.MoveTo(p.cursor)
+	p.rows = append(p.rows, p.sideRows(own, false, bids)...)
+	p.placeCursor(asks)
 }
 
-// sideRows is up to n rows of one side and, when some of the trader's orders on it lie beyond
-// the levels that fit, the hint line that takes the far row instead: "↑ 2 of your orders above"
-// (asks) or "↓ 1 of your orders below" (bids).
-func (p *Pane) sideRows(own map[string]decimal.Decimal, ask bool, n int) ([]row, string) {
-	rows := withOwn(p.sideLevels(ask), own, ask, n)
-	if n < 2 || p.hiddenOwn(rows, ask) == 0 {
-		return rows, ""
+// sideRows is the n rows of one side, best first: its levels with the trader's size on each and
+// the trader's prices without a level among them; blank rows past a short side. When some of the
+// trader's orders lie beyond the levels that fit, the far row says how many ("↑ 2 of your orders
+// above"). The cursor's price always has a row: where it falls, with no book size when its level
+// went, or, beyond the levels that fit, on the far row after a gap line (the trader went there
+// with the next-own-order key or by moving past the far end).
+func (p *Pane) sideRows(own map[string]decimal.Decimal, ask bool, n int) []row {
+	levels := p.sideLevels(ask)
+	mine := own
+	pinned := p.at.set && p.at.ask == ask
+	if pinned {
+		mine = make(map[string]decimal.Decimal, len(own)+1)
+		for k, v := range own {
+			mine[k] = v
+		}
+		mine[sideKey(ask, p.at.price)] = own[sideKey(ask, p.at.price)]
 	}
-	rows = withOwn(p.sideLevels(ask), own, ask, n-1)
-	hidden := p.hiddenOwn(rows, ask)
-	if ask {
-		return rows, fmt.Sprintf("↑ %d of your orders above", hidden)
+	shown := func(rows []row) bool {
+		_, found := searchRows(rows, p.at.price, ask)
+		return found || !pinned
 	}
-	return rows, fmt.Sprintf("↓ %d of your orders below", hidden)
+	rows := withOwn(levels, mine, ask, n)
+	if n < 2 || (shown(rows) && p.hiddenOwn(rows, ask) == 0) {
+		return padRows(rows, ask, n)
+	}
+	if rows = withOwn(levels, mine, ask, n-1); shown(rows) || n < 3 {
+		return append(padRows(rows, ask, n-1), row{ask: ask, hint: p.ownHint(rows, ask, "")})
+	}
+	rows = withOwn(levels, mine, ask, n-2)
+	far := p.deepRow(ask, p.at.price, own)
+	gap := row{ask: ask, hint: p.ownHint(append(rows, far), ask, "⋮")}
+	return append(padRows(rows, ask, n-2), gap, far)
 }
 
 func (p *Pane) sideLevels(ask bool) []state.BookRow {
@@ -307,13 +320,6 @@ func (p *Pane) hiddenOwn(rows []row, ask bool) int {
 		}
 	}
 	return n
-}
-
-func rowAt(rows []row, i int, ask bool) row {
-	if i >= len(rows) {
-		return row{ask: ask, blank: true}
-	}
-	return rows[i]
 }
 
 // withOwn is up to n rows of one side (levels best first): the book's levels with the trader's
@@ -421,7 +427,7 @@ func (p *Pane) Cursor() (side string, price decimal.Decimal, ok bool) {
 func (p *Pane) Rows() int { return len(p.rows) }
 
 // MoveTo puts the cursor on row i (0 is the top ask row), kept among the levels: never on the
-// blank rows beyond a short side or on a hint line.
+// blank rows beyond a short side or on a hint line. The cursor stays on that row's price.
 func (p *Pane) MoveTo(i int) {
 	first, last := -1, -1
 	for j, r := range p.rows {
@@ -434,10 +440,15 @@ func (p *Pane) MoveTo(i int) {
 	}
 	if first < 0 {
 		p.cursor = min(max(i, 0), max(len(p.rows)-1, 0))
-	} else {
-		p.cursor = min(max(i, first), last)
+		p.dirty = true
+		return
 	}
-	p.dirty = true
+	i = min(max(i, first), last)
+	for !p.rows[i].selectable() { // a hint line between levels: the next level down
+		i++
+	}
+	p.cursor, p.dirty = i, true
+	p.at = level{ask: p.rows[i].ask, price: p.rows[i].price, set: true}
 }
 
 // MoveToPrice puts the cursor on the row of price on the side given (api.SideBuy: bids); it
@@ -461,7 +472,10 @@ func (p *Pane) ShortHelp() []key.Binding {
 	if p.typing {
 		return []key.Binding{k.Confirm, k.Dismiss}
 	}
-	return []key.Binding{k.LadderBuy, k.LadderSell, k.LadderCancel, k.AmendUp, k.AmendPrice, k.GroupCoarser}
+	if len(p.choosing) > 0 {
+		return []key.Binding{key.NewBinding(key.WithKeys("1"), key.WithHelp("1-"+fmt.Sprint(len(p.choosing)), "cancel that one")), k.Dismiss}
+	}
+	return []key.Binding{k.LadderBuy, k.LadderSell, k.LadderCancel, k.AmendUp, k.AmendPrice, k.GroupCoarser, k.LadderNextOwn}
 }
 
 // FullHelp implements common.Pane.
@@ -470,6 +484,6 @@ func (p *Pane) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Up, k.Down, k.LadderBuy, k.LadderSell},
 		{k.LadderCancel, k.AmendUp, k.AmendDown, k.AmendPrice},
-		{k.GroupCoarser, k.GroupFiner},
+		{k.GroupCoarser, k.GroupFiner, k.LadderNextOwn},
 	}
 }

@@ -210,10 +210,10 @@ func TestOwnOrdersBeyondTheLevelsShownAreHinted(t *testing.T) {
 		order(3, api.SideBuy, "90"), order(4, api.SideSell, "101.9")}})
 	p.Update(common.DataMsg{Kind: state.KindOrders})
 	lines := strings.Split(p.View(), "\n")
-	if got := strings.TrimSpace(lines[1]); got != "↑ 1 of your orders above" {
+	if got := strings.TrimSpace(lines[1]); got != "↑ 1 of your orders above · n goes to them" {
 		t.Errorf("top row %q, want the hint of the ask above:\n%s", got, p.View())
 	}
-	if got := strings.TrimSpace(lines[len(lines)-1]); got != "↓ 2 of your orders below" {
+	if got := strings.TrimSpace(lines[len(lines)-1]); got != "↓ 2 of your orders below · n goes to them" {
 		t.Errorf("bottom row %q, want the hint of the two bids below:\n%s", got, p.View())
 	}
 	if !strings.Contains(rowOf(p.View(), "99.8"), "◆") {

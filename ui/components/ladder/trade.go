@@ -1,6 +1,7 @@
 package ladder
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -16,13 +17,23 @@ func (p *Pane) handleKey(msg tea.KeyMsg) tea.Cmd {
 	k := p.Keys
 	switch {
 	case key.Matches(msg, k.Up):
-		p.MoveTo(p.cursor - 1)
+		p.step(-1)
 	case key.Matches(msg, k.Down):
-		p.MoveTo(p.cursor + 1)
-	case key.Matches(msg, k.PageUp, k.Top):
+		p.step(1)
+	case key.Matches(msg, k.PageUp):
+		p.step(-max(len(p.rows)/2-1, 1))
+	case key.Matches(msg, k.PageDown):
+		p.step(max(len(p.rows)/2-1, 1))
+	case key.Matches(msg, k.Top):
+		p.at = level{}
+		p.relayout()
 		p.MoveTo(0)
-	case key.Matches(msg, k.PageDown, k.Bottom):
+	case key.Matches(msg, k.Bottom):
+		p.at = level{}
+		p.relayout()
 		p.MoveTo(len(p.rows) - 1)
+	case key.Matches(msg, k.LadderNextOwn):
+		return p.nextOwn()
 	case key.Matches(msg, k.GroupCoarser):
 		return p.regroup(p.group + 1)
 	case key.Matches(msg, k.GroupFiner):
@@ -39,7 +50,7 @@ func (p *Pane) handleKey(msg tea.KeyMsg) tea.Cmd {
 		return p.amendBy(-1)
 	case key.Matches(msg, k.AmendPrice):
 		if _, ok := p.ownAtCursor(); !ok {
-			return common.Notice(common.LevelInfo, "no order of yours on this level to move")
+			return p.noneToMove()
 		}
 		p.typing, p.dirty = true, true
 		p.price.SetValue("")
@@ -48,13 +59,15 @@ func (p *Pane) handleKey(msg tea.KeyMsg) tea.Cmd {
 	return nil
 }
 
-// regroup changes the grouping; the cursor goes back to the best bid and nothing flashes.
+// regroup changes the grouping, kept for this instrument; the cursor goes back to the best bid
+// and nothing flashes.
 func (p *Pane) regroup(g int) tea.Cmd {
 	g = min(max(g, 0), len(groups)-1)
 	if g == p.group {
 		return nil
 	}
-	p.group, p.cursor = g, -1
+	p.group, p.cursor, p.at = g, -1, level{}
+	p.groupOf[p.symbol] = g
 	clear(p.prev)
 	clear(p.flashes)
 	p.version[0] = ^uint64(0)
@@ -75,36 +88,43 @@ func (p *Pane) trade(side string) tea.Cmd {
 	return func() tea.Msg { return TradeMsg{Symbol: sym, Side: side, Price: px} }
 }
 
-// ownAtCursor is the trader's newest open order on the cursor's row.
+// ownAtCursor is the trader's one open order on the cursor's row (none when a grouped row holds
+// several: which one is the trader's to say).
 func (p *Pane) ownAtCursor() (api.OrderRecord, bool) {
-	if p.cursor < 0 || p.cursor >= len(p.rows) || !p.rows[p.cursor].selectable() {
-		return api.OrderRecord{}, false
-	}
-	r := p.rows[p.cursor]
-	for _, o := range p.ownOrders() {
-		ask := o.Side == api.SideSell
-		if ask == r.ask && bucket(o.LimitPrice, p.groupSize(), !ask).Equal(r.price) {
-			return o, true
-		}
+	if os := p.ownsAtCursor(); len(os) == 1 {
+		return os[0], true
 	}
 	return api.OrderRecord{}, false
 }
 
 // cancel cancels the trader's order on the cursor's row as x in Open orders does
-// (action.NewCancelOne: one policy for one key).
+// (action.NewCancelOne: one policy for one key); on a grouped row holding several, it asks which.
 func (p *Pane) cancel() tea.Cmd {
-	o, ok := p.ownAtCursor()
-	if !ok {
+	os := p.ownsAtCursor()
+	switch {
+	case len(os) == 0:
 		return common.Notice(common.LevelInfo, "no order of yours on this level to cancel")
+	case len(os) == 1:
+		return action.Request(action.NewCancelOne(os[0], p.in, p.Guard.Confirm))
 	}
-	return action.Request(action.NewCancelOne(o, p.in, p.Guard.Confirm))
+	p.choosing, p.dirty = os[:min(len(os), 9)], true
+	return nil
+}
+
+// noneToMove is why a move key found no order to move on the cursor's row.
+func (p *Pane) noneToMove() tea.Cmd {
+	if n := len(p.ownsAtCursor()); n > 1 {
+		return common.Notice(common.LevelInfo, fmt.Sprintf("%d of your orders on this grouped level: %s groups finer to move one",
+			n, p.Keys.GroupFiner.Help().Key))
+	}
+	return common.Notice(common.LevelInfo, "no order of yours on this level to move")
 }
 
 // amendBy moves the trader's order on the cursor's row by ticks.
 func (p *Pane) amendBy(ticks int64) tea.Cmd {
 	o, ok := p.ownAtCursor()
 	if !ok {
-		return common.Notice(common.LevelInfo, "no order of yours on this level to move")
+		return p.noneToMove()
 	}
 	return p.amendTo(o, o.LimitPrice.Add(p.tick().Mul(decimal.NewFromInt(ticks))).String())
 }

@@ -80,6 +80,9 @@ func (p *Pane) render() string {
 	if p.typing {
 		lines[len(lines)-1] = common.FitStyled(p.price.View(), w)
 	}
+	if len(p.choosing) > 0 {
+		lines[len(lines)-1] = p.Styles.Warn.On(common.Fit(p.choiceLine(), w, false))
+	}
 	return common.FitLines(lines, w, p.h)
 }
 
