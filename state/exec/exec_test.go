@@ -67,19 +67,26 @@ func newRig(t *testing.T) *rig {
 	d := &dropper{sim: s}
 	srv := httptest.NewServer(d)
 	t.Cleanup(srv.Close)
+	c := rigClient(t, srv.URL)
+	if err := s.Fund(c.Address(), sim.DefaultDemoBalance); err != nil {
+		t.Fatal(err)
+	}
+	r := &rig{t: t, sim: s, drop: d, client: c, path: journal.Path(t.TempDir(), "sim", c.Address())}
+	r.reopen()
+	r.st = r.store()
+	return r
+}
+
+// rigClient is a client trading at url with the test key, a one-second expiry window and quick
+// retries of reads.
+func rigClient(t *testing.T, url string) *api.Client {
+	t.Helper()
 	signer, err := api.SignerFromHex(testKey)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Fund(signer.Address(), sim.DefaultDemoBalance); err != nil {
-		t.Fatal(err)
-	}
-	c := api.New(srv.URL, api.WithSigner(signer), api.WithExpiryWindow(time.Second),
+	return api.New(url, api.WithSigner(signer), api.WithExpiryWindow(time.Second),
 		api.WithRetry(api.RetryPolicy{Attempts: 3, BaseDelay: 5 * time.Millisecond, MaxDelay: 20 * time.Millisecond}))
-	r := &rig{t: t, sim: s, drop: d, client: c, path: journal.Path(t.TempDir(), "sim", signer.Address())}
-	r.reopen()
-	r.st = r.store()
-	return r
 }
 
 // reopen opens the journal file again, as a restarted process does.

@@ -2,11 +2,14 @@ package exec
 
 import (
 	"context"
+	"errors"
 	"os"
+	osexec "os/exec"
 	"path/filepath"
 	"regexp"
 	"runtime"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/tradedesk/tradedesk/api"
@@ -161,5 +164,52 @@ func noKeyIn(t *testing.T, dir string) {
 		if strings.Contains(low, testKey[:32]) || strings.Contains(low, testKey[32:]) || keyRun.Match(b) {
 			t.Errorf("%s holds key material", filepath.Base(f))
 		}
+	}
+}
+
+// killer is a Sender that kills its own process (SIGKILL) once the order's request has reached the
+// exchange, before the executor reads the answer.
+type killer struct{ real *api.Client }
+
+func (k killer) PlaceOrders(ctx context.Context, orders []api.OrderWire) (api.TxResponse, error) {
+	_, _ = k.real.PlaceOrders(ctx, orders)
+	_ = syscall.Kill(os.Getpid(), syscall.SIGKILL)
+	select {}
+}
+
+func (k killer) CancelByOid(context.Context, []api.CancelOid) (api.TxResponse, error) {
+	panic("not used")
+}
+
+func (k killer) CancelByCloid(context.Context, []api.CancelCloid) (api.TxResponse, error) {
+	panic("not used")
+}
+
+// TestAKilledProcessIsRecoveredAndSendsNothingTwice: a real process, killed (SIGKILL) between the
+// send and the answer, with the simulator on loopback in this one; the next start finds the order
+// by its client id and sends nothing twice.
+func TestAKilledProcessIsRecoveredAndSendsNothingTwice(t *testing.T) {
+	if url := os.Getenv("EXEC_KILL_URL"); url != "" {
+		r := &rig{t: t, client: rigClient(t, url), path: os.Getenv("EXEC_KILL_JOURNAL")}
+		r.reopen()
+		r.st = r.store()
+		e := r.executor(killer{real: r.client})
+		_, err := e.Place(bg, r.bid(e, "killed-process", api.TifGTC), Ask{Who: journal.WhoHeadless})
+		t.Fatalf("the process was not killed: %v", err)
+	}
+	r := newRig(t)
+	cmd := osexec.Command(os.Args[0], "-test.run=^TestAKilledProcessIsRecoveredAndSendsNothingTwice$", "-test.count=1")
+	cmd.Env = append(os.Environ(), "EXEC_KILL_URL="+r.client.BaseURL(), "EXEC_KILL_JOURNAL="+r.path)
+	out, err := cmd.CombinedOutput()
+	var ee *osexec.ExitError
+	if !errors.As(err, &ee) || ee.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
+		t.Fatalf("the child was not killed: %v\n%s", err, out)
+	}
+	_, found := r.restart()
+	if len(found) != 1 || found[0].Result.Kind != Placed || found[0].Result.Found == nil || found[0].Entry.Intent.ID != "killed-process" {
+		t.Fatalf("recovered: %+v", found)
+	}
+	if n := r.atExchange(); n["killed-process"] != 1 || len(n) != 1 {
+		t.Fatalf("at the exchange: %v", n)
 	}
 }

@@ -3,6 +3,8 @@ package headless
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"math/rand/v2"
 	"net/url"
 	"os"
 	"strings"
@@ -82,5 +84,59 @@ func TestAnOrderLeftSentIsResolvedFirst(t *testing.T) {
 	}
 	if n[left] != 1 || n[next] != 1 || len(n) != 2 {
 		t.Fatalf("open orders by cloid: %v", n)
+	}
+}
+
+// TestHalfTheOrderAnswersLost: 100 headless orders whose answers the exchange loses half the time
+// (it acts, then drops the connection) each appear exactly once at the exchange, and each has a
+// settled outcome in the journal.
+func TestHalfTheOrderAnswersLost(t *testing.T) {
+	if testing.Short() {
+		t.Skip("100 orders")
+	}
+	h := newHarness(t)
+	px := h.restingBid()
+	coin := rand.New(rand.NewPCG(1, 2))
+	lose := func() bool { return coin.IntN(2) == 0 }
+	h.drop.lose.Store(&lose)
+	const n = 100
+	for i := range n {
+		// IOC under the market: nothing fills and nothing rests, so a second copy would not be
+		// refused as a duplicate open cloid: only the executor keeps it to one.
+		cloid := fmt.Sprintf("half-lost-%03d", i)
+		code, out, errs := h.run("order", "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.001", "--price", px, "--tif", "IOC", "--cloid", cloid)
+		if code != 0 {
+			t.Fatalf("%s: exit %d, stdout %q, stderr %q", cloid, code, out, errs)
+		}
+	}
+	h.drop.lose.Store(nil)
+	var hist api.Page[api.OrderRecord]
+	if err := json.Unmarshal([]byte(h.ok("history", "--limit", "1000", "--json")), &hist); err != nil {
+		t.Fatal(err)
+	}
+	at := map[string]int{}
+	for _, o := range hist.Data {
+		at[o.Cloid]++
+	}
+	var es []journalJSON
+	if err := json.Unmarshal([]byte(h.ok("journal", "--limit", "1000", "--json")), &es); err != nil {
+		t.Fatal(err)
+	}
+	lost := 0
+	for _, e := range es {
+		if !e.Settled || e.Outcome != "unfilled" {
+			t.Errorf("%s: %s %s", e.ID, e.Outcome, e.Detail)
+		}
+		if strings.Contains(e.Detail, "answer lost") {
+			lost++
+		}
+	}
+	for i := range n {
+		if cloid := fmt.Sprintf("half-lost-%03d", i); at[cloid] != 1 {
+			t.Errorf("%s is at the exchange %d times", cloid, at[cloid])
+		}
+	}
+	if len(es) != n || lost < n/4 {
+		t.Fatalf("%d journal entries, %d answers lost", len(es), lost)
 	}
 }

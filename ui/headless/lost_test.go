@@ -18,6 +18,9 @@ type dropper struct {
 	beforeActing atomic.Bool
 	// rewrite, when set, replaces the next /exchange answer's body (the simulator has acted).
 	rewrite atomic.Pointer[func([]byte) []byte]
+	// lose, when set, is asked for every /exchange request whether to drop its answer after the
+	// simulator acted on it.
+	lose atomic.Pointer[func() bool]
 }
 
 func (d *dropper) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -33,7 +36,7 @@ func (d *dropper) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			_, _ = w.Write((*f)(rec.Body.Bytes()))
 			return
 		}
-		if d.afterActing.Swap(false) {
+		if f := d.lose.Load(); d.afterActing.Swap(false) || f != nil && (*f)() {
 			d.sim.ServeHTTP(httptest.NewRecorder(), r)
 			panic(http.ErrAbortHandler)
 		}
