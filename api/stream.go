@@ -10,7 +10,6 @@ import (
 	"net/http"
 	"sort"
 	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -469,104 +468,36 @@ func (c *streamConn) unsubscribe(sub *Subscription) {
 	_, _ = c.call(ctx, "unsubscribe", ids)
 }
 
-// resnapshot subscribes a book again after a sequence gap, for a fresh snapshot.
-func (c *streamConn) resnapshot(sub *Subscription) {
+// resubscribe subscribes a topic again on this connection (unsubscribe, then subscribe): a book
+// after a sequence gap, for a fresh snapshot; a channel gone silent. why says what happened, for
+// the error that ends the connection when the exchange does not answer.
+func (c *streamConn) resubscribe(sub *Subscription, why string) {
 	c.unsubscribe(sub)
 	ctx, cancel := context.WithTimeout(c.ctx, c.s.cfg.pingTimeout)
 	defer cancel()
 	if err := c.subscribe(ctx, sub); err != nil {
-		c.fail(fmt.Errorf("orderbook %s: subscribing again after a sequence gap: %v", sub.topic.Symbol, err))
+		c.fail(fmt.Errorf("%s: subscribing again after %s: %v", sub.topic, why, err))
 	}
 }
 
-// keepAlive pings until the connection fails, and returns why it did.
-func (c *streamConn) keepAlive() error {
-	t := time.NewTicker(c.s.cfg.pingEvery)
-	defer t.Stop()
-	for {
-		select {
-		case <-c.ctx.Done():
-			return context.Cause(c.ctx)
-		case <-t.C:
-			ctx, cancel := context.WithTimeout(c.ctx, c.s.cfg.pingTimeout)
-			_, err := c.call(ctx, "ping", nil)
-			cancel()
-			if err != nil && c.ctx.Err() == nil {
-				c.fail(fmt.Errorf("stream stalled: no answer to ping within %s", c.s.cfg.pingTimeout))
-			}
+// Resubscribe subscribes every topic of channel again on the live connection (unsubscribe, then
+// subscribe): for a market channel that went silent while the connection still answers pings
+// (the exchange's side of it may have stalled). It returns once the exchange answered; while
+// the connection is down it does nothing (everything is subscribed when it comes up).
+func (s *Stream) Resubscribe(channel string) {
+	s.mu.Lock()
+	c := s.conn
+	var subs []*Subscription
+	for _, sub := range s.subs {
+		if sub.topic.Channel == channel {
+			subs = append(subs, sub)
 		}
 	}
-}
-
-// read reads frames until the connection fails.
-func (c *streamConn) read() {
-	for {
-		typ, b, err := c.ws.Read(c.ctx)
-		if err != nil {
-			if c.ctx.Err() == nil {
-				c.fail(readError(err, c.s.cfg.maxFrame))
-			}
-			return
-		}
-		if typ != websocket.MessageText {
-			c.fail(errors.New("stream sent a binary frame: want JSON text"))
-			return
-		}
-		if err := c.handle(b); err != nil {
-			c.fail(err)
-			return
-		}
+	s.mu.Unlock()
+	if c == nil {
+		return
 	}
-}
-
-func readError(err error, maxFrame int64) error {
-	var ce websocket.CloseError
-	switch {
-	case errors.As(err, &ce) && ce.Code == websocket.StatusMessageTooBig, strings.Contains(err.Error(), "message too big"):
-		return fmt.Errorf("stream sent a frame over %d bytes; dropped the connection", maxFrame)
-	case errors.As(err, &ce):
-		return fmt.Errorf("stream closed by the exchange (%d %s)", ce.Code, truncate(ce.Reason, 80))
+	for _, sub := range subs {
+		c.resubscribe(sub, "it went silent")
 	}
-	return fmt.Errorf("stream read: %v", shortErr(err))
-}
-
-// handle takes one frame: an answer goes to its caller, a notification to its subscription.
-func (c *streamConn) handle(b []byte) error {
-	f, err := decodeFrame(b)
-	if err != nil {
-		return err
-	}
-	if f.ID != "" {
-		c.mu.Lock()
-		p := c.pending[f.ID]
-		delete(c.pending, f.ID)
-		c.mu.Unlock()
-		if p != nil {
-			if p.onAnswer != nil {
-				f = p.onAnswer(f)
-			}
-			p.ch <- f
-		}
-		return nil
-	}
-	c.mu.Lock()
-	sub := c.routes[f.Channel]
-	c.mu.Unlock()
-	if sub == nil {
-		if c.unknown++; c.unknown >= maxUnknownChannels {
-			return fmt.Errorf("stream sent %d notifications for channels not subscribed (last %q)", c.unknown, truncate(f.Channel, 40))
-		}
-		return nil
-	}
-	evs, err := decodeData(sub.topic, f.Data, func(_ int, err error) { c.s.dropRow(sub.topic, err) })
-	if err != nil {
-		return fmt.Errorf("stream %s: %v", sub.topic, err)
-	}
-	if sub.topic.Channel == ChanOrderBook && len(evs) > 0 && !c.inBook(sub, evs[0].Data.(*BookUpdate)) {
-		return nil
-	}
-	if !c.s.inbox.put(evs) {
-		return fmt.Errorf("stream %s: over %d records queued and not read; dropped the connection to resynchronise", sub.topic, c.s.inbox.max)
-	}
-	return nil
 }

@@ -15,7 +15,7 @@ import (
 
 // inBook checks one book notification: a snapshot starts the count and the prices held; an
 // update must follow the last by one and keep each side within MaxBookLevels. An update that
-// does not is dropped and the book subscribed again (resnapshot).
+// does not is dropped and the book subscribed again (resubscribe).
 func (c *streamConn) inBook(sub *Subscription, u *BookUpdate) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -28,7 +28,7 @@ func (c *streamConn) inBook(sub *Subscription, u *BookUpdate) bool {
 		return false // waiting for the snapshot
 	case u.Sequence != sub.seq+1:
 		sub.haveSeq = false
-		go c.resnapshot(sub)
+		go c.resubscribe(sub, "a sequence gap")
 		return false
 	}
 	sub.seq = u.Sequence
@@ -38,7 +38,7 @@ func (c *streamConn) inBook(sub *Subscription, u *BookUpdate) bool {
 			name := [2]string{"bids", "asks"}[side]
 			c.s.dropRow(sub.topic, fmt.Errorf("orderbook %s: update %d would hold %d %s, over the %d a side kept: asked for a fresh book",
 				sub.topic.Symbol, u.Sequence, n, name, MaxBookLevels))
-			go c.resnapshot(sub)
+			go c.resubscribe(sub, "an update past the cap")
 			return false
 		}
 	}

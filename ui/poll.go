@@ -294,7 +294,8 @@ func (m *Model) addStream(st *api.Stream) {
 		quiet = feed.AccountKinds()
 	}
 	m.feed.AddSource(feed.Source{Inbox: st.Inbox(), Message: feed.StreamMessage(m.store), Kinds: feed.StreamKinds(m.ex.Address() != ""),
-		Quiet: quiet, Reconcile: ReconcileEvery, Frame: time.Second / FrameRate, Kind: feed.TopicKind, Drop: feed.UnknownInstrument(m.store)})
+		Quiet: quiet, Reconcile: ReconcileEvery, Frame: time.Second / FrameRate, Kind: feed.TopicKind, Drop: feed.UnknownInstrument(m.store),
+		Resubscribe: st.Resubscribe, Topics: st.Topics})
 }
 
 // startStream subscribes what the console shows (every ticker and mid, the account's channels,

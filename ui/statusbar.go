@@ -166,10 +166,13 @@ func (s *statusBar) connection(m *Model) string {
 }
 
 // transport says how data arrives: "stream" while the WebSocket is up (the polls only
-// reconcile), else "polling" and why.
+// reconcile), else "polling" and why: the stream down, or a market topic silent behind live
+// pings ("polling (ticker stream silent 5s)").
 func (s *statusBar) transport(m *Model, c feed.Conn) string {
 	st := s.st
 	switch {
+	case c.Stream && c.Stalled != "":
+		return st.Muted.On(" · ") + st.Warn.On("polling") + st.Muted.On(" ("+c.Stalled+")")
 	case c.Stream:
 		return st.Muted.On(" · ") + st.Good.On("stream")
 	case c.HasStream && c.StreamErr != nil:

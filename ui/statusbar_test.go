@@ -7,6 +7,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/tradedesk/tradedesk/ui/common"
 	"github.com/tradedesk/tradedesk/ui/common/commontest"
+	"github.com/tradedesk/tradedesk/ui/feed"
 )
 
 // TestLongErrorWrapsIntoTheFooterLine (#13 QA 5): at 80 columns a refusal too long for the
@@ -134,5 +135,20 @@ func TestCutBeforeAParenthesis(t *testing.T) {
 	want := "✓ placed order 1000676  ·  no room for 7 Activity… (! for all)"
 	if got := ansi.Strip(sb.fitLines("… (! for all)", segs, 66, 1)[0]); strings.TrimRight(got, " ") != want || ansi.StringWidth(got) != 66 {
 		t.Errorf("the status line reads %q", got)
+	}
+}
+
+// TestAStalledStreamSaysPolling: with the stream up but a market topic silent behind live pings
+// (feed.Conn.Stalled, see TestAStallBehindLivePingsIsSaid), the status line says polling and why,
+// not "stream". Guards frozen prices under a line that says stream.
+func TestAStalledStreamSaysPolling(t *testing.T) {
+	c := newSimConsole(t, 200, 60, false)
+	st := c.m.status
+	if got := ansi.Strip(st.transport(c.m, feed.Conn{Stream: true, HasStream: true})); got != " · stream" {
+		t.Fatalf("streaming: %q", got)
+	}
+	got := ansi.Strip(st.transport(c.m, feed.Conn{Stream: true, HasStream: true, Stalled: "ticker stream silent 5s"}))
+	if got != " · polling (ticker stream silent 5s)" {
+		t.Fatalf("stalled: %q", got)
 	}
 }

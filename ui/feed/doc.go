@@ -16,5 +16,6 @@
 // own data, Feed.Add a Spec in the pane's constructor and Start it on startPanesMsg (see the
 // recipe in ui/common/pane.go). The stream is the feed's one Source (Feed.AddSource): its Message
 // builds each record's upsert, and the polls of its Kinds slow to a reconciliation pass while it
-// is up.
+// is up, unless a market topic of theirs went silent behind live pings (the data heartbeat,
+// Conn.Stalled): then they poll at their own cadence until it speaks again.
 package feed

@@ -159,6 +159,8 @@ func (f *Feed) Update(msg Msg) Result {
 			return Result{}
 		}
 		return f.sourceUpdate(msg)
+	case stallMsg:
+		return f.stallCheck(msg)
 	}
 	return Result{}
 }
@@ -200,6 +202,9 @@ type Conn struct {
 	// connected, or up).
 	HasStream bool
 	StreamErr error
+	// Stalled says which market topics are silent with the stream up, and how long ("ticker
+	// stream silent 5s"): their kinds are polled meanwhile. "" when none is.
+	Stalled string
 }
 
 // Conn reads the connection state from the heartbeat task.
@@ -207,6 +212,9 @@ func (f *Feed) Conn() Conn {
 	c := Conn{Latency: f.latency}
 	if f.src != nil {
 		c.HasStream, c.Stream, c.StreamErr = true, f.src.up, f.src.err
+		if f.src.up {
+			c.Stalled = f.src.stalled(f.clock.Now())
+		}
 	}
 	switch h := f.heart; {
 	case h == nil:

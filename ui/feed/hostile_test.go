@@ -49,18 +49,20 @@ func newHostileWS(t *testing.T) *hostileWS {
 			if json.Unmarshal(b, &req) != nil {
 				return
 			}
-			result := `{"timestamp":1769688000000}`
+			result, id := `{"timestamp":1769688000000}`, ""
 			switch req.Method {
 			case "subscribe":
 				var p struct{ Channel, Symbol string }
 				_ = json.Unmarshal(req.Params, &p)
-				id := p.Channel + ":" + p.Symbol
+				id = p.Channel + ":" + p.Symbol
 				result = `{"status":"subscribed","channels":["` + id + `"]}`
-				h.subs <- id
 			case "unsubscribe":
 				result = `{"status":"unsubscribed","channels":[]}`
 			}
 			h.send(`{"jsonrpc":"2.0","id":"` + req.ID + `","result":` + result + `}`)
+			if id != "" {
+				h.subs <- id // after the answer: what the test sends next follows it
+			}
 		}
 	}))
 	t.Cleanup(srv.Close)

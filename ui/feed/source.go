@@ -36,6 +36,11 @@ type Source struct {
 	// Drop says why a record is left out before it becomes a message ("" keeps it); it is
 	// counted and named with the batch's bad rows. nil keeps every record.
 	Drop func(ev api.StreamEvent) string
+	// Resubscribe subscribes a market channel that went silent again (api.Stream.Resubscribe;
+	// it runs in a command), and Topics are the topics subscribed now (api.Stream.Topics): a
+	// silent topic no longer subscribed is not stalled. nil: neither (see the heartbeat, heard).
+	Resubscribe func(channel string)
+	Topics      func() []api.Topic
 }
 
 // streamSource is the feed's stream source and its state.
@@ -46,6 +51,10 @@ type streamSource struct {
 	epoch uint64
 	err   error
 	last  time.Time // wall time of the last batch
+	// The market topics' heartbeats (stall.go), and the timer that checks them.
+	beats      map[api.Topic]*beat
+	stallAt    time.Time
+	stallToken uint64
 }
 
 // sourceMsg is one batch of the stream: records, and the connection's status when it changed.
@@ -76,8 +85,11 @@ func (f *Feed) StartSource() tea.Cmd {
 	return f.src.wait()
 }
 
-// Streaming reports whether kind k comes from a stream that is up (its poll only reconciles).
-func (f *Feed) Streaming(k state.Kind) bool { return f.src != nil && f.src.up && f.src.kinds[k] }
+// Streaming reports whether kind k comes from a stream that is up (its poll only reconciles): not
+// while a topic of its records is stalled (silent with the connection up: see heard).
+func (f *Feed) Streaming(k state.Kind) bool {
+	return f.src != nil && f.src.up && f.src.kinds[k] && !f.src.stalledKind(k)
+}
 
 // gather is how long a batch waits after its first record for the rest of the exchange's burst
 // (one action's order, fill, position and summary arrive within it).
@@ -103,6 +115,7 @@ func (f *Feed) sourceUpdate(msg sourceMsg) Result {
 	at := f.clock.Now()
 	b := msg.batch
 	msgs := make([]state.Msg, 0, len(b.Events))
+	heard := map[api.Topic]bool{}
 	for _, ev := range b.Events {
 		if s.src.Drop != nil {
 			if why := s.src.Drop(ev); why != "" {
@@ -113,6 +126,7 @@ func (f *Feed) sourceUpdate(msg sourceMsg) Result {
 				continue
 			}
 		}
+		heard[ev.Topic] = true
 		if m := s.src.Message(ev, at); m != nil {
 			msgs = append(msgs, m)
 		}
@@ -127,6 +141,9 @@ func (f *Feed) sourceUpdate(msg sourceMsg) Result {
 			}
 		}
 	}
+	if s.up {
+		cmds = append(cmds, f.heard(heard, at))
+	}
 	cmds = append(cmds, s.wait())
 	r := Result{Msgs: msgs, Cmd: tea.Batch(cmds...)}
 	if b.Dropped > 0 && s.src.Kind != nil {
@@ -139,6 +156,10 @@ func (f *Feed) sourceUpdate(msg sourceMsg) Result {
 // their polls slow down; down makes them poll now and at their own cadence.
 func (f *Feed) sourceStatus(st api.StreamStatus) tea.Cmd {
 	s := f.src
+	if !st.Up || st.Epoch != s.epoch { // a new connection learns its topics' intervals again
+		s.beats, s.stallAt = nil, time.Time{}
+		s.stallToken++
+	}
 	switch {
 	case st.Up && (!s.up || st.Epoch != s.epoch):
 		s.up, s.epoch, s.err = true, st.Epoch, nil
