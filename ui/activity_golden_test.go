@@ -15,6 +15,15 @@ import (
 // funding settlement, an hour of account values) and a move of 25 USDC from spot to perp.
 // Rewrite with: go test ./ui -run TestActivityGoldens -update
 func TestActivityGoldens(t *testing.T) {
+	t.Parallel()
+	// One simulator for every view and size (each console only reads it): the hour of market is
+	// run once.
+	base := newSimConsole(t, 0, 0, false)
+	placeFixtureOrders(t, base.m.ex)
+	base.sim.Advance(time.Hour)
+	if _, err := base.m.ex.InternalTransfer(context.Background(), 1, "25", true); err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		name string
 		w, h int
@@ -28,12 +37,8 @@ func TestActivityGoldens(t *testing.T) {
 		{"200x60_equity", 200, 60, []tea.KeyMsg{keyMsg("7"), keyMsg("[")}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			c := newSimConsole(t, 0, 0, false)
-			placeFixtureOrders(t, c.m.ex)
-			c.sim.Advance(time.Hour)
-			if _, err := c.m.ex.InternalTransfer(context.Background(), 1, "25", true); err != nil {
-				t.Fatal(err)
-			}
+			t.Parallel()
+			c := consoleOn(t, 0, 0, false, nil, base.sim, base.clock)
 			c.m.setIntervals(Intervals{Timeout: 20 * time.Second})
 			p := probe{Model: c.m, out: new(int)}
 			tm := teatest.NewTestModel(t, p, teatest.WithInitialTermSize(tc.w, tc.h))

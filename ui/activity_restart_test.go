@@ -52,6 +52,7 @@ func serveSim(t *testing.T, addr string, s *sim.Sim) *loopbackSim {
 // replacement of a paged list by a page 1 that is the server's whole list or does not reach the
 // rows held (state's mergeFirst; both branches dropped: the five old fills stay).
 func TestSimulatorRestartClearsActivity(t *testing.T) {
+	t.Parallel()
 	clock := sim.NewTestClock(simStart)
 	first := serveSim(t, "127.0.0.1:0", fundedSim(t, sim.WithSeed(7), sim.WithClock(clock)))
 	signer, err := api.SignerFromHex(testKeyHex)
@@ -130,6 +131,7 @@ func TestSimulatorRestartClearsActivity(t *testing.T) {
 // only the root's polls (when no order or position moved, nothing else would poll them before
 // their interval). Guards feed.RefreshAll on the refresh key.
 func TestRefreshKeyPollsActivity(t *testing.T) {
+	t.Parallel()
 	c := newSimConsole(t, 120, 40, false)
 	pump(t, c.m, c.m.Init())
 	_, fills, history := activityGroup(t, c.m)

@@ -60,6 +60,7 @@ func showView(t *testing.T, c *simConsole, g *common.Group, title string) string
 // equity curve has the account's value. Guards the route of each kind (feed task in ui ->
 // state.Apply -> store -> view) and their wording.
 func TestFundingAndTransferAppear(t *testing.T) {
+	t.Parallel()
 	c := newSimConsole(t, 200, 60, false)
 	pump(t, c.m, c.m.Init())
 	g, fv, tv, ev := activityViews(t, c.m)
@@ -123,13 +124,16 @@ func TestFundingAndTransferAppear(t *testing.T) {
 // funding payment, a transfer and an hour of account values on screen, at 80x24, 120x40 and
 // 200x60: no line wider than the screen, every box whole.
 func TestActivityViewsFitEverySize(t *testing.T) {
+	t.Parallel()
+	// One simulator for every size (each console only reads it): the hour of market is run once.
+	base := newSimConsole(t, 0, 0, false)
+	placeFixtureOrders(t, base.m.ex)
+	base.sim.Advance(time.Hour)
+	if _, err := base.m.ex.InternalTransfer(context.Background(), 1, "25", true); err != nil {
+		t.Fatal(err)
+	}
 	for _, sz := range screenSizes {
-		c := newSimConsole(t, sz[0], sz[1], false)
-		placeFixtureOrders(t, c.m.ex)
-		c.sim.Advance(time.Hour)
-		if _, err := c.m.ex.InternalTransfer(context.Background(), 1, "25", true); err != nil {
-			t.Fatal(err)
-		}
+		c := consoleOn(t, sz[0], sz[1], false, nil, base.sim, base.clock)
 		pump(t, c.m, c.m.Init())
 		g, _, _ := activityGroup(t, c.m)
 		c.key(t, "7")

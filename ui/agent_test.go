@@ -49,6 +49,7 @@ func agentConsole(t *testing.T, ttl time.Duration) (*simConsole, *api.Client) {
 // the agent), warns when the agent has less than a day left, and a withdrawal says it needs the
 // account's key (at w: TestAgentRefusedAtTheFirstKey) and is not signed: the balance stays.
 func TestAgentConsole(t *testing.T) {
+	t.Parallel()
 	c, account := agentConsole(t, 30*24*time.Hour)
 	pump(t, c.m, c.m.Init())
 	top := strings.SplitN(c.m.View(), "\n", 2)[0]

@@ -27,6 +27,7 @@ func testCollateral() []api.Collateral {
 }
 
 func TestBalancesView(t *testing.T) {
+	t.Parallel()
 	c := paneCommon(t)
 	p := newBalancesPane(c, true)
 	p.SetSize(110, 30)
@@ -82,6 +83,7 @@ func TestBalancesView(t *testing.T) {
 }
 
 func TestBalancesNoAccount(t *testing.T) {
+	t.Parallel()
 	c := paneCommon(t)
 	p := newBalancesPane(c, false)
 	p.SetSize(80, 6)
@@ -114,6 +116,7 @@ func (l *leverageEx) BrokersCheck(_ context.Context, _, _ string, p api.PagePara
 }
 
 func TestInstrumentView(t *testing.T) {
+	t.Parallel()
 	c := paneCommon(t)
 	c.Store.Apply(state.InstrumentsMsg{Gen: 2, At: paneNow, Instruments: api.Instruments{Perps: []api.PerpInstrument{
 		{ID: 1, Name: "BTC-PERP", PriceIndex: "BTCUSD", TickSize: d("0.1"), LotSize: d("0.001"), MaxLeverage: d("50"),
@@ -149,6 +152,7 @@ func TestInstrumentView(t *testing.T) {
 }
 
 func TestBrokersView(t *testing.T) {
+	t.Parallel()
 	c := paneCommon(t)
 	ex := &leverageEx{brokers: []api.BrokerApproval{
 		{Broker: "0x7D2B6A4b38bFe8f3bf4A1ec0F2A3E5DA1c9b4e10", MaxFeeRate: d("0.001"), UpdatedAt: api.Time{Time: paneNow}},
@@ -182,6 +186,7 @@ func TestBrokersView(t *testing.T) {
 }
 
 func TestPaneGroupSwitchesViews(t *testing.T) {
+	t.Parallel()
 	c := paneCommon(t)
 	g := newFundsGroup(c, &leverageEx{})
 	g.SetSize(80, 12)
@@ -231,6 +236,7 @@ func TestPaneGroupSwitchesViews(t *testing.T) {
 // variables, follow the key map: rebound, the new keys act, the old ones do not, and the tab row
 // and help name the new keys.
 func TestRebindFormerlyPaneLocalKeys(t *testing.T) {
+	t.Parallel()
 	over := map[string][]string{"prev_view": {"<"}, "next_view": {">"}, "transfer": {"T"}}
 	keys := map[string][]string{}
 	for k, v := range testKeys {
@@ -274,6 +280,7 @@ func TestRebindFormerlyPaneLocalKeys(t *testing.T) {
 // pane's widths, so it is never unclear what is disabled; nor is a fee from its asset. Guards
 // "BNB Chain (56) disabled" wrapped alone under the chains list, and "0.0005" / "WETH".
 func TestDisabledChainsOnTheirOwnLine(t *testing.T) {
+	t.Parallel()
 	col := testCollateral()[0]
 	col.BridgeByChain = []api.Bridge{{BridgeChainID: 1, Enabled: true}, {BridgeChainID: 42161, Enabled: true},
 		{BridgeChainID: 8453, Enabled: true}, {BridgeChainID: 56, Enabled: false}}

@@ -208,6 +208,7 @@ func TestHostileExchangeConsole(t *testing.T) {
 // shows the other tickers, fresh, and the message line counts the dropped row and says why.
 // Guards the feed's hand-over of api.Drops and the status line's note.
 func TestBadRowDroppedConsole(t *testing.T) {
+	t.Parallel()
 	gate := &hostileGate{seen: map[string]int{}}
 	c := newSimConsoleVia(t, 200, 60, true, func(h http.Handler) http.Handler { gate.next = h; return gate })
 	bad := hostileBody{name: "one bad row", write: func(w io.Writer) error {

@@ -17,6 +17,7 @@ var bracketKeys = []string{"b", "3", "4", "0", "0", "tab", "0", ".", "5", "tab",
 // waiting for the entry) in one placeOrder; the README counts them. Guards a form that sends the
 // entry without its legs, or the legs as separate requests.
 func TestBracketFromTheForm(t *testing.T) {
+	t.Parallel()
 	counter := &signedCounter{}
 	c := newSimConsoleVia(t, 200, 60, false, func(h http.Handler) http.Handler { counter.next = h; return counter })
 	pump(t, c.m, c.m.Init())
@@ -55,6 +56,7 @@ func TestBracketFromTheForm(t *testing.T) {
 // to the short passes to its confirmation. Guards the command line bypassing state.CheckBracket's
 // refusal, and a refusal that reaches the exchange first.
 func TestBracketAgainstThePositionSignsNothing(t *testing.T) {
+	t.Parallel()
 	sc := &signedCounter{}
 	c := newSimConsoleVia(t, 200, 60, false, func(h http.Handler) http.Handler { sc.next = h; return sc })
 	pump(t, c.m, c.m.Init())

@@ -42,6 +42,7 @@ func approvalOf(t *testing.T, c *simConsole, broker string) (api.BrokerApproval,
 // refused there; "0xBROKER 0.1%" is confirmed with the full address and rate and sent over HTTP;
 // x on the row asks to revoke it, confirmed, and the approval is gone at the simulator.
 func TestBrokerApproveAndRevoke(t *testing.T) {
+	t.Parallel()
 	c := newSimConsole(t, 200, 60, false)
 	pump(t, c.m, c.m.Init())
 	const broker = "0x9908658A316D743159F001026F1ef08aa8F0b55B"

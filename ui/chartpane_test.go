@@ -42,6 +42,7 @@ func (c *chartEx) Chart(_ context.Context, p api.ChartParams) ([]api.Candle, err
 }
 
 func TestChartPaneFollowsInstrumentResolutionAndType(t *testing.T) {
+	t.Parallel()
 	c := paneCommon(t)
 	ex := &chartEx{}
 	p := newChartPane(c, ex)
@@ -85,6 +86,7 @@ func TestChartPaneFollowsInstrumentResolutionAndType(t *testing.T) {
 }
 
 func TestChartPaneLastCandleFollowsTicker(t *testing.T) {
+	t.Parallel()
 	c := paneCommon(t)
 	ex := &chartEx{}
 	p := newChartPane(c, ex)
@@ -112,6 +114,7 @@ func TestChartPaneLastCandleFollowsTicker(t *testing.T) {
 }
 
 func TestFollowLive(t *testing.T) {
+	t.Parallel()
 	t0 := time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC)
 	cs := []api.Candle{{Time: api.Time{Time: t0}, Open: d("10"), High: d("12"), Low: d("9"), Close: d("11")}}
 	cases := []struct {
@@ -143,6 +146,7 @@ func TestFollowLive(t *testing.T) {
 }
 
 func TestChartPaneEmptyAndFailed(t *testing.T) {
+	t.Parallel()
 	c := paneCommon(t)
 	ex := &chartEx{fail: errors.New("HTTP 503 unavailable")}
 	p := newChartPane(c, ex)
@@ -180,6 +184,7 @@ func checkBlock(t *testing.T, v string, w, h int) {
 // TestPanesWaitForInstruments: a chart and instrument details asked for before the instruments
 // load are fetched as soon as they arrive, not a poll interval later.
 func TestPanesWaitForInstruments(t *testing.T) {
+	t.Parallel()
 	clock := func() time.Time { return paneNow }
 	keys := mustKeys(t)
 	c := &common.Common{Store: state.New(clock), Styles: common.NewStyles(testTheme), Keys: &keys, Clock: clock, Feed: testFeed(clock)}
@@ -213,6 +218,7 @@ func TestPanesWaitForInstruments(t *testing.T) {
 // first replies arrive in decides whether this happens at start-up; TestGoldenScreens met it on a
 // busy machine.)
 func TestChartFollowsInstrumentPickedWhileAPollIsQueued(t *testing.T) {
+	t.Parallel()
 	c := paneCommon(t)
 	ex := &chartEx{}
 	p := newChartPane(c, ex)

@@ -64,6 +64,7 @@ func runCLI(t *testing.T, client api.Exchange, out any, args ...string) {
 // 0.045% where it charges 0.04%) and its own labels. Mutations it kills: user_fees not loaded, the
 // CLI printing figures of its own, the maker/taker choice flipped, the rebate's sign dropped.
 func TestCLIDryRunIsTheConsolePreviewAndTheFeeCharged(t *testing.T) {
+	t.Parallel()
 	c := newSimConsole(t, 200, 60, false)
 	c.m.reviewEveryOrder() // about the confirmation and what follows it, not which orders ask
 	pump(t, c.m, c.m.Init())

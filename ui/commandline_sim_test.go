@@ -111,6 +111,7 @@ func ordersOn(os []api.OrderRecord, symbol string) []api.OrderRecord {
 // It fails if a command's side, size, price or instrument went astray, or if a command skipped the
 // confirmation the default policy asks for (or asked for one it does not).
 func TestCommandLineExamples(t *testing.T) {
+	t.Parallel()
 	sc := &signedCounter{}
 	c := newSimConsoleVia(t, 200, 60, false, func(h http.Handler) http.Handler { sc.next = h; return sc })
 	pump(t, c.m, c.m.Init())
@@ -194,6 +195,7 @@ func checkBracket(t *testing.T, sol []api.OrderRecord) {
 // the exchange (counted at the simulator's door). It fails if any refusal lets a request through
 // or names the wrong word.
 func TestMalformedCommandsSignNothing(t *testing.T) {
+	t.Parallel()
 	sc := &signedCounter{}
 	c := newSimConsoleVia(t, 200, 60, false, func(h http.Handler) http.Handler { sc.next = h; return sc })
 	pump(t, c.m, c.m.Init())
@@ -237,6 +239,7 @@ func TestMalformedCommandsSignNothing(t *testing.T) {
 // size, notional, fee, margin, utilization, liquidation estimate), all but the client id. It fails
 // if the command line computed its own order or preview.
 func TestCommandAndFormConfirmTheSameOrder(t *testing.T) {
+	t.Parallel()
 	c := newSimConsole(t, 200, 60, false)
 	c.m.reviewEveryOrder()
 	pump(t, c.m, c.m.Init())
@@ -274,6 +277,7 @@ func TestCommandAndFormConfirmTheSameOrder(t *testing.T) {
 // holds both as reduce-only triggers on the other side. It fails if the legs' sides, triggers or
 // grouping went astray.
 func TestCommandLinePositionTpsl(t *testing.T) {
+	t.Parallel()
 	c := newSimConsole(t, 200, 60, false)
 	pump(t, c.m, c.m.Init())
 	c.commandConfirmed(t, "sell 1 eth mkt")
@@ -301,6 +305,7 @@ func TestCommandLinePositionTpsl(t *testing.T) {
 // its order again on a fresh book of its own instrument. It fails if the command's confirmation
 // lacks a row the form's has.
 func TestCommandOnAnotherInstrumentShowsTheBook(t *testing.T) {
+	t.Parallel()
 	c := newSimConsole(t, 200, 60, false)
 	pump(t, c.m, c.m.Init())
 	_, cmd := c.m.Update(common.InstrumentMsg{Symbol: "BTC-PERP"})

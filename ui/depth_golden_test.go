@@ -17,6 +17,7 @@ import (
 // with the tape under it at 200x60, under the form at 120x40, a view of a group at 80x24 (the
 // ladder, and the tape after ]). Regenerate with: go test ./ui -run TestDepthGoldens -update
 func TestDepthGoldens(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name string
 		w, h int
@@ -28,6 +29,7 @@ func TestDepthGoldens(t *testing.T) {
 		{"80x24_tape", 80, 24, []string{"9", "]"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			c := newSimConsole(t, 0, 0, false)
 			for range 60 {
 				c.sim.Advance(time.Second)

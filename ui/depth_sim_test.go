@@ -46,6 +46,7 @@ func oneOrderAt(t *testing.T, c *simConsole, step string, px decimal.Decimal) ap
 // orders), and stops with nothing placed when the cancel never arrived; p moves it to a typed
 // price; x cancels it.
 func TestTradeFromTheLadder(t *testing.T) {
+	t.Parallel()
 	l := &lossy{}
 	c := newSimConsoleVia(t, 200, 60, false, func(h http.Handler) http.Handler { l.h = h; return l })
 	c.m.reviewEveryOrder() // about the confirmation and what follows it, not which orders ask
@@ -154,6 +155,7 @@ func TestTradeFromTheLadder(t *testing.T) {
 // a new price and size, Enter and the confirmation replace it with one order at the new price
 // and size (a new order id), never two.
 func TestAmendFromTheOrdersPane(t *testing.T) {
+	t.Parallel()
 	c := newSimConsole(t, 200, 60, false)
 	c.m.reviewEveryOrder() // about the confirmation and what follows it, not which orders ask
 	pump(t, c.m, c.m.Init())
@@ -184,6 +186,7 @@ func TestAmendFromTheOrdersPane(t *testing.T) {
 // unguarded, saying nothing. The orders pane refuses it in words and the exchange keeps all three.
 // Guards action.notMovable's bracket branch (dropped: the legs vanish).
 func TestBracketEntryIsNotMoved(t *testing.T) {
+	t.Parallel()
 	c := newSimConsole(t, 200, 60, false)
 	pump(t, c.m, c.m.Init())
 	tk, _ := c.m.store.Ticker("BTC-PERP")

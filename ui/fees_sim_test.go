@@ -12,6 +12,7 @@ import (
 // the account's actual taker rate from the simulator, not the configured constant (guards the
 // poll left out of pollSpecs and the preview reading the configured rates).
 func TestPreviewFeeFromSimulatorRates(t *testing.T) {
+	t.Parallel()
 	c := newSimConsole(t, 160, 50, false)
 	c.m.store.SetFees(state.DefaultFees()) // 0.045% taker: not what the simulator charges
 	pump(t, c.m, c.m.Init())

@@ -13,6 +13,7 @@ import (
 // outcome, one for its fills and one per fill. It fails if the fills notice is per batch or per
 // fill again (a second "filled" line), or if the status line ends on a piece.
 func TestOneMarketOrderOneLine(t *testing.T) {
+	t.Parallel()
 	c := newSimConsole(t, 200, 60, false)
 	pump(t, c.m, c.m.Init())
 	_, fills, _ := activityGroup(t, c.m)
@@ -52,6 +53,7 @@ func TestOneMarketOrderOneLine(t *testing.T) {
 // whichever arrives first, and later batches of fills replace the total; what the outcome said
 // of the remainder stays. It fails if a keyed notice appends a line or drops the remainder.
 func TestOrderLineMergesInEitherOrder(t *testing.T) {
+	t.Parallel()
 	c := newSimConsole(t, 120, 40, false)
 	m := c.m
 	key := common.FillKey(42)

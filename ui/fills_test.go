@@ -130,6 +130,7 @@ func deliver(t testing.TB, c *common.Common, p common.Pane, cmd tea.Cmd) []strin
 }
 
 func TestFillsPagingAndNewOnTop(t *testing.T) {
+	t.Parallel()
 	c := paneCommon(t)
 	ex := &fakeEx{fills: makeFills(250, 1000)}
 	p := newFillsPane(c, ex, true)
@@ -207,6 +208,7 @@ func TestFillsPagingAndNewOnTop(t *testing.T) {
 }
 
 func TestFillsView(t *testing.T) {
+	t.Parallel()
 	c := paneCommon(t)
 	ex := &fakeEx{fills: makeFills(5, 10)}
 	p := newFillsPane(c, ex, false)
@@ -236,6 +238,7 @@ func TestFillsView(t *testing.T) {
 }
 
 func TestFillsEmptyAndFailed(t *testing.T) {
+	t.Parallel()
 	c := paneCommon(t)
 	p := newFillsPane(c, &fakeEx{}, false)
 	p.SetSize(100, 5)
@@ -321,6 +324,7 @@ func BenchmarkFrameWithFills(b *testing.B) {
 }
 
 func TestFetchersBusy(t *testing.T) {
+	t.Parallel()
 	c := newSimConsole(t, 120, 40, false)
 	pump(t, c.m, c.m.Init())
 	if c.m.feed.Busy() {

@@ -16,6 +16,7 @@ import (
 // then Tab moves to the next pane and the footer says how to go back in. The footer in the form
 // says Tab and Esc, and the help overlay says what Tab does in a form.
 func TestTabMovesBetweenTheOrderFormsFields(t *testing.T) {
+	t.Parallel()
 	c := newSimConsole(t, 200, 60, false)
 	pump(t, c.m, c.m.Init())
 	form := c.m.form
@@ -86,6 +87,7 @@ func TestTabMovesBetweenTheOrderFormsFields(t *testing.T) {
 // TestTabMovesBetweenTheTransferFormsFields (#13 "Form keys"): the withdrawal form takes Tab and
 // shift+Tab between its fields, Esc leaves it, and Tab then moves to the next pane.
 func TestTabMovesBetweenTheTransferFormsFields(t *testing.T) {
+	t.Parallel()
 	c := newSimConsole(t, 200, 60, false)
 	pump(t, c.m, c.m.Init())
 	g, form := fundsGroup(t, c.m)
@@ -127,6 +129,7 @@ func TestTabMovesBetweenTheTransferFormsFields(t *testing.T) {
 // nothing). Tab from the button still moves between the fields. It fails if focusing the form
 // by number traps the pane keys again, or if the button takes keys like a text field.
 func TestPaneNumbersDoNotTypeIntoTheForm(t *testing.T) {
+	t.Parallel()
 	c := newSimConsole(t, 80, 24, false)
 	pump(t, c.m, c.m.Init())
 	form := c.m.form
@@ -180,6 +183,7 @@ func TestPaneNumbersDoNotTypeIntoTheForm(t *testing.T) {
 // help there (it did nothing), [ ] do not switch the group away from the form, and Tab still
 // moves between the fields. It fails if a choice field captures keys like a text field again.
 func TestTransferFormChoicesLetGlobalKeysThrough(t *testing.T) {
+	t.Parallel()
 	c := newSimConsole(t, 120, 40, false)
 	pump(t, c.m, c.m.Init())
 	g, form := fundsGroup(t, c.m)

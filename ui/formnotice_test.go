@@ -14,6 +14,7 @@ import (
 // form, and stays while the order is still wrong; the messages view keeps it. Guards an old
 // refusal that sits on the status line beside a form that is valid again (#13 QA).
 func TestFixedFormClearsItsRefusal(t *testing.T) {
+	t.Parallel()
 	c := newSimConsole(t, 200, 60, false)
 	pump(t, c.m, c.m.Init())
 	c.key(t, "4", "down", "down", "right", "down") // a market order, on its size

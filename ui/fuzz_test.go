@@ -57,6 +57,7 @@ func FuzzOrderForm(f *testing.F) {
 // TestOrderFormOpensConfirmationForValidOrder is the fuzz target's positive case: a valid order
 // does reach the confirmation, so the fuzz property is not vacuous.
 func TestOrderFormOpensConfirmationForValidOrder(t *testing.T) {
+	t.Parallel()
 	clock := func() time.Time { return benchNow }
 	m := New(Config{Exchange: offlineTrader(t),
 		Store: bigStore(clock, 3, 0, 0), Clock: clock, Keys: mustKeys(t), Theme: testTheme, Mode: ModeDemo, Instrument: "C001-PERP"})

@@ -20,6 +20,7 @@ import (
 // simulator and compares the whole screen with testdata/TestGoldenScreens/*.golden. Rewrite them
 // with: go test ./ui -run TestGoldenScreens -update
 func TestGoldenScreens(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name  string
 		w, h  int
@@ -51,6 +52,7 @@ func TestGoldenScreens(t *testing.T) {
 		{"120x40_nocolor_trading", 120, 40, []tea.KeyMsg{keyMsg("3")}, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			c := newSimConsole(t, 0, 0, false)
 			if tc.trade {
 				placeFixtureOrders(t, c.m.ex)
@@ -63,6 +65,7 @@ func TestGoldenScreens(t *testing.T) {
 // TestGoldenDemoScreens: the demo's first screen (#13), its wallet seeded as `tradedesk` seeds
 // it (sim.SeedDemo): positions, open orders with a bracket, fills and history all hold data.
 func TestGoldenDemoScreens(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name string
 		w, h int
@@ -75,6 +78,7 @@ func TestGoldenDemoScreens(t *testing.T) {
 		{"80x24_positions", 80, 24, []tea.KeyMsg{keyMsg("2")}}, {"80x24_orders", 80, 24, []tea.KeyMsg{keyMsg("3")}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			goldenScreen(t, newDemoConsole(t, 0, 0), tc.w, tc.h, tc.keys)
 		})
 	}

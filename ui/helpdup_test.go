@@ -42,6 +42,7 @@ func checkNoKeyTwice(t *testing.T, what string, items [][]string) {
 // groups "[ ] switch view" and "] next view"; the footer in a field "Esc back • Esc leave field");
 // the ladder's help names K and J; the command-line grammar is not broken mid-row at 80 columns.
 func TestNoHelpLineRepeatsAKey(t *testing.T) {
+	t.Parallel()
 	c := newSimConsole(t, 80, 24, false)
 	pump(t, c.m, c.m.Init())
 	placeFixtureOrders(t, c.m.ex)

@@ -27,6 +27,7 @@ func makeHistory(n, top int) []api.OrderRecord {
 }
 
 func TestHistoryPagingAndFilters(t *testing.T) {
+	t.Parallel()
 	c := paneCommon(t)
 	c.SetInstrument("ETH-PERP")
 	ex := &fakeEx{history: makeHistory(230, 5000)}
@@ -92,6 +93,7 @@ func TestHistoryPagingAndFilters(t *testing.T) {
 }
 
 func TestHistoryEmptyFilter(t *testing.T) {
+	t.Parallel()
 	c := paneCommon(t)
 	p := newHistoryPane(c, &fakeEx{history: makeHistory(8, 100)})
 	p.SetSize(120, 6)
@@ -108,6 +110,7 @@ func TestHistoryEmptyFilter(t *testing.T) {
 
 // TestListsFitEightyColumns: at 80x24 (78 cells inside the border) the essential columns show.
 func TestListsFitEightyColumns(t *testing.T) {
+	t.Parallel()
 	c := paneCommon(t)
 	h := newHistoryPane(c, &fakeEx{history: makeHistory(3, 10)})
 	h.SetSize(78, 10)
@@ -162,6 +165,7 @@ func BenchmarkHistoryPane(b *testing.B) {
 // Guards dropping the fit (SetSize or refresh not calling fitWidths) and a fit that pushes
 // State out.
 func TestHistoryTypeTakesTheFreeWidth(t *testing.T) {
+	t.Parallel()
 	c := paneCommon(t)
 	recs := makeHistory(3, 10)
 	recs[0].IsMarket, recs[0].Tpsl, recs[0].Grouping, recs[0].ReduceOnly = true, api.TpslStopLoss, api.GroupingNormal, true

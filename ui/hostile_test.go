@@ -32,6 +32,7 @@ func screenSafe(t *testing.T, where, view string) {
 // line or in the notice an order's refusal brings. Guards the store's cleaning of records and
 // the notice's cleaning of server errors.
 func TestHostileServerScreen(t *testing.T) {
+	t.Parallel()
 	var direct *httptest.Server
 	c := newSimConsoleVia(t, 200, 60, false, func(h http.Handler) http.Handler {
 		direct = httptest.NewServer(h)
@@ -80,6 +81,7 @@ func TestHostileServerScreen(t *testing.T) {
 // TestOrderCreditedToAnotherAccount: an order whose answer names another account is an error
 // notice, not "placed". Guards the console's reading of api's attribution check.
 func TestOrderCreditedToAnotherAccount(t *testing.T) {
+	t.Parallel()
 	c := newSimConsoleVia(t, 200, 60, false, func(h http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			if r.URL.Path == "/exchange" {

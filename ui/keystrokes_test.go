@@ -44,6 +44,7 @@ func (c *simConsole) pressAll(t *testing.T, keys []keystroke) {
 // the exchange did what it says and no dialog is left open. The README's numbers are these; a
 // path that needs another key, or does something else, fails here.
 func TestKeystrokeCounts(t *testing.T) {
+	t.Parallel()
 	sc := &signedCounter{}
 	c := newSimConsoleVia(t, 200, 60, false, func(h http.Handler) http.Handler { sc.next = h; return sc })
 	pump(t, c.m, c.m.Init())

@@ -67,6 +67,7 @@ func (c *simConsole) press(t *testing.T, k tea.KeyMsg) {
 // (Esc backs out with nothing sent), then cancels every order on every instrument; pressing it
 // again is harmless.
 func TestKillSwitch(t *testing.T) {
+	t.Parallel()
 	c := newSimConsole(t, 200, 60, false)
 	pump(t, c.m, c.m.Init())
 	restingOrders(t, c, "BTC-PERP", "ETH-PERP", "SOL-PERP")
@@ -114,6 +115,7 @@ func TestKillSwitch(t *testing.T) {
 
 // TestKillSwitchReadOnly: a read-only console says why the kill switch does nothing.
 func TestKillSwitchReadOnly(t *testing.T) {
+	t.Parallel()
 	c := newSimConsole(t, 200, 60, true)
 	pump(t, c.m, c.m.Init())
 	c.press(t, ctrlK)
@@ -144,6 +146,7 @@ func cancelOf(t *testing.T, c *simConsole) action.RequestMsg {
 // TestRepeatCancelIsHarmless: cancelling an order already cancelled (a second x, a stale list,
 // a lost answer) says it is already gone, as information, not as an error.
 func TestRepeatCancelIsHarmless(t *testing.T) {
+	t.Parallel()
 	l := &lossy{}
 	c := newSimConsoleVia(t, 200, 60, false, func(h http.Handler) http.Handler { l.h = h; return l })
 	c.m.reviewEveryOrder() // about the confirmation and what follows it, not which orders ask

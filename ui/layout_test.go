@@ -14,6 +14,7 @@ import (
 // 160-column threshold that put the ladder under the form below 160, and a middle column that
 // starves the lists; TestPanesFitEverySize checks every box is whole).
 func TestDepthBesideFormFrom120(t *testing.T) {
+	t.Parallel()
 	c := newSimConsole(t, 120, 40, false)
 	pump(t, c.m, c.m.Init())
 	for _, sz := range [][2]int{{120, 40}, {132, 43}, {140, 40}, {159, 50}, {160, 40}, {200, 60}} {

@@ -13,6 +13,7 @@ import (
 // in the dialog; 20 is sent over HTTP and the simulator's leverage, the positions pane and the
 // account's margin follow; ctrl+l in the order form opens it too.
 func TestLeverageDialog(t *testing.T) {
+	t.Parallel()
 	c := newSimConsole(t, 200, 60, false)
 	pump(t, c.m, c.m.Init())
 	c.key(t, "4", "down", "down", "right", "down")

@@ -30,6 +30,7 @@ func (l *lossy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 func TestLostAnswerIsLookedUpNotResent(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name   string
 		act    bool
@@ -40,6 +41,7 @@ func TestLostAnswerIsLookedUpNotResent(t *testing.T) {
 		{"never arrived", false, 0, "was NOT placed"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			l := &lossy{act: tc.act}
 			c := newSimConsoleVia(t, 200, 60, false, func(h http.Handler) http.Handler { l.h = h; return l })
 			c.m.reviewEveryOrder() // about the confirmation and what follows it, not which orders ask

@@ -17,6 +17,7 @@ import (
 )
 
 func TestConsoleLoadsFromSimulator(t *testing.T) {
+	t.Parallel()
 	c := newSimConsole(t, 200, 60, false)
 	pump(t, c.m, c.m.Init())
 	if n := len(c.m.store.Tickers()); n == 0 {
@@ -37,6 +38,7 @@ func TestConsoleLoadsFromSimulator(t *testing.T) {
 }
 
 func TestFocusMovesWithTabShiftTabAndNumbers(t *testing.T) {
+	t.Parallel()
 	c := newSimConsole(t, 200, 60, false)
 	pump(t, c.m, c.m.Init())
 	if c.m.focus != 0 {
@@ -60,6 +62,7 @@ func TestFocusMovesWithTabShiftTabAndNumbers(t *testing.T) {
 }
 
 func TestFocusedFieldTakesKeysBeforeGlobalBindings(t *testing.T) {
+	t.Parallel()
 	c := newSimConsole(t, 200, 60, false)
 	pump(t, c.m, c.m.Init())
 	c.key(t, "4")
@@ -96,6 +99,7 @@ func TestFocusedFieldTakesKeysBeforeGlobalBindings(t *testing.T) {
 // reviewed, confirmed, seen in open orders, then cancelled with its key, against the simulator
 // over HTTP.
 func TestPlaceAndCancelOrderThroughTheUI(t *testing.T) {
+	t.Parallel()
 	c := newSimConsole(t, 200, 60, false)
 	c.m.reviewEveryOrder() // about the confirmation and what follows it, not which orders ask
 	pump(t, c.m, c.m.Init())
@@ -156,6 +160,7 @@ func TestPlaceAndCancelOrderThroughTheUI(t *testing.T) {
 }
 
 func TestMarketOrderOpensPositionAndCloseKeyClosesIt(t *testing.T) {
+	t.Parallel()
 	c := newSimConsole(t, 200, 60, false)
 	pump(t, c.m, c.m.Init())
 	c.key(t, "4", "down", "down", "right") // type: market
@@ -191,6 +196,7 @@ func TestMarketOrderOpensPositionAndCloseKeyClosesIt(t *testing.T) {
 // TestConfirmationEscapeSendsNothing: Esc in a confirmation sends nothing, and the status line
 // says so with the neutral mark, not the check mark of something done (QA item 15).
 func TestConfirmationEscapeSendsNothing(t *testing.T) {
+	t.Parallel()
 	c := newSimConsole(t, 200, 60, false)
 	pump(t, c.m, c.m.Init())
 	c.key(t, "3", "C")
@@ -220,6 +226,7 @@ func (c *simConsole) typeLimitBuy(t *testing.T) {
 // TestSecondEnterDoesNotSendTwice: under the "every" policy two Enters reach the confirmation
 // before the first result is back, and one order is placed.
 func TestSecondEnterDoesNotSendTwice(t *testing.T) {
+	t.Parallel()
 	c := newSimConsole(t, 200, 60, false)
 	c.m.reviewEveryOrder()
 	pump(t, c.m, c.m.Init())
@@ -241,6 +248,7 @@ func TestSecondEnterDoesNotSendTwice(t *testing.T) {
 // one after it settled finds the form emptied (its numbers are the sent order's, cleared): one
 // order in all, and the trader told what to type. Guards the lane guard and the form's clearing.
 func TestSecondEnterDoesNotSendTwiceUnconfirmed(t *testing.T) {
+	t.Parallel()
 	c := newSimConsole(t, 200, 60, false)
 	pump(t, c.m, c.m.Init())
 	c.typeLimitBuy(t)
@@ -262,6 +270,7 @@ func TestSecondEnterDoesNotSendTwiceUnconfirmed(t *testing.T) {
 }
 
 func TestFarPriceNeedsTypedConfirmation(t *testing.T) {
+	t.Parallel()
 	c := newSimConsole(t, 200, 60, false)
 	pump(t, c.m, c.m.Init())
 	c.key(t, "4")
@@ -287,6 +296,7 @@ func TestFarPriceNeedsTypedConfirmation(t *testing.T) {
 }
 
 func TestReadOnlyTradingKeysSayWhy(t *testing.T) {
+	t.Parallel()
 	c := newSimConsole(t, 200, 60, true)
 	pump(t, c.m, c.m.Init())
 	if v := c.m.View(); !strings.Contains(v, "READ-ONLY") {
@@ -306,6 +316,7 @@ func TestReadOnlyTradingKeysSayWhy(t *testing.T) {
 }
 
 func TestHelpOverlayAndFooter(t *testing.T) {
+	t.Parallel()
 	c := newSimConsole(t, 200, 60, false)
 	pump(t, c.m, c.m.Init())
 	if v := c.m.View(); !strings.Contains(v, "/ filter") {
@@ -328,6 +339,7 @@ func TestHelpOverlayAndFooter(t *testing.T) {
 }
 
 func TestLayoutsBySize(t *testing.T) {
+	t.Parallel()
 	c := newSimConsole(t, 80, 24, false)
 	pump(t, c.m, c.m.Init())
 	v := c.m.View()
@@ -348,6 +360,7 @@ func TestLayoutsBySize(t *testing.T) {
 }
 
 func TestEverySizeFillsTheScreenExactly(t *testing.T) {
+	t.Parallel()
 	c := newSimConsole(t, 120, 30, false)
 	pump(t, c.m, c.m.Init())
 	for _, sz := range [][2]int{{60, 16}, {80, 24}, {100, 30}, {100, 50}, {80, 60}, {120, 30}, {132, 43}, {160, 50}, {200, 60}, {250, 80}} {
@@ -360,6 +373,7 @@ func TestEverySizeFillsTheScreenExactly(t *testing.T) {
 }
 
 func TestHiddenPaneShowsWhenFocused(t *testing.T) {
+	t.Parallel()
 	c := newSimConsole(t, 120, 30, false)
 	pump(t, c.m, c.m.Init())
 	var hidden int = -1
@@ -399,6 +413,7 @@ func assertSize(t *testing.T, v string, w, h int) {
 }
 
 func TestMouseClickFocusesPaneAndSelectsRow(t *testing.T) {
+	t.Parallel()
 	c := newSimConsole(t, 200, 60, false)
 	pump(t, c.m, c.m.Init())
 	s := c.m.slots[0]
@@ -419,6 +434,7 @@ func TestMouseClickFocusesPaneAndSelectsRow(t *testing.T) {
 }
 
 func TestTickersSortAndFilter(t *testing.T) {
+	t.Parallel()
 	c := newSimConsole(t, 200, 60, false)
 	pump(t, c.m, c.m.Init())
 	p := c.m.tickers
@@ -452,6 +468,7 @@ func TestTickersSortAndFilter(t *testing.T) {
 }
 
 func TestFailedPollsShowStaleAndRecover(t *testing.T) {
+	t.Parallel()
 	c := newSimConsole(t, 200, 60, false)
 	pump(t, c.m, c.m.Init())
 	// A reply of an older generation is dropped.
@@ -480,6 +497,7 @@ func TestFailedPollsShowStaleAndRecover(t *testing.T) {
 }
 
 func TestMarketsOnlyWithoutAccount(t *testing.T) {
+	t.Parallel()
 	c := newSimConsole(t, 200, 60, true)
 	client := api.New(c.url+"/", api.WithClock(c.clock.Now))
 	m := New(Config{Exchange: client, Clock: c.clock.Now, Timers: feed.NewFakeClock(simStart), Keys: mustKeys(t), Theme: testTheme, Mode: ModeReadOnly, Network: "sim"})
@@ -496,6 +514,7 @@ func TestMarketsOnlyWithoutAccount(t *testing.T) {
 }
 
 func TestStopLossTriggerOrderThroughTheUI(t *testing.T) {
+	t.Parallel()
 	c := newSimConsole(t, 200, 60, false)
 	placeFixtureOrders(t, c.m.ex) // long 0.5 ETH-PERP
 	pump(t, c.m, c.m.Init())
@@ -539,6 +558,7 @@ func TestStopLossTriggerOrderThroughTheUI(t *testing.T) {
 }
 
 func TestOffTickPriceOffersRoundedValueNeverAppliesIt(t *testing.T) {
+	t.Parallel()
 	c := newSimConsole(t, 200, 60, false)
 	pump(t, c.m, c.m.Init())
 	c.key(t, "4")
@@ -574,6 +594,7 @@ func TestOffTickPriceOffersRoundedValueNeverAppliesIt(t *testing.T) {
 // TestQuitWhileSendingAsksTwice confirms the kill switch and presses q before its answer is back:
 // the console asks twice.
 func TestQuitWhileSendingAsksTwice(t *testing.T) {
+	t.Parallel()
 	c := newSimConsole(t, 200, 60, false)
 	pump(t, c.m, c.m.Init())
 	c.key(t, "ctrl+k")
@@ -622,6 +643,7 @@ func quitTwice(t *testing.T, m *Model) {
 }
 
 func TestMouseClickOnTabInNarrowLayout(t *testing.T) {
+	t.Parallel()
 	c := newSimConsole(t, 80, 24, false)
 	pump(t, c.m, c.m.Init())
 	c.m.View() // draws the tab bar

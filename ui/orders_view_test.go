@@ -17,6 +17,7 @@ import (
 // every order's in its column at 200x60 (and wherever it fits), and the selected order's at
 // every size. Guards the id column dropped first (it was shown at no size).
 func TestOrderIdsAreShown(t *testing.T) {
+	t.Parallel()
 	for _, size := range [][2]int{{80, 24}, {120, 40}, {200, 60}} {
 		c := newDemoConsole(t, size[0], size[1])
 		pump(t, c.m, c.m.Init())
@@ -42,6 +43,7 @@ func TestOrderIdsAreShown(t *testing.T) {
 // follows the cursor. Guards an id shown nowhere when narrow, and a detail line only over a
 // blank row.
 func TestOrdersDetailLineGivesTheId(t *testing.T) {
+	t.Parallel()
 	clock := func() time.Time { return simStart }
 	s := state.New(clock)
 	s.Apply(state.InstrumentsMsg{Gen: 1, At: simStart, Instruments: api.Instruments{Perps: []api.PerpInstrument{{

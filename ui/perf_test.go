@@ -55,6 +55,7 @@ func tradingClient(t testing.TB, url string, opts ...api.Option) *api.Client {
 }
 
 func TestTimeFirstFrame(t *testing.T) {
+	t.Parallel()
 	c := newSimConsole(t, 0, 0, false)
 	var logged []time.Duration
 	w := TimeFirstFrame(c.m).(*firstFrame)
@@ -100,6 +101,7 @@ func BenchmarkStartToFirstLiveFrame(b *testing.B) {
 // keep-alive client (as main's demo builds it): the requests reuse a few connections rather than
 // opening new ones.
 func TestPollingReusesConnections(t *testing.T) {
+	t.Parallel()
 	srv, conns := countingServer(t, fundedSim(t, sim.WithSeed(1)))
 	timers := feed.NewFakeClock(time.Now())
 	m := New(Config{Exchange: tradingClient(t, srv.URL, api.WithHTTPClient(keepAliveClient())), Keys: mustKeys(t), Theme: testTheme, Mode: ModeLive,
@@ -132,6 +134,7 @@ func TestPollingReusesConnections(t *testing.T) {
 // brings what the console already has: the store's versions do not move, so no pane is told to
 // render again and the frame is the cached one.
 func TestUnchangedPollsChangeNothing(t *testing.T) {
+	t.Parallel()
 	c := newSimConsole(t, 200, 60, false)
 	c.m.setIntervals(soakIntervals)
 	fastPanes(t, c.m)

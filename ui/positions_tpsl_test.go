@@ -19,6 +19,7 @@ import (
 // simulator over HTTP, through the same confirmation, and the pane shows them. Guards the key
 // starting the line on another instrument, and a pane that does not show what it set.
 func TestPositionTpslFromThePane(t *testing.T) {
+	t.Parallel()
 	c := newSimConsole(t, 200, 60, false)
 	placeFixtureOrders(t, c.m.ex) // a long of 0.5 ETH-PERP
 	pump(t, c.m, c.m.Init())
@@ -53,6 +54,7 @@ func TestPositionTpslFromThePane(t *testing.T) {
 // last), prices rounded to five digits or to thousands ("99.28k"), and a column that drops at
 // 200x60.
 func TestPositionsShowTheirTpslAtEverySize(t *testing.T) {
+	t.Parallel()
 	for _, size := range [][2]int{{80, 24}, {120, 40}, {200, 60}} {
 		c := newSimConsole(t, size[0], size[1], false)
 		placeFixtureOrders(t, c.m.ex) // a long of 0.5 ETH-PERP
@@ -75,6 +77,7 @@ func TestPositionsShowTheirTpslAtEverySize(t *testing.T) {
 // line drawn only over a blank row (none when the list fills the pane), and one that stays on the
 // first position.
 func TestPositionsDetailLineWhenThePaneIsFull(t *testing.T) {
+	t.Parallel()
 	clock := func() time.Time { return simStart }
 	s := state.New(clock)
 	var perps []api.PerpInstrument

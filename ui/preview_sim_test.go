@@ -28,6 +28,7 @@ func flat(view string) string {
 // "Fee (est.) 21.8762 USD" and the confirmation had no maker or taker; a form that drew its own
 // figures (or a confirmation that did) fails here.
 func TestPreviewAndConfirmationShowTheSameFigures(t *testing.T) {
+	t.Parallel()
 	c := newSimConsole(t, 200, 60, false)
 	c.m.reviewEveryOrder() // about the confirmation and what follows it, not which orders ask
 	pump(t, c.m, c.m.Init())

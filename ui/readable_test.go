@@ -111,6 +111,7 @@ func bigMarketOrder(t *testing.T, c *simConsole, size string) {
 // can be read (wrapped, or scrolled to). Enter without the word says why nothing was sent; the
 // footer says to type it.
 func TestConfirmationFitsEverySize(t *testing.T) {
+	t.Parallel()
 	for _, sz := range screenSizes {
 		c := newSimConsole(t, sz[0], sz[1], false)
 		pump(t, c.m, c.m.Init())
@@ -159,6 +160,7 @@ func TestConfirmationFitsEverySize(t *testing.T) {
 // TestHelpFitsEverySize (#24 case 1): the ? overlay of every pane fits 80x24, 120x40 and 200x60,
 // and the pane's own keys are on it (Activity's e/E, s/i and B at 80x24 were cut off).
 func TestHelpFitsEverySize(t *testing.T) {
+	t.Parallel()
 	for _, sz := range screenSizes {
 		c := newSimConsole(t, sz[0], sz[1], false)
 		pump(t, c.m, c.m.Init())
@@ -219,6 +221,7 @@ func lastPage(view string) bool {
 // TestCtrlCInADialogClosesIt (#24 case 5): Ctrl+C in a confirmation closes it and sends nothing;
 // a second Ctrl+C quits.
 func TestCtrlCInADialogClosesIt(t *testing.T) {
+	t.Parallel()
 	c := newSimConsole(t, 80, 24, false)
 	pump(t, c.m, c.m.Init())
 	bigMarketOrder(t, c, "0.01")
@@ -253,6 +256,7 @@ func isQuit(msg tea.Msg) bool {
 // TestCancelNamesTheRow (#24 case 2): x in Open orders asks about the row under the cursor, by
 // its side, size, instrument and price, and the cursor row carries the marker glyph.
 func TestCancelNamesTheRow(t *testing.T) {
+	t.Parallel()
 	c := newSimConsole(t, 80, 24, false)
 	c.m.reviewEveryOrder() // about the confirmation and what follows it, not which orders ask
 	pump(t, c.m, c.m.Init())
@@ -332,6 +336,7 @@ func TestPanesFitEverySize(t *testing.T) {
 // stale tag and still ends in its corner at every size (the Depth title's "stale 15…" pushed the
 // "╮" off before); the tag stays readable, the title is cut first.
 func TestStaleTitlesKeepTheirCorner(t *testing.T) {
+	t.Parallel()
 	for _, sz := range screenSizes {
 		o := &outage{}
 		c := newSimConsoleVia(t, sz[0], sz[1], false, func(h http.Handler) http.Handler { o.h = h; return o })
@@ -366,6 +371,7 @@ func checkCorners(t *testing.T, what, view string) {
 
 // TestFitTitle: a border's title gives way before its stale tag, and neither pushes the corner off.
 func TestFitTitle(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		title, fresh string
 		room         int
@@ -402,6 +408,7 @@ func (o *outage) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // the kind that failed loads again (mutation: drop the clearing branch, and the line stays); an
 // old "✗ ... not sent" does not stay beside a new confirmation.
 func TestMessagesViewAndStaleErrors(t *testing.T) {
+	t.Parallel()
 	o := &outage{}
 	c := newSimConsoleVia(t, 80, 24, false, func(h http.Handler) http.Handler { o.h = h; return o })
 	pump(t, c.m, c.m.Init())
@@ -449,6 +456,7 @@ func TestMessagesViewAndStaleErrors(t *testing.T) {
 // TestPositionsKeepEntryAndLiqAt120 (#24 case 6): at 120x40 the positions list shows Entry and
 // Liq. px (it dropped them and kept Mark, which Tickers shows beside it).
 func TestPositionsKeepEntryAndLiqAt120(t *testing.T) {
+	t.Parallel()
 	c := newSimConsole(t, 120, 40, false)
 	pump(t, c.m, c.m.Init())
 	placeFixtureOrders(t, c.m.ex)
@@ -467,6 +475,7 @@ func TestPositionsKeepEntryAndLiqAt120(t *testing.T) {
 // selected position's detail line, whole, at 120x40 and 200x60 (in their columns when they fit). Guards the leverage column dropped
 // by priority again and the detail line giving a figure cut.
 func TestPositionsShowMarkNotionalAndLeverage(t *testing.T) {
+	t.Parallel()
 	for _, size := range [][2]int{{120, 40}, {200, 60}} {
 		c := newSimConsole(t, size[0], size[1], false)
 		pump(t, c.m, c.m.Init())

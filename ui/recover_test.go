@@ -17,6 +17,7 @@ import (
 // tickers poll waits at most two intervals while failing, and its first success sends every
 // failing kind and pane request at once.
 func TestRecoversWithinTwoPollIntervals(t *testing.T) {
+	t.Parallel()
 	m, _, gate, _, timers := soakConsole(t, 0)
 	iv := soakIntervals
 	iv.Tickers, iv.MaxBackoff = 150*time.Millisecond, 30*time.Second

@@ -81,6 +81,7 @@ func assertNoSecret(t testing.TB, keyHex string, captures map[string][]byte) {
 
 // TestSecretsScannerFinds: the scanner itself catches each form of a leak.
 func TestSecretsScannerFinds(t *testing.T) {
+	t.Parallel()
 	b, _ := hex.DecodeString(testKeyHex)
 	for name, leak := range map[string]string{
 		"hex":       "key=" + testKeyHex,

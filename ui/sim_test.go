@@ -219,15 +219,13 @@ func keyMsg(k string) tea.KeyMsg {
 }
 
 // TestTimersAreSteppedNotWaitedFor: once the first round of requests is in, the console's next
-// polls are timers on the fake clock, not commands a pump waits for; stepping the clock by a ticker
+// polls are timers on the fake clock, not commands a pump waits for (a pump that waited for one
+// would not settle: it ends at its deadline, a fatal error); stepping the clock by a ticker
 // interval runs the tickers poll again, and by the orders interval the orders poll.
 func TestTimersAreSteppedNotWaitedFor(t *testing.T) {
+	t.Parallel()
 	c := newSimConsole(t, 120, 40, false)
-	start := time.Now()
 	pump(t, c.m, c.m.Init())
-	if took := time.Since(start); took > 5*time.Second {
-		t.Fatalf("the first round took %s: the pump waited for a timer", took)
-	}
 	if c.m.busy() || c.timers.Pending() == 0 {
 		t.Fatalf("after the pump: busy %v, %d timers armed", c.m.busy(), c.timers.Pending())
 	}

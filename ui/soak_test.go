@@ -25,7 +25,6 @@ import (
 	"github.com/tradedesk/tradedesk/api/sim"
 	"github.com/tradedesk/tradedesk/state"
 	"github.com/tradedesk/tradedesk/ui/action"
-	"github.com/tradedesk/tradedesk/ui/components/brokers"
 	"github.com/tradedesk/tradedesk/ui/components/orderentry"
 	"github.com/tradedesk/tradedesk/ui/feed"
 )
@@ -279,37 +278,55 @@ func (d *driver) step() bool {
 }
 
 // until handles messages, stepping the clock when idle, until cond holds or timeout passes (wall
-// time); it reports whether cond held.
+// time); it reports whether cond held. cond is checked after each message and step, and every
+// 10 ms while nothing happens (a cond that draws the screen is not drawn a thousand times a
+// second for nothing).
 func (d *driver) until(timeout time.Duration, cond func() bool) bool {
 	deadline := time.NewTimer(timeout)
 	defer deadline.Stop()
 	for !cond() {
+		if !d.next(deadline.C) {
+			return cond()
+		}
+	}
+	return true
+}
+
+// next handles the next message or, when idle, steps the clock (with stepBusy, also while
+// requests are out, after a millisecond without a message); it returns after one of them, or
+// after 10 ms without either, true, or false once deadline has passed.
+func (d *driver) next(deadline <-chan time.Time) bool {
+	quiet := time.Now().Add(10 * time.Millisecond)
+	for {
 		select {
 		case msg := <-d.msgs:
 			d.handle(msg)
-			continue
-		case <-deadline.C:
-			return cond()
+			return true
+		case <-deadline:
+			return false
 		default:
 		}
 		if d.work.Load() == 0 && d.step() {
-			continue
+			return true
 		}
 		idle := time.NewTimer(time.Millisecond)
 		select {
 		case msg := <-d.msgs:
-			d.handle(msg)
-		case <-idle.C:
-			if d.stepBusy {
-				d.step()
-			}
-		case <-deadline.C:
 			idle.Stop()
-			return cond()
+			d.handle(msg)
+			return true
+		case <-idle.C:
+			if d.stepBusy && d.step() {
+				return true
+			}
+		case <-deadline:
+			idle.Stop()
+			return false
 		}
-		idle.Stop()
+		if time.Now().After(quiet) {
+			return true
+		}
 	}
-	return true
 }
 
 // drain lets every command return without handling a message (nor stepping the clock), so no
@@ -351,22 +368,20 @@ var soakIntervals = Intervals{
 func fastPanes(t testing.TB, m *Model) { paneEvery(t, m, 100*time.Millisecond) }
 
 // paneEvery sets the interval of the panes' own polls (fills, history, chart, leverage, brokers)
-// for the test.
+// on m's feed tasks, so the test changes no package variable and may run in parallel.
 func paneEvery(t testing.TB, m *Model, every time.Duration) {
 	t.Helper()
-	vars := []*time.Duration{&fillsEvery, &historyEvery, &brokers.Every, &leverageEvery}
-	old := make([]time.Duration, len(vars))
-	for i, v := range vars {
-		old[i], *v = *v, every
-	}
-	t.Cleanup(func() {
-		for i, v := range vars {
-			*v = old[i]
-		}
-	})
+	want := map[state.Kind]bool{state.KindFills: false, state.KindHistory: false, state.KindChart: false,
+		state.KindLeverage: false, state.KindBrokers: false}
 	for _, task := range m.feed.Tasks() {
-		if task.Kind() == state.KindChart {
+		if _, ok := want[task.Kind()]; ok {
 			task.SetEvery(func() time.Duration { return every })
+			want[task.Kind()] = true
+		}
+	}
+	for k, set := range want {
+		if !set {
+			t.Fatalf("paneEvery: the console has no %s task to set", k)
 		}
 	}
 }
@@ -745,6 +760,7 @@ func staleKinds(m *Model) string {
 // fills and history panes poll (that defeated the backoff while the exchange was down and left a
 // superseded timer goroutine behind each time); the recovery and real changes do.
 func TestFailedPollIsNoNews(t *testing.T) {
+	t.Parallel()
 	s := state.New(func() time.Time { return simStart })
 	var w tradeWatch
 	gen := uint64(0)

@@ -16,6 +16,7 @@ import (
 // footer, and so does an open help; the screen keeps its 24 lines. Guards the error cut at 80 columns with nothing saying
 // there is more, and a wrap that grows the screen.
 func TestLongErrorWrapsIntoTheFooterLine(t *testing.T) {
+	t.Parallel()
 	c := newSimConsole(t, 80, 24, false)
 	pump(t, c.m, c.m.Init())
 	bottom := func() []string {
@@ -68,6 +69,7 @@ func TestLongErrorWrapsIntoTheFooterLine(t *testing.T) {
 // all)". The next key reaches the panes, not the line. Guards the refusal cut at one line with
 // nothing saying there is more, a wrap that grows the screen, and the line left open.
 func TestCommandLineRefusalReadsWhole(t *testing.T) {
+	t.Parallel()
 	c := newSimConsole(t, 80, 24, false)
 	pump(t, c.m, c.m.Init())
 	screen := func() []string {
@@ -111,6 +113,7 @@ func TestCommandLineRefusalReadsWhole(t *testing.T) {
 // separator; never further back than half the room. Guards "no room for 7 Activity (p… (! for
 // all)".
 func TestCutBeforeAParenthesis(t *testing.T) {
+	t.Parallel()
 	msg := "✓ placed order 1000676  ·  no room for 7 Activity (press its number)"
 	for _, tc := range []struct {
 		room int

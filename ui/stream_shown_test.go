@@ -29,6 +29,7 @@ func shownTopicKeys(c *streamConsole) []string {
 // bid and offer, and the chart series on screen; a chart key that changes the series moves its
 // subscription, and a streamed best bid and offer reaches the ticker.
 func TestStreamFollowsWhatIsShown(t *testing.T) {
+	t.Parallel()
 	c := newStreamConsole(t, true)
 	in := func() state.Instrument { i, _ := c.m.store.Instrument("BTC-PERP"); return i }
 	c.until(t, "the instruments", func() bool { return in().ID != 0 })
@@ -67,6 +68,7 @@ func TestStreamFollowsWhatIsShown(t *testing.T) {
 // the chart's own last-heard symbol (empty then) left the series unsubscribed until a key press,
 // and TestStreamFollowsWhatIsShown timed out in loaded runs where the messages came in that order.
 func TestChartKeyBeforeTheChartHearsOfIt(t *testing.T) {
+	t.Parallel()
 	c := newStreamConsole(t, true)
 	c.until(t, "the instruments", func() bool { _, ok := c.m.store.Instrument("BTC-PERP"); return ok })
 	c.m.chart.symbol = "" // as if no message had told the chart yet

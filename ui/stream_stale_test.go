@@ -13,6 +13,7 @@ import (
 // current, not stale: its records come only on a change. (Seen in the demo: "stale: account 23s,
 // positions 23s, orders 24s" beside "● connected · stream". Guards syncStaleWindows dropped.)
 func TestAQuietStreamIsNotStale(t *testing.T) {
+	t.Parallel()
 	c := newStreamConsole(t, true)
 	c.until(t, "the status line saying stream", func() bool {
 		return c.m.feed.Conn().Stream && strings.Contains(c.top(), "● connected · stream")

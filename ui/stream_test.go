@@ -96,9 +96,9 @@ func (c *streamConsole) place(t *testing.T, by *api.Client, side, price, size st
 	}
 }
 
-var cloidN int
+var cloidN atomic.Int64 // the stream tests run in parallel
 
-func newCloid() string { cloidN++; return fmt.Sprintf("5f0c1a2b-3c4d-4e5f-8a6b-%012d", cloidN) }
+func newCloid() string { return fmt.Sprintf("5f0c1a2b-3c4d-4e5f-8a6b-%012d", cloidN.Add(1)) }
 
 // measureOrder places an order for the watched account from the bot and returns the time from
 // the exchange's answer to the open orders pane showing it.
@@ -168,6 +168,7 @@ func TestEventToScreenLatency(t *testing.T) {
 // TestTickerWithinAFrame: a price move published by the simulator reaches the tickers pane with
 // the stream batch that brings it (the frame drawn after that batch shows it), not at a poll.
 func TestTickerWithinAFrame(t *testing.T) {
+	t.Parallel()
 	c := newStreamConsole(t, true)
 	c.until(t, "the stream up", func() bool { return c.m.feed.Conn().Stream })
 	c.until(t, "the tickers, and no tickers poll out (the next is a reconciliation, 30 s away)", func() bool {
@@ -218,6 +219,7 @@ func commaNum(d decimal.Decimal) string {
 // and afterwards holds exactly the exchange's open orders, fills and position: nothing missing,
 // nothing twice.
 func TestStreamDownTenSeconds(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("keeps the stream down for 10 s of wall time")
 	}
@@ -287,6 +289,7 @@ func oids(os []api.OrderRecord) string {
 // stream sends garbage leave the console polling at its own cadence, the status line saying why;
 // the data stays fresh (an order placed meanwhile shows at the next poll).
 func TestStreamFallsBackToPolling(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name string
 		ws   http.HandlerFunc
@@ -304,6 +307,7 @@ func TestStreamFallsBackToPolling(t *testing.T) {
 		}, "malformed frame"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			c := newStreamConsoleVia(t, true, func(h http.Handler) http.Handler {
 				return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 					if strings.HasPrefix(r.URL.Path, "/ws") {
@@ -327,6 +331,7 @@ func TestStreamFallsBackToPolling(t *testing.T) {
 
 // TestStreamOffSaysSo: with the stream turned off the status line says polling and why.
 func TestStreamOffSaysSo(t *testing.T) {
+	t.Parallel()
 	c := newSimConsole(t, 200, 60, false)
 	c.m.streamOff = "--no-stream"
 	pump(t, c.m, c.m.Init())

@@ -44,6 +44,7 @@ func fundsGroup(t *testing.T, m *Model) (*common.Group, *transfer.Pane) {
 // over HTTP: each is checked, confirmed with the address in full and the fee, sent once, and the
 // balances move by the amount and its fee.
 func TestWithdrawAndTransferThroughTheUI(t *testing.T) {
+	t.Parallel()
 	c := newSimConsole(t, 200, 60, false)
 	pump(t, c.m, c.m.Init())
 	me := c.m.ex.Address()
@@ -134,6 +135,7 @@ func TestWithdrawAndTransferThroughTheUI(t *testing.T) {
 
 // TestTransferFormRefusesBadInput shows each problem next to its field and sends nothing.
 func TestTransferFormRefusesBadInput(t *testing.T) {
+	t.Parallel()
 	c := newSimConsole(t, 200, 60, false)
 	pump(t, c.m, c.m.Init())
 	_, form := fundsGroup(t, c.m)
@@ -165,6 +167,7 @@ func TestTransferFormRefusesBadInput(t *testing.T) {
 
 // TestTransferReadOnly says why nothing can be sent.
 func TestTransferReadOnly(t *testing.T) {
+	t.Parallel()
 	c := newSimConsole(t, 200, 60, true)
 	pump(t, c.m, c.m.Init())
 	_, form := fundsGroup(t, c.m)
@@ -184,6 +187,7 @@ func TestTransferReadOnly(t *testing.T) {
 // (q quit at once when transfers ran their own stage machine). Tab moves the focus off the form,
 // so q reaches the quit key and not the amount field.
 func TestQuitWithAWithdrawalOutAsksTwice(t *testing.T) {
+	t.Parallel()
 	c := newSimConsole(t, 200, 60, false)
 	pump(t, c.m, c.m.Init())
 	c.key(t, "8", "w")
@@ -204,6 +208,7 @@ func TestQuitWithAWithdrawalOutAsksTwice(t *testing.T) {
 // TestSecondMovementWaitsForTheFirst: while one movement is out, Enter on the form sends nothing
 // and says why; the first movement's result still reaches the form.
 func TestSecondMovementWaitsForTheFirst(t *testing.T) {
+	t.Parallel()
 	c := newSimConsole(t, 200, 60, false)
 	pump(t, c.m, c.m.Init())
 	_, form := fundsGroup(t, c.m)
@@ -228,6 +233,7 @@ func TestSecondMovementWaitsForTheFirst(t *testing.T) {
 // transfer's amount was typed starts empty. Guards keys that only the balances view knows, and
 // the transfer's amount carried into the withdrawal form (#13 QA).
 func TestFundsKeysInEveryView(t *testing.T) {
+	t.Parallel()
 	c := newSimConsole(t, 200, 60, false)
 	pump(t, c.m, c.m.Init())
 	g, form := fundsGroup(t, c.m)

@@ -48,6 +48,7 @@ func offerFor(t *testing.T, c *simConsole, in state.OrderIntent) string {
 // valued a bid at its price with the maker fee while the exchange valued it at the mark with the
 // taker fee, and the offer was refused.
 func TestOfferedMaximumIsAccepted(t *testing.T) {
+	t.Parallel()
 	type tc struct {
 		name, inst, side string
 		typ              state.OrderType
@@ -65,6 +66,7 @@ func TestOfferedMaximumIsAccepted(t *testing.T) {
 		{"spot market buy", "ETH/USDC", "b", state.Market, nil, true},
 	} {
 		t.Run(x.name, func(t *testing.T) {
+			t.Parallel()
 			c := newSimConsole(t, 200, 60, false)
 			pump(t, c.m, c.m.Init())
 			if x.spot { // half the demo balance to the spot account
@@ -101,8 +103,10 @@ func TestOfferedMaximumIsAccepted(t *testing.T) {
 // TestSpotSellOfferedMaximumIsAccepted (case 1, spot sell, limit and market): what the check
 // offers to sell is what the spot account holds free, and the simulator takes it.
 func TestSpotSellOfferedMaximumIsAccepted(t *testing.T) {
+	t.Parallel()
 	for _, typ := range []state.OrderType{state.Limit, state.Market} {
 		t.Run(typ.String(), func(t *testing.T) {
+			t.Parallel()
 			c := newSimConsole(t, 200, 60, false)
 			pump(t, c.m, c.m.Init())
 			if _, err := c.m.ex.InternalTransfer(context.Background(), 1, "20000", false); err != nil {
@@ -140,6 +144,7 @@ func TestSpotSellOfferedMaximumIsAccepted(t *testing.T) {
 // 0.0001 (under the 10 USD minimum), "or USD 0.1" offered 9.73 USD (under it too), and a buy at
 // 97000.05 offered 97000.1.
 func TestRoundingOffersPassTheNextCheck(t *testing.T) {
+	t.Parallel()
 	c := newSimConsole(t, 200, 60, false)
 	pump(t, c.m, c.m.Init())
 	tk, _ := c.m.store.Ticker("BTC-PERP")
@@ -207,6 +212,7 @@ func pickTicker(t *testing.T, c *simConsole, sym, key string) {
 // exchange's open orders are exactly the three orders typed. Before: DOGE showed Price 96000
 // with the cursor on Size, and the replay typed into the old size.
 func TestFormDrivenAcrossInstruments(t *testing.T) {
+	t.Parallel()
 	c := newSimConsole(t, 200, 60, false)
 	c.m.reviewEveryOrder() // about the confirmation and what follows it, not which orders ask
 	pump(t, c.m, c.m.Init())
@@ -281,6 +287,7 @@ func TestFormDrivenAcrossInstruments(t *testing.T) {
 // mark, which rests, is placed with Enter alone and its distance said. Before: the close showed
 // today's utilization and asked for a typed yes, and so did the resting bid.
 func TestCloseAndRestingNeedNoTypedConfirmation(t *testing.T) {
+	t.Parallel()
 	c := newSimConsole(t, 200, 60, false)
 	pump(t, c.m, c.m.Init())
 	open, errs := c.m.store.CheckOrder(state.OrderIntent{Instrument: "BTC-PERP", Side: "b", Type: state.Market, Size: "0.86"}, state.Guard{})
@@ -335,6 +342,7 @@ func TestCloseAndRestingNeedNoTypedConfirmation(t *testing.T) {
 // that takes several levels is reported in totals: the fills notice that follows the order adds
 // its fills up (size, average, fees) to what the exchange's fills say. Before: "filled: buy 0.0401 BTC-PERP @ 97,341.0 (+1 more fills)".
 func TestMarketOrderResultInTotals(t *testing.T) {
+	t.Parallel()
 	c := newSimConsole(t, 200, 60, false)
 	pump(t, c.m, c.m.Init())
 	_, fills, _ := activityGroup(t, c.m)
@@ -384,6 +392,7 @@ func (d *downSwitch) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // figures are 30 s old and asks for a typed confirmation; once prices are fresh again Enter alone
 // does. Before: every pane said "stale" except the form and the confirmation.
 func TestStalePricesSaidWhereOrdersAreMade(t *testing.T) {
+	t.Parallel()
 	var sw *downSwitch
 	c := newSimConsoleVia(t, 200, 60, false, func(h http.Handler) http.Handler { sw = &downSwitch{next: h}; return sw })
 	c.m.reviewEveryOrder() // about the confirmation and what follows it, not which orders ask
@@ -437,6 +446,7 @@ func TestStalePricesSaidWhereOrdersAreMade(t *testing.T) {
 // figure whichever poll came last (the account's or the tickers'). Before: Positions recomputed
 // from the ticker while Account and the status line showed the account poll's figure.
 func TestOneMarkForEveryUPnL(t *testing.T) {
+	t.Parallel()
 	c := newSimConsole(t, 200, 60, false)
 	pump(t, c.m, c.m.Init())
 	for _, sym := range []string{"BTC-PERP", "ETH-PERP"} {
@@ -488,6 +498,7 @@ func TestOneMarkForEveryUPnL(t *testing.T) {
 // a market order's fills are charged the previewed taker rate. Before: 0.045% previewed, 0.04%
 // charged, and a maker fee where the simulator pays a rebate.
 func TestPreviewFeeIsWhatTheExchangeCharges(t *testing.T) {
+	t.Parallel()
 	c := newSimConsole(t, 200, 60, false)
 	pump(t, c.m, c.m.Init())
 	co, errs := c.m.store.CheckOrder(state.OrderIntent{Instrument: "BTC-PERP", Side: "b", Type: state.Market, Size: "0.2"}, state.Guard{})
@@ -516,6 +527,7 @@ func TestPreviewFeeIsWhatTheExchangeCharges(t *testing.T) {
 // previews the margin the exchange then takes off "Available" (9,729.90 at a 97,299 mark, not the
 // 9,700.01 the bid's price gave before).
 func TestPreviewedMarginIsWhatAvailableLoses(t *testing.T) {
+	t.Parallel()
 	c := newSimConsole(t, 200, 60, false)
 	pump(t, c.m, c.m.Init())
 	tk, _ := c.m.store.Ticker("BTC-PERP")

@@ -13,6 +13,7 @@ import (
 )
 
 func TestChangedPriceFlashesThenStops(t *testing.T) {
+	t.Parallel()
 	now := benchNow
 	clock := func() time.Time { return now }
 	store := bigStore(clock, 3, 0, 0)

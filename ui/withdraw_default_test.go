@@ -16,6 +16,7 @@ import (
 // opened a derivative withdrawal and the command took spot. Against the simulator, the command's
 // dry run names the operation the form opened on; either default changed alone fails here.
 func TestConsoleAndCLIWithdrawFromTheSameBalance(t *testing.T) {
+	t.Parallel()
 	c := newSimConsole(t, 200, 60, false)
 	pump(t, c.m, c.m.Init())
 	_, form := fundsGroup(t, c.m)
