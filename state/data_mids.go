@@ -123,20 +123,15 @@ func (m MidsUpdateMsg) apply(s *Store, o Order) bool {
 	if d.streamed == nil {
 		d.streamed = map[string]streamedMid{}
 	}
+	// The map is the store's own (Mid reads it, nothing hands it out), so it changes in place.
 	changed := false
-	next := d.m
 	for _, x := range m.Mids {
 		d.streamed[x.Symbol] = streamedMid{o.At, x.MidPrice}
-		if old, ok := next[x.Symbol]; ok && old.Equal(x.MidPrice) {
+		if old, ok := d.m[x.Symbol]; ok && old.Equal(x.MidPrice) {
 			continue
 		}
-		if !changed {
-			next = copyMap(d.m, x.Symbol, x.MidPrice)
-			changed = true
-			continue
-		}
-		next[x.Symbol] = x.MidPrice
+		d.m[x.Symbol] = x.MidPrice
+		changed = true
 	}
-	d.m = next
 	return changed
 }

@@ -1,7 +1,9 @@
 package state
 
 import (
+	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/tradedesk/tradedesk/api"
@@ -10,9 +12,17 @@ import (
 // KindTickers is every instrument's ticker (`ticker all`).
 var KindTickers = newKind("tickers", 5*time.Second, func() any { return &tickerData{idx: map[string]int{}} })
 
+// tickerData is the store's tickers. list and idx are the store's own and never handed out, so
+// a streamed ticker changes its one entry in place (per-message work does not grow with the
+// number of instruments); Tickers hands out snap, a copy taken on the first read after a change
+// and never changed after, so a slice read earlier stays valid.
 type tickerData struct {
 	list []api.Ticker
 	idx  map[string]int // symbol -> index in list
+	// snap is the list as Tickers last handed it out; nil once list changed since. snapMu
+	// guards it, as readers sharing the store's read lock take it.
+	snap   []api.Ticker
+	snapMu sync.Mutex
 	// streamed are the tickers received since the last poll's request was sent, by symbol: the
 	// next poll's list is laid under them (see Order).
 	streamed map[string]streamedTicker
@@ -48,7 +58,8 @@ func (m TickersMsg) apply(s *Store, o Order) bool {
 	for i, t := range m.Tickers {
 		idx[t.Symbol] = i
 	}
-	d.list, d.idx = m.Tickers, idx
+	// The poll's list is handed out as it is; the store changes its own copy.
+	d.list, d.idx, d.snap = slices.Clone(m.Tickers), idx, m.Tickers
 	return true
 }
 
@@ -57,25 +68,35 @@ func tickersEqual(a, b []api.Ticker) bool {
 		return false
 	}
 	for i := range a {
-		x, y := a[i], b[i]
-		if x.Symbol != y.Symbol || !x.LastUpdated.Equal(y.LastUpdated.Time) ||
-			!x.MarkPrice.Equal(y.MarkPrice) || !x.LastPrice.Equal(y.LastPrice) ||
-			!x.BestBidPrice.Equal(y.BestBidPrice) || !x.BestAskPrice.Equal(y.BestAskPrice) ||
-			!x.BestBidSize.Equal(y.BestBidSize) || !x.BestAskSize.Equal(y.BestAskSize) ||
-			!x.MidPrice.Equal(y.MidPrice) || !x.Volume24h.Equal(y.Volume24h) ||
-			!x.Change24h.Equal(y.Change24h) || !x.FundingRate.Equal(y.FundingRate) ||
-			!x.OpenInterest.Equal(y.OpenInterest) || !x.IndexPrice.Equal(y.IndexPrice) {
+		if !tickerEqual(&a[i], &b[i]) {
 			return false
 		}
 	}
 	return true
 }
 
-// Tickers returns every ticker in the order the exchange sent them.
+func tickerEqual(x, y *api.Ticker) bool {
+	return x.Symbol == y.Symbol && x.LastUpdated.Equal(y.LastUpdated.Time) &&
+		x.MarkPrice.Equal(y.MarkPrice) && x.LastPrice.Equal(y.LastPrice) &&
+		x.BestBidPrice.Equal(y.BestBidPrice) && x.BestAskPrice.Equal(y.BestAskPrice) &&
+		x.BestBidSize.Equal(y.BestBidSize) && x.BestAskSize.Equal(y.BestAskSize) &&
+		x.MidPrice.Equal(y.MidPrice) && x.Volume24h.Equal(y.Volume24h) &&
+		x.Change24h.Equal(y.Change24h) && x.FundingRate.Equal(y.FundingRate) &&
+		x.OpenInterest.Equal(y.OpenInterest) && x.IndexPrice.Equal(y.IndexPrice)
+}
+
+// Tickers returns every ticker in the order the exchange sent them. The first read after a
+// change copies the list once; later reads share that copy until the next change.
 func (s *Store) Tickers() []api.Ticker {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	return s.tickerData().list
+	d := s.tickerData()
+	d.snapMu.Lock()
+	defer d.snapMu.Unlock()
+	if d.snap == nil && d.list != nil {
+		d.snap = slices.Clone(d.list)
+	}
+	return d.snap
 }
 
 // Ticker returns one instrument's ticker by name (case-insensitive when no exact match).
@@ -138,25 +159,17 @@ func (m TickerUpdateMsg) apply(s *Store, o Order) bool {
 		d.streamed = map[string]streamedTicker{}
 	}
 	d.streamed[m.Ticker.Symbol] = streamedTicker{o.At, m.Ticker}
-	list := make([]api.Ticker, len(d.list), len(d.list)+1)
-	copy(list, d.list)
 	i, ok := d.idx[m.Ticker.Symbol]
-	if !ok {
-		idx := make(map[string]int, len(d.idx)+1)
-		for k, v := range d.idx {
-			idx[k] = v
-		}
-		i = len(list)
-		idx[m.Ticker.Symbol] = i
-		list = append(list, m.Ticker)
-		d.list, d.idx = list, idx
-		return true
-	}
-	if tickersEqual(list[i:i+1], []api.Ticker{m.Ticker}) {
+	switch {
+	case !ok:
+		d.idx[m.Ticker.Symbol] = len(d.list)
+		d.list = append(d.list, m.Ticker)
+	case tickerEqual(&d.list[i], &m.Ticker):
 		return false
+	default:
+		d.list[i] = m.Ticker
 	}
-	list[i] = m.Ticker
-	d.list = list
+	d.snap = nil
 	return true
 }
 

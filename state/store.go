@@ -7,8 +7,9 @@ import (
 )
 
 // Store holds everything the panes show. It changes only through Apply; the accessors return
-// slices and maps the caller must not modify (Apply replaces them, never edits them in place, so a
-// slice read earlier stays valid). It is safe for concurrent use.
+// slices and maps the caller must not modify (Apply never edits one it has handed out: it
+// replaces it, or edits its own copy, so a slice read earlier stays valid). It is safe for
+// concurrent use.
 //
 // To add a kind of data (one file in state, one place in ui):
 //
