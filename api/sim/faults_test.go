@@ -61,20 +61,20 @@ func TestFaultServerError(t *testing.T) {
 
 func TestFaultTimeout(t *testing.T) {
 	// A client with a short timeout gives up long before the stall ends: the error is its
-	// timeout, not the 504 the stall answers with, and it comes in a small part of the stall
-	// (the server stops stalling when the client goes).
+	// timeout, not the 504 the stall answers with after its minute (the server stops stalling
+	// when the client goes).
 	e := quietEnv(t, WithFaults(Faults{Timeout: 1, Delay: time.Minute}))
 	s, _ := api.SignerFromHex(keyHex("alice"))
 	c := api.New(e.srv.URL, api.WithSigner(s), api.WithClock(e.clock.Now), api.WithTimeout(50*time.Millisecond),
 		api.WithRetry(api.RetryPolicy{Attempts: 1}))
-	start := time.Now()
 	_, err := c.Mids(ctx(), "all")
-	if apiKind(err) != api.KindTimeout || time.Since(start) > 30*time.Second {
-		t.Errorf("after %v: %v", time.Since(start), err)
+	if apiKind(err) != api.KindTimeout {
+		t.Errorf("%v, want the client's timeout", err)
 	}
-	// A caller that waits gets the 504 after the whole stall.
+	// A caller that waits gets the 504 after the whole stall (at least its second: load only
+	// makes it later).
 	e = quietEnv(t, WithFaults(Faults{Timeout: 1, Delay: time.Second}))
-	start = time.Now()
+	start := time.Now()
 	code, _ := e.postRaw(t, "/info", `{"method":"mids","params":{}}`)
 	if code != 504 || time.Since(start) < time.Second {
 		t.Errorf("stall: %d after %v", code, time.Since(start))
