@@ -10,7 +10,9 @@ import (
 	"github.com/tradedesk/tradedesk/api"
 )
 
-// Caps on what one account keeps, so a long run does not grow memory without bound.
+// Caps on what one account keeps, so a long run does not grow memory without bound: funding
+// records and transfers (maxFillsKept), and, unless WithKeepFills and WithKeepOrders say
+// otherwise, fills and closed orders.
 const (
 	maxFillsKept  = 2000
 	maxClosedKept = 1000
@@ -78,6 +80,7 @@ type account struct {
 	closed    int // closed orders in history
 	fills     []fillRec
 	fillHead  int // ring start once fills is full
+	keep      keep
 	nonces    nonceSet
 	volume    decimal.Decimal
 	spotVol   decimal.Decimal
@@ -130,7 +133,7 @@ type fundingRec struct {
 }
 
 func newAccount(addr string, internal bool) *account {
-	return &account{addr: addr, internal: internal,
+	return &account{addr: addr, internal: internal, keep: keep{fills: maxFillsKept, orders: maxClosedKept},
 		spot: map[api.CollateralID]decimal.Decimal{}, deriv: map[api.CollateralID]decimal.Decimal{},
 		pos: map[api.InstrumentID]*position{}, lev: map[api.InstrumentID]*levSetting{},
 		rest: map[api.InstrumentID]*resting{}, trig: map[api.InstrumentID]*resting{}, open: map[api.OrderID]*order{}, cloids: map[string]*order{}, nonces: newNonceSet()}
@@ -162,12 +165,12 @@ func (a *account) addFill(f fillRec) {
 	if a.internal {
 		return
 	}
-	if len(a.fills) < maxFillsKept {
+	if len(a.fills) < a.keep.fills {
 		a.fills = append(a.fills, f)
 		return
 	}
 	a.fills[a.fillHead] = f
-	a.fillHead = (a.fillHead + 1) % maxFillsKept
+	a.fillHead = (a.fillHead + 1) % a.keep.fills
 }
 
 // fillAt returns the i-th newest fill.
@@ -191,10 +194,10 @@ func (a *account) orderClosed() {
 		return
 	}
 	a.closed++
-	if a.closed <= maxClosedKept+maxClosedKept/4 {
+	if a.closed <= a.keep.orders+a.keep.orders/4 {
 		return
 	}
-	drop := a.closed - maxClosedKept
+	drop := a.closed - a.keep.orders
 	kept := a.history[:0]
 	for _, o := range a.history {
 		if drop > 0 && o.state != api.StateOpen {
@@ -205,7 +208,7 @@ func (a *account) orderClosed() {
 	}
 	clear(a.history[len(kept):])
 	a.history = kept
-	a.closed = maxClosedKept
+	a.closed = a.keep.orders
 }
 
 func (a *account) addFunding(f fundingRec) {

@@ -104,10 +104,17 @@ func (s *series) add(t int64, b bar) {
 	}
 }
 
+// barBytes is a bar's size in memory (six int64s).
+const barBytes = 48
+
 // charts holds every chart type and resolution of one instrument, and the last day's trades
 // for the 24-hour figures.
 type charts struct {
 	s [chartTypes][]series
+	// compact charts (a synthetic market's) keep one series per resolution for the three chart
+	// types (mark and index candles are its prices without the volume), fewer bars, and the
+	// 24-hour slots an hour long: a few kB a market.
+	compact bool
 	// day is the trades in one-minute slots counted from the exchange's start, not from the
 	// clock's minute: the 24-hour window steps a whole number of minutes after the start, so
 	// the figures it gives are the same whatever second of the day the exchange starts at.
@@ -126,8 +133,31 @@ func newCharts(start int64) *charts {
 	return c
 }
 
+// newCompactCharts makes a synthetic market's empty charts (see charts.compact), keeping keeps[i]
+// bars of resolutions[i]; their storage is allocated once at its cap.
+func newCompactCharts(start int64, keeps []int) *charts {
+	hour := resolutions[4]
+	hour.keep = 25
+	c := &charts{compact: true, day: series{res: hour, origin: start, bars: make([]bar, 0, capFor(hour.keep))}}
+	shared := make([]series, len(resolutions))
+	for i, r := range resolutions {
+		r.keep = keeps[i]
+		shared[i] = series{res: r, bars: make([]bar, 0, capFor(r.keep))}
+	}
+	for k := range c.s {
+		c.s[k] = shared
+	}
+	return c
+}
+
+// capFor is the most bars a series keeping keep bars holds (series.add trims past it).
+func capFor(keep int) int { return keep + keep/4 + 1 }
+
 // point records one price of a chart type at time t into every resolution.
 func (c *charts) point(kind int, t time.Time, px int64) {
+	if c.compact && kind == chartIndex {
+		return // the mark, which follows the index, draws the shared series
+	}
 	ms := t.UnixMilli()
 	for i := range c.s[kind] {
 		c.s[kind][i].add(ms, bar{open: px, high: px, low: px, close: px})
@@ -146,7 +176,10 @@ func (c *charts) trade(t time.Time, px, lots int64) {
 // segment records a whole synthetic bar (used to make history) into resolutions at least as
 // long as the bar, starting at minRes; a one-minute trade bar goes into the 24-hour slots too.
 func (c *charts) segment(kind int, t int64, minRes int, b bar) {
-	if kind == chartLTP && minRes == 0 {
+	if c.compact && kind != chartLTP {
+		return // one shared series: the last-price bar draws it
+	}
+	if kind == chartLTP && (minRes == 0 || c.compact) {
 		c.day.add(t, b)
 	}
 	for i := minRes; i < len(resolutions); i++ {
@@ -162,6 +195,9 @@ func (c *charts) candles(m *market, kind, res int, from, to int64) []api.Candle 
 	for _, b := range bars {
 		if b.start < bucket(from, resolutions[res].d) || b.start > to {
 			continue
+		}
+		if c.compact && kind != chartLTP {
+			b.vol = 0 // mark and index candles carry no volume
 		}
 		out = append(out, api.Candle{Time: api.Time{Time: time.UnixMilli(b.start).UTC()}, Open: m.px(b.open),
 			High: m.px(b.high), Low: m.px(b.low), Close: m.px(b.close), Volume: m.qty(b.vol)})

@@ -19,7 +19,8 @@ func RunCommand(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	c := NewCommand(stdout, stderr)
 	c.Flags.SetOutput(stderr)
 	c.Flags.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: tradedesk sim --listen HOST:PORT [--fund 0xADDR[=AMOUNT]]... [--seed N] [--faults SPEC]\n\n"+CommandHelp+"\n\nFlags:")
+		fmt.Fprintln(stderr, "Usage: tradedesk sim --listen HOST:PORT [--fund 0xADDR[=AMOUNT]]... [--seed N] [--faults SPEC]\n"+
+			"                     [--markets N] [--keep-fills N] [--keep-history N]\n\n"+CommandHelp+"\n\nFlags:")
 		c.Flags.PrintDefaults()
 	}
 	if err := c.Flags.Parse(args); err != nil {
@@ -34,7 +35,10 @@ func RunCommand(ctx context.Context, args []string, stdout, stderr io.Writer) in
 // CommandHelp says what `tradedesk sim` does, for its help.
 const CommandHelp = "Runs the simulated exchange (POST /info, POST /exchange) until interrupted. It acts only for accounts\n" +
 	"it knows: open them with --fund, or from this machine with POST /faucet {\"user\":\"0x...\"} (once per\n" +
-	"address). Any other signer, and a request changed after signing, gets HTTP 401 invalid order signer."
+	"address). Any other signer, and a request changed after signing, gets HTTP 401 invalid order signer.\n\n" +
+	"For scale: --markets 500 adds 500 synthetic perpetuals (SYN1-PERP..., a few MB of candles in all),\n" +
+	"--keep-fills 10000 and --keep-history 10000 keep that many fills and closed orders an account (default\n" +
+	"2000 and 1000, the oldest dropped first)."
 
 // Command is `tradedesk sim`: its flags, declared on a flag set a command line front end may
 // adopt, and its run once they are parsed.
@@ -45,6 +49,9 @@ type Command struct {
 	listen, faults *string
 	demo           *string
 	seed           *uint64
+	markets        *int
+	keepFills      *int
+	keepOrders     *int
 	funds          fundFlags
 }
 
@@ -56,6 +63,9 @@ func NewCommand(stdout, stderr io.Writer) *Command {
 	c.seed = fs.Uint64("seed", 1, "seed of every random choice (same seed, same markets)")
 	c.faults = fs.String("faults", "", "share of requests that fail: \"0.1\", or \"5xx=0.05,timeout=0.02,garbage=0.02,lost=0.02,delay=10s\"")
 	c.demo = fs.String("demo-balance", DefaultDemoBalance.String(), "USDC the faucet (and --fund without =AMOUNT) credits to spot and to derivatives each")
+	c.markets = fs.Int("markets", 0, fmt.Sprintf("synthetic perpetuals to add, SYN1-PERP to SYN`N`-PERP (0 to %d)", MaxMarkets))
+	c.keepFills = fs.Int("keep-fills", DefaultKeepFills, fmt.Sprintf("fills each account keeps, the newest (`N`: 1 to %d)", MaxKeep))
+	c.keepOrders = fs.Int("keep-history", DefaultKeepOrders, fmt.Sprintf("closed orders each account's order history keeps besides the open ones (`N`: 1 to %d)", MaxKeep))
 	fs.Var(&c.funds, "fund", "open and fund an account: `0xADDR[=AMOUNT]` USDC to spot and to derivatives each (repeatable)")
 	return c
 }
@@ -74,6 +84,11 @@ func (c *Command) Run(ctx context.Context) int {
 		fmt.Fprintf(stderr, "tradedesk sim: --demo-balance %q: want a non-negative number\n", *c.demo)
 		return 2
 	}
+	opts, err := c.scale()
+	if err != nil {
+		fmt.Fprintln(stderr, "tradedesk sim:", err)
+		return 2
+	}
 	ln, err := net.Listen("tcp", *c.listen)
 	if err != nil {
 		fmt.Fprintln(stderr, "tradedesk sim:", err)
@@ -83,7 +98,7 @@ func (c *Command) Run(ctx context.Context) int {
 		fmt.Fprintf(stderr, "tradedesk sim: warning: %s is not a loopback address: anyone who can reach it can trade "+
 			"the accounts whose keys they hold and read every account (the faucet answers loopback callers only); listen on 127.0.0.1:PORT unless you mean it\n", ln.Addr())
 	}
-	s := New(WithSeed(*c.seed), WithFaults(f), WithDemoBalance(bal))
+	s := New(append(opts, WithSeed(*c.seed), WithFaults(f), WithDemoBalance(bal))...)
 	for _, fu := range c.funds {
 		amt := bal
 		if fu.amount != nil {
@@ -96,12 +111,30 @@ func (c *Command) Run(ctx context.Context) int {
 		}
 		fmt.Fprintf(stdout, "tradedesk sim: funded %s with %s USDC (spot and derivatives each)\n", fu.addr, amt)
 	}
-	fmt.Fprintf(stdout, "tradedesk sim: serving http://%s/ (seed %d); Ctrl+C stops\n", ln.Addr(), *c.seed)
+	extra := ""
+	if *c.markets > 0 {
+		extra = fmt.Sprintf(", %d synthetic markets", *c.markets)
+	}
+	fmt.Fprintf(stdout, "tradedesk sim: serving http://%s/ (seed %d%s); Ctrl+C stops\n", ln.Addr(), *c.seed, extra)
 	if err := s.Serve(ctx, ln); err != nil {
 		fmt.Fprintln(stderr, "tradedesk sim:", err)
 		return 1
 	}
 	return 0
+}
+
+// scale reads --markets, --keep-fills and --keep-history into options, or says which to fix.
+func (c *Command) scale() ([]Option, error) {
+	if err := CheckMarkets(*c.markets); err != nil {
+		return nil, fmt.Errorf("--markets: %w", err)
+	}
+	if err := CheckKeep("fills", *c.keepFills); err != nil {
+		return nil, fmt.Errorf("--keep-fills: %w", err)
+	}
+	if err := CheckKeep("closed orders", *c.keepOrders); err != nil {
+		return nil, fmt.Errorf("--keep-history: %w", err)
+	}
+	return []Option{WithMarkets(*c.markets), WithKeepFills(*c.keepFills), WithKeepOrders(*c.keepOrders)}, nil
 }
 
 // fundFlag is one --fund 0xADDR[=AMOUNT].

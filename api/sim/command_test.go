@@ -1,10 +1,14 @@
 package sim
 
 import (
+	"bufio"
 	"bytes"
 	"context"
+	"io"
 	"strings"
 	"testing"
+
+	"github.com/tradedesk/tradedesk/api"
 )
 
 // TestListenWarnsOffLoopback: `tradedesk sim --listen` on an address that is not loopback warns
@@ -48,5 +52,44 @@ func TestFundFlag(t *testing.T) {
 		if code := RunCommand(ctx, []string{"--listen", "127.0.0.1:0", "--fund", bad}, &out, &errb); code != 2 {
 			t.Errorf("--fund %s: exit %d", bad, code)
 		}
+	}
+}
+
+// TestScaleFlags: --markets adds the synthetic markets to what the command serves, and a bad
+// --markets, --keep-fills or --keep-history is a usage error that names the flag and the range.
+func TestScaleFlags(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	r, w := io.Pipe()
+	var errb bytes.Buffer
+	done := make(chan int, 1)
+	go func() {
+		done <- RunCommand(ctx, []string{"--listen", "127.0.0.1:0", "--markets", "500", "--keep-fills", "10000", "--keep-history", "10000"}, w, &errb)
+		w.Close()
+	}()
+	line, err := bufio.NewReader(r).ReadString('\n')
+	url, _, _ := strings.Cut(strings.TrimPrefix(line, "tradedesk sim: serving "), " ")
+	if err != nil || !strings.Contains(line, "(seed 1, 500 synthetic markets)") {
+		t.Fatalf("first line %q, %v (stderr %q)", line, err, errb.String())
+	}
+	ins, err := api.New(url).Instruments(ctx, "all")
+	if err != nil || len(ins.Perps) != 506 {
+		t.Fatalf("served %d perpetuals, %v; want 6 + 500", len(ins.Perps), err)
+	}
+	cancel()
+	go io.Copy(io.Discard, r)
+	if code := <-done; code != 0 {
+		t.Errorf("exit %d: %s", code, errb.String())
+	}
+	for _, bad := range [][]string{{"--markets", "-1"}, {"--markets", "2001"}, {"--keep-fills", "0"}, {"--keep-history", "100001"}} {
+		errb.Reset()
+		if code := RunCommand(context.Background(), append([]string{"--listen", "127.0.0.1:0"}, bad...), io.Discard, &errb); code != 2 ||
+			!strings.Contains(errb.String(), bad[0]+": ") || !strings.Contains(errb.String(), "want ") {
+			t.Errorf("%s %s: exit %d, stderr %q; want 2 and what to give", bad[0], bad[1], code, errb.String())
+		}
+	}
+	errb.Reset()
+	if code := RunCommand(context.Background(), []string{"--markets", "lots"}, io.Discard, &errb); code != 2 || !strings.Contains(errb.String(), "-markets") {
+		t.Errorf("--markets lots: exit %d, stderr %q", code, errb.String())
 	}
 }

@@ -156,8 +156,15 @@
 //     referral_summary, account_info, vaults, sub_vaults and vault_balance answer truthfully
 //     empty (the simulator has no referrals, rewards or vaults).
 //   - Charts keep 1500 one-minute candles and 200 to 600 of each longer resolution; each market's
-//     trade tape keeps 200 trades; fills (2000), closed orders (1000), funding records (2000) and
-//     remembered nonces (50000) per account are capped, an account holds at most 1000 open and
-//     trigger orders, and the number of accounts is capped, so a long run stays bounded in
-//     memory (TestLongRunStaysBounded runs twelve market hours).
+//     trade tape keeps 200 trades; fills (2000, WithKeepFills), closed orders (1000,
+//     WithKeepOrders), funding records (2000) and remembered nonces (50000) per account are
+//     capped, an account holds at most 1000 open and trigger orders, and the number of accounts
+//     is capped, so a long run stays bounded in memory (TestLongRunStaysBounded runs twelve
+//     market hours).
+//   - WithMarkets(n) (`tradedesk sim --markets N`) adds n synthetic perpetuals, SYN1-PERP to
+//     SYNn-PERP (ids 1001 on), quoted and traded like the others. Their candles are compact: one
+//     series per resolution serves the three chart types (mark and index candles carry no
+//     volume), the 24-hour figures count hour-long slots, and together they keep about 4 MiB of
+//     bars however many there are (a share each, at least 8 bars a resolution, at most the
+//     default counts), made-up past and live bars alike.
 package sim

@@ -38,6 +38,7 @@ type market struct {
 	updated  time.Time
 	trades   []tradeRec // recent trades, oldest first, capped
 	minTL    int64      // minNotional in tick×lot units, rounded up (0 until first needed)
+	quotes   []*order   // the makers' orders of the last requote (some may have filled)
 }
 
 // tradeRec is one trade on the market's tape.
@@ -60,6 +61,7 @@ type engine struct {
 	clock    func() time.Time
 	at       time.Time // the market loop's time while it runs a step
 	quiet    bool      // no market makers, no takers, no index moves
+	keep     keep      // what each user account keeps of its history
 	rng      *rand.Rand
 	markets  []*market
 	byID     map[api.InstrumentID]*market
@@ -88,12 +90,13 @@ type engine struct {
 	ctl      control // agents and faucet use (auth.go)
 }
 
-func newEngine(now func() time.Time, seed uint64, demo decimal.Decimal) *engine {
+func newEngine(now func() time.Time, seed uint64, demo decimal.Decimal, markets int) *engine {
 	e := &engine{clock: now, rng: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)),
 		byID: map[api.InstrumentID]*market{}, byName: map[string]*market{},
 		collByID: map[api.CollateralID]*collateralSpec{}, accounts: map[string]*account{},
 		orders: map[api.OrderID]*order{}, nextOid: 1000001, nextTid: 7_000_000_000, demo: demo, ledger: newLedger()}
-	for _, spec := range defaultMarkets() {
+	keeps := syntheticKeeps(markets)
+	for _, spec := range append(defaultMarkets(), syntheticMarkets(seed, markets)...) {
 		m := &market{marketSpec: spec}
 		px := spec.tick.round(spec.start)
 		m.index, m.mark, m.last = px, px, px
@@ -102,8 +105,15 @@ func newEngine(now func() time.Time, seed uint64, demo decimal.Decimal) *engine 
 		// Each market's past has a generator of its own, taken from the engine's with one draw:
 		// how many draws a past takes depends on where the start falls in the hour and the day,
 		// and the markets that move after it must not (a seeded demo is the same whatever the
-		// time it starts at).
-		makeHistory(m, rand.New(rand.NewPCG(e.rng.Uint64(), uint64(m.id))), now())
+		// time it starts at). A synthetic market's comes from the seed and its id, so the
+		// default markets' pasts are the same with or without them.
+		rng := rand.New(rand.NewPCG(seed^0x9a57, uint64(m.id)))
+		if spec.synthetic {
+			m.charts = newCompactCharts(now().UnixMilli(), keeps)
+		} else {
+			rng = rand.New(rand.NewPCG(e.rng.Uint64(), uint64(m.id)))
+		}
+		makeHistory(m, rng, now())
 		e.markets = append(e.markets, m)
 		e.byID[m.id] = m
 		e.byName[strings.ToUpper(m.name)] = m
@@ -167,6 +177,7 @@ func (e *engine) account(addr string) *account {
 // money of its own (Fund and the faucet credit it as deposits).
 func (e *engine) fresh(addr string) *account {
 	a := newAccount(addr, false)
+	a.keep = e.keep
 	a.brokers = seededBrokers(addr, e.now())
 	a.created = e.now()
 	a.seen = a.created

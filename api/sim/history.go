@@ -12,10 +12,13 @@ import (
 // a bar's with its price, so the recent past is the same whatever the time of day it ends at:
 // its one-minute steps are whole minutes back from now itself (not from the clock's minute),
 // so each one-minute bar and each of the 24-hour figures' slots (charts.day) holds one step,
-// the same step at any start.
+// the same step at any start. It makes the default charts unless the market has its own already
+// (a synthetic market's compact ones), and draws as many bars as they keep.
 func makeHistory(m *market, rng *rand.Rand, now time.Time) {
 	end := now.UnixMilli()
-	m.charts = newCharts(end)
+	if m.charts == nil {
+		m.charts = newCharts(end)
+	}
 	type pt struct {
 		t   int64
 		px  float64
@@ -23,7 +26,8 @@ func makeHistory(m *market, rng *rand.Rand, now time.Time) {
 		r   segmentDraws // the bar that ends at the next point's time
 	}
 	pts := []pt{{t: end, px: float64(m.index)}}
-	for k, r := range resolutions {
+	for k, ser := range m.charts.s[chartLTP] {
+		r := ser.res
 		span := end - r.d.Milliseconds()*int64(r.keep)
 		for t := pts[len(pts)-1].t; t > span; {
 			prev := bucket(t-1, r.d)

@@ -94,7 +94,14 @@ func (m *market) computeMark() int64 {
 // requote replaces the market makers' quotes with fresh levels around the index.
 func (e *engine) requote(m *market) {
 	mm := e.maker
-	e.cancelAccount(mm, m.id)
+	// The makers place orders only here, so their orders on m are the last quotes still open,
+	// cancelled in id order as cancelAccount would (which scans every market's quotes).
+	for _, o := range m.quotes {
+		if mm.open[o.oid] == o {
+			e.cancel(o)
+		}
+	}
+	m.quotes = m.quotes[:0]
 	idx := float64(m.index)
 	half := max(int64(idx*makerSpread), 1)
 	gap := max(int64(idx*makerSpacing), 1)
@@ -109,7 +116,7 @@ func (e *engine) requote(m *market) {
 				continue
 			}
 			usd := 4000 * (1 + 0.6*float64(i)) * (0.5 + e.rng.Float64())
-			e.internalOrder(mm, m, buy, px, e.lotsFor(m, px, usd), api.TifGTC)
+			m.quotes = append(m.quotes, e.internalOrder(mm, m, buy, px, e.lotsFor(m, px, usd), api.TifGTC))
 		}
 	}
 }
@@ -132,12 +139,13 @@ func (e *engine) lotsFor(m *market, px int64, usd float64) int64 {
 }
 
 // internalOrder places an order for one of the simulator's own accounts, skipping the checks a
-// user's order goes through.
-func (e *engine) internalOrder(a *account, m *market, buy bool, px, lots int64, tif string) {
+// user's order goes through, and returns it.
+func (e *engine) internalOrder(a *account, m *market, buy bool, px, lots int64, tif string) *order {
 	o := &order{acct: a, mkt: m, buy: buy, price: px, limit: m.px(px), size: lots, rest: lots, tif: tif,
 		isMarket: tif == api.TifIOC}
 	e.open(o)
 	e.execute(o)
+	return o
 }
 
 // randomTaker sometimes sends a market order from the takers' account.

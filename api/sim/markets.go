@@ -34,6 +34,7 @@ type marketSpec struct {
 	vol          float64         // relative index volatility per sqrt(second)
 	flowPerMin   float64         // typical traded notional in USD a minute, for the made-up history
 	listedAt     time.Time
+	synthetic    bool // added by WithMarkets: compact charts
 }
 
 func d(s string) decimal.Decimal { return decimal.RequireFromString(s) }

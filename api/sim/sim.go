@@ -37,6 +37,8 @@ type config struct {
 	funding time.Duration
 
 	maxAccounts int
+	markets     int  // synthetic markets (WithMarkets)
+	keep        keep // what each account keeps (WithKeepFills, WithKeepOrders)
 }
 
 // Option configures a Sim.
@@ -85,8 +87,9 @@ func New(opts ...Option) *Sim {
 		c.funding = time.Hour
 	}
 	s := &Sim{cfg: c, faults: newFaultInjector(c.faults, c.seed)}
-	s.eng = newEngine(c.clock.Now, c.seed, c.demo)
+	s.eng = newEngine(c.clock.Now, c.seed, c.demo, c.markets)
 	s.eng.quiet = c.quiet
+	s.eng.keep = c.keep.orDefault()
 	s.eng.limit.max = c.maxAccounts
 	if s.eng.limit.max < 1 {
 		s.eng.limit.max = DefaultMaxAccounts
