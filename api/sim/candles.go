@@ -196,13 +196,19 @@ func (c *charts) candles(m *market, kind, res int, from, to int64) []api.Candle 
 		if b.start < bucket(from, resolutions[res].d) || b.start > to {
 			continue
 		}
-		if c.compact && kind != chartLTP {
-			b.vol = 0 // mark and index candles carry no volume
-		}
-		out = append(out, api.Candle{Time: api.Time{Time: time.UnixMilli(b.start).UTC()}, Open: m.px(b.open),
-			High: m.px(b.high), Low: m.px(b.low), Close: m.px(b.close), Volume: m.qty(b.vol)})
+		out = append(out, c.candle(m, kind, b))
 	}
 	return out
+}
+
+// candle is one bar of a chart type as the API sends it (compact charts' mark and index candles
+// carry no volume: they share the last price's bars).
+func (c *charts) candle(m *market, kind int, b bar) api.Candle {
+	if c.compact && kind != chartLTP {
+		b.vol = 0
+	}
+	return api.Candle{Time: api.Time{Time: time.UnixMilli(b.start).UTC()}, Open: m.px(b.open), High: m.px(b.high),
+		Low: m.px(b.low), Close: m.px(b.close), Volume: m.qty(b.vol)}
 }
 
 // stats24h reads the 24-hour traded notional (ticks×lots, each minute's volume at its close) and

@@ -58,7 +58,7 @@ func syntheticMarkets(seed uint64, n int) []marketSpec {
 			spec, tiers = "10", small
 		}
 		m := perp(id, fmt.Sprintf("SYN%d-PERP", k+1), tick.String(), lot.String(), spec, start.String(),
-			0.0001+rng.Float64()*0.0003, tiers)
+			0.00008+rng.Float64()*0.00017, tiers)
 		m.flowPerMin = 2000 + rng.Float64()*40000
 		m.listedAt = listed.Add(time.Duration(k) * time.Hour)
 		m.synthetic = true

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"context"
+	"encoding/json"
 	"net/http/httptest"
 	"runtime"
 	"strings"
@@ -146,4 +147,30 @@ func BenchmarkStepMarkets(b *testing.B) {
 	b.ReportMetric(per(0), "ns/market-step@9")
 	b.ReportMetric(per(1), "ns/market-step@509")
 	b.ReportMetric(per(1)/per(0), "ratio")
+}
+
+// The stream's candles of a synthetic market read the same compact charts: its mark candle
+// shows no volume, its last-price candle the traded volume.
+func TestSyntheticMarketStreamCandles(t *testing.T) {
+	e := newEnv(t, WithMarkets(1))
+	e.sim.Advance(2 * time.Minute)
+	c := e.wsDial(t)
+	vol := map[string]string{}
+	for i, typ := range []string{"mark", "ltp"} {
+		id := string(rune('1' + i))
+		wsSend(t, c, `{"jsonrpc":"2.0","id":"`+id+`","method":"subscribe","params":{"channel":"chart","symbol":"1001","chart_type":"`+typ+`","resolution":"60"}}`)
+		m := wsRead(t, c, func(m wsMsg) bool {
+			return m.Method == "subscription" && strings.Contains(m.Params.Channel, ":"+typ+":")
+		})
+		var k struct {
+			Volume json.Number `json:"volume"`
+		}
+		if err := json.Unmarshal(m.Params.Data, &k); err != nil {
+			t.Fatalf("%s candle %s: %v", typ, m.Params.Data, err)
+		}
+		vol[typ] = k.Volume.String()
+	}
+	if vol["mark"] != "0" || vol["ltp"] == "0" || vol["ltp"] == "" {
+		t.Errorf("SYN1-PERP streamed candles: mark volume %q, last-price volume %q; want 0 and the traded volume", vol["mark"], vol["ltp"])
+	}
 }

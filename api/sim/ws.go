@@ -645,9 +645,7 @@ func (s *Sim) tapChart(p wsParams) (string, []any, error) {
 	w.subs++
 	var first []any
 	if bars := m.charts.s[kind][res].bars; len(bars) > 0 {
-		b := bars[len(bars)-1]
-		w.last = api.Candle{Time: api.Time{Time: time.UnixMilli(b.start).UTC()}, Open: m.px(b.open), High: m.px(b.high),
-			Low: m.px(b.low), Close: m.px(b.close), Volume: m.qty(b.vol)}
+		w.last = m.charts.candle(m, kind, bars[len(bars)-1])
 		first = append(first, candleOut(w.last))
 	}
 	return key.key(), first, nil

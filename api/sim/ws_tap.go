@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"reflect"
 	"slices"
-	"time"
 
 	"github.com/shopspring/decimal"
 
@@ -237,10 +236,7 @@ func collectChart(e *engine, ct chartTopic, w *chartWatch, out []pub) []pub {
 	if len(bars) == 0 {
 		return out
 	}
-	b := bars[len(bars)-1]
-	m := ct.m
-	c := api.Candle{Time: api.Time{Time: time.UnixMilli(b.start).UTC()}, Open: m.px(b.open), High: m.px(b.high),
-		Low: m.px(b.low), Close: m.px(b.close), Volume: m.qty(b.vol)}
+	c := ct.m.charts.candle(ct.m, ct.kind, bars[len(bars)-1])
 	if reflect.DeepEqual(c, w.last) {
 		return out
 	}
