@@ -142,14 +142,19 @@ func (p *fillsPane) fillNotices(added []api.Fill) tea.Cmd {
 	var notices common.NoticesMsg
 	totals := state.SumFills(added)
 	slices.Reverse(totals) // newest order last: the status line ends on it
+	// One pass over the stored fills for all the orders (10,000 fills and a page of 99 new orders
+	// made it a million comparisons a poll).
+	of := make(map[api.OrderID][]api.Fill, len(totals))
 	for _, t := range totals {
-		var all []api.Fill
-		for _, f := range p.fills {
-			if f.OrderID == t.OrderID {
-				all = append(all, f)
-			}
+		of[t.OrderID] = nil
+	}
+	for _, f := range p.fills {
+		if fs, ok := of[f.OrderID]; ok {
+			of[f.OrderID] = append(fs, f)
 		}
-		notices = append(notices, common.NoticeMsg{Level: common.LevelInfo, Key: common.FillKey(uint64(t.OrderID)), Text: p.fillNotice(all)})
+	}
+	for _, t := range totals {
+		notices = append(notices, common.NoticeMsg{Level: common.LevelInfo, Key: common.FillKey(uint64(t.OrderID)), Text: p.fillNotice(of[t.OrderID])})
 	}
 	return func() tea.Msg { return notices }
 }
