@@ -49,7 +49,13 @@ func connect(ctx context.Context, o options, stderr io.Writer, env keyEnv) (*con
 		if o.Keystore != "" || o.Address != "" || o.AgentKeystore != "" {
 			return nil, headless.Usage(errors.New("--keystore, --agent-keystore and --address need an exchange: add --network mainnet|testnet or --url URL"))
 		}
-		return startDemo(ctx, demoSpec{seed: o.Seed, empty: o.Empty})
+		if err := sim.CheckMarkets(o.Markets); err != nil {
+			return nil, headless.Usage(fmt.Errorf("--markets: %w", err))
+		}
+		return startDemo(ctx, demoSpec{seed: o.Seed, empty: o.Empty, markets: o.Markets})
+	}
+	if o.Markets != 0 {
+		return nil, headless.Usage(errors.New("--markets adds synthetic markets to the demo: drop it, or run tradedesk sim --markets N and connect with --url"))
 	}
 	ep, err := api.ResolveEndpoint(api.Endpoint{URL: o.URL, Network: o.Network, Insecure: o.Insecure, ActionType: o.ActionType})
 	if err != nil {

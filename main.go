@@ -399,11 +399,13 @@ func mergeFlags(o *options, cfg fileConfig) {
 }
 
 // demoSpec is what the embedded demo starts from: the seed (0: a random one, and a random
-// wallet), a bare wallet or a seeded one, and the clock (nil: the system's; tests give their own).
+// wallet), a bare wallet or a seeded one, the synthetic markets to add, and the clock (nil: the
+// system's; tests give their own).
 type demoSpec struct {
-	seed  int64
-	empty bool
-	clock sim.Clock
+	seed    int64
+	markets int
+	empty   bool
+	clock   sim.Clock
 }
 
 // startDemo starts the embedded simulator and its market loop on a free loopback port, opens the
@@ -420,7 +422,7 @@ func startDemo(ctx context.Context, d demoSpec) (*connection, error) {
 	if d.seed == 0 {
 		d.seed = time.Now().UnixNano()
 	}
-	opts := []sim.Option{sim.WithSeed(uint64(d.seed))}
+	opts := []sim.Option{sim.WithSeed(uint64(d.seed)), sim.WithMarkets(d.markets)}
 	copts := []api.Option{api.WithSigner(signer), api.WithHTTPClient(api.PollingHTTPClient())}
 	if d.clock != nil {
 		opts = append(opts, sim.WithClock(d.clock))

@@ -28,6 +28,7 @@ type ConsoleOptions struct {
 	Config, Theme, LogFile, Profile string
 	Stats, NoStream, Empty          bool
 	Seed                            int64
+	Markets                         int // demo: synthetic markets to add (sim.WithMarkets)
 }
 
 // Sim is the simulator's command: its flags (a Go flag set the tree adopts) and its run.
@@ -110,6 +111,7 @@ func addConsoleFlags(root *cobra.Command, o *ConsoleOptions) {
 	fs.BoolVar(&o.NoStream, "no-stream", false, "do not use the exchange's WebSocket stream: poll only")
 	fs.Int64Var(&o.Seed, "seed", 0, "demo simulator seed (0: random)")
 	fs.BoolVar(&o.Empty, "empty", false, "start the demo with a bare wallet (no positions or orders)")
+	fs.IntVar(&o.Markets, "markets", 0, "demo: add `N` synthetic perpetuals, SYN1-PERP on (0 to 2000; as tradedesk sim --markets)")
 	_ = root.RegisterFlagCompletionFunc("theme", cobra.FixedCompletions([]string{"dark", "light", "colorblind"}, cobra.ShellCompDirectiveNoFileComp))
 	_ = root.RegisterFlagCompletionFunc("network", cobra.FixedCompletions([]string{"mainnet", "testnet"}, cobra.ShellCompDirectiveNoFileComp))
 	_ = root.RegisterFlagCompletionFunc("action-type", cobra.FixedCompletions([]string{"number", "name"}, cobra.ShellCompDirectiveNoFileComp))
