@@ -298,6 +298,7 @@ func outcomeOf(t *testing.T, out string) (string, int) {
 // TestExitCodesAgainstTheSimulator: each row of the exit table, made to happen against the
 // simulator on loopback, with --json carrying the same outcome word.
 func TestExitCodesAgainstTheSimulator(t *testing.T) {
+	t.Parallel() // waits on the wall clock (a request's expiry, a build) while the others run
 	h := newHarness(t)
 	bid := h.restingBid()
 	order := func(cloid string, extra ...string) []string {

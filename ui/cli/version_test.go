@@ -14,6 +14,7 @@ import (
 // a git checkout), reads its build information with go version -m, and checks that --version
 // and tradedesk version print that module version, commit, commit time and dirty flag.
 func TestVersionMatchesTheBuild(t *testing.T) {
+	t.Parallel() // waits on the wall clock (a request's expiry, a build) while the others run
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}

@@ -132,6 +132,7 @@ func TestHostileServerText(t *testing.T) {
 // another port) gets a failed order whose message says it redirected and the order was looked
 // up; the target never sees the signed order.
 func TestOrderRedirectedIsNotFollowed(t *testing.T) {
+	t.Parallel() // waits on the wall clock (a request's expiry, a build) while the others run
 	h := newHarness(t)
 	var hits atomic.Int32
 	target := httptest.NewServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { hits.Add(1) }))

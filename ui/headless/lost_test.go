@@ -45,6 +45,7 @@ func (d *dropper) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 func TestLostAnswerIsLookedUp(t *testing.T) {
+	t.Parallel() // waits on the wall clock (a request's expiry, a build) while the others run
 	h := newHarness(t)
 	h.expiry = time.Second // a lost request is called not placed once its expiresAfter has passed
 	d := h.drop
