@@ -349,12 +349,14 @@ type streamConn struct {
 	mu      sync.Mutex
 	pending map[string]*pendingCall
 	routes  map[string]*Subscription // server channel id -> subscription
+	leaving map[string]bool          // server channel ids unsubscribed, the answer not yet read
 	unknown int
 }
 
 func newStreamConn(s *Stream, ws *websocket.Conn) *streamConn {
 	ctx, cancel := context.WithCancelCause(s.ctx)
-	return &streamConn{s: s, ws: ws, ctx: ctx, cancel: cancel, pending: map[string]*pendingCall{}, routes: map[string]*Subscription{}}
+	return &streamConn{s: s, ws: ws, ctx: ctx, cancel: cancel, pending: map[string]*pendingCall{}, routes: map[string]*Subscription{},
+		leaving: map[string]bool{}}
 }
 
 // fail ends the connection with a reason.
@@ -449,7 +451,9 @@ func (c *streamConn) subscribe(ctx context.Context, sub *Subscription) error {
 	return err
 }
 
-// unsubscribe sends unsubscribe for the server channel ids of sub.
+// unsubscribe sends unsubscribe for the server channel ids of sub. Until its answer is read, a
+// notification on those ids is one the exchange sent before it saw the request (a busy book may
+// have hundreds in flight): it is dropped, not counted as a channel never subscribed.
 func (c *streamConn) unsubscribe(sub *Subscription) {
 	var ids []string
 	c.mu.Lock()
@@ -457,15 +461,24 @@ func (c *streamConn) unsubscribe(sub *Subscription) {
 		if s == sub {
 			ids = append(ids, id)
 			delete(c.routes, id)
+			c.leaving[id] = true
 		}
 	}
 	c.mu.Unlock()
 	if len(ids) == 0 {
 		return
 	}
+	left := func() {
+		c.mu.Lock()
+		for _, id := range ids {
+			delete(c.leaving, id)
+		}
+		c.mu.Unlock()
+	}
+	defer left() // no answer: the ids count as unknown again
 	ctx, cancel := context.WithTimeout(c.ctx, c.s.cfg.pingTimeout)
 	defer cancel()
-	_, _ = c.call(ctx, "unsubscribe", ids)
+	_, _ = c.callThen(ctx, "unsubscribe", ids, func(f frame) frame { left(); return f })
 }
 
 // resubscribe subscribes a topic again on this connection (unsubscribe, then subscribe): a book

@@ -155,3 +155,71 @@ func TestStreamDropsAnotherInstrumentsBook(t *testing.T) {
 		t.Fatalf("delivered %v, drop %q: want only the second, the first named (cleaned)", got, why)
 	}
 }
+
+// lateBook is a server whose book channel, when unsubscribed, sends 150 more updates before it
+// answers (those it had in flight); a second subscribe gets the snapshot at sequence 500.
+func lateBook(t *testing.T) string {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		c, err := websocket.Accept(w, r, nil)
+		if err != nil {
+			return
+		}
+		defer c.CloseNow()
+		ctx, subs := r.Context(), 0
+		for {
+			_, b, err := c.Read(ctx)
+			if err != nil {
+				return
+			}
+			id := between(string(b), `"id":"`, `"`)
+			switch {
+			case strings.Contains(string(b), `"unsubscribe"`):
+				for seq := 2; seq < 152; seq++ {
+					send(ctx, c, bookNote("update", "BTC-PERP", seq, levelsFrom(seq, 1)))
+				}
+				send(ctx, c, `{"jsonrpc":"2.0","id":"`+id+`","result":{"status":"unsubscribed","channels":["book"]}}`)
+			case strings.Contains(string(b), `"subscribe"`):
+				subs++
+				send(ctx, c, `{"jsonrpc":"2.0","id":"`+id+`","result":{"status":"subscribed","channels":["book"]}}`,
+					bookNote("snapshot", "BTC-PERP", []int{1, 500}[min(subs, 2)-1], levelsFrom(1, subs)))
+			}
+		}
+	}))
+	t.Cleanup(srv.Close)
+	u, _ := api.StreamURL(srv.URL)
+	return u
+}
+
+// TestStreamUnsubscribeTakesWhatWasInFlight: the notifications an exchange sent on a channel
+// before it read our unsubscribe (150 here, over the 100 unknown ones that end a connection) are
+// dropped, not taken for a channel never subscribed: the connection stays up and the book's
+// fresh snapshot arrives. Guards TestStreamBookCapsItsLevels failing now and then with "stream
+// sent 100 notifications for channels not subscribed" when its flood outran the unsubscribe.
+func TestStreamUnsubscribeTakesWhatWasInFlight(t *testing.T) {
+	st := api.NewStream(lateBook(t), api.WithStreamBackoff(time.Hour, time.Hour))
+	t.Cleanup(st.Close)
+	if _, err := st.Subscribe(context.Background(), api.Topic{Channel: api.ChanOrderBook, Symbol: "BTC-PERP"}); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.After(20 * time.Second) // guards a hang only: each step waits for its frame
+	waitFor := func(seq uint64) {
+		for {
+			select {
+			case <-st.Inbox().Ready():
+			case <-deadline:
+				t.Fatalf("no snapshot %d (status %+v)", seq, st.Status())
+			}
+			for _, ev := range st.Inbox().Drain().Events {
+				if ev.Data.(*api.BookUpdate).Sequence == seq {
+					return
+				}
+			}
+		}
+	}
+	waitFor(1)
+	st.Resubscribe(api.ChanOrderBook)
+	waitFor(500)
+	if s := st.Status(); !s.Up || s.Epoch != 1 {
+		t.Fatalf("status %+v after the unsubscribe's late notifications: want the first connection still up", s)
+	}
+}

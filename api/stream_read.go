@@ -83,8 +83,11 @@ func (c *streamConn) handle(b []byte) error {
 		return nil
 	}
 	c.mu.Lock()
-	sub := c.routes[f.Channel]
+	sub, leaving := c.routes[f.Channel], c.leaving[f.Channel]
 	c.mu.Unlock()
+	if sub == nil && leaving {
+		return nil // sent before the exchange read our unsubscribe
+	}
 	if sub == nil {
 		if c.unknown++; c.unknown >= maxUnknownChannels {
 			return fmt.Errorf("stream sent %d notifications for channels not subscribed (last %q)", c.unknown, truncate(f.Channel, 40))
