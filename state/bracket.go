@@ -149,6 +149,13 @@ func (c *CheckedBracket) stopPastLiquidation(long bool) {
 	e.NeedsTypedConfirm = true
 }
 
+// StopNeverFires reports whether a stop-loss at sl on pos lies at or beyond its liquidation price
+// liq (as the exchange reports it): the position is liquidated before the stop can fire. False
+// when there is no stop or no liquidation price.
+func StopNeverFires(pos api.Position, sl, liq decimal.Decimal) bool {
+	return sl.IsPositive() && liq.IsPositive() && !pos.Size.IsZero() && beyondLiq(sl, liq, pos.Size.IsPositive())
+}
+
 // beyondLiq reports whether a stop at sl on a long (or short) position would only be reached
 // after its liquidation price liq: at or below it for a long, at or above it for a short.
 func beyondLiq(sl, liq decimal.Decimal, long bool) bool {

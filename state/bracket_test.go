@@ -226,8 +226,9 @@ func TestMarketBracketMeasuredFromTheFill(t *testing.T) {
 	checkDec(t, "reward on what fills", cb.Reward, d("50100").Sub(avg).Mul(d("0.3")).String())
 }
 
-// A stop-loss at or beyond the liquidation price the entry leaves (ISO-PERP, isolated 3x: a buy
-// of 1000 at 0.1230 is liquidated at 0.1025, a sell at 0.1240 at 0.14466...) is said as a guard
+// A stop-loss at or beyond the liquidation price the entry leaves (ISO-PERP, isolated 3x, 1/6
+// maintenance: a buy of 1000 at 0.1230 holds 41 of margin and is liquidated where
+// 41 + 1000 (p - 0.1230) = 1000 p / 6, at 0.0984; a sell at 0.1240 at 0.14171...) is said as a guard
 // warning that asks for a typed confirmation, even under the "warned" policy, and the risk is
 // the loss at the liquidation price; one tick inside, nothing is said. Guards the comparison
 // flipped or moved off its boundary (a stop at the liquidation price never fires either), the
@@ -248,10 +249,10 @@ func TestBracketStopBeyondLiquidationWarns(t *testing.T) {
 		warn            bool
 		risk            string
 	}{
-		{"buy", "0.1230", "0.1025", true, "20.5"},
-		{"buy", "0.1230", "0.1026", false, "20.4"},
-		{"sell", "0.1240", "0.1447", true, "20.6666666666667"},
-		{"sell", "0.1240", "0.1446", false, "20.6"},
+		{"buy", "0.1230", "0.0984", true, "24.6"},
+		{"buy", "0.1230", "0.0985", false, "24.5"},
+		{"sell", "0.1240", "0.1418", true, "17.71429"},
+		{"sell", "0.1240", "0.1417", false, "17.7"},
 	} {
 		cb, errs := s.CheckBracket(BracketIntent{Entry: entry(tc.side, tc.price), StopLoss: tc.sl}, g)
 		if len(errs) != 0 {

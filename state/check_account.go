@@ -34,7 +34,7 @@ func (c *checker) account() {
 	c.out.Preview.MarginPrice, c.out.Preview.MarginBasis = marginBasis(rule, full.Price)
 	c.out.Preview.FeeReserve = need.Fee
 	c.out.Preview.UtilizationAfter = MarginUtilizationAfter(c.s.account(), need.Margin.Sub(c.released(pos, signed)))
-	c.out.Preview.LiquidationEstimate = c.liquidation(pos, signed, lev, c.ref)
+	c.out.Preview.LiquidationEstimate = c.liquidation(pos, signed, lev, c.fillPrice(), c.out.Preview.Fee)
 	c.fillMargin(rule, pos)
 	if !need.Grows() {
 		return
@@ -194,59 +194,6 @@ func (c *checker) affordable(max decimal.Decimal) decimal.Decimal {
 		return decimal.Zero
 	}
 	return max
-}
-
-// liquidation estimates the liquidation price of the position an order of signed size at price px
-// leaves.
-func (c *checker) liquidation(pos api.Position, signed, lev, px decimal.Decimal) decimal.Decimal {
-	inst := c.out.Instrument
-	q := pos.Size.Add(signed)
-	if q.IsZero() {
-		return decimal.Zero
-	}
-	entry := resultingEntry(pos.Size, pos.EntryPrice, signed, px)
-	notional := Notional(q, entry)
-	mm := inst.MaintenanceMargin(notional)
-	equity := MarginRequired(notional, lev)
-	if c.s.marginModeFor(inst) != api.MarginIsolated && !c.s.kinds[KindAccount].at.IsZero() {
-		equity, mm = c.crossEquity(pos, mm)
-	}
-	return LiquidationEstimate(q, entry, equity, mm)
-}
-
-// crossEquity is the account's equity without this instrument's position PnL, and the account's
-// maintenance margin with this position's replaced by newMM.
-func (c *checker) crossEquity(pos api.Position, newMM decimal.Decimal) (decimal.Decimal, decimal.Decimal) {
-	a := c.s.account()
-	eq := accountEquity(a)
-	mm := a.MaintenanceMargin.Add(newMM)
-	if pos.Size.IsZero() {
-		return eq, mm
-	}
-	mark := c.out.Mark
-	if !mark.IsPositive() {
-		mark = c.ref
-	}
-	eq = eq.Sub(UnrealizedPnL(pos.Size, pos.EntryPrice, mark))
-	if ps, ok := a.PerpPositions[pos.Instrument]; ok {
-		mm = mm.Sub(ps.MM)
-	}
-	return eq, mm
-}
-
-// resultingEntry is the entry price of the position after an order of signed size q at price px:
-// averaged when it adds, unchanged when it reduces, px when it opens or flips.
-func resultingEntry(pos, entry, q, px decimal.Decimal) decimal.Decimal {
-	switch {
-	case pos.IsZero():
-		return px
-	case pos.Sign() == q.Sign():
-		return pos.Abs().Mul(entry).Add(q.Abs().Mul(px)).Div(pos.Abs().Add(q.Abs()))
-	case q.Abs().LessThanOrEqual(pos.Abs()):
-		return entry
-	default:
-		return px
-	}
 }
 
 // spotBalance checks a spot order against the spot balance it spends: the quote asset for a buy,

@@ -11,19 +11,21 @@ import (
 // Each test here guards a mutation of the order check that the rest of the suite let live (issue
 // #25); the comment above each names it.
 
-// Guards crossEquity: the position's PnL added to the equity instead of taken out (2571.33), and
-// the position's old maintenance margin left in the account's total next to the new one (2724.67).
-// Long 2 ETH from 2900 at mark 3000 (PnL +200, MM 60 of the account's 300), adding 1 at 2900:
-// 3 ETH from 2900, MM 8700 x 2% = 174, equity 1200 - 200 = 1000, MM 300 - 60 + 174 = 414;
-// liquidation where 1000 + 3 x (p - 2900) = 414: p = 2704.67.
+// Guards crossMargin: the position's PnL added to the equity instead of taken out, and the
+// position's old maintenance margin left in the account's total next to the new one. Long 2 ETH
+// from 2900 at mark 3000 (PnL +200, MM 60 of the account's 300), adding 1 at 2900 (resting: the
+// maker fee 0.435): 3 ETH from 2900, equity 1200 - 200 - 0.435 = 999.565, the others' MM
+// 300 - 60 = 240, 2% maintenance (ETH-PERP lists no tiers, 25x); liquidation where
+// 999.565 + 3 (p - 2900) = 240 + 0.02 x 3 p: p = 7940.435 / 2.94 = 2700.83.
 func TestLiquidationEstimateAddingToCrossPosition(t *testing.T) {
 	now := t0
 	s := loadedStore(&now)
 	acct := testAccount()
 	acct.MarginBalance, acct.TotalAccountEquity, acct.AvailableBalance = d("1200"), d("1200"), d("1000")
+	acct.PerpPositions["ETH-PERP"] = api.PositionSummary{LiquidationPrice: d("2000"), MM: d("60"), IM: d("600"), Upnl: d("200")}
 	s.Apply(AccountMsg{Summary: acct})
 	co := mustCheck(t, s, limitBuy("ETH-PERP", "2900", "1"), Guard{})
-	checkDec(t, "liquidation", co.Preview.LiquidationEstimate.Round(2), "2704.67")
+	checkDec(t, "liquidation", co.Preview.LiquidationEstimate.Round(2), "2700.83")
 }
 
 // Guards spotBalance: a buy checked against the total USDC instead of what open orders leave free.
@@ -388,4 +390,27 @@ func TestMarketMinimumNotionalAtTheMark(t *testing.T) {
 	if len(errs) != 1 || errs[0].Msg != "order value 9.95 is under the 10 minimum on ETH-PERP; use a size of at least 0.02" {
 		t.Fatalf("a market buy of 9.95 USD at the mark: %v", errs)
 	}
+}
+
+// Guards liquidation's tier: the tier's deduction (mmd) left out. T-PERP lists a second tier from
+// 100,000 USD (2%, less 1,000); 3 bought at 100,000 (resting: the maker fee 45) on 30,000 of
+// equity: 29,955 + 3 (p - 100000) = 0.02 x 3 p - 1000: p = 269,045 / 2.94 = 91,511.90 (without
+// the deduction 91,852.04).
+func TestLiquidationEstimateTakesTheTierDeduction(t *testing.T) {
+	now := t0
+	s := loadedStore(&now)
+	ins := testInstruments()
+	ins.Perps = append(ins.Perps, api.PerpInstrument{ID: 9, Name: "T-PERP", TickSize: d("0.5"), LotSize: d("0.001"), MinNotionalUSD: d("10"),
+		MaxLeverage: d("50"), MarginTiers: []api.MarginTier{
+			{NotionalUSDThreshold: d("0"), MaxLeverage: d("50"), MMR: d("0.01")},
+			{NotionalUSDThreshold: d("100000"), MaxLeverage: d("20"), MMR: d("0.02"), MMD: d("1000")},
+		}})
+	s.Apply(InstrumentsMsg{Instruments: ins})
+	s.Apply(TickersMsg{Tickers: append(testTickers(), api.Ticker{Symbol: "T-PERP", MarkPrice: d("100000"), MidPrice: d("100000"),
+		BestBidPrice: d("99999.5"), BestAskPrice: d("100000.5")})})
+	s.Apply(PositionsMsg{Gen: 2, Positions: nil})
+	s.Apply(AccountMsg{Summary: api.AccountSummary{MarginMode: "cross", MarginBalance: d("30000"), AvailableBalance: d("30000")}})
+	s.Apply(LeverageMsg{Leverage: api.InstrumentLeverage{Instrument: "T-PERP", MarginType: "cross", Leverage: d("20")}})
+	co := mustCheck(t, s, limitBuy("T-PERP", "100000", "3"), Guard{})
+	checkDec(t, "liquidation", co.Preview.LiquidationEstimate.Round(2), "91511.90")
 }

@@ -131,13 +131,15 @@ func TestCheckOrderReducingNeedsNoMargin(t *testing.T) {
 	}
 }
 
+// TestCheckOrderLiquidationEstimate: 1,000 of equity, 0.19 BTC bought at 50,000 (resting: the
+// maker fee 1.425), 1% maintenance: 998.575 + 0.19 (p - 50000) = 0.01 x 0.19 p: p = 45,196.31.
 func TestCheckOrderLiquidationEstimate(t *testing.T) {
 	now := t0
 	s := loadedStore(&now)
 	s.Apply(PositionsMsg{Gen: 2, Positions: nil})
 	s.Apply(AccountMsg{Summary: api.AccountSummary{MarginMode: "cross", MarginBalance: d("1000"), AvailableBalance: d("1000")}})
 	co := mustCheck(t, s, limitBuy("BTC-PERP", "50000", "0.19"), Guard{})
-	checkDec(t, "liquidation", co.Preview.LiquidationEstimate.Round(2), "45236.84")
+	checkDec(t, "liquidation", co.Preview.LiquidationEstimate.Round(2), "45196.31")
 	checkDec(t, "utilization", co.Preview.UtilizationAfter, "95")
 	_, errs := s.CheckOrder(limitBuy("BTC-PERP", "50000", "0.2"), Guard{})
 	if len(errs) != 1 || errs[0].Suggest != "0.199" {

@@ -79,6 +79,9 @@ func (p propCase) store() *Store {
 	if p.PosLots != 0 {
 		entry := d("3000").Add(decimal.New(int64(p.EntryOff)%50000, -2))
 		ps = []api.Position{{Instrument: "ETH-PERP", InstrumentID: 2, Size: p.pos(), EntryPrice: entry, MarginMode: mode, Leverage: d("10")}}
+		sum := acct.PerpPositions["ETH-PERP"]
+		sum.Upnl = UnrealizedPnL(p.pos(), entry, d("3000")) // the PnL the margin balance holds
+		acct.PerpPositions["ETH-PERP"] = sum
 	} else {
 		acct.PerpPositions = nil
 	}

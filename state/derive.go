@@ -162,18 +162,3 @@ func PositionView(pos api.Position, ticker api.Ticker, summary api.AccountSummar
 	}
 	return r
 }
-
-// LiquidationEstimate is the mark at which a position of signed size q entered at entry would be
-// liquidated when the account has equity (excluding this position's PnL) and needs maintenance
-// margin mm in total: where equity + q x (p - entry) = mm. It is zero when no positive price
-// liquidates it (a fully covered position).
-func LiquidationEstimate(q, entry, equity, mm decimal.Decimal) decimal.Decimal {
-	if q.IsZero() {
-		return decimal.Zero
-	}
-	p := entry.Add(mm.Sub(equity).Div(q))
-	if !p.IsPositive() {
-		return decimal.Zero
-	}
-	return p
-}

@@ -131,13 +131,21 @@ func (in Instrument) MaintenanceRate(notional decimal.Decimal) decimal.Decimal {
 	return decimal.NewFromFloat(0.05)
 }
 
+// MaintenanceTier is the maintenance margin rate and deduction for a position of the given
+// notional: the mmr and mmd of the highest tier whose threshold it reaches, or MaintenanceRate and
+// no deduction when the instrument lists no tiers.
+func (in Instrument) MaintenanceTier(notional decimal.Decimal) (mmr, mmd decimal.Decimal) {
+	if t, ok := in.tierFor(notional.Abs()); ok && t.MMR.IsPositive() {
+		return t.MMR, t.MMD
+	}
+	return in.MaintenanceRate(notional.Abs()), decimal.Zero
+}
+
 // MaintenanceMargin is the maintenance margin of a position of the given notional: notional x mmr
 // less the tier's deduction (mmd), never below zero.
 func (in Instrument) MaintenanceMargin(notional decimal.Decimal) decimal.Decimal {
-	mm := notional.Abs().Mul(in.MaintenanceRate(notional.Abs()))
-	if t, ok := in.tierFor(notional.Abs()); ok && t.MMR.IsPositive() {
-		mm = mm.Sub(t.MMD)
-	}
+	mmr, mmd := in.MaintenanceTier(notional)
+	mm := notional.Abs().Mul(mmr).Sub(mmd)
 	if mm.IsNegative() {
 		return decimal.Zero
 	}

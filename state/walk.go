@@ -179,7 +179,17 @@ func (c *checker) fillMargin(rule api.MarginOrder, pos api.Position) {
 	if !entry.IsPositive() {
 		entry = c.ref
 	}
-	w.FillLiquidation = c.liquidation(pos, signed, rule.Leverage, entry)
+	w.FillLiquidation = c.liquidation(pos, signed, rule.Leverage, entry, c.s.feesFor(c.out.Instrument).Estimate(w.FillCost, true))
+}
+
+// fillPrice is the price the whole order is expected to fill at: the book walk's average when
+// the book fills all of it at once, else the price its notional is valued at.
+func (c *checker) fillPrice() decimal.Decimal {
+	w := c.out.Preview.Walk
+	if w.Known && !w.Short(c.size) && w.AvgPrice.IsPositive() {
+		return w.AvgPrice
+	}
+	return c.ref
 }
 
 // Words is the walk in one line, as the form, the confirmation and `order --dry-run` say it:

@@ -334,15 +334,25 @@ func (p *positionsPane) cell(row, col int) (string, common.Paint) {
 
 // tpslText is the take-profit and stop-loss waiting on position row at the instrument's tick
 // ("99,282.5/94,439.5", "-/3,300.00"), or "-" when none; plain leaves out the thousands
-// separators ("99282.5/94439.5"), the one shortening that keeps every digit.
+// separators ("99282.5/94439.5"), the one shortening that keeps every digit. A stop at or beyond
+// the position's liquidation price, as the exchange reports it, never fires: it ends in "!" and
+// is painted as a danger.
 func (p *positionsPane) tpslText(row int, plain bool) (string, common.Paint) {
-	tp, sl := state.AttachedTpsl(p.orders, p.positions[row])
+	pos := p.positions[row]
+	tp, sl := state.AttachedTpsl(p.orders, pos)
 	if tp.IsZero() && sl.IsZero() {
 		return "-", p.Styles.Muted
 	}
-	in, _ := p.Store.Instrument(p.positions[row].Instrument)
-	return tpslPx(tp, in.PriceDecimals(), plain) + "/" + tpslPx(sl, in.PriceDecimals(), plain), p.Styles.Text
+	in, _ := p.Store.Instrument(pos.Instrument)
+	text := tpslPx(tp, in.PriceDecimals(), plain) + "/" + tpslPx(sl, in.PriceDecimals(), plain)
+	if state.StopNeverFires(pos, sl, p.account.PerpPositions[pos.Instrument].LiquidationPrice) {
+		return text + stopNeverFiresMark, p.Styles.Danger
+	}
+	return text, p.Styles.Text
 }
+
+// stopNeverFiresMark ends the TP/SL of a position whose stop lies beyond its liquidation price.
+const stopNeverFiresMark = "!"
 
 // tpslPx is one leg's trigger price at decimals places, "-" when there is none.
 func tpslPx(v decimal.Decimal, decimals int32, plain bool) string {
@@ -412,11 +422,15 @@ func (p *positionsPane) detailLine() string {
 		}
 		text, _ := p.cell(sel, c)
 		if c == pcTpsl {
-			text, _ = p.tpslText(sel, false)
+			text = p.tpslDetail(sel)
 		}
 		part := " " + positionTitles[c] + " " + text
 		if n > 0 {
 			part = " ·" + part
+		}
+		if c == pcTpsl && common.TextWidth(line+part) > t.Width { // the why goes before the prices
+			text, _ = p.tpslText(sel, false)
+			part = " " + positionTitles[c] + " " + text
 		}
 		if common.TextWidth(line+part) > t.Width {
 			break
@@ -427,6 +441,18 @@ func (p *positionsPane) detailLine() string {
 		return blank
 	}
 	return p.Styles.Muted.On(common.Pad(line, t.Width))
+}
+
+// tpslDetail is the TP/SL as the detail line gives it: in full, and a stop that never fires says
+// why ("-/102,900.0! (never fires: liq. 102,795.7)").
+func (p *positionsPane) tpslDetail(row int) string {
+	text, _ := p.tpslText(row, false)
+	if !strings.HasSuffix(text, stopNeverFiresMark) {
+		return text
+	}
+	pos := p.positions[row]
+	in, _ := p.Store.Instrument(pos.Instrument)
+	return text + " (never fires: liq. " + state.FormatPrice(p.account.PerpPositions[pos.Instrument].LiquidationPrice, in.PriceDecimals()) + ")"
 }
 
 // Click implements common.Clicker.

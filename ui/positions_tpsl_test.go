@@ -120,3 +120,47 @@ func positionsOf(m *Model) *positionsPane {
 	}
 	return nil
 }
+
+// TestPositionsFlagAStopThatNeverFires (issue #31, 11): a position's stop-loss at or beyond its
+// liquidation price, as the exchange reports it, is flagged in the TP/SL column ("!", painted as
+// a danger) and the detail line says it never fires and where the position is liquidated; a stop
+// a tick inside is not. Long and short. Guards a pane that shows such a stop as a working one.
+func TestPositionsFlagAStopThatNeverFires(t *testing.T) {
+	clock := func() time.Time { return simStart }
+	for _, tc := range []struct {
+		size, sl string
+		flag     bool
+	}{
+		{"10", "950.00", true}, {"10", "949.00", true}, {"10", "950.01", false},
+		{"-10", "1050.00", true}, {"-10", "1049.99", false},
+	} {
+		s := state.New(clock)
+		s.Apply(state.InstrumentsMsg{Gen: 1, At: simStart, Instruments: api.Instruments{Perps: []api.PerpInstrument{{ID: 1, Name: "C-PERP",
+			TickSize: d("0.01"), LotSize: d("0.1"), MinNotionalUSD: d("10"), MaxLeverage: d("20")}}}})
+		s.Apply(state.PositionsMsg{Gen: 1, At: simStart, Positions: []api.Position{{Instrument: "C-PERP", Size: d(tc.size), EntryPrice: d("1000"),
+			Leverage: d("20"), MarginMode: api.MarginCross}}})
+		liq := "950"
+		side := api.SideSell
+		if d(tc.size).IsNegative() {
+			liq, side = "1050", api.SideBuy
+		}
+		s.Apply(state.AccountMsg{Gen: 1, At: simStart, Summary: api.AccountSummary{PerpPositions: map[string]api.PositionSummary{
+			"C-PERP": {LiquidationPrice: d(liq)}}}})
+		s.Apply(state.OrdersMsg{Gen: 1, At: simStart, Orders: []api.OrderRecord{{OrderID: 7, Instrument: "C-PERP", Side: side, ReduceOnly: true,
+			State: api.StateOpen, Tpsl: api.TpslStopLoss, TriggerPx: api.OptDecimal{Decimal: d(tc.sl), Valid: true},
+			Grouping: api.GroupingPosition, IsMarket: true, Size: d("10"), Unfilled: d("10")}}})
+		p := newPositionsPane(commontest.NewCommon(t, s, clock))
+		p.SetSize(200, 6)
+		p.Update(common.DataMsg{Kind: state.KindPositions})
+		slText := state.FormatPrice(d(tc.sl), 2)
+		if cell, _ := p.tpslText(0, false); (cell == "-/"+slText+"!") != tc.flag {
+			t.Errorf("%s sl %s: TP/SL cell %q, want flagged %v", tc.size, tc.sl, cell, tc.flag)
+		}
+		p.SetSize(60, 6) // the column goes: the detail line gives it
+		detail := ansi.Strip(p.View())
+		said := strings.Contains(detail, "(never fires: liq. "+state.FormatPrice(d(liq), 2)+")")
+		if said != tc.flag || !strings.Contains(detail, "TP/SL -/"+slText) {
+			t.Errorf("%s sl %s: the detail line says never fires %v, want %v:\n%s", tc.size, tc.sl, said, tc.flag, detail)
+		}
+	}
+}

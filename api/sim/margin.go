@@ -200,25 +200,17 @@ func (e *engine) checkSpotFunds(o *order) error {
 }
 
 // liquidationPrice is the mark price at which a position's margin falls to maintenance, holding
-// everything else still. Zero when no positive price would liquidate it.
+// everything else still (api.Liquidation, the rule the console estimates with). Zero when no
+// positive price would liquidate it.
 func (r *risk) liquidationPrice(pr *posRisk) decimal.Decimal {
-	s := pr.qty
-	den := s.Sub(s.Abs().Mul(pr.mmr))
-	if den.IsZero() {
-		return decimal.Zero
-	}
-	var num decimal.Decimal
+	l := api.Liquidation{Size: pr.qty, Cost: pr.p.signedCost(), MMR: pr.mmr, MMD: pr.mmd}
 	if pr.p.isolated {
-		num = pr.p.signedCost().Sub(pr.p.isoMargin).Sub(pr.mmd)
+		l.Equity = pr.p.isoMargin
 	} else {
-		others := r.crossMM.Sub(pr.mm)
-		num = others.Sub(pr.mmd).Sub(r.crossEquity()).Add(s.Mul(pr.m.markPx()))
+		l.Equity = r.crossEquity().Sub(pr.upnl)
+		l.OtherMM = r.crossMM.Sub(pr.mm)
 	}
-	p := num.DivRound(den, 8)
-	if !p.IsPositive() {
-		return decimal.Zero
-	}
-	return p
+	return l.Price()
 }
 
 // signedCost is the position's cost with the position's sign (negative for a short).
