@@ -136,12 +136,21 @@ func (o Outcome) Remaining() decimal.Decimal {
 	return o.Requested.Sub(o.Filled)
 }
 
-// Word is the outcome in one word, as scripts read it: filled, resting, accepted (an id, neither
-// resting nor filled), unfilled (an id, nothing filled, nothing rests), rejected, cancelled,
-// failed, or sent (the answer did not say).
+// Partial reports whether the order filled only in part on arrival and nothing of it rests: the
+// rest was cancelled (a market order's slippage bound, an IOC's price).
+func (o Outcome) Partial() bool {
+	return o.Kind == OutcomeFilled && !o.Resting && o.Remaining().IsPositive()
+}
+
+// Word is the outcome in one word, as scripts read it: filled, partial (filled in part, the rest
+// cancelled), resting, accepted (an id, neither resting nor filled), unfilled (an id, nothing
+// filled, nothing rests), rejected, cancelled, failed, or sent (the answer did not say).
 func (o Outcome) Word() string {
 	switch o.Kind {
 	case OutcomeFilled:
+		if o.Partial() {
+			return "partial"
+		}
 		return "filled"
 	case OutcomePlaced:
 		if o.Resting {

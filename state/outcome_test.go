@@ -31,8 +31,9 @@ func TestOrderOutcome(t *testing.T) {
 		// Guards: a bare id read as resting.
 		{"accepted", `{"status":{"oid":8}}`, OutcomePlaced, "accepted", 8, "0", "", "2", false, false},
 		// Guards: the sizes branch dropped (the simulator's fills carry no filled flag) or the
-		// remainder computed with the wrong sign.
-		{"partly filled by size", `{"status":{"oid":9,"totalSz":"0.5","avgPx":"101.25"}}`, OutcomeFilled, "filled", 9, "0.5", "101.25", "1.5", false, true},
+		// remainder computed with the wrong sign; a part fill whose rest is gone read as done
+		// (issue #31, 12: "partial", ExitPartial to a script).
+		{"partly filled by size", `{"status":{"oid":9,"totalSz":"0.5","avgPx":"101.25"}}`, OutcomeFilled, "partial", 9, "0.5", "101.25", "1.5", false, true},
 		// Guards: a fill flag without sizes read as placed, or its remainder taken as the whole.
 		{"filled flag only", `{"status":{"filled":{"oid":10}}}`, OutcomeFilled, "filled", 10, "0", "", "0", false, false},
 		// Guards: a zero filled size read as a fill (IsPositive flipped to !IsNegative).
@@ -143,7 +144,7 @@ func TestOrderOutcomesEachOrder(t *testing.T) {
 	for _, o := range outs {
 		words += o.Word() + " "
 	}
-	if words != "resting filled rejected unfilled " {
+	if words != "resting partial rejected unfilled " {
 		t.Fatalf("words %q", words)
 	}
 	if !outs[1].Remaining().Equal(dec("1.5")) || !outs[1].AvgPrice.Decimal.Equal(dec("10")) || outs[2].Reason != "FOK not fillable" {

@@ -147,3 +147,16 @@ func TimeText(t time.Time, layout string) string {
 	}
 	return t.UTC().Format(layout)
 }
+
+// PartlyFilled is the state word of an order that filled in part and whose rest was cancelled.
+const PartlyFilled = "partly filled"
+
+// RecordStateText is an order record's state as the history says it: the exchange's word, except
+// that a cancelled order which filled in part says so with the size that filled ("partly filled
+// 29.249"): the rest was cancelled, but it is not an order that did nothing.
+func RecordStateText(o *api.OrderRecord, in Instrument) string {
+	if filled := o.Size.Sub(o.Unfilled); o.State == api.StateCancelled && filled.IsPositive() && o.Unfilled.IsPositive() {
+		return PartlyFilled + " " + in.SizeText(filled)
+	}
+	return o.State
+}

@@ -41,12 +41,15 @@ var historyStates = []string{"", api.StateOpen, api.StateFilled, api.StateCancel
 // paged like the fills pane.
 type historyPane struct {
 	*pagedList
-	all      []api.OrderRecord
-	rows     []int // indexes into all that pass the filters
-	version  [2]uint64
-	instr    string // "" = every instrument
-	state    int    // index into historyStates
-	emptyMsg string
+	all     []api.OrderRecord
+	rows    []int // indexes into all that pass the filters
+	version [2]uint64
+	instr   string // "" = every instrument
+	state   int    // index into historyStates
+	// stateShort: a partly filled order's State is "partly filled" without its size, the pane
+	// having no room for it (fitWidths).
+	stateShort bool
+	emptyMsg   string
 }
 
 func newHistoryPane(c *common.Common, ex api.Exchange) *historyPane {
@@ -89,18 +92,31 @@ func (p *historyPane) SetSize(w, h int) {
 	p.fitWidths()
 }
 
-// fitWidths makes Price, Size, Unfilled and Order id as wide as their widest cells (or titles),
-// then lets Type take the room the shown columns leave, up to its widest cell: a bracket's
-// "sl @179.830 bracket RO" is cut only when the pane has no room for it (QA 13b #9).
+// fitWidths makes Price, Size, Unfilled, State and Order id as wide as their widest cells (or
+// titles), then lets Type take the room the shown columns leave, up to its widest cell: a
+// bracket's "sl @179.830 bracket RO" is cut only when the pane has no room for it (QA 13b #9).
+// When State's "partly filled 29.249" would push a vital column out, it says "partly filled"
+// (the sizes beside it say how much).
 func (p *historyPane) fitWidths() {
+	p.stateShort = false
+	if p.fitWith(); !p.vitalShown(historyCols()) {
+		p.stateShort = true
+		p.fitWith()
+	}
+}
+
+// fitWith is fitWidths with State's words as p.stateShort says.
+func (p *historyPane) fitWith() {
 	cols := historyCols()
 	ws := make([]int, len(cols))
-	for _, c := range []int{hcPrice, hcSize, hcUnfilled, hcOid} {
+	fitted := []int{hcPrice, hcSize, hcUnfilled, hcState, hcOid}
+	for _, c := range fitted {
 		ws[c] = common.TextWidth(cols[c].Title)
 	}
+	ws[hcState] = cols[hcState].Width // "cancelled", "triggered"
 	widest := historyTypeMin
 	for r := range p.rows {
-		for _, c := range []int{hcPrice, hcSize, hcUnfilled, hcOid} {
+		for _, c := range fitted {
 			text, _ := p.cell(r, c)
 			ws[c] = max(ws[c], common.TextWidth(text))
 		}
@@ -273,7 +289,14 @@ func (p *historyPane) cell(row, col int) (string, common.Paint) {
 		}
 		return in.SizeText(o.Unfilled), st.Text
 	case hcState:
-		return o.State, statePaint(st, o.State)
+		text := state.RecordStateText(o, in)
+		if strings.HasPrefix(text, state.PartlyFilled) {
+			if p.stateShort {
+				text = state.PartlyFilled
+			}
+			return text, st.Warn
+		}
+		return text, statePaint(st, o.State)
 	case hcCloid:
 		return o.Cloid, st.Muted
 	case hcOid:

@@ -193,3 +193,29 @@ func TestHistoryTypeTakesTheFreeWidth(t *testing.T) {
 		t.Errorf("at 78 cells the type is not shown cut:\n%s", v)
 	}
 }
+
+// TestHistorySaysPartlyFilled (issue #31, 12): a market order that filled 29.25 of 291.01 ETH and
+// had the rest cancelled reads "partly filled 29.25" in the history at 120 cells, and "partly
+// filled" beside its sizes at 78, where the size would push State out; an order cancelled with
+// nothing filled still reads "cancelled". Guards the exchange's bare "cancelled" for an order
+// that made a position.
+func TestHistorySaysPartlyFilled(t *testing.T) {
+	t.Parallel()
+	c := paneCommon(t)
+	recs := makeHistory(2, 10)
+	recs[0].Instrument, recs[0].InstrumentID, recs[0].IsMarket = "ETH-PERP", 2, true
+	recs[0].Size, recs[0].Unfilled, recs[0].State = d("291.01"), d("261.76"), api.StateCancelled
+	recs[1].Size, recs[1].Unfilled, recs[1].State = d("1"), d("1"), api.StateCancelled
+	p := newHistoryPane(c, &fakeEx{history: recs})
+	for w, want := range map[int]string{78: "partly filled ", 120: "partly filled 29.25 "} {
+		p.SetSize(w, 10)
+		deliver(t, c, p, p.Update(common.StartPanesMsg{}))
+		lines := strings.Split(p.View(), "\n")
+		if !strings.Contains(lines[1], want) || strings.Contains(lines[1], "cancelled") {
+			t.Errorf("%d cells: the partly filled order reads:\n%s", w, lines[1])
+		}
+		if !strings.Contains(lines[2], "cancelled") || strings.Contains(lines[2], "partly") {
+			t.Errorf("%d cells: the order that filled nothing reads:\n%s", w, lines[2])
+		}
+	}
+}

@@ -32,6 +32,9 @@ const (
 	// ExitUnavailable: the network or the exchange is unavailable (no connection, timeout, 5xx,
 	// 429, an unreadable answer); nothing was done, or a lost order was looked up and is not there.
 	ExitUnavailable = 5
+	// ExitPartial: an order was placed and filled only in part; the rest was cancelled (a market
+	// order's slippage bound, an IOC's price). What filled is a position now.
+	ExitPartial = 6
 )
 
 // ExitRow is one row of the exit table.
@@ -50,6 +53,7 @@ func ExitTable() []ExitRow {
 		{ExitRejected, "rejected", "refused by the exchange"},
 		{ExitUnknown, "unknown", "sent, outcome unknown: the answer was lost and the lookup did not settle it"},
 		{ExitUnavailable, "unavailable", "network or exchange unavailable (nothing done)"},
+		{ExitPartial, "partial", "order filled only in part: the rest was cancelled (what filled stands)"},
 	}
 }
 

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"net/http/httptest"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -57,10 +59,22 @@ func (h *harness) truthOf(oid api.OrderID) truth {
 
 func (h *harness) orderJSON(args ...string) orderResult {
 	h.t.Helper()
+	return h.orderJSONExit(ExitOK, args...)
+}
+
+// orderJSONExit is orderJSON for an order that exits with code (ExitPartial: filled in part).
+func (h *harness) orderJSONExit(code int, args ...string) orderResult {
+	h.t.Helper()
 	var res orderResult
-	out := h.ok(append([]string{"order", "--json"}, args...)...)
+	got, out, errs := h.run(append([]string{"order", "--json"}, args...)...)
+	if got != code {
+		h.t.Fatalf("%v: exit %d, want %d; stderr %q", args, got, code, errs)
+	}
 	if err := json.Unmarshal([]byte(out), &res); err != nil {
 		h.t.Fatalf("%v: %s", err, out)
+	}
+	if want := OutcomeWord(code); res.Outcome != want {
+		h.t.Errorf("%v: outcome %q, want %q", args, res.Outcome, want)
 	}
 	return res
 }
@@ -139,7 +153,11 @@ func TestOrdersReportTheTruth(t *testing.T) {
 			}
 			continue
 		}
-		res := h.orderJSON(args...)
+		exit := ExitOK
+		if c.tif == "IOC" { // filled in part, the rest cancelled
+			exit = ExitPartial
+		}
+		res := h.orderJSONExit(exit, args...)
 		if res.Oid == 0 {
 			t.Fatalf("%s: no order id: %+v", c.tif, res)
 		}
@@ -162,7 +180,7 @@ func TestOrdersReportTheTruth(t *testing.T) {
 	if pre.Preview.Book == nil || !pre.Preview.Book.Fillable.LessThan(decimal.NewFromInt(250)) {
 		t.Fatalf("the preview does not say the book is short: %+v", pre.Preview.Book)
 	}
-	res := h.orderJSON("--instrument", sym, "--side", "sell", "--size", "250", "--market", "--yes")
+	res := h.orderJSONExit(ExitPartial, "--instrument", sym, "--side", "sell", "--size", "250", "--market", "--yes")
 	tr := h.truthOf(res.Oid)
 	checkTruth(t, "market", res, decimal.NewFromInt(250), tr, false)
 	if !pre.Preview.Book.Fillable.Equal(tr.fill.Size) || pre.Preview.Book.ExpectedAvg.Sub(tr.fill.AvgPrice).Abs().GreaterThan(tick) {
@@ -221,5 +239,38 @@ func TestOtherAnswerShapesReportTheTruth(t *testing.T) {
 			t.Errorf("%s: status %q", shape.name, res.Status)
 		}
 		h.ok("cancel-all", "--yes")
+	}
+}
+
+// TestPartlyFilledMarketOrder (issue #31, 12): a market sell for more than the book holds within
+// its bound fills in part: `order` says "partly filled: X of 250 ETH-PERP; R cancelled: ...",
+// its status and outcome are "partial" and it exits 6 (ExitPartial), not 0 as if done; and
+// `tradedesk history` says "partly filled X" where it said "cancelled". Guards the partial fill
+// exiting 0 and the history's bare state word.
+func TestPartlyFilledMarketOrder(t *testing.T) {
+	h := newStillHarness(t)
+	const sym = "ETH-PERP"
+	code, out, errs := h.run("order", "--instrument", sym, "--side", "sell", "--size", "250", "--market", "--yes")
+	if code != ExitPartial || OutcomeWord(code) != "partial" {
+		t.Fatalf("exit %d (%s), want %d: %s %s", code, OutcomeWord(code), ExitPartial, out, errs)
+	}
+	oid := regexp.MustCompile(`Order id\s+(\d+) partial`).FindStringSubmatch(out)
+	if oid == nil {
+		t.Fatalf("no 'Order id N partial' line:\n%s", out)
+	}
+	n, _ := strconv.ParseUint(oid[1], 10, 64)
+	filled := h.truthOf(api.OrderID(n)).fill.Size
+	ins, _ := h.client().Instruments(context.Background(), "all")
+	st := state.New(nil)
+	st.Apply(state.InstrumentsMsg{Instruments: ins})
+	in, _ := st.Instrument(sym)
+	want := "partly filled: " + in.SizeText(filled) + " of " + in.SizeText(decimal.NewFromInt(250)) + " " + sym + "; " +
+		in.SizeText(decimal.NewFromInt(250).Sub(filled)) + " cancelled: no more liquidity within the slippage bound"
+	if !filled.IsPositive() || !strings.Contains(errs, want) {
+		t.Errorf("stderr %q, want %q", errs, want)
+	}
+	hist := h.ok("history")
+	if !strings.Contains(hist, "partly filled "+in.SizeText(filled)) {
+		t.Errorf("history does not say the order partly filled %s:\n%s", in.SizeText(filled), hist)
 	}
 }

@@ -218,7 +218,7 @@ func runHistory(ctx context.Context, r *runner) error {
 		func(st *state.Store, o api.OrderRecord) []string {
 			return []string{state.TimeText(o.Timestamp.Time, state.TimeFull), o.Instrument, strconv.FormatUint(uint64(o.OrderID), 10), state.SideText(o.Side), state.RecordTypeText(&o, instrumentOf(st, o.Instrument)),
 				orderPriceText(st, o), sizeText(st, o.Instrument, o.Size), sizeText(st, o.Instrument, o.Unfilled),
-				o.State, o.Cloid}
+				state.RecordStateText(&o, instrumentOf(st, o.Instrument)), o.Cloid}
 		})
 }
 

@@ -199,8 +199,9 @@ type orderResult struct {
 	// Remainder says what became of the part that did not fill: "resting", or "cancelled: why".
 	Remainder string `json:"remainder,omitempty"`
 	remainder string // the same, as the table's tail
-	// Outcome is the exit table's word: "ok", or "unknown" when the answer could not be read and
-	// the cloid was not found (the command then exits 4).
+	// Outcome is the exit table's word: "ok"; "partial" when it filled only in part and the rest
+	// was cancelled (exit 6); or "unknown" when the answer could not be read and the cloid was
+	// not found (exit 4).
 	Outcome string `json:"outcome"`
 }
 
@@ -288,6 +289,9 @@ func runOrder(ctx context.Context, r *runner) error {
 		res.Fee = &fee
 	}
 	res.fill(out.Outcome, co)
+	if out.Kind != exec.Unknown && out.Outcome.Partial() {
+		return r.partial(st, co, res)
+	}
 	if out.Kind != exec.Unknown {
 		return r.printOrder(st, co, res)
 	}
@@ -296,6 +300,18 @@ func runOrder(ctx context.Context, r *runner) error {
 		return err
 	}
 	return withExit(ExitUnknown, fmt.Errorf("sent, outcome unknown: the answer could not be read and cloid %s was not found; check `tradedesk orders` before sending it again", co.Wire.Cloid))
+}
+
+// partial prints an order that filled only in part and exits with ExitPartial: a script must not
+// take it for done, nor send the whole order again.
+func (r *runner) partial(st *state.Store, co state.CheckedOrder, res orderResult) error {
+	res.Outcome = OutcomeWord(ExitPartial)
+	if err := r.printOrder(st, co, res); err != nil {
+		return err
+	}
+	name := co.Instrument.Name
+	return withExit(ExitPartial, fmt.Errorf("%s: %s of %s %s; %s %s", state.PartlyFilled, sizeText(st, name, *res.Filled),
+		sizeText(st, name, co.Size), name, sizeText(st, name, *res.Remaining), res.Remainder))
 }
 
 // orderFailed is the error of an order the executor did not get placed: refused, rejected, not
