@@ -51,6 +51,9 @@ type TransferRecord struct {
 	TxHash       string          `json:"tx_hash"`
 	Type         string          `json:"type"`
 	Time         Time            `json:"timestamp"`
+	// Fee is what the sender paid on top of Amount (a withdrawal's fee); zero on a receipt, and
+	// when the exchange does not say.
+	Fee decimal.Decimal `json:"fee"`
 }
 
 // UserFees is the account's fee schedule and its rolling traded volumes. Rates are fractions of

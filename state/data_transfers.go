@@ -4,6 +4,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/shopspring/decimal"
 	"github.com/tradedesk/tradedesk/api"
 )
 
@@ -94,4 +95,24 @@ func TransferCounterparty(t api.TransferRecord, account string) string {
 		return "" // to itself
 	}
 	return t.From
+}
+
+// TransferFlow is what transfers moved into the account (positive) or out of it (negative, with
+// the fee paid on top) after from and up to to, per collateral: deposits, receipts and vault
+// withdrawals in; withdrawals, sends and vault deposits out; moves between its own spot and
+// derivative balances nothing. The account's value moves by these without any gain or loss.
+func TransferFlow(ts []api.TransferRecord, account string, from, to time.Time) map[api.CollateralID]decimal.Decimal {
+	out := map[api.CollateralID]decimal.Decimal{}
+	for _, t := range ts {
+		at := t.Time.Time
+		if !at.After(from) || at.After(to) || t.Type == api.TransferInternal {
+			continue
+		}
+		if TransferOutgoing(t, account) {
+			out[t.CollateralID] = out[t.CollateralID].Sub(t.Amount.Abs()).Sub(t.Fee.Abs())
+		} else if !strings.EqualFold(t.From, account) || t.Type == api.TransferDeposit || t.Type == api.TransferVaultWithdraw {
+			out[t.CollateralID] = out[t.CollateralID].Add(t.Amount.Abs())
+		}
+	}
+	return out
 }

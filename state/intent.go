@@ -106,7 +106,7 @@ func DefaultGuard() Guard {
 
 // Preview is what an order would cost and do to the account.
 type Preview struct {
-	Notional            decimal.Decimal // size x price (market orders: at the mid)
+	Notional            decimal.Decimal // size x price (an order the book fills whole at once: what the walk expects it to cost)
 	Fee                 decimal.Decimal // at the taker rate when it would take liquidity, else maker
 	Taker               bool
 	MarginRequired      decimal.Decimal // initial margin the exchange sets aside for it (zero when it only reduces)

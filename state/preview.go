@@ -43,7 +43,7 @@ func (c CheckedOrder) PreviewRows() []PreviewRow {
 	rows = append(rows, PreviewRow{Label: RowFee, Value: FormatUSDFee(p.Fee) + " USD (" + c.feeWords() + ")"})
 	if in.Spot {
 		if c.Wire.Side == api.SideBuy {
-			rows = append(rows, PreviewRow{Label: RowCost, Value: FormatPrice(p.MarginRequired, 2) + " USD with the fee"})
+			rows = append(rows, PreviewRow{Label: RowCost, Value: c.spotCostWords()})
 		}
 		return rows
 	}
@@ -61,12 +61,59 @@ func (c CheckedOrder) PreviewRows() []PreviewRow {
 	if liq.IsPositive() {
 		liqText = FormatPrice(liq, in.PriceDecimals())
 	}
+	utilText := FormatPercent(util, 2)
+	if c.Rests {
+		// The exchange's utilization moves when it fills, not when it rests (its margin is
+		// held aside from the available balance).
+		utilText += " once it fills"
+	}
 	rows = append(rows,
 		PreviewRow{Label: RowMargin, Value: marginText},
-		PreviewRow{Label: RowUtilization, Value: FormatPercent(util, 2), Pct: util},
+		PreviewRow{Label: RowUtilization, Value: utilText, Pct: util},
 		PreviewRow{Label: RowLiquidation, Value: liqText},
 	)
 	return rows
+}
+
+// SpotCost is what a spot buy is expected to cost with its fee (the notional the preview gives,
+// at the expected fills for an order the book fills at once), and what the exchange holds for it
+// until it fills: its size at its price as signed (a market buy's worst price) with the taker
+// fee. Zero for a sell.
+func (c CheckedOrder) SpotCost() (cost, holds decimal.Decimal) {
+	if !c.Instrument.Spot || c.Wire.Side != api.SideBuy {
+		return decimal.Zero, decimal.Zero
+	}
+	return c.Preview.Notional.Add(c.Preview.Fee), c.Preview.MarginRequired
+}
+
+// spotCostWords is a spot buy's cost row: "1,946.90 USD with the fee", and what the exchange
+// holds for it when that is more ("; holds up to 1,966.17 until it fills").
+func (c CheckedOrder) spotCostWords() string {
+	cost, holds := c.SpotCost()
+	out := FormatPrice(cost, 2) + " USD with the fee"
+	if FormatPrice(holds, 2) != FormatPrice(cost, 2) && holds.GreaterThan(cost) {
+		out += "; holds up to " + FormatPrice(holds, 2) + " until it fills"
+	}
+	return out
+}
+
+// HintCosts is what an order's one-line hint says after its fee: the margin a perpetual order
+// needs ("margin"), or what a spot buy costs with the fee ("cost"); a spot sell has none
+// (label ""). When the book fills only part of it and the rest is cancelled, the fee and margin
+// are those of what fills, and fills is that size (zero otherwise): the figures the review shows.
+func (c CheckedOrder) HintCosts() (fee, amount decimal.Decimal, label string, fills decimal.Decimal) {
+	p := c.Preview
+	fee = p.Fee
+	if c.Instrument.Spot {
+		if cost, _ := c.SpotCost(); cost.IsPositive() {
+			return fee, cost, "cost", decimal.Zero
+		}
+		return fee, decimal.Zero, "", decimal.Zero
+	}
+	if c.partial() {
+		return fee, p.Walk.FillMargin, "margin", p.Walk.Fills
+	}
+	return fee, p.MarginRequired, "margin", decimal.Zero
 }
 
 // partial reports whether the book cannot fill the order whole and the rest is cancelled (a

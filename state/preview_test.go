@@ -39,9 +39,11 @@ func TestPreviewFeeOnWhatFills(t *testing.T) {
 		co := mustCheck(t, s, OrderIntent{Instrument: "BTC-PERP", Side: "buy", Type: Limit, Price: "50010", Size: "0.5", Tif: tif}, DefaultGuard())
 		checkDec(t, tif+" fee", co.Preview.Fee, want)
 	}
-	// A market order the book fills whole keeps the fee on its notional at the taker rate.
+	// A market order the book fills whole has its notional and fee at the expected fills (the
+	// bids give 9,998.95 USD for 0.2), not at the mid 50,000 (issue #31, 13: 10,000 and 4.50).
 	whole := mustCheck(t, s, OrderIntent{Instrument: "BTC-PERP", Side: "sell", Type: Market, Size: "0.2"}, DefaultGuard())
-	checkDec(t, "whole fee", whole.Preview.Fee, "4.5") // 0.2 x 50,000 x 0.045%
+	checkDec(t, "whole notional", whole.Preview.Notional, "9998.95")
+	checkDec(t, "whole fee", whole.Preview.Fee, "4.4995275") // 9,998.95 x 0.045%
 }
 
 // TestPreviewMarginOnWhatFills (#17): the margin, utilization and liquidation estimate the
@@ -157,5 +159,28 @@ func TestMarginBasis(t *testing.T) {
 		if !at.Equal(d(tc.at)) || basis != tc.basis {
 			t.Errorf("%+v: %s %s", tc, at, basis)
 		}
+	}
+}
+
+// TestPreviewSaysCostAndWhenUtilizationMoves (issue #31, 13): a resting spot buy's Cost row is what
+// it is expected to cost (98 USD and the maker fee), and what the exchange holds for it until it
+// fills (the taker fee's reserve) is said as a hold, not as the cost; a resting perpetual limit's
+// utilization is what it will be once it fills (the exchange's does not move while it rests),
+// while a crossing order's is plain. Guards the reservation labelled as the cost and "Util. after"
+// read as the account's state once the order is placed.
+func TestPreviewSaysCostAndWhenUtilizationMoves(t *testing.T) {
+	now := t0
+	s := loadedStore(&now)
+	spot := mustCheck(t, s, limitBuy("HYPE/USDC", "20", "4.9"), Guard{})
+	if got, want := rowValue(spot.PreviewRows(), RowCost), "98.01 USD with the fee; holds up to 98.04 until it fills"; got != want {
+		t.Errorf("spot cost %q, want %q", got, want)
+	}
+	resting := mustCheck(t, s, limitBuy("ETH-PERP", "2900", "1"), Guard{})
+	if got := rowValue(resting.PreviewRows(), RowUtilization); !resting.Rests || !strings.HasSuffix(got, "% once it fills") {
+		t.Errorf("a resting limit's utilization %q (rests %v)", got, resting.Rests)
+	}
+	crossing := mustCheck(t, s, limitBuy("ETH-PERP", "3001", "1"), Guard{})
+	if got := rowValue(crossing.PreviewRows(), RowUtilization); crossing.Rests || strings.Contains(got, "once") {
+		t.Errorf("a crossing limit's utilization %q (rests %v)", got, crossing.Rests)
 	}
 }

@@ -100,6 +100,12 @@ func (c *checker) walk() {
 	c.split(&w)
 	c.out.Preview.Walk = w
 	c.fillFee()
+	if !w.Short(c.size) && w.FillCost.IsPositive() {
+		// The book fills it whole: its notional and fee are those of the expected fills, not of
+		// the mid or its limit price.
+		c.out.Preview.Notional = w.FillCost
+		c.out.Preview.Fee = c.s.feesFor(inst).Estimate(w.FillCost, true)
+	}
 	if !w.Short(c.size) {
 		return
 	}

@@ -192,7 +192,7 @@ func fmtLatency(d time.Duration) string {
 	return d.Round(time.Millisecond).String()
 }
 
-// summary is the account in one line, on the right of the top line: equity, available balance
+// summary is the account in one line, on the right of the top line: perp equity, available balance
 // and margin used, so it stays in view when the account pane is a tab away. It is worked out
 // again only when the account's version moves.
 func (s *statusBar) summary(m *Model, short bool) string {
@@ -218,8 +218,10 @@ func (s *statusBar) renderSummary(store *state.Store) (long, short string) {
 	a := store.Account()
 	upnl := store.UnrealizedPnL() // the positions pane's figure: one mark on the screen
 	im := state.MarginUtilizationAfter(a, decimal.Zero)
-	short = st.Muted.On("eq ") + common.FmtNum(a.TotalAccountEquity, 0) + st.Muted.On(" IM ") + common.UtilPaint(st, im).On(state.FormatPercent(im, 0)) + " "
-	long = st.Muted.On("equity ") + common.FmtNum(a.TotalAccountEquity, 2) + st.Muted.On(" · avail ") + common.FmtNum(a.AvailableBalance, 2) +
+	// The perp (derivative) account's equity, said so: the equity view's value adds the spot
+	// account's balances.
+	short = st.Muted.On("perp eq ") + common.FmtNum(a.TotalAccountEquity, 0) + st.Muted.On(" IM ") + common.UtilPaint(st, im).On(state.FormatPercent(im, 0)) + " "
+	long = st.Muted.On("perp equity ") + common.FmtNum(a.TotalAccountEquity, 2) + st.Muted.On(" · avail ") + common.FmtNum(a.AvailableBalance, 2) +
 		st.Muted.On(" · uPnL ") + common.SignPaint(st, upnl).On(common.FmtSigned(upnl, 2)) +
 		st.Muted.On(" · IM ") + common.UtilPaint(st, im).On(state.FormatPercent(im, 1)) + " "
 	return long, short

@@ -71,6 +71,10 @@ var mutants = []mutant{
 	{id: "liq/cross-old-mm-twice", file: "state/liquidation.go", from: "equity, otherMM = equity.Sub(pnl), otherMM.Sub(ps.MM)", to: "equity = equity.Sub(pnl)"},
 	{id: "liq/tier-at-mark", file: "state/liquidation.go", from: "l.MMR, l.MMD = inst.MaintenanceTier(Notional(q, mark))", to: "l.MMR, l.MMD = inst.MaintenanceRate(Notional(q, mark)), decimal.Zero"},
 	{id: "liq/expected-fill", file: "state/check_account.go", from: "c.liquidation(pos, signed, lev, c.fillPrice(), c.out.Preview.Fee)", to: "c.liquidation(pos, signed, lev, c.ref, c.out.Preview.Fee)"},
+	// What the preview says an order costs (issue #31, 13): at the fills the book walk expects.
+	{id: "walk/notional-at-fills", file: "state/walk.go", from: "c.out.Preview.Notional = w.FillCost", to: ""},
+	{id: "walk/fee-at-fills", file: "state/walk.go", from: "c.out.Preview.Fee = c.s.feesFor(inst).Estimate(w.FillCost, true)", to: ""},
+	{id: "preview/spot-cost-with-fee", file: "state/preview.go", from: "return c.Preview.Notional.Add(c.Preview.Fee), c.Preview.MarginRequired", to: "return c.Preview.Notional, c.Preview.MarginRequired"},
 	{id: "account/entry-average", file: "state/liquidation.go", from: "return pos.Abs().Mul(entry).Add(q.Abs().Mul(px)).Div(pos.Abs().Add(q.Abs()))", to: "return px"},
 	{id: "account/entry-kept-on-reduce", file: "state/liquidation.go", from: "case q.Abs().LessThanOrEqual(pos.Abs()):\n\t\treturn entry", to: "case q.Abs().LessThanOrEqual(pos.Abs()):\n\t\treturn px"},
 	{id: "account/spot-free-balance", file: "state/check_account.go", from: "have := decimal.Max(bal.WithdrawableBalance, decimal.Zero)", to: "have := decimal.Max(bal.Balance, decimal.Zero)"},

@@ -139,13 +139,21 @@ func (m *Model) check(current string, guard state.Guard) {
 	}
 }
 
-// costs is an order's fee and margin, as the confirmation will show them.
+// costs is an order's fee and margin (a spot buy's cost), as the confirmation will show them: of
+// what fills when the book fills only part of it.
 func costs(p state.CommandPlan) string {
 	if !p.Command.IsOrder() && p.Command.Verb != state.VerbClose {
 		return ""
 	}
-	pv := p.Order.Preview
-	return " · fee " + state.FormatUSDFee(pv.Fee) + " · margin " + common.FmtNum(pv.MarginRequired, 2)
+	fee, amount, label, fills := p.Order.HintCosts()
+	out := " · fee " + state.FormatUSDFee(fee)
+	if label != "" {
+		out += " · " + label + " " + common.FmtNum(amount, 2)
+	}
+	if fills.IsPositive() {
+		out += " on the " + p.Order.Instrument.SizeText(fills) + " that fills"
+	}
+	return out
 }
 
 func (m *Model) setLine(s string) {

@@ -348,3 +348,44 @@ func TestHistoryKeptPerNetwork(t *testing.T) {
 		t.Error("no base path should keep the history in memory")
 	}
 }
+
+// TestTheHintSaysTheFiguresTheReviewShows (issue #31, 13): a spot buy's hint says "cost" (with the
+// fee), never "margin"; a market order the book fills only in part gives the fee and margin of
+// what fills, and says of how much ("on the 0.300 that fills"), as the review does, not the whole
+// size's margin. Guards the hint's one "margin" for every order and its whole-size figures.
+func TestTheHintSaysTheFiguresTheReviewShows(t *testing.T) {
+	s := testStore()
+	s.Apply(state.TickersMsg{Tickers: []api.Ticker{
+		{Symbol: "BTC-PERP", MarkPrice: d("97000"), MidPrice: d("97000"), BestBidPrice: d("96999.9"), BestAskPrice: d("97000.1")},
+		{Symbol: "ETH/USDC", MarkPrice: d("3400"), MidPrice: d("3400"), BestBidPrice: d("3399.99"), BestAskPrice: d("3400.01")},
+	}})
+	s.Apply(state.CollateralMsg{Collateral: []api.Collateral{{ID: 0, Symbol: "USDC"}, {ID: 1, Symbol: "ETH"}}})
+	s.Apply(state.InstrumentsMsg{Instruments: api.Instruments{
+		Perps: []api.PerpInstrument{{ID: 1, Name: "BTC-PERP", TickSize: d("0.1"), LotSize: d("0.001"), MinNotionalUSD: d("10"), MaxLeverage: d("50")}},
+		Spot:  []api.SpotInstrument{{ID: 101, Name: "ETH/USDC", TickSize: d("0.01"), LotSize: d("0.0001"), BaseAsset: 1, QuoteAsset: 0}},
+	}})
+	s.Apply(state.AccountMsg{Summary: api.AccountSummary{TotalAccountEquity: d("100000"), MarginBalance: d("100000"), AvailableBalance: d("100000"),
+		SpotCollateral: map[string]api.CollateralBalance{"USDC": {Balance: d("10000"), WithdrawableBalance: d("10000")}}}})
+	s.Apply(state.BookMsg{Book: api.OrderBook{Symbol: "BTC-PERP",
+		Asks: []api.BookLevel{{Price: d("97000.1"), Size: d("0.3")}, {Price: d("99000"), Size: d("5")}},
+		Bids: []api.BookLevel{{Price: d("96999.9"), Size: d("1")}}}})
+	keys := commontest.Keys(t)
+	m := New(common.NewStyles(commontest.Theme), &keys, s, OpenHistory(""))
+	m.Open()
+	typeIn(m, "buy 0.1 eth/usdc 3300")
+	if _, hint := m.View(300); !strings.Contains(hint, " · cost 330.") || strings.Contains(hint, "margin") {
+		t.Errorf("a spot buy's hint: %q", hint)
+	}
+	m.Close()
+	m.Open()
+	typeIn(m, "buy 0.5 btc mkt")
+	_, hint := m.View(300)
+	co, errs := s.CheckOrder(state.OrderIntent{Instrument: "BTC-PERP", Side: "buy", Type: state.Market, Size: "0.5"}, state.DefaultGuard())
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	want := " · margin " + common.FmtNum(co.Preview.Walk.FillMargin, 2) + " on the 0.300 that fills"
+	if !strings.Contains(hint, want) || !co.Preview.Walk.FillMargin.LessThan(co.Preview.MarginRequired) {
+		t.Errorf("a market order the book fills in part: %q, want %q", hint, want)
+	}
+}

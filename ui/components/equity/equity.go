@@ -26,7 +26,7 @@ type Pane struct {
 	*common.Common
 	styles  chart.Styles
 	points  []api.AccountSnapshot
-	version uint64
+	version [2]uint64 // equity and transfers versions read
 	w, h    int
 	body    string // the header and the chart, drawn when the series or the size changed
 	dirty   bool
@@ -62,8 +62,8 @@ func (p *Pane) SetFocused(bool) {}
 
 // Update implements common.Pane.
 func (p *Pane) Update(msg tea.Msg) tea.Cmd {
-	if msg, ok := msg.(common.DataMsg); ok && msg.Kind == state.KindEquity {
-		if v := p.Store.Version(state.KindEquity); v != p.version {
+	if msg, ok := msg.(common.DataMsg); ok && (msg.Kind == state.KindEquity || msg.Kind == state.KindTransfers) {
+		if v := [2]uint64{p.Store.Version(state.KindEquity), p.Store.Version(state.KindTransfers)}; v != p.version {
 			p.version, p.points, p.dirty = v, p.Store.Equity(), true
 		}
 	}
@@ -103,27 +103,57 @@ func (p *Pane) render() string {
 	return header + "\n" + body
 }
 
-// header is the value now (spot and perp), its change over the series, and the realized PnL: "Account value
-// 100,012.34 USD · +12.34 (+0.01%) since 01-29 12:00:00 · realized PnL +3.10". Where that does not fit, the
-// start time goes first (the chart's axis shows it), then the change.
+// header is the value now (spot and perp, said so: the status bar's equity is the perp account's
+// alone), its change over the series less what transfers moved in or out (a withdrawal is no
+// loss), and the realized PnL: "Spot + perp value 100,012.34 USD · +12.34 (+0.01%) · transfers
+// -1,001.00 since 01-29 12:00:00 · realized PnL +3.10". Until the transfers are loaded the change
+// says it includes them. Where that does not fit, the start time goes first (the chart's axis
+// shows it), then the PnL, then the change.
 func (p *Pane) header() string {
 	st := p.Styles
 	last := p.points[len(p.points)-1]
-	value := st.Bold.On("Account value " + common.FmtNum(last.AccountValue, 2) + " USD")
+	value := st.Bold.On("Spot + perp value " + common.FmtNum(last.AccountValue, 2) + " USD")
 	// The series carries realized PnL (closed trades, fees, funding): said so, as the Account pane's
 	// Total PnL adds the open positions' unrealized PnL and would otherwise seem to disagree.
 	pnl := st.Muted.On(" · realized PnL ") + common.SignPaint(st, last.TotalPnl).On(common.FmtSigned(last.TotalPnl, 2))
-	var change, since string
+	var change, since, note string
 	if ch, pct, ok := state.EquityChange(p.points); ok {
+		flow, known := p.transferFlow()
+		ch = ch.Sub(flow)
+		if first := p.points[0].AccountValue; first.IsPositive() {
+			pct = ch.Div(first).Shift(2)
+		}
 		change = st.Muted.On(" · ") + common.SignPaint(st, ch).On(common.FmtSigned(ch, 2)+" ("+common.FmtPct(pct)+")")
 		since = st.Muted.On(" since " + state.TimeText(p.points[0].Time.Time, state.TimeShort))
+		switch {
+		case !known:
+			note = st.Muted.On(" incl. transfers")
+		case !flow.IsZero():
+			note = st.Muted.On(" · transfers " + common.FmtSigned(flow, 2))
+		}
 	}
-	for _, h := range []string{value + change + since + pnl, value + change + pnl} {
+	for _, h := range []string{value + change + note + since + pnl, value + change + note + pnl, value + change + note} {
 		if ansi.StringWidth(h) <= p.w {
 			return common.FitStyled(h, p.w)
 		}
 	}
 	return common.FitStyled(value+pnl, p.w)
+}
+
+// transferFlow is what transfers of USD stablecoins (valued at 1 USD) moved into the account over
+// the series, and whether the transfers are loaded to say so.
+func (p *Pane) transferFlow() (decimal.Decimal, bool) {
+	if !p.Store.Freshness(state.KindTransfers).Loaded() {
+		return decimal.Zero, false
+	}
+	from, to := p.points[0].Time.Time, p.points[len(p.points)-1].Time.Time
+	sum := decimal.Zero
+	for id, amt := range state.TransferFlow(p.Store.Transfers(), p.Account, from, to) {
+		if c, ok := p.Store.CollateralByID(id); ok && strings.HasPrefix(strings.ToUpper(c.Symbol), "USD") {
+			sum = sum.Add(amt)
+		}
+	}
+	return sum, true
 }
 
 // Candles turns the series into the chart's bars: each point's bar runs from the value before

@@ -287,3 +287,23 @@ func TestACutPreviewIsReviewed(t *testing.T) {
 		t.Fatalf("with room for the preview the order was reviewed (or the button does not say Send)")
 	}
 }
+
+// TestSizePlaceholderIsTheLastSizeSent (issue #31, 13): after each order sent on the instrument the
+// size field's placeholder is that order's size ("last 0.02" after 0.01 then 0.02), not the size
+// of an order before it or "base units". Guards the placeholder set only when the instrument
+// changes.
+func TestSizePlaceholderIsTheLastSizeSent(t *testing.T) {
+	p := newForm(t, new(bool))
+	for _, size := range []string{"0.01", "0.02"} {
+		p.SetValue(FieldPrice, "96000")
+		p.SetValue(FieldSize, size)
+		req, ok := submit(p).(action.RequestMsg)
+		if !ok {
+			t.Fatalf("size %s: nothing asked; errors %v", size, p.Errors())
+		}
+		p.Update(action.SentMsg(req))
+		if got := p.inputs[FieldSize].Placeholder; got != "last "+size {
+			t.Errorf("after %s was sent the size placeholder is %q", size, got)
+		}
+	}
+}

@@ -215,6 +215,7 @@ func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 		// are cleared, so the same keys next time fill the same fields from empty; its size is
 		// remembered for the instrument and shown as a hint, never sent unless typed.
 		p.lastSize[msg.Act.Order.Instrument.Name] = msg.Act.Order.Size.String()
+		p.sizeHint()
 		p.clearValues()
 		p.field, p.editing = FieldSubmit, false
 		p.focusField()
@@ -525,13 +526,20 @@ func (p *Pane) check() {
 	}
 	changed := p.valuesFor != ""
 	p.valuesFor = name
-	p.inputs[FieldSize].Placeholder = "base units"
-	if last := p.lastSize[name]; last != "" {
-		p.inputs[FieldSize].Placeholder = "last " + last
-	}
+	p.sizeHint()
 	if changed { // numbers typed for another instrument never reach this one
 		p.clearValues()
 		p.checked, p.bracket, p.errs = p.checkIntent(p.intent())
+	}
+}
+
+// sizeHint is the size field's placeholder: the size of the last order sent on the form's
+// instrument ("last 0.3"), else "base units". It is set again with every order sent, so it never
+// shows an older size.
+func (p *Pane) sizeHint() {
+	p.inputs[FieldSize].Placeholder = "base units"
+	if last := p.lastSize[p.valuesFor]; last != "" {
+		p.inputs[FieldSize].Placeholder = "last " + last
 	}
 }
 

@@ -1,7 +1,7 @@
 // Package transfers is the Activity group's transfers view: the account's latest deposits,
 // transfers and withdrawals, newest first (time, kind in words from the account's side, amount
-// signed: negative when it left the account, collateral, the other address of a send or receipt,
-// the transaction hash). The records reach it by the one route: a feed task in ui polls
+// signed: negative when it left the account, the fee paid on top of it, collateral, the other
+// address of a send or receipt, the transaction hash). The records reach it by the one route: a feed task in ui polls
 // transfer_history, state.Apply replaces the list, the pane reads the store.
 package transfers
 
@@ -23,6 +23,7 @@ const (
 	cTime = iota
 	cKind
 	cAmount
+	cFee
 	cCollateral
 	cPeer
 	cTx
@@ -46,7 +47,7 @@ func New(c *common.Common, watching bool) *Pane {
 	}
 	p.tbl = common.NewTable(c.Styles, []common.Column{
 		common.Col("Time", 14, false, 0), common.Col("Kind", 15, false, 0), common.Col("Amount", 14, true, 0),
-		common.Col("Coll.", 6, false, 0), common.Col("Other address", 13, false, 1), common.Col("Tx hash", 13, false, 2),
+		common.Col("Fee", 8, true, 0), common.Col("Coll.", 6, false, 0), common.Col("Other address", 13, false, 1), common.Col("Tx hash", 13, false, 2),
 	}, p.cell)
 	p.tbl.Empty = p.empty
 	return p
@@ -118,6 +119,12 @@ func (p *Pane) cell(row, col int) (string, common.Paint) {
 			amt = amt.Neg()
 		}
 		return common.FmtSigned(amt, places), common.SignPaint(st, amt)
+	case cFee:
+		if !t.Fee.IsPositive() || !state.TransferOutgoing(*t, p.Account) {
+			return state.NotApplicable, st.Muted
+		}
+		_, places := p.collateral(t.CollateralID)
+		return common.FmtSigned(t.Fee.Neg(), places), common.SignPaint(st, t.Fee.Neg())
 	case cCollateral:
 		sym, _ := p.collateral(t.CollateralID)
 		return sym, st.Muted

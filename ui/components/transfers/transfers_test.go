@@ -26,13 +26,14 @@ const (
 func d(s string) decimal.Decimal { return decimal.RequireFromString(s) }
 
 // TestTransfersRows: each transfer in words from the account's side, its amount signed
-// (negative when it left the account) at the collateral's precision, the other address of a
+// (negative when it left the account) at the collateral's precision, a withdrawal's fee (issue
+// #31, 13: it was left out), the other address of a
 // send or receipt, the hash shortened. Guards the sign of outgoing amounts and the words.
 func TestTransfersRows(t *testing.T) {
 	s := state.New(func() time.Time { return t0 })
 	s.Apply(state.CollateralMsg{Gen: 1, At: t0, Collateral: []api.Collateral{{ID: 1, Symbol: "USDC", Decimals: 6}, {ID: 3, Symbol: "WETH", Decimals: 18}}})
 	s.Apply(state.TransfersMsg{Gen: 1, At: t0, Transfers: []api.TransferRecord{
-		{Type: api.TransferSpotWithdraw, From: me, To: me, CollateralID: 1, Amount: d("250"), TxHash: "0xaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa01", Time: api.Time{Time: t0.Add(3 * time.Minute)}},
+		{Type: api.TransferSpotWithdraw, From: me, To: me, CollateralID: 1, Amount: d("250"), Fee: d("1"), TxHash: "0xaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa01", Time: api.Time{Time: t0.Add(3 * time.Minute)}},
 		{Type: api.TransferSpot, From: me, To: other, CollateralID: 3, Amount: d("0.5"), TxHash: "0xbb", Time: api.Time{Time: t0.Add(2 * time.Minute)}},
 		{Type: api.TransferDerivative, From: other, To: me, CollateralID: 1, Amount: d("1000"), Time: api.Time{Time: t0.Add(time.Minute)}},
 		{Type: api.TransferDeposit, From: me, To: me, CollateralID: 1, Amount: d("100000"), Time: api.Time{Time: t0}},
@@ -44,7 +45,7 @@ func TestTransfersRows(t *testing.T) {
 	p.Update(common.DataMsg{Kind: state.KindTransfers})
 	lines := strings.Split(p.View(), "\n")
 	for i, want := range [][]string{
-		{"01-29 12:03:00", "withdraw (spot)", "-250.00", "USDC", "—", "0xaaaa…aa01"},
+		{"01-29 12:03:00", "withdraw (spot)", "-250.00", "-1.00", "USDC", "—", "0xaaaa…aa01"},
 		{"send (spot)", "-0.50000000", "WETH", "0x2222…2222", "0xbb"},
 		{"receive (perp)", "+1,000.00", "USDC", "0x2222…2222", "—"},
 		{"deposit", "+100,000.00", "USDC"},
