@@ -13,10 +13,10 @@ import (
 )
 
 // pagedList is what the fills and order-history panes share: a table of the account's records,
-// newest first; the newest page polled (at once when the account's orders or positions move);
-// older pages loaded as the trader scrolls to the end; CSV and JSON export; and a status line
-// that says what is under way or wrong, else what is loaded. A pane embeds it and brings its
-// columns, its rows and the words of its hint.
+// newest first; the newest page polled (at once when a fill or an order's state change moves the
+// account's orders or positions); older pages loaded as the trader scrolls to the end; CSV and
+// JSON export; and a status line that says what is under way or wrong, else what is loaded. A
+// pane embeds it and brings its columns, its rows and the words of its hint.
 type pagedList struct {
 	*common.Common
 	ex      api.Exchange
@@ -184,25 +184,4 @@ func pagedHint(n int, next func() (int, bool), bounded bool, last string) string
 		s += " · " + last
 	}
 	return s
-}
-
-// tradeWatch notices when the account's open orders or positions change, which is when new fills
-// or order history are likely: the panes poll at once instead of waiting for their interval.
-type tradeWatch struct{ orders, positions uint64 }
-
-// changed reports whether kind k's change moved the account's orders or positions.
-func (w *tradeWatch) changed(s *state.Store, k state.Kind) bool {
-	if k != state.KindOrders && k != state.KindPositions {
-		return false
-	}
-	if s.Freshness(k).Err != nil {
-		// A failed poll moves the version too, but brings no news: polling on it would defeat
-		// the backoff while the exchange is down (and leave a superseded timer behind each time).
-		return false
-	}
-	o, p := s.Version(state.KindOrders), s.Version(state.KindPositions)
-	first := w.orders == 0 && w.positions == 0
-	moved := o != w.orders || p != w.positions
-	w.orders, w.positions = o, p
-	return moved && !first
 }
