@@ -18,9 +18,11 @@ type Clock interface {
 	After(d time.Duration, msg tea.Msg) tea.Cmd
 }
 
-// RealClock is wall time: timers are tea.Tick.
+// RealClock is wall time: the feed's timers wait on one re-armed time.Timer, a pane's own (After)
+// are tea.Tick.
 type RealClock struct {
-	now func() time.Time
+	now   func() time.Time
+	timer *realTimer // the feed's one re-armable timer
 }
 
 // NewRealClock returns a clock whose timers run on wall time and whose Now is now (nil: time.Now).
@@ -28,7 +30,16 @@ func NewRealClock(now func() time.Time) RealClock {
 	if now == nil {
 		now = time.Now
 	}
-	return RealClock{now: now}
+	return RealClock{now: now, timer: &realTimer{ch: make(chan fired, 4)}}
+}
+
+func (c RealClock) timerNow() time.Time { return time.Now() }
+
+func (c RealClock) rearm(d time.Duration, msg tea.Msg) tea.Cmd {
+	if c.timer == nil {
+		return c.After(d, msg)
+	}
+	return c.timer.rearm(d, msg)
 }
 
 // Now implements Clock.
@@ -48,6 +59,7 @@ type FakeClock struct {
 	now    time.Time
 	seq    uint64
 	timers []fakeTimer
+	wake   uint64 // seq of the re-armable timer's current arming (0: none)
 }
 
 type fakeTimer struct {
@@ -77,6 +89,28 @@ func (c *FakeClock) After(d time.Duration, msg tea.Msg) tea.Cmd {
 	c.seq++
 	c.timers = append(c.timers, fakeTimer{at: c.now.Add(d), seq: c.seq, msg: msg})
 	return nil
+}
+
+func (c *FakeClock) timerNow() time.Time { return c.Now() }
+
+// rearm is After with the timer armed before by rearm taken back.
+func (c *FakeClock) rearm(d time.Duration, msg tea.Msg) tea.Cmd {
+	c.mu.Lock()
+	for i, t := range c.timers {
+		if c.wake != 0 && t.seq == c.wake {
+			c.timers = append(c.timers[:i], c.timers[i+1:]...)
+			break
+		}
+	}
+	c.wake = 0
+	c.mu.Unlock()
+	cmd := c.After(d, msg)
+	if cmd == nil {
+		c.mu.Lock()
+		c.wake = c.seq
+		c.mu.Unlock()
+	}
+	return cmd
 }
 
 // Advance moves the clock by d and returns the messages of the timers that came due, earliest
@@ -126,7 +160,12 @@ func (c *FakeClock) Pending() int {
 
 // WithNow returns c with its Now replaced by now: the feed stamps requests with the console's
 // clock while its timers run on c.
-func WithNow(c Clock, now func() time.Time) Clock { return nowClock{Clock: c, now: now} }
+func WithNow(c Clock, now func() time.Time) Clock {
+	if tc, ok := c.(timerClock); ok {
+		return nowTimerClock{nowClock: nowClock{Clock: c, now: now}, tc: tc}
+	}
+	return nowClock{Clock: c, now: now}
+}
 
 type nowClock struct {
 	Clock
@@ -134,3 +173,12 @@ type nowClock struct {
 }
 
 func (c nowClock) Now() time.Time { return c.now() }
+
+// nowTimerClock is nowClock over a clock with a re-armable timer, which it keeps.
+type nowTimerClock struct {
+	nowClock
+	tc timerClock
+}
+
+func (c nowTimerClock) timerNow() time.Time                        { return c.tc.timerNow() }
+func (c nowTimerClock) rearm(d time.Duration, msg tea.Msg) tea.Cmd { return c.tc.rearm(d, msg) }

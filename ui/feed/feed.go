@@ -19,6 +19,7 @@ type Feed struct {
 	heart      *Task
 	latency    time.Duration
 	src        *streamSource // the stream beside the polls, if any
+	wake       wakeList      // the tasks' and the heartbeat's timers, on one clock timer
 }
 
 // New returns a feed on clock whose requests time out after timeout and back off at most
@@ -161,6 +162,8 @@ func (f *Feed) Update(msg Msg) Result {
 		return f.sourceUpdate(msg)
 	case stallMsg:
 		return f.stallCheck(msg)
+	case wakeMsg:
+		return f.woken(msg)
 	}
 	return Result{}
 }

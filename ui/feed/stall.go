@@ -98,7 +98,7 @@ func (f *Feed) armStall(now time.Time) tea.Cmd {
 	}
 	s.stallToken++
 	s.stallAt = next
-	return f.clock.After(next.Sub(now), stallMsg{s.stallToken})
+	return f.arm(s, next.Sub(now), stallMsg{s.stallToken})
 }
 
 // stallCheck runs on the heartbeat's timer: each topic silent past its limit is stalled (its kinds

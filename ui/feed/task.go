@@ -184,7 +184,7 @@ func (t *Task) retryWait(err error) time.Duration {
 // schedule arms the task's next periodic request after d, superseding any pending timer.
 func (t *Task) schedule(d time.Duration) tea.Cmd {
 	t.token++
-	return t.f.clock.After(d, dueMsg{t: t, token: t.token})
+	return t.f.arm(t, d, dueMsg{t: t, token: t.token})
 }
 
 // Backoff is the wait before retrying after n consecutive failures: the interval doubled per

@@ -1,0 +1,101 @@
+package feed
+
+import (
+	"runtime"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/tradedesk/tradedesk/state"
+)
+
+// TestOneTimerForAllTasks (#34): fifty tasks on their own cadences hold one clock timer between
+// them, at every step of two simulated minutes, and each still polls on its own cadence: the
+// clock timer is re-armed to the earliest task due, not one timer set per task.
+func TestOneTimerForAllTasks(t *testing.T) {
+	clock := NewFakeClock(t0)
+	f := New(clock, time.Second, time.Minute)
+	st := state.New(clock.Now)
+	const n = 50
+	srcs := make([]*source, n)
+	var cmds []tea.Cmd
+	for i := range srcs {
+		srcs[i] = &source{}
+		cmds = append(cmds, newTask(f, srcs[i], time.Duration(i+1)*time.Second, i == 0).Start())
+	}
+	deliver(f, st, run(tea.Batch(cmds...)))
+	if clock.Pending() != 1 || f.Timers() != n {
+		t.Fatalf("after the first polls: %d clock timers, %d feed timers; want 1 and %d", clock.Pending(), f.Timers(), n)
+	}
+	end := t0.Add(2 * time.Minute)
+	for {
+		d, ok := clock.Next()
+		if !ok || clock.Now().Add(d).After(end) {
+			break
+		}
+		deliver(f, st, clock.Advance(d))
+		if clock.Pending() != 1 {
+			t.Fatalf("at %v: %d clock timers, want 1", clock.Now().Sub(t0), clock.Pending())
+		}
+	}
+	for i, s := range srcs {
+		if want := 1 + 120/(i+1); int(s.calls.Load()) != want {
+			t.Errorf("task every %ds polled %d times in 2 min, want %d", i+1, s.calls.Load(), want)
+		}
+	}
+}
+
+// TestOneGoroutineForAllTimers (#34): on wall time, fifty idle tasks wait on one timer goroutine
+// (they were one tea.Tick goroutine each), and a fast task among them still polls on its cadence.
+func TestOneGoroutineForAllTimers(t *testing.T) {
+	clock := NewRealClock(nil)
+	f := New(clock, time.Second, time.Minute)
+	st := state.New(clock.Now)
+	msgs := make(chan tea.Msg, 256)
+	var start func(tea.Cmd)
+	start = func(c tea.Cmd) {
+		if c == nil {
+			return
+		}
+		go func() {
+			m := c()
+			if b, ok := m.(tea.BatchMsg); ok {
+				for _, c := range b {
+					start(c)
+				}
+				return
+			}
+			msgs <- m
+		}()
+	}
+	base := runtime.NumGoroutine()
+	fast := &source{}
+	start(newTask(f, fast, 20*time.Millisecond, true).Start())
+	for range 49 {
+		start(newTask(f, &source{}, time.Hour, false).Start())
+	}
+	deadline := time.After(20 * time.Second)
+	for fast.calls.Load() < 5 {
+		select {
+		case m := <-msgs:
+			if fm, ok := m.(Msg); ok {
+				r := f.Update(fm)
+				if r.Msg != nil {
+					st.Apply(r.Msg)
+				}
+				start(r.Cmd)
+			}
+		case <-deadline:
+			t.Fatalf("the fast task polled %d times, want 5", fast.calls.Load())
+		}
+	}
+	// The fifty idle tasks' timers are set; the goroutines of the finished requests end.
+	var grown int
+	for range 200 {
+		if grown = runtime.NumGoroutine() - base; grown <= 3 {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Errorf("%d goroutines more with 50 tasks waiting, want at most 3 (one timer)", grown)
+}
