@@ -12,22 +12,18 @@ import (
 	"net"
 	"os"
 	"os/signal"
-	"path/filepath"
-	"reflect"
 	"runtime"
 	"runtime/pprof"
-	"strings"
 	"time"
 
-	"github.com/BurntSushi/toml"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
-	"github.com/shopspring/decimal"
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/api/sim"
 	"github.com/tradedesk/tradedesk/api/text"
 	"github.com/tradedesk/tradedesk/state"
+	"github.com/tradedesk/tradedesk/state/profile"
 	"github.com/tradedesk/tradedesk/ui"
 	"github.com/tradedesk/tradedesk/ui/cli"
 	"github.com/tradedesk/tradedesk/ui/components/cmdline"
@@ -131,15 +127,15 @@ func consoleSettings(o options, cfg fileConfig) (ui.Config, error) {
 	if err != nil {
 		return ui.Config{}, err
 	}
-	intervals, err := cfg.Poll.intervals()
+	intervals, err := cfg.Poll.Intervals()
 	if err != nil {
 		return ui.Config{}, err
 	}
-	guard, err := cfg.Guard.guard()
+	guard, err := cfg.Guard.Guard()
 	if err != nil {
 		return ui.Config{}, err
 	}
-	sizes, large, err := cfg.Depth.settings()
+	sizes, large, err := cfg.Depth.Settings()
 	if err != nil {
 		return ui.Config{}, err
 	}
@@ -185,196 +181,11 @@ func writeHeapProfile(path string) {
 	}
 }
 
-// fileConfig is the config file. It never holds a key: key material is refused with a message.
-type fileConfig struct {
-	Network string `toml:"network"`
-	URL     string `toml:"url"`
-	// ActionType is how requests name their action: "number", "name" or "auto" (see api.ActionTypeForm).
-	ActionType string `toml:"action_type"`
-	Account    string `toml:"account"`
-	Keystore   string `toml:"keystore"`
-	// AgentKeystore is an agent wallet's keystore (with Account: the account it trades for).
-	AgentKeystore string              `toml:"agent_keystore"`
-	Theme         string              `toml:"theme"`
-	Watchlist     []string            `toml:"watchlist"`
-	FillBell      *bool               `toml:"fill_bell"`
-	Stream        *bool               `toml:"stream"` // false: poll only, as --no-stream
-	Poll          pollConfig          `toml:"poll"`
-	Guard         guardConfig         `toml:"guard"`
-	Keys          map[string][]string `toml:"keys"`
-	Depth         depthConfig         `toml:"depth"`
-}
+// fileConfig is the config file (profile.File, shared with the headless commands).
+type fileConfig = profile.File
 
-// depthConfig is the [depth] table: the tape's large-print notional, and [depth.default_size],
-// the order size the ladder's b and s put in the form per instrument (then Enter sends it
-// through the usual checks and confirmation).
-type depthConfig struct {
-	LargeTrade  string            `toml:"large_trade"`
-	DefaultSize map[string]string `toml:"default_size"`
-}
-
-func (d depthConfig) settings() (map[string]string, decimal.Decimal, error) {
-	large := decimal.Zero
-	if d.LargeTrade != "" {
-		v, err := decimal.NewFromString(d.LargeTrade)
-		if err != nil || !v.IsPositive() {
-			return nil, large, fmt.Errorf("config [depth] large_trade = %s: want a notional above zero such as \"50000\"", text.Quote(d.LargeTrade))
-		}
-		large = v
-	}
-	sizes := make(map[string]string, len(d.DefaultSize))
-	for sym, size := range d.DefaultSize {
-		v, err := decimal.NewFromString(size)
-		if err != nil || !v.IsPositive() {
-			return nil, large, fmt.Errorf("config [depth.default_size] %s = %s: want a size above zero such as \"0.01\"", text.Quote(sym), text.Quote(size))
-		}
-		sizes[strings.ToUpper(strings.TrimSpace(sym))] = v.String()
-	}
-	return sizes, large, nil
-}
-
-// pollConfig is the [poll] table: durations such as "1s" or "500ms".
-type pollConfig struct {
-	Tickers, Account, Positions, Orders, Instruments, Timeout string
-}
-
-func (p pollConfig) intervals() (ui.Intervals, error) {
-	iv := ui.DefaultIntervals()
-	for _, f := range []struct {
-		name, val string
-		dst       *time.Duration
-		min       time.Duration
-	}{
-		{"tickers", p.Tickers, &iv.Tickers, 200 * time.Millisecond},
-		{"account", p.Account, &iv.Account, 500 * time.Millisecond},
-		{"positions", p.Positions, &iv.Positions, 500 * time.Millisecond},
-		{"orders", p.Orders, &iv.Orders, 500 * time.Millisecond},
-		{"instruments", p.Instruments, &iv.Instruments, 10 * time.Second},
-		{"timeout", p.Timeout, &iv.Timeout, 500 * time.Millisecond},
-	} {
-		if f.val == "" {
-			continue
-		}
-		d, err := time.ParseDuration(f.val)
-		if err != nil {
-			return iv, fmt.Errorf("config [poll] %s = %s: want a duration such as \"2s\" or \"500ms\"", f.name, text.Quote(f.val))
-		}
-		if d < f.min {
-			return iv, fmt.Errorf("config [poll] %s = %s is too fast: at least %s", f.name, d, f.min)
-		}
-		*f.dst = d
-	}
-	return iv, nil
-}
-
-// guardConfig is the [guard] table: the fat-finger limits as decimal strings, and which orders
-// ask for a confirmation (state.ConfirmPolicy).
-type guardConfig struct {
-	MaxPriceDistance  string `toml:"max_price_distance"`
-	MaxNotional       string `toml:"max_notional"`
-	MaxMarketNotional string `toml:"max_market_notional"`
-	Confirm           string `toml:"confirm"`
-}
-
-func (g guardConfig) guard() (state.Guard, error) {
-	out := state.DefaultGuard()
-	policy, err := state.ParseConfirmPolicy(g.Confirm)
-	if err != nil {
-		return out, fmt.Errorf("config [guard] %w", err)
-	}
-	out.Confirm = policy
-	for _, f := range []struct {
-		name, val, example string
-		dst                *decimal.Decimal
-	}{
-		// Each setting's example is of its own kind: a fraction of the mark, or USD.
-		{"max_price_distance", g.MaxPriceDistance, "0.05 (5% from the mark)", &out.MaxPriceDistance},
-		{"max_notional", g.MaxNotional, "250000 (USD)", &out.MaxNotional},
-		{"max_market_notional", g.MaxMarketNotional, "100000 (USD)", &out.MaxMarketNotional},
-	} {
-		if f.val == "" {
-			continue
-		}
-		d, err := decimal.NewFromString(f.val)
-		if err != nil || d.IsNegative() {
-			return out, fmt.Errorf("config [guard] %s = %s: want a non-negative number such as %s", f.name, text.Quote(f.val), f.example)
-		}
-		*f.dst = d
-	}
-	return out, nil
-}
-
-// knownSettings lists the config file's settings, read from fileConfig's own tags so the list
-// never misses one (it once left out fill_bell): top-level names, then [tables].
-func knownSettings() string {
-	var plain, tables []string
-	t := reflect.TypeFor[fileConfig]()
-	for i := range t.NumField() {
-		f := t.Field(i)
-		name, _, _ := strings.Cut(f.Tag.Get("toml"), ",")
-		if f.Type.Kind() == reflect.Struct || f.Type.Kind() == reflect.Map {
-			tables = append(tables, "["+name+"]")
-		} else {
-			plain = append(plain, name)
-		}
-	}
-	return strings.Join(append(plain, tables...), ", ")
-}
-
-// keyLikeNames are config keys that would hold key material; the config file refuses them.
-var keyLikeNames = []string{"private_key", "privatekey", "key", "secret", "passphrase", "password", "mnemonic", "seed_phrase"}
-
-func defaultConfigPath() string {
-	dir := os.Getenv("XDG_CONFIG_HOME")
-	if dir == "" {
-		home, err := os.UserHomeDir()
-		if err != nil {
-			return ""
-		}
-		dir = filepath.Join(home, ".config")
-	}
-	return filepath.Join(dir, "tradedesk", "config.toml")
-}
-
-// loadConfig reads the config file (path, or the default path when it exists). Unknown keys and
-// key material are errors; a file readable by others gets a warning.
-func loadConfig(path string, stderr io.Writer) (fileConfig, error) {
-	var cfg fileConfig
-	explicit := path != ""
-	if !explicit {
-		path = defaultConfigPath()
-	}
-	if path == "" {
-		return cfg, nil
-	}
-	st, err := os.Stat(path)
-	if err != nil {
-		if !explicit && errors.Is(err, os.ErrNotExist) {
-			return cfg, nil
-		}
-		return cfg, fmt.Errorf("config: %w", err)
-	}
-	if st.Mode().Perm()&0o044 != 0 {
-		fmt.Fprintf(stderr, "tradedesk: warning: config %s is readable by other users (mode %s); chmod 600 it\n", path, st.Mode().Perm())
-	}
-	md, err := toml.DecodeFile(path, &cfg)
-	if err != nil {
-		return cfg, fmt.Errorf("config %s: %w", path, err)
-	}
-	undecoded := md.Undecoded()
-	for _, k := range undecoded {
-		name := strings.ToLower(k.String())
-		for _, bad := range keyLikeNames {
-			if strings.HasSuffix(name, bad) && !strings.HasPrefix(name, "keys.") {
-				return cfg, fmt.Errorf("config %s: %q looks like key material; the config file never holds a key: remove it and use --keystore FILE (or $%s)", path, k.String(), api.EnvPrivateKey)
-			}
-		}
-	}
-	if len(undecoded) > 0 {
-		return cfg, fmt.Errorf("config %s: unknown setting %s; known: %s", path, text.Quote(undecoded[0].String()), knownSettings())
-	}
-	return cfg, nil
-}
+// loadConfig reads the config file (profile.Load).
+func loadConfig(path string, stderr io.Writer) (fileConfig, error) { return profile.Load(path, stderr) }
 
 // mergeFlags fills options the flags left empty from the config file.
 func mergeFlags(o *options, cfg fileConfig) {
@@ -468,15 +279,14 @@ func openDemoWallet(s *sim.Sim, addr string, empty bool) error {
 	return s.SeedDemo(addr)
 }
 
-// configConnection is the config file's connection, the headless commands' defaults (their
-// flags override it).
+// configConnection is the config file's connection and guard, the headless commands' defaults
+// (their flags override it).
 func configConnection(path string, stderr io.Writer) (headless.Connection, error) {
 	cfg, err := loadConfig(path, stderr)
 	if err != nil {
 		return headless.Connection{}, err
 	}
-	return headless.Connection{URL: cfg.URL, Network: cfg.Network, Keystore: cfg.Keystore, AgentKeystore: cfg.AgentKeystore,
-		Address: cfg.Account, ActionType: cfg.ActionType}, nil
+	return headless.ProfileConnection(cfg)
 }
 
 // openStream connects the exchange's WebSocket (same host, /ws/) unless --no-stream or the config

@@ -157,11 +157,11 @@ cancel = ["d"]
 	if cfg.Network != "testnet" || len(cfg.Watchlist) != 2 || cfg.Keys["cancel"][0] != "d" {
 		t.Errorf("config %+v", cfg)
 	}
-	iv, err := cfg.Poll.intervals()
+	iv, err := cfg.Poll.Intervals()
 	if err != nil || iv.Tickers != 2*time.Second || iv.Orders != ui.DefaultIntervals().Orders {
 		t.Errorf("intervals %+v, %v", iv, err)
 	}
-	g, err := cfg.Guard.guard()
+	g, err := cfg.Guard.Guard()
 	if err != nil || g.MaxPriceDistance.String() != "0.1" {
 		t.Errorf("guard %+v, %v", g, err)
 	}
@@ -203,10 +203,10 @@ func TestConfigRefusesKeysAndTypos(t *testing.T) {
 		p := writeConfig(t, body, 0o600)
 		cfg, err := loadConfig(p, &bytes.Buffer{})
 		if err == nil {
-			_, err = cfg.Poll.intervals()
+			_, err = cfg.Poll.Intervals()
 		}
 		if err == nil {
-			_, err = cfg.Guard.guard()
+			_, err = cfg.Guard.Guard()
 		}
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%q: error %v, want %q", body, err, want)

@@ -155,7 +155,7 @@ func New(cfg Config) *Model {
 	if cfg.Fees != nil {
 		cfg.Store.SetFees(*cfg.Fees)
 	}
-	cfg.Intervals = cfg.Intervals.withDefaults()
+	cfg.Intervals = cfg.Intervals.WithDefaults()
 	if cfg.Guard == (state.Guard{}) {
 		cfg.Guard = state.DefaultGuard()
 	}

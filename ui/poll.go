@@ -12,48 +12,17 @@ import (
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/api/text"
 	"github.com/tradedesk/tradedesk/state"
+	"github.com/tradedesk/tradedesk/state/profile"
 	"github.com/tradedesk/tradedesk/ui/common"
 	"github.com/tradedesk/tradedesk/ui/feed"
 )
 
-// Intervals is the polling cadence of each kind of data. Mids follow Tickers and collateral
-// follows Instruments.
-type Intervals struct {
-	Tickers     time.Duration
-	Account     time.Duration
-	Positions   time.Duration
-	Orders      time.Duration
-	Instruments time.Duration
-	// Timeout bounds each request.
-	Timeout time.Duration
-	// MaxBackoff caps the wait after repeated failures.
-	MaxBackoff time.Duration
-}
+// Intervals is the polling cadence of each kind of data (profile.Intervals: the config file's
+// [poll] table sets it).
+type Intervals = profile.Intervals
 
-// DefaultIntervals is the cadence of the design: tickers and mids every second, account,
-// positions and orders every 2 s, instruments and collateral every 5 minutes.
-func DefaultIntervals() Intervals {
-	return Intervals{
-		Tickers: time.Second, Account: 2 * time.Second, Positions: 2 * time.Second,
-		Orders: 2 * time.Second, Instruments: 5 * time.Minute,
-		Timeout: 5 * time.Second, MaxBackoff: 30 * time.Second,
-	}
-}
-
-// withDefaults fills every zero field from DefaultIntervals.
-func (iv Intervals) withDefaults() Intervals {
-	def := DefaultIntervals()
-	for _, f := range []struct{ v, d *time.Duration }{
-		{&iv.Tickers, &def.Tickers}, {&iv.Account, &def.Account}, {&iv.Positions, &def.Positions},
-		{&iv.Orders, &def.Orders}, {&iv.Instruments, &def.Instruments}, {&iv.Timeout, &def.Timeout},
-		{&iv.MaxBackoff, &def.MaxBackoff},
-	} {
-		if *f.v <= 0 {
-			*f.v = *f.d
-		}
-	}
-	return iv
-}
+// DefaultIntervals is the cadence of the design (profile.DefaultIntervals).
+func DefaultIntervals() Intervals { return profile.DefaultIntervals() }
 
 // pollSpec is one kind the root polls: its cadence and its request. Adding a root poll is one
 // entry in pollSpecs (and its kind in state).
@@ -151,7 +120,7 @@ func (m *Model) addPolls() {
 
 // setIntervals changes the cadence, timeout and backoff cap of the root's polls.
 func (m *Model) setIntervals(iv Intervals) {
-	m.iv = iv.withDefaults()
+	m.iv = iv.WithDefaults()
 	for _, k := range m.kinds {
 		m.feed.Task(k).SetLimits(m.iv.Timeout, m.iv.MaxBackoff)
 	}

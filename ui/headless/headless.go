@@ -23,6 +23,8 @@ import (
 	"github.com/spf13/pflag"
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/api/text"
+	"github.com/tradedesk/tradedesk/state"
+	"github.com/tradedesk/tradedesk/state/profile"
 )
 
 // Connection is where the commands connect and as whom; main can fill it from its config file and
@@ -37,6 +39,28 @@ type Connection struct {
 	Insecure      bool // allow a plain http:// URL that is not loopback
 	// ActionType is how requests name their action: "number", "name" or "" (auto).
 	ActionType string
+	// Guard is the config file's [guard] (profile.Guard; nil: state.DefaultGuard()): the
+	// commands check orders against it as the console does. No flag sets it.
+	Guard *state.Guard
+}
+
+// guard is the guard orders are checked against: the config's, else state.DefaultGuard().
+func (c Connection) guard() state.Guard {
+	if c.Guard != nil {
+		return *c.Guard
+	}
+	return state.DefaultGuard()
+}
+
+// ProfileConnection is the config file's connection and guard (profile.Load reads the file):
+// the commands' defaults, which their flags override.
+func ProfileConnection(f profile.File) (Connection, error) {
+	g, err := f.Guard.Guard()
+	if err != nil {
+		return Connection{}, err
+	}
+	return Connection{URL: f.URL, Network: f.Network, Keystore: f.Keystore, AgentKeystore: f.AgentKeystore,
+		Address: f.Account, ActionType: f.ActionType, Guard: &g}, nil
 }
 
 // Env is what the commands get from the process: output streams, the environment, and optionally

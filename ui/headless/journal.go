@@ -46,7 +46,8 @@ func (r *runner) executor() (e *exec.Executor, close func(), err error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	e, err = exec.New(exec.Config{Journal: j, Send: r.client, Read: r.client, Account: r.client.Address(), Now: r.env.Now})
+	guard := r.o.conn.guard()
+	e, err = exec.New(exec.Config{Journal: j, Send: r.client, Read: r.client, Account: r.client.Address(), Now: r.env.Now, Guard: &guard})
 	if err != nil {
 		_ = j.Close()
 		return nil, nil, err

@@ -247,9 +247,9 @@ func runOrder(ctx context.Context, r *runner) error {
 	if err != nil {
 		return err
 	}
-	// The executor's gate, with the guard the executor keeps: a refused order or a dry run opens
-	// no journal.
-	c, errs := exec.Check(st, in, state.DefaultGuard())
+	// The executor's gate, with the guard the executor keeps (the config's [guard], as the
+	// console's): a refused order or a dry run opens no journal.
+	c, errs := exec.Check(st, in, r.o.conn.guard())
 	if len(errs) > 0 {
 		return refused(errs)
 	}
