@@ -176,6 +176,12 @@ func FormatUSDFee(fee decimal.Decimal) string { return FormatFee(fee, DisplayDec
 // simulator alike), so a rate is per hour.
 const FundingPeriod = time.Hour
 
+// NextFunding is when the next funding payment falls after now: the next whole FundingPeriod
+// (the top of the next hour).
+func NextFunding(now time.Time) time.Time {
+	return now.Truncate(FundingPeriod).Add(FundingPeriod)
+}
+
 // FormatOpenInterest writes open interest compactly with its unit, the instrument's base asset:
 // "12.35K BTC".
 func FormatOpenInterest(oi decimal.Decimal, symbol string) string {

@@ -55,9 +55,9 @@ type statusBar struct {
 	agentUntil time.Time
 	// The account summary, long and short, as of account version accountVersion (and whether
 	// the account had loaded: an unchanged first reply moves no version).
-	accountVersion            [3]uint64 // account, tickers and positions versions
-	accountLoaded             bool
-	summaryLong, summaryShort string
+	accountVersion [3]uint64 // account, tickers and positions versions
+	accountLoaded  bool
+	summaryForms   [3]string // the account summary in each form (summaryLong...)
 }
 
 // badge is the always-visible mode: DEMO, READ-ONLY or LIVE with the network.
@@ -135,8 +135,8 @@ func (s *statusBar) top(m *Model, width int) string {
 			" · " + strconv.Itoa(m.msgRate) + " msg/s"))
 	}
 	left := b.String()
-	for _, short := range []bool{false, true} {
-		right := s.summary(m, short)
+	for _, form := range []int{summaryLong, summaryMid, summaryShort} {
+		right := s.summary(m, form)
 		if right == "" {
 			break
 		}
@@ -192,39 +192,44 @@ func fmtLatency(d time.Duration) string {
 	return d.Round(time.Millisecond).String()
 }
 
+// The summary's forms, longest first: the top line takes the longest that fits.
+const (
+	summaryLong  = iota // perp equity, available, uPnL, IM utilization
+	summaryMid          // without the uPnL (the positions pane has it)
+	summaryShort        // perp equity and IM utilization, whole numbers
+)
+
 // summary is the account in one line, on the right of the top line: perp equity, available balance
 // and margin used, so it stays in view when the account pane is a tab away. It is worked out
 // again only when the account's version moves.
-func (s *statusBar) summary(m *Model, short bool) string {
+func (s *statusBar) summary(m *Model, form int) string {
 	// uPnL is at the freshest mark, so the tickers and positions move it too.
 	v := [3]uint64{m.store.Version(state.KindAccount), m.store.Version(state.KindTickers), m.store.Version(state.KindPositions)}
 	loaded := m.store.Freshness(state.KindAccount).Loaded()
 	if v != s.accountVersion || loaded != s.accountLoaded {
 		s.accountVersion, s.accountLoaded = v, loaded
-		s.summaryLong, s.summaryShort = s.renderSummary(m.store)
+		s.summaryForms = s.renderSummary(m.store)
 	}
-	if short {
-		return s.summaryShort
-	}
-	return s.summaryLong
+	return s.summaryForms[form]
 }
 
-// renderSummary draws the account summary long and short ("" until the account has loaded).
-func (s *statusBar) renderSummary(store *state.Store) (long, short string) {
+// renderSummary draws the account summary in each form ("" until the account has loaded). The
+// equity is the perp (derivative) account's, said so: the equity view's value adds the spot
+// account's balances.
+func (s *statusBar) renderSummary(store *state.Store) (forms [3]string) {
 	if !store.Freshness(state.KindAccount).Loaded() {
-		return "", ""
+		return forms
 	}
 	st := s.st
 	a := store.Account()
 	upnl := store.UnrealizedPnL() // the positions pane's figure: one mark on the screen
 	im := state.MarginUtilizationAfter(a, decimal.Zero)
-	// The perp (derivative) account's equity, said so: the equity view's value adds the spot
-	// account's balances.
-	short = st.Muted.On("perp eq ") + common.FmtNum(a.TotalAccountEquity, 0) + st.Muted.On(" IM ") + common.UtilPaint(st, im).On(state.FormatPercent(im, 0)) + " "
-	long = st.Muted.On("perp equity ") + common.FmtNum(a.TotalAccountEquity, 2) + st.Muted.On(" · avail ") + common.FmtNum(a.AvailableBalance, 2) +
-		st.Muted.On(" · uPnL ") + common.SignPaint(st, upnl).On(common.FmtSigned(upnl, 2)) +
-		st.Muted.On(" · IM ") + common.UtilPaint(st, im).On(state.FormatPercent(im, 1)) + " "
-	return long, short
+	eq := st.Muted.On("perp equity ") + common.FmtNum(a.TotalAccountEquity, 2) + st.Muted.On(" · avail ") + common.FmtNum(a.AvailableBalance, 2)
+	imText := st.Muted.On(" · IM ") + common.UtilPaint(st, im).On(state.FormatPercent(im, 1)) + " "
+	forms[summaryLong] = eq + st.Muted.On(" · uPnL ") + common.SignPaint(st, upnl).On(common.FmtSigned(upnl, 2)) + imText
+	forms[summaryMid] = eq + imText
+	forms[summaryShort] = st.Muted.On("perp eq ") + common.FmtNum(a.TotalAccountEquity, 0) + st.Muted.On(" IM ") + common.UtilPaint(st, im).On(state.FormatPercent(im, 0)) + " "
+	return forms
 }
 
 // stale lists the kinds whose data is stale, with their age.

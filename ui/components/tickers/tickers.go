@@ -64,6 +64,7 @@ type Pane struct {
 	prec     map[string]int32
 	w, h     int
 	shown    bool // the filter line is shown (the table is one line shorter)
+	foot     bool // the last line is the selected perpetual's funding (fitFoot)
 	// watchChecked: the watchlist was checked against the instruments (once, when they load).
 	watchChecked bool
 }
@@ -101,7 +102,8 @@ func (p *Pane) Title() string {
 	return t
 }
 
-// WantHeight implements heightWanter: every instrument, the header and the filter line.
+// WantHeight implements heightWanter: every instrument, the header and the filter line (or, while
+// the filter is not shown, the funding foot).
 func (p *Pane) WantHeight() int {
 	if len(p.tickers) == 0 {
 		return 1 << 20
@@ -124,11 +126,12 @@ func (p *Pane) SetSize(w, h int) {
 
 func (p *Pane) fitTable() {
 	p.shown = p.editing || p.filter.Value() != ""
+	h := p.h
 	if p.shown {
-		p.tbl.SetSize(p.w, p.h-1)
-	} else {
-		p.tbl.SetSize(p.w, p.h)
+		h--
 	}
+	p.tbl.SetSize(p.w, h)
+	p.fitFoot(h)
 	if len(p.tbl.Visible) > 0 && !p.visible(p.sortCol) {
 		// A narrower pane hid the sort column: the list would be in an order no header shows.
 		p.sortCol, p.desc = tcName, false
@@ -588,7 +591,11 @@ func (p *Pane) View() string {
 		// The input's view holds escape codes (its cursor): fit it by its cells, not its bytes.
 		lines = append(lines, common.FitStyled(p.filter.View(), p.tbl.Width))
 	}
-	return strings.Join(p.tbl.Lines(lines), "\n")
+	lines = p.tbl.Lines(lines)
+	if p.foot {
+		lines = append(lines, p.footLine())
+	}
+	return strings.Join(lines, "\n")
 }
 
 // ShortHelp implements common.Pane.

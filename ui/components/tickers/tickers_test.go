@@ -297,3 +297,50 @@ func TestNameColumnFitsTickersThatCameAfterTheInstruments(t *testing.T) {
 		t.Fatalf("the name is cut after the tickers came:\n%s", v)
 	}
 }
+
+// TestFundingFootWhereTheColumnDrops (issue #31, 14): where the width leaves the Funding column out
+// (it goes before Last and Vol 24h), the last line gives the selected perpetual's funding rate and
+// the time to the next payment (on the hour): in words with the open interest when there is room,
+// the rate and the countdown at 36 cells; it follows the cursor; where the column is shown there
+// is no foot. Guards funding invisible at 200x60 and below.
+func TestFundingFootWhereTheColumnDrops(t *testing.T) {
+	at := time.Date(2026, 11, 22, 12, 46, 30, 0, time.UTC)
+	clock := func() time.Time { return at }
+	s := marketStore(clock)
+	_, tm := marketMsgs(clock)
+	for i := range tm.Tickers {
+		tm.Tickers[i].FundingRate = decimal.New(int64(13*(i+1)), -6) // +0.0013%, +0.0026%, +0.0039%
+		tm.Tickers[i].OpenInterest = decimal.NewFromInt(1234)
+	}
+	tm.Gen = 2
+	s.Apply(tm)
+	p := New(commontest.NewCommon(t, s, clock), nil)
+	p.SetFocused(true)
+	p.Update(common.DataMsg{Kind: state.KindTickers})
+	foot := func() string {
+		lines := strings.Split(ansi.Strip(p.View()), "\n")
+		return strings.TrimSpace(lines[len(lines)-1])
+	}
+	for _, tc := range []struct {
+		w    int
+		want string
+	}{
+		{86, "BTC-PERP  funding +0.0013%/1h · next in 13m30s · open int. 1,234.00 BTC"}, // 200x60's tickers pane
+		{78, "BTC-PERP  funding +0.0013%/1h · next in 13m30s · open int. 1,234.00 BTC"}, // 80x24
+		{36, "funding +0.0013%/1h next 13m30s"},                                         // 120x40
+	} {
+		p.SetSize(tc.w, 8)
+		if p.visible(tcFunding) || foot() != tc.want {
+			t.Errorf("%d cells: Funding column %v, foot %q, want %q", tc.w, p.visible(tcFunding), foot(), tc.want)
+		}
+	}
+	p.SetSize(86, 8)
+	press(p, "down")
+	if got := foot(); !strings.HasPrefix(got, "DOGE-PERP  funding +0.0026%/1h") {
+		t.Errorf("the foot does not follow the cursor: %q", got)
+	}
+	p.SetSize(300, 8)
+	if got := foot(); !p.visible(tcFunding) || strings.Contains(got, "next in") {
+		t.Errorf("with the Funding column shown the foot is %q", got)
+	}
+}
