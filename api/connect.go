@@ -131,6 +131,7 @@ type WrongAccountError struct {
 	Source  string // where the key came from: "the keystore's"
 }
 
+// Error says which account the flag and the key name and how to fix it.
 func (e *WrongAccountError) Error() string {
 	return fmt.Sprintf("--address %s is not %s address %s; drop one of them", text.Quote(e.Address), e.Source, e.Key)
 }

@@ -76,6 +76,7 @@ type LimitError struct {
 	TooMany bool   // a list over its length (else: nesting or a number)
 }
 
+// Error is the limit the answer broke.
 func (e *LimitError) Error() string { return e.What }
 
 // CheckAnswer checks a JSON answer against the limits in one pass over its bytes, allocating

@@ -63,6 +63,7 @@ type RPCError struct {
 	Message string `json:"message"`
 }
 
+// Error is the server's code and (shortened) message.
 func (e *RPCError) Error() string {
 	return fmt.Sprintf("stream error %d: %s", e.Code, truncate(e.Message, 200))
 }

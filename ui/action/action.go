@@ -20,10 +20,10 @@ import (
 type Lane int
 
 const (
-	LaneNone Lane = iota
-	LaneOrder
-	LaneFunds
-	LaneCount
+	LaneNone  Lane = iota // cancels and the like: they overlap anything
+	LaneOrder             // orders and their changes (leverage too): one at a time
+	LaneFunds             // moving collateral
+	LaneCount             // the number of lanes, for arrays indexed by Lane
 )
 
 // BusyText is the refusal when an action's lane is taken.
@@ -35,6 +35,7 @@ var BusyText = [LaneCount]string{
 // RequestMsg carries a pane's request for an action to the root model.
 type RequestMsg struct{ Act *Action }
 
+// Request hands a to the root model's pipeline.
 func Request(a *Action) tea.Cmd { return func() tea.Msg { return RequestMsg{Act: a} } }
 
 // DoneMsg is the answer to a sent action.
@@ -77,6 +78,7 @@ var tradeKinds = []state.Kind{state.KindOrders, state.KindPositions, state.KindA
 // Kind is what a trading action does (its payload below, and how its answer is read).
 type Kind int
 
+// The kinds of action; each one's payload is the Action field of the same topic.
 const (
 	KindPlace Kind = iota
 	KindClose
@@ -90,7 +92,7 @@ const (
 )
 
 // Action is one signed action a pane asks the root model to run through the pipeline
-// (pipeline.go): how it is confirmed, how it runs against api.Trader, and how its answer is read.
+// (see Request): how it is confirmed, how it runs against api.Trader, and how its answer is read.
 type Action struct {
 	Kind    Kind
 	Title   string   // the confirmation's title

@@ -80,7 +80,7 @@ func lookupLostOrder(ex api.Exchange, d DoneMsg, timeout time.Duration) (tea.Cmd
 	return lookupCloid(ex, d.Act, timeout), "no answer for " + d.Act.What + ": looking up client id " + cloid + " before anything is sent again…"
 }
 
-// settled says what the lookup found.
+// Settled says what the lookup found.
 func (msg LookupDoneMsg) Settled() (*Action, string, common.NoticeLevel) {
 	cloid := msg.Act.Order.Wire.Cloid
 	slog.Info("order lookup", "cloid", cloid, "found", msg.Found != nil, "err", msg.Err)

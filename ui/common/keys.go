@@ -280,6 +280,7 @@ func (k *KeyMap) checkConflicts() error {
 	return nil
 }
 
+// PrettyKey is how key k is written in hints and help: arrows as arrows.
 func PrettyKey(k string) string {
 	switch k {
 	case "up":

@@ -22,23 +22,23 @@ import (
 //  1. Write a package ui/components/<name> with a type implementing Pane (embed *common.Common for
 //     the store, styles, key map, clock and the current instrument; use a *common.Table for a list so
 //     rows are cached and only on-screen rows render; build every style from Styles, never in
-//     View). Its keys go in the KeyMap (keys.go) so they can be rebound and are conflict-checked. A
+//     View). Its keys go in the KeyMap (common.KeyMap) so they can be rebound and are conflict-checked. A
 //     signed action it asks for is an *action.Action (ui/action) returned with action.Request.
-//  2. Add one line in ui.New (model.go): m.addPane(ladder.New(m.c), colLeft, 3, 0): the column of
+//  2. Add one line in ui.New: m.addPane(ladder.New(m.c), colLeft, 3, 0): the column of
 //     the wide layout, its share of the column's height, and a fixed height (0 for none). Its number
 //     key and tab order follow from its position; in the narrow layout it is a tab; where a column
 //     has no room it is hidden and swaps in when focused. Several views can share one slot as a
-//     pane group (common.Group, group.go), switched with [ and ].
+//     pane group (common.NewGroup), switched with [ and ].
 //  3. Data: react to DataMsg{Kind} in Update (the store changed) and keep rendered rows until the
 //     store's Version(kind) moves. Where its data comes from (a poll, a stream, its own paged
 //     requests) is the feed's business (ui/feed): a pane with requests of its own adds a
-//     feed.Task in its constructor (ui/fetcher.go's paneTask: its kind, cadence and the request
-//     for what it shows now), starts it on StartPanesMsg and sends one-off requests (a next page)
+//     feed.Task in its constructor (common.PaneTask: its kind, cadence and the request for
+//     what it shows now), starts it on StartPanesMsg and sends one-off requests (a next page)
 //     with Task.Send. Timers go through Common.Feed.After, never tea.Tick, so tests can step them.
 //
 // To add a kind of data: one file in state (see state.Store), then one place in ui: a root poll
-// is one entry in ui/poll.go's pollSpecs (its cadence and its request, a field of Intervals when
-// it is configurable); a pane's own data is the paneTask line of step 3. A streamed kind is one
+// is one entry in ui's pollSpecs (its cadence and its request, a field of Intervals when
+// it is configurable); a pane's own data is the PaneTask line of step 3. A streamed kind is one
 // more case in ui/feed's streamMessage (the kind's upsert) and StreamKinds: the feed's one
 // Source (Feed.AddSource) carries it by the same route.
 //
@@ -195,6 +195,7 @@ type NoticesMsg []NoticeMsg
 // NoticeLevel is how a notice is marked: information, a warning or an error.
 type NoticeLevel int
 
+// The notice levels.
 const (
 	LevelInfo NoticeLevel = iota
 	LevelWarn

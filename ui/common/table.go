@@ -71,6 +71,7 @@ type Table struct {
 	}
 }
 
+// NewTable is a table of cols whose cells cell draws in st's styles.
 func NewTable(st *Styles, cols []Column, cell CellFunc) *Table {
 	return &Table{st: st, cols: cols, cell: cell, gen: 1}
 }

@@ -31,6 +31,7 @@ type Theme struct {
 // concatenation instead of a lipgloss Render call (which measures and wraps on every call).
 type Paint struct{ pre, post string }
 
+// NewPaint reduces s to the escape codes it puts around a text.
 func NewPaint(s lipgloss.Style) Paint {
 	const mark = "\x00"
 	out := s.Render(mark)
