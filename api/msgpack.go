@@ -226,7 +226,7 @@ func (d *WithdrawData) AppendMsgpack(b []byte) []byte {
 	return appendExpiryNonce(b, 0, d.Nonce)
 }
 
-// ActionData is implemented by every action.data type in actions.go (always as a pointer):
+// ActionData is implemented by every action.data type (PlaceOrderData, CancelByOidData, ...; always as a pointer):
 // it appends the exact MessagePack bytes that are hashed for the signature.
 type ActionData interface {
 	// AppendMsgpack appends the data's MessagePack bytes to b.
@@ -234,7 +234,7 @@ type ActionData interface {
 }
 
 // AppendActionMsgpack appends the MessagePack form of an action's data. data must be one of the
-// action data pointers of actions.go (*PlaceOrderData, *CancelByOidData, ...); values are accepted too.
+// action data pointers (*PlaceOrderData, *CancelByOidData, ...); values are accepted too.
 func AppendActionMsgpack(b []byte, data any) ([]byte, error) {
 	if d := asActionData(data); d != nil {
 		return d.AppendMsgpack(b), nil

@@ -13,12 +13,12 @@ import (
 //
 // To add a kind of data (one file in state, one place in ui):
 //
-//  1. In state, write data_<kind>.go after data_brokers.go: the Kind (newKind: its name, its stale
+//  1. In state, write one file for the kind after KindBrokers' (the shortest): the Kind (newKind: its name, its stale
 //     age, its empty data), the data it holds, its message types (each implements Msg: Kind, Order,
 //     apply; a whole list or page carries Gen and At, an upsert Seq and At and returns
 //     Order{Stream: true}), and its accessors (take s.mu.RLock, read s.data(Kind)).
-//  2. In ui, give the feed a source for it: a root poll in ui/poll.go's sources (a request that
-//     returns the message, and its cadence in Intervals), or a pane's own feed.Task (see ui/pane.go).
+//  2. In ui, give the feed a source for it: a root poll in ui's pollSpecs (a request that
+//     returns the message, and its cadence in Intervals), or a pane's own feed.Task (see common.Pane).
 //     A stream plugs in as a feed.Source beside the polls: the feed turns its records into the
 //     kind's upsert messages, the same route into Apply.
 type Store struct {

@@ -1,6 +1,6 @@
-// Package ui is the console's Bubble Tea side. Its root model (model.go) composes the panes, owns
-// focus, layout (layout.go) and key routing, runs the one pipeline for signed actions
-// (pipeline.go) and applies what the feed brings to the store. main fills in a Config (keys, theme,
+// Package ui is the console's Bubble Tea side. Its root model (Model) composes the panes, owns
+// focus, layout and key routing, runs the one pipeline for signed actions (Model.onAction)
+// and applies what the feed brings to the store. main fills in a Config (keys, theme,
 // intervals, the exchange) and runs the model New returns.
 //
 // The layout:
@@ -27,5 +27,5 @@
 //
 // The panes still in this package (positions, open orders, account, balances, brokers, fills,
 // history, chart, instrument details) move to ui/components when they are next reworked; the
-// recipe for a new pane is on common.Pane, for a signed action at the top of pipeline.go.
+// recipe for a new pane is on common.Pane, for a signed action on the pipeline type.
 package ui

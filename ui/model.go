@@ -102,8 +102,8 @@ type Model struct {
 	showMessages bool
 	messagesView string
 	dialog       *confirm.Dialog
-	lev          *leverage.Dialog // the leverage dialog (leverage.go), like dialog it takes every key
-	cmdline      *cmdline.Model   // the `:` command line (commandline.go): open, it takes every key
+	lev          *leverage.Dialog // the leverage dialog, like dialog it takes every key
+	cmdline      *cmdline.Model   // the `:` command line: open, it takes every key
 	status       statusBar
 
 	feed *feed.Feed // the one scheduler: the root's polls and the panes' own requests

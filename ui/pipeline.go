@@ -30,7 +30,7 @@ import (
 // Read, Refresh, and a FollowUp when a lost answer can be found out. The pane returns
 // action.Request(a). Nothing else changes: refusal, guards, confirmation, logging, lost answers and
 // the refresh live here.
-
+//
 // pipeline is the root model's bookkeeping of actions out.
 type pipeline struct {
 	out  [action.LaneCount]bool

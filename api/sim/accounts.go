@@ -88,7 +88,7 @@ type account struct {
 	peak      decimal.Decimal
 	maxDD     decimal.Decimal
 	funding   []fundingRec
-	transfers []transferRec  // collateral moved in and out, oldest first (transferlog.go)
+	transfers []transferRec  // collateral moved in and out, oldest first (transferRec)
 	days      []dayVolume    // traded notional per UTC day, for user_fees
 	hist      []historyPoint // account value over time, for account_history
 	seized    []seizure      // collateral sold to, and debts paid by, the insurance fund

@@ -54,7 +54,7 @@
 //     (an unfunded key, a body changed after signing, an expired or revoked agent) is refused:
 //     HTTP 401 {"error":"invalid order signer"}, and nothing changes. A query about an address
 //     with no account answers with empty balances and opens nothing.
-//   - Account actions (auth.go, control.go): addAgent (the agent's proof is checked), revokeAgent,
+//   - Account actions (engine.applyControl): addAgent (the agent's proof is checked), revokeAgent,
 //     updatePerpInstrumentLeverage (number or string; within the tier the position and orders
 //     reach, and refused when it would leave the account under margin) and approveBrokerFee
 //     ("0" revokes). An agent acts for its account until validUntil: orders and cancels only
@@ -77,7 +77,7 @@
 //     reaches the trigger the order becomes "triggered" and a new order with its terms (same cloid)
 //     is placed. A reduce-only trigger with grouping "position" closes the whole position as it
 //     is when it fires.
-//   - Brackets (bracket.go): in one placeOrder, an entry with grouping "normal" and tpsl "",
+//   - Brackets (engine.planBrackets): in one placeOrder, an entry with grouping "normal" and tpsl "",
 //     followed by its take-profit and/or stop-loss (grouping "normal", reduce-only triggers on
 //     the other side, the entry's size, each trigger on its own side of the entry's price, or of
 //     the mark for a market entry). The children wait unarmed until the entry fills, then cover
@@ -142,7 +142,7 @@
 //   - Pagination: page (from 1) and limit (1 to 1000, default 100), newest first.
 //   - Method names: every method answers to its snake_case name (the spec, the Python SDK) and
 //     to the camelCase name of the npm TypeScript SDK (accountSummary, openOrders, userFees, ...);
-//     params are read strictly per method (infomethods.go), with both SDKs' spellings
+//     params are read strictly per method (infoTable), with both SDKs' spellings
 //     (instrumentId and instrument_id) and null as absent.
 //   - Beyond the spec's table, in the shapes the SDKs declare: open_orders {user, page, limit}
 //     (order records in state open), orderbook {symbol, depth} (default 20 levels, with

@@ -72,8 +72,8 @@ type engine struct {
 	users    []*account // non-internal accounts in creation order, for liquidation scans
 	limit    accountLimit
 	orders   map[api.OrderID]*order
-	brackets []*bracket // brackets with an order still open, oldest first (bracket.go)
-	demoN    int        // the demo seeding's cloid counter (demo.go)
+	brackets []*bracket // brackets with an order still open, oldest first (engine.joinBracket)
+	demoN    int        // the demo seeding's cloid counter (engine.demoPlace)
 	fundedAt time.Time  // when funding was last paid
 	nextOid  api.OrderID
 	nextTid  api.TradeID
@@ -87,7 +87,7 @@ type engine struct {
 	insure   *account // the insurance fund
 	house    []*account
 	ledger   ledger
-	ctl      control // agents and faucet use (auth.go)
+	ctl      control // agents and faucet use (type control)
 }
 
 func newEngine(now func() time.Time, seed uint64, demo decimal.Decimal, markets int) *engine {

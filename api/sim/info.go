@@ -36,7 +36,7 @@ func (f *flexString) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// infoParams is the union of every /info method's params (infomethods.go reads them).
+// infoParams is the union of every /info method's params (infoMethod.readParams reads them).
 type infoParams struct {
 	User           string
 	Broker         string

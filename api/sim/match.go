@@ -16,7 +16,7 @@ func (e *engine) place(a *account, w *api.OrderWire) (*order, error) {
 	return e.placeJoined(a, w, nil)
 }
 
-// placeJoined is place, with join (when not nil) filing the order with its bracket (bracket.go)
+// placeJoined is place, with join (when not nil) filing the order with its bracket (engine.joinBracket)
 // once it has an id, before it trades.
 func (e *engine) placeJoined(a *account, w *api.OrderWire, join func(*order)) (*order, error) {
 	o, err := e.parseOrder(a, w)

@@ -23,7 +23,7 @@ type Sim struct {
 	eng    *engine
 	last   time.Time // time of the last market step
 	faults *faultInjector
-	ws     hub // the stream's subscribers (ws.go)
+	ws     hub // the stream's subscribers (Sim.serveWS)
 }
 
 type config struct {

@@ -39,8 +39,8 @@ const (
 	fCancelCloids
 	fAddress
 	fEnum
-	fLeverage     // a JSON integer or a string of digits (control.go)
-	fAgentAddress // an agent's or broker's address (control.go)
+	fLeverage     // a JSON integer or a string of digits (leverageValue)
+	fAgentAddress // an agent's or broker's address (plainAddress)
 )
 
 type field struct {

@@ -12,9 +12,9 @@
 // state.Msg to apply, and the command of what follows. It imports state and api, never package ui.
 //
 // To add a kind of data: declare it in state (see state.Store's recipe), then in ui either add a
-// root poll (one entry in ui/poll.go's pollSpecs: its request and its cadence) or, for a pane's
-// own data, Feed.Add a Spec in the pane's constructor and Start it on startPanesMsg (see the
-// recipe in ui/common/pane.go). The stream is the feed's one Source (Feed.AddSource): its Message
+// root poll (one entry in ui's pollSpecs: its request and its cadence) or, for a pane's
+// own data, Feed.Add a Spec in the pane's constructor and Start it on common.StartPanesMsg (see
+// the recipe on common.Pane). The stream is the feed's one Source (Feed.AddSource): its Message
 // builds each record's upsert, and the polls of its Kinds slow to a reconciliation pass while it
 // is up, unless a market topic of theirs went silent behind live pings (the data heartbeat,
 // Conn.Stalled): then they poll at their own cadence until it speaks again.

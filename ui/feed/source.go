@@ -51,7 +51,7 @@ type streamSource struct {
 	epoch uint64
 	err   error
 	last  time.Time // wall time of the last batch
-	// The market topics' heartbeats (stall.go), and the timer that checks them.
+	// The market topics' heartbeats (Feed.heard), and the timer that checks them.
 	beats      map[api.Topic]*beat
 	stallAt    time.Time
 	stallToken uint64

@@ -31,7 +31,7 @@ type opts struct {
 	page, limit int
 	// export
 	format, output string
-	// agent, leverage, broker (control.go)
+	// agent, leverage, broker
 	agentName, valid, out, agent, broker, maxFeeRate string
 	leverage                                         int
 }

@@ -1,9 +1,9 @@
 // Package headless runs tradedesk's commands for scripts: order, cancel, cancel-all, transfer,
 // withdraw, account, positions, orders, fills, history, tickers, instruments, collateral, export,
 // agent (add, list, revoke), leverage and broker (approve, revoke). Each is a cobra command that
-// declares only the flags it takes (the shared ones through one helper per group, flags.go). Each
+// declares only the flags it takes (the shared ones through one helper per group, such as AddConnectionFlags). Each
 // prints a readable table (or the raw records with --json) and exits 0 on success; on failure it
-// prints one line saying why on stderr and exits with a status of the exit table (exit.go), which
+// prints one line saying why on stderr and exits with a status of the exit table (ExitTable), which
 // --json output names by the same outcome word. Orders go through state.CheckOrder before anything
 // is signed, transfers and withdrawals through state/funds. The private key never appears in any
 // output.
@@ -249,7 +249,7 @@ func firstSentence(s string) string {
 }
 
 // Run runs one command line of the headless commands: args[0] is the command name, the rest its
-// arguments and flags. It returns the exit status (exit.go). The console's front end (ui/cli)
+// arguments and flags. It returns the exit status (ExitTable). The console's front end (ui/cli)
 // adds these commands to its own tree; Run is the same commands alone.
 func Run(ctx context.Context, args []string, env Env) int {
 	env.fill()

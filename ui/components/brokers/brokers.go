@@ -37,7 +37,7 @@ type Pane struct {
 	rows    []api.BrokerApproval
 	version uint64
 	w, h    int
-	// The approval line (action.go): "0xBROKER RATE", and why Enter refused it.
+	// The approval line (see parseApproval): "0xBROKER RATE", and why Enter refused it.
 	editing bool
 	input   textinput.Model
 	note    string
