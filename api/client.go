@@ -88,7 +88,9 @@ type Client struct {
 	maxBody            int64
 	timeout            time.Duration
 	configErr          error
-	logger             *slog.Logger // nil: slog.Default() at call time
+	logger             *slog.Logger  // nil: slog.Default() at call time
+	budgetLimits       *BudgetLimits // WithRequestBudget (nil: the host's as set, unmetered by default)
+	budget             *hostBudget   // the host's, shared by every client of it in the process
 
 	noOpenOrders atomic.Bool // the server answered open_orders with an unknown-method error
 }
@@ -233,6 +235,7 @@ func New(baseURL string, opts ...Option) *Client {
 	}
 	c.exchangeHC, c.infoHC = noRedirects(c.hc), sameOriginRedirects(c.hc)
 	c.base = strings.TrimRight(baseURL, "/")
+	c.budget = budgetFor(c.base, c.budgetLimits)
 	if u, err := url.Parse(baseURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		c.setErr(fmt.Errorf("base URL %s: want an absolute http or https URL", text.Quote(baseURL)))
 	}
@@ -296,6 +299,9 @@ type response struct {
 func (c *Client) post(ctx context.Context, op, path string, body []byte, exchange bool, limit int) (*response, []byte, *Error) {
 	if c.configErr != nil {
 		return nil, nil, &Error{Kind: KindInvalid, Op: op, Message: c.configErr.Error()}
+	}
+	if e := c.budget.take(ctx, op, requestWeight(op), exchange, c.timeout); e != nil {
+		return nil, nil, e
 	}
 	actx, cancel := context.WithTimeout(ctx, c.timeout)
 	defer cancel()
@@ -410,6 +416,9 @@ func (c *Client) readResponse(ctx context.Context, op string, resp *http.Respons
 		}
 		if resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusServiceUnavailable {
 			e.RetryAfter = parseRetryAfter(resp.Header.Get("Retry-After"), time.Now())
+		}
+		if resp.StatusCode == http.StatusTooManyRequests {
+			c.budget.coolDown(e.RetryAfter) // every request to the host waits it out, not only this one's retry
 		}
 		e.ambiguous = exchange && (resp.StatusCode == http.StatusBadGateway || resp.StatusCode == http.StatusGatewayTimeout)
 		return nil, data, e
