@@ -101,3 +101,42 @@ func (c CheckedBracket) Moved(fresh CheckedBracket) []string {
 	}
 	return why
 }
+
+// Moved says what changed, for the trader, between the take-profit and stop-loss on a whole
+// position they were shown (t) and fresh, the same command checked again: the position's size,
+// a leg's trigger price (a distance from the entry moves with the entry), or a stop that now lies
+// past the liquidation price. A leg the mark has since passed is not here: the check refuses it
+// (it would fire at once), so nothing is sent.
+func (t PositionTpsl) Moved(fresh PositionTpsl) []string {
+	in := t.Instrument
+	var why []string
+	if !fresh.Position.Size.Equal(t.Position.Size) {
+		why = append(why, "the position is now "+in.SizeText(fresh.Position.Size)+", not "+in.SizeText(t.Position.Size))
+	}
+	if !fresh.TP.Equal(t.TP) {
+		why = append(why, "the take-profit moved from "+in.PriceText(t.TP)+" to "+in.PriceText(fresh.TP))
+	}
+	if !fresh.SL.Equal(t.SL) {
+		why = append(why, "the stop-loss moved from "+in.PriceText(t.SL)+" to "+in.PriceText(fresh.SL))
+	}
+	if fresh.StopPastLiq && !t.StopPastLiq {
+		why = append(why, "the stop-loss now lies past the liquidation price "+in.PriceText(fresh.Liq))
+	}
+	return why
+}
+
+// Moved says what changed, for the trader, between the leverage change they were shown (c) and
+// fresh, the same change checked again: the leverage in force (set elsewhere meanwhile), or a
+// position opened or closed on the instrument. The margin figures move with every mark and are
+// not asked again for; a change that no longer passes (over the tiers' maximum, under margin) is
+// refused by the check itself.
+func (c LeverageChange) Moved(fresh LeverageChange) []string {
+	var why []string
+	if !fresh.Current.Equal(c.Current) {
+		why = append(why, "the leverage in force is now "+fresh.Current.String()+"x, not "+c.Current.String()+"x")
+	}
+	if fresh.Notional.IsZero() != c.Notional.IsZero() {
+		why = append(why, "the "+c.Instrument.Name+" position opened or closed")
+	}
+	return why
+}

@@ -119,7 +119,9 @@ type Action struct {
 	Cancel     api.CancelOid
 	Instrument api.InstrumentID
 	Movement   funds.Checked
-	Amend      api.OrderRecord // the order an amend cancels (Order is its replacement)
+	Amend      api.OrderRecord      // the order an amend cancels (Order is its replacement)
+	Tpsl       state.PositionTpsl   // a position's take-profit and stop-loss (NewPositionTpsl)
+	Leverage   state.LeverageChange // a leverage change (its Instrument set: one is confirmed)
 }
 
 // AgentMay reports whether an agent key may sign a: orders and cancels (api.AgentMay), never a

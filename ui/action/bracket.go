@@ -170,5 +170,5 @@ func NewPositionTpsl(pt state.PositionTpsl, st *common.Styles) *Action {
 		Lane: LaneOrder, Refresh: tradeKinds,
 		Run:   func(ctx context.Context, t api.Trader) (api.TxResponse, error) { return t.PlaceOrders(ctx, wires) },
 		Read:  func(d DoneMsg) (string, bool) { return bracketOutcomeText(d, wires, sizes) },
-		Order: state.CheckedOrder{Wire: wires[0], Instrument: pt.Instrument, Size: pt.Position.Size.Abs()}}
+		Order: state.CheckedOrder{Wire: wires[0], Instrument: pt.Instrument, Size: pt.Position.Size.Abs()}, Tpsl: pt}
 }

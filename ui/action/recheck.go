@@ -49,6 +49,12 @@ func CheckAgain(a *Action, opened, now time.Time) Again {
 // Moved says what changed between a, as its confirmation shows it, and fresh, the same action
 // built again: nil when nothing the trader confirmed moved.
 func Moved(a, fresh *Action) []string {
+	switch {
+	case a.Kind == KindPositionTpsl:
+		return a.Tpsl.Moved(fresh.Tpsl)
+	case a.Leverage.Instrument.Name != "":
+		return a.Leverage.Moved(fresh.Leverage)
+	}
 	if len(a.Bracket.Wires) > 0 && len(fresh.Bracket.Wires) > 0 {
 		return a.Bracket.Moved(fresh.Bracket)
 	}

@@ -101,3 +101,25 @@ func TestCheckAgainOnEnter(t *testing.T) {
 		t.Errorf("a move of an order gone: %+v", ag)
 	}
 }
+
+// TestMovedReadsEachKind: the second check compares a bracket's legs, and a position's
+// take-profit and stop-loss, not only the entry order they carry. Guards a leg that moved behind
+// an entry that did not.
+func TestMovedReadsEachKind(t *testing.T) {
+	dec := decimal.RequireFromString
+	in := state.Instrument{Name: "BTC-PERP", TickSize: dec("0.1"), LotSize: dec("0.001")}
+	entry := state.CheckedOrder{Wire: api.OrderWire{Side: api.SideBuy}, Instrument: in, Price: dec("97000"), Size: dec("0.1")}
+	b := &Action{Bracket: state.CheckedBracket{Entry: entry, TP: dec("99000"), Wires: []api.OrderWire{{}}}, Order: entry}
+	fb := &Action{Bracket: b.Bracket, Order: entry}
+	fb.Bracket.TP = dec("99100")
+	if got := strings.Join(Moved(b, fb), "; "); got != "the take-profit moved from 99,000.0 to 99,100.0" {
+		t.Errorf("a bracket whose take-profit moved: %q", got)
+	}
+	pt := state.PositionTpsl{Instrument: in, Position: api.Position{Size: dec("0.1")}, SL: dec("95000")}
+	a := &Action{Kind: KindPositionTpsl, Tpsl: pt, Order: entry}
+	fresh := &Action{Kind: KindPositionTpsl, Tpsl: pt, Order: entry}
+	fresh.Tpsl.SL = dec("95100")
+	if got := strings.Join(Moved(a, fresh), "; "); got != "the stop-loss moved from 95,000.0 to 95,100.0" {
+		t.Errorf("a position's stop that moved: %q", got)
+	}
+}

@@ -192,11 +192,13 @@ func (m *Model) enter(current string, guard state.Guard) tea.Cmd {
 	return m.refuse(err)
 }
 
-// request asks the pipeline for the action of plan; an order or a close is planned again from
-// cmd on the confirmation's Enter (action.CheckAgain), as the form's order is checked again.
+// request asks the pipeline for the action of plan; an order, a close, a position's take-profit
+// and stop-loss or a leverage change is planned again from cmd on the confirmation's Enter
+// (action.CheckAgain), as the form's order is checked again: a leg the mark has passed since is
+// refused, not sent to fire at once.
 func (m *Model) request(cmd state.Command, plan state.CommandPlan, current string, guard state.Guard) tea.Cmd {
 	a := Action(plan, m.st, guard.Confirm)
-	if cmd.IsOrder() || cmd.Verb == state.VerbClose {
+	if cmd.Verb != state.VerbCancel {
 		store, st := m.store, m.st
 		a.Recheck = func() (*action.Action, string) {
 			p, err := store.PlanCommand(cmd, current, guard)

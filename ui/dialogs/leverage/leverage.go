@@ -181,7 +181,7 @@ func NewAction(c state.LeverageChange) *action.Action {
 	what := "leverage " + c.Instrument.Name + " " + c.Current.String() + "x -> " + c.New.String() + "x"
 	id, n := c.Instrument.ID, int(c.New.IntPart())
 	return &action.Action{Kind: action.KindControl, Title: "Set leverage", What: what, Lane: action.LaneOrder,
-		Instrument: id,
+		Instrument: id, Leverage: c,
 		Run: func(ctx context.Context, t api.Trader) (api.TxResponse, error) {
 			ctl, ok := t.(api.Control)
 			if !ok {
