@@ -33,11 +33,12 @@ type connection struct {
 
 // keyEnv is where the console's key may come from besides its flags: the environment's key and
 // passphrase as run took them out of the environment (api.TakeSecretEnv; nil: os.Getenv), and
-// whether the address is the config file's account rather than --address (for the reason a
-// watch gives).
+// whether the address is the config file's account rather than a flag's, and which flag named
+// it, --address or --account (for the reason a watch gives).
 type keyEnv struct {
 	getenv            func(string) string
 	accountFromConfig bool
+	addressFlag       string
 }
 
 // connect builds the exchange client: the embedded demo when no URL or network is given, else a
@@ -73,7 +74,7 @@ func connect(ctx context.Context, o options, stderr io.Writer, env keyEnv) (*con
 		opts = append(opts, api.WithSigner(signer))
 	case o.Address != "":
 		opts = append(opts, api.WithAddress(o.Address))
-		c.readOnly = watchReason(cred, env.accountFromConfig)
+		c.readOnly = watchReason(cred, env)
 	default:
 		c.readOnly = "no account given: markets only; use --keystore to trade or --address to watch"
 	}
@@ -95,12 +96,14 @@ func connect(ctx context.Context, o options, stderr io.Writer, env keyEnv) (*con
 
 // watchReason says why a console watching an address is read-only, and, when a key is exported
 // but not used, how to trade with it instead.
-func watchReason(cred api.Credentials, fromConfig bool) string {
-	if !cred.EnvKeyIgnored() {
+func watchReason(cred api.Credentials, env keyEnv) string {
+	switch {
+	case !cred.EnvKeyIgnored():
 		return "watching an address without its key; add --keystore FILE to trade"
-	}
-	if fromConfig {
+	case env.accountFromConfig:
 		return "watching the config file's account without a key: $" + api.EnvPrivateKey + " is set but not used; remove account from the config file to trade with it"
+	case env.addressFlag == "--account":
+		return "watching --account without --agent-keystore: $" + api.EnvPrivateKey + " is set but not used; drop --account to trade with it, or add --agent-keystore FILE to trade as its agent"
 	}
 	return "watching --address without a key: $" + api.EnvPrivateKey + " is set but not used; drop --address to trade with it"
 }

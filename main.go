@@ -69,7 +69,7 @@ func console(ctx context.Context, o options, stderr io.Writer, getenv func(strin
 	if err != nil {
 		return err
 	}
-	env := keyEnv{getenv: getenv, accountFromConfig: o.Address == "" && cfg.Account != ""}
+	env := keyEnv{getenv: getenv, accountFromConfig: o.Address == "" && cfg.Account != "", addressFlag: o.AddressFlag}
 	mergeFlags(&o, cfg)
 	logger, closeLog, err := openLog(o.LogFile)
 	if err != nil {

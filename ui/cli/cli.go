@@ -29,6 +29,9 @@ type ConsoleOptions struct {
 	Stats, NoStream, Empty          bool
 	Seed                            int64
 	Markets                         int // demo: synthetic markets to add (sim.WithMarkets)
+	// AddressFlag is the flag that named Connection.Address, "--account" or "--address" ("":
+	// neither), so a read-only console names the flag the trader typed.
+	AddressFlag string
 }
 
 // Sim is the simulator's command: its flags (a Go flag set the tree adopts) and its run.
@@ -70,6 +73,11 @@ func NewRoot(p *Program) *cobra.Command {
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if p.Console == nil {
 				return cmd.Help()
+			}
+			for _, f := range []string{"account", "address"} {
+				if cmd.Flags().Changed(f) {
+					o.AddressFlag = "--" + f
+				}
 			}
 			if err := p.Console(cmd.Context(), o); err != nil {
 				fmt.Fprintln(text.NewWriter(p.Stderr, true), "tradedesk:", oneLine(err))

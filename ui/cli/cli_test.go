@@ -214,6 +214,11 @@ func TestConsoleFlagsKeepWorking(t *testing.T) {
 	if r.code != 0 || r.console.AgentKeystore != "a.json" || r.console.Address != "0xdef" {
 		t.Fatalf("account flags: %+v", r.console)
 	}
+	for _, f := range []string{"--account", "--address"} { // the read-only reason names the flag typed
+		if r = runLine(t, headless.Env{}, f, "0xabc"); r.code != 0 || r.console.AddressFlag != f {
+			t.Fatalf("%s: AddressFlag %q", f, r.console.AddressFlag)
+		}
+	}
 	r = runLine(t, headless.Env{}, "frobnicate")
 	if r.code != headless.ExitUsage || r.console != nil || !strings.Contains(r.errOut, `unknown command "frobnicate"`) || strings.Count(r.errOut, "\n") != 1 {
 		t.Fatalf("unknown command: exit %d %q", r.code, r.errOut)
