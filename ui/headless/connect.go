@@ -34,6 +34,8 @@ type opts struct {
 	// agent, leverage, broker
 	agentName, valid, out, agent, broker, maxFeeRate string
 	leverage                                         int
+	// order --tp/--sl, modify, batch, stream (parity.go)
+	par parityOpts
 }
 
 // runner carries one command's run.

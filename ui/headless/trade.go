@@ -31,6 +31,7 @@ func orderCmdFlags(fs *flagSet, o *opts) {
 	fs.text(&o.cloid, "cloid", "ID", "client order id (a UUID; default: a new one)")
 	fs.BoolVar(&o.yes, "yes", false, "send an order the fat-finger guard flags (far from the mark, large, or a large market order)")
 	fs.BoolVar(&o.dryRun, "dry-run", false, "check the order and print it with its preview, but do not send it")
+	bracketFlags(fs, o)
 }
 
 func cancelFlags(fs *flagSet, o *opts) {
@@ -41,8 +42,8 @@ func cancelFlags(fs *flagSet, o *opts) {
 
 func init() {
 	register(&command{name: "order", trades: true, groups: gAgentTrade, flags: orderCmdFlags, run: runOrder,
-		usage:   "--instrument SYM --side buy|sell (--size N | --notional USD) (--price PX | --market) [--tif GTC|IOC|FOK] [--reduce-only] [--post-only] [--trigger PX --tpsl tp|sl] [--cloid ID] [--yes] [--dry-run]",
-		summary: "Check an order against the instrument, the market and the account, then sign and send it."})
+		usage:   "--instrument SYM --side buy|sell (--size N | --notional USD) (--price PX | --market) [--tif GTC|IOC|FOK] [--reduce-only] [--post-only] [--trigger PX --tpsl tp|sl] [--tp PX|N%|Nt] [--sl PX|N%|Nt] [--cloid ID] [--yes] [--dry-run]",
+		summary: "Check an order against the instrument, the market and the account, then sign and send it; --tp/--sl attach a take-profit and stop-loss (a bracket, one request)."})
 	register(&command{name: "cancel", trades: true, groups: gAgentTrade, flags: cancelFlags, run: runCancel,
 		usage: "--instrument SYM (--oid N | --cloid ID)", summary: "Cancel one order. Cancelling twice is safe."})
 	register(&command{name: "cancel-all", trades: true, groups: gAgentTrade, flags: cancelAllFlags, run: runCancelAll,
@@ -242,6 +243,12 @@ func runOrder(ctx context.Context, r *runner) error {
 	in, err := r.intent()
 	if err != nil {
 		return err
+	}
+	if r.explicit["tp"] || r.explicit["sl"] {
+		if strings.TrimSpace(r.o.par.tp) == "" && strings.TrimSpace(r.o.par.sl) == "" {
+			return usagef("--tp and --sl are empty: give a price, a percent (2%%) or ticks (40t), or leave them out")
+		}
+		return runBracket(ctx, r, in)
 	}
 	st, err := r.orderStore(ctx, in.Instrument)
 	if err != nil {

@@ -1,0 +1,166 @@
+package exec
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/shopspring/decimal"
+	"github.com/tradedesk/tradedesk/api"
+	"github.com/tradedesk/tradedesk/state"
+	"github.com/tradedesk/tradedesk/state/journal"
+)
+
+// CheckedBracket is a bracket that passed the gate: only CheckBracket makes one.
+type CheckedBracket struct {
+	cb    state.CheckedBracket
+	ok    bool
+	guard state.Guard
+}
+
+// Bracket is the checked bracket: its entry, legs, reward and risk, with the legs' client ids
+// derived from the entry's (journal.ChildCloid).
+func (c CheckedBracket) Bracket() state.CheckedBracket { return c.cb }
+
+// CheckBracket is the risk gate for an entry with its take-profit and stop-loss
+// (state.Store.CheckBracket with guard g). The legs take the client ids "<entry>-1" and
+// "<entry>-2" (journal.ChildCloid), so a lookup after a lost answer, or a restarted process,
+// finds every order of the intent from the journal.
+func CheckBracket(st *state.Store, in state.BracketIntent, g state.Guard) (CheckedBracket, []state.FieldError) {
+	cb, errs := st.CheckBracket(in, g)
+	if len(errs) > 0 {
+		return CheckedBracket{cb: cb, guard: g}, errs
+	}
+	parent := cb.Wires[0].Cloid
+	for i := 1; i < len(cb.Wires); i++ {
+		id, err := journal.ChildCloid(parent, i)
+		if err != nil {
+			return CheckedBracket{cb: cb, guard: g}, []state.FieldError{{Field: state.FieldOrder, Msg: err.Error()}}
+		}
+		cb.Wires[i].Cloid = id
+	}
+	cb.Entry.Wire = cb.Wires[0]
+	return CheckedBracket{cb: cb, ok: true, guard: g}, nil
+}
+
+// CheckBracket is the bracket's risk gate with the executor's guard.
+func (e *Executor) CheckBracket(st *state.Store, in state.BracketIntent) (CheckedBracket, []state.FieldError) {
+	return CheckBracket(st, in, e.guard)
+}
+
+// BracketResult is what became of a bracket: the entry's Result, and each leg's (in the order of
+// the bracket's wires after the entry).
+type BracketResult struct {
+	Result
+	Legs []Result
+}
+
+// PlaceBracket sends a checked bracket as one placeOrder, through the same gate, journal, send
+// and lost-answer lookup as Place: one intent (the entry's client id) names every order's client
+// id; a lost answer is resolved order by order by client id; the entry's fills settle it.
+func (e *Executor) PlaceBracket(ctx context.Context, c CheckedBracket, ask Ask) (BracketResult, error) {
+	if !c.ok {
+		return BracketResult{}, errors.New("exec: the bracket was not checked (Executor.CheckBracket)")
+	}
+	if !sameGuard(c.guard, e.guard) {
+		return BracketResult{}, errors.New("exec: the bracket was checked against another guard than the executor's")
+	}
+	wires := c.cb.Wires
+	cloids := make([]string, len(wires))
+	for i, w := range wires {
+		cloids[i] = w.Cloid
+	}
+	res := BracketResult{Result: Result{Cloid: cloids[0], Outcome: state.Outcome{Kind: state.OutcomeSent, Requested: c.cb.Entry.Size}}}
+	if c.cb.Entry.NeedsTypedConfirm && !ask.Confirmed {
+		res.Kind, res.Reason = Refused, "needs confirmation, nothing sent: "+joinWarnings(c.cb.Entry.Warnings)
+		return res, nil
+	}
+	if err := e.ensureRecovered(ctx); err != nil {
+		return res, err
+	}
+	id, err := e.cfg.Journal.Begin(ctx, journal.Intent{ID: cloids[0], Parent: ask.Parent, Kind: "bracket", Who: ask.Who, What: ask.What, Cloids: cloids})
+	if errors.Is(err, journal.ErrUsedID) {
+		res.Kind, res.Reason = Refused, fmt.Sprintf("client id %s was used before (tradedesk journal lists it): give a new one", cloids[0])
+		return res, nil
+	}
+	if err != nil {
+		return res, err
+	}
+	res.ID = id
+	sent := e.committing(ctx, id)
+	resp, err := e.cfg.Send.PlaceOrders(sent.ctx, wires)
+	res = e.bracketPlaced(ctx, res, wires, sent.committed(), expiryOf(sent), resp, err)
+	return res, e.record(ctx, res.Result)
+}
+
+// bracketPlaced reads a bracket's answer: each order's status, the entry settled by its fills; a
+// lost or unreadable answer looks every order up by its client id.
+func (e *Executor) bracketPlaced(ctx context.Context, res BracketResult, wires []api.OrderWire, committed bool, expires uint64, resp api.TxResponse, err error) BracketResult {
+	sizes := make([]decimal.Decimal, len(wires))
+	for i, w := range wires {
+		sizes[i], _ = decimal.NewFromString(w.Size)
+	}
+	sizes[0] = res.Outcome.Requested
+	legResult := func(i int) Result {
+		return Result{ID: res.ID, Cloid: wires[i].Cloid, Sent: res.Sent, Outcome: state.Outcome{Kind: state.OutcomeSent, Requested: sizes[i]}}
+	}
+	if err != nil || len(wires) == 1 {
+		res.Result = e.placed(ctx, res.Result, committed, expires, resp, err)
+	}
+	if err != nil {
+		for i := 1; i < len(wires); i++ {
+			r := legResult(i)
+			r.Kind, r.Reason, r.Err = res.Kind, res.Reason, err
+			if res.AnswerLost {
+				r.Sent, r.AnswerLost = true, true
+				r = e.resolve(ctx, r, expires)
+			}
+			res.Legs = append(res.Legs, r)
+		}
+		return res.sumLegs()
+	}
+	outs := state.OrderOutcomes(resp, sizes)
+	if outs[0].Kind == state.OutcomeSent { // an answer of unknown shape: look every order up
+		res.Result = e.recoverOrders(ctx, Result{ID: res.ID, Sent: true, AnswerLost: true, Resp: &resp}, wires[:1], expires)
+		for i := 1; i < len(wires); i++ {
+			r := legResult(i)
+			r.Sent, r.AnswerLost = true, true
+			res.Legs = append(res.Legs, e.resolve(ctx, r, expires))
+		}
+		return res.sumLegs()
+	}
+	res.Sent, res.Resp, res.Outcome = true, &resp, outs[0]
+	if outs[0].Kind == state.OutcomeRejected {
+		res.Kind, res.Reason = Rejected, outs[0].Reason
+	} else {
+		res.Result = e.settle(ctx, res.Result)
+	}
+	for i := 1; i < len(wires); i++ {
+		r := legResult(i)
+		r.Sent, r.Outcome = true, outs[i]
+		r.Kind, r.Reason = kindOf(outs[i]), outs[i].Reason
+		res.Legs = append(res.Legs, r)
+	}
+	return res.sumLegs()
+}
+
+// sumLegs names each leg's outcome in the entry's reason, for the journal; a leg left unknown
+// leaves the intent unknown (unresolved), for a later Recover.
+func (r BracketResult) sumLegs() BracketResult {
+	var words []string
+	for _, l := range r.Legs {
+		words = append(words, l.Cloid+" "+l.Kind.String())
+		if !l.Settled() && r.Settled() {
+			r.Kind = Unknown
+		}
+	}
+	if len(words) > 0 {
+		legs := "legs: " + strings.Join(words, ", ")
+		if r.Reason != "" {
+			legs = r.Reason + "; " + legs
+		}
+		r.Reason = legs
+	}
+	return r
+}
