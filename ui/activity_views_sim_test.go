@@ -76,8 +76,8 @@ func TestFundingAndTransferAppear(t *testing.T) {
 	if _, err := c.m.ex.InternalTransfer(ctx, 1, "25", true); err != nil {
 		t.Fatal(err)
 	}
-	c.step(t, funding.Every)
-	c.step(t, equity.Every)
+	c.step(t, DefaultIntervals().Funding)
+	c.step(t, DefaultIntervals().Equity)
 
 	want, err := c.m.ex.FundingHistory(ctx, c.m.ex.Address(), api.PageParams{Limit: 10})
 	if err != nil || len(want.Data) == 0 {

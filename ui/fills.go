@@ -35,9 +35,6 @@ const (
 	fcCloid
 )
 
-// fillsEvery is the fills pane's poll interval (page 1: the newest fills).
-var fillsEvery = 5 * time.Second
-
 // fillsPane lists the account's fills, newest first. Scrolling to the last loaded row loads the
 // next page; the newest page is polled and merged on top; a new fill rings the bell.
 type fillsPane struct {
@@ -70,7 +67,7 @@ func newFillsPane(c *common.Common, ex api.Exchange, bell bool) *fillsPane {
 
 // fillsSource is the account's fills, a page at a time.
 var fillsSource = pagedSource{
-	kind: state.KindFills, every: func() time.Duration { return fillsEvery }, evicted: (*state.Store).FillsEvicted,
+	kind: state.KindFills, every: func(iv Intervals) time.Duration { return iv.Fills }, evicted: (*state.Store).FillsEvicted,
 	next: (*state.Store).NextFillsPage,
 	page: func(ex api.Exchange, user string, page int) feed.Request {
 		return func(ctx context.Context, gen uint64, at time.Time) (state.Msg, error) {

@@ -31,9 +31,6 @@ const (
 	hcOid
 )
 
-// historyEvery is the history pane's poll interval (page 1).
-var historyEvery = 5 * time.Second
-
 // historyStates are the state filter's choices in order ("" is every state).
 var historyStates = []string{"", api.StateOpen, api.StateFilled, api.StateCancelled, api.StateTriggered}
 
@@ -146,7 +143,7 @@ func (p *historyPane) fitWith() {
 
 // historySource is the account's order history, a page at a time.
 var historySource = pagedSource{
-	kind: state.KindHistory, every: func() time.Duration { return historyEvery }, evicted: (*state.Store).HistoryEvicted,
+	kind: state.KindHistory, every: func(iv Intervals) time.Duration { return iv.History }, evicted: (*state.Store).HistoryEvicted,
 	next: (*state.Store).NextHistoryPage,
 	page: func(ex api.Exchange, user string, page int) feed.Request {
 		return func(ctx context.Context, gen uint64, at time.Time) (state.Msg, error) {

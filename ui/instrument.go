@@ -14,9 +14,6 @@ import (
 	"github.com/tradedesk/tradedesk/ui/feed"
 )
 
-// leverageEvery is how often the account's leverage on the current instrument is read again.
-var leverageEvery = 30 * time.Second
-
 // instrumentPane shows the current instrument's terms and the account's leverage on it.
 type instrumentPane struct {
 	*common.Common
@@ -32,7 +29,7 @@ type instrumentPane struct {
 
 func newInstrumentPane(c *common.Common, ex api.Exchange) *instrumentPane {
 	p := &instrumentPane{Common: c, ex: ex}
-	p.f = common.PaneTask(c, state.KindLeverage, func() time.Duration { return leverageEvery }, p.request)
+	p.f = common.PaneTask(c, state.KindLeverage, c.Every(func(iv Intervals) time.Duration { return iv.Leverage }), p.request)
 	return p
 }
 

@@ -177,7 +177,7 @@ func New(cfg Config) *Model {
 		cfg.Timers = feed.WithNow(cfg.Timers, cfg.Clock)
 	}
 	m.feed = feed.New(cfg.Timers, cfg.Intervals.Timeout, cfg.Intervals.MaxBackoff)
-	m.c = &common.Common{Store: cfg.Store, Styles: st, Keys: m.keys, Clock: cfg.Clock, Guard: cfg.Guard,
+	m.c = &common.Common{Store: cfg.Store, Styles: st, Keys: m.keys, Clock: cfg.Clock, Guard: cfg.Guard, Intervals: cfg.Intervals,
 		ReadOnly: readOnly, Account: cfg.Exchange.Address(), Feed: m.feed}
 	m.c.SetInstrument(cfg.Instrument)
 	m.cmdline = cmdline.New(st, m.keys, cfg.Store, cmdline.OpenHistory(cmdline.NetworkHistoryPath(cfg.CommandHistory, cfg.Network)))

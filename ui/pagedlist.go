@@ -36,7 +36,7 @@ type pagedList struct {
 // page to load.
 type pagedSource struct {
 	kind  state.Kind
-	every func() time.Duration
+	every func(Intervals) time.Duration
 	page  func(ex api.Exchange, user string, page int) feed.Request
 	next  func(*state.Store) (int, bool)
 	// evicted is how many of the oldest rows the store let go to stay within its bound.
@@ -50,7 +50,7 @@ func newPagedList(c *common.Common, ex api.Exchange, src pagedSource, cols []com
 	l.page = func(page int) feed.Request { return src.page(ex, ex.Address(), page) }
 	l.next = func() (int, bool) { return src.next(c.Store) }
 	l.evicted = func() int { return src.evicted(c.Store) }
-	l.f = common.PaneTask(c, src.kind, src.every, func() feed.Request {
+	l.f = common.PaneTask(c, src.kind, c.Every(src.every), func() feed.Request {
 		if common.ExchangeAddress(ex) == "" {
 			return nil
 		}

@@ -10,6 +10,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
+	"github.com/tradedesk/tradedesk/state/profile"
 	"github.com/tradedesk/tradedesk/ui/feed"
 )
 
@@ -121,6 +122,8 @@ type Common struct {
 	Keys   *KeyMap
 	Clock  func() time.Time
 	Guard  state.Guard
+	// Intervals are the console's cadences (the config's [poll]; zero fields: the defaults).
+	Intervals profile.Intervals
 	// Feed is the one scheduler: a pane with requests of its own adds a task to it, and its
 	// timers (a price flash ending) run on the feed's clock, which tests step.
 	Feed *feed.Feed
@@ -131,6 +134,13 @@ type Common struct {
 	instrument string
 	// Account is the address watched or traded ("" when the console shows markets only).
 	Account string
+}
+
+// Every is the cadence pick takes from the console's Intervals (zero fields: the defaults), for
+// PaneTask.
+func (c *Common) Every(pick func(profile.Intervals) time.Duration) func() time.Duration {
+	d := pick(c.Intervals.WithDefaults())
+	return func() time.Duration { return d }
 }
 
 // Instrument is the current instrument ("" before one is picked).

@@ -160,6 +160,10 @@ func (t *Task) done(msg DoneMsg) Result {
 	return Result{Kind: t.spec.Kind, Msg: msg.Msg, Err: msg.Err, Cmd: tea.Batch(cmds...), Dropped: msg.Dropped, DropReason: msg.DropReason}
 }
 
+// Cadence is the wait before the next periodic request (the stream's reconcile while a stream
+// carries the kind).
+func (t *Task) Cadence() time.Duration { return t.every() }
+
 // every is the wait before the next periodic request; a task that has a stream up only
 // reconciles.
 func (t *Task) every() time.Duration {

@@ -14,12 +14,10 @@ import (
 	"github.com/shopspring/decimal"
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
+	"github.com/tradedesk/tradedesk/state/profile"
 	"github.com/tradedesk/tradedesk/ui/common"
 	"github.com/tradedesk/tradedesk/ui/feed"
 )
-
-// Every is how often the broker approvals are read again.
-var Every = time.Minute
 
 // Broker columns.
 const (
@@ -54,7 +52,7 @@ func New(c *common.Common, ex api.Exchange) *Pane {
 	if common.ExchangeAddress(ex) == "" {
 		p.tbl.Empty = "no account: start with --address, --keystore or a key"
 	}
-	p.f = common.PaneTask(c, state.KindBrokers, func() time.Duration { return Every }, p.request)
+	p.f = common.PaneTask(c, state.KindBrokers, c.Every(func(iv profile.Intervals) time.Duration { return iv.Brokers }), p.request)
 	return p
 }
 

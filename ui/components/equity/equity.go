@@ -17,6 +17,7 @@ import (
 	"github.com/shopspring/decimal"
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
+	"github.com/tradedesk/tradedesk/state/profile"
 	"github.com/tradedesk/tradedesk/ui/chart"
 	"github.com/tradedesk/tradedesk/ui/common"
 )
@@ -178,15 +179,12 @@ func (p *Pane) ShortHelp() []key.Binding { return nil }
 // FullHelp implements common.Pane.
 func (p *Pane) FullHelp() [][]key.Binding { return nil }
 
-// Every is the equity poll's cadence: the simulator samples the account's value once a minute.
-var Every = 30 * time.Second
-
 // Limit is how many equity points one poll asks for.
 const Limit = 1000
 
 // NewFed is the equity curve with its feed task.
 func NewFed(c *common.Common, ex api.Exchange) *common.Fed {
-	t := common.PaneTask(c, state.KindEquity, func() time.Duration { return Every },
+	t := common.PaneTask(c, state.KindEquity, c.Every(func(iv profile.Intervals) time.Duration { return iv.Equity }),
 		common.AccountRequest(ex, func(ctx context.Context, user string, gen uint64, at time.Time) (state.Msg, error) {
 			ps, err := ex.AccountHistory(ctx, user, Limit)
 			return state.EquityMsg{Gen: gen, At: at, Points: ps}, err

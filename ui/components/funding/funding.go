@@ -17,6 +17,7 @@ import (
 	"github.com/shopspring/decimal"
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
+	"github.com/tradedesk/tradedesk/state/profile"
 	"github.com/tradedesk/tradedesk/ui/common"
 )
 
@@ -236,13 +237,10 @@ func (p *Pane) ShortHelp() []key.Binding { return []key.Binding{p.Keys.Up, p.Key
 // already shows with the fills, so it adds nothing there.
 func (p *Pane) FullHelp() [][]key.Binding { return nil }
 
-// Every is the funding poll's cadence: funding settles hourly, so every 10 s is plenty.
-var Every = 10 * time.Second
-
-// NewFed is the funding view with its feed task: page 1 polled every Every, older pages asked for
+// NewFed is the funding view with its feed task: page 1 polled every Intervals.Funding, older pages asked for
 // on scrolling.
 func NewFed(c *common.Common, ex api.Exchange) *common.Fed {
-	t := common.PaneTask(c, state.KindFunding, func() time.Duration { return Every }, common.AccountRequest(ex, page(ex, 1)))
+	t := common.PaneTask(c, state.KindFunding, c.Every(func(iv profile.Intervals) time.Duration { return iv.Funding }), common.AccountRequest(ex, page(ex, 1)))
 	more := func(n int) tea.Cmd {
 		if r := common.AccountRequest(ex, page(ex, n))(); r != nil {
 			return t.Send(r)

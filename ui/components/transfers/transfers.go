@@ -15,6 +15,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
+	"github.com/tradedesk/tradedesk/state/profile"
 	"github.com/tradedesk/tradedesk/ui/common"
 )
 
@@ -160,16 +161,12 @@ func (p *Pane) ShortHelp() []key.Binding { return []key.Binding{p.Keys.Up, p.Key
 // already shows with the fills, so it adds nothing there.
 func (p *Pane) FullHelp() [][]key.Binding { return nil }
 
-// Every is the transfers poll's cadence: transfers are rare, and one made in the console is
-// polled at once (the transfer action refreshes KindTransfers).
-var Every = 10 * time.Second
-
 // Limit is how many transfers one poll asks for.
 const Limit = 200
 
 // NewFed is the transfers view with its feed task.
 func NewFed(c *common.Common, ex api.Exchange) *common.Fed {
-	t := common.PaneTask(c, state.KindTransfers, func() time.Duration { return Every },
+	t := common.PaneTask(c, state.KindTransfers, c.Every(func(iv profile.Intervals) time.Duration { return iv.Transfers }),
 		common.AccountRequest(ex, func(ctx context.Context, user string, gen uint64, at time.Time) (state.Msg, error) {
 			ts, err := ex.TransferHistory(ctx, user, Limit)
 			return state.TransfersMsg{Gen: gen, At: at, Transfers: ts}, err
