@@ -11,6 +11,7 @@ import (
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/api/sim"
 	"github.com/tradedesk/tradedesk/state"
+	"github.com/tradedesk/tradedesk/state/profile"
 	"github.com/tradedesk/tradedesk/ui"
 	"github.com/tradedesk/tradedesk/ui/headless"
 )
@@ -108,20 +109,19 @@ func watchReason(cred api.Credentials, env keyEnv) string {
 	return "watching --address without a key: $" + api.EnvPrivateKey + " is set but not used; drop --address to trade with it"
 }
 
-// agentExpiry looks the agent up in the account's allAgents: an agent the exchange does not
-// list (expired, revoked, never registered) stops the start with what to do; an exchange that
-// cannot say leaves the expiry unknown (zero).
+// agentExpiry looks the agent up in the account's allAgents (profile.CheckAgent, as the headless
+// commands do): an agent the exchange does not list stops the start with what to do; one about to
+// expire is logged (the top bar shows it); an exchange that cannot say leaves the expiry unknown
+// (zero).
 func agentExpiry(ctx context.Context, c *api.Client, agent string) (time.Time, error) {
 	lctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	agents, err := c.Agents(lctx, c.Address())
-	if err != nil {
-		slog.Warn("agent expiry unknown", "err", err)
-		return time.Time{}, nil
+	check, lookupErr, err := profile.CheckAgent(lctx, c, c.Address(), agent, time.Now())
+	if lookupErr != nil {
+		slog.Warn("agent expiry unknown", "err", lookupErr)
 	}
-	a, ok := api.FindAgent(agents, agent)
-	if !ok {
-		return time.Time{}, fmt.Errorf("agent %s is not registered for %s (expired, revoked or never added): register one with `tradedesk agent add`", agent, c.Address())
+	if check.Warning != "" {
+		slog.Warn(check.Warning)
 	}
-	return a.ValidUntil.Time, nil
+	return check.Until, err
 }

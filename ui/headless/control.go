@@ -12,6 +12,7 @@ import (
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/api/text"
 	"github.com/tradedesk/tradedesk/state"
+	"github.com/tradedesk/tradedesk/state/profile"
 )
 
 // DefaultAgentValidity is how long `agent add` registers an agent for unless --valid says.
@@ -354,16 +355,12 @@ func (r *runner) checkAgent(ctx context.Context) error {
 	if r.signer == nil || !r.signer.IsAgent() || strings.HasPrefix(r.cmd.name, "agent ") {
 		return nil
 	}
-	agents, err := r.client.Agents(ctx, r.client.Address())
+	check, _, err := profile.CheckAgent(ctx, r.client, r.client.Address(), r.signer.Address(), r.env.Now())
 	if err != nil {
-		return nil
+		return err
 	}
-	a, ok := api.FindAgent(agents, r.signer.Address())
-	if !ok {
-		return fmt.Errorf("agent %s is not registered for %s (expired, revoked or never added); nothing was signed: register one with `tradedesk agent add`", r.signer.Address(), r.client.Address())
-	}
-	if now := r.env.Now(); a.ValidUntil.Sub(now) < state.AgentWarnAhead {
-		fmt.Fprintf(r.env.Stderr, "tradedesk: warning: agent %s expires in %s; register a new one with `tradedesk agent add`\n", r.signer.Address(), state.AgentLeft(a.ValidUntil.Time, now))
+	if check.Warning != "" {
+		fmt.Fprintf(r.env.Stderr, "tradedesk: warning: %s\n", check.Warning)
 	}
 	return nil
 }
