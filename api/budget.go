@@ -16,6 +16,11 @@ type BudgetLimits struct {
 	Capacity, PerSecond, Reserve float64
 }
 
+// DefaultBudget is every exchange client's budget (Resolved.Options, so the console and the
+// headless commands alike): a console's cold start (about 30 requests) goes out at once, its polls
+// keep well under the rate, and a quarter of the capacity is kept for orders and cancels.
+var DefaultBudget = BudgetLimits{Capacity: 60, PerSecond: 20, Reserve: 15}
+
 // WithRequestBudget meters the client's requests to its host with limits, a budget shared by
 // every client of that host in the process (the console's polls, its orders, a second client).
 func WithRequestBudget(l BudgetLimits) Option { return func(c *Client) { c.budgetLimits = &l } }

@@ -142,3 +142,41 @@ func TestTradingIsNotStarvedByPolls(t *testing.T) {
 	}
 	t.Logf("polls while the order waited: %d", polled)
 }
+
+// TestExchangeClientsShareTheBudget: a client made by the endpoint rule every front end connects
+// by (ResolveEndpoint's Options) is metered by DefaultBudget: an order from a second such client
+// goes out before the polls of the first, which spend the host's budget as fast as it refills.
+func TestExchangeClientsShareTheBudget(t *testing.T) {
+	t.Parallel()
+	srv := &arrivals{}
+	hs := httptest.NewServer(srv)
+	defer hs.Close()
+	ep, err := api.ResolveEndpoint(api.Endpoint{URL: hs.URL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	poller, trader := signedClient(t, hs.URL, ep.Options()...), signedClient(t, hs.URL, ep.Options()...)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var wg sync.WaitGroup
+	for range 32 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for ctx.Err() == nil {
+				_, _ = poller.Mids(ctx, "")
+			}
+		}()
+	}
+	for srv.info.Load() < int64(api.DefaultBudget.Capacity) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	before := srv.info.Load()
+	_, _ = trader.PlaceOrders(context.Background(), order())
+	polled := srv.info.Load() - before
+	cancel()
+	wg.Wait()
+	if polled > 3 {
+		t.Errorf("%d polls went out while the order waited, want it first (at most 3 already under way)", polled)
+	}
+}

@@ -34,7 +34,7 @@ type Resolved struct {
 
 // Options are the client options the resolved endpoint asks for.
 func (r Resolved) Options() []Option {
-	opts := []Option{WithActionType(r.ActionType)}
+	opts := []Option{WithActionType(r.ActionType), WithRequestBudget(DefaultBudget)}
 	if r.Network != nil {
 		opts = append(opts, WithNetwork(*r.Network))
 	}

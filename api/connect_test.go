@@ -55,7 +55,7 @@ func TestResolveEndpoint(t *testing.T) {
 		if r.Network != nil {
 			got = r.Network.Name
 		}
-		if err != nil || r.Base != tc.base || got != tc.network || r.Name != tc.name || len(r.Options()) != 1+map[bool]int{true: 1}[got != ""] {
+		if err != nil || r.Base != tc.base || got != tc.network || r.Name != tc.name || len(r.Options()) != 2+map[bool]int{true: 1}[got != ""] {
 			t.Errorf("%+v: %+v (network %q), %v", tc.e, r, got, err)
 		}
 	}
