@@ -14,7 +14,8 @@ import (
 // TestHeadlessOrderHonoursTheConfigGuard: through main with a config file, [guard] max_notional
 // binds tradedesk order as it binds the console: an order above it is refused without --yes
 // (exit 1, saying why, nothing at the exchange) and sent with it; the same order without the
-// setting needs no --yes; a bad [guard] value is a usage error naming the setting.
+// setting needs no --yes; a bad value in [guard], [poll] or [depth] is a usage error naming the
+// setting, as the console refuses it.
 func TestHeadlessOrderHonoursTheConfigGuard(t *testing.T) {
 	srv := httptest.NewServer(fundedSim(t))
 	defer srv.Close()
@@ -55,8 +56,14 @@ func TestHeadlessOrderHonoursTheConfigGuard(t *testing.T) {
 	if code, errs = order(plain); code != 0 {
 		t.Fatalf("without [guard] the same order needs no --yes: exit %d %q", code, errs)
 	}
-	bad := writeConfig(t, "url = \""+srv.URL+"\"\n[guard]\nmax_notional = \"lots\"\n", 0o600)
-	if code, errs = order(bad, "--yes"); code != headless.ExitUsage || !strings.Contains(errs, "[guard] max_notional") {
-		t.Fatalf("a bad max_notional: exit %d %q", code, errs)
+	// The file is refused as the console refuses it, whichever table holds the mistake.
+	for table, want := range map[string]string{
+		"[guard]\nmax_notional = \"lots\"": "[guard] max_notional", "[poll]\nfills = \"2h\"": "[poll] fills = 2h0m0s is too slow",
+		"[depth]\nlarge_trade = \"-5\"": "[depth] large_trade",
+	} {
+		bad := writeConfig(t, "url = \""+srv.URL+"\"\n"+table+"\n", 0o600)
+		if code, errs = order(bad, "--yes"); code != headless.ExitUsage || !strings.Contains(errs, want) {
+			t.Fatalf("%s: exit %d %q", table, code, errs)
+		}
 	}
 }

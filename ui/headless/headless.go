@@ -53,8 +53,12 @@ func (c Connection) guard() state.Guard {
 }
 
 // ProfileConnection is the config file's connection and guard (profile.Load reads the file):
-// the commands' defaults, which their flags override.
+// the commands' defaults, which their flags override. A bad value anywhere in the file ([poll],
+// [depth] too) is refused as the console refuses it.
 func ProfileConnection(f profile.File) (Connection, error) {
+	if err := f.Check(); err != nil {
+		return Connection{}, err
+	}
 	g, err := f.Guard.Guard()
 	if err != nil {
 		return Connection{}, err
