@@ -21,10 +21,15 @@ type dropper struct {
 	// lose, when set, is asked for every /exchange request whether to drop its answer after the
 	// simulator acted on it.
 	lose atomic.Pointer[func() bool]
+	// before, when set, runs once before the next /exchange request reaches the simulator.
+	before atomic.Pointer[func()]
 }
 
 func (d *dropper) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if strings.HasPrefix(r.URL.Path, "/exchange") {
+		if f := d.before.Swap(nil); f != nil {
+			(*f)()
+		}
 		if d.beforeActing.Swap(false) {
 			panic(http.ErrAbortHandler)
 		}
