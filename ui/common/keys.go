@@ -77,8 +77,20 @@ type keyAction struct {
 	pair              string
 }
 
+// keyActions is every bindable action, in the order the help lists them.
 func keyActions() []keyAction {
-	a := []keyAction{
+	a := slices.Concat(globalKeyActions(), listKeyActions(), tradeKeyActions(), formKeyActions(), viewKeyActions(), ladderKeyActions())
+	for i := range 9 {
+		n := i
+		a = append(a, keyAction{fmt.Sprintf("focus_%d", n+1), fmt.Sprintf("focus pane %d", n+1), "global",
+			func(k *KeyMap) *key.Binding { return &k.FocusPane[n] }, ""})
+	}
+	return a
+}
+
+// globalKeyActions are the keys that act in every pane (the kill switch anywhere).
+func globalKeyActions() []keyAction {
+	return []keyAction{
 		{"next_pane", "next pane", "global", func(k *KeyMap) *key.Binding { return &k.NextPane }, ""},
 		{"prev_pane", "previous pane", "global", func(k *KeyMap) *key.Binding { return &k.PrevPane }, ""},
 		{"help", "help", "global", func(k *KeyMap) *key.Binding { return &k.Help }, ""},
@@ -87,6 +99,12 @@ func keyActions() []keyAction {
 		{"messages", "messages", "global", func(k *KeyMap) *key.Binding { return &k.Messages }, ""},
 		{"kill_switch", "kill switch", "anywhere", func(k *KeyMap) *key.Binding { return &k.KillSwitch }, ""},
 		{"command_line", "command line", "global", func(k *KeyMap) *key.Binding { return &k.CommandLine }, ""},
+	}
+}
+
+// listKeyActions are moving in a list, and the tickers pane's keys.
+func listKeyActions() []keyAction {
+	return []keyAction{
 		{"up", "up", "list", func(k *KeyMap) *key.Binding { return &k.Up }, ""},
 		{"down", "down", "list", func(k *KeyMap) *key.Binding { return &k.Down }, ""},
 		{"page_up", "page up", "list", func(k *KeyMap) *key.Binding { return &k.PageUp }, ""},
@@ -103,6 +121,12 @@ func keyActions() []keyAction {
 		{"sell", "limit sell", "tickers", func(k *KeyMap) *key.Binding { return &k.Sell }, ""},
 		{"buy_market", "market buy", "tickers", func(k *KeyMap) *key.Binding { return &k.BuyMarket }, ""},
 		{"sell_market", "market sell", "tickers", func(k *KeyMap) *key.Binding { return &k.SellMarket }, ""},
+	}
+}
+
+// tradeKeyActions are the keys of the open orders, positions and brokers panes, and the order form's leverage key.
+func tradeKeyActions() []keyAction {
+	return []keyAction{
 		{"cancel", "cancel order", "orders", func(k *KeyMap) *key.Binding { return &k.Cancel }, ""},
 		{"cancel_instrument", "cancel all on instrument", "orders", func(k *KeyMap) *key.Binding { return &k.CancelInstrument }, ""},
 		{"cancel_all", "cancel all orders", "orders", func(k *KeyMap) *key.Binding { return &k.CancelAll }, ""},
@@ -113,6 +137,12 @@ func keyActions() []keyAction {
 		{"form_leverage", "set leverage", "form", func(k *KeyMap) *key.Binding { return &k.LeverageForm }, ""},
 		{"broker_approve", "approve a broker", "brokers", func(k *KeyMap) *key.Binding { return &k.BrokerApprove }, ""},
 		{"broker_revoke", "revoke the approval", "brokers", func(k *KeyMap) *key.Binding { return &k.BrokerRevoke }, ""},
+	}
+}
+
+// formKeyActions are the keys of a form and of a dialog.
+func formKeyActions() []keyAction {
+	return []keyAction{
 		{"field_next", "next field", "field", func(k *KeyMap) *key.Binding { return &k.FieldNext }, ""},
 		{"field_prev", "previous field", "field", func(k *KeyMap) *key.Binding { return &k.FieldPrev }, ""},
 		{"toggle", "change choice", "form", func(k *KeyMap) *key.Binding { return &k.Toggle }, ""},
@@ -124,6 +154,12 @@ func keyActions() []keyAction {
 		{"use_suggestion", "use the suggested value", "form", func(k *KeyMap) *key.Binding { return &k.UseSuggestion }, ""},
 		{"confirm", "confirm", "dialog", func(k *KeyMap) *key.Binding { return &k.Confirm }, ""},
 		{"dismiss", "back", "dialog", func(k *KeyMap) *key.Binding { return &k.Dismiss }, ""},
+	}
+}
+
+// viewKeyActions are the keys of pane groups, the chart, fills, history, export and the funds panes.
+func viewKeyActions() []keyAction {
+	return []keyAction{
 		{"prev_view", "switch view", "group", func(k *KeyMap) *key.Binding { return &k.PrevView }, "next_view"},
 		{"next_view", "next view", "group", func(k *KeyMap) *key.Binding { return &k.NextView }, ""},
 		{"chart_finer", "resolution", "chart", func(k *KeyMap) *key.Binding { return &k.ChartFiner }, "chart_coarser"},
@@ -138,6 +174,12 @@ func keyActions() []keyAction {
 		{"transfer", "transfer", "funds", func(k *KeyMap) *key.Binding { return &k.Transfer }, ""},
 		{"withdraw", "withdraw", "funds", func(k *KeyMap) *key.Binding { return &k.Withdraw }, ""},
 		{"transfer_max", "amount = the most (fee included)", "transfer", func(k *KeyMap) *key.Binding { return &k.TransferMax }, ""},
+	}
+}
+
+// ladderKeyActions are the ladder's keys.
+func ladderKeyActions() []keyAction {
+	return []keyAction{
 		{"ladder_buy", "buy at this price", "ladder", func(k *KeyMap) *key.Binding { return &k.LadderBuy }, ""},
 		{"ladder_sell", "sell at this price", "ladder", func(k *KeyMap) *key.Binding { return &k.LadderSell }, ""},
 		{"ladder_cancel", "cancel my order here", "ladder", func(k *KeyMap) *key.Binding { return &k.LadderCancel }, ""},
@@ -148,12 +190,6 @@ func keyActions() []keyAction {
 		{"group_finer", "group levels finer", "ladder", func(k *KeyMap) *key.Binding { return &k.GroupFiner }, ""},
 		{"ladder_next_own", "go to my next order", "ladder", func(k *KeyMap) *key.Binding { return &k.LadderNextOwn }, ""},
 	}
-	for i := range 9 {
-		n := i
-		a = append(a, keyAction{fmt.Sprintf("focus_%d", n+1), fmt.Sprintf("focus pane %d", n+1), "global",
-			func(k *KeyMap) *key.Binding { return &k.FocusPane[n] }, ""})
-	}
-	return a
 }
 
 // prettyKeys is every key of a binding as the help shows it, "/" between them.
