@@ -2,9 +2,7 @@ package tickers
 
 import (
 	"slices"
-	"sort"
 	"strings"
-	"time"
 
 	"github.com/charmbracelet/bubbles/cursor"
 	"github.com/charmbracelet/bubbles/key"
@@ -31,17 +29,6 @@ const (
 	tcVolume
 	tcCount
 )
-
-// flashFor is how long a changed price stays highlighted.
-const flashFor = 500 * time.Millisecond
-
-// FlashEndMsg ends the price flashes that started before At.
-type FlashEndMsg struct{ At time.Time }
-
-type flash struct {
-	until time.Time
-	up    bool
-}
 
 // Pane lists every instrument's ticker: sortable, filterable, with favourites.
 type Pane struct {
@@ -143,31 +130,8 @@ func (p *Pane) fitTable() {
 // visible reports whether column c is shown at the current width.
 func (p *Pane) visible(c int) bool { return slices.Contains(p.tbl.Visible, c) }
 
-// nextSortCol is the column o sorts on next: the next one shown (a hidden column's order would
-// show no arrow), skipping the favourites star, back to Instrument after the last.
-func (p *Pane) nextSortCol() int {
-	for c := (p.sortCol + 1) % tcCount; c != p.sortCol; c = (c + 1) % tcCount {
-		if c != tcFav && p.visible(c) {
-			return c
-		}
-	}
-	return tcName
-}
-
 // SetFocused implements common.Pane.
 func (p *Pane) SetFocused(f bool) { p.tbl.SetFocused(f) }
-
-// Watchlist is the current favourites, sorted.
-func (p *Pane) Watchlist() []string {
-	var out []string
-	for s, ok := range p.favs {
-		if ok {
-			out = append(out, s)
-		}
-	}
-	sort.Strings(out)
-	return out
-}
 
 // Update implements common.Pane.
 func (p *Pane) Update(msg tea.Msg) tea.Cmd {
@@ -318,43 +282,6 @@ func (p *Pane) Selected() string {
 	return p.tickers[p.rows[p.tbl.Cursor]].Symbol
 }
 
-// checkWatchlist says, once the instruments are known, which watchlist entries name none (a typo,
-// a market of another exchange): they were dropped without a word.
-func (p *Pane) checkWatchlist() tea.Cmd {
-	if len(p.Store.Instruments()) == 0 {
-		return nil
-	}
-	p.watchChecked = true
-	var unknown []string
-	for _, s := range p.Watchlist() {
-		if _, ok := p.Store.Instrument(s); !ok {
-			unknown = append(unknown, s)
-		}
-	}
-	if len(unknown) == 0 {
-		return nil
-	}
-	return common.Notice(common.LevelWarn, "watchlist: no instrument named "+strings.Join(unknown, ", ")+" on this exchange (check the config file's watchlist)")
-}
-
-// Instrument column widths: at least its title and the sort arrow, at most what a long name may take before it is
-// cut with an ellipsis (a hostile server's names included).
-const (
-	minNameWidth = len("Instrument") + 1
-	maxNameWidth = 20
-)
-
-// fitNameColumn sizes the Instrument column to the longest name listed, so a narrow pane keeps
-// room for the figures (at 120 columns: Mark and 24h %) instead of padding short names.
-func (p *Pane) fitNameColumn() {
-	w := minNameWidth
-	for _, t := range p.tickers {
-		w = max(w, common.TextWidth(t.Symbol))
-	}
-	p.tbl.SetWidths([]int{0, min(w, maxNameWidth)})
-	p.fittedTo = len(p.tickers)
-}
-
 // refresh takes the store's tickers when they changed, starts flashes for moved marks, and
 // re-sorts. Rows render lazily in View, and only those on screen.
 func (p *Pane) refresh() tea.Cmd {
@@ -399,188 +326,6 @@ func (p *Pane) refresh() tea.Cmd {
 		cmds = append(cmds, p.Feed.After(flashFor, FlashEndMsg{At: now.Add(flashFor)}))
 	}
 	return tea.Batch(cmds...)
-}
-
-func (p *Pane) endFlashes(at time.Time) tea.Cmd {
-	p.flashOn = false
-	var next time.Time
-	for s, f := range p.flashes {
-		if !f.until.After(at) {
-			delete(p.flashes, s)
-		} else if next.IsZero() || f.until.Before(next) {
-			next = f.until
-		}
-	}
-	p.tbl.Invalidate()
-	if !next.IsZero() {
-		p.flashOn = true
-		wait := next.Sub(at)
-		return p.Feed.After(wait, FlashEndMsg{At: next})
-	}
-	return nil
-}
-
-func (p *Pane) setSortTitles() {
-	names := []string{"★", "Instrument", "Mark", "Last", "24h %", "Bid", "Ask", "Mid", "Funding", "Open int.", "Vol 24h"}
-	for i, n := range names {
-		if i == p.sortCol {
-			if p.desc {
-				n += "▼"
-			} else {
-				n += "▲"
-			}
-		}
-		p.tbl.SetTitle(i, n)
-	}
-}
-
-// resort rebuilds the display order from the filter, favourites and sort column, keeping the
-// cursor on the same instrument.
-func (p *Pane) resort() {
-	cur := p.Selected()
-	f := strings.ToUpper(strings.TrimSpace(p.filter.Value()))
-	p.rows = p.rows[:0]
-	for i, t := range p.tickers {
-		if p.favOnly && !p.favs[t.Symbol] {
-			continue
-		}
-		if f != "" && !strings.Contains(strings.ToUpper(t.Symbol), f) {
-			continue
-		}
-		p.rows = append(p.rows, i)
-	}
-	sort.SliceStable(p.rows, func(a, b int) bool {
-		ta, tb := &p.tickers[p.rows[a]], &p.tickers[p.rows[b]]
-		// Favourites first, then the sort column.
-		if fa, fb := p.favs[ta.Symbol], p.favs[tb.Symbol]; fa != fb {
-			return fa
-		}
-		c := compareTickers(ta, tb, p.sortCol)
-		if c == 0 {
-			c = strings.Compare(ta.Symbol, tb.Symbol)
-		}
-		if p.desc {
-			return c > 0
-		}
-		return c < 0
-	})
-	p.tbl.SetRows(len(p.rows))
-	if cur != "" {
-		for i, r := range p.rows {
-			if p.tickers[r].Symbol == cur {
-				p.tbl.MoveTo(i)
-				break
-			}
-		}
-	}
-}
-
-func compareTickers(a, b *api.Ticker, col int) int {
-	switch col {
-	case tcMark:
-		return a.MarkPrice.Cmp(b.MarkPrice)
-	case tcLast:
-		return a.LastPrice.Cmp(b.LastPrice)
-	case tcChange:
-		return changePct(*a).Cmp(changePct(*b))
-	case tcBid:
-		return a.BestBidPrice.Cmp(b.BestBidPrice)
-	case tcAsk:
-		return a.BestAskPrice.Cmp(b.BestAskPrice)
-	case tcMid:
-		return a.MidPrice.Cmp(b.MidPrice)
-	case tcFunding:
-		return a.FundingRate.Cmp(b.FundingRate)
-	case tcOI:
-		return a.OpenInterest.Cmp(b.OpenInterest)
-	case tcVolume:
-		return a.Volume24h.Cmp(b.Volume24h)
-	}
-	return strings.Compare(a.Symbol, b.Symbol)
-}
-
-// changePct is the 24 h change in percent.
-func changePct(t api.Ticker) decimal.Decimal {
-	return t.Change24h
-}
-
-// spot reports whether sym is a spot market (no funding, no open interest).
-func (p *Pane) spot(sym string) bool {
-	in, ok := p.Store.Instrument(sym)
-	return ok && in.Spot
-}
-
-func (p *Pane) priceDecimals(sym string) int32 {
-	if d, ok := p.prec[sym]; ok {
-		return d
-	}
-	d := int32(2)
-	if in, ok := p.Store.Instrument(sym); ok {
-		d = in.PriceDecimals()
-	}
-	p.prec[sym] = d
-	return d
-}
-
-func (p *Pane) cell(row, col int) (string, common.Paint) {
-	t := &p.tickers[p.rows[row]]
-	d := p.priceDecimals(t.Symbol)
-	st := p.Styles
-	switch col {
-	case tcFav:
-		if p.favs[t.Symbol] {
-			return "★", st.Warn
-		}
-		return " ", common.Paint{}
-	case tcName:
-		return t.Symbol, st.Bold
-	case tcMark:
-		s := common.FmtNum(t.MarkPrice, d)
-		if f, ok := p.flashes[t.Symbol]; ok {
-			if f.up {
-				return s + "▲", st.FlashUp
-			}
-			return s + "▼", st.FlashDown
-		}
-		return s, st.Text
-	case tcLast:
-		return common.FmtNum(t.LastPrice, d), st.Text
-	case tcChange:
-		c := changePct(*t)
-		return common.FmtPct(c), common.SignPaint(st, c)
-	case tcBid:
-		return bookSide(t.BestBidPrice, d, st.Buy, st)
-	case tcAsk:
-		return bookSide(t.BestAskPrice, d, st.Sell, st)
-	case tcMid:
-		m := t.MidPrice
-		if mid, ok := p.Store.Mid(t.Symbol); ok {
-			m = mid
-		}
-		return common.FmtNum(m, d+1), st.Muted
-	case tcFunding:
-		if p.spot(t.Symbol) {
-			return state.NotApplicable, st.Muted
-		}
-		return state.FormatFunding(t.FundingRate, state.FundingPeriod), common.SignPaint(st, t.FundingRate)
-	case tcOI:
-		if p.spot(t.Symbol) {
-			return state.NotApplicable, st.Muted
-		}
-		return state.FormatOpenInterest(t.OpenInterest, t.Symbol), st.Muted
-	case tcVolume:
-		return common.FmtCompact(t.Volume24h), st.Muted
-	}
-	return "", common.Paint{}
-}
-
-// bookSide is a best bid or ask; an empty side (no orders, e.g. a delisted market) shows a dash,
-// not a price of zero a trader could mistake for a quote.
-func bookSide(px decimal.Decimal, decimals int32, side common.Paint, st *common.Styles) (string, common.Paint) {
-	if !px.IsPositive() {
-		return "—", st.Muted
-	}
-	return common.FmtNum(px, decimals), side
 }
 
 // View implements common.Pane.
