@@ -24,6 +24,8 @@
 //	                          resolved by cloid until expiresAfter, fills, a typed outcome; Recover
 //	                          (headless order and cancel go through it; the console's pipeline next)
 //	state/journal/            the write-ahead journal of signed actions (SQLite, per network and account)
+//	state/profile/            the one config loader: endpoint, key source, guard, cadences (Intervals),
+//	                          display settings; the agent check (console and headless alike)
 //
 // The panes still in this package (positions, open orders, account, balances, brokers, fills,
 // history, chart, instrument details) move to ui/components when they are next reworked; the
