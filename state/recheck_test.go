@@ -88,7 +88,7 @@ func TestMovedForTheBuyer(t *testing.T) {
 // TestBracketMovedSaysItsLegs (issue #31 #6): a bracket is asked again when its entry moved, a
 // take-profit or stop-loss measured from the expected fill moved with it, or its stop now lies
 // past the liquidation price; not when nothing did, nor when a stop past the liquidation price is
-// no longer past it. Guards a bracket whose legs move while the confirmation is read.
+// no longer past it, or was already past it when confirmed. Guards a bracket whose legs move while the confirmation is read.
 func TestBracketMovedSaysItsLegs(t *testing.T) {
 	in := Instrument{Name: "BTC-PERP", TickSize: d("0.1"), LotSize: d("0.001")}
 	base := CheckedBracket{Entry: CheckedOrder{Wire: api.OrderWire{Side: api.SideBuy, IsMarket: true}, Instrument: in, Price: d("98000"), Size: d("0.1")},
@@ -114,6 +114,9 @@ func TestBracketMovedSaysItsLegs(t *testing.T) {
 	past.StopPastLiq = true
 	if got := past.Moved(base); len(got) != 0 {
 		t.Errorf("a stop no longer past the liquidation price: %q", got)
+	}
+	if got := past.Moved(past); len(got) != 0 {
+		t.Errorf("a stop past the liquidation price, confirmed so: %q", got)
 	}
 }
 
