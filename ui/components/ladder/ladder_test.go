@@ -198,8 +198,9 @@ func TestOwnOrderWithoutLevelGetsItsRow(t *testing.T) {
 
 // TestOwnOrdersBeyondTheLevelsShownAreHinted (QA 13): the trader's orders further out than the
 // levels that fit have no row, so the far row of their side says how many there are ("↑ 1 of
-// your orders above", "↓ 2 of your orders below"); orders on levels shown are not counted. It
-// fails if hidden orders go unmentioned again, or if the hint counts a shown order.
+// your orders above", "↓ 2 of your orders below"), worded shorter on a narrow pane so it reads
+// whole; orders on levels shown are not counted. It fails if hidden orders go unmentioned again,
+// if the hint counts a shown order, or if a narrow pane cuts it.
 func TestOwnOrdersBeyondTheLevelsShownAreHinted(t *testing.T) {
 	p, s := newLadder(t) // 60x20: nine rows a side, ten levels a side in the book
 	order := func(id uint64, side, px string) api.OrderRecord {
@@ -219,6 +220,19 @@ func TestOwnOrdersBeyondTheLevelsShownAreHinted(t *testing.T) {
 	if !strings.Contains(rowOf(p.View(), "99.8"), "◆") {
 		t.Errorf("the order on a level shown lost its mark:\n%s", p.View())
 	}
+	// Narrower, the hint is worded shorter and reads whole, the key included (at 120x40 the
+	// ladder is 34 wide: it read "↓ 1 of your orders below · n go…").
+	for _, tc := range []struct {
+		w    int
+		want string
+	}{{34, "↓ 2 of yours below · n jumps"}, {26, "↓ 2 of yours below · n"}, {20, "↓ 2 of yours below"}} {
+		p.SetSize(tc.w, 20)
+		lines := strings.Split(p.View(), "\n")
+		if got := strings.TrimSpace(lines[len(lines)-1]); got != tc.want {
+			t.Errorf("%d wide, bottom row %q, want %q", tc.w, got, tc.want)
+		}
+	}
+	p.SetSize(60, 20)
 	p.MoveTo(0)
 	if _, _, ok := p.Cursor(); !ok {
 		t.Errorf("the cursor rests on the hint line")

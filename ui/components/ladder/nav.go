@@ -179,7 +179,8 @@ func padRows(rows []row, ask bool, n int) []row {
 }
 
 // ownHint is a hint row's words: how many of the trader's orders on the side have no row in rows
-// and the key that goes to them; after a gap mark, "⋮" alone when none.
+// and the key that goes to them, in the longest wording that fits the pane whole (a cut hint hid
+// the key); after a gap mark, "⋮" alone when none.
 func (p *Pane) ownHint(rows []row, ask bool, mark string) string {
 	hidden := p.hiddenOwn(rows, ask)
 	where := "below"
@@ -193,7 +194,18 @@ func (p *Pane) ownHint(rows []row, ask bool, mark string) string {
 	if hidden == 0 {
 		return mark
 	}
-	return fmt.Sprintf("%s %d of your orders %s · %s goes to them", mark, hidden, where, p.Keys.LadderNextOwn.Help().Key)
+	k := p.Keys.LadderNextOwn.Help().Key
+	words := []string{
+		fmt.Sprintf("%s %d of your orders %s · %s goes to them", mark, hidden, where, k),
+		fmt.Sprintf("%s %d of yours %s · %s jumps", mark, hidden, where, k),
+		fmt.Sprintf("%s %d of yours %s · %s", mark, hidden, where, k),
+	}
+	for _, w := range words {
+		if common.TextWidth("  "+w) <= p.w {
+			return w
+		}
+	}
+	return fmt.Sprintf("%s %d of yours %s", mark, hidden, where)
 }
 
 // deepRow is the row of price px on one side from the whole book (grouped): its level's size and
