@@ -30,7 +30,7 @@ func agentRevokeFlags(fs *flagSet, o *opts) {
 
 func leverageFlags(fs *flagSet, o *opts) {
 	fs.text(&o.instrument, "instrument", "SYM", "perpetual to set the leverage of (name or id)")
-	fs.IntVar(&o.leverage, "leverage", 0, "the new leverage, a whole number such as 10")
+	fs.IntVar(&o.leverage, "leverage", 0, "the new leverage, a whole number such as 10 (left out: read the leverage in force)")
 	fs.BoolVar(&o.dryRun, "dry-run", false, "show what the change does to the margin, but do not send it")
 }
 
@@ -56,8 +56,8 @@ func init() {
 	register(&command{name: "agent revoke", groups: gOwnerTrade, flags: agentRevokeFlags, run: runAgentRevoke,
 		usage: "--agent ADDR", summary: "Revoke an agent: its next request is refused. Needs the account's own key."})
 	register(&command{name: "leverage", trades: true, groups: gAgentTrade, flags: leverageFlags, run: runLeverage,
-		usage:   "--instrument SYM --leverage N [--dry-run]",
-		summary: "Set your leverage on a perpetual; says the margin it frees or needs, and refuses a change that would leave the account under margin."})
+		usage:   "--instrument SYM [--leverage N [--dry-run]]",
+		summary: "Read your leverage on a perpetual (no --leverage), or set it; setting says the margin it frees or needs, and refuses a change that would leave the account under margin."})
 	parents["broker"] = "Broker fee approvals: approve a broker to charge fees up to a rate on your orders, or withdraw it."
 	register(&command{name: "broker approve", trades: true, groups: gOwnerTrade, flags: brokerApproveFlags, run: runBrokerApprove,
 		usage: "--broker ADDR --max-fee-rate RATE --yes", summary: "Approve a broker to charge fees up to a rate on your orders."})
@@ -279,8 +279,11 @@ func (r *runner) agentList(ctx context.Context) error {
 }
 
 func runLeverage(ctx context.Context, r *runner) error {
+	if r.o.leverage == 0 && r.explicit["leverage"] {
+		return usagef("--leverage 0: give a whole number from 1, such as 10, or leave --leverage out to read the leverage")
+	}
 	if r.o.leverage == 0 {
-		return usagef("--leverage N is required (a whole number such as 10)")
+		return runLeverageRead(ctx, r)
 	}
 	in, err := r.findInstrument(ctx)
 	if err != nil {
