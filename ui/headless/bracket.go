@@ -17,6 +17,7 @@ import (
 // parityOpts are the flags of order's bracket, modify and leverage's read.
 type parityOpts struct {
 	tp, sl string
+	file   string
 }
 
 func bracketFlags(fs *flagSet, o *opts) {

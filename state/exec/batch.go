@@ -1,0 +1,98 @@
+package exec
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/shopspring/decimal"
+	"github.com/tradedesk/tradedesk/api"
+	"github.com/tradedesk/tradedesk/state"
+	"github.com/tradedesk/tradedesk/state/journal"
+)
+
+// MaxBatch is the most orders one placeOrder of a batch carries.
+const MaxBatch = 100
+
+// BatchResult is what became of a batch: the intent's Result (the first order's, every order's
+// outcome named in its reason), and each order's, in the batch's order.
+type BatchResult struct {
+	Result
+	Orders []Result
+}
+
+// PlaceBatch sends checked orders as one placeOrder (at most MaxBatch), journaled as one intent
+// that names every order's client id: each is confirmed as Place confirms, a lost answer is
+// resolved order by order by client id, and nothing is sent twice.
+func (e *Executor) PlaceBatch(ctx context.Context, cs []Checked, ask Ask) (BatchResult, error) {
+	var res BatchResult
+	switch {
+	case len(cs) == 0:
+		return res, errors.New("exec: an empty batch")
+	case len(cs) > MaxBatch:
+		return res, fmt.Errorf("exec: %d orders in one batch; at most %d", len(cs), MaxBatch)
+	}
+	wires := make([]api.OrderWire, len(cs))
+	cloids := make([]string, len(cs))
+	sizes := make([]decimal.Decimal, len(cs))
+	for i, c := range cs {
+		if !c.ok || !sameGuard(c.guard, e.guard) {
+			return res, fmt.Errorf("exec: order %d of the batch was not checked by Executor.Check", i+1)
+		}
+		if c.co.NeedsTypedConfirm && !ask.Confirmed {
+			res.Kind, res.Reason = Refused, fmt.Sprintf("order %d needs confirmation, nothing sent: %s", i+1, joinWarnings(c.co.Warnings))
+			return res, nil
+		}
+		wires[i], cloids[i], sizes[i] = c.co.Wire, c.co.Wire.Cloid, c.co.Size
+	}
+	if err := e.ensureRecovered(ctx); err != nil {
+		return res, err
+	}
+	id, err := e.cfg.Journal.Begin(ctx, journal.Intent{Parent: ask.Parent, Kind: "batch", Who: ask.Who, What: ask.What, Cloids: cloids})
+	if err != nil {
+		return res, err
+	}
+	res.ID, res.Cloid = id, cloids[0]
+	sent := e.committing(ctx, id)
+	resp, err := e.cfg.Send.PlaceOrders(sent.ctx, wires)
+	res = e.batchPlaced(ctx, res, wires, sizes, sent.committed(), expiryOf(sent), resp, err)
+	return res, e.record(ctx, res.Result)
+}
+
+// batchPlaced reads each order's status, or looks each up by client id when the answer was lost
+// or unreadable.
+func (e *Executor) batchPlaced(ctx context.Context, res BatchResult, wires []api.OrderWire, sizes []decimal.Decimal, committed bool, expires uint64, resp api.TxResponse, err error) BatchResult {
+	outs := state.OrderOutcomes(resp, sizes)
+	for i, w := range wires {
+		r := Result{ID: res.ID, Cloid: w.Cloid, Outcome: state.Outcome{Kind: state.OutcomeSent, Requested: sizes[i]}}
+		switch {
+		case err != nil:
+			r = e.placed(ctx, r, committed, expires, api.TxResponse{}, err)
+		case outs[i].Kind == state.OutcomeSent: // an answer of unknown shape: find out by client id
+			r.Sent, r.AnswerLost = true, true
+			r = e.resolve(ctx, r, expires)
+		default:
+			r.Sent, r.Resp, r.Outcome = true, &resp, outs[i]
+			r.Kind, r.Reason = kindOf(outs[i]), outs[i].Reason
+			if outs[i].Kind == state.OutcomeFilled {
+				r = e.settle(ctx, r)
+			}
+		}
+		res.Orders = append(res.Orders, r)
+	}
+	res.Result.Sent, res.Result.Resp = committed, nil
+	if err == nil {
+		res.Result.Resp = &resp
+	}
+	var words []string
+	res.Kind = res.Orders[0].Kind
+	for _, o := range res.Orders {
+		words = append(words, o.Cloid+" "+o.Kind.String())
+		if !o.Settled() {
+			res.Kind = Unknown
+		}
+	}
+	res.Reason = strings.Join(words, ", ")
+	return res
+}
