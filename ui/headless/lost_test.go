@@ -23,9 +23,15 @@ type dropper struct {
 	lose atomic.Pointer[func() bool]
 	// before, when set, runs once before the next /exchange request reaches the simulator.
 	before atomic.Pointer[func()]
+	// infoLost is how many of the next /info requests lose their answer.
+	infoLost atomic.Int32
 }
 
 func (d *dropper) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if strings.HasPrefix(r.URL.Path, "/info") && d.infoLost.Add(-1) >= 0 {
+		d.sim.ServeHTTP(httptest.NewRecorder(), r)
+		panic(http.ErrAbortHandler)
+	}
 	if strings.HasPrefix(r.URL.Path, "/exchange") {
 		if f := d.before.Swap(nil); f != nil {
 			(*f)()
@@ -87,4 +93,22 @@ func TestLostAnswerIsLookedUp(t *testing.T) {
 		t.Fatalf("a lost request was resent: %d open orders", n)
 	}
 	h.checkNoKey()
+}
+
+// TestLostInfoAnswerIsRetried: a read whose answer is lost is asked again with backoff, so a lost
+// /info answer does not stop an order before it is sent, and the order is sent once.
+func TestLostInfoAnswerIsRetried(t *testing.T) {
+	h := newHarness(t)
+	px := h.restingBid()
+	h.drop.infoLost.Store(2)
+	code, out, errs := h.run("order", "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.01", "--price", px)
+	if code != 0 || !strings.Contains(out, "placed") {
+		t.Fatalf("order after two lost reads: exit %d, %q %q", code, out, errs)
+	}
+	if h.drop.infoLost.Load() >= 0 {
+		t.Fatal("no read was lost")
+	}
+	if n := len(h.openOrders()); n != 1 {
+		t.Fatalf("%d open orders", n)
+	}
 }
