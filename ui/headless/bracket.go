@@ -18,6 +18,7 @@ import (
 type parityOpts struct {
 	tp, sl string
 	file   string
+	count  int
 }
 
 func bracketFlags(fs *flagSet, o *opts) {

@@ -1,0 +1,71 @@
+package headless
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestStreamBook: stream book SYM --json writes NDJSON, one record a line, and stops after --count.
+func TestStreamBook(t *testing.T) {
+	h := newHarness(t)
+	code, out, errs := h.run("stream", "book", "BTC-PERP", "--json", "--count", "1")
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if code != 0 || len(lines) != 1 {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+	var rec streamRecord
+	if err := json.Unmarshal([]byte(lines[0]), &rec); err != nil || rec.Channel == "" || rec.Symbol != "BTC-PERP" || rec.Data == nil {
+		t.Fatalf("record %q: %+v %v", lines[0], rec, err)
+	}
+	if !strings.Contains(errs, "stream up") {
+		t.Fatalf("stderr %q", errs)
+	}
+}
+
+// TestStreamBadInput: what to follow is checked before connecting.
+func TestStreamBadInput(t *testing.T) {
+	h := newHarness(t)
+	for _, c := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"stream"}, ExitUsage, "stream needs what to follow"},
+		{[]string{"stream", "book"}, ExitUsage, "needs one instrument"},
+		{[]string{"stream", "candles"}, ExitUsage, "want orders, fills, book SYM or trades SYM"},
+		{[]string{"stream", "trades", "NOPE-PERP"}, ExitRefused, "unknown instrument"},
+		{[]string{"stream", "orders", "BTC-PERP"}, ExitUsage, "takes no instrument"},
+	} {
+		code, _, errs := h.run(c.args...)
+		if code != c.code || !strings.Contains(errs, c.want) {
+			t.Errorf("%v: exit %d, stderr %q; want %d and %q", c.args, code, errs, c.code, c.want)
+		}
+	}
+}
+
+// TestStreamReconnects: when the connection drops, the stream says so on stderr, reconnects and
+// goes on writing records.
+func TestStreamReconnects(t *testing.T) {
+	h := newHarness(t)
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for {
+			select {
+			case <-stop:
+				return
+			case <-time.After(100 * time.Millisecond):
+				h.sim.DropStreams()
+			}
+		}
+	}()
+	code, out, errs := h.run("stream", "book", "BTC-PERP", "--json", "--count", "3")
+	close(stop)
+	<-done
+	if code != 0 || strings.Count(out, "\n") != 3 || !strings.Contains(errs, "stream down") || !strings.Contains(errs, "stream up (connection 2)") {
+		t.Fatalf("exit %d, stdout %d lines, stderr %q", code, strings.Count(out, "\n"), errs)
+	}
+}
