@@ -280,6 +280,12 @@ func runOrder(ctx context.Context, r *runner) error {
 	if err != nil {
 		return err
 	}
+	return r.reportOrder(st, co, res, out)
+}
+
+// reportOrder prints what the executor found of a sent order and picks the exit: done, partly
+// filled, or unknown (the cloid is the way to look it up before sending again).
+func (r *runner) reportOrder(st *state.Store, co state.CheckedOrder, res orderResult, out exec.Result) error {
 	if err := orderFailed(out); err != nil {
 		return err
 	}
