@@ -25,7 +25,7 @@ type pagedList struct {
 	f       *feed.Task
 	loading int // the page being loaded below (0: none)
 	exp     exporter
-	trades  tradeWatch
+	trades  state.TradeWatch
 	w, h    int
 	page    func(page int) feed.Request // asks for one page of the kind
 	next    func() (int, bool)          // the store's next page to load, and whether there is one
@@ -79,7 +79,7 @@ func (l *pagedList) update(msg tea.Msg) (cmd tea.Cmd, handled, refresh bool) {
 	case common.StartPanesMsg:
 		return l.f.Start(), true, false
 	case common.DataMsg:
-		if l.trades.changed(l.Store, msg.Kind) && l.f.Started() {
+		if l.trades.Changed(l.Store, msg.Kind) && l.f.Started() {
 			return l.f.Poll(), true, false // orders or positions moved: there may be news
 		}
 		if msg.Kind == l.kind {

@@ -775,33 +775,3 @@ func staleKinds(m *Model) string {
 	}
 	return strings.Join(bad, ", ")
 }
-
-// TestFailedPollIsNoNews: a failed orders poll bumps the store's version but must not make the
-// fills and history panes poll (that defeated the backoff while the exchange was down and left a
-// superseded timer goroutine behind each time); the recovery and real changes do.
-func TestFailedPollIsNoNews(t *testing.T) {
-	t.Parallel()
-	s := state.New(func() time.Time { return simStart })
-	var w tradeWatch
-	gen := uint64(0)
-	apply := func(msg state.Msg) bool { s.Apply(msg); return w.changed(s, state.KindOrders) }
-	one := []api.OrderRecord{{OrderID: 1}}
-	gen++
-	if apply(state.OrdersMsg{Gen: gen, Orders: one}) {
-		t.Error("the first orders poll counts as a change")
-	}
-	for range 3 {
-		gen++
-		if apply(state.FailedMsg{Gen: gen, Of: state.KindOrders, Err: fmt.Errorf("down")}) {
-			t.Fatal("a failed orders poll counts as a change of the orders")
-		}
-	}
-	gen++
-	if !apply(state.OrdersMsg{Gen: gen, Orders: one}) {
-		t.Error("the poll after the exchange came back does not count as a change")
-	}
-	gen++
-	if !apply(state.OrdersMsg{Gen: gen, Orders: []api.OrderRecord{{OrderID: 2}}}) {
-		t.Error("a new open order does not count as a change")
-	}
-}

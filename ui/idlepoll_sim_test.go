@@ -13,7 +13,6 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/tradedesk/tradedesk/api"
-	"github.com/tradedesk/tradedesk/state"
 )
 
 // methodCounter counts the requests that reach the exchange, by /info method (or path).
@@ -91,41 +90,4 @@ func TestIdlePositionMarksPollNothing(t *testing.T) {
 	}
 	c.measureFill(t, 2)
 	c.until(t, "the fills pane polled on the fill", func() bool { return counter.take()[api.MethodFills] > 0 })
-}
-
-// TestTradeWatchIgnoresMarks: a position's value, PnL or mark moving is no trade; its size or entry
-// moving, and an order's unfilled size or state, are.
-func TestTradeWatchIgnoresMarks(t *testing.T) {
-	t.Parallel()
-	s := state.New(func() time.Time { return simStart })
-	var w tradeWatch
-	gen := uint64(0)
-	pos := func(size, entry, value string) bool {
-		gen++
-		s.Apply(state.PositionsMsg{Gen: gen, Positions: []api.Position{{Instrument: "BTC-PERP", Size: d(size), EntryPrice: d(entry), PositionValue: d(value)}}})
-		return w.changed(s, state.KindPositions)
-	}
-	ord := func(unfilled, st string) bool {
-		gen++
-		s.Apply(state.OrdersMsg{Gen: gen, Orders: []api.OrderRecord{{OrderID: 1, Size: d("1"), Unfilled: d(unfilled), State: st}}})
-		return w.changed(s, state.KindOrders)
-	}
-	if pos("1", "100", "100") {
-		t.Error("the first positions load counts as a trade")
-	}
-	if pos("1", "100", "101") || pos("1", "100", "99") {
-		t.Error("a mark moving a position's value counts as a trade")
-	}
-	if !pos("2", "100.5", "202") {
-		t.Error("a position growing does not count as a trade")
-	}
-	if !ord("1", "open") {
-		t.Error("a new order does not count")
-	}
-	if ord("1", "open") {
-		t.Error("the same order polled again counts")
-	}
-	if !ord("0.5", "open") {
-		t.Error("a partial fill does not count")
-	}
 }
