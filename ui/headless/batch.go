@@ -151,14 +151,11 @@ func runBatch(ctx context.Context, r *runner) error {
 	if r.o.dryRun {
 		return r.printBatch(out)
 	}
-	e, done, err := r.executor()
+	e, done, err := r.recoveredExecutor(ctx)
 	if err != nil {
 		return err
 	}
 	defer done()
-	if err := r.recover(ctx, e); err != nil {
-		return err
-	}
 	res, err := e.PlaceBatch(ctx, cs, exec.Ask{Who: journal.WhoHeadless, What: fmt.Sprintf("batch of %d orders", len(cs)), Confirmed: r.o.yes})
 	if err != nil {
 		return err

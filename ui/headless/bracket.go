@@ -72,14 +72,11 @@ func runBracket(ctx context.Context, r *runner, in state.OrderIntent) error {
 	if co.NeedsTypedConfirm && !r.o.yes {
 		return fmt.Errorf("bracket needs confirmation, nothing sent: %s; add --yes to send it", strings.Join(co.Warnings, "; "))
 	}
-	e, done, err := r.executor()
+	e, done, err := r.recoveredExecutor(ctx)
 	if err != nil {
 		return err
 	}
 	defer done()
-	if err := r.recover(ctx, e); err != nil {
-		return err
-	}
 	out, err := e.PlaceBracket(ctx, c, exec.Ask{Who: journal.WhoHeadless, What: orderWords(st, co) + legsWords(cb), Confirmed: r.o.yes})
 	if err != nil {
 		return err

@@ -37,14 +37,11 @@ func runCancel(ctx context.Context, r *runner) error {
 	if r.o.oid == "" {
 		what = "order with cloid " + r.o.cloid
 	}
-	e, done, err := r.executor()
+	e, done, err := r.recoveredExecutor(ctx)
 	if err != nil {
 		return err
 	}
 	defer done()
-	if err := r.recover(ctx, e); err != nil {
-		return err
-	}
 	out, err := e.Cancel(ctx, exec.Cancel{InstrumentID: in.ID, Oid: api.OrderID(oid), Cloid: r.o.cloid}, exec.Ask{Who: journal.WhoHeadless, What: "cancel " + what + " on " + in.Name})
 	if err != nil {
 		return err

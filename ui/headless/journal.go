@@ -55,6 +55,20 @@ func (r *runner) executor() (e *exec.Executor, close func(), err error) {
 	return e, func() { _ = j.Close() }, nil
 }
 
+// recoveredExecutor is the executor once what an earlier run left open is settled: every command
+// that sends opens it, so nothing new goes out before the journal's restart rule has run.
+func (r *runner) recoveredExecutor(ctx context.Context) (e *exec.Executor, close func(), err error) {
+	e, close, err = r.executor()
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := r.recover(ctx, e); err != nil {
+		close()
+		return nil, nil, err
+	}
+	return e, close, nil
+}
+
 // recover settles what an earlier run left open, before anything is sent, and says on stderr
 // what it found.
 func (r *runner) recover(ctx context.Context, e *exec.Executor) error {

@@ -81,14 +81,11 @@ func runModify(ctx context.Context, r *runner) error {
 	if co.NeedsTypedConfirm && !r.o.yes {
 		return fmt.Errorf("replacement needs confirmation, nothing sent: %s; add --yes to move it", strings.Join(co.Warnings, "; "))
 	}
-	e, done, err := r.executor()
+	e, done, err := r.recoveredExecutor(ctx)
 	if err != nil {
 		return err
 	}
 	defer done()
-	if err := r.recover(ctx, e); err != nil {
-		return err
-	}
 	what := fmt.Sprintf("move order %d to %s", oid, orderWords(st, co))
 	out, err := e.Modify(ctx, old, c, exec.Ask{Who: journal.WhoHeadless, What: what, Confirmed: r.o.yes})
 	if err != nil {

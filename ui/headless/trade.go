@@ -268,14 +268,11 @@ func runOrder(ctx context.Context, r *runner) error {
 	if co.NeedsTypedConfirm && !r.o.yes {
 		return fmt.Errorf("order needs confirmation, nothing sent: %s; add --yes to send it", strings.Join(co.Warnings, "; "))
 	}
-	e, done, err := r.executor()
+	e, done, err := r.recoveredExecutor(ctx)
 	if err != nil {
 		return err
 	}
 	defer done()
-	if err := r.recover(ctx, e); err != nil {
-		return err
-	}
 	out, err := e.Place(ctx, c, exec.Ask{Who: journal.WhoHeadless, What: orderWords(st, co), Confirmed: r.o.yes})
 	if err != nil {
 		return err
