@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/charmbracelet/bubbles/help"
-	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/shopspring/decimal"
 	"github.com/tradedesk/tradedesk/api"
@@ -186,8 +185,19 @@ func New(cfg Config) *Model {
 	if cfg.Stream != nil {
 		m.addStream(cfg.Stream)
 	}
+	m.addPanes(cfg)
+	if cfg.Instrument != "" {
+		m.form.Update(common.InstrumentMsg{Symbol: cfg.Instrument})
+	}
+	m.setFocus(0)
+	if cfg.ReadOnlyReason != "" {
+		m.setNotice(common.LevelWarn, "read-only: "+cfg.ReadOnlyReason) // why, before any key is refused
+	}
+	return m
+}
 
-	// The panes. Adding one is one line here (see common.Pane).
+// addPanes builds the panes and places them. Adding one is one line here (see common.Pane).
+func (m *Model) addPanes(cfg Config) {
 	m.tickers = tickers.New(m.c, cfg.Watchlist)
 	m.form = orderentry.New(m.c, m.status.modeWord(), &m.pipe.out[action.LaneOrder])
 	accountEmpty := "waiting for the account…"
@@ -209,15 +219,6 @@ func New(cfg Config) *Model {
 	m.addPane(newFundsGroup(m.c, cfg.Exchange), colRight, 2, 0)
 	m.depth = depth.New(m.c, cfg.LargeTrade)
 	m.addPane(m.depth, colMid, 3, 0)
-
-	if cfg.Instrument != "" {
-		m.form.Update(common.InstrumentMsg{Symbol: cfg.Instrument})
-	}
-	m.setFocus(0)
-	if cfg.ReadOnlyReason != "" {
-		m.setNotice(common.LevelWarn, "read-only: "+cfg.ReadOnlyReason) // why, before any key is refused
-	}
-	return m
 }
 
 // Store is the model's store (tests and the headless commands read it).
@@ -257,57 +258,64 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.routeMouse(msg)
 	case feed.Msg:
 		return m, m.onFeed(msg)
+	}
+	return m, m.onComponentMsg(msg)
+}
+
+// onComponentMsg routes what the panes, dialogs and the pipeline send one another.
+func (m *Model) onComponentMsg(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
 	case action.RequestMsg:
 		m.footerDirty = true
-		return m, m.onAction(msg.Act)
+		return m.onAction(msg.Act)
 	case leverage.OpenMsg:
-		return m, m.openLeverage(msg.Symbol)
+		return m.openLeverage(msg.Symbol)
 	case cmdline.OpenMsg:
 		m.footerDirty = true
 		m.cmdline.OpenWith(msg.Line)
-		return m, nil
+		return nil
 	case leverage.DoneMsg:
-		return m, m.onLeverageDone(msg)
+		return m.onLeverageDone(msg)
 	case confirm.ResultMsg:
-		return m, m.onDialogResult(msg)
+		return m.onDialogResult(msg)
 	case action.DoneMsg:
-		return m, m.onActionDone(msg)
+		return m.onActionDone(msg)
 	case action.FollowUpMsg:
-		return m, m.onFollowUp(msg)
+		return m.onFollowUp(msg)
 	case common.InstrumentMsg:
-		return m, m.onInstrument(msg)
+		return m.onInstrument(msg)
 	case transfer.OpenMsg:
-		return m, m.broadcast(msg)
+		return m.broadcast(msg)
 	case common.FocusPaneMsg:
 		m.showPane(msg.Pane)
-		return m, nil
+		return nil
 	case common.NoticeMsg:
 		m.onNotice(msg)
-		return m, nil
+		return nil
 	case cmdline.NeedBookMsg:
-		return m, cmdline.FetchBook(m.ex, msg, bookDepth, m.iv.Timeout, m.clock())
+		return cmdline.FetchBook(m.ex, msg, bookDepth, m.iv.Timeout, m.clock())
 	case cmdline.BookMsg:
 		if b, ok := msg.Snapshot(); ok {
 			m.store.Apply(b)
 		}
-		return m, m.cmdline.Resume(msg.Need.Line, m.c.Instrument(), m.c.Guard)
+		return m.cmdline.Resume(msg.Need.Line, m.c.Instrument(), m.c.Guard)
 	case common.NoticesMsg:
 		for _, n := range msg {
 			m.onNotice(n)
 		}
-		return m, nil
+		return nil
 	case common.StartPanesMsg:
-		return m, m.broadcast(msg)
+		return m.broadcast(msg)
 	case paneMsg:
-		return m, m.onPaneMsg(msg)
+		return m.onPaneMsg(msg)
 	case tickers.FlashEndMsg:
-		return m, m.tickers.Update(msg)
+		return m.tickers.Update(msg)
 	case ladder.FlashEndMsg:
-		return m, m.depth.Ladder.Update(msg)
+		return m.depth.Ladder.Update(msg)
 	case ladder.TradeMsg:
-		return m, m.onLadderTrade(msg)
+		return m.onLadderTrade(msg)
 	}
-	return m, nil
+	return nil
 }
 
 // onDialogResult closes the confirmation dialog and sends its action if it was confirmed.
@@ -396,128 +404,6 @@ func (m *Model) broadcast(msg tea.Msg) tea.Cmd {
 		}
 	}
 	return tea.Batch(cmds...)
-}
-
-// routeKey: an open dialog takes every key; then the command line; then the help overlay; then a focused text input; then
-// the global bindings; then the focused pane.
-func (m *Model) routeKey(msg tea.KeyMsg) tea.Cmd {
-	k := m.keys
-	if msg.Type == tea.KeyCtrlC {
-		// In a dialog Ctrl+C closes the dialog (a reflex to back out must not quit with an order
-		// on screen); a second Ctrl+C, or one outside dialogs, quits.
-		switch {
-		case m.dialog != nil:
-			return m.dialog.Close()
-		case m.lev != nil:
-			m.lev = nil
-			m.footerDirty = true
-			return nil
-		case m.cmdline.Active():
-			m.cmdline.Close()
-			m.footerDirty = true
-			return nil
-		case m.showHelp || m.showMessages:
-			m.showHelp, m.showMessages = false, false
-			m.footerDirty = true
-			return nil
-		}
-		return tea.Quit
-	}
-	if m.dialog != nil {
-		cmd := m.dialog.Update(msg)
-		m.footerDirty = true
-		return cmd
-	}
-	if m.lev != nil {
-		return m.lev.Update(msg)
-	}
-	if m.cmdline.Active() {
-		if key.Matches(msg, k.KillSwitch) { // it works anywhere, the command line too
-			m.cmdline.Close()
-			return m.killSwitch()
-		}
-		m.footerDirty = true
-		return m.cmdline.Update(msg, m.c.Instrument(), m.c.Guard)
-	}
-	if m.showMessages {
-		switch {
-		case key.Matches(msg, k.Messages, k.Dismiss, k.Quit):
-			m.showMessages = false
-			m.footerDirty = true
-		case key.Matches(msg, k.Up):
-			m.msgs.Scroll(-1)
-			m.renderMessages()
-		case key.Matches(msg, k.Down):
-			m.msgs.Scroll(1)
-			m.renderMessages()
-		}
-		return nil
-	}
-	if m.showHelp {
-		switch {
-		case key.Matches(msg, k.Help, k.Dismiss, k.Quit):
-			m.showHelp = false
-			m.footerDirty = true
-		case key.Matches(msg, k.Up):
-			m.helpScroll--
-			m.renderHelp()
-		case key.Matches(msg, k.Down):
-			m.helpScroll++
-			m.renderHelp()
-		}
-		return nil
-	}
-	pane := m.slots[m.focus].pane
-	if key.Matches(msg, k.KillSwitch) { // before a text input: it works while typing
-		return m.killSwitch()
-	}
-	if capturing(pane) && !freshPass(pane, msg, k) && (inForm(pane) || !key.Matches(msg, k.NextPane, k.PrevPane)) {
-		return pane.Update(msg) // in a form, Tab moves between its fields; in a lone field it leaves
-	}
-	if inForm(pane) && key.Matches(msg, k.NextPane, k.PrevPane) {
-		return pane.Update(msg) // on a form's choice or button: Tab still moves between its fields
-	}
-	switch {
-	case key.Matches(msg, k.Quit):
-		if m.pipe.open > 0 && !m.quitArmed {
-			// Leaving with an action out would leave its outcome unseen.
-			m.quitArmed = true
-			m.setNotice(common.LevelWarn, "an action is still out: wait for its result, or press "+msg.String()+" again to quit anyway")
-			return nil
-		}
-		return tea.Quit
-	case key.Matches(msg, k.CommandLine):
-		m.cmdline.Open()
-		return nil
-	case key.Matches(msg, k.Messages):
-		m.showMessages = true
-		m.msgs.Scroll(0)
-		m.footerDirty = true
-		m.renderMessages()
-		return nil
-	case key.Matches(msg, k.Help):
-		m.showHelp = true
-		m.helpScroll = 0
-		m.footerDirty = true
-		m.renderHelp()
-		return nil
-	case key.Matches(msg, k.NextPane):
-		m.setFocus((m.focus + 1) % len(m.slots))
-		return nil
-	case key.Matches(msg, k.PrevPane):
-		m.setFocus((m.focus - 1 + len(m.slots)) % len(m.slots))
-		return nil
-	case key.Matches(msg, k.Refresh):
-		m.setNotice(common.LevelInfo, "refreshing")
-		return m.feed.RefreshAll() // the panes' own lists too (fills, history), not only the root's polls
-	}
-	for i := range min(len(m.slots), len(k.FocusPane)) {
-		if key.Matches(msg, k.FocusPane[i]) {
-			m.setFocus(i)
-			return nil
-		}
-	}
-	return pane.Update(msg)
 }
 
 func (m *Model) setFocus(i int) {
