@@ -187,23 +187,10 @@ type fileConfig = profile.File
 // loadConfig reads the config file (profile.Load).
 func loadConfig(path string, stderr io.Writer) (fileConfig, error) { return profile.Load(path, stderr) }
 
-// mergeFlags fills options the flags left empty from the config file.
+// mergeFlags fills options the flags left empty from the config file, by the rule the headless
+// commands follow too (headless.MergeConnection).
 func mergeFlags(o *options, cfg fileConfig) {
-	if o.URL == "" && o.Network == "" {
-		o.URL, o.Network = cfg.URL, cfg.Network
-	}
-	if o.Keystore == "" && o.AgentKeystore == "" {
-		o.Keystore = cfg.Keystore
-	}
-	if o.ActionType == "" {
-		o.ActionType = cfg.ActionType
-	}
-	if o.AgentKeystore == "" && o.Keystore == "" {
-		o.AgentKeystore = cfg.AgentKeystore
-	}
-	if o.Address == "" {
-		o.Address = cfg.Account
-	}
+	o.Connection = headless.MergeConsoleFlags(o.Connection, headless.FileConnection(cfg))
 	if o.Theme == "" {
 		o.Theme = cfg.Theme
 	}

@@ -189,6 +189,7 @@ cancel = ["d"]
 func TestConfigRefusesKeysAndTypos(t *testing.T) {
 	for body, want := range map[string]string{
 		`private_key = "0xabc"`:          "never holds a key",
+		"keystore = \"a.json\"\nagent_keystore = \"b.json\"": "both set",
 		"[wallet]\nsecret = \"x\"":       "never holds a key",
 		`netwrok = "mainnet"`:            `unknown setting "netwrok"`,
 		"[poll]\ntickers = \"fast\"":     "want a duration",

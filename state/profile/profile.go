@@ -108,6 +108,9 @@ func Load(path string, warn io.Writer) (File, error) {
 	if len(undecoded) > 0 {
 		return cfg, fmt.Errorf("config %s: unknown setting %s; known: %s", path, text.Quote(undecoded[0].String()), Known())
 	}
+	if cfg.Keystore != "" && cfg.AgentKeystore != "" {
+		return cfg, fmt.Errorf("config %s: keystore and agent_keystore are both set: keep the one this config signs with (agent_keystore with account)", path)
+	}
 	return cfg, nil
 }
 

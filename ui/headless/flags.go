@@ -105,24 +105,7 @@ func (r *runner) withDefaults() error {
 			return usageError{err.Error()}
 		}
 	}
-	flags := r.o.conn
-	c := d
-	for name, set := range map[string]func(){
-		"url": func() { c.URL = flags.URL }, "network": func() { c.Network = flags.Network },
-		"insecure": func() { c.Insecure = flags.Insecure }, "action-type": func() { c.ActionType = flags.ActionType },
-		"keystore": func() { c.Keystore = flags.Keystore }, "agent-keystore": func() { c.AgentKeystore = flags.AgentKeystore },
-		"account": func() { c.Address = flags.Address }, "address": func() { c.Address = flags.Address },
-	} {
-		if r.explicit[name] {
-			set()
-		}
-	}
-	if r.explicit["url"] && !r.explicit["network"] {
-		c.Network = ""
-	}
-	if r.explicit["network"] && !r.explicit["url"] {
-		c.URL = ""
-	}
+	c := MergeConnection(r.o.conn, d, func(name string) bool { return r.explicit[name] })
 	g := r.cmd.groups
 	if g&gKey == 0 {
 		c.Keystore = ""

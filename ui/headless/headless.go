@@ -63,8 +63,15 @@ func ProfileConnection(f profile.File) (Connection, error) {
 	if err != nil {
 		return Connection{}, err
 	}
+	c := FileConnection(f)
+	c.Guard = &g
+	return c, nil
+}
+
+// FileConnection is the config file's connection settings, unchecked and without its guard.
+func FileConnection(f profile.File) Connection {
 	return Connection{URL: f.URL, Network: f.Network, Keystore: f.Keystore, AgentKeystore: f.AgentKeystore,
-		Address: f.Account, ActionType: f.ActionType, Guard: &g}, nil
+		Address: f.Account, ActionType: f.ActionType}
 }
 
 // Env is what the commands get from the process: output streams, the environment, and optionally
