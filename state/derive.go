@@ -29,11 +29,6 @@ func (f Fees) Estimate(notional decimal.Decimal, taker bool) decimal.Decimal {
 	return notional.Abs().Mul(f.Maker)
 }
 
-// FeeEstimate is the fee on notional at the default taker or maker rate (see DefaultFees).
-func FeeEstimate(notional decimal.Decimal, taker bool) decimal.Decimal {
-	return DefaultFees().Estimate(notional, taker)
-}
-
 // Notional is |size| x price.
 func Notional(size, price decimal.Decimal) decimal.Decimal {
 	return size.Abs().Mul(price)

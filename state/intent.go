@@ -174,11 +174,6 @@ func NewCloid() string {
 	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
 }
 
-var uuidRe = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
-
-// ValidCloid reports whether s is a UUID (8-4-4-4-12 hex digits).
-func ValidCloid(s string) bool { return uuidRe.MatchString(s) }
-
 var numberRe = regexp.MustCompile(`^-?([0-9]+\.?[0-9]*|\.[0-9]+)$`)
 
 // maxNumberLen bounds what ParsePositive accepts, so absurd input never reaches big arithmetic.

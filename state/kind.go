@@ -37,15 +37,6 @@ func (k Kind) String() string {
 	return kinds[k].name
 }
 
-// Kinds returns every kind, in registration order.
-func Kinds() []Kind {
-	out := make([]Kind, len(kinds))
-	for i := range out {
-		out[i] = Kind(i)
-	}
-	return out
-}
-
 // DefaultStaleAfter returns the default age after which k's data counts as stale.
 func DefaultStaleAfter(k Kind) time.Duration {
 	if !k.valid() {

@@ -41,7 +41,7 @@ type cliOrder struct {
 func runCLI(t *testing.T, client api.Exchange, out any, args ...string) {
 	t.Helper()
 	var stdout, stderr bytes.Buffer
-	code := headless.Run(context.Background(), append(args, "--json"), headless.Env{Stdout: &stdout, Stderr: &stderr, Client: client,
+	code := runHeadless(context.Background(), append(args, "--json"), headless.Env{Stdout: &stdout, Stderr: &stderr, Client: client,
 		Getenv: func(string) string { return "" }, StateDir: t.TempDir()})
 	if code != headless.ExitOK {
 		t.Fatalf("%v: exit %d: %s%s", args, code, stderr.String(), stdout.String())

@@ -118,14 +118,6 @@ func (m *Model) addPolls() {
 	}
 }
 
-// setIntervals changes the cadence, timeout and backoff cap of the root's polls.
-func (m *Model) setIntervals(iv Intervals) {
-	m.iv = iv.WithDefaults()
-	for _, k := range m.kinds {
-		m.feed.Task(k).SetLimits(m.iv.Timeout, m.iv.MaxBackoff)
-	}
-}
-
 // Depth of the polled book and length of the polled tape: enough for a tall ladder grouped
 // several ticks a level, and for the tape's screen.
 const (

@@ -240,7 +240,7 @@ func secretsHeadless(t *testing.T, dir string, captures map[string][]byte) (agen
 		n++
 		var out, errb bytes.Buffer
 		// The journal goes under dir too, so its files are scanned with the rest.
-		code := headless.Run(context.Background(), append(args, "--url", url),
+		code := runHeadless(context.Background(), append(args, "--url", url),
 			headless.Env{Stdout: &out, Stderr: &errb, Getenv: func(k string) string { return env[k] }, StateDir: dir})
 		name := fmt.Sprintf("%02d %s", n, strings.Join(args, " "))
 		captures["headless "+name+" stdout"] = out.Bytes()

@@ -25,7 +25,7 @@ func TestConsoleAndCLIWithdrawFromTheSameBalance(t *testing.T) {
 		t.Errorf("w opened a %s, want a spot withdrawal", form.Op())
 	}
 	var out, errb bytes.Buffer
-	code := headless.Run(context.Background(), []string{"withdraw", "--collateral", "USDC", "--amount", "10", "--chain", "42161", "--dry-run", "--json"},
+	code := runHeadless(context.Background(), []string{"withdraw", "--collateral", "USDC", "--amount", "10", "--chain", "42161", "--dry-run", "--json"},
 		headless.Env{Stdout: &out, Stderr: &errb, Client: c.m.ex, Getenv: func(string) string { return "" }})
 	if code != headless.ExitOK || !strings.Contains(out.String(), `"operation": "`+form.Op().String()+`"`) {
 		t.Fatalf("withdraw --dry-run: exit %d, %s%s; the console's w opened a %s", code, out.String(), errb.String(), form.Op())

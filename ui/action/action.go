@@ -10,7 +10,6 @@ import (
 	"github.com/shopspring/decimal"
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
-	"github.com/tradedesk/tradedesk/state/funds"
 	"github.com/tradedesk/tradedesk/ui/common"
 )
 
@@ -118,7 +117,6 @@ type Action struct {
 	Bracket    state.CheckedBracket // a bracket's legs (NewBracket); no Wires otherwise
 	Cancel     api.CancelOid
 	Instrument api.InstrumentID
-	Movement   funds.Checked
 	Amend      api.OrderRecord      // the order an amend cancels (Order is its replacement)
 	Tpsl       state.PositionTpsl   // a position's take-profit and stop-loss (NewPositionTpsl)
 	Leverage   state.LeverageChange // a leverage change (its Instrument set: one is confirmed)

@@ -134,7 +134,7 @@ func TestOrderListCancel(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &res); err != nil {
 		t.Fatalf("order --json: %v\n%s", err, out)
 	}
-	if !res.Sent || res.Oid == 0 || res.Status == "" || !state.ValidCloid(res.Order.Cloid) || res.Order.Price != px {
+	if !res.Sent || res.Oid == 0 || res.Status == "" || !isUUID(res.Order.Cloid) || res.Order.Price != px {
 		t.Fatalf("order result %+v", res)
 	}
 	orders := h.openOrders()
@@ -510,3 +510,9 @@ func testAddress(t testing.TB) string {
 	}
 	return s.Address()
 }
+
+// uuidRe is a UUID written 8-4-4-4-12, the form of the cloids state.NewCloid makes.
+var uuidRe = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
+
+// isUUID reports whether s is a UUID written 8-4-4-4-12.
+func isUUID(s string) bool { return uuidRe.MatchString(s) }

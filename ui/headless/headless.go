@@ -259,18 +259,6 @@ func firstSentence(s string) string {
 	return s
 }
 
-// Run runs one command line of the headless commands: args[0] is the command name, the rest its
-// arguments and flags. It returns the exit status (ExitTable). The console's front end (ui/cli)
-// adds these commands to its own tree; Run is the same commands alone.
-func Run(ctx context.Context, args []string, env Env) int {
-	env.fill()
-	root := &cobra.Command{Use: "tradedesk", SilenceErrors: true, SilenceUsage: true}
-	root.CompletionOptions.DisableDefaultCmd = true
-	root.SetOut(env.Stdout)
-	root.AddCommand(NewCommands(env)...)
-	return Execute(ctx, root, args, env.Stderr)
-}
-
 // runCommand runs one parsed command: the connection from the config defaults and the flags, the
 // agent check, then the command itself. Its error, already reported, carries the exit status.
 func runCommand(ctx context.Context, c *command, cmd *cobra.Command, o *opts, args []string, env Env) error {

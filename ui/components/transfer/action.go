@@ -36,7 +36,7 @@ func (p *Pane) review() tea.Cmd {
 func NewAction(c funds.Checked) *action.Action {
 	what := c.Op.String() + " of " + c.AmountText() + " " + c.Collateral.Symbol
 	return &action.Action{
-		Kind: action.KindTransfer, Confirm: true, Movement: c, What: what,
+		Kind: action.KindTransfer, Confirm: true, What: what,
 		Title: "Confirm " + c.Op.String(), Lines: c.Confirm(),
 		Lane: action.LaneFunds, Refresh: []state.Kind{state.KindAccount, state.KindTransfers},
 		Run: func(ctx context.Context, t api.Trader) (api.TxResponse, error) {
