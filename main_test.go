@@ -56,6 +56,8 @@ func TestKeyOverrides(t *testing.T) {
 		{map[string][]string{"cancel": {}}, "cancel has no keys"},
 		{map[string][]string{"help": {"tab"}}, `"tab" is bound to both`},
 		{map[string][]string{"cancel_all": {"x"}}, `"x" is bound to both`},
+		{map[string][]string{"complete": {"enter"}}, `"enter" is bound to both text_submit and complete`},
+		{map[string][]string{"toggle_prev": {"m"}}, `"m" is bound to both toggle_prev and fill_mark`},
 	} {
 		_, err := buildKeyMap(tc.over)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
@@ -188,14 +190,14 @@ cancel = ["d"]
 
 func TestConfigRefusesKeysAndTypos(t *testing.T) {
 	for body, want := range map[string]string{
-		`private_key = "0xabc"`:          "never holds a key",
+		`private_key = "0xabc"`:                              "never holds a key",
 		"keystore = \"a.json\"\nagent_keystore = \"b.json\"": "both set",
-		"[wallet]\nsecret = \"x\"":       "never holds a key",
-		`netwrok = "mainnet"`:            `unknown setting "netwrok"`,
-		"[poll]\ntickers = \"fast\"":     "want a duration",
-		"[poll]\ntickers = \"1ms\"":      "too fast",
-		"[guard]\nmax_notional = \"-1\"": "non-negative",
-		`watchlist = "BTC"`:              "config",
+		"[wallet]\nsecret = \"x\"":                           "never holds a key",
+		`netwrok = "mainnet"`:                                `unknown setting "netwrok"`,
+		"[poll]\ntickers = \"fast\"":                         "want a duration",
+		"[poll]\ntickers = \"1ms\"":                          "too fast",
+		"[guard]\nmax_notional = \"-1\"":                     "non-negative",
+		`watchlist = "BTC"`:                                  "config",
 		// #24: the list of settings is complete, and each setting's example is its own.
 		`fill_bel = true`:                     "fill_bell, stream, [poll], [guard], [keys], [depth]",
 		"[guard]\nmax_notional = \"abc\"":     "such as 250000 (USD)",

@@ -127,7 +127,8 @@ func (p *balancesPane) build() []string {
 		l = append(l, vaultLines(st, acct.VaultBalances)...)
 		l = append(l, st.FieldLabel.On(common.Pad("Staked", 12))+common.FmtNum(acct.StakedCollateral, 2))
 	}
-	const head, hint = "Supported collateral", "(t transfer · w withdraw)"
+	const head = "Supported collateral"
+	hint := "(" + common.KeyName(p.Keys.Transfer) + " transfer · " + common.KeyName(p.Keys.Withdraw) + " withdraw)"
 	if common.TextWidth(head+"  "+hint) <= p.w {
 		l = append(l, "", st.Header.On(head)+st.Muted.On("  "+hint))
 	} else { // the keys on a line of their own, not cut

@@ -280,7 +280,8 @@ func (p *chartPane) header() string {
 	if s := common.FreshLine(st, p.Store, state.KindChart, p.w); s != "" && len(p.candles) > 0 {
 		return common.FitStyled(b.String()+" "+strings.TrimRight(s, " "), p.w)
 	}
-	b.WriteString(st.Muted.On("  , . resolution · t type"))
+	k := p.Keys
+	b.WriteString(st.Muted.On("  " + common.KeyName(k.ChartFiner) + " " + common.KeyName(k.ChartCoarser) + " resolution · " + common.KeyName(k.ChartType) + " type"))
 	return common.FitStyled(b.String(), p.w)
 }
 

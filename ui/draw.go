@@ -52,7 +52,7 @@ func (m *Model) View() string {
 
 func (m *Model) tooSmallView() string {
 	msg := "tradedesk needs a terminal of at least " + strconv.Itoa(minWidth) + "x" + strconv.Itoa(minHeight) +
-		"; this one is " + strconv.Itoa(m.width) + "x" + strconv.Itoa(m.height) + ". Enlarge it, or press q to quit."
+		"; this one is " + strconv.Itoa(m.width) + "x" + strconv.Itoa(m.height) + ". Enlarge it, or press " + common.KeyName(m.keys.Quit) + " to quit."
 	return ansi.Wrap(msg, max(m.width, 10), " ")
 }
 

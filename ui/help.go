@@ -188,7 +188,7 @@ func (m *Model) renderHelp() {
 	m.help.Width = 0
 	body := packBlocks(m.help, groups, max(m.width-4, 10))
 	body = append(body, "")
-	for i, l := range cmdline.Grammar(m.keys.CommandLine.Help().Key, max(m.width-4, 20)) {
+	for i, l := range cmdline.Grammar(m.keys, max(m.width-4, 20)) {
 		if i == 0 {
 			l = m.st.Accent.On(l)
 		}

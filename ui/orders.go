@@ -180,7 +180,7 @@ func (p *ordersPane) typeAmend(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, p.Keys.Dismiss):
 		p.stopAmend()
 		return nil
-	case msg.Type == tea.KeyEnter:
+	case key.Matches(msg, p.Keys.TextSubmit):
 		p.stopAmend()
 		f := strings.Fields(p.amend.Value())
 		if len(f) == 0 || len(f) > 2 {
@@ -438,7 +438,7 @@ func (p *ordersPane) Click(_, y int) tea.Cmd {
 func (p *ordersPane) ShortHelp() []key.Binding {
 	k := p.Keys
 	if p.amending {
-		return []key.Binding{k.Confirm, k.Dismiss}
+		return []key.Binding{k.Submits("confirm"), k.Dismiss}
 	}
 	return []key.Binding{k.Up, k.Down, k.Cancel, k.Amend, k.CancelInstrument, k.CancelAll}
 }

@@ -40,13 +40,19 @@ type KeyMap struct {
 	// BrokerApprove and BrokerRevoke give or withdraw a broker's fee approval (Brokers view).
 	BrokerApprove, BrokerRevoke key.Binding
 
-	// Order entry form.
-	FieldNext, FieldPrev, Toggle, Submit, FillMark, FillBid, FillAsk, ClearForm key.Binding
+	// Order entry form (Toggle: the next choice of a choice field, TogglePrev the one before).
+	FieldNext, FieldPrev, Toggle, TogglePrev, Submit, FillMark, FillBid, FillAsk, ClearForm key.Binding
 	// UseSuggestion puts the value a problem offers (the price rounded to the tick...) in its field.
 	UseSuggestion key.Binding
 
 	// Dialogs.
 	Confirm, Dismiss key.Binding
+
+	// A line being typed (the command line, the tickers filter, an amend price, a broker
+	// approval): TextSubmit enters it (Dismiss drops it); in the command line Complete completes
+	// the word and HistoryPrev/HistoryNext walk the lines entered before; AcceptCompletion, at
+	// the end of the order form's instrument, takes the instrument it suggests.
+	TextSubmit, Complete, HistoryPrev, HistoryNext, AcceptCompletion key.Binding
 
 	// Pane groups (Market, Activity, Funds): the view before and after the one shown.
 	PrevView, NextView key.Binding
@@ -79,7 +85,7 @@ type keyAction struct {
 
 // keyActions is every bindable action, in the order the help lists them.
 func keyActions() []keyAction {
-	a := slices.Concat(globalKeyActions(), listKeyActions(), tradeKeyActions(), formKeyActions(), viewKeyActions(), ladderKeyActions())
+	a := slices.Concat(globalKeyActions(), listKeyActions(), tradeKeyActions(), formKeyActions(), textKeyActions(), viewKeyActions(), ladderKeyActions())
 	for i := range 9 {
 		n := i
 		a = append(a, keyAction{fmt.Sprintf("focus_%d", n+1), fmt.Sprintf("focus pane %d", n+1), "global",
@@ -146,6 +152,7 @@ func formKeyActions() []keyAction {
 		{"field_next", "next field", "field", func(k *KeyMap) *key.Binding { return &k.FieldNext }, ""},
 		{"field_prev", "previous field", "field", func(k *KeyMap) *key.Binding { return &k.FieldPrev }, ""},
 		{"toggle", "change choice", "form", func(k *KeyMap) *key.Binding { return &k.Toggle }, ""},
+		{"toggle_prev", "previous choice", "form", func(k *KeyMap) *key.Binding { return &k.TogglePrev }, ""},
 		{"submit", "send or review", "form", func(k *KeyMap) *key.Binding { return &k.Submit }, ""},
 		{"fill_mark", "price = mark", "form", func(k *KeyMap) *key.Binding { return &k.FillMark }, ""},
 		{"fill_bid", "price = bid", "form", func(k *KeyMap) *key.Binding { return &k.FillBid }, ""},
@@ -154,6 +161,18 @@ func formKeyActions() []keyAction {
 		{"use_suggestion", "use the suggested value", "form", func(k *KeyMap) *key.Binding { return &k.UseSuggestion }, ""},
 		{"confirm", "confirm", "dialog", func(k *KeyMap) *key.Binding { return &k.Confirm }, ""},
 		{"dismiss", "back", "dialog", func(k *KeyMap) *key.Binding { return &k.Dismiss }, ""},
+	}
+}
+
+// textKeyActions are the keys of a line being typed: they are read while the line has the keys,
+// which it takes before every other key but the kill switch (scope "typing").
+func textKeyActions() []keyAction {
+	return []keyAction{
+		{"text_submit", "enter the line", "typing", func(k *KeyMap) *key.Binding { return &k.TextSubmit }, ""},
+		{"complete", "complete", "typing", func(k *KeyMap) *key.Binding { return &k.Complete }, ""},
+		{"history_prev", "history", "typing", func(k *KeyMap) *key.Binding { return &k.HistoryPrev }, "history_next"},
+		{"history_next", "next in history", "typing", func(k *KeyMap) *key.Binding { return &k.HistoryNext }, ""},
+		{"accept_completion", "take the suggested instrument", "typing", func(k *KeyMap) *key.Binding { return &k.AcceptCompletion }, ""},
 	}
 }
 
@@ -248,7 +267,8 @@ func NewKeyMap(keys map[string][]string) (KeyMap, error) {
 // "field" is the scope of the keys that move between a form's fields: they are read while the
 // trader is in a form, which takes every key before the global ones (as a dialog does), so they
 // may share keys with global keys (Tab moves between fields in a form, between panes elsewhere).
-// "anywhere" keys (the kill switch) act in every place but a dialog, in a form too.
+// "anywhere" keys (the kill switch) act in every place but a dialog, in a form too. "typing" is
+// the scope of the keys of a line being typed, which takes every key but the kill switch.
 var places = [][]string{
 	{"tickers", "list"}, {"orders", "list"}, {"positions", "list"}, {"form", "field"},
 	{"chart", "group"}, {"group"}, // the Market group: chart, instrument
@@ -260,8 +280,8 @@ var places = [][]string{
 }
 
 // scopesMeet reports whether keys of two scopes can both see one key press: the same scope, an
-// "anywhere" key and any scope but a dialog's, a global key and any scope but a dialog's or a
-// form's field keys, or two scopes of one place.
+// "anywhere" key and any scope but a dialog's, a global key and any scope but a dialog's, a
+// form's field keys or a typed line's, or two scopes of one place.
 func scopesMeet(a, b string) bool {
 	if a == b {
 		return true
@@ -273,7 +293,7 @@ func scopesMeet(a, b string) bool {
 		return true
 	}
 	if a == "global" || b == "global" {
-		return a != "field" && b != "field"
+		return a != "field" && b != "field" && a != "typing" && b != "typing"
 	}
 	for _, p := range places {
 		if slices.Contains(p, a) && slices.Contains(p, b) {
@@ -314,6 +334,33 @@ func (k *KeyMap) checkConflicts() error {
 		return fmt.Errorf("key map: %s; rebind one of each pair", strings.Join(errs, "; "))
 	}
 	return nil
+}
+
+// KeyName is how a hint names binding b: its first key, written as PrettyKey writes it.
+func KeyName(b key.Binding) string {
+	if ks := b.Keys(); len(ks) > 0 {
+		return PrettyKey(ks[0])
+	}
+	return ""
+}
+
+// Submits is the hint, while a line is typed, of the key that enters it (TextSubmit), saying what
+// entering does there ("confirm").
+func (k *KeyMap) Submits(what string) key.Binding {
+	return key.NewBinding(key.WithKeys(k.TextSubmit.Keys()...), key.WithHelp(KeyName(k.TextSubmit), what))
+}
+
+// ToggleHint is the hint beside a choice field: the key to the previous choice and the key to the
+// next ("←→" by default; space, also a next key, is named in the help).
+func (k *KeyMap) ToggleHint() string {
+	next := KeyName(k.Toggle)
+	for _, kk := range k.Toggle.Keys() {
+		if kk != " " {
+			next = PrettyKey(kk)
+			break
+		}
+	}
+	return KeyName(k.TogglePrev) + next
 }
 
 // PrettyKey is how key k is written in hints and help: arrows as arrows.

@@ -40,6 +40,21 @@ func Keys(t testing.TB) common.KeyMap {
 	return k
 }
 
+// Rebound is the key map of a config file whose [keys] table gives the actions of overrides
+// these keys (the rest keep their defaults).
+func Rebound(t testing.TB, overrides map[string][]string) common.KeyMap {
+	t.Helper()
+	keys := DefaultKeys()
+	for name, ks := range overrides {
+		keys[name] = ks
+	}
+	k, err := common.NewKeyMap(keys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return k
+}
+
 // Theme has colours, so styles are exercised; under the ASCII profile they render none.
 var Theme = common.Theme{
 	Name: "test", Text: lipgloss.Color("252"), Muted: lipgloss.Color("245"), Accent: lipgloss.Color("39"),

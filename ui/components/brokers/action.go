@@ -105,7 +105,7 @@ func (p *Pane) editKey(msg tea.KeyMsg) tea.Cmd {
 		p.editing, p.note = false, ""
 		p.input.Blur()
 		return nil
-	case msg.Type == tea.KeyEnter:
+	case key.Matches(msg, p.Keys.TextSubmit):
 		broker, rate, err := parseApproval(p.input.Value())
 		if err != "" {
 			p.note = err

@@ -143,9 +143,9 @@ func (p *Pane) View() string {
 	case p.editing && p.note != "":
 		status = common.FitStyled("approve: "+p.input.View()+p.Styles.Danger.On("  ! "+p.note), p.w)
 	case p.editing:
-		status = common.FitStyled("approve: "+p.input.View()+p.Styles.Muted.On("  Enter review · Esc back"), p.w)
+		status = common.FitStyled("approve: "+p.input.View()+p.Styles.Muted.On("  "+common.KeyName(p.Keys.TextSubmit)+" review · "+common.KeyName(p.Keys.Dismiss)+" back"), p.w)
 	case status == "":
-		status = p.Styles.Muted.On(common.Pad("a approve a broker · x revoke the selected approval · approved brokers may add up to their max fee rate", p.w))
+		status = p.Styles.Muted.On(common.Pad(common.KeyName(p.Keys.BrokerApprove)+" approve a broker · "+common.KeyName(p.Keys.BrokerRevoke)+" revoke the selected approval · approved brokers may add up to their max fee rate", p.w))
 	}
 	return strings.Join(append(lines, status), "\n")
 }

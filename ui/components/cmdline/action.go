@@ -40,13 +40,14 @@ func Action(p state.CommandPlan, st *common.Styles, policy state.ConfirmPolicy) 
 	return leverageAction(p.Leverage, st)
 }
 
-// EnterSays is what Enter does with a: it reviews an action that asks to be confirmed, and sends
-// one that does not.
-func EnterSays(a *action.Action) string {
+// enterSays is what the enter key (TextSubmit) does with a: it reviews an action that asks to be
+// confirmed, and sends one that does not.
+func (m *Model) enterSays(a *action.Action) string {
+	enter := common.KeyName(m.keys.TextSubmit)
 	if a.Confirm {
-		return "Enter to review"
+		return enter + " to review"
 	}
-	return "Enter sends it"
+	return enter + " sends it"
 }
 
 // leverageAction is the leverage dialog's action, confirmed with the dialog's figures: in the

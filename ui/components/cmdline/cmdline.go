@@ -96,13 +96,13 @@ func (m *Model) Update(msg tea.KeyMsg, current string, guard state.Guard) tea.Cm
 	case key.Matches(msg, m.keys.Dismiss):
 		m.Close()
 		return nil
-	case msg.Type == tea.KeyEnter:
+	case key.Matches(msg, m.keys.TextSubmit):
 		return m.enter(current, guard)
-	case msg.Type == tea.KeyTab:
+	case key.Matches(msg, m.keys.Complete):
 		m.complete()
-	case msg.Type == tea.KeyUp:
+	case key.Matches(msg, m.keys.HistoryPrev):
 		m.setLine(m.hist.Back(m.input.Value()))
-	case msg.Type == tea.KeyDown:
+	case key.Matches(msg, m.keys.HistoryNext):
 		m.setLine(m.hist.Forward())
 	default:
 		before := m.input.Value()
@@ -129,7 +129,7 @@ func (m *Model) check(current string, guard state.Guard) {
 		var plan state.CommandPlan
 		if plan, err = m.store.PlanCommand(cmd, current, guard); err == nil {
 			a := Action(plan, m.st, guard.Confirm)
-			m.live = "✓ " + EnterSays(a) + ": " + a.What + costs(plan) // what Enter does first: a long line is cut at its end
+			m.live = "✓ " + m.enterSays(a) + ": " + a.What + costs(plan) // what Enter does first: a long line is cut at its end
 			return
 		}
 	}
@@ -218,7 +218,7 @@ const NotSent = "command not sent: "
 func (m *Model) refuse(err error) tea.Cmd {
 	// The message may quote what was typed: never a key, never a control character.
 	m.errText = text.Clean(text.HideKeys(err.Error()))
-	return common.Notice(common.LevelError, NotSent+m.errText+" ("+m.keys.CommandLine.Help().Key+" ↑ edits it)")
+	return common.Notice(common.LevelError, NotSent+m.errText+" ("+m.keys.CommandLine.Help().Key+" "+common.KeyName(m.keys.HistoryPrev)+" edits it)")
 }
 
 // NeedBookMsg asks the root for a fresh book of Symbol before the order of Line is confirmed:
@@ -266,22 +266,29 @@ func (m *Model) Line(width int) string {
 func (m *Model) Hint(width int) (hint string, p common.Paint) {
 	switch {
 	case len(m.cands) > 1:
-		return "Tab: " + strings.Join(m.cands, " "), m.st.Muted
+		return common.KeyName(m.keys.Complete) + ": " + strings.Join(m.cands, " "), m.st.Muted
 	case strings.HasPrefix(m.live, "✓"):
 		return m.live, m.st.Good
 	case m.live != "":
 		return m.live, m.st.Muted
 	}
-	return usageFor(m.input.Value(), width), m.st.Muted
+	return usageFor(m.input.Value(), m.keyHint(), width), m.st.Muted
+}
+
+// keyHint names the line's own keys after the grammar's hint: "Tab completes · ↑↓ history · Esc".
+func (m *Model) keyHint() string {
+	k := m.keys
+	return common.KeyName(k.Complete) + " completes · " + common.KeyName(k.HistoryPrev) + common.KeyName(k.HistoryNext) +
+		" history · " + common.KeyName(k.Dismiss)
 }
 
 // usageFor is the grammar's hint for line in at most width cells where it can be: with the line's
-// keys when they fit, else without them; an order's grammar with LEG for its legs' forms
+// keys (keys, see keyHint) when they fit, else without them; an order's grammar with LEG for its legs' forms
 // (QA 13b #6: "[post] [redu…" at 80 columns); the list of commands cut between commands.
-func usageFor(line string, width int) string {
+func usageFor(line, keys string, width int) string {
 	u := Usage(line)
 	short := strings.Replace(u, orderUsage, orderUsageShort, 1)
-	for _, s := range []string{u + " · Tab completes · ↑↓ history · Esc", u, short} {
+	for _, s := range []string{u + " · " + keys, u, short} {
 		if common.TextWidth(s) <= width {
 			return s
 		}
@@ -339,13 +346,17 @@ var grammarNotes = []string{
 	"left out, the current instrument. b s c x: buy sell close cancel.",
 }
 
-// Grammar is the command line's grammar for the help overlay (opened with the key open).
+// Grammar is the command line's grammar for the help overlay, naming the keys of k (the line's
+// own: open, complete, history, enter, close).
 // The lines fit width: a command and its example share a line where there is room, and go on
 // two lines (the example indented under it) where there is not; prose wraps between words, so
 // the help never breaks the table mid-row at 80 columns.
-func Grammar(open string, width int) []string {
+func Grammar(k *common.KeyMap, width int) []string {
 	const col = 41 // the syntax column, where a command and its example share a line
-	out := wrapWords("Command line ("+open+"): Tab completes, ↑ ↓ history, Enter checks it and sends it as the form would, Esc closes", width, "")
+	keys := "Command line (" + k.CommandLine.Help().Key + "): " + common.KeyName(k.Complete) + " completes, " +
+		common.KeyName(k.HistoryPrev) + " " + common.KeyName(k.HistoryNext) + " history, " + common.KeyName(k.TextSubmit) +
+		" checks it and sends it as the form would, " + common.KeyName(k.Dismiss) + " closes"
+	out := wrapWords(keys, width, "")
 	for _, r := range grammarRows {
 		syntax, example := r[0], r[1]
 		pad := max(col-len([]rune(syntax)), 3)

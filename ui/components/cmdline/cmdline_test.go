@@ -240,8 +240,9 @@ func TestTheLineIsCheckedAsItIsTyped(t *testing.T) {
 // fits, and an example is never split (no line starts or ends on its "·"); at 200 columns each
 // command shares its line with its examples. It fails if the grammar wraps mid-table again.
 func TestGrammarFitsTheHelp(t *testing.T) {
+	keys := commontest.Keys(t)
 	for _, w := range []int{76, 116, 196} {
-		lines := Grammar(":", w)
+		lines := Grammar(&keys, w)
 		for _, l := range lines {
 			if n := len([]rune(l)); n > w {
 				t.Errorf("width %d: line %d wide: %q", w, n, l)
@@ -387,5 +388,67 @@ func TestTheHintSaysTheFiguresTheReviewShows(t *testing.T) {
 	want := " · margin " + common.FmtNum(co.Preview.Walk.FillMargin, 2) + " on the 0.300 that fills"
 	if !strings.Contains(hint, want) || !co.Preview.Walk.FillMargin.LessThan(co.Preview.MarginRequired) {
 		t.Errorf("a market order the book fills in part: %q, want %q", hint, want)
+	}
+}
+
+// TestReboundLineKeys (issue #33, 5): with text_submit, complete, history_prev and dismiss
+// rebound, the new keys enter, complete, walk the history and close the line, the old ones do not
+// (Enter, Tab, ↑ are typed or ignored), and every hint names the new keys. It fails if the line
+// reads a hard-coded key again or a hint spells out a default.
+func TestReboundLineKeys(t *testing.T) {
+	keys := commontest.Rebound(t, map[string][]string{"text_submit": {"ctrl+s"}, "complete": {"ctrl+t"},
+		"history_prev": {"ctrl+p"}, "history_next": {"ctrl+n"}, "dismiss": {"ctrl+g"}})
+	m := New(common.NewStyles(commontest.Theme), &keys, testStore(), OpenHistory(""))
+	g := state.DefaultGuard()
+	ctrl := func(r tea.KeyType) tea.Cmd { return m.Update(tea.KeyMsg{Type: r}, "", g) }
+	m.Open()
+	if _, hint := m.View(200); !strings.Contains(hint, "ctrl+t completes · ctrl+pctrl+n history · ctrl+g") || strings.Contains(hint, "Tab") {
+		t.Errorf("grammar hint names the old keys: %q", hint)
+	}
+	typeIn(m, "bu")
+	ctrl(tea.KeyTab)
+	if m.Value() != "bu" {
+		t.Fatalf("Tab completed though complete is ctrl+t: %q", m.Value())
+	}
+	ctrl(tea.KeyCtrlT)
+	if m.Value() != "buy " {
+		t.Fatalf("ctrl+t did not complete: %q", m.Value())
+	}
+	typeIn(m, "1 eth")
+	ctrl(tea.KeyCtrlT)
+	if _, hint := m.View(200); !strings.HasPrefix(hint, "ctrl+t: eth eth/usdc") {
+		t.Errorf("candidates hint: %q", hint)
+	}
+	typeIn(m, " 3300")
+	if _, hint := m.View(200); !strings.Contains(hint, "ctrl+s ") || strings.Contains(hint, "Enter") {
+		t.Errorf("the check does not say ctrl+s enters it: %q", hint)
+	}
+	if ctrl(tea.KeyEnter); !m.Active() {
+		t.Fatal("Enter entered the line though text_submit is ctrl+s")
+	}
+	if cmd := ctrl(tea.KeyCtrlS); cmd == nil || m.Active() {
+		t.Fatal("ctrl+s did not enter the line")
+	}
+	m.Open()
+	if ctrl(tea.KeyUp); m.Value() != "" {
+		t.Errorf("↑ walked the history though history_prev is ctrl+p: %q", m.Value())
+	}
+	if ctrl(tea.KeyCtrlP); m.Value() != "buy 1 eth/usdc 3300" && m.Value() != "buy 1 eth 3300" {
+		t.Errorf("ctrl+p did not bring the last line back: %q", m.Value())
+	}
+	if ctrl(tea.KeyEsc); !m.Active() {
+		t.Error("Esc closed the line though dismiss is ctrl+g")
+	}
+	if ctrl(tea.KeyCtrlG); m.Active() {
+		t.Error("ctrl+g did not close the line")
+	}
+	m.Open()
+	typeIn(m, "buy 1 zzz")
+	if n, ok := ctrl(tea.KeyCtrlS)().(common.NoticeMsg); !ok || !strings.Contains(n.Text, "(: ctrl+p edits it)") {
+		t.Errorf("refusal does not say ctrl+p brings the line back: %+v", n)
+	}
+	lines := Grammar(&keys, 200)
+	if !strings.Contains(lines[0], "ctrl+t completes, ctrl+p ctrl+n history, ctrl+s checks it") || !strings.Contains(lines[0], "ctrl+g closes") {
+		t.Errorf("help grammar names the old keys: %q", lines[0])
 	}
 }

@@ -470,7 +470,7 @@ func (p *Pane) Group() int64 { return groups[p.group] }
 func (p *Pane) ShortHelp() []key.Binding {
 	k := p.Keys
 	if p.typing {
-		return []key.Binding{k.Confirm, k.Dismiss}
+		return []key.Binding{k.Submits("confirm"), k.Dismiss}
 	}
 	if len(p.choosing) > 0 {
 		return []key.Binding{key.NewBinding(key.WithKeys("1"), key.WithHelp("1-"+fmt.Sprint(len(p.choosing)), "cancel that one")), k.Dismiss}

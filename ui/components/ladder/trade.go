@@ -150,7 +150,7 @@ func (p *Pane) typePrice(msg tea.KeyMsg) tea.Cmd {
 		p.typing = false
 		p.price.Blur()
 		return nil
-	case msg.Type == tea.KeyEnter:
+	case key.Matches(msg, p.Keys.TextSubmit):
 		p.typing = false
 		p.price.Blur()
 		o, ok := p.ownAtCursor()

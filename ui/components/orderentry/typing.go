@@ -47,8 +47,10 @@ func (p *Pane) handleKey(msg tea.KeyMsg) tea.Cmd {
 		return p.updateText(msg, in)
 	}
 	switch {
+	case key.Matches(msg, k.TogglePrev):
+		p.toggle(true)
 	case key.Matches(msg, k.Toggle):
-		p.toggle(msg.String() == "left")
+		p.toggle(false)
 	case p.field == FieldSide && key.Matches(msg, k.Buy):
 		p.side = api.SideBuy
 		p.check()
@@ -99,7 +101,7 @@ func (p *Pane) updateText(msg tea.KeyMsg, in *textinput.Model) tea.Cmd {
 		p.useSuggestion()
 		return nil
 	}
-	if p.field == FieldInstrument && msg.Type == tea.KeyRight && in.Position() == len(in.Value()) {
+	if p.field == FieldInstrument && key.Matches(msg, k.AcceptCompletion) && in.Position() == len(in.Value()) {
 		p.complete()
 		p.check()
 		return nil

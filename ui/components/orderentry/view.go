@@ -120,14 +120,17 @@ func (p *Pane) fieldLine(f int) string {
 	if f == FieldSubmit {
 		return common.Pad("", common.LabelWidth+2) + p.submitButton(cur)
 	}
-	var value string
+	var value, arrows string
+	if cur {
+		arrows = " " + p.Keys.ToggleHint()
+	}
 	switch f {
 	case FieldSide:
-		value = choice(st, []string{"BUY", "SELL"}, map[bool]int{true: 0, false: 1}[p.side == api.SideBuy], cur, common.SidePaint(st, p.side))
+		value = choice(st, []string{"BUY", "SELL"}, map[bool]int{true: 0, false: 1}[p.side == api.SideBuy], arrows, common.SidePaint(st, p.side))
 	case FieldType:
-		value = choice(st, typeChoices, p.typ, cur, st.Accent)
+		value = choice(st, typeChoices, p.typ, arrows, st.Accent)
 	case FieldTif:
-		value = choice(st, tifChoices, p.tif, cur, st.Accent)
+		value = choice(st, tifChoices, p.tif, arrows, st.Accent)
 	case FieldReduce:
 		value = checkbox(p.reduce)
 		if next { // post-only on the same line
@@ -143,7 +146,7 @@ func (p *Pane) fieldLine(f int) string {
 		value = p.inputs[f].View()
 		if c, n := p.completion(); c != "" && c != p.inputs[f].Value() {
 			rest := c[min(len(p.inputs[f].Value()), len(c)):]
-			value = strings.TrimRight(value, " ") + st.Muted.On(rest+" →")
+			value = strings.TrimRight(value, " ") + st.Muted.On(rest+" "+common.KeyName(p.Keys.AcceptCompletion))
 			if n > 1 {
 				value += st.Muted.On(" (" + strconv.Itoa(n) + ")")
 			}
@@ -191,7 +194,9 @@ func (p *Pane) submitWord() string {
 	return "Send order"
 }
 
-func choice(st *common.Styles, opts []string, sel int, cur bool, on common.Paint) string {
+// choice draws a choice field's options, the selected one in brackets, then arrows (the toggle
+// keys' hint when the cursor is on the field, else "").
+func choice(st *common.Styles, opts []string, sel int, arrows string, on common.Paint) string {
 	var b strings.Builder
 	for i, o := range opts {
 		if i > 0 {
@@ -203,8 +208,8 @@ func choice(st *common.Styles, opts []string, sel int, cur bool, on common.Paint
 			b.WriteString(st.Muted.On(" " + o + " "))
 		}
 	}
-	if cur {
-		b.WriteString(st.Muted.On(" ←→"))
+	if arrows != "" {
+		b.WriteString(st.Muted.On(arrows))
 	}
 	return b.String()
 }

@@ -152,13 +152,13 @@ func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 }
 
 func (p *Pane) updateFilter(msg tea.KeyMsg) tea.Cmd {
-	switch msg.Type {
-	case tea.KeyEnter:
+	switch {
+	case key.Matches(msg, p.Keys.TextSubmit):
 		p.editing = false
 		p.filter.Blur()
 		p.fitTable()
 		return nil
-	case tea.KeyEsc:
+	case key.Matches(msg, p.Keys.Dismiss):
 		p.editing = false
 		p.filter.Blur()
 		p.filter.SetValue("")
@@ -347,7 +347,7 @@ func (p *Pane) View() string {
 func (p *Pane) ShortHelp() []key.Binding {
 	k := p.Keys
 	if p.editing {
-		return []key.Binding{k.Pick, k.Dismiss}
+		return []key.Binding{k.Submits("keep the filter"), k.Dismiss}
 	}
 	return []key.Binding{k.Pick, k.Buy, k.Sell, k.BuyMarket, k.SellMarket, k.Sort, k.Filter}
 }

@@ -37,8 +37,10 @@ func (p *Pane) editKey(msg tea.KeyMsg) tea.Cmd {
 		}
 	case p.field == FieldAmount || p.field == FieldDestination:
 		return p.typeInto(msg)
+	case key.Matches(msg, k.TogglePrev):
+		p.toggle(true)
 	case key.Matches(msg, k.Toggle):
-		p.toggle(msg.String() == "left")
+		p.toggle(false)
 	}
 	return nil
 }

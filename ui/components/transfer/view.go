@@ -91,7 +91,7 @@ func (p *Pane) fieldLine(f int) string {
 	}
 	arrows := ""
 	if cur {
-		arrows = st.Muted.On(" ←→")
+		arrows = st.Muted.On(" " + p.Keys.ToggleHint())
 	}
 	var value string
 	switch f {

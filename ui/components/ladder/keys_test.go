@@ -1,0 +1,59 @@
+package ladder
+
+import (
+	"slices"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/shopspring/decimal"
+	"github.com/tradedesk/tradedesk/api"
+	"github.com/tradedesk/tradedesk/state"
+	"github.com/tradedesk/tradedesk/ui/action"
+	"github.com/tradedesk/tradedesk/ui/common"
+	"github.com/tradedesk/tradedesk/ui/common/commontest"
+)
+
+// TestReboundAmendPriceKeys (issue #33, 5): with text_submit on ctrl+s, the typed amend price is
+// not entered by Enter, ctrl+s enters it (one amend asked), and the footer names ctrl+s. It fails
+// if the ladder reads Enter as a hard-coded key again.
+func TestReboundAmendPriceKeys(t *testing.T) {
+	s := state.New(func() time.Time { return t0 })
+	s.Apply(state.InstrumentsMsg{Gen: 1, At: t0, Instruments: api.Instruments{Perps: []api.PerpInstrument{{ID: 1, Name: "BTC-PERP",
+		TickSize: decimal.RequireFromString("0.1"), LotSize: decimal.RequireFromString("0.001")}}}})
+	s.Apply(state.BookMsg{Gen: 1, At: t0, Book: book()})
+	s.Apply(state.AccountMsg{Gen: 1, At: t0, Summary: api.AccountSummary{TotalAccountEquity: decimal.NewFromInt(100000),
+		MarginBalance: decimal.NewFromInt(100000), AvailableBalance: decimal.NewFromInt(100000)}})
+	s.Apply(state.OrdersMsg{Gen: 1, At: t0, Orders: []api.OrderRecord{ownOrder(1, api.SideBuy, "99.8", "0.1")}})
+	c := commontest.NewCommon(t, s, func() time.Time { return t0 })
+	keys := commontest.Rebound(t, map[string][]string{"text_submit": {"ctrl+s"}})
+	c.Keys = &keys
+	c.SetInstrument("BTC-PERP")
+	p := New(c)
+	p.SetSize(60, 20)
+	p.SetFocused(true)
+	p.Update(common.DataMsg{Kind: state.KindBook})
+	p.Update(common.DataMsg{Kind: state.KindOrders})
+	p.Update(keyOf("n"))
+	p.Update(keyOf("p"))
+	for _, r := range "99.6" {
+		p.Update(keyOf(string(r)))
+	}
+	var hints []string
+	for _, b := range p.ShortHelp() {
+		hints = append(hints, b.Help().Key)
+	}
+	if !slices.Contains(hints, "ctrl+s") || slices.Contains(hints, "Enter") {
+		t.Errorf("typing a price, the footer names %v, want ctrl+s", hints)
+	}
+	if cmd := p.Update(tea.KeyMsg{Type: tea.KeyEnter}); cmd != nil || !p.Capturing() {
+		t.Fatal("Enter entered the price though text_submit is ctrl+s")
+	}
+	cmd := p.Update(tea.KeyMsg{Type: tea.KeyCtrlS})
+	if cmd == nil {
+		t.Fatal("ctrl+s did not enter the price")
+	}
+	if m, ok := cmd().(action.RequestMsg); !ok || m.Act.Amend.OrderID != 1 || p.Capturing() {
+		t.Errorf("ctrl+s asks %T %+v, still typing %v; want order 1 amended", cmd(), m, p.Capturing())
+	}
+}
