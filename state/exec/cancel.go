@@ -45,9 +45,10 @@ func (e *Executor) Cancel(ctx context.Context, c Cancel, ask Ask) (Result, error
 		resp, err = e.cfg.Send.CancelByCloid(sent.ctx, []api.CancelCloid{{Cloid: c.Cloid, InstrumentID: c.InstrumentID}})
 	}
 	res.Err = err
+	committed := sent.committed()
 	switch {
 	case err != nil && !api.IsAmbiguous(err):
-		res.Sent = sent.committed()
+		res.Sent = committed
 		res.Kind, res.Reason = CancelFailed, err.Error()
 	case err != nil:
 		res.Sent, res.AnswerLost = true, true
@@ -58,7 +59,23 @@ func (e *Executor) Cancel(ctx context.Context, c Cancel, ask Ask) (Result, error
 		o.Oid = c.Oid
 		res.Outcome, res.Kind, res.Reason = o, kindOf(o), o.Reason
 	}
+	if res.Kind == CancelFailed && res.Found == nil {
+		res.Found = e.whyNotCancelled(ctx, c)
+	}
 	return res, e.record(ctx, res)
+}
+
+// whyNotCancelled looks up, once, the order a cancel failed on: gone already (cancelled,
+// filled) it was nothing left to cancel; still open, cancelling again is safe. nil when the
+// lookup fails or the exchange has no such order.
+func (e *Executor) whyNotCancelled(ctx context.Context, c Cancel) *api.OrderRecord {
+	ctx, cancel := context.WithTimeout(ctx, e.cfg.SettleWait)
+	defer cancel()
+	rec, err := e.findOrder(ctx, c.Oid, c.Cloid)
+	if err != nil {
+		return nil
+	}
+	return rec
 }
 
 // resolveCancel settles a cancel whose answer was lost by its order's record.

@@ -31,6 +31,8 @@ type Sender interface {
 	PlaceOrders(ctx context.Context, orders []api.OrderWire) (api.TxResponse, error)
 	CancelByOid(ctx context.Context, cancels []api.CancelOid) (api.TxResponse, error)
 	CancelByCloid(ctx context.Context, cancels []api.CancelCloid) (api.TxResponse, error)
+	CancelByInstrument(ctx context.Context, id api.InstrumentID) (api.TxResponse, error)
+	CancelAll(ctx context.Context) (api.TxResponse, error)
 }
 
 // Reader finds what became of an order: by client id in open orders and history, and its fills.
@@ -62,6 +64,9 @@ type Config struct {
 	// SettleWait bounds the wait for an order's fills after its answer; SettleEvery is how often
 	// they are asked for (0: 3 s and 150 ms).
 	SettleWait, SettleEvery time.Duration
+	// SendTimeout bounds the send of one action, its answer included (0: the Sender's own
+	// bound). A send it cuts short after signing is a lost answer, looked up like any other.
+	SendTimeout time.Duration
 }
 
 // DefaultSkew is how far the exchange's clock is taken to be ahead at most.
@@ -73,6 +78,7 @@ type Executor struct {
 	guard     state.Guard
 	mu        sync.Mutex
 	recovered bool
+	owned     bool // the journal is Open's, closed by Close
 }
 
 // New checks cfg and returns an executor. Call Recover before sending: Place and Cancel run it
@@ -138,10 +144,12 @@ func (e *Executor) Check(st *state.Store, in state.OrderIntent) (Checked, []stat
 	return Check(st, in, e.guard)
 }
 
-// sameGuard reports whether two guards set the same limits and policy.
+// sameGuard reports whether two guards set the same limits. The confirmation policy is left out:
+// which orders a front end reviews before Enter is its own (the console's c key may change it);
+// the typed confirmation the limits ask for is what the executor enforces.
 func sameGuard(a, b state.Guard) bool {
 	return a.MaxPriceDistance.Equal(b.MaxPriceDistance) && a.MaxNotional.Equal(b.MaxNotional) &&
-		a.MaxMarketNotional.Equal(b.MaxMarketNotional) && a.Confirm == b.Confirm
+		a.MaxMarketNotional.Equal(b.MaxMarketNotional)
 }
 
 // Ask is who asks for an action, and how it is described.

@@ -48,6 +48,22 @@ func (d dying) CancelByCloid(ctx context.Context, c []api.CancelCloid) (api.TxRe
 	return api.TxResponse{}, nil
 }
 
+func (d dying) CancelByInstrument(ctx context.Context, id api.InstrumentID) (api.TxResponse, error) {
+	if d.send {
+		_, _ = d.real.CancelByInstrument(ctx, id)
+	}
+	runtime.Goexit()
+	return api.TxResponse{}, nil
+}
+
+func (d dying) CancelAll(ctx context.Context) (api.TxResponse, error) {
+	if d.send {
+		_, _ = d.real.CancelAll(ctx)
+	}
+	runtime.Goexit()
+	return api.TxResponse{}, nil
+}
+
 // killedDuring runs f on an executor that dies in its send, and waits for it to be gone.
 func (r *rig) killedDuring(send bool, f func(e *Executor)) {
 	e := r.executor(dying{real: r.client, send: send})
@@ -184,6 +200,12 @@ func (k killer) CancelByOid(context.Context, []api.CancelOid) (api.TxResponse, e
 func (k killer) CancelByCloid(context.Context, []api.CancelCloid) (api.TxResponse, error) {
 	panic("not used")
 }
+
+func (k killer) CancelByInstrument(context.Context, api.InstrumentID) (api.TxResponse, error) {
+	panic("not used")
+}
+
+func (k killer) CancelAll(context.Context) (api.TxResponse, error) { panic("not used") }
 
 // TestAKilledProcessIsRecoveredAndSendsNothingTwice: a real process, killed (SIGKILL) between the
 // send and the answer, with the simulator on loopback in this one; the next start finds the order

@@ -77,6 +77,13 @@ func (e *Executor) recoverOne(ctx context.Context, en journal.Entry) Result {
 		}
 		res.Cloid, res.Outcome = c.Cloid, state.Outcome{Kind: state.OutcomeSent, Oid: c.Oid}
 		return e.resolveCancel(ctx, res, en.ExpiresAfter)
+	case api.ActionCancelByInstrument, api.ActionCancelAll:
+		c, ok := cancelManyOf(en)
+		if !ok {
+			res.Reason = "the journal's cancel cannot be read: check the exchange by hand"
+			return res
+		}
+		return e.resolveMany(ctx, res, c, en.ExpiresAfter)
 	}
 	// An action the executor does not send: it stays unknown, for the trader to check.
 	res.Reason = "a " + en.Action + " the executor cannot look up: check the exchange by hand"

@@ -72,8 +72,12 @@ type Result struct {
 	Sent bool
 	// AnswerLost says the answer was lost or unreadable and a lookup by client id decided.
 	AnswerLost bool
-	// Found is the order record the lookup found (nil when none).
+	// Found is the order record the lookup found (nil when none): a lost order's, or the order a
+	// cancel was about when the cancel failed or its answer was lost.
 	Found *api.OrderRecord
+	// Open is, for a cancel of many (CancelMany) that failed or whose answer was lost, how many
+	// of the orders it was to take were still open when it was settled.
+	Open int
 	// Resp is the exchange's answer (nil when there was none).
 	Resp *api.TxResponse
 }
@@ -142,19 +146,25 @@ func (e *Executor) record(ctx context.Context, r Result) error {
 }
 
 // sending is one action on its way: the context that commits it to the journal before it is
-// signed, and what was committed.
+// signed (bounded by SendTimeout), and what was committed. done releases the context.
 type sending struct {
-	ctx context.Context
-	mu  sync.Mutex
-	ok  bool
-	sig api.Signing
+	ctx  context.Context
+	done context.CancelFunc
+	mu   sync.Mutex
+	ok   bool
+	sig  api.Signing
 }
 
 // committing is the context under which intent id is sent: its api.WithBeforeSign function
-// commits the signing to the journal, and an error there stops the send.
+// commits the signing to the journal, and an error there stops the send. The journal is written
+// under ctx, not under the send's bound.
 func (e *Executor) committing(ctx context.Context, id string) *sending {
-	s := &sending{}
-	s.ctx = api.WithBeforeSign(ctx, func(sg api.Signing) error {
+	s := &sending{done: func() {}}
+	sendCtx := ctx
+	if e.cfg.SendTimeout > 0 {
+		sendCtx, s.done = context.WithTimeout(ctx, e.cfg.SendTimeout)
+	}
+	s.ctx = api.WithBeforeSign(sendCtx, func(sg api.Signing) error {
 		if err := e.cfg.Journal.Sent(ctx, id, sg); err != nil {
 			return err
 		}
@@ -167,6 +177,7 @@ func (e *Executor) committing(ctx context.Context, id string) *sending {
 }
 
 func (s *sending) committed() bool {
+	s.done()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.ok

@@ -35,44 +35,26 @@ func (r *runner) journalPath() (string, error) {
 	return journal.Path(dir, r.network, r.client.Address()), nil
 }
 
-// executor opens the journal and the executor every order and cancel goes through; close closes
-// the journal.
-func (r *runner) executor() (e *exec.Executor, close func(), err error) {
-	path, err := r.journalPath()
-	if err != nil {
-		return nil, nil, err
-	}
-	j, err := journal.Open(path)
-	if err != nil {
+// recoveredExecutor is the executor once what an earlier run left open is settled
+// (exec.OpenRecovered, the construction the console shares): every command that sends opens it,
+// so nothing new goes out before the journal's restart rule has run. It says on stderr what it
+// found; close closes the journal.
+func (r *runner) recoveredExecutor(ctx context.Context) (e *exec.Executor, close func(), err error) {
+	if _, err := r.journalPath(); err != nil {
 		return nil, nil, err
 	}
 	guard := r.o.conn.guard()
-	e, err = exec.New(exec.Config{Journal: j, Send: r.client, Read: r.client, Account: r.client.Address(), Now: r.env.Now, Guard: &guard})
-	if err != nil {
-		_ = j.Close()
-		return nil, nil, err
-	}
-	return e, func() { _ = j.Close() }, nil
-}
-
-// recoveredExecutor is the executor once what an earlier run left open is settled: every command
-// that sends opens it, so nothing new goes out before the journal's restart rule has run.
-func (r *runner) recoveredExecutor(ctx context.Context) (e *exec.Executor, close func(), err error) {
-	e, close, err = r.executor()
+	e, found, err := exec.OpenRecovered(ctx, exec.Setup{Dir: StateDir(&r.env), Network: r.network,
+		Config: exec.Config{Send: r.client, Read: r.client, Account: r.client.Address(), Now: r.env.Now, Guard: &guard}})
+	r.sayFound(found)
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := r.recover(ctx, e); err != nil {
-		close()
-		return nil, nil, err
-	}
-	return e, close, nil
+	return e, func() { _ = e.Close() }, nil
 }
 
-// recover settles what an earlier run left open, before anything is sent, and says on stderr
-// what it found.
-func (r *runner) recover(ctx context.Context, e *exec.Executor) error {
-	found, err := e.Recover(ctx)
+// sayFound says on stderr what the journal's restart rule found of an earlier run.
+func (r *runner) sayFound(found []exec.Found) {
 	for _, f := range found {
 		res := f.Result
 		line := fmt.Sprintf("journal: %s %s (%s, %s): %s", f.Entry.Intent.Kind, f.Entry.Intent.ID, f.Entry.Intent.What, f.Entry.Intent.Who, res.Kind)
@@ -84,7 +66,6 @@ func (r *runner) recover(ctx context.Context, e *exec.Executor) error {
 		}
 		fmt.Fprintln(r.env.Stderr, line)
 	}
-	return err
 }
 
 // journalJSON is one intent in `journal --json`.
