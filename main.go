@@ -23,6 +23,7 @@ import (
 	"github.com/tradedesk/tradedesk/api/sim"
 	"github.com/tradedesk/tradedesk/api/text"
 	"github.com/tradedesk/tradedesk/state"
+	"github.com/tradedesk/tradedesk/state/exec"
 	"github.com/tradedesk/tradedesk/state/profile"
 	"github.com/tradedesk/tradedesk/ui"
 	"github.com/tradedesk/tradedesk/ui/cli"
@@ -96,6 +97,11 @@ func console(ctx context.Context, o options, stderr io.Writer, getenv func(strin
 	settings.Exchange, settings.Mode, settings.Network, settings.ReadOnlyReason = conn.client, conn.mode, conn.network, conn.readOnly
 	settings.AgentUntil = conn.agentUntil
 	settings.Fees = conn.fees
+	closeExec, err := openExecutor(&settings, conn, getenv)
+	if err != nil {
+		return err
+	}
+	defer closeExec()
 	if stream, off := openStream(conn.client, o, cfg); stream != nil {
 		defer stream.Close()
 		settings.Stream = stream
@@ -110,6 +116,35 @@ func console(ctx context.Context, o options, stderr io.Writer, getenv func(strin
 		return nil
 	}
 	return err
+}
+
+// openExecutor opens the journal of the console's network and account and the executor every
+// order and cancel goes through (exec.Open, as the headless commands do), with the config's guard;
+// the console runs its Recover at start. A read-only console opens none. The demo's exchange lives
+// only as long as the process, so its journal lives in a directory removed on quit.
+func openExecutor(settings *ui.Config, conn *connection, getenv func(string) string) (closeExec func(), err error) {
+	if conn.readOnly != "" || !conn.client.CanTrade() {
+		return func() {}, nil
+	}
+	dir, drop := headless.StateDir(&headless.Env{Getenv: getenv}), func() {}
+	if conn.sim != nil {
+		if dir, err = os.MkdirTemp("", "tradedesk-demo-journal-"); err != nil {
+			return nil, fmt.Errorf("demo journal: %w", err)
+		}
+		drop = func() { _ = os.RemoveAll(dir) }
+	}
+	guard := settings.Guard
+	if guard == (state.Guard{}) {
+		guard = state.DefaultGuard()
+	}
+	e, err := exec.Open(exec.Setup{Dir: dir, Network: conn.network, Config: exec.Config{Send: conn.client, Read: conn.client,
+		Account: conn.client.Address(), Guard: &guard, SendTimeout: settings.Intervals.WithDefaults().Timeout}})
+	if err != nil {
+		drop()
+		return nil, fmt.Errorf("the journal: %w", err)
+	}
+	settings.Exec = e
+	return func() { _ = e.Close(); drop() }, nil
 }
 
 // consoleSettings is the console's configuration before it connects: theme, key map, poll

@@ -8,7 +8,8 @@
 //	ui/                       root model: composition, focus, key routing, the signed-action pipeline
 //	ui/feed/                  the one scheduler: per kind, its source (poll, pane request, stream),
 //	                          cadence, generations, backoff, recovery; a clock tests can step
-//	ui/action/                signed actions: how each is confirmed, run, read, and a lost answer found
+//	ui/action/                signed actions: how each is confirmed, sent through the executor, and
+//	                          its exec.Result read into the status line's words
 //	ui/common/                the pane kit: Pane, Common, key map, styles, table, formats, messages
 //	ui/common/commontest/     the real key table and a Common for the tests of pane packages
 //	ui/components/<pane>/     one package per pane or view (tickers, orderentry, depth, messages...)
@@ -21,8 +22,10 @@
 // Below ui, with no Bubble Tea:
 //
 //	state/exec/               the one executor: risk gate, write-ahead journal, send, a lost answer
-//	                          resolved by cloid until expiresAfter, fills, a typed outcome; Recover
-//	                          (headless order and cancel go through it; the console's pipeline next)
+//	                          resolved by cloid until expiresAfter, fills, a typed outcome; Recover;
+//	                          Open, the construction the console (main) and the headless commands
+//	                          share. Every order and cancel of both goes through it (transfers,
+//	                          leverage and brokers: the console's still sign directly)
 //	state/journal/            the write-ahead journal of signed actions (SQLite, per network and account)
 //	state/profile/            the one config loader: endpoint, key source, guard, cadences (Intervals),
 //	                          display settings; the agent check (console and headless alike)

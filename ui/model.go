@@ -10,6 +10,7 @@ import (
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/api/text"
 	"github.com/tradedesk/tradedesk/state"
+	"github.com/tradedesk/tradedesk/state/exec"
 	"github.com/tradedesk/tradedesk/ui/action"
 	"github.com/tradedesk/tradedesk/ui/common"
 	"github.com/tradedesk/tradedesk/ui/components/cmdline"
@@ -65,6 +66,10 @@ type Config struct {
 	// AgentUntil is when the agent key the exchange client signs with expires (zero: not an
 	// agent, or unknown). The status line shows it and warns a day ahead.
 	AgentUntil time.Time
+	// Exec is the executor every order and cancel goes through, on the journal of the network
+	// and account (exec.Open; main opens it with Guard's limits). nil: nothing is signed through
+	// it (a read-only console opens none). Init runs its Recover before anything is sent.
+	Exec *exec.Executor
 }
 
 // Model is the console's root model: it owns focus, layout and routing, runs the polls, applies
@@ -72,6 +77,7 @@ type Config struct {
 // to the global bindings, then to the focused pane.
 type Model struct {
 	ex    api.Exchange
+	exec  *exec.Executor // nil: no journal, no order or cancel is signed
 	store *state.Store
 	clock func() time.Time
 	iv    Intervals
@@ -190,6 +196,7 @@ func New(cfg Config) *Model {
 		m.form.Update(common.InstrumentMsg{Symbol: cfg.Instrument})
 	}
 	m.setFocus(0)
+	m.useExecutor(cfg.Exec, cfg.Guard)
 	if cfg.ReadOnlyReason != "" {
 		m.setNotice(common.LevelWarn, "read-only: "+cfg.ReadOnlyReason) // why, before any key is refused
 	}
@@ -234,7 +241,7 @@ func (m *Model) Init() tea.Cmd {
 		cmds = append(cmds, m.feed.Task(k).Start())
 	}
 	cmds = append(cmds, startPanes) // the panes' own polls (fills, history, chart, brokers, leverage)
-	cmds = append(cmds, m.startStream())
+	cmds = append(cmds, m.startStream(), m.recoverJournal())
 	return tea.Batch(cmds...)
 }
 
@@ -280,8 +287,9 @@ func (m *Model) onComponentMsg(msg tea.Msg) tea.Cmd {
 		return m.onDialogResult(msg)
 	case action.DoneMsg:
 		return m.onActionDone(msg)
-	case action.FollowUpMsg:
-		return m.onFollowUp(msg)
+	case journalMsg:
+		m.onJournal(msg)
+		return nil
 	case common.InstrumentMsg:
 		return m.onInstrument(msg)
 	case transfer.OpenMsg:

@@ -5,31 +5,37 @@ import (
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/tradedesk/tradedesk/state/exec"
+	"github.com/tradedesk/tradedesk/state/journal"
 	"github.com/tradedesk/tradedesk/ui/action"
 	"github.com/tradedesk/tradedesk/ui/common"
 	"github.com/tradedesk/tradedesk/ui/dialogs/confirm"
 )
 
-// The signed-action pipeline. Every action that signs and sends (an order, a close, a cancel, the
-// kill switch, a transfer or a withdrawal, a leverage change, a broker approval; next the command
-// line) takes one route:
+// The signed-action pipeline. Every action that signs and sends (an order, a close, a bracket, an
+// amend, a cancel, the kill switch, a transfer or a withdrawal, a leverage change, a broker
+// approval; from a pane, a dialog or the command line) takes one route:
 //
 //	pane: action.Request(a)
 //	  -> Model.onAction   read-only and agent refusals; the lane guard (one order, one money movement out)
 //	  -> confirm.Dialog   when a.Confirm: Enter (or a typed word) confirms once, Esc drops it
 //	  -> Model.execute    the lane is taken, the action counts as out (the quit guard), logged
-//	  -> action.Send      a.Run signs and sends it once against api.Trader
-//	  -> onActionDone     a.FollowUp when the answer needs finding out (a lost order is looked up
-//	                      by cloid, a failed cancel is checked against the open orders)
-//	  -> settle           a.Read's words in the status line and the log; the lane is freed; the
-//	                      kinds in a.Refresh are polled at once; action.SettledMsg to every pane.
+//	  -> action.Send      a.Run calls the executor (state/exec): its gate, the journal committed
+//	                      before signing, the send, a lost answer resolved by client id until the
+//	                      request expires, fills settled; a.Direct (transfers, withdrawals,
+//	                      leverage, brokers) still signs against api.Trader
+//	  -> onActionDone     the words read from the exec.Result (action.Words) or a.Read; the lane
+//	                      is freed; the kinds in a.Refresh are polled at once; action.SettledMsg
+//	                      to every pane.
 //
-// To add a signed action (leverage, an agent, a broker approval, a command-line action): write one
-// constructor that returns *action.Action beside the pane or dialog that asks for it (see
-// action.NewOrder, action.NewCancel, transfer.NewAction): What, its confirmation, its Lane, Run,
-// Read, Refresh, and a FollowUp when a lost answer can be found out. The pane returns
-// action.Request(a). Nothing else changes: refusal, guards, confirmation, logging, lost answers and
-// the refresh live here.
+// The executor is opened once per console (Config.Exec) and its Recover runs at Init, before
+// anything is sent (the executor also refuses to send while an earlier intent is unresolved).
+//
+// To add a signed action: write one constructor that returns *action.Action beside the pane or
+// dialog that asks for it (see action.NewOrder, action.NewCancel, transfer.NewAction): What, its
+// confirmation, its Lane, Run (an executor call), Refresh. The pane returns action.Request(a).
+// Nothing else changes: refusal, guards, confirmation, the journal, lost answers and the refresh
+// live here and in the executor.
 //
 // pipeline is the root model's bookkeeping of actions out.
 type pipeline struct {
@@ -65,7 +71,7 @@ func (m *Model) onAction(a *action.Action) tea.Cmd {
 		m.openConfirm(a, "")
 		return nil
 	}
-	return m.execute(a)
+	return m.execute(a, false)
 }
 
 // openConfirm opens the confirmation of a, saying why when it is asked again (note).
@@ -94,11 +100,11 @@ func (m *Model) confirmed(a *action.Action, opened time.Time) tea.Cmd {
 		slog.Info("action asked again", "what", a.What, "why", again.Why)
 		return nil
 	}
-	return m.execute(a)
+	return m.execute(a, a.Typed != "") // the dialog took the typed word
 }
 
-// execute sends a confirmed action once.
-func (m *Model) execute(a *action.Action) tea.Cmd {
+// execute sends a confirmed action once; typed says the trader typed its confirmation word.
+func (m *Model) execute(a *action.Action, typed bool) tea.Cmd {
 	if m.pipe.busy(a.Lane) {
 		return nil
 	}
@@ -106,43 +112,35 @@ func (m *Model) execute(a *action.Action) tea.Cmd {
 	m.pipe.open++
 	m.setNotice(common.LevelInfo, "sending: "+a.What+"…")
 	slog.Info("action sent", "what", a.What)
-	return tea.Batch(action.Send(m.ex, a, m.iv.Timeout), m.broadcast(action.SentMsg{Act: a}))
+	who := a.Who
+	if who == "" {
+		who = journal.WhoForm
+	}
+	ask := exec.Ask{Who: who, What: a.What, Confirmed: typed}
+	return tea.Batch(action.Send(m.ex, m.exec, a, ask, m.iv.Timeout), m.broadcast(action.SentMsg{Act: a}))
 }
 
-// onActionDone settles the action, or starts its follow-up when the answer needs finding out.
+// onActionDone settles the action with what the executor found (action.Words), or, for one
+// sent directly, its answer's words (a.Read).
 func (m *Model) onActionDone(d action.DoneMsg) tea.Cmd {
 	m.feed.NoteLatency(d.Latency)
-	if d.Act.FollowUp != nil {
-		if cmd, waiting := d.Act.FollowUp(m.ex, d, m.iv.Timeout); cmd != nil {
-			m.setNotice(common.LevelWarn, waiting)
-			slog.Warn("action answer needs a follow-up", "what", d.Act.What, "err", d.Err)
-			return cmd
+	if d.Act.Run == nil {
+		text, failed := d.Act.Read(d)
+		level := common.LevelInfo
+		if failed {
+			level = common.LevelError
 		}
+		return m.settle(d.Act, text, level)
 	}
-	text, failed := d.Act.Read(d)
-	level := common.LevelInfo
-	if failed {
-		level = common.LevelError
+	text, level := action.Words(d)
+	if key, tail, ok := action.FilledOrder(d); ok {
+		// An order that filled shares one line with its fills' total (the fills pane's notices
+		// of the same key), so one order is reported once, not per fill.
+		m.notice, m.noticeLevel = m.msgs.OrderLine(level, key, text, "", tail), level
+		m.refreshMessages()
+		return m.finish(d.Act, text, level)
 	}
-	return m.settleOrder(d, d.Act, text, level)
-}
-
-// onFollowUp settles an action with what its follow-up found.
-func (m *Model) onFollowUp(msg action.FollowUpMsg) tea.Cmd {
-	a, text, level := msg.Settled()
-	return m.settleOrder(msg, a, text, level)
-}
-
-// settleOrder settles an action; an order that filled shares one line with its fills' total
-// (the fills pane's notices of the same key), so one order is reported once, not per fill.
-func (m *Model) settleOrder(msg any, a *action.Action, text string, level common.NoticeLevel) tea.Cmd {
-	key, tail, ok := action.FilledOrder(msg)
-	if !ok {
-		return m.settle(a, text, level)
-	}
-	m.notice, m.noticeLevel = m.msgs.OrderLine(level, key, text, "", tail), level
-	m.refreshMessages()
-	return m.finish(a, text, level)
+	return m.settle(d.Act, text, level)
 }
 
 // settle ends an action: its words, the log, the lane freed, a refresh of what it changed.

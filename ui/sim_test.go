@@ -10,6 +10,7 @@ import (
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/api/sim"
 	"github.com/tradedesk/tradedesk/state"
+	"github.com/tradedesk/tradedesk/state/exec"
 	"github.com/tradedesk/tradedesk/ui/feed"
 )
 
@@ -94,13 +95,36 @@ func consoleOn(t testing.TB, w, h int, readOnly bool, wrap func(http.Handler) ht
 	client := api.New(srv.URL+"/", opts...)
 	timers := feed.NewFakeClock(simStart)
 	maker, taker := sim.FeeRates() // the exchange's own rates, as the embedded demo gives them
+	var x *exec.Executor
+	if !readOnly {
+		x = testExec(t, client, "")
+	}
 	m := New(Config{Exchange: client, Clock: clock.Now, Fees: &state.Fees{Maker: maker, Taker: taker}, Timers: timers, Keys: mustKeys(t), Theme: testTheme, Mode: mode,
-		Network: "demo", Watchlist: []string{"ETH-PERP"}})
+		Network: "demo", Watchlist: []string{"ETH-PERP"}, Exec: x})
 	m.fixedLatency = true
 	if w > 0 {
 		m.Update(tea.WindowSizeMsg{Width: w, Height: h})
 	}
 	return &simConsole{m: m, sim: s, clock: clock, timers: timers, url: srv.URL}
+}
+
+// testExec is the executor a console trading through client signs with: its journal under dir
+// (a new test directory when ""), the default guard, quick lookups. Its clock is the wall clock:
+// the tests' exchange clocks stand in the past, so a request's expiresAfter has passed when its
+// answer is lost and the first lookup settles it.
+func testExec(t testing.TB, client *api.Client, dir string) *exec.Executor {
+	t.Helper()
+	if dir == "" {
+		dir = t.TempDir()
+	}
+	g := state.DefaultGuard()
+	x, err := exec.Open(exec.Setup{Dir: dir, Network: "demo", Config: exec.Config{Send: client, Read: client, Account: client.Address(), Guard: &g,
+		LookupWait: 20 * time.Millisecond, MaxLookupWait: 100 * time.Millisecond, SettleEvery: 20 * time.Millisecond}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = x.Close() })
+	return x
 }
 
 // reviewEveryOrder sets the confirmation policy to "every": for tests about the confirmation

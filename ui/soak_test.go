@@ -24,6 +24,7 @@ import (
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/api/sim"
 	"github.com/tradedesk/tradedesk/state"
+	"github.com/tradedesk/tradedesk/state/exec"
 	"github.com/tradedesk/tradedesk/ui/action"
 	"github.com/tradedesk/tradedesk/ui/components/orderentry"
 	"github.com/tradedesk/tradedesk/ui/feed"
@@ -81,10 +82,9 @@ func newFaultGate(h http.Handler, seed uint64, rate float64) *faultGate {
 
 func (g *faultGate) set(m gateMode) { g.mode.Store(int32(m)) }
 
-// lookupStarted and lookupDone bracket the lookup of a lost answer.
-func (g *faultGate) lookupStarted() {
-	g.mu.Lock()
-	defer g.mu.Unlock()
+// lostAnswer (the gate's lock held) counts the lookup of an order whose answer the gate is losing;
+// lookupDone ends it, once the executor's answer says it looked the order up.
+func (g *faultGate) lostAnswer() {
 	if g.lookups == 0 {
 		g.lookupHit = false
 	}
@@ -94,7 +94,7 @@ func (g *faultGate) lookupStarted() {
 func (g *faultGate) lookupDone() {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	g.lookups--
+	g.lookups = max(g.lookups-1, 0)
 }
 
 // pick chooses this request's fault. order says the request carries orders; ordersRead that it
@@ -150,6 +150,9 @@ func (g *faultGate) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	f := g.pick(len(cloids) > 0, ordersRead)
 	g.mu.Lock()
 	g.faults[f]++
+	if len(cloids) > 0 && !strings.Contains(string(body), "cancel") && (f == faultStall || f == faultGarbage || f == faultLostAfter || f == faultLostBefore) {
+		g.lostAnswer()
+	}
 	for _, c := range cloids {
 		g.sent[c]++
 		g.fate[c] = f
@@ -411,7 +414,7 @@ func soakConsole(t testing.TB, rate float64) (*Model, *sim.Sim, *faultGate, *api
 		api.WithTimeout(250*time.Millisecond))
 	timers := feed.NewFakeClock(simStart)
 	m := New(Config{Exchange: client, Clock: clock.Now, Timers: timers, Keys: mustKeys(t), Theme: testTheme, Mode: ModeDemo,
-		Network: "demo", Intervals: soakIntervals, Instrument: "BTC-PERP"})
+		Network: "demo", Intervals: soakIntervals, Instrument: "BTC-PERP", Exec: testExec(t, client, "")})
 	m.fixedLatency = true
 	m.Update(tea.WindowSizeMsg{Width: 200, Height: 60})
 	fastPanes(t, m)
@@ -487,44 +490,40 @@ func TestSoakFaults(t *testing.T) {
 	const cycles, soakOrders = 100, 20
 	m, s, gate, client, timers := soakConsole(t, 0.3)
 	m.reviewEveryOrder() // every order and cancel through its dialog, as the soak counts them
-	oldWait, oldLog := action.LookupWait, slog.Default()
-	action.LookupWait = 50 * time.Millisecond
+	oldLog := slog.Default()
 	slog.SetDefault(slog.New(slog.NewTextHandler(io.Discard, nil)))
-	t.Cleanup(func() { action.LookupWait = oldWait; slog.SetDefault(oldLog) })
+	t.Cleanup(func() { slog.SetDefault(oldLog) })
 	d := newDriver(t, m, timers)
 	d.stepBusy = true // the polls go on while a request stalls until the client's timeout
 	res := soakResult{ambiguous: map[string]bool{}, resolved: map[string]string{}}
 	tickerPolls := 0
 	d.before = func(msg tea.Msg) {
-		switch msg := msg.(type) {
-		case feed.DoneMsg:
-			if msg.Kind() == state.KindTickers && msg.Current() {
-				tickerPolls++
-				s.Advance(100 * time.Millisecond)
-			}
-		case action.DoneMsg:
-			if msg.Act.Kind == action.KindPlace && api.IsAmbiguous(msg.Err) {
-				res.ambiguous[msg.Act.Order.Wire.Cloid] = true
-				gate.lookupStarted() // this Update starts the lookup
-			}
+		if msg, ok := msg.(feed.DoneMsg); ok && msg.Kind() == state.KindTickers && msg.Current() {
+			tickerPolls++
+			s.Advance(100 * time.Millisecond)
 		}
 	}
-	d.after = func(msg tea.Msg) {
-		if msg, ok := msg.(action.LookupDoneMsg); ok {
-			gate.lookupDone()
-			cloid := msg.Act.Order.Wire.Cloid
-			switch {
-			case msg.Err != nil:
-				res.lookupErrs++
-				res.resolved[cloid] = "lookup failed"
-			case msg.Found != nil:
-				res.resolved[cloid] = "found"
-			default:
-				res.resolved[cloid] = "not placed"
-			}
-			if want := map[string]string{"found": "the exchange has it", "not placed": "was NOT placed", "lookup failed": "the lookup failed"}[res.resolved[cloid]]; !strings.Contains(m.notice, want) {
-				t.Errorf("after the lookup of %s the status says %q, want %q", cloid, m.notice, want)
-			}
+	d.after = func(m0 tea.Msg) {
+		// The executor looked the lost answer up before it answered (the gate made the lookup
+		// meet a fault: lostAnswer).
+		msg, ok := m0.(action.DoneMsg)
+		if !ok || msg.Act.Kind != action.KindPlace || !msg.Out.AnswerLost {
+			return
+		}
+		gate.lookupDone()
+		cloid := msg.Out.Cloid
+		res.ambiguous[cloid] = true
+		switch {
+		case msg.Out.Kind == exec.Unknown:
+			res.lookupErrs++
+			res.resolved[cloid] = "lookup failed"
+		case msg.Out.Found != nil:
+			res.resolved[cloid] = "found"
+		default:
+			res.resolved[cloid] = "not placed"
+		}
+		if want := map[string]string{"found": "the exchange has it", "not placed": "was NOT placed", "lookup failed": "the lookup did not settle it"}[res.resolved[cloid]]; !strings.Contains(m.notice, want) {
+			t.Errorf("after the lookup of %s the status says %q, want %q", cloid, m.notice, want)
 		}
 	}
 

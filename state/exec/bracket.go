@@ -32,11 +32,21 @@ func CheckBracket(st *state.Store, in state.BracketIntent, g state.Guard) (Check
 	if len(errs) > 0 {
 		return CheckedBracket{cb: cb, guard: g}, errs
 	}
+	c, err := childCloids(cb, g)
+	if err != nil {
+		return c, []state.FieldError{{Field: state.FieldOrder, Msg: err.Error()}}
+	}
+	return c, nil
+}
+
+// childCloids gives a checked bracket's legs the entry's child client ids.
+func childCloids(cb state.CheckedBracket, g state.Guard) (CheckedBracket, error) {
+	cb.Wires = append([]api.OrderWire(nil), cb.Wires...)
 	parent := cb.Wires[0].Cloid
 	for i := 1; i < len(cb.Wires); i++ {
 		id, err := journal.ChildCloid(parent, i)
 		if err != nil {
-			return CheckedBracket{cb: cb, guard: g}, []state.FieldError{{Field: state.FieldOrder, Msg: err.Error()}}
+			return CheckedBracket{cb: cb, guard: g}, err
 		}
 		cb.Wires[i].Cloid = id
 	}

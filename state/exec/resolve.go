@@ -18,8 +18,8 @@ const lookupsWithoutExpiry = 4
 // poll calls look until it settles the question, pausing LookupWait (doubled up to
 // MaxLookupWait) between tries. look is told whether it began after expires (plus Skew) had
 // passed: from then on the exchange must not act on the request, so what look finds is final.
-// poll gives up, returning look's last error, LookupGrace after that, after
-// lookupsWithoutExpiry tries when expires is 0, or when ctx ends.
+// poll gives up, returning look's last error, after lookupsWithoutExpiry tries once LookupGrace
+// has passed after that (at once when expires is 0), or when ctx ends.
 func (e *Executor) poll(ctx context.Context, expires uint64, look func(ctx context.Context, expired bool) (bool, error)) error {
 	wait := e.cfg.LookupWait
 	for try := 1; ; try++ {
@@ -32,7 +32,9 @@ func (e *Executor) poll(ctx context.Context, expires uint64, look func(ctx conte
 		if err == nil {
 			err = errNotYet
 		}
-		if expires == 0 && try >= lookupsWithoutExpiry || expires > 0 && start.Add(-e.cfg.Skew-e.cfg.LookupGrace).UnixMilli() > int64(expires) {
+		// A failing lookup gets lookupsWithoutExpiry tries even when the request expired long ago
+		// (a process restarted hours later): one fault must not leave the outcome unknown.
+		if try >= lookupsWithoutExpiry && (expires == 0 || start.Add(-e.cfg.Skew-e.cfg.LookupGrace).UnixMilli() > int64(expires)) {
 			return err
 		}
 		pause := wait

@@ -2,6 +2,7 @@ package action
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -10,6 +11,8 @@ import (
 	"github.com/shopspring/decimal"
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
+	"github.com/tradedesk/tradedesk/state/exec"
+	"github.com/tradedesk/tradedesk/state/journal"
 	"github.com/tradedesk/tradedesk/ui/common"
 )
 
@@ -37,17 +40,28 @@ type RequestMsg struct{ Act *Action }
 // Request hands a to the root model's pipeline.
 func Request(a *Action) tea.Cmd { return func() tea.Msg { return RequestMsg{Act: a} } }
 
-// DoneMsg is the answer to a sent action.
+// DoneMsg is the answer to a sent action: what the executor found (Out) of one it sends, the
+// exchange's answer (Resp) of one sent directly (Direct).
 type DoneMsg struct {
 	Act     *Action
+	Out     Outcome
 	Resp    api.TxResponse
 	Err     error
 	Latency time.Duration
 }
 
-// FollowUpMsg is the end of an action's follow-up: what it found, in words.
-type FollowUpMsg interface {
-	Settled() (act *Action, text string, level common.NoticeLevel)
+// Outcome is what the executor found of an action: its Result (an amend's replacement's, or its
+// cancel's when the move stopped), a bracket's legs, and why an amend placed nothing.
+type Outcome struct {
+	exec.Result
+	// Legs are a bracket's (or a position's second) orders after the first.
+	Legs []exec.Result
+	// Stopped says why an amend placed nothing ("" when it placed its replacement); OldFilled
+	// that the old order filled meanwhile.
+	Stopped   string
+	OldFilled bool
+	// Cancelled says an amend's cancel of the old order went through.
+	Cancelled bool
 }
 
 // SentMsg tells every pane that an action was confirmed and is being sent.
@@ -60,14 +74,30 @@ type SettledMsg struct {
 	Failed bool
 }
 
-// Send runs the action against the exchange with its own timeout; it returns one DoneMsg.
-func Send(ex api.Exchange, a *Action, timeout time.Duration) tea.Cmd {
+// ExecBound bounds one action sent through the executor, its lost-answer lookups included: they
+// end by themselves once the request's expiresAfter has passed (api: 60 s after signing).
+var ExecBound = 3 * time.Minute
+
+// Send sends the action once and returns one DoneMsg: through the executor e (its gate, the
+// journal, the send, a lost answer resolved by client id, fills settled), with ask saying who
+// asked and whether the trader typed the confirmation; an action the executor does not send yet
+// (Direct) against t with its own timeout.
+func Send(t api.Trader, e *exec.Executor, a *Action, ask exec.Ask, timeout time.Duration) tea.Cmd {
 	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), timeout)
-		defer cancel()
 		start := time.Now()
-		resp, err := a.Run(ctx, ex)
-		return DoneMsg{Act: a, Resp: resp, Err: err, Latency: time.Since(start)}
+		if a.Run == nil {
+			ctx, cancel := context.WithTimeout(context.Background(), timeout)
+			defer cancel()
+			resp, err := a.Direct(ctx, t)
+			return DoneMsg{Act: a, Resp: resp, Err: err, Latency: time.Since(start)}
+		}
+		if e == nil {
+			return DoneMsg{Act: a, Err: errors.New("no journal is open, and nothing is signed without one"), Latency: time.Since(start)}
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), ExecBound)
+		defer cancel()
+		out, err := a.Run(ctx, e, ask)
+		return DoneMsg{Act: a, Out: out, Err: err, Latency: time.Since(start)}
 	}
 }
 
@@ -100,13 +130,17 @@ type Action struct {
 	Confirm bool
 	Typed   string // a word the trader must type to confirm ("" for Enter alone)
 
-	Lane    Lane
-	Run     func(ctx context.Context, t api.Trader) (api.TxResponse, error)
+	Lane Lane
+	// Who asked: journal.WhoForm (the panes, the dialogs, the kill switch; "" is it too) or
+	// journal.WhoCommandLine.
+	Who journal.Who
+	// Run sends the action through the executor; every order and cancel has one.
+	Run func(ctx context.Context, e *exec.Executor, ask exec.Ask) (Outcome, error)
+	// Direct signs and sends, against api.Trader, an action the executor does not journal yet (a
+	// transfer, a withdrawal, leverage, a broker approval); Read says how it ended.
+	Direct  func(ctx context.Context, t api.Trader) (api.TxResponse, error)
 	Read    func(d DoneMsg) (text string, failed bool)
 	Refresh []state.Kind // polled at once when it is settled
-	// followUp, when the answer needs finding out, returns the command that finds it out (its
-	// message is a FollowUpMsg) and the status line's words meanwhile; nil otherwise.
-	FollowUp func(ex api.Exchange, d DoneMsg, timeout time.Duration) (cmd tea.Cmd, waiting string)
 
 	// Recheck builds the action again from the store as it stands (the same intent), for the
 	// second check on Enter (CheckAgain): the fresh action, or why it no longer passes. nil:
@@ -128,7 +162,9 @@ func (a *Action) AgentMay() bool { return a.Kind != KindTransfer && a.Kind != Ki
 
 // NewOrder builds the action of a checked order and its confirmation: the whole order, its
 // preview and the fat-finger warnings. It asks to be confirmed when the guard's policy does
-// (c.NeedsConfirm: a plain limit order is sent on Enter under the default policy).
+// (c.NeedsConfirm: a plain limit order is sent on Enter under the default policy). c was checked
+// with the console's guard, which is the executor's (ui.New refuses to trade when they differ):
+// the executor takes it as passed its gate (exec.Passed).
 func NewOrder(kind Kind, c state.CheckedOrder, st *common.Styles) *Action {
 	w := c.Wire
 	title := "Place order"
@@ -161,7 +197,7 @@ func NewOrder(kind Kind, c state.CheckedOrder, st *common.Styles) *Action {
 		lines = append(lines, st.Warn.On("! "+warn))
 	}
 	a := &Action{Kind: kind, Title: title, Lines: lines, What: what, Confirm: c.NeedsConfirm, Order: c,
-		Lane: LaneOrder, Run: placeOrder(c.Wire), Read: resultText, Refresh: tradeKinds, FollowUp: orderFollowUp}
+		Lane: LaneOrder, Run: placeOrder(c), Refresh: tradeKinds}
 	if c.NeedsTypedConfirm {
 		a.Typed = "yes"
 	}
@@ -210,26 +246,16 @@ func wireNum(v string, decimals int32) string {
 	return state.FormatPrice(d, decimals)
 }
 
-// placeOrder sends one order.
-func placeOrder(w api.OrderWire) func(context.Context, api.Trader) (api.TxResponse, error) {
-	return func(ctx context.Context, t api.Trader) (api.TxResponse, error) {
-		return t.PlaceOrders(ctx, []api.OrderWire{w})
+// placeOrder sends one order through the executor.
+func placeOrder(c state.CheckedOrder) func(context.Context, *exec.Executor, exec.Ask) (Outcome, error) {
+	return func(ctx context.Context, e *exec.Executor, ask exec.Ask) (Outcome, error) {
+		checked, err := exec.Passed(c, e.Guard())
+		if err != nil {
+			return Outcome{}, err
+		}
+		r, err := e.Place(ctx, checked, ask)
+		return Outcome{Result: r}, err
 	}
-}
-
-// resultText is the status line's words for a finished action, and whether it failed. The
-// answer is read once, by state (OrderOutcome, CancelOutcome, CancelManyOutcome).
-func resultText(d DoneMsg) (string, bool) {
-	if d.Err != nil {
-		return d.Act.What + " failed: " + common.PlainError(d.Err), true
-	}
-	switch d.Act.Kind {
-	case KindPlace, KindClose:
-		return orderOutcomeText(state.OrderOutcome(d.Resp, d.Act.Order.Size), d.Act)
-	case KindCancel:
-		return cancelOutcomeText(state.CancelOutcome(d.Resp), d.Act.What)
-	}
-	return cancelManyOutcomeText(state.CancelManyOutcome(d.Resp), d.Act.What)
 }
 
 // ControlRead is the status line's words for an account-control action (leverage, a broker

@@ -4,12 +4,10 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
-	"github.com/shopspring/decimal"
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
+	"github.com/tradedesk/tradedesk/state/exec"
 	"github.com/tradedesk/tradedesk/ui/common"
 )
 
@@ -46,20 +44,20 @@ func NewBracket(cb state.CheckedBracket, st *common.Styles) *Action {
 		}
 	}
 	a.Lines = append(a.Lines[:at], append(legs, a.Lines[at:]...)...)
-	wires := cb.Wires
-	a.Run = func(ctx context.Context, t api.Trader) (api.TxResponse, error) { return t.PlaceOrders(ctx, wires) }
-	sizes := make([]decimal.Decimal, len(wires))
-	for i := range sizes {
-		sizes[i] = cb.Entry.Size
-	}
-	a.Read = func(d DoneMsg) (string, bool) { return bracketOutcomeText(d, wires, sizes) }
-	a.FollowUp = func(ex api.Exchange, d DoneMsg, timeout time.Duration) (tea.Cmd, string) {
-		if d.Err != nil {
-			return lookupLostOrder(ex, d, timeout) // the entry, by its cloid
+	a.Run = func(ctx context.Context, e *exec.Executor, ask exec.Ask) (Outcome, error) {
+		c, err := exec.PassedBracket(cb, e.Guard()) // the legs take the entry's child client ids
+		if err != nil {
+			return Outcome{}, err
 		}
-		return nil, ""
+		return placeBracket(ctx, e, c, ask)
 	}
 	return a
+}
+
+// placeBracket sends a bracket (or a position's take-profit and stop-loss) through the executor.
+func placeBracket(ctx context.Context, e *exec.Executor, c exec.CheckedBracket, ask exec.Ask) (Outcome, error) {
+	br, err := e.PlaceBracket(ctx, c, ask)
+	return Outcome{Result: br.Result, Legs: br.Legs}, err
 }
 
 // bracketRefLine says the price the legs, their gain and loss are measured from and, when the
@@ -91,15 +89,20 @@ func BracketWhat(cb state.CheckedBracket) string {
 	return s
 }
 
-// bracketOutcomeText reads the answer to a bracket (or a position's take-profit and stop): each
+// bracketWords reads what became of a bracket (or a position's take-profit and stop): each
 // order's own outcome; any rejection is a failure and says which order and why. A bracket's leg
 // the exchange cancelled at once (its entry filled and left it nothing to close) is a failure
 // too: the entry stands unprotected, and the trader must hear it here, not find it in history.
-func bracketOutcomeText(d DoneMsg, wires []api.OrderWire, sizes []decimal.Decimal) (string, bool) {
-	if d.Err != nil {
-		return d.Act.What + " failed: " + common.PlainError(d.Err), true
+// An entry the executor could not place, or had to look up, reads as an order's (orderWords).
+func bracketWords(d DoneMsg) (string, common.NoticeLevel) {
+	r, wires := d.Out.Result, bracketWires(d.Act)
+	if r.Resp == nil || len(d.Out.Legs) == 0 && d.Act.Kind != KindPositionTpsl {
+		return orderWords(d)
 	}
-	os := state.OrderOutcomes(d.Resp, sizes)
+	os := []state.Outcome{r.Outcome}
+	for _, l := range d.Out.Legs {
+		os = append(os, l.Outcome)
+	}
 	var bad, gone []string
 	for i, o := range os {
 		switch {
@@ -111,14 +114,22 @@ func bracketOutcomeText(d DoneMsg, wires []api.OrderWire, sizes []decimal.Decima
 	}
 	switch {
 	case len(bad) > 0:
-		return d.Act.What + ": " + strings.Join(bad, "; "), true
+		return d.Act.What + ": " + strings.Join(bad, "; "), common.LevelError
 	case os[0].Kind == state.OutcomeSent:
-		return "sent: " + d.Act.What + txText(d.Resp.TxHash), false
+		return "sent: " + d.Act.What + txText(r.Resp.TxHash), common.LevelInfo
 	case len(gone) > 0:
 		return fmt.Sprintf("placed, but the exchange cancelled its %s at once: the entry is not protected; set TP/SL on the position (t on it): %s",
-			strings.Join(gone, " and "), d.Act.What), true
+			strings.Join(gone, " and "), d.Act.What), common.LevelError
 	}
-	return fmt.Sprintf("placed (%d orders, first %d): %s", len(os), os[0].Oid, d.Act.What), false
+	return fmt.Sprintf("placed (%d orders, first %d): %s", len(os), os[0].Oid, d.Act.What), common.LevelInfo
+}
+
+// bracketWires are the orders of a bracket or a position's take-profit and stop, in order.
+func bracketWires(a *Action) []api.OrderWire {
+	if a.Kind == KindPositionTpsl {
+		return a.Tpsl.Wires
+	}
+	return a.Bracket.Wires
 }
 
 // legWord names a leg by its tpsl value.
@@ -157,18 +168,18 @@ func NewPositionTpsl(pt state.PositionTpsl, st *common.Styles) *Action {
 		lines = append(lines, st.Warn.On("! "+w))
 	}
 	lines[0] = st.Bold.On(strings.ToUpper(what))
-	wires := pt.Wires
-	sizes := make([]decimal.Decimal, len(wires))
-	for i := range sizes {
-		sizes[i] = pt.Position.Size.Abs()
-	}
 	typed := ""
 	if len(pt.Warnings) > 0 { // a guard finding asks for a typed yes, as an order's does
 		typed = "yes"
 	}
 	return &Action{Kind: KindPositionTpsl, Title: "Position take-profit / stop-loss", Lines: lines, What: what, Confirm: true, Typed: typed,
 		Lane: LaneOrder, Refresh: tradeKinds,
-		Run:   func(ctx context.Context, t api.Trader) (api.TxResponse, error) { return t.PlaceOrders(ctx, wires) },
-		Read:  func(d DoneMsg) (string, bool) { return bracketOutcomeText(d, wires, sizes) },
-		Order: state.CheckedOrder{Wire: wires[0], Instrument: pt.Instrument, Size: pt.Position.Size.Abs()}, Tpsl: pt}
+		Run: func(ctx context.Context, e *exec.Executor, ask exec.Ask) (Outcome, error) {
+			c, err := exec.PassedPositionTpsl(pt, e.Guard())
+			if err != nil {
+				return Outcome{}, err
+			}
+			return placeBracket(ctx, e, c, ask)
+		},
+		Order: state.CheckedOrder{Wire: pt.Wires[0], Instrument: pt.Instrument, Size: pt.Position.Size.Abs()}, Tpsl: pt}
 }

@@ -11,6 +11,8 @@ import (
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/api/sim"
 	"github.com/tradedesk/tradedesk/state"
+	"github.com/tradedesk/tradedesk/state/exec"
+	"github.com/tradedesk/tradedesk/state/journal"
 	"github.com/tradedesk/tradedesk/ui/common"
 	"github.com/tradedesk/tradedesk/ui/common/commontest"
 )
@@ -77,14 +79,34 @@ func TestBracketLegsCancelledAtOnceAreSaid(t *testing.T) {
 	cb := state.CheckedBracket{Entry: state.CheckedOrder{Wire: wires[0], Instrument: in, Size: decimal.RequireFromString("0.5")},
 		TP: tp, SL: sl, Wires: wires}
 	a := NewBracket(cb, common.NewStyles(commontest.Theme))
-	resp, err := a.Run(ctx, c)
+	out, err := a.Run(ctx, testExecutor(t, c, c), exec.Ask{Who: journal.WhoForm})
 	if err != nil {
 		t.Fatal(err)
 	}
-	text, failed := a.Read(DoneMsg{Act: a, Resp: resp})
-	if !failed || !strings.Contains(text, "the exchange cancelled its take-profit and stop-loss at once: the entry is not protected; set TP/SL on the position") {
-		t.Fatalf("outcome %q (failed %v)", text, failed)
+	text, level := Words(DoneMsg{Act: a, Out: out})
+	if level != common.LevelError || !strings.Contains(text, "the exchange cancelled its take-profit and stop-loss at once: the entry is not protected; set TP/SL on the position") {
+		t.Fatalf("outcome %q (level %v)", text, level)
 	}
+	// The legs' client ids are the entry's children (journal.ChildCloid), not random ones.
+	for i, l := range out.Legs {
+		if want, _ := journal.ChildCloid(wires[0].Cloid, i+1); l.Cloid != want {
+			t.Errorf("leg %d has client id %s, want %s", i+1, l.Cloid, want)
+		}
+	}
+}
+
+// testExecutor is an executor on a journal in a test directory, sending through send and reading
+// through c, with the default guard (the console's without a config).
+func testExecutor(t *testing.T, send exec.Sender, c *api.Client) *exec.Executor {
+	t.Helper()
+	g := state.DefaultGuard()
+	e, err := exec.Open(exec.Setup{Dir: t.TempDir(), Network: "sim", Config: exec.Config{Send: send, Read: c, Account: c.Address(), Guard: &g,
+		LookupWait: 10 * time.Millisecond, SettleEvery: 20 * time.Millisecond}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = e.Close() })
+	return e
 }
 
 // TestBracketConfirmationSaysWhatTheLegsAreMeasuredFrom: a market bracket's confirmation says the

@@ -3,16 +3,16 @@ package action
 import (
 	"context"
 	"fmt"
-	"time"
+	"strings"
 
-	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
+	"github.com/tradedesk/tradedesk/state/exec"
 	"github.com/tradedesk/tradedesk/ui/common"
 )
 
-// Cancels are safe to repeat: when a cancel fails or its answer is lost, the console asks the
-// exchange what is still open and says that in plain words.
+// Cancels are safe to repeat: when a cancel fails or its answer is lost, the executor asks the
+// exchange what is still open, and the console says that in plain words (cancelWords).
 
 // NewCancel cancels one open order of instrument in, without asking (a cancel is safe to repeat).
 func NewCancel(o api.OrderRecord, in state.Instrument) *Action {
@@ -20,10 +20,11 @@ func NewCancel(o api.OrderRecord, in state.Instrument) *Action {
 	return &Action{
 		Kind: KindCancel, Title: "Cancel order", Cancel: c,
 		What: fmt.Sprintf("cancel %s (order %d)", state.RecordText(&o, in), o.OrderID),
-		Run: func(ctx context.Context, t api.Trader) (api.TxResponse, error) {
-			return t.CancelByOid(ctx, []api.CancelOid{c})
+		Run: func(ctx context.Context, e *exec.Executor, ask exec.Ask) (Outcome, error) {
+			r, err := e.Cancel(ctx, exec.Cancel{InstrumentID: c.InstrumentID, Oid: c.Oid}, ask)
+			return Outcome{Result: r}, err
 		},
-		Read: resultText, Refresh: tradeKinds, FollowUp: checkCancel,
+		Refresh: tradeKinds,
 	}
 }
 
@@ -69,10 +70,7 @@ func NewCancelInstrument(id api.InstrumentID, name string, sc state.CancelScope)
 		Title: "Cancel all orders on " + name,
 		What:  "cancel " + state.Count(sc.Orders, "open order") + " on " + name,
 		Lines: ScopeLines("Cancel "+AllOf(sc.Orders, "open order")+" on "+name, sc),
-		Run: func(ctx context.Context, t api.Trader) (api.TxResponse, error) {
-			return t.CancelByInstrument(ctx, id)
-		},
-		Read: resultText, Refresh: tradeKinds, FollowUp: checkCancel,
+		Run:   cancelMany(exec.CancelMany{InstrumentID: id}), Refresh: tradeKinds,
 	}
 }
 
@@ -91,111 +89,65 @@ func ScopeLines(question string, sc state.CancelScope) []string {
 func NewCancelAll(title, what string, lines []string) *Action {
 	return &Action{
 		Kind: KindCancelAll, Confirm: true, Title: title, What: what, Lines: lines,
-		Run: func(ctx context.Context, t api.Trader) (api.TxResponse, error) {
-			return t.CancelAll(ctx)
-		},
-		Read: resultText, Refresh: tradeKinds, FollowUp: checkCancel,
+		Run: cancelMany(exec.CancelMany{All: true}), Refresh: tradeKinds,
 	}
 }
 
-// cancelFailure is why a cancel did not clearly succeed ("" when it did).
-func cancelFailure(d DoneMsg) string {
-	if d.Err != nil {
-		return common.PlainError(d.Err)
-	}
-	if d.Act.Kind == KindCancel {
-		if out := state.CancelOutcome(d.Resp); out.Failed() {
-			return out.Reason
-		}
-	}
-	return ""
-}
-
-// checkCancel follows up a cancel that failed or whose answer was lost: it asks the exchange what
-// is still open and says so (see cancelCheckText). It returns no command for a clear success.
-func checkCancel(ex api.Exchange, d DoneMsg, timeout time.Duration) (tea.Cmd, string) {
-	why := cancelFailure(d)
-	if why == "" {
-		return nil, ""
-	}
-	return cancelCheck(ex, d, why, timeout), d.Act.What + ": " + why + ": checking what is still open…"
-}
-
-// cancelCheckedMsg is what a cancel's check found, in words.
-type cancelCheckedMsg struct {
-	act   *Action
-	text  string
-	level common.NoticeLevel
-}
-
-func (c cancelCheckedMsg) Settled() (*Action, string, common.NoticeLevel) {
-	return c.act, c.text, c.level
-}
-
-// cancelCheck reads the account's open orders (and, for one order gone, its state in the first
-// page of history) and returns the status line's words as a cancelCheckedMsg.
-func cancelCheck(ex api.Exchange, d DoneMsg, why string, timeout time.Duration) tea.Cmd {
-	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), 2*timeout)
-		defer cancel()
-		open, err := api.AllPages(ctx, func(ctx context.Context, p api.PageParams) (api.Page[api.OrderRecord], error) {
-			return ex.OpenOrders(ctx, ex.Address(), p)
-		}, 0, nil)
-		gone := ""
-		if err == nil && d.Act.Kind == KindCancel && !holds(open, d.Act.Cancel.Oid) {
-			gone = "no longer open"
-			if pg, herr := ex.OrderHistory(ctx, ex.Address(), api.PageParams{Page: 1}); herr == nil {
-				for _, o := range pg.Data {
-					if o.OrderID == d.Act.Cancel.Oid {
-						gone = "already " + o.State
-						break
-					}
-				}
-			}
-		}
-		text, level := cancelCheckText(d.Act, why, open, gone, err)
-		return cancelCheckedMsg{act: d.Act, text: text, level: level}
+// cancelMany sends a cancel of many orders through the executor.
+func cancelMany(c exec.CancelMany) func(context.Context, *exec.Executor, exec.Ask) (Outcome, error) {
+	return func(ctx context.Context, e *exec.Executor, ask exec.Ask) (Outcome, error) {
+		r, err := e.CancelMany(ctx, c, ask)
+		return Outcome{Result: r}, err
 	}
 }
 
-func holds(open []api.OrderRecord, oid api.OrderID) bool {
-	for _, o := range open {
-		if o.OrderID == oid {
-			return true
-		}
+// cancelWhy is why a cancel did not clearly go through: the send's error, or the exchange's reason.
+func cancelWhy(r exec.Result) string {
+	if r.Err != nil {
+		return common.PlainError(r.Err)
 	}
-	return false
+	return r.Reason
 }
 
-// cancelCheckText says what a cancel left behind: nothing (harmless, info), or orders still open
-// (an error, with the advice that cancelling again is safe). gone is the state of a single order
-// no longer open ("already cancelled", "already filled", "no longer open").
-func cancelCheckText(a *Action, why string, open []api.OrderRecord, gone string, err error) (string, common.NoticeLevel) {
-	if err != nil {
-		return fmt.Sprintf("%s: %s; could not check what is still open (%s): cancelling again is safe", a.What, why, common.PlainError(err)), common.LevelError
+// cancelWords says what became of the cancel of one order: cancelled; already gone at the
+// exchange, nothing left to cancel (information: a repeated cancel is harmless); or still open,
+// with the advice that cancelling again is safe.
+func cancelWords(d DoneMsg) (string, common.NoticeLevel) {
+	a, r := d.Act, d.Out.Result
+	found := r.Found
+	switch {
+	case found != nil && found.State != api.StateOpen && (r.AnswerLost || r.Kind == exec.CancelFailed):
+		return fmt.Sprintf("order %d is already %s at the exchange: nothing left to cancel", a.Cancel.Oid, found.State), common.LevelInfo
+	case r.Kind == exec.Cancelled:
+		return "cancelled: " + strings.TrimPrefix(a.What, "cancel "), common.LevelInfo
+	case found != nil:
+		return fmt.Sprintf("%s failed (%s): order %d is still open; cancelling again is safe", a.What, cancelWhy(r), a.Cancel.Oid), common.LevelError
+	case r.Kind == exec.Unknown:
+		return fmt.Sprintf("%s: %s; check the open orders: cancelling again is safe", a.What, r.Reason), common.LevelError
 	}
-	switch a.Kind {
-	case KindCancel:
-		if gone != "" {
-			return fmt.Sprintf("order %d is %s at the exchange: nothing left to cancel", a.Cancel.Oid, gone), common.LevelInfo
-		}
-		return fmt.Sprintf("%s failed (%s): order %d is still open; cancelling again is safe", a.What, why, a.Cancel.Oid), common.LevelError
-	case KindCancelInstrument:
-		n := 0
-		for _, o := range open {
-			if o.InstrumentID == a.Instrument {
-				n++
-			}
-		}
-		if n == 0 {
-			return a.What + ": no open orders left on the instrument", common.LevelInfo
-		}
-		return fmt.Sprintf("%s failed (%s): %s still open on the instrument; cancelling again is safe", a.What, why, state.Count(n, "order")), common.LevelError
+	return fmt.Sprintf("%s failed (%s): cancelling again is safe", a.What, cancelWhy(r)), common.LevelError
+}
+
+// cancelManyWords says what became of the cancel of an instrument's orders or of all: how many
+// went; when it failed or its answer was lost, what is still open (nothing: information; some: an
+// error saying cancelling again is safe).
+func cancelManyWords(d DoneMsg) (string, common.NoticeLevel) {
+	a, r := d.Act, d.Out.Result
+	on, left := "", "at the exchange"
+	if a.Kind == KindCancelInstrument {
+		on, left = " on the instrument", "on the instrument"
 	}
-	if len(open) == 0 {
-		return a.What + ": no open orders left at the exchange", common.LevelInfo
+	switch {
+	case r.Kind == exec.Cancelled && r.Resp != nil && r.Outcome.Kind == state.OutcomeCancelledCount:
+		return "cancelled " + state.Count(r.Outcome.Count, "order"), common.LevelInfo
+	case r.Kind == exec.Cancelled && r.Resp != nil:
+		return "done: " + a.What + txText(r.Resp.TxHash), common.LevelInfo
+	case r.Kind == exec.Cancelled:
+		return a.What + ": no open orders left " + left, common.LevelInfo
+	case r.Kind == exec.CancelFailed && r.Open > 0:
+		return fmt.Sprintf("%s failed (%s): %s still open%s; cancelling again is safe", a.What, cancelWhy(r), state.Count(r.Open, "order"), on), common.LevelError
 	}
-	return fmt.Sprintf("%s failed (%s): %s still open; cancelling again is safe", a.What, why, state.Count(len(open), "order")), common.LevelError
+	return fmt.Sprintf("%s: %s; could not check what is still open: cancelling again is safe", a.What, cancelWhy(r)), common.LevelError
 }
 
 // bracketEntry reports whether o is the entry of a bracket (grouping normal, resting itself, not

@@ -7,59 +7,64 @@ import (
 
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
+	"github.com/tradedesk/tradedesk/state/exec"
 	"github.com/tradedesk/tradedesk/ui/common"
 )
 
 // TestCancelCheckText: a cancel that failed or lost its answer is harmless when nothing it meant to
-// cancel is left (info), and an error saying cancelling again is safe when orders are still open.
-// Each case guards a branch: the instrument count must count only that instrument's orders.
+// cancel is left (info), and an error saying cancelling again is safe when orders are still open
+// (what the executor found: the order's record, Result.Open). Each case guards a branch.
 func TestCancelCheckText(t *testing.T) {
 	one := NewCancel(api.OrderRecord{OrderID: 7, InstrumentID: 1, Instrument: "BTC-PERP", Side: api.SideBuy}, state.Instrument{})
 	inst := NewCancelInstrument(1, "BTC-PERP", state.CancelScope{Orders: 2})
 	all := NewCancelAll("Cancel ALL open orders", "cancel all 3 open orders", nil)
-	other := []api.OrderRecord{{OrderID: 9, InstrumentID: 2}}
-	both := append([]api.OrderRecord{{OrderID: 7, InstrumentID: 1}}, other...)
+	lost := errors.New("timeout")
 	for _, c := range []struct {
 		name  string
 		a     *Action
-		open  []api.OrderRecord
-		gone  string
-		err   error
+		r     exec.Result
 		want  string
 		level common.NoticeLevel
 	}{
-		{"one order gone", one, other, "already filled", nil, "order 7 is already filled at the exchange: nothing left to cancel", common.LevelInfo},
-		{"one order still open", one, both, "", nil, "order 7 is still open; cancelling again is safe", common.LevelError},
-		{"instrument clear, another instrument open", inst, other, "", nil, "no open orders left on the instrument", common.LevelInfo},
-		{"instrument still open", inst, both, "", nil, "1 order still open on the instrument", common.LevelError},
-		{"all clear", all, nil, "", nil, "no open orders left at the exchange", common.LevelInfo},
-		{"all still open", all, both, "", nil, "2 orders still open; cancelling again is safe", common.LevelError},
-		{"check failed", all, nil, "", errors.New("timeout"), "could not check what is still open (timeout): cancelling again is safe", common.LevelError},
+		{"one order gone", one, exec.Result{Kind: exec.CancelFailed, Reason: "already gone", Found: &api.OrderRecord{OrderID: 7, State: api.StateFilled}},
+			"order 7 is already filled at the exchange: nothing left to cancel", common.LevelInfo},
+		{"one order lost, found cancelled", one, exec.Result{Kind: exec.Cancelled, AnswerLost: true, Err: lost, Found: &api.OrderRecord{OrderID: 7, State: api.StateCancelled}},
+			"order 7 is already cancelled at the exchange: nothing left to cancel", common.LevelInfo},
+		{"one order still open", one, exec.Result{Kind: exec.CancelFailed, Reason: "x", Found: &api.OrderRecord{OrderID: 7, State: api.StateOpen}},
+			"order 7 is still open; cancelling again is safe", common.LevelError},
+		{"instrument clear", inst, exec.Result{Kind: exec.Cancelled, AnswerLost: true, Err: lost}, "no open orders left on the instrument", common.LevelInfo},
+		{"instrument still open", inst, exec.Result{Kind: exec.CancelFailed, AnswerLost: true, Err: lost, Open: 1}, "1 order still open on the instrument", common.LevelError},
+		{"all clear", all, exec.Result{Kind: exec.Cancelled, AnswerLost: true, Err: lost}, "no open orders left at the exchange", common.LevelInfo},
+		{"all still open", all, exec.Result{Kind: exec.CancelFailed, AnswerLost: true, Err: lost, Open: 2}, "2 orders still open; cancelling again is safe", common.LevelError},
+		{"check failed", all, exec.Result{Kind: exec.Unknown, AnswerLost: true, Err: lost}, "could not check what is still open: cancelling again is safe", common.LevelError},
+		{"counted", all, exec.Result{Kind: exec.Cancelled, Resp: &api.TxResponse{}, Outcome: state.Outcome{Kind: state.OutcomeCancelledCount, Count: 3}}, "cancelled 3 orders", common.LevelInfo},
 	} {
-		text, level := cancelCheckText(c.a, "timeout", c.open, c.gone, c.err)
+		text, level := Words(DoneMsg{Act: c.a, Out: Outcome{Result: c.r}})
 		if !strings.Contains(text, c.want) || level != c.level {
 			t.Errorf("%s: %q (level %d), want %q (level %d)", c.name, text, level, c.want, c.level)
 		}
 	}
 }
 
-// TestLostOrderLookupWords: what the lookup found decides the words, and "not placed" is said only
-// when the exchange answered that it has no such order.
+// TestLostOrderLookupWords: what the executor's lookup found decides the words, and "not placed"
+// is said only when the order was not at the exchange once its request expired.
 func TestLostOrderLookupWords(t *testing.T) {
-	a := &Action{What: "buy 0.01 BTC-PERP @ 96000"}
+	a := &Action{Kind: KindPlace, What: "buy 0.01 BTC-PERP @ 96000"}
 	a.Order.Wire.Cloid = "0x00000000000000000000000000000001"
+	cloid := a.Order.Wire.Cloid
 	for _, c := range []struct {
-		msg   LookupDoneMsg
+		r     exec.Result
 		want  string
 		level common.NoticeLevel
 	}{
-		{LookupDoneMsg{Act: a, Found: &api.OrderRecord{OrderID: 5, State: api.StateOpen}}, "the exchange has it: order 5", common.LevelWarn},
-		{LookupDoneMsg{Act: a}, "was NOT placed", common.LevelWarn},
-		{LookupDoneMsg{Act: a, Err: errors.New("503")}, "the lookup failed", common.LevelError},
+		{exec.Result{Kind: exec.Placed, Cloid: cloid, AnswerLost: true, Found: &api.OrderRecord{OrderID: 5, State: api.StateOpen}}, "the exchange has it: order 5", common.LevelWarn},
+		{exec.Result{Kind: exec.NotPlaced, Cloid: cloid, AnswerLost: true}, "was NOT placed", common.LevelWarn},
+		{exec.Result{Kind: exec.Unknown, Cloid: cloid, AnswerLost: true, Reason: "503"}, "the lookup did not settle it (503): check open orders and history for client id " + cloid, common.LevelError},
+		{exec.Result{Kind: exec.Refused, Cloid: cloid, Reason: "needs confirmation"}, "not sent: needs confirmation", common.LevelError},
 	} {
-		got, text, level := c.msg.Settled()
-		if got != a || !strings.Contains(text, c.want) || level != c.level {
-			t.Errorf("%+v: %q (level %d), want %q", c.msg, text, level, c.want)
+		text, level := Words(DoneMsg{Act: a, Out: Outcome{Result: c.r}})
+		if !strings.Contains(text, c.want) || level != c.level {
+			t.Errorf("%+v: %q (level %d), want %q", c.r, text, level, c.want)
 		}
 	}
 }

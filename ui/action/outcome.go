@@ -2,10 +2,10 @@ package action
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
+	"github.com/tradedesk/tradedesk/state/exec"
 	"github.com/tradedesk/tradedesk/ui/common"
 )
 
@@ -33,27 +33,85 @@ func orderOutcomeText(o state.Outcome, a *Action) (string, bool) {
 
 // FilledOrder is, for an order action that filled on arrival, the notice key its fills report
 // under (common.FillKey) and what became of its remainder ("; 0.06 resting", "" when all of it
-// filled), so the root model keeps the order's outcome and its fills' total on one line. msg is
-// the action's DoneMsg or its follow-up's FillsDoneMsg.
-func FilledOrder(msg any) (key, tail string, ok bool) {
-	var a *Action
-	var o state.Outcome
-	switch msg := msg.(type) {
-	case DoneMsg:
-		if msg.Err != nil {
-			return "", "", false
-		}
-		a, o = msg.Act, state.OrderOutcome(msg.Resp, msg.Act.Order.Size)
-	case FillsDoneMsg:
-		a, o = msg.Act, msg.Outcome
-	default:
-		return "", "", false
-	}
-	if (a.Kind != KindPlace && a.Kind != KindClose) || o.Kind != state.OutcomeFilled || o.Oid == 0 {
+// filled), so the root model keeps the order's outcome and its fills' total on one line.
+func FilledOrder(d DoneMsg) (key, tail string, ok bool) {
+	a, o := d.Act, d.Out.Outcome
+	if d.Err != nil || a.Run == nil || (a.Kind != KindPlace && a.Kind != KindClose) || o.Kind != state.OutcomeFilled || o.Oid == 0 {
 		return "", "", false
 	}
 	_, tail = remainderText(o, a.Order.Wire, a.Order.Instrument)
 	return common.FillKey(uint64(o.Oid)), tail, true
+}
+
+// Words is the status line's words for an action sent through the executor, and their level:
+// read from its exec.Result, the one reading of what became of it.
+func Words(d DoneMsg) (string, common.NoticeLevel) {
+	if d.Err != nil {
+		return d.Act.What + " not sent: " + common.PlainError(d.Err), common.LevelError
+	}
+	switch d.Act.Kind {
+	case KindCancel:
+		return cancelWords(d)
+	case KindCancelInstrument, KindCancelAll:
+		return cancelManyWords(d)
+	case KindAmend:
+		return amendWords(d)
+	case KindPositionTpsl:
+		return bracketWords(d)
+	}
+	if len(d.Out.Legs) > 0 {
+		return bracketWords(d)
+	}
+	return orderWords(d)
+}
+
+// orderWords says what became of an order: refused by the gate, rejected, not placed (its answer
+// lost and its client id not at the exchange once the request expired), found by its client id
+// after its answer was lost, unknown (check by hand before sending again), or its outcome with
+// what filled, at what average, for what fees, and what became of the rest.
+func orderWords(d DoneMsg) (string, common.NoticeLevel) {
+	a, r := d.Act, d.Out.Result
+	switch {
+	case r.Kind == exec.Refused:
+		return a.What + " not sent: " + r.Reason, common.LevelError
+	case r.Kind == exec.NotPlaced && r.AnswerLost:
+		return "answer lost and client id " + r.Cloid + " is not at the exchange: " + a.What + " was NOT placed; review and send it again if you still want it", common.LevelWarn
+	case r.Kind == exec.NotPlaced || r.Kind == exec.Rejected && r.Resp == nil:
+		why := r.Reason
+		if r.Err != nil {
+			why = common.PlainError(r.Err)
+		}
+		return a.What + " failed: " + why, common.LevelError
+	case r.Kind == exec.Unknown:
+		return fmt.Sprintf("answer lost and the lookup did not settle it (%s): check open orders and history for client id %s before sending again", r.Reason, r.Cloid), common.LevelError
+	case r.AnswerLost && r.Found != nil:
+		return fmt.Sprintf("answer lost, but the exchange has it: order %d (%s) is %s", r.Found.OrderID, a.What, r.Found.State), common.LevelWarn
+	}
+	text, failed := orderOutcomeText(r.Outcome, a)
+	if r.Fee.Valid {
+		text += ", fee " + state.FormatUSDFee(r.Fee.Decimal) + " USD"
+	}
+	if failed {
+		return text, common.LevelError
+	}
+	return text, common.LevelInfo
+}
+
+// amendWords says how a move ended: stopped with nothing placed (why), or the replacement's
+// outcome, saying the old order is cancelled when the replacement failed.
+func amendWords(d DoneMsg) (string, common.NoticeLevel) {
+	out := d.Out
+	switch {
+	case out.Stopped != "" && out.OldFilled:
+		return out.Stopped, common.LevelWarn
+	case out.Stopped != "":
+		return d.Act.What + " stopped: " + out.Stopped, common.LevelError
+	}
+	text, level := orderWords(d)
+	if level == common.LevelError && out.Cancelled {
+		return "the old order is cancelled; " + text, level
+	}
+	return text, level
 }
 
 // remainderText says what became of the part of an order that did not fill on arrival: " of 0.1"
@@ -66,22 +124,6 @@ func remainderText(o state.Outcome, w api.OrderWire, in state.Instrument) (of, r
 	}
 	fate := state.RemainderFate(o, w.Tif, w.IsMarket)
 	return " of " + in.SizeText(o.Requested), fmt.Sprintf("; %s %s", in.SizeText(left), fate)
-}
-
-// cancelOutcomeText words the cancel of one order.
-func cancelOutcomeText(o state.Outcome, what string) (string, bool) {
-	if o.Kind == state.OutcomeCancelFailed {
-		return what + " failed: " + o.Reason, true
-	}
-	return "cancelled: " + strings.TrimPrefix(what, "cancel "), false
-}
-
-// cancelManyOutcomeText words the cancel of an instrument's orders or of all orders.
-func cancelManyOutcomeText(o state.Outcome, what string) (string, bool) {
-	if o.Kind == state.OutcomeCancelledCount {
-		return "cancelled " + state.Count(o.Count, "order"), false
-	}
-	return "done: " + what + txText(o.TxHash), false
 }
 
 // txText is " (tx 0x12…)" for a transaction hash, "" without one.

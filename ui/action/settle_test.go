@@ -11,16 +11,29 @@ import (
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/api/sim"
 	"github.com/tradedesk/tradedesk/state"
+	"github.com/tradedesk/tradedesk/state/exec"
+	"github.com/tradedesk/tradedesk/state/journal"
 	"github.com/tradedesk/tradedesk/ui/common"
 	"github.com/tradedesk/tradedesk/ui/common/commontest"
 )
 
+// mangled is a Sender whose order answers come back in a shape nobody can read (the order itself
+// reached the exchange).
+type mangled struct{ *api.Client }
+
+func (m mangled) PlaceOrders(ctx context.Context, orders []api.OrderWire) (api.TxResponse, error) {
+	resp, err := m.Client.PlaceOrders(ctx, orders)
+	resp.Data = []byte(`{"status":{"accepted":true}}`)
+	return resp, err
+}
+
 // TestPartialFillFollowUpSaysFees (issue #17), against a still simulator over HTTP: an IOC buy at
-// the second ask for more than the first two asks hold partly fills; the console's follow-up says
-// the filled size of the requested size at the fills' average, the fee the fills paid, and that
-// the rest was cancelled (IOC). An answer of unknown shape is looked up by cloid, never read as
-// success. Guards: the follow-up skipped (no fee), the fee or average taken from elsewhere, the
-// remainder called resting, an unknown answer settled as placed.
+// the second ask for more than the first two asks hold partly fills; the executor settles it by
+// its fills, and the status line says the filled size of the requested size at the fills'
+// average, the fee the fills paid, and that the rest was cancelled (IOC). An answer of unknown
+// shape is looked up by cloid, never read as success. Guards: the settle skipped (no fee), the
+// fee or average taken from elsewhere, the remainder called resting, an unknown answer settled
+// as placed.
 func TestPartialFillFollowUpSaysFees(t *testing.T) {
 	s := sim.New(sim.WithSeed(11), sim.WithClock(sim.NewTestClock(time.Now())))
 	signer, err := api.SignerFromHex("4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318")
@@ -35,7 +48,7 @@ func TestPartialFillFollowUpSaysFees(t *testing.T) {
 	c := api.New(srv.URL, api.WithSigner(signer))
 	ctx := context.Background()
 	b, err := c.OrderBook(ctx, "ETH-PERP", 0)
-	if err != nil || len(b.Asks) < 2 {
+	if err != nil || len(b.Asks) < 3 {
 		t.Fatal(err, b)
 	}
 	size := b.Asks[0].Size.Add(b.Asks[1].Size).Add(decimal.RequireFromString("0.005"))
@@ -48,18 +61,14 @@ func TestPartialFillFollowUpSaysFees(t *testing.T) {
 			w.InstrumentID, in = p.ID, state.InstrumentFromPerp(p)
 		}
 	}
-	resp, err := c.PlaceOrders(ctx, []api.OrderWire{w})
+	co := state.CheckedOrder{Wire: w, Size: size, Instrument: in}
+	a := &Action{Kind: KindPlace, What: "buy ETH-PERP", Order: co, Run: placeOrder(co)}
+	out, err := a.Run(ctx, testExecutor(t, c, c), exec.Ask{Who: journal.WhoForm})
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := &Action{What: "buy ETH-PERP", Order: state.CheckedOrder{Wire: w, Size: size, Instrument: in}}
-	cmd, _ := orderFollowUp(c, DoneMsg{Act: a, Resp: resp}, time.Second)
-	if cmd == nil {
-		t.Fatal("no follow-up for a partly filled order")
-	}
-	_, text, level := cmd().(FollowUpMsg).Settled()
-	oid := state.OrderOutcome(resp, size).Oid
-	fs, _ := api.OrderFills(ctx, c, signer.Address(), oid)
+	text, level := Words(DoneMsg{Act: a, Out: out})
+	fs, _ := api.OrderFills(ctx, c, signer.Address(), out.Outcome.Oid)
 	tot := state.SumFills(fs)
 	if len(tot) != 1 {
 		t.Fatalf("fills %+v", fs)
@@ -70,14 +79,14 @@ func TestPartialFillFollowUpSaysFees(t *testing.T) {
 		t.Fatalf("status line %q\nwant suffix   %q", text, want)
 	}
 
-	// The same answer with a status of unknown shape: looked up by cloid, not settled as success.
-	resp.Data = []byte(`{"status":{"accepted":true}}`)
-	cmd, waiting := orderFollowUp(c, DoneMsg{Act: a, Resp: resp}, time.Second)
-	if cmd == nil || !strings.Contains(waiting, "could not be read") {
-		t.Fatalf("unknown shape: %q", waiting)
+	// The same order with an answer of unknown shape: looked up by cloid, not settled as success.
+	co.Wire.Cloid, co.Wire.Price = state.NewCloid(), b.Asks[2].Price.String()
+	a = &Action{Kind: KindPlace, What: "buy ETH-PERP", Order: co, Run: placeOrder(co)}
+	if out, err = a.Run(ctx, testExecutor(t, mangled{c}, c), exec.Ask{Who: journal.WhoForm}); err != nil {
+		t.Fatal(err)
 	}
-	if _, text, _ = cmd().(FollowUpMsg).Settled(); !strings.Contains(text, "is cancelled") {
-		t.Fatalf("lookup said %q", text)
+	if text, _ = Words(DoneMsg{Act: a, Out: out}); !out.AnswerLost || !strings.Contains(text, "is cancelled") {
+		t.Fatalf("lookup said %q (%+v)", text, out.Result)
 	}
 }
 

@@ -31,7 +31,7 @@ func newBrokerAction(broker, rate string, st *common.Styles) *action.Action {
 			"The broker can no longer charge fees on this account's orders."}
 	}
 	return &action.Action{Kind: action.KindControl, Title: title, Lines: lines, What: what, Confirm: true,
-		Run: func(ctx context.Context, t api.Trader) (api.TxResponse, error) {
+		Direct: func(ctx context.Context, t api.Trader) (api.TxResponse, error) {
 			ctl, ok := t.(api.Control)
 			if !ok {
 				return api.TxResponse{}, errNoControl

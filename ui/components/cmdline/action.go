@@ -8,6 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
+	"github.com/tradedesk/tradedesk/state/journal"
 	"github.com/tradedesk/tradedesk/ui/action"
 	"github.com/tradedesk/tradedesk/ui/common"
 	"github.com/tradedesk/tradedesk/ui/dialogs/leverage"
@@ -16,8 +17,15 @@ import (
 // Action is the signed action of a checked command: the very constructor the order form, the
 // positions pane, the orders pane and the leverage dialog use, so a command is confirmed, sent,
 // looked up when its answer is lost and read back exactly as theirs are; policy is the guard's
-// (a cancel of one order asks as the orders pane's x does).
+// (a cancel of one order asks as the orders pane's x does). The journal names the command line
+// as who asked.
 func Action(p state.CommandPlan, st *common.Styles, policy state.ConfirmPolicy) *action.Action {
+	a := planAction(p, st, policy)
+	a.Who = journal.WhoCommandLine
+	return a
+}
+
+func planAction(p state.CommandPlan, st *common.Styles, policy state.ConfirmPolicy) *action.Action {
 	switch p.Command.Verb {
 	case state.VerbBuy, state.VerbSell:
 		if len(p.Bracket.Wires) > 0 {

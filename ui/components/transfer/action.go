@@ -39,7 +39,7 @@ func NewAction(c funds.Checked) *action.Action {
 		Kind: action.KindTransfer, Confirm: true, What: what,
 		Title: "Confirm " + c.Op.String(), Lines: c.Confirm(),
 		Lane: action.LaneFunds, Refresh: []state.Kind{state.KindAccount, state.KindTransfers},
-		Run: func(ctx context.Context, t api.Trader) (api.TxResponse, error) {
+		Direct: func(ctx context.Context, t api.Trader) (api.TxResponse, error) {
 			return c.Send(ctx, t)
 		},
 		Read: func(d action.DoneMsg) (string, bool) {

@@ -182,7 +182,7 @@ func NewAction(c state.LeverageChange) *action.Action {
 	id, n := c.Instrument.ID, int(c.New.IntPart())
 	return &action.Action{Kind: action.KindControl, Title: "Set leverage", What: what, Lane: action.LaneOrder,
 		Instrument: id, Leverage: c,
-		Run: func(ctx context.Context, t api.Trader) (api.TxResponse, error) {
+		Direct: func(ctx context.Context, t api.Trader) (api.TxResponse, error) {
 			ctl, ok := t.(api.Control)
 			if !ok {
 				return api.TxResponse{}, errNoControl
