@@ -6,8 +6,6 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/tradedesk/tradedesk/ui/common"
-	"github.com/tradedesk/tradedesk/ui/common/commontest"
-	"github.com/tradedesk/tradedesk/ui/feed"
 )
 
 // TestLongErrorWrapsIntoTheFooterLine (#13 QA 5): at 80 columns a refusal too long for the
@@ -105,53 +103,5 @@ func TestCommandLineRefusalReadsWhole(t *testing.T) {
 	c.key(t, "?")
 	if c.m.cmdline.Active() || !c.m.showHelp {
 		t.Errorf("the key after a refusal did not reach the panes (line open %v, help %v)", c.m.cmdline.Active(), c.m.showHelp)
-	}
-}
-
-// TestCutBeforeAParenthesis (QA 13b #11): a message cut at the line's end is cut before a
-// parenthesis of which it would keep one word at most, else after a whole word, dropping a hanging
-// separator; never further back than half the room. Guards "no room for 7 Activity (p… (! for
-// all)".
-func TestCutBeforeAParenthesis(t *testing.T) {
-	t.Parallel()
-	msg := "✓ placed order 1000676  ·  no room for 7 Activity (press its number)"
-	for _, tc := range []struct {
-		room int
-		want string
-	}{
-		{52, "✓ placed order 1000676  ·  no room for 7 Activity"},            // inside "(press"
-		{54, "✓ placed order 1000676  ·  no room for 7 Activity"},            // inside "press"
-		{45, "✓ placed order 1000676  ·  no room for 7"},                     // inside "Activity"
-		{28, "✓ placed order 1000676"},                                       // after the separator
-		{8, "✓ placed"},                                                      // the space after a word
-		{5, "✓ pla"},                                                         // no word boundary: at room
-		{58, "✓ placed order 1000676  ·  no room for 7 Activity"},            // "(press" whole, alone
-		{62, "✓ placed order 1000676  ·  no room for 7 Activity (press its"}, // words of it kept
-		{200, msg}, // it fits
-	} {
-		if got := ansi.Truncate(msg, cutAt(msg, tc.room), ""); got != tc.want {
-			t.Errorf("room %d: %q, want %q", tc.room, got, tc.want)
-		}
-	}
-	sb := &statusBar{st: common.NewStyles(commontest.Theme)}
-	segs := []seg{{"✓ placed order 1000676", sb.st.Good}, {"  ·  ", sb.st.Muted}, {"no room for 7 Activity (press its number)", sb.st.Muted}}
-	want := "✓ placed order 1000676  ·  no room for 7 Activity… (! for all)"
-	if got := ansi.Strip(sb.fitLines("… (! for all)", segs, 66, 1)[0]); strings.TrimRight(got, " ") != want || ansi.StringWidth(got) != 66 {
-		t.Errorf("the status line reads %q", got)
-	}
-}
-
-// TestAStalledStreamSaysPolling: with the stream up but a market topic silent behind live pings
-// (feed.Conn.Stalled, see TestAStallBehindLivePingsIsSaid), the status line says polling and why,
-// not "stream". Guards frozen prices under a line that says stream.
-func TestAStalledStreamSaysPolling(t *testing.T) {
-	c := newSimConsole(t, 200, 60, false)
-	st := c.m.status
-	if got := ansi.Strip(st.transport(c.m, feed.Conn{Stream: true, HasStream: true})); got != " · stream" {
-		t.Fatalf("streaming: %q", got)
-	}
-	got := ansi.Strip(st.transport(c.m, feed.Conn{Stream: true, HasStream: true, Stalled: "ticker stream silent 5s"}))
-	if got != " · polling (ticker stream silent 5s)" {
-		t.Fatalf("stalled: %q", got)
 	}
 }
