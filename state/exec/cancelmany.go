@@ -26,10 +26,10 @@ func (c CancelMany) kind() string {
 }
 
 // CancelMany sends a cancel of many orders as one journaled intent. An answer says how many it
-// cancelled. A failed or lost one is settled by the open orders it was to take (Result.Open says
-// how many were left): none left, it is done; some left once the request's expiresAfter has
-// passed, it was not acted on (cancelling again is safe). The error is for what stopped the
-// executor itself.
+// cancelled; a refusal is CancelFailed, with how many orders are open (Result.Open). A lost one is
+// settled by the open orders it was to take: none left, it is done; some left once the request's
+// expiresAfter has passed, it was not acted on (cancelling again is safe). The error is for what
+// stopped the executor itself.
 func (e *Executor) CancelMany(ctx context.Context, c CancelMany, ask Ask) (Result, error) {
 	if err := e.ensureRecovered(ctx); err != nil {
 		return Result{}, err
@@ -63,10 +63,18 @@ func (e *Executor) CancelMany(ctx context.Context, c CancelMany, ask Ask) (Resul
 }
 
 // resolveMany settles a cancel of many whose answer failed or was lost by the open orders it was
-// to take: none, it is done; some, once its request has expired (at once when expires is 0: it
-// was refused), it was not acted on.
+// to take. Refused (expires 0), it failed, and Open says how many are open. Lost: none left, it is
+// done; some left once its request has expired, it was not acted on. Open is -1 when the open
+// orders could not be read.
 func (e *Executor) resolveMany(ctx context.Context, res Result, c CancelMany, expires uint64) Result {
 	why := res.Reason
+	if expires == 0 {
+		res.Kind, res.Open = CancelFailed, -1
+		if n, err := e.openOn(ctx, c); err == nil {
+			res.Open = n
+		}
+		return res
+	}
 	settled := res
 	err := e.poll(ctx, expires, func(ctx context.Context, expired bool) (bool, error) {
 		n, err := e.openOn(ctx, c)
@@ -78,23 +86,18 @@ func (e *Executor) resolveMany(ctx context.Context, res Result, c CancelMany, ex
 		switch {
 		case n == 0:
 			settled.Kind = Cancelled
-		case expired || expires == 0:
-			settled.Kind, settled.Reason = CancelFailed, fmt.Sprintf("%s still open", state.Count(n, "order"))
-			if why != "" {
-				settled.Reason = why + "; " + settled.Reason
-			}
+		case expired:
+			settled.Kind, settled.Reason = CancelFailed, fmt.Sprintf("%s still open after the request expired: it was not acted on", state.Count(n, "order"))
 		default:
 			return false, nil
 		}
 		return true, nil
 	})
 	if err != nil {
-		if why == "" {
-			why = "the answer was lost"
-		}
-		res.Kind, res.Reason = Unknown, why+"; what is still open is not known: "+err.Error()
-		if expires == 0 {
-			res.Kind = CancelFailed // refused by the exchange: it did not act, whatever is open
+		res.Kind, res.Open = Unknown, -1
+		res.Reason = "the answer was lost and what is still open is not known: " + err.Error()
+		if why != "" {
+			res.Reason = why + "; " + res.Reason
 		}
 		return res
 	}

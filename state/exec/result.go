@@ -76,7 +76,7 @@ type Result struct {
 	// cancel was about when the cancel failed or its answer was lost.
 	Found *api.OrderRecord
 	// Open is, for a cancel of many (CancelMany) that failed or whose answer was lost, how many
-	// of the orders it was to take were still open when it was settled.
+	// of the orders it was to take were still open when it was settled (-1: not known).
 	Open int
 	// Resp is the exchange's answer (nil when there was none).
 	Resp *api.TxResponse

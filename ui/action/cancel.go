@@ -142,7 +142,7 @@ func cancelManyWords(d DoneMsg) (string, common.NoticeLevel) {
 		return "cancelled " + state.Count(r.Outcome.Count, "order"), common.LevelInfo
 	case r.Kind == exec.Cancelled && r.Resp != nil:
 		return "done: " + a.What + txText(r.Resp.TxHash), common.LevelInfo
-	case r.Kind == exec.Cancelled:
+	case r.Kind == exec.Cancelled || r.Kind == exec.CancelFailed && r.Open == 0:
 		return a.What + ": no open orders left " + left, common.LevelInfo
 	case r.Kind == exec.CancelFailed && r.Open > 0:
 		return fmt.Sprintf("%s failed (%s): %s still open%s; cancelling again is safe", a.What, cancelWhy(r), state.Count(r.Open, "order"), on), common.LevelError

@@ -36,7 +36,9 @@ func TestCancelCheckText(t *testing.T) {
 		{"instrument still open", inst, exec.Result{Kind: exec.CancelFailed, AnswerLost: true, Err: lost, Open: 1}, "1 order still open on the instrument", common.LevelError},
 		{"all clear", all, exec.Result{Kind: exec.Cancelled, AnswerLost: true, Err: lost}, "no open orders left at the exchange", common.LevelInfo},
 		{"all still open", all, exec.Result{Kind: exec.CancelFailed, AnswerLost: true, Err: lost, Open: 2}, "2 orders still open; cancelling again is safe", common.LevelError},
-		{"check failed", all, exec.Result{Kind: exec.Unknown, AnswerLost: true, Err: lost}, "could not check what is still open: cancelling again is safe", common.LevelError},
+		{"refused, all clear", all, exec.Result{Kind: exec.CancelFailed, Err: lost}, "no open orders left at the exchange", common.LevelInfo},
+		{"refused, not checked", all, exec.Result{Kind: exec.CancelFailed, Err: lost, Open: -1}, "could not check what is still open: cancelling again is safe", common.LevelError},
+		{"check failed", all, exec.Result{Kind: exec.Unknown, AnswerLost: true, Err: lost, Open: -1}, "could not check what is still open: cancelling again is safe", common.LevelError},
 		{"counted", all, exec.Result{Kind: exec.Cancelled, Resp: &api.TxResponse{}, Outcome: state.Outcome{Kind: state.OutcomeCancelledCount, Count: 3}}, "cancelled 3 orders", common.LevelInfo},
 	} {
 		text, level := Words(DoneMsg{Act: c.a, Out: Outcome{Result: c.r}})

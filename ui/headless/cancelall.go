@@ -8,6 +8,8 @@ import (
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/api/text"
 	"github.com/tradedesk/tradedesk/state"
+	"github.com/tradedesk/tradedesk/state/exec"
+	"github.com/tradedesk/tradedesk/state/journal"
 )
 
 func cancelAllFlags(fs *flagSet, o *opts) {
@@ -20,10 +22,9 @@ func cancelAllFlags(fs *flagSet, o *opts) {
 // says what it would cancel (state.CancelScope, the console's words) and sends nothing.
 func runCancelAll(ctx context.Context, r *runner) error {
 	var (
-		resp  api.TxResponse
-		err   error
 		scope = "every instrument"
 		in    state.Instrument
+		err   error
 	)
 	if r.o.instrument != "" {
 		if in, err = r.findInstrument(ctx); err != nil {
@@ -34,23 +35,50 @@ func runCancelAll(ctx context.Context, r *runner) error {
 	if !r.o.yes {
 		return r.refuseCancelAll(ctx, in.Name, scope)
 	}
-	if in.Name != "" {
-		resp, err = r.client.CancelByInstrument(ctx, in.ID)
-	} else {
-		resp, err = r.client.CancelAll(ctx)
-	}
+	e, done, err := r.recoveredExecutor(ctx)
 	if err != nil {
-		return fmt.Errorf("cancel of all orders on %s failed: %w", text.Clean(scope), err)
+		return err
+	}
+	defer done()
+	out, err := e.CancelMany(ctx, exec.CancelMany{InstrumentID: in.ID, All: in.Name == ""},
+		exec.Ask{Who: journal.WhoHeadless, What: "cancel every open order on " + scope})
+	if err != nil {
+		return err
+	}
+	if err := cancelAllFailed(out, scope); err != nil {
+		return err
+	}
+	resp := api.TxResponse{}
+	if out.Resp != nil {
+		resp = *out.Resp
 	}
 	if r.o.json {
 		return writeJSON(r.env.Stdout, okJSON(resp))
 	}
+	if out.Resp == nil {
+		_, err = fmt.Fprintf(r.env.Stdout, "cancelled all orders on %s (the answer was lost; none is left open)\n", text.Clean(scope))
+		return err
+	}
 	count := "all"
-	if out := state.CancelManyOutcome(resp); out.Kind == state.OutcomeCancelledCount {
-		count = strconv.Itoa(out.Count)
+	if out.Outcome.Kind == state.OutcomeCancelledCount {
+		count = strconv.Itoa(out.Outcome.Count)
 	}
 	_, err = fmt.Fprintf(r.env.Stdout, "cancelled %s orders on %s (tx %s)\n", count, text.Clean(scope), text.Clean(resp.TxHash))
 	return err
+}
+
+// cancelAllFailed is the error of a cancel of many that did not happen, or whose outcome is
+// unknown (nil when it went through).
+func cancelAllFailed(out exec.Result, scope string) error {
+	switch {
+	case out.Kind == exec.Cancelled:
+		return nil
+	case out.Kind == exec.Unknown:
+		return withExit(ExitUnknown, fmt.Errorf("cancel of all orders on %s sent, outcome unknown: %s; check `tradedesk orders`", text.Clean(scope), out.Reason))
+	case out.Err != nil:
+		return fmt.Errorf("cancel of all orders on %s failed: %w", text.Clean(scope), out.Err)
+	}
+	return withExit(ExitRejected, fmt.Errorf("cancel of all orders on %s failed: %s", text.Clean(scope), out.Reason))
 }
 
 // refuseCancelAll is the usage error of a cancel-all without --yes: what it would cancel (the

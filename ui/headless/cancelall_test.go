@@ -1,6 +1,7 @@
 package headless
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -9,7 +10,8 @@ import (
 
 // TestCancelAllNeedsYes (#31 point 10): cancel-all takes the positions' stops with the orders, so
 // without --yes it sends nothing: it exits as a usage error saying what it would cancel (the
-// position's stop-loss and take-profit named) and to add --yes; with --yes it cancels them.
+// position's stop-loss and take-profit named) and to add --yes; with --yes it cancels them,
+// through the executor and its journal.
 func TestCancelAllNeedsYes(t *testing.T) {
 	h := newHarness(t)
 	h.ok("order", "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.01", "--market")
@@ -43,5 +45,11 @@ func TestCancelAllNeedsYes(t *testing.T) {
 	}
 	if n := len(h.openOrders()); n != 0 {
 		t.Errorf("%d orders open after cancel-all --yes", n)
+	}
+	// Through the executor: one journaled intent, asked by the headless command, settled.
+	var es []journalJSON
+	if err := json.Unmarshal([]byte(h.ok("journal", "--json")), &es); err != nil || len(es) == 0 || es[0].Kind != "cancel-all" ||
+		es[0].Who != "headless" || !es[0].Settled || es[0].Outcome != "cancelled" || es[0].Action != "cancelAll" {
+		t.Errorf("journal: %+v %v", es, err)
 	}
 }
