@@ -5,7 +5,8 @@
 // Result. A lost or unreadable answer is resolved by the order's client id, looking again until
 // the request's expiresAfter has passed (after it the exchange must not act, so an order not
 // found then was never placed); a submit is never sent again. Fills settle the outcome of an
-// order that traded. Recover resolves, before anything new is sent, every intent an earlier
+// order that traded. Do sends every other signed action (transfers, withdrawals, leverage,
+// agents, brokers) through the same journal, after the caller's own gate. Recover resolves, before anything new is sent, every intent an earlier
 // process left sent without an outcome.
 //
 // It is ctx-first and blocking, and imports no Bubble Tea: the console and the headless

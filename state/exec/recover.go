@@ -22,7 +22,10 @@ type Found struct {
 // but never signed was not placed; one committed as sent is looked up (by client id, or by its
 // order's state for a cancel) until its expiresAfter has passed. It sends nothing. It returns what
 // it found, in the journal's order; an intent it could not settle stays unresolved (Unknown),
-// and Place and Cancel refuse until a later Recover settles it.
+// and Place, Cancel and Do refuse until a later Recover settles it. An action Do sent (a
+// transfer, a leverage change, ...) left unknown is looked up again by every Recover but does not
+// hold back new sends: it touches no order, and it may stay unknown for the two days the exchange
+// takes its nonce.
 func (e *Executor) Recover(ctx context.Context) ([]Found, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -33,6 +36,9 @@ func (e *Executor) Recover(ctx context.Context) ([]Found, error) {
 	var out []Found
 	for _, en := range unsent {
 		r := Result{ID: en.Intent.ID, Kind: NotPlaced, Reason: "stopped before it was signed: never sent"}
+		if isDoKind(en.Intent.Kind) {
+			r.Kind = NotSent
+		}
 		if len(en.Intent.Cloids) > 0 {
 			r.Cloid = en.Intent.Cloids[0]
 		}
@@ -51,7 +57,7 @@ func (e *Executor) Recover(ctx context.Context) ([]Found, error) {
 		if err := e.record(ctx, r); err != nil {
 			return out, err
 		}
-		all = all && r.Settled()
+		all = all && (r.Settled() || isDoKind(en.Intent.Kind))
 		out = append(out, Found{Entry: en, Result: r})
 	}
 	e.recovered = all
@@ -84,6 +90,9 @@ func (e *Executor) recoverOne(ctx context.Context, en journal.Entry) Result {
 			return res
 		}
 		return e.resolveMany(ctx, res, c, en.ExpiresAfter)
+	}
+	if isDoKind(en.Intent.Kind) {
+		return e.lookUpAction(ctx, res, en.Action, en.Request, en.Nonce)
 	}
 	// An action the executor does not send: it stays unknown, for the trader to check.
 	res.Reason = "a " + en.Action + " the executor cannot look up: check the exchange by hand"
@@ -144,7 +153,7 @@ func (e *Executor) ensureRecovered(ctx context.Context) error {
 	}
 	var open []string
 	for _, f := range found {
-		if !f.Result.Settled() {
+		if !f.Result.Settled() && !isDoKind(f.Entry.Intent.Kind) {
 			open = append(open, f.Entry.Intent.ID)
 		}
 	}

@@ -41,9 +41,14 @@ const (
 	Cancelled
 	// CancelFailed: the exchange did not cancel the order; Reason says why.
 	CancelFailed
+	// Done: the exchange did an action Do sent (TxHash, when known).
+	Done
+	// NotSent: an action Do sent provably did not reach the exchange (never signed, or refused
+	// before it arrived); Reason says why.
+	NotSent
 )
 
-var kindWords = [...]string{"unknown", "placed", "filled", "partly filled", "unfilled", "refused", "rejected", "not placed", "cancelled", "cancel failed"}
+var kindWords = [...]string{"unknown", "placed", "filled", "partly filled", "unfilled", "refused", "rejected", "not placed", "cancelled", "cancel failed", "done", "not sent"}
 
 // String is the kind in words, as the journal keeps it.
 func (k Kind) String() string {
@@ -80,6 +85,9 @@ type Result struct {
 	Open int
 	// Resp is the exchange's answer (nil when there was none).
 	Resp *api.TxResponse
+	// TxHash is the transaction of an action Do sent, from its answer or the lookup that found
+	// it ("" when not known).
+	TxHash string
 }
 
 // Settled reports whether the outcome is known.
@@ -104,7 +112,10 @@ func (r Result) Detail() string {
 	if r.Outcome.Resting {
 		parts = append(parts, "resting")
 	}
-	if r.AnswerLost {
+	if r.TxHash != "" {
+		parts = append(parts, "tx "+shortHash(r.TxHash))
+	}
+	if r.AnswerLost && r.Cloid != "" {
 		parts = append(parts, "answer lost, looked up by client id")
 	}
 	return strings.Join(parts, "; ")
@@ -165,7 +176,7 @@ func (e *Executor) committing(ctx context.Context, id string) *sending {
 		sendCtx, s.done = context.WithTimeout(ctx, e.cfg.SendTimeout)
 	}
 	s.ctx = api.WithBeforeSign(sendCtx, func(sg api.Signing) error {
-		if err := e.cfg.Journal.Sent(ctx, id, sg); err != nil {
+		if err := e.cfg.Journal.Sent(ctx, id, journaled(sg)); err != nil {
 			return err
 		}
 		s.mu.Lock()
