@@ -12,7 +12,7 @@ import (
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/api/sim"
 	"github.com/tradedesk/tradedesk/state"
-	"github.com/tradedesk/tradedesk/ui/feed"
+	"github.com/tradedesk/tradedesk/state/feed"
 )
 
 // loopbackSim is a simulator served on a loopback address that can be stopped and served again,

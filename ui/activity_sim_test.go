@@ -67,8 +67,8 @@ func TestFillsAndHistoryAgainstSimulator(t *testing.T) {
 	}
 
 	trade(t, c, 130)
-	pump(t, c.m, fills.f.Poll())
-	pump(t, c.m, history.f.Poll())
+	pump(t, c.m, teaCmd(fills.f.Poll()))
+	pump(t, c.m, teaCmd(history.f.Poll()))
 	total, err := c.m.ex.Fills(context.Background(), c.m.ex.Address(), api.PageParams{Limit: 1})
 	if err != nil || total.TotalCount < 130 {
 		t.Fatalf("the simulator has %d fills: %v", total.TotalCount, err)

@@ -7,7 +7,7 @@ import (
 
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
-	"github.com/tradedesk/tradedesk/ui/feed"
+	"github.com/tradedesk/tradedesk/state/feed"
 )
 
 // TestPaneCadencesComeFromIntervals: the panes' own polls (fills, history, leverage, brokers,

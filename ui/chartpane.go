@@ -11,9 +11,9 @@ import (
 	"github.com/shopspring/decimal"
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
+	"github.com/tradedesk/tradedesk/state/feed"
 	"github.com/tradedesk/tradedesk/ui/chart"
 	"github.com/tradedesk/tradedesk/ui/common"
-	"github.com/tradedesk/tradedesk/ui/feed"
 )
 
 // chartResolutions are the chart's resolutions in order, with their candle periods.
@@ -106,13 +106,13 @@ func (p *chartPane) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case common.StartPanesMsg:
 		p.follow()
-		return p.f.Start()
+		return common.Tea(p.f.Start())
 	case common.DataMsg:
 		var cmd tea.Cmd
 		// A new instrument, or the instruments arriving after the instrument was picked (the
 		// request needs its id): fetch now.
 		if p.follow() || (msg.Kind == state.KindInstruments && !p.Store.Freshness(state.KindChart).Loaded() && !p.f.InFlight()) {
-			cmd = p.f.Poll()
+			cmd = common.Tea(p.f.Poll())
 		}
 		if msg.Kind == state.KindChart || msg.Kind == state.KindTickers || cmd != nil {
 			p.load()
@@ -147,7 +147,7 @@ func (p *chartPane) handleKey(msg tea.KeyMsg) tea.Cmd {
 		return nil
 	}
 	p.load()
-	return p.f.Poll()
+	return common.Tea(p.f.Poll())
 }
 
 // load takes the series from the store and moves its last candle with the live price.

@@ -6,8 +6,6 @@
 // The layout:
 //
 //	ui/                       root model: composition, focus, key routing, the signed-action pipeline
-//	ui/feed/                  the one scheduler: per kind, its source (poll, pane request, stream),
-//	                          cadence, generations, backoff, recovery; a clock tests can step
 //	ui/action/                signed actions: how each is confirmed, sent through the executor, and
 //	                          its exec.Result read into the status line's words
 //	ui/common/                the pane kit: Pane, Common, key map, styles, table, formats, messages
@@ -26,6 +24,9 @@
 //	                          Open, the construction the console (main) and the headless commands
 //	                          share. Every order and cancel of both goes through it (transfers,
 //	                          leverage and brokers: the console's still sign directly)
+//	state/feed/               the one scheduler: per kind, its source (poll, pane request, stream),
+//	                          cadence, generations, backoff, recovery; a clock tests can step. Its
+//	                          commands are plain funcs; common.Tea hands them to Bubble Tea
 //	state/journal/            the write-ahead journal of signed actions (SQLite, per network and account)
 //	state/profile/            the one config loader: endpoint, key source, guard, cadences (Intervals),
 //	                          display settings; the agent check (console and headless alike)

@@ -11,8 +11,8 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
+	"github.com/tradedesk/tradedesk/state/feed"
 	"github.com/tradedesk/tradedesk/ui/common"
-	"github.com/tradedesk/tradedesk/ui/feed"
 )
 
 const fakeUser = "0x00000000000000000000000000000000000000aa"
@@ -111,7 +111,7 @@ func deliver(t testing.TB, c *common.Common, p common.Pane, cmd tea.Cmd) []strin
 			queue = append(queue, msg...)
 		case feed.Msg:
 			r := c.Feed.Update(msg)
-			queue = append(queue, r.Cmd) // a queued request (the next poll's timer is no command)
+			queue = append(queue, teaCmd(r.Cmd)) // a queued request (the next poll's timer is no command)
 			if r.Msg != nil && c.Store.Apply(r.Msg) {
 				queue = append(queue, p.Update(common.DataMsg{Kind: r.Kind}))
 			}
@@ -166,7 +166,7 @@ func TestFillsPagingAndNewOnTop(t *testing.T) {
 	p.tbl.MoveTo(10)
 	selected := p.fills[10].TradeID
 	ex.fills = append(makeFills(3, 1003), ex.fills...)
-	notices := deliver(t, c, p, p.f.Poll())
+	notices := deliver(t, c, p, teaCmd(p.f.Poll()))
 	if len(p.fills) != 253 {
 		t.Fatalf("after new fills: %d rows, want 253 (no duplicates)", len(p.fills))
 	}
@@ -193,7 +193,7 @@ func TestFillsPagingAndNewOnTop(t *testing.T) {
 	more := makeFills(1, 1004)
 	more[0].OrderID, more[0].Side = 1003, "s"
 	ex.fills = append(more, ex.fills...)
-	notices = deliver(t, c, p, p.f.Poll())
+	notices = deliver(t, c, p, teaCmd(p.f.Poll()))
 	if rings != 1 || len(notices) != 1 || !strings.Contains(notices[0], "avg of 2 fills") {
 		t.Errorf("a second fill of order 1003: rings %d, notices %q", rings, notices)
 	}
@@ -201,7 +201,7 @@ func TestFillsPagingAndNewOnTop(t *testing.T) {
 	// The bell can be turned off.
 	deliver(t, c, p, p.Update(keyMsg("B")))
 	ex.fills = append(makeFills(1, 1005), ex.fills...)
-	deliver(t, c, p, p.f.Poll())
+	deliver(t, c, p, teaCmd(p.f.Poll()))
 	if rings != 1 || len(p.fills) != 255 {
 		t.Errorf("bell off: rings %d, rows %d", rings, len(p.fills))
 	}
@@ -335,7 +335,7 @@ func TestFetchersBusy(t *testing.T) {
 	if !c.m.feed.Busy() {
 		t.Fatal("not busy with a request out")
 	}
-	pump(t, c.m, cmd)
+	pump(t, c.m, teaCmd(cmd))
 	if c.m.feed.Busy() {
 		t.Fatal("still busy after the reply")
 	}

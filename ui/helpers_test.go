@@ -5,11 +5,13 @@ import (
 	"testing"
 	"time"
 
+	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
 	"github.com/shopspring/decimal"
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
+	"github.com/tradedesk/tradedesk/state/feed"
 	"github.com/tradedesk/tradedesk/ui/common"
 	"github.com/tradedesk/tradedesk/ui/common/commontest"
 )
@@ -79,3 +81,6 @@ func bigStore(clock func() time.Time, n, np, no int) *state.Store {
 	}})
 	return s
 }
+
+// teaCmd is common.Tea for tests that do not import common.
+func teaCmd(c feed.Cmd) tea.Cmd { return common.Tea(c) }

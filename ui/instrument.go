@@ -10,8 +10,8 @@ import (
 	"github.com/shopspring/decimal"
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
+	"github.com/tradedesk/tradedesk/state/feed"
 	"github.com/tradedesk/tradedesk/ui/common"
-	"github.com/tradedesk/tradedesk/ui/feed"
 )
 
 // instrumentPane shows the current instrument's terms and the account's leverage on it.
@@ -73,13 +73,13 @@ func (p *instrumentPane) Update(msg tea.Msg) tea.Cmd {
 	case common.StartPanesMsg:
 		p.follow()
 		p.render()
-		return p.f.Start()
+		return common.Tea(p.f.Start())
 	case common.DataMsg:
 		var cmd tea.Cmd
 		_, known := p.Store.Leverage(p.symbol)
 		// A new instrument, or the instruments arriving after a request that had to wait for them.
 		if p.follow() || (msg.Kind == state.KindInstruments && !p.f.InFlight() && !known) {
-			cmd = p.f.Poll()
+			cmd = common.Tea(p.f.Poll())
 		}
 		v := [3]uint64{p.Store.Version(state.KindInstruments), p.Store.Version(state.KindLeverage), p.Store.Version(state.KindAccount)}
 		if v != p.version || cmd != nil {

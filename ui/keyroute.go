@@ -147,7 +147,7 @@ func (m *Model) globalKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 		m.setFocus((m.focus - 1 + len(m.slots)) % len(m.slots))
 	case key.Matches(msg, k.Refresh):
 		m.setNotice(common.LevelInfo, "refreshing")
-		return m.feed.RefreshAll(), true // the panes' own lists too (fills, history), not only the root's polls
+		return common.Tea(m.feed.RefreshAll()), true // the panes' own lists too (fills, history), not only the root's polls
 	default:
 		return nil, false
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/tradedesk/tradedesk/api/text"
 	"github.com/tradedesk/tradedesk/state"
 	"github.com/tradedesk/tradedesk/state/exec"
+	"github.com/tradedesk/tradedesk/state/feed"
 	"github.com/tradedesk/tradedesk/ui/action"
 	"github.com/tradedesk/tradedesk/ui/common"
 	"github.com/tradedesk/tradedesk/ui/components/cmdline"
@@ -22,7 +23,6 @@ import (
 	"github.com/tradedesk/tradedesk/ui/components/transfer"
 	"github.com/tradedesk/tradedesk/ui/dialogs/confirm"
 	"github.com/tradedesk/tradedesk/ui/dialogs/leverage"
-	"github.com/tradedesk/tradedesk/ui/feed"
 )
 
 // Config is everything the console needs; main fills it in from flags and the config file.
@@ -238,7 +238,7 @@ func (m *Model) Watchlist() []string { return m.tickers.Watchlist() }
 func (m *Model) Init() tea.Cmd {
 	cmds := make([]tea.Cmd, 0, len(m.kinds)+1)
 	for _, k := range m.kinds {
-		cmds = append(cmds, m.feed.Task(k).Start())
+		cmds = append(cmds, common.Tea(m.feed.Task(k).Start()))
 	}
 	cmds = append(cmds, startPanes) // the panes' own polls (fills, history, chart, brokers, leverage)
 	cmds = append(cmds, m.startStream(), m.recoverJournal())

@@ -8,8 +8,8 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
+	"github.com/tradedesk/tradedesk/state/feed"
 	"github.com/tradedesk/tradedesk/ui/common"
-	"github.com/tradedesk/tradedesk/ui/feed"
 )
 
 // pagedList is what the fills and order-history panes share: a table of the account's records,
@@ -77,10 +77,10 @@ func (l *pagedList) SetFocused(f bool) { l.tbl.SetFocused(f) }
 func (l *pagedList) update(msg tea.Msg) (cmd tea.Cmd, handled, refresh bool) {
 	switch msg := msg.(type) {
 	case common.StartPanesMsg:
-		return l.f.Start(), true, false
+		return common.Tea(l.f.Start()), true, false
 	case common.DataMsg:
 		if l.trades.Changed(l.Store, msg.Kind) && l.f.Started() {
-			return l.f.Poll(), true, false // orders or positions moved: there may be news
+			return common.Tea(l.f.Poll()), true, false // orders or positions moved: there may be news
 		}
 		if msg.Kind == l.kind {
 			l.loading = pageStillLoading(l.loading, l.next, l.Store.Freshness(l.kind))
@@ -105,7 +105,7 @@ func (l *pagedList) loadMore(loaded int) tea.Cmd {
 		return nil
 	}
 	l.loading = page
-	return l.f.Send(l.page(page))
+	return common.Tea(l.f.Send(l.page(page)))
 }
 
 // Click implements common.Clicker: a click selects a row, and on the last one loads more.

@@ -12,9 +12,9 @@ import (
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/api/text"
 	"github.com/tradedesk/tradedesk/state"
+	"github.com/tradedesk/tradedesk/state/feed"
 	"github.com/tradedesk/tradedesk/state/profile"
 	"github.com/tradedesk/tradedesk/ui/common"
-	"github.com/tradedesk/tradedesk/ui/feed"
 )
 
 // Intervals is the polling cadence of each kind of data (profile.Intervals: the config file's
@@ -145,7 +145,7 @@ func marketRequest(ex api.Exchange, k state.Kind, symbol string) feed.Request {
 }
 
 // refreshNow polls the given kinds at once (after an action, or on the refresh key).
-func (m *Model) refreshNow(kinds ...state.Kind) tea.Cmd { return m.feed.Refresh(kinds...) }
+func (m *Model) refreshNow(kinds ...state.Kind) tea.Cmd { return common.Tea(m.feed.Refresh(kinds...)) }
 
 // onFeed hands a feed message to the feed and applies what it brings to the store: the panes are
 // told what changed, a failure shows in the message line.
@@ -156,7 +156,7 @@ func (m *Model) onFeed(msg feed.Msg) tea.Cmd {
 		m.dropNote, m.dropAt = dropNote(r.Kind, r.Dropped, r.DropReason), m.clock()
 	}
 	if r.Msg == nil && len(r.Msgs) == 0 {
-		return r.Cmd
+		return common.Tea(r.Cmd)
 	}
 	switch {
 	case r.Err != nil:
@@ -177,7 +177,7 @@ func (m *Model) onFeed(msg feed.Msg) tea.Cmd {
 			changed = append(changed, sm.Kind())
 		}
 	}
-	cmds := []tea.Cmd{r.Cmd}
+	cmds := []tea.Cmd{common.Tea(r.Cmd)}
 	if slices.Contains(changed, state.KindInstruments) {
 		cmds = append(cmds, m.followInstrument()) // the chart's series can be subscribed now
 	}
@@ -272,7 +272,7 @@ func (m *Model) startStream() tea.Cmd {
 			topics = append(topics, api.Topic{Channel: ch, User: user})
 		}
 	}
-	return tea.Batch(feed.Subscribe(st, topics, nil), m.followInstrument(), m.feed.StartSource())
+	return tea.Batch(common.Tea(feed.Subscribe(st, topics, nil)), m.followInstrument(), common.Tea(m.feed.StartSource()))
 }
 
 // followInstrument moves the subscriptions of what is shown (book, trades, bbo, the chart series)
@@ -289,7 +289,7 @@ func (m *Model) followInstrument() tea.Cmd {
 	topics := m.shownTopics(sym, chart)
 	subs := make(chan *api.Subscription, len(topics))
 	m.streamSubs = subs
-	return feed.Subscribe(m.stream, topics, func() {
+	return common.Tea(feed.Subscribe(m.stream, topics, func() {
 		for _, s := range feed.DrainSubs(old) {
 			// A topic shown before and after (the book when only the chart's series moved) is
 			// the same subscription: ending it would end the new one.
@@ -298,7 +298,7 @@ func (m *Model) followInstrument() tea.Cmd {
 			}
 		}
 		close(subs)
-	}, subs)
+	}, subs))
 }
 
 // shownChartKey is the series the chart shows, or nothing until its instrument is known. Its

@@ -8,7 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/api/sim"
-	"github.com/tradedesk/tradedesk/ui/feed"
+	"github.com/tradedesk/tradedesk/state/feed"
 )
 
 // TestModeLineSaysWhatCanSign: a console asked to start LIVE with a client that holds no key reads

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/tradedesk/tradedesk/ui/feed"
+	"github.com/tradedesk/tradedesk/state/feed"
 )
 
 // TestRecoversWithinTwoPollIntervals: after an outage long enough for every backoff to grow past

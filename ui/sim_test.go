@@ -11,7 +11,7 @@ import (
 	"github.com/tradedesk/tradedesk/api/sim"
 	"github.com/tradedesk/tradedesk/state"
 	"github.com/tradedesk/tradedesk/state/exec"
-	"github.com/tradedesk/tradedesk/ui/feed"
+	"github.com/tradedesk/tradedesk/state/feed"
 )
 
 // testKeyHex is a fixed test key (never a real account).

@@ -25,9 +25,9 @@ import (
 	"github.com/tradedesk/tradedesk/api/sim"
 	"github.com/tradedesk/tradedesk/state"
 	"github.com/tradedesk/tradedesk/state/exec"
+	"github.com/tradedesk/tradedesk/state/feed"
 	"github.com/tradedesk/tradedesk/ui/action"
 	"github.com/tradedesk/tradedesk/ui/components/orderentry"
-	"github.com/tradedesk/tradedesk/ui/feed"
 )
 
 // gateMode is what the fault gate does with each request.

@@ -10,8 +10,8 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
+	"github.com/tradedesk/tradedesk/state/feed"
 	"github.com/tradedesk/tradedesk/state/profile"
-	"github.com/tradedesk/tradedesk/ui/feed"
 )
 
 // Pane is one region of the console: a list, a form, a chart. The root model owns focus, layout and
@@ -32,15 +32,16 @@ import (
 //     pane group (common.NewGroup), switched with [ and ].
 //  3. Data: react to DataMsg{Kind} in Update (the store changed) and keep rendered rows until the
 //     store's Version(kind) moves. Where its data comes from (a poll, a stream, its own paged
-//     requests) is the feed's business (ui/feed): a pane with requests of its own adds a
+//     requests) is the feed's business (state/feed): a pane with requests of its own adds a
 //     feed.Task in its constructor (common.PaneTask: its kind, cadence and the request for
 //     what it shows now), starts it on StartPanesMsg and sends one-off requests (a next page)
-//     with Task.Send. Timers go through Common.Feed.After, never tea.Tick, so tests can step them.
+//     with Task.Send (a feed command becomes Bubble Tea's through Tea). Timers go through
+//     Common.Feed.After, never tea.Tick, so tests can step them.
 //
 // To add a kind of data: one file in state (see state.Store), then one place in ui: a root poll
 // is one entry in ui's pollSpecs (its cadence and its request, a field of Intervals when
 // it is configurable); a pane's own data is the PaneTask line of step 3. A streamed kind is one
-// more case in ui/feed's streamMessage (the kind's upsert) and StreamKinds: the feed's one
+// more case in state/feed's streamMessage (the kind's upsert) and StreamKinds: the feed's one
 // Source (Feed.AddSource) carries it by the same route.
 //
 // Optional interfaces: InputCapturer (a focused text input takes every key before any global

@@ -7,7 +7,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
-	"github.com/tradedesk/tradedesk/ui/feed"
+	"github.com/tradedesk/tradedesk/state/feed"
 )
 
 // StartPanesMsg starts the panes' own polls: the root sends it to every pane once, at Init. A pane
@@ -53,7 +53,7 @@ type Fed struct {
 // Update implements Pane.
 func (p *Fed) Update(msg tea.Msg) tea.Cmd {
 	if _, ok := msg.(StartPanesMsg); ok {
-		return p.Task.Start()
+		return Tea(p.Task.Start())
 	}
 	return p.Pane.Update(msg)
 }

@@ -16,8 +16,8 @@ import (
 
 	"github.com/charmbracelet/lipgloss"
 	"github.com/tradedesk/tradedesk/state"
+	"github.com/tradedesk/tradedesk/state/feed"
 	"github.com/tradedesk/tradedesk/ui/common"
-	"github.com/tradedesk/tradedesk/ui/feed"
 )
 
 // DefaultKeys is the top level's default key table, read from keymap.go itself (package main

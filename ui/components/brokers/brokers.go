@@ -14,9 +14,9 @@ import (
 	"github.com/shopspring/decimal"
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
+	"github.com/tradedesk/tradedesk/state/feed"
 	"github.com/tradedesk/tradedesk/state/profile"
 	"github.com/tradedesk/tradedesk/ui/common"
-	"github.com/tradedesk/tradedesk/ui/feed"
 )
 
 // Broker columns.
@@ -91,7 +91,7 @@ func (p *Pane) SetFocused(f bool) { p.tbl.SetFocused(f) }
 func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case common.StartPanesMsg:
-		return p.f.Start()
+		return common.Tea(p.f.Start())
 	case common.DataMsg:
 		if msg.Kind == state.KindBrokers {
 			if v := p.Store.Version(state.KindBrokers); v != p.version {

@@ -243,7 +243,7 @@ func NewFed(c *common.Common, ex api.Exchange) *common.Fed {
 	t := common.PaneTask(c, state.KindFunding, c.Every(func(iv profile.Intervals) time.Duration { return iv.Funding }), common.AccountRequest(ex, page(ex, 1)))
 	more := func(n int) tea.Cmd {
 		if r := common.AccountRequest(ex, page(ex, n))(); r != nil {
-			return t.Send(r)
+			return common.Tea(t.Send(r))
 		}
 		return nil
 	}

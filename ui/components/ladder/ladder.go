@@ -227,7 +227,7 @@ func (p *Pane) markChanges(bookMoved bool) tea.Cmd {
 	}
 	if started && !p.flashOn {
 		p.flashOn = true
-		return p.Feed.After(flashFor, FlashEndMsg{At: now.Add(flashFor)})
+		return common.Tea(p.Feed.After(flashFor, FlashEndMsg{At: now.Add(flashFor)}))
 	}
 	return nil
 }
@@ -245,7 +245,7 @@ func (p *Pane) endFlashes(at time.Time) tea.Cmd {
 	p.dirty = true
 	if !next.IsZero() {
 		p.flashOn = true
-		return p.Feed.After(next.Sub(at), FlashEndMsg{At: next})
+		return common.Tea(p.Feed.After(next.Sub(at), FlashEndMsg{At: next}))
 	}
 	return nil
 }

@@ -7,9 +7,9 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/shopspring/decimal"
+	"github.com/tradedesk/tradedesk/state/feed"
 	"github.com/tradedesk/tradedesk/ui/common"
 	"github.com/tradedesk/tradedesk/ui/common/commontest"
-	"github.com/tradedesk/tradedesk/ui/feed"
 )
 
 // TestCutBeforeAParenthesis (QA 13b #11): a message cut at the line's end is cut before a

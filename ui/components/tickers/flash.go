@@ -4,6 +4,7 @@ import (
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/tradedesk/tradedesk/ui/common"
 )
 
 // Price flashes: a mark that moved is highlighted up or down for flashFor.
@@ -35,7 +36,7 @@ func (p *Pane) endFlashes(at time.Time) tea.Cmd {
 	if !next.IsZero() {
 		p.flashOn = true
 		wait := next.Sub(at)
-		return p.Feed.After(wait, FlashEndMsg{At: next})
+		return common.Tea(p.Feed.After(wait, FlashEndMsg{At: next}))
 	}
 	return nil
 }

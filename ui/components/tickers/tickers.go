@@ -323,7 +323,7 @@ func (p *Pane) refresh() tea.Cmd {
 	}
 	if started && !p.flashOn {
 		p.flashOn = true
-		cmds = append(cmds, p.Feed.After(flashFor, FlashEndMsg{At: now.Add(flashFor)}))
+		cmds = append(cmds, common.Tea(p.Feed.After(flashFor, FlashEndMsg{At: now.Add(flashFor)})))
 	}
 	return tea.Batch(cmds...)
 }

@@ -5,7 +5,6 @@ import (
 	"math/rand/v2"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
 )
@@ -72,7 +71,7 @@ func (t *Task) Fails() int { return t.fails }
 func (t *Task) SetEvery(every func() time.Duration) { t.spec.Every = every }
 
 // Start begins periodic polling (once).
-func (t *Task) Start() tea.Cmd {
+func (t *Task) Start() Cmd {
 	if t.started {
 		return nil
 	}
@@ -82,7 +81,7 @@ func (t *Task) Start() tea.Cmd {
 
 // Poll sends the periodic request now; with one in flight, it runs on its reply. Any pending
 // timer is superseded.
-func (t *Task) Poll() tea.Cmd {
+func (t *Task) Poll() Cmd {
 	t.token++
 	var r Request
 	if t.spec.Request != nil {
@@ -107,7 +106,7 @@ func (t *Task) Poll() tea.Cmd {
 }
 
 // Send runs r now, or after the requests before it (a pane's next page).
-func (t *Task) Send(r Request) tea.Cmd {
+func (t *Task) Send(r Request) Cmd {
 	if t.inFlight {
 		t.queued = append(t.queued, queuedRequest{r: r})
 		return nil
@@ -116,7 +115,7 @@ func (t *Task) Send(r Request) tea.Cmd {
 	t.gen++
 	gen, at, timeout, kind := t.gen, t.f.clock.Now(), t.spec.Timeout, t.spec.Kind
 	now := t.f.clock.Now
-	return func() tea.Msg {
+	return func() Message {
 		ctx, cancel := context.WithTimeout(context.Background(), timeout)
 		defer cancel()
 		start := time.Now()
@@ -138,7 +137,7 @@ func (t *Task) done(msg DoneMsg) Result {
 	}
 	t.inFlight = false
 	t.f.latency = msg.Latency
-	var cmds []tea.Cmd
+	var cmds []Cmd
 	wait := t.every()
 	if msg.Err != nil {
 		t.fails++
@@ -157,7 +156,7 @@ func (t *Task) done(msg DoneMsg) Result {
 	} else {
 		cmds = append(cmds, t.schedule(wait))
 	}
-	return Result{Kind: t.spec.Kind, Msg: msg.Msg, Err: msg.Err, Cmd: tea.Batch(cmds...), Dropped: msg.Dropped, DropReason: msg.DropReason}
+	return Result{Kind: t.spec.Kind, Msg: msg.Msg, Err: msg.Err, Cmd: Batch(cmds...), Dropped: msg.Dropped, DropReason: msg.DropReason}
 }
 
 // Cadence is the wait before the next periodic request (the stream's reconcile while a stream
@@ -186,7 +185,7 @@ func (t *Task) retryWait(err error) time.Duration {
 }
 
 // schedule arms the task's next periodic request after d, superseding any pending timer.
-func (t *Task) schedule(d time.Duration) tea.Cmd {
+func (t *Task) schedule(d time.Duration) Cmd {
 	t.token++
 	return t.f.arm(t, d, dueMsg{t: t, token: t.token})
 }

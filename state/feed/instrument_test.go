@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
 	"github.com/shopspring/decimal"
 
 	"github.com/tradedesk/tradedesk/api"
@@ -37,7 +36,7 @@ func TestStreamDropsUnknownInstruments(t *testing.T) {
 	ws.send(notify("ticker:all", `[{"symbol":"GHOST-PERP","mark_price":1},{"symbol":"EVIL\u001b[2J-PERP","mark_price":2}]`),
 		notify("orderbook:GHOST-PERP", `{"update_type":"snapshot","instrument_name":"GHOST-PERP","books":{"bids":[{"price":1,"size":1}],"asks":[],"sequence_number":1}}`),
 		notify("ticker:all", `[{"symbol":"BTC-PERP","mark_price":97000}]`))
-	r := &asyncRunner{msgs: make(chan tea.Msg, 64)}
+	r := &asyncRunner{msgs: make(chan Message, 64)}
 	r.run(f.StartSource())
 	dropped, why := 0, ""
 	deadline := time.After(10 * time.Second)

@@ -5,7 +5,6 @@ import (
 	"slices"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
 )
@@ -52,7 +51,7 @@ func (stallMsg) isFeedMsg() {}
 
 // heard notes a batch's kept records of each market topic at now and arms the check for the
 // earliest deadline; it returns the commands of stalls that ended (nil: none).
-func (f *Feed) heard(topics map[api.Topic]bool, now time.Time) tea.Cmd {
+func (f *Feed) heard(topics map[api.Topic]bool, now time.Time) Cmd {
 	s := f.src
 	if s.beats == nil {
 		s.beats = map[api.Topic]*beat{}
@@ -83,7 +82,7 @@ func (f *Feed) heard(topics map[api.Topic]bool, now time.Time) tea.Cmd {
 
 // armStall sets the heartbeat's timer for the earliest deadline of the topics judged and not
 // stalled, unless one is set for sooner.
-func (f *Feed) armStall(now time.Time) tea.Cmd {
+func (f *Feed) armStall(now time.Time) Cmd {
 	s := f.src
 	var next time.Time
 	for _, b := range s.beats {
@@ -111,7 +110,7 @@ func (f *Feed) stallCheck(msg stallMsg) Result {
 	s.stallAt = time.Time{}
 	now := f.clock.Now()
 	f.forgetUnsubscribed()
-	var cmds []tea.Cmd
+	var cmds []Cmd
 	for t, b := range s.beats {
 		limit, ok := b.limit()
 		if !ok || b.stalled || now.Sub(b.last) < limit || !s.up {
@@ -121,11 +120,11 @@ func (f *Feed) stallCheck(msg stallMsg) Result {
 		cmds = append(cmds, f.pollKind(TopicKind(t)))
 		if s.src.Resubscribe != nil {
 			ch, resub := t.Channel, s.src.Resubscribe
-			cmds = append(cmds, func() tea.Msg { resub(ch); return nil })
+			cmds = append(cmds, func() Message { resub(ch); return nil })
 		}
 	}
 	cmds = append(cmds, f.armStall(now))
-	return Result{Cmd: tea.Batch(cmds...)}
+	return Result{Cmd: Batch(cmds...)}
 }
 
 // forgetUnsubscribed drops the heartbeats of topics no longer subscribed (the book of the
@@ -147,14 +146,14 @@ func (f *Feed) forgetUnsubscribed() {
 }
 
 // pollKind polls now every started task of kind k.
-func (f *Feed) pollKind(k state.Kind) tea.Cmd {
-	var cmds []tea.Cmd
+func (f *Feed) pollKind(k state.Kind) Cmd {
+	var cmds []Cmd
 	for _, t := range f.tasks {
 		if t.started && t.spec.Kind == k {
 			cmds = append(cmds, t.Poll())
 		}
 	}
-	return tea.Batch(cmds...)
+	return Batch(cmds...)
 }
 
 // stalledKind reports whether a stalled topic's records are of kind k.

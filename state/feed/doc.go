@@ -4,9 +4,12 @@
 // requests asked for meanwhile, its backoff with jitter and Retry-After, the heartbeat the status
 // line reads (Conn) and the recovery of every failing task when the exchange answers again.
 //
-// Time comes from a Clock: RealClock in production (timers are tea.Tick), FakeClock in tests,
+// Time comes from a Clock: RealClock in production (timers are plain timers), FakeClock in tests,
 // which a test steps with Advance and whose timers come back as messages to deliver. No test needs
 // to tell a timer's command from a request's.
+//
+// The feed imports no Bubble Tea: its commands (Cmd, Batch) are plain functions. The console hands
+// them to Bubble Tea through common.Tea; a front end without a screen runs them with Run.
 //
 // The root model owns one Feed and hands it every Msg (Update); a reply comes back as the
 // state.Msg to apply, and the command of what follows. It imports state and api, never package ui.

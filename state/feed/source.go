@@ -3,7 +3,6 @@ package feed
 import (
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
 )
@@ -78,7 +77,7 @@ func (f *Feed) AddSource(src Source) {
 }
 
 // StartSource is the command that waits for the source's first batch (nil without a source).
-func (f *Feed) StartSource() tea.Cmd {
+func (f *Feed) StartSource() Cmd {
 	if f.src == nil {
 		return nil
 	}
@@ -98,9 +97,9 @@ const gather = time.Millisecond
 // wait waits for the next batch: it gathers the rest of the burst its first record belongs to,
 // and one that comes sooner than a frame after the last waits out the frame, so what arrives
 // meanwhile joins it.
-func (s *streamSource) wait() tea.Cmd {
+func (s *streamSource) wait() Cmd {
 	in, frame, last := s.src.Inbox, s.src.Frame, s.last
-	return func() tea.Msg {
+	return func() Message {
 		<-in.Ready()
 		time.Sleep(max(frame-time.Since(last), gather))
 		return sourceMsg{batch: in.Drain()}
@@ -131,7 +130,7 @@ func (f *Feed) sourceUpdate(msg sourceMsg) Result {
 			msgs = append(msgs, m)
 		}
 	}
-	var cmds []tea.Cmd
+	var cmds []Cmd
 	if b.StatusChanged {
 		wasUp := s.up
 		cmds = append(cmds, f.sourceStatus(b.Status))
@@ -145,7 +144,7 @@ func (f *Feed) sourceUpdate(msg sourceMsg) Result {
 		cmds = append(cmds, f.heard(heard, at))
 	}
 	cmds = append(cmds, s.wait())
-	r := Result{Msgs: msgs, Cmd: tea.Batch(cmds...)}
+	r := Result{Msgs: msgs, Cmd: Batch(cmds...)}
 	if b.Dropped > 0 && s.src.Kind != nil {
 		r.Kind, r.Dropped, r.DropReason = s.src.Kind(b.DropTopic), b.Dropped, b.DropReason
 	}
@@ -154,7 +153,7 @@ func (f *Feed) sourceUpdate(msg sourceMsg) Result {
 
 // sourceStatus follows the connection: up (a new connection) reconciles every kind once, then
 // their polls slow down; down makes them poll now and at their own cadence.
-func (f *Feed) sourceStatus(st api.StreamStatus) tea.Cmd {
+func (f *Feed) sourceStatus(st api.StreamStatus) Cmd {
 	s := f.src
 	if !st.Up || st.Epoch != s.epoch { // a new connection learns its topics' intervals again
 		s.beats, s.stallAt = nil, time.Time{}
@@ -175,12 +174,12 @@ func (f *Feed) sourceStatus(st api.StreamStatus) tea.Cmd {
 }
 
 // pollKinds polls now every started task of the source's kinds.
-func (f *Feed) pollKinds() tea.Cmd {
-	var cmds []tea.Cmd
+func (f *Feed) pollKinds() Cmd {
+	var cmds []Cmd
 	for _, t := range f.tasks {
 		if t.started && f.src.kinds[t.spec.Kind] {
 			cmds = append(cmds, t.Poll())
 		}
 	}
-	return tea.Batch(cmds...)
+	return Batch(cmds...)
 }

@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
 	"github.com/shopspring/decimal"
 
 	"github.com/tradedesk/tradedesk/api"
@@ -50,13 +49,13 @@ func newStallRig(t *testing.T) *stallRig {
 		}
 	}
 	g.ws.subscribed(t, 2)
-	g.r = &asyncRunner{msgs: make(chan tea.Msg, 64)}
+	g.r = &asyncRunner{msgs: make(chan Message, 64)}
 	g.r.run(tickers.Start())
 	g.r.run(g.f.StartSource())
 	return g
 }
 
-func (g *stallRig) handle(msg tea.Msg) {
+func (g *stallRig) handle(msg Message) {
 	res := g.f.Update(msg.(Msg))
 	for _, m := range res.Msgs {
 		g.st.Apply(m)

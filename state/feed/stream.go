@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/api/text"
 	"github.com/tradedesk/tradedesk/state"
@@ -56,8 +55,8 @@ func TopicKind(t api.Topic) state.Kind {
 
 // Subscribe subscribes topics in the background (a refusal shows as the stream's status) and
 // hands each subscription to keep; then runs done.
-func Subscribe(st *api.Stream, topics []api.Topic, done func(), keep ...chan *api.Subscription) tea.Cmd {
-	return func() tea.Msg {
+func Subscribe(st *api.Stream, topics []api.Topic, done func(), keep ...chan *api.Subscription) Cmd {
+	return func() Message {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
 		for _, t := range topics {

@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
 )
@@ -17,13 +16,13 @@ var t0 = time.Date(2026, 1, 29, 12, 0, 0, 0, time.UTC)
 
 // run executes cmd and every command of a batch, returning their messages (the requests here
 // answer at once; a timer on a FakeClock is no command at all).
-func run(cmd tea.Cmd) []tea.Msg {
+func run(cmd Cmd) []Message {
 	if cmd == nil {
 		return nil
 	}
 	msg := cmd()
-	if b, ok := msg.(tea.BatchMsg); ok {
-		var out []tea.Msg
+	if b, ok := msg.(BatchMsg); ok {
+		var out []Message
 		for _, c := range b {
 			out = append(out, run(c)...)
 		}
@@ -32,12 +31,12 @@ func run(cmd tea.Cmd) []tea.Msg {
 	if msg == nil {
 		return nil
 	}
-	return []tea.Msg{msg}
+	return []Message{msg}
 }
 
 // deliver hands msgs to the feed and applies what comes back to st, running what follows until
 // nothing is left; it returns how many state messages were applied.
-func deliver(f *Feed, st *state.Store, msgs []tea.Msg) int {
+func deliver(f *Feed, st *state.Store, msgs []Message) int {
 	applied := 0
 	for len(msgs) > 0 {
 		msg := msgs[0]
@@ -193,7 +192,7 @@ func TestOutageAndRecovery(t *testing.T) {
 	if c := f.Conn(); c.State != Connecting {
 		t.Fatalf("before any answer: %+v", c)
 	}
-	deliver(f, st, run(tea.Batch(hb.Start(), other.Start())))
+	deliver(f, st, run(Batch(hb.Start(), other.Start())))
 	if c := f.Conn(); c.State != Connected {
 		t.Fatalf("after the first answers: %+v", c)
 	}

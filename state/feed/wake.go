@@ -3,19 +3,17 @@ package feed
 import (
 	"sync"
 	"time"
-
-	tea "github.com/charmbracelet/bubbletea"
 )
 
 // timerClock is a clock with one timer the feed re-arms: the tasks' next polls and the heartbeat
 // wait in the feed's own list, and the clock holds one timer for the earliest of them, so an idle
-// console has one timer set however many tasks it runs (not one tea.Tick goroutine per task).
+// console has one timer set however many tasks it runs (not one timer goroutine per task).
 type timerClock interface {
 	// timerNow is the time the timers run on (a FakeClock's own, not the console's clock).
 	timerNow() time.Time
 	// rearm sets the one timer: msg is delivered once d has passed, and the timer armed before is
 	// superseded (its message never delivered). The command it returns, if any, must be run.
-	rearm(d time.Duration, msg tea.Msg) tea.Cmd
+	rearm(d time.Duration, msg Message) Cmd
 }
 
 // wakeMsg is the feed's one timer running out; a token other than the feed's is superseded.
@@ -41,7 +39,7 @@ type wakeList struct {
 
 // arm delivers msg to Update once d has passed, superseding owner's earlier timer. On a clock
 // without a re-armable timer it is a timer of its own.
-func (f *Feed) arm(owner any, d time.Duration, msg Msg) tea.Cmd {
+func (f *Feed) arm(owner any, d time.Duration, msg Msg) Cmd {
 	tc, ok := f.clock.(timerClock)
 	if !ok {
 		return f.clock.After(d, msg)
@@ -49,7 +47,7 @@ func (f *Feed) arm(owner any, d time.Duration, msg Msg) tea.Cmd {
 	w := &f.wake
 	w.entries = dropOwner(w.entries, owner)
 	if d <= 0 {
-		return func() tea.Msg { return msg }
+		return func() Message { return msg }
 	}
 	w.seq++
 	w.entries = append(w.entries, dueEntry{owner: owner, at: tc.timerNow().Add(d), seq: w.seq, msg: msg})
@@ -66,7 +64,7 @@ func dropOwner(es []dueEntry, owner any) []dueEntry {
 }
 
 // rearm sets the clock's timer for the earliest entry, unless it is set for that or sooner.
-func (f *Feed) rearm(tc timerClock) tea.Cmd {
+func (f *Feed) rearm(tc timerClock) Cmd {
 	w := &f.wake
 	if len(w.entries) == 0 {
 		return nil
@@ -105,12 +103,12 @@ func (f *Feed) woken(msg wakeMsg) Result {
 	}
 	w.entries = rest
 	sortDue(due)
-	cmds := make([]tea.Cmd, 0, len(due)+1)
+	cmds := make([]Cmd, 0, len(due)+1)
 	for _, e := range due {
 		cmds = append(cmds, f.Update(e.msg).Cmd)
 	}
 	cmds = append(cmds, f.rearm(tc))
-	return Result{Cmd: tea.Batch(cmds...)}
+	return Result{Cmd: Batch(cmds...)}
 }
 
 func sortDue(es []dueEntry) {
@@ -136,10 +134,10 @@ type realTimer struct {
 
 type fired struct {
 	gen uint64
-	msg tea.Msg
+	msg Message
 }
 
-func (r *realTimer) rearm(d time.Duration, msg tea.Msg) tea.Cmd {
+func (r *realTimer) rearm(d time.Duration, msg Message) Cmd {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.gen++
@@ -156,7 +154,7 @@ func (r *realTimer) rearm(d time.Duration, msg tea.Msg) tea.Cmd {
 }
 
 // wait is the one command waiting for the timer: a superseded firing is skipped.
-func (r *realTimer) wait() tea.Msg {
+func (r *realTimer) wait() Message {
 	for f := range r.ch {
 		r.mu.Lock()
 		current := f.gen == r.gen

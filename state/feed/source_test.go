@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
 	"github.com/coder/websocket"
 
 	"github.com/tradedesk/tradedesk/api"
@@ -19,15 +18,15 @@ import (
 
 // asyncRunner runs commands in goroutines, as tea.Program does, and queues their messages: a
 // source's wait blocks until the stream brings something.
-type asyncRunner struct{ msgs chan tea.Msg }
+type asyncRunner struct{ msgs chan Message }
 
-func (r *asyncRunner) run(cmd tea.Cmd) {
+func (r *asyncRunner) run(cmd Cmd) {
 	if cmd == nil {
 		return
 	}
 	go func() {
 		msg := cmd()
-		if b, ok := msg.(tea.BatchMsg); ok {
+		if b, ok := msg.(BatchMsg); ok {
 			for _, c := range b {
 				r.run(c)
 			}
@@ -79,10 +78,10 @@ func TestSourceBesidePolls(t *testing.T) {
 			}
 			return nil
 		}})
-	r := &asyncRunner{msgs: make(chan tea.Msg, 64)}
+	r := &asyncRunner{msgs: make(chan Message, 64)}
 	r.run(task.Start())
 	r.run(f.StartSource())
-	handle := func(msg tea.Msg) {
+	handle := func(msg Message) {
 		res := f.Update(msg.(Msg))
 		if res.Msg != nil {
 			st.Apply(res.Msg)
@@ -179,7 +178,7 @@ func TestSourceSaysWhichRowsItLeftOut(t *testing.T) {
 		Message: func(ev api.StreamEvent, at time.Time) state.Msg {
 			return state.TickerUpdateMsg{At: at, Ticker: *ev.Data.(*api.Ticker)}
 		}})
-	r := &asyncRunner{msgs: make(chan tea.Msg, 64)}
+	r := &asyncRunner{msgs: make(chan Message, 64)}
 	r.run(f.StartSource())
 	var syms []string
 	var res Result

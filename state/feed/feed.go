@@ -3,7 +3,6 @@ package feed
 import (
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tradedesk/tradedesk/state"
 )
 
@@ -33,7 +32,7 @@ func (f *Feed) Clock() Clock { return f.clock }
 
 // After is a timer on the feed's clock for a pane's own use (a price flash ending): msg is
 // delivered once d has passed.
-func (f *Feed) After(d time.Duration, msg tea.Msg) tea.Cmd { return f.clock.After(d, msg) }
+func (f *Feed) After(d time.Duration, msg Message) Cmd { return f.clock.After(d, msg) }
 
 // Add registers a task. The first task of a kind is the one Refresh polls; a Heartbeat task is the
 // one the connection state is read from.
@@ -63,26 +62,26 @@ func (f *Feed) Tasks() []*Task { return f.tasks }
 
 // Refresh polls the given kinds at once (after an action, on the refresh key), each that has
 // started; one already in flight runs again on its reply.
-func (f *Feed) Refresh(kinds ...state.Kind) tea.Cmd {
-	var cmds []tea.Cmd
+func (f *Feed) Refresh(kinds ...state.Kind) Cmd {
+	var cmds []Cmd
 	for _, k := range kinds {
 		if t := f.byKind[k]; t != nil && t.started {
 			cmds = append(cmds, t.Poll())
 		}
 	}
-	return tea.Batch(cmds...)
+	return Batch(cmds...)
 }
 
 // RefreshAll polls every started task at once (the refresh key): the root's polls and the panes'
 // own (fills, history, the chart), so nothing shown waits for its interval.
-func (f *Feed) RefreshAll() tea.Cmd {
-	var cmds []tea.Cmd
+func (f *Feed) RefreshAll() Cmd {
+	var cmds []Cmd
 	for _, t := range f.tasks {
 		if t.started {
 			cmds = append(cmds, t.Poll())
 		}
 	}
-	return tea.Batch(cmds...)
+	return Batch(cmds...)
 }
 
 // Busy reports whether any request is out or queued.
@@ -137,7 +136,7 @@ type Result struct {
 	Msg  state.Msg
 	Msgs []state.Msg
 	Err  error
-	Cmd  tea.Cmd
+	Cmd  Cmd
 	// Dropped and DropReason: the bad rows left out of Msg (see DoneMsg).
 	Dropped    int
 	DropReason string
@@ -173,15 +172,15 @@ func (f *Feed) NoteLatency(d time.Duration) { f.latency = d }
 
 // recover polls at once, with their backoff reset, every started task other than except whose
 // last request failed and which has none out: the exchange answered again.
-func (f *Feed) recover(except *Task) tea.Cmd {
-	var cmds []tea.Cmd
+func (f *Feed) recover(except *Task) Cmd {
+	var cmds []Cmd
 	for _, t := range f.tasks {
 		if t != except && t.started && t.fails > 0 && !t.inFlight {
 			t.fails = 0
 			cmds = append(cmds, t.Poll())
 		}
 	}
-	return tea.Batch(cmds...)
+	return Batch(cmds...)
 }
 
 // ConnState is how the console's connection to the exchange stands.

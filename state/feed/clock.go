@@ -4,8 +4,6 @@ import (
 	"sort"
 	"sync"
 	"time"
-
-	tea "github.com/charmbracelet/bubbletea"
 )
 
 // Clock tells the feed the time and runs its timers. Production uses RealClock; tests use a
@@ -15,11 +13,11 @@ type Clock interface {
 	Now() time.Time
 	// After returns a command that delivers msg once d has passed (nil when the clock delivers it
 	// some other way, as FakeClock does).
-	After(d time.Duration, msg tea.Msg) tea.Cmd
+	After(d time.Duration, msg Message) Cmd
 }
 
 // RealClock is wall time: the feed's timers wait on one re-armed time.Timer, a pane's own (After)
-// are tea.Tick.
+// are plain timers (tick).
 type RealClock struct {
 	now   func() time.Time
 	timer *realTimer // the feed's one re-armable timer
@@ -35,7 +33,7 @@ func NewRealClock(now func() time.Time) RealClock {
 
 func (c RealClock) timerNow() time.Time { return time.Now() }
 
-func (c RealClock) rearm(d time.Duration, msg tea.Msg) tea.Cmd {
+func (c RealClock) rearm(d time.Duration, msg Message) Cmd {
 	if c.timer == nil {
 		return c.After(d, msg)
 	}
@@ -45,9 +43,9 @@ func (c RealClock) rearm(d time.Duration, msg tea.Msg) tea.Cmd {
 // Now implements Clock.
 func (c RealClock) Now() time.Time { return c.now() }
 
-// After implements Clock with tea.Tick.
-func (c RealClock) After(d time.Duration, msg tea.Msg) tea.Cmd {
-	return tea.Tick(d, func(time.Time) tea.Msg { return msg })
+// After implements Clock with a timer (tick).
+func (c RealClock) After(d time.Duration, msg Message) Cmd {
+	return tick(d, func(time.Time) Message { return msg })
 }
 
 // FakeClock is a clock that moves only when a test says so. Its timers are not goroutines: After
@@ -65,7 +63,7 @@ type FakeClock struct {
 type fakeTimer struct {
 	at  time.Time
 	seq uint64 // ties in at fire in the order they were set
-	msg tea.Msg
+	msg Message
 }
 
 // NewFakeClock returns a fake clock standing at start.
@@ -80,9 +78,9 @@ func (c *FakeClock) Now() time.Time {
 
 // After implements Clock: msg is due d from now. A timer already due (d <= 0) is a command that
 // delivers msg at once.
-func (c *FakeClock) After(d time.Duration, msg tea.Msg) tea.Cmd {
+func (c *FakeClock) After(d time.Duration, msg Message) Cmd {
 	if d <= 0 {
-		return func() tea.Msg { return msg }
+		return func() Message { return msg }
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -94,7 +92,7 @@ func (c *FakeClock) After(d time.Duration, msg tea.Msg) tea.Cmd {
 func (c *FakeClock) timerNow() time.Time { return c.Now() }
 
 // rearm is After with the timer armed before by rearm taken back.
-func (c *FakeClock) rearm(d time.Duration, msg tea.Msg) tea.Cmd {
+func (c *FakeClock) rearm(d time.Duration, msg Message) Cmd {
 	c.mu.Lock()
 	for i, t := range c.timers {
 		if c.wake != 0 && t.seq == c.wake {
@@ -115,7 +113,7 @@ func (c *FakeClock) rearm(d time.Duration, msg tea.Msg) tea.Cmd {
 
 // Advance moves the clock by d and returns the messages of the timers that came due, earliest
 // first.
-func (c *FakeClock) Advance(d time.Duration) []tea.Msg {
+func (c *FakeClock) Advance(d time.Duration) []Message {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.now = c.now.Add(d)
@@ -127,7 +125,7 @@ func (c *FakeClock) Advance(d time.Duration) []tea.Msg {
 	for n < len(c.timers) && !c.timers[n].at.After(c.now) {
 		n++
 	}
-	due := make([]tea.Msg, n)
+	due := make([]Message, n)
 	for i := range due {
 		due[i] = c.timers[i].msg
 	}
@@ -180,5 +178,5 @@ type nowTimerClock struct {
 	tc timerClock
 }
 
-func (c nowTimerClock) timerNow() time.Time                        { return c.tc.timerNow() }
-func (c nowTimerClock) rearm(d time.Duration, msg tea.Msg) tea.Cmd { return c.tc.rearm(d, msg) }
+func (c nowTimerClock) timerNow() time.Time                    { return c.tc.timerNow() }
+func (c nowTimerClock) rearm(d time.Duration, msg Message) Cmd { return c.tc.rearm(d, msg) }

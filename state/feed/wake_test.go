@@ -5,7 +5,6 @@ import (
 	"testing"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tradedesk/tradedesk/state"
 )
 
@@ -18,12 +17,12 @@ func TestOneTimerForAllTasks(t *testing.T) {
 	st := state.New(clock.Now)
 	const n = 50
 	srcs := make([]*source, n)
-	var cmds []tea.Cmd
+	var cmds []Cmd
 	for i := range srcs {
 		srcs[i] = &source{}
 		cmds = append(cmds, newTask(f, srcs[i], time.Duration(i+1)*time.Second, i == 0).Start())
 	}
-	deliver(f, st, run(tea.Batch(cmds...)))
+	deliver(f, st, run(Batch(cmds...)))
 	if clock.Pending() != 1 || f.Timers() != n {
 		t.Fatalf("after the first polls: %d clock timers, %d feed timers; want 1 and %d", clock.Pending(), f.Timers(), n)
 	}
@@ -51,15 +50,15 @@ func TestOneGoroutineForAllTimers(t *testing.T) {
 	clock := NewRealClock(nil)
 	f := New(clock, time.Second, time.Minute)
 	st := state.New(clock.Now)
-	msgs := make(chan tea.Msg, 256)
-	var start func(tea.Cmd)
-	start = func(c tea.Cmd) {
+	msgs := make(chan Message, 256)
+	var start func(Cmd)
+	start = func(c Cmd) {
 		if c == nil {
 			return
 		}
 		go func() {
 			m := c()
-			if b, ok := m.(tea.BatchMsg); ok {
+			if b, ok := m.(BatchMsg); ok {
 				for _, c := range b {
 					start(c)
 				}
