@@ -124,7 +124,8 @@ type Model struct {
 	streamedKinds map[state.Kind]bool
 	streamSubs    chan *api.Subscription
 	streamOff     string
-	kinds         []state.Kind // the kinds the root polls
+	kinds         []state.Kind         // the kinds the root polls
+	lineBook      *cmdline.NeedBookMsg // the book a command-line order waits for (fetchLineBook)
 
 	pipe        pipeline
 	quitArmed   bool // quit was pressed once while an action was out
@@ -301,12 +302,7 @@ func (m *Model) onComponentMsg(msg tea.Msg) tea.Cmd {
 		m.onNotice(msg)
 		return nil
 	case cmdline.NeedBookMsg:
-		return cmdline.FetchBook(m.ex, msg, bookDepth, m.iv.Timeout, m.clock())
-	case cmdline.BookMsg:
-		if b, ok := msg.Snapshot(); ok {
-			m.store.Apply(b)
-		}
-		return m.cmdline.Resume(msg.Need.Line, m.c.Instrument(), m.c.Guard)
+		return m.fetchLineBook(msg)
 	case common.NoticesMsg:
 		for _, n := range msg {
 			m.onNotice(n)

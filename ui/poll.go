@@ -15,6 +15,7 @@ import (
 	"github.com/tradedesk/tradedesk/state/feed"
 	"github.com/tradedesk/tradedesk/state/profile"
 	"github.com/tradedesk/tradedesk/ui/common"
+	"github.com/tradedesk/tradedesk/ui/components/cmdline"
 )
 
 // Intervals is the polling cadence of each kind of data (profile.Intervals: the config file's
@@ -177,7 +178,7 @@ func (m *Model) onFeed(msg feed.Msg) tea.Cmd {
 			changed = append(changed, sm.Kind())
 		}
 	}
-	cmds := []tea.Cmd{common.Tea(r.Cmd)}
+	cmds := []tea.Cmd{common.Tea(r.Cmd), m.resumeLine(r)}
 	if slices.Contains(changed, state.KindInstruments) {
 		cmds = append(cmds, m.followInstrument()) // the chart's series can be subscribed now
 	}
@@ -327,4 +328,31 @@ func (m *Model) shownTopics(sym string, chart state.ChartKey) []api.Topic {
 			Resolution: chart.Resolution})
 	}
 	return topics
+}
+
+// fetchLineBook asks the feed's book task for the book a command-line order needs (the store keeps
+// only the shown instrument's book live, and an order on another is previewed on its own book):
+// one more request of the task, ordered with its polls and counted by its heartbeat. The line is
+// checked again when the reply is in the store (resumeLine).
+func (m *Model) fetchLineBook(need cmdline.NeedBookMsg) tea.Cmd {
+	t := m.feed.Task(state.KindBook)
+	if t == nil {
+		return m.cmdline.Resume(need.Line, m.c.Instrument(), m.c.Guard)
+	}
+	m.lineBook = &need
+	return common.Tea(t.Send(marketRequest(m.ex, state.KindBook, need.Symbol)))
+}
+
+// resumeLine checks the waiting command line again once the book it asked for came back (or the
+// book task failed: the check then says what is missing).
+func (m *Model) resumeLine(r feed.Result) tea.Cmd {
+	need := m.lineBook
+	if need == nil || r.Kind != state.KindBook {
+		return nil
+	}
+	if b, ok := r.Msg.(state.BookMsg); ok && !strings.EqualFold(b.Book.Symbol, need.Symbol) {
+		return nil // a poll of the shown instrument's book, not the line's
+	}
+	m.lineBook = nil
+	return m.cmdline.Resume(need.Line, m.c.Instrument(), m.c.Guard)
 }

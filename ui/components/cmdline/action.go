@@ -1,12 +1,6 @@
 package cmdline
 
 import (
-	"context"
-	"strings"
-	"time"
-
-	tea "github.com/charmbracelet/bubbletea"
-	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
 	"github.com/tradedesk/tradedesk/state/journal"
 	"github.com/tradedesk/tradedesk/ui/action"
@@ -72,34 +66,4 @@ func leverageAction(c state.LeverageChange, st *common.Styles) *action.Action {
 		st.Good.On(c.Effect()),
 	}
 	return a
-}
-
-// BookMsg is the book a command-line order waited for (NeedBookMsg), fetched by FetchBook.
-type BookMsg struct {
-	Need NeedBookMsg
-	At   time.Time
-	Book api.OrderBook
-	Err  error
-}
-
-// FetchBook fetches the book need names, depth levels a side, within timeout: the store keeps
-// only the current instrument's book live, and an order on another instrument is previewed on
-// its own book. at stamps when it was asked.
-func FetchBook(ex api.Exchange, need NeedBookMsg, depth int, timeout time.Duration, at time.Time) tea.Cmd {
-	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), timeout)
-		defer cancel()
-		b, err := ex.OrderBook(ctx, need.Symbol, depth)
-		return BookMsg{Need: need, At: at, Book: b, Err: err}
-	}
-}
-
-// Snapshot is the fetched book as the store's snapshot of that instrument's book, or false when
-// there is none to apply (a failed fetch, or a book of another instrument).
-func (b BookMsg) Snapshot() (state.BookUpdateMsg, bool) {
-	if b.Err != nil || (b.Book.Symbol != "" && !strings.EqualFold(b.Book.Symbol, b.Need.Symbol)) {
-		return state.BookUpdateMsg{}, false
-	}
-	return state.BookUpdateMsg{At: b.At, Symbol: b.Need.Symbol, Snapshot: true, Time: b.Book.Time.Time,
-		Bids: b.Book.Bids, Asks: b.Book.Asks}, true
 }

@@ -222,7 +222,7 @@ func (m *Model) refuse(err error) tea.Cmd {
 }
 
 // NeedBookMsg asks the root for a fresh book of Symbol before the order of Line is confirmed:
-// the root applies it to the store and calls Resume.
+// the root has the feed's book task fetch it into the store, then calls Resume.
 type NeedBookMsg struct {
 	Line   string
 	Symbol string
