@@ -254,8 +254,8 @@ func TestRebindFormerlyPaneLocalKeys(t *testing.T) {
 	g := newFundsGroup(c, &leverageEx{})
 	g.SetSize(80, 12)
 	g.SetFocused(true)
-	if v := g.View(); !strings.Contains(v, "< > switch") {
-		t.Errorf("the tab row does not name the rebound keys:\n%s", v)
+	if v := g.View(); !strings.Contains(v, "< > switch") || !strings.Contains(v, "(T transfer · w withdraw)") {
+		t.Errorf("the tab row or the collateral's hint does not name the rebound keys:\n%s", v)
 	}
 	if cmd := g.Update(keyMsg("t")); cmd != nil {
 		if msg := cmd(); msg == (transfer.OpenMsg{Op: funds.ToDerivative}) {

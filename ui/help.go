@@ -56,13 +56,13 @@ func (m *Model) footerView() string {
 		keys = []key.Binding{m.keys.Confirm, m.keys.Dismiss}
 	case m.showMessages:
 		keys = []key.Binding{m.keys.Dismiss}
-		if strings.Contains(m.messagesView, "↑/↓ scroll") {
-			keys = append(keys, scrollKey)
+		if common.Scrolls(m.messagesView) {
+			keys = append(keys, common.ScrollKeys(m.keys))
 		}
 	case m.showHelp:
 		keys = []key.Binding{m.keys.Dismiss}
-		if strings.Contains(m.helpView, "↑/↓ scroll") {
-			keys = append(keys, scrollKey)
+		if common.Scrolls(m.helpView) {
+			keys = append(keys, common.ScrollKeys(m.keys))
 		}
 	case m.capturing() && inForm(m.slots[m.focus].pane):
 		// In a form only the form's keys work: Tab moves between its fields, Esc leaves it (the
@@ -73,7 +73,7 @@ func (m *Model) footerView() string {
 		keys = append(m.slots[m.focus].pane.ShortHelp(), m.keys.Help, m.keys.Quit)
 	case m.capturing():
 		// Inside a text field only the field's keys work: q, ? and the pane's letters are typed.
-		keys = append(m.slots[m.focus].pane.ShortHelp(), leaveField, m.keys.NextPane)
+		keys = append(m.slots[m.focus].pane.ShortHelp(), common.LeaveField(m.keys), m.keys.NextPane)
 	default:
 		k := m.keys
 		keys = append(m.slots[m.focus].pane.ShortHelp(), k.NextPane, k.Help, k.Quit)
@@ -81,9 +81,6 @@ func (m *Model) footerView() string {
 	m.footer = common.FitStyled(m.help.ShortHelpView(dedupKeys(keys, nil)), m.width)
 	return m.footer
 }
-
-// leaveField is the footer's hint inside a text field.
-var leaveField = key.NewBinding(key.WithKeys("esc"), key.WithHelp("Esc", "leave field"))
 
 // capturing reports whether the focused pane has a text field taking the keys.
 func (m *Model) capturing() bool {
@@ -162,9 +159,6 @@ func dedupKeys(bs []key.Binding, seen map[string]bool) []key.Binding {
 	return out
 }
 
-// scrollKey is the footer's hint for a dialog whose lines do not all fit.
-var scrollKey = key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓", "scroll"))
-
 // dialogKeys are the keys of the open confirmation: Enter, or the word to type first; Esc; and
 // the scroll keys when its lines do not all fit.
 func (m *Model) dialogKeys() []key.Binding {
@@ -174,7 +168,7 @@ func (m *Model) dialogKeys() []key.Binding {
 	}
 	keys := []key.Binding{confirmKey, m.keys.Dismiss}
 	if m.dialog.Scrolls() {
-		keys = append(keys, scrollKey)
+		keys = append(keys, common.ScrollKeys(m.keys))
 	}
 	return keys
 }
@@ -194,11 +188,13 @@ func (m *Model) renderHelp() {
 		}
 		body = append(body, l)
 	}
-	foot := []string{"", m.st.Muted.On("Tab moves between panes; in a form, between fields (Esc leaves it). ? or Esc closes.")}
+	k := m.keys
+	foot := []string{"", m.st.Muted.On(common.KeyName(k.NextPane) + " moves between panes; in a form, between fields (" + common.KeyName(k.Dismiss) +
+		" leaves it). " + common.KeyName(k.Help) + " or " + common.KeyName(k.Dismiss) + " closes.")}
 	if m.c.ReadOnly != "" {
 		foot = append(foot, m.st.Warn.On("Read-only: "+m.c.ReadOnly))
 	}
-	m.helpView = common.Box(m.st, head, body, foot, m.width, m.height-3, &m.helpScroll)
+	m.helpView = common.Box(m.st, m.keys, head, body, foot, m.width, m.height-3, &m.helpScroll)
 }
 
 // paneHelp is the focused pane's groups of keys for the help overlay, each key named once in its

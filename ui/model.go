@@ -442,7 +442,7 @@ func (m *Model) focusPane(p common.Pane) {
 }
 
 // renderMessages draws the messages view at the screen's size.
-func (m *Model) renderMessages() { m.messagesView = m.msgs.Render(m.st, m.width, m.height-3) }
+func (m *Model) renderMessages() { m.messagesView = m.msgs.Render(m.st, m.keys, m.width, m.height-3) }
 
 // refreshMessages redraws the messages view when it is open (a message was added).
 func (m *Model) refreshMessages() {

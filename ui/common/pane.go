@@ -91,6 +91,17 @@ func LeaveForm(k *KeyMap) key.Binding {
 	return key.NewBinding(key.WithKeys(k.Dismiss.Keys()...), key.WithHelp(k.Dismiss.Help().Key, "leave form"))
 }
 
+// LeaveField is the footer's hint inside a text field: the dismiss keys leave it.
+func LeaveField(k *KeyMap) key.Binding {
+	return key.NewBinding(key.WithKeys(k.Dismiss.Keys()...), key.WithHelp(KeyName(k.Dismiss), "leave field"))
+}
+
+// ScrollKeys is the hint of a view whose lines do not all fit: Up and Down scroll it ("↑/↓").
+func ScrollKeys(k *KeyMap) key.Binding {
+	return key.NewBinding(key.WithKeys(append(k.Up.Keys(), k.Down.Keys()...)...),
+		key.WithHelp(KeyName(k.Up)+"/"+KeyName(k.Down), "scroll"))
+}
+
 // BackToForm is the hint, on a pane whose form the trader left, for the field keys that go into it
 // (Tab is the pane key there): ↓/↑ by default.
 func BackToForm(k *KeyMap) key.Binding {

@@ -100,11 +100,18 @@ func SignPaint(st *Styles, d decimal.Decimal) Paint {
 	return st.Text
 }
 
+// scrollMark follows the scroll keys on a box's line saying its lines do not all fit.
+const scrollMark = " scroll · lines "
+
+// Scrolls reports whether view, drawn by Box, has lines that do not all fit (its scroll keys
+// then scroll them).
+func Scrolls(view string) bool { return strings.Contains(view, scrollMark) }
+
 // Box draws a dialog of at most w x h cells: the head lines, then the body lines (wrapped to the
 // box's inner width and, when they do not all fit, scrolled from *scroll with a line saying how
-// to see the rest), then the foot lines, which are always shown: a prompt is never cut off.
-// *scroll is clamped to the lines there are.
-func Box(st *Styles, head, body, foot []string, w, h int, scroll *int) string {
+// to see the rest: the keys of k that scroll, see Scrolls), then the foot lines, which are always
+// shown: a prompt is never cut off. *scroll is clamped to the lines there are.
+func Box(st *Styles, k *KeyMap, head, body, foot []string, w, h int, scroll *int) string {
 	iw := max(w-4, 10)
 	want := 0
 	for _, group := range [][]string{head, body, foot} {
@@ -118,7 +125,7 @@ func Box(st *Styles, head, body, foot []string, w, h int, scroll *int) string {
 	if len(body) > room {
 		show := max(room-1, 0)
 		*scroll = min(max(*scroll, 0), len(body)-show)
-		more := fmt.Sprintf("↑/↓ scroll · lines %d-%d of %d", *scroll+1, *scroll+show, len(body))
+		more := fmt.Sprintf("%s%s%d-%d of %d", ScrollKeys(k).Help().Key, scrollMark, *scroll+1, *scroll+show, len(body))
 		body = append(append([]string{}, body[*scroll:*scroll+show]...), st.Muted.On(Fit(more, iw, false)))
 	} else {
 		*scroll = 0

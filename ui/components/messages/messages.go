@@ -102,7 +102,7 @@ func (l *Log) Scroll(delta int) {
 
 // Render draws the view at width × height: newest first, each with its time (UTC) and its mark
 // (✗ error, ! warning, ✓ information, ○ not done), wrapped, scrolling when they do not fit.
-func (l *Log) Render(st *common.Styles, width, height int) string {
+func (l *Log) Render(st *common.Styles, k *common.KeyMap, width, height int) string {
 	head := []string{st.Accent.On("Messages — newest first, times in UTC"), ""}
 	var body []string
 	for i := len(l.entries) - 1; i >= 0; i-- {
@@ -116,6 +116,6 @@ func (l *Log) Render(st *common.Styles, width, height int) string {
 	if len(body) == 0 {
 		body = []string{st.Muted.On("no messages yet")}
 	}
-	foot := []string{"", st.Muted.On("! or Esc closes.")}
-	return common.Box(st, head, body, foot, width, height, &l.scroll)
+	foot := []string{"", st.Muted.On(common.KeyName(k.Messages) + " or " + common.KeyName(k.Dismiss) + " closes.")}
+	return common.Box(st, k, head, body, foot, width, height, &l.scroll)
 }

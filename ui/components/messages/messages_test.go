@@ -30,8 +30,28 @@ func TestRepeatsCountAndTheLogIsBounded(t *testing.T) {
 	if n := len(l.Entries()); n != Max {
 		t.Fatalf("%d kept, want %d", n, Max)
 	}
-	v := ansi.Strip(l.Render(common.NewStyles(commontest.Theme), 120, 24))
+	keys := commontest.Keys(t)
+	v := ansi.Strip(l.Render(common.NewStyles(commontest.Theme), &keys, 120, 24))
 	if !strings.Contains(v, "Messages — newest first") || !strings.Contains(v, strings.Repeat("x", Max+5)) {
 		t.Fatalf("the view lacks its title or the newest message:\n%s", v)
+	}
+}
+
+// TestReboundKeysInTheView (issue #33, 5): the view names the keys that close and scroll it as
+// they are bound: with messages on F2, dismiss on ctrl+g and up/down on ctrl+p/ctrl+n, its foot
+// says "F2 or ctrl+g closes." and its scroll line "ctrl+p/ctrl+n scroll". It fails if the view
+// spells out the default keys again.
+func TestReboundKeysInTheView(t *testing.T) {
+	l := New(func() time.Time { return time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC) })
+	for i := range 40 {
+		l.Add(common.LevelInfo, "message "+strings.Repeat("y", i))
+	}
+	keys := commontest.Rebound(t, map[string][]string{"messages": {"f2"}, "dismiss": {"ctrl+g"}, "up": {"ctrl+p"}, "down": {"ctrl+n"}})
+	v := ansi.Strip(l.Render(common.NewStyles(commontest.Theme), &keys, 120, 24))
+	if !strings.Contains(v, "f2 or ctrl+g closes.") || !strings.Contains(v, "ctrl+p/ctrl+n scroll · lines") || strings.Contains(v, "Esc") || strings.Contains(v, "↑") {
+		t.Errorf("the view does not name the bound keys:\n%s", v)
+	}
+	if !common.Scrolls(v) {
+		t.Error("common.Scrolls does not see the view scroll")
 	}
 }

@@ -78,7 +78,7 @@ func (d *Dialog) Update(msg tea.Msg) tea.Cmd {
 		return d.answer(false)
 	case key.Matches(k, d.keys.Confirm):
 		if d.act.Typed != "" && !strings.EqualFold(strings.TrimSpace(d.typed.Value()), d.act.Typed) {
-			d.hint = "not sent: type " + d.act.Typed + " first, then Enter"
+			d.hint = "not sent: type " + d.act.Typed + " first, then " + common.KeyName(d.keys.Confirm)
 			d.render()
 			return nil
 		}
@@ -127,20 +127,20 @@ func (d *Dialog) render() {
 		}
 	}
 	if d.act.Typed != "" {
-		foot = append(foot, st.Warn.On("Type "+d.act.Typed+" and press Enter to send, Esc to go back:"), d.typed.View())
+		foot = append(foot, st.Warn.On("Type "+d.act.Typed+" and press "+common.KeyName(d.keys.Confirm)+" to send, "+common.KeyName(d.keys.Dismiss)+" to go back:"), d.typed.View())
 	} else {
-		foot = append(foot, st.Bold.On("Enter")+" to confirm · "+st.Bold.On("Esc")+" to go back")
+		foot = append(foot, st.Bold.On(common.KeyName(d.keys.Confirm))+" to confirm · "+st.Bold.On(common.KeyName(d.keys.Dismiss))+" to go back")
 	}
 	if d.hint != "" {
 		foot = append(foot, st.Danger.On(d.hint))
 	}
 	scroll := d.scroll // clamped to this layout's lines only if it is the one shown
-	d.view = common.Box(st, head, hangAll(st, body, w), foot, d.width, d.height, &scroll)
+	d.view = common.Box(st, d.keys, head, hangAll(st, body, w), foot, d.width, d.height, &scroll)
 	if warns, rest := splitWarnings(body); len(warns) > 0 && d.Scrolls() {
 		// The warnings are why the trader is asked (often to type a word): when the body
 		// scrolls they stay in view under the title, with the prompt, and the details scroll.
 		head = append(append(head, hangAll(st, warns, w)...), "")
-		d.view = common.Box(st, head, hangAll(st, rest, w), foot, d.width, d.height, &d.scroll)
+		d.view = common.Box(st, d.keys, head, hangAll(st, rest, w), foot, d.width, d.height, &d.scroll)
 		return
 	}
 	d.scroll = scroll
@@ -199,8 +199,8 @@ func splitWarnings(lines []string) (warns, rest []string) {
 	return warns, rest
 }
 
-// Scrolls reports whether the dialog's lines do not all fit (↑/↓ then scroll them).
-func (d *Dialog) Scrolls() bool { return strings.Contains(d.view, "↑/↓ scroll") }
+// Scrolls reports whether the dialog's lines do not all fit (the scroll keys then scroll them).
+func (d *Dialog) Scrolls() bool { return common.Scrolls(d.view) }
 
 // Action is the action the dialog confirms.
 func (d *Dialog) Action() *action.Action { return d.act }

@@ -99,7 +99,7 @@ func TestWarningsStayInViewWhenTheBodyScrolls(t *testing.T) {
 	d := newDialog(t, &action.Action{Title: "Place bracket order", Lines: lines, Typed: "yes"})
 	d.SetSize(80, 20)
 	v := d.View()
-	warn, scroll, prompt := strings.Index(v, "! stop-loss"), strings.Index(v, "↑/↓ scroll"), strings.Index(v, "Type yes")
+	warn, scroll, prompt := strings.Index(v, "! stop-loss"), strings.Index(v, "↑/↓ scroll · lines"), strings.Index(v, "Type yes")
 	if warn < 0 || scroll < 0 || prompt < 0 || warn > scroll || !strings.Contains(v, "SELL 1.000") {
 		t.Fatalf("the warning is not on screen above the scrolled details:\n%s", v)
 	}
@@ -139,5 +139,40 @@ func TestWrappedLinesGoOnUnderTheirText(t *testing.T) {
 		if !ok {
 			t.Errorf("no line starts %q:\n%s", w, strings.Join(lines, "\n"))
 		}
+	}
+}
+
+// TestReboundDialogKeys (issue #33, 5): with confirm on ctrl+y, dismiss on ctrl+g and up/down on
+// ctrl+p/ctrl+n, the dialog's prompt, its refusal of a missing word and its scroll line name
+// those keys, Enter no longer confirms and ctrl+y does. It fails if the dialog spells out Enter,
+// Esc or the arrows again.
+func TestReboundDialogKeys(t *testing.T) {
+	keys := commontest.Rebound(t, map[string][]string{"confirm": {"ctrl+y"}, "dismiss": {"ctrl+g"}, "up": {"ctrl+p"}, "down": {"ctrl+n"}})
+	lines := []string{"SELL 1.000 ETH-PERP"}
+	for i := range 30 {
+		lines = append(lines, "Detail "+strings.Repeat("x", i))
+	}
+	d := New(common.NewStyles(commontest.Theme), &keys, &action.Action{Title: "Place order", Lines: lines, Typed: "yes"}, 80)
+	d.SetSize(80, 20)
+	v := ansi.Strip(d.View())
+	if !strings.Contains(v, "press ctrl+y to send, ctrl+g to go back") || !strings.Contains(v, "ctrl+p/ctrl+n scroll · lines") || !d.Scrolls() {
+		t.Fatalf("the prompt or the scroll line does not name the bound keys:\n%s", v)
+	}
+	d.Update(tea.KeyMsg{Type: tea.KeyCtrlY})
+	if v = ansi.Strip(d.View()); !strings.Contains(v, "type yes first, then ctrl+y") {
+		t.Errorf("the refusal does not name ctrl+y:\n%s", v)
+	}
+	for _, r := range "yes" {
+		d.Update(press(string(r)))
+	}
+	if d.Update(press("enter")) != nil {
+		t.Fatal("Enter confirmed though confirm is ctrl+y")
+	}
+	if msg := answer(t, d.Update(tea.KeyMsg{Type: tea.KeyCtrlY})); !msg.Confirmed {
+		t.Fatal("ctrl+y did not confirm")
+	}
+	d = New(common.NewStyles(commontest.Theme), &keys, &action.Action{Title: "Cancel order"}, 80)
+	if v = ansi.Strip(d.View()); !strings.Contains(v, "ctrl+y to confirm · ctrl+g to go back") {
+		t.Errorf("the plain prompt does not name the bound keys:\n%s", v)
 	}
 }

@@ -155,7 +155,7 @@ func (d *Dialog) render() {
 	default:
 		lines = append(lines, st.Good.On(c.Effect()))
 	}
-	lines = append(lines, "", st.Bold.On("Enter")+" to set · "+st.Bold.On("Esc")+" to go back")
+	lines = append(lines, "", st.Bold.On(common.KeyName(d.keys.Confirm))+" to set · "+st.Bold.On(common.KeyName(d.keys.Dismiss))+" to go back")
 	d.view = st.Dialog.MaxWidth(max(d.width-2, 20)).Render(strings.Join(lines, "\n"))
 }
 

@@ -71,3 +71,18 @@ func TestUntouchedDialogShowsNoError(t *testing.T) {
 		t.Errorf("typing the leverage in force again shows no note:\n%s", v)
 	}
 }
+
+// TestReboundDialogKeysAreNamed (issue #33, 5): with confirm on ctrl+y and dismiss on ctrl+g the
+// dialog's last line names them. It fails if it spells out Enter and Esc again.
+func TestReboundDialogKeysAreNamed(t *testing.T) {
+	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+	s := state.New(func() time.Time { return now })
+	s.Apply(state.InstrumentsMsg{Gen: 1, At: now, Instruments: api.Instruments{Perps: []api.PerpInstrument{{ID: 1, Name: "BTC-PERP",
+		TickSize: decimal.RequireFromString("0.1"), LotSize: decimal.RequireFromString("0.001"), MaxLeverage: decimal.NewFromInt(50)}}}})
+	c := commontest.NewCommon(t, s, func() time.Time { return now })
+	keys := commontest.Rebound(t, map[string][]string{"confirm": {"ctrl+y"}, "dismiss": {"ctrl+g"}})
+	d := New(c.Styles, &keys, s, "BTC-PERP", 80)
+	if v := d.View(); !strings.Contains(v, "ctrl+y to set · ctrl+g to go back") || strings.Contains(v, "Enter") {
+		t.Errorf("the dialog does not name the bound keys:\n%s", v)
+	}
+}
