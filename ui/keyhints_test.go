@@ -7,8 +7,8 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/tradedesk/tradedesk/api"
-	"github.com/tradedesk/tradedesk/ui/common"
 	"github.com/tradedesk/tradedesk/state/feed"
+	"github.com/tradedesk/tradedesk/ui/common"
 )
 
 // TestRootHintsNameTheBoundKeys (issue #33, 5): with next_pane, help, dismiss, quit and the
