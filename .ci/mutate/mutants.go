@@ -87,6 +87,12 @@ var mutants = []mutant{
 	{id: "derive/utilization-extra", file: "state/derive.go", from: "return utilization(account.InitialMargin.Add(extraIM), accountEquity(account))", to: "return utilization(account.InitialMargin, accountEquity(account))"},
 	{id: "derive/margin-leverage", file: "state/derive.go", from: "return notional.Abs().Div(leverage)", to: "return notional.Abs()"},
 
+	// A lost transfer or withdrawal looked up in the transfer history: state/exec/dolookup.go
+	// (a wrong match calls a movement done that never happened, and it is not sent).
+	{id: "exec/movement-any-amount", file: "state/exec/dolookup.go", from: "r.CollateralID == mv.collateral && r.Amount.Equal(mv.amount) &&", to: "r.CollateralID == mv.collateral &&"},
+	{id: "exec/movement-any-time", file: "state/exec/dolookup.go", from: "api.SameAddress(r.To, mv.to) && !r.Time.Before(since)", to: "api.SameAddress(r.To, mv.to) && !r.Time.Before(since.Add(-time.Hour))"},
+	{id: "exec/movement-several-done", file: "state/exec/dolookup.go", from: "\tcase 1:\n\t\tres.TxHash = hits[0].TxHash", to: "\tdefault:\n\t\tres.TxHash = hits[0].TxHash"},
+
 	// The funds check: state/funds.
 	{id: "funds/over-withdrawable-boundary", file: "state/funds/funds.go", from: "if !c.Total().GreaterThan(c.Withdrawable) {", to: "if !c.Total().GreaterThanOrEqual(c.Withdrawable) {"},
 	{id: "funds/total-without-fee", file: "state/funds/funds.go", from: "func (c Checked) Total() decimal.Decimal { return c.Amount.Add(c.Fee) }", to: "func (c Checked) Total() decimal.Decimal { return c.Amount }"},

@@ -95,11 +95,14 @@ func TestDoJournalsATransferBeforeItIsSigned(t *testing.T) {
 }
 
 // TestDoLooksUpALostTransfer: the simulator acts on the transfer and drops the answer; the
-// transfer history finds it, and it is not sent again.
+// transfer history finds it (not the transfer of another amount just before), and it is not sent
+// again.
 func TestDoLooksUpALostTransfer(t *testing.T) {
 	r := newRig(t)
 	e := r.executor(nil)
-	must(t, e.ensureRecovered(bg))
+	if res, err := e.Do(bg, ActTransfer, Ask{Who: journal.WhoHeadless, What: "before"}, r.derivTransfer("6")); err != nil || res.Kind != Done {
+		t.Fatalf("transfer before: %+v %v", res, err)
+	}
 	lost, err := sim.ParseFaults("lost=1")
 	must(t, err)
 	send := r.derivTransfer("7")
@@ -120,18 +123,30 @@ func TestDoLooksUpALostTransfer(t *testing.T) {
 }
 
 // TestDoLeavesALostUnfoundTransferUnknown: a transfer lost on its way (the exchange never saw it)
-// is not found; it stays unknown, is not sent again, and does not hold back an order. Two days
-// after its nonce, a Recover calls it never done.
+// is not found, though the history holds one of another amount and an alike one from before its
+// nonce; it stays unknown, is not sent again, and does not hold back an order. Two days after its
+// nonce, a Recover calls it never done.
 func TestDoLeavesALostUnfoundTransferUnknown(t *testing.T) {
 	r := newRig(t)
 	e := r.executor(nil)
-	must(t, e.ensureRecovered(bg))
+	for _, amt := range []string{"3", "9"} {
+		if res, err := e.Do(bg, ActTransfer, Ask{Who: journal.WhoHeadless, What: "before"}, r.derivTransfer(amt)); err != nil || res.Kind != Done {
+			t.Fatalf("transfer %s: %+v %v", amt, res, err)
+		}
+	}
+	// Signed by a clock 10 s ahead: the transfer of 9 above is from before its nonce.
+	signer, err := api.SignerFromHex(testKey)
+	must(t, err)
+	ahead := api.New(r.client.BaseURL(), api.WithSigner(signer), api.WithClock(func() time.Time { return time.Now().Add(10 * time.Second) }))
+	id, to := r.usdc(), bobAddr(t)
 	r.drop.before.Store(true)
-	res, err := e.Do(bg, ActTransfer, Ask{Who: journal.WhoHeadless, What: "lost on its way"}, r.derivTransfer("9"))
+	res, err := e.Do(bg, ActTransfer, Ask{Who: journal.WhoHeadless, What: "lost on its way"}, func(ctx context.Context) (api.TxResponse, error) {
+		return ahead.DerivativeTransfer(ctx, id, "9", to)
+	})
 	if err != nil || res.Kind != Unknown || !res.AnswerLost || !strings.Contains(res.Reason, "check the account by hand") {
 		t.Fatalf("a transfer lost on its way: %+v %v", res, err)
 	}
-	if n := r.transfers(api.TransferDerivative, "9"); n != 0 {
+	if n := r.transfers(api.TransferDerivative, "9"); n != 1 {
 		t.Fatalf("%d transfers at the exchange", n)
 	}
 	if open, _ := r.j.Unresolved(bg); len(open) != 1 || open[0].Intent.ID != res.ID {
@@ -156,7 +171,7 @@ func TestDoLeavesALostUnfoundTransferUnknown(t *testing.T) {
 	if err != nil || len(found) != 1 || found[0].Result.Kind != NotSent {
 		t.Fatalf("recover after the nonce window: %+v %v", found, err)
 	}
-	if n := r.transfers(api.TransferDerivative, "9"); n != 0 {
+	if n := r.transfers(api.TransferDerivative, "9"); n != 1 {
 		t.Fatalf("%d transfers at the exchange", n)
 	}
 }
@@ -190,5 +205,29 @@ func TestRecoverLooksUpAnAgentLeftSent(t *testing.T) {
 	found, err := r.executor(nil).Recover(bg)
 	if err != nil || len(found) != 1 || found[0].Result.Kind != Done || !strings.Contains(found[0].Result.Reason, "agents list it") {
 		t.Fatalf("recover: %+v %v", found, err)
+	}
+}
+
+// TestDoDoesNotGuessBetweenAlikeTransfers: a lost transfer with an alike one just before it in the
+// history is not called done: which of the two is this one is not known.
+func TestDoDoesNotGuessBetweenAlikeTransfers(t *testing.T) {
+	r := newRig(t)
+	e := r.executor(nil)
+	if res, err := e.Do(bg, ActTransfer, Ask{Who: journal.WhoHeadless, What: "first"}, r.derivTransfer("4")); err != nil || res.Kind != Done {
+		t.Fatalf("first: %+v %v", res, err)
+	}
+	lost, err := sim.ParseFaults("lost=1")
+	must(t, err)
+	send := r.derivTransfer("4")
+	res, err := e.Do(bg, ActTransfer, Ask{Who: journal.WhoHeadless, What: "second, lost"}, func(ctx context.Context) (api.TxResponse, error) {
+		must(t, r.sim.SetFaults(lost))
+		defer func() { must(t, r.sim.SetFaults(sim.Faults{})) }()
+		return send(ctx)
+	})
+	if err != nil || res.Kind != Unknown || !strings.Contains(res.Reason, "alike") {
+		t.Fatalf("a lost transfer beside an alike one: %+v %v", res, err)
+	}
+	if n := r.transfers(api.TransferDerivative, "4"); n != 2 {
+		t.Fatalf("%d transfers at the exchange", n)
 	}
 }

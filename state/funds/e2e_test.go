@@ -3,12 +3,15 @@ package funds
 import (
 	"context"
 	"net/http/httptest"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/api/sim"
+	"github.com/tradedesk/tradedesk/state/exec"
+	"github.com/tradedesk/tradedesk/state/journal"
 )
 
 // Fixed test keys (never real accounts).
@@ -57,7 +60,8 @@ func (e *simEnv) summary(t *testing.T, c *api.Client) api.AccountSummary {
 	return s
 }
 
-// send checks req with the account's live balances, then signs and sends it.
+// send checks req with the account's live balances, then sends it through an executor
+// (Checked.Do): journaled as a transfer or withdrawal before it is signed, and done.
 func (e *simEnv) send(t *testing.T, from *api.Client, req Request) Checked {
 	t.Helper()
 	bal := BalancesOf(e.summary(t, from))
@@ -66,12 +70,26 @@ func (e *simEnv) send(t *testing.T, from *api.Client, req Request) Checked {
 	if len(errs) > 0 {
 		t.Fatalf("check failed: %v", errs)
 	}
-	resp, err := c.Send(context.Background(), from)
+	j, err := journal.Open(filepath.Join(t.TempDir(), "j.db"))
 	if err != nil {
-		t.Fatalf("send: %v", err)
+		t.Fatal(err)
 	}
-	if !strings.HasPrefix(resp.TxHash, "0x") {
-		t.Fatalf("no tx hash in %+v", resp)
+	defer j.Close()
+	x, err := exec.New(exec.Config{Journal: j, Send: from, Read: from, Account: from.Address()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := c.Do(context.Background(), x, from, exec.Ask{Who: journal.WhoHeadless})
+	if err != nil || res.Kind != exec.Done || !strings.HasPrefix(res.TxHash, "0x") {
+		t.Fatalf("send: %+v %v", res, err)
+	}
+	kind := exec.ActTransfer
+	if req.Op.Withdraws() {
+		kind = exec.ActWithdraw
+	}
+	en, ok, err := j.Get(context.Background(), res.ID)
+	if !ok || err != nil || en.Intent.Kind != kind || en.Intent.What != c.Words() || en.State != journal.StateSent || en.Outcome == nil || en.Outcome.Kind != "done" {
+		t.Fatalf("journal entry: %+v %v", en, err)
 	}
 	return c
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/shopspring/decimal"
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
+	"github.com/tradedesk/tradedesk/state/exec"
 )
 
 // Op is one kind of money movement.
@@ -286,9 +287,47 @@ func (c Checked) FeeLine() string {
 	return "fee " + c.exact(c.Fee) + sym + " on top · " + c.exact(c.Total()) + sym + " leaves · " + c.exact(c.Receive()) + sym + " arrives"
 }
 
-// Send signs and sends the checked movement through t. An exchange error (in the response's
+// Do sends the checked movement through the executor's journal (exec.Executor.Do): committed
+// before it is signed, signed and sent once through t, and what became of it (done with its tx
+// hash, rejected, not sent, or unknown when the answer was lost and the transfer history did not
+// settle it). Only Check makes a Checked, so nothing moves without passing the gate. ask.What
+// defaults to Words.
+func (c Checked) Do(ctx context.Context, e *exec.Executor, t api.Trader, ask exec.Ask) (exec.Result, error) {
+	kind := exec.ActTransfer
+	if c.Op.Withdraws() {
+		kind = exec.ActWithdraw
+	}
+	if ask.What == "" {
+		ask.What = c.Words()
+	}
+	return e.Do(ctx, kind, ask, func(ctx context.Context) (api.TxResponse, error) { return c.sign(ctx, t) })
+}
+
+// Words is the movement in a few words, for the journal: what, how much, where to.
+func (c Checked) Words() string {
+	s := c.Op.String() + " " + c.AmountText() + " " + c.Collateral.Symbol
+	switch {
+	case c.Op.NeedsDestination():
+		s += " to " + c.Destination
+	case c.Op.Withdraws():
+		s += fmt.Sprintf(" to chain %d", c.Bridge.BridgeChainID)
+	}
+	return s
+}
+
+// Send signs and sends the checked movement through t, without the journal: Do is the path that
+// journals it (the console's transfer dialog moves to it). An exchange error (in the response's
 // error field) is returned as an error, with the response.
 func (c Checked) Send(ctx context.Context, t api.Trader) (api.TxResponse, error) {
+	resp, err := c.sign(ctx, t)
+	if err == nil && resp.Error != "" {
+		err = fmt.Errorf("exchange refused the %s: %s", c.Op, resp.Error)
+	}
+	return resp, err
+}
+
+// sign makes the one signed call of the movement.
+func (c Checked) sign(ctx context.Context, t api.Trader) (api.TxResponse, error) {
 	id, amt := c.Collateral.ID, c.AmountText()
 	var (
 		resp api.TxResponse
@@ -307,9 +346,6 @@ func (c Checked) Send(ctx context.Context, t api.Trader) (api.TxResponse, error)
 		resp, err = t.DerivativeWithdraw(ctx, id, amt, int64(c.Bridge.BridgeChainID))
 	default:
 		return api.TxResponse{}, fmt.Errorf("unknown movement %d", int(c.Op))
-	}
-	if err == nil && resp.Error != "" {
-		err = fmt.Errorf("exchange refused the %s: %s", c.Op, resp.Error)
 	}
 	return resp, err
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/api/text"
 	"github.com/tradedesk/tradedesk/state"
+	"github.com/tradedesk/tradedesk/state/exec"
 	"github.com/tradedesk/tradedesk/state/profile"
 )
 
@@ -185,13 +186,9 @@ func (r *runner) agentAdd(ctx context.Context) error {
 		return err
 	}
 	until := r.env.Now().Add(ttl)
-	resp, err := r.client.AddAgent(ctx, agent, o.agentName, until)
+	resp, err := r.registerAgent(ctx, agent, until)
 	if err != nil {
-		if !api.IsAmbiguous(err) {
-			os.Remove(o.out)
-			return fmt.Errorf("agent not registered (the key file was removed): %w", err)
-		}
-		return withExit(ExitUnknown, fmt.Errorf("the answer to the registration was lost (%v): `tradedesk agent list` shows whether %s was registered; its key is in %s", err, agent.Address(), o.out))
+		return err
 	}
 	if r.o.json {
 		return writeJSON(r.env.Stdout, map[string]any{"outcome": OutcomeWord(ExitOK), "agent": agent.Address(), "account": r.client.Address(), "name": o.agentName,
@@ -202,6 +199,27 @@ func (r *runner) agentAdd(ctx context.Context) error {
 	fmt.Fprintf(r.env.Stdout, "its key is encrypted in %s; it can place and cancel orders, never withdraw or transfer\n", o.out)
 	_, err = fmt.Fprintf(r.env.Stdout, "trade with: tradedesk --agent-keystore %s --account %s%s\n", shellWord(o.out), r.client.Address(), r.endpointFlags())
 	return err
+}
+
+// registerAgent sends the addAgent of agent through the executor. One not registered has its key
+// file removed; one whose answer was lost and not found keeps it.
+func (r *runner) registerAgent(ctx context.Context, agent *api.Signer, until time.Time) (api.TxResponse, error) {
+	o := r.o
+	res, err := r.act(ctx, exec.ActAgent, fmt.Sprintf("approve agent %s %s until %s", agent.Address(), o.agentName, until.UTC().Format(time.RFC3339)),
+		func(ctx context.Context) (api.TxResponse, error) {
+			return r.client.AddAgent(ctx, agent, o.agentName, until)
+		})
+	if err != nil || res.Kind != exec.Done && res.Kind != exec.Unknown {
+		os.Remove(o.out) // nothing registered it: its key is of no use
+	}
+	if err != nil {
+		return api.TxResponse{}, err
+	}
+	if err := actFailed(res, "agent not registered (the key file was removed)", "the registration",
+		fmt.Sprintf("`tradedesk agent list` shows whether %s was registered; its key is in %s", agent.Address(), o.out)); err != nil {
+		return api.TxResponse{}, err
+	}
+	return actResp(res), nil
 }
 
 // endpointFlags are the exchange flags this command ran with, written as flags (" --url URL",
@@ -243,10 +261,14 @@ func (r *runner) agentRevoke(ctx context.Context) error {
 	if err != nil {
 		return usagef("agent revoke needs --agent 0xADDRESS: %v", err)
 	}
-	resp, err := r.client.RevokeAgent(ctx, a)
+	res, err := r.act(ctx, exec.ActAgent, "revoke agent "+a, func(ctx context.Context) (api.TxResponse, error) { return r.client.RevokeAgent(ctx, a) })
 	if err != nil {
-		return fmt.Errorf("agent %s not revoked: %w", a, err)
+		return err
 	}
+	if err := actFailed(res, "agent "+a+" not revoked", "the revocation of agent "+a, "`tradedesk agent list` shows whether it is still listed"); err != nil {
+		return err
+	}
+	resp := actResp(res)
 	if r.o.json {
 		return writeJSON(r.env.Stdout, okJSON(resp))
 	}
@@ -305,10 +327,18 @@ func runLeverage(ctx context.Context, r *runner) error {
 		_, err := fmt.Fprintln(r.env.Stdout, line+" (dry run: nothing sent)")
 		return err
 	}
-	resp, err := r.client.UpdateLeverage(ctx, in.ID, r.o.leverage)
+	res, err := r.act(ctx, exec.ActLeverage, fmt.Sprintf("leverage on %s %sx -> %sx", in.Name, c.Current, c.New),
+		func(ctx context.Context) (api.TxResponse, error) {
+			return r.client.UpdateLeverage(ctx, in.ID, r.o.leverage)
+		})
 	if err != nil {
-		return fmt.Errorf("leverage on %s not changed: %w", in.Name, err)
+		return err
 	}
+	if err := actFailed(res, "leverage on "+in.Name+" not changed", "the leverage change on "+in.Name,
+		"`tradedesk leverage --instrument "+in.Name+"` reads the leverage in force"); err != nil {
+		return err
+	}
+	resp := actResp(res)
 	if r.o.json {
 		return writeJSON(r.env.Stdout, okJSON(resp))
 	}
@@ -339,10 +369,14 @@ func runBroker(ctx context.Context, r *runner, sub string) error {
 	if !r.o.yes {
 		return usagef("this would %s; add --yes to sign it", what)
 	}
-	resp, err := r.client.ApproveBrokerFee(ctx, b, rate)
+	res, err := r.act(ctx, exec.ActBroker, what, func(ctx context.Context) (api.TxResponse, error) { return r.client.ApproveBrokerFee(ctx, b, rate) })
 	if err != nil {
-		return fmt.Errorf("could not %s: %w", what, err)
+		return err
 	}
+	if err := actFailed(res, "could not "+what, "the request to "+what, "`tradedesk broker list` shows the approvals"); err != nil {
+		return err
+	}
+	resp := actResp(res)
 	if r.o.json {
 		return writeJSON(r.env.Stdout, okJSON(resp))
 	}

@@ -463,13 +463,15 @@ func (h *harness) checkNoKey() {
 			h.t.Fatal("the private key appears in command output")
 		}
 	}
-	// Nor in the journal's files: no part of the key, no run of hex digits as long as one.
+	// Nor in the journal's files: no part of the key, no run of hex digits as long as one but
+	// the addresses a transfer or an approval names (0x and 40 digits).
 	files, _ := filepath.Glob(filepath.Join(h.stateDir, "journal", "*"))
 	for _, f := range files {
 		b, err := os.ReadFile(f)
 		if err != nil {
 			h.t.Fatal(err)
 		}
+		b = regexp.MustCompile(`\b0x[0-9a-fA-F]{40}\b`).ReplaceAll(b, []byte("0xADDRESS"))
 		low := strings.ToLower(string(b))
 		if strings.Contains(low, testKey[:32]) || strings.Contains(low, testKey[32:]) || regexp.MustCompile(`(?i)[0-9a-f]{32,}`).Match(b) {
 			h.t.Fatalf("the journal file %s holds key material", filepath.Base(f))

@@ -9,9 +9,10 @@ import (
 	"os"
 	"strings"
 
-	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/api/text"
+	"github.com/tradedesk/tradedesk/state/exec"
 	"github.com/tradedesk/tradedesk/state/funds"
+	"github.com/tradedesk/tradedesk/state/journal"
 	"golang.org/x/term"
 )
 
@@ -149,13 +150,19 @@ func (r *runner) move(ctx context.Context, req funds.Request) error {
 	if send, err := r.confirmMove(checked); !send || err != nil {
 		return err
 	}
-	resp, err := checked.Send(ctx, r.client)
+	e, done, err := r.recoveredExecutor(ctx)
 	if err != nil {
-		if api.IsAmbiguous(err) {
-			return withExit(ExitUnknown, fmt.Errorf("the answer to the %s was lost (%v): check `tradedesk account` before sending it again", req.Op, err))
-		}
-		return fmt.Errorf("%s not made: %w", req.Op, err)
+		return err
 	}
+	defer done()
+	res, err := checked.Do(ctx, e, r.client, exec.Ask{Who: journal.WhoHeadless})
+	if err != nil {
+		return err
+	}
+	if err := actFailed(res, req.Op.String()+" not made", "the "+req.Op.String(), "check `tradedesk account` before sending it again"); err != nil {
+		return err
+	}
+	resp := actResp(res)
 	if r.o.json {
 		return writeJSON(r.env.Stdout, okJSON(resp))
 	}

@@ -2,6 +2,7 @@ package headless
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
@@ -81,10 +82,13 @@ type journalJSON struct {
 	Action       string    `json:"action,omitempty"`
 	Nonce        uint64    `json:"nonce,omitempty"`
 	ExpiresAfter uint64    `json:"expires_after,omitempty"`
-	Outcome      string    `json:"outcome,omitempty"`
-	Settled      bool      `json:"settled"`
-	Oid          uint64    `json:"oid,omitempty"`
-	Detail       string    `json:"detail,omitempty"`
+	// Request is the action's data as it was signed (an addAgent's proof left out): what to check
+	// by hand when the outcome is unknown.
+	Request json.RawMessage `json:"request,omitempty"`
+	Outcome string          `json:"outcome,omitempty"`
+	Settled bool            `json:"settled"`
+	Oid     uint64          `json:"oid,omitempty"`
+	Detail  string          `json:"detail,omitempty"`
 }
 
 func runJournal(ctx context.Context, r *runner) error {
@@ -129,7 +133,7 @@ func runJournal(ctx context.Context, r *runner) error {
 
 func journalEntryJSON(e journal.Entry) journalJSON {
 	out := journalJSON{ID: e.Intent.ID, Parent: e.Intent.Parent, Kind: e.Intent.Kind, Who: string(e.Intent.Who), What: e.Intent.What,
-		Cloids: e.Intent.Cloids, State: string(e.State), Created: e.Created.UTC(), Action: e.Action, Nonce: e.Nonce, ExpiresAfter: e.ExpiresAfter}
+		Cloids: e.Intent.Cloids, State: string(e.State), Created: e.Created.UTC(), Action: e.Action, Nonce: e.Nonce, ExpiresAfter: e.ExpiresAfter, Request: e.Request}
 	if out.Cloids == nil {
 		out.Cloids = []string{}
 	}
