@@ -41,8 +41,9 @@ type ActionReader interface {
 // Reason), NotSent (nothing was signed, or the request provably did not reach the exchange) or
 // Unknown (the answer was lost and no lookup settled it: Reason says what to check). A lost
 // answer is looked up where the protocol allows (a movement in the transfer history, an agent in
-// the account's agents, a broker's approval); the action is never sent again. The error is for
-// what stopped the executor itself (the journal, an unresolved earlier intent).
+// the account's agents, a broker's approval, the leverage in force); the action is never sent
+// again. The error is for what stopped the executor itself (the journal, an unresolved earlier
+// intent).
 func (e *Executor) Do(ctx context.Context, kind string, ask Ask, send func(ctx context.Context) (api.TxResponse, error)) (Result, error) {
 	if !isDoKind(kind) {
 		return Result{}, fmt.Errorf("exec: Do sends %s, %s, %s, %s or %s, not %q", ActTransfer, ActWithdraw, ActLeverage, ActAgent, ActBroker, kind)
@@ -99,8 +100,8 @@ func (e *Executor) done(ctx context.Context, res Result, sent *sending, resp api
 
 // lookUpAction settles an action whose answer was lost by what the exchange shows now. None of
 // these actions carries an expiresAfter: one not found may still be acted on, and stays Unknown,
-// until its nonce is older than NonceWindow (then it was never done). A leverage change has no
-// record to find and stays Unknown.
+// until its nonce is older than NonceWindow (then it was never done). A leverage change is
+// settled by the leverage in force being the one asked for.
 func (e *Executor) lookUpAction(ctx context.Context, res Result, action string, data json.RawMessage, nonce uint64) Result {
 	rd, ok := e.cfg.Read.(ActionReader)
 	if !ok {
@@ -122,6 +123,13 @@ func (e *Executor) lookUpAction(ctx context.Context, res Result, action string, 
 		look = func(ctx context.Context) (bool, string, error) { return e.findAgent(ctx, rd, action, data) }
 	case api.ActionApproveBrokerFee:
 		look = func(ctx context.Context) (bool, string, error) { return e.findBroker(ctx, rd, data) }
+	case api.ActionUpdateLeverage:
+		lr, ok := e.cfg.Read.(LeverageReader)
+		if !ok {
+			res.Kind, res.Reason = Unknown, "the answer to the leverage change was lost and this executor cannot read the leverage: "+byHand
+			return res
+		}
+		look = func(ctx context.Context) (bool, string, error) { return e.findLeverage(ctx, lr, data) }
 	default:
 		res.Kind, res.Reason = Unknown, "the answer to the "+action+" was lost and the exchange has no record to look it up by: "+byHand
 		return res

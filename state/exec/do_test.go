@@ -231,3 +231,31 @@ func TestDoDoesNotGuessBetweenAlikeTransfers(t *testing.T) {
 		t.Fatalf("%d transfers at the exchange", n)
 	}
 }
+
+// TestDoLooksUpALostLeverageChange: a leverage change whose answer is lost after the exchange
+// made it is settled by the leverage now in force; one lost on its way is not (and not resent).
+func TestDoLooksUpALostLeverageChange(t *testing.T) {
+	r := newRig(t)
+	e := r.executor(nil)
+	in, _ := r.st.Instrument("BTC-PERP")
+	lost, err := sim.ParseFaults("lost=1")
+	must(t, err)
+	res, err := e.Do(bg, ActLeverage, Ask{Who: journal.WhoHeadless, What: "BTC-PERP 7x"}, func(ctx context.Context) (api.TxResponse, error) {
+		must(t, r.sim.SetFaults(lost))
+		defer func() { must(t, r.sim.SetFaults(sim.Faults{})) }()
+		return r.client.UpdateLeverage(ctx, in.ID, 7)
+	})
+	if err != nil || res.Kind != Done || !res.AnswerLost || !strings.Contains(res.Reason, "7x now") {
+		t.Fatalf("a lost leverage change: %+v %v", res, err)
+	}
+	r.drop.before.Store(true)
+	res, err = e.Do(bg, ActLeverage, Ask{Who: journal.WhoHeadless, What: "BTC-PERP 9x"}, func(ctx context.Context) (api.TxResponse, error) {
+		return r.client.UpdateLeverage(ctx, in.ID, 9)
+	})
+	if err != nil || res.Kind != Unknown || !strings.Contains(res.Reason, "is not 9x") {
+		t.Fatalf("a leverage change lost on its way: %+v %v", res, err)
+	}
+	if lv, err := r.client.InstrumentLeverage(bg, "", "BTC-PERP"); err != nil || !lv.Leverage.Equal(decimal.NewFromInt(7)) {
+		t.Fatalf("leverage now %s (%v)", lv.Leverage, err)
+	}
+}

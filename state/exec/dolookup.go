@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -134,4 +135,47 @@ func (e *Executor) findBroker(ctx context.Context, rd ActionReader, data json.Ra
 		return true, "the answer was lost; the exchange shows the broker's approval as asked (max fee rate " + want.String() + ")", nil
 	}
 	return false, "the exchange shows the broker's max fee rate at " + have.String(), nil
+}
+
+// LeverageReader reads the leverage in force on a perpetual: *api.Client is one. An executor
+// whose Config.Read is one settles a lost leverage change by it.
+type LeverageReader interface {
+	Instruments(ctx context.Context, kind string) (api.Instruments, error)
+	InstrumentLeverage(ctx context.Context, user, symbol string) (api.InstrumentLeverage, error)
+}
+
+// findLeverage settles a lost leverage change by the leverage in force being the one asked for.
+func (e *Executor) findLeverage(ctx context.Context, lr LeverageReader, data json.RawMessage) (bool, string, error) {
+	var d struct {
+		InstrumentID api.InstrumentID `json:"instrumentId"`
+		Leverage     json.RawMessage  `json:"leverage"`
+	}
+	if err := json.Unmarshal(data, &d); err != nil {
+		return false, "", fmt.Errorf("the journal's %s cannot be read", api.ActionUpdateLeverage)
+	}
+	want, err := decimal.NewFromString(strings.Trim(string(d.Leverage), `"`))
+	if err != nil {
+		return false, "", fmt.Errorf("the journal's leverage: %v", err)
+	}
+	ins, err := lr.Instruments(ctx, "perps")
+	if err != nil {
+		return false, "", err
+	}
+	name := ""
+	for _, p := range ins.Perps {
+		if p.ID == d.InstrumentID {
+			name = p.Name
+		}
+	}
+	if name == "" {
+		return false, "", fmt.Errorf("instrument %d is not listed", d.InstrumentID)
+	}
+	lv, err := lr.InstrumentLeverage(ctx, e.cfg.Account, name)
+	if err != nil {
+		return false, "", err
+	}
+	if lv.Leverage.Equal(want) {
+		return true, "the answer was lost; the leverage on " + name + " is " + want.String() + "x now, as asked", nil
+	}
+	return false, "the leverage on " + name + " is not " + want.String() + "x", nil
 }
