@@ -1,6 +1,7 @@
 package exec
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -83,7 +84,7 @@ func (e *Executor) done(ctx context.Context, res Result, sent *sending, resp api
 		sent.mu.Lock()
 		sg := sent.sig
 		sent.mu.Unlock()
-		res = e.lookUpAction(ctx, res, sg.Action, sg.Data, sg.Nonce)
+		res = e.lookUpAction(ctx, res, sg.Action, sg.Data, sg.Nonce, false)
 	default:
 		res.Sent, res.Resp, res.TxHash = true, &resp, resp.TxHash
 		switch {
@@ -101,8 +102,9 @@ func (e *Executor) done(ctx context.Context, res Result, sent *sending, resp api
 // lookUpAction settles an action whose answer was lost by what the exchange shows now. None of
 // these actions carries an expiresAfter: one not found may still be acted on, and stays Unknown,
 // until its nonce is older than NonceWindow (then it was never done). A leverage change is
-// settled by the leverage in force being the one asked for.
-func (e *Executor) lookUpAction(ctx context.Context, res Result, action string, data json.RawMessage, nonce uint64) Result {
+// settled by the leverage in force being the one asked for. once looks once (Recover: the send
+// looked several times already, and each start looks again) instead of polling.
+func (e *Executor) lookUpAction(ctx context.Context, res Result, action string, data json.RawMessage, nonce uint64, once bool) Result {
 	rd, ok := e.cfg.Read.(ActionReader)
 	if !ok {
 		res.Kind, res.Reason = Unknown, "the answer to the "+action+" was lost and this executor cannot look it up: "+byHand
@@ -136,14 +138,22 @@ func (e *Executor) lookUpAction(ctx context.Context, res Result, action string, 
 	}
 	var why string
 	gone := false
-	err := e.poll(ctx, 0, func(ctx context.Context, _ bool) (bool, error) {
+	try := func(ctx context.Context, _ bool) (bool, error) {
 		// Begun after the nonce left the exchange's window, a lookup that does not find the
 		// action is final.
 		late := e.cfg.Now().Add(-e.cfg.Skew-NonceWindow).UnixMilli() > int64(nonce)
 		found, w, err := look(ctx)
 		why, gone = w, err == nil && !found && late
 		return found || gone, err
-	})
+	}
+	var err error
+	if once {
+		if ok, lerr := try(ctx, false); !ok {
+			err = cmp.Or(lerr, errNotYet)
+		}
+	} else {
+		err = e.poll(ctx, 0, try)
+	}
 	switch {
 	case err != nil:
 		res.Kind, res.Reason = Unknown, "the answer to the "+action+" was lost and a lookup did not find it ("+lookupWhy(why, err)+"); the exchange may act on it until its nonce is two days old; it is not sent again: "+byHand

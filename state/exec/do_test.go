@@ -259,3 +259,31 @@ func TestDoLooksUpALostLeverageChange(t *testing.T) {
 		t.Fatalf("leverage now %s (%v)", lv.Leverage, err)
 	}
 }
+
+// countingReader counts the transfer history reads of an executor.
+type countingReader struct {
+	*api.Client
+	n int
+}
+
+func (c *countingReader) TransferHistory(ctx context.Context, user string, limit int) ([]api.TransferRecord, error) {
+	c.n++
+	return c.Client.TransferHistory(ctx, user, limit)
+}
+
+// TestRecoverLooksOnceAtAnUnknownTransfer: each start looks an unknown transfer up once (it may
+// stay unknown for two days: the start is not held up polling for it).
+func TestRecoverLooksOnceAtAnUnknownTransfer(t *testing.T) {
+	r := newRig(t)
+	e := r.executor(nil)
+	r.drop.before.Store(true)
+	if res, err := e.Do(bg, ActTransfer, Ask{Who: journal.WhoHeadless, What: "lost on its way"}, r.derivTransfer("9")); err != nil || res.Kind != Unknown {
+		t.Fatalf("a transfer lost on its way: %+v %v", res, err)
+	}
+	c := &countingReader{Client: r.client}
+	e2, err := New(Config{Journal: r.j, Send: r.client, Read: c, Account: r.client.Address(), LookupWait: 10 * time.Millisecond})
+	must(t, err)
+	if found, err := e2.Recover(bg); err != nil || len(found) != 1 || found[0].Result.Kind != Unknown || c.n != 1 {
+		t.Fatalf("recover: %+v %v, %d lookups", found, err, c.n)
+	}
+}

@@ -92,7 +92,7 @@ func (e *Executor) recoverOne(ctx context.Context, en journal.Entry) Result {
 		return e.resolveMany(ctx, res, c, en.ExpiresAfter)
 	}
 	if isDoKind(en.Intent.Kind) {
-		return e.lookUpAction(ctx, res, en.Action, en.Request, en.Nonce)
+		return e.lookUpAction(ctx, res, en.Action, en.Request, en.Nonce, true)
 	}
 	// An action the executor does not send: it stays unknown, for the trader to check.
 	res.Reason = "a " + en.Action + " the executor cannot look up: check the exchange by hand"
