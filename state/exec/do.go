@@ -105,35 +105,9 @@ func (e *Executor) done(ctx context.Context, res Result, sent *sending, resp api
 // settled by the leverage in force being the one asked for. once looks once (Recover: the send
 // looked several times already, and each start looks again) instead of polling.
 func (e *Executor) lookUpAction(ctx context.Context, res Result, action string, data json.RawMessage, nonce uint64, once bool) Result {
-	rd, ok := e.cfg.Read.(ActionReader)
-	if !ok {
-		res.Kind, res.Reason = Unknown, "the answer to the "+action+" was lost and this executor cannot look it up: "+byHand
-		return res
-	}
-	var look func(ctx context.Context) (found bool, why string, err error)
-	switch action {
-	case api.ActionSpotTransfer, api.ActionDerivativeTransfer, api.ActionInternalTransfer, api.ActionSpotWithdraw, api.ActionDerivativeWithdraw:
-		mv, err := movementOf(action, data, e.cfg.Account)
-		if err != nil {
-			res.Kind, res.Reason = Unknown, "the journal's "+action+" cannot be read ("+err.Error()+"): "+byHand
-			return res
-		}
-		look = func(ctx context.Context) (bool, string, error) {
-			return e.findMovement(ctx, rd, mv, nonce, &res)
-		}
-	case api.ActionAddAgent, api.ActionRevokeAgent:
-		look = func(ctx context.Context) (bool, string, error) { return e.findAgent(ctx, rd, action, data) }
-	case api.ActionApproveBrokerFee:
-		look = func(ctx context.Context) (bool, string, error) { return e.findBroker(ctx, rd, data) }
-	case api.ActionUpdateLeverage:
-		lr, ok := e.cfg.Read.(LeverageReader)
-		if !ok {
-			res.Kind, res.Reason = Unknown, "the answer to the leverage change was lost and this executor cannot read the leverage: "+byHand
-			return res
-		}
-		look = func(ctx context.Context) (bool, string, error) { return e.findLeverage(ctx, lr, data) }
-	default:
-		res.Kind, res.Reason = Unknown, "the answer to the "+action+" was lost and the exchange has no record to look it up by: "+byHand
+	look, cannot := e.looker(action, data, nonce, &res)
+	if look == nil {
+		res.Kind, res.Reason = Unknown, "the answer to the "+action+" was lost and "+cannot+": "+byHand
 		return res
 	}
 	var why string
@@ -163,6 +137,36 @@ func (e *Executor) lookUpAction(ctx context.Context, res Result, action string, 
 		res.Kind, res.Reason = Done, why
 	}
 	return res
+}
+
+// lookup is one look at the exchange for a lost action: found, or why not.
+type lookup func(ctx context.Context) (found bool, why string, err error)
+
+// looker is the lookup of action (nil, with why it cannot be looked up, when there is none); a
+// movement's lookup sets res's tx hash when it finds it.
+func (e *Executor) looker(action string, data json.RawMessage, nonce uint64, res *Result) (lookup, string) {
+	rd, ok := e.cfg.Read.(ActionReader)
+	if !ok {
+		return nil, "this executor cannot look it up"
+	}
+	switch action {
+	case api.ActionSpotTransfer, api.ActionDerivativeTransfer, api.ActionInternalTransfer, api.ActionSpotWithdraw, api.ActionDerivativeWithdraw:
+		mv, err := movementOf(action, data, e.cfg.Account)
+		if err != nil {
+			return nil, "the journal's request cannot be read (" + err.Error() + ")"
+		}
+		return func(ctx context.Context) (bool, string, error) { return e.findMovement(ctx, rd, mv, nonce, res) }, ""
+	case api.ActionAddAgent, api.ActionRevokeAgent:
+		return func(ctx context.Context) (bool, string, error) { return e.findAgent(ctx, rd, action, data) }, ""
+	case api.ActionApproveBrokerFee:
+		return func(ctx context.Context) (bool, string, error) { return e.findBroker(ctx, rd, data) }, ""
+	case api.ActionUpdateLeverage:
+		if lr, ok := e.cfg.Read.(LeverageReader); ok {
+			return func(ctx context.Context) (bool, string, error) { return e.findLeverage(ctx, lr, data) }, ""
+		}
+		return nil, "this executor cannot read the leverage"
+	}
+	return nil, "the exchange has no record to look it up by"
 }
 
 // NonceWindow is how old a nonce the exchange still takes: after it, an action not done never
