@@ -22,8 +22,8 @@
 //	state/exec/               the one executor: risk gate, write-ahead journal, send, a lost answer
 //	                          resolved by cloid until expiresAfter, fills, a typed outcome; Recover;
 //	                          Open, the construction the console (main) and the headless commands
-//	                          share. Every order and cancel of both goes through it (transfers,
-//	                          leverage and brokers: the console's still sign directly)
+//	                          share. Everything either signs goes through it (Do: transfers,
+//	                          withdrawals, leverage, agents, brokers)
 //	state/feed/               the one scheduler: per kind, its source (poll, pane request, stream),
 //	                          cadence, generations, backoff, recovery; a clock tests can step. Its
 //	                          commands are plain funcs; common.Tea hands them to Bubble Tea

@@ -22,8 +22,8 @@ import (
 //	  -> Model.execute    the lane is taken, the action counts as out (the quit guard), logged
 //	  -> action.Send      a.Run calls the executor (state/exec): its gate, the journal committed
 //	                      before signing, the send, a lost answer resolved by client id until the
-//	                      request expires, fills settled; a.Direct (transfers, withdrawals,
-//	                      leverage, brokers) still signs against api.Trader
+//	                      request expires, fills settled; a transfer, a withdrawal, leverage or a
+//	                      broker approval is a.Direct's one signed call, sent by the executor's Do
 //	  -> onActionDone     the words read from the exec.Result (action.Words) or a.Read; the lane
 //	                      is freed; the kinds in a.Refresh are polled at once; action.SettledMsg
 //	                      to every pane.
@@ -33,7 +33,8 @@ import (
 //
 // To add a signed action: write one constructor that returns *action.Action beside the pane or
 // dialog that asks for it (see action.NewOrder, action.NewCancel, transfer.NewAction): What, its
-// confirmation, its Lane, Run (an executor call), Refresh. The pane returns action.Request(a).
+// confirmation, its Lane, Run (an executor call) or Direct and DoKind (a call Do journals),
+// Refresh. The pane returns action.Request(a).
 // Nothing else changes: refusal, guards, confirmation, the journal, lost answers and the refresh
 // live here and in the executor.
 //
@@ -117,7 +118,7 @@ func (m *Model) execute(a *action.Action, typed bool) tea.Cmd {
 		who = journal.WhoForm
 	}
 	ask := exec.Ask{Who: who, What: a.What, Confirmed: typed}
-	return tea.Batch(action.Send(m.ex, m.exec, a, ask, m.iv.Timeout), m.broadcast(action.SentMsg{Act: a}))
+	return tea.Batch(action.Send(m.ex, m.exec, a, ask), m.broadcast(action.SentMsg{Act: a}))
 }
 
 // onActionDone settles the action with what the executor found (action.Words), or, for one

@@ -11,6 +11,7 @@ import (
 	"github.com/tradedesk/tradedesk/state"
 	"github.com/tradedesk/tradedesk/state/journal"
 	"github.com/tradedesk/tradedesk/ui/common"
+	"github.com/tradedesk/tradedesk/ui/components/transfer"
 )
 
 // confirmDialog confirms the open confirmation, typing its word when it asks for one.
@@ -68,7 +69,7 @@ type signStep struct {
 	want string
 }
 
-// signingSteps are the ways the console signs an order or a cancel, in an order that leaves each
+// signingSteps are the ways the console signs, in an order that leaves each
 // something to act on (the form's, the command line's and the ladder's orders rest; a bracket's
 // market entry opens the position a take-profit and stop and a close need).
 func signingSteps(t *testing.T, c *simConsole) []signStep {
@@ -106,17 +107,39 @@ func signingSteps(t *testing.T, c *simConsole) []signStep {
 		{"cancel an instrument's", func() { c.commandConfirmed(t, "cancel all btc") }, "cancel-instrument command line"},
 		{"cancel all", func() { c.restingByCommand(t, "sol"); c.commandConfirmed(t, "cancel all") }, "cancel-all command line"},
 		{"kill switch", func() { c.restingByCommand(t, "sol"); c.press(t, ctrlK); c.confirmDialog(t, "kill switch") }, "cancel-all form"},
+		{"withdrawal", func() { c.key(t, "8", "w"); c.typeText(t, "100"); c.key(t, "enter"); c.confirmDialog(t, "withdrawal") }, "withdraw form"},
+		{"transfer", func() {
+			_, form := fundsGroup(t, c.m)
+			for form.Field() != transfer.FieldOp {
+				c.key(t, "up")
+			}
+			c.key(t, "right", "right", "down", "down") // a spot transfer; its amount
+			c.typeText(t, "10")
+			c.key(t, "down")
+			c.typeText(t, bobAddr)
+			c.key(t, "enter")
+			c.confirmDialog(t, "transfer")
+		}, "transfer form"},
+		{"leverage", func() { c.commandConfirmed(t, "lev btc 5") }, "leverage command line"},
+		{"broker approval", func() {
+			brokersView(t, c)
+			c.key(t, "a")
+			c.typeText(t, "0x9908658a316d743159f001026f1ef08aa8f0b55b 0.1%")
+			c.key(t, "enter")
+			c.confirmDialog(t, "broker approval")
+		}, "broker form"},
 	}
 }
 
 // TestEverySigningPathGoesThroughTheJournal (issue #32, one lifecycle): each way the console signs
-// an order or a cancel (the form's order, the command line's, the ladder's, an amend, a bracket,
-// a position's take-profit and stop, a close, the cancel of one order, of an instrument's, of
-// all, the kill switch) is driven in a console against the simulator on loopback. Each leaves a
-// journal intent of its kind with who asked, committed before it was signed, and the simulator
-// received exactly as many signed requests as the journal holds intents sent: nothing reaches the
-// exchange around the executor's gate and journal. Guards an action given back its own route
-// (a Run against api.Trader), and the command line's or the form's Who swapped.
+// (the form's order, the command line's, the ladder's, an amend, a bracket, a position's
+// take-profit and stop, a close, the cancel of one order, of an instrument's, of all, the kill
+// switch, a withdrawal, a transfer, a leverage change, a broker approval; the console approves no
+// agents) is driven in a console against the simulator on loopback. Each leaves a journal intent
+// of its kind with who asked, committed before it was signed, and the simulator received exactly
+// as many signed requests as the journal holds intents sent: nothing reaches the exchange around
+// the executor's gate and journal. Guards an action given back its own route (a send against
+// api.Trader), and the command line's or the form's Who swapped.
 func TestEverySigningPathGoesThroughTheJournal(t *testing.T) {
 	t.Parallel()
 	signed := &signedCounter{}

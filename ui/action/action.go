@@ -78,27 +78,46 @@ type SettledMsg struct {
 // end by themselves once the request's expiresAfter has passed (api: 60 s after signing).
 var ExecBound = 3 * time.Minute
 
-// Send sends the action once and returns one DoneMsg: through the executor e (its gate, the
-// journal, the send, a lost answer resolved by client id, fills settled), with ask saying who
-// asked and whether the trader typed the confirmation; an action the executor does not send yet
-// (Direct) against t with its own timeout.
-func Send(t api.Trader, e *exec.Executor, a *Action, ask exec.Ask, timeout time.Duration) tea.Cmd {
+// Send sends the action once, through the executor e (its gate, the journal, the send, a lost
+// answer resolved, fills settled), with ask saying who asked and whether the trader typed the
+// confirmation, and returns one DoneMsg. An order or a cancel is a.Run; any other action is
+// a.Direct's one signed call against t, sent by the executor's Do.
+func Send(t api.Trader, e *exec.Executor, a *Action, ask exec.Ask) tea.Cmd {
 	return func() tea.Msg {
 		start := time.Now()
-		if a.Run == nil {
-			ctx, cancel := context.WithTimeout(context.Background(), timeout)
-			defer cancel()
-			resp, err := a.Direct(ctx, t)
-			return DoneMsg{Act: a, Resp: resp, Err: err, Latency: time.Since(start)}
-		}
 		if e == nil {
 			return DoneMsg{Act: a, Err: errors.New("no journal is open, and nothing is signed without one"), Latency: time.Since(start)}
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), ExecBound)
 		defer cancel()
+		if a.Run == nil {
+			r, err := e.Do(ctx, a.DoKind, ask, func(ctx context.Context) (api.TxResponse, error) { return a.Direct(ctx, t) })
+			d := doneOf(a, r, err)
+			d.Latency = time.Since(start)
+			return d
+		}
 		out, err := a.Run(ctx, e, ask)
 		return DoneMsg{Act: a, Out: out, Err: err, Latency: time.Since(start)}
 	}
+}
+
+// doneOf is the DoneMsg of an action Do sent, in the shape its Read takes: done, its
+// transaction in Resp; not done, why in Err (the send's error kept, so a lost answer still reads
+// as one).
+func doneOf(a *Action, r exec.Result, err error) DoneMsg {
+	d := DoneMsg{Act: a, Out: Outcome{Result: r}, Err: err}
+	if r.Resp != nil {
+		d.Resp = *r.Resp
+	}
+	d.Resp.TxHash = r.TxHash
+	switch {
+	case err != nil || r.Kind == exec.Done:
+	case r.Err != nil:
+		d.Err = r.Err
+	default:
+		d.Err = errors.New(r.Reason)
+	}
+	return d
 }
 
 // tradeKinds are the kinds an order or a cancel changes.
@@ -136,9 +155,11 @@ type Action struct {
 	Who journal.Who
 	// Run sends the action through the executor; every order and cancel has one.
 	Run func(ctx context.Context, e *exec.Executor, ask exec.Ask) (Outcome, error)
-	// Direct signs and sends, against api.Trader, an action the executor does not journal yet (a
-	// transfer, a withdrawal, leverage, a broker approval); Read says how it ended.
+	// Direct is the one signed call of an action that is not an order or a cancel (a transfer, a
+	// withdrawal, leverage, a broker approval), against api.Trader; the executor's Do sends it
+	// through its journal as kind DoKind (exec.ActTransfer ...). Read says how it ended.
 	Direct  func(ctx context.Context, t api.Trader) (api.TxResponse, error)
+	DoKind  string
 	Read    func(d DoneMsg) (text string, failed bool)
 	Refresh []state.Kind // polled at once when it is settled
 

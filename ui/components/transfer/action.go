@@ -6,6 +6,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
+	"github.com/tradedesk/tradedesk/state/exec"
 	"github.com/tradedesk/tradedesk/state/funds"
 	"github.com/tradedesk/tradedesk/ui/action"
 	"github.com/tradedesk/tradedesk/ui/common"
@@ -31,10 +32,15 @@ func (p *Pane) review() tea.Cmd {
 }
 
 // NewAction moves collateral (a transfer, a move between the account's sides, a
-// withdrawal), confirmed with the whole movement. A lost answer has no id to look up: the trader is
-// told to check the balances before sending it again.
+// withdrawal), confirmed with the whole movement, sent through the executor's journal (Do). A lost
+// answer the transfer history does not settle is said, with the advice to check the balances
+// before sending it again.
 func NewAction(c funds.Checked) *action.Action {
 	what := c.Op.String() + " of " + c.AmountText() + " " + c.Collateral.Symbol
+	kind := exec.ActTransfer
+	if c.Op.Withdraws() {
+		kind = exec.ActWithdraw
+	}
 	return &action.Action{
 		Kind: action.KindTransfer, Confirm: true, What: what,
 		Title: "Confirm " + c.Op.String(), Lines: c.Confirm(),
@@ -42,6 +48,7 @@ func NewAction(c funds.Checked) *action.Action {
 		Direct: func(ctx context.Context, t api.Trader) (api.TxResponse, error) {
 			return c.Send(ctx, t)
 		},
+		DoKind: kind,
 		Read: func(d action.DoneMsg) (string, bool) {
 			switch {
 			case api.IsAmbiguous(d.Err):

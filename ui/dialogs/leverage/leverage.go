@@ -17,6 +17,7 @@ import (
 
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
+	"github.com/tradedesk/tradedesk/state/exec"
 	"github.com/tradedesk/tradedesk/ui/action"
 	"github.com/tradedesk/tradedesk/ui/common"
 )
@@ -175,7 +176,8 @@ func (d *Dialog) SetWidth(w int) {
 // View is the dialog box.
 func (d *Dialog) View() string { return d.view }
 
-// NewAction is the signed change: sent through the pipeline (the dialog was its confirmation),
+// NewAction is the signed change: sent through the pipeline and the executor's journal (Do; the
+// dialog was its confirmation),
 // one at a time with orders, and the account, positions and leverage read again once it settles.
 func NewAction(c state.LeverageChange) *action.Action {
 	what := "leverage " + c.Instrument.Name + " " + c.Current.String() + "x -> " + c.New.String() + "x"
@@ -189,6 +191,7 @@ func NewAction(c state.LeverageChange) *action.Action {
 			}
 			return ctl.UpdateLeverage(ctx, id, n)
 		},
+		DoKind:  exec.ActLeverage,
 		Read:    action.ControlRead,
 		Refresh: []state.Kind{state.KindLeverage, state.KindPositions, state.KindAccount},
 	}
