@@ -25,6 +25,8 @@ type dropper struct {
 	before atomic.Pointer[func()]
 	// infoLost is how many of the next /info requests lose their answer.
 	infoLost atomic.Int32
+	// exchanges counts the signed requests that reached /exchange.
+	exchanges atomic.Int64
 }
 
 func (d *dropper) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -33,6 +35,7 @@ func (d *dropper) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		panic(http.ErrAbortHandler)
 	}
 	if strings.HasPrefix(r.URL.Path, "/exchange") {
+		d.exchanges.Add(1)
 		if f := d.before.Swap(nil); f != nil {
 			(*f)()
 		}

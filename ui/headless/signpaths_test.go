@@ -1,0 +1,111 @@
+package headless
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestEveryHeadlessSigningCommandIsJournaled enumerates every command that takes a key to sign
+// (every registered command that takes a key and no watch-only account) and runs each against
+// the simulator: each leaves at least one intent in the journal, asked by headless, and the
+// exchange receives exactly as many signed requests as the journal holds, so none signs around
+// the executor. A new signing command without a case here fails the test.
+func TestEveryHeadlessSigningCommandIsJournaled(t *testing.T) {
+	h := newHarness(t)
+	px := h.restingBid()
+	broker := "0x9908658A316D743159F001026F1ef08aa8F0b55B"
+	agentFile := filepath.Join(t.TempDir(), "agent.json")
+	h.env["TRADEDESK_PASSPHRASE"] = "agent passphrase for the test"
+	var agent string
+	cases := map[string]func() []string{
+		"order": func() []string {
+			return []string{"order", "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.01", "--price", px, "--cloid", "sp-order"}
+		},
+		"modify": func() []string {
+			oid := h.placeResting(px, "sp-modify")
+			return []string{"modify", "--oid", fmt.Sprint(oid), "--size", "0.02"}
+		},
+		"batch": func() []string {
+			line := "--instrument BTC-PERP --side buy --size 0.01 --price " + px
+			return []string{"batch", "--file", h.batchFile(line, line)}
+		},
+		"cancel": func() []string {
+			return []string{"cancel", "--instrument", "BTC-PERP", "--cloid", "sp-order"}
+		},
+		"cancel-all": func() []string { return []string{"cancel-all", "--yes"} },
+		"transfer":   func() []string { return []string{"transfer", "--collateral", "USDC", "--amount", "10", "--to-derivatives", "--yes"} },
+		"withdraw": func() []string {
+			return []string{"withdraw", "--collateral", "USDC", "--amount", "5", "--chain", "42161", "--from", "derivative", "--yes"}
+		},
+		"leverage":       func() []string { return []string{"leverage", "--instrument", "BTC-PERP", "--leverage", "15"} },
+		"broker approve": func() []string { return []string{"broker", "approve", "--broker", broker, "--max-fee-rate", "0.1%", "--yes"} },
+		"broker revoke":  func() []string { return []string{"broker", "revoke", "--broker", broker, "--yes"} },
+		"agent add":      func() []string { return []string{"agent", "add", "--name", "sp-bot", "--out", agentFile} },
+		"agent revoke":   func() []string { return []string{"agent", "revoke", "--agent", agent} },
+	}
+	order := []string{"order", "modify", "batch", "cancel", "cancel-all", "transfer", "withdraw", "leverage",
+		"broker approve", "broker revoke", "agent add", "agent revoke"}
+	for _, c := range commands {
+		if c.groups&gKey != 0 && c.groups&gWatch == 0 { // a key, and no watch-only account: it signs
+			if _, ok := cases[c.name]; !ok {
+				t.Errorf("the command %q can sign and has no case here: add one", c.name)
+			}
+		}
+	}
+	for _, name := range order {
+		if name == "agent revoke" {
+			agent = agentAddress(t, agentFile)
+		}
+		args := cases[name]()
+		before, sent := len(h.journalJSON()), h.drop.exchanges.Load()
+		h.ok(args...)
+		es, signed := h.journalJSON(), h.drop.exchanges.Load()-sent
+		added := es[:len(es)-before] // newest first
+		if len(added) == 0 {
+			t.Errorf("%s: signed %d requests and left nothing in the journal", name, signed)
+			continue
+		}
+		if int64(len(added)) != signed {
+			t.Errorf("%s: %d signed requests at the exchange, %d journal intents", name, signed, len(added))
+		}
+		for _, e := range added {
+			if e.Who != "headless" || e.State != "sent" || !e.Settled {
+				t.Errorf("%s: journal entry %+v", name, e)
+			}
+		}
+	}
+	h.checkNoKey()
+}
+
+// journalJSON is `tradedesk journal --json`, newest first.
+func (h *harness) journalJSON() []journalJSON {
+	h.t.Helper()
+	var es []journalJSON
+	if err := json.Unmarshal([]byte(h.ok("journal", "--limit", "1000", "--json")), &es); err != nil {
+		h.t.Fatal(err)
+	}
+	return es
+}
+
+// agentAddress is the address of the agent keystore `agent add` wrote.
+func agentAddress(t *testing.T, file string) string {
+	t.Helper()
+	var ks struct {
+		Address string `json:"address"`
+	}
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &ks); err != nil || ks.Address == "" {
+		t.Fatalf("agent keystore %s: %v", file, err)
+	}
+	if !strings.HasPrefix(ks.Address, "0x") {
+		ks.Address = "0x" + ks.Address
+	}
+	return ks.Address
+}
