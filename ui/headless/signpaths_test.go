@@ -37,15 +37,19 @@ func TestEveryHeadlessSigningCommandIsJournaled(t *testing.T) {
 			return []string{"cancel", "--instrument", "BTC-PERP", "--cloid", "sp-order"}
 		},
 		"cancel-all": func() []string { return []string{"cancel-all", "--yes"} },
-		"transfer":   func() []string { return []string{"transfer", "--collateral", "USDC", "--amount", "10", "--to-derivatives", "--yes"} },
+		"transfer": func() []string {
+			return []string{"transfer", "--collateral", "USDC", "--amount", "10", "--to-derivatives", "--yes"}
+		},
 		"withdraw": func() []string {
 			return []string{"withdraw", "--collateral", "USDC", "--amount", "5", "--chain", "42161", "--from", "derivative", "--yes"}
 		},
-		"leverage":       func() []string { return []string{"leverage", "--instrument", "BTC-PERP", "--leverage", "15"} },
-		"broker approve": func() []string { return []string{"broker", "approve", "--broker", broker, "--max-fee-rate", "0.1%", "--yes"} },
-		"broker revoke":  func() []string { return []string{"broker", "revoke", "--broker", broker, "--yes"} },
-		"agent add":      func() []string { return []string{"agent", "add", "--name", "sp-bot", "--out", agentFile} },
-		"agent revoke":   func() []string { return []string{"agent", "revoke", "--agent", agent} },
+		"leverage": func() []string { return []string{"leverage", "--instrument", "BTC-PERP", "--leverage", "15"} },
+		"broker approve": func() []string {
+			return []string{"broker", "approve", "--broker", broker, "--max-fee-rate", "0.1%", "--yes"}
+		},
+		"broker revoke": func() []string { return []string{"broker", "revoke", "--broker", broker, "--yes"} },
+		"agent add":     func() []string { return []string{"agent", "add", "--name", "sp-bot", "--out", agentFile} },
+		"agent revoke":  func() []string { return []string{"agent", "revoke", "--agent", agent} },
 	}
 	order := []string{"order", "modify", "batch", "cancel", "cancel-all", "transfer", "withdraw", "leverage",
 		"broker approve", "broker revoke", "agent add", "agent revoke"}
