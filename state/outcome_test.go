@@ -161,3 +161,42 @@ func TestOrderOutcomesEachOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestOutcomeReadings: a fill is known only with its average price; an order that filled in part
+// and rests is not "partial" (nothing of it was cancelled); what became of a remainder is said
+// by its order's kind: resting first, then a market order's bound, a FOK's, an IOC's. Guards the
+// average's check dropped, the resting check dropped, and each fate's branch (mutants
+// outcome/fill-known-needs-avg, outcome/partial-not-resting, outcome/fate-*).
+func TestOutcomeReadings(t *testing.T) {
+	noAvg := Outcome{Kind: OutcomeFilled, Filled: dec("0.5")}
+	if noAvg.FillKnown() {
+		t.Error("a fill without its average price is known")
+	}
+	if noAvg.AvgPrice = (api.OptDecimal{Decimal: dec("100"), Valid: true}); !noAvg.FillKnown() {
+		t.Error("a fill with its size and average is not known")
+	}
+	rests := Outcome{Kind: OutcomeFilled, Filled: dec("0.5"), Requested: dec("1"), Resting: true}
+	if rests.Partial() || rests.Word() != "filled" {
+		t.Errorf("a part-filled order that rests: partial %v, word %q", rests.Partial(), rests.Word())
+	}
+	rests.Resting = false
+	if !rests.Partial() || rests.Word() != "partial" {
+		t.Errorf("a part-filled order whose rest was cancelled: partial %v, word %q", rests.Partial(), rests.Word())
+	}
+	for _, c := range []struct {
+		o      Outcome
+		tif    string
+		market bool
+		want   string
+	}{
+		{Outcome{Resting: true}, api.TifIOC, true, "resting"},
+		{Outcome{}, api.TifIOC, true, "cancelled: no more liquidity within the slippage bound"},
+		{Outcome{}, api.TifFOK, false, "cancelled: FOK not fillable in full"},
+		{Outcome{}, api.TifIOC, false, "cancelled: IOC, no more liquidity at its price"},
+		{Outcome{}, api.TifGTC, false, "cancelled"},
+	} {
+		if got := RemainderFate(c.o, c.tif, c.market); got != c.want {
+			t.Errorf("%+v %s market %v: %q, want %q", c.o, c.tif, c.market, got, c.want)
+		}
+	}
+}

@@ -264,3 +264,66 @@ func TestStoreConcurrent(t *testing.T) {
 		t.Fatalf("fills %d", len(s.Fills()))
 	}
 }
+
+// TestNoStaleWindowOnlyFailuresAreStale: a kind whose stale age is zero (SetStaleAfter 0) is never
+// stale by age, however old its data, but is stale once its poll fails. Guards the zero window
+// treated as a window of zero (mutant stale/no-window-never-stale).
+func TestNoStaleWindowOnlyFailuresAreStale(t *testing.T) {
+	now := t0
+	s := New(fixedClock(&now))
+	s.SetStaleAfter(KindOrders, 0)
+	s.Apply(OrdersMsg{Gen: 1, At: t0})
+	now = t0.Add(time.Hour)
+	if f := s.Freshness(KindOrders); f.Stale || f.Age != time.Hour {
+		t.Fatalf("an hour old with no stale age: %+v", f)
+	}
+	s.Apply(FailedMsg{Of: KindOrders, Gen: 2, Err: errors.New("timeout")})
+	if f := s.Freshness(KindOrders); !f.Stale {
+		t.Fatalf("a failed poll is not stale: %+v", f)
+	}
+}
+
+// TestStoreAdmitsWhatItHasNotSeen: the first data of a kind is a change even when it is an empty
+// list ("loading" becomes "none"); a stream's vouching (CurrentMsg) for a kind with nothing
+// loaded changes nothing and does not make it look loaded. Guards both checks dropped (mutants
+// store/first-data-is-change, store/vouch-needs-data).
+func TestStoreAdmitsWhatItHasNotSeen(t *testing.T) {
+	now := t0
+	s := New(fixedClock(&now))
+	if s.Apply(CurrentMsg{Of: KindOrders, At: now}) || s.Freshness(KindOrders).Loaded() {
+		t.Fatal("vouching for nothing loaded made the orders loaded")
+	}
+	if !s.Apply(OrdersMsg{Gen: 1, At: now}) || s.Version(KindOrders) != 1 || !s.Freshness(KindOrders).Loaded() {
+		t.Fatalf("the first, empty list is not a change: version %d", s.Version(KindOrders))
+	}
+	if s.Apply(OrdersMsg{Gen: 2, At: now}) {
+		t.Fatal("the same empty list again is a change")
+	}
+}
+
+// TestPricesFreshnessOfAMarketOrder: the prices a limit order is judged on are the tickers'
+// only; a market order's are the mids' too when they are stale and older than the tickers (or the
+// tickers fresh). Guards the mids read for a limit order and the age comparison dropped (mutants
+// stale/prices-market-mids, stale/prices-older-mids).
+func TestPricesFreshnessOfAMarketOrder(t *testing.T) {
+	now := t0
+	s := New(fixedClock(&now))
+	s.Apply(MidsMsg{Gen: 1, At: t0, Mids: []api.Mid{{Symbol: "BTC-PERP", MidPrice: d("100")}}})
+	now = t0.Add(10 * time.Second)
+	s.Apply(TickersMsg{Gen: 1, At: now, Tickers: []api.Ticker{{Symbol: "BTC-PERP", MarkPrice: d("100")}}})
+	if f := s.PricesFreshness(false); f.Stale {
+		t.Fatalf("a limit order's prices read the stale mids: %+v", f)
+	}
+	if f := s.PricesFreshness(true); !f.Stale || f.Age != 10*time.Second {
+		t.Fatalf("a market order's prices ignore the stale mids: %+v", f)
+	}
+	// Both stale, the tickers older: the tickers' age is said, not the younger mids'.
+	now = t0
+	s = New(fixedClock(&now))
+	s.Apply(TickersMsg{Gen: 1, At: t0, Tickers: []api.Ticker{{Symbol: "BTC-PERP", MarkPrice: d("100")}}})
+	s.Apply(MidsMsg{Gen: 1, At: t0.Add(5 * time.Second), Mids: []api.Mid{{Symbol: "BTC-PERP", MidPrice: d("100")}}})
+	now = t0.Add(15 * time.Second)
+	if f := s.PricesFreshness(true); !f.Stale || f.Age != 15*time.Second {
+		t.Fatalf("both stale: %+v, want the tickers' 15s", f)
+	}
+}

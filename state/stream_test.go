@@ -118,3 +118,20 @@ func TestStreamedFillStaysOnTop(t *testing.T) {
 		t.Fatalf("a page 1 holding the streamed fill: %s (version %d -> %d)", got, v, s.Version(KindFills))
 	}
 }
+
+// TestStreamSequenceKeepsItsHighest: a streamed record without a sequence number (Seq 0) is
+// taken, but does not lower the sequence seen: a late record numbered below the highest seen is
+// still refused. Guards the highest kept by max (mutant store/stream-seq-kept).
+func TestStreamSequenceKeepsItsHighest(t *testing.T) {
+	now := t0
+	s := New(fixedClock(&now))
+	if !s.Apply(OrderUpdateMsg{Seq: 5, At: now, Record: openOrder(1, "1", now)}) {
+		t.Fatal("the first update is a change")
+	}
+	if !s.Apply(OrderUpdateMsg{At: now, Record: openOrder(2, "1", now)}) {
+		t.Fatal("an update without a sequence number was refused")
+	}
+	if s.Apply(OrderUpdateMsg{Seq: 3, At: now, Record: openOrder(1, "0.2", now)}) {
+		t.Fatalf("update 3 taken after update 5: %s", orderIDs(s.Orders()))
+	}
+}

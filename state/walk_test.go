@@ -71,3 +71,17 @@ func TestPreviewWalkTifWords(t *testing.T) {
 		t.Fatalf("passive limit walked: %+v", co.Preview.Walk)
 	}
 }
+
+// TestSellLimitTakesTheBidAtItsPrice: a sell limit priced exactly at a bid takes that bid (at or
+// better than its price): an IOC sell of 0.4 at 49990 takes 0.1 at 49999.5 and 0.3 at 49990.
+// Guards the sell side's price bound made strict (mutant walk/sell-limit-boundary).
+func TestSellLimitTakesTheBidAtItsPrice(t *testing.T) {
+	s := walkStore(t)
+	co, errs := s.CheckOrder(OrderIntent{Instrument: "BTC-PERP", Side: "sell", Type: Limit, Price: "49990", Size: "0.4", Tif: api.TifIOC}, DefaultGuard())
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	if w := co.Preview.Walk; !w.Known || !w.Fillable.Equal(d("0.4")) || !w.Fills.Equal(d("0.4")) || len(co.Warnings) > 0 {
+		t.Fatalf("walk %+v warnings %q", w, co.Warnings)
+	}
+}
