@@ -2,6 +2,7 @@ package ladder
 
 import (
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -55,5 +56,50 @@ func TestReboundAmendPriceKeys(t *testing.T) {
 	}
 	if m, ok := cmd().(action.RequestMsg); !ok || m.Act.Amend.OrderID != 1 || p.Capturing() {
 		t.Errorf("ctrl+s asks %T %+v, still typing %v; want order 1 amended", cmd(), m, p.Capturing())
+	}
+}
+
+// TestAmendMovesTheOneOrderATick: K and J move the trader's one order on the cursor's row a tick
+// up and down (one amend asked, at 99.9 and 99.7 from 99.8); a typed price equal to the order's
+// is refused; on a grouped row holding two orders, K asks nothing; read-only, nothing is asked.
+// Guards the tick and its direction, the one-order rule, the read-only check and the refusal of
+// a move to where the order is (mutants ladder/amend-*, amend/unchanged-refused).
+func TestAmendMovesTheOneOrderATick(t *testing.T) {
+	p, s := newLadder(t)
+	s.Apply(state.AccountMsg{Gen: 1, At: t0, Summary: api.AccountSummary{TotalAccountEquity: decimal.NewFromInt(100000),
+		MarginBalance: decimal.NewFromInt(100000), AvailableBalance: decimal.NewFromInt(100000)}})
+	s.Apply(state.OrdersMsg{Gen: 1, At: t0, Orders: []api.OrderRecord{ownOrder(7, api.SideBuy, "99.6", "0.25"), ownOrder(8, api.SideBuy, "99.8", "0.5")}})
+	p.Update(common.DataMsg{Kind: state.KindOrders})
+	if !p.MoveToPrice(api.SideBuy, decimal.RequireFromString("99.8")) {
+		t.Fatalf("no 99.8 row:\n%s", p.View())
+	}
+	for key, want := range map[string]string{"K": "99.9", "J": "99.7"} {
+		cmd := p.Update(keyOf(key))
+		m, ok := cmd().(action.RequestMsg)
+		if !ok || m.Act.Amend.OrderID != 8 || m.Act.Order.Wire.Price != want {
+			t.Errorf("%s asks %+v, want order 8 moved to %s", key, cmd(), want)
+		}
+	}
+	p.Update(keyOf("p"))
+	for _, r := range "99.8" {
+		p.Update(keyOf(string(r)))
+	}
+	if n, ok := p.Update(tea.KeyMsg{Type: tea.KeyEnter})().(common.NoticeMsg); !ok || !strings.Contains(n.Text, "the price and size are those it has") {
+		t.Errorf("a move to where the order is: %+v", n)
+	}
+	p.ReadOnly = "watching"
+	if n, ok := p.Update(keyOf("K"))().(common.NoticeMsg); !ok || !strings.Contains(n.Text, "read-only") && !strings.Contains(n.Text, "watching") {
+		t.Errorf("read-only, K asks %+v", n)
+	}
+	p.ReadOnly = ""
+	p.Update(keyOf("+"))
+	p.Update(keyOf("+")) // ×5: 99.8 and 99.6 share the 99.5 row
+	if !p.MoveToPrice(api.SideBuy, decimal.RequireFromString("99.5")) {
+		t.Fatalf("no 99.5 row:\n%s", p.View())
+	}
+	if cmd := p.Update(keyOf("K")); cmd != nil {
+		if _, ok := cmd().(action.RequestMsg); ok {
+			t.Error("K on a row of two orders moved one")
+		}
 	}
 }
