@@ -1,6 +1,9 @@
 package api
 
-import "testing"
+import (
+	"testing"
+	"time"
+)
 
 // TestInboxDrainTakesTheSignal: records put after the reader took the Ready signal (the rest of a
 // burst) come in the same Drain, and no signal is left behind for an empty batch; a record put
@@ -25,5 +28,65 @@ func TestInboxDrainTakesTheSignal(t *testing.T) {
 	case <-in.Ready():
 	default:
 		t.Fatal("a record put after the drain did not signal")
+	}
+}
+
+// TestInboxKeepsTheNewestOfAKey: records with the same key (a ticker's symbol) are merged, the
+// newest kept in the first one's place, and do not count against the subscription's limit;
+// keyless events are all kept. Guards the merge dropped (mutant stream/inbox-coalesces).
+func TestInboxKeepsTheNewestOfAKey(t *testing.T) {
+	in := NewInbox(2)
+	tk := Topic{Channel: ChanTicker, Symbol: "all"}
+	for i := range 5 {
+		if !in.put([]StreamEvent{{Topic: tk, Key: "ticker:BTC-PERP", Data: i}}) {
+			t.Fatalf("record %d of one key refused: merged records fill no queue", i)
+		}
+	}
+	in.put([]StreamEvent{{Topic: tk, Key: "ticker:ETH-PERP", Data: 9}})
+	b := in.Drain()
+	if len(b.Events) != 2 || b.Events[0].Data != 4 || b.Events[1].Data != 9 {
+		t.Fatalf("drained %+v, want BTC's newest (4) then ETH's", b.Events)
+	}
+}
+
+// TestStreamRecordsOfTheNewerGeneration: a ticker that names its instrument only by
+// instrument_name gets it as its symbol, and a fill that says original_size and original_price
+// (not start_*) gets them as its start size and price; fields already set are kept. Guards both
+// readings dropped (mutants stream/ticker-name-fallback, stream/fill-original-size).
+func TestStreamRecordsOfTheNewerGeneration(t *testing.T) {
+	evs, err := decodeData(Topic{Channel: ChanTicker, Symbol: "all"}, []byte(`{"instrument_name":"BTC-PERP","mark_price":"97000"}`), nil)
+	if err != nil || len(evs) != 1 || evs[0].Data.(*Ticker).Symbol != "BTC-PERP" || evs[0].Key != "ticker:BTC-PERP" {
+		t.Fatalf("ticker by instrument_name: %+v %v", evs, err)
+	}
+	var f Fill
+	fixFill([]byte(`{"original_size":"0.5","original_price":"100.5"}`), &f)
+	if f.StartSize.String() != "0.5" || f.StartPrice.String() != "100.5" {
+		t.Fatalf("fill of the newer generation: start %s @ %s", f.StartSize, f.StartPrice)
+	}
+	f.StartSize = f.StartSize.Add(f.StartSize)
+	fixFill([]byte(`{"original_size":"7","original_price":"7"}`), &f)
+	if f.StartSize.String() != "1" {
+		t.Fatalf("a start size already read was replaced: %s", f.StartSize)
+	}
+}
+
+// TestMidsAsAMap: mids sent as a map of symbol to price are read, sorted by symbol, each with its
+// price. Guards the price dropped (mutant stream/mids-map-price).
+func TestMidsAsAMap(t *testing.T) {
+	ms, err := decodeMids([]byte(`{"ETH-PERP":"3400.5","BTC-PERP":"97000"}`), nil)
+	if err != nil || len(ms) != 2 || ms[0].Symbol != "BTC-PERP" || ms[0].MidPrice.String() != "97000" || ms[1].MidPrice.String() != "3400.5" {
+		t.Fatalf("mids %+v %v", ms, err)
+	}
+}
+
+// TestReconnectWaitIsCapped: the wait before reconnection attempt n grows by the base each
+// attempt and stops at the cap (plus at most a quarter of jitter). Guards the cap dropped (mutant
+// stream/backoff-cap: the hundredth attempt would wait 100 bases).
+func TestReconnectWaitIsCapped(t *testing.T) {
+	s := &Stream{cfg: streamConfig{backoffBase: time.Second, backoffMax: 5 * time.Second}}
+	for n, lo := range map[int]time.Duration{1: time.Second, 3: 3 * time.Second, 100: 5 * time.Second} {
+		if d := s.backoff(n); d < lo || d > lo+lo/4 {
+			t.Errorf("attempt %d waits %s, want %s to %s", n, d, lo, lo+lo/4)
+		}
 	}
 }

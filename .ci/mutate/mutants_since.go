@@ -112,7 +112,7 @@ var sinceMutants = []mutant{
 	{id: "stream/book-sequence-advances", file: "api/stream_book.go", from: "sub.seq = u.Sequence\n\tfor side", to: "for side"},
 	{id: "stream/book-cap", file: "api/stream_book.go", from: "n > MaxBookLevels {", to: "n > 2*MaxBookLevels {"},
 	{id: "stream/book-zero-deletes", file: "api/stream_book.go", from: "if l.Size.IsZero() {\n\t\t\tdelete(set, k)", to: "if false {\n\t\t\tdelete(set, k)"},
-	{id: "stream/book-other-instrument", file: "api/stream_book.go", from: "case !strings.EqualFold(u.Instrument, t.Symbol):", to: "case false:"},
+	{id: "stream/book-other-instrument", file: "api/stream_book.go", from: "case !strings.EqualFold(u.Instrument, t.Symbol):", to: "case !strings.EqualFold(u.Instrument, t.Symbol) && false:"},
 	{id: "stream/inbox-coalesces", file: "api/stream_inbox.go", from: "if i, ok := in.byKey[ev.Key]; ok {", to: "if i, ok := in.byKey[ev.Key]; ok && false {"},
 	{id: "stream/inbox-limit", file: "api/stream_inbox.go", from: "if in.perSub[k] >= in.max {", to: "if in.perSub[k] > in.max {"},
 	{id: "stream/inbox-first-drop-why", file: "api/stream_inbox.go", from: "if in.dropped == 0 {", to: "if true {"},
