@@ -1,0 +1,138 @@
+package journal
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/tradedesk/tradedesk/api"
+	"github.com/tradedesk/tradedesk/api/text"
+)
+
+// algoSchema is the algorithms' table: one row per algorithm, its parameters as JSON, and the
+// count of child client ids it has taken (NextChild), so a restarted process never reuses one.
+const algoSchema = `
+CREATE TABLE IF NOT EXISTS algos (
+	id         TEXT PRIMARY KEY,
+	kind       TEXT NOT NULL,
+	params     TEXT NOT NULL,
+	state      TEXT NOT NULL,
+	children   INTEGER NOT NULL DEFAULT 0,
+	created_ms INTEGER NOT NULL,
+	updated_ms INTEGER NOT NULL,
+	detail     TEXT NOT NULL DEFAULT ''
+);
+CREATE INDEX IF NOT EXISTS algos_state ON algos(state);
+`
+
+// AlgoRunning is the state of an algorithm that has not ended: on start it is resumed,
+// cancelled or flattened.
+const AlgoRunning = "running"
+
+// Algo is one algorithm as the journal holds it.
+type Algo struct {
+	// ID names the algorithm; its children's client ids are ChildCloid(ID, n).
+	ID string
+	// Kind is chase, scale, twap or trail.
+	Kind string
+	// Params are its parameters, as the algorithm wrote them (JSON).
+	Params json.RawMessage
+	// State is AlgoRunning until it ends (done, stopped, cancelled, flattened, failed).
+	State string
+	// Children is how many child client ids it has taken.
+	Children int
+	Created  time.Time
+	Updated  time.Time
+	// Detail says how it ended, or what it did last.
+	Detail string
+}
+
+// BeginAlgo commits a new algorithm, running, with its parameters, before it acts; it returns its
+// id (a.ID, or a new one when empty).
+func (j *Journal) BeginAlgo(ctx context.Context, a Algo) (string, error) {
+	if a.ID == "" {
+		a.ID = newID()
+	}
+	if err := api.CheckCloid(a.ID); err != nil {
+		return "", fmt.Errorf("journal: algorithm id: %w", err)
+	}
+	if a.Kind == "" || !json.Valid(a.Params) {
+		return "", errors.New("journal: an algorithm needs its kind and its parameters as JSON")
+	}
+	now := j.now().UnixMilli()
+	_, err := j.db.ExecContext(ctx, `INSERT INTO algos(id, kind, params, state, created_ms, updated_ms, detail) VALUES(?,?,?,?,?,?,?)`,
+		a.ID, a.Kind, text.HideKeys(string(a.Params)), AlgoRunning, now, now, text.HideKeys(a.Detail))
+	if err != nil {
+		return "", fmt.Errorf("journal: algorithm %s: %w", a.ID, err)
+	}
+	return a.ID, nil
+}
+
+// NextChild commits and returns the algorithm's next child number (from 1): its client id is
+// ChildCloid(id, n). A number is taken once, even by a process that dies before using it.
+func (j *Journal) NextChild(ctx context.Context, id string) (int, error) {
+	var n int
+	err := j.db.QueryRowContext(ctx, `UPDATE algos SET children=children+1, updated_ms=? WHERE id=? RETURNING children`,
+		j.now().UnixMilli(), id).Scan(&n)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, fmt.Errorf("journal: no algorithm %s", text.Quote(id))
+	}
+	if err != nil {
+		return 0, fmt.Errorf("journal: %w", err)
+	}
+	return n, nil
+}
+
+// SetAlgo records the algorithm's state and what it did (detail), even when ctx was cancelled.
+func (j *Journal) SetAlgo(ctx context.Context, id, state, detail string) error {
+	_, err := j.db.ExecContext(context.WithoutCancel(ctx), `UPDATE algos SET state=?, detail=?, updated_ms=? WHERE id=?`,
+		state, text.HideKeys(detail), j.now().UnixMilli(), id)
+	if err != nil {
+		return fmt.Errorf("journal: %w", err)
+	}
+	return nil
+}
+
+// Algos lists the algorithms, oldest first: every one, or only those running when running is set.
+func (j *Journal) Algos(ctx context.Context, running bool) ([]Algo, error) {
+	q := `SELECT id, kind, params, state, children, created_ms, updated_ms, detail FROM algos`
+	var args []any
+	if running {
+		q += ` WHERE state=?`
+		args = append(args, AlgoRunning)
+	}
+	rows, err := j.db.QueryContext(ctx, q+` ORDER BY created_ms, id`, args...)
+	if err != nil {
+		return nil, fmt.Errorf("journal: %w", err)
+	}
+	defer rows.Close()
+	var out []Algo
+	for rows.Next() {
+		var a Algo
+		var params string
+		var created, updated int64
+		if err := rows.Scan(&a.ID, &a.Kind, &params, &a.State, &a.Children, &created, &updated, &a.Detail); err != nil {
+			return nil, fmt.Errorf("journal: %w", err)
+		}
+		a.Params, a.Created, a.Updated = json.RawMessage(params), time.UnixMilli(created), time.UnixMilli(updated)
+		out = append(out, a)
+	}
+	return out, rows.Err()
+}
+
+// GetAlgo is the algorithm id (found false when the journal has none).
+func (j *Journal) GetAlgo(ctx context.Context, id string) (Algo, bool, error) {
+	all, err := j.Algos(ctx, false)
+	if err != nil {
+		return Algo{}, false, err
+	}
+	for _, a := range all {
+		if a.ID == id {
+			return a, true, nil
+		}
+	}
+	return Algo{}, false, nil
+}
