@@ -1,0 +1,307 @@
+// Package algo works orders for the trader on an exchange without amend: chase and scale (and
+// the shared parts TWAP and trailing stop build on). It imports no Bubble Tea: the console and the
+// headless commands run it alike.
+//
+// Every algorithm and its parameters are committed to the journal (journal.BeginAlgo) before it
+// acts; every child takes a child number from the journal (journal.NextChild) and goes out
+// through the one executor (exec.Executor: the risk gate, the journal, a lookup by client id when
+// an answer is lost) with the client id journal.ChildCloid(algorithm, n). What an algorithm has
+// filled, its average and its fees are added up from the exchange's fills of its children, never
+// from a working price. Resume rebuilds an algorithm from the journal and the exchange alone.
+package algo
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/shopspring/decimal"
+	"github.com/tradedesk/tradedesk/api"
+	"github.com/tradedesk/tradedesk/state"
+	"github.com/tradedesk/tradedesk/state/exec"
+	"github.com/tradedesk/tradedesk/state/journal"
+)
+
+// Executor is the one send path every child goes through: *exec.Executor.
+type Executor interface {
+	Check(st *state.Store, in state.OrderIntent) (exec.Checked, []state.FieldError)
+	Place(ctx context.Context, c exec.Checked, ask exec.Ask) (exec.Result, error)
+	PlaceBatch(ctx context.Context, cs []exec.Checked, ask exec.Ask) (exec.BatchResult, error)
+	Cancel(ctx context.Context, c exec.Cancel, ask exec.Ask) (exec.Result, error)
+}
+
+// Market is what an algorithm reads of the market.
+type Market interface {
+	// Store is the instrument, market and account data a child is checked against, fresh
+	// enough for the risk gate.
+	Store(ctx context.Context, symbol string) (*state.Store, error)
+	// OrderBook is the instrument's book: the best bid and ask.
+	OrderBook(ctx context.Context, symbol string, depth int) (api.OrderBook, error)
+}
+
+// Reader finds the account's orders (by client id) and fills.
+type Reader interface {
+	api.OrderReader
+	api.FillReader
+}
+
+// Deps is what every algorithm works with. Exec, Journal, Market, Read and Account are required.
+type Deps struct {
+	Exec    Executor
+	Journal *journal.Journal
+	Market  Market
+	Read    Reader
+	Account string
+	// Now is the clock (nil: time.Now).
+	Now func() time.Time
+	// Poll is how often a chase looks at the quote and its child (0: 250 ms).
+	Poll time.Duration
+	// MinReprice is the least time between two reprices of one algorithm (0: 1 s).
+	MinReprice time.Duration
+	// FillWait bounds the wait for a finished child's fills to add up to what its order record
+	// says filled (0: 5 s).
+	FillWait time.Duration
+	// Report is told the algorithm's progress after each step (nil: nobody).
+	Report func(Progress)
+}
+
+func (d *Deps) check() error {
+	if d.Exec == nil || d.Journal == nil || d.Market == nil || d.Read == nil || d.Account == "" {
+		return errors.New("algo: the executor, journal, market, reader and account are all needed")
+	}
+	if d.Now == nil {
+		d.Now = time.Now
+	}
+	def := func(v *time.Duration, x time.Duration) {
+		if *v <= 0 {
+			*v = x
+		}
+	}
+	def(&d.Poll, 250*time.Millisecond)
+	def(&d.MinReprice, time.Second)
+	def(&d.FillWait, 5*time.Second)
+	return nil
+}
+
+// The states an algorithm ends in (journal.AlgoRunning until then).
+const (
+	StateDone      = "done"      // it did what it was asked: filled its target, or its orders rest
+	StateExpired   = "expired"   // its time ran out before its target filled
+	StateStopped   = "stopped"   // the trader stopped it
+	StateCancelled = "cancelled" // on restart, its children were cancelled
+	StateFlattened = "flattened" // on restart, its children were cancelled and what it opened closed
+	StateFailed    = "failed"    // it could not go on; Detail says why
+)
+
+// ErrUnresolved stops an algorithm whose child's fate is not known (an answer lost and not yet
+// found): nothing more is sent, and the algorithm stays running in the journal for a restart to
+// resolve and resume.
+var ErrUnresolved = errors.New("a child's outcome is not known yet: nothing more is sent; run again to resolve it and resume")
+
+// Progress is what an algorithm has done, from its children's fills.
+type Progress struct {
+	ID         string          `json:"id"`
+	Kind       string          `json:"kind"`
+	Instrument string          `json:"instrument"`
+	Side       string          `json:"side"`
+	Target     decimal.Decimal `json:"target"`
+	Filled     decimal.Decimal `json:"filled"`
+	// AvgPrice is the size-weighted average of the fills (zero when nothing filled).
+	AvgPrice decimal.Decimal `json:"avg_price"`
+	Fee      decimal.Decimal `json:"fee"`
+	// Arrival is the price when it started: the slippage is measured from it.
+	Arrival decimal.Decimal `json:"arrival"`
+	// Working is the live child's client id and price ("" when none).
+	Working      string          `json:"working,omitempty"`
+	WorkingPrice decimal.Decimal `json:"working_price,omitempty"`
+	WorkingSize  decimal.Decimal `json:"working_size,omitempty"`
+	Children     int             `json:"children"`
+	Reprices     int             `json:"reprices"`
+	State        string          `json:"state"`
+	Detail       string          `json:"detail,omitempty"`
+}
+
+// child is one order of an algorithm.
+type child struct {
+	cloid string
+	oid   api.OrderID
+	price decimal.Decimal
+	size  decimal.Decimal
+	// final: the order is off the book (filled, cancelled, rejected, or never placed); filled is
+	// then what its record says filled, and fills what its fills add up to.
+	final  bool
+	filled decimal.Decimal
+	fills  state.FillTotal
+	// confirmed: the fills add up to filled.
+	confirmed bool
+}
+
+// transient is a read that failed (the market, an order record, fills): the algorithm looks
+// again at its next step.
+type transient struct{ err error }
+
+func (e transient) Error() string { return e.err.Error() }
+func (e transient) Unwrap() error { return e.err }
+
+// refusedError is a child the risk gate refused: nothing was sent.
+type refusedError struct{ msg string }
+
+func (e refusedError) Error() string { return e.msg }
+
+// nextCloid takes the algorithm's next child number and its client id.
+func (d *Deps) nextCloid(ctx context.Context, id string) (string, error) {
+	n, err := d.Journal.NextChild(ctx, id)
+	if err != nil {
+		return "", err
+	}
+	return journal.ChildCloid(id, n)
+}
+
+// place checks and sends one child of algorithm id through the executor, and reads what became
+// of it from its order record: live (it rests) or final with what it filled.
+func (d *Deps) place(ctx context.Context, id string, in state.OrderIntent, what string) (*child, error) {
+	st, err := d.Market.Store(ctx, in.Instrument)
+	if err != nil {
+		return nil, transient{err}
+	}
+	cloid, err := d.nextCloid(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	in.Cloid = cloid
+	c, errs := d.Exec.Check(st, in)
+	ch := &child{cloid: cloid, final: true}
+	if len(errs) > 0 {
+		return ch, refusedError{fmt.Sprintf("child %s refused by the check: %v", cloid, errs)}
+	}
+	ch.price, ch.size = c.Order().Price, c.Order().Size
+	res, err := d.Exec.Place(ctx, c, exec.Ask{Who: journal.WhoAlgorithm, What: what, Confirmed: true, Parent: id})
+	if err != nil {
+		return ch, err
+	}
+	if !res.Settled() {
+		ch.final = false
+		return ch, ErrUnresolved
+	}
+	if res.Outcome.Oid == 0 {
+		return ch, nil // refused, rejected or never placed: its size goes back to the algorithm
+	}
+	// Placed: live until its record says it is off the book.
+	ch.oid, ch.final = res.Outcome.Oid, false
+	return ch, d.lookup(ctx, ch)
+}
+
+// lookup reads a child's order record: open, it is live; otherwise it is final with what the
+// record says filled, and its fills are added up.
+func (d *Deps) lookup(ctx context.Context, ch *child) error {
+	rec, err := api.FindCloid(ctx, d.Read, d.Account, ch.cloid)
+	if err != nil {
+		return transient{err}
+	}
+	if rec == nil {
+		return transient{fmt.Errorf("child %s is not found at the exchange", ch.cloid)}
+	}
+	ch.oid, ch.price, ch.size = rec.OrderID, rec.LimitPrice, rec.Size
+	if rec.State == "open" {
+		ch.final = false
+		return nil
+	}
+	ch.final, ch.filled = true, rec.Size.Sub(rec.Unfilled)
+	return d.confirmFills(ctx, ch)
+}
+
+// confirmFills waits, within FillWait, for a final child's fills to add up to what its record
+// says filled.
+func (d *Deps) confirmFills(ctx context.Context, ch *child) error {
+	if ch.confirmed || !ch.final {
+		return nil
+	}
+	if !ch.filled.IsPositive() {
+		ch.confirmed = true
+		return nil
+	}
+	deadline := d.Now().Add(d.FillWait)
+	for {
+		fs, err := d.fillsOf(ctx, map[api.OrderID]bool{ch.oid: true})
+		if err == nil && fs[ch.oid].Size.GreaterThanOrEqual(ch.filled) {
+			ch.fills, ch.confirmed = fs[ch.oid], true
+			return nil
+		}
+		if d.Now().After(deadline) {
+			return transient{fmt.Errorf("child %s: its record says %s filled and its fills do not show it yet", ch.cloid, ch.filled)}
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(d.Poll):
+		}
+	}
+}
+
+// confirmAll confirms the fills of every final child not confirmed yet.
+func (d *Deps) confirmAll(ctx context.Context, children []*child) error {
+	for _, c := range children {
+		if err := d.confirmFills(ctx, c); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// fillPages bounds how many pages of fills are read to find an algorithm's.
+const fillPages = 20
+
+// fillsOf adds up the account's fills of the given orders, newest pages first.
+func (d *Deps) fillsOf(ctx context.Context, oids map[api.OrderID]bool) (map[api.OrderID]state.FillTotal, error) {
+	var mine []api.Fill
+	found := map[api.OrderID]bool{}
+	for page := 1; page <= fillPages; page++ {
+		pg, err := d.Read.Fills(ctx, d.Account, api.PageParams{Page: page, Limit: 100})
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range pg.Data {
+			if oids[f.OrderID] {
+				mine = append(mine, f)
+				found[f.OrderID] = true
+			}
+		}
+		if !pg.HasNext || len(pg.Data) == 0 {
+			break
+		}
+	}
+	out := map[api.OrderID]state.FillTotal{}
+	for _, t := range state.SumFills(mine) {
+		out[t.OrderID] = t
+	}
+	return out, nil
+}
+
+// total adds up the final children's fills: size, average price and fees.
+func total(children []*child) (filled, avg, fee decimal.Decimal) {
+	var cost decimal.Decimal
+	for _, c := range children {
+		if c.final {
+			filled = filled.Add(c.fills.Size)
+			cost = cost.Add(c.fills.Size.Mul(c.fills.AvgPrice))
+			fee = fee.Add(c.fills.Fee)
+		}
+	}
+	if filled.IsPositive() {
+		avg = cost.Div(filled)
+	}
+	return filled, avg, fee
+}
+
+// committed is what the final children's order records say filled: the remainder is computed
+// from it, so a fill whose record is final is never bought twice.
+func committed(children []*child) decimal.Decimal {
+	var n decimal.Decimal
+	for _, c := range children {
+		if c.final {
+			n = n.Add(c.filled)
+		}
+	}
+	return n
+}

@@ -1,0 +1,68 @@
+package algo
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/tradedesk/tradedesk/api"
+	"github.com/tradedesk/tradedesk/state/exec"
+	"github.com/tradedesk/tradedesk/state/journal"
+)
+
+// GroupOf is the algorithm a child client id belongs to ("" for none): its children are
+// ID-1, ID-2, ... (journal.ChildCloid), so the group is the id before the last dash.
+func GroupOf(cloid string) string {
+	i := strings.LastIndexByte(cloid, '-')
+	if i <= 0 || strings.Trim(cloid[i+1:], "0123456789") != "" || i == len(cloid)-1 {
+		return ""
+	}
+	return cloid[:i]
+}
+
+// openChildren lists the account's open orders that are children of algorithm id.
+func (d *Deps) openChildren(ctx context.Context, id string) ([]api.OrderRecord, error) {
+	open, err := api.AllPages(ctx, func(ctx context.Context, p api.PageParams) (api.Page[api.OrderRecord], error) {
+		return d.Read.OpenOrders(ctx, d.Account, p)
+	}, 0, nil)
+	if err != nil {
+		return nil, err
+	}
+	var out []api.OrderRecord
+	for _, o := range open {
+		if GroupOf(o.Cloid) == id {
+			out = append(out, o)
+		}
+	}
+	return out, nil
+}
+
+// CancelGroup cancels every open child of algorithm id (a scale's rungs, a chase's kept child)
+// through the executor, one cancel each, and says how many were cancelled.
+func CancelGroup(ctx context.Context, d *Deps, id string) (int, error) {
+	if err := d.check(); err != nil {
+		return 0, err
+	}
+	open, err := d.openChildren(ctx, id)
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	var failed []string
+	for _, o := range open {
+		res, err := d.Exec.Cancel(ctx, exec.Cancel{InstrumentID: o.InstrumentID, Cloid: o.Cloid},
+			exec.Ask{Who: journal.WhoAlgorithm, What: "cancel " + o.Cloid + " of " + id, Parent: id})
+		if err != nil {
+			return n, err
+		}
+		if res.Kind == exec.Cancelled {
+			n++
+		} else {
+			failed = append(failed, o.Cloid+": "+res.Kind.String()+" "+res.Reason)
+		}
+	}
+	if len(failed) > 0 {
+		return n, fmt.Errorf("not cancelled: %s", strings.Join(failed, "; "))
+	}
+	return n, nil
+}
