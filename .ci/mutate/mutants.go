@@ -317,4 +317,9 @@ var mutants = []mutant{
 	{id: "recheck/refused", file: "ui/action/recheck.go", from: "if refused != \"\" {\n\t\treturn Again{Refused: refused}", to: "if false {\n\t\treturn Again{Refused: refused}"},
 	{id: "recheck/bracket-legs", file: "ui/action/recheck.go", from: "return a.Bracket.Moved(fresh.Bracket)", to: "return a.Order.Moved(fresh.Order)"},
 	{id: "recheck/tpsl-moved", file: "ui/action/recheck.go", from: "return a.Tpsl.Moved(fresh.Tpsl)", to: "return a.Order.Moved(fresh.Order)"},
+
+	// The algorithms: state/algo (a chase's remainder, a scale's rungs).
+	{id: "algo/remainder-ignores-fills", file: "state/algo/chase.go", from: "return c.p.Size.Sub(committed(c.children))", to: "return c.p.Size"},
+	{id: "algo/scale-drops-leftover-lots", file: "state/algo/scale.go", from: "for k := 0; given < lots; k++ {", to: "for k := 0; false; k++ {"},
+	{id: "algo/scale-rung-under-minimum", file: "state/algo/scale.go", from: "inst.MinNotional.IsPositive() && value.LessThan(inst.MinNotional)", to: "false"},
 }

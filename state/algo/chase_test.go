@@ -81,7 +81,7 @@ func TestAChaseFillsExactlyItsTarget(t *testing.T) {
 	var most atomic.Int32
 	go r.hitLoop(ctx, w, 1)
 	go r.watchLive(ctx, "chase-a-", &most)
-	p, err := c.Run(bg)
+	p, err := c.Run(bounded(t))
 	cancel()
 	if err != nil || p.State != StateDone {
 		t.Fatalf("chase: %+v %v", p, err)

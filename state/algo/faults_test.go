@@ -69,7 +69,7 @@ func TestChasesUnderFaultsNeverOverfill(t *testing.T) {
 		var most atomic.Int32
 		go r.hitLoop(ctx, w, uint64(i))
 		go r.watchLive(ctx, id+"-", &most)
-		p, err := c.Run(bg)
+		p, err := c.Run(bounded(t))
 		cancel()
 		must(t, r.sim.SetFaults(sim.Faults{}))
 		if err != nil || p.State != StateDone {

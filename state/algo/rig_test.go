@@ -188,3 +188,11 @@ func (r *rig) filledOf(prefix string) decimal.Decimal {
 	}
 	return n
 }
+
+// bounded is a context that stops a chase that has run for a minute: a chase that never ends
+// (one that places again and again) then ends stopped, and the test's checks say why.
+func bounded(t *testing.T) context.Context {
+	ctx, cancel := context.WithTimeout(bg, time.Minute)
+	t.Cleanup(cancel)
+	return ctx
+}

@@ -98,12 +98,14 @@ func (j *Journal) SetAlgo(ctx context.Context, id, state, detail string) error {
 
 // Algos lists the algorithms, oldest first: every one, or only those running when running is set.
 func (j *Journal) Algos(ctx context.Context, running bool) ([]Algo, error) {
-	q := `SELECT id, kind, params, state, children, created_ms, updated_ms, detail FROM algos`
-	var args []any
 	if running {
-		q += ` WHERE state=?`
-		args = append(args, AlgoRunning)
+		return j.algos(ctx, ` WHERE state=?`, AlgoRunning)
 	}
+	return j.algos(ctx, "")
+}
+
+func (j *Journal) algos(ctx context.Context, where string, args ...any) ([]Algo, error) {
+	q := `SELECT id, kind, params, state, children, created_ms, updated_ms, detail FROM algos` + where
 	rows, err := j.db.QueryContext(ctx, q+` ORDER BY created_ms, id`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("journal: %w", err)
@@ -125,14 +127,15 @@ func (j *Journal) Algos(ctx context.Context, running bool) ([]Algo, error) {
 
 // GetAlgo is the algorithm id (found false when the journal has none).
 func (j *Journal) GetAlgo(ctx context.Context, id string) (Algo, bool, error) {
-	all, err := j.Algos(ctx, false)
-	if err != nil {
+	all, err := j.algos(ctx, ` WHERE id=?`, id)
+	if err != nil || len(all) == 0 {
 		return Algo{}, false, err
 	}
-	for _, a := range all {
-		if a.ID == id {
-			return a, true, nil
-		}
-	}
-	return Algo{}, false, nil
+	return all[0], true, nil
+}
+
+// Children lists, oldest first, the intents an algorithm (or any parent intent) sent on its
+// behalf: its children's orders and cancels.
+func (j *Journal) Children(ctx context.Context, parent string) ([]Entry, error) {
+	return j.query(ctx, `SELECT `+columns+` FROM intents WHERE parent=? ORDER BY seq`, parent)
 }
