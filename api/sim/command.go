@@ -36,6 +36,9 @@ func RunCommand(ctx context.Context, args []string, stdout, stderr io.Writer) in
 const CommandHelp = "Runs the simulated exchange (POST /info, POST /exchange) until interrupted. It acts only for accounts\n" +
 	"it knows: open them with --fund, or from this machine with POST /faucet {\"user\":\"0x...\"} (once per\n" +
 	"address). Any other signer, and a request changed after signing, gets HTTP 401 invalid order signer.\n\n" +
+	"Tests and scripts move a market, from this machine, with POST /control {\"instrument\":\"BTC-PERP\",\n" +
+	"\"index\":\"98000\"} (the makers requote around it, the mark follows) and {\"instrument\":...,\"pause\":true}\n" +
+	"(its random walk stops; false lets it go on).\n\n" +
 	"For scale: --markets 500 adds 500 synthetic perpetuals (SYN1-PERP..., a few MB of candles in all),\n" +
 	"--keep-fills 10000 and --keep-history 10000 keep that many fills and closed orders an account (default\n" +
 	"2000 and 1000, the oldest dropped first)."

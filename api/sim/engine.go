@@ -39,6 +39,7 @@ type market struct {
 	trades   []tradeRec // recent trades, oldest first, capped
 	minTL    int64      // minNotional in tick×lot units, rounded up (0 until first needed)
 	quotes   []*order   // the makers' orders of the last requote (some may have filled)
+	paused   bool       // its random walk is stopped (POST /control)
 }
 
 // tradeRec is one trade on the market's tape.

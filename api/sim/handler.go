@@ -39,6 +39,10 @@ func (s *Sim) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.faucet(w, r)
 		return
 	}
+	if path == "/control" {
+		s.marketControl(w, r)
+		return
+	}
 	if path != "/exchange" && path != "/info" {
 		writeJSON(w, http.StatusNotFound, errorBody{fmt.Sprintf("no such path %s: use POST /exchange or POST /info", r.URL.Path)})
 		return

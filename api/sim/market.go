@@ -54,7 +54,7 @@ func (e *engine) step(t time.Time, dt time.Duration, fundingDue bool) {
 
 // walk moves a market's index one random step (a geometric random walk, rounded to ticks).
 func (e *engine) walk(m *market, dt time.Duration) {
-	if m.vol == 0 {
+	if m.vol == 0 || m.paused {
 		return
 	}
 	f := math.Exp(m.vol * math.Sqrt(dt.Seconds()) * e.rng.NormFloat64())
