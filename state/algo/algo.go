@@ -113,13 +113,13 @@ type Progress struct {
 	// Arrival is the price when it started: the slippage is measured from it.
 	Arrival decimal.Decimal `json:"arrival"`
 	// Working is the live child's client id and price ("" when none).
-	Working      string          `json:"working,omitempty"`
-	WorkingPrice decimal.Decimal `json:"working_price,omitempty"`
-	WorkingSize  decimal.Decimal `json:"working_size,omitempty"`
-	Children     int             `json:"children"`
-	Reprices     int             `json:"reprices"`
-	State        string          `json:"state"`
-	Detail       string          `json:"detail,omitempty"`
+	Working      string           `json:"working,omitempty"`
+	WorkingPrice *decimal.Decimal `json:"working_price,omitempty"`
+	WorkingSize  *decimal.Decimal `json:"working_size,omitempty"`
+	Children     int              `json:"children"`
+	Reprices     int              `json:"reprices"`
+	State        string           `json:"state"`
+	Detail       string           `json:"detail,omitempty"`
 }
 
 // child is one order of an algorithm.

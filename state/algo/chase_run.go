@@ -49,13 +49,8 @@ func (c *Chase) step(ctx context.Context) (string, error) {
 	if err := c.d.confirmAll(ctx, c.children); err != nil && ctx.Err() == nil {
 		return "", err
 	}
-	switch {
-	case ctx.Err() != nil:
+	if ctx.Err() != nil {
 		return StateStopped, nil
-	case c.live == nil && c.remaining().LessThan(c.inst.LotSize):
-		return StateDone, nil
-	case !c.p.Until.IsZero() && c.d.Now().After(c.p.Until):
-		return StateExpired, nil
 	}
 	if c.live != nil {
 		// Has the live child filled or gone meanwhile?
@@ -65,8 +60,13 @@ func (c *Chase) step(ctx context.Context) (string, error) {
 		if c.live.final {
 			c.live = nil
 			c.report("")
-			return "", nil
 		}
+	}
+	switch {
+	case c.live == nil && c.remaining().LessThan(c.inst.LotSize):
+		return StateDone, nil
+	case !c.p.Until.IsZero() && c.d.Now().After(c.p.Until):
+		return StateExpired, nil
 	}
 	bid, ask, err := bestOf(ctx, c.d.Market, c.inst.Name)
 	if err != nil {
@@ -160,7 +160,8 @@ func (c *Chase) progress(st, detail string) Progress {
 	p := Progress{ID: c.id, Kind: "chase", Instrument: c.inst.Name, Side: c.p.Side, Target: c.p.Size, Filled: filled,
 		AvgPrice: avg, Fee: fee, Arrival: c.p.Arrival, Children: len(c.children), Reprices: c.reprices, State: st, Detail: detail}
 	if c.live != nil {
-		p.Working, p.WorkingPrice, p.WorkingSize = c.live.cloid, c.live.price, c.live.size
+		px, sz := c.live.price, c.live.size
+		p.Working, p.WorkingPrice, p.WorkingSize = c.live.cloid, &px, &sz
 	}
 	return p
 }

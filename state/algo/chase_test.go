@@ -23,7 +23,10 @@ type working struct {
 
 func (w *working) report(p Progress) {
 	w.mu.Lock()
-	w.cloid, w.price, w.size = p.Working, p.WorkingPrice, p.WorkingSize
+	w.cloid = p.Working
+	if p.WorkingPrice != nil {
+		w.price, w.size = *p.WorkingPrice, *p.WorkingSize
+	}
 	w.mu.Unlock()
 }
 
@@ -124,4 +127,31 @@ func (r *rig) ordersQuiet(prefix string) (open []api.OrderRecord, err error) {
 		}
 	}
 	return open, nil
+}
+
+// TestAChaseFilledAtItsDeadlineIsDone: a chase whose child filled whole just before its time ran
+// out ends done, not expired.
+func TestAChaseFilledAtItsDeadlineIsDone(t *testing.T) {
+	r := newRig(t, true)
+	must(t, r.sim.SetIndexPrice("BTC-PERP", dec("97000")))
+	// A still book: the taker's own bid and ask, far apart.
+	for i, q := range [][2]string{{api.SideBuy, "96000"}, {api.SideSell, "98000"}} {
+		_, err := r.taker.PlaceOrders(bg, []api.OrderWire{{InstrumentID: 1, Side: q[0], PositionSide: api.PositionSideBoth,
+			Price: q[1], Size: "0.01", Tif: api.TifGTC, Cloid: fmt.Sprintf("dl-quote-%d", i)}})
+		must(t, err)
+	}
+	d := r.deps(nil)
+	c, err := NewChase(bg, d, "dl-1", ChaseParams{Instrument: "BTC-PERP", Side: "buy", Size: dec("0.002"), Aggressive: true})
+	must(t, err)
+	for c.live == nil {
+		_, err := c.step(bg)
+		must(t, err)
+	}
+	_, err = r.taker.PlaceOrders(bg, []api.OrderWire{{InstrumentID: 1, Side: api.SideSell, PositionSide: api.PositionSideBoth,
+		Price: c.live.price.String(), Size: "0.002", Tif: api.TifIOC, Cloid: "dl-taker"}})
+	must(t, err)
+	c.p.Until = time.Now().Add(-time.Second)
+	if st, err := c.step(bg); err != nil || st != StateDone {
+		t.Fatalf("%q %v (filled %s)", st, err, committed(c.children))
+	}
 }

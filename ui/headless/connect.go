@@ -36,6 +36,8 @@ type opts struct {
 	leverage                                         int
 	// order --tp/--sl, modify, batch, stream (parity.go)
 	par parityOpts
+	// chase, scale, algos (algo.go)
+	algo algoOpts
 }
 
 // runner carries one command's run.

@@ -1,0 +1,231 @@
+package headless
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/shopspring/decimal"
+	"github.com/tradedesk/tradedesk/api"
+	"github.com/tradedesk/tradedesk/api/text"
+	"github.com/tradedesk/tradedesk/state"
+	"github.com/tradedesk/tradedesk/state/algo"
+	"github.com/tradedesk/tradedesk/state/exec"
+	"github.com/tradedesk/tradedesk/state/journal"
+)
+
+// algoOpts are the flags of chase, scale and algos.
+type algoOpts struct {
+	offset, maxDistance, refresh, onRestart string
+	forDur                                  time.Duration
+	aggressive, keep                        bool
+	from, to, distribution                  string
+	count                                   int
+}
+
+func onRestartFlag(fs *flagSet, o *opts) {
+	fs.text(&o.algo.onRestart, "on-restart", "CHOICE", "what to do with an algorithm an earlier run left running: "+strings.Join(algo.OnRestartChoices, ", "))
+}
+
+func chaseFlags(fs *flagSet, o *opts) {
+	fs.text(&o.instrument, "instrument", "SYM", "instrument name or id, e.g. BTC-PERP")
+	fs.text(&o.side, "side", "SIDE", "buy or sell")
+	fs.text(&o.size, "size", "N", "size to fill, in the instrument's lots")
+	fs.text(&o.algo.offset, "offset", "Nt", "hold the order N ticks off the quote (stalk), e.g. 2t")
+	fs.text(&o.algo.maxDistance, "max-distance", "D", "never chase further than this from the start: a percent (0.1%) or a price")
+	fs.DurationVar(&o.algo.forDur, "for", 0, "stop after this long, e.g. 5m (default: until filled)")
+	fs.text(&o.algo.refresh, "refresh", "Nt", "follow the quote only once it moved N ticks (default 1t)")
+	fs.BoolVar(&o.algo.aggressive, "aggressive", false, "rest one tick inside the spread when there is room")
+	fs.BoolVar(&o.algo.keep, "keep", false, "leave the last order resting when the chase stops unfilled")
+	onRestartFlag(fs, o)
+}
+
+func scaleFlags(fs *flagSet, o *opts) {
+	fs.text(&o.instrument, "instrument", "SYM", "instrument name or id, e.g. BTC-PERP")
+	fs.text(&o.side, "side", "SIDE", "buy or sell")
+	fs.text(&o.size, "size", "N", "total size, in the instrument's lots")
+	fs.text(&o.algo.from, "from", "PX", "first rung's price")
+	fs.text(&o.algo.to, "to", "PX", "last rung's price")
+	fs.IntVar(&o.algo.count, "count", 10, "number of rungs, 1 to 100")
+	fs.text(&o.algo.distribution, "distribution", "D", "sizes over the rungs: flat (default), inc, dec or geo")
+	fs.BoolVar(&o.yes, "yes", false, "send the rungs (without it the plan is printed and nothing is sent)")
+	onRestartFlag(fs, o)
+}
+
+func init() {
+	register(&command{name: "chase", trades: true, groups: gAgentTrade, flags: chaseFlags, run: runChase,
+		usage: "--instrument SYM --side buy|sell --size N [--offset 2t] [--max-distance 0.1%|PX] [--for 5m] [--refresh 3t] [--aggressive] [--keep] [--on-restart resume|cancel|flatten] [--json]",
+		summary: "Work a post-only order at the best bid (buy) or ask (sell), repriced toward the fill, until the size is filled; " +
+			"prints a progress line per step (NDJSON with --json), the last one the summary. Ctrl+C stops it and says what filled."})
+	register(&command{name: "scale", trades: true, groups: gAgentTrade, flags: scaleFlags, run: runScale,
+		usage:   "--instrument SYM --side buy|sell --size N --from PX --to PX [--count 10] [--distribution flat|inc|dec|geo] [--yes] [--json]",
+		summary: "Place N limit orders between two prices as one request, sharing a client id prefix (cancel them as one with `tradedesk algos --cancel ID`)."})
+	register(&command{name: "algos", groups: gAgentTrade, flags: algosFlags, run: runAlgos,
+		usage:   "[--cancel ID] [--on-restart resume|cancel|flatten] [--json]",
+		summary: "List the journal's algorithms and their state; --cancel ID cancels an algorithm's open orders; --on-restart settles those an earlier run left running."})
+}
+
+// algoDeps opens the journal and the executor, settles what an earlier run left open, and gives
+// the algorithms' dependencies; close closes the journal.
+func (r *runner) algoDeps(ctx context.Context, report func(algo.Progress)) (*algo.Deps, func(), error) {
+	path, err := r.journalPath()
+	if err != nil {
+		return nil, nil, err
+	}
+	j, err := journal.Open(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	guard := r.o.conn.guard()
+	e, err := exec.New(exec.Config{Journal: j, Send: r.client, Read: r.client, Account: r.client.Address(), Now: r.env.Now, Guard: &guard})
+	if err == nil {
+		err = r.recover(ctx, e)
+	}
+	if err != nil {
+		_ = j.Close()
+		return nil, nil, err
+	}
+	d := &algo.Deps{Exec: e, Journal: j, Market: headlessMarket{r}, Read: r.client, Account: r.client.Address(), Now: r.env.Now, Report: report}
+	return d, func() { _ = j.Close() }, nil
+}
+
+// headlessMarket reads the market as the order command does.
+type headlessMarket struct{ r *runner }
+
+func (m headlessMarket) Store(ctx context.Context, symbol string) (*state.Store, error) {
+	return m.r.orderStore(ctx, symbol)
+}
+
+func (m headlessMarket) OrderBook(ctx context.Context, symbol string, depth int) (api.OrderBook, error) {
+	return m.r.client.OrderBook(ctx, symbol, depth)
+}
+
+// leftRunning settles the algorithms an earlier run left running, by --on-restart, before
+// anything new is sent: resumed ones run to their end here. Without the flag it refuses, naming
+// them.
+func (r *runner) leftRunning(ctx context.Context, d *algo.Deps) error {
+	run, err := algo.Running(ctx, d)
+	if err != nil || len(run) == 0 {
+		return err
+	}
+	choice := r.o.algo.onRestart
+	if choice == "" {
+		var names []string
+		for _, a := range run {
+			names = append(names, a.Kind+" "+a.ID)
+		}
+		return usagef("%d algorithm(s) left running by an earlier run (%s): give --on-restart %s", len(run),
+			text.Clean(strings.Join(names, ", ")), strings.Join(algo.OnRestartChoices, "|"))
+	}
+	for _, a := range run {
+		rn, p, err := algo.Restart(ctx, d, a, choice)
+		if err != nil {
+			return fmt.Errorf("%s %s: %w", a.Kind, text.Clean(a.ID), err)
+		}
+		if rn != nil {
+			fmt.Fprintf(r.env.Stderr, "resuming %s %s\n", a.Kind, text.Clean(a.ID))
+			if p, err = rn.Run(ctx); err != nil {
+				return err
+			}
+		}
+		if err := r.printProgress(p, true); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// ticksFlag reads "2t" (or "2") as a number of ticks.
+func ticksFlag(name, s string) (int, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return 0, nil
+	}
+	n, err := strconv.Atoi(strings.TrimSuffix(s, "t"))
+	if err != nil || n < 0 {
+		return 0, usagef("--%s %q: give a number of ticks such as 2t", name, s)
+	}
+	return n, nil
+}
+
+// sizeFlag reads a positive size.
+func sizeFlag(s string) (decimal.Decimal, error) {
+	v, err := decimal.NewFromString(strings.TrimSpace(s))
+	if err != nil || !v.IsPositive() {
+		return v, usagef("--size %q: give a positive size such as 0.01", s)
+	}
+	return v, nil
+}
+
+// sideFlag reads buy or sell.
+func sideFlag(s string) (string, error) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "buy", "b", "long":
+		return "buy", nil
+	case "sell", "s", "short":
+		return "sell", nil
+	}
+	return "", usagef("--side %q: give buy or sell", s)
+}
+
+// printProgress writes one progress line: NDJSON with --json, else words.
+func (r *runner) printProgress(p algo.Progress, final bool) error {
+	if r.o.json {
+		r.jsonDone = true
+		line := progressJSON{Progress: p, Final: final}
+		if final && p.Filled.IsPositive() {
+			bp := slippageBp(p)
+			line.SlippageBp = &bp
+		}
+		raw, _ := json.Marshal(line)
+		_, err := fmt.Fprintf(r.env.Stdout, "%s\n", raw)
+		return err
+	}
+	_, err := fmt.Fprintln(r.env.Stdout, progressWords(p, final))
+	return err
+}
+
+// progressJSON is one NDJSON line; the last one (final) is the summary.
+type progressJSON struct {
+	algo.Progress
+	Final      bool             `json:"final"`
+	SlippageBp *decimal.Decimal `json:"slippage_bp,omitempty"`
+}
+
+// slippageBp is the average fill against the arrival price in basis points, positive when worse
+// (above it for a buy, below for a sell).
+func slippageBp(p algo.Progress) decimal.Decimal {
+	if !p.Arrival.IsPositive() || !p.Filled.IsPositive() {
+		return decimal.Zero
+	}
+	d := p.AvgPrice.Sub(p.Arrival)
+	if p.Side == "sell" {
+		d = d.Neg()
+	}
+	return d.Div(p.Arrival).Mul(decimal.NewFromInt(10000)).Round(2)
+}
+
+func progressWords(p algo.Progress, final bool) string {
+	s := fmt.Sprintf("%s %s %s %s: filled %s of %s", p.Kind, p.ID, p.Side, text.Clean(p.Instrument), p.Filled, p.Target)
+	if p.Filled.IsPositive() {
+		s += fmt.Sprintf(" at %s avg", p.AvgPrice.Round(8))
+	}
+	if final {
+		if p.Filled.IsPositive() {
+			s += fmt.Sprintf(" (%s bp from the arrival %s), fee %s", slippageBp(p), p.Arrival.Round(8), p.Fee)
+		}
+		s += ", " + p.State
+	} else if p.Working != "" && p.WorkingPrice != nil {
+		s += fmt.Sprintf("; working %s at %s (%s)", p.WorkingSize, p.WorkingPrice, p.Working)
+	}
+	if p.Reprices > 0 {
+		s += fmt.Sprintf("; %d reprices", p.Reprices)
+	}
+	if p.Detail != "" {
+		s += ": " + text.Clean(p.Detail)
+	}
+	return s
+}

@@ -1,0 +1,223 @@
+package headless
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/shopspring/decimal"
+	"github.com/tradedesk/tradedesk/api/text"
+	"github.com/tradedesk/tradedesk/state/algo"
+	"github.com/tradedesk/tradedesk/state/journal"
+)
+
+// chaseParams reads the chase's flags.
+func (r *runner) chaseParams() (algo.ChaseParams, error) {
+	o := r.o
+	var p algo.ChaseParams
+	if strings.TrimSpace(o.instrument) == "" {
+		return p, usagef("--instrument is required (a name like BTC-PERP or an id)")
+	}
+	side, err := sideFlag(o.side)
+	if err != nil {
+		return p, err
+	}
+	size, err := sizeFlag(o.size)
+	if err != nil {
+		return p, err
+	}
+	offset, err := ticksFlag("offset", o.algo.offset)
+	if err != nil {
+		return p, err
+	}
+	refresh, err := ticksFlag("refresh", o.algo.refresh)
+	if err != nil {
+		return p, err
+	}
+	if o.algo.forDur < 0 {
+		return p, usagef("--for %s: give a positive duration such as 5m", o.algo.forDur)
+	}
+	p = algo.ChaseParams{Instrument: o.instrument, Side: side, Size: size, Offset: offset, MaxDistance: o.algo.maxDistance,
+		Refresh: refresh, Aggressive: o.algo.aggressive, Keep: o.algo.keep}
+	if o.algo.forDur > 0 {
+		p.Until = r.now().Add(o.algo.forDur)
+	}
+	return p, nil
+}
+
+func (r *runner) now() time.Time {
+	if r.env.Now != nil {
+		return r.env.Now()
+	}
+	return time.Now()
+}
+
+func runChase(ctx context.Context, r *runner) error {
+	p, err := r.chaseParams()
+	if err != nil {
+		return err
+	}
+	d, done, err := r.algoDeps(ctx, func(p algo.Progress) {
+		if p.State == journal.AlgoRunning {
+			_ = r.printProgress(p, false)
+		}
+	})
+	if err != nil {
+		return err
+	}
+	defer done()
+	if err := r.leftRunning(ctx, d); err != nil {
+		return err
+	}
+	c, err := algo.NewChase(ctx, d, "", p)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(r.env.Stderr, "chase %s: %s %s %s from %s; Ctrl+C stops it\n", c.ID(), p.Side, p.Size, text.Clean(p.Instrument), "the best "+map[string]string{"buy": "bid", "sell": "ask"}[p.Side])
+	out, err := c.Run(ctx)
+	if perr := r.printProgress(out, true); perr != nil {
+		return perr
+	}
+	return algoExit(out, err)
+}
+
+// algoExit is an algorithm's exit: done is ok; stopped or expired short of its target is
+// partial; a failure or an unresolved child is an error.
+func algoExit(p algo.Progress, err error) error {
+	switch {
+	case errors.Is(err, algo.ErrUnresolved):
+		return withExit(ExitUnknown, fmt.Errorf("%s %s stopped: %w", p.Kind, p.ID, err))
+	case err != nil:
+		return err
+	case p.State != algo.StateDone && p.Filled.LessThan(p.Target):
+		return withExit(ExitPartial, fmt.Errorf("%s %s %s: filled %s of %s", p.Kind, p.ID, p.State, p.Filled, p.Target))
+	}
+	return nil
+}
+
+// scaleParams reads the scale's flags.
+func (r *runner) scaleParams() (algo.ScaleParams, error) {
+	o := r.o
+	var p algo.ScaleParams
+	if strings.TrimSpace(o.instrument) == "" {
+		return p, usagef("--instrument is required (a name like BTC-PERP or an id)")
+	}
+	side, err := sideFlag(o.side)
+	if err != nil {
+		return p, err
+	}
+	size, err := sizeFlag(o.size)
+	if err != nil {
+		return p, err
+	}
+	from, err1 := decimal.NewFromString(strings.TrimSpace(o.algo.from))
+	to, err2 := decimal.NewFromString(strings.TrimSpace(o.algo.to))
+	if err1 != nil || err2 != nil {
+		return p, usagef("--from and --to: give the first and last rung's prices, e.g. --from 95000 --to 96000")
+	}
+	dist := strings.ToLower(strings.TrimSpace(o.algo.distribution))
+	if dist == "" {
+		dist = "flat"
+	}
+	return algo.ScaleParams{Instrument: o.instrument, Side: side, Size: size, From: from, To: to, Count: o.algo.count, Distribution: dist}, nil
+}
+
+// scaleJSON is the scale command's JSON.
+type scaleJSON struct {
+	ID       string     `json:"id,omitempty"`
+	Sent     bool       `json:"sent"`
+	Rungs    []rungJSON `json:"rungs"`
+	Warnings []string   `json:"warnings,omitempty"`
+	Outcome  string     `json:"outcome"`
+}
+
+type rungJSON struct {
+	Cloid  string          `json:"cloid,omitempty"`
+	Price  decimal.Decimal `json:"price"`
+	Size   decimal.Decimal `json:"size"`
+	Status string          `json:"status,omitempty"`
+	Oid    uint64          `json:"oid,omitempty"`
+}
+
+func runScale(ctx context.Context, r *runner) error {
+	p, err := r.scaleParams()
+	if err != nil {
+		return err
+	}
+	st, err := r.orderStore(ctx, p.Instrument)
+	if err != nil {
+		return err
+	}
+	inst, ok := st.FindInstrument(p.Instrument)
+	if !ok {
+		return usagef("--instrument %q: no such instrument", text.Clean(p.Instrument))
+	}
+	p.Instrument = inst.Name
+	var bid, ask decimal.Decimal
+	if b, err := r.client.OrderBook(ctx, inst.Name, 1); err == nil && len(b.Bids) > 0 && len(b.Asks) > 0 {
+		bid, ask = b.Bids[0].Price, b.Asks[0].Price
+	}
+	rungs, warns, err := algo.PlanScale(inst, p, bid, ask)
+	if err != nil {
+		return usagef("%v", err)
+	}
+	out := scaleJSON{Warnings: warns, Outcome: OutcomeWord(ExitOK)}
+	for _, rg := range rungs {
+		out.Rungs = append(out.Rungs, rungJSON{Price: rg.Price, Size: rg.Size})
+	}
+	if !r.o.yes {
+		out.Outcome = OutcomeWord(ExitRefused)
+		if err := r.printScale(out); err != nil {
+			return err
+		}
+		return withExit(ExitRefused, fmt.Errorf("nothing sent: add --yes to send these %d orders as one placeOrder", len(rungs)))
+	}
+	d, done, err := r.algoDeps(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer done()
+	if err := r.leftRunning(ctx, d); err != nil {
+		return err
+	}
+	res, err := algo.PlaceScale(ctx, d, "", p, rungs)
+	out.ID, out.Sent = res.ID, res.Batch.ID != ""
+	for i, o := range res.Batch.Orders {
+		out.Rungs[i].Cloid, out.Rungs[i].Status, out.Rungs[i].Oid = o.Cloid, o.Kind.String(), uint64(max(o.Outcome.Oid, 0))
+	}
+	if err != nil {
+		out.Outcome = OutcomeWord(ExitUnknown)
+	}
+	if perr := r.printScale(out); perr != nil {
+		return perr
+	}
+	return err
+}
+
+// printScale writes the scale's rungs: JSON, or a table and its warnings on stderr.
+func (r *runner) printScale(out scaleJSON) error {
+	if r.o.json {
+		r.jsonDone = true
+		return writeJSON(r.env.Stdout, out)
+	}
+	for _, w := range out.Warnings {
+		fmt.Fprintln(r.env.Stderr, "warning: "+w)
+	}
+	t := newTable("RUNG>", "PRICE>", "SIZE>", "CLIENT ID", "STATUS")
+	for i, rg := range out.Rungs {
+		t.add(fmt.Sprint(i+1), rg.Price.String(), rg.Size.String(), orDash(rg.Cloid), orDash(rg.Status))
+	}
+	if out.ID != "" {
+		fmt.Fprintf(r.env.Stdout, "scale %s\n", out.ID)
+	}
+	return t.write(r.env.Stdout)
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return text.Clean(s)
+}

@@ -1,0 +1,171 @@
+package headless
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/shopspring/decimal"
+	"github.com/tradedesk/tradedesk/api"
+	"github.com/tradedesk/tradedesk/api/sim"
+	"github.com/tradedesk/tradedesk/state/journal"
+)
+
+// takerKey is a second fixed test key (never a real one): the account the chases trade against.
+const takerKey = "8da4ef21b864d2cc526dbdb2a120bd2874c36c9d0a1fb7f8c63d7f7a8b41de8f"
+
+// lockedBuffer is a buffer a command writes while the test waits.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// runCtx runs one command under ctx (cancelling it is the trader's Ctrl+C).
+func (h *harness) runCtx(ctx context.Context, args ...string) (int, string, string) {
+	h.t.Helper()
+	var out, errb lockedBuffer
+	if h.stateDir == "" {
+		h.stateDir = h.t.TempDir()
+	}
+	full := append(append([]string{}, args...), "--url", h.srv.URL)
+	code := Run(ctx, full, Env{Stdout: &out, Stderr: &errb, Getenv: func(k string) string { return h.env[k] },
+		StateDir: h.stateDir, ExpiryWindow: h.expiry})
+	return code, out.String(), errb.String()
+}
+
+// progressLines reads a chase's NDJSON.
+func progressLines(t *testing.T, out string) []progressJSON {
+	t.Helper()
+	var ps []progressJSON
+	sc := bufio.NewScanner(strings.NewReader(out))
+	for sc.Scan() {
+		var p progressJSON
+		if err := json.Unmarshal(sc.Bytes(), &p); err != nil {
+			t.Fatalf("not NDJSON: %q: %v", sc.Text(), err)
+		}
+		ps = append(ps, p)
+	}
+	if len(ps) == 0 || !ps[len(ps)-1].Final {
+		t.Fatalf("no summary line last: %q", out)
+	}
+	return ps
+}
+
+// taker hits the trader's open chase children (client id prefix-less: any open buy) with IOC
+// sells at their price until ctx ends.
+func (h *harness) taker(ctx context.Context) {
+	s, _ := api.SignerFromHex(takerKey)
+	c := api.New(h.srv.URL, api.WithSigner(s))
+	_ = h.sim.Fund(s.Address(), sim.DefaultDemoBalance)
+	me := h.client()
+	for i := 0; ctx.Err() == nil; i++ {
+		time.Sleep(30 * time.Millisecond)
+		pg, err := me.OpenOrders(ctx, me.Address(), api.PageParams{Page: 1, Limit: 100})
+		if err != nil {
+			continue
+		}
+		for _, o := range pg.Data {
+			if o.Side == api.SideBuy && o.PostOnly {
+				_, _ = c.PlaceOrders(ctx, []api.OrderWire{{InstrumentID: o.InstrumentID, Side: api.SideSell, PositionSide: api.PositionSideBoth,
+					Price: o.LimitPrice.String(), Size: "0.001", Tif: api.TifIOC, Cloid: fmt.Sprintf("taker-%d", i)}})
+			}
+		}
+	}
+}
+
+// TestHeadlessChase: `tradedesk chase --json` prints NDJSON progress and a last summary line
+// (done, the size filled, the average from the fills); a second chase stopped by Ctrl+C cancels
+// its order and exits partial saying it filled nothing; `algos --json` lists both.
+func TestHeadlessChase(t *testing.T) {
+	h := newHarness(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	go h.taker(ctx)
+	code, out, errs := h.runCtx(context.Background(), "chase", "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.003", "--aggressive", "--json")
+	cancel()
+	ps := progressLines(t, out)
+	last := ps[len(ps)-1]
+	if code != 0 || last.State != "done" || !last.Filled.Equal(decimal.RequireFromString("0.003")) || !last.AvgPrice.IsPositive() || last.SlippageBp == nil {
+		t.Fatalf("exit %d, last %+v, stderr %q", code, last, errs)
+	}
+	stop, cancel := context.WithCancel(context.Background())
+	go func() {
+		for len(h.openOrders()) == 0 {
+			time.Sleep(20 * time.Millisecond)
+		}
+		cancel()
+	}()
+	code, out, errs = h.runCtx(stop, "chase", "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.002", "--offset", "5t")
+	if code != ExitPartial || !strings.Contains(out, "filled 0 of 0.002") || !strings.Contains(out, "stopped") || len(h.openOrders()) != 0 {
+		t.Fatalf("Ctrl+C: exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+	var list []algoJSON
+	if err := json.Unmarshal([]byte(h.ok("algos", "--json")), &list); err != nil || len(list) != 2 || list[0].State != "done" || list[1].State != "stopped" {
+		t.Fatalf("algos: %+v %v", list, err)
+	}
+}
+
+// TestHeadlessScaleAndRestart: scale without --yes prints its plan and sends nothing; with --yes
+// its rungs rest together and `algos --cancel ID` cancels them as one. An algorithm an earlier
+// run left running stops the next algorithm command until --on-restart says what to do with it.
+func TestHeadlessScaleAndRestart(t *testing.T) {
+	h := newHarness(t)
+	args := []string{"scale", "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.01", "--from", "90000", "--to", "91000", "--count", "5"}
+	code, out, errs := h.run(args...)
+	if code != ExitRefused || !strings.Contains(errs, "add --yes") || !strings.Contains(out, "90250") || len(h.openOrders()) != 0 {
+		t.Fatalf("without --yes: exit %d, %q %q", code, out, errs)
+	}
+	if code, _, errs = h.run(append(append([]string{}, args[:len(args)-2]...), "--count", "500")...); code != ExitUsage || !strings.Contains(errs, "1 to 100") {
+		t.Fatalf("500 rungs: exit %d %q", code, errs)
+	}
+	var sc scaleJSON
+	if err := json.Unmarshal([]byte(h.ok(append(args, "--yes", "--json")...)), &sc); err != nil || !sc.Sent || len(sc.Rungs) != 5 {
+		t.Fatalf("scale: %+v %v", sc, err)
+	}
+	if open := h.openOrders(); len(open) != 5 || !strings.HasPrefix(open[0].Cloid, sc.ID+"-") {
+		t.Fatalf("open: %+v", open)
+	}
+	h.ok("algos", "--cancel", sc.ID)
+	if open := h.openOrders(); len(open) != 0 {
+		t.Fatalf("after --cancel: %+v", open)
+	}
+	// A chase an earlier run left running (begun in the journal, nothing sent).
+	files, _ := filepath.Glob(filepath.Join(h.stateDir, "journal", "*.db"))
+	j, err := journal.Open(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw := `{"instrument":"BTC-PERP","side":"buy","size":"0.002","limit":"0","until":"0001-01-01T00:00:00Z","arrival":"97000"}`
+	if _, err := j.BeginAlgo(context.Background(), journal.Algo{ID: "left-1", Kind: "chase", Params: json.RawMessage(raw)}); err != nil {
+		t.Fatal(err)
+	}
+	_ = j.Close()
+	if code, _, errs = h.run(append(args, "--yes")...); code != ExitUsage || !strings.Contains(errs, "chase left-1") || !strings.Contains(errs, "--on-restart") {
+		t.Fatalf("left running: exit %d %q", code, errs)
+	}
+	if open := h.openOrders(); len(open) != 0 {
+		t.Fatalf("sent beside an algorithm left running: %+v", open)
+	}
+	out = h.ok("algos", "--on-restart", "cancel")
+	if !strings.Contains(out, "chase left-1 buy BTC-PERP: filled 0 of 0.002, cancelled") {
+		t.Fatalf("on restart cancel: %q", out)
+	}
+}
