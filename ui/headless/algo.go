@@ -13,8 +13,6 @@ import (
 	"github.com/tradedesk/tradedesk/api/text"
 	"github.com/tradedesk/tradedesk/state"
 	"github.com/tradedesk/tradedesk/state/algo"
-	"github.com/tradedesk/tradedesk/state/exec"
-	"github.com/tradedesk/tradedesk/state/journal"
 )
 
 // algoOpts are the flags of chase, scale and algos.
@@ -71,25 +69,12 @@ func init() {
 // algoDeps opens the journal and the executor, settles what an earlier run left open, and gives
 // the algorithms' dependencies; close closes the journal.
 func (r *runner) algoDeps(ctx context.Context, report func(algo.Progress)) (*algo.Deps, func(), error) {
-	path, err := r.journalPath()
+	e, done, err := r.recoveredExecutor(ctx)
 	if err != nil {
 		return nil, nil, err
 	}
-	j, err := journal.Open(path)
-	if err != nil {
-		return nil, nil, err
-	}
-	guard := r.o.conn.guard()
-	e, err := exec.New(exec.Config{Journal: j, Send: r.client, Read: r.client, Account: r.client.Address(), Now: r.env.Now, Guard: &guard})
-	if err == nil {
-		err = r.recover(ctx, e)
-	}
-	if err != nil {
-		_ = j.Close()
-		return nil, nil, err
-	}
-	d := &algo.Deps{Exec: e, Journal: j, Market: headlessMarket{r}, Read: r.client, Account: r.client.Address(), Now: r.env.Now, Report: report}
-	return d, func() { _ = j.Close() }, nil
+	d := &algo.Deps{Exec: e, Journal: e.Journal(), Market: headlessMarket{r}, Read: r.client, Account: r.client.Address(), Now: r.env.Now, Report: report}
+	return d, done, nil
 }
 
 // headlessMarket reads the market as the order command does.
