@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/shopspring/decimal"
 	"github.com/tradedesk/tradedesk/api"
@@ -17,11 +16,10 @@ import (
 
 // algoOpts are the flags of chase, scale and algos.
 type algoOpts struct {
-	offset, maxDistance, refresh, onRestart string
-	forDur                                  time.Duration
-	aggressive, keep                        bool
-	from, to, distribution                  string
-	count                                   int
+	offset, maxDistance, refresh, onRestart, forDur string
+	aggressive, keep                                bool
+	from, to, distribution                          string
+	count                                           int
 }
 
 func onRestartFlag(fs *flagSet, o *opts) {
@@ -34,7 +32,7 @@ func chaseFlags(fs *flagSet, o *opts) {
 	fs.text(&o.size, "size", "N", "size to fill, in the instrument's lots")
 	fs.text(&o.algo.offset, "offset", "Nt", "hold the order N ticks off the quote (stalk), e.g. 2t")
 	fs.text(&o.algo.maxDistance, "max-distance", "D", "never chase further than this from the start: a percent (0.1%) or a price")
-	fs.DurationVar(&o.algo.forDur, "for", 0, "stop after this long, e.g. 5m (default: until filled)")
+	fs.text(&o.algo.forDur, "for", "DUR", "stop after this long, e.g. 5m (default: until filled)")
 	fs.text(&o.algo.refresh, "refresh", "Nt", "follow the quote only once it moved N ticks (default 1t)")
 	fs.BoolVar(&o.algo.aggressive, "aggressive", false, "rest one tick inside the spread when there is room")
 	fs.BoolVar(&o.algo.keep, "keep", false, "leave the last order resting when the chase stops unfilled")

@@ -36,13 +36,16 @@ func (r *runner) chaseParams() (algo.ChaseParams, error) {
 	if err != nil {
 		return p, err
 	}
-	if o.algo.forDur < 0 {
-		return p, usagef("--for %s: give a positive duration such as 5m", o.algo.forDur)
+	var dur time.Duration
+	if f := strings.TrimSpace(o.algo.forDur); f != "" {
+		if dur, err = time.ParseDuration(f); err != nil || dur <= 0 {
+			return p, usagef("--for %q: give a positive duration such as 90s or 5m", f)
+		}
 	}
 	p = algo.ChaseParams{Instrument: o.instrument, Side: side, Size: size, Offset: offset, MaxDistance: o.algo.maxDistance,
 		Refresh: refresh, Aggressive: o.algo.aggressive, Keep: o.algo.keep}
-	if o.algo.forDur > 0 {
-		p.Until = r.now().Add(o.algo.forDur)
+	if dur > 0 {
+		p.Until = r.now().Add(dur)
 	}
 	return p, nil
 }
