@@ -25,7 +25,8 @@ func (m *Model) View() string {
 		return m.tooSmallView()
 	}
 	lines := make([]string, 0, m.height)
-	lines = append(lines, m.status.top(m, m.width))
+	bar := m.status.values(m, m.width) // once a frame: the top line and the message line share them
+	lines = append(lines, m.status.model().Top(bar, m.width))
 	body := m.body()
 	switch {
 	case m.showHelp:
@@ -41,7 +42,7 @@ func (m *Model) View() string {
 	if m.cmdline.Active() {
 		foot = m.status.commandLines(m, m.width)
 	} else {
-		foot = m.status.bottom(m, m.width, m.footerView)
+		foot = m.status.model().Bottom(bar, m.width, m.footerView)
 	}
 	// A refused command's notice may take more than the two last lines: it covers the panes'
 	// last rows (they keep their size) and the screen its height.

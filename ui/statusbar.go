@@ -115,17 +115,9 @@ func staleNow(m *Model) []statusbar.Stale {
 	return out
 }
 
-// top renders the top line for the model's current state.
-func (s *statusBar) top(m *Model, width int) string { return s.model().Top(s.values(m, width), width) }
-
 // message renders the message line for the model's current state.
 func (s *statusBar) message(m *Model, width int) string {
 	return s.model().Message(s.values(m, width), width)
-}
-
-// bottom is the screen's last two lines: the message line and the footer (statusbar.Model.Bottom).
-func (s *statusBar) bottom(m *Model, width int, footer func() string) []string {
-	return s.model().Bottom(s.values(m, width), width, footer)
 }
 
 // commandLines is the open command line and, under it, its hint on one line, so the line does not
