@@ -35,6 +35,9 @@ type File struct {
 	Guard         Guard               `toml:"guard"`
 	Keys          map[string][]string `toml:"keys"`
 	Depth         Depth               `toml:"depth"`
+	Alerts        []AlertTable        `toml:"alert"`         // [[alert]] tables
+	OnAlert       []string            `toml:"on_alert"`      // a program and its arguments, given each alert as JSON
+	AlertWebhook  string              `toml:"alert_webhook"` // https (or http to loopback): each alert POSTed as JSON
 }
 
 // Known lists the config file's settings, read from File's own tags so the list never misses
@@ -45,7 +48,9 @@ func Known() string {
 	for i := range t.NumField() {
 		f := t.Field(i)
 		name, _, _ := strings.Cut(f.Tag.Get("toml"), ",")
-		if f.Type.Kind() == reflect.Struct || f.Type.Kind() == reflect.Map {
+		if f.Type.Kind() == reflect.Slice && f.Type.Elem().Kind() == reflect.Struct {
+			tables = append(tables, "[["+name+"]]")
+		} else if f.Type.Kind() == reflect.Struct || f.Type.Kind() == reflect.Map {
 			tables = append(tables, "["+name+"]")
 		} else {
 			plain = append(plain, name)
@@ -114,7 +119,7 @@ func Load(path string, warn io.Writer) (File, error) {
 	return cfg, nil
 }
 
-// Check parses every table (poll, guard, depth), so a bad value is refused when the file is
+// Check parses every table (poll, guard, depth, the alerts and their delivery), so a bad value is refused when the file is
 // read, whichever front end reads it.
 func (f File) Check() error {
 	if _, err := f.Poll.Intervals(); err != nil {
@@ -123,6 +128,11 @@ func (f File) Check() error {
 	if _, err := f.Guard.Guard(); err != nil {
 		return err
 	}
-	_, _, err := f.Depth.Settings()
-	return err
+	if _, _, err := f.Depth.Settings(); err != nil {
+		return err
+	}
+	if _, err := f.AlertRules(); err != nil {
+		return err
+	}
+	return f.AlertDelivery()
 }
