@@ -118,8 +118,10 @@ type Progress struct {
 	WorkingSize  *decimal.Decimal `json:"working_size,omitempty"`
 	Children     int              `json:"children"`
 	Reprices     int              `json:"reprices"`
-	State        string           `json:"state"`
-	Detail       string           `json:"detail,omitempty"`
+	// Slices is how many of a TWAP's slices were worked or skipped.
+	Slices int    `json:"slices,omitempty"`
+	State  string `json:"state"`
+	Detail string `json:"detail,omitempty"`
 }
 
 // child is one order of an algorithm.

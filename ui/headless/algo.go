@@ -14,12 +14,26 @@ import (
 	"github.com/tradedesk/tradedesk/state/algo"
 )
 
-// algoOpts are the flags of chase, scale and algos.
+// algoOpts are the flags of chase, twap, scale and algos.
 type algoOpts struct {
 	offset, maxDistance, refresh, onRestart, forDur string
 	aggressive, keep                                bool
 	from, to, distribution                          string
 	count                                           int
+	duration, band                                  string
+	slices                                          int
+	randomize                                       bool
+}
+
+func twapFlags(fs *flagSet, o *opts) {
+	fs.text(&o.instrument, "instrument", "SYM", "instrument name or id, e.g. BTC-PERP")
+	fs.text(&o.side, "side", "SIDE", "buy or sell")
+	fs.text(&o.size, "size", "N", "size to fill, in the instrument's lots")
+	fs.text(&o.algo.duration, "duration", "DUR", "how long to spread it over, e.g. 30m")
+	fs.IntVar(&o.algo.slices, "slices", 0, "number of slices (default: one a minute)")
+	fs.text(&o.algo.band, "band", "LO-HI", "hard price band of every slice (default: 1% around the arrival price)")
+	fs.BoolVar(&o.algo.randomize, "randomize", false, "vary the slices' sizes (by up to a third)")
+	onRestartFlag(fs, o)
 }
 
 func onRestartFlag(fs *flagSet, o *opts) {
@@ -56,6 +70,10 @@ func init() {
 		usage: "--instrument SYM --side buy|sell --size N [--offset 2t] [--max-distance 0.1%|PX] [--for 5m] [--refresh 3t] [--aggressive] [--keep] [--on-restart resume|cancel|flatten] [--json]",
 		summary: "Work a post-only order at the best bid (buy) or ask (sell), repriced toward the fill, until the size is filled; " +
 			"prints a progress line per step (NDJSON with --json), the last one the summary. Ctrl+C stops it and says what filled."})
+	register(&command{name: "twap", trades: true, groups: gAgentTrade, flags: twapFlags, run: runTWAP,
+		usage: "--instrument SYM --side buy|sell --size N --duration 30m [--slices 12] [--band LO-HI] [--randomize] [--on-restart resume|cancel|flatten] [--json]",
+		summary: "Spread a size over a duration in slices, each an IOC limit priced by walking the book inside a price band; a slice the band cannot fill " +
+			"rolls into the next, a stale book pauses it. Progress lines as chase's; Ctrl+C stops it and says what filled."})
 	register(&command{name: "scale", trades: true, groups: gAgentTrade, flags: scaleFlags, run: runScale,
 		usage:   "--instrument SYM --side buy|sell --size N --from PX --to PX [--count 10] [--distribution flat|inc|dec|geo] [--yes] [--json]",
 		summary: "Place N limit orders between two prices as one request, sharing a client id prefix (cancel them as one with `tradedesk algos --cancel ID`)."})
@@ -206,6 +224,9 @@ func progressWords(p algo.Progress, final bool) string {
 	}
 	if p.Reprices > 0 {
 		s += fmt.Sprintf("; %d reprices", p.Reprices)
+	}
+	if p.Slices > 0 {
+		s += fmt.Sprintf("; %d slices", p.Slices)
 	}
 	if p.Detail != "" {
 		s += ": " + text.Clean(p.Detail)

@@ -169,3 +169,19 @@ func TestHeadlessScaleAndRestart(t *testing.T) {
 		t.Fatalf("on restart cancel: %q", out)
 	}
 }
+
+// TestHeadlessTWAP: `tradedesk twap --json` works its slices and ends with a summary line, done,
+// its size filled; a band that is not LO-HI is a usage error saying what to give.
+func TestHeadlessTWAP(t *testing.T) {
+	h := newHarness(t)
+	code, out, errs := h.run("twap", "--instrument", "BTC-PERP", "--side", "sell", "--size", "0.004", "--duration", "300ms", "--slices", "3", "--randomize", "--json")
+	ps := progressLines(t, out)
+	last := ps[len(ps)-1]
+	if code != 0 || last.State != "done" || last.Kind != "twap" || !last.Filled.Equal(decimal.RequireFromString("0.004")) || last.Slices < 1 {
+		t.Fatalf("exit %d, last %+v, stderr %q", code, last, errs)
+	}
+	code, _, errs = h.run("twap", "--instrument", "BTC-PERP", "--side", "sell", "--size", "0.004", "--duration", "1m", "--band", "3450")
+	if code != ExitUsage || !strings.Contains(errs, "give the low and high price") {
+		t.Fatalf("bad band: exit %d %q", code, errs)
+	}
+}

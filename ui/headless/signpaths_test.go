@@ -58,13 +58,16 @@ func TestEveryHeadlessSigningCommandIsJournaled(t *testing.T) {
 			_ = json.Unmarshal([]byte(h.ok("algos", "--json")), &list)
 			return []string{"algos", "--cancel", list[0].ID}
 		},
+		"twap": func() []string {
+			return []string{"twap", "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.002", "--duration", "200ms", "--slices", "2"}
+		},
 		// Nothing fills it here: it works its order for a second and stops short (exit 6).
 		"chase": func() []string {
 			return []string{"chase", "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.002", "--offset", "5t", "--for", "1s"}
 		},
 	}
 	order := []string{"order", "modify", "batch", "cancel", "cancel-all", "transfer", "withdraw", "leverage",
-		"broker approve", "broker revoke", "agent add", "agent revoke", "scale", "algos", "chase"}
+		"broker approve", "broker revoke", "agent add", "agent revoke", "scale", "algos", "chase", "twap"}
 	for _, c := range commands {
 		if c.groups&gKey != 0 && c.groups&gWatch == 0 { // a key, and no watch-only account: it signs
 			if _, ok := cases[c.name]; !ok {
@@ -91,7 +94,7 @@ func TestEveryHeadlessSigningCommandIsJournaled(t *testing.T) {
 			t.Errorf("%s: %d signed requests at the exchange, %d journal intents", name, signed, len(added))
 		}
 		who := "headless"
-		if name == "scale" || name == "algos" || name == "chase" {
+		if name == "scale" || name == "algos" || name == "chase" || name == "twap" {
 			who = "algorithm" // an algorithm's children: no keystroke asked for each
 		}
 		for _, e := range added {
