@@ -38,6 +38,8 @@ type opts struct {
 	par parityOpts
 	// chase, scale, algos (algo.go)
 	algo algoOpts
+	// alerts watch (alertwatch.go)
+	alert alertOpts
 }
 
 // runner carries one command's run.

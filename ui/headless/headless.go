@@ -42,6 +42,8 @@ type Connection struct {
 	// Guard is the config file's [guard] (profile.Guard; nil: state.DefaultGuard()): the
 	// commands check orders against it as the console does. No flag sets it.
 	Guard *state.Guard
+	// Alerting is the config file's [[alert]] rules, on_alert and alert_webhook (nil: none).
+	Alerting *Alerting
 }
 
 // guard is the guard orders are checked against: the config's, else state.DefaultGuard().
@@ -65,6 +67,11 @@ func ProfileConnection(f profile.File) (Connection, error) {
 	}
 	c := FileConnection(f)
 	c.Guard = &g
+	rules, err := f.AlertRules()
+	if err != nil {
+		return Connection{}, err
+	}
+	c.Alerting = &Alerting{Rules: rules, Command: f.OnAlert, Webhook: f.AlertWebhook}
 	return c, nil
 }
 

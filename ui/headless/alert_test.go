@@ -1,0 +1,80 @@
+package headless
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tradedesk/tradedesk/state/alert"
+)
+
+// TestAlertAddListRemove: definitions go into the journal of the network and account, an alert
+// added twice is one (its id is its definition), a bad rule says what to write.
+func TestAlertAddListRemove(t *testing.T) {
+	h := newHarness(t)
+	out := h.ok("alert", "add", "btc", ">", "100,000")
+	if !strings.Contains(out, "added: BTC mark > 100000") {
+		t.Fatalf("%q", out)
+	}
+	if out := h.ok("alert", "add", "btc > 100000"); !strings.Contains(out, "already there") {
+		t.Fatalf("%q", out)
+	}
+	h.ok("alert", "add", "eth liq < 5%")
+	var list []alertJSON
+	if err := json.Unmarshal([]byte(h.ok("alert", "list", "--json")), &list); err != nil || len(list) != 2 || list[1].Rule != "ETH liq < 5%" {
+		t.Fatalf("%+v %v", list, err)
+	}
+	h.ok("alert", "rm", list[0].ID)
+	if code, _, errs := h.run("alert", "rm", list[0].ID); code == 0 || !strings.Contains(errs, "alert list shows the ids") {
+		t.Fatalf("removed twice: %d %q", code, errs)
+	}
+	if code, _, errs := h.run("alert", "add", "eth", "liq", ">", "5%"); code != ExitUsage || !strings.Contains(errs, "eth liq < 5%") {
+		t.Fatalf("bad rule: %d %q", code, errs)
+	}
+}
+
+// TestAlertsWatchFiresOncePerFill (issue #37): `alerts watch --json` against the simulator writes
+// one NDJSON line per fill of the account, each a valid alert (id, kind, instrument, value,
+// threshold, time), and stops after --count.
+func TestAlertsWatchFiresOncePerFill(t *testing.T) {
+	h := newHarness(t)
+	h.ok("alert", "add", "btc fills")
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	done := make(chan struct{})
+	var code int
+	var out, errs string
+	go func() {
+		defer close(done)
+		code, out, errs = h.runCtx(ctx, "alerts", "watch", "--json", "--every", "200ms", "--count", "2")
+	}()
+	fills := 0
+	for running := true; running; {
+		select {
+		case <-done:
+			running = false
+		case <-time.After(700 * time.Millisecond):
+			h.ok("order", "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.01", "--market")
+			fills++
+		}
+	}
+	if code != 0 {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+	var evs []alert.Event
+	sc := bufio.NewScanner(strings.NewReader(out))
+	for sc.Scan() {
+		var ev alert.Event
+		if err := json.Unmarshal(sc.Bytes(), &ev); err != nil || ev.ID == "" || ev.Kind != alert.KindOrder ||
+			ev.Instrument != "BTC-PERP" || ev.Value == "0" || ev.Time.IsZero() {
+			t.Fatalf("line %q: %+v %v", sc.Text(), ev, err)
+		}
+		evs = append(evs, ev)
+	}
+	if len(evs) != 2 || len(evs) > fills {
+		t.Fatalf("%d alerts for %d orders: %q", len(evs), fills, out)
+	}
+}

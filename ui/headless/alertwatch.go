@@ -1,0 +1,236 @@
+package headless
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/tradedesk/tradedesk/api"
+	"github.com/tradedesk/tradedesk/api/text"
+	"github.com/tradedesk/tradedesk/state"
+	"github.com/tradedesk/tradedesk/state/alert"
+	"github.com/tradedesk/tradedesk/state/feed"
+	"github.com/tradedesk/tradedesk/state/journal"
+)
+
+// alertOpts are the flags of `alerts watch`.
+type alertOpts struct {
+	every time.Duration
+	count int
+}
+
+func alertsWatchFlags(fs *flagSet, o *opts) {
+	fs.DurationVar(&o.alert.every, "every", time.Second, "poll market data every `D` (the account every 2 D); at least 200ms")
+	fs.IntVar(&o.alert.count, "count", 0, "stop after `N` alerts (0: run until interrupted)")
+}
+
+func init() {
+	register(&command{name: "alerts watch", groups: alertGroups, flags: alertsWatchFlags, run: runAlertsWatch,
+		usage: "[--json] [--every 1s] [--count N]",
+		summary: "Watch the market and the account and fire the journal's alerts (and the config's [[alert]] rules) as the console " +
+			"does: one line an alert (--json: NDJSON with id, kind, instrument, value, threshold, time), on_alert and the webhook " +
+			"run for each. Runs until interrupted (exit 0)."})
+}
+
+func runAlertsWatch(ctx context.Context, r *runner) error {
+	o := r.o.alert
+	if o.every < 200*time.Millisecond || o.count < 0 {
+		return usagef("--every %s --count %d: give --every of at least 200ms and --count of 0 or more", o.every, o.count)
+	}
+	j, err := r.alertJournal(ctx)
+	if err != nil {
+		return err
+	}
+	defer j.Close()
+	stored, err := alert.Load(ctx, j)
+	if err != nil {
+		return err
+	}
+	if len(stored) == 0 {
+		return usagef("no alerts to watch; add one: tradedesk alert add 'btc > 100000' (or [[alert]] tables in the config)")
+	}
+	w := &watcher{r: r, j: j, eng: alert.New(), store: state.New(r.env.Now), delivery: r.alertDelivery()}
+	w.eng.Set(alert.Rules(stored))
+	w.feed = feed.New(feed.NewRealClock(r.env.Now), 5*time.Second, 30*time.Second)
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	w.stop = cancel
+	r.jsonDone = r.o.json
+	err = feed.Run(ctx, feed.Batch(w.start(o.every)...), w.deliver)
+	w.wg.Wait()
+	if errors.Is(err, context.Canceled) {
+		return nil
+	}
+	return err
+}
+
+// alertDelivery is the config's on_alert and webhook.
+func (r *runner) alertDelivery() *alert.Delivery {
+	a := r.o.conn.Alerting
+	if a == nil {
+		return &alert.Delivery{}
+	}
+	return &alert.Delivery{Command: a.Command, Webhook: a.Webhook}
+}
+
+// watcher is `alerts watch`'s loop: the feed's polls applied to a store, the engine checked after
+// each change.
+type watcher struct {
+	r        *runner
+	j        *journal.Journal
+	eng      *alert.Engine
+	store    *state.Store
+	feed     *feed.Feed
+	delivery *alert.Delivery
+	stop     func()
+	wg       sync.WaitGroup
+	errMu    sync.Mutex
+	fired    int
+	lastErr  map[state.Kind]string
+}
+
+// start adds the polls the rules read and returns their first commands. The tickers are the
+// heartbeat (exchange down).
+func (w *watcher) start(every time.Duration) []feed.Cmd {
+	ex, user := w.r.client, w.r.client.Address()
+	polls := []struct {
+		kind  state.Kind
+		every time.Duration
+		req   feed.Request
+	}{
+		{state.KindInstruments, 5 * time.Minute, func(ctx context.Context, gen uint64, at time.Time) (state.Msg, error) {
+			in, err := ex.Instruments(ctx, "all")
+			return state.InstrumentsMsg{Gen: gen, At: at, Instruments: in}, err
+		}},
+		{state.KindTickers, every, func(ctx context.Context, gen uint64, at time.Time) (state.Msg, error) {
+			ts, err := ex.Ticker(ctx, "all")
+			return state.TickersMsg{Gen: gen, At: at, Tickers: ts}, err
+		}},
+		{state.KindMids, every, func(ctx context.Context, gen uint64, at time.Time) (state.Msg, error) {
+			ms, err := ex.Mids(ctx, "all")
+			return state.MidsMsg{Gen: gen, At: at, Mids: ms}, err
+		}},
+	}
+	if user != "" {
+		polls = append(polls, accountPolls(ex, user, 2*every)...)
+	}
+	cmds := make([]feed.Cmd, 0, len(polls))
+	for _, p := range polls {
+		req, d := p.req, p.every
+		t := w.feed.Add(feed.Spec{Kind: p.kind, Heartbeat: p.kind == state.KindTickers,
+			Every: func() time.Duration { return d }, Request: func() feed.Request { return req }})
+		cmds = append(cmds, t.Start())
+	}
+	return cmds
+}
+
+// accountPolls are the account's polls: summary, positions, open orders and fills.
+func accountPolls(ex api.Exchange, user string, every time.Duration) []struct {
+	kind  state.Kind
+	every time.Duration
+	req   feed.Request
+} {
+	type poll = struct {
+		kind  state.Kind
+		every time.Duration
+		req   feed.Request
+	}
+	return []poll{
+		{state.KindAccount, every, func(ctx context.Context, gen uint64, at time.Time) (state.Msg, error) {
+			a, err := ex.AccountSummary(ctx, user)
+			return state.AccountMsg{Gen: gen, At: at, Summary: a}, err
+		}},
+		{state.KindPositions, every, func(ctx context.Context, gen uint64, at time.Time) (state.Msg, error) {
+			ps, err := ex.Positions(ctx, user)
+			return state.PositionsMsg{Gen: gen, At: at, Positions: ps}, err
+		}},
+		{state.KindOrders, every, func(ctx context.Context, gen uint64, at time.Time) (state.Msg, error) {
+			page := func(ctx context.Context, p api.PageParams) (api.Page[api.OrderRecord], error) { return ex.OpenOrders(ctx, user, p) }
+			os, err := api.AllPagesUpTo(ctx, page, 0, api.MaxOpenOrders)
+			return state.OrdersMsg{Gen: gen, At: at, Orders: os}, err
+		}},
+		{state.KindFills, every, func(ctx context.Context, gen uint64, at time.Time) (state.Msg, error) {
+			pg, err := ex.Fills(ctx, user, api.PageParams{Page: 1, Limit: 100})
+			return state.FillsMsg{Gen: gen, At: at, Page: pg}, err
+		}},
+	}
+}
+
+// deliver applies one feed message to the store and fires what the engine finds.
+func (w *watcher) deliver(m feed.Message) feed.Cmd {
+	fm, ok := m.(feed.Msg)
+	if !ok {
+		return nil
+	}
+	res := w.feed.Update(fm)
+	w.sayError(res)
+	var applied []state.Msg
+	for _, sm := range append([]state.Msg{res.Msg}, res.Msgs...) {
+		if sm != nil && w.store.Apply(sm) {
+			applied = append(applied, sm)
+		}
+	}
+	now := w.r.env.Now()
+	c := w.feed.Conn()
+	link := alert.Link{HasStream: c.HasStream, StreamUp: c.Stream, ExchangeUp: c.State != feed.Retrying}
+	evs := w.eng.Check(now, w.store, link, applied...)
+	w.fire(now, evs)
+	return res.Cmd
+}
+
+// fire writes each alert, records it delivered, and hands the burst to on_alert and the webhook.
+func (w *watcher) fire(now time.Time, evs []alert.Event) {
+	if len(evs) == 0 {
+		return
+	}
+	out := w.r.env.Stdout
+	for _, ev := range evs {
+		var err error
+		if w.r.o.json {
+			err = json.NewEncoder(out).Encode(ev)
+		} else {
+			_, err = fmt.Fprintf(out, "%s %s %s\n", ev.Time.Local().Format("15:04:05"), ev.ID, text.Clean(ev.Text))
+		}
+		if err == nil {
+			w.eng.Delivered(ev, now)
+			_ = w.j.AlertFired(context.Background(), ev.ID, now)
+		}
+	}
+	w.wg.Add(1)
+	go func() {
+		defer w.wg.Done()
+		for _, err := range w.delivery.Send(context.Background(), evs) {
+			w.errMu.Lock()
+			fmt.Fprintf(w.r.env.Stderr, "alert: %s\n", text.Clean(err.Error()))
+			w.errMu.Unlock()
+		}
+	}()
+	if w.fired += len(evs); w.r.o.alert.count > 0 && w.fired >= w.r.o.alert.count {
+		w.stop()
+	}
+}
+
+// sayError says a kind's failure on stderr once, and its recovery.
+func (w *watcher) sayError(res feed.Result) {
+	if w.lastErr == nil {
+		w.lastErr = map[state.Kind]string{}
+	}
+	msg := ""
+	if res.Err != nil {
+		msg = text.Clean(res.Err.Error())
+	}
+	if res.Msg == nil && len(res.Msgs) == 0 || w.lastErr[res.Kind] == msg {
+		return
+	}
+	w.lastErr[res.Kind] = msg
+	w.errMu.Lock()
+	defer w.errMu.Unlock()
+	if msg != "" {
+		fmt.Fprintf(w.r.env.Stderr, "%s: %s\n", res.Kind, msg)
+	} else {
+		fmt.Fprintf(w.r.env.Stderr, "%s: back\n", res.Kind)
+	}
+}
