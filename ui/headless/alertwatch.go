@@ -148,7 +148,9 @@ func accountPolls(ex api.Exchange, user string, every time.Duration) []struct {
 			return state.PositionsMsg{Gen: gen, At: at, Positions: ps}, err
 		}},
 		{state.KindOrders, every, func(ctx context.Context, gen uint64, at time.Time) (state.Msg, error) {
-			page := func(ctx context.Context, p api.PageParams) (api.Page[api.OrderRecord], error) { return ex.OpenOrders(ctx, user, p) }
+			page := func(ctx context.Context, p api.PageParams) (api.Page[api.OrderRecord], error) {
+				return ex.OpenOrders(ctx, user, p)
+			}
 			os, err := api.AllPagesUpTo(ctx, page, 0, api.MaxOpenOrders)
 			return state.OrdersMsg{Gen: gen, At: at, Orders: os}, err
 		}},
