@@ -199,7 +199,7 @@ func TestConfigRefusesKeysAndTypos(t *testing.T) {
 		"[guard]\nmax_notional = \"-1\"":                     "non-negative",
 		`watchlist = "BTC"`:                                  "config",
 		// #24: the list of settings is complete, and each setting's example is its own.
-		`fill_bel = true`:                     "fill_bell, stream, [poll], [guard], [keys], [depth]",
+		`fill_bel = true`:                     "fill_bell, stream, on_alert, alert_webhook, [poll], [guard], [keys], [depth], [[alert]]",
 		"[guard]\nmax_notional = \"abc\"":     "such as 250000 (USD)",
 		"[guard]\nmax_price_distance = \"x\"": "such as 0.05 (5% from the mark)",
 	} {
