@@ -64,6 +64,8 @@ type Deps struct {
 	FillWait time.Duration
 	// Report is told the algorithm's progress after each step (nil: nobody).
 	Report func(Progress)
+	// Limits are the throttles shared with the process's other algorithms (nil: its own).
+	Limits *Limits
 }
 
 func (d *Deps) check() error {
@@ -72,6 +74,9 @@ func (d *Deps) check() error {
 	}
 	if d.Now == nil {
 		d.Now = time.Now
+	}
+	if d.Limits == nil {
+		d.Limits = &Limits{}
 	}
 	def := func(v *time.Duration, x time.Duration) {
 		if *v <= 0 {
@@ -178,6 +183,9 @@ func (d *Deps) place(ctx context.Context, id string, in state.OrderIntent, what 
 		return ch, refusedError{fmt.Sprintf("child %s refused by the check: %v", cloid, errs)}
 	}
 	ch.price, ch.size = c.Order().Price, c.Order().Size
+	if err := d.Limits.wait(ctx); err != nil {
+		return ch, err
+	}
 	res, err := d.Exec.Place(ctx, c, exec.Ask{Who: journal.WhoAlgorithm, What: what, Confirmed: true, Parent: id})
 	if err != nil {
 		return ch, err

@@ -21,6 +21,9 @@ const cancelTries = 5
 func (d *Deps) cancelChild(ctx context.Context, id string, inst api.InstrumentID, ch *child) error {
 	ctx = context.WithoutCancel(ctx) // a stop must still find out what became of its child
 	for try := 1; try <= cancelTries; try++ {
+		if err := d.Limits.wait(ctx); err != nil {
+			return err
+		}
 		_, err := d.Exec.Cancel(ctx, exec.Cancel{InstrumentID: inst, Cloid: ch.cloid},
 			exec.Ask{Who: journal.WhoAlgorithm, What: "cancel child " + ch.cloid, Parent: id})
 		if err != nil {

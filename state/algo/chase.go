@@ -58,6 +58,9 @@ func NewChase(ctx context.Context, d *Deps, id string, p ChaseParams) (*Chase, e
 	if err := d.check(); err != nil {
 		return nil, err
 	}
+	if err := d.Limits.full(); err != nil {
+		return nil, err
+	}
 	st, err := d.Market.Store(ctx, p.Instrument)
 	if err != nil {
 		return nil, err

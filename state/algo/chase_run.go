@@ -16,6 +16,10 @@ import (
 // children, never more than the size. It returns the progress; ErrUnresolved leaves the chase
 // running in the journal, for a restart to resume.
 func (c *Chase) Run(ctx context.Context) (Progress, error) {
+	if err := c.d.Limits.enter(); err != nil {
+		return c.progress("running", err.Error()), err
+	}
+	defer c.d.Limits.leave()
 	for {
 		state, err := c.step(ctx)
 		if errors.As(err, new(transient)) && c.misses < maxMisses {

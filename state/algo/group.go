@@ -50,6 +50,9 @@ func CancelGroup(ctx context.Context, d *Deps, id string) (int, error) {
 	n := 0
 	var failed []string
 	for _, o := range open {
+		if err := d.Limits.wait(ctx); err != nil {
+			return n, err
+		}
 		res, err := d.Exec.Cancel(ctx, exec.Cancel{InstrumentID: o.InstrumentID, Cloid: o.Cloid},
 			exec.Ask{Who: journal.WhoAlgorithm, What: "cancel " + o.Cloid + " of " + id, Parent: id})
 		if err != nil {

@@ -195,6 +195,9 @@ func PlaceScale(ctx context.Context, d *Deps, id string, p ScaleParams, rungs []
 		cs[i] = c
 	}
 	what := fmt.Sprintf("scale %s %s %s %s-%s x%d %s", p.Side, p.Size, p.Instrument, p.From, p.To, p.Count, p.Distribution)
+	if err := d.Limits.wait(ctx); err != nil {
+		return res, err
+	}
 	res.Batch, err = d.Exec.PlaceBatch(ctx, cs, exec.Ask{Who: journal.WhoAlgorithm, What: what, Confirmed: true, Parent: id})
 	if err != nil {
 		return res, err

@@ -59,6 +59,9 @@ func NewTWAP(ctx context.Context, d *Deps, id string, p TWAPParams) (*TWAP, erro
 	if err := d.check(); err != nil {
 		return nil, err
 	}
+	if err := d.Limits.full(); err != nil {
+		return nil, err
+	}
 	st, err := d.Market.Store(ctx, p.Instrument)
 	if err != nil {
 		return nil, err

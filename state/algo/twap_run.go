@@ -14,6 +14,10 @@ import (
 // A book older than MaxBookAge pauses it (the slice is not spent). It returns the progress;
 // ErrUnresolved leaves it running in the journal, for a restart to resume.
 func (t *TWAP) Run(ctx context.Context) (Progress, error) {
+	if err := t.d.Limits.enter(); err != nil {
+		return t.progress("running", err.Error()), err
+	}
+	defer t.d.Limits.leave()
 	for {
 		st, err := t.step(ctx)
 		if errors.As(err, new(transient)) && t.misses < maxMisses {
