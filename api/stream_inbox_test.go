@@ -3,6 +3,8 @@ package api
 import (
 	"testing"
 	"time"
+
+	"github.com/shopspring/decimal"
 )
 
 // TestInboxDrainTakesTheSignal: records put after the reader took the Ready signal (the rest of a
@@ -88,5 +90,24 @@ func TestReconnectWaitIsCapped(t *testing.T) {
 		if d := s.backoff(n); d < lo || d > lo+lo/4 {
 			t.Errorf("attempt %d waits %s, want %s to %s", n, d, lo, lo+lo/4)
 		}
+	}
+}
+
+// TestABookUpdateDeletesItsZeroLevels: an update's level of size 0 removes its price from the
+// prices held, so a full book that loses one level and gains another stays within the cap.
+// Guards the delete dropped (mutant stream/book-zero-deletes: the book would be dropped as past
+// the cap and subscribed again).
+func TestABookUpdateDeletesItsZeroLevels(t *testing.T) {
+	var snap []BookLevel
+	for i := range MaxBookLevels {
+		snap = append(snap, BookLevel{Price: decimal.NewFromInt(int64(1000 + i)), Size: decimal.NewFromInt(1)})
+	}
+	set := priceSet(snap)
+	upd := []BookLevel{{Price: decimal.NewFromInt(1000), Size: decimal.Zero}, {Price: decimal.NewFromInt(999), Size: decimal.NewFromInt(2)}}
+	if n := applyPrices(set, upd); n != MaxBookLevels {
+		t.Fatalf("after one level out and one in, %d prices held, want %d", n, MaxBookLevels)
+	}
+	if _, ok := set["1000"]; ok {
+		t.Fatal("the level of size 0 is still held")
 	}
 }

@@ -89,3 +89,17 @@ func TestStrictLimitsOfSizeAndForm(t *testing.T) {
 		t.Errorf("a nonce inside the window: %v", err)
 	}
 }
+
+// TestAPlainDecimalHasOneDotBetweenDigits: "1.5" is a plain decimal; "1.2.3", ".5" and "5." are
+// not. Guards the one-dot rule and the dot's place (mutants strict/decimal-one-dot,
+// strict/decimal-dot-inside).
+func TestAPlainDecimalHasOneDotBetweenDigits(t *testing.T) {
+	if err := plainDecimal("price", "1.5"); err != nil {
+		t.Fatalf("1.5: %v", err)
+	}
+	for _, s := range []string{"1.2.3", ".5", "5."} {
+		if err := plainDecimal("price", s); err == nil || !strings.Contains(err.Error(), "not a decimal number in plain form") {
+			t.Errorf("%q: %v", s, err)
+		}
+	}
+}
