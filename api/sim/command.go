@@ -7,7 +7,10 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"os"
+	"os/signal"
 	"strings"
+	"syscall"
 
 	"github.com/shopspring/decimal"
 )
@@ -35,7 +38,9 @@ func RunCommand(ctx context.Context, args []string, stdout, stderr io.Writer) in
 // CommandHelp says what `tradedesk sim` does, for its help.
 const CommandHelp = "Runs the simulated exchange (POST /info, POST /exchange) until interrupted. It acts only for accounts\n" +
 	"it knows: open them with --fund, or from this machine with POST /faucet {\"user\":\"0x...\"} (once per\n" +
-	"address). Any other signer, and a request changed after signing, gets HTTP 401 invalid order signer.\n\n" +
+	"address). Any other signer, and a request changed after signing, gets HTTP 401 invalid order signer.\n" +
+	"It keeps its state in memory only: a restart starts afresh, and refuses every nonce at or before its\n" +
+	"start, so a body signed before the restart is never acted on again. SIGTERM stops it like Ctrl+C (status 0).\n\n" +
 	"Tests and scripts move a market, from this machine, with POST /control {\"instrument\":\"BTC-PERP\",\n" +
 	"\"index\":\"98000\"} (the makers requote around it, the mark follows) and {\"instrument\":...,\"pause\":true}\n" +
 	"(its random walk stops; false lets it go on).\n\n" +
@@ -101,7 +106,10 @@ func (c *Command) Run(ctx context.Context) int {
 		fmt.Fprintf(stderr, "tradedesk sim: warning: %s is not a loopback address: anyone who can reach it can trade "+
 			"the accounts whose keys they hold and read every account (the faucet answers loopback callers only); listen on 127.0.0.1:PORT unless you mean it\n", ln.Addr())
 	}
-	s := New(append(opts, WithSeed(*c.seed), WithFaults(f), WithDemoBalance(bal))...)
+	// SIGTERM (a service manager, kill) stops it as cleanly as Ctrl+C: status 0.
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	s := New(append(opts, WithSeed(*c.seed), WithFaults(f), WithDemoBalance(bal), WithStartNonceFloor())...)
 	for _, fu := range c.funds {
 		amt := bal
 		if fu.amount != nil {
@@ -118,7 +126,7 @@ func (c *Command) Run(ctx context.Context) int {
 	if *c.markets > 0 {
 		extra = fmt.Sprintf(", %d synthetic markets", *c.markets)
 	}
-	fmt.Fprintf(stdout, "tradedesk sim: serving http://%s/ (seed %d%s); Ctrl+C stops\n", ln.Addr(), *c.seed, extra)
+	fmt.Fprintf(stdout, "tradedesk sim: serving http://%s/ (seed %d%s); Ctrl+C or SIGTERM stops\n", ln.Addr(), *c.seed, extra)
 	if err := s.Serve(ctx, ln); err != nil {
 		fmt.Fprintln(stderr, "tradedesk sim:", err)
 		return 1

@@ -89,6 +89,9 @@ type engine struct {
 	house    []*account
 	ledger   ledger
 	ctl      control // agents and faucet use (type control)
+	// nonceFloor refuses every nonce at or below it (WithStartNonceFloor): the start of the
+	// process, so a body signed before a restart is not good again.
+	nonceFloor uint64
 }
 
 func newEngine(now func() time.Time, seed uint64, demo decimal.Decimal, markets int) *engine {

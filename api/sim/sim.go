@@ -37,6 +37,7 @@ type config struct {
 	funding time.Duration
 
 	maxAccounts int
+	startFloor  bool // refuse nonces at or before the start (WithStartNonceFloor)
 	markets     int  // synthetic markets (WithMarkets)
 	keep        keep // what each account keeps (WithKeepFills, WithKeepOrders)
 }
@@ -70,6 +71,11 @@ func WithStep(d time.Duration) Option { return func(c *config) { c.step = d } }
 // WithFundingInterval sets how often funding is paid (default 1h).
 func WithFundingInterval(d time.Duration) Option { return func(c *config) { c.funding = d } }
 
+// WithStartNonceFloor makes the simulator refuse every nonce at or before its clock's time when
+// New runs: a body signed before a restart is never acted on again, although the new process
+// remembers no nonce of the old one. `tradedesk sim` always sets it.
+func WithStartNonceFloor() Option { return func(c *config) { c.startFloor = true } }
+
 // DefaultDemoBalance is the USDC the faucet gives unless WithDemoBalance says otherwise.
 var DefaultDemoBalance = decimal.NewFromInt(100000)
 
@@ -95,6 +101,9 @@ func New(opts ...Option) *Sim {
 		s.eng.limit.max = DefaultMaxAccounts
 	}
 	s.last = c.clock.Now()
+	if c.startFloor {
+		s.eng.nonceFloor = uint64(s.last.UnixMilli())
+	}
 	if !c.quiet {
 		s.eng.at = s.last
 		for _, m := range s.eng.markets {
