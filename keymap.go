@@ -16,7 +16,7 @@ var defaultKeys = map[string][]string{
 	"focus_1": {"1"}, "focus_2": {"2"}, "focus_3": {"3"}, "focus_4": {"4"}, "focus_5": {"5"},
 	"focus_6": {"6"}, "focus_7": {"7"}, "focus_8": {"8"}, "focus_9": {"9"},
 	"up": {"up", "k"}, "down": {"down", "j"}, "page_up": {"pgup"}, "page_down": {"pgdown"},
-	"top": {"home", "g"}, "bottom": {"end", "G"},
+	"top": {"home", "g"}, "bottom": {"end", "G"}, "alert": {"A"},
 	"sort": {"o"}, "sort_reverse": {"O"}, "filter": {"/"}, "favourite": {"f"}, "watch_only": {"w"},
 	"pick": {"enter"}, "buy": {"b"}, "sell": {"s"}, "buy_market": {"B"}, "sell_market": {"S"},
 	"cancel": {"x", "delete"}, "cancel_instrument": {"X"}, "cancel_all": {"C"}, "amend": {"a"},

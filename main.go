@@ -23,6 +23,7 @@ import (
 	"github.com/tradedesk/tradedesk/api/sim"
 	"github.com/tradedesk/tradedesk/api/text"
 	"github.com/tradedesk/tradedesk/state"
+	"github.com/tradedesk/tradedesk/state/alert"
 	"github.com/tradedesk/tradedesk/state/exec"
 	"github.com/tradedesk/tradedesk/state/profile"
 	"github.com/tradedesk/tradedesk/ui"
@@ -174,9 +175,18 @@ func consoleSettings(o options, cfg fileConfig) (ui.Config, error) {
 	if err != nil {
 		return ui.Config{}, err
 	}
+	rules, err := cfg.AlertRules()
+	if err == nil {
+		err = cfg.AlertDelivery()
+	}
+	if err != nil {
+		return ui.Config{}, err
+	}
+	// The desktop notification's escape goes to the terminal the screen is drawn on.
+	delivery := &alert.Delivery{Command: cfg.OnAlert, Webhook: cfg.AlertWebhook, Desktop: alert.NewDesktop(os.Getenv, os.Stdout)}
 	return ui.Config{Keys: keys, Theme: theme, Intervals: intervals, Guard: guard, Watchlist: cfg.Watchlist, Stats: o.Stats,
 		NoFillBell: cfg.FillBell != nil && !*cfg.FillBell, DefaultSizes: sizes, LargeTrade: large,
-		CommandHistory: cmdline.DefaultHistoryPath()}, nil
+		CommandHistory: cmdline.DefaultHistoryPath(), Alerts: ui.AlertSettings{Rules: rules, Delivery: delivery}}, nil
 }
 
 // startProfile starts the --profile CPU profile (nothing when path is empty); the function it

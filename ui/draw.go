@@ -31,6 +31,8 @@ func (m *Model) View() string {
 	switch {
 	case m.showHelp:
 		body = overlay(body, m.helpView, m.width)
+	case m.alerts.Active():
+		body = overlay(body, m.alerts.View(min(m.width-4, 100), m.height-3), m.width)
 	case m.showMessages:
 		body = overlay(body, m.messagesView, m.width)
 	case m.dialog != nil:
@@ -311,7 +313,7 @@ func overlay(body []string, box string, width int) []string {
 // routeMouse: a left click focuses the pane under it and passes the click inside; the wheel
 // scrolls the pane under the pointer.
 func (m *Model) routeMouse(msg tea.MouseMsg) tea.Cmd {
-	if m.tooSmall || m.dialog != nil || m.lev != nil || m.showHelp || m.showMessages {
+	if m.tooSmall || m.dialog != nil || m.lev != nil || m.showHelp || m.showMessages || m.alerts.Active() {
 		return nil
 	}
 	if msg.Action != tea.MouseActionPress {

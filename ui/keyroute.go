@@ -70,6 +70,8 @@ func (m *Model) modalKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 		}
 		m.footerDirty = true
 		return m.cmdline.Update(msg, m.c.Instrument(), m.c.Guard), true
+	case m.alerts.Active():
+		return m.alerts.Key(msg), true
 	case m.showMessages:
 		m.messagesKey(msg)
 		return nil, true

@@ -14,6 +14,7 @@ import (
 	"github.com/tradedesk/tradedesk/state/feed"
 	"github.com/tradedesk/tradedesk/ui/action"
 	"github.com/tradedesk/tradedesk/ui/common"
+	"github.com/tradedesk/tradedesk/ui/components/alerts"
 	"github.com/tradedesk/tradedesk/ui/components/cmdline"
 	"github.com/tradedesk/tradedesk/ui/components/depth"
 	"github.com/tradedesk/tradedesk/ui/components/ladder"
@@ -70,6 +71,8 @@ type Config struct {
 	// and account (exec.Open; main opens it with Guard's limits). nil: nothing is signed through
 	// it (a read-only console opens none). Init runs its Recover before anything is sent.
 	Exec *exec.Executor
+	// Alerts are the config's alert rules and their delivery (ui/components/alerts).
+	Alerts AlertSettings
 }
 
 // Model is the console's root model: it owns focus, layout and routing, runs the polls, applies
@@ -104,6 +107,7 @@ type Model struct {
 	helpScroll int
 	// msgs are the last notices and errors in full, shown by the messages key.
 	msgs         *messages.Log
+	alerts       *alerts.Model // the alert engine's console side, and the Alerts view
 	showMessages bool
 	messagesView string
 	dialog       *confirm.Dialog
@@ -198,6 +202,7 @@ func New(cfg Config) *Model {
 	}
 	m.setFocus(0)
 	m.useExecutor(cfg.Exec, cfg.Guard)
+	m.newAlerts(cfg)
 	if cfg.ReadOnlyReason != "" {
 		m.setNotice(common.LevelWarn, "read-only: "+cfg.ReadOnlyReason) // why, before any key is refused
 	}
@@ -272,6 +277,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 
 // onComponentMsg routes what the panes, dialogs and the pipeline send one another.
 func (m *Model) onComponentMsg(msg tea.Msg) tea.Cmd {
+	if cmd, ok := m.onAlertMsg(msg); ok {
+		return cmd
+	}
 	switch msg := msg.(type) {
 	case action.RequestMsg:
 		m.footerDirty = true

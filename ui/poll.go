@@ -170,15 +170,19 @@ func (m *Model) onFeed(msg feed.Msg) tea.Cmd {
 		m.lastErr = ""
 	}
 	var changed []state.Kind
+	var applied []state.Msg // for the alerts
 	if r.Msg != nil && m.store.Apply(r.Msg) {
-		changed = append(changed, r.Kind)
+		changed, applied = append(changed, r.Kind), append(applied, r.Msg)
 	}
 	for _, sm := range r.Msgs { // a stream's batch: each kind's panes are told once
-		if m.store.Apply(sm) && !slices.Contains(changed, sm.Kind()) {
+		if !m.store.Apply(sm) {
+			continue
+		}
+		if applied = append(applied, sm); !slices.Contains(changed, sm.Kind()) {
 			changed = append(changed, sm.Kind())
 		}
 	}
-	cmds := []tea.Cmd{common.Tea(r.Cmd), m.resumeLine(r)}
+	cmds := []tea.Cmd{common.Tea(r.Cmd), m.resumeLine(r), m.checkAlerts(applied)}
 	if slices.Contains(changed, state.KindInstruments) {
 		cmds = append(cmds, m.followInstrument()) // the chart's series can be subscribed now
 	}

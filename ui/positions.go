@@ -233,6 +233,10 @@ func (p *positionsPane) handleKey(msg tea.KeyMsg) tea.Cmd {
 		if r, ok := p.selected(); ok {
 			return common.SelectInstrument(r.Instrument, "", true)
 		}
+	case key.Matches(msg, k.Alert):
+		if r, ok := p.selected(); ok {
+			return cmdline.Prefill("alert " + r.Instrument + " liq < 5%") // the trader edits the distance
+		}
 	}
 	return nil
 }

@@ -24,6 +24,9 @@ type KeyMap struct {
 
 	// Lists (tickers, positions, orders).
 	Up, Down, PageUp, PageDown, Top, Bottom key.Binding
+	// Alert opens the command line on an alert for the row: a ticker's mark, a position's
+	// liquidation distance (ui/components/alerts).
+	Alert key.Binding
 
 	// Tickers pane.
 	Sort, SortReverse, Filter, Favourite, WatchOnly, Pick, Buy, Sell, BuyMarket, SellMarket key.Binding
@@ -117,6 +120,7 @@ func listKeyActions() []keyAction {
 		{"page_down", "page down", "list", func(k *KeyMap) *key.Binding { return &k.PageDown }, ""},
 		{"top", "first row", "list", func(k *KeyMap) *key.Binding { return &k.Top }, ""},
 		{"bottom", "last row", "list", func(k *KeyMap) *key.Binding { return &k.Bottom }, ""},
+		{"alert", "alert on this row", "list", func(k *KeyMap) *key.Binding { return &k.Alert }, ""},
 		{"sort", "sort by next column", "tickers", func(k *KeyMap) *key.Binding { return &k.Sort }, ""},
 		{"sort_reverse", "reverse sort", "tickers", func(k *KeyMap) *key.Binding { return &k.SortReverse }, ""},
 		{"filter", "filter", "tickers", func(k *KeyMap) *key.Binding { return &k.Filter }, ""},

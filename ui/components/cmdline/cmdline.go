@@ -121,7 +121,7 @@ func (m *Model) Update(msg tea.KeyMsg, current string, guard state.Guard) tea.Cm
 func (m *Model) check(current string, guard state.Guard) {
 	m.live = ""
 	line := strings.TrimSpace(m.input.Value())
-	if line == "" {
+	if line == "" || m.checkAlert(line) {
 		return
 	}
 	cmd, err := state.ParseCommand(line)
@@ -175,6 +175,9 @@ func (m *Model) enter(current string, guard state.Guard) tea.Cmd {
 	m.hist.Add(line)
 	m.hist.Rewind()
 	m.Close()
+	if c, ok := m.enterAlert(line); ok {
+		return c
+	}
 	cmd, err := state.ParseCommand(line)
 	if err == nil {
 		var plan state.CommandPlan

@@ -12,6 +12,7 @@ import (
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
 	"github.com/tradedesk/tradedesk/ui/common"
+	"github.com/tradedesk/tradedesk/ui/components/cmdline"
 )
 
 // Ticker columns.
@@ -228,8 +229,22 @@ func (p *Pane) handleListKey(msg tea.KeyMsg) tea.Cmd {
 		return p.pickMarket(api.SideBuy)
 	case key.Matches(msg, k.SellMarket):
 		return p.pickMarket(api.SideSell)
+	case key.Matches(msg, k.Alert):
+		return p.alertLine()
 	}
 	return nil
+}
+
+// alertLine opens the command line on an alert at the selected ticker's mark: the trader edits
+// the level and the direction.
+func (p *Pane) alertLine() tea.Cmd {
+	s := p.Selected()
+	t, ok := p.Store.Ticker(s)
+	if s == "" || !ok || !t.MarkPrice.IsPositive() {
+		return nil
+	}
+	dp := min(max(-t.MarkPrice.Exponent(), 1), 8)
+	return cmdline.Prefill("alert " + s + " mark > " + common.FmtNum(t.MarkPrice, dp))
 }
 
 func (p *Pane) pick(side string) tea.Cmd {
