@@ -17,6 +17,7 @@ import (
 const simKeyHex = "4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318"
 
 type simEnv struct {
+	url    string
 	sim    *sim.Sim
 	client *api.Client
 	clock  *sim.TestClock
@@ -37,7 +38,7 @@ func newSimEnv(t *testing.T, funds int64) *simEnv {
 		t.Fatal(err)
 	}
 	c := api.New(srv.URL+"/", api.WithSigner(signer), api.WithClock(clock.Now), api.WithRetry(api.RetryPolicy{Attempts: 1}))
-	return &simEnv{sim: s, client: c, clock: clock, store: state.New(clock.Now)}
+	return &simEnv{url: srv.URL, sim: s, client: c, clock: clock, store: state.New(clock.Now)}
 }
 
 func must(t *testing.T, err error) {
@@ -85,11 +86,11 @@ func (e *simEnv) market(t *testing.T, symbol, side, size string) {
 	must(t, err)
 }
 
-// TestALiquidationAlertFiresAtStartAndWhenTheDistanceFalls (issue #37): a 20x BTC long on the
+// TestALiquidationAlertReassertsAtStart (issue #37): a 20x BTC long on the
 // simulator using its whole margin is under 5% from liquidation; `btc liq < 5%` fires on the first
 // check (a start re-asserts), names the exchange as the price's source, and a new engine (a
 // restart) fires it again; `btc liq < 0.5%` does not.
-func TestALiquidationAlertFiresAtStartAndWhenTheDistanceFalls(t *testing.T) {
+func TestALiquidationAlertReassertsAtStart(t *testing.T) {
 	e := newSimEnv(t, 5000)
 	must(t, e.sim.SetLeverage(e.client.Address(), "BTC-PERP", api.MarginCross, decimal.NewFromInt(20)))
 	e.market(t, "BTC-PERP", "b", "0.95")
