@@ -220,6 +220,10 @@ var mutants = []mutant{
 	{id: "sim/liq-price-others", file: "api/sim/margin.go", from: "l.OtherMM = r.crossMM.Sub(pr.mm)", to: "l.OtherMM = r.crossMM", pkgs: []string{"./api/sim", "./state"}},
 	{id: "sim/signed-cost", file: "api/sim/margin.go", from: "if p.size < 0 {\n\t\treturn p.cost.Neg()", to: "if p.size > 0 {\n\t\treturn p.cost.Neg()"},
 
+	// The simulator: the records of every balance change (liquidation.go, transfers.go; issue #39).
+	{id: "sim/seizure-recorded", file: "api/sim/liquidation.go", from: "e.noteSeizure(a, seizure{coll: id, amount: sell, proceeds: proceeds}, px)", to: ""},
+	{id: "sim/cover-recorded", file: "api/sim/liquidation.go", from: "e.noteSeizure(a, seizure{coll: collUSDC, proceeds: left}, decimal.Zero)", to: ""},
+
 	// The simulator: settlement (settle.go).
 	{id: "sim/settle-maker-rate", file: "api/sim/settle.go", from: "if maker {\n\t\trate = makerFee\n\t}\n\tf.fee", to: "if !maker {\n\t\trate = makerFee\n\t}\n\tf.fee"},
 	{id: "sim/flip-close-capped", file: "api/sim/settle.go", from: "closeQ := min(q, abs(start))", to: "closeQ := q"},

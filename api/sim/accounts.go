@@ -91,7 +91,6 @@ type account struct {
 	transfers []transferRec  // collateral moved in and out, oldest first (transferRec)
 	days      []dayVolume    // traded notional per UTC day, for user_fees
 	hist      []historyPoint // account value over time, for account_history
-	seized    []seizure      // collateral sold to, and debts paid by, the insurance fund
 	brokers   []brokerRec
 	created   time.Time
 	seen      time.Time // last signed action or query, for idle eviction

@@ -341,10 +341,9 @@ func reconcile(t *testing.T, e *env, tr *trader) (liqs, triggered, funded int) {
 	for _, p := range a.pos {
 		gotDeriv = gotDeriv.Add(p.isoMargin) // isolated margin is the account's money, set aside
 	}
-	for _, s := range a.seized {
-		deriv = deriv.Add(s.proceeds)
-	}
 	e.sim.mu.Unlock()
+	seized, _ := seizedUSDC(transfersOf(t, e, addr)) // the insurance fund's payments, from the account's records
+	deriv = deriv.Add(seized)
 	if !gotDeriv.Equal(deriv) {
 		t.Errorf("%s derivative USDC (with isolated margin) %s, its records say %s (off by %s)", addr, gotDeriv, deriv, gotDeriv.Sub(deriv))
 	}

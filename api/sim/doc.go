@@ -150,7 +150,11 @@
 //     side is the taker's, with maker and taker), bbo {symbol} (an array: best bid and ask with
 //     sizes), oracle {symbol} (index and mark), funding_history {user, page, limit},
 //     transfer_history {user, page, limit} (a bare array: deposits, transfers out and in, internal
-//     moves and withdrawals, newest first, with the fee the sender paid), user_fees {user} (the
+//     moves and withdrawals, newest first, with the fee the sender paid; an internal move's
+//     direction is spot_to_derivatives or derivatives_to_spot; two kinds of the simulator's own
+//     record what the insurance fund did to a bankrupt account: insurance_seizure, amount of the
+//     collateral taken, with the proceeds credited in USDC and the price, and insurance_cover,
+//     amount USDC of its debt paid that no liquidation fill shows), user_fees {user} (the
 //     one fee schedule and the account's 14 and 30 day volumes), account_history {user, limit}
 //     (account value, PnL and volume sampled at most once a minute, ending now), all_agents;
 //     referral_summary, account_info, vaults, sub_vaults and vault_balance answer truthfully

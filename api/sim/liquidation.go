@@ -3,7 +3,6 @@ package sim
 import (
 	"cmp"
 	"slices"
-	"time"
 
 	"github.com/shopspring/decimal"
 
@@ -104,7 +103,7 @@ func (e *engine) settleDebt(a *account, fills []*fillRec) {
 		e.insure.deriv[id] = e.insure.deriv[id].Add(sell)
 		e.insure.deriv[collUSDC] = e.insure.deriv[collUSDC].Sub(proceeds)
 		a.deriv[collUSDC] = a.deriv[collUSDC].Add(proceeds)
-		a.seized = append(a.seized, seizure{coll: id, amount: sell, proceeds: proceeds, at: e.now()})
+		e.noteSeizure(a, seizure{coll: id, amount: sell, proceeds: proceeds}, px)
 		debt = a.deriv[collUSDC].Neg()
 	}
 	if debt.IsPositive() {
@@ -151,17 +150,17 @@ func (e *engine) cover(a *account, amt decimal.Decimal, fills []*fillRec) {
 		f.closedPnl, left = f.closedPnl.Add(x), left.Sub(x)
 	}
 	if left.IsPositive() {
-		a.seized = append(a.seized, seizure{coll: collUSDC, proceeds: left, at: e.now()})
+		e.noteSeizure(a, seizure{coll: collUSDC, proceeds: left}, decimal.Zero)
 	}
 }
 
 // seizure is collateral the insurance fund bought from a bankrupt account (amount of coll for
-// proceeds USDC), or (coll USDC, amount zero) a debt it paid that no fill shows.
+// proceeds USDC), or (coll USDC, amount zero) a debt it paid that no fill shows. The account's
+// transfer history keeps it (engine.noteSeizure).
 type seizure struct {
 	coll     api.CollateralID
 	amount   decimal.Decimal
 	proceeds decimal.Decimal
-	at       time.Time
 }
 
 // cancelAccount cancels an account's open orders, on one instrument or (id 0) on all. It returns

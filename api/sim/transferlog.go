@@ -19,6 +19,17 @@ const (
 	xferSpot          = "spot_balance_transfer"
 	xferDeriv         = "derivative_balance_transfer"
 	xferInternal      = "internal_balance_transfer"
+	// The simulator's own kinds (see the package doc): the insurance fund bought collateral
+	// from a bankrupt account (amount of the collateral out, proceeds USDC in, at price), or
+	// paid a debt of the account that no liquidation fill shows (amount USDC in).
+	xferSeizure = "insurance_seizure"
+	xferCover   = "insurance_cover"
+)
+
+// Directions of an internal transfer (transferJSON.Direction).
+const (
+	dirToDeriv = "spot_to_derivatives"
+	dirToSpot  = "derivatives_to_spot"
 )
 
 // transferRec is one movement of collateral an account made or received: a deposit, a transfer
@@ -34,11 +45,15 @@ type transferRec struct {
 	chain    int64
 	txHash   string
 	at       time.Time
+	dir      string          // an internal transfer's direction (dirToDeriv, dirToSpot)
+	proceeds decimal.Decimal // a seizure's USDC paid to the account
+	price    decimal.Decimal // a seizure's price of the collateral in USDC
 }
 
 // transferJSON is one record of transfer_history: the SDKs' fields (from, to, collateral_id,
 // amount, tx_hash, type, timestamp), then the simulator's additions (the collateral's symbol,
-// the fee this account paid, a withdrawal's chain).
+// the fee this account paid, a withdrawal's chain, an internal transfer's direction, and a
+// seizure's proceeds and price).
 type transferJSON struct {
 	From         string           `json:"from"`
 	To           string           `json:"to"`
@@ -50,6 +65,9 @@ type transferJSON struct {
 	Collateral   string           `json:"collateral"`
 	Fee          decimal.Decimal  `json:"fee"`
 	ChainID      int64            `json:"chain_id,omitempty"`
+	Direction    string           `json:"direction,omitempty"`
+	Proceeds     *decimal.Decimal `json:"proceeds,omitempty"`
+	Price        *decimal.Decimal `json:"price,omitempty"`
 }
 
 // addTransfer records a movement on an account (kept like fills: the newest maxFillsKept).
@@ -91,6 +109,21 @@ func (e *engine) noteDeposit(a *account, id api.CollateralID, amount decimal.Dec
 	e.noteHistory(a, false)
 }
 
+// noteSeizure records in the account's transfer history what the insurance fund took from it
+// or paid for it (kind xferSeizure or xferCover).
+func (e *engine) noteSeizure(a *account, s seizure, price decimal.Decimal) {
+	r := transferRec{kind: xferSeizure, coll: e.collByID[s.coll], amount: s.amount, fee: decimal.Zero, from: a.addr,
+		to: e.insure.addr, proceeds: s.proceeds, price: price, txHash: e.curTx, at: e.now()}
+	if s.coll == collUSDC {
+		r.kind, r.amount, r.from, r.to = xferCover, s.proceeds, e.insure.addr, a.addr
+	}
+	if r.txHash == "" {
+		r.txHash = depositHash(a.addr, r.at, len(a.transfers))
+	}
+	a.addTransfer(r)
+	e.noteHistory(a, false)
+}
+
 // depositHash names a deposit: deterministic, unique per account, and drawing nothing from the
 // engine's transaction counter.
 func depositHash(addr string, at time.Time, n int) string {
@@ -111,8 +144,12 @@ func (s *Sim) infoTransfers(p *infoParams) (any, error) {
 	ts := a.transfers
 	pg, err := page(len(ts), p, func(i int) transferJSON {
 		t := ts[len(ts)-1-i]
-		return transferJSON{From: t.from, To: t.to, CollateralID: t.coll.rec.ID, Amount: t.amount, TxHash: t.txHash,
-			Type: t.kind, Timestamp: isoTime(t.at), Collateral: t.coll.rec.Symbol, Fee: t.fee, ChainID: t.chain}
+		j := transferJSON{From: t.from, To: t.to, CollateralID: t.coll.rec.ID, Amount: t.amount, TxHash: t.txHash,
+			Type: t.kind, Timestamp: isoTime(t.at), Collateral: t.coll.rec.Symbol, Fee: t.fee, ChainID: t.chain, Direction: t.dir}
+		if t.kind == xferSeizure {
+			j.Proceeds, j.Price = &t.proceeds, &t.price
+		}
+		return j
 	})
 	return pg.Data, err
 }

@@ -123,7 +123,7 @@ func (e *engine) internalTransfer(a *account, id api.CollateralID, amount string
 		}
 		a.spot[id] = a.spot[id].Sub(v)
 		a.deriv[id] = a.deriv[id].Add(v)
-		e.noteTransfer(transferRec{kind: xferInternal, coll: c, amount: v, fee: decimal.Zero}, a, a)
+		e.noteTransfer(transferRec{kind: xferInternal, coll: c, amount: v, fee: decimal.Zero, dir: dirToDeriv}, a, a)
 		return nil
 	}
 	if err := e.owes(a, id); err != nil {
@@ -134,7 +134,7 @@ func (e *engine) internalTransfer(a *account, id api.CollateralID, amount string
 	}
 	a.deriv[id] = a.deriv[id].Sub(v)
 	a.spot[id] = a.spot[id].Add(v)
-	e.noteTransfer(transferRec{kind: xferInternal, coll: c, amount: v, fee: decimal.Zero}, a, a)
+	e.noteTransfer(transferRec{kind: xferInternal, coll: c, amount: v, fee: decimal.Zero, dir: dirToSpot}, a, a)
 	return nil
 }
 
