@@ -40,6 +40,8 @@ type opts struct {
 	algo algoOpts
 	// alerts watch (alertwatch.go)
 	alert alertOpts
+	// close, reverse, flatten, breakeven (close.go)
+	pos posOpts
 }
 
 // runner carries one command's run.

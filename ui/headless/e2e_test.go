@@ -441,12 +441,12 @@ func TestNoKeyNoTrade(t *testing.T) {
 }
 
 func TestIsCommandAndHelp(t *testing.T) {
-	for _, c := range []string{"order", "cancel", "cancel-all", "transfer", "withdraw", "account", "positions", "orders", "fills", "history", "tickers", "instruments", "collateral", "export", "agent", "leverage", "broker", "journal", "modify", "batch", "stream", "chase", "twap", "scale", "algos", "alert", "alerts"} {
+	for _, c := range []string{"order", "cancel", "cancel-all", "transfer", "withdraw", "account", "positions", "orders", "fills", "history", "tickers", "instruments", "collateral", "export", "agent", "leverage", "broker", "journal", "modify", "batch", "stream", "chase", "twap", "scale", "algos", "alert", "alerts", "close", "reverse", "flatten", "breakeven"} {
 		if !IsCommand(c) {
 			t.Errorf("%s is a command", c)
 		}
 	}
-	if IsCommand("sim") || IsCommand("") || len(Commands()) != 27 {
+	if IsCommand("sim") || IsCommand("") || len(Commands()) != 31 {
 		t.Fatal("only the headless commands")
 	}
 	var out bytes.Buffer

@@ -65,9 +65,21 @@ func TestEveryHeadlessSigningCommandIsJournaled(t *testing.T) {
 		"chase": func() []string {
 			return []string{"chase", "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.002", "--offset", "5t", "--for", "1s"}
 		},
+		"close": func() []string {
+			h.ok("order", "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.01", "--market")
+			return []string{"close", "--instrument", "BTC-PERP", "--percent", "50"}
+		},
+		"reverse": func() []string { return []string{"reverse", "--instrument", "BTC-PERP"} },
+		"flatten": func() []string { return []string{"flatten", "--yes"} },
+		"breakeven": func() []string {
+			h.ok("order", "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.01", "--market")
+			h.liftMark("BTC-PERP", h.position("BTC-PERP").EntryPrice.Mul(dec("1.02")).Round(0))
+			return []string{"breakeven", "--instrument", "BTC-PERP"}
+		},
 	}
 	order := []string{"order", "modify", "batch", "cancel", "cancel-all", "transfer", "withdraw", "leverage",
-		"broker approve", "broker revoke", "agent add", "agent revoke", "scale", "algos", "chase", "twap"}
+		"broker approve", "broker revoke", "agent add", "agent revoke", "scale", "algos", "chase", "twap",
+		"close", "reverse", "flatten", "breakeven"}
 	for _, c := range commands {
 		if c.groups&gKey != 0 && c.groups&gWatch == 0 { // a key, and no watch-only account: it signs
 			if _, ok := cases[c.name]; !ok {
