@@ -63,7 +63,6 @@ type ClosePlan struct {
 	PnL, Fee decimal.Decimal
 }
 
-
 // CloseSize is the size a close of percent (0 < P <= 100, or zero when size is given) or of size
 // takes from a position of abs size held: rounded down to the lot, so it never exceeds the
 // position and never flips it; 100 % is the whole position exactly.
@@ -236,4 +235,6 @@ func ParseCloseShare(s string) (percent, size decimal.Decimal, err error) {
 
 // Realised is what pos realises closing size at px (an average fill price), before fees: the
 // result line's figure, as Words gives the preview's.
-func Realised(pos api.Position, size, px decimal.Decimal) decimal.Decimal { return realised(pos, size, px) }
+func Realised(pos api.Position, size, px decimal.Decimal) decimal.Decimal {
+	return realised(pos, size, px)
+}
