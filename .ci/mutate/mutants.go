@@ -326,4 +326,10 @@ var mutants = []mutant{
 	{id: "algo/remainder-ignores-fills", file: "state/algo/chase.go", from: "return c.p.Size.Sub(committed(c.children))", to: "return c.p.Size"},
 	{id: "algo/scale-drops-leftover-lots", file: "state/algo/scale.go", from: "for k := 0; given < lots; k++ {", to: "for k := 0; false; k++ {"},
 	{id: "algo/scale-rung-under-minimum", file: "state/algo/scale.go", from: "inst.MinNotional.IsPositive() && value.LessThan(inst.MinNotional)", to: "false"},
+	// Alerts: state/alert (a crossing fires once, the cool-down starts only when delivered, a fill
+	// alerts once) and the liquidation price's source (state/liqsource.go: the exchange's first).
+	{id: "alert/rearm-at-once", file: "state/alert/engine.go", from: "case t.pastRearm(v):", to: "case true:"},
+	{id: "alert/cooldown-ignored", file: "state/alert/engine.go", from: "if !met || t.cooling(now) {", to: "if !met {"},
+	{id: "alert/fill-twice", file: "state/alert/orders.go", from: "if w.fills[k] {\n\t\t\t\tcontinue", to: "if false {\n\t\t\t\tcontinue"},
+	{id: "alert/liq-estimate-first", file: "state/liqsource.go", from: "if row.Liquidation.IsPositive() {", to: "if false {", pkgs: []string{"./state/alert"}},
 }

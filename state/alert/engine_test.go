@@ -30,7 +30,8 @@ func mustParse(t testing.TB, s string) Rule {
 
 // TestAPriceAlertFiresOncePerCrossing (issue #37): a mark straddling the level by less than the
 // rearm margin for a minute (a tick a second, never five in a row below) fires once; coming back
-// past the margin re-arms it, and the next crossing fires again (after the cool-down).
+// past the margin re-arms it, and the next crossing fires again (after the cool-down). Mutant
+// alert/rearm-at-once.
 func TestAPriceAlertFiresOncePerCrossing(t *testing.T) {
 	now := t0
 	s := state.New(func() time.Time { return now })
@@ -89,6 +90,8 @@ func TestStayingBackForNChecksRearms(t *testing.T) {
 	}
 }
 
+// TestACoolDownStartsOnlyWhenDelivered: alerts nobody was shown start no cool-down; a delivered
+// one holds the rule back for DefaultCooldown. Mutant alert/cooldown-ignored.
 func TestACoolDownStartsOnlyWhenDelivered(t *testing.T) {
 	now := t0
 	s := state.New(func() time.Time { return now })

@@ -89,7 +89,7 @@ func (e *simEnv) market(t *testing.T, symbol, side, size string) {
 // TestALiquidationAlertReassertsAtStart (issue #37): a 20x BTC long on the
 // simulator using its whole margin is under 5% from liquidation; `btc liq < 5%` fires on the first
 // check (a start re-asserts), names the exchange as the price's source, and a new engine (a
-// restart) fires it again; `btc liq < 0.5%` does not.
+// restart) fires it again; `btc liq < 0.5%` does not. Mutant alert/liq-estimate-first.
 func TestALiquidationAlertReassertsAtStart(t *testing.T) {
 	e := newSimEnv(t, 5000)
 	must(t, e.sim.SetLeverage(e.client.Address(), "BTC-PERP", api.MarginCross, decimal.NewFromInt(20)))
@@ -134,7 +134,7 @@ func TestALiquidationEstimateSaysSo(t *testing.T) {
 }
 
 // TestAFillAlertFiresOncePerFill (issue #37): the same fill streamed and then polled fires once;
-// the fills from before the process started fire none.
+// the fills from before the process started fire none. Mutant alert/fill-twice.
 func TestAFillAlertFiresOncePerFill(t *testing.T) {
 	e := newSimEnv(t, 100000)
 	e.market(t, "BTC-PERP", "b", "0.01") // before the engine: old news
