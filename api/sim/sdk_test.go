@@ -17,10 +17,12 @@ var (
 	fundingSchema = obj{"user": "addr", "instrument_id": "int", "settlement_currency": "int", "funding_payment": "dec",
 		"funding_rate": "dec", "mark_price": "dec", "size": "dec", "timestamp": "iso"}
 	transferSchema = obj{"from": "addr", "to": "addr", "collateral_id": "int", "amount": "dec", "tx_hash": "hex",
-		"type":      "enum:deposit|spot_withdraw|derivative_withdraw|spot_balance_transfer|derivative_balance_transfer|internal_balance_transfer|vault_deposit|vault_withdraw",
+		"type":      "enum:deposit|spot_withdraw|derivative_withdraw|spot_balance_transfer|derivative_balance_transfer|internal_balance_transfer|vault_deposit|vault_withdraw|insurance_seizure|insurance_cover",
 		"timestamp": "iso",
-		// the simulator's additions: the collateral's symbol, the fee paid, a withdrawal's chain
-		"collateral": "str", "fee": "dec", "chain_id": "opt:int"}
+		// the simulator's additions: the collateral's symbol, the fee paid, a withdrawal's chain,
+		// an internal move's direction, a seizure's proceeds and price
+		"collateral": "str", "fee": "dec", "chain_id": "opt:int",
+		"direction": "opt:enum:spot_to_derivatives|derivatives_to_spot", "proceeds": "opt:dec", "price": "opt:dec"}
 	historySchema = obj{"address": "addr", "total_pnl": "dec", "total_volume": "num", "account_value": "dec", "created_at": "iso"}
 	feesSchema    = obj{"account": "addr", "spot_volume_14d": "dec", "spot_volume_30d": "dec", "stable_spot_volume_14d": "dec",
 		"stable_spot_volume_30d": "dec", "perp_volume_14d": "dec", "perp_volume_30d": "dec", "option_volume_14d": "dec",
