@@ -142,6 +142,9 @@ type child struct {
 	fills  state.FillTotal
 	// confirmed: the fills add up to filled.
 	confirmed bool
+	// state is its record's state (open, filled, cancelled, triggered); trigger its trigger price.
+	state   string
+	trigger decimal.Decimal
 }
 
 // transient is a read that failed (the market, an order record, fills): the algorithm looks
@@ -212,7 +215,10 @@ func (d *Deps) lookup(ctx context.Context, ch *child) error {
 	if rec == nil {
 		return transient{fmt.Errorf("child %s is not found at the exchange", ch.cloid)}
 	}
-	ch.oid, ch.price, ch.size = rec.OrderID, rec.LimitPrice, rec.Size
+	ch.oid, ch.price, ch.size, ch.state = rec.OrderID, rec.LimitPrice, rec.Size, rec.State
+	if rec.TriggerPx.Valid {
+		ch.trigger = rec.TriggerPx.Decimal
+	}
 	if rec.State == "open" {
 		ch.final = false
 		return nil

@@ -61,6 +61,16 @@ func Restart(ctx context.Context, d *Deps, a journal.Algo, choice string) (Runne
 	case "scale":
 		p, err := restartScale(ctx, d, a, choice)
 		return nil, p, err
+	case "trail":
+		t, err := resumeTrail(ctx, d, a)
+		if err != nil {
+			return nil, Progress{}, err
+		}
+		if choice == OnRestartResume {
+			return t, t.progress(journal.AlgoRunning, "resumed"), nil
+		}
+		p, err := t.finish(ctx)
+		return nil, p, err
 	case "twap":
 		t, err := resumeTWAP(ctx, d, a)
 		if err != nil {

@@ -127,6 +127,11 @@ func (m *clientMarket) Store(ctx context.Context, symbol string) (*state.Store, 
 		return nil, err
 	}
 	st.Apply(state.AccountMsg{Summary: a})
+	ps, err := m.c.Positions(ctx, m.c.Address())
+	if err != nil {
+		return nil, err
+	}
+	st.Apply(state.PositionsMsg{Positions: ps})
 	cs, err := m.c.SupportedCollateral(ctx, "all")
 	if err != nil {
 		return nil, err

@@ -23,6 +23,14 @@ type algoOpts struct {
 	duration, band                                  string
 	slices                                          int
 	randomize                                       bool
+	distance, every                                 string
+}
+
+func trailFlags(fs *flagSet, o *opts) {
+	fs.text(&o.instrument, "instrument", "SYM", "instrument name or id of the position, e.g. BTC-PERP")
+	fs.text(&o.algo.distance, "distance", "D", "how far behind the best mark: a price (500), a percent (1.5%) or ticks (40t)")
+	fs.text(&o.algo.every, "every", "DUR", "move the stop at most once this often (default 5s)")
+	onRestartFlag(fs, o)
 }
 
 func twapFlags(fs *flagSet, o *opts) {
@@ -74,6 +82,10 @@ func init() {
 		usage: "--instrument SYM --side buy|sell --size N --duration 30m [--slices 12] [--band LO-HI] [--randomize] [--on-restart resume|cancel|flatten] [--json]",
 		summary: "Spread a size over a duration in slices, each an IOC limit priced by walking the book inside a price band; a slice the band cannot fill " +
 			"rolls into the next, a stale book pauses it. Progress lines as chase's; Ctrl+C stops it and says what filled."})
+	register(&command{name: "trail", trades: true, groups: gAgentTrade, flags: trailFlags, run: runTrail,
+		usage: "--instrument SYM --distance 1.5%|Nt|PX [--every 5s] [--on-restart resume|cancel|flatten] [--json]",
+		summary: "Keep a reduce-only stop the distance behind the position's best mark, moved only toward profit, until it fires; " +
+			"refused when the stop would lie beyond the liquidation price. Ctrl+C stops following and leaves the stop at the exchange."})
 	register(&command{name: "scale", trades: true, groups: gAgentTrade, flags: scaleFlags, run: runScale,
 		usage:   "--instrument SYM --side buy|sell --size N --from PX --to PX [--count 10] [--distribution flat|inc|dec|geo] [--yes] [--json]",
 		summary: "Place N limit orders between two prices as one request, sharing a client id prefix (cancel them as one with `tradedesk algos --cancel ID`)."})

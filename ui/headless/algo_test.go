@@ -185,3 +185,25 @@ func TestHeadlessTWAP(t *testing.T) {
 		t.Fatalf("bad band: exit %d %q", code, errs)
 	}
 }
+
+// TestHeadlessTrail: `tradedesk trail` on a long places a reduce-only stop and, stopped, leaves it
+// at the exchange saying so; without a position it is refused.
+func TestHeadlessTrail(t *testing.T) {
+	h := newHarness(t)
+	if code, _, errs := h.run("trail", "--instrument", "BTC-PERP", "--distance", "500"); code == 0 || !strings.Contains(errs, "no position") {
+		t.Fatalf("no position: exit %d %q", code, errs)
+	}
+	h.ok("order", "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.01", "--market")
+	if code, _, errs := h.run("trail", "--instrument", "BTC-PERP", "--distance", "lots"); code != 1 || !strings.Contains(errs, "give a price (500)") {
+		t.Fatalf("bad distance: exit %d %q", code, errs)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	code, out, errs := h.runCtx(ctx, "trail", "--instrument", "BTC-PERP", "--distance", "500", "--json")
+	ps := progressLines(t, out)
+	last := ps[len(ps)-1]
+	open := h.openOrders()
+	if code != 0 || last.State != "stopped" || !strings.Contains(last.Detail, "stays") || len(open) != 1 || !open[0].ReduceOnly || !open[0].TriggerPx.Valid {
+		t.Fatalf("exit %d, last %+v, open %+v, stderr %q", code, last, open, errs)
+	}
+}

@@ -1,12 +1,14 @@
 package headless
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestEveryHeadlessSigningCommandIsJournaled enumerates every command that takes a key to sign
@@ -61,6 +63,11 @@ func TestEveryHeadlessSigningCommandIsJournaled(t *testing.T) {
 		"twap": func() []string {
 			return []string{"twap", "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.002", "--duration", "200ms", "--slices", "2"}
 		},
+		// It protects a long bought here first; stopped after a moment, its stop stays.
+		"trail": func() []string {
+			h.ok("order", "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.01", "--market")
+			return []string{"trail", "--instrument", "BTC-PERP", "--distance", "500"}
+		},
 		// Nothing fills it here: it works its order for a second and stops short (exit 6).
 		"chase": func() []string {
 			return []string{"chase", "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.002", "--offset", "5t", "--for", "1s"}
@@ -79,7 +86,7 @@ func TestEveryHeadlessSigningCommandIsJournaled(t *testing.T) {
 	}
 	order := []string{"order", "modify", "batch", "cancel", "cancel-all", "transfer", "withdraw", "leverage",
 		"broker approve", "broker revoke", "agent add", "agent revoke", "scale", "algos", "chase", "twap",
-		"close", "reverse", "flatten", "breakeven"}
+		"close", "reverse", "flatten", "breakeven", "trail"}
 	for _, c := range commands {
 		if c.groups&gKey != 0 && c.groups&gWatch == 0 { // a key, and no watch-only account: it signs
 			if _, ok := cases[c.name]; !ok {
@@ -93,7 +100,13 @@ func TestEveryHeadlessSigningCommandIsJournaled(t *testing.T) {
 		}
 		args := cases[name]()
 		before, sent := len(h.journalJSON()), h.drop.exchanges.Load()
-		if code, _, errs := h.run(args...); code != 0 && !(name == "chase" && code == ExitPartial) {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		if name == "trail" {
+			ctx, cancel = context.WithTimeout(context.Background(), time.Second) // Ctrl+C after a second
+		}
+		code, _, errs := h.runCtx(ctx, args...)
+		cancel()
+		if code != 0 && !(name == "chase" && code == ExitPartial) {
 			t.Fatalf("%v: exit %d, stderr %q", args, code, errs)
 		}
 		es, signed := h.journalJSON(), h.drop.exchanges.Load()-sent
@@ -106,7 +119,7 @@ func TestEveryHeadlessSigningCommandIsJournaled(t *testing.T) {
 			t.Errorf("%s: %d signed requests at the exchange, %d journal intents", name, signed, len(added))
 		}
 		who := "headless"
-		if name == "scale" || name == "algos" || name == "chase" || name == "twap" {
+		if name == "scale" || name == "algos" || name == "chase" || name == "twap" || name == "trail" {
 			who = "algorithm" // an algorithm's children: no keystroke asked for each
 		}
 		for _, e := range added {
