@@ -31,6 +31,7 @@ import (
 	"github.com/tradedesk/tradedesk/ui/components/cmdline"
 	"github.com/tradedesk/tradedesk/ui/headless"
 	"github.com/tradedesk/tradedesk/ui/redact"
+	"github.com/tradedesk/tradedesk/ui/screen"
 )
 
 func main() {
@@ -110,8 +111,17 @@ func console(ctx context.Context, o options, stderr io.Writer, getenv func(strin
 		settings.StreamOff = off
 	}
 	// TimeFirstFrame logs "first live frame" (ms since start) once, for the --log file.
-	p := tea.NewProgram(ui.TimeFirstFrame(ui.New(settings)), tea.WithAltScreen(), tea.WithMouseCellMotion(), tea.WithContext(ctx),
-		tea.WithFPS(ui.FrameRate))
+	// Frames are drawn on demand (ui/screen), not by Bubble Tea's renderer: it wakes at a fixed
+	// rate whether or not anything changed.
+	tty, err := screen.Open(os.Stdin, os.Stdout, ui.FrameRate)
+	if err != nil {
+		return err
+	}
+	defer func() { _ = tty.Close() }()
+	p := tea.NewProgram(screen.Wrap(ui.TimeFirstFrame(ui.New(settings)), tty.Renderer()), tea.WithoutRenderer(), tea.WithContext(ctx))
+	sizeCtx, stopSizes := context.WithCancel(ctx)
+	defer stopSizes()
+	go tty.Sizes(sizeCtx, p.Send)
 	_, err = p.Run()
 	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
 		return nil

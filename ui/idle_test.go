@@ -13,6 +13,7 @@ import (
 
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/api/sim"
+	"github.com/tradedesk/tradedesk/ui/screen"
 )
 
 // cpuTime is the CPU time this process has used, user and system.
@@ -25,7 +26,7 @@ func cpuTime() time.Duration {
 }
 
 // TestIdleCPU measures the CPU an idle console uses, streaming and polling, each for 5 s in a
-// real tea.Program (its renderer included, drawing to nowhere) against the simulator with its
+// real tea.Program (drawing on demand as main does, to nowhere) against the simulator with its
 // market loop running, in process (the simulator's share is counted too). It reports the figures
 // (see README); it asserts nothing about them.
 func TestIdleCPU(t *testing.T) {
@@ -44,7 +45,8 @@ func TestIdleCPU(t *testing.T) {
 			st = api.NewStream(u)
 			cfg.Stream = st
 		}
-		p := tea.NewProgram(New(cfg), tea.WithInput(nil), tea.WithOutput(io.Discard), tea.WithContext(ctx), tea.WithFPS(FrameRate))
+		p := tea.NewProgram(screen.Wrap(New(cfg), screen.NewRenderer(io.Discard, FrameRate)), tea.WithoutRenderer(),
+			tea.WithInput(nil), tea.WithContext(ctx))
 		done := make(chan struct{})
 		go func() { _, _ = p.Run(); close(done) }()
 		p.Send(tea.WindowSizeMsg{Width: 200, Height: 60})

@@ -210,12 +210,10 @@ func dropNote(k state.Kind, n int, why string) string {
 // fed it. While it is up the polls of its kinds only reconcile; while it is down they run at the
 // design's cadence and the status line says why.
 
-// FrameRate is how many frames a second the console draws at most: the terminal renderer's rate
-// (main passes it to tea.WithFPS) and the stream's batch rate (at most one batch a frame, so no
-// batch is drawn into a frame the terminal never shows). Bubble Tea's renderer wakes once a frame
-// whether or not anything changed; at its default 60 those wake-ups alone were about 0.8 % of a
-// core of the idle console's 1.5 % (measured, README "Streaming"). At 30 a frame adds 17 ms on
-// average, at most 33 ms, to an event's way to the screen.
+// FrameRate is how many frames a second the console draws at most: the rate main gives its
+// on-demand renderer (ui/screen: a change is drawn at once, the changes within a frame after it
+// together, nothing while nothing changed) and the stream's batch rate (at most one batch a frame,
+// so no batch is drawn into a frame the terminal never shows).
 const FrameRate = 30
 
 // ReconcileEvery is the polls' cadence while the stream is up: a slow pass that heals anything

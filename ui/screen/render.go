@@ -1,0 +1,177 @@
+// Package screen draws a Bubble Tea program's frames on demand: a frame is written when the view
+// changed, at once for the first change and coalescing the changes that arrive within the same
+// frame, and nothing runs (no ticker, no timer) while nothing is due. Bubble Tea v1's standard
+// renderer wakes at a fixed rate whether or not anything changed, and v1 has no way to plug in
+// another renderer; so the program runs with tea.WithoutRenderer, Wrap hands each view to a
+// Renderer, and Terminal does what the standard renderer did to the terminal around it (raw
+// mode, alternate screen, hidden cursor, mouse, bracketed paste, window sizes).
+package screen
+
+import (
+	"io"
+	"strings"
+	"sync"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+)
+
+const (
+	cursorHome       = "\x1b[H"
+	eraseLineRight   = "\x1b[K"
+	eraseScreenBelow = "\x1b[J"
+)
+
+// Renderer writes frames to a terminal in the alternate screen, each changed line only, at most
+// one frame an interval.
+type Renderer struct {
+	out      io.Writer
+	interval time.Duration
+	now      func() time.Time
+	after    func(time.Duration, func()) (stop func() bool)
+
+	mu            sync.Mutex
+	width, height int
+	shown         []string // the lines on screen; nil until the first frame or after a resize
+	shownView     string   // the view they were drawn from
+	pending       string   // the latest view, drawn when the armed timer fires
+	drawn         time.Time
+	stop          func() bool // the armed timer's; nil while none is armed
+	closed        bool
+	frames        int
+	buf           strings.Builder
+}
+
+// NewRenderer draws to out at most fps frames a second (at least 1).
+func NewRenderer(out io.Writer, fps int) *Renderer {
+	return &Renderer{out: out, interval: time.Second / time.Duration(max(fps, 1)), now: time.Now,
+		after: func(d time.Duration, f func()) func() bool { return time.AfterFunc(d, f).Stop }}
+}
+
+// Frame takes the program's view after a message. An unchanged view costs a comparison. A
+// changed one is drawn at once when the last frame is an interval old; otherwise a timer draws
+// the latest view when the interval is up, so that a burst of changes is one frame.
+func (r *Renderer) Frame(view string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.closed {
+		return
+	}
+	r.pending = view
+	if r.stop != nil || (r.shown != nil && view == r.shownView) {
+		return
+	}
+	wait := r.interval - r.now().Sub(r.drawn)
+	if r.drawn.IsZero() || wait <= 0 {
+		r.flush()
+		return
+	}
+	r.stop = r.after(wait, r.due)
+}
+
+// due draws the latest view when the coalescing timer fires.
+func (r *Renderer) due() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.stop = nil
+	if r.closed || (r.shown != nil && r.pending == r.shownView) {
+		return
+	}
+	r.flush()
+}
+
+// Resize sets the terminal's size; the next frame is drawn whole.
+func (r *Renderer) Resize(width, height int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.width, r.height = width, height
+	r.shown = nil
+}
+
+// Frames is how many frames have been written.
+func (r *Renderer) Frames() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.frames
+}
+
+// Close stops drawing: a timer armed is stopped and later views are ignored, so that nothing is
+// written once the terminal is restored.
+func (r *Renderer) Close() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.closed = true
+	if r.stop != nil {
+		r.stop()
+		r.stop = nil
+	}
+}
+
+// flush writes the pending view: the lines that differ from those on screen, each cut to the
+// width and cleared to its end, then the screen below the last line if the frame got shorter (as
+// Bubble Tea's standard renderer does in the alternate screen).
+func (r *Renderer) flush() {
+	view := r.pending
+	lines := strings.Split(view, "\n")
+	if r.height > 0 && len(lines) > r.height {
+		lines = lines[len(lines)-r.height:]
+	}
+	b := &r.buf
+	b.Reset()
+	b.WriteString(cursorHome)
+	for i, line := range lines {
+		if i < len(r.shown) && r.shown[i] == line {
+			if i < len(lines)-1 {
+				b.WriteByte('\n')
+			}
+			continue
+		}
+		if r.width > 0 {
+			line = ansi.Truncate(line, r.width, "")
+		}
+		b.WriteString(line)
+		if ansi.StringWidth(line) < r.width || r.width == 0 {
+			// A line as wide as the screen leaves the cursor on its last cell: clearing there
+			// would erase that cell.
+			b.WriteString(eraseLineRight)
+		}
+		if i < len(lines)-1 {
+			b.WriteString("\r\n")
+		}
+	}
+	if r.shown == nil || len(r.shown) > len(lines) {
+		b.WriteString(eraseScreenBelow)
+	}
+	_, _ = io.WriteString(r.out, b.String())
+	r.shown, r.shownView = lines, view
+	r.drawn = r.now()
+	r.frames++
+}
+
+// model is a program's model whose views go to a Renderer.
+type model struct {
+	tea.Model
+	r *Renderer
+}
+
+// Wrap makes m's views go to r: run the result with tea.WithoutRenderer. A window size message
+// also tells r the size.
+func Wrap(m tea.Model, r *Renderer) tea.Model { return &model{Model: m, r: r} }
+
+// Update implements tea.Model; the wrapper stays the program's model.
+func (w *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if s, ok := msg.(tea.WindowSizeMsg); ok {
+		w.r.Resize(s.Width, s.Height)
+	}
+	var cmd tea.Cmd
+	w.Model, cmd = w.Model.Update(msg)
+	return w, cmd
+}
+
+// View implements tea.Model: it hands the view to the renderer and gives Bubble Tea's (absent)
+// renderer nothing.
+func (w *model) View() string {
+	w.r.Frame(w.Model.View())
+	return ""
+}
