@@ -118,7 +118,9 @@
 //     fee shrinks first, then the loss). An isolated position loses at most its own margin.
 //   - Funding is paid every hour on the hour (WithFundingInterval): the rate is the average
 //     premium of the book's mid over the index divided by 8, plus 0.00125%, clamped to ±0.4%.
-//     Every position pays or receives it, the exchange's own market makers' included.
+//     Every position pays or receives it, the exchange's own market makers' included. It is for
+//     the positions held at the hour exactly and dated at the hour, whatever the market step's
+//     phase: an action that arrives after the hour, before any step has, pays it first.
 //
 // # Money
 //

@@ -46,6 +46,9 @@ func (s *Sim) exchange(body []byte) (int, any) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	e := s.eng
+	if now := e.now(); s.fundingPassed(now) {
+		s.runDue(now) // funding first, for the positions held at the hour
+	}
 	a, ag, err := e.authenticate(req.Signer)
 	if err != nil {
 		return fail(err)

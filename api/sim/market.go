@@ -28,7 +28,7 @@ const (
 
 // step runs the market loop once at time t: indexes move, makers requote, takers trade, marks and
 // charts update, triggers fire, funding accrues, and under-margined accounts are liquidated.
-func (e *engine) step(t time.Time, dt time.Duration, fundingDue bool) {
+func (e *engine) step(t time.Time, dt time.Duration) {
 	e.at = t
 	defer func() { e.at = time.Time{} }()
 	e.curTx = e.txHash("market", uint64(t.UnixMilli()), 0)
@@ -43,9 +43,6 @@ func (e *engine) step(t time.Time, dt time.Duration, fundingDue bool) {
 		}
 		e.refresh(m, t)
 		e.accruePremium(m)
-	}
-	if fundingDue {
-		e.payFunding(t)
 	}
 	e.liquidations()
 	e.tidyBrackets()

@@ -22,6 +22,7 @@ type Sim struct {
 	mu     sync.Mutex // guards eng and last
 	eng    *engine
 	last   time.Time // time of the last market step
+	start  time.Time // the clock's time when New ran (no funding is due for a time before it)
 	faults *faultInjector
 	ws     hub // the stream's subscribers (Sim.serveWS)
 }
@@ -101,6 +102,7 @@ func New(opts ...Option) *Sim {
 		s.eng.limit.max = DefaultMaxAccounts
 	}
 	s.last = c.clock.Now()
+	s.start = s.last
 	if c.startFloor {
 		s.eng.nonceFloor = uint64(s.last.UnixMilli())
 	}
@@ -139,16 +141,7 @@ func (s *Sim) catchUp() {
 	now := s.cfg.clock.Now()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if now.Sub(s.last) > maxCatchUp {
-		s.last = now.Add(-maxCatchUp)
-	}
-	step, fi := s.cfg.step, s.cfg.funding
-	for !s.last.Add(step).After(now) {
-		prev := s.last
-		s.last = s.last.Add(step)
-		due := prev.UnixMilli()/fi.Milliseconds() != s.last.UnixMilli()/fi.Milliseconds()
-		s.eng.step(s.last, step, due)
-	}
+	s.runDue(now)
 }
 
 // Run drives the market loop in real time until ctx ends. It returns ctx's error.
@@ -208,6 +201,9 @@ func (s *Sim) SetIndexPrice(symbol string, price decimal.Decimal) error {
 		return fmt.Errorf("index price %s for %s: want a positive multiple of %s", price, m.name, m.tick.d)
 	}
 	m.index = n
+	if now := e.now(); s.fundingPassed(now) {
+		s.runDue(now) // funding first, for the positions held at the hour
+	}
 	now := e.now()
 	e.curTx = e.txHash("index", uint64(now.UnixMilli()), 0)
 	e.refresh(m, now)
