@@ -120,3 +120,33 @@ func TestALiquidationAlertFiresWhenTheDistanceFalls(t *testing.T) {
 		t.Fatalf("at start: %+v", evs)
 	}
 }
+
+// TestAFundingPaymentAlert (issue #37): a funding payment the simulator settles on an open
+// position an hour on fires `funding payment > 0.01` once (however many polls see it); the
+// payments from before the start fire none.
+func TestAFundingPaymentAlert(t *testing.T) {
+	e := newSimEnv(t, 100000)
+	e.market(t, "BTC-PERP", "b", "0.5")
+	poll := func(gen uint64) []state.Msg {
+		pg, err := e.client.FundingHistory(context.Background(), e.client.Address(), api.PageParams{Page: 1, Limit: 50})
+		must(t, err)
+		m := state.FundingMsg{Gen: gen, At: e.clock.Now(), Page: pg}
+		e.store.Apply(m)
+		return []state.Msg{m}
+	}
+	eng := New()
+	eng.Set([]Rule{mustParse(t, "btc funding payment > 0.01"), mustParse(t, "funding payment > 1000000")})
+	var fired []Event
+	fired = append(fired, eng.Check(e.clock.Now(), e.store, Link{ExchangeUp: true}, poll(1)...)...)
+	e.sim.Advance(61 * time.Minute)
+	for gen := uint64(2); gen < 5; gen++ {
+		fired = append(fired, eng.Check(e.clock.Now(), e.store, Link{ExchangeUp: true}, poll(gen)...)...)
+	}
+	if len(e.store.Funding()) == 0 {
+		t.Fatal("the simulator paid no funding in an hour")
+	}
+	if len(fired) != 1 || fired[0].Kind != KindPayment || fired[0].Instrument != "BTC-PERP" {
+		t.Fatalf("payments %+v fired %+v", e.store.Funding(), fired)
+	}
+	t.Logf("%s", fired[0].Text)
+}

@@ -21,6 +21,8 @@ func describe(ev Event, r Rule) string {
 		return fmt.Sprintf("margin utilisation %s%% (> %s%%)", ev.Value, ev.Threshold)
 	case KindFunding:
 		return fmt.Sprintf("%s funding %s %s %s", ev.Instrument, ev.Value, r.Op, ev.Threshold)
+	case KindPayment:
+		return fmt.Sprintf("%s funding payment %s USD (beyond %s)", ev.Instrument, ev.Value, ev.Threshold)
 	case KindDown:
 		return fmt.Sprintf("%s down %ss (> %ss)", r.Field, ev.Value, ev.Threshold)
 	}

@@ -43,11 +43,12 @@ type Status struct {
 
 // Engine evaluates rules against the store. It is safe for concurrent use.
 type Engine struct {
-	mu     sync.Mutex
-	rules  []*tracked
-	orders orderWatch
-	moves  map[string]*samples // instrument -> its recent marks, for move rules
-	down   map[string]time.Time
+	mu       sync.Mutex
+	rules    []*tracked
+	orders   orderWatch
+	payments paymentWatch
+	moves    map[string]*samples // instrument -> its recent marks, for move rules
+	down     map[string]time.Time
 }
 
 // tracked is one rule and its state.
@@ -171,6 +172,9 @@ func (e *Engine) Check(now time.Time, s *state.Store, link Link, msgs ...state.M
 	var out []Event
 	if touched.has(state.KindOrders) || touched.has(state.KindFills) {
 		out = e.orderEvents(now, s, msgs, out)
+	}
+	if touched.has(state.KindFunding) {
+		out = e.paymentEvents(now, s, out)
 	}
 	if touched.has(state.KindTickers) || touched.has(state.KindMids) {
 		e.sampleMoves(now, s)

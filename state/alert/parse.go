@@ -12,7 +12,7 @@ import (
 
 // Grammar is the rule grammar in one line each, for errors and help.
 const Grammar = `btc > 100000 | btc last < 90000 | btc mid > 97000 | btc move > 2% in 5m | eth liq < 5% | ` +
-	`margin > 80% | btc funding > 0.01% | btc fills | partial | cancel | trigger | stream down > 30s | ` +
+	`margin > 80% | btc funding > 0.01% | funding payment > 5 | btc fills | partial | cancel | trigger | stream down > 30s | ` +
 	`exchange down > 60s; then optionally: once, rearm 0.5%, cooldown 2m`
 
 // maxRuleLen bounds what Parse reads.
@@ -79,6 +79,12 @@ func (p *parser) rule() (Rule, error) {
 		return p.percent(Rule{Kind: KindMargin}, Above)
 	case "stream", "exchange":
 		return p.down(w)
+	case "funding":
+		if p.peek() == "payment" {
+			p.next()
+			return p.payment(Rule{Kind: KindPayment})
+		}
+		return Rule{}, errors.New("funding alerts name an instrument (`btc funding > 0.01%`), or are `funding payment > 5`")
 	default:
 		if ev, ok := orderEvent(w); ok {
 			return Rule{Kind: KindOrder, Field: ev}, nil
@@ -111,6 +117,10 @@ func (p *parser) onInstrument(inst string) (Rule, error) {
 		return p.move(Rule{Kind: KindMove, Instrument: inst})
 	case "funding":
 		p.next()
+		if p.peek() == "payment" {
+			p.next()
+			return p.payment(Rule{Kind: KindPayment, Instrument: inst})
+		}
 		return p.funding(Rule{Kind: KindFunding, Instrument: inst})
 	}
 	return Rule{}, fmt.Errorf("after %s write > or < and a price, or mark, last, mid, move, liq, funding, fills, cancel or trigger", inst)
@@ -184,6 +194,19 @@ func (p *parser) funding(r Rule) (Rule, error) {
 		v = v.Div(hundred)
 	}
 	r.Op, r.Level = op, v
+	return r, err
+}
+
+// payment reads "> AMOUNT" of a funding payment rule (USD, either way).
+func (p *parser) payment(r Rule) (Rule, error) {
+	if op, err := p.op(); err != nil || op != Above {
+		return r, errors.New("write `funding payment > 5` (USD, paid or received)")
+	}
+	v, pct, err := number(p.next())
+	if err == nil && (pct || !v.IsPositive()) {
+		err = errors.New("the amount is USD above zero, such as `funding payment > 5`")
+	}
+	r.Op, r.Level = Above, v
 	return r, err
 }
 

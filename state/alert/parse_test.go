@@ -23,6 +23,8 @@ func TestParseReadsTheGrammar(t *testing.T) {
 		{"btc funding > 0.01%", "BTC funding > 0.01%", KindFunding},
 		{"btc funding < -0.0001", "BTC funding < -0.01%", KindFunding},
 		{"btc fills", "BTC fill", KindOrder},
+		{"funding payment > 5", "funding payment > 5", KindPayment},
+		{"eth funding payment > 2.5 once", "ETH funding payment > 2.5 once", KindPayment},
 		{"partial", "partial", KindOrder},
 		{"eth cancelled repeat", "ETH cancel", KindOrder},
 		{"triggered", "trigger", KindOrder},
@@ -45,19 +47,21 @@ func TestParseReadsTheGrammar(t *testing.T) {
 
 func TestParseRefusesWithWhatToWrite(t *testing.T) {
 	for in, want := range map[string]string{
-		"":                    "empty rule",
-		"btc":                 "after BTC write",
-		"btc > ":              "ends",
-		"btc > -5":            "above zero",
-		"btc > 5%":            "above zero",
-		"eth liq > 5%":        "liq alerts take <",
-		"margin < 80%":        "margin alerts take >",
-		"btc move > 2%":       "say the window",
-		"btc move > 2% in 5x": "not a time",
-		"stream up":           "stream down > 30s",
-		"btc > 1 loudly":      "once, rearm",
-		"b\x1b[2Jc > 1":       "not an instrument",
-		"btc > 1e9":           "number",
+		"":                     "empty rule",
+		"btc":                  "after BTC write",
+		"btc > ":               "ends",
+		"btc > -5":             "above zero",
+		"btc > 5%":             "above zero",
+		"eth liq > 5%":         "liq alerts take <",
+		"margin < 80%":         "margin alerts take >",
+		"btc move > 2%":        "say the window",
+		"btc move > 2% in 5x":  "not a time",
+		"stream up":            "stream down > 30s",
+		"btc > 1 loudly":       "once, rearm",
+		"b\x1b[2Jc > 1":        "not an instrument",
+		"btc > 1e9":            "number",
+		"funding > 5":          "funding payment > 5",
+		"funding payment > 5%": "USD above zero",
 	} {
 		_, err := Parse(in)
 		if err == nil || !strings.Contains(err.Error(), want) {

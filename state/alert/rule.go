@@ -19,6 +19,7 @@ const (
 	KindLiq     Kind = "liq"     // a position's distance to liquidation falls under a percentage
 	KindMargin  Kind = "margin"  // the account's margin utilisation rises above a percentage
 	KindFunding Kind = "funding" // an instrument's funding rate rises above or falls below a rate
+	KindPayment Kind = "payment" // a funding payment (paid or received) above an amount, in USD
 	KindOrder   Kind = "order"   // one of the account's orders fills, partly fills, is cancelled or triggers
 	KindDown    Kind = "down"    // the stream or the exchange is down for longer than a number of seconds
 )
@@ -98,6 +99,11 @@ func (r Rule) Canon() string {
 			add(r.Instrument)
 		}
 		add(r.Field)
+	case KindPayment:
+		if r.Instrument != "" {
+			add(r.Instrument)
+		}
+		add("funding payment > " + r.Level.String())
 	case KindDown:
 		add(r.Field + " down > " + r.Level.String() + "s")
 	}

@@ -127,7 +127,8 @@ func (w *watcher) start(every time.Duration) []feed.Cmd {
 	return cmds
 }
 
-// accountPolls are the account's polls: summary, positions, open orders and fills.
+// accountPolls are the account's polls: summary, positions, open orders, fills and funding
+// payments.
 func accountPolls(ex api.Exchange, user string, every time.Duration) []struct {
 	kind  state.Kind
 	every time.Duration
@@ -157,6 +158,10 @@ func accountPolls(ex api.Exchange, user string, every time.Duration) []struct {
 		{state.KindFills, every, func(ctx context.Context, gen uint64, at time.Time) (state.Msg, error) {
 			pg, err := ex.Fills(ctx, user, api.PageParams{Page: 1, Limit: 100})
 			return state.FillsMsg{Gen: gen, At: at, Page: pg}, err
+		}},
+		{state.KindFunding, max(5*every, 10*time.Second), func(ctx context.Context, gen uint64, at time.Time) (state.Msg, error) {
+			pg, err := ex.FundingHistory(ctx, user, api.PageParams{Page: 1, Limit: 50})
+			return state.FundingMsg{Gen: gen, At: at, Page: pg}, err
 		}},
 	}
 }
