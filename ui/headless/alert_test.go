@@ -4,6 +4,9 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"os"
+	osexec "os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -76,5 +79,51 @@ func TestAlertsWatchFiresOncePerFill(t *testing.T) {
 	}
 	if len(evs) != 2 || len(evs) > fills {
 		t.Fatalf("%d alerts for %d orders: %q", len(evs), fills, out)
+	}
+}
+
+// TestAlertsWatchRunsOnAlert: the config's [[alert]] rules are seeded and its on_alert program
+// (an argument list, no shell) gets each alert as a line of JSON on stdin.
+func TestAlertsWatchRunsOnAlert(t *testing.T) {
+	tee, err := osexec.LookPath("tee")
+	if err != nil {
+		t.Skip("no tee here")
+	}
+	h := newHarness(t)
+	h.stateDir = t.TempDir()
+	out := filepath.Join(t.TempDir(), "alerts.json")
+	rule, _ := alert.Parse("btc fills")
+	conn := Connection{URL: h.srv.URL, Alerting: &Alerting{Rules: []alert.Rule{rule}, Command: []string{tee, "-a", out}}}
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	done := make(chan int)
+	go func() {
+		var o, e lockedBuffer
+		done <- Run(ctx, []string{"alerts", "watch", "--json", "--every", "200ms", "--count", "1"}, Env{Stdout: &o, Stderr: &e,
+			Getenv: func(k string) string { return h.env[k] }, Defaults: conn, StateDir: h.stateDir})
+	}()
+	for code := -1; code < 0; {
+		select {
+		case code = <-done:
+			if code != 0 {
+				t.Fatalf("exit %d", code)
+			}
+		case <-time.After(700 * time.Millisecond):
+			h.ok("order", "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.01", "--market")
+		}
+	}
+	raw, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ev map[string]any
+	line, _, _ := strings.Cut(string(raw), "\n")
+	if err := json.Unmarshal([]byte(line), &ev); err != nil || ev["id"] != rule.ID || ev["kind"] != "order" || ev["instrument"] != "BTC-PERP" {
+		t.Fatalf("on_alert read %q: %v", raw, err)
+	}
+	for _, k := range []string{"value", "threshold", "time"} {
+		if _, ok := ev[k]; !ok {
+			t.Errorf("no %s in %q", k, line)
+		}
 	}
 }
