@@ -62,3 +62,10 @@ func (m *Model) enterAlert(line string) (tea.Cmd, bool) {
 }
 
 func (m *Model) enterKey() string { return common.KeyName(m.keys.TextSubmit) }
+
+// The alert commands' grammar, shown while one is typed.
+func init() {
+	verbUsage["alert"] = "alert RULE: btc > 100000 · btc last < 90000 · btc move > 2% in 5m · eth liq < 5% · margin > 80% · " +
+		"btc funding > 0.01% · funding payment > 5 · fills · cancel · trigger · stream down > 30s [once] [rearm 0.5%] [cooldown 2m]"
+	verbUsage["alerts"] = "alerts: the Alerts view (list, delete, edit)"
+}
