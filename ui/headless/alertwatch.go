@@ -18,18 +18,20 @@ import (
 
 // alertOpts are the flags of `alerts watch`.
 type alertOpts struct {
-	every time.Duration
-	count int
+	every    time.Duration
+	count    int
+	noStream bool
 }
 
 func alertsWatchFlags(fs *flagSet, o *opts) {
 	fs.DurationVar(&o.alert.every, "every", time.Second, "poll market data every `D` (the account every 2 D); at least 200ms")
 	fs.IntVar(&o.alert.count, "count", 0, "stop after `N` alerts (0: run until interrupted)")
+	fs.BoolVar(&o.alert.noStream, "no-stream", false, "poll only: no WebSocket stream")
 }
 
 func init() {
 	register(&command{name: "alerts watch", groups: alertGroups, flags: alertsWatchFlags, run: runAlertsWatch,
-		usage: "[--json] [--every 1s] [--count N]",
+		usage: "[--json] [--every 1s] [--count N] [--no-stream]",
 		summary: "Watch the market and the account and fire the journal's alerts (and the config's [[alert]] rules) as the console " +
 			"does: one line an alert (--json: NDJSON with id, kind, instrument, value, threshold, time), on_alert and the webhook " +
 			"run for each. Runs until interrupted (exit 0)."})
@@ -59,7 +61,13 @@ func runAlertsWatch(ctx context.Context, r *runner) error {
 	defer cancel()
 	w.stop = cancel
 	r.jsonDone = r.o.json
-	err = feed.Run(ctx, feed.Batch(w.start(o.every)...), w.deliver)
+	cmds := w.start(o.every)
+	if !o.noStream {
+		streamCmds, closeStream := w.stream()
+		defer closeStream()
+		cmds = append(cmds, streamCmds...)
+	}
+	err = feed.Run(ctx, feed.Batch(cmds...), w.deliver)
 	w.wg.Wait()
 	if errors.Is(err, context.Canceled) {
 		return nil
@@ -125,6 +133,33 @@ func (w *watcher) start(every time.Duration) []feed.Cmd {
 		cmds = append(cmds, t.Start())
 	}
 	return cmds
+}
+
+// stream adds the exchange's WebSocket beside the polls, as the console does (the polls then only
+// reconcile): every ticker and mid, and the account's channels. None when the exchange has none.
+func (w *watcher) stream() ([]feed.Cmd, func()) {
+	c, ok := w.r.client.(*api.Client)
+	if !ok {
+		return nil, func() {}
+	}
+	u, err := api.StreamURL(c.BaseURL())
+	if err != nil {
+		fmt.Fprintf(w.r.env.Stderr, "no stream (%s): polling\n", text.Clean(err.Error()))
+		return nil, func() {}
+	}
+	st, user := api.NewStream(u), c.Address()
+	var quiet []state.Kind
+	topics := []api.Topic{{Channel: api.ChanTicker, Symbol: "all"}, {Channel: api.ChanMids, Symbol: "all"}}
+	if user != "" {
+		quiet = feed.AccountKinds()
+		for _, ch := range []string{api.ChanOrders, api.ChanFills, api.ChanPositions, api.ChanAccount} {
+			topics = append(topics, api.Topic{Channel: ch, User: user})
+		}
+	}
+	w.feed.AddSource(feed.Source{Inbox: st.Inbox(), Message: feed.StreamMessage(w.store), Kinds: feed.StreamKinds(user != ""),
+		Quiet: quiet, Reconcile: 30 * time.Second, Frame: 50 * time.Millisecond, Kind: feed.TopicKind,
+		Drop: feed.UnknownInstrument(w.store), Resubscribe: st.Resubscribe, Topics: st.Topics})
+	return []feed.Cmd{feed.Subscribe(st, topics, nil), w.feed.StartSource()}, func() { st.Close() }
 }
 
 // accountPolls are the account's polls: summary, positions, open orders, fills and funding
