@@ -10,6 +10,7 @@ import (
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
 	"github.com/tradedesk/tradedesk/state/journal"
+	"github.com/tradedesk/tradedesk/state/risk"
 )
 
 // MaxBatch is the most orders one placeOrder of a batch carries.
@@ -36,6 +37,7 @@ func (e *Executor) PlaceBatch(ctx context.Context, cs []Checked, ask Ask) (Batch
 	wires := make([]api.OrderWire, len(cs))
 	cloids := make([]string, len(cs))
 	sizes := make([]decimal.Decimal, len(cs))
+	orders := make([]risk.Order, len(cs))
 	for i, c := range cs {
 		if !c.ok || !sameGuard(c.guard, e.guard) {
 			return res, fmt.Errorf("exec: order %d of the batch was not checked by Executor.Check", i+1)
@@ -44,7 +46,11 @@ func (e *Executor) PlaceBatch(ctx context.Context, cs []Checked, ask Ask) (Batch
 			res.Kind, res.Reason = Refused, fmt.Sprintf("order %d needs confirmation, nothing sent: %s", i+1, joinWarnings(c.co.Warnings))
 			return res, nil
 		}
-		wires[i], cloids[i], sizes[i] = c.co.Wire, c.co.Wire.Cloid, c.co.Size
+		wires[i], cloids[i], sizes[i], orders[i] = c.co.Wire, c.co.Wire.Cloid, c.co.Size, riskOrder(c.co)
+	}
+	if why, err := e.riskGate(ctx, orders); why != "" || err != nil {
+		res.Kind, res.Reason = Refused, why
+		return res, err
 	}
 	if err := e.ensureRecovered(ctx); err != nil {
 		return res, err

@@ -10,6 +10,7 @@ import (
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
 	"github.com/tradedesk/tradedesk/state/journal"
+	"github.com/tradedesk/tradedesk/state/risk"
 )
 
 // CheckedBracket is a bracket that passed the gate: only CheckBracket makes one.
@@ -85,6 +86,10 @@ func (e *Executor) PlaceBracket(ctx context.Context, c CheckedBracket, ask Ask) 
 	if c.cb.Entry.NeedsTypedConfirm && !ask.Confirmed {
 		res.Kind, res.Reason = Refused, "needs confirmation, nothing sent: "+joinWarnings(c.cb.Entry.Warnings)
 		return res, nil
+	}
+	if why, err := e.riskGate(ctx, bracketOrders(c.cb)); why != "" || err != nil {
+		res.Kind, res.Reason = Refused, why
+		return res, err
 	}
 	if err := e.ensureRecovered(ctx); err != nil {
 		return res, err
@@ -173,4 +178,18 @@ func (r BracketResult) sumLegs() BracketResult {
 		r.Reason = legs
 	}
 	return r
+}
+
+// bracketOrders are a bracket's orders as the risk engine values them: the entry (none for a
+// position's take-profit and stop-loss), then its legs.
+func bracketOrders(cb state.CheckedBracket) []risk.Order {
+	var out []risk.Order
+	first := 0
+	if cb.Wires[0].Tpsl == "" {
+		out, first = append(out, riskOrder(cb.Entry)), 1
+	}
+	for _, w := range cb.Wires[first:] {
+		out = append(out, legOrder(cb.Entry.Instrument.Name, w))
+	}
+	return out
 }

@@ -23,6 +23,7 @@ import (
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
 	"github.com/tradedesk/tradedesk/state/journal"
+	"github.com/tradedesk/tradedesk/state/risk"
 )
 
 // Sender signs and sends orders and cancels. *api.Client is one: it calls the context's
@@ -68,6 +69,12 @@ type Config struct {
 	// SendTimeout bounds the send of one action, its answer included (0: the Sender's own
 	// bound). A send it cuts short after signing is a lost answer, looked up like any other.
 	SendTimeout time.Duration
+	// Limits are the trader's own hard limits ([risk]); the engine over the journal enforces
+	// them, and the trading state, on every order (nil: no limits, the state still holds).
+	Limits risk.Limits
+	// RiskSource is where the limits read the account and the market (nil: Read, when it is an
+	// exchange client).
+	RiskSource risk.Source
 }
 
 // DefaultSkew is how far the exchange's clock is taken to be ahead at most.
@@ -80,6 +87,8 @@ type Executor struct {
 	mu        sync.Mutex
 	recovered bool
 	owned     bool // the journal is Open's, closed by Close
+	risk      *risk.Engine
+	riskSrc   risk.Source
 }
 
 // New checks cfg and returns an executor. Call Recover before sending: Place and Cancel run it
@@ -97,6 +106,13 @@ func New(cfg Config) (*Executor, error) {
 	if cfg.Guard != nil {
 		e.guard = *cfg.Guard
 	}
+	if e.cfg.Now == nil {
+		e.cfg.Now = time.Now
+	}
+	var err error
+	if e.risk, e.riskSrc, err = newRisk(e.cfg); err != nil {
+		return nil, err
+	}
 	def := func(d *time.Duration, v time.Duration) {
 		if *d <= 0 {
 			*d = v
@@ -108,9 +124,6 @@ func New(cfg Config) (*Executor, error) {
 	def(&e.cfg.LookupGrace, 5*time.Second)
 	def(&e.cfg.SettleWait, 3*time.Second)
 	def(&e.cfg.SettleEvery, 150*time.Millisecond)
-	if e.cfg.Now == nil {
-		e.cfg.Now = time.Now
-	}
 	return e, nil
 }
 
@@ -182,6 +195,16 @@ func (e *Executor) Place(ctx context.Context, c Checked, ask Ask) (Result, error
 		res.Kind, res.Reason = Refused, "needs confirmation, nothing sent: "+joinWarnings(co.Warnings)
 		return res, nil
 	}
+	if why, err := e.riskGate(ctx, []risk.Order{riskOrder(co)}); why != "" || err != nil {
+		res.Kind, res.Reason = Refused, why
+		return res, err
+	}
+	return e.placeChecked(ctx, co, ask, res)
+}
+
+// placeChecked journals, sends and settles an order that passed every gate.
+func (e *Executor) placeChecked(ctx context.Context, co state.CheckedOrder, ask Ask, res Result) (Result, error) {
+	cloid := co.Wire.Cloid
 	if err := e.ensureRecovered(ctx); err != nil {
 		return res, err
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
+	"github.com/tradedesk/tradedesk/state/risk"
 )
 
 // NotMovable says why an order cannot be moved by cancel-and-replace, or "". The replacement is a
@@ -52,6 +53,13 @@ func (e *Executor) Modify(ctx context.Context, old api.OrderRecord, repl Checked
 		out.Place = &r
 		return out, nil
 	}
+	// The replacement passes the limits before the old order is cancelled: a move the limits
+	// refuse leaves the old order resting.
+	if why, err := e.riskGate(ctx, []risk.Order{riskOrder(repl.co)}); why != "" || err != nil {
+		r := Result{Kind: Refused, Cloid: repl.co.Wire.Cloid, Reason: why}
+		out.Place, out.Stopped = &r, why
+		return out, err
+	}
 	cancelAsk := Ask{Who: ask.Who, What: fmt.Sprintf("cancel order %d to move it (%s)", old.OrderID, ask.What), Parent: repl.co.Wire.Cloid}
 	cr, err := e.Cancel(ctx, Cancel{InstrumentID: old.InstrumentID, Oid: old.OrderID}, cancelAsk)
 	out.Cancel = cr
@@ -61,7 +69,7 @@ func (e *Executor) Modify(ctx context.Context, old api.OrderRecord, repl Checked
 	if out.Stopped, out.OldFilled = e.oldGone(ctx, old, cr); out.Stopped != "" {
 		return out, nil
 	}
-	pr, err := e.Place(ctx, repl, ask)
+	pr, err := e.placeChecked(ctx, repl.co, ask, Result{Cloid: repl.co.Wire.Cloid, Outcome: state.Outcome{Kind: state.OutcomeSent, Requested: repl.co.Size}})
 	out.Place = &pr
 	return out, err
 }
