@@ -14,6 +14,7 @@ import (
 	"github.com/tradedesk/tradedesk/state/feed"
 	"github.com/tradedesk/tradedesk/ui/action"
 	"github.com/tradedesk/tradedesk/ui/common"
+	"github.com/tradedesk/tradedesk/ui/components/account"
 	"github.com/tradedesk/tradedesk/ui/components/alerts"
 	"github.com/tradedesk/tradedesk/ui/components/cmdline"
 	"github.com/tradedesk/tradedesk/ui/components/depth"
@@ -225,7 +226,7 @@ func (m *Model) addPanes(cfg Config) {
 	m.addPane(positions, colLeft, 3, 0)
 	m.addPane(orders, colLeft, 3, 0)
 	m.addPane(m.form, colRight, 0, formHeight)
-	m.addPane(newAccountPane(m.c, accountEmpty), colRight, 1, 0)
+	m.addPane(account.New(m.c, accountEmpty), colRight, 1, 0)
 	m.chart = newChartPane(m.c, cfg.Exchange)
 	m.addPane(newMarketGroup(m.c, cfg.Exchange, m.chart), colLeft, 4, 0).beside = true
 	m.addPane(newActivityGroup(m.c, cfg.Exchange, !cfg.NoFillBell), colLeft, 3, 0)

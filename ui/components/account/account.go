@@ -1,4 +1,4 @@
-package ui
+package account
 
 import (
 	"maps"
@@ -15,8 +15,8 @@ import (
 
 var hundred = decimal.NewFromInt(100)
 
-// accountPane shows the account's equity, margin, PnL and collateral balances.
-type accountPane struct {
+// Pane shows the account's equity, margin, PnL and collateral balances.
+type Pane struct {
 	*common.Common
 	width, height int
 	version       [4]uint64
@@ -24,27 +24,28 @@ type accountPane struct {
 	empty         string
 }
 
-func newAccountPane(c *common.Common, empty string) *accountPane {
-	return &accountPane{Common: c, empty: empty}
+// New is the account pane; empty is what it says before the account loads (or without one).
+func New(c *common.Common, empty string) *Pane {
+	return &Pane{Common: c, empty: empty}
 }
 
 // Title implements common.Pane.
-func (p *accountPane) Title() string { return "Account" }
+func (p *Pane) Title() string { return "Account" }
 
 // Kinds implements common.KindsShower.
-func (p *accountPane) Kinds() []state.Kind { return []state.Kind{state.KindAccount} }
+func (p *Pane) Kinds() []state.Kind { return []state.Kind{state.KindAccount} }
 
 // SetSize implements common.Pane.
-func (p *accountPane) SetSize(w, h int) {
+func (p *Pane) SetSize(w, h int) {
 	p.width, p.height = w, h
 	p.render()
 }
 
 // SetFocused implements common.Pane.
-func (p *accountPane) SetFocused(bool) {}
+func (p *Pane) SetFocused(bool) {}
 
 // Update implements common.Pane.
-func (p *accountPane) Update(msg tea.Msg) tea.Cmd {
+func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 	if d, ok := msg.(common.DataMsg); ok && (d.Kind == state.KindAccount || d.Kind == state.KindCollateral ||
 		d.Kind == state.KindTickers || d.Kind == state.KindPositions) {
 		// uPnL is at the freshest mark (state.UnrealizedPnL), so tickers and positions redraw it too.
@@ -59,7 +60,7 @@ func (p *accountPane) Update(msg tea.Msg) tea.Cmd {
 }
 
 // bar draws a utilization bar w cells wide, with the percentage and a word so it reads without colour.
-func (p *accountPane) bar(label string, pct decimal.Decimal, w int) string {
+func (p *Pane) bar(label string, pct decimal.Decimal, w int) string {
 	st := p.Styles
 	pc := common.UtilPaint(st, pct)
 	word := "ok"
@@ -77,12 +78,12 @@ func (p *accountPane) bar(label string, pct decimal.Decimal, w int) string {
 		st.Muted.On(strings.Repeat("░", barW-filled)) + " " + pc.On(text)
 }
 
-func (p *accountPane) row(label, value string, vp common.Paint) string {
+func (p *Pane) row(label, value string, vp common.Paint) string {
 	return "  " + p.Styles.FieldLabel.On(common.Pad(label, common.LabelWidth)) + vp.On(common.Fit(value, max(p.width-common.LabelWidth-2, 1), false))
 }
 
 // render draws the pane's lines once per account change.
-func (p *accountPane) render() {
+func (p *Pane) render() {
 	st := p.Styles
 	a := p.Store.Account()
 	realized, upnl, total := p.Store.PnL()
@@ -119,7 +120,7 @@ func (p *accountPane) render() {
 	p.lines = l[:max(p.height, 0)]
 }
 
-func (p *accountPane) collateral(title string, m map[string]api.CollateralBalance) []string {
+func (p *Pane) collateral(title string, m map[string]api.CollateralBalance) []string {
 	st := p.Styles
 	out := []string{st.Header.On("  " + title + " collateral")}
 	if len(m) == 0 {
@@ -133,10 +134,10 @@ func (p *accountPane) collateral(title string, m map[string]api.CollateralBalanc
 }
 
 // View implements common.Pane.
-func (p *accountPane) View() string { return strings.Join(p.lines, "\n") }
+func (p *Pane) View() string { return strings.Join(p.lines, "\n") }
 
 // ShortHelp implements common.Pane.
-func (p *accountPane) ShortHelp() []key.Binding { return nil }
+func (p *Pane) ShortHelp() []key.Binding { return nil }
 
 // FullHelp implements common.Pane.
-func (p *accountPane) FullHelp() [][]key.Binding { return nil }
+func (p *Pane) FullHelp() [][]key.Binding { return nil }
