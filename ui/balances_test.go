@@ -11,7 +11,9 @@ import (
 	"github.com/tradedesk/tradedesk/state"
 	"github.com/tradedesk/tradedesk/state/funds"
 	"github.com/tradedesk/tradedesk/ui/common"
+	"github.com/tradedesk/tradedesk/ui/components/balances"
 	"github.com/tradedesk/tradedesk/ui/components/brokers"
+	"github.com/tradedesk/tradedesk/ui/components/instrument"
 	"github.com/tradedesk/tradedesk/ui/components/transfer"
 )
 
@@ -29,7 +31,7 @@ func testCollateral() []api.Collateral {
 func TestBalancesView(t *testing.T) {
 	t.Parallel()
 	c := paneCommon(t)
-	p := newBalancesPane(c, true)
+	p := balances.New(c, true)
 	p.SetSize(110, 30)
 	p.Update(common.StartPanesMsg{})
 	if v := p.View(); !strings.Contains(v, "loading account") || !strings.Contains(v, "loading collateral") {
@@ -85,7 +87,7 @@ func TestBalancesView(t *testing.T) {
 func TestBalancesNoAccount(t *testing.T) {
 	t.Parallel()
 	c := paneCommon(t)
-	p := newBalancesPane(c, false)
+	p := balances.New(c, false)
 	p.SetSize(80, 6)
 	p.Update(common.StartPanesMsg{})
 	if v := p.View(); !strings.Contains(v, "no account: start with --address") {
@@ -125,7 +127,7 @@ func TestInstrumentView(t *testing.T) {
 				{NotionalUSDThreshold: d("5000000"), MaxLeverage: d("20"), MMR: d("0.025"), MMD: d("75000")}}},
 		{ID: 9, Name: "LUNA-PERP", TickSize: d("0.0001"), LotSize: d("1"), MaxLeverage: d("3"), OnlyIsolated: true, Delisted: true},
 	}}})
-	p := newInstrumentPane(c, &leverageEx{})
+	p := instrument.New(c, &leverageEx{})
 	p.SetSize(90, 14)
 	deliver(t, c, p, p.Update(common.StartPanesMsg{}))
 	v := p.View()
@@ -143,7 +145,7 @@ func TestInstrumentView(t *testing.T) {
 	}
 
 	c2 := paneCommon(t)
-	q := newInstrumentPane(c2, &leverageEx{fail: errors.New("unknown method")})
+	q := instrument.New(c2, &leverageEx{fail: errors.New("unknown method")})
 	q.SetSize(90, 14)
 	deliver(t, c2, q, q.Update(common.StartPanesMsg{}))
 	if v := q.View(); !strings.Contains(v, "Your leverage failed: unknown method (retrying)") {
@@ -272,38 +274,5 @@ func TestRebindFormerlyPaneLocalKeys(t *testing.T) {
 	g.Update(keyMsg(">"))
 	if g.Title() != "Funds: Transfer" {
 		t.Fatalf("> does not switch views: %q", g.Title())
-	}
-}
-
-// TestDisabledChainsOnTheirOwnLine (#13 QA 6): a disabled bridge chain is said on a line of its
-// own ("disabled chains: BNB Chain (56)"), and no chain name is split by the wrap at the Funds
-// pane's widths, so it is never unclear what is disabled; nor is a fee from its asset. Guards
-// "BNB Chain (56) disabled" wrapped alone under the chains list, and "0.0005" / "WETH".
-func TestDisabledChainsOnTheirOwnLine(t *testing.T) {
-	t.Parallel()
-	col := testCollateral()[0]
-	col.BridgeByChain = []api.Bridge{{BridgeChainID: 1, Enabled: true}, {BridgeChainID: 42161, Enabled: true},
-		{BridgeChainID: 8453, Enabled: true}, {BridgeChainID: 56, Enabled: false}}
-	st := paneCommon(t).Styles
-	for _, w := range []int{44, 58, 110} {
-		lines := collateralLines(st, col, w)
-		text := strings.Join(lines, "\n")
-		for _, name := range []string{"Ethereum (1)", "Arbitrum (42161)", "Base (8453)", "BNB Chain (56)"} {
-			if !strings.Contains(text, name) {
-				t.Errorf("width %d: %q split or missing:\n%s", w, name, text)
-			}
-		}
-		weth := strings.Join(collateralLines(st, testCollateral()[1], w), "\n")
-		if !strings.Contains(weth, "withdrawal 0.0005 WETH") {
-			t.Errorf("width %d: the withdrawal fee is split from its asset:\n%s", w, weth)
-		}
-		for _, l := range lines {
-			if strings.Contains(l, "BNB") != strings.HasPrefix(strings.TrimSpace(l), "disabled chains: BNB Chain (56)") {
-				t.Errorf("width %d: the disabled chain is not said on its own line: %q\n%s", w, l, text)
-			}
-			if common.TextWidth(l) > w {
-				t.Errorf("width %d: line %q is wider", w, l)
-			}
-		}
 	}
 }

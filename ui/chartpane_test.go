@@ -13,6 +13,7 @@ import (
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
 	"github.com/tradedesk/tradedesk/ui/common"
+	"github.com/tradedesk/tradedesk/ui/components/instrument"
 )
 
 // chartEx serves candles and records every chart request.
@@ -192,7 +193,7 @@ func TestPanesWaitForInstruments(t *testing.T) {
 	ex := &chartEx{}
 	chart := newChartPane(c, ex)
 	lev := &leverageEx{}
-	inst := newInstrumentPane(c, lev)
+	inst := instrument.New(c, lev)
 	chart.SetSize(80, 12)
 	inst.SetSize(80, 12)
 	deliver(t, c, chart, chart.Update(common.StartPanesMsg{}))

@@ -3,16 +3,18 @@ package ui
 import (
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/ui/common"
+	"github.com/tradedesk/tradedesk/ui/components/balances"
 	"github.com/tradedesk/tradedesk/ui/components/brokers"
 	"github.com/tradedesk/tradedesk/ui/components/equity"
 	"github.com/tradedesk/tradedesk/ui/components/funding"
+	"github.com/tradedesk/tradedesk/ui/components/instrument"
 	"github.com/tradedesk/tradedesk/ui/components/transfer"
 	"github.com/tradedesk/tradedesk/ui/components/transfers"
 )
 
 // newMarketGroup is the chart and the current instrument's details.
 func newMarketGroup(c *common.Common, ex api.Exchange, chart *chartPane) *common.Group {
-	return common.NewGroup(c, "Market", chart, newInstrumentPane(c, ex))
+	return common.NewGroup(c, "Market", chart, instrument.New(c, ex))
 }
 
 // newActivityGroup is the fills, the order history, the funding payments, the transfers and the
@@ -24,5 +26,5 @@ func newActivityGroup(c *common.Common, ex api.Exchange, bell bool) *common.Grou
 
 // newFundsGroup is the balances and collateral, the transfer form and the broker approvals.
 func newFundsGroup(c *common.Common, ex api.Exchange) *common.Group {
-	return common.NewGroup(c, "Funds", newBalancesPane(c, common.ExchangeAddress(ex) != ""), transfer.New(c, ex), brokers.New(c, ex))
+	return common.NewGroup(c, "Funds", balances.New(c, common.ExchangeAddress(ex) != ""), transfer.New(c, ex), brokers.New(c, ex))
 }

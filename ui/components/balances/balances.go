@@ -1,4 +1,4 @@
-package ui
+package balances
 
 import (
 	"fmt"
@@ -15,9 +15,9 @@ import (
 	"github.com/tradedesk/tradedesk/ui/components/transfer"
 )
 
-// balancesPane shows spot and derivative collateral, vaults, staked collateral and every
+// Pane shows spot and derivative collateral, vaults, staked collateral and every
 // supported collateral's weights, fees and chains.
-type balancesPane struct {
+type Pane struct {
 	*common.Common
 	lines   []string
 	view    string
@@ -27,29 +27,30 @@ type balancesPane struct {
 	noAcct  bool
 }
 
-func newBalancesPane(c *common.Common, hasAccount bool) *balancesPane {
-	return &balancesPane{Common: c, noAcct: !hasAccount}
+// New is the balances pane; hasAccount false says there is no account to show.
+func New(c *common.Common, hasAccount bool) *Pane {
+	return &Pane{Common: c, noAcct: !hasAccount}
 }
 
 // Title implements common.Pane.
-func (p *balancesPane) Title() string { return "Balances" }
+func (p *Pane) Title() string { return "Balances" }
 
 // Kinds implements common.KindsShower.
-func (p *balancesPane) Kinds() []state.Kind {
+func (p *Pane) Kinds() []state.Kind {
 	return []state.Kind{state.KindAccount, state.KindCollateral}
 }
 
 // SetSize implements common.Pane.
-func (p *balancesPane) SetSize(w, h int) {
+func (p *Pane) SetSize(w, h int) {
 	p.w, p.h = w, h
 	p.render()
 }
 
 // SetFocused implements common.Pane.
-func (p *balancesPane) SetFocused(bool) {}
+func (p *Pane) SetFocused(bool) {}
 
 // Update implements common.Pane.
-func (p *balancesPane) Update(msg tea.Msg) tea.Cmd {
+func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case common.StartPanesMsg:
 		p.render()
@@ -67,7 +68,7 @@ func (p *balancesPane) Update(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
-func (p *balancesPane) handleKey(msg tea.KeyMsg) tea.Cmd {
+func (p *Pane) handleKey(msg tea.KeyMsg) tea.Cmd {
 	switch {
 	case key.Matches(msg, p.Keys.Transfer):
 		return func() tea.Msg { return transfer.OpenMsg{Op: funds.ToDerivative} }
@@ -90,13 +91,13 @@ func (p *balancesPane) handleKey(msg tea.KeyMsg) tea.Cmd {
 	return nil
 }
 
-func (p *balancesPane) render() {
+func (p *Pane) render() {
 	p.lines = p.build()
 	p.offset = min(p.offset, max(len(p.lines)-p.h, 0))
 	p.fit()
 }
 
-func (p *balancesPane) fit() {
+func (p *Pane) fit() {
 	lines := p.lines
 	if p.offset < len(lines) {
 		lines = lines[p.offset:]
@@ -104,7 +105,7 @@ func (p *balancesPane) fit() {
 	p.view = common.FitLines(lines, p.w, p.h)
 }
 
-func (p *balancesPane) build() []string {
+func (p *Pane) build() []string {
 	st := p.Styles
 	var l []string
 	if s := common.FreshLine(st, p.Store, state.KindAccount, p.w); s != "" {
@@ -269,14 +270,14 @@ func shortAmount(d decimal.Decimal) string {
 func ownDecimals(d decimal.Decimal) string { return state.FormatPrice(d, state.StepDecimals(d)) }
 
 // View implements common.Pane.
-func (p *balancesPane) View() string { return p.view }
+func (p *Pane) View() string { return p.view }
 
 // ShortHelp implements common.Pane.
-func (p *balancesPane) ShortHelp() []key.Binding {
+func (p *Pane) ShortHelp() []key.Binding {
 	return []key.Binding{p.Keys.Transfer, p.Keys.Withdraw, p.Keys.Up, p.Keys.Down}
 }
 
 // FullHelp implements common.Pane.
-func (p *balancesPane) FullHelp() [][]key.Binding {
+func (p *Pane) FullHelp() [][]key.Binding {
 	return [][]key.Binding{{p.Keys.Transfer, p.Keys.Withdraw, p.Keys.Up, p.Keys.Down, p.Keys.PageUp, p.Keys.PageDown}}
 }

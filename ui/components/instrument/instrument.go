@@ -1,4 +1,4 @@
-package ui
+package instrument
 
 import (
 	"context"
@@ -11,11 +11,12 @@ import (
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
 	"github.com/tradedesk/tradedesk/state/feed"
+	"github.com/tradedesk/tradedesk/state/profile"
 	"github.com/tradedesk/tradedesk/ui/common"
 )
 
-// instrumentPane shows the current instrument's terms and the account's leverage on it.
-type instrumentPane struct {
+// Pane shows the current instrument's terms and the account's leverage on it.
+type Pane struct {
 	*common.Common
 	ex      api.Exchange
 	f       *feed.Task
@@ -27,14 +28,15 @@ type instrumentPane struct {
 	w, h    int
 }
 
-func newInstrumentPane(c *common.Common, ex api.Exchange) *instrumentPane {
-	p := &instrumentPane{Common: c, ex: ex}
-	p.f = common.PaneTask(c, state.KindLeverage, c.Every(func(iv Intervals) time.Duration { return iv.Leverage }), p.request)
+// New is the instrument details pane; it reads the account's leverage through ex.
+func New(c *common.Common, ex api.Exchange) *Pane {
+	p := &Pane{Common: c, ex: ex}
+	p.f = common.PaneTask(c, state.KindLeverage, c.Every(func(iv profile.Intervals) time.Duration { return iv.Leverage }), p.request)
 	return p
 }
 
 // request reads the account's leverage on the instrument shown (perpetuals of a watched account).
-func (p *instrumentPane) request() feed.Request {
+func (p *Pane) request() feed.Request {
 	in, ok := p.Store.Instrument(p.symbol)
 	user := common.ExchangeAddress(p.ex)
 	if !ok || in.Spot || user == "" {
@@ -51,24 +53,24 @@ func (p *instrumentPane) request() feed.Request {
 }
 
 // Title implements common.Pane.
-func (p *instrumentPane) Title() string { return "Instrument" }
+func (p *Pane) Title() string { return "Instrument" }
 
 // Kinds implements common.KindsShower.
-func (p *instrumentPane) Kinds() []state.Kind {
+func (p *Pane) Kinds() []state.Kind {
 	return []state.Kind{state.KindInstruments, state.KindLeverage}
 }
 
 // SetSize implements common.Pane.
-func (p *instrumentPane) SetSize(w, h int) {
+func (p *Pane) SetSize(w, h int) {
 	p.w, p.h = w, h
 	p.render()
 }
 
 // SetFocused implements common.Pane.
-func (p *instrumentPane) SetFocused(bool) {}
+func (p *Pane) SetFocused(bool) {}
 
 // Update implements common.Pane.
-func (p *instrumentPane) Update(msg tea.Msg) tea.Cmd {
+func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case common.StartPanesMsg:
 		p.follow()
@@ -101,7 +103,7 @@ func (p *instrumentPane) Update(msg tea.Msg) tea.Cmd {
 
 // follow tracks the current instrument (the first instrument until one is picked); it reports
 // whether it changed.
-func (p *instrumentPane) follow() bool {
+func (p *Pane) follow() bool {
 	sym := p.ShownInstrument()
 	if sym == p.symbol {
 		return false
@@ -118,12 +120,12 @@ func yesNo(b bool) string {
 }
 
 // render builds the lines and the view once per change.
-func (p *instrumentPane) render() {
+func (p *Pane) render() {
 	p.build()
 	p.fit()
 }
 
-func (p *instrumentPane) fit() {
+func (p *Pane) fit() {
 	lines := p.lines
 	if p.offset < len(lines) {
 		lines = lines[p.offset:]
@@ -131,7 +133,7 @@ func (p *instrumentPane) fit() {
 	p.view = common.FitLines(lines, p.w, p.h)
 }
 
-func (p *instrumentPane) build() {
+func (p *Pane) build() {
 	st := p.Styles
 	in, ok := p.Store.Instrument(p.symbol)
 	if !ok {
@@ -184,7 +186,7 @@ func listedText(t time.Time) string {
 }
 
 // leverageLine is the account's leverage and margin type on the instrument.
-func (p *instrumentPane) leverageLine(in state.Instrument) string {
+func (p *Pane) leverageLine(in state.Instrument) string {
 	st := p.Styles
 	label := st.FieldLabel.On(common.Pad("Your leverage", 14))
 	if common.ExchangeAddress(p.ex) == "" {
@@ -209,7 +211,7 @@ func (p *instrumentPane) leverageLine(in state.Instrument) string {
 }
 
 // tierLines is the margin tier table.
-func (p *instrumentPane) tierLines(tiers []api.MarginTier) []string {
+func (p *Pane) tierLines(tiers []api.MarginTier) []string {
 	st := p.Styles
 	if len(tiers) == 0 {
 		return []string{st.FieldLabel.On("Margin tiers  ") + st.Muted.On("none published")}
@@ -224,10 +226,10 @@ func (p *instrumentPane) tierLines(tiers []api.MarginTier) []string {
 }
 
 // View implements common.Pane.
-func (p *instrumentPane) View() string { return p.view }
+func (p *Pane) View() string { return p.view }
 
 // ShortHelp implements common.Pane.
-func (p *instrumentPane) ShortHelp() []key.Binding { return []key.Binding{p.Keys.Up, p.Keys.Down} }
+func (p *Pane) ShortHelp() []key.Binding { return []key.Binding{p.Keys.Up, p.Keys.Down} }
 
 // FullHelp implements common.Pane.
-func (p *instrumentPane) FullHelp() [][]key.Binding { return [][]key.Binding{{p.Keys.Up, p.Keys.Down}} }
+func (p *Pane) FullHelp() [][]key.Binding { return [][]key.Binding{{p.Keys.Up, p.Keys.Down}} }
