@@ -13,6 +13,7 @@ import (
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
 	"github.com/tradedesk/tradedesk/ui/common"
+	"github.com/tradedesk/tradedesk/ui/components/chart"
 	"github.com/tradedesk/tradedesk/ui/components/instrument"
 )
 
@@ -46,7 +47,7 @@ func TestChartPaneFollowsInstrumentResolutionAndType(t *testing.T) {
 	t.Parallel()
 	c := paneCommon(t)
 	ex := &chartEx{}
-	p := newChartPane(c, ex)
+	p := chart.New(c, ex)
 	p.SetSize(100, 20)
 	deliver(t, c, p, p.Update(common.StartPanesMsg{}))
 	if len(ex.asked) != 1 {
@@ -54,7 +55,7 @@ func TestChartPaneFollowsInstrumentResolutionAndType(t *testing.T) {
 	}
 	a := ex.asked[0]
 	if a.InstrumentID != 1 || a.ChartType != "mark" || a.Resolution != "15" ||
-		a.To != paneNow.Unix() || a.To-a.From != int64(chartCandles*15*60) {
+		a.To != paneNow.Unix() || a.To-a.From != int64(chart.CandleCount*15*60) {
 		t.Fatalf("first request %+v", a)
 	}
 	v := p.View()
@@ -81,7 +82,7 @@ func TestChartPaneFollowsInstrumentResolutionAndType(t *testing.T) {
 	// Picking another instrument fetches its candles.
 	c.SetInstrument("ETH-PERP")
 	deliver(t, c, p, p.Update(common.DataMsg{Kind: state.KindTickers}))
-	if last := ex.asked[len(ex.asked)-1]; last.InstrumentID != 2 || p.symbol != "ETH-PERP" {
+	if last := ex.asked[len(ex.asked)-1]; last.InstrumentID != 2 || p.Symbol() != "ETH-PERP" {
 		t.Fatalf("after picking ETH-PERP: %+v", last)
 	}
 }
@@ -90,59 +91,27 @@ func TestChartPaneLastCandleFollowsTicker(t *testing.T) {
 	t.Parallel()
 	c := paneCommon(t)
 	ex := &chartEx{}
-	p := newChartPane(c, ex)
+	p := chart.New(c, ex)
 	p.SetSize(90, 16)
 	deliver(t, c, p, p.Update(common.StartPanesMsg{}))
-	before := len(p.candles)
+	before := len(p.Candles())
 	c.Store.Apply(state.TickersMsg{Gen: 1, At: paneNow, Tickers: []api.Ticker{{Symbol: "BTC-PERP", MarkPrice: d("70000"),
 		IndexPrice: d("69990"), LastPrice: d("70001")}}})
 	deliver(t, c, p, p.Update(common.DataMsg{Kind: state.KindTickers}))
-	last := p.candles[len(p.candles)-1]
+	last := p.Candles()[len(p.Candles())-1]
 	if !last.Close.Equal(d("70000")) || !last.High.Equal(d("70000")) {
 		t.Fatalf("last candle %+v after the mark moved to 70000", last)
 	}
-	if len(p.candles) != before+1 || !last.Time.Equal(paneNow) {
-		t.Fatalf("%d candles (had %d), last at %s: the 09:00 candle should open from the ticker", len(p.candles), before, last.Time)
+	if len(p.Candles()) != before+1 || !last.Time.Equal(paneNow) {
+		t.Fatalf("%d candles (had %d), last at %s: the 09:00 candle should open from the ticker", len(p.Candles()), before, last.Time)
 	}
 	if v := p.View(); !strings.Contains(v, "C 70,000.0") || !strings.Contains(v, "70,000.0") {
 		t.Errorf("the header or axis does not show the live price:\n%s", v)
 	}
 	// The store's candles are not changed by the live price.
-	stored := c.Store.Candles(p.chartKey())
+	stored := c.Store.Candles(p.ChartKey())
 	if stored[len(stored)-1].Close.Equal(d("70000")) {
 		t.Error("followLive changed the store's slice")
-	}
-}
-
-func TestFollowLive(t *testing.T) {
-	t.Parallel()
-	t0 := time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC)
-	cs := []api.Candle{{Time: api.Time{Time: t0}, Open: d("10"), High: d("12"), Low: d("9"), Close: d("11")}}
-	cases := []struct {
-		name          string
-		now           time.Time
-		period        time.Duration
-		price         string
-		n             int
-		o, h, l, last string
-	}{
-		{"inside the candle, a new high", t0.Add(5 * time.Minute), 15 * time.Minute, "13", 1, "10", "13", "9", "13"},
-		{"inside the candle, a new low", t0.Add(14 * time.Minute), 15 * time.Minute, "8", 1, "10", "12", "8", "8"},
-		{"after it: a new candle opens at the last close", t0.Add(16 * time.Minute), 15 * time.Minute, "11.5", 2, "11", "11.5", "11", "11.5"},
-		{"day candles", t0.Add(20 * time.Hour), 24 * time.Hour, "10.5", 1, "10", "12", "9", "10.5"},
-		{"the next day", t0.Add(25 * time.Hour), 24 * time.Hour, "10.5", 2, "11", "11", "10.5", "10.5"},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			out := followLive(cs, d(c.price), c.now, c.period)
-			k := out[len(out)-1]
-			if len(out) != c.n || k.Open.String() != c.o || k.High.String() != c.h || k.Low.String() != c.l || k.Close.String() != c.last {
-				t.Fatalf("%d candles, last %s/%s/%s/%s", len(out), k.Open, k.High, k.Low, k.Close)
-			}
-			if !cs[0].Close.Equal(d("11")) {
-				t.Fatal("the input was changed")
-			}
-		})
 	}
 }
 
@@ -150,7 +119,7 @@ func TestChartPaneEmptyAndFailed(t *testing.T) {
 	t.Parallel()
 	c := paneCommon(t)
 	ex := &chartEx{fail: errors.New("HTTP 503 unavailable")}
-	p := newChartPane(c, ex)
+	p := chart.New(c, ex)
 	p.SetSize(80, 10)
 	deliver(t, c, p, p.Update(common.StartPanesMsg{}))
 	v := p.View()
@@ -160,9 +129,10 @@ func TestChartPaneEmptyAndFailed(t *testing.T) {
 	checkBlock(t, v, 80, 10)
 
 	c2 := paneCommon(t)
-	q := newChartPane(c2, &chartEx{})
+	q := chart.New(c2, &chartEx{})
 	q.SetSize(80, 10)
-	q.symbol = "NOPE-PERP"
+	c2.SetInstrument("NOPE-PERP") // an instrument the store does not know
+	q.Update(common.DataMsg{Kind: state.KindTickers})
 	if v := q.View(); !strings.Contains(v, "loading NOPE-PERP candles") {
 		t.Fatalf("loading view:\n%s", v)
 	}
@@ -191,7 +161,7 @@ func TestPanesWaitForInstruments(t *testing.T) {
 	c := &common.Common{Store: state.New(clock), Styles: common.NewStyles(testTheme), Keys: &keys, Clock: clock, Feed: testFeed(clock)}
 	c.SetInstrument("BTC-PERP")
 	ex := &chartEx{}
-	chart := newChartPane(c, ex)
+	chart := chart.New(c, ex)
 	lev := &leverageEx{}
 	inst := instrument.New(c, lev)
 	chart.SetSize(80, 12)
@@ -205,8 +175,8 @@ func TestPanesWaitForInstruments(t *testing.T) {
 		{ID: 1, Name: "BTC-PERP", TickSize: d("0.1"), LotSize: d("0.001"), MaxLeverage: d("50")}}}})
 	deliver(t, c, chart, chart.Update(common.DataMsg{Kind: state.KindInstruments}))
 	deliver(t, c, inst, inst.Update(common.DataMsg{Kind: state.KindInstruments}))
-	if len(ex.asked) != 1 || len(chart.candles) == 0 {
-		t.Fatalf("chart requests %d, candles %d", len(ex.asked), len(chart.candles))
+	if len(ex.asked) != 1 || len(chart.Candles()) == 0 {
+		t.Fatalf("chart requests %d, candles %d", len(ex.asked), len(chart.Candles()))
 	}
 	if !strings.Contains(inst.View(), "Your leverage 20x cross") {
 		t.Fatalf("instrument view:\n%s", inst.View())
@@ -222,11 +192,11 @@ func TestChartFollowsInstrumentPickedWhileAPollIsQueued(t *testing.T) {
 	t.Parallel()
 	c := paneCommon(t)
 	ex := &chartEx{}
-	p := newChartPane(c, ex)
+	p := chart.New(c, ex)
 	p.SetSize(100, 20)
 	first := p.Update(common.DataMsg{Kind: state.KindInstruments}) // the first instrument: BTC-PERP's request
-	if first == nil || p.symbol != "BTC-PERP" {
-		t.Fatalf("no request for the first instrument (%q)", p.symbol)
+	if first == nil || p.Symbol() != "BTC-PERP" {
+		t.Fatalf("no request for the first instrument (%q)", p.Symbol())
 	}
 	if cmd := p.Update(common.StartPanesMsg{}); cmd != nil { // queued behind the request in flight
 		t.Fatal("a second request while one is in flight")
@@ -234,7 +204,7 @@ func TestChartFollowsInstrumentPickedWhileAPollIsQueued(t *testing.T) {
 	c.SetInstrument("ETH-PERP") // the tickers pick the watchlist's instrument
 	deliver(t, c, p, p.Update(common.DataMsg{Kind: state.KindTickers}))
 	deliver(t, c, p, first)
-	if last := ex.asked[len(ex.asked)-1]; last.InstrumentID != 2 || len(p.candles) == 0 {
-		t.Fatalf("the chart shows %s with %d candles; requests %+v", p.symbol, len(p.candles), ex.asked)
+	if last := ex.asked[len(ex.asked)-1]; last.InstrumentID != 2 || len(p.Candles()) == 0 {
+		t.Fatalf("the chart shows %s with %d candles; requests %+v", p.Symbol(), len(p.Candles()), ex.asked)
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/tradedesk/tradedesk/ui/common"
 	"github.com/tradedesk/tradedesk/ui/components/account"
 	"github.com/tradedesk/tradedesk/ui/components/alerts"
+	"github.com/tradedesk/tradedesk/ui/components/chart"
 	"github.com/tradedesk/tradedesk/ui/components/cmdline"
 	"github.com/tradedesk/tradedesk/ui/components/depth"
 	"github.com/tradedesk/tradedesk/ui/components/ladder"
@@ -124,7 +125,7 @@ type Model struct {
 	// streamChart is the chart series the stream carries; chart is the chart pane, whose series
 	// the stream follows.
 	streamChart state.ChartKey
-	chart       *chartPane
+	chart       *chart.Pane
 	// streamedKinds records which kinds had the streaming stale window last (syncStaleWindows).
 	streamedKinds map[state.Kind]bool
 	streamSubs    chan *api.Subscription
@@ -227,7 +228,7 @@ func (m *Model) addPanes(cfg Config) {
 	m.addPane(orders, colLeft, 3, 0)
 	m.addPane(m.form, colRight, 0, formHeight)
 	m.addPane(account.New(m.c, accountEmpty), colRight, 1, 0)
-	m.chart = newChartPane(m.c, cfg.Exchange)
+	m.chart = chart.New(m.c, cfg.Exchange)
 	m.addPane(newMarketGroup(m.c, cfg.Exchange, m.chart), colLeft, 4, 0).beside = true
 	m.addPane(newActivityGroup(m.c, cfg.Exchange, !cfg.NoFillBell), colLeft, 3, 0)
 	m.addPane(newFundsGroup(m.c, cfg.Exchange), colRight, 2, 0)

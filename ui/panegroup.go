@@ -5,6 +5,7 @@ import (
 	"github.com/tradedesk/tradedesk/ui/common"
 	"github.com/tradedesk/tradedesk/ui/components/balances"
 	"github.com/tradedesk/tradedesk/ui/components/brokers"
+	"github.com/tradedesk/tradedesk/ui/components/chart"
 	"github.com/tradedesk/tradedesk/ui/components/equity"
 	"github.com/tradedesk/tradedesk/ui/components/funding"
 	"github.com/tradedesk/tradedesk/ui/components/instrument"
@@ -13,7 +14,7 @@ import (
 )
 
 // newMarketGroup is the chart and the current instrument's details.
-func newMarketGroup(c *common.Common, ex api.Exchange, chart *chartPane) *common.Group {
+func newMarketGroup(c *common.Common, ex api.Exchange, chart *chart.Pane) *common.Group {
 	return common.NewGroup(c, "Market", chart, instrument.New(c, ex))
 }
 

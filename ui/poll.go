@@ -309,7 +309,7 @@ func (m *Model) followInstrument() tea.Cmd {
 // applied before the chart is told of them would otherwise leave its series unsubscribed until
 // the next key press.
 func (m *Model) shownChartKey() state.ChartKey {
-	chart := m.chart.chartKey()
+	chart := m.chart.ChartKey()
 	chart.Symbol = m.chart.ShownInstrument()
 	if _, ok := m.store.Instrument(chart.Symbol); !ok {
 		return state.ChartKey{} // subscribed once the instruments are known

@@ -8,6 +8,7 @@ import (
 
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
+	"github.com/tradedesk/tradedesk/ui/components/chart"
 )
 
 // shownTopicKeys are the stream's topics of what is on screen, as channel:what.
@@ -33,11 +34,11 @@ func TestStreamFollowsWhatIsShown(t *testing.T) {
 	c := newStreamConsole(t, true)
 	in := func() state.Instrument { i, _ := c.m.store.Instrument("BTC-PERP"); return i }
 	c.until(t, "the instruments", func() bool { return in().ID != 0 })
-	first := fmt.Sprintf("chart:%d/%s/%s", in().ID, c.m.chart.chartKey().ChartType, c.m.chart.chartKey().Resolution)
+	first := fmt.Sprintf("chart:%d/%s/%s", in().ID, c.m.chart.ChartKey().ChartType, c.m.chart.ChartKey().Resolution)
 	want := []string{"bbo:BTC-PERP", first, "orderbook:BTC-PERP", "trades:BTC-PERP"}
 	slices.Sort(want)
 	if !c.dr.until(30*time.Second, func() bool { return slices.Equal(shownTopicKeys(c), want) }) {
-		t.Fatalf("subscriptions %v: want %v (chart key %v)", shownTopicKeys(c), want, c.m.chart.chartKey())
+		t.Fatalf("subscriptions %v: want %v (chart key %v)", shownTopicKeys(c), want, c.m.chart.ChartKey())
 	}
 	// They stay: the move that added the chart's series once ended the book, trades and bbo it
 	// shared with the first subscriptions (the same Subscription objects).
@@ -50,7 +51,7 @@ func TestStreamFollowsWhatIsShown(t *testing.T) {
 		_, cmd := c.m.Update(keyMsg(k))
 		c.dr.run(cmd)
 	}
-	next := fmt.Sprintf("chart:%d/%s/%s", in().ID, c.m.chart.chartKey().ChartType, c.m.chart.chartKey().Resolution)
+	next := fmt.Sprintf("chart:%d/%s/%s", in().ID, c.m.chart.ChartKey().ChartType, c.m.chart.ChartKey().Resolution)
 	if next == first {
 		t.Fatalf("'.' did not change the chart's series (%s)", first)
 	}
@@ -71,7 +72,7 @@ func TestChartKeyBeforeTheChartHearsOfIt(t *testing.T) {
 	t.Parallel()
 	c := newStreamConsole(t, true)
 	c.until(t, "the instruments", func() bool { _, ok := c.m.store.Instrument("BTC-PERP"); return ok })
-	c.m.chart.symbol = "" // as if no message had told the chart yet
+	c.m.chart = chart.New(c.m.c, c.m.ex) // a chart no message has told of its instrument yet
 	if got := c.m.shownChartKey(); got.Symbol != "BTC-PERP" || got.Resolution == "" {
 		t.Fatalf("shown chart key %+v, want BTC-PERP's series", got)
 	}

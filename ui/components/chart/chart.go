@@ -1,4 +1,4 @@
-package ui
+package chart
 
 import (
 	"context"
@@ -12,12 +12,12 @@ import (
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
 	"github.com/tradedesk/tradedesk/state/feed"
-	"github.com/tradedesk/tradedesk/ui/chart"
+	plot "github.com/tradedesk/tradedesk/ui/chart"
 	"github.com/tradedesk/tradedesk/ui/common"
 )
 
-// chartResolutions are the chart's resolutions in order, with their candle periods.
-var chartResolutions = []struct {
+// resolutions are the chart's resolutions in order, with their candle periods.
+var resolutions = []struct {
 	name   string
 	label  string
 	period time.Duration
@@ -27,46 +27,47 @@ var chartResolutions = []struct {
 	{"1D", "1D", 24 * time.Hour}, {"1W", "1W", 7 * 24 * time.Hour},
 }
 
-// chartTypes are the chart's price series.
-var chartTypes = []string{"mark", "index", "ltp"}
+// types are the chart's price series.
+var types = []string{"mark", "index", "ltp"}
 
-// chartCandles is how many candles the chart asks for: more than the widest screen shows.
-const chartCandles = 300
+// CandleCount is how many candles the chart asks for: more than the widest screen shows.
+const CandleCount = 300
 
-// chartPane draws the current instrument's candles, with the last candle following the ticker.
-type chartPane struct {
+// Pane draws the current instrument's candles, with the last candle following the ticker.
+type Pane struct {
 	*common.Common
 	ex      api.Exchange
 	f       *feed.Task
-	styles  chart.Styles
+	styles  plot.Styles
 	symbol  string // the instrument shown
-	res     int    // index into chartResolutions
-	typ     int    // index into chartTypes
+	res     int    // index into resolutions
+	typ     int    // index into types
 	candles []api.Candle
 	key     string // what the cached view was drawn from
 	view    string
 	w, h    int
 }
 
-func newChartPane(c *common.Common, ex api.Exchange) *chartPane {
+// New is the chart pane; it reads candles through ex.
+func New(c *common.Common, ex api.Exchange) *Pane {
 	t := c.Styles.Theme
-	p := &chartPane{Common: c, ex: ex, res: 2, styles: chart.Styles{
+	p := &Pane{Common: c, ex: ex, res: 2, styles: plot.Styles{
 		Up: common.Fg(t, t.Up), Down: common.Fg(t, t.Down), Axis: common.Fg(t, t.Muted), Muted: common.Fg(t, t.Muted),
 	}}
 	p.f = common.PaneTask(c, state.KindChart, p.every, p.request)
 	return p
 }
 
-// chartKey is the series shown.
-func (p *chartPane) chartKey() state.ChartKey {
-	return state.ChartKey{Symbol: p.symbol, ChartType: chartTypes[p.typ], Resolution: chartResolutions[p.res].name}
+// ChartKey is the series shown.
+func (p *Pane) ChartKey() state.ChartKey {
+	return state.ChartKey{Symbol: p.symbol, ChartType: types[p.typ], Resolution: resolutions[p.res].name}
 }
 
-func (p *chartPane) period() time.Duration { return chartResolutions[p.res].period }
+func (p *Pane) period() time.Duration { return resolutions[p.res].period }
 
 // every waits until just after the current candle closes (at most an hour: the last candle
 // follows the ticker in between).
-func (p *chartPane) every() time.Duration {
+func (p *Pane) every() time.Duration {
 	per := p.period()
 	now := p.Clock()
 	next := now.Truncate(per).Add(per).Sub(now) + 2*time.Second
@@ -74,35 +75,35 @@ func (p *chartPane) every() time.Duration {
 }
 
 // request fetches the series shown, or nothing until an instrument is known.
-func (p *chartPane) request() feed.Request {
+func (p *Pane) request() feed.Request {
 	in, ok := p.Store.Instrument(p.symbol)
 	if !ok {
 		return nil
 	}
-	k, ex := p.chartKey(), p.ex
+	k, ex := p.ChartKey(), p.ex
 	per := p.period()
 	return func(ctx context.Context, gen uint64, at time.Time) (state.Msg, error) {
 		to := at.Unix()
-		from := at.Add(-per * chartCandles).Unix()
+		from := at.Add(-per * CandleCount).Unix()
 		cs, err := ex.Chart(ctx, api.ChartParams{InstrumentID: in.ID, ChartType: k.ChartType, Resolution: k.Resolution, From: from, To: to})
 		return state.ChartMsg{Gen: gen, At: at, Key: k, Candles: cs}, err
 	}
 }
 
 // Title implements common.Pane.
-func (p *chartPane) Title() string { return "Chart" }
+func (p *Pane) Title() string { return "Chart" }
 
 // Kinds implements common.KindsShower.
-func (p *chartPane) Kinds() []state.Kind { return []state.Kind{state.KindChart} }
+func (p *Pane) Kinds() []state.Kind { return []state.Kind{state.KindChart} }
 
 // SetSize implements common.Pane.
-func (p *chartPane) SetSize(w, h int) { p.w, p.h = w, h }
+func (p *Pane) SetSize(w, h int) { p.w, p.h = w, h }
 
 // SetFocused implements common.Pane.
-func (p *chartPane) SetFocused(bool) {}
+func (p *Pane) SetFocused(bool) {}
 
 // Update implements common.Pane.
-func (p *chartPane) Update(msg tea.Msg) tea.Cmd {
+func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case common.StartPanesMsg:
 		p.follow()
@@ -126,7 +127,7 @@ func (p *chartPane) Update(msg tea.Msg) tea.Cmd {
 
 // follow tracks the current instrument (the first instrument until one is picked); it reports
 // whether it changed.
-func (p *chartPane) follow() bool {
+func (p *Pane) follow() bool {
 	sym := p.ShownInstrument()
 	if sym == p.symbol {
 		return false
@@ -135,14 +136,14 @@ func (p *chartPane) follow() bool {
 	return true
 }
 
-func (p *chartPane) handleKey(msg tea.KeyMsg) tea.Cmd {
+func (p *Pane) handleKey(msg tea.KeyMsg) tea.Cmd {
 	switch {
 	case key.Matches(msg, p.Keys.ChartFiner):
 		p.res = max(p.res-1, 0)
 	case key.Matches(msg, p.Keys.ChartCoarser):
-		p.res = min(p.res+1, len(chartResolutions)-1)
+		p.res = min(p.res+1, len(resolutions)-1)
 	case key.Matches(msg, p.Keys.ChartType):
-		p.typ = (p.typ + 1) % len(chartTypes)
+		p.typ = (p.typ + 1) % len(types)
 	default:
 		return nil
 	}
@@ -151,8 +152,8 @@ func (p *chartPane) handleKey(msg tea.KeyMsg) tea.Cmd {
 }
 
 // load takes the series from the store and moves its last candle with the live price.
-func (p *chartPane) load() {
-	cs := p.Store.Candles(p.chartKey())
+func (p *Pane) load() {
+	cs := p.Store.Candles(p.ChartKey())
 	price, ok := p.livePrice()
 	if !ok || len(cs) == 0 {
 		p.candles = cs
@@ -162,13 +163,13 @@ func (p *chartPane) load() {
 }
 
 // livePrice is the ticker's price of the series' type.
-func (p *chartPane) livePrice() (decimal.Decimal, bool) {
+func (p *Pane) livePrice() (decimal.Decimal, bool) {
 	t, ok := p.Store.Ticker(p.symbol)
 	if !ok {
 		return decimal.Zero, false
 	}
 	var v decimal.Decimal
-	switch chartTypes[p.typ] {
+	switch types[p.typ] {
 	case "mark":
 		v = t.MarkPrice
 	case "index":
@@ -208,7 +209,7 @@ func followLive(cs []api.Candle, price decimal.Decimal, now time.Time, period ti
 
 // View implements Pane: a header line and the chart, drawn again only when the candles, the live
 // price or the size changed.
-func (p *chartPane) View() string {
+func (p *Pane) View() string {
 	k := p.viewKey()
 	if k != p.key {
 		p.key = k
@@ -217,9 +218,9 @@ func (p *chartPane) View() string {
 	return p.view
 }
 
-func (p *chartPane) viewKey() string {
+func (p *Pane) viewKey() string {
 	var b strings.Builder
-	b.WriteString(p.chartKey().Symbol + "|" + p.chartKey().ChartType + "|" + p.chartKey().Resolution)
+	b.WriteString(p.ChartKey().Symbol + "|" + p.ChartKey().ChartType + "|" + p.ChartKey().Resolution)
 	b.WriteString("|" + strconv.Itoa(p.w) + "x" + strconv.Itoa(p.h) + "|" + strconv.Itoa(len(p.candles)))
 	if n := len(p.candles); n > 0 {
 		c := p.candles[n-1]
@@ -234,7 +235,7 @@ func (p *chartPane) viewKey() string {
 	return b.String()
 }
 
-func (p *chartPane) render() string {
+func (p *Pane) render() string {
 	if p.w <= 0 || p.h <= 0 {
 		return ""
 	}
@@ -251,21 +252,21 @@ func (p *chartPane) render() string {
 	case f.Err != nil && len(p.candles) == 0:
 		empty = "chart failed: " + common.PlainError(f.Err) + " (retrying)"
 	case f.Loaded() && f.Err == nil && len(p.candles) == 0:
-		empty = "no candles for " + p.symbol + " at " + chartResolutions[p.res].label
+		empty = "no candles for " + p.symbol + " at " + resolutions[p.res].label
 	}
-	body := chart.Render(p.candles, p.w, p.h-1, chart.Options{
+	body := plot.Render(p.candles, p.w, p.h-1, plot.Options{
 		PriceDecimals: in.PriceDecimals(), Styles: p.styles, Empty: empty, Interval: p.period(),
 	})
 	return header + "\n" + body
 }
 
 // header names the series, shows the last candle's OHLCV and the keys, or the data's staleness.
-func (p *chartPane) header() string {
+func (p *Pane) header() string {
 	st := p.Styles
 	in, _ := p.Store.Instrument(p.symbol)
 	pd := in.PriceDecimals()
 	var b strings.Builder
-	b.WriteString(st.Bold.On(p.symbol) + " " + st.Accent.On(chartTypes[p.typ]+" "+chartResolutions[p.res].label))
+	b.WriteString(st.Bold.On(p.symbol) + " " + st.Accent.On(types[p.typ]+" "+resolutions[p.res].label))
 	if n := len(p.candles); n > 0 {
 		c := p.candles[n-1]
 		pt := st.Up
@@ -286,11 +287,17 @@ func (p *chartPane) header() string {
 }
 
 // ShortHelp implements common.Pane.
-func (p *chartPane) ShortHelp() []key.Binding {
+func (p *Pane) ShortHelp() []key.Binding {
 	return []key.Binding{p.Keys.ChartFiner, p.Keys.ChartType}
 }
 
 // FullHelp implements common.Pane.
-func (p *chartPane) FullHelp() [][]key.Binding {
+func (p *Pane) FullHelp() [][]key.Binding {
 	return [][]key.Binding{{p.Keys.ChartFiner, p.Keys.ChartCoarser, p.Keys.ChartType}}
 }
+
+// Candles are the candles shown (the last one following the ticker).
+func (p *Pane) Candles() []api.Candle { return p.candles }
+
+// Symbol is the instrument shown ("" until the pane has heard of one).
+func (p *Pane) Symbol() string { return p.symbol }
