@@ -73,8 +73,6 @@ type exportDoneMsg struct {
 	err error
 }
 
-func (exportProgressMsg) isPaneMsg() {}
-func (exportDoneMsg) isPaneMsg()     {}
 
 // startExport begins exporting every page of what for the account: the file is written under a
 // temporary name and renamed when complete, so a stopped or failed export leaves no partial file.

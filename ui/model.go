@@ -23,7 +23,6 @@ import (
 	"github.com/tradedesk/tradedesk/ui/components/messages"
 	"github.com/tradedesk/tradedesk/ui/components/orderentry"
 	"github.com/tradedesk/tradedesk/ui/components/tickers"
-	"github.com/tradedesk/tradedesk/ui/components/transfer"
 	"github.com/tradedesk/tradedesk/ui/dialogs/confirm"
 	"github.com/tradedesk/tradedesk/ui/dialogs/leverage"
 )
@@ -277,7 +276,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return m, m.onComponentMsg(msg)
 }
 
-// onComponentMsg routes what the panes, dialogs and the pipeline send one another.
+// onComponentMsg routes what the panes, dialogs and the pipeline send the root; every other
+// message goes to the panes.
 func (m *Model) onComponentMsg(msg tea.Msg) tea.Cmd {
 	if cmd, ok := m.onAlertMsg(msg); ok {
 		return cmd
@@ -303,8 +303,6 @@ func (m *Model) onComponentMsg(msg tea.Msg) tea.Cmd {
 		return nil
 	case common.InstrumentMsg:
 		return m.onInstrument(msg)
-	case transfer.OpenMsg:
-		return m.broadcast(msg)
 	case common.FocusPaneMsg:
 		m.showPane(msg.Pane)
 		return nil
@@ -318,18 +316,13 @@ func (m *Model) onComponentMsg(msg tea.Msg) tea.Cmd {
 			m.onNotice(n)
 		}
 		return nil
-	case common.StartPanesMsg:
-		return m.broadcast(msg)
-	case paneMsg:
-		return m.onPaneMsg(msg)
-	case tickers.FlashEndMsg:
-		return m.tickers.Update(msg)
-	case ladder.FlashEndMsg:
-		return m.depth.Ladder.Update(msg)
 	case ladder.TradeMsg:
 		return m.onLadderTrade(msg)
 	}
-	return nil
+	// Anything else is a component's own (a timer, an export's progress, a request between
+	// panes): every pane is handed it and takes what it owns, so no message is lost for want
+	// of a case here.
+	return m.broadcast(msg)
 }
 
 // onDialogResult closes the confirmation dialog and sends its action if it was confirmed.

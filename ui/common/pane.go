@@ -25,7 +25,7 @@ import (
 //     rows are cached and only on-screen rows render; build every style from Styles, never in
 //     View). Its keys go in the KeyMap (common.KeyMap) so they can be rebound and are conflict-checked. A
 //     signed action it asks for is an *action.Action (ui/action) returned with action.Request.
-//  2. Add one line in ui.New: m.addPane(ladder.New(m.c), colLeft, 3, 0): the column of
+//  2. Add one line in the root's Model.addPanes: m.addPane(ladder.New(m.c), colLeft, 3, 0): the column of
 //     the wide layout, its share of the column's height, and a fixed height (0 for none). Its number
 //     key and tab order follow from its position; in the narrow layout it is a tab; where a column
 //     has no room it is hidden and swaps in when focused. Several views can share one slot as a
@@ -37,6 +37,12 @@ import (
 //     what it shows now), starts it on StartPanesMsg and sends one-off requests (a next page)
 //     with Task.Send (a feed command becomes Bubble Tea's through Tea). Timers go through
 //     Common.Feed.After, never tea.Tick, so tests can step them.
+//  4. Messages: a message type of its own (a timer's, an async result's, one pane asking
+//     another) needs no case in the root. The root handles the messages it owns (keys, the
+//     feed's replies, actions, notices, the current instrument) and hands every other message
+//     to every pane, inside groups too; each takes the types it owns and ignores the rest.
+//
+// That is all: one package and one line in the root.
 //
 // To add a kind of data: one file in state (see state.Store), then one place in ui: a root poll
 // is one entry in ui's pollSpecs (its cadence and its request, a field of Intervals when
