@@ -100,7 +100,7 @@ func TestInventedRowsBounded(t *testing.T) {
 	g, fills, history := activityGroup(t, c.m)
 	polls := state.MaxPagedRows/99 + 20
 	for range polls {
-		pump(t, c.m, tea.Batch(teaCmd(fills.f.Poll()), teaCmd(history.f.Poll())))
+		pump(t, c.m, tea.Batch(teaCmd(fills.Task().Poll()), teaCmd(history.Task().Poll())))
 	}
 	if inv.hits["fills"] < polls || inv.hits["order_history"] < polls {
 		t.Fatalf("the inventor answered %v, want %d each", inv.hits, polls)

@@ -135,9 +135,9 @@ func TestRefreshKeyPollsActivity(t *testing.T) {
 	c := newSimConsole(t, 120, 40, false)
 	pump(t, c.m, c.m.Init())
 	_, fills, history := activityGroup(t, c.m)
-	fg, hg := fills.f.Gen(), history.f.Gen()
+	fg, hg := fills.Task().Gen(), history.Task().Gen()
 	c.key(t, "ctrl+r")
-	if fills.f.Gen() != fg+1 || history.f.Gen() != hg+1 {
-		t.Fatalf("Ctrl+R polled fills %d times and history %d times, want once each", fills.f.Gen()-fg, history.f.Gen()-hg)
+	if fills.Task().Gen() != fg+1 || history.Task().Gen() != hg+1 {
+		t.Fatalf("Ctrl+R polled fills %d times and history %d times, want once each", fills.Task().Gen()-fg, history.Task().Gen()-hg)
 	}
 }

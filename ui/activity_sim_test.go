@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"encoding/csv"
+	"github.com/tradedesk/tradedesk/ui/components/pagedlist"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -52,9 +53,9 @@ func trade(t *testing.T, c *simConsole, n int) {
 // first page loads the second, and the export writes every page.
 func TestFillsAndHistoryAgainstSimulator(t *testing.T) {
 	dir := t.TempDir()
-	old := exportDir
-	exportDir = dir
-	t.Cleanup(func() { exportDir = old })
+	old := pagedlist.ExportDir
+	pagedlist.ExportDir = dir
+	t.Cleanup(func() { pagedlist.ExportDir = old })
 
 	c := newSimConsole(t, 200, 60, false)
 	pump(t, c.m, c.m.Init())
@@ -67,8 +68,8 @@ func TestFillsAndHistoryAgainstSimulator(t *testing.T) {
 	}
 
 	trade(t, c, 130)
-	pump(t, c.m, teaCmd(fills.f.Poll()))
-	pump(t, c.m, teaCmd(history.f.Poll()))
+	pump(t, c.m, teaCmd(fills.Task().Poll()))
+	pump(t, c.m, teaCmd(history.Task().Poll()))
 	total, err := c.m.ex.Fills(context.Background(), c.m.ex.Address(), api.PageParams{Limit: 1})
 	if err != nil || total.TotalCount < 130 {
 		t.Fatalf("the simulator has %d fills: %v", total.TotalCount, err)

@@ -4,6 +4,7 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
+	"github.com/tradedesk/tradedesk/ui/components/pagedlist"
 	"os"
 	"path/filepath"
 	"strings"
@@ -17,9 +18,9 @@ import (
 // loaded one) is written, with progress shown while it runs.
 func TestExportKeyWritesEveryPage(t *testing.T) {
 	dir := t.TempDir()
-	old := exportDir
-	exportDir = dir
-	t.Cleanup(func() { exportDir = old })
+	old := pagedlist.ExportDir
+	pagedlist.ExportDir = dir
+	t.Cleanup(func() { pagedlist.ExportDir = old })
 
 	c := paneCommon(t)
 	ex := &fakeEx{fills: makeFills(250, 1000)}
@@ -31,7 +32,7 @@ func TestExportKeyWritesEveryPage(t *testing.T) {
 	}
 
 	cmd := p.Update(keyMsg("e"))
-	if p.exp.job == nil || !strings.Contains(p.View(), "exporting fills to tradedesk-fills-20260302-090000.csv") {
+	if !p.Exp.Running() || !strings.Contains(p.View(), "exporting fills to tradedesk-fills-20260302-090000.csv") {
 		t.Fatalf("no progress line:\n%s", p.View())
 	}
 	notices := deliver(t, c, p, cmd)
@@ -68,29 +69,5 @@ func TestExportKeyWritesEveryPage(t *testing.T) {
 	}
 	if !strings.Contains(p.View(), "exported 250 fills") {
 		t.Errorf("the status line does not show the result:\n%s", p.View())
-	}
-}
-
-// TestExportGoesToOneKnownPlace (#24 case 7): with no directory set, exports go to
-// $TRADEDESK_EXPORT_DIR (else the data directory's tradedesk/exports), named by a full path,
-// not to whatever directory the console started in.
-func TestExportGoesToOneKnownPlace(t *testing.T) {
-	old := exportDir
-	exportDir = ""
-	t.Cleanup(func() { exportDir = old })
-	dir := filepath.Join(t.TempDir(), "exports")
-	t.Setenv("TRADEDESK_EXPORT_DIR", dir)
-	p := exportPath("fills.csv")
-	if p != filepath.Join(dir, "fills.csv") || !filepath.IsAbs(p) {
-		t.Errorf("export path %q, want %q", p, filepath.Join(dir, "fills.csv"))
-	}
-	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-		t.Errorf("the export directory was not made: %v", err)
-	}
-	t.Setenv("TRADEDESK_EXPORT_DIR", "")
-	data := t.TempDir()
-	t.Setenv("XDG_DATA_HOME", data)
-	if p := exportPath("x.csv"); p != filepath.Join(data, "tradedesk", "exports", "x.csv") {
-		t.Errorf("export path %q under XDG_DATA_HOME=%s", p, data)
 	}
 }

@@ -23,7 +23,7 @@ func TestOneMarketOrderOneLine(t *testing.T) {
 	}
 	size := book.Bids[0].Size.Add(book.Bids[1].Size.Div(d("2"))).Round(3)
 	c.commandConfirmed(t, "sell "+size.String()+" btc mkt")
-	pump(t, c.m, teaCmd(fills.f.Poll()))
+	pump(t, c.m, teaCmd(fills.Task().Poll()))
 
 	var mine []string
 	for _, e := range c.m.msgs.Entries() {

@@ -15,7 +15,9 @@ import (
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
 	"github.com/tradedesk/tradedesk/state/feed"
+	"github.com/tradedesk/tradedesk/state/profile"
 	"github.com/tradedesk/tradedesk/ui/common"
+	"github.com/tradedesk/tradedesk/ui/components/pagedlist"
 	"github.com/tradedesk/tradedesk/ui/export"
 )
 
@@ -38,7 +40,7 @@ const (
 // fillsPane lists the account's fills, newest first. Scrolling to the last loaded row loads the
 // next page; the newest page is polled and merged on top; a new fill rings the bell.
 type fillsPane struct {
-	*pagedList
+	*pagedlist.List
 	fills   []api.Fill
 	version [2]uint64 // store versions of fills and instruments last rendered
 	primed  bool      // page 1 has arrived once: later fills on top are new
@@ -53,12 +55,12 @@ func newFillsPane(c *common.Common, ex api.Exchange, bell bool) *fillsPane {
 	if common.ExchangeAddress(ex) == "" {
 		empty = "no account: start with --address, --keystore or a key to see fills"
 	}
-	p.pagedList = newPagedList(c, ex, fillsSource, []common.Column{
+	p.List = pagedlist.New(c, ex, fillsSource, []common.Column{
 		common.Col("Time", 14, false, 0), common.Col("Instrument", 10, false, 0), common.Col("Side", 4, false, 0), common.Col("Direction", 11, false, 2),
 		common.Col("Price", 10, true, 0), common.Col("Size", 10, true, 0), common.Col("Notional", 11, true, 2), common.Col("Fee", 12, true, 1), // "rebate 12.34" whole
 		common.Col("Closed PnL", 11, true, 1), common.Col("Role", 5, false, 2), common.Col("Order id", 9, true, 3), common.Col("Cloid", 36, false, 4),
 	}, p.cell, empty)
-	p.tbl.Follow(func(row int) string {
+	p.Tbl.Follow(func(row int) string {
 		k := export.FillKey(&p.fills[row])
 		return strconv.FormatUint(k[0], 10) + "/" + strconv.FormatUint(k[1], 10)
 	})
@@ -66,10 +68,10 @@ func newFillsPane(c *common.Common, ex api.Exchange, bell bool) *fillsPane {
 }
 
 // fillsSource is the account's fills, a page at a time.
-var fillsSource = pagedSource{
-	kind: state.KindFills, every: func(iv Intervals) time.Duration { return iv.Fills }, evicted: (*state.Store).FillsEvicted,
-	next: (*state.Store).NextFillsPage,
-	page: func(ex api.Exchange, user string, page int) feed.Request {
+var fillsSource = pagedlist.Source{
+	Kind: state.KindFills, Every: func(iv profile.Intervals) time.Duration { return iv.Fills }, Evicted: (*state.Store).FillsEvicted,
+	Next: (*state.Store).NextFillsPage,
+	Page: func(ex api.Exchange, user string, page int) feed.Request {
 		return func(ctx context.Context, gen uint64, at time.Time) (state.Msg, error) {
 			pg, err := ex.Fills(ctx, user, api.PageParams{Page: page, Limit: common.PageSize})
 			return state.FillsMsg{Gen: gen, At: at, Page: pg}, err
@@ -82,7 +84,7 @@ func (p *fillsPane) Title() string { return "Fills (" + strconv.Itoa(len(p.fills
 
 // Update implements common.Pane.
 func (p *fillsPane) Update(msg tea.Msg) tea.Cmd {
-	if cmd, handled, refresh := p.update(msg); handled {
+	if cmd, handled, refresh := p.Handle(msg); handled {
 		if refresh {
 			return p.refresh()
 		}
@@ -104,8 +106,8 @@ func (p *fillsPane) refresh() tea.Cmd {
 	p.version = v
 	old := p.fills
 	p.fills = p.Store.Fills()
-	added := newOnTop(old, p.fills, export.FillKey)
-	p.tbl.SetRows(len(p.fills))
+	added := pagedlist.NewOnTop(old, p.fills, export.FillKey)
+	p.Tbl.SetRows(len(p.fills))
 	wasPrimed := p.primed
 	p.primed = p.primed || len(p.fills) > 0 || p.Store.Freshness(state.KindFills).Loaded()
 	if !wasPrimed || added == 0 {
@@ -170,17 +172,17 @@ func (p *fillsPane) fillNotice(fs []api.Fill) string {
 }
 
 func (p *fillsPane) handleKey(msg tea.KeyMsg) tea.Cmd {
-	if cmd, ok := p.exp.key(msg, p.Keys, p.ex, export.Fills, p.Clock); ok {
+	if cmd, ok := p.Exp.Key(msg, p.Keys, p.Ex, export.Fills, p.Clock); ok {
 		return cmd
 	}
 	if key.Matches(msg, p.Keys.FillBell) {
 		p.bell = !p.bell
 		return common.Notice(common.LevelInfo, "bell on new fills: "+onOff(p.bell))
 	}
-	if !p.tbl.Navigate(p.Keys, msg) {
+	if !p.Tbl.Navigate(p.Keys, msg) {
 		return nil
 	}
-	return p.loadMore(len(p.fills))
+	return p.LoadMore(len(p.fills))
 }
 
 func onOff(b bool) string {
@@ -245,10 +247,10 @@ func fmtStamp(t api.Time) string {
 
 // View implements common.Pane.
 func (p *fillsPane) View() string {
-	if common.ExchangeAddress(p.ex) != "" {
-		p.tbl.Empty = common.EmptyFor(p.Store, state.KindFills, "no fills yet")
+	if common.ExchangeAddress(p.Ex) != "" {
+		p.Tbl.Empty = common.EmptyFor(p.Store, state.KindFills, "no fills yet")
 	}
-	return p.view(func() string { return p.hint(len(p.fills)) })
+	return p.Body(func() string { return p.Hint(len(p.fills)) })
 }
 
 // ShortHelp implements common.Pane.

@@ -163,10 +163,10 @@ func TestFillsPagingAndNewOnTop(t *testing.T) {
 	}
 
 	// Three new fills arrive: page 1 now starts with them and repeats 97 rows already held.
-	p.tbl.MoveTo(10)
+	p.Tbl.MoveTo(10)
 	selected := p.fills[10].TradeID
 	ex.fills = append(makeFills(3, 1003), ex.fills...)
-	notices := deliver(t, c, p, teaCmd(p.f.Poll()))
+	notices := deliver(t, c, p, teaCmd(p.Task().Poll()))
 	if len(p.fills) != 253 {
 		t.Fatalf("after new fills: %d rows, want 253 (no duplicates)", len(p.fills))
 	}
@@ -180,7 +180,7 @@ func TestFillsPagingAndNewOnTop(t *testing.T) {
 			t.Fatalf("row %d is trade %d, want %d (newest first)", i, f.TradeID, want)
 		}
 	}
-	if p.fills[p.tbl.Cursor].TradeID != selected {
+	if p.fills[p.Tbl.Cursor].TradeID != selected {
 		t.Errorf("the cursor moved off the fill it was on")
 	}
 	// One notice per order (each its own line in the messages view), the newest order last.
@@ -193,7 +193,7 @@ func TestFillsPagingAndNewOnTop(t *testing.T) {
 	more := makeFills(1, 1004)
 	more[0].OrderID, more[0].Side = 1003, "s"
 	ex.fills = append(more, ex.fills...)
-	notices = deliver(t, c, p, teaCmd(p.f.Poll()))
+	notices = deliver(t, c, p, teaCmd(p.Task().Poll()))
 	if rings != 1 || len(notices) != 1 || !strings.Contains(notices[0], "avg of 2 fills") {
 		t.Errorf("a second fill of order 1003: rings %d, notices %q", rings, notices)
 	}
@@ -201,7 +201,7 @@ func TestFillsPagingAndNewOnTop(t *testing.T) {
 	// The bell can be turned off.
 	deliver(t, c, p, p.Update(keyMsg("B")))
 	ex.fills = append(makeFills(1, 1005), ex.fills...)
-	deliver(t, c, p, teaCmd(p.f.Poll()))
+	deliver(t, c, p, teaCmd(p.Task().Poll()))
 	if rings != 1 || len(p.fills) != 255 {
 		t.Errorf("bell off: rings %d, rows %d", rings, len(p.fills))
 	}
@@ -267,7 +267,7 @@ func BenchmarkFillsPane(b *testing.B) {
 			p.SetSize(196, 24)
 			c.Store.Apply(state.FillsMsg{Gen: 1, At: paneNow, Page: api.Page[api.Fill]{Data: makeFills(n, n), Page: 1, TotalPages: 1}})
 			p.Update(common.DataMsg{Kind: state.KindFills})
-			p.tbl.MoveTo(n / 2)
+			p.Tbl.MoveTo(n / 2)
 			p.View()
 			b.ReportAllocs()
 			b.ResetTimer()
@@ -331,7 +331,7 @@ func TestFetchersBusy(t *testing.T) {
 		t.Fatal("busy after every reply arrived")
 	}
 	_, fills, _ := activityGroup(t, c.m)
-	cmd := fills.f.Poll()
+	cmd := fills.Task().Poll()
 	if !c.m.feed.Busy() {
 		t.Fatal("not busy with a request out")
 	}

@@ -13,7 +13,9 @@ import (
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
 	"github.com/tradedesk/tradedesk/state/feed"
+	"github.com/tradedesk/tradedesk/state/profile"
 	"github.com/tradedesk/tradedesk/ui/common"
+	"github.com/tradedesk/tradedesk/ui/components/pagedlist"
 	"github.com/tradedesk/tradedesk/ui/export"
 )
 
@@ -37,7 +39,7 @@ var historyStates = []string{"", api.StateOpen, api.StateFilled, api.StateCancel
 // historyPane lists the account's order history, newest first, filtered by instrument and state,
 // paged like the fills pane.
 type historyPane struct {
-	*pagedList
+	*pagedlist.List
 	all     []api.OrderRecord
 	rows    []int // indexes into all that pass the filters
 	version [2]uint64
@@ -54,8 +56,8 @@ func newHistoryPane(c *common.Common, ex api.Exchange) *historyPane {
 	if common.ExchangeAddress(ex) == "" {
 		p.emptyMsg = "no account: start with --address, --keystore or a key to see order history"
 	}
-	p.pagedList = newPagedList(c, ex, historySource, historyCols(), p.cell, p.emptyMsg)
-	p.tbl.Follow(func(row int) string { return strconv.FormatUint(uint64(p.all[p.rows[row]].OrderID), 10) })
+	p.List = pagedlist.New(c, ex, historySource, historyCols(), p.cell, p.emptyMsg)
+	p.Tbl.Follow(func(row int) string { return strconv.FormatUint(uint64(p.all[p.rows[row]].OrderID), 10) })
 	return p
 }
 
@@ -76,7 +78,7 @@ const historyTypeMin = 13
 // table may skip one that does not fit and show a cheaper one, so the count alone cannot say.
 func (p *historyPane) vitalShown(cols []common.Column) bool {
 	for c, col := range cols {
-		if col.Prio == 0 && !slices.Contains(p.tbl.Visible, c) {
+		if col.Prio == 0 && !slices.Contains(p.Tbl.Visible, c) {
 			return false
 		}
 	}
@@ -85,7 +87,7 @@ func (p *historyPane) vitalShown(cols []common.Column) bool {
 
 // SetSize implements common.Pane.
 func (p *historyPane) SetSize(w, h int) {
-	p.pagedList.SetSize(w, h)
+	p.List.SetSize(w, h)
 	p.fitWidths()
 }
 
@@ -122,13 +124,13 @@ func (p *historyPane) fitWith() {
 	}
 	// A whole type comes before the columns that go first when narrow (Unfilled, the ids).
 	ws[hcType] = widest
-	if p.tbl.SetWidths(ws); p.vitalShown(cols) {
+	if p.Tbl.SetWidths(ws); p.vitalShown(cols) {
 		return
 	}
 	ws[hcType] = historyTypeMin
-	p.tbl.SetWidths(ws) // the columns shown with Type at its narrowest
+	p.Tbl.SetWidths(ws) // the columns shown with Type at its narrowest
 	used := 1           // the selection marker
-	for j, c := range p.tbl.Visible {
+	for j, c := range p.Tbl.Visible {
 		if j > 0 {
 			used++
 		}
@@ -137,15 +139,15 @@ func (p *historyPane) fitWith() {
 		}
 		used += ws[c]
 	}
-	ws[hcType] += max(min(widest-historyTypeMin, p.tbl.Width-used), 0)
-	p.tbl.SetWidths(ws)
+	ws[hcType] += max(min(widest-historyTypeMin, p.Tbl.Width-used), 0)
+	p.Tbl.SetWidths(ws)
 }
 
 // historySource is the account's order history, a page at a time.
-var historySource = pagedSource{
-	kind: state.KindHistory, every: func(iv Intervals) time.Duration { return iv.History }, evicted: (*state.Store).HistoryEvicted,
-	next: (*state.Store).NextHistoryPage,
-	page: func(ex api.Exchange, user string, page int) feed.Request {
+var historySource = pagedlist.Source{
+	Kind: state.KindHistory, Every: func(iv profile.Intervals) time.Duration { return iv.History }, Evicted: (*state.Store).HistoryEvicted,
+	Next: (*state.Store).NextHistoryPage,
+	Page: func(ex api.Exchange, user string, page int) feed.Request {
 		return func(ctx context.Context, gen uint64, at time.Time) (state.Msg, error) {
 			pg, err := ex.OrderHistory(ctx, user, api.PageParams{Page: page, Limit: common.PageSize})
 			return state.HistoryMsg{Gen: gen, At: at, Page: pg}, err
@@ -165,7 +167,7 @@ func (p *historyPane) filtered() bool { return p.instr != "" || p.state != 0 }
 
 // Update implements common.Pane.
 func (p *historyPane) Update(msg tea.Msg) tea.Cmd {
-	if cmd, handled, refresh := p.update(msg); handled {
+	if cmd, handled, refresh := p.Handle(msg); handled {
 		if refresh {
 			p.refresh(false)
 		}
@@ -193,11 +195,11 @@ func (p *historyPane) refresh(force bool) {
 			p.rows = append(p.rows, i)
 		}
 	}
-	p.tbl.Empty = p.emptyMsg
+	p.Tbl.Empty = p.emptyMsg
 	if p.filtered() {
-		p.tbl.Empty = "no " + p.filterText() + " orders loaded: s/i change the filter"
+		p.Tbl.Empty = "no " + p.filterText() + " orders loaded: s/i change the filter"
 	}
-	p.tbl.SetRows(len(p.rows))
+	p.Tbl.SetRows(len(p.rows))
 	p.fitWidths()
 }
 
@@ -213,25 +215,25 @@ func (p *historyPane) filterText() string {
 }
 
 func (p *historyPane) handleKey(msg tea.KeyMsg) tea.Cmd {
-	if cmd, ok := p.exp.key(msg, p.Keys, p.ex, export.History, p.Clock); ok {
+	if cmd, ok := p.Exp.Key(msg, p.Keys, p.Ex, export.History, p.Clock); ok {
 		return cmd
 	}
 	switch {
 	case key.Matches(msg, p.Keys.FilterState):
 		p.state = (p.state + 1) % len(historyStates)
 		p.refresh(true)
-		p.tbl.MoveTo(0)
+		p.Tbl.MoveTo(0)
 		return nil
 	case key.Matches(msg, p.Keys.FilterInstrument):
 		p.instr = nextInstrument(p.instr, p.Instrument(), p.all)
 		p.refresh(true)
-		p.tbl.MoveTo(0)
+		p.Tbl.MoveTo(0)
 		return nil
 	}
-	if !p.tbl.Navigate(p.Keys, msg) {
+	if !p.Tbl.Navigate(p.Keys, msg) {
 		return nil
 	}
-	return p.loadMore(len(p.all))
+	return p.LoadMore(len(p.all))
 }
 
 // nextInstrument cycles the instrument filter: every instrument, the current one, then each other
@@ -314,15 +316,15 @@ func statePaint(st *common.Styles, s string) common.Paint {
 
 // View implements common.Pane.
 func (p *historyPane) View() string {
-	if !p.filtered() && common.ExchangeAddress(p.ex) != "" {
-		p.tbl.Empty = common.EmptyFor(p.Store, state.KindHistory, p.emptyMsg)
+	if !p.filtered() && common.ExchangeAddress(p.Ex) != "" {
+		p.Tbl.Empty = common.EmptyFor(p.Store, state.KindHistory, p.emptyMsg)
 	}
-	return p.view(func() string {
+	return p.Body(func() string {
 		f := "all"
 		if p.filtered() {
 			f = p.filterText()
 		}
-		return "filter: " + f + " (s state, i instrument) · " + p.hint(len(p.all))
+		return "filter: " + f + " (s state, i instrument) · " + p.Hint(len(p.all))
 	})
 }
 

@@ -69,7 +69,7 @@ func TestHistoryPagingAndFilters(t *testing.T) {
 	// New orders arrive on top; an order already held is replaced, not repeated.
 	ex.history = append(makeHistory(2, 5002), ex.history...)
 	ex.history[2].State = api.StateCancelled // order 5000 changed state
-	deliver(t, c, p, teaCmd(p.f.Poll()))
+	deliver(t, c, p, teaCmd(p.Task().Poll()))
 	ids := map[api.OrderID]bool{}
 	for _, o := range p.all {
 		if ids[o.OrderID] {
@@ -147,7 +147,7 @@ func BenchmarkHistoryPane(b *testing.B) {
 				if filter {
 					p.Update(keyMsg("s"))
 				}
-				p.tbl.MoveTo(len(p.rows) / 2)
+				p.Tbl.MoveTo(len(p.rows) / 2)
 				p.View()
 				b.ReportAllocs()
 				b.ResetTimer()

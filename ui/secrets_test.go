@@ -7,6 +7,7 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"fmt"
+	"github.com/tradedesk/tradedesk/ui/components/pagedlist"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -110,11 +111,11 @@ func TestNoSecretInAnythingWritten(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	oldLog, oldExport := slog.Default(), exportDir
+	oldLog, oldExport := slog.Default(), pagedlist.ExportDir
 	slog.SetDefault(slog.New(slog.NewJSONHandler(logFile, &slog.HandlerOptions{Level: slog.LevelDebug})))
-	exportDir = filepath.Join(dir, "exports")
-	t.Cleanup(func() { slog.SetDefault(oldLog); exportDir = oldExport })
-	if err := os.Mkdir(exportDir, 0o700); err != nil {
+	pagedlist.ExportDir = filepath.Join(dir, "exports")
+	t.Cleanup(func() { slog.SetDefault(oldLog); pagedlist.ExportDir = oldExport })
+	if err := os.Mkdir(pagedlist.ExportDir, 0o700); err != nil {
 		t.Fatal(err)
 	}
 

@@ -357,7 +357,7 @@ func TestMarketOrderResultInTotals(t *testing.T) {
 	}
 	c.typeText(t, "yes") // 0.3 BTC is over the market-order limit
 	c.key(t, "enter")
-	pump(t, c.m, teaCmd(fills.f.Poll()))
+	pump(t, c.m, teaCmd(fills.Task().Poll()))
 	page, err := c.m.ex.Fills(context.Background(), c.m.ex.Address(), api.PageParams{})
 	if err != nil {
 		t.Fatal(err)

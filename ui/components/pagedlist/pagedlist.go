@@ -1,4 +1,4 @@
-package ui
+package pagedlist
 
 import (
 	"strconv"
@@ -9,22 +9,26 @@ import (
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
 	"github.com/tradedesk/tradedesk/state/feed"
+	"github.com/tradedesk/tradedesk/state/profile"
 	"github.com/tradedesk/tradedesk/ui/common"
 )
 
-// pagedList is what the fills and order-history panes share: a table of the account's records,
+// List is what the fills and order-history panes share: a table of the account's records,
 // newest first; the newest page polled (at once when a fill or an order's state change moves the
 // account's orders or positions); older pages loaded as the trader scrolls to the end; CSV and
 // JSON export; and a status line that says what is under way or wrong, else what is loaded. A
 // pane embeds it and brings its columns, its rows and the words of its hint.
-type pagedList struct {
+type List struct {
 	*common.Common
-	ex      api.Exchange
-	kind    state.Kind
-	tbl     *common.Table
+	// Ex is the exchange the pages and exports are read from.
+	Ex   api.Exchange
+	kind state.Kind
+	// Tbl is the list's table; the pane brings its columns and cells.
+	Tbl     *common.Table
 	f       *feed.Task
 	loading int // the page being loaded below (0: none)
-	exp     exporter
+	// Exp is the list's export (CSV and JSON of every page).
+	Exp     Exporter
 	trades  state.TradeWatch
 	w, h    int
 	page    func(page int) feed.Request // asks for one page of the kind
@@ -32,25 +36,31 @@ type pagedList struct {
 	evicted func() int                  // the store's count of the oldest rows let go over the bound
 }
 
-// pagedSource is where a paged list's records come from: one page of kind, and the store's next
+// Source is where a paged list's records come from: one page of kind, and the store's next
 // page to load.
-type pagedSource struct {
-	kind  state.Kind
-	every func(Intervals) time.Duration
-	page  func(ex api.Exchange, user string, page int) feed.Request
-	next  func(*state.Store) (int, bool)
-	// evicted is how many of the oldest rows the store let go to stay within its bound.
-	evicted func(*state.Store) int
+type Source struct {
+	// Kind is the kind of the records.
+	Kind state.Kind
+	// Every picks the list's poll cadence from the console's intervals.
+	Every func(profile.Intervals) time.Duration
+	// Page asks for one page of the records of user.
+	Page func(ex api.Exchange, user string, page int) feed.Request
+	// Next is the store's next page to load, and whether there is one.
+	Next func(*state.Store) (int, bool)
+	// Evicted is how many of the oldest rows the store let go to stay within its bound.
+	Evicted func(*state.Store) int
 }
 
-func newPagedList(c *common.Common, ex api.Exchange, src pagedSource, cols []common.Column, cell common.CellFunc, empty string) *pagedList {
-	l := &pagedList{Common: c, ex: ex, kind: src.kind}
-	l.tbl = common.NewTable(c.Styles, cols, cell)
-	l.tbl.Empty = empty
-	l.page = func(page int) feed.Request { return src.page(ex, ex.Address(), page) }
-	l.next = func() (int, bool) { return src.next(c.Store) }
-	l.evicted = func() int { return src.evicted(c.Store) }
-	l.f = common.PaneTask(c, src.kind, c.Every(src.every), func() feed.Request {
+// New is a paged list of src's records in a table of cols drawn by cell; empty is what it says
+// with none.
+func New(c *common.Common, ex api.Exchange, src Source, cols []common.Column, cell common.CellFunc, empty string) *List {
+	l := &List{Common: c, Ex: ex, kind: src.Kind}
+	l.Tbl = common.NewTable(c.Styles, cols, cell)
+	l.Tbl.Empty = empty
+	l.page = func(page int) feed.Request { return src.Page(ex, ex.Address(), page) }
+	l.next = func() (int, bool) { return src.Next(c.Store) }
+	l.evicted = func() int { return src.Evicted(c.Store) }
+	l.f = common.PaneTask(c, src.Kind, c.Every(src.Every), func() feed.Request {
 		if common.ExchangeAddress(ex) == "" {
 			return nil
 		}
@@ -60,21 +70,21 @@ func newPagedList(c *common.Common, ex api.Exchange, src pagedSource, cols []com
 }
 
 // Kinds implements common.KindsShower.
-func (l *pagedList) Kinds() []state.Kind { return []state.Kind{l.kind} }
+func (l *List) Kinds() []state.Kind { return []state.Kind{l.kind} }
 
 // SetSize implements common.Pane; the last line is the status line.
-func (l *pagedList) SetSize(w, h int) {
+func (l *List) SetSize(w, h int) {
 	l.w, l.h = w, h
-	l.tbl.SetSize(w, max(h-1, 1))
+	l.Tbl.SetSize(w, max(h-1, 1))
 }
 
 // SetFocused implements common.Pane.
-func (l *pagedList) SetFocused(f bool) { l.tbl.SetFocused(f) }
+func (l *List) SetFocused(f bool) { l.Tbl.SetFocused(f) }
 
-// update handles what every paged list handles alike: the start of its task, a poll when the
+// Handle handles what every paged list handles alike: the start of its task, a poll when the
 // account's trades moved, the end of a page load, and export progress. It reports whether msg was
 // one of those; refresh is true when the pane should take the store's records again.
-func (l *pagedList) update(msg tea.Msg) (cmd tea.Cmd, handled, refresh bool) {
+func (l *List) Handle(msg tea.Msg) (cmd tea.Cmd, handled, refresh bool) {
 	switch msg := msg.(type) {
 	case common.StartPanesMsg:
 		return common.Tea(l.f.Start()), true, false
@@ -87,16 +97,16 @@ func (l *pagedList) update(msg tea.Msg) (cmd tea.Cmd, handled, refresh bool) {
 		}
 		return nil, true, msg.Kind == l.kind || msg.Kind == state.KindInstruments
 	case exportProgressMsg, exportDoneMsg:
-		return l.exp.update(msg), true, false
+		return l.Exp.update(msg), true, false
 	}
 	return nil, false, false
 }
 
-// loadMore loads the next page when the cursor is on the last row shown, or when no row is shown
+// LoadMore loads the next page when the cursor is on the last row shown, or when no row is shown
 // but records are loaded (a filter hides them all).
-func (l *pagedList) loadMore(loaded int) tea.Cmd {
-	onLast := l.tbl.Rows > 0 && l.tbl.Selected() == l.tbl.Rows-1
-	hidden := l.tbl.Rows == 0 && loaded > 0
+func (l *List) LoadMore(loaded int) tea.Cmd {
+	onLast := l.Tbl.Rows > 0 && l.Tbl.Selected() == l.Tbl.Rows-1
+	hidden := l.Tbl.Rows == 0 && loaded > 0
 	if l.loading != 0 || !(onLast || hidden) {
 		return nil
 	}
@@ -109,26 +119,26 @@ func (l *pagedList) loadMore(loaded int) tea.Cmd {
 }
 
 // Click implements common.Clicker: a click selects a row, and on the last one loads more.
-func (l *pagedList) Click(_, y int) tea.Cmd {
-	if l.tbl.ClickRow(y) {
-		return l.loadMore(l.tbl.Rows)
+func (l *List) Click(_, y int) tea.Cmd {
+	if l.Tbl.ClickRow(y) {
+		return l.LoadMore(l.Tbl.Rows)
 	}
 	return nil
 }
 
-// view is the table above the status line; idle is the status line when nothing needs saying.
-func (l *pagedList) view(idle func() string) string {
-	lines := l.tbl.Lines(make([]string, 0, l.h))
-	status := pagedStatus(l.Styles, l.Store, l.kind, &l.exp, l.loading, l.w)
+// Body is the table above the status line; idle is the status line when nothing needs saying.
+func (l *List) Body(idle func() string) string {
+	lines := l.Tbl.Lines(make([]string, 0, l.h))
+	status := pagedStatus(l.Styles, l.Store, l.kind, &l.Exp, l.loading, l.w)
 	if status == "" {
 		status = l.Styles.Muted.On(common.Pad(idle(), l.w))
 	}
 	return strings.Join(append(lines, status), "\n")
 }
 
-// hint is the idle status line's words: n records loaded, whether more can be loaded, the last
+// Hint is the idle status line's words: n records loaded, whether more can be loaded, the last
 // export.
-func (l *pagedList) hint(n int) string { return pagedHint(n, l.next, l.evicted() > 0, l.exp.last) }
+func (l *List) Hint(n int) string { return pagedHint(n, l.next, l.evicted() > 0, l.Exp.last) }
 
 // pageStillLoading is the page still being loaded after a reply: none once the next page to load
 // moved past it, or the request failed.
@@ -139,8 +149,8 @@ func pageStillLoading(loading int, next func() (int, bool), f state.Freshness) i
 	return loading
 }
 
-// newOnTop counts the rows of now above the first row of before (the rows that arrived on top).
-func newOnTop[T any, K comparable](before, now []T, key func(*T) K) int {
+// NewOnTop counts the rows of now above the first row of before (the rows that arrived on top).
+func NewOnTop[T any, K comparable](before, now []T, key func(*T) K) int {
 	if len(before) == 0 {
 		return len(now)
 	}
@@ -155,7 +165,7 @@ func newOnTop[T any, K comparable](before, now []T, key func(*T) K) int {
 
 // pagedStatus is a paged list's status line while something needs saying, in order of urgency:
 // the export's progress, a failed or stale poll of kind k, the page being loaded; "" otherwise.
-func pagedStatus(st *common.Styles, store *state.Store, k state.Kind, exp *exporter, loading, w int) string {
+func pagedStatus(st *common.Styles, store *state.Store, k state.Kind, exp *Exporter, loading, w int) string {
 	if s := exp.line(st, w); s != "" {
 		return s
 	}
@@ -185,3 +195,6 @@ func pagedHint(n int, next func() (int, bool), bounded bool, last string) string
 	}
 	return s
 }
+
+// Task is the list's feed task: the newest page's poll and the older pages' requests.
+func (l *List) Task() *feed.Task { return l.f }

@@ -1,4 +1,4 @@
-package ui
+package pagedlist
 
 import (
 	"context"
@@ -15,9 +15,9 @@ import (
 	"github.com/tradedesk/tradedesk/ui/export"
 )
 
-// exportDir is where the console writes exports ("": defaultExportDir). Tests point it at a
+// ExportDir is where the console writes exports ("": defaultExportDir). Tests point it at a
 // temporary directory.
-var exportDir = ""
+var ExportDir = ""
 
 // defaultExportDir is $TRADEDESK_EXPORT_DIR, else the user's data directory's tradedesk/exports
 // ($XDG_DATA_HOME or ~/.local/share): one known place, not whatever directory the console was
@@ -39,7 +39,7 @@ func defaultExportDir() string {
 
 // exportPath is the full path of an export file named name, its directory made if need be.
 func exportPath(name string) string {
-	dir := exportDir
+	dir := ExportDir
 	if dir == "" {
 		dir = defaultExportDir()
 	}
@@ -72,7 +72,6 @@ type exportDoneMsg struct {
 	n   int
 	err error
 }
-
 
 // startExport begins exporting every page of what for the account: the file is written under a
 // temporary name and renamed when complete, so a stopped or failed export leaves no partial file.
@@ -131,14 +130,14 @@ func (j *exportJob) wait() tea.Cmd {
 	}
 }
 
-// exporter is the export state a fills or history pane embeds.
-type exporter struct {
+// Exporter is the export state a fills or history pane embeds.
+type Exporter struct {
 	job  *exportJob
 	last string // the last export's result, shown until the next
 }
 
-// key handles the export keys; ok reports whether msg was one.
-func (e *exporter) key(msg tea.KeyMsg, keys *common.KeyMap, ex api.Exchange, what export.What, clock func() time.Time) (tea.Cmd, bool) {
+// Key handles the export keys; ok reports whether msg was one.
+func (e *Exporter) Key(msg tea.KeyMsg, keys *common.KeyMap, ex api.Exchange, what export.What, clock func() time.Time) (tea.Cmd, bool) {
 	var f export.Format
 	switch {
 	case key.Matches(msg, keys.ExportCSV):
@@ -164,7 +163,7 @@ func (e *exporter) key(msg tea.KeyMsg, keys *common.KeyMap, ex api.Exchange, wha
 }
 
 // update takes the job's events; it returns the next wait and, at the end, the result notice.
-func (e *exporter) update(msg tea.Msg) tea.Cmd {
+func (e *Exporter) update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case exportProgressMsg:
 		if msg.job != e.job {
@@ -189,7 +188,7 @@ func (e *exporter) update(msg tea.Msg) tea.Cmd {
 }
 
 // line is the progress line while an export runs ("" otherwise).
-func (e *exporter) line(st *common.Styles, w int) string {
+func (e *Exporter) line(st *common.Styles, w int) string {
 	j := e.job
 	if j == nil {
 		return ""
@@ -208,3 +207,6 @@ func progressBar(pct, n int) string {
 	full := pct * n / 100
 	return "[" + strings.Repeat("#", full) + strings.Repeat(".", n-full) + "]"
 }
+
+// Running says whether an export is under way.
+func (e *Exporter) Running() bool { return e.job != nil }
