@@ -75,8 +75,8 @@ func TestSimulatorRestartClearsActivity(t *testing.T) {
 		t.Fatal(err)
 	}
 	c.key(t, "ctrl+r")
-	if len(fills.fills) != 5 || len(history.all) != 5 || len(c.m.store.Transfers()) != 3 {
-		t.Fatalf("before the restart: %d fills, %d orders, %d transfers", len(fills.fills), len(history.all), len(c.m.store.Transfers()))
+	if len(fills.Fills()) != 5 || len(history.Records()) != 5 || len(c.m.store.Transfers()) != 3 {
+		t.Fatalf("before the restart: %d fills, %d orders, %d transfers", len(fills.Fills()), len(history.Records()), len(c.m.store.Transfers()))
 	}
 
 	// The simulator restarts: the old one stops, a new one (another seed) serves the address.
@@ -106,8 +106,8 @@ func TestSimulatorRestartClearsActivity(t *testing.T) {
 		}
 	}
 	refreshed()
-	if len(fills.fills) != 0 || len(history.all) != 0 {
-		t.Fatalf("after the restart and Ctrl+R: %d fills and %d orders of the previous instance shown", len(fills.fills), len(history.all))
+	if len(fills.Fills()) != 0 || len(history.Records()) != 0 {
+		t.Fatalf("after the restart and Ctrl+R: %d fills and %d orders of the previous instance shown", len(fills.Fills()), len(history.Records()))
 	}
 	if n := len(c.m.store.Transfers()); n != 2 {
 		t.Errorf("after the restart: %d transfers, want the new instance's 2 deposits", n)
@@ -122,8 +122,8 @@ func TestSimulatorRestartClearsActivity(t *testing.T) {
 	same := func(a, b api.Fill) bool {
 		return a.TradeID == b.TradeID && a.OrderID == b.OrderID && a.TxHash == b.TxHash && a.Price.Equal(b.Price)
 	}
-	if len(fills.fills) != 2 || !same(fills.fills[0], page.Data[0]) || !same(fills.fills[1], page.Data[1]) || len(history.all) != 2 {
-		t.Fatalf("after trading on the new instance: %d fills (%+v), %d orders", len(fills.fills), fills.fills, len(history.all))
+	if len(fills.Fills()) != 2 || !same(fills.Fills()[0], page.Data[0]) || !same(fills.Fills()[1], page.Data[1]) || len(history.Records()) != 2 {
+		t.Fatalf("after trading on the new instance: %d fills (%+v), %d orders", len(fills.Fills()), fills.Fills(), len(history.Records()))
 	}
 }
 

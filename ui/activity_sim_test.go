@@ -3,6 +3,8 @@ package ui
 import (
 	"context"
 	"encoding/csv"
+	"github.com/tradedesk/tradedesk/ui/components/fills"
+	"github.com/tradedesk/tradedesk/ui/components/history"
 	"github.com/tradedesk/tradedesk/ui/components/pagedlist"
 	"os"
 	"path/filepath"
@@ -16,11 +18,11 @@ import (
 )
 
 // activityGroup finds the Activity group's fills and history panes.
-func activityGroup(t *testing.T, m *Model) (*common.Group, *fillsPane, *historyPane) {
+func activityGroup(t *testing.T, m *Model) (*common.Group, *fills.Pane, *history.Pane) {
 	t.Helper()
 	for _, s := range m.slots {
 		if g, ok := s.pane.(*common.Group); ok && g.Name() == "Activity" {
-			return g, g.Panes()[0].(*fillsPane), g.Panes()[1].(*historyPane)
+			return g, g.Panes()[0].(*fills.Pane), g.Panes()[1].(*history.Pane)
 		}
 	}
 	t.Fatal("no Activity group")
@@ -61,10 +63,10 @@ func TestFillsAndHistoryAgainstSimulator(t *testing.T) {
 	pump(t, c.m, c.m.Init())
 	g, fills, history := activityGroup(t, c.m)
 	rings := 0
-	fills.ring = func() { rings++ }
-	fills.bell = true
-	if len(fills.fills) != 0 || !c.m.store.Freshness(state.KindFills).Loaded() {
-		t.Fatalf("a new account has %d fills (loaded %v)", len(fills.fills), c.m.store.Freshness(state.KindFills).Loaded())
+	fills.Ring = func() { rings++ }
+	fills.Bell = true
+	if len(fills.Fills()) != 0 || !c.m.store.Freshness(state.KindFills).Loaded() {
+		t.Fatalf("a new account has %d fills (loaded %v)", len(fills.Fills()), c.m.store.Freshness(state.KindFills).Loaded())
 	}
 
 	trade(t, c, 130)
@@ -74,8 +76,8 @@ func TestFillsAndHistoryAgainstSimulator(t *testing.T) {
 	if err != nil || total.TotalCount < 130 {
 		t.Fatalf("the simulator has %d fills: %v", total.TotalCount, err)
 	}
-	if len(fills.fills) != 100 || rings != 1 || !strings.HasPrefix(c.m.notice, "filled: buy 0.0010 BTC-PERP @ 9") {
-		t.Fatalf("after trading: %d fills shown, %d rings, notice %q", len(fills.fills), rings, c.m.notice)
+	if len(fills.Fills()) != 100 || rings != 1 || !strings.HasPrefix(c.m.notice, "filled: buy 0.0010 BTC-PERP @ 9") {
+		t.Fatalf("after trading: %d fills shown, %d rings, notice %q", len(fills.Fills()), rings, c.m.notice)
 	}
 
 	c.key(t, "7") // Activity
@@ -84,8 +86,8 @@ func TestFillsAndHistoryAgainstSimulator(t *testing.T) {
 	}
 	c.key(t, "end")
 	c.key(t, "end")
-	if len(fills.fills) != total.TotalCount {
-		t.Fatalf("after scrolling to the end: %d of %d fills loaded", len(fills.fills), total.TotalCount)
+	if len(fills.Fills()) != total.TotalCount {
+		t.Fatalf("after scrolling to the end: %d of %d fills loaded", len(fills.Fills()), total.TotalCount)
 	}
 	if !strings.Contains(c.m.View(), "Fills ("+strconv.Itoa(total.TotalCount)+")") {
 		t.Errorf("the title does not count the fills loaded")
@@ -96,19 +98,19 @@ func TestFillsAndHistoryAgainstSimulator(t *testing.T) {
 	if len(recs) != total.TotalCount+1 {
 		t.Fatalf("export has %d rows, want %d and a header", len(recs)-1, total.TotalCount)
 	}
-	for i, f := range fills.fills {
+	for i, f := range fills.Fills() {
 		if r := recs[i+1]; r[14] != strconv.Itoa(int(f.TradeID)) || r[5] != f.Price.String() || r[6] != f.Size.String() {
 			t.Fatalf("export row %d %v, fill %+v", i, r, f)
 		}
 	}
 
 	c.key(t, "]") // order history: 130 filled market orders, the newest first
-	if g.Active() != history || len(history.all) != 100 {
-		t.Fatalf("history shows %d orders", len(history.all))
+	if g.Active() != history || len(history.Records()) != 100 {
+		t.Fatalf("history shows %d orders", len(history.Records()))
 	}
 	c.key(t, "end")
-	if len(history.all) != 130 || history.all[0].State != api.StateFilled {
-		t.Fatalf("history after paging: %d orders, first %+v", len(history.all), history.all[0])
+	if len(history.Records()) != 130 || history.Records()[0].State != api.StateFilled {
+		t.Fatalf("history after paging: %d orders, first %+v", len(history.Records()), history.Records()[0])
 	}
 }
 

@@ -25,7 +25,7 @@ func (m *Model) newAlerts(cfg Config) {
 		j = cfg.Exec.Journal()
 	}
 	a, err := alerts.New(alerts.Config{Store: m.store, Journal: j, Seed: cfg.Alerts.Rules, Delivery: cfg.Alerts.Delivery,
-		Clock: m.clock, Bell: ringBell}, m.keys, m.st)
+		Clock: m.clock, Bell: common.RingBell}, m.keys, m.st)
 	m.alerts = a
 	if err != nil {
 		m.msgs.Add(common.LevelError, "alerts: "+err.Error())

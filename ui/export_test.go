@@ -4,6 +4,7 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
+	"github.com/tradedesk/tradedesk/ui/components/fills"
 	"github.com/tradedesk/tradedesk/ui/components/pagedlist"
 	"os"
 	"path/filepath"
@@ -24,11 +25,11 @@ func TestExportKeyWritesEveryPage(t *testing.T) {
 
 	c := paneCommon(t)
 	ex := &fakeEx{fills: makeFills(250, 1000)}
-	p := newFillsPane(c, ex, false)
+	p := fills.New(c, ex, false)
 	p.SetSize(160, 10)
 	deliver(t, c, p, p.Update(common.StartPanesMsg{}))
-	if len(p.fills) != 100 {
-		t.Fatalf("loaded %d", len(p.fills))
+	if len(p.Fills()) != 100 {
+		t.Fatalf("loaded %d", len(p.Fills()))
 	}
 
 	cmd := p.Update(keyMsg("e"))

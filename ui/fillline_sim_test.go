@@ -32,7 +32,7 @@ func TestOneMarketOrderOneLine(t *testing.T) {
 		}
 	}
 	n := 0
-	for _, f := range fills.fills {
+	for _, f := range fills.Fills() {
 		if f.Size.IsPositive() {
 			n++
 		}

@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"github.com/tradedesk/tradedesk/ui/components/fills"
 	"slices"
 	"strings"
 	"testing"
@@ -133,9 +134,9 @@ func TestFillsPagingAndNewOnTop(t *testing.T) {
 	t.Parallel()
 	c := paneCommon(t)
 	ex := &fakeEx{fills: makeFills(250, 1000)}
-	p := newFillsPane(c, ex, true)
+	p := fills.New(c, ex, true)
 	rings := 0
-	p.ring = func() { rings++ }
+	p.Ring = func() { rings++ }
 	p.SetSize(200, 12)
 	p.SetFocused(true)
 
@@ -143,19 +144,19 @@ func TestFillsPagingAndNewOnTop(t *testing.T) {
 	if n := deliver(t, c, p, p.Update(common.StartPanesMsg{})); len(n) != 0 || rings != 0 {
 		t.Fatalf("first load rang %d times, notices %v", rings, n)
 	}
-	if len(p.fills) != 100 || fmt.Sprint(ex.pages) != "[1]" {
-		t.Fatalf("loaded %d fills from pages %v", len(p.fills), ex.pages)
+	if len(p.Fills()) != 100 || fmt.Sprint(ex.pages) != "[1]" {
+		t.Fatalf("loaded %d fills from pages %v", len(p.Fills()), ex.pages)
 	}
 
 	// Scrolling to the last loaded row and past it loads page 2, then page 3.
 	deliver(t, c, p, p.Update(keyMsg("end")))
-	if len(p.fills) != 200 || fmt.Sprint(ex.pages) != "[1 2]" {
-		t.Fatalf("after end: %d fills from pages %v", len(p.fills), ex.pages)
+	if len(p.Fills()) != 200 || fmt.Sprint(ex.pages) != "[1 2]" {
+		t.Fatalf("after end: %d fills from pages %v", len(p.Fills()), ex.pages)
 	}
 	deliver(t, c, p, p.Update(keyMsg("end")))
 	deliver(t, c, p, p.Update(keyMsg("down")))
-	if len(p.fills) != 250 || fmt.Sprint(ex.pages) != "[1 2 3]" {
-		t.Fatalf("after the last page: %d fills from pages %v", len(p.fills), ex.pages)
+	if len(p.Fills()) != 250 || fmt.Sprint(ex.pages) != "[1 2 3]" {
+		t.Fatalf("after the last page: %d fills from pages %v", len(p.Fills()), ex.pages)
 	}
 	deliver(t, c, p, p.Update(keyMsg("down")))
 	if fmt.Sprint(ex.pages) != "[1 2 3]" {
@@ -164,14 +165,14 @@ func TestFillsPagingAndNewOnTop(t *testing.T) {
 
 	// Three new fills arrive: page 1 now starts with them and repeats 97 rows already held.
 	p.Tbl.MoveTo(10)
-	selected := p.fills[10].TradeID
+	selected := p.Fills()[10].TradeID
 	ex.fills = append(makeFills(3, 1003), ex.fills...)
 	notices := deliver(t, c, p, teaCmd(p.Task().Poll()))
-	if len(p.fills) != 253 {
-		t.Fatalf("after new fills: %d rows, want 253 (no duplicates)", len(p.fills))
+	if len(p.Fills()) != 253 {
+		t.Fatalf("after new fills: %d rows, want 253 (no duplicates)", len(p.Fills()))
 	}
 	seen := map[api.TradeID]bool{}
-	for i, f := range p.fills {
+	for i, f := range p.Fills() {
 		if seen[f.TradeID] {
 			t.Fatalf("trade %d twice", f.TradeID)
 		}
@@ -180,7 +181,7 @@ func TestFillsPagingAndNewOnTop(t *testing.T) {
 			t.Fatalf("row %d is trade %d, want %d (newest first)", i, f.TradeID, want)
 		}
 	}
-	if p.fills[p.Tbl.Cursor].TradeID != selected {
+	if p.Fills()[p.Tbl.Cursor].TradeID != selected {
 		t.Errorf("the cursor moved off the fill it was on")
 	}
 	// One notice per order (each its own line in the messages view), the newest order last.
@@ -202,8 +203,8 @@ func TestFillsPagingAndNewOnTop(t *testing.T) {
 	deliver(t, c, p, p.Update(keyMsg("B")))
 	ex.fills = append(makeFills(1, 1005), ex.fills...)
 	deliver(t, c, p, teaCmd(p.Task().Poll()))
-	if rings != 1 || len(p.fills) != 255 {
-		t.Errorf("bell off: rings %d, rows %d", rings, len(p.fills))
+	if rings != 1 || len(p.Fills()) != 255 {
+		t.Errorf("bell off: rings %d, rows %d", rings, len(p.Fills()))
 	}
 }
 
@@ -211,7 +212,7 @@ func TestFillsView(t *testing.T) {
 	t.Parallel()
 	c := paneCommon(t)
 	ex := &fakeEx{fills: makeFills(5, 10)}
-	p := newFillsPane(c, ex, false)
+	p := fills.New(c, ex, false)
 	p.SetSize(140, 8)
 	if v := p.View(); !strings.Contains(v, "loading fills") {
 		t.Fatalf("before the first poll:\n%s", v)
@@ -240,14 +241,14 @@ func TestFillsView(t *testing.T) {
 func TestFillsEmptyAndFailed(t *testing.T) {
 	t.Parallel()
 	c := paneCommon(t)
-	p := newFillsPane(c, &fakeEx{}, false)
+	p := fills.New(c, &fakeEx{}, false)
 	p.SetSize(100, 5)
 	deliver(t, c, p, p.Update(common.StartPanesMsg{}))
 	if v := p.View(); !strings.Contains(v, "no fills yet") {
 		t.Errorf("empty:\n%s", v)
 	}
 	c2 := paneCommon(t)
-	q := newFillsPane(c2, &fakeEx{}, false)
+	q := fills.New(c2, &fakeEx{}, false)
 	q.SetSize(100, 5)
 	c2.Store.Apply(state.FailedMsg{Gen: 1, At: paneNow, Of: state.KindFills, Err: fmt.Errorf("connection refused")})
 	if v := q.View(); !strings.Contains(v, "fills request failed: connection refused (retrying)") {
@@ -263,7 +264,7 @@ func BenchmarkFillsPane(b *testing.B) {
 	for _, n := range []int{10, 10000} {
 		b.Run(fmt.Sprintf("loaded=%d", n), func(b *testing.B) {
 			c := paneCommon(b)
-			p := newFillsPane(c, &fakeEx{}, false)
+			p := fills.New(c, &fakeEx{}, false)
 			p.SetSize(196, 24)
 			c.Store.Apply(state.FillsMsg{Gen: 1, At: paneNow, Page: api.Page[api.Fill]{Data: makeFills(n, n), Page: 1, TotalPages: 1}})
 			p.Update(common.DataMsg{Kind: state.KindFills})
@@ -291,8 +292,8 @@ func BenchmarkFillsNewPage(b *testing.B) {
 			for b.Loop() {
 				b.StopTimer()
 				c := paneCommon(b)
-				p := newFillsPane(c, &fakeEx{}, false)
-				p.ring = nil
+				p := fills.New(c, &fakeEx{}, false)
+				p.Ring = nil
 				p.SetSize(196, 24)
 				c.Store.Apply(state.FillsMsg{Gen: 1, At: paneNow, Page: old})
 				p.Update(common.DataMsg{Kind: state.KindFills})

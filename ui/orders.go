@@ -338,7 +338,7 @@ func (p *ordersPane) cell(row, col int) (string, common.Paint) {
 		}
 		return common.FmtNum(f, sd), st.Good
 	case ocType:
-		return orderType(o, in), st.Muted
+		return common.OrderType(o, in), st.Muted
 	case ocAge:
 		if o.Timestamp.IsZero() {
 			return "-", st.Muted
@@ -348,24 +348,6 @@ func (p *ordersPane) cell(row, col int) (string, common.Paint) {
 		return fmt.Sprint(o.OrderID), st.Muted
 	}
 	return "", common.Paint{}
-}
-
-// orderType is an order's type, trigger, what it belongs to, time in force and flags in a few
-// letters: "limit", "tp @51,000.0 IOC RO PO", "sl @3,300.00 bracket RO" (a bracket's entry or
-// leg), "tp @3,600.00 pos RO" (a position's own); the words are state's, shared with headless, the
-// trigger at in's tick. A market order's IOC goes unsaid: a market order is IOC.
-func orderType(o *api.OrderRecord, in state.Instrument) string {
-	parts := []string{state.RecordTypeShort(o, in)}
-	switch o.Grouping {
-	case api.GroupingNormal:
-		parts = append(parts, "bracket")
-	case api.GroupingPosition:
-		parts = append(parts, "pos")
-	}
-	if o.Tif != "" && o.Tif != api.TifGTC && !(o.IsMarket && o.Tif == api.TifIOC) {
-		parts = append(parts, o.Tif)
-	}
-	return strings.Join(append(parts, state.FlagAbbrevs(o.ReduceOnly, o.PostOnly)...), " ")
 }
 
 // View implements common.Pane. Ages move with the clock, so rows re-render once a second at most.

@@ -7,7 +7,9 @@ import (
 	"github.com/tradedesk/tradedesk/ui/components/brokers"
 	"github.com/tradedesk/tradedesk/ui/components/chart"
 	"github.com/tradedesk/tradedesk/ui/components/equity"
+	"github.com/tradedesk/tradedesk/ui/components/fills"
 	"github.com/tradedesk/tradedesk/ui/components/funding"
+	"github.com/tradedesk/tradedesk/ui/components/history"
 	"github.com/tradedesk/tradedesk/ui/components/instrument"
 	"github.com/tradedesk/tradedesk/ui/components/transfer"
 	"github.com/tradedesk/tradedesk/ui/components/transfers"
@@ -21,7 +23,7 @@ func newMarketGroup(c *common.Common, ex api.Exchange, chart *chart.Pane) *commo
 // newActivityGroup is the fills, the order history, the funding payments, the transfers and the
 // equity curve; bell rings the terminal bell on new fills.
 func newActivityGroup(c *common.Common, ex api.Exchange, bell bool) *common.Group {
-	return common.NewGroup(c, "Activity", newFillsPane(c, ex, bell), newHistoryPane(c, ex), funding.NewFed(c, ex),
+	return common.NewGroup(c, "Activity", fills.New(c, ex, bell), history.New(c, ex), funding.NewFed(c, ex),
 		transfers.NewFed(c, ex), equity.NewFed(c, ex))
 }
 

@@ -2,6 +2,7 @@ package common
 
 import (
 	"fmt"
+	"os"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -9,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mattn/go-runewidth"
 	"github.com/shopspring/decimal"
+	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/api/text"
 	"github.com/tradedesk/tradedesk/state"
 )
@@ -153,3 +155,32 @@ func PlainError(err error) string {
 
 // LabelWidth is the width of a form's or a summary's labels, so the values line up.
 const LabelWidth = 14
+
+// FmtStamp is a record's time in a pane: "03-02 09:15:04" (UTC), "-" when there is none.
+func FmtStamp(t api.Time) string {
+	if s := state.TimeText(t.Time, state.TimeShort); s != "" {
+		return s
+	}
+	return "-"
+}
+
+// OrderType is an order's type, trigger, what it belongs to, time in force and flags in a few
+// letters: "limit", "tp @51,000.0 IOC RO PO", "sl @3,300.00 bracket RO" (a bracket's entry or
+// leg), "tp @3,600.00 pos RO" (a position's own); the words are state's, shared with headless, the
+// trigger at in's tick. A market order's IOC goes unsaid: a market order is IOC.
+func OrderType(o *api.OrderRecord, in state.Instrument) string {
+	parts := []string{state.RecordTypeShort(o, in)}
+	switch o.Grouping {
+	case api.GroupingNormal:
+		parts = append(parts, "bracket")
+	case api.GroupingPosition:
+		parts = append(parts, "pos")
+	}
+	if o.Tif != "" && o.Tif != api.TifGTC && !(o.IsMarket && o.Tif == api.TifIOC) {
+		parts = append(parts, o.Tif)
+	}
+	return strings.Join(append(parts, state.FlagAbbrevs(o.ReduceOnly, o.PostOnly)...), " ")
+}
+
+// RingBell rings the terminal bell on stderr (the screen is drawn on stdout).
+func RingBell() { _, _ = os.Stderr.WriteString("\a") }

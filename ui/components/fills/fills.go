@@ -1,9 +1,8 @@
-package ui
+package fills
 
 import (
 	"context"
 	"fmt"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -23,39 +22,41 @@ import (
 
 // Fill columns.
 const (
-	fcTime = iota
-	fcInstrument
-	fcSide
-	fcDir
-	fcPrice
-	fcSize
-	fcNotional
-	fcFee
-	fcPnl
-	fcRole
-	fcOid
-	fcCloid
+	colTime = iota
+	colInstrument
+	colSide
+	colDir
+	colPrice
+	colSize
+	colNotional
+	colFee
+	colPnl
+	colRole
+	colOid
+	colCloid
 )
 
-// fillsPane lists the account's fills, newest first. Scrolling to the last loaded row loads the
+// Pane lists the account's fills, newest first. Scrolling to the last loaded row loads the
 // next page; the newest page is polled and merged on top; a new fill rings the bell.
-type fillsPane struct {
+type Pane struct {
 	*pagedlist.List
 	fills   []api.Fill
 	version [2]uint64 // store versions of fills and instruments last rendered
 	primed  bool      // page 1 has arrived once: later fills on top are new
-	bell    bool
-	ring    func()
-	rung    map[api.OrderID]bool // orders whose fills rang the bell (bounded: reset past 1,024)
+	// Bell rings the terminal bell on new fills (B toggles it); Ring is how (tests count instead).
+	Bell bool
+	Ring func()
+	rung map[api.OrderID]bool // orders whose fills rang the bell (bounded: reset past 1,024)
 }
 
-func newFillsPane(c *common.Common, ex api.Exchange, bell bool) *fillsPane {
-	p := &fillsPane{bell: bell, ring: ringBell}
+// New is the fills pane; bell rings the terminal bell on new fills.
+func New(c *common.Common, ex api.Exchange, bell bool) *Pane {
+	p := &Pane{Bell: bell, Ring: common.RingBell}
 	empty := "no fills yet"
 	if common.ExchangeAddress(ex) == "" {
 		empty = "no account: start with --address, --keystore or a key to see fills"
 	}
-	p.List = pagedlist.New(c, ex, fillsSource, []common.Column{
+	p.List = pagedlist.New(c, ex, source, []common.Column{
 		common.Col("Time", 14, false, 0), common.Col("Instrument", 10, false, 0), common.Col("Side", 4, false, 0), common.Col("Direction", 11, false, 2),
 		common.Col("Price", 10, true, 0), common.Col("Size", 10, true, 0), common.Col("Notional", 11, true, 2), common.Col("Fee", 12, true, 1), // "rebate 12.34" whole
 		common.Col("Closed PnL", 11, true, 1), common.Col("Role", 5, false, 2), common.Col("Order id", 9, true, 3), common.Col("Cloid", 36, false, 4),
@@ -67,8 +68,8 @@ func newFillsPane(c *common.Common, ex api.Exchange, bell bool) *fillsPane {
 	return p
 }
 
-// fillsSource is the account's fills, a page at a time.
-var fillsSource = pagedlist.Source{
+// source is the account's fills, a page at a time.
+var source = pagedlist.Source{
 	Kind: state.KindFills, Every: func(iv profile.Intervals) time.Duration { return iv.Fills }, Evicted: (*state.Store).FillsEvicted,
 	Next: (*state.Store).NextFillsPage,
 	Page: func(ex api.Exchange, user string, page int) feed.Request {
@@ -80,10 +81,10 @@ var fillsSource = pagedlist.Source{
 }
 
 // Title implements common.Pane.
-func (p *fillsPane) Title() string { return "Fills (" + strconv.Itoa(len(p.fills)) + ")" }
+func (p *Pane) Title() string { return "Fills (" + strconv.Itoa(len(p.fills)) + ")" }
 
 // Update implements common.Pane.
-func (p *fillsPane) Update(msg tea.Msg) tea.Cmd {
+func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 	if cmd, handled, refresh := p.Handle(msg); handled {
 		if refresh {
 			return p.refresh()
@@ -98,7 +99,7 @@ func (p *fillsPane) Update(msg tea.Msg) tea.Cmd {
 
 // refresh takes the store's fills: rows new on top keep the cursor on the fill it was on, and
 // each new fill (after the first load) shows a notice and rings the bell.
-func (p *fillsPane) refresh() tea.Cmd {
+func (p *Pane) refresh() tea.Cmd {
 	v := [2]uint64{p.Store.Version(state.KindFills), p.Store.Version(state.KindInstruments)}
 	if v == p.version {
 		return nil
@@ -113,15 +114,15 @@ func (p *fillsPane) refresh() tea.Cmd {
 	if !wasPrimed || added == 0 {
 		return nil
 	}
-	if p.newOrderFilled(p.fills[:added]) && p.bell && p.ring != nil {
-		p.ring()
+	if p.newOrderFilled(p.fills[:added]) && p.Bell && p.Ring != nil {
+		p.Ring()
 	}
 	return p.fillNotices(p.fills[:added])
 }
 
 // newOrderFilled reports whether fs hold a fill of an order not rung for yet: an order filled in
 // several batches rings once, as it is reported on one line.
-func (p *fillsPane) newOrderFilled(fs []api.Fill) bool {
+func (p *Pane) newOrderFilled(fs []api.Fill) bool {
 	if p.rung == nil || len(p.rung) > 1024 {
 		p.rung = map[api.OrderID]bool{}
 	}
@@ -137,7 +138,7 @@ func (p *fillsPane) newOrderFilled(fs []api.Fill) bool {
 // (common.FillKey): each says the order's fills so far added up, from every stored fill of it,
 // so an order filled in several fills, reported in several batches, stays one line that ends
 // on its total, not on its last piece.
-func (p *fillsPane) fillNotices(added []api.Fill) tea.Cmd {
+func (p *Pane) fillNotices(added []api.Fill) tea.Cmd {
 	var notices common.NoticesMsg
 	totals := state.SumFills(added)
 	slices.Reverse(totals) // newest order last: the status line ends on it
@@ -160,7 +161,7 @@ func (p *fillsPane) fillNotices(added []api.Fill) tea.Cmd {
 
 // fillNotice is the status line's words for one order's fills, at the instrument's precision:
 // added up (size, average price, fees), not its first piece.
-func (p *fillsPane) fillNotice(fs []api.Fill) string {
+func (p *Pane) fillNotice(fs []api.Fill) string {
 	f := state.SumFills(fs)[0]
 	in, _ := p.Store.Instrument(f.Instrument)
 	s := fmt.Sprintf("filled: %s %s %s @ %s", state.SideText(f.Side), in.SizeText(f.Size), f.Instrument,
@@ -171,13 +172,13 @@ func (p *fillsPane) fillNotice(fs []api.Fill) string {
 	return s + ", fee " + state.FormatUSDFee(f.Fee) + " USD"
 }
 
-func (p *fillsPane) handleKey(msg tea.KeyMsg) tea.Cmd {
+func (p *Pane) handleKey(msg tea.KeyMsg) tea.Cmd {
 	if cmd, ok := p.Exp.Key(msg, p.Keys, p.Ex, export.Fills, p.Clock); ok {
 		return cmd
 	}
 	if key.Matches(msg, p.Keys.FillBell) {
-		p.bell = !p.bell
-		return common.Notice(common.LevelInfo, "bell on new fills: "+onOff(p.bell))
+		p.Bell = !p.Bell
+		return common.Notice(common.LevelInfo, "bell on new fills: "+onOff(p.Bell))
 	}
 	if !p.Tbl.Navigate(p.Keys, msg) {
 		return nil
@@ -192,37 +193,37 @@ func onOff(b bool) string {
 	return "off"
 }
 
-func (p *fillsPane) cell(row, col int) (string, common.Paint) {
+func (p *Pane) cell(row, col int) (string, common.Paint) {
 	f := &p.fills[row]
 	st := p.Styles
 	in, _ := p.Store.Instrument(f.Instrument)
 	switch col {
-	case fcTime:
-		return fmtStamp(f.BlockTime), st.Muted
-	case fcInstrument:
+	case colTime:
+		return common.FmtStamp(f.BlockTime), st.Muted
+	case colInstrument:
 		return f.Instrument, st.Bold
-	case fcSide:
+	case colSide:
 		return strings.ToUpper(state.SideText(f.Side)), common.SidePaint(st, f.Side)
-	case fcDir:
+	case colDir:
 		return state.DirectionText(f.Direction), st.Text
-	case fcPrice:
+	case colPrice:
 		return in.PriceText(f.Price), st.Text
-	case fcSize:
+	case colSize:
 		return in.SizeText(f.Size), st.Text
-	case fcNotional:
+	case colNotional:
 		return common.FmtNum(f.NotionalValue, 2), st.Text
-	case fcFee:
+	case colFee:
 		return feeText(st, f.Fee)
-	case fcPnl:
+	case colPnl:
 		if f.ClosedPnl.IsZero() {
 			return "-", st.Muted
 		}
 		return common.FmtSigned(f.ClosedPnl, 2), common.SignPaint(st, f.ClosedPnl)
-	case fcRole:
+	case colRole:
 		return export.Liquidity(f.Crossed), st.Muted
-	case fcOid:
+	case colOid:
 		return strconv.FormatUint(uint64(f.OrderID), 10), st.Muted
-	case fcCloid:
+	case colCloid:
 		return f.Cloid, st.Muted
 	}
 	return "", common.Paint{}
@@ -237,16 +238,8 @@ func feeText(st *common.Styles, fee decimal.Decimal) (string, common.Paint) {
 	return state.FormatUSDFee(fee), st.Text
 }
 
-// fmtStamp is a record's time in a pane: "03-02 09:15:04" (UTC), "-" when there is none.
-func fmtStamp(t api.Time) string {
-	if s := state.TimeText(t.Time, state.TimeShort); s != "" {
-		return s
-	}
-	return "-"
-}
-
 // View implements common.Pane.
-func (p *fillsPane) View() string {
+func (p *Pane) View() string {
 	if common.ExchangeAddress(p.Ex) != "" {
 		p.Tbl.Empty = common.EmptyFor(p.Store, state.KindFills, "no fills yet")
 	}
@@ -254,17 +247,17 @@ func (p *fillsPane) View() string {
 }
 
 // ShortHelp implements common.Pane.
-func (p *fillsPane) ShortHelp() []key.Binding {
+func (p *Pane) ShortHelp() []key.Binding {
 	k := p.Keys
 	return []key.Binding{k.Up, k.Down, k.ExportCSV, k.ExportJSON, k.FillBell}
 }
 
 // FullHelp implements common.Pane.
-func (p *fillsPane) FullHelp() [][]key.Binding {
+func (p *Pane) FullHelp() [][]key.Binding {
 	k := p.Keys
 	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
 		{k.ExportCSV, k.ExportJSON, k.ExportStop, k.FillBell}}
 }
 
-// ringBell rings the terminal bell on stderr (the screen is drawn on stdout).
-func ringBell() { _, _ = os.Stderr.WriteString("\a") }
+// Fills are the fills loaded, newest first.
+func (p *Pane) Fills() []api.Fill { return p.fills }

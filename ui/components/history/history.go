@@ -1,4 +1,4 @@
-package ui
+package history
 
 import (
 	"context"
@@ -21,62 +21,63 @@ import (
 
 // Order history columns.
 const (
-	hcTime = iota
-	hcInstrument
-	hcSide
-	hcType
-	hcPrice
-	hcSize
-	hcUnfilled
-	hcState
-	hcCloid
-	hcOid
+	colTime = iota
+	colInstrument
+	colSide
+	colType
+	colPrice
+	colSize
+	colUnfilled
+	colState
+	colCloid
+	colOid
 )
 
-// historyStates are the state filter's choices in order ("" is every state).
-var historyStates = []string{"", api.StateOpen, api.StateFilled, api.StateCancelled, api.StateTriggered}
+// states are the state filter's choices in order ("" is every state).
+var states = []string{"", api.StateOpen, api.StateFilled, api.StateCancelled, api.StateTriggered}
 
-// historyPane lists the account's order history, newest first, filtered by instrument and state,
+// Pane lists the account's order history, newest first, filtered by instrument and state,
 // paged like the fills pane.
-type historyPane struct {
+type Pane struct {
 	*pagedlist.List
 	all     []api.OrderRecord
 	rows    []int // indexes into all that pass the filters
 	version [2]uint64
 	instr   string // "" = every instrument
-	state   int    // index into historyStates
+	state   int    // index into states
 	// stateShort: a partly filled order's State is "partly filled" without its size, the pane
 	// having no room for it (fitWidths).
 	stateShort bool
 	emptyMsg   string
 }
 
-func newHistoryPane(c *common.Common, ex api.Exchange) *historyPane {
-	p := &historyPane{emptyMsg: "no orders in the history yet"}
+// New is the order history pane.
+func New(c *common.Common, ex api.Exchange) *Pane {
+	p := &Pane{emptyMsg: "no orders in the history yet"}
 	if common.ExchangeAddress(ex) == "" {
 		p.emptyMsg = "no account: start with --address, --keystore or a key to see order history"
 	}
-	p.List = pagedlist.New(c, ex, historySource, historyCols(), p.cell, p.emptyMsg)
+	p.List = pagedlist.New(c, ex, source, columns(), p.cell, p.emptyMsg)
 	p.Tbl.Follow(func(row int) string { return strconv.FormatUint(uint64(p.all[p.rows[row]].OrderID), 10) })
 	return p
 }
 
-// historyCols are the history's columns at their narrowest widths: fitWidths makes the figures
+// columns are the history's columns at their narrowest widths: fitWidths makes the figures
 // as wide as their cells and gives Type the room left over.
-func historyCols() []common.Column {
+func columns() []common.Column {
 	return []common.Column{
-		common.Col("Time", 14, false, 0), common.Col("Instrument", 10, false, 0), common.Col("Side", 4, false, 0), common.Col("Type", historyTypeMin, false, 0),
+		common.Col("Time", 14, false, 0), common.Col("Instrument", 10, false, 0), common.Col("Side", 4, false, 0), common.Col("Type", typeMin, false, 0),
 		common.Col("Price", 10, true, 0), common.Col("Size", 10, true, 0), common.Col("Unfilled", 10, true, 1), common.Col("State", 9, false, 0),
 		common.Col("Cloid", 36, false, 3), common.Col("Order id", 9, true, 2),
 	}
 }
 
-// historyTypeMin is the Type column's width before it takes the room left over.
-const historyTypeMin = 13
+// typeMin is the Type column's width before it takes the room left over.
+const typeMin = 13
 
 // vitalShown reports whether every priority-0 column (Time to Price, Size and State) is shown: the
 // table may skip one that does not fit and show a cheaper one, so the count alone cannot say.
-func (p *historyPane) vitalShown(cols []common.Column) bool {
+func (p *Pane) vitalShown(cols []common.Column) bool {
 	for c, col := range cols {
 		if col.Prio == 0 && !slices.Contains(p.Tbl.Visible, c) {
 			return false
@@ -86,7 +87,7 @@ func (p *historyPane) vitalShown(cols []common.Column) bool {
 }
 
 // SetSize implements common.Pane.
-func (p *historyPane) SetSize(w, h int) {
+func (p *Pane) SetSize(w, h int) {
 	p.List.SetSize(w, h)
 	p.fitWidths()
 }
@@ -96,38 +97,38 @@ func (p *historyPane) SetSize(w, h int) {
 // bracket's "sl @179.830 bracket RO" is cut only when the pane has no room for it (QA 13b #9).
 // When State's "partly filled 29.249" would push a vital column out, it says "partly filled"
 // (the sizes beside it say how much).
-func (p *historyPane) fitWidths() {
+func (p *Pane) fitWidths() {
 	p.stateShort = false
-	if p.fitWith(); !p.vitalShown(historyCols()) {
+	if p.fitWith(); !p.vitalShown(columns()) {
 		p.stateShort = true
 		p.fitWith()
 	}
 }
 
 // fitWith is fitWidths with State's words as p.stateShort says.
-func (p *historyPane) fitWith() {
-	cols := historyCols()
+func (p *Pane) fitWith() {
+	cols := columns()
 	ws := make([]int, len(cols))
-	fitted := []int{hcPrice, hcSize, hcUnfilled, hcState, hcOid}
+	fitted := []int{colPrice, colSize, colUnfilled, colState, colOid}
 	for _, c := range fitted {
 		ws[c] = common.TextWidth(cols[c].Title)
 	}
-	ws[hcState] = cols[hcState].Width // "cancelled", "triggered"
-	widest := historyTypeMin
+	ws[colState] = cols[colState].Width // "cancelled", "triggered"
+	widest := typeMin
 	for r := range p.rows {
 		for _, c := range fitted {
 			text, _ := p.cell(r, c)
 			ws[c] = max(ws[c], common.TextWidth(text))
 		}
-		text, _ := p.cell(r, hcType)
+		text, _ := p.cell(r, colType)
 		widest = max(widest, common.TextWidth(text))
 	}
 	// A whole type comes before the columns that go first when narrow (Unfilled, the ids).
-	ws[hcType] = widest
+	ws[colType] = widest
 	if p.Tbl.SetWidths(ws); p.vitalShown(cols) {
 		return
 	}
-	ws[hcType] = historyTypeMin
+	ws[colType] = typeMin
 	p.Tbl.SetWidths(ws) // the columns shown with Type at its narrowest
 	used := 1           // the selection marker
 	for j, c := range p.Tbl.Visible {
@@ -139,12 +140,12 @@ func (p *historyPane) fitWith() {
 		}
 		used += ws[c]
 	}
-	ws[hcType] += max(min(widest-historyTypeMin, p.Tbl.Width-used), 0)
+	ws[colType] += max(min(widest-typeMin, p.Tbl.Width-used), 0)
 	p.Tbl.SetWidths(ws)
 }
 
-// historySource is the account's order history, a page at a time.
-var historySource = pagedlist.Source{
+// source is the account's order history, a page at a time.
+var source = pagedlist.Source{
 	Kind: state.KindHistory, Every: func(iv profile.Intervals) time.Duration { return iv.History }, Evicted: (*state.Store).HistoryEvicted,
 	Next: (*state.Store).NextHistoryPage,
 	Page: func(ex api.Exchange, user string, page int) feed.Request {
@@ -156,17 +157,17 @@ var historySource = pagedlist.Source{
 }
 
 // Title implements common.Pane.
-func (p *historyPane) Title() string {
+func (p *Pane) Title() string {
 	if p.filtered() {
 		return "Order history (" + strconv.Itoa(len(p.rows)) + " of " + strconv.Itoa(len(p.all)) + ")"
 	}
 	return "Order history (" + strconv.Itoa(len(p.all)) + ")"
 }
 
-func (p *historyPane) filtered() bool { return p.instr != "" || p.state != 0 }
+func (p *Pane) filtered() bool { return p.instr != "" || p.state != 0 }
 
 // Update implements common.Pane.
-func (p *historyPane) Update(msg tea.Msg) tea.Cmd {
+func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 	if cmd, handled, refresh := p.Handle(msg); handled {
 		if refresh {
 			p.refresh(false)
@@ -181,7 +182,7 @@ func (p *historyPane) Update(msg tea.Msg) tea.Cmd {
 
 // refresh takes the store's history and applies the filters; rows new on top keep the cursor on
 // the order it was on.
-func (p *historyPane) refresh(force bool) {
+func (p *Pane) refresh(force bool) {
 	v := [2]uint64{p.Store.Version(state.KindHistory), p.Store.Version(state.KindInstruments)}
 	if v == p.version && !force {
 		return
@@ -191,7 +192,7 @@ func (p *historyPane) refresh(force bool) {
 	p.rows = p.rows[:0]
 	for i := range p.all {
 		o := &p.all[i]
-		if (p.instr == "" || o.Instrument == p.instr) && (p.state == 0 || o.State == historyStates[p.state]) {
+		if (p.instr == "" || o.Instrument == p.instr) && (p.state == 0 || o.State == states[p.state]) {
 			p.rows = append(p.rows, i)
 		}
 	}
@@ -203,10 +204,10 @@ func (p *historyPane) refresh(force bool) {
 	p.fitWidths()
 }
 
-func (p *historyPane) filterText() string {
+func (p *Pane) filterText() string {
 	var parts []string
 	if p.state != 0 {
-		parts = append(parts, historyStates[p.state])
+		parts = append(parts, states[p.state])
 	}
 	if p.instr != "" {
 		parts = append(parts, p.instr)
@@ -214,13 +215,13 @@ func (p *historyPane) filterText() string {
 	return strings.Join(parts, " ")
 }
 
-func (p *historyPane) handleKey(msg tea.KeyMsg) tea.Cmd {
+func (p *Pane) handleKey(msg tea.KeyMsg) tea.Cmd {
 	if cmd, ok := p.Exp.Key(msg, p.Keys, p.Ex, export.History, p.Clock); ok {
 		return cmd
 	}
 	switch {
 	case key.Matches(msg, p.Keys.FilterState):
-		p.state = (p.state + 1) % len(historyStates)
+		p.state = (p.state + 1) % len(states)
 		p.refresh(true)
 		p.Tbl.MoveTo(0)
 		return nil
@@ -262,32 +263,32 @@ func nextInstrument(cur, current string, all []api.OrderRecord) string {
 	return ""
 }
 
-func (p *historyPane) cell(row, col int) (string, common.Paint) {
+func (p *Pane) cell(row, col int) (string, common.Paint) {
 	o := &p.all[p.rows[row]]
 	st := p.Styles
 	in, _ := p.Store.Instrument(o.Instrument)
 	switch col {
-	case hcTime:
-		return fmtStamp(o.Timestamp), st.Muted
-	case hcInstrument:
+	case colTime:
+		return common.FmtStamp(o.Timestamp), st.Muted
+	case colInstrument:
 		return o.Instrument, st.Bold
-	case hcSide:
+	case colSide:
 		return strings.ToUpper(state.SideText(o.Side)), common.SidePaint(st, o.Side)
-	case hcType:
-		return orderType(o, in), st.Muted
-	case hcPrice:
+	case colType:
+		return common.OrderType(o, in), st.Muted
+	case colPrice:
 		if o.IsMarket {
 			return "market", st.Muted
 		}
 		return in.PriceText(o.LimitPrice), st.Text
-	case hcSize:
+	case colSize:
 		return in.SizeText(o.Size), st.Text
-	case hcUnfilled:
+	case colUnfilled:
 		if o.Unfilled.IsZero() {
 			return "-", st.Muted
 		}
 		return in.SizeText(o.Unfilled), st.Text
-	case hcState:
+	case colState:
 		text := state.RecordStateText(o, in)
 		if strings.HasPrefix(text, state.PartlyFilled) {
 			if p.stateShort {
@@ -296,9 +297,9 @@ func (p *historyPane) cell(row, col int) (string, common.Paint) {
 			return text, st.Warn
 		}
 		return text, statePaint(st, o.State)
-	case hcCloid:
+	case colCloid:
 		return o.Cloid, st.Muted
-	case hcOid:
+	case colOid:
 		return strconv.FormatUint(uint64(o.OrderID), 10), st.Muted
 	}
 	return "", common.Paint{}
@@ -315,7 +316,7 @@ func statePaint(st *common.Styles, s string) common.Paint {
 }
 
 // View implements common.Pane.
-func (p *historyPane) View() string {
+func (p *Pane) View() string {
 	if !p.filtered() && common.ExchangeAddress(p.Ex) != "" {
 		p.Tbl.Empty = common.EmptyFor(p.Store, state.KindHistory, p.emptyMsg)
 	}
@@ -329,14 +330,17 @@ func (p *historyPane) View() string {
 }
 
 // ShortHelp implements common.Pane.
-func (p *historyPane) ShortHelp() []key.Binding {
+func (p *Pane) ShortHelp() []key.Binding {
 	k := p.Keys
 	return []key.Binding{k.Up, k.Down, k.FilterState, k.FilterInstrument, k.ExportCSV, k.ExportJSON}
 }
 
 // FullHelp implements common.Pane.
-func (p *historyPane) FullHelp() [][]key.Binding {
+func (p *Pane) FullHelp() [][]key.Binding {
 	k := p.Keys
 	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
 		{k.FilterState, k.FilterInstrument, k.ExportCSV, k.ExportJSON, k.ExportStop}}
 }
+
+// Records are the orders loaded, newest first, before the filters.
+func (p *Pane) Records() []api.OrderRecord { return p.all }

@@ -1,4 +1,4 @@
-package ui
+package history
 
 import (
 	"fmt"
@@ -9,6 +9,7 @@ import (
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
 	"github.com/tradedesk/tradedesk/ui/common"
+	"github.com/tradedesk/tradedesk/ui/components/fills"
 )
 
 // makeHistory makes n orders, newest first, alternating instruments and cycling states.
@@ -31,7 +32,7 @@ func TestHistoryPagingAndFilters(t *testing.T) {
 	c := paneCommon(t)
 	c.SetInstrument("ETH-PERP")
 	ex := &fakeEx{history: makeHistory(230, 5000)}
-	p := newHistoryPane(c, ex)
+	p := New(c, ex)
 	p.SetSize(160, 14)
 	p.SetFocused(true)
 	deliver(t, c, p, p.Update(common.StartPanesMsg{}))
@@ -69,7 +70,7 @@ func TestHistoryPagingAndFilters(t *testing.T) {
 	// New orders arrive on top; an order already held is replaced, not repeated.
 	ex.history = append(makeHistory(2, 5002), ex.history...)
 	ex.history[2].State = api.StateCancelled // order 5000 changed state
-	deliver(t, c, p, teaCmd(p.Task().Poll()))
+	deliver(t, c, p, common.Tea(p.Task().Poll()))
 	ids := map[api.OrderID]bool{}
 	for _, o := range p.all {
 		if ids[o.OrderID] {
@@ -95,7 +96,7 @@ func TestHistoryPagingAndFilters(t *testing.T) {
 func TestHistoryEmptyFilter(t *testing.T) {
 	t.Parallel()
 	c := paneCommon(t)
-	p := newHistoryPane(c, &fakeEx{history: makeHistory(8, 100)})
+	p := New(c, &fakeEx{history: makeHistory(8, 100)})
 	p.SetSize(120, 6)
 	deliver(t, c, p, p.Update(common.StartPanesMsg{}))
 	if v := p.View(); !strings.Contains(v, "filled") || !strings.Contains(v, "limit PO") {
@@ -112,7 +113,7 @@ func TestHistoryEmptyFilter(t *testing.T) {
 func TestListsFitEightyColumns(t *testing.T) {
 	t.Parallel()
 	c := paneCommon(t)
-	h := newHistoryPane(c, &fakeEx{history: makeHistory(3, 10)})
+	h := New(c, &fakeEx{history: makeHistory(3, 10)})
 	h.SetSize(78, 10)
 	deliver(t, c, h, h.Update(common.StartPanesMsg{}))
 	header := strings.Split(h.View(), "\n")[0]
@@ -121,7 +122,7 @@ func TestListsFitEightyColumns(t *testing.T) {
 			t.Errorf("history at 78 cells lacks %s: %q", col, header)
 		}
 	}
-	f := newFillsPane(c, &fakeEx{fills: makeFills(3, 10)}, false)
+	f := fills.New(c, &fakeEx{fills: makeFills(3, 10)}, false)
 	f.SetSize(78, 10)
 	deliver(t, c, f, f.Update(common.StartPanesMsg{}))
 	header = strings.Split(f.View(), "\n")[0]
@@ -139,7 +140,7 @@ func BenchmarkHistoryPane(b *testing.B) {
 		for _, filter := range []bool{false, true} {
 			b.Run(fmt.Sprintf("loaded=%d/filtered=%v", n, filter), func(b *testing.B) {
 				c := paneCommon(b)
-				p := newHistoryPane(c, &fakeEx{})
+				p := New(c, &fakeEx{})
 				p.SetSize(196, 24)
 				recs := makeHistory(n, n)
 				c.Store.Apply(state.HistoryMsg{Gen: 1, At: paneNow, Page: api.Page[api.OrderRecord]{Data: recs, Page: 1, TotalCount: n, TotalPages: 1}})
@@ -170,10 +171,10 @@ func TestHistoryTypeTakesTheFreeWidth(t *testing.T) {
 	recs := makeHistory(3, 10)
 	recs[0].IsMarket, recs[0].Tpsl, recs[0].Grouping, recs[0].ReduceOnly = true, api.TpslStopLoss, api.GroupingNormal, true
 	recs[0].TriggerPx = api.OptDecimal{Decimal: d("179.83"), Valid: true}
-	p := newHistoryPane(c, &fakeEx{history: recs})
+	p := New(c, &fakeEx{history: recs})
 	p.SetSize(86, 10)
 	deliver(t, c, p, p.Update(common.StartPanesMsg{}))
-	typ, _ := p.cell(0, hcType)
+	typ, _ := p.cell(0, colType)
 	if len(typ) < 20 {
 		t.Fatalf("the stop's type is %q", typ)
 	}
@@ -206,7 +207,7 @@ func TestHistorySaysPartlyFilled(t *testing.T) {
 	recs[0].Instrument, recs[0].InstrumentID, recs[0].IsMarket = "ETH-PERP", 2, true
 	recs[0].Size, recs[0].Unfilled, recs[0].State = d("291.01"), d("261.76"), api.StateCancelled
 	recs[1].Size, recs[1].Unfilled, recs[1].State = d("1"), d("1"), api.StateCancelled
-	p := newHistoryPane(c, &fakeEx{history: recs})
+	p := New(c, &fakeEx{history: recs})
 	for w, want := range map[int]string{78: "partly filled ", 120: "partly filled 29.25 "} {
 		p.SetSize(w, 10)
 		deliver(t, c, p, p.Update(common.StartPanesMsg{}))
