@@ -225,7 +225,7 @@ var mutants = []mutant{
 	{id: "sim/cover-recorded", file: "api/sim/liquidation.go", from: "e.noteSeizure(a, seizure{coll: collUSDC, proceeds: left}, decimal.Zero)", to: ""},
 
 	{id: "sim/funding-before-action", file: "api/sim/exchange.go", from: "if now := e.now(); s.fundingPassed(now) {", to: "if now := e.now(); false && s.fundingPassed(now) {"},
-	{id: "sim/funding-dated-at-hour", file: "api/sim/funding.go", from: "e.payFunding(h)", to: "e.payFunding(t)"},
+	{id: "sim/funding-dated-at-hour", file: "api/sim/funding.go", from: "e.payFunding(h)\n\te.liquidations()", to: "e.payFunding(t)\n\te.liquidations()"},
 
 	// The simulator: settlement (settle.go).
 	{id: "sim/settle-maker-rate", file: "api/sim/settle.go", from: "if maker {\n\t\trate = makerFee\n\t}\n\tf.fee", to: "if !maker {\n\t\trate = makerFee\n\t}\n\tf.fee"},

@@ -28,8 +28,14 @@ func (s *Sim) runDue(now time.Time) {
 	step := s.cfg.step
 	for !s.last.Add(step).After(now) {
 		s.last = s.last.Add(step)
-		s.payFundingDue(s.last)
-		s.eng.step(s.last, step)
+		h := s.fundingTime(s.last)
+		if !h.Equal(s.last) || !s.fundingPassed(h) {
+			s.payFundingDue(s.last) // a step past the hour pays it before it moves the markets
+			s.eng.step(s.last, step, nil)
+			continue
+		}
+		// A step at the hour itself pays it with the marks it sets, before it liquidates.
+		s.eng.step(s.last, step, func() { s.eng.payFunding(h) })
 	}
 	s.payFundingDue(now)
 }

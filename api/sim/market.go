@@ -28,7 +28,8 @@ const (
 
 // step runs the market loop once at time t: indexes move, makers requote, takers trade, marks and
 // charts update, triggers fire, funding accrues, and under-margined accounts are liquidated.
-func (e *engine) step(t time.Time, dt time.Duration) {
+// A step at a funding time pays it (fund) after the marks move and before liquidations.
+func (e *engine) step(t time.Time, dt time.Duration, fund func()) {
 	e.at = t
 	defer func() { e.at = time.Time{} }()
 	e.curTx = e.txHash("market", uint64(t.UnixMilli()), 0)
@@ -43,6 +44,9 @@ func (e *engine) step(t time.Time, dt time.Duration) {
 		}
 		e.refresh(m, t)
 		e.accruePremium(m)
+	}
+	if fund != nil {
+		fund()
 	}
 	e.liquidations()
 	e.tidyBrackets()
