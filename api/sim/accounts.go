@@ -46,6 +46,7 @@ type fillRec struct {
 	trade     api.TradeID
 	buy       bool
 	dir       string
+	openDir   string // a flip's direction of the part that opened (fillJSON.OpenDirection)
 	price     int64
 	lots      int64
 	closedPnl decimal.Decimal

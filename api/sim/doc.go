@@ -92,7 +92,11 @@
 //     A malformed bracket is refused whole (entry and children), with the rule it broke.
 //   - Fees: makers −0.01% (a rebate), takers 0.04%, liquidations 0.5% of notional. fill_type is
 //     0 for a trade and 1 for a liquidation. Spot fills use direction openLong (buy) and
-//     closeLong (sell).
+//     closeLong (sell). A perpetual fill that closes a position and opens the opposite one keeps
+//     closeLong or closeShort for the part that closed (|start_size|) and names the rest's
+//     direction in open_direction (openShort or openLong), the simulator's addition. A resting
+//     reduce-only order reached after other fills closed its position is cancelled, and its
+//     order history record says so in "reason".
 //   - Margin: leverage defaults to 10x (or the instrument's maximum if lower), cross, except on
 //     isolated-only instruments; SetLeverage changes it. Initial margin is notional ÷ leverage,
 //     maintenance margin comes from the margin tiers; open orders count as if filled at the mark.

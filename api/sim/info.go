@@ -349,7 +349,7 @@ func (s *Sim) infoFills(p *infoParams) (any, error) {
 		return nil, err
 	}
 	if m == nil {
-		return page(len(a.fills), p, func(i int) fillJSON { return fillOut(a.fillAt(i).record(a.addr)) })
+		return page(len(a.fills), p, func(i int) fillJSON { return a.fillAt(i).out(a.addr) })
 	}
 	var fs []*fillRec
 	for i := range a.fills {
@@ -357,7 +357,7 @@ func (s *Sim) infoFills(p *infoParams) (any, error) {
 			fs = append(fs, f)
 		}
 	}
-	return page(len(fs), p, func(i int) fillJSON { return fillOut(fs[i].record(a.addr)) })
+	return page(len(fs), p, func(i int) fillJSON { return fs[i].out(a.addr) })
 }
 
 func (s *Sim) infoHistory(p *infoParams) (any, error) {

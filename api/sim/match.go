@@ -131,6 +131,10 @@ func (e *engine) closable(o *order) int64 {
 	return 0
 }
 
+// roNothingLeft is the order history's reason for a reduce-only order the exchange cancelled
+// because the position it reduced had shrunk to nothing by other fills.
+const roNothingLeft = "reduce-only: the position it reduced is closed, so nothing is left for it to reduce"
+
 // execute matches an order against the book and rests or closes what is left.
 func (e *engine) execute(o *order) {
 	if o.ro {
@@ -167,6 +171,7 @@ func (e *engine) match(t *order) {
 		if m.ro {
 			if c := e.closable(m); c < q {
 				if c == 0 {
+					m.reason = roNothingLeft
 					e.cancel(m)
 					continue
 				}

@@ -2,9 +2,12 @@ package sim
 
 import (
 	"encoding/json"
+	"fmt"
 	"testing"
 
 	"github.com/shopspring/decimal"
+
+	"github.com/tradedesk/tradedesk/api"
 )
 
 // xferRec is one transfer_history record as the tests read it.
@@ -108,5 +111,71 @@ func TestInternalTransferSaysWhichWay(t *testing.T) {
 	recs := transfersOf(t, e, alice.Address())
 	if len(recs) < 2 || recs[0].Direction != dirToSpot || recs[1].Direction != dirToDeriv || recs[0].Type != xferInternal {
 		t.Fatalf("newest records %+v, want derivatives_to_spot then spot_to_derivatives", recs[:min(2, len(recs))])
+	}
+}
+
+// TestReduceOnlyRemainderSaysWhy (issue #39.6): a resting reduce-only order whose position
+// other fills have closed is cancelled when it is reached, and its order history record says
+// why.
+func TestReduceOnlyRemainderSaysWhy(t *testing.T) {
+	e := quietEnv(t)
+	alice, bob := e.client("alice"), e.client("bob")
+	place(t, bob, limit(1, api.SideSell, "97250", "0.1"))
+	place(t, alice, limit(1, api.SideBuy, "97250", "0.1")) // alice long 0.1
+	ro := limit(1, api.SideSell, "98000", "0.1")
+	ro.ReduceOnly = true
+	roID := oid(t, place(t, alice, ro))
+	place(t, bob, limit(1, api.SideBuy, "97200", "0.1"))
+	place(t, alice, limit(1, api.SideSell, "97200", "0.1")) // closed by another order
+	place(t, bob, limit(1, api.SideBuy, "98000", "0.1"))    // reaches the reduce-only order
+	code, raw := e.postRaw(t, "/info", fmt.Sprintf(`{"method":"order_history","params":{"user":%q,"limit":100}}`, alice.Address()))
+	var out struct {
+		Data []struct {
+			OrderID api.OrderID `json:"order_id"`
+			State   string
+			Reason  string
+		}
+	}
+	if err := json.Unmarshal([]byte(raw), &out); err != nil || code != 200 {
+		t.Fatalf("order_history: %d %s", code, raw)
+	}
+	for _, o := range out.Data {
+		if o.OrderID == roID {
+			if o.State != api.StateCancelled || o.Reason != roNothingLeft {
+				t.Errorf("the reduce-only order: state %q, reason %q; want cancelled, %q", o.State, o.Reason, roNothingLeft)
+			}
+			return
+		}
+	}
+	t.Fatalf("order %d not in alice's history: %s", roID, raw)
+}
+
+// TestFlipFillSaysBothDirections (issue #39.6): a fill that closes a long and opens a short keeps
+// closeLong for the part that closed and says openShort for the rest; a fill that only opens
+// says nothing more.
+func TestFlipFillSaysBothDirections(t *testing.T) {
+	e := quietEnv(t)
+	alice, bob := e.client("alice"), e.client("bob")
+	place(t, bob, limit(1, api.SideSell, "97250", "0.1"))
+	place(t, alice, limit(1, api.SideBuy, "97250", "0.1")) // alice long 0.1
+	place(t, bob, limit(1, api.SideBuy, "97200", "0.3"))
+	place(t, alice, limit(1, api.SideSell, "97200", "0.3")) // closes 0.1, opens a short of 0.2
+	code, raw := e.postRaw(t, "/info", fmt.Sprintf(`{"method":"fills","params":{"user":%q}}`, alice.Address()))
+	var out struct {
+		Data []struct {
+			Direction     string
+			OpenDirection string          `json:"open_direction"`
+			StartSize     decimal.Decimal `json:"start_size"`
+		}
+	}
+	if err := json.Unmarshal([]byte(raw), &out); err != nil || code != 200 || len(out.Data) != 2 {
+		t.Fatalf("fills: %d %s", code, raw)
+	}
+	flip, open := out.Data[0], out.Data[1]
+	if flip.Direction != api.DirCloseLong || flip.OpenDirection != api.DirOpenShort || !flip.StartSize.Equal(dec("0.1")) {
+		t.Errorf("the flip: %+v; want closeLong, open_direction openShort, start_size 0.1", flip)
+	}
+	if open.Direction != api.DirOpenLong || open.OpenDirection != "" {
+		t.Errorf("the opening fill: %+v; want openLong and no open_direction", open)
 	}
 }

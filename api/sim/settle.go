@@ -52,9 +52,12 @@ func (e *engine) applyPerpFill(a *account, m *market, buy bool, price, q int64, 
 		closeQ := min(q, abs(start))
 		opened = q - closeQ
 		pnl = e.closePart(a, m, p, price, closeQ)
-		f.dir = api.DirCloseLong
+		f.dir, f.openDir = api.DirCloseLong, api.DirOpenShort
 		if start < 0 {
-			f.dir = api.DirCloseShort
+			f.dir, f.openDir = api.DirCloseShort, api.DirOpenLong
+		}
+		if opened == 0 {
+			f.openDir = ""
 		}
 	} else {
 		f.dir = api.DirOpenLong

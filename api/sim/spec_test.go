@@ -38,7 +38,7 @@ var (
 		"trade_id": "int", "side": "str", "position_side": "str", "direction": "str", "price": "dec", "size": "dec",
 		"closed_pnl": "dec", "start_size": "dec", "start_price": "dec", "fee": "dec", "broker_fee": "dec",
 		"fee_token_id": "int", "crossed": "bool", "tx_hash": "hex", "fill_type": "int", "notional_value": "dec",
-		"block_timestamp": "iso"}
+		"block_timestamp": "iso", "open_direction": "opt:enum:openLong|openShort"}
 	positionSchema = obj{"user": "addr", "instrument_id": "int", "instrument": "str", "position_side": "str",
 		"size": "dec", "entry_price": "dec", "position_value": "dec", "margin_mode": "str", "leverage": "dec",
 		"margin": "dec", "updated_at": "sec"} // margin: the SDKs declare it (the spec's table has not)

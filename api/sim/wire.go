@@ -53,12 +53,20 @@ func orderOut(o *order) orderJSON {
 	return orderJSON{r, isoTime(r.Timestamp.Time), o.reason}
 }
 
+// fillJSON is a fill record as the fills method answers it. A fill that closes a position and
+// opens the opposite one keeps the spec's direction for the part that closed (|start_size|
+// lots) and names the direction of the rest in open_direction, the simulator's addition.
 type fillJSON struct {
 	api.Fill
-	BlockTime isoTime `json:"block_timestamp"`
+	BlockTime     isoTime `json:"block_timestamp"`
+	OpenDirection string  `json:"open_direction,omitempty"`
 }
 
-func fillOut(f api.Fill) fillJSON { return fillJSON{f, isoTime(f.BlockTime.Time)} }
+// out renders a fill as the fills method answers it.
+func (f *fillRec) out(account string) fillJSON {
+	r := f.record(account)
+	return fillJSON{r, isoTime(r.BlockTime.Time), f.openDir}
+}
 
 type positionJSON struct {
 	api.Position
