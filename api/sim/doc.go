@@ -133,7 +133,13 @@
 // everything else moves it between accounts, the exchange's own included. Their addresses are
 // FeeAccount (fees; pays makers' rebates; keeps funding's rounding remainder), InsuranceFund
 // (liquidation fees, seized collateral, shortfalls), MakerAccount, TakerAccount and
-// LiquidatorAccount; account_summary answers for each. Their balances may be negative.
+// LiquidatorAccount; account_summary answers for each, and the /info method exchange_accounts {}
+// lists them all (name, address, role, balances, positions) with the sums over every account:
+// held equals deposited − withdrawn per collateral, to the unit. Their balances may be negative.
+// The insurance fund is not a real fund: it pays whatever a bankrupt account cannot, without
+// limit, and goes below zero when it must; the simulator does not auto-deleverage anyone, and
+// the liquidator keeps every position it takes over (its PnL moves with the market). A bot's
+// results on the simulator therefore never show socialised losses or deleveraging.
 //
 // Rounding: every balance is kept at its collateral's decimals (USDC 6). What an account pays
 // (fees, funding owed, margin set aside, collateral sold to cover a debt) is rounded up to the

@@ -98,6 +98,7 @@ func init() {
 		{"vaults", "", (*Sim).infoVaults, nil},
 		{"sub_vaults", "subVaults", (*Sim).infoVaults, []infoParam{prVault}},
 		{"vault_balance", "vaultBalance", (*Sim).infoVaultBalance, []infoParam{prVault, prUser}},
+		{"exchange_accounts", "exchangeAccounts", (*Sim).infoExchangeAccounts, nil},
 	}
 	infoByName = map[string]*infoMethod{}
 	for i := range infoTable {
