@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"github.com/tradedesk/tradedesk/ui/components/orders"
 	"slices"
 	"strings"
 	"testing"
@@ -17,10 +18,10 @@ import (
 // row the trader chose or on none.
 
 // ordersPaneOf is the console's Open orders pane.
-func ordersPaneOf(t *testing.T, c *simConsole) *ordersPane {
+func ordersPaneOf(t *testing.T, c *simConsole) *orders.Pane {
 	t.Helper()
 	for _, s := range c.m.slots {
-		if p, ok := s.pane.(*ordersPane); ok {
+		if p, ok := s.pane.(*orders.Pane); ok {
 			return p
 		}
 	}
@@ -31,7 +32,7 @@ func ordersPaneOf(t *testing.T, c *simConsole) *ordersPane {
 // selectedOrder is the order under the orders pane's cursor (0 when none is selected).
 func selectedOrder(t *testing.T, c *simConsole) api.OrderID {
 	t.Helper()
-	o, ok := ordersPaneOf(t, c).selected()
+	o, ok := ordersPaneOf(t, c).Selected()
 	if !ok {
 		return 0
 	}
@@ -257,16 +258,16 @@ func TestOrdersCursorFollowsAnAmend(t *testing.T) {
 	restingOrders(t, c, "BTC-PERP", "ETH-PERP", "SOL-PERP")
 	c.key(t, "3", "down")
 	p := ordersPaneOf(t, c)
-	old, _ := p.selected()
+	old, _ := p.Selected()
 	c.key(t, "a")
-	for range len(p.amend.Value()) {
+	for range len(p.AmendValue()) {
 		c.key(t, "backspace")
 	}
 	newPx := old.LimitPrice.Sub(old.LimitPrice.Div(decimal.NewFromInt(100)).Round(0))
 	c.typeText(t, newPx.String())
 	c.key(t, "enter")
 	pump(t, c.m, c.m.refreshNow(state.KindOrders))
-	got, ok := p.selected()
+	got, ok := p.Selected()
 	if !ok || got.OrderID == old.OrderID || got.Instrument != old.Instrument || !got.LimitPrice.Equal(newPx) {
 		t.Fatalf("after moving %d to %s the cursor is on %+v (selected %v); notice %q", old.OrderID, newPx, got, ok, c.m.notice)
 	}

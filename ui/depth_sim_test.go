@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"github.com/tradedesk/tradedesk/ui/components/orders"
 	"net/http"
 	"strings"
 	"testing"
@@ -162,7 +163,7 @@ func TestAmendFromTheOrdersPane(t *testing.T) {
 	restingOrders(t, c, "BTC-PERP")
 	old := exchangeOrders(t, c)[0]
 	c.key(t, "3", "a")
-	if !c.m.slots[2].pane.(*ordersPane).Capturing() {
+	if !c.m.slots[2].pane.(*orders.Pane).Capturing() {
 		t.Fatal("a did not open the amend line")
 	}
 	newPx := old.LimitPrice.Sub(decimal.NewFromInt(5))
@@ -210,13 +211,13 @@ func TestBracketEntryIsNotMoved(t *testing.T) {
 		t.Fatalf("%d open orders after the bracket, want 3", n)
 	}
 	c.key(t, "3")
-	op := c.m.slots[2].pane.(*ordersPane)
-	for i := range op.orders {
-		if op.orders[i].Grouping == api.GroupingNormal && !op.orders[i].TriggerPx.Valid {
-			op.tbl.Cursor = i
+	op := c.m.slots[2].pane.(*orders.Pane)
+	for i := range op.Orders() {
+		if op.Orders()[i].Grouping == api.GroupingNormal && !op.Orders()[i].TriggerPx.Valid {
+			op.Table().Cursor = i
 		}
 	}
-	if o, _ := op.selected(); o.TriggerPx.Valid || o.Grouping != api.GroupingNormal {
+	if o, _ := op.Selected(); o.TriggerPx.Valid || o.Grouping != api.GroupingNormal {
 		t.Fatalf("the entry is not selected: %+v", o)
 	}
 	c.key(t, "a")

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"github.com/tradedesk/tradedesk/ui/components/orders"
 	"strings"
 	"testing"
 
@@ -93,7 +94,7 @@ func TestNoHelpLineRepeatsAKey(t *testing.T) {
 
 	// A text field's footer: the amend row of Open orders says Esc once.
 	for _, s := range c.m.slots {
-		if p, ok := s.pane.(*ordersPane); ok {
+		if p, ok := s.pane.(*orders.Pane); ok {
 			c.m.showPane(p)
 		}
 	}

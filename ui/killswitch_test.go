@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"github.com/tradedesk/tradedesk/ui/components/orders"
 	"net/http"
 	"strconv"
 	"strings"
@@ -130,13 +131,13 @@ func TestKillSwitchReadOnly(t *testing.T) {
 // cancelOf is the orders pane's cancel action for its selected order.
 func cancelOf(t *testing.T, c *simConsole) action.RequestMsg {
 	t.Helper()
-	var op *ordersPane
+	var op *orders.Pane
 	for _, s := range c.m.slots {
-		if p, ok := s.pane.(*ordersPane); ok {
+		if p, ok := s.pane.(*orders.Pane); ok {
 			op = p
 		}
 	}
-	msg, ok := op.cancelSelected()().(action.RequestMsg)
+	msg, ok := op.Update(keyMsg(op.Keys.Cancel.Keys()[0]))().(action.RequestMsg)
 	if !ok {
 		t.Fatal("the orders pane has no order to cancel")
 	}

@@ -22,6 +22,7 @@ import (
 	"github.com/tradedesk/tradedesk/ui/components/ladder"
 	"github.com/tradedesk/tradedesk/ui/components/messages"
 	"github.com/tradedesk/tradedesk/ui/components/orderentry"
+	"github.com/tradedesk/tradedesk/ui/components/orders"
 	"github.com/tradedesk/tradedesk/ui/components/tickers"
 	"github.com/tradedesk/tradedesk/ui/dialogs/confirm"
 	"github.com/tradedesk/tradedesk/ui/dialogs/leverage"
@@ -218,13 +219,13 @@ func (m *Model) addPanes(cfg Config) {
 	if cfg.Exchange.Address() == "" {
 		accountEmpty = "no account: start with --address, --keystore or a key"
 	}
-	positions, orders := newPositionsPane(m.c), newOrdersPane(m.c)
+	positions, open := newPositionsPane(m.c), orders.New(m.c)
 	if cfg.Exchange.Address() == "" {
-		positions.emptyText, orders.emptyText = accountEmpty, accountEmpty
+		positions.emptyText, open.EmptyText = accountEmpty, accountEmpty
 	}
 	m.addPane(m.tickers, colLeft, 5, 0).beside = true
 	m.addPane(positions, colLeft, 3, 0)
-	m.addPane(orders, colLeft, 3, 0)
+	m.addPane(open, colLeft, 3, 0)
 	m.addPane(m.form, colRight, 0, formHeight)
 	m.addPane(account.New(m.c, accountEmpty), colRight, 1, 0)
 	m.chart = chart.New(m.c, cfg.Exchange)

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"github.com/tradedesk/tradedesk/ui/components/orders"
 	"strings"
 	"testing"
 	"time"
@@ -24,11 +25,11 @@ func TestOrderIdsAreShown(t *testing.T) {
 		c.key(t, "3")
 		v := ansi.Strip(c.m.View())
 		p := ordersOf(c.m)
-		if len(p.orders) < 2 {
-			t.Fatalf("%dx%d: the demo has %d open orders", size[0], size[1], len(p.orders))
+		if len(p.Orders()) < 2 {
+			t.Fatalf("%dx%d: the demo has %d open orders", size[0], size[1], len(p.Orders()))
 		}
-		for i, o := range p.orders {
-			if i >= p.tbl.Height {
+		for i, o := range p.Orders() {
+			if i >= p.Table().Height {
 				break // scrolled out of view
 			}
 			if id := fmt.Sprint(o.OrderID); (i == 0 || size[0] == 200) && !strings.Contains(v, id) {
@@ -48,19 +49,19 @@ func TestOrdersDetailLineGivesTheId(t *testing.T) {
 	s := state.New(clock)
 	s.Apply(state.InstrumentsMsg{Gen: 1, At: simStart, Instruments: api.Instruments{Perps: []api.PerpInstrument{{
 		ID: 1, Name: "BTC-PERP", TickSize: d("0.1"), LotSize: d("0.0001"), MinNotionalUSD: d("10"), MaxLeverage: d("20")}}}})
-	var orders []api.OrderRecord
+	var recs []api.OrderRecord
 	for i := range 8 {
-		orders = append(orders, api.OrderRecord{OrderID: api.OrderID(4_200_000_000 + i), Instrument: "BTC-PERP", InstrumentID: 1,
+		recs = append(recs, api.OrderRecord{OrderID: api.OrderID(4_200_000_000 + i), Instrument: "BTC-PERP", InstrumentID: 1,
 			Side: api.SideSell, State: api.StateOpen, Tpsl: api.TpslStopLoss, ReduceOnly: true, IsMarket: true,
 			TriggerPx: api.OptDecimal{Decimal: d("94439.5"), Valid: true}, Grouping: api.GroupingPosition,
 			Size: d("0.1"), Unfilled: d("0.1"), Timestamp: api.Time{Time: simStart}})
 	}
-	s.Apply(state.OrdersMsg{Gen: 1, At: simStart, Orders: orders})
-	p := newOrdersPane(commontest.NewCommon(t, s, clock))
+	s.Apply(state.OrdersMsg{Gen: 1, At: simStart, Orders: recs})
+	p := orders.New(commontest.NewCommon(t, s, clock))
 	p.SetSize(56, 6)
 	p.Update(common.DataMsg{Kind: state.KindOrders})
 	for _, row := range []int{0, 6} {
-		p.tbl.MoveTo(row)
+		p.Table().MoveTo(row)
 		lines := strings.Split(ansi.Strip(p.View()), "\n")
 		want := fmt.Sprintf("BTC-PERP  Order id %d", 4_200_000_000+row)
 		if len(lines) != 6 || !strings.HasPrefix(strings.TrimSpace(lines[5]), want) {
@@ -70,9 +71,9 @@ func TestOrdersDetailLineGivesTheId(t *testing.T) {
 }
 
 // ordersOf is the console's open orders pane.
-func ordersOf(m *Model) *ordersPane {
+func ordersOf(m *Model) *orders.Pane {
 	for _, s := range m.slots {
-		if p, ok := s.pane.(*ordersPane); ok {
+		if p, ok := s.pane.(*orders.Pane); ok {
 			return p
 		}
 	}

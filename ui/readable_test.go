@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"github.com/tradedesk/tradedesk/ui/components/orders"
 	"net/http"
 	"slices"
 	"strings"
@@ -305,15 +306,15 @@ func TestPanesFitEverySize(t *testing.T) {
 		}
 		// QA 9: the inline amend row of Open orders (it was drawn 8 columns short at 120x40,
 		// and the right border and the pane beside it shifted).
-		var orders *ordersPane
+		var open *orders.Pane
 		for _, s := range c.m.slots {
-			if p, ok := s.pane.(*ordersPane); ok {
-				orders = p
+			if p, ok := s.pane.(*orders.Pane); ok {
+				open = p
 			}
 		}
-		c.m.showPane(orders)
+		c.m.showPane(open)
 		c.key(t, "down", "a")
-		if !orders.amending {
+		if !open.Capturing() {
 			t.Fatalf("a on an open order did not open its amend row")
 		}
 		checkScreen(t, "amend row", c.m.View(), sz[0], sz[1])
@@ -321,11 +322,11 @@ func TestPanesFitEverySize(t *testing.T) {
 		// In a real terminal the field's cursor is drawn with escape codes: the row must be
 		// measured in cells, not bytes (it was padded by bytes, 8 short).
 		lipgloss.SetColorProfile(termenv.ANSI256)
-		v := orders.View()
+		v := open.View()
 		lipgloss.SetColorProfile(termenv.Ascii)
 		for i, l := range strings.Split(v, "\n") {
-			if n := ansi.StringWidth(l); n != orders.tbl.Width {
-				t.Errorf("at %dx%d Open orders line %d is %d cells wide, want %d: %q", sz[0], sz[1], i, n, orders.tbl.Width, ansi.Strip(l))
+			if n := ansi.StringWidth(l); n != open.Table().Width {
+				t.Errorf("at %dx%d Open orders line %d is %d cells wide, want %d: %q", sz[0], sz[1], i, n, open.Table().Width, ansi.Strip(l))
 			}
 		}
 		c.key(t, "esc")

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"github.com/tradedesk/tradedesk/ui/components/orders"
 	"net/http"
 	"strings"
 	"testing"
@@ -57,7 +58,7 @@ func TestStaleAgeCountsFromEitherRoute(t *testing.T) {
 		t.Fatalf("the orders are %s old (stale %v) 4s after the stream dropped, 24s after their last poll", f.Age.Round(time.Second), f.Stale)
 	}
 	for _, sl := range c.m.slots {
-		if op, ok := sl.pane.(*ordersPane); ok {
+		if op, ok := sl.pane.(*orders.Pane); ok {
 			if got := c.m.freshness(op); got != "stale 4s (retrying)" {
 				t.Errorf("the open orders' marker: %q", got)
 			}

@@ -1,4 +1,4 @@
-package ui
+package orders
 
 import (
 	"fmt"
@@ -17,19 +17,19 @@ import (
 
 // Open order columns.
 const (
-	ocInstrument = iota
-	ocSide
-	ocPrice
-	ocSize
-	ocFilled
-	ocType
-	ocOid
-	ocAge
-	ocCount
+	colInstrument = iota
+	colSide
+	colPrice
+	colSize
+	colFilled
+	colType
+	colOid
+	colAge
+	colCount
 )
 
-// orderTitles are the columns' titles.
-var orderTitles = [ocCount]string{"Instrument", "Side", "Price", "Size", "Filled", "Type", "Order id", "Age"}
+// titles are the columns' titles.
+var titles = [colCount]string{"Instrument", "Side", "Price", "Size", "Filled", "Type", "Order id", "Age"}
 
 // Widths of the type column: as wide as its widest cell up to typeMax (a longer one is cut and
 // the detail line gives it whole), and typeMin when the pane has no room for more.
@@ -38,15 +38,15 @@ const (
 	typeMin = 16
 )
 
-// ordersPane lists the account's open orders; keys cancel one, all on an instrument, or all.
-type ordersPane struct {
+// Pane lists the account's open orders; keys cancel one, all on an instrument, or all.
+type Pane struct {
 	*common.Common
 	tbl     *common.Table
 	orders  []api.OrderRecord
 	version uint64
 	ageAt   int64 // the clock second the age column was rendered at
-	// emptyText is what an empty list says once loaded.
-	emptyText string
+	// EmptyText is what an empty list says once loaded.
+	EmptyText string
 	// amend is the line where a new price and size for the selected order are typed.
 	amend    textinput.Model
 	amending bool
@@ -61,41 +61,42 @@ type ordersPane struct {
 	typeCut bool // some order's type is wider than its column
 }
 
-func newOrdersPane(c *common.Common) *ordersPane {
-	p := &ordersPane{Common: c}
+// New is the open orders pane.
+func New(c *common.Common) *Pane {
+	p := &Pane{Common: c}
 	// Price, Size, Filled, Type and Order id are as wide as their cells (fitWidths). The id
 	// goes before the age when narrow: it is what `cancel ID` takes.
-	t := orderTitles
+	t := titles
 	p.tbl = common.NewTable(c.Styles, []common.Column{
-		common.Col(t[ocInstrument], 10, false, 0), common.Col(t[ocSide], 4, false, 0), common.Col(t[ocPrice], 12, true, 0),
-		common.Col(t[ocSize], 11, true, 0), common.Col(t[ocFilled], 11, true, 1), common.Col(t[ocType], typeMin, false, 0),
-		common.Col(t[ocOid], 10, true, 1), common.Col(t[ocAge], 6, true, 2),
+		common.Col(t[colInstrument], 10, false, 0), common.Col(t[colSide], 4, false, 0), common.Col(t[colPrice], 12, true, 0),
+		common.Col(t[colSize], 11, true, 0), common.Col(t[colFilled], 11, true, 1), common.Col(t[colType], typeMin, false, 0),
+		common.Col(t[colOid], 10, true, 1), common.Col(t[colAge], 6, true, 2),
 	}, p.cell)
 	p.tbl.Follow(func(row int) string { return strconv.FormatUint(uint64(p.orders[row].OrderID), 10) })
-	p.emptyText = "no open orders"
+	p.EmptyText = "no open orders"
 	p.amend = common.NewField("price [size]", 48)
 	p.amend.Prompt = "move to: "
 	return p
 }
 
 // Capturing implements common.InputCapturer: while a new price is typed it takes every key.
-func (p *ordersPane) Capturing() bool { return p.amending }
+func (p *Pane) Capturing() bool { return p.amending }
 
 // Title implements common.Pane.
-func (p *ordersPane) Title() string { return fmt.Sprintf("Open orders (%d)", len(p.orders)) }
+func (p *Pane) Title() string { return fmt.Sprintf("Open orders (%d)", len(p.orders)) }
 
 // Kinds implements common.KindsShower.
-func (p *ordersPane) Kinds() []state.Kind { return []state.Kind{state.KindOrders} }
+func (p *Pane) Kinds() []state.Kind { return []state.Kind{state.KindOrders} }
 
 // SetSize implements common.Pane.
-func (p *ordersPane) SetSize(w, h int) {
+func (p *Pane) SetSize(w, h int) {
 	p.w, p.h = w, h
 	p.fit()
 }
 
 // fit gives the table the pane's height, less the amend line while it is open and the detail
 // line while the width leaves something out.
-func (p *ordersPane) fit() {
+func (p *Pane) fit() {
 	p.tbl.SetSize(p.w, p.h)
 	p.fitWidths()
 	h := p.h
@@ -110,20 +111,20 @@ func (p *ordersPane) fit() {
 
 // fitWidths makes the figures' columns and the type as wide as their widest cells (or titles),
 // so no price, size or id is cut and narrow figures leave room for the id.
-func (p *ordersPane) fitWidths() {
-	ws := make([]int, ocCount)
-	for _, c := range []int{ocPrice, ocSize, ocFilled, ocType, ocOid} {
-		ws[c] = common.TextWidth(orderTitles[c])
+func (p *Pane) fitWidths() {
+	ws := make([]int, colCount)
+	for _, c := range []int{colPrice, colSize, colFilled, colType, colOid} {
+		ws[c] = common.TextWidth(titles[c])
 		for r := range p.orders {
 			text, _ := p.cell(r, c)
 			ws[c] = max(ws[c], common.TextWidth(text))
 		}
 	}
-	p.typeCut = ws[ocType] > typeMax
-	ws[ocType] = min(ws[ocType], typeMax)
+	p.typeCut = ws[colType] > typeMax
+	ws[colType] = min(ws[colType], typeMax)
 	p.tbl.SetWidths(ws)
-	if !slices.Contains(p.tbl.Visible, ocType) && ws[ocType] > typeMin {
-		p.typeCut, ws[ocType] = true, typeMin
+	if !slices.Contains(p.tbl.Visible, colType) && ws[colType] > typeMin {
+		p.typeCut, ws[colType] = true, typeMin
 		p.tbl.SetWidths(ws)
 	}
 }
@@ -131,15 +132,15 @@ func (p *ordersPane) fitWidths() {
 // vitalLeftOut says whether the width leaves out the id column or cuts a type: the pane then
 // keeps its last line for the selected order's detail line. Other figures left out (the age) go
 // on a row the orders leave blank.
-func (p *ordersPane) vitalLeftOut() bool {
-	return p.typeCut || !slices.Contains(p.tbl.Visible, ocOid)
+func (p *Pane) vitalLeftOut() bool {
+	return p.typeCut || !slices.Contains(p.tbl.Visible, colOid)
 }
 
 // SetFocused implements common.Pane.
-func (p *ordersPane) SetFocused(f bool) { p.tbl.SetFocused(f) }
+func (p *Pane) SetFocused(f bool) { p.tbl.SetFocused(f) }
 
 // Update implements common.Pane.
-func (p *ordersPane) Update(msg tea.Msg) tea.Cmd {
+func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case common.DataMsg:
 		if msg.Kind == state.KindOrders || msg.Kind == state.KindInstruments {
@@ -155,11 +156,11 @@ func (p *ordersPane) Update(msg tea.Msg) tea.Cmd {
 }
 
 // startAmend opens the amend line on the selected limit order, holding its price and size.
-func (p *ordersPane) startAmend() tea.Cmd {
+func (p *Pane) startAmend() tea.Cmd {
 	if p.ReadOnly != "" {
 		return common.ReadOnlyNotice(p.ReadOnly, "change an order")
 	}
-	o, ok := p.selected()
+	o, ok := p.Selected()
 	if !ok && p.tbl.Lost() {
 		return p.noneSelected()
 	}
@@ -175,7 +176,7 @@ func (p *ordersPane) startAmend() tea.Cmd {
 
 // typeAmend edits the amend line: Enter asks to move the order (one cancel-and-replace, confirmed
 // when the policy asks for its replacement), Esc drops it.
-func (p *ordersPane) typeAmend(msg tea.KeyMsg) tea.Cmd {
+func (p *Pane) typeAmend(msg tea.KeyMsg) tea.Cmd {
 	switch {
 	case key.Matches(msg, p.Keys.Dismiss):
 		p.stopAmend()
@@ -202,13 +203,13 @@ func (p *ordersPane) typeAmend(msg tea.KeyMsg) tea.Cmd {
 	return cmd
 }
 
-func (p *ordersPane) stopAmend() {
+func (p *Pane) stopAmend() {
 	p.amending = false
 	p.amend.Blur()
 	p.fit()
 }
 
-func (p *ordersPane) refresh() {
+func (p *Pane) refresh() {
 	if v := p.Store.Version(state.KindOrders) + p.Store.Version(state.KindInstruments); v != p.version {
 		p.version = v
 		p.orders = p.Store.Orders()
@@ -220,7 +221,7 @@ func (p *ordersPane) refresh() {
 
 // followMove puts the cursor on the replacement of the order moved from this pane once it rests:
 // the order the trader chose has a new id, but it is the same order to them.
-func (p *ordersPane) followMove() {
+func (p *Pane) followMove() {
 	if p.movedTo == "" || !p.tbl.Lost() {
 		return
 	}
@@ -233,7 +234,7 @@ func (p *ordersPane) followMove() {
 	}
 }
 
-func (p *ordersPane) handleKey(msg tea.KeyMsg) tea.Cmd {
+func (p *Pane) handleKey(msg tea.KeyMsg) tea.Cmd {
 	if p.tbl.Navigate(p.Keys, msg) {
 		return nil
 	}
@@ -248,16 +249,16 @@ func (p *ordersPane) handleKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.Amend):
 		return p.startAmend()
 	case key.Matches(msg, k.Pick):
-		if o, ok := p.selected(); ok {
+		if o, ok := p.Selected(); ok {
 			return common.SelectInstrument(o.Instrument, "", true)
 		}
 	}
 	return nil
 }
 
-// selected is the order the cursor is on: none when the one the trader chose has gone (filled,
+// Selected is the order the cursor is on: none when the one the trader chose has gone (filled,
 // cancelled) and they have not moved since.
-func (p *ordersPane) selected() (api.OrderRecord, bool) {
+func (p *Pane) Selected() (api.OrderRecord, bool) {
 	i := p.tbl.Selected()
 	if i < 0 || i >= len(p.orders) {
 		return api.OrderRecord{}, false
@@ -266,18 +267,18 @@ func (p *ordersPane) selected() (api.OrderRecord, bool) {
 }
 
 // noneSelected is the notice of a key that needs an order when none is selected.
-func (p *ordersPane) noneSelected() tea.Cmd {
+func (p *Pane) noneSelected() tea.Cmd {
 	if p.tbl.Lost() {
 		return common.Notice(common.LevelWarn, "no order selected: the one you were on is gone (filled or cancelled); move to pick one")
 	}
 	return common.Notice(common.LevelWarn, "no order selected")
 }
 
-func (p *ordersPane) cancelSelected() tea.Cmd {
+func (p *Pane) cancelSelected() tea.Cmd {
 	if p.ReadOnly != "" {
 		return common.ReadOnlyNotice(p.ReadOnly, "cancel an order")
 	}
-	o, ok := p.selected()
+	o, ok := p.Selected()
 	if !ok {
 		return p.noneSelected()
 	}
@@ -287,11 +288,11 @@ func (p *ordersPane) cancelSelected() tea.Cmd {
 	return action.Request(action.NewCancelOne(o, in, p.Guard.Confirm))
 }
 
-func (p *ordersPane) cancelInstrument() tea.Cmd {
+func (p *Pane) cancelInstrument() tea.Cmd {
 	if p.ReadOnly != "" {
 		return common.ReadOnlyNotice(p.ReadOnly, "cancel orders")
 	}
-	o, ok := p.selected()
+	o, ok := p.Selected()
 	if !ok {
 		return p.noneSelected()
 	}
@@ -304,57 +305,57 @@ func (p *ordersPane) cancelInstrument() tea.Cmd {
 	return action.Request(action.NewCancelInstrument(o.InstrumentID, o.Instrument, p.Store.CancelScope(on)))
 }
 
-func (p *ordersPane) cancelAll() tea.Cmd {
+func (p *Pane) cancelAll() tea.Cmd {
 	if p.ReadOnly != "" {
 		return common.ReadOnlyNotice(p.ReadOnly, "cancel orders")
 	}
 	return action.Request(action.NewCancelEverything(p.Store.CancelScope(p.orders)))
 }
 
-func (p *ordersPane) cell(row, col int) (string, common.Paint) {
+func (p *Pane) cell(row, col int) (string, common.Paint) {
 	o := &p.orders[row]
 	st := p.Styles
 	in, _ := p.Store.Instrument(o.Instrument)
 	pd, sd := in.PriceDecimals(), in.SizeDecimals()
 	switch col {
-	case ocInstrument:
+	case colInstrument:
 		return o.Instrument, st.Bold
-	case ocSide:
+	case colSide:
 		if o.Side == api.SideBuy {
 			return "BUY", st.Buy
 		}
 		return "SELL", st.Sell
-	case ocPrice:
+	case colPrice:
 		if o.IsMarket {
 			return "market", st.Muted
 		}
 		return common.FmtNum(o.LimitPrice, pd), st.Text
-	case ocSize:
+	case colSize:
 		return common.FmtNum(o.Size, sd), st.Text
-	case ocFilled:
+	case colFilled:
 		f := o.Size.Sub(o.Unfilled)
 		if f.IsZero() {
 			return "-", st.Muted
 		}
 		return common.FmtNum(f, sd), st.Good
-	case ocType:
+	case colType:
 		return common.OrderType(o, in), st.Muted
-	case ocAge:
+	case colAge:
 		if o.Timestamp.IsZero() {
 			return "-", st.Muted
 		}
 		return common.FmtAge(p.Clock().Sub(o.Timestamp.Time)), st.Muted
-	case ocOid:
+	case colOid:
 		return fmt.Sprint(o.OrderID), st.Muted
 	}
 	return "", common.Paint{}
 }
 
 // View implements common.Pane. Ages move with the clock, so rows re-render once a second at most.
-func (p *ordersPane) View() string {
-	p.tbl.Empty = p.emptyText
+func (p *Pane) View() string {
+	p.tbl.Empty = p.EmptyText
 	if p.Account != "" {
-		p.tbl.Empty = common.EmptyFor(p.Store, state.KindOrders, p.emptyText)
+		p.tbl.Empty = common.EmptyFor(p.Store, state.KindOrders, p.EmptyText)
 	}
 	if sec := p.Clock().Unix(); sec != p.ageAt {
 		p.ageAt = sec
@@ -375,14 +376,14 @@ func (p *ordersPane) View() string {
 	return strings.Join(lines, "\n")
 }
 
-// orderDetailFigures are the figures the selected order's detail line gives when their columns are
+// detailFigures are the figures the selected order's detail line gives when their columns are
 // left out, in this order: the id first (what `cancel ID` takes).
-var orderDetailFigures = []int{ocOid, ocType, ocFilled, ocAge}
+var detailFigures = []int{colOid, colType, colFilled, colAge}
 
 // detailLine is the selected order's figures the width leaves out or cuts, whole and as many as
 // fit: "SOL-PERP  Order id 1000007 · Type tp @189.052 bracket RO · Age 12s"; "" when there is no
 // order or nothing is left out.
-func (p *ordersPane) detailLine() string {
+func (p *Pane) detailLine() string {
 	t := p.tbl
 	sel := t.Selected()
 	if sel < 0 || sel >= len(p.orders) {
@@ -390,12 +391,12 @@ func (p *ordersPane) detailLine() string {
 	}
 	line := " " + p.orders[sel].Instrument + " "
 	n := 0
-	for _, c := range orderDetailFigures {
+	for _, c := range detailFigures {
 		text, _ := p.cell(sel, c)
-		if slices.Contains(t.Visible, c) && (c != ocType || common.TextWidth(text) <= typeMax) {
+		if slices.Contains(t.Visible, c) && (c != colType || common.TextWidth(text) <= typeMax) {
 			continue
 		}
-		part := " " + orderTitles[c] + " " + text
+		part := " " + titles[c] + " " + text
 		if n > 0 {
 			part = " ·" + part
 		}
@@ -411,13 +412,13 @@ func (p *ordersPane) detailLine() string {
 }
 
 // Click implements common.Clicker.
-func (p *ordersPane) Click(_, y int) tea.Cmd {
+func (p *Pane) Click(_, y int) tea.Cmd {
 	p.tbl.ClickRow(y)
 	return nil
 }
 
 // ShortHelp implements common.Pane.
-func (p *ordersPane) ShortHelp() []key.Binding {
+func (p *Pane) ShortHelp() []key.Binding {
 	k := p.Keys
 	if p.amending {
 		return []key.Binding{k.Submits("confirm"), k.Dismiss}
@@ -426,7 +427,16 @@ func (p *ordersPane) ShortHelp() []key.Binding {
 }
 
 // FullHelp implements common.Pane.
-func (p *ordersPane) FullHelp() [][]key.Binding {
+func (p *Pane) FullHelp() [][]key.Binding {
 	k := p.Keys
 	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}, {k.Cancel, k.Amend, k.CancelInstrument, k.CancelAll, k.Pick}}
 }
+
+// Orders are the open orders listed, in their order on screen.
+func (p *Pane) Orders() []api.OrderRecord { return p.orders }
+
+// Table is the list's table (its cursor and size).
+func (p *Pane) Table() *common.Table { return p.tbl }
+
+// AmendValue is what is typed in the move line.
+func (p *Pane) AmendValue() string { return p.amend.Value() }
