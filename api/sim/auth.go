@@ -128,6 +128,7 @@ func (s *Sim) Fund(user string, amount decimal.Decimal) error {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	defer s.saveState()
 	_, err = s.eng.fund(addr, amount)
 	return err
 }

@@ -45,6 +45,7 @@ func (s *Sim) exchange(body []byte) (int, any) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	defer s.saveState() // before the answer: an action answered is an action kept
 	e := s.eng
 	if now := e.now(); s.fundingPassed(now) {
 		s.runDue(now) // funding first, for the positions held at the hour
@@ -67,6 +68,7 @@ func (s *Sim) exchange(body []byte) (int, any) {
 	if err := nonces.use(req.Nonce, e.now()); err != nil {
 		return http.StatusUnauthorized, signedError{err.Error(), a.addr}
 	}
+	s.maxNonce = max(s.maxNonce, req.Nonce)
 	rep := txReply{TxHash: e.txHash(a.addr, req.Nonce, req.TxType), TxType: req.TxType, Address: a.addr}
 	e.curTx = rep.TxHash
 	data, err := e.apply(a, req, &rep, s.cfg.source)

@@ -49,6 +49,7 @@ func (s *Sim) faucet(w http.ResponseWriter, r *http.Request) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	defer s.saveState()
 	status, out := s.eng.faucet(addr, s.cfg.demo)
 	writeJSON(w, status, out)
 }

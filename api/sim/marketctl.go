@@ -58,6 +58,7 @@ func (s *Sim) marketControl(w http.ResponseWriter, r *http.Request) {
 	defer s.publish(true)
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	defer s.saveState()
 	m, err := s.eng.marketByName(req.Instrument)
 	if err != nil {
 		writeJSON(w, http.StatusBadRequest, errorBody{err.Error()})

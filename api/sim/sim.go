@@ -25,6 +25,9 @@ type Sim struct {
 	start  time.Time // the clock's time when New ran (no funding is due for a time before it)
 	faults *faultInjector
 	ws     hub // the stream's subscribers (Sim.serveWS)
+
+	maxNonce uint64 // the highest nonce accepted, kept in the state file
+	stateErr error  // the first failure to load or write the state file
 }
 
 type config struct {
@@ -38,9 +41,10 @@ type config struct {
 	funding time.Duration
 
 	maxAccounts int
-	startFloor  bool // refuse nonces at or before the start (WithStartNonceFloor)
-	markets     int  // synthetic markets (WithMarkets)
-	keep        keep // what each account keeps (WithKeepFills, WithKeepOrders)
+	startFloor  bool   // refuse nonces at or before the start (WithStartNonceFloor)
+	state       string // the state file (WithStateFile)
+	markets     int    // synthetic markets (WithMarkets)
+	keep        keep   // what each account keeps (WithKeepFills, WithKeepOrders)
 }
 
 // Option configures a Sim.
@@ -106,6 +110,11 @@ func New(opts ...Option) *Sim {
 	if c.startFloor {
 		s.eng.nonceFloor = uint64(s.last.UnixMilli())
 	}
+	if c.state != "" {
+		if err := s.loadState(); err != nil {
+			s.stateErr, s.cfg.state = err, "" // never overwrite a state it could not read
+		}
+	}
 	if !c.quiet {
 		s.eng.at = s.last
 		for _, m := range s.eng.markets {
@@ -141,7 +150,11 @@ func (s *Sim) catchUp() {
 	now := s.cfg.clock.Now()
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	last := s.last
 	s.runDue(now)
+	if !s.last.Equal(last) {
+		s.saveState()
+	}
 }
 
 // Run drives the market loop in real time until ctx ends. It returns ctx's error.
