@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/shopspring/decimal"
+	"github.com/tradedesk/tradedesk/api"
 )
 
 // TestCloseSizeRoundsDownToTheLotAndNeverFlips: a share rounds down to the lot, 100 % and a size
@@ -44,5 +45,16 @@ func TestFlattenSummary(t *testing.T) {
 	got := FlattenSummary([]FlattenChild{{Instrument: "A", Filled: true}, {Instrument: "B", Filled: true}, {Instrument: "C", Refused: true, Reason: "delisted"}, {Instrument: "D"}})
 	if want := "4 sent, 2 filled, 1 not filled yet, 1 refused: C delisted"; got != want {
 		t.Fatalf("%q, want %q", got, want)
+	}
+}
+
+// TestRealisedSign: a short gains when the price falls.
+func TestRealisedSign(t *testing.T) {
+	d := decimal.RequireFromString
+	if got := Realised(api.Position{Size: d("-2"), EntryPrice: d("100")}, d("1"), d("90")); !got.Equal(d("10")) {
+		t.Fatalf("a short closed 10 under its entry realises %s", got)
+	}
+	if got := Realised(api.Position{Size: d("2"), EntryPrice: d("100")}, d("1"), d("90")); !got.Equal(d("-10")) {
+		t.Fatalf("a long closed 10 under its entry realises %s", got)
 	}
 }

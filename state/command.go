@@ -16,7 +16,13 @@ import (
 //
 //	buy|b|long   SIZE [INSTRUMENT] PRICE|mkt [tp LEG] [sl LEG] [post] [reduce] [gtc|ioc|fok]
 //	sell|s|short SIZE [INSTRUMENT] PRICE|mkt ...
-//	close|c      [INSTRUMENT]                    the whole position, reduce-only at market
+//	close|c      [INSTRUMENT] [SHARE|SIZE] [[@]PRICE|mid|best]
+//	                                             the position (all of it, or 25%, or a size
+//	                                             rounded down to the lot), reduce-only at market
+//	                                             or as a limit at a price, the mid or the best price
+//	reverse|rev  [INSTRUMENT]                    the same size on the other side, one order
+//	flatten                                      every position closed at market, one placeOrder
+//	be|breakeven [INSTRUMENT]                    the stop-loss to the entry plus fees
 //	cancel|x     ORDER-ID | INSTRUMENT | all [INSTRUMENT]
 //	lev|leverage [INSTRUMENT] N[x]
 //	tpsl         [INSTRUMENT] [tp LEG] [sl LEG]  on the whole position (grouping position)
@@ -38,6 +44,9 @@ const (
 	VerbCancel
 	VerbLeverage
 	VerbTpsl
+	VerbReverse
+	VerbFlatten
+	VerbBreakeven
 )
 
 // String is the verb's canonical word.
@@ -55,6 +64,12 @@ func (v Verb) String() string {
 		return "lev"
 	case VerbTpsl:
 		return "tpsl"
+	case VerbReverse:
+		return "reverse"
+	case VerbFlatten:
+		return "flatten"
+	case VerbBreakeven:
+		return "be"
 	}
 	return fmt.Sprintf("verb(%d)", int(v))
 }
@@ -66,11 +81,14 @@ var verbWords = map[string]Verb{
 	"close": VerbClose, "c": VerbClose,
 	"cancel": VerbCancel, "x": VerbCancel,
 	"lev": VerbLeverage, "leverage": VerbLeverage,
-	"tpsl": VerbTpsl,
+	"tpsl":    VerbTpsl,
+	"reverse": VerbReverse, "rev": VerbReverse,
+	"flatten": VerbFlatten,
+	"be":      VerbBreakeven, "breakeven": VerbBreakeven,
 }
 
 // CommandVerbs are the command words, for completion and help (canonical words first).
-var CommandVerbs = []string{"buy", "sell", "close", "cancel", "lev", "tpsl", "long", "short", "leverage"}
+var CommandVerbs = []string{"buy", "sell", "close", "cancel", "lev", "tpsl", "reverse", "flatten", "be", "long", "short", "leverage", "breakeven"}
 
 // CommandKeywords are the words that may follow an order's price, for completion and help.
 var CommandKeywords = []string{"tp", "sl", "post", "reduce", "gtc", "ioc", "fok"}
@@ -121,6 +139,12 @@ type Command struct {
 	// Leverage.
 	Leverage     int64
 	LeverageWord int
+
+	// Close: a share of the position (SharePercent, 1 to 100) or a size (Size), in SizeWord;
+	// priced at market, or a limit at Price (ClosePricing CloseAtPrice), the mid or the best
+	// price, in PriceWord.
+	SharePercent decimal.Decimal
+	ClosePricing ClosePricing
 }
 
 // IsOrder reports whether the command places an order (buy or sell).
@@ -179,6 +203,8 @@ func (c Command) String() string {
 		}
 		w = c.appendInstrument(w)
 	case VerbClose:
+		w = c.appendClose(c.appendInstrument(w))
+	case VerbReverse, VerbBreakeven:
 		w = c.appendInstrument(w)
 	case VerbLeverage:
 		w = append(c.appendInstrument(w), strconv.FormatInt(c.Leverage, 10))
@@ -210,6 +236,25 @@ func (c Command) appendOrder(w []string) []string {
 	}
 	if c.Tif != "" {
 		w = append(w, strings.ToLower(c.Tif))
+	}
+	return w
+}
+
+// appendClose appends a close's share or size and its price.
+func (c Command) appendClose(w []string) []string {
+	switch {
+	case c.SharePercent.IsPositive():
+		w = append(w, c.SharePercent.String()+"%")
+	case c.Size.IsPositive():
+		w = append(w, c.Size.String())
+	}
+	switch c.ClosePricing {
+	case CloseAtPrice:
+		w = append(w, "@"+c.Price.String())
+	case CloseAtMid:
+		w = append(w, "mid")
+	case CloseAtBest:
+		w = append(w, "best")
 	}
 	return w
 }

@@ -67,6 +67,10 @@ func ParseCommand(line string) (Command, error) {
 		err = p.leverage()
 	case VerbTpsl:
 		err = p.tpsl()
+	case VerbReverse, VerbBreakeven:
+		if p.more() {
+			err = p.instrument()
+		}
 	}
 	if err != nil {
 		return Command{}, err
@@ -83,7 +87,13 @@ func (p *parser) usage() string {
 	case VerbBuy, VerbSell:
 		return "the order reads " + p.cmd.Verb.String() + " SIZE [INSTRUMENT] PRICE|mkt [tp LEG] [sl LEG] [post] [reduce] [gtc|ioc|fok]"
 	case VerbClose:
-		return "close reads close [INSTRUMENT]"
+		return "close reads close [INSTRUMENT] [25%|SIZE] [@PRICE|mid|best]"
+	case VerbReverse:
+		return "reverse reads reverse [INSTRUMENT]"
+	case VerbFlatten:
+		return "flatten takes no more words: it closes every position"
+	case VerbBreakeven:
+		return "be reads be [INSTRUMENT]"
 	case VerbCancel:
 		return "cancel reads cancel ORDER-ID, cancel INSTRUMENT or cancel all [INSTRUMENT]"
 	case VerbTpsl:
@@ -220,11 +230,67 @@ func (p *parser) option() error {
 	return nil
 }
 
-// closeCmd reads close [INSTRUMENT].
+// closeCmd reads close [INSTRUMENT] [SHARE|SIZE] [[@]PRICE|@ PRICE|mid|best|mkt].
 func (p *parser) closeCmd() error {
-	if p.more() {
-		return p.instrument()
+	if p.more() && !isNumberWord(strings.TrimSuffix(p.peek(), "%")) && !closePriceWord(p.peek()) {
+		if err := p.instrument(); err != nil {
+			return err
+		}
 	}
+	if p.more() && !strings.HasPrefix(p.peek(), "@") && isNumberWord(strings.TrimSuffix(p.peek(), "%")) {
+		if err := p.closeShare(); err != nil {
+			return err
+		}
+	}
+	if !p.more() {
+		return nil
+	}
+	w, at := p.peek(), p.i
+	p.i++
+	switch {
+	case marketWords[w]:
+	case w == "mid":
+		p.cmd.ClosePricing, p.cmd.PriceWord = CloseAtMid, at+1
+	case w == "best":
+		p.cmd.ClosePricing, p.cmd.PriceWord = CloseAtBest, at+1
+	case !strings.HasPrefix(w, "@") && !isNumberWord(w):
+		return p.errAt(at, "unexpected word: %s", p.usage())
+	default:
+		if w == "@" && p.more() {
+			w, at = p.peek(), p.i
+			p.i++
+		}
+		v, err := commandNumber(strings.TrimPrefix(w, "@"))
+		if err != nil {
+			return p.errAt(at, "the close's price %s; give @PRICE, mid, best or nothing (market)", err)
+		}
+		p.cmd.ClosePricing, p.cmd.Price, p.cmd.PriceWord = CloseAtPrice, v, at+1
+	}
+	return nil
+}
+
+// closePriceWord reports whether w prices a close (mid, best, @PRICE, a market word).
+func closePriceWord(w string) bool {
+	return w == "mid" || w == "best" || strings.HasPrefix(w, "@") || marketWords[w]
+}
+
+// closeShare reads a close's share (25%) or size (0.05).
+func (p *parser) closeShare() error {
+	w := p.peek()
+	pct, ok := strings.CutSuffix(w, "%")
+	v, err := commandNumber(pct)
+	switch {
+	case err != nil:
+		return p.errAt(p.i, "the share %s; give 1%% to 100%% or a size", err)
+	case ok && v.GreaterThan(hundred):
+		return p.errAt(p.i, "a share is at most 100%%: the whole position")
+	case ok:
+		p.cmd.SharePercent = v
+	default:
+		p.cmd.Size = v
+	}
+	p.cmd.SizeWord = p.i + 1
+	p.i++
 	return nil
 }
 
@@ -303,7 +369,7 @@ func reservedWord(w string) bool {
 	if _, ok := verbWords[w]; ok && len(w) > 1 {
 		return true
 	}
-	if marketWords[w] || w == "all" {
+	if marketWords[w] || w == "all" || w == "mid" || w == "best" {
 		return true
 	}
 	for _, k := range CommandKeywords {

@@ -29,6 +29,12 @@ type CommandPlan struct {
 	PositionTpsl PositionTpsl
 	// Leverage is the checked change of a lev command.
 	Leverage LeverageChange
+	// Close, Reverse, Flatten and Breakeven are the checked position commands (Order is the
+	// close's or the reverse's order; PositionTpsl the breakeven's stop).
+	Close     ClosePlan
+	Reverse   ReversePlan
+	Flatten   FlattenPlan
+	Breakeven BreakevenPlan
 }
 
 // PlanCommand resolves cmd (current is the instrument a command without one acts on) and checks it:
@@ -37,6 +43,9 @@ type CommandPlan struct {
 // is about; nothing is ever signed here.
 func (s *Store) PlanCommand(cmd Command, current string, g Guard) (CommandPlan, error) {
 	plan := CommandPlan{Command: cmd}
+	if cmd.Verb == VerbFlatten {
+		return s.planFlatten(plan, g)
+	}
 	if cmd.Instrument != "" || cmd.Verb != VerbCancel || !cmd.All && cmd.OrderID == 0 {
 		in, err := s.commandInstrument(cmd, current)
 		if err != nil {
@@ -53,6 +62,10 @@ func (s *Store) PlanCommand(cmd Command, current string, g Guard) (CommandPlan, 
 		return s.planCancel(plan)
 	case VerbTpsl:
 		return s.planPositionTpsl(plan)
+	case VerbReverse:
+		return s.planReverse(plan, g)
+	case VerbBreakeven:
+		return s.planBreakeven(plan)
 	}
 	return s.planLeverage(plan)
 }
@@ -142,16 +155,61 @@ func (s *Store) planOrder(plan CommandPlan, g Guard) (CommandPlan, error) {
 	return plan, nil
 }
 
-// planClose checks the reduce-only market order that closes the instrument's position.
+// planClose checks a close of the instrument's position: all of it, a share or a size, at market
+// or as a reduce-only limit (PlanClose).
 func (s *Store) planClose(plan CommandPlan, g Guard) (CommandPlan, error) {
-	pos, ok := s.Position(plan.Instrument.Name)
-	if !ok {
-		return plan, plan.Command.instrumentError("no open position on " + plan.Instrument.Name + " to close")
+	cmd := plan.Command
+	if pos, ok := s.Position(plan.Instrument.Name); !ok || pos.Size.IsZero() {
+		return plan, cmd.instrumentError("no open position on " + plan.Instrument.Name + " to close")
 	}
-	checked, errs := s.CheckOrder(ClosePositionIntent(pos), g)
-	plan.Order = checked
+	req := CloseRequest{Instrument: plan.Instrument.Name, Percent: cmd.SharePercent, Size: cmd.Size, Pricing: cmd.ClosePricing, Price: cmd.Price}
+	if !req.Percent.IsPositive() && !req.Size.IsPositive() {
+		req.Percent = hundred
+	}
+	c, errs := s.PlanClose(req, g)
+	plan.Close, plan.Order = c, c.Order
 	if len(errs) > 0 {
-		return plan, plan.Command.instrumentError("cannot close " + plan.Instrument.Name + ": " + joinFieldErrors(errs))
+		e := orderCommandError(cmd, errs).(*CommandError)
+		e.Msg = "cannot close " + plan.Instrument.Name + ": " + e.Msg
+		if e.Word == 0 && cmd.InstrumentWord != 0 {
+			e.Word, e.Token = cmd.InstrumentWord, cmd.Instrument
+		}
+		return plan, e
+	}
+	return plan, nil
+}
+
+// planReverse checks the reverse of the instrument's position.
+func (s *Store) planReverse(plan CommandPlan, g Guard) (CommandPlan, error) {
+	r, errs := s.PlanReverse(plan.Instrument.Name, "", g)
+	plan.Reverse, plan.Order = r, r.Order
+	if len(errs) > 0 {
+		return plan, plan.Command.instrumentError("cannot reverse " + plan.Instrument.Name + ": " + joinFieldErrors(errs))
+	}
+	return plan, nil
+}
+
+// planBreakeven checks a stop-loss at breakeven on the instrument's position.
+func (s *Store) planBreakeven(plan CommandPlan) (CommandPlan, error) {
+	b, errs := s.PlanBreakeven(plan.Instrument.Name)
+	plan.Breakeven, plan.PositionTpsl = b, b.Tpsl
+	if len(errs) > 0 {
+		return plan, plan.Command.instrumentError(joinFieldErrors(errs))
+	}
+	return plan, nil
+}
+
+// planFlatten checks flatten all: its children take the client ids "<parent>-n" of one new
+// parent id.
+func (s *Store) planFlatten(plan CommandPlan, g Guard) (CommandPlan, error) {
+	parent := NewCloid()
+	f, err := s.PlanFlatten(g, func(i int) (string, error) { return fmt.Sprintf("%s-%d", parent, i), nil })
+	plan.Flatten = f
+	if err != nil {
+		return plan, &CommandError{Msg: err.Error()}
+	}
+	if len(f.Closes) == 0 {
+		return plan, &CommandError{Msg: "every position is skipped, nothing to send: " + strings.Join(f.Lines(), "; ")}
 	}
 	return plan, nil
 }

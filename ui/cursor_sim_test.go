@@ -202,7 +202,7 @@ func TestPositionsCursorFollowsThePosition(t *testing.T) {
 		t.Fatal(err)
 	}
 	pump(t, c.m, c.m.refreshNow(state.KindPositions))
-	c.key(t, "x")
+	c.key(t, "x", "x")
 	if c.m.dialog == nil {
 		t.Fatalf("close asked nothing: %q", c.m.notice)
 	}

@@ -56,6 +56,8 @@ func TestKeystrokeCounts(t *testing.T) {
 	soldHalf := func() bool { return c.position(t, "ETH-PERP").Size.Equal(d("-0.5")) }
 	noOrders := func() bool { return len(c.openOrders(t)) == 0 }
 	flat := func() bool { return c.position(t, "ETH-PERP").Size.IsZero() }
+	halfLeft := func() bool { return c.position(t, "ETH-PERP").Size.Equal(d("-0.25")) }
+	onPositions := func() { home(); c.key(t, "2") }
 	paths := []struct {
 		name   string
 		policy state.ConfirmPolicy
@@ -70,18 +72,24 @@ func TestKeystrokeCounts(t *testing.T) {
 			[]keystroke{"S", "'0.5", "enter", "enter"}, 6, soldHalf},
 		{"pane: cancel one order", state.ConfirmRisky, home,
 			[]keystroke{"3", "x"}, 2, noOrders},
+		{"pane: close half a position", state.ConfirmRisky, onPositions,
+			[]keystroke{"x", "2", "enter"}, 3, halfLeft},
 		{"pane: close a position", state.ConfirmRisky, home,
-			[]keystroke{"2", "x", "enter"}, 3, flat},
+			[]keystroke{"2", "x", "x", "enter"}, 4, flat},
 		{"form: market sell 0.5 ETH", state.ConfirmWarned, home,
 			[]keystroke{"S", "'0.5", "enter"}, 5, soldHalf},
+		{"pane: close half a position", state.ConfirmWarned, onPositions,
+			[]keystroke{"x", "2"}, 2, halfLeft},
 		{"pane: close a position", state.ConfirmWarned, home,
-			[]keystroke{"2", "x"}, 2, flat},
+			[]keystroke{"2", "x", "x"}, 3, flat},
 		{"command line: limit buy 0.1 ETH at 3400", state.ConfirmRisky, home,
 			[]keystroke{":", "'b 0.1 eth 3400", "enter"}, 16, limitBought},
 		{"command line: market sell 0.5 ETH", state.ConfirmRisky, home,
 			[]keystroke{":", "'s 0.5 eth m", "enter", "enter"}, 14, soldHalf},
 		{"command line: cancel the one ETH order", state.ConfirmRisky, home,
 			[]keystroke{":", "'x eth", "enter"}, 7, noOrders},
+		{"command line: close half of ETH", state.ConfirmRisky, home,
+			[]keystroke{":", "'c eth 50%", "enter", "enter"}, 12, halfLeft},
 		{"command line: close ETH", state.ConfirmRisky, home,
 			[]keystroke{":", "'c eth", "enter", "enter"}, 8, flat},
 		{"command line: market sell 0.5 ETH", state.ConfirmWarned, home,

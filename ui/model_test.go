@@ -183,7 +183,7 @@ func TestMarketOrderOpensPositionAndCloseKeyClosesIt(t *testing.T) {
 	if v := c.m.View(); !strings.Contains(v, "LONG") {
 		t.Errorf("positions pane does not show the long:\n%s", v)
 	}
-	c.key(t, "2", "x")
+	c.key(t, "2", "x", "x")
 	if c.m.dialog == nil {
 		t.Fatalf("close did not ask for confirmation: %q", c.m.notice)
 	}

@@ -63,6 +63,8 @@ type positionsPane struct {
 	// detail: the last line is kept for the selected position's detail line, because the width
 	// leaves some of its figures out.
 	detail bool
+	// menu is the instrument the close menu is open on ("": closed).
+	menu string
 }
 
 func col(c, width int, right bool, prio int) common.Column {
@@ -210,13 +212,14 @@ func (p *positionsPane) view(i int) *state.PositionRow {
 }
 
 func (p *positionsPane) handleKey(msg tea.KeyMsg) tea.Cmd {
+	if cmd, ok := p.positionKey(msg); ok {
+		return cmd
+	}
 	if p.tbl.Navigate(p.Keys, msg) {
 		return nil
 	}
 	k := p.Keys
 	switch {
-	case key.Matches(msg, k.Close):
-		return p.closeSelected()
 	case key.Matches(msg, k.Leverage):
 		if r, ok := p.selected(); ok {
 			// The instrument becomes the current one, so its leverage setting is read again
@@ -249,34 +252,6 @@ func (p *positionsPane) selected() (state.PositionRow, bool) {
 		return state.PositionRow{}, false
 	}
 	return *p.view(i), true
-}
-
-// closeSelected asks to close the selected position with a reduce-only market order, checked by
-// the same validation path as the order form.
-func (p *positionsPane) closeSelected() tea.Cmd {
-	if p.ReadOnly != "" {
-		return common.ReadOnlyNotice(p.ReadOnly, "close a position")
-	}
-	r, ok := p.selected()
-	if !ok && p.tbl.Lost() {
-		return common.Notice(common.LevelWarn, "no position selected: the one you were on is closed; move to pick one")
-	}
-	if !ok {
-		return common.Notice(common.LevelWarn, "no position selected")
-	}
-	pos, ok := p.Store.Position(r.Instrument)
-	if !ok {
-		return common.Notice(common.LevelWarn, r.Instrument+": the position is gone")
-	}
-	intent := state.ClosePositionIntent(pos)
-	intent.Cloid = state.NewCloid()
-	checked, errs := p.Store.CheckOrder(intent, p.Guard)
-	if len(errs) > 0 {
-		return common.Notice(common.LevelError, "cannot close "+r.Instrument+": "+common.JoinFieldErrors(errs))
-	}
-	a := action.NewOrder(action.KindClose, checked, p.Styles)
-	a.Recheck = recheckClose(p.Store, p.Guard, p.Styles, r.Instrument, intent.Cloid)
-	return action.Request(a)
 }
 
 // recheckClose is the Recheck of a close: the position as the store holds it now (its size may
@@ -473,5 +448,5 @@ func (p *positionsPane) ShortHelp() []key.Binding {
 // FullHelp implements common.Pane.
 func (p *positionsPane) FullHelp() [][]key.Binding {
 	k := p.Keys
-	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}, {k.Close, k.Tpsl, k.Leverage, k.Pick}}
+	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}, {k.Close, k.Reverse, k.Breakeven, k.Flatten, k.Tpsl, k.Leverage, k.Pick}}
 }

@@ -148,7 +148,7 @@ func TestConfirmationFitsEverySize(t *testing.T) {
 			t.Errorf("%dx%d: yes + Enter did not send the order: %q", sz[0], sz[1], c.m.notice)
 		}
 		// The close dialog of the position just opened fits too.
-		c.key(t, "2", "x")
+		c.key(t, "2", "x", "x")
 		if c.m.dialog == nil {
 			t.Fatalf("%dx%d: no close dialog: %q", sz[0], sz[1], c.m.notice)
 		}

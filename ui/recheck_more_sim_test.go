@@ -58,7 +58,7 @@ func screenSays(t *testing.T, c *simConsole, what string, want ...string) {
 func TestPositionsCloseChecksAgainOnEnter(t *testing.T) {
 	t.Parallel()
 	c, sc, refresh := recheckConsole(t)
-	c.key(t, "2", "x")
+	c.key(t, "2", "x", "x")
 	if c.m.dialog == nil {
 		t.Fatalf("x on the position asked nothing (notice %q)", c.m.notice)
 	}
@@ -78,7 +78,7 @@ func TestPositionsCloseChecksAgainOnEnter(t *testing.T) {
 
 	behind(t, c, api.SideBuy, "0.02", false)
 	refresh()
-	c.key(t, "down", "x")
+	c.key(t, "down", "x", "x")
 	if c.m.dialog == nil {
 		t.Fatalf("x on the new position asked nothing (notice %q)", c.m.notice)
 	}

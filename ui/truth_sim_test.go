@@ -298,7 +298,7 @@ func TestCloseAndRestingNeedNoTypedConfirmation(t *testing.T) {
 		t.Fatalf("opening the long: %+v", out)
 	}
 	pump(t, c.m, c.m.refreshNow(state.KindPositions, state.KindAccount, state.KindTickers))
-	c.key(t, "2", "x")
+	c.key(t, "2", "x", "x")
 	if c.m.dialog == nil {
 		t.Fatalf("x did not open the confirmation: %q", c.m.notice)
 	}

@@ -37,6 +37,10 @@ type KeyMap struct {
 	// Positions pane (Tpsl: the command line opened on "tpsl SYM tp ", the position's own
 	// take-profit and stop-loss).
 	Close, Tpsl key.Binding
+	// Reverse, Breakeven and Flatten are the positions pane's position keys (issue #35): the
+	// selected position to the other side, its stop to breakeven, every position closed. Close
+	// opens the close menu (1-4: 25/50/75/100 % at market).
+	Reverse, Breakeven, Flatten key.Binding
 	// Leverage opens the leverage dialog (positions: the row's instrument; the order form's:
 	// LeverageForm, which works while typing).
 	Leverage, LeverageForm key.Binding
@@ -141,9 +145,12 @@ func tradeKeyActions() []keyAction {
 		{"cancel_instrument", "cancel all on instrument", "orders", func(k *KeyMap) *key.Binding { return &k.CancelInstrument }, ""},
 		{"cancel_all", "cancel all orders", "orders", func(k *KeyMap) *key.Binding { return &k.CancelAll }, ""},
 		{"amend", "change price or size", "orders", func(k *KeyMap) *key.Binding { return &k.Amend }, ""},
-		{"close", "close position", "positions", func(k *KeyMap) *key.Binding { return &k.Close }, ""},
+		{"close", "close menu", "positions", func(k *KeyMap) *key.Binding { return &k.Close }, ""},
 		{"leverage", "set leverage", "positions", func(k *KeyMap) *key.Binding { return &k.Leverage }, ""},
 		{"position_tpsl", "set TP/SL", "positions", func(k *KeyMap) *key.Binding { return &k.Tpsl }, ""},
+		{"reverse", "reverse position", "positions", func(k *KeyMap) *key.Binding { return &k.Reverse }, ""},
+		{"breakeven", "stop to breakeven", "positions", func(k *KeyMap) *key.Binding { return &k.Breakeven }, ""},
+		{"flatten", "flatten all positions", "positions", func(k *KeyMap) *key.Binding { return &k.Flatten }, ""},
 		{"form_leverage", "set leverage", "form", func(k *KeyMap) *key.Binding { return &k.LeverageForm }, ""},
 		{"broker_approve", "approve a broker", "brokers", func(k *KeyMap) *key.Binding { return &k.BrokerApprove }, ""},
 		{"broker_revoke", "revoke the approval", "brokers", func(k *KeyMap) *key.Binding { return &k.BrokerRevoke }, ""},

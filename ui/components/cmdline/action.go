@@ -27,7 +27,13 @@ func planAction(p state.CommandPlan, st *common.Styles, policy state.ConfirmPoli
 		}
 		return action.NewOrder(action.KindPlace, p.Order, st)
 	case state.VerbClose:
-		return action.NewOrder(action.KindClose, p.Order, st)
+		return action.NewClose(p.Close, st)
+	case state.VerbReverse:
+		return action.NewReverse(p.Reverse, st)
+	case state.VerbFlatten:
+		return action.NewFlatten(p.Flatten, st)
+	case state.VerbBreakeven:
+		return action.NewPositionTpsl(p.PositionTpsl, st)
 	case state.VerbCancel:
 		switch {
 		case p.Command.All && p.Command.Instrument == "":

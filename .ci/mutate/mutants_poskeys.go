@@ -1,0 +1,14 @@
+package main
+
+// poskeysMutants are the position keys' money rules (issue #35): state/close.go,
+// close_reverse.go, close_flatten.go.
+var poskeysMutants = []mutant{
+	{id: "close/share-floors-to-lot", file: "state/close.go", from: "want = FloorToStep(want, lot)", to: "want = CeilToStep(want, lot)"},
+	{id: "close/never-over-position", file: "state/close.go", from: "case size.GreaterThan(held):", to: "case false:"},
+	{id: "close/short-pnl-sign", file: "state/close.go", from: "if pos.Size.IsNegative() {\n\t\td = d.Neg()", to: "if false {\n\t\td = d.Neg()"},
+	{id: "breakeven/fees-counted", file: "state/close_reverse.go", from: "CeilToStep(pos.EntryPrice.Add(per), inst.TickSize)", to: "CeilToStep(pos.EntryPrice, inst.TickSize)"},
+	{id: "reverse/twice-the-size", file: "state/close_reverse.go", from: "Size: held.Add(held).String()", to: "Size: held.String()"},
+	{id: "flatten/stale-refused", file: "state/close_flatten.go", from: "case f.Stale || f.Age > maxFlattenAge:", to: "case false:"},
+}
+
+func init() { mutants = append(mutants, poskeysMutants...) }

@@ -1,0 +1,89 @@
+package state
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tradedesk/tradedesk/api"
+)
+
+// TestParsePositionCommands: the close's share, size and price, reverse, flatten and be read as
+// typed, and their canonical words parse back to the same command.
+func TestParsePositionCommands(t *testing.T) {
+	for _, c := range []struct {
+		line, canon string
+		want        Command
+	}{
+		{"close btc 25%", "close btc 25%", Command{Verb: VerbClose, Instrument: "btc", InstrumentWord: 2, SharePercent: d("25"), SizeWord: 3}},
+		{"close btc 0.05 @ 97000", "close btc 0.05 @97000", Command{Verb: VerbClose, Instrument: "btc", InstrumentWord: 2, Size: d("0.05"), SizeWord: 3,
+			ClosePricing: CloseAtPrice, Price: d("97000"), PriceWord: 5}},
+		{"c 50% mid", "close 50% mid", Command{Verb: VerbClose, SharePercent: d("50"), SizeWord: 2, ClosePricing: CloseAtMid, PriceWord: 3}},
+		{"close eth best", "close eth best", Command{Verb: VerbClose, Instrument: "eth", InstrumentWord: 2, ClosePricing: CloseAtBest, PriceWord: 3}},
+		{"reverse btc", "reverse btc", Command{Verb: VerbReverse, Instrument: "btc", InstrumentWord: 2}},
+		{"flatten", "flatten", Command{Verb: VerbFlatten}},
+		{"be btc", "be btc", Command{Verb: VerbBreakeven, Instrument: "btc", InstrumentWord: 2}},
+	} {
+		got, err := ParseCommand(c.line)
+		c.want.Words = strings.Fields(c.line)
+		if err != nil || !sameCommand(got, c.want) || !got.SharePercent.Equal(c.want.SharePercent) || got.ClosePricing != c.want.ClosePricing || got.String() != c.canon {
+			t.Errorf("%q: %+v %v (canonical %q)", c.line, got, err, got.String())
+		}
+	}
+	for line, want := range map[string]string{
+		"close btc 150%":  "at most 100%",
+		"close btc 0.1 x": "unexpected word",
+		"flatten btc":     "flatten takes no more words",
+		"close btc @abc":  "not a number",
+	} {
+		if _, err := ParseCommand(line); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: %v, want %q", line, err, want)
+		}
+	}
+}
+
+// TestPlanPositionCommands: the plans take the share rounded to the lot, a limit reduce-only,
+// the reverse twice the size, flatten every position but a delisted one, be the entry plus fees.
+func TestPlanPositionCommands(t *testing.T) {
+	now := t0
+	s := loadedStore(&now)
+	if p := mustPlan(t, s, "close eth 25%", ""); p.Order.Wire.Size != "0.5" || !p.Order.Wire.ReduceOnly || !p.Order.Wire.IsMarket || !p.Close.Remaining.Equal(d("1.5")) {
+		t.Errorf("close eth 25%%: %+v", p.Order.Wire)
+	}
+	if p := mustPlan(t, s, "close eth 0.5 @ 3100", ""); p.Order.Wire.Size != "0.5" || p.Order.Wire.Price != "3100" || p.Order.Wire.IsMarket || !p.Order.Wire.ReduceOnly ||
+		!p.Close.PnL.Equal(d("100")) || !strings.Contains(p.Close.Words(), "realises +100.00 USD") {
+		t.Errorf("close eth 0.5 @ 3100: %+v %s", p.Order.Wire, p.Close.Words())
+	}
+	if p := mustPlan(t, s, "close eth 33% mid", ""); p.Order.Wire.Size != "0.66" || p.Order.Wire.Price != "3000.01" {
+		t.Errorf("close eth 33%% mid: %+v", p.Order.Wire)
+	}
+	if _, err := s.PlanCommand(mustParse(t, "close eth 3"), "", DefaultGuard()); err == nil || !strings.Contains(err.Error(), "give at most 2") {
+		t.Errorf("close over the position: %v", err)
+	}
+	if p := mustPlan(t, s, "reverse eth", ""); p.Order.Wire.Side != api.SideSell || p.Order.Wire.Size != "4" || p.Order.Wire.ReduceOnly {
+		t.Errorf("reverse eth: %+v", p.Order.Wire)
+	}
+	p := mustPlan(t, s, "be eth", "")
+	// entry 2900 + (opening 2 x 2900 x 0.00045 + closing the same) / 2 = 2902.61
+	if !p.Breakeven.Stop.Equal(d("2902.61")) || len(p.PositionTpsl.Wires) != 1 || p.PositionTpsl.Wires[0].Tpsl != api.TpslStopLoss {
+		t.Errorf("be eth: %+v", p.Breakeven)
+	}
+	s.Apply(PositionsMsg{Positions: append(testPositions(), api.Position{Instrument: "OLD-PERP", InstrumentID: 3, Size: d("-3"), EntryPrice: d("10")})})
+	f := mustPlan(t, s, "flatten", "").Flatten
+	if len(f.Closes) != 1 || len(f.Skipped) != 1 || f.Skipped[0].Instrument != "OLD-PERP" || !strings.HasSuffix(f.Closes[0].Order.Wire.Cloid, "-1") {
+		t.Errorf("flatten: %+v", f)
+	}
+	now = now.Add(time.Minute)
+	if _, err := s.PlanCommand(mustParse(t, "flatten"), "", DefaultGuard()); err == nil || !strings.Contains(err.Error(), "flatten refused") {
+		t.Errorf("flatten on old positions: %v", err)
+	}
+}
+
+func mustParse(t *testing.T, line string) Command {
+	t.Helper()
+	c, err := ParseCommand(line)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}

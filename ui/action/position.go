@@ -1,0 +1,81 @@
+package action
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/tradedesk/tradedesk/api"
+	"github.com/tradedesk/tradedesk/state"
+	"github.com/tradedesk/tradedesk/state/exec"
+	"github.com/tradedesk/tradedesk/ui/common"
+)
+
+// The position keys' actions (issue #35), built on NewOrder and the executor like every order.
+
+// NewClose is a close's order (state.Store.PlanClose) with the PnL it realises and its fee: in
+// the confirmation and in the words of its result.
+func NewClose(p state.ClosePlan, st *common.Styles) *Action {
+	a := NewOrder(KindClose, p.Order, st)
+	pnl := "realises " + state.FormatSigned(p.PnL, 2) + " USD, fee " + state.FormatUSDFee(p.Fee) + " USD"
+	a.What += " (" + pnl + ")"
+	a.Lines = append(a.Lines[:2:2], append([]string{"Realises     " + state.FormatSigned(p.PnL, 2) + " USD before the fee (est.)",
+		"Left         " + common.FmtNum(p.Remaining, p.Order.Instrument.SizeDecimals())}, a.Lines[2:]...)...)
+	return a
+}
+
+// NewReverse is a reverse (state.Store.PlanReverse): one market order of twice the size, always
+// confirmed, saying what it realises, the margin and liquidation after and that the position's
+// TP/SL are cancelled once it filled (they would close the old side).
+func NewReverse(p state.ReversePlan, st *common.Styles) *Action {
+	a := NewOrder(KindPlace, p.Order, st)
+	a.Title, a.Confirm = "Reverse position", true
+	a.What = p.Words()
+	a.Lines = append(a.Lines[:1:1], append([]string{"", st.Bold.On(p.Words())}, a.Lines[1:]...)...)
+	co, tpsl := p.Order, p.Tpsl
+	a.Run = func(ctx context.Context, e *exec.Executor, ask exec.Ask) (Outcome, error) {
+		c, err := exec.Passed(co, e.Guard())
+		if err != nil {
+			return Outcome{}, err
+		}
+		r, err := e.Place(ctx, c, ask)
+		if err != nil || !r.Outcome.Filled.IsPositive() {
+			return Outcome{Result: r}, err
+		}
+		for _, o := range tpsl { // an order the exchange cancelled with the old side is gone: its cancel says so
+			_, _ = e.Cancel(ctx, exec.Cancel{InstrumentID: o.InstrumentID, Oid: o.OrderID},
+				exec.Ask{Who: ask.Who, What: fmt.Sprintf("cancel the reversed position's TP/SL %d", o.OrderID), Parent: co.Wire.Cloid})
+		}
+		return Outcome{Result: r}, nil
+	}
+	return a
+}
+
+// NewFlatten is flatten all (state.Store.PlanFlatten): every order it sends and every position it
+// skips listed, confirmed by typing "flatten", signed as one placeOrder (exec.PlaceBatch).
+func NewFlatten(p state.FlattenPlan, st *common.Styles) *Action {
+	lines := append([]string{st.Bold.On(fmt.Sprintf("CLOSE %d POSITIONS AT MARKET", len(p.Closes))), ""}, p.Lines()...)
+	wires := make([]api.OrderWire, len(p.Closes))
+	cos := make([]state.CheckedOrder, len(p.Closes))
+	for i, c := range p.Closes {
+		wires[i], cos[i] = c.Order.Wire, c.Order
+	}
+	what := fmt.Sprintf("flatten %d positions (realises %s USD, fee %s USD)", len(p.Closes), state.FormatSigned(p.PnL, 2), state.FormatUSDFee(p.Fee))
+	return &Action{Kind: KindClose, Title: "Flatten all positions", Lines: lines, What: what, Confirm: true, Typed: "flatten",
+		Lane: LaneOrder, Refresh: tradeKinds, Bracket: state.CheckedBracket{Wires: wires},
+		Run: func(ctx context.Context, e *exec.Executor, ask exec.Ask) (Outcome, error) {
+			cs := make([]exec.Checked, len(cos))
+			for i, co := range cos {
+				c, err := exec.Passed(co, e.Guard())
+				if err != nil {
+					return Outcome{}, err
+				}
+				cs[i] = c
+			}
+			ask.Confirmed = true // the typed "flatten" is the confirmation
+			res, err := e.PlaceBatch(ctx, cs, ask)
+			if err != nil || len(res.Orders) == 0 {
+				return Outcome{Result: res.Result}, err
+			}
+			return Outcome{Result: res.Orders[0], Legs: res.Orders[1:]}, nil
+		}}
+}

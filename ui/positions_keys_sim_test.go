@@ -1,0 +1,100 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/tradedesk/tradedesk/state"
+)
+
+// openLong opens a market long of size on symbol at the simulator and loads it into the console.
+func openLong(t *testing.T, c *simConsole, symbol, size string) {
+	t.Helper()
+	co, errs := c.m.store.CheckOrder(state.OrderIntent{Instrument: symbol, Side: "b", Type: state.Market, Size: size}, state.Guard{})
+	if len(errs) != 0 {
+		t.Fatal(errs)
+	}
+	if out := placeWire(t, c, co); out.Kind != state.OutcomeFilled {
+		t.Fatalf("opening the long: %+v", out)
+	}
+	pump(t, c.m, c.m.refreshNow(state.KindPositions, state.KindAccount, state.KindTickers, state.KindOrders, state.KindFills))
+}
+
+// confirm presses Enter on the open confirmation (typing its word first when it asks one).
+func (c *simConsole) confirm(t *testing.T, what string) {
+	t.Helper()
+	if c.m.dialog == nil {
+		t.Fatalf("%s: no confirmation (notice %q)", what, c.m.notice)
+	}
+	if w := c.m.dialog.Action().Typed; w != "" {
+		c.typeText(t, w)
+	}
+	c.key(t, "enter")
+	pump(t, c.m, c.m.refreshNow(state.KindPositions, state.KindAccount, state.KindOrders))
+}
+
+// TestPositionKeysAgainstTheSimulator (issue #35): in the positions pane, x 2 Enter (three keys)
+// closes half of the position, its confirmation saying the PnL it realises; x 4 the rest; R
+// reverses a long into a short of the same size; ctrl+x, typing "flatten", leaves no position.
+func TestPositionKeysAgainstTheSimulator(t *testing.T) {
+	t.Parallel()
+	c := newSimConsole(t, 200, 60, false)
+	pump(t, c.m, c.m.Init())
+	openLong(t, c, "BTC-PERP", "0.0123")
+	c.key(t, "2", "x", "2")
+	if v := c.m.View(); !strings.Contains(v, "Realises") || !strings.Contains(v, "SELL 0.0061 BTC-PERP") {
+		t.Fatalf("x 2: the confirmation does not close half and say its PnL:\n%s", v)
+	}
+	c.confirm(t, "x 2")
+	if got := c.position(t, "BTC-PERP").Size; !got.Equal(d("0.0062")) {
+		t.Fatalf("after x 2 the position is %s, want 0.0062 (notice %q)", got, c.m.notice)
+	}
+	c.key(t, "x", "4")
+	c.confirm(t, "x 4")
+	if got := c.position(t, "BTC-PERP").Size; !got.IsZero() {
+		t.Fatalf("after x 4 the position is %s", got)
+	}
+
+	openLong(t, c, "BTC-PERP", "0.01")
+	c.key(t, "g", "R") // the closed row was the one chosen: pick the new one
+	if v := c.m.View(); !strings.Contains(v, "to SHORT 0.0100") {
+		t.Fatalf("R: the confirmation does not say the reverse:\n%s", v)
+	}
+	c.confirm(t, "R")
+	if got := c.position(t, "BTC-PERP").Size; !got.Equal(d("-0.01")) {
+		t.Fatalf("after R the position is %s, want -0.01 (notice %q)", got, c.m.notice)
+	}
+
+	openLong(t, c, "ETH-PERP", "0.1")
+	c.key(t, "ctrl+x")
+	if c.m.dialog == nil || c.m.dialog.Action().Typed != "flatten" || !strings.Contains(c.m.View(), "2 orders to send") {
+		t.Fatalf("ctrl+x: no typed confirmation listing both closes (notice %q):\n%s", c.m.notice, c.m.View())
+	}
+	c.confirm(t, "ctrl+x")
+	for _, sym := range []string{"BTC-PERP", "ETH-PERP"} {
+		if got := c.position(t, sym).Size; !got.IsZero() {
+			t.Fatalf("after flatten %s is %s (notice %q)", sym, got, c.m.notice)
+		}
+	}
+}
+
+// TestCloseMenuTakesDigitsAndEscLeavesIt: while the close menu is open a digit is a share, not a
+// pane; any other key closes it, nothing sent.
+func TestCloseMenuTakesDigitsAndEscLeavesIt(t *testing.T) {
+	t.Parallel()
+	c := newSimConsole(t, 120, 40, false)
+	pump(t, c.m, c.m.Init())
+	openLong(t, c, "BTC-PERP", "0.01")
+	c.key(t, "2", "x")
+	if !strings.Contains(c.m.notice, "1 25%") {
+		t.Fatalf("x: the menu's keys are not said: %q", c.m.notice)
+	}
+	c.key(t, "esc")
+	if c.m.dialog != nil || !strings.Contains(c.m.notice, "nothing sent") {
+		t.Fatalf("esc: dialog %v, notice %q", c.m.dialog != nil, c.m.notice)
+	}
+	c.key(t, "x", "1")
+	if c.m.dialog == nil || !strings.Contains(c.m.View(), "SELL 0.0025 BTC-PERP") {
+		t.Fatalf("x 1: not a 25%% close:\n%s", c.m.View())
+	}
+}
