@@ -30,7 +30,7 @@ func TestTheConsoleOpensItsJournal(t *testing.T) {
 	guard := guardWith("25000")
 	settings := ui.Config{Guard: guard}
 	trading := &connection{client: api.New("http://127.0.0.1:1/", api.WithSigner(signer)), network: "testnet"}
-	done, err := openExecutor(&settings, trading, getenv)
+	done, err := openExecutor(&settings, trading, getenv, nil)
 	if err != nil || settings.Exec == nil {
 		t.Fatalf("trading console: %v", err)
 	}
@@ -44,7 +44,7 @@ func TestTheConsoleOpensItsJournal(t *testing.T) {
 
 	watching := &connection{client: api.New("http://127.0.0.1:1/", api.WithAddress(signer.Address())), network: "testnet", readOnly: "watching"}
 	settings = ui.Config{}
-	if _, err := openExecutor(&settings, watching, getenv); err != nil || settings.Exec != nil {
+	if _, err := openExecutor(&settings, watching, getenv, nil); err != nil || settings.Exec != nil {
 		t.Errorf("a read-only console opened a journal: %v", err)
 	}
 
@@ -54,7 +54,7 @@ func TestTheConsoleOpensItsJournal(t *testing.T) {
 	}
 	defer demo.close()
 	settings = ui.Config{}
-	done, err = openExecutor(&settings, demo, getenv)
+	done, err = openExecutor(&settings, demo, getenv, nil)
 	if err != nil || settings.Exec == nil {
 		t.Fatalf("demo: %v", err)
 	}

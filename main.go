@@ -26,6 +26,7 @@ import (
 	"github.com/tradedesk/tradedesk/state/alert"
 	"github.com/tradedesk/tradedesk/state/exec"
 	"github.com/tradedesk/tradedesk/state/profile"
+	"github.com/tradedesk/tradedesk/state/risk"
 	"github.com/tradedesk/tradedesk/ui"
 	"github.com/tradedesk/tradedesk/ui/cli"
 	"github.com/tradedesk/tradedesk/ui/components/cmdline"
@@ -84,6 +85,10 @@ func console(ctx context.Context, o options, stderr io.Writer, getenv func(strin
 	if err != nil {
 		return err
 	}
+	limits, err := cfg.Risk.Limits()
+	if err != nil {
+		return err
+	}
 	conn, err := connect(ctx, o, stderr, env)
 	if err != nil {
 		return err
@@ -99,7 +104,7 @@ func console(ctx context.Context, o options, stderr io.Writer, getenv func(strin
 	settings.Exchange, settings.Mode, settings.Network, settings.ReadOnlyReason = conn.client, conn.mode, conn.network, conn.readOnly
 	settings.AgentUntil = conn.agentUntil
 	settings.Fees = conn.fees
-	closeExec, err := openExecutor(&settings, conn, getenv)
+	closeExec, err := openExecutor(&settings, conn, getenv, limits)
 	if err != nil {
 		return err
 	}
@@ -131,9 +136,9 @@ func console(ctx context.Context, o options, stderr io.Writer, getenv func(strin
 
 // openExecutor opens the journal of the console's network and account and the executor every
 // order and cancel goes through (exec.Open, as the headless commands do), with the config's guard;
-// the console runs its Recover at start. A read-only console opens none. The demo's exchange lives
+// the console runs its Recover at start. Every order it sends passes the [risk] limits. A read-only console opens none. The demo's exchange lives
 // only as long as the process, so its journal lives in a directory removed on quit.
-func openExecutor(settings *ui.Config, conn *connection, getenv func(string) string) (closeExec func(), err error) {
+func openExecutor(settings *ui.Config, conn *connection, getenv func(string) string, limits risk.Limits) (closeExec func(), err error) {
 	if conn.readOnly != "" || !conn.client.CanTrade() {
 		return func() {}, nil
 	}
@@ -149,7 +154,7 @@ func openExecutor(settings *ui.Config, conn *connection, getenv func(string) str
 		guard = state.DefaultGuard()
 	}
 	e, err := exec.Open(exec.Setup{Dir: dir, Network: conn.network, Config: exec.Config{Send: conn.client, Read: conn.client,
-		Account: conn.client.Address(), Guard: &guard, SendTimeout: settings.Intervals.WithDefaults().Timeout}})
+		Account: conn.client.Address(), Guard: &guard, SendTimeout: settings.Intervals.WithDefaults().Timeout, Limits: limits}})
 	if err != nil {
 		drop()
 		return nil, fmt.Errorf("the journal: %w", err)

@@ -38,6 +38,7 @@ type File struct {
 	Alerts        []AlertTable        `toml:"alert"`         // [[alert]] tables
 	OnAlert       []string            `toml:"on_alert"`      // a program and its arguments, given each alert as JSON
 	AlertWebhook  string              `toml:"alert_webhook"` // https (or http to loopback): each alert POSTed as JSON
+	Risk          Risk                `toml:"risk"`
 }
 
 // Known lists the config file's settings, read from File's own tags so the list never misses
@@ -132,6 +133,9 @@ func (f File) Check() error {
 		return err
 	}
 	if _, err := f.AlertRules(); err != nil {
+		return err
+	}
+	if _, err := f.Risk.Limits(); err != nil {
 		return err
 	}
 	return f.AlertDelivery()

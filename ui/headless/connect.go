@@ -40,6 +40,8 @@ type opts struct {
 	algo algoOpts
 	// alerts watch (alertwatch.go)
 	alert alertOpts
+	// risk halt --why (risk.go)
+	riskWhy string
 	// close, reverse, flatten, breakeven (close.go)
 	pos posOpts
 }

@@ -25,6 +25,7 @@ import (
 	"github.com/tradedesk/tradedesk/api/text"
 	"github.com/tradedesk/tradedesk/state"
 	"github.com/tradedesk/tradedesk/state/profile"
+	"github.com/tradedesk/tradedesk/state/risk"
 )
 
 // Connection is where the commands connect and as whom; main can fill it from its config file and
@@ -42,6 +43,9 @@ type Connection struct {
 	// Guard is the config file's [guard] (profile.Guard; nil: state.DefaultGuard()): the
 	// commands check orders against it as the console does. No flag sets it.
 	Guard *state.Guard
+	// Risk is the config file's [risk] limits (profile.Risk): every executor the commands open
+	// enforces them. No flag sets or overrides them.
+	Risk *risk.Limits
 	// Alerting is the config file's [[alert]] rules, on_alert and alert_webhook (nil: none).
 	Alerting *Alerting
 }
@@ -52,6 +56,14 @@ func (c Connection) guard() state.Guard {
 		return *c.Guard
 	}
 	return state.DefaultGuard()
+}
+
+// limits are the config's [risk] limits (nil when there are none).
+func (c Connection) limits() risk.Limits {
+	if c.Risk == nil {
+		return nil
+	}
+	return *c.Risk
 }
 
 // ProfileConnection is the config file's connection and guard (profile.Load reads the file):
@@ -67,6 +79,11 @@ func ProfileConnection(f profile.File) (Connection, error) {
 	}
 	c := FileConnection(f)
 	c.Guard = &g
+	limits, err := f.Risk.Limits()
+	if err != nil {
+		return Connection{}, err
+	}
+	c.Risk = &limits
 	rules, err := f.AlertRules()
 	if err != nil {
 		return Connection{}, err

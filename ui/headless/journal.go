@@ -46,7 +46,7 @@ func (r *runner) recoveredExecutor(ctx context.Context) (e *exec.Executor, close
 	}
 	guard := r.o.conn.guard()
 	e, found, err := exec.OpenRecovered(ctx, exec.Setup{Dir: StateDir(&r.env), Network: r.network,
-		Config: exec.Config{Send: r.client, Read: r.client, Account: r.client.Address(), Now: r.env.Now, Guard: &guard}})
+		Config: exec.Config{Send: r.client, Read: r.client, Account: r.client.Address(), Now: r.env.Now, Guard: &guard, Limits: r.o.conn.limits()}})
 	r.sayFound(found)
 	if err != nil {
 		return nil, nil, err
