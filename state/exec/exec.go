@@ -217,6 +217,9 @@ func (e *Executor) placeChecked(ctx context.Context, co state.CheckedOrder, ask 
 		return res, err
 	}
 	res.ID = id
+	if err := e.cfg.Journal.SetArrival(ctx, id, arrivalOf(co)); err != nil {
+		return res, err
+	}
 	sent := e.committing(ctx, id)
 	resp, err := e.cfg.Send.PlaceOrders(sent.ctx, []api.OrderWire{co.Wire})
 	res = e.placed(ctx, res, sent.committed(), expiryOf(sent), resp, err)
