@@ -96,6 +96,13 @@ func (r *Renderer) Frames() int {
 	return r.frames
 }
 
+// Idle reports whether nothing waits to be drawn: no timer is armed.
+func (r *Renderer) Idle() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.stop == nil
+}
+
 // Close stops drawing: a timer armed is stopped and later views are ignored, so that nothing is
 // written once the terminal is restored.
 func (r *Renderer) Close() {
