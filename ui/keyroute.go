@@ -7,15 +7,14 @@ import (
 	"github.com/tradedesk/tradedesk/ui/common"
 )
 
-// routeKey sends a key to the first that takes it: Ctrl+C's backing out, an open dialog, the
-// command line, the messages or help view, the kill switch, a focused text input, the global
-// bindings, then the focused pane.
+// routeKey sends a key to the first that takes it: the top modal (Ctrl+C closes it), else the
+// kill switch, else a focused text input, else the global bindings, else the focused pane.
 func (m *Model) routeKey(msg tea.KeyMsg) tea.Cmd {
-	if msg.Type == tea.KeyCtrlC {
-		return m.ctrlC()
+	if top := common.TopModal(m.modals); top != nil {
+		return m.modalKey(top, msg)
 	}
-	if cmd, ok := m.modalKey(msg); ok {
-		return cmd
+	if msg.Type == tea.KeyCtrlC {
+		return tea.Quit
 	}
 	pane := m.slots[m.focus].pane
 	if key.Matches(msg, m.keys.KillSwitch) { // before a text input: it works while typing
@@ -36,54 +35,54 @@ func (m *Model) routeKey(msg tea.KeyMsg) tea.Cmd {
 	return pane.Update(msg)
 }
 
-// ctrlC closes what is open on top (a reflex to back out must not quit with an order on
-// screen); with nothing open it quits.
-func (m *Model) ctrlC() tea.Cmd {
-	switch {
-	case m.dialog != nil:
-		return m.dialog.Close()
-	case m.lev != nil:
-		m.lev = nil
-	case m.cmdline.Active():
-		m.cmdline.Close()
-	case m.showHelp || m.showMessages:
-		m.showHelp, m.showMessages = false, false
-	default:
-		return tea.Quit
+// modalKey gives the key to the top modal; Ctrl+C closes it (a reflex to back out must not quit
+// with an order on screen), or quits when it leaves Ctrl+C alone.
+func (m *Model) modalKey(top common.Modal, msg tea.KeyMsg) tea.Cmd {
+	if msg.Type != tea.KeyCtrlC {
+		return top.Key(msg)
 	}
-	m.footerDirty = true
-	return nil
+	if cmd, ok := top.Close(); ok {
+		m.footerDirty = true
+		return cmd
+	}
+	return tea.Quit
 }
 
-// modalKey gives the key to what is open on top of the panes, if anything is: it takes every key.
-func (m *Model) modalKey(msg tea.KeyMsg) (tea.Cmd, bool) {
-	switch {
-	case m.dialog != nil:
-		m.footerDirty = true
-		return m.dialog.Update(msg), true
-	case m.lev != nil:
-		return m.lev.Update(msg), true
-	case m.cmdline.Active():
-		if key.Matches(msg, m.keys.KillSwitch) { // it works anywhere, the command line too
-			m.cmdline.Close()
-			return m.killSwitch(), true
-		}
-		m.footerDirty = true
-		return m.cmdline.Update(msg, m.c.Instrument(), m.c.Guard), true
-	case m.alerts.Active():
-		return m.alerts.Key(msg), true
-	case m.showMessages:
-		m.messagesKey(msg)
-		return nil, true
-	case m.showHelp:
-		m.helpKey(msg)
-		return nil, true
+// newModals is the root's one modal stack, the top first: the order in which what is open over
+// the panes takes the keys.
+func (m *Model) newModals() []common.Modal {
+	overlays := func() (tea.Cmd, bool) { m.showHelp, m.showMessages = false, false; return nil, true }
+	return []common.Modal{
+		common.ModalFuncs{ // the confirmation dialog
+			IsOpen:  func() bool { return m.dialog != nil },
+			OnKey:   func(msg tea.KeyMsg) tea.Cmd { m.footerDirty = true; return m.dialog.Update(msg) },
+			OnClose: func() (tea.Cmd, bool) { return m.dialog.Close(), true },
+		},
+		common.ModalFuncs{ // the leverage dialog
+			IsOpen:  func() bool { return m.lev != nil },
+			OnKey:   func(msg tea.KeyMsg) tea.Cmd { return m.lev.Update(msg) },
+			OnClose: func() (tea.Cmd, bool) { m.lev = nil; return nil, true },
+		},
+		common.ModalFuncs{IsOpen: func() bool { return m.cmdline.Active() }, OnKey: m.lineKey,
+			OnClose: func() (tea.Cmd, bool) { m.cmdline.Close(); return nil, true }},
+		common.ModalFuncs{IsOpen: func() bool { return m.alerts.Active() }, OnKey: func(msg tea.KeyMsg) tea.Cmd { return m.alerts.Key(msg) }},
+		common.ModalFuncs{IsOpen: func() bool { return m.showMessages }, OnKey: m.messagesKey, OnClose: overlays},
+		common.ModalFuncs{IsOpen: func() bool { return m.showHelp }, OnKey: m.helpKey, OnClose: overlays},
 	}
-	return nil, false
+}
+
+// lineKey is the open command line's key; the kill switch works there too.
+func (m *Model) lineKey(msg tea.KeyMsg) tea.Cmd {
+	if key.Matches(msg, m.keys.KillSwitch) {
+		m.cmdline.Close()
+		return m.killSwitch()
+	}
+	m.footerDirty = true
+	return m.cmdline.Update(msg, m.c.Instrument(), m.c.Guard)
 }
 
 // messagesKey scrolls or closes the messages view.
-func (m *Model) messagesKey(msg tea.KeyMsg) {
+func (m *Model) messagesKey(msg tea.KeyMsg) tea.Cmd {
 	k := m.keys
 	switch {
 	case key.Matches(msg, k.Messages, k.Dismiss, k.Quit):
@@ -96,10 +95,11 @@ func (m *Model) messagesKey(msg tea.KeyMsg) {
 		m.msgs.Scroll(1)
 		m.renderMessages()
 	}
+	return nil
 }
 
 // helpKey scrolls or closes the help overlay.
-func (m *Model) helpKey(msg tea.KeyMsg) {
+func (m *Model) helpKey(msg tea.KeyMsg) tea.Cmd {
 	k := m.keys
 	switch {
 	case key.Matches(msg, k.Help, k.Dismiss, k.Quit):
@@ -112,6 +112,7 @@ func (m *Model) helpKey(msg tea.KeyMsg) {
 		m.helpScroll++
 		m.renderHelp()
 	}
+	return nil
 }
 
 // takesKey says whether the focused pane takes the key before the global bindings: a text input

@@ -116,6 +116,9 @@ type Model struct {
 	lev          *leverage.Dialog // the leverage dialog, like dialog it takes every key
 	cmdline      *cmdline.Model   // the `:` command line: open, it takes every key
 	status       statusBar
+	// modals are what opens over the panes (the fields above, the alerts view), the top first:
+	// the top open one takes every key (newModals).
+	modals []common.Modal
 
 	feed *feed.Feed // the one scheduler: the root's polls and the panes' own requests
 	// stream is the exchange's WebSocket beside the polls (nil: none); streamSym is the instrument
@@ -193,6 +196,7 @@ func New(cfg Config) *Model {
 		ReadOnly: readOnly, Account: cfg.Exchange.Address(), Feed: m.feed}
 	m.c.SetInstrument(cfg.Instrument)
 	m.cmdline = cmdline.New(st, m.keys, cfg.Store, cmdline.OpenHistory(cmdline.NetworkHistoryPath(cfg.CommandHistory, cfg.Network)))
+	m.modals = m.newModals()
 	m.addPolls()
 	m.streamOff = cfg.StreamOff
 	if cfg.Stream != nil {

@@ -46,3 +46,38 @@ func TestAComponentsOwnMessageReachesIt(t *testing.T) {
 		t.Fatalf("the pane alone got %d, the one in a group %d: want 2 each", alone.got, grouped.got)
 	}
 }
+
+// TestCtrlCClosesTheTopModal: the command line, the help and the messages are on the one modal
+// stack: Ctrl+C closes whichever is open and does not quit; with none open it quits. While one
+// is open the panes get no key (a pane number does not move the focus).
+func TestCtrlCClosesTheTopModal(t *testing.T) {
+	t.Parallel()
+	clock := func() time.Time { return benchNow }
+	m := New(Config{Exchange: api.New("http://127.0.0.1:1/"), Store: state.New(clock), Clock: clock,
+		Keys: mustKeys(t), Theme: testTheme, Mode: ModeDemo})
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	quits := func(cmd tea.Cmd) bool {
+		if cmd == nil {
+			return false
+		}
+		_, ok := cmd().(tea.QuitMsg)
+		return ok
+	}
+	for _, open := range []string{m.keys.CommandLine.Keys()[0], m.keys.Help.Keys()[0], m.keys.Messages.Keys()[0]} {
+		m.Update(keyMsg(open))
+		if common.TopModal(m.modals) == nil {
+			t.Fatalf("%q opened nothing", open)
+		}
+		focus := m.focus
+		m.Update(keyMsg("3"))
+		if m.focus != focus {
+			t.Fatalf("with %q open, a pane number moved the focus", open)
+		}
+		if _, cmd := m.Update(keyMsg("ctrl+c")); quits(cmd) || common.TopModal(m.modals) != nil {
+			t.Fatalf("Ctrl+C with %q open: quit %v, still open %v", open, quits(cmd), common.TopModal(m.modals) != nil)
+		}
+	}
+	if _, cmd := m.Update(keyMsg("ctrl+c")); !quits(cmd) {
+		t.Fatal("Ctrl+C with nothing open does not quit")
+	}
+}
