@@ -18,13 +18,15 @@ import (
 // routing; a pane only draws itself into the size it is given and handles the keys and messages it
 // is sent.
 //
-// To add a pane (a ladder, a tape, a dialog...):
+// To add a pane (a list, a chart, a form...):
 //
 //  1. Write a package ui/components/<name> with a type implementing Pane (embed *common.Common for
 //     the store, styles, key map, clock and the current instrument; use a *common.Table for a list so
-//     rows are cached and only on-screen rows render; build every style from Styles, never in
-//     View). Its keys go in the KeyMap (common.KeyMap) so they can be rebound and are conflict-checked. A
-//     signed action it asks for is an *action.Action (ui/action) returned with action.Request.
+//     rows are cached and only on-screen rows render, a pagedlist.List for the account's paged
+//     records; build every style from Styles, never in View). It reads existing bindings of the
+//     KeyMap (common.KeyMap); a key of its own is a KeyMap field, its keyAction line and its
+//     default in main's defaultKeys, so it can be rebound and is conflict-checked. A signed action
+//     it asks for is an *action.Action (ui/action) returned with action.Request.
 //  2. Add one line in the root's Model.addPanes: m.addPane(ladder.New(m.c), colLeft, 3, 0): the column of
 //     the wide layout, its share of the column's height, and a fixed height (0 for none). Its number
 //     key and tab order follow from its position; in the narrow layout it is a tab; where a column
@@ -42,7 +44,9 @@ import (
 //     feed's replies, actions, notices, the current instrument) and hands every other message
 //     to every pane, inside groups too; each takes the types it owns and ignores the rest.
 //
-// That is all: one package and one line in the root.
+// That is all: one package and one line in the root. What opens over the panes and takes every
+// key (a dialog, a view) is a Modal instead: its entry in the root's Model.newModals routes its
+// keys and Ctrl+C, and the root's View draws it.
 //
 // To add a kind of data: one file in state (see state.Store), then one place in ui: a root poll
 // is one entry in ui's pollSpecs (its cadence and its request, a field of Intervals when
