@@ -224,6 +224,10 @@ var mutants = []mutant{
 	{id: "sim/seizure-recorded", file: "api/sim/liquidation.go", from: "e.noteSeizure(a, seizure{coll: id, amount: sell, proceeds: proceeds}, px)", to: ""},
 	{id: "sim/cover-recorded", file: "api/sim/liquidation.go", from: "e.noteSeizure(a, seizure{coll: collUSDC, proceeds: left}, decimal.Zero)", to: ""},
 
+	{id: "sim/state-restores-derivatives", file: "api/sim/persist_engine.go", from: "a.deriv[id] = v", to: "a.deriv[id] = v.Neg()"},
+	{id: "sim/state-restores-withdrawn", file: "api/sim/persist_engine.go", from: "e.ledger.out[id] = v", to: "e.ledger.out[id] = v.Sub(v)"},
+	{id: "sim/state-restores-positions", file: "api/sim/persist_engine.go", from: "m.oi += max(p.Size, 0)", to: ""},
+	{id: "sim/state-floor-max-nonce", file: "api/sim/persist.go", from: "s.eng.nonceFloor = max(s.eng.nonceFloor, snap.MaxNonce)", to: ""},
 	{id: "sim/funding-before-action", file: "api/sim/exchange.go", from: "if now := e.now(); s.fundingPassed(now) {", to: "if now := e.now(); false && s.fundingPassed(now) {"},
 	{id: "sim/funding-dated-at-hour", file: "api/sim/funding.go", from: "e.payFunding(h)\n\te.liquidations()", to: "e.payFunding(t)\n\te.liquidations()"},
 
