@@ -41,7 +41,7 @@ const CommandHelp = "Runs the simulated exchange (POST /info, POST /exchange) un
 	"address). Any other signer, and a request changed after signing, gets HTTP 401 invalid order signer.\n" +
 	"Without --state it keeps its state in memory only: a restart starts afresh. With --state FILE it keeps\n" +
 	"balances, positions, fills, funding and transfer records, agents and the faucet's memory there (open\n" +
-	"orders and order history are not kept). Either way it refuses every nonce at or before its start (and,\n" +
+	"orders and order history are not kept). Either way it refuses every nonce before its start (and,\n" +
 	"with --state, every one up to the highest it ever accepted), so a body signed before a restart is never\n" +
 	"acted on again. SIGTERM stops it like Ctrl+C (status 0).\n\n" +
 	"Tests and scripts move a market, from this machine, with POST /control {\"instrument\":\"BTC-PERP\",\n" +

@@ -62,8 +62,9 @@ func (s *Sim) exchange(body []byte) (int, any) {
 		nonces = &ag.nonces
 	}
 	if req.Nonce <= e.nonceFloor {
-		return http.StatusUnauthorized, signedError{fmt.Sprintf("nonce %d is not after this simulator's start (%d): "+
-			"a request signed before a restart is not acted on again; sign it anew with the current time", req.Nonce, e.nonceFloor), a.addr}
+		return http.StatusUnauthorized, signedError{fmt.Sprintf("nonce %d is not after %d (this simulator's start, or the last nonce it "+
+			"accepted before a restart): a request signed before a restart is not acted on again; sign it anew with the current time",
+			req.Nonce, e.nonceFloor), a.addr}
 	}
 	if err := nonces.use(req.Nonce, e.now()); err != nil {
 		return http.StatusUnauthorized, signedError{err.Error(), a.addr}

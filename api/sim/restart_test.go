@@ -26,7 +26,7 @@ func TestReplayAfterRestartRefused(t *testing.T) {
 	second := restartedEnv(t, first.clock.Now().Add(time.Second))
 	second.open("alice")
 	code, out := second.post(t, "/exchange", body)
-	if code != http.StatusUnauthorized || !contains(out["error"].(string), "not after this simulator's start") {
+	if code != http.StatusUnauthorized || !contains(out["error"].(string), "this simulator's start") {
 		t.Fatalf("replay after the restart: %d %v; want 401 naming the start", code, out)
 	}
 	if oo, err := second.client("alice").OpenOrders(ctx(), nameAddr(t, "alice"), api.PageParams{}); err != nil || len(oo.Data) != 0 {

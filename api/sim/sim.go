@@ -76,8 +76,8 @@ func WithStep(d time.Duration) Option { return func(c *config) { c.step = d } }
 // WithFundingInterval sets how often funding is paid (default 1h).
 func WithFundingInterval(d time.Duration) Option { return func(c *config) { c.funding = d } }
 
-// WithStartNonceFloor makes the simulator refuse every nonce at or before its clock's time when
-// New runs: a body signed before a restart is never acted on again, although the new process
+// WithStartNonceFloor makes the simulator refuse every nonce before its clock's time when New
+// runs (in Unix milliseconds): a body signed before a restart is never acted on again, although the new process
 // remembers no nonce of the old one. `tradedesk sim` always sets it.
 func WithStartNonceFloor() Option { return func(c *config) { c.startFloor = true } }
 
@@ -108,7 +108,7 @@ func New(opts ...Option) *Sim {
 	s.last = c.clock.Now()
 	s.start = s.last
 	if c.startFloor {
-		s.eng.nonceFloor = uint64(s.last.UnixMilli())
+		s.eng.nonceFloor = uint64(s.last.UnixMilli()) - 1 // a body signed in the start's millisecond is new
 	}
 	if c.state != "" {
 		if err := s.loadState(); err != nil {
