@@ -44,6 +44,8 @@ type opts struct {
 	riskWhy string
 	// close, reverse, flatten, breakeven (close.go)
 	pos posOpts
+	// report, pnl, trades (report.go)
+	rep reportOpts
 }
 
 // runner carries one command's run.
