@@ -30,7 +30,7 @@ var defaultKeys = map[string][]string{
 	"complete": {"tab"}, "history_prev": {"up"}, "history_next": {"down"},
 	"prev_view": {"["}, "next_view": {"]"},
 	"chart_finer": {","}, "chart_coarser": {"."}, "chart_type": {"t"},
-	"fill_bell": {"B"}, "filter_instrument": {"i"}, "filter_state": {"s"},
+	"fill_bell": {"B"}, "filter_instrument": {"i"}, "filter_state": {"s"}, "algo_stop": {"s"},
 	"export_csv": {"e"}, "export_json": {"E"}, "export_stop": {"esc"},
 	"transfer": {"t"}, "withdraw": {"w"}, "transfer_max": {"ctrl+a"},
 	"ladder_buy": {"b"}, "ladder_sell": {"s"}, "ladder_cancel": {"x", "delete"},

@@ -30,11 +30,11 @@ func TestActivityGoldens(t *testing.T) {
 		keys []tea.KeyMsg
 	}{
 		{"80x24_funding", 80, 24, []tea.KeyMsg{keyMsg("7"), keyMsg("]"), keyMsg("]")}},
-		{"80x24_transfers", 80, 24, []tea.KeyMsg{keyMsg("7"), keyMsg("["), keyMsg("[")}},
-		{"80x24_equity", 80, 24, []tea.KeyMsg{keyMsg("7"), keyMsg("[")}},
+		{"80x24_transfers", 80, 24, []tea.KeyMsg{keyMsg("7"), keyMsg("]"), keyMsg("]"), keyMsg("]")}},
+		{"80x24_equity", 80, 24, []tea.KeyMsg{keyMsg("7"), keyMsg("["), keyMsg("[")}},
 		{"200x60_funding", 200, 60, []tea.KeyMsg{keyMsg("7"), keyMsg("]"), keyMsg("]")}},
-		{"200x60_transfers", 200, 60, []tea.KeyMsg{keyMsg("7"), keyMsg("["), keyMsg("[")}},
-		{"200x60_equity", 200, 60, []tea.KeyMsg{keyMsg("7"), keyMsg("[")}},
+		{"200x60_transfers", 200, 60, []tea.KeyMsg{keyMsg("7"), keyMsg("]"), keyMsg("]"), keyMsg("]")}},
+		{"200x60_equity", 200, 60, []tea.KeyMsg{keyMsg("7"), keyMsg("["), keyMsg("[")}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()

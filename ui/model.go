@@ -16,6 +16,7 @@ import (
 	"github.com/tradedesk/tradedesk/ui/common"
 	"github.com/tradedesk/tradedesk/ui/components/account"
 	"github.com/tradedesk/tradedesk/ui/components/alerts"
+	"github.com/tradedesk/tradedesk/ui/components/algos"
 	"github.com/tradedesk/tradedesk/ui/components/chart"
 	"github.com/tradedesk/tradedesk/ui/components/cmdline"
 	"github.com/tradedesk/tradedesk/ui/components/depth"
@@ -135,6 +136,8 @@ type Model struct {
 	streamOff     string
 	kinds         []state.Kind         // the kinds the root polls
 	lineBook      *cmdline.NeedBookMsg // the book a command-line order waits for (fetchLineBook)
+	algos         *algoRunner          // the algorithms the console runs, and the Algos view
+	algoPane      *algos.Pane
 
 	pipe        pipeline
 	quitArmed   bool // quit was pressed once while an action was out
@@ -234,7 +237,9 @@ func (m *Model) addPanes(cfg Config) {
 	m.addPane(account.New(m.c, accountEmpty), colRight, 1, 0)
 	m.chart = chart.New(m.c, cfg.Exchange)
 	m.addPane(newMarketGroup(m.c, cfg.Exchange, m.chart), colLeft, 4, 0).beside = true
-	m.addPane(newActivityGroup(m.c, cfg.Exchange, !cfg.NoFillBell), colLeft, 3, 0)
+	m.algos = newAlgoRunner(cfg.Exchange, cfg.Exec)
+	m.algoPane = algos.New(m.c, m.algos.feed, m.algos.journal(), m.algos.stop)
+	m.addPane(newActivityGroup(m.c, cfg.Exchange, !cfg.NoFillBell, m.algoPane), colLeft, 3, 0)
 	m.addPane(newFundsGroup(m.c, cfg.Exchange), colRight, 2, 0)
 	m.depth = depth.New(m.c, cfg.LargeTrade)
 	m.addPane(m.depth, colMid, 3, 0)
@@ -253,7 +258,7 @@ func (m *Model) Init() tea.Cmd {
 		cmds = append(cmds, common.Tea(m.feed.Task(k).Start()))
 	}
 	cmds = append(cmds, startPanes) // the panes' own polls (fills, history, chart, brokers, leverage)
-	cmds = append(cmds, m.startStream(), m.recoverJournal())
+	cmds = append(cmds, m.startStream(), m.recoverJournal(), m.algos.leftRunning())
 	return tea.Batch(cmds...)
 }
 
@@ -285,6 +290,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 // message goes to the panes.
 func (m *Model) onComponentMsg(msg tea.Msg) tea.Cmd {
 	if cmd, ok := m.onAlertMsg(msg); ok {
+		return cmd
+	}
+	if cmd, ok := m.onAlgoMsg(msg); ok {
 		return cmd
 	}
 	switch msg := msg.(type) {

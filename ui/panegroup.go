@@ -21,10 +21,10 @@ func newMarketGroup(c *common.Common, ex api.Exchange, chart *chart.Pane) *commo
 }
 
 // newActivityGroup is the fills, the order history, the funding payments, the transfers and the
-// equity curve; bell rings the terminal bell on new fills.
-func newActivityGroup(c *common.Common, ex api.Exchange, bell bool) *common.Group {
-	return common.NewGroup(c, "Activity", fills.New(c, ex, bell), history.New(c, ex), funding.NewFed(c, ex),
-		transfers.NewFed(c, ex), equity.NewFed(c, ex))
+// equity curve, then the views in more (the algorithms); bell rings the terminal bell on new fills.
+func newActivityGroup(c *common.Common, ex api.Exchange, bell bool, more ...common.Pane) *common.Group {
+	return common.NewGroup(c, "Activity", append([]common.Pane{fills.New(c, ex, bell), history.New(c, ex), funding.NewFed(c, ex),
+		transfers.NewFed(c, ex), equity.NewFed(c, ex)}, more...)...)
 }
 
 // newFundsGroup is the balances and collateral, the transfer form and the broker approvals.

@@ -125,7 +125,7 @@ func (m *Model) execute(a *action.Action, typed bool) tea.Cmd {
 // sent directly, its answer's words (a.Read).
 func (m *Model) onActionDone(d action.DoneMsg) tea.Cmd {
 	m.feed.NoteLatency(d.Latency)
-	if d.Act.Run == nil {
+	if d.Act.Run == nil || d.Act.Read != nil { // sent directly, or read its own way (an algorithm's start)
 		text, failed := d.Act.Read(d)
 		level := common.LevelInfo
 		if failed {

@@ -67,6 +67,8 @@ type KeyMap struct {
 	ChartFiner, ChartCoarser, ChartType key.Binding
 	// Fills pane: the bell on new fills.
 	FillBell key.Binding
+	// AlgoStop stops the Algos view's selected algorithm.
+	AlgoStop key.Binding
 	// History pane: filter by instrument and by state.
 	FilterInstrument, FilterState key.Binding
 	// Export of the fills and history panes: to CSV, to JSON, and stop one running.
@@ -196,6 +198,7 @@ func viewKeyActions() []keyAction {
 		{"chart_coarser", "coarser resolution", "chart", func(k *KeyMap) *key.Binding { return &k.ChartCoarser }, ""},
 		{"chart_type", "mark/index/last price", "chart", func(k *KeyMap) *key.Binding { return &k.ChartType }, ""},
 		{"fill_bell", "bell on new fills on/off", "fills", func(k *KeyMap) *key.Binding { return &k.FillBell }, ""},
+		{"algo_stop", "stop the algorithm", "algos", func(k *KeyMap) *key.Binding { return &k.AlgoStop }, ""},
 		{"filter_instrument", "filter instrument", "history", func(k *KeyMap) *key.Binding { return &k.FilterInstrument }, ""},
 		{"filter_state", "filter state", "history", func(k *KeyMap) *key.Binding { return &k.FilterState }, ""},
 		{"export_csv", "export all to CSV", "export", func(k *KeyMap) *key.Binding { return &k.ExportCSV }, ""},
@@ -284,6 +287,7 @@ var places = [][]string{
 	{"tickers", "list"}, {"orders", "list"}, {"positions", "list"}, {"form", "field"},
 	{"chart", "group"}, {"group"}, // the Market group: chart, instrument
 	{"fills", "list", "export", "group"}, {"history", "list", "export", "group"},
+	{"algos", "list", "group"},
 	// Funds: balances, transfer, brokers; t and w ("funds") open a transfer or withdrawal in each
 	{"balances", "funds", "list", "group"}, {"transfer", "funds", "form", "field", "group"}, {"brokers", "funds", "list", "group"},
 	{"ladder", "list", "group"}, // the Depth group: ladder, tape (a list)

@@ -1,0 +1,16 @@
+package algo
+
+import "github.com/shopspring/decimal"
+
+// SlippageBp is the average fill against the arrival price in basis points, positive when worse
+// (above it for a buy, below it for a sell); zero before anything filled.
+func (p Progress) SlippageBp() decimal.Decimal {
+	if !p.Arrival.IsPositive() || !p.Filled.IsPositive() {
+		return decimal.Zero
+	}
+	d := p.AvgPrice.Sub(p.Arrival)
+	if p.Side == "sell" {
+		d = d.Neg()
+	}
+	return d.Div(p.Arrival).Mul(decimal.NewFromInt(10000)).Round(2)
+}

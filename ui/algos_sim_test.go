@@ -1,0 +1,197 @@
+package ui
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/tradedesk/tradedesk/api"
+	"github.com/tradedesk/tradedesk/api/sim"
+	"github.com/tradedesk/tradedesk/state/algo"
+	"github.com/tradedesk/tradedesk/ui/components/algos"
+)
+
+// driver feeds a console the messages of the commands it starts, as Bubble Tea does, until a
+// condition holds: unlike pump it does not wait for every command, so a running algorithm (whose
+// progress the model waits on) does not hold it.
+type algoDriver struct {
+	t    *testing.T
+	m    *Model
+	msgs chan tea.Msg
+}
+
+func newAlgoDriver(t *testing.T, m *Model) *algoDriver {
+	return &algoDriver{t: t, m: m, msgs: make(chan tea.Msg, 4096)}
+}
+
+func (dr *algoDriver) run(c tea.Cmd) {
+	if c != nil {
+		go func() { dr.msgs <- c() }()
+	}
+}
+
+// until delivers messages until cond holds (checked after each).
+func (dr *algoDriver) until(what string, cond func() bool) {
+	dr.t.Helper()
+	deadline := time.NewTimer(30 * time.Second)
+	defer deadline.Stop()
+	for !cond() {
+		select {
+		case msg := <-dr.msgs:
+			switch msg := msg.(type) {
+			case nil:
+			case tea.BatchMsg:
+				for _, c := range msg {
+					dr.run(c)
+				}
+			default:
+				_, next := dr.m.Update(msg)
+				dr.run(next)
+			}
+		case <-deadline.C:
+			dr.t.Fatalf("%s: not reached (notice %q, rows %+v)", what, dr.m.notice, dr.m.algoPane.Rows())
+		}
+	}
+}
+
+func (dr *algoDriver) key(keys ...string) {
+	for _, k := range keys {
+		_, c := dr.m.Update(keyMsg(k))
+		dr.run(c)
+	}
+}
+
+// command types line on the command line, enters it and confirms its preview.
+func (dr *algoDriver) command(line string) {
+	dr.t.Helper()
+	dr.key(":")
+	for _, r := range line {
+		_, c := dr.m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(string(r))})
+		dr.run(c)
+	}
+	dr.key("enter")
+	dr.until("the preview of "+line, func() bool { return dr.m.dialog != nil })
+	if body := strings.Join(dr.m.dialog.Action().Lines, "\n"); !strings.Contains(body, "Sends") {
+		dr.t.Fatalf("%s: the preview does not say what it sends:\n%s", line, body)
+	}
+	dr.key("enter")
+}
+
+// row is the pane's row of kind ("" when none).
+func (dr *algoDriver) row(kind string) (algos.Row, bool) {
+	for _, r := range dr.m.algoPane.Rows() {
+		if r.Kind == kind {
+			return r, true
+		}
+	}
+	return algos.Row{}, false
+}
+
+func algoChildren(os []api.OrderRecord) []api.OrderRecord {
+	var out []api.OrderRecord
+	for _, o := range os {
+		if algo.GroupOf(o.Cloid) != "" {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// TestConsoleScalePlacesItsRungsAndStopCancelsThem: `:scale buy 0.1 btc LO-HI x10` previews its
+// rungs, places ten resting orders, the Algos view shows the scale; s on it cancels them all.
+func TestConsoleScalePlacesItsRungsAndStopCancelsThem(t *testing.T) {
+	c := newSimConsole(t, 200, 60, false)
+	pump(t, c.m, c.m.Init())
+	dr := newAlgoDriver(t, c.m)
+	mid, ok := c.m.store.Mid("BTC-PERP")
+	if !ok {
+		t.Fatal("no BTC mid")
+	}
+	lo, hi := mid.Mul(d("0.95")).Round(0), mid.Mul(d("0.97")).Round(0)
+	dr.command("scale buy 0.1 btc " + lo.String() + "-" + hi.String() + " x10")
+	dr.until("the scale in the Algos view", func() bool { _, ok := dr.row("scale"); return ok })
+	if n := len(algoChildren(c.openOrders(t))); n != 10 {
+		t.Fatalf("scale: %d rungs resting, want 10", n)
+	}
+	r, _ := dr.row("scale")
+	if !r.Target.Equal(d("0.1")) || !strings.Contains(r.Detail, "10 of 10 rungs placed") {
+		t.Fatalf("scale row %+v", r)
+	}
+	c.m.showPane(c.m.algoPane)
+	dr.key("s")
+	dr.until("the scale stopped", func() bool { r, _ := dr.row("scale"); return r.State == algo.StateStopped })
+	if n := len(algoChildren(c.openOrders(t))); n != 0 {
+		t.Fatalf("after s: %d rungs still resting", n)
+	}
+}
+
+// TestConsoleChaseRunsToItsTarget: a taker sells into the chase's working order until it is
+// filled; the Algos view ends with filled = target, done, and its average.
+func TestConsoleChaseRunsToItsTarget(t *testing.T) {
+	c := newSimConsole(t, 200, 60, false)
+	pump(t, c.m, c.m.Init())
+	dr := newAlgoDriver(t, c.m)
+	taker := takerOn(t, c)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		for ctx.Err() == nil {
+			pg, err := c.m.ex.OpenOrders(ctx, c.m.ex.Address(), api.PageParams{Page: 1})
+			if err == nil {
+				for _, o := range algoChildren(pg.Data) {
+					_, _ = taker.PlaceOrders(ctx, []api.OrderWire{{InstrumentID: o.InstrumentID, Side: api.SideSell, PositionSide: api.PositionSideBoth,
+						Price: o.LimitPrice.String(), Size: d("0.004").String(), Tif: api.TifIOC}})
+				}
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+	}()
+	dr.command("chase buy 0.01 btc")
+	dr.until("the chase done", func() bool { r, _ := dr.row("chase"); return r.State == algo.StateDone })
+	r, _ := dr.row("chase")
+	if !r.Filled.Equal(r.Target) || !r.Target.Equal(d("0.01")) || !r.AvgPrice.IsPositive() {
+		t.Fatalf("chase row %+v: want filled = target 0.01 with an average", r)
+	}
+	if n := len(algoChildren(c.openOrders(t))); n != 0 {
+		t.Fatalf("after the chase: %d children still open", n)
+	}
+}
+
+// TestConsoleStopsAChase: s on a running chase stops it and cancels its working order.
+func TestConsoleStopsAChase(t *testing.T) {
+	c := newSimConsole(t, 200, 60, false)
+	pump(t, c.m, c.m.Init())
+	dr := newAlgoDriver(t, c.m)
+	dr.command("chase buy 0.01 btc for 5m")
+	dr.until("the chase working", func() bool { r, _ := dr.row("chase"); return r.WorkingPrice != nil })
+	if n := len(algoChildren(c.openOrders(t))); n != 1 {
+		t.Fatalf("a working chase has %d children open, want 1", n)
+	}
+	if r, _ := dr.row("chase"); r.Until.IsZero() {
+		t.Fatalf("a chase for 5m has no end: %+v", r)
+	}
+	c.m.showPane(c.m.algoPane)
+	dr.key("s")
+	dr.until("the chase stopped", func() bool { r, _ := dr.row("chase"); return r.State == algo.StateStopped })
+	if n := len(algoChildren(c.openOrders(t))); n != 0 {
+		t.Fatalf("after s: %d children still open", n)
+	}
+	if !strings.Contains(c.m.algoPane.View(), "stopped") {
+		t.Fatalf("the Algos view does not show the stop:\n%s", c.m.algoPane.View())
+	}
+}
+
+// takerOn is a funded second account on c's simulator.
+func takerOn(t *testing.T, c *simConsole) *api.Client {
+	t.Helper()
+	s, err := api.SignerFromHex(takerKeyHex)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.sim.Fund(s.Address(), sim.DefaultDemoBalance); err != nil {
+		t.Fatal(err)
+	}
+	return api.New(c.url+"/", api.WithClock(c.clock.Now), api.WithSigner(s), api.WithRetry(api.RetryPolicy{Attempts: 1}))
+}
