@@ -339,4 +339,20 @@ var mutants = []mutant{
 	{id: "alert/cooldown-ignored", file: "state/alert/engine.go", from: "if !met || t.cooling(now) {", to: "if !met {"},
 	{id: "alert/fill-twice", file: "state/alert/orders.go", from: "if w.fills[k] {\n\t\t\t\tcontinue", to: "if false {\n\t\t\t\tcontinue"},
 	{id: "alert/liq-estimate-first", file: "state/liqsource.go", from: "if row.Liquidation.IsPositive() {", to: "if false {", pkgs: []string{"./state/alert"}},
+
+	// The risk gate (issue #35): state/risk and its hooks in state/exec.
+	{id: "risk/order-cap-flipped", file: "state/risk/check.go", from: "max.IsPositive() && notional.GreaterThan(max)", to: "max.IsPositive() && notional.LessThan(max)", pkgs: []string{"./state/risk", "./state/exec"}},
+	{id: "risk/buy-valued-at-quote", file: "state/risk/check.go", from: "v := decimal.Max(o.Price, q.Mark)", to: "v := q.Mark", pkgs: []string{"./state/risk", "./state/exec"}},
+	{id: "risk/buy-valued-at-limit", file: "state/risk/check.go", from: "return decimal.Max(v, q.Ask)", to: "return o.Price", pkgs: []string{"./state/risk", "./state/exec"}},
+	{id: "risk/state-not-reloaded", file: "state/risk/engine.go", from: "e.rec = record{}\n\tif ok {", to: "e.rec = record{}\n\tif ok && false {", pkgs: []string{"./state/risk", "./state/exec"}},
+	{id: "risk/check-not-reloaded", file: "state/risk/check.go", from: "defer e.mu.Unlock()\n\tif err := e.load(ctx); err != nil {\n\t\treturn err\n\t}", to: "defer e.mu.Unlock()", pkgs: []string{"./state/exec"}},
+	{id: "risk/day-never-rolls", file: "state/risk/engine.go", from: "if d := e.day(); e.rec.Day != d {", to: "if d := e.day(); false && e.rec.Day != d {", pkgs: []string{"./state/exec"}},
+	{id: "risk/loss-comparison-flipped", file: "state/risk/observe.go", from: "if max := l.Get(DailyLoss); max.IsPositive() && loss.GreaterThanOrEqual(max) {", to: "if max := l.Get(DailyLoss); max.IsPositive() && loss.LessThan(max) {", pkgs: []string{"./state/exec"}},
+	{id: "risk/reducing-lets-opening-through", file: "state/risk/check.go", from: "if e.rec.Tripped != \"\" && !reduces {", to: "if false {", pkgs: []string{"./state/exec"}},
+	{id: "risk/bucket-never-empties", file: "state/risk/check.go", from: "if e.tokens < float64(n) {", to: "if e.tokens < 0 {", pkgs: []string{"./state/exec"}},
+	{id: "risk/loosening-at-once", file: "state/risk/engine.go", from: "if !looser(k, old, next) {", to: "if !looser(k, old, next) || true {"},
+	{id: "risk/place-skips-gate", file: "state/exec/exec.go", from: "if why, err := e.riskGate(ctx, []risk.Order{riskOrder(co)}); why != \"\" || err != nil {", to: "if why, err := \"\", error(nil); why != \"\" || err != nil {"},
+	{id: "risk/batch-skips-gate", file: "state/exec/batch.go", from: "if why, err := e.riskGate(ctx, orders); why != \"\" || err != nil {", to: "if why, err := \"\", error(nil); why != \"\" || err != nil {"},
+	{id: "risk/bracket-skips-gate", file: "state/exec/bracket.go", from: "if why, err := e.riskGate(ctx, bracketOrders(c.cb)); why != \"\" || err != nil {", to: "if why, err := \"\", error(nil); why != \"\" || err != nil {"},
+	{id: "risk/move-skips-gate", file: "state/exec/modify.go", from: "if why, err := e.riskGate(ctx, []risk.Order{riskOrder(repl.co)}); why != \"\" || err != nil {", to: "if why, err := \"\", error(nil); why != \"\" || err != nil || risk.Active == \"\" {"},
 }

@@ -165,7 +165,7 @@ func TestABuyIsValuedAtTheMarketNotItsLimit(t *testing.T) {
 }
 
 // TestHaltedRefusesEveryOrderButCancels: a halt (from another process: the same journal) refuses
-// every order, a bracket and a batch alike; a cancel goes; resume lets orders through again.
+// every order, a bracket, a batch and a move alike (the moved order stays); a cancel goes; resume lets orders through again.
 func TestHaltedRefusesEveryOrderButCancels(t *testing.T) {
 	r := newRig(t)
 	clock := &stepClock{t: time.Now().UTC()}
@@ -179,6 +179,25 @@ func TestHaltedRefusesEveryOrderButCancels(t *testing.T) {
 	b, err := e.PlaceBatch(bg, []Checked{r.bid(e, state.NewCloid(), api.TifGTC)}, Ask{Who: journal.WhoHeadless, Confirmed: true})
 	if err != nil || b.Kind != Refused {
 		t.Fatalf("a batch while HALTED: %+v %v", b, err)
+	}
+	mid, _ := r.st.Mid("BTC-PERP")
+	in, _ := r.st.Instrument("BTC-PERP")
+	entry := r.bid(e, state.NewCloid(), api.TifGTC).Order()
+	bi := state.BracketIntent{Entry: state.OrderIntent{Instrument: "BTC-PERP", Side: "buy", Type: state.Limit, Price: entry.Price.String(), Size: "0.001", Tif: api.TifGTC, Cloid: state.NewCloid()},
+		TakeProfit: state.FloorToStep(mid.Mul(decimal.RequireFromString("1.05")), in.TickSize).String(),
+		StopLoss:   state.FloorToStep(mid.Mul(decimal.RequireFromString("0.9")), in.TickSize).String()}
+	cb, errs := e.CheckBracket(r.st, bi)
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	if br, err := e.PlaceBracket(bg, cb, Ask{Who: journal.WhoHeadless, Confirmed: true}); err != nil || br.Kind != Refused || len(br.Legs) != 0 {
+		t.Fatalf("a bracket while HALTED: %+v %v", br, err)
+	}
+	old, err := r.client.OpenOrders(bg, r.client.Address(), api.PageParams{})
+	must(t, err)
+	mv, err := e.Modify(bg, old.Data[0], r.bid(e, state.NewCloid(), api.TifGTC), Ask{Who: journal.WhoHeadless, Confirmed: true})
+	if err != nil || mv.Cancel.ID != "" || mv.Place == nil || mv.Place.Kind != Refused || !strings.Contains(mv.Stopped, "HALTED") {
+		t.Fatalf("a move while HALTED (the old order must stay): %+v %v", mv, err)
 	}
 	if c, err := e.Cancel(bg, Cancel{InstrumentID: 1, Cloid: resting.Cloid}, Ask{Who: journal.WhoHeadless}); err != nil || c.Kind != Cancelled {
 		t.Fatalf("a cancel while HALTED: %+v %v", c, err)
