@@ -41,7 +41,7 @@ type config struct {
 	funding time.Duration
 
 	maxAccounts int
-	startFloor  bool   // refuse nonces at or before the start (WithStartNonceFloor)
+	startFloor  bool   // refuse nonces before the start (WithStartNonceFloor)
 	state       string // the state file (WithStateFile)
 	markets     int    // synthetic markets (WithMarkets)
 	keep        keep   // what each account keeps (WithKeepFills, WithKeepOrders)
