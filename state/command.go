@@ -15,6 +15,7 @@ import (
 // and checks it by the one validation path (CheckOrder, CheckLeverage).
 //
 //	buy|b|long   SIZE [INSTRUMENT] PRICE|mkt [tp LEG] [sl LEG] [post] [reduce] [gtc|ioc|fok]
+//	             (SIZE 25%: a share of the most the account can afford on the order)
 //	sell|s|short SIZE [INSTRUMENT] PRICE|mkt ...
 //	close|c      [INSTRUMENT] [SHARE|SIZE] [[@]PRICE|mid|best]
 //	                                             the position (all of it, or 25%, or a size
@@ -216,9 +217,12 @@ func (c Command) String() string {
 
 // appendOrder appends an order's words after its verb: size, instrument, price, legs, flags.
 func (c Command) appendOrder(w []string) []string {
-	if c.NotionalUSD.IsPositive() {
+	switch {
+	case c.SharePercent.IsPositive():
+		w = append(w, c.SharePercent.String()+"%")
+	case c.NotionalUSD.IsPositive():
 		w = append(w, c.NotionalUSD.String()+"usd")
-	} else {
+	default:
 		w = append(w, c.Size.String())
 	}
 	w = c.appendInstrument(w)

@@ -87,3 +87,35 @@ func mustParse(t *testing.T, line string) Command {
 	}
 	return c
 }
+
+// TestSizeAsAShareOfTheOfferedMaximum: "25%" in a buy's size is a quarter of the most the
+// account can afford on that order (the size the check offers when one exceeds it), rounded down
+// to the lot; 100% passes the check and one lot more does not.
+func TestSizeAsAShareOfTheOfferedMaximum(t *testing.T) {
+	now := t0
+	s := loadedStore(&now)
+	in := OrderIntent{Instrument: "BTC-PERP", Side: "b", Type: Market}
+	max, err := s.OfferedMax(in, DefaultGuard())
+	if err != nil || !max.IsPositive() {
+		t.Fatalf("offered max %s %v", max, err)
+	}
+	full := mustPlan(t, s, "buy 100% btc mkt", "")
+	if !full.Order.Size.Equal(max) {
+		t.Fatalf("100%%: %s, want the offered max %s", full.Order.Size, max)
+	}
+	over := in
+	over.Size = max.Add(d("0.001")).String()
+	if _, errs := s.CheckOrder(over, DefaultGuard()); len(errs) == 0 {
+		t.Fatalf("one lot over the offered max %s passes the check", max)
+	}
+	q := mustPlan(t, s, "buy 25% btc mkt", "")
+	if want := FloorToStep(max.Div(d("4")), d("0.001")); !q.Order.Size.Equal(want) {
+		t.Fatalf("25%%: %s, want %s", q.Order.Size, want)
+	}
+	if c := mustParse(t, "b 25% btc 50000"); c.String() != "buy 25% btc 50000" {
+		t.Fatalf("canonical %q", c.String())
+	}
+	if _, err := ParseCommand("buy 120% btc mkt"); err == nil || !strings.Contains(err.Error(), "at most 100%") {
+		t.Fatalf("120%%: %v", err)
+	}
+}

@@ -53,7 +53,7 @@ func checkParsed(t *testing.T, line string, c Command) {
 	t.Helper()
 	at := func(w int) string { return strings.ToLower(c.Words[w-1]) }
 	if c.IsOrder() {
-		if c.Size.IsPositive() == c.NotionalUSD.IsPositive() {
+		if n := b2n(c.Size.IsPositive()) + b2n(c.NotionalUSD.IsPositive()) + b2n(c.SharePercent.IsPositive()); n != 1 {
 			t.Fatalf("%q: size %s and notional %s: exactly one must be given", line, c.Size, c.NotionalUSD)
 		}
 		if c.SizeWord == 0 || c.PriceWord == 0 {
@@ -102,4 +102,11 @@ func checkPlan(t *testing.T, line string, p CommandPlan) {
 			t.Fatalf("%q: leverage %+v", line, p.Leverage)
 		}
 	}
+}
+
+func b2n(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

@@ -142,13 +142,23 @@ func (p *parser) size() error {
 	if strings.HasPrefix(w, "$") && !usd {
 		w, usd = w[1:], true
 	}
+	share := false
+	if !usd && strings.HasSuffix(w, "%") {
+		w, share = strings.TrimSuffix(w, "%"), true
+	}
 	v, err := commandNumber(w)
 	if err != nil {
-		return p.errAt(p.i, "the size %s; write base units (0.1) or USD (500usd)", err)
+		return p.errAt(p.i, "the size %s; write base units (0.1), USD (500usd) or a share of the most you can afford (25%%)", err)
 	}
-	if usd {
+	if share && v.GreaterThan(hundred) {
+		return p.errAt(p.i, "a share is at most 100%%: the most you can afford")
+	}
+	switch {
+	case share:
+		p.cmd.SharePercent = v
+	case usd:
 		p.cmd.NotionalUSD = v
-	} else {
+	default:
 		p.cmd.Size = v
 	}
 	p.cmd.SizeWord = p.i + 1

@@ -138,6 +138,13 @@ func (c Command) Intent(name string) OrderIntent {
 func (s *Store) planOrder(plan CommandPlan, g Guard) (CommandPlan, error) {
 	cmd := plan.Command
 	intent := cmd.Intent(plan.Instrument.Name)
+	if cmd.SharePercent.IsPositive() {
+		size, _, err := s.ShareOfMax(intent, cmd.SharePercent, g)
+		if err != nil {
+			return plan, &CommandError{Word: cmd.SizeWord, Token: cmd.Words[cmd.SizeWord-1], Msg: err.Error()}
+		}
+		intent.Size, intent.NotionalUSD = size.String(), ""
+	}
 	if cmd.TPWord != 0 || cmd.SLWord != 0 {
 		// The form's bracket builder: the entry checked as any order, the legs on their sides.
 		b, errs := s.CheckBracket(BracketIntent{Entry: intent, TakeProfit: cmd.TPText(), StopLoss: cmd.SLText()}, g)

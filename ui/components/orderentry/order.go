@@ -43,8 +43,17 @@ func (p *Pane) firstField() int {
 	return FieldTrigger
 }
 
-// intent is the order as typed.
+// intent is the order as typed, a size typed as a share ("25%") resolved into lots (withShare).
 func (p *Pane) intent() state.OrderIntent {
+	in := p.rawIntent()
+	if r, err := p.withShare(in); err == nil {
+		in = r
+	}
+	return in
+}
+
+// rawIntent is the order as typed, its fields as they are.
+func (p *Pane) rawIntent() state.OrderIntent {
 	in := state.OrderIntent{
 		Instrument: p.instrument(), Side: p.side,
 		Size: p.inputs[FieldSize].Value(), NotionalUSD: p.inputs[FieldUSD].Value(),
@@ -92,6 +101,7 @@ func (p *Pane) check() {
 		return
 	}
 	p.checked, p.bracket, p.errs = p.checkIntent(p.intent())
+	p.checkShare()
 	name := p.checked.Instrument.Name
 	if name == "" || name == p.valuesFor {
 		return
@@ -133,6 +143,7 @@ func (p *Pane) submit() tea.Cmd {
 	in := p.intent()
 	in.Cloid = state.NewCloid()
 	checked, cb, errs := p.checkIntent(in)
+	errs = p.shareErrs(errs)
 	p.checked, p.bracket, p.errs = checked, cb, errs
 	if len(errs) > 0 {
 		if f, ok := fieldOfError[errs[0].Field]; ok && !p.hidden(f) {

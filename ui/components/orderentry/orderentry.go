@@ -4,6 +4,7 @@ import (
 	"github.com/charmbracelet/bubbles/cursor"
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/shopspring/decimal"
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
 	"github.com/tradedesk/tradedesk/ui/action"
@@ -61,6 +62,7 @@ type Pane struct {
 	errs     []state.FieldError
 	checked  state.CheckedOrder
 	bracket  state.CheckedBracket // the checked bracket when a take-profit or stop-loss is typed
+	max      decimal.Decimal      // the most the account can afford on the order (shown while the size is typed)
 	focused  bool
 	width    int
 	height   int

@@ -161,6 +161,9 @@ func (p *Pane) fieldLine(f int) string {
 		if usd.Value() != "" && p.checked.Size.IsPositive() {
 			value = strings.TrimRight(value, " ") + st.Muted.On(" = "+common.FmtNum(p.checked.Size, p.checked.Instrument.SizeDecimals()))
 		}
+		if h := p.maxHint(cur); h != "" {
+			value = strings.TrimRight(value, " ") + h
+		}
 	default:
 		value = p.inputs[f].View()
 	}
