@@ -1,0 +1,185 @@
+package guard
+
+import (
+	"bufio"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// SocketDir is the directory of the guards' sockets: $XDG_RUNTIME_DIR/tradedesk when the runtime
+// directory is set, else run/ under the state directory.
+func SocketDir(runtimeDir, stateDir string) string {
+	if runtimeDir != "" {
+		return filepath.Join(runtimeDir, "tradedesk")
+	}
+	return filepath.Join(stateDir, "run")
+}
+
+// SocketPath is the socket of the guard of one account on one network. The name is a digest, so
+// the path stays within a unix socket's length limit whatever the network's name.
+func SocketPath(dir, network, account string) string {
+	sum := sha256.Sum256([]byte(strings.ToLower(network + "\x00" + account)))
+	return filepath.Join(dir, "guard-"+hex.EncodeToString(sum[:6])+".sock")
+}
+
+// ErrRunning is returned by Listen when a guard already answers on the socket.
+var ErrRunning = errors.New("a guard is already running for this account")
+
+// Listen makes the socket's directory (0700, the user's own) and listens on path (0600). A
+// socket file nobody answers on (a guard that died) is replaced; one a live guard answers on is
+// ErrRunning; anything else at the path is refused.
+func Listen(path string) (*net.UnixListener, error) {
+	if err := ownDir(filepath.Dir(path)); err != nil {
+		return nil, err
+	}
+	if st, err := os.Lstat(path); err == nil {
+		if st.Mode().Type() != os.ModeSocket {
+			return nil, fmt.Errorf("%s exists and is not a socket: remove it", path)
+		}
+		c, err := net.DialTimeout("unix", path, time.Second)
+		if err == nil {
+			_ = c.Close()
+			return nil, fmt.Errorf("%w (socket %s): stop it first (tradedesk guard stop)", ErrRunning, path)
+		}
+		if err := os.Remove(path); err != nil {
+			return nil, fmt.Errorf("stale socket %s: %w", path, err)
+		}
+	}
+	l, err := net.ListenUnix("unix", &net.UnixAddr{Name: path, Net: "unix"})
+	if err != nil {
+		return nil, err
+	}
+	l.SetUnlinkOnClose(true)
+	if err := os.Chmod(path, 0o600); err != nil {
+		_ = l.Close()
+		return nil, err
+	}
+	return l, nil
+}
+
+// ownDir makes dir 0700 if it is missing; an existing one must be the user's and not a symlink,
+// and is made owner-only.
+func ownDir(dir string) error {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	st, err := os.Lstat(dir)
+	if err != nil {
+		return err
+	}
+	if !st.IsDir() {
+		return fmt.Errorf("%s is not a directory (a symbolic link?): give the socket a directory of your own", dir)
+	}
+	if sys, ok := st.Sys().(*syscall.Stat_t); ok && int(sys.Uid) != os.Getuid() {
+		return fmt.Errorf("%s belongs to another user (uid %d): set XDG_RUNTIME_DIR to a directory of your own", dir, sys.Uid)
+	}
+	if st.Mode().Perm() != 0o700 {
+		return os.Chmod(dir, 0o700)
+	}
+	return nil
+}
+
+// Handler answers one request (its version already checked).
+type Handler func(Request) Response
+
+// Serve answers the connections on l until ctx ends or l is closed: each line a request, each
+// answered with one line. A peer of another user is refused (its uid checked on the socket); a
+// request of another version gets an error naming both versions.
+func Serve(ctx context.Context, l *net.UnixListener, h Handler) {
+	var wg sync.WaitGroup
+	stop := context.AfterFunc(ctx, func() { _ = l.Close() })
+	defer stop()
+	for {
+		c, err := l.AcceptUnix()
+		if err != nil {
+			break
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			serveConn(ctx, c, h)
+		}()
+	}
+	wg.Wait()
+}
+
+func serveConn(ctx context.Context, c *net.UnixConn, h Handler) {
+	defer c.Close()
+	stop := context.AfterFunc(ctx, func() { _ = c.Close() })
+	defer stop()
+	w := bufio.NewWriter(c)
+	if uid, err := peerUID(c); err != nil || uid != os.Getuid() {
+		_, _ = w.Write(encodeLine(Response{V: Version, Error: "refused: this guard answers only its own user"}))
+		_ = w.Flush()
+		return
+	}
+	sc := bufio.NewScanner(c)
+	sc.Buffer(make([]byte, 4096), 64<<10)
+	for sc.Scan() {
+		var req Request
+		var resp Response
+		switch err := json.Unmarshal(sc.Bytes(), &req); {
+		case err != nil:
+			resp = Response{Error: "not a request: send one JSON object a line, such as {\"v\":1,\"cmd\":\"status\"}"}
+		case req.V != Version:
+			resp = Response{Error: versionMismatch(req.V)}
+		default:
+			resp = h(req)
+		}
+		resp.V = Version
+		_, _ = w.Write(encodeLine(resp))
+		if w.Flush() != nil || req.V != Version {
+			return
+		}
+	}
+}
+
+func versionMismatch(theirs int) string {
+	return fmt.Sprintf("protocol version %d is not this guard's (%d): use the same tradedesk version as the guard, or restart the guard with this one", theirs, Version)
+}
+
+// Call sends one request to the guard on path and returns its answer. A guard of another
+// protocol version, or one that refuses, is an error that says so.
+func Call(ctx context.Context, path string, cmd string) (Response, error) {
+	var d net.Dialer
+	c, err := d.DialContext(ctx, "unix", path)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) || errors.Is(err, syscall.ECONNREFUSED) {
+			return Response{}, fmt.Errorf("no guard is running for this account (no answer on %s): start one with tradedesk guard", path)
+		}
+		return Response{}, err
+	}
+	defer c.Close()
+	if dl, ok := ctx.Deadline(); ok {
+		_ = c.SetDeadline(dl)
+	}
+	if _, err := c.Write(encodeLine(Request{V: Version, Cmd: cmd})); err != nil {
+		return Response{}, err
+	}
+	line, err := bufio.NewReader(c).ReadBytes('\n')
+	if err != nil {
+		return Response{}, fmt.Errorf("the guard did not answer: %w", err)
+	}
+	var resp Response
+	if err := json.Unmarshal(line, &resp); err != nil {
+		return Response{}, fmt.Errorf("the guard's answer is not this protocol's: %w", err)
+	}
+	if resp.V != Version {
+		return resp, fmt.Errorf("the guard speaks protocol version %d, this tradedesk %d: use the same tradedesk version as the guard", resp.V, Version)
+	}
+	if !resp.OK {
+		return resp, errors.New(resp.Error)
+	}
+	return resp, nil
+}
