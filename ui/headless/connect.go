@@ -42,6 +42,8 @@ type opts struct {
 	alert alertOpts
 	// risk halt --why (risk.go)
 	riskWhy string
+	// guard (guard.go)
+	guard guardOpts
 	// close, reverse, flatten, breakeven (close.go)
 	pos posOpts
 	// report, pnl, trades (report.go)

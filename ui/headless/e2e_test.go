@@ -441,12 +441,12 @@ func TestNoKeyNoTrade(t *testing.T) {
 }
 
 func TestIsCommandAndHelp(t *testing.T) {
-	for _, c := range []string{"order", "cancel", "cancel-all", "transfer", "withdraw", "account", "positions", "orders", "fills", "history", "tickers", "instruments", "collateral", "export", "agent", "leverage", "broker", "journal", "modify", "batch", "stream", "chase", "twap", "trail", "scale", "algos", "alert", "alerts", "close", "reverse", "flatten", "breakeven", "risk", "report", "pnl", "trades"} {
+	for _, c := range []string{"order", "cancel", "cancel-all", "transfer", "withdraw", "account", "positions", "orders", "fills", "history", "tickers", "instruments", "collateral", "export", "agent", "leverage", "broker", "journal", "modify", "batch", "stream", "chase", "twap", "trail", "scale", "algos", "alert", "alerts", "close", "reverse", "flatten", "breakeven", "risk", "report", "pnl", "trades", "guard"} {
 		if !IsCommand(c) {
 			t.Errorf("%s is a command", c)
 		}
 	}
-	if IsCommand("sim") || IsCommand("") || len(Commands()) != 36 {
+	if IsCommand("sim") || IsCommand("") || len(Commands()) != 37 {
 		t.Fatal("only the headless commands")
 	}
 	var out bytes.Buffer

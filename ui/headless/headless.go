@@ -210,6 +210,8 @@ func NewCommands(env Env) []*cobra.Command {
 		cc := newCobra(c, &env)
 		top, sub, ok := strings.Cut(c.name, " ")
 		if !ok {
+			// A command may also group subcommands (guard: guard status).
+			groups[top] = cc
 			out = append(out, cc)
 			continue
 		}

@@ -78,6 +78,8 @@ func TestEveryHeadlessSigningCommandIsJournaled(t *testing.T) {
 		},
 		"reverse": func() []string { return []string{"reverse", "--instrument", "BTC-PERP"} },
 		"flatten": func() []string { return []string{"flatten", "--yes"} },
+		// It signs only when its dead-man's switch fires: no heartbeat for 1s, then stopped.
+		"guard": func() []string { return []string{"guard", "--allow-account-key", "--dead-man", "1s"} },
 		"breakeven": func() []string {
 			h.ok("order", "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.01", "--market")
 			h.liftMark("BTC-PERP", h.position("BTC-PERP").EntryPrice.Mul(dec("1.02")).Round(0))
@@ -86,7 +88,7 @@ func TestEveryHeadlessSigningCommandIsJournaled(t *testing.T) {
 	}
 	order := []string{"order", "modify", "batch", "cancel", "cancel-all", "transfer", "withdraw", "leverage",
 		"broker approve", "broker revoke", "agent add", "agent revoke", "scale", "algos", "chase", "twap",
-		"close", "reverse", "flatten", "breakeven", "trail"}
+		"close", "reverse", "flatten", "breakeven", "trail", "guard"}
 	for _, c := range commands {
 		if c.groups&gKey != 0 && c.groups&gWatch == 0 { // a key, and no watch-only account: it signs
 			if _, ok := cases[c.name]; !ok {
@@ -103,6 +105,9 @@ func TestEveryHeadlessSigningCommandIsJournaled(t *testing.T) {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		if name == "trail" {
 			ctx, cancel = context.WithTimeout(context.Background(), time.Second) // Ctrl+C after a second
+		}
+		if name == "guard" {
+			ctx, cancel = context.WithTimeout(context.Background(), 4*time.Second) // SIGTERM once the switch fired
 		}
 		code, _, errs := h.runCtx(ctx, args...)
 		cancel()

@@ -1,0 +1,108 @@
+package headless
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/tradedesk/tradedesk/api/text"
+	"github.com/tradedesk/tradedesk/state/guard"
+)
+
+func guardClientFlags(fs *flagSet, o *opts) {
+	fs.StringVar(&o.conn.Address, "account", "", "the account `0x...` whose guard to ask (default: the only guard running)")
+}
+
+func init() {
+	for _, c := range []struct{ name, summary string }{
+		{"status", "Say what the running guard does: its algorithms, alerts and dead-man's switch (time left); --json for the protocol's status object."},
+		{"heartbeat", "Send the running guard a heartbeat: its dead-man's switch waits its span again."},
+		{"stop", "Stop the running guard as SIGTERM does: the step in flight finishes, its algorithms stay resumable."},
+	} {
+		name := c.name
+		register(&command{name: "guard " + name, groups: gEndpoint | gJSON, flags: guardClientFlags, summary: c.summary,
+			usage: "[--account 0xACCOUNT] [--json]",
+			run:   func(ctx context.Context, r *runner) error { return runGuardClient(ctx, r, name) }})
+	}
+}
+
+// runGuardClient sends one request to the account's guard and prints its answer.
+func runGuardClient(ctx context.Context, r *runner, cmd string) error {
+	path, err := r.findGuard()
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+	defer cancel()
+	resp, err := guard.Call(ctx, path, cmd)
+	if err != nil {
+		return withExit(ExitUnavailable, err)
+	}
+	if r.o.json {
+		r.jsonDone = true
+		if resp.Status != nil {
+			return writeJSON(r.env.Stdout, resp.Status)
+		}
+		return writeJSON(r.env.Stdout, resp)
+	}
+	switch cmd {
+	case guard.CmdStop:
+		_, err = fmt.Fprintln(r.env.Stdout, "guard stopping: the step in flight finishes, its algorithms stay resumable")
+	case guard.CmdHeartbeat:
+		_, err = fmt.Fprintln(r.env.Stdout, "heartbeat sent; "+deadManWords(resp.Status.DeadMan))
+	default:
+		err = writeGuardStatus(r, *resp.Status)
+	}
+	return err
+}
+
+// findGuard is the socket of --account's guard, or, without --account, of the only guard
+// running.
+func (r *runner) findGuard() (string, error) {
+	dir := guard.SocketDir(r.env.Getenv("XDG_RUNTIME_DIR"), StateDir(&r.env))
+	if r.o.conn.Address != "" {
+		return guard.SocketPath(dir, r.network, r.client.Address()), nil
+	}
+	socks, _ := filepath.Glob(filepath.Join(dir, "guard-*.sock"))
+	switch len(socks) {
+	case 0:
+		return "", withExit(ExitUnavailable, fmt.Errorf("no guard is running (no socket in %s): start one with tradedesk guard", dir))
+	case 1:
+		return socks[0], nil
+	}
+	return "", usagef("%d guards are running: give --account 0xACCOUNT (and --url or --network) to name one", len(socks))
+}
+
+// deadManWords is the switch's state in words.
+func deadManWords(d guard.DeadManState) string {
+	switch {
+	case d.Fired != nil:
+		return fmt.Sprintf("dead-man fired at %s (arm it again by restarting the guard)", d.Fired.Local().Format(time.DateTime))
+	case d.Armed:
+		return fmt.Sprintf("dead-man armed: %s, %s left", time.Duration(d.After*float64(time.Second)), time.Duration(d.Left*float64(time.Second)).Round(time.Second))
+	}
+	return "dead-man off"
+}
+
+// writeGuardStatus prints the status in words.
+func writeGuardStatus(r *runner, st guard.Status) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "guard for %s on %s, pid %d, up since %s\n", text.Clean(st.Account), text.Clean(st.Network), st.PID, st.Started.Local().Format(time.DateTime))
+	fmt.Fprintln(&b, deadManWords(st.DeadMan))
+	if len(st.Algorithms) == 0 {
+		fmt.Fprintln(&b, "algorithms: none")
+	}
+	for _, a := range st.Algorithms {
+		fmt.Fprintf(&b, "%s %s %s %s: filled %s of %s, %s\n", a.Kind, text.Clean(a.ID), a.Side, text.Clean(a.Instrument), a.Filled, a.Target, text.Clean(a.State))
+	}
+	if len(st.Alerts) == 0 {
+		fmt.Fprintln(&b, "alerts: none")
+	}
+	for _, a := range st.Alerts {
+		fmt.Fprintf(&b, "alert %s: %s\n", text.Clean(a.ID), text.Clean(a.Rule))
+	}
+	_, err := fmt.Fprint(r.env.Stdout, b.String())
+	return err
+}
