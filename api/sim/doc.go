@@ -24,6 +24,21 @@
 //	srv := httptest.NewServer(s)
 //	s.Advance(time.Minute) // moves the clock and runs 60 market steps
 //
+// # State file
+//
+// Without WithStateFile the simulator keeps everything in memory. With it (`tradedesk sim
+// --state FILE`), New loads the file when it exists and every action, faucet or control call
+// and market step writes it before it is answered: balances, positions, leverage settings,
+// fills, funding and transfer records, volume and PnL, agents, the faucet's memory, the house
+// accounts, the ledger of money in and out, each market's index, mark and last price, the id
+// counters and the highest nonce accepted. It is one JSON document, decimals as exact text, so
+// a restart brings money back to the unit; written to a temporary file, synced and renamed, so a
+// kill leaves the last whole state. Open orders, order history, charts and the trade tape are
+// not kept. A file New cannot read is reported by StateError and never overwritten.
+// WithStartNonceFloor (which `tradedesk sim` always sets) refuses every nonce before the start
+// and, with a state file, up to the highest nonce accepted before it: no body is acted on twice
+// across a restart.
+//
 // # Behaviour the spec leaves open
 //
 //   - Authentication: the account is the signer recovered from the EIP-712 signature (source

@@ -110,7 +110,7 @@ type snapTransfer struct {
 	At                           time.Time
 }
 
-// WithStateFile keeps the simulator's state in path (see the package doc's "State file"): New
+// WithStateFile keeps the simulator's state in path (the package doc's "State file"): New
 // loads it when it exists, and every action and market step writes it before it is answered.
 func WithStateFile(path string) Option { return func(c *config) { c.state = path } }
 
