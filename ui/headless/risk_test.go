@@ -1,25 +1,35 @@
 package headless
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/shopspring/decimal"
 	"github.com/tradedesk/tradedesk/state/risk"
 )
 
-// runRisk runs a command with limits as the config file's [risk] (the simulator's URL as its
+// runLimits runs a command with limits as the config file's [risk] (the simulator's URL as its
 // connection) and the harness's journal directory.
 func (h *harness) runLimits(limits risk.Limits, args ...string) (int, string, string) {
 	h.t.Helper()
 	if h.stateDir == "" {
 		h.stateDir = h.t.TempDir()
 	}
-	var out, errb bytes.Buffer
-	code := Run(context.Background(), args, Env{Stdout: &out, Stderr: &errb, Getenv: func(k string) string { return h.env[k] },
+	return h.runLimitsCtx(context.Background(), limits, args...)
+}
+
+// runLimitsCtx is runLimits under ctx (cancelling it is the trader's Ctrl+C).
+func (h *harness) runLimitsCtx(ctx context.Context, limits risk.Limits, args ...string) (int, string, string) {
+	h.t.Helper()
+	if h.stateDir == "" {
+		h.stateDir = h.t.TempDir()
+	}
+	var out, errb lockedBuffer
+	code := Run(ctx, args, Env{Stdout: &out, Stderr: &errb, Getenv: func(k string) string { return h.env[k] },
 		StateDir: h.stateDir, Defaults: Connection{URL: h.srv.URL, Risk: &limits}})
 	h.outputs = append(h.outputs, out.String(), errb.String())
 	return code, out.String(), errb.String()
@@ -65,5 +75,54 @@ func TestALossLimitRefusesHeadlessOpeningOrders(t *testing.T) {
 	}
 	if out := run(ExitOK, "risk"); !strings.Contains(out, "trading state: HALTED (coffee)") || !strings.Contains(out, "max daily loss") {
 		t.Fatalf("risk: %s", out)
+	}
+}
+
+// TestEveryOrderPathIsRefusedOverALimit (issue #35): with max_order_notional = 1 USD in the
+// config, every headless path that places an order (an order, a bracket, a move, a batch, the
+// algorithms, close, reverse, flatten, breakeven, trail) sends nothing to the exchange, --yes
+// included: the one gate below them refuses each child, and each says which limit.
+func TestEveryOrderPathIsRefusedOverALimit(t *testing.T) {
+	h := newHarness(t)
+	px := h.restingBid()
+	oid := h.placeResting(px, "rl-resting")
+	h.ok("order", "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.01", "--market")
+	limits := risk.Limits{risk.OrderNotional: decimal.NewFromInt(1)}
+	line := "--instrument BTC-PERP --side buy --size 0.01 --price " + px
+	paths := [][]string{
+		{"order", "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.01", "--price", px, "--yes"},
+		{"order", "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.01", "--market", "--yes"},
+		{"order", "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.01", "--price", px, "--sl", "5%", "--tp", "5%", "--yes"},
+		{"modify", "--oid", fmt.Sprint(oid), "--size", "0.02", "--yes"},
+		{"batch", "--file", h.batchFile(line, line), "--yes"},
+		{"scale", "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.01", "--from", "90000", "--to", "91000", "--count", "5", "--yes"},
+		{"twap", "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.002", "--duration", "200ms", "--slices", "2"},
+		{"chase", "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.002", "--offset", "5t", "--for", "1s"},
+		{"close", "--instrument", "BTC-PERP", "--percent", "50", "--yes"},
+		{"reverse", "--instrument", "BTC-PERP", "--yes"},
+		{"flatten", "--yes"},
+		{"trail", "--instrument", "BTC-PERP", "--distance", "500"},
+		{"breakeven", "--instrument", "BTC-PERP"},
+	}
+	// The algorithms report a child that was not placed without its reason: only that nothing
+	// was signed is asserted of them.
+	quiet := map[string]bool{"scale": true, "trail": true, "twap": true, "chase": true}
+	for _, args := range paths {
+		if args[0] == "breakeven" { // a stop at breakeven needs the mark above the entry
+			h.liftMark("BTC-PERP", h.position("BTC-PERP").EntryPrice.Mul(dec("1.02")).Round(0))
+		}
+		sent := h.drop.exchanges.Load()
+		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+		code, out, errs := h.runLimitsCtx(ctx, limits, args...)
+		cancel()
+		if n := h.drop.exchanges.Load() - sent; n != 0 || code == ExitOK && !quiet[args[0]] {
+			t.Errorf("%v over max_order_notional: exit %d, %d signed requests: %s %s", args, code, n, out, errs)
+		}
+		if !quiet[args[0]] && !strings.Contains(out+errs, "max_order_notional") {
+			t.Errorf("%v: the refusal does not name the limit: %s %s", args, out, errs)
+		}
+	}
+	if oo := h.openOrders(); len(oo) != 1 || oo[0].OrderID != oid {
+		t.Fatalf("the moved order must stay as it was: %+v", oo)
 	}
 }
