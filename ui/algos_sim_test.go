@@ -10,6 +10,8 @@ import (
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/api/sim"
 	"github.com/tradedesk/tradedesk/state/algo"
+	"github.com/tradedesk/tradedesk/state/journal"
+	"github.com/tradedesk/tradedesk/ui/common"
 	"github.com/tradedesk/tradedesk/ui/components/algos"
 )
 
@@ -194,4 +196,58 @@ func takerOn(t *testing.T, c *simConsole) *api.Client {
 		t.Fatal(err)
 	}
 	return api.New(c.url+"/", api.WithClock(c.clock.Now), api.WithSigner(s), api.WithRetry(api.RetryPolicy{Attempts: 1}))
+}
+
+// TestConsoleSettlesAlgorithmsLeftRunning: the journal holds two chases an earlier run left
+// running; at start a notice names them; `:algos cancel ID` ends one cancelled, `:algos resume ID`
+// runs the other here (its order rests, the Algos view shows it running), and s stops it.
+func TestConsoleSettlesAlgorithmsLeftRunning(t *testing.T) {
+	c := newSimConsole(t, 200, 60, false)
+	pump(t, c.m, c.m.Init())
+	j := c.m.exec.Journal()
+	raw := []byte(`{"instrument":"BTC-PERP","side":"buy","size":"0.01","limit":"0","until":"0001-01-01T00:00:00Z","arrival":"97000"}`)
+	var ids []string
+	for range 2 {
+		id, err := j.BeginAlgo(t.Context(), journal.Algo{Kind: "chase", Params: raw})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, id)
+	}
+	msg, ok := c.m.algos.leftRunning()().(common.NoticeMsg)
+	if !ok || !strings.Contains(msg.Text, "2 algorithm(s) left running") || !strings.Contains(msg.Text, ids[0]) || !strings.Contains(msg.Text, ":algos resume ID") {
+		t.Fatalf("the start's notice: %+v", msg)
+	}
+	dr := newAlgoDriver(t, c.m)
+	rowOf := func(id string) algos.Row {
+		for _, r := range c.m.algoPane.Rows() {
+			if r.ID == id {
+				return r
+			}
+		}
+		return algos.Row{}
+	}
+	dr.line("algos cancel " + ids[0])
+	dr.until("the first cancelled", func() bool { return rowOf(ids[0]).State == algo.StateCancelled })
+	dr.line("algos resume " + ids[1])
+	dr.until("the second working", func() bool { return rowOf(ids[1]).WorkingPrice != nil })
+	if n := len(algoChildren(c.openOrders(t))); n != 1 {
+		t.Fatalf("the resumed chase has %d children open, want 1", n)
+	}
+	c.m.showPane(c.m.algoPane)
+	dr.key("s")
+	dr.until("the resumed chase stopped", func() bool { return rowOf(ids[1]).State == algo.StateStopped })
+	if n := len(algoChildren(c.openOrders(t))); n != 0 {
+		t.Fatalf("after s: %d children open", n)
+	}
+}
+
+// line types line on the command line and enters it (no confirmation).
+func (dr *algoDriver) line(line string) {
+	dr.key(":")
+	for _, r := range line {
+		_, c := dr.m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(string(r))})
+		dr.run(c)
+	}
+	dr.key("enter")
 }

@@ -209,17 +209,8 @@ type progressJSON struct {
 }
 
 // slippageBp is the average fill against the arrival price in basis points, positive when worse
-// (above it for a buy, below for a sell).
-func slippageBp(p algo.Progress) decimal.Decimal {
-	if !p.Arrival.IsPositive() || !p.Filled.IsPositive() {
-		return decimal.Zero
-	}
-	d := p.AvgPrice.Sub(p.Arrival)
-	if p.Side == "sell" {
-		d = d.Neg()
-	}
-	return d.Div(p.Arrival).Mul(decimal.NewFromInt(10000)).Round(2)
-}
+// (algo.Progress.SlippageBp: the console's Algos view shows the same figure).
+func slippageBp(p algo.Progress) decimal.Decimal { return p.SlippageBp() }
 
 func progressWords(p algo.Progress, final bool) string {
 	s := fmt.Sprintf("%s %s %s %s: filled %s of %s", p.Kind, p.ID, p.Side, text.Clean(p.Instrument), p.Filled, p.Target)
