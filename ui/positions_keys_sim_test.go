@@ -98,3 +98,39 @@ func TestCloseMenuTakesDigitsAndEscLeavesIt(t *testing.T) {
 		t.Fatalf("x 1: not a 25%% close:\n%s", c.m.View())
 	}
 }
+
+// TestBreakevenKeyUnderWaterSaysWhy: B on a position not yet past its fees is refused with the
+// breakeven price and why; nothing is asked of the pipeline.
+func TestBreakevenKeyUnderWaterSaysWhy(t *testing.T) {
+	t.Parallel()
+	c := newSimConsole(t, 120, 40, false)
+	pump(t, c.m, c.m.Init())
+	openLong(t, c, "BTC-PERP", "0.01")
+	c.key(t, "2", "B")
+	if c.m.dialog != nil || !strings.Contains(c.m.notice, "breakeven") || !strings.Contains(c.m.notice, "in profit past its fees") {
+		t.Fatalf("B under water: dialog %v, notice %q", c.m.dialog != nil, c.m.notice)
+	}
+}
+
+// TestPositionCommandsOnTheLine: :close btc 25%, :reverse btc and :flatten do on the command line
+// what the keys do.
+func TestPositionCommandsOnTheLine(t *testing.T) {
+	t.Parallel()
+	c := newSimConsole(t, 200, 60, false)
+	pump(t, c.m, c.m.Init())
+	openLong(t, c, "BTC-PERP", "0.02")
+	c.commandConfirmed(t, "close btc 25%")
+	if got := c.position(t, "BTC-PERP").Size; !got.Equal(d("0.015")) {
+		t.Fatalf("after :close btc 25%% the position is %s", got)
+	}
+	pump(t, c.m, c.m.refreshNow(state.KindPositions, state.KindAccount, state.KindOrders))
+	c.commandConfirmed(t, "reverse btc")
+	if got := c.position(t, "BTC-PERP").Size; !got.Equal(d("-0.015")) {
+		t.Fatalf("after :reverse btc the position is %s", got)
+	}
+	pump(t, c.m, c.m.refreshNow(state.KindPositions, state.KindAccount, state.KindOrders))
+	c.commandConfirmed(t, "flatten")
+	if got := c.position(t, "BTC-PERP").Size; !got.IsZero() {
+		t.Fatalf("after :flatten the position is %s", got)
+	}
+}
