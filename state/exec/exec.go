@@ -216,8 +216,8 @@ func (e *Executor) placeChecked(ctx context.Context, co state.CheckedOrder, ask 
 	if err != nil {
 		return res, err
 	}
-	res.ID = id
-	if err := e.cfg.Journal.SetArrival(ctx, id, arrivalOf(co)); err != nil {
+	res.ID, res.Arrival = id, arrivalOf(co)
+	if err := e.cfg.Journal.SetArrival(ctx, id, res.Arrival); err != nil {
 		return res, err
 	}
 	sent := e.committing(ctx, id)

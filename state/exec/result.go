@@ -88,6 +88,9 @@ type Result struct {
 	// TxHash is the transaction of an action Do sent, from its answer or the lookup that found
 	// it ("" when not known).
 	TxHash string
+	// Arrival is the market a placed order met as it was sent (the journal's arrival; zero
+	// figures when not known): its result line measures slippage from it.
+	Arrival journal.Arrival
 }
 
 // Settled reports whether the outcome is known.

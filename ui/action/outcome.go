@@ -5,6 +5,7 @@ import (
 
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
+	"github.com/tradedesk/tradedesk/state/report"
 	"github.com/tradedesk/tradedesk/state/exec"
 	"github.com/tradedesk/tradedesk/ui/common"
 )
@@ -88,8 +89,8 @@ func orderWords(d DoneMsg) (string, common.NoticeLevel) {
 		return fmt.Sprintf("answer lost, but the exchange has it: order %d (%s) is %s", r.Found.OrderID, a.What, r.Found.State), common.LevelWarn
 	}
 	text, failed := orderOutcomeText(r.Outcome, a)
-	if r.Fee.Valid {
-		text += ", fee " + state.FormatUSDFee(r.Fee.Decimal) + " USD"
+	if cost := report.Phrase(a.Order.Wire.Side, r.Outcome.AvgPrice, r.Arrival, r.Fee); cost != "" {
+		text += ", " + cost
 	}
 	if failed {
 		return text, common.LevelError

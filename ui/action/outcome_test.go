@@ -6,6 +6,8 @@ import (
 	"github.com/shopspring/decimal"
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
+	"github.com/tradedesk/tradedesk/state/exec"
+	"github.com/tradedesk/tradedesk/state/journal"
 )
 
 // TestFilledOutcomeSaysTheRemainder (issue #23, case 5): a partly filled order's answer says the
@@ -33,5 +35,21 @@ func TestFilledOutcomeSaysTheRemainder(t *testing.T) {
 		if got, failed := orderOutcomeText(tc.o, a); got != tc.want || failed {
 			t.Errorf("%+v: %q (failed %v), want %q", tc.o, got, failed, tc.want)
 		}
+	}
+}
+
+// TestOrderWordsSayTheCost (issue #41): a filled order's status line says its slippage against
+// the preview's average and its fee in one phrase. Guards the arrival dropped between the
+// executor's result and the words.
+func TestOrderWordsSayTheCost(t *testing.T) {
+	d := decimal.RequireFromString
+	in := state.Instrument{Name: "BTC-PERP", TickSize: d("0.1"), LotSize: d("0.0001")}
+	a := &Action{Kind: KindPlace, What: "buy", Order: state.CheckedOrder{Wire: api.OrderWire{Side: api.SideBuy, Tif: api.TifIOC, IsMarket: true}, Instrument: in}}
+	r := exec.Result{Kind: exec.Placed, Outcome: state.Outcome{Kind: state.OutcomeFilled, Oid: 5, Requested: d("0.5"), Filled: d("0.5"),
+		AvgPrice: api.OptDecimal{Decimal: d("97012.3"), Valid: true}}, Fee: api.OptDecimal{Decimal: d("4.85"), Valid: true},
+		Arrival: journal.Arrival{Mid: d("97000"), Expected: d("97000.7")}}
+	got, _ := Words(DoneMsg{Act: a, Out: Outcome{Result: r}})
+	if want := "order 5 filled 0.5000 at 97,012.3 avg: buy, slip +1.2 bp vs preview, fee 4.85 USD"; got != want {
+		t.Errorf("%q, want %q", got, want)
 	}
 }

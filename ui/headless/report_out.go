@@ -129,3 +129,11 @@ func dailyTable(days []report.Day) *table {
 	t.add("total", strconv.Itoa(sum.Fills), signed(sum.Realised), usd(sum.Fees), signed(sum.Funding), signed(sum.Net))
 	return t
 }
+
+// costText is ", " and the cost phrase, or "" without one.
+func costText(cost string) string {
+	if cost == "" {
+		return ""
+	}
+	return ", " + cost
+}

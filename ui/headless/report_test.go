@@ -3,6 +3,7 @@ package headless
 import (
 	"encoding/csv"
 	"encoding/json"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -55,5 +56,10 @@ func TestReportPnlAndTrades(t *testing.T) {
 	}
 	if out := h.ok("trades"); !strings.Contains(out, "open") || !strings.Contains(out, sym) {
 		t.Errorf("trades table:\n%s", out)
+	}
+	// The result line of an order says its slippage and fee in one phrase.
+	out := h.ok("order", "--instrument", sym, "--side", "sell", "--size", "0.5", "--market", "--yes")
+	if !regexp.MustCompile(`Filled +0\.500 of 0\.500 at [0-9,.]+ avg, slip [+-]?[0-9.]+ bp vs preview, fee [0-9.]+ USD`).MatchString(out) {
+		t.Errorf("no slippage and fee on the result line:\n%s", out)
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/tradedesk/tradedesk/state"
 	"github.com/tradedesk/tradedesk/state/exec"
 	"github.com/tradedesk/tradedesk/state/journal"
+	"github.com/tradedesk/tradedesk/state/report"
 )
 
 func orderCmdFlags(fs *flagSet, o *opts) {
@@ -200,6 +201,7 @@ type orderResult struct {
 	// Remainder says what became of the part that did not fill: "resting", or "cancelled: why".
 	Remainder string `json:"remainder,omitempty"`
 	remainder string // the same, as the table's tail
+	cost      string // slippage and fee in one phrase (report.Phrase), "" when neither is known
 	// Outcome is the exit table's word: "ok"; "partial" when it filled only in part and the rest
 	// was cancelled (exit 6); or "unknown" when the answer could not be read and the cloid was
 	// not found (exit 4).
@@ -299,6 +301,7 @@ func (r *runner) reportOrder(st *state.Store, co state.CheckedOrder, res orderRe
 		res.Fee = &fee
 	}
 	res.fill(out.Outcome, co)
+	res.cost = report.Phrase(co.Wire.Side, out.Outcome.AvgPrice, out.Arrival, out.Fee)
 	if out.Kind != exec.Unknown && out.Outcome.Partial() {
 		return r.partial(st, co, res)
 	}
@@ -418,7 +421,7 @@ func (r *runner) printOrder(st *state.Store, co state.CheckedOrder, res orderRes
 		k.add("Order id", strconv.FormatUint(uint64(res.Oid), 10)+" "+res.Status)
 		if res.Filled != nil {
 			k.add("Filled", fmt.Sprintf("%s of %s at %s avg%s", sizeText(st, in.Name, *res.Filled), sizeText(st, in.Name, co.Size),
-				priceText(st, in.Name, *res.AvgPrice), res.remainder))
+				priceText(st, in.Name, *res.AvgPrice), res.remainder)+costText(res.cost))
 		}
 		if res.Fee != nil {
 			k.add("Fees paid", state.FormatUSDFee(*res.Fee)+" USD")
