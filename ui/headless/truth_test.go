@@ -55,7 +55,7 @@ func TestOrderSaysWhatFilledAndTheOfferFits(t *testing.T) {
 	h.ok("order", "--instrument", "BTC-PERP", "--side", "buy", "--size", m[1], "--price", h.restingBid(), "--yes")
 	h.ok("cancel-all", "--yes")
 	out := h.ok("order", "--instrument", "ETH-PERP", "--side", "buy", "--size", "0.5", "--market", "--yes")
-	if !regexp.MustCompile(`Filled\s+0\.500 of 0\.500 at [0-9,.]+ avg\n`).MatchString(out) {
+	if !regexp.MustCompile(`Filled\s+0\.500 of 0\.500 at [0-9,.]+ avg, slip [+-]?[0-9.]+ bp vs (preview|mid), fee [0-9.]+ USD\n`).MatchString(out) {
 		t.Errorf("the market order does not say what filled:\n%s", out)
 	}
 	out = h.ok("order", "--instrument", "ETH-PERP", "--side", "buy", "--size", "0.5", "--market", "--yes", "--json")
