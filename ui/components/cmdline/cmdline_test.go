@@ -101,6 +101,14 @@ func TestCompletion(t *testing.T) {
 	if got := Candidates(testStore(), []string{"lev"}); strings.Contains(strings.Join(got, " "), "/") {
 		t.Errorf("lev offers a spot pair: %v", got)
 	}
+	for _, before := range [][]string{{"reverse"}, {"be"}, {"close"}} {
+		if got := Candidates(testStore(), before); strings.Join(got, " ") != "btc" {
+			t.Errorf("%v offers %v, want the position's instrument", before, got)
+		}
+	}
+	if got := Candidates(testStore(), []string{"close", "btc"}); !strings.Contains(strings.Join(got, " "), "50%") {
+		t.Errorf("close btc offers %v, want the shares", got)
+	}
 }
 
 // TestHistoryKeptInItsFile: lines entered are appended to the history file (0600) and read back by

@@ -59,9 +59,12 @@ func Candidates(st *state.Store, before []string) []string {
 	switch verb {
 	case state.VerbBuy, state.VerbSell:
 		return orderCandidates(st, before)
-	case state.VerbClose:
+	case state.VerbClose, state.VerbReverse, state.VerbBreakeven:
 		if n == 1 {
 			return positionNames(st)
+		}
+		if verb == state.VerbClose && n == 2 {
+			return []string{"25%", "50%", "75%", "mid", "best"}
 		}
 	case state.VerbCancel:
 		switch {
