@@ -194,15 +194,26 @@ func (e *Engine) SetLimits(ctx context.Context, want Limits) error {
 	return e.apply(ctx, want)
 }
 
-// apply moves the limits in force towards want and saves the record.
+// apply moves the limits in force towards want and saves the record when that changed it.
 func (e *Engine) apply(ctx context.Context, want Limits) error {
+	before, _ := json.Marshal(e.rec)
+	e.move(want)
+	if after, _ := json.Marshal(e.rec); string(after) == string(before) {
+		return nil
+	}
+	return e.save(ctx)
+}
+
+// move moves the limits in force towards want: a tightening at once, a loosening once its delay
+// has passed (pending until then).
+func (e *Engine) move(want Limits) {
 	now := e.now()
 	if !e.rec.Seen {
 		e.rec.Limits, e.rec.Seen = Limits{}, true
 		for k, v := range want {
 			e.rec.Limits[k] = v
 		}
-		return e.save(ctx)
+		return
 	}
 	if e.rec.Limits == nil {
 		e.rec.Limits = Limits{}
@@ -236,7 +247,6 @@ func (e *Engine) apply(ctx context.Context, want Limits) error {
 		}
 		e.rec.Pending[k] = p
 	}
-	return e.save(ctx)
 }
 
 // Limits are the limits in force and the loosenings pending.
