@@ -205,8 +205,11 @@ func (p *Pane) cell(row, col int) (string, common.Paint) {
 	case cInstrument:
 		return text.Clean(r.Instrument), st.Text
 	case cFilled:
-		if !r.Target.IsPositive() {
+		switch {
+		case !r.Target.IsPositive():
 			return "-", st.Muted
+		case r.Journal:
+			return "?/" + r.Target.String(), st.Muted // an earlier run's: its detail says what filled
 		}
 		return r.Filled.String() + "/" + r.Target.String(), st.Text
 	case cAvg:

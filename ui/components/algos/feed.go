@@ -18,6 +18,9 @@ type Row struct {
 	algo.Progress
 	Until time.Time
 	Live  bool
+	// Journal says the row is known only from the journal (an earlier run's): its fills are in
+	// Detail, not in Filled.
+	Journal bool
 	// Created orders the list (newest first after those running).
 	Created time.Time
 }
@@ -87,6 +90,6 @@ func journalRow(a journal.Algo) Row {
 	var p paramsOf
 	_ = json.Unmarshal(a.Params, &p)
 	r := Row{Progress: algo.Progress{ID: a.ID, Kind: a.Kind, Instrument: p.Instrument, Side: p.Side, Target: p.Size,
-		Children: a.Children, State: a.State, Detail: a.Detail}, Until: p.Until, Created: a.Created}
+		Children: a.Children, State: a.State, Detail: a.Detail}, Until: p.Until, Created: a.Created, Journal: true}
 	return r
 }

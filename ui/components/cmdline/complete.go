@@ -1,6 +1,7 @@
 package cmdline
 
 import (
+	"slices"
 	"sort"
 	"strings"
 
@@ -49,7 +50,7 @@ func (m *Model) complete() {
 // open orders.
 func Candidates(st *state.Store, before []string) []string {
 	if len(before) == 0 {
-		return state.CommandVerbs
+		return append(slices.Clone(state.CommandVerbs), state.AlgoVerbs...)
 	}
 	verb, ok := state.CommandVerb(before[0])
 	if !ok {
