@@ -19,7 +19,7 @@ func NewClose(p state.ClosePlan, st *common.Styles) *Action {
 	pnl := "realises " + state.FormatSigned(p.PnL, 2) + " USD, fee " + state.FormatUSDFee(p.Fee) + " USD"
 	a.What += " (" + pnl + ")"
 	a.Lines = append(a.Lines[:2:2], append([]string{"Realises     " + state.FormatSigned(p.PnL, 2) + " USD before the fee (est.)",
-		"Left         " + common.FmtNum(p.Remaining, p.Order.Instrument.SizeDecimals())}, a.Lines[2:]...)...)
+		"Left         " + common.FmtNum(p.Remaining, p.Order.Instrument.SizeDecimals()), ""}, a.Lines[2:]...)...)
 	return a
 }
 
