@@ -9,6 +9,7 @@ import (
 	"net"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"syscall"
 
@@ -23,7 +24,7 @@ func RunCommand(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	c.Flags.SetOutput(stderr)
 	c.Flags.Usage = func() {
 		fmt.Fprintln(stderr, "Usage: tradedesk sim --listen HOST:PORT [--fund 0xADDR[=AMOUNT]]... [--seed N] [--faults SPEC]\n"+
-			"                     [--markets N] [--keep-fills N] [--keep-history N] [--state FILE]\n\n"+CommandHelp+"\n\nFlags:")
+			"                     [--markets N] [--keep-fills N] [--keep-history N] [--data DIR]\n\n"+CommandHelp+"\n\nFlags:")
 		c.Flags.PrintDefaults()
 	}
 	if err := c.Flags.Parse(args); err != nil {
@@ -39,11 +40,11 @@ func RunCommand(ctx context.Context, args []string, stdout, stderr io.Writer) in
 const CommandHelp = "Runs the simulated exchange (POST /info, POST /exchange) until interrupted. It acts only for accounts\n" +
 	"it knows: open them with --fund, or from this machine with POST /faucet {\"user\":\"0x...\"} (once per\n" +
 	"address). Any other signer, and a request changed after signing, gets HTTP 401 invalid order signer.\n" +
-	"Without --state it keeps its state in memory only: a restart starts afresh. With --state FILE it keeps\n" +
-	"balances, positions, fills, funding and transfer records, agents and the faucet's memory there (open\n" +
-	"orders and order history are not kept). Either way it refuses every nonce before its start (and,\n" +
-	"with --state, every one up to the highest it ever accepted), so a body signed before a restart is never\n" +
-	"acted on again. SIGTERM stops it like Ctrl+C (status 0).\n\n" +
+	"Without --data it keeps its state in memory only: a restart starts afresh. With --data DIR it keeps\n" +
+	"balances, positions, fills, funding and transfer records, agents and the faucet's memory in\n" +
+	"DIR/sim-state.json (open orders and order history are not kept). Either way it refuses every nonce\n" +
+	"before its start (and, with --data, every one up to the highest it ever accepted), so a body signed\n" +
+	"before a restart is never acted on again. SIGTERM stops it like Ctrl+C (status 0).\n\n" +
 	"Tests and scripts move a market, from this machine, with POST /control {\"instrument\":\"BTC-PERP\",\n" +
 	"\"index\":\"98000\"} (the makers requote around it, the mark follows) and {\"instrument\":...,\"pause\":true}\n" +
 	"(its random walk stops; false lets it go on).\n\n" +
@@ -62,7 +63,7 @@ type Command struct {
 	Flags          *flag.FlagSet
 	stdout, stderr io.Writer
 	listen, faults *string
-	state          *string
+	data           *string
 	demo           *string
 	seed           *uint64
 	markets        *int
@@ -76,7 +77,7 @@ func NewCommand(stdout, stderr io.Writer) *Command {
 	fs := flag.NewFlagSet("tradedesk sim", flag.ContinueOnError)
 	c := &Command{Flags: fs, stdout: stdout, stderr: stderr}
 	c.listen = fs.String("listen", "127.0.0.1:8545", "address to serve on (`HOST:PORT`)")
-	c.state = fs.String("state", "", "keep balances, positions, fills, funding and transfer records, agents and the faucet's memory in `FILE` across restarts (JSON, written before each answer); open orders are not kept")
+	c.data = fs.String("data", "", "keep balances, positions, fills, funding and transfer records, agents and the faucet's memory in `DIR` (sim-state.json, written before each answer) across restarts; open orders are not kept")
 	c.seed = fs.Uint64("seed", 1, "seed of every random choice (same seed, same markets)")
 	c.faults = fs.String("faults", "", "share of requests that fail: \"0.1\", or \"5xx=0.05,timeout=0.02,garbage=0.02,lost=0.02,delay=10s\"")
 	c.demo = fs.String("demo-balance", DefaultDemoBalance.String(), "USDC the faucet (and --fund without =AMOUNT) credits to spot and to derivatives each")
@@ -118,30 +119,10 @@ func (c *Command) Run(ctx context.Context) int {
 	// SIGTERM (a service manager, kill) stops it as cleanly as Ctrl+C: status 0.
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if *c.state != "" {
-		opts = append(opts, WithStateFile(*c.state))
-	}
-	s := New(append(opts, WithSeed(*c.seed), WithFaults(f), WithDemoBalance(bal), WithStartNonceFloor())...)
-	if err := s.StateError(); err != nil {
+	s, code := c.open(opts, f, bal)
+	if code != 0 {
 		ln.Close()
-		fmt.Fprintln(stderr, "tradedesk sim: --state:", err)
-		return 1
-	}
-	for _, fu := range c.funds {
-		if *c.state != "" && s.Known(fu.addr) {
-			fmt.Fprintf(stdout, "tradedesk sim: %s kept from the state file (not funded again)\n", fu.addr)
-			continue
-		}
-		amt := bal
-		if fu.amount != nil {
-			amt = *fu.amount
-		}
-		if err := s.Fund(fu.addr, amt); err != nil {
-			ln.Close()
-			fmt.Fprintln(stderr, "tradedesk sim: --fund:", err)
-			return 2
-		}
-		fmt.Fprintf(stdout, "tradedesk sim: funded %s with %s USDC (spot and derivatives each)\n", fu.addr, amt)
+		return code
 	}
 	extra := ""
 	if *c.markets > 0 {
@@ -153,6 +134,43 @@ func (c *Command) Run(ctx context.Context) int {
 		return 1
 	}
 	return 0
+}
+
+// StateFileName is the file `tradedesk sim --data DIR` keeps its state in, inside DIR.
+const StateFileName = "sim-state.json"
+
+// open builds the simulator the flags describe: its state from --data DIR when given, and the
+// --fund accounts opened (those the state already knows are not funded again). A non-zero code
+// says it failed, on stderr.
+func (c *Command) open(opts []Option, f Faults, bal decimal.Decimal) (*Sim, int) {
+	if *c.data != "" {
+		if err := os.MkdirAll(*c.data, 0o700); err != nil {
+			fmt.Fprintln(c.stderr, "tradedesk sim: --data:", err)
+			return nil, 1
+		}
+		opts = append(opts, WithStateFile(filepath.Join(*c.data, StateFileName)))
+	}
+	s := New(append(opts, WithSeed(*c.seed), WithFaults(f), WithDemoBalance(bal), WithStartNonceFloor())...)
+	if err := s.StateError(); err != nil {
+		fmt.Fprintln(c.stderr, "tradedesk sim: --data:", err)
+		return nil, 1
+	}
+	for _, fu := range c.funds {
+		if *c.data != "" && s.Known(fu.addr) {
+			fmt.Fprintf(c.stdout, "tradedesk sim: %s kept from the state file (not funded again)\n", fu.addr)
+			continue
+		}
+		amt := bal
+		if fu.amount != nil {
+			amt = *fu.amount
+		}
+		if err := s.Fund(fu.addr, amt); err != nil {
+			fmt.Fprintln(c.stderr, "tradedesk sim: --fund:", err)
+			return nil, 2
+		}
+		fmt.Fprintf(c.stdout, "tradedesk sim: funded %s with %s USDC (spot and derivatives each)\n", fu.addr, amt)
+	}
+	return s, 0
 }
 
 // scale reads --markets, --keep-fills and --keep-history into options, or says which to fix.

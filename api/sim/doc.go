@@ -27,7 +27,7 @@
 // # State file
 //
 // Without WithStateFile the simulator keeps everything in memory. With it (`tradedesk sim
-// --state FILE`), New loads the file when it exists and every action, faucet or control call
+// --data DIR`), New loads the file when it exists and every action, faucet or control call
 // and market step writes it before it is answered: balances, positions, leverage settings,
 // fills, funding and transfer records, volume and PnL, agents, the faucet's memory, the house
 // accounts, the ledger of money in and out, each market's index, mark and last price, the id

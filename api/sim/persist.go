@@ -13,7 +13,7 @@ import (
 	"github.com/tradedesk/tradedesk/api"
 )
 
-// A state file (WithStateFile, `tradedesk sim --state FILE`) keeps what an account's money and
+// A state file (WithStateFile, `tradedesk sim --data DIR`) keeps what an account's money and
 // records are: balances, positions, leverage settings, fills, funding and transfer records,
 // volume and PnL, agents, the faucet's memory, the money that came in and went out, the house
 // accounts, each market's index, mark and last price, the id counters and the highest nonce

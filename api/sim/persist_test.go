@@ -22,7 +22,8 @@ import (
 // still balances to the unit, the faucet remembers whom it funded, and a body acted on before
 // the restart (one with a nonce ahead of the clock too) is refused after it.
 func TestStateSurvivesARestart(t *testing.T) {
-	file := filepath.Join(t.TempDir(), "sim.json")
+	dir := filepath.Join(t.TempDir(), "sim")
+	file := filepath.Join(dir, StateFileName)
 	first := envAt(t, testStart, WithStateFile(file), WithStartNonceFloor(), WithDemoBalance(dec("5000")))
 	alice, bob := first.client("alice"), first.client("bob")
 	first.clock.Add(time.Millisecond) // nonces after the start
@@ -97,7 +98,7 @@ func recordsOf(t *testing.T, e *env, users []string) map[string]string {
 	return out
 }
 
-// BenchmarkStateWrite is the cost --state adds to each action: one state file write (marshal,
+// BenchmarkStateWrite is the cost --data adds to each action: one state file write (marshal,
 // write, fsync, rename) with 2 accounts of 10 fills, and with 40 accounts of 200 fills and 50
 // transfer records each.
 func BenchmarkStateWrite(b *testing.B) {
@@ -140,11 +141,12 @@ func benchStateWrite(b *testing.B, accounts, fills int) {
 	}
 }
 
-// TestStateFlag: `tradedesk sim --state FILE` run twice with the same --fund keeps what the
+// TestStateFlag: `tradedesk sim --data DIR` run twice with the same --fund keeps what the
 // first run did and does not fund the account again; a state file it cannot read stops it
 // (exit 1) and is left as it was.
 func TestStateFlag(t *testing.T) {
-	file := filepath.Join(t.TempDir(), "sim.json")
+	dir := filepath.Join(t.TempDir(), "sim")
+	file := filepath.Join(dir, StateFileName)
 	addr := nameAddr(t, "alice")
 	run := func() (string, string) {
 		t.Helper()
@@ -153,7 +155,7 @@ func TestStateFlag(t *testing.T) {
 		var errb bytes.Buffer
 		done := make(chan int, 1)
 		go func() {
-			done <- RunCommand(ctx, []string{"--listen", "127.0.0.1:0", "--state", file, "--fund", addr + "=2500"}, w, &errb)
+			done <- RunCommand(ctx, []string{"--listen", "127.0.0.1:0", "--data", dir, "--fund", addr + "=2500"}, w, &errb)
 			w.Close()
 		}()
 		var lines []string
@@ -194,8 +196,8 @@ func TestStateFlag(t *testing.T) {
 		t.Fatal(err)
 	}
 	var errb bytes.Buffer
-	if code := RunCommand(context.Background(), []string{"--listen", "127.0.0.1:0", "--state", file}, io.Discard, &errb); code != 1 ||
-		!strings.Contains(errb.String(), "--state: state file") {
+	if code := RunCommand(context.Background(), []string{"--listen", "127.0.0.1:0", "--data", dir}, io.Discard, &errb); code != 1 ||
+		!strings.Contains(errb.String(), "--data: state file") {
 		t.Errorf("unreadable state: exit %d, %q; want 1 naming the file", code, errb.String())
 	}
 	if b, _ := os.ReadFile(file); string(b) != "{not json" {
