@@ -26,10 +26,10 @@ func SocketDir(runtimeDir, stateDir string) string {
 	return filepath.Join(stateDir, "run")
 }
 
-// SocketPath is the socket of the guard of one account on one network. The name is a digest, so
-// the path stays within a unix socket's length limit whatever the network's name.
-func SocketPath(dir, network, account string) string {
-	sum := sha256.Sum256([]byte(strings.ToLower(network + "\x00" + account)))
+// SocketPath is the socket of the guard of one account (one guard an account, whatever the
+// network). The name is a digest, so the path stays within a unix socket's length limit.
+func SocketPath(dir, account string) string {
+	sum := sha256.Sum256([]byte(strings.ToLower(strings.TrimSpace(account))))
 	return filepath.Join(dir, "guard-"+hex.EncodeToString(sum[:6])+".sock")
 }
 

@@ -27,7 +27,7 @@ func shortDir(t *testing.T) string {
 // left by a dead guard is replaced; a file that is not a socket is refused.
 func TestSocketModesStaleAndRunning(t *testing.T) {
 	dir := filepath.Join(shortDir(t), "tradedesk")
-	path := SocketPath(dir, "testnet", "0xAbC")
+	path := SocketPath(dir, "0xAbC")
 	l, err := Listen(path)
 	if err != nil {
 		t.Fatal(err)
@@ -83,7 +83,7 @@ func TestSocketModesStaleAndRunning(t *testing.T) {
 // TestAnotherProtocolVersionIsRefused: a client of another version gets an error naming both
 // versions and nothing else; a client seeing a guard of another version says so.
 func TestAnotherProtocolVersionIsRefused(t *testing.T) {
-	path := SocketPath(shortDir(t), "testnet", "0xabc")
+	path := SocketPath(shortDir(t), "0xabc")
 	l, err := Listen(path)
 	if err != nil {
 		t.Fatal(err)
@@ -105,7 +105,7 @@ func TestAnotherProtocolVersionIsRefused(t *testing.T) {
 		t.Fatalf("a version 2 client: %q %v", line, err)
 	}
 	// The guard's side of a mismatch, as a client sees it.
-	fake := SocketPath(shortDir(t), "testnet", "0xabc")
+	fake := SocketPath(shortDir(t), "0xabc")
 	fl, err := Listen(fake)
 	if err != nil {
 		t.Fatal(err)

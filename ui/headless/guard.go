@@ -105,7 +105,7 @@ func runGuard(ctx context.Context, r *runner) error {
 
 // guardSocket is the account's socket path.
 func (r *runner) guardSocket() string {
-	return guard.SocketPath(guard.SocketDir(r.env.Getenv("XDG_RUNTIME_DIR"), StateDir(&r.env)), r.network, r.client.Address())
+	return guard.SocketPath(guard.SocketDir(r.env.Getenv("XDG_RUNTIME_DIR"), StateDir(&r.env)), r.client.Address())
 }
 
 // guardLog opens --log (default guard.log in the state directory) by the console's log rules.

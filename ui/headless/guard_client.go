@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"time"
 
@@ -22,7 +23,7 @@ func init() {
 		{"stop", "Stop the running guard as SIGTERM does: the step in flight finishes, its algorithms stay resumable."},
 	} {
 		name := c.name
-		register(&command{name: "guard " + name, groups: gEndpoint | gJSON, flags: guardClientFlags, summary: c.summary,
+		register(&command{name: "guard " + name, groups: gJSON, local: true, flags: guardClientFlags, summary: c.summary,
 			usage: "[--account 0xACCOUNT] [--json]",
 			run:   func(ctx context.Context, r *runner) error { return runGuardClient(ctx, r, name) }})
 	}
@@ -62,8 +63,11 @@ func runGuardClient(ctx context.Context, r *runner, cmd string) error {
 // running.
 func (r *runner) findGuard() (string, error) {
 	dir := guard.SocketDir(r.env.Getenv("XDG_RUNTIME_DIR"), StateDir(&r.env))
-	if r.o.conn.Address != "" {
-		return guard.SocketPath(dir, r.network, r.client.Address()), nil
+	if a := r.o.conn.Address; a != "" {
+		if !hexAddress.MatchString(a) {
+			return "", usagef("--account %s: give the account's 0x address (40 hex digits)", text.Quote(a))
+		}
+		return guard.SocketPath(dir, a), nil
 	}
 	socks, _ := filepath.Glob(filepath.Join(dir, "guard-*.sock"))
 	switch len(socks) {
@@ -72,8 +76,10 @@ func (r *runner) findGuard() (string, error) {
 	case 1:
 		return socks[0], nil
 	}
-	return "", usagef("%d guards are running: give --account 0xACCOUNT (and --url or --network) to name one", len(socks))
+	return "", usagef("%d guards are running: give --account 0xACCOUNT to name one", len(socks))
 }
+
+var hexAddress = regexp.MustCompile(`^0[xX][0-9a-fA-F]{40}$`)
 
 // deadManWords is the switch's state in words.
 func deadManWords(d guard.DeadManState) string {

@@ -1,15 +1,19 @@
 package headless
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state/guard"
 	"github.com/tradedesk/tradedesk/state/journal"
 )
@@ -47,13 +51,17 @@ func (h *harness) startGuard(args ...string) *guardRig {
 	g.cancel = cancel
 	full := append(append([]string{"guard"}, args...), "--url", h.srv.URL)
 	now := func() time.Time { return time.Now().Add(time.Duration(g.offset.Load())) }
+	env := maps.Clone(h.env)
+	if slices.Contains(args, "--agent-keystore") {
+		delete(env, api.EnvPrivateKey) // only the agent's key
+	}
 	go func() {
-		g.done <- Run(ctx, full, Env{Stdout: &g.out, Stderr: &g.errb, Getenv: func(k string) string { return h.env[k] },
+		g.done <- Run(ctx, full, Env{Stdout: &g.out, Stderr: &g.errb, Getenv: func(k string) string { return env[k] },
 			StateDir: h.stateDir, ExpiryWindow: h.expiry, Now: now})
 	}()
 	h.t.Cleanup(func() { cancel() })
 	for i := 0; ; i++ {
-		if code, _, _ := h.run("guard", "status"); code == 0 {
+		if code, _, _ := h.guardCmd("status"); code == 0 {
 			return g
 		}
 		select {
@@ -67,11 +75,30 @@ func (h *harness) startGuard(args ...string) *guardRig {
 	}
 }
 
+// guardCmd runs a guard subcommand as cron or a script would: no exchange named, no key.
+func (h *harness) guardCmd(args ...string) (int, string, string) {
+	h.t.Helper()
+	var out, errb bytes.Buffer
+	code := Run(context.Background(), append([]string{"guard"}, args...), Env{Stdout: &out, Stderr: &errb,
+		Getenv: func(k string) string { return map[string]string{"XDG_RUNTIME_DIR": h.env["XDG_RUNTIME_DIR"]}[k] }, StateDir: h.stateDir})
+	return code, out.String(), errb.String()
+}
+
+// guardOK runs a guard subcommand that must succeed.
+func (h *harness) guardOK(args ...string) string {
+	h.t.Helper()
+	code, out, errs := h.guardCmd(args...)
+	if code != 0 {
+		h.t.Fatalf("guard %v: exit %d %q", args, code, errs)
+	}
+	return out
+}
+
 // status is the guard's status over the socket, through tradedesk guard status --json.
 func (h *harness) guardStatus() guard.Status {
 	h.t.Helper()
 	var st guard.Status
-	if err := json.Unmarshal([]byte(h.ok("guard", "status", "--json")), &st); err != nil {
+	if err := json.Unmarshal([]byte(h.guardOK("status", "--json")), &st); err != nil {
 		h.t.Fatal(err)
 	}
 	return st
@@ -139,10 +166,16 @@ func TestGuardResumesAChaseAndStopsResumable(t *testing.T) {
 	if len(st.Algorithms) != 1 || st.Algorithms[0].ID != "left-1" || st.Algorithms[0].State != "running" || st.DeadMan.Armed || !strings.EqualFold(st.Account, testAddress(t)) {
 		t.Fatalf("status: %+v", st)
 	}
+	if out := h.guardOK("status", "--account", testAddress(t)); !strings.Contains(out, "chase left-1 buy BTC-PERP: filled 0 of 0.002, running") {
+		t.Fatalf("status --account: %q", out)
+	}
+	if code, _, errs := h.guardCmd("status", "--account", "0xnope"); code != ExitUsage || !strings.Contains(errs, "40 hex digits") {
+		t.Fatalf("status --account 0xnope: %d %q", code, errs)
+	}
 	if code, _, errs := h.run("guard", "--allow-account-key", "--on-restart", "resume"); code != ExitRefused || !strings.Contains(errs, "already running") {
 		t.Fatalf("a second guard: exit %d %q", code, errs)
 	}
-	if out := h.ok("guard", "stop"); !strings.Contains(out, "resumable") {
+	if out := h.guardOK("stop"); !strings.Contains(out, "resumable") {
 		t.Fatalf("stop: %q", out)
 	}
 	if code := g.wait(); code != 0 || !strings.Contains(g.errb.String(), "1 algorithm(s) left running") {
@@ -155,7 +188,7 @@ func TestGuardResumesAChaseAndStopsResumable(t *testing.T) {
 	if err := json.Unmarshal([]byte(h.ok("algos", "--json")), &list); err != nil || len(list) != 1 || list[0].State != "running" {
 		t.Fatalf("algos after stop: %+v %v", list, err)
 	}
-	if code, _, errs := h.run("guard", "status"); code != ExitUnavailable || !strings.Contains(errs, "no guard is running") {
+	if code, _, errs := h.guardCmd("status"); code != ExitUnavailable || !strings.Contains(errs, "no guard is running") {
 		t.Fatalf("status with no guard: %d %q", code, errs)
 	}
 	g = h.startGuard("--allow-account-key", "--on-restart", "resume")
@@ -172,23 +205,28 @@ func TestGuardResumesAChaseAndStopsResumable(t *testing.T) {
 	}
 }
 
-// TestGuardDeadManFiresOnce: with the switch armed at 30s and a stepped clock, heartbeats every
-// 20s keep the orders; 30s with none cancels every open order as one journaled cancel-all; it
-// fires once (no second cancel-all however long after), and status says it fired.
+// TestGuardDeadManFiresOnce: a guard holding only an agent key, the switch armed at 30s, on a
+// stepped clock: heartbeats every 20s keep the account's orders; 30s with none cancels every
+// open order as one journaled cancel-all; it fires once (no second cancel-all however long
+// after), status says it fired, and the log (0600) says so.
 func TestGuardDeadManFiresOnce(t *testing.T) {
+	lightKeystores(t)
 	h := guardHarness(t)
+	h.env[api.EnvPassphrase] = "guard agent pass"
+	agent := filepath.Join(t.TempDir(), "agent.json")
+	h.ok("agent", "add", "--name", "guard", "--out", agent)
 	bid := h.restingBid()
 	for range 2 {
 		h.ok("order", "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.01", "--price", bid)
 	}
-	g := h.startGuard("--allow-account-key", "--dead-man", "30s")
+	g := h.startGuard("--agent-keystore", agent, "--account", testAddress(t), "--dead-man", "30s")
 	if st := h.guardStatus(); !st.DeadMan.Armed || st.DeadMan.After != 30 {
 		t.Fatalf("status: %+v", st.DeadMan)
 	}
 	for range 4 {
 		g.offset.Add(int64(20 * time.Second))
 		time.Sleep(500 * time.Millisecond) // a few of the guard's checks pass on the stepped clock
-		if out := h.ok("guard", "heartbeat"); !strings.Contains(out, "armed") {
+		if out := h.guardOK("heartbeat"); !strings.Contains(out, "armed") {
 			t.Fatalf("heartbeat: %q", out)
 		}
 	}
@@ -217,7 +255,7 @@ func TestGuardDeadManFiresOnce(t *testing.T) {
 	if fired != 1 {
 		t.Fatalf("%d dead-man cancel-alls in the journal: %+v", fired, intents)
 	}
-	h.ok("guard", "stop")
+	h.guardOK("stop")
 	if code := g.wait(); code != 0 {
 		t.Fatalf("exit %d", code)
 	}

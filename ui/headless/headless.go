@@ -164,6 +164,8 @@ type command struct {
 	args    bool // takes positional arguments (export fills|history)
 	// complete offers the positional arguments (nil: none).
 	complete []string
+	// local: it talks to this machine only (guard status): no exchange, no key.
+	local bool
 }
 
 // commands are the registered commands, in registration order; subcommands are named "parent sub".
@@ -301,11 +303,13 @@ func runCommand(ctx context.Context, c *command, cmd *cobra.Command, o *opts, ar
 	if err := r.withDefaults(); err != nil {
 		return r.fail(err)
 	}
-	if err := r.connect(); err != nil {
-		return r.fail(err)
-	}
-	if err := r.checkAgent(ctx); err != nil {
-		return r.fail(err)
+	if !c.local {
+		if err := r.connect(); err != nil {
+			return r.fail(err)
+		}
+		if err := r.checkAgent(ctx); err != nil {
+			return r.fail(err)
+		}
 	}
 	var drops api.Drops
 	err := c.run(api.WithDrops(ctx, &drops), r)
