@@ -22,8 +22,7 @@ import (
 // still balances to the unit, the faucet remembers whom it funded, and a body acted on before
 // the restart (one with a nonce ahead of the clock too) is refused after it.
 func TestStateSurvivesARestart(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "sim")
-	file := filepath.Join(dir, StateFileName)
+	file := filepath.Join(t.TempDir(), "sim.json")
 	first := envAt(t, testStart, WithStateFile(file), WithStartNonceFloor(), WithDemoBalance(dec("5000")))
 	alice, bob := first.client("alice"), first.client("bob")
 	first.clock.Add(time.Millisecond) // nonces after the start
