@@ -39,6 +39,9 @@ type File struct {
 	OnAlert       []string            `toml:"on_alert"`      // a program and its arguments, given each alert as JSON
 	AlertWebhook  string              `toml:"alert_webhook"` // https (or http to loopback): each alert POSTed as JSON
 	Risk          Risk                `toml:"risk"`
+	// Profiles are the [profile.NAME] tables: the same settings, for one named account; Select
+	// lays one over the top level.
+	Profiles map[string]File `toml:"profile"`
 }
 
 // Known lists the config file's settings, read from File's own tags so the list never misses
@@ -49,7 +52,9 @@ func Known() string {
 	for i := range t.NumField() {
 		f := t.Field(i)
 		name, _, _ := strings.Cut(f.Tag.Get("toml"), ",")
-		if f.Type.Kind() == reflect.Slice && f.Type.Elem().Kind() == reflect.Struct {
+		if f.Type == reflect.TypeFor[map[string]File]() {
+			tables = append(tables, "["+name+".NAME]")
+		} else if f.Type.Kind() == reflect.Slice && f.Type.Elem().Kind() == reflect.Struct {
 			tables = append(tables, "[["+name+"]]")
 		} else if f.Type.Kind() == reflect.Struct || f.Type.Kind() == reflect.Map {
 			tables = append(tables, "["+name+"]")
@@ -105,6 +110,9 @@ func Load(path string, warn io.Writer) (File, error) {
 	undecoded := md.Undecoded()
 	for _, k := range undecoded {
 		name := strings.ToLower(k.String())
+		if len(k) > 2 && k[0] == "profile" {
+			name = strings.ToLower(toml.Key(k[2:]).String())
+		}
 		for _, bad := range keyLikeNames {
 			if strings.HasSuffix(name, bad) && !strings.HasPrefix(name, "keys.") {
 				return cfg, fmt.Errorf("config %s: %q looks like key material; the config file never holds a key: remove it and use --keystore FILE (or $%s)", path, k.String(), api.EnvPrivateKey)
@@ -116,6 +124,9 @@ func Load(path string, warn io.Writer) (File, error) {
 	}
 	if cfg.Keystore != "" && cfg.AgentKeystore != "" {
 		return cfg, fmt.Errorf("config %s: keystore and agent_keystore are both set: keep the one this config signs with (agent_keystore with account)", path)
+	}
+	if err := cfg.checkProfiles(); err != nil {
+		return cfg, fmt.Errorf("config %s: %w", path, err)
 	}
 	return cfg, nil
 }
