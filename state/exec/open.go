@@ -14,6 +14,8 @@ type Setup struct {
 	Dir string
 	// Network is the network's name (mainnet, testnet, a URL's host, demo).
 	Network string
+	// Profile is the config profile the executor trades for ("": none): its journal is its own.
+	Profile string
 	Config
 }
 
@@ -28,7 +30,7 @@ func Open(s Setup) (*Executor, error) {
 	if s.Account == "" {
 		return nil, errors.New("no account for the journal: give a key (--keystore FILE or TRADEDESK_PRIVATE_KEY)")
 	}
-	j, err := journal.Open(journal.Path(s.Dir, s.Network, s.Account))
+	j, err := journal.Open(journal.ProfilePath(s.Dir, s.Network, s.Account, s.Profile))
 	if err != nil {
 		return nil, err
 	}

@@ -177,6 +177,15 @@ func Path(dir, network, account string) string {
 	return filepath.Join(dir, "journal", safeName(network)+"-"+safeName(strings.ToLower(account))+".db")
 }
 
+// ProfilePath is Path for a named config profile: its own file, so each profile keeps its own
+// journal ("" is Path).
+func ProfilePath(dir, network, account, profile string) string {
+	if profile == "" {
+		return Path(dir, network, account)
+	}
+	return filepath.Join(dir, "journal", safeName(network)+"-"+safeName(strings.ToLower(account))+"-"+safeName(profile)+".db")
+}
+
 // safeName keeps letters, digits, dots and dashes; anything else becomes an underscore.
 func safeName(s string) string {
 	if s == "" {

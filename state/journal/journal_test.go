@@ -219,3 +219,13 @@ func TestExpired(t *testing.T) {
 		t.Fatal("expiry is read wrong")
 	}
 }
+
+// TestProfilePathIsItsOwn: a named profile's journal is a file of its own beside the plain one.
+func TestProfilePathIsItsOwn(t *testing.T) {
+	if got := ProfilePath("/d", "testnet", "0xAbC", ""); got != Path("/d", "testnet", "0xAbC") {
+		t.Fatalf("no profile: %s", got)
+	}
+	if got := ProfilePath("/d", "testnet", "0xAbC", "b"); !strings.HasSuffix(got, filepath.Join("journal", "testnet-0xabc-b.db")) {
+		t.Fatalf("profile b: %s", got)
+	}
+}
