@@ -58,8 +58,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		Stdout: stdout, Stderr: stderr,
 		Console: func(ctx context.Context, o options) error { return console(ctx, o, stderr, getenv) },
 		Sim:     cli.Sim{Flags: simCmd.Flags, Help: sim.CommandHelp, Run: simCmd.Run},
-		Env: headless.Env{Stdin: os.Stdin, Getenv: getenv, LoadDefaults: func(path string) (headless.Connection, error) {
-			return configConnection(path, stderr)
+		Env: headless.Env{Stdin: os.Stdin, Getenv: getenv, LoadDefaults: func(path, name string) (headless.Connection, error) {
+			return configConnection(path, name, stderr)
 		}},
 	})
 }
@@ -72,6 +72,9 @@ func console(ctx context.Context, o options, stderr io.Writer, getenv func(strin
 	cfg, err := loadConfig(o.Config, stderr)
 	if err != nil {
 		return err
+	}
+	if cfg, err = cfg.Select(o.Profile); err != nil {
+		return headless.Usage(fmt.Errorf("--profile: %w", err))
 	}
 	env := keyEnv{getenv: getenv, accountFromConfig: o.Address == "" && cfg.Account != "", addressFlag: o.AddressFlag}
 	mergeFlags(&o, cfg)
@@ -95,7 +98,7 @@ func console(ctx context.Context, o options, stderr io.Writer, getenv func(strin
 	}
 	defer conn.close()
 	slog.Info("console start", "mode", conn.mode, "network", conn.network, "address", conn.client.Address())
-	stopProfile, err := startProfile(o.Profile)
+	stopProfile, err := startProfile(o.CPUProfile)
 	if err != nil {
 		return err
 	}
@@ -153,7 +156,7 @@ func openExecutor(settings *ui.Config, conn *connection, getenv func(string) str
 	if guard == (state.Guard{}) {
 		guard = state.DefaultGuard()
 	}
-	e, err := exec.Open(exec.Setup{Dir: dir, Network: conn.network, Config: exec.Config{Send: conn.client, Read: conn.client,
+	e, err := exec.Open(exec.Setup{Dir: dir, Network: conn.network, Profile: settings.Profile, Config: exec.Config{Send: conn.client, Read: conn.client,
 		Account: conn.client.Address(), Guard: &guard, SendTimeout: settings.Intervals.WithDefaults().Timeout, Limits: limits}})
 	if err != nil {
 		drop()
@@ -199,12 +202,12 @@ func consoleSettings(o options, cfg fileConfig) (ui.Config, error) {
 	}
 	// The desktop notification's escape goes to the terminal the screen is drawn on.
 	delivery := &alert.Delivery{Command: cfg.OnAlert, Webhook: cfg.AlertWebhook, Desktop: alert.NewDesktop(os.Getenv, os.Stdout)}
-	return ui.Config{Keys: keys, Theme: theme, Intervals: intervals, Guard: guard, Watchlist: cfg.Watchlist, Stats: o.Stats,
+	return ui.Config{Keys: keys, Theme: theme, Intervals: intervals, Guard: guard, Watchlist: cfg.Watchlist, Stats: o.Stats, Profile: o.Profile,
 		NoFillBell: cfg.FillBell != nil && !*cfg.FillBell, DefaultSizes: sizes, LargeTrade: large,
 		CommandHistory: cmdline.DefaultHistoryPath(), Alerts: ui.AlertSettings{Rules: rules, Delivery: delivery}}, nil
 }
 
-// startProfile starts the --profile CPU profile (nothing when path is empty); the function it
+// startProfile starts the --cpuprofile CPU profile (nothing when path is empty); the function it
 // returns stops the profile, closes the file and writes the live heap (after a GC) to
 // path+".heap", for `go tool pprof -inuse_space`: what the session held at the end.
 func startProfile(path string) (stop func(), err error) {
@@ -213,11 +216,11 @@ func startProfile(path string) (stop func(), err error) {
 	}
 	f, err := os.Create(path)
 	if err != nil {
-		return nil, fmt.Errorf("--profile: %w", err)
+		return nil, fmt.Errorf("--cpuprofile: %w", err)
 	}
 	if err := pprof.StartCPUProfile(f); err != nil {
 		_ = f.Close()
-		return nil, fmt.Errorf("--profile: %w", err)
+		return nil, fmt.Errorf("--cpuprofile: %w", err)
 	}
 	return func() {
 		pprof.StopCPUProfile()
@@ -326,12 +329,15 @@ func openDemoWallet(s *sim.Sim, addr string, empty bool) error {
 	return s.SeedDemo(addr)
 }
 
-// configConnection is the config file's connection and guard, the headless commands' defaults
-// (their flags override it).
-func configConnection(path string, stderr io.Writer) (headless.Connection, error) {
+// configConnection is the config file's connection and guard (of profile name, "": the top
+// level), the headless commands' defaults (their flags override it).
+func configConnection(path, name string, stderr io.Writer) (headless.Connection, error) {
 	cfg, err := loadConfig(path, stderr)
 	if err != nil {
 		return headless.Connection{}, err
+	}
+	if cfg, err = cfg.Select(name); err != nil {
+		return headless.Connection{}, fmt.Errorf("--profile: %w", err)
 	}
 	return headless.ProfileConnection(cfg)
 }

@@ -249,7 +249,7 @@ func TestHelpListsEveryFlag(t *testing.T) {
 	if code := run([]string{"--help"}, &stdout, &stderr); code != 0 {
 		t.Fatalf("--help exit %d", code)
 	}
-	for _, f := range []string{"--url", "--network", "--keystore", "--address", "--config", "--insecure", "--theme", "--log", "--profile", "--stats", "--no-stream", "--seed", "sim", "cancel-all", "Exit status"} {
+	for _, f := range []string{"--url", "--network", "--keystore", "--address", "--config", "--insecure", "--theme", "--log", "--profile", "--cpuprofile", "--stats", "--no-stream", "--seed", "sim", "cancel-all", "Exit status"} {
 		if !strings.Contains(stdout.String(), f) {
 			t.Errorf("--help lacks %s", f)
 		}

@@ -36,6 +36,7 @@ type Config struct {
 	Clock     func() time.Time // nil: time.Now
 	Mode      Mode
 	Network   string // mainnet, testnet, or a URL's host
+	Profile   string // the config profile the console runs ("": none); the mode line names it
 	Keys      common.KeyMap
 	Theme     common.Theme
 	Intervals Intervals // zero: DefaultIntervals
@@ -187,7 +188,7 @@ func New(cfg Config) *Model {
 		ex: cfg.Exchange, store: cfg.Store, clock: cfg.Clock, msgs: messages.New(cfg.Clock), iv: cfg.Intervals, st: st, keys: &keys,
 		help: newHelp(st), stats: cfg.Stats, footerDirty: true, sizes: cfg.DefaultSizes,
 		status: statusBar{st: st, mode: cfg.Mode, network: cfg.Network, address: cfg.Exchange.Address(),
-			agent: cfg.Exchange.IsAgent(), agentUntil: cfg.AgentUntil},
+			agent: cfg.Exchange.IsAgent(), agentUntil: cfg.AgentUntil, profile: cfg.Profile},
 	}
 	if cfg.Timers == nil {
 		cfg.Timers = feed.NewRealClock(cfg.Clock)

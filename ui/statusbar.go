@@ -41,6 +41,7 @@ type statusBar struct {
 	// agent: the client signs with an agent key (orders and cancels only) until agentUntil.
 	agent      bool
 	agentUntil time.Time
+	profile    string // the config profile ("": none)
 	bar        *statusbar.Model
 	// The account's figures as of version acctVersion (and whether it had loaded): worked out
 	// again only when a version moves.
@@ -51,7 +52,7 @@ type statusBar struct {
 }
 
 func (s *statusBar) identity() statusbar.Identity {
-	return statusbar.Identity{Mode: s.mode, Network: s.network, Address: s.address, Agent: s.agent, AgentUntil: s.agentUntil}
+	return statusbar.Identity{Mode: s.mode, Network: s.network, Address: s.address, Agent: s.agent, AgentUntil: s.agentUntil, Profile: s.profile}
 }
 
 // modeWord is the mode in plain words, for the order form's title.

@@ -25,10 +25,12 @@ import (
 // ConsoleOptions are the console's flags (no command given).
 type ConsoleOptions struct {
 	headless.Connection
-	Config, Theme, LogFile, Profile string
-	Stats, NoStream, Empty          bool
-	Seed                            int64
-	Markets                         int // demo: synthetic markets to add (sim.WithMarkets)
+	Config, Theme, LogFile string
+	// CPUProfile is --cpuprofile FILE (--profile names a config profile: Connection.Profile).
+	CPUProfile             string
+	Stats, NoStream, Empty bool
+	Seed                   int64
+	Markets                int // demo: synthetic markets to add (sim.WithMarkets)
 	// AddressFlag is the flag that named Connection.Address, "--account" or "--address" ("":
 	// neither), so a read-only console names the flag the trader typed.
 	AddressFlag string
@@ -114,7 +116,7 @@ func addConsoleFlags(root *cobra.Command, o *ConsoleOptions) {
 	fs.StringVar(&o.Config, "config", "", "config `FILE` (default $XDG_CONFIG_HOME/tradedesk/config.toml)")
 	headless.TextVar(fs, &o.Theme, "theme", "THEME", "", "colour theme: dark, light or colorblind (NO_COLOR drops colour)")
 	fs.StringVar(&o.LogFile, "log", "", "write a structured log to `FILE` (keys and signatures never logged)")
-	fs.StringVar(&o.Profile, "profile", "", "write a CPU profile of the session to `FILE` (and its live heap at the end to FILE.heap)")
+	fs.StringVar(&o.CPUProfile, "cpuprofile", "", "write a CPU profile of the session to `FILE` (and its live heap at the end to FILE.heap)")
 	fs.BoolVar(&o.Stats, "stats", false, "show frame time and messages per second in the status line")
 	fs.BoolVar(&o.NoStream, "no-stream", false, "do not use the exchange's WebSocket stream: poll only")
 	fs.Int64Var(&o.Seed, "seed", 0, "demo simulator seed (0: random)")

@@ -2,6 +2,7 @@ package headless
 
 import (
 	"github.com/spf13/pflag"
+	"github.com/tradedesk/tradedesk/api/text"
 )
 
 // group is a set of shared flags a command takes. Each shared flag is declared once, here; a
@@ -9,7 +10,8 @@ import (
 type group uint
 
 const (
-	// gEndpoint: --url, --network, --insecure, --action-type, --config (every command that connects).
+	// gEndpoint: --url, --network, --insecure, --action-type, --profile, --config (every command
+	// that connects).
 	gEndpoint group = 1 << iota
 	// gKey: --keystore, the account's own key.
 	gKey
@@ -66,6 +68,7 @@ func addConnection(fs *flagSet, c *Connection) {
 		fs.text(&c.Network, "network", "NAME", "exchange network: mainnet or testnet")
 		fs.BoolVar(&c.Insecure, "insecure", false, "allow a plain http:// URL that is not loopback")
 		fs.text(&c.ActionType, "action-type", "FORM", "how requests name their action: number (the official SDKs' form; default on mainnet and testnet) or name (the spec's; default on a custom --url)")
+		fs.text(&c.Profile, "profile", "NAME", "the config file's [profile.NAME]: its account, key, guard, risk and alerts over the top level's, and its own journal")
 	}
 	if fs.has(gKey) {
 		fs.StringVar(&c.Keystore, "keystore", "", "encrypted V3 keystore `FILE` with the account's key (passphrase asked, or $TRADEDESK_PASSPHRASE)")
@@ -101,9 +104,11 @@ func (r *runner) withDefaults() error {
 	d := r.env.Defaults
 	if r.env.LoadDefaults != nil {
 		var err error
-		if d, err = r.env.LoadDefaults(r.o.config); err != nil {
+		if d, err = r.env.LoadDefaults(r.o.config, r.o.conn.Profile); err != nil {
 			return usageError{err.Error()}
 		}
+	} else if r.o.conn.Profile != "" && d.Profile != r.o.conn.Profile {
+		return usagef("--profile %s: no config file is read here", text.Quote(r.o.conn.Profile))
 	}
 	c := MergeConnection(r.o.conn, d, func(name string) bool { return r.explicit[name] })
 	g := r.cmd.groups

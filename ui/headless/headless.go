@@ -48,6 +48,9 @@ type Connection struct {
 	Risk *risk.Limits
 	// Alerting is the config file's [[alert]] rules, on_alert and alert_webhook (nil: none).
 	Alerting *Alerting
+	// Profile is the config profile (--profile NAME, profile.File.Select) the settings come
+	// from ("": the top level); its journal is its own.
+	Profile string
 }
 
 // guard is the guard orders are checked against: the config's, else state.DefaultGuard().
@@ -119,8 +122,9 @@ type Env struct {
 	// LoadDefaults is nil.
 	Defaults Connection
 	// LoadDefaults, when set, reads the config file (path: the --config flag, "" for the default
-	// file) and returns its connection settings; an error is a usage error.
-	LoadDefaults func(path string) (Connection, error)
+	// file) and returns the connection settings of its profile (--profile, "": the top level);
+	// an error is a usage error.
+	LoadDefaults func(path, profile string) (Connection, error)
 	// HTTPClient is used for the exchange when the commands build the client (nil: the api default).
 	HTTPClient *http.Client
 	// Now is the clock (nil: time.Now).

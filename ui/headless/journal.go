@@ -33,7 +33,7 @@ func (r *runner) journalPath() (string, error) {
 	if r.client.Address() == "" {
 		return "", usagef("no account: give a key (--keystore FILE or TRADEDESK_PRIVATE_KEY) or --address ADDR")
 	}
-	return journal.Path(dir, r.network, r.client.Address()), nil
+	return journal.ProfilePath(dir, r.network, r.client.Address(), r.o.conn.Profile), nil
 }
 
 // recoveredExecutor is the executor once what an earlier run left open is settled
@@ -45,7 +45,7 @@ func (r *runner) recoveredExecutor(ctx context.Context) (e *exec.Executor, close
 		return nil, nil, err
 	}
 	guard := r.o.conn.guard()
-	e, found, err := exec.OpenRecovered(ctx, exec.Setup{Dir: StateDir(&r.env), Network: r.network,
+	e, found, err := exec.OpenRecovered(ctx, exec.Setup{Dir: StateDir(&r.env), Network: r.network, Profile: r.o.conn.Profile,
 		Config: exec.Config{Send: r.client, Read: r.client, Account: r.client.Address(), Now: r.env.Now, Guard: &guard, Limits: r.o.conn.limits()}})
 	r.sayFound(found)
 	if err != nil {

@@ -8,8 +8,10 @@ package headless
 //   - A key flag (--keystore or --agent-keystore) replaces the config's key choice whole, so a
 //     config's agent_keystore never rides along beside a --keystore (or the reverse).
 //   - The config's guard is kept: no flag sets it.
+//   - The profile is the flags' (the file's settings are already that profile's).
 func MergeConnection(flags, file Connection, set func(flag string) bool) Connection {
 	c := file
+	c.Profile = flags.Profile
 	if set("url") || set("network") {
 		c.URL, c.Network = "", ""
 	}

@@ -44,6 +44,8 @@ type Identity struct {
 	// Agent: the client signs with an agent key (orders and cancels only) until AgentUntil.
 	Agent      bool
 	AgentUntil time.Time
+	// Profile is the config profile the console runs ("": none), named after the badge.
+	Profile string
 }
 
 // ModeWord is the mode in plain words, for the order form's title.
@@ -171,6 +173,10 @@ func (s *Model) Top(v Values, width int) string {
 	b.WriteString(" ")
 	if v.Wide {
 		b.WriteString(st.Accent.On("tradedesk"))
+		b.WriteString(st.Muted.On(" · "))
+	}
+	if v.Profile != "" {
+		b.WriteString(st.Accent.On("profile " + v.Profile))
 		b.WriteString(st.Muted.On(" · "))
 	}
 	if v.Address != "" {
