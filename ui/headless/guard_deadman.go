@@ -51,6 +51,8 @@ func (g *guardProc) flatten(ctx context.Context) error {
 		return err
 	}
 	if len(plan.Closes) > exec.MaxBatch {
+		// One placeOrder takes MaxBatch: the first ones closed beat none.
+		g.log.Error("dead-man flatten: too many positions for one placeOrder", "positions", len(plan.Closes), "closed", exec.MaxBatch)
 		plan.Closes = plan.Closes[:exec.MaxBatch]
 	}
 	cs := make([]exec.Checked, len(plan.Closes))

@@ -266,3 +266,35 @@ func TestGuardDeadManFiresOnce(t *testing.T) {
 		t.Fatalf("the log's mode: %v %v", st.Mode(), err)
 	}
 }
+
+// TestGuardDeadManFlattens: with --dead-man-flatten the switch, once fired, also closes the
+// position with a reduce-only market order (journaled as the guard's flatten), after cancelling
+// the resting orders; it is refused without --dead-man.
+func TestGuardDeadManFlattens(t *testing.T) {
+	h := guardHarness(t)
+	if code, _, errs := h.run("guard", "--allow-account-key", "--dead-man-flatten"); code != ExitUsage || !strings.Contains(errs, "--dead-man") {
+		t.Fatalf("--dead-man-flatten alone: exit %d %q", code, errs)
+	}
+	h.ok("order", "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.01", "--market")
+	h.ok("order", "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.01", "--price", h.restingBid())
+	if p := h.position("BTC-PERP"); !p.Size.IsPositive() {
+		t.Fatalf("no long to flatten: %+v", p)
+	}
+	g := h.startGuard("--allow-account-key", "--dead-man", "5s", "--dead-man-flatten")
+	g.offset.Add(int64(6 * time.Second))
+	eventually(t, "the dead-man's switch flattens the long", func() bool { return h.position("BTC-PERP").Size.IsZero() })
+	if open := h.openOrders(); len(open) != 0 {
+		t.Fatalf("open after the switch: %+v", open)
+	}
+	var intents []journalJSON
+	if err := json.Unmarshal([]byte(h.ok("journal", "--json")), &intents); err != nil {
+		t.Fatal(err)
+	}
+	if len(intents) < 2 || !strings.Contains(intents[0].What, "guard dead-man: flatten 1 positions") || intents[1].Kind != "cancel-all" {
+		t.Fatalf("journal: %+v", intents[:min(len(intents), 2)])
+	}
+	h.guardOK("stop")
+	if code := g.wait(); code != 0 {
+		t.Fatalf("exit %d: %q", code, g.errb.String())
+	}
+}
