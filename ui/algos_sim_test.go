@@ -251,3 +251,27 @@ func (dr *algoDriver) line(line string) {
 	}
 	dr.key("enter")
 }
+
+// TestConsoleTWAPFillsItsSize: `:twap buy 0.02 btc 4s slices 2` works two IOC slices inside the
+// default band and ends done with filled = its size and its average from the fills. The
+// simulator's clock (the algorithms' clock here) is moved along meanwhile.
+func TestConsoleTWAPFillsItsSize(t *testing.T) {
+	c := newSimConsole(t, 200, 60, false)
+	pump(t, c.m, c.m.Init())
+	c.m.algos.now = c.clock.Now
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		for ctx.Err() == nil {
+			c.clock.Add(200 * time.Millisecond)
+			time.Sleep(20 * time.Millisecond)
+		}
+	}()
+	dr := newAlgoDriver(t, c.m)
+	dr.command("twap buy 0.02 btc 4s slices 2")
+	dr.until("the TWAP done", func() bool { r, _ := dr.row("twap"); return r.State == algo.StateDone })
+	r, _ := dr.row("twap")
+	if !r.Filled.Equal(d("0.02")) || !r.AvgPrice.IsPositive() || r.Slices < 1 {
+		t.Fatalf("twap row %+v: want 0.02 filled with an average", r)
+	}
+}

@@ -118,7 +118,7 @@ func (m *Model) chasePlan(c state.AlgoCommand, inst state.Instrument) ([]string,
 	start := func(ctx context.Context, e *exec.Executor) (string, error) {
 		var until time.Time
 		if c.For > 0 {
-			until = time.Now().Add(c.For)
+			until = m.algos.now().Add(c.For)
 			p.Until = until
 		}
 		ch, err := algo.NewChase(ctx, m.algos.deps(e, &until), "", p)
@@ -171,7 +171,7 @@ func (m *Model) twapPlan(c state.AlgoCommand, inst state.Instrument) ([]string, 
 		"Worst price  " + inst.PriceText(worst) + " (the band's edge); a slice the band cannot fill rolls into the next",
 	}
 	start := func(ctx context.Context, e *exec.Executor) (string, error) {
-		until := time.Now().Add(c.Duration)
+		until := m.algos.now().Add(c.Duration)
 		t, err := algo.NewTWAP(ctx, m.algos.deps(e, &until), "", p)
 		if err != nil {
 			return "", err
