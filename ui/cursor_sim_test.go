@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"github.com/tradedesk/tradedesk/ui/components/orders"
+	"github.com/tradedesk/tradedesk/ui/components/positions"
 	"slices"
 	"strings"
 	"testing"
@@ -183,17 +184,17 @@ func TestPositionsCursorFollowsThePosition(t *testing.T) {
 	pump(t, c.m, c.m.Init())
 	openPositions(t, c, "BTC-PERP", "ETH-PERP", "SOL-PERP")
 	c.key(t, "2", "down")
-	var pp *positionsPane
+	var pp *positions.Pane
 	for _, s := range c.m.slots {
-		if p, ok := s.pane.(*positionsPane); ok {
+		if p, ok := s.pane.(*positions.Pane); ok {
 			pp = p
 		}
 	}
-	chosen, ok := pp.selected()
+	chosen, ok := pp.Selected()
 	if !ok {
 		t.Fatal("no position under the cursor")
 	}
-	first := pp.positions[0]
+	first := pp.Positions()[0]
 	co, errs := c.m.store.CheckOrder(state.ClosePositionIntent(first), state.DefaultGuard())
 	if len(errs) > 0 {
 		t.Fatal(errs)

@@ -24,6 +24,7 @@ import (
 	"github.com/tradedesk/tradedesk/ui/components/messages"
 	"github.com/tradedesk/tradedesk/ui/components/orderentry"
 	"github.com/tradedesk/tradedesk/ui/components/orders"
+	"github.com/tradedesk/tradedesk/ui/components/positions"
 	"github.com/tradedesk/tradedesk/ui/components/tickers"
 	"github.com/tradedesk/tradedesk/ui/dialogs/confirm"
 	"github.com/tradedesk/tradedesk/ui/dialogs/leverage"
@@ -227,12 +228,12 @@ func (m *Model) addPanes(cfg Config) {
 	if cfg.Exchange.Address() == "" {
 		accountEmpty = "no account: start with --address, --keystore or a key"
 	}
-	positions, open := newPositionsPane(m.c), orders.New(m.c)
+	pos, open := positions.New(m.c), orders.New(m.c)
 	if cfg.Exchange.Address() == "" {
-		positions.emptyText, open.EmptyText = accountEmpty, accountEmpty
+		pos.EmptyText, open.EmptyText = accountEmpty, accountEmpty
 	}
 	m.addPane(m.tickers, colLeft, 5, 0).beside = true
-	m.addPane(positions, colLeft, 3, 0)
+	m.addPane(pos, colLeft, 3, 0)
 	m.addPane(open, colLeft, 3, 0)
 	m.addPane(m.form, colRight, 0, formHeight)
 	m.addPane(account.New(m.c, accountEmpty), colRight, 1, 0)

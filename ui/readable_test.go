@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"github.com/tradedesk/tradedesk/ui/components/orders"
+	"github.com/tradedesk/tradedesk/ui/components/positions"
 	"net/http"
 	"slices"
 	"strings"
@@ -490,15 +491,15 @@ func TestPositionsShowMarkNotionalAndLeverage(t *testing.T) {
 		}
 		for i, r := range rows {
 			in, _ := c.m.store.Instrument(r.Instrument)
-			lev := r.Leverage.String() + "x " + marginModeShort(r.MarginMode)
+			lev := r.Leverage.String() + "x " + positions.MarginModeShort(r.MarginMode)
 			if !strings.Contains(v, lev) {
 				t.Errorf("%dx%d: %s's leverage %q not shown:\n%s", size[0], size[1], r.Instrument, lev, v)
 			}
 			if i != 0 { // the cursor is on the first position
 				continue
 			}
-			shown := positionsOf(c.m).tbl.Visible
-			for col, want := range map[int]string{pcMark: "Mark " + in.PriceText(r.Mark), pcNotional: "Notional " + common.FmtNum(r.Notional, 2)} {
+			shown := positionsOf(c.m).Table().Visible
+			for col, want := range map[int]string{positions.ColMark: "Mark " + in.PriceText(r.Mark), positions.ColNotional: "Notional " + common.FmtNum(r.Notional, 2)} {
 				if slices.Contains(shown, col) { // a column: its figure is in the row
 					want = strings.TrimPrefix(strings.TrimPrefix(want, "Mark "), "Notional ")
 				}

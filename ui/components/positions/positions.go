@@ -1,4 +1,4 @@
-package ui
+package positions
 
 import (
 	"slices"
@@ -17,25 +17,25 @@ import (
 
 // Position columns.
 const (
-	pcInstrument = iota
-	pcSide
-	pcLeverage
-	pcSize
-	pcEntry
-	pcMark
-	pcNotional
-	pcUPnL
-	pcROE
-	pcLiq
-	pcLiqDist
-	pcTpsl
-	pcCount
+	colInstrument = iota
+	colSide
+	colLeverage
+	colSize
+	colEntry
+	colMark
+	colNotional
+	colUPnL
+	colROE
+	colLiq
+	colLiqDist
+	colTpsl
+	colCount
 )
 
-// positionTitles are the columns' titles; a figure's column is as wide as the wider of its title
+// titles are the columns' titles; a figure's column is as wide as the wider of its title
 // and its widest cell (fitWidths). The liquidation titles are short ("Liq. px", "To liq."), no
 // wider than their figures, so the TP/SL prices fit in full beside them at 200 columns.
-var positionTitles = [pcCount]string{"Instrument", "Side", "Lev", "Size", "Entry", "Mark", "Notional", "uPnL", "ROE",
+var titles = [colCount]string{"Instrument", "Side", "Lev", "Size", "Entry", "Mark", "Notional", "uPnL", "ROE",
 	"Liq. px", "To liq.", "TP/SL"}
 
 // liqWarnPct and liqDangerPct colour the liquidation distance amber and red.
@@ -44,8 +44,8 @@ var (
 	liqDangerPct = decimal.NewFromInt(3)
 )
 
-// positionsPane lists the account's open positions with their PnL and liquidation distance.
-type positionsPane struct {
+// Pane lists the account's open positions with their PnL and liquidation distance.
+type Pane struct {
 	*common.Common
 	tbl       *common.Table
 	positions []api.Position
@@ -54,7 +54,8 @@ type positionsPane struct {
 	rows      []state.PositionRow // figures, worked out when a row is first drawn
 	done      []bool
 	version   [5]uint64
-	emptyText string // what an empty list says once loaded
+	// EmptyText is what an empty list says once loaded.
+	EmptyText string
 	w, h      int
 	// tpslPlain writes the TP/SL column's prices without thousands separators, when the pane has
 	// room for the column only that way; the tick is never dropped (the detail line writes them
@@ -68,46 +69,47 @@ type positionsPane struct {
 }
 
 func col(c, width int, right bool, prio int) common.Column {
-	return common.Col(positionTitles[c], width, right, prio)
+	return common.Col(titles[c], width, right, prio)
 }
 
-func newPositionsPane(c *common.Common) *positionsPane {
-	p := &positionsPane{Common: c}
+// New is the positions pane.
+func New(c *common.Common) *Pane {
+	p := &Pane{Common: c}
 	p.tbl = common.NewTable(c.Styles, []common.Column{
 		// Entry and Liq. price come before Mark (which Tickers shows too), so a 120-column
 		// screen keeps them (#24).
 		// Leverage and margin mode in a few letters ("20x iso") beside the side, kept at every
 		// width; Mark and Notional go first when narrow (QA 7).
-		col(pcInstrument, 10, false, 0), col(pcSide, 5, false, 0), col(pcLeverage, 9, false, 0), col(pcSize, 9, true, 0),
-		col(pcEntry, 10, true, 0), col(pcMark, 10, true, 2), col(pcNotional, 10, true, 2), col(pcUPnL, 10, true, 0),
-		col(pcROE, 8, true, 1), col(pcLiq, 10, true, 0), col(pcLiqDist, 9, true, 0),
-		col(pcTpsl, 5, true, 0), // as wide as its prices (fitWidths)
+		col(colInstrument, 10, false, 0), col(colSide, 5, false, 0), col(colLeverage, 9, false, 0), col(colSize, 9, true, 0),
+		col(colEntry, 10, true, 0), col(colMark, 10, true, 2), col(colNotional, 10, true, 2), col(colUPnL, 10, true, 0),
+		col(colROE, 8, true, 1), col(colLiq, 10, true, 0), col(colLiqDist, 9, true, 0),
+		col(colTpsl, 5, true, 0), // as wide as its prices (fitWidths)
 	}, p.cell)
 	p.tbl.Follow(func(row int) string { return p.positions[row].Instrument })
-	p.emptyText = "no open positions"
+	p.EmptyText = "no open positions"
 	return p
 }
 
 // Title implements common.Pane.
-func (p *positionsPane) Title() string { return "Positions" }
+func (p *Pane) Title() string { return "Positions" }
 
 // Kinds implements common.KindsShower.
-func (p *positionsPane) Kinds() []state.Kind {
+func (p *Pane) Kinds() []state.Kind {
 	return []state.Kind{state.KindPositions, state.KindAccount, state.KindOrders}
 }
 
 // SetSize implements common.Pane.
-func (p *positionsPane) SetSize(w, h int) {
+func (p *Pane) SetSize(w, h int) {
 	p.w, p.h = w, h
 	p.tbl.SetSize(w, h)
 	p.fitWidths()
 }
 
 // SetFocused implements common.Pane.
-func (p *positionsPane) SetFocused(f bool) { p.tbl.SetFocused(f) }
+func (p *Pane) SetFocused(f bool) { p.tbl.SetFocused(f) }
 
 // Update implements common.Pane.
-func (p *positionsPane) Update(msg tea.Msg) tea.Cmd {
+func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case common.DataMsg:
 		switch msg.Kind {
@@ -120,7 +122,7 @@ func (p *positionsPane) Update(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
-func (p *positionsPane) refresh() {
+func (p *Pane) refresh() {
 	v := [5]uint64{p.Store.Version(state.KindPositions), p.Store.Version(state.KindTickers), p.Store.Version(state.KindAccount),
 		p.Store.Version(state.KindInstruments), p.Store.Version(state.KindOrders)}
 	if v == p.version {
@@ -147,20 +149,20 @@ func (p *positionsPane) refresh() {
 // for more columns. Positions are few: every row is worked out. The TP/SL prices are written in
 // full when the column fits so, without thousands separators when only that fits; when neither
 // does, the column goes and the detail line, kept for them, gives the selected position's.
-func (p *positionsPane) fitWidths() {
+func (p *Pane) fitWidths() {
 	p.tpslPlain = false
-	ws := make([]int, pcCount)
-	for c := pcLeverage; c < pcCount; c++ {
+	ws := make([]int, colCount)
+	for c := colLeverage; c < colCount; c++ {
 		ws[c] = p.colWidth(c)
 	}
 	p.tbl.SetWidths(ws)
-	if !slices.Contains(p.tbl.Visible, pcTpsl) {
+	if !slices.Contains(p.tbl.Visible, colTpsl) {
 		p.tpslPlain = true
-		ws[pcTpsl] = p.colWidth(pcTpsl)
+		ws[colTpsl] = p.colWidth(colTpsl)
 		p.tbl.SetWidths(ws)
-		if !slices.Contains(p.tbl.Visible, pcTpsl) {
+		if !slices.Contains(p.tbl.Visible, colTpsl) {
 			p.tpslPlain = false
-			ws[pcTpsl] = p.colWidth(pcTpsl)
+			ws[colTpsl] = p.colWidth(colTpsl)
 			p.tbl.SetWidths(ws)
 		}
 	}
@@ -169,8 +171,8 @@ func (p *positionsPane) fitWidths() {
 }
 
 // colWidth is the width of column c's widest cell or of its title.
-func (p *positionsPane) colWidth(c int) int {
-	w := common.TextWidth(positionTitles[c])
+func (p *Pane) colWidth(c int) int {
+	w := common.TextWidth(titles[c])
 	for r := range p.rows {
 		text, _ := p.cell(r, c)
 		w = max(w, common.TextWidth(text))
@@ -181,7 +183,7 @@ func (p *positionsPane) colWidth(c int) int {
 // keepDetailLine gives the table every line but the last when some of the detail line's figures
 // have no column at this width, so the selected position's TP/SL (and the rest) can be read
 // however many positions there are.
-func (p *positionsPane) keepDetailLine() {
+func (p *Pane) keepDetailLine() {
 	hidden := false
 	for _, c := range detailFigures {
 		hidden = hidden || !slices.Contains(p.tbl.Visible, c)
@@ -202,7 +204,7 @@ func b2i(b bool) int {
 }
 
 // view is row i's figures; only rows drawn (on screen) or acted on are worked out.
-func (p *positionsPane) view(i int) *state.PositionRow {
+func (p *Pane) view(i int) *state.PositionRow {
 	if !p.done[i] {
 		pos := p.positions[i]
 		t, _ := p.Store.Ticker(pos.Instrument)
@@ -211,7 +213,7 @@ func (p *positionsPane) view(i int) *state.PositionRow {
 	return &p.rows[i]
 }
 
-func (p *positionsPane) handleKey(msg tea.KeyMsg) tea.Cmd {
+func (p *Pane) handleKey(msg tea.KeyMsg) tea.Cmd {
 	if cmd, ok := p.positionKey(msg); ok {
 		return cmd
 	}
@@ -221,32 +223,32 @@ func (p *positionsPane) handleKey(msg tea.KeyMsg) tea.Cmd {
 	k := p.Keys
 	switch {
 	case key.Matches(msg, k.Leverage):
-		if r, ok := p.selected(); ok {
+		if r, ok := p.Selected(); ok {
 			// The instrument becomes the current one, so its leverage setting is read again
 			// once the change settles.
 			return tea.Batch(common.SelectInstrument(r.Instrument, "", false), leverage.Open(r.Instrument))
 		}
 	case key.Matches(msg, k.Tpsl):
-		if r, ok := p.selected(); ok {
+		if r, ok := p.Selected(); ok {
 			// The command line's tpsl (state.CheckPositionTpsl, then the pipeline and its
 			// confirmation), started on this position: the trader types the legs.
 			return cmdline.Prefill("tpsl " + strings.ToLower(r.Instrument) + " tp ")
 		}
 	case key.Matches(msg, k.Pick):
-		if r, ok := p.selected(); ok {
+		if r, ok := p.Selected(); ok {
 			return common.SelectInstrument(r.Instrument, "", true)
 		}
 	case key.Matches(msg, k.Alert):
-		if r, ok := p.selected(); ok {
+		if r, ok := p.Selected(); ok {
 			return cmdline.Prefill("alert " + r.Instrument + " liq < 5%") // the trader edits the distance
 		}
 	}
 	return nil
 }
 
-// selected is the position the cursor is on: none when the one the trader chose was closed and
+// Selected is the position the cursor is on: none when the one the trader chose was closed and
 // they have not moved since.
-func (p *positionsPane) selected() (state.PositionRow, bool) {
+func (p *Pane) Selected() (state.PositionRow, bool) {
 	i := p.tbl.Selected()
 	if i < 0 || i >= len(p.rows) {
 		return state.PositionRow{}, false
@@ -268,44 +270,44 @@ func recheckClose(store *state.Store, g state.Guard, st *common.Styles, sym, clo
 	}
 }
 
-func (p *positionsPane) cell(row, col int) (string, common.Paint) {
+func (p *Pane) cell(row, col int) (string, common.Paint) {
 	r := p.view(row)
 	st := p.Styles
 	in, _ := p.Store.Instrument(r.Instrument)
 	pd, sd := in.PriceDecimals(), in.SizeDecimals()
 	switch col {
-	case pcInstrument:
+	case colInstrument:
 		return r.Instrument, st.Bold
-	case pcSide:
+	case colSide:
 		if r.Long {
 			return "LONG", st.Buy
 		}
 		return "SHORT", st.Sell
-	case pcSize:
+	case colSize:
 		return common.FmtNum(r.Size, sd), st.Text
-	case pcEntry:
+	case colEntry:
 		return common.FmtNum(r.Entry, pd), st.Text
-	case pcMark:
+	case colMark:
 		return common.FmtNum(r.Mark, pd), st.Text
-	case pcNotional:
+	case colNotional:
 		return common.FmtNum(r.Notional, 2), st.Text
-	case pcUPnL:
+	case colUPnL:
 		return common.FmtSigned(r.UPnL, 2), common.SignPaint(st, r.UPnL)
-	case pcROE:
+	case colROE:
 		return common.FmtPct(r.ROE), common.SignPaint(st, r.ROE)
-	case pcLeverage:
-		return r.Leverage.String() + "x " + marginModeShort(r.MarginMode), st.Muted
-	case pcLiq:
+	case colLeverage:
+		return r.Leverage.String() + "x " + MarginModeShort(r.MarginMode), st.Muted
+	case colLiq:
 		if r.Liquidation.IsZero() {
 			return "-", st.Muted
 		}
 		return common.FmtNum(r.Liquidation, pd), st.Text
-	case pcLiqDist:
+	case colLiqDist:
 		if r.Liquidation.IsZero() {
 			return "-", st.Muted
 		}
 		return state.FormatPercent(r.LiqDistance, 2), liqPaint(st, r.LiqDistance)
-	case pcTpsl:
+	case colTpsl:
 		return p.tpslText(row, p.tpslPlain)
 	}
 	return "", common.Paint{}
@@ -316,7 +318,7 @@ func (p *positionsPane) cell(row, col int) (string, common.Paint) {
 // separators ("99282.5/94439.5"), the one shortening that keeps every digit. A stop at or beyond
 // the position's liquidation price, as the exchange reports it, never fires: it ends in "!" and
 // is painted as a danger.
-func (p *positionsPane) tpslText(row int, plain bool) (string, common.Paint) {
+func (p *Pane) tpslText(row int, plain bool) (string, common.Paint) {
 	pos := p.positions[row]
 	tp, sl := state.AttachedTpsl(p.orders, pos)
 	if tp.IsZero() && sl.IsZero() {
@@ -354,7 +356,8 @@ func liqPaint(st *common.Styles, dist decimal.Decimal) common.Paint {
 	return st.Good
 }
 
-func marginModeShort(m string) string {
+// MarginModeShort is a margin mode in a few letters: "cross", "iso".
+func MarginModeShort(m string) string {
 	switch strings.ToLower(m) {
 	case api.MarginCross:
 		return "cross"
@@ -365,10 +368,10 @@ func marginModeShort(m string) string {
 }
 
 // View implements common.Pane.
-func (p *positionsPane) View() string {
-	p.tbl.Empty = p.emptyText
+func (p *Pane) View() string {
+	p.tbl.Empty = p.EmptyText
 	if p.Account != "" {
-		p.tbl.Empty = common.EmptyFor(p.Store, state.KindPositions, p.emptyText)
+		p.tbl.Empty = common.EmptyFor(p.Store, state.KindPositions, p.EmptyText)
 	}
 	lines := p.tbl.Lines(make([]string, 0, p.tbl.Height+2))
 	if p.detail {
@@ -380,13 +383,13 @@ func (p *positionsPane) View() string {
 // detailFigures are the figures the selected position's detail line gives when the width has no
 // room for their columns, in the order they are given: the TP/SL first, which no other pane
 // gives beside its position.
-var detailFigures = []int{pcTpsl, pcMark, pcNotional, pcROE, pcLeverage, pcLiqDist}
+var detailFigures = []int{colTpsl, colMark, colNotional, colROE, colLeverage, colLiqDist}
 
 // detailLine is the pane's last line when the width leaves figures out: the selected position's
 // figures whose columns are not shown ("BTC-PERP  TP/SL 99,282.5/94,439.5 · Mark 97,280.0"), in
 // full and as many whole as fit, so every figure the README lists can be read at any size
 // (QA 7). Blank when there is no position.
-func (p *positionsPane) detailLine() string {
+func (p *Pane) detailLine() string {
 	t := p.tbl
 	blank := strings.Repeat(" ", t.Width)
 	sel := t.Selected()
@@ -400,16 +403,16 @@ func (p *positionsPane) detailLine() string {
 			continue
 		}
 		text, _ := p.cell(sel, c)
-		if c == pcTpsl {
+		if c == colTpsl {
 			text = p.tpslDetail(sel)
 		}
-		part := " " + positionTitles[c] + " " + text
+		part := " " + titles[c] + " " + text
 		if n > 0 {
 			part = " ·" + part
 		}
-		if c == pcTpsl && common.TextWidth(line+part) > t.Width { // the why goes before the prices
+		if c == colTpsl && common.TextWidth(line+part) > t.Width { // the why goes before the prices
 			text, _ = p.tpslText(sel, false)
-			part = " " + positionTitles[c] + " " + text
+			part = " " + titles[c] + " " + text
 		}
 		if common.TextWidth(line+part) > t.Width {
 			break
@@ -424,7 +427,7 @@ func (p *positionsPane) detailLine() string {
 
 // tpslDetail is the TP/SL as the detail line gives it: in full, and a stop that never fires says
 // why ("-/102,900.0! (never fires: liq. 102,795.7)").
-func (p *positionsPane) tpslDetail(row int) string {
+func (p *Pane) tpslDetail(row int) string {
 	text, _ := p.tpslText(row, false)
 	if !strings.HasSuffix(text, stopNeverFiresMark) {
 		return text
@@ -435,18 +438,31 @@ func (p *positionsPane) tpslDetail(row int) string {
 }
 
 // Click implements common.Clicker.
-func (p *positionsPane) Click(_, y int) tea.Cmd {
+func (p *Pane) Click(_, y int) tea.Cmd {
 	p.tbl.ClickRow(y)
 	return nil
 }
 
 // ShortHelp implements common.Pane.
-func (p *positionsPane) ShortHelp() []key.Binding {
+func (p *Pane) ShortHelp() []key.Binding {
 	return []key.Binding{p.Keys.Up, p.Keys.Down, p.Keys.Close, p.Keys.Tpsl, p.Keys.Leverage, p.Keys.Pick}
 }
 
 // FullHelp implements common.Pane.
-func (p *positionsPane) FullHelp() [][]key.Binding {
+func (p *Pane) FullHelp() [][]key.Binding {
 	k := p.Keys
 	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}, {k.Close, k.Reverse, k.Breakeven, k.Flatten, k.Tpsl, k.Leverage, k.Pick}}
 }
+
+// Some columns' indexes in the table (Table().Visible says whether one is shown).
+const (
+	ColMark     = colMark
+	ColNotional = colNotional
+	ColTpsl     = colTpsl
+)
+
+// Positions are the positions listed, in their order on screen.
+func (p *Pane) Positions() []api.Position { return p.positions }
+
+// Table is the list's table (its cursor and the columns shown).
+func (p *Pane) Table() *common.Table { return p.tbl }

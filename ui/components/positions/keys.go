@@ -1,4 +1,4 @@
-package ui
+package positions
 
 import (
 	"fmt"
@@ -24,10 +24,10 @@ var closeShares = map[string]int64{"1": 25, "2": 50, "3": 75, "4": 100}
 
 // Capturing implements common.InputCapturer: the open close menu takes the digits before the
 // pane numbers.
-func (p *positionsPane) Capturing() bool { return p.menu != "" }
+func (p *Pane) Capturing() bool { return p.menu != "" }
 
 // positionKey runs the position keys; false when msg is none of them.
-func (p *positionsPane) positionKey(msg tea.KeyMsg) (tea.Cmd, bool) {
+func (p *Pane) positionKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 	k := p.Keys
 	if p.menu != "" {
 		return p.menuKey(msg), true
@@ -52,7 +52,7 @@ func (p *positionsPane) positionKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 	if p.ReadOnly != "" {
 		return common.ReadOnlyNotice(p.ReadOnly, what), true
 	}
-	r, ok := p.selected()
+	r, ok := p.Selected()
 	switch {
 	case !ok && p.tbl.Lost():
 		return common.Notice(common.LevelWarn, "no position selected: the one you were on is closed; move to pick one"), true
@@ -63,14 +63,14 @@ func (p *positionsPane) positionKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 }
 
 // openMenu opens the close menu on sym, saying its keys.
-func (p *positionsPane) openMenu(sym string) tea.Cmd {
+func (p *Pane) openMenu(sym string) tea.Cmd {
 	p.menu = sym
 	return common.Notice(common.LevelInfo, fmt.Sprintf("close %s: 1 25%% · 2 50%% · 3 75%% · 4 or %s all, at market · m at the mid · b at the best price · p type it · esc",
 		sym, common.KeyName(p.Keys.Close)))
 }
 
 // menuKey is a key while the close menu is open: a share, a pricing, or anything else closes it.
-func (p *positionsPane) menuKey(msg tea.KeyMsg) tea.Cmd {
+func (p *Pane) menuKey(msg tea.KeyMsg) tea.Cmd {
 	sym := p.menu
 	p.menu = ""
 	s := msg.String()
@@ -92,7 +92,7 @@ func (p *positionsPane) menuKey(msg tea.KeyMsg) tea.Cmd {
 
 // closeShare asks to close pct % of sym's position, priced by how: PlanClose, the confirmation
 // saying the PnL it realises, checked again on Enter with the same client id.
-func (p *positionsPane) closeShare(sym string, pct decimal.Decimal, how state.ClosePricing) tea.Cmd {
+func (p *Pane) closeShare(sym string, pct decimal.Decimal, how state.ClosePricing) tea.Cmd {
 	req := state.CloseRequest{Instrument: sym, Percent: pct, Pricing: how, Cloid: state.NewCloid()}
 	plan, errs := p.Store.PlanClose(req, p.Guard)
 	if len(errs) > 0 {
@@ -116,7 +116,7 @@ func (p *positionsPane) closeShare(sym string, pct decimal.Decimal, how state.Cl
 }
 
 // reverse asks to reverse sym's position: one order, confirmed.
-func (p *positionsPane) reverse(sym string) tea.Cmd {
+func (p *Pane) reverse(sym string) tea.Cmd {
 	cloid := state.NewCloid()
 	plan, errs := p.Store.PlanReverse(sym, cloid, p.Guard)
 	if len(errs) > 0 {
@@ -135,7 +135,7 @@ func (p *positionsPane) reverse(sym string) tea.Cmd {
 }
 
 // breakeven asks to move sym's stop-loss to its entry plus fees.
-func (p *positionsPane) breakeven(sym string) tea.Cmd {
+func (p *Pane) breakeven(sym string) tea.Cmd {
 	plan, errs := p.Store.PlanBreakeven(sym)
 	if len(errs) > 0 {
 		return common.Notice(common.LevelError, "cannot move the stop to breakeven: "+common.JoinFieldErrors(errs))
@@ -144,7 +144,7 @@ func (p *positionsPane) breakeven(sym string) tea.Cmd {
 }
 
 // flatten asks to close every position: listed, confirmed by typing "flatten".
-func (p *positionsPane) flatten() tea.Cmd {
+func (p *Pane) flatten() tea.Cmd {
 	parent := state.NewCloid()
 	plan, err := p.Store.PlanFlatten(p.Guard, func(i int) (string, error) { return fmt.Sprintf("%s-%d", parent, i), nil })
 	switch {
