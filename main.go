@@ -204,7 +204,17 @@ func consoleSettings(o options, cfg fileConfig) (ui.Config, error) {
 	delivery := &alert.Delivery{Command: cfg.OnAlert, Webhook: cfg.AlertWebhook, Desktop: alert.NewDesktop(os.Getenv, os.Stdout)}
 	return ui.Config{Keys: keys, Theme: theme, Intervals: intervals, Guard: guard, Watchlist: cfg.Watchlist, Stats: o.Stats, Profile: o.Profile,
 		NoFillBell: cfg.FillBell != nil && !*cfg.FillBell, DefaultSizes: sizes, LargeTrade: large,
-		CommandHistory: cmdline.DefaultHistoryPath(), Alerts: ui.AlertSettings{Rules: rules, Delivery: delivery}}, nil
+		CommandHistory: historyPath(o.Profile), Alerts: ui.AlertSettings{Rules: rules, Delivery: delivery}}, nil
+}
+
+// historyPath is the command line's history file: a profile's own (command_history.NAME, then
+// per network as every history file), so a line typed for one account never comes back on another.
+func historyPath(profile string) string {
+	base := cmdline.DefaultHistoryPath()
+	if base == "" || profile == "" {
+		return base
+	}
+	return base + "." + profile
 }
 
 // startProfile starts the --cpuprofile CPU profile (nothing when path is empty); the function it

@@ -81,7 +81,8 @@ func TestHeadlessOrderWithAProfile(t *testing.T) {
 }
 
 // TestConsoleWithAProfile: the console refuses an unknown profile before it opens the screen
-// (exit 2, the known ones listed), and one opened with --profile names it on the mode line.
+// (exit 2, the known ones listed); one opened with --profile names it on the mode line and keeps
+// its own command history.
 func TestConsoleWithAProfile(t *testing.T) {
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	cfg := profilesConfig(t, "http://127.0.0.1:1/")
@@ -100,6 +101,9 @@ func TestConsoleWithAProfile(t *testing.T) {
 	settings, err := consoleSettings(options{Connection: headless.Connection{Profile: "a"}, Theme: "dark"}, file)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if plain, _ := consoleSettings(options{Theme: "dark"}, file); !strings.HasSuffix(settings.CommandHistory, "command_history.a") || plain.CommandHistory == settings.CommandHistory {
+		t.Errorf("profile a's command history %q, without a profile %q", settings.CommandHistory, plain.CommandHistory)
 	}
 	conn, err := startDemo(context.Background(), demoSpec{seed: 3})
 	if err != nil {

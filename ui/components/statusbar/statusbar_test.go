@@ -123,3 +123,18 @@ func TestTheBarShowsTheValuesItIsGiven(t *testing.T) {
 		t.Errorf("with an overlay open the footer stays: %q", b)
 	}
 }
+
+// TestTheBarNamesTheProfile (issue #42): the mode line names the config profile after the badge,
+// and says nothing of one when none is given.
+func TestTheBarNamesTheProfile(t *testing.T) {
+	t.Parallel()
+	sb := New(common.NewStyles(commontest.Theme))
+	v := Values{Identity: Identity{Mode: ModeLive, Network: "mainnet", Address: "0x7d2b6a4b38bfe8f3bf4a1ec0f2a3e5da1c9b4e10"}, HideLatency: true}
+	if top := ansi.Strip(sb.Top(v, 120)); strings.Contains(top, "profile") {
+		t.Errorf("no profile given: %q", top)
+	}
+	v.Profile = "vault"
+	if top := ansi.Strip(sb.Top(v, 120)); !strings.Contains(top, "LIVE MAINNET  profile vault · 0x7d2b") {
+		t.Errorf("profile vault: %q", top)
+	}
+}
