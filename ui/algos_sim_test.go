@@ -275,3 +275,25 @@ func TestConsoleTWAPFillsItsSize(t *testing.T) {
 		t.Fatalf("twap row %+v: want 0.02 filled with an average", r)
 	}
 }
+
+// TestConsoleTrailKeepsAStopAndSLeavesIt: on a long, `:trail btc 2%` rests a reduce-only stop
+// under the mark and the Algos view shows it running; s stops following and the stop stays at
+// the exchange.
+func TestConsoleTrailKeepsAStopAndSLeavesIt(t *testing.T) {
+	c := newSimConsole(t, 200, 60, false)
+	pump(t, c.m, c.m.Init())
+	c.commandConfirmed(t, "buy 0.01 btc mkt")
+	dr := newAlgoDriver(t, c.m)
+	dr.command("trail btc 2%")
+	dr.until("the trail running", func() bool { r, _ := dr.row("trail"); return r.State == "running" && len(algoChildren(c.openOrders(t))) == 1 })
+	stop := algoChildren(c.openOrders(t))[0]
+	if !stop.ReduceOnly || stop.Side != api.SideSell {
+		t.Fatalf("the trail's stop %+v: want a reduce-only sell", stop)
+	}
+	c.m.showPane(c.m.algoPane)
+	dr.key("s")
+	dr.until("the trail stopped", func() bool { r, _ := dr.row("trail"); return r.State != "running" })
+	if n := len(algoChildren(c.openOrders(t))); n != 1 {
+		t.Fatalf("after s: %d stops at the exchange, want the one kept", n)
+	}
+}
