@@ -285,7 +285,10 @@ func TestConsoleTrailKeepsAStopAndSLeavesIt(t *testing.T) {
 	c.commandConfirmed(t, "buy 0.01 btc mkt")
 	dr := newAlgoDriver(t, c.m)
 	dr.command("trail btc 2%")
-	dr.until("the trail running", func() bool { r, _ := dr.row("trail"); return r.State == "running" && len(algoChildren(c.openOrders(t))) == 1 })
+	dr.until("the trail running", func() bool {
+		r, _ := dr.row("trail")
+		return r.State == "running" && len(algoChildren(c.openOrders(t))) == 1
+	})
 	stop := algoChildren(c.openOrders(t))[0]
 	if !stop.ReduceOnly || stop.Side != api.SideSell {
 		t.Fatalf("the trail's stop %+v: want a reduce-only sell", stop)
