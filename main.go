@@ -118,9 +118,13 @@ func console(ctx context.Context, o options, stderr io.Writer, getenv func(strin
 	} else {
 		settings.StreamOff = off
 	}
-	// TimeFirstFrame logs "first live frame" (ms since start) once, for the --log file.
-	// Frames are drawn on demand (ui/screen), not by Bubble Tea's renderer: it wakes at a fixed
-	// rate whether or not anything changed.
+	return runScreen(ctx, settings)
+}
+
+// runScreen runs the console's model on the terminal until quit. Frames are drawn on demand
+// (ui/screen), not by Bubble Tea's renderer: it wakes at a fixed rate whether or not anything
+// changed. TimeFirstFrame logs "first live frame" (ms since start) once, for the --log file.
+func runScreen(ctx context.Context, settings ui.Config) error {
 	tty, err := screen.Open(os.Stdin, os.Stdout, ui.FrameRate)
 	if err != nil {
 		return err
@@ -139,8 +143,9 @@ func console(ctx context.Context, o options, stderr io.Writer, getenv func(strin
 
 // openExecutor opens the journal of the console's network and account and the executor every
 // order and cancel goes through (exec.Open, as the headless commands do), with the config's guard;
-// the console runs its Recover at start. Every order it sends passes the [risk] limits. A read-only console opens none. The demo's exchange lives
-// only as long as the process, so its journal lives in a directory removed on quit.
+// the console runs its Recover at start. Every order it sends passes the [risk] limits. A
+// read-only console opens none. The demo's exchange lives only as long as the process, so its
+// journal lives in a directory removed on quit.
 func openExecutor(settings *ui.Config, conn *connection, getenv func(string) string, limits risk.Limits) (closeExec func(), err error) {
 	if conn.readOnly != "" || !conn.client.CanTrade() {
 		return func() {}, nil

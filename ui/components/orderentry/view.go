@@ -143,31 +143,46 @@ func (p *Pane) fieldLine(f int) string {
 	case FieldTP:
 		value = p.inputs[FieldTP].View() + st.Muted.On(" / ") + p.inputs[FieldSL].View()
 	case FieldInstrument:
-		value = p.inputs[f].View()
-		if c, n := p.completion(); c != "" && c != p.inputs[f].Value() {
-			rest := c[min(len(p.inputs[f].Value()), len(c)):]
-			value = strings.TrimRight(value, " ") + st.Muted.On(rest+" "+common.KeyName(p.Keys.AcceptCompletion))
-			if n > 1 {
-				value += st.Muted.On(" (" + strconv.Itoa(n) + ")")
-			}
-		}
+		value = p.instrumentValue()
 	case FieldSize: // the notional in USD on the same line: two ways to say one thing
-		usd := p.inputs[FieldUSD]
-		name := st.FieldLabel
-		if curNext {
-			name = st.FieldFocus
-		}
-		value = p.inputs[f].View() + " " + name.On("or USD") + " " + usd.View()
-		if usd.Value() != "" && p.checked.Size.IsPositive() {
-			value = strings.TrimRight(value, " ") + st.Muted.On(" = "+common.FmtNum(p.checked.Size, p.checked.Instrument.SizeDecimals()))
-		}
-		if h := p.maxHint(cur); h != "" {
-			value = strings.TrimRight(value, " ") + h
-		}
+		value = p.sizeValue(cur, curNext)
 	default:
 		value = p.inputs[f].View()
 	}
 	return marker + label.On(common.Pad(fieldLabels[f], common.LabelWidth)) + value
+}
+
+// instrumentValue is the instrument field with the completion it offers, dimmed after it.
+func (p *Pane) instrumentValue() string {
+	st := p.Styles
+	value := p.inputs[FieldInstrument].View()
+	if c, n := p.completion(); c != "" && c != p.inputs[FieldInstrument].Value() {
+		rest := c[min(len(p.inputs[FieldInstrument].Value()), len(c)):]
+		value = strings.TrimRight(value, " ") + st.Muted.On(rest+" "+common.KeyName(p.Keys.AcceptCompletion))
+		if n > 1 {
+			value += st.Muted.On(" (" + strconv.Itoa(n) + ")")
+		}
+	}
+	return value
+}
+
+// sizeValue is the size field and, on its line, the notional in USD, the size the notional comes
+// to, and the most the account can afford (maxHint).
+func (p *Pane) sizeValue(cur, curNext bool) string {
+	st := p.Styles
+	usd := p.inputs[FieldUSD]
+	name := st.FieldLabel
+	if curNext {
+		name = st.FieldFocus
+	}
+	value := p.inputs[FieldSize].View() + " " + name.On("or USD") + " " + usd.View()
+	if usd.Value() != "" && p.checked.Size.IsPositive() {
+		value = strings.TrimRight(value, " ") + st.Muted.On(" = "+common.FmtNum(p.checked.Size, p.checked.Instrument.SizeDecimals()))
+	}
+	if h := p.maxHint(cur); h != "" {
+		value = strings.TrimRight(value, " ") + h
+	}
+	return value
 }
 
 func (p *Pane) submitButton(cur bool) string {
