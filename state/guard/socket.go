@@ -116,7 +116,10 @@ func Serve(ctx context.Context, l *net.UnixListener, h Handler) {
 
 func serveConn(ctx context.Context, c *net.UnixConn, h Handler) {
 	defer c.Close()
-	stop := context.AfterFunc(ctx, func() { _ = c.Close() })
+	// The guard's end closes the connection, but not under a request being answered: a stop
+	// request ends the guard's context inside h, and its answer must still reach the caller.
+	var answering sync.Mutex
+	stop := context.AfterFunc(ctx, func() { answering.Lock(); _ = c.Close(); answering.Unlock() })
 	defer stop()
 	w := bufio.NewWriter(c)
 	if uid, err := peerUID(c); err != nil || uid != os.Getuid() {
@@ -127,6 +130,7 @@ func serveConn(ctx context.Context, c *net.UnixConn, h Handler) {
 	sc := bufio.NewScanner(c)
 	sc.Buffer(make([]byte, 4096), 64<<10)
 	for sc.Scan() {
+		answering.Lock()
 		var req Request
 		var resp Response
 		switch err := json.Unmarshal(sc.Bytes(), &req); {
@@ -139,7 +143,9 @@ func serveConn(ctx context.Context, c *net.UnixConn, h Handler) {
 		}
 		resp.V = Version
 		_, _ = w.Write(encodeLine(resp))
-		if w.Flush() != nil || req.V != Version {
+		failed := w.Flush() != nil
+		answering.Unlock()
+		if failed || req.V != Version {
 			return
 		}
 	}
