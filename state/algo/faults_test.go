@@ -47,6 +47,7 @@ func (h *windowHitter) CancelByCloid(ctx context.Context, cs []api.CancelCloid) 
 // chase are ever open at once, each reports as filled the sum of its fills at the exchange, and
 // each ends done.
 func TestChasesUnderFaultsNeverOverfill(t *testing.T) {
+	t.Parallel() // its own simulator and journal; it waits on lookups more than it computes
 	n := *chases
 	if testing.Short() {
 		n = 5

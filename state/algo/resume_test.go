@@ -98,6 +98,7 @@ func (m deadMarket) OrderBook(ctx context.Context, s string, n int) (api.OrderBo
 // (or says why it stopped short: a remainder under the minimum order value), no client id is at
 // the exchange twice, no two children were open at once, and nothing is left open.
 func TestAKilledChaseResumesToExactlyItsTarget(t *testing.T) {
+	t.Parallel() // its own simulator and journal
 	n := 50
 	if testing.Short() {
 		n = 8

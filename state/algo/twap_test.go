@@ -85,6 +85,7 @@ func TestATWAPPausesOnAStaleBook(t *testing.T) {
 // TestAKilledTWAPResumesToExactlyItsSize: TWAPs killed at a random action and resumed by a new
 // process end done at exactly their size, no client id twice.
 func TestAKilledTWAPResumesToExactlyItsSize(t *testing.T) {
+	t.Parallel() // its own simulator and journal
 	r := newRig(t, false)
 	rng := rand.New(rand.NewPCG(6, 6))
 	for i := range 8 {
