@@ -61,6 +61,7 @@ func TestA429CoolsTheWholeHost(t *testing.T) {
 	t.Parallel()
 	srv := &arrivals{limit429: true}
 	hs := httptest.NewServer(srv)
+	api.ForgetBudgetAfter(t, hs)
 	defer hs.Close()
 	a, b := signedClient(t, hs.URL), signedClient(t, hs.URL)
 	ctx := context.Background()
@@ -97,6 +98,7 @@ func TestALongCoolDownIsNotWaitedFor(t *testing.T) {
 		w.Header().Set("Retry-After", "3600")
 		w.WriteHeader(http.StatusTooManyRequests)
 	}))
+	api.ForgetBudgetAfter(t, hs)
 	defer hs.Close()
 	c := signedClient(t, hs.URL, api.WithTimeout(5*time.Second))
 	_, _ = c.Mids(context.Background(), "")
@@ -114,6 +116,7 @@ func TestTradingIsNotStarvedByPolls(t *testing.T) {
 	t.Parallel()
 	srv := &arrivals{}
 	hs := httptest.NewServer(srv)
+	api.ForgetBudgetAfter(t, hs)
 	defer hs.Close()
 	limits := api.WithRequestBudget(api.BudgetLimits{Capacity: 4, PerSecond: 10, Reserve: 2})
 	poller, trader := signedClient(t, hs.URL, limits), signedClient(t, hs.URL)
@@ -150,6 +153,7 @@ func TestExchangeClientsShareTheBudget(t *testing.T) {
 	t.Parallel()
 	srv := &arrivals{}
 	hs := httptest.NewServer(srv)
+	api.ForgetBudgetAfter(t, hs)
 	defer hs.Close()
 	ep, err := api.ResolveEndpoint(api.Endpoint{URL: hs.URL})
 	if err != nil {

@@ -44,6 +44,7 @@ func newRecorder(t *testing.T, handle func(w http.ResponseWriter, r *http.Reques
 		rec.handle(w, r, body)
 	}))
 	t.Cleanup(rec.srv.Close)
+	ForgetBudgetAfter(t, rec.srv)
 	return rec
 }
 
