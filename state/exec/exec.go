@@ -217,7 +217,9 @@ func (e *Executor) placeChecked(ctx context.Context, co state.CheckedOrder, ask 
 		return res, err
 	}
 	res.ID, res.Arrival = id, arrivalOf(co)
-	if err := e.cfg.Journal.SetArrival(ctx, id, res.Arrival); err != nil {
+	// The arrival is the report's, not the order's: a caller that stops now (ctx ended) is told by
+	// the send, as before there was an arrival, not by this write.
+	if err := e.cfg.Journal.SetArrival(context.WithoutCancel(ctx), id, res.Arrival); err != nil {
 		return res, err
 	}
 	sent := e.committing(ctx, id)
