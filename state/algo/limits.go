@@ -35,15 +35,7 @@ func (l *Limits) wait(ctx context.Context) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	l.mu.Lock()
-	now := time.Now()
-	at := l.next
-	if at.Before(now) {
-		at = now
-	}
-	l.next = at.Add(time.Second / time.Duration(l.perSecond()))
-	l.mu.Unlock()
-	if d := time.Until(at); d > 0 {
+	if d := time.Until(l.slot(time.Now())); d > 0 {
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
@@ -51,6 +43,19 @@ func (l *Limits) wait(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// slot takes the next turn of the shared budget for an action asked for at now: now when the
+// budget has room, else one interval after the turn before it.
+func (l *Limits) slot(now time.Time) time.Time {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	at := l.next
+	if at.Before(now) {
+		at = now
+	}
+	l.next = at.Add(time.Second / time.Duration(l.perSecond()))
+	return at
 }
 
 // enter takes a running algorithm's place, or refuses when MaxRunning are running.
