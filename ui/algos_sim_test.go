@@ -214,7 +214,7 @@ func TestConsoleSettlesAlgorithmsLeftRunning(t *testing.T) {
 		}
 		ids = append(ids, id)
 	}
-	msg, ok := c.m.algos.leftRunning()().(common.NoticeMsg)
+	msg, ok := c.m.algos.LeftRunning()().(common.NoticeMsg)
 	if !ok || !strings.Contains(msg.Text, "2 algorithm(s) left running") || !strings.Contains(msg.Text, ids[0]) || !strings.Contains(msg.Text, ":algos resume ID") {
 		t.Fatalf("the start's notice: %+v", msg)
 	}
@@ -258,7 +258,7 @@ func (dr *algoDriver) line(line string) {
 func TestConsoleTWAPFillsItsSize(t *testing.T) {
 	c := newSimConsole(t, 200, 60, false)
 	pump(t, c.m, c.m.Init())
-	c.m.algos.now = c.clock.Now
+	c.m.algos.Now = c.clock.Now
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	go func() {

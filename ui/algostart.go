@@ -118,14 +118,14 @@ func (m *Model) chasePlan(c state.AlgoCommand, inst state.Instrument) ([]string,
 	start := func(ctx context.Context, e *exec.Executor) (string, error) {
 		var until time.Time
 		if c.For > 0 {
-			until = m.algos.now().Add(c.For)
+			until = m.algos.Now().Add(c.For)
 			p.Until = until
 		}
-		ch, err := algo.NewChase(ctx, m.algos.deps(e, &until), "", p)
+		ch, err := algo.NewChase(ctx, m.algos.Deps(e, &until), "", p)
 		if err != nil {
 			return "", err
 		}
-		m.algos.run(ch, algo.Progress{ID: ch.ID(), Kind: "chase", Instrument: inst.Name, Side: c.Side, Target: c.Size, State: journal.AlgoRunning}, until)
+		m.algos.Run(ch, algo.Progress{ID: ch.ID(), Kind: "chase", Instrument: inst.Name, Side: c.Side, Target: c.Size, State: journal.AlgoRunning}, until)
 		return "chase " + ch.ID() + " started: " + algoWhat(c, inst), nil
 	}
 	return lines, start, nil
@@ -171,12 +171,12 @@ func (m *Model) twapPlan(c state.AlgoCommand, inst state.Instrument) ([]string, 
 		"Worst price  " + inst.PriceText(worst) + " (the band's edge); a slice the band cannot fill rolls into the next",
 	}
 	start := func(ctx context.Context, e *exec.Executor) (string, error) {
-		until := m.algos.now().Add(c.Duration)
-		t, err := algo.NewTWAP(ctx, m.algos.deps(e, &until), "", p)
+		until := m.algos.Now().Add(c.Duration)
+		t, err := algo.NewTWAP(ctx, m.algos.Deps(e, &until), "", p)
 		if err != nil {
 			return "", err
 		}
-		m.algos.run(t, algo.Progress{ID: t.ID(), Kind: "twap", Instrument: inst.Name, Side: c.Side, Target: c.Size, State: journal.AlgoRunning}, until)
+		m.algos.Run(t, algo.Progress{ID: t.ID(), Kind: "twap", Instrument: inst.Name, Side: c.Side, Target: c.Size, State: journal.AlgoRunning}, until)
 		return "twap " + t.ID() + " started: " + algoWhat(c, inst), nil
 	}
 	return lines, start, nil
@@ -212,10 +212,10 @@ func (m *Model) scalePlan(c state.AlgoCommand, inst state.Instrument) ([]string,
 		lines = append(lines, m.st.Warn.On("! "+w))
 	}
 	start := func(ctx context.Context, e *exec.Executor) (string, error) {
-		res, err := algo.PlaceScale(ctx, m.algos.deps(e, new(time.Time)), "", p, rungs)
+		res, err := algo.PlaceScale(ctx, m.algos.Deps(e, new(time.Time)), "", p, rungs)
 		if res.ID != "" {
-			m.algos.feed.Begin()
-			m.algos.feed.End(scaleRow(p, res))
+			m.algos.Feed.Begin()
+			m.algos.Feed.End(algos.ScaleRow(p, res))
 		}
 		if err != nil {
 			return "", err
@@ -242,12 +242,21 @@ func (m *Model) trailPlan(c state.AlgoCommand, inst state.Instrument) ([]string,
 	}
 	start := func(ctx context.Context, e *exec.Executor) (string, error) {
 		var until time.Time
-		t, err := algo.NewTrail(ctx, m.algos.deps(e, &until), "", p)
+		t, err := algo.NewTrail(ctx, m.algos.Deps(e, &until), "", p)
 		if err != nil {
 			return "", err
 		}
-		m.algos.run(t, algo.Progress{ID: t.ID(), Kind: "trail", Instrument: inst.Name, State: journal.AlgoRunning}, until)
+		m.algos.Run(t, algo.Progress{ID: t.ID(), Kind: "trail", Instrument: inst.Name, State: journal.AlgoRunning}, until)
 		return "trail " + t.ID() + " started on " + inst.Name, nil
 	}
 	return lines, start, nil
+}
+
+// restartAlgo applies `:algos resume|cancel ID` to an algorithm an earlier run left running
+// (algos.Runner.Restart); the Algos view shows what became of it.
+func (m *Model) restartAlgo(c state.AlgoCommand) tea.Cmd {
+	if m.c.ReadOnly != "" || !m.algos.Restart(c.ID, c.Choice) {
+		return common.Notice(common.LevelWarn, "read-only: :algos "+c.Choice+" not done")
+	}
+	return tea.Batch(common.Notice(common.LevelInfo, ":algos "+c.Choice+" "+text.Clean(c.ID)+"…"), m.algoPane.Watch())
 }

@@ -138,7 +138,7 @@ type Model struct {
 	streamOff     string
 	kinds         []state.Kind         // the kinds the root polls
 	lineBook      *cmdline.NeedBookMsg // the book a command-line order waits for (fetchLineBook)
-	algos         *algoRunner          // the algorithms the console runs, and the Algos view
+	algos         *algos.Runner          // the algorithms the console runs, and the Algos view
 	algoPane      *algos.Pane
 
 	pipe        pipeline
@@ -239,8 +239,8 @@ func (m *Model) addPanes(cfg Config) {
 	m.addPane(account.New(m.c, accountEmpty), colRight, 1, 0)
 	m.chart = chart.New(m.c, cfg.Exchange)
 	m.addPane(newMarketGroup(m.c, cfg.Exchange, m.chart), colLeft, 4, 0).beside = true
-	m.algos = newAlgoRunner(cfg.Exchange, cfg.Exec)
-	m.algoPane = algos.New(m.c, m.algos.feed, m.algos.journal(), m.algos.stop)
+	m.algos = algos.NewRunner(cfg.Exchange, cfg.Exec)
+	m.algoPane = algos.New(m.c, m.algos.Feed, m.algos.Journal(), m.algos.Stop)
 	m.addPane(newActivityGroup(m.c, cfg.Exchange, !cfg.NoFillBell, m.algoPane), colLeft, 3, 0)
 	m.addPane(newFundsGroup(m.c, cfg.Exchange), colRight, 2, 0)
 	m.depth = depth.New(m.c, cfg.LargeTrade)
@@ -260,7 +260,7 @@ func (m *Model) Init() tea.Cmd {
 		cmds = append(cmds, common.Tea(m.feed.Task(k).Start()))
 	}
 	cmds = append(cmds, startPanes) // the panes' own polls (fills, history, chart, brokers, leverage)
-	cmds = append(cmds, m.startStream(), m.recoverJournal(), m.algos.leftRunning())
+	cmds = append(cmds, m.startStream(), m.recoverJournal(), m.algos.LeftRunning())
 	return tea.Batch(cmds...)
 }
 

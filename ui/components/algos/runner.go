@@ -1,0 +1,250 @@
+package algos
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	tea "github.com/charmbracelet/bubbletea"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/shopspring/decimal"
+	"github.com/tradedesk/tradedesk/api"
+	"github.com/tradedesk/tradedesk/api/text"
+	"github.com/tradedesk/tradedesk/state"
+	"github.com/tradedesk/tradedesk/state/algo"
+	"github.com/tradedesk/tradedesk/state/exec"
+	"github.com/tradedesk/tradedesk/state/journal"
+	"github.com/tradedesk/tradedesk/ui/common"
+)
+
+// Runner runs the console's algorithms (issue #36): each on a goroutine of its own with the
+// console's executor, its progress reaching the Algos view through the view's Feed. Every
+// algorithm shares one set of throttles (algo.Limits).
+type Runner struct {
+	ex     api.Exchange
+	Feed   *Feed // the view's feed of rows
+	limits *algo.Limits
+	Now    func() time.Time // the clock deadlines and progress read (tests step it)
+
+	mu      sync.Mutex
+	cancels map[string]context.CancelFunc // the running algorithms, by id
+	exec    *exec.Executor
+}
+
+// NewRunner is the runner of the console on exchange ex with executor x (nil: read-only).
+func NewRunner(ex api.Exchange, x *exec.Executor) *Runner {
+	return &Runner{ex: ex, Feed: NewFeed(), limits: &algo.Limits{}, Now: time.Now, cancels: map[string]context.CancelFunc{}, exec: x}
+}
+
+// Journal is the executor's journal (nil when the console has no executor).
+func (r *Runner) Journal() *journal.Journal {
+	if r.exec == nil {
+		return nil
+	}
+	return r.exec.Journal()
+}
+
+// Deps are an algorithm's dependencies with executor e; its progress is reported with until.
+func (r *Runner) Deps(e *exec.Executor, until *time.Time) *algo.Deps {
+	return &algo.Deps{Exec: e, Journal: e.Journal(), Market: consoleMarket{r.ex}, Read: r.ex, Account: r.ex.Address(),
+		Now: r.Now, Limits: r.limits, Report: func(p algo.Progress) {
+			if p.State == journal.AlgoRunning {
+				r.Feed.Report(Row{Progress: p, Until: *until, Live: true})
+			}
+		}}
+}
+
+// Run runs rn to its end on its own goroutine: stop (by id) cancels its context.
+func (r *Runner) Run(rn algo.Runner, first algo.Progress, until time.Time) {
+	ctx, cancel := context.WithCancel(context.Background())
+	r.mu.Lock()
+	r.cancels[rn.ID()] = cancel
+	r.mu.Unlock()
+	r.Feed.Begin()
+	r.Feed.Report(Row{Progress: first, Until: until, Live: true})
+	go func() {
+		defer cancel()
+		p, err := rn.Run(ctx)
+		if err != nil && p.Detail == "" {
+			p.Detail = err.Error()
+		}
+		if errors.Is(err, algo.ErrUnresolved) {
+			p.State = journal.AlgoRunning
+		}
+		r.mu.Lock()
+		delete(r.cancels, rn.ID())
+		r.mu.Unlock()
+		r.Feed.End(Row{Progress: p, Until: until})
+	}()
+}
+
+// Stop stops algorithm id: a running one is told to stop (its child cancelled as it ends); one
+// this console does not run has its open children cancelled as one (a scale's rungs).
+func (r *Runner) Stop(id string, live bool) {
+	r.mu.Lock()
+	cancel, ok := r.cancels[id]
+	r.mu.Unlock()
+	if ok {
+		cancel()
+		return
+	}
+	if r.exec == nil {
+		return
+	}
+	r.Feed.Begin()
+	go func() {
+		ctx, cancelCtx := context.WithTimeout(context.Background(), time.Minute)
+		defer cancelCtx()
+		d := r.Deps(r.exec, new(time.Time))
+		row := Row{Progress: algo.Progress{ID: id, State: algo.StateStopped}}
+		if a, found, err := d.Journal.GetAlgo(ctx, id); err == nil && found {
+			row = JournalRowOf(a)
+		}
+		n, err := algo.CancelGroup(ctx, d, id)
+		row.State, row.Detail = algo.StateStopped, fmt.Sprintf("stopped: %d open order(s) cancelled", n)
+		if err != nil {
+			row.Detail += "; " + err.Error()
+		} else {
+			_ = d.Journal.SetAlgo(ctx, id, algo.StateStopped, row.Detail)
+		}
+		r.Feed.End(row)
+	}()
+}
+
+// JournalRowOf is a row naming a journal's algorithm (its kind and id; its fills are in Detail).
+func JournalRowOf(a journal.Algo) Row {
+	return Row{Progress: algo.Progress{ID: a.ID, Kind: a.Kind, State: a.State, Detail: a.Detail, Children: a.Children}, Created: a.Created}
+}
+
+// consoleMarket reads the market for an algorithm's children: a store of its own, loaded fresh
+// for each child (the console's store belongs to the model's goroutine), as the headless order
+// command loads one.
+type consoleMarket struct{ ex api.Exchange }
+
+// Store implements algo.Market.
+func (m consoleMarket) Store(ctx context.Context, symbol string) (*state.Store, error) {
+	st := state.New(time.Now)
+	ins, err := m.ex.Instruments(ctx, "all")
+	if err != nil {
+		return nil, err
+	}
+	st.Apply(state.InstrumentsMsg{Instruments: ins})
+	user := m.ex.Address()
+	loads := []func() error{
+		func() error { t, err := m.ex.Ticker(ctx, "all"); st.Apply(state.TickersMsg{Tickers: t}); return err },
+		func() error { x, err := m.ex.Mids(ctx, "all"); st.Apply(state.MidsMsg{Mids: x}); return err },
+		func() error {
+			a, err := m.ex.AccountSummary(ctx, user)
+			st.Apply(state.AccountMsg{Summary: a})
+			return err
+		},
+		func() error {
+			p, err := m.ex.Positions(ctx, user)
+			st.Apply(state.PositionsMsg{Positions: p})
+			return err
+		},
+		func() error {
+			c, err := m.ex.SupportedCollateral(ctx, "all")
+			st.Apply(state.CollateralMsg{Collateral: c})
+			return err
+		},
+	}
+	for _, l := range loads {
+		if err := l(); err != nil {
+			return nil, err
+		}
+	}
+	if f, err := m.ex.UserFees(ctx, user); err == nil {
+		st.Apply(state.FeesMsg{Fees: f})
+	}
+	if in, ok := st.FindInstrument(symbol); ok {
+		if b, err := m.ex.OrderBook(ctx, in.Name, 0); err == nil {
+			st.Apply(state.BookMsg{Book: b})
+		}
+		if l, err := m.ex.InstrumentLeverage(ctx, user, in.Name); err == nil && !in.Spot {
+			st.Apply(state.LeverageMsg{Leverage: l})
+		}
+	}
+	return st, nil
+}
+
+// OrderBook implements algo.Market.
+func (m consoleMarket) OrderBook(ctx context.Context, symbol string, depth int) (api.OrderBook, error) {
+	return m.ex.OrderBook(ctx, symbol, depth)
+}
+
+// ScaleRow is a placed scale's row: its rungs resting.
+func ScaleRow(p algo.ScaleParams, res algo.ScaleResult) Row {
+	placed := 0
+	for _, o := range res.Batch.Orders {
+		if o.Outcome.Oid != 0 {
+			placed++
+		}
+	}
+	var sum decimal.Decimal
+	for _, rg := range res.Rungs {
+		sum = sum.Add(rg.Size)
+	}
+	return Row{Progress: algo.Progress{ID: res.ID, Kind: "scale", Instrument: p.Instrument, Side: p.Side, Target: sum,
+		Children: len(res.Rungs), State: algo.StateDone,
+		Detail: fmt.Sprintf("%d of %d rungs placed, %s to %s", placed, len(res.Rungs), p.From, p.To)}}
+}
+
+// LeftRunning is the notice, at start, naming the algorithms an earlier run left running and the
+// commands that settle them ("" when there are none).
+func (r *Runner) LeftRunning() tea.Cmd {
+	j := r.Journal()
+	if j == nil {
+		return nil
+	}
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		run, err := j.Algos(ctx, true)
+		if err != nil || len(run) == 0 {
+			return nil
+		}
+		names := make([]string, len(run))
+		for i, a := range run {
+			names[i] = a.Kind + " " + a.ID
+		}
+		return common.NoticeMsg{Level: common.LevelWarn, Text: fmt.Sprintf("%d algorithm(s) left running by an earlier run: %s; "+
+			":algos resume ID goes on, :algos cancel ID cancels its orders", len(run), text.Clean(strings.Join(names, ", ")))}
+	}
+}
+
+// Restart applies resume or cancel (choice) to the algorithm id an earlier run left running, on a
+// goroutine of its own: a resumed one runs here to its end, a cancelled one has its children
+// cancelled; its row tells the view. False when the console has no executor (read-only).
+func (r *Runner) Restart(id, choice string) bool {
+	if r.exec == nil {
+		return false
+	}
+	r.Feed.Begin()
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		var until time.Time
+		d := r.Deps(r.exec, &until)
+		row := Row{Progress: algo.Progress{ID: id, Kind: "?", State: algo.StateFailed}}
+		a, found, err := d.Journal.GetAlgo(ctx, id)
+		switch {
+		case err != nil:
+			row.Detail = err.Error()
+		case !found || a.State != journal.AlgoRunning:
+			row.Detail = "no algorithm " + id + " left running: :algos lists none by that id"
+		default:
+			rn, p, err := algo.Restart(ctx, d, a, choice)
+			row = Row{Progress: p}
+			if err != nil {
+				row.State, row.Detail = algo.StateFailed, err.Error()
+			} else if rn != nil {
+				r.Run(rn, p, until)
+			}
+		}
+		r.Feed.End(row)
+	}()
+	return true
+}
