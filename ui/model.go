@@ -138,7 +138,7 @@ type Model struct {
 	streamOff     string
 	kinds         []state.Kind         // the kinds the root polls
 	lineBook      *cmdline.NeedBookMsg // the book a command-line order waits for (fetchLineBook)
-	algos         *algos.Runner          // the algorithms the console runs, and the Algos view
+	algos         *algos.Runner        // the algorithms the console runs, and the Algos view
 	algoPane      *algos.Pane
 
 	pipe        pipeline
@@ -260,7 +260,7 @@ func (m *Model) Init() tea.Cmd {
 		cmds = append(cmds, common.Tea(m.feed.Task(k).Start()))
 	}
 	cmds = append(cmds, startPanes) // the panes' own polls (fills, history, chart, brokers, leverage)
-	cmds = append(cmds, m.startStream(), m.recoverJournal(), m.algos.LeftRunning())
+	cmds = append(cmds, m.startStream(), m.recoverJournal(), m.algos.LeftRunning(), m.readRisk())
 	return tea.Batch(cmds...)
 }
 
@@ -298,6 +298,9 @@ func (m *Model) onComponentMsg(msg tea.Msg) tea.Cmd {
 		return cmd
 	}
 	switch msg := msg.(type) {
+	case riskMsg:
+		m.status.risk = msg.text
+		return nil
 	case action.RequestMsg:
 		m.footerDirty = true
 		return m.onAction(msg.Act)

@@ -160,5 +160,5 @@ func (m *Model) finish(a *action.Action, text string, level common.NoticeLevel) 
 		slog.Warn("action failed", "result", text)
 	}
 	done := action.SettledMsg{Act: a, Text: text, Failed: level == common.LevelError}
-	return tea.Batch(m.broadcast(done), m.refreshNow(a.Refresh...))
+	return tea.Batch(m.broadcast(done), m.refreshNow(a.Refresh...), m.readRisk())
 }

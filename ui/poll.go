@@ -183,6 +183,9 @@ func (m *Model) onFeed(msg feed.Msg) tea.Cmd {
 		}
 	}
 	cmds := []tea.Cmd{common.Tea(r.Cmd), m.resumeLine(r), m.checkAlerts(applied)}
+	if slices.Contains(changed, state.KindAccount) || slices.Contains(changed, state.KindPositions) {
+		cmds = append(cmds, m.readRisk())
+	}
 	if slices.Contains(changed, state.KindInstruments) {
 		cmds = append(cmds, m.followInstrument()) // the chart's series can be subscribed now
 	}

@@ -32,6 +32,7 @@ func TestTheStatusLineSaysHaltedWithWhy(t *testing.T) {
 		t.Fatal(err)
 	}
 	m.status.riskAt = time.Time{} // as riskEvery later
+	pump(t, m, m.readRisk())
 	if v := m.View(); !strings.Contains(v, "RISK HALTED (coffee)") {
 		t.Fatalf("no HALTED on the status line:\n%s", v)
 	}
@@ -39,6 +40,7 @@ func TestTheStatusLineSaysHaltedWithWhy(t *testing.T) {
 		t.Fatal(err)
 	}
 	m.status.riskAt = time.Time{}
+	pump(t, m, m.readRisk())
 	if v := m.View(); strings.Contains(v, "RISK") {
 		t.Fatalf("resumed, the banner stays:\n%s", v)
 	}

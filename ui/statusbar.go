@@ -46,7 +46,7 @@ type statusBar struct {
 	// The account's figures as of version acctVersion (and whether it had loaded): worked out
 	// again only when a version moves.
 	acct statusbar.Account
-	// risk is the trading state shown when not ACTIVE, as read at riskAt (riskBanner).
+	// risk is the trading state shown when not ACTIVE, as last read at riskAt (Model.readRisk).
 	risk   string
 	riskAt time.Time
 }
@@ -78,7 +78,7 @@ func (s *statusBar) values(m *Model, width int) statusbar.Values {
 		Overlay:     m.dialog != nil || m.lev != nil || m.showHelp || m.showMessages || m.alerts.Active(),
 		MessagesKey: m.keys.Messages.Help().Key,
 	}
-	v.Banners.Risk = s.riskBanner(m)
+	v.Banners.Risk = s.risk
 	if strings.HasPrefix(m.notice, cmdline.NotSent) {
 		// A refused command's notice wraps on up to three lines, over the panes' last rows
 		// (they keep their size, the screen its height), so its way out reads whole.
