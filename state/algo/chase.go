@@ -55,19 +55,9 @@ type Chase struct {
 // NewChase checks p, reads the arrival price and the limit from the book, and commits the chase
 // to the journal before anything is sent. id "" takes a new one.
 func NewChase(ctx context.Context, d *Deps, id string, p ChaseParams) (*Chase, error) {
-	if err := d.check(); err != nil {
-		return nil, err
-	}
-	if err := d.Limits.full(); err != nil {
-		return nil, err
-	}
-	st, err := d.Market.Store(ctx, p.Instrument)
+	_, inst, err := d.open(ctx, p.Instrument)
 	if err != nil {
 		return nil, err
-	}
-	inst, ok := st.FindInstrument(p.Instrument)
-	if !ok {
-		return nil, fmt.Errorf("no instrument %q: give a name like BTC-PERP or an id", p.Instrument)
 	}
 	p.Instrument = inst.Name
 	if err := p.valid(inst); err != nil {
@@ -128,6 +118,26 @@ func LimitOf(dist, side string, arrival, tick decimal.Decimal) (decimal.Decimal,
 }
 
 // bestOf is the book's best bid and ask.
+// open is the start every algorithm on one instrument shares: its dependencies checked, room
+// among the algorithms running, the market's store and the instrument named (a name or an id).
+func (d *Deps) open(ctx context.Context, name string) (*state.Store, state.Instrument, error) {
+	if err := d.check(); err != nil {
+		return nil, state.Instrument{}, err
+	}
+	if err := d.Limits.full(); err != nil {
+		return nil, state.Instrument{}, err
+	}
+	st, err := d.Market.Store(ctx, name)
+	if err != nil {
+		return nil, state.Instrument{}, err
+	}
+	inst, ok := st.FindInstrument(name)
+	if !ok {
+		return nil, state.Instrument{}, fmt.Errorf("no instrument %q: give a name like BTC-PERP or an id", name)
+	}
+	return st, inst, nil
+}
+
 func bestOf(ctx context.Context, m Market, symbol string) (bid, ask decimal.Decimal, err error) {
 	b, err := m.OrderBook(ctx, symbol, 1)
 	if err != nil {

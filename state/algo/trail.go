@@ -72,19 +72,9 @@ func DistanceOf(s string, mark, tick decimal.Decimal) (decimal.Decimal, error) {
 // one that would lie beyond the estimated liquidation price, commits the trail to the journal and
 // places its stop. id "" takes a new one.
 func NewTrail(ctx context.Context, d *Deps, id string, p TrailParams) (*Trail, error) {
-	if err := d.check(); err != nil {
-		return nil, err
-	}
-	if err := d.Limits.full(); err != nil {
-		return nil, err
-	}
-	st, err := d.Market.Store(ctx, p.Instrument)
+	st, inst, err := d.open(ctx, p.Instrument)
 	if err != nil {
 		return nil, err
-	}
-	inst, ok := st.FindInstrument(p.Instrument)
-	if !ok {
-		return nil, fmt.Errorf("no instrument %q: give a name like BTC-PERP or an id", p.Instrument)
 	}
 	p.Instrument = inst.Name
 	pos, ok := st.Position(inst.Name)

@@ -56,19 +56,9 @@ type TWAP struct {
 // NewTWAP checks p, reads the arrival price, sets the band, and commits the TWAP to the journal
 // before anything is sent. id "" takes a new one.
 func NewTWAP(ctx context.Context, d *Deps, id string, p TWAPParams) (*TWAP, error) {
-	if err := d.check(); err != nil {
-		return nil, err
-	}
-	if err := d.Limits.full(); err != nil {
-		return nil, err
-	}
-	st, err := d.Market.Store(ctx, p.Instrument)
+	_, inst, err := d.open(ctx, p.Instrument)
 	if err != nil {
 		return nil, err
-	}
-	inst, ok := st.FindInstrument(p.Instrument)
-	if !ok {
-		return nil, fmt.Errorf("no instrument %q: give a name like BTC-PERP or an id", p.Instrument)
 	}
 	p.Instrument = inst.Name
 	if err := p.valid(inst); err != nil {
