@@ -337,7 +337,9 @@ var mutants = []mutant{
 	// alerts once) and the liquidation price's source (state/liqsource.go: the exchange's first).
 	{id: "alert/rearm-at-once", file: "state/alert/engine.go", from: "case t.pastRearm(v):", to: "case true:"},
 	{id: "alert/cooldown-ignored", file: "state/alert/engine.go", from: "if !met || t.cooling(now) {", to: "if !met {"},
-	{id: "alert/fill-twice", file: "state/alert/orders.go", from: "if w.fills[k] {\n\t\t\t\tcontinue", to: "if false {\n\t\t\t\tcontinue"},
+	{id: "alert/fill-twice", file: "state/alert/orders.go", from: "if w.fills[k] {\n\t\t\tcontinue", to: "if false {\n\t\t\tcontinue"},
+	{id: "alert/closed-twice", file: "state/alert/orders.go", from: "if e.orders.events[k] {", to: "if false {"},
+	{id: "alert/older-page-news", file: "state/alert/orders.go", from: "w.olderPages(msgs)", to: ""},
 	{id: "alert/liq-estimate-first", file: "state/liqsource.go", from: "if row.Liquidation.IsPositive() {", to: "if false {", pkgs: []string{"./state/alert"}},
 
 	// The risk gate (issue #35): state/risk and its hooks in state/exec.

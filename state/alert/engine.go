@@ -170,11 +170,11 @@ func (e *Engine) Check(now time.Time, s *state.Store, link Link, msgs ...state.M
 		}
 	}
 	var out []Event
-	if touched.has(state.KindOrders) || touched.has(state.KindFills) {
+	if touched.has(state.KindOrders) || touched.has(state.KindFills) || touched.has(state.KindHistory) {
 		out = e.orderEvents(now, s, msgs, out)
 	}
 	if touched.has(state.KindFunding) {
-		out = e.paymentEvents(now, s, out)
+		out = e.paymentEvents(now, s, msgs, out)
 	}
 	if touched.has(state.KindTickers) || touched.has(state.KindMids) {
 		e.sampleMoves(now, s)

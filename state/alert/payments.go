@@ -22,11 +22,19 @@ type paymentWatch struct {
 	seen   map[paymentKey]bool
 }
 
-// paymentEvents appends the alerts of the funding payments not seen before.
-func (e *Engine) paymentEvents(now time.Time, s *state.Store, out []Event) []Event {
+// paymentEvents appends the alerts of the funding payments not seen before. The rows of older
+// pages (the Funding view scrolled down) are the past, never news.
+func (e *Engine) paymentEvents(now time.Time, s *state.Store, msgs []state.Msg, out []Event) []Event {
 	w := &e.payments
 	if w.seen == nil {
 		w.seen = map[paymentKey]bool{}
+	}
+	for _, m := range msgs {
+		if f, ok := m.(state.FundingMsg); ok && f.Page.Page > 1 {
+			for _, p := range f.Page.Data {
+				w.seen[paymentKey{p.InstrumentID, p.Time.UnixNano()}] = true
+			}
+		}
 	}
 	ps := s.Funding()
 	for i := len(ps) - 1; i >= 0; i-- { // oldest first

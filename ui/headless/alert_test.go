@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	osexec "os/exec"
 	"path/filepath"
@@ -125,5 +126,37 @@ func TestAlertsWatchRunsOnAlert(t *testing.T) {
 		if _, ok := ev[k]; !ok {
 			t.Errorf("no %s in %q", k, line)
 		}
+	}
+}
+
+// TestAlertsWatchSeesACancelWithoutTheStream (issue #37): `alerts watch --no-stream` (polls only)
+// fires `btc cancel` for an order cancelled on the simulator, read off the polled order history.
+func TestAlertsWatchSeesACancelWithoutTheStream(t *testing.T) {
+	h := newHarness(t)
+	h.ok("alert", "add", "btc cancel")
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	done := make(chan struct{})
+	var code int
+	var out, errs string
+	go func() {
+		defer close(done)
+		code, out, errs = h.runCtx(ctx, "alerts", "watch", "--json", "--no-stream", "--every", "200ms", "--count", "1")
+	}()
+	for n := 0; ; n++ {
+		select {
+		case <-done:
+		case <-time.After(700 * time.Millisecond):
+			cloid := fmt.Sprintf("alert-cancel-%d", n)
+			h.ok("order", "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.01", "--price", h.restingBid(), "--cloid", cloid)
+			h.ok("cancel", "--instrument", "BTC-PERP", "--cloid", cloid)
+			continue
+		}
+		break
+	}
+	var ev alert.Event
+	if err := json.Unmarshal([]byte(out), &ev); code != 0 || err != nil || ev.Kind != alert.KindOrder || ev.Rule != "BTC cancel" ||
+		ev.Instrument != "BTC-PERP" || !strings.Contains(ev.Text, "cancelled") {
+		t.Fatalf("exit %d, stdout %q (%v), stderr %q", code, out, err, errs)
 	}
 }

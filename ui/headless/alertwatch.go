@@ -162,8 +162,8 @@ func (w *watcher) stream() ([]feed.Cmd, func()) {
 	return []feed.Cmd{feed.Subscribe(st, topics, nil), w.feed.StartSource()}, func() { st.Close() }
 }
 
-// accountPolls are the account's polls: summary, positions, open orders, fills and funding
-// payments.
+// accountPolls are the account's polls: summary, positions, open orders, fills, the order
+// history's newest page (cancels and triggers when no stream says them) and funding payments.
 func accountPolls(ex api.Exchange, user string, every time.Duration) []struct {
 	kind  state.Kind
 	every time.Duration
@@ -193,6 +193,10 @@ func accountPolls(ex api.Exchange, user string, every time.Duration) []struct {
 		{state.KindFills, every, func(ctx context.Context, gen uint64, at time.Time) (state.Msg, error) {
 			pg, err := ex.Fills(ctx, user, api.PageParams{Page: 1, Limit: 100})
 			return state.FillsMsg{Gen: gen, At: at, Page: pg}, err
+		}},
+		{state.KindHistory, every, func(ctx context.Context, gen uint64, at time.Time) (state.Msg, error) {
+			pg, err := ex.OrderHistory(ctx, user, api.PageParams{Page: 1, Limit: 50})
+			return state.HistoryMsg{Gen: gen, At: at, Page: pg}, err
 		}},
 		{state.KindFunding, max(5*every, 10*time.Second), func(ctx context.Context, gen uint64, at time.Time) (state.Msg, error) {
 			pg, err := ex.FundingHistory(ctx, user, api.PageParams{Page: 1, Limit: 50})
