@@ -196,6 +196,12 @@ var mutants = []mutant{
 	{id: "sim/ro-needs-position", file: "api/sim/match.go", from: "if o.ro && o.trigger == 0 && e.closable(o) == 0 {", to: "if false {"},
 	{id: "sim/fok-in-full", file: "api/sim/match.go", from: "got < need {", to: "got == 0 {"},
 	{id: "sim/post-only-cross", file: "api/sim/match.go", from: "ok && crosses(o.buy, o.price, px) {", to: "ok && false {"},
+	// Auto-deleveraging (issue #39): api/sim/adl.go.
+	{id: "sim/adl-off", file: "api/sim/liquidation.go", from: "\te.deleverage()\n}", to: "}"},
+	{id: "sim/adl-most-profitable-first", file: "api/sim/adl.go", from: "if c := y.ratio.Cmp(x.ratio); c != 0 {", to: "if c := x.ratio.Cmp(y.ratio); c != 0 {"},
+	{id: "sim/adl-haircut-up-to-deficit", file: "api/sim/adl.go", from: "cut := decimal.Min(deficit, decimal.Max(f.closedPnl, decimal.Zero))", to: "cut := decimal.Max(f.closedPnl, decimal.Zero)"},
+	{id: "sim/adl-only-in-profit", file: "api/sim/adl.go", from: "if upnl.IsPositive() {", to: "if true {"},
+	{id: "sim/adl-as-far-as-needed", file: "api/sim/adl.go", from: "q := max(min(need, size, abs(e.liq.pos[m.id].size)), 1)", to: "q := max(min(need+size, size, abs(e.liq.pos[m.id].size)), 1)"},
 	{id: "sim/min-notional-ro-exempt", file: "api/sim/orders.go", from: "if o.ro {\n\t\treturn nil\n\t}\n\tpx := o.price", to: "if false {\n\t\treturn nil\n\t}\n\tpx := o.price"},
 	{id: "sim/min-notional-boundary", file: "api/sim/orders.go", from: "o.size >= (min+px-1)/px", to: "o.size > (min+px-1)/px",
 		equiv: "the integer test is a fast path: an order it lets through is checked exactly in decimals right after"},

@@ -50,8 +50,10 @@ const CommandHelp = "Runs the simulated exchange (POST /info, POST /exchange) un
 	"(its random walk stops; false lets it go on).\n\n" +
 	"The exchange's own accounts (fees, insurance fund, makers, takers, liquidator) are listed with their\n" +
 	"addresses and balances by POST /info {\"method\":\"exchange_accounts\"}, with the sums over every account\n" +
-	"(held = deposited - withdrawn). The insurance fund pays without limit and may go below zero; nobody is\n" +
-	"auto-deleveraged.\n\n" +
+	"(held = deposited - withdrawn). The insurance fund takes liquidation fees and seized collateral and pays\n" +
+	"what a bankrupt account cannot, so it may go below zero; while it is, the user positions most in profit\n" +
+	"opposite the liquidator's are auto-deleveraged at the mark until it is back at zero (fill_type 2, the\n" +
+	"profit cut by what the fund needed).\n\n" +
 	"For scale: --markets 500 adds 500 synthetic perpetuals (SYN1-PERP..., a few MB of candles in all),\n" +
 	"--keep-fills 10000 and --keep-history 10000 keep that many fills and closed orders an account (default\n" +
 	"2000 and 1000, the oldest dropped first)."

@@ -151,10 +151,21 @@
 // LiquidatorAccount; account_summary answers for each, and the /info method exchange_accounts {}
 // lists them all (name, address, role, balances, positions) with the sums over every account:
 // held equals deposited − withdrawn per collateral, to the unit. Their balances may be negative.
-// The insurance fund is not a real fund: it pays whatever a bankrupt account cannot, without
-// limit, and goes below zero when it must; the simulator does not auto-deleverage anyone, and
-// the liquidator keeps every position it takes over (its PnL moves with the market). A bot's
-// results on the simulator therefore never show socialised losses or deleveraging.
+//
+// The insurance fund's rules. It receives liquidation fees and the collateral it buys from
+// bankrupt accounts; it pays whatever a bankrupt account cannot (the rest of an isolated
+// position's loss past its margin, a USDC debt its other collateral no longer covers), at once
+// and without limit, so it may go below zero. Whenever it is below zero after a liquidation pass
+// (each market step, each index move), the simulator auto-deleverages, as real perpetual
+// exchanges do: the user position (never the exchange's own) opposite a position the liquidator
+// took over that is most in profit at the mark (unrealised PnL over its cost, then the larger
+// PnL, then the address) is closed against the liquidator's at the mark, without a fee, as far
+// as the deficit needs; of that close's realised profit, as much as the deficit goes to the fund
+// (a profit is cut, never turned into a loss), and the next most profitable follows until the
+// fund is back at zero. The account's fill has fill_type 2 (0 is a trade, 1 a liquidation),
+// direction closeLong or closeShort, fee 0, and the closed PnL it kept after the cut, so its
+// balance still follows from its fills. When no such position is in profit the fund stays below
+// zero, and the liquidator keeps what it took over (its PnL moves with the market).
 //
 // Rounding: every balance is kept at its collateral's decimals (USDC 6). What an account pays
 // (fees, funding owed, margin set aside, collateral sold to cover a debt) is rounded up to the

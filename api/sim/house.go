@@ -8,10 +8,10 @@ import (
 // derived from (houseAddress).
 var houseRoles = []struct{ name, role string }{
 	{"fees", "receives every trading, transfer and withdrawal fee, pays the makers' rebates, keeps funding's rounding remainder"},
-	{"insurance", "receives liquidation fees and seized collateral, pays what a bankrupt account cannot; may go below zero (no limit, no deleveraging)"},
+	{"insurance", "receives liquidation fees and seized collateral, pays what a bankrupt account cannot; may go below zero, and while it is, the most profitable user positions opposite the liquidator's are auto-deleveraged to refill it"},
 	{"maker", "the simulated market makers' positions and balances"},
 	{"taker", "the simulated random takers' positions and balances"},
-	{"liquidator", "takes over liquidated positions at the mark and keeps them"},
+	{"liquidator", "takes over liquidated positions at the mark and keeps them, less what auto-deleveraging closes"},
 }
 
 // houseJSON is one of the exchange's own accounts as exchange_accounts lists it.

@@ -15,7 +15,8 @@ var (
 	// and keeps the remainder of funding rounding.
 	FeeAccount = houseAddress("fees")
 	// InsuranceFund receives liquidation fees and collateral seized from bankrupt accounts, and
-	// pays the part of a liquidation loss that the whole account cannot cover.
+	// pays the part of a liquidation loss that the whole account cannot cover; below zero, it is
+	// refilled by auto-deleveraging (the package doc's Money).
 	InsuranceFund = houseAddress("insurance")
 	// MakerAccount holds the simulator's market makers' positions and balances.
 	MakerAccount = houseAddress("maker")

@@ -46,6 +46,7 @@ func (e *engine) liquidations() {
 			e.recordFill(a, *f)
 		}
 	}
+	e.deleverage()
 }
 
 // liquidate closes a position at the mark price into the liquidator's account and charges the
