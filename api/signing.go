@@ -46,3 +46,18 @@ func beforeSign(ctx context.Context, op string, info ActionInfo, data ActionData
 	}
 	return nil
 }
+
+type signedKey struct{}
+
+// WithSigned returns a context whose /exchange actions call f once signed, just before they are
+// posted: the report's latency route stamps its "signed" point there.
+func WithSigned(ctx context.Context, f func()) context.Context {
+	return context.WithValue(ctx, signedKey{}, f)
+}
+
+// signed calls the context's WithSigned function, if any.
+func signed(ctx context.Context) {
+	if f, ok := ctx.Value(signedKey{}).(func()); ok && f != nil {
+		f()
+	}
+}

@@ -46,3 +46,23 @@ func restBidsCtx(t *testing.T, ctx context.Context, c *api.Client, cloid string)
 		t.Fatal(err)
 	}
 }
+
+// TestSignedComesAfterBeforeSign (issue #41): the WithSigned function is called once an action
+// is signed, after its WithBeforeSign, and not for an action that was stopped before signing.
+// Guards: the latency route's "signed" stamp taken before the journal's commit, or for nothing.
+func TestSignedComesAfterBeforeSign(t *testing.T) {
+	c := newCloidSim(t)
+	var seen []string
+	ctx := api.WithBeforeSign(context.Background(), func(api.Signing) error { seen = append(seen, "before"); return nil })
+	ctx = api.WithSigned(ctx, func() { seen = append(seen, "signed") })
+	restBidsCtx(t, ctx, c, cloidN(3))
+	if len(seen) != 2 || seen[0] != "before" || seen[1] != "signed" {
+		t.Fatalf("saw %v, want before then signed", seen)
+	}
+	seen = nil
+	ctx = api.WithBeforeSign(context.Background(), func(api.Signing) error { return errors.New("stop") })
+	ctx = api.WithSigned(ctx, func() { seen = append(seen, "signed") })
+	if _, err := c.PlaceOrders(ctx, []api.OrderWire{bid(cloidN(4))}); err == nil || len(seen) != 0 {
+		t.Fatalf("a stopped action: %v, saw %v", err, seen)
+	}
+}

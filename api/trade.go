@@ -79,6 +79,7 @@ func (c *Client) send(ctx context.Context, info ActionInfo, data ActionData) (Tx
 	if err != nil {
 		return TxResponse{}, &Error{Kind: KindInvalid, Op: op, Err: err}
 	}
+	signed(ctx)
 	cl := &call{path: "/exchange", name: info.Name, attempt: 1, attrs: actionAttrs(info, data, sig)}
 	start := time.Now()
 	r, reply, e := c.post(ctx, op, "/exchange", body, true, MaxMarketRecords)

@@ -176,6 +176,11 @@ type Ask struct {
 	Confirmed bool
 	// Parent is the intent this one is part of ("" for none).
 	Parent string
+	// Keystroke is when the trader pressed the key that sent it (zero: no keystroke, nothing of
+	// its route is recorded); Clock is the clock it was read from, which the executor stamps the
+	// route's signing and answer with (nil: the executor's Now).
+	Keystroke time.Time
+	Clock     func() time.Time
 }
 
 // Place sends one checked order: the gate's confirmation, the journal, the send, and what
@@ -223,7 +228,9 @@ func (e *Executor) placeChecked(ctx context.Context, co state.CheckedOrder, ask 
 		return res, err
 	}
 	sent := e.committing(ctx, id)
-	resp, err := e.cfg.Send.PlaceOrders(sent.ctx, []api.OrderWire{co.Wire})
+	rt := e.routing(ask, cloid)
+	resp, err := e.cfg.Send.PlaceOrders(rt.watch(sent.ctx), []api.OrderWire{co.Wire})
+	res.Route = rt.answered(ctx, e.cfg.Journal)
 	res = e.placed(ctx, res, sent.committed(), expiryOf(sent), resp, err)
 	return res, e.record(ctx, res)
 }

@@ -1,0 +1,90 @@
+package journal
+
+import (
+	"context"
+	"fmt"
+	"time"
+)
+
+// routeSchema holds each order's route from the keystroke to the screen (the latency legs the
+// report and the console's :latency view measure): one row per order, each stamp in Unix
+// nanoseconds of the console's clock (0: not seen).
+const routeSchema = `
+CREATE TABLE IF NOT EXISTS routes (
+	id          TEXT PRIMARY KEY,
+	keystroke   INTEGER NOT NULL DEFAULT 0,
+	signed      INTEGER NOT NULL DEFAULT 0,
+	answered    INTEGER NOT NULL DEFAULT 0,
+	streamed    INTEGER NOT NULL DEFAULT 0,
+	shown       INTEGER NOT NULL DEFAULT 0
+);
+`
+
+// Route is when an order passed each point of its way, on one clock: the keystroke that sent
+// it, its signing, the exchange's answer, the first record of it the stream brought, and the
+// first frame drawn after that record. A zero stamp was not seen.
+type Route struct {
+	ID        string // the order's client id
+	Keystroke time.Time
+	Signed    time.Time
+	Answered  time.Time
+	Streamed  time.Time
+	Shown     time.Time
+}
+
+// Stamps are the route's stamps in its order, keystroke first.
+func (r Route) Stamps() [5]time.Time {
+	return [5]time.Time{r.Keystroke, r.Signed, r.Answered, r.Streamed, r.Shown}
+}
+
+func nanos(t time.Time) int64 {
+	if t.IsZero() {
+		return 0
+	}
+	return t.UnixNano()
+}
+
+func fromNanos(n int64) time.Time {
+	if n == 0 {
+		return time.Time{}
+	}
+	return time.Unix(0, n).UTC()
+}
+
+// SetRoute records the stamps of r that are set; a stamp recorded earlier for the same order is
+// kept (the first time each point was passed).
+func (j *Journal) SetRoute(ctx context.Context, r Route) error {
+	s := r.Stamps()
+	_, err := j.db.ExecContext(ctx, `INSERT INTO routes(id, keystroke, signed, answered, streamed, shown) VALUES (?, ?, ?, ?, ?, ?)
+		ON CONFLICT(id) DO UPDATE SET
+			keystroke = CASE WHEN keystroke = 0 THEN excluded.keystroke ELSE keystroke END,
+			signed    = CASE WHEN signed = 0 THEN excluded.signed ELSE signed END,
+			answered  = CASE WHEN answered = 0 THEN excluded.answered ELSE answered END,
+			streamed  = CASE WHEN streamed = 0 THEN excluded.streamed ELSE streamed END,
+			shown     = CASE WHEN shown = 0 THEN excluded.shown ELSE shown END`,
+		r.ID, nanos(s[0]), nanos(s[1]), nanos(s[2]), nanos(s[3]), nanos(s[4]))
+	if err != nil {
+		return fmt.Errorf("journal: route of %s: %w", r.ID, err)
+	}
+	return nil
+}
+
+// Routes returns every order's recorded route by client id.
+func (j *Journal) Routes(ctx context.Context) (map[string]Route, error) {
+	rows, err := j.db.QueryContext(ctx, `SELECT id, keystroke, signed, answered, streamed, shown FROM routes`)
+	if err != nil {
+		return nil, fmt.Errorf("journal: routes: %w", err)
+	}
+	defer rows.Close()
+	out := map[string]Route{}
+	for rows.Next() {
+		var r Route
+		var s [5]int64
+		if err := rows.Scan(&r.ID, &s[0], &s[1], &s[2], &s[3], &s[4]); err != nil {
+			return nil, fmt.Errorf("journal: routes: %w", err)
+		}
+		r.Keystroke, r.Signed, r.Answered, r.Streamed, r.Shown = fromNanos(s[0]), fromNanos(s[1]), fromNanos(s[2]), fromNanos(s[3]), fromNanos(s[4])
+		out[r.ID] = r
+	}
+	return out, rows.Err()
+}
