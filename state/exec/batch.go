@@ -60,9 +60,19 @@ func (e *Executor) PlaceBatch(ctx context.Context, cs []Checked, ask Ask) (Batch
 		return res, err
 	}
 	res.ID, res.Cloid = id, cloids[0]
+	arrival := func(i int) journal.Arrival { return arrivalOf(cs[i].co) }
+	if err := e.keepArrivals(ctx, cloids, arrival); err != nil {
+		return res, err
+	}
 	sent := e.committing(ctx, id)
-	resp, err := e.cfg.Send.PlaceOrders(sent.ctx, wires)
+	rt := e.routing(ask, cloids...)
+	resp, err := e.cfg.Send.PlaceOrders(rt.watch(sent.ctx), wires)
+	route := rt.answered(ctx, e.cfg.Journal)
 	res = e.batchPlaced(ctx, res, wires, sizes, sent.committed(), expiryOf(sent), resp, err)
+	res.Arrival, res.Route = arrival(0), route
+	for i := range res.Orders {
+		res.Orders[i].Arrival = arrival(i)
+	}
 	return res, e.record(ctx, res.Result)
 }
 

@@ -103,9 +103,25 @@ func (e *Executor) PlaceBracket(ctx context.Context, c CheckedBracket, ask Ask) 
 		return res, err
 	}
 	res.ID = id
+	entry, leg := bracketArrivals(c.cb)
+	arrival := func(i int) journal.Arrival {
+		if i == 0 {
+			return entry
+		}
+		return leg
+	}
+	if err := e.keepArrivals(ctx, cloids, arrival); err != nil {
+		return res, err
+	}
 	sent := e.committing(ctx, id)
-	resp, err := e.cfg.Send.PlaceOrders(sent.ctx, wires)
+	rt := e.routing(ask, cloids...)
+	resp, err := e.cfg.Send.PlaceOrders(rt.watch(sent.ctx), wires)
+	route := rt.answered(ctx, e.cfg.Journal)
 	res = e.bracketPlaced(ctx, res, wires, sent.committed(), expiryOf(sent), resp, err)
+	res.Arrival, res.Route = entry, route
+	for i := range res.Legs {
+		res.Legs[i].Arrival = leg
+	}
 	return res, e.record(ctx, res.Result)
 }
 

@@ -91,6 +91,9 @@ type Result struct {
 	// Arrival is the market a placed order met as it was sent (the journal's arrival; zero
 	// figures when not known): its result line measures slippage from it.
 	Arrival journal.Arrival
+	// Route is the order's way from the keystroke as far as the executor saw it (keystroke,
+	// signed, answered; zero when the action came from no keystroke, Ask.Keystroke).
+	Route journal.Route
 }
 
 // Settled reports whether the outcome is known.
@@ -211,4 +214,27 @@ func arrivalOf(co state.CheckedOrder) journal.Arrival {
 		a.Mid, a.Expected = co.Preview.Walk.Mid, co.Preview.Walk.AvgPrice
 	}
 	return a
+}
+
+// bracketArrivals are the arrivals of a bracket's entry (as Place's) and of its legs: the mid
+// and mark as it was sent, no expected average (a trigger fills where it triggers, not where the
+// book stood). A position's take-profit and stop-loss have no entry: every order is a leg.
+func bracketArrivals(cb state.CheckedBracket) (entry, leg journal.Arrival) {
+	entry = arrivalOf(cb.Entry)
+	leg = journal.Arrival{Mid: entry.Mid, Mark: entry.Mark}
+	if cb.Wires[0].Tpsl != "" {
+		entry = leg
+	}
+	return entry, leg
+}
+
+// keepArrivals journals the arrival of each order of one intent (arrival(i) is the i-th's). The
+// arrival is the report's, not the order's: it is written without the caller's cancel.
+func (e *Executor) keepArrivals(ctx context.Context, cloids []string, arrival func(i int) journal.Arrival) error {
+	for i, id := range cloids {
+		if err := e.cfg.Journal.SetArrival(context.WithoutCancel(ctx), id, arrival(i)); err != nil {
+			return err
+		}
+	}
+	return nil
 }

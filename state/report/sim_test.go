@@ -25,7 +25,9 @@ var bg = context.Background()
 // trading on it, an executor journaling to a file, and a store loaded for checking orders.
 type rig struct {
 	t      *testing.T
+	url    string
 	clock  *sim.TestClock
+	sim    *sim.Sim
 	client *api.Client
 	j      *journal.Journal
 	e      *exec.Executor
@@ -48,7 +50,7 @@ func newRig(t *testing.T) *rig {
 	e, err := exec.New(exec.Config{Journal: j, Send: c, Read: c, Account: c.Address(), Skew: 50 * time.Millisecond,
 		LookupWait: 10 * time.Millisecond, MaxLookupWait: 100 * time.Millisecond, LookupGrace: 5 * time.Second})
 	must(t, err)
-	return &rig{t: t, clock: clock, client: c, j: j, e: e}
+	return &rig{t: t, url: srv.URL, clock: clock, sim: s, client: c, j: j, e: e}
 }
 
 func must(t *testing.T, err error) {
@@ -79,14 +81,36 @@ func (r *rig) store() *state.Store {
 	return st
 }
 
-// market sends a market order of size on sym with the book loaded for the preview's walk, and
-// returns the checked order and the result; the test clock then moves on a second.
-func (r *rig) market(sym, side string, size decimal.Decimal) (state.CheckedOrder, exec.Result) {
+// withBook is the store with sym's book loaded, for the preview's walk.
+func (r *rig) withBook(sym string) *state.Store {
 	r.t.Helper()
 	st := r.store()
 	b, err := r.client.OrderBook(bg, sym, 0)
 	must(r.t, err)
 	st.Apply(state.BookMsg{Book: b})
+	return st
+}
+
+// send sends a market order of intent (its size, side, instrument and client id), then moves the
+// test clock on a second.
+func (r *rig) send(in state.OrderIntent) exec.Result {
+	r.t.Helper()
+	in.Type = state.Market
+	c, errs := r.e.Check(r.withBook(in.Instrument), in)
+	if len(errs) > 0 {
+		r.t.Fatalf("check %+v: %v", in, errs)
+	}
+	res, err := r.e.Place(bg, c, exec.Ask{Who: journal.WhoHeadless, What: in.Side + " " + in.Size, Confirmed: true})
+	must(r.t, err)
+	r.clock.Add(time.Second)
+	return res
+}
+
+// market sends a market order of size on sym with the book loaded for the preview's walk, and
+// returns the checked order and the result; the test clock then moves on a second.
+func (r *rig) market(sym, side string, size decimal.Decimal) (state.CheckedOrder, exec.Result) {
+	r.t.Helper()
+	st := r.withBook(sym)
 	c, errs := r.e.Check(st, state.OrderIntent{Instrument: sym, Side: side, Type: state.Market, Size: size.String()})
 	if len(errs) > 0 {
 		r.t.Fatalf("check %s %s %s: %v", side, size, sym, errs)
