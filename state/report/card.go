@@ -44,6 +44,25 @@ type Card struct {
 	// preview's expected average.
 	VsArrival Slip `json:"vs_arrival"`
 	VsPreview Slip `json:"vs_preview"`
+	// Market is, for an algorithm, its interval against the market's trades (AgainstMarket; nil:
+	// not measured).
+	Market *Market `json:"market,omitempty"`
+	// Latency is the order's route from the keystroke to the screen, when the console recorded
+	// every point of it (nil otherwise: sent headless, by an algorithm, or not yet on screen).
+	Latency *RouteTimes `json:"latency,omitempty"`
+}
+
+// RouteTimes are an order's latency legs (in LegNames' order) and its whole.
+type RouteTimes struct {
+	Legs  [Legs]time.Duration `json:"legs_ns"`
+	Whole time.Duration       `json:"whole_ns"`
+}
+
+// SetRoute gives the card its order's route when every point of it was recorded.
+func (c *Card) SetRoute(r journal.Route) {
+	if legs, whole, ok := RouteLegs(r); ok {
+		c.Latency = &RouteTimes{Legs: legs, Whole: whole}
+	}
 }
 
 // Ticks returns an instrument's tick size by name (false: not known).

@@ -72,7 +72,7 @@ func TestAMarketOrderOverSeveralLevels(t *testing.T) {
 // reversed and closed gives two round trips (the long, closed by the reversal; the short), with
 // the sizes a trader writes by hand and realised PnL equal to the fills' closed_pnl sum. Guards:
 // a reversal left inside one trip, closed_pnl of the reversing fill given to the new trip, fees
-// of the reversing fill counted twice.
+// of the reversing fill counted twice, a reversal counted as an add.
 func TestRoundTrips(t *testing.T) {
 	r := newRig(t)
 	const sym = "BTC-PERP"
@@ -92,6 +92,9 @@ func TestRoundTrips(t *testing.T) {
 	long, short := trips[0], trips[1]
 	if !long.Long || long.Open || !long.MaxSize.Equal(d("0.005")) || !long.SizeIn.Equal(d("0.005")) || !long.SizeOut.Equal(d("0.005")) {
 		t.Errorf("long trip %+v", long)
+	}
+	if long.Adds != 3 || long.Closes != 2 || short.Adds != 0 || short.Closes != 1 || long.Fills != 6 || short.Fills != 2 {
+		t.Errorf("open, adds, closes: long %d+%d of %d fills, short %d+%d of %d", long.Adds, long.Closes, long.Fills, short.Adds, short.Closes, short.Fills)
 	}
 	if short.Long || short.Open || !short.MaxSize.Equal(d("0.002")) || !short.SizeIn.Equal(d("0.002")) || !short.SizeOut.Equal(d("0.002")) {
 		t.Errorf("short trip %+v", short)

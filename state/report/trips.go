@@ -19,8 +19,12 @@ type Trip struct {
 	Open         bool             `json:"open"`
 	// Before says the position was already open at the first fill seen: its entry is the
 	// exchange's start price, not fills the report holds.
-	Before  bool            `json:"opened_before"`
-	Fills   int             `json:"fills"`
+	Before bool `json:"opened_before"`
+	Fills  int  `json:"fills"`
+	// Adds counts the fills that grew it after the one that opened it, Closes those that reduced
+	// it (a reversing fill is a close of one trip and the open of the next).
+	Adds    int             `json:"adds"`
+	Closes  int             `json:"closes"`
 	MaxSize decimal.Decimal `json:"max_size"` // the largest the position got
 	SizeIn  decimal.Decimal `json:"size_in"`  // every size that opened or added to it
 	AvgIn   decimal.Decimal `json:"avg_in"`
@@ -119,6 +123,9 @@ func startPos(f api.Fill) decimal.Decimal {
 }
 
 func (t *Trip) increase(f api.Fill, delta decimal.Decimal) {
+	if t.Fills > 0 || t.Before {
+		t.Adds++
+	}
 	t.Fills++
 	t.pos = t.pos.Add(delta)
 	t.SizeIn = t.SizeIn.Add(delta.Abs())
@@ -129,6 +136,7 @@ func (t *Trip) increase(f api.Fill, delta decimal.Decimal) {
 }
 
 func (t *Trip) reduce(f api.Fill, closed, share decimal.Decimal) {
+	t.Closes++
 	t.Fills++
 	if t.pos.IsPositive() {
 		t.pos = t.pos.Sub(closed)

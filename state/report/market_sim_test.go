@@ -1,0 +1,106 @@
+package report_test
+
+import (
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/shopspring/decimal"
+	"github.com/tradedesk/tradedesk/api"
+	"github.com/tradedesk/tradedesk/api/sim"
+	"github.com/tradedesk/tradedesk/state"
+	"github.com/tradedesk/tradedesk/state/exec"
+	"github.com/tradedesk/tradedesk/state/journal"
+	"github.com/tradedesk/tradedesk/state/report"
+)
+
+// otherKey is a second fixed test key: another trader on the same market.
+const otherKey = "8f2a55949038a9610f50fb23b5883af3b4ecb3c3bb792cbcefbd1542c692be63"
+
+// other is a second trader on r's simulator, with its own journal.
+func (r *rig) other() *rig {
+	r.t.Helper()
+	signer, err := api.SignerFromHex(otherKey)
+	must(r.t, err)
+	c := api.New(r.url, api.WithSigner(signer))
+	must(r.t, r.sim.Fund(c.Address(), sim.DefaultDemoBalance))
+	j, err := journal.Open(filepath.Join(r.t.TempDir(), "other.db"))
+	must(r.t, err)
+	r.t.Cleanup(func() { _ = j.Close() })
+	e, err := exec.New(exec.Config{Journal: j, Send: c, Read: c, Account: c.Address(), Skew: 50 * time.Millisecond,
+		LookupWait: 10 * time.Millisecond, MaxLookupWait: 100 * time.Millisecond, LookupGrace: 5 * time.Second})
+	must(r.t, err)
+	return &rig{t: r.t, url: r.url, clock: r.clock, sim: r.sim, client: c, j: j, e: e}
+}
+
+// TestAlgoAgainstTheIntervalsVWAP (issue #41): an algorithm whose two children bought while
+// another trader bought and sold in the market is measured against the VWAP of every trade of
+// the market in its interval (not those before its start or after its end), with its
+// participation its filled size over that volume; a tape that does not reach back to the start
+// gives the VWAP of what it covers and no participation. Guards: the VWAP taken over the whole
+// tape, the algorithm's own fills left out of the market's volume, participation over 1.
+func TestAlgoAgainstTheIntervalsVWAP(t *testing.T) {
+	r := newRig(t)
+	o := r.other()
+	const sym = "ETH-PERP"
+	o.send(state.OrderIntent{Instrument: sym, Side: "buy", Size: "0.3"}) // before the start
+	id, err := r.j.BeginAlgo(bg, journal.Algo{Kind: "twap", Params: []byte(`{}`)})
+	must(t, err)
+	r.clock.Add(time.Second)
+	for i, who := range []*rig{r, o, r, o} {
+		side, size := "buy", "0.1"
+		if who == o {
+			side, size = []string{"sell", "buy"}[i/2], "0.2"
+		}
+		in := state.OrderIntent{Instrument: sym, Side: side, Size: size}
+		if who == r {
+			n, err := r.j.NextChild(bg, id)
+			must(t, err)
+			in.Cloid, err = journal.ChildCloid(id, n)
+			must(t, err)
+		}
+		who.send(in)
+	}
+	must(t, r.j.SetAlgo(bg, id, "done", "filled"))
+	r.clock.Add(time.Second)
+	o.send(state.OrderIntent{Instrument: sym, Side: "sell", Size: "0.5"}) // after the end
+
+	a, _, err := r.j.GetAlgo(bg, id)
+	must(t, err)
+	arrivals, err := r.j.Arrivals(bg)
+	must(t, err)
+	st := r.store()
+	c, ok := report.Algo(id, r.fills(), arrivals, ticksOf(st))
+	if !ok || !c.Size.Equal(decimal.RequireFromString("0.2")) {
+		t.Fatalf("algorithm card %+v", c)
+	}
+	tape, err := r.client.Trades(bg, sym, report.TapeLimit)
+	must(t, err)
+	from, to := report.Interval(a, r.clock.Now())
+	vol, cost := decimal.Zero, decimal.Zero
+	for _, tr := range tape {
+		if !tr.Time.Before(from) && !tr.Time.After(to) {
+			vol, cost = vol.Add(tr.Size), cost.Add(tr.Size.Mul(tr.Price))
+		}
+	}
+	in, _ := st.Instrument(sym)
+	if !c.AgainstMarket(tape, false, from, to, in.TickSize) {
+		t.Fatal("no market trade in the interval")
+	}
+	m := c.Market
+	if !vol.Equal(decimal.RequireFromString("0.6")) || !m.Volume.Equal(vol) || !m.VWAP.Equal(cost.Div(vol)) || !m.Covered {
+		t.Fatalf("market %+v, want volume %s (the algorithm's 0.2 and the other's 0.4) at %s", m, vol, cost.Div(vol))
+	}
+	if want := c.Size.Div(vol); !m.Participation.Equal(want) || !m.VsVWAP.Known || !m.VsVWAP.Ref.Equal(m.VWAP) {
+		t.Fatalf("participation %s (want %s), vs VWAP %+v", m.Participation, want, m.VsVWAP)
+	}
+	var recent []api.Trade
+	for _, tr := range tape {
+		if !tr.Time.Before(from.Add(2 * time.Second)) {
+			recent = append(recent, tr)
+		}
+	}
+	if !c.AgainstMarket(recent, false, from, to, in.TickSize) || c.Market.Covered || !c.Market.Participation.IsZero() {
+		t.Fatalf("a short tape: %+v", c.Market)
+	}
+}
