@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/shopspring/decimal"
+	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/api/text"
 	"github.com/tradedesk/tradedesk/state"
 	"github.com/tradedesk/tradedesk/state/journal"
@@ -37,7 +38,7 @@ func pnlFlags(fs *flagSet, o *opts) {
 func init() {
 	register(&command{name: "report", groups: gRead, flags: reportFlags, run: runReport,
 		usage:   "[--since 7d] [--json|--csv] [--user ADDR]",
-		summary: "Show each order's and algorithm's execution report card from its fills: average fill, slippage against the arrival mid and the preview, fees, maker share, time to fill."})
+		summary: "Show each order's and algorithm's execution report card from its fills: average fill, slippage against the arrival mid and the preview (an algorithm's against its interval's market VWAP, and its participation), fees, maker share, time to fill, the console's latency."})
 	register(&command{name: "pnl", groups: gRead, flags: pnlFlags, run: runPnl,
 		usage:   "[--daily 30] [--json] [--user ADDR]",
 		summary: "Show realised PnL, fees and funding per UTC day, from the fills and funding payments."})
@@ -62,45 +63,67 @@ func parseSince(s string, now time.Time) (time.Time, error) {
 	return time.Time{}, usagef("--since %s: give an age such as 7d, 12h or 90m, or all", text.Quote(s))
 }
 
-// arrivals are the journal's arrivals of the client's account (none without a journal: a fresh
-// one, another account's --user, no state directory). The file is not created by reading.
-func (r *runner) arrivals(ctx context.Context, user string) (map[string]journal.Arrival, []journal.Algo) {
+// journaled is what the journal of the client's account holds for the report: each order's
+// arrival and route, and the algorithms (none without a journal: a fresh one, another account's
+// --user, no state directory). The file is not created by reading.
+type journaled struct {
+	arrivals map[string]journal.Arrival
+	routes   map[string]journal.Route
+	algos    []journal.Algo
+}
+
+func (r *runner) journaled(ctx context.Context, user string) journaled {
+	var out journaled
 	path, err := r.journalPath()
 	if err != nil || !strings.EqualFold(user, r.client.Address()) {
-		return nil, nil
+		return out
 	}
 	if _, err := os.Stat(path); err != nil {
-		return nil, nil
+		return out
 	}
 	j, err := journal.Open(path)
 	if err != nil {
-		return nil, nil
+		return out
 	}
 	defer j.Close()
-	a, _ := j.Arrivals(ctx)
-	algos, _ := j.Algos(ctx, false)
-	return a, algos
+	out.arrivals, _ = j.Arrivals(ctx)
+	out.routes, _ = j.Routes(ctx)
+	out.algos, _ = j.Algos(ctx, false)
+	return out
 }
 
 // reportCards are the cards of every order filled since, and of every journaled algorithm with
-// fills, algorithms first.
+// fills, algorithms first: each algorithm measured against its market's trades in its interval,
+// each order with the route the console recorded for it.
 func (r *runner) reportCards(ctx context.Context, st *state.Store, user string, since time.Time) ([]reportRow, error) {
 	fills, err := report.Fills(ctx, r.client, user, since)
 	if err != nil {
 		return nil, err
 	}
-	arrivals, algos := r.arrivals(ctx, user)
+	jd := r.journaled(ctx, user)
 	ticks := func(name string) (decimal.Decimal, bool) {
 		in, ok := st.Instrument(name)
 		return in.TickSize, ok
 	}
+	tapes := map[string][]api.Trade{}
 	var rows []reportRow
-	for _, a := range algos {
-		if c, ok := report.Algo(a.ID, fills, arrivals, ticks); ok {
-			rows = append(rows, reportRow{Kind: a.Kind, Card: c})
+	for _, a := range jd.algos {
+		c, ok := report.Algo(a.ID, fills, jd.arrivals, ticks)
+		if !ok {
+			continue
 		}
+		tape, seen := tapes[c.Instrument]
+		if !seen {
+			tape, _ = r.client.Trades(ctx, c.Instrument, report.TapeLimit) // without it the card says no market
+			tapes[c.Instrument] = tape
+		}
+		from, to := report.Interval(a, r.now())
+		tick, _ := ticks(c.Instrument)
+		c.AgainstMarket(tape, len(tape) < report.TapeLimit, from, to, tick)
+		rows = append(rows, reportRow{Kind: a.Kind, Card: c})
 	}
-	for _, c := range report.Orders(fills, arrivals, ticks) {
+	for _, c := range report.Orders(fills, jd.arrivals, ticks) {
+		c.SetRoute(jd.routes[c.Cloid])
 		rows = append(rows, reportRow{Kind: "order", Card: c})
 	}
 	return rows, nil

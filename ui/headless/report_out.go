@@ -30,8 +30,31 @@ func sinceSend(d time.Duration, sent time.Time) string {
 	return d.Round(time.Millisecond).String()
 }
 
+// marketText is an algorithm's slippage against its interval's market VWAP and its
+// participation ("-" for an order, or when no market trade was read in its interval; the
+// participation "?" when the tape did not reach back to its start).
+func marketText(m *report.Market) (vs, part string) {
+	if m == nil {
+		return "-", "-"
+	}
+	part = "?"
+	if m.Covered {
+		part = m.Participation.Mul(hundred).StringFixed(1) + "%"
+	}
+	return slipText(m.VsVWAP), part
+}
+
+// latencyText is an order's keystroke-to-screen time ("-" when the console did not record it).
+func latencyText(l *report.RouteTimes) string {
+	if l == nil {
+		return "-"
+	}
+	return l.Whole.Round(100 * time.Microsecond).String()
+}
+
 func reportTable(st *state.Store, rows []reportRow) *table {
-	t := newTable("LAST FILL", "KIND", "INSTRUMENT", "OID>", "SIDE", "SIZE>", "AVG>", "VS ARRIVAL>", "VS PREVIEW>", "SLIP USD>", "FEE>", "MAKER>", "FIRST>", "LAST>")
+	t := newTable("LAST FILL", "KIND", "INSTRUMENT", "OID>", "SIDE", "SIZE>", "AVG>", "VS ARRIVAL>", "VS PREVIEW>", "SLIP USD>", "FEE>", "MAKER>", "FIRST>", "LAST>",
+		"VS VWAP>", "PART.>", "LATENCY>")
 	for _, r := range rows {
 		c := r.Card
 		oid := ""
@@ -39,12 +62,14 @@ func reportTable(st *state.Store, rows []reportRow) *table {
 			oid = strconv.FormatUint(uint64(c.OrderID), 10)
 		}
 		usdSlip := "-"
+		vs, part := marketText(c.Market)
 		if c.VsArrival.Known {
 			usdSlip = signed(c.VsArrival.USD)
 		}
 		t.add(state.TimeText(c.Last, state.TimeFull), r.Kind, c.Instrument, oid, state.SideText(c.Side), sizeText(st, c.Instrument, c.Size),
 			priceText(st, c.Instrument, c.AvgPrice), slipText(c.VsArrival), slipText(c.VsPreview), usdSlip, state.FormatUSDFee(c.Fee),
-			c.MakerShare.Mul(hundred).StringFixed(0)+"%", sinceSend(c.ToFirst, c.Arrival.At), sinceSend(c.ToLast, c.Arrival.At))
+			c.MakerShare.Mul(hundred).StringFixed(0)+"%", sinceSend(c.ToFirst, c.Arrival.At), sinceSend(c.ToLast, c.Arrival.At),
+			vs, part, latencyText(c.Latency))
 	}
 	return t
 }
@@ -52,7 +77,9 @@ func reportTable(st *state.Store, rows []reportRow) *table {
 // reportColumns are the CSV's header, in the order reportRecord writes them.
 var reportColumns = []string{"kind", "instrument", "oid", "cloid", "side", "fills", "size", "avg_price", "notional", "fee", "maker_share",
 	"first_fill", "last_fill", "arrival_mid", "arrival_mark", "preview_avg", "slip_arrival_bp", "slip_arrival_ticks", "slip_arrival_usd",
-	"slip_preview_bp", "slip_preview_ticks", "slip_preview_usd", "to_first_fill_ms", "to_last_fill_ms"}
+	"slip_preview_bp", "slip_preview_ticks", "slip_preview_usd", "to_first_fill_ms", "to_last_fill_ms",
+	"market_vwap", "market_volume", "market_covered", "participation", "slip_vwap_bp", "slip_vwap_ticks", "slip_vwap_usd",
+	"latency_sign_ms", "latency_answer_ms", "latency_stream_ms", "latency_screen_ms", "latency_ms"}
 
 func optDec(known bool, d decimal.Decimal) string {
 	if !known {
@@ -65,12 +92,37 @@ func reportRecord(r reportRow) []string {
 	c := r.Card
 	a, p, sent := c.VsArrival, c.VsPreview, !c.Arrival.At.IsZero()
 	ms := func(d time.Duration) string { return optDec(sent, decimal.NewFromInt(d.Milliseconds())) }
-	return []string{r.Kind, c.Instrument, strconv.FormatUint(uint64(c.OrderID), 10), c.Cloid, c.Side, strconv.Itoa(c.Fills),
+	rec := []string{r.Kind, c.Instrument, strconv.FormatUint(uint64(c.OrderID), 10), c.Cloid, c.Side, strconv.Itoa(c.Fills),
 		c.Size.String(), c.AvgPrice.String(), c.Notional.String(), c.Fee.String(), c.MakerShare.String(),
 		c.First.UTC().Format(time.RFC3339Nano), c.Last.UTC().Format(time.RFC3339Nano),
 		optDec(a.Known, c.Arrival.Mid), optDec(c.Arrival.Mark.IsPositive(), c.Arrival.Mark), optDec(p.Known, c.Arrival.Expected),
 		optDec(a.Known, a.Bp), optDec(a.Known, a.Ticks), optDec(a.Known, a.USD),
 		optDec(p.Known, p.Bp), optDec(p.Known, p.Ticks), optDec(p.Known, p.USD), ms(c.ToFirst), ms(c.ToLast)}
+	return append(append(rec, marketRecord(c.Market)...), latencyRecord(c.Latency)...)
+}
+
+// marketRecord is an algorithm's market columns (empty for an order).
+func marketRecord(m *report.Market) []string {
+	if m == nil {
+		return make([]string, 7)
+	}
+	v := m.VsVWAP
+	return []string{m.VWAP.String(), m.Volume.String(), strconv.FormatBool(m.Covered), optDec(m.Covered, m.Participation),
+		optDec(v.Known, v.Bp), optDec(v.Known, v.Ticks), optDec(v.Known, v.USD)}
+}
+
+// latencyRecord is an order's latency legs and whole in milliseconds, to the microsecond.
+func latencyRecord(l *report.RouteTimes) []string {
+	out := make([]string, report.Legs+1)
+	if l == nil {
+		return out
+	}
+	ms := func(d time.Duration) string { return decimal.NewFromInt(d.Microseconds()).Shift(-3).String() }
+	for i, d := range l.Legs {
+		out[i] = ms(d)
+	}
+	out[report.Legs] = ms(l.Whole)
+	return out
 }
 
 // writeReportCSV writes the cards as CSV: exact decimals, empty where not known. Names and
