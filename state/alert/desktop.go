@@ -19,12 +19,14 @@ type Desktop struct {
 	Prog   []string  // the program and its leading arguments; the text is added last
 }
 
-// NewDesktop picks the way for the terminal getenv describes; nil when there is none.
+// NewDesktop picks the way for the terminal getenv describes; nil when there is none. A nil term
+// (no terminal to write an escape to, such as a headless command's redirected output) leaves the
+// program.
 func NewDesktop(getenv func(string) string, term io.Writer) *Desktop {
 	prog, term0 := getenv("TERM_PROGRAM"), getenv("TERM")
 	inMux := getenv("TMUX") != "" || strings.HasPrefix(term0, "screen")
 	switch {
-	case inMux: // a multiplexer swallows the escape: use a program
+	case inMux || term == nil: // a multiplexer swallows the escape: use a program
 	case prog == "iTerm.app" || prog == "WezTerm" || prog == "ghostty" || getenv("WT_SESSION") != "":
 		return &Desktop{Escape: "9", Term: term}
 	case strings.Contains(term0, "foot") || strings.Contains(term0, "rxvt") || getenv("VTE_VERSION") != "":

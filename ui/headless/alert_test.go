@@ -8,11 +8,13 @@ import (
 	"os"
 	osexec "os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/tradedesk/tradedesk/state/alert"
+	"github.com/tradedesk/tradedesk/state/journal"
 )
 
 // TestAlertAddListRemove: definitions go into the journal of the network and account, an alert
@@ -158,5 +160,84 @@ func TestAlertsWatchSeesACancelWithoutTheStream(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &ev); code != 0 || err != nil || ev.Kind != alert.KindOrder || ev.Rule != "BTC cancel" ||
 		ev.Instrument != "BTC-PERP" || !strings.Contains(ev.Text, "cancelled") {
 		t.Fatalf("exit %d, stdout %q (%v), stderr %q", code, out, err, errs)
+	}
+}
+
+// TestAlertsWatchNotifiesTheDesktop (issue #37): `alerts watch` delivers as the console does,
+// the desktop included: with no terminal to write an escape to, notify-send (here a stand-in on
+// PATH that records its arguments, run without a shell) gets the alert's text; --no-desktop
+// sends none.
+func TestAlertsWatchNotifiesTheDesktop(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("notify-send is the Linux way")
+	}
+	dir := t.TempDir()
+	got := filepath.Join(dir, "notified")
+	script := "#!/bin/sh\nprintf '%s|' \"$@\" >> " + got + "\necho >> " + got + "\n"
+	if err := os.WriteFile(filepath.Join(dir, "notify-send"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", dir+string(os.PathListSeparator)+os.Getenv("PATH"))
+	h := newHarness(t)
+	h.ok("alert", "add", "btc fills")
+	watch := func(args ...string) {
+		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+		defer cancel()
+		done := make(chan int)
+		go func() {
+			code, _, _ := h.runCtx(ctx, append([]string{"alerts", "watch", "--every", "200ms", "--count", "1"}, args...)...)
+			done <- code
+		}()
+		for {
+			select {
+			case code := <-done:
+				if code != 0 {
+					t.Fatalf("%v: exit %d", args, code)
+				}
+				return
+			case <-time.After(700 * time.Millisecond):
+				h.ok("order", "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.01", "--market")
+			}
+		}
+	}
+	watch("--no-desktop")
+	if _, err := os.Stat(got); !os.IsNotExist(err) {
+		t.Fatalf("--no-desktop notified: %v", err)
+	}
+	watch()
+	raw, err := os.ReadFile(got)
+	if err != nil || !strings.HasPrefix(string(raw), "--app-name=tradedesk|tradedesk|BTC-PERP order filled: 0.01 @ ") {
+		t.Fatalf("notify-send got %q (%v)", raw, err)
+	}
+}
+
+// TestAlertsWatchExitCodes (issue #37): the exit statuses the README documents: 2 with no alert
+// to watch or a wrong flag (saying what to do), 0 when interrupted, 1 when the journal holds a
+// rule it cannot read (naming it for alert rm).
+func TestAlertsWatchExitCodes(t *testing.T) {
+	h := newHarness(t)
+	if code, _, errs := h.run("alerts", "watch"); code != ExitUsage || !strings.Contains(errs, "tradedesk alert add") {
+		t.Fatalf("no alert: exit %d %q", code, errs)
+	}
+	h.ok("alert", "add", "btc > 10000000")
+	if code, _, errs := h.run("alerts", "watch", "--every", "10ms"); code != ExitUsage || !strings.Contains(errs, "at least 200ms") {
+		t.Fatalf("--every 10ms: exit %d %q", code, errs)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(time.Second, cancel) // the interrupt (signal.NotifyContext cancels)
+	if code, out, errs := h.runCtx(ctx, "alerts", "watch", "--every", "200ms"); code != ExitOK || out != "" {
+		t.Fatalf("interrupted: exit %d %q %q", code, out, errs)
+	}
+	j, err := journal.Open(h.journalFile())
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = j.PutAlert(context.Background(), journal.AlertDef{ID: "al-future", Rule: "btc sentiment > 3", Origin: alert.OriginUser})
+	j.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errs := h.run("alerts", "watch"); code != ExitRefused || !strings.Contains(errs, "tradedesk alert rm al-future") {
+		t.Fatalf("an unreadable rule: exit %d %q", code, errs)
 	}
 }

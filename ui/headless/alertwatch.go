@@ -5,7 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"os"
+	"os/signal"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/tradedesk/tradedesk/api"
@@ -14,27 +18,32 @@ import (
 	"github.com/tradedesk/tradedesk/state/alert"
 	"github.com/tradedesk/tradedesk/state/feed"
 	"github.com/tradedesk/tradedesk/state/journal"
+	"golang.org/x/term"
 )
 
 // alertOpts are the flags of `alerts watch`.
 type alertOpts struct {
-	every    time.Duration
-	count    int
-	noStream bool
+	every     time.Duration
+	count     int
+	noStream  bool
+	noDesktop bool
 }
 
 func alertsWatchFlags(fs *flagSet, o *opts) {
 	fs.DurationVar(&o.alert.every, "every", time.Second, "poll market data every `D` (the account every 2 D); at least 200ms")
 	fs.IntVar(&o.alert.count, "count", 0, "stop after `N` alerts (0: run until interrupted)")
 	fs.BoolVar(&o.alert.noStream, "no-stream", false, "poll only: no WebSocket stream")
+	fs.BoolVar(&o.alert.noDesktop, "no-desktop", false, "no desktop notification (on_alert and the webhook still run)")
 }
 
 func init() {
 	register(&command{name: "alerts watch", groups: alertGroups, flags: alertsWatchFlags, run: runAlertsWatch,
-		usage: "[--json] [--every 1s] [--count N] [--no-stream]",
+		usage: "[--json] [--every 1s] [--count N] [--no-stream] [--no-desktop]",
 		summary: "Watch the market and the account and fire the journal's alerts (and the config's [[alert]] rules) as the console " +
-			"does: one line an alert (--json: NDJSON with id, kind, instrument, value, threshold, time), on_alert and the webhook " +
-			"run for each. Runs until interrupted (exit 0)."})
+			"does: one line an alert (--json: NDJSON with id, kind, instrument, value, threshold, time), delivered as the console " +
+			"delivers them: a desktop notification once a burst (--no-desktop: none), on_alert and the webhook for each. Runs until Ctrl+C, " +
+			"SIGTERM or --count alerts (exit 0); exit 2 when there is no alert to watch or a flag is wrong, 1 when the journal " +
+			"cannot be read."})
 }
 
 func runAlertsWatch(ctx context.Context, r *runner) error {
@@ -55,8 +64,13 @@ func runAlertsWatch(ctx context.Context, r *runner) error {
 		return usagef("no alerts to watch; add one: tradedesk alert add 'btc > 100000' (or [[alert]] tables in the config)")
 	}
 	w := &watcher{r: r, j: j, eng: alert.New(), store: state.New(r.env.Now), delivery: r.alertDelivery()}
+	if !o.noDesktop {
+		w.delivery.Desktop = alert.NewDesktop(r.env.Getenv, terminal(r.env.Stderr))
+	}
 	w.eng.Set(alert.Rules(stored))
 	w.feed = feed.New(feed.NewRealClock(r.env.Now), 5*time.Second, 30*time.Second)
+	ctx, stop := signal.NotifyContext(ctx, syscall.SIGTERM, os.Interrupt) // a service manager stops it as Ctrl+C does
+	defer stop()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	w.stop = cancel
@@ -73,6 +87,15 @@ func runAlertsWatch(ctx context.Context, r *runner) error {
 		return nil
 	}
 	return err
+}
+
+// terminal is w when it is a terminal (the desktop escape's way out: stderr, so stdout's lines stay
+// clean), else nil.
+func terminal(w io.Writer) io.Writer {
+	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		return f
+	}
+	return nil
 }
 
 // alertDelivery is the config's on_alert and webhook.
