@@ -35,9 +35,25 @@ func (d *DeadMan) Due(now time.Time) bool {
 	return true
 }
 
+// Lost reports whether the switch fires at now for an exchange lost since since and reached
+// again: armed, not fired since it was armed, and lost for its span or longer. Like Due it
+// reports true once.
+func (d *DeadMan) Lost(since, now time.Time) bool {
+	if d.after <= 0 || d.fired || now.Sub(since) < d.after {
+		return false
+	}
+	d.fired, d.firedAt = true, now
+	return true
+}
+
+// Span is the switch's span (0: disarmed).
+func (d *DeadMan) Span() time.Duration { return d.after }
+
 // DeadManState is the switch as status shows it.
 type DeadManState struct {
 	Armed bool `json:"armed"`
+	// Flatten says the switch also closes every position.
+	Flatten bool `json:"flatten,omitempty"`
 	// After is the span, in seconds.
 	After float64 `json:"after_s,omitempty"`
 	// Left is how long until it fires without a heartbeat, in seconds (0 once fired).

@@ -46,3 +46,26 @@ func TestDeadManFiresOnceAfterMissedHeartbeats(t *testing.T) {
 		t.Fatal("a disarmed switch fired")
 	}
 }
+
+// TestDeadManLostExchange: the exchange lost for less than the span and reached again does not
+// fire; lost for the span or longer fires once; disarmed, nothing fires.
+func TestDeadManLostExchange(t *testing.T) {
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	var d DeadMan
+	if d.Lost(t0, t0.Add(time.Hour)) {
+		t.Fatal("disarmed, it fired")
+	}
+	d.Arm(10*time.Second, t0)
+	if d.Lost(t0, t0.Add(9*time.Second)) {
+		t.Fatal("lost 9s of 10s: it fired")
+	}
+	if !d.Lost(t0.Add(time.Second), t0.Add(11*time.Second)) {
+		t.Fatal("lost 10s of 10s: it did not fire")
+	}
+	if d.Lost(t0, t0.Add(time.Hour)) || d.Due(t0.Add(time.Hour)) {
+		t.Fatal("it fired twice in one arming")
+	}
+	if st := d.State(t0.Add(time.Hour)); st.Armed || st.Fired == nil {
+		t.Fatalf("state after firing: %+v", st)
+	}
+}

@@ -7,5 +7,5 @@ import (
 	"os"
 )
 
-// peerUID: without SO_PEERCRED the socket's 0600 mode in a 0700 directory is the check.
-func peerUID(*net.UnixConn) (int, error) { return os.Getuid(), nil }
+// peerCred: without SO_PEERCRED the socket's 0600 mode in a 0700 directory is the check.
+func peerCred(*net.UnixConn) (uid, pid int, err error) { return os.Getuid(), 0, nil }

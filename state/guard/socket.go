@@ -90,8 +90,28 @@ func ownDir(dir string) error {
 	return nil
 }
 
-// Handler answers one request (its version already checked).
-type Handler func(Request) Response
+// Peer is one connection to the guard: its number and the process at its other end.
+type Peer struct {
+	ID  uint64
+	PID int
+}
+
+// Handler answers a guard's requests.
+type Handler interface {
+	// Handle answers one request of peer (its version already checked).
+	Handle(Peer, Request) Response
+	// Gone is told when peer's connection has closed.
+	Gone(Peer)
+}
+
+// HandlerFunc is a Handler of a function that keeps nothing of its peers.
+type HandlerFunc func(Request) Response
+
+// Handle implements Handler.
+func (f HandlerFunc) Handle(_ Peer, r Request) Response { return f(r) }
+
+// Gone implements Handler.
+func (HandlerFunc) Gone(Peer) {}
 
 // Serve answers the connections on l until ctx ends or l is closed: each line a request, each
 // answered with one line. A peer of another user is refused (its uid checked on the socket); a
@@ -100,21 +120,23 @@ func Serve(ctx context.Context, l *net.UnixListener, h Handler) {
 	var wg sync.WaitGroup
 	stop := context.AfterFunc(ctx, func() { _ = l.Close() })
 	defer stop()
+	var n uint64
 	for {
 		c, err := l.AcceptUnix()
 		if err != nil {
 			break
 		}
+		n++
 		wg.Add(1)
-		go func() {
+		go func(id uint64) {
 			defer wg.Done()
-			serveConn(ctx, c, h)
-		}()
+			serveConn(ctx, c, h, id)
+		}(n)
 	}
 	wg.Wait()
 }
 
-func serveConn(ctx context.Context, c *net.UnixConn, h Handler) {
+func serveConn(ctx context.Context, c *net.UnixConn, h Handler, id uint64) {
 	defer c.Close()
 	// The guard's end closes the connection, but not under a request being answered: a stop
 	// request ends the guard's context inside h, and its answer must still reach the caller.
@@ -122,11 +144,14 @@ func serveConn(ctx context.Context, c *net.UnixConn, h Handler) {
 	stop := context.AfterFunc(ctx, func() { answering.Lock(); _ = c.Close(); answering.Unlock() })
 	defer stop()
 	w := bufio.NewWriter(c)
-	if uid, err := peerUID(c); err != nil || uid != os.Getuid() {
+	uid, pid, err := peerCred(c)
+	if err != nil || uid != os.Getuid() {
 		_, _ = w.Write(encodeLine(Response{V: Version, Error: "refused: this guard answers only its own user"}))
 		_ = w.Flush()
 		return
 	}
+	peer := Peer{ID: id, PID: pid}
+	defer h.Gone(peer)
 	sc := bufio.NewScanner(c)
 	sc.Buffer(make([]byte, 4096), 64<<10)
 	for sc.Scan() {
@@ -139,7 +164,7 @@ func serveConn(ctx context.Context, c *net.UnixConn, h Handler) {
 		case req.V != Version:
 			resp = Response{Error: versionMismatch(req.V)}
 		default:
-			resp = h(req)
+			resp = h.Handle(peer, req)
 		}
 		resp.V = Version
 		_, _ = w.Write(encodeLine(resp))
@@ -158,34 +183,16 @@ func versionMismatch(theirs int) string {
 // Call sends one request to the guard on path and returns its answer. A guard of another
 // protocol version, or one that refuses, is an error that says so.
 func Call(ctx context.Context, path string, cmd string) (Response, error) {
-	var d net.Dialer
-	c, err := d.DialContext(ctx, "unix", path)
+	return Send(ctx, path, Request{Cmd: cmd})
+}
+
+// Send sends req (its version set) to the guard on path on a connection of its own and returns
+// the answer, as Call.
+func Send(ctx context.Context, path string, req Request) (Response, error) {
+	c, err := Dial(ctx, path)
 	if err != nil {
-		if errors.Is(err, os.ErrNotExist) || errors.Is(err, syscall.ECONNREFUSED) {
-			return Response{}, fmt.Errorf("no guard is running for this account (no answer on %s): start one with tradedesk guard", path)
-		}
 		return Response{}, err
 	}
 	defer c.Close()
-	if dl, ok := ctx.Deadline(); ok {
-		_ = c.SetDeadline(dl)
-	}
-	if _, err := c.Write(encodeLine(Request{V: Version, Cmd: cmd})); err != nil {
-		return Response{}, err
-	}
-	line, err := bufio.NewReader(c).ReadBytes('\n')
-	if err != nil {
-		return Response{}, fmt.Errorf("the guard did not answer: %w", err)
-	}
-	var resp Response
-	if err := json.Unmarshal(line, &resp); err != nil {
-		return Response{}, fmt.Errorf("the guard's answer is not this protocol's: %w", err)
-	}
-	if resp.V != Version {
-		return resp, fmt.Errorf("the guard speaks protocol version %d, this tradedesk %d: use the same tradedesk version as the guard", resp.V, Version)
-	}
-	if !resp.OK {
-		return resp, errors.New(resp.Error)
-	}
-	return resp, nil
+	return c.Do(ctx, req)
 }

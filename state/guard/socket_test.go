@@ -40,9 +40,9 @@ func TestSocketModesStaleAndRunning(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() {
-		Serve(ctx, l, func(r Request) Response {
+		Serve(ctx, l, HandlerFunc(func(r Request) Response {
 			return Response{OK: true, Status: &Status{Account: "0xabc"}}
-		})
+		}))
 		close(done)
 	}()
 	resp, err := Call(ctx, path, CmdStatus)
@@ -90,7 +90,7 @@ func TestAnotherProtocolVersionIsRefused(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	go Serve(ctx, l, func(Request) Response { return Response{OK: true, Status: &Status{}} })
+	go Serve(ctx, l, HandlerFunc(func(Request) Response { return Response{OK: true, Status: &Status{}} }))
 	c, err := net.Dial("unix", path)
 	if err != nil {
 		t.Fatal(err)
