@@ -24,12 +24,14 @@ type algoOpts struct {
 	slices                                          int
 	randomize                                       bool
 	distance, every                                 string
+	guard                                           bool
 }
 
 func trailFlags(fs *flagSet, o *opts) {
 	fs.text(&o.instrument, "instrument", "SYM", "instrument name or id of the position, e.g. BTC-PERP")
 	fs.text(&o.algo.distance, "distance", "D", "how far behind the best mark: a price (500), a percent (1.5%) or ticks (40t)")
 	fs.text(&o.algo.every, "every", "DUR", "move the stop at most once this often (default 5s)")
+	guardFlag(fs, o)
 	onRestartFlag(fs, o)
 }
 
@@ -41,7 +43,13 @@ func twapFlags(fs *flagSet, o *opts) {
 	fs.IntVar(&o.algo.slices, "slices", 0, "number of slices (default: one a minute)")
 	fs.text(&o.algo.band, "band", "LO-HI", "hard price band of every slice (default: 1% around the arrival price)")
 	fs.BoolVar(&o.algo.randomize, "randomize", false, "vary the slices' sizes (by up to a third)")
+	guardFlag(fs, o)
 	onRestartFlag(fs, o)
+}
+
+// guardFlag is --guard of the algorithm commands.
+func guardFlag(fs *flagSet, o *opts) {
+	fs.BoolVar(&o.algo.guard, "guard", false, "hand the algorithm to the account's running guard and return at once with its id")
 }
 
 func onRestartFlag(fs *flagSet, o *opts) {
@@ -58,6 +66,7 @@ func chaseFlags(fs *flagSet, o *opts) {
 	fs.text(&o.algo.refresh, "refresh", "Nt", "follow the quote only once it moved N ticks (default 1t)")
 	fs.BoolVar(&o.algo.aggressive, "aggressive", false, "rest one tick inside the spread when there is room")
 	fs.BoolVar(&o.algo.keep, "keep", false, "leave the last order resting when the chase stops unfilled")
+	guardFlag(fs, o)
 	onRestartFlag(fs, o)
 }
 
@@ -70,24 +79,25 @@ func scaleFlags(fs *flagSet, o *opts) {
 	fs.IntVar(&o.algo.count, "count", 10, "number of rungs, 1 to 100")
 	fs.text(&o.algo.distribution, "distribution", "D", "sizes over the rungs: flat (default), inc, dec or geo")
 	fs.BoolVar(&o.yes, "yes", false, "send the rungs (without it the plan is printed and nothing is sent)")
+	guardFlag(fs, o)
 	onRestartFlag(fs, o)
 }
 
 func init() {
 	register(&command{name: "chase", trades: true, groups: gAgentTrade, flags: chaseFlags, run: runChase,
-		usage: "--instrument SYM --side buy|sell --size N [--offset 2t] [--max-distance 0.1%|PX] [--for 5m] [--refresh 3t] [--aggressive] [--keep] [--on-restart resume|cancel|flatten] [--json]",
+		usage: "--instrument SYM --side buy|sell --size N [--offset 2t] [--max-distance 0.1%|PX] [--for 5m] [--refresh 3t] [--aggressive] [--keep] [--on-restart resume|cancel|flatten] [--guard] [--json]",
 		summary: "Work a post-only order at the best bid (buy) or ask (sell), repriced toward the fill, until the size is filled; " +
 			"prints a progress line per step (NDJSON with --json), the last one the summary. Ctrl+C stops it and says what filled."})
 	register(&command{name: "twap", trades: true, groups: gAgentTrade, flags: twapFlags, run: runTWAP,
-		usage: "--instrument SYM --side buy|sell --size N --duration 30m [--slices 12] [--band LO-HI] [--randomize] [--on-restart resume|cancel|flatten] [--json]",
+		usage: "--instrument SYM --side buy|sell --size N --duration 30m [--slices 12] [--band LO-HI] [--randomize] [--on-restart resume|cancel|flatten] [--guard] [--json]",
 		summary: "Spread a size over a duration in slices, each an IOC limit priced by walking the book inside a price band; a slice the band cannot fill " +
 			"rolls into the next, a stale book pauses it. Progress lines as chase's; Ctrl+C stops it and says what filled."})
 	register(&command{name: "trail", trades: true, groups: gAgentTrade, flags: trailFlags, run: runTrail,
-		usage: "--instrument SYM --distance 1.5%|Nt|PX [--every 5s] [--on-restart resume|cancel|flatten] [--json]",
+		usage: "--instrument SYM --distance 1.5%|Nt|PX [--every 5s] [--on-restart resume|cancel|flatten] [--guard] [--json]",
 		summary: "Keep a reduce-only stop the distance behind the position's best mark, moved only toward profit, until it fires; " +
 			"refused when the stop would lie beyond the liquidation price. Ctrl+C stops following and leaves the stop at the exchange."})
 	register(&command{name: "scale", trades: true, groups: gAgentTrade, flags: scaleFlags, run: runScale,
-		usage:   "--instrument SYM --side buy|sell --size N --from PX --to PX [--count 10] [--distribution flat|inc|dec|geo] [--yes] [--json]",
+		usage:   "--instrument SYM --side buy|sell --size N --from PX --to PX [--count 10] [--distribution flat|inc|dec|geo] [--yes] [--guard] [--json]",
 		summary: "Place N limit orders between two prices as one request, sharing a client id prefix (cancel them as one with `tradedesk algos --cancel ID`)."})
 	register(&command{name: "algos", groups: gAgentTrade, flags: algosFlags, run: runAlgos,
 		usage:   "[--cancel ID] [--on-restart resume|cancel|flatten] [--json]",

@@ -62,6 +62,9 @@ func runChase(ctx context.Context, r *runner) error {
 	if err != nil {
 		return err
 	}
+	if r.o.algo.guard {
+		return r.handToGuard(ctx, "chase", p)
+	}
 	d, done, err := r.algoDeps(ctx, func(p algo.Progress) {
 		if p.State == journal.AlgoRunning {
 			_ = r.printProgress(p, false)
@@ -169,6 +172,9 @@ func runScale(ctx context.Context, r *runner) error {
 	out := scaleJSON{Warnings: warns, Outcome: OutcomeWord(ExitOK)}
 	for _, rg := range rungs {
 		out.Rungs = append(out.Rungs, rungJSON{Price: rg.Price, Size: rg.Size})
+	}
+	if r.o.yes && r.o.algo.guard {
+		return r.handToGuard(ctx, "scale", p)
 	}
 	if !r.o.yes {
 		out.Outcome = OutcomeWord(ExitRefused)

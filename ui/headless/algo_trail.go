@@ -27,6 +27,9 @@ func runTrail(ctx context.Context, r *runner) error {
 		}
 		p.Every = d
 	}
+	if o.algo.guard {
+		return r.handToGuard(ctx, "trail", p)
+	}
 	d, done, err := r.algoDeps(ctx, func(p algo.Progress) {
 		if p.State == journal.AlgoRunning {
 			_ = r.printProgress(p, false)

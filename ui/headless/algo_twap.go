@@ -56,6 +56,9 @@ func runTWAP(ctx context.Context, r *runner) error {
 	if err != nil {
 		return err
 	}
+	if r.o.algo.guard {
+		return r.handToGuard(ctx, "twap", p)
+	}
 	d, done, err := r.algoDeps(ctx, func(p algo.Progress) {
 		if p.State == journal.AlgoRunning {
 			_ = r.printProgress(p, false)

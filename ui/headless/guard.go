@@ -54,15 +54,24 @@ type guardProc struct {
 	started time.Time
 
 	algoCtx    context.Context
-	stopAlgos  func()
 	algoWG     sync.WaitGroup
 	stopOnce   sync.Once
 	stopReq    chan struct{}
 	checkEvery time.Duration
+	// reachEvery is how often an armed guard checks it reaches the exchange.
+	reachEvery time.Duration
 
-	mu    sync.Mutex
-	algos []guard.Algo
-	dead  guard.DeadMan
+	mu       sync.Mutex
+	algos    []guard.Algo
+	cancels  map[string]context.CancelFunc // the algorithms running here, by id
+	untils   map[string]time.Time          // when each one's time runs out
+	consoles map[uint64]*guard.Console     // the attached consoles, by connection
+	dead     guard.DeadMan
+	flattens bool
+	// lostSince is when the exchange stopped answering (zero: it answers).
+	lostSince time.Time
+	// unfinished says the switch fired and its cancel-all has not gone through yet.
+	unfinished bool
 }
 
 // runGuard checks the key and flags, takes the account's socket (a second guard is refused),
@@ -126,8 +135,9 @@ func (r *runner) guardLog() (*os.File, error) {
 }
 
 func newGuardProc(r *runner, e *exec.Executor, log *slog.Logger) *guardProc {
-	g := &guardProc{r: r, e: e, log: log, gate: newSendGate(), started: r.env.Now(), stopReq: make(chan struct{}), checkEvery: 200 * time.Millisecond}
-	g.algoCtx, g.stopAlgos = context.WithCancel(context.Background())
+	g := &guardProc{r: r, e: e, log: log, gate: newSendGate(), started: r.env.Now(), stopReq: make(chan struct{}), checkEvery: 200 * time.Millisecond,
+		reachEvery: 2 * time.Second, algoCtx: context.Background(), cancels: map[string]context.CancelFunc{}, untils: map[string]time.Time{},
+		consoles: map[uint64]*guard.Console{}}
 	g.deps = &algo.Deps{Exec: gatedExec{e, g.gate}, Journal: e.Journal(), Market: gatedMarket{headlessMarket{r}, g.gate},
 		Read: r.client, Account: r.client.Address(), Now: r.env.Now, Report: g.report, Limits: &algo.Limits{}}
 	return g
@@ -148,10 +158,7 @@ func (g *guardProc) run(ctx context.Context, l *net.UnixListener) error {
 		return err
 	}
 	if d := r.o.guard.deadMan; d > 0 {
-		g.mu.Lock()
-		g.dead.Arm(d, r.env.Now())
-		g.mu.Unlock()
-		g.log.Info("dead-man armed", "after", d.String(), "flatten", r.o.guard.deadManFlatten)
+		g.armDeadMan(d, r.o.guard.deadManFlatten)
 	}
 	serveDone := g.serve(watchCtx, l)
 	fmt.Fprintf(r.env.Stderr, "guard for %s on %s: running; stop with SIGTERM or tradedesk guard stop\n", r.client.Address(), text.Clean(r.network))
@@ -172,10 +179,13 @@ func (g *guardProc) run(ctx context.Context, l *net.UnixListener) error {
 	return nil
 }
 
-// loop checks the dead-man's switch until ctx ends or a stop comes.
+// loop checks the dead-man's switch, and while it is armed whether the exchange answers, until
+// ctx ends or a stop comes.
 func (g *guardProc) loop(ctx context.Context) {
 	t := time.NewTicker(g.checkEvery)
 	defer t.Stop()
+	reach := time.NewTicker(g.reachEvery)
+	defer reach.Stop()
 	for {
 		select {
 		case <-ctx.Done():
@@ -189,8 +199,10 @@ func (g *guardProc) loop(ctx context.Context) {
 			due := g.dead.Due(g.r.env.Now())
 			g.mu.Unlock()
 			if due {
-				g.fireDeadMan(ctx)
+				g.fireDeadMan(ctx, "no heartbeat")
 			}
+		case <-reach.C:
+			g.checkReach(ctx)
 		}
 	}
 }

@@ -2,6 +2,7 @@ package headless
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -12,6 +13,7 @@ import (
 	"github.com/tradedesk/tradedesk/state/algo"
 	"github.com/tradedesk/tradedesk/state/exec"
 	"github.com/tradedesk/tradedesk/state/guard"
+	"github.com/tradedesk/tradedesk/state/journal"
 )
 
 // sendGate lets the guard stop its algorithms between steps without ending them: once drained, a
@@ -134,12 +136,26 @@ func (g *guardProc) restartAlgos(ctx context.Context) error {
 	return nil
 }
 
-// runAlgo runs an algorithm to its end in the background.
+// runAlgo runs an algorithm to its end in the background; stopAlgo (by id) stops it.
 func (g *guardProc) runAlgo(rn algo.Runner) {
+	ctx, cancel := context.WithCancel(g.algoCtx)
+	g.mu.Lock()
+	g.cancels[rn.ID()] = cancel
+	g.mu.Unlock()
 	g.algoWG.Add(1)
 	go func() {
 		defer g.algoWG.Done()
-		p, err := rn.Run(g.algoCtx)
+		defer cancel()
+		p, err := rn.Run(ctx)
+		if err != nil && p.Detail == "" {
+			p.Detail = err.Error()
+		}
+		if errors.Is(err, algo.ErrUnresolved) {
+			p.State = journal.AlgoRunning
+		}
+		g.mu.Lock()
+		delete(g.cancels, rn.ID())
+		g.mu.Unlock()
 		g.report(p)
 		if err != nil {
 			g.log.Warn("algorithm ended", "algo", rn.ID(), "state", p.State, "error", err.Error())
@@ -149,14 +165,36 @@ func (g *guardProc) runAlgo(rn algo.Runner) {
 	}()
 }
 
+// stopAlgo stops the algorithm id running here (false: none by that id runs here).
+func (g *guardProc) stopAlgo(id string) bool {
+	g.mu.Lock()
+	cancel, ok := g.cancels[id]
+	g.mu.Unlock()
+	if ok {
+		g.log.Info("algorithm stop requested", "algo", id)
+		cancel()
+	}
+	return ok
+}
+
+// stopAll stops every algorithm running here and waits for them to end.
+func (g *guardProc) stopAll() {
+	g.mu.Lock()
+	for _, cancel := range g.cancels {
+		cancel()
+	}
+	g.mu.Unlock()
+	g.algoWG.Wait()
+}
+
 // report keeps an algorithm's last progress for status.
 func (g *guardProc) report(p algo.Progress) {
 	if p.ID == "" {
 		return
 	}
-	a := guard.Algo{ID: p.ID, Kind: p.Kind, Instrument: p.Instrument, Side: p.Side, Target: p.Target, Filled: p.Filled, State: p.State, Detail: p.Detail}
 	g.mu.Lock()
 	defer g.mu.Unlock()
+	a := guard.Algo{Progress: p, Until: g.untils[p.ID]}
 	for i := range g.algos {
 		if g.algos[i].ID == p.ID {
 			g.algos[i] = a

@@ -18,7 +18,7 @@ func guardClientFlags(fs *flagSet, o *opts) {
 
 func init() {
 	for _, c := range []struct{ name, summary string }{
-		{"status", "Say what the running guard does: its algorithms, alerts and dead-man's switch (time left); --json for the protocol's status object."},
+		{"status", "Say what the running guard does: its algorithms, alerts, dead-man's switch (time left) and attached consoles; --json for the protocol's status object."},
 		{"heartbeat", "Send the running guard a heartbeat: its dead-man's switch waits its span again."},
 		{"stop", "Stop the running guard as SIGTERM does: the step in flight finishes, its algorithms stay resumable."},
 	} {
@@ -97,6 +97,13 @@ func writeGuardStatus(r *runner, st guard.Status) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "guard for %s on %s, pid %d, up since %s\n", text.Clean(st.Account), text.Clean(st.Network), st.PID, st.Started.Local().Format(time.DateTime))
 	fmt.Fprintln(&b, deadManWords(st.DeadMan))
+	if st.Exchange.LostSince != nil {
+		fmt.Fprintf(&b, "exchange: not answering since %s\n", st.Exchange.LostSince.Local().Format(time.DateTime))
+	}
+	fmt.Fprintf(&b, "consoles attached: %d\n", len(st.Consoles))
+	for _, c := range st.Consoles {
+		fmt.Fprintf(&b, "  console pid %d since %s, last heartbeat %s\n", c.PID, c.Since.Local().Format(time.DateTime), c.LastHeartbeat.Local().Format(time.TimeOnly))
+	}
 	if len(st.Algorithms) == 0 {
 		fmt.Fprintln(&b, "algorithms: none")
 	}
@@ -110,5 +117,28 @@ func writeGuardStatus(r *runner, st guard.Status) error {
 		fmt.Fprintf(&b, "alert %s: %s\n", text.Clean(a.ID), text.Clean(a.Rule))
 	}
 	_, err := fmt.Fprint(r.env.Stdout, b.String())
+	return err
+}
+
+// handToGuard hands an algorithm (kind, its parameters) to the account's running guard and
+// prints its id at once: the algorithm runs in the guard (tradedesk guard status follows it).
+func (r *runner) handToGuard(ctx context.Context, kind string, params any) error {
+	path := guard.SocketPath(guard.SocketDir(r.env.Getenv("XDG_RUNTIME_DIR"), StateDir(&r.env)), r.client.Address())
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
+	defer cancel()
+	c, err := guard.Dial(ctx, path)
+	if err != nil {
+		return withExit(ExitUnavailable, err)
+	}
+	defer c.Close()
+	id, err := c.Start(ctx, kind, params)
+	if err != nil {
+		return withExit(ExitRefused, fmt.Errorf("the guard: %w", err))
+	}
+	if r.o.json {
+		r.jsonDone = true
+		return writeJSON(r.env.Stdout, map[string]string{"id": id, "kind": kind, "runs_in": "guard"})
+	}
+	_, err = fmt.Fprintf(r.env.Stdout, "%s %s handed to the guard: tradedesk guard status follows it\n", kind, text.Clean(id))
 	return err
 }

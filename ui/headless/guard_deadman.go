@@ -3,34 +3,104 @@ package headless
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/tradedesk/tradedesk/state"
 	"github.com/tradedesk/tradedesk/state/exec"
 	"github.com/tradedesk/tradedesk/state/journal"
 )
 
-// fireDeadMan is the dead-man's switch firing: the guard's algorithms are stopped (each cancels
-// its own order), then every open order is cancelled as one journaled cancel-all, and with
-// --dead-man-flatten every position is closed by reduce-only market orders.
-func (g *guardProc) fireDeadMan(ctx context.Context) {
+// armDeadMan arms the switch for span (0 disarms it), with flatten, and journals it.
+func (g *guardProc) armDeadMan(span time.Duration, flatten bool) {
+	now := g.r.env.Now()
+	g.mu.Lock()
+	g.dead.Arm(span, now)
+	g.flattens = flatten && span > 0
+	g.unfinished = false
+	g.mu.Unlock()
+	word := "disarmed"
+	if span > 0 {
+		word = fmt.Sprintf("armed %s (flatten %t)", span, flatten)
+	}
+	g.log.Info("dead-man "+word, "after", span.String(), "flatten", flatten)
+	g.journalDeadMan(word + " at " + now.UTC().Format(time.RFC3339))
+}
+
+// journalDeadMan keeps the switch's last change in the journal (its value guard.dead-man).
+func (g *guardProc) journalDeadMan(what string) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := g.e.Journal().SetValue(ctx, "guard.dead-man", what); err != nil {
+		g.log.Error("dead-man: journal", "error", err.Error())
+	}
+}
+
+// checkReach asks the exchange for the account while the switch is armed: the exchange lost
+// for the switch's span and then reached again fires it, and a firing whose cancel-all did not
+// go through is tried again.
+func (g *guardProc) checkReach(ctx context.Context) {
+	g.mu.Lock()
+	armed, retry := g.dead.Span() > 0, g.unfinished
+	g.mu.Unlock()
+	if !armed {
+		return
+	}
+	cctx, cancel := context.WithTimeout(ctx, g.reachEvery)
+	_, err := g.r.client.AccountSummary(cctx, g.r.client.Address())
+	cancel()
+	now := g.r.env.Now()
+	g.mu.Lock()
+	since := g.lostSince
+	lost := false
+	switch {
+	case err != nil && since.IsZero():
+		g.lostSince = now
+	case err == nil && !since.IsZero():
+		g.lostSince = time.Time{}
+		lost = g.dead.Lost(since, now)
+	}
+	g.mu.Unlock()
+	switch {
+	case err != nil && since.IsZero():
+		g.log.Warn("exchange lost", "error", err.Error())
+	case err == nil && !since.IsZero():
+		g.log.Info("exchange reached again", "lost_for", now.Sub(since).String())
+	}
+	if lost {
+		g.fireDeadMan(ctx, fmt.Sprintf("the exchange was lost for %s", now.Sub(since).Round(time.Second)))
+	} else if retry && err == nil {
+		g.fireDeadMan(ctx, "retrying its cancel-all")
+	}
+}
+
+// fireDeadMan is the dead-man's switch firing (why says what set it off): the guard's algorithms
+// are stopped (each cancels its own order), then every open order is cancelled as one journaled
+// cancel-all, and with --dead-man-flatten every position is closed by reduce-only market orders.
+// A cancel-all that does not go through is tried again once the exchange answers.
+func (g *guardProc) fireDeadMan(ctx context.Context, why string) {
 	r := g.r
-	span := r.o.guard.deadMan
-	g.log.Warn("dead-man fired: no heartbeat", "after", span.String())
-	fmt.Fprintf(r.env.Stderr, "dead-man: no heartbeat for %s: cancelling every open order\n", span)
-	g.stopAlgos()
-	g.algoWG.Wait()
+	g.mu.Lock()
+	span, flatten := g.dead.Span(), g.flattens
+	g.mu.Unlock()
+	g.log.Warn("dead-man fired: "+why, "after", span.String())
+	fmt.Fprintf(r.env.Stderr, "dead-man: %s (%s): cancelling every open order\n", why, span)
+	g.journalDeadMan("fired at " + r.env.Now().UTC().Format(time.RFC3339) + ": " + why)
+	g.stopAll()
 	res, err := g.e.CancelMany(ctx, exec.CancelMany{All: true},
-		exec.Ask{Who: journal.WhoHeadless, What: fmt.Sprintf("guard dead-man: no heartbeat for %s, cancel every open order", span)})
+		exec.Ask{Who: journal.WhoHeadless, What: fmt.Sprintf("guard dead-man: %s (%s), cancel every open order", why, span)})
 	if err == nil {
 		err = cancelAllFailed(res, "every instrument")
 	}
+	g.mu.Lock()
+	g.unfinished = err != nil
+	g.mu.Unlock()
 	if err != nil {
 		g.log.Error("dead-man cancel-all", "error", err.Error())
 		fmt.Fprintf(r.env.Stderr, "dead-man: cancel-all: %s\n", oneLine(err.Error()))
-	} else {
-		g.log.Warn("dead-man cancelled every open order", "intent", res.ID)
+		return
 	}
-	if r.o.guard.deadManFlatten {
+	g.log.Warn("dead-man cancelled every open order", "intent", res.ID)
+	if flatten {
 		if err := g.flatten(ctx); err != nil {
 			g.log.Error("dead-man flatten", "error", err.Error())
 			fmt.Fprintf(r.env.Stderr, "dead-man: flatten: %s\n", oneLine(err.Error()))

@@ -3,11 +3,14 @@ package headless
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net"
 	"os"
 	"slices"
+	"strings"
 	"time"
 
+	"github.com/tradedesk/tradedesk/api/text"
 	"github.com/tradedesk/tradedesk/state"
 	"github.com/tradedesk/tradedesk/state/alert"
 	"github.com/tradedesk/tradedesk/state/feed"
@@ -19,38 +22,108 @@ func (g *guardProc) serve(ctx context.Context, l *net.UnixListener) <-chan struc
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		guard.Serve(ctx, l, g.handle)
+		guard.Serve(ctx, l, g)
 	}()
 	return done
 }
 
-// handle answers one request of the protocol.
-func (g *guardProc) handle(req guard.Request) guard.Response {
+// Handle answers one request of the protocol (guard.Handler).
+func (g *guardProc) Handle(p guard.Peer, req guard.Request) guard.Response {
 	switch req.Cmd {
 	case guard.CmdStatus:
-		st := g.status()
-		return guard.Response{OK: true, Status: &st}
+		return g.okStatus()
 	case guard.CmdHeartbeat:
+		g.beat(p)
+		return g.okStatus()
+	case guard.CmdAttach:
+		if !strings.EqualFold(strings.TrimSpace(req.Account), g.r.client.Address()) {
+			return guard.Response{Error: fmt.Sprintf("this guard runs for account %s, not %s: start the console for that account, or a guard for this one",
+				g.r.client.Address(), text.Clean(req.Account))}
+		}
+		now := g.r.env.Now()
 		g.mu.Lock()
-		g.dead.Beat(g.r.env.Now())
+		g.consoles[p.ID] = &guard.Console{PID: p.PID, Who: text.Clean(req.Who), Since: now, LastHeartbeat: now}
+		g.dead.Beat(now)
 		g.mu.Unlock()
-		st := g.status()
-		return guard.Response{OK: true, Status: &st}
+		g.log.Info("console attached", "pid", p.PID, "who", text.Clean(req.Who))
+		return g.okStatus()
+	case guard.CmdStart:
+		id, err := g.startAlgo(req.Kind, req.Params)
+		if err != nil {
+			return guard.Response{Error: req.Kind + " not started: " + oneLine(err.Error())}
+		}
+		return guard.Response{OK: true, ID: id}
+	case guard.CmdStopAlgo:
+		if !g.stopAlgo(req.ID) {
+			return guard.Response{Error: "no algorithm " + text.Clean(req.ID) + " runs in this guard: guard status lists those that do"}
+		}
+		return guard.Response{OK: true}
+	case guard.CmdArm:
+		return g.arm(req)
 	case guard.CmdStop:
 		g.stop()
 		return guard.Response{OK: true}
 	}
-	return guard.Response{Error: "unknown request: send status, heartbeat or stop"}
+	return guard.Response{Error: "unknown request: send status, heartbeat, attach, start, stop-algo, arm or stop"}
+}
+
+// Gone forgets a console whose connection closed (guard.Handler). The dead-man's switch goes on
+// counting from its last heartbeat.
+func (g *guardProc) Gone(p guard.Peer) {
+	g.mu.Lock()
+	c, ok := g.consoles[p.ID]
+	delete(g.consoles, p.ID)
+	g.mu.Unlock()
+	if ok {
+		g.log.Info("console detached", "pid", c.PID)
+	}
+}
+
+// beat is a heartbeat, from an attached console or anyone else.
+func (g *guardProc) beat(p guard.Peer) {
+	now := g.r.env.Now()
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.dead.Beat(now)
+	if c, ok := g.consoles[p.ID]; ok {
+		c.LastHeartbeat = now
+	}
+}
+
+// arm arms the dead-man's switch for req.After seconds, or disarms it (0).
+func (g *guardProc) arm(req guard.Request) guard.Response {
+	span := time.Duration(req.After * float64(time.Second))
+	if span < 0 || (span > 0 && span < time.Second) || (req.Flatten && span == 0) {
+		return guard.Response{Error: fmt.Sprintf("arm %s: give a span of at least 1s, such as 30s, or 0 to disarm", span)}
+	}
+	g.armDeadMan(span, req.Flatten)
+	return g.okStatus()
+}
+
+func (g *guardProc) okStatus() guard.Response {
+	st := g.status()
+	return guard.Response{OK: true, Status: &st}
 }
 
 // status is what the guard is doing now.
 func (g *guardProc) status() guard.Status {
 	now := g.r.env.Now()
-	st := guard.Status{Account: g.r.client.Address(), Network: g.r.network, PID: os.Getpid(), Started: g.started, Alerts: []guard.Alert{}}
+	st := guard.Status{Account: g.r.client.Address(), Network: g.r.network, PID: os.Getpid(), Started: g.started, Alerts: []guard.Alert{},
+		Consoles: []guard.Console{}}
 	g.mu.Lock()
 	st.Algorithms = slices.Clone(g.algos)
 	st.DeadMan = g.dead.State(now)
+	st.DeadMan.Flatten = g.flattens && st.DeadMan.After > 0
+	for _, c := range g.consoles {
+		st.Consoles = append(st.Consoles, *c)
+	}
+	st.Exchange = guard.Reach{OK: g.lostSince.IsZero()}
+	if !g.lostSince.IsZero() {
+		at := g.lostSince
+		st.Exchange.LostSince = &at
+	}
 	g.mu.Unlock()
+	slices.SortFunc(st.Consoles, func(a, b guard.Console) int { return a.Since.Compare(b.Since) })
 	if st.Algorithms == nil {
 		st.Algorithms = []guard.Algo{}
 	}

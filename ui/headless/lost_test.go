@@ -27,9 +27,16 @@ type dropper struct {
 	infoLost atomic.Int32
 	// exchanges counts the signed requests that reached /exchange.
 	exchanges atomic.Int64
+	// down, while set, answers every request 503 without reaching the simulator (the exchange
+	// lost).
+	down atomic.Bool
 }
 
 func (d *dropper) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if d.down.Load() {
+		http.Error(w, "down", http.StatusServiceUnavailable)
+		return
+	}
 	if strings.HasPrefix(r.URL.Path, "/info") && d.infoLost.Add(-1) >= 0 {
 		d.sim.ServeHTTP(httptest.NewRecorder(), r)
 		panic(http.ErrAbortHandler)

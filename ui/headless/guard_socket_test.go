@@ -1,0 +1,124 @@
+package headless
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tradedesk/tradedesk/state/guard"
+)
+
+// deadManIntents counts the journal's dead-man cancel-alls whose text has why.
+func (h *harness) deadManIntents(why string) int {
+	h.t.Helper()
+	var intents []journalJSON
+	if err := json.Unmarshal([]byte(h.ok("journal", "--json", "--limit", "50")), &intents); err != nil {
+		h.t.Fatal(err)
+	}
+	n := 0
+	for _, in := range intents {
+		if in.Kind == "cancel-all" && strings.Contains(in.What, "dead-man") && strings.Contains(in.What, why) {
+			n++
+		}
+	}
+	return n
+}
+
+// TestGuardTakesAlgorithmsOverTheSocket: chase --guard hands the chase to the running guard and
+// returns at once with its id; the chase runs in the guard (its order rests, status --json lists
+// it running); a console for another account is refused on attach, one for the account is listed
+// among the attached consoles until it detaches; stop-algo stops the chase in the guard (its
+// order cancelled); without a guard --guard says none runs.
+func TestGuardTakesAlgorithmsOverTheSocket(t *testing.T) {
+	h := guardHarness(t)
+	if code, _, errs := h.run("chase", "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.002", "--guard"); code != ExitUnavailable || !strings.Contains(errs, "no guard is running") {
+		t.Fatalf("--guard with no guard: exit %d %q", code, errs)
+	}
+	g := h.startGuard("--allow-account-key")
+	out := h.ok("chase", "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.002", "--guard", "--json")
+	var got struct{ ID, Kind string }
+	if err := json.Unmarshal([]byte(out), &got); err != nil || got.ID == "" || got.Kind != "chase" {
+		t.Fatalf("chase --guard: %q %v", out, err)
+	}
+	eventually(t, "the guard's chase rests its order", func() bool {
+		o := h.openOrders()
+		return len(o) == 1 && strings.HasPrefix(o[0].Cloid, got.ID+"-")
+	})
+	st := h.guardStatus()
+	if len(st.Algorithms) != 1 || st.Algorithms[0].ID != got.ID || st.Algorithms[0].State != "running" || st.Algorithms[0].Kind != "chase" {
+		t.Fatalf("status: %+v", st.Algorithms)
+	}
+	sock := guard.SocketPath(guard.SocketDir(h.env["XDG_RUNTIME_DIR"], ""), testAddress(t))
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	other := "0x" + strings.Repeat("ab", 20)
+	if _, _, err := guard.Attach(ctx, sock, other, "console"); err == nil || !strings.Contains(err.Error(), "runs for account") {
+		t.Fatalf("a console for another account attached: %v", err)
+	}
+	c, st, err := guard.Attach(ctx, sock, testAddress(t), "console")
+	if err != nil || len(st.Consoles) != 1 || st.Consoles[0].Who != "console" || st.Consoles[0].PID == 0 {
+		t.Fatalf("attach: %+v %v", st.Consoles, err)
+	}
+	if st := h.guardStatus(); len(st.Consoles) != 1 {
+		t.Fatalf("status --json lists %d consoles, want 1", len(st.Consoles))
+	}
+	if err := c.StopAlgo(ctx, "nope"); err == nil || !strings.Contains(err.Error(), "no algorithm nope") {
+		t.Fatalf("stop-algo of an unknown id: %v", err)
+	}
+	if err := c.StopAlgo(ctx, got.ID); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "the stopped chase's order is cancelled", func() bool { return len(h.openOrders()) == 0 })
+	eventually(t, "status says the chase stopped", func() bool {
+		st := h.guardStatus()
+		return len(st.Algorithms) == 1 && st.Algorithms[0].State == "stopped"
+	})
+	_ = c.Close()
+	eventually(t, "the detached console leaves status", func() bool { return len(h.guardStatus().Consoles) == 0 })
+	h.guardOK("stop")
+	if code := g.wait(); code != 0 {
+		t.Fatalf("exit %d: %q", code, g.errb.String())
+	}
+}
+
+// TestGuardDeadManOnExchangeLost: armed at 10s with heartbeats coming, the guard losing the
+// exchange for longer than the span and then reaching it again fires the switch once (every
+// open order cancelled, journaled as the exchange lost); lost for less than the span it does not.
+func TestGuardDeadManOnExchangeLost(t *testing.T) {
+	h := guardHarness(t)
+	bid := h.restingBid()
+	h.ok("order", "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.01", "--price", bid)
+	g := h.startGuard("--allow-account-key", "--dead-man", "10s")
+	lose := func(d time.Duration) {
+		h.drop.down.Store(true)
+		eventually(t, "the guard sees the exchange lost", func() bool { return !h.guardStatus().Exchange.OK })
+		for step := 4 * time.Second; d > 0; d -= step { // the heartbeats keep coming: only the lost exchange may fire it
+			g.offset.Add(int64(min(step, d)))
+			h.guardOK("heartbeat")
+		}
+		h.drop.down.Store(false)
+		eventually(t, "the guard reaches the exchange again", func() bool { return h.guardStatus().Exchange.OK })
+	}
+	lose(5 * time.Second)
+	time.Sleep(time.Second)
+	if st := h.guardStatus(); len(h.openOrders()) != 1 || st.DeadMan.Fired != nil {
+		t.Fatalf("lost 5s of 10s: fired %v, open %+v", st.DeadMan.Fired, h.openOrders())
+	}
+	lose(11 * time.Second)
+	eventually(t, "the switch cancels every order", func() bool { return len(h.openOrders()) == 0 })
+	if n := h.deadManIntents("exchange was lost"); n != 1 {
+		t.Fatalf("%d dead-man cancel-alls for the lost exchange, want 1", n)
+	}
+	h.ok("order", "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.01", "--price", bid)
+	lose(time.Minute)
+	time.Sleep(time.Second)
+	if len(h.openOrders()) != 1 || h.deadManIntents("dead-man") != 1 {
+		t.Fatalf("it fired again in one arming: open %+v", h.openOrders())
+	}
+	h.guardOK("stop")
+	if code := g.wait(); code != 0 {
+		t.Fatalf("exit %d: %q", code, g.errb.String())
+	}
+}
