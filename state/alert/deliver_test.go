@@ -115,3 +115,48 @@ func TestTheDesktopEscapeIsClean(t *testing.T) {
 		t.Fatalf("%q", s)
 	}
 }
+
+// TestAHostileNameReachesNoArgumentAndNoKey (issue #37): the desktop program (run without a
+// shell, the text its last argument) gets the alert's text with no control character, and a
+// key-shaped name from the server reaches neither its arguments nor the JSON on_alert reads.
+func TestAHostileNameReachesNoArgumentAndNoKey(t *testing.T) {
+	dir := t.TempDir()
+	args := filepath.Join(dir, "args")
+	prog := filepath.Join(dir, "notify")
+	if err := os.WriteFile(prog, []byte("#!/bin/sh\nprintf '%s\\n' \"$@\" > "+args+"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	key := "0x" + strings.Repeat("ab", 32)
+	e := New()
+	e.Set([]Rule{mustParse(t, "cancel")})
+	m := state.OrderUpdateMsg{At: t0, Record: api.OrderRecord{OrderID: 9, Instrument: "ETH\x1b]52;c;cGF5bG9hZA==\x07" + key + "\x1b[2J",
+		State: api.StateCancelled, Size: decimal.NewFromInt(2), LimitPrice: decimal.NewFromInt(3000)}}
+	evs := e.Check(t0, state.New(nil), Link{ExchangeUp: true}, m)
+	if len(evs) != 1 {
+		t.Fatalf("%+v", evs)
+	}
+	stdin := filepath.Join(dir, "stdin")
+	tee, err := exec.LookPath("tee")
+	if err != nil {
+		t.Skip("no tee here")
+	}
+	d := &Delivery{Desktop: &Desktop{Prog: []string{prog, "--title"}}, Command: []string{tee, stdin}}
+	if errs := d.Send(context.Background(), evs); len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	got, err := os.ReadFile(args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(string(got), "--title\nETH") || strings.ContainsAny(string(got), "\x1b\x07") || strings.Contains(string(got), strings.Repeat("ab", 32)) {
+		t.Fatalf("the program's arguments: %q", got)
+	}
+	raw, err := os.ReadFile(stdin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkPayload(t, raw)
+	if strings.Contains(string(raw), strings.Repeat("ab", 32)) {
+		t.Fatalf("a key in the payload: %s", raw)
+	}
+}

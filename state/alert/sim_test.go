@@ -115,7 +115,8 @@ func TestALiquidationAlertReassertsAtStart(t *testing.T) {
 }
 
 // TestALiquidationEstimateSaysSo: without the exchange's liquidation price (null in the summary),
-// the distance is tradedesk's own estimate by the preview's rule, and the alert says "estimate".
+// the distance is tradedesk's own estimate by the preview's rule, and the alert says "estimate"
+// (its source field and its text).
 func TestALiquidationEstimateSaysSo(t *testing.T) {
 	e := newSimEnv(t, 5000)
 	must(t, e.sim.SetLeverage(e.client.Address(), "BTC-PERP", api.MarginCross, decimal.NewFromInt(20)))
@@ -130,6 +131,12 @@ func TestALiquidationEstimateSaysSo(t *testing.T) {
 	got, ok := e.store.PositionLiquidation("BTC-PERP")
 	if !ok || got.Source != state.LiqFromEstimate || got.Price.Sub(want.Price).Abs().GreaterThan(decimal.NewFromInt(1)) {
 		t.Fatalf("estimate %+v, exchange's %+v", got, want)
+	}
+	eng := New()
+	eng.Set([]Rule{mustParse(t, "btc liq < 99%")})
+	evs := eng.Check(e.clock.Now(), e.store, Link{ExchangeUp: true}, state.AccountMsg{Gen: 99, Summary: a})
+	if len(evs) != 1 || evs[0].Source != state.LiqFromEstimate || !strings.Contains(evs[0].Text, "estimate price") {
+		t.Fatalf("the alert does not say it is an estimate: %+v", evs)
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tradedesk/tradedesk/api/text"
 	"github.com/tradedesk/tradedesk/state"
@@ -43,6 +44,11 @@ type Model struct {
 	open  bool
 	cur   int
 	fired map[string]time.Time // delivered in this process, by id
+	// editing is the id of the definition being edited in the view ("" when none): it stays
+	// as it is until the edited rule is entered.
+	editing string
+	edit    textinput.Model
+	editErr string
 }
 
 // New builds the alerts and loads the definitions: the config's seeded first. A definition that

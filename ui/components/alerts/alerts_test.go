@@ -14,7 +14,6 @@ import (
 	"github.com/tradedesk/tradedesk/state/journal"
 	"github.com/tradedesk/tradedesk/ui/common"
 	"github.com/tradedesk/tradedesk/ui/common/commontest"
-	"github.com/tradedesk/tradedesk/ui/components/cmdline"
 )
 
 func newAlerts(t *testing.T, now *time.Time) (*Model, *journal.Journal, *int) {
@@ -89,8 +88,28 @@ func TestABurstIsOneLineAndEveryAlertIsKept(t *testing.T) {
 	}
 }
 
-// TestTheAlertsViewDeletesAndEdits: x deletes the selected definition from the journal; a edits
-// one (it goes, and the command line opens on its rule).
+// press sends each key to the view ("enter", "esc", "backspace", or the runes typed).
+func press(m *Model, names ...string) tea.Cmd {
+	var cmd tea.Cmd
+	for _, n := range names {
+		msg := tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(n)}
+		switch n {
+		case "enter":
+			msg = tea.KeyMsg{Type: tea.KeyEnter}
+		case "esc":
+			msg = tea.KeyMsg{Type: tea.KeyEsc}
+		case "backspace":
+			msg = tea.KeyMsg{Type: tea.KeyBackspace}
+		}
+		cmd = m.Key(msg)
+	}
+	return cmd
+}
+
+// TestTheAlertsViewDeletesAndEdits (issue #37): the view lists each definition with its state
+// (armed, cooling) and when it last fired; x deletes the selected one from the journal; a edits
+// one in place: a rule that does not parse says why and stays open, Esc keeps the old rule, Enter
+// replaces it.
 func TestTheAlertsViewDeletesAndEdits(t *testing.T) {
 	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 	m, j, _ := newAlerts(t, &now)
@@ -99,15 +118,37 @@ func TestTheAlertsViewDeletesAndEdits(t *testing.T) {
 	if v := m.View(100, 20); !strings.Contains(v, "BTC-PERP mark > 100000") || !strings.Contains(v, "ETH liq < 5%") || !strings.Contains(v, "never fired") {
 		t.Fatalf("%s", v)
 	}
-	m.Key(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("x")})
+	tick := func(px string) {
+		msg := state.TickerUpdateMsg{At: now, Ticker: api.Ticker{Symbol: "BTC-PERP", MarkPrice: decimal.RequireFromString(px), LastUpdated: api.Time{Time: now}}}
+		m.cfg.Store.Apply(msg)
+		m.Check(alert.Link{ExchangeUp: true}, []state.Msg{msg})
+	}
+	tick("99000")
+	if v := m.View(100, 20); !strings.Contains(v, "armed") {
+		t.Fatalf("not armed:\n%s", v)
+	}
+	now = now.Add(time.Second)
+	tick("100500")
+	if v := m.View(100, 20); !strings.Contains(v, "cooling") || !strings.Contains(v, "fired "+now.Local().Format("01-02 15:04:05")) {
+		t.Fatalf("fired: not cooling, or no time:\n%s", v)
+	}
+	press(m, "x")
 	if defs, _ := j.Alerts(t.Context()); len(defs) != 1 || defs[0].Rule != "ETH liq < 5%" {
 		t.Fatalf("after x: %+v", defs)
 	}
-	cmd := m.Key(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("a")})
-	if open, ok := cmd().(cmdline.OpenMsg); !ok || open.Line != "alert ETH liq < 5%" || m.Active() {
-		t.Fatalf("edit: %#v, view open %v", cmd(), m.Active())
+	press(m, "a", "backspace", "backspace", "9", "esc")
+	if defs, _ := j.Alerts(t.Context()); len(defs) != 1 || defs[0].Rule != "ETH liq < 5%" || !m.Active() {
+		t.Fatalf("after an edit dismissed: %+v, view open %v", defs, m.Active())
 	}
-	if defs, _ := j.Alerts(t.Context()); len(defs) != 0 {
-		t.Fatalf("after edit: %+v", defs)
+	press(m, "a", " loudly", "enter")
+	if v := m.View(100, 20); !strings.Contains(v, "ETH liq < 5% loudly") || !strings.Contains(v, "! ") || !strings.Contains(v, "once, rearm") {
+		t.Fatalf("a bad edit:\n%s", v)
+	}
+	press(m, "esc", "a", "backspace", "backspace", "9%", "enter")
+	if defs, _ := j.Alerts(t.Context()); len(defs) != 1 || defs[0].Rule != "ETH liq < 9%" || !m.Active() {
+		t.Fatalf("after the edit: %+v, view open %v", defs, m.Active())
+	}
+	if v := m.View(100, 20); !strings.Contains(v, "ETH liq < 9%") || strings.Contains(v, "ETH liq < 5%") {
+		t.Fatalf("after the edit:\n%s", v)
 	}
 }

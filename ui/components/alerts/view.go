@@ -2,24 +2,28 @@ package alerts
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tradedesk/tradedesk/api/text"
 	"github.com/tradedesk/tradedesk/state/alert"
 	"github.com/tradedesk/tradedesk/ui/common"
-	"github.com/tradedesk/tradedesk/ui/components/cmdline"
 )
 
 // Open shows the Alerts view.
-func (m *Model) Open() { m.open, m.cur = true, 0 }
+func (m *Model) Open() { m.open, m.cur, m.editing = true, 0, "" }
 
 // Active reports whether the Alerts view is shown (it takes the keys).
 func (m *Model) Active() bool { return m.open }
 
 // Key handles a key while the view is shown: move, delete (the cancel key), edit (the amend key:
-// the definition goes and the command line opens on it), close (dismiss).
+// the row becomes a line to edit; entered, the edited rule replaces the old one; dismissed, the
+// old one stays), close (dismiss).
 func (m *Model) Key(msg tea.KeyMsg) tea.Cmd {
+	if m.editing != "" {
+		return m.editKey(msg)
+	}
 	k := m.keys
 	switch {
 	case key.Matches(msg, k.Dismiss, k.Quit):
@@ -38,14 +42,45 @@ func (m *Model) Key(msg tea.KeyMsg) tea.Cmd {
 		}
 	case key.Matches(msg, k.Amend):
 		if d, ok := m.selected(); ok {
-			if err := m.remove(d.ID); err != nil {
-				return common.Notice(common.LevelError, "alert not edited: "+text.Clean(err.Error()))
-			}
-			m.open = false
-			return cmdline.Prefill("alert " + d.Canon())
+			m.editing, m.editErr = d.ID, ""
+			m.edit = common.NewField("btc > 100000", 200)
+			m.edit.SetValue(d.Canon())
+			m.edit.CursorEnd()
+			m.edit.Focus()
 		}
 	}
 	return nil
+}
+
+// editKey handles a key while a row is edited: enter replaces the rule (a rule that does not
+// parse says why and stays open), dismiss keeps the old one, the rest edit the line.
+func (m *Model) editKey(msg tea.KeyMsg) tea.Cmd {
+	switch {
+	case key.Matches(msg, m.keys.Dismiss):
+		m.editing, m.editErr = "", ""
+		return nil
+	case key.Matches(msg, m.keys.TextSubmit):
+		old := m.editing
+		r, err := alert.Parse(m.edit.Value())
+		if err == nil && r.ID != old {
+			if err = m.save(r); err == nil {
+				err = m.remove(old)
+			}
+		}
+		if err != nil {
+			m.editErr = text.Clean(text.HideKeys(err.Error()))
+			return nil
+		}
+		m.editing, m.editErr = "", ""
+		if i := slices.IndexFunc(m.defs, func(s alert.Stored) bool { return s.ID == r.ID }); i >= 0 {
+			m.cur = i
+		}
+		return common.Notice(common.LevelInfo, "alert "+old+" is now "+r.ID+": "+text.Clean(r.Canon()))
+	}
+	var cmd tea.Cmd
+	m.edit, cmd = m.edit.Update(msg)
+	m.editErr = ""
+	return cmd
 }
 
 func (m *Model) selected() (alert.Stored, bool) {
@@ -68,7 +103,10 @@ func (m *Model) View(w, h int) string {
 	}
 	for i, d := range m.defs {
 		line := fmt.Sprintf("%-13s %-34s %-8s %s", d.ID, text.Clean(d.Canon()), m.state(status[d.ID]), m.last(d))
-		if i == m.cur {
+		switch {
+		case d.ID == m.editing:
+			line = fmt.Sprintf("%-13s %s", d.ID, m.edit.View())
+		case i == m.cur:
 			line = m.st.Selected.On(line)
 		}
 		body = append(body, line)
@@ -76,6 +114,13 @@ func (m *Model) View(w, h int) string {
 	k := m.keys
 	foot := []string{"", m.st.Muted.On(fmt.Sprintf("%s/%s move · %s delete · %s edit · %s close",
 		common.KeyName(k.Up), common.KeyName(k.Down), common.KeyName(k.Cancel), common.KeyName(k.Amend), common.KeyName(k.Dismiss)))}
+	if m.editing != "" {
+		hint := m.st.Muted.On(fmt.Sprintf("%s sets the edited rule · %s keeps it as it was", common.KeyName(k.TextSubmit), common.KeyName(k.Dismiss)))
+		if m.editErr != "" {
+			hint = m.st.Danger.On("! " + m.editErr)
+		}
+		foot = []string{"", hint}
+	}
 	scroll := max(m.cur-h/2, 0)
 	return common.Box(m.st, m.keys, head, body, foot, w, h, &scroll)
 }
