@@ -95,6 +95,13 @@ type account struct {
 	brokers   []brokerRec
 	created   time.Time
 	seen      time.Time // last signed action or query, for idle eviction
+	// dirty says the account's row changed since the store last wrote it (WithStateFile);
+	// logN counts the records ever added to its fills, funding, transfers and history, and
+	// logSaved those the store holds, so that a write appends only the new ones.
+	dirty    bool
+	trimmed  bool // closed orders left its history since the last write
+	logN     [nLogs]int64
+	logSaved [nLogs]int64
 }
 
 // brokerRec is a broker the account has approved.
@@ -165,6 +172,8 @@ func (a *account) addFill(f fillRec) {
 	if a.internal {
 		return
 	}
+	a.dirty = true
+	a.logN[logFills]++
 	if len(a.fills) < a.keep.fills {
 		a.fills = append(a.fills, f)
 		return
@@ -185,6 +194,7 @@ func (a *account) addOrder(o *order) {
 	if a.internal {
 		return
 	}
+	a.dirty = true
 	a.history = append(a.history, o)
 }
 
@@ -197,6 +207,7 @@ func (a *account) orderClosed() {
 	if a.closed <= a.keep.orders+a.keep.orders/4 {
 		return
 	}
+	a.trimmed = true
 	drop := a.closed - a.keep.orders
 	kept := a.history[:0]
 	for _, o := range a.history {
@@ -215,6 +226,8 @@ func (a *account) addFunding(f fundingRec) {
 	if a.internal {
 		return
 	}
+	a.dirty = true
+	a.logN[logFunding]++
 	if len(a.funding) >= maxFillsKept {
 		a.funding = append(a.funding[:0], a.funding[len(a.funding)-maxFillsKept/2:]...)
 	}

@@ -88,6 +88,7 @@ func (e *engine) adlClose(c adlCandidate, deficit decimal.Decimal) {
 	var g fillRec
 	e.applyPerpFill(e.liq, m, !buy, m.mark, q, decimal.Zero, &g)
 	cut := decimal.Min(deficit, decimal.Max(f.closedPnl, decimal.Zero))
+	a.dirty, e.insure.dirty = true, true
 	a.deriv[collUSDC] = a.deriv[collUSDC].Sub(cut)
 	e.insure.deriv[collUSDC] = e.insure.deriv[collUSDC].Add(cut)
 	a.pnl = a.pnl.Sub(cut)

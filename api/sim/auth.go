@@ -66,6 +66,7 @@ func (e *engine) authenticate(signer string) (a *account, ag *agentRec, err erro
 		return nil, nil, errUnknownSigner
 	}
 	if !e.now().Before(ag.until) {
+		e.dirt.agents = true
 		delete(e.ctl.agents, signer)
 		return nil, nil, errUnknownSigner
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"path/filepath"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -87,6 +88,9 @@ func BenchmarkHTTPSignedActions(b *testing.B) {
 		}
 	})
 	b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "actions/s")
+	if err := e.sim.StateError(); err != nil {
+		b.Fatal(err)
+	}
 }
 
 // BenchmarkMarketStep runs one second of the market loop: every market's index moves, makers
@@ -104,8 +108,16 @@ func BenchmarkMarketStep(b *testing.B) {
 // BenchmarkHTTPPresigned measures the simulator alone over loopback: the signed placeOrder
 // bodies are made before the timer starts, so the figure is what the server can take (HTTP,
 // JSON, signature recovery, nonce, matching), not the benchmark's own signing.
-func BenchmarkHTTPPresigned(b *testing.B) {
-	e := quietEnv(b, WithDemoBalance(dec("1000000000")))
+func BenchmarkHTTPPresigned(b *testing.B) { benchPresigned(b) }
+
+// BenchmarkHTTPPresignedData is BenchmarkHTTPPresigned with a state database (`--data`): each
+// action is also committed to SQLite (fsync included) before it is answered.
+func BenchmarkHTTPPresignedData(b *testing.B) {
+	benchPresigned(b, WithStateFile(filepath.Join(b.TempDir(), "sim.db")))
+}
+
+func benchPresigned(b *testing.B, opts ...Option) {
+	e := quietEnv(b, append([]Option{WithDemoBalance(dec("1000000000"))}, opts...)...)
 	const signers = 8
 	for k := range signers {
 		e.fund(nameAddr(b, fmt.Sprint("bench", k))) // the simulator acts only for accounts it knows
@@ -141,4 +153,7 @@ func BenchmarkHTTPPresigned(b *testing.B) {
 		}
 	})
 	b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "actions/s")
+	if err := e.sim.StateError(); err != nil {
+		b.Fatal(err)
+	}
 }

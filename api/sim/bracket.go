@@ -260,6 +260,7 @@ func (e *engine) arm(b *bracket, c *order) {
 	}
 	c.size = b.parent.size - b.parent.rest
 	c.rest = c.size
+	e.touchOrder(c)
 	if !slices.Contains(c.mkt.triggers, c) {
 		c.mkt.triggers = append(c.mkt.triggers, c)
 	}

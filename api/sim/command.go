@@ -41,8 +41,10 @@ const CommandHelp = "Runs the simulated exchange (POST /info, POST /exchange) un
 	"it knows: open them with --fund, or from this machine with POST /faucet {\"user\":\"0x...\"} (once per\n" +
 	"address). Any other signer, and a request changed after signing, gets HTTP 401 invalid order signer.\n" +
 	"Without --data it keeps its state in memory only: a restart starts afresh. With --data DIR it keeps\n" +
-	"balances, positions, fills, funding and transfer records, agents and the faucet's memory in\n" +
-	"DIR/sim-state.json (open orders and order history are not kept). Either way it refuses every nonce\n" +
+	"accounts, balances, positions, open orders (on the book after a restart), order history, fills,\n" +
+	"funding, transfer and account-value records, agents, broker approvals, the faucet's memory, the house\n" +
+	"accounts and the markets' prices in the SQLite database DIR/sim.db, each action committed before it is\n" +
+	"answered (kill -9 loses nothing answered). Either way it refuses every nonce\n" +
 	"before its start (and, with --data, every one up to the highest it ever accepted), so a body signed\n" +
 	"before a restart is never acted on again. SIGTERM stops it like Ctrl+C (status 0).\n\n" +
 	"Tests and scripts move a market, from this machine, with POST /control {\"instrument\":\"BTC-PERP\",\n" +
@@ -79,7 +81,7 @@ func NewCommand(stdout, stderr io.Writer) *Command {
 	fs := flag.NewFlagSet("tradedesk sim", flag.ContinueOnError)
 	c := &Command{Flags: fs, stdout: stdout, stderr: stderr}
 	c.listen = fs.String("listen", "127.0.0.1:8545", "address to serve on (`HOST:PORT`)")
-	c.data = fs.String("data", "", "keep balances, positions, fills, funding and transfer records, agents and the faucet's memory in `DIR` (sim-state.json, written before each answer) across restarts; open orders are not kept")
+	c.data = fs.String("data", "", "keep accounts, balances, positions, open orders, order history, fills, funding and transfer records, agents and the faucet's memory in `DIR` (the SQLite database sim.db, written before each answer) across restarts")
 	c.seed = fs.Uint64("seed", 1, "seed of every random choice (same seed, same markets)")
 	c.faults = fs.String("faults", "", "share of requests that fail: \"0.1\", or \"5xx=0.05,timeout=0.02,garbage=0.02,lost=0.02,delay=10s\"")
 	c.demo = fs.String("demo-balance", DefaultDemoBalance.String(), "USDC the faucet (and --fund without =AMOUNT) credits to spot and to derivatives each")
@@ -131,6 +133,7 @@ func (c *Command) Run(ctx context.Context) int {
 		extra = fmt.Sprintf(", %d synthetic markets", *c.markets)
 	}
 	fmt.Fprintf(stdout, "tradedesk sim: serving http://%s/ (seed %d%s); Ctrl+C or SIGTERM stops\n", ln.Addr(), *c.seed, extra)
+	defer s.Close()
 	if err := s.Serve(ctx, ln); err != nil {
 		fmt.Fprintln(stderr, "tradedesk sim:", err)
 		return 1
@@ -138,8 +141,11 @@ func (c *Command) Run(ctx context.Context) int {
 	return 0
 }
 
-// StateFileName is the file `tradedesk sim --data DIR` keeps its state in, inside DIR.
-const StateFileName = "sim-state.json"
+// StateFileName is the SQLite database `tradedesk sim --data DIR` keeps its state in, inside DIR.
+const StateFileName = "sim.db"
+
+// oldStateFileName is the JSON state file of earlier versions, which this one does not read.
+const oldStateFileName = "sim-state.json"
 
 // open builds the simulator the flags describe: its state from --data DIR when given, and the
 // --fund accounts opened (those the state already knows are not funded again). A non-zero code
@@ -148,6 +154,12 @@ func (c *Command) open(opts []Option, f Faults, bal decimal.Decimal) (*Sim, int)
 	if *c.data != "" {
 		if err := os.MkdirAll(*c.data, 0o700); err != nil {
 			fmt.Fprintln(c.stderr, "tradedesk sim: --data:", err)
+			return nil, 1
+		}
+		if _, err := os.Stat(filepath.Join(*c.data, oldStateFileName)); err == nil {
+			fmt.Fprintf(c.stderr, "tradedesk sim: --data: %s holds %s, the state file of an earlier version, which this one does not read "+
+				"(it keeps its state in %s now): move that file away to start afresh in this directory, or give another --data\n",
+				*c.data, oldStateFileName, StateFileName)
 			return nil, 1
 		}
 		opts = append(opts, WithStateFile(filepath.Join(*c.data, StateFileName)))
@@ -159,7 +171,7 @@ func (c *Command) open(opts []Option, f Faults, bal decimal.Decimal) (*Sim, int)
 	}
 	for _, fu := range c.funds {
 		if *c.data != "" && s.Known(fu.addr) {
-			fmt.Fprintf(c.stdout, "tradedesk sim: %s kept from the state file (not funded again)\n", fu.addr)
+			fmt.Fprintf(c.stdout, "tradedesk sim: %s kept from the state database (not funded again)\n", fu.addr)
 			continue
 		}
 		amt := bal

@@ -108,6 +108,7 @@ func (e *engine) addAgent(a *account, d *api.AddAgentData, source string) (any, 
 		rec.nonces = old.nonces // a renewed agent's old requests stay spent
 	}
 	e.ctl.agents[agent] = rec
+	e.dirt.agents = true
 	return map[string]any{"agent": agent, "valid_until": d.ValidUntil}, nil
 }
 
@@ -121,6 +122,7 @@ func (e *engine) revokeAgent(a *account, d *api.RevokeAgentData) (any, error) {
 		return nil, badRequest("agent %s is not registered for this account: see allAgents", agent)
 	}
 	delete(e.ctl.agents, agent)
+	e.dirt.agents = true
 	return map[string]any{"agent": agent, "revoked": true}, nil
 }
 
@@ -131,6 +133,7 @@ func (e *engine) agentsOf(account string) []*agentRec {
 	var out []*agentRec
 	for addr, r := range e.ctl.agents {
 		if !now.Before(r.until) {
+			e.dirt.agents = true
 			delete(e.ctl.agents, addr)
 			continue
 		}

@@ -24,20 +24,27 @@
 //	srv := httptest.NewServer(s)
 //	s.Advance(time.Minute) // moves the clock and runs 60 market steps
 //
-// # State file
+// # State
 //
 // Without WithStateFile the simulator keeps everything in memory. With it (`tradedesk sim
-// --data DIR`), New loads the file when it exists and every action, faucet or control call
-// and market step writes it before it is answered: balances, positions, leverage settings,
-// fills, funding and transfer records, volume and PnL, agents, the faucet's memory, the house
-// accounts, the ledger of money in and out, each market's index, mark and last price, the id
-// counters and the highest nonce accepted. It is one JSON document, decimals as exact text, so
-// a restart brings money back to the unit; written to a temporary file, synced and renamed, so a
-// kill leaves the last whole state. Open orders, order history, charts and the trade tape are
-// not kept. A file New cannot read is reported by StateError and never overwritten.
+// --data DIR`, DIR/sim.db) it keeps its state in an SQLite database (the pure-Go driver the
+// console's journal uses, WAL with synchronous=FULL): accounts, balances, positions, leverage
+// settings and broker approvals, fills, funding, transfer and account-value records, volume and
+// PnL, each account's order history with its open orders (resting on the book in their time
+// priority, or waiting for a trigger) and their brackets, agents, the faucet's memory, the house
+// accounts, the ledger of money in and out, each market's index, mark and last price, funding
+// premium and book sequence number, the id counters and the highest nonce accepted. Each
+// action, faucet or control call and market step is one transaction, committed before it is
+// answered, that writes only what it changed: the rows of the accounts and orders it touched,
+// the records it appended (fills, funding, transfers, history points), the markets that moved;
+// decimals are exact text, so a restart brings money back to the unit, and a kill (-9 too)
+// loses nothing answered. Not kept: the market makers' quotes (quoted afresh at the start),
+// charts, the trade tape and each account's nonce memory (see below). A database New cannot
+// read is reported by StateError and never written. The JSON state file of earlier versions is
+// not read (`tradedesk sim` refuses a DIR that holds one).
 // WithStartNonceFloor (which `tradedesk sim` always sets) refuses every nonce before the start
-// and, with a state file, up to the highest nonce accepted before it: no body is acted on twice
-// across a restart.
+// and, with a state database, up to the highest nonce accepted before it: no body is acted on
+// twice across a restart.
 //
 // # Behaviour the spec leaves open
 //

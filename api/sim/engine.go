@@ -92,6 +92,7 @@ type engine struct {
 	// nonceFloor refuses every nonce at or below it (WithStartNonceFloor): the start of the
 	// process, so a body signed before a restart is not good again.
 	nonceFloor uint64
+	dirt       track // what changed since the store's last write (WithStateFile)
 }
 
 func newEngine(now func() time.Time, seed uint64, demo decimal.Decimal, markets int) *engine {
@@ -163,9 +164,11 @@ func trunc(s string, n int) string {
 func (e *engine) account(addr string) *account {
 	if a := e.accounts[addr]; a != nil {
 		a.seen = e.now()
+		a.dirty = true
 		return a
 	}
 	a := e.fresh(addr)
+	a.dirty = true
 	e.accounts[addr] = a
 	e.users = append(e.users, a)
 	for id, v := range a.spot {

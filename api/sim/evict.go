@@ -61,6 +61,7 @@ func inDebt(a *account) bool {
 func (e *engine) openAccount(addr string) (*account, error) {
 	if a := e.accounts[addr]; a != nil {
 		a.seen = e.now()
+		a.dirty = true
 		return a, nil
 	}
 	if len(e.users) >= e.limit.max && !e.evictIdle() {
@@ -81,6 +82,7 @@ func (e *engine) evictIdle() bool {
 		if e.evictable(a, now) {
 			e.ledger.forget(a)
 			delete(e.accounts, a.addr)
+			e.forgotten(a)
 			continue
 		}
 		kept = append(kept, a)

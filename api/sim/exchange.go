@@ -54,6 +54,7 @@ func (s *Sim) exchange(body []byte) (int, any) {
 	if err != nil {
 		return fail(err)
 	}
+	a.dirty = true // its leverage, brokers and agents change by its own actions only
 	nonces := &a.nonces
 	if ag != nil {
 		if !api.AgentMay(req.TxType) {

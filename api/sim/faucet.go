@@ -79,6 +79,7 @@ func (e *engine) faucet(addr string, amount decimal.Decimal) (int, any) {
 		return fail(err)
 	}
 	e.ctl.fauced[addr] = true
+	e.dirt.faucet = append(e.dirt.faucet, addr)
 	return http.StatusOK, faucetReply{User: addr, Funded: amount.String(), Spot: e.lines(a.spot), Derivatives: e.lines(a.deriv)}
 }
 

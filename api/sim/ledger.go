@@ -92,6 +92,7 @@ func collectFee(from, to *account, id api.CollateralID, fee decimal.Decimal, der
 	if fee.IsZero() {
 		return
 	}
+	from.dirty, to.dirty = true, true
 	if deriv {
 		from.deriv[id] = from.deriv[id].Sub(fee)
 		to.deriv[id] = to.deriv[id].Add(fee)

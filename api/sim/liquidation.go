@@ -88,6 +88,7 @@ func (e *engine) settleDebt(a *account, fills []*fillRec) {
 	if !debt.IsPositive() || e.backing(a).GreaterThanOrEqual(debt) {
 		return
 	}
+	a.dirty, e.insure.dirty = true, true
 	for _, c := range e.colls {
 		id := c.rec.ID
 		bal := a.deriv[id]
@@ -138,6 +139,7 @@ func (e *engine) backing(a *account) decimal.Decimal {
 // cover has the insurance fund pay amt of an account's loss. The liquidation fills show it: their
 // fees shrink first, then their losses, so that each fill records what the account paid.
 func (e *engine) cover(a *account, amt decimal.Decimal, fills []*fillRec) {
+	a.dirty, e.insure.dirty = true, true
 	e.insure.deriv[collUSDC] = e.insure.deriv[collUSDC].Sub(amt)
 	a.deriv[collUSDC] = a.deriv[collUSDC].Add(amt)
 	a.pnl = a.pnl.Add(amt)

@@ -197,6 +197,7 @@ func (e *engine) payFunding(t time.Time) {
 			if p == nil || m.funding.IsZero() {
 				continue
 			}
+			a.dirty = true
 			owed := m.qty(p.size).Mul(m.markPx()).Mul(m.funding) // positive: the position pays
 			amt := e.receiveDown(collUSDC, owed.Neg())           // rounds a payment up, a receipt down
 			residual = residual.Sub(amt)
@@ -213,6 +214,7 @@ func (e *engine) payFunding(t time.Time) {
 		}
 	}
 	e.fees.deriv[collUSDC] = e.fees.deriv[collUSDC].Add(residual)
+	e.fees.dirty = true
 	for _, m := range e.markets {
 		m.premSum, m.premN = decimal.Zero, 0
 	}
@@ -240,7 +242,7 @@ func (e *engine) fireTriggers(m *market) {
 		e.close(o, api.StateTriggered)
 		child := &order{}
 		*child = *o
-		child.trigger, child.state, child.inBook = 0, "", false
+		child.trigger, child.state, child.inBook, child.dirty = 0, "", false, false
 		if child.grp != nil {
 			child.grp.fired = append(child.grp.fired, child)
 		}

@@ -108,6 +108,7 @@ func (e *engine) open(o *order) {
 	e.nextOid++
 	o.state = api.StateOpen
 	o.created = e.now()
+	e.touchOrder(o)
 	e.orders[o.oid] = o
 	o.acct.open[o.oid] = o
 	if o.cloid != "" {
@@ -191,6 +192,8 @@ func (e *engine) match(t *order) {
 func (e *engine) trade(t, m *order, l *level, q int64) {
 	t.rest -= q
 	m.rest -= q
+	e.touchOrder(t)
+	e.touchOrder(m)
 	l.size -= q
 	t.pxLots += l.price * q
 	m.pxLots += l.price * q
@@ -221,6 +224,7 @@ func (e *engine) trade(t, m *order, l *level, q int64) {
 
 // rest puts the remainder of an order in the book.
 func (e *engine) rest(o *order) {
+	e.touchOrder(o)
 	o.mkt.book.add(o)
 	o.inBook = true
 	r := o.acct.restingOn(o.mkt.id)
@@ -234,6 +238,7 @@ func (e *engine) rest(o *order) {
 // close ends an order's life with a final state.
 func (e *engine) close(o *order, state string) {
 	o.state = state
+	e.touchOrder(o)
 	delete(e.orders, o.oid)
 	delete(o.acct.open, o.oid)
 	if o.acct.cloids[o.cloid] == o {

@@ -39,6 +39,7 @@ type order struct {
 	// A spot order's fills so far: their notional and the fee charged, which is always that
 	// notional's fee rounded up, so that many small fills never cost more than one big one.
 	spotNotional, spotFee decimal.Decimal
+	dirty                 bool // changed since the store last wrote it (engine.touchOrder)
 }
 
 // Market orders without a usable price bound fill up to this far from the mark price.

@@ -27,7 +27,7 @@ func TestMoneyReconcilesAcrossARestart(t *testing.T) {
 	const traders, actions = 20, 25
 	clock := NewTestClock(testStart)
 	opts := []Option{WithSeed(22), WithClock(clock), WithStep(10 * time.Second), WithFundingInterval(5 * time.Minute),
-		WithStateFile(filepath.Join(t.TempDir(), "sim.json")), WithStartNonceFloor()}
+		WithStateFile(filepath.Join(t.TempDir(), "sim.db")), WithStartNonceFloor(), withStoreCheck()}
 	var cur atomic.Pointer[Sim]
 	cur.Store(New(opts...))
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { cur.Load().ServeHTTP(w, r) }))

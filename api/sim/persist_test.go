@@ -22,8 +22,8 @@ import (
 // still balances to the unit, the faucet remembers whom it funded, and a body acted on before
 // the restart (one with a nonce ahead of the clock too) is refused after it.
 func TestStateSurvivesARestart(t *testing.T) {
-	file := filepath.Join(t.TempDir(), "sim.json")
-	first := envAt(t, testStart, WithStateFile(file), WithStartNonceFloor(), WithDemoBalance(dec("5000")))
+	file := filepath.Join(t.TempDir(), "sim.db")
+	first := envAt(t, testStart, WithStateFile(file), WithStartNonceFloor(), WithDemoBalance(dec("5000")), withStoreCheck())
 	alice, bob := first.client("alice"), first.client("bob")
 	first.clock.Add(time.Millisecond) // nonces after the start
 	place(t, bob, limit(1, api.SideSell, "97250", "0.3"))
@@ -58,7 +58,7 @@ func TestStateSurvivesARestart(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	second := envAt(t, first.clock.Now().Add(time.Second), WithStateFile(file), WithStartNonceFloor(), WithDemoBalance(dec("5000")))
+	second := envAt(t, first.clock.Now().Add(time.Second), WithStateFile(file), WithStartNonceFloor(), WithDemoBalance(dec("5000")), withStoreCheck())
 	if err := second.sim.StateError(); err != nil {
 		t.Fatal(err)
 	}
@@ -97,9 +97,10 @@ func recordsOf(t *testing.T, e *env, users []string) map[string]string {
 	return out
 }
 
-// BenchmarkStateWrite is the cost --data adds to each action: one state file write (marshal,
-// write, fsync, rename) with 2 accounts of 10 fills, and with 40 accounts of 200 fills and 50
-// transfer records each.
+// BenchmarkStateWrite is the cost --data adds to each action: one transaction that writes
+// what a typical action changes (an account's row, a new fill, an order, the exchange-wide
+// state, the fee account), committed with an fsync, with 2 accounts of 10 fills, and with 40
+// accounts of 200 fills and 50 transfer records each (the other accounts are not written).
 func BenchmarkStateWrite(b *testing.B) {
 	for _, size := range []struct{ accounts, fills int }{{2, 10}, {40, 200}} {
 		b.Run(fmt.Sprintf("%dx%d", size.accounts, size.fills), func(b *testing.B) { benchStateWrite(b, size.accounts, size.fills) })
@@ -107,14 +108,38 @@ func BenchmarkStateWrite(b *testing.B) {
 }
 
 func benchStateWrite(b *testing.B, accounts, fills int) {
-	file := filepath.Join(b.TempDir(), "sim.json")
-	e := quietEnv(b, WithStateFile(file))
+	e := stateWithAccounts(b, accounts, fills)
 	e.sim.mu.Lock()
+	defer e.sim.mu.Unlock()
+	a, m := e.sim.eng.users[0], e.sim.eng.byID[1]
+	o := &order{oid: 1, acct: a, mkt: m, buy: true, price: 97000, size: 1, rest: 1, tif: api.TifGTC, state: api.StateOpen, created: testStart}
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		o.rest = int64(i % 2)
+		e.sim.eng.touchOrder(o)
+		a.addFill(fillRec{mkt: m, oid: o.oid, trade: api.TradeID(i), buy: true, dir: api.DirOpenLong, price: 97000, lots: 1,
+			closedPnl: dec("1.5"), fee: dec("0.01"), txHash: "0xabc", at: testStart})
+		e.sim.eng.fees.deriv[collUSDC] = e.sim.eng.fees.deriv[collUSDC].Add(dec("0.01"))
+		e.sim.saveState()
+	}
+	b.StopTimer()
+	if e.sim.stateErr != nil {
+		b.Fatal(e.sim.stateErr)
+	}
+	b.ReportMetric(float64(e.sim.store.written), "stmts/write")
+}
+
+// stateWithAccounts is a quiet simulator with a state database and accounts of fills and
+// transfer records each, all written.
+func stateWithAccounts(t testing.TB, accounts, fills int) *env {
+	e := quietEnv(t, WithStateFile(filepath.Join(t.TempDir(), "sim.db")))
+	e.sim.mu.Lock()
+	defer e.sim.mu.Unlock()
 	m := e.sim.eng.byID[1]
 	for k := range accounts {
-		a, err := e.sim.eng.fund(nameAddr(b, fmt.Sprint("bench", k)), dec("100000"))
+		a, err := e.sim.eng.fund(nameAddr(t, fmt.Sprint("bench", k)), dec("100000"))
 		if err != nil {
-			b.Fatal(err)
+			t.Fatal(err)
 		}
 		for i := range fills {
 			a.addFill(fillRec{mkt: m, oid: api.OrderID(i), trade: api.TradeID(i), buy: i%2 == 0, dir: api.DirOpenLong, price: 97000, lots: 1,
@@ -124,19 +149,30 @@ func benchStateWrite(b *testing.B, accounts, fills int) {
 			e.sim.eng.noteDeposit(a, collUSDC, dec("1"))
 		}
 	}
-	e.sim.mu.Unlock()
-	b.ResetTimer()
-	for b.Loop() {
+	e.sim.saveState()
+	return e
+}
+
+// TestStateWriteIsWhatChanged (issue #39, durable state): an action writes only what it
+// changed, so its write is the same whether the simulator holds 2 accounts or 40 with 200 fills
+// each: the same statements for the same order placed, and no more than a dozen. Guards a
+// write of the whole state per action.
+func TestStateWriteIsWhatChanged(t *testing.T) {
+	var got []int
+	for _, n := range []int{2, 40} {
+		e := stateWithAccounts(t, n, 200)
+		c := e.client("bench0")
+		e.clock.Add(time.Millisecond)
+		place(t, c, limit(1, api.SideBuy, "97000", "0.1"))
 		e.sim.mu.Lock()
-		e.sim.saveState()
+		got = append(got, e.sim.store.written)
 		e.sim.mu.Unlock()
+		if err := e.sim.StateError(); err != nil {
+			t.Fatal(err)
+		}
 	}
-	b.StopTimer()
-	if err := e.sim.StateError(); err != nil {
-		b.Fatal(err)
-	}
-	if st, err := os.Stat(file); err == nil {
-		b.ReportMetric(float64(st.Size())/1024, "KiB/file")
+	if got[0] != got[1] || got[1] > 12 {
+		t.Errorf("an order placed wrote %d statements with 2 accounts and %d with 40: want the same, at most 12", got[0], got[1])
 	}
 }
 
@@ -188,7 +224,7 @@ func TestStateFlag(t *testing.T) {
 	if out, bal := run(); !strings.Contains(out, "funded "+addr) || bal != "2400" {
 		t.Fatalf("first run: %q, derivative USDC %s; want funded, 2400", out, bal)
 	}
-	if out, bal := run(); !strings.Contains(out, addr+" kept from the state file") || bal != "2300" {
+	if out, bal := run(); !strings.Contains(out, addr+" kept from the state database") || bal != "2300" {
 		t.Fatalf("second run: %q, derivative USDC %s; want kept, 2300", out, bal)
 	}
 	if err := os.WriteFile(file, []byte("{not json"), 0o600); err != nil {
@@ -196,10 +232,20 @@ func TestStateFlag(t *testing.T) {
 	}
 	var errb bytes.Buffer
 	if code := RunCommand(context.Background(), []string{"--listen", "127.0.0.1:0", "--data", dir}, io.Discard, &errb); code != 1 ||
-		!strings.Contains(errb.String(), "--data: state file") {
+		!strings.Contains(errb.String(), "--data: state database "+file+": not a simulator state database") {
 		t.Errorf("unreadable state: exit %d, %q; want 1 naming the file", code, errb.String())
 	}
 	if b, _ := os.ReadFile(file); string(b) != "{not json" {
 		t.Errorf("the unreadable state file was overwritten: %q", b)
+	}
+	// An earlier version's JSON state is not read (no migration): a clear refusal, not a new start.
+	old := t.TempDir()
+	if err := os.WriteFile(filepath.Join(old, "sim-state.json"), []byte("{}"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	errb.Reset()
+	if code := RunCommand(context.Background(), []string{"--listen", "127.0.0.1:0", "--data", old}, io.Discard, &errb); code != 1 ||
+		!strings.Contains(errb.String(), "sim-state.json, the state file of an earlier version, which this one does not read") {
+		t.Errorf("an earlier version's state file: exit %d, %q; want 1 saying it is not read", code, errb.String())
 	}
 }

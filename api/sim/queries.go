@@ -47,10 +47,10 @@ func (e *engine) summary(a *account) api.AccountSummary {
 	s.TotalPnl = a.pnl
 	s.SpotAccountEquity = spotEq
 	if eq.GreaterThan(a.peak) {
-		a.peak = eq
+		a.peak, a.dirty = eq, true
 	}
 	if dd := a.peak.Sub(eq); dd.GreaterThan(a.maxDD) {
-		a.maxDD = dd
+		a.maxDD, a.dirty = dd, true
 	}
 	s.MaxDrawdown = a.maxDD
 	return s

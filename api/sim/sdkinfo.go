@@ -37,6 +37,7 @@ func (a *account) addVolume(at time.Time, m *market, notional decimal.Decimal) {
 	if a.internal {
 		return
 	}
+	a.dirty = true
 	day := at.Unix() / 86400
 	if n := len(a.days); n == 0 || a.days[n-1].day != day {
 		keep := a.days[:0]
@@ -134,6 +135,8 @@ func (e *engine) noteHistory(a *account, force bool) {
 	if n := len(a.hist); !force && n > 0 && now.Sub(a.hist[n-1].at) < historyEvery {
 		return
 	}
+	a.dirty = true
+	a.logN[logHistory]++
 	if len(a.hist) >= maxHistoryKept {
 		a.hist = append(a.hist[:0], a.hist[len(a.hist)-maxHistoryKept/2:]...)
 	}

@@ -39,6 +39,7 @@ func (e *engine) recordFill(a *account, f fillRec) {
 // (zero for the exchange's own accounts), which the caller collects. It fills in the fill
 // record's direction, start size and price, and closed PnL.
 func (e *engine) applyPerpFill(a *account, m *market, buy bool, price, q int64, rate decimal.Decimal, f *fillRec) decimal.Decimal {
+	a.dirty = true
 	p := e.positionFor(a, m)
 	start := p.size
 	f.startSize, f.startCost = start, p.cost
@@ -168,6 +169,7 @@ func abs(n int64) int64 {
 // settleSpot moves base and quote balances for one side of a spot trade.
 func (e *engine) settleSpot(o *order, price, q int64, maker bool, tid api.TradeID) {
 	a, m := o.acct, o.mkt
+	a.dirty = true
 	notional := m.notional(price, q)
 	base := m.qty(q)
 	if o.buy {

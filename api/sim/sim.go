@@ -26,8 +26,9 @@ type Sim struct {
 	faults *faultInjector
 	ws     hub // the stream's subscribers (Sim.serveWS)
 
-	maxNonce uint64 // the highest nonce accepted, kept in the state file
-	stateErr error  // the first failure to load or write the state file
+	maxNonce uint64 // the highest nonce accepted, kept in the state database
+	stateErr error  // the first failure to load or write the state database
+	store    *store // the state database (WithStateFile), or nil
 }
 
 type config struct {
@@ -42,7 +43,8 @@ type config struct {
 
 	maxAccounts int
 	startFloor  bool   // refuse nonces before the start (WithStartNonceFloor)
-	state       string // the state file (WithStateFile)
+	state       string // the state database (WithStateFile)
+	storeCheck  bool   // tests: each write checks that it missed nothing (withStoreCheck)
 	markets     int    // synthetic markets (WithMarkets)
 	keep        keep   // what each account keeps (WithKeepFills, WithKeepOrders)
 }
@@ -112,7 +114,7 @@ func New(opts ...Option) *Sim {
 	}
 	if c.state != "" {
 		if err := s.loadState(); err != nil {
-			s.stateErr, s.cfg.state = err, "" // never overwrite a state it could not read
+			s.stateErr = err // never overwrite a state it could not read: no store
 		}
 	}
 	if !c.quiet {
@@ -204,6 +206,7 @@ func (s *Sim) SetIndexPrice(symbol string, price decimal.Decimal) error {
 	defer s.publish(true)
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	defer s.saveState()
 	e := s.eng
 	m, err := e.marketByName(symbol)
 	if err != nil {
@@ -232,6 +235,7 @@ func (s *Sim) SetLeverage(user, symbol, mode string, leverage decimal.Decimal) e
 	defer s.publish(true)
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	defer s.saveState()
 	return s.eng.setLeverage(user, symbol, mode, leverage)
 }
 
@@ -263,6 +267,7 @@ func (e *engine) setLeverage(user, symbol, mode string, leverage decimal.Decimal
 		return fmt.Errorf("close the %s position and cancel its orders before changing leverage", m.name)
 	}
 	a.lev[m.id] = &levSetting{mode: mode, lev: leverage, updated: e.now()}
+	a.dirty = true
 	return nil
 }
 
@@ -281,6 +286,7 @@ func (s *Sim) Deposit(user string, collateral api.CollateralID, amount decimal.D
 	defer s.publish(true)
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	defer s.saveState()
 	e := s.eng
 	addr, err := canonical(user)
 	if err != nil {

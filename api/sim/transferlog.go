@@ -75,6 +75,8 @@ func (a *account) addTransfer(r transferRec) {
 	if a.internal {
 		return
 	}
+	a.dirty = true
+	a.logN[logTransfers]++
 	if len(a.transfers) >= maxFillsKept {
 		a.transfers = append(a.transfers[:0], a.transfers[len(a.transfers)-maxFillsKept/2:]...)
 	}
