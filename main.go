@@ -25,6 +25,7 @@ import (
 	"github.com/tradedesk/tradedesk/state"
 	"github.com/tradedesk/tradedesk/state/alert"
 	"github.com/tradedesk/tradedesk/state/exec"
+	"github.com/tradedesk/tradedesk/state/guard"
 	"github.com/tradedesk/tradedesk/state/profile"
 	"github.com/tradedesk/tradedesk/state/risk"
 	"github.com/tradedesk/tradedesk/ui"
@@ -107,6 +108,9 @@ func console(ctx context.Context, o options, stderr io.Writer, getenv func(strin
 	settings.Exchange, settings.Mode, settings.Network, settings.ReadOnlyReason = conn.client, conn.mode, conn.network, conn.readOnly
 	settings.AgentUntil = conn.agentUntil
 	settings.Fees = conn.fees
+	if conn.sim == nil { // the embedded demo's exchange lives in this process: no guard runs for it
+		settings.GuardDir = guard.SocketDir(getenv("XDG_RUNTIME_DIR"), headless.StateDir(&headless.Env{Getenv: getenv}))
+	}
 	closeExec, err := openExecutor(&settings, conn, getenv, limits)
 	if err != nil {
 		return err

@@ -121,6 +121,9 @@ func (m *Model) chasePlan(c state.AlgoCommand, inst state.Instrument) ([]string,
 			until = m.algos.Now().Add(c.For)
 			p.Until = until
 		}
+		if m.algos.Remote() {
+			return m.algos.Hand(ctx, "chase", p, algoWhat(c, inst))
+		}
 		ch, err := algo.NewChase(ctx, m.algos.Deps(e, &until), "", p)
 		if err != nil {
 			return "", err
@@ -171,6 +174,9 @@ func (m *Model) twapPlan(c state.AlgoCommand, inst state.Instrument) ([]string, 
 		"Worst price  " + inst.PriceText(worst) + " (the band's edge); a slice the band cannot fill rolls into the next",
 	}
 	start := func(ctx context.Context, e *exec.Executor) (string, error) {
+		if m.algos.Remote() {
+			return m.algos.Hand(ctx, "twap", p, algoWhat(c, inst))
+		}
 		until := m.algos.Now().Add(c.Duration)
 		t, err := algo.NewTWAP(ctx, m.algos.Deps(e, &until), "", p)
 		if err != nil {
@@ -212,6 +218,9 @@ func (m *Model) scalePlan(c state.AlgoCommand, inst state.Instrument) ([]string,
 		lines = append(lines, m.st.Warn.On("! "+w))
 	}
 	start := func(ctx context.Context, e *exec.Executor) (string, error) {
+		if m.algos.Remote() {
+			return m.algos.Hand(ctx, "scale", p, algoWhat(c, inst))
+		}
 		res, err := algo.PlaceScale(ctx, m.algos.Deps(e, new(time.Time)), "", p, rungs)
 		if res.ID != "" {
 			m.algos.Feed.Begin()
@@ -241,6 +250,9 @@ func (m *Model) trailPlan(c state.AlgoCommand, inst state.Instrument) ([]string,
 		"Moves        only toward profit, by cancel then place; it stays at the exchange if the console quits",
 	}
 	start := func(ctx context.Context, e *exec.Executor) (string, error) {
+		if m.algos.Remote() {
+			return m.algos.Hand(ctx, "trail", p, algoWhat(c, inst))
+		}
 		var until time.Time
 		t, err := algo.NewTrail(ctx, m.algos.Deps(e, &until), "", p)
 		if err != nil {

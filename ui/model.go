@@ -78,6 +78,9 @@ type Config struct {
 	Exec *exec.Executor
 	// Alerts are the config's alert rules and their delivery (ui/components/alerts).
 	Alerts AlertSettings
+	// GuardDir is the guards' socket directory (guard.SocketDir): the console attaches to its
+	// account's guard there ("": it never looks).
+	GuardDir string
 }
 
 // Model is the console's root model: it owns focus, layout and routing, runs the polls, applies
@@ -140,6 +143,7 @@ type Model struct {
 	lineBook      *cmdline.NeedBookMsg // the book a command-line order waits for (fetchLineBook)
 	algos         *algos.Runner        // the algorithms the console runs, and the Algos view
 	algoPane      *algos.Pane
+	guard         guardLink // the account's guard, when one runs
 
 	pipe        pipeline
 	quitArmed   bool // quit was pressed once while an action was out
@@ -214,6 +218,7 @@ func New(cfg Config) *Model {
 	m.setFocus(0)
 	m.useExecutor(cfg.Exec, cfg.Guard)
 	m.newAlerts(cfg)
+	m.guard.dir = cfg.GuardDir
 	if cfg.ReadOnlyReason != "" {
 		m.setNotice(common.LevelWarn, "read-only: "+cfg.ReadOnlyReason) // why, before any key is refused
 	}
@@ -260,7 +265,7 @@ func (m *Model) Init() tea.Cmd {
 		cmds = append(cmds, common.Tea(m.feed.Task(k).Start()))
 	}
 	cmds = append(cmds, startPanes) // the panes' own polls (fills, history, chart, brokers, leverage)
-	cmds = append(cmds, m.startStream(), m.recoverJournal(), m.algos.LeftRunning(), m.readRisk())
+	cmds = append(cmds, m.startStream(), m.recoverJournal(), m.algos.LeftRunning(), m.readRisk(), m.findGuard())
 	return tea.Batch(cmds...)
 }
 
@@ -295,6 +300,9 @@ func (m *Model) onComponentMsg(msg tea.Msg) tea.Cmd {
 		return cmd
 	}
 	if cmd, ok := m.onAlgoMsg(msg); ok {
+		return cmd
+	}
+	if cmd, ok := m.onGuardMsg(msg); ok {
 		return cmd
 	}
 	switch msg := msg.(type) {

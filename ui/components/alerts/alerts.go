@@ -49,6 +49,8 @@ type Model struct {
 	editing string
 	edit    textinput.Model
 	editErr string
+	// guarded: an attached guard evaluates and delivers the alerts (FromGuard).
+	guarded bool
 }
 
 // New builds the alerts and loads the definitions: the config's seeded first. A definition that
@@ -131,6 +133,9 @@ func (m *Model) remove(id string) error {
 // which is their delivery: their cool-down starts. The rest of the delivery runs in the
 // background.
 func (m *Model) Check(link alert.Link, msgs []state.Msg) tea.Cmd {
+	if m.guarded {
+		return nil
+	}
 	now := m.cfg.Clock()
 	evs := m.eng.Check(now, m.cfg.Store, link, msgs...)
 	if len(evs) == 0 {

@@ -89,6 +89,9 @@ func (p *Pane) Rows() []Row {
 	return out
 }
 
+// Selected is the index in Rows of the selected algorithm (-1: none).
+func (p *Pane) Selected() int { return p.tbl.Selected() }
+
 // Watch is the wait on the feed, when something runs or is queued and no wait is out.
 func (p *Pane) Watch() tea.Cmd {
 	if p.waiting || !p.feed.pending() {

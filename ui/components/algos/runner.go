@@ -31,6 +31,7 @@ type Runner struct {
 	mu      sync.Mutex
 	cancels map[string]context.CancelFunc // the running algorithms, by id
 	exec    *exec.Executor
+	remote  remoteState // the attached guard (Attach)
 }
 
 // NewRunner is the runner of the console on exchange ex with executor x (nil: read-only).
@@ -88,6 +89,10 @@ func (r *Runner) Stop(id string, live bool) {
 	r.mu.Unlock()
 	if ok {
 		cancel()
+		return
+	}
+	if to := r.inGuard(id); to != nil {
+		r.stopInGuard(to, id)
 		return
 	}
 	if r.exec == nil {
@@ -231,6 +236,8 @@ func (r *Runner) Restart(id, choice string) bool {
 		row := Row{Progress: algo.Progress{ID: id, Kind: "?", State: algo.StateFailed}}
 		a, found, err := d.Journal.GetAlgo(ctx, id)
 		switch {
+		case r.inGuard(id) != nil:
+			row = r.guardRow(id)
 		case err != nil:
 			row.Detail = err.Error()
 		case !found || a.State != journal.AlgoRunning:

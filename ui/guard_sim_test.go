@@ -1,0 +1,263 @@
+package ui
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/tradedesk/tradedesk/api"
+	"github.com/tradedesk/tradedesk/state/guard"
+	"github.com/tradedesk/tradedesk/ui/headless"
+)
+
+// syncBuffer is a buffer the guard writes from its goroutines.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// guardRig is a guard for the console's account on the console's simulator, in this process:
+// it signs with an agent key of its own, on the simulator's clock plus offset (the test steps it).
+type guardRig struct {
+	t       *testing.T
+	runtime string // the guards' socket directory's parent (XDG_RUNTIME_DIR)
+	offset  atomic.Int64
+	done    chan int
+	errb    syncBuffer
+	sock    string
+}
+
+// startConsoleGuard registers an agent for c's account and starts a guard signing with it, with
+// args, on the simulator's clock plus the rig's offset.
+func startConsoleGuard(t *testing.T, c *simConsole, args ...string) *guardRig {
+	t.Helper()
+	rt, err := os.MkdirTemp("", "gd")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = os.RemoveAll(rt) })
+	g := &guardRig{t: t, runtime: rt, done: make(chan int, 1)}
+	now := func() time.Time { return c.clock.Now().Add(time.Duration(g.offset.Load())) }
+	key, err := crypto.GenerateKey()
+	if err != nil {
+		t.Fatal(err)
+	}
+	agent, err := api.NewSigner(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.m.ex.(*api.Client).AddAgent(context.Background(), agent, "guard", c.clock.Now().Add(24*time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	asAgent, err := agent.AsAgentFor(c.m.ex.Address())
+	if err != nil {
+		t.Fatal(err)
+	}
+	client := api.New(c.url+"/", api.WithClock(now), api.WithSigner(asAgent), api.WithRetry(api.RetryPolicy{Attempts: 1}))
+	env := map[string]string{"XDG_RUNTIME_DIR": rt}
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	stateDir := t.TempDir()
+	go func() {
+		g.done <- runHeadless(ctx, append([]string{"guard"}, args...), headless.Env{Stdout: &g.errb, Stderr: &g.errb, Client: client,
+			Getenv: func(k string) string { return env[k] }, StateDir: stateDir, Now: now})
+	}()
+	g.sock = guard.SocketPath(guard.SocketDir(rt, ""), c.m.ex.Address())
+	for i := 0; ; i++ {
+		if _, err := guard.Call(context.Background(), g.sock, guard.CmdStatus); err == nil {
+			return g
+		}
+		select {
+		case code := <-g.done:
+			t.Fatalf("the guard exited %d: %s", code, g.errb.String())
+		case <-time.After(50 * time.Millisecond):
+		}
+		if i > 1200 {
+			t.Fatalf("the guard never answered: %s", g.errb.String())
+		}
+	}
+}
+
+// status is the guard's status.
+func (g *guardRig) status() guard.Status {
+	g.t.Helper()
+	resp, err := guard.Call(context.Background(), g.sock, guard.CmdStatus)
+	if err != nil {
+		g.t.Fatal(err)
+	}
+	return *resp.Status
+}
+
+// algo is the guard's algorithm of kind.
+func (g *guardRig) algo(kind string) (guard.Algo, bool) {
+	for _, a := range g.status().Algorithms {
+		if a.Kind == kind {
+			return a, true
+		}
+	}
+	return guard.Algo{}, false
+}
+
+// attach points console c at the rig's guard and attaches it, as its Init does when one runs.
+func (g *guardRig) attach(c *simConsole) *algoDriver {
+	g.t.Helper()
+	c.m.guard.dir = guard.SocketDir(g.runtime, "")
+	dr := newAlgoDriver(g.t, c.m)
+	dr.run(c.m.findGuard())
+	dr.until("the console attached", func() bool { return c.m.guard.session != nil })
+	return dr
+}
+
+// eventuallyUI polls cond (failing after a generous bound: no timing is asserted).
+func eventuallyUI(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	for i := 0; !cond(); i++ {
+		if i > 600 {
+			t.Fatalf("never: %s", what)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// TestConsoleRunsAlgorithmsInTheGuard: a console for the guard's account attaches (the status
+// line says guard attached); a chase and a trailing stop started from it are handed to the guard
+// and shown in the Algos view as the guard's; the console quits and both keep running in the
+// guard (their orders resting, status listing them); a console started again shows them with
+// their progress; s on the chase stops it in the guard.
+func TestConsoleRunsAlgorithmsInTheGuard(t *testing.T) {
+	c := newSimConsole(t, 200, 60, false)
+	pump(t, c.m, c.m.Init())
+	c.commandConfirmed(t, "buy 0.01 btc mkt")
+	g := startConsoleGuard(t, c)
+	dr := g.attach(c)
+	if s := guardLine(c.m); !strings.Contains(s, "guard attached") {
+		t.Fatalf("the status line: %q", s)
+	}
+	inGuard := func(dr *algoDriver, kind string) func() bool {
+		return func() bool {
+			r, ok := dr.row(kind)
+			return ok && r.State == "running" && r.Live && strings.Contains(r.Detail, "in the guard") && (kind != "chase" || r.Children > 0)
+		}
+	}
+	dr.command("chase buy 0.002 btc")
+	dr.until("the guard's chase in the Algos view", inGuard(dr, "chase"))
+	dr.command("trail btc 2%")
+	dr.until("the guard's trail in the Algos view", inGuard(dr, "trail"))
+	eventuallyUI(t, "the chase's order and the trail's stop at the exchange", func() bool { return len(algoChildren(c.openOrders(t))) == 2 })
+	if st := g.status(); len(st.Consoles) != 1 {
+		t.Fatalf("the guard lists %d consoles", len(st.Consoles))
+	}
+	c.m.detachGuard() // the console quits: its connection closes
+	eventuallyUI(t, "the guard forgets the console", func() bool { return len(g.status().Consoles) == 0 })
+	time.Sleep(time.Second) // the guard's algorithms go on stepping with no console
+	for _, kind := range []string{"chase", "trail"} {
+		if a, ok := g.algo(kind); !ok || a.State != "running" {
+			t.Fatalf("the guard's %s after the console quit: %+v", kind, a)
+		}
+	}
+	if n := len(algoChildren(c.openOrders(t))); n != 2 {
+		t.Fatalf("after the console quit: %d algorithm orders resting, want 2", n)
+	}
+	c2 := consoleOn(t, 200, 60, false, nil, c.sim, c.clock)
+	pump(t, c2.m, c2.m.Init())
+	dr2 := g.attach(c2)
+	dr2.until("the chase again, with its progress", inGuard(dr2, "chase"))
+	dr2.until("the trail again, with its progress", inGuard(dr2, "trail"))
+	if r, _ := dr2.row("chase"); r.Working == "" || r.WorkingPrice == nil {
+		t.Fatalf("the chase's row has no working order: %+v", r)
+	}
+	c2.m.showPane(c2.m.algoPane)
+	selectRow(t, c2.m, "chase")
+	dr2.key("s")
+	eventuallyUI(t, "the guard stops the chase", func() bool { a, _ := g.algo("chase"); return a.State == "stopped" })
+	dr2.until("the view shows it stopped", func() bool { r, _ := dr2.row("chase"); return r.State == "stopped" })
+	if a, _ := g.algo("trail"); a.State != "running" {
+		t.Fatalf("the trail after stopping the chase: %+v", a)
+	}
+	c2.m.detachGuard()
+}
+
+// guardLine is the status line's top line, where the guard is named.
+func guardLine(m *Model) string {
+	return m.status.model().Top(m.status.values(m, 200), 200)
+}
+
+// selectRow moves the Algos view's cursor to the row of kind.
+func selectRow(t *testing.T, m *Model, kind string) {
+	t.Helper()
+	for range 20 {
+		rows := m.algoPane.Rows()
+		if i := m.algoPane.Selected(); i >= 0 && i < len(rows) && rows[i].Kind == kind {
+			return
+		}
+		m.Update(keyMsg("down"))
+	}
+	t.Fatalf("no %s row to select: %+v", kind, m.algoPane.Rows())
+}
+
+// TestConsoleKilledFiresTheGuardsDeadMan: the guard armed at 10s, on a stepped clock, with a
+// console attached: while the console's heartbeats come (20s of the guard's time) nothing fires;
+// the console killed (its connection gone, no heartbeat after), the switch does not fire 9.5s
+// after the last heartbeat and fires at 10.5s, cancelling every open order, its firing dated
+// within 10-12s of the last heartbeat; it fires once (an order placed after stays an hour on).
+func TestConsoleKilledFiresTheGuardsDeadMan(t *testing.T) {
+	c := newSimConsole(t, 200, 60, false)
+	pump(t, c.m, c.m.Init())
+	g := startConsoleGuard(t, c, "--dead-man", "10s")
+	g.attach(c)
+	c.commandSent(t, "buy 0.01 btc 96000", false)
+	c.commandSent(t, "buy 0.01 btc 95900", false)
+	guardNow := func() time.Time { return c.clock.Now().Add(time.Duration(g.offset.Load())) }
+	for range 4 {
+		g.offset.Add(int64(5 * time.Second))
+		at := guardNow()
+		eventuallyUI(t, "a heartbeat after the step", func() bool {
+			st := g.status()
+			return len(st.Consoles) == 1 && !st.Consoles[0].LastHeartbeat.Before(at)
+		})
+		if !strings.Contains(guardLine(c.m), "dead-man") {
+			t.Fatalf("the status line does not show the dead-man: %q", guardLine(c.m))
+		}
+	}
+	if st := g.status(); st.DeadMan.Fired != nil || len(c.openOrders(t)) != 2 {
+		t.Fatalf("fired while heartbeats came: %+v, open %d", st.DeadMan, len(c.openOrders(t)))
+	}
+	c.m.guard.session.Conn.Close() // the console is killed: its socket closes, no heartbeat follows
+	eventuallyUI(t, "the guard sees the console gone", func() bool { return len(g.status().Consoles) == 0 })
+	last := *g.status().DeadMan.LastHeartbeat
+	g.offset.Add(int64(last.Add(9500 * time.Millisecond).Sub(guardNow())))
+	time.Sleep(time.Second) // several of the guard's checks
+	if st := g.status(); st.DeadMan.Fired != nil || len(c.openOrders(t)) != 2 {
+		t.Fatalf("fired 9.5s after the last heartbeat: %+v", st.DeadMan)
+	}
+	g.offset.Add(int64(time.Second))
+	eventuallyUI(t, "every open order cancelled", func() bool { return len(c.openOrders(t)) == 0 })
+	fired := g.status().DeadMan.Fired
+	if fired == nil || fired.Sub(last) < 10*time.Second || fired.Sub(last) > 12*time.Second {
+		t.Fatalf("fired at %v, last heartbeat %v: want within 10-12s", fired, last)
+	}
+	c.commandSent(t, "buy 0.01 btc 96000", false)
+	g.offset.Add(int64(time.Hour))
+	time.Sleep(time.Second)
+	if st := g.status(); len(c.openOrders(t)) != 1 || !st.DeadMan.Fired.Equal(*fired) {
+		t.Fatalf("it fired again: %+v, open %d", st.DeadMan, len(c.openOrders(t)))
+	}
+}
