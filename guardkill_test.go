@@ -23,88 +23,117 @@ func TestGuardKilledMidChaseResumesIt(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary and runs processes")
 	}
-	dir := t.TempDir()
-	bin := filepath.Join(dir, "tradedesk")
-	if out, err := osexec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
-	}
-	url := startSimProcess(t, bin, "--fund", roAddr)
-	rt, err := os.MkdirTemp("", "gd")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = os.RemoveAll(rt) })
-	env := append(os.Environ(), "HOME="+dir, "XDG_STATE_HOME="+filepath.Join(dir, "state"), "XDG_RUNTIME_DIR="+rt,
-		"XDG_CONFIG_HOME="+filepath.Join(dir, "config"), api.EnvPrivateKey+"=0x"+roKeyHex)
-	command := func(args ...string) *osexec.Cmd {
-		cmd := osexec.Command(bin, args...)
-		cmd.Env = env
-		return cmd
-	}
-	var st guard.Status
-	status := func() bool {
-		out, err := command("guard", "status", "--json").Output()
-		return err == nil && json.Unmarshal(out, &st) == nil
-	}
-	startGuard := func(args ...string) *osexec.Cmd {
-		g := command(append([]string{"guard", "--url", url, "--allow-account-key"}, args...)...)
-		if err := g.Start(); err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { _ = g.Process.Kill(); _, _ = g.Process.Wait() })
-		waitFor(t, "the guard answers", status)
-		return g
-	}
-	g := startGuard()
-	out, err := command("chase", "--url", url, "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.002", "--guard", "--json").Output()
+	p := newGuardProcs(t)
+	g := p.start()
+	out, err := p.command("chase", "--url", p.url, "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.002", "--guard", "--json").Output()
 	var handed struct{ ID string }
 	if err != nil || json.Unmarshal(out, &handed) != nil || handed.ID == "" {
 		t.Fatalf("chase --guard: %v %s", err, out)
 	}
 	waitFor(t, "the guard's chase rests its order", func() bool {
-		return status() && len(st.Algorithms) == 1 && st.Algorithms[0].Working != "" && st.Algorithms[0].State == "running"
+		return p.status() && len(p.st.Algorithms) == 1 && p.st.Algorithms[0].Working != "" && p.st.Algorithms[0].State == "running"
 	})
 	time.Sleep(2 * time.Second) // let it step (and reprice, if the market moves) in the guard
 	if err := g.Process.Kill(); err != nil {
 		t.Fatal(err)
 	}
 	_, _ = g.Process.Wait()
-	socks, _ := filepath.Glob(filepath.Join(rt, "tradedesk", "guard-*.sock"))
-	if len(socks) != 1 {
+	if socks, _ := filepath.Glob(filepath.Join(p.rt, "tradedesk", "guard-*.sock")); len(socks) != 1 {
 		t.Fatalf("the killed guard's socket file: %v", socks)
 	}
-	if out, err := command("guard", "--url", url, "--allow-account-key").CombinedOutput(); err == nil || !strings.Contains(string(out), "chase "+handed.ID) {
+	if out, err := p.command("guard", "--url", p.url, "--allow-account-key").CombinedOutput(); err == nil || !strings.Contains(string(out), "chase "+handed.ID) {
 		t.Fatalf("a guard without --on-restart after the kill: %v %s", err, out)
 	}
-	g = startGuard("--on-restart", "resume")
+	g = p.start("--on-restart", "resume")
 	waitFor(t, "the chase resumed in the new guard", func() bool {
-		return status() && len(st.Algorithms) == 1 && st.Algorithms[0].ID == handed.ID && st.Algorithms[0].State == "running" && st.Algorithms[0].Working != ""
+		if !p.status() {
+			return false
+		}
+		a := p.st.Algorithms
+		return len(a) == 1 && a[0].ID == handed.ID && a[0].State == "running" && a[0].Working != ""
 	})
 	time.Sleep(2 * time.Second)
-	open := 0
-	for cloid, n := range cloidsAtExchange(t, bin, url, env) {
+	for cloid, n := range cloidsAtExchange(t, p.bin, p.url, p.env) {
 		if n != 1 {
 			t.Errorf("%s is at the exchange %d times", cloid, n)
 		}
 	}
-	var orders []api.OrderRecord
-	decodeCommand(t, bin, env, &orders, "orders", "--url", url, "--json")
-	for _, o := range orders {
-		if strings.HasPrefix(o.Cloid, handed.ID+"-") {
-			open++
-		}
-	}
-	status()
-	if a := st.Algorithms[0]; (a.State == "running" && open != 1) || (a.State != "running" && !(a.State == "done" && a.Filled.Equal(a.Target))) {
+	open := p.openOf(handed.ID)
+	p.status()
+	a := p.st.Algorithms[0]
+	if (a.State == "running" && open != 1) || (a.State != "running" && !(a.State == "done" && a.Filled.Equal(a.Target))) {
 		t.Fatalf("after the restart: %d of the chase's orders open (want 1 while it runs), the chase %+v", open, a)
 	}
-	t.Logf("after the restart: %d open, chase %s filled %s of %s, %d children, %d reprices", open, st.Algorithms[0].State, st.Algorithms[0].Filled, st.Algorithms[0].Target, st.Algorithms[0].Children, st.Algorithms[0].Reprices)
-	if out, err := command("guard", "stop").CombinedOutput(); err != nil {
+	t.Logf("after the restart: %d open, chase %s filled %s of %s, %d children, %d reprices", open, a.State, a.Filled, a.Target, a.Children, a.Reprices)
+	if out, err := p.command("guard", "stop").CombinedOutput(); err != nil {
 		t.Fatalf("guard stop: %v %s", err, out)
 	}
 	if err := g.Wait(); err != nil {
 		t.Fatalf("the guard's exit: %v", err)
 	}
+}
+
+// guardProcs runs the built binary's simulator, guards and commands, with a runtime directory
+// of their own.
+type guardProcs struct {
+	t            *testing.T
+	bin, url, rt string
+	env          []string
+	st           guard.Status // the last status read
+}
+
+func newGuardProcs(t *testing.T) *guardProcs {
+	dir := t.TempDir()
+	p := &guardProcs{t: t, bin: filepath.Join(dir, "tradedesk")}
+	if out, err := osexec.Command("go", "build", "-o", p.bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	p.url = startSimProcess(t, p.bin, "--fund", roAddr)
+	rt, err := os.MkdirTemp("", "gd")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = os.RemoveAll(rt) })
+	p.rt = rt
+	p.env = append(os.Environ(), "HOME="+dir, "XDG_STATE_HOME="+filepath.Join(dir, "state"), "XDG_RUNTIME_DIR="+rt,
+		"XDG_CONFIG_HOME="+filepath.Join(dir, "config"), api.EnvPrivateKey+"=0x"+roKeyHex)
+	return p
+}
+
+func (p *guardProcs) command(args ...string) *osexec.Cmd {
+	cmd := osexec.Command(p.bin, args...)
+	cmd.Env = p.env
+	return cmd
+}
+
+// status reads the guard's status into p.st (false: no guard answered).
+func (p *guardProcs) status() bool {
+	out, err := p.command("guard", "status", "--json").Output()
+	return err == nil && json.Unmarshal(out, &p.st) == nil
+}
+
+// start starts a guard process with args and waits until it answers.
+func (p *guardProcs) start(args ...string) *osexec.Cmd {
+	g := p.command(append([]string{"guard", "--url", p.url, "--allow-account-key"}, args...)...)
+	if err := g.Start(); err != nil {
+		p.t.Fatal(err)
+	}
+	p.t.Cleanup(func() { _ = g.Process.Kill(); _, _ = g.Process.Wait() })
+	waitFor(p.t, "the guard answers", p.status)
+	return g
+}
+
+// openOf is how many of algorithm id's orders are open.
+func (p *guardProcs) openOf(id string) int {
+	var orders []api.OrderRecord
+	decodeCommand(p.t, p.bin, p.env, &orders, "orders", "--url", p.url, "--json")
+	n := 0
+	for _, o := range orders {
+		if strings.HasPrefix(o.Cloid, id+"-") {
+			n++
+		}
+	}
+	return n
 }
 
 // waitFor polls cond until it holds (failing after a generous bound: no timing is asserted).

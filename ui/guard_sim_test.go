@@ -1,9 +1,12 @@
 package ui
 
 import (
+	"bufio"
 	"bytes"
 	"context"
+	"io"
 	"os"
+	"regexp"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -13,6 +16,7 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state/guard"
+	"github.com/tradedesk/tradedesk/ui/components/cmdline"
 	"github.com/tradedesk/tradedesk/ui/headless"
 )
 
@@ -37,25 +41,35 @@ func (s *syncBuffer) String() string {
 // guardRig is a guard for the console's account on the console's simulator, in this process:
 // it signs with an agent key of its own, on the simulator's clock plus offset (the test steps it).
 type guardRig struct {
-	t       *testing.T
-	runtime string // the guards' socket directory's parent (XDG_RUNTIME_DIR)
-	offset  atomic.Int64
-	done    chan int
-	errb    syncBuffer
-	sock    string
+	t        *testing.T
+	runtime  string // the guards' socket directory's parent (XDG_RUNTIME_DIR)
+	offset   atomic.Int64
+	done     chan int
+	errb     syncBuffer
+	sock     string
+	stateDir string
+	now      func() time.Time
+	client   *api.Client
 }
 
 // startConsoleGuard registers an agent for c's account and starts a guard signing with it, with
 // args, on the simulator's clock plus the rig's offset.
 func startConsoleGuard(t *testing.T, c *simConsole, args ...string) *guardRig {
+	g := newGuardRig(t, c)
+	g.start(args...)
+	return g
+}
+
+// newGuardRig registers an agent for c's account: the rig's commands sign with it.
+func newGuardRig(t *testing.T, c *simConsole) *guardRig {
 	t.Helper()
 	rt, err := os.MkdirTemp("", "gd")
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = os.RemoveAll(rt) })
-	g := &guardRig{t: t, runtime: rt, done: make(chan int, 1)}
-	now := func() time.Time { return c.clock.Now().Add(time.Duration(g.offset.Load())) }
+	g := &guardRig{t: t, runtime: rt, done: make(chan int, 1), stateDir: t.TempDir()}
+	g.now = func() time.Time { return c.clock.Now().Add(time.Duration(g.offset.Load())) }
 	key, err := crypto.GenerateKey()
 	if err != nil {
 		t.Fatal(err)
@@ -71,19 +85,35 @@ func startConsoleGuard(t *testing.T, c *simConsole, args ...string) *guardRig {
 	if err != nil {
 		t.Fatal(err)
 	}
-	client := api.New(c.url+"/", api.WithClock(now), api.WithSigner(asAgent), api.WithRetry(api.RetryPolicy{Attempts: 1}))
-	env := map[string]string{"XDG_RUNTIME_DIR": rt}
+	g.client = api.New(c.url+"/", api.WithClock(g.now), api.WithSigner(asAgent), api.WithRetry(api.RetryPolicy{Attempts: 1}))
+	g.sock = guard.SocketPath(guard.SocketDir(rt, ""), c.m.ex.Address())
+	return g
+}
+
+func (g *guardRig) env(out io.Writer) headless.Env {
+	return headless.Env{Stdout: out, Stderr: out, Client: g.client, StateDir: g.stateDir, Now: g.now,
+		Getenv: func(k string) string { return map[string]string{"XDG_RUNTIME_DIR": g.runtime}[k] }}
+}
+
+// run runs a headless command as the guard's account, with the guard's journal.
+func (g *guardRig) run(args ...string) {
+	g.t.Helper()
+	var out bytes.Buffer
+	if code := runHeadless(context.Background(), args, g.env(&out)); code != 0 {
+		g.t.Fatalf("%v: exit %d %s", args, code, out.String())
+	}
+}
+
+// start starts the guard with args and waits until it answers.
+func (g *guardRig) start(args ...string) {
+	t := g.t
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
-	stateDir := t.TempDir()
-	go func() {
-		g.done <- runHeadless(ctx, append([]string{"guard"}, args...), headless.Env{Stdout: &g.errb, Stderr: &g.errb, Client: client,
-			Getenv: func(k string) string { return env[k] }, StateDir: stateDir, Now: now})
-	}()
-	g.sock = guard.SocketPath(guard.SocketDir(rt, ""), c.m.ex.Address())
+	go func() { g.done <- runHeadless(ctx, append([]string{"guard"}, args...), g.env(&g.errb)) }()
 	for i := 0; ; i++ {
 		if _, err := guard.Call(context.Background(), g.sock, guard.CmdStatus); err == nil {
-			return g
+			return
 		}
 		select {
 		case code := <-g.done:
@@ -259,5 +289,87 @@ func TestConsoleKilledFiresTheGuardsDeadMan(t *testing.T) {
 	time.Sleep(time.Second)
 	if st := g.status(); len(c.openOrders(t)) != 1 || !st.DeadMan.Fired.Equal(*fired) {
 		t.Fatalf("it fired again: %+v, open %d", st.DeadMan, len(c.openOrders(t)))
+	}
+}
+
+// TestConsoleRefusesAnotherVersionAndAccountsGuard: a guard of another protocol version on the
+// account's socket is not attached to, and the console says why (both versions named); a guard
+// running for another account is not attached to either, and the status line says one runs for
+// another account.
+func TestConsoleRefusesAnotherVersionAndAccountsGuard(t *testing.T) {
+	c := newSimConsole(t, 200, 60, false)
+	pump(t, c.m, c.m.Init())
+	rt, err := os.MkdirTemp("", "gd")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = os.RemoveAll(rt) })
+	dir := guard.SocketDir(rt, "")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	other := "0x" + strings.Repeat("ab", 20)
+	lo, err := guard.Listen(guard.SocketPath(dir, other))
+	if err != nil {
+		t.Fatal(err)
+	}
+	go guard.Serve(ctx, lo, guard.HandlerFunc(func(guard.Request) guard.Response {
+		return guard.Response{OK: true, Status: &guard.Status{Account: other}}
+	}))
+	c.m.guard.dir = dir
+	dr := newAlgoDriver(t, c.m)
+	dr.run(c.m.findGuard())
+	dr.until("the console finds the other account's guard", func() bool { return c.m.guard.other != "" })
+	if s := guardLine(c.m); !strings.Contains(s, "guard runs for another account") || c.m.guard.session != nil {
+		t.Fatalf("the status line with another account's guard: %q", s)
+	}
+	lv, err := guard.Listen(guard.SocketPath(dir, c.m.ex.Address()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() { // a guard of protocol version 7
+		for {
+			conn, err := lv.Accept()
+			if err != nil {
+				return
+			}
+			_, _ = bufio.NewReader(conn).ReadString('\n')
+			_, _ = conn.Write([]byte(`{"v":7,"ok":true,"status":{"account":"x"}}` + "\n"))
+			_ = conn.Close()
+		}
+	}()
+	t.Cleanup(func() { _ = lv.Close() })
+	dr.run(c.m.findGuard())
+	dr.until("the console refuses the version 7 guard", func() bool { return c.m.guard.lost != "" })
+	if s := guardLine(c.m); c.m.guard.session != nil || !strings.Contains(s, "protocol version 7, this tradedesk 1") {
+		t.Fatalf("with a version 7 guard: %q (notice %q)", s, c.m.notice)
+	}
+}
+
+// TestConsoleShowsTheGuardsAlerts: an alert the guard evaluates (in its journal when it started)
+// fires in the guard; the attached console's Alerts view shows when it fired there, and the
+// console does not deliver it a second time; an alert only the console has still fires in the
+// console.
+func TestConsoleShowsTheGuardsAlerts(t *testing.T) {
+	c := newSimConsole(t, 200, 60, false)
+	pump(t, c.m, c.m.Init())
+	c.commandConfirmed(t, "buy 0.01 btc mkt") // margin in use: the margin rules assert at start
+	g := newGuardRig(t, c)
+	g.run("alert", "add", "margin > 0.01%")
+	g.start()
+	eventuallyUI(t, "the guard's alert fires", func() bool { st := g.status(); return len(st.Alerts) == 1 && st.Alerts[0].LastFired != nil })
+	dr := g.attach(c)
+	c.m.Update(cmdline.AlertMsg{Rule: "margin > 0.01%"})  // the same rule in the console's journal
+	c.m.Update(cmdline.AlertMsg{Rule: "margin > 0.001%"}) // one the guard does not evaluate
+	firedAt := regexp.MustCompile(`margin > 0\.01%.*fired \d\d-\d\d`)
+	dr.until("the Alerts view shows the guard's firing", func() bool { return firedAt.MatchString(c.m.alerts.View(200, 40)) })
+	c.commandConfirmed(t, "buy 0.01 btc mkt") // the account moves: the console checks its rules
+	for range 4 {
+		c.step(t, 3*time.Second)
+	}
+	if n := c.countMessages("alert: margin"); n != 1 {
+		t.Fatalf("the console delivered %d margin alerts, want its own one only: %+v; rules %+v; notice %q", n, c.m.msgs.Entries(), c.m.alerts.Rules(), c.m.notice)
+	}
+	if st := g.status(); len(st.Alerts) != 1 || !st.Alerts[0].Watched {
+		t.Fatalf("the guard's alerts: %+v", st.Alerts)
 	}
 }

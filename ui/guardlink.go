@@ -53,7 +53,10 @@ func (m *Model) findGuard() tea.Cmd {
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
-		mine, other := guard.Find(ctx, g.dir, account)
+		mine, other, err := guard.Find(ctx, g.dir, account)
+		if err != nil {
+			return guardFoundMsg{err: err}
+		}
 		if mine.Path == "" {
 			return guardFoundMsg{other: other.Account}
 		}
@@ -126,13 +129,14 @@ func (m *Model) onGuardMsg(msg tea.Msg) (tea.Cmd, bool) {
 // showGuard shows the guard's algorithms and alerts.
 func (m *Model) showGuard(st guard.Status) {
 	m.algos.ReportRemote(st.Algorithms)
-	fired := map[string]time.Time{}
+	fired, watched := map[string]time.Time{}, map[string]bool{}
 	for _, a := range st.Alerts {
 		if a.LastFired != nil {
 			fired[a.ID] = *a.LastFired
 		}
+		watched[a.ID] = a.Watched
 	}
-	m.alerts.FromGuard(true, fired)
+	m.alerts.FromGuard(true, watched, fired)
 }
 
 // detachGuard ends the session: the guard goes on; the console runs new algorithms and its
@@ -144,7 +148,7 @@ func (m *Model) detachGuard() {
 	m.guard.session.Detach()
 	m.guard.session = nil
 	m.algos.Attach(nil)
-	m.alerts.FromGuard(false, nil)
+	m.alerts.FromGuard(false, nil, nil)
 }
 
 // guardBanner is the status line's word on the guard: attached (with its dead-man's time

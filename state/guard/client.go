@@ -124,11 +124,16 @@ type Running struct {
 }
 
 // Find looks in dir for a guard: the one for account when it answers (mine), else any other
-// that answers (for another account). Neither found is two zero values.
-func Find(ctx context.Context, dir, account string) (mine, other Running) {
+// that answers (for another account). Neither found is two zero values. The account's guard
+// answering but refusing (another protocol version, another user) is the error that says why.
+func Find(ctx context.Context, dir, account string) (mine, other Running, err error) {
 	path := SocketPath(dir, account)
-	if resp, err := Call(ctx, path, CmdStatus); err == nil && resp.Status != nil {
-		return Running{Path: path, Account: resp.Status.Account}, Running{}
+	resp, err := Call(ctx, path, CmdStatus)
+	switch {
+	case err == nil && resp.Status != nil:
+		return Running{Path: path, Account: resp.Status.Account}, Running{}, nil
+	case err != nil && resp.V != 0:
+		return Running{}, Running{}, err
 	}
 	socks, _ := filepath.Glob(filepath.Join(dir, "guard-*.sock"))
 	for _, s := range socks {
@@ -136,8 +141,8 @@ func Find(ctx context.Context, dir, account string) (mine, other Running) {
 			continue
 		}
 		if resp, err := Call(ctx, s, CmdStatus); err == nil && resp.Status != nil && !strings.EqualFold(resp.Status.Account, account) {
-			return Running{}, Running{Path: s, Account: resp.Status.Account}
+			return Running{}, Running{Path: s, Account: resp.Status.Account}, nil
 		}
 	}
-	return Running{}, Running{}
+	return Running{}, Running{}, nil
 }

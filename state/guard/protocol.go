@@ -96,6 +96,9 @@ type Alert struct {
 	ID        string     `json:"id"`
 	Rule      string     `json:"rule"`
 	LastFired *time.Time `json:"last_fired,omitempty"`
+	// Watched says the guard evaluates it (the alerts in the journal when it started); one added
+	// since is evaluated by an attached console until the guard starts again.
+	Watched bool `json:"watched"`
 }
 
 // encodeLine is v as one NDJSON line.

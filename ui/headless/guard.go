@@ -66,6 +66,7 @@ type guardProc struct {
 	cancels  map[string]context.CancelFunc // the algorithms running here, by id
 	untils   map[string]time.Time          // when each one's time runs out
 	consoles map[uint64]*guard.Console     // the attached consoles, by connection
+	watched  map[string]bool               // the alerts the guard evaluates, by id
 	dead     guard.DeadMan
 	flattens bool
 	// lostSince is when the exchange stopped answering (zero: it answers).
@@ -137,7 +138,7 @@ func (r *runner) guardLog() (*os.File, error) {
 func newGuardProc(r *runner, e *exec.Executor, log *slog.Logger) *guardProc {
 	g := &guardProc{r: r, e: e, log: log, gate: newSendGate(), started: r.env.Now(), stopReq: make(chan struct{}), checkEvery: 200 * time.Millisecond,
 		reachEvery: 2 * time.Second, algoCtx: context.Background(), cancels: map[string]context.CancelFunc{}, untils: map[string]time.Time{},
-		consoles: map[uint64]*guard.Console{}}
+		consoles: map[uint64]*guard.Console{}, watched: map[string]bool{}}
 	g.deps = &algo.Deps{Exec: gatedExec{e, g.gate}, Journal: e.Journal(), Market: gatedMarket{headlessMarket{r}, g.gate},
 		Read: r.client, Account: r.client.Address(), Now: r.env.Now, Report: g.report, Limits: &algo.Limits{}}
 	return g

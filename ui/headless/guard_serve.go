@@ -131,7 +131,7 @@ func (g *guardProc) status() guard.Status {
 	defer cancel()
 	if stored, err := alert.Load(ctx, g.e.Journal()); err == nil {
 		for _, s := range stored {
-			a := guard.Alert{ID: s.Def.ID, Rule: s.Def.Rule}
+			a := guard.Alert{ID: s.Def.ID, Rule: s.Def.Rule, Watched: g.watched[s.Def.ID]}
 			if !s.Def.LastFired.IsZero() {
 				at := s.Def.LastFired
 				a.LastFired = &at
@@ -163,6 +163,11 @@ func (g *guardProc) startAlerts(ctx context.Context) (<-chan struct{}, error) {
 	r := g.r
 	w := &watcher{r: r, j: j, eng: alert.New(), store: state.New(r.env.Now), delivery: r.alertDelivery()}
 	w.eng.Set(alert.Rules(stored))
+	g.mu.Lock()
+	for _, s := range stored {
+		g.watched[s.Def.ID] = true
+	}
+	g.mu.Unlock()
 	w.feed = feed.New(feed.NewRealClock(r.env.Now), 5*time.Second, 30*time.Second)
 	ctx, cancel := context.WithCancel(ctx)
 	w.stop = cancel

@@ -49,8 +49,8 @@ type Model struct {
 	editing string
 	edit    textinput.Model
 	editErr string
-	// guarded: an attached guard evaluates and delivers the alerts (FromGuard).
-	guarded bool
+	// guarded are the alerts an attached guard evaluates and delivers (FromGuard), by id.
+	guarded map[string]bool
 }
 
 // New builds the alerts and loads the definitions: the config's seeded first. A definition that
@@ -133,11 +133,8 @@ func (m *Model) remove(id string) error {
 // which is their delivery: their cool-down starts. The rest of the delivery runs in the
 // background.
 func (m *Model) Check(link alert.Link, msgs []state.Msg) tea.Cmd {
-	if m.guarded {
-		return nil
-	}
 	now := m.cfg.Clock()
-	evs := m.eng.Check(now, m.cfg.Store, link, msgs...)
+	evs := slices.DeleteFunc(m.eng.Check(now, m.cfg.Store, link, msgs...), func(ev alert.Event) bool { return m.guarded[ev.ID] })
 	if len(evs) == 0 {
 		return nil
 	}
