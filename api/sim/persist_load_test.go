@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -18,9 +19,9 @@ import (
 )
 
 // TestMoneyReconcilesAcrossARestart (issue #39, "what must hold"): twenty accounts trade at once
-// (TestMoneyIsConserved's traders, index shocks liquidating the levered) against a simulator with
-// a state file; half way it is replaced by a new one started from the file behind the same
-// address. The books balance to the unit before and after the restart, the whole system read
+// (TestMoneyIsConserved's traders; index shocks through POST /control, the market control,
+// liquidating the levered) against a simulator with a state database; half way it is replaced by
+// a new one started from the database behind the same address. The books balance to the unit before and after the restart, the whole system read
 // over /info exchange_accounts balances, and every account reconciles from its own records
 // (fills, funding, transfers with the insurance fund's seizures) and the test's own transfers.
 func TestMoneyReconcilesAcrossARestart(t *testing.T) {
@@ -96,7 +97,11 @@ func conserveRound(e *env, all []*trader, actions int) {
 						f = dec("1.12")
 					}
 					tick := map[api.InstrumentID]int32{1: 1, 2: 2, 5: 3}[m.id]
-					_ = e.sim.SetIndexPrice(m.name, ts[0].IndexPrice.Mul(f).Round(tick))
+					px := ts[0].IndexPrice.Mul(f).Round(tick)
+					body := fmt.Sprintf(`{"instrument":%q,"index":%q}`, m.name, px) // the market control, over HTTP
+					if resp, err := http.Post(e.srv.URL+"/control", "application/json", strings.NewReader(body)); err == nil {
+						resp.Body.Close()
+					}
 				}
 			}
 			time.Sleep(2 * time.Millisecond)

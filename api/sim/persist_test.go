@@ -16,11 +16,13 @@ import (
 	"github.com/tradedesk/tradedesk/api"
 )
 
-// TestStateSurvivesARestart (issue #39.1): a simulator with a state file trades, transfers,
-// withdraws, pays funding and liquidates; a new one started later from the file answers the
-// same balances, positions, fills, funding, transfers and house accounts, the whole system
-// still balances to the unit, the faucet remembers whom it funded, and a body acted on before
-// the restart (one with a nonce ahead of the clock too) is refused after it.
+// TestStateSurvivesARestart (issue #39.1): a simulator with a state database trades, transfers,
+// withdraws, pays funding, liquidates, registers an agent, approves a broker and sets a
+// leverage; a new one started later from the database answers the same balances, positions,
+// fills, funding, transfers, orders, agents, broker approvals, fee volumes and house accounts,
+// the whole system still balances to the unit, the faucet remembers whom it funded, a body acted
+// on before the restart (one with a nonce ahead of the clock too) is refused after it, and the
+// agent still acts for its account.
 func TestStateSurvivesARestart(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "sim.db")
 	first := envAt(t, testStart, WithStateFile(file), WithStartNonceFloor(), WithDemoBalance(dec("5000")), withStoreCheck())
@@ -42,6 +44,16 @@ func TestStateSurvivesARestart(t *testing.T) {
 	}
 	if s := summaryOf(t, alice, ""); len(s.PerpPositions) != 0 {
 		t.Fatalf("alice should have been liquidated: %+v", s.PerpPositions)
+	}
+	first.clock.Add(time.Millisecond)
+	first.agentClient(t, bob, "bob-bot", 24*time.Hour)
+	first.clock.Add(time.Millisecond)
+	if _, err := alice.ApproveBrokerFee(ctx(), nameAddr(t, "broker"), "0.0007"); err != nil {
+		t.Fatal(err)
+	}
+	first.clock.Add(time.Millisecond)
+	if _, err := alice.UpdateLeverage(ctx(), 2, 5); err != nil {
+		t.Fatal(err)
 	}
 	if code, raw := first.postRaw(t, "/faucet", fmt.Sprintf(`{"user":%q}`, nameAddr(t, "carol"))); code != 200 {
 		t.Fatalf("faucet: %d %s", code, raw)
@@ -78,6 +90,15 @@ func TestStateSurvivesARestart(t *testing.T) {
 	if code, out := second.post(t, "/exchange", ahead); code != http.StatusUnauthorized {
 		t.Errorf("the body signed ahead of the clock, replayed after the restart: %d %v", code, out)
 	}
+	key, err := signer(t, "bob-bot").AsAgentFor(bob.Address())
+	if err != nil {
+		t.Fatal(err)
+	}
+	second.clock.Add(10 * time.Minute) // past the nonce signed ahead of the clock
+	bot := api.New(second.srv.URL, api.WithSigner(key), api.WithClock(second.clock.Now), api.WithRetry(api.RetryPolicy{Attempts: 1}))
+	if _, err := bot.PlaceOrders(ctx(), []api.OrderWire{limit(1, api.SideBuy, "70000", "0.01")}); err != nil {
+		t.Errorf("bob's agent, registered before the restart, placing an order after it: %v", err)
+	}
 }
 
 // recordsOf reads what each account and the house show over /info, as raw JSON by method.
@@ -85,7 +106,8 @@ func recordsOf(t *testing.T, e *env, users []string) map[string]string {
 	t.Helper()
 	out := map[string]string{}
 	for _, u := range users {
-		for _, m := range []string{"account_summary", "positions", "fills", "funding_history", "transfer_history"} {
+		for _, m := range []string{"account_summary", "positions", "fills", "funding_history", "transfer_history", "open_orders",
+			"order_history", "all_agents", "brokers_check", "user_fees"} {
 			code, raw := e.postRaw(t, "/info", fmt.Sprintf(`{"method":%q,"params":{"user":%q}}`, m, u))
 			if code != 200 {
 				t.Fatalf("%s %s: %d %s", m, u, code, raw)
