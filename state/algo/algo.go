@@ -66,6 +66,9 @@ type Deps struct {
 	Report func(Progress)
 	// Limits are the throttles shared with the process's other algorithms (nil: its own).
 	Limits *Limits
+	// PauseEvery is how often a running algorithm reads its state in the journal, to see a
+	// pause or a resume asked by this process or another (0: 500 ms).
+	PauseEvery time.Duration
 }
 
 func (d *Deps) check() error {
@@ -86,6 +89,7 @@ func (d *Deps) check() error {
 	def(&d.Poll, 250*time.Millisecond)
 	def(&d.MinReprice, time.Second)
 	def(&d.FillWait, 5*time.Second)
+	def(&d.PauseEvery, 500*time.Millisecond)
 	return nil
 }
 

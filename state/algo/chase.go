@@ -50,6 +50,7 @@ type Chase struct {
 	note     string
 	refusals int
 	misses   int
+	hold     hold
 }
 
 // NewChase checks p, reads the arrival price and the limit from the book, and commits the chase

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"time"
 
 	"github.com/shopspring/decimal"
 	"github.com/tradedesk/tradedesk/state"
@@ -21,7 +20,10 @@ func (c *Chase) Run(ctx context.Context) (Progress, error) {
 	}
 	defer c.d.Limits.leave()
 	for {
-		state, err := c.step(ctx)
+		state, err := c.held(ctx)
+		if err == nil && !c.hold.paused {
+			state, err = c.step(ctx)
+		}
 		if errors.As(err, new(transient)) && c.misses < maxMisses {
 			c.misses++
 			err = nil
@@ -37,11 +39,30 @@ func (c *Chase) Run(ctx context.Context) (Progress, error) {
 		if state != "" {
 			return c.end(ctx, state, c.note)
 		}
-		select {
-		case <-ctx.Done():
-		case <-time.After(c.d.Poll):
-		}
+		c.d.waitStep(ctx)
 	}
+}
+
+// held looks for a pause or a resume: paused, the live child is cancelled (a definitive answer,
+// as for a reprice) and nothing more is sent; a stop while paused ends the chase stopped.
+func (c *Chase) held(ctx context.Context) (string, error) {
+	changed, err := c.d.look(ctx, c.id, &c.hold)
+	if err != nil {
+		return "", err
+	}
+	if changed && c.hold.paused && c.live != nil {
+		if err := c.d.cancelChild(ctx, c.id, c.inst.ID, c.live); err != nil {
+			return "", err
+		}
+		c.live = nil
+	}
+	if changed {
+		c.report("")
+	}
+	if c.hold.paused && ctx.Err() != nil {
+		return StateStopped, nil
+	}
+	return "", nil
 }
 
 // maxMisses is how many steps in a row may fail to read the market or the orders before the
@@ -172,7 +193,7 @@ func (c *Chase) progress(st, detail string) Progress {
 
 func (c *Chase) report(detail string) {
 	if c.d.Report != nil {
-		c.d.Report(c.progress("running", detail))
+		c.d.Report(c.progress(c.hold.running(), detail))
 	}
 }
 

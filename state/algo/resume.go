@@ -8,6 +8,7 @@ import (
 
 	"github.com/shopspring/decimal"
 	"github.com/tradedesk/tradedesk/api"
+	"github.com/tradedesk/tradedesk/api/text"
 	"github.com/tradedesk/tradedesk/state"
 	"github.com/tradedesk/tradedesk/state/journal"
 )
@@ -34,7 +35,7 @@ func Running(ctx context.Context, d *Deps) ([]journal.Algo, error) {
 	return d.Journal.Algos(ctx, true)
 }
 
-// Restart applies choice to algorithm a, left running by an earlier process: resume gives back a
+// Restart applies choice to algorithm a, left running (or paused) by an earlier process: resume gives back a
 // Runner to run to its end (nil for an algorithm that has nothing left to do); cancel and flatten
 // finish it here and return its progress. Nothing is sent twice: its children are found by their
 // client ids, the live one adopted, and its next child takes the next child number.
@@ -47,6 +48,18 @@ func Restart(ctx context.Context, d *Deps, a journal.Algo, choice string) (Runne
 	default:
 		return nil, Progress{}, fmt.Errorf("on restart %q: give %s", choice, strings.Join(OnRestartChoices, ", "))
 	}
+	if a.State != journal.AlgoRunning && a.State != journal.AlgoPaused {
+		return nil, Progress{}, fmt.Errorf("algorithm %s is %s: nothing to resume, cancel or flatten", text.Quote(a.ID), a.State)
+	}
+	rn, p, err := restart(ctx, d, a, choice)
+	if err == nil && rn != nil && a.State == journal.AlgoPaused {
+		// Resumed by the trader's choice: running again in the journal before it acts.
+		_, err = d.Journal.SwitchAlgo(ctx, a.ID, journal.AlgoPaused, journal.AlgoRunning)
+	}
+	return rn, p, err
+}
+
+func restart(ctx context.Context, d *Deps, a journal.Algo, choice string) (Runner, Progress, error) {
 	switch a.Kind {
 	case "chase":
 		c, err := resumeChase(ctx, d, a)

@@ -90,7 +90,8 @@ func (r *rig) deps(report func(Progress)) *Deps {
 	_, err = e.Recover(bg)
 	must(r.t, err)
 	return &Deps{Exec: e, Journal: r.j, Market: r.market, Read: r.trader, Account: r.trader.Address(),
-		Poll: 20 * time.Millisecond, MinReprice: 50 * time.Millisecond, Report: report, Limits: &Limits{PerSecond: 1000}}
+		Poll: 20 * time.Millisecond, MinReprice: 50 * time.Millisecond, Report: report, Limits: &Limits{PerSecond: 1000},
+		PauseEvery: 20 * time.Millisecond}
 }
 
 // clientMarket loads a store the way a front end does, from the client.

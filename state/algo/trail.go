@@ -42,6 +42,7 @@ type Trail struct {
 	moves    int
 	lastMove time.Time
 	misses   int
+	hold     hold
 }
 
 // DistanceOf reads a trail distance at mark: a price, N% of the mark, or Nt ticks.
@@ -142,7 +143,10 @@ func (t *Trail) Run(ctx context.Context) (Progress, error) {
 	}
 	defer t.d.Limits.leave()
 	for {
-		st, detail, err := t.step(ctx)
+		st, detail, err := t.held(ctx)
+		if err == nil && !t.hold.paused {
+			st, detail, err = t.step(ctx)
+		}
 		if errors.As(err, new(transient)) && t.misses < maxMisses {
 			t.misses, err = t.misses+1, nil
 		} else if err == nil {
@@ -157,9 +161,22 @@ func (t *Trail) Run(ctx context.Context) (Progress, error) {
 		if st != "" {
 			return t.end(ctx, st, detail)
 		}
-		select {
-		case <-ctx.Done():
-		case <-time.After(t.d.Poll):
-		}
+		t.d.waitStep(ctx)
 	}
+}
+
+// held looks for a pause or a resume: paused, the stop stays where it is at the exchange (it
+// still protects) and is not moved until the trail is resumed.
+func (t *Trail) held(ctx context.Context) (string, string, error) {
+	changed, err := t.d.look(ctx, t.id, &t.hold)
+	if err != nil {
+		return "", "", err
+	}
+	if changed {
+		t.report("")
+	}
+	if t.hold.paused && ctx.Err() != nil {
+		return StateStopped, fmt.Sprintf("the stop stays at %s", t.stop), nil
+	}
+	return "", "", nil
 }

@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-
-	"github.com/tradedesk/tradedesk/state/journal"
 )
 
 // step looks at the stop and the mark once: it says the state the trail ends in ("" to go on).
@@ -96,6 +94,6 @@ func (t *Trail) progress(st, detail string) Progress {
 
 func (t *Trail) report(detail string) {
 	if t.d.Report != nil {
-		t.d.Report(t.progress(journal.AlgoRunning, detail))
+		t.d.Report(t.progress(t.hold.running(), detail))
 	}
 }

@@ -29,6 +29,9 @@ type TWAPParams struct {
 	Randomize bool            `json:"randomize,omitempty"`
 	Seed      uint64          `json:"seed,omitempty"`
 	Arrival   decimal.Decimal `json:"arrival"`
+	// PausedAt is when a pause began (zero: not paused): on resume the schedule's Start moves
+	// on by the time since.
+	PausedAt time.Time `json:"paused_at,omitzero"`
 }
 
 // DefaultBand is the TWAP's price band around the arrival price when none is given (1%).
@@ -51,6 +54,7 @@ type TWAP struct {
 	note     string
 	misses   int
 	retries  int
+	hold     hold
 }
 
 // NewTWAP checks p, reads the arrival price, sets the band, and commits the TWAP to the journal

@@ -27,6 +27,16 @@ func resumeTWAP(ctx context.Context, d *Deps, a journal.Algo) (*TWAP, error) {
 	if t.children, err = d.children(ctx, a); err != nil {
 		return nil, err
 	}
+	if a.State == journal.AlgoPaused {
+		// Paused: its schedule moves on by the time it was paused, whichever process paused it.
+		if t.p.PausedAt.IsZero() {
+			t.p.PausedAt = a.Updated
+		}
+		t.unpause(d.Now())
+		if err := t.saveParams(ctx); err != nil {
+			return nil, err
+		}
+	}
 	t.done = max(t.due(), 0)
 	return t, nil
 }

@@ -2,6 +2,7 @@ package algo
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -19,7 +20,10 @@ func (t *TWAP) Run(ctx context.Context) (Progress, error) {
 	}
 	defer t.d.Limits.leave()
 	for {
-		st, err := t.step(ctx)
+		st, err := t.held(ctx)
+		if err == nil && !t.hold.paused {
+			st, err = t.step(ctx)
+		}
 		if errors.As(err, new(transient)) && t.misses < maxMisses {
 			t.misses++
 			err = nil
@@ -35,11 +39,49 @@ func (t *TWAP) Run(ctx context.Context) (Progress, error) {
 		if st != "" {
 			return t.end(ctx, st, t.note)
 		}
-		select {
-		case <-ctx.Done():
-		case <-time.After(t.d.Poll):
-		}
+		t.d.waitStep(ctx)
 	}
+}
+
+// held looks for a pause or a resume: paused, no slice is sent; resumed, the schedule moves on
+// by the time it was paused (kept in the journal's parameters, so a restart keeps it too).
+func (t *TWAP) held(ctx context.Context) (string, error) {
+	changed, err := t.d.look(ctx, t.id, &t.hold)
+	if err != nil {
+		return "", err
+	}
+	if changed {
+		if t.hold.paused {
+			t.p.PausedAt = t.hold.since
+		} else {
+			t.unpause(t.hold.since)
+		}
+		if err := t.saveParams(ctx); err != nil {
+			return "", err
+		}
+		t.report("")
+	}
+	if t.hold.paused && ctx.Err() != nil {
+		return StateStopped, nil
+	}
+	return "", nil
+}
+
+// unpause moves the schedule on by the time the TWAP was paused, up to now.
+func (t *TWAP) unpause(now time.Time) {
+	if !t.p.PausedAt.IsZero() && now.After(t.p.PausedAt) {
+		t.p.Start = t.p.Start.Add(now.Sub(t.p.PausedAt))
+	}
+	t.p.PausedAt = time.Time{}
+}
+
+// saveParams writes the TWAP's parameters (its schedule's start, its pause) to the journal.
+func (t *TWAP) saveParams(ctx context.Context) error {
+	raw, err := json.Marshal(t.p)
+	if err != nil {
+		return err
+	}
+	return t.d.Journal.SetAlgoParams(ctx, t.id, raw)
 }
 
 // lastTries is how many more times the last slice is worked when the market moved away from it.
@@ -146,6 +188,6 @@ func (t *TWAP) progress(st, detail string) Progress {
 
 func (t *TWAP) report(detail string) {
 	if t.d.Report != nil {
-		t.d.Report(t.progress("running", detail))
+		t.d.Report(t.progress(t.hold.running(), detail))
 	}
 }

@@ -32,6 +32,10 @@ CREATE INDEX IF NOT EXISTS algos_state ON algos(state);
 // cancelled or flattened.
 const AlgoRunning = "running"
 
+// AlgoPaused is the state of an algorithm the trader paused: it sends nothing until it is resumed,
+// and a restart leaves it paused (it is not among those left running).
+const AlgoPaused = "paused"
+
 // Algo is one algorithm as the journal holds it.
 type Algo struct {
 	// ID names the algorithm; its children's client ids are ChildCloid(ID, n).
@@ -90,6 +94,45 @@ func (j *Journal) NextChild(ctx context.Context, id string) (int, error) {
 func (j *Journal) SetAlgo(ctx context.Context, id, state, detail string) error {
 	_, err := j.db.ExecContext(context.WithoutCancel(ctx), `UPDATE algos SET state=?, detail=?, updated_ms=? WHERE id=?`,
 		state, text.HideKeys(detail), j.now().UnixMilli(), id)
+	if err != nil {
+		return fmt.Errorf("journal: %w", err)
+	}
+	return nil
+}
+
+// SwitchAlgo moves algorithm id from state from to state to (a pause or a resume), and reports
+// whether it was in from: an algorithm that ended meanwhile keeps its end.
+func (j *Journal) SwitchAlgo(ctx context.Context, id, from, to string) (bool, error) {
+	res, err := j.db.ExecContext(context.WithoutCancel(ctx), `UPDATE algos SET state=?, updated_ms=? WHERE id=? AND state=?`,
+		to, j.now().UnixMilli(), id, from)
+	if err != nil {
+		return false, fmt.Errorf("journal: %w", err)
+	}
+	n, err := res.RowsAffected()
+	return n == 1, err
+}
+
+// AlgoState is algorithm id's state ("" when the journal has none): the one column a running
+// algorithm reads to see a pause asked by this process or another.
+func (j *Journal) AlgoState(ctx context.Context, id string) (string, error) {
+	var st string
+	err := j.db.QueryRowContext(ctx, `SELECT state FROM algos WHERE id=?`, id).Scan(&st)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("journal: %w", err)
+	}
+	return st, nil
+}
+
+// SetAlgoParams replaces algorithm id's parameters (a TWAP's schedule moved on by a pause).
+func (j *Journal) SetAlgoParams(ctx context.Context, id string, params json.RawMessage) error {
+	if !json.Valid(params) {
+		return errors.New("journal: an algorithm's parameters are JSON")
+	}
+	_, err := j.db.ExecContext(context.WithoutCancel(ctx), `UPDATE algos SET params=?, updated_ms=? WHERE id=?`,
+		text.HideKeys(string(params)), j.now().UnixMilli(), id)
 	if err != nil {
 		return fmt.Errorf("journal: %w", err)
 	}

@@ -10,7 +10,6 @@ import (
 	"github.com/shopspring/decimal"
 	"github.com/tradedesk/tradedesk/api/text"
 	"github.com/tradedesk/tradedesk/state/algo"
-	"github.com/tradedesk/tradedesk/state/journal"
 )
 
 // chaseParams reads the chase's flags.
@@ -66,7 +65,7 @@ func runChase(ctx context.Context, r *runner) error {
 		return r.handToGuard(ctx, "chase", p)
 	}
 	d, done, err := r.algoDeps(ctx, func(p algo.Progress) {
-		if p.State == journal.AlgoRunning {
+		if p.Live() {
 			_ = r.printProgress(p, false)
 		}
 	})

@@ -207,3 +207,66 @@ func TestHeadlessTrail(t *testing.T) {
 		t.Fatalf("exit %d, last %+v, open %+v, stderr %q", code, last, open, errs)
 	}
 }
+
+// TestHeadlessAlgosPauseAndResume: `tradedesk algos pause ID`, run beside a chase working in
+// another process's foreground, has it cancel its order and say paused (an NDJSON line); `algos
+// --json` lists it paused; `algos resume ID` has it work an order again; a second resume, and a
+// pause of an id the journal lacks, are usage errors saying why.
+func TestHeadlessAlgosPauseAndResume(t *testing.T) {
+	h := newHarness(t)
+	h.stateDir = t.TempDir() // before the chase's goroutine reads it
+	ctx, stop := context.WithCancel(context.Background())
+	defer stop()
+	type result struct {
+		code     int
+		out, err string
+	}
+	done := make(chan result, 1)
+	go func() {
+		c, o, e := h.runCtx(ctx, "chase", "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.002", "--offset", "5t", "--json")
+		done <- result{c, o, e}
+	}()
+	waitOpen := func(n int) {
+		t.Helper()
+		for deadline := time.Now().Add(time.Minute); len(h.openOrders()) != n; time.Sleep(20 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatalf("never %d open", n)
+			}
+		}
+	}
+	waitOpen(1)
+	var list []algoJSON
+	_, out, _ := h.runCtx(context.Background(), "algos", "--json")
+	if err := json.Unmarshal([]byte(out), &list); err != nil || len(list) != 1 {
+		t.Fatalf("algos: %q %v", out, err)
+	}
+	id := list[0].ID
+	if code, out, errs := h.runCtx(context.Background(), "algos", "pause", id); code != 0 || !strings.Contains(out, id+" paused") {
+		t.Fatalf("pause: exit %d %q %q", code, out, errs)
+	}
+	waitOpen(0)
+	_, out, _ = h.runCtx(context.Background(), "algos", "--json")
+	if err := json.Unmarshal([]byte(out), &list); err != nil || list[0].State != "paused" {
+		t.Fatalf("algos after pause: %q", out)
+	}
+	if code, _, errs := h.runCtx(context.Background(), "algos", "pause", "nosuch"); code != ExitUsage || !strings.Contains(errs, "no algorithm") {
+		t.Fatalf("pause nosuch: exit %d %q", code, errs)
+	}
+	if code, _, errs := h.runCtx(context.Background(), "algos", "resume", id); code != 0 {
+		t.Fatalf("resume: exit %d %q", code, errs)
+	}
+	if code, _, errs := h.runCtx(context.Background(), "algos", "resume", id); code != ExitUsage || !strings.Contains(errs, "is running, not paused") {
+		t.Fatalf("second resume: exit %d %q", code, errs)
+	}
+	waitOpen(1)
+	stop()
+	res := <-done
+	ps := progressLines(t, res.out)
+	paused := false
+	for _, p := range ps {
+		paused = paused || p.State == "paused"
+	}
+	if !paused || ps[len(ps)-1].State != "stopped" || len(h.openOrders()) != 0 {
+		t.Fatalf("exit %d, stdout %q, stderr %q", res.code, res.out, res.err)
+	}
+}

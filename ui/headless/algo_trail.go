@@ -8,7 +8,6 @@ import (
 
 	"github.com/tradedesk/tradedesk/api/text"
 	"github.com/tradedesk/tradedesk/state/algo"
-	"github.com/tradedesk/tradedesk/state/journal"
 )
 
 func runTrail(ctx context.Context, r *runner) error {
@@ -31,7 +30,7 @@ func runTrail(ctx context.Context, r *runner) error {
 		return r.handToGuard(ctx, "trail", p)
 	}
 	d, done, err := r.algoDeps(ctx, func(p algo.Progress) {
-		if p.State == journal.AlgoRunning {
+		if p.Live() {
 			_ = r.printProgress(p, false)
 		}
 	})

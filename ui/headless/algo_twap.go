@@ -9,7 +9,6 @@ import (
 	"github.com/shopspring/decimal"
 	"github.com/tradedesk/tradedesk/api/text"
 	"github.com/tradedesk/tradedesk/state/algo"
-	"github.com/tradedesk/tradedesk/state/journal"
 )
 
 // twapParams reads the TWAP's flags.
@@ -60,7 +59,7 @@ func runTWAP(ctx context.Context, r *runner) error {
 		return r.handToGuard(ctx, "twap", p)
 	}
 	d, done, err := r.algoDeps(ctx, func(p algo.Progress) {
-		if p.State == journal.AlgoRunning {
+		if p.Live() {
 			_ = r.printProgress(p, false)
 		}
 	})

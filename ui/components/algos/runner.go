@@ -51,7 +51,7 @@ func (r *Runner) Journal() *journal.Journal {
 func (r *Runner) Deps(e *exec.Executor, until *time.Time) *algo.Deps {
 	return &algo.Deps{Exec: e, Journal: e.Journal(), Market: consoleMarket{r.ex}, Read: r.ex, Account: r.ex.Address(),
 		Now: r.Now, Limits: r.limits, Report: func(p algo.Progress) {
-			if p.State == journal.AlgoRunning {
+			if p.Live() {
 				r.Feed.Report(Row{Progress: p, Until: *until, Live: true})
 			}
 		}}
