@@ -31,6 +31,7 @@ var defaultKeys = map[string][]string{
 	"prev_view": {"["}, "next_view": {"]"},
 	"chart_finer": {","}, "chart_coarser": {"."}, "chart_type": {"t"},
 	"fill_bell": {"B"}, "filter_instrument": {"i"}, "filter_state": {"s"}, "algo_stop": {"s"},
+	"algo_pause": {"p"}, "algo_resume": {"r"}, "algo_flatten": {"f"},
 	"export_csv": {"e"}, "export_json": {"E"}, "export_stop": {"esc"},
 	"transfer": {"t"}, "withdraw": {"w"}, "transfer_max": {"ctrl+a"},
 	"ladder_buy": {"b"}, "ladder_sell": {"s"}, "ladder_cancel": {"x", "delete"},

@@ -15,7 +15,7 @@ import (
 //	twap  buy|sell SIZE INSTRUMENT DURATION [slices 12] [band LO-HI] [rand]
 //	scale buy|sell SIZE INSTRUMENT FROM-TO xCOUNT [flat|inc|dec|geo]
 //	trail INSTRUMENT DISTANCE (1.5%, 40t or a price)
-//	algos resume|cancel ID
+//	algos resume|cancel|flatten|pause ID
 
 // AlgoVerbs are the algorithm commands' words, for completion and help.
 var AlgoVerbs = []string{"chase", "twap", "scale", "trail", "algos"}
@@ -45,7 +45,7 @@ type AlgoCommand struct {
 	Distribution string
 	// trail
 	Distance string
-	// algos: Choice (resume or cancel) of algorithm ID
+	// algos: Choice (resume, cancel, flatten or pause) of algorithm ID
 	Choice string
 	ID     string
 }
@@ -81,7 +81,7 @@ var algoUsage = map[string]string{
 	"twap":  "twap buy|sell SIZE INSTRUMENT DURATION [slices 12] [band LO-HI] [rand]",
 	"scale": "scale buy|sell SIZE INSTRUMENT FROM-TO xCOUNT [flat|inc|dec|geo]",
 	"trail": "trail INSTRUMENT DISTANCE (1.5%, 40t or a price)",
-	"algos": "algos resume|cancel ID",
+	"algos": "algos resume|cancel|flatten|pause ID",
 }
 
 // AlgoUsage is the grammar of algorithm command kind ("" when kind is none).
@@ -237,11 +237,13 @@ func (p *algoParser) trail(c *AlgoCommand) error {
 
 func (p *algoParser) choice(c *AlgoCommand) error {
 	var err error
-	if c.Choice, err = p.next("resume or cancel", c.Kind); err != nil {
+	if c.Choice, err = p.next("resume, cancel, flatten or pause", c.Kind); err != nil {
 		return err
 	}
-	if c.Choice != "resume" && c.Choice != "cancel" {
-		return p.errAt(p.i-1, "give resume or cancel")
+	switch c.Choice {
+	case "resume", "cancel", "flatten", "pause":
+	default:
+		return p.errAt(p.i-1, "give resume, cancel, flatten or pause")
 	}
 	if c.ID, err = p.next("the algorithm's id", c.Kind); err != nil {
 		return err

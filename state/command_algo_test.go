@@ -25,6 +25,8 @@ func TestParseAlgoCommands(t *testing.T) {
 		"trail btc 1.5%":                  {Kind: "trail", Instrument: "btc", Distance: "1.5%"},
 		"trail btc 40t":                   {Kind: "trail", Instrument: "btc", Distance: "40t"},
 		"algos resume Chase-Ab12":         {Kind: "algos", Choice: "resume", ID: "Chase-Ab12"},
+		"algos flatten c1":                {Kind: "algos", Choice: "flatten", ID: "c1"},
+		"algos pause c1":                  {Kind: "algos", Choice: "pause", ID: "c1"},
 	}
 	for line, want := range good {
 		got, ok, err := ParseAlgoCommand(line)
@@ -52,7 +54,7 @@ func TestParseAlgoCommands(t *testing.T) {
 		"scale buy 1 btc 95000-96000 x10 up": "flat, inc, dec or geo",
 		"trail btc":                          "distance",
 		"trail btc far":                      "word 3",
-		"algos stop X":                       "resume or cancel",
+		"algos stop X":                       "resume, cancel, flatten or pause",
 	}
 	for line, want := range bad {
 		_, ok, err := ParseAlgoCommand(line)

@@ -300,3 +300,40 @@ func TestConsoleTrailKeepsAStopAndSLeavesIt(t *testing.T) {
 		t.Fatalf("after s: %d stops at the exchange, want the one kept", n)
 	}
 }
+
+// TestConsolePausesAndResumesAChase: p on a working chase in the Algos view pauses it (its order
+// cancelled, the row and the journal say paused), p again resumes it (an order works again),
+// `:algos pause ID` pauses it from the command line, and s stops it while paused.
+func TestConsolePausesAndResumesAChase(t *testing.T) {
+	c := newSimConsole(t, 200, 60, false)
+	pump(t, c.m, c.m.Init())
+	dr := newAlgoDriver(t, c.m)
+	dr.command("chase buy 0.01 btc")
+	dr.until("the chase working", func() bool { r, _ := dr.row("chase"); return r.WorkingPrice != nil })
+	c.m.showPane(c.m.algoPane)
+	paused := func() bool { r, _ := dr.row("chase"); return r.State == algo.StatePaused && r.WorkingPrice == nil }
+	dr.key("p")
+	dr.until("the chase paused", paused)
+	r, _ := dr.row("chase")
+	if n := len(algoChildren(c.openOrders(t))); n != 0 {
+		t.Fatalf("paused: %d children open", n)
+	}
+	if st, _ := c.m.exec.Journal().AlgoState(t.Context(), r.ID); st != algo.StatePaused {
+		t.Fatalf("the journal says %q", st)
+	}
+	if !strings.Contains(c.m.algoPane.View(), "p resumes") {
+		t.Fatalf("the view does not offer the resume:\n%s", c.m.algoPane.View())
+	}
+	dr.key("p")
+	dr.until("the chase working again", func() bool {
+		r, _ := dr.row("chase")
+		return r.State == journal.AlgoRunning && r.WorkingPrice != nil
+	})
+	dr.line("algos pause " + r.ID)
+	dr.until("the chase paused from the command line", paused)
+	dr.key("s")
+	dr.until("the paused chase stopped", func() bool { r, _ := dr.row("chase"); return r.State == algo.StateStopped })
+	if n := len(algoChildren(c.openOrders(t))); n != 0 {
+		t.Fatalf("stopped: %d children open", n)
+	}
+}

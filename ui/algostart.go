@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -25,6 +26,8 @@ func (m *Model) onAlgoMsg(msg tea.Msg) (tea.Cmd, bool) {
 	switch msg := msg.(type) {
 	case cmdline.AlgoMsg:
 		return m.startAlgo(msg.Cmd), true
+	case algos.ChoiceMsg:
+		return m.restartAlgo(state.AlgoCommand{Kind: "algos", Choice: msg.Choice, ID: msg.ID}), true
 	case algos.ProgressMsg, algos.HistoryMsg:
 		return m.broadcast(msg), true
 	}
@@ -264,11 +267,53 @@ func (m *Model) trailPlan(c state.AlgoCommand, inst state.Instrument) ([]string,
 	return lines, start, nil
 }
 
-// restartAlgo applies `:algos resume|cancel ID` to an algorithm an earlier run left running
-// (algos.Runner.Restart); the Algos view shows what became of it.
+// restartAlgo applies `:algos CHOICE ID` (and the Algos view's keys): pause or resume one this
+// console runs (the journal's pause, seen at its next look); cancel one it runs stops it; an
+// earlier run's is resumed, cancelled or flattened by the restart rule (algos.Runner.Restart),
+// flatten after the confirmation a market order gets. The Algos view shows what became of it.
 func (m *Model) restartAlgo(c state.AlgoCommand) tea.Cmd {
-	if m.c.ReadOnly != "" || !m.algos.Restart(c.ID, c.Choice) {
+	if m.c.ReadOnly != "" || m.algos.Journal() == nil {
 		return common.Notice(common.LevelWarn, "read-only: :algos "+c.Choice+" not done")
 	}
+	live := m.algos.Runs(c.ID)
+	switch {
+	case c.Choice == "pause", c.Choice == "resume" && live:
+		return m.algos.Switch(c.ID, c.Choice)
+	case c.Choice == "cancel" && live:
+		m.algos.Stop(c.ID, true)
+		return tea.Batch(common.Notice(common.LevelInfo, "stopping "+text.Clean(c.ID)+"…"), m.algoPane.Watch())
+	case c.Choice == "flatten" && live:
+		return common.Notice(common.LevelError, "this console runs "+text.Clean(c.ID)+": flatten is for an algorithm an earlier run left; s stops it")
+	case c.Choice == "flatten":
+		return m.confirmFlatten(c.ID)
+	}
+	m.algos.Restart(c.ID, c.Choice)
 	return tea.Batch(common.Notice(common.LevelInfo, ":algos "+c.Choice+" "+text.Clean(c.ID)+"…"), m.algoPane.Watch())
+}
+
+// confirmFlatten asks, as for a market order, before an earlier run's algorithm is flattened:
+// its children cancelled and what it opened closed at market.
+func (m *Model) confirmFlatten(id string) tea.Cmd {
+	what := "flatten algorithm " + text.Clean(id)
+	var row algos.Row
+	a := &action.Action{Kind: action.KindPlace, Title: "Flatten an algorithm", What: what, Confirm: true, Lane: action.LaneOrder,
+		Who: journal.WhoCommandLine, Lines: []string{m.st.Bold.On(strings.ToUpper(what)), "",
+			"Cancels   its orders still open (what filled is kept until closed)",
+			"Sends     a market order the other way for what it filled: the worst case is the book's depth"}}
+	a.Run = func(ctx context.Context, _ *exec.Executor, _ exec.Ask) (action.Outcome, error) {
+		m.algos.Feed.Begin()
+		row = m.algos.RestartNow(ctx, id, algo.OnRestartFlatten)
+		m.algos.Feed.End(row)
+		if row.State == algo.StateFailed {
+			return action.Outcome{}, errors.New(row.Detail)
+		}
+		return action.Outcome{}, nil
+	}
+	a.Read = func(d action.DoneMsg) (string, bool) {
+		if d.Err != nil {
+			return what + ": " + common.PlainError(d.Err), true
+		}
+		return what + ": " + text.Clean(row.Detail), false
+	}
+	return action.Request(a)
 }

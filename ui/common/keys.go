@@ -67,8 +67,10 @@ type KeyMap struct {
 	ChartFiner, ChartCoarser, ChartType key.Binding
 	// Fills pane: the bell on new fills.
 	FillBell key.Binding
-	// AlgoStop stops the Algos view's selected algorithm.
-	AlgoStop key.Binding
+	// AlgoStop stops the Algos view's selected algorithm (one an earlier run left running: its
+	// children cancelled); AlgoPause pauses or resumes it; AlgoResume resumes one an earlier run
+	// left (running or paused); AlgoFlatten cancels such a one's children and closes what it opened.
+	AlgoStop, AlgoPause, AlgoResume, AlgoFlatten key.Binding
 	// History pane: filter by instrument and by state.
 	FilterInstrument, FilterState key.Binding
 	// Export of the fills and history panes: to CSV, to JSON, and stop one running.
@@ -199,6 +201,9 @@ func viewKeyActions() []keyAction {
 		{"chart_type", "mark/index/last price", "chart", func(k *KeyMap) *key.Binding { return &k.ChartType }, ""},
 		{"fill_bell", "bell on new fills on/off", "fills", func(k *KeyMap) *key.Binding { return &k.FillBell }, ""},
 		{"algo_stop", "stop the algorithm", "algos", func(k *KeyMap) *key.Binding { return &k.AlgoStop }, ""},
+		{"algo_pause", "pause / resume the algorithm", "algos", func(k *KeyMap) *key.Binding { return &k.AlgoPause }, ""},
+		{"algo_resume", "resume one left by an earlier run", "algos", func(k *KeyMap) *key.Binding { return &k.AlgoResume }, ""},
+		{"algo_flatten", "flatten one left by an earlier run", "algos", func(k *KeyMap) *key.Binding { return &k.AlgoFlatten }, ""},
 		{"filter_instrument", "filter instrument", "history", func(k *KeyMap) *key.Binding { return &k.FilterInstrument }, ""},
 		{"filter_state", "filter state", "history", func(k *KeyMap) *key.Binding { return &k.FilterState }, ""},
 		{"export_csv", "export all to CSV", "export", func(k *KeyMap) *key.Binding { return &k.ExportCSV }, ""},

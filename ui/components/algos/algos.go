@@ -17,6 +17,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tradedesk/tradedesk/api/text"
 	"github.com/tradedesk/tradedesk/state"
+	"github.com/tradedesk/tradedesk/state/algo"
 	"github.com/tradedesk/tradedesk/state/journal"
 	"github.com/tradedesk/tradedesk/ui/action"
 	"github.com/tradedesk/tradedesk/ui/common"
@@ -133,12 +134,49 @@ func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 		}
 		p.order()
 	case tea.KeyMsg:
-		if key.Matches(msg, p.Keys.AlgoStop) {
+		switch {
+		case key.Matches(msg, p.Keys.AlgoStop):
 			return p.stopSelected()
+		case key.Matches(msg, p.Keys.AlgoPause, p.Keys.AlgoResume, p.Keys.AlgoFlatten):
+			return p.choose(msg)
 		}
 		p.tbl.Navigate(p.Keys, msg)
 	}
 	return nil
+}
+
+// ChoiceMsg asks the root to apply a choice (pause, resume, cancel, flatten) to algorithm ID,
+// as `:algos CHOICE ID` does.
+type ChoiceMsg struct{ ID, Choice string }
+
+// left reports whether the row is an algorithm an earlier run left running or paused (this
+// console does not run it).
+func (r *Row) left() bool {
+	return !r.Live && (r.State == journal.AlgoRunning || r.State == algo.StatePaused)
+}
+
+// choose is the pause, resume and flatten keys on the selected algorithm.
+func (p *Pane) choose(msg tea.KeyMsg) tea.Cmd {
+	i := p.tbl.Selected()
+	if i < 0 || i >= len(p.rows) {
+		return nil
+	}
+	r := p.rows[i]
+	ask := func(choice string) tea.Cmd {
+		return tea.Batch(func() tea.Msg { return ChoiceMsg{ID: r.ID, Choice: choice} }, p.Watch())
+	}
+	k := p.Keys
+	switch {
+	case key.Matches(msg, k.AlgoPause) && r.State == journal.AlgoRunning && r.Kind != "scale":
+		return ask("pause")
+	case key.Matches(msg, k.AlgoPause, k.AlgoResume) && (r.State == algo.StatePaused || r.left()):
+		return ask("resume")
+	case key.Matches(msg, k.AlgoFlatten) && r.left():
+		return ask("flatten")
+	case key.Matches(msg, k.AlgoFlatten):
+		return common.Notice(common.LevelNote, "flatten is for an algorithm an earlier run left: "+common.KeyName(k.AlgoStop)+" stops this one")
+	}
+	return common.Notice(common.LevelNote, r.Kind+" "+text.Clean(r.ID)+" is "+r.State+": nothing to pause or resume")
 }
 
 // upsert takes an algorithm's progress.
@@ -167,7 +205,7 @@ func (p *Pane) order() {
 	}
 	sort.SliceStable(p.rows, func(i, j int) bool {
 		a, b := p.rows[i], p.rows[j]
-		if ra, rb := a.State == journal.AlgoRunning, b.State == journal.AlgoRunning; ra != rb {
+		if ra, rb := a.Progress.Live(), b.Progress.Live(); ra != rb {
 			return ra
 		}
 		if !a.Created.Equal(b.Created) {
@@ -186,8 +224,12 @@ func (p *Pane) stopSelected() tea.Cmd {
 		return nil
 	}
 	r := p.rows[i]
-	if r.State != journal.AlgoRunning && r.Kind != "scale" {
+	if !r.Live && r.State != journal.AlgoRunning && r.State != algo.StatePaused && r.Kind != "scale" {
 		return common.Notice(common.LevelNote, r.Kind+" "+text.Clean(r.ID)+" is "+r.State+": nothing to stop")
+	}
+	if r.left() && r.Kind != "scale" {
+		// An earlier run's: its children cancelled by the restart rule (what filled kept).
+		return tea.Batch(func() tea.Msg { return ChoiceMsg{ID: r.ID, Choice: "cancel"} }, p.Watch())
 	}
 	p.stop(r.ID, r.Live)
 	return tea.Batch(common.Notice(common.LevelInfo, "stopping "+r.Kind+" "+text.Clean(r.ID)+"…"), p.Watch())
@@ -242,6 +284,9 @@ func (p *Pane) cell(row, col int) (string, common.Paint) {
 	case cLeft:
 		return p.left(r), st.Muted
 	case cState:
+		if r.left() && r.State == journal.AlgoRunning {
+			return "left", st.Warn // an earlier run's, waiting for the trader's choice
+		}
 		return r.State, p.statePaint(r.State)
 	}
 	return "", common.Paint{}
@@ -249,7 +294,7 @@ func (p *Pane) cell(row, col int) (string, common.Paint) {
 
 // left is the time left of a running algorithm with an end ("-" otherwise).
 func (p *Pane) left(r *Row) string {
-	if r.State != journal.AlgoRunning || r.Until.IsZero() {
+	if !r.Live || r.State != journal.AlgoRunning || r.Until.IsZero() {
 		return "-"
 	}
 	d := max(time.Until(r.Until), 0).Round(time.Second)
@@ -277,16 +322,31 @@ func (p *Pane) View() string {
 func (p *Pane) status() string {
 	s := p.note
 	if i := p.tbl.Selected(); i >= 0 && i < len(p.rows) {
-		r := p.rows[i]
+		r := *p.rows[i]
 		s = r.ID
 		if r.Detail != "" {
 			s += ": " + r.Detail
 		}
-		if r.State == journal.AlgoRunning || r.Kind == "scale" {
-			s = common.KeyName(p.Keys.AlgoStop) + " stops · " + s
-		}
+		s = p.hints(&r) + s
 	}
 	return p.Styles.Muted.On(common.Pad(text.Clean(s), p.w))
+}
+
+// hints are the keys that act on row r, for the line under the list.
+func (p *Pane) hints(r *Row) string {
+	k := p.Keys
+	switch {
+	case r.left():
+		return common.KeyName(k.AlgoResume) + " resumes · " + common.KeyName(k.AlgoStop) + " cancels its orders · " +
+			common.KeyName(k.AlgoFlatten) + " flattens · "
+	case r.State == algo.StatePaused:
+		return common.KeyName(k.AlgoPause) + " resumes · " + common.KeyName(k.AlgoStop) + " stops · "
+	case r.State == journal.AlgoRunning && r.Kind != "scale":
+		return common.KeyName(k.AlgoStop) + " stops · " + common.KeyName(k.AlgoPause) + " pauses · "
+	case r.Kind == "scale":
+		return common.KeyName(k.AlgoStop) + " cancels its rungs · "
+	}
+	return ""
 }
 
 // Kinds implements common.KindsShower: none, the pane's data is its own.
@@ -294,8 +354,10 @@ func (p *Pane) Kinds() []state.Kind { return nil }
 
 // ShortHelp implements common.Pane.
 func (p *Pane) ShortHelp() []key.Binding {
-	return []key.Binding{p.Keys.AlgoStop, p.Keys.Up, p.Keys.Down}
+	return []key.Binding{p.Keys.AlgoStop, p.Keys.AlgoPause, p.Keys.AlgoResume, p.Keys.AlgoFlatten, p.Keys.Up, p.Keys.Down}
 }
 
 // FullHelp implements common.Pane.
-func (p *Pane) FullHelp() [][]key.Binding { return [][]key.Binding{{p.Keys.AlgoStop}} }
+func (p *Pane) FullHelp() [][]key.Binding {
+	return [][]key.Binding{{p.Keys.AlgoStop, p.Keys.AlgoPause, p.Keys.AlgoResume, p.Keys.AlgoFlatten}}
+}

@@ -7,7 +7,6 @@ import (
 
 	"github.com/tradedesk/tradedesk/api/text"
 	"github.com/tradedesk/tradedesk/state/guard"
-	"github.com/tradedesk/tradedesk/state/journal"
 )
 
 // Remote is where the console's algorithms run while a guard is attached (a guard.Session):
@@ -70,7 +69,7 @@ func (r *Runner) ReportRemote(list []guard.Algo) {
 	}
 	var changed []Row
 	for _, a := range list {
-		row := Row{Progress: a.Progress, Until: a.Until, Live: a.State == journal.AlgoRunning}
+		row := Row{Progress: a.Progress, Until: a.Until, Live: a.Progress.Live()}
 		row.Detail = joinNote("in the guard", row.Detail)
 		if old, ok := r.remote.rows[a.ID]; ok && sameRow(old, row) {
 			continue

@@ -216,13 +216,15 @@ func (r *Runner) LeftRunning() tea.Cmd {
 			names[i] = a.Kind + " " + a.ID
 		}
 		return common.NoticeMsg{Level: common.LevelWarn, Text: fmt.Sprintf("%d algorithm(s) left running by an earlier run: %s; "+
-			":algos resume ID goes on, :algos cancel ID cancels its orders", len(run), text.Clean(strings.Join(names, ", ")))}
+			":algos resume ID goes on, :algos cancel ID cancels its orders, :algos flatten ID also closes what it opened "+
+			"(or r, s, f in the Algos view)", len(run), text.Clean(strings.Join(names, ", ")))}
 	}
 }
 
-// Restart applies resume or cancel (choice) to the algorithm id an earlier run left running, on a
-// goroutine of its own: a resumed one runs here to its end, a cancelled one has its children
-// cancelled; its row tells the view. False when the console has no executor (read-only).
+// Restart applies resume, cancel or flatten (choice) to the algorithm id an earlier run left
+// running or paused, on a goroutine of its own: a resumed one runs here to its end, a cancelled
+// one has its children cancelled; its row tells the view. False when the console has no executor
+// (read-only).
 func (r *Runner) Restart(id, choice string) bool {
 	if r.exec == nil {
 		return false
@@ -231,27 +233,65 @@ func (r *Runner) Restart(id, choice string) bool {
 	go func() {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		defer cancel()
-		var until time.Time
-		d := r.Deps(r.exec, &until)
-		row := Row{Progress: algo.Progress{ID: id, Kind: "?", State: algo.StateFailed}}
-		a, found, err := d.Journal.GetAlgo(ctx, id)
-		switch {
-		case r.inGuard(id) != nil:
-			row = r.guardRow(id)
-		case err != nil:
-			row.Detail = err.Error()
-		case !found || a.State != journal.AlgoRunning:
-			row.Detail = "no algorithm " + id + " left running: :algos lists none by that id"
-		default:
-			rn, p, err := algo.Restart(ctx, d, a, choice)
-			row = Row{Progress: p}
-			if err != nil {
-				row.State, row.Detail = algo.StateFailed, err.Error()
-			} else if rn != nil {
-				r.Run(rn, p, until)
-			}
-		}
-		r.Feed.End(row)
+		r.Feed.End(r.RestartNow(ctx, id, choice))
 	}()
 	return true
+}
+
+// RestartNow is Restart on the caller's goroutine: it returns the algorithm's row (a resumed one
+// goes on running here). The caller feeds the row to the view.
+func (r *Runner) RestartNow(ctx context.Context, id, choice string) Row {
+	var until time.Time
+	d := r.Deps(r.exec, &until)
+	row := Row{Progress: algo.Progress{ID: id, Kind: "?", State: algo.StateFailed}}
+	a, found, err := d.Journal.GetAlgo(ctx, id)
+	switch {
+	case r.inGuard(id) != nil:
+		row = r.guardRow(id)
+	case err != nil:
+		row.Detail = err.Error()
+	case r.Runs(id):
+		row = Row{Progress: algo.Progress{ID: id, Kind: a.Kind, State: a.State, Detail: "this console runs it: s stops it, p pauses it"}, Live: true}
+	case !found || a.State != journal.AlgoRunning && a.State != algo.StatePaused:
+		row.Detail = "no algorithm " + id + " left running or paused: the Algos view lists none by that id"
+	default:
+		rn, p, err := algo.Restart(ctx, d, a, choice)
+		row = Row{Progress: p}
+		if err != nil {
+			row.State, row.Detail = algo.StateFailed, err.Error()
+		} else if rn != nil {
+			r.Run(rn, p, until)
+			row.Live = true
+		}
+	}
+	return row
+}
+
+// Runs reports whether this console runs algorithm id now.
+func (r *Runner) Runs(id string) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	_, ok := r.cancels[id]
+	return ok
+}
+
+// Switch pauses or resumes (verb) algorithm id in the journal: the process running it, this
+// console or another, sees it at its next look. The command's message is a notice.
+func (r *Runner) Switch(id, verb string) tea.Cmd {
+	j := r.Journal()
+	if j == nil {
+		return nil
+	}
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		do, said := algo.Pause, "pausing "+id+": its working order is cancelled, nothing more is sent until resumed"
+		if verb == "resume" {
+			do, said = algo.Resume, "resuming "+id
+		}
+		if err := do(ctx, j, id); err != nil {
+			return common.NoticeMsg{Level: common.LevelError, Text: text.Clean(err.Error())}
+		}
+		return common.NoticeMsg{Level: common.LevelInfo, Text: text.Clean(said)}
+	}
 }
