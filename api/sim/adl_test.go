@@ -95,7 +95,7 @@ func positionSize(t *testing.T, e *env, addr string) decimal.Decimal {
 
 // TestDeleveragingIsDocumented: `tradedesk sim --help`, exchange_accounts' roles, the package
 // doc and the README say that the insurance fund may go below zero and that it is refilled by
-// auto-deleveraging.
+// auto-deleveraging; --help, the doc and the README name exchange_accounts.
 func TestDeleveragingIsDocumented(t *testing.T) {
 	texts := map[string]string{"--help": CommandHelp}
 	for _, r := range houseRoles {
@@ -114,6 +114,11 @@ func TestDeleveragingIsDocumented(t *testing.T) {
 		}
 		if !strings.Contains(strings.Join(strings.Fields(text), " "), "auto-deleverag") {
 			t.Errorf("%s does not say that the insurance fund is refilled by auto-deleveraging", name)
+		}
+	}
+	for _, name := range []string{"--help", "doc.go", "../../README.md"} {
+		if !strings.Contains(texts[name], "exchange_accounts") {
+			t.Errorf("%s does not name the exchange_accounts method that lists the house accounts", name)
 		}
 	}
 	for name, text := range map[string]string{"--help": CommandHelp, "README": texts["../../README.md"]} {

@@ -116,6 +116,9 @@ func recordsOf(t *testing.T, e *env, users []string) map[string]string {
 		}
 	}
 	_, out["exchange_accounts"] = e.postRaw(t, "/info", `{"method":"exchange_accounts"}`)
+	for _, sym := range []string{"BTC-PERP", "ETH-PERP"} { // the market's state: index and mark
+		_, out["oracle "+sym] = e.postRaw(t, "/info", fmt.Sprintf(`{"method":"oracle","params":{"symbol":%q}}`, sym))
+	}
 	return out
 }
 

@@ -71,6 +71,9 @@ func (st *store) loadMarkets(e *engine) error {
 		if m := e.byID[id]; m != nil {
 			m.index, m.mark, m.last, m.funding, m.premSum, m.premN, m.paused = r.Index, r.Mark, r.Last, r.Funding, r.PremSum, r.PremN, r.Paused
 			st.seqs[id] = r.Seq
+			if !r.Updated.IsZero() {
+				m.updated = r.Updated
+			}
 			st.markets[id] = raw
 		}
 		return nil

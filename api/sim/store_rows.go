@@ -45,7 +45,8 @@ type marketRow struct {
 	Funding, PremSum  decimal.Decimal
 	PremN             int64
 	Paused            bool
-	Seq               uint64 // the book's sequence number
+	Seq               uint64    // the book's sequence number
+	Updated           time.Time // when its prices last moved
 }
 
 type snapAgent struct {

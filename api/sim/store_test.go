@@ -93,3 +93,44 @@ func orderRecordsOf(t *testing.T, e *env, users []string) map[string]string {
 	}
 	return out
 }
+
+// TestForgottenAccountLeavesTheStore: an idle account the simulator forgets to make room (the
+// account limit) leaves the state database too, rows, records and orders: after a restart it is
+// not known, the account that took its place is, and the books still balance (its money counts
+// as gone out).
+func TestForgottenAccountLeavesTheStore(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "sim.db")
+	opts := []Option{WithStateFile(file), WithMaxAccounts(1), withStoreCheck()}
+	first := envAt(t, testStart, opts...)
+	idle := first.client("idle")
+	first.clock.Add(time.Millisecond)
+	ids(t, idle, limit(1, api.SideBuy, "90000", "0.01"))
+	if _, err := idle.CancelAll(ctx()); err != nil {
+		t.Fatal(err)
+	}
+	first.clock.Add(nonceBehind + accountIdle + time.Minute)
+	if err := first.sim.Fund(nameAddr(t, "late"), dec("1000")); err != nil {
+		t.Fatalf("funding past the limit once the first account is idle: %v", err)
+	}
+	if err := first.sim.StateError(); err != nil {
+		t.Fatal(err)
+	}
+	second := envAt(t, first.clock.Now().Add(time.Second), opts...)
+	if second.sim.Known(idle.Address()) || !second.sim.Known(nameAddr(t, "late")) {
+		t.Errorf("after the restart: forgotten account known %v, its successor known %v; want false, true",
+			second.sim.Known(idle.Address()), second.sim.Known(nameAddr(t, "late")))
+	}
+	checkBooks(t, second.sim)
+	second.sim.mu.Lock()
+	defer second.sim.mu.Unlock()
+	for _, table := range append([]string{"accounts", "orders"}, logTables[:]...) {
+		col := "acct"
+		if table == "accounts" {
+			col = "addr"
+		}
+		var n int
+		if err := second.sim.store.db.QueryRow(`SELECT count(*) FROM `+table+` WHERE `+col+` = ?`, idle.Address()).Scan(&n); err != nil || n != 0 {
+			t.Errorf("%s holds %d rows of the forgotten account (%v)", table, n, err)
+		}
+	}
+}
