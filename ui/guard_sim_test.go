@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	tea "github.com/charmbracelet/bubbletea"
 	"io"
 	"os"
 	"regexp"
@@ -195,7 +196,11 @@ func TestConsoleRunsAlgorithmsInTheGuard(t *testing.T) {
 	if st := g.status(); len(st.Consoles) != 1 {
 		t.Fatalf("the guard lists %d consoles", len(st.Consoles))
 	}
-	c.m.detachGuard() // the console quits: its connection closes
+	dr.typed("guard detach") // the console detaches, and quits
+	dr.until("the console detached", func() bool { return c.m.guard.session == nil })
+	if !strings.Contains(guardLine(c.m), "guard detached") {
+		t.Fatalf("after :guard detach: %q", guardLine(c.m))
+	}
 	eventuallyUI(t, "the guard forgets the console", func() bool { return len(g.status().Consoles) == 0 })
 	time.Sleep(time.Second) // the guard's algorithms go on stepping with no console
 	for _, kind := range []string{"chase", "trail"} {
@@ -230,6 +235,16 @@ func guardLine(m *Model) string {
 	return m.status.model().Top(m.status.values(m, 200), 200)
 }
 
+// typed types line on the command line and enters it (what follows comes through dr.until).
+func (dr *algoDriver) typed(line string) {
+	dr.key(":")
+	for _, r := range line {
+		_, c := dr.m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(string(r))})
+		dr.run(c)
+	}
+	dr.key("enter")
+}
+
 // selectRow moves the Algos view's cursor to the row of kind.
 func selectRow(t *testing.T, m *Model, kind string) {
 	t.Helper()
@@ -243,16 +258,18 @@ func selectRow(t *testing.T, m *Model, kind string) {
 	t.Fatalf("no %s row to select: %+v", kind, m.algoPane.Rows())
 }
 
-// TestConsoleKilledFiresTheGuardsDeadMan: the guard armed at 10s, on a stepped clock, with a
-// console attached: while the console's heartbeats come (20s of the guard's time) nothing fires;
+// TestConsoleKilledFiresTheGuardsDeadMan: the guard armed at 10s from the attached console
+// (:guard arm 10s), on a stepped clock: while the console's heartbeats come (20s of the guard's time) nothing fires;
 // the console killed (its connection gone, no heartbeat after), the switch does not fire 9.5s
 // after the last heartbeat and fires at 10.5s, cancelling every open order, its firing dated
 // within 10-12s of the last heartbeat; it fires once (an order placed after stays an hour on).
 func TestConsoleKilledFiresTheGuardsDeadMan(t *testing.T) {
 	c := newSimConsole(t, 200, 60, false)
 	pump(t, c.m, c.m.Init())
-	g := startConsoleGuard(t, c, "--dead-man", "10s")
-	g.attach(c)
+	g := startConsoleGuard(t, c)
+	dr := g.attach(c)
+	dr.typed("guard arm 10s") // the console's key arms it
+	dr.until("the dead-man armed at 10s", func() bool { st := g.status(); return st.DeadMan.Armed && st.DeadMan.After == 10 })
 	c.commandSent(t, "buy 0.01 btc 96000", false)
 	c.commandSent(t, "buy 0.01 btc 95900", false)
 	guardNow := func() time.Time { return c.clock.Now().Add(time.Duration(g.offset.Load())) }

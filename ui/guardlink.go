@@ -10,6 +10,7 @@ import (
 	"github.com/tradedesk/tradedesk/api/text"
 	"github.com/tradedesk/tradedesk/state/guard"
 	"github.com/tradedesk/tradedesk/ui/common"
+	"github.com/tradedesk/tradedesk/ui/components/cmdline"
 )
 
 // guardBeat is how often an attached console sends the guard a heartbeat (and reads its status).
@@ -122,8 +123,36 @@ func (m *Model) onGuardMsg(msg tea.Msg) (tea.Cmd, bool) {
 		}
 		m.showGuard(msg.st)
 		return m.waitGuard(), true
+	case cmdline.GuardMsg:
+		return m.guardCommand(msg), true
 	}
 	return nil, false
+}
+
+// guardCommand is `:guard arm|disarm|detach`.
+func (m *Model) guardCommand(c cmdline.GuardMsg) tea.Cmd {
+	s := m.guard.session
+	if s == nil {
+		return common.Notice(common.LevelWarn, "no guard attached: start one with tradedesk guard (the README's guard section)")
+	}
+	if c.Verb == "detach" {
+		m.detachGuard()
+		m.guard.lost = "detached"
+		return common.Notice(common.LevelInfo, "guard detached: it goes on running; new algorithms run in the console")
+	}
+	req := guard.Request{Cmd: guard.CmdArm, After: c.After.Seconds(), Flatten: c.Flatten}
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if _, err := s.Do(ctx, req); err != nil {
+			return common.NoticeMsg{Level: common.LevelError, Text: "guard: " + text.Clean(err.Error())}
+		}
+		if c.Verb == "disarm" {
+			return common.NoticeMsg{Level: common.LevelInfo, Text: "guard: dead-man's switch disarmed"}
+		}
+		return common.NoticeMsg{Level: common.LevelInfo, Text: "guard: dead-man's switch armed for " + c.After.String() + map[bool]string{true: ", flattening"}[c.Flatten] +
+			"; this console's heartbeats keep it from firing"}
+	}
 }
 
 // showGuard shows the guard's algorithms and alerts.

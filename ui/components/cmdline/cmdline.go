@@ -121,7 +121,7 @@ func (m *Model) Update(msg tea.KeyMsg, current string, guard state.Guard) tea.Cm
 func (m *Model) check(current string, guard state.Guard) {
 	m.live = ""
 	line := strings.TrimSpace(m.input.Value())
-	if line == "" || m.checkAlert(line) || m.checkAlgo(line) {
+	if line == "" || m.checkAlert(line) || m.checkAlgo(line) || m.checkGuard(line) {
 		return
 	}
 	cmd, err := state.ParseCommand(line)
@@ -176,6 +176,9 @@ func (m *Model) enter(current string, guard state.Guard) tea.Cmd {
 	m.hist.Rewind()
 	m.Close()
 	if c, ok := m.enterAlert(line); ok {
+		return c
+	}
+	if c, ok := m.enterGuard(line); ok {
 		return c
 	}
 	if c, ok := m.enterAlgo(line); ok {
