@@ -33,6 +33,8 @@ func (m *Model) View() string {
 		body = overlay(body, m.helpView, m.width)
 	case m.alerts.Active():
 		body = overlay(body, m.alerts.View(min(m.width-4, 100), m.height-3), m.width)
+	case m.sheet != nil:
+		body = overlay(body, m.sheet.View(min(m.width-4, 110), m.height-3), m.width)
 	case m.showMessages:
 		body = overlay(body, m.messagesView, m.width)
 	case m.dialog != nil:
@@ -50,6 +52,7 @@ func (m *Model) View() string {
 	// last rows (they keep their size) and the screen its height.
 	lines = append(lines, body[:max(len(body)-max(len(foot)-2, 0), 0)]...)
 	lines = append(lines, foot...)
+	m.lat.shown() // this frame shows what the stream brought
 	return strings.Join(lines, "\n")
 }
 
@@ -313,7 +316,7 @@ func overlay(body []string, box string, width int) []string {
 // routeMouse: a left click focuses the pane under it and passes the click inside; the wheel
 // scrolls the pane under the pointer.
 func (m *Model) routeMouse(msg tea.MouseMsg) tea.Cmd {
-	if m.tooSmall || m.dialog != nil || m.lev != nil || m.showHelp || m.showMessages || m.alerts.Active() {
+	if m.tooSmall || m.dialog != nil || m.lev != nil || m.showHelp || m.showMessages || m.alerts.Active() || m.sheet != nil {
 		return nil
 	}
 	if msg.Action != tea.MouseActionPress {

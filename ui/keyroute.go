@@ -66,6 +66,8 @@ func (m *Model) newModals() []common.Modal {
 		common.ModalFuncs{IsOpen: func() bool { return m.cmdline.Active() }, OnKey: m.lineKey,
 			OnClose: func() (tea.Cmd, bool) { m.cmdline.Close(); return nil, true }},
 		common.ModalFuncs{IsOpen: func() bool { return m.alerts.Active() }, OnKey: func(msg tea.KeyMsg) tea.Cmd { return m.alerts.Key(msg) }},
+		common.ModalFuncs{IsOpen: func() bool { return m.sheet != nil }, OnKey: m.sheetKey,
+			OnClose: func() (tea.Cmd, bool) { m.sheet = nil; return nil, true }},
 		common.ModalFuncs{IsOpen: func() bool { return m.showMessages }, OnKey: m.messagesKey, OnClose: overlays},
 		common.ModalFuncs{IsOpen: func() bool { return m.showHelp }, OnKey: m.helpKey, OnClose: overlays},
 	}

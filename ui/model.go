@@ -144,6 +144,8 @@ type Model struct {
 	algos         *algos.Runner        // the algorithms the console runs, and the Algos view
 	algoPane      *algos.Pane
 	guard         guardLink // the account's guard, when one runs
+	lat           *routes // each order's route from the keystroke to the screen (:latency)
+	sheet         sheet   // a report card or the latency view over the panes (nil: none)
 
 	pipe        pipeline
 	quitArmed   bool // quit was pressed once while an action was out
@@ -191,7 +193,7 @@ func New(cfg Config) *Model {
 	st := common.NewStyles(cfg.Theme)
 	m := &Model{
 		ex: cfg.Exchange, store: cfg.Store, clock: cfg.Clock, msgs: messages.New(cfg.Clock), iv: cfg.Intervals, st: st, keys: &keys,
-		help: newHelp(st), stats: cfg.Stats, footerDirty: true, sizes: cfg.DefaultSizes,
+		help: newHelp(st), stats: cfg.Stats, footerDirty: true, sizes: cfg.DefaultSizes, lat: newRoutes(cfg.Clock),
 		status: statusBar{st: st, mode: cfg.Mode, network: cfg.Network, address: cfg.Exchange.Address(),
 			agent: cfg.Exchange.IsAgent(), agentUntil: cfg.AgentUntil, profile: cfg.Profile},
 	}
@@ -269,8 +271,13 @@ func (m *Model) Init() tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-// Update routes one message.
+// Update routes one message, then writes the latency routes the last frame completed.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	model, cmd := m.update(msg)
+	return model, tea.Batch(cmd, m.lat.flush(m.journal()))
+}
+
+func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if m.stats {
 		m.countMsg()
 	}
@@ -281,6 +288,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case tea.KeyMsg:
 		m.footerDirty = true
+		m.lat.key()
 		cmd := m.routeKey(msg)
 		m.clearFixedRefusal()
 		return m, tea.Batch(cmd, m.followInstrument()) // a chart key may have changed its series
@@ -303,6 +311,9 @@ func (m *Model) onComponentMsg(msg tea.Msg) tea.Cmd {
 		return cmd
 	}
 	if cmd, ok := m.onGuardMsg(msg); ok {
+		return cmd
+	}
+	if cmd, ok := m.onSheetMsg(msg); ok {
 		return cmd
 	}
 	switch msg := msg.(type) {

@@ -182,6 +182,7 @@ func (m *Model) onFeed(msg feed.Msg) tea.Cmd {
 			changed = append(changed, sm.Kind())
 		}
 	}
+	m.lat.streamed(r.Msgs)
 	cmds := []tea.Cmd{common.Tea(r.Cmd), m.resumeLine(r), m.checkAlerts(applied)}
 	if slices.Contains(changed, state.KindAccount) || slices.Contains(changed, state.KindPositions) {
 		cmds = append(cmds, m.readRisk())

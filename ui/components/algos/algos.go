@@ -21,6 +21,7 @@ import (
 	"github.com/tradedesk/tradedesk/state/journal"
 	"github.com/tradedesk/tradedesk/ui/action"
 	"github.com/tradedesk/tradedesk/ui/common"
+	"github.com/tradedesk/tradedesk/ui/components/reportcard"
 )
 
 // Columns.
@@ -139,6 +140,9 @@ func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 			return p.stopSelected()
 		case key.Matches(msg, p.Keys.AlgoPause, p.Keys.AlgoResume, p.Keys.AlgoFlatten):
 			return p.choose(msg)
+		}
+		if i := p.tbl.Selected(); key.Matches(msg, p.Keys.Pick) && i >= 0 && i < len(p.rows) {
+			return reportcard.OpenAlgo(p.rows[i].ID, p.rows[i].Kind) // issue #41
 		}
 		p.tbl.Navigate(p.Keys, msg)
 	}
@@ -359,5 +363,5 @@ func (p *Pane) ShortHelp() []key.Binding {
 
 // FullHelp implements common.Pane.
 func (p *Pane) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{p.Keys.AlgoStop, p.Keys.AlgoPause, p.Keys.AlgoResume, p.Keys.AlgoFlatten}}
+	return [][]key.Binding{{p.Keys.AlgoStop, p.Keys.AlgoPause, p.Keys.AlgoResume, p.Keys.AlgoFlatten, reportcard.Key(p.Keys)}}
 }

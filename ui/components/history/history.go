@@ -16,6 +16,7 @@ import (
 	"github.com/tradedesk/tradedesk/state/profile"
 	"github.com/tradedesk/tradedesk/ui/common"
 	"github.com/tradedesk/tradedesk/ui/components/pagedlist"
+	"github.com/tradedesk/tradedesk/ui/components/reportcard"
 	"github.com/tradedesk/tradedesk/ui/export"
 )
 
@@ -225,6 +226,11 @@ func (p *Pane) handleKey(msg tea.KeyMsg) tea.Cmd {
 		p.refresh(true)
 		p.Tbl.MoveTo(0)
 		return nil
+	case key.Matches(msg, p.Keys.Pick):
+		if i := p.Tbl.Selected(); i >= 0 && i < len(p.rows) {
+			return reportcard.OpenOrder(p.all[p.rows[i]])
+		}
+		return nil
 	case key.Matches(msg, p.Keys.FilterInstrument):
 		p.instr = nextInstrument(p.instr, p.Instrument(), p.all)
 		p.refresh(true)
@@ -339,7 +345,7 @@ func (p *Pane) ShortHelp() []key.Binding {
 func (p *Pane) FullHelp() [][]key.Binding {
 	k := p.Keys
 	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
-		{k.FilterState, k.FilterInstrument, k.ExportCSV, k.ExportJSON, k.ExportStop}}
+		{k.FilterState, k.FilterInstrument, reportcard.Key(k), k.ExportCSV, k.ExportJSON, k.ExportStop}}
 }
 
 // Records are the orders loaded, newest first, before the filters.

@@ -11,12 +11,14 @@ import (
 	"errors"
 	"time"
 
+	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/shopspring/decimal"
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
 	"github.com/tradedesk/tradedesk/state/journal"
 	"github.com/tradedesk/tradedesk/state/report"
+	"github.com/tradedesk/tradedesk/ui/common"
 )
 
 // OpenMsg asks the root to open the report card of an order (Order) or of an algorithm (Algo,
@@ -144,4 +146,9 @@ func load(src Source, msg OpenMsg, seq uint64) tea.Cmd {
 		c, err := Load(ctx, src, msg)
 		return LoadedMsg{Card: c, Err: err, seq: seq}
 	}
+}
+
+// Key is the key that opens a card on the selected row (the pick key, Enter), described so.
+func Key(k *common.KeyMap) key.Binding {
+	return key.NewBinding(key.WithKeys(k.Pick.Keys()...), key.WithHelp(k.Pick.Help().Key, "report card"))
 }

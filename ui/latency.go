@@ -1,0 +1,168 @@
+package ui
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/tradedesk/tradedesk/state"
+	"github.com/tradedesk/tradedesk/state/journal"
+	"github.com/tradedesk/tradedesk/ui/action"
+)
+
+// routes follows each order sent from a keystroke along its route to the screen (issue #41):
+// the keystroke (the last key before the action went out), the executor's signing and answer
+// (exec.Result.Route), the first streamed record of the order (the feed's time of the batch that
+// brought it) and the first frame drawn after it (View). Every stamp is on the console's clock,
+// the engine's. A complete route is kept for the session's :latency view and written to the
+// journal on the next Update.
+type routes struct {
+	now     func() time.Time
+	keyAt   time.Time
+	open    map[string]*journal.Route // by client id: sent, not yet complete
+	done    []journal.Route           // complete, this session
+	toWrite []journal.Route
+}
+
+// maxOpenRoutes bounds the routes waiting for their stream record (an order the exchange
+// rejected never streams); the oldest go first.
+const maxOpenRoutes = 64
+
+// maxDoneRoutes bounds the session's routes kept for the :latency view (the journal keeps all).
+const maxDoneRoutes = 10_000
+
+func newRoutes(now func() time.Time) *routes {
+	return &routes{now: now, open: map[string]*journal.Route{}}
+}
+
+// key notes a keystroke.
+func (r *routes) key() { r.keyAt = r.now() }
+
+// sent starts the routes of a's orders from the last keystroke; it returns the keystroke's time
+// (zero: no order, or no keystroke yet, nothing is followed).
+func (r *routes) sent(a *action.Action) time.Time {
+	if r.keyAt.IsZero() {
+		return time.Time{}
+	}
+	var ids []string
+	if a.Order.Wire.Cloid != "" {
+		ids = append(ids, a.Order.Wire.Cloid)
+	}
+	for _, w := range a.Bracket.Wires {
+		if w.Cloid != "" && w.Cloid != a.Order.Wire.Cloid {
+			ids = append(ids, w.Cloid)
+		}
+	}
+	for _, id := range ids {
+		r.evictOldest()
+		r.open[id] = &journal.Route{ID: id, Keystroke: r.keyAt}
+	}
+	if len(ids) == 0 {
+		return time.Time{}
+	}
+	return r.keyAt
+}
+
+func (r *routes) evictOldest() {
+	if len(r.open) < maxOpenRoutes {
+		return
+	}
+	var oldest string
+	for id, rt := range r.open {
+		if oldest == "" || rt.Keystroke.Before(r.open[oldest].Keystroke) {
+			oldest = id
+		}
+	}
+	delete(r.open, oldest)
+}
+
+// answered takes the executor's stamps of an action's orders.
+func (r *routes) answered(d action.DoneMsg) {
+	take := func(id string, got journal.Route) {
+		if rt, ok := r.open[id]; ok && !got.Answered.IsZero() {
+			rt.Signed, rt.Answered = got.Signed, got.Answered
+			r.complete(id)
+		}
+	}
+	take(d.Out.Cloid, d.Out.Route)
+	for _, l := range d.Out.Legs {
+		take(l.Cloid, d.Out.Route) // one placeOrder: the legs share the entry's signing and answer
+	}
+}
+
+// streamed stamps the first streamed record of each followed order among a stream's batch.
+func (r *routes) streamed(msgs []state.Msg) {
+	if len(r.open) == 0 {
+		return
+	}
+	for _, m := range msgs {
+		var id string
+		var at time.Time
+		switch m := m.(type) {
+		case state.OrderUpdateMsg:
+			id, at = m.Record.Cloid, m.At
+		case state.FillMsg:
+			id, at = m.Fill.Cloid, m.At
+		default:
+			continue
+		}
+		if rt, ok := r.open[id]; ok && rt.Streamed.IsZero() {
+			rt.Streamed = at
+		}
+	}
+}
+
+// shown stamps the frame being drawn on every followed order whose streamed record it shows.
+func (r *routes) shown() {
+	if len(r.open) == 0 {
+		return
+	}
+	var now time.Time
+	for id, rt := range r.open {
+		if !rt.Streamed.IsZero() && rt.Shown.IsZero() {
+			if now.IsZero() {
+				now = r.now()
+			}
+			rt.Shown = now
+			r.complete(id)
+		}
+	}
+}
+
+// complete moves a route with every stamp to the session's and the journal's.
+func (r *routes) complete(id string) {
+	rt := r.open[id]
+	for _, t := range rt.Stamps() {
+		if t.IsZero() {
+			return
+		}
+	}
+	delete(r.open, id)
+	if len(r.done) >= maxDoneRoutes {
+		r.done = r.done[1:]
+	}
+	r.done = append(r.done, *rt)
+	r.toWrite = append(r.toWrite, *rt)
+}
+
+// session is this session's complete routes, and how many are still on their way.
+func (r *routes) session() ([]journal.Route, int) { return r.done, len(r.open) }
+
+// flush writes the routes completed since the last flush to j (nil: nowhere).
+func (r *routes) flush(j *journal.Journal) tea.Cmd {
+	if len(r.toWrite) == 0 || j == nil {
+		r.toWrite = nil
+		return nil
+	}
+	rs := r.toWrite
+	r.toWrite = nil
+	return func() tea.Msg {
+		for _, rt := range rs {
+			if err := j.SetRoute(context.Background(), rt); err != nil {
+				slog.Warn("latency route not kept", "cloid", rt.ID, "err", err)
+			}
+		}
+		return nil
+	}
+}

@@ -1,0 +1,128 @@
+package ui
+
+import (
+	"context"
+	"net/http/httptest"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/tradedesk/tradedesk/api"
+	"github.com/tradedesk/tradedesk/api/sim"
+	"github.com/tradedesk/tradedesk/state"
+	"github.com/tradedesk/tradedesk/state/journal"
+	"github.com/tradedesk/tradedesk/state/report"
+	"github.com/tradedesk/tradedesk/ui/components/latency"
+)
+
+// newTradingStreamConsole is a console on wall time that trades a quiet simulator through its
+// executor and hears the account over the stream.
+func newTradingStreamConsole(t *testing.T) (*Model, *driver) {
+	t.Helper()
+	s := fundedSim(t, sim.WithSeed(7), sim.WithQuietMarkets())
+	srv := httptest.NewServer(s)
+	t.Cleanup(srv.Close)
+	signer, err := api.SignerFromHex(testKeyHex)
+	if err != nil {
+		t.Fatal(err)
+	}
+	client := api.New(srv.URL+"/", api.WithSigner(signer), api.WithRetry(api.RetryPolicy{Attempts: 1}))
+	u, _ := api.StreamURL(srv.URL)
+	stream := api.NewStream(u, api.WithStreamBackoff(200*time.Millisecond, time.Second))
+	t.Cleanup(stream.Close)
+	m := New(Config{Exchange: client, Keys: mustKeys(t), Theme: testTheme, Mode: ModeDemo, Network: "demo", Instrument: "BTC-PERP",
+		Intervals: Intervals{Timeout: 3 * time.Second, MaxBackoff: 2 * time.Second}, Stream: stream, Exec: testExec(t, client, "")})
+	m.fixedLatency = true
+	m.Update(tea.WindowSizeMsg{Width: 200, Height: 60})
+	dr := newDriver(t, m, nil)
+	dr.run(m.Init())
+	if !dr.until(30*time.Second, func() bool {
+		return m.feed.Conn().Stream && m.store.Freshness(state.KindAccount).Loaded() && m.store.Freshness(state.KindPositions).Loaded() &&
+			len(m.store.Instruments()) > 0 && m.store.Freshness(state.KindOrders).Loaded()
+	}) {
+		t.Fatal("the stream did not come up")
+	}
+	return m, dr
+}
+
+// sendLine types line on the command line, Enter, and confirms it when the guard asks.
+func sendLine(t *testing.T, m *Model, dr *driver, line string) {
+	t.Helper()
+	for _, k := range append(append([]string{":"}, strings.Split(line, "")...), "enter") {
+		dr.handle(keyMsg(k))
+	}
+	open := len(m.lat.open)
+	dr.until(10*time.Second, func() bool { return m.dialog != nil || len(m.lat.open) > open })
+	if m.dialog != nil { // far from the mark: the guard asks; the confirming key sends it
+		for _, r := range m.dialog.Action().Typed {
+			dr.handle(keyMsg(string(r)))
+		}
+		dr.handle(keyMsg("enter"))
+	}
+}
+
+// TestLatencyLegsAddUpAndP95Shown (issue #41): resting limit orders typed on the command line
+// (and confirmed), over the stream, until three have gone the whole route: each route is on the
+// console's clock (the engine's): the key that sent it, its signing, the exchange's answer, the
+// stream's first record of it and the frame that showed it, in that order; the four legs add up
+// to the whole (keystroke to screen) within a millisecond; the route is kept in the journal;
+// `:latency` shows each leg's p50, p95 and p99 and the whole's p95 is the routes'. Guards: a stamp
+// missing or out of order (a leg measured from the wrong point), the route not written to the
+// journal, the view without the p95.
+func TestLatencyLegsAddUpAndP95Shown(t *testing.T) {
+	m, dr := newTradingStreamConsole(t)
+	// The account's stream topics are acknowledged a moment after the connection is up: an order
+	// sent before then streams nothing and its route stays open, so a few more may be sent.
+	for n := 0; n < 8; n++ {
+		if done, _ := m.lat.session(); len(done) == 3 {
+			break
+		}
+		sendLine(t, m, dr, "buy 0.01 btc "+strconv.Itoa(90000+10*n))
+		before, _ := m.lat.session()
+		dr.until(5*time.Second, func() bool { done, _ := m.lat.session(); return len(done) > len(before) })
+	}
+	if done, open := m.lat.session(); len(done) != 3 {
+		for _, r := range m.lat.open {
+			t.Logf("open %+v", *r)
+		}
+		t.Fatalf("%d routes done, %d open; notice %q", len(done), open, m.notice)
+	}
+	done, _ := m.lat.session()
+	for _, r := range done {
+		s := r.Stamps()
+		if s[1].Before(s[0]) || s[2].Before(s[1]) || s[3].Before(s[0]) || s[4].Before(s[3]) {
+			t.Errorf("route out of order: %+v", r)
+		}
+		legs, whole, ok := report.RouteLegs(r)
+		sum := legs[0] + legs[1] + legs[2] + legs[3]
+		if d := sum - whole; !ok || d > time.Millisecond || d < -time.Millisecond || whole <= 0 {
+			t.Errorf("legs %v add up to %v, keystroke to screen %v", legs, sum, whole)
+		}
+	}
+	var kept map[string]journal.Route
+	dr.until(10*time.Second, func() bool {
+		kept, _ = m.exec.Journal().Routes(context.Background())
+		return len(kept) == 3 && !kept[done[2].ID].Shown.IsZero()
+	})
+	for _, r := range done {
+		if k := kept[r.ID]; !k.Keystroke.Equal(r.Keystroke) || !k.Shown.Equal(r.Shown) || !k.Answered.Equal(r.Answered) {
+			t.Errorf("journal keeps %+v, the session %+v", k, r)
+		}
+	}
+	for _, k := range append(append([]string{":"}, strings.Split("latency", "")...), "enter") {
+		dr.handle(keyMsg(k))
+	}
+	dr.until(time.Second, func() bool { return m.sheet != nil })
+	v, ok := m.sheet.(*latency.View)
+	if !ok {
+		t.Fatalf(":latency opened %T", m.sheet)
+	}
+	p95 := v.Latency().Whole.P95
+	want := report.LatencyOf(done).Whole.P95
+	screen := m.View()
+	if p95 != want || !strings.Contains(screen, "p95") || !strings.Contains(screen, "keystroke → screen") || !strings.Contains(screen, "3 orders measured") {
+		t.Fatalf("latency view p95 %v (want %v):\n%s", p95, want, screen)
+	}
+}
