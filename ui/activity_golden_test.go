@@ -10,8 +10,8 @@ import (
 	"github.com/charmbracelet/x/exp/teatest"
 )
 
-// TestActivityGoldens (issue #15): the Activity group's funding, transfers and equity views at
-// 80x24 and 200x60, against the deterministic simulator after an hour holding a position (one
+// TestActivityGoldens (issues #15, #41): the Activity group's funding, transfers, equity, trades
+// (round trips) and daily (PnL bars) views at 80x24 and 200x60, against the deterministic simulator after an hour holding a position (one
 // funding settlement, an hour of account values) and a move of 25 USDC from spot to perp.
 // Rewrite with: go test ./ui -run TestActivityGoldens -update
 func TestActivityGoldens(t *testing.T) {
@@ -31,10 +31,14 @@ func TestActivityGoldens(t *testing.T) {
 	}{
 		{"80x24_funding", 80, 24, []tea.KeyMsg{keyMsg("7"), keyMsg("]"), keyMsg("]")}},
 		{"80x24_transfers", 80, 24, []tea.KeyMsg{keyMsg("7"), keyMsg("]"), keyMsg("]"), keyMsg("]")}},
-		{"80x24_equity", 80, 24, []tea.KeyMsg{keyMsg("7"), keyMsg("["), keyMsg("[")}},
+		{"80x24_equity", 80, 24, []tea.KeyMsg{keyMsg("7"), keyMsg("]"), keyMsg("]"), keyMsg("]"), keyMsg("]")}},
+		{"80x24_trades", 80, 24, []tea.KeyMsg{keyMsg("7"), keyMsg("]"), keyMsg("]"), keyMsg("]"), keyMsg("]"), keyMsg("]")}},
+		{"80x24_daily", 80, 24, []tea.KeyMsg{keyMsg("7"), keyMsg("]"), keyMsg("]"), keyMsg("]"), keyMsg("]"), keyMsg("]"), keyMsg("]")}},
 		{"200x60_funding", 200, 60, []tea.KeyMsg{keyMsg("7"), keyMsg("]"), keyMsg("]")}},
 		{"200x60_transfers", 200, 60, []tea.KeyMsg{keyMsg("7"), keyMsg("]"), keyMsg("]"), keyMsg("]")}},
-		{"200x60_equity", 200, 60, []tea.KeyMsg{keyMsg("7"), keyMsg("["), keyMsg("[")}},
+		{"200x60_equity", 200, 60, []tea.KeyMsg{keyMsg("7"), keyMsg("]"), keyMsg("]"), keyMsg("]"), keyMsg("]")}},
+		{"200x60_trades", 200, 60, []tea.KeyMsg{keyMsg("7"), keyMsg("]"), keyMsg("]"), keyMsg("]"), keyMsg("]"), keyMsg("]")}},
+		{"200x60_daily", 200, 60, []tea.KeyMsg{keyMsg("7"), keyMsg("]"), keyMsg("]"), keyMsg("]"), keyMsg("]"), keyMsg("]"), keyMsg("]")}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()

@@ -68,6 +68,10 @@ func New(c *common.Common, ex api.Exchange, bell bool) *Pane {
 	return p
 }
 
+// Source is the account's fills, a page at a time (the Trades view loads older pages of them
+// through the Fills view's task).
+var Source = source
+
 // source is the account's fills, a page at a time.
 var source = pagedlist.Source{
 	Kind: state.KindFills, Every: func(iv profile.Intervals) time.Duration { return iv.Fills }, Evicted: (*state.Store).FillsEvicted,

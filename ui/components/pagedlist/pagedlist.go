@@ -34,6 +34,7 @@ type List struct {
 	page    func(page int) feed.Request // asks for one page of the kind
 	next    func() (int, bool)          // the store's next page to load, and whether there is one
 	evicted func() int                  // the store's count of the oldest rows let go over the bound
+	shared  bool                        // the task is another list's (NewShared): it polls, not this one
 }
 
 // Source is where a paged list's records come from: one page of kind, and the store's next
@@ -54,18 +55,36 @@ type Source struct {
 // New is a paged list of src's records in a table of cols drawn by cell; empty is what it says
 // with none.
 func New(c *common.Common, ex api.Exchange, src Source, cols []common.Column, cell common.CellFunc, empty string) *List {
-	l := &List{Common: c, Ex: ex, kind: src.Kind}
-	l.Tbl = common.NewTable(c.Styles, cols, cell)
-	l.Tbl.Empty = empty
-	l.page = func(page int) feed.Request { return src.Page(ex, ex.Address(), page) }
-	l.next = func() (int, bool) { return src.Next(c.Store) }
-	l.evicted = func() int { return src.Evicted(c.Store) }
+	l := newList(c, ex, src, cols, cell, empty)
 	l.f = common.PaneTask(c, src.Kind, c.Every(src.Every), func() feed.Request {
 		if common.ExchangeAddress(ex) == "" {
 			return nil
 		}
 		return l.page(1)
 	})
+	return l
+}
+
+// NewShared is New on the feed task an earlier list of src's kind added (the Trades view reads
+// the fills the Fills view polls): it loads older pages through that task and polls nothing of
+// its own, so the kind is not polled twice. Without such a task it is New.
+func NewShared(c *common.Common, ex api.Exchange, src Source, cols []common.Column, cell common.CellFunc, empty string) *List {
+	t := c.Feed.Task(src.Kind)
+	if t == nil {
+		return New(c, ex, src, cols, cell, empty)
+	}
+	l := newList(c, ex, src, cols, cell, empty)
+	l.f, l.shared = t, true
+	return l
+}
+
+func newList(c *common.Common, ex api.Exchange, src Source, cols []common.Column, cell common.CellFunc, empty string) *List {
+	l := &List{Common: c, Ex: ex, kind: src.Kind}
+	l.Tbl = common.NewTable(c.Styles, cols, cell)
+	l.Tbl.Empty = empty
+	l.page = func(page int) feed.Request { return src.Page(ex, ex.Address(), page) }
+	l.next = func() (int, bool) { return src.Next(c.Store) }
+	l.evicted = func() int { return src.Evicted(c.Store) }
 	return l
 }
 
@@ -87,9 +106,12 @@ func (l *List) SetFocused(f bool) { l.Tbl.SetFocused(f) }
 func (l *List) Handle(msg tea.Msg) (cmd tea.Cmd, handled, refresh bool) {
 	switch msg := msg.(type) {
 	case common.StartPanesMsg:
+		if l.shared {
+			return nil, true, false
+		}
 		return common.Tea(l.f.Start()), true, false
 	case common.DataMsg:
-		if l.trades.Changed(l.Store, msg.Kind) && l.f.Started() {
+		if l.trades.Changed(l.Store, msg.Kind) && l.f.Started() && !l.shared {
 			return common.Tea(l.f.Poll()), true, false // orders or positions moved: there may be news
 		}
 		if msg.Kind == l.kind {
