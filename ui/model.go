@@ -144,8 +144,8 @@ type Model struct {
 	algos         *algos.Runner        // the algorithms the console runs, and the Algos view
 	algoPane      *algos.Pane
 	guard         guardLink // the account's guard, when one runs
-	lat           *routes // each order's route from the keystroke to the screen (:latency)
-	sheet         sheet   // a report card or the latency view over the panes (nil: none)
+	lat           *routes   // each order's route from the keystroke to the screen (:latency)
+	sheet         sheet     // a report card or the latency view over the panes (nil: none)
 
 	pipe        pipeline
 	quitArmed   bool // quit was pressed once while an action was out
