@@ -72,3 +72,30 @@ func TestRestartCancelAndFlatten(t *testing.T) {
 		t.Fatal("a choice that is not one was taken")
 	}
 }
+
+// TestSurveySaysWhatALeftAlgorithmDid: a chase left running with 0.001 filled and a child resting
+// is surveyed from the journal and the exchange (filled 0.001 with its average, the working
+// child and its price) without anything sent or written: the same child still rests and the
+// journal still says running with the same child count.
+func TestSurveySaysWhatALeftAlgorithmDid(t *testing.T) {
+	r := newRig(t, false)
+	r.abandoned(t, "sv-1")
+	d := r.deps(nil)
+	run, err := Running(bg, d)
+	if err != nil || len(run) != 1 {
+		t.Fatalf("%+v %v", run, err)
+	}
+	openBefore, allBefore := r.orders("sv-1-")
+	p, err := Survey(bg, d, run[0])
+	if err != nil || !p.Filled.Equal(dec("0.001")) || !p.AvgPrice.IsPositive() || p.State != "running" {
+		t.Fatalf("%+v %v", p, err)
+	}
+	if len(openBefore) != 1 || p.Working != openBefore[0].Cloid || p.WorkingPrice == nil {
+		t.Fatalf("working %q, open %+v", p.Working, openBefore)
+	}
+	open, all := r.orders("sv-1-")
+	a, _, _ := r.j.GetAlgo(bg, "sv-1")
+	if len(open) != 1 || len(all) != len(allBefore) || a.State != "running" || a.Children != run[0].Children {
+		t.Fatalf("the survey acted: %d open, %d in all (was %d), journal %+v", len(open), len(all), len(allBefore), a)
+	}
+}

@@ -39,6 +39,7 @@ type File struct {
 	OnAlert       []string            `toml:"on_alert"`      // a program and its arguments, given each alert as JSON
 	AlertWebhook  string              `toml:"alert_webhook"` // https (or http to loopback): each alert POSTed as JSON
 	Risk          Risk                `toml:"risk"`
+	OnRestart     OnRestart           `toml:"on_restart"` // per kind, what a start does with an algorithm left running
 	// Profiles are the [profile.NAME] tables: the same settings, for one named account; Select
 	// lays one over the top level.
 	Profiles map[string]File `toml:"profile"`
@@ -147,6 +148,9 @@ func (f File) Check() error {
 		return err
 	}
 	if _, err := f.Risk.Limits(); err != nil {
+		return err
+	}
+	if _, err := f.OnRestart.Choices(); err != nil {
 		return err
 	}
 	return f.AlertDelivery()

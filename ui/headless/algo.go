@@ -126,24 +126,32 @@ func (m headlessMarket) OrderBook(ctx context.Context, symbol string, depth int)
 	return m.r.client.OrderBook(ctx, symbol, depth)
 }
 
-// leftRunning settles the algorithms an earlier run left running, by --on-restart, before
-// anything new is sent: resumed ones run to their end here. Without the flag it refuses, naming
-// them.
+// leftRunning settles the algorithms an earlier run left running, by --on-restart (else the
+// config's [on_restart] choice for the kind), before anything new is sent: resumed ones run to
+// their end here. When neither says what to do with one, it refuses, naming each with what it
+// did so far (algo.Survey), and nothing is settled.
 func (r *runner) leftRunning(ctx context.Context, d *algo.Deps) error {
 	run, err := algo.Running(ctx, d)
 	if err != nil || len(run) == 0 {
 		return err
 	}
-	choice := r.o.algo.onRestart
-	if choice == "" {
-		var names []string
-		for _, a := range run {
-			names = append(names, a.Kind+" "+a.ID)
+	choices := make([]string, len(run))
+	var names []string
+	for i, a := range run {
+		if choices[i] = r.o.algo.onRestart; choices[i] == "" {
+			choices[i] = r.o.conn.onRestart(a.Kind)
 		}
-		return usagef("%d algorithm(s) left running by an earlier run (%s): give --on-restart %s", len(run),
-			text.Clean(strings.Join(names, ", ")), strings.Join(algo.OnRestartChoices, "|"))
+		if choices[i] == "" {
+			p, _ := algo.Survey(ctx, d, a)
+			names = append(names, a.Kind+" "+a.ID+" ("+surveyWords(p)+")")
+		}
 	}
-	for _, a := range run {
+	if len(names) > 0 {
+		return usagef("%d algorithm(s) left running by an earlier run: %s; give --on-restart %s (or set [on_restart] in the config)",
+			len(names), text.Clean(strings.Join(names, "; ")), strings.Join(algo.OnRestartChoices, "|"))
+	}
+	for i, a := range run {
+		choice := choices[i]
 		rn, p, err := algo.Restart(ctx, d, a, choice)
 		if err != nil {
 			return fmt.Errorf("%s %s: %w", a.Kind, text.Clean(a.ID), err)
@@ -159,6 +167,21 @@ func (r *runner) leftRunning(ctx context.Context, d *algo.Deps) error {
 		}
 	}
 	return nil
+}
+
+// surveyWords is what a left algorithm did so far, in a few words.
+func surveyWords(p algo.Progress) string {
+	if p.Target.IsZero() && p.Detail != "" {
+		return p.Detail
+	}
+	s := fmt.Sprintf("%s filled %s of %s", p.Side, p.Filled, p.Target)
+	if p.Filled.IsPositive() {
+		s += fmt.Sprintf(" at %s avg", p.AvgPrice.Round(8))
+	}
+	if p.Working != "" && p.WorkingPrice != nil {
+		s += fmt.Sprintf(", working %s at %s", p.WorkingSize, p.WorkingPrice)
+	}
+	return s
 }
 
 // ticksFlag reads "2t" (or "2") as a number of ticks.

@@ -16,6 +16,7 @@ import (
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/api/sim"
 	"github.com/tradedesk/tradedesk/state/journal"
+	"github.com/tradedesk/tradedesk/state/profile"
 )
 
 // takerKey is a second fixed test key (never a real one): the account the chases trade against.
@@ -268,5 +269,34 @@ func TestHeadlessAlgosPauseAndResume(t *testing.T) {
 	}
 	if !paused || ps[len(ps)-1].State != "stopped" || len(h.openOrders()) != 0 {
 		t.Fatalf("exit %d, stdout %q, stderr %q", res.code, res.out, res.err)
+	}
+}
+
+// TestHeadlessOnRestartFromTheConfig: an algorithm an earlier run left running stops the next
+// algorithm command, which names it with what it did so far (a survey: filled 0 of 0.002); with
+// the config's [on_restart] chase = "cancel" and no flag, the next command cancels it and goes on.
+func TestHeadlessOnRestartFromTheConfig(t *testing.T) {
+	h := newHarness(t)
+	h.stateDir = t.TempDir()
+	h.ok("algos") // the journal file, for the account
+	files, _ := filepath.Glob(filepath.Join(h.stateDir, "journal", "*.db"))
+	j, err := journal.Open(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw := `{"instrument":"BTC-PERP","side":"buy","size":"0.002","limit":"0","until":"0001-01-01T00:00:00Z","arrival":"97000"}`
+	if _, err := j.BeginAlgo(context.Background(), journal.Algo{ID: "left-2", Kind: "chase", Params: json.RawMessage(raw)}); err != nil {
+		t.Fatal(err)
+	}
+	_ = j.Close()
+	args := []string{"scale", "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.01", "--from", "90000", "--to", "91000", "--count", "2", "--yes"}
+	if code, _, errs := h.run(args...); code != ExitUsage || !strings.Contains(errs, "chase left-2 (buy filled 0 of 0.002)") || !strings.Contains(errs, "[on_restart]") {
+		t.Fatalf("left running: exit %d %q", code, errs)
+	}
+	var out, errb lockedBuffer
+	code := Run(context.Background(), append(args, "--url", h.srv.URL), Env{Stdout: &out, Stderr: &errb, Getenv: func(k string) string { return h.env[k] },
+		StateDir: h.stateDir, Defaults: Connection{OnRestart: &profile.OnRestart{Chase: "cancel"}}})
+	if code != 0 || !strings.Contains(out.String(), "chase left-2 buy BTC-PERP: filled 0 of 0.002, cancelled") || len(h.openOrders()) != 2 {
+		t.Fatalf("config cancel: exit %d %q %q", code, out.String(), errb.String())
 	}
 }

@@ -48,6 +48,9 @@ type Connection struct {
 	Risk *risk.Limits
 	// Alerting is the config file's [[alert]] rules, on_alert and alert_webhook (nil: none).
 	Alerting *Alerting
+	// OnRestart is the config file's [on_restart] choice per kind of algorithm (profile.OnRestart):
+	// what a start does with one an earlier run left running when --on-restart is not given.
+	OnRestart *profile.OnRestart
 	// Profile is the config profile (--profile NAME, profile.File.Select) the settings come
 	// from ("": the top level); its journal is its own.
 	Profile string
@@ -92,7 +95,20 @@ func ProfileConnection(f profile.File) (Connection, error) {
 		return Connection{}, err
 	}
 	c.Alerting = &Alerting{Rules: rules, Command: f.OnAlert, Webhook: f.AlertWebhook}
+	if _, err := f.OnRestart.Choices(); err != nil {
+		return Connection{}, err
+	}
+	c.OnRestart = &f.OnRestart
 	return c, nil
+}
+
+// onRestart is the config's [on_restart] choice for an algorithm of kind ("" when none).
+func (c Connection) onRestart(kind string) string {
+	if c.OnRestart == nil {
+		return ""
+	}
+	m, _ := c.OnRestart.Choices() // checked when the config was read
+	return m[kind]
 }
 
 // FileConnection is the config file's connection settings, unchecked and without its guard.
