@@ -209,11 +209,15 @@ func consoleSettings(o options, cfg fileConfig) (ui.Config, error) {
 	if err != nil {
 		return ui.Config{}, err
 	}
+	onRestart, err := cfg.OnRestart.Choices()
+	if err != nil {
+		return ui.Config{}, err
+	}
 	// The desktop notification's escape goes to the terminal the screen is drawn on.
 	delivery := &alert.Delivery{Command: cfg.OnAlert, Webhook: cfg.AlertWebhook, Desktop: alert.NewDesktop(os.Getenv, os.Stdout)}
 	return ui.Config{Keys: keys, Theme: theme, Intervals: intervals, Guard: guard, Watchlist: cfg.Watchlist, Stats: o.Stats, Profile: o.Profile,
 		NoFillBell: cfg.FillBell != nil && !*cfg.FillBell, DefaultSizes: sizes, LargeTrade: large,
-		CommandHistory: historyPath(o.Profile), Alerts: ui.AlertSettings{Rules: rules, Delivery: delivery}}, nil
+		CommandHistory: historyPath(o.Profile), Alerts: ui.AlertSettings{Rules: rules, Delivery: delivery}, AlgoOnRestart: onRestart}, nil
 }
 
 // historyPath is the command line's history file: a profile's own (command_history.NAME, then

@@ -11,7 +11,6 @@ import (
 	"github.com/tradedesk/tradedesk/api/sim"
 	"github.com/tradedesk/tradedesk/state/algo"
 	"github.com/tradedesk/tradedesk/state/journal"
-	"github.com/tradedesk/tradedesk/ui/common"
 	"github.com/tradedesk/tradedesk/ui/components/algos"
 )
 
@@ -199,7 +198,7 @@ func takerOn(t *testing.T, c *simConsole) *api.Client {
 }
 
 // TestConsoleSettlesAlgorithmsLeftRunning: the journal holds two chases an earlier run left
-// running; at start a notice names them; `:algos cancel ID` ends one cancelled, `:algos resume ID`
+// running; at start a notice names them and each has its row (its target, what it filled); `:algos cancel ID` ends one cancelled, `:algos resume ID`
 // runs the other here (its order rests, the Algos view shows it running), and s stops it.
 func TestConsoleSettlesAlgorithmsLeftRunning(t *testing.T) {
 	c := newSimConsole(t, 200, 60, false)
@@ -214,8 +213,9 @@ func TestConsoleSettlesAlgorithmsLeftRunning(t *testing.T) {
 		}
 		ids = append(ids, id)
 	}
-	msg, ok := c.m.algos.LeftRunning()().(common.NoticeMsg)
-	if !ok || !strings.Contains(msg.Text, "2 algorithm(s) left running") || !strings.Contains(msg.Text, ids[0]) || !strings.Contains(msg.Text, ":algos resume ID") {
+	msg, ok := c.m.algos.LeftRunning()().(algos.LeftMsg)
+	if !ok || !strings.Contains(msg.Notice.Text, "2 algorithm(s) left running") || !strings.Contains(msg.Notice.Text, ids[0]) ||
+		!strings.Contains(msg.Notice.Text, ":algos resume|cancel|flatten ID") || len(msg.Rows) != 2 || !msg.Rows[0].Target.Equal(d("0.01")) {
 		t.Fatalf("the start's notice: %+v", msg)
 	}
 	dr := newAlgoDriver(t, c.m)
@@ -335,5 +335,50 @@ func TestConsolePausesAndResumesAChase(t *testing.T) {
 	dr.until("the paused chase stopped", func() bool { r, _ := dr.row("chase"); return r.State == algo.StateStopped })
 	if n := len(algoChildren(c.openOrders(t))); n != 0 {
 		t.Fatalf("stopped: %d children open", n)
+	}
+}
+
+// TestConsoleOffersTheRestartChoiceInTheView: at start a chase an earlier run left running is
+// listed in the Algos view as left with what it did (0 of 0.01) and the keys that settle it; f
+// asks first, as a market order does, then flattens it. With the config's [on_restart] chase =
+// "cancel", the next one is cancelled at start without asking, and the notice says so.
+func TestConsoleOffersTheRestartChoiceInTheView(t *testing.T) {
+	c := newSimConsole(t, 200, 60, false)
+	pump(t, c.m, c.m.Init())
+	j := c.m.exec.Journal()
+	raw := []byte(`{"instrument":"BTC-PERP","side":"buy","size":"0.01","limit":"0","until":"0001-01-01T00:00:00Z","arrival":"97000"}`)
+	id, err := j.BeginAlgo(t.Context(), journal.Algo{Kind: "chase", Params: raw})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dr := newAlgoDriver(t, c.m)
+	_, next := c.m.Update(c.m.algos.LeftRunning()())
+	dr.run(next)
+	c.m.showPane(c.m.algoPane)
+	view := c.m.algoPane.View()
+	for _, want := range []string{"left", "0/0.01", "r resumes", "s cancels its orders", "f flattens"} {
+		if !strings.Contains(view, want) {
+			t.Fatalf("the view lacks %q:\n%s", want, view)
+		}
+	}
+	dr.key("f")
+	dr.until("the flatten's confirmation", func() bool { return dr.m.dialog != nil })
+	if body := strings.Join(dr.m.dialog.Action().Lines, "\n"); !strings.Contains(body, "market order") {
+		t.Fatalf("the confirmation does not say it sends a market order:\n%s", body)
+	}
+	dr.key("enter")
+	dr.until("the chase flattened", func() bool { r, _ := dr.row("chase"); return r.State == algo.StateFlattened })
+	if st, _ := j.AlgoState(t.Context(), id); st != algo.StateFlattened {
+		t.Fatalf("the journal says %q", st)
+	}
+
+	id2, err := j.BeginAlgo(t.Context(), journal.Algo{Kind: "chase", Params: raw})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.m.algos.OnRestart = map[string]string{"chase": algo.OnRestartCancel}
+	lm, ok := c.m.algos.LeftRunning()().(algos.LeftMsg)
+	if !ok || len(lm.Rows) != 1 || lm.Rows[0].State != algo.StateCancelled || !strings.Contains(lm.Notice.Text, "[on_restart]: chase "+id2+": cancel") {
+		t.Fatalf("by the config: %+v", lm)
 	}
 }

@@ -81,6 +81,9 @@ type Config struct {
 	// GuardDir is the guards' socket directory (guard.SocketDir): the console attaches to its
 	// account's guard there ("": it never looks).
 	GuardDir string
+	// AlgoOnRestart is the config's [on_restart] choice per kind of algorithm (profile.OnRestart),
+	// applied at start to those an earlier run left running.
+	AlgoOnRestart map[string]string
 }
 
 // Model is the console's root model: it owns focus, layout and routing, runs the polls, applies
@@ -247,6 +250,7 @@ func (m *Model) addPanes(cfg Config) {
 	m.chart = chart.New(m.c, cfg.Exchange)
 	m.addPane(newMarketGroup(m.c, cfg.Exchange, m.chart), colLeft, 4, 0).beside = true
 	m.algos = algos.NewRunner(cfg.Exchange, cfg.Exec)
+	m.algos.OnRestart, m.algos.GuardDir = cfg.AlgoOnRestart, cfg.GuardDir
 	m.algoPane = algos.New(m.c, m.algos.Feed, m.algos.Journal(), m.algos.Stop)
 	m.addPane(newActivityGroup(m.c, cfg.Exchange, !cfg.NoFillBell, m.algoPane), colLeft, 3, 0)
 	m.addPane(newFundsGroup(m.c, cfg.Exchange), colRight, 2, 0)

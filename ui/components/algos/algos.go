@@ -118,6 +118,15 @@ func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 			h = history(p.journal)
 		}
 		return tea.Batch(h, p.Watch())
+	case LeftMsg:
+		for _, r := range msg.Rows {
+			p.upsert(r)
+		}
+		var note tea.Cmd
+		if msg.Notice.Text != "" {
+			note = common.Notice(msg.Notice.Level, msg.Notice.Text)
+		}
+		return tea.Batch(note, history(p.journal), p.Watch())
 	case HistoryMsg:
 		if msg.Err != nil {
 			p.note = "journal: " + common.PlainError(msg.Err)

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	tea "github.com/charmbracelet/bubbletea"
-	"strings"
 	"sync"
 	"time"
 
@@ -27,6 +26,13 @@ type Runner struct {
 	Feed   *Feed // the view's feed of rows
 	limits *algo.Limits
 	Now    func() time.Time // the clock deadlines and progress read (tests step it)
+
+	// OnRestart is the config's [on_restart] choice per kind, applied at start (LeftRunning) to
+	// the algorithms an earlier run left running; the rest wait for the trader's choice.
+	OnRestart map[string]string
+	// GuardDir is the guards' socket directory: with a guard running for the account, the
+	// algorithms running in the journal are the guard's, and the start leaves them to it.
+	GuardDir string
 
 	mu      sync.Mutex
 	cancels map[string]context.CancelFunc // the running algorithms, by id
@@ -195,30 +201,6 @@ func ScaleRow(p algo.ScaleParams, res algo.ScaleResult) Row {
 	return Row{Progress: algo.Progress{ID: res.ID, Kind: "scale", Instrument: p.Instrument, Side: p.Side, Target: sum,
 		Children: len(res.Rungs), State: algo.StateDone,
 		Detail: fmt.Sprintf("%d of %d rungs placed, %s to %s", placed, len(res.Rungs), p.From, p.To)}}
-}
-
-// LeftRunning is the notice, at start, naming the algorithms an earlier run left running and the
-// commands that settle them ("" when there are none).
-func (r *Runner) LeftRunning() tea.Cmd {
-	j := r.Journal()
-	if j == nil {
-		return nil
-	}
-	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		run, err := j.Algos(ctx, true)
-		if err != nil || len(run) == 0 {
-			return nil
-		}
-		names := make([]string, len(run))
-		for i, a := range run {
-			names[i] = a.Kind + " " + a.ID
-		}
-		return common.NoticeMsg{Level: common.LevelWarn, Text: fmt.Sprintf("%d algorithm(s) left running by an earlier run: %s; "+
-			":algos resume ID goes on, :algos cancel ID cancels its orders, :algos flatten ID also closes what it opened "+
-			"(or r, s, f in the Algos view)", len(run), text.Clean(strings.Join(names, ", ")))}
-	}
 }
 
 // Restart applies resume, cancel or flatten (choice) to the algorithm id an earlier run left
