@@ -172,7 +172,8 @@ func eventuallyUI(t *testing.T, what string, cond func() bool) {
 // line says guard attached); a chase and a trailing stop started from it are handed to the guard
 // and shown in the Algos view as the guard's; the console quits and both keep running in the
 // guard (their orders resting, status listing them); a console started again shows them with
-// their progress; s on the chase stops it in the guard.
+// their progress; p on the chase pauses it in the guard (its order cancelled) and p again resumes
+// it; s stops it in the guard.
 func TestConsoleRunsAlgorithmsInTheGuard(t *testing.T) {
 	c := newSimConsole(t, 200, 60, false)
 	pump(t, c.m, c.m.Init())
@@ -220,6 +221,15 @@ func TestConsoleRunsAlgorithmsInTheGuard(t *testing.T) {
 		t.Fatalf("the chase's row has no working order: %+v", r)
 	}
 	c2.m.showPane(c2.m.algoPane)
+	selectRow(t, c2.m, "chase")
+	dr2.key("p") // paused in the guard: its working order cancelled, nothing sent
+	dr2.until("the guard pauses the chase", func() bool { a, _ := g.algo("chase"); return a.State == "paused" })
+	eventuallyUI(t, "the paused chase's order cancelled", func() bool { return len(algoChildren(c2.openOrders(t))) == 1 })
+	dr2.until("the view shows it paused", func() bool { r, _ := dr2.row("chase"); return r.State == "paused" })
+	selectRow(t, c2.m, "chase")
+	dr2.key("p") // resumed: it works its order again
+	dr2.until("the guard resumes the chase", func() bool { a, _ := g.algo("chase"); return a.State == "running" && a.Working != "" })
+	dr2.until("the view shows it running", func() bool { r, _ := dr2.row("chase"); return r.State == "running" })
 	selectRow(t, c2.m, "chase")
 	dr2.key("s")
 	eventuallyUI(t, "the guard stops the chase", func() bool { a, _ := g.algo("chase"); return a.State == "stopped" })

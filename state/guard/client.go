@@ -117,6 +117,12 @@ func (c *Conn) StopAlgo(ctx context.Context, id string) error {
 	return err
 }
 
+// Switch pauses (verb pause) or resumes (resume) the guard's algorithm id.
+func (c *Conn) Switch(ctx context.Context, id, verb string) error {
+	_, err := c.Do(ctx, Request{Cmd: verb, ID: id})
+	return err
+}
+
 // Running is a guard found answering in a socket directory.
 type Running struct {
 	Path    string

@@ -29,6 +29,10 @@ const (
 	CmdStart = "start"
 	// CmdStopAlgo stops the guard's algorithm Request.ID (its working order cancelled).
 	CmdStopAlgo = "stop-algo"
+	// CmdPause pauses algorithm Request.ID (algo.Pause: its working order cancelled, nothing
+	// sent until CmdResume resumes it).
+	CmdPause  = "pause"
+	CmdResume = "resume"
 	// CmdArm arms the dead-man's switch for Request.After seconds (0 disarms it), with
 	// Request.Flatten.
 	CmdArm = "arm"

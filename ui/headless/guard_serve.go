@@ -13,8 +13,10 @@ import (
 	"github.com/tradedesk/tradedesk/api/text"
 	"github.com/tradedesk/tradedesk/state"
 	"github.com/tradedesk/tradedesk/state/alert"
+	"github.com/tradedesk/tradedesk/state/algo"
 	"github.com/tradedesk/tradedesk/state/feed"
 	"github.com/tradedesk/tradedesk/state/guard"
+	"github.com/tradedesk/tradedesk/state/journal"
 )
 
 // serve answers the socket until ctx ends; the channel closes when it has.
@@ -58,13 +60,22 @@ func (g *guardProc) Handle(p guard.Peer, req guard.Request) guard.Response {
 			return guard.Response{Error: "no algorithm " + text.Clean(req.ID) + " runs in this guard: guard status lists those that do"}
 		}
 		return guard.Response{OK: true}
+	case guard.CmdPause, guard.CmdResume:
+		do := map[string]func(context.Context, *journal.Journal, string) error{guard.CmdPause: algo.Pause, guard.CmdResume: algo.Resume}[req.Cmd]
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if err := do(ctx, g.e.Journal(), req.ID); err != nil {
+			return guard.Response{Error: oneLine(err.Error())}
+		}
+		g.log.Info("algorithm "+req.Cmd+"d", "algo", req.ID)
+		return guard.Response{OK: true}
 	case guard.CmdArm:
 		return g.arm(req)
 	case guard.CmdStop:
 		g.stop()
 		return guard.Response{OK: true}
 	}
-	return guard.Response{Error: "unknown request: send status, heartbeat, attach, start, stop-algo, arm or stop"}
+	return guard.Response{Error: "unknown request: send status, heartbeat, attach, start, stop-algo, pause, resume, arm or stop"}
 }
 
 // Gone forgets a console whose connection closed (guard.Handler). The dead-man's switch goes on

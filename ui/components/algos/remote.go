@@ -14,6 +14,7 @@ import (
 type Remote interface {
 	Start(ctx context.Context, kind string, params any) (string, error)
 	StopAlgo(ctx context.Context, id string) error
+	Switch(ctx context.Context, id, verb string) error
 }
 
 // remoteState is the runner's side of an attached guard: the rows last shown of its algorithms.

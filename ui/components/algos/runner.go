@@ -249,19 +249,20 @@ func (r *Runner) RestartNow(ctx context.Context, id, choice string) Row {
 	return row
 }
 
-// Runs reports whether this console runs algorithm id now.
+// Runs reports whether this console, or its attached guard, runs algorithm id now.
 func (r *Runner) Runs(id string) bool {
 	r.mu.Lock()
-	defer r.mu.Unlock()
 	_, ok := r.cancels[id]
-	return ok
+	r.mu.Unlock()
+	return ok || r.inGuard(id) != nil
 }
 
 // Switch pauses or resumes (verb) algorithm id in the journal: the process running it, this
 // console or another, sees it at its next look. The command's message is a notice.
 func (r *Runner) Switch(id, verb string) tea.Cmd {
 	j := r.Journal()
-	if j == nil {
+	to := r.inGuard(id)
+	if j == nil && to == nil {
 		return nil
 	}
 	return func() tea.Msg {
@@ -270,6 +271,10 @@ func (r *Runner) Switch(id, verb string) tea.Cmd {
 		do, said := algo.Pause, "pausing "+id+": its working order is cancelled, nothing more is sent until resumed"
 		if verb == "resume" {
 			do, said = algo.Resume, "resuming "+id
+		}
+		if to != nil { // the guard runs it: it pauses it in its journal
+			do = func(ctx context.Context, _ *journal.Journal, id string) error { return to.Switch(ctx, id, verb) }
+			said += " (in the guard)"
 		}
 		if err := do(ctx, j, id); err != nil {
 			return common.NoticeMsg{Level: common.LevelError, Text: text.Clean(err.Error())}
