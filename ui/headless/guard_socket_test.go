@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/shopspring/decimal"
 	"github.com/tradedesk/tradedesk/state/guard"
 )
 
@@ -30,7 +31,8 @@ func (h *harness) deadManIntents(why string) int {
 // returns at once with its id; the chase runs in the guard (its order rests, status --json lists
 // it running); a console for another account is refused on attach, one for the account is listed
 // among the attached consoles until it detaches; stop-algo stops the chase in the guard (its
-// order cancelled); without a guard --guard says none runs.
+// order cancelled); scale --guard --yes and twap --guard are handed over too (the rungs placed,
+// the TWAP running in the guard); without a guard --guard says none runs.
 func TestGuardTakesAlgorithmsOverTheSocket(t *testing.T) {
 	h := guardHarness(t)
 	if code, _, errs := h.run("chase", "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.002", "--guard"); code != ExitUnavailable || !strings.Contains(errs, "no guard is running") {
@@ -77,6 +79,22 @@ func TestGuardTakesAlgorithmsOverTheSocket(t *testing.T) {
 	})
 	_ = c.Close()
 	eventually(t, "the detached console leaves status", func() bool { return len(h.guardStatus().Consoles) == 0 })
+	bid, _ := decimal.NewFromString(h.restingBid())
+	lo, hi := bid.Mul(decimal.RequireFromString("0.95")).Round(0), bid.Mul(decimal.RequireFromString("0.97")).Round(0)
+	if out := h.ok("scale", "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.04", "--from", lo.String(), "--to", hi.String(),
+		"--count", "4", "--yes", "--guard"); !strings.Contains(out, "scale ") || !strings.Contains(out, "handed to the guard") {
+		t.Fatalf("scale --guard: %q", out)
+	}
+	if out := h.ok("twap", "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.002", "--duration", "1h", "--slices", "2", "--guard"); !strings.Contains(out, "handed to the guard") {
+		t.Fatalf("twap --guard: %q", out)
+	}
+	eventually(t, "status lists the scale's rungs placed and the twap running", func() bool {
+		kinds := map[string]string{}
+		for _, a := range h.guardStatus().Algorithms {
+			kinds[a.Kind] = a.State
+		}
+		return kinds["scale"] == "done" && kinds["twap"] == "running" && len(h.openOrders()) == 4
+	})
 	h.guardOK("stop")
 	if code := g.wait(); code != 0 {
 		t.Fatalf("exit %d: %q", code, g.errb.String())
