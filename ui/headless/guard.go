@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/tradedesk/tradedesk/api/text"
+	"github.com/tradedesk/tradedesk/state/alert"
 	"github.com/tradedesk/tradedesk/state/algo"
 	"github.com/tradedesk/tradedesk/state/exec"
 	"github.com/tradedesk/tradedesk/state/guard"
@@ -67,6 +68,9 @@ type guardProc struct {
 	untils   map[string]time.Time          // when each one's time runs out
 	consoles map[uint64]*guard.Console     // the attached consoles, by connection
 	watched  map[string]bool               // the alerts the guard evaluates, by id
+	alertEng *alert.Engine                 // the alerts' engine (nil until there is an alert)
+	watchCtx context.Context               // the alerts' watch runs until it ends
+	alertsWG sync.WaitGroup
 	dead     guard.DeadMan
 	flattens bool
 	// lostSince is when the exchange stopped answering (zero: it answers).
@@ -153,8 +157,8 @@ func (g *guardProc) run(ctx context.Context, l *net.UnixListener) error {
 		return err
 	}
 	watchCtx, stopWatch := context.WithCancel(ctx)
-	watchDone, err := g.startAlerts(watchCtx)
-	if err != nil {
+	g.watchCtx = watchCtx
+	if err := g.startAlerts(); err != nil {
 		stopWatch()
 		return err
 	}
@@ -167,7 +171,7 @@ func (g *guardProc) run(ctx context.Context, l *net.UnixListener) error {
 	g.loop(ctx)
 	g.gate.drain()
 	stopWatch()
-	<-watchDone
+	g.alertsWG.Wait()
 	<-serveDone
 	left := 0
 	for _, a := range g.status().Algorithms {
@@ -187,6 +191,8 @@ func (g *guardProc) loop(ctx context.Context) {
 	defer t.Stop()
 	reach := time.NewTicker(g.reachEvery)
 	defer reach.Stop()
+	alerts := time.NewTicker(alertsEvery)
+	defer alerts.Stop()
 	for {
 		select {
 		case <-ctx.Done():
@@ -204,6 +210,10 @@ func (g *guardProc) loop(ctx context.Context) {
 			}
 		case <-reach.C:
 			g.checkReach(ctx)
+		case <-alerts.C:
+			if err := g.reloadAlerts(); err != nil {
+				g.log.Warn("alerts: reading the journal", "error", err.Error())
+			}
 		}
 	}
 }

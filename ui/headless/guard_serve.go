@@ -153,41 +153,64 @@ func (g *guardProc) status() guard.Status {
 	return st
 }
 
-// startAlerts evaluates the journal's alerts (and the config's [[alert]] rules) as alerts watch
-// does, until ctx ends; the channel closes when it has. With no alert it watches nothing.
-func (g *guardProc) startAlerts(ctx context.Context) (<-chan struct{}, error) {
-	done := make(chan struct{})
-	j := g.e.Journal()
+// alertsEvery is how often the guard reads the journal's alerts again: one added (by an attached
+// console, alert add) is evaluated here from then on.
+const alertsEvery = 5 * time.Second
+
+// startAlerts seeds the config's [[alert]] rules and evaluates the journal's alerts as alerts
+// watch does, until the watch's context ends. With no alert it watches nothing until one is
+// added (reloadAlerts).
+func (g *guardProc) startAlerts() error {
 	if a := g.r.o.conn.Alerting; a != nil {
-		if err := alert.Seed(ctx, j, a.Rules); err != nil {
-			return nil, err
+		if err := alert.Seed(g.watchCtx, g.e.Journal(), a.Rules); err != nil {
+			return err
 		}
 	}
-	stored, err := alert.Load(ctx, j)
+	return g.reloadAlerts()
+}
+
+// reloadAlerts reads the journal's alerts and evaluates them from now on: the watch starts with
+// the first alert; an alert removed is no longer evaluated.
+func (g *guardProc) reloadAlerts() error {
+	stored, err := alert.Load(g.watchCtx, g.e.Journal())
 	if err != nil {
-		return nil, err
+		return err
 	}
-	if len(stored) == 0 {
-		close(done)
-		return done, nil
-	}
-	r := g.r
-	w := &watcher{r: r, j: j, eng: alert.New(), store: state.New(r.env.Now), delivery: r.alertDelivery()}
-	w.eng.Set(alert.Rules(stored))
 	g.mu.Lock()
+	clear(g.watched)
 	for _, s := range stored {
 		g.watched[s.Def.ID] = true
 	}
+	eng := g.alertEng
+	if eng == nil && len(stored) > 0 {
+		g.alertEng = alert.New()
+	}
 	g.mu.Unlock()
+	if eng != nil {
+		eng.Set(alert.Rules(stored))
+		return nil
+	}
+	if len(stored) > 0 {
+		g.watch(stored)
+	}
+	return nil
+}
+
+// watch runs the alerts' polls and engine in the background until the watch's context ends.
+func (g *guardProc) watch(stored []alert.Stored) {
+	r := g.r
+	w := &watcher{r: r, j: g.e.Journal(), eng: g.alertEng, store: state.New(r.env.Now), delivery: r.alertDelivery()}
+	w.eng.Set(alert.Rules(stored))
 	w.feed = feed.New(feed.NewRealClock(r.env.Now), 5*time.Second, 30*time.Second)
-	ctx, cancel := context.WithCancel(ctx)
+	ctx, cancel := context.WithCancel(g.watchCtx)
 	w.stop = cancel
 	cmds := w.start(time.Second)
 	streamCmds, closeStream := w.stream()
 	cmds = append(cmds, streamCmds...)
 	g.log.Info("alerts", "count", len(stored))
+	g.alertsWG.Add(1)
 	go func() {
-		defer close(done)
+		defer g.alertsWG.Done()
 		defer closeStream()
 		err := feed.Run(ctx, feed.Batch(cmds...), w.deliver)
 		w.wg.Wait()
@@ -195,5 +218,4 @@ func (g *guardProc) startAlerts(ctx context.Context) (<-chan struct{}, error) {
 			g.log.Warn("alerts stopped", "error", err.Error())
 		}
 	}()
-	return done, nil
 }

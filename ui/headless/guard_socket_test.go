@@ -140,3 +140,24 @@ func TestGuardDeadManOnExchangeLost(t *testing.T) {
 		t.Fatalf("exit %d: %q", code, g.errb.String())
 	}
 }
+
+// TestGuardPicksUpAlertsAddedLater: a guard started with no alert watches nothing; an alert added
+// while it runs (alert add, or an attached console's :alert: the journal is shared) is evaluated
+// by the guard within its reload (status marks it watched, and it fires: margin is in use).
+func TestGuardPicksUpAlertsAddedLater(t *testing.T) {
+	h := guardHarness(t)
+	h.ok("order", "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.01", "--market")
+	g := h.startGuard("--allow-account-key")
+	if st := h.guardStatus(); len(st.Alerts) != 0 {
+		t.Fatalf("alerts at start: %+v", st.Alerts)
+	}
+	h.ok("alert", "add", "margin > 0.01%")
+	eventually(t, "the guard evaluates the new alert and it fires", func() bool {
+		st := h.guardStatus()
+		return len(st.Alerts) == 1 && st.Alerts[0].Watched && st.Alerts[0].LastFired != nil
+	})
+	h.guardOK("stop")
+	if code := g.wait(); code != 0 || !strings.Contains(g.out.String(), "margin") {
+		t.Fatalf("exit %d, stdout %q", code, g.out.String())
+	}
+}
