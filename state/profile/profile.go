@@ -40,6 +40,7 @@ type File struct {
 	AlertWebhook  string              `toml:"alert_webhook"` // https (or http to loopback): each alert POSTed as JSON
 	Risk          Risk                `toml:"risk"`
 	OnRestart     OnRestart           `toml:"on_restart"` // per kind, what a start does with an algorithm left running
+	DeadMan       DeadMan             `toml:"dead_man"`   // the guard's dead-man's switch at start
 	// Profiles are the [profile.NAME] tables: the same settings, for one named account; Select
 	// lays one over the top level.
 	Profiles map[string]File `toml:"profile"`
@@ -151,6 +152,9 @@ func (f File) Check() error {
 		return err
 	}
 	if _, err := f.OnRestart.Choices(); err != nil {
+		return err
+	}
+	if _, err := f.DeadMan.Span(); err != nil {
 		return err
 	}
 	return f.AlertDelivery()

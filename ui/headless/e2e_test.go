@@ -36,6 +36,8 @@ type harness struct {
 	// orders' expiry window (0: the default).
 	stateDir string
 	expiry   time.Duration
+	// defaults are the config file's settings the guard runs with (startGuard).
+	defaults Connection
 }
 
 func newHarness(t *testing.T) *harness {

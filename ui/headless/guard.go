@@ -82,6 +82,10 @@ type guardProc struct {
 // runGuard checks the key and flags, takes the account's socket (a second guard is refused),
 // opens the log and the executor, settles what an earlier run left, and runs until stopped.
 func runGuard(ctx context.Context, r *runner) error {
+	if c := r.o.conn.DeadMan; c != nil && r.o.guard.deadMan == 0 && !r.o.guard.deadManFlatten {
+		r.o.guard.deadMan, _ = c.Span() // checked when the config was read
+		r.o.guard.deadManFlatten = c.Flatten
+	}
 	o := r.o.guard
 	if o.deadMan < 0 || (o.deadMan > 0 && o.deadMan < time.Second) || (o.deadManFlatten && o.deadMan == 0) {
 		return usagef("--dead-man %s: give a span of at least 1s, such as 30s (--dead-man-flatten needs it)", o.deadMan)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/shopspring/decimal"
 	"github.com/tradedesk/tradedesk/state/guard"
+	"github.com/tradedesk/tradedesk/state/profile"
 )
 
 // deadManIntents counts the journal's dead-man cancel-alls whose text has why.
@@ -159,5 +160,37 @@ func TestGuardPicksUpAlertsAddedLater(t *testing.T) {
 	h.guardOK("stop")
 	if code := g.wait(); code != 0 || !strings.Contains(g.out.String(), "margin") {
 		t.Fatalf("exit %d, stdout %q", code, g.out.String())
+	}
+}
+
+// TestGuardDeadManFromConfig: the config's [dead_man] table arms the guard's switch at start
+// (after, flatten); --dead-man overrides it; the console's arm request re-arms and disarms it.
+func TestGuardDeadManFromConfig(t *testing.T) {
+	h := guardHarness(t)
+	h.defaults.DeadMan = &profile.DeadMan{After: "20s", Flatten: true}
+	g := h.startGuard("--allow-account-key")
+	if d := h.guardStatus().DeadMan; !d.Armed || d.After != 20 || !d.Flatten {
+		t.Fatalf("armed from the config: %+v", d)
+	}
+	sock := guard.SocketPath(guard.SocketDir(h.env["XDG_RUNTIME_DIR"], ""), testAddress(t))
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if _, err := guard.Send(ctx, sock, guard.Request{Cmd: guard.CmdArm, After: 0.5}); err == nil || !strings.Contains(err.Error(), "at least 1s") {
+		t.Fatalf("arm 0.5s: %v", err)
+	}
+	if resp, err := guard.Send(ctx, sock, guard.Request{Cmd: guard.CmdArm}); err != nil || resp.Status.DeadMan.Armed {
+		t.Fatalf("disarm: %+v %v", resp.Status, err)
+	}
+	h.guardOK("stop")
+	if code := g.wait(); code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	g = h.startGuard("--allow-account-key", "--dead-man", "40s")
+	if d := h.guardStatus().DeadMan; !d.Armed || d.After != 40 || d.Flatten {
+		t.Fatalf("--dead-man over the config: %+v", d)
+	}
+	h.guardOK("stop")
+	if code := g.wait(); code != 0 {
+		t.Fatalf("exit %d", code)
 	}
 }

@@ -57,7 +57,7 @@ func (h *harness) startGuard(args ...string) *guardRig {
 	}
 	go func() {
 		g.done <- Run(ctx, full, Env{Stdout: &g.out, Stderr: &g.errb, Getenv: func(k string) string { return env[k] },
-			StateDir: h.stateDir, ExpiryWindow: h.expiry, Now: now})
+			StateDir: h.stateDir, ExpiryWindow: h.expiry, Now: now, Defaults: h.defaults})
 	}()
 	h.t.Cleanup(func() { cancel() })
 	for i := 0; ; i++ {

@@ -51,6 +51,9 @@ type Connection struct {
 	// OnRestart is the config file's [on_restart] choice per kind of algorithm (profile.OnRestart):
 	// what a start does with one an earlier run left running when --on-restart is not given.
 	OnRestart *profile.OnRestart
+	// DeadMan is the config file's [dead_man] table (profile.DeadMan): the guard arms its switch
+	// with it unless --dead-man is given.
+	DeadMan *profile.DeadMan
 	// Profile is the config profile (--profile NAME, profile.File.Select) the settings come
 	// from ("": the top level); its journal is its own.
 	Profile string
@@ -99,6 +102,10 @@ func ProfileConnection(f profile.File) (Connection, error) {
 		return Connection{}, err
 	}
 	c.OnRestart = &f.OnRestart
+	if _, err := f.DeadMan.Span(); err != nil {
+		return Connection{}, err
+	}
+	c.DeadMan = &f.DeadMan
 	return c, nil
 }
 
