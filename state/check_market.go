@@ -15,6 +15,7 @@ func (c *checker) market() {
 	name := c.out.Instrument.Name
 	t, hasTicker := c.s.ticker(name)
 	c.out.Mark = t.MarkPrice
+	c.out.Mid, _ = c.s.mid(name)
 	if !c.out.Mark.IsPositive() {
 		c.out.Mark, _ = c.s.mid(name)
 	}

@@ -127,12 +127,15 @@ type Preview struct {
 // CheckedOrder is an intent that passed (or partly passed) CheckOrder: the wire order to sign, the
 // instrument, the preview, and whether the fat-finger guard asks for a typed confirmation.
 type CheckedOrder struct {
-	Wire              api.OrderWire
-	Instrument        Instrument
-	Preview           Preview
-	Price             decimal.Decimal // limit price, or the worst price of a market order
-	Size              decimal.Decimal
-	Mark              decimal.Decimal // mark price used by the guard (zero if unknown)
+	Wire       api.OrderWire
+	Instrument Instrument
+	Preview    Preview
+	Price      decimal.Decimal // limit price, or the worst price of a market order
+	Size       decimal.Decimal
+	Mark       decimal.Decimal // mark price used by the guard (zero if unknown)
+	// Mid is the instrument's mid when the order was checked (zero if unknown): its arrival
+	// price for the report card, a resting order's too.
+	Mid               decimal.Decimal
 	NeedsTypedConfirm bool
 	// NeedsConfirm is whether the guard's ConfirmPolicy asks the trader to confirm this order
 	// before it is signed (always when NeedsTypedConfirm is).

@@ -209,7 +209,7 @@ func expiryOf(s *sending) uint64 {
 // arrivalOf is the market an order met as it was sent, from its preview: what its report card
 // (state/report) measures slippage from.
 func arrivalOf(co state.CheckedOrder) journal.Arrival {
-	a := journal.Arrival{Mark: co.Mark}
+	a := journal.Arrival{Mark: co.Mark, Mid: co.Mid}
 	if co.Preview.Walk.Known {
 		a.Mid, a.Expected = co.Preview.Walk.Mid, co.Preview.Walk.AvgPrice
 	}

@@ -22,7 +22,7 @@ func (r *rig) other() *rig {
 	r.t.Helper()
 	signer, err := api.SignerFromHex(otherKey)
 	must(r.t, err)
-	c := api.New(r.url, api.WithSigner(signer))
+	c := api.New(r.url, api.WithSigner(signer), api.WithClock(r.clock.Now))
 	must(r.t, r.sim.Fund(c.Address(), sim.DefaultDemoBalance))
 	j, err := journal.Open(filepath.Join(r.t.TempDir(), "other.db"))
 	must(r.t, err)
@@ -102,5 +102,41 @@ func TestAlgoAgainstTheIntervalsVWAP(t *testing.T) {
 	}
 	if !c.AgainstMarket(recent, false, from, to, in.TickSize) || c.Market.Covered || !c.Market.Participation.IsZero() {
 		t.Fatalf("a short tape: %+v", c.Market)
+	}
+}
+
+// TestAMakerFillsCard (issue #41): a resting limit buy inside the spread, filled by another
+// trader's market sell, gives a card whose maker share is 1 (all its size filled as maker), its
+// fee the fill's (a maker's rate), its average its limit price. Guards: the maker share counted
+// from the taker's side (Crossed), a maker card at 0.
+func TestAMakerFillsCard(t *testing.T) {
+	r := newRig(t)
+	o := r.other()
+	const sym = "ETH-PERP"
+	st := r.withBook(sym)
+	b, err := r.client.OrderBook(bg, sym, 0)
+	must(t, err)
+	in, _ := st.Instrument(sym)
+	price := b.Bids[0].Price.Add(in.TickSize)
+	c, errs := r.e.Check(st, state.OrderIntent{Instrument: sym, Side: "buy", Type: state.Limit, Price: price.String(), Size: "0.05", Tif: api.TifGTC})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	res, err := r.e.Place(bg, c, exec.Ask{Who: journal.WhoHeadless, What: "rest", Confirmed: true})
+	must(t, err)
+	o.send(state.OrderIntent{Instrument: sym, Side: "sell", Size: "0.05"})
+	arrivals, err := r.j.Arrivals(bg)
+	must(t, err)
+	var card report.Card
+	for _, x := range report.Orders(r.fills(), arrivals, ticksOf(st)) {
+		if x.OrderID == res.Outcome.Oid {
+			card = x
+		}
+	}
+	if card.Fills == 0 || !card.MakerShare.Equal(decimal.NewFromInt(1)) || !card.AvgPrice.Equal(price) || !card.Size.Equal(decimal.RequireFromString("0.05")) {
+		t.Fatalf("maker card %+v, limit %s", card, price)
+	}
+	if !card.VsArrival.Known || card.VsPreview.Known {
+		t.Errorf("a resting limit: vs arrival %+v, vs preview %+v (it walked no book)", card.VsArrival, card.VsPreview)
 	}
 }
