@@ -70,17 +70,21 @@ func TestAMarketOrderOverSeveralLevels(t *testing.T) {
 
 // TestRoundTrips (issue #41): a position opened in three fills, added to, partly closed,
 // reversed and closed gives two round trips (the long, closed by the reversal; the short), with
-// the sizes a trader writes by hand and realised PnL equal to the fills' closed_pnl sum. Guards:
+// the sizes a trader writes by hand, realised PnL equal to the fills' closed_pnl sum and each
+// trip's funding the funding_history payments made while it was open. Guards:
 // a reversal left inside one trip, closed_pnl of the reversing fill given to the new trip, fees
 // of the reversing fill counted twice, a reversal counted as an add.
 func TestRoundTrips(t *testing.T) {
 	r := newRig(t)
 	const sym = "BTC-PERP"
 	d := decimal.RequireFromString
-	for _, step := range []struct {
+	for i, step := range []struct {
 		side, size string
 	}{{"buy", "0.001"}, {"buy", "0.001"}, {"buy", "0.001"}, {"buy", "0.002"}, {"sell", "0.002"}, {"sell", "0.005"}, {"buy", "0.002"}} {
 		r.market(sym, step.side, d(step.size))
+		if i == 3 || i == 5 {
+			r.sim.Advance(time.Hour) // a funding settlement while the long, then the short, is open
+		}
 	}
 	fills := r.fills()
 	funding, err := report.Funding(bg, r.client, r.client.Address(), time.Time{})
@@ -111,6 +115,9 @@ func TestRoundTrips(t *testing.T) {
 	}
 	if got := long.Fees.Add(short.Fees); !got.Equal(fee) {
 		t.Errorf("fees %s + %s, fills' fees %s", long.Fees, short.Fees, fee)
+	}
+	if len(funding) < 2 || long.Funding.IsZero() || short.Funding.IsZero() {
+		t.Errorf("funding: %d payments, long %s, short %s: want each trip's own", len(funding), long.Funding, short.Funding)
 	}
 	if got := long.Funding.Add(short.Funding); !got.Equal(fund) {
 		t.Errorf("funding %s + %s, payments %s", long.Funding, short.Funding, fund)

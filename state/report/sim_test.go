@@ -41,7 +41,7 @@ func newRig(t *testing.T) *rig {
 	t.Cleanup(srv.Close)
 	signer, err := api.SignerFromHex(testKey)
 	must(t, err)
-	c := api.New(srv.URL, api.WithSigner(signer))
+	c := api.New(srv.URL, api.WithSigner(signer), api.WithClock(clock.Now)) // nonces on the exchange's clock, which a test moves
 	must(t, s.Fund(c.Address(), sim.DefaultDemoBalance))
 	j, err := journal.Open(filepath.Join(t.TempDir(), "j.db"))
 	must(t, err)
