@@ -53,3 +53,26 @@ func TestReportMeasuresAnAlgorithmAgainstTheMarket(t *testing.T) {
 		t.Errorf("report table:\n%s", out)
 	}
 }
+
+// TestReportOnAFreshJournal (issue #41): `report` and `trades` on a machine whose journal never
+// saw the orders (a fresh state directory) still give every order's card from the exchange's
+// fills (average, fees), saying the arrival is not known rather than failing or inventing one,
+// and the round trips. Guards: the report needing the journal, an arrival of zero taken as a
+// price (a huge slippage).
+func TestReportOnAFreshJournal(t *testing.T) {
+	h := newStillHarness(t)
+	res := h.orderJSON("--instrument", "ETH-PERP", "--side", "buy", "--size", "0.5", "--market", "--yes")
+	tr := h.truthOf(res.Oid)
+	h.stateDir = t.TempDir() // another machine: a journal that holds nothing
+	var rows []reportRow
+	if err := json.Unmarshal([]byte(h.ok("report", "--json")), &rows); err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 1 || rows[0].OrderID != res.Oid || !rows[0].AvgPrice.Equal(tr.fill.AvgPrice) || !rows[0].Fee.Equal(tr.fill.Fee) ||
+		rows[0].VsArrival.Known || rows[0].VsPreview.Known || rows[0].Latency != nil {
+		t.Fatalf("fresh journal: %+v; the exchange's fills %+v", rows, tr.fill)
+	}
+	if out := h.ok("trades"); !strings.Contains(out, "ETH-PERP") || !strings.Contains(out, "open") {
+		t.Errorf("trades on a fresh journal:\n%s", out)
+	}
+}
