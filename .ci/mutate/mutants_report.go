@@ -11,6 +11,17 @@ var reportMutants = []mutant{
 	{id: "trips/reversal-splits", file: "state/report/trips.go", from: "if ok && trips[i].pos.Sign() != delta.Sign() {", to: "if ok && trips[i].pos.Sign() == 0 {"},
 	{id: "trips/closed-pnl-kept", file: "state/report/trips.go", from: "t.Realised = t.Realised.Add(f.ClosedPnl)\n\tif t.pos.IsZero()", to: "if t.pos.IsZero()"},
 	{id: "trips/reversing-fee-once", file: "state/report/trips.go", from: "f.Fee, f.ClosedPnl = f.Fee.Sub(f.Fee.Mul(share)), decimal.Zero", to: "f.ClosedPnl = decimal.Zero"},
+	{id: "market/vwap-by-size", file: "state/report/market.go", from: "cost = cost.Add(t.Size.Mul(t.Price))", to: "cost = cost.Add(t.Price)"},
+	{id: "market/interval-start", file: "state/report/market.go", from: "if at.Before(from) {", to: "if false {"},
+	{id: "market/interval-end", file: "state/report/market.go", from: "if at.After(to) ||", to: "if false ||"},
+	{id: "market/participation-of-volume", file: "state/report/market.go", from: "m.Participation = decimal.Min(c.Size.Div(m.Volume), decimal.NewFromInt(1))", to: "m.Participation = decimal.NewFromInt(1)"},
+	{id: "market/participation-needs-cover", file: "state/report/market.go", from: "if covered {\n\t\tm.Participation", to: "if true {\n\t\tm.Participation"},
+	{id: "card/maker-share-not-crossed", file: "state/report/card.go", from: "if !f.Crossed {", to: "if f.Crossed {"},
+	{id: "trips/reversal-is-no-add", file: "state/report/trips.go", from: "if t.Fills > 0 || t.Before {\n\t\tt.Adds++", to: "if true {\n\t\tt.Adds++"},
+	{id: "latency/legs-between-stamps", file: "state/report/latency.go", from: "legs[i] = s[i+1].Sub(s[i])", to: "legs[i] = s[i+1].Sub(s[0])"},
+	{id: "latency/nearest-rank", file: "state/report/latency.go", from: "i := (p*len(s)+99)/100 - 1", to: "i := p * len(s) / 100"},
+	{id: "arrival/resting-mid", file: "state/exec/result.go", from: "a := journal.Arrival{Mark: co.Mark, Mid: co.Mid}", to: "a := journal.Arrival{Mark: co.Mark}", pkgs: []string{"./state/report"}},
+	{id: "arrival/batch-kept", file: "state/exec/batch.go", from: "if err := e.keepArrivals(ctx, cloids, arrival); err != nil {", to: "if false {", pkgs: []string{"./state/report"}},
 	{id: "phrase/sell-slip-sign", file: "state/report/phrase.go", from: "if side == api.SideSell {\n\t\td = d.Neg()", to: "if false {\n\t\td = d.Neg()"},
 }
 
