@@ -6,6 +6,7 @@ import (
 	osexec "os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -123,13 +124,13 @@ func (p *guardProcs) start(args ...string) *osexec.Cmd {
 	return g
 }
 
-// openOf is how many of algorithm id's orders are open.
+// openOf is how many of algorithm id's orders are open ("": all the account's).
 func (p *guardProcs) openOf(id string) int {
 	var orders []api.OrderRecord
 	decodeCommand(p.t, p.bin, p.env, &orders, "orders", "--url", p.url, "--json")
 	n := 0
 	for _, o := range orders {
-		if strings.HasPrefix(o.Cloid, id+"-") {
+		if id == "" || strings.HasPrefix(o.Cloid, id+"-") {
 			n++
 		}
 	}
@@ -145,4 +146,69 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
+}
+
+// TestGuardDeadManFiresWhenTheConsoleIsKilled: the built binary's guard armed at 10s and the
+// built console, a real terminal program (tmux), attached to it: the console's status line says
+// guard attached; while it runs (its heartbeats coming, 15s) nothing fires; the console killed
+// with SIGKILL, the guard cancels every open order, as one journaled cancel-all, once.
+func TestGuardDeadManFiresWhenTheConsoleIsKilled(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary and runs processes")
+	}
+	if _, err := osexec.LookPath("tmux"); err != nil {
+		t.Skip("needs tmux")
+	}
+	p := newGuardProcs(t)
+	for _, px := range []string{"50000", "50100"} {
+		retried(t, "order", p.command("order", "--url", p.url, "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.01", "--price", px, "--yes").CombinedOutput)
+	}
+	g := p.start("--dead-man", "10s")
+	sock := "td-" + filepath.Base(p.rt)
+	var envs []string
+	for _, kv := range p.env {
+		if strings.HasPrefix(kv, "HOME=") || strings.HasPrefix(kv, "XDG_") || strings.HasPrefix(kv, api.EnvPrivateKey+"=") {
+			envs = append(envs, kv)
+		}
+	}
+	shell := "env " + strings.Join(envs, " ") + " " + p.bin + " --url " + p.url + "; sleep 600"
+	if out, err := osexec.Command("tmux", "-L", sock, "new-session", "-d", "-s", "c", "-x", "160", "-y", "48", shell).CombinedOutput(); err != nil {
+		t.Fatalf("tmux: %v %s", err, out)
+	}
+	t.Cleanup(func() { _ = osexec.Command("tmux", "-L", sock, "kill-server").Run() })
+	screen := func() string {
+		out, _ := osexec.Command("tmux", "-L", sock, "capture-pane", "-p", "-t", "c").Output()
+		return string(out)
+	}
+	waitFor(t, "the console attaches", func() bool { return p.status() && len(p.st.Consoles) == 1 })
+	waitFor(t, "the console's status line says guard attached", func() bool { return strings.Contains(screen(), "guard attached") })
+	pid := p.st.Consoles[0].PID
+	for range 15 { // the console's heartbeats keep the switch from firing
+		time.Sleep(time.Second)
+		if p.status(); p.st.DeadMan.Fired != nil {
+			t.Fatalf("fired while the console ran: %+v\n%s", p.st.DeadMan, screen())
+		}
+	}
+	if n := p.openOf(""); n != 2 {
+		t.Fatalf("%d orders open while the console ran, want 2", n)
+	}
+	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "every open order cancelled", func() bool { return p.openOf("") == 0 })
+	var intents []struct{ Kind, What string }
+	decodeCommand(t, p.bin, p.env, &intents, "journal", "--url", p.url, "--json", "--limit", "50")
+	fired := 0
+	for _, in := range intents {
+		if in.Kind == "cancel-all" && strings.Contains(in.What, "dead-man") {
+			fired++
+		}
+	}
+	if p.status(); fired != 1 || p.st.DeadMan.Fired == nil || len(p.st.Consoles) != 0 {
+		t.Fatalf("%d dead-man cancel-alls, status %+v", fired, p.st)
+	}
+	if out, err := p.command("guard", "stop").CombinedOutput(); err != nil {
+		t.Fatalf("guard stop: %v %s", err, out)
+	}
+	_ = g.Wait()
 }
