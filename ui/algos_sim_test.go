@@ -11,7 +11,9 @@ import (
 	"github.com/tradedesk/tradedesk/api/sim"
 	"github.com/tradedesk/tradedesk/state/algo"
 	"github.com/tradedesk/tradedesk/state/journal"
+	"github.com/tradedesk/tradedesk/ui/common"
 	"github.com/tradedesk/tradedesk/ui/components/algos"
+	"github.com/tradedesk/tradedesk/ui/components/orderentry"
 )
 
 // driver feeds a console the messages of the commands it starts, as Bubble Tea does, until a
@@ -381,4 +383,39 @@ func TestConsoleOffersTheRestartChoiceInTheView(t *testing.T) {
 	if !ok || len(lm.Rows) != 1 || lm.Rows[0].State != algo.StateCancelled || !strings.Contains(lm.Notice.Text, "[on_restart]: chase "+id2+": cancel") {
 		t.Fatalf("by the config: %+v", lm)
 	}
+}
+
+// TestConsoleFormStartsAChase: the order form's type chase takes the form's side, size and
+// instrument and the Algo field's words (offset 2t for 5m); Enter shows the chase's preview, the
+// confirmation the command line's gets (what it sends, the worst price), and Enter again starts it:
+// the Algos view shows it working, 2 ticks off the bid, until s stops it.
+func TestConsoleFormStartsAChase(t *testing.T) {
+	c := newSimConsole(t, 200, 60, false)
+	pump(t, c.m, c.m.Init())
+	dr := newAlgoDriver(t, c.m)
+	_, cmd := c.m.Update(common.InstrumentMsg{Symbol: "BTC-PERP", Side: api.SideBuy, Focus: true})
+	pump(t, c.m, cmd)
+	if !c.m.form.SetOrderType("chase") {
+		t.Fatal("the form has no chase type")
+	}
+	c.m.form.Focus(orderentry.FieldSize)
+	c.typeText(t, "0.01")
+	c.m.form.Focus(orderentry.FieldAlgo)
+	c.typeText(t, "offset 2t for 5m")
+	if v := c.m.form.View(); !strings.Contains(v, "chase buy 0.01 BTC-PERP offset 2t for 5m") || !strings.Contains(v, "Review chase") {
+		t.Fatalf("the form's preview:\n%s", v)
+	}
+	dr.key("enter")
+	dr.until("the chase's preview", func() bool { return dr.m.dialog != nil })
+	if body := strings.Join(dr.m.dialog.Action().Lines, "\n"); !strings.Contains(body, "Sends") || !strings.Contains(body, "2 ticks off") || !strings.Contains(body, "Worst price") {
+		t.Fatalf("the preview:\n%s", body)
+	}
+	dr.key("enter")
+	dr.until("the chase working", func() bool { r, _ := dr.row("chase"); return r.WorkingPrice != nil })
+	if r, _ := dr.row("chase"); !r.Target.Equal(d("0.01")) || r.Until.IsZero() {
+		t.Fatalf("chase row %+v", r)
+	}
+	c.m.showPane(c.m.algoPane)
+	dr.key("s")
+	dr.until("the chase stopped", func() bool { r, _ := dr.row("chase"); return r.State == algo.StateStopped })
 }

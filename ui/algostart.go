@@ -18,6 +18,7 @@ import (
 	"github.com/tradedesk/tradedesk/ui/common"
 	"github.com/tradedesk/tradedesk/ui/components/algos"
 	"github.com/tradedesk/tradedesk/ui/components/cmdline"
+	"github.com/tradedesk/tradedesk/ui/components/orderentry"
 )
 
 // onAlgoMsg routes the algorithms' messages: a command line's algorithm command, and the Algos
@@ -25,6 +26,8 @@ import (
 func (m *Model) onAlgoMsg(msg tea.Msg) (tea.Cmd, bool) {
 	switch msg := msg.(type) {
 	case cmdline.AlgoMsg:
+		return m.startAlgo(msg.Cmd), true
+	case orderentry.AlgoMsg:
 		return m.startAlgo(msg.Cmd), true
 	case algos.ChoiceMsg:
 		return m.restartAlgo(state.AlgoCommand{Kind: "algos", Choice: msg.Choice, ID: msg.ID}), true

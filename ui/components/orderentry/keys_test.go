@@ -36,7 +36,7 @@ func TestReboundToggleAndCompletionKeys(t *testing.T) {
 	for _, tc := range []struct {
 		key  tea.KeyMsg
 		want string
-	}{{tea.KeyMsg{Type: tea.KeyLeft}, "limit"}, {runes("h"), "sl"}, {tea.KeyMsg{Type: tea.KeyRight}, "sl"}, {runes("l"), "limit"}, {tea.KeyMsg{Type: tea.KeySpace, Runes: []rune{' '}}, "market"}} {
+	}{{tea.KeyMsg{Type: tea.KeyLeft}, "limit"}, {runes("h"), "trail"}, {tea.KeyMsg{Type: tea.KeyRight}, "trail"}, {runes("l"), "limit"}, {tea.KeyMsg{Type: tea.KeySpace, Runes: []rune{' '}}, "market"}} {
 		p.Update(tc.key)
 		if p.OrderType() != tc.want {
 			t.Fatalf("%s: type %s, want %s", tc.key, p.OrderType(), tc.want)

@@ -35,10 +35,12 @@ func (p *Pane) clearValues() {
 // tp/sl (what they cannot do without), the size for a market order.
 func (p *Pane) firstField() int {
 	switch typeChoices[p.typ] {
-	case "market":
+	case "market", "chase", "twap", "scale":
 		return FieldSize
 	case "limit":
 		return FieldPrice
+	case "trail":
+		return FieldAlgo
 	}
 	return FieldTrigger
 }
@@ -100,6 +102,10 @@ func (p *Pane) check() {
 		p.errs, p.checked, p.bracket = nil, state.CheckedOrder{}, state.CheckedBracket{}
 		return
 	}
+	if p.algoType() {
+		_, p.errs = p.checkAlgo()
+		return
+	}
 	p.checked, p.bracket, p.errs = p.checkIntent(p.intent())
 	p.checkShare()
 	name := p.checked.Instrument.Name
@@ -138,6 +144,9 @@ func (p *Pane) submit() tea.Cmd {
 	}
 	if p.inFlight != nil && *p.inFlight {
 		return common.Notice(common.LevelWarn, action.BusyText[action.LaneOrder])
+	}
+	if p.algoType() {
+		return p.submitAlgo()
 	}
 	p.tried = true
 	in := p.intent()
@@ -268,10 +277,12 @@ func (p *Pane) SetValue(f Field, v string) {
 // Errors is every problem the order has now.
 func (p *Pane) Errors() []state.FieldError { return p.errs }
 
-// OrderType is the type chosen: limit, market, tp or sl.
+// OrderType is the type chosen: limit, market, tp or sl, or an algorithm (chase, twap, scale,
+// trail).
 func (p *Pane) OrderType() string { return typeChoices[p.typ] }
 
-// SetOrderType chooses the type (limit, market, tp or sl); it reports whether typ is one.
+// SetOrderType chooses the type (limit, market, tp, sl or an algorithm); it reports whether typ
+// is one.
 func (p *Pane) SetOrderType(typ string) bool {
 	for i, c := range typeChoices {
 		if c == typ {

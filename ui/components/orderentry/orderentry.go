@@ -23,6 +23,7 @@ const (
 	FieldTrigger
 	FieldSize
 	FieldUSD
+	FieldAlgo // an algorithm's own words (chase, twap, scale, trail types)
 	FieldTP // take-profit of a bracket: a price, N% or Nt from the entry (next to the size: one Tab away)
 	FieldSL // stop-loss of a bracket
 	FieldTif
@@ -33,15 +34,15 @@ const (
 )
 
 var (
-	typeChoices = []string{"limit", "market", "tp", "sl"}
+	typeChoices = []string{"limit", "market", "tp", "sl", "chase", "twap", "scale", "trail"}
 	tifChoices  = []string{api.TifGTC, api.TifIOC, api.TifFOK}
-	fieldLabels = [fieldCount]string{"Instrument", "Side", "Type", "Price", "Trigger", "Size", "or USD", "TP / SL", "Stop-loss", "Time in force", "Reduce-only", "Post-only", ""}
+	fieldLabels = [fieldCount]string{"Instrument", "Side", "Type", "Price", "Trigger", "Size", "or USD", "Algo", "TP / SL", "Stop-loss", "Time in force", "Reduce-only", "Post-only", ""}
 	// fieldOfError maps a FieldError's field to the form field it is drawn next to.
 	fieldOfError = map[string]int{
 		state.FieldInstrument: FieldInstrument, state.FieldSide: FieldSide, state.FieldType: FieldType,
 		state.FieldPrice: FieldPrice, state.FieldTrigger: FieldTrigger, state.FieldTpsl: FieldType, state.FieldSize: FieldSize,
 		state.FieldNotional: FieldUSD, state.FieldTif: FieldTif, state.FieldSlippage: FieldPrice,
-		state.FieldTakeProfit: FieldTP, state.FieldStopLoss: FieldSL,
+		state.FieldTakeProfit: FieldTP, state.FieldStopLoss: FieldSL, fieldAlgo: FieldAlgo,
 	}
 )
 
@@ -89,7 +90,7 @@ type Pane struct {
 // model's "an order is out" (the form says so and sends nothing meanwhile).
 func New(c *common.Common, mode string, inFlight *bool) *Pane {
 	p := &Pane{Common: c, side: api.SideBuy, mode: mode, inFlight: inFlight, lastSize: map[string]string{}}
-	for _, f := range []int{FieldInstrument, FieldPrice, FieldTrigger, FieldSize, FieldUSD, FieldTP, FieldSL} {
+	for _, f := range []int{FieldInstrument, FieldPrice, FieldTrigger, FieldSize, FieldUSD, FieldAlgo, FieldTP, FieldSL} {
 		ti := textinput.New()
 		ti.Prompt = ""
 		ti.CharLimit = 24
@@ -128,6 +129,8 @@ func (p *Pane) SetSize(w, h int) {
 			in.Width = max(min(w-16, 20), 4)
 		}
 	}
+	p.inputs[FieldAlgo].Width = max(min(w-16, 34), 4)
+	p.inputs[FieldAlgo].CharLimit = 80
 	for _, f := range []int{FieldSize, FieldUSD} { // two on one line: "Size  N or USD N"
 		p.inputs[f].Width = max(min((w-24)/2, 14), 4)
 	}
@@ -164,11 +167,22 @@ func (p *Pane) focusField() {
 
 // hidden reports whether a field does not apply to the chosen type.
 func (p *Pane) hidden(f int) bool {
+	if p.algoType() {
+		switch f {
+		case FieldInstrument, FieldType, FieldAlgo, FieldSubmit:
+			return false
+		case FieldSide, FieldSize:
+			return typeChoices[p.typ] == "trail" // a trailing stop protects the whole position
+		}
+		return true
+	}
 	switch f {
+	case FieldAlgo:
+		return true
 	case FieldPrice:
 		return typeChoices[p.typ] == "market"
 	case FieldTrigger:
-		return p.typ < 2
+		return p.typ < 2 || p.typ > 3
 	case FieldPost:
 		return typeChoices[p.typ] != "limit"
 	case FieldTif:

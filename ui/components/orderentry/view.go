@@ -128,7 +128,7 @@ func (p *Pane) fieldLine(f int) string {
 	case FieldSide:
 		value = choice(st, []string{"BUY", "SELL"}, map[bool]int{true: 0, false: 1}[p.side == api.SideBuy], arrows, common.SidePaint(st, p.side))
 	case FieldType:
-		value = choice(st, typeChoices, p.typ, arrows, st.Accent)
+		value = choiceFit(st, typeChoices, p.typ, arrows, st.Accent, p.width-2-common.LabelWidth)
 	case FieldTif:
 		value = choice(st, tifChoices, p.tif, arrows, st.Accent)
 	case FieldReduce:
@@ -175,6 +175,9 @@ func (p *Pane) sizeValue(cur, curNext bool) string {
 	if curNext {
 		name = st.FieldFocus
 	}
+	if p.algoType() {
+		return p.inputs[FieldSize].View() // an algorithm's size is in base units only
+	}
 	value := p.inputs[FieldSize].View() + " " + name.On("or USD") + " " + usd.View()
 	if usd.Value() != "" && p.checked.Size.IsPositive() {
 		value = strings.TrimRight(value, " ") + st.Muted.On(" = "+common.FmtNum(p.checked.Size, p.checked.Instrument.SizeDecimals()))
@@ -202,6 +205,9 @@ func (p *Pane) submitButton(cur bool) string {
 // for a confirmation (a market order, a warning) or the preview is cut, send it when it does not
 // (a limit order that rests, its whole preview on screen).
 func (p *Pane) submitWord() string {
+	if p.algoType() {
+		return "Review " + typeChoices[p.typ]
+	}
 	asks := p.checked.NeedsConfirm
 	if len(p.bracket.Wires) > 0 {
 		asks = p.bracket.NeedsConfirm
@@ -232,6 +238,37 @@ func choice(st *common.Styles, opts []string, sel int, arrows string, on common.
 	return b.String()
 }
 
+// choiceFit is choice within width cells: when every option does not fit, the options around
+// the selected one that do, with ‹ and › where the others are (the toggle keys reach them).
+func choiceFit(st *common.Styles, opts []string, sel int, arrows string, on common.Paint, width int) string {
+	full := choice(st, opts, sel, arrows, on)
+	if width <= 0 || ansi.StringWidth(full) <= width {
+		return full
+	}
+	window := func(lo, hi int) string {
+		s := choice(st, opts[lo:hi], sel-lo, "", on)
+		if lo > 0 {
+			s = st.Muted.On("‹ ") + s
+		}
+		if hi < len(opts) {
+			s += st.Muted.On(" ›")
+		}
+		return s + st.Muted.On(arrows)
+	}
+	fits := func(lo, hi int) bool { return ansi.StringWidth(window(lo, hi)) <= width }
+	lo, hi := sel, sel+1
+	for grew := true; grew; {
+		grew = false
+		if hi < len(opts) && fits(lo, hi+1) {
+			hi, grew = hi+1, true
+		}
+		if lo > 0 && fits(lo-1, hi) {
+			lo, grew = lo-1, true
+		}
+	}
+	return window(lo, hi)
+}
+
 func checkbox(on bool) string {
 	if on {
 		return "[x]"
@@ -257,6 +294,9 @@ func (p *Pane) previewLines() []string {
 				"  bid "+common.FmtNum(t.BestBidPrice, d)+"  ask "+common.FmtNum(t.BestAskPrice, d))
 		}
 		out = append(out, line)
+	}
+	if p.algoType() {
+		return append(out, p.algoPreview()...)
 	}
 	c := p.checked
 	rows := c.PreviewRows()
