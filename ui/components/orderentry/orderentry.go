@@ -24,8 +24,8 @@ const (
 	FieldSize
 	FieldUSD
 	FieldAlgo // an algorithm's own words (chase, twap, scale, trail types)
-	FieldTP // take-profit of a bracket: a price, N% or Nt from the entry (next to the size: one Tab away)
-	FieldSL // stop-loss of a bracket
+	FieldTP   // take-profit of a bracket: a price, N% or Nt from the entry (next to the size: one Tab away)
+	FieldSL   // stop-loss of a bracket
 	FieldTif
 	FieldReduce
 	FieldPost
