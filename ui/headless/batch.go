@@ -14,6 +14,7 @@ import (
 	"github.com/tradedesk/tradedesk/state"
 	"github.com/tradedesk/tradedesk/state/exec"
 	"github.com/tradedesk/tradedesk/state/journal"
+	"github.com/tradedesk/tradedesk/state/report"
 )
 
 func batchFlags(fs *flagSet, o *opts) {
@@ -36,6 +37,9 @@ type batchLine struct {
 	Oid    api.OrderID `json:"oid,omitempty"`
 	Status string      `json:"status,omitempty"`
 	Reason string      `json:"reason,omitempty"`
+	// Cost is its slippage and fee in one phrase (report.Phrase), when it filled.
+	Cost string `json:"cost,omitempty"`
+	side string
 }
 
 // batchFlagsOK are the order flags a batch line may carry.
@@ -146,7 +150,7 @@ func runBatch(ctx context.Context, r *runner) error {
 			return fmt.Errorf("line %d needs confirmation, nothing sent: %s; add --yes to send the batch", nums[i], strings.Join(co.Warnings, "; "))
 		}
 		cs[i] = c
-		out.Orders[i] = batchLine{Line: nums[i], Order: orderWords(st, co), Cloid: co.Wire.Cloid}
+		out.Orders[i] = batchLine{Line: nums[i], Order: orderWords(st, co), Cloid: co.Wire.Cloid, side: co.Wire.Side}
 	}
 	if r.o.dryRun {
 		return r.printBatch(out)
@@ -193,6 +197,7 @@ func (r *runner) batchDone(out batchJSON, res exec.BatchResult) error {
 	code := ExitOK
 	for i, o := range res.Orders {
 		out.Orders[i].Oid, out.Orders[i].Status, out.Orders[i].Reason = o.Outcome.Oid, o.Kind.String(), text.Clean(o.Reason)
+		out.Orders[i].Cost = report.Phrase(out.Orders[i].side, o.Outcome.AvgPrice, o.Arrival, o.Fee)
 		switch {
 		case o.Kind == exec.Unknown:
 			code = ExitUnknown
@@ -226,6 +231,7 @@ func (r *runner) printBatch(out batchJSON) error {
 			if o.Reason != "" {
 				status += ": " + o.Reason
 			}
+			status += costText(o.Cost)
 		}
 		t.add(fmt.Sprint(o.Line), o.Order, o.Cloid, oid, status)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/tradedesk/tradedesk/state"
 	"github.com/tradedesk/tradedesk/state/exec"
 	"github.com/tradedesk/tradedesk/state/journal"
+	"github.com/tradedesk/tradedesk/state/report"
 )
 
 // parityOpts are the flags of order's bracket, modify and leverage's read.
@@ -87,6 +88,7 @@ func runBracket(ctx context.Context, r *runner, in state.OrderIntent) error {
 	res.Sent, res.Response = true, out.Resp
 	res.Oid, res.Status = out.Outcome.Oid, out.Outcome.Word()
 	res.fill(out.Outcome, co)
+	res.cost = report.Phrase(co.Wire.Side, out.Outcome.AvgPrice, out.Arrival, out.Fee)
 	for i, l := range out.Legs {
 		if i < len(res.Legs) {
 			res.Legs[i].Oid, res.Legs[i].Status, res.Legs[i].Reason = l.Outcome.Oid, l.Kind.String(), text.Clean(l.Reason)
@@ -170,7 +172,7 @@ func (r *runner) printBracket(st *state.Store, cb state.CheckedBracket, res brac
 	k := newKV(false)
 	k.add("Bracket", verb+" "+orderWords(st, co)+legsWords(cb))
 	if res.Sent {
-		k.add("Order id", strconv.FormatUint(uint64(res.Oid), 10)+" "+res.Status)
+		k.add("Order id", strconv.FormatUint(uint64(res.Oid), 10)+" "+res.Status+costText(res.cost))
 	}
 	k.add("Client id", co.Wire.Cloid)
 	name := co.Instrument.Name

@@ -76,3 +76,25 @@ func TestReportOnAFreshJournal(t *testing.T) {
 		t.Errorf("trades on a fresh journal:\n%s", out)
 	}
 }
+
+// TestBatchAndBracketSayTheirCost (issue #41): a batch's filled market orders and a bracket's
+// filled market entry say their slippage against the preview and their fee on their result lines
+// (the table's status, the JSON's cost; the bracket's order line), as a single order does.
+// Guards: a batch's or bracket's orders without their arrival, the phrase left to single orders.
+func TestBatchAndBracketSayTheirCost(t *testing.T) {
+	h := newStillHarness(t)
+	f := h.batchFile("--instrument ETH-PERP --side buy --size 0.2 --market", "--instrument BTC-PERP --side buy --size 0.002 --market")
+	code, out, errs := h.run("batch", "--file", f, "--yes")
+	if code != 0 || strings.Count(out, "bp vs preview, fee ") != 2 {
+		t.Fatalf("batch: exit %d %q\n%s", code, errs, out)
+	}
+	var res batchJSON
+	if err := json.Unmarshal([]byte(h.ok("batch", "--file", f, "--yes", "--json")), &res); err != nil || len(res.Orders) != 2 ||
+		!strings.Contains(res.Orders[0].Cost, "vs preview") {
+		t.Fatalf("batch json %+v %v", res, err)
+	}
+	out = h.ok("order", "--instrument", "ETH-PERP", "--side", "buy", "--size", "0.2", "--market", "--tp", "5%", "--sl", "5%", "--yes")
+	if !strings.Contains(out, "bp vs preview, fee ") {
+		t.Errorf("bracket:\n%s", out)
+	}
+}
