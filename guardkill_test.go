@@ -151,7 +151,8 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 // TestGuardDeadManFiresWhenTheConsoleIsKilled: the built binary's guard armed at 10s and the
 // built console, a real terminal program (tmux), attached to it: the console's status line says
 // guard attached; while it runs (its heartbeats coming, 15s) nothing fires; the console killed
-// with SIGKILL, the guard cancels every open order, as one journaled cancel-all, once.
+// with SIGKILL, the guard cancels every open order, as one journaled cancel-all, once; SIGTERM
+// ends the guard with exit 0.
 func TestGuardDeadManFiresWhenTheConsoleIsKilled(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary and runs processes")
@@ -207,8 +208,10 @@ func TestGuardDeadManFiresWhenTheConsoleIsKilled(t *testing.T) {
 	if p.status(); fired != 1 || p.st.DeadMan.Fired == nil || len(p.st.Consoles) != 0 {
 		t.Fatalf("%d dead-man cancel-alls, status %+v", fired, p.st)
 	}
-	if out, err := p.command("guard", "stop").CombinedOutput(); err != nil {
-		t.Fatalf("guard stop: %v %s", err, out)
+	if err := g.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
 	}
-	_ = g.Wait()
+	if err := g.Wait(); err != nil {
+		t.Fatalf("the guard's exit on SIGTERM: %v", err)
+	}
 }

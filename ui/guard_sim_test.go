@@ -245,6 +245,9 @@ func guardLine(m *Model) string {
 	return m.status.model().Top(m.status.values(m, 200), 200)
 }
 
+// deadManLeft is the status line's dead-man with its time left.
+var deadManLeft = regexp.MustCompile(`guard attached · dead-man \d+s left`)
+
 // typed types line on the command line and enters it (what follows comes through dr.until).
 func (dr *algoDriver) typed(line string) {
 	dr.key(":")
@@ -290,8 +293,8 @@ func TestConsoleKilledFiresTheGuardsDeadMan(t *testing.T) {
 			st := g.status()
 			return len(st.Consoles) == 1 && !st.Consoles[0].LastHeartbeat.Before(at)
 		})
-		if !strings.Contains(guardLine(c.m), "dead-man") {
-			t.Fatalf("the status line does not show the dead-man: %q", guardLine(c.m))
+		if !deadManLeft.MatchString(guardLine(c.m)) {
+			t.Fatalf("the status line does not show the dead-man's time left: %q", guardLine(c.m))
 		}
 	}
 	if st := g.status(); st.DeadMan.Fired != nil || len(c.openOrders(t)) != 2 {
