@@ -33,14 +33,19 @@ func orderOutcomeText(o state.Outcome, a *Action) (string, bool) {
 }
 
 // FilledOrder is, for an order action that filled on arrival, the notice key its fills report
-// under (common.FillKey) and what became of its remainder ("; 0.06 resting", "" when all of it
-// filled), so the root model keeps the order's outcome and its fills' total on one line.
+// under (common.FillKey) and what the fills' line lacks: its slippage (", slip +1.2 bp vs
+// preview"; the fills' line says the fee) and what became of its remainder ("; 0.06 resting", ""
+// when all of it filled), so the root model keeps the order's outcome and its fills' total on one
+// line, its cost phrase whole whichever came first.
 func FilledOrder(d DoneMsg) (key, tail string, ok bool) {
 	a, o := d.Act, d.Out.Outcome
 	if d.Err != nil || a.Run == nil || (a.Kind != KindPlace && a.Kind != KindClose) || o.Kind != state.OutcomeFilled || o.Oid == 0 {
 		return "", "", false
 	}
 	_, tail = remainderText(o, a.Order.Wire, a.Order.Instrument)
+	if slip := report.Phrase(a.Order.Wire.Side, o.AvgPrice, d.Out.Arrival, api.OptDecimal{}); slip != "" {
+		tail = ", " + slip + tail
+	}
 	return common.FillKey(uint64(o.Oid)), tail, true
 }
 

@@ -1,6 +1,7 @@
 package action
 
 import (
+	"context"
 	"testing"
 
 	"github.com/shopspring/decimal"
@@ -51,5 +52,10 @@ func TestOrderWordsSayTheCost(t *testing.T) {
 	got, _ := Words(DoneMsg{Act: a, Out: Outcome{Result: r}})
 	if want := "order 5 filled 0.5000 at 97,012.3 avg: buy, slip +1.2 bp vs preview, fee 4.85 USD"; got != want {
 		t.Errorf("%q, want %q", got, want)
+	}
+	// The fills' line (which says the fee) takes the slippage from the tail when it comes first.
+	a.Run = func(context.Context, *exec.Executor, exec.Ask) (Outcome, error) { return Outcome{}, nil }
+	if _, tail, ok := FilledOrder(DoneMsg{Act: a, Out: Outcome{Result: r}}); !ok || tail != ", slip +1.2 bp vs preview" {
+		t.Errorf("tail %q, want the slippage", tail)
 	}
 }

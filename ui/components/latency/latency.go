@@ -58,8 +58,12 @@ func (v *View) View(w, h int) string {
 		w := v.l.Whole
 		body = append(body, v.st.Bold.On(common.Pad("keystroke → screen", 22)+cell(ms(w.P50))+cell(ms(w.P95))+cell(ms(w.P99))))
 	}
-	body = append(body, "", v.st.Muted.On(strconv.Itoa(n)+" orders measured"+pendingText(v.pending)+
-		" · the legs add up to the whole; answer → stream is negative when the stream came first"))
+	orders := strconv.Itoa(n) + " orders measured"
+	if n == 1 {
+		orders = "1 order measured"
+	}
+	body = append(body, "", v.st.Muted.On(orders+pendingText(v.pending)+" · the legs add up to the whole"),
+		v.st.Muted.On("answer → stream is negative when the stream came first"))
 	if v.note != "" {
 		body = append(body, v.st.Warn.On(v.note))
 	}

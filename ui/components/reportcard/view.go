@@ -104,7 +104,7 @@ func Lines(c report.Card, st *state.Store) []string {
 		size = in.SizeText(c.Size)
 	}
 	out := []string{
-		row("Filled", size+" "+text.Clean(c.Instrument)+" in "+strconv.Itoa(c.Fills)+" fills, "+state.SideText(c.Side)),
+		row("Filled", size+" "+text.Clean(c.Instrument)+" in "+fillsText(c.Fills)+", "+state.SideText(c.Side)),
 		row("Average fill", price(c.AvgPrice)+" (volume-weighted)"),
 		row("Arrival", arrivalText(c, price)),
 		row("vs arrival mid", slipText(c.VsArrival, price)),
@@ -179,4 +179,11 @@ func latencyLines(l *report.RouteTimes) []string {
 // ms is a duration in milliseconds to the tenth ("12.3 ms").
 func ms(d time.Duration) string {
 	return decimal.NewFromInt(d.Microseconds()).Shift(-3).StringFixed(1) + " ms"
+}
+
+func fillsText(n int) string {
+	if n == 1 {
+		return "1 fill"
+	}
+	return strconv.Itoa(n) + " fills"
 }
