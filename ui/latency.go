@@ -39,8 +39,8 @@ func newRoutes(now func() time.Time) *routes {
 // key notes a keystroke.
 func (r *routes) key() { r.keyAt = r.now() }
 
-// sent starts the routes of a's orders from the last keystroke; it returns the keystroke's time
-// (zero: no order, or no keystroke yet, nothing is followed).
+// sent starts the routes of a's orders from the last keystroke, which it takes; it returns the
+// keystroke's time (zero: no order, or no keystroke since the last action, nothing is followed).
 func (r *routes) sent(a *action.Action) time.Time {
 	if r.keyAt.IsZero() {
 		return time.Time{}
@@ -61,7 +61,9 @@ func (r *routes) sent(a *action.Action) time.Time {
 	if len(ids) == 0 {
 		return time.Time{}
 	}
-	return r.keyAt
+	at := r.keyAt
+	r.keyAt = time.Time{} // one key sends one action: a later one without a key is not timed from it
+	return at
 }
 
 func (r *routes) evictOldest() {
