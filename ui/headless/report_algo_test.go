@@ -1,12 +1,17 @@
 package headless
 
 import (
+	"context"
 	"encoding/csv"
 	"encoding/json"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/shopspring/decimal"
+	"github.com/tradedesk/tradedesk/state/journal"
+	"github.com/tradedesk/tradedesk/state/report"
 )
 
 // TestReportMeasuresAnAlgorithmAgainstTheMarket (issue #41): after `twap` works its slices,
@@ -96,5 +101,49 @@ func TestBatchAndBracketSayTheirCost(t *testing.T) {
 	out = h.ok("order", "--instrument", "ETH-PERP", "--side", "buy", "--size", "0.2", "--market", "--tp", "5%", "--sl", "5%", "--yes")
 	if !strings.Contains(out, "bp vs preview, fee ") {
 		t.Errorf("bracket:\n%s", out)
+	}
+}
+
+// TestReportGivesTheConsolesLatency (issue #41): an order whose route the console kept in the
+// journal (keystroke, signed, answered, streamed, shown) has its four legs and its whole in
+// `report --json` and `--csv`, the legs adding up to the whole. Guards: the route not read from
+// the journal, a leg's column out of step with its header.
+func TestReportGivesTheConsolesLatency(t *testing.T) {
+	h := newStillHarness(t)
+	res := h.orderJSON("--instrument", "ETH-PERP", "--side", "buy", "--size", "0.2", "--market", "--yes")
+	files, _ := filepath.Glob(filepath.Join(h.stateDir, "journal", "*.db"))
+	if len(files) != 1 {
+		t.Fatalf("journals %v", files)
+	}
+	j, err := journal.Open(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	t0 := time.Now()
+	ms := func(n float64) time.Time { return t0.Add(time.Duration(n * float64(time.Millisecond))) }
+	err = j.SetRoute(context.Background(), journal.Route{ID: res.Order.Cloid, Keystroke: t0, Signed: ms(2.5), Answered: ms(31), Streamed: ms(30.4), Shown: ms(36)})
+	_ = j.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows []reportRow
+	if err := json.Unmarshal([]byte(h.ok("report", "--json")), &rows); err != nil {
+		t.Fatal(err)
+	}
+	l := rows[0].Latency
+	if len(rows) != 1 || l == nil || l.Whole != 36*time.Millisecond || l.Legs[report.LegStream] != -600*time.Microsecond ||
+		l.Legs[0]+l.Legs[1]+l.Legs[2]+l.Legs[3] != l.Whole {
+		t.Fatalf("latency %+v of %+v", l, rows)
+	}
+	recs, err := csv.NewReader(strings.NewReader(h.ok("report", "--csv"))).ReadAll()
+	if err != nil || len(recs) != 2 {
+		t.Fatal(recs, err)
+	}
+	got := map[string]string{}
+	for i, c := range reportColumns {
+		got[c] = recs[1][i]
+	}
+	if got["latency_sign_ms"] != "2.5" || got["latency_stream_ms"] != "-0.6" || got["latency_ms"] != "36" {
+		t.Errorf("csv latency %v", got)
 	}
 }
