@@ -520,7 +520,7 @@ func TestStopLossTriggerOrderThroughTheUI(t *testing.T) {
 	pump(t, c.m, c.m.Init())
 	c.key(t, "4")
 	c.m.form.SetValue(orderentry.FieldInstrument, "ETH-PERP")
-	c.key(t, "down", " ", "down", "left") // side: sell; type: sl (cycling back from limit)
+	c.key(t, "down", " ", "down", "right", "right", "right") // side: sell; type: limit, market, tp, sl
 	if c.m.form.OrderType() != "sl" || c.m.form.Side() != api.SideSell {
 		t.Fatalf("type %q side %q", c.m.form.OrderType(), c.m.form.Side())
 	}
