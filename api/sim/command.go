@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/shopspring/decimal"
 )
@@ -24,7 +25,8 @@ func RunCommand(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	c.Flags.SetOutput(stderr)
 	c.Flags.Usage = func() {
 		fmt.Fprintln(stderr, "Usage: tradedesk sim --listen HOST:PORT [--fund 0xADDR[=AMOUNT]]... [--seed N] [--faults SPEC]\n"+
-			"                     [--markets N] [--keep-fills N] [--keep-history N] [--data DIR]\n\n"+CommandHelp+"\n\nFlags:")
+			"                     [--markets N] [--keep-fills N] [--keep-history N] [--data DIR]\n"+
+			"       tradedesk sim --mirror mainnet|testnet|URL --listen HOST:PORT [--fund 0xADDR[=AMOUNT]]... [--latency D]\n\n"+CommandHelp+"\n\nFlags:")
 		c.Flags.PrintDefaults()
 	}
 	if err := c.Flags.Parse(args); err != nil {
@@ -74,6 +76,8 @@ type Command struct {
 	keepFills      *int
 	keepOrders     *int
 	funds          fundFlags
+	mirror         *string
+	latency        *time.Duration
 }
 
 // NewCommand declares the sim command's flags; its messages go to stdout and stderr.
@@ -88,6 +92,8 @@ func NewCommand(stdout, stderr io.Writer) *Command {
 	c.markets = fs.Int("markets", 0, fmt.Sprintf("synthetic perpetuals to add, SYN1-PERP to SYN`N`-PERP (0 to %d)", MaxMarkets))
 	c.keepFills = fs.Int("keep-fills", DefaultKeepFills, fmt.Sprintf("fills each account keeps, the newest (`N`: 1 to %d)", MaxKeep))
 	c.keepOrders = fs.Int("keep-history", DefaultKeepOrders, fmt.Sprintf("closed orders each account's order history keeps besides the open ones (`N`: 1 to %d)", MaxKeep))
+	c.mirror = fs.String("mirror", "", "paper-trade on a live exchange's market: `mainnet`, testnet or its API URL (instruments, fees, book, trades, marks and funding from it; nothing is ever sent to its /exchange)")
+	c.latency = fs.Duration("latency", -1, "with --mirror, the wait before a paper action reaches the book (default: the measured round trip to the live exchange)")
 	fs.Var(&c.funds, "fund", "open and fund an account: `0xADDR[=AMOUNT]` USDC to spot and to derivatives each (repeatable)")
 	return c
 }
@@ -123,6 +129,9 @@ func (c *Command) Run(ctx context.Context) int {
 	// SIGTERM (a service manager, kill) stops it as cleanly as Ctrl+C: status 0.
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	if *c.mirror != "" {
+		return c.runMirror(ctx, ln, bal)
+	}
 	s, code := c.open(opts, f, bal)
 	if code != 0 {
 		ln.Close()

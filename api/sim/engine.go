@@ -40,6 +40,8 @@ type market struct {
 	minTL    int64      // minNotional in tick×lot units, rounded up (0 until first needed)
 	quotes   []*order   // the makers' orders of the last requote (some may have filled)
 	paused   bool       // its random walk is stopped (POST /control)
+	mirrored bool       // its mark and funding rate come from a live exchange (Mirror)
+	upMark   int64      // the live exchange's mark, in ticks, when mirrored
 }
 
 // tradeRec is one trade on the market's tape.
@@ -89,6 +91,7 @@ type engine struct {
 	house    []*account
 	ledger   ledger
 	ctl      control // agents and faucet use (type control)
+	fee      feeRates
 	// nonceFloor refuses every nonce at or below it (WithStartNonceFloor): the start of the
 	// process, so a body signed before a restart is not good again.
 	nonceFloor uint64
@@ -99,7 +102,8 @@ func newEngine(now func() time.Time, seed uint64, demo decimal.Decimal, markets 
 	e := &engine{clock: now, rng: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)),
 		byID: map[api.InstrumentID]*market{}, byName: map[string]*market{},
 		collByID: map[api.CollateralID]*collateralSpec{}, accounts: map[string]*account{},
-		orders: map[api.OrderID]*order{}, nextOid: 1000001, nextTid: 7_000_000_000, demo: demo, ledger: newLedger()}
+		orders: map[api.OrderID]*order{}, nextOid: 1000001, nextTid: 7_000_000_000, demo: demo, ledger: newLedger(),
+		fee: feeRates{maker: makerFee, taker: takerFee}}
 	keeps := syntheticKeeps(markets)
 	for _, spec := range append(defaultMarkets(), syntheticMarkets(seed, markets)...) {
 		m := &market{marketSpec: spec}

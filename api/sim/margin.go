@@ -147,7 +147,7 @@ func (e *engine) checkMargin(o *order) error {
 	lev := a.leverage(m).lev
 	n := api.MarginOrder{Position: m.qty(size), OpenBuy: m.qty(pend.buy), OpenSell: m.qty(pend.sell), Buy: o.buy,
 		Size: m.qty(o.size), Price: m.tick.dec(o.price), Trigger: m.tick.dec(o.trigger), Mark: m.markPx(),
-		Leverage: lev, TakerFee: takerFee}.Need() // grows: the lots above are n's Before/After over the lot
+		Leverage: lev, TakerFee: e.fee.taker}.Need() // grows: the lots above are n's Before/After over the lot
 	notional := n.After.Mul(n.Price)
 	if t := m.tierFor(notional); lev.GreaterThan(t.maxLev) {
 		return fmt.Errorf("position would reach %s USD on %s, where the most leverage allowed is %sx and yours is %sx: reduce the size or the leverage",
@@ -170,7 +170,7 @@ func (e *engine) spotHold(a *account, asset api.CollateralID) decimal.Decimal {
 		case !m.spot:
 		case o.buy && m.quote == asset:
 			n := m.notional(o.price, o.rest)
-			h = h.Add(n).Add(e.payUp(m.quote, n.Mul(takerFee))) // at most what the rest can still be charged
+			h = h.Add(n).Add(e.payUp(m.quote, n.Mul(e.fee.taker))) // at most what the rest can still be charged
 		case !o.buy && m.base == asset:
 			h = h.Add(m.qty(o.rest))
 		}
@@ -190,7 +190,7 @@ func (e *engine) checkSpotFunds(o *order) error {
 	asset, need := m.base, m.qty(o.size)
 	if o.buy {
 		asset = m.quote
-		need = api.SpotNeed(true, m.qty(o.size), m.tick.dec(o.price), takerFee)
+		need = api.SpotNeed(true, m.qty(o.size), m.tick.dec(o.price), e.fee.taker)
 	}
 	if free := e.spotFree(o.acct, asset); need.GreaterThan(free) {
 		return fmt.Errorf("insufficient %s in the spot account: this order needs %s, %s is free; reduce the size or transfer funds",

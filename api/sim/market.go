@@ -74,6 +74,9 @@ func (e *engine) refresh(m *market, t time.Time) {
 // computeMark is the median of the index, best bid and best ask (a missing side counts as the
 // index), so a thin or one-sided book cannot drag the mark far from the index.
 func (m *market) computeMark() int64 {
+	if m.mirrored {
+		return m.upMark
+	}
 	bid, ok := m.book.bestPrice(true)
 	if !ok {
 		bid = m.index
@@ -166,7 +169,7 @@ func (e *engine) randomTaker(m *market) {
 // accruePremium adds the book's premium over the index to the funding average and updates the
 // predicted funding rate: the average premium over 8, plus interest, clamped.
 func (e *engine) accruePremium(m *market) {
-	if m.spot {
+	if m.spot || m.mirrored {
 		return
 	}
 	bid, okb := m.book.bestPrice(true)

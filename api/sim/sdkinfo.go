@@ -105,8 +105,8 @@ func (s *Sim) infoUserFees(p *infoParams) (any, error) {
 	p30, s30, st30 := a.volumeSince(now, 30)
 	return userFeesJSON{Account: a.addr, SpotVolume14d: s14, SpotVolume30d: s30, StableSpotVol14d: st14,
 		StableSpotVol30d: st30, PerpVolume14d: p14, PerpVolume30d: p30, OptionVolume14d: decimal.Zero,
-		OptionVolume30d: decimal.Zero, PerpMaker: nm(makerFee), PerpTaker: nm(takerFee), SpotMaker: nm(makerFee),
-		SpotTaker: nm(takerFee), StableSpotMaker: nm(makerFee), StableSpotTaker: nm(takerFee),
+		OptionVolume30d: decimal.Zero, PerpMaker: nm(s.eng.fee.maker), PerpTaker: nm(s.eng.fee.taker), SpotMaker: nm(s.eng.fee.maker),
+		SpotTaker: nm(s.eng.fee.taker), StableSpotMaker: nm(s.eng.fee.maker), StableSpotTaker: nm(s.eng.fee.taker),
 		OptionMaker: nm(decimal.Zero), OptionTaker: nm(decimal.Zero)}, nil
 }
 

@@ -15,9 +15,9 @@ func (e *engine) settle(o *order, price, q int64, maker bool, tid api.TradeID) {
 	a, m := o.acct, o.mkt
 	f := fillRec{mkt: m, oid: o.oid, cloid: o.cloid, trade: tid, buy: o.buy, price: price, lots: q,
 		crossed: !maker, fillType: fillTrade, at: e.now()}
-	rate := takerFee
+	rate := e.fee.taker
 	if maker {
-		rate = makerFee
+		rate = e.fee.maker
 	}
 	f.fee = e.applyPerpFill(a, m, o.buy, price, q, rate, &f)
 	collectFee(a, e.fees, collUSDC, f.fee, true)
@@ -182,9 +182,9 @@ func (e *engine) settleSpot(o *order, price, q int64, maker bool, tid api.TradeI
 	if a.internal {
 		return
 	}
-	rate := takerFee
+	rate := e.fee.taker
 	if maker {
-		rate = makerFee
+		rate = e.fee.maker
 	}
 	o.spotNotional = o.spotNotional.Add(notional)
 	fee := e.payUp(m.quote, o.spotNotional.Mul(rate)).Sub(o.spotFee)

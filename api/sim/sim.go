@@ -29,6 +29,8 @@ type Sim struct {
 	maxNonce uint64 // the highest nonce accepted, kept in the state database
 	stateErr error  // the first failure to load or write the state database
 	store    *store // the state database (WithStateFile), or nil
+
+	mirror *Mirror // the live exchange it mirrors (NewMirror), nil for a simulator of its own
 }
 
 type config struct {
@@ -47,6 +49,9 @@ type config struct {
 	storeCheck  bool   // tests: each write checks that it missed nothing (withStoreCheck)
 	markets     int    // synthetic markets (WithMarkets)
 	keep        keep   // what each account keeps (WithKeepFills, WithKeepOrders)
+
+	fees   *feeRates    // WithFees
+	mirror *mirrorSetup // the live exchange's terms (NewMirror)
 }
 
 // Option configures a Sim.
@@ -103,6 +108,12 @@ func New(opts ...Option) *Sim {
 	s.eng = newEngine(c.clock.Now, c.seed, c.demo, c.markets)
 	s.eng.quiet = c.quiet
 	s.eng.keep = c.keep.orDefault()
+	if c.fees != nil {
+		s.eng.fee = *c.fees
+	}
+	if c.mirror != nil {
+		s.eng.adopt(c.mirror)
+	}
 	s.eng.limit.max = c.maxAccounts
 	if s.eng.limit.max < 1 {
 		s.eng.limit.max = DefaultMaxAccounts

@@ -40,6 +40,8 @@ func (s *Sim) tapAdd(p wsParams) (string, []any, error) {
 		return s.tapMarket(ch, p)
 	case "chart":
 		return s.tapChart(p)
+	case "mirror":
+		return s.tapMirror()
 	case "orders", "fills", "position", "account_summary", "balance":
 		return s.tapUser(ch, p)
 	case "":
