@@ -148,9 +148,9 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 	}
 }
 
-// TestGuardDeadManFiresWhenTheConsoleIsKilled: the built binary's guard armed at 10s and the
+// TestGuardDeadManFiresWhenTheConsoleIsKilled: the built binary's guard armed at 4s and the
 // built console, a real terminal program (tmux), attached to it: the console's status line says
-// guard attached; while it runs (its heartbeats coming, 15s) nothing fires; the console killed
+// guard attached; while it runs (its heartbeats coming, 8s: twice the span) nothing fires; the console killed
 // with SIGKILL, the guard cancels every open order, as one journaled cancel-all, once; SIGTERM
 // ends the guard with exit 0.
 func TestGuardDeadManFiresWhenTheConsoleIsKilled(t *testing.T) {
@@ -164,7 +164,7 @@ func TestGuardDeadManFiresWhenTheConsoleIsKilled(t *testing.T) {
 	for _, px := range []string{"50000", "50100"} {
 		retried(t, "order", p.command("order", "--url", p.url, "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.01", "--price", px, "--yes").CombinedOutput)
 	}
-	g := p.start("--dead-man", "10s")
+	g := p.start("--dead-man", "4s")
 	sock := "td-" + filepath.Base(p.rt)
 	var envs []string
 	for _, kv := range p.env {
@@ -184,7 +184,7 @@ func TestGuardDeadManFiresWhenTheConsoleIsKilled(t *testing.T) {
 	waitFor(t, "the console attaches", func() bool { return p.status() && len(p.st.Consoles) == 1 })
 	waitFor(t, "the console's status line says guard attached", func() bool { return strings.Contains(screen(), "guard attached") })
 	pid := p.st.Consoles[0].PID
-	for range 15 { // the console's heartbeats keep the switch from firing
+	for range 8 { // the console's heartbeats keep the switch from firing
 		time.Sleep(time.Second)
 		if p.status(); p.st.DeadMan.Fired != nil {
 			t.Fatalf("fired while the console ran: %+v\n%s", p.st.DeadMan, screen())
