@@ -155,7 +155,7 @@ func Open(path string) (*Journal, error) {
 	if err != nil {
 		return nil, fmt.Errorf("journal %s: %w", path, err)
 	}
-	if _, err := db.Exec(schema + algoSchema + arrivalSchema + routeSchema); err != nil {
+	if _, err := db.Exec(schema + algoSchema + arrivalSchema + routeSchema + algoMarketSchema); err != nil {
 		_ = db.Close()
 		return nil, fmt.Errorf("journal %s: %w", path, err)
 	}

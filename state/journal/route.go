@@ -2,8 +2,12 @@ package journal
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 	"fmt"
 	"time"
+
+	"github.com/shopspring/decimal"
 )
 
 // routeSchema holds each order's route from the keystroke to the screen (the latency legs the
@@ -87,4 +91,53 @@ func (j *Journal) Routes(ctx context.Context) (map[string]Route, error) {
 		out[r.ID] = r
 	}
 	return out, rows.Err()
+}
+
+// algoMarketSchema keeps what the market did while an algorithm ran (the report's interval VWAP
+// and volume), once measured over a tape that covered the whole interval: the exchange's tape is
+// short, so a later report reads it from here.
+const algoMarketSchema = `
+CREATE TABLE IF NOT EXISTS algo_markets (
+	id      TEXT PRIMARY KEY,
+	from_ms INTEGER NOT NULL,
+	to_ms   INTEGER NOT NULL,
+	trades  INTEGER NOT NULL,
+	volume  TEXT NOT NULL,
+	vwap    TEXT NOT NULL
+);
+`
+
+// AlgoMarket is the market's trades over an algorithm's interval: how many, their size and
+// their volume-weighted average price.
+type AlgoMarket struct {
+	From, To time.Time
+	Trades   int
+	Volume   decimal.Decimal
+	VWAP     decimal.Decimal
+}
+
+// SetAlgoMarket keeps the market of algorithm id's interval (once: a later call is ignored).
+func (j *Journal) SetAlgoMarket(ctx context.Context, id string, m AlgoMarket) error {
+	_, err := j.db.ExecContext(ctx, `INSERT OR IGNORE INTO algo_markets(id, from_ms, to_ms, trades, volume, vwap) VALUES (?, ?, ?, ?, ?, ?)`,
+		id, m.From.UnixMilli(), m.To.UnixMilli(), m.Trades, m.Volume.String(), m.VWAP.String())
+	if err != nil {
+		return fmt.Errorf("journal: market of algorithm %s: %w", id, err)
+	}
+	return nil
+}
+
+// AlgoMarketOf is the kept market of algorithm id's interval, if one was kept.
+func (j *Journal) AlgoMarketOf(ctx context.Context, id string) (AlgoMarket, bool, error) {
+	var m AlgoMarket
+	var from, to int64
+	var vol, vwap string
+	err := j.db.QueryRowContext(ctx, `SELECT from_ms, to_ms, trades, volume, vwap FROM algo_markets WHERE id = ?`, id).Scan(&from, &to, &m.Trades, &vol, &vwap)
+	if errors.Is(err, sql.ErrNoRows) {
+		return m, false, nil
+	}
+	if err != nil {
+		return m, false, fmt.Errorf("journal: market of algorithm %s: %w", id, err)
+	}
+	m.From, m.To, m.Volume, m.VWAP = time.UnixMilli(from).UTC(), time.UnixMilli(to).UTC(), textDec(vol), textDec(vwap)
+	return m, true, nil
 }

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"context"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -63,10 +64,45 @@ func (c *Card) AgainstMarket(trades []api.Trade, whole bool, from, to time.Time,
 	}
 	m.VWAP = cost.Div(m.Volume)
 	m.Covered = covered
-	if covered {
+	c.measure(m, tick)
+	return true
+}
+
+// measure gives the card market m: its participation (when m covers the interval) and its
+// slippage against m's VWAP.
+func (c *Card) measure(m Market, tick decimal.Decimal) {
+	m.Participation = decimal.Zero
+	if m.Covered {
 		m.Participation = decimal.Min(c.Size.Div(m.Volume), decimal.NewFromInt(1))
 	}
 	m.VsVWAP = c.slip(m.VWAP, tick)
 	c.Market = &m
-	return true
+}
+
+// Tape reads an instrument's latest trades.
+type Tape interface {
+	Trades(ctx context.Context, symbol string, limit int) ([]api.Trade, error)
+}
+
+// MeasureAlgo measures algorithm a's card c against its market: from the journal when a report
+// kept it, else from the exchange's tape, kept in j (nil: not kept) once the algorithm has ended
+// and the tape covers its whole interval (the tape is short: a later report reads it from there).
+// Console and headless both measure here.
+func MeasureAlgo(ctx context.Context, tape Tape, j *journal.Journal, a journal.Algo, c *Card, now time.Time, tick decimal.Decimal) {
+	if j != nil {
+		if m, ok, err := j.AlgoMarketOf(ctx, a.ID); err == nil && ok {
+			c.measure(Market{From: m.From, To: m.To, Trades: m.Trades, Volume: m.Volume, VWAP: m.VWAP, Covered: true}, tick)
+			return
+		}
+	}
+	trades, err := tape.Trades(ctx, c.Instrument, TapeLimit)
+	if err != nil {
+		return // the card says the market was not measured
+	}
+	from, to := Interval(a, now)
+	if !c.AgainstMarket(trades, len(trades) < TapeLimit, from, to, tick) || !c.Market.Covered || a.State == journal.AlgoRunning || j == nil {
+		return
+	}
+	m := c.Market
+	_ = j.SetAlgoMarket(context.WithoutCancel(ctx), a.ID, journal.AlgoMarket{From: m.From, To: m.To, Trades: m.Trades, Volume: m.Volume, VWAP: m.VWAP})
 }

@@ -1,6 +1,7 @@
 package report_test
 
 import (
+	"context"
 	"path/filepath"
 	"testing"
 	"time"
@@ -138,5 +139,85 @@ func TestAMakerFillsCard(t *testing.T) {
 	}
 	if !card.VsArrival.Known || card.VsPreview.Known {
 		t.Errorf("a resting limit: vs arrival %+v, vs preview %+v (it walked no book)", card.VsArrival, card.VsPreview)
+	}
+}
+
+// movedOn is the exchange's tape as it reads once the market has moved on: only the trades after
+// since are still on it, and it is full (as long as asked for), the rest being later trades.
+type movedOn struct {
+	c     *api.Client
+	since time.Time
+}
+
+func (m movedOn) Trades(ctx context.Context, symbol string, limit int) ([]api.Trade, error) {
+	all, err := m.c.Trades(ctx, symbol, limit)
+	var out []api.Trade
+	for _, t := range all {
+		if t.Time.After(m.since) {
+			out = append(out, t)
+		}
+	}
+	later := api.Trade{Instrument: symbol, Price: decimal.NewFromInt(1), Size: decimal.NewFromInt(1), Time: api.Time{Time: m.since.Add(24 * time.Hour)}}
+	for len(out) < limit {
+		out = append(out, later)
+	}
+	return out, err
+}
+
+// TestAlgoMarketKeptInTheJournal (issue #41): an ended algorithm's market, measured over a tape
+// that covers its interval, is kept in the journal, and a later report whose tape has moved on
+// reads it from there (the same VWAP and volume, participation known); a running algorithm's
+// is not kept (its interval is not over), nor one over a tape that misses its start. Guards: the measure lost once the tape moves on, a
+// partial (uncovered) measure kept as if whole.
+func TestAlgoMarketKeptInTheJournal(t *testing.T) {
+	r := newRig(t)
+	o := r.other()
+	const sym = "BTC-PERP"
+	o.send(state.OrderIntent{Instrument: sym, Side: "buy", Size: "0.01"})
+	id, err := r.j.BeginAlgo(bg, journal.Algo{Kind: "twap", Params: []byte(`{}`)})
+	must(t, err)
+	r.clock.Add(time.Second)
+	n, err := r.j.NextChild(bg, id)
+	must(t, err)
+	child, err := journal.ChildCloid(id, n)
+	must(t, err)
+	r.send(state.OrderIntent{Instrument: sym, Side: "buy", Size: "0.002", Cloid: child})
+	o.send(state.OrderIntent{Instrument: sym, Side: "sell", Size: "0.01"})
+	st := r.store()
+	in, _ := st.Instrument(sym)
+	measure := func(tape report.Tape) report.Card {
+		a, _, err := r.j.GetAlgo(bg, id)
+		must(t, err)
+		c, ok := report.Algo(id, r.fills(), nil, ticksOf(st))
+		if !ok {
+			t.Fatal("no card")
+		}
+		report.MeasureAlgo(bg, tape, r.j, a, &c, r.clock.Now(), in.TickSize)
+		return c
+	}
+	if c := measure(r.client); c.Market == nil || !c.Market.Covered {
+		t.Fatalf("running: %+v", c.Market)
+	}
+	if _, kept, _ := r.j.AlgoMarketOf(bg, id); kept {
+		t.Fatal("a running algorithm's market was kept")
+	}
+	must(t, r.j.SetAlgo(bg, id, "done", "filled"))
+	r.clock.Add(time.Second)
+	a, _, err := r.j.GetAlgo(bg, id)
+	must(t, err)
+	if c := measure(movedOn{c: r.client, since: a.Created}); c.Market == nil || c.Market.Covered {
+		t.Fatalf("a tape that misses the start: %+v", c.Market)
+	}
+	if _, kept, _ := r.j.AlgoMarketOf(bg, id); kept {
+		t.Fatal("a measure of part of the interval was kept")
+	}
+	first := measure(r.client)
+	if first.Market == nil || !first.Market.Covered || first.Market.Trades != 2 {
+		t.Fatalf("ended: %+v", first.Market)
+	}
+	later := measure(movedOn{c: r.client, since: r.clock.Now()})
+	if m := later.Market; m == nil || !m.Covered || !m.VWAP.Equal(first.Market.VWAP) || !m.Volume.Equal(first.Market.Volume) ||
+		!m.Participation.Equal(first.Market.Participation) || !m.Participation.IsPositive() {
+		t.Fatalf("after the tape moved on: %+v, first %+v", later.Market, first.Market)
 	}
 }

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/shopspring/decimal"
-	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/api/text"
 	"github.com/tradedesk/tradedesk/state"
 	"github.com/tradedesk/tradedesk/state/journal"
@@ -65,8 +64,10 @@ func parseSince(s string, now time.Time) (time.Time, error) {
 
 // journaled is what the journal of the client's account holds for the report: each order's
 // arrival and route, and the algorithms (none without a journal: a fresh one, another account's
-// --user, no state directory). The file is not created by reading.
+// --user, no state directory), and the journal itself while the report runs (nil: none). The
+// file is not created by reading.
 type journaled struct {
+	j        *journal.Journal
 	arrivals map[string]journal.Arrival
 	routes   map[string]journal.Route
 	algos    []journal.Algo
@@ -85,7 +86,7 @@ func (r *runner) journaled(ctx context.Context, user string) journaled {
 	if err != nil {
 		return out
 	}
-	defer j.Close()
+	out.j = j
 	out.arrivals, _ = j.Arrivals(ctx)
 	out.routes, _ = j.Routes(ctx)
 	out.algos, _ = j.Algos(ctx, false)
@@ -93,33 +94,29 @@ func (r *runner) journaled(ctx context.Context, user string) journaled {
 }
 
 // reportCards are the cards of every order filled since, and of every journaled algorithm with
-// fills, algorithms first: each algorithm measured against its market's trades in its interval,
-// each order with the route the console recorded for it.
+// fills, algorithms first: each algorithm measured against its market's trades in its interval
+// (report.MeasureAlgo), each order with the route the console recorded for it.
 func (r *runner) reportCards(ctx context.Context, st *state.Store, user string, since time.Time) ([]reportRow, error) {
 	fills, err := report.Fills(ctx, r.client, user, since)
 	if err != nil {
 		return nil, err
 	}
 	jd := r.journaled(ctx, user)
+	if jd.j != nil {
+		defer jd.j.Close()
+	}
 	ticks := func(name string) (decimal.Decimal, bool) {
 		in, ok := st.Instrument(name)
 		return in.TickSize, ok
 	}
-	tapes := map[string][]api.Trade{}
 	var rows []reportRow
 	for _, a := range jd.algos {
 		c, ok := report.Algo(a.ID, fills, jd.arrivals, ticks)
 		if !ok {
 			continue
 		}
-		tape, seen := tapes[c.Instrument]
-		if !seen {
-			tape, _ = r.client.Trades(ctx, c.Instrument, report.TapeLimit) // without it the card says no market
-			tapes[c.Instrument] = tape
-		}
-		from, to := report.Interval(a, r.now())
 		tick, _ := ticks(c.Instrument)
-		c.AgainstMarket(tape, len(tape) < report.TapeLimit, from, to, tick)
+		report.MeasureAlgo(ctx, r.client, jd.j, a, &c, r.now(), tick)
 		rows = append(rows, reportRow{Kind: a.Kind, Card: c})
 	}
 	for _, c := range report.Orders(fills, jd.arrivals, ticks) {

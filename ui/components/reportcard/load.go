@@ -129,12 +129,8 @@ func loadAlgo(ctx context.Context, src Source, id string, arrivals map[string]jo
 	if !ok {
 		return report.Card{Cloid: id}, ErrNoFills
 	}
-	tape, err := src.Ex.Trades(ctx, c.Instrument, report.TapeLimit)
-	if err == nil {
-		from, to := report.Interval(a, src.Now())
-		tick, _ := ticks(c.Instrument)
-		c.AgainstMarket(tape, len(tape) < report.TapeLimit, from, to, tick)
-	}
+	tick, _ := ticks(c.Instrument)
+	report.MeasureAlgo(ctx, src.Ex, src.Journal, a, &c, src.Now(), tick)
 	return c, nil
 }
 
