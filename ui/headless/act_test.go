@@ -62,6 +62,7 @@ func TestMovesAndControlsGoThroughTheJournal(t *testing.T) {
 // found in the transfer history (exit 0); one lost before it reached the exchange is not found and
 // stays unknown (exit 4, said how to check), is not sent again, and does not stop an order.
 func TestALostTransferIsNotSentTwice(t *testing.T) {
+	t.Parallel() // waits on the wall clock (the simulator, the guard) while the others run
 	h := newHarness(t)
 	moved := func() int {
 		recs, err := h.client().TransferHistory(t.Context(), testAddress(t), 0)
@@ -104,6 +105,7 @@ func TestALostTransferIsNotSentTwice(t *testing.T) {
 // the agent finds it among the account's agents: exit 0, the key file kept; one lost before it
 // reached the exchange exits 4 and keeps the key file too (it may yet be registered).
 func TestALostAgentRegistrationIsFound(t *testing.T) {
+	t.Parallel() // waits on the wall clock (the simulator, the guard) while the others run
 	lightKeystores(t)
 	h := newHarness(t)
 	h.env[api.EnvPassphrase] = "agent pass"

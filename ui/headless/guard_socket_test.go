@@ -35,6 +35,7 @@ func (h *harness) deadManIntents(why string) int {
 // order cancelled); scale --guard --yes and twap --guard are handed over too (the rungs placed,
 // the TWAP running in the guard); without a guard --guard says none runs.
 func TestGuardTakesAlgorithmsOverTheSocket(t *testing.T) {
+	t.Parallel() // waits on the wall clock (the simulator, the guard) while the others run
 	h := guardHarness(t)
 	if code, _, errs := h.run("chase", "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.002", "--guard"); code != ExitUnavailable || !strings.Contains(errs, "no guard is running") {
 		t.Fatalf("--guard with no guard: exit %d %q", code, errs)
@@ -106,6 +107,7 @@ func TestGuardTakesAlgorithmsOverTheSocket(t *testing.T) {
 // exchange for longer than the span and then reaching it again fires the switch once (every
 // open order cancelled, journaled as the exchange lost); lost for less than the span it does not.
 func TestGuardDeadManOnExchangeLost(t *testing.T) {
+	t.Parallel() // waits on the wall clock (the simulator, the guard) while the others run
 	h := guardHarness(t)
 	bid := h.restingBid()
 	h.ok("order", "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.01", "--price", bid)
@@ -146,6 +148,7 @@ func TestGuardDeadManOnExchangeLost(t *testing.T) {
 // while it runs (alert add, or an attached console's :alert: the journal is shared) is evaluated
 // by the guard within its reload (status marks it watched, and it fires: margin is in use).
 func TestGuardPicksUpAlertsAddedLater(t *testing.T) {
+	t.Parallel() // waits on the wall clock (the simulator, the guard) while the others run
 	h := guardHarness(t)
 	h.ok("order", "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.01", "--market")
 	g := h.startGuard("--allow-account-key")
@@ -166,6 +169,7 @@ func TestGuardPicksUpAlertsAddedLater(t *testing.T) {
 // TestGuardDeadManFromConfig: the config's [dead_man] table arms the guard's switch at start
 // (after, flatten); --dead-man overrides it; the console's arm request re-arms and disarms it.
 func TestGuardDeadManFromConfig(t *testing.T) {
+	t.Parallel() // waits on the wall clock (the simulator, the guard) while the others run
 	h := guardHarness(t)
 	h.defaults.DeadMan = &profile.DeadMan{After: "20s", Flatten: true}
 	g := h.startGuard("--allow-account-key")

@@ -148,6 +148,7 @@ func (h *harness) leaveChase(id string) {
 // running in the journal and its order resting, and the next guard resumes it again, adopting
 // that order rather than sending another. The guard refuses the account's own key unless told.
 func TestGuardResumesAChaseAndStopsResumable(t *testing.T) {
+	t.Parallel() // waits on the wall clock (the simulator, the guard) while the others run
 	h := guardHarness(t)
 	if code, _, errs := h.run("guard"); code != ExitUsage || !strings.Contains(errs, "only an agent key") || !strings.Contains(errs, "--allow-account-key") {
 		t.Fatalf("the account's own key without --allow-account-key: exit %d %q", code, errs)
@@ -210,6 +211,7 @@ func TestGuardResumesAChaseAndStopsResumable(t *testing.T) {
 // open order as one journaled cancel-all; it fires once (no second cancel-all however long
 // after), status says it fired, and the log (0600) says so.
 func TestGuardDeadManFiresOnce(t *testing.T) {
+	t.Parallel() // waits on the wall clock (the simulator, the guard) while the others run
 	lightKeystores(t)
 	h := guardHarness(t)
 	h.env[api.EnvPassphrase] = "guard agent pass"
@@ -271,6 +273,7 @@ func TestGuardDeadManFiresOnce(t *testing.T) {
 // position with a reduce-only market order (journaled as the guard's flatten), after cancelling
 // the resting orders; it is refused without --dead-man.
 func TestGuardDeadManFlattens(t *testing.T) {
+	t.Parallel() // waits on the wall clock (the simulator, the guard) while the others run
 	h := guardHarness(t)
 	if code, _, errs := h.run("guard", "--allow-account-key", "--dead-man-flatten"); code != ExitUsage || !strings.Contains(errs, "--dead-man") {
 		t.Fatalf("--dead-man-flatten alone: exit %d %q", code, errs)

@@ -91,6 +91,7 @@ func TestAnOrderLeftSentIsResolvedFirst(t *testing.T) {
 // (it acts, then drops the connection) each appear exactly once at the exchange, and each has a
 // settled outcome in the journal.
 func TestHalfTheOrderAnswersLost(t *testing.T) {
+	t.Parallel() // waits on the wall clock (the simulator, the guard) while the others run
 	if testing.Short() {
 		t.Skip("100 orders")
 	}

@@ -17,6 +17,7 @@ import (
 // exchange receives exactly as many signed requests as the journal holds, so none signs around
 // the executor. A new signing command without a case here fails the test.
 func TestEveryHeadlessSigningCommandIsJournaled(t *testing.T) {
+	t.Parallel() // waits on the wall clock (the simulator, the guard) while the others run
 	h := newHarness(t)
 	px := h.restingBid()
 	broker := "0x9908658A316D743159F001026F1ef08aa8F0b55B"

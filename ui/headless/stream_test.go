@@ -48,6 +48,7 @@ func TestStreamBadInput(t *testing.T) {
 // TestStreamReconnects: when the connection drops, the stream says so on stderr, reconnects and
 // goes on writing records.
 func TestStreamReconnects(t *testing.T) {
+	t.Parallel() // waits on the wall clock (the simulator, the guard) while the others run
 	h := newHarness(t)
 	stop := make(chan struct{})
 	done := make(chan struct{})
