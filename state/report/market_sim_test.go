@@ -34,16 +34,12 @@ func (r *rig) other() *rig {
 	return &rig{t: r.t, url: r.url, clock: r.clock, sim: r.sim, client: c, j: j, e: e}
 }
 
-// TestAlgoAgainstTheIntervalsVWAP (issue #41): an algorithm whose two children bought while
-// another trader bought and sold in the market is measured against the VWAP of every trade of
-// the market in its interval (not those before its start or after its end), with its
-// participation its filled size over that volume; a tape that does not reach back to the start
-// gives the VWAP of what it covers and no participation. Guards: the VWAP taken over the whole
-// tape, the algorithm's own fills left out of the market's volume, participation over 1.
-func TestAlgoAgainstTheIntervalsVWAP(t *testing.T) {
-	r := newRig(t)
+// algoAmongOthers runs an algorithm on sym whose two children buy 0.1 each while another trader
+// sells and buys 0.2, that trader trading before its start and after its end too; it returns the
+// algorithm's id.
+func algoAmongOthers(r *rig, sym string) string {
+	t := r.t
 	o := r.other()
-	const sym = "ETH-PERP"
 	o.send(state.OrderIntent{Instrument: sym, Side: "buy", Size: "0.3"}) // before the start
 	id, err := r.j.BeginAlgo(bg, journal.Algo{Kind: "twap", Params: []byte(`{}`)})
 	must(t, err)
@@ -65,6 +61,19 @@ func TestAlgoAgainstTheIntervalsVWAP(t *testing.T) {
 	must(t, r.j.SetAlgo(bg, id, "done", "filled"))
 	r.clock.Add(time.Second)
 	o.send(state.OrderIntent{Instrument: sym, Side: "sell", Size: "0.5"}) // after the end
+	return id
+}
+
+// TestAlgoAgainstTheIntervalsVWAP (issue #41): an algorithm whose two children bought while
+// another trader bought and sold in the market is measured against the VWAP of every trade of
+// the market in its interval (not those before its start or after its end), with its
+// participation its filled size over that volume; a tape that does not reach back to the start
+// gives the VWAP of what it covers and no participation. Guards: the VWAP taken over the whole
+// tape, the algorithm's own fills left out of the market's volume, participation over 1.
+func TestAlgoAgainstTheIntervalsVWAP(t *testing.T) {
+	r := newRig(t)
+	const sym = "ETH-PERP"
+	id := algoAmongOthers(r, sym)
 
 	a, _, err := r.j.GetAlgo(bg, id)
 	must(t, err)
