@@ -167,7 +167,7 @@ func fillTimes(c report.Card) string {
 // latencyLines are the route's legs and its whole, or why there are none.
 func latencyLines(l *report.RouteTimes) []string {
 	if l == nil {
-		return []string{row("Latency", "not recorded (sent without a keystroke here, or no stream)")}
+		return []string{row("Latency", "not recorded (not sent by a key here, or no stream)")}
 	}
 	out := []string{row("Latency", ms(l.Whole)+" from the keystroke to the screen")}
 	for i, d := range l.Legs {
