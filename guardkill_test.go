@@ -21,6 +21,7 @@ import (
 // resumes the chase from the journal: its resting order adopted, nothing sent twice (every
 // client id at the exchange once, one of the chase's orders open).
 func TestGuardKilledMidChaseResumesIt(t *testing.T) {
+	t.Parallel() // runs processes and waits on them while the others run
 	if testing.Short() {
 		t.Skip("builds the binary and runs processes")
 	}
@@ -59,12 +60,18 @@ func TestGuardKilledMidChaseResumesIt(t *testing.T) {
 			t.Errorf("%s is at the exchange %d times", cloid, n)
 		}
 	}
-	open := p.openOf(handed.ID)
-	p.status()
-	a := p.st.Algorithms[0]
-	if (a.State == "running" && open != 1) || (a.State != "running" && !(a.State == "done" && a.Filled.Equal(a.Target))) {
-		t.Fatalf("after the restart: %d of the chase's orders open (want 1 while it runs), the chase %+v", open, a)
-	}
+	// A reprice is a cancel then a place: between the two, none is open, so read until both
+	// reads agree (one order open while it runs, or the chase done to its target).
+	var open int
+	var a guard.Algo
+	waitFor(t, "one of the chase's orders open while it runs, or the chase filled", func() bool {
+		open = p.openOf(handed.ID)
+		if !p.status() || len(p.st.Algorithms) != 1 {
+			return false
+		}
+		a = p.st.Algorithms[0]
+		return (a.State == "running" && open == 1) || (a.State == "done" && a.Filled.Equal(a.Target))
+	})
 	t.Logf("after the restart: %d open, chase %s filled %s of %s, %d children, %d reprices", open, a.State, a.Filled, a.Target, a.Children, a.Reprices)
 	if out, err := p.command("guard", "stop").CombinedOutput(); err != nil {
 		t.Fatalf("guard stop: %v %s", err, out)
@@ -154,6 +161,7 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 // with SIGKILL, the guard cancels every open order, as one journaled cancel-all, once; SIGTERM
 // ends the guard with exit 0.
 func TestGuardDeadManFiresWhenTheConsoleIsKilled(t *testing.T) {
+	t.Parallel() // runs processes and waits on them while the others run
 	if testing.Short() {
 		t.Skip("builds the binary and runs processes")
 	}
