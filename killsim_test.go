@@ -21,8 +21,9 @@ import (
 // TestKilledOrdersAgainstALossySimulatorProcess is #32's kill test for real: the built binary's
 // `tradedesk sim --faults lost=0.3` (its reads lost too) in one process, `tradedesk order` in others, each killed
 // (SIGKILL) as soon as its intent is committed as sent. The next `tradedesk order` settles every
-// intent left open by its client id before it sends; each order is at the exchange exactly once
-// and each intent has a settled outcome in the journal.
+// intent left open by its client id before it sends; no order is at the exchange twice, each
+// intent has a settled outcome in the journal, and that outcome agrees with the exchange (one
+// killed before its request left is "not placed" and at the exchange no time).
 func TestKilledOrdersAgainstALossySimulatorProcess(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary and runs processes")
@@ -61,8 +62,14 @@ func TestKilledOrdersAgainstALossySimulatorProcess(t *testing.T) {
 		if !e.Settled {
 			t.Errorf("%s left unsettled: %s %s", e.ID, e.Outcome, e.Detail)
 		}
-		if at[e.ID] != 1 {
+		// Killed after the journal said sent but before its request left (a loaded machine widens
+		// that window), an order is rightly at the exchange no time: the journal must then say
+		// so. Exactly once is: never twice, and the journal agrees with the exchange.
+		switch notPlaced := e.Outcome == "not placed"; {
+		case at[e.ID] > 1:
 			t.Errorf("%s is at the exchange %d times", e.ID, at[e.ID])
+		case at[e.ID] == 0 && !notPlaced, at[e.ID] == 1 && notPlaced:
+			t.Errorf("%s is at the exchange %d times but the journal says %s: %s", e.ID, at[e.ID], e.Outcome, e.Detail)
 		}
 	}
 	t.Logf("%d of %d intents killed while open (%v); %d journal entries, all settled", len(open), len(es)-1, open, len(es))
