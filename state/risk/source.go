@@ -31,23 +31,28 @@ func (s exchangeSource) Account(ctx context.Context) (Account, error) {
 	if err != nil {
 		return Account{}, err
 	}
-	out := Account{Equity: sum.TotalAccountEquity, PnL: sum.TotalPnl, Upnl: sum.Upnl,
-		Positions: map[string]decimal.Decimal{}, Values: map[string]decimal.Decimal{}}
 	pos, err := s.x.Positions(ctx, s.account)
 	if err != nil {
 		return Account{}, err
-	}
-	for _, p := range pos {
-		name := strings.ToUpper(p.Instrument)
-		out.Positions[name] = out.Positions[name].Add(p.Size)
-		out.Values[name] = out.Values[name].Add(p.PositionValue.Abs())
 	}
 	page, err := s.x.OpenOrders(ctx, s.account, api.PageParams{Page: 1, Limit: 500})
 	if err != nil {
 		return Account{}, err
 	}
-	out.OpenOrders = max(page.TotalCount, len(page.Data))
-	return out, nil
+	return AccountOf(sum, pos, max(page.TotalCount, len(page.Data))), nil
+}
+
+// AccountOf is the gate's account from the exchange's summary, positions and open orders'
+// count: what the gate reads fresh, and what the console observes as its data arrives.
+func AccountOf(sum api.AccountSummary, pos []api.Position, openOrders int) Account {
+	out := Account{Equity: sum.TotalAccountEquity, PnL: sum.TotalPnl, Upnl: sum.Upnl,
+		Positions: map[string]decimal.Decimal{}, Values: map[string]decimal.Decimal{}, OpenOrders: openOrders}
+	for _, p := range pos {
+		name := strings.ToUpper(p.Instrument)
+		out.Positions[name] = out.Positions[name].Add(p.Size)
+		out.Values[name] = out.Values[name].Add(p.PositionValue.Abs())
+	}
+	return out
 }
 
 func (s exchangeSource) Quote(ctx context.Context, instrument string) (Quote, error) {
