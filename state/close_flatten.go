@@ -88,6 +88,15 @@ type FlattenChild struct {
 	Reason     string
 }
 
+// Line is the child's result line ("BTC-PERP: filled", "SOL-PERP: rejected: why").
+func (c FlattenChild) Line() string {
+	line := c.Instrument + ": " + c.Status
+	if c.Reason != "" && !c.Filled {
+		line += ": " + c.Reason
+	}
+	return line
+}
+
 // FlattenSummary sums a flatten's children: "5 sent, 4 filled, 1 refused: why".
 func FlattenSummary(children []FlattenChild) string {
 	filled, refused := 0, 0

@@ -132,6 +132,9 @@ func (m *Model) onActionDone(d action.DoneMsg) tea.Cmd {
 		if failed {
 			level = common.LevelError
 		}
+		for _, l := range d.Out.Lines { // a batch's one line per order, before their sum
+			m.msgs.Add(level, l)
+		}
 		return m.settle(d.Act, text, level)
 	}
 	text, level := action.Words(d)

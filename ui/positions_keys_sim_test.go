@@ -35,7 +35,8 @@ func (c *simConsole) confirm(t *testing.T, what string) {
 
 // TestPositionKeysAgainstTheSimulator (issue #35): in the positions pane, x 2 Enter (three keys)
 // closes half of the position, its confirmation saying the PnL it realises; x 4 the rest; R
-// reverses a long into a short of the same size; ctrl+x, typing "flatten", leaves no position.
+// reverses a long into a short of the same size; ctrl+x, typing "flatten", leaves no position
+// and says one line per order and their sum ("flatten: 2 sent, 2 filled").
 func TestPositionKeysAgainstTheSimulator(t *testing.T) {
 	t.Parallel()
 	c := newSimConsole(t, 200, 60, false)
@@ -75,6 +76,13 @@ func TestPositionKeysAgainstTheSimulator(t *testing.T) {
 		if got := c.position(t, sym).Size; !got.IsZero() {
 			t.Fatalf("after flatten %s is %s (notice %q)", sym, got, c.m.notice)
 		}
+		// The result: one line per order in the messages view, and their sum.
+		if c.countMessages("flatten: "+sym+": filled") != 1 {
+			t.Errorf("no result line for the flatten's %s order: %+v", sym, c.m.msgs.Entries())
+		}
+	}
+	if c.countMessages("flatten: 2 sent, 2 filled") != 1 {
+		t.Fatalf("the flatten's result is not summed: %+v", c.m.msgs.Entries())
 	}
 }
 

@@ -62,6 +62,10 @@ type Outcome struct {
 	OldFilled bool
 	// Cancelled says an amend's cancel of the old order went through.
 	Cancelled bool
+	// Flatten is what became of each order of a flatten, in its order; Lines are their result
+	// lines, kept in the messages view before the action's words (their sum).
+	Flatten []state.FlattenChild
+	Lines   []string
 }
 
 // SentMsg tells every pane that an action was confirmed and is being sent.

@@ -76,6 +76,33 @@ func NewFlatten(p state.FlattenPlan, st *common.Styles) *Action {
 			if err != nil || len(res.Orders) == 0 {
 				return Outcome{Result: res.Result}, err
 			}
-			return Outcome{Result: res.Orders[0], Legs: res.Orders[1:]}, nil
-		}}
+			out := Outcome{Result: res.Orders[0], Legs: res.Orders[1:], Flatten: exec.FlattenChildren(p, res)}
+			for _, c := range out.Flatten {
+				out.Lines = append(out.Lines, "flatten: "+c.Line())
+			}
+			return out, nil
+		}, Read: flattenWords}
+}
+
+// flattenWords is a flatten's result line: its orders summed ("flatten: 5 sent, 4 filled, 1
+// refused: SOL-PERP why"), failed unless every one filled; or why nothing was sent.
+func flattenWords(d DoneMsg) (string, bool) {
+	r := d.Out.Result
+	switch {
+	case d.Err != nil:
+		return "flatten not sent: " + common.PlainError(d.Err), true
+	case len(d.Out.Flatten) == 0 && r.Kind == exec.Refused:
+		return "flatten refused, nothing sent: " + r.Reason, true
+	case len(d.Out.Flatten) == 0:
+		why := r.Reason
+		if r.Err != nil {
+			why = common.PlainError(r.Err)
+		}
+		return "flatten failed: " + r.Kind.String() + " " + why, true
+	}
+	failed := false
+	for _, c := range d.Out.Flatten {
+		failed = failed || !c.Filled
+	}
+	return "flatten: " + state.FlattenSummary(d.Out.Flatten), failed
 }

@@ -82,14 +82,11 @@ func (r *runner) flattenDone(out flattenJSON, plan state.FlattenPlan, res exec.B
 		return fmt.Errorf("flatten refused, nothing sent: %s", res.Reason)
 	}
 	out.Sent = res.Result.Sent
+	out.Children = exec.FlattenChildren(plan, res)
 	code := ExitOK
-	for i, o := range res.Orders {
-		c := state.FlattenChild{Instrument: plan.Closes[i].Position.Instrument, Status: o.Kind.String(), Reason: text.Clean(o.Reason),
-			Filled:  o.Kind == exec.Filled,
-			Refused: o.Kind == exec.Rejected || o.Kind == exec.NotPlaced || o.Kind == exec.Refused}
-		out.Children = append(out.Children, c)
+	for i, c := range out.Children {
 		switch {
-		case o.Kind == exec.Unknown:
+		case res.Orders[i].Kind == exec.Unknown:
 			code = ExitUnknown
 		case !c.Filled && code == ExitOK:
 			code = ExitRejected
@@ -114,11 +111,7 @@ func (r *runner) printFlatten(out flattenJSON) error {
 		fmt.Fprintln(r.env.Stdout, text.Clean(l))
 	}
 	for _, c := range out.Children {
-		line := c.Instrument + ": " + c.Status
-		if c.Reason != "" && !c.Filled {
-			line += ": " + c.Reason
-		}
-		fmt.Fprintln(r.env.Stdout, text.Clean(line))
+		fmt.Fprintln(r.env.Stdout, text.Clean(c.Line()))
 	}
 	if out.Summary != "" {
 		fmt.Fprintln(r.env.Stdout, text.Clean(out.Summary))
