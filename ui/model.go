@@ -320,10 +320,10 @@ func (m *Model) onComponentMsg(msg tea.Msg) tea.Cmd {
 	if cmd, ok := m.onSheetMsg(msg); ok {
 		return cmd
 	}
+	if cmd, ok := m.onRiskMsg(msg); ok {
+		return cmd
+	}
 	switch msg := msg.(type) {
-	case riskMsg:
-		m.status.risk = msg.text
-		return nil
 	case action.RequestMsg:
 		m.footerDirty = true
 		return m.onAction(msg.Act)

@@ -184,8 +184,10 @@ func (m *Model) onFeed(msg feed.Msg) tea.Cmd {
 	}
 	m.lat.streamed(r.Msgs)
 	cmds := []tea.Cmd{common.Tea(r.Cmd), m.resumeLine(r), m.checkAlerts(applied)}
-	if slices.Contains(changed, state.KindAccount) || slices.Contains(changed, state.KindPositions) {
-		cmds = append(cmds, m.readRisk())
+	if slices.ContainsFunc(changed, func(k state.Kind) bool {
+		return k == state.KindAccount || k == state.KindPositions || k == state.KindFills || k == state.KindOrders
+	}) {
+		cmds = append(cmds, m.readRisk()) // a loss limit reached shows with no order tried
 	}
 	if slices.Contains(changed, state.KindInstruments) {
 		cmds = append(cmds, m.followInstrument()) // the chart's series can be subscribed now

@@ -49,6 +49,8 @@ type statusBar struct {
 	// risk is the trading state shown when not ACTIVE, as last read at riskAt (Model.readRisk).
 	risk   string
 	riskAt time.Time
+	// riskLater: a read is due at riskAt+riskEvery (a change came within riskEvery of the last).
+	riskLater bool
 }
 
 func (s *statusBar) identity() statusbar.Identity {

@@ -10,18 +10,20 @@ import (
 	"github.com/shopspring/decimal"
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
+	"github.com/tradedesk/tradedesk/state/risk"
 	"github.com/tradedesk/tradedesk/ui/common"
 )
 
 var hundred = decimal.NewFromInt(100)
 
-// Pane shows the account's equity, margin, PnL and collateral balances.
+// Pane shows the account's equity, margin, PnL, the risk limits' use and collateral balances.
 type Pane struct {
 	*common.Common
 	width, height int
 	version       [4]uint64
 	lines         []string // rendered when the account changes
 	empty         string
+	risk          *risk.Report // the trading state and the limits' use (RiskMsg); nil until read
 }
 
 // New is the account pane; empty is what it says before the account loads (or without one).
@@ -46,6 +48,10 @@ func (p *Pane) SetFocused(bool) {}
 
 // Update implements common.Pane.
 func (p *Pane) Update(msg tea.Msg) tea.Cmd {
+	if r, ok := msg.(RiskMsg); ok {
+		p.riskUpdate(r)
+		return nil
+	}
 	if d, ok := msg.(common.DataMsg); ok && (d.Kind == state.KindAccount || d.Kind == state.KindCollateral ||
 		d.Kind == state.KindTickers || d.Kind == state.KindPositions) {
 		// uPnL is at the freshest mark (state.UnrealizedPnL), so tickers and positions redraw it too.
@@ -101,6 +107,10 @@ func (p *Pane) render() {
 			p.row("Available", common.FmtNum(a.AvailableBalance, 2), st.Text),
 			p.row("Unrealized", common.FmtSigned(upnl, 2), common.SignPaint(st, upnl)),
 			p.row("Total PnL", common.FmtSigned(total, 2), common.SignPaint(st, total)),
+		)
+		// The limits' use next (none without [risk] limits): what the trader set on themself.
+		l = append(l, p.riskLines()...)
+		l = append(l,
 			p.row("Realized PnL", common.FmtSigned(realized, 2), common.SignPaint(st, realized)),
 			p.row("Margin bal.", common.FmtNum(a.MarginBalance, 2), st.Text),
 			p.row("Init. margin", common.FmtNum(a.InitialMargin, 2), st.Text),

@@ -121,7 +121,7 @@ func (m *Model) Update(msg tea.KeyMsg, current string, guard state.Guard) tea.Cm
 func (m *Model) check(current string, guard state.Guard) {
 	m.live = ""
 	line := strings.TrimSpace(m.input.Value())
-	if line == "" || m.checkAlert(line) || m.checkAlgo(line) || m.checkGuard(line) || m.checkLatency(line) {
+	if line == "" || m.checkAlert(line) || m.checkAlgo(line) || m.checkGuard(line) || m.checkLatency(line) || m.checkRisk(line) {
 		return
 	}
 	cmd, err := state.ParseCommand(line)
@@ -185,6 +185,9 @@ func (m *Model) enter(current string, guard state.Guard) tea.Cmd {
 		return c
 	}
 	if c, ok := m.enterLatency(line); ok {
+		return c
+	}
+	if c, ok := m.enterRisk(line); ok {
 		return c
 	}
 	cmd, err := state.ParseCommand(line)
