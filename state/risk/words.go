@@ -43,7 +43,12 @@ func (u Use) Text() string {
 	case DailyLoss, Drawdown, PositionNotional:
 		s = compact(u.Used) + "/" + compact(lim) + " USD"
 		if lim.IsPositive() {
-			s += " " + u.Used.Div(lim).Mul(hundred).Round(0).String() + "%"
+			pct := u.Used.Div(lim).Mul(hundred)
+			if pct.LessThan(decimal.NewFromInt(10)) {
+				s += " " + pct.Round(1).String() + "%" // 0.3%, not 0%: some of it is used
+			} else {
+				s += " " + pct.Round(0).String() + "%"
+			}
 		}
 	case DailyLossPct, DrawdownPct:
 		s = u.Used.Round(2).String() + "/" + lim.String() + "%"
