@@ -30,6 +30,8 @@ type connection struct {
 	fees *state.Fees
 	// sim is the embedded simulator of the demo (nil otherwise), for tests that move its clock.
 	sim *sim.Sim
+	// mirror is the embedded mirror of a shadow session (nil otherwise).
+	mirror *sim.Mirror
 }
 
 // keyEnv is where the console's key may come from besides its flags: the environment's key and
@@ -55,6 +57,9 @@ func connect(ctx context.Context, o options, stderr io.Writer, env keyEnv) (*con
 			return nil, headless.Usage(fmt.Errorf("--markets: %w", err))
 		}
 		return startDemo(ctx, demoSpec{seed: o.Seed, empty: o.Empty, markets: o.Markets})
+	}
+	if o.Shadow {
+		return startShadow(ctx, o)
 	}
 	if o.Markets != 0 {
 		return nil, headless.Usage(errors.New("--markets adds synthetic markets to the demo: drop it, or run tradedesk sim --markets N and connect with --url"))

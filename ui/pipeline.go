@@ -2,6 +2,7 @@ package ui
 
 import (
 	"log/slog"
+	"strings"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -77,6 +78,9 @@ func (m *Model) onAction(a *action.Action) tea.Cmd {
 
 // openConfirm opens the confirmation of a, saying why when it is asked again (note).
 func (m *Model) openConfirm(a *action.Action, note string) {
+	if w := m.status.modeWord(); m.status.mode == ModeShadow && !strings.HasSuffix(a.Title, w) {
+		a.Title += " · " + w // a paper order says so where it is confirmed, not only in the top bar
+	}
 	m.dialog = confirm.New(m.st, m.keys, a, m.width)
 	m.dialog.At = m.clock()
 	m.dialog.SetSize(m.width, m.height-3)

@@ -19,6 +19,7 @@ const (
 	ModeDemo     = statusbar.ModeDemo
 	ModeReadOnly = statusbar.ModeReadOnly
 	ModeLive     = statusbar.ModeLive
+	ModeShadow   = statusbar.ModeShadow
 )
 
 // readOnlyReason is why the console cannot trade ("" when it can): the reason main gave, else a

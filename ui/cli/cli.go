@@ -31,6 +31,10 @@ type ConsoleOptions struct {
 	Stats, NoStream, Empty bool
 	Seed                   int64
 	Markets                int // demo: synthetic markets to add (sim.WithMarkets)
+	// Shadow is --shadow: a paper wallet on an embedded mirror of the --network/--url exchange,
+	// funded with ShadowBalance USDC, or a copy of --address's balances and positions.
+	Shadow        bool
+	ShadowBalance string
 	// AddressFlag is the flag that named Connection.Address, "--account" or "--address" ("":
 	// neither), so a read-only console names the flag the trader typed.
 	AddressFlag string
@@ -121,6 +125,8 @@ func addConsoleFlags(root *cobra.Command, o *ConsoleOptions) {
 	fs.BoolVar(&o.NoStream, "no-stream", false, "do not use the exchange's WebSocket stream: poll only")
 	fs.Int64Var(&o.Seed, "seed", 0, "demo simulator seed (0: random)")
 	fs.BoolVar(&o.Empty, "empty", false, "start the demo with a bare wallet (no positions or orders)")
+	fs.BoolVar(&o.Shadow, "shadow", false, "paper-trade the --network/--url exchange's live market on an embedded mirror (nothing is sent to its /exchange); with --address, start from a read-only copy of that account")
+	fs.StringVar(&o.ShadowBalance, "shadow-balance", "100000", "with --shadow, the paper wallet's USDC (spot and derivatives each)")
 	fs.IntVar(&o.Markets, "markets", 0, "demo: add `N` synthetic perpetuals, SYN1-PERP on (0 to 2000; as tradedesk sim --markets)")
 	_ = root.RegisterFlagCompletionFunc("theme", cobra.FixedCompletions([]string{"dark", "light", "colorblind"}, cobra.ShellCompDirectiveNoFileComp))
 	_ = root.RegisterFlagCompletionFunc("network", cobra.FixedCompletions([]string{"mainnet", "testnet"}, cobra.ShellCompDirectiveNoFileComp))

@@ -23,6 +23,9 @@ const (
 	ModeDemo Mode = iota
 	ModeReadOnly
 	ModeLive
+	// ModeShadow: a paper wallet on the embedded mirror of a live exchange (sim.Mirror). Set
+	// only when the client's transport is that mirror, never from a flag.
+	ModeShadow
 )
 
 // String names the mode: demo, read-only or live.
@@ -32,6 +35,8 @@ func (m Mode) String() string {
 		return "demo"
 	case ModeReadOnly:
 		return "read-only"
+	case ModeShadow:
+		return "shadow"
 	}
 	return "live"
 }
@@ -55,6 +60,8 @@ func (id Identity) ModeWord() string {
 		return "DEMO"
 	case ModeReadOnly:
 		return "READ-ONLY"
+	case ModeShadow:
+		return "SHADOW " + ShadowOf(id.Network) + " · paper"
 	}
 	if id.Agent {
 		return "LIVE " + strings.ToUpper(id.Network) + " · agent"
@@ -139,6 +146,8 @@ func (s *Model) badge(id Identity) string {
 		return s.st.Demo.On(" DEMO ")
 	case ModeReadOnly:
 		return s.st.ReadOnly.On(" READ-ONLY " + strings.ToUpper(id.Network) + " ")
+	case ModeShadow:
+		return s.st.Demo.On(" SHADOW " + ShadowOf(id.Network) + " · paper ")
 	}
 	agent := ""
 	if id.Agent {
@@ -319,4 +328,13 @@ func (s *Model) renderSummary(a Account) (forms [3]string) {
 	forms[summaryMid] = eq + imText
 	forms[summaryShort] = st.Muted.On("perp eq ") + common.FmtNum(a.Equity, 0) + st.Muted.On(" IM ") + common.UtilPaint(st, a.IM).On(state.FormatPercent(a.IM, 0)) + " "
 	return forms
+}
+
+// ShadowNetwork is the network name a shadow session journals under ("shadow-mainnet"), so its
+// journal, history and exports are never a live session's.
+func ShadowNetwork(live string) string { return "shadow-" + live }
+
+// ShadowOf is the live network a shadow session's network mirrors, upper case ("MAINNET").
+func ShadowOf(network string) string {
+	return strings.ToUpper(strings.TrimPrefix(network, "shadow-"))
 }
