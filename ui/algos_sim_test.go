@@ -105,6 +105,7 @@ func algoChildren(os []api.OrderRecord) []api.OrderRecord {
 // TestConsoleScalePlacesItsRungsAndStopCancelsThem: `:scale buy 0.1 btc LO-HI x10` previews its
 // rungs, places ten resting orders, the Algos view shows the scale; s on it cancels them all.
 func TestConsoleScalePlacesItsRungsAndStopCancelsThem(t *testing.T) {
+	t.Parallel() // waits on the simulator (or the guard) on wall time while the others run
 	c := newSimConsole(t, 200, 60, false)
 	pump(t, c.m, c.m.Init())
 	dr := newAlgoDriver(t, c.m)
@@ -307,6 +308,7 @@ func TestConsoleTrailKeepsAStopAndSLeavesIt(t *testing.T) {
 // cancelled, the row and the journal say paused), p again resumes it (an order works again),
 // `:algos pause ID` pauses it from the command line, and s stops it while paused.
 func TestConsolePausesAndResumesAChase(t *testing.T) {
+	t.Parallel() // waits on the simulator (or the guard) on wall time while the others run
 	c := newSimConsole(t, 200, 60, false)
 	pump(t, c.m, c.m.Init())
 	dr := newAlgoDriver(t, c.m)

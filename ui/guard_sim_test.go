@@ -175,6 +175,7 @@ func eventuallyUI(t *testing.T, what string, cond func() bool) {
 // their progress; p on the chase pauses it in the guard (its order cancelled) and p again resumes
 // it; s stops it in the guard.
 func TestConsoleRunsAlgorithmsInTheGuard(t *testing.T) {
+	t.Parallel() // waits on the simulator (or the guard) on wall time while the others run
 	c := newSimConsole(t, 200, 60, false)
 	pump(t, c.m, c.m.Init())
 	c.commandConfirmed(t, "buy 0.01 btc mkt")
@@ -277,6 +278,7 @@ func selectRow(t *testing.T, m *Model, kind string) {
 // after the last heartbeat and fires at 10.5s, cancelling every open order, its firing dated
 // within 10-12s of the last heartbeat; it fires once (an order placed after stays an hour on).
 func TestConsoleKilledFiresTheGuardsDeadMan(t *testing.T) {
+	t.Parallel() // waits on the simulator (or the guard) on wall time while the others run
 	c := newSimConsole(t, 200, 60, false)
 	pump(t, c.m, c.m.Init())
 	g := startConsoleGuard(t, c)

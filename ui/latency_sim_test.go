@@ -72,6 +72,7 @@ func sendLine(t *testing.T, m *Model, dr *driver, line string) {
 // missing or out of order (a leg measured from the wrong point), the route not written to the
 // journal, the view without the p95.
 func TestLatencyLegsAddUpAndP95Shown(t *testing.T) {
+	t.Parallel() // waits on the simulator (or the guard) on wall time while the others run
 	m, dr := newTradingStreamConsole(t)
 	// The account's stream topics are acknowledged a moment after the connection is up: an order
 	// sent before then streams nothing and its route stays open, so a few more may be sent.
