@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tradedesk/tradedesk/api"
 )
@@ -96,5 +97,53 @@ func TestMirrorCommandSaysItSendsNothing(t *testing.T) {
 		if !strings.Contains(out.String(), want) {
 			t.Fatalf("start message %q lacks %q", out.String(), want)
 		}
+	}
+}
+
+// TestMirrorMarginFollowsTheLiveMark: the mirror's mark and funding rate are the live ones, and
+// its margin engine liquidates a paper account the live mark leaves under maintenance.
+func TestMirrorMarginFollowsTheLiveMark(t *testing.T) {
+	me := newMirrorEnv(t)
+	bob := nameAddr(t, "bob")
+	if err := me.paper.sim.Fund(bob, dec("1100")); err != nil {
+		t.Fatal(err)
+	}
+	if err := me.paper.sim.SetLeverage(bob, "BTC-PERP", "cross", dec("50")); err != nil {
+		t.Fatal(err)
+	}
+	c := me.paper.client("bob")
+	me.sameTop(t, c)
+	place(t, c, marketBuy("0.2")) // 0.2 @ 97010: about 19,400 USD at 50x on 1,100 USDC
+	place(t, me.taker, sellIOC("2")) // the live bids are gone: the live mark is the index's
+	if err := me.live.sim.SetIndexPrice("BTC-PERP", dec("90000")); err != nil {
+		t.Fatal(err)
+	}
+	place(t, me.maker, limit(1, api.SideBuy, "89000", "0.1"))
+	me.live.sim.Advance(time.Minute) // the live funding rate moves with its premium
+	liveTicker := func() api.Ticker {
+		ts, err := me.maker.Ticker(ctx(), "BTC-PERP")
+		if err != nil || len(ts) != 1 {
+			t.Fatalf("live ticker: %v %v", ts, err)
+		}
+		return ts[0]
+	}
+	waitFor(t, "the mirror's mark and funding rate are the live ones", func() bool {
+		ts, err := c.Ticker(ctx(), "BTC-PERP")
+		lt := liveTicker()
+		return err == nil && len(ts) == 1 && ts[0].MarkPrice.Equal(lt.MarkPrice) && ts[0].FundingRate.Equal(lt.FundingRate)
+	})
+	if lt := liveTicker(); !lt.MarkPrice.Equal(dec("90000")) || lt.FundingRate.Equal(baseFunding) {
+		t.Fatalf("the live ticker %+v: want mark 90000 and a funding rate moved off the base", lt)
+	}
+	waitFor(t, "bob's paper long is liquidated at the live mark", func() bool {
+		ps, err := c.Positions(ctx(), bob)
+		return err == nil && len(ps) == 0
+	})
+	liq := false
+	for _, f := range fillsOf(t, c, bob) {
+		liq = liq || f.FillType == 1
+	}
+	if !liq {
+		t.Fatalf("bob's fills show no liquidation: %+v", fillsOf(t, c, bob))
 	}
 }

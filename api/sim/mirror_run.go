@@ -79,12 +79,19 @@ func (mr *Mirror) resync(ctx context.Context, fresh bool) error {
 	return nil
 }
 
-// tickers applies live tickers (under Sim.mu).
+// tickers applies live tickers (under Sim.mu), then liquidates whom the live marks left under
+// maintenance, as a market step would.
 func (mr *Mirror) tickers(ts []api.Ticker) {
+	e := mr.Sim.eng
 	for _, t := range ts {
 		if mm := mr.mkts[strings.ToUpper(t.Symbol)]; mm != nil {
-			mr.Sim.eng.applyTicker(mm.m, t)
+			e.applyTicker(mm.m, t)
 		}
+	}
+	if len(ts) > 0 {
+		e.curTx = e.txHash("mark", uint64(e.now().UnixMilli()), 0)
+		e.liquidations()
+		e.tidyBrackets()
 	}
 }
 
@@ -149,6 +156,8 @@ func (mr *Mirror) follow(ctx context.Context) bool {
 	}
 	wait := time.NewTimer(mr.cfg.StreamWait)
 	defer wait.Stop()
+	marks := time.NewTicker(mr.cfg.Poll)
+	defer marks.Stop()
 	var epoch uint64
 	for {
 		select {
@@ -160,8 +169,26 @@ func (mr *Mirror) follow(ctx context.Context) bool {
 			}
 		case <-st.Inbox().Ready():
 			mr.batch(ctx, st.Inbox().Drain(), &epoch)
+		case <-marks.C:
+			mr.refreshTickers(ctx)
 		}
 	}
+}
+
+// refreshTickers reads the live tickers over /info while the market flows: a stream need not
+// send a ticker when only the funding rate moved.
+func (mr *Mirror) refreshTickers(ctx context.Context) {
+	if !mr.live() {
+		return
+	}
+	ts, err := mr.up.Ticker(ctx, "all")
+	if err != nil {
+		return // the stream says whether the live market is lost
+	}
+	mr.Sim.mu.Lock()
+	mr.tickers(ts)
+	mr.Sim.mu.Unlock()
+	mr.Sim.publish(true)
 }
 
 // batch takes one drained batch of the stream: its records while the market flows, then its
