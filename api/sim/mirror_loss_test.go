@@ -113,7 +113,7 @@ func TestMirrorMarginFollowsTheLiveMark(t *testing.T) {
 	}
 	c := me.paper.client("bob")
 	me.sameTop(t, c)
-	place(t, c, marketBuy("0.2")) // 0.2 @ 97010: about 19,400 USD at 50x on 1,100 USDC
+	place(t, c, marketBuy("0.2"))    // 0.2 @ 97010: about 19,400 USD at 50x on 1,100 USDC
 	place(t, me.taker, sellIOC("2")) // the live bids are gone: the live mark is the index's
 	if err := me.live.sim.SetIndexPrice("BTC-PERP", dec("90000")); err != nil {
 		t.Fatal(err)
