@@ -12,7 +12,7 @@ import (
 // config file's [keys] table replaces an action's keys.
 var defaultKeys = map[string][]string{
 	"next_pane": {"tab"}, "prev_pane": {"shift+tab"}, "help": {"?"}, "quit": {"q", "ctrl+c"},
-	"refresh": {"ctrl+r"}, "kill_switch": {"ctrl+k"}, "messages": {"!"}, "command_line": {":"},
+	"refresh": {"ctrl+r"}, "kill_switch": {"ctrl+k"}, "messages": {"!"}, "command_line": {":"}, "profiles": {"ctrl+a"},
 	"focus_1": {"1"}, "focus_2": {"2"}, "focus_3": {"3"}, "focus_4": {"4"}, "focus_5": {"5"},
 	"focus_6": {"6"}, "focus_7": {"7"}, "focus_8": {"8"}, "focus_9": {"9"},
 	"up": {"up", "k"}, "down": {"down", "j"}, "page_up": {"pgup"}, "page_down": {"pgdown"},

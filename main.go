@@ -68,43 +68,63 @@ func run(args []string, stdout, stderr io.Writer) int {
 // options are the console's flags (ui/cli declares them).
 type options = cli.ConsoleOptions
 
-// console loads the config, connects (or starts the demo), and runs the screen until quit.
+// console loads the config, connects (or starts the demo), and runs the screen until quit. With
+// [profile.NAME] tables every profile opens beside the one asked for (ui.Switcher, ctrl+a).
 func console(ctx context.Context, o options, stderr io.Writer, getenv func(string) string) error {
-	cfg, err := loadConfig(o.Config, stderr)
+	all, err := loadConfig(o.Config, stderr)
 	if err != nil {
 		return err
 	}
-	if cfg, err = cfg.Select(o.Profile); err != nil {
-		return headless.Usage(fmt.Errorf("--profile: %w", err))
-	}
-	env := keyEnv{getenv: getenv, accountFromConfig: o.Address == "" && cfg.Account != "", addressFlag: o.AddressFlag}
-	mergeFlags(&o, cfg)
 	logger, closeLog, err := openLog(o.LogFile)
 	if err != nil {
 		return err
 	}
 	defer closeLog()
 	slog.SetDefault(logger)
-	settings, err := consoleSettings(o, cfg)
+	first, closeFirst, err := openProfile(ctx, o, all, stderr, getenv)
 	if err != nil {
 		return err
 	}
-	limits, err := cfg.Risk.Limits()
-	if err != nil {
-		return err
-	}
-	conn, err := connect(ctx, o, stderr, env)
-	if err != nil {
-		return err
-	}
-	defer conn.close()
-	slog.Info("console start", "mode", conn.mode, "network", conn.network, "address", conn.client.Address())
+	defer closeFirst()
 	stopProfile, err := startProfile(o.CPUProfile)
 	if err != nil {
 		return err
 	}
 	defer stopProfile()
+	if len(all.Profiles) == 0 {
+		return runScreen(ctx, ui.TimeFirstFrame(ui.New(first)))
+	}
+	cfgs, closeOthers := openOtherProfiles(ctx, o, all, stderr, getenv)
+	defer closeOthers()
+	sw, err := ui.NewSwitcher(append([]ui.Config{first}, cfgs...)...)
+	if err != nil {
+		return err
+	}
+	return runScreen(ctx, sw)
+}
 
+// openProfile connects one profile of the config (o.Profile; "": the top level) as the console
+// runs it: its settings, exchange, executor on its own journal, risk limits and stream.
+func openProfile(ctx context.Context, o options, all fileConfig, stderr io.Writer, getenv func(string) string) (ui.Config, func(), error) {
+	cfg, err := all.Select(o.Profile)
+	if err != nil {
+		return ui.Config{}, nil, headless.Usage(fmt.Errorf("--profile: %w", err))
+	}
+	env := keyEnv{getenv: getenv, accountFromConfig: o.Address == "" && cfg.Account != "", addressFlag: o.AddressFlag}
+	mergeFlags(&o, cfg)
+	settings, err := consoleSettings(o, cfg)
+	if err != nil {
+		return ui.Config{}, nil, err
+	}
+	limits, err := cfg.Risk.Limits()
+	if err != nil {
+		return ui.Config{}, nil, err
+	}
+	conn, err := connect(ctx, o, stderr, env)
+	if err != nil {
+		return ui.Config{}, nil, err
+	}
+	slog.Info("console start", "profile", o.Profile, "mode", conn.mode, "network", conn.network, "address", conn.client.Address())
 	settings.Exchange, settings.Mode, settings.Network, settings.ReadOnlyReason = conn.client, conn.mode, conn.network, conn.readOnly
 	settings.AgentUntil = conn.agentUntil
 	settings.Fees = conn.fees
@@ -113,28 +133,29 @@ func console(ctx context.Context, o options, stderr io.Writer, getenv func(strin
 	}
 	closeExec, err := openExecutor(&settings, conn, getenv, limits)
 	if err != nil {
-		return err
+		conn.close()
+		return ui.Config{}, nil, err
 	}
-	defer closeExec()
+	closeStream := func() {}
 	if stream, off := openStream(conn.client, o, cfg); stream != nil {
-		defer stream.Close()
+		closeStream = func() { stream.Close() }
 		settings.Stream = stream
 	} else {
 		settings.StreamOff = off
 	}
-	return runScreen(ctx, settings)
+	return settings, func() { closeStream(); closeExec(); conn.close() }, nil
 }
 
 // runScreen runs the console's model on the terminal until quit. Frames are drawn on demand
 // (ui/screen), not by Bubble Tea's renderer: it wakes at a fixed rate whether or not anything
 // changed. TimeFirstFrame logs "first live frame" (ms since start) once, for the --log file.
-func runScreen(ctx context.Context, settings ui.Config) error {
+func runScreen(ctx context.Context, root tea.Model) error {
 	tty, err := screen.Open(os.Stdin, os.Stdout, ui.FrameRate)
 	if err != nil {
 		return err
 	}
 	defer func() { _ = tty.Close() }()
-	p := tea.NewProgram(screen.Wrap(ui.TimeFirstFrame(ui.New(settings)), tty.Renderer()), tea.WithoutRenderer(), tea.WithContext(ctx))
+	p := tea.NewProgram(screen.Wrap(root, tty.Renderer()), tea.WithoutRenderer(), tea.WithContext(ctx))
 	sizeCtx, stopSizes := context.WithCancel(ctx)
 	defer stopSizes()
 	go tty.Sizes(sizeCtx, p.Send)

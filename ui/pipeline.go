@@ -81,6 +81,11 @@ func (m *Model) openConfirm(a *action.Action, note string) {
 	if w := m.status.modeWord(); m.status.mode == ModeShadow && !strings.HasSuffix(a.Title, w) {
 		a.Title += " · " + w // a paper order says so where it is confirmed, not only in the top bar
 	}
+	if own := " · profile " + m.status.profile; m.status.profile != "" && !strings.Contains(a.Title, own) {
+		named := *a // the dialog belongs to this profile, and says so (issue #42)
+		named.Title += own
+		a = &named
+	}
 	m.dialog = confirm.New(m.st, m.keys, a, m.width)
 	m.dialog.At = m.clock()
 	m.dialog.SetSize(m.width, m.height-3)

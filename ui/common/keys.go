@@ -20,7 +20,11 @@ type KeyMap struct {
 	Messages key.Binding
 	// CommandLine opens the `:` command line (ui/components/cmdline).
 	CommandLine key.Binding
-	FocusPane   [9]key.Binding
+	// Profiles lists the config's profiles to switch the console to, and the combined view; it
+	// acts in every place, a dialog too (the dialog stays with its profile), but where the
+	// transfer form binds the same key (ctrl+a: the most).
+	Profiles  key.Binding
+	FocusPane [9]key.Binding
 
 	// Lists (tickers, positions, orders).
 	Up, Down, PageUp, PageDown, Top, Bottom key.Binding
@@ -116,6 +120,7 @@ func globalKeyActions() []keyAction {
 		{"messages", "messages", "global", func(k *KeyMap) *key.Binding { return &k.Messages }, ""},
 		{"kill_switch", "kill switch", "anywhere", func(k *KeyMap) *key.Binding { return &k.KillSwitch }, ""},
 		{"command_line", "command line", "global", func(k *KeyMap) *key.Binding { return &k.CommandLine }, ""},
+		{"profiles", "switch profile, combined view", "switch", func(k *KeyMap) *key.Binding { return &k.Profiles }, ""},
 	}
 }
 
@@ -305,6 +310,9 @@ var places = [][]string{
 func scopesMeet(a, b string) bool {
 	if a == b {
 		return true
+	}
+	if a == "switch" || b == "switch" { // the profile switcher is above every place but the transfer form's
+		return a != "transfer" && b != "transfer"
 	}
 	if a == "dialog" || b == "dialog" {
 		return false

@@ -1,0 +1,40 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"github.com/tradedesk/tradedesk/state/session"
+	"github.com/tradedesk/tradedesk/ui"
+	"github.com/tradedesk/tradedesk/ui/headless"
+)
+
+// openOtherProfiles opens every profile of the config but the one the console was started with
+// (o.Profile), each from its own table alone: the connection flags on the command line were for
+// that one. A profile that does not open is left out, with why on stderr, so one broken profile
+// does not keep the others from the screen.
+func openOtherProfiles(ctx context.Context, o options, all fileConfig, stderr io.Writer, getenv func(string) string) ([]ui.Config, func()) {
+	var cfgs []ui.Config
+	var closers []func()
+	for _, name := range all.Names() {
+		if name == o.Profile {
+			continue
+		}
+		other := o
+		other.Connection = headless.Connection{Profile: name}
+		other.AddressFlag = ""
+		cfg, closeIt, err := openProfile(ctx, other, all, stderr, getenv)
+		if err != nil {
+			fmt.Fprintf(stderr, "tradedesk: profile %s not opened: %v\n", session.Label(name), err)
+			continue
+		}
+		cfgs = append(cfgs, cfg)
+		closers = append(closers, closeIt)
+	}
+	return cfgs, func() {
+		for _, c := range closers {
+			c()
+		}
+	}
+}
