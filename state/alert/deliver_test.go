@@ -160,3 +160,27 @@ func TestAHostileNameReachesNoArgumentAndNoKey(t *testing.T) {
 		t.Fatalf("a key in the payload: %s", raw)
 	}
 }
+
+// TestTheDesktopWayFollowsTheTerminal (issue #37): OSC 777 in foot, rxvt and VTE terminals (a ';'
+// in the text cannot end its field early); inside tmux, or with no terminal to write to, no escape
+// (a program when one is present, else none).
+func TestTheDesktopWayFollowsTheTerminal(t *testing.T) {
+	var b bytes.Buffer
+	env := map[string]string{"TERM": "foot"}
+	getenv := func(k string) string { return env[k] }
+	d := NewDesktop(getenv, &b)
+	if d == nil || d.Escape != "777" {
+		t.Fatalf("foot: %+v", d)
+	}
+	if err := d.Notify(context.Background(), "BTC; 1"); err != nil || b.String() != "\x1b]777;notify;tradedesk;BTC, 1\x07" {
+		t.Fatalf("%q %v", b.String(), err)
+	}
+	env = map[string]string{"TERM_PROGRAM": "WezTerm", "TMUX": "/tmp/tmux-1/default,1,0"}
+	if d := NewDesktop(getenv, &b); d != nil && d.Escape != "" {
+		t.Fatalf("inside tmux: %+v", d)
+	}
+	env = map[string]string{"TERM_PROGRAM": "WezTerm"}
+	if d := NewDesktop(getenv, nil); d != nil && d.Escape != "" {
+		t.Fatalf("no terminal: %+v", d)
+	}
+}
