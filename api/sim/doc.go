@@ -16,6 +16,15 @@
 // A caller with its own server can mount s (it is an http.Handler) and call s.Run(ctx) for the
 // market loop instead. RunCommand is `tradedesk sim` itself: its flags, then Serve.
 //
+// A Mirror is the same simulator fed a live exchange instead of its own makers and takers
+// (`tradedesk sim --mirror`, the console's --shadow): NewMirror reads the live exchange's terms
+// and book, Mirror.Serve (or Run beside a server of Mirror) keeps it in step. Paper takers walk
+// the live book and use it up; paper resting orders fill only from live trades beyond the live
+// queue ahead of them; the mirror holds no key and sends nothing to the live /exchange:
+//
+//	mr, err := sim.NewMirror(ctx, sim.MirrorConfig{Upstream: "https://api.example/", Latency: -1})
+//	go mr.Serve(ctx, ln) // mr.Sim.Fund(addr, amount) opens a paper account
+//
 // In tests, a TestClock and Advance make it deterministic; WithQuietMarkets turns off market
 // makers, takers and index moves so that numbers are exact, and SetIndexPrice moves prices by hand:
 //
