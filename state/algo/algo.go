@@ -201,8 +201,13 @@ func (d *Deps) place(ctx context.Context, id string, in state.OrderIntent, what 
 		ch.final = false
 		return ch, ErrUnresolved
 	}
+	if res.Kind == exec.Refused {
+		// The trader's limits (or the trading state) refused it, nothing sent: the algorithm
+		// stops, failed, saying which limit, rather than trying again into the same wall.
+		return ch, fmt.Errorf("child %s %s", cloid, res.Reason)
+	}
 	if res.Outcome.Oid == 0 {
-		return ch, nil // refused, rejected or never placed: its size goes back to the algorithm
+		return ch, nil // rejected or never placed: its size goes back to the algorithm
 	}
 	// Placed: live until its record says it is off the book.
 	ch.oid, ch.final = res.Outcome.Oid, false

@@ -205,5 +205,12 @@ func PlaceScale(ctx context.Context, d *Deps, id string, p ScaleParams, rungs []
 	if !res.Batch.Settled() {
 		return res, ErrUnresolved
 	}
+	if res.Batch.Kind == exec.Refused { // the trader's limits: nothing sent, and the algorithm says which
+		why := "refused, nothing sent: " + res.Batch.Reason
+		if err := d.Journal.SetAlgo(ctx, id, StateFailed, why); err != nil {
+			return res, err
+		}
+		return res, errors.New(why)
+	}
 	return res, d.Journal.SetAlgo(ctx, id, StateDone, "placed: "+res.Batch.Reason)
 }
