@@ -31,7 +31,9 @@ func (m *Model) onAlgoMsg(msg tea.Msg) (tea.Cmd, bool) {
 		return m.startAlgo(msg.Cmd), true
 	case algos.ChoiceMsg:
 		return m.restartAlgo(state.AlgoCommand{Kind: "algos", Choice: msg.Choice, ID: msg.ID}), true
-	case algos.ProgressMsg, algos.HistoryMsg, algos.LeftMsg:
+	case algos.ProgressMsg:
+		return tea.Batch(m.broadcast(msg), algoFailed(msg.Row)), true
+	case algos.HistoryMsg, algos.LeftMsg:
 		return m.broadcast(msg), true
 	}
 	return nil, false
