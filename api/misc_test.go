@@ -60,7 +60,7 @@ func TestRecoverActionSigner(t *testing.T) {
 
 func TestActionTable(t *testing.T) {
 	as := Actions()
-	if len(as) != 14 {
+	if len(as) != 16 {
 		t.Fatalf("%d actions", len(as))
 	}
 	for _, a := range as {

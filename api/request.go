@@ -35,6 +35,8 @@ var actionTable = []ActionInfo{
 	{ActionRevokeAgent, TxRevokeAgent, false, func() ActionData { return new(RevokeAgentData) }},
 	{ActionUpdateLeverage, TxUpdateLeverage, false, func() ActionData { return new(UpdateLeverageData) }},
 	{ActionApproveBrokerFee, TxApproveBrokerFee, false, func() ActionData { return new(ApproveBrokerFeeData) }},
+	{ActionDepositToVault, TxDepositToVault, false, func() ActionData { return new(DepositToVaultData) }},
+	{ActionRedeemFromVault, TxRedeemFromVault, false, func() ActionData { return new(RedeemFromVaultData) }},
 }
 
 // Actions lists every /exchange action the package knows.
@@ -214,6 +216,10 @@ func nonceAndExpiry(d ActionData) (nonce, expires uint64) {
 	case *UpdateLeverageData:
 		return d.Nonce, 0
 	case *ApproveBrokerFeeData:
+		return d.Nonce, 0
+	case *DepositToVaultData:
+		return d.Nonce, 0
+	case *RedeemFromVaultData:
 		return d.Nonce, 0
 	case *AgentProofData:
 		return d.Nonce, 0

@@ -62,6 +62,10 @@ func (e *engine) applyControl(a *account, req *api.SignedRequest, source string)
 		return e.updateLeverage(a, d.InstrumentID, d.Leverage.N)
 	case *api.ApproveBrokerFeeData:
 		return e.approveBroker(a, d.Broker, d.MaxFeeRate)
+	case *api.DepositToVaultData:
+		return e.depositToVault(a, d)
+	case *api.RedeemFromVaultData:
+		return e.redeemFromVault(a, d)
 	}
 	return nil, badRequest("action %s is not supported", req.ActionName)
 }

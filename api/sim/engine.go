@@ -72,7 +72,8 @@ type engine struct {
 	colls    []collateralSpec
 	collByID map[api.CollateralID]*collateralSpec
 	accounts map[string]*account
-	users    []*account // non-internal accounts in creation order, for liquidation scans
+	vaults   map[string]*vault // by address (Sim.AddVault)
+	users    []*account        // non-internal accounts in creation order, for liquidation scans
 	limit    accountLimit
 	orders   map[api.OrderID]*order
 	brackets []*bracket // brackets with an order still open, oldest first (engine.joinBracket)

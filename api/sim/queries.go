@@ -13,7 +13,7 @@ func (e *engine) summary(a *account) api.AccountSummary {
 	r := e.risk(a)
 	s := api.AccountSummary{Address: a.addr, MarginMode: api.MarginCross,
 		SpotCollateral: map[string]api.CollateralBalance{}, Collateral: map[string]api.CollateralBalance{},
-		VaultBalances: map[string]api.VaultBalance{}, PerpPositions: map[string]api.PositionSummary{}}
+		VaultBalances: e.vaultBalances(a), PerpPositions: map[string]api.PositionSummary{}}
 	spotEq := decimal.Zero
 	for _, c := range e.colls {
 		id, sym := c.rec.ID, c.rec.Symbol

@@ -19,6 +19,7 @@ const (
 	ActLeverage = "leverage" // a change of a perpetual's leverage
 	ActAgent    = "agent"    // an agent wallet approved or revoked
 	ActBroker   = "broker"   // a broker's fee approval, or its withdrawal
+	ActVault    = "vault"    // a deposit into a vault or a redeem from one
 )
 
 // ActionReader is what finds out what became of an action Do sent whose answer was lost:
@@ -47,7 +48,7 @@ type ActionReader interface {
 // intent).
 func (e *Executor) Do(ctx context.Context, kind string, ask Ask, send func(ctx context.Context) (api.TxResponse, error)) (Result, error) {
 	if !isDoKind(kind) {
-		return Result{}, fmt.Errorf("exec: Do sends %s, %s, %s, %s or %s, not %q", ActTransfer, ActWithdraw, ActLeverage, ActAgent, ActBroker, kind)
+		return Result{}, fmt.Errorf("exec: Do sends %s, %s, %s, %s, %s or %s, not %q", ActTransfer, ActWithdraw, ActLeverage, ActAgent, ActBroker, ActVault, kind)
 	}
 	if send == nil {
 		return Result{}, errors.New("exec: Do needs the send")
@@ -186,7 +187,7 @@ func lookupWhy(why string, err error) string {
 // isDoKind reports whether a journal kind is one Do sends.
 func isDoKind(kind string) bool {
 	switch kind {
-	case ActTransfer, ActWithdraw, ActLeverage, ActAgent, ActBroker:
+	case ActTransfer, ActWithdraw, ActLeverage, ActAgent, ActBroker, ActVault:
 		return true
 	}
 	return false
