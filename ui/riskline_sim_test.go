@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -57,9 +58,19 @@ func TestTheStatusLineSaysHaltedWithWhy(t *testing.T) {
 // journal in a temporary directory.
 func riskConsole(t *testing.T, limits risk.Limits) (*simConsole, *api.Client) {
 	t.Helper()
+	return riskConsoleVia(t, limits, nil)
+}
+
+// riskConsoleVia is riskConsole with the simulator's handler wrapped (nil: not).
+func riskConsoleVia(t *testing.T, limits risk.Limits, wrap func(http.Handler) http.Handler) (*simConsole, *api.Client) {
+	t.Helper()
 	clock := sim.NewTestClock(simStart)
 	s := fundedSim(t, sim.WithSeed(7), sim.WithClock(clock))
-	srv := httptest.NewServer(s)
+	var hd http.Handler = s
+	if wrap != nil {
+		hd = wrap(s)
+	}
+	srv := httptest.NewServer(hd)
 	t.Cleanup(srv.Close)
 	signer, err := api.SignerFromHex(testKeyHex)
 	if err != nil {
