@@ -19,7 +19,9 @@ func TestTheAccountLimits(t *testing.T) {
 	}
 	src := fixed{acct: Account{Equity: dec("1000"), OpenOrders: 2, Positions: map[string]decimal.Decimal{"BTC-PERP": dec("15")},
 		Values: map[string]decimal.Decimal{"BTC-PERP": dec("1500")}}, q: Quote{Mark: dec("100"), Bid: dec("100"), Ask: dec("100")}}
-	buy := func(size string) Order { return Order{Instrument: "BTC-PERP", Buy: true, Price: dec("100"), Size: dec(size)} }
+	buy := func(size string) Order {
+		return Order{Instrument: "BTC-PERP", Buy: true, Price: dec("100"), Size: dec(size)}
+	}
 	if err := e.Check(bg, src, []Order{buy("5")}); err != nil {
 		t.Fatalf("2 resting + 1, leverage 2.00x: %v", err)
 	}
