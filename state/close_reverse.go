@@ -76,10 +76,50 @@ func (p ReversePlan) Words() string {
 	w := fmt.Sprintf("reverse %s to %s %s: %s %s at market, realises %s USD, fee %s USD, margin after %s USD, liq. est. %s",
 		in.Name, to, FormatSize(p.Position.Size.Abs(), sd), sideWord(p.Intent.Side), FormatSize(p.Order.Size, sd),
 		FormatSigned(p.PnL, 2), FormatUSDFee(p.Fee), FormatPrice(p.MarginAfter, 2), liq)
-	if n := len(p.Tpsl); n > 0 {
-		w += fmt.Sprintf("; its TP/SL (%d orders) will be cancelled: set them again on the new side (tpsl)", n)
+	if t := p.TpslWords(); t != "" {
+		w += "; its TP/SL " + t
 	}
 	return w
+}
+
+// TpslWords says what becomes of the position's TP/SL ("" without any): "(2 orders) will be
+// cancelled, and offered again on the new side: tpsl BTC-PERP tp 5% sl 5%".
+func (p ReversePlan) TpslWords() string {
+	n := len(p.Tpsl)
+	if n == 0 {
+		return ""
+	}
+	w := fmt.Sprintf("(%d orders) will be cancelled", n)
+	if o := p.Offer(); o != "" {
+		w += ", and offered again on the new side: " + o
+	}
+	return w
+}
+
+// Offer is the position's TP/SL at the same distances from the entry on the new side, as a
+// command ("tpsl BTC-PERP tp 2% sl 1%": the distances are from the new position's entry), or ""
+// without any: what the console offers on the command line once the reverse filled.
+func (p ReversePlan) Offer() string {
+	entry := p.Position.EntryPrice
+	if len(p.Tpsl) == 0 || !entry.IsPositive() {
+		return ""
+	}
+	out, legs := "tpsl "+p.Position.Instrument, 0
+	for _, leg := range []string{api.TpslTakeProfit, api.TpslStopLoss} {
+		for _, o := range p.Tpsl {
+			if o.Tpsl != leg {
+				continue
+			}
+			pct := o.TriggerPx.Decimal.Sub(entry).Abs().Div(entry).Mul(hundred).Round(2)
+			out += " " + map[string]string{api.TpslTakeProfit: "tp", api.TpslStopLoss: "sl"}[leg] + " " + pct.String() + "%"
+			legs++
+			break
+		}
+	}
+	if legs == 0 {
+		return ""
+	}
+	return out
 }
 
 // BreakevenPlan is a checked stop to breakeven: a stop-loss on the whole position at its entry

@@ -142,3 +142,33 @@ func TestPositionCommandsOnTheLine(t *testing.T) {
 		t.Fatalf("after :flatten the position is %s", got)
 	}
 }
+
+// TestReverseCancelsTheTPSLAndOffersThemOnTheNewSide (issue #35): R on a long with a take-profit
+// and a stop says they will be cancelled and offered again; once the short is open they are
+// gone from the exchange and the command line is open with them at the same distances from the
+// entry ("tpsl BTC-PERP tp 5% sl 5%"), for Enter to set on the new side.
+func TestReverseCancelsTheTPSLAndOffersThemOnTheNewSide(t *testing.T) {
+	t.Parallel()
+	c := newSimConsole(t, 200, 60, false)
+	pump(t, c.m, c.m.Init())
+	openLong(t, c, "BTC-PERP", "0.01")
+	c.commandConfirmed(t, "tpsl btc tp 5% sl 5%")
+	pump(t, c.m, c.m.refreshNow(state.KindOrders, state.KindPositions))
+	if n := len(c.openOrders(t)); n != 2 {
+		t.Fatalf("the TP/SL: %d open orders", n)
+	}
+	c.key(t, "2", "R")
+	if v := c.m.View(); !strings.Contains(v, "will be cancelled, and offered again on the new side: tpsl BTC-PERP tp 5% sl 5%") {
+		t.Fatalf("R: the confirmation does not say what becomes of the TP/SL:\n%s", v)
+	}
+	c.confirm(t, "R")
+	if got := c.position(t, "BTC-PERP").Size; !got.Equal(d("-0.01")) {
+		t.Fatalf("after R the position is %s (notice %q)", got, c.m.notice)
+	}
+	if oo := c.openOrders(t); len(oo) != 0 {
+		t.Fatalf("the old side's TP/SL rest: %+v", oo)
+	}
+	if !c.m.cmdline.Active() || c.m.cmdline.Value() != "tpsl BTC-PERP tp 5% sl 5%" {
+		t.Fatalf("the TP/SL are not offered on the command line: open %v, %q", c.m.cmdline.Active(), c.m.cmdline.Value())
+	}
+}

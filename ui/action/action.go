@@ -179,6 +179,9 @@ type Action struct {
 	Amend      api.OrderRecord      // the order an amend cancels (Order is its replacement)
 	Tpsl       state.PositionTpsl   // a position's take-profit and stop-loss (NewPositionTpsl)
 	Leverage   state.LeverageChange // a leverage change (its Instrument set: one is confirmed)
+	// Then is a command offered on the command line once the action succeeded (a reverse's
+	// TP/SL on the new side, state.ReversePlan.Offer); "" for none.
+	Then string
 }
 
 // AgentMay reports whether an agent key may sign a: orders and cancels (api.AgentMay), never a

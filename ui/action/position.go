@@ -29,8 +29,12 @@ func NewClose(p state.ClosePlan, st *common.Styles) *Action {
 func NewReverse(p state.ReversePlan, st *common.Styles) *Action {
 	a := NewOrder(KindPlace, p.Order, st)
 	a.Title, a.Confirm = "Reverse position", true
-	a.What = p.Words()
-	a.Lines = append(a.Lines[:1:1], append([]string{"", st.Bold.On(p.Words())}, a.Lines[1:]...)...)
+	a.What, a.Then = p.Words(), p.Offer()
+	head := []string{"", st.Bold.On(p.Words())}
+	if t := p.TpslWords(); t != "" { // on its own line too: the line above may be cut
+		head = append(head, "TP/SL        "+t)
+	}
+	a.Lines = append(a.Lines[:1:1], append(head, a.Lines[1:]...)...)
 	co, tpsl := p.Order, p.Tpsl
 	a.Run = func(ctx context.Context, e *exec.Executor, ask exec.Ask) (Outcome, error) {
 		c, err := exec.Passed(co, e.Guard())

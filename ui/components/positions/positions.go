@@ -118,6 +118,10 @@ func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 		}
 	case tea.KeyMsg:
 		return p.handleKey(msg)
+	case action.SettledMsg:
+		if msg.Act.Then != "" && !msg.Failed {
+			return cmdline.Prefill(msg.Act.Then) // a reverse's TP/SL, offered on the new side
+		}
 	}
 	return nil
 }
