@@ -69,7 +69,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 type options = cli.ConsoleOptions
 
 // console loads the config, connects (or starts the demo), and runs the screen until quit. With
-// [profile.NAME] tables every profile opens beside the one asked for (ui.Switcher, ctrl+a).
+// [profile.NAME] tables every profile opens beside the one asked for (ui.Switcher, ctrl+a: the
+// profiles, the combined view and the Vaults view; with none, ctrl+a lists the one).
 func console(ctx context.Context, o options, stderr io.Writer, getenv func(string) string) error {
 	all, err := loadConfig(o.Config, stderr)
 	if err != nil {
@@ -91,16 +92,13 @@ func console(ctx context.Context, o options, stderr io.Writer, getenv func(strin
 		return err
 	}
 	defer stopProfile()
-	if len(all.Profiles) == 0 {
-		return runScreen(ctx, ui.TimeFirstFrame(ui.New(first)))
-	}
 	cfgs, closeOthers := openOtherProfiles(ctx, o, all, stderr, getenv)
 	defer closeOthers()
 	sw, err := ui.NewSwitcher(append([]ui.Config{first}, cfgs...)...)
 	if err != nil {
 		return err
 	}
-	return runScreen(ctx, sw)
+	return runScreen(ctx, ui.TimeFirstFrame(sw))
 }
 
 // openProfile connects one profile of the config (o.Profile; "": the top level) as the console

@@ -15,7 +15,8 @@ var processStart = time.Now()
 // firstFrame wraps the console to time its first live frame: the first View drawn with a size
 // and market data (the tickers) in the store.
 type firstFrame struct {
-	*Model
+	tea.Model
+	m     *Model // the model whose frame is timed (a Switcher's first active one)
 	start time.Time
 	took  time.Duration // zero until the first live frame
 	log   func(took time.Duration)
@@ -24,8 +25,13 @@ type firstFrame struct {
 // TimeFirstFrame wraps the console so that the time from the program's start to its first live
 // frame is logged once, with slog at Info: msg "first live frame", attribute ms. Run the wrapper
 // instead of the model (tea.NewProgram(ui.TimeFirstFrame(m))); it behaves as the model otherwise.
-func TimeFirstFrame(m *Model) tea.Model {
-	return &firstFrame{Model: m, start: processStart, log: func(took time.Duration) {
+// root is a *Model or a *Switcher (its active profile's first frame is timed).
+func TimeFirstFrame(root tea.Model) tea.Model {
+	m, _ := root.(*Model)
+	if sw, ok := root.(*Switcher); ok {
+		m = sw.Active()
+	}
+	return &firstFrame{Model: root, m: m, start: processStart, log: func(took time.Duration) {
 		slog.Info("first live frame", "ms", float64(took.Microseconds())/1000, "since", "program start")
 	}}
 }
@@ -48,5 +54,5 @@ func (f *firstFrame) View() string {
 
 // live reports whether a frame shows live data: the screen has a size and the tickers arrived.
 func (f *firstFrame) live() bool {
-	return f.width > 0 && f.store.Freshness(state.KindTickers).Loaded()
+	return f.m != nil && f.m.width > 0 && f.m.store.Freshness(state.KindTickers).Loaded()
 }

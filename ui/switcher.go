@@ -12,12 +12,13 @@ import (
 	"github.com/tradedesk/tradedesk/ui/common"
 	"github.com/tradedesk/tradedesk/ui/components/combined"
 	"github.com/tradedesk/tradedesk/ui/components/transfer"
+	"github.com/tradedesk/tradedesk/ui/components/vaults"
 )
 
 // Switcher is the console over several profiles (issue #42): one Model per profile, each with
 // its own exchange client, store, feed, executor, journal and stream, all running at once; the
 // screen and the keys go to the active one. The Profiles key lists them with their equity and
-// mode, and the combined view. Every command a profile's model starts answers to that model
+// mode, the combined view and the active profile's Vaults view. Every command a profile's model starts answers to that model
 // (profileMsg), whichever is active then: a dialog or an order in flight stays with the profile
 // it was opened in, so a switch mid-dialog can never send its order for another profile.
 type Switcher struct {
@@ -55,7 +56,9 @@ func NewSwitcher(cfgs ...Config) (*Switcher, error) {
 	s := &Switcher{set: set, models: map[string]*Model{}}
 	for _, c := range cfgs {
 		m := New(c)
-		m.status.profile = session.Label(c.Profile) // the mode line names every profile, the top level too
+		if len(cfgs) > 1 {
+			m.status.profile = session.Label(c.Profile) // the mode line names every profile, the top level too
+		}
 		s.models[c.Profile] = m
 	}
 	first := s.models[names[0]]
@@ -175,11 +178,16 @@ func (s *Switcher) pickKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, s.keys.Up):
 		s.cursor = max(s.cursor-1, 0)
 	case key.Matches(msg, s.keys.Down):
-		s.cursor = min(s.cursor+1, len(names))
+		s.cursor = min(s.cursor+1, len(names)+1)
 	case key.Matches(msg, s.keys.Pick), key.Matches(msg, s.keys.Confirm):
 		s.picking = false
-		if s.cursor == len(names) {
+		switch s.cursor {
+		case len(names):
 			s.combined = true
+			return nil
+		case len(names) + 1:
+			s.combined = false
+			s.Active().openVaults()
 			return nil
 		}
 		return s.Switch(names[s.cursor])
@@ -248,6 +256,12 @@ func indexOf(names []string, name string) int {
 		}
 	}
 	return 0
+}
+
+// openVaults opens the Vaults view of the profile's account over its panes.
+func (m *Model) openVaults() {
+	m.sheet = vaults.New(m.st, m.keys, m.store.Account, m.status.profile)
+	m.footerDirty = true
 }
 
 // keepsKey reports whether the active profile's focused pane binds a key the switcher would

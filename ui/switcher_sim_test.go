@@ -141,7 +141,7 @@ func (tp *twoProfiles) switchTo(t *testing.T, name string) {
 	if !tp.sw.picking {
 		t.Fatal("ctrl+a did not open the profile list")
 	}
-	rows := append(tp.sw.set.Names(), "combined")
+	rows := append(tp.sw.set.Names(), "combined", "vaults")
 	for tp.sw.cursor > 0 {
 		tp.key(t, "up")
 	}
