@@ -69,13 +69,17 @@ func (v *View) action(what, vault string, amount decimal.Decimal) *action.Action
 	if price.IsPositive() {
 		lines = append(lines, "Shares    about "+amount.DivRound(price, 6).String()+" at "+price.StringFixed(6)+" USD a share (the last summary's price)")
 	}
-	send := func(ctx context.Context, t Trader) (api.TxResponse, error) { return t.DepositToVault(ctx, vault, amount.String()) }
+	send := func(ctx context.Context, t Trader) (api.TxResponse, error) {
+		return t.DepositToVault(ctx, vault, amount.String())
+	}
 	if what == "redeem" {
 		title = "Confirm vault redeem"
 		lines = []string{"Redeem    " + amount.String() + " shares", "From      vault " + vault,
 			"For about " + amount.Mul(price).StringFixed(2) + " USDC at " + price.StringFixed(6) + " USD a share (the last summary's price)"}
 		desc = "vault redeem of " + amount.String() + " shares"
-		send = func(ctx context.Context, t Trader) (api.TxResponse, error) { return t.RedeemFromVault(ctx, vault, amount.String()) }
+		send = func(ctx context.Context, t Trader) (api.TxResponse, error) {
+			return t.RedeemFromVault(ctx, vault, amount.String())
+		}
 	}
 	if v.profile != "" {
 		lines = append(lines, "Profile   "+v.profile)
