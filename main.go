@@ -336,7 +336,11 @@ func startDemo(ctx context.Context, d demoSpec) (*connection, error) {
 		return nil, fmt.Errorf("demo: cannot listen on loopback: %w", err)
 	}
 	s := sim.New(opts...)
-	if err := openDemoWallet(s, signer.Address(), d.empty); err != nil {
+	err = openDemoWallet(s, signer.Address(), d.empty)
+	if err == nil {
+		err = s.AddVault(demoVault) // the Vaults view has a vault to deposit into
+	}
+	if err != nil {
 		_ = ln.Close()
 		return nil, fmt.Errorf("demo: %w", err)
 	}
@@ -352,6 +356,10 @@ func startDemo(ctx context.Context, d demoSpec) (*connection, error) {
 	return &connection{client: client, mode: ui.ModeDemo, network: "demo", close: stop, fees: &state.Fees{Maker: maker, Taker: taker},
 		sim: s}, nil
 }
+
+// demoVault is the embedded demo's vault (issue #42's Vaults view): t in the view, then this
+// address and an amount.
+const demoVault = "0x7a11700000000000000000000000000000000001"
 
 // demoSigner is the demo wallet's signer: derived from the seed when one is given, else random.
 func demoSigner(seed int64) (*api.Signer, error) {

@@ -11,8 +11,8 @@ import (
 )
 
 // openOtherProfiles opens every profile of the config but the one the console was started with
-// (o.Profile), each from its own table alone: the connection flags on the command line were for
-// that one. A profile that does not open is left out, with why on stderr, so one broken profile
+// (o.Profile), each from its own table alone: the connection flags (and a demo's --seed) on the
+// command line were for that one. A profile that does not open is left out, with why on stderr, so one broken profile
 // does not keep the others from the screen.
 func openOtherProfiles(ctx context.Context, o options, all fileConfig, stderr io.Writer, getenv func(string) string) ([]ui.Config, func()) {
 	var cfgs []ui.Config
@@ -23,7 +23,7 @@ func openOtherProfiles(ctx context.Context, o options, all fileConfig, stderr io
 		}
 		other := o
 		other.Connection = headless.Connection{Profile: name}
-		other.AddressFlag = ""
+		other.AddressFlag, other.Seed = "", 0 // a demo profile gets a wallet of its own
 		cfg, closeIt, err := openProfile(ctx, other, all, stderr, getenv)
 		if err != nil {
 			fmt.Fprintf(stderr, "tradedesk: profile %s not opened: %v\n", session.Label(name), err)

@@ -9,6 +9,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tradedesk/tradedesk/state"
 	"github.com/tradedesk/tradedesk/state/session"
+	"github.com/tradedesk/tradedesk/ui/action"
 	"github.com/tradedesk/tradedesk/ui/common"
 	"github.com/tradedesk/tradedesk/ui/components/combined"
 	"github.com/tradedesk/tradedesk/ui/components/transfer"
@@ -138,6 +139,10 @@ func (s *Switcher) deliver(p profileMsg) tea.Cmd {
 		return nil
 	}
 	_, cmd := m.Update(p.msg)
+	if _, done := p.msg.(action.DoneMsg); done && p.profile != s.set.Active() && m.notice != "" {
+		// an action in flight when its profile was left settles there, and says so here too
+		s.Active().setNotice(m.noticeLevel, "profile "+session.Label(p.profile)+": "+m.notice)
+	}
 	return tagged(p.profile, cmd)
 }
 

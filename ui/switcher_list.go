@@ -29,7 +29,7 @@ func (s *Switcher) listView() string {
 		body = append(body, s.row(i, line))
 	}
 	body = append(body, s.row(len(s.set.Names()), "  "+common.Pad("combined", 12)+" "+common.Pad("read-only", 9)),
-		s.row(len(s.set.Names())+1, "  "+common.Pad("vaults", 12)+" "+common.Pad("profile "+session.Label(s.set.Active()), 9)))
+		s.row(len(s.set.Names())+1, "  "+common.Pad("vaults", 12)+" of "+session.Label(s.set.Active())))
 	foot := []string{"", st.Bold.On(common.KeyName(s.keys.Pick)) + " switch · " + st.Bold.On(common.KeyName(s.keys.Dismiss)) + " close"}
 	scroll := 0
 	return common.Box(st, s.keys, head, body, foot, min(s.width-4, 64), s.height-3, &scroll)

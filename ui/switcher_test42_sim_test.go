@@ -170,3 +170,28 @@ func TestTheCombinedViewSumsTheProfiles(t *testing.T) {
 		t.Fatal("esc did not leave the combined view")
 	}
 }
+
+// TestAnOrderInFlightSettlesInItsProfileAndSaysSo (issue #42): a's limit order is sent and, before
+// its answer is in, the console switches to b; the order lands on a's account, a's own line says
+// it was placed, b's says it was a's, and b's account has nothing.
+func TestAnOrderInFlightSettlesInItsProfileAndSaysSo(t *testing.T) {
+	t.Parallel()
+	tp := newTwoProfiles(t, nil)
+	tp.key(t, ":")
+	for _, r := range "buy 0.01 btc 97000" {
+		tp.key(t, string(r))
+	}
+	_, inFlight := tp.sw.Update(keyMsg("enter")) // not pumped: the order is out when the switch comes
+	tp.switchTo(t, "b")
+	tp.pump(t, inFlight)
+	a, b := tp.sw.models["a"], tp.sw.models["b"]
+	if orders, _ := tp.account(t, "a"); len(orders) != 1 {
+		t.Fatalf("a's order: %v (a's notice %q)", orders, a.notice)
+	}
+	if orders, pos := tp.account(t, "b"); len(orders) != 0 || len(pos) != 0 {
+		t.Fatalf("b's account changed: %v %s", orders, sizes(pos))
+	}
+	if !strings.Contains(a.notice, "placed") || !strings.HasPrefix(b.notice, "profile a: ") || !strings.Contains(b.notice, "placed") {
+		t.Fatalf("a's notice %q, b's %q", a.notice, b.notice)
+	}
+}
