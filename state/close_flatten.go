@@ -86,6 +86,8 @@ type FlattenChild struct {
 	Filled     bool
 	Refused    bool // not placed: rejected, refused or not sent
 	Reason     string
+	// PnL and Fee are what its close realises and pays (the plan's estimate), counted when filled.
+	PnL, Fee decimal.Decimal
 }
 
 // Line is the child's result line ("BTC-PERP: filled", "SOL-PERP: rejected: why").
@@ -97,7 +99,8 @@ func (c FlattenChild) Line() string {
 	return line
 }
 
-// FlattenSummary sums a flatten's children: "5 sent, 4 filled, 1 refused: why".
+// FlattenSummary sums a flatten's children: "5 sent, 4 filled, 1 refused: why; the filled
+// realise -12.30 USD, fee 1.20 USD (est.)".
 func FlattenSummary(children []FlattenChild) string {
 	filled, refused := 0, 0
 	var whys []string
@@ -116,6 +119,15 @@ func FlattenSummary(children []FlattenChild) string {
 	}
 	if refused > 0 {
 		s += fmt.Sprintf(", %d refused: %s", refused, strings.Join(whys, "; "))
+	}
+	if filled > 0 {
+		pnl, fee := decimal.Zero, decimal.Zero
+		for _, c := range children {
+			if c.Filled {
+				pnl, fee = pnl.Add(c.PnL), fee.Add(c.Fee)
+			}
+		}
+		s += fmt.Sprintf("; the filled realise %s USD, fee %s USD (est.)", FormatSigned(pnl, 2), FormatUSDFee(fee))
 	}
 	return s
 }

@@ -40,10 +40,12 @@ func TestCloseSizeRoundsDownToTheLotAndNeverFlips(t *testing.T) {
 	}
 }
 
-// TestFlattenSummary: one line sums the children.
+// TestFlattenSummary: one line sums the children, and the PnL and fee of those that filled.
 func TestFlattenSummary(t *testing.T) {
-	got := FlattenSummary([]FlattenChild{{Instrument: "A", Filled: true}, {Instrument: "B", Filled: true}, {Instrument: "C", Refused: true, Reason: "delisted"}, {Instrument: "D"}})
-	if want := "4 sent, 2 filled, 1 not filled yet, 1 refused: C delisted"; got != want {
+	dd := decimal.RequireFromString
+	got := FlattenSummary([]FlattenChild{{Instrument: "A", Filled: true, PnL: dd("-3"), Fee: dd("0.5")}, {Instrument: "B", Filled: true, PnL: dd("1"), Fee: dd("0.25")},
+		{Instrument: "C", Refused: true, Reason: "delisted", PnL: dd("100")}, {Instrument: "D"}})
+	if want := "4 sent, 2 filled, 1 not filled yet, 1 refused: C delisted; the filled realise -2.00 USD, fee 0.75 USD (est.)"; got != want {
 		t.Fatalf("%q, want %q", got, want)
 	}
 }

@@ -36,7 +36,8 @@ func (c *simConsole) confirm(t *testing.T, what string) {
 // TestPositionKeysAgainstTheSimulator (issue #35): in the positions pane, x 2 Enter (three keys)
 // closes half of the position, its confirmation saying the PnL it realises; x 4 the rest; R
 // reverses a long into a short of the same size; ctrl+x, typing "flatten", leaves no position
-// and says one line per order and their sum ("flatten: 2 sent, 2 filled").
+// and says one line per order and their sum with the PnL they realise ("flatten: 2 sent, 2
+// filled; the filled realise -1.20 USD, fee 0.40 USD (est.)").
 func TestPositionKeysAgainstTheSimulator(t *testing.T) {
 	t.Parallel()
 	c := newSimConsole(t, 200, 60, false)
@@ -81,7 +82,7 @@ func TestPositionKeysAgainstTheSimulator(t *testing.T) {
 			t.Errorf("no result line for the flatten's %s order: %+v", sym, c.m.msgs.Entries())
 		}
 	}
-	if c.countMessages("flatten: 2 sent, 2 filled") != 1 {
+	if c.countMessages("flatten: 2 sent, 2 filled; the filled realise ") != 1 {
 		t.Fatalf("the flatten's result is not summed: %+v", c.m.msgs.Entries())
 	}
 }

@@ -11,13 +11,12 @@ import (
 func FlattenChildren(plan state.FlattenPlan, res BatchResult) []state.FlattenChild {
 	out := make([]state.FlattenChild, 0, len(res.Orders))
 	for i, o := range res.Orders {
-		name := ""
+		c := state.FlattenChild{Status: o.Kind.String(), Reason: text.Clean(o.Reason), Filled: o.Kind == Filled,
+			Refused: o.Kind == Rejected || o.Kind == NotPlaced || o.Kind == Refused}
 		if i < len(plan.Closes) {
-			name = plan.Closes[i].Position.Instrument
+			c.Instrument, c.PnL, c.Fee = plan.Closes[i].Position.Instrument, plan.Closes[i].PnL, plan.Closes[i].Fee
 		}
-		out = append(out, state.FlattenChild{Instrument: name, Status: o.Kind.String(), Reason: text.Clean(o.Reason),
-			Filled:  o.Kind == Filled,
-			Refused: o.Kind == Rejected || o.Kind == NotPlaced || o.Kind == Refused})
+		out = append(out, c)
 	}
 	return out
 }
