@@ -15,6 +15,8 @@ type FlattenPlan struct {
 	Skipped []FlattenSkip
 	// PnL and Fee are the sums of the closes'.
 	PnL, Fee decimal.Decimal
+	// CancelFirst: every open order is cancelled before the closes are sent (`flatten cancel`).
+	CancelFirst bool
 }
 
 // FlattenSkip is a position flatten all does not close, and why.
@@ -69,6 +71,9 @@ func (s *Store) PlanFlatten(g Guard, cloid func(i int) (string, error)) (Flatten
 // the sums.
 func (p FlattenPlan) Lines() []string {
 	var out []string
+	if p.CancelFirst {
+		out = append(out, "first: cancel every open order")
+	}
 	for _, c := range p.Closes {
 		out = append(out, "send: "+c.Words())
 	}

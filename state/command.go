@@ -207,6 +207,10 @@ func (c Command) String() string {
 		w = c.appendClose(c.appendInstrument(w))
 	case VerbReverse, VerbBreakeven:
 		w = c.appendInstrument(w)
+	case VerbFlatten:
+		if c.All {
+			w = append(w, "cancel")
+		}
 	case VerbLeverage:
 		w = append(c.appendInstrument(w), strconv.FormatInt(c.Leverage, 10))
 	case VerbTpsl:

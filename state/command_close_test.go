@@ -22,6 +22,7 @@ func TestParsePositionCommands(t *testing.T) {
 		{"close eth best", "close eth best", Command{Verb: VerbClose, Instrument: "eth", InstrumentWord: 2, ClosePricing: CloseAtBest, PriceWord: 3}},
 		{"reverse btc", "reverse btc", Command{Verb: VerbReverse, Instrument: "btc", InstrumentWord: 2}},
 		{"flatten", "flatten", Command{Verb: VerbFlatten}},
+		{"flatten cancel", "flatten cancel", Command{Verb: VerbFlatten, All: true}},
 		{"be btc", "be btc", Command{Verb: VerbBreakeven, Instrument: "btc", InstrumentWord: 2}},
 	} {
 		got, err := ParseCommand(c.line)
@@ -33,7 +34,7 @@ func TestParsePositionCommands(t *testing.T) {
 	for line, want := range map[string]string{
 		"close btc 150%":  "at most 100%",
 		"close btc 0.1 x": "unexpected word",
-		"flatten btc":     "flatten takes no more words",
+		"flatten btc":     "flatten reads flatten [cancel]",
 		"close btc @abc":  "not a number",
 	} {
 		if _, err := ParseCommand(line); err == nil || !strings.Contains(err.Error(), want) {

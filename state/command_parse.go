@@ -71,6 +71,11 @@ func ParseCommand(line string) (Command, error) {
 		if p.more() {
 			err = p.instrument()
 		}
+	case VerbFlatten:
+		if p.more() && p.peek() == "cancel" { // every open order cancelled first
+			p.cmd.All = true
+			p.i++
+		}
 	}
 	if err != nil {
 		return Command{}, err
@@ -91,7 +96,7 @@ func (p *parser) usage() string {
 	case VerbReverse:
 		return "reverse reads reverse [INSTRUMENT]"
 	case VerbFlatten:
-		return "flatten takes no more words: it closes every position"
+		return "flatten reads flatten [cancel]: it closes every position (cancel: every open order cancelled first)"
 	case VerbBreakeven:
 		return "be reads be [INSTRUMENT]"
 	case VerbCancel:

@@ -211,6 +211,7 @@ func (s *Store) planBreakeven(plan CommandPlan) (CommandPlan, error) {
 func (s *Store) planFlatten(plan CommandPlan, g Guard) (CommandPlan, error) {
 	parent := NewCloid()
 	f, err := s.PlanFlatten(g, func(i int) (string, error) { return fmt.Sprintf("%s-%d", parent, i), nil })
+	f.CancelFirst = plan.Command.All
 	plan.Flatten = f
 	if err != nil {
 		return plan, &CommandError{Msg: err.Error()}

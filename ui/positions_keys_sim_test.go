@@ -173,3 +173,29 @@ func TestReverseCancelsTheTPSLAndOffersThemOnTheNewSide(t *testing.T) {
 		t.Fatalf("the TP/SL are not offered on the command line: open %v, %q", c.m.cmdline.Active(), c.m.cmdline.Value())
 	}
 }
+
+// TestFlattenCancelCancelsEveryOrderFirst (issue #35: flatten "optionally with cancel-all
+// first"): `:flatten cancel` lists the cancel first in its confirmation, and once the typed word
+// confirms it leaves no open order and no position.
+func TestFlattenCancelCancelsEveryOrderFirst(t *testing.T) {
+	t.Parallel()
+	c := newSimConsole(t, 200, 60, false)
+	pump(t, c.m, c.m.Init())
+	openLong(t, c, "BTC-PERP", "0.01")
+	c.m.reviewEveryOrder() // the resting order through its confirmation, as restingByCommand confirms it
+	c.restingByCommand(t, "sol")
+	if len(c.openOrders(t)) != 1 {
+		t.Fatalf("no resting order: %+v", c.openOrders(t))
+	}
+	c.command(t, "flatten cancel")
+	if c.m.dialog == nil || !strings.Contains(strings.Join(c.m.dialog.Action().Lines, "\n"), "first: cancel every open order") {
+		t.Fatalf(":flatten cancel: the confirmation does not say the cancel first (notice %q)", c.m.notice)
+	}
+	c.confirm(t, ":flatten cancel")
+	if oo := c.openOrders(t); len(oo) != 0 {
+		t.Fatalf("after :flatten cancel orders rest: %+v", oo)
+	}
+	if got := c.position(t, "BTC-PERP").Size; !got.IsZero() {
+		t.Fatalf("after :flatten cancel the position is %s (notice %q)", got, c.m.notice)
+	}
+}

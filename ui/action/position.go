@@ -76,6 +76,15 @@ func NewFlatten(p state.FlattenPlan, st *common.Styles) *Action {
 				cs[i] = c
 			}
 			ask.Confirmed = true // the typed "flatten" is the confirmation
+			if p.CancelFirst {
+				r, err := e.CancelMany(ctx, exec.CancelMany{All: true}, exec.Ask{Who: ask.Who, What: "cancel every open order before flatten", Confirmed: true})
+				if err != nil {
+					return Outcome{Result: r}, err
+				}
+				if r.Kind != exec.Cancelled {
+					return Outcome{Result: r}, fmt.Errorf("the cancel of every open order first ended %s (%s): no position closed", r.Kind, r.Reason)
+				}
+			}
 			res, err := e.PlaceBatch(ctx, cs, ask)
 			if err != nil || len(res.Orders) == 0 {
 				return Outcome{Result: res.Result}, err
