@@ -12,6 +12,7 @@ import (
 	"github.com/tradedesk/tradedesk/state/exec"
 	"github.com/tradedesk/tradedesk/state/feed"
 	"github.com/tradedesk/tradedesk/state/risk"
+	"github.com/tradedesk/tradedesk/ui/common"
 )
 
 // secondKeyHex is a second fixed test key: profile b's account (never a real one).
@@ -26,6 +27,12 @@ type twoProfiles struct {
 }
 
 func newTwoProfiles(t *testing.T, limits map[string]risk.Limits) *twoProfiles {
+	t.Helper()
+	return newTwoProfilesKeyed(t, limits, mustKeys(t))
+}
+
+// newTwoProfilesKeyed is newTwoProfiles with a key map of the test's.
+func newTwoProfilesKeyed(t *testing.T, limits map[string]risk.Limits, keys common.KeyMap) *twoProfiles {
 	t.Helper()
 	clock := sim.NewTestClock(simStart)
 	s := fundedSim(t, sim.WithSeed(7), sim.WithClock(clock))
@@ -54,7 +61,7 @@ func newTwoProfiles(t *testing.T, limits map[string]risk.Limits) *twoProfiles {
 		tp.timers[p.name] = feed.NewFakeClock(simStart)
 		maker, taker := sim.FeeRates()
 		cfgs = append(cfgs, Config{Exchange: client, Clock: clock.Now, Fees: &state.Fees{Maker: maker, Taker: taker}, Timers: tp.timers[p.name],
-			Keys: mustKeys(t), Theme: testTheme, Mode: ModeLive, Network: "demo", Profile: p.name, Watchlist: []string{"ETH-PERP"}, Exec: x})
+			Keys: keys, Theme: testTheme, Mode: ModeLive, Network: "demo", Profile: p.name, Watchlist: []string{"ETH-PERP"}, Exec: x})
 	}
 	sw, err := NewSwitcher(cfgs...)
 	if err != nil {

@@ -4,6 +4,9 @@ import (
 	"strings"
 	"testing"
 
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/tradedesk/tradedesk/ui/common/commontest"
+
 	"github.com/shopspring/decimal"
 	"github.com/tradedesk/tradedesk/state/risk"
 	"github.com/tradedesk/tradedesk/state/session"
@@ -159,8 +162,16 @@ func TestTheCombinedViewSumsTheProfiles(t *testing.T) {
 		t.Fatalf("combined total %+v; the accounts sum to equity %s margin %s", total, want.Equity, want.MarginUsed)
 	}
 	tp.switchTo(t, "combined")
+	a := tp.sw.models["a"] // a's own session goes on behind the read-only view: its new order shows
+	for _, k := range append(append([]string{":"}, strings.Split("buy 0.01 btc 96900", "")...), "enter") {
+		_, cmd := a.Update(keyMsg(k))
+		tp.pump(t, tagged("a", cmd))
+	}
+	if n := len(tp.sw.Summaries()[0].Orders); n != 2 {
+		t.Fatalf("a's orders in the combined view: %d (a's notice %q)", n, a.notice)
+	}
 	view := tp.sw.View()
-	for _, want := range []string{"Combined", "read-only", "total", "ETH-PERP", "0.04", "-0.05", "-0.01", tp.sw.set.Names()[1]} {
+	for _, want := range []string{"Combined", "read-only", "total", "ETH-PERP", "0.04", "-0.05", "-0.01", tp.sw.set.Names()[1], "96900"} {
 		if !strings.Contains(view, want) {
 			t.Fatalf("the combined view lacks %q:\n%s", want, view)
 		}
@@ -193,5 +204,21 @@ func TestAnOrderInFlightSettlesInItsProfileAndSaysSo(t *testing.T) {
 	}
 	if !strings.Contains(a.notice, "placed") || !strings.HasPrefix(b.notice, "profile a: ") || !strings.Contains(b.notice, "placed") {
 		t.Fatalf("a's notice %q, b's %q", a.notice, b.notice)
+	}
+}
+
+// TestTheProfilesKeyIsRebindable (issue #42): with [keys] profiles = ["ctrl+p"] ctrl+p opens the
+// profile list and ctrl+a no longer does (it reaches the active profile).
+func TestTheProfilesKeyIsRebindable(t *testing.T) {
+	t.Parallel()
+	tp := newTwoProfilesKeyed(t, nil, commontest.Rebound(t, map[string][]string{"profiles": {"ctrl+p"}}))
+	tp.key(t, "ctrl+a")
+	if tp.sw.picking {
+		t.Fatal("ctrl+a opened the list after profiles was rebound")
+	}
+	_, cmd := tp.sw.Update(tea.KeyMsg{Type: tea.KeyCtrlP})
+	tp.pump(t, cmd)
+	if !tp.sw.picking {
+		t.Fatal("ctrl+p did not open the list")
 	}
 }
