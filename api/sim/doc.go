@@ -211,8 +211,10 @@
 //     amount USDC of its debt paid that no liquidation fill shows), user_fees {user} (the
 //     one fee schedule and the account's 14 and 30 day volumes), account_history {user, limit}
 //     (account value, PnL and volume sampled at most once a minute, ending now), all_agents;
-//     referral_summary, account_info, vaults, sub_vaults and vault_balance answer truthfully
-//     empty (the simulator has no referrals, rewards or vaults).
+//     referral_summary, account_info answer truthfully empty (the simulator has no referrals or
+//     rewards); vaults, sub_vaults and vault_balance answer empty too, as the SDKs type no shape
+//     for them: a vault (AddVault) shows in its depositors' account_summary vault_balances, and
+//     depositToVault / redeemFromVault act on it.
 //   - Charts keep 1500 one-minute candles and 200 to 600 of each longer resolution; each market's
 //     trade tape keeps 200 trades; fills (2000, WithKeepFills), closed orders (1000,
 //     WithKeepOrders), funding records (2000) and remembered nonces (50000) per account are

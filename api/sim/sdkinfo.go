@@ -312,7 +312,8 @@ func atoiOr(s string) int64 {
 	return n
 }
 
-// infoVaults answers vaults and sub_vaults: the simulator has no vaults.
+// infoVaults answers vaults and sub_vaults empty: the SDKs type no shape for them (the vaults
+// an account holds are in its account_summary's vault_balances).
 func (s *Sim) infoVaults(p *infoParams) (any, error) {
 	if p.Vault != "" {
 		if _, err := canonical(p.Vault); err != nil {
@@ -322,7 +323,7 @@ func (s *Sim) infoVaults(p *infoParams) (any, error) {
 	return []any{}, nil
 }
 
-// infoVaultBalance answers vault_balance: no vault, so no balance in one.
+// infoVaultBalance answers vault_balance empty, as infoVaults (see vault_balances).
 func (s *Sim) infoVaultBalance(p *infoParams) (any, error) {
 	if p.User != "" {
 		if _, err := canonical(p.User); err != nil {
