@@ -74,7 +74,7 @@ var Source = source
 
 // source is the account's fills, a page at a time.
 var source = pagedlist.Source{
-	Kind: state.KindFills, Every: func(iv profile.Intervals) time.Duration { return iv.Fills }, Evicted: (*state.Store).FillsEvicted,
+	Kind: state.KindFills, Every: func(iv profile.Intervals) time.Duration { return iv.Fills }, Evicted: (*state.Store).FillsEvicted, WatchTrades: true,
 	Next: (*state.Store).NextFillsPage,
 	Page: func(ex api.Exchange, user string, page int) feed.Request {
 		return func(ctx context.Context, gen uint64, at time.Time) (state.Msg, error) {

@@ -1,6 +1,7 @@
 package funding
 
 import (
+	"context"
 	"strconv"
 	"strings"
 	"testing"
@@ -12,6 +13,7 @@ import (
 	"github.com/shopspring/decimal"
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
+	"github.com/tradedesk/tradedesk/state/feed"
 	"github.com/tradedesk/tradedesk/ui/common"
 	"github.com/tradedesk/tradedesk/ui/common/commontest"
 )
@@ -51,7 +53,7 @@ func payments(n int) []api.FundingPayment {
 func TestFundingRowsAndNet(t *testing.T) {
 	s := store()
 	c := commontest.NewCommon(t, s, func() time.Time { return t0 })
-	p := New(c, nil, true)
+	p := newPane(c, nil, source, true)
 	p.SetSize(100, 6)
 	s.Apply(state.FundingMsg{Gen: 1, At: t0, Page: api.Page[api.FundingPayment]{Page: 1, Limit: 100, TotalCount: 3, TotalPages: 1, Data: payments(3)}})
 	p.Update(common.DataMsg{Kind: state.KindFunding})
@@ -82,7 +84,12 @@ func TestFundingLoadsOlderPages(t *testing.T) {
 	s := store()
 	c := commontest.NewCommon(t, s, func() time.Time { return t0 })
 	var asked []int
-	p := New(c, func(page int) tea.Cmd { asked = append(asked, page); return nil }, true)
+	src := source
+	src.Page = func(_ api.Exchange, _ string, page int) feed.Request {
+		asked = append(asked, page)
+		return func(context.Context, uint64, time.Time) (state.Msg, error) { return nil, nil }
+	}
+	p := newPane(c, nil, src, true)
 	p.SetSize(100, 12)
 	p.SetFocused(true)
 	all := payments(5)
@@ -109,7 +116,7 @@ func TestFundingWithoutAccount(t *testing.T) {
 	s := store()
 	s.Apply(state.FundingMsg{Gen: 1, At: t0, Page: api.Page[api.FundingPayment]{Page: 1}})
 	c := commontest.NewCommon(t, s, func() time.Time { return t0 })
-	p := New(c, nil, false)
+	p := newPane(c, nil, source, false)
 	p.SetSize(100, 4)
 	if !strings.Contains(p.View(), "no account: start with --address") {
 		t.Errorf("view:\n%s", p.View())
@@ -123,12 +130,12 @@ func BenchmarkFundingPane(b *testing.B) {
 		b.Run("held="+strconv.Itoa(n), func(b *testing.B) {
 			s := store()
 			c := commontest.NewCommon(b, s, func() time.Time { return t0 })
-			p := New(c, nil, true)
+			p := newPane(c, nil, source, true)
 			p.SetSize(196, 24)
 			p.SetFocused(true)
 			s.Apply(state.FundingMsg{Gen: 1, At: t0, Page: api.Page[api.FundingPayment]{Page: 1, Limit: n, TotalCount: n, TotalPages: 1, Data: payments(n)}})
 			p.Update(common.DataMsg{Kind: state.KindFunding})
-			p.tbl.MoveTo(len(p.rows) / 2)
+			p.Tbl.MoveTo(len(p.rows) / 2)
 			p.View()
 			b.ReportAllocs()
 			b.ResetTimer()

@@ -147,7 +147,7 @@ func (p *Pane) fitWith() {
 
 // source is the account's order history, a page at a time.
 var source = pagedlist.Source{
-	Kind: state.KindHistory, Every: func(iv profile.Intervals) time.Duration { return iv.History }, Evicted: (*state.Store).HistoryEvicted,
+	Kind: state.KindHistory, Every: func(iv profile.Intervals) time.Duration { return iv.History }, Evicted: (*state.Store).HistoryEvicted, WatchTrades: true,
 	Next: (*state.Store).NextHistoryPage,
 	Page: func(ex api.Exchange, user string, page int) feed.Request {
 		return func(ctx context.Context, gen uint64, at time.Time) (state.Msg, error) {

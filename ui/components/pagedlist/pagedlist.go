@@ -13,9 +13,9 @@ import (
 	"github.com/tradedesk/tradedesk/ui/common"
 )
 
-// List is what the fills and order-history panes share: a table of the account's records,
-// newest first; the newest page polled (at once when a fill or an order's state change moves the
-// account's orders or positions); older pages loaded as the trader scrolls to the end; CSV and
+// List is what the fills, order-history and funding panes share: a table of the account's
+// records, newest first; the newest page polled (for a Source that watches trades, at once when a
+// fill or an order's state change moves the account's orders or positions); older pages loaded as the trader scrolls to the end; CSV and
 // JSON export; and a status line that says what is under way or wrong, else what is loaded. A
 // pane embeds it and brings its columns, its rows and the words of its hint.
 type List struct {
@@ -35,6 +35,7 @@ type List struct {
 	next    func() (int, bool)          // the store's next page to load, and whether there is one
 	evicted func() int                  // the store's count of the oldest rows let go over the bound
 	shared  bool                        // the task is another list's (NewShared): it polls, not this one
+	watch   bool                        // poll at once when the account's trades moved
 }
 
 // Source is where a paged list's records come from: one page of kind, and the store's next
@@ -50,6 +51,9 @@ type Source struct {
 	Next func(*state.Store) (int, bool)
 	// Evicted is how many of the oldest rows the store let go to stay within its bound.
 	Evicted func(*state.Store) int
+	// WatchTrades polls the newest page at once when the account's orders or positions moved (a
+	// fill or an order's state change is news for fills and history, not for funding).
+	WatchTrades bool
 }
 
 // New is a paged list of src's records in a table of cols drawn by cell; empty is what it says
@@ -79,10 +83,10 @@ func NewShared(c *common.Common, ex api.Exchange, src Source, cols []common.Colu
 }
 
 func newList(c *common.Common, ex api.Exchange, src Source, cols []common.Column, cell common.CellFunc, empty string) *List {
-	l := &List{Common: c, Ex: ex, kind: src.Kind}
+	l := &List{Common: c, Ex: ex, kind: src.Kind, watch: src.WatchTrades}
 	l.Tbl = common.NewTable(c.Styles, cols, cell)
 	l.Tbl.Empty = empty
-	l.page = func(page int) feed.Request { return src.Page(ex, ex.Address(), page) }
+	l.page = func(page int) feed.Request { return src.Page(ex, common.ExchangeAddress(ex), page) }
 	l.next = func() (int, bool) { return src.Next(c.Store) }
 	l.evicted = func() int { return src.Evicted(c.Store) }
 	return l
@@ -111,7 +115,7 @@ func (l *List) Handle(msg tea.Msg) (cmd tea.Cmd, handled, refresh bool) {
 		}
 		return common.Tea(l.f.Start()), true, false
 	case common.DataMsg:
-		if l.trades.Changed(l.Store, msg.Kind) && l.f.Started() && !l.shared {
+		if l.watch && l.trades.Changed(l.Store, msg.Kind) && l.f.Started() && !l.shared {
 			return common.Tea(l.f.Poll()), true, false // orders or positions moved: there may be news
 		}
 		if msg.Kind == l.kind {
@@ -162,6 +166,10 @@ func (l *List) Body(idle func() string) string {
 // export.
 func (l *List) Hint(n int) string { return pagedHint(n, l.next, l.evicted() > 0, l.Exp.last) }
 
+// More is what the idle status line says of the pages beyond the n records loaded: that the
+// store let the oldest go, that scrolling loads more, or that all are loaded ("" with none).
+func (l *List) More(n int) string { return pagedMore(n, l.next, l.evicted() > 0) }
+
 // pageStillLoading is the page still being loaded after a reply: none once the next page to load
 // moved past it, or the request failed.
 func pageStillLoading(loading int, next func() (int, bool), f state.Freshness) int {
@@ -203,19 +211,24 @@ func pagedStatus(st *common.Styles, store *state.Store, k state.Kind, exp *Expor
 // pagedHint is a paged list's footer: rows loaded, whether more can be loaded (none once the
 // store let the oldest go to stay within its bound), the last export.
 func pagedHint(n int, next func() (int, bool), bounded bool, last string) string {
-	s := strconv.Itoa(n) + " loaded"
-	if bounded {
-		s += " · the newest kept, older let go (bound)"
-	} else if _, more := next(); more && n > 0 {
-		s += " · scroll to the end for more"
-	} else if n > 0 {
-		s += " · all"
-	}
-	s += " · e/E export CSV/JSON"
+	s := strconv.Itoa(n) + " loaded" + pagedMore(n, next, bounded) + " · e/E export CSV/JSON"
 	if last != "" {
 		s += " · " + last
 	}
 	return s
+}
+
+// pagedMore is the footer's words on the pages beyond the n rows loaded, from " · ".
+func pagedMore(n int, next func() (int, bool), bounded bool) string {
+	if bounded {
+		return " · the newest kept, older let go (bound)"
+	}
+	if _, more := next(); more && n > 0 {
+		return " · scroll to the end for more"
+	} else if n > 0 {
+		return " · all"
+	}
+	return ""
 }
 
 // Task is the list's feed task: the newest page's poll and the older pages' requests.
