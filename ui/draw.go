@@ -30,7 +30,7 @@ func (m *Model) View() string {
 	body := m.body()
 	switch {
 	case m.showHelp:
-		body = overlay(body, m.helpView, m.width)
+		body = overlay(body, m.helpBox.View(), m.width)
 	case m.alerts.Active():
 		body = overlay(body, m.alerts.View(min(m.width-4, 100), m.height-3), m.width)
 	case m.sheet != nil:

@@ -66,9 +66,9 @@ func TestTabMovesBetweenTheOrderFormsFields(t *testing.T) {
 		}
 	}
 	c.key(t, "?")
-	if !c.m.showHelp || !strings.Contains(c.m.helpView, "in a form, between fields (Esc leaves it)") ||
-		!strings.Contains(c.m.helpView, "leave form") {
-		t.Errorf("the help does not say what Tab and Esc do in a form:\n%s", ansi.Strip(c.m.helpView))
+	if !c.m.showHelp || !strings.Contains(c.m.helpBox.View(), "in a form, between fields (Esc leaves it)") ||
+		!strings.Contains(c.m.helpBox.View(), "leave form") {
+		t.Errorf("the help does not say what Tab and Esc do in a form:\n%s", ansi.Strip(c.m.helpBox.View()))
 	}
 	c.key(t, "esc", "tab")
 	if c.m.slots[c.m.focus].pane == form {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/tradedesk/tradedesk/ui/common"
+	"github.com/tradedesk/tradedesk/ui/components/help"
 )
 
 // footerItems are the footer's keys, item by item ("S-↑/K S-↓/J move my order a tick" names four).
@@ -16,7 +17,7 @@ func footerItems(footer string) [][]string {
 	var out [][]string
 	for _, it := range strings.Split(strings.TrimRight(ansi.Strip(footer), " …"), " • ") {
 		if f := strings.Fields(it); len(f) > 0 {
-			out = append(out, helpTokens(key.NewBinding(key.WithHelp(strings.SplitN(it, " ", 2)[0], ""))))
+			out = append(out, help.Tokens(key.NewBinding(key.WithHelp(strings.SplitN(it, " ", 2)[0], ""))))
 		}
 	}
 	return out
@@ -52,7 +53,7 @@ func TestNoHelpLineRepeatsAKey(t *testing.T) {
 		for _, g := range c.m.paneHelp() {
 			var items [][]string
 			for _, b := range g {
-				items = append(items, helpTokens(b))
+				items = append(items, help.Tokens(b))
 			}
 			checkNoKeyTwice(t, what+" help block", items)
 		}
@@ -85,7 +86,7 @@ func TestNoHelpLineRepeatsAKey(t *testing.T) {
 		}
 	}
 	c.key(t, "?")
-	for _, l := range strings.Split(ansi.Strip(c.m.helpView), "\n") {
+	for _, l := range strings.Split(ansi.Strip(c.m.helpBox.View()), "\n") {
 		if strings.Contains(l, "sell 2 eth mkt · buy 500usd") && !strings.Contains(l, "buy 0.1 btc 97000") {
 			t.Errorf("the grammar's example row is broken mid-row at 80 columns: %q", l)
 		}

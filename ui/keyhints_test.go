@@ -32,7 +32,7 @@ func TestRootHintsNameTheBoundKeys(t *testing.T) {
 		Keys: km, Theme: testTheme, Mode: ModeDemo, Network: "demo", Instrument: "BTC-PERP"})
 	m.Update(tea.WindowSizeMsg{Width: 160, Height: 50})
 	m.renderHelp()
-	if v := ansi.Strip(m.helpView); !strings.Contains(v, "ctrl+n moves between panes; in a form, between fields (ctrl+g leaves it). f1 or ctrl+g closes.") {
+	if v := ansi.Strip(m.helpBox.View()); !strings.Contains(v, "ctrl+n moves between panes; in a form, between fields (ctrl+g leaves it). f1 or ctrl+g closes.") {
 		t.Errorf("the help's foot does not name the bound keys:\n%s", v)
 	}
 	if v := ansi.Strip(m.View()); !strings.Contains(v, "< > resolution · y type") {

@@ -102,17 +102,9 @@ func (m *Model) messagesKey(msg tea.KeyMsg) tea.Cmd {
 
 // helpKey scrolls or closes the help overlay.
 func (m *Model) helpKey(msg tea.KeyMsg) tea.Cmd {
-	k := m.keys
-	switch {
-	case key.Matches(msg, k.Help, k.Dismiss, k.Quit):
+	if m.helpBox.Key(msg) {
 		m.showHelp = false
 		m.footerDirty = true
-	case key.Matches(msg, k.Up):
-		m.helpScroll--
-		m.renderHelp()
-	case key.Matches(msg, k.Down):
-		m.helpScroll++
-		m.renderHelp()
 	}
 	return nil
 }
@@ -143,9 +135,8 @@ func (m *Model) globalKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 		m.renderMessages()
 	case key.Matches(msg, k.Help):
 		m.showHelp = true
-		m.helpScroll = 0
 		m.footerDirty = true
-		m.renderHelp()
+		m.helpBox.Open(m.helpValues())
 	case key.Matches(msg, k.NextPane):
 		m.setFocus((m.focus + 1) % len(m.slots))
 	case key.Matches(msg, k.PrevPane):

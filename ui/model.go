@@ -4,7 +4,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/charmbracelet/bubbles/help"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/shopspring/decimal"
 	"github.com/tradedesk/tradedesk/api"
@@ -20,6 +19,7 @@ import (
 	"github.com/tradedesk/tradedesk/ui/components/chart"
 	"github.com/tradedesk/tradedesk/ui/components/cmdline"
 	"github.com/tradedesk/tradedesk/ui/components/depth"
+	"github.com/tradedesk/tradedesk/ui/components/help"
 	"github.com/tradedesk/tradedesk/ui/components/ladder"
 	"github.com/tradedesk/tradedesk/ui/components/messages"
 	"github.com/tradedesk/tradedesk/ui/components/orderentry"
@@ -112,10 +112,8 @@ type Model struct {
 	tooSmall      bool
 	tabs          []tabSpan
 
-	help       help.Model
-	showHelp   bool
-	helpView   string
-	helpScroll int
+	helpBox  *help.Model // the `?` overlay and the footer's keys
+	showHelp bool
 	// msgs are the last notices and errors in full, shown by the messages key.
 	msgs         *messages.Log
 	alerts       *alerts.Model // the alert engine's console side, and the Alerts view
@@ -196,7 +194,7 @@ func New(cfg Config) *Model {
 	st := common.NewStyles(cfg.Theme)
 	m := &Model{
 		ex: cfg.Exchange, store: cfg.Store, clock: cfg.Clock, msgs: messages.New(cfg.Clock), iv: cfg.Intervals, st: st, keys: &keys,
-		help: newHelp(st), stats: cfg.Stats, footerDirty: true, sizes: cfg.DefaultSizes, lat: newRoutes(cfg.Clock),
+		helpBox: help.New(st, &keys), stats: cfg.Stats, footerDirty: true, sizes: cfg.DefaultSizes, lat: newRoutes(cfg.Clock),
 		status: statusBar{st: st, mode: cfg.Mode, network: cfg.Network, address: cfg.Exchange.Address(),
 			agent: cfg.Exchange.IsAgent(), agentUntil: cfg.AgentUntil, profile: cfg.Profile},
 	}

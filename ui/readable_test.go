@@ -18,6 +18,7 @@ import (
 	"github.com/tradedesk/tradedesk/state"
 	"github.com/tradedesk/tradedesk/ui/action"
 	"github.com/tradedesk/tradedesk/ui/common"
+	"github.com/tradedesk/tradedesk/ui/components/help"
 )
 
 // screenSizes are the sizes issue #24 asks every screen to be readable at.
@@ -176,12 +177,12 @@ func TestHelpFitsEverySize(t *testing.T) {
 				t.Fatalf("? does not open the help of %s", c.m.slots[i].pane.Title())
 			}
 			checkScreen(t, "help of "+c.m.slots[i].pane.Title(), c.m.View(), sz[0], sz[1])
-			checkBoxes(t, "help of "+c.m.slots[i].pane.Title(), c.m.helpView, sz[0], sz[1])
+			checkBoxes(t, "help of "+c.m.slots[i].pane.Title(), c.m.helpBox.View(), sz[0], sz[1])
 			text := helpText(t, c)
 			for _, g := range c.m.slots[i].pane.FullHelp() {
 				// The second half of a pair ("S-↓ move my order a tick down") is named by the
 				// first's line ("S-↑/K S-↓/J move my order a tick"): not a line of its own.
-				for _, b := range dedupKeys(g, nil) {
+				for _, b := range help.Dedup(g, nil) {
 					if b.Enabled() && !strings.Contains(text, b.Help().Desc) {
 						t.Errorf("%dx%d: help of %s lacks %q", sz[0], sz[1], c.m.slots[i].pane.Title(), b.Help().Desc)
 					}
@@ -197,7 +198,7 @@ func helpText(t *testing.T, c *simConsole) string {
 	t.Helper()
 	var b strings.Builder
 	for range 40 {
-		v := ansi.Strip(c.m.helpView)
+		v := ansi.Strip(c.m.helpBox.View())
 		b.WriteString(v + "\n")
 		if lastPage(v) {
 			break
