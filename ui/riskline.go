@@ -31,7 +31,7 @@ type riskTickMsg struct{}
 // readRisk reads the trading state and each limit's use from the executor's engine (the record
 // every executor of the account enforces) off the drawing goroutine, at most every riskEvery: at
 // start, after an action settles and as the engine applies account, position, order or fill
-// data (poll.go), so a loss limit the account reaches trips REDUCING and shows on the status
+// data (Model.onFeed), so a loss limit the account reaches trips REDUCING and shows on the status
 // line with no order tried. A change within riskEvery of the last read is read riskEvery after
 // it, not dropped. nil without an executor.
 func (m *Model) readRisk() tea.Cmd {

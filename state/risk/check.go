@@ -48,6 +48,7 @@ type Source interface {
 // Refusal is an order the limits or the trading state refuse: Reason says which and why.
 type Refusal struct{ Reason string }
 
+// Error implements error: the refusal and its reason.
 func (r *Refusal) Error() string { return "refused by the risk limits: " + r.Reason }
 
 func refuse(format string, a ...any) error { return &Refusal{Reason: fmt.Sprintf(format, a...)} }

@@ -34,19 +34,19 @@ type opts struct {
 	// agent, leverage, broker
 	agentName, valid, out, agent, broker, maxFeeRate string
 	leverage                                         int
-	// order --tp/--sl, modify, batch, stream (parity.go)
+	// order --tp/--sl, modify, batch, stream
 	par parityOpts
-	// chase, scale, algos (algo.go)
+	// chase, scale, algos
 	algo algoOpts
-	// alerts watch (alertwatch.go)
+	// alerts watch
 	alert alertOpts
-	// risk halt --why (risk.go)
+	// risk halt --why
 	riskWhy string
-	// guard (guard.go)
+	// guard
 	guard guardOpts
-	// close, reverse, flatten, breakeven (close.go)
+	// close, reverse, flatten, breakeven
 	pos posOpts
-	// report, pnl, trades (report.go)
+	// report, pnl, trades
 	rep reportOpts
 }
 
