@@ -12,7 +12,7 @@ import (
 // the two grow separately:
 //
 //	chase buy|sell SIZE INSTRUMENT [to 0.1%|PX] [offset 2t] [for 5m] [keep]
-//	twap  buy|sell SIZE INSTRUMENT DURATION [slices 12] [band LO-HI] [rand]
+//	twap  buy|sell SIZE INSTRUMENT DURATION [slices 12 | every 2m] [band LO-HI] [rand]
 //	scale buy|sell SIZE INSTRUMENT FROM-TO xCOUNT [flat|inc|dec|geo]
 //	trail INSTRUMENT DISTANCE (1.5%, 40t or a price)
 //	algos resume|cancel|flatten|pause ID
@@ -36,6 +36,7 @@ type AlgoCommand struct {
 	// twap
 	Duration time.Duration
 	Slices   int
+	Every    time.Duration // a slice this often, instead of Slices
 	BandLo   decimal.Decimal
 	BandHi   decimal.Decimal
 	Random   bool
@@ -78,7 +79,7 @@ func ParseAlgoCommand(line string) (cmd AlgoCommand, ok bool, err error) {
 // algoUsage is each command's grammar, quoted in its errors.
 var algoUsage = map[string]string{
 	"chase": "chase buy|sell SIZE INSTRUMENT [to 0.1%|PX] [offset 2t] [for 5m] [keep]",
-	"twap":  "twap buy|sell SIZE INSTRUMENT DURATION [slices 12] [band LO-HI] [rand]",
+	"twap":  "twap buy|sell SIZE INSTRUMENT DURATION [slices 12 | every 2m] [band LO-HI] [rand]",
 	"scale": "scale buy|sell SIZE INSTRUMENT FROM-TO xCOUNT [flat|inc|dec|geo]",
 	"trail": "trail INSTRUMENT DISTANCE (1.5%, 40t or a price)",
 	"algos": "algos resume|cancel|flatten|pause ID",
@@ -181,6 +182,8 @@ func (p *algoParser) twap(c *AlgoCommand) error {
 					err = p.errAt(p.i-1, "give a whole number of slices, such as 12")
 				}
 			}
+		case "every":
+			c.Every, err = p.duration(c.Kind)
 		case "band":
 			if w, err = p.next("the band (LO-HI)", c.Kind); err == nil {
 				c.BandLo, c.BandHi, err = p.rangeOf(w)

@@ -26,6 +26,7 @@ func TestParseAlgoCommands(t *testing.T) {
 		"trail btc 40t":                   {Kind: "trail", Instrument: "btc", Distance: "40t"},
 		"algos resume Chase-Ab12":         {Kind: "algos", Choice: "resume", ID: "Chase-Ab12"},
 		"algos flatten c1":                {Kind: "algos", Choice: "flatten", ID: "c1"},
+		"twap sell 2 eth 30m every 2m":    {Kind: "twap", Side: "sell", Size: dd("2"), Instrument: "eth", Duration: 30 * time.Minute, Every: 2 * time.Minute},
 		"algos pause c1":                  {Kind: "algos", Choice: "pause", ID: "c1"},
 	}
 	for line, want := range good {

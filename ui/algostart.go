@@ -157,9 +157,9 @@ func keepText(keep bool) string {
 }
 
 func (m *Model) twapPlan(c state.AlgoCommand, inst state.Instrument) ([]string, algoStart, error) {
-	slices := c.Slices
-	if slices == 0 {
-		slices = max(1, int(c.Duration/time.Minute))
+	slices, err := algo.SlicesOf(c.Duration, c.Slices, c.Every)
+	if err != nil {
+		return nil, nil, err
 	}
 	p := algo.TWAPParams{Instrument: inst.Name, Side: c.Side, Size: c.Size, Duration: c.Duration, Slices: slices, BandLo: c.BandLo, BandHi: c.BandHi, Randomize: c.Random}
 	if p.BandHi.LessThan(p.BandLo) {

@@ -2,12 +2,14 @@ package algo
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"math/rand/v2"
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/shopspring/decimal"
 	"github.com/tradedesk/tradedesk/api"
@@ -79,4 +81,63 @@ func TestChasesUnderFaultsNeverOverfill(t *testing.T) {
 		r.checkChase(t, id+"-", p, size, &most)
 	}
 	t.Logf("%d fills forced into a cancel window", h.n.Load())
+}
+
+// TestTWAPsAndAScaleUnderFaults: against a simulator that loses 30% of its answers and fails 10%
+// with a 5xx, TWAPs never fill more than their size and report as filled, average and fees what
+// their slices' fills at the exchange add up to (an IOC that matches nothing is an ordinary
+// no-fill: the TWAP goes on); a scale's rungs land together, under one intent, and cancel as one.
+func TestTWAPsAndAScaleUnderFaults(t *testing.T) {
+	t.Parallel() // its own simulator and journal
+	r := newRig(t, false)
+	faults, err := sim.ParseFaults("lost=0.3,5xx=0.1")
+	must(t, err)
+	for i := range 3 {
+		id := fmt.Sprintf("ft-%d", i)
+		size := decimal.New(int64(40+10*i), -4)
+		tw, err := NewTWAP(bg, r.deps(nil), id, TWAPParams{Instrument: "BTC-PERP", Side: "buy", Size: size, Duration: 600 * time.Millisecond, Slices: 3})
+		must(t, err)
+		must(t, r.sim.SetFaults(faults))
+		p, err := tw.Run(bounded(t))
+		must(t, r.sim.SetFaults(sim.Faults{}))
+		if errors.Is(err, ErrUnresolved) {
+			d := r.deps(nil) // a lost answer not found yet: the next start settles it and resumes
+			a, _, _ := r.j.GetAlgo(bg, id)
+			var rn Runner
+			rn, _, err = Restart(bg, d, a, OnRestartResume)
+			must(t, err)
+			p, err = rn.Run(bounded(t))
+		}
+		if err != nil || p.Filled.GreaterThan(size) || (p.State != StateDone && p.State != StateExpired) {
+			t.Fatalf("%s: %+v %v", id, p, err)
+		}
+		if at := r.filledOf(id + "-"); !p.Filled.Equal(at) {
+			t.Fatalf("%s reports %s filled, its fills at the exchange %s", id, p.Filled, at)
+		}
+	}
+	d := r.deps(nil)
+	sp := ScaleParams{Instrument: "BTC-PERP", Side: "buy", Size: dec("0.01"), From: dec("80000"), To: dec("81000"), Count: 10, Distribution: "flat"}
+	rungs, _, err := PlanScale(btc, sp, decimal.Zero, decimal.Zero)
+	must(t, err)
+	must(t, r.sim.SetFaults(faults))
+	var res ScaleResult
+	for try := 0; try < 20 && res.ID == ""; try++ { // a read lost before anything was journaled: sent again
+		res, err = PlaceScale(bg, d, "", sp, rungs)
+	}
+	must(t, r.sim.SetFaults(sim.Faults{}))
+	if err != nil {
+		t.Fatalf("%+v %v", res, err)
+	}
+	if open, all := r.orders(res.ID + "-"); len(open) != 10 || len(all) != 10 {
+		t.Fatalf("%d rungs rest, %d at the exchange", len(open), len(all))
+	}
+	must(t, r.sim.SetFaults(faults))
+	n, err := CancelGroup(bg, d, res.ID)
+	for try := 0; try < 5 && err != nil; try++ { // a cancel that failed is asked again
+		n, err = CancelGroup(bg, d, res.ID)
+	}
+	must(t, r.sim.SetFaults(sim.Faults{}))
+	if open, _ := r.orders(res.ID + "-"); err != nil || len(open) != 0 {
+		t.Fatalf("cancelled %d, %d still open: %v", n, len(open), err)
+	}
 }

@@ -14,3 +14,15 @@ func (p Progress) SlippageBp() decimal.Decimal {
 	}
 	return d.Div(p.Arrival).Mul(decimal.NewFromInt(10000)).Round(2)
 }
+
+// SlippageTicks is the same distance in ticks of size tick (positive when worse).
+func (p Progress) SlippageTicks(tick decimal.Decimal) decimal.Decimal {
+	if !p.Arrival.IsPositive() || !p.Filled.IsPositive() || !tick.IsPositive() {
+		return decimal.Zero
+	}
+	d := p.AvgPrice.Sub(p.Arrival)
+	if p.Side == "sell" {
+		d = d.Neg()
+	}
+	return d.Div(tick).Round(1)
+}

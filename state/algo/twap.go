@@ -135,6 +135,23 @@ func schedule(p TWAPParams, lot decimal.Decimal) []decimal.Decimal {
 	return out
 }
 
+// SlicesOf is how many slices a TWAP over duration works: slices when given, else one every
+// interval (the last may be shorter), else one a minute; 1 to 1000.
+func SlicesOf(duration time.Duration, slices int, every time.Duration) (int, error) {
+	switch {
+	case slices > 0 && every > 0:
+		return 0, errors.New("give the number of slices or their interval, not both")
+	case every > 0:
+		slices = int((duration + every - 1) / every)
+	case slices == 0:
+		slices = max(1, int(duration/time.Minute))
+	}
+	if slices < 1 || slices > 1000 {
+		return 0, fmt.Errorf("%d slices: give 1 to 1000 (a longer interval, or fewer slices)", slices)
+	}
+	return slices, nil
+}
+
 // ID is the TWAP's id in the journal.
 func (t *TWAP) ID() string { return t.id }
 

@@ -41,6 +41,7 @@ func twapFlags(fs *flagSet, o *opts) {
 	fs.text(&o.size, "size", "N", "size to fill, in the instrument's lots")
 	fs.text(&o.algo.duration, "duration", "DUR", "how long to spread it over, e.g. 30m")
 	fs.IntVar(&o.algo.slices, "slices", 0, "number of slices (default: one a minute)")
+	fs.text(&o.algo.every, "every", "DUR", "a slice this often instead of --slices, e.g. 2m")
 	fs.text(&o.algo.band, "band", "LO-HI", "hard price band of every slice (default: 1% around the arrival price)")
 	fs.BoolVar(&o.algo.randomize, "randomize", false, "vary the slices' sizes (by up to a third)")
 	guardFlag(fs, o)

@@ -181,6 +181,13 @@ func TestHeadlessTWAP(t *testing.T) {
 	if code != 0 || last.State != "done" || last.Kind != "twap" || !last.Filled.Equal(decimal.RequireFromString("0.004")) || last.Slices < 1 {
 		t.Fatalf("exit %d, last %+v, stderr %q", code, last, errs)
 	}
+	code, out, errs = h.run("twap", "--instrument", "BTC-PERP", "--side", "sell", "--size", "0.002", "--duration", "300ms", "--every", "100ms", "--json")
+	if ps := progressLines(t, out); code != 0 || ps[len(ps)-1].Slices != 3 || !strings.Contains(errs, "in 3 slices") {
+		t.Fatalf("--every: exit %d, %q %q", code, out, errs)
+	}
+	if code, _, errs = h.run("twap", "--instrument", "BTC-PERP", "--side", "sell", "--size", "0.004", "--duration", "1m", "--slices", "3", "--every", "10s"); code != ExitUsage || !strings.Contains(errs, "not both") {
+		t.Fatalf("--slices and --every: exit %d %q", code, errs)
+	}
 	code, _, errs = h.run("twap", "--instrument", "BTC-PERP", "--side", "sell", "--size", "0.004", "--duration", "1m", "--band", "3450")
 	if code != ExitUsage || !strings.Contains(errs, "give the low and high price") {
 		t.Fatalf("bad band: exit %d %q", code, errs)

@@ -30,12 +30,15 @@ func (r *runner) twapParams() (algo.TWAPParams, error) {
 	if err != nil || dur <= 0 {
 		return p, usagef("--duration %q: give a positive duration such as 30m", o.algo.duration)
 	}
-	slices := o.algo.slices
-	if slices == 0 {
-		slices = max(1, int(dur/time.Minute))
+	var every time.Duration
+	if e := strings.TrimSpace(o.algo.every); e != "" {
+		if every, err = time.ParseDuration(e); err != nil || every <= 0 {
+			return p, usagef("--every %q: give a positive duration such as 2m", e)
+		}
 	}
-	if slices < 1 || slices > 1000 {
-		return p, usagef("--slices %d: give 1 to 1000", slices)
+	slices, err := algo.SlicesOf(dur, o.algo.slices, every)
+	if err != nil {
+		return p, usagef("--slices/--every: %v", err)
 	}
 	p = algo.TWAPParams{Instrument: o.instrument, Side: side, Size: size, Duration: dur, Slices: slices, Randomize: o.algo.randomize}
 	if b := strings.TrimSpace(o.algo.band); b != "" {

@@ -62,7 +62,7 @@ func New(c *common.Common, f *Feed, j *journal.Journal, stop Stopper) *Pane {
 	p := &Pane{Common: c, feed: f, journal: j, stop: stop, byID: map[string]*Row{}}
 	p.tbl = common.NewTable(c.Styles, []common.Column{
 		common.Col("Algo", 5, false, 0), common.Col("Side", 4, false, 0), common.Col("Instrument", 10, false, 1),
-		common.Col("Filled/Target", 15, true, 0), common.Col("Avg", 11, true, 2), common.Col("Slip bp", 8, true, 2),
+		common.Col("Filled/Target", 15, true, 0), common.Col("Avg", 11, true, 2), common.Col("Slip bp/ticks", 14, true, 2),
 		common.Col("Working", 12, true, 1), common.Col("Steps", 5, true, 3), common.Col("Left", 6, true, 2),
 		common.Col("State", 9, false, 0),
 	}, p.cell)
@@ -283,7 +283,11 @@ func (p *Pane) cell(row, col int) (string, common.Paint) {
 			return "-", st.Muted
 		}
 		bp := r.SlippageBp()
-		return bp.StringFixed(1), common.SignPaint(st, bp.Neg())
+		txt := bp.StringFixed(1)
+		if known && in.TickSize.IsPositive() {
+			txt += " " + r.SlippageTicks(in.TickSize).StringFixed(1) + "t"
+		}
+		return txt, common.SignPaint(st, bp.Neg())
 	case cWorking:
 		if r.WorkingPrice == nil {
 			return "-", st.Muted

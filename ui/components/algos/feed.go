@@ -3,6 +3,7 @@ package algos
 import (
 	"context"
 	"encoding/json"
+	"regexp"
 	"sync/atomic"
 	"time"
 
@@ -77,19 +78,32 @@ func history(j *journal.Journal) tea.Cmd {
 	}
 }
 
-// paramsOf is what every algorithm's journal parameters say of its side, size and instrument.
+// paramsOf is what every algorithm's journal parameters say of its side, size, instrument and
+// arrival price.
 type paramsOf struct {
 	Instrument string          `json:"instrument"`
 	Side       string          `json:"side"`
 	Size       decimal.Decimal `json:"size"`
 	Until      time.Time       `json:"until"`
+	Arrival    decimal.Decimal `json:"arrival"`
 }
 
-// journalRow is a row for an algorithm known only from the journal.
+// summaryRe reads the fills an ended algorithm's journal detail states (algo's summary: "filled
+// X of Y at A avg, fee F"), so the history shows them.
+var summaryRe = regexp.MustCompile(`^filled (-?[0-9.]+) of -?[0-9.]+(?: at (-?[0-9.]+) avg, fee (-?[0-9.]+))?`)
+
+// journalRow is a row for an algorithm known only from the journal: an ended one's fills are
+// read from its detail; a running one's are not known here ("?").
 func journalRow(a journal.Algo) Row {
 	var p paramsOf
 	_ = json.Unmarshal(a.Params, &p)
-	r := Row{Progress: algo.Progress{ID: a.ID, Kind: a.Kind, Instrument: p.Instrument, Side: p.Side, Target: p.Size,
+	r := Row{Progress: algo.Progress{ID: a.ID, Kind: a.Kind, Instrument: p.Instrument, Side: p.Side, Target: p.Size, Arrival: p.Arrival,
 		Children: a.Children, State: a.State, Detail: a.Detail}, Until: p.Until, Created: a.Created, Journal: true}
+	if m := summaryRe.FindStringSubmatch(a.Detail); m != nil && a.State != journal.AlgoRunning {
+		r.Filled, _ = decimal.NewFromString(m[1])
+		r.AvgPrice, _ = decimal.NewFromString(m[2])
+		r.Fee, _ = decimal.NewFromString(m[3])
+		r.Journal = false
+	}
 	return r
 }

@@ -1,0 +1,108 @@
+package algo
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestChasePriceRules: a buy chase rests at the bid, one tick inside the spread when aggressive
+// and there is room (not when the spread is one tick), offset ticks further from the fill (stalk),
+// never past its limit; its child follows only toward the fill (up for a buy, down for a sell),
+// only once the quote moved Refresh ticks, and at most once per MinReprice.
+func TestChasePriceRules(t *testing.T) {
+	now := time.Date(2026, 11, 27, 1, 0, 0, 0, time.UTC)
+	d := &Deps{Now: func() time.Time { return now }, MinReprice: time.Second}
+	buy := &Chase{d: d, inst: btc, p: ChaseParams{Side: "buy"}}
+	for _, c := range []struct {
+		p                   ChaseParams
+		bid, ask, want, why string
+	}{
+		{ChaseParams{Side: "buy"}, "97000", "97010", "97000", "at the bid"},
+		{ChaseParams{Side: "buy", Aggressive: true}, "97000", "97010", "97000.1", "a tick inside"},
+		{ChaseParams{Side: "buy", Aggressive: true}, "97000", "97000.1", "97000", "no room inside a one-tick spread"},
+		{ChaseParams{Side: "buy", Offset: 2}, "97000", "97010", "96999.8", "two ticks off"},
+		{ChaseParams{Side: "buy", Limit: dec("96990")}, "97000", "97010", "96990", "never past the limit"},
+		{ChaseParams{Side: "sell", Offset: 2}, "97000", "97010", "97010.2", "a sell two ticks above the ask"},
+		{ChaseParams{Side: "sell", Aggressive: true, Limit: dec("97009.95")}, "97000", "97010", "97009.95", "a sell never under its limit"},
+	} {
+		buy.p = c.p
+		if got := buy.want(dec(c.bid), dec(c.ask)); !got.Equal(dec(c.want)) {
+			t.Errorf("%s: %s, want %s", c.why, got, c.want)
+		}
+	}
+	buy.p = ChaseParams{Side: "buy", Refresh: 3}
+	buy.live = &child{price: dec("97000")}
+	buy.lastMove = now.Add(-2 * time.Second)
+	for _, c := range []struct {
+		px   string
+		want bool
+		why  string
+	}{
+		{"96990", false, "away from the fill"},
+		{"97000.2", false, "two ticks: under the refresh"},
+		{"97000.3", true, "three ticks toward the fill"},
+	} {
+		if got := buy.follows(dec(c.px)); got != c.want {
+			t.Errorf("buy at 97000 to %s (%s): follows %v", c.px, c.why, got)
+		}
+	}
+	buy.lastMove = now.Add(-500 * time.Millisecond)
+	if buy.follows(dec("97010")) {
+		t.Error("a second reprice within MinReprice")
+	}
+	sell := &Chase{d: d, inst: btc, p: ChaseParams{Side: "sell"}, live: &child{price: dec("97010")}}
+	if !sell.follows(dec("97009.9")) || sell.follows(dec("97010.1")) {
+		t.Error("a sell follows only down, toward the fill")
+	}
+}
+
+// TestAStoppedChaseKeepsItsChildWhenAsked: a chase with keep, stopped before it filled, ends
+// stopped with its last child resting at the exchange and says so; without keep the child is
+// cancelled.
+func TestAStoppedChaseKeepsItsChildWhenAsked(t *testing.T) {
+	r := newRig(t, false)
+	for _, keep := range []bool{true, false} {
+		id := map[bool]string{true: "kp-1", false: "kp-2"}[keep]
+		c, err := NewChase(bg, r.deps(nil), id, ChaseParams{Instrument: "BTC-PERP", Side: "buy", Size: dec("0.002"), Offset: 500, Keep: keep})
+		must(t, err)
+		for c.live == nil {
+			_, err := c.step(bg)
+			must(t, err)
+		}
+		ctx, cancel := context.WithCancel(bg)
+		cancel() // the trader's stop
+		p, err := c.Run(ctx)
+		open, _ := r.orders(id + "-")
+		if err != nil || p.State != StateStopped {
+			t.Fatalf("keep %v: %+v %v", keep, p, err)
+		}
+		if keep && (len(open) != 1 || !strings.Contains(p.Detail, "kept "+open[0].Cloid)) || !keep && len(open) != 0 {
+			t.Fatalf("keep %v: %d open, detail %q", keep, len(open), p.Detail)
+		}
+	}
+}
+
+// TestTWAPSlicesOf: a TWAP's slices are the number given, or one every interval (rounded up: the
+// last slice shorter), or one a minute; both given, or more than 1000, is refused saying why.
+func TestTWAPSlicesOf(t *testing.T) {
+	for _, c := range []struct {
+		dur, every time.Duration
+		slices     int
+		want       int
+		bad        string
+	}{
+		{30 * time.Minute, 0, 12, 12, ""},
+		{30 * time.Minute, 0, 0, 30, ""},
+		{30 * time.Minute, 7 * time.Minute, 0, 5, ""},
+		{10 * time.Second, 0, 0, 1, ""},
+		{30 * time.Minute, time.Minute, 5, 0, "not both"},
+		{time.Hour, time.Second, 0, 0, "1 to 1000"},
+	} {
+		got, err := SlicesOf(c.dur, c.slices, c.every)
+		if c.bad != "" && (err == nil || !strings.Contains(err.Error(), c.bad)) || c.bad == "" && (err != nil || got != c.want) {
+			t.Errorf("%s every %s slices %d: %d %v", c.dur, c.every, c.slices, got, err)
+		}
+	}
+}
