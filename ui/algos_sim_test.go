@@ -9,6 +9,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/api/sim"
+	"github.com/tradedesk/tradedesk/state"
 	"github.com/tradedesk/tradedesk/state/algo"
 	"github.com/tradedesk/tradedesk/state/journal"
 	"github.com/tradedesk/tradedesk/ui/common"
@@ -420,4 +421,41 @@ func TestConsoleFormStartsAChase(t *testing.T) {
 	c.m.showPane(c.m.algoPane)
 	dr.key("s")
 	dr.until("the chase stopped", func() bool { r, _ := dr.row("chase"); return r.State == algo.StateStopped })
+}
+
+// TestXOnARungOffersTheGroup: X on one of a scale's rungs in the Open orders view offers the
+// scale's open orders as one (the confirmation names the group and that other orders stay);
+// confirmed, every rung is cancelled and a plain order on the same instrument stays.
+func TestXOnARungOffersTheGroup(t *testing.T) {
+	c := newSimConsole(t, 200, 60, false)
+	pump(t, c.m, c.m.Init())
+	dr := newAlgoDriver(t, c.m)
+	mid, _ := c.m.store.Mid("BTC-PERP")
+	c.commandConfirmed(t, "buy 0.01 btc "+mid.Mul(d("0.9")).Round(0).String())
+	lo, hi := mid.Mul(d("0.95")).Round(0), mid.Mul(d("0.97")).Round(0)
+	dr.command("scale buy 0.05 btc " + lo.String() + "-" + hi.String() + " x5")
+	dr.until("the scale in the Algos view", func() bool { _, ok := dr.row("scale"); return ok })
+	dr.run(c.m.refreshNow(state.KindOrders))
+	dr.until("the rungs listed", func() bool { return len(ordersPaneOf(t, c).Orders()) >= 6 })
+	op := ordersPaneOf(t, c)
+	dr.key("esc", "3") // the Open orders pane
+	for i := 0; i < 10; i++ {
+		if o, ok := op.Selected(); ok && algo.GroupOf(o.Cloid) != "" {
+			break
+		}
+		dr.key("up")
+	}
+	if o, ok := op.Selected(); !ok || algo.GroupOf(o.Cloid) == "" {
+		t.Fatalf("no rung selected in:\n%s", op.View())
+	}
+	dr.key("X")
+	dr.until("the group's confirmation", func() bool { return dr.m.dialog != nil })
+	if body := strings.Join(dr.m.dialog.Action().Lines, "\n"); !strings.Contains(body, "Cancel the 5 open orders of") || !strings.Contains(body, "Other orders stay") {
+		t.Fatalf("the confirmation:\n%s", body)
+	}
+	dr.key("enter")
+	dr.until("the rungs cancelled", func() bool { return len(algoChildren(c.openOrders(t))) == 0 })
+	if n := len(c.openOrders(t)); n != 1 {
+		t.Fatalf("%d orders open after the group's cancel, want the plain one", n)
+	}
 }

@@ -296,6 +296,9 @@ func (p *Pane) cancelInstrument() tea.Cmd {
 	if !ok {
 		return p.noneSelected()
 	}
+	if id, rungs := p.groupOf(o); id != "" {
+		return cancelGroup(id, rungs) // X on a rung offers its algorithm's orders as one
+	}
 	var on []api.OrderRecord
 	for _, x := range p.orders {
 		if x.InstrumentID == o.InstrumentID {
