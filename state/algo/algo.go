@@ -90,6 +90,7 @@ func (d *Deps) check() error {
 	def(&d.MinReprice, time.Second)
 	def(&d.FillWait, 5*time.Second)
 	def(&d.PauseEvery, 500*time.Millisecond)
+	d.share()
 	return nil
 }
 
@@ -194,6 +195,7 @@ func (d *Deps) place(ctx context.Context, id string, in state.OrderIntent, what 
 		return ch, err
 	}
 	res, err := d.Exec.Place(ctx, c, exec.Ask{Who: journal.WhoAlgorithm, What: what, Confirmed: true, Parent: id})
+	d.Limits.reads.drop()
 	if err != nil {
 		return ch, err
 	}

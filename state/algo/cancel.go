@@ -26,6 +26,7 @@ func (d *Deps) cancelChild(ctx context.Context, id string, inst api.InstrumentID
 		}
 		_, err := d.Exec.Cancel(ctx, exec.Cancel{InstrumentID: inst, Cloid: ch.cloid},
 			exec.Ask{Who: journal.WhoAlgorithm, What: "cancel child " + ch.cloid, Parent: id})
+		d.Limits.reads.drop()
 		if err != nil {
 			return err
 		}

@@ -78,6 +78,9 @@ func (c *Chase) step(ctx context.Context) (string, error) {
 		return StateStopped, nil
 	}
 	if c.live != nil {
+		if !c.p.Until.IsZero() && c.d.Now().After(c.p.Until) {
+			c.d.Limits.reads.drop() // the last look before it expires reads the exchange afresh
+		}
 		// Has the live child filled or gone meanwhile?
 		if err := c.d.lookup(ctx, c.live); err != nil {
 			return "", err

@@ -55,6 +55,7 @@ func CancelGroup(ctx context.Context, d *Deps, id string) (int, error) {
 		}
 		res, err := d.Exec.Cancel(ctx, exec.Cancel{InstrumentID: o.InstrumentID, Cloid: o.Cloid},
 			exec.Ask{Who: journal.WhoAlgorithm, What: "cancel " + o.Cloid + " of " + id, Parent: id})
+		d.Limits.reads.drop()
 		if err != nil {
 			return n, err
 		}

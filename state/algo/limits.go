@@ -17,10 +17,22 @@ type Limits struct {
 	PerSecond int
 	// MaxRunning is how many algorithms may run at once (0: 20).
 	MaxRunning int
+	// ShareReads is how long one read of the open orders or a book serves every algorithm of
+	// the process (0: 200 ms; negative: not shared). An action sent drops them.
+	ShareReads time.Duration
+
+	reads sharedReads
 
 	mu      sync.Mutex
 	next    time.Time
 	running int
+}
+
+func (l *Limits) share() time.Duration {
+	if l.ShareReads == 0 {
+		return 200 * time.Millisecond
+	}
+	return l.ShareReads
 }
 
 func (l *Limits) perSecond() int {

@@ -5,8 +5,11 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/tradedesk/tradedesk/api"
 )
 
 // TestTheSignedActionBudgetIsShared: 12 actions asked for at once by three algorithms, under a
@@ -74,5 +77,41 @@ func TestAtMostMaxRunning(t *testing.T) {
 	}
 	if _, err := NewChase(bg, d, "mr-3", ChaseParams{Instrument: "BTC-PERP", Side: "buy", Size: dec("0.002")}); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// countingReader counts the open-order reads that reach the exchange.
+type countingReader struct {
+	Reader
+	n atomic.Int32
+}
+
+func (c *countingReader) OpenOrders(ctx context.Context, u string, p api.PageParams) (api.Page[api.OrderRecord], error) {
+	c.n.Add(1)
+	return c.Reader.OpenOrders(ctx, u, p)
+}
+
+// TestReadsAreSharedAndDroppedOnAnAction: two algorithms of one process (one Limits) looking up
+// their children within the share window read the exchange's open orders once; an action sent
+// drops the shared read, so the next lookup reads afresh.
+func TestReadsAreSharedAndDroppedOnAnAction(t *testing.T) {
+	r := newRig(t, true)
+	cr := &countingReader{Reader: r.trader}
+	l := &Limits{ShareReads: time.Minute}
+	d1, d2 := r.deps(nil), r.deps(nil)
+	d1.Read, d2.Read, d1.Limits, d2.Limits = cr, cr, l, l
+	must(t, d1.check())
+	must(t, d2.check())
+	for _, d := range []*Deps{d1, d2, d1} {
+		if _, err := api.FindCloid(bg, d.Read, d.Account, "nosuch-1"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := cr.n.Load(); n != 1 {
+		t.Fatalf("%d reads of the open orders for three lookups in the window", n)
+	}
+	l.reads.drop() // what place, cancel and a scale's batch do once sent
+	if _, err := api.FindCloid(bg, d2.Read, d2.Account, "nosuch-1"); err != nil || cr.n.Load() != 2 {
+		t.Fatalf("after an action: %d reads, %v", cr.n.Load(), err)
 	}
 }

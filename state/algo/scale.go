@@ -199,6 +199,7 @@ func PlaceScale(ctx context.Context, d *Deps, id string, p ScaleParams, rungs []
 		return res, err
 	}
 	res.Batch, err = d.Exec.PlaceBatch(ctx, cs, exec.Ask{Who: journal.WhoAlgorithm, What: what, Confirmed: true, Parent: id})
+	d.Limits.reads.drop()
 	if err != nil {
 		return res, err
 	}
