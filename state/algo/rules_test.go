@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tradedesk/tradedesk/api"
 )
 
 // TestChasePriceRules: a buy chase rests at the bid, one tick inside the spread when aggressive
@@ -103,6 +105,50 @@ func TestTWAPSlicesOf(t *testing.T) {
 		got, err := SlicesOf(c.dur, c.slices, c.every)
 		if c.bad != "" && (err == nil || !strings.Contains(err.Error(), c.bad)) || c.bad == "" && (err != nil || got != c.want) {
 			t.Errorf("%s every %s slices %d: %d %v", c.dur, c.every, c.slices, got, err)
+		}
+	}
+}
+
+// bookBefore is the market whose book is the one read before the ask in it was withdrawn: the
+// TWAP prices its IOC on it, and the IOC reaches an exchange where it matches nothing.
+type bookBefore struct {
+	Market
+	b api.OrderBook
+}
+
+func (m bookBefore) OrderBook(context.Context, string, int) (api.OrderBook, error) {
+	b := m.b
+	b.Time.Time = time.Now()
+	return b, nil
+}
+
+// TestAnIOCThatMatchesNothingIsANoFill: a TWAP slice's IOC priced on an ask that is gone by the
+// time it arrives matches nothing: an ordinary no-fill, not an error. The TWAP goes on to its last
+// slice and its retries and ends expired with nothing filled and no failure.
+func TestAnIOCThatMatchesNothingIsANoFill(t *testing.T) {
+	r := newRig(t, true)
+	must(t, r.sim.SetIndexPrice("BTC-PERP", dec("97000")))
+	_, err := r.taker.PlaceOrders(bg, []api.OrderWire{{InstrumentID: 1, Side: api.SideSell, PositionSide: api.PositionSideBoth,
+		Price: "97010", Size: "0.002", Tif: api.TifGTC, Cloid: "nf-ask"}, {InstrumentID: 1, Side: api.SideBuy,
+		PositionSide: api.PositionSideBoth, Price: "96000", Size: "0.002", Tif: api.TifGTC, Cloid: "nf-bid"}})
+	must(t, err)
+	d := r.deps(nil)
+	b, err := d.Market.OrderBook(bg, "BTC-PERP", 20)
+	must(t, err)
+	_, err = r.taker.CancelByCloid(bg, []api.CancelCloid{{InstrumentID: 1, Cloid: "nf-ask"}})
+	must(t, err)
+	d.Market = bookBefore{d.Market, b}
+	tw, err := NewTWAP(bg, d, "nf-1", TWAPParams{Instrument: "BTC-PERP", Side: "buy", Size: dec("0.002"), Duration: 100 * time.Millisecond,
+		Slices: 2, BandLo: dec("96000"), BandHi: dec("98000")})
+	must(t, err)
+	p, err := tw.Run(bounded(t))
+	_, all := r.orders("nf-1-")
+	if err != nil || p.State != StateExpired || !p.Filled.IsZero() || len(all) == 0 {
+		t.Fatalf("%+v %v, %d IOCs at the exchange", p, err, len(all))
+	}
+	for _, o := range all {
+		if o.Tif != api.TifIOC || !o.Unfilled.Equal(o.Size) {
+			t.Fatalf("a slice that is not an unfilled IOC: %+v", o)
 		}
 	}
 }
