@@ -1,10 +1,12 @@
 package algo
 
 import (
+	"context"
 	"strings"
 	"testing"
 
 	"github.com/shopspring/decimal"
+	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
 )
 
@@ -90,5 +92,42 @@ func TestAScaleLandsAndCancelsAsOne(t *testing.T) {
 	}
 	if GroupOf("sc-1-10") != "sc-1" || GroupOf("sc-1") != "sc" || GroupOf("abc") != "" || GroupOf("a-") != "" {
 		t.Fatal("GroupOf")
+	}
+}
+
+// refusesBatches delivers a batch to the exchange, then answers as if the exchange had refused it
+// whole: an answer that proves nothing about each order in it.
+type refusesBatches struct{ *api.Client }
+
+func (s refusesBatches) PlaceOrders(ctx context.Context, o []api.OrderWire) (api.TxResponse, error) {
+	if len(o) < 2 {
+		return s.Client.PlaceOrders(ctx, o)
+	}
+	_, _ = s.Client.PlaceOrders(ctx, o)
+	return api.TxResponse{}, &api.Error{Kind: api.KindServer, Op: "exchange placeOrder", Status: 400, Message: "batch refused"}
+}
+
+// TestABatchRefusedWholeIsLookedUp: a scale whose batch is answered with a refusal of the whole
+// batch, though its rungs landed, looks each rung up by client id: every one is known resting (none
+// orphaned as "rejected"), and they cancel as one.
+func TestABatchRefusedWholeIsLookedUp(t *testing.T) {
+	r := newRig(t, true)
+	must(t, r.sim.SetIndexPrice("BTC-PERP", dec("97000")))
+	r.send = refusesBatches{r.trader}
+	d := r.deps(nil)
+	p := ScaleParams{Instrument: "BTC-PERP", Side: "buy", Size: dec("0.005"), From: dec("90000"), To: dec("91000"), Count: 5, Distribution: "flat"}
+	rungs, _, err := PlanScale(btc, p, decimal.Zero, decimal.Zero)
+	must(t, err)
+	res, err := PlaceScale(bg, d, "rb-1", p, rungs)
+	if err != nil || len(res.Batch.Orders) != 5 {
+		t.Fatalf("%+v %v", res, err)
+	}
+	for _, o := range res.Batch.Orders {
+		if o.Outcome.Oid == 0 || !o.Outcome.Resting {
+			t.Fatalf("rung %s: %s %s, want found resting", o.Cloid, o.Kind, o.Reason)
+		}
+	}
+	if n, err := CancelGroup(bg, d, "rb-1"); err != nil || n != 5 {
+		t.Fatalf("cancelled %d: %v", n, err)
 	}
 }

@@ -83,6 +83,8 @@ func (e *Executor) batchPlaced(ctx context.Context, res BatchResult, wires []api
 	for i, w := range wires {
 		r := Result{ID: res.ID, Cloid: w.Cloid, Outcome: state.Outcome{Kind: state.OutcomeSent, Requested: sizes[i]}}
 		switch {
+		case err != nil && committed && !api.IsAmbiguous(err):
+			r = e.lookedUp(ctx, r, err)
 		case err != nil:
 			r = e.placed(ctx, r, committed, expires, api.TxResponse{}, err)
 		case outs[i].Kind == state.OutcomeSent: // an answer of unknown shape: find out by client id
@@ -111,4 +113,27 @@ func (e *Executor) batchPlaced(ctx context.Context, res BatchResult, wires []api
 	}
 	res.Reason = strings.Join(words, ", ")
 	return res
+}
+
+// lookedUp is one order of a batch the exchange refused as a whole: the refusal proves nothing
+// about each order in it, so each is looked up by its client id and its record decides; one the
+// exchange has no record of was refused with the batch. A lookup that fails leaves it unknown,
+// for Recover to settle.
+func (e *Executor) lookedUp(ctx context.Context, r Result, err error) Result {
+	r.Sent, r.Err = true, err
+	rec, ferr := api.FindCloid(ctx, e.cfg.Read, e.cfg.Account, r.Cloid)
+	switch {
+	case ferr != nil:
+		r.Kind, r.Reason = Unknown, "the batch was refused ("+err.Error()+") and "+r.Cloid+" could not be looked up: "+ferr.Error()
+		return r
+	case rec == nil:
+		return refusedBy(r, err)
+	}
+	r.Found = rec
+	r.Outcome = recordOutcome(*rec, r.Outcome)
+	if r.Outcome.Kind == state.OutcomeFilled {
+		return e.settle(ctx, r)
+	}
+	r.Kind = kindOf(r.Outcome)
+	return r
 }
