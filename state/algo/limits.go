@@ -18,7 +18,7 @@ type Limits struct {
 	// MaxRunning is how many algorithms may run at once (0: 20).
 	MaxRunning int
 	// ShareReads is how long one read of the open orders or a book serves every algorithm of
-	// the process (0: 200 ms; negative: not shared). An action sent drops them.
+	// the process (0: 500 ms; negative: not shared). An action sent drops the open orders.
 	ShareReads time.Duration
 
 	reads sharedReads
@@ -30,7 +30,7 @@ type Limits struct {
 
 func (l *Limits) share() time.Duration {
 	if l.ShareReads == 0 {
-		return 200 * time.Millisecond
+		return 500 * time.Millisecond
 	}
 	return l.ShareReads
 }

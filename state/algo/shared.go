@@ -12,8 +12,8 @@ import (
 // sharedReads are the reads every algorithm of one process makes at each step: the account's
 // open orders (a child's lookup) and an instrument's book. One request serves every algorithm
 // that asks within the share window (Limits.ShareReads), so twenty chases on one instrument read
-// the exchange as often as one does; every action an algorithm sends drops them, so the lookup
-// after its own place or cancel reads the exchange afresh.
+// the exchange as often as one does; every action an algorithm sends drops the open orders, so
+// the lookup after its own place or cancel reads the exchange afresh.
 type sharedReads struct {
 	mu    sync.Mutex
 	open  map[openKey]sharedPage
@@ -40,10 +40,11 @@ type sharedBook struct {
 	b  api.OrderBook
 }
 
-// drop forgets every shared read: an action was sent.
+// drop forgets the shared open orders: an action was sent, and the lookup after it reads the
+// exchange afresh (a book a moment old still prices the next child as well as a new one).
 func (s *sharedReads) drop() {
 	s.mu.Lock()
-	s.open, s.books = nil, nil
+	s.open = nil
 	s.mu.Unlock()
 }
 
