@@ -121,8 +121,20 @@ func TestTWAPsAndAScaleUnderFaults(t *testing.T) {
 	must(t, err)
 	must(t, r.sim.SetFaults(faults))
 	var res ScaleResult
-	for try := 0; try < 20 && res.ID == ""; try++ { // a read lost before anything was journaled: sent again
+	for try := 0; try < 20; try++ { // refused (a read lost, the batch refused): the trader sends it again
 		res, err = PlaceScale(bg, d, "", sp, rungs)
+		placed := 0
+		for _, o := range res.Batch.Orders {
+			if o.Outcome.Oid != 0 {
+				placed++
+			}
+		}
+		if placed != 0 && placed != 10 {
+			t.Fatalf("%d of 10 rungs landed: %s", placed, res.Batch.Reason)
+		}
+		if err == nil && placed == 10 {
+			break
+		}
 	}
 	must(t, r.sim.SetFaults(sim.Faults{}))
 	if err != nil {

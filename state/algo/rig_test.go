@@ -90,7 +90,7 @@ func (r *rig) deps(report func(Progress)) *Deps {
 	_, err = e.Recover(bg)
 	must(r.t, err)
 	return &Deps{Exec: e, Journal: r.j, Market: r.market, Read: r.trader, Account: r.trader.Address(),
-		Poll: 20 * time.Millisecond, MinReprice: 50 * time.Millisecond, Report: report, Limits: &Limits{PerSecond: 1000},
+		Poll: 20 * time.Millisecond, MinReprice: 50 * time.Millisecond, Report: report, Limits: &Limits{PerSecond: 1000, ShareReads: 20 * time.Millisecond},
 		PauseEvery: 20 * time.Millisecond}
 }
 

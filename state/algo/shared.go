@@ -81,8 +81,12 @@ type sharedMarket struct {
 	l *Limits
 }
 
-// OrderBook implements Market: the shared book when it is fresh, else read.
+// OrderBook implements Market: the shared best bid and ask (depth 1, a chase's quote) when it is
+// fresh, else read; a deeper book (a TWAP slice's walk, priced for an IOC) is always read afresh.
 func (m sharedMarket) OrderBook(ctx context.Context, symbol string, depth int) (api.OrderBook, error) {
+	if depth != 1 {
+		return m.Market.OrderBook(ctx, symbol, depth)
+	}
 	s, k, now := &m.l.reads, bookKey{symbol, depth}, time.Now()
 	s.mu.Lock()
 	if c, ok := s.books[k]; ok && now.Sub(c.at) < m.l.share() {
