@@ -1,0 +1,17 @@
+package main
+
+// riskMutants guard what issue #35's second round added: the trading state found as the
+// account's data arrives, the account limits, the limits' use, an algorithm's refused child, and
+// the flatten's summed result.
+var riskMutants = []mutant{
+	{id: "risk/console-never-observes", file: "ui/riskline.go", from: "rep, err = eng.Observe(ctx, *acct)", to: "rep, err = eng.Report(ctx, nil)", pkgs: []string{"./ui"}},
+	{id: "risk/hwm-follows-the-pnl", file: "state/risk/observe.go", from: "if !e.rec.HWMSet || total.GreaterThan(e.rec.HWM) {", to: "if true {", pkgs: []string{"./state/risk"}},
+	{id: "risk/loss-pct-flipped", file: "state/risk/observe.go", from: "max := e.rec.DayStartEquity.Mul(pct).Div(hundred); loss.GreaterThanOrEqual(max)", to: "max := e.rec.DayStartEquity.Mul(pct).Div(hundred); loss.GreaterThan(max)", pkgs: []string{"./state/risk"}},
+	{id: "risk/leverage-unchecked", file: "state/risk/check.go", from: "if lev := gross.Div(acct.Equity); lev.GreaterThan(max) {", to: "if lev := gross.Div(acct.Equity); false && lev.GreaterThan(max) {", pkgs: []string{"./state/risk"}},
+	{id: "risk/open-orders-batch-uncounted", file: "state/risk/check.go", from: "decimal.NewFromInt(int64(acct.OpenOrders+len(orders))).GreaterThan(n)", to: "decimal.NewFromInt(int64(acct.OpenOrders+1)).GreaterThan(n)", pkgs: []string{"./state/risk"}},
+	{id: "risk/position-use-unmeasured", file: "state/risk/report.go", from: "largest = decimal.Max(largest, v.Abs())", to: "largest = decimal.Min(largest, v.Abs())", pkgs: []string{"./state/risk"}},
+	{id: "risk/algo-refusal-ignored", file: "state/algo/algo.go", from: "if res.Kind == exec.Refused {", to: "if false && res.Kind == exec.Refused {", pkgs: []string{"./ui/headless"}},
+	{id: "flatten/refusal-why-dropped", file: "state/close_flatten.go", from: "s += fmt.Sprintf(\", %d refused: %s\", refused, strings.Join(whys, \"; \"))", to: "s += fmt.Sprintf(\", %d refused\", refused+0*len(strings.Join(whys, \"\")))", pkgs: []string{"./state"}},
+}
+
+func init() { mutants = append(mutants, riskMutants...) }
