@@ -32,6 +32,10 @@ type connection struct {
 	sim *sim.Sim
 	// mirror is the embedded mirror of a shadow session (nil otherwise).
 	mirror *sim.Mirror
+	// live is a shadow session's live client, on the live exchange with the trader's key (nil:
+	// none); liveNetwork names that exchange's network.
+	live        *api.Client
+	liveNetwork string
 }
 
 // keyEnv is where the console's key may come from besides its flags: the environment's key and
@@ -59,7 +63,7 @@ func connect(ctx context.Context, o options, stderr io.Writer, env keyEnv) (*con
 		return startDemo(ctx, demoSpec{seed: o.Seed, empty: o.Empty, markets: o.Markets})
 	}
 	if o.Shadow {
-		return startShadow(ctx, o)
+		return startShadow(ctx, o, stderr, env)
 	}
 	if o.Markets != 0 {
 		return nil, headless.Usage(errors.New("--markets adds synthetic markets to the demo: drop it, or run tradedesk sim --markets N and connect with --url"))

@@ -19,7 +19,7 @@ var defaultKeys = map[string][]string{
 	"top": {"home", "g"}, "bottom": {"end", "G"}, "alert": {"A"},
 	"sort": {"o"}, "sort_reverse": {"O"}, "filter": {"/"}, "favourite": {"f"}, "watch_only": {"w"},
 	"pick": {"enter"}, "buy": {"b"}, "sell": {"s"}, "buy_market": {"B"}, "sell_market": {"S"},
-	"cancel": {"x", "delete"}, "cancel_instrument": {"X"}, "cancel_all": {"C"}, "amend": {"a"},
+	"cancel": {"x", "delete"}, "cancel_instrument": {"X"}, "cancel_all": {"C"}, "amend": {"a"}, "send_live": {"L"},
 	"close": {"x", "c"}, "leverage": {"L"}, "position_tpsl": {"t"},
 	"reverse": {"R"}, "breakeven": {"B"}, "flatten": {"ctrl+x"}, "form_leverage": {"ctrl+l"},
 	"broker_approve": {"a"}, "broker_revoke": {"x", "delete"},

@@ -134,6 +134,12 @@ func openProfile(ctx context.Context, o options, all fileConfig, stderr io.Write
 		conn.close()
 		return ui.Config{}, nil, err
 	}
+	closeLive, err := openShadowLive(&settings, conn, getenv, limits)
+	if err != nil {
+		closeExec()
+		conn.close()
+		return ui.Config{}, nil, err
+	}
 	closeStream := func() {}
 	if stream, off := openStream(conn.client, o, cfg); stream != nil {
 		closeStream = func() { stream.Close() }
@@ -141,7 +147,7 @@ func openProfile(ctx context.Context, o options, all fileConfig, stderr io.Write
 	} else {
 		settings.StreamOff = off
 	}
-	return settings, func() { closeStream(); closeExec(); conn.close() }, nil
+	return settings, func() { closeStream(); closeLive(); closeExec(); conn.close() }, nil
 }
 
 // runScreen runs the console's model on the terminal until quit. Frames are drawn on demand

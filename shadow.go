@@ -2,9 +2,11 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
+	"io"
 	"net"
+	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -13,7 +15,9 @@ import (
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/api/sim"
 	"github.com/tradedesk/tradedesk/state"
+	"github.com/tradedesk/tradedesk/state/risk"
 	"github.com/tradedesk/tradedesk/ui"
+	"github.com/tradedesk/tradedesk/ui/components/pagedlist"
 	"github.com/tradedesk/tradedesk/ui/components/statusbar"
 	"github.com/tradedesk/tradedesk/ui/headless"
 )
@@ -22,10 +26,9 @@ import (
 // (sim.Mirror: its market, its terms, nothing sent to its /exchange), served on loopback, and a
 // paper wallet with a random in-memory key trading it over real HTTP: funded with
 // --shadow-balance, or a copy of --address's balances and positions read from the live /info.
-func startShadow(ctx context.Context, o options) (*connection, error) {
-	if o.Keystore != "" || o.AgentKeystore != "" {
-		return nil, headless.Usage(errors.New("--shadow trades a paper wallet and takes no key: drop --keystore/--agent-keystore (--address copies an account's balances and positions)"))
-	}
+// With --keystore or --agent-keystore it also holds a live client on the live exchange, for
+// sending a rehearsed order live (openShadowLive); the paper wallet never signs with that key.
+func startShadow(ctx context.Context, o options, stderr io.Writer, env keyEnv) (*connection, error) {
 	bal, err := decimal.NewFromString(strings.TrimSpace(o.ShadowBalance))
 	if err != nil || bal.IsNegative() {
 		return nil, headless.Usage(fmt.Errorf("--shadow-balance %q: want a non-negative number of USDC such as 25000", o.ShadowBalance))
@@ -49,6 +52,11 @@ func startShadow(ctx context.Context, o options) (*connection, error) {
 		cancel()
 		return nil, fmt.Errorf("shadow: %w", err)
 	}
+	live, err := shadowLiveClient(o, ep, stderr, env)
+	if err != nil {
+		cancel()
+		return nil, err
+	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		cancel()
@@ -63,7 +71,68 @@ func startShadow(ctx context.Context, o options) (*connection, error) {
 	client := api.New(base, api.WithSigner(signer), api.WithHTTPClient(api.PollingHTTPClient()))
 	maker, taker := mr.Sim.FeeRates()
 	return &connection{client: client, mode: shadowMode(client, base, mr), network: statusbar.ShadowNetwork(ep.Name),
-		close: func() { cancel(); <-served }, fees: &state.Fees{Maker: maker, Taker: taker}, mirror: mr}, nil
+		close: func() { cancel(); <-served }, fees: &state.Fees{Maker: maker, Taker: taker}, mirror: mr, live: live, liveNetwork: ep.Name}, nil
+}
+
+// shadowLiveClient is the live client of a shadow session given a keystore (nil without one):
+// the key api.LoadSigner loads from --keystore or --agent-keystore (never the environment's key,
+// so a shadow session holds a live key only when the trader named it).
+func shadowLiveClient(o options, ep api.Resolved, stderr io.Writer, env keyEnv) (*api.Client, error) {
+	if o.Keystore == "" && o.AgentKeystore == "" {
+		return nil, nil
+	}
+	getenv := env.getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	keyless := func(k string) string {
+		if k == api.EnvPrivateKey {
+			return ""
+		}
+		return getenv(k)
+	}
+	signer, err := api.LoadSigner(api.Credentials{Keystore: o.Keystore, AgentKeystore: o.AgentKeystore, Address: o.Address,
+		Network: ep.Name, Getenv: keyless, Warn: stderr})
+	if err != nil {
+		return nil, fmt.Errorf("shadow's live session: %w", err)
+	}
+	c := api.New(ep.Base, append([]api.Option{api.WithHTTPClient(api.PollingHTTPClient()), api.WithSigner(signer)}, ep.Options()...)...)
+	return c, c.Err()
+}
+
+// shadowLiveMissing is what a shadow console without a live session says when asked to send live.
+const shadowLiveMissing = "start tradedesk --shadow with --keystore FILE (or --agent-keystore FILE with --address) to hold a live session beside the paper one"
+
+// openShadowLive keeps a shadow console's files apart from a live one's (its exports under the
+// shadow network's own directory; its journal and command history already are, by network) and
+// opens its live session: an executor on the live exchange's journal (the one a live console of
+// that network and account uses, never the shadow's), with the console's guard and limits.
+func openShadowLive(settings *ui.Config, conn *connection, getenv func(string) string, limits risk.Limits) (func(), error) {
+	if conn.mirror == nil {
+		return func() {}, nil
+	}
+	pagedlist.ExportDir = shadowExportDir(pagedlist.ExportDir, conn.network)
+	settings.Live = ui.LiveRoute{Network: conn.liveNetwork, Missing: shadowLiveMissing}
+	if conn.live == nil {
+		return func() {}, nil
+	}
+	scratch := *settings
+	closeExec, err := openExecutor(&scratch, &connection{client: conn.live, network: conn.liveNetwork, close: func() {}}, getenv, limits)
+	if err != nil {
+		return nil, fmt.Errorf("shadow's live session: %w", err)
+	}
+	settings.Live.Exec = scratch.Exec
+	return closeExec, nil
+}
+
+// shadowExportDir is where a shadow session writes its exports: a directory named after its
+// network under the live one's (dir, "" for the default), so a paper export is never taken for a
+// live one.
+func shadowExportDir(dir, network string) string {
+	if dir == "" {
+		dir = pagedlist.DefaultExportDir()
+	}
+	return filepath.Join(dir, network)
 }
 
 // shadowMode is the mode of a client on a mirror: SHADOW only when the client's transport is the

@@ -76,7 +76,7 @@ func TestShadowTradesAPaperWalletOnTheMirror(t *testing.T) {
 }
 
 // TestShadowCopiesTheAddressReadOnly: --shadow --address starts the paper wallet from a copy of
-// that live account's balances and position, and a key is refused.
+// that live account's balances and position.
 func TestShadowCopiesTheAddressReadOnly(t *testing.T) {
 	_, url, sent := liveStandIn(t)
 	signer, _ := api.SignerFromHex("4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318")
@@ -102,10 +102,5 @@ func TestShadowCopiesTheAddressReadOnly(t *testing.T) {
 	}
 	if n := sent.Load() - before; n != 0 {
 		t.Fatalf("copying the account sent %d /exchange requests", n)
-	}
-	_, err = connect(context.Background(), options{Connection: headless.Connection{URL: url, Keystore: "k.json"}, Shadow: true,
-		ShadowBalance: "1"}, &bytes.Buffer{}, keyEnv{})
-	if err == nil || !strings.Contains(err.Error(), "takes no key") {
-		t.Fatalf("--shadow with a key: %v", err)
 	}
 }

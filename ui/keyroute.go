@@ -26,6 +26,9 @@ func (m *Model) routeKey(msg tea.KeyMsg) tea.Cmd {
 	if cmd, ok := m.globalKey(msg); ok {
 		return cmd
 	}
+	if cmd, ok := m.sendLiveKey(pane, msg); ok {
+		return cmd
+	}
 	for i := range min(len(m.slots), len(m.keys.FocusPane)) {
 		if key.Matches(msg, m.keys.FocusPane[i]) {
 			m.setFocus(i)

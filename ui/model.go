@@ -84,6 +84,9 @@ type Config struct {
 	// AlgoOnRestart is the config's [on_restart] choice per kind of algorithm (profile.OnRestart),
 	// applied at start to those an earlier run left running.
 	AlgoOnRestart map[string]string
+	// Live is the live session a shadow console holds beside its paper one (SHADOW mode only):
+	// the send_live key sends a rehearsed order through it (LiveRoute).
+	Live LiveRoute
 }
 
 // Model is the console's root model: it owns focus, layout and routing, runs the polls, applies
@@ -92,6 +95,7 @@ type Config struct {
 type Model struct {
 	ex    api.Exchange
 	exec  *exec.Executor // nil: no journal, no order or cancel is signed
+	live  LiveRoute      // a shadow console's live session (Config.Live)
 	store *state.Store
 	clock func() time.Time
 	iv    Intervals
@@ -220,6 +224,7 @@ func New(cfg Config) *Model {
 	}
 	m.setFocus(0)
 	m.useExecutor(cfg.Exec, cfg.Guard)
+	m.live = cfg.Live
 	m.newAlerts(cfg)
 	m.guard.dir = cfg.GuardDir
 	if cfg.ReadOnlyReason != "" {

@@ -78,7 +78,7 @@ func (m *Model) onAction(a *action.Action) tea.Cmd {
 
 // openConfirm opens the confirmation of a, saying why when it is asked again (note).
 func (m *Model) openConfirm(a *action.Action, note string) {
-	if w := m.status.modeWord(); m.status.mode == ModeShadow && !strings.HasSuffix(a.Title, w) {
+	if w := m.status.modeWord(); m.status.mode == ModeShadow && !strings.HasSuffix(a.Title, w) && !isLive(a) {
 		a.Title += " · " + w // a paper order says so where it is confirmed, not only in the top bar
 	}
 	if own := " · profile " + m.status.profile; m.status.profile != "" && !strings.Contains(a.Title, own) {

@@ -35,8 +35,9 @@ type KeyMap struct {
 	// Tickers pane.
 	Sort, SortReverse, Filter, Favourite, WatchOnly, Pick, Buy, Sell, BuyMarket, SellMarket key.Binding
 
-	// Open orders pane (Amend: change the selected order's price or size).
-	Cancel, CancelInstrument, CancelAll, Amend key.Binding
+	// Open orders pane (Amend: change the selected order's price or size; SendLive: in shadow,
+	// send the selected paper order's parameters to the live exchange, confirmed).
+	Cancel, CancelInstrument, CancelAll, Amend, SendLive key.Binding
 
 	// Positions pane (Tpsl: the command line opened on "tpsl SYM tp ", the position's own
 	// take-profit and stop-loss).
@@ -154,6 +155,7 @@ func tradeKeyActions() []keyAction {
 		{"cancel_instrument", "cancel all on instrument", "orders", func(k *KeyMap) *key.Binding { return &k.CancelInstrument }, ""},
 		{"cancel_all", "cancel all orders", "orders", func(k *KeyMap) *key.Binding { return &k.CancelAll }, ""},
 		{"amend", "change price or size", "orders", func(k *KeyMap) *key.Binding { return &k.Amend }, ""},
+		{"send_live", "shadow: send this order live", "orders", func(k *KeyMap) *key.Binding { return &k.SendLive }, ""},
 		{"close", "close menu", "positions", func(k *KeyMap) *key.Binding { return &k.Close }, ""},
 		{"leverage", "set leverage", "positions", func(k *KeyMap) *key.Binding { return &k.Leverage }, ""},
 		{"position_tpsl", "set TP/SL", "positions", func(k *KeyMap) *key.Binding { return &k.Tpsl }, ""},

@@ -37,6 +37,9 @@ func defaultExportDir() string {
 	return filepath.Join(base, "tradedesk", "exports")
 }
 
+// DefaultExportDir is where exports go when ExportDir is "" (defaultExportDir).
+func DefaultExportDir() string { return defaultExportDir() }
+
 // exportPath is the full path of an export file named name, its directory made if need be.
 func exportPath(name string) string {
 	dir := ExportDir
