@@ -13,6 +13,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/tradedesk/tradedesk/api"
+	"github.com/tradedesk/tradedesk/state"
 )
 
 // methodCounter counts the requests that reach the exchange, by /info method (or path).
@@ -55,12 +56,20 @@ func (c *methodCounter) take() map[string]int {
 // market moves the position's mark (and so its value and PnL) every second and nothing trades,
 // makes under 0.2 requests a mark: the fills and order history panes poll when a fill or an
 // order's state change moves the orders or positions, not at every mark (they did: two requests
-// a mark, 80 % of an idle streaming console's requests). A fill still makes them poll.
+// a mark, 80 % of an idle streaming console's requests). A fill still makes them poll. While the
+// stream is up the order history, funding and transfers panes only reconcile (they polled every
+// 5, 10 and 10 s).
 func TestIdlePositionMarksPollNothing(t *testing.T) {
 	t.Parallel()
 	counter := &methodCounter{n: map[string]int{}}
 	c := newStreamConsoleVia(t, true, func(h http.Handler) http.Handler { counter.next = h; return counter })
 	c.until(t, "the stream connected", func() bool { return c.m.feed.Conn().Stream })
+	for _, k := range []state.Kind{state.KindHistory, state.KindFunding, state.KindTransfers} {
+		// their changes come with the streamed orders and account: they only reconcile
+		if got := c.m.feed.Task(k).Cadence(); got != ReconcileEvery {
+			t.Errorf("streaming: the %s pane polls every %s, want the reconcile %s", k, got, ReconcileEvery)
+		}
+	}
 	c.measureFill(t, 1)
 	c.dr.until(time.Second, func() bool { return false }) // the polls the fill started are answered
 	counter.take()

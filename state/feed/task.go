@@ -43,6 +43,7 @@ type Task struct {
 	fails    int
 	started  bool
 	lastOK   time.Time
+	follows  []state.Kind // streamed kinds whose records say when this kind changed (Follow)
 }
 
 // queuedRequest is a request waiting for the one in flight; periodic marks the poll, which is
@@ -166,13 +167,30 @@ func (t *Task) Cadence() time.Duration { return t.every() }
 // every is the wait before the next periodic request; a task that has a stream up only
 // reconciles.
 func (t *Task) every() time.Duration {
-	if t.f.Streaming(t.spec.Kind) {
+	if t.f.Streaming(t.spec.Kind) || t.followsStream() {
 		return t.f.src.src.Reconcile
 	}
 	if t.spec.Every == nil {
 		return time.Minute
 	}
 	return t.spec.Every()
+}
+
+// Follow says that kinds' streamed records are how a change of the task's kind is noticed (a
+// closed order comes with the orders stream, and the pane polls on it): while the stream carries
+// all of them, the task only reconciles, as a streamed kind's poll does. It returns t.
+func (t *Task) Follow(kinds ...state.Kind) *Task {
+	t.follows = kinds
+	return t
+}
+
+func (t *Task) followsStream() bool {
+	for _, k := range t.follows {
+		if !t.f.Streaming(k) {
+			return false
+		}
+	}
+	return len(t.follows) > 0
 }
 
 // retryWait is the wait after a failure: the backoff, bounded for the heartbeat.

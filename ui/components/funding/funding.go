@@ -47,6 +47,8 @@ type Pane struct {
 var source = pagedlist.Source{
 	Kind: state.KindFunding, Every: func(iv profile.Intervals) time.Duration { return iv.Funding },
 	Next: (*state.Store).NextFundingPage, Evicted: (*state.Store).FundingEvicted,
+	// Payments are hourly: reconciled while the account streams.
+	Follows: []state.Kind{state.KindAccount},
 	Page: func(ex api.Exchange, user string, page int) feed.Request {
 		return func(ctx context.Context, gen uint64, at time.Time) (state.Msg, error) {
 			pg, err := ex.FundingHistory(ctx, user, api.PageParams{Page: page, Limit: common.PageSize})

@@ -149,6 +149,8 @@ func (p *Pane) fitWith() {
 var source = pagedlist.Source{
 	Kind: state.KindHistory, Every: func(iv profile.Intervals) time.Duration { return iv.History }, Evicted: (*state.Store).HistoryEvicted, WatchTrades: true,
 	Next: (*state.Store).NextHistoryPage,
+	// An order closing comes with the orders stream, and the list polls on it (state.TradeWatch).
+	Follows: []state.Kind{state.KindOrders},
 	Page: func(ex api.Exchange, user string, page int) feed.Request {
 		return func(ctx context.Context, gen uint64, at time.Time) (state.Msg, error) {
 			pg, err := ex.OrderHistory(ctx, user, api.PageParams{Page: page, Limit: common.PageSize})

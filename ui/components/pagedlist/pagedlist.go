@@ -54,6 +54,9 @@ type Source struct {
 	// WatchTrades polls the newest page at once when the account's orders or positions moved (a
 	// fill or an order's state change is news for fills and history, not for funding).
 	WatchTrades bool
+	// Follows are the streamed kinds whose records say the list changed (feed.Task.Follow):
+	// while they stream, the list's poll only reconciles.
+	Follows []state.Kind
 }
 
 // New is a paged list of src's records in a table of cols drawn by cell; empty is what it says
@@ -65,7 +68,7 @@ func New(c *common.Common, ex api.Exchange, src Source, cols []common.Column, ce
 			return nil
 		}
 		return l.page(1)
-	})
+	}).Follow(src.Follows...)
 	return l
 }
 

@@ -170,6 +170,6 @@ func NewFed(c *common.Common, ex api.Exchange) *common.Fed {
 		common.AccountRequest(ex, func(ctx context.Context, user string, gen uint64, at time.Time) (state.Msg, error) {
 			ts, err := ex.TransferHistory(ctx, user, Limit)
 			return state.TransfersMsg{Gen: gen, At: at, Transfers: ts}, err
-		}))
+		})).Follow(state.KindAccount) // rare: reconciled while the account streams
 	return &common.Fed{Pane: New(c, common.ExchangeAddress(ex) != ""), Task: t}
 }
