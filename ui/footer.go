@@ -111,7 +111,11 @@ func (m *Model) renderHelp() { m.helpBox.Render(m.helpValues()) }
 
 // helpValues are what the help overlay shows now.
 func (m *Model) helpValues() help.Values {
-	return help.Values{Title: m.slots[m.focus].pane.Title(), Global: m.globalHelp(), Pane: m.slots[m.focus].pane.FullHelp(),
+	// The overlay also names the profiles key; the footer has no room for it.
+	profiles := m.keys.Profiles
+	profiles.SetHelp(profiles.Help().Key, "profiles")
+	global := append(m.globalHelp(), profiles)
+	return help.Values{Title: m.slots[m.focus].pane.Title(), Global: global, Pane: m.slots[m.focus].pane.FullHelp(),
 		ReadOnly: m.c.ReadOnly, Width: m.width, Height: m.height}
 }
 
