@@ -1,6 +1,7 @@
 package state
 
 import (
+	"github.com/shopspring/decimal"
 	"strings"
 	"testing"
 	"time"
@@ -57,6 +58,12 @@ func TestPlanPositionCommands(t *testing.T) {
 	}
 	if p := mustPlan(t, s, "close eth 33% mid", ""); p.Order.Wire.Size != "0.66" || p.Order.Wire.Price != "3000.01" {
 		t.Errorf("close eth 33%% mid: %+v", p.Order.Wire)
+	}
+	// The long's close at the best price joins the best ask, reduce-only: it rests, never crosses.
+	s.Apply(BookMsg{Gen: 1, At: now, Book: api.OrderBook{Symbol: "ETH-PERP", Bids: []api.BookLevel{lv("2999.5", "1")}, Asks: []api.BookLevel{lv("3000.5", "1")}}})
+	if p, ask := mustPlan(t, s, "close eth 50% best", ""), s.BookWindow("ETH-PERP", decimal.Zero, 1).BestAsk; !ask.IsPositive() ||
+		p.Order.Wire.Price != ask.String() || p.Order.Wire.Size != "1" || !p.Order.Wire.ReduceOnly || p.Order.Wire.IsMarket {
+		t.Errorf("close eth 50%% best (best ask %s): %+v", ask, p.Order.Wire)
 	}
 	if _, err := s.PlanCommand(mustParse(t, "close eth 3"), "", DefaultGuard()); err == nil || !strings.Contains(err.Error(), "give at most 2") {
 		t.Errorf("close over the position: %v", err)

@@ -1,9 +1,11 @@
 package ui
 
 import (
+	"context"
 	"strings"
 	"testing"
 
+	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
 )
 
@@ -197,5 +199,41 @@ func TestFlattenCancelCancelsEveryOrderFirst(t *testing.T) {
 	}
 	if got := c.position(t, "BTC-PERP").Size; !got.IsZero() {
 		t.Fatalf("after :flatten cancel the position is %s (notice %q)", got, c.m.notice)
+	}
+}
+
+// TestBreakevenKeyPlacesTheStopAtEntryPlusFees (issue #35): B on a long past its fees asks to
+// move its stop-loss to the entry plus the fees (the plan state.PlanBreakeven makes, as :be and
+// tradedesk breakeven do); confirmed, the exchange holds a stop-loss on the position at that
+// trigger, above the entry.
+func TestBreakevenKeyPlacesTheStopAtEntryPlusFees(t *testing.T) {
+	t.Parallel()
+	c := newSimConsole(t, 200, 60, false)
+	pump(t, c.m, c.m.Init())
+	openLong(t, c, "BTC-PERP", "0.01")
+	entry := c.position(t, "BTC-PERP").EntryPrice
+	px := entry.Mul(d("1.02")).Round(0)
+	if _, err := takerOn(t, c).PlaceOrders(context.Background(), []api.OrderWire{{InstrumentID: 1, Side: api.SideBuy, PositionSide: api.PositionSideBoth,
+		Price: px.String(), Size: "3", Tif: api.TifIOC, Cloid: state.NewCloid()}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.sim.SetIndexPrice("BTC-PERP", px); err != nil {
+		t.Fatal(err)
+	}
+	pump(t, c.m, c.m.refreshNow(state.KindTickers, state.KindPositions, state.KindAccount, state.KindFills))
+	plan, errs := c.m.store.PlanBreakeven("BTC-PERP")
+	if len(errs) > 0 || !plan.Stop.GreaterThan(entry) {
+		t.Fatalf("the breakeven plan: %+v %v", plan, errs)
+	}
+	c.key(t, "2", "B")
+	c.confirm(t, "B")
+	var stops []api.OrderRecord
+	for _, o := range c.openOrders(t) {
+		if o.Tpsl == api.TpslStopLoss {
+			stops = append(stops, o)
+		}
+	}
+	if len(stops) != 1 || !stops[0].TriggerPx.Decimal.Equal(plan.Stop) {
+		t.Fatalf("after B: stops %+v, want one at %s (entry %s plus fees; notice %q)", stops, plan.Stop, entry, c.m.notice)
 	}
 }
