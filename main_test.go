@@ -48,6 +48,11 @@ func TestKeyOverrides(t *testing.T) {
 	if got := km.Cancel.Keys(); len(got) != 1 || got[0] != "d" {
 		t.Errorf("cancel keys %v", got)
 	}
+	// The position keys are rebindable too (issue #35: flatten all's ctrl+x).
+	if km, err := buildKeyMap(map[string][]string{"flatten": {"alt+x"}, "reverse": {"alt+r"}, "breakeven": {"alt+b"}}); err != nil ||
+		km.Flatten.Keys()[0] != "alt+x" || km.Reverse.Keys()[0] != "alt+r" || km.Breakeven.Keys()[0] != "alt+b" {
+		t.Errorf("the position keys rebound: %v", err)
+	}
 	for _, tc := range []struct {
 		over map[string][]string
 		want string
