@@ -84,11 +84,13 @@ func (m *Model) liveOrder(o api.OrderRecord) (*action.Action, string) {
 		return nil, errs[0].Error()
 	}
 	a := action.NewOrder(action.KindPlace, co, m.st)
-	a.Title = liveTitle + " · " + a.Title + " · LIVE " + strings.ToUpper(m.live.Network)
 	a.What = "LIVE " + a.What
 	a.Confirm, a.Typed, a.Recheck = true, "yes", nil
-	a.Lines = append([]string{m.st.Warn.On("! LIVE: signed with the live key, sent to " + strings.ToUpper(m.live.Network) +
-		", journaled in the live journal;"), m.st.Warn.On("  margin figures below are the paper account's")}, a.Lines...)
+	net := strings.ToUpper(m.live.Network)
+	a.Title = liveTitle + " · " + a.Title + " · LIVE " + net
+	a.Lines = append([]string{m.st.Bold.On(strings.ToUpper(a.What)), m.st.Warn.On("! sent to " + net + " with your live key, in the live journal")},
+		a.Lines[1:]...)
+	a.Lines = append(a.Lines, m.st.Warn.On("! margin rows are the paper account's: the live exchange checks its own"))
 	run := a.Run
 	a.Run = func(ctx context.Context, _ *exec.Executor, ask exec.Ask) (action.Outcome, error) {
 		return run(ctx, live, ask) // never the shadow's executor: its journal and key are paper
