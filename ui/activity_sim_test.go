@@ -76,8 +76,8 @@ func TestFillsAndHistoryAgainstSimulator(t *testing.T) {
 	if err != nil || total.TotalCount < 130 {
 		t.Fatalf("the simulator has %d fills: %v", total.TotalCount, err)
 	}
-	if len(fills.Fills()) != 100 || rings != 1 || !strings.HasPrefix(c.m.notice, "filled: buy 0.0010 BTC-PERP @ 9") {
-		t.Fatalf("after trading: %d fills shown, %d rings, notice %q", len(fills.Fills()), rings, c.m.notice)
+	if len(fills.Fills()) != 100 || rings != 1 || !strings.HasPrefix(c.m.shownNotice(), "filled: buy 0.0010 BTC-PERP @ 9") {
+		t.Fatalf("after trading: %d fills shown, %d rings, notice %q", len(fills.Fills()), rings, c.m.shownNotice())
 	}
 
 	c.key(t, "7") // Activity

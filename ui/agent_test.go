@@ -61,8 +61,8 @@ func TestAgentConsole(t *testing.T) {
 	c.key(t, "8", "w")
 	c.typeText(t, "2500")
 	c.key(t, "enter", "enter")
-	if !strings.Contains(c.m.notice, "account's own key") || !strings.Contains(c.m.notice, "agent key") {
-		t.Fatalf("withdrawal by an agent: notice %q", c.m.notice)
+	if !strings.Contains(c.m.shownNotice(), "account's own key") || !strings.Contains(c.m.shownNotice(), "agent key") {
+		t.Fatalf("withdrawal by an agent: notice %q", c.m.shownNotice())
 	}
 	// w withdraws from the spot side (as `tradedesk withdraw` does without --from).
 	if after := c.summary(t, account.Address()); !after.SpotCollateral["USDC"].Balance.Equal(before.SpotCollateral["USDC"].Balance) {
@@ -84,10 +84,10 @@ func TestAgentRefusedAtTheFirstKey(t *testing.T) {
 	pump(t, c.m, c.m.Init())
 	_, form := fundsGroup(t, c.m)
 	for _, k := range []string{"t", "w"} {
-		c.m.notice = ""
+		c.m.clearNotice()
 		c.key(t, "8", k)
-		if form.InForm() || !strings.Contains(c.m.notice, "agent key") || !strings.Contains(c.m.notice, "account's own key") {
-			t.Fatalf("%s with an agent key: in the form %v, notice %q", k, form.InForm(), c.m.notice)
+		if form.InForm() || !strings.Contains(c.m.shownNotice(), "agent key") || !strings.Contains(c.m.shownNotice(), "account's own key") {
+			t.Fatalf("%s with an agent key: in the form %v, notice %q", k, form.InForm(), c.m.shownNotice())
 		}
 	}
 	c.key(t, "]") // the form paged to, not opened: its button says why
@@ -95,12 +95,12 @@ func TestAgentRefusedAtTheFirstKey(t *testing.T) {
 		t.Fatalf("the form's button does not say why:\n%s", v)
 	}
 	c.key(t, "4", "ctrl+l")
-	if c.m.lev != nil || !strings.Contains(c.m.notice, "account's own key") {
-		t.Fatalf("ctrl+l with an agent key: dialog open %v, notice %q", c.m.lev != nil, c.m.notice)
+	if c.m.leverageDialog() != nil || !strings.Contains(c.m.shownNotice(), "account's own key") {
+		t.Fatalf("ctrl+l with an agent key: dialog open %v, notice %q", c.m.leverageDialog() != nil, c.m.shownNotice())
 	}
 	c.key(t, "esc")
 	c.command(t, "lev btc 5")
-	if c.m.dialog != nil || !strings.Contains(c.m.notice, "account's own key") || c.m.pipe.open != 0 {
-		t.Fatalf(":lev with an agent key: dialog %v, %d out, notice %q", c.m.dialog != nil, c.m.pipe.open, c.m.notice)
+	if c.m.confirmation() != nil || !strings.Contains(c.m.shownNotice(), "account's own key") || c.m.pipe.open != 0 {
+		t.Fatalf(":lev with an agent key: dialog %v, %d out, notice %q", c.m.confirmation() != nil, c.m.pipe.open, c.m.shownNotice())
 	}
 }

@@ -31,13 +31,13 @@ func TestConsoleAlerts(t *testing.T) {
 	c := newSimConsole(t, 120, 40, false)
 	pump(t, c.m, c.m.Init())
 	c.command(t, "alert eth fills")
-	if !strings.Contains(c.m.notice, "set: ETH fill") {
-		t.Fatalf("notice %q", c.m.notice)
+	if !strings.Contains(c.m.shownNotice(), "set: ETH fill") {
+		t.Fatalf("notice %q", c.m.shownNotice())
 	}
 	c.command(t, "alert margin > 0.01%")
 	c.command(t, "alert eth liq > 5%")
-	if !strings.Contains(c.m.notice, "liq alerts take <") {
-		t.Fatalf("a bad rule: notice %q", c.m.notice)
+	if !strings.Contains(c.m.shownNotice(), "liq alerts take <") {
+		t.Fatalf("a bad rule: notice %q", c.m.shownNotice())
 	}
 	c.command(t, "alerts")
 	if !c.m.alerts.Active() {

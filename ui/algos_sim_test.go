@@ -55,7 +55,7 @@ func (dr *algoDriver) until(what string, cond func() bool) {
 				dr.run(next)
 			}
 		case <-deadline.C:
-			dr.t.Fatalf("%s: not reached (notice %q, rows %+v)", what, dr.m.notice, dr.m.algoPane.Rows())
+			dr.t.Fatalf("%s: not reached (notice %q, rows %+v)", what, dr.m.shownNotice(), dr.m.algoPane.Rows())
 		}
 	}
 }
@@ -76,8 +76,8 @@ func (dr *algoDriver) command(line string) {
 		dr.run(c)
 	}
 	dr.key("enter")
-	dr.until("the preview of "+line, func() bool { return dr.m.dialog != nil })
-	if body := strings.Join(dr.m.dialog.Action().Lines, "\n"); !strings.Contains(body, "Sends") {
+	dr.until("the preview of "+line, func() bool { return dr.m.confirmation() != nil })
+	if body := strings.Join(dr.m.confirmation().Action().Lines, "\n"); !strings.Contains(body, "Sends") {
 		dr.t.Fatalf("%s: the preview does not say what it sends:\n%s", line, body)
 	}
 	dr.key("enter")
@@ -367,8 +367,8 @@ func TestConsoleOffersTheRestartChoiceInTheView(t *testing.T) {
 		}
 	}
 	dr.key("f")
-	dr.until("the flatten's confirmation", func() bool { return dr.m.dialog != nil })
-	if body := strings.Join(dr.m.dialog.Action().Lines, "\n"); !strings.Contains(body, "market order") {
+	dr.until("the flatten's confirmation", func() bool { return dr.m.confirmation() != nil })
+	if body := strings.Join(dr.m.confirmation().Action().Lines, "\n"); !strings.Contains(body, "market order") {
 		t.Fatalf("the confirmation does not say it sends a market order:\n%s", body)
 	}
 	dr.key("enter")
@@ -409,8 +409,8 @@ func TestConsoleFormStartsAChase(t *testing.T) {
 		t.Fatalf("the form's preview:\n%s", v)
 	}
 	dr.key("enter")
-	dr.until("the chase's preview", func() bool { return dr.m.dialog != nil })
-	if body := strings.Join(dr.m.dialog.Action().Lines, "\n"); !strings.Contains(body, "Sends") || !strings.Contains(body, "2 ticks off") || !strings.Contains(body, "Worst price") {
+	dr.until("the chase's preview", func() bool { return dr.m.confirmation() != nil })
+	if body := strings.Join(dr.m.confirmation().Action().Lines, "\n"); !strings.Contains(body, "Sends") || !strings.Contains(body, "2 ticks off") || !strings.Contains(body, "Worst price") {
 		t.Fatalf("the preview:\n%s", body)
 	}
 	dr.key("enter")

@@ -30,7 +30,7 @@ func TestBracketFromTheForm(t *testing.T) {
 	}
 	os := ordersOn(c.openOrders(t), "ETH-PERP")
 	if len(os) != 3 {
-		t.Fatalf("open ETH-PERP orders %+v (notice %q), want the entry and its two legs", os, c.m.notice)
+		t.Fatalf("open ETH-PERP orders %+v (notice %q), want the entry and its two legs", os, c.m.shownNotice())
 	}
 	legs := map[string]api.OrderRecord{}
 	for _, o := range os {
@@ -66,15 +66,15 @@ func TestBracketAgainstThePositionSignsNothing(t *testing.T) {
 	}
 	signed := sc.n.Load()
 	c.command(t, "buy 0.5 eth mkt tp 3% sl 3%")
-	if c.m.cmdline.Active() || c.m.dialog != nil || !strings.Contains(c.m.cmdline.Err(), "this buy reduces your 1.500 ETH-PERP short") ||
+	if c.m.cmdline.Active() || c.m.confirmation() != nil || !strings.Contains(c.m.cmdline.Err(), "this buy reduces your 1.500 ETH-PERP short") ||
 		!strings.Contains(c.m.cmdline.Err(), "set TP/SL on the position (t on it, or :tpsl eth tp .. sl ..)") {
-		t.Fatalf("line open %v, dialog %v, error %q", c.m.cmdline.Active(), c.m.dialog != nil, c.m.cmdline.Err())
+		t.Fatalf("line open %v, dialog %v, error %q", c.m.cmdline.Active(), c.m.confirmation() != nil, c.m.cmdline.Err())
 	}
 	if n := sc.n.Load(); n != signed {
 		t.Fatalf("%d signed requests reached the exchange for a refused bracket", n-signed)
 	}
 	c.command(t, "sell 0.5 eth mkt tp 3% sl 3%")
-	if c.m.dialog == nil {
+	if c.m.confirmation() == nil {
 		t.Fatalf("a bracket that adds to the short was refused: %q", c.m.cmdline.Err())
 	}
 }

@@ -53,14 +53,14 @@ func TestBrokerApproveAndRevoke(t *testing.T) {
 	}
 	c.typeText(t, strings.ToLower(broker)+" 5%")
 	c.key(t, "enter")
-	if c.m.dialog != nil || !strings.Contains(bp.Note(), "outside 0 to 1%") {
-		t.Fatalf("5%%: dialog %v note %q", c.m.dialog != nil, bp.Note())
+	if c.m.confirmation() != nil || !strings.Contains(bp.Note(), "outside 0 to 1%") {
+		t.Fatalf("5%%: dialog %v note %q", c.m.confirmation() != nil, bp.Note())
 	}
 	c.key(t, "backspace", "backspace")
 	c.typeText(t, "0.1%")
 	c.key(t, "enter")
-	if c.m.dialog == nil {
-		t.Fatalf("no confirmation (note %q, notice %q)", bp.Note(), c.m.notice)
+	if c.m.confirmation() == nil {
+		t.Fatalf("no confirmation (note %q, notice %q)", bp.Note(), c.m.shownNotice())
 	}
 	v := c.m.View()
 	for _, want := range []string{"APPROVE A BROKER", "  " + broker, "Max fee rate 0.1%"} {
@@ -69,8 +69,8 @@ func TestBrokerApproveAndRevoke(t *testing.T) {
 		}
 	}
 	c.key(t, "enter")
-	if c.m.noticeLevel == common.LevelError || !strings.Contains(c.m.notice, "done") {
-		t.Fatalf("after approving: %q", c.m.notice)
+	if c.m.shownLevel() == common.LevelError || !strings.Contains(c.m.shownNotice(), "done") {
+		t.Fatalf("after approving: %q", c.m.shownNotice())
 	}
 	if b, ok := approvalOf(t, c, broker); !ok || b.MaxFeeRate.String() != "0.001" {
 		t.Fatalf("approval at the exchange: %+v %v", b, ok)
@@ -87,11 +87,11 @@ func TestBrokerApproveAndRevoke(t *testing.T) {
 	}
 	bp.Select(row)
 	c.key(t, "x")
-	if c.m.dialog == nil || !strings.Contains(c.m.View(), "REVOKE A BROKER'S APPROVAL") {
-		t.Fatalf("x asked nothing: notice %q", c.m.notice)
+	if c.m.confirmation() == nil || !strings.Contains(c.m.View(), "REVOKE A BROKER'S APPROVAL") {
+		t.Fatalf("x asked nothing: notice %q", c.m.shownNotice())
 	}
 	c.key(t, "enter")
-	if _, ok := approvalOf(t, c, broker); ok || c.m.noticeLevel == common.LevelError {
-		t.Fatalf("still approved after revoke (notice %q)", c.m.notice)
+	if _, ok := approvalOf(t, c, broker); ok || c.m.shownLevel() == common.LevelError {
+		t.Fatalf("still approved after revoke (notice %q)", c.m.shownNotice())
 	}
 }

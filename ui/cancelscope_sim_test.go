@@ -28,12 +28,12 @@ func TestMassCancelsNameThePositionsStops(t *testing.T) {
 
 	says := func(what string) {
 		t.Helper()
-		if c.m.dialog == nil {
-			t.Fatalf("%s asked nothing (notice %q)", what, c.m.notice)
+		if c.m.confirmation() == nil {
+			t.Fatalf("%s asked nothing (notice %q)", what, c.m.shownNotice())
 		}
 		flat := func(s string) string { return strings.Join(strings.Fields(strings.ReplaceAll(s, "│", "")), "") }
-		if !strings.Contains(flat(ansi.Strip(c.m.dialog.View())), flat(takes)) {
-			t.Errorf("%s does not say it takes %q:\n%s", what, takes, c.m.dialog.View())
+		if !strings.Contains(flat(ansi.Strip(c.m.confirmation().View())), flat(takes)) {
+			t.Errorf("%s does not say it takes %q:\n%s", what, takes, c.m.confirmation().View())
 		}
 		c.key(t, "esc")
 		if n := len(openIDs(t, c)); n != open {

@@ -129,10 +129,10 @@ func TestCLIDryRunIsTheConsolePreviewAndTheFeeCharged(t *testing.T) {
 				args = append(args, "--post-only")
 			}
 			c.key(t, "enter")
-			if c.m.dialog == nil {
-				t.Fatalf("Enter opened no confirmation; notice %q, form errors %v", c.m.notice, form.Errors())
+			if c.m.confirmation() == nil {
+				t.Fatalf("Enter opened no confirmation; notice %q, form errors %v", c.m.shownNotice(), form.Errors())
 			}
-			console := c.m.dialog.Action().Order
+			console := c.m.confirmation().Action().Order
 			c.key(t, "esc")
 
 			var dry cliOrder

@@ -52,21 +52,21 @@ func (c *simConsole) commandSent(t *testing.T, line string, asks bool) {
 	t.Helper()
 	c.command(t, line)
 	if !asks {
-		if c.m.cmdline.Active() || c.m.dialog != nil || c.m.noticeLevel == common.LevelError {
+		if c.m.cmdline.Active() || c.m.confirmation() != nil || c.m.shownLevel() == common.LevelError {
 			t.Fatalf("%q: not sent at once (line open %v, dialog %v, error %q, notice %q)", line, c.m.cmdline.Active(),
-				c.m.dialog != nil, c.m.cmdline.Err(), c.m.notice)
+				c.m.confirmation() != nil, c.m.cmdline.Err(), c.m.shownNotice())
 		}
 		return
 	}
-	if c.m.cmdline.Active() || c.m.dialog == nil {
-		t.Fatalf("%q: no confirmation (line open %v, error %q, notice %q)", line, c.m.cmdline.Active(), c.m.cmdline.Err(), c.m.notice)
+	if c.m.cmdline.Active() || c.m.confirmation() == nil {
+		t.Fatalf("%q: no confirmation (line open %v, error %q, notice %q)", line, c.m.cmdline.Active(), c.m.cmdline.Err(), c.m.shownNotice())
 	}
-	if c.m.dialog.Action().Typed != "" {
-		c.typeText(t, c.m.dialog.Action().Typed)
+	if c.m.confirmation().Action().Typed != "" {
+		c.typeText(t, c.m.confirmation().Action().Typed)
 	}
 	c.key(t, "enter")
-	if c.m.dialog != nil || c.m.noticeLevel == common.LevelError {
-		t.Fatalf("%q: after confirming: dialog open %v, notice %q", line, c.m.dialog != nil, c.m.notice)
+	if c.m.confirmation() != nil || c.m.shownLevel() == common.LevelError {
+		t.Fatalf("%q: after confirming: dialog open %v, notice %q", line, c.m.confirmation() != nil, c.m.shownNotice())
 	}
 }
 
@@ -218,8 +218,8 @@ func TestMalformedCommandsSignNothing(t *testing.T) {
 	}
 	for _, tc := range cases {
 		c.command(t, tc.line)
-		if c.m.cmdline.Active() || c.m.dialog != nil || !strings.Contains(c.m.cmdline.Err(), tc.want) {
-			t.Errorf("%q: line open %v, dialog %v, error %q; want %q", tc.line, c.m.cmdline.Active(), c.m.dialog != nil, c.m.cmdline.Err(), tc.want)
+		if c.m.cmdline.Active() || c.m.confirmation() != nil || !strings.Contains(c.m.cmdline.Err(), tc.want) {
+			t.Errorf("%q: line open %v, dialog %v, error %q; want %q", tc.line, c.m.cmdline.Active(), c.m.confirmation() != nil, c.m.cmdline.Err(), tc.want)
 		}
 		v := strings.Split(ansi.Strip(c.m.View()), "\n")
 		if foot := strings.Join(strings.Fields(strings.Join(v[len(v)-3:], " ")), " "); !strings.Contains(foot, "command not sent: "+tc.want[:min(len(tc.want), 40)]) {
@@ -249,16 +249,16 @@ func TestCommandAndFormConfirmTheSameOrder(t *testing.T) {
 	c.key(t, "down")
 	c.typeText(t, "0.1")
 	c.key(t, "enter")
-	if c.m.dialog == nil {
-		t.Fatalf("the form opened no confirmation (notice %q)", c.m.notice)
+	if c.m.confirmation() == nil {
+		t.Fatalf("the form opened no confirmation (notice %q)", c.m.shownNotice())
 	}
-	form := c.m.dialog.Action().Lines
+	form := c.m.confirmation().Action().Lines
 	c.key(t, "esc", "esc")
 	c.command(t, "buy 0.1 btc 97000")
-	if c.m.dialog == nil {
+	if c.m.confirmation() == nil {
 		t.Fatalf("the command opened no confirmation (%q)", c.m.cmdline.Err())
 	}
-	line := c.m.dialog.Action().Lines
+	line := c.m.confirmation().Action().Lines
 	if len(form) != len(line) {
 		t.Fatalf("form %d lines, command %d:\n%s\n--\n%s", len(form), len(line), strings.Join(form, "\n"), strings.Join(line, "\n"))
 	}
@@ -314,8 +314,8 @@ func TestCommandOnAnotherInstrumentShowsTheBook(t *testing.T) {
 		t.Fatal("the test needs an instrument whose book the console never loaded")
 	}
 	c.command(t, "sell 2 sol mkt")
-	if c.m.dialog == nil {
-		t.Fatalf("the command opened no confirmation (%q, notice %q)", c.m.cmdline.Err(), c.m.notice)
+	if c.m.confirmation() == nil {
+		t.Fatalf("the command opened no confirmation (%q, notice %q)", c.m.cmdline.Err(), c.m.shownNotice())
 	}
 	labels := func(lines []string) []string {
 		var out []string
@@ -326,7 +326,7 @@ func TestCommandOnAnotherInstrumentShowsTheBook(t *testing.T) {
 		}
 		return out
 	}
-	line := c.m.dialog.Action().Lines
+	line := c.m.confirmation().Action().Lines
 	if !strings.Contains(strings.Join(line, "\n"), state.RowBook) {
 		t.Fatalf("the command's confirmation has no %q row:\n%s", state.RowBook, strings.Join(line, "\n"))
 	}
@@ -337,10 +337,10 @@ func TestCommandOnAnotherInstrumentShowsTheBook(t *testing.T) {
 	c.m.form.Focus(orderentry.FieldSize)
 	c.typeText(t, "2")
 	c.key(t, "enter")
-	if c.m.dialog == nil {
-		t.Fatalf("the form opened no confirmation (notice %q)", c.m.notice)
+	if c.m.confirmation() == nil {
+		t.Fatalf("the form opened no confirmation (notice %q)", c.m.shownNotice())
 	}
-	if f, l := labels(c.m.dialog.Action().Lines), labels(line); strings.Join(f, " ") != strings.Join(l, " ") {
+	if f, l := labels(c.m.confirmation().Action().Lines), labels(line); strings.Join(f, " ") != strings.Join(l, " ") {
 		t.Errorf("rows differ:\nform    %q\ncommand %q", f, l)
 	}
 }

@@ -84,7 +84,7 @@ func TestOrdersCursorFollowsTheOrderWhenOneArrives(t *testing.T) {
 	}
 	c.key(t, "x")
 	if slices.Contains(openIDs(t, c), chosen) || len(openIDs(t, c)) != 2 {
-		t.Fatalf("x did not cancel the order chosen (%d) alone: open %v, notice %q", chosen, openIDs(t, c), c.m.notice)
+		t.Fatalf("x did not cancel the order chosen (%d) alone: open %v, notice %q", chosen, openIDs(t, c), c.m.shownNotice())
 	}
 }
 
@@ -100,10 +100,10 @@ func TestOrdersCursorSelectsNothingWhenItsOrderGoes(t *testing.T) {
 	cancelAtExchange(t, c, chosen)
 	c.key(t, "x")
 	if n := len(openIDs(t, c)); n != 2 {
-		t.Fatalf("x with the chosen order gone cancelled another: %d open, notice %q", n, c.m.notice)
+		t.Fatalf("x with the chosen order gone cancelled another: %d open, notice %q", n, c.m.shownNotice())
 	}
-	if !strings.Contains(c.m.notice, "gone") {
-		t.Errorf("x with nothing selected says %q, not why", c.m.notice)
+	if !strings.Contains(c.m.shownNotice(), "gone") {
+		t.Errorf("x with nothing selected says %q, not why", c.m.shownNotice())
 	}
 	if v := c.m.View(); strings.Contains(v, "│▶") {
 		t.Errorf("a row is marked selected with nothing selected:\n%s", v)
@@ -127,11 +127,11 @@ func TestDoubleXCancelsOneOrder(t *testing.T) {
 	restingOrders(t, c, "BTC-PERP", "ETH-PERP")
 	c.key(t, "3", "x", "x")
 	if n := len(openIDs(t, c)); n != 1 {
-		t.Fatalf("x x left %d orders open, want 1 (notice %q)", n, c.m.notice)
+		t.Fatalf("x x left %d orders open, want 1 (notice %q)", n, c.m.shownNotice())
 	}
 	c.key(t, "1", "3", "x") // coming back to the pane selects the row where the cancelled one was
 	if n := len(openIDs(t, c)); n != 0 {
-		t.Fatalf("x after coming back left %d orders open (notice %q)", n, c.m.notice)
+		t.Fatalf("x after coming back left %d orders open (notice %q)", n, c.m.shownNotice())
 	}
 }
 
@@ -204,10 +204,10 @@ func TestPositionsCursorFollowsThePosition(t *testing.T) {
 	}
 	pump(t, c.m, c.m.refreshNow(state.KindPositions))
 	c.key(t, "x", "x")
-	if c.m.dialog == nil {
-		t.Fatalf("close asked nothing: %q", c.m.notice)
+	if c.m.confirmation() == nil {
+		t.Fatalf("close asked nothing: %q", c.m.shownNotice())
 	}
-	if d := c.m.dialog.View(); !strings.Contains(d, chosen.Instrument) {
+	if d := c.m.confirmation().View(); !strings.Contains(d, chosen.Instrument) {
 		t.Fatalf("close of %s asks about another position:\n%s", chosen.Instrument, d)
 	}
 	c.key(t, "enter")
@@ -245,8 +245,8 @@ func TestBrokersCursorFollowsTheApproval(t *testing.T) {
 	}
 	pump(t, c.m, c.m.refreshNow(state.KindBrokers))
 	c.key(t, "x")
-	if c.m.dialog == nil || !strings.Contains(c.m.dialog.View(), chosen) {
-		t.Fatalf("x does not ask about %s (notice %q)", chosen, c.m.notice)
+	if c.m.confirmation() == nil || !strings.Contains(c.m.confirmation().View(), chosen) {
+		t.Fatalf("x does not ask about %s (notice %q)", chosen, c.m.shownNotice())
 	}
 	c.key(t, "esc")
 }
@@ -270,7 +270,7 @@ func TestOrdersCursorFollowsAnAmend(t *testing.T) {
 	pump(t, c.m, c.m.refreshNow(state.KindOrders))
 	got, ok := p.Selected()
 	if !ok || got.OrderID == old.OrderID || got.Instrument != old.Instrument || !got.LimitPrice.Equal(newPx) {
-		t.Fatalf("after moving %d to %s the cursor is on %+v (selected %v); notice %q", old.OrderID, newPx, got, ok, c.m.notice)
+		t.Fatalf("after moving %d to %s the cursor is on %+v (selected %v); notice %q", old.OrderID, newPx, got, ok, c.m.shownNotice())
 	}
 }
 
@@ -296,6 +296,6 @@ func TestLadderReachesAFarOrder(t *testing.T) {
 	}
 	c.key(t, "x")
 	if ids := openIDs(t, c); len(ids) != 1 || slices.Contains(ids, far.OrderID) {
-		t.Fatalf("x on the far order: open %v, want %d cancelled alone (notice %q)", ids, far.OrderID, c.m.notice)
+		t.Fatalf("x on the far order: open %v, want %d cancelled alone (notice %q)", ids, far.OrderID, c.m.shownNotice())
 	}
 }

@@ -31,10 +31,10 @@ func oneOrderAt(t *testing.T, c *simConsole, step string, px decimal.Decimal) ap
 	t.Helper()
 	os := exchangeOrders(t, c)
 	if len(os) != 1 {
-		t.Fatalf("%s: %d open orders at the exchange, want exactly 1 (notice %q)", step, len(os), c.m.notice)
+		t.Fatalf("%s: %d open orders at the exchange, want exactly 1 (notice %q)", step, len(os), c.m.shownNotice())
 	}
 	if !os[0].LimitPrice.Equal(px) || os[0].Side != api.SideBuy {
-		t.Fatalf("%s: the open order is %s @ %s, want a buy @ %s (notice %q)", step, os[0].Side, os[0].LimitPrice, px, c.m.notice)
+		t.Fatalf("%s: the open order is %s @ %s, want a buy @ %s (notice %q)", step, os[0].Side, os[0].LimitPrice, px, c.m.shownNotice())
 	}
 	return os[0]
 }
@@ -68,8 +68,8 @@ func TestTradeFromTheLadder(t *testing.T) {
 		t.Fatalf("form: price %q side %q size %q, want %s buy 0.01", c.m.form.Value(orderentry.FieldPrice), c.m.form.Side(), c.m.form.Value(orderentry.FieldSize), px)
 	}
 	c.key(t, "enter")
-	if c.m.dialog == nil {
-		t.Fatalf("Enter did not open the confirmation (notice %q)", c.m.notice)
+	if c.m.confirmation() == nil {
+		t.Fatalf("Enter did not open the confirmation (notice %q)", c.m.shownNotice())
 	}
 	c.key(t, "enter")
 	first := oneOrderAt(t, c, "placed", px)
@@ -84,8 +84,8 @@ func TestTradeFromTheLadder(t *testing.T) {
 	}
 
 	c.key(t, "K")
-	if c.m.dialog == nil {
-		t.Fatalf("K did not ask to confirm the move (notice %q)", c.m.notice)
+	if c.m.confirmation() == nil {
+		t.Fatalf("K did not ask to confirm the move (notice %q)", c.m.shownNotice())
 	}
 	c.key(t, "enter")
 	second := oneOrderAt(t, c, "amended", px.Add(tick))
@@ -117,8 +117,8 @@ func TestTradeFromTheLadder(t *testing.T) {
 	if got := oneOrderAt(t, c, "amend whose cancel was lost before the exchange", third.LimitPrice); got.OrderID != third.OrderID {
 		t.Errorf("order %d replaced by %d though its cancel never arrived", third.OrderID, got.OrderID)
 	}
-	if !strings.Contains(c.m.notice, "still open") || !strings.Contains(c.m.notice, "nothing placed") {
-		t.Errorf("notice %q, want that the order is still open and nothing was placed", c.m.notice)
+	if !strings.Contains(c.m.shownNotice(), "still open") || !strings.Contains(c.m.shownNotice(), "nothing placed") {
+		t.Errorf("notice %q, want that the order is still open and nothing was placed", c.m.shownNotice())
 	}
 
 	// p moves it to a typed price, through the same confirmed cancel-and-replace.
@@ -136,15 +136,15 @@ func TestTradeFromTheLadder(t *testing.T) {
 
 	// x asks as x in Open orders does (QA 13), then cancels.
 	c.key(t, "x")
-	if c.m.dialog == nil || !strings.Contains(strings.Join(c.m.dialog.Action().Lines, "\n"), "Cancel this order?") {
-		t.Fatalf("x on the ladder did not ask to confirm the cancel (notice %q)", c.m.notice)
+	if c.m.confirmation() == nil || !strings.Contains(strings.Join(c.m.confirmation().Action().Lines, "\n"), "Cancel this order?") {
+		t.Fatalf("x on the ladder did not ask to confirm the cancel (notice %q)", c.m.shownNotice())
 	}
 	if os := exchangeOrders(t, c); len(os) != 1 {
 		t.Fatalf("x cancelled before the confirmation: %d open orders", len(os))
 	}
 	c.key(t, "enter")
 	if os := exchangeOrders(t, c); len(os) != 0 {
-		t.Fatalf("%d open orders after x on the ladder (notice %q)", len(os), c.m.notice)
+		t.Fatalf("%d open orders after x on the ladder (notice %q)", len(os), c.m.shownNotice())
 	}
 	pump(t, c.m, c.m.refreshNow(state.KindOrders))
 	if strings.Contains(lad.View(), "◆") {
@@ -172,13 +172,13 @@ func TestAmendFromTheOrdersPane(t *testing.T) {
 	}
 	c.typeText(t, newPx.String()+" 0.002")
 	c.key(t, "enter")
-	if c.m.dialog == nil {
-		t.Fatalf("no confirmation (notice %q)", c.m.notice)
+	if c.m.confirmation() == nil {
+		t.Fatalf("no confirmation (notice %q)", c.m.shownNotice())
 	}
 	c.key(t, "enter")
 	os := exchangeOrders(t, c)
 	if len(os) != 1 || !os[0].LimitPrice.Equal(newPx) || os[0].Size.String() != "0.002" || os[0].OrderID == old.OrderID {
-		t.Fatalf("after the amend the exchange holds %+v (notice %q), want one order of 0.002 @ %s", os, c.m.notice, newPx)
+		t.Fatalf("after the amend the exchange holds %+v (notice %q), want one order of 0.002 @ %s", os, c.m.shownNotice(), newPx)
 	}
 }
 
@@ -228,11 +228,11 @@ func TestBracketEntryIsNotMoved(t *testing.T) {
 		c.typeText(t, at("0.97")+" 0.002")
 		c.key(t, "enter")
 	}
-	if c.m.dialog != nil {
+	if c.m.confirmation() != nil {
 		t.Fatal("a confirmation to move a bracket's entry")
 	}
-	if !strings.Contains(c.m.notice, "bracket's entry") {
-		t.Errorf("notice %q does not say why", c.m.notice)
+	if !strings.Contains(c.m.shownNotice(), "bracket's entry") {
+		t.Errorf("notice %q does not say why", c.m.shownNotice())
 	}
 	if os := exchangeOrders(t, c); len(os) != 3 {
 		t.Fatalf("%d open orders after the refused move, want the bracket's 3", len(os))

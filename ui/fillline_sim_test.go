@@ -44,8 +44,8 @@ func TestOneMarketOrderOneLine(t *testing.T) {
 	if len(mine) != 1 || !strings.HasPrefix(mine[0], want) || !strings.Contains(mine[0], " avg of ") || !strings.Contains(mine[0], ", fee ") {
 		t.Fatalf("messages about the order: %q, want one starting %q with the average and the fee", mine, want)
 	}
-	if c.m.notice != mine[0] || c.m.noticeLevel != common.LevelInfo {
-		t.Errorf("status line %q, want the order's one line %q", c.m.notice, mine[0])
+	if c.m.shownNotice() != mine[0] || c.m.shownLevel() != common.LevelInfo {
+		t.Errorf("status line %q, want the order's one line %q", c.m.shownNotice(), mine[0])
 	}
 }
 

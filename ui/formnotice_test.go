@@ -22,19 +22,19 @@ func TestFixedFormClearsItsRefusal(t *testing.T) {
 		t.Fatalf("field %d", c.m.form.Field())
 	}
 	c.key(t, "enter")
-	if c.m.noticeLevel != common.LevelError || !strings.HasPrefix(c.m.notice, orderentry.NotSent) {
-		t.Fatalf("Enter on an empty size: notice %q (level %d)", c.m.notice, c.m.noticeLevel)
+	if c.m.shownLevel() != common.LevelError || !strings.HasPrefix(c.m.shownNotice(), orderentry.NotSent) {
+		t.Fatalf("Enter on an empty size: notice %q (level %d)", c.m.shownNotice(), c.m.shownLevel())
 	}
 	c.typeText(t, "0.0000001") // under the lot: still wrong
-	if !strings.HasPrefix(c.m.notice, orderentry.NotSent) {
-		t.Fatalf("the refusal left while the order is still wrong: %q", c.m.notice)
+	if !strings.HasPrefix(c.m.shownNotice(), orderentry.NotSent) {
+		t.Fatalf("the refusal left while the order is still wrong: %q", c.m.shownNotice())
 	}
 	for range len("0.0000001") {
 		c.key(t, "backspace")
 	}
 	c.typeText(t, "0.5")
-	if !c.m.form.Valid() || c.m.notice != "" {
-		t.Fatalf("fixed form (valid %v): the status line still says %q", c.m.form.Valid(), c.m.notice)
+	if !c.m.form.Valid() || c.m.shownNotice() != "" {
+		t.Fatalf("fixed form (valid %v): the status line still says %q", c.m.form.Valid(), c.m.shownNotice())
 	}
 	c.key(t, "esc", "!")
 	if !strings.Contains(ansi.Strip(c.m.messagesView), orderentry.NotSent) {

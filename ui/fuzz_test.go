@@ -48,7 +48,7 @@ func FuzzOrderForm(f *testing.F) {
 			_, cmd = m.Update(msg)
 		}
 		_ = m.View()
-		if m.dialog != nil && len(m.form.Errors()) > 0 {
+		if m.confirmation() != nil && len(m.form.Errors()) > 0 {
 			t.Fatalf("price %q size %q: confirmation opened despite %v", price, size, m.form.Errors())
 		}
 	})
@@ -71,7 +71,7 @@ func TestOrderFormOpensConfirmationForValidOrder(t *testing.T) {
 		t.Fatalf("no request for a valid order; errors %v", m.form.Errors())
 	}
 	m.Update(cmd())
-	if m.dialog == nil {
-		t.Fatalf("no confirmation for a valid order; notice %q, errors %v", m.notice, m.form.Errors())
+	if m.confirmation() == nil {
+		t.Fatalf("no confirmation for a valid order; notice %q, errors %v", m.shownNotice(), m.form.Errors())
 	}
 }

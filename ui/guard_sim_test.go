@@ -373,7 +373,7 @@ func TestConsoleRefusesAnotherVersionAndAccountsGuard(t *testing.T) {
 	dr.run(c.m.findGuard())
 	dr.until("the console refuses the version 7 guard", func() bool { return c.m.guard.lost != "" })
 	if s := guardLine(c.m); c.m.guard.session != nil || !strings.Contains(s, "protocol version 7, this tradedesk 1") {
-		t.Fatalf("with a version 7 guard: %q (notice %q)", s, c.m.notice)
+		t.Fatalf("with a version 7 guard: %q (notice %q)", s, c.m.shownNotice())
 	}
 }
 
@@ -399,7 +399,7 @@ func TestConsoleShowsTheGuardsAlerts(t *testing.T) {
 		c.step(t, 3*time.Second)
 	}
 	if n := c.countMessages("alert: margin"); n != 1 {
-		t.Fatalf("the console delivered %d margin alerts, want its own one only: %+v; rules %+v; notice %q", n, c.m.msgs.Entries(), c.m.alerts.Rules(), c.m.notice)
+		t.Fatalf("the console delivered %d margin alerts, want its own one only: %+v; rules %+v; notice %q", n, c.m.msgs.Entries(), c.m.alerts.Rules(), c.m.shownNotice())
 	}
 	if st := g.status(); len(st.Alerts) != 1 || !st.Alerts[0].Watched {
 		t.Fatalf("the guard's alerts: %+v", st.Alerts)

@@ -72,8 +72,8 @@ func TestHostileServerScreen(t *testing.T) {
 	c.key(t, "enter")
 	c.typeText(t, "yes") // far from the mark: the confirmation asks for yes
 	c.key(t, "enter")
-	if !strings.Contains(c.m.notice, `order refused\u001b]0;PWNED`) {
-		t.Errorf("notice %q, want the server's refusal, escaped", c.m.notice)
+	if !strings.Contains(c.m.shownNotice(), `order refused\u001b]0;PWNED`) {
+		t.Errorf("notice %q, want the server's refusal, escaped", c.m.shownNotice())
 	}
 	screenSafe(t, "after the refusal", c.m.View())
 }
@@ -100,7 +100,7 @@ func TestOrderCreditedToAnotherAccount(t *testing.T) {
 	c.key(t, "down")
 	c.typeText(t, "0.01")
 	c.key(t, "enter", "enter")
-	if c.m.noticeLevel != common.LevelError || !strings.Contains(c.m.notice, "the exchange attributed this action to 0x9908658A316D743159F001026F1ef08aa8F0b55B; nothing was done on your account") {
-		t.Errorf("notice %q (level %v)", c.m.notice, c.m.noticeLevel)
+	if c.m.shownLevel() != common.LevelError || !strings.Contains(c.m.shownNotice(), "the exchange attributed this action to 0x9908658A316D743159F001026F1ef08aa8F0b55B; nothing was done on your account") {
+		t.Errorf("notice %q (level %v)", c.m.shownNotice(), c.m.shownLevel())
 	}
 }

@@ -91,10 +91,10 @@ func TestAStoppedConsoleIsResolvedOnTheNextStart(t *testing.T) {
 	first.m.reviewEveryOrder()
 	first.typeLimitBuy(t)
 	first.key(t, "enter")
-	if first.m.dialog == nil {
-		t.Fatalf("no confirmation: %q", first.m.notice)
+	if first.m.confirmation() == nil {
+		t.Fatalf("no confirmation: %q", first.m.shownNotice())
 	}
-	cloid := first.m.dialog.Action().Order.Wire.Cloid
+	cloid := first.m.confirmation().Action().Order.Wire.Cloid
 	_, cmd := first.m.Update(keyMsg("enter")) // the dialog's answer
 	_, cmd = first.m.Update(cmd())            // confirmed: the executor's send
 	runUntilStopped(cmd)

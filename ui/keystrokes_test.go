@@ -122,8 +122,8 @@ func TestKeystrokeCounts(t *testing.T) {
 		if n := countKeys(p.keys); n != p.want {
 			t.Errorf("%s (%s): %d keys, the table says %d", p.name, p.policy, n, p.want)
 		}
-		if !p.check() || sc.n.Load() == before || c.m.dialog != nil {
-			t.Fatalf("%s (%s): the exchange did not do it (notice %q, dialog %v)", p.name, p.policy, c.m.notice, c.m.dialog != nil)
+		if !p.check() || sc.n.Load() == before || c.m.confirmation() != nil {
+			t.Fatalf("%s (%s): the exchange did not do it (notice %q, dialog %v)", p.name, p.policy, c.m.shownNotice(), c.m.confirmation() != nil)
 		}
 		t.Logf("%-55s %-6s %2d keys", p.name, p.policy, countKeys(p.keys))
 	}

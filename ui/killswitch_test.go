@@ -80,7 +80,7 @@ func TestKillSwitch(t *testing.T) {
 	}
 	before := c.m.form.Value(orderentry.FieldInstrument)
 	c.press(t, ctrlK)
-	if c.m.dialog == nil || c.m.dialog.Action().Kind != action.KindCancelAll {
+	if c.m.confirmation() == nil || c.m.confirmation().Action().Kind != action.KindCancelAll {
 		t.Fatal("ctrl+k while typing in the form does not open the kill switch's confirmation")
 	}
 	if got := c.m.form.Value(orderentry.FieldInstrument); got != before {
@@ -93,8 +93,8 @@ func TestKillSwitch(t *testing.T) {
 		}
 	}
 	c.key(t, "esc")
-	if c.m.dialog != nil || exchangeOpen(t, c) != 3 || !strings.Contains(c.m.notice, "not sent") {
-		t.Fatalf("Esc: dialog %v, %d open at the exchange, notice %q", c.m.dialog != nil, exchangeOpen(t, c), c.m.notice)
+	if c.m.confirmation() != nil || exchangeOpen(t, c) != 3 || !strings.Contains(c.m.shownNotice(), "not sent") {
+		t.Fatalf("Esc: dialog %v, %d open at the exchange, notice %q", c.m.confirmation() != nil, exchangeOpen(t, c), c.m.shownNotice())
 	}
 
 	c.key(t, "1") // from another pane
@@ -103,14 +103,14 @@ func TestKillSwitch(t *testing.T) {
 	if n := exchangeOpen(t, c); n != 0 {
 		t.Fatalf("%d orders still open at the exchange after the kill switch", n)
 	}
-	if c.m.notice != "cancelled 3 orders" || len(c.m.store.Orders()) != 0 {
-		t.Errorf("after the kill switch: notice %q, %d orders shown", c.m.notice, len(c.m.store.Orders()))
+	if c.m.shownNotice() != "cancelled 3 orders" || len(c.m.store.Orders()) != 0 {
+		t.Errorf("after the kill switch: notice %q, %d orders shown", c.m.shownNotice(), len(c.m.store.Orders()))
 	}
 
 	c.press(t, ctrlK)
 	c.key(t, "enter")
-	if c.m.notice != "cancelled 0 orders" || c.m.noticeLevel != common.LevelInfo {
-		t.Errorf("the kill switch again: notice %q (level %d), want a harmless count", c.m.notice, c.m.noticeLevel)
+	if c.m.shownNotice() != "cancelled 0 orders" || c.m.shownLevel() != common.LevelInfo {
+		t.Errorf("the kill switch again: notice %q (level %d), want a harmless count", c.m.shownNotice(), c.m.shownLevel())
 	}
 }
 
@@ -120,11 +120,11 @@ func TestKillSwitchReadOnly(t *testing.T) {
 	c := newSimConsole(t, 200, 60, true)
 	pump(t, c.m, c.m.Init())
 	c.press(t, ctrlK)
-	if c.m.dialog != nil {
+	if c.m.confirmation() != nil {
 		t.Fatal("a read-only console asks to confirm a kill switch it cannot send")
 	}
-	if !strings.Contains(c.m.notice, "kill switch: nothing cancelled: this console is read-only (") || !strings.Contains(c.m.notice, "--keystore") {
-		t.Errorf("notice %q does not explain why", c.m.notice)
+	if !strings.Contains(c.m.shownNotice(), "kill switch: nothing cancelled: this console is read-only (") || !strings.Contains(c.m.shownNotice(), "--keystore") {
+		t.Errorf("notice %q does not explain why", c.m.shownNotice())
 	}
 }
 
@@ -158,16 +158,16 @@ func TestRepeatCancelIsHarmless(t *testing.T) {
 	oid := msg.Act.Cancel.Oid
 
 	c.key(t, "x", "enter")
-	if !strings.HasPrefix(c.m.notice, "cancelled: ") || exchangeOpen(t, c) != 1 {
-		t.Fatalf("first cancel: notice %q, %d open", c.m.notice, exchangeOpen(t, c))
+	if !strings.HasPrefix(c.m.shownNotice(), "cancelled: ") || exchangeOpen(t, c) != 1 {
+		t.Fatalf("first cancel: notice %q, %d open", c.m.shownNotice(), exchangeOpen(t, c))
 	}
 	for range 2 {
 		_, cmd := c.m.Update(msg) // the same cancel again, as from a list not yet refreshed
 		pump(t, c.m, cmd)
 		c.key(t, "enter") // x asks which row (#24)
 		want := "order " + strconv.Itoa(int(oid)) + " is already cancelled at the exchange: nothing left to cancel"
-		if c.m.notice != want || c.m.noticeLevel != common.LevelInfo {
-			t.Errorf("repeated cancel: notice %q (level %d), want %q as info", c.m.notice, c.m.noticeLevel, want)
+		if c.m.shownNotice() != want || c.m.shownLevel() != common.LevelInfo {
+			t.Errorf("repeated cancel: notice %q (level %d), want %q as info", c.m.shownNotice(), c.m.shownLevel(), want)
 		}
 	}
 	if exchangeOpen(t, c) != 1 {
@@ -178,8 +178,8 @@ func TestRepeatCancelIsHarmless(t *testing.T) {
 	l.act = true
 	l.drop.Store(true)
 	c.key(t, "up", "x", "enter") // the cancelled order took the selection with it: pick the other
-	if !strings.Contains(c.m.notice, "is already cancelled at the exchange: nothing left to cancel") || exchangeOpen(t, c) != 0 {
-		t.Errorf("cancel with its answer lost: notice %q, %d open", c.m.notice, exchangeOpen(t, c))
+	if !strings.Contains(c.m.shownNotice(), "is already cancelled at the exchange: nothing left to cancel") || exchangeOpen(t, c) != 0 {
+		t.Errorf("cancel with its answer lost: notice %q, %d open", c.m.shownNotice(), exchangeOpen(t, c))
 	}
 
 	// The kill switch's answer is lost before it arrives: the order stays, and the console says so.
@@ -188,12 +188,12 @@ func TestRepeatCancelIsHarmless(t *testing.T) {
 	l.drop.Store(true)
 	c.press(t, ctrlK)
 	c.key(t, "enter")
-	if !strings.Contains(c.m.notice, "1 order still open; cancelling again is safe") || c.m.noticeLevel != common.LevelError {
-		t.Errorf("kill switch lost: notice %q (level %d)", c.m.notice, c.m.noticeLevel)
+	if !strings.Contains(c.m.shownNotice(), "1 order still open; cancelling again is safe") || c.m.shownLevel() != common.LevelError {
+		t.Errorf("kill switch lost: notice %q (level %d)", c.m.shownNotice(), c.m.shownLevel())
 	}
 	c.press(t, ctrlK)
 	c.key(t, "enter")
-	if c.m.notice != "cancelled 1 order" || exchangeOpen(t, c) != 0 {
-		t.Errorf("kill switch again: notice %q, %d open", c.m.notice, exchangeOpen(t, c))
+	if c.m.shownNotice() != "cancelled 1 order" || exchangeOpen(t, c) != 0 {
+		t.Errorf("kill switch again: notice %q, %d open", c.m.shownNotice(), exchangeOpen(t, c))
 	}
 }

@@ -54,9 +54,9 @@ func sendLine(t *testing.T, m *Model, dr *driver, line string) {
 		dr.handle(keyMsg(k))
 	}
 	open := len(m.lat.open)
-	dr.until(10*time.Second, func() bool { return m.dialog != nil || len(m.lat.open) > open })
-	if m.dialog != nil { // far from the mark: the guard asks; the confirming key sends it
-		for _, r := range m.dialog.Action().Typed {
+	dr.until(10*time.Second, func() bool { return m.confirmation() != nil || len(m.lat.open) > open })
+	if m.confirmation() != nil { // far from the mark: the guard asks; the confirming key sends it
+		for _, r := range m.confirmation().Action().Typed {
 			dr.handle(keyMsg(string(r)))
 		}
 		dr.handle(keyMsg("enter"))
@@ -88,7 +88,7 @@ func TestLatencyLegsAddUpAndP95Shown(t *testing.T) {
 		for _, r := range m.lat.open {
 			t.Logf("open %+v", *r)
 		}
-		t.Fatalf("%d routes done, %d open; notice %q", len(done), open, m.notice)
+		t.Fatalf("%d routes done, %d open; notice %q", len(done), open, m.shownNotice())
 	}
 	done, _ := m.lat.session()
 	for _, r := range done {

@@ -23,13 +23,13 @@ func TestLeverageDialog(t *testing.T) {
 	c.typeText(t, "0.5")
 	c.key(t, "enter", "enter")
 	if ps := c.m.store.Positions(); len(ps) != 1 {
-		t.Fatalf("no position (notice %q)", c.m.notice)
+		t.Fatalf("no position (notice %q)", c.m.shownNotice())
 	}
 	imBefore := c.m.store.Account().InitialMargin
 	topBefore := strings.SplitN(c.m.View(), "\n", 2)[0]
 	c.key(t, "2", "L")
-	if c.m.lev == nil {
-		t.Fatalf("L opened no dialog (notice %q)", c.m.notice)
+	if c.m.leverageDialog() == nil {
+		t.Fatalf("L opened no dialog (notice %q)", c.m.shownNotice())
 	}
 	v := c.m.View()
 	for _, want := range []string{"Leverage · ETH-PERP", "In force     10x", "Tier maximum 50x"} {
@@ -39,21 +39,21 @@ func TestLeverageDialog(t *testing.T) {
 	}
 	c.key(t, "backspace", "backspace")
 	c.typeText(t, "60")
-	if !strings.Contains(c.m.lev.Note(), "over the 50x") {
-		t.Fatalf("60x: note %q", c.m.lev.Note())
+	if !strings.Contains(c.m.leverageDialog().Note(), "over the 50x") {
+		t.Fatalf("60x: note %q", c.m.leverageDialog().Note())
 	}
 	c.key(t, "enter") // refused in the dialog: nothing is sent
-	if c.m.lev == nil {
+	if c.m.leverageDialog() == nil {
 		t.Fatal("a refused value closed the dialog")
 	}
 	c.key(t, "backspace", "backspace")
 	c.typeText(t, "20")
-	if c.m.lev.Note() != "" || !strings.Contains(c.m.View(), "frees") {
-		t.Fatalf("20x: note %q\n%s", c.m.lev.Note(), c.m.View())
+	if c.m.leverageDialog().Note() != "" || !strings.Contains(c.m.View(), "frees") {
+		t.Fatalf("20x: note %q\n%s", c.m.leverageDialog().Note(), c.m.View())
 	}
 	c.key(t, "enter")
-	if c.m.lev != nil || c.m.noticeLevel == common.LevelError || !strings.Contains(c.m.notice, "leverage ETH-PERP 10x -> 20x done") {
-		t.Fatalf("after Enter: dialog %v, notice %q", c.m.lev != nil, c.m.notice)
+	if c.m.leverageDialog() != nil || c.m.shownLevel() == common.LevelError || !strings.Contains(c.m.shownNotice(), "leverage ETH-PERP 10x -> 20x done") {
+		t.Fatalf("after Enter: dialog %v, notice %q", c.m.leverageDialog() != nil, c.m.shownNotice())
 	}
 	lv, err := c.m.ex.InstrumentLeverage(t.Context(), "", "ETH-PERP")
 	if err != nil || lv.Leverage.String() != "20" {
@@ -81,11 +81,11 @@ func TestLeverageDialog(t *testing.T) {
 		t.Errorf("the order preview's leverage setting is %v %v", l.Leverage, ok)
 	}
 	c.key(t, "4", "ctrl+l")
-	if c.m.lev == nil || !strings.Contains(c.m.View(), "In force     20x") {
+	if c.m.leverageDialog() == nil || !strings.Contains(c.m.View(), "In force     20x") {
 		t.Fatalf("ctrl+l in the form:\n%s", c.m.View())
 	}
 	c.key(t, "esc")
-	if c.m.lev != nil {
+	if c.m.leverageDialog() != nil {
 		t.Fatal("esc kept the dialog")
 	}
 }

@@ -55,8 +55,8 @@ func TestLostAnswerIsLookedUpNotResent(t *testing.T) {
 			c.key(t, "enter")
 			l.drop.Store(true)
 			c.key(t, "enter")
-			if !strings.Contains(c.m.notice, tc.says) {
-				t.Fatalf("notice %q, want %q", c.m.notice, tc.says)
+			if !strings.Contains(c.m.shownNotice(), tc.says) {
+				t.Fatalf("notice %q, want %q", c.m.shownNotice(), tc.says)
 			}
 			if c.m.pipe.busy(action.LaneOrder) {
 				t.Error("the form is still locked after the lookup")

@@ -125,18 +125,18 @@ func TestPlaceAndCancelOrderThroughTheUI(t *testing.T) {
 		t.Errorf("no preview of the notional:\n%s", v)
 	}
 	c.key(t, "enter")
-	if c.m.dialog == nil {
-		t.Fatalf("submit did not ask for confirmation; notice %q", c.m.notice)
+	if c.m.confirmation() == nil {
+		t.Fatalf("submit did not ask for confirmation; notice %q", c.m.shownNotice())
 	}
 	if v := c.m.View(); !strings.Contains(v, "BUY 0.0100 BTC-PERP @ 95,000.0") {
 		t.Errorf("the confirmation does not show the order:\n%s", v)
 	}
 	c.key(t, "enter")
-	if c.m.dialog != nil {
+	if c.m.confirmation() != nil {
 		t.Fatal("the dialog stayed open after Enter")
 	}
-	if !strings.Contains(c.m.notice, "placed") {
-		t.Fatalf("status after sending: %q", c.m.notice)
+	if !strings.Contains(c.m.shownNotice(), "placed") {
+		t.Fatalf("status after sending: %q", c.m.shownNotice())
 	}
 	orders := c.m.store.Orders()
 	if len(orders) != 1 || orders[0].Instrument != "BTC-PERP" || !orders[0].LimitPrice.Equal(d("95000")) {
@@ -147,8 +147,8 @@ func TestPlaceAndCancelOrderThroughTheUI(t *testing.T) {
 	}
 
 	c.key(t, "3", "x", "enter")
-	if !strings.Contains(c.m.notice, "cancel") || c.m.noticeLevel == common.LevelError {
-		t.Fatalf("status after cancel: %q", c.m.notice)
+	if !strings.Contains(c.m.shownNotice(), "cancel") || c.m.shownLevel() == common.LevelError {
+		t.Fatalf("status after cancel: %q", c.m.shownNotice())
 	}
 	if n := len(c.m.store.Orders()); n != 0 {
 		t.Fatalf("%d open orders after cancelling", n)
@@ -173,23 +173,23 @@ func TestMarketOrderOpensPositionAndCloseKeyClosesIt(t *testing.T) {
 	}
 	c.typeText(t, "0.02")
 	c.key(t, "enter", "enter")
-	if c.m.noticeLevel == common.LevelError {
-		t.Fatalf("market order failed: %q", c.m.notice)
+	if c.m.shownLevel() == common.LevelError {
+		t.Fatalf("market order failed: %q", c.m.shownNotice())
 	}
 	ps := c.m.store.Positions()
 	if len(ps) != 1 || !ps[0].Size.Equal(d("0.02")) {
-		t.Fatalf("positions after a market buy: %+v (notice %q)", ps, c.m.notice)
+		t.Fatalf("positions after a market buy: %+v (notice %q)", ps, c.m.shownNotice())
 	}
 	if v := c.m.View(); !strings.Contains(v, "LONG") {
 		t.Errorf("positions pane does not show the long:\n%s", v)
 	}
 	c.key(t, "2", "x", "x")
-	if c.m.dialog == nil {
-		t.Fatalf("close did not ask for confirmation: %q", c.m.notice)
+	if c.m.confirmation() == nil {
+		t.Fatalf("close did not ask for confirmation: %q", c.m.shownNotice())
 	}
 	c.key(t, "enter")
 	if n := len(c.m.store.Positions()); n != 0 {
-		t.Fatalf("%d positions after closing (notice %q)", n, c.m.notice)
+		t.Fatalf("%d positions after closing (notice %q)", n, c.m.shownNotice())
 	}
 }
 
@@ -200,12 +200,12 @@ func TestConfirmationEscapeSendsNothing(t *testing.T) {
 	c := newSimConsole(t, 200, 60, false)
 	pump(t, c.m, c.m.Init())
 	c.key(t, "3", "C")
-	if c.m.dialog == nil {
+	if c.m.confirmation() == nil {
 		t.Fatal("cancel-all did not ask for confirmation")
 	}
 	c.key(t, "esc")
-	if c.m.dialog != nil || !strings.Contains(c.m.notice, "not sent") {
-		t.Errorf("after Esc: dialog %v, notice %q", c.m.dialog != nil, c.m.notice)
+	if c.m.confirmation() != nil || !strings.Contains(c.m.shownNotice(), "not sent") {
+		t.Errorf("after Esc: dialog %v, notice %q", c.m.confirmation() != nil, c.m.shownNotice())
 	}
 	if line := ansi.Strip(c.m.status.message(c.m, 200)); !strings.HasPrefix(line, "○ not sent") {
 		t.Errorf("status line %q, want it to start with the neutral mark: ○ not sent", line)
@@ -239,7 +239,7 @@ func TestSecondEnterDoesNotSendTwice(t *testing.T) {
 	}
 	pump(t, c.m, first)
 	if n := len(c.m.store.Orders()); n != 1 {
-		t.Fatalf("%d orders after a double Enter, want 1 (notice %q)", n, c.m.notice)
+		t.Fatalf("%d orders after a double Enter, want 1 (notice %q)", n, c.m.shownNotice())
 	}
 }
 
@@ -253,19 +253,19 @@ func TestSecondEnterDoesNotSendTwiceUnconfirmed(t *testing.T) {
 	pump(t, c.m, c.m.Init())
 	c.typeLimitBuy(t)
 	_, first := c.m.Update(keyMsg("enter"))
-	if c.m.dialog != nil || first == nil {
-		t.Fatalf("a plain limit order opened a dialog (%v) or asked for nothing", c.m.dialog != nil)
+	if c.m.confirmation() != nil || first == nil {
+		t.Fatalf("a plain limit order opened a dialog (%v) or asked for nothing", c.m.confirmation() != nil)
 	}
 	_, sending := c.m.Update(first()) // the request reaches the pipeline: the order is out
 	_, second := c.m.Update(keyMsg("enter"))
 	pump(t, c.m, sending)
 	pump(t, c.m, second)
 	if n := len(c.m.store.Orders()); n != 1 {
-		t.Fatalf("%d orders after a double Enter, want 1 (notice %q)", n, c.m.notice)
+		t.Fatalf("%d orders after a double Enter, want 1 (notice %q)", n, c.m.shownNotice())
 	}
 	c.key(t, "enter")
-	if n := len(c.m.store.Orders()); n != 1 || !strings.Contains(c.m.notice, "enter a size") {
-		t.Fatalf("an Enter after the order settled: %d orders, notice %q", n, c.m.notice)
+	if n := len(c.m.store.Orders()); n != 1 || !strings.Contains(c.m.shownNotice(), "enter a size") {
+		t.Fatalf("an Enter after the order settled: %d orders, notice %q", n, c.m.shownNotice())
 	}
 }
 
@@ -281,17 +281,17 @@ func TestFarPriceNeedsTypedConfirmation(t *testing.T) {
 	c.key(t, "down")
 	c.typeText(t, "0.01")
 	c.key(t, "enter")
-	if c.m.dialog == nil || c.m.dialog.Action().Typed == "" {
-		t.Fatalf("a price far from the mark did not ask for a typed confirmation (notice %q)", c.m.notice)
+	if c.m.confirmation() == nil || c.m.confirmation().Action().Typed == "" {
+		t.Fatalf("a price far from the mark did not ask for a typed confirmation (notice %q)", c.m.shownNotice())
 	}
 	c.key(t, "enter")
-	if c.m.dialog == nil || c.m.dialog.Answered() {
+	if c.m.confirmation() == nil || c.m.confirmation().Answered() {
 		t.Fatal("Enter alone confirmed a far-from-mark order")
 	}
 	c.typeText(t, "yes")
 	c.key(t, "enter")
 	if ps := c.m.store.Positions(); len(ps) != 1 || !ps[0].Size.Equal(d("-0.01")) {
-		t.Fatalf("positions after typing yes: %+v (notice %q)", ps, c.m.notice)
+		t.Fatalf("positions after typing yes: %+v (notice %q)", ps, c.m.shownNotice())
 	}
 }
 
@@ -303,12 +303,12 @@ func TestReadOnlyTradingKeysSayWhy(t *testing.T) {
 		t.Errorf("no READ-ONLY badge:\n%s", v)
 	}
 	for _, keys := range [][]string{{"3", "x"}, {"3", "C"}, {"2", "x"}, {"4", "enter"}} {
-		c.m.notice = ""
+		c.m.clearNotice()
 		c.key(t, keys...)
-		if !strings.Contains(c.m.notice, "read-only") {
-			t.Errorf("keys %v: notice %q, want a read-only explanation", keys, c.m.notice)
+		if !strings.Contains(c.m.shownNotice(), "read-only") {
+			t.Errorf("keys %v: notice %q, want a read-only explanation", keys, c.m.shownNotice())
 		}
-		if c.m.dialog != nil {
+		if c.m.confirmation() != nil {
 			t.Errorf("keys %v opened a dialog in read-only mode", keys)
 		}
 		c.key(t, "esc") // leave the form's field
@@ -536,8 +536,8 @@ func TestStopLossTriggerOrderThroughTheUI(t *testing.T) {
 		t.Fatalf("reduce-only not set (field %d)", c.m.form.Field())
 	}
 	c.key(t, "enter")
-	if c.m.dialog == nil {
-		t.Fatalf("no confirmation: %q %v", c.m.notice, c.m.form.Errors())
+	if c.m.confirmation() == nil {
+		t.Fatalf("no confirmation: %q %v", c.m.shownNotice(), c.m.form.Errors())
 	}
 	if v := c.m.View(); !strings.Contains(v, "stop loss") || !strings.Contains(v, "trigger 3,300") {
 		t.Errorf("confirmation does not show the trigger:\n%s", v)
@@ -550,7 +550,7 @@ func TestStopLossTriggerOrderThroughTheUI(t *testing.T) {
 		}
 	}
 	if sl == nil || !sl.ReduceOnly || sl.Side != api.SideSell {
-		t.Fatalf("no reduce-only stop loss among open orders %+v (notice %q)", c.m.store.Orders(), c.m.notice)
+		t.Fatalf("no reduce-only stop loss among open orders %+v (notice %q)", c.m.store.Orders(), c.m.shownNotice())
 	}
 	if v := c.m.View(); !strings.Contains(v, "sl @3,300.00") {
 		t.Errorf("open orders do not show the trigger:\n%s", v)
@@ -568,7 +568,7 @@ func TestOffTickPriceOffersRoundedValueNeverAppliesIt(t *testing.T) {
 	c.key(t, "down")
 	c.typeText(t, "0.01")
 	c.key(t, "enter")
-	if c.m.dialog != nil {
+	if c.m.confirmation() != nil {
 		t.Fatal("an off-tick price reached the confirmation")
 	}
 	if got := c.m.form.Value(orderentry.FieldPrice); got != "95000.05" {
@@ -587,7 +587,7 @@ func TestOffTickPriceOffersRoundedValueNeverAppliesIt(t *testing.T) {
 	}
 	c.key(t, "enter", "enter")
 	if n := len(c.m.store.Orders()); n != 1 {
-		t.Fatalf("%d orders after fixing the price (notice %q)", n, c.m.notice)
+		t.Fatalf("%d orders after fixing the price (notice %q)", n, c.m.shownNotice())
 	}
 }
 
@@ -600,7 +600,7 @@ func TestQuitWhileSendingAsksTwice(t *testing.T) {
 	c.key(t, "ctrl+k")
 	send := confirmOpenDialog(t, c.m)
 	if c.m.pipe.open != 1 {
-		t.Fatalf("the kill switch was not sent: %d actions out, notice %q", c.m.pipe.open, c.m.notice)
+		t.Fatalf("the kill switch was not sent: %d actions out, notice %q", c.m.pipe.open, c.m.shownNotice())
 	}
 	quitTwice(t, c.m)
 	pump(t, c.m, send)
@@ -613,13 +613,13 @@ func TestQuitWhileSendingAsksTwice(t *testing.T) {
 // the command that sends the action, not yet run (the action is out until its answer is handled).
 func confirmOpenDialog(t *testing.T, m *Model) tea.Cmd {
 	t.Helper()
-	if m.dialog == nil {
-		t.Fatalf("no dialog to confirm; notice %q", m.notice)
+	if m.confirmation() == nil {
+		t.Fatalf("no dialog to confirm; notice %q", m.shownNotice())
 	}
 	_, answer := m.Update(keyMsg("enter"))
 	_, send := m.Update(answer())
 	if send == nil {
-		t.Fatalf("confirming sent nothing; notice %q", m.notice)
+		t.Fatalf("confirming sent nothing; notice %q", m.shownNotice())
 	}
 	return send
 }
@@ -630,8 +630,8 @@ func quitTwice(t *testing.T, m *Model) {
 	if _, cmd := m.Update(keyMsg("q")); cmd != nil {
 		t.Fatal("q quit at once while an action was out")
 	}
-	if !strings.Contains(m.notice, "still out") {
-		t.Errorf("notice %q", m.notice)
+	if !strings.Contains(m.shownNotice(), "still out") {
+		t.Errorf("notice %q", m.shownNotice())
 	}
 	_, cmd := m.Update(keyMsg("q"))
 	if cmd == nil {

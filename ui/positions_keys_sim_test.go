@@ -25,10 +25,10 @@ func openLong(t *testing.T, c *simConsole, symbol, size string) {
 // confirm presses Enter on the open confirmation (typing its word first when it asks one).
 func (c *simConsole) confirm(t *testing.T, what string) {
 	t.Helper()
-	if c.m.dialog == nil {
-		t.Fatalf("%s: no confirmation (notice %q)", what, c.m.notice)
+	if c.m.confirmation() == nil {
+		t.Fatalf("%s: no confirmation (notice %q)", what, c.m.shownNotice())
 	}
-	if w := c.m.dialog.Action().Typed; w != "" {
+	if w := c.m.confirmation().Action().Typed; w != "" {
 		c.typeText(t, w)
 	}
 	c.key(t, "enter")
@@ -51,7 +51,7 @@ func TestPositionKeysAgainstTheSimulator(t *testing.T) {
 	}
 	c.confirm(t, "x 2")
 	if got := c.position(t, "BTC-PERP").Size; !got.Equal(d("0.0062")) {
-		t.Fatalf("after x 2 the position is %s, want 0.0062 (notice %q)", got, c.m.notice)
+		t.Fatalf("after x 2 the position is %s, want 0.0062 (notice %q)", got, c.m.shownNotice())
 	}
 	c.key(t, "x", "4")
 	c.confirm(t, "x 4")
@@ -66,18 +66,18 @@ func TestPositionKeysAgainstTheSimulator(t *testing.T) {
 	}
 	c.confirm(t, "R")
 	if got := c.position(t, "BTC-PERP").Size; !got.Equal(d("-0.01")) {
-		t.Fatalf("after R the position is %s, want -0.01 (notice %q)", got, c.m.notice)
+		t.Fatalf("after R the position is %s, want -0.01 (notice %q)", got, c.m.shownNotice())
 	}
 
 	openLong(t, c, "ETH-PERP", "0.1")
 	c.key(t, "ctrl+x")
-	if c.m.dialog == nil || c.m.dialog.Action().Typed != "flatten" || !strings.Contains(c.m.View(), "2 orders to send") {
-		t.Fatalf("ctrl+x: no typed confirmation listing both closes (notice %q):\n%s", c.m.notice, c.m.View())
+	if c.m.confirmation() == nil || c.m.confirmation().Action().Typed != "flatten" || !strings.Contains(c.m.View(), "2 orders to send") {
+		t.Fatalf("ctrl+x: no typed confirmation listing both closes (notice %q):\n%s", c.m.shownNotice(), c.m.View())
 	}
 	c.confirm(t, "ctrl+x")
 	for _, sym := range []string{"BTC-PERP", "ETH-PERP"} {
 		if got := c.position(t, sym).Size; !got.IsZero() {
-			t.Fatalf("after flatten %s is %s (notice %q)", sym, got, c.m.notice)
+			t.Fatalf("after flatten %s is %s (notice %q)", sym, got, c.m.shownNotice())
 		}
 		// The result: one line per order in the messages view, and their sum.
 		if c.countMessages("flatten: "+sym+": filled") != 1 {
@@ -97,15 +97,15 @@ func TestCloseMenuTakesDigitsAndEscLeavesIt(t *testing.T) {
 	pump(t, c.m, c.m.Init())
 	openLong(t, c, "BTC-PERP", "0.01")
 	c.key(t, "2", "x")
-	if !strings.Contains(c.m.notice, "1 25%") {
-		t.Fatalf("x: the menu's keys are not said: %q", c.m.notice)
+	if !strings.Contains(c.m.shownNotice(), "1 25%") {
+		t.Fatalf("x: the menu's keys are not said: %q", c.m.shownNotice())
 	}
 	c.key(t, "esc")
-	if c.m.dialog != nil || !strings.Contains(c.m.notice, "nothing sent") {
-		t.Fatalf("esc: dialog %v, notice %q", c.m.dialog != nil, c.m.notice)
+	if c.m.confirmation() != nil || !strings.Contains(c.m.shownNotice(), "nothing sent") {
+		t.Fatalf("esc: dialog %v, notice %q", c.m.confirmation() != nil, c.m.shownNotice())
 	}
 	c.key(t, "x", "1")
-	if c.m.dialog == nil || !strings.Contains(c.m.View(), "SELL 0.0025 BTC-PERP") {
+	if c.m.confirmation() == nil || !strings.Contains(c.m.View(), "SELL 0.0025 BTC-PERP") {
 		t.Fatalf("x 1: not a 25%% close:\n%s", c.m.View())
 	}
 }
@@ -118,8 +118,8 @@ func TestBreakevenKeyUnderWaterSaysWhy(t *testing.T) {
 	pump(t, c.m, c.m.Init())
 	openLong(t, c, "BTC-PERP", "0.01")
 	c.key(t, "2", "B")
-	if c.m.dialog != nil || !strings.Contains(c.m.notice, "breakeven") || !strings.Contains(c.m.notice, "in profit past its fees") {
-		t.Fatalf("B under water: dialog %v, notice %q", c.m.dialog != nil, c.m.notice)
+	if c.m.confirmation() != nil || !strings.Contains(c.m.shownNotice(), "breakeven") || !strings.Contains(c.m.shownNotice(), "in profit past its fees") {
+		t.Fatalf("B under water: dialog %v, notice %q", c.m.confirmation() != nil, c.m.shownNotice())
 	}
 }
 
@@ -166,7 +166,7 @@ func TestReverseCancelsTheTPSLAndOffersThemOnTheNewSide(t *testing.T) {
 	}
 	c.confirm(t, "R")
 	if got := c.position(t, "BTC-PERP").Size; !got.Equal(d("-0.01")) {
-		t.Fatalf("after R the position is %s (notice %q)", got, c.m.notice)
+		t.Fatalf("after R the position is %s (notice %q)", got, c.m.shownNotice())
 	}
 	if oo := c.openOrders(t); len(oo) != 0 {
 		t.Fatalf("the old side's TP/SL rest: %+v", oo)

@@ -25,8 +25,8 @@ func TestPositionTpslFromThePane(t *testing.T) {
 	}
 	c.typeText(t, "3600 sl 3300")
 	c.key(t, "enter")
-	if c.m.dialog == nil {
-		t.Fatalf("no confirmation; line error %q, notice %q", c.m.cmdline.Err(), c.m.notice)
+	if c.m.confirmation() == nil {
+		t.Fatalf("no confirmation; line error %q, notice %q", c.m.cmdline.Err(), c.m.shownNotice())
 	}
 	c.key(t, "enter")
 	var legs []string
@@ -36,7 +36,7 @@ func TestPositionTpslFromThePane(t *testing.T) {
 		}
 	}
 	if len(legs) != 2 {
-		t.Fatalf("position legs %v (notice %q)", legs, c.m.notice)
+		t.Fatalf("position legs %v (notice %q)", legs, c.m.shownNotice())
 	}
 	if v := c.m.View(); !strings.Contains(v, "3,600.00/3,300.00") {
 		t.Errorf("the positions pane does not show the TP/SL:\n%s", v)

@@ -104,11 +104,11 @@ func TestPreviewAndConfirmationShowTheSameFigures(t *testing.T) {
 			}
 			formView := flat(form.View())
 			c.key(t, "enter")
-			if c.m.dialog == nil {
-				t.Fatalf("Enter opened no confirmation; notice %q", c.m.notice)
+			if c.m.confirmation() == nil {
+				t.Fatalf("Enter opened no confirmation; notice %q", c.m.shownNotice())
 			}
-			dialogView := flat(c.m.dialog.View())
-			rows := c.m.dialog.Action().Order.PreviewRows()
+			dialogView := flat(c.m.confirmation().View())
+			rows := c.m.confirmation().Action().Order.PreviewRows()
 			labels := map[string]bool{}
 			for _, r := range rows {
 				labels[r.Label] = true
@@ -117,7 +117,7 @@ func TestPreviewAndConfirmationShowTheSameFigures(t *testing.T) {
 					t.Errorf("the form does not show %q:\n%s", want, ansi.Strip(form.View()))
 				}
 				if !strings.Contains(dialogView, want) {
-					t.Errorf("the confirmation does not show %q:\n%s", want, ansi.Strip(c.m.dialog.View()))
+					t.Errorf("the confirmation does not show %q:\n%s", want, ansi.Strip(c.m.confirmation().View()))
 				}
 			}
 			for _, l := range []string{state.RowNotional, state.RowFee, state.RowMargin, state.RowUtilization, state.RowLiquidation} {
@@ -128,7 +128,7 @@ func TestPreviewAndConfirmationShowTheSameFigures(t *testing.T) {
 			if fee := rowText(rows, state.RowFee); !strings.HasSuffix(fee, tc.fee) {
 				t.Errorf("fee %q, want it to say %s", fee, tc.fee)
 			}
-			co := c.m.dialog.Action().Order
+			co := c.m.confirmation().Action().Order
 			if tc.name == "reduce-only" && !co.Preview.MarginRequired.IsZero() {
 				t.Errorf("a reduce-only order needs margin %s", co.Preview.MarginRequired)
 			}

@@ -83,8 +83,8 @@ func dialogText(t *testing.T, c *simConsole) string {
 	t.Helper()
 	var b strings.Builder
 	for range 40 {
-		b.WriteString(ansi.Strip(c.m.dialog.View()) + "\n")
-		if !c.m.dialog.Scrolls() {
+		b.WriteString(ansi.Strip(c.m.confirmation().View()) + "\n")
+		if !c.m.confirmation().Scrolls() {
 			break
 		}
 		_, cmd := c.m.Update(keyMsg("down"))
@@ -100,11 +100,11 @@ func bigMarketOrder(t *testing.T, c *simConsole, size string) {
 	c.key(t, "4", "down", "down", "right", "down")
 	c.typeText(t, size)
 	c.key(t, "enter")
-	if c.m.dialog == nil {
+	if c.m.confirmation() == nil {
 		c.key(t, "enter")
 	}
-	if c.m.dialog == nil {
-		t.Fatalf("no confirmation for a %s BTC market order: %q", size, c.m.notice)
+	if c.m.confirmation() == nil {
+		t.Fatalf("no confirmation for a %s BTC market order: %q", size, c.m.shownNotice())
 	}
 }
 
@@ -119,13 +119,13 @@ func TestConfirmationFitsEverySize(t *testing.T) {
 		c := newSimConsole(t, sz[0], sz[1], false)
 		pump(t, c.m, c.m.Init())
 		bigMarketOrder(t, c, "3")
-		a := c.m.dialog.Action()
+		a := c.m.confirmation().Action()
 		if a.Typed == "" {
 			t.Fatalf("a 3 BTC market order asks for no typed confirmation: %+v", a.Lines)
 		}
 		v := c.m.View()
 		checkScreen(t, "confirmation", c.m.View(), sz[0], sz[1])
-		checkBoxes(t, "confirmation", c.m.dialog.View(), sz[0], sz[1])
+		checkBoxes(t, "confirmation", c.m.confirmation().View(), sz[0], sz[1])
 		if !strings.Contains(v, "Type yes and press Enter") && !strings.Contains(v, "Type yes and") {
 			t.Errorf("%dx%d: the typed-confirmation prompt is off screen:\n%s", sz[0], sz[1], ansi.Strip(v))
 		}
@@ -141,21 +141,21 @@ func TestConfirmationFitsEverySize(t *testing.T) {
 			}
 		}
 		c.key(t, "enter")
-		if c.m.dialog == nil || !strings.Contains(ansi.Strip(c.m.dialog.View()), "type yes first") {
+		if c.m.confirmation() == nil || !strings.Contains(ansi.Strip(c.m.confirmation().View()), "type yes first") {
 			t.Errorf("%dx%d: Enter without the word does not say why nothing was sent", sz[0], sz[1])
 		}
 		c.typeText(t, "yes")
 		c.key(t, "enter")
-		if c.m.dialog != nil || len(c.m.store.Positions()) != 1 {
-			t.Errorf("%dx%d: yes + Enter did not send the order: %q", sz[0], sz[1], c.m.notice)
+		if c.m.confirmation() != nil || len(c.m.store.Positions()) != 1 {
+			t.Errorf("%dx%d: yes + Enter did not send the order: %q", sz[0], sz[1], c.m.shownNotice())
 		}
 		// The close dialog of the position just opened fits too.
 		c.key(t, "2", "x", "x")
-		if c.m.dialog == nil {
-			t.Fatalf("%dx%d: no close dialog: %q", sz[0], sz[1], c.m.notice)
+		if c.m.confirmation() == nil {
+			t.Fatalf("%dx%d: no close dialog: %q", sz[0], sz[1], c.m.shownNotice())
 		}
 		checkScreen(t, "close dialog", c.m.View(), sz[0], sz[1])
-		checkBoxes(t, "close dialog", c.m.dialog.View(), sz[0], sz[1])
+		checkBoxes(t, "close dialog", c.m.confirmation().View(), sz[0], sz[1])
 		c.key(t, "esc")
 	}
 }
@@ -235,8 +235,8 @@ func TestCtrlCInADialogClosesIt(t *testing.T) {
 		_, cmd = c.m.Update(msg)
 		pump(t, c.m, cmd)
 	}
-	if c.m.dialog != nil || len(c.m.store.Positions()) != 0 || !strings.Contains(c.m.notice, "not sent") {
-		t.Fatalf("after Ctrl+C: dialog %v, %d positions, notice %q", c.m.dialog != nil, len(c.m.store.Positions()), c.m.notice)
+	if c.m.confirmation() != nil || len(c.m.store.Positions()) != 0 || !strings.Contains(c.m.shownNotice(), "not sent") {
+		t.Fatalf("after Ctrl+C: dialog %v, %d positions, notice %q", c.m.confirmation() != nil, len(c.m.store.Positions()), c.m.shownNotice())
 	}
 	_, cmd = c.m.Update(keyMsg("ctrl+c"))
 	if !isQuit(runCmd(cmd)) {
@@ -276,10 +276,10 @@ func TestCancelNamesTheRow(t *testing.T) {
 		t.Fatalf("no row carries the selection marker:\n%s", v)
 	}
 	c.key(t, "x")
-	if c.m.dialog == nil {
-		t.Fatalf("x cancelled without naming the row: %q", c.m.notice)
+	if c.m.confirmation() == nil {
+		t.Fatalf("x cancelled without naming the row: %q", c.m.shownNotice())
 	}
-	d := ansi.Strip(c.m.dialog.View())
+	d := ansi.Strip(c.m.confirmation().View())
 	for _, in := range []string{"BTC-PERP", "ETH-PERP"} {
 		if strings.Contains(marked, in) != strings.Contains(d, in) {
 			t.Errorf("marked row %q, dialog:\n%s", marked, d)
@@ -447,8 +447,8 @@ func TestMessagesViewAndStaleErrors(t *testing.T) {
 	// beside the next Move dialog).
 	c.m.setNotice(common.LevelWarn, "select a resting limit order to change")
 	pump(t, c.m, c.m.onAction(action.NewCancelEverything(state.CancelScope{Orders: 1})))
-	if c.m.dialog == nil || strings.Contains(c.m.status.message(c.m, 80), "select a resting") {
-		t.Errorf("an old warning stays beside a new confirmation (dialog %v): %q", c.m.dialog != nil, c.m.status.message(c.m, 80))
+	if c.m.confirmation() == nil || strings.Contains(c.m.status.message(c.m, 80), "select a resting") {
+		t.Errorf("an old warning stays beside a new confirmation (dialog %v): %q", c.m.confirmation() != nil, c.m.status.message(c.m, 80))
 	}
 	c.key(t, "esc", "!")
 	if v := ansi.Strip(c.m.messagesView); !strings.Contains(v, "order not sent: price off the tick") {

@@ -31,13 +31,13 @@ func TestModeLineSaysWhatCanSign(t *testing.T) {
 	if top := lines[0]; !strings.Contains(top, "READ-ONLY TESTNET") || strings.Contains(top, "LIVE") {
 		t.Fatalf("top line %q", top)
 	}
-	if !strings.Contains(m.notice, why) {
-		t.Fatalf("no reason at the start: notice %q", m.notice)
+	if !strings.Contains(m.shownNotice(), why) {
+		t.Fatalf("no reason at the start: notice %q", m.shownNotice())
 	}
 	c := &simConsole{m: m, sim: s, clock: clock}
 	c.command(t, "b 0.01 eth 3001")
-	if m.dialog != nil || m.pipe.open != 0 || !strings.Contains(m.notice, "read-only") {
-		t.Fatalf(":b read-only: dialog %v, %d out, notice %q", m.dialog != nil, m.pipe.open, m.notice)
+	if m.confirmation() != nil || m.pipe.open != 0 || !strings.Contains(m.shownNotice(), "read-only") {
+		t.Fatalf(":b read-only: dialog %v, %d out, notice %q", m.confirmation() != nil, m.pipe.open, m.shownNotice())
 	}
 	if orders := c.openOrders(t); len(orders) != 0 {
 		t.Fatalf("orders on the exchange: %v", orders)

@@ -46,7 +46,7 @@ func screenSays(t *testing.T, c *simConsole, what string, want ...string) {
 	v := strings.Join(strings.Fields(ansi.Strip(c.m.View())), " ")
 	for _, w := range want {
 		if !strings.Contains(v, w) {
-			t.Fatalf("%s: the screen does not say %q (notice %q):\n%s", what, w, c.m.notice, c.m.View())
+			t.Fatalf("%s: the screen does not say %q (notice %q):\n%s", what, w, c.m.shownNotice(), c.m.View())
 		}
 	}
 }
@@ -59,8 +59,8 @@ func TestPositionsCloseChecksAgainOnEnter(t *testing.T) {
 	t.Parallel()
 	c, sc, refresh := recheckConsole(t)
 	c.key(t, "2", "x", "x")
-	if c.m.dialog == nil {
-		t.Fatalf("x on the position asked nothing (notice %q)", c.m.notice)
+	if c.m.confirmation() == nil {
+		t.Fatalf("x on the position asked nothing (notice %q)", c.m.shownNotice())
 	}
 	behind(t, c, api.SideBuy, "0.01", false)
 	refresh()
@@ -72,22 +72,22 @@ func TestPositionsCloseChecksAgainOnEnter(t *testing.T) {
 	screenSays(t, c, "the position grew", "↻ not sent, checked again: ", "the size is now 0.0300, not 0.0200")
 	c.key(t, "enter")
 	if p := c.position(t, "BTC-PERP"); !p.Size.IsZero() || sc.n.Load() != signed+1 {
-		t.Fatalf("the refreshed close left %s BTC, %d signed (notice %q)", p.Size, sc.n.Load(), c.m.notice)
+		t.Fatalf("the refreshed close left %s BTC, %d signed (notice %q)", p.Size, sc.n.Load(), c.m.shownNotice())
 	}
 	pump(t, c.m, nil)
 
 	behind(t, c, api.SideBuy, "0.02", false)
 	refresh()
 	c.key(t, "down", "x", "x")
-	if c.m.dialog == nil {
-		t.Fatalf("x on the new position asked nothing (notice %q)", c.m.notice)
+	if c.m.confirmation() == nil {
+		t.Fatalf("x on the new position asked nothing (notice %q)", c.m.shownNotice())
 	}
 	behind(t, c, api.SideSell, "0.02", true)
 	refresh()
 	signed = sc.n.Load()
 	c.key(t, "enter")
-	if sc.n.Load() != signed || c.m.dialog != nil || !strings.Contains(c.m.notice, "the BTC-PERP position is gone") {
-		t.Fatalf("the close of a position gone: %d signed, dialog %v, notice %q", sc.n.Load(), c.m.dialog != nil, c.m.notice)
+	if sc.n.Load() != signed || c.m.confirmation() != nil || !strings.Contains(c.m.shownNotice(), "the BTC-PERP position is gone") {
+		t.Fatalf("the close of a position gone: %d signed, dialog %v, notice %q", sc.n.Load(), c.m.confirmation() != nil, c.m.shownNotice())
 	}
 }
 
@@ -102,8 +102,8 @@ func TestTpslAndLeverageCheckAgainOnEnter(t *testing.T) {
 	tk, _ := c.m.store.Ticker("BTC-PERP")
 	sl := tk.MarkPrice.Mul(decimal.RequireFromString("0.995")).Round(0)
 	c.command(t, "tpsl btc sl "+sl.String())
-	if c.m.dialog == nil {
-		t.Fatalf("tpsl asked nothing (notice %q)", c.m.notice)
+	if c.m.confirmation() == nil {
+		t.Fatalf("tpsl asked nothing (notice %q)", c.m.shownNotice())
 	}
 	if err := c.sim.SetIndexPrice("BTC-PERP", tk.MarkPrice.Mul(decimal.RequireFromString("0.98")).Round(0)); err != nil {
 		t.Fatal(err)
@@ -115,13 +115,13 @@ func TestTpslAndLeverageCheckAgainOnEnter(t *testing.T) {
 	}
 	signed := sc.n.Load()
 	c.key(t, "enter")
-	if sc.n.Load() != signed || c.m.dialog != nil || !strings.Contains(c.m.notice, "fire at once") {
-		t.Fatalf("a stop the mark passed: %d signed, dialog %v, notice %q", sc.n.Load(), c.m.dialog != nil, c.m.notice)
+	if sc.n.Load() != signed || c.m.confirmation() != nil || !strings.Contains(c.m.shownNotice(), "fire at once") {
+		t.Fatalf("a stop the mark passed: %d signed, dialog %v, notice %q", sc.n.Load(), c.m.confirmation() != nil, c.m.shownNotice())
 	}
 
 	c.command(t, "tpsl btc sl 10%")
-	if c.m.dialog == nil {
-		t.Fatalf("tpsl asked nothing (notice %q)", c.m.notice)
+	if c.m.confirmation() == nil {
+		t.Fatalf("tpsl asked nothing (notice %q)", c.m.shownNotice())
 	}
 	behind(t, c, api.SideBuy, "0.01", false)
 	refresh()
@@ -134,8 +134,8 @@ func TestTpslAndLeverageCheckAgainOnEnter(t *testing.T) {
 	c.key(t, "esc")
 
 	c.command(t, "lev btc 7")
-	if c.m.dialog == nil {
-		t.Fatalf("lev asked nothing (notice %q)", c.m.notice)
+	if c.m.confirmation() == nil {
+		t.Fatalf("lev asked nothing (notice %q)", c.m.shownNotice())
 	}
 	setLeverage(t, c, 4)
 	refresh()
@@ -143,15 +143,15 @@ func TestTpslAndLeverageCheckAgainOnEnter(t *testing.T) {
 	c.key(t, "enter")
 	if sc.n.Load() != signed {
 		lc, _ := c.m.store.CheckLeverage("BTC-PERP", 7)
-		t.Fatalf("a leverage change over one set elsewhere was sent (in force %s, notice %q)", lc.Current, c.m.notice)
+		t.Fatalf("a leverage change over one set elsewhere was sent (in force %s, notice %q)", lc.Current, c.m.shownNotice())
 	}
 	screenSays(t, c, "leverage set elsewhere", "the leverage in force is now 4x")
 	setLeverage(t, c, 7)
 	refresh()
 	signed = sc.n.Load()
 	c.key(t, "enter")
-	if sc.n.Load() != signed || c.m.dialog != nil || !strings.Contains(c.m.notice, "in force already") {
-		t.Fatalf("a change to the leverage in force: %d signed, dialog %v, notice %q", sc.n.Load(), c.m.dialog != nil, c.m.notice)
+	if sc.n.Load() != signed || c.m.confirmation() != nil || !strings.Contains(c.m.shownNotice(), "in force already") {
+		t.Fatalf("a change to the leverage in force: %d signed, dialog %v, notice %q", sc.n.Load(), c.m.confirmation() != nil, c.m.shownNotice())
 	}
 }
 

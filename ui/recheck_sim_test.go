@@ -26,8 +26,8 @@ func TestEnterChecksTheConfirmationAgain(t *testing.T) {
 	}
 	askedAgain := func(what, why string) {
 		t.Helper()
-		if c.m.dialog == nil {
-			t.Fatalf("%s: no confirmation after Enter (notice %q)", what, c.m.notice)
+		if c.m.confirmation() == nil {
+			t.Fatalf("%s: no confirmation after Enter (notice %q)", what, c.m.shownNotice())
 		}
 		if v := strings.Join(strings.Fields(ansi.Strip(c.m.View())), " "); !strings.Contains(v, "↻ not sent, checked again: ") || !strings.Contains(v, why) {
 			t.Fatalf("%s: the dialog does not say why it asks again (%q):\n%s", what, why, c.m.View())
@@ -43,8 +43,8 @@ func TestEnterChecksTheConfirmationAgain(t *testing.T) {
 	}
 	askedAgain("open 11s", "it was open 11s, over 10s")
 	c.key(t, "enter")
-	if c.m.dialog != nil || sc.n.Load() != 1 {
-		t.Fatalf("the refreshed confirmation was not sent (dialog %v, %d signed, notice %q)", c.m.dialog != nil, sc.n.Load(), c.m.notice)
+	if c.m.confirmation() != nil || sc.n.Load() != 1 {
+		t.Fatalf("the refreshed confirmation was not sent (dialog %v, %d signed, notice %q)", c.m.confirmation() != nil, sc.n.Load(), c.m.shownNotice())
 	}
 	pump(t, c.m, nil)
 
@@ -60,19 +60,19 @@ func TestEnterChecksTheConfirmationAgain(t *testing.T) {
 		t.Fatal("a confirmation whose worst price moved against the buyer was sent")
 	}
 	askedAgain("the market up 1%", "the worst price moved from ")
-	if a := c.m.dialog.Action(); a.Typed != "" {
+	if a := c.m.confirmation().Action(); a.Typed != "" {
 		c.typeText(t, a.Typed)
 	}
 	c.key(t, "enter")
 	if sc.n.Load() != 2 {
-		t.Fatalf("the refreshed confirmation was not sent (notice %q)", c.m.notice)
+		t.Fatalf("the refreshed confirmation was not sent (notice %q)", c.m.shownNotice())
 	}
 	pump(t, c.m, nil)
 
 	refresh()
 	c.command(t, "close btc")
-	if c.m.dialog == nil {
-		t.Fatalf("close asked nothing (notice %q)", c.m.notice)
+	if c.m.confirmation() == nil {
+		t.Fatalf("close asked nothing (notice %q)", c.m.shownNotice())
 	}
 	co, errs := c.m.store.CheckOrder(state.OrderIntent{Instrument: "BTC-PERP", Side: "b", Type: state.Market, Size: "0.01", Cloid: state.NewCloid()}, state.Guard{})
 	if len(errs) != 0 {
@@ -90,6 +90,6 @@ func TestEnterChecksTheConfirmationAgain(t *testing.T) {
 	askedAgain("the position grew", "the size is now 0.0300, not 0.0200")
 	c.key(t, "enter")
 	if p := c.position(t, "BTC-PERP"); !p.Size.IsZero() {
-		t.Fatalf("the refreshed close left %s BTC (notice %q)", p.Size, c.m.notice)
+		t.Fatalf("the refreshed close left %s BTC (notice %q)", p.Size, c.m.shownNotice())
 	}
 }

@@ -67,13 +67,13 @@ func TestEveryConsoleOrderPathIsRefusedOverALimit(t *testing.T) {
 	}
 	for _, p := range paths {
 		before := signed.n.Load()
-		c.m.notice = ""
+		c.m.clearNotice()
 		p.do()
 		confirmAny(t, c)
-		if n := signed.n.Load() - before; n != 0 || !strings.Contains(c.m.notice, "max_order_notional") {
-			t.Errorf("%s over max_order_notional: %d signed requests, notice %q", p.name, n, c.m.notice)
+		if n := signed.n.Load() - before; n != 0 || !strings.Contains(c.m.shownNotice(), "max_order_notional") {
+			t.Errorf("%s over max_order_notional: %d signed requests, notice %q", p.name, n, c.m.shownNotice())
 		}
-		if c.m.dialog != nil {
+		if c.m.confirmation() != nil {
 			c.key(t, "esc")
 		}
 	}
@@ -136,30 +136,30 @@ func TestAConsoleInReducingRefusesOpeningOrders(t *testing.T) {
 	}
 	for _, p := range paths {
 		before := signed.n.Load()
-		c.m.notice = ""
+		c.m.clearNotice()
 		p.do()
 		confirmAny(t, c)
-		if n := signed.n.Load() - before; n != 0 || !strings.Contains(c.m.notice, "REDUCING") || !strings.Contains(c.m.notice, "max_daily_loss") {
-			t.Errorf("%s while REDUCING: %d signed requests, notice %q", p.name, n, c.m.notice)
+		if n := signed.n.Load() - before; n != 0 || !strings.Contains(c.m.shownNotice(), "REDUCING") || !strings.Contains(c.m.shownNotice(), "max_daily_loss") {
+			t.Errorf("%s while REDUCING: %d signed requests, notice %q", p.name, n, c.m.shownNotice())
 		}
-		if c.m.dialog != nil {
+		if c.m.confirmation() != nil {
 			c.key(t, "esc")
 		}
 	}
 	c.key(t, "2", "x", "2") // half the position closed: it goes
 	confirmAny(t, c)
 	if ps := c.position(t, "BTC-PERP"); !ps.Size.Equal(d("0.005")) {
-		t.Fatalf("a close while REDUCING: the position is %s (notice %q)", ps.Size, c.m.notice)
+		t.Fatalf("a close while REDUCING: the position is %s (notice %q)", ps.Size, c.m.shownNotice())
 	}
 }
 
 // confirmAny confirms the open confirmation as the trader would (its typed word included).
 func confirmAny(t *testing.T, c *simConsole) {
 	t.Helper()
-	if c.m.dialog == nil {
+	if c.m.confirmation() == nil {
 		return
 	}
-	if w := c.m.dialog.Action().Typed; w != "" {
+	if w := c.m.confirmation().Action().Typed; w != "" {
 		c.typeText(t, w)
 	}
 	c.key(t, "enter")

@@ -141,27 +141,27 @@ func TestTheRiskCommand(t *testing.T) {
 	t.Parallel()
 	c, _ := riskConsole(t, risk.Limits{risk.OrderNotional: decimal.NewFromInt(1000)})
 	c.command(t, "risk")
-	if !strings.Contains(c.m.notice, "risk: ACTIVE · order notional ≤ 1000 USD each") {
-		t.Fatalf(":risk said %q", c.m.notice)
+	if !strings.Contains(c.m.shownNotice(), "risk: ACTIVE · order notional ≤ 1000 USD each") {
+		t.Fatalf(":risk said %q", c.m.shownNotice())
 	}
 	c.command(t, "risk max_order_notional 5000")
-	if !strings.Contains(c.m.notice, "max_order_notional = 5000 is a loosening: pending until") {
-		t.Fatalf("a loosening: %q", c.m.notice)
+	if !strings.Contains(c.m.shownNotice(), "max_order_notional = 5000 is a loosening: pending until") {
+		t.Fatalf("a loosening: %q", c.m.shownNotice())
 	}
 	c.command(t, "risk max_order_notional 500")
-	if !strings.Contains(c.m.notice, "max_order_notional = 500 in force") || !strings.Contains(c.m.notice, "≤ 500 USD each") {
-		t.Fatalf("a tightening: %q", c.m.notice)
+	if !strings.Contains(c.m.shownNotice(), "max_order_notional = 500 in force") || !strings.Contains(c.m.shownNotice(), "≤ 500 USD each") {
+		t.Fatalf("a tightening: %q", c.m.shownNotice())
 	}
 	c.command(t, "risk max_leverage 2%")
-	if c.m.noticeLevel != common.LevelError || !strings.Contains(c.m.notice, "percentage is for max_daily_loss and max_drawdown") {
-		t.Fatalf("a bad limit: %q", c.m.notice)
+	if c.m.shownLevel() != common.LevelError || !strings.Contains(c.m.shownNotice(), "percentage is for max_daily_loss and max_drawdown") {
+		t.Fatalf("a bad limit: %q", c.m.shownNotice())
 	}
 	c.command(t, "risk halt coffee")
-	if v := c.m.View(); !strings.Contains(v, "RISK HALTED (coffee)") || !strings.Contains(c.m.notice, "halted") {
-		t.Fatalf(":risk halt: %q\n%s", c.m.notice, v)
+	if v := c.m.View(); !strings.Contains(v, "RISK HALTED (coffee)") || !strings.Contains(c.m.shownNotice(), "halted") {
+		t.Fatalf(":risk halt: %q\n%s", c.m.shownNotice(), v)
 	}
 	c.command(t, "risk resume")
-	if v := c.m.View(); strings.Contains(v, "RISK HALTED") || !strings.Contains(c.m.notice, "resumed") {
-		t.Fatalf(":risk resume: %q\n%s", c.m.notice, v)
+	if v := c.m.View(); strings.Contains(v, "RISK HALTED") || !strings.Contains(c.m.shownNotice(), "resumed") {
+		t.Fatalf(":risk resume: %q\n%s", c.m.shownNotice(), v)
 	}
 }

@@ -169,9 +169,9 @@ func secretsAgentConsole(t *testing.T, captures map[string][]byte) {
 	c.key(t, "8", "w")
 	c.typeText(t, "10")
 	c.key(t, "enter", "enter")
-	captures["agent console withdrawal refused"] = []byte(c.m.View() + c.m.notice)
+	captures["agent console withdrawal refused"] = []byte(c.m.View() + c.m.shownNotice())
 	c.key(t, "esc", "2", "L")
-	captures["agent console leverage refused"] = []byte(c.m.View() + c.m.notice)
+	captures["agent console leverage refused"] = []byte(c.m.View() + c.m.shownNotice())
 	for _, verb := range []string{"%v", "%+v", "%#v", "%s", "%x"} {
 		captures["agent client formatted "+verb] = []byte(fmt.Sprintf(verb, c.m.ex))
 	}

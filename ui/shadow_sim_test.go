@@ -50,8 +50,8 @@ func TestShadowSaysSoOnEveryScreenAndConfirmation(t *testing.T) {
 	top("the help")
 	c.key(t, "esc")
 	c.command(t, "buy 0.01 btc mkt")
-	if m.dialog == nil || !strings.Contains(m.dialog.Action().Title, "SHADOW MAINNET · paper") {
-		t.Fatalf("the confirmation of a paper order does not say SHADOW: %+v", m.dialog)
+	if m.confirmation() == nil || !strings.Contains(m.confirmation().Action().Title, "SHADOW MAINNET · paper") {
+		t.Fatalf("the confirmation of a paper order does not say SHADOW: %+v", m.confirmation())
 	}
 	top("the confirmation")
 	if !strings.Contains(m.View(), "Place order · SHADOW MAINNET · paper") {

@@ -17,15 +17,15 @@ import (
 // confirmDialog confirms the open confirmation, typing its word when it asks for one.
 func (c *simConsole) confirmDialog(t *testing.T, step string) {
 	t.Helper()
-	if c.m.dialog == nil {
-		t.Fatalf("%s: no confirmation (notice %q)", step, c.m.notice)
+	if c.m.confirmation() == nil {
+		t.Fatalf("%s: no confirmation (notice %q)", step, c.m.shownNotice())
 	}
-	if w := c.m.dialog.Action().Typed; w != "" {
+	if w := c.m.confirmation().Action().Typed; w != "" {
 		c.typeText(t, w)
 	}
 	c.key(t, "enter")
-	if c.m.dialog != nil || c.m.noticeLevel == common.LevelError {
-		t.Fatalf("%s: after confirming: dialog open %v, notice %q", step, c.m.dialog != nil, c.m.notice)
+	if c.m.confirmation() != nil || c.m.shownLevel() == common.LevelError {
+		t.Fatalf("%s: after confirming: dialog open %v, notice %q", step, c.m.confirmation() != nil, c.m.shownNotice())
 	}
 }
 
@@ -156,7 +156,7 @@ func TestEverySigningPathGoesThroughTheJournal(t *testing.T) {
 		s.do()
 		after, _ := journalCounts(t, j)
 		if after[s.want] <= before[s.want] {
-			t.Errorf("%s: no new %q intent in the journal (notice %q); it holds %v", s.name, s.want, c.m.notice, after)
+			t.Errorf("%s: no new %q intent in the journal (notice %q); it holds %v", s.name, s.want, c.m.shownNotice(), after)
 		}
 	}
 	by, sent := journalCounts(t, j)

@@ -522,8 +522,8 @@ func TestSoakFaults(t *testing.T) {
 		default:
 			res.resolved[cloid] = "not placed"
 		}
-		if want := map[string]string{"found": "the exchange has it", "not placed": "was NOT placed", "lookup failed": "the lookup did not settle it"}[res.resolved[cloid]]; !strings.Contains(m.notice, want) {
-			t.Errorf("after the lookup of %s the status says %q, want %q", cloid, m.notice, want)
+		if want := map[string]string{"found": "the exchange has it", "not placed": "was NOT placed", "lookup failed": "the lookup did not settle it"}[res.resolved[cloid]]; !strings.Contains(m.shownNotice(), want) {
+			t.Errorf("after the lookup of %s the status says %q, want %q", cloid, m.shownNotice(), want)
 		}
 	}
 
@@ -700,17 +700,17 @@ func settleActions(t *testing.T, d *driver) {
 	t.Helper()
 	m := d.m
 	giveUp := time.Now().Add(2 * time.Minute)
-	for m.pipe.open > 0 || m.dialog != nil {
+	for m.pipe.open > 0 || m.confirmation() != nil {
 		if time.Now().After(giveUp) {
 			t.Fatalf("an action never finished in 2 minutes: %d out, an order out %v, a dialog open %v",
-				m.pipe.open, m.pipe.busy(action.LaneOrder), m.dialog != nil)
+				m.pipe.open, m.pipe.busy(action.LaneOrder), m.confirmation() != nil)
 		}
-		if m.dialog != nil {
+		if m.confirmation() != nil {
 			d.press("esc") // the dialog's answer comes back as a message
-			d.until(200*time.Millisecond, func() bool { return m.dialog == nil })
+			d.until(200*time.Millisecond, func() bool { return m.confirmation() == nil })
 			continue
 		}
-		d.until(200*time.Millisecond, func() bool { return m.pipe.open == 0 || m.dialog != nil })
+		d.until(200*time.Millisecond, func() bool { return m.pipe.open == 0 || m.confirmation() != nil })
 	}
 }
 
@@ -719,12 +719,12 @@ func settleActions(t *testing.T, d *driver) {
 func soakStep(t testing.TB, d *driver, res *soakResult, cycle int) {
 	t.Helper()
 	m := d.m
-	if m.dialog != nil {
-		if m.dialog.Action().Typed != "" {
+	if m.confirmation() != nil {
+		if m.confirmation().Action().Typed != "" {
 			d.press("esc")
 			return
 		}
-		if m.dialog.Action().Kind == action.KindPlace {
+		if m.confirmation().Action().Kind == action.KindPlace {
 			res.confirmed++
 		}
 		d.press("enter")

@@ -71,8 +71,8 @@ func TestWithdrawAndTransferThroughTheUI(t *testing.T) {
 		}
 	}
 	c.key(t, "enter")
-	if !strings.Contains(c.m.notice, "spot withdrawal of 2500 USDC done: tx 0x") {
-		t.Fatalf("status after the withdrawal: %q", c.m.notice)
+	if !strings.Contains(c.m.shownNotice(), "spot withdrawal of 2500 USDC done: tx 0x") {
+		t.Fatalf("status after the withdrawal: %q", c.m.shownNotice())
 	}
 	after := c.summary(t, me)
 	if got, want := after.SpotCollateral["USDC"].Balance, before.SpotCollateral["USDC"].Balance.Sub(d("2501")); !got.Equal(want) {
@@ -119,8 +119,8 @@ func TestWithdrawAndTransferThroughTheUI(t *testing.T) {
 		t.Fatalf("a second Enter while the transfer is out answered %#v", msg)
 	}
 	pump(t, c.m, send)
-	if !strings.Contains(c.m.notice, "spot transfer of 150.25 USDC done: tx 0x") {
-		t.Fatalf("status after the transfer: %q", c.m.notice)
+	if !strings.Contains(c.m.shownNotice(), "spot transfer of 150.25 USDC done: tx 0x") {
+		t.Fatalf("status after the transfer: %q", c.m.shownNotice())
 	}
 	bob := c.summary(t, bobAddr)
 	mine := c.summary(t, me)
@@ -149,8 +149,8 @@ func TestTransferFormRefusesBadInput(t *testing.T) {
 	}
 	c.typeText(t, "999999999")
 	c.key(t, "enter")
-	if form.Pending() != nil || c.m.dialog != nil || !strings.Contains(c.m.notice, "not ready: 999,999,999.00 USDC plus the 1.00 USDC fee is more than") {
-		t.Fatalf("asked to send %v, notice %q", form.Pending() != nil, c.m.notice)
+	if form.Pending() != nil || c.m.confirmation() != nil || !strings.Contains(c.m.shownNotice(), "not ready: 999,999,999.00 USDC plus the 1.00 USDC fee is more than") {
+		t.Fatalf("asked to send %v, notice %q", form.Pending() != nil, c.m.shownNotice())
 	}
 	// The disabled chain of USDC (BNB Chain) is refused.
 	form.Focus(transfer.FieldChain)
@@ -172,14 +172,14 @@ func TestTransferReadOnly(t *testing.T) {
 	pump(t, c.m, c.m.Init())
 	_, form := fundsGroup(t, c.m)
 	c.key(t, "8", "t") // refused at the key, as with an agent key (TestAgentRefusedAtTheFirstKey)
-	if form.InForm() || !strings.Contains(c.m.notice, "read-only: cannot move collateral") {
-		t.Fatalf("t read-only: in the form %v, notice %q", form.InForm(), c.m.notice)
+	if form.InForm() || !strings.Contains(c.m.shownNotice(), "read-only: cannot move collateral") {
+		t.Fatalf("t read-only: in the form %v, notice %q", form.InForm(), c.m.shownNotice())
 	}
 	c.key(t, "]", "down") // paged to and entered: Enter says the same
 	c.typeText(t, "10")
 	c.key(t, "enter")
-	if form.Pending() != nil || c.m.dialog != nil || !strings.Contains(c.m.notice, "read-only: cannot move collateral") {
-		t.Fatalf("asked to send %v, notice %q", form.Pending() != nil, c.m.notice)
+	if form.Pending() != nil || c.m.confirmation() != nil || !strings.Contains(c.m.shownNotice(), "read-only: cannot move collateral") {
+		t.Fatalf("asked to send %v, notice %q", form.Pending() != nil, c.m.shownNotice())
 	}
 }
 
@@ -195,7 +195,7 @@ func TestQuitWithAWithdrawalOutAsksTwice(t *testing.T) {
 	c.key(t, "enter")
 	send := confirmOpenDialog(t, c.m)
 	if c.m.pipe.open != 1 || !c.m.pipe.busy(action.LaneFunds) {
-		t.Fatalf("the withdrawal was not sent: %d actions out, notice %q", c.m.pipe.open, c.m.notice)
+		t.Fatalf("the withdrawal was not sent: %d actions out, notice %q", c.m.pipe.open, c.m.shownNotice())
 	}
 	c.m.Update(keyMsg("tab")) // not c.key: its pump would wait for the withdrawal
 	quitTwice(t, c.m)
@@ -219,8 +219,8 @@ func TestSecondMovementWaitsForTheFirst(t *testing.T) {
 	first := form.Pending()
 	_, again := c.m.Update(keyMsg("enter")) // the form again, while the first is out
 	c.m.Update(again())
-	if c.m.dialog != nil || form.Pending() != first || !strings.Contains(c.m.notice, "in flight") {
-		t.Fatalf("a second movement was asked for while one was out: dialog %v, notice %q", c.m.dialog != nil, c.m.notice)
+	if c.m.confirmation() != nil || form.Pending() != first || !strings.Contains(c.m.shownNotice(), "in flight") {
+		t.Fatalf("a second movement was asked for while one was out: dialog %v, notice %q", c.m.confirmation() != nil, c.m.shownNotice())
 	}
 	pump(t, c.m, send)
 	if form.Pending() != nil || !strings.Contains(form.Result(), "spot withdrawal of 10 USDC done: tx 0x") {

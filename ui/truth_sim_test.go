@@ -229,8 +229,8 @@ func TestFormDrivenAcrossInstruments(t *testing.T) {
 			t.Fatalf("BTC keys filled price %q size %q", p, s)
 		}
 		c.key(t, "enter", "enter")
-		if !strings.Contains(c.m.notice, "placed") {
-			t.Fatalf("BTC order: %q", c.m.notice)
+		if !strings.Contains(c.m.shownNotice(), "placed") {
+			t.Fatalf("BTC order: %q", c.m.shownNotice())
 		}
 	}
 	btcBuy()
@@ -256,8 +256,8 @@ func TestFormDrivenAcrossInstruments(t *testing.T) {
 	c.key(t, "down")
 	c.typeText(t, "100")
 	c.key(t, "enter", "enter")
-	if !strings.Contains(c.m.notice, "placed") {
-		t.Fatalf("DOGE order: %q", c.m.notice)
+	if !strings.Contains(c.m.shownNotice(), "placed") {
+		t.Fatalf("DOGE order: %q", c.m.shownNotice())
 	}
 
 	pickTicker(t, c, "BTC-PERP", "b")
@@ -299,8 +299,8 @@ func TestCloseAndRestingNeedNoTypedConfirmation(t *testing.T) {
 	}
 	pump(t, c.m, c.m.refreshNow(state.KindPositions, state.KindAccount, state.KindTickers))
 	c.key(t, "2", "x", "x")
-	if c.m.dialog == nil {
-		t.Fatalf("x did not open the confirmation: %q", c.m.notice)
+	if c.m.confirmation() == nil {
+		t.Fatalf("x did not open the confirmation: %q", c.m.shownNotice())
 	}
 	v := c.m.View()
 	if !strings.Contains(v, "Util. after  0.00%") {
@@ -309,12 +309,12 @@ func TestCloseAndRestingNeedNoTypedConfirmation(t *testing.T) {
 	if !strings.Contains(v, "market-order limit") {
 		t.Errorf("the market-order guard's finding is not said:\n%s", v)
 	}
-	if c.m.dialog.Action().Typed != "" {
-		t.Fatalf("a reduce-only close asks for a typed %q", c.m.dialog.Action().Typed)
+	if c.m.confirmation().Action().Typed != "" {
+		t.Fatalf("a reduce-only close asks for a typed %q", c.m.confirmation().Action().Typed)
 	}
 	c.key(t, "enter")
 	if ps := c.m.store.Positions(); len(ps) != 0 {
-		t.Fatalf("positions after Enter on the close: %+v (notice %q)", ps, c.m.notice)
+		t.Fatalf("positions after Enter on the close: %+v (notice %q)", ps, c.m.shownNotice())
 	}
 
 	tk, _ := c.m.store.Ticker("BTC-PERP")
@@ -326,15 +326,15 @@ func TestCloseAndRestingNeedNoTypedConfirmation(t *testing.T) {
 	c.key(t, "down")
 	c.typeText(t, "0.01")
 	c.key(t, "enter")
-	if c.m.dialog == nil || c.m.dialog.Action().Typed != "" {
-		t.Fatalf("a resting bid 11.85%% under the mark: dialog %v (notice %q)", c.m.dialog != nil, c.m.notice)
+	if c.m.confirmation() == nil || c.m.confirmation().Action().Typed != "" {
+		t.Fatalf("a resting bid 11.85%% under the mark: dialog %v (notice %q)", c.m.confirmation() != nil, c.m.shownNotice())
 	}
 	if v := c.m.View(); !strings.Contains(v, "cannot fill at once") {
 		t.Errorf("the distance is not said:\n%s", v)
 	}
 	c.key(t, "enter")
 	if n := exchangeOpen(t, c); n != 1 {
-		t.Fatalf("%d open orders on the exchange after Enter (notice %q)", n, c.m.notice)
+		t.Fatalf("%d open orders on the exchange after Enter (notice %q)", n, c.m.shownNotice())
 	}
 }
 
@@ -352,8 +352,8 @@ func TestMarketOrderResultInTotals(t *testing.T) {
 	c.m.form.Focus(orderentry.FieldSize)
 	c.typeText(t, "0.3")
 	c.key(t, "enter")
-	if c.m.dialog == nil {
-		t.Fatalf("no confirmation: %q", c.m.notice)
+	if c.m.confirmation() == nil {
+		t.Fatalf("no confirmation: %q", c.m.shownNotice())
 	}
 	c.typeText(t, "yes") // 0.3 BTC is over the market-order limit
 	c.key(t, "enter")
@@ -368,8 +368,8 @@ func TestMarketOrderResultInTotals(t *testing.T) {
 	}
 	want := fmt.Sprintf("filled: buy 0.3000 BTC-PERP @ %s avg of %d fills, fee %s USD",
 		common.FmtNum(tot[0].AvgPrice, 1), tot[0].Count, state.FormatUSDFee(tot[0].Fee))
-	if !strings.HasPrefix(c.m.notice, want+", slip ") { // the order's slippage follows its fills' totals (issue #41)
-		t.Fatalf("fills notice %q, want %q and the slippage", c.m.notice, want)
+	if !strings.HasPrefix(c.m.shownNotice(), want+", slip ") { // the order's slippage follows its fills' totals (issue #41)
+		t.Fatalf("fills notice %q, want %q and the slippage", c.m.shownNotice(), want)
 	}
 }
 
@@ -408,8 +408,8 @@ func TestStalePricesSaidWhereOrdersAreMade(t *testing.T) {
 		c.key(t, "down")
 		c.typeText(t, "0.01")
 		c.key(t, "enter")
-		if c.m.dialog == nil {
-			t.Fatalf("no confirmation: %q", c.m.notice)
+		if c.m.confirmation() == nil {
+			t.Fatalf("no confirmation: %q", c.m.shownNotice())
 		}
 	}
 
@@ -424,20 +424,20 @@ func TestStalePricesSaidWhereOrdersAreMade(t *testing.T) {
 	if !strings.Contains(v, "stale 30s") {
 		t.Errorf("the order form does not say its mark is stale:\n%s", v)
 	}
-	if !strings.Contains(v, "market prices are 30s old") || c.m.dialog.Action().Typed == "" {
-		t.Fatalf("the confirmation does not say the prices are old and ask for typing (typed %q):\n%s", c.m.dialog.Action().Typed, v)
+	if !strings.Contains(v, "market prices are 30s old") || c.m.confirmation().Action().Typed == "" {
+		t.Fatalf("the confirmation does not say the prices are old and ask for typing (typed %q):\n%s", c.m.confirmation().Action().Typed, v)
 	}
 	c.key(t, "esc")
 
 	sw.down.Store(false)
 	pump(t, c.m, c.m.refreshNow(state.KindTickers, state.KindMids))
 	typeOrder()
-	if c.m.dialog.Action().Typed != "" || strings.Contains(c.m.View(), "old:") {
-		t.Fatalf("fresh prices still ask for typing: %q", c.m.dialog.Action().Typed)
+	if c.m.confirmation().Action().Typed != "" || strings.Contains(c.m.View(), "old:") {
+		t.Fatalf("fresh prices still ask for typing: %q", c.m.confirmation().Action().Typed)
 	}
 	c.key(t, "enter")
 	if n := exchangeOpen(t, c); n != 1 {
-		t.Fatalf("%d open orders after Enter (notice %q)", n, c.m.notice)
+		t.Fatalf("%d open orders after Enter (notice %q)", n, c.m.shownNotice())
 	}
 }
 

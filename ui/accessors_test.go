@@ -1,0 +1,25 @@
+package ui
+
+import (
+	"github.com/tradedesk/tradedesk/ui/common"
+	"github.com/tradedesk/tradedesk/ui/dialogs/confirm"
+	"github.com/tradedesk/tradedesk/ui/dialogs/leverage"
+)
+
+// The tests read the root's state through these, not its fields, so a field that moves (into
+// the modal stack, into the status bar's values) changes one line here, not every test.
+
+// shownNotice is the status line's notice now.
+func (m *Model) shownNotice() string { return m.notice }
+
+// shownLevel is the level of the status line's notice.
+func (m *Model) shownLevel() common.NoticeLevel { return m.noticeLevel }
+
+// clearNotice empties the status line's notice (a test's next step then reads its own).
+func (m *Model) clearNotice() { m.notice = "" }
+
+// confirmation is the open confirmation dialog (nil: none).
+func (m *Model) confirmation() *confirm.Dialog { return m.dialog }
+
+// leverageDialog is the open leverage dialog (nil: none).
+func (m *Model) leverageDialog() *leverage.Dialog { return m.lev }
