@@ -449,8 +449,8 @@ func TestXOnARungOffersTheGroup(t *testing.T) {
 		t.Fatalf("no rung selected in:\n%s", op.View())
 	}
 	dr.key("X")
-	dr.until("the group's confirmation", func() bool { return dr.m.dialog != nil })
-	if body := strings.Join(dr.m.dialog.Action().Lines, "\n"); !strings.Contains(body, "Cancel the 5 open orders of") || !strings.Contains(body, "Other orders stay") {
+	dr.until("the group's confirmation", func() bool { return dr.m.confirmation() != nil })
+	if body := strings.Join(dr.m.confirmation().Action().Lines, "\n"); !strings.Contains(body, "Cancel the 5 open orders of") || !strings.Contains(body, "Other orders stay") {
 		t.Fatalf("the confirmation:\n%s", body)
 	}
 	dr.key("enter")

@@ -190,15 +190,15 @@ func TestFlattenCancelCancelsEveryOrderFirst(t *testing.T) {
 		t.Fatalf("no resting order: %+v", c.openOrders(t))
 	}
 	c.command(t, "flatten cancel")
-	if c.m.dialog == nil || !strings.Contains(strings.Join(c.m.dialog.Action().Lines, "\n"), "first: cancel every open order") {
-		t.Fatalf(":flatten cancel: the confirmation does not say the cancel first (notice %q)", c.m.notice)
+	if c.m.confirmation() == nil || !strings.Contains(strings.Join(c.m.confirmation().Action().Lines, "\n"), "first: cancel every open order") {
+		t.Fatalf(":flatten cancel: the confirmation does not say the cancel first (notice %q)", c.m.shownNotice())
 	}
 	c.confirm(t, ":flatten cancel")
 	if oo := c.openOrders(t); len(oo) != 0 {
 		t.Fatalf("after :flatten cancel orders rest: %+v", oo)
 	}
 	if got := c.position(t, "BTC-PERP").Size; !got.IsZero() {
-		t.Fatalf("after :flatten cancel the position is %s (notice %q)", got, c.m.notice)
+		t.Fatalf("after :flatten cancel the position is %s (notice %q)", got, c.m.shownNotice())
 	}
 }
 

@@ -97,9 +97,9 @@ func TestAShadowOrderIsSentLiveOnlyAfterATypedYes(t *testing.T) {
 	c, up, live := shadowWithLive(t, true)
 	o := restPaperOrder(t, c)
 	c.key(t, "L")
-	if c.m.dialog == nil || !strings.HasPrefix(c.m.dialog.Action().Title, "Send LIVE") ||
-		!strings.Contains(c.m.dialog.Action().Title, "LIVE MAINNET") || strings.Contains(c.m.dialog.Action().Title, "SHADOW") {
-		t.Fatalf("L on a paper order: dialog %+v, notice %q", c.m.dialog, c.m.notice)
+	if c.m.confirmation() == nil || !strings.HasPrefix(c.m.confirmation().Action().Title, "Send LIVE") ||
+		!strings.Contains(c.m.confirmation().Action().Title, "LIVE MAINNET") || strings.Contains(c.m.confirmation().Action().Title, "SHADOW") {
+		t.Fatalf("L on a paper order: dialog %+v, notice %q", c.m.confirmation(), c.m.shownNotice())
 	}
 	upOpen := func() []api.OrderRecord {
 		pg, err := up.OpenOrders(context.Background(), up.Address(), api.PageParams{Page: 1})
@@ -112,14 +112,14 @@ func TestAShadowOrderIsSentLiveOnlyAfterATypedYes(t *testing.T) {
 	if n := len(upOpen()); n != 0 {
 		t.Fatalf("Enter without the typed yes sent %d live orders", n)
 	}
-	if c.m.dialog == nil {
+	if c.m.confirmation() == nil {
 		c.key(t, "L")
 	}
 	c.typeText(t, "yes")
 	c.key(t, "enter")
 	got := upOpen()
 	if len(got) != 1 || got[0].Cloid == o.Cloid || !got[0].LimitPrice.Equal(o.LimitPrice) || !got[0].Size.Equal(o.Size) || got[0].Side != o.Side {
-		t.Fatalf("the live account's orders %+v, want the paper order %+v with a fresh cloid (notice %q)", got, o, c.m.notice)
+		t.Fatalf("the live account's orders %+v, want the paper order %+v with a fresh cloid (notice %q)", got, o, c.m.shownNotice())
 	}
 	journaled := func(x *exec.Executor) bool {
 		ens, err := x.Journal().Recent(context.Background(), 50)
@@ -147,8 +147,8 @@ func TestSendLiveWithoutAKeySaysWhatToSet(t *testing.T) {
 	c, up, _ := shadowWithLive(t, false)
 	restPaperOrder(t, c)
 	c.key(t, "L")
-	if c.m.dialog != nil || !strings.Contains(c.m.notice, "--keystore") {
-		t.Fatalf("L without a live key: dialog %+v, notice %q", c.m.dialog, c.m.notice)
+	if c.m.confirmation() != nil || !strings.Contains(c.m.shownNotice(), "--keystore") {
+		t.Fatalf("L without a live key: dialog %+v, notice %q", c.m.confirmation(), c.m.shownNotice())
 	}
 	if pg, _ := up.OpenOrders(context.Background(), up.Address(), api.PageParams{Page: 1}); len(pg.Data) != 0 {
 		t.Fatalf("the live account got orders: %+v", pg.Data)
