@@ -9,6 +9,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/exp/golden"
 	"github.com/muesli/termenv"
 	"github.com/shopspring/decimal"
 	"github.com/tradedesk/tradedesk/api"
@@ -144,4 +145,19 @@ func BenchmarkFundingPane(b *testing.B) {
 			}
 		})
 	}
+}
+
+// TestFundingGolden: the funding view as the Activity group shows it (columns, signs, the net and
+// paging in the status line), in the component's own golden, so a change to this view changes
+// this file, not the console's screens. Regenerate with: go test ./ui/components/funding -run
+// TestFundingGolden -update
+func TestFundingGolden(t *testing.T) {
+	s := store()
+	c := commontest.NewCommon(t, s, func() time.Time { return t0 })
+	p := newPane(c, nil, source, true)
+	p.SetSize(100, 6)
+	p.SetFocused(true)
+	s.Apply(state.FundingMsg{Gen: 1, At: t0, Page: api.Page[api.FundingPayment]{Page: 1, Limit: 3, TotalCount: 5, TotalPages: 2, HasNext: true, Data: payments(3)}})
+	p.Update(common.DataMsg{Kind: state.KindFunding})
+	golden.RequireEqual(t, []byte(p.View()))
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/exp/golden"
 	"github.com/muesli/termenv"
 	"github.com/shopspring/decimal"
 	"github.com/tradedesk/tradedesk/api"
@@ -30,19 +31,7 @@ func d(s string) decimal.Decimal { return decimal.RequireFromString(s) }
 // #31, 13: it was left out), the other address of a
 // send or receipt, the hash shortened. Guards the sign of outgoing amounts and the words.
 func TestTransfersRows(t *testing.T) {
-	s := state.New(func() time.Time { return t0 })
-	s.Apply(state.CollateralMsg{Gen: 1, At: t0, Collateral: []api.Collateral{{ID: 1, Symbol: "USDC", Decimals: 6}, {ID: 3, Symbol: "WETH", Decimals: 18}}})
-	s.Apply(state.TransfersMsg{Gen: 1, At: t0, Transfers: []api.TransferRecord{
-		{Type: api.TransferSpotWithdraw, From: me, To: me, CollateralID: 1, Amount: d("250"), Fee: d("1"), TxHash: "0xaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa01", Time: api.Time{Time: t0.Add(3 * time.Minute)}},
-		{Type: api.TransferSpot, From: me, To: other, CollateralID: 3, Amount: d("0.5"), TxHash: "0xbb", Time: api.Time{Time: t0.Add(2 * time.Minute)}},
-		{Type: api.TransferDerivative, From: other, To: me, CollateralID: 1, Amount: d("1000"), Time: api.Time{Time: t0.Add(time.Minute)}},
-		{Type: api.TransferDeposit, From: me, To: me, CollateralID: 1, Amount: d("100000"), Time: api.Time{Time: t0}},
-	}})
-	c := commontest.NewCommon(t, s, func() time.Time { return t0 })
-	c.Account = me
-	p := New(c, true)
-	p.SetSize(120, 7)
-	p.Update(common.DataMsg{Kind: state.KindTransfers})
+	p := rowsPane(t)
 	lines := strings.Split(p.View(), "\n")
 	for i, want := range [][]string{
 		{"01-29 12:03:00", "withdraw (spot)", "-250.00", "-1.00", "USDC", "—", "0xaaaa…aa01"},
@@ -59,6 +48,32 @@ func TestTransfersRows(t *testing.T) {
 	if p.Title() != "Transfers (4)" {
 		t.Errorf("title %q", p.Title())
 	}
+}
+
+// rowsPane is the transfers view at 120x7 over a withdrawal, a send, a receipt and a deposit.
+func rowsPane(t *testing.T) *Pane {
+	t.Helper()
+	s := state.New(func() time.Time { return t0 })
+	s.Apply(state.CollateralMsg{Gen: 1, At: t0, Collateral: []api.Collateral{{ID: 1, Symbol: "USDC", Decimals: 6}, {ID: 3, Symbol: "WETH", Decimals: 18}}})
+	s.Apply(state.TransfersMsg{Gen: 1, At: t0, Transfers: []api.TransferRecord{
+		{Type: api.TransferSpotWithdraw, From: me, To: me, CollateralID: 1, Amount: d("250"), Fee: d("1"), TxHash: "0xaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa01", Time: api.Time{Time: t0.Add(3 * time.Minute)}},
+		{Type: api.TransferSpot, From: me, To: other, CollateralID: 3, Amount: d("0.5"), TxHash: "0xbb", Time: api.Time{Time: t0.Add(2 * time.Minute)}},
+		{Type: api.TransferDerivative, From: other, To: me, CollateralID: 1, Amount: d("1000"), Time: api.Time{Time: t0.Add(time.Minute)}},
+		{Type: api.TransferDeposit, From: me, To: me, CollateralID: 1, Amount: d("100000"), Time: api.Time{Time: t0}},
+	}})
+	c := commontest.NewCommon(t, s, func() time.Time { return t0 })
+	c.Account = me
+	p := New(c, true)
+	p.SetSize(120, 7)
+	p.Update(common.DataMsg{Kind: state.KindTransfers})
+	return p
+}
+
+// TestTransfersGolden: the transfers view (columns, signs, fee, addresses, the status line) in
+// the component's own golden, so a change to this view changes this file, not the console's
+// screens. Regenerate with: go test ./ui/components/transfers -run TestTransfersGolden -update
+func TestTransfersGolden(t *testing.T) {
+	golden.RequireEqual(t, []byte(rowsPane(t).View()))
 }
 
 // TestTransfersSanitised: a server's words (an unknown kind, a hash, addresses) with terminal
