@@ -234,6 +234,6 @@ func TestBreakevenKeyPlacesTheStopAtEntryPlusFees(t *testing.T) {
 		}
 	}
 	if len(stops) != 1 || !stops[0].TriggerPx.Decimal.Equal(plan.Stop) {
-		t.Fatalf("after B: stops %+v, want one at %s (entry %s plus fees; notice %q)", stops, plan.Stop, entry, c.m.notice)
+		t.Fatalf("after B: stops %+v, want one at %s (entry %s plus fees; notice %q)", stops, plan.Stop, entry, c.m.shownNotice())
 	}
 }
