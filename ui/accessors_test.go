@@ -23,3 +23,12 @@ func (m *Model) confirmation() *confirm.Dialog { return m.dialog }
 
 // leverageDialog is the open leverage dialog (nil: none).
 func (m *Model) leverageDialog() *leverage.Dialog { return m.lev }
+
+// helpOpen reports whether the help overlay is open.
+func (m *Model) helpOpen() bool { return m.showHelp }
+
+// messagesOpen reports whether the messages view is open.
+func (m *Model) messagesOpen() bool { return m.showMessages }
+
+// openSheet is the report card or latency view open over the panes (nil: none).
+func (m *Model) openSheet() sheet { return m.sheet }

@@ -38,14 +38,14 @@ func TestAlgoReportCard(t *testing.T) {
 	}
 	dr.key("enter")
 	dr.until("the card read", func() bool {
-		v, ok := c.m.sheet.(*reportcard.View)
+		v, ok := c.m.openSheet().(*reportcard.View)
 		if !ok {
 			return false
 		}
 		_, loaded := v.Card()
 		return loaded
 	})
-	card, _ := c.m.sheet.(*reportcard.View).Card()
+	card, _ := c.m.openSheet().(*reportcard.View).Card()
 	if !card.Size.Equal(d("0.02")) || !card.AvgPrice.IsPositive() || card.Market == nil || !card.Market.VWAP.IsPositive() ||
 		card.Market.Volume.LessThan(card.Size) {
 		t.Fatalf("the TWAP's card %+v, market %+v", card, card.Market)

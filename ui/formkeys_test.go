@@ -66,7 +66,7 @@ func TestTabMovesBetweenTheOrderFormsFields(t *testing.T) {
 		}
 	}
 	c.key(t, "?")
-	if !c.m.showHelp || !strings.Contains(c.m.helpBox.View(), "in a form, between fields (Esc leaves it)") ||
+	if !c.m.helpOpen() || !strings.Contains(c.m.helpBox.View(), "in a form, between fields (Esc leaves it)") ||
 		!strings.Contains(c.m.helpBox.View(), "leave form") {
 		t.Errorf("the help does not say what Tab and Esc do in a form:\n%s", ansi.Strip(c.m.helpBox.View()))
 	}
@@ -157,7 +157,7 @@ func TestPaneNumbersDoNotTypeIntoTheForm(t *testing.T) {
 		t.Errorf("the footer on the Review button: %q; want Tab between the fields, not to the next pane", foot)
 	}
 	c.key(t, "?")
-	if !c.m.showHelp {
+	if !c.m.helpOpen() {
 		t.Error("? on the Review button did not open the help")
 	}
 	c.key(t, "esc", "tab")
@@ -192,7 +192,7 @@ func TestTransferFormChoicesLetGlobalKeysThrough(t *testing.T) {
 		t.Fatalf("w Tab: field %d in form %v capturing %v; want the chain, a choice", form.Field(), form.InForm(), form.Capturing())
 	}
 	c.key(t, "?")
-	if !c.m.showHelp {
+	if !c.m.helpOpen() {
 		t.Error("? on a choice field of the transfer form did not open the help")
 	}
 	c.key(t, "esc", "[")

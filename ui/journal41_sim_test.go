@@ -106,9 +106,9 @@ func reportCardOfNewest(t *testing.T, c *simConsole, g *common.Group, hist *hist
 	c.key(t, "home")
 	newest := hist.Records()[0]
 	c.key(t, "enter")
-	v, ok := c.m.sheet.(*reportcard.View)
+	v, ok := c.m.openSheet().(*reportcard.View)
 	if !ok {
-		t.Fatalf("Enter in the history opened %T", c.m.sheet)
+		t.Fatalf("Enter in the history opened %T", c.m.openSheet())
 	}
 	card, loaded := v.Card()
 	cost, size, fee := decimal.Zero, decimal.Zero, decimal.Zero
@@ -125,7 +125,7 @@ func reportCardOfNewest(t *testing.T, c *simConsole, g *common.Group, hist *hist
 		t.Errorf("the card is not on screen:\n%s", screen)
 	}
 	c.key(t, "esc")
-	if c.m.sheet != nil {
+	if c.m.openSheet() != nil {
 		t.Error("esc did not close the card")
 	}
 }

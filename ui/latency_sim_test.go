@@ -115,10 +115,10 @@ func TestLatencyLegsAddUpAndP95Shown(t *testing.T) {
 	for _, k := range append(append([]string{":"}, strings.Split("latency", "")...), "enter") {
 		dr.handle(keyMsg(k))
 	}
-	dr.until(time.Second, func() bool { return m.sheet != nil })
-	v, ok := m.sheet.(*latency.View)
+	dr.until(time.Second, func() bool { return m.openSheet() != nil })
+	v, ok := m.openSheet().(*latency.View)
 	if !ok {
-		t.Fatalf(":latency opened %T", m.sheet)
+		t.Fatalf(":latency opened %T", m.openSheet())
 	}
 	p95 := v.Latency().Whole.P95
 	want := report.LatencyOf(done).Whole.P95

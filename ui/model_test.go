@@ -82,7 +82,7 @@ func TestFocusedFieldTakesKeysBeforeGlobalBindings(t *testing.T) {
 	if got := form.Value(orderentry.FieldInstrument); got != "q1?" {
 		t.Errorf("field value %q, want %q", got, "q1?")
 	}
-	if c.m.slots[c.m.focus].pane != form || c.m.showHelp {
+	if c.m.slots[c.m.focus].pane != form || c.m.helpOpen() {
 		t.Error("a key typed into a field acted as a global binding")
 	}
 	c.key(t, "tab")
@@ -324,7 +324,7 @@ func TestHelpOverlayAndFooter(t *testing.T) {
 	}
 	c.key(t, "?")
 	v := c.m.View()
-	if !c.m.showHelp || !strings.Contains(v, "Keys — Tickers") {
+	if !c.m.helpOpen() || !strings.Contains(v, "Keys — Tickers") {
 		t.Fatalf("no help overlay:\n%s", v)
 	}
 	for _, want := range []string{"next pane", "sort by next column", "toggle favourite"} {
@@ -333,7 +333,7 @@ func TestHelpOverlayAndFooter(t *testing.T) {
 		}
 	}
 	c.key(t, "esc")
-	if c.m.showHelp {
+	if c.m.helpOpen() {
 		t.Error("Esc did not close the help")
 	}
 }

@@ -173,7 +173,7 @@ func TestHelpFitsEverySize(t *testing.T) {
 				c.key(t, "esc") // Esc leaves a text field; ? is typed into one
 			}
 			c.key(t, "?")
-			if !c.m.showHelp {
+			if !c.m.helpOpen() {
 				t.Fatalf("? does not open the help of %s", c.m.slots[i].pane.Title())
 			}
 			checkScreen(t, "help of "+c.m.slots[i].pane.Title(), c.m.View(), sz[0], sz[1])
@@ -421,7 +421,7 @@ func TestMessagesViewAndStaleErrors(t *testing.T) {
 		t.Fatalf("the status line should show the error, cut: %q", s)
 	}
 	c.key(t, "!")
-	if !c.m.showMessages {
+	if !c.m.messagesOpen() {
 		t.Fatal("! does not open the messages view")
 	}
 	v := ansi.Strip(c.m.View())

@@ -101,7 +101,7 @@ func TestCommandLineRefusalReadsWhole(t *testing.T) {
 		t.Fatalf("the bracket refusal does not keep its way out:\n%s", strings.Join(s[19:], "\n"))
 	}
 	c.key(t, "?")
-	if c.m.cmdline.Active() || !c.m.showHelp {
-		t.Errorf("the key after a refusal did not reach the panes (line open %v, help %v)", c.m.cmdline.Active(), c.m.showHelp)
+	if c.m.cmdline.Active() || !c.m.helpOpen() {
+		t.Errorf("the key after a refusal did not reach the panes (line open %v, help %v)", c.m.cmdline.Active(), c.m.helpOpen())
 	}
 }
