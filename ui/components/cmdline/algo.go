@@ -1,7 +1,6 @@
 package cmdline
 
 import (
-	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tradedesk/tradedesk/api/text"
 	"github.com/tradedesk/tradedesk/state"
 )
@@ -29,16 +28,10 @@ func (m *Model) checkAlgo(line string) bool {
 	return true
 }
 
-// enterAlgo is enter's handling of an algorithm line.
-func (m *Model) enterAlgo(line string) (tea.Cmd, bool) {
+// algoLine reads an algorithm's line (state.ParseAlgoCommand) as the root's message.
+func algoLine(line string) (AlgoMsg, bool, error) {
 	c, ok, err := state.ParseAlgoCommand(line)
-	switch {
-	case !ok:
-		return nil, false
-	case err != nil:
-		return m.refuse(err), true
-	}
-	return func() tea.Msg { return AlgoMsg{Cmd: c} }, true
+	return AlgoMsg{Cmd: c}, ok, err
 }
 
 // The algorithm commands' grammar, shown while one is typed.

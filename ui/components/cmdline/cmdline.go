@@ -178,16 +178,16 @@ func (m *Model) enter(current string, guard state.Guard) tea.Cmd {
 	if c, ok := m.enterAlert(line); ok {
 		return c
 	}
-	if c, ok := m.enterGuard(line); ok {
+	if c, ok := enterParsed(m, line, guardLine); ok {
 		return c
 	}
-	if c, ok := m.enterAlgo(line); ok {
+	if c, ok := enterParsed(m, line, algoLine); ok {
 		return c
 	}
 	if c, ok := m.enterLatency(line); ok {
 		return c
 	}
-	if c, ok := m.enterRisk(line); ok {
+	if c, ok := enterParsed(m, line, riskLine); ok {
 		return c
 	}
 	cmd, err := state.ParseCommand(line)
@@ -412,4 +412,18 @@ func wrapParts(parts []string, sep string, width int, indent string) []string {
 		}
 	}
 	return append(out, line)
+}
+
+// enterParsed is enter's handling of a line that parse reads (a guard, risk or algorithm
+// command): false when it is not parse's line, else its refusal with parse's error, else parse's
+// message to the root.
+func enterParsed[T tea.Msg](m *Model, line string, parse func(string) (T, bool, error)) (tea.Cmd, bool) {
+	msg, ok, err := parse(line)
+	switch {
+	case !ok:
+		return nil, false
+	case err != nil:
+		return m.refuse(err), true
+	}
+	return func() tea.Msg { return msg }, true
 }

@@ -4,8 +4,6 @@ import (
 	"errors"
 	"strings"
 	"time"
-
-	tea "github.com/charmbracelet/bubbletea"
 )
 
 // GuardMsg asks the root to act on the attached guard (`:guard arm 30s [flatten]`, `:guard
@@ -65,18 +63,6 @@ func (m *Model) checkGuard(line string) bool {
 		m.live = "✓ " + m.enterKey() + " " + msg.Verb + "s the guard"
 	}
 	return true
-}
-
-// enterGuard is enter's handling of a guard line.
-func (m *Model) enterGuard(line string) (tea.Cmd, bool) {
-	msg, ok, err := guardLine(line)
-	switch {
-	case !ok:
-		return nil, false
-	case err != nil:
-		return m.refuse(err), true
-	}
-	return func() tea.Msg { return msg }, true
 }
 
 func init() {

@@ -4,6 +4,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/tradedesk/tradedesk/ui/common"
 )
 
 // TestGuardLine: :guard arm, disarm and detach are read with their span and flatten; a wrong
@@ -41,5 +44,34 @@ func TestGuardLine(t *testing.T) {
 	}
 	if _, ok, _ := guardLine("guards"); ok {
 		t.Fatal("guards is not a guard line")
+	}
+}
+
+// TestEnterSendsTheParsedCommand: Enter on a guard, risk or algorithm line sends the root that
+// command's message (enterParsed), and on a wrong one the refusal, not a message. Guards the one
+// handling the three share: a line its parser owns must neither fall through to the order
+// grammar nor be sent when refused.
+func TestEnterSendsTheParsedCommand(t *testing.T) {
+	for _, tc := range []struct {
+		line string
+		want func(tea.Msg) bool
+	}{
+		{"guard arm 30s", func(m tea.Msg) bool { g, ok := m.(GuardMsg); return ok && g.Verb == "arm" && g.After == 30*time.Second }},
+		{"risk halt lunch", func(m tea.Msg) bool { r, ok := m.(RiskMsg); return ok && r.Verb == "halt" && r.Why == "lunch" }},
+		{"chase buy 0.1 btc", func(m tea.Msg) bool { a, ok := m.(AlgoMsg); return ok && a.Cmd.Kind != "" }},
+		{"guard sideways", func(m tea.Msg) bool { n, ok := m.(common.NoticeMsg); return ok && strings.HasPrefix(n.Text, NotSent) }},
+		{"risk max_daily_loss", func(m tea.Msg) bool { n, ok := m.(common.NoticeMsg); return ok && strings.HasPrefix(n.Text, NotSent) }},
+	} {
+		m := newLine(t, OpenHistory(""))
+		m.Open()
+		typeIn(m, tc.line)
+		cmd := press(m, tea.KeyEnter)
+		if cmd == nil {
+			t.Errorf("%q: Enter sent nothing", tc.line)
+			continue
+		}
+		if got := cmd(); !tc.want(got) {
+			t.Errorf("%q: Enter sent %#v", tc.line, got)
+		}
 	}
 }

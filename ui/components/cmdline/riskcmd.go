@@ -4,7 +4,6 @@ import (
 	"errors"
 	"strings"
 
-	tea "github.com/charmbracelet/bubbletea"
 	"github.com/shopspring/decimal"
 	"github.com/tradedesk/tradedesk/state/risk"
 )
@@ -60,18 +59,6 @@ func (m *Model) checkRisk(line string) bool {
 		m.live = "✓ " + m.enterKey() + " " + msg.Verb + "s trading"
 	}
 	return true
-}
-
-// enterRisk is enter's handling of a risk line.
-func (m *Model) enterRisk(line string) (tea.Cmd, bool) {
-	msg, ok, err := riskLine(line)
-	switch {
-	case !ok:
-		return nil, false
-	case err != nil:
-		return m.refuse(err), true
-	}
-	return func() tea.Msg { return msg }, true
 }
 
 func init() {
