@@ -136,6 +136,7 @@ func flagValue(t *testing.T, root *cobra.Command, path []string, name string) []
 // its help does not list (refused: an unknown flag, exit 2). Guards a shared flag declared on a
 // command that refuses it, or taken but not shown.
 func TestEveryHelpListsExactlyTheFlagsItTakes(t *testing.T) {
+	t.Parallel() // in process, beside the tests that wait on the simulator
 	cmds := allCommands()
 	env := headless.Env{StateDir: t.TempDir()}
 	simCmd := sim.NewCommand(nil, nil)

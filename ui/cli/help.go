@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -39,11 +40,17 @@ func groupCommands(root *cobra.Command) {
 	root.SetCompletionCommandGroupID("other")
 }
 
+// addTemplateFuncs registers the help's template functions once: cobra keeps them in a
+// package-level map, so two roots built at once (tests, an embedding program) would race.
+var addTemplateFuncs sync.Once
+
 // splitFlagHelp lists a command's own flags under Flags: and the shared ones (connection,
 // account, output) under a heading of their own.
 func splitFlagHelp(root *cobra.Command) {
-	cobra.AddTemplateFunc("ownFlagUsages", func(c *cobra.Command) string { return flagUsages(c, false) })
-	cobra.AddTemplateFunc("sharedFlagUsages", func(c *cobra.Command) string { return flagUsages(c, true) })
+	addTemplateFuncs.Do(func() {
+		cobra.AddTemplateFunc("ownFlagUsages", func(c *cobra.Command) string { return flagUsages(c, false) })
+		cobra.AddTemplateFunc("sharedFlagUsages", func(c *cobra.Command) string { return flagUsages(c, true) })
+	})
 	const local = "{{.LocalFlags.FlagUsages | trimTrailingWhitespaces}}"
 	t := root.UsageTemplate()
 	if !strings.Contains(t, local) {
