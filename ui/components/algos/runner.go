@@ -38,11 +38,12 @@ type Runner struct {
 	cancels map[string]context.CancelFunc // the running algorithms, by id
 	exec    *exec.Executor
 	remote  remoteState // the attached guard (Attach)
+	market  *consoleMarket
 }
 
 // NewRunner is the runner of the console on exchange ex with executor x (nil: read-only).
 func NewRunner(ex api.Exchange, x *exec.Executor) *Runner {
-	return &Runner{ex: ex, Feed: NewFeed(), limits: &algo.Limits{}, Now: time.Now, cancels: map[string]context.CancelFunc{}, exec: x}
+	return &Runner{ex: ex, market: &consoleMarket{ex: ex}, Feed: NewFeed(), limits: &algo.Limits{}, Now: time.Now, cancels: map[string]context.CancelFunc{}, exec: x}
 }
 
 // Journal is the executor's journal (nil when the console has no executor).
@@ -55,7 +56,7 @@ func (r *Runner) Journal() *journal.Journal {
 
 // Deps are an algorithm's dependencies with executor e; its progress is reported with until.
 func (r *Runner) Deps(e *exec.Executor, until *time.Time) *algo.Deps {
-	return &algo.Deps{Exec: e, Journal: e.Journal(), Market: consoleMarket{r.ex}, Read: r.ex, Account: r.ex.Address(),
+	return &algo.Deps{Exec: e, Journal: e.Journal(), Market: r.market, Read: r.ex, Account: r.ex.Address(),
 		Now: r.Now, Limits: r.limits, Report: func(p algo.Progress) {
 			if p.Live() {
 				r.Feed.Report(Row{Progress: p, Until: *until, Live: true})
@@ -129,19 +130,58 @@ func JournalRowOf(a journal.Algo) Row {
 	return Row{Progress: algo.Progress{ID: a.ID, Kind: a.Kind, State: a.State, Detail: a.Detail, Children: a.Children}, Created: a.Created}
 }
 
-// consoleMarket reads the market for an algorithm's children: a store of its own, loaded fresh
-// for each child (the console's store belongs to the model's goroutine), as the headless order
-// command loads one.
-type consoleMarket struct{ ex api.Exchange }
+// consoleMarket reads the market for an algorithm's children: a store of its own, loaded for
+// each child (the console's store belongs to the model's goroutine), as the headless order
+// command loads one. What hardly changes (the instruments, the collateral, the fee schedule) is
+// read once a minute for every algorithm of the console; the prices, the account, the positions,
+// the book and the leverage are read for each child.
+type consoleMarket struct {
+	ex api.Exchange
+
+	mu   sync.Mutex
+	at   time.Time
+	ins  api.Instruments
+	coll []api.Collateral
+	fees *api.UserFees
+}
+
+// staticFor is how long the instruments, collateral and fees serve the algorithms' stores.
+const staticFor = time.Minute
+
+// statics are the instruments, collateral and fee schedule, read at most once a staticFor.
+func (m *consoleMarket) statics(ctx context.Context) (api.Instruments, []api.Collateral, *api.UserFees, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if !m.at.IsZero() && time.Since(m.at) < staticFor {
+		return m.ins, m.coll, m.fees, nil
+	}
+	ins, err := m.ex.Instruments(ctx, "all")
+	if err != nil {
+		return ins, nil, nil, err
+	}
+	coll, err := m.ex.SupportedCollateral(ctx, "all")
+	if err != nil {
+		return ins, nil, nil, err
+	}
+	m.ins, m.coll, m.fees, m.at = ins, coll, nil, time.Now()
+	if f, err := m.ex.UserFees(ctx, m.ex.Address()); err == nil {
+		m.fees = &f
+	}
+	return m.ins, m.coll, m.fees, nil
+}
 
 // Store implements algo.Market.
-func (m consoleMarket) Store(ctx context.Context, symbol string) (*state.Store, error) {
+func (m *consoleMarket) Store(ctx context.Context, symbol string) (*state.Store, error) {
 	st := state.New(time.Now)
-	ins, err := m.ex.Instruments(ctx, "all")
+	ins, coll, fees, err := m.statics(ctx)
 	if err != nil {
 		return nil, err
 	}
 	st.Apply(state.InstrumentsMsg{Instruments: ins})
+	st.Apply(state.CollateralMsg{Collateral: coll})
+	if fees != nil {
+		st.Apply(state.FeesMsg{Fees: *fees})
+	}
 	user := m.ex.Address()
 	loads := []func() error{
 		func() error { t, err := m.ex.Ticker(ctx, "all"); st.Apply(state.TickersMsg{Tickers: t}); return err },
@@ -156,19 +196,11 @@ func (m consoleMarket) Store(ctx context.Context, symbol string) (*state.Store, 
 			st.Apply(state.PositionsMsg{Positions: p})
 			return err
 		},
-		func() error {
-			c, err := m.ex.SupportedCollateral(ctx, "all")
-			st.Apply(state.CollateralMsg{Collateral: c})
-			return err
-		},
 	}
 	for _, l := range loads {
 		if err := l(); err != nil {
 			return nil, err
 		}
-	}
-	if f, err := m.ex.UserFees(ctx, user); err == nil {
-		st.Apply(state.FeesMsg{Fees: f})
 	}
 	if in, ok := st.FindInstrument(symbol); ok {
 		if b, err := m.ex.OrderBook(ctx, in.Name, 0); err == nil {
@@ -182,7 +214,7 @@ func (m consoleMarket) Store(ctx context.Context, symbol string) (*state.Store, 
 }
 
 // OrderBook implements algo.Market.
-func (m consoleMarket) OrderBook(ctx context.Context, symbol string, depth int) (api.OrderBook, error) {
+func (m *consoleMarket) OrderBook(ctx context.Context, symbol string, depth int) (api.OrderBook, error) {
 	return m.ex.OrderBook(ctx, symbol, depth)
 }
 
