@@ -2,6 +2,7 @@ package algo
 
 import (
 	"bytes"
+	"errors"
 	"net/http"
 	"strings"
 	"testing"
@@ -110,5 +111,39 @@ func TestATrailIsResumedAndRefusedPastLiquidation(t *testing.T) {
 	}
 	if open, all := r.orders("tl-1-"); len(open) != 1 || len(all) != 1 {
 		t.Fatalf("%d open, %d in all", len(open), len(all))
+	}
+}
+
+// TestATrailMovesAtMostOncePerEvery: with every = 1h, the trail's stop follows the first rise of
+// the mark (cancel, then place) and then stays put through a second rise within the hour.
+func TestATrailMovesAtMostOncePerEvery(t *testing.T) {
+	r := newRig(t, false)
+	r.control(t, `{"instrument":"BTC-PERP","index":"97000","pause":true}`)
+	_, err := r.trader.PlaceOrders(bg, []api.OrderWire{{InstrumentID: 1, Side: api.SideBuy, PositionSide: api.PositionSideBoth,
+		Price: "98000", Size: "0.01", Tif: api.TifIOC, Cloid: "te-entry"}})
+	must(t, err)
+	tr, err := NewTrail(bg, r.deps(nil), "te-1", TrailParams{Instrument: "BTC-PERP", Distance: "500", Every: time.Hour})
+	must(t, err)
+	stepUntil := func(what string, cond func() bool) {
+		t.Helper()
+		for deadline := time.Now().Add(30 * time.Second); !cond(); time.Sleep(20 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatalf("never %s (stop %s, %d moves)", what, tr.stop, tr.moves)
+			}
+			if _, _, err := tr.step(bg); err != nil && !errors.As(err, new(transient)) {
+				t.Fatal(err)
+			}
+		}
+	}
+	r.control(t, `{"instrument":"BTC-PERP","index":"97600"}`)
+	stepUntil("moved once", func() bool { return tr.moves == 1 })
+	first := tr.stop
+	r.control(t, `{"instrument":"BTC-PERP","index":"98400"}`)
+	stepUntil("seen the second rise", func() bool { return tr.best.GreaterThan(dec("98000")) })
+	if tr.moves != 1 || !tr.stop.Equal(first) {
+		t.Fatalf("moved again within the hour: stop %s (was %s), %d moves", tr.stop, first, tr.moves)
+	}
+	if open, all := r.orders("te-1-"); len(open) != 1 || len(all) != 2 {
+		t.Fatalf("%d stops open, %d placed: want the one moved once", len(open), len(all))
 	}
 }
