@@ -39,6 +39,7 @@ func (m *Model) onAlertMsg(msg tea.Msg) (tea.Cmd, bool) {
 		return m.alerts.Add(msg.Rule), true
 	case cmdline.AlertsMsg:
 		m.alerts.Open()
+		m.modals.Push(m.modal.alerts)
 		m.footerDirty = true
 		return nil, true
 	}

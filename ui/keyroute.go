@@ -10,7 +10,7 @@ import (
 // routeKey sends a key to the first that takes it: the top modal (Ctrl+C closes it), else the
 // kill switch, else a focused text input, else the global bindings, else the focused pane.
 func (m *Model) routeKey(msg tea.KeyMsg) tea.Cmd {
-	if top := common.TopModal(m.modals); top != nil {
+	if top := m.modals.Top(); top != nil {
 		return m.modalKey(top, msg)
 	}
 	if msg.Type == tea.KeyCtrlC {
@@ -51,28 +51,30 @@ func (m *Model) modalKey(top common.Modal, msg tea.KeyMsg) tea.Cmd {
 	return tea.Quit
 }
 
-// newModals is the root's one modal stack, the top first: the order in which what is open over
-// the panes takes the keys.
-func (m *Model) newModals() []common.Modal {
+// modalSet are the root's modals, each pushed on the one stack (Model.modals) as it opens.
+type modalSet struct{ confirm, lev, line, alerts, sheet, messages, help *common.ModalFuncs }
+
+// newModals makes the root's modals: how each takes keys and closes for Ctrl+C.
+func (m *Model) newModals() modalSet {
 	overlays := func() (tea.Cmd, bool) { m.showHelp, m.showMessages = false, false; return nil, true }
-	return []common.Modal{
-		common.ModalFuncs{ // the confirmation dialog
+	return modalSet{
+		confirm: &common.ModalFuncs{
 			IsOpen:  func() bool { return m.dialog != nil },
 			OnKey:   func(msg tea.KeyMsg) tea.Cmd { m.footerDirty = true; return m.dialog.Update(msg) },
 			OnClose: func() (tea.Cmd, bool) { return m.dialog.Close(), true },
 		},
-		common.ModalFuncs{ // the leverage dialog
+		lev: &common.ModalFuncs{
 			IsOpen:  func() bool { return m.lev != nil },
 			OnKey:   func(msg tea.KeyMsg) tea.Cmd { return m.lev.Update(msg) },
 			OnClose: func() (tea.Cmd, bool) { m.lev = nil; return nil, true },
 		},
-		common.ModalFuncs{IsOpen: func() bool { return m.cmdline.Active() }, OnKey: m.lineKey,
+		line: &common.ModalFuncs{IsOpen: func() bool { return m.cmdline.Active() }, OnKey: m.lineKey,
 			OnClose: func() (tea.Cmd, bool) { m.cmdline.Close(); return nil, true }},
-		common.ModalFuncs{IsOpen: func() bool { return m.alerts.Active() }, OnKey: func(msg tea.KeyMsg) tea.Cmd { return m.alerts.Key(msg) }},
-		common.ModalFuncs{IsOpen: func() bool { return m.sheet != nil }, OnKey: m.sheetKey,
+		alerts: &common.ModalFuncs{IsOpen: func() bool { return m.alerts.Active() }, OnKey: func(msg tea.KeyMsg) tea.Cmd { return m.alerts.Key(msg) }},
+		sheet: &common.ModalFuncs{IsOpen: func() bool { return m.sheet != nil }, OnKey: m.sheetKey,
 			OnClose: func() (tea.Cmd, bool) { m.sheet = nil; return nil, true }},
-		common.ModalFuncs{IsOpen: func() bool { return m.showMessages }, OnKey: m.messagesKey, OnClose: overlays},
-		common.ModalFuncs{IsOpen: func() bool { return m.showHelp }, OnKey: m.helpKey, OnClose: overlays},
+		messages: &common.ModalFuncs{IsOpen: func() bool { return m.showMessages }, OnKey: m.messagesKey, OnClose: overlays},
+		help:     &common.ModalFuncs{IsOpen: func() bool { return m.showHelp }, OnKey: m.helpKey, OnClose: overlays},
 	}
 }
 
@@ -131,13 +133,16 @@ func (m *Model) globalKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 		return m.quit(msg), true
 	case key.Matches(msg, k.CommandLine):
 		m.cmdline.Open()
+		m.modals.Push(m.modal.line)
 	case key.Matches(msg, k.Messages):
 		m.showMessages = true
+		m.modals.Push(m.modal.messages)
 		m.msgs.Scroll(0)
 		m.footerDirty = true
 		m.renderMessages()
 	case key.Matches(msg, k.Help):
 		m.showHelp = true
+		m.modals.Push(m.modal.help)
 		m.footerDirty = true
 		m.helpBox.Open(m.helpValues())
 	case key.Matches(msg, k.NextPane):

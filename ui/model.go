@@ -127,9 +127,10 @@ type Model struct {
 	lev          *leverage.Dialog // the leverage dialog, like dialog it takes every key
 	cmdline      *cmdline.Model   // the `:` command line: open, it takes every key
 	status       statusBar
-	// modals are what opens over the panes (the fields above, the alerts view), the top first:
-	// the top open one takes every key (newModals).
-	modals []common.Modal
+	// modals is the one modal stack: what opens over the panes (the fields above, the alerts
+	// view, a sheet, the messages, the help) is pushed as it opens; the top takes every key.
+	modals common.Stack
+	modal  modalSet // the modals to push (newModals)
 
 	feed *feed.Feed // the one scheduler: the root's polls and the panes' own requests
 	// stream is the exchange's WebSocket beside the polls (nil: none); streamSym is the instrument
@@ -212,7 +213,7 @@ func New(cfg Config) *Model {
 		ReadOnly: readOnly, Account: cfg.Exchange.Address(), Feed: m.feed}
 	m.c.SetInstrument(cfg.Instrument)
 	m.cmdline = cmdline.New(st, m.keys, cfg.Store, cmdline.OpenHistory(cmdline.NetworkHistoryPath(cfg.CommandHistory, cfg.Network)))
-	m.modals = m.newModals()
+	m.modal = m.newModals()
 	m.addPolls()
 	m.streamOff = cfg.StreamOff
 	if cfg.Stream != nil {
@@ -335,6 +336,7 @@ func (m *Model) onComponentMsg(msg tea.Msg) tea.Cmd {
 	case cmdline.OpenMsg:
 		m.footerDirty = true
 		m.cmdline.OpenWith(msg.Line)
+		m.modals.Push(m.modal.line)
 		return nil
 	case leverage.DoneMsg:
 		return m.onLeverageDone(msg)
@@ -509,6 +511,7 @@ func (m *Model) openLeverage(symbol string) tea.Cmd {
 		return nil
 	}
 	m.lev = leverage.New(m.st, m.keys, m.store, symbol, m.width)
+	m.modals.Push(m.modal.lev)
 	m.footerDirty = true
 	return nil
 }

@@ -87,6 +87,7 @@ func (m *Model) openConfirm(a *action.Action, note string) {
 		a = &named
 	}
 	m.dialog = confirm.New(m.st, m.keys, a, m.width)
+	m.modals.Push(m.modal.confirm)
 	m.dialog.At = m.clock()
 	m.dialog.SetSize(m.width, m.height-3)
 	if note != "" {

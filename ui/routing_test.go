@@ -65,7 +65,7 @@ func TestCtrlCClosesTheTopModal(t *testing.T) {
 	}
 	for _, open := range []string{m.keys.CommandLine.Keys()[0], m.keys.Help.Keys()[0], m.keys.Messages.Keys()[0]} {
 		m.Update(keyMsg(open))
-		if common.TopModal(m.modals) == nil {
+		if m.modals.Top() == nil {
 			t.Fatalf("%q opened nothing", open)
 		}
 		focus := m.focus
@@ -73,8 +73,8 @@ func TestCtrlCClosesTheTopModal(t *testing.T) {
 		if m.focus != focus {
 			t.Fatalf("with %q open, a pane number moved the focus", open)
 		}
-		if _, cmd := m.Update(keyMsg("ctrl+c")); quits(cmd) || common.TopModal(m.modals) != nil {
-			t.Fatalf("Ctrl+C with %q open: quit %v, still open %v", open, quits(cmd), common.TopModal(m.modals) != nil)
+		if _, cmd := m.Update(keyMsg("ctrl+c")); quits(cmd) || m.modals.Top() != nil {
+			t.Fatalf("Ctrl+C with %q open: quit %v, still open %v", open, quits(cmd), m.modals.Top() != nil)
 		}
 	}
 	if _, cmd := m.Update(keyMsg("ctrl+c")); !quits(cmd) {

@@ -26,10 +26,12 @@ func (m *Model) onSheetMsg(msg tea.Msg) (tea.Cmd, bool) {
 			note = "no stream: an order's route ends at its first streamed record, so none completes without one"
 		}
 		m.sheet, m.footerDirty = latency.New(m.st, m.keys, done, pending, note), true
+		m.modals.Push(m.modal.sheet)
 		return nil, true
 	case reportcard.OpenMsg:
 		v, cmd := reportcard.Open(reportcard.Source{Ex: m.ex, Journal: m.journal(), Store: m.store, Now: m.clock}, m.st, m.keys, msg)
 		m.sheet, m.footerDirty = v, true
+		m.modals.Push(m.modal.sheet)
 		return cmd, true
 	case reportcard.LoadedMsg:
 		if m.sheet != nil {

@@ -266,13 +266,14 @@ func indexOf(names []string, name string) int {
 // openVaults opens the Vaults view of the profile's account over its panes.
 func (m *Model) openVaults() {
 	m.sheet = vaults.New(m.st, m.keys, m.store.Account, m.status.profile)
+	m.modals.Push(m.modal.sheet)
 	m.footerDirty = true
 }
 
 // keepsKey reports whether the active profile's focused pane binds a key the switcher would
 // take: the transfer form's "the most" (ctrl+a by default) while it is typed in.
 func (m *Model) keepsKey(msg tea.KeyMsg) bool {
-	if common.TopModal(m.modals) != nil {
+	if m.modals.Top() != nil {
 		return false
 	}
 	pane := m.slots[m.focus].pane

@@ -3,9 +3,9 @@ package common
 import tea "github.com/charmbracelet/bubbletea"
 
 // Modal is what opens on top of the panes: the confirmation and leverage dialogs, the command
-// line, the alerts view, the messages and the help. The root keeps them in one stack, the top
-// first; while one is open the top takes every key, and Ctrl+C closes it (a reflex to back out
-// must not quit with an order on screen). Adding one is one entry in that stack.
+// line, the alerts view, a sheet, the messages and the help. The root pushes each on its one
+// Stack as it opens; while one is open the top takes every key, and Ctrl+C closes it (a reflex
+// to back out must not quit with an order on screen).
 type Modal interface {
 	// Open reports whether it is shown (a closed modal is passed over).
 	Open() bool
@@ -23,25 +23,43 @@ type ModalFuncs struct {
 }
 
 // Open implements Modal.
-func (f ModalFuncs) Open() bool { return f.IsOpen() }
+func (f *ModalFuncs) Open() bool { return f.IsOpen() }
 
 // Key implements Modal.
-func (f ModalFuncs) Key(msg tea.KeyMsg) tea.Cmd { return f.OnKey(msg) }
+func (f *ModalFuncs) Key(msg tea.KeyMsg) tea.Cmd { return f.OnKey(msg) }
 
 // Close implements Modal.
-func (f ModalFuncs) Close() (tea.Cmd, bool) {
+func (f *ModalFuncs) Close() (tea.Cmd, bool) {
 	if f.OnClose == nil {
 		return nil, false
 	}
 	return f.OnClose()
 }
 
-// TopModal is the first open modal of stack, the top first (nil when none is open).
-func TopModal(stack []Modal) Modal {
-	for _, md := range stack {
-		if md.Open() {
-			return md
+// Stack is the root's one modal stack: what opens over the panes is pushed on it, the top takes
+// every key, and a modal that closed (by its own key, a result, Ctrl+C) is popped off the top.
+type Stack struct{ open []Modal }
+
+// Push puts md on top (moved there when it is in the stack already). md is compared by identity:
+// push a pointer (a *ModalFuncs).
+func (s *Stack) Push(md Modal) {
+	for i, o := range s.open {
+		if o == md {
+			s.open = append(s.open[:i], s.open[i+1:]...)
+			break
 		}
+	}
+	s.open = append(s.open, md)
+}
+
+// Top is the open modal on top, after popping the ones on top that closed (nil: none is open).
+func (s *Stack) Top() Modal {
+	for len(s.open) > 0 {
+		top := s.open[len(s.open)-1]
+		if top.Open() {
+			return top
+		}
+		s.open = s.open[:len(s.open)-1]
 	}
 	return nil
 }

@@ -46,7 +46,8 @@ import (
 //
 // That is all: one package and one line in the root. What opens over the panes and takes every
 // key (a dialog, a view) is a Modal instead: its entry in the root's Model.newModals routes its
-// keys and Ctrl+C, and the root's View draws it.
+// keys and Ctrl+C, the root pushes it on its Stack where it opens (the top takes every key; it
+// is popped once closed), and the root's View draws it.
 //
 // To add a kind of data: one file in state (see state.Store), then one place in ui: a root poll
 // is one entry in ui's pollSpecs (its cadence and its request, a field of Intervals when
