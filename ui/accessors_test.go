@@ -25,7 +25,7 @@ func (m *Model) confirmation() *confirm.Dialog { return m.dialog }
 func (m *Model) leverageDialog() *leverage.Dialog { return m.lev }
 
 // helpOpen reports whether the help overlay is open.
-func (m *Model) helpOpen() bool { return m.showHelp }
+func (m *Model) helpOpen() bool { return m.helpBox.Shown() }
 
 // messagesOpen reports whether the messages view is open.
 func (m *Model) messagesOpen() bool { return m.showMessages }

@@ -29,7 +29,7 @@ func (m *Model) View() string {
 	lines = append(lines, m.status.model().Top(bar, m.width))
 	body := m.body()
 	switch {
-	case m.showHelp:
+	case m.helpBox.Shown():
 		body = overlay(body, m.helpBox.View(), m.width)
 	case m.alerts.Active():
 		body = overlay(body, m.alerts.View(min(m.width-4, 100), m.height-3), m.width)
@@ -316,7 +316,7 @@ func overlay(body []string, box string, width int) []string {
 // routeMouse: a left click focuses the pane under it and passes the click inside; the wheel
 // scrolls the pane under the pointer.
 func (m *Model) routeMouse(msg tea.MouseMsg) tea.Cmd {
-	if m.tooSmall || m.dialog != nil || m.lev != nil || m.showHelp || m.showMessages || m.alerts.Active() || m.sheet != nil {
+	if m.tooSmall || m.dialog != nil || m.lev != nil || m.helpBox.Shown() || m.showMessages || m.alerts.Active() || m.sheet != nil {
 		return nil
 	}
 	if msg.Action != tea.MouseActionPress {

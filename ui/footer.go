@@ -33,7 +33,7 @@ func (m *Model) footerView() string {
 		if common.Scrolls(m.messagesView) {
 			keys = append(keys, common.ScrollKeys(m.keys))
 		}
-	case m.showHelp:
+	case m.helpBox.Shown():
 		keys = []key.Binding{m.keys.Dismiss}
 		if common.Scrolls(m.helpBox.View()) {
 			keys = append(keys, common.ScrollKeys(m.keys))

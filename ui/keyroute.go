@@ -56,7 +56,7 @@ type modalSet struct{ confirm, lev, line, alerts, sheet, messages, help *common.
 
 // newModals makes the root's modals: how each takes keys and closes for Ctrl+C.
 func (m *Model) newModals() modalSet {
-	overlays := func() (tea.Cmd, bool) { m.showHelp, m.showMessages = false, false; return nil, true }
+	overlays := func() (tea.Cmd, bool) { m.helpBox.Close(); m.showMessages = false; return nil, true }
 	return modalSet{
 		confirm: &common.ModalFuncs{
 			IsOpen:  func() bool { return m.dialog != nil },
@@ -74,7 +74,7 @@ func (m *Model) newModals() modalSet {
 		sheet: &common.ModalFuncs{IsOpen: func() bool { return m.sheet != nil }, OnKey: m.sheetKey,
 			OnClose: func() (tea.Cmd, bool) { m.sheet = nil; return nil, true }},
 		messages: &common.ModalFuncs{IsOpen: func() bool { return m.showMessages }, OnKey: m.messagesKey, OnClose: overlays},
-		help:     &common.ModalFuncs{IsOpen: func() bool { return m.showHelp }, OnKey: m.helpKey, OnClose: overlays},
+		help:     &common.ModalFuncs{IsOpen: func() bool { return m.helpBox.Shown() }, OnKey: m.helpKey, OnClose: overlays},
 	}
 }
 
@@ -108,7 +108,6 @@ func (m *Model) messagesKey(msg tea.KeyMsg) tea.Cmd {
 // helpKey scrolls or closes the help overlay.
 func (m *Model) helpKey(msg tea.KeyMsg) tea.Cmd {
 	if m.helpBox.Key(msg) {
-		m.showHelp = false
 		m.footerDirty = true
 	}
 	return nil
@@ -141,7 +140,6 @@ func (m *Model) globalKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 		m.footerDirty = true
 		m.renderMessages()
 	case key.Matches(msg, k.Help):
-		m.showHelp = true
 		m.modals.Push(m.modal.help)
 		m.footerDirty = true
 		m.helpBox.Open(m.helpValues())

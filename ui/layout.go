@@ -97,7 +97,7 @@ func (m *Model) layout() {
 	if m.lev != nil {
 		m.lev.SetWidth(m.width)
 	}
-	if m.showHelp {
+	if m.helpBox.Shown() {
 		m.renderHelp()
 	}
 	if m.showMessages {

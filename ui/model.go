@@ -116,8 +116,7 @@ type Model struct {
 	tooSmall      bool
 	tabs          []tabSpan
 
-	helpBox  *help.Model // the `?` overlay and the footer's keys
-	showHelp bool
+	helpBox *help.Model // the `?` overlay (open: helpBox.Shown) and the footer's keys
 	// msgs are the last notices and errors in full, shown by the messages key.
 	msgs         *messages.Log
 	alerts       *alerts.Model // the alert engine's console side, and the Alerts view

@@ -38,6 +38,7 @@ type Model struct {
 	values Values
 	view   string
 	scroll int
+	shown  bool
 }
 
 // New is the help in the styles and keys of the console.
@@ -71,11 +72,17 @@ func (h *Model) Footer(keys []key.Binding, w int) string {
 	return common.FitStyled(h.short.ShortHelpView(Dedup(keys, nil)), w)
 }
 
-// Open draws the overlay of v from its top.
+// Open shows the overlay of v from its top.
 func (h *Model) Open(v Values) {
-	h.scroll = 0
+	h.scroll, h.shown = 0, true
 	h.Render(v)
 }
+
+// Shown reports whether the overlay is open.
+func (h *Model) Shown() bool { return h.shown }
+
+// Close closes the overlay.
+func (h *Model) Close() { h.shown = false }
 
 // Render draws the overlay of v at its scroll.
 func (h *Model) Render(v Values) {
@@ -100,12 +107,13 @@ func (h *Model) Render(v Values) {
 	h.view = common.Box(st, k, head, body, foot, v.Width, v.Height-3, &h.scroll)
 }
 
-// Key scrolls the overlay on the scroll keys; it reports whether msg closes it (help, dismiss or
-// quit).
+// Key scrolls the overlay on the scroll keys, or closes it on help, dismiss or quit; it reports
+// whether it closed.
 func (h *Model) Key(msg tea.KeyMsg) (closed bool) {
 	k := h.keys
 	switch {
 	case key.Matches(msg, k.Help, k.Dismiss, k.Quit):
+		h.shown = false
 		return true
 	case key.Matches(msg, k.Up):
 		h.scroll--

@@ -38,7 +38,10 @@ func TestTheOverlayScrollsAndClosesItself(t *testing.T) {
 	if h.Key(tea.KeyMsg{Type: tea.KeyUp}) || ansi.Strip(h.View()) != view {
 		t.Fatalf("↑ did not scroll back:\n%s", ansi.Strip(h.View()))
 	}
-	if !h.Key(tea.KeyMsg{Type: tea.KeyEsc}) || !h.Key(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("?")}) {
-		t.Error("Esc or ? does not close the overlay")
+	if !h.Shown() || !h.Key(tea.KeyMsg{Type: tea.KeyEsc}) || h.Shown() {
+		t.Error("Esc does not close the overlay")
+	}
+	if h.Open(v); !h.Key(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("?")}) || h.Shown() {
+		t.Error("? does not close the overlay")
 	}
 }
