@@ -104,9 +104,9 @@ func TestAStoppedConsoleIsResolvedOnTheNextStart(t *testing.T) {
 	_ = first.m.exec.Close()
 
 	second := start(client)
-	t.Logf("next start: %q", second.notice)
-	if !strings.Contains(second.notice, "left from the last run") || !strings.Contains(second.notice, "placed, order") {
-		t.Errorf("the next start says %q, want what the journal's intent became", second.notice)
+	t.Logf("next start: %q", second.shownNotice())
+	if !strings.Contains(second.shownNotice(), "left from the last run") || !strings.Contains(second.shownNotice(), "placed, order") {
+		t.Errorf("the next start says %q, want what the journal's intent became", second.shownNotice())
 	}
 	if un, _ := second.exec.Journal().Unresolved(context.Background()); len(un) != 0 {
 		t.Errorf("still unresolved: %+v", un)
