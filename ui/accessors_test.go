@@ -28,7 +28,7 @@ func (m *Model) leverageDialog() *leverage.Dialog { return m.lev }
 func (m *Model) helpOpen() bool { return m.helpBox.Shown() }
 
 // messagesOpen reports whether the messages view is open.
-func (m *Model) messagesOpen() bool { return m.showMessages }
+func (m *Model) messagesOpen() bool { return m.msgs.Shown() }
 
 // openSheet is the report card or latency view open over the panes (nil: none).
 func (m *Model) openSheet() sheet { return m.sheet }

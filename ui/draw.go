@@ -35,7 +35,7 @@ func (m *Model) View() string {
 		body = overlay(body, m.alerts.View(min(m.width-4, 100), m.height-3), m.width)
 	case m.sheet != nil:
 		body = overlay(body, m.sheet.View(min(m.width-4, 110), m.height-3), m.width)
-	case m.showMessages:
+	case m.msgs.Shown():
 		body = overlay(body, m.messagesView, m.width)
 	case m.dialog != nil:
 		body = overlay(body, m.dialog.View(), m.width)
@@ -316,7 +316,7 @@ func overlay(body []string, box string, width int) []string {
 // routeMouse: a left click focuses the pane under it and passes the click inside; the wheel
 // scrolls the pane under the pointer.
 func (m *Model) routeMouse(msg tea.MouseMsg) tea.Cmd {
-	if m.tooSmall || m.dialog != nil || m.lev != nil || m.helpBox.Shown() || m.showMessages || m.alerts.Active() || m.sheet != nil {
+	if m.tooSmall || m.dialog != nil || m.lev != nil || m.helpBox.Shown() || m.msgs.Shown() || m.alerts.Active() || m.sheet != nil {
 		return nil
 	}
 	if msg.Action != tea.MouseActionPress {

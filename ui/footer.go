@@ -28,7 +28,7 @@ func (m *Model) footerView() string {
 		keys = m.dialogKeys()
 	case m.lev != nil:
 		keys = []key.Binding{m.keys.Confirm, m.keys.Dismiss}
-	case m.showMessages:
+	case m.msgs.Shown():
 		keys = []key.Binding{m.keys.Dismiss}
 		if common.Scrolls(m.messagesView) {
 			keys = append(keys, common.ScrollKeys(m.keys))

@@ -56,7 +56,7 @@ type modalSet struct{ confirm, lev, line, alerts, sheet, messages, help *common.
 
 // newModals makes the root's modals: how each takes keys and closes for Ctrl+C.
 func (m *Model) newModals() modalSet {
-	overlays := func() (tea.Cmd, bool) { m.helpBox.Close(); m.showMessages = false; return nil, true }
+	overlays := func() (tea.Cmd, bool) { m.helpBox.Close(); m.msgs.Close(); return nil, true }
 	return modalSet{
 		confirm: &common.ModalFuncs{
 			IsOpen:  func() bool { return m.dialog != nil },
@@ -73,7 +73,7 @@ func (m *Model) newModals() modalSet {
 		alerts: &common.ModalFuncs{IsOpen: func() bool { return m.alerts.Active() }, OnKey: func(msg tea.KeyMsg) tea.Cmd { return m.alerts.Key(msg) }},
 		sheet: &common.ModalFuncs{IsOpen: func() bool { return m.sheet != nil }, OnKey: m.sheetKey,
 			OnClose: func() (tea.Cmd, bool) { m.sheet = nil; return nil, true }},
-		messages: &common.ModalFuncs{IsOpen: func() bool { return m.showMessages }, OnKey: m.messagesKey, OnClose: overlays},
+		messages: &common.ModalFuncs{IsOpen: func() bool { return m.msgs.Shown() }, OnKey: m.messagesKey, OnClose: overlays},
 		help:     &common.ModalFuncs{IsOpen: func() bool { return m.helpBox.Shown() }, OnKey: m.helpKey, OnClose: overlays},
 	}
 }
@@ -93,7 +93,7 @@ func (m *Model) messagesKey(msg tea.KeyMsg) tea.Cmd {
 	k := m.keys
 	switch {
 	case key.Matches(msg, k.Messages, k.Dismiss, k.Quit):
-		m.showMessages = false
+		m.msgs.Close()
 		m.footerDirty = true
 	case key.Matches(msg, k.Up):
 		m.msgs.Scroll(-1)
@@ -134,9 +134,8 @@ func (m *Model) globalKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 		m.cmdline.Open()
 		m.modals.Push(m.modal.line)
 	case key.Matches(msg, k.Messages):
-		m.showMessages = true
+		m.msgs.Open()
 		m.modals.Push(m.modal.messages)
-		m.msgs.Scroll(0)
 		m.footerDirty = true
 		m.renderMessages()
 	case key.Matches(msg, k.Help):

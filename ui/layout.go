@@ -100,7 +100,7 @@ func (m *Model) layout() {
 	if m.helpBox.Shown() {
 		m.renderHelp()
 	}
-	if m.showMessages {
+	if m.msgs.Shown() {
 		m.renderMessages()
 	}
 }

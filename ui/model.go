@@ -120,7 +120,6 @@ type Model struct {
 	// msgs are the last notices and errors in full, shown by the messages key.
 	msgs         *messages.Log
 	alerts       *alerts.Model // the alert engine's console side, and the Alerts view
-	showMessages bool
 	messagesView string
 	dialog       *confirm.Dialog
 	lev          *leverage.Dialog // the leverage dialog, like dialog it takes every key
@@ -494,7 +493,7 @@ func (m *Model) renderMessages() { m.messagesView = m.msgs.Render(m.st, m.keys, 
 
 // refreshMessages redraws the messages view when it is open (a message was added).
 func (m *Model) refreshMessages() {
-	if m.showMessages {
+	if m.msgs.Shown() {
 		m.renderMessages()
 	}
 }

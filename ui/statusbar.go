@@ -78,7 +78,7 @@ func (s *statusBar) values(m *Model, width int) statusbar.Values {
 		Stats: m.stats, FrameTime: m.frameTime, MsgRate: m.msgRate, Account: s.account(m.store),
 		Notice: m.notice, NoticeLevel: m.noticeLevel, NoticeLines: 2, Hidden: m.hiddenPanes(),
 		DropNote: m.dropNote, DropAt: m.dropAt, LastErr: m.lastErr, LastErrAt: m.lastErrAt,
-		Overlay:     m.dialog != nil || m.lev != nil || m.helpBox.Shown() || m.showMessages || m.alerts.Active(),
+		Overlay:     m.dialog != nil || m.lev != nil || m.helpBox.Shown() || m.msgs.Shown() || m.alerts.Active(),
 		MessagesKey: m.keys.Messages.Help().Key,
 	}
 	v.Banners.Risk = s.risk

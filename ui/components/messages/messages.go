@@ -28,11 +28,12 @@ type Entry struct {
 	tail  string
 }
 
-// Log is the kept messages, oldest first, and the view's scroll position.
+// Log is the kept messages, oldest first, the view's scroll position and whether it is open.
 type Log struct {
 	clock   func() time.Time
 	entries []Entry
 	scroll  int
+	shown   bool
 }
 
 // New is an empty log stamped by clock.
@@ -90,6 +91,15 @@ func (l *Log) push(e Entry) {
 		l.entries = l.entries[len(l.entries)-Max:]
 	}
 }
+
+// Open opens the view at its top.
+func (l *Log) Open() { l.shown, l.scroll = true, 0 }
+
+// Close closes the view.
+func (l *Log) Close() { l.shown = false }
+
+// Shown reports whether the view is open.
+func (l *Log) Shown() bool { return l.shown }
 
 // Scroll moves the view by delta lines (Render keeps it in range); 0 goes back to the top.
 func (l *Log) Scroll(delta int) {

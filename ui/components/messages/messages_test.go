@@ -55,3 +55,20 @@ func TestReboundKeysInTheView(t *testing.T) {
 		t.Error("common.Scrolls does not see the view scroll")
 	}
 }
+
+// TestTheViewKeepsItsOpenState: Open shows the view from its top (a scroll left from before is
+// reset), Close hides it; the root's modal stack reads Shown. Guards the view's own open state
+// (the root's flag it replaced).
+func TestTheViewKeepsItsOpenState(t *testing.T) {
+	l := New(time.Now)
+	if l.Shown() {
+		t.Fatal("a new log's view is open")
+	}
+	l.Scroll(3)
+	if l.Open(); !l.Shown() || l.scroll != 0 {
+		t.Fatalf("after Open: shown %v, scroll %d", l.Shown(), l.scroll)
+	}
+	if l.Close(); l.Shown() {
+		t.Fatal("Close left the view open")
+	}
+}
