@@ -64,6 +64,9 @@ type Deps struct {
 	FillWait time.Duration
 	// Report is told the algorithm's progress after each step (nil: nobody).
 	Report func(Progress)
+	// Ended is told, once the journal has it, that algorithm id has ended (nil: nobody). The
+	// report keeps the market of its interval then, while the exchange's short tape covers it.
+	Ended func(id string)
 	// Limits are the throttles shared with the process's other algorithms (nil: its own).
 	Limits *Limits
 	// PauseEvery is how often a running algorithm reads its state in the journal, to see a
@@ -331,4 +334,15 @@ func committed(children []*child) decimal.Decimal {
 		}
 	}
 	return n
+}
+
+// setEnded records in the journal that algorithm id ended in state st, then tells Ended.
+func (d *Deps) setEnded(ctx context.Context, id, st, detail string) error {
+	if err := d.Journal.SetAlgo(ctx, id, st, detail); err != nil {
+		return err
+	}
+	if d.Ended != nil {
+		d.Ended(id)
+	}
+	return nil
 }

@@ -170,7 +170,7 @@ func (c *Chase) end(ctx context.Context, st, detail string) (Progress, error) {
 		detail = joinDetail(detail, cerr.Error())
 	}
 	p := c.progress(st, detail)
-	if jerr := c.d.Journal.SetAlgo(ctx, c.id, st, summary(p)); jerr != nil {
+	if jerr := c.d.setEnded(ctx, c.id, st, summary(p)); jerr != nil {
 		return p, jerr
 	}
 	if c.d.Report != nil {

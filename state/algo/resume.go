@@ -241,5 +241,5 @@ func restartScale(ctx context.Context, d *Deps, a journal.Algo, choice string) (
 	}
 	pr.Filled, pr.AvgPrice, pr.Fee = total(kids)
 	pr.State, pr.Detail = st, detail
-	return pr, d.Journal.SetAlgo(ctx, a.ID, st, summary(pr))
+	return pr, d.setEnded(ctx, a.ID, st, summary(pr))
 }

@@ -167,7 +167,7 @@ func (t *TWAP) end(ctx context.Context, st, detail string) (Progress, error) {
 		detail = joinDetail(detail, err.Error())
 	}
 	p := t.progress(st, detail)
-	if err := t.d.Journal.SetAlgo(ctx, t.id, st, summary(p)); err != nil {
+	if err := t.d.setEnded(ctx, t.id, st, summary(p)); err != nil {
 		return p, err
 	}
 	if t.d.Report != nil {

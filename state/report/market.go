@@ -2,6 +2,7 @@ package report
 
 import (
 	"context"
+	"encoding/json"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -105,4 +106,36 @@ func MeasureAlgo(ctx context.Context, tape Tape, j *journal.Journal, a journal.A
 	}
 	m := c.Market
 	_ = j.SetAlgoMarket(context.WithoutCancel(ctx), a.ID, journal.AlgoMarket{From: m.From, To: m.To, Trades: m.Trades, Volume: m.Volume, VWAP: m.VWAP})
+}
+
+// KeepMarket keeps in j the market of algorithm id's interval as soon as it has ended, while
+// the exchange's short tape still covers it: a report read later (the next day, or never in
+// this process) then still knows the interval's VWAP and the algorithm's participation. An
+// algorithm still running, or one whose interval the tape no longer covers, keeps nothing.
+func KeepMarket(ctx context.Context, tape Tape, j *journal.Journal, id string, now time.Time) {
+	a, ok, err := j.GetAlgo(ctx, id)
+	if err != nil || !ok || a.State == journal.AlgoRunning {
+		return
+	}
+	var p struct {
+		Instrument string `json:"instrument"`
+	}
+	if json.Unmarshal(a.Params, &p) != nil || p.Instrument == "" {
+		return
+	}
+	MeasureAlgo(ctx, tape, j, a, &Card{Instrument: p.Instrument}, now, decimal.Zero)
+}
+
+// Keeper is an algorithm's Ended hook (algo.Deps.Ended) that keeps its market (KeepMarket),
+// reading the tape within a bound so that an unreachable exchange does not hold the algorithm's
+// end; now nil is time.Now.
+func Keeper(tape Tape, j *journal.Journal, now func() time.Time) func(id string) {
+	if now == nil {
+		now = time.Now
+	}
+	return func(id string) {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		KeepMarket(ctx, tape, j, id, now())
+	}
 }

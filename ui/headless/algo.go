@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	treport "github.com/tradedesk/tradedesk/state/report"
 	"strconv"
 	"strings"
 
@@ -112,7 +113,8 @@ func (r *runner) algoDeps(ctx context.Context, report func(algo.Progress)) (*alg
 	if err != nil {
 		return nil, nil, err
 	}
-	d := &algo.Deps{Exec: e, Journal: e.Journal(), Market: headlessMarket{r}, Read: r.client, Account: r.client.Address(), Now: r.env.Now, Report: report}
+	d := &algo.Deps{Exec: e, Journal: e.Journal(), Market: headlessMarket{r}, Read: r.client, Account: r.client.Address(), Now: r.env.Now, Report: report,
+		Ended: treport.Keeper(r.client, e.Journal(), r.env.Now)}
 	return d, done, nil
 }
 

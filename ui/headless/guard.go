@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/tradedesk/tradedesk/state/report"
 	"log/slog"
 	"net"
 	"os"
@@ -148,7 +149,8 @@ func newGuardProc(r *runner, e *exec.Executor, log *slog.Logger) *guardProc {
 		reachEvery: 2 * time.Second, algoCtx: context.Background(), cancels: map[string]context.CancelFunc{}, untils: map[string]time.Time{},
 		consoles: map[uint64]*guard.Console{}, watched: map[string]bool{}}
 	g.deps = &algo.Deps{Exec: gatedExec{e, g.gate}, Journal: e.Journal(), Market: gatedMarket{headlessMarket{r}, g.gate},
-		Read: r.client, Account: r.client.Address(), Now: r.env.Now, Report: g.report, Limits: &algo.Limits{}}
+		Read: r.client, Account: r.client.Address(), Now: r.env.Now, Report: g.report, Limits: &algo.Limits{},
+		Ended: report.Keeper(r.client, e.Journal(), r.env.Now)}
 	return g
 }
 

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/tradedesk/tradedesk/state/report"
 	"sync"
 	"time"
 
@@ -57,7 +58,7 @@ func (r *Runner) Journal() *journal.Journal {
 // Deps are an algorithm's dependencies with executor e; its progress is reported with until.
 func (r *Runner) Deps(e *exec.Executor, until *time.Time) *algo.Deps {
 	return &algo.Deps{Exec: e, Journal: e.Journal(), Market: r.market, Read: r.ex, Account: r.ex.Address(),
-		Now: r.Now, Limits: r.limits, Report: func(p algo.Progress) {
+		Now: r.Now, Limits: r.limits, Ended: report.Keeper(r.ex, e.Journal(), r.Now), Report: func(p algo.Progress) {
 			if p.Live() {
 				r.Feed.Report(Row{Progress: p, Until: *until, Live: true})
 			}
