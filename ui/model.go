@@ -273,7 +273,7 @@ func (m *Model) Init() tea.Cmd {
 		cmds = append(cmds, common.Tea(m.feed.Task(k).Start()))
 	}
 	cmds = append(cmds, startPanes) // the panes' own polls (fills, history, chart, brokers, leverage)
-	cmds = append(cmds, m.startStream(), m.recoverJournal(), m.algos.LeftRunning(), m.readRisk(), m.findGuard())
+	cmds = append(cmds, m.startStream(), m.recoverJournal(), m.readRisk(), m.findGuard()) // the journal's answer starts LeftRunning
 	return tea.Batch(cmds...)
 }
 
@@ -344,7 +344,9 @@ func (m *Model) onComponentMsg(msg tea.Msg) tea.Cmd {
 		return m.onActionDone(msg)
 	case journalMsg:
 		m.onJournal(msg)
-		return nil
+		// After, not beside, the journal's recovery: both settle the open intents, and the one
+		// that ran first would be the only one to say what it found.
+		return m.algos.LeftRunning()
 	case common.InstrumentMsg:
 		return m.onInstrument(msg)
 	case common.FocusPaneMsg:
