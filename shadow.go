@@ -121,7 +121,7 @@ func openShadowLive(settings *ui.Config, conn *connection, getenv func(string) s
 	if err != nil {
 		return nil, fmt.Errorf("shadow's live session: %w", err)
 	}
-	settings.Live.Exec = scratch.Exec
+	settings.Live.Exec, settings.Live.Ex = scratch.Exec, conn.live
 	return closeExec, nil
 }
 

@@ -35,6 +35,8 @@ func (m *Model) onAlgoMsg(msg tea.Msg) (tea.Cmd, bool) {
 		return tea.Batch(m.broadcast(msg), algoFailed(msg.Row)), true
 	case algos.HistoryMsg, algos.LeftMsg:
 		return m.broadcast(msg), true
+	case liveAlgoMsg:
+		return m.onLiveAlgo(msg), true
 	}
 	return nil, false
 }
@@ -57,9 +59,9 @@ func (m *Model) startAlgo(c state.AlgoCommand) tea.Cmd {
 	var start algoStart
 	switch c.Kind {
 	case "chase":
-		lines, start, err = m.chasePlan(c, inst)
+		lines, start, err = m.chasePlan(m.algos, c, inst)
 	case "twap":
-		lines, start, err = m.twapPlan(c, inst)
+		lines, start, err = m.twapPlan(m.algos, c, inst)
 	case "scale":
 		lines, start, err = m.scalePlan(c, inst)
 	case "trail":
@@ -104,7 +106,9 @@ func (m *Model) quote(inst state.Instrument) (bid, ask decimal.Decimal) {
 	return mid, mid
 }
 
-func (m *Model) chasePlan(c state.AlgoCommand, inst state.Instrument) ([]string, algoStart, error) {
+// chasePlan is a chase's preview and start, run by runner r (the console's, or a shadow
+// console's live session's).
+func (m *Model) chasePlan(r *algos.Runner, c state.AlgoCommand, inst state.Instrument) ([]string, algoStart, error) {
 	p := algo.ChaseParams{Instrument: inst.Name, Side: c.Side, Size: c.Size, Offset: c.Offset, MaxDistance: c.MaxDistance, Keep: c.Keep}
 	bid, ask := m.quote(inst)
 	from := map[string]decimal.Decimal{"buy": bid, "sell": ask}[c.Side]
@@ -126,17 +130,17 @@ func (m *Model) chasePlan(c state.AlgoCommand, inst state.Instrument) ([]string,
 	start := func(ctx context.Context, e *exec.Executor) (string, error) {
 		var until time.Time
 		if c.For > 0 {
-			until = m.algos.Now().Add(c.For)
+			until = r.Now().Add(c.For)
 			p.Until = until
 		}
-		if m.algos.Remote() {
-			return m.algos.Hand(ctx, "chase", p, algoWhat(c, inst))
+		if r.Remote() {
+			return r.Hand(ctx, "chase", p, algoWhat(c, inst))
 		}
-		ch, err := algo.NewChase(ctx, m.algos.Deps(e, &until), "", p)
+		ch, err := algo.NewChase(ctx, r.Deps(e, &until), "", p)
 		if err != nil {
 			return "", err
 		}
-		m.algos.Run(ch, algo.Progress{ID: ch.ID(), Kind: "chase", Instrument: inst.Name, Side: c.Side, Target: c.Size, State: journal.AlgoRunning}, until)
+		r.Run(ch, algo.Progress{ID: ch.ID(), Kind: "chase", Instrument: inst.Name, Side: c.Side, Target: c.Size, State: journal.AlgoRunning}, until)
 		return "chase " + ch.ID() + " started: " + algoWhat(c, inst), nil
 	}
 	return lines, start, nil
@@ -156,7 +160,8 @@ func keepText(keep bool) string {
 	return "; its working order is cancelled"
 }
 
-func (m *Model) twapPlan(c state.AlgoCommand, inst state.Instrument) ([]string, algoStart, error) {
+// twapPlan is a TWAP's preview and start, run by runner r (as chasePlan).
+func (m *Model) twapPlan(r *algos.Runner, c state.AlgoCommand, inst state.Instrument) ([]string, algoStart, error) {
 	slices, err := algo.SlicesOf(c.Duration, c.Slices, c.Every)
 	if err != nil {
 		return nil, nil, err
@@ -182,15 +187,15 @@ func (m *Model) twapPlan(c state.AlgoCommand, inst state.Instrument) ([]string, 
 		"Worst price  " + inst.PriceText(worst) + " (the band's edge); a slice the band cannot fill rolls into the next",
 	}
 	start := func(ctx context.Context, e *exec.Executor) (string, error) {
-		if m.algos.Remote() {
-			return m.algos.Hand(ctx, "twap", p, algoWhat(c, inst))
+		if r.Remote() {
+			return r.Hand(ctx, "twap", p, algoWhat(c, inst))
 		}
-		until := m.algos.Now().Add(c.Duration)
-		t, err := algo.NewTWAP(ctx, m.algos.Deps(e, &until), "", p)
+		until := r.Now().Add(c.Duration)
+		t, err := algo.NewTWAP(ctx, r.Deps(e, &until), "", p)
 		if err != nil {
 			return "", err
 		}
-		m.algos.Run(t, algo.Progress{ID: t.ID(), Kind: "twap", Instrument: inst.Name, Side: c.Side, Target: c.Size, State: journal.AlgoRunning}, until)
+		r.Run(t, algo.Progress{ID: t.ID(), Kind: "twap", Instrument: inst.Name, Side: c.Side, Target: c.Size, State: journal.AlgoRunning}, until)
 		return "twap " + t.ID() + " started: " + algoWhat(c, inst), nil
 	}
 	return lines, start, nil
@@ -280,12 +285,13 @@ func (m *Model) restartAlgo(c state.AlgoCommand) tea.Cmd {
 	if m.c.ReadOnly != "" || m.algos.Journal() == nil {
 		return common.Notice(common.LevelWarn, "read-only: :algos "+c.Choice+" not done")
 	}
-	live := m.algos.Runs(c.ID)
+	r := m.runnerOf(c.ID)
+	live := r.Runs(c.ID)
 	switch {
 	case c.Choice == "pause", c.Choice == "resume" && live:
-		return m.algos.Switch(c.ID, c.Choice)
+		return r.Switch(c.ID, c.Choice)
 	case c.Choice == "cancel" && live:
-		m.algos.Stop(c.ID, true)
+		r.Stop(c.ID, true)
 		return tea.Batch(common.Notice(common.LevelInfo, "stopping "+text.Clean(c.ID)+"…"), m.algoPane.Watch())
 	case c.Choice == "flatten" && live:
 		return common.Notice(common.LevelError, "this console runs "+text.Clean(c.ID)+": flatten is for an algorithm an earlier run left; s stops it")

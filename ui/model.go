@@ -147,9 +147,10 @@ type Model struct {
 	lineBook      *cmdline.NeedBookMsg // the book a command-line order waits for (fetchLineBook)
 	algos         *algos.Runner        // the algorithms the console runs, and the Algos view
 	algoPane      *algos.Pane
-	guard         guardLink // the account's guard, when one runs
-	lat           *routes   // each order's route from the keystroke to the screen (:latency)
-	sheet         sheet     // a report card or the latency view over the panes (nil: none)
+	liveAlgos     *algos.Runner // a shadow console's live session's algorithms (nil: none)
+	guard         guardLink     // the account's guard, when one runs
+	lat           *routes       // each order's route from the keystroke to the screen (:latency)
+	sheet         sheet         // a report card or the latency view over the panes (nil: none)
 
 	pipe        pipeline
 	quitArmed   bool // quit was pressed once while an action was out
@@ -253,7 +254,8 @@ func (m *Model) addPanes(cfg Config) {
 	m.addPane(newMarketGroup(m.c, cfg.Exchange, m.chart), colLeft, 4, 0).beside = true
 	m.algos = algos.NewRunner(cfg.Exchange, cfg.Exec)
 	m.algos.OnRestart, m.algos.GuardDir = cfg.AlgoOnRestart, cfg.GuardDir
-	m.algoPane = algos.New(m.c, m.algos.Feed, m.algos.Journal(), m.algos.Stop)
+	m.liveAlgos = liveRunner(cfg.Live, m.algos.Feed)
+	m.algoPane = algos.New(m.c, m.algos.Feed, m.algos.Journal(), m.stopAlgo)
 	m.addPane(newActivityGroup(m.c, cfg.Exchange, !cfg.NoFillBell, m.algoPane), colLeft, 3, 0)
 	m.addPane(newFundsGroup(m.c, cfg.Exchange), colRight, 2, 0)
 	m.depth = depth.New(m.c, cfg.LargeTrade)

@@ -12,6 +12,7 @@ import (
 	"github.com/tradedesk/tradedesk/state/exec"
 	"github.com/tradedesk/tradedesk/ui/action"
 	"github.com/tradedesk/tradedesk/ui/common"
+	"github.com/tradedesk/tradedesk/ui/components/algos"
 	"github.com/tradedesk/tradedesk/ui/components/orders"
 )
 
@@ -21,6 +22,9 @@ import (
 type LiveRoute struct {
 	// Exec is the live executor (nil: no key was given, Missing says what to set).
 	Exec *exec.Executor
+	// Ex is the live exchange, signing with the same key: the live session's algorithms read
+	// its market and account (nil: its algorithms cannot be started).
+	Ex api.Exchange
 	// Network is the live network ("mainnet"), named in the confirmation's title.
 	Network string
 	// Missing says how to give the console a live session when Exec is nil.
@@ -38,8 +42,17 @@ func isLive(a *action.Action) bool { return strings.HasPrefix(a.Title, liveTitle
 // paper order, checked again as a new order with a fresh client id, through the live console's
 // confirmation with a typed yes, sent by the live executor. Elsewhere it is not taken.
 func (m *Model) sendLiveKey(pane common.Pane, msg tea.KeyMsg) (tea.Cmd, bool) {
+	if m.status.mode != ModeShadow || !key.Matches(msg, m.keys.SendLive) {
+		return nil, false
+	}
+	if g, ok := pane.(*common.Group); ok {
+		pane = g.Active() // the Algos view is a page of the Activity group
+	}
+	if ap, onAlgos := pane.(*algos.Pane); onAlgos {
+		return m.sendLiveAlgo(ap), true
+	}
 	op, onOrders := pane.(*orders.Pane)
-	if m.status.mode != ModeShadow || !onOrders || !key.Matches(msg, m.keys.SendLive) {
+	if !onOrders {
 		return nil, false
 	}
 	o, ok := op.Selected()
@@ -47,11 +60,7 @@ func (m *Model) sendLiveKey(pane common.Pane, msg tea.KeyMsg) (tea.Cmd, bool) {
 	case !ok:
 		m.setNotice(common.LevelWarn, "select a paper order to send it live")
 	case m.live.Exec == nil:
-		why := m.live.Missing
-		if why == "" {
-			why = "start tradedesk --shadow with --keystore FILE (or --agent-keystore FILE) to hold a live session beside the paper one"
-		}
-		m.setNotice(common.LevelWarn, "not sent live: no live key; "+why)
+		m.setNotice(common.LevelWarn, m.liveMissing())
 	default:
 		a, why := m.liveOrder(o)
 		if a == nil {
@@ -61,6 +70,15 @@ func (m *Model) sendLiveKey(pane common.Pane, msg tea.KeyMsg) (tea.Cmd, bool) {
 		return m.onAction(a), true
 	}
 	return nil, true
+}
+
+// liveMissing is the notice of a send_live key on a shadow console with no live session.
+func (m *Model) liveMissing() string {
+	why := m.live.Missing
+	if why == "" {
+		why = "start tradedesk --shadow with --keystore FILE (or --agent-keystore FILE) to hold a live session beside the paper one"
+	}
+	return "not sent live: no live key; " + why
 }
 
 // liveOrder is the live action of a paper order o: its instrument, side, type, price, size,

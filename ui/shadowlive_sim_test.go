@@ -50,7 +50,7 @@ func shadowWithLive(t *testing.T, withLive bool) (c *simConsole, up *api.Client,
 	route := LiveRoute{Network: "mainnet"}
 	if withLive {
 		live = testExec(t, up, "")
-		route.Exec = live
+		route.Exec, route.Ex = live, up
 	}
 	timers := feed.NewFakeClock(time.Now())
 	maker, taker := mr.Sim.FeeRates()

@@ -254,6 +254,9 @@ func (p *Pane) cell(row, col int) (string, common.Paint) {
 	in, known := p.Store.Instrument(r.Instrument)
 	switch col {
 	case cKind:
+		if r.Session != "" {
+			return strings.ToUpper(r.Kind), st.Danger // another session's (LIVE): its kind in capitals
+		}
 		return r.Kind, st.Bold
 	case cSide:
 		if r.Side == "" {
@@ -345,6 +348,9 @@ func (p *Pane) status() string {
 			s += ": " + r.Detail
 		}
 		s = p.hints(&r) + s
+		if r.Session != "" {
+			s = r.Session + " · " + s
+		}
 	}
 	return p.Styles.Muted.On(common.Pad(text.Clean(s), p.w))
 }

@@ -24,6 +24,9 @@ type Row struct {
 	Journal bool
 	// Created orders the list (newest first after those running).
 	Created time.Time
+	// Session names the session whose runner runs it when not the console's own ("LIVE": a
+	// shadow console's live session, Runner.Session).
+	Session string
 }
 
 // ProgressMsg is an algorithm's progress reaching the model from the goroutine running it.

@@ -34,6 +34,9 @@ type Runner struct {
 	// GuardDir is the guards' socket directory: with a guard running for the account, the
 	// algorithms running in the journal are the guard's, and the start leaves them to it.
 	GuardDir string
+	// Session marks every row this runner reports ("" for the console's own; "LIVE" for the
+	// live session of a shadow console, whose algorithms share the view's feed).
+	Session string
 
 	mu      sync.Mutex
 	cancels map[string]context.CancelFunc // the running algorithms, by id
@@ -60,7 +63,7 @@ func (r *Runner) Deps(e *exec.Executor, until *time.Time) *algo.Deps {
 	return &algo.Deps{Exec: e, Journal: e.Journal(), Market: r.market, Read: r.ex, Account: r.ex.Address(),
 		Now: r.Now, Limits: r.limits, Ended: report.Keeper(r.ex, e.Journal(), r.Now), Report: func(p algo.Progress) {
 			if p.Live() {
-				r.Feed.Report(Row{Progress: p, Until: *until, Live: true})
+				r.Feed.Report(Row{Progress: p, Until: *until, Live: true, Session: r.Session})
 			}
 		}}
 }
@@ -72,7 +75,7 @@ func (r *Runner) Run(rn algo.Runner, first algo.Progress, until time.Time) {
 	r.cancels[rn.ID()] = cancel
 	r.mu.Unlock()
 	r.Feed.Begin()
-	r.Feed.Report(Row{Progress: first, Until: until, Live: true})
+	r.Feed.Report(Row{Progress: first, Until: until, Live: true, Session: r.Session})
 	go func() {
 		defer cancel()
 		p, err := rn.Run(ctx)
@@ -85,7 +88,7 @@ func (r *Runner) Run(rn algo.Runner, first algo.Progress, until time.Time) {
 		r.mu.Lock()
 		delete(r.cancels, rn.ID())
 		r.mu.Unlock()
-		r.Feed.End(Row{Progress: p, Until: until})
+		r.Feed.End(Row{Progress: p, Until: until, Session: r.Session})
 	}()
 }
 
@@ -116,7 +119,7 @@ func (r *Runner) Stop(id string, live bool) {
 			row = JournalRowOf(a)
 		}
 		n, err := algo.CancelGroup(ctx, d, id)
-		row.State, row.Detail = algo.StateStopped, fmt.Sprintf("stopped: %d open order(s) cancelled", n)
+		row.State, row.Detail, row.Session = algo.StateStopped, fmt.Sprintf("stopped: %d open order(s) cancelled", n), r.Session
 		if err != nil {
 			row.Detail += "; " + err.Error()
 		} else {
