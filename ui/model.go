@@ -275,7 +275,8 @@ func (m *Model) Init() tea.Cmd {
 		cmds = append(cmds, common.Tea(m.feed.Task(k).Start()))
 	}
 	cmds = append(cmds, startPanes) // the panes' own polls (fills, history, chart, brokers, leverage)
-	cmds = append(cmds, m.startStream(), m.recoverJournal(), m.readRisk(), m.findGuard()) // the journal's answer starts LeftRunning
+	// The journal's answer starts LeftRunning (journalMsg), after its recovery.
+	cmds = append(cmds, m.startStream(), m.recoverJournal(), m.readRisk(), m.findGuard())
 	return tea.Batch(cmds...)
 }
 
