@@ -28,19 +28,10 @@ func (m *Model) View() string {
 	bar := m.status.values(m, m.width) // once a frame: the top line and the message line share them
 	lines = append(lines, m.status.model().Top(bar, m.width))
 	body := m.body()
-	switch {
-	case m.helpBox.Shown():
-		body = overlay(body, m.helpBox.View(), m.width)
-	case m.alerts.Active():
-		body = overlay(body, m.alerts.View(min(m.width-4, 100), m.height-3), m.width)
-	case m.sheet != nil:
-		body = overlay(body, m.sheet.View(min(m.width-4, 110), m.height-3), m.width)
-	case m.msgs.Shown():
-		body = overlay(body, m.messagesView, m.width)
-	case m.dialog != nil:
-		body = overlay(body, m.dialog.View(), m.width)
-	case m.lev != nil:
-		body = overlay(body, m.lev.View(), m.width)
+	for _, md := range m.modals.Shown() { // bottom to top: the top draws over the rest
+		if md.Covers() {
+			body = overlay(body, md.View(m.width, m.height), m.width)
+		}
 	}
 	var foot []string
 	if m.cmdline.Active() {
@@ -314,9 +305,9 @@ func overlay(body []string, box string, width int) []string {
 }
 
 // routeMouse: a left click focuses the pane under it and passes the click inside; the wheel
-// scrolls the pane under the pointer.
+// scrolls the pane under the pointer. While a modal covers the panes, the mouse is dropped.
 func (m *Model) routeMouse(msg tea.MouseMsg) tea.Cmd {
-	if m.tooSmall || m.dialog != nil || m.lev != nil || m.helpBox.Shown() || m.msgs.Shown() || m.alerts.Active() || m.sheet != nil {
+	if m.tooSmall || m.modals.Covers() {
 		return nil
 	}
 	if msg.Action != tea.MouseActionPress {

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -9,6 +10,7 @@ import (
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
 	"github.com/tradedesk/tradedesk/ui/common"
+	"github.com/tradedesk/tradedesk/ui/components/cmdline"
 )
 
 // ownMsg is a message only ownPane knows (a timer's or an async result's, say).
@@ -79,5 +81,36 @@ func TestCtrlCClosesTheTopModal(t *testing.T) {
 	}
 	if _, cmd := m.Update(keyMsg("ctrl+c")); !quits(cmd) {
 		t.Fatal("Ctrl+C with nothing open does not quit")
+	}
+}
+
+// TestTheTopModalDrawsOverTheRest: the modals draw from the stack, bottom to top: the alerts
+// view opened over the help is on screen (a fixed order drew the help over whatever opened
+// after it, while the keys went to the other). While a modal covers the panes a click is
+// dropped; the command line covers none, so a click still focuses the pane under it.
+func TestTheTopModalDrawsOverTheRest(t *testing.T) {
+	t.Parallel()
+	clock := func() time.Time { return benchNow }
+	m := New(Config{Exchange: api.New("http://127.0.0.1:1/"), Store: state.New(clock), Clock: clock,
+		Keys: mustKeys(t), Theme: testTheme, Mode: ModeDemo})
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	m.Update(keyMsg(m.keys.Help.Keys()[0]))
+	m.Update(cmdline.AlertsMsg{})
+	if !strings.Contains(m.View(), "ALERTS") {
+		t.Fatalf("the alerts view opened over the help is not drawn:\n%s", m.View())
+	}
+	other := (m.focus + 1) % len(m.slots)
+	r := m.slots[other].r
+	click := tea.MouseMsg{X: r.x + 1, Y: r.y + 1, Action: tea.MouseActionPress, Button: tea.MouseButtonLeft}
+	m.Update(click)
+	if m.focus == other {
+		t.Fatal("a click under the alerts view reached the pane")
+	}
+	m.Update(keyMsg(m.keys.Dismiss.Keys()[0]))
+	m.Update(keyMsg("ctrl+c"))
+	m.Update(keyMsg(m.keys.CommandLine.Keys()[0]))
+	m.Update(click)
+	if m.focus != other || m.modals.Top() == nil {
+		t.Fatalf("with the command line open a click did not focus the pane under it (focus %d, want %d)", m.focus, other)
 	}
 }

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"slices"
 	"strings"
 	"time"
 
@@ -78,7 +79,7 @@ func (s *statusBar) values(m *Model, width int) statusbar.Values {
 		Stats: m.stats, FrameTime: m.frameTime, MsgRate: m.msgRate, Account: s.account(m.store),
 		Notice: m.notice, NoticeLevel: m.noticeLevel, NoticeLines: 2, Hidden: m.hiddenPanes(),
 		DropNote: m.dropNote, DropAt: m.dropAt, LastErr: m.lastErr, LastErrAt: m.lastErrAt,
-		Overlay:     m.dialog != nil || m.lev != nil || m.helpBox.Shown() || m.msgs.Shown() || m.alerts.Active(),
+		Overlay:     slices.ContainsFunc(m.modals.Shown(), common.Modal.KeepsFooter),
 		MessagesKey: m.keys.Messages.Help().Key,
 	}
 	v.Banners.Risk = s.risk

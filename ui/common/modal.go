@@ -13,6 +13,14 @@ type Modal interface {
 	Key(msg tea.KeyMsg) tea.Cmd
 	// Close closes it for Ctrl+C; ok false: it leaves Ctrl+C alone, which then quits.
 	Close() (cmd tea.Cmd, ok bool)
+	// Covers reports whether it draws over the panes (View); false: it draws elsewhere (the
+	// command line, in the footer) and the mouse still reaches the panes.
+	Covers() bool
+	// View is what it draws over the panes' area of a width x height screen.
+	View(width, height int) string
+	// KeepsFooter reports whether the footer keeps its line (the keys that close it) while it is
+	// open: an urgent notice then takes only the message line.
+	KeepsFooter() bool
 }
 
 // ModalFuncs is a Modal made of functions, for a modal whose state its owner keeps.
@@ -20,6 +28,8 @@ type ModalFuncs struct {
 	IsOpen  func() bool              // Open
 	OnKey   func(tea.KeyMsg) tea.Cmd // Key
 	OnClose func() (tea.Cmd, bool)   // Close (nil: it leaves Ctrl+C alone)
+	Draw    func(w, h int) string    // View (nil: it draws over no pane)
+	Footer  bool                     // KeepsFooter
 }
 
 // Open implements Modal.
@@ -35,6 +45,20 @@ func (f *ModalFuncs) Close() (tea.Cmd, bool) {
 	}
 	return f.OnClose()
 }
+
+// View implements Modal.
+func (f *ModalFuncs) View(w, h int) string {
+	if f.Draw == nil {
+		return ""
+	}
+	return f.Draw(w, h)
+}
+
+// Covers implements Modal.
+func (f *ModalFuncs) Covers() bool { return f.Draw != nil }
+
+// KeepsFooter implements Modal.
+func (f *ModalFuncs) KeepsFooter() bool { return f.Footer }
 
 // Stack is the root's one modal stack: what opens over the panes is pushed on it, the top takes
 // every key, and a modal that closed (by its own key, a result, Ctrl+C) is popped off the top.
@@ -62,4 +86,26 @@ func (s *Stack) Top() Modal {
 		s.open = s.open[:len(s.open)-1]
 	}
 	return nil
+}
+
+// Shown are the open modals, bottom to top (the last is the Top): each draws over the ones under
+// it.
+func (s *Stack) Shown() []Modal {
+	var out []Modal
+	for _, md := range s.open {
+		if md.Open() {
+			out = append(out, md)
+		}
+	}
+	return out
+}
+
+// Covers reports whether an open modal draws over the panes (the mouse then does not reach them).
+func (s *Stack) Covers() bool {
+	for _, md := range s.open {
+		if md.Open() && md.Covers() {
+			return true
+		}
+	}
+	return false
 }
