@@ -49,9 +49,10 @@ func TestAComponentsOwnMessageReachesIt(t *testing.T) {
 	}
 }
 
-// TestCtrlCClosesTheTopModal: the command line, the help and the messages are on the one modal
-// stack: Ctrl+C closes whichever is open and does not quit; with none open it quits. While one
-// is open the panes get no key (a pane number does not move the focus).
+// TestCtrlCClosesTheTopModal: the command line, the help, the messages and the alerts view are
+// on the one modal stack: Ctrl+C closes whichever is open and does not quit (the alerts view
+// quit the console); with none open it quits. While one is open the panes get no key (a pane
+// number does not move the focus).
 func TestCtrlCClosesTheTopModal(t *testing.T) {
 	t.Parallel()
 	clock := func() time.Time { return benchNow }
@@ -65,8 +66,12 @@ func TestCtrlCClosesTheTopModal(t *testing.T) {
 		_, ok := cmd().(tea.QuitMsg)
 		return ok
 	}
-	for _, open := range []string{m.keys.CommandLine.Keys()[0], m.keys.Help.Keys()[0], m.keys.Messages.Keys()[0]} {
-		m.Update(keyMsg(open))
+	for _, open := range []string{m.keys.CommandLine.Keys()[0], m.keys.Help.Keys()[0], m.keys.Messages.Keys()[0], ":alerts"} {
+		if open == ":alerts" {
+			m.Update(cmdline.AlertsMsg{})
+		} else {
+			m.Update(keyMsg(open))
+		}
 		if m.modals.Top() == nil {
 			t.Fatalf("%q opened nothing", open)
 		}

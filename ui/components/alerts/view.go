@@ -14,6 +14,9 @@ import (
 // Open shows the Alerts view.
 func (m *Model) Open() { m.open, m.cur, m.editing = true, 0, "" }
 
+// Close closes the view (Ctrl+C); a row being edited keeps its old rule.
+func (m *Model) Close() { m.open, m.editing, m.editErr = false, "", "" }
+
 // Active reports whether the Alerts view is shown (it takes the keys).
 func (m *Model) Active() bool { return m.open }
 
