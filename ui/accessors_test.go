@@ -2,6 +2,7 @@ package ui
 
 import (
 	"github.com/tradedesk/tradedesk/ui/common"
+	"github.com/tradedesk/tradedesk/ui/components/messages"
 	"github.com/tradedesk/tradedesk/ui/dialogs/confirm"
 	"github.com/tradedesk/tradedesk/ui/dialogs/leverage"
 )
@@ -14,6 +15,13 @@ func (m *Model) shownNotice() string { return m.notice }
 
 // shownLevel is the level of the status line's notice.
 func (m *Model) shownLevel() common.NoticeLevel { return m.noticeLevel }
+
+// setShownNotice puts text on the status line as the notice, as the root does with an order's
+// merged line.
+func (m *Model) setShownNotice(text string) { m.notice = text }
+
+// messageEntries are the messages view's lines, oldest first.
+func (m *Model) messageEntries() []messages.Entry { return m.msgs.Entries() }
 
 // clearNotice empties the status line's notice (a test's next step then reads its own).
 func (m *Model) clearNotice() { m.notice = "" }

@@ -26,7 +26,7 @@ func TestOneMarketOrderOneLine(t *testing.T) {
 	pump(t, c.m, teaCmd(fills.Task().Poll()))
 
 	var mine []string
-	for _, e := range c.m.msgs.Entries() {
+	for _, e := range c.m.messageEntries() {
 		if strings.Contains(e.Text, "fill") {
 			mine = append(mine, e.Text)
 		}
@@ -58,11 +58,11 @@ func TestOrderLineMergesInEitherOrder(t *testing.T) {
 	m := c.m
 	key := common.FillKey(42)
 	m.onNotice(common.NoticeMsg{Key: key, Text: "filled: buy 0.0400 BTC-PERP @ 97,000.0, fee 1.00 USD"})
-	m.notice = m.msgs.OrderLine(common.LevelInfo, key, "order 42 filled 0.1 of 0.2", "", "; 0.1 resting")
+	m.setShownNotice(m.msgs.OrderLine(common.LevelInfo, key, "order 42 filled 0.1 of 0.2", "", "; 0.1 resting"))
 	m.onNotice(common.NoticeMsg{Key: key, Text: "filled: buy 0.1000 BTC-PERP @ 97,001.0 avg of 2 fills, fee 2.50 USD"})
 	m.onNotice(common.NoticeMsg{Key: common.FillKey(43), Text: "filled: sell 0.0100 ETH-PERP @ 3,000.00, fee 0.10 USD"})
 	var got []string
-	for _, e := range m.msgs.Entries() {
+	for _, e := range m.messageEntries() {
 		got = append(got, e.Text)
 	}
 	want := []string{"filled: buy 0.1000 BTC-PERP @ 97,001.0 avg of 2 fills, fee 2.50 USD; 0.1 resting",

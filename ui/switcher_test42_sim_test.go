@@ -27,7 +27,7 @@ func TestAnOrderAfterSwitchingLandsOnTheSecondAccount(t *testing.T) {
 	tp.key(t, "enter")
 	aOrders, aPos := tp.account(t, "a")
 	if len(aOrders) != 1 || len(aPos) != 1 {
-		t.Fatalf("profile a before the switch: orders %v positions %s (notice %q, dialog %v)", aOrders, sizes(aPos), tp.sw.Active().notice, tp.sw.Active().dialog != nil)
+		t.Fatalf("profile a before the switch: orders %v positions %s (notice %q, dialog %v)", aOrders, sizes(aPos), tp.sw.Active().shownNotice(), tp.sw.Active().confirmation() != nil)
 	}
 	tp.key(t, "ctrl+a")
 	list := tp.sw.View()
@@ -45,7 +45,7 @@ func TestAnOrderAfterSwitchingLandsOnTheSecondAccount(t *testing.T) {
 		t.Fatalf("the mode line does not name profile b: %q", top)
 	}
 	tp.command(t, "buy 0.03 eth mkt")
-	if d := tp.sw.Active().dialog; d == nil || !strings.Contains(d.Action().Title, "profile b") {
+	if d := tp.sw.Active().confirmation(); d == nil || !strings.Contains(d.Action().Title, "profile b") {
 		t.Fatalf("b's confirmation does not say it is b's: %v", d)
 	}
 	tp.key(t, "enter")
@@ -68,13 +68,13 @@ func TestASwitchMidDialogNeverSendsItsOrderForTheOtherProfile(t *testing.T) {
 	tp := newTwoProfiles(t, nil)
 	tp.command(t, "buy 0.05 eth mkt")
 	a := tp.sw.models["a"]
-	if a.dialog == nil || !strings.Contains(a.dialog.Action().Title, "profile a") {
-		t.Fatalf("a's confirmation: %v (notice %q)", a.dialog, a.notice)
+	if a.confirmation() == nil || !strings.Contains(a.confirmation().Action().Title, "profile a") {
+		t.Fatalf("a's confirmation: %v (notice %q)", a.confirmation(), a.shownNotice())
 	}
 	tp.switchTo(t, "b")
 	b := tp.sw.Active()
-	if !strings.Contains(b.notice, "profile a keeps its open dialog") {
-		t.Fatalf("b's notice: %q", b.notice)
+	if !strings.Contains(b.shownNotice(), "profile a keeps its open dialog") {
+		t.Fatalf("b's notice: %q", b.shownNotice())
 	}
 	tp.key(t, "enter", "enter", "y", "enter")
 	for _, name := range []string{"a", "b"} {
@@ -82,16 +82,16 @@ func TestASwitchMidDialogNeverSendsItsOrderForTheOtherProfile(t *testing.T) {
 			t.Fatalf("profile %s after Enter on b: orders %v positions %s", name, orders, sizes(pos))
 		}
 	}
-	if b.dialog != nil {
-		t.Fatalf("b has a dialog: %s", b.dialog.Action().Title)
+	if b.confirmation() != nil {
+		t.Fatalf("b has a dialog: %s", b.confirmation().Action().Title)
 	}
 	tp.switchTo(t, "a")
-	if a.dialog == nil || !strings.Contains(tp.sw.View(), "profile a") {
+	if a.confirmation() == nil || !strings.Contains(tp.sw.View(), "profile a") {
 		t.Fatalf("a's dialog is gone after switching back")
 	}
 	tp.key(t, "esc")
-	if orders, pos := tp.account(t, "a"); a.dialog != nil || len(orders) != 0 || len(pos) != 0 {
-		t.Fatalf("a after Esc: dialog %v orders %v positions %s", a.dialog != nil, orders, sizes(pos))
+	if orders, pos := tp.account(t, "a"); a.confirmation() != nil || len(orders) != 0 || len(pos) != 0 {
+		t.Fatalf("a after Esc: dialog %v orders %v positions %s", a.confirmation() != nil, orders, sizes(pos))
 	}
 }
 
@@ -106,22 +106,22 @@ func TestEachProfilesRiskLimitsBindOnlyItsOwnOrders(t *testing.T) {
 		"b": {risk.OpenOrders: decimal.NewFromInt(1)},
 	})
 	tp.command(t, "buy 0.01 btc 97000")
-	if a := tp.sw.Active(); !strings.Contains(a.notice, "risk") {
-		t.Fatalf("a's 970 USD order: notice %q", a.notice)
+	if a := tp.sw.Active(); !strings.Contains(a.shownNotice(), "risk") {
+		t.Fatalf("a's 970 USD order: notice %q", a.shownNotice())
 	}
 	tp.command(t, "buy 0.001 btc 97000")
 	tp.command(t, "buy 0.001 btc 96900")
 	if orders, _ := tp.account(t, "a"); len(orders) != 2 {
-		t.Fatalf("a's orders: %v (notice %q)", orders, tp.sw.Active().notice)
+		t.Fatalf("a's orders: %v (notice %q)", orders, tp.sw.Active().shownNotice())
 	}
 	tp.switchTo(t, "b")
 	tp.command(t, "buy 0.01 btc 97000")
 	if orders, _ := tp.account(t, "b"); len(orders) != 1 {
-		t.Fatalf("b's 970 USD order (a's notional cap is not b's): %v (notice %q)", orders, tp.sw.Active().notice)
+		t.Fatalf("b's 970 USD order (a's notional cap is not b's): %v (notice %q)", orders, tp.sw.Active().shownNotice())
 	}
 	tp.command(t, "buy 0.001 btc 96900")
-	if b := tp.sw.Active(); !strings.Contains(b.notice, "risk") {
-		t.Fatalf("b's second order (b's open-orders cap): notice %q", b.notice)
+	if b := tp.sw.Active(); !strings.Contains(b.shownNotice(), "risk") {
+		t.Fatalf("b's second order (b's open-orders cap): notice %q", b.shownNotice())
 	}
 	if orders, _ := tp.account(t, "b"); len(orders) != 1 {
 		t.Fatalf("b's orders after its cap: %v", orders)
@@ -168,7 +168,7 @@ func TestTheCombinedViewSumsTheProfiles(t *testing.T) {
 		tp.pump(t, tagged("a", cmd))
 	}
 	if n := len(tp.sw.Summaries()[0].Orders); n != 2 {
-		t.Fatalf("a's orders in the combined view: %d (a's notice %q)", n, a.notice)
+		t.Fatalf("a's orders in the combined view: %d (a's notice %q)", n, a.shownNotice())
 	}
 	view := tp.sw.View()
 	for _, want := range []string{"Combined", "read-only", "total", "ETH-PERP", "0.04", "-0.05", "-0.01", tp.sw.set.Names()[1], "96900"} {
@@ -197,13 +197,13 @@ func TestAnOrderInFlightSettlesInItsProfileAndSaysSo(t *testing.T) {
 	tp.pump(t, inFlight)
 	a, b := tp.sw.models["a"], tp.sw.models["b"]
 	if orders, _ := tp.account(t, "a"); len(orders) != 1 {
-		t.Fatalf("a's order: %v (a's notice %q)", orders, a.notice)
+		t.Fatalf("a's order: %v (a's notice %q)", orders, a.shownNotice())
 	}
 	if orders, pos := tp.account(t, "b"); len(orders) != 0 || len(pos) != 0 {
 		t.Fatalf("b's account changed: %v %s", orders, sizes(pos))
 	}
-	if !strings.Contains(a.notice, "placed") || !strings.HasPrefix(b.notice, "profile a: ") || !strings.Contains(b.notice, "placed") {
-		t.Fatalf("a's notice %q, b's %q", a.notice, b.notice)
+	if !strings.Contains(a.shownNotice(), "placed") || !strings.HasPrefix(b.shownNotice(), "profile a: ") || !strings.Contains(b.shownNotice(), "placed") {
+		t.Fatalf("a's notice %q, b's %q", a.shownNotice(), b.shownNotice())
 	}
 }
 

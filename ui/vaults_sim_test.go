@@ -36,9 +36,9 @@ func TestTheVaultsViewDepositsAndRedeemsWithConfirmations(t *testing.T) {
 	openVaults := func() *vaults.View {
 		t.Helper()
 		tp.switchTo(t, "vaults")
-		v, ok := tp.sw.Active().sheet.(*vaults.View)
+		v, ok := tp.sw.Active().openSheet().(*vaults.View)
 		if !ok {
-			t.Fatalf("the vaults row opened %T", tp.sw.Active().sheet)
+			t.Fatalf("the vaults row opened %T", tp.sw.Active().openSheet())
 		}
 		return v
 	}
@@ -49,26 +49,26 @@ func TestTheVaultsViewDepositsAndRedeemsWithConfirmations(t *testing.T) {
 	tp.key(t, "t")
 	tp.typeLine(t, testVault+" lots")
 	tp.key(t, "enter")
-	if !strings.Contains(tp.sw.View(), "type a USD amount") || tp.sw.Active().dialog != nil {
+	if !strings.Contains(tp.sw.View(), "type a USD amount") || tp.sw.Active().confirmation() != nil {
 		t.Fatalf("a bad amount was not refused in the view:\n%s", tp.sw.View())
 	}
 	tp.key(t, "esc", "t")
 	tp.typeLine(t, testVault+" 1000")
 	tp.key(t, "enter")
-	d := tp.sw.Active().dialog
+	d := tp.sw.Active().confirmation()
 	if d == nil || !strings.Contains(d.Action().Title, "Confirm vault deposit · profile a") || !strings.Contains(strings.Join(d.Action().Lines, "\n"), testVault) {
 		t.Fatalf("the deposit's confirmation: %+v (view %v)", d, v.Rows())
 	}
 	tp.key(t, "enter")
 	if got := tp.vaultShares(t, "a"); got.WithdrawableShares.String() != "1000" || !tp.vaultShares(t, "b").WithdrawableShares.IsZero() {
-		t.Fatalf("after the deposit: a %+v, b %+v (notice %q)", got, tp.vaultShares(t, "b"), tp.sw.Active().notice)
+		t.Fatalf("after the deposit: a %+v, b %+v (notice %q)", got, tp.vaultShares(t, "b"), tp.sw.Active().shownNotice())
 	}
 	v = openVaults()
 	if rows := v.Rows(); len(rows) != 1 || rows[0].TotalShares.String() != "1000" || !strings.Contains(tp.sw.View(), "1,000.00") {
 		t.Fatalf("the view after the deposit: %+v\n%s", rows, tp.sw.View())
 	}
 	tp.key(t, "w", "enter")
-	if d := tp.sw.Active().dialog; d == nil || !strings.Contains(d.Action().Title, "Confirm vault redeem") || !strings.Contains(d.Action().What, "1000 shares") {
+	if d := tp.sw.Active().confirmation(); d == nil || !strings.Contains(d.Action().Title, "Confirm vault redeem") || !strings.Contains(d.Action().What, "1000 shares") {
 		t.Fatalf("the redeem's confirmation: %+v", d)
 	}
 	tp.key(t, "esc")
@@ -78,7 +78,7 @@ func TestTheVaultsViewDepositsAndRedeemsWithConfirmations(t *testing.T) {
 	openVaults()
 	tp.key(t, "w", "enter", "enter")
 	if got := tp.vaultShares(t, "a"); !got.WithdrawableShares.IsZero() {
-		t.Fatalf("after the redeem: %+v (notice %q)", got, tp.sw.Active().notice)
+		t.Fatalf("after the redeem: %+v (notice %q)", got, tp.sw.Active().shownNotice())
 	}
 }
 
