@@ -63,9 +63,9 @@ func (m *Model) startAlgo(c state.AlgoCommand) tea.Cmd {
 	case "twap":
 		lines, start, err = m.twapPlan(m.algos, c, inst)
 	case "scale":
-		lines, start, err = m.scalePlan(c, inst)
+		lines, start, err = m.scalePlan(m.algos, c, inst)
 	case "trail":
-		lines, start, err = m.trailPlan(c, inst)
+		lines, start, err = m.trailPlan(m.algos, c, inst)
 	}
 	if err != nil {
 		return common.Notice(common.LevelError, cmdline.NotSent+text.Clean(err.Error()))
@@ -201,7 +201,7 @@ func (m *Model) twapPlan(r *algos.Runner, c state.AlgoCommand, inst state.Instru
 	return lines, start, nil
 }
 
-func (m *Model) scalePlan(c state.AlgoCommand, inst state.Instrument) ([]string, algoStart, error) {
+func (m *Model) scalePlan(r *algos.Runner, c state.AlgoCommand, inst state.Instrument) ([]string, algoStart, error) {
 	p := algo.ScaleParams{Instrument: inst.Name, Side: c.Side, Size: c.Size, From: c.From, To: c.To, Count: c.Count, Distribution: c.Distribution}
 	bid, ask := m.quote(inst)
 	rungs, warns, err := algo.PlanScale(inst, p, bid, ask)
@@ -209,35 +209,37 @@ func (m *Model) scalePlan(c state.AlgoCommand, inst state.Instrument) ([]string,
 		return nil, nil, err
 	}
 	var cost decimal.Decimal
-	for _, r := range rungs {
-		cost = cost.Add(r.Price.Mul(r.Size))
+	for _, rung := range rungs {
+		cost = cost.Add(rung.Price.Mul(rung.Size))
 	}
 	lines := []string{
 		fmt.Sprintf("Sends        %d limit orders as one request, %s", len(rungs), c.Distribution),
 		"Band         " + inst.PriceText(c.From) + " to " + inst.PriceText(c.To),
 		"Worst case   all fill: " + inst.SizeText(c.Size) + " at " + inst.PriceText(cost.Div(c.Size)) + " avg, " + common.FmtNum(cost, 2) + " notional",
 	}
-	for i, r := range rungs {
+	for i, rung := range rungs {
 		if i == 3 && len(rungs) > 5 {
 			lines = append(lines, fmt.Sprintf("  … %d more", len(rungs)-4))
-			r = rungs[len(rungs)-1]
+			rung = rungs[len(rungs)-1]
 			i = len(rungs) - 1
 		} else if i > 3 && len(rungs) > 5 {
 			continue
 		}
-		lines = append(lines, fmt.Sprintf("  rung %-3d %s @ %s", i+1, inst.SizeText(r.Size), inst.PriceText(r.Price)))
+		lines = append(lines, fmt.Sprintf("  rung %-3d %s @ %s", i+1, inst.SizeText(rung.Size), inst.PriceText(rung.Price)))
 	}
 	for _, w := range warns {
 		lines = append(lines, m.st.Warn.On("! "+w))
 	}
 	start := func(ctx context.Context, e *exec.Executor) (string, error) {
-		if m.algos.Remote() {
-			return m.algos.Hand(ctx, "scale", p, algoWhat(c, inst))
+		if r.Remote() {
+			return r.Hand(ctx, "scale", p, algoWhat(c, inst))
 		}
-		res, err := algo.PlaceScale(ctx, m.algos.Deps(e, new(time.Time)), "", p, rungs)
+		res, err := algo.PlaceScale(ctx, r.Deps(e, new(time.Time)), "", p, rungs)
 		if res.ID != "" {
-			m.algos.Feed.Begin()
-			m.algos.Feed.End(algos.ScaleRow(p, res))
+			row := algos.ScaleRow(p, res)
+			row.Session = r.Session
+			r.Feed.Begin()
+			r.Feed.End(row)
 		}
 		if err != nil {
 			return "", err
@@ -247,7 +249,7 @@ func (m *Model) scalePlan(c state.AlgoCommand, inst state.Instrument) ([]string,
 	return lines, start, nil
 }
 
-func (m *Model) trailPlan(c state.AlgoCommand, inst state.Instrument) ([]string, algoStart, error) {
+func (m *Model) trailPlan(r *algos.Runner, c state.AlgoCommand, inst state.Instrument) ([]string, algoStart, error) {
 	p := algo.TrailParams{Instrument: inst.Name, Distance: c.Distance}
 	mid, _ := m.store.Mid(inst.Name)
 	if t, ok := m.store.Ticker(inst.Name); ok && t.MarkPrice.IsPositive() {
@@ -263,15 +265,15 @@ func (m *Model) trailPlan(c state.AlgoCommand, inst state.Instrument) ([]string,
 		"Moves        only toward profit, by cancel then place; it stays at the exchange if the console quits",
 	}
 	start := func(ctx context.Context, e *exec.Executor) (string, error) {
-		if m.algos.Remote() {
-			return m.algos.Hand(ctx, "trail", p, algoWhat(c, inst))
+		if r.Remote() {
+			return r.Hand(ctx, "trail", p, algoWhat(c, inst))
 		}
 		var until time.Time
-		t, err := algo.NewTrail(ctx, m.algos.Deps(e, &until), "", p)
+		t, err := algo.NewTrail(ctx, r.Deps(e, &until), "", p)
 		if err != nil {
 			return "", err
 		}
-		m.algos.Run(t, algo.Progress{ID: t.ID(), Kind: "trail", Instrument: inst.Name, State: journal.AlgoRunning}, until)
+		r.Run(t, algo.Progress{ID: t.ID(), Kind: "trail", Instrument: inst.Name, State: journal.AlgoRunning}, until)
 		return "trail " + t.ID() + " started on " + inst.Name, nil
 	}
 	return lines, start, nil

@@ -52,8 +52,10 @@ func (m *Model) recoverJournal() tea.Cmd {
 }
 
 // onJournal says what Recover found, one line each in the messages view, the last in the
-// status line; nothing when the journal was clean.
-func (m *Model) onJournal(msg journalMsg) {
+// status line; nothing when the journal was clean. Then it looks at the algorithms an earlier
+// run left (algos.Runner.LeftRunning): after, not beside, the journal's recovery, since both
+// settle the open intents and only the first to run would say what it found.
+func (m *Model) onJournal(msg journalMsg) tea.Cmd {
 	for _, f := range msg.found {
 		level := common.LevelInfo
 		if !f.Result.Settled() {
@@ -64,6 +66,7 @@ func (m *Model) onJournal(msg journalMsg) {
 	if msg.err != nil {
 		m.setNotice(common.LevelError, "journal: what the last run left could not be settled ("+common.PlainError(msg.err)+"): orders are not sent until it is")
 	}
+	return m.algos.LeftRunning()
 }
 
 // foundText is one intent an earlier run left, and what became of it: "journal: place left from

@@ -346,10 +346,7 @@ func (m *Model) onComponentMsg(msg tea.Msg) tea.Cmd {
 	case action.DoneMsg:
 		return m.onActionDone(msg)
 	case journalMsg:
-		m.onJournal(msg)
-		// After, not beside, the journal's recovery: both settle the open intents, and the one
-		// that ran first would be the only one to say what it found.
-		return m.algos.LeftRunning()
+		return m.onJournal(msg)
 	case common.InstrumentMsg:
 		return m.onInstrument(msg)
 	case common.FocusPaneMsg:

@@ -53,12 +53,12 @@ type liveAlgoMsg struct {
 }
 
 // sendLiveAlgo is the send_live key on the Algos view of a shadow console: the selected paper
-// chase or TWAP's parameters are read from the shadow journal (liveAlgoMsg), then confirmed as a
+// algorithm's parameters are read from the shadow journal (liveAlgoMsg), then confirmed as a
 // new algorithm of the live session (onLiveAlgo).
 func (m *Model) sendLiveAlgo(p *algos.Pane) tea.Cmd {
 	rows, i := p.Rows(), p.Selected()
 	if i < 0 || i >= len(rows) {
-		m.setNotice(common.LevelWarn, "select a paper chase or TWAP to send it live")
+		m.setNotice(common.LevelWarn, "select a paper algorithm to send it live")
 		return nil
 	}
 	r := rows[i]
@@ -66,8 +66,6 @@ func (m *Model) sendLiveAlgo(p *algos.Pane) tea.Cmd {
 	switch {
 	case r.Session != "":
 		m.setNotice(common.LevelNote, r.Kind+" "+text.Clean(r.ID)+" already runs live")
-	case r.Kind != "chase" && r.Kind != "twap":
-		m.setNotice(common.LevelWarn, "not sent live: only a chase or a TWAP is sent live from here; start a "+r.Kind+" with its command on a live console")
 	case m.liveAlgos == nil:
 		m.setNotice(common.LevelWarn, m.liveMissing())
 	case j == nil:
@@ -87,8 +85,8 @@ func (m *Model) sendLiveAlgo(p *algos.Pane) tea.Cmd {
 }
 
 // liveCommand is the command that starts paper algorithm a again: its kind, instrument, side,
-// size and options, never its id, children or arrival; a chase's end is its rehearsed duration
-// from now.
+// size and options (a scale's band and rungs' count, a trail's distance), never its id, children
+// or arrival; a chase's end is its rehearsed duration from now.
 func liveCommand(a journal.Algo) (state.AlgoCommand, error) {
 	switch a.Kind {
 	case "chase":
@@ -109,8 +107,21 @@ func liveCommand(a journal.Algo) (state.AlgoCommand, error) {
 		}
 		return state.AlgoCommand{Kind: a.Kind, Instrument: p.Instrument, Side: p.Side, Size: p.Size, Duration: p.Duration,
 			Slices: p.Slices, BandLo: p.BandLo, BandHi: p.BandHi, Random: p.Randomize}, nil
+	case "scale":
+		var p algo.ScaleParams
+		if err := json.Unmarshal(a.Params, &p); err != nil {
+			return state.AlgoCommand{}, fmt.Errorf("scale %s: its parameters: %w", a.ID, err)
+		}
+		return state.AlgoCommand{Kind: a.Kind, Instrument: p.Instrument, Side: p.Side, Size: p.Size, From: p.From, To: p.To,
+			Count: p.Count, Distribution: p.Distribution}, nil
+	case "trail":
+		var p algo.TrailParams
+		if err := json.Unmarshal(a.Params, &p); err != nil {
+			return state.AlgoCommand{}, fmt.Errorf("trail %s: its parameters: %w", a.ID, err)
+		}
+		return state.AlgoCommand{Kind: a.Kind, Instrument: p.Instrument, Distance: p.Distance}, nil
 	}
-	return state.AlgoCommand{}, fmt.Errorf("only a chase or a TWAP is sent live, not a %s", a.Kind)
+	return state.AlgoCommand{}, fmt.Errorf("%s %s: not an algorithm kind this console knows", text.Clean(a.Kind), text.Clean(a.ID))
 }
 
 // onLiveAlgo opens the live confirmation of a paper algorithm read from the shadow journal: its
@@ -127,10 +138,8 @@ func (m *Model) onLiveAlgo(msg liveAlgoMsg) tea.Cmd {
 	}
 	var lines []string
 	var start algoStart
-	if err == nil && c.Kind == "chase" {
-		lines, start, err = m.chasePlan(m.liveAlgos, c, inst)
-	} else if err == nil {
-		lines, start, err = m.twapPlan(m.liveAlgos, c, inst)
+	if err == nil {
+		lines, start, err = m.livePlan(c, inst)
 	}
 	if err != nil {
 		m.setNotice(common.LevelError, "not sent live: "+text.Clean(err.Error()))
@@ -156,4 +165,18 @@ func (m *Model) onLiveAlgo(msg liveAlgoMsg) tea.Cmd {
 		return "LIVE " + said, false
 	}
 	return tea.Batch(m.onAction(a), m.algoPane.Watch())
+}
+
+// livePlan is the preview and start of command c on the live session's runner.
+func (m *Model) livePlan(c state.AlgoCommand, inst state.Instrument) ([]string, algoStart, error) {
+	switch c.Kind {
+	case "chase":
+		return m.chasePlan(m.liveAlgos, c, inst)
+	case "twap":
+		return m.twapPlan(m.liveAlgos, c, inst)
+	case "scale":
+		return m.scalePlan(m.liveAlgos, c, inst)
+	default:
+		return m.trailPlan(m.liveAlgos, c, inst)
+	}
 }

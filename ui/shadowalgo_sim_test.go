@@ -155,7 +155,57 @@ func TestLiveCommandKeepsTheOptionsNotTheID(t *testing.T) {
 		!c.BandLo.Equal(d("3000")) || !c.BandHi.Equal(d("3100")) || !c.Random || c.ID != "" {
 		t.Fatalf("twap: %+v, %v", c, err)
 	}
-	if _, err := liveCommand(journal.Algo{ID: "paper-3", Kind: "scale", Params: []byte("{}")}); err == nil || !strings.Contains(err.Error(), "chase or a TWAP") {
-		t.Fatalf("scale: %v", err)
+	sc := algo.ScaleParams{Instrument: "BTC-PERP", Side: "buy", Size: d("0.3"), From: d("90000"), To: d("91000"), Count: 5, Distribution: "inc",
+		Rungs: []algo.Rung{{Price: d("90000"), Size: d("0.06")}}}
+	c, err = liveCommand(journal.Algo{ID: "paper-3", Kind: "scale", Params: raw(sc), Created: at})
+	if err != nil || c.Kind != "scale" || !c.From.Equal(d("90000")) || !c.To.Equal(d("91000")) || c.Count != 5 || c.Distribution != "inc" || c.ID != "" {
+		t.Fatalf("scale: %+v, %v", c, err)
+	}
+	tr := algo.TrailParams{Instrument: "BTC-PERP", Distance: "1.5%", Dist: d("1450"), Side: "sell", Arrival: d("97000")}
+	c, err = liveCommand(journal.Algo{ID: "paper-4", Kind: "trail", Params: raw(tr), Created: at})
+	if err != nil || c.Kind != "trail" || c.Instrument != "BTC-PERP" || c.Distance != "1.5%" || c.ID != "" {
+		t.Fatalf("trail: %+v, %v", c, err)
+	}
+	if _, err := liveCommand(journal.Algo{ID: "paper-5", Kind: "grid", Params: []byte("{}")}); err == nil {
+		t.Fatal("an unknown kind is sent live")
+	}
+}
+
+// TestAShadowScaleIsSentLiveAfterATypedYes: L on a rehearsed paper scale opens the live
+// confirmation; after the typed yes a new scale with the paper one's band and rungs rests on the
+// upstream account under a new id, journaled in the live journal only; the paper rungs stay on
+// the mirror.
+func TestAShadowScaleIsSentLiveAfterATypedYes(t *testing.T) {
+	c, up, live := shadowWithLive(t, true)
+	dr := newAlgoDriver(t, c.m)
+	mid, ok := c.m.store.Mid("BTC-PERP")
+	if !ok {
+		t.Fatal("no BTC mid on the mirror")
+	}
+	lo, hi := mid.Mul(d("0.95")).Round(0), mid.Mul(d("0.97")).Round(0)
+	dr.command("scale buy 0.03 btc " + lo.String() + "-" + hi.String() + " x3")
+	var paper algos.Row
+	dr.until("the paper scale resting", func() bool { r, ok := dr.row("scale"); paper = r; return ok && len(algoChildren(c.openOrders(t))) == 3 })
+	c.m.showPane(c.m.algoPane)
+	dr.key("L")
+	dr.until("the live confirmation", func() bool { return c.m.confirmation() != nil })
+	if title := c.m.confirmation().Action().Title; !strings.Contains(title, "Start scale") || strings.Contains(title, "SHADOW") {
+		t.Fatalf("L on a paper scale: title %q", title)
+	}
+	dr.key("y", "e", "s", "enter")
+	var lv algos.Row
+	dr.until("the live scale resting on the upstream", func() bool {
+		for _, r := range c.m.algoPane.Rows() {
+			if r.Session == "LIVE" && r.Kind == "scale" {
+				lv = r
+			}
+		}
+		return lv.ID != "" && len(childrenOf(t, up, lv.ID)) == 3
+	})
+	if lv.ID == paper.ID || !lv.Target.Equal(paper.Target) || !inJournal(t, live, lv.ID) || inJournal(t, c.m.exec, lv.ID) {
+		t.Fatalf("live scale %+v (paper %+v): in the live journal %v, in the shadow's %v", lv, paper, inJournal(t, live, lv.ID), inJournal(t, c.m.exec, lv.ID))
+	}
+	if n := len(algoChildren(c.openOrders(t))); n != 3 {
+		t.Fatalf("the paper scale's rungs after the live one: %d, want 3", n)
 	}
 }

@@ -155,7 +155,7 @@ func tradeKeyActions() []keyAction {
 		{"cancel_instrument", "cancel all on instrument", "orders", func(k *KeyMap) *key.Binding { return &k.CancelInstrument }, ""},
 		{"cancel_all", "cancel all orders", "orders", func(k *KeyMap) *key.Binding { return &k.CancelAll }, ""},
 		{"amend", "change price or size", "orders", func(k *KeyMap) *key.Binding { return &k.Amend }, ""},
-		{"send_live", "shadow: send this order, chase or TWAP live", "orders", func(k *KeyMap) *key.Binding { return &k.SendLive }, ""},
+		{"send_live", "shadow: send this order or algorithm live", "orders", func(k *KeyMap) *key.Binding { return &k.SendLive }, ""},
 		{"close", "close menu", "positions", func(k *KeyMap) *key.Binding { return &k.Close }, ""},
 		{"leverage", "set leverage", "positions", func(k *KeyMap) *key.Binding { return &k.Leverage }, ""},
 		{"position_tpsl", "set TP/SL", "positions", func(k *KeyMap) *key.Binding { return &k.Tpsl }, ""},

@@ -282,15 +282,7 @@ func (p *Pane) cell(row, col int) (string, common.Paint) {
 		}
 		return r.AvgPrice.Round(8).String(), st.Text
 	case cSlip:
-		if !r.Filled.IsPositive() || !r.Arrival.IsPositive() {
-			return "-", st.Muted
-		}
-		bp := r.SlippageBp()
-		txt := bp.StringFixed(1)
-		if known && in.TickSize.IsPositive() {
-			txt += " " + r.SlippageTicks(in.TickSize).StringFixed(1) + "t"
-		}
-		return txt, common.SignPaint(st, bp.Neg())
+		return p.slipCell(r, in, known)
 	case cWorking:
 		if r.WorkingPrice == nil {
 			return "-", st.Muted
@@ -310,6 +302,19 @@ func (p *Pane) cell(row, col int) (string, common.Paint) {
 		return r.State, p.statePaint(r.State)
 	}
 	return "", common.Paint{}
+}
+
+// slipCell is the slippage column: bp from the arrival, and ticks when the instrument is known.
+func (p *Pane) slipCell(r *Row, in state.Instrument, known bool) (string, common.Paint) {
+	if !r.Filled.IsPositive() || !r.Arrival.IsPositive() {
+		return "-", p.Styles.Muted
+	}
+	bp := r.SlippageBp()
+	txt := bp.StringFixed(1)
+	if known && in.TickSize.IsPositive() {
+		txt += " " + r.SlippageTicks(in.TickSize).StringFixed(1) + "t"
+	}
+	return txt, common.SignPaint(p.Styles, bp.Neg())
 }
 
 // left is the time left of a running algorithm with an end ("-" otherwise).
