@@ -346,3 +346,13 @@ func (d *Deps) setEnded(ctx context.Context, id, st, detail string) error {
 	}
 	return nil
 }
+
+// endOf is how a run ends on a step's error err: stopped when the trader's stop (ctx) came while
+// the step was reading or writing (its error is then only the cancelled context), else failed
+// with err as the reason.
+func endOf(ctx context.Context, err error, note string) (st, detail string) {
+	if ctx.Err() != nil {
+		return StateStopped, note
+	}
+	return StateFailed, err.Error()
+}

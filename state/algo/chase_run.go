@@ -34,7 +34,8 @@ func (c *Chase) Run(ctx context.Context) (Progress, error) {
 			if errors.Is(err, ErrUnresolved) {
 				return c.progress("running", err.Error()), err
 			}
-			return c.end(ctx, StateFailed, err.Error())
+			st, why := endOf(ctx, err, c.note)
+			return c.end(ctx, st, why)
 		}
 		if state != "" {
 			return c.end(ctx, state, c.note)

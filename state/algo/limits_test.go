@@ -2,6 +2,8 @@ package algo
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"sync"
@@ -113,5 +115,20 @@ func TestReadsAreSharedAndDroppedOnAnAction(t *testing.T) {
 	l.reads.drop() // what place, cancel and a scale's batch do once sent
 	if _, err := api.FindCloid(bg, d2.Read, d2.Account, "nosuch-1"); err != nil || cr.n.Load() != 2 {
 		t.Fatalf("after an action: %d reads, %v", cr.n.Load(), err)
+	}
+}
+
+// TestAStopDuringAStepIsAStop: a step's error that is only the trader's stop arriving mid-read
+// (its context cancelled) ends the run stopped with its note, not failed with "context
+// canceled" as the reason (TestAtMostMaxRunning failed that way under load); any other error
+// fails it and says why.
+func TestAStopDuringAStepIsAStop(t *testing.T) {
+	ctx, cancel := context.WithCancel(bg)
+	if st, why := endOf(ctx, errors.New("journal: disk full"), "note"); st != StateFailed || why != "journal: disk full" {
+		t.Fatalf("a running algorithm's error: %s %q", st, why)
+	}
+	cancel()
+	if st, why := endOf(ctx, fmt.Errorf("journal: %w", ctx.Err()), "note"); st != StateStopped || why != "note" {
+		t.Fatalf("the stop mid-read: %s %q", st, why)
 	}
 }

@@ -156,7 +156,8 @@ func (t *Trail) Run(ctx context.Context) (Progress, error) {
 			return t.progress("running", err.Error()), err
 		}
 		if err != nil {
-			return t.end(ctx, StateFailed, err.Error())
+			st, why := endOf(ctx, err, "")
+			return t.end(ctx, st, why)
 		}
 		if st != "" {
 			return t.end(ctx, st, detail)

@@ -34,7 +34,8 @@ func (t *TWAP) Run(ctx context.Context) (Progress, error) {
 			return t.progress("running", err.Error()), err
 		}
 		if err != nil {
-			return t.end(ctx, StateFailed, err.Error())
+			st, why := endOf(ctx, err, t.note)
+			return t.end(ctx, st, why)
 		}
 		if st != "" {
 			return t.end(ctx, st, t.note)
