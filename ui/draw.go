@@ -43,7 +43,7 @@ func (m *Model) View() string {
 	// last rows (they keep their size) and the screen its height.
 	lines = append(lines, body[:max(len(body)-max(len(foot)-2, 0), 0)]...)
 	lines = append(lines, foot...)
-	m.lat.shown() // this frame shows what the stream brought
+	m.lat.Shown() // this frame shows what the stream brought
 	return strings.Join(lines, "\n")
 }
 

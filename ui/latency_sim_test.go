@@ -53,8 +53,8 @@ func sendLine(t *testing.T, m *Model, dr *driver, line string) {
 	for _, k := range append(append([]string{":"}, strings.Split(line, "")...), "enter") {
 		dr.handle(keyMsg(k))
 	}
-	open := len(m.lat.open)
-	dr.until(10*time.Second, func() bool { return m.confirmation() != nil || len(m.lat.open) > open })
+	open := len(m.lat.Open())
+	dr.until(10*time.Second, func() bool { return m.confirmation() != nil || len(m.lat.Open()) > open })
 	if m.confirmation() != nil { // far from the mark: the guard asks; the confirming key sends it
 		for _, r := range m.confirmation().Action().Typed {
 			dr.handle(keyMsg(string(r)))
@@ -77,20 +77,20 @@ func TestLatencyLegsAddUpAndP95Shown(t *testing.T) {
 	// The account's stream topics are acknowledged a moment after the connection is up: an order
 	// sent before then streams nothing and its route stays open, so a few more may be sent.
 	for n := 0; n < 8; n++ {
-		if done, _ := m.lat.session(); len(done) == 3 {
+		if done, _ := m.lat.Session(); len(done) == 3 {
 			break
 		}
 		sendLine(t, m, dr, "buy 0.01 btc "+strconv.Itoa(90000+10*n))
-		before, _ := m.lat.session()
-		dr.until(5*time.Second, func() bool { done, _ := m.lat.session(); return len(done) > len(before) })
+		before, _ := m.lat.Session()
+		dr.until(5*time.Second, func() bool { done, _ := m.lat.Session(); return len(done) > len(before) })
 	}
-	if done, open := m.lat.session(); len(done) != 3 {
-		for _, r := range m.lat.open {
+	if done, open := m.lat.Session(); len(done) != 3 {
+		for _, r := range m.lat.Open() {
 			t.Logf("open %+v", *r)
 		}
 		t.Fatalf("%d routes done, %d open; notice %q", len(done), open, m.shownNotice())
 	}
-	done, _ := m.lat.session()
+	done, _ := m.lat.Session()
 	for _, r := range done {
 		s := r.Stamps()
 		if s[1].Before(s[0]) || s[2].Before(s[1]) || s[3].Before(s[0]) || s[4].Before(s[3]) {

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"github.com/tradedesk/tradedesk/ui/components/latency"
 	"strings"
 	"time"
 
@@ -147,10 +148,10 @@ type Model struct {
 	lineBook      *cmdline.NeedBookMsg // the book a command-line order waits for (fetchLineBook)
 	algos         *algos.Runner        // the algorithms the console runs, and the Algos view
 	algoPane      *algos.Pane
-	liveAlgos     *algos.Runner // a shadow console's live session's algorithms (nil: none)
-	guard         guardLink     // the account's guard, when one runs
-	lat           *routes       // each order's route from the keystroke to the screen (:latency)
-	sheet         sheet         // a report card or the latency view over the panes (nil: none)
+	liveAlgos     *algos.Runner   // a shadow console's live session's algorithms (nil: none)
+	guard         guardLink       // the account's guard, when one runs
+	lat           *latency.Routes // each order's route from the keystroke to the screen (:latency)
+	sheet         sheet           // a report card or the latency view over the panes (nil: none)
 
 	pipe        pipeline
 	quitArmed   bool // quit was pressed once while an action was out
@@ -198,7 +199,7 @@ func New(cfg Config) *Model {
 	st := common.NewStyles(cfg.Theme)
 	m := &Model{
 		ex: cfg.Exchange, store: cfg.Store, clock: cfg.Clock, msgs: messages.New(cfg.Clock), iv: cfg.Intervals, st: st, keys: &keys,
-		helpBox: help.New(st, &keys), stats: cfg.Stats, footerDirty: true, sizes: cfg.DefaultSizes, lat: newRoutes(cfg.Clock),
+		helpBox: help.New(st, &keys), stats: cfg.Stats, footerDirty: true, sizes: cfg.DefaultSizes, lat: latency.NewRoutes(cfg.Clock),
 		status: statusBar{st: st, mode: cfg.Mode, network: cfg.Network, address: cfg.Exchange.Address(),
 			agent: cfg.Exchange.IsAgent(), agentUntil: cfg.AgentUntil, profile: cfg.Profile},
 	}
@@ -283,7 +284,7 @@ func (m *Model) Init() tea.Cmd {
 // Update routes one message, then writes the latency routes the last frame completed.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	model, cmd := m.update(msg)
-	return model, tea.Batch(cmd, m.lat.flush(m.journal()))
+	return model, tea.Batch(cmd, m.lat.Flush(m.journal()))
 }
 
 func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
@@ -297,7 +298,7 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case tea.KeyMsg:
 		m.footerDirty = true
-		m.lat.key()
+		m.lat.Key()
 		cmd := m.routeKey(msg)
 		m.clearFixedRefusal()
 		return m, tea.Batch(cmd, m.followInstrument()) // a chart key may have changed its series

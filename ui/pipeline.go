@@ -127,7 +127,7 @@ func (m *Model) execute(a *action.Action, typed bool) tea.Cmd {
 	if who == "" {
 		who = journal.WhoForm
 	}
-	ask := exec.Ask{Who: who, What: a.What, Confirmed: typed, Keystroke: m.lat.sent(a), Clock: m.clock}
+	ask := exec.Ask{Who: who, What: a.What, Confirmed: typed, Keystroke: m.lat.Sent(a), Clock: m.clock}
 	return tea.Batch(action.Send(m.ex, m.exec, a, ask), m.broadcast(action.SentMsg{Act: a}))
 }
 
@@ -135,7 +135,7 @@ func (m *Model) execute(a *action.Action, typed bool) tea.Cmd {
 // sent directly, its answer's words (a.Read).
 func (m *Model) onActionDone(d action.DoneMsg) tea.Cmd {
 	m.feed.NoteLatency(d.Latency)
-	m.lat.answered(d)
+	m.lat.Answered(d)
 	if d.Act.Run == nil || d.Act.Read != nil { // sent directly, or read its own way (an algorithm's start)
 		text, failed := d.Act.Read(d)
 		level := common.LevelInfo

@@ -182,7 +182,7 @@ func (m *Model) onFeed(msg feed.Msg) tea.Cmd {
 			changed = append(changed, sm.Kind())
 		}
 	}
-	m.lat.streamed(r.Msgs)
+	m.lat.Streamed(r.Msgs)
 	cmds := []tea.Cmd{common.Tea(r.Cmd), m.resumeLine(r), m.checkAlerts(applied)}
 	if slices.ContainsFunc(changed, func(k state.Kind) bool {
 		return k == state.KindAccount || k == state.KindPositions || k == state.KindFills || k == state.KindOrders

@@ -20,7 +20,7 @@ type sheet interface {
 func (m *Model) onSheetMsg(msg tea.Msg) (tea.Cmd, bool) {
 	switch msg := msg.(type) {
 	case cmdline.LatencyMsg:
-		done, pending := m.lat.session()
+		done, pending := m.lat.Session()
 		note := ""
 		if m.stream == nil {
 			note = "no stream: an order's route ends at its first streamed record, so none completes without one"

@@ -1,4 +1,4 @@
-package ui
+package latency
 
 import (
 	"context"
@@ -11,13 +11,13 @@ import (
 	"github.com/tradedesk/tradedesk/ui/action"
 )
 
-// routes follows each order sent from a keystroke along its route to the screen (issue #41):
+// Routes follows each order sent from a keystroke along its route to the screen (issue #41):
 // the keystroke (the last key before the action went out), the executor's signing and answer
 // (exec.Result.Route), the first streamed record of the order (the feed's time of the batch that
-// brought it) and the first frame drawn after it (View). Every stamp is on the console's clock,
+// brought it) and the first frame drawn after it (the root's View). Every stamp is on the console's clock,
 // the engine's. A complete route is kept for the session's :latency view and written to the
 // journal on the next Update.
-type routes struct {
+type Routes struct {
 	now     func() time.Time
 	keyAt   time.Time
 	open    map[string]*journal.Route // by client id: sent, not yet complete
@@ -32,16 +32,17 @@ const maxOpenRoutes = 64
 // maxDoneRoutes bounds the session's routes kept for the :latency view (the journal keeps all).
 const maxDoneRoutes = 10_000
 
-func newRoutes(now func() time.Time) *routes {
-	return &routes{now: now, open: map[string]*journal.Route{}}
+// NewRoutes follows routes on the clock now (the console's, the engine's).
+func NewRoutes(now func() time.Time) *Routes {
+	return &Routes{now: now, open: map[string]*journal.Route{}}
 }
 
-// key notes a keystroke.
-func (r *routes) key() { r.keyAt = r.now() }
+// Key notes a keystroke.
+func (r *Routes) Key() { r.keyAt = r.now() }
 
-// sent starts the routes of a's orders from the last keystroke, which it takes; it returns the
+// Sent starts the routes of a's orders from the last keystroke, which it takes; it returns the
 // keystroke's time (zero: no order, or no keystroke since the last action, nothing is followed).
-func (r *routes) sent(a *action.Action) time.Time {
+func (r *Routes) Sent(a *action.Action) time.Time {
 	if r.keyAt.IsZero() {
 		return time.Time{}
 	}
@@ -66,7 +67,7 @@ func (r *routes) sent(a *action.Action) time.Time {
 	return at
 }
 
-func (r *routes) evictOldest() {
+func (r *Routes) evictOldest() {
 	if len(r.open) < maxOpenRoutes {
 		return
 	}
@@ -79,8 +80,8 @@ func (r *routes) evictOldest() {
 	delete(r.open, oldest)
 }
 
-// answered takes the executor's stamps of an action's orders.
-func (r *routes) answered(d action.DoneMsg) {
+// Answered takes the executor's stamps of an action's orders.
+func (r *Routes) Answered(d action.DoneMsg) {
 	take := func(id string, got journal.Route) {
 		if rt, ok := r.open[id]; ok && !got.Answered.IsZero() {
 			rt.Signed, rt.Answered = got.Signed, got.Answered
@@ -93,8 +94,8 @@ func (r *routes) answered(d action.DoneMsg) {
 	}
 }
 
-// streamed stamps the first streamed record of each followed order among a stream's batch.
-func (r *routes) streamed(msgs []state.Msg) {
+// Streamed stamps the first streamed record of each followed order among a stream's batch.
+func (r *Routes) Streamed(msgs []state.Msg) {
 	if len(r.open) == 0 {
 		return
 	}
@@ -115,8 +116,8 @@ func (r *routes) streamed(msgs []state.Msg) {
 	}
 }
 
-// shown stamps the frame being drawn on every followed order whose streamed record it shows.
-func (r *routes) shown() {
+// Shown stamps the frame being drawn on every followed order whose streamed record it shows.
+func (r *Routes) Shown() {
 	if len(r.open) == 0 {
 		return
 	}
@@ -133,7 +134,7 @@ func (r *routes) shown() {
 }
 
 // complete moves a route with every stamp to the session's and the journal's.
-func (r *routes) complete(id string) {
+func (r *Routes) complete(id string) {
 	rt := r.open[id]
 	for _, t := range rt.Stamps() {
 		if t.IsZero() {
@@ -148,11 +149,11 @@ func (r *routes) complete(id string) {
 	r.toWrite = append(r.toWrite, *rt)
 }
 
-// session is this session's complete routes, and how many are still on their way.
-func (r *routes) session() ([]journal.Route, int) { return r.done, len(r.open) }
+// Session is this session's complete routes, and how many are still on their way.
+func (r *Routes) Session() ([]journal.Route, int) { return r.done, len(r.open) }
 
-// flush writes the routes completed since the last flush to j (nil: nowhere).
-func (r *routes) flush(j *journal.Journal) tea.Cmd {
+// Flush writes the routes completed since the last flush to j (nil: nowhere).
+func (r *Routes) Flush(j *journal.Journal) tea.Cmd {
 	if len(r.toWrite) == 0 || j == nil {
 		r.toWrite = nil
 		return nil
@@ -168,3 +169,6 @@ func (r *routes) flush(j *journal.Journal) tea.Cmd {
 		return nil
 	}
 }
+
+// Open are the routes still on their way, by client id (for a test's log).
+func (r *Routes) Open() map[string]*journal.Route { return r.open }
