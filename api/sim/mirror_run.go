@@ -2,10 +2,8 @@ package sim
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net"
-	"net/http"
 	"strings"
 	"time"
 
@@ -218,26 +216,5 @@ func (mr *Mirror) batch(ctx context.Context, b api.StreamBatch, epoch *uint64) {
 
 // Serve answers HTTP on ln and runs the market loop and the mirror until ctx ends.
 func (mr *Mirror) Serve(ctx context.Context, ln net.Listener) error {
-	srv := &http.Server{Handler: mr, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second,
-		IdleTimeout: 2 * time.Minute}
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	go func() { _ = mr.Sim.Run(ctx) }()
-	go mr.Run(ctx)
-	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
-	select {
-	case err := <-errc:
-		return err
-	case <-ctx.Done():
-	}
-	sctx, scancel := context.WithTimeout(context.Background(), 2*time.Second)
-	defer scancel()
-	if err := srv.Shutdown(sctx); err != nil {
-		_ = srv.Close()
-	}
-	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
-		return err
-	}
-	return nil
+	return serve(ctx, ln, mr, func(ctx context.Context) { _ = mr.Sim.Run(ctx) }, mr.Run)
 }

@@ -187,12 +187,21 @@ func (s *Sim) Run(ctx context.Context) error {
 // Serve answers HTTP on ln and runs the market loop until ctx ends, then shuts the server down.
 // It returns nil after a clean shutdown.
 func (s *Sim) Serve(ctx context.Context, ln net.Listener) error {
+	return serve(ctx, ln, s, func(ctx context.Context) { _ = s.Run(ctx) })
+}
+
+// serve answers HTTP with h on ln and runs each loop on its own goroutine until ctx ends, then
+// shuts the server down (the simulator's and the mirror's Serve). It returns nil after a clean
+// shutdown.
+func serve(ctx context.Context, ln net.Listener, h http.Handler, loops ...func(context.Context)) error {
 	// A slow or idle client cannot hold a connection (and its goroutine) for ever.
-	srv := &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second,
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second,
 		IdleTimeout: 2 * time.Minute}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	go func() { _ = s.Run(ctx) }()
+	for _, loop := range loops {
+		go loop(ctx)
+	}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {
