@@ -12,6 +12,7 @@ import (
 	"github.com/tradedesk/tradedesk/ui/action"
 	"github.com/tradedesk/tradedesk/ui/common"
 	"github.com/tradedesk/tradedesk/ui/components/combined"
+	"github.com/tradedesk/tradedesk/ui/components/profiles"
 	"github.com/tradedesk/tradedesk/ui/components/transfer"
 	"github.com/tradedesk/tradedesk/ui/components/vaults"
 )
@@ -232,7 +233,7 @@ func (s *Switcher) View() string {
 		return view
 	}
 	body := strings.Split(view, "\n")
-	return strings.Join(overlay(body, s.listView(), s.width), "\n")
+	return strings.Join(overlay(body, profiles.View(s.listValues(), s.st, s.keys), s.width), "\n")
 }
 
 // combinedView is the combined view under the active profile's status line.
@@ -282,4 +283,20 @@ func (m *Model) keepsKey(msg tea.KeyMsg) bool {
 		return isTransfer && takesKey(pane, msg, m.keys) && key.Matches(msg, m.keys.TransferMax)
 	}
 	return false
+}
+
+// listValues are what the profile list shows: each profile's mode, equity and open dialog, the
+// active one and the cursor.
+func (s *Switcher) listValues() profiles.Values {
+	v := profiles.Values{ActiveLabel: session.Label(s.set.Active()), Cursor: s.cursor, Width: s.width, Height: s.height}
+	for _, name := range s.set.Names() {
+		m := s.models[name]
+		r := profiles.Row{Label: session.Label(name), Mode: m.status.mode.String(), Active: name == s.set.Active(),
+			Loaded: m.store.Freshness(state.KindAccount).Loaded(), DialogOpen: m.dialog != nil}
+		if r.Loaded {
+			r.Equity = m.store.Account().TotalAccountEquity
+		}
+		v.Rows = append(v.Rows, r)
+	}
+	return v
 }
