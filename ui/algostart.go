@@ -32,7 +32,7 @@ func (m *Model) onAlgoMsg(msg tea.Msg) (tea.Cmd, bool) {
 	case algos.ChoiceMsg:
 		return m.restartAlgo(state.AlgoCommand{Kind: "algos", Choice: msg.Choice, ID: msg.ID}), true
 	case algos.ProgressMsg:
-		return tea.Batch(m.broadcast(msg), algoFailed(msg.Row)), true
+		return tea.Batch(m.broadcast(msg), algos.Failed(msg.Row)), true
 	case algos.HistoryMsg, algos.LeftMsg:
 		return m.broadcast(msg), true
 	case liveAlgoMsg:

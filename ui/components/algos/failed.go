@@ -1,4 +1,4 @@
-package ui
+package algos
 
 import (
 	tea "github.com/charmbracelet/bubbletea"
@@ -6,13 +6,12 @@ import (
 	"github.com/tradedesk/tradedesk/api/text"
 	"github.com/tradedesk/tradedesk/state/algo"
 	"github.com/tradedesk/tradedesk/ui/common"
-	"github.com/tradedesk/tradedesk/ui/components/algos"
 )
 
-// algoFailed says on the status line why an algorithm this console ran ended failed (a child
-// refused by the risk limits names the limit), as its row in the Algos view does; nil for any
-// other progress.
-func algoFailed(r algos.Row) tea.Cmd {
+// Failed says on the status line why an algorithm this console ran ended failed (a child
+// refused by the risk limits names the limit), as its row in the view does; nil for any other
+// progress (running, done, stopped, or a row of the live list).
+func Failed(r Row) tea.Cmd {
 	if r.Live || r.State != algo.StateFailed {
 		return nil
 	}
