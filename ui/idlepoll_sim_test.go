@@ -100,3 +100,31 @@ func TestIdlePositionMarksPollNothing(t *testing.T) {
 	c.measureFill(t, 2)
 	c.until(t, "the fills pane polled on the fill", func() bool { return counter.take()[api.MethodFills] > 0 })
 }
+
+// TestIdleStreamingReconcilesUnderAFifthARequestASecond (issue #34): with the stream up and a
+// position open, the periodic polls of every started task add up to under 0.2 requests a second
+// (the reconcile pass of 13 kinds every 30 s was 0.46 a second by itself); the market data waits
+// MarketReconcileEvery, the account's kinds ReconcileEvery.
+func TestIdleStreamingReconcilesUnderAFifthARequestASecond(t *testing.T) {
+	t.Parallel()
+	c := newStreamConsole(t, true)
+	c.until(t, "the stream connected", func() bool { return c.m.feed.Conn().Stream })
+	c.measureFill(t, 1)
+	rate := 0.0
+	for _, task := range c.m.feed.Tasks() {
+		if task.Started() {
+			rate += 1 / task.Cadence().Seconds()
+		}
+	}
+	if rate >= 0.2 {
+		for _, task := range c.m.feed.Tasks() {
+			t.Logf("%s every %s", task.Kind(), task.Cadence())
+		}
+		t.Errorf("streaming and idle, the polls add up to %.3f requests a second, want under 0.2", rate)
+	}
+	for _, k := range []state.Kind{state.KindTickers, state.KindMids, state.KindBook, state.KindTrades} {
+		if got := c.m.feed.Task(k).Cadence(); got != MarketReconcileEvery {
+			t.Errorf("streaming: %s every %s, want %s", k, got, MarketReconcileEvery)
+		}
+	}
+}

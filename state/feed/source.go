@@ -11,8 +11,9 @@ import (
 // carries records of several kinds. Its records take the same route as polled ones: Message turns
 // each into its kind's upsert, and Update hands them to the root to apply. A command waits for
 // the next batch, at most one a Frame, so a busy market cannot flood the update loop. While the
-// stream is up, the polls of its Kinds only reconcile (every Reconcile, and once right after the
-// stream comes up); while it is down they run at their own cadence, and Conn says why.
+// stream is up, the polls of its Kinds only reconcile (every Reconcile, the market data's every
+// MarketReconcile, and every kind once right after the stream comes up); while it is down they
+// run at their own cadence, and Conn says why.
 type Source struct {
 	// Inbox is where the stream's records arrive.
 	Inbox *api.Inbox
@@ -27,6 +28,11 @@ type Source struct {
 	Quiet []state.Kind
 	// Reconcile is their polls' cadence while the stream is up.
 	Reconcile time.Duration
+	// MarketReconcile is the cadence of the market data's polls (tickers, mids, books, trades)
+	// while the stream is up and their topics are not stalled (0: ten Reconciles). Their topics
+	// send all the time, so the heartbeat (heard) finds one gone silent within seconds and polls
+	// its kinds at once; a reconcile pass adds nothing it would not (issue #34).
+	MarketReconcile time.Duration
 	// Frame is the shortest time between two batches (0: 16 ms, about 60 a second).
 	Frame time.Duration
 	// Kind names the kind of a topic's records, for the word on the rows a batch left out
@@ -68,6 +74,9 @@ func (f *Feed) AddSource(src Source) {
 	}
 	if src.Reconcile <= 0 {
 		src.Reconcile = 30 * time.Second
+	}
+	if src.MarketReconcile <= 0 {
+		src.MarketReconcile = 10 * src.Reconcile
 	}
 	s := &streamSource{src: src, kinds: map[state.Kind]bool{}}
 	for _, k := range src.Kinds {

@@ -28,6 +28,17 @@ const (
 // marketChannels are the channels the heartbeat watches.
 var marketChannels = []string{api.ChanTicker, api.ChanMids, api.ChanBBO, api.ChanOrderBook, api.ChanTrades}
 
+// isMarketKind reports whether k is the kind of a market channel's records: the heartbeat
+// watches its topics.
+func isMarketKind(k state.Kind) bool {
+	for _, ch := range marketChannels {
+		if TopicKind(api.Topic{Channel: ch}) == k {
+			return true
+		}
+	}
+	return false
+}
+
 // beat is one market topic's heartbeat, on the feed's clock.
 type beat struct {
 	last    time.Time       // when its last batch came

@@ -165,8 +165,11 @@ func (t *Task) done(msg DoneMsg) Result {
 func (t *Task) Cadence() time.Duration { return t.every() }
 
 // every is the wait before the next periodic request; a task that has a stream up only
-// reconciles.
+// reconciles, the market data's more slowly (the heartbeat watches their topics).
 func (t *Task) every() time.Duration {
+	if t.f.Streaming(t.spec.Kind) && isMarketKind(t.spec.Kind) {
+		return t.f.src.src.MarketReconcile
+	}
 	if t.f.Streaming(t.spec.Kind) || t.followsStream() {
 		return t.f.src.src.Reconcile
 	}
