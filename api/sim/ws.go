@@ -45,6 +45,7 @@ type hub struct {
 // wsClient is one connection.
 type wsClient struct {
 	conn   *websocket.Conn
+	cork   *corkConn // conn's connection (nil: each frame is its own write)
 	out    chan []byte
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -86,13 +87,13 @@ func (s *Sim) serveWS(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusServiceUnavailable, errorBody{"the stream is down (the simulator was told to refuse it)"})
 		return
 	}
-	conn, err := websocket.Accept(w, r, nil)
+	conn, cork, err := acceptWS(w, r)
 	if err != nil {
 		return // Accept has answered
 	}
 	conn.SetReadLimit(wsMaxFrameIn)
 	ctx, cancel := context.WithCancel(context.Background())
-	c := &wsClient{conn: conn, out: make(chan []byte, wsQueue), ctx: ctx, cancel: cancel, subs: map[string]bool{}}
+	c := &wsClient{conn: conn, cork: cork, out: make(chan []byte, wsQueue), ctx: ctx, cancel: cancel, subs: map[string]bool{}}
 	s.ws.add(c)
 	defer func() {
 		cancel()
@@ -147,12 +148,17 @@ func (c *wsClient) write() {
 
 // writeBatch writes b and what is queued behind it (at most 256 more under one deadline), up to
 // a pause; it reports whether the connection is still good. Nothing taken from the queue is left
-// unwritten.
+// unwritten. The batch's frames leave in one write to the socket (corkConn): a market step's
+// notifications wake the reader once, not once each (issue #34).
 func (c *wsClient) writeBatch(b []byte) bool {
 	ctx, cancel := context.WithTimeout(c.ctx, wsWriteTimeout)
 	defer cancel()
+	c.cork.hold()
 	for n := 0; ; n++ {
 		if b == nil {
+			if c.cork.send(wsWriteTimeout) != nil {
+				return false
+			}
 			select {
 			case <-c.ctx.Done():
 				return false
@@ -161,10 +167,11 @@ func (c *wsClient) writeBatch(b []byte) bool {
 			return true
 		}
 		if c.conn.Write(ctx, websocket.MessageText, b) != nil {
+			_ = c.cork.send(wsWriteTimeout)
 			return false
 		}
 		if n == 256 || len(c.out) == 0 {
-			return true
+			return c.cork.send(wsWriteTimeout) == nil
 		}
 		b = <-c.out
 	}
