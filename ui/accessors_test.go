@@ -1,8 +1,12 @@
 package ui
 
 import (
+	"time"
+
+	rules "github.com/tradedesk/tradedesk/state/risk"
 	"github.com/tradedesk/tradedesk/ui/common"
 	"github.com/tradedesk/tradedesk/ui/components/messages"
+	riskline "github.com/tradedesk/tradedesk/ui/components/risk"
 	"github.com/tradedesk/tradedesk/ui/dialogs/confirm"
 	"github.com/tradedesk/tradedesk/ui/dialogs/leverage"
 )
@@ -40,3 +44,12 @@ func (m *Model) messagesOpen() bool { return m.msgs.Shown() }
 
 // openSheet is the report card or latency view open over the panes (nil: none).
 func (m *Model) openSheet() sheet { return m.sheet }
+
+// riskEvery is how often, at most, the trading state is read again.
+const riskEvery = riskline.Every
+
+// riskAccount is the account the risk engine observes (nil until it has loaded).
+func (m *Model) riskAccount() *rules.Account { return riskline.AccountOf(m.store) }
+
+// forgetRiskRead makes the next read of the trading state due at once, as risk.Every later.
+func (m *Model) forgetRiskRead() { m.status.risk.Mark(time.Time{}) }

@@ -5,7 +5,6 @@ import (
 	"net/http"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/shopspring/decimal"
 	"github.com/tradedesk/tradedesk/api"
@@ -95,7 +94,7 @@ func TestAConsoleInReducingRefusesOpeningOrders(t *testing.T) {
 	c, client := riskConsoleVia(t, risk.Limits{risk.DailyLoss: d("0.01")}, func(h http.Handler) http.Handler { signed.next = h; return signed })
 	c.m.reviewEveryOrder()
 	pump(t, c.m, c.m.refreshNow(state.KindAccount, state.KindPositions))
-	c.m.status.riskAt = time.Time{}
+	c.m.forgetRiskRead()
 	pump(t, c.m, c.m.readRisk()) // the day's marks
 	mid, _ := c.m.store.Mid("BTC-PERP")
 	bid := mid.Mul(d("0.98")).Round(0)

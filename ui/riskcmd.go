@@ -10,13 +10,14 @@ import (
 	"github.com/tradedesk/tradedesk/state/risk"
 	"github.com/tradedesk/tradedesk/ui/common"
 	"github.com/tradedesk/tradedesk/ui/components/cmdline"
+	riskline "github.com/tradedesk/tradedesk/ui/components/risk"
 )
 
 // riskDoneMsg is what a `:risk` command did: the notice to show and the report read after it.
 type riskDoneMsg struct {
 	notice string
 	failed bool
-	read   riskMsg
+	read   riskline.Msg
 }
 
 // riskCommand is the console's `:risk`, as the headless `tradedesk risk` is: the state and each
@@ -30,14 +31,14 @@ func (m *Model) riskCommand(msg tea.Msg) (tea.Cmd, bool) {
 			level = common.LevelError
 		}
 		m.setNotice(level, msg.notice)
-		m.status.riskAt = time.Now()
+		m.status.risk.Mark(time.Now())
 		cmd, _ := m.onRiskMsg(msg.read)
 		return cmd, true
 	case cmdline.RiskMsg:
 		if m.exec == nil {
 			return common.Notice(common.LevelError, "risk: no executor in this console (read-only): tradedesk risk reads the journal"), true
 		}
-		eng, acct := m.exec.Risk(), m.riskAccount()
+		eng, acct := m.exec.Risk(), riskline.AccountOf(m.store)
 		return func() tea.Msg { return runRiskCommand(eng, acct, msg) }, true
 	}
 	return nil, false
@@ -64,7 +65,7 @@ func runRiskCommand(eng *risk.Engine, acct *risk.Account, msg cmdline.RiskMsg) r
 		}
 	}
 	if err != nil {
-		return riskDoneMsg{notice: "risk " + msg.Verb + ": " + text.Clean(err.Error()), failed: true, read: riskRead(eng.Report(ctx, nil))}
+		return riskDoneMsg{notice: "risk " + msg.Verb + ": " + text.Clean(err.Error()), failed: true, read: riskline.Words(eng.Report(ctx, nil))}
 	}
 	var rep risk.Report
 	if acct != nil {
@@ -72,9 +73,9 @@ func runRiskCommand(eng *risk.Engine, acct *risk.Account, msg cmdline.RiskMsg) r
 	} else {
 		rep, err = eng.Report(ctx, nil)
 	}
-	read := riskRead(rep, err)
+	read := riskline.Words(rep, err)
 	if err != nil {
-		return riskDoneMsg{notice: "risk: " + read.text, failed: true, read: read}
+		return riskDoneMsg{notice: "risk: " + read.Text, failed: true, read: read}
 	}
 	return riskDoneMsg{notice: "risk: " + said + text.Clean(rep.Line()), read: read}
 }

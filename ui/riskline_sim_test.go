@@ -6,7 +6,6 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
-	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/shopspring/decimal"
@@ -39,7 +38,7 @@ func TestTheStatusLineSaysHaltedWithWhy(t *testing.T) {
 	if err := m.exec.Risk().Halt(context.Background(), "coffee"); err != nil {
 		t.Fatal(err)
 	}
-	m.status.riskAt = time.Time{} // as riskEvery later
+	m.forgetRiskRead() // as riskEvery later
 	pump(t, m, m.readRisk())
 	if v := m.View(); !strings.Contains(v, "RISK HALTED (coffee)") {
 		t.Fatalf("no HALTED on the status line:\n%s", v)
@@ -47,7 +46,7 @@ func TestTheStatusLineSaysHaltedWithWhy(t *testing.T) {
 	if err := m.exec.Risk().Resume(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	m.status.riskAt = time.Time{}
+	m.forgetRiskRead()
 	pump(t, m, m.readRisk())
 	if v := m.View(); strings.Contains(v, "RISK") {
 		t.Fatalf("resumed, the banner stays:\n%s", v)
@@ -104,7 +103,7 @@ func TestALossLimitShowsReducingWithNoOrderTried(t *testing.T) {
 	if c.m.riskAccount() == nil {
 		t.Fatal("the account and positions have not loaded")
 	}
-	c.m.status.riskAt = time.Time{}
+	c.m.forgetRiskRead()
 	pump(t, c.m, c.m.readRisk()) // the day's marks, from the account as loaded
 	if v := c.m.View(); strings.Contains(v, "RISK") || !strings.Contains(v, "Risk limits ACTIVE") || !strings.Contains(v, "daily loss") {
 		t.Fatalf("before the round: no ACTIVE limits in the account pane, or a banner:\n%s", v)

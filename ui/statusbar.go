@@ -1,6 +1,7 @@
 package ui
 
 import (
+	tea "github.com/charmbracelet/bubbletea"
 	"slices"
 	"strings"
 	"time"
@@ -8,7 +9,9 @@ import (
 	"github.com/shopspring/decimal"
 	"github.com/tradedesk/tradedesk/state"
 	"github.com/tradedesk/tradedesk/ui/common"
+	"github.com/tradedesk/tradedesk/ui/components/account"
 	"github.com/tradedesk/tradedesk/ui/components/cmdline"
+	"github.com/tradedesk/tradedesk/ui/components/risk"
 	"github.com/tradedesk/tradedesk/ui/components/statusbar"
 )
 
@@ -48,11 +51,8 @@ type statusBar struct {
 	// The account's figures as of version acctVersion (and whether it had loaded): worked out
 	// again only when a version moves.
 	acct statusbar.Account
-	// risk is the trading state shown when not ACTIVE, as last read at riskAt (Model.readRisk).
-	risk   string
-	riskAt time.Time
-	// riskLater: a read is due at riskAt+riskEvery (a change came within riskEvery of the last).
-	riskLater bool
+	// risk is the trading state shown when not ACTIVE, and when it was last read (Model.readRisk).
+	risk risk.Line
 }
 
 func (s *statusBar) identity() statusbar.Identity {
@@ -82,7 +82,7 @@ func (s *statusBar) values(m *Model, width int) statusbar.Values {
 		Overlay:     slices.ContainsFunc(m.modals.Shown(), common.Modal.KeepsFooter),
 		MessagesKey: m.keys.Messages.Help().Key,
 	}
-	v.Banners.Risk = s.risk
+	v.Banners.Risk = s.risk.Text()
 	v.Banners.Guard = m.guardBanner()
 	if strings.HasPrefix(m.notice, cmdline.NotSent) {
 		// A refused command's notice wraps on up to three lines, over the panes' last rows
@@ -135,4 +135,33 @@ func (s *statusBar) message(m *Model, width int) string {
 func (s *statusBar) commandLines(m *Model, width int) []string {
 	hint, p := m.cmdline.Hint(width)
 	return []string{m.cmdline.Line(width), common.FitStyled(p.On(hint), width)}
+}
+
+// readRisk reads the trading state from the executor's engine at most every risk.Every: at
+// start, after an action settles and as the engine applies account, position, order or fill
+// data (Model.onFeed), so a loss limit the account reaches shows on the status line with no order
+// tried. nil without an executor.
+func (m *Model) readRisk() tea.Cmd {
+	if m.exec == nil {
+		return nil
+	}
+	if cmd, due := m.status.risk.Due(time.Now(), m.feed); !due {
+		return cmd
+	}
+	return risk.Read(m.exec.Risk(), risk.AccountOf(m.store))
+}
+
+// onRiskMsg handles the trading state's messages and the `:risk` command.
+func (m *Model) onRiskMsg(msg tea.Msg) (tea.Cmd, bool) {
+	switch msg := msg.(type) {
+	case risk.TickMsg:
+		m.status.risk.Tick()
+		return m.readRisk(), true
+	case risk.Msg:
+		if rep := m.status.risk.Show(msg); rep != nil {
+			return m.broadcast(account.RiskMsg{Report: *rep}), true
+		}
+		return nil, true
+	}
+	return m.riskCommand(msg)
 }

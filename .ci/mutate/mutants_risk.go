@@ -4,7 +4,7 @@ package main
 // account's data arrives, the account limits, the limits' use, an algorithm's refused child, and
 // the flatten's summed result.
 var riskMutants = []mutant{
-	{id: "risk/console-never-observes", file: "ui/riskline.go", from: "rep, err = eng.Observe(ctx, *acct)", to: "rep, err = eng.Report(ctx, nil)", pkgs: []string{"./ui"}},
+	{id: "risk/console-never-observes", file: "ui/components/risk/line.go", from: "return eng.Observe(ctx, *acct)", to: "return eng.Report(ctx, nil)", pkgs: []string{"./ui/components/risk"}},
 	{id: "risk/hwm-follows-the-pnl", file: "state/risk/observe.go", from: "if !e.rec.HWMSet || total.GreaterThan(e.rec.HWM) {", to: "if true {", pkgs: []string{"./state/risk"}},
 	{id: "risk/loss-pct-flipped", file: "state/risk/observe.go", from: "max := e.rec.DayStartEquity.Mul(pct).Div(hundred); loss.GreaterThanOrEqual(max)", to: "max := e.rec.DayStartEquity.Mul(pct).Div(hundred); loss.GreaterThan(max)", pkgs: []string{"./state/risk"}},
 	{id: "risk/leverage-unchecked", file: "state/risk/check.go", from: "if lev := gross.Div(acct.Equity); lev.GreaterThan(max) {", to: "if lev := gross.Div(acct.Equity); false && lev.GreaterThan(max) {", pkgs: []string{"./state/risk"}},

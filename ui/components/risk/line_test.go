@@ -1,0 +1,92 @@
+package risk
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/shopspring/decimal"
+	"github.com/tradedesk/tradedesk/state/feed"
+	"github.com/tradedesk/tradedesk/state/journal"
+	rules "github.com/tradedesk/tradedesk/state/risk"
+)
+
+// TestAChangeWithinEveryIsKeptBackNotDropped: the first read is due at once; one asked for
+// within Every of it is kept back, a TickMsg timed Every after the read (one timer however many
+// are asked for); the tick makes the next read due.
+func TestAChangeWithinEveryIsKeptBackNotDropped(t *testing.T) {
+	start := time.Date(2026, 11, 27, 12, 0, 0, 0, time.UTC)
+	clock := feed.NewFakeClock(start)
+	f := feed.New(clock, time.Second, time.Minute)
+	var l Line
+	if _, due := l.Due(start, f); !due {
+		t.Fatal("the first read is not due")
+	}
+	clock.Advance(time.Second / 2)
+	for _, at := range []time.Duration{time.Second / 2, time.Second} {
+		if _, due := l.Due(start.Add(at), f); due {
+			t.Fatalf("a read %s after the last is due", at)
+		}
+	}
+	if clock.Pending() != 1 {
+		t.Fatalf("%d timers for the kept-back read, want 1", clock.Pending())
+	}
+	msgs := clock.Advance(Every - time.Second/2 - time.Millisecond)
+	if len(msgs) != 0 {
+		t.Fatalf("the tick came early: %v", msgs)
+	}
+	if msgs = clock.Advance(time.Millisecond); len(msgs) != 1 || msgs[0] != (TickMsg{}) {
+		t.Fatalf("at Every the timer sent %v", msgs)
+	}
+	l.Tick()
+	if _, due := l.Due(start.Add(Every), f); !due {
+		t.Fatal("after the tick the read is not due")
+	}
+	l.Mark(time.Time{})
+	if _, due := l.Due(start.Add(Every+time.Second/2), f); !due {
+		t.Fatal("after Mark(zero) the read is not due at once")
+	}
+}
+
+// TestReadObservesTheAccount: with max_daily_loss = 100 USD, a read with the account observes it
+// (the day's marks, then a loss of 150 trips REDUCING and the status line says why); a read with
+// no account (not loaded yet) only reports; a failed read says the state is unknown.
+func TestReadObservesTheAccount(t *testing.T) {
+	now := time.Date(2026, 11, 27, 12, 0, 0, 0, time.UTC)
+	j, err := journal.Open(filepath.Join(t.TempDir(), "j.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = j.Close() })
+	eng, err := rules.New(context.Background(), j, rules.Limits{rules.DailyLoss: decimal.NewFromInt(100)}, func() time.Time { return now })
+	if err != nil {
+		t.Fatal(err)
+	}
+	var l Line
+	read := func(acct *rules.Account) Msg {
+		msg, ok := Read(eng, acct)().(Msg)
+		if !ok {
+			t.Fatalf("Read sent %T", msg)
+		}
+		if rep := l.Show(msg); rep == nil || l.Text() != msg.Text {
+			t.Fatalf("read %+v: report %v, line %q", msg, rep, l.Text())
+		}
+		return msg
+	}
+	if m := read(&rules.Account{Equity: decimal.NewFromInt(1000)}); m.Text != "" || m.Report.State != rules.Active {
+		t.Fatalf("the day's first read: %+v", m)
+	}
+	if m := read(nil); m.Text != "" {
+		t.Fatalf("a read without the account: %+v", m)
+	}
+	m := read(&rules.Account{Equity: decimal.NewFromInt(850), Upnl: decimal.NewFromInt(-150)})
+	if m.Report.State != rules.Reducing || !strings.HasPrefix(m.Text, "REDUCING (the day's loss 150.00 USD reached max_daily_loss") {
+		t.Fatalf("a loss of 150 against 100: %+v %q", m.Report, m.Text)
+	}
+	if w := Words(rules.Report{}, errors.New("journal closed\x1b[2J")); w.Report != nil || !strings.HasPrefix(w.Text, "state unknown: journal closed") || strings.Contains(w.Text, "\x1b") {
+		t.Fatalf("a failed read: %+v", w)
+	}
+}
