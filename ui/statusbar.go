@@ -151,7 +151,8 @@ func (m *Model) readRisk() tea.Cmd {
 	return risk.Read(m.exec.Risk(), risk.AccountOf(m.store))
 }
 
-// onRiskMsg handles the trading state's messages and the `:risk` command.
+// onRiskMsg handles the trading state's messages and the `:risk` command (risk.Command, on the
+// executor's engine).
 func (m *Model) onRiskMsg(msg tea.Msg) (tea.Cmd, bool) {
 	switch msg := msg.(type) {
 	case risk.TickMsg:
@@ -162,6 +163,20 @@ func (m *Model) onRiskMsg(msg tea.Msg) (tea.Cmd, bool) {
 			return m.broadcast(account.RiskMsg{Report: *rep}), true
 		}
 		return nil, true
+	case risk.DoneMsg:
+		level := common.LevelInfo
+		if msg.Failed {
+			level = common.LevelError
+		}
+		m.setNotice(level, msg.Notice)
+		m.status.risk.Mark(time.Now())
+		cmd, _ := m.onRiskMsg(msg.Read)
+		return cmd, true
+	case cmdline.RiskMsg:
+		if m.exec == nil {
+			return common.Notice(common.LevelError, "risk: no executor in this console (read-only): tradedesk risk reads the journal"), true
+		}
+		return risk.Command(m.exec.Risk(), risk.AccountOf(m.store), msg), true
 	}
-	return m.riskCommand(msg)
+	return nil, false
 }

@@ -56,15 +56,7 @@ func TestAChangeWithinEveryIsKeptBackNotDropped(t *testing.T) {
 // no account (not loaded yet) only reports; a failed read says the state is unknown.
 func TestReadObservesTheAccount(t *testing.T) {
 	now := time.Date(2026, 11, 27, 12, 0, 0, 0, time.UTC)
-	j, err := journal.Open(filepath.Join(t.TempDir(), "j.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = j.Close() })
-	eng, err := rules.New(context.Background(), j, rules.Limits{rules.DailyLoss: decimal.NewFromInt(100)}, func() time.Time { return now })
-	if err != nil {
-		t.Fatal(err)
-	}
+	eng := newEngine(t, rules.Limits{rules.DailyLoss: decimal.NewFromInt(100)}, func() time.Time { return now })
 	var l Line
 	read := func(acct *rules.Account) Msg {
 		msg, ok := Read(eng, acct)().(Msg)
@@ -89,4 +81,19 @@ func TestReadObservesTheAccount(t *testing.T) {
 	if w := Words(rules.Report{}, errors.New("journal closed\x1b[2J")); w.Report != nil || !strings.HasPrefix(w.Text, "state unknown: journal closed") || strings.Contains(w.Text, "\x1b") {
 		t.Fatalf("a failed read: %+v", w)
 	}
+}
+
+// newEngine is a risk engine with limits on a journal on disk.
+func newEngine(t *testing.T, limits rules.Limits, now func() time.Time) *rules.Engine {
+	t.Helper()
+	j, err := journal.Open(filepath.Join(t.TempDir(), "j.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = j.Close() })
+	eng, err := rules.New(context.Background(), j, limits, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return eng
 }
