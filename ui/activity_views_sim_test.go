@@ -23,14 +23,13 @@ func activityViews(t *testing.T, m *Model) (*common.Group, *funding.Pane, *trans
 	var tr *transfers.Pane
 	var e *equity.Pane
 	for _, p := range g.Panes() {
-		if fp, ok := p.(*funding.Pane); ok {
-			f = fp
-		}
-		if fp, ok := p.(*common.Fed); ok {
-			switch v := fp.Pane.(type) {
-			case *transfers.Pane:
-				tr = v
-			case *equity.Pane:
+		switch v := p.(type) {
+		case *funding.Pane:
+			f = v
+		case *transfers.Pane:
+			tr = v
+		case *common.Fed:
+			if v, ok := v.Pane.(*equity.Pane); ok {
 				e = v
 			}
 		}

@@ -27,7 +27,7 @@ func newMarketGroup(c *common.Common, ex api.Exchange, chart *chart.Pane) *commo
 // rings the terminal bell on new fills.
 func newActivityGroup(c *common.Common, ex api.Exchange, bell bool, more ...common.Pane) *common.Group {
 	return common.NewGroup(c, "Activity", append([]common.Pane{fills.New(c, ex, bell), history.New(c, ex), funding.New(c, ex),
-		transfers.NewFed(c, ex), equity.NewFed(c, ex), trades.New(c, ex), daily.New(c, common.ExchangeAddress(ex) != "")}, more...)...)
+		transfers.New(c, ex), equity.NewFed(c, ex), trades.New(c, ex), daily.New(c, common.ExchangeAddress(ex) != "")}, more...)...)
 }
 
 // newFundsGroup is the balances and collateral, the transfer form and the broker approvals.

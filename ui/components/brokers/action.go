@@ -66,7 +66,7 @@ func (p *Pane) brokerKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 		return nil, true
 	case key.Matches(msg, k.BrokerRevoke):
 		b, ok := p.selected()
-		if !ok && p.tbl.Lost() {
+		if !ok && p.Tbl.Lost() {
 			return common.Notice(common.LevelWarn, "no approval selected: the one you were on is gone; move to pick one"), true
 		}
 		if !ok {
@@ -91,7 +91,7 @@ func (p *Pane) cannot(what string) tea.Cmd {
 }
 
 func (p *Pane) selected() (api.BrokerApproval, bool) {
-	i := p.tbl.Selected()
+	i := p.Tbl.Selected()
 	if i < 0 || i >= len(p.rows) {
 		return api.BrokerApproval{}, false
 	}

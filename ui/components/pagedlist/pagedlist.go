@@ -47,9 +47,11 @@ type Source struct {
 	Every func(profile.Intervals) time.Duration
 	// Page asks for one page of the records of user.
 	Page func(ex api.Exchange, user string, page int) feed.Request
-	// Next is the store's next page to load, and whether there is one.
+	// Next is the store's next page to load, and whether there is one. Nil for a list that is
+	// one page (the transfers, the brokers): each poll replaces it and nothing older loads.
 	Next func(*state.Store) (int, bool)
-	// Evicted is how many of the oldest rows the store let go to stay within its bound.
+	// Evicted is how many of the oldest rows the store let go to stay within its bound (nil:
+	// none).
 	Evicted func(*state.Store) int
 	// WatchTrades polls the newest page at once when the account's orders or positions moved (a
 	// fill or an order's state change is news for fills and history, not for funding).
@@ -90,10 +92,18 @@ func newList(c *common.Common, ex api.Exchange, src Source, cols []common.Column
 	l.Tbl = common.NewTable(c.Styles, cols, cell)
 	l.Tbl.Empty = empty
 	l.page = func(page int) feed.Request { return src.Page(ex, common.ExchangeAddress(ex), page) }
-	l.next = func() (int, bool) { return src.Next(c.Store) }
-	l.evicted = func() int { return src.Evicted(c.Store) }
+	l.next, l.evicted = func() (int, bool) { return 0, false }, func() int { return 0 }
+	if src.Next != nil {
+		l.next = func() (int, bool) { return src.Next(c.Store) }
+	}
+	if src.Evicted != nil {
+		l.evicted = func() int { return src.Evicted(c.Store) }
+	}
 	return l
 }
+
+// Width is the list's width, for a status line the pane draws itself (Over).
+func (l *List) Width() int { return l.w }
 
 // Kinds implements common.KindsShower.
 func (l *List) Kinds() []state.Kind { return []state.Kind{l.kind} }
@@ -157,12 +167,17 @@ func (l *List) Click(_, y int) tea.Cmd {
 
 // Body is the table above the status line; idle is the status line when nothing needs saying.
 func (l *List) Body(idle func() string) string {
-	lines := l.Tbl.Lines(make([]string, 0, l.h))
 	status := pagedStatus(l.Styles, l.Store, l.kind, &l.Exp, l.loading, l.w)
 	if status == "" {
 		status = l.Styles.Muted.On(common.Pad(idle(), l.w))
 	}
-	return strings.Join(append(lines, status), "\n")
+	return l.Over(status)
+}
+
+// Over is the table above status, a line the pane draws in place of the list's own (a line
+// being typed), already fitted to the width.
+func (l *List) Over(status string) string {
+	return strings.Join(append(l.Tbl.Lines(make([]string, 0, l.h)), status), "\n")
 }
 
 // Hint is the idle status line's words: n records loaded, whether more can be loaded, the last

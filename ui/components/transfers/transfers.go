@@ -1,22 +1,24 @@
 // Package transfers is the Activity group's transfers view: the account's latest deposits,
 // transfers and withdrawals, newest first (time, kind in words from the account's side, amount
 // signed: negative when it left the account, the fee paid on top of it, collateral, the other
-// address of a send or receipt, the transaction hash). The records reach it by the one route: a feed task in ui polls
-// transfer_history, state.Apply replaces the list, the pane reads the store.
+// address of a send or receipt, the transaction hash). The records reach it by the one route: the
+// kit's paged list (pagedlist.List, one page) polls transfer_history, state.Apply replaces the
+// list, the pane reads the store.
 package transfers
 
 import (
 	"context"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
+	"github.com/tradedesk/tradedesk/state/feed"
 	"github.com/tradedesk/tradedesk/state/profile"
 	"github.com/tradedesk/tradedesk/ui/common"
+	"github.com/tradedesk/tradedesk/ui/components/pagedlist"
 )
 
 // Columns.
@@ -30,54 +32,61 @@ const (
 	cTx
 )
 
-// Pane is the transfers view.
+// Pane is the transfers view: a paged list (pagedlist.List) of one page, the latest Limit
+// transfers.
 type Pane struct {
-	*common.Common
-	tbl     *common.Table
+	*pagedlist.List
 	rows    []api.TransferRecord
 	version [2]uint64 // transfers and collateral versions read
-	w, h    int
 	empty   string
 }
 
-// New is the transfers view; watching says whether the console watches an account.
-func New(c *common.Common, watching bool) *Pane {
-	p := &Pane{Common: c, empty: "no transfers yet"}
+// Limit is how many transfers one poll asks for.
+const Limit = 200
+
+// source is the account's latest transfers, one page, polled every Intervals.Transfers.
+var source = pagedlist.Source{
+	Kind: state.KindTransfers, Every: func(iv profile.Intervals) time.Duration { return iv.Transfers },
+	Follows: []state.Kind{state.KindAccount}, // rare: reconciled while the account streams
+	Page: func(ex api.Exchange, user string, _ int) feed.Request {
+		return func(ctx context.Context, gen uint64, at time.Time) (state.Msg, error) {
+			ts, err := ex.TransferHistory(ctx, user, Limit)
+			return state.TransfersMsg{Gen: gen, At: at, Transfers: ts}, err
+		}
+	},
+}
+
+// New is the transfers view of the account ex watches, with its feed task.
+func New(c *common.Common, ex api.Exchange) *Pane {
+	return newPane(c, ex, source, common.ExchangeAddress(ex) != "")
+}
+
+// newPane is the transfers view on src; watching says whether the console watches an account.
+func newPane(c *common.Common, ex api.Exchange, src pagedlist.Source, watching bool) *Pane {
+	p := &Pane{empty: "no transfers yet"}
 	if !watching {
 		p.empty = "no account: start with --address, --keystore or a key to see transfers"
 	}
-	p.tbl = common.NewTable(c.Styles, []common.Column{
+	p.List = pagedlist.New(c, ex, src, []common.Column{
 		common.Col("Time", 14, false, 0), common.Col("Kind", 15, false, 0), common.Col("Amount", 14, true, 0),
 		common.Col("Fee", 8, true, 0), common.Col("Coll.", 6, false, 0), common.Col("Other address", 13, false, 1), common.Col("Tx hash", 13, false, 2),
-	}, p.cell)
-	p.tbl.Empty = p.empty
+	}, p.cell, p.empty)
 	return p
 }
 
 // Title implements common.Pane.
 func (p *Pane) Title() string { return "Transfers (" + strconv.Itoa(len(p.rows)) + ")" }
 
-// Kinds implements common.KindsShower.
-func (p *Pane) Kinds() []state.Kind { return []state.Kind{state.KindTransfers} }
-
-// SetSize implements common.Pane; the last line is the status line.
-func (p *Pane) SetSize(w, h int) {
-	p.w, p.h = w, h
-	p.tbl.SetSize(w, max(h-1, 1))
-}
-
-// SetFocused implements common.Pane.
-func (p *Pane) SetFocused(f bool) { p.tbl.SetFocused(f) }
-
 // Update implements common.Pane.
 func (p *Pane) Update(msg tea.Msg) tea.Cmd {
-	switch msg := msg.(type) {
-	case common.DataMsg:
-		if msg.Kind == state.KindTransfers || msg.Kind == state.KindCollateral {
+	if cmd, handled, refresh := p.Handle(msg); handled {
+		if d, ok := msg.(common.DataMsg); refresh || ok && d.Kind == state.KindCollateral {
 			p.refresh()
 		}
-	case tea.KeyMsg:
-		p.tbl.Navigate(p.Keys, msg)
+		return cmd
+	}
+	if msg, ok := msg.(tea.KeyMsg); ok {
+		p.Tbl.Navigate(p.Keys, msg)
 	}
 	return nil
 }
@@ -90,7 +99,7 @@ func (p *Pane) refresh() {
 	}
 	p.version = v
 	p.rows = p.Store.Transfers()
-	p.tbl.SetRows(len(p.rows))
+	p.Tbl.SetRows(len(p.rows))
 }
 
 // collateral is a collateral's symbol and display precision ("#id" and 8 places before the
@@ -145,13 +154,13 @@ func (p *Pane) cell(row, col int) (string, common.Paint) {
 
 // View implements common.Pane: the table above the status line.
 func (p *Pane) View() string {
-	p.tbl.Empty = common.EmptyFor(p.Store, state.KindTransfers, p.empty)
-	lines := p.tbl.Lines(make([]string, 0, p.h))
-	status := common.FreshLine(p.Styles, p.Store, state.KindTransfers, p.w)
-	if status == "" {
-		status = p.Styles.Muted.On(common.Pad(strconv.Itoa(len(p.rows))+" latest · the Funds group moves collateral", p.w))
-	}
-	return strings.Join(append(lines, status), "\n")
+	p.Tbl.Empty = common.EmptyFor(p.Store, state.KindTransfers, p.empty)
+	return p.Body(p.idle)
+}
+
+// idle is the status line when nothing is wrong or under way.
+func (p *Pane) idle() string {
+	return strconv.Itoa(len(p.rows)) + " latest · the Funds group moves collateral"
 }
 
 // ShortHelp implements common.Pane.
@@ -160,16 +169,3 @@ func (p *Pane) ShortHelp() []key.Binding { return []key.Binding{p.Keys.Up, p.Key
 // FullHelp implements common.Pane: only the list's navigation, which the Activity group's help
 // already shows with the fills, so it adds nothing there.
 func (p *Pane) FullHelp() [][]key.Binding { return nil }
-
-// Limit is how many transfers one poll asks for.
-const Limit = 200
-
-// NewFed is the transfers view with its feed task.
-func NewFed(c *common.Common, ex api.Exchange) *common.Fed {
-	t := common.PaneTask(c, state.KindTransfers, c.Every(func(iv profile.Intervals) time.Duration { return iv.Transfers }),
-		common.AccountRequest(ex, func(ctx context.Context, user string, gen uint64, at time.Time) (state.Msg, error) {
-			ts, err := ex.TransferHistory(ctx, user, Limit)
-			return state.TransfersMsg{Gen: gen, At: at, Transfers: ts}, err
-		})).Follow(state.KindAccount) // rare: reconciled while the account streams
-	return &common.Fed{Pane: New(c, common.ExchangeAddress(ex) != ""), Task: t}
-}

@@ -63,7 +63,7 @@ func rowsPane(t *testing.T) *Pane {
 	}})
 	c := commontest.NewCommon(t, s, func() time.Time { return t0 })
 	c.Account = me
-	p := New(c, true)
+	p := newPane(c, nil, source, true)
 	p.SetSize(120, 7)
 	p.Update(common.DataMsg{Kind: state.KindTransfers})
 	return p
@@ -89,7 +89,7 @@ func TestTransfersSanitised(t *testing.T) {
 	}})
 	c := commontest.NewCommon(t, s, func() time.Time { return t0 })
 	c.Account = me
-	p := New(c, true)
+	p := newPane(c, nil, source, true)
 	p.SetSize(160, 5)
 	p.Update(common.DataMsg{Kind: state.KindTransfers})
 	v := p.View()
