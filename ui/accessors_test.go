@@ -7,12 +7,12 @@ import (
 	"github.com/tradedesk/tradedesk/ui/common"
 	"github.com/tradedesk/tradedesk/ui/components/messages"
 	riskline "github.com/tradedesk/tradedesk/ui/components/risk"
-	"github.com/tradedesk/tradedesk/ui/dialogs/confirm"
-	"github.com/tradedesk/tradedesk/ui/dialogs/leverage"
 )
 
 // The tests read the root's state through these, not its fields, so a field that moves (into
-// the modal stack, into the status bar's values) changes one line here, not every test.
+// the modal stack, into the status bar's values) changes one line here, not every test. The open
+// dialogs are read through the root's own finders (Model.confirmation, Model.leverageDialog,
+// Model.openSheet), which look them up on the modal stack.
 
 // shownNotice is the status line's notice now.
 func (m *Model) shownNotice() string { return m.notice }
@@ -30,20 +30,11 @@ func (m *Model) messageEntries() []messages.Entry { return m.msgs.Entries() }
 // clearNotice empties the status line's notice (a test's next step then reads its own).
 func (m *Model) clearNotice() { m.notice = "" }
 
-// confirmation is the open confirmation dialog (nil: none).
-func (m *Model) confirmation() *confirm.Dialog { return m.dialog }
-
-// leverageDialog is the open leverage dialog (nil: none).
-func (m *Model) leverageDialog() *leverage.Dialog { return m.lev }
-
 // helpOpen reports whether the help overlay is open.
 func (m *Model) helpOpen() bool { return m.helpBox.Shown() }
 
 // messagesOpen reports whether the messages view is open.
 func (m *Model) messagesOpen() bool { return m.msgs.Shown() }
-
-// openSheet is the report card or latency view open over the panes (nil: none).
-func (m *Model) openSheet() sheet { return m.sheet }
 
 // riskEvery is how often, at most, the trading state is read again.
 const riskEvery = riskline.Every

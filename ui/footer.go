@@ -5,6 +5,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tradedesk/tradedesk/ui/common"
 	"github.com/tradedesk/tradedesk/ui/components/help"
+	"github.com/tradedesk/tradedesk/ui/dialogs/confirm"
 )
 
 // globalHelp are the keys that work everywhere.
@@ -24,9 +25,9 @@ func (m *Model) footerView() string {
 	m.footerDirty = false
 	var keys []key.Binding
 	switch {
-	case m.dialog != nil:
-		keys = m.dialogKeys()
-	case m.lev != nil:
+	case m.confirmation() != nil:
+		keys = m.dialogKeys(m.confirmation())
+	case m.leverageDialog() != nil:
 		keys = []key.Binding{m.keys.Confirm, m.keys.Dismiss}
 	case m.msgs.Shown():
 		keys = []key.Binding{m.keys.Dismiss}
@@ -94,13 +95,13 @@ func inForm(p common.Pane) bool {
 
 // dialogKeys are the keys of the open confirmation: Enter, or the word to type first; Esc; and
 // the scroll keys when its lines do not all fit.
-func (m *Model) dialogKeys() []key.Binding {
+func (m *Model) dialogKeys(d *confirm.Dialog) []key.Binding {
 	confirmKey := m.keys.Confirm
-	if w := m.dialog.Action().Typed; w != "" {
+	if w := d.Action().Typed; w != "" {
 		confirmKey.SetHelp("type "+w+" + "+confirmKey.Help().Key, "confirm")
 	}
 	keys := []key.Binding{confirmKey, m.keys.Dismiss}
-	if m.dialog.Scrolls() {
+	if d.Scrolls() {
 		keys = append(keys, common.ScrollKeys(m.keys))
 	}
 	return keys

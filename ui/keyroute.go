@@ -51,40 +51,6 @@ func (m *Model) modalKey(top common.Modal, msg tea.KeyMsg) tea.Cmd {
 	return tea.Quit
 }
 
-// modalSet are the root's modals, each pushed on the one stack (Model.modals) as it opens.
-type modalSet struct{ confirm, lev, line, alerts, sheet, messages, help *common.ModalFuncs }
-
-// newModals makes the root's modals: how each takes keys and closes for Ctrl+C.
-func (m *Model) newModals() modalSet {
-	overlays := func() (tea.Cmd, bool) { m.helpBox.Close(); m.msgs.Close(); return nil, true }
-	return modalSet{
-		confirm: &common.ModalFuncs{
-			IsOpen:  func() bool { return m.dialog != nil },
-			OnKey:   func(msg tea.KeyMsg) tea.Cmd { m.footerDirty = true; return m.dialog.Update(msg) },
-			OnClose: func() (tea.Cmd, bool) { return m.dialog.Close(), true },
-			Draw:    func(int, int) string { return m.dialog.View() }, Footer: true,
-		},
-		lev: &common.ModalFuncs{
-			IsOpen:  func() bool { return m.lev != nil },
-			OnKey:   func(msg tea.KeyMsg) tea.Cmd { return m.lev.Update(msg) },
-			OnClose: func() (tea.Cmd, bool) { m.lev = nil; return nil, true },
-			Draw:    func(int, int) string { return m.lev.View() }, Footer: true,
-		},
-		line: &common.ModalFuncs{IsOpen: func() bool { return m.cmdline.Active() }, OnKey: m.lineKey,
-			OnClose: func() (tea.Cmd, bool) { m.cmdline.Close(); return nil, true }},
-		alerts: &common.ModalFuncs{IsOpen: func() bool { return m.alerts.Active() }, OnKey: func(msg tea.KeyMsg) tea.Cmd { return m.alerts.Key(msg) },
-			OnClose: func() (tea.Cmd, bool) { m.alerts.Close(); return nil, true },
-			Draw:    func(w, h int) string { return m.alerts.View(min(w-4, 100), h-3) }, Footer: true},
-		sheet: &common.ModalFuncs{IsOpen: func() bool { return m.sheet != nil }, OnKey: m.sheetKey,
-			OnClose: func() (tea.Cmd, bool) { m.sheet = nil; return nil, true },
-			Draw:    func(w, h int) string { return m.sheet.View(min(w-4, 110), h-3) }},
-		messages: &common.ModalFuncs{IsOpen: func() bool { return m.msgs.Shown() }, OnKey: m.messagesKey, OnClose: overlays,
-			Draw: func(int, int) string { return m.messagesView }, Footer: true},
-		help: &common.ModalFuncs{IsOpen: func() bool { return m.helpBox.Shown() }, OnKey: m.helpKey, OnClose: overlays,
-			Draw: func(int, int) string { return m.helpBox.View() }, Footer: true},
-	}
-}
-
 // lineKey is the open command line's key; the kill switch works there too.
 func (m *Model) lineKey(msg tea.KeyMsg) tea.Cmd {
 	if key.Matches(msg, m.keys.KillSwitch) {

@@ -91,11 +91,11 @@ func (m *Model) layout() {
 		s.topKey = ""
 		s.pane.SetSize(max(s.r.w-2, 1), max(s.r.h-2, 1))
 	}
-	if m.dialog != nil {
-		m.dialog.SetSize(m.width, m.height-3)
+	if d := m.confirmation(); d != nil {
+		d.SetSize(m.width, m.height-3)
 	}
-	if m.lev != nil {
-		m.lev.SetWidth(m.width)
+	if d := m.leverageDialog(); d != nil {
+		d.SetWidth(m.width)
 	}
 	if m.helpBox.Shown() {
 		m.renderHelp()

@@ -122,14 +122,13 @@ type Model struct {
 	msgs         *messages.Log
 	alerts       *alerts.Model // the alert engine's console side, and the Alerts view
 	messagesView string
-	dialog       *confirm.Dialog
-	lev          *leverage.Dialog // the leverage dialog, like dialog it takes every key
-	cmdline      *cmdline.Model   // the `:` command line: open, it takes every key
+	cmdline      *cmdline.Model // the `:` command line: open, it takes every key
 	status       statusBar
-	// modals is the one modal stack: what opens over the panes (the fields above, the alerts
-	// view, a sheet, the messages, the help) is pushed as it opens; the top takes every key.
+	// modals is the one modal stack: what opens over the panes (the confirmation, the leverage
+	// dialog and a sheet with their state; the command line, the alerts view, the messages and
+	// the help as the components' modals) is pushed as it opens; the top takes every key.
 	modals common.Stack
-	modal  modalSet // the modals to push (newModals)
+	modal  modalSet // the components' modals to push (newModals)
 
 	feed *feed.Feed // the one scheduler: the root's polls and the panes' own requests
 	// stream is the exchange's WebSocket beside the polls (nil: none); streamSym is the instrument
@@ -151,7 +150,6 @@ type Model struct {
 	liveAlgos     *algos.Runner   // a shadow console's live session's algorithms (nil: none)
 	guard         guardLink       // the account's guard, when one runs
 	lat           *latency.Routes // each order's route from the keystroke to the screen (:latency)
-	sheet         sheet           // a report card or the latency view over the panes (nil: none)
 
 	pipe        pipeline
 	quitArmed   bool // quit was pressed once while an action was out
@@ -374,7 +372,9 @@ func (m *Model) onComponentMsg(msg tea.Msg) tea.Cmd {
 
 // onDialogResult closes the confirmation dialog and sends its action if it was confirmed.
 func (m *Model) onDialogResult(msg confirm.ResultMsg) tea.Cmd {
-	m.dialog = nil
+	if md, ok := common.Find[*confirmModal](&m.modals); ok {
+		m.modals.Pop(md)
+	}
 	m.footerDirty = true
 	if !msg.Confirmed {
 		m.setNotice(common.LevelNote, "not sent: "+msg.Act.What)
@@ -504,22 +504,23 @@ func (m *Model) refreshMessages() {
 // openLeverage opens the leverage dialog on a perpetual (positions pane: L; order form: ctrl+l),
 // or says why it cannot.
 func (m *Model) openLeverage(symbol string) tea.Cmd {
-	if m.dialog != nil {
+	if m.confirmation() != nil {
 		return nil
 	}
 	if why := leverage.Refusal(m.store, m.c.ReadOnly, m.ex.IsAgent(), symbol); why != "" {
 		m.setNotice(common.LevelWarn, why)
 		return nil
 	}
-	m.lev = leverage.New(m.st, m.keys, m.store, symbol, m.width)
-	m.modals.Push(m.modal.lev)
+	common.PushSole(&m.modals, &levModal{d: leverage.New(m.st, m.keys, m.store, symbol, m.width)})
 	m.footerDirty = true
 	return nil
 }
 
 // onLeverageDone closes the dialog and sends the change through the pipeline.
 func (m *Model) onLeverageDone(msg leverage.DoneMsg) tea.Cmd {
-	m.lev = nil
+	if md, ok := common.Find[*levModal](&m.modals); ok {
+		m.modals.Pop(md)
+	}
 	m.footerDirty = true
 	if msg.Act == nil {
 		return nil

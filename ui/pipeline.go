@@ -86,12 +86,12 @@ func (m *Model) openConfirm(a *action.Action, note string) {
 		named.Title += own
 		a = &named
 	}
-	m.dialog = confirm.New(m.st, m.keys, a, m.width)
-	m.modals.Push(m.modal.confirm)
-	m.dialog.At = m.clock()
-	m.dialog.SetSize(m.width, m.height-3)
+	d := confirm.New(m.st, m.keys, a, m.width)
+	common.PushSole(&m.modals, &confirmModal{d})
+	d.At = m.clock()
+	d.SetSize(m.width, m.height-3)
 	if note != "" {
-		m.dialog.Again(note)
+		d.Again(note)
 	}
 	m.footerDirty = true
 }

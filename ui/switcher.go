@@ -212,8 +212,8 @@ func (s *Switcher) Switch(profile string) tea.Cmd {
 	}
 	s.combined = false
 	to := s.Active()
-	if from != to && from.dialog != nil {
-		to.setNotice(common.LevelWarn, "profile "+session.Label(from.status.profile)+" keeps its open dialog ("+from.dialog.Action().What+"): it is sent only from there")
+	if d := from.confirmation(); from != to && d != nil {
+		to.setNotice(common.LevelWarn, "profile "+session.Label(from.status.profile)+" keeps its open dialog ("+d.Action().What+"): it is sent only from there")
 	} else if from != to {
 		to.setNotice(common.LevelInfo, "profile "+session.Label(profile))
 	}
@@ -266,9 +266,7 @@ func indexOf(names []string, name string) int {
 
 // openVaults opens the Vaults view of the profile's account over its panes.
 func (m *Model) openVaults() {
-	m.sheet = vaults.New(m.st, m.keys, m.store.Account, m.status.profile)
-	m.modals.Push(m.modal.sheet)
-	m.footerDirty = true
+	m.pushSheet(vaults.New(m.st, m.keys, m.store.Account, m.status.profile))
 }
 
 // keepsKey reports whether the active profile's focused pane binds a key the switcher would
@@ -292,7 +290,7 @@ func (s *Switcher) listValues() profiles.Values {
 	for _, name := range s.set.Names() {
 		m := s.models[name]
 		r := profiles.Row{Label: session.Label(name), Mode: m.status.mode.String(), Active: name == s.set.Active(),
-			Loaded: m.store.Freshness(state.KindAccount).Loaded(), DialogOpen: m.dialog != nil}
+			Loaded: m.store.Freshness(state.KindAccount).Loaded(), DialogOpen: m.confirmation() != nil}
 		if r.Loaded {
 			r.Equity = m.store.Account().TotalAccountEquity
 		}

@@ -76,6 +76,38 @@ func (s *Stack) Push(md Modal) {
 	s.open = append(s.open, md)
 }
 
+// Pop takes md off the stack wherever it is: its result closed it (a dialog answered).
+func (s *Stack) Pop(md Modal) {
+	for i, o := range s.open {
+		if o == md {
+			s.open = append(s.open[:i], s.open[i+1:]...)
+			return
+		}
+	}
+}
+
+// PushSole puts md on top in place of every other modal of its type on s: one confirmation,
+// one leverage dialog, one sheet at a time (a second replaces the first, as it always did).
+func PushSole[T Modal](s *Stack, md T) {
+	kept := s.open[:0]
+	for _, o := range s.open {
+		if _, same := o.(T); !same {
+			kept = append(kept, o)
+		}
+	}
+	s.open = append(kept, md)
+}
+
+// Find is the topmost open modal of type T on s (ok false: none is open).
+func Find[T Modal](s *Stack) (md T, ok bool) {
+	for i := len(s.open) - 1; i >= 0; i-- {
+		if md, ok := s.open[i].(T); ok && md.Open() {
+			return md, true
+		}
+	}
+	return md, false
+}
+
 // Top is the open modal on top, after popping the ones on top that closed (nil: none is open).
 func (s *Stack) Top() Modal {
 	for len(s.open) > 0 {

@@ -39,3 +39,44 @@ func TestTheStackTopIsTheLastOpened(t *testing.T) {
 		t.Fatalf("all closed: top %v, %d kept", s.Top(), len(s.open))
 	}
 }
+
+// owned is a modal that keeps its own state, as the stack's owned modals do: open until closed.
+type owned struct {
+	name   string
+	closed bool
+}
+
+func (o *owned) Open() bool             { return !o.closed }
+func (o *owned) Key(tea.KeyMsg) tea.Cmd { return nil }
+func (o *owned) Close() (tea.Cmd, bool) { o.closed = true; return nil, true }
+func (o *owned) Covers() bool           { return true }
+func (o *owned) View(int, int) string   { return o.name }
+func (o *owned) KeepsFooter() bool      { return false }
+
+// TestTheStackOwnsItsModals: a modal pushed with its state is found by its type while open;
+// PushSole replaces the one of its type (one confirmation at a time) and keeps the others under
+// it; Pop takes one off wherever it is; a closed one is not found and leaves the top. Guards the
+// stack as the one owner of the dialogs (the root keeps no field for them).
+func TestTheStackOwnsItsModals(t *testing.T) {
+	var s Stack
+	line := &ModalFuncs{IsOpen: func() bool { return true }, OnKey: func(tea.KeyMsg) tea.Cmd { return nil }}
+	first, second := &owned{name: "first"}, &owned{name: "second"}
+	s.Push(line)
+	PushSole(&s, first)
+	if md, ok := Find[*owned](&s); !ok || md != first || s.Top() != first {
+		t.Fatalf("pushed: found %v %v, top %v", md, ok, s.Top())
+	}
+	PushSole(&s, second)
+	if md, _ := Find[*owned](&s); md != second || len(s.Shown()) != 2 || s.Shown()[0] != line {
+		t.Fatalf("a second of the type did not replace the first: found %v, shown %v", md, s.Shown())
+	}
+	second.Close()
+	if _, ok := Find[*owned](&s); ok || s.Top() != line {
+		t.Fatalf("closed: still found, or top %v", s.Top())
+	}
+	PushSole(&s, first)
+	s.Pop(first)
+	if _, ok := Find[*owned](&s); ok || s.Top() != line {
+		t.Fatalf("popped: still found, or top %v", s.Top())
+	}
+}

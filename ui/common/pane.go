@@ -45,9 +45,11 @@ import (
 //     to every pane, inside groups too; each takes the types it owns and ignores the rest.
 //
 // That is all: one package and one line in the root. What opens over the panes and takes every
-// key (a dialog, a view) is a Modal instead: its entry in the root's Model.newModals routes its
-// keys and Ctrl+C, the root pushes it on its Stack where it opens (the top takes every key; it
-// is popped once closed), and the root's View draws it.
+// key (a dialog, a view) is a Modal instead, pushed on the root's Stack where it opens (the top
+// takes every key and Ctrl+C; it is popped once closed) and drawn by the root's View. A dialog
+// is a type implementing Modal, pushed with its state (PushSole) and popped by its result; a
+// component that keeps its own open state (the command line, the help) is an entry in the
+// root's Model.newModals.
 //
 // To add a kind of data: one file in state (see state.Store), then one place in ui: a root poll
 // is one entry in ui's pollSpecs (its cadence and its request, a field of Intervals when
