@@ -15,7 +15,7 @@ import (
 // countMessages counts the messages view's lines that hold s.
 func (c *simConsole) countMessages(s string) int {
 	n := 0
-	for _, e := range c.m.msgs.Entries() {
+	for _, e := range c.m.messageEntries() {
 		if strings.Contains(e.Text, s) {
 			n += e.Count
 		}
@@ -52,10 +52,10 @@ func TestConsoleAlerts(t *testing.T) {
 		c.step(t, 3*time.Second)
 	}
 	if n := c.countMessages("ETH-PERP order filled"); n != 1 {
-		t.Fatalf("the fill alerted %d times; messages %+v", n, c.m.msgs.Entries())
+		t.Fatalf("the fill alerted %d times; messages %+v", n, c.m.messageEntries())
 	}
 	if n := c.countMessages("alert: margin utilisation"); n != 1 {
-		t.Fatalf("the margin alert fired %d times; messages %+v", n, c.m.msgs.Entries())
+		t.Fatalf("the margin alert fired %d times; messages %+v", n, c.m.messageEntries())
 	}
 	st := c.m.alerts.Rules()
 	if len(st) != 2 || st[0].Fired != 1 || st[1].Fired != 1 {
@@ -99,10 +99,10 @@ func TestConsoleAlertsNeedNoViewAndNoStream(t *testing.T) {
 		}
 	}
 	if n := c.countMessages("BTC-PERP order cancelled"); n != 1 {
-		t.Fatalf("the cancel alerted %d times; messages %+v", n, c.m.msgs.Entries())
+		t.Fatalf("the cancel alerted %d times; messages %+v", n, c.m.messageEntries())
 	}
 	if n := c.countMessages("BTC-PERP funding payment"); n != 1 {
-		t.Fatalf("the payment alerted %d times; payments %+v, messages %+v", n, c.m.store.Funding(), c.m.msgs.Entries())
+		t.Fatalf("the payment alerted %d times; payments %+v, messages %+v", n, c.m.store.Funding(), c.m.messageEntries())
 	}
 	c.key(t, "2", "A") // A on the position
 	if !c.m.cmdline.Active() || c.m.cmdline.Value() != "alert BTC-PERP liq < 5%" {
@@ -143,7 +143,7 @@ func TestConsoleExchangeDownAlert(t *testing.T) {
 	down.Store(true)
 	wait(40 * time.Second)
 	if n := c.countMessages("alert: exchange down"); n != 1 {
-		t.Fatalf("40 s down alerted %d times; messages %+v", n, c.m.msgs.Entries())
+		t.Fatalf("40 s down alerted %d times; messages %+v", n, c.m.messageEntries())
 	}
 	down.Store(false)
 	wait(40 * time.Second)

@@ -399,7 +399,7 @@ func TestConsoleShowsTheGuardsAlerts(t *testing.T) {
 		c.step(t, 3*time.Second)
 	}
 	if n := c.countMessages("alert: margin"); n != 1 {
-		t.Fatalf("the console delivered %d margin alerts, want its own one only: %+v; rules %+v; notice %q", n, c.m.msgs.Entries(), c.m.alerts.Rules(), c.m.shownNotice())
+		t.Fatalf("the console delivered %d margin alerts, want its own one only: %+v; rules %+v; notice %q", n, c.m.messageEntries(), c.m.alerts.Rules(), c.m.shownNotice())
 	}
 	if st := g.status(); len(st.Alerts) != 1 || !st.Alerts[0].Watched {
 		t.Fatalf("the guard's alerts: %+v", st.Alerts)

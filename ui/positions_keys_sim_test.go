@@ -81,11 +81,11 @@ func TestPositionKeysAgainstTheSimulator(t *testing.T) {
 		}
 		// The result: one line per order in the messages view, and their sum.
 		if c.countMessages("flatten: "+sym+": filled") != 1 {
-			t.Errorf("no result line for the flatten's %s order: %+v", sym, c.m.msgs.Entries())
+			t.Errorf("no result line for the flatten's %s order: %+v", sym, c.m.messageEntries())
 		}
 	}
 	if c.countMessages("flatten: 2 sent, 2 filled; the filled realise ") != 1 {
-		t.Fatalf("the flatten's result is not summed: %+v", c.m.msgs.Entries())
+		t.Fatalf("the flatten's result is not summed: %+v", c.m.messageEntries())
 	}
 }
 

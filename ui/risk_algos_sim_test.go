@@ -29,7 +29,7 @@ func TestConsoleAlgorithmRefusedByALimitSaysWhich(t *testing.T) {
 			t.Errorf("%s: the Algos view does not name the limit: %+v", kind, r)
 		}
 		dr.until(kind+"'s failure said with the limit", func() bool {
-			for _, e := range c.m.msgs.Entries() {
+			for _, e := range c.m.messageEntries() {
 				if strings.HasPrefix(e.Text, kind+" ") && strings.Contains(e.Text, "max_order_notional") {
 					return true
 				}
