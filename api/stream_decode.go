@@ -97,11 +97,21 @@ type frame struct {
 	Data    json.RawMessage
 }
 
-// decodeFrame reads one text frame. Numbers are checked before anything is decoded.
+// decodeFrame reads one text frame. Numbers are checked before anything is decoded; a plain
+// notification is read in one pass (fastFrame, which checks them as it reads), anything else by
+// decodeFrameJSON after checkNumbers.
 func decodeFrame(b []byte) (frame, error) {
+	if f, ok := fastFrame(b); ok {
+		return f, nil
+	}
 	if err := checkNumbers(b); err != nil {
 		return frame{}, err
 	}
+	return decodeFrameJSON(b)
+}
+
+// decodeFrameJSON reads one frame with encoding/json.
+func decodeFrameJSON(b []byte) (frame, error) {
 	var f rpcFrame
 	if err := json.Unmarshal(b, &f); err != nil {
 		return frame{}, fmt.Errorf("malformed frame: %v", shortErr(err))
@@ -138,11 +148,17 @@ func decodeData(t Topic, raw json.RawMessage, drop dropFunc) ([]StreamEvent, err
 	}
 	switch t.Channel {
 	case ChanTicker:
+		if evs, ok := fastTickers(t, raw); ok {
+			return evs, nil
+		}
 		return decodeEach(t, raw, drop, func(x *Ticker) string { return "ticker:" + x.Symbol }, fixTicker)
 	case ChanMids:
-		ms, err := decodeMids(raw, drop)
-		if err != nil {
-			return nil, err
+		ms, ok := fastMids(raw)
+		if !ok {
+			var err error
+			if ms, err = decodeMids(raw, drop); err != nil {
+				return nil, err
+			}
 		}
 		return []StreamEvent{{Topic: t, Key: "mids:" + t.Symbol, Data: ms}}, nil
 	case ChanOrderBook:

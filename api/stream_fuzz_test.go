@@ -1,7 +1,9 @@
 package api
 
 import (
+	"bytes"
 	"encoding/json"
+	"reflect"
 	"testing"
 )
 
@@ -69,4 +71,56 @@ func make80(c byte) []byte {
 		b[i] = c
 	}
 	return b
+}
+
+// FuzzFastDecodersAgree: whatever the one-pass decoders (fastFrame, fastTickers, fastMids) take,
+// encoding/json decodes to the same frame and records, with no row dropped; what they decline
+// goes to encoding/json. Guards: a fast decoder taking text encoding/json refuses (an escape, a
+// control character, a bad number, a trailing byte), a key it matches only case-insensitively,
+// or a type it does not check.
+func FuzzFastDecodersAgree(f *testing.F) {
+	for _, s := range []string{
+		string(tickerFrame(7)),
+		string(midsFrame(3)),
+		`{"instrument_name":"SYN1-PERP","symbol":"","type":"perp","mark_price":8712.9,"best_bid_size":"0.1342","last_updated":1769688000123}`,
+		`[{"symbol":"SYN0-PERP","mid_price":8000.0},{"symbol":"SYN1-PERP","mid_price":"8001.1"}]`,
+		`[{"symbol":"A","mid_price":null,"MID_PRICE":2},{"Symbol":"B"}]`,
+		`{"symbol":"A","Mark_Price":"1"}`,
+		`{"method":"subscription","params":{"channel":"c","data":{"x":"1e999999"}}}`,
+		`{"method":"subscription","params":{"channel":"c","data":{"mark_price":-1.5e65}}}`,
+		`{"jsonrpc":"2.0","method":"subscription","params":{"channel":"ticker:all","data":[{"instrument_name":"A","mark_price":"1.5"},{"symbol":"B","last_updated":"2026-01-29T12:00:00Z"}]}}`,
+		`{"method":"event","id":null,"x":[1,{"y":"\u00e9"}],"params":{"data":{"Symbol":"A"},"channel":"c"}}`,
+		`{"method":"subscription","params":{"channel":"mids:all","data":[{"symbol":"A","mid_price":null,"MID_PRICE":2}]}}`,
+		`{"method":"subscription","params":{"channel":"c","data":[{"symbol":"A\"","mark_price":-0.0e+5}]}} `,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		fr, ok := fastFrame(b)
+		if ok {
+			if err := checkNumbers(b); err != nil {
+				t.Fatalf("fastFrame took %q, which checkNumbers refuses: %v", b, err)
+			}
+			want, err := decodeFrameJSON(b)
+			if err != nil || want.Channel != fr.Channel || !bytes.Equal(want.Data, fr.Data) || want.ID != "" {
+				t.Fatalf("fastFrame took %q as %q %q; encoding/json: %q %q id %q, %v", b, fr.Channel, fr.Data, want.Channel, want.Data, want.ID, err)
+			}
+		}
+		tk := Topic{Channel: ChanTicker, Symbol: "all"}
+		if evs, ok := fastTickers(tk, b); ok {
+			dropped := 0
+			want, err := decodeEach(tk, b, func(int, error) { dropped++ }, func(x *Ticker) string { return "ticker:" + x.Symbol }, fixTicker)
+			if err != nil || dropped > 0 || !reflect.DeepEqual(evs, want) {
+				t.Fatalf("fastTickers took %q as %+v; encoding/json: %+v, %v (%d dropped)", b, evs, want, err, dropped)
+			}
+		}
+		if ms, ok := fastMids(b); ok {
+			for _, drop := range []dropFunc{nil, func(int, error) { t.Fatalf("fastMids took %q, encoding/json drops a row", b) }} {
+				want, err := decodeMids(b, drop)
+				if err != nil || !reflect.DeepEqual(ms, want) {
+					t.Fatalf("fastMids took %q as %+v; encoding/json: %+v, %v", b, ms, want, err)
+				}
+			}
+		}
+	})
 }
