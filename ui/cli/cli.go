@@ -61,6 +61,7 @@ type Program struct {
 
 // Run runs one command line and returns the process's exit status.
 func Run(ctx context.Context, args []string, p Program) int {
+	p.Env.Completion = headless.Completing(args)
 	root := NewRoot(&p)
 	return headless.Execute(ctx, root, args, p.Stderr)
 }
@@ -99,7 +100,7 @@ func NewRoot(p *Program) *cobra.Command {
 	root.SetOut(p.Stdout)
 	root.SetErr(p.Stderr)
 	root.SetVersionTemplate("tradedesk {{.Version}}\n")
-	addConsoleFlags(root, &o)
+	addConsoleFlags(root, &o, p.Env.Completion)
 	if p.Sim.Flags != nil {
 		root.AddCommand(simCommand(p.Sim))
 	}
@@ -113,8 +114,8 @@ func NewRoot(p *Program) *cobra.Command {
 }
 
 // addConsoleFlags declares the console's flags: the connection (shared with the commands), then
-// its own.
-func addConsoleFlags(root *cobra.Command, o *ConsoleOptions) {
+// its own; with completion, their shell completions (headless.Env.Completion says why only then).
+func addConsoleFlags(root *cobra.Command, o *ConsoleOptions, completion bool) {
 	fs := root.Flags()
 	headless.AddConnectionFlags(fs, &o.Connection, true)
 	fs.StringVar(&o.Config, "config", "", "config `FILE` (default $XDG_CONFIG_HOME/tradedesk/config.toml)")
@@ -128,6 +129,9 @@ func addConsoleFlags(root *cobra.Command, o *ConsoleOptions) {
 	fs.BoolVar(&o.Shadow, "shadow", false, "paper-trade the --network/--url exchange's live market on an embedded mirror (nothing is sent to its /exchange); with --address, start from a read-only copy of that account")
 	fs.StringVar(&o.ShadowBalance, "shadow-balance", "100000", "with --shadow, the paper wallet's USDC (spot and derivatives each)")
 	fs.IntVar(&o.Markets, "markets", 0, "demo: add `N` synthetic perpetuals, SYN1-PERP on (0 to 2000; as tradedesk sim --markets)")
+	if !completion {
+		return
+	}
 	_ = root.RegisterFlagCompletionFunc("theme", cobra.FixedCompletions([]string{"dark", "light", "colorblind"}, cobra.ShellCompDirectiveNoFileComp))
 	_ = root.RegisterFlagCompletionFunc("network", cobra.FixedCompletions([]string{"mainnet", "testnet"}, cobra.ShellCompDirectiveNoFileComp))
 	_ = root.RegisterFlagCompletionFunc("action-type", cobra.FixedCompletions([]string{"number", "name"}, cobra.ShellCompDirectiveNoFileComp))

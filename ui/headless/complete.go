@@ -33,6 +33,13 @@ var fixedChoices = map[string][]string{
 	"from":        {"spot", "derivative"},
 }
 
+// Completing reports whether args run the hidden command the completion scripts call
+// (cobra.ShellCompRequestCmd, or its twin without descriptions): the one run that needs the
+// flags' completions (Env.Completion).
+func Completing(args []string) bool {
+	return len(args) > 0 && (args[0] == cobra.ShellCompRequestCmd || args[0] == cobra.ShellCompNoDescRequestCmd)
+}
+
 // registerCompletions gives the command's flags their completions: fixed choices, and instrument
 // names from the exchange (the connection flags typed so far, and the config file) or, when it
 // cannot be reached, from the last list it gave.

@@ -159,6 +159,12 @@ type Env struct {
 	// default, 60 s). After it the exchange must not act, so a lost order not found then was
 	// never placed: a shorter window settles a lost answer sooner.
 	ExpiryWindow time.Duration
+	// Completion gives the flags their shell completions (fixed choices, instrument names from
+	// the exchange): set for a run of the completion scripts' hidden command (Completing). Cobra
+	// keeps flag completions in a process-wide table that never lets go of a command tree, so
+	// every other run leaves it unset: a process that runs many command lines (a test) would
+	// otherwise keep every tree it built.
+	Completion bool
 }
 
 func (e *Env) fill() {
@@ -301,7 +307,9 @@ func newCobra(c *command, env *Env) *cobra.Command {
 	cc.RunE = func(cmd *cobra.Command, args []string) error {
 		return runCommand(cmd.Context(), c, cmd, o, args, *env)
 	}
-	registerCompletions(cc, c, o, env)
+	if env.Completion {
+		registerCompletions(cc, c, o, env)
+	}
 	return cc
 }
 
