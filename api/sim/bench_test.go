@@ -157,3 +157,14 @@ func benchPresigned(b *testing.B, opts ...Option) {
 		b.Fatal(err)
 	}
 }
+
+// BenchmarkMarketStep500 is BenchmarkMarketStep with 500 synthetic markets (`--markets 500`).
+func BenchmarkMarketStep500(b *testing.B) {
+	clock := NewTestClock(testStart)
+	s := New(WithSeed(1), WithClock(clock), WithMarkets(500))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		s.Advance(time.Second)
+	}
+}

@@ -68,7 +68,7 @@ func (m *market) addSegment(r segmentDraws, t int64, res int, a, b, dt float64) 
 	m.charts.segment(chartMark, t, res, mk)
 	lt := mk
 	// Volume: the market's typical notional a minute, in lots.
-	notionalPerLot := b * m.tick.d.InexactFloat64() * m.lot.d.InexactFloat64()
+	notionalPerLot := b * m.tick.f * m.lot.f
 	lt.vol = int64(m.flowPerMin * dt / 60 * (0.5 + r.vol) / notionalPerLot)
 	m.charts.segment(chartLTP, t, res, lt)
 }

@@ -130,7 +130,7 @@ func (e *engine) requote(m *market) {
 func (e *engine) makerSkew(m *market, half int64) int64 {
 	inv := 0.0
 	if p := e.maker.pos[m.id]; p != nil {
-		inv = float64(p.size) * float64(m.index) * m.tick.d.InexactFloat64() * m.lot.d.InexactFloat64()
+		inv = float64(p.size) * float64(m.index) * m.tick.f * m.lot.f
 	}
 	lean := -math.Max(-1, math.Min(1, inv/makerInventoryUSD))
 	return int64(math.Round((lean + 0.5*e.rng.NormFloat64()) * float64(half)))
@@ -138,7 +138,7 @@ func (e *engine) makerSkew(m *market, half int64) int64 {
 
 // lotsFor converts a USD amount at a price into lots (at least one).
 func (e *engine) lotsFor(m *market, px int64, usd float64) int64 {
-	perLot := float64(px) * m.tick.d.InexactFloat64() * m.lot.d.InexactFloat64()
+	perLot := float64(px) * m.tick.f * m.lot.f
 	return max(int64(usd/perLot), 1)
 }
 

@@ -163,3 +163,37 @@ func TestTicker24hSameAtAnySecond(t *testing.T) {
 		t.Errorf("the 24-hour figures did not move in a minute:\n%s", runs[0][0])
 	}
 }
+
+// TestRequoteCostsOnlyItsOrders: re-quoting the markets allocates about what cancelling their
+// quotes and placing as many orders allocates (measured in the same test), not a decimal-to-float
+// conversion per quote besides (each of 509 markets' 16 quotes was sized through big.Rat every
+// second). Guards: the tick and lot read as floats per quote again.
+func TestRequoteCostsOnlyItsOrders(t *testing.T) {
+	s := New(WithSeed(1), WithClock(NewTestClock(testStart)), WithMarkets(100))
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	e := s.eng
+	e.at = testStart
+	base := testing.AllocsPerRun(5, func() {
+		for _, m := range e.markets {
+			qs := append([]*order(nil), m.quotes...)
+			for _, o := range qs {
+				if e.maker.open[o.oid] == o {
+					e.cancel(o)
+				}
+			}
+			m.quotes = m.quotes[:0]
+			for _, o := range qs {
+				m.quotes = append(m.quotes, e.internalOrder(e.maker, m, o.buy, o.price, o.size, api.TifGTC))
+			}
+		}
+	})
+	got := testing.AllocsPerRun(5, func() {
+		for _, m := range e.markets {
+			e.requote(m)
+		}
+	})
+	if got > base+float64(len(e.markets)) { // one allocation a market to spare
+		t.Errorf("requote: %.0f allocations for %d markets; cancelling and placing their quotes: %.0f", got, len(e.markets), base)
+	}
+}

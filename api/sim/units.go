@@ -12,6 +12,7 @@ type unit struct {
 	m int64
 	e int32
 	d decimal.Decimal
+	f float64 // d.InexactFloat64(), kept: the market step sizes every quote with it
 }
 
 func mustUnit(s string) unit {
@@ -22,7 +23,8 @@ func mustUnit(s string) unit {
 		m /= 10
 		e++
 	}
-	return unit{m: m, e: e, d: decimal.New(m, e)}
+	d = decimal.New(m, e)
+	return unit{m: m, e: e, d: d, f: d.InexactFloat64()}
 }
 
 // dec returns n units as a decimal.
