@@ -13,6 +13,18 @@ func (s *Store) Version(k Kind) uint64 {
 	return s.kinds[k].version
 }
 
+// Changes is the sum of every kind's version: it moves whenever any kind's data (or error)
+// changes, so a screen drawn from the store can be kept until it does.
+func (s *Store) Changes() uint64 {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	var n uint64
+	for i := range s.kinds {
+		n += s.kinds[i].version
+	}
+	return n
+}
+
 // Freshness says how old k's data is by the store's clock, and whether its last poll failed.
 func (s *Store) Freshness(k Kind) Freshness {
 	if !k.valid() {

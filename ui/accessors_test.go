@@ -22,13 +22,13 @@ func (m *Model) shownLevel() common.NoticeLevel { return m.noticeLevel }
 
 // setShownNotice puts text on the status line as the notice, as the root does with an order's
 // merged line.
-func (m *Model) setShownNotice(text string) { m.notice = text }
+func (m *Model) setShownNotice(text string) { m.notice, m.dirty = text, true }
 
 // messageEntries are the messages view's lines, oldest first.
 func (m *Model) messageEntries() []messages.Entry { return m.msgs.Entries() }
 
 // clearNotice empties the status line's notice (a test's next step then reads its own).
-func (m *Model) clearNotice() { m.notice = "" }
+func (m *Model) clearNotice() { m.notice, m.dirty = "", true }
 
 // helpOpen reports whether the help overlay is open.
 func (m *Model) helpOpen() bool { return m.helpBox.Shown() }

@@ -165,6 +165,11 @@ type Model struct {
 
 	footer      string
 	footerDirty bool
+	// view is the frame drawn last, viewKey what it was drawn from; dirty says a message since
+	// may have changed it (View).
+	view    string
+	viewKey viewKey
+	dirty   bool
 
 	stats        bool
 	fixedLatency bool // tests: do not show measured latency (it varies run to run)
@@ -288,6 +293,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if m.stats {
 		m.countMsg()
+	}
+	if m.stats || !quietMsg(msg) {
+		m.dirty = true
 	}
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
@@ -437,7 +445,7 @@ func (m *Model) clearFixedRefusal() {
 // setNotice shows a notice in the status line. Notices quote server text (rejections, cloids
 // of orders found), so they are cleaned here, once, not when the status line is drawn.
 func (m *Model) setNotice(level common.NoticeLevel, msg string) {
-	m.notice, m.noticeLevel = text.Clean(msg), level
+	m.notice, m.noticeLevel, m.dirty = text.Clean(msg), level, true
 	m.msgs.Add(level, msg)
 	m.refreshMessages()
 }

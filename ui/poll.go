@@ -16,6 +16,7 @@ import (
 	"github.com/tradedesk/tradedesk/state/profile"
 	"github.com/tradedesk/tradedesk/ui/common"
 	"github.com/tradedesk/tradedesk/ui/components/cmdline"
+	"github.com/tradedesk/tradedesk/ui/components/risk"
 )
 
 // Intervals is the polling cadence of each kind of data (profile.Intervals: the config file's
@@ -151,14 +152,18 @@ func (m *Model) refreshNow(kinds ...state.Kind) tea.Cmd { return common.Tea(m.fe
 // onFeed hands a feed message to the feed and applies what it brings to the store: the panes are
 // told what changed, a failure shows in the message line.
 func (m *Model) onFeed(msg feed.Msg) tea.Cmd {
+	conn := m.feed.Conn()
 	r := m.feed.Update(msg)
 	m.syncStaleWindows()
 	if r.Dropped > 0 {
 		m.dropNote, m.dropAt = dropNote(r.Kind, r.Dropped, r.DropReason), m.clock()
 	}
 	if r.Msg == nil && len(r.Msgs) == 0 {
+		// a timer that only started a request draws nothing; the connection's state is drawn
+		m.dirty = m.dirty || r.Dropped > 0 || !sameConn(conn, m.feed.Conn())
 		return common.Tea(r.Cmd)
 	}
+	m.dirty = true
 	switch {
 	case r.Err != nil:
 		m.lastErr = r.Kind.String() + ": " + common.PlainError(r.Err)
@@ -199,6 +204,29 @@ func (m *Model) onFeed(msg feed.Msg) tea.Cmd {
 		m.relayoutIfWanted() // after the panes took the data: a short list gives up its spare lines
 	}
 	return tea.Batch(cmds...)
+}
+
+// quietMsg reports whether msg draws nothing by itself: the feed's messages (onFeed says when
+// one changed what is drawn) and the trading state's timer (it starts a read).
+func quietMsg(msg tea.Msg) bool {
+	switch msg.(type) {
+	case feed.Msg, risk.TickMsg:
+		return true
+	}
+	return false
+}
+
+// sameConn reports whether the status line would show two connection states alike.
+func sameConn(a, b feed.Conn) bool {
+	errText := func(err error) string {
+		if err == nil {
+			return ""
+		}
+		return err.Error()
+	}
+	return a.State == b.State && a.Fails == b.Fails && a.Latency == b.Latency && a.Stream == b.Stream &&
+		a.HasStream == b.HasStream && errText(a.StreamErr) == errText(b.StreamErr) && a.Stalled == b.Stalled &&
+		(a.StreamErr == nil) == (b.StreamErr == nil)
 }
 
 // dropNote is the message line's word on the bad rows an answer of kind k left out: how many, and
