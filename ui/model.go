@@ -258,6 +258,9 @@ func (m *Model) addPanes(cfg Config) {
 	m.addPane(newMarketGroup(m.c, cfg.Exchange, m.chart), colLeft, 4, 0).beside = true
 	m.algos = algos.NewRunner(cfg.Exchange, cfg.Exec)
 	m.algos.OnRestart, m.algos.GuardDir = cfg.AlgoOnRestart, cfg.GuardDir
+	if cfg.Stream != nil {
+		m.algos.Streamed(cfg.Stream)
+	}
 	m.liveAlgos = liveRunner(cfg.Live, m.algos.Feed)
 	m.algoPane = algos.New(m.c, m.algos.Feed, m.algos.Journal(), m.stopAlgo)
 	m.addPane(newActivityGroup(m.c, cfg.Exchange, !cfg.NoFillBell, m.algoPane), colLeft, 3, 0)

@@ -298,7 +298,12 @@ func (m *Model) addStream(st *api.Stream) {
 	if m.ex.Address() != "" {
 		quiet = feed.AccountKinds()
 	}
-	m.feed.AddSource(feed.Source{Inbox: st.Inbox(), Message: feed.StreamMessage(m.store), Kinds: feed.StreamKinds(m.ex.Address() != ""),
+	msg := feed.StreamMessage(m.store)
+	message := func(ev api.StreamEvent, at time.Time) state.Msg {
+		m.algos.Put(ev) // the algorithms read the stream too (the runner is made after this)
+		return msg(ev, at)
+	}
+	m.feed.AddSource(feed.Source{Inbox: st.Inbox(), Message: message, Kinds: feed.StreamKinds(m.ex.Address() != ""),
 		Quiet: quiet, Reconcile: ReconcileEvery, MarketReconcile: MarketReconcileEvery, Frame: time.Second / FrameRate, Kind: feed.TopicKind, Drop: feed.UnknownInstrument(m.store),
 		Resubscribe: st.Resubscribe, Topics: st.Topics})
 }

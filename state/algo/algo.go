@@ -72,6 +72,9 @@ type Deps struct {
 	// PauseEvery is how often a running algorithm reads its state in the journal, to see a
 	// pause or a resume asked by this process or another (0: 500 ms).
 	PauseEvery time.Duration
+	// Tape is the stream's records the algorithms read instead of polling while the stream is up
+	// (shared with the process's other algorithms; nil: they poll).
+	Tape *Tape
 }
 
 func (d *Deps) check() error {
@@ -214,15 +217,23 @@ func (d *Deps) place(ctx context.Context, id string, in state.OrderIntent, what 
 	if res.Outcome.Oid == 0 {
 		return ch, nil // rejected or never placed: its size goes back to the algorithm
 	}
-	// Placed: live until its record says it is off the book.
+	// Placed: live until its record says it is off the book. An IOC's is final at once: its
+	// lookup waits for that on the tape, a resting child's for its first record.
 	ch.oid, ch.final = res.Outcome.Oid, false
+	d.awaitRecord(ctx, cloid, in.Tif == "IOC")
 	return ch, d.lookup(ctx, ch)
 }
 
 // lookup reads a child's order record: open, it is live; otherwise it is final with what the
 // record says filled, and its fills are added up.
-func (d *Deps) lookup(ctx context.Context, ch *child) error {
-	rec, err := api.FindCloid(ctx, d.Read, d.Account, ch.cloid)
+func (d *Deps) lookup(ctx context.Context, ch *child) error { return d.lookupRec(ctx, ch, true) }
+
+// lookupFinal is lookup after a cancel: the tape's record is taken only when it is final (an open
+// one may be from before the cancel), else the record is read from the exchange.
+func (d *Deps) lookupFinal(ctx context.Context, ch *child) error { return d.lookupRec(ctx, ch, false) }
+
+func (d *Deps) lookupRec(ctx context.Context, ch *child, open bool) error {
+	rec, err := d.record(ctx, ch.cloid, open)
 	if err != nil {
 		return transient{err}
 	}
@@ -233,7 +244,7 @@ func (d *Deps) lookup(ctx context.Context, ch *child) error {
 	if rec.TriggerPx.Valid {
 		ch.trigger = rec.TriggerPx.Decimal
 	}
-	if rec.State == "open" {
+	if rec.State == api.StateOpen {
 		ch.final = false
 		return nil
 	}
@@ -249,6 +260,11 @@ func (d *Deps) confirmFills(ctx context.Context, ch *child) error {
 	}
 	if !ch.filled.IsPositive() {
 		ch.confirmed = true
+		return nil
+	}
+	if d.Tape != nil && d.Tape.await(ctx, func() bool { n, _ := d.Tape.fillsOf(ch.oid); return n.GreaterThanOrEqual(ch.filled) }) {
+		_, fs := d.Tape.fillsOf(ch.oid)
+		ch.fills, ch.confirmed = state.SumFills(fs)[0], true
 		return nil
 	}
 	deadline := d.Now().Add(d.FillWait)
@@ -267,6 +283,47 @@ func (d *Deps) confirmFills(ctx context.Context, ch *child) error {
 		case <-time.After(d.Poll):
 		}
 	}
+}
+
+// record is a child's order record: the tape's when it holds a current one (an open one only when
+// open is true), else read from the exchange by client id, and then kept on the tape.
+func (d *Deps) record(ctx context.Context, cloid string, open bool) (*api.OrderRecord, error) {
+	var version int
+	if d.Tape != nil {
+		rec, v, ok := d.Tape.order(cloid)
+		if ok && (open || rec.State != api.StateOpen) {
+			return &rec, nil
+		}
+		version = v
+	}
+	rec, err := api.FindCloid(ctx, d.Read, d.Account, cloid)
+	if err == nil && rec != nil && d.Tape != nil {
+		d.Tape.learn(*rec, version)
+	}
+	return rec, err
+}
+
+// awaitRecord waits, within the tape's Wait, for the stream to bring child cloid's record (a
+// final one when final), so that the lookup that follows reads the tape.
+func (d *Deps) awaitRecord(ctx context.Context, cloid string, final bool) {
+	if d.Tape == nil {
+		return
+	}
+	d.Tape.await(ctx, func() bool {
+		rec, _, ok := d.Tape.order(cloid)
+		return ok && (!final || rec.State != api.StateOpen)
+	})
+}
+
+// best is the instrument's best bid and ask: the stream's quote while it is current, else the
+// book's.
+func (d *Deps) best(ctx context.Context, symbol string) (bid, ask decimal.Decimal, err error) {
+	if d.Tape != nil {
+		if bid, ask, ok := d.Tape.quote(symbol); ok {
+			return bid, ask, nil
+		}
+	}
+	return bestOf(ctx, d.Market, symbol)
 }
 
 // confirmAll confirms the fills of every final child not confirmed yet.

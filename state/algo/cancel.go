@@ -30,8 +30,10 @@ func (d *Deps) cancelChild(ctx context.Context, id string, inst api.InstrumentID
 		if err != nil {
 			return err
 		}
-		// Whatever the cancel's answer said, the order's record decides.
-		if err := d.lookup(ctx, ch); err == nil && ch.final {
+		// Whatever the cancel's answer said, the order's record decides: a final one, streamed
+		// or read.
+		d.awaitRecord(ctx, ch.cloid, true)
+		if err := d.lookupFinal(ctx, ch); err == nil && ch.final {
 			return nil
 		}
 		time.Sleep(d.Poll)

@@ -64,7 +64,7 @@ func NewChase(ctx context.Context, d *Deps, id string, p ChaseParams) (*Chase, e
 	if err := p.valid(inst); err != nil {
 		return nil, err
 	}
-	bid, ask, err := bestOf(ctx, d.Market, inst.Name)
+	bid, ask, err := d.best(ctx, inst.Name)
 	if err != nil {
 		return nil, err
 	}

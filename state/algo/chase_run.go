@@ -97,7 +97,7 @@ func (c *Chase) step(ctx context.Context) (string, error) {
 	case !c.p.Until.IsZero() && c.d.Now().After(c.p.Until):
 		return StateExpired, nil
 	}
-	bid, ask, err := bestOf(ctx, c.d.Market, c.inst.Name)
+	bid, ask, err := c.d.best(ctx, c.inst.Name)
 	if err != nil {
 		return "", transient{err}
 	}

@@ -68,7 +68,7 @@ func NewTWAP(ctx context.Context, d *Deps, id string, p TWAPParams) (*TWAP, erro
 	if err := p.valid(inst); err != nil {
 		return nil, err
 	}
-	bid, ask, err := bestOf(ctx, d.Market, inst.Name)
+	bid, ask, err := d.best(ctx, inst.Name)
 	if err != nil {
 		return nil, err
 	}

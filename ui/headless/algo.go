@@ -7,6 +7,7 @@ import (
 	treport "github.com/tradedesk/tradedesk/state/report"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	"github.com/shopspring/decimal"
 	"github.com/tradedesk/tradedesk/api"
@@ -115,7 +116,45 @@ func (r *runner) algoDeps(ctx context.Context, report func(algo.Progress)) (*alg
 	}
 	d := &algo.Deps{Exec: e, Journal: e.Journal(), Market: headlessMarket{r}, Read: r.client, Account: r.client.Address(), Now: r.env.Now, Report: report,
 		Ended: treport.Keeper(r.client, e.Journal(), r.env.Now)}
+	if report != nil { // an algorithm runs here: it reads the stream while it is up
+		closeStream := r.algoStream(d)
+		closeJournal := done
+		done = func() { closeStream(); closeJournal() }
+	}
 	return d, done, nil
+}
+
+// algoStream opens the exchange's stream for the algorithms of d (their quotes, their children's
+// records and fills: algo.Tape), as the console hands them its own; polling stays the fallback.
+// It returns what closes it (nothing to close for an exchange with no stream).
+func (r *runner) algoStream(d *algo.Deps) func() {
+	c, ok := r.client.(*api.Client)
+	u, err := "", error(nil)
+	if ok {
+		u, err = api.StreamURL(c.BaseURL())
+	}
+	if !ok || err != nil || d.Account == "" {
+		return func() {}
+	}
+	st := api.NewStream(u)
+	ctx, cancel := context.WithCancel(context.Background())
+	var refused atomic.Bool
+	d.Tape = algo.NewTape(func() api.StreamStatus {
+		if refused.Load() {
+			return api.StreamStatus{} // a topic refused: the algorithms poll
+		}
+		return st.Status()
+	})
+	go func() {
+		for _, t := range algo.Topics(d.Account) {
+			if _, err := st.Subscribe(ctx, t); err != nil {
+				refused.Store(true)
+				return
+			}
+		}
+	}()
+	go d.Tape.Follow(ctx, st)
+	return func() { cancel(); st.Close() }
 }
 
 // headlessMarket reads the market as the order command does.

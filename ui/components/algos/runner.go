@@ -43,6 +43,21 @@ type Runner struct {
 	exec    *exec.Executor
 	remote  remoteState // the attached guard (Attach)
 	market  *consoleMarket
+	tape    *algo.Tape // the console's stream, as the algorithms read it (nil: they poll)
+}
+
+// Streamed hands the runner the console's stream: while it is up the algorithms read their
+// quotes and their children's records and fills from it (algo.Tape) rather than polling. The
+// console's feed drains the stream and hands each record to Put. Call it before any algorithm
+// runs.
+func (r *Runner) Streamed(st *api.Stream) { r.tape = algo.NewTape(st.Status) }
+
+// Put hands the algorithms a record the console's stream brought (a nil runner, or one without
+// the stream, drops it).
+func (r *Runner) Put(ev api.StreamEvent) {
+	if r != nil && r.tape != nil {
+		r.tape.Put(ev)
+	}
 }
 
 // NewRunner is the runner of the console on exchange ex with executor x (nil: read-only).
@@ -61,7 +76,7 @@ func (r *Runner) Journal() *journal.Journal {
 // Deps are an algorithm's dependencies with executor e; its progress is reported with until.
 func (r *Runner) Deps(e *exec.Executor, until *time.Time) *algo.Deps {
 	return &algo.Deps{Exec: e, Journal: e.Journal(), Market: r.market, Read: r.ex, Account: r.ex.Address(),
-		Now: r.Now, Limits: r.limits, Ended: report.Keeper(r.ex, e.Journal(), r.Now), Report: func(p algo.Progress) {
+		Now: r.Now, Limits: r.limits, Tape: r.tape, Ended: report.Keeper(r.ex, e.Journal(), r.Now), Report: func(p algo.Progress) {
 			if p.Live() {
 				r.Feed.Report(Row{Progress: p, Until: *until, Live: true, Session: r.Session})
 			}

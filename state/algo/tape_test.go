@@ -1,0 +1,208 @@
+package algo
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/shopspring/decimal"
+	"github.com/tradedesk/tradedesk/api"
+	"github.com/tradedesk/tradedesk/api/sim"
+	"github.com/tradedesk/tradedesk/state/journal"
+)
+
+// infoCounter counts the simulator's /info requests by method: those of the algorithm's own
+// reads (its Deps.Read and Market), tagged by their client. The executor's reads (its settle of a
+// placement's outcome, the one send path's for every order) are not the algorithm's polls.
+type infoCounter struct {
+	mu sync.Mutex
+	n  map[string]int
+}
+
+func (c *infoCounter) wrap(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/info" && r.Header.Get(algoHeader) != "" {
+			body, _ := io.ReadAll(r.Body)
+			r.Body = io.NopCloser(bytes.NewReader(body))
+			var req struct {
+				Method string `json:"method"`
+			}
+			_ = json.Unmarshal(body, &req)
+			c.mu.Lock()
+			c.n[req.Method]++
+			c.mu.Unlock()
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+const algoHeader = "X-Test-Algorithm"
+
+// tagged adds the algorithm's header to every request.
+type tagged struct{ http.RoundTripper }
+
+func (t tagged) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set(algoHeader, "1")
+	return t.RoundTripper.RoundTrip(r)
+}
+
+// polls is how many reads of the book, the orders and the fills were counted since the last call.
+func (c *infoCounter) polls() (map[string]int, int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out, sum := map[string]int{}, 0
+	for _, m := range []string{api.MethodOrderBook, api.MethodOpenOrders, api.MethodOrderHistory, api.MethodFills} {
+		out[m] = c.n[m]
+		sum += c.n[m]
+	}
+	c.n = map[string]int{}
+	return out, sum
+}
+
+// newTapeRig is newRig with the simulator's /info requests counted, and a tape fed by the
+// trader's own stream; down makes the tape see the stream down.
+func newTapeRig(t *testing.T) (*tapeRig, *infoCounter, *Tape, *atomic.Bool) {
+	t.Helper()
+	s := sim.New(sim.WithSeed(7), sim.WithStep(50*time.Millisecond))
+	count := &infoCounter{n: map[string]int{}}
+	srv := httptest.NewServer(count.wrap(s))
+	ctx, cancel := context.WithCancel(bg)
+	go func() { _ = s.Run(ctx) }()
+	t.Cleanup(func() { cancel(); srv.Close() })
+	r := &rig{t: t, sim: s, trader: client(t, srv.URL, traderKey), taker: client(t, srv.URL, takerKey)}
+	for _, c := range []*api.Client{r.trader, r.taker} {
+		must(t, s.Fund(c.Address(), sim.DefaultDemoBalance))
+	}
+	signer, err := api.SignerFromHex(traderKey)
+	must(t, err)
+	reads := api.New(srv.URL, api.WithSigner(signer), api.WithHTTPClient(&http.Client{Transport: tagged{http.DefaultTransport}}))
+	r.send, r.market = r.trader, &clientMarket{c: reads}
+	r.path = journal.Path(t.TempDir(), "sim", r.trader.Address())
+	r.reopen()
+	u, err := api.StreamURL(srv.URL)
+	must(t, err)
+	st := api.NewStream(u)
+	t.Cleanup(st.Close)
+	for _, tp := range Topics(r.trader.Address()) {
+		_, err := st.Subscribe(bg, tp)
+		must(t, err)
+	}
+	down := &atomic.Bool{}
+	tape := NewTape(func() api.StreamStatus {
+		if down.Load() {
+			return api.StreamStatus{}
+		}
+		return st.Status()
+	})
+	// A loaded machine may take a while to bring a record: the wait before a poll is generous
+	// here, so that a poll counted is a route taken, not a slow stream.
+	tape.Wait = 20 * time.Second
+	go tape.Follow(ctx, st)
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(10 * time.Millisecond) {
+		if _, _, ok := tape.quote("BTC-PERP"); ok {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the stream brought no BTC-PERP ticker within a minute")
+		}
+	}
+	return &tapeRig{rig: r, algoRead: reads}, count, tape, down
+}
+
+// tapeRig is a rig whose algorithm reads through a client of its own (algoRead), counted apart.
+type tapeRig struct {
+	*rig
+	algoRead *api.Client
+}
+
+// runHitChase runs a buy chase of size on the rig's deps with tape, hit by the taker, to its end.
+func runHitChase(t *testing.T, r *tapeRig, tape *Tape, id string, size decimal.Decimal) Progress {
+	t.Helper()
+	w := &working{}
+	d := r.deps(w.report)
+	d.Tape, d.Read = tape, r.algoRead
+	c, err := NewChase(bg, d, id, ChaseParams{Instrument: "BTC-PERP", Side: "buy", Size: size, Aggressive: true})
+	must(t, err)
+	ctx, cancel := context.WithCancel(bg)
+	defer cancel()
+	go r.hitLoop(ctx, w, 3)
+	p, err := c.Run(bounded(t))
+	if err != nil || p.State != StateDone {
+		t.Fatalf("chase: %+v %v", p, err)
+	}
+	return p
+}
+
+// TestAChaseOnTheStreamPollsNoBookOrdersOrFills: with the stream up, a chase hit by a taker until
+// it fills reads its quote, its children's records and their fills from the stream: the
+// simulator sees no book, open orders, order history or fills request from it; it still fills
+// exactly its target, with what it reports filled the sum of its fills at the exchange.
+func TestAChaseOnTheStreamPollsNoBookOrdersOrFills(t *testing.T) {
+	r, count, tape, _ := newTapeRig(t)
+	size := dec("0.004")
+	count.polls()
+	p := runHitChase(t, r, tape, "tape-up", size)
+	polls, sum := count.polls()
+	if sum != 0 {
+		t.Fatalf("with the stream up the chase polled: %v", polls)
+	}
+	if !p.Filled.Equal(size) || !p.Filled.Equal(r.filledOf("tape-up-")) || p.Children < 1 {
+		t.Fatalf("filled %s of %s, the exchange's fills %s", p.Filled, size, r.filledOf("tape-up-"))
+	}
+	t.Logf("%d children, %d reprices, no polls", p.Children, p.Reprices)
+}
+
+// TestAChaseWithTheStreamDownPolls: the same chase with the stream down reads the exchange (the
+// fallback) and still fills exactly its target.
+func TestAChaseWithTheStreamDownPolls(t *testing.T) {
+	r, count, tape, down := newTapeRig(t)
+	down.Store(true)
+	size := dec("0.004")
+	count.polls()
+	p := runHitChase(t, r, tape, "tape-down", size)
+	polls, _ := count.polls()
+	if polls[api.MethodOrderBook] == 0 || polls[api.MethodOpenOrders]+polls[api.MethodOrderHistory] == 0 {
+		t.Fatalf("with the stream down the chase did not poll: %v", polls)
+	}
+	if !p.Filled.Equal(size) || !p.Filled.Equal(r.filledOf("tape-down-")) {
+		t.Fatalf("filled %s of %s, the exchange's fills %s", p.Filled, size, r.filledOf("tape-down-"))
+	}
+}
+
+// TestTheTapeNeverReopensAFinalOrder: a final record stays final whatever comes after it (a
+// late open record, a read begun before it); an open one stands only while the stream that
+// brought it is up.
+func TestTheTapeNeverReopensAFinalOrder(t *testing.T) {
+	var st atomic.Value
+	st.Store(api.StreamStatus{Up: true, Epoch: 1})
+	tape := NewTape(func() api.StreamStatus { return st.Load().(api.StreamStatus) })
+	open := api.OrderRecord{Cloid: "c-1", State: api.StateOpen}
+	tape.Put(api.StreamEvent{Data: &open})
+	if rec, _, ok := tape.order("c-1"); !ok || rec.State != api.StateOpen {
+		t.Fatalf("open record: %+v %v", rec, ok)
+	}
+	_, v, _ := tape.order("c-1")
+	done := api.OrderRecord{Cloid: "c-1", State: api.StateCancelled}
+	tape.Put(api.StreamEvent{Data: &done})
+	tape.learn(open, v) // a read begun before the cancel came
+	tape.Put(api.StreamEvent{Data: &open})
+	if rec, _, ok := tape.order("c-1"); !ok || rec.State != api.StateCancelled {
+		t.Fatalf("after the cancel: %+v %v", rec, ok)
+	}
+	tape.Put(api.StreamEvent{Data: &api.OrderRecord{Cloid: "c-2", State: api.StateOpen}})
+	st.Store(api.StreamStatus{Up: true, Epoch: 2})
+	if _, _, ok := tape.order("c-2"); ok {
+		t.Fatal("an open record of an earlier connection stood for its order")
+	}
+	if _, _, ok := tape.order("c-1"); !ok {
+		t.Fatal("a final record was forgotten with its connection")
+	}
+}
