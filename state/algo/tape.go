@@ -11,7 +11,8 @@ import (
 
 // Tape is what the exchange's stream has said of the market and the account, kept for the
 // algorithms of one process (give the same *Tape to every Deps), so that their steps read it
-// instead of polling the exchange: a chase's quote, a child's order record and a child's fills.
+// instead of polling the exchange: a chase's quote, a child's order record and a child's fills,
+// and the account and market state a child's risk check reads (ApplyTo).
 // Streaming is the route, polling the fallback: while the stream is down, or the tape has not
 // heard of what is asked, an algorithm reads the exchange as it would without a tape.
 //
@@ -42,6 +43,7 @@ type Tape struct {
 	quotes  map[string]quote
 	orders  map[string]*taped
 	fills   map[api.OrderID]*tapedFills
+	state   tapeState
 	changed chan struct{} // closed by the next Put, for await (nil: nobody waits)
 	puts    int
 }
@@ -75,9 +77,13 @@ func NewTape(status func() api.StreamStatus) *Tape {
 }
 
 // Topics are the stream topics the tape reads, for a front end whose stream is its own: every
-// instrument's ticker (the quotes) and the account's orders and fills.
+// instrument's ticker (the quotes) and mid, and the account's orders, fills, positions and summary.
 func Topics(user string) []api.Topic {
-	return []api.Topic{{Channel: api.ChanTicker, Symbol: "all"}, {Channel: api.ChanOrders, User: user}, {Channel: api.ChanFills, User: user}}
+	ts := []api.Topic{{Channel: api.ChanTicker, Symbol: "all"}, {Channel: api.ChanMids, Symbol: "all"}}
+	for _, ch := range []string{api.ChanOrders, api.ChanFills, api.ChanPositions, api.ChanAccount} {
+		ts = append(ts, api.Topic{Channel: ch, User: user})
+	}
+	return ts
 }
 
 // Follow hands the tape every record of stream s until ctx ends, for a front end whose stream is
@@ -114,8 +120,8 @@ const (
 	tapeMost = 4096
 )
 
-// Put takes records the stream brought: tickers (quotes), order records and fills; the rest are
-// left to the front end.
+// Put takes records the stream brought: tickers (quotes), mids, the account summary, the
+// positions, order records and fills; the rest are left to the front end.
 func (t *Tape) Put(evs ...api.StreamEvent) {
 	if len(evs) == 0 {
 		return
@@ -124,6 +130,7 @@ func (t *Tape) Put(evs ...api.StreamEvent) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	for _, ev := range evs {
+		t.putState(ev, st, now)
 		switch d := ev.Data.(type) {
 		case *api.Ticker:
 			if d.BestBidPrice.IsPositive() && d.BestAskPrice.IsPositive() {

@@ -50,7 +50,10 @@ type Runner struct {
 // quotes and their children's records and fills from it (algo.Tape) rather than polling. The
 // console's feed drains the stream and hands each record to Put. Call it before any algorithm
 // runs.
-func (r *Runner) Streamed(st *api.Stream) { r.tape = algo.NewTape(st.Status) }
+func (r *Runner) Streamed(st *api.Stream) {
+	r.tape = algo.NewTape(st.Status)
+	r.market.tape = r.tape
+}
 
 // Put hands the algorithms a record the console's stream brought (a nil runner, or one without
 // the stream, drops it).
@@ -152,10 +155,12 @@ func JournalRowOf(a journal.Algo) Row {
 // consoleMarket reads the market for an algorithm's children: a store of its own, loaded for
 // each child (the console's store belongs to the model's goroutine), as the headless order
 // command loads one. What hardly changes (the instruments, the collateral, the fee schedule) is
-// read once a minute for every algorithm of the console; the prices, the account, the positions,
-// the book and the leverage are read for each child.
+// read once a minute for every algorithm of the console; the prices, the account and the
+// positions come from the console's stream while it is up (algo.Tape.ApplyTo), else are read for
+// each child; the book and the leverage are read for each child.
 type consoleMarket struct {
-	ex api.Exchange
+	ex   api.Exchange
+	tape *algo.Tape // nil: no stream
 
 	mu   sync.Mutex
 	at   time.Time
@@ -201,6 +206,26 @@ func (m *consoleMarket) Store(ctx context.Context, symbol string) (*state.Store,
 	if fees != nil {
 		st.Apply(state.FeesMsg{Fees: *fees})
 	}
+	in, found := st.FindInstrument(symbol)
+	if !found || m.tape == nil || !m.tape.ApplyTo(st, in.Name) {
+		if err := m.load(ctx, st); err != nil {
+			return nil, err
+		}
+	}
+	if found {
+		user := m.ex.Address()
+		if b, err := m.ex.OrderBook(ctx, in.Name, 0); err == nil {
+			st.Apply(state.BookMsg{Book: b})
+		}
+		if l, err := m.ex.InstrumentLeverage(ctx, user, in.Name); err == nil && !in.Spot {
+			st.Apply(state.LeverageMsg{Leverage: l})
+		}
+	}
+	return st, nil
+}
+
+// load reads the prices, the account and the positions into st.
+func (m *consoleMarket) load(ctx context.Context, st *state.Store) error {
 	user := m.ex.Address()
 	loads := []func() error{
 		func() error { t, err := m.ex.Ticker(ctx, "all"); st.Apply(state.TickersMsg{Tickers: t}); return err },
@@ -218,18 +243,10 @@ func (m *consoleMarket) Store(ctx context.Context, symbol string) (*state.Store,
 	}
 	for _, l := range loads {
 		if err := l(); err != nil {
-			return nil, err
+			return err
 		}
 	}
-	if in, ok := st.FindInstrument(symbol); ok {
-		if b, err := m.ex.OrderBook(ctx, in.Name, 0); err == nil {
-			st.Apply(state.BookMsg{Book: b})
-		}
-		if l, err := m.ex.InstrumentLeverage(ctx, user, in.Name); err == nil && !in.Spot {
-			st.Apply(state.LeverageMsg{Leverage: l})
-		}
-	}
-	return st, nil
+	return nil
 }
 
 // OrderBook implements algo.Market.
