@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/tradedesk/tradedesk/ui/common"
@@ -352,9 +353,9 @@ func (m *Model) routeMouse(msg tea.MouseMsg) tea.Cmd {
 		}
 		switch msg.Button {
 		case tea.MouseButtonWheelUp:
-			return s.pane.Update(tea.KeyMsg{Type: tea.KeyUp})
+			return wheel(s.pane, m.keys.Up)
 		case tea.MouseButtonWheelDown:
-			return s.pane.Update(tea.KeyMsg{Type: tea.KeyDown})
+			return wheel(s.pane, m.keys.Down)
 		case tea.MouseButtonLeft:
 			if c, ok := s.pane.(common.Clicker); ok {
 				return c.Click(msg.X-s.r.x-1, msg.Y-s.r.y-1)
@@ -403,4 +404,14 @@ func columnWidths(w int) (right, mid int) {
 		return min(max(w*30/100, 48), 64), min(max(w*26/100, 46), 60)
 	}
 	return 46, 36 + (w-wideWidth)/4
+}
+
+// wheel sends pane a key press of b (Up or Down), so the wheel scrolls as the trader bound the
+// keys; nothing when that key is a letter and the pane is typing a line (it would type it).
+func wheel(pane common.Pane, b key.Binding) tea.Cmd {
+	msg, ok := common.BoundKeyMsg(b)
+	if !ok || msg.Type == tea.KeyRunes && capturing(pane) {
+		return nil
+	}
+	return pane.Update(msg)
 }

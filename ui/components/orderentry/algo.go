@@ -89,5 +89,5 @@ func (p *Pane) algoPreview() []string {
 		return common.Wrapped(st.Muted, "the preview appears when the algorithm reads", "  ", p.width)
 	}
 	out := common.Wrapped(st.Text, "Reads       "+text.Clean(strings.Join(strings.Fields(p.algoLine()), " ")), "  ", p.width)
-	return append(out, common.Wrapped(st.Muted, "Enter previews what it sends, its price band and worst price; nothing is sent before you confirm", "  ", p.width)...)
+	return append(out, common.Wrapped(st.Muted, common.KeyName(p.Keys.Submit)+" previews what it sends, its price band and worst price; nothing is sent before you confirm", "  ", p.width)...)
 }

@@ -190,19 +190,20 @@ func (e *Exporter) update(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
-// line is the progress line while an export runs ("" otherwise).
-func (e *Exporter) line(st *common.Styles, w int) string {
+// line is the progress line while an export runs ("" otherwise); it names the key that stops it.
+func (e *Exporter) line(st *common.Styles, keys *common.KeyMap, w int) string {
 	j := e.job
 	if j == nil {
 		return ""
 	}
 	text := fmt.Sprintf("exporting %s to %s: ", j.what, filepath.Base(j.path))
+	stops := " (" + common.KeyName(keys.ExportStop) + " stops)"
 	if j.total <= 0 {
-		return st.Accent.On(common.Pad(text+"starting… (esc stops)", w))
+		return st.Accent.On(common.Pad(text+"starting…"+stops, w))
 	}
 	pct := min(100, j.done*100/max(j.total, 1))
 	bar := progressBar(pct, 20)
-	return st.Accent.On(common.Pad(fmt.Sprintf("%s%s %d/%d %d%% (esc stops)", text, bar, j.done, j.total, pct), w))
+	return st.Accent.On(common.Pad(fmt.Sprintf("%s%s %d/%d %d%%", text, bar, j.done, j.total, pct)+stops, w))
 }
 
 // progressBar draws pct as n cells.

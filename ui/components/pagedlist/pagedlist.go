@@ -167,7 +167,7 @@ func (l *List) Click(_, y int) tea.Cmd {
 
 // Body is the table above the status line; idle is the status line when nothing needs saying.
 func (l *List) Body(idle func() string) string {
-	status := pagedStatus(l.Styles, l.Store, l.kind, &l.Exp, l.loading, l.w)
+	status := pagedStatus(l.Styles, l.Keys, l.Store, l.kind, &l.Exp, l.loading, l.w)
 	if status == "" {
 		status = l.Styles.Muted.On(common.Pad(idle(), l.w))
 	}
@@ -213,8 +213,8 @@ func NewOnTop[T any, K comparable](before, now []T, key func(*T) K) int {
 
 // pagedStatus is a paged list's status line while something needs saying, in order of urgency:
 // the export's progress, a failed or stale poll of kind k, the page being loaded; "" otherwise.
-func pagedStatus(st *common.Styles, store *state.Store, k state.Kind, exp *Exporter, loading, w int) string {
-	if s := exp.line(st, w); s != "" {
+func pagedStatus(st *common.Styles, keys *common.KeyMap, store *state.Store, k state.Kind, exp *Exporter, loading, w int) string {
+	if s := exp.line(st, keys, w); s != "" {
 		return s
 	}
 	if s := common.FreshLine(st, store, k, w); s != "" {

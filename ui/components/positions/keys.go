@@ -65,8 +65,8 @@ func (p *Pane) positionKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 // openMenu opens the close menu on sym, saying its keys.
 func (p *Pane) openMenu(sym string) tea.Cmd {
 	p.menu = sym
-	return common.Notice(common.LevelInfo, fmt.Sprintf("close %s: 1 25%% · 2 50%% · 3 75%% · 4 or %s all, at market · m at the mid · b at the best price · p type it · esc",
-		sym, common.KeyName(p.Keys.Close)))
+	return common.Notice(common.LevelInfo, fmt.Sprintf("close %s: 1 25%% · 2 50%% · 3 75%% · 4 or %s all, at market · m at the mid · b at the best price · p type it · %s",
+		sym, common.KeyName(p.Keys.Close), common.KeyName(p.Keys.Dismiss)))
 }
 
 // menuKey is a key while the close menu is open: a share, a pricing, or anything else closes it.

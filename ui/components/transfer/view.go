@@ -111,7 +111,7 @@ func (p *Pane) fieldLine(f int) string {
 	case FieldAmount:
 		value = p.amount.View()
 		if cur {
-			value += st.Muted.On(" ctrl+a all")
+			value += st.Muted.On(" " + common.KeyName(p.Keys.TransferMax) + " all")
 		}
 	case FieldDestination:
 		value = p.dest.View()
