@@ -46,15 +46,20 @@ func serve(c errCase) func(http.ResponseWriter, *http.Request, []byte) {
 	}
 }
 
+// TestErrorForms: each answer's error, from /info and from /exchange. Each endpoint is asked on
+// a host of its own: the 429 cools its whole host for its Retry-After (TestA429CoolsTheWholeHost),
+// which an /exchange call to the same host would wait out before meeting the same answer.
 func TestErrorForms(t *testing.T) {
 	for _, tc := range errCases() {
 		t.Run(tc.name, func(t *testing.T) {
-			rec := newRecorder(t, serve(tc))
-			c := newTestClient(t, rec.srv.URL, WithMaxBody(200))
-			_, err := c.Ticker(context.Background(), "")
+			info, exchange := newRecorder(t, serve(tc)), newRecorder(t, serve(tc))
+			_, err := newTestClient(t, info.srv.URL, WithMaxBody(200)).Ticker(context.Background(), "")
 			checkErr(t, err, tc, false)
-			_, err = c.CancelAll(context.Background())
+			_, err = newTestClient(t, exchange.srv.URL, WithMaxBody(200)).CancelAll(context.Background())
 			checkErr(t, err, tc, tc.ambiguous)
+			if info.count() != 1 || exchange.count() != 1 {
+				t.Fatalf("%d /info and %d /exchange requests, want one each", info.count(), exchange.count())
+			}
 		})
 	}
 }

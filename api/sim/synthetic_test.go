@@ -54,7 +54,9 @@ func TestMarketsAddsSyntheticPerpsInAFewMB(t *testing.T) {
 		t.Errorf("500 synthetic markets take %.0f kB each (%.1f MB in all); a default market takes %.0f kB: their history is not bounded",
 			perSynthetic/1e3, float64(many-min(plain, many))/1e6, perDefault/1e3)
 	}
-	s := New(WithSeed(3), WithClock(clock), WithMarkets(500))
+	// Two minutes of market in steps of 20 s: the loop moves, quotes and trades all 506 markets
+	// six times (at the default second, 120 times: most of the test's time, 10x that under -race).
+	s := New(WithSeed(3), WithClock(clock), WithMarkets(500), WithStep(20*time.Second))
 	srv := httptest.NewServer(s)
 	t.Cleanup(srv.Close)
 	s.Advance(2 * time.Minute)

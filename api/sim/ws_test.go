@@ -147,6 +147,10 @@ func TestStreamBothGenerations(t *testing.T) {
 
 // TestStreamDropsSlowSubscriber: a subscriber that stops reading is dropped once its queue is
 // full; the market goes on without waiting for it, and a reading subscriber keeps getting data.
+// The slow one also follows every market's candles (about 100 messages a step, not 8): its queue
+// must fill within the write timeout of the batch stuck on its full socket, or that timeout ends
+// it first, uncounted as a drop (on a loaded machine under -race, a step took 20 ms and 4000
+// steps went by without a drop).
 func TestStreamDropsSlowSubscriber(t *testing.T) {
 	e := newEnv(t)
 	slow, fast := e.wsDial(t), e.wsDial(t)
@@ -154,6 +158,14 @@ func TestStreamDropsSlowSubscriber(t *testing.T) {
 		wsSend(t, c, `{"jsonrpc":"2.0","id":"1","method":"subscribe","params":{"channel":"ticker","symbol":"all"}}`)
 		for _, sym := range []string{"BTC-PERP", "ETH-PERP", "SOL-PERP", "DOGE-PERP", "HYPE-PERP", "ETH/USDC", "BTC/USDC"} {
 			wsSend(t, c, `{"jsonrpc":"2.0","id":"2","method":"subscribe","params":{"channel":"orderbook","symbol":"`+sym+`"}}`)
+		}
+	}
+	for _, m := range defaultMarkets() {
+		for _, typ := range chartNames {
+			for _, r := range resolutions {
+				wsSend(t, slow, `{"jsonrpc":"2.0","id":"3","method":"subscribe","params":{"channel":"chart","symbol":"`+m.name+
+					`","chart_type":"`+typ+`","resolution":"`+r.name+`"}}`)
+			}
 		}
 	}
 	var got atomic.Int64
