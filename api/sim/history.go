@@ -25,7 +25,11 @@ func makeHistory(m *market, rng *rand.Rand, now time.Time) {
 		res int
 		r   segmentDraws // the bar that ends at the next point's time
 	}
-	pts := []pt{{t: end, px: float64(m.index)}}
+	n := 1 // each resolution draws at most the bars it keeps: room for them all, no regrowth
+	for _, ser := range m.charts.s[chartLTP] {
+		n += ser.res.keep
+	}
+	pts := append(make([]pt, 0, n), pt{t: end, px: float64(m.index)})
 	for k, ser := range m.charts.s[chartLTP] {
 		r := ser.res
 		span := end - r.d.Milliseconds()*int64(r.keep)
