@@ -150,10 +150,10 @@ func (g *guardRig) algo(kind string) (guard.Algo, bool) {
 // attach points console c at the rig's guard and attaches it, as its Init does when one runs.
 func (g *guardRig) attach(c *simConsole) *algoDriver {
 	g.t.Helper()
-	c.m.guard.dir = guard.SocketDir(g.runtime, "")
+	c.m.guard.Dir = guard.SocketDir(g.runtime, "")
 	dr := newAlgoDriver(g.t, c.m)
 	dr.run(c.m.findGuard())
-	dr.until("the console attached", func() bool { return c.m.guard.session != nil })
+	dr.until("the console attached", func() bool { return c.m.guard.Session() != nil })
 	return dr
 }
 
@@ -199,7 +199,7 @@ func TestConsoleRunsAlgorithmsInTheGuard(t *testing.T) {
 		t.Fatalf("the guard lists %d consoles", len(st.Consoles))
 	}
 	dr.typed("guard detach") // the console detaches, and quits
-	dr.until("the console detached", func() bool { return c.m.guard.session == nil })
+	dr.until("the console detached", func() bool { return c.m.guard.Session() == nil })
 	if !strings.Contains(guardLine(c.m), "guard detached") {
 		t.Fatalf("after :guard detach: %q", guardLine(c.m))
 	}
@@ -238,7 +238,7 @@ func TestConsoleRunsAlgorithmsInTheGuard(t *testing.T) {
 	if a, _ := g.algo("trail"); a.State != "running" {
 		t.Fatalf("the trail after stopping the chase: %+v", a)
 	}
-	c2.m.detachGuard()
+	c2.m.guard.Detach()
 }
 
 // guardLine is the status line's top line, where the guard is named.
@@ -302,7 +302,7 @@ func TestConsoleKilledFiresTheGuardsDeadMan(t *testing.T) {
 	if st := g.status(); st.DeadMan.Fired != nil || len(c.openOrders(t)) != 2 {
 		t.Fatalf("fired while heartbeats came: %+v, open %d", st.DeadMan, len(c.openOrders(t)))
 	}
-	c.m.guard.session.Conn.Close() // the console is killed: its socket closes, no heartbeat follows
+	c.m.guard.Session().Conn.Close() // the console is killed: its socket closes, no heartbeat follows
 	eventuallyUI(t, "the guard sees the console gone", func() bool { return len(g.status().Consoles) == 0 })
 	last := *g.status().DeadMan.LastHeartbeat
 	g.offset.Add(int64(last.Add(9500 * time.Millisecond).Sub(guardNow())))
@@ -347,11 +347,11 @@ func TestConsoleRefusesAnotherVersionAndAccountsGuard(t *testing.T) {
 	go guard.Serve(ctx, lo, guard.HandlerFunc(func(guard.Request) guard.Response {
 		return guard.Response{OK: true, Status: &guard.Status{Account: other}}
 	}))
-	c.m.guard.dir = dir
+	c.m.guard.Dir = dir
 	dr := newAlgoDriver(t, c.m)
 	dr.run(c.m.findGuard())
-	dr.until("the console finds the other account's guard", func() bool { return c.m.guard.other != "" })
-	if s := guardLine(c.m); !strings.Contains(s, "guard runs for another account") || c.m.guard.session != nil {
+	dr.until("the console finds the other account's guard", func() bool { return c.m.guard.Banner() != "" })
+	if s := guardLine(c.m); !strings.Contains(s, "guard runs for another account") || c.m.guard.Session() != nil {
 		t.Fatalf("the status line with another account's guard: %q", s)
 	}
 	lv, err := guard.Listen(guard.SocketPath(dir, c.m.ex.Address()))
@@ -370,9 +370,10 @@ func TestConsoleRefusesAnotherVersionAndAccountsGuard(t *testing.T) {
 		}
 	}()
 	t.Cleanup(func() { _ = lv.Close() })
+	before := c.m.guard.Banner()
 	dr.run(c.m.findGuard())
-	dr.until("the console refuses the version 7 guard", func() bool { return c.m.guard.lost != "" })
-	if s := guardLine(c.m); c.m.guard.session != nil || !strings.Contains(s, "protocol version 7, this tradedesk 1") {
+	dr.until("the console refuses the version 7 guard", func() bool { return c.m.guard.Banner() != before })
+	if s := guardLine(c.m); c.m.guard.Session() != nil || !strings.Contains(s, "protocol version 7, this tradedesk 1") {
 		t.Fatalf("with a version 7 guard: %q (notice %q)", s, c.m.shownNotice())
 	}
 }

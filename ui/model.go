@@ -20,6 +20,7 @@ import (
 	"github.com/tradedesk/tradedesk/ui/components/chart"
 	"github.com/tradedesk/tradedesk/ui/components/cmdline"
 	"github.com/tradedesk/tradedesk/ui/components/depth"
+	"github.com/tradedesk/tradedesk/ui/components/guard"
 	"github.com/tradedesk/tradedesk/ui/components/help"
 	"github.com/tradedesk/tradedesk/ui/components/ladder"
 	"github.com/tradedesk/tradedesk/ui/components/messages"
@@ -148,7 +149,7 @@ type Model struct {
 	algos         *algos.Runner        // the algorithms the console runs, and the Algos view
 	algoPane      *algos.Pane
 	liveAlgos     *algos.Runner   // a shadow console's live session's algorithms (nil: none)
-	guard         guardLink       // the account's guard, when one runs
+	guard         guard.Link      // the account's guard, when one runs
 	lat           *latency.Routes // each order's route from the keystroke to the screen (:latency)
 
 	pipe        pipeline
@@ -230,7 +231,7 @@ func New(cfg Config) *Model {
 	m.useExecutor(cfg.Exec, cfg.Guard)
 	m.live = cfg.Live
 	m.newAlerts(cfg)
-	m.guard.dir = cfg.GuardDir
+	m.guard.Dir = cfg.GuardDir
 	if cfg.ReadOnlyReason != "" {
 		m.setNotice(common.LevelWarn, "read-only: "+cfg.ReadOnlyReason) // why, before any key is refused
 	}
@@ -287,6 +288,12 @@ func (m *Model) Init() tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
+// findGuard looks for the account's guard and attaches to it: its algorithms run on m.algos,
+// its alerts show in m.alerts.
+func (m *Model) findGuard() tea.Cmd {
+	return m.guard.Find(m.ex.Address(), guard.Shows{Algos: m.algos, Alerts: m.alerts, Watch: m.algoPane.Watch})
+}
+
 // Update routes one message, then writes the latency routes the last frame completed.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	model, cmd := m.update(msg)
@@ -329,7 +336,7 @@ func (m *Model) onComponentMsg(msg tea.Msg) tea.Cmd {
 	if cmd, ok := m.onAlgoMsg(msg); ok {
 		return cmd
 	}
-	if cmd, ok := m.onGuardMsg(msg); ok {
+	if cmd, ok := m.guard.Update(msg); ok {
 		return cmd
 	}
 	if cmd, ok := m.onSheetMsg(msg); ok {

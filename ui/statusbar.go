@@ -83,7 +83,7 @@ func (s *statusBar) values(m *Model, width int) statusbar.Values {
 		MessagesKey: m.keys.Messages.Help().Key,
 	}
 	v.Banners.Risk = s.risk.Text()
-	v.Banners.Guard = m.guardBanner()
+	v.Banners.Guard = m.guard.Banner()
 	if strings.HasPrefix(m.notice, cmdline.NotSent) {
 		// A refused command's notice wraps on up to three lines, over the panes' last rows
 		// (they keep their size, the screen its height), so its way out reads whole.
