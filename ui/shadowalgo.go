@@ -137,15 +137,15 @@ func (m *Model) onLiveAlgo(msg liveAlgoMsg) tea.Cmd {
 		inst, err = m.store.ResolveInstrument(c.Instrument)
 	}
 	var lines []string
-	var start algoStart
+	var start algos.Start
 	if err == nil {
-		lines, start, err = m.livePlan(c, inst)
+		lines, start, err = m.liveAlgos.Plan(c, inst, algos.QuoteOf(m.store, inst.Name), m.st)
 	}
 	if err != nil {
 		m.setNotice(common.LevelError, "not sent live: "+text.Clean(err.Error()))
 		return nil
 	}
-	what := "LIVE " + algoWhat(c, inst)
+	what := "LIVE " + algos.What(c, inst)
 	var said string
 	a := &action.Action{Kind: action.KindPlace, Title: liveTitle + " · Start " + c.Kind + " · LIVE " + strings.ToUpper(m.live.Network),
 		What: what, Confirm: true, Typed: "yes", Lane: action.LaneOrder, Who: journal.WhoForm,
@@ -165,18 +165,4 @@ func (m *Model) onLiveAlgo(msg liveAlgoMsg) tea.Cmd {
 		return "LIVE " + said, false
 	}
 	return tea.Batch(m.onAction(a), m.algoPane.Watch())
-}
-
-// livePlan is the preview and start of command c on the live session's runner.
-func (m *Model) livePlan(c state.AlgoCommand, inst state.Instrument) ([]string, algoStart, error) {
-	switch c.Kind {
-	case "chase":
-		return m.chasePlan(m.liveAlgos, c, inst)
-	case "twap":
-		return m.twapPlan(m.liveAlgos, c, inst)
-	case "scale":
-		return m.scalePlan(m.liveAlgos, c, inst)
-	default:
-		return m.trailPlan(m.liveAlgos, c, inst)
-	}
 }

@@ -1,4 +1,4 @@
-package ui
+package algos
 
 import (
 	"context"
@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
 	"github.com/shopspring/decimal"
 	"github.com/tradedesk/tradedesk/api/text"
 	"github.com/tradedesk/tradedesk/state"
@@ -16,64 +15,64 @@ import (
 	"github.com/tradedesk/tradedesk/state/journal"
 	"github.com/tradedesk/tradedesk/ui/action"
 	"github.com/tradedesk/tradedesk/ui/common"
-	"github.com/tradedesk/tradedesk/ui/components/algos"
-	"github.com/tradedesk/tradedesk/ui/components/cmdline"
-	"github.com/tradedesk/tradedesk/ui/components/orderentry"
 )
 
-// onAlgoMsg routes the algorithms' messages: a command line's algorithm command, and the Algos
-// view's progress and journal reads (to every pane).
-func (m *Model) onAlgoMsg(msg tea.Msg) (tea.Cmd, bool) {
-	switch msg := msg.(type) {
-	case cmdline.AlgoMsg:
-		return m.startAlgo(msg.Cmd), true
-	case orderentry.AlgoMsg:
-		return m.startAlgo(msg.Cmd), true
-	case algos.ChoiceMsg:
-		return m.restartAlgo(state.AlgoCommand{Kind: "algos", Choice: msg.Choice, ID: msg.ID}), true
-	case algos.ProgressMsg:
-		return tea.Batch(m.broadcast(msg), algos.Failed(msg.Row)), true
-	case algos.HistoryMsg, algos.LeftMsg:
-		return m.broadcast(msg), true
-	case liveAlgoMsg:
-		return m.onLiveAlgo(msg), true
-	}
-	return nil, false
+// Start is what an algorithm command sends, once its preview is confirmed: it starts the
+// algorithm with executor e and says what it started.
+type Start func(ctx context.Context, e *exec.Executor) (string, error)
+
+// Quote is what a preview prices from: the instrument's best bid and ask (its mid for both while
+// the book's best prices are unknown) and its mark (the mid while unknown).
+type Quote struct {
+	Bid, Ask, Mark decimal.Decimal
 }
 
-// algoStart is what an algorithm command sends, once its preview is confirmed: it starts the
-// algorithm with executor e and says what it started.
-type algoStart func(ctx context.Context, e *exec.Executor) (string, error)
+// QuoteOf is instrument's quote as store holds it (zero when nothing is known).
+func QuoteOf(store *state.Store, instrument string) Quote {
+	mid, _ := store.Mid(instrument)
+	q := Quote{Bid: mid, Ask: mid, Mark: mid}
+	if t, ok := store.Ticker(instrument); ok {
+		if t.BestBidPrice.IsPositive() && t.BestAskPrice.IsPositive() {
+			q.Bid, q.Ask = t.BestBidPrice, t.BestAskPrice
+		}
+		if t.MarkPrice.IsPositive() {
+			q.Mark = t.MarkPrice
+		}
+	}
+	return q
+}
 
-// startAlgo previews an algorithm command through the confirmation a market order takes; its
-// Enter starts the algorithm on its own goroutine.
-func (m *Model) startAlgo(c state.AlgoCommand) tea.Cmd {
-	if c.Kind == "algos" {
-		return m.restartAlgo(c)
+// What is command c in one line for the status line and the log.
+func What(c state.AlgoCommand, inst state.Instrument) string {
+	if c.Kind == "trail" {
+		return "trail " + inst.Name + " " + c.Distance
 	}
-	inst, err := m.store.ResolveInstrument(c.Instrument)
-	if err != nil {
-		return common.Notice(common.LevelError, cmdline.NotSent+text.Clean(err.Error()))
-	}
-	var lines []string
-	var start algoStart
+	return fmt.Sprintf("%s %s %s %s", c.Kind, c.Side, c.Size, inst.Name)
+}
+
+// Plan is algorithm command c's preview (the confirmation's lines, priced from q) and its
+// start on r (the console's runner, or a shadow console's live session's).
+func (r *Runner) Plan(c state.AlgoCommand, inst state.Instrument, q Quote, st *common.Styles) ([]string, Start, error) {
 	switch c.Kind {
 	case "chase":
-		lines, start, err = m.chasePlan(m.algos, c, inst)
+		return r.chasePlan(c, inst, q)
 	case "twap":
-		lines, start, err = m.twapPlan(m.algos, c, inst)
+		return r.twapPlan(c, inst, q)
 	case "scale":
-		lines, start, err = m.scalePlan(m.algos, c, inst)
+		return r.scalePlan(c, inst, q, st)
 	case "trail":
-		lines, start, err = m.trailPlan(m.algos, c, inst)
+		return r.trailPlan(c, inst, q)
 	}
-	if err != nil {
-		return common.Notice(common.LevelError, cmdline.NotSent+text.Clean(err.Error()))
-	}
-	what := algoWhat(c, inst)
+	return nil, nil, fmt.Errorf("%s: not an algorithm this console runs (chase, twap, scale, trail)", text.Clean(c.Kind))
+}
+
+// StartAction is the action that confirms command c's preview lines as a market order's
+// confirmation is, and whose run calls start: it says what start said, or why it did not start.
+func StartAction(c state.AlgoCommand, inst state.Instrument, lines []string, start Start, st *common.Styles) *action.Action {
+	what := What(c, inst)
 	var said string
 	a := &action.Action{Kind: action.KindPlace, Title: "Start " + c.Kind, What: what, Confirm: true, Lane: action.LaneOrder,
-		Who: journal.WhoCommandLine, Lines: append([]string{m.st.Bold.On(strings.ToUpper(what)), ""}, lines...)}
+		Who: journal.WhoCommandLine, Lines: append([]string{st.Bold.On(strings.ToUpper(what)), ""}, lines...)}
 	a.Run = func(ctx context.Context, e *exec.Executor, _ exec.Ask) (action.Outcome, error) {
 		s, err := start(ctx, e)
 		said = s
@@ -85,33 +84,13 @@ func (m *Model) startAlgo(c state.AlgoCommand) tea.Cmd {
 		}
 		return said, false
 	}
-	return action.Request(a)
+	return a
 }
 
-// algoWhat is the command in one line for the status line and the log.
-func algoWhat(c state.AlgoCommand, inst state.Instrument) string {
-	if c.Kind == "trail" {
-		return "trail " + inst.Name + " " + c.Distance
-	}
-	return fmt.Sprintf("%s %s %s %s", c.Kind, c.Side, c.Size, inst.Name)
-}
-
-// quote is the instrument's best bid and ask as the store has them (zero when unknown), else its
-// mid for both.
-func (m *Model) quote(inst state.Instrument) (bid, ask decimal.Decimal) {
-	if t, ok := m.store.Ticker(inst.Name); ok && t.BestBidPrice.IsPositive() && t.BestAskPrice.IsPositive() {
-		return t.BestBidPrice, t.BestAskPrice
-	}
-	mid, _ := m.store.Mid(inst.Name)
-	return mid, mid
-}
-
-// chasePlan is a chase's preview and start, run by runner r (the console's, or a shadow
-// console's live session's).
-func (m *Model) chasePlan(r *algos.Runner, c state.AlgoCommand, inst state.Instrument) ([]string, algoStart, error) {
+// chasePlan is a chase's preview and start.
+func (r *Runner) chasePlan(c state.AlgoCommand, inst state.Instrument, q Quote) ([]string, Start, error) {
 	p := algo.ChaseParams{Instrument: inst.Name, Side: c.Side, Size: c.Size, Offset: c.Offset, MaxDistance: c.MaxDistance, Keep: c.Keep}
-	bid, ask := m.quote(inst)
-	from := map[string]decimal.Decimal{"buy": bid, "sell": ask}[c.Side]
+	from := map[string]decimal.Decimal{"buy": q.Bid, "sell": q.Ask}[c.Side]
 	worst := "none: it follows the quote as far as it goes (add to 0.1% to bound it)"
 	if c.MaxDistance != "" {
 		lim, err := algo.LimitOf(c.MaxDistance, c.Side, from, inst.TickSize)
@@ -134,14 +113,14 @@ func (m *Model) chasePlan(r *algos.Runner, c state.AlgoCommand, inst state.Instr
 			p.Until = until
 		}
 		if r.Remote() {
-			return r.Hand(ctx, "chase", p, algoWhat(c, inst))
+			return r.Hand(ctx, "chase", p, What(c, inst))
 		}
 		ch, err := algo.NewChase(ctx, r.Deps(e, &until), "", p)
 		if err != nil {
 			return "", err
 		}
 		r.Run(ch, algo.Progress{ID: ch.ID(), Kind: "chase", Instrument: inst.Name, Side: c.Side, Target: c.Size, State: journal.AlgoRunning}, until)
-		return "chase " + ch.ID() + " started: " + algoWhat(c, inst), nil
+		return "chase " + ch.ID() + " started: " + What(c, inst), nil
 	}
 	return lines, start, nil
 }
@@ -160,8 +139,8 @@ func keepText(keep bool) string {
 	return "; its working order is cancelled"
 }
 
-// twapPlan is a TWAP's preview and start, run by runner r (as chasePlan).
-func (m *Model) twapPlan(r *algos.Runner, c state.AlgoCommand, inst state.Instrument) ([]string, algoStart, error) {
+// twapPlan is a TWAP's preview and start.
+func (r *Runner) twapPlan(c state.AlgoCommand, inst state.Instrument, q Quote) ([]string, Start, error) {
 	slices, err := algo.SlicesOf(c.Duration, c.Slices, c.Every)
 	if err != nil {
 		return nil, nil, err
@@ -170,11 +149,10 @@ func (m *Model) twapPlan(r *algos.Runner, c state.AlgoCommand, inst state.Instru
 	if p.BandHi.LessThan(p.BandLo) {
 		p.BandLo, p.BandHi = p.BandHi, p.BandLo
 	}
-	bid, ask := m.quote(inst)
 	band := inst.PriceText(p.BandLo) + " to " + inst.PriceText(p.BandHi)
 	worst := map[string]decimal.Decimal{"buy": p.BandHi, "sell": p.BandLo}[c.Side]
 	if p.BandLo.IsZero() {
-		mid := bid.Add(ask).Div(decimal.NewFromInt(2))
+		mid := q.Bid.Add(q.Ask).Div(decimal.NewFromInt(2))
 		one := decimal.NewFromInt(1)
 		lo, hi := mid.Mul(one.Sub(algo.DefaultBand)), mid.Mul(one.Add(algo.DefaultBand))
 		band = "1% around the arrival price: about " + inst.PriceText(lo) + " to " + inst.PriceText(hi)
@@ -188,7 +166,7 @@ func (m *Model) twapPlan(r *algos.Runner, c state.AlgoCommand, inst state.Instru
 	}
 	start := func(ctx context.Context, e *exec.Executor) (string, error) {
 		if r.Remote() {
-			return r.Hand(ctx, "twap", p, algoWhat(c, inst))
+			return r.Hand(ctx, "twap", p, What(c, inst))
 		}
 		until := r.Now().Add(c.Duration)
 		t, err := algo.NewTWAP(ctx, r.Deps(e, &until), "", p)
@@ -196,15 +174,16 @@ func (m *Model) twapPlan(r *algos.Runner, c state.AlgoCommand, inst state.Instru
 			return "", err
 		}
 		r.Run(t, algo.Progress{ID: t.ID(), Kind: "twap", Instrument: inst.Name, Side: c.Side, Target: c.Size, State: journal.AlgoRunning}, until)
-		return "twap " + t.ID() + " started: " + algoWhat(c, inst), nil
+		return "twap " + t.ID() + " started: " + What(c, inst), nil
 	}
 	return lines, start, nil
 }
 
-func (m *Model) scalePlan(r *algos.Runner, c state.AlgoCommand, inst state.Instrument) ([]string, algoStart, error) {
+// scalePlan is a scale's preview (its rungs, the first three and the last when there are more
+// than five, and PlanScale's warnings) and start.
+func (r *Runner) scalePlan(c state.AlgoCommand, inst state.Instrument, q Quote, st *common.Styles) ([]string, Start, error) {
 	p := algo.ScaleParams{Instrument: inst.Name, Side: c.Side, Size: c.Size, From: c.From, To: c.To, Count: c.Count, Distribution: c.Distribution}
-	bid, ask := m.quote(inst)
-	rungs, warns, err := algo.PlanScale(inst, p, bid, ask)
+	rungs, warns, err := algo.PlanScale(inst, p, q.Bid, q.Ask)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -228,15 +207,15 @@ func (m *Model) scalePlan(r *algos.Runner, c state.AlgoCommand, inst state.Instr
 		lines = append(lines, fmt.Sprintf("  rung %-3d %s @ %s", i+1, inst.SizeText(rung.Size), inst.PriceText(rung.Price)))
 	}
 	for _, w := range warns {
-		lines = append(lines, m.st.Warn.On("! "+w))
+		lines = append(lines, st.Warn.On("! "+w))
 	}
 	start := func(ctx context.Context, e *exec.Executor) (string, error) {
 		if r.Remote() {
-			return r.Hand(ctx, "scale", p, algoWhat(c, inst))
+			return r.Hand(ctx, "scale", p, What(c, inst))
 		}
 		res, err := algo.PlaceScale(ctx, r.Deps(e, new(time.Time)), "", p, rungs)
 		if res.ID != "" {
-			row := algos.ScaleRow(p, res)
+			row := ScaleRow(p, res)
 			row.Session = r.Session
 			r.Feed.Begin()
 			r.Feed.End(row)
@@ -249,24 +228,21 @@ func (m *Model) scalePlan(r *algos.Runner, c state.AlgoCommand, inst state.Instr
 	return lines, start, nil
 }
 
-func (m *Model) trailPlan(r *algos.Runner, c state.AlgoCommand, inst state.Instrument) ([]string, algoStart, error) {
+// trailPlan is a trailing stop's preview (its distance from the mark) and start.
+func (r *Runner) trailPlan(c state.AlgoCommand, inst state.Instrument, q Quote) ([]string, Start, error) {
 	p := algo.TrailParams{Instrument: inst.Name, Distance: c.Distance}
-	mid, _ := m.store.Mid(inst.Name)
-	if t, ok := m.store.Ticker(inst.Name); ok && t.MarkPrice.IsPositive() {
-		mid = t.MarkPrice
-	}
-	dist, err := algo.DistanceOf(c.Distance, mid, inst.TickSize)
+	dist, err := algo.DistanceOf(c.Distance, q.Mark, inst.TickSize)
 	if err != nil {
 		return nil, nil, err
 	}
 	lines := []string{
 		"Sends        a reduce-only stop-loss on the whole position, " + c.Distance + " behind its best mark",
-		"Now          mark about " + inst.PriceText(mid) + ", distance " + inst.PriceText(dist),
+		"Now          mark about " + inst.PriceText(q.Mark) + ", distance " + inst.PriceText(dist),
 		"Moves        only toward profit, by cancel then place; it stays at the exchange if the console quits",
 	}
 	start := func(ctx context.Context, e *exec.Executor) (string, error) {
 		if r.Remote() {
-			return r.Hand(ctx, "trail", p, algoWhat(c, inst))
+			return r.Hand(ctx, "trail", p, What(c, inst))
 		}
 		var until time.Time
 		t, err := algo.NewTrail(ctx, r.Deps(e, &until), "", p)
@@ -279,44 +255,20 @@ func (m *Model) trailPlan(r *algos.Runner, c state.AlgoCommand, inst state.Instr
 	return lines, start, nil
 }
 
-// restartAlgo applies `:algos CHOICE ID` (and the Algos view's keys): pause or resume one this
-// console runs (the journal's pause, seen at its next look); cancel one it runs stops it; an
-// earlier run's is resumed, cancelled or flattened by the restart rule (algos.Runner.Restart),
-// flatten after the confirmation a market order gets. The Algos view shows what became of it.
-func (m *Model) restartAlgo(c state.AlgoCommand) tea.Cmd {
-	if m.c.ReadOnly != "" || m.algos.Journal() == nil {
-		return common.Notice(common.LevelWarn, "read-only: :algos "+c.Choice+" not done")
-	}
-	r := m.runnerOf(c.ID)
-	live := r.Runs(c.ID)
-	switch {
-	case c.Choice == "pause", c.Choice == "resume" && live:
-		return r.Switch(c.ID, c.Choice)
-	case c.Choice == "cancel" && live:
-		r.Stop(c.ID, true)
-		return tea.Batch(common.Notice(common.LevelInfo, "stopping "+text.Clean(c.ID)+"…"), m.algoPane.Watch())
-	case c.Choice == "flatten" && live:
-		return common.Notice(common.LevelError, "this console runs "+text.Clean(c.ID)+": flatten is for an algorithm an earlier run left; s stops it")
-	case c.Choice == "flatten":
-		return m.confirmFlatten(c.ID)
-	}
-	m.algos.Restart(c.ID, c.Choice)
-	return tea.Batch(common.Notice(common.LevelInfo, ":algos "+c.Choice+" "+text.Clean(c.ID)+"…"), m.algoPane.Watch())
-}
-
-// confirmFlatten asks, as for a market order, before an earlier run's algorithm is flattened:
-// its children cancelled and what it opened closed at market.
-func (m *Model) confirmFlatten(id string) tea.Cmd {
+// FlattenAction asks, as for a market order, before an earlier run's algorithm id is flattened
+// by r's restart rule: its children cancelled and what it opened closed at market. It says what
+// the flatten did, or why it failed.
+func (r *Runner) FlattenAction(id string, st *common.Styles) *action.Action {
 	what := "flatten algorithm " + text.Clean(id)
-	var row algos.Row
+	var row Row
 	a := &action.Action{Kind: action.KindPlace, Title: "Flatten an algorithm", What: what, Confirm: true, Lane: action.LaneOrder,
-		Who: journal.WhoCommandLine, Lines: []string{m.st.Bold.On(strings.ToUpper(what)), "",
+		Who: journal.WhoCommandLine, Lines: []string{st.Bold.On(strings.ToUpper(what)), "",
 			"Cancels   its orders still open (what filled is kept until closed)",
 			"Sends     a market order the other way for what it filled: the worst case is the book's depth"}}
 	a.Run = func(ctx context.Context, _ *exec.Executor, _ exec.Ask) (action.Outcome, error) {
-		m.algos.Feed.Begin()
-		row = m.algos.RestartNow(ctx, id, algo.OnRestartFlatten)
-		m.algos.Feed.End(row)
+		r.Feed.Begin()
+		row = r.RestartNow(ctx, id, algo.OnRestartFlatten)
+		r.Feed.End(row)
 		if row.State == algo.StateFailed {
 			return action.Outcome{}, errors.New(row.Detail)
 		}
@@ -328,5 +280,5 @@ func (m *Model) confirmFlatten(id string) tea.Cmd {
 		}
 		return what + ": " + text.Clean(row.Detail), false
 	}
-	return action.Request(a)
+	return a
 }
