@@ -10,6 +10,7 @@ import (
 	"github.com/tradedesk/tradedesk/state/journal"
 	"github.com/tradedesk/tradedesk/ui/action"
 	"github.com/tradedesk/tradedesk/ui/common"
+	"github.com/tradedesk/tradedesk/ui/components/live"
 	"github.com/tradedesk/tradedesk/ui/dialogs/confirm"
 )
 
@@ -78,7 +79,7 @@ func (m *Model) onAction(a *action.Action) tea.Cmd {
 
 // openConfirm opens the confirmation of a, saying why when it is asked again (note).
 func (m *Model) openConfirm(a *action.Action, note string) {
-	if w := m.status.modeWord(); m.status.mode == ModeShadow && !strings.HasSuffix(a.Title, w) && !isLive(a) {
+	if w := m.status.modeWord(); m.status.mode == ModeShadow && !strings.HasSuffix(a.Title, w) && !live.IsLive(a) {
 		a.Title += " · " + w // a paper order says so where it is confirmed, not only in the top bar
 	}
 	if own := " · profile " + m.status.profile; m.status.profile != "" && !strings.Contains(a.Title, own) {

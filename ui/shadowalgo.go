@@ -17,6 +17,7 @@ import (
 	"github.com/tradedesk/tradedesk/ui/action"
 	"github.com/tradedesk/tradedesk/ui/common"
 	"github.com/tradedesk/tradedesk/ui/components/algos"
+	"github.com/tradedesk/tradedesk/ui/components/live"
 )
 
 // liveSession marks the Algos view's rows of a shadow console's live session.
@@ -67,7 +68,7 @@ func (m *Model) sendLiveAlgo(p *algos.Pane) tea.Cmd {
 	case r.Session != "":
 		m.setNotice(common.LevelNote, r.Kind+" "+text.Clean(r.ID)+" already runs live")
 	case m.liveAlgos == nil:
-		m.setNotice(common.LevelWarn, m.liveMissing())
+		m.setNotice(common.LevelWarn, m.live.NoKey())
 	case j == nil:
 		m.setNotice(common.LevelWarn, "not sent live: the shadow session has no journal to read the algorithm's parameters from")
 	default:
@@ -147,7 +148,7 @@ func (m *Model) onLiveAlgo(msg liveAlgoMsg) tea.Cmd {
 	}
 	what := "LIVE " + algos.What(c, inst)
 	var said string
-	a := &action.Action{Kind: action.KindPlace, Title: liveTitle + " · Start " + c.Kind + " · LIVE " + strings.ToUpper(m.live.Network),
+	a := &action.Action{Kind: action.KindPlace, Title: live.Title + " · Start " + c.Kind + " · LIVE " + strings.ToUpper(m.live.Network),
 		What: what, Confirm: true, Typed: "yes", Lane: action.LaneOrder, Who: journal.WhoForm,
 		Lines: append([]string{m.st.Warn.On("! LIVE: a new " + c.Kind + " signed with the live key, sent to " + strings.ToUpper(m.live.Network) +
 			", journaled in the live journal;"), m.st.Warn.On("  the rehearsal " + text.Clean(msg.a.ID) + " keeps running on paper"), "",
