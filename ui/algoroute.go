@@ -8,6 +8,7 @@ import (
 	"github.com/tradedesk/tradedesk/ui/common"
 	"github.com/tradedesk/tradedesk/ui/components/algos"
 	"github.com/tradedesk/tradedesk/ui/components/cmdline"
+	"github.com/tradedesk/tradedesk/ui/components/live"
 	"github.com/tradedesk/tradedesk/ui/components/orderentry"
 )
 
@@ -25,7 +26,7 @@ func (m *Model) onAlgoMsg(msg tea.Msg) (tea.Cmd, bool) {
 		return tea.Batch(m.broadcast(msg), algos.Failed(msg.Row)), true
 	case algos.HistoryMsg, algos.LeftMsg:
 		return m.broadcast(msg), true
-	case liveAlgoMsg:
+	case live.AlgoMsg:
 		return m.onLiveAlgo(msg), true
 	}
 	return nil, false
@@ -72,4 +73,51 @@ func (m *Model) restartAlgo(c state.AlgoCommand) tea.Cmd {
 	}
 	m.algos.Restart(c.ID, c.Choice)
 	return tea.Batch(common.Notice(common.LevelInfo, ":algos "+c.Choice+" "+text.Clean(c.ID)+"…"), m.algoPane.Watch())
+}
+
+// runnerOf is the runner that runs algorithm id: the live session's while it runs it there,
+// else the console's own.
+func (m *Model) runnerOf(id string) *algos.Runner {
+	if m.liveAlgos != nil && m.liveAlgos.Runs(id) {
+		return m.liveAlgos
+	}
+	return m.algos
+}
+
+// stopAlgo is the Algos view's stop key: it goes to the runner that runs the algorithm.
+func (m *Model) stopAlgo(id string, live bool) { m.runnerOf(id).Stop(id, live) }
+
+// sendLiveAlgo is the send_live key on the Algos view of a shadow console: the selected paper
+// algorithm's parameters are read from the shadow journal (live.ReadAlgo), then confirmed as a
+// new algorithm of the live session (onLiveAlgo).
+func (m *Model) sendLiveAlgo(p *algos.Pane) tea.Cmd {
+	rows, i := p.Rows(), p.Selected()
+	if i < 0 || i >= len(rows) {
+		m.setNotice(common.LevelWarn, "select a paper algorithm to send it live")
+		return nil
+	}
+	r := rows[i]
+	j := m.algos.Journal()
+	switch {
+	case r.Session != "":
+		m.setNotice(common.LevelNote, r.Kind+" "+text.Clean(r.ID)+" already runs live")
+	case m.liveAlgos == nil:
+		m.setNotice(common.LevelWarn, m.live.NoKey())
+	case j == nil:
+		m.setNotice(common.LevelWarn, "not sent live: the shadow session has no journal to read the algorithm's parameters from")
+	default:
+		return live.ReadAlgo(j, r.ID)
+	}
+	return nil
+}
+
+// onLiveAlgo opens the live confirmation of a paper algorithm read from the shadow journal
+// (live.Route.AlgoAction), or says why it cannot be sent live.
+func (m *Model) onLiveAlgo(msg live.AlgoMsg) tea.Cmd {
+	a, err := m.live.AlgoAction(msg, m.liveAlgos, m.store, m.st)
+	if err != nil {
+		m.setNotice(common.LevelError, "not sent live: "+text.Clean(err.Error()))
+		return nil
+	}
+	return tea.Batch(m.onAction(a), m.algoPane.Watch())
 }

@@ -262,7 +262,7 @@ func (m *Model) addPanes(cfg Config) {
 	if cfg.Stream != nil {
 		m.algos.Streamed(cfg.Stream)
 	}
-	m.liveAlgos = liveRunner(cfg.Live, m.algos.Feed)
+	m.liveAlgos = cfg.Live.Runner(m.algos.Feed)
 	m.algoPane = algos.New(m.c, m.algos.Feed, m.algos.Journal(), m.stopAlgo)
 	m.addPane(newActivityGroup(m.c, cfg.Exchange, !cfg.NoFillBell, m.algoPane), colLeft, 3, 0)
 	m.addPane(newFundsGroup(m.c, cfg.Exchange), colRight, 2, 0)
