@@ -11,6 +11,9 @@
 //	ui/common/                the pane kit: Pane, Common, key map, styles, table, formats, messages
 //	ui/common/commontest/     the real key table and a Common for the tests of pane packages
 //	ui/components/<pane>/     one package per pane or view (tickers, orderentry, depth, messages...)
+//	ui/components/risk/       the trading state's status-line read and :risk, fed the engine and account
+//	ui/components/guard/      the link to the account's guard and :guard, fed the socket directory
+//	ui/components/live/       a shadow console's live route (send_live), fed the store and the live runner
 //	ui/dialogs/<dialog>/      modal dialogs (confirm, leverage)
 //	ui/headless/              the script commands (order, cancel, fills, export, transfer...)
 //	ui/export/                CSV and JSON export of every page
