@@ -34,7 +34,7 @@
 //	state/profile/            the one config loader: endpoint, key source, guard, cadences (Intervals),
 //	                          display settings; the agent check (console and headless alike)
 //
-// The panes still in this package (positions, open orders, account, balances, brokers, fills,
-// history, chart, instrument details) move to ui/components when they are next reworked; the
-// recipe for a new pane is on common.Pane, for a signed action on the pipeline type.
+// Every pane and view is its own package under ui/components; the root holds no pane. The recipe
+// for a new pane is on common.Pane (one package and one line in Model.addPanes), for a signed
+// action on the pipeline type.
 package ui
