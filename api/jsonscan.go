@@ -185,7 +185,7 @@ func (s *jsonScan) number() bool {
 // numberOK is checkNumberText's verdict on a token (a number, or a string's text), without a
 // call for the text that does not start like a number (a key, a name).
 func numberOK(t []byte) bool {
-	if len(t) == 0 || (t[0] < '0' || t[0] > '9') && t[0] != '-' && t[0] != '+' && t[0] != '.' {
+	if len(t) == 0 || !numStart(t[0]) {
 		return true
 	}
 	return checkNumberText(t) == nil

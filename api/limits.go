@@ -1,9 +1,6 @@
 package api
 
-import (
-	"fmt"
-	"strings"
-)
+import "fmt"
 
 // The limits on what the client accepts from an exchange, far above what a real one sends and
 // low enough that a buggy or hostile server cannot take the trader's machine down. Every answer
@@ -121,7 +118,7 @@ func (sc *AnswerScan) Write(b []byte) error {
 		case sc.inString:
 			sc.stringByte(c)
 		case sc.inBare:
-			if strings.IndexByte(" \t\r\n,:]}[{\"", c) < 0 {
+			if !endsBare(c) {
 				sc.keep(c)
 				continue
 			}
@@ -141,6 +138,16 @@ func (sc *AnswerScan) Write(b []byte) error {
 		}
 	}
 	return sc.err
+}
+
+// endsBare reports whether c ends a bare token (a number or a literal): whitespace, a
+// separator, a bracket or a quote.
+func endsBare(c byte) bool {
+	switch c {
+	case ' ', '\t', '\r', '\n', ',', ':', ']', '}', '[', '{', '"':
+		return true
+	}
+	return false
 }
 
 // Close ends the answer: a number at the very end is checked.

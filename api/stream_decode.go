@@ -385,7 +385,7 @@ func checkNumbers(b []byte) error {
 			i = j
 		case c == '-' || (c >= '0' && c <= '9'):
 			j := i
-			for j < len(b) && strings.IndexByte("+-.eE0123456789", b[j]) >= 0 {
+			for j < len(b) && (numStart(b[j]) || b[j] == 'e' || b[j] == 'E') {
 				j++
 			}
 			if err := checkNumberText(b[i:j]); err != nil {
@@ -399,10 +399,16 @@ func checkNumbers(b []byte) error {
 
 // checkNumberText checks s when it is a number: its length and its exponent.
 func checkNumberText(s []byte) error {
-	if len(s) == 0 || strings.IndexByte("+-.0123456789", s[0]) < 0 {
+	if len(s) == 0 || !numStart(s[0]) {
 		return nil
 	}
-	e := bytes.IndexAny(s, "eE")
+	e := -1
+	for i, c := range s {
+		if c == 'e' || c == 'E' {
+			e = i
+			break
+		}
+	}
 	if len(s) <= maxNumberLen && e < 0 {
 		return nil
 	}
@@ -417,6 +423,11 @@ func checkNumberText(s []byte) error {
 		return fmt.Errorf("number %q: exponent beyond ±%d", truncate(string(s), 24), maxExponent)
 	}
 	return nil
+}
+
+// numStart reports whether a number may start with c (or go on with it, but for an exponent).
+func numStart(c byte) bool {
+	return c >= '0' && c <= '9' || c == '+' || c == '-' || c == '.'
 }
 
 // looksNumeric reports whether s is a decimal number in JSON's or decimal's syntax.
