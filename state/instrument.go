@@ -101,6 +101,18 @@ func (in Instrument) Kind() string {
 // (0.010 -> 2, 5 -> 0, 100 -> 0).
 func StepDecimals(step decimal.Decimal) int32 {
 	exp := step.Exponent()
+	if exp >= 0 {
+		return 0
+	}
+	if step.NumDigits() <= 18 {
+		// Every tick and lot: no big.Int (this runs for each price and size a pane formats).
+		c := step.CoefficientInt64()
+		for exp < 0 && c != 0 && c%10 == 0 {
+			c /= 10
+			exp++
+		}
+		return max(-exp, 0)
+	}
 	c := step.Coefficient()
 	ten := big.NewInt(10)
 	r := new(big.Int)
