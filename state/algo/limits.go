@@ -21,7 +21,8 @@ type Limits struct {
 	// the process (0: 500 ms; negative: not shared). An action sent drops the open orders.
 	ShareReads time.Duration
 
-	reads sharedReads
+	reads  sharedReads
+	states runningSet
 
 	mu      sync.Mutex
 	next    time.Time

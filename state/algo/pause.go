@@ -3,6 +3,7 @@ package algo
 import (
 	"context"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/tradedesk/tradedesk/api/text"
@@ -50,15 +51,18 @@ type hold struct {
 	since  time.Time // when the pause was seen
 }
 
-// look reads the algorithm's state in the journal, at most every PauseEvery (a bound on the
-// journal's reads, kept on the machine's clock), and reports whether its pause changed.
+// look reads the algorithm's state in the journal, at most every half PauseEvery (a bound on the
+// journal's reads, kept on the machine's clock), and reports whether its pause changed. The
+// journal's running algorithms are read once for all of the process's (Limits.states), at most
+// every half PauseEvery, so a pause is seen within PauseEvery; one not among them (paused, or
+// begun since that read) reads its own state.
 func (d *Deps) look(ctx context.Context, id string, h *hold) (bool, error) {
 	now := time.Now()
 	if now.Before(h.next) {
 		return false, nil
 	}
-	h.next = now.Add(d.PauseEvery)
-	st, err := d.Journal.AlgoState(ctx, id)
+	h.next = now.Add(d.PauseEvery / 2)
+	st, err := d.stateOf(ctx, id)
 	if err != nil {
 		return false, transient{err}
 	}
@@ -87,3 +91,40 @@ func (d *Deps) waitStep(ctx context.Context) {
 
 // Live reports whether the progress is of an algorithm that has not ended: running or paused.
 func (p Progress) Live() bool { return p.State == journal.AlgoRunning || p.State == StatePaused }
+
+// stateOf is algorithm id's state in the journal: running when the process's shared read of the
+// running algorithms has it, else its own read.
+func (d *Deps) stateOf(ctx context.Context, id string) (string, error) {
+	if d.Limits.states.running(ctx, d.Journal, id, d.PauseEvery/2) {
+		return journal.AlgoRunning, nil
+	}
+	return d.Journal.AlgoState(ctx, id)
+}
+
+// runningSet is the journal's running algorithms, read at most once an interval for every
+// algorithm of the process (twenty running chases read the journal as often as one).
+type runningSet struct {
+	mu  sync.Mutex
+	j   *journal.Journal
+	at  time.Time
+	ids map[string]bool
+}
+
+// running reports whether algorithm id is running in j, from a read of j's running algorithms at
+// most every old; false when the read fails (the caller reads id's own state).
+func (s *runningSet) running(ctx context.Context, j *journal.Journal, id string, every time.Duration) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.j != j || time.Since(s.at) >= every {
+		all, err := j.Algos(ctx, true)
+		if err != nil {
+			s.j = nil
+			return false
+		}
+		s.j, s.at, s.ids = j, time.Now(), make(map[string]bool, len(all))
+		for _, a := range all {
+			s.ids[a.ID] = true
+		}
+	}
+	return s.ids[id]
+}
