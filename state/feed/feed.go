@@ -34,6 +34,18 @@ func (f *Feed) Clock() Clock { return f.clock }
 // delivered once d has passed.
 func (f *Feed) After(d time.Duration, msg Message) Cmd { return f.clock.After(d, msg) }
 
+// AfterFor is After as owner's one timer: it supersedes owner's earlier one, which is never
+// delivered (a price flash's end moved to a later change), and it waits on the feed's one clock
+// timer with the polls.
+func (f *Feed) AfterFor(owner any, d time.Duration, msg Message) Cmd {
+	return f.arm(owner, d, ownMsg{msg})
+}
+
+// ownMsg is a pane's timer (AfterFor) on the feed's list: due, it delivers msg.
+type ownMsg struct{ msg Message }
+
+func (ownMsg) isFeedMsg() {}
+
 // Add registers a task. The first task of a kind is the one Refresh polls; a Heartbeat task is the
 // one the connection state is read from.
 func (f *Feed) Add(s Spec) *Task {
@@ -163,6 +175,8 @@ func (f *Feed) Update(msg Msg) Result {
 		return f.stallCheck(msg)
 	case wakeMsg:
 		return f.woken(msg)
+	case ownMsg:
+		return Result{Cmd: func() Message { return msg.msg }}
 	}
 	return Result{}
 }

@@ -63,7 +63,7 @@ func dropOwner(es []dueEntry, owner any) []dueEntry {
 	return es
 }
 
-// rearm sets the clock's timer for the earliest entry, unless it is set for that or sooner.
+// rearm sets the clock's timer for the earliest entry, unless it is set for that already.
 func (f *Feed) rearm(tc timerClock) Cmd {
 	w := &f.wake
 	if len(w.entries) == 0 {
@@ -75,8 +75,8 @@ func (f *Feed) rearm(tc timerClock) Cmd {
 			first = e.at
 		}
 	}
-	if !w.at.IsZero() && !first.Before(w.at) {
-		return nil
+	if first.Equal(w.at) {
+		return nil // a timer superseded for a later one moves the clock's later too: it never fires for nothing
 	}
 	w.token++
 	w.at = first

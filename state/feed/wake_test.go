@@ -98,3 +98,26 @@ func TestOneGoroutineForAllTimers(t *testing.T) {
 	}
 	t.Errorf("%d goroutines more with 50 tasks waiting, want at most 3 (one timer)", grown)
 }
+
+// TestAnOwnersTimerIsSuperseded (issue #34): a pane's timer set again for later (a price flash's
+// end moved to the next change) supersedes the one before: the clock's one timer moves later with
+// it, so nothing wakes at the earlier time, and only the later message is delivered.
+func TestAnOwnersTimerIsSuperseded(t *testing.T) {
+	clock := NewFakeClock(t0)
+	f := New(clock, time.Second, time.Minute)
+	owner := new(int)
+	if cmd := f.AfterFor(owner, time.Second, "first"); cmd != nil {
+		t.Fatal("a timer in the future ran at once")
+	}
+	f.AfterFor(owner, 3*time.Second, "second")
+	if d, ok := clock.Next(); !ok || d != 3*time.Second || clock.Pending() != 1 {
+		t.Fatalf("the clock's timer is due in %s (%d set), want one in 3s", d, clock.Pending())
+	}
+	var got []Message
+	for _, msg := range clock.Advance(3 * time.Second) {
+		got = append(got, run(f.Update(msg.(Msg)).Cmd)...) // the one wake: the due timer's message
+	}
+	if len(got) != 1 || got[0] != "second" {
+		t.Fatalf("delivered %v, want only the second", got)
+	}
+}

@@ -48,7 +48,6 @@ type Pane struct {
 	favOnly  bool
 	prev     map[string]decimal.Decimal // last mark per symbol, for the flash
 	flashes  map[string]flash
-	flashOn  bool // a FlashEndMsg is pending
 	prec     map[string]int32
 	w, h     int
 	shown    bool // the filter line is shown (the table is one line shorter)
@@ -316,12 +315,12 @@ func (p *Pane) refresh() tea.Cmd {
 		p.fitNameColumn()
 	}
 	now := p.Clock()
-	started := false
+	flashing := len(p.flashes) > 0
 	for _, t := range p.tickers {
 		old, seen := p.prev[t.Symbol]
 		if seen && !old.Equal(t.MarkPrice) {
 			p.flashes[t.Symbol] = flash{until: now.Add(flashFor), up: t.MarkPrice.GreaterThan(old)}
-			started = true
+			flashing = true
 		}
 		p.prev[t.Symbol] = t.MarkPrice
 	}
@@ -336,9 +335,8 @@ func (p *Pane) refresh() tea.Cmd {
 			cmds = append(cmds, cmd)
 		}
 	}
-	if started && !p.flashOn {
-		p.flashOn = true
-		cmds = append(cmds, common.Tea(p.Feed.After(flashFor, FlashEndMsg{At: now.Add(flashFor)})))
+	if flashing {
+		cmds = append(cmds, p.endFlashes(now)) // those due end in this frame
 	}
 	return tea.Batch(cmds...)
 }
