@@ -2,6 +2,7 @@ package state
 
 import (
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -14,6 +15,17 @@ var KindPositions = newKind("positions", 10*time.Second, func() any { return &po
 type positionData struct {
 	list     []api.Position
 	streamed time.Time // when the last streamed list was received (see Order)
+	upnl     upnlMemo
+}
+
+// upnlMemo is UnrealizedPnL's last sum and what it was worked out from: the account pane and the
+// status bar each ask for it after every ticker update, and each position's figures cost
+// divisions. mu guards it, as readers sharing the store's read lock fill it.
+type upnlMemo struct {
+	mu  sync.Mutex
+	key [4]uint64 // the versions of positions, tickers and account; 1 when the account is newer
+	ok  bool
+	sum decimal.Decimal
 }
 
 func (s *Store) positions() []api.Position { return s.data(KindPositions).(*positionData).list }
@@ -108,10 +120,21 @@ func (s *Store) UnrealizedPnL() decimal.Decimal {
 	if s.kinds[KindPositions].at.IsZero() {
 		return s.account().Upnl
 	}
+	m := &s.data(KindPositions).(*positionData).upnl
+	key := [4]uint64{s.kinds[KindPositions].version, s.kinds[KindTickers].version, s.kinds[KindAccount].version}
+	if s.kinds[KindAccount].at.After(s.kinds[KindTickers].at) { // positionViews' choice of mark
+		key[3] = 1
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.ok && m.key == key {
+		return m.sum
+	}
 	sum := decimal.Zero
 	for _, r := range s.positionViews() {
 		sum = sum.Add(r.UPnL)
 	}
+	m.key, m.ok, m.sum = key, true, sum
 	return sum
 }
 
