@@ -11,7 +11,7 @@ import (
 // FormatPrice writes d with exactly decimals places (rounded half away from zero) and a comma
 // between thousands: 50123.5 at 2 -> "50,123.50"; -0.000123 at 6 -> "-0.000123".
 func FormatPrice(d decimal.Decimal, decimals int32) string {
-	return groupThousands(d.StringFixed(clampDecimals(decimals)))
+	return groupThousands(stringFixed(d, clampDecimals(decimals)))
 }
 
 // FormatSize writes a size like FormatPrice (use the instrument's SizeDecimals).

@@ -1,6 +1,7 @@
 package state
 
 import (
+	"math/rand/v2"
 	"testing"
 	"time"
 
@@ -98,5 +99,31 @@ func TestCountAndTicksText(t *testing.T) {
 		if got := TicksText(decimal.RequireFromString(in)); got != want {
 			t.Errorf("TicksText(%s) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// TestStringFixedMatchesDecimal: the int64 path writes what decimal.StringFixed writes (the
+// rounding half away from zero, the padding, the sign, past the int64 range), for random and
+// edge values, and formats a price without a big.Int. Guards: a rounding or padding mismatch in
+// stringFixed; FormatPrice back on StringFixed for every price.
+func TestStringFixedMatchesDecimal(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	vals := []string{"0", "-0.001", "0.005", "-0.005", "0.0049", "123.445", "-123.455", "999.995", "5e-30",
+		"-922337203685477580.7", "99999999999999999.9", "1e18", "12345678901234567890.5", "-1.5e-19", "0.5"}
+	for range 3000 {
+		c := rng.Int64N(2_000_000_000_000) - 1_000_000_000_000
+		vals = append(vals, decimal.New(c, int32(rng.IntN(30)-20)).String())
+	}
+	for _, s := range vals {
+		d := decimal.RequireFromString(s)
+		for places := int32(0); places <= 18; places++ {
+			if got, want := stringFixed(d, places), d.StringFixed(places); got != want {
+				t.Fatalf("stringFixed(%s, %d) = %q, want %q", s, places, got, want)
+			}
+		}
+	}
+	px := decimal.RequireFromString("97278.65")
+	if n := testing.AllocsPerRun(20, func() { FormatPrice(px, 1) }); n > 4 {
+		t.Errorf("FormatPrice: %.0f allocations, want at most 4", n)
 	}
 }
