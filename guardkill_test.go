@@ -14,7 +14,7 @@ import (
 	"github.com/tradedesk/tradedesk/state/guard"
 )
 
-// TestGuardKilledMidChaseResumesIt: the built binary's guard, a process of its own, runs a
+// TestGuardKilledMidChaseResumesIt: the program's guard, a process of its own, runs a
 // chase handed to it by `tradedesk chase --guard` (which returns at once with its id). Killed
 // with SIGKILL mid-chase, its socket file left behind, the guard started again refuses without
 // --on-restart (naming the chase), and with --on-restart resume replaces the stale socket and
@@ -23,7 +23,7 @@ import (
 func TestGuardKilledMidChaseResumesIt(t *testing.T) {
 	t.Parallel() // runs processes and waits on them while the others run
 	if testing.Short() {
-		t.Skip("builds the binary and runs processes")
+		t.Skip("runs processes")
 	}
 	p := newGuardProcs(t)
 	g := p.start()
@@ -81,7 +81,7 @@ func TestGuardKilledMidChaseResumesIt(t *testing.T) {
 	}
 }
 
-// guardProcs runs the built binary's simulator, guards and commands, with a runtime directory
+// guardProcs runs the program's simulator, guards and commands, with a runtime directory
 // of their own.
 type guardProcs struct {
 	t            *testing.T
@@ -92,10 +92,7 @@ type guardProcs struct {
 
 func newGuardProcs(t *testing.T) *guardProcs {
 	dir := t.TempDir()
-	p := &guardProcs{t: t, bin: filepath.Join(dir, "tradedesk")}
-	if out, err := osexec.Command("go", "build", "-o", p.bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
-	}
+	p := &guardProcs{t: t, bin: programBin(t)}
 	p.url = startSimProcess(t, p.bin, "--fund", roAddr)
 	rt, err := os.MkdirTemp("", "gd")
 	if err != nil {
@@ -104,7 +101,7 @@ func newGuardProcs(t *testing.T) *guardProcs {
 	t.Cleanup(func() { _ = os.RemoveAll(rt) })
 	p.rt = rt
 	p.env = append(os.Environ(), "HOME="+dir, "XDG_STATE_HOME="+filepath.Join(dir, "state"), "XDG_RUNTIME_DIR="+rt,
-		"XDG_CONFIG_HOME="+filepath.Join(dir, "config"), api.EnvPrivateKey+"=0x"+roKeyHex)
+		"XDG_CONFIG_HOME="+filepath.Join(dir, "config"), api.EnvPrivateKey+"=0x"+roKeyHex, programEnv)
 	return p
 }
 
@@ -155,15 +152,16 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 	}
 }
 
-// TestGuardDeadManFiresWhenTheConsoleIsKilled: the built binary's guard armed at 4s and the
-// built console, a real terminal program (tmux), attached to it: the console's status line says
-// guard attached; while it runs (its heartbeats coming, 8s: twice the span) nothing fires; the console killed
-// with SIGKILL, the guard cancels every open order, as one journaled cancel-all, once; SIGTERM
-// ends the guard with exit 0.
+// TestGuardDeadManFiresWhenTheConsoleIsKilled: the program's guard armed at 3s (three of the
+// console's heartbeats; the switch's own timing is proven on a stepped clock in ui/headless) and
+// the program's console, a real terminal program (tmux), attached to it: the console's status
+// line says guard attached; while it runs (its heartbeats coming, 6s: twice the span) nothing
+// fires; the console killed with SIGKILL, the guard cancels every open order, as one journaled
+// cancel-all, once; SIGTERM ends the guard with exit 0.
 func TestGuardDeadManFiresWhenTheConsoleIsKilled(t *testing.T) {
 	t.Parallel() // runs processes and waits on them while the others run
 	if testing.Short() {
-		t.Skip("builds the binary and runs processes")
+		t.Skip("runs processes")
 	}
 	if _, err := osexec.LookPath("tmux"); err != nil {
 		t.Skip("needs tmux")
@@ -172,11 +170,12 @@ func TestGuardDeadManFiresWhenTheConsoleIsKilled(t *testing.T) {
 	for _, px := range []string{"50000", "50100"} {
 		retried(t, "order", p.command("order", "--url", p.url, "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.01", "--price", px, "--yes").CombinedOutput)
 	}
-	g := p.start("--dead-man", "4s")
+	const span = 3 * time.Second
+	g := p.start("--dead-man", span.String())
 	sock := "td-" + filepath.Base(p.rt)
 	var envs []string
 	for _, kv := range p.env {
-		if strings.HasPrefix(kv, "HOME=") || strings.HasPrefix(kv, "XDG_") || strings.HasPrefix(kv, api.EnvPrivateKey+"=") {
+		if strings.HasPrefix(kv, "HOME=") || strings.HasPrefix(kv, "XDG_") || strings.HasPrefix(kv, api.EnvPrivateKey+"=") || kv == programEnv {
 			envs = append(envs, kv)
 		}
 	}
@@ -192,7 +191,7 @@ func TestGuardDeadManFiresWhenTheConsoleIsKilled(t *testing.T) {
 	waitFor(t, "the console attaches", func() bool { return p.status() && len(p.st.Consoles) == 1 })
 	waitFor(t, "the console's status line says guard attached", func() bool { return strings.Contains(screen(), "guard attached") })
 	pid := p.st.Consoles[0].PID
-	for range 8 { // the console's heartbeats keep the switch from firing
+	for range 2 * span / time.Second { // the console's heartbeats keep the switch from firing
 		time.Sleep(time.Second)
 		if p.status(); p.st.DeadMan.Fired != nil {
 			t.Fatalf("fired while the console ran: %+v\n%s", p.st.DeadMan, screen())

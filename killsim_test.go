@@ -18,24 +18,22 @@ import (
 	"github.com/tradedesk/tradedesk/state/journal"
 )
 
-// TestKilledOrdersAgainstALossySimulatorProcess is #32's kill test for real: the built binary's
+// TestKilledOrdersAgainstALossySimulatorProcess is #32's kill test for real: the program's
 // `tradedesk sim --faults lost=0.3` (its reads lost too) in one process, `tradedesk order` in others, each killed
 // (SIGKILL) as soon as its intent is committed as sent. The next `tradedesk order` settles every
 // intent left open by its client id before it sends; no order is at the exchange twice, each
 // intent has a settled outcome in the journal, and that outcome agrees with the exchange (one
 // killed before its request left is "not placed" and at the exchange no time).
 func TestKilledOrdersAgainstALossySimulatorProcess(t *testing.T) {
+	t.Parallel() // runs processes and waits on them while the others run
 	if testing.Short() {
-		t.Skip("builds the binary and runs processes")
+		t.Skip("runs processes")
 	}
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "tradedesk")
-	if out, err := osexec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
-	}
+	bin := programBin(t)
 	url := startSimProcess(t, bin, "--fund", roAddr, "--faults", "lost=0.3")
 	env := append(os.Environ(), "HOME="+dir, "XDG_STATE_HOME="+filepath.Join(dir, "state"),
-		"XDG_CONFIG_HOME="+filepath.Join(dir, "config"), api.EnvPrivateKey+"=0x"+roKeyHex)
+		"XDG_CONFIG_HOME="+filepath.Join(dir, "config"), api.EnvPrivateKey+"=0x"+roKeyHex, programEnv)
 	order := func(cloid string) *osexec.Cmd {
 		// IOC far under the market: nothing fills and nothing rests, so a second copy would not be
 		// refused as a duplicate open client id: only the journal keeps it to one. --yes passes
@@ -86,6 +84,7 @@ func startSimProcess(t *testing.T, bin string, args ...string) string {
 	addr := l.Addr().String()
 	_ = l.Close()
 	sim := osexec.Command(bin, append([]string{"sim", "--listen", addr}, args...)...)
+	sim.Env = append(os.Environ(), programEnv)
 	var errb bytes.Buffer
 	sim.Stderr = &errb
 	if err := sim.Start(); err != nil {

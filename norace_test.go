@@ -1,0 +1,6 @@
+//go:build !race
+
+package main
+
+// raceBuild: the tests run under -race.
+const raceBuild = false
