@@ -36,8 +36,10 @@ type harness struct {
 	// orders' expiry window (0: the default).
 	stateDir string
 	expiry   time.Duration
-	// defaults are the config file's settings the guard runs with (startGuard).
-	defaults Connection
+	// defaults are the config file's settings the guard runs with (startGuard); guardEvery its
+	// cadences (Env.GuardEvery; 0: the guard's own).
+	defaults   Connection
+	guardEvery time.Duration
 }
 
 func newHarness(t *testing.T) *harness {

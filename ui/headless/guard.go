@@ -60,8 +60,10 @@ type guardProc struct {
 	stopOnce   sync.Once
 	stopReq    chan struct{}
 	checkEvery time.Duration
-	// reachEvery is how often an armed guard checks it reaches the exchange.
-	reachEvery time.Duration
+	// reachEvery is how often an armed guard checks it reaches the exchange; alertsEvery how
+	// often it reads the journal's alerts again: one added (by an attached console, alert add) is
+	// evaluated here from then on (guardCadences).
+	reachEvery, alertsEvery time.Duration
 
 	mu       sync.Mutex
 	algos    []guard.Algo
@@ -146,12 +148,22 @@ func (r *runner) guardLog() (*os.File, error) {
 
 func newGuardProc(r *runner, e *exec.Executor, log *slog.Logger) *guardProc {
 	g := &guardProc{r: r, e: e, log: log, gate: newSendGate(), started: r.env.Now(), stopReq: make(chan struct{}), checkEvery: 200 * time.Millisecond,
-		reachEvery: 2 * time.Second, algoCtx: context.Background(), cancels: map[string]context.CancelFunc{}, untils: map[string]time.Time{},
+		algoCtx: context.Background(), cancels: map[string]context.CancelFunc{}, untils: map[string]time.Time{},
 		consoles: map[uint64]*guard.Console{}, watched: map[string]bool{}}
+	g.reachEvery, g.alertsEvery = guardCadences(r.env)
 	g.deps = &algo.Deps{Exec: gatedExec{e, g.gate}, Journal: e.Journal(), Market: gatedMarket{headlessMarket{r}, g.gate},
 		Read: r.client, Account: r.client.Address(), Now: r.env.Now, Report: g.report, Limits: &algo.Limits{},
 		Ended: report.Keeper(r.client, e.Journal(), r.env.Now)}
 	return g
+}
+
+// guardCadences are how often the guard checks it reaches the exchange and reads the journal's
+// alerts again: every 2 s and every 5 s, or both env.GuardEvery when it is set.
+func guardCadences(env Env) (reach, alerts time.Duration) {
+	if env.GuardEvery > 0 {
+		return env.GuardEvery, env.GuardEvery
+	}
+	return 2 * time.Second, 5 * time.Second
 }
 
 // run resumes the algorithms, starts the alerts and the socket, and keeps the dead-man's switch
@@ -197,7 +209,7 @@ func (g *guardProc) loop(ctx context.Context) {
 	defer t.Stop()
 	reach := time.NewTicker(g.reachEvery)
 	defer reach.Stop()
-	alerts := time.NewTicker(alertsEvery)
+	alerts := time.NewTicker(g.alertsEvery)
 	defer alerts.Stop()
 	for {
 		select {

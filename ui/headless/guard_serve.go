@@ -153,10 +153,6 @@ func (g *guardProc) status() guard.Status {
 	return st
 }
 
-// alertsEvery is how often the guard reads the journal's alerts again: one added (by an attached
-// console, alert add) is evaluated here from then on.
-const alertsEvery = 5 * time.Second
-
 // startAlerts seeds the config's [[alert]] rules and evaluates the journal's alerts as alerts
 // watch does, until the watch's context ends. With no alert it watches nothing until one is
 // added (reloadAlerts).

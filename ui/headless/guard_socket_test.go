@@ -109,6 +109,7 @@ func TestGuardTakesAlgorithmsOverTheSocket(t *testing.T) {
 func TestGuardDeadManOnExchangeLost(t *testing.T) {
 	t.Parallel() // waits on the wall clock (the simulator, the guard) while the others run
 	h := guardHarness(t)
+	h.guardEvery = 100 * time.Millisecond // its checks of the exchange and reloads of the alerts
 	bid := h.restingBid()
 	h.ok("order", "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.01", "--price", bid)
 	g := h.startGuard("--allow-account-key", "--dead-man", "10s")
@@ -150,6 +151,7 @@ func TestGuardDeadManOnExchangeLost(t *testing.T) {
 func TestGuardPicksUpAlertsAddedLater(t *testing.T) {
 	t.Parallel() // waits on the wall clock (the simulator, the guard) while the others run
 	h := guardHarness(t)
+	h.guardEvery = 100 * time.Millisecond // its checks of the exchange and reloads of the alerts
 	h.ok("order", "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.01", "--market")
 	g := h.startGuard("--allow-account-key")
 	if st := h.guardStatus(); len(st.Alerts) != 0 {

@@ -57,7 +57,7 @@ func (h *harness) startGuard(args ...string) *guardRig {
 	}
 	go func() {
 		g.done <- Run(ctx, full, Env{Stdout: &g.out, Stderr: &g.errb, Getenv: func(k string) string { return env[k] },
-			StateDir: h.stateDir, ExpiryWindow: h.expiry, Now: now, Defaults: h.defaults})
+			StateDir: h.stateDir, ExpiryWindow: h.expiry, Now: now, Defaults: h.defaults, GuardEvery: h.guardEvery})
 	}()
 	h.t.Cleanup(func() { cancel() })
 	for i := 0; ; i++ {
@@ -212,7 +212,6 @@ func TestGuardResumesAChaseAndStopsResumable(t *testing.T) {
 // after), status says it fired, and the log (0600) says so.
 func TestGuardDeadManFiresOnce(t *testing.T) {
 	t.Parallel() // waits on the wall clock (the simulator, the guard) while the others run
-	lightKeystores(t)
 	h := guardHarness(t)
 	h.env[api.EnvPassphrase] = "guard agent pass"
 	agent := filepath.Join(t.TempDir(), "agent.json")
@@ -299,5 +298,16 @@ func TestGuardDeadManFlattens(t *testing.T) {
 	h.guardOK("stop")
 	if code := g.wait(); code != 0 {
 		t.Fatalf("exit %d: %q", code, g.errb.String())
+	}
+}
+
+// TestGuardCadences: the guard checks the exchange every 2 s and reads the journal's alerts
+// every 5 s; Env.GuardEvery, when set, is both (what the tests that wait on them set short).
+func TestGuardCadences(t *testing.T) {
+	if reach, alerts := guardCadences(Env{}); reach != 2*time.Second || alerts != 5*time.Second {
+		t.Errorf("default cadences %s and %s, want 2s and 5s", reach, alerts)
+	}
+	if reach, alerts := guardCadences(Env{GuardEvery: 100 * time.Millisecond}); reach != 100*time.Millisecond || alerts != reach {
+		t.Errorf("GuardEvery 100ms: %s and %s", reach, alerts)
 	}
 }

@@ -159,6 +159,10 @@ type Env struct {
 	// default, 60 s). After it the exchange must not act, so a lost order not found then was
 	// never placed: a shorter window settles a lost answer sooner.
 	ExpiryWindow time.Duration
+	// GuardEvery, when set, is how often the guard checks that it reaches the exchange (while its
+	// dead-man's switch is armed) and reads the journal's alerts again (0: every 2 s and every
+	// 5 s). A test that waits on either sets it short.
+	GuardEvery time.Duration
 	// Completion gives the flags their shell completions (fixed choices, instrument names from
 	// the exchange): set for a run of the completion scripts' hidden command (Completing). Cobra
 	// keeps flag completions in a process-wide table that never lets go of a command tree, so
