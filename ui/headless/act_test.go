@@ -106,7 +106,6 @@ func TestALostTransferIsNotSentTwice(t *testing.T) {
 // reached the exchange exits 4 and keeps the key file too (it may yet be registered).
 func TestALostAgentRegistrationIsFound(t *testing.T) {
 	t.Parallel() // waits on the wall clock (the simulator, the guard) while the others run
-	lightKeystores(t)
 	h := newHarness(t)
 	h.env[api.EnvPassphrase] = "agent pass"
 	file := filepath.Join(t.TempDir(), "desk.json")

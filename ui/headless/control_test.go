@@ -6,24 +6,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ethereum/go-ethereum/accounts/keystore"
-
 	"github.com/tradedesk/tradedesk/api"
 )
-
-// lightKeystores makes written keystores quick to open in tests (a user's never are).
-func lightKeystores(t *testing.T) {
-	old := api.KeystoreScrypt
-	api.KeystoreScrypt.N, api.KeystoreScrypt.P = keystore.LightScryptN, keystore.LightScryptP
-	t.Cleanup(func() { api.KeystoreScrypt = old })
-}
 
 // TestAgentWorkflow: agent add writes an encrypted keystore and registers the agent; with only
 // that keystore and --account, orders go through for the account, a withdrawal and a transfer
 // are refused before signing, agent list shows it; after agent revoke its next order is refused
 // with 401; and no output holds either key.
 func TestAgentWorkflow(t *testing.T) {
-	lightKeystores(t)
 	h := newHarness(t)
 	h.env[api.EnvPassphrase] = "agent pass"
 	file := filepath.Join(t.TempDir(), "desk.json")

@@ -4,11 +4,18 @@ import (
 	"fmt"
 	"os"
 	"testing"
+
+	"github.com/ethereum/go-ethereum/accounts/keystore"
+
+	"github.com/tradedesk/tradedesk/api"
 )
 
 // TestMain points HOME and XDG_STATE_HOME at a temporary directory: a test that gives no
-// Env.StateDir writes its journal there, never into the user's own state directory.
+// Env.StateDir writes its journal there, never into the user's own state directory. Keystores
+// are written light for the whole run, quick to open (a user's never are: api's tests hold the
+// standard cost), set once here so no test sets it under another running in parallel.
 func TestMain(m *testing.M) {
+	api.KeystoreScrypt.N, api.KeystoreScrypt.P = keystore.LightScryptN, keystore.LightScryptP
 	dir, err := os.MkdirTemp("", "tradedesk-headless-test")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)

@@ -107,8 +107,9 @@ func TestEveryHeadlessSigningCommandIsJournaled(t *testing.T) {
 		if name == "trail" {
 			ctx, cancel = context.WithTimeout(context.Background(), time.Second) // Ctrl+C after a second
 		}
-		if name == "guard" {
-			ctx, cancel = context.WithTimeout(context.Background(), 4*time.Second) // SIGTERM once the switch fired
+		if name == "guard" { // SIGTERM once the switch fired: its cancel-all settled in the journal
+			ctx, cancel = context.WithTimeout(context.Background(), time.Minute)
+			go h.cancelOnceSettled(ctx, cancel, before)
 		}
 		code, _, errs := h.runCtx(ctx, args...)
 		cancel()
@@ -135,6 +136,19 @@ func TestEveryHeadlessSigningCommandIsJournaled(t *testing.T) {
 		}
 	}
 	h.checkNoKey()
+}
+
+// cancelOnceSettled calls cancel once the journal holds more than n intents, the newest settled,
+// or when ctx ends first.
+func (h *harness) cancelOnceSettled(ctx context.Context, cancel func(), n int) {
+	defer cancel()
+	for ctx.Err() == nil {
+		var es []journalJSON
+		if _, out, _ := h.runCtx(ctx, "journal", "--limit", "1000", "--json"); json.Unmarshal([]byte(out), &es) == nil && len(es) > n && es[0].Settled {
+			return
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
 }
 
 // journalJSON is `tradedesk journal --json`, newest first.
