@@ -68,9 +68,11 @@ func bytesPerRun(runs int, f func()) float64 {
 }
 
 // TestStreamHotChannelsDecodeInOnePass: a ticker notification and a mids list of 509
-// instruments are decoded with well under the garbage encoding/json makes of them (it validated
-// and decoded the frame, its params and each row apart), measured against encoding/json's path
-// in the same test. Guards: the fast decoders bypassed or declining what the simulator sends.
+// instruments are decoded with well under the garbage and the allocations encoding/json makes of
+// them (it validated and decoded the frame, its params and each row apart; NewFromString copied
+// each price into a string), measured against encoding/json's path in the same test. Guards: the
+// fast decoders bypassed or declining what the simulator sends; prices read through
+// UnmarshalJSON again.
 func TestStreamHotChannelsDecodeInOnePass(t *testing.T) {
 	for _, c := range []struct {
 		frame []byte
@@ -79,7 +81,7 @@ func TestStreamHotChannelsDecodeInOnePass(t *testing.T) {
 		{tickerFrame(1), Topic{Channel: ChanTicker, Symbol: "all"}},
 		{midsFrame(509), Topic{Channel: ChanMids, Symbol: "all"}},
 	} {
-		fast := bytesPerRun(20, func() {
+		fastRun := func() {
 			f, err := decodeFrame(c.frame)
 			if err != nil {
 				t.Fatal(err)
@@ -87,8 +89,8 @@ func TestStreamHotChannelsDecodeInOnePass(t *testing.T) {
 			if _, err := decodeData(c.topic, f.Data, nil); err != nil {
 				t.Fatal(err)
 			}
-		})
-		slow := bytesPerRun(20, func() {
+		}
+		slowRun := func() {
 			f, err := decodeFrameJSON(c.frame)
 			if err != nil {
 				t.Fatal(err)
@@ -101,7 +103,11 @@ func TestStreamHotChannelsDecodeInOnePass(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-		})
+		}
+		fast, slow := bytesPerRun(20, fastRun), bytesPerRun(20, slowRun)
+		if n, m := testing.AllocsPerRun(20, fastRun), testing.AllocsPerRun(20, slowRun); n > 0.8*m {
+			t.Errorf("%s: %.0f allocations a notification, encoding/json's path %.0f: want at most 80%%", c.topic, n, m)
+		}
 		if fast > 0.7*slow {
 			t.Errorf("%s: %.0f bytes a notification, encoding/json's path %.0f: want at most 70%%", c.topic, fast, slow)
 		}

@@ -110,8 +110,7 @@ func fastTicker(s *jsonScan) (*Ticker, bool) {
 	var name string
 	ok := s.fields(func(k []byte) bool {
 		if d := x.price(k); d != nil {
-			v, ok := s.value()
-			return ok && d.UnmarshalJSON(v) == nil
+			return s.decimal(d)
 		}
 		var ok bool
 		switch string(k) {
@@ -183,8 +182,7 @@ func fastMids(raw []byte) ([]Mid, bool) {
 			case "symbol":
 				m.Symbol, ok = s.plainString()
 			case "mid_price":
-				v, vok := s.value()
-				ok = vok && m.MidPrice.UnmarshalJSON(v) == nil
+				ok = s.decimal(&m.MidPrice)
 			default:
 				ok = s.other(k, "symbol", "mid_price")
 			}
@@ -194,4 +192,62 @@ func fastMids(raw []byte) ([]Mid, bool) {
 		return ok && (m.Symbol != "" || m.MidPrice != decimal.Decimal{})
 	})
 	return out, ok
+}
+
+// decimal reads a price or size value into d as Decimal.UnmarshalJSON would: a plain number
+// (quoted or not) of up to 18 characters as decimal.NewFromString makes it (an int64 coefficient,
+// an exponent of minus its decimals), without its copy into a string; anything else through
+// UnmarshalJSON itself.
+func (s *jsonScan) decimal(d *decimal.Decimal) bool {
+	v, ok := s.value()
+	if !ok {
+		return false
+	}
+	if x, ok := plainDecimal(v); ok {
+		*d = x
+		return true
+	}
+	return d.UnmarshalJSON(v) == nil
+}
+
+// plainDecimal reads -?[0-9]+(.[0-9]+)? (quoted or not) whose text less its point is at most 18
+// characters, NewFromString's own int64 path.
+func plainDecimal(v []byte) (decimal.Decimal, bool) {
+	if len(v) > 2 && v[0] == '"' && v[len(v)-1] == '"' {
+		v = v[1 : len(v)-1]
+	}
+	i, neg := 0, len(v) > 0 && v[0] == '-'
+	if neg {
+		i++
+	}
+	var n int64
+	digits, decimals, dot := 0, int32(0), false
+	for ; i < len(v); i++ {
+		switch c := v[i]; {
+		case c >= '0' && c <= '9':
+			n = n*10 + int64(c-'0')
+			digits++
+			if dot {
+				decimals++
+			}
+		case c == '.' && !dot && digits > 0:
+			dot = true
+		default:
+			return decimal.Decimal{}, false
+		}
+	}
+	if digits == 0 || dot && decimals == 0 || len(v)-b2i(dot) > 18 {
+		return decimal.Decimal{}, false
+	}
+	if neg {
+		n = -n
+	}
+	return decimal.New(n, -decimals), true
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

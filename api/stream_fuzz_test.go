@@ -86,6 +86,8 @@ func FuzzFastDecodersAgree(f *testing.F) {
 		`[{"symbol":"SYN0-PERP","mid_price":8000.0},{"symbol":"SYN1-PERP","mid_price":"8001.1"}]`,
 		`[{"symbol":"A","mid_price":null,"MID_PRICE":2},{"Symbol":"B"}]`,
 		`{"symbol":"A","Mark_Price":"1"}`,
+		`{"mark_price":"-0.0","best_bid_price":-0,"last_price":"007.50","mid_price":123456789012345678,"index_price":-12345678901234567.8}`,
+		`[{"symbol":"A","mid_price":"1."},{"symbol":"B","mid_price":".5"},{"symbol":"C","mid_price":"-"},{"symbol":"D","mid_price":"1e3"}]`,
 		`{"method":"subscription","params":{"channel":"c","data":{"x":"1e999999"}}}`,
 		`{"method":"subscription","params":{"channel":"c","data":{"mark_price":-1.5e65}}}`,
 		`{"jsonrpc":"2.0","method":"subscription","params":{"channel":"ticker:all","data":[{"instrument_name":"A","mark_price":"1.5"},{"symbol":"B","last_updated":"2026-01-29T12:00:00Z"}]}}`,
