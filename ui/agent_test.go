@@ -80,6 +80,7 @@ func TestAgentConsole(t *testing.T) {
 // say at once that they need the account's own key: no form to fill in, no confirmation to read
 // before a refusal, nothing signed. Guards the forms that opened and refused only on Enter.
 func TestAgentRefusedAtTheFirstKey(t *testing.T) {
+	t.Parallel() // owns its simulator, console and clock; sets nothing process-wide
 	c, _ := agentConsole(t, 30*24*time.Hour)
 	pump(t, c.m, c.m.Init())
 	_, form := fundsGroup(t, c.m)

@@ -28,6 +28,7 @@ func (c *simConsole) countMessages(s string) int {
 // the fill (however many polls see it) and the margin alert once; A on a ticker opens the command
 // line on an alert at its mark.
 func TestConsoleAlerts(t *testing.T) {
+	t.Parallel() // owns its simulator, console and clock; sets nothing process-wide
 	c := newSimConsole(t, 120, 40, false)
 	pump(t, c.m, c.m.Init())
 	c.command(t, "alert eth fills")
@@ -72,6 +73,7 @@ func TestConsoleAlerts(t *testing.T) {
 // the payment the simulator settles an hour on and a cancel alert for an order cancelled at the
 // exchange, each once, from the polls' answers the root applies: the engine sees them, not a pane.
 func TestConsoleAlertsNeedNoViewAndNoStream(t *testing.T) {
+	t.Parallel() // owns its simulator, console and clock; sets nothing process-wide
 	c := newSimConsole(t, 120, 40, false)
 	pump(t, c.m, c.m.Init())
 	if c.m.feed.Conn().HasStream {
@@ -120,6 +122,7 @@ func TestConsoleAlertsNeedNoViewAndNoStream(t *testing.T) {
 // simulator answers 503 for 40 s (the heartbeat retrying; the test steps both clocks), and not
 // again once it answers.
 func TestConsoleExchangeDownAlert(t *testing.T) {
+	t.Parallel() // owns its simulator, console and clock; sets nothing process-wide
 	var down atomic.Bool
 	wrap := func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

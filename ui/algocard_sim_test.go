@@ -15,6 +15,7 @@ import (
 // its interval with its participation, as `tradedesk report` gives them. Guards: Enter in the
 // Algos view doing nothing, the card of an order instead of the algorithm, no market measure.
 func TestAlgoReportCard(t *testing.T) {
+	t.Parallel() // owns its simulator, console and clock; sets nothing process-wide
 	c := newSimConsole(t, 200, 60, false)
 	pump(t, c.m, c.m.Init())
 	c.m.algos.Now = c.clock.Now

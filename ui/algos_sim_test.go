@@ -135,6 +135,7 @@ func TestConsoleScalePlacesItsRungsAndStopCancelsThem(t *testing.T) {
 // TestConsoleChaseRunsToItsTarget: a taker sells into the chase's working order until it is
 // filled; the Algos view ends with filled = target, done, and its average.
 func TestConsoleChaseRunsToItsTarget(t *testing.T) {
+	t.Parallel() // owns its simulator, console and clock; sets nothing process-wide
 	c := newSimConsole(t, 200, 60, false)
 	pump(t, c.m, c.m.Init())
 	dr := newAlgoDriver(t, c.m)
@@ -166,6 +167,7 @@ func TestConsoleChaseRunsToItsTarget(t *testing.T) {
 
 // TestConsoleStopsAChase: s on a running chase stops it and cancels its working order.
 func TestConsoleStopsAChase(t *testing.T) {
+	t.Parallel() // owns its simulator, console and clock; sets nothing process-wide
 	c := newSimConsole(t, 200, 60, false)
 	pump(t, c.m, c.m.Init())
 	dr := newAlgoDriver(t, c.m)
@@ -205,6 +207,7 @@ func takerOn(t *testing.T, c *simConsole) *api.Client {
 // running; at start a notice names them and each has its row (its target, what it filled); `:algos cancel ID` ends one cancelled, `:algos resume ID`
 // runs the other here (its order rests, the Algos view shows it running), and s stops it.
 func TestConsoleSettlesAlgorithmsLeftRunning(t *testing.T) {
+	t.Parallel() // owns its simulator, console and clock; sets nothing process-wide
 	c := newSimConsole(t, 200, 60, false)
 	pump(t, c.m, c.m.Init())
 	j := c.m.exec.Journal()
@@ -260,6 +263,7 @@ func (dr *algoDriver) line(line string) {
 // default band and ends done with filled = its size and its average from the fills. The
 // simulator's clock (the algorithms' clock here) is moved along meanwhile.
 func TestConsoleTWAPFillsItsSize(t *testing.T) {
+	t.Parallel() // owns its simulator, console and clock; sets nothing process-wide
 	c := newSimConsole(t, 200, 60, false)
 	pump(t, c.m, c.m.Init())
 	c.m.algos.Now = c.clock.Now
@@ -284,6 +288,7 @@ func TestConsoleTWAPFillsItsSize(t *testing.T) {
 // under the mark and the Algos view shows it running; s stops following and the stop stays at
 // the exchange.
 func TestConsoleTrailKeepsAStopAndSLeavesIt(t *testing.T) {
+	t.Parallel() // owns its simulator, console and clock; sets nothing process-wide
 	c := newSimConsole(t, 200, 60, false)
 	pump(t, c.m, c.m.Init())
 	c.commandConfirmed(t, "buy 0.01 btc mkt")
@@ -348,6 +353,7 @@ func TestConsolePausesAndResumesAChase(t *testing.T) {
 // asks first, as a market order does, then flattens it. With the config's [on_restart] chase =
 // "cancel", the next one is cancelled at start without asking, and the notice says so.
 func TestConsoleOffersTheRestartChoiceInTheView(t *testing.T) {
+	t.Parallel() // owns its simulator, console and clock; sets nothing process-wide
 	c := newSimConsole(t, 200, 60, false)
 	pump(t, c.m, c.m.Init())
 	j := c.m.exec.Journal()
@@ -393,6 +399,7 @@ func TestConsoleOffersTheRestartChoiceInTheView(t *testing.T) {
 // confirmation the command line's gets (what it sends, the worst price), and Enter again starts it:
 // the Algos view shows it working, 2 ticks off the bid, until s stops it.
 func TestConsoleFormStartsAChase(t *testing.T) {
+	t.Parallel() // owns its simulator, console and clock; sets nothing process-wide
 	c := newSimConsole(t, 200, 60, false)
 	pump(t, c.m, c.m.Init())
 	dr := newAlgoDriver(t, c.m)
@@ -427,6 +434,7 @@ func TestConsoleFormStartsAChase(t *testing.T) {
 // scale's open orders as one (the confirmation names the group and that other orders stay);
 // confirmed, every rung is cancelled and a plain order on the same instrument stays.
 func TestXOnARungOffersTheGroup(t *testing.T) {
+	t.Parallel() // owns its simulator, console and clock; sets nothing process-wide
 	c := newSimConsole(t, 200, 60, false)
 	pump(t, c.m, c.m.Init())
 	dr := newAlgoDriver(t, c.m)

@@ -13,6 +13,7 @@ import (
 // and take-profit ("including the stop-loss and take-profit on your 0.100 ETH long"); Esc sends
 // nothing.
 func TestMassCancelsNameThePositionsStops(t *testing.T) {
+	t.Parallel() // owns its simulator, console and clock; sets nothing process-wide
 	c := newSimConsole(t, 80, 24, false)
 	pump(t, c.m, c.m.Init())
 	c.commandConfirmed(t, "buy 0.1 eth mkt")

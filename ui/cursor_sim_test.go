@@ -70,6 +70,7 @@ func cancelAtExchange(t *testing.T, c *simConsole, oid api.OrderID) {
 // top (the list shifts down a row) before x; x cancels the order the trader chose, not the one that
 // slid under its old row.
 func TestOrdersCursorFollowsTheOrderWhenOneArrives(t *testing.T) {
+	t.Parallel() // owns its simulator, console and clock; sets nothing process-wide
 	c := newSimConsole(t, 120, 40, false)
 	pump(t, c.m, c.m.Init())
 	restingOrders(t, c, "BTC-PERP", "ETH-PERP")
@@ -92,6 +93,7 @@ func TestOrdersCursorFollowsTheOrderWhenOneArrives(t *testing.T) {
 // elsewhere) between the move and x: x cancels nothing and says why; the trader moves, and x acts
 // on the row they moved to.
 func TestOrdersCursorSelectsNothingWhenItsOrderGoes(t *testing.T) {
+	t.Parallel() // owns its simulator, console and clock; sets nothing process-wide
 	c := newSimConsole(t, 120, 40, false)
 	pump(t, c.m, c.m.Init())
 	restingOrders(t, c, "BTC-PERP", "ETH-PERP", "SOL-PERP")
@@ -122,6 +124,7 @@ func TestOrdersCursorSelectsNothingWhenItsOrderGoes(t *testing.T) {
 // TestDoubleXCancelsOneOrder: x twice in a row (a 50 ms double press) cancels one order: the
 // first took the selection with it.
 func TestDoubleXCancelsOneOrder(t *testing.T) {
+	t.Parallel() // owns its simulator, console and clock; sets nothing process-wide
 	c := newSimConsole(t, 120, 40, false)
 	pump(t, c.m, c.m.Init())
 	restingOrders(t, c, "BTC-PERP", "ETH-PERP")
@@ -180,6 +183,7 @@ func openPositions(t *testing.T, c *simConsole, symbols ...string) {
 // TestPositionsCursorFollowsThePosition: the cursor is on a position; the position above it is
 // closed elsewhere before the close key; the close asks about the position chosen.
 func TestPositionsCursorFollowsThePosition(t *testing.T) {
+	t.Parallel() // owns its simulator, console and clock; sets nothing process-wide
 	c := newSimConsole(t, 120, 40, false)
 	pump(t, c.m, c.m.Init())
 	openPositions(t, c, "BTC-PERP", "ETH-PERP", "SOL-PERP")
@@ -224,6 +228,7 @@ func TestPositionsCursorFollowsThePosition(t *testing.T) {
 // TestBrokersCursorFollowsTheApproval: the cursor is on an approval; the one above it is revoked
 // elsewhere before x; x asks to revoke the one chosen.
 func TestBrokersCursorFollowsTheApproval(t *testing.T) {
+	t.Parallel() // owns its simulator, console and clock; sets nothing process-wide
 	c := newSimConsole(t, 200, 60, false)
 	pump(t, c.m, c.m.Init())
 	ctl := c.m.ex.(api.Control)
@@ -254,6 +259,7 @@ func TestBrokersCursorFollowsTheApproval(t *testing.T) {
 // TestOrdersCursorFollowsAnAmend: an order moved from the pane (a cancel and a new order, with a
 // new id) stays selected as its replacement, so the next key acts on the order the trader moved.
 func TestOrdersCursorFollowsAnAmend(t *testing.T) {
+	t.Parallel() // owns its simulator, console and clock; sets nothing process-wide
 	c := newSimConsole(t, 120, 40, false)
 	pump(t, c.m, c.m.Init())
 	restingOrders(t, c, "BTC-PERP", "ETH-PERP", "SOL-PERP")
@@ -278,6 +284,7 @@ func TestOrdersCursorFollowsAnAmend(t *testing.T) {
 // below the bids the ladder shows is reached with one key (n), not by grouping; x then cancels
 // that order and no other.
 func TestLadderReachesAFarOrder(t *testing.T) {
+	t.Parallel() // owns its simulator, console and clock; sets nothing process-wide
 	c := newSimConsole(t, 120, 40, false)
 	pump(t, c.m, c.m.Init())
 	_, cmd := c.m.Update(common.InstrumentMsg{Symbol: "BTC-PERP"})

@@ -147,10 +147,16 @@ func (g *guardRig) algo(kind string) (guard.Algo, bool) {
 	return guard.Algo{}, false
 }
 
-// attach points console c at the rig's guard and attaches it, as its Init does when one runs.
+// testGuardBeat is an attached test console's heartbeat (a tenth of the console's second): the guard's
+// statuses, which the Algos and Alerts views show, come with each.
+const testGuardBeat = 100 * time.Millisecond
+
+// attach points console c at the rig's guard and attaches it, as its Init does when one runs,
+// its heartbeat every testGuardBeat.
 func (g *guardRig) attach(c *simConsole) *algoDriver {
 	g.t.Helper()
 	c.m.guard.Dir = guard.SocketDir(g.runtime, "")
+	c.m.guard.Beat = testGuardBeat
 	dr := newAlgoDriver(g.t, c.m)
 	dr.run(c.m.findGuard())
 	dr.until("the console attached", func() bool { return c.m.guard.Session() != nil })
@@ -160,11 +166,12 @@ func (g *guardRig) attach(c *simConsole) *algoDriver {
 // eventuallyUI polls cond (failing after a generous bound: no timing is asserted).
 func eventuallyUI(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	for i := 0; !cond(); i++ {
-		if i > 600 {
+	deadline := time.Now().Add(time.Minute)
+	for !cond() {
+		if time.Now().After(deadline) {
 			t.Fatalf("never: %s", what)
 		}
-		time.Sleep(100 * time.Millisecond)
+		time.Sleep(20 * time.Millisecond) // was 100 ms: up to that much late on each condition
 	}
 }
 
@@ -329,6 +336,7 @@ func TestConsoleKilledFiresTheGuardsDeadMan(t *testing.T) {
 // running for another account is not attached to either, and the status line says one runs for
 // another account.
 func TestConsoleRefusesAnotherVersionAndAccountsGuard(t *testing.T) {
+	t.Parallel() // owns its simulator, console and clock; sets nothing process-wide
 	c := newSimConsole(t, 200, 60, false)
 	pump(t, c.m, c.m.Init())
 	rt, err := os.MkdirTemp("", "gd")
@@ -383,6 +391,7 @@ func TestConsoleRefusesAnotherVersionAndAccountsGuard(t *testing.T) {
 // console does not deliver it a second time; an alert only the console has still fires in the
 // console.
 func TestConsoleShowsTheGuardsAlerts(t *testing.T) {
+	t.Parallel() // owns its simulator, console and clock; sets nothing process-wide
 	c := newSimConsole(t, 200, 60, false)
 	pump(t, c.m, c.m.Init())
 	c.commandConfirmed(t, "buy 0.01 btc mkt") // margin in use: the margin rules assert at start

@@ -46,6 +46,7 @@ func journalViews(t *testing.T, m *Model) (*common.Group, *trades.Pane, *daily.P
 // arrival the journal kept at send. Guards: the views not in the group, the trips oldest first,
 // the card of another order than the one selected, the arrival not read from the journal.
 func TestTradesDailyAndReportCard(t *testing.T) {
+	t.Parallel() // owns its simulator, console and clock; sets nothing process-wide
 	c := newSimConsole(t, 200, 60, false)
 	pump(t, c.m, c.m.Init())
 	for _, line := range []string{"buy 0.003 btc mkt", "buy 0.002 btc mkt", "sell 0.002 btc mkt", "sell 0.005 btc mkt", "buy 0.002 btc mkt"} {

@@ -294,6 +294,7 @@ func TestCancelNamesTheRow(t *testing.T) {
 // TestPanesFitEverySize (#24, what must hold): every pane, focused in turn, at 80x24, 120x40 and
 // 200x60 with a position and an order on screen: no line wider than the screen, every box whole.
 func TestPanesFitEverySize(t *testing.T) {
+	t.Parallel() // owns its simulator, console and clock; sets nothing process-wide
 	for _, sz := range screenSizes {
 		c := newSimConsole(t, sz[0], sz[1], false)
 		pump(t, c.m, c.m.Init())

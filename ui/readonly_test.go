@@ -15,6 +15,7 @@ import (
 // READ-ONLY, says why before any key is pressed, and a buy sends nothing. Guards the mode line
 // taken from the mode asked for (a flag) rather than from what can sign.
 func TestModeLineSaysWhatCanSign(t *testing.T) {
+	t.Parallel() // owns its simulator, console and clock; sets nothing process-wide
 	clock := sim.NewTestClock(simStart)
 	s := fundedSim(t, sim.WithSeed(7), sim.WithClock(clock))
 	srv := httptest.NewServer(s)

@@ -18,6 +18,7 @@ import (
 // while it was open is asked again for the new size, and closes all of it. Guards the dialog
 // built on open and sent on Enter however much later.
 func TestEnterChecksTheConfirmationAgain(t *testing.T) {
+	t.Parallel() // owns its simulator, console and clock; sets nothing process-wide
 	sc := &signedCounter{}
 	c := newSimConsoleVia(t, 120, 40, false, func(h http.Handler) http.Handler { sc.next = h; return sc })
 	pump(t, c.m, c.m.Init())

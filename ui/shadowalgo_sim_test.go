@@ -53,6 +53,7 @@ func inJournal(t *testing.T, x *exec.Executor, id string) bool {
 // account, its children with fresh client ids, journaled in the live journal only, shown LIVE in
 // the Algos view; s on it stops it on the live session. The paper chase works on, untouched.
 func TestAShadowChaseIsSentLiveOnlyAfterATypedYes(t *testing.T) {
+	t.Parallel() // owns its simulator, console and clock; sets nothing process-wide
 	c, up, live := shadowWithLive(t, true)
 	dr := newAlgoDriver(t, c.m)
 	dr.command("chase buy 0.01 btc for 10m")
@@ -113,6 +114,7 @@ func TestAShadowChaseIsSentLiveOnlyAfterATypedYes(t *testing.T) {
 // TestSendLiveAlgoWithoutAKeySaysWhatToSet: L on a paper chase in a shadow console with no live
 // session starts nothing live and says how to give it one.
 func TestSendLiveAlgoWithoutAKeySaysWhatToSet(t *testing.T) {
+	t.Parallel() // owns its simulator, console and clock; sets nothing process-wide
 	c, up, _ := shadowWithLive(t, false)
 	dr := newAlgoDriver(t, c.m)
 	dr.command("chase buy 0.01 btc for 10m")
@@ -132,6 +134,7 @@ func TestSendLiveAlgoWithoutAKeySaysWhatToSet(t *testing.T) {
 // upstream account under a new id, journaled in the live journal only; the paper rungs stay on
 // the mirror.
 func TestAShadowScaleIsSentLiveAfterATypedYes(t *testing.T) {
+	t.Parallel() // owns its simulator, console and clock; sets nothing process-wide
 	c, up, live := shadowWithLive(t, true)
 	dr := newAlgoDriver(t, c.m)
 	mid, ok := c.m.store.Mid("BTC-PERP")

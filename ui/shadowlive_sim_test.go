@@ -94,6 +94,7 @@ func restPaperOrder(t *testing.T, c *simConsole) api.OrderRecord {
 // typed yes the order lands on the upstream account with the paper order's parameters and a
 // fresh client id, journaled in the live journal only. The paper order stays where it was.
 func TestAShadowOrderIsSentLiveOnlyAfterATypedYes(t *testing.T) {
+	t.Parallel() // owns its simulator, console and clock; sets nothing process-wide
 	c, up, live := shadowWithLive(t, true)
 	o := restPaperOrder(t, c)
 	c.key(t, "L")
@@ -144,6 +145,7 @@ func TestAShadowOrderIsSentLiveOnlyAfterATypedYes(t *testing.T) {
 // TestSendLiveWithoutAKeySaysWhatToSet: a shadow console with no live session sends nothing
 // and says how to give it one.
 func TestSendLiveWithoutAKeySaysWhatToSet(t *testing.T) {
+	t.Parallel() // owns its simulator, console and clock; sets nothing process-wide
 	c, up, _ := shadowWithLive(t, false)
 	restPaperOrder(t, c)
 	c.key(t, "L")

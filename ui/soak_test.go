@@ -556,8 +556,9 @@ func TestSoakFaults(t *testing.T) {
 
 	// The exchange goes down: the console keeps polling with backoff, and grows nothing.
 	gate.set(gateDown)
-	d.until(300*time.Millisecond, func() bool { return false })
-	samples := downGrowsNothing(t, d)
+	polls := func() int { return tickerPolls }
+	cyclesOf(d, polls, 10)
+	samples := downGrowsNothing(t, d, polls)
 	if !strings.Contains(m.View(), "reconnecting") {
 		t.Error("the status line does not say the console is reconnecting while the exchange is down")
 	}
@@ -619,6 +620,13 @@ func TestSoakFaults(t *testing.T) {
 		tickerPolls-start, res.confirmed, actedN, len(placed), res.cancels, len(res.ambiguous), outcomes, faults, samples, recovered.Round(time.Millisecond))
 }
 
+// cyclesOf runs the console (its clock stepped) until polls, its ticker poll count, has gone n
+// further. The deadline only stops a hang: a console that stops polling fails elsewhere.
+func cyclesOf(d *driver, polls func() int, n int) {
+	to := polls() + n
+	d.until(30*time.Second, func() bool { return polls() >= to })
+}
+
 // downGrowsNothing samples the console while the exchange is down and fails if it grows. Two
 // measures: its pending timers, exactly (each poll and pane request has at most one live timer,
 // and nothing supersedes a timer while every request fails, so the pending timers can exceed
@@ -626,8 +634,10 @@ func TestSoakFaults(t *testing.T) {
 // behind per failed poll grows past that within the window); and the process's goroutines, which
 // also count requests in flight, connections and the runtime's own, so a growth there must last
 // through three rounds of sampling, as a leak does and a burst of slow requests does not. It
-// returns the goroutine counts of the last round.
-func downGrowsNothing(t *testing.T, d *driver) []int {
+// returns the goroutine counts of the last round. A sample is taken every three ticker poll
+// cycles (polls counts them), on the clock the driver steps: the same cycles however fast the
+// machine runs them (they were 80 ms of wall time each, about three cycles).
+func downGrowsNothing(t *testing.T, d *driver, polls func() int) []int {
 	t.Helper()
 	// First every answer given before the exchange went down is back and handled (a good one
 	// polls every failing kind at once, superseding their timers): from here on all fail.
@@ -655,7 +665,7 @@ func downGrowsNothing(t *testing.T, d *driver) []int {
 		samples = samples[:0]
 		var timers []int
 		for range 30 {
-			d.until(80*time.Millisecond, func() bool { return false })
+			cyclesOf(d, polls, 3)
 			samples = append(samples, runtime.NumGoroutine())
 			timers = append(timers, d.clock.Pending())
 		}

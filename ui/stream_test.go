@@ -43,6 +43,19 @@ func newStreamConsole(t *testing.T, stream bool) *streamConsole {
 // newStreamConsoleVia is newStreamConsole with the simulator's handler wrapped.
 func newStreamConsoleVia(t *testing.T, stream bool, wrap func(http.Handler) http.Handler) *streamConsole {
 	t.Helper()
+	return newStreamConsoleWith(t, stream, wrap, streamCadence{lo: 200 * time.Millisecond, hi: time.Second})
+}
+
+// streamCadence is a stream console's timing: the stream's reconnect backoff from lo to hi, and
+// the account's polls (zero: the defaults) while the stream is down.
+type streamCadence struct {
+	lo, hi      time.Duration
+	accountPoll time.Duration
+}
+
+// newStreamConsoleWith is newStreamConsoleVia at the cadence given.
+func newStreamConsoleWith(t *testing.T, stream bool, wrap func(http.Handler) http.Handler, cad streamCadence) *streamConsole {
+	t.Helper()
 	s := fundedSim(t, sim.WithSeed(7), sim.WithQuietMarkets())
 	var h http.Handler = s
 	if wrap != nil {
@@ -62,7 +75,8 @@ func newStreamConsoleVia(t *testing.T, stream bool, wrap func(http.Handler) http
 	}
 	other := api.New(srv.URL+"/", api.WithSigner(otherKey), api.WithRetry(api.RetryPolicy{Attempts: 1}))
 	cfg := Config{Exchange: console, Keys: mustKeys(t), Theme: testTheme, Mode: ModeDemo, Network: "demo",
-		Instrument: "BTC-PERP", Intervals: Intervals{Timeout: 3 * time.Second, MaxBackoff: 2 * time.Second}}
+		Instrument: "BTC-PERP", Intervals: Intervals{Timeout: 3 * time.Second, MaxBackoff: 2 * time.Second,
+			Account: cad.accountPoll, Positions: cad.accountPoll, Orders: cad.accountPoll}}
 	c := &streamConsole{sim: s, bot: bot, other: other}
 	cfg.Clock = func() time.Time {
 		now := time.Now()
@@ -73,7 +87,7 @@ func newStreamConsoleVia(t *testing.T, stream bool, wrap func(http.Handler) http
 	}
 	if stream {
 		u, _ := api.StreamURL(srv.URL)
-		c.stream = api.NewStream(u, api.WithStreamBackoff(200*time.Millisecond, time.Second))
+		c.stream = api.NewStream(u, api.WithStreamBackoff(cad.lo, cad.hi))
 		t.Cleanup(c.stream.Close)
 		cfg.Stream = c.stream
 	}
@@ -222,22 +236,24 @@ func commaNum(d decimal.Decimal) string {
 }
 
 // TestStreamDownTenSeconds: the simulator's stream dies while the account trades, for as long
-// as five of the console's reconnects take to be refused (about 3.5 s at its 200 ms to 1 s
-// backoff; it was 10 s of wall time, but the count is what it needs: the stream's backoff runs on
-// wall time inside api.Stream, so no clock steps it). The console says polling and why, keeps the
-// account fresh by polling, returns to streaming by itself, and afterwards holds exactly the
-// exchange's open orders, fills and position: nothing missing, nothing twice.
+// as five of the console's reconnects take to be refused (it was 10 s of wall time, then about
+// 3.5 s at a 200 ms to 1 s backoff; the count is what it needs, and the stream's backoff runs on
+// wall time inside api.Stream, so no clock steps it: the backoff is 20 to 100 ms, about 0.35 s).
+// The console says polling and why, keeps the account fresh by polling (its orders, positions and
+// account polled every 200 ms, not 2 s: the console's clock is wall time here too), returns to
+// streaming by itself, and afterwards holds exactly the exchange's open orders, fills and
+// position: nothing missing, nothing twice.
 func TestStreamDownTenSeconds(t *testing.T) {
 	t.Parallel()
 	var dials atomic.Int64
-	c := newStreamConsoleVia(t, true, func(h http.Handler) http.Handler {
+	c := newStreamConsoleWith(t, true, func(h http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			if strings.HasPrefix(r.URL.Path, "/ws") {
 				dials.Add(1)
 			}
 			h.ServeHTTP(w, r)
 		})
-	})
+	}, streamCadence{lo: 20 * time.Millisecond, hi: 100 * time.Millisecond, accountPoll: 200 * time.Millisecond})
 	c.until(t, "the status line saying stream", func() bool {
 		return c.m.feed.Conn().Stream && strings.Contains(c.top(), "● connected · stream")
 	})

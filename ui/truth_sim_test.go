@@ -551,6 +551,7 @@ func TestPreviewedMarginIsWhatAvailableLoses(t *testing.T) {
 // so no width cuts it off where the trader types (at 120 columns "stale 16s" was cut from the
 // line's end and old prices looked live).
 func TestFormSaysStaleAtEverySize(t *testing.T) {
+	t.Parallel() // owns its simulator, console and clock; sets nothing process-wide
 	for _, sz := range screenSizes {
 		var sw *downSwitch
 		c := newSimConsoleVia(t, sz[0], sz[1], false, func(h http.Handler) http.Handler { sw = &downSwitch{next: h}; return sw })

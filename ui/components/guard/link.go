@@ -7,6 +7,7 @@
 package guard
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"os"
@@ -22,8 +23,9 @@ import (
 	"github.com/tradedesk/tradedesk/ui/components/cmdline"
 )
 
-// beat is how often an attached console sends the guard a heartbeat (and reads its status).
-var beat = time.Second
+// beat is how often an attached console sends the guard a heartbeat (and reads its status),
+// unless Link.Beat says otherwise.
+const beat = time.Second
 
 // Shows is where an attached guard shows in the console: its algorithms on the runner (which
 // hands it the new ones), its alerts in the alert engine, and the Algos view's wait on its feed.
@@ -37,7 +39,9 @@ type Shows struct {
 // runs for another account.
 type Link struct {
 	// Dir is the guards' socket directory ("": never attach).
-	Dir     string
+	Dir string
+	// Beat is the heartbeat's interval (0: a second); a test shortens it.
+	Beat    time.Duration
 	shows   Shows
 	session *daemon.Session
 	updates chan daemon.Status // the session's statuses, the latest kept
@@ -70,7 +74,7 @@ func (l *Link) Find(account string, shows Shows) tea.Cmd {
 	}
 	l.shows = shows
 	l.updates = make(chan daemon.Status, 1)
-	dir, updates := l.Dir, l.updates
+	dir, updates, every := l.Dir, l.updates, cmp.Or(l.Beat, beat)
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
@@ -81,16 +85,16 @@ func (l *Link) Find(account string, shows Shows) tea.Cmd {
 		if mine.Path == "" {
 			return FoundMsg{other: other.Account}
 		}
-		s, err := open(ctx, mine.Path, account, updates)
+		s, err := open(ctx, mine.Path, account, every, updates)
 		return FoundMsg{s: s, err: err}
 	}
 }
 
-// open attaches to the guard at path: its statuses reach updates (the latest wins), and the end
-// of the session reaches them as a last status with PID -1.
-func open(ctx context.Context, path, account string, updates chan daemon.Status) (*daemon.Session, error) {
+// open attaches to the guard at path, a heartbeat every every: its statuses reach updates (the
+// latest wins), and the end of the session reaches them as a last status with PID -1.
+func open(ctx context.Context, path, account string, every time.Duration, updates chan daemon.Status) (*daemon.Session, error) {
 	lost := make(chan error, 1)
-	s, err := daemon.Open(ctx, path, account, fmt.Sprintf("console pid %d", os.Getpid()), beat, func(st daemon.Status, err error) {
+	s, err := daemon.Open(ctx, path, account, fmt.Sprintf("console pid %d", os.Getpid()), every, func(st daemon.Status, err error) {
 		if err != nil {
 			lost <- err
 			return
