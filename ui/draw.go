@@ -14,21 +14,14 @@ import (
 
 // View is the whole screen. It is drawn again only when something it shows may have changed: a
 // message that changes what is drawn (dirty: every message but the feed's that brought nothing
-// and the trading state's timer), the store (any kind's version), or the clock's second (the
-// ages and the notices' windows read it); otherwise it is the frame drawn last, and no pane's
-// View runs (issue #34).
+// and the trading state's timer) or the store (any kind's version); otherwise it is the frame
+// drawn last, and no pane's View runs (issue #34). The ages and the notices' windows read the
+// clock: they move with the next message that draws, not with a poll's timer (a reply follows it).
 func (m *Model) View() string {
-	key := viewKey{changes: m.store.Changes(), second: m.clock().Unix()}
-	if m.dirty || key != m.viewKey || m.view == "" {
-		m.view, m.viewKey, m.dirty = m.draw(), key, false
+	if changes := m.store.Changes(); m.dirty || changes != m.viewChanges || m.view == "" {
+		m.view, m.viewChanges, m.dirty = m.draw(), changes, false
 	}
 	return m.view
-}
-
-// viewKey is what besides the messages the drawn frame depends on (Model.View).
-type viewKey struct {
-	changes uint64 // the store's versions, summed
-	second  int64  // the console's clock, in Unix seconds
 }
 
 // draw draws the whole screen.

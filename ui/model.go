@@ -166,11 +166,11 @@ type Model struct {
 
 	footer      string
 	footerDirty bool
-	// view is the frame drawn last, viewKey what it was drawn from; dirty says a message since
-	// may have changed it (View).
-	view    string
-	viewKey viewKey
-	dirty   bool
+	// view is the frame drawn last, viewChanges the store's changes it was drawn from; dirty says
+	// a message since may have changed it (View).
+	view        string
+	viewChanges uint64
+	dirty       bool
 
 	stats        bool
 	fixedLatency bool // tests: do not show measured latency (it varies run to run)

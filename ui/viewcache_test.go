@@ -2,6 +2,7 @@ package ui
 
 import (
 	"testing"
+	"time"
 
 	"github.com/tradedesk/tradedesk/ui/common"
 )
@@ -15,8 +16,8 @@ type countingPane struct {
 func (p countingPane) View() string { *p.n++; return p.Pane.View() }
 
 // TestAMessageThatChangesNothingDrawsNoPane (issue #34): once the console has settled, the
-// feed's timers that only start a poll change nothing on screen: the root keeps the frame it drew
-// and no pane's View runs. A key that moves the selection draws again.
+// feed's timers that only start a poll, a second apart, change nothing on screen: the root keeps
+// the frame it drew and no pane's View runs. A key that moves the selection draws again.
 func TestAMessageThatChangesNothingDrawsNoPane(t *testing.T) {
 	c := newSimConsole(t, 200, 60, false)
 	pump(t, c.m, c.m.Init())
@@ -35,6 +36,7 @@ func TestAMessageThatChangesNothingDrawsNoPane(t *testing.T) {
 		if !ok {
 			t.Fatal("no timer pending")
 		}
+		c.clock.Add(time.Second) // a poll's timer a second later: the ages move with its reply, not with it
 		for _, msg := range c.timers.Advance(wait) {
 			timers++
 			c.m.Update(msg) // the poll it starts is not run: nothing comes back
