@@ -95,7 +95,7 @@ func (f *Feed) woken(msg wakeMsg) Result {
 	now := tc.timerNow()
 	var due, rest []dueEntry
 	for _, e := range w.entries {
-		if e.at.After(now) {
+		if e.at.After(now.Add(slack(e))) {
 			rest = append(rest, e)
 		} else {
 			due = append(due, e)
@@ -109,6 +109,24 @@ func (f *Feed) woken(msg wakeMsg) Result {
 	}
 	cmds = append(cmds, f.rearm(tc))
 	return Result{Cmd: Batch(cmds...)}
+}
+
+// pollSlack is how early a task's periodic poll may run to go out with the wake of another timer:
+// a tenth of its cadence, at most maxPollSlack. Polls due close together leave together and
+// their replies draw one frame, not one each (issue #34: the polling demo woke and drew three or
+// four times a second); a slow poll is not pulled much earlier (its cadence holds).
+const (
+	pollSlack    = 10
+	maxPollSlack = 100 * time.Millisecond
+)
+
+// slack is how early e may run with another timer's wake: a task's poll pollSlack, any other
+// timer (the heartbeat's check, a pane's own) not at all.
+func slack(e dueEntry) time.Duration {
+	if d, ok := e.msg.(dueMsg); ok {
+		return min(d.t.every()/pollSlack, maxPollSlack)
+	}
+	return 0
 }
 
 func sortDue(es []dueEntry) {

@@ -121,3 +121,25 @@ func TestAnOwnersTimerIsSuperseded(t *testing.T) {
 		t.Fatalf("delivered %v, want only the second", got)
 	}
 }
+
+// TestPollsDueTogetherShareAWake (issue #34): a task polling every second due 80 ms after
+// another's wake polls with it (within a tenth of its cadence: their replies draw one frame), one
+// due 130 ms after waits for its own.
+func TestPollsDueTogetherShareAWake(t *testing.T) {
+	clock := NewFakeClock(t0)
+	f := New(clock, time.Second, time.Minute)
+	st := state.New(clock.Now)
+	a, b, c := &source{}, &source{}, &source{}
+	ta, tb, tc := newTask(f, a, time.Second, true), newTask(f, b, time.Second, false), newTask(f, c, time.Second, false)
+	deliver(f, st, run(ta.Start()))
+	clock.Advance(80 * time.Millisecond)
+	deliver(f, st, run(tb.Start()))
+	clock.Advance(50 * time.Millisecond)
+	deliver(f, st, run(tc.Start()))
+	d, _ := clock.Next() // a's next poll, a second after its first
+	deliver(f, st, clock.Advance(d))
+	if a.calls.Load() != 2 || b.calls.Load() != 2 || c.calls.Load() != 1 {
+		t.Fatalf("polls after a's wake: a %d, b %d (80 ms later), c %d (130 ms later); want 2, 2, 1",
+			a.calls.Load(), b.calls.Load(), c.calls.Load())
+	}
+}
