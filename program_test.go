@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"sync"
 	"testing"
+
+	"github.com/tradedesk/tradedesk/internal/testrun"
 )
 
 // asProgram, set to 1 in a process's environment, makes this test binary run as tradedesk: the
@@ -17,11 +19,13 @@ const asProgram = "TRADEDESK_TEST_AS_PROGRAM"
 // programEnv is the environment entry that makes programBin the program.
 const programEnv = asProgram + "=1"
 
-// TestMain runs the tests, or the program itself when asProgram says so.
+// TestMain runs the tests, or the program itself when asProgram says so. The process tests run
+// at once (testrun.Parallel): they wait on their processes.
 func TestMain(m *testing.M) {
 	if os.Getenv(asProgram) == "1" {
 		main() // exits
 	}
+	testrun.Parallel(4)
 	code := m.Run()
 	if built.dir != "" {
 		_ = os.RemoveAll(built.dir)

@@ -46,6 +46,7 @@ func TestAlertAddListRemove(t *testing.T) {
 // one NDJSON line per fill of the account, each a valid alert (id, kind, instrument, value,
 // threshold, time), and stops after --count.
 func TestAlertsWatchFiresOncePerFill(t *testing.T) {
+	t.Parallel() // owns its simulator; waits on the wall clock while the others run
 	h := newHarness(t)
 	h.ok("alert", "add", "btc fills")
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
@@ -88,6 +89,7 @@ func TestAlertsWatchFiresOncePerFill(t *testing.T) {
 // TestAlertsWatchRunsOnAlert: the config's [[alert]] rules are seeded and its on_alert program
 // (an argument list, no shell) gets each alert as a line of JSON on stdin.
 func TestAlertsWatchRunsOnAlert(t *testing.T) {
+	t.Parallel() // owns its simulator; waits on the wall clock while the others run
 	tee, err := osexec.LookPath("tee")
 	if err != nil {
 		t.Skip("no tee here")
@@ -134,6 +136,7 @@ func TestAlertsWatchRunsOnAlert(t *testing.T) {
 // TestAlertsWatchSeesACancelWithoutTheStream (issue #37): `alerts watch --no-stream` (polls only)
 // fires `btc cancel` for an order cancelled on the simulator, read off the polled order history.
 func TestAlertsWatchSeesACancelWithoutTheStream(t *testing.T) {
+	t.Parallel() // owns its simulator; waits on the wall clock while the others run
 	h := newHarness(t)
 	h.ok("alert", "add", "btc cancel")
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
@@ -215,6 +218,7 @@ func TestAlertsWatchNotifiesTheDesktop(t *testing.T) {
 // to watch or a wrong flag (saying what to do), 0 when interrupted, 1 when the journal holds a
 // rule it cannot read (naming it for alert rm).
 func TestAlertsWatchExitCodes(t *testing.T) {
+	t.Parallel() // owns its simulator; waits on the wall clock while the others run
 	h := newHarness(t)
 	if code, _, errs := h.run("alerts", "watch"); code != ExitUsage || !strings.Contains(errs, "tradedesk alert add") {
 		t.Fatalf("no alert: exit %d %q", code, errs)

@@ -97,6 +97,7 @@ func (h *harness) taker(ctx context.Context) {
 // (done, the size filled, the average from the fills); a second chase stopped by Ctrl+C cancels
 // its order and exits partial saying it filled nothing; `algos --json` lists both.
 func TestHeadlessChase(t *testing.T) {
+	t.Parallel() // owns its simulator; waits on the wall clock while the others run
 	h := newHarness(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	go h.taker(ctx)
@@ -128,6 +129,7 @@ func TestHeadlessChase(t *testing.T) {
 // its rungs rest together and `algos --cancel ID` cancels them as one. An algorithm an earlier
 // run left running stops the next algorithm command until --on-restart says what to do with it.
 func TestHeadlessScaleAndRestart(t *testing.T) {
+	t.Parallel() // owns its simulator; waits on the wall clock while the others run
 	h := newHarness(t)
 	args := []string{"scale", "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.01", "--from", "90000", "--to", "91000", "--count", "5"}
 	code, out, errs := h.run(args...)
@@ -174,6 +176,7 @@ func TestHeadlessScaleAndRestart(t *testing.T) {
 // TestHeadlessTWAP: `tradedesk twap --json` works its slices and ends with a summary line, done,
 // its size filled; a band that is not LO-HI is a usage error saying what to give.
 func TestHeadlessTWAP(t *testing.T) {
+	t.Parallel() // owns its simulator; waits on the wall clock while the others run
 	h := newHarness(t)
 	code, out, errs := h.run("twap", "--instrument", "BTC-PERP", "--side", "sell", "--size", "0.004", "--duration", "300ms", "--slices", "3", "--randomize", "--json")
 	ps := progressLines(t, out)
@@ -197,6 +200,7 @@ func TestHeadlessTWAP(t *testing.T) {
 // TestHeadlessTrail: `tradedesk trail` on a long places a reduce-only stop and, stopped, leaves it
 // at the exchange saying so; without a position it is refused.
 func TestHeadlessTrail(t *testing.T) {
+	t.Parallel() // owns its simulator; waits on the wall clock while the others run
 	h := newHarness(t)
 	if code, _, errs := h.run("trail", "--instrument", "BTC-PERP", "--distance", "500"); code == 0 || !strings.Contains(errs, "no position") {
 		t.Fatalf("no position: exit %d %q", code, errs)

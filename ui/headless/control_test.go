@@ -14,6 +14,7 @@ import (
 // are refused before signing, agent list shows it; after agent revoke its next order is refused
 // with 401; and no output holds either key.
 func TestAgentWorkflow(t *testing.T) {
+	t.Parallel() // owns its simulator; waits on the wall clock while the others run
 	h := newHarness(t)
 	h.env[api.EnvPassphrase] = "agent pass"
 	file := filepath.Join(t.TempDir(), "desk.json")

@@ -108,6 +108,7 @@ func TestLostAnswerIsLookedUp(t *testing.T) {
 // TestLostInfoAnswerIsRetried: a read whose answer is lost is asked again with backoff, so a lost
 // /info answer does not stop an order before it is sent, and the order is sent once.
 func TestLostInfoAnswerIsRetried(t *testing.T) {
+	t.Parallel() // owns its simulator; waits on the wall clock while the others run
 	h := newHarness(t)
 	px := h.restingBid()
 	h.drop.infoLost.Store(2)

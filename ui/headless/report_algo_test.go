@@ -21,6 +21,7 @@ import (
 // the algorithm's card without the market, the participation over 1, the CSV's market columns out
 // of step.
 func TestReportMeasuresAnAlgorithmAgainstTheMarket(t *testing.T) {
+	t.Parallel() // owns its simulator; waits on the wall clock while the others run
 	h := newHarness(t)
 	if code, _, errs := h.run("twap", "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.004", "--duration", "300ms", "--slices", "3", "--json"); code != 0 {
 		t.Fatalf("twap: exit %d %s", code, errs)

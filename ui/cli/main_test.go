@@ -1,0 +1,15 @@
+package cli
+
+import (
+	"os"
+	"testing"
+
+	"github.com/tradedesk/tradedesk/internal/testrun"
+)
+
+// TestMain lets the parallel tests (a build, a simulator's lost answers, the help of every
+// command) run at once (testrun.Parallel).
+func TestMain(m *testing.M) {
+	testrun.Parallel(4)
+	os.Exit(m.Run())
+}
