@@ -55,6 +55,9 @@ func (r *Runner) Streamed(st *api.Stream) {
 	r.market.tape = r.tape
 }
 
+// Tape is the console's stream as the algorithms read it (nil: no stream, they poll).
+func (r *Runner) Tape() *algo.Tape { return r.tape }
+
 // Put hands the algorithms a record the console's stream brought (a nil runner, or one without
 // the stream, drops it).
 func (r *Runner) Put(ev api.StreamEvent) {
