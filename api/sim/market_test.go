@@ -197,3 +197,46 @@ func TestRequoteCostsOnlyItsOrders(t *testing.T) {
 		t.Errorf("requote: %.0f allocations for %d markets; cancelling and placing their quotes: %.0f", got, len(e.markets), base)
 	}
 }
+
+// TestSyntheticBooksRequoteOnlyWhenMoved: a step re-quotes a synthetic market only when its index
+// left the spread its quotes were placed with or one of them is gone, so far fewer orders are
+// placed a step than re-quoting every book would place (counted in the same test); a moved index
+// or a quote taken whole is re-quoted at the next step, and a default market every step. Guards:
+// every book re-quoted every step (509 a second with --markets 500); a stale book kept after its
+// index moved away; the default markets' flow changed.
+func TestSyntheticBooksRequoteOnlyWhenMoved(t *testing.T) {
+	s := New(WithSeed(1), WithClock(NewTestClock(testStart)), WithMarkets(100))
+	s.Advance(5 * time.Second)
+	s.mu.Lock()
+	before, every := s.eng.nextOid, 2*makerLevels*len(s.eng.markets)
+	s.mu.Unlock()
+	const steps = 10
+	s.Advance(steps * time.Second)
+	s.mu.Lock()
+	placed := int(s.eng.nextOid-before) / steps
+	e := s.eng
+	moved, taken := e.markets[len(e.markets)-1], e.markets[len(e.markets)-2]
+	moved.paused, taken.paused = true, true
+	moved.index = moved.quotedAt + 2*max(int64(float64(moved.quotedAt)*makerSpread), 1)
+	gone := taken.quotes[0]
+	e.cancel(gone)
+	listed := e.markets[0] // a default market: re-quoted every step, as the seeded demo's flow has it
+	listed.paused = true
+	kept := listed.quotes[0]
+	s.mu.Unlock()
+	if placed > every*3/4 {
+		t.Errorf("%d orders placed a step; re-quoting every book places %d", placed, every)
+	}
+	s.Advance(time.Second)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if moved.quotedAt != moved.index {
+		t.Errorf("%s: quoted around %d, its index is %d: want re-quoted", moved.name, moved.quotedAt, moved.index)
+	}
+	if listed.quotes[0] == kept {
+		t.Errorf("%s: not re-quoted in a step", listed.name)
+	}
+	if taken.quotes[0] == gone {
+		t.Errorf("%s: a quote gone and not re-quoted", taken.name)
+	}
+}
