@@ -1,7 +1,8 @@
 package report
 
 import (
-	"sort"
+	"cmp"
+	"slices"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -51,16 +52,26 @@ func (t Trip) Duration(now time.Time) time.Duration {
 // Net is realised PnL less fees plus funding.
 func (t Trip) Net() decimal.Decimal { return t.Realised.Sub(t.Fees).Add(t.Funding) }
 
-// oldestFirst sorts a copy of fills by time, then trade id.
+// oldestFirst sorts a copy of fills by time, then trade id (stable: equal ones keep their order).
+// It sorts the fills' indices and copies each fill once: a fill is a large struct, and moving it
+// in every swap of the sort (the console's fills come newest first, all out of order) took most
+// of the trades pane's time at 10,000 fills.
 func oldestFirst(fills []api.Fill) []api.Fill {
-	fs := append([]api.Fill(nil), fills...)
-	sort.SliceStable(fs, func(i, j int) bool {
-		a, b := fs[i], fs[j]
-		if !a.BlockTime.Equal(b.BlockTime.Time) {
-			return a.BlockTime.Before(b.BlockTime.Time)
+	idx := make([]int, len(fills))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(i, j int) int {
+		a, b := &fills[i], &fills[j]
+		if c := a.BlockTime.Compare(b.BlockTime.Time); c != 0 {
+			return c
 		}
-		return a.TradeID < b.TradeID
+		return cmp.Compare(a.TradeID, b.TradeID)
 	})
+	fs := make([]api.Fill, len(fills))
+	for k, i := range idx {
+		fs[k] = fills[i]
+	}
 	return fs
 }
 
