@@ -5,13 +5,18 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/ethereum/go-ethereum/accounts/keystore"
 )
 
+// testScryptN and testScryptP are the scrypt cost of the keystores these tests write: a keystore
+// names its own cost, which is read back from the file, and what the tests check (the file, the
+// passphrase, the address) does not hang on it. geth's light cost (N 4096, P 6) took about a
+// second of CPU a test under -race; TestKeystoreWithHugeKDFRefused keeps it, as its yardstick.
+const testScryptN, testScryptP = 1 << 4, 1
+
+// lightScrypt makes WriteKeystore write at the tests' cost until the test ends.
 func lightScrypt(t *testing.T) {
 	old := KeystoreScrypt
-	KeystoreScrypt.N, KeystoreScrypt.P = keystore.LightScryptN, keystore.LightScryptP
+	KeystoreScrypt.N, KeystoreScrypt.P = testScryptN, testScryptP
 	t.Cleanup(func() { KeystoreScrypt = old })
 }
 

@@ -115,7 +115,7 @@ func TestLoadSignerKeystore(t *testing.T) {
 		t.Fatal(err)
 	}
 	blob, err := keystore.EncryptKey(&keystore.Key{Id: uuid.New(), Address: crypto.PubkeyToAddress(pk.PublicKey), PrivateKey: pk},
-		"correct horse", keystore.LightScryptN, keystore.LightScryptP)
+		"correct horse", testScryptN, testScryptP)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -71,7 +71,7 @@ func TestKeystoreRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	k := &keystore.Key{Id: uuid.New(), Address: crypto.PubkeyToAddress(key.PublicKey), PrivateKey: key}
-	blob, err := keystore.EncryptKey(k, "correct horse", keystore.LightScryptN, keystore.LightScryptP)
+	blob, err := keystore.EncryptKey(k, "correct horse", testScryptN, testScryptP)
 	if err != nil {
 		t.Fatal(err)
 	}
