@@ -163,21 +163,27 @@ func TestEveryHelpListsExactlyTheFlagsItTakes(t *testing.T) {
 	}
 	for _, path := range cmds {
 		key := strings.Join(path, " ")
+		lines := map[string][]string{} // flag: the command line that gives it
 		for name := range every {
 			args := append(slices.Clone(path), "--"+name)
 			of := every[name] // a value of the flag's type on the command under test, when it has it
 			if slices.Contains(listed[key], name) {
 				of = path
 			}
-			args = append(append(args, flagValue(t, root, of, name)...), "--help")
-			r := runLine(t, env, args...)
-			switch {
-			case slices.Contains(listed[key], name) && r.code != 0:
-				t.Errorf("tradedesk %s lists --%s but refuses it: exit %d %q", key, name, r.code, r.errOut)
-			case !slices.Contains(listed[key], name) && (r.code != headless.ExitUsage || !strings.Contains(r.errOut, "unknown flag: --"+name)):
-				t.Errorf("tradedesk %s takes --%s without listing it: exit %d %q", key, name, r.code, r.errOut)
-			}
+			lines[name] = append(append(args, flagValue(t, root, of, name)...), "--help")
 		}
+		t.Run(key, func(t *testing.T) {
+			t.Parallel() // each line builds and runs a tree of its own
+			for name, args := range lines {
+				r := runLine(t, env, args...)
+				switch {
+				case slices.Contains(listed[key], name) && r.code != 0:
+					t.Errorf("tradedesk %s lists --%s but refuses it: exit %d %q", key, name, r.code, r.errOut)
+				case !slices.Contains(listed[key], name) && (r.code != headless.ExitUsage || !strings.Contains(r.errOut, "unknown flag: --"+name)):
+					t.Errorf("tradedesk %s takes --%s without listing it: exit %d %q", key, name, r.code, r.errOut)
+				}
+			}
+		})
 	}
 	// The issue's own cases: flags that do not apply are not there.
 	for cmd, absent := range map[string][]string{
