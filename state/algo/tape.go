@@ -114,10 +114,14 @@ func orDefault(v, d time.Duration) time.Duration {
 }
 
 // tapeKeep is how long an order's record and fills stay on the tape once nothing more is heard of
-// them, when the tape holds more than tapeMost orders.
+// them, when the tape holds more than tapeMost orders. A stream that brings more than tapeSymbols
+// instruments, or tapeOrders orders or orders' fills (a hostile server making them up), has the
+// rest left out: what is not on the tape is read from the exchange.
 const (
-	tapeKeep = 10 * time.Minute
-	tapeMost = 4096
+	tapeKeep    = 10 * time.Minute
+	tapeMost    = 4096
+	tapeOrders  = 4 * tapeMost
+	tapeSymbols = 10000
 )
 
 // Put takes records the stream brought: tickers (quotes), mids, the account summary, the
@@ -133,13 +137,16 @@ func (t *Tape) Put(evs ...api.StreamEvent) {
 		t.putState(ev, st, now)
 		switch d := ev.Data.(type) {
 		case *api.Ticker:
-			if d.BestBidPrice.IsPositive() && d.BestAskPrice.IsPositive() {
+			if _, known := t.quotes[d.Symbol]; (known || len(t.quotes) < tapeSymbols) && d.BestBidPrice.IsPositive() && d.BestAskPrice.IsPositive() {
 				t.quotes[d.Symbol] = quote{bid: d.BestBidPrice, ask: d.BestAskPrice, at: now, epoch: st.Epoch}
 			}
 		case *api.OrderRecord:
 			t.putOrder(*d, now, st, true)
 		case *api.Fill:
 			f := t.fills[d.OrderID]
+			if f == nil && len(t.fills) >= tapeOrders {
+				continue
+			}
 			if f == nil {
 				f = &tapedFills{by: map[api.TradeID]api.Fill{}}
 				t.fills[d.OrderID] = f
@@ -164,6 +171,9 @@ func (t *Tape) putOrder(rec api.OrderRecord, now time.Time, st api.StreamStatus,
 		return
 	}
 	o := t.orders[rec.Cloid]
+	if o == nil && len(t.orders) >= tapeOrders {
+		return
+	}
 	if o == nil {
 		o = &taped{}
 		t.orders[rec.Cloid] = o

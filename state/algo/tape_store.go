@@ -38,13 +38,17 @@ func (t *Tape) putState(ev api.StreamEvent, st api.StreamStatus, now time.Time) 
 		if s.tickers == nil {
 			s.tickers = map[string]stamped[api.Ticker]{}
 		}
-		s.tickers[d.Symbol] = stamped[api.Ticker]{*d, st.Epoch, now}
+		if _, known := s.tickers[d.Symbol]; known || len(s.tickers) < tapeSymbols {
+			s.tickers[d.Symbol] = stamped[api.Ticker]{*d, st.Epoch, now}
+		}
 	case []api.Mid:
 		if s.mids == nil {
 			s.mids = map[string]stamped[decimal.Decimal]{}
 		}
 		for _, m := range d {
-			s.mids[m.Symbol] = stamped[decimal.Decimal]{m.MidPrice, st.Epoch, now}
+			if _, known := s.mids[m.Symbol]; known || len(s.mids) < tapeSymbols {
+				s.mids[m.Symbol] = stamped[decimal.Decimal]{m.MidPrice, st.Epoch, now}
+			}
 		}
 	case *api.AccountSummary:
 		s.account = &stamped[api.AccountSummary]{*d, st.Epoch, now}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -204,5 +205,32 @@ func TestTheTapeNeverReopensAFinalOrder(t *testing.T) {
 	}
 	if _, _, ok := tape.order("c-1"); !ok {
 		t.Fatal("a final record was forgotten with its connection")
+	}
+}
+
+// TestATapeFloodedByMadeUpRecordsStaysBounded: a stream making up instruments, orders and fills
+// without end (a hostile server) fills the tape only up to its bounds; what it left out is read
+// from the exchange (the tape does not have it), and what it holds still answers.
+func TestATapeFloodedByMadeUpRecordsStaysBounded(t *testing.T) {
+	tape := NewTape(func() api.StreamStatus { return api.StreamStatus{Up: true, Epoch: 1} })
+	tape.Put(api.StreamEvent{Data: &api.OrderRecord{Cloid: "mine-1", State: api.StateOpen}})
+	for i := range tapeOrders + tapeSymbols {
+		name := fmt.Sprintf("MADE%d-PERP", i)
+		tape.Put(api.StreamEvent{Data: &api.Ticker{Symbol: name, BestBidPrice: dec("1"), BestAskPrice: dec("2")}},
+			api.StreamEvent{Data: []api.Mid{{Symbol: name, MidPrice: dec("1.5")}}},
+			api.StreamEvent{Data: &api.OrderRecord{Cloid: name, State: api.StateOpen}},
+			api.StreamEvent{Data: &api.Fill{OrderID: api.OrderID(i + 10), TradeID: 1, Size: dec("1")}})
+	}
+	tape.mu.Lock()
+	sizes := []int{len(tape.quotes), len(tape.state.tickers), len(tape.state.mids), len(tape.orders), len(tape.fills)}
+	tape.mu.Unlock()
+	if sizes[0] > tapeSymbols || sizes[1] > tapeSymbols || sizes[2] > tapeSymbols || sizes[3] > tapeOrders || sizes[4] > tapeOrders {
+		t.Fatalf("quotes, tickers, mids, orders, fills: %v", sizes)
+	}
+	if _, _, ok := tape.order("mine-1"); !ok {
+		t.Fatal("the flood pushed out a record the tape held")
+	}
+	if _, _, ok := tape.order(fmt.Sprintf("MADE%d-PERP", tapeOrders+5)); ok {
+		t.Fatal("a record past the bound is on the tape")
 	}
 }
