@@ -129,17 +129,24 @@ func (r *rig) ordersQuiet(prefix string) (open []api.OrderRecord, err error) {
 	return open, nil
 }
 
+// stillBook makes a quiet rig's BTC-PERP book still: the index at 97000, the taker's own bid at
+// 96900 and ask at 97100 (0.01 each, client ids prefix-0 and prefix-1, inside a market order's
+// default slippage), nothing else trading.
+func (r *rig) stillBook(t *testing.T, prefix string) {
+	t.Helper()
+	must(t, r.sim.SetIndexPrice("BTC-PERP", dec("97000")))
+	for i, q := range [][2]string{{api.SideBuy, "96900"}, {api.SideSell, "97100"}} {
+		_, err := r.taker.PlaceOrders(bg, []api.OrderWire{{InstrumentID: 1, Side: q[0], PositionSide: api.PositionSideBoth,
+			Price: q[1], Size: "0.01", Tif: api.TifGTC, Cloid: fmt.Sprintf("%s-%d", prefix, i)}})
+		must(t, err)
+	}
+}
+
 // TestAChaseFilledAtItsDeadlineIsDone: a chase whose child filled whole just before its time ran
 // out ends done, not expired.
 func TestAChaseFilledAtItsDeadlineIsDone(t *testing.T) {
 	r := newRig(t, true)
-	must(t, r.sim.SetIndexPrice("BTC-PERP", dec("97000")))
-	// A still book: the taker's own bid and ask, far apart.
-	for i, q := range [][2]string{{api.SideBuy, "96000"}, {api.SideSell, "98000"}} {
-		_, err := r.taker.PlaceOrders(bg, []api.OrderWire{{InstrumentID: 1, Side: q[0], PositionSide: api.PositionSideBoth,
-			Price: q[1], Size: "0.01", Tif: api.TifGTC, Cloid: fmt.Sprintf("dl-quote-%d", i)}})
-		must(t, err)
-	}
+	r.stillBook(t, "dl-quote")
 	d := r.deps(nil)
 	c, err := NewChase(bg, d, "dl-1", ChaseParams{Instrument: "BTC-PERP", Side: "buy", Size: dec("0.002"), Aggressive: true})
 	must(t, err)

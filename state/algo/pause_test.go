@@ -8,46 +8,60 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state/journal"
 )
 
-// stateSeen is the last state an algorithm reported, beside its working child.
+// stateSeen is every state an algorithm reported with its working child, beside the last child.
 type stateSeen struct {
 	working
-	mu    sync.Mutex
-	state string
+	mu   sync.Mutex
+	seen []seenReport
+	// from is how many reports until has looked at.
+	from int
 }
+
+type seenReport struct{ state, cloid string }
 
 func (s *stateSeen) report(p Progress) {
 	s.working.report(p)
 	s.mu.Lock()
-	s.state = p.State
+	s.seen = append(s.seen, seenReport{p.State, p.Working})
 	s.mu.Unlock()
 }
 
-// until waits (within the test's minute) for cond on the last report.
+// until waits (within the test's minute) for a report after the ones the last until looked at
+// for which cond holds: a state the algorithm passed through between two looks counts (a child
+// placed and filled at once, the chase then done, was once never seen).
 func (s *stateSeen) until(t *testing.T, what string, cond func(state, cloid string) bool) {
 	t.Helper()
 	deadline := time.Now().Add(time.Minute)
 	for time.Now().Before(deadline) {
 		s.mu.Lock()
-		st := s.state
-		s.mu.Unlock()
-		if cloid, _, _ := s.get(); cond(st, cloid) {
-			return
+		for ; s.from < len(s.seen); s.from++ {
+			if r := s.seen[s.from]; cond(r.state, r.cloid) {
+				s.from++
+				s.mu.Unlock()
+				return
+			}
 		}
+		s.mu.Unlock()
 		time.Sleep(5 * time.Millisecond)
 	}
-	t.Fatalf("never %s", what)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	t.Fatalf("never %s (reported: %v)", what, s.seen)
 }
 
 // TestAPausedChaseSendsNothingUntilResumed: a chase working a child is paused by another process
 // (a second journal handle on the same file, as `tradedesk algos pause ID` has): it reports paused,
 // its child is cancelled, nothing is placed while it is paused though the market moves, a second
 // pause is refused with its reason; resumed, it places again and ends done at exactly its target,
-// never two children open at once.
+// never two children open at once. The book is still but for the moves the test makes: in a live
+// market the simulator's own takers could fill the child whole before it was ever seen resting.
 func TestAPausedChaseSendsNothingUntilResumed(t *testing.T) {
-	r := newRig(t, false)
+	r := newRig(t, true)
+	r.stillBook(t, "pz-quote")
 	s := &stateSeen{}
 	d := r.deps(s.report)
 	size := dec("0.003")
@@ -70,7 +84,11 @@ func TestAPausedChaseSendsNothingUntilResumed(t *testing.T) {
 	if len(open) != 0 {
 		t.Fatalf("%d children open while paused", len(open))
 	}
-	time.Sleep(20 * d.PauseEvery) // the market moves on; a running chase would reprice
+	// The market moves on (a higher bid): a running chase would place its child above it.
+	_, err = r.taker.PlaceOrders(bg, []api.OrderWire{{InstrumentID: 1, Side: api.SideBuy, PositionSide: api.PositionSideBoth,
+		Price: "96950", Size: "0.01", Tif: api.TifGTC, Cloid: "pz-quote-up"}})
+	must(t, err)
+	time.Sleep(20 * d.PauseEvery)
 	if _, again := r.orders("pz-1-"); len(again) != len(all) {
 		t.Fatalf("%d children placed while paused", len(again)-len(all))
 	}
@@ -99,6 +117,10 @@ func TestAPausedChaseSendsNothingUntilResumed(t *testing.T) {
 func TestAPausedTWAPStaysPausedOnRestart(t *testing.T) {
 	r := newRig(t, false)
 	d := r.deps(nil)
+	// The first process's clock stands still: its first step works slice 1 however long the
+	// machine takes to get there (on a running clock a slow start had rolled slices 1-3 into one).
+	t0 := time.Now()
+	d.Now = func() time.Time { return t0 }
 	size := dec("0.004")
 	tw, err := NewTWAP(bg, d, "pt-1", TWAPParams{Instrument: "BTC-PERP", Side: "buy", Size: size, Duration: 800 * time.Millisecond, Slices: 4})
 	must(t, err)
@@ -113,10 +135,13 @@ func TestAPausedTWAPStaysPausedOnRestart(t *testing.T) {
 	}
 	r.reopen() // the process is gone
 	d = r.deps(nil)
+	// The second process starts a second after the pause (longer than the whole schedule), on a
+	// clock that runs from there.
+	late := time.Until(t0.Add(time.Second))
+	d.Now = func() time.Time { return time.Now().Add(late) }
 	if run, err := Running(bg, d); err != nil || len(run) != 0 {
 		t.Fatalf("left running: %+v %v", run, err)
 	}
-	time.Sleep(time.Second) // longer than the whole schedule
 	a, ok, err := r.j.GetAlgo(bg, "pt-1")
 	if err != nil || !ok || a.State != StatePaused {
 		t.Fatalf("%+v %v", a, err)

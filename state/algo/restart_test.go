@@ -8,23 +8,27 @@ import (
 )
 
 // abandoned is a chase that placed a child and had part of it filled, then stopped without a
-// word (its process gone): the journal says running.
+// word (its process gone): the journal says running. The rig's market is still (stillBook):
+// in a live one the simulator's own takers could fill the child whole, and the chase, done,
+// would never have the child resting with 0.001 filled that this waits for.
 func (r *rig) abandoned(t *testing.T, id string) {
 	t.Helper()
 	w := &working{}
 	d := r.deps(w.report)
 	c, err := NewChase(bg, d, id, ChaseParams{Instrument: "BTC-PERP", Side: "buy", Size: dec("0.004"), Aggressive: true})
 	must(t, err)
-	for c.live == nil || committed(c.children).IsZero() {
-		if _, err := c.step(bg); err != nil {
-			t.Fatal(err)
+	step := func() {
+		t.Helper()
+		if st, err := c.step(bg); err != nil || st != "" {
+			t.Fatalf("%s ended %q before it had a child resting with 0.001 filled: %v", id, st, err)
 		}
+	}
+	for c.live == nil || committed(c.children).IsZero() {
+		step()
 		if c.live != nil && committed(c.children).IsZero() { // one 0.001 taken, once
 			_, _ = r.taker.PlaceOrders(bg, []api.OrderWire{{InstrumentID: 1, Side: api.SideSell, PositionSide: api.PositionSideBoth,
 				Price: c.live.price.String(), Size: "0.001", Tif: api.TifIOC, Cloid: id + "-taker-" + time.Now().Format("150405.000000")}})
-			if _, err := c.step(bg); err != nil {
-				t.Fatal(err)
-			}
+			step()
 			// The child had 0.001 taken: cancel it so the next one carries the rest.
 			if c.live != nil && committed(c.children).IsZero() {
 				must(t, d.cancelChild(bg, id, 1, c.live))
@@ -39,7 +43,8 @@ func (r *rig) abandoned(t *testing.T, id string) {
 // restart, cancelled (its child cancelled, what filled kept, the journal says cancelled) or
 // flattened (its child cancelled and what it bought sold back at market).
 func TestRestartCancelAndFlatten(t *testing.T) {
-	r := newRig(t, false)
+	r := newRig(t, true)
+	r.stillBook(t, "rc-quote")
 	r.abandoned(t, "rc-1")
 	d := r.deps(nil)
 	run, err := Running(bg, d)
@@ -78,7 +83,8 @@ func TestRestartCancelAndFlatten(t *testing.T) {
 // child and its price) without anything sent or written: the same child still rests and the
 // journal still says running with the same child count.
 func TestSurveySaysWhatALeftAlgorithmDid(t *testing.T) {
-	r := newRig(t, false)
+	r := newRig(t, true)
+	r.stillBook(t, "sv-quote")
 	r.abandoned(t, "sv-1")
 	d := r.deps(nil)
 	run, err := Running(bg, d)
