@@ -96,55 +96,73 @@ func (m deadMarket) OrderBook(ctx context.Context, s string, n int) (api.OrderBo
 // the exchange or not, the journal closed there, nothing after it reaching either) are resumed by
 // a new process from the journal and the exchange alone: each finishes done at exactly its target
 // (or says why it stopped short: a remainder under the minimum order value), no client id is at
-// the exchange twice, no two children were open at once, and nothing is left open.
+// the exchange twice, no two children were open at once, and nothing is left open. The chases
+// run lanes at a time, each alone on its simulator.
 func TestAKilledChaseResumesToExactlyItsTarget(t *testing.T) {
-	t.Parallel() // its own simulator and journal
+	t.Parallel() // its own simulators and journals
 	n := 50
 	if testing.Short() {
 		n = 8
 	}
-	r := newRig(t, false)
-	rng := rand.New(rand.NewPCG(4, 4))
-	for i := range n {
-		id := fmt.Sprintf("kc-%03d", i)
-		size := decimal.New(int64(10+rng.IntN(40)), -4)
-		w := &working{}
-		ctx, cancel := context.WithCancel(bg)
-		var most atomic.Int32
-		go r.hitLoop(ctx, w, uint64(100+i))
-		go r.watchLive(ctx, id+"-", &most)
-		// The first process, killed at its at-th action.
-		net := &crashNet{Client: r.trader, r: r, at: int32(1 + rng.IntN(5)), deliver: rng.IntN(2) == 0}
-		r.send = net
-		d := r.deps(w.report)
-		d.Read, d.Market = net, deadMarket{m: r.market, net: net}
-		c, err := NewChase(bg, d, id, ChaseParams{Instrument: "BTC-PERP", Side: "buy", Size: size, Aggressive: true})
-		must(t, err)
-		p, err := c.Run(bounded(t))
-		if err == nil && !net.dead.Load() {
-			// It finished before the kill point: nothing to resume.
-			cancel()
-			r.checkChase(t, id+"-", p, size, &most)
-			continue
-		}
-		// The second process: the journal opened again, what was left open settled, the chase resumed.
-		r.reopen()
-		r.send = r.trader
-		d = r.deps(w.report)
-		run, err := Running(bg, d)
-		if err != nil || len(run) != 1 || run[0].ID != id {
-			t.Fatalf("%s: running after the kill: %+v %v", id, run, err)
-		}
-		rn, _, err := Restart(bg, d, run[0], OnRestartResume)
-		must(t, err)
-		p, err = rn.Run(bounded(t))
-		cancel()
-		if err != nil || p.State != StateDone {
-			t.Fatalf("%s resumed: %+v %v", id, p, err)
-		}
-		r.checkChase(t, id+"-", p, size, &most)
-		r.onceEach(t, id+"-")
+	type kill struct {
+		size    decimal.Decimal
+		at      int32
+		deliver bool
 	}
+	rng := rand.New(rand.NewPCG(4, 4))
+	kills := make([]kill, n)
+	for i := range kills {
+		size := decimal.New(int64(10+rng.IntN(40)), -4)
+		kills[i] = kill{size: size, at: int32(1 + rng.IntN(5)), deliver: rng.IntN(2) == 0}
+	}
+	acrossSims(t, n, lanes, func(t *testing.T, r *rig, _ int) func(int) {
+		return func(i int) {
+			r.killAndResume(t, fmt.Sprintf("kc-%03d", i), kills[i].size, kills[i].at, kills[i].deliver, uint64(100+i))
+		}
+	})
+}
+
+// killAndResume runs chase id of size in a process killed at its at-th action (delivered or
+// not), then resumes it in a new one, and checks what it did at the exchange.
+func (r *rig) killAndResume(t *testing.T, id string, size decimal.Decimal, at int32, deliver bool, seed uint64) {
+	t.Helper()
+	w := &working{}
+	ctx, cancel := context.WithCancel(bg)
+	defer cancel()
+	var most atomic.Int32
+	go r.hitLoop(ctx, w, seed)
+	go r.watchLive(ctx, id+"-", &most)
+	// The first process, killed at its at-th action.
+	net := &crashNet{Client: r.trader, r: r, at: at, deliver: deliver}
+	r.send = net
+	d := r.deps(w.report)
+	d.Read, d.Market = net, deadMarket{m: r.market, net: net}
+	c, err := NewChase(bg, d, id, ChaseParams{Instrument: "BTC-PERP", Side: "buy", Size: size, Aggressive: true})
+	must(t, err)
+	p, err := c.Run(bounded(t))
+	if err == nil && !net.dead.Load() {
+		// It finished before the kill point: nothing to resume.
+		cancel()
+		r.checkChase(t, id+"-", p, size, &most)
+		return
+	}
+	// The second process: the journal opened again, what was left open settled, the chase resumed.
+	r.reopen()
+	r.send = r.trader
+	d = r.deps(w.report)
+	run, err := Running(bg, d)
+	if err != nil || len(run) != 1 || run[0].ID != id {
+		t.Fatalf("%s: running after the kill: %+v %v", id, run, err)
+	}
+	rn, _, err := Restart(bg, d, run[0], OnRestartResume)
+	must(t, err)
+	p, err = rn.Run(bounded(t))
+	cancel()
+	if err != nil || p.State != StateDone {
+		t.Fatalf("%s resumed: %+v %v", id, p, err)
+	}
+	r.checkChase(t, id+"-", p, size, &most)
+	r.onceEach(t, id+"-")
 }
 
 // onceEach fails when a client id of prefix is at the exchange more than once.

@@ -2,9 +2,11 @@ package algo
 
 import (
 	"context"
+	"fmt"
 	"net/http/httptest"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -38,12 +40,13 @@ type rig struct {
 	send exec.Sender
 }
 
-func newRig(t *testing.T, quiet bool) *rig {
+func newRig(t *testing.T, quiet bool, more ...sim.Option) *rig {
 	t.Helper()
 	opts := []sim.Option{sim.WithSeed(7), sim.WithStep(50 * time.Millisecond)}
 	if quiet {
 		opts = append(opts, sim.WithQuietMarkets())
 	}
+	opts = append(opts, more...)
 	s := sim.New(opts...)
 	srv := httptest.NewServer(s)
 	ctx, cancel := context.WithCancel(bg)
@@ -60,12 +63,41 @@ func newRig(t *testing.T, quiet bool) *rig {
 	return r
 }
 
+// acrossSims runs runs 0 to n-1 of a test over up to sims rigs at once, each with its own
+// simulator (a market of its own, seeded apart), journal, trader and taker: each rig takes the
+// next run not taken yet when its last one is over. each sets rig k up and returns its run i.
+// Such runs wait on the simulator's answers and the taker far more than they compute, so ten at
+// once take about the wall time of a tenth of them; each still has its book to itself, so a
+// fill forced into a child's cancel window hits that child.
+func acrossSims(t *testing.T, n, sims int, each func(t *testing.T, r *rig, k int) func(i int)) {
+	t.Helper()
+	var next atomic.Int32
+	var wg sync.WaitGroup
+	for k := range min(sims, n) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			t.Run(fmt.Sprintf("sim-%d", k), func(t *testing.T) {
+				r := newRig(t, false, sim.WithSeed(uint64(7+k)))
+				run := each(t, r, k)
+				for i := int(next.Add(1)) - 1; i < n; i = int(next.Add(1)) - 1 {
+					run(i)
+				}
+			})
+		}()
+	}
+	wg.Wait()
+}
+
+// client is a client for key whose reads are retried quickly and whose 503s are not waited out:
+// the simulator's faults answer 503 with Retry-After 1 s, and the read fails at once instead
+// (MaxWait), so the algorithm under test sees the fault and looks again at its next step.
 func client(t *testing.T, url, key string) *api.Client {
 	t.Helper()
 	signer, err := api.SignerFromHex(key)
 	must(t, err)
 	return api.New(url, api.WithSigner(signer), api.WithExpiryWindow(time.Second),
-		api.WithRetry(api.RetryPolicy{Attempts: 4, BaseDelay: 5 * time.Millisecond, MaxDelay: 20 * time.Millisecond}))
+		api.WithRetry(api.RetryPolicy{Attempts: 4, BaseDelay: 5 * time.Millisecond, MaxDelay: 20 * time.Millisecond, MaxWait: 20 * time.Millisecond}))
 }
 
 // reopen opens the journal file again, as a restarted process does.

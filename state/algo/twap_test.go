@@ -83,44 +83,59 @@ func TestATWAPPausesOnAStaleBook(t *testing.T) {
 }
 
 // TestAKilledTWAPResumesToExactlyItsSize: TWAPs killed at a random action and resumed by a new
-// process end done at exactly their size, no client id twice.
+// process end done at exactly their size, no client id twice. They run lanes at a time, each
+// alone on its simulator.
 func TestAKilledTWAPResumesToExactlyItsSize(t *testing.T) {
-	t.Parallel() // its own simulator and journal
-	r := newRig(t, false)
-	rng := rand.New(rand.NewPCG(6, 6))
-	for i := range 8 {
-		id := fmt.Sprintf("kt-%d", i)
-		size := decimal.New(int64(60+rng.IntN(60)), -4)
-		net := &crashNet{Client: r.trader, r: r, at: int32(1 + rng.IntN(4)), deliver: rng.IntN(2) == 0}
-		r.send = net
-		d := r.deps(nil)
-		d.Read, d.Market = net, deadMarket{m: r.market, net: net}
-		tw, err := NewTWAP(bg, d, id, TWAPParams{Instrument: "BTC-PERP", Side: "buy", Size: size, Duration: 400 * time.Millisecond, Slices: 5, Randomize: true})
-		must(t, err)
-		p, err := tw.Run(bounded(t))
-		if net.dead.Load() {
-			r.reopen()
-			r.send = r.trader
-			d = r.deps(nil)
-			run, err := Running(bg, d)
-			if err != nil || len(run) != 1 {
-				t.Fatalf("%s: %+v %v", id, run, err)
-			}
-			rn, _, err := Restart(bg, d, run[0], OnRestartResume)
-			must(t, err)
-			p, err = rn.Run(bounded(t))
-			must(t, err)
-		} else {
-			must(t, err)
-		}
-		if p.State != StateDone || !p.Filled.Equal(size) || !r.filledOf(id+"-").Equal(size) {
-			_, all := r.orders(id + "-")
-			for _, o := range all {
-				t.Logf("%s %s %s %s unfilled %s", o.Cloid, o.State, o.LimitPrice, o.Size, o.Unfilled)
-			}
-			t.Logf("killed %v at %d deliver %v", net.dead.Load(), net.at, net.deliver)
-			t.Fatalf("%s: %+v (at the exchange %s)", id, p, r.filledOf(id+"-"))
-		}
-		r.onceEach(t, id+"-")
+	t.Parallel() // its own simulators and journals
+	type kill struct {
+		size    decimal.Decimal
+		at      int32
+		deliver bool
 	}
+	rng := rand.New(rand.NewPCG(6, 6))
+	kills := make([]kill, 8)
+	for i := range kills {
+		size := decimal.New(int64(60+rng.IntN(60)), -4)
+		kills[i] = kill{size: size, at: int32(1 + rng.IntN(4)), deliver: rng.IntN(2) == 0}
+	}
+	acrossSims(t, len(kills), lanes, func(t *testing.T, r *rig, _ int) func(int) {
+		return func(i int) { r.killTWAP(t, fmt.Sprintf("kt-%d", i), kills[i].size, kills[i].at, kills[i].deliver) }
+	})
+}
+
+// killTWAP runs TWAP id of size in a process killed at its at-th action (delivered or not),
+// resumes it in a new one when it was killed, and checks it filled exactly its size.
+func (r *rig) killTWAP(t *testing.T, id string, size decimal.Decimal, at int32, deliver bool) {
+	t.Helper()
+	net := &crashNet{Client: r.trader, r: r, at: at, deliver: deliver}
+	r.send = net
+	d := r.deps(nil)
+	d.Read, d.Market = net, deadMarket{m: r.market, net: net}
+	tw, err := NewTWAP(bg, d, id, TWAPParams{Instrument: "BTC-PERP", Side: "buy", Size: size, Duration: 400 * time.Millisecond, Slices: 5, Randomize: true})
+	must(t, err)
+	p, err := tw.Run(bounded(t))
+	if net.dead.Load() {
+		r.reopen()
+		r.send = r.trader
+		d = r.deps(nil)
+		run, err := Running(bg, d)
+		if err != nil || len(run) != 1 {
+			t.Fatalf("%s: %+v %v", id, run, err)
+		}
+		rn, _, err := Restart(bg, d, run[0], OnRestartResume)
+		must(t, err)
+		p, err = rn.Run(bounded(t))
+		must(t, err)
+	} else {
+		must(t, err)
+	}
+	if p.State != StateDone || !p.Filled.Equal(size) || !r.filledOf(id+"-").Equal(size) {
+		_, all := r.orders(id + "-")
+		for _, o := range all {
+			t.Logf("%s %s %s %s unfilled %s", o.Cloid, o.State, o.LimitPrice, o.Size, o.Unfilled)
+		}
+		t.Logf("killed %v at %d deliver %v", net.dead.Load(), net.at, net.deliver)
+		t.Fatalf("%s: %+v (at the exchange %s)", id, p, r.filledOf(id+"-"))
+	}
+	r.onceEach(t, id+"-")
 }
