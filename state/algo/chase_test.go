@@ -73,6 +73,7 @@ func (r *rig) watchLive(ctx context.Context, prefix string, most *atomic.Int32) 
 // ends done with its size filled exactly: what it reports filled is the sum of its children's
 // fills at the exchange, no two children were ever open at once, and its journal entry says done.
 func TestAChaseFillsExactlyItsTarget(t *testing.T) {
+	t.Parallel() // its own simulator and journal
 	r := newRig(t, false)
 	w := &working{}
 	d := r.deps(w.report)
@@ -145,6 +146,7 @@ func (r *rig) stillBook(t *testing.T, prefix string) {
 // TestAChaseFilledAtItsDeadlineIsDone: a chase whose child filled whole just before its time ran
 // out ends done, not expired.
 func TestAChaseFilledAtItsDeadlineIsDone(t *testing.T) {
+	t.Parallel() // its own simulator and journal
 	r := newRig(t, true)
 	r.stillBook(t, "dl-quote")
 	d := r.deps(nil)

@@ -55,6 +55,7 @@ func TestTheSignedActionBudgetIsShared(t *testing.T) {
 // TestAtMostMaxRunning: with room for one algorithm, a second is refused before it is journaled
 // while the first runs, and taken once it ended.
 func TestAtMostMaxRunning(t *testing.T) {
+	t.Parallel() // its own simulator and journal
 	r := newRig(t, false)
 	lim := &Limits{MaxRunning: 1}
 	d := r.deps(nil)
@@ -97,6 +98,7 @@ func (c *countingReader) OpenOrders(ctx context.Context, u string, p api.PagePar
 // their children within the share window read the exchange's open orders once; an action sent
 // drops the shared read, so the next lookup reads afresh.
 func TestReadsAreSharedAndDroppedOnAnAction(t *testing.T) {
+	t.Parallel() // its own simulator and journal
 	r := newRig(t, true)
 	cr := &countingReader{Reader: r.trader}
 	l := &Limits{ShareReads: time.Minute}

@@ -60,6 +60,7 @@ func (s *stateSeen) until(t *testing.T, what string, cond func(state, cloid stri
 // never two children open at once. The book is still but for the moves the test makes: in a live
 // market the simulator's own takers could fill the child whole before it was ever seen resting.
 func TestAPausedChaseSendsNothingUntilResumed(t *testing.T) {
+	t.Parallel() // its own simulator and journal
 	r := newRig(t, true)
 	r.stillBook(t, "pz-quote")
 	s := &stateSeen{}
@@ -115,6 +116,7 @@ func TestAPausedChaseSendsNothingUntilResumed(t *testing.T) {
 // paused in the journal; resumed, its schedule has moved on by the time it was paused (no burst
 // of the slices it missed) and it fills exactly its size.
 func TestAPausedTWAPStaysPausedOnRestart(t *testing.T) {
+	t.Parallel() // its own simulator and journal
 	r := newRig(t, false)
 	d := r.deps(nil)
 	// The first process's clock stands still: its first step works slice 1 however long the

@@ -43,6 +43,7 @@ func (r *rig) abandoned(t *testing.T, id string) {
 // restart, cancelled (its child cancelled, what filled kept, the journal says cancelled) or
 // flattened (its child cancelled and what it bought sold back at market).
 func TestRestartCancelAndFlatten(t *testing.T) {
+	t.Parallel() // its own simulator and journal
 	r := newRig(t, true)
 	r.stillBook(t, "rc-quote")
 	r.abandoned(t, "rc-1")
@@ -83,6 +84,7 @@ func TestRestartCancelAndFlatten(t *testing.T) {
 // child and its price) without anything sent or written: the same child still rests and the
 // journal still says running with the same child count.
 func TestSurveySaysWhatALeftAlgorithmDid(t *testing.T) {
+	t.Parallel() // its own simulator and journal
 	r := newRig(t, true)
 	r.stillBook(t, "sv-quote")
 	r.abandoned(t, "sv-1")

@@ -64,6 +64,7 @@ func TestChasePriceRules(t *testing.T) {
 // stopped with its last child resting at the exchange and says so; without keep the child is
 // cancelled.
 func TestAStoppedChaseKeepsItsChildWhenAsked(t *testing.T) {
+	t.Parallel() // its own simulator and journal
 	r := newRig(t, false)
 	for _, keep := range []bool{true, false} {
 		id := map[bool]string{true: "kp-1", false: "kp-2"}[keep]
@@ -126,6 +127,7 @@ func (m bookBefore) OrderBook(context.Context, string, int) (api.OrderBook, erro
 // time it arrives matches nothing: an ordinary no-fill, not an error. The TWAP goes on to its last
 // slice and its retries and ends expired with nothing filled and no failure.
 func TestAnIOCThatMatchesNothingIsANoFill(t *testing.T) {
+	t.Parallel() // its own simulator and journal
 	r := newRig(t, true)
 	must(t, r.sim.SetIndexPrice("BTC-PERP", dec("97000")))
 	_, err := r.taker.PlaceOrders(bg, []api.OrderWire{{InstrumentID: 1, Side: api.SideSell, PositionSide: api.PositionSideBoth,

@@ -63,6 +63,7 @@ func TestScaleRungs(t *testing.T) {
 // naming every rung), all rest at once at the exchange under the scale's client id prefix, and
 // CancelGroup cancels every one of them.
 func TestAScaleLandsAndCancelsAsOne(t *testing.T) {
+	t.Parallel() // its own simulator and journal
 	r := newRig(t, true)
 	must(t, r.sim.SetIndexPrice("BTC-PERP", dec("97000")))
 	d := r.deps(nil)
@@ -111,6 +112,7 @@ func (s refusesBatches) PlaceOrders(ctx context.Context, o []api.OrderWire) (api
 // batch, though its rungs landed, looks each rung up by client id: every one is known resting (none
 // orphaned as "rejected"), and they cancel as one.
 func TestABatchRefusedWholeIsLookedUp(t *testing.T) {
+	t.Parallel() // its own simulator and journal
 	r := newRig(t, true)
 	must(t, r.sim.SetIndexPrice("BTC-PERP", dec("97000")))
 	r.send = refusesBatches{r.trader}

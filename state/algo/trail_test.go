@@ -28,6 +28,7 @@ func (r *rig) control(t *testing.T, body string) {
 // less the distance, and fires when the market falls through it: the position is closed, and
 // every stop the trail placed was higher than the one before.
 func TestATrailingStopFollowsTheHighAndFires(t *testing.T) {
+	t.Parallel() // its own simulator and journal
 	r := newRig(t, false)
 	r.control(t, `{"instrument":"BTC-PERP","index":"97000","pause":true}`)
 	_, err := r.trader.PlaceOrders(bg, []api.OrderWire{{InstrumentID: 1, Side: api.SideBuy, PositionSide: api.PositionSideBoth,
@@ -82,6 +83,7 @@ func TestATrailingStopFollowsTheHighAndFires(t *testing.T) {
 // adopted (the same client id, nothing placed), and a trail whose stop would lie beyond the
 // liquidation price of a 20x isolated long is refused before anything is journaled.
 func TestATrailIsResumedAndRefusedPastLiquidation(t *testing.T) {
+	t.Parallel() // its own simulator and journal
 	r := newRig(t, false)
 	r.control(t, `{"instrument":"BTC-PERP","index":"97000","pause":true}`)
 	must(t, r.sim.SetLeverage(r.trader.Address(), "BTC-PERP", "isolated", dec("20")))
@@ -117,6 +119,7 @@ func TestATrailIsResumedAndRefusedPastLiquidation(t *testing.T) {
 // TestATrailMovesAtMostOncePerEvery: with every = 1h, the trail's stop follows the first rise of
 // the mark (cancel, then place) and then stays put through a second rise within the hour.
 func TestATrailMovesAtMostOncePerEvery(t *testing.T) {
+	t.Parallel() // its own simulator and journal
 	r := newRig(t, false)
 	r.control(t, `{"instrument":"BTC-PERP","index":"97000","pause":true}`)
 	_, err := r.trader.PlaceOrders(bg, []api.OrderWire{{InstrumentID: 1, Side: api.SideBuy, PositionSide: api.PositionSideBoth,

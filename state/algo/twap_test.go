@@ -15,6 +15,7 @@ import (
 // market, ends done with exactly its size filled, as the sum of its slices' fills, in at most 5
 // IOC orders (and the last slice's retries); its schedule's slices add up to the size, randomised or not.
 func TestATWAPFillsItsSizeInSlices(t *testing.T) {
+	t.Parallel() // its own simulator and journal
 	r := newRig(t, false)
 	d := r.deps(nil)
 	size := dec("0.01")
@@ -46,6 +47,7 @@ func TestATWAPFillsItsSizeInSlices(t *testing.T) {
 // TestATWAPOutsideItsBandSendsNothing: a buy TWAP whose band lies under the market skips every
 // slice (nothing is sent) and ends expired saying the band could not fill it.
 func TestATWAPOutsideItsBandSendsNothing(t *testing.T) {
+	t.Parallel() // its own simulator and journal
 	r := newRig(t, false)
 	d := r.deps(nil)
 	tw, err := NewTWAP(bg, d, "tw-2", TWAPParams{Instrument: "BTC-PERP", Side: "buy", Size: dec("0.01"), Duration: 300 * time.Millisecond,
@@ -69,6 +71,7 @@ func (s staleBook) OrderBook(ctx context.Context, sym string, n int) (api.OrderB
 // TestATWAPPausesOnAStaleBook: with a book a minute old the TWAP spends no slice: stopped, it has
 // sent nothing and says it was paused.
 func TestATWAPPausesOnAStaleBook(t *testing.T) {
+	t.Parallel() // its own simulator and journal
 	r := newRig(t, false)
 	d := r.deps(nil)
 	tw, err := NewTWAP(bg, d, "tw-3", TWAPParams{Instrument: "BTC-PERP", Side: "buy", Size: dec("0.01"), Duration: 200 * time.Millisecond, Slices: 2})
