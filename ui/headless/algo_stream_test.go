@@ -91,3 +91,34 @@ func TestAHeadlessChaseRestsOnTheStream(t *testing.T) {
 		t.Fatalf("Ctrl+C: %q, open orders %d", out, len(h.openOrders()))
 	}
 }
+
+// TestTheGuardsChaseRestsOnTheStream: a chase handed to the guard reads the guard's stream as a
+// headless chase does: resting, a whole second passes with no read of the book, the orders or
+// the fills.
+func TestTheGuardsChaseRestsOnTheStream(t *testing.T) {
+	t.Parallel() // waits on the wall clock (the simulator, the guard) while the others run
+	h := guardHarness(t)
+	counter := &pollCounter{next: h.drop}
+	h.srv = httptest.NewServer(counter)
+	t.Cleanup(h.srv.Close)
+	market, stopMarket := context.WithCancel(context.Background())
+	t.Cleanup(stopMarket)
+	go func() { _ = h.sim.Run(market) }()
+	g := h.startGuard("--allow-account-key")
+	h.ok("chase", "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.002", "--offset", "5000t", "--refresh", "1000000t", "--guard")
+	eventually(t, "the guard's chase rests its order", func() bool { return len(h.openOrders()) == 1 })
+	quiet, last := false, ""
+	for i := 0; i < 30 && !quiet; i++ {
+		counter.take()
+		time.Sleep(time.Second)
+		n, seen := counter.take()
+		quiet, last = n == 0 && len(h.openOrders()) == 1, seen
+	}
+	h.guardOK("stop")
+	if code := g.wait(); code != 0 {
+		t.Fatalf("guard exit %d: %q", code, g.errb.String())
+	}
+	if !quiet {
+		t.Fatalf("the guard's resting chase polled in every second of 30 (last: %s)", last)
+	}
+}

@@ -121,6 +121,7 @@ func runGuard(ctx context.Context, r *runner) error {
 	}
 	defer done()
 	g := newGuardProc(r, e, slog.New(slog.NewJSONHandler(logf, nil)))
+	defer r.algoStream(g.deps)() // its algorithms read the stream, as a headless chase's do
 	return g.run(ctx, l)
 }
 
