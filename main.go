@@ -32,6 +32,7 @@ import (
 	"github.com/tradedesk/tradedesk/ui/cli"
 	"github.com/tradedesk/tradedesk/ui/components/cmdline"
 	"github.com/tradedesk/tradedesk/ui/headless"
+	"github.com/tradedesk/tradedesk/ui/launch"
 	"github.com/tradedesk/tradedesk/ui/redact"
 	"github.com/tradedesk/tradedesk/ui/screen"
 )
@@ -76,7 +77,7 @@ func console(ctx context.Context, o options, stderr io.Writer, getenv func(strin
 	if err != nil {
 		return err
 	}
-	logger, closeLog, err := openLog(o.LogFile)
+	logger, closeLog, err := launch.OpenLog(o.LogFile)
 	if err != nil {
 		return err
 	}

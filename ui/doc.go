@@ -16,6 +16,7 @@
 //	ui/components/live/       a shadow console's live route (send_live), fed the store and the live runner
 //	ui/dialogs/<dialog>/      modal dialogs (confirm, leverage)
 //	ui/headless/              the script commands (order, cancel, fills, export, transfer...)
+//	ui/launch/                the console's start-up wiring (main calls it): the --log file
 //	ui/export/                CSV and JSON export of every page
 //	ui/chart/                 the candle chart renderer
 //	ui/redact/                scrubs key material from anything written

@@ -1,14 +1,14 @@
-package main
+package launch
 
 import (
 	"fmt"
 	"log/slog"
 )
 
-// openLog opens the --log file (a JSON slog handler; the api client logs every request to it with
+// OpenLog opens the --log file (a JSON slog handler; the api client logs every request to it with
 // signatures shortened and no key); without one, nothing is logged or even formatted. The file is
 // opened by openLogFile's rules: the user's own regular file, not through a symlink, owner-only.
-func openLog(path string) (*slog.Logger, func(), error) {
+func OpenLog(path string) (*slog.Logger, func(), error) {
 	if path == "" {
 		return slog.New(slog.DiscardHandler), func() {}, nil
 	}

@@ -1,6 +1,6 @@
 //go:build unix
 
-package main
+package launch
 
 import (
 	"os"
@@ -16,7 +16,7 @@ import (
 func TestLogFileOpenedSafely(t *testing.T) {
 	dir := t.TempDir()
 	check := func(path string) (os.FileMode, error) {
-		_, closeLog, err := openLog(path)
+		_, closeLog, err := OpenLog(path)
 		if err != nil {
 			return 0, err
 		}
