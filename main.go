@@ -9,12 +9,10 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net"
 	"os"
 	"os/signal"
 	"runtime"
 	"runtime/pprof"
-	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
@@ -22,12 +20,9 @@ import (
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/api/sim"
 	"github.com/tradedesk/tradedesk/api/text"
-	"github.com/tradedesk/tradedesk/state"
 	"github.com/tradedesk/tradedesk/state/alert"
-	"github.com/tradedesk/tradedesk/state/exec"
 	"github.com/tradedesk/tradedesk/state/guard"
 	"github.com/tradedesk/tradedesk/state/profile"
-	"github.com/tradedesk/tradedesk/state/risk"
 	"github.com/tradedesk/tradedesk/ui"
 	"github.com/tradedesk/tradedesk/ui/cli"
 	"github.com/tradedesk/tradedesk/ui/components/cmdline"
@@ -109,7 +104,7 @@ func openProfile(ctx context.Context, o options, all fileConfig, stderr io.Write
 	if err != nil {
 		return ui.Config{}, nil, headless.Usage(fmt.Errorf("--profile: %w", err))
 	}
-	env := keyEnv{getenv: getenv, accountFromConfig: o.Address == "" && cfg.Account != "", addressFlag: o.AddressFlag}
+	env := launch.KeyEnv{Getenv: getenv, AccountFromConfig: o.Address == "" && cfg.Account != "", AddressFlag: o.AddressFlag}
 	mergeFlags(&o, cfg)
 	settings, err := consoleSettings(o, cfg)
 	if err != nil {
@@ -119,36 +114,36 @@ func openProfile(ctx context.Context, o options, all fileConfig, stderr io.Write
 	if err != nil {
 		return ui.Config{}, nil, err
 	}
-	conn, err := connect(ctx, o, stderr, env)
+	conn, err := launch.Connect(ctx, o, stderr, env)
 	if err != nil {
 		return ui.Config{}, nil, err
 	}
-	slog.Info("console start", "profile", o.Profile, "mode", conn.mode, "network", conn.network, "address", conn.client.Address())
-	settings.Exchange, settings.Mode, settings.Network, settings.ReadOnlyReason = conn.client, conn.mode, conn.network, conn.readOnly
-	settings.AgentUntil = conn.agentUntil
-	settings.Fees = conn.fees
-	if conn.sim == nil { // the embedded demo's exchange lives in this process: no guard runs for it
+	slog.Info("console start", "profile", o.Profile, "mode", conn.Mode, "network", conn.Network, "address", conn.Client.Address())
+	settings.Exchange, settings.Mode, settings.Network, settings.ReadOnlyReason = conn.Client, conn.Mode, conn.Network, conn.ReadOnly
+	settings.AgentUntil = conn.AgentUntil
+	settings.Fees = conn.Fees
+	if conn.Sim == nil { // the embedded demo's exchange lives in this process: no guard runs for it
 		settings.GuardDir = guard.SocketDir(getenv("XDG_RUNTIME_DIR"), headless.StateDir(&headless.Env{Getenv: getenv}))
 	}
-	closeExec, err := openExecutor(&settings, conn, getenv, limits)
+	closeExec, err := launch.OpenExecutor(&settings, conn, getenv, limits)
 	if err != nil {
-		conn.close()
+		conn.Close()
 		return ui.Config{}, nil, err
 	}
-	closeLive, err := openShadowLive(&settings, conn, getenv, limits)
+	closeLive, err := launch.OpenShadowLive(&settings, conn, getenv, limits)
 	if err != nil {
 		closeExec()
-		conn.close()
+		conn.Close()
 		return ui.Config{}, nil, err
 	}
 	closeStream := func() {}
-	if stream, off := openStream(conn.client, o, cfg); stream != nil {
+	if stream, off := openStream(conn.Client, o, cfg); stream != nil {
 		closeStream = func() { stream.Close() }
 		settings.Stream = stream
 	} else {
 		settings.StreamOff = off
 	}
-	return settings, func() { closeStream(); closeLive(); closeExec(); conn.close() }, nil
+	return settings, func() { closeStream(); closeLive(); closeExec(); conn.Close() }, nil
 }
 
 // runScreen runs the console's model on the terminal until quit. Frames are drawn on demand
@@ -169,36 +164,6 @@ func runScreen(ctx context.Context, root tea.Model) error {
 		return nil
 	}
 	return err
-}
-
-// openExecutor opens the journal of the console's network and account and the executor every
-// order and cancel goes through (exec.Open, as the headless commands do), with the config's guard;
-// the console runs its Recover at start. Every order it sends passes the [risk] limits. A
-// read-only console opens none. The demo's exchange lives only as long as the process, so its
-// journal lives in a directory removed on quit.
-func openExecutor(settings *ui.Config, conn *connection, getenv func(string) string, limits risk.Limits) (closeExec func(), err error) {
-	if conn.readOnly != "" || !conn.client.CanTrade() {
-		return func() {}, nil
-	}
-	dir, drop := headless.StateDir(&headless.Env{Getenv: getenv}), func() {}
-	if conn.sim != nil {
-		if dir, err = os.MkdirTemp("", "tradedesk-demo-journal-"); err != nil {
-			return nil, fmt.Errorf("demo journal: %w", err)
-		}
-		drop = func() { _ = os.RemoveAll(dir) }
-	}
-	guard := settings.Guard
-	if guard == (state.Guard{}) {
-		guard = state.DefaultGuard()
-	}
-	e, err := exec.Open(exec.Setup{Dir: dir, Network: conn.network, Profile: settings.Profile, Config: exec.Config{Send: conn.client, Read: conn.client,
-		Account: conn.client.Address(), Guard: &guard, SendTimeout: settings.Intervals.WithDefaults().Timeout, Limits: limits}})
-	if err != nil {
-		drop()
-		return nil, fmt.Errorf("the journal: %w", err)
-	}
-	settings.Exec = e
-	return func() { _ = e.Close(); drop() }, nil
 }
 
 // consoleSettings is the console's configuration before it connects: theme, key map, poll
@@ -306,84 +271,6 @@ func mergeFlags(o *options, cfg fileConfig) {
 	if o.Theme == "" {
 		o.Theme = cfg.Theme
 	}
-}
-
-// demoSpec is what the embedded demo starts from: the seed (0: a random one, and a random
-// wallet), a bare wallet or a seeded one, the synthetic markets to add, and the clock (nil: the
-// system's; tests give their own).
-type demoSpec struct {
-	seed    int64
-	markets int
-	empty   bool
-	clock   sim.Clock
-}
-
-// startDemo starts the embedded simulator and its market loop on a free loopback port, opens the
-// demo wallet (funded in process before the first request; unless empty, funded and seeded with
-// positions and resting orders by trades on the simulator, sim.SeedDemo), and returns a client trading it
-// over real HTTP. With a seed, the wallet's key comes from it (sim.DemoSigner), so the same seed
-// opens the same wallet and the same market whatever the time it starts at; without one, the key
-// is random and exists only in memory.
-func startDemo(ctx context.Context, d demoSpec) (*connection, error) {
-	signer, err := demoSigner(d.seed)
-	if err != nil {
-		return nil, err
-	}
-	if d.seed == 0 {
-		d.seed = time.Now().UnixNano()
-	}
-	opts := []sim.Option{sim.WithSeed(uint64(d.seed)), sim.WithMarkets(d.markets)}
-	copts := []api.Option{api.WithSigner(signer), api.WithHTTPClient(api.PollingHTTPClient())}
-	if d.clock != nil {
-		opts = append(opts, sim.WithClock(d.clock))
-		copts = append(copts, api.WithClock(d.clock.Now))
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return nil, fmt.Errorf("demo: cannot listen on loopback: %w", err)
-	}
-	s := sim.New(opts...)
-	err = openDemoWallet(s, signer.Address(), d.empty)
-	if err == nil {
-		err = s.AddVault(demoVault) // the Vaults view has a vault to deposit into
-	}
-	if err != nil {
-		_ = ln.Close()
-		return nil, fmt.Errorf("demo: %w", err)
-	}
-	runCtx, cancel := context.WithCancel(ctx)
-	served := make(chan struct{})
-	go func() {
-		defer close(served)
-		_ = s.Serve(runCtx, ln)
-	}()
-	stop := func() { cancel(); <-served }
-	client := api.New("http://"+ln.Addr().String()+"/", copts...)
-	maker, taker := sim.FeeRates()
-	return &connection{client: client, mode: ui.ModeDemo, network: "demo", close: stop, fees: &state.Fees{Maker: maker, Taker: taker},
-		sim: s}, nil
-}
-
-// demoVault is the embedded demo's vault (issue #42's Vaults view): t in the view, then this
-// address and an amount.
-const demoVault = "0x7a11700000000000000000000000000000000001"
-
-// demoSigner is the demo wallet's signer: derived from the seed when one is given, else random.
-func demoSigner(seed int64) (*api.Signer, error) {
-	if seed == 0 {
-		return api.NewRandomSigner()
-	}
-	return sim.DemoSigner(uint64(seed))
-}
-
-// openDemoWallet funds the demo wallet in process (the simulator acts only for accounts it
-// knows): a bare wallet now (sim.Fund), a seeded one (sim.SeedDemo) before its first trade, so
-// its deposits come first in its history.
-func openDemoWallet(s *sim.Sim, addr string, empty bool) error {
-	if empty {
-		return s.Fund(addr, s.DemoBalance())
-	}
-	return s.SeedDemo(addr)
 }
 
 // configConnection is the config file's connection and guard (of profile name, "": the top

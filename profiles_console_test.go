@@ -6,23 +6,6 @@ import (
 	"testing"
 )
 
-// TestTheDemoHasAVault (issue #42): the embedded demo's exchange has demoVault, so the Vaults
-// view has somewhere to deposit: a deposit of 10 lands in the wallet's vault_balances.
-func TestTheDemoHasAVault(t *testing.T) {
-	conn, err := startDemo(t.Context(), demoSpec{seed: 4, empty: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.close()
-	if _, err := conn.client.DepositToVault(t.Context(), demoVault, "10"); err != nil {
-		t.Fatal(err)
-	}
-	s, err := conn.client.AccountSummary(t.Context(), conn.client.Address())
-	if err != nil || s.VaultBalances[demoVault].WithdrawableShares.String() != "10" {
-		t.Fatalf("vault_balances %v %v", s.VaultBalances, err)
-	}
-}
-
 // TestTheOtherProfilesOpenBesideTheFirst (issue #42): started on profile a, the console opens
 // every other profile of the config from its own table (b, c), each with its own exchange and
 // executor; the connection flags given for a are not carried to them.

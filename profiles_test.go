@@ -15,6 +15,7 @@ import (
 	"github.com/tradedesk/tradedesk/ui"
 	"github.com/tradedesk/tradedesk/ui/cli"
 	"github.com/tradedesk/tradedesk/ui/headless"
+	"github.com/tradedesk/tradedesk/ui/launch"
 )
 
 // profilesConfig is a config with two profiles: the top level's url answers nothing; profile a
@@ -105,12 +106,12 @@ func TestConsoleWithAProfile(t *testing.T) {
 	if plain, _ := consoleSettings(options{Theme: "dark"}, file); !strings.HasSuffix(settings.CommandHistory, "command_history.a") || plain.CommandHistory == settings.CommandHistory {
 		t.Errorf("profile a's command history %q, without a profile %q", settings.CommandHistory, plain.CommandHistory)
 	}
-	conn, err := startDemo(context.Background(), demoSpec{seed: 3})
+	conn, err := launch.StartDemo(context.Background(), launch.Demo{Seed: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer conn.close()
-	settings.Exchange, settings.Mode, settings.Network = conn.client, conn.mode, conn.network
+	defer conn.Close()
+	settings.Exchange, settings.Mode, settings.Network = conn.Client, conn.Mode, conn.Network
 	var m tea.Model = ui.New(settings)
 	m, _ = m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 	top, _, _ := strings.Cut(m.View(), "\n")

@@ -16,7 +16,8 @@
 //	ui/components/live/       a shadow console's live route (send_live), fed the store and the live runner
 //	ui/dialogs/<dialog>/      modal dialogs (confirm, leverage)
 //	ui/headless/              the script commands (order, cancel, fills, export, transfer...)
-//	ui/launch/                the console's start-up wiring (main calls it): the --log file
+//	ui/launch/                the console's start-up wiring (main calls it): the exchange (the demo,
+//	                          --shadow's mirror, a real one), the executor, the --log file
 //	ui/export/                CSV and JSON export of every page
 //	ui/chart/                 the candle chart renderer
 //	ui/redact/                scrubs key material from anything written
@@ -25,7 +26,7 @@
 //
 //	state/exec/               the one executor: risk gate, write-ahead journal, send, a lost answer
 //	                          resolved by cloid until expiresAfter, fills, a typed outcome; Recover;
-//	                          Open, the construction the console (main) and the headless commands
+//	                          Open, the construction the console (ui/launch) and the headless commands
 //	                          share. Everything either signs goes through it (Do: transfers,
 //	                          withdrawals, leverage, agents, brokers)
 //	state/feed/               the one scheduler: per kind, its source (poll, pane request, stream),

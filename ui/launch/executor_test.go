@@ -1,4 +1,4 @@
-package main
+package launch
 
 import (
 	"os"
@@ -29,8 +29,8 @@ func TestTheConsoleOpensItsJournal(t *testing.T) {
 	}
 	guard := guardWith("25000")
 	settings := ui.Config{Guard: guard}
-	trading := &connection{client: api.New("http://127.0.0.1:1/", api.WithSigner(signer)), network: "testnet"}
-	done, err := openExecutor(&settings, trading, getenv, nil)
+	trading := &Connection{Client: api.New("http://127.0.0.1:1/", api.WithSigner(signer)), Network: "testnet"}
+	done, err := OpenExecutor(&settings, trading, getenv, nil)
 	if err != nil || settings.Exec == nil {
 		t.Fatalf("trading console: %v", err)
 	}
@@ -42,19 +42,19 @@ func TestTheConsoleOpensItsJournal(t *testing.T) {
 	}
 	done()
 
-	watching := &connection{client: api.New("http://127.0.0.1:1/", api.WithAddress(signer.Address())), network: "testnet", readOnly: "watching"}
+	watching := &Connection{Client: api.New("http://127.0.0.1:1/", api.WithAddress(signer.Address())), Network: "testnet", ReadOnly: "watching"}
 	settings = ui.Config{}
-	if _, err := openExecutor(&settings, watching, getenv, nil); err != nil || settings.Exec != nil {
+	if _, err := OpenExecutor(&settings, watching, getenv, nil); err != nil || settings.Exec != nil {
 		t.Errorf("a read-only console opened a journal: %v", err)
 	}
 
-	demo, err := startDemo(t.Context(), demoSpec{seed: 3, empty: true})
+	demo, err := StartDemo(t.Context(), Demo{Seed: 3, Empty: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer demo.close()
+	defer demo.Close()
 	settings = ui.Config{}
-	done, err = openExecutor(&settings, demo, getenv, nil)
+	done, err = OpenExecutor(&settings, demo, getenv, nil)
 	if err != nil || settings.Exec == nil {
 		t.Fatalf("demo: %v", err)
 	}

@@ -1,4 +1,4 @@
-package main
+package launch
 
 import (
 	"context"
@@ -13,46 +13,55 @@ import (
 	"github.com/tradedesk/tradedesk/state"
 	"github.com/tradedesk/tradedesk/state/profile"
 	"github.com/tradedesk/tradedesk/ui"
+	"github.com/tradedesk/tradedesk/ui/cli"
 	"github.com/tradedesk/tradedesk/ui/headless"
 )
 
-// connection is what the console talks to, and what to stop when it quits.
-type connection struct {
-	client *api.Client
-	// mode is what the client can do: LIVE only when it holds a key (never taken from a flag).
-	mode     ui.Mode
-	network  string
-	readOnly string
-	close    func()
-	// agentUntil is when the agent key expires (zero: not an agent, or not known).
-	agentUntil time.Time
-	// fees are the exchange's fee rates when known: the embedded simulator's (nil: the defaults).
-	fees *state.Fees
-	// sim is the embedded simulator of the demo (nil otherwise), for tests that move its clock.
-	sim *sim.Sim
-	// mirror is the embedded mirror of a shadow session (nil otherwise).
-	mirror *sim.Mirror
-	// live is a shadow session's live client, on the live exchange with the trader's key (nil:
-	// none); liveNetwork names that exchange's network.
-	live        *api.Client
-	liveNetwork string
+// Connection is what the console talks to, and what to stop when it quits.
+type Connection struct {
+	// Client is the exchange client the console reads and trades with.
+	Client *api.Client
+	// Mode is what the client can do: LIVE only when it holds a key (never taken from a flag).
+	Mode ui.Mode
+	// Network names the exchange's network ("demo", "testnet", shadow-NAME...): the journal's,
+	// the command history's and the exports' directory go by it.
+	Network string
+	// ReadOnly is why the console cannot trade, for the status line ("": it can, or it has no key).
+	ReadOnly string
+	// Close stops what the connection started (the embedded simulator or mirror).
+	Close func()
+	// AgentUntil is when the agent key expires (zero: not an agent, or not known).
+	AgentUntil time.Time
+	// Fees are the exchange's fee rates when known: the embedded simulator's (nil: the defaults).
+	Fees *state.Fees
+	// Sim is the embedded simulator of the demo (nil otherwise), for tests that move its clock.
+	Sim *sim.Sim
+	// Mirror is the embedded mirror of a shadow session (nil otherwise).
+	Mirror *sim.Mirror
+	// Live is a shadow session's live client, on the live exchange with the trader's key (nil:
+	// none).
+	Live *api.Client
+	// LiveNetwork names the network of Live's exchange.
+	LiveNetwork string
 }
 
-// keyEnv is where the console's key may come from besides its flags: the environment's key and
-// passphrase as run took them out of the environment (api.TakeSecretEnv; nil: os.Getenv), and
-// whether the address is the config file's account rather than a flag's, and which flag named
-// it, --address or --account (for the reason a watch gives).
-type keyEnv struct {
-	getenv            func(string) string
-	accountFromConfig bool
-	addressFlag       string
+// KeyEnv is where the console's key may come from besides its flags.
+type KeyEnv struct {
+	// Getenv is the environment's key and passphrase as main took them out of the environment
+	// (api.TakeSecretEnv; nil: os.Getenv).
+	Getenv func(string) string
+	// AccountFromConfig says the address is the config file's account rather than a flag's.
+	AccountFromConfig bool
+	// AddressFlag is the flag that named the address, --address or --account (for the reason a
+	// watch gives).
+	AddressFlag string
 }
 
-// connect builds the exchange client: the embedded demo when no URL or network is given, else a
+// Connect builds the exchange client: the embedded demo when no URL or network is given, else a
 // real exchange with a key (keystore or environment) or read-only with an address. The endpoint
 // and key rules are api.ResolveEndpoint's and api.LoadSigner's, shared with the headless commands:
 // an address without a keystore never loads a key, not even an exported one.
-func connect(ctx context.Context, o options, stderr io.Writer, env keyEnv) (*connection, error) {
+func Connect(ctx context.Context, o cli.ConsoleOptions, stderr io.Writer, env KeyEnv) (*Connection, error) {
 	if o.URL == "" && o.Network == "" {
 		if o.Keystore != "" || o.Address != "" || o.AgentKeystore != "" {
 			return nil, headless.Usage(errors.New("--keystore, --agent-keystore and --address need an exchange: add --network mainnet|testnet or --url URL"))
@@ -60,7 +69,7 @@ func connect(ctx context.Context, o options, stderr io.Writer, env keyEnv) (*con
 		if err := sim.CheckMarkets(o.Markets); err != nil {
 			return nil, headless.Usage(fmt.Errorf("--markets: %w", err))
 		}
-		return startDemo(ctx, demoSpec{seed: o.Seed, empty: o.Empty, markets: o.Markets})
+		return StartDemo(ctx, Demo{Seed: o.Seed, Empty: o.Empty, Markets: o.Markets})
 	}
 	if o.Shadow {
 		return startShadow(ctx, o, stderr, env)
@@ -72,32 +81,32 @@ func connect(ctx context.Context, o options, stderr io.Writer, env keyEnv) (*con
 	if err != nil {
 		return nil, headless.Usage(err) // --network moon, a plain http URL: flags to fix, as the commands say
 	}
-	cred := api.Credentials{Keystore: o.Keystore, AgentKeystore: o.AgentKeystore, Address: o.Address, Network: ep.Name, Getenv: env.getenv, Warn: stderr}
+	cred := api.Credentials{Keystore: o.Keystore, AgentKeystore: o.AgentKeystore, Address: o.Address, Network: ep.Name, Getenv: env.Getenv, Warn: stderr}
 	signer, err := api.LoadSigner(cred)
 	if err != nil {
 		return nil, err
 	}
 	opts := append([]api.Option{api.WithHTTPClient(api.PollingHTTPClient())}, ep.Options()...)
-	c := &connection{network: ep.Name, close: func() {}}
+	c := &Connection{Network: ep.Name, Close: func() {}}
 	switch {
 	case signer != nil:
 		opts = append(opts, api.WithSigner(signer))
 	case o.Address != "":
 		opts = append(opts, api.WithAddress(o.Address))
-		c.readOnly = watchReason(cred, env)
+		c.ReadOnly = watchReason(cred, env)
 	default:
-		c.readOnly = "no account given: markets only; use --keystore to trade or --address to watch"
+		c.ReadOnly = "no account given: markets only; use --keystore to trade or --address to watch"
 	}
-	c.client = api.New(ep.Base, opts...)
-	if err := c.client.Err(); err != nil {
+	c.Client = api.New(ep.Base, opts...)
+	if err := c.Client.Err(); err != nil {
 		return nil, err
 	}
-	c.mode = ui.ModeReadOnly
-	if c.client.CanTrade() {
-		c.mode = ui.ModeLive
+	c.Mode = ui.ModeReadOnly
+	if c.Client.CanTrade() {
+		c.Mode = ui.ModeLive
 	}
-	if c.client.IsAgent() {
-		if c.agentUntil, err = agentExpiry(ctx, c.client, signer.Address()); err != nil {
+	if c.Client.IsAgent() {
+		if c.AgentUntil, err = agentExpiry(ctx, c.Client, signer.Address()); err != nil {
 			return nil, err
 		}
 	}
@@ -106,13 +115,13 @@ func connect(ctx context.Context, o options, stderr io.Writer, env keyEnv) (*con
 
 // watchReason says why a console watching an address is read-only, and, when a key is exported
 // but not used, how to trade with it instead.
-func watchReason(cred api.Credentials, env keyEnv) string {
+func watchReason(cred api.Credentials, env KeyEnv) string {
 	switch {
 	case !cred.EnvKeyIgnored():
 		return "watching an address without its key; add --keystore FILE to trade"
-	case env.accountFromConfig:
+	case env.AccountFromConfig:
 		return "watching the config file's account without a key: $" + api.EnvPrivateKey + " is set but not used; remove account from the config file to trade with it"
-	case env.addressFlag == "--account":
+	case env.AddressFlag == "--account":
 		return "watching --account without --agent-keystore: $" + api.EnvPrivateKey + " is set but not used; drop --account to trade with it, or add --agent-keystore FILE to trade as its agent"
 	}
 	return "watching --address without a key: $" + api.EnvPrivateKey + " is set but not used; drop --address to trade with it"

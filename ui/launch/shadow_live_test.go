@@ -1,4 +1,4 @@
-package main
+package launch
 
 import (
 	"bytes"
@@ -22,13 +22,13 @@ import (
 // client without a key) is not SHADOW, whatever --shadow asked.
 func TestShadowModeComesFromTheTransport(t *testing.T) {
 	_, url, _ := liveStandIn(t)
-	c, err := connect(context.Background(), options{Connection: headless.Connection{URL: url}, Shadow: true, ShadowBalance: "1"},
-		&bytes.Buffer{}, keyEnv{})
+	c, err := Connect(context.Background(), options{Connection: headless.Connection{URL: url}, Shadow: true, ShadowBalance: "1"},
+		&bytes.Buffer{}, KeyEnv{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer c.close()
-	mirror := c.client.BaseURL()
+	defer c.Close()
+	mirror := c.Client.BaseURL()
 	signer, _ := api.NewRandomSigner()
 	for _, tc := range []struct {
 		what   string
@@ -39,7 +39,7 @@ func TestShadowModeComesFromTheTransport(t *testing.T) {
 		{"a signing client on the live exchange", api.New(url, api.WithSigner(signer)), ui.ModeReadOnly},
 		{"a client without a key on the mirror", api.New(mirror, api.WithAddress(signer.Address())), ui.ModeReadOnly},
 	} {
-		if got := shadowMode(tc.client, mirror, c.mirror); got != tc.want {
+		if got := shadowMode(tc.client, mirror, c.Mirror); got != tc.want {
 			t.Errorf("%s: mode %v, want %v", tc.what, got, tc.want)
 		}
 	}
@@ -72,49 +72,49 @@ func TestShadowKeepsItsFilesApartAndHoldsTheLiveSession(t *testing.T) {
 	getenv := func(k string) string {
 		return map[string]string{"XDG_STATE_HOME": state, "TRADEDESK_PASSPHRASE": "live pass"}[k]
 	}
-	c, err := connect(context.Background(), options{Connection: headless.Connection{URL: url, Keystore: file}, Shadow: true, ShadowBalance: "10"},
-		&bytes.Buffer{}, keyEnv{getenv: getenv})
+	c, err := Connect(context.Background(), options{Connection: headless.Connection{URL: url, Keystore: file}, Shadow: true, ShadowBalance: "10"},
+		&bytes.Buffer{}, KeyEnv{Getenv: getenv})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer c.close()
+	defer c.Close()
 	var settings ui.Config
-	closeExec, err := openExecutor(&settings, c, getenv, risk.Limits{})
+	closeExec, err := OpenExecutor(&settings, c, getenv, risk.Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer closeExec()
-	closeLive, err := openShadowLive(&settings, c, getenv, risk.Limits{})
+	closeLive, err := OpenShadowLive(&settings, c, getenv, risk.Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer closeLive()
 	lx := settings.Live.Exec
-	if lx == nil || settings.Exec == nil || c.client.Address() == key.Address() {
-		t.Fatalf("the shadow session: paper %v, live %v, paper address %s", settings.Exec, lx, c.client.Address())
+	if lx == nil || settings.Exec == nil || c.Client.Address() == key.Address() {
+		t.Fatalf("the shadow session: paper %v, live %v, paper address %s", settings.Exec, lx, c.Client.Address())
 	}
 	paperJ, liveJ := settings.Exec.Journal().File(), lx.Journal().File()
 	if paperJ == liveJ || !strings.Contains(filepath.Base(paperJ), "shadow-") || strings.Contains(filepath.Base(liveJ), "shadow-") ||
 		!strings.Contains(strings.ToLower(filepath.Base(liveJ)), strings.ToLower(key.Address())) {
 		t.Fatalf("journals: paper %s, live %s: want apart, the live one the key's on the live network", paperJ, liveJ)
 	}
-	if h := cmdline.NetworkHistoryPath("/h/history", c.network); h == cmdline.NetworkHistoryPath("/h/history", c.liveNetwork) {
+	if h := cmdline.NetworkHistoryPath("/h/history", c.Network); h == cmdline.NetworkHistoryPath("/h/history", c.LiveNetwork) {
 		t.Fatalf("the command history of a shadow session is the live one's: %s", h)
 	}
-	if pagedlist.ExportDir == liveExports || filepath.Dir(pagedlist.ExportDir) != liveExports || filepath.Base(pagedlist.ExportDir) != c.network {
+	if pagedlist.ExportDir == liveExports || filepath.Dir(pagedlist.ExportDir) != liveExports || filepath.Base(pagedlist.ExportDir) != c.Network {
 		t.Fatalf("exports of the shadow session go to %s, the live ones to %s", pagedlist.ExportDir, liveExports)
 	}
 	if n := sent.Load(); n != 0 {
 		t.Fatalf("opening the shadow's live session sent %d /exchange requests", n)
 	}
-	bare, err := connect(context.Background(), options{Connection: headless.Connection{URL: url}, Shadow: true, ShadowBalance: "10"},
-		&bytes.Buffer{}, keyEnv{getenv: getenv})
+	bare, err := Connect(context.Background(), options{Connection: headless.Connection{URL: url}, Shadow: true, ShadowBalance: "10"},
+		&bytes.Buffer{}, KeyEnv{Getenv: getenv})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer bare.close()
+	defer bare.Close()
 	var none ui.Config
-	if _, err := openShadowLive(&none, bare, getenv, risk.Limits{}); err != nil || none.Live.Exec != nil || !strings.Contains(none.Live.Missing, "--keystore") {
+	if _, err := OpenShadowLive(&none, bare, getenv, risk.Limits{}); err != nil || none.Live.Exec != nil || !strings.Contains(none.Live.Missing, "--keystore") {
 		t.Fatalf("a shadow session without a key: live %+v, %v", none.Live, err)
 	}
 }

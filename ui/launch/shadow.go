@@ -1,4 +1,4 @@
-package main
+package launch
 
 import (
 	"context"
@@ -17,6 +17,7 @@ import (
 	"github.com/tradedesk/tradedesk/state"
 	"github.com/tradedesk/tradedesk/state/risk"
 	"github.com/tradedesk/tradedesk/ui"
+	"github.com/tradedesk/tradedesk/ui/cli"
 	"github.com/tradedesk/tradedesk/ui/components/pagedlist"
 	"github.com/tradedesk/tradedesk/ui/components/statusbar"
 	"github.com/tradedesk/tradedesk/ui/headless"
@@ -28,7 +29,7 @@ import (
 // --shadow-balance, or a copy of --address's balances and positions read from the live /info.
 // With --keystore or --agent-keystore it also holds a live client on the live exchange, for
 // sending a rehearsed order live (openShadowLive); the paper wallet never signs with that key.
-func startShadow(ctx context.Context, o options, stderr io.Writer, env keyEnv) (*connection, error) {
+func startShadow(ctx context.Context, o cli.ConsoleOptions, stderr io.Writer, env KeyEnv) (*Connection, error) {
 	bal, err := decimal.NewFromString(strings.TrimSpace(o.ShadowBalance))
 	if err != nil || bal.IsNegative() {
 		return nil, headless.Usage(fmt.Errorf("--shadow-balance %q: want a non-negative number of USDC such as 25000", o.ShadowBalance))
@@ -70,18 +71,18 @@ func startShadow(ctx context.Context, o options, stderr io.Writer, env keyEnv) (
 	base := "http://" + ln.Addr().String() + "/"
 	client := api.New(base, api.WithSigner(signer), api.WithHTTPClient(api.PollingHTTPClient()))
 	maker, taker := mr.Sim.FeeRates()
-	return &connection{client: client, mode: shadowMode(client, base, mr), network: statusbar.ShadowNetwork(ep.Name),
-		close: func() { cancel(); <-served }, fees: &state.Fees{Maker: maker, Taker: taker}, mirror: mr, live: live, liveNetwork: ep.Name}, nil
+	return &Connection{Client: client, Mode: shadowMode(client, base, mr), Network: statusbar.ShadowNetwork(ep.Name),
+		Close: func() { cancel(); <-served }, Fees: &state.Fees{Maker: maker, Taker: taker}, Mirror: mr, Live: live, LiveNetwork: ep.Name}, nil
 }
 
 // shadowLiveClient is the live client of a shadow session given a keystore (nil without one):
 // the key api.LoadSigner loads from --keystore or --agent-keystore (never the environment's key,
 // so a shadow session holds a live key only when the trader named it).
-func shadowLiveClient(o options, ep api.Resolved, stderr io.Writer, env keyEnv) (*api.Client, error) {
+func shadowLiveClient(o cli.ConsoleOptions, ep api.Resolved, stderr io.Writer, env KeyEnv) (*api.Client, error) {
 	if o.Keystore == "" && o.AgentKeystore == "" {
 		return nil, nil
 	}
-	getenv := env.getenv
+	getenv := env.Getenv
 	if getenv == nil {
 		getenv = os.Getenv
 	}
@@ -103,25 +104,25 @@ func shadowLiveClient(o options, ep api.Resolved, stderr io.Writer, env keyEnv) 
 // shadowLiveMissing is what a shadow console without a live session says when asked to send live.
 const shadowLiveMissing = "start tradedesk --shadow with --keystore FILE (or --agent-keystore FILE with --address) to hold a live session beside the paper one"
 
-// openShadowLive keeps a shadow console's files apart from a live one's (its exports under the
+// OpenShadowLive keeps a shadow console's files apart from a live one's (its exports under the
 // shadow network's own directory; its journal and command history already are, by network) and
 // opens its live session: an executor on the live exchange's journal (the one a live console of
 // that network and account uses, never the shadow's), with the console's guard and limits.
-func openShadowLive(settings *ui.Config, conn *connection, getenv func(string) string, limits risk.Limits) (func(), error) {
-	if conn.mirror == nil {
+func OpenShadowLive(settings *ui.Config, conn *Connection, getenv func(string) string, limits risk.Limits) (func(), error) {
+	if conn.Mirror == nil {
 		return func() {}, nil
 	}
-	pagedlist.ExportDir = shadowExportDir(pagedlist.ExportDir, conn.network)
-	settings.Live = ui.LiveRoute{Network: conn.liveNetwork, Missing: shadowLiveMissing}
-	if conn.live == nil {
+	pagedlist.ExportDir = shadowExportDir(pagedlist.ExportDir, conn.Network)
+	settings.Live = ui.LiveRoute{Network: conn.LiveNetwork, Missing: shadowLiveMissing}
+	if conn.Live == nil {
 		return func() {}, nil
 	}
 	scratch := *settings
-	closeExec, err := openExecutor(&scratch, &connection{client: conn.live, network: conn.liveNetwork, close: func() {}}, getenv, limits)
+	closeExec, err := OpenExecutor(&scratch, &Connection{Client: conn.Live, Network: conn.LiveNetwork, Close: func() {}}, getenv, limits)
 	if err != nil {
 		return nil, fmt.Errorf("shadow's live session: %w", err)
 	}
-	settings.Live.Exec, settings.Live.Ex = scratch.Exec, conn.live
+	settings.Live.Exec, settings.Live.Ex = scratch.Exec, conn.Live
 	return closeExec, nil
 }
 

@@ -1,4 +1,4 @@
-package main
+package launch
 
 import (
 	"bytes"
@@ -34,14 +34,14 @@ func liveStandIn(t *testing.T) (*sim.Sim, string, *atomic.Int64) {
 	return s, srv.URL + "/", &n
 }
 
-func waitLive(t *testing.T, c *connection) {
+func waitLive(t *testing.T, c *Connection) {
 	t.Helper()
 	for end := time.Now().Add(10 * time.Second); time.Now().Before(end); time.Sleep(10 * time.Millisecond) {
-		if c.mirror.Status().Live {
+		if c.Mirror.Status().Live {
 			return
 		}
 	}
-	t.Fatalf("the shadow's mirror never followed the live market: %+v", c.mirror.Status())
+	t.Fatalf("the shadow's mirror never followed the live market: %+v", c.Mirror.Status())
 }
 
 // TestShadowTradesAPaperWalletOnTheMirror: --shadow --url opens a paper wallet of
@@ -50,21 +50,21 @@ func waitLive(t *testing.T, c *connection) {
 // no /exchange request.
 func TestShadowTradesAPaperWalletOnTheMirror(t *testing.T) {
 	_, url, sent := liveStandIn(t)
-	c, err := connect(context.Background(), options{Connection: headless.Connection{URL: url}, Shadow: true, ShadowBalance: "2500"},
-		&bytes.Buffer{}, keyEnv{})
+	c, err := Connect(context.Background(), options{Connection: headless.Connection{URL: url}, Shadow: true, ShadowBalance: "2500"},
+		&bytes.Buffer{}, KeyEnv{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer c.close()
-	if c.mode != ui.ModeShadow || !strings.HasPrefix(c.network, "shadow-") || c.client.BaseURL() == url {
-		t.Fatalf("mode %v, network %q, base %s: want shadow on the mirror under shadow-...", c.mode, c.network, c.client.BaseURL())
+	defer c.Close()
+	if c.Mode != ui.ModeShadow || !strings.HasPrefix(c.Network, "shadow-") || c.Client.BaseURL() == url {
+		t.Fatalf("mode %v, network %q, base %s: want shadow on the mirror under shadow-...", c.Mode, c.Network, c.Client.BaseURL())
 	}
 	waitLive(t, c)
-	sum, err := c.client.AccountSummary(context.Background(), c.client.Address())
+	sum, err := c.Client.AccountSummary(context.Background(), c.Client.Address())
 	if err != nil || !sum.Collateral["USDC"].Balance.Equal(decimal.NewFromInt(2500)) {
 		t.Fatalf("the paper wallet: %+v %v, want 2500 USDC", sum.Collateral, err)
 	}
-	r, err := c.client.PlaceOrders(context.Background(), []api.OrderWire{{InstrumentID: 1, Side: api.SideBuy,
+	r, err := c.Client.PlaceOrders(context.Background(), []api.OrderWire{{InstrumentID: 1, Side: api.SideBuy,
 		PositionSide: api.PositionSideBoth, Price: "120000", Size: "0.01", Tif: api.TifIOC, IsMarket: true}})
 	st, _ := r.OrderStatuses()
 	if err != nil || len(st) != 1 || !st[0].TotalSize.Decimal.Equal(decimal.RequireFromString("0.01")) {
@@ -86,13 +86,13 @@ func TestShadowCopiesTheAddressReadOnly(t *testing.T) {
 		t.Fatal(err)
 	}
 	before := sent.Load()
-	c, err := connect(context.Background(), options{Connection: headless.Connection{URL: url, Address: signer.Address()}, Shadow: true,
-		ShadowBalance: "1"}, &bytes.Buffer{}, keyEnv{})
+	c, err := Connect(context.Background(), options{Connection: headless.Connection{URL: url, Address: signer.Address()}, Shadow: true,
+		ShadowBalance: "1"}, &bytes.Buffer{}, KeyEnv{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer c.close()
-	pos, err := c.client.Positions(context.Background(), c.client.Address())
+	defer c.Close()
+	pos, err := c.Client.Positions(context.Background(), c.Client.Address())
 	if err != nil || len(pos) != 1 || !pos[0].Size.Equal(decimal.RequireFromString("0.02")) {
 		t.Fatalf("the paper copy's positions: %+v %v, want the live 0.02 BTC-PERP long", pos, err)
 	}
