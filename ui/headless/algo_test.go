@@ -97,7 +97,6 @@ func (h *harness) taker(ctx context.Context) {
 // (done, the size filled, the average from the fills); a second chase stopped by Ctrl+C cancels
 // its order and exits partial saying it filled nothing; `algos --json` lists both.
 func TestHeadlessChase(t *testing.T) {
-	t.Parallel() // owns its simulator; waits on the wall clock while the others run
 	h := newHarness(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	go h.taker(ctx)
@@ -200,7 +199,6 @@ func TestHeadlessTWAP(t *testing.T) {
 // TestHeadlessTrail: `tradedesk trail` on a long places a reduce-only stop and, stopped, leaves it
 // at the exchange saying so; without a position it is refused.
 func TestHeadlessTrail(t *testing.T) {
-	t.Parallel() // owns its simulator; waits on the wall clock while the others run
 	h := newHarness(t)
 	if code, _, errs := h.run("trail", "--instrument", "BTC-PERP", "--distance", "500"); code == 0 || !strings.Contains(errs, "no position") {
 		t.Fatalf("no position: exit %d %q", code, errs)

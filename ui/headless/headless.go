@@ -159,6 +159,10 @@ type Env struct {
 	// default, 60 s). After it the exchange must not act, so a lost order not found then was
 	// never placed: a shorter window settles a lost answer sooner.
 	ExpiryWindow time.Duration
+	// Skew and LookupGrace say how a lost answer is looked up (exec.Config's; 0: its defaults,
+	// 2 s and 5 s). The simulator on loopback runs on this clock: a test sets them short, as it
+	// does ExpiryWindow, to settle a lost answer sooner.
+	Skew, LookupGrace time.Duration
 	// GuardEvery, when set, is how often the guard checks that it reaches the exchange (while its
 	// dead-man's switch is armed) and reads the journal's alerts again (0: every 2 s and every
 	// 5 s). A test that waits on either sets it short.

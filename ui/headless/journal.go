@@ -44,14 +44,21 @@ func (r *runner) recoveredExecutor(ctx context.Context) (e *exec.Executor, close
 	if _, err := r.journalPath(); err != nil {
 		return nil, nil, err
 	}
-	guard := r.o.conn.guard()
 	e, found, err := exec.OpenRecovered(ctx, exec.Setup{Dir: StateDir(&r.env), Network: r.network, Profile: r.o.conn.Profile,
-		Config: exec.Config{Send: r.client, Read: r.client, Account: r.client.Address(), Now: r.env.Now, Guard: &guard, Limits: r.o.conn.limits()}})
+		Config: r.execConfig()})
 	r.sayFound(found)
 	if err != nil {
 		return nil, nil, err
 	}
 	return e, func() { _ = e.Close() }, nil
+}
+
+// execConfig is the executor's configuration for the run: the client, the clock, the guard and
+// the limits, and how a lost answer is looked up (Env.Skew and Env.LookupGrace).
+func (r *runner) execConfig() exec.Config {
+	guard := r.o.conn.guard()
+	return exec.Config{Send: r.client, Read: r.client, Account: r.client.Address(), Now: r.env.Now, Guard: &guard,
+		Limits: r.o.conn.limits(), Skew: r.env.Skew, LookupGrace: r.env.LookupGrace}
 }
 
 // sayFound says on stderr what the journal's restart rule found of an earlier run.

@@ -9,6 +9,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state/journal"
@@ -139,5 +140,18 @@ func TestHalfTheOrderAnswersLost(t *testing.T) {
 	}
 	if len(es) != n || lost < n/4 {
 		t.Fatalf("%d journal entries, %d answers lost", len(es), lost)
+	}
+}
+
+// TestLostAnswerLookupFromEnv: the executor looks a lost answer up with Env's Skew and
+// LookupGrace (zero: exec's defaults), so a test on loopback settles one sooner.
+func TestLostAnswerLookupFromEnv(t *testing.T) {
+	r := &runner{env: Env{Skew: 100 * time.Millisecond, LookupGrace: 300 * time.Millisecond}, client: &fakeExchange{}}
+	if c := r.execConfig(); c.Skew != 100*time.Millisecond || c.LookupGrace != 300*time.Millisecond || c.Account != r.client.Address() {
+		t.Errorf("Skew %s, LookupGrace %s, Account %q", c.Skew, c.LookupGrace, c.Account)
+	}
+	r.env = Env{}
+	if c := r.execConfig(); c.Skew != 0 || c.LookupGrace != 0 {
+		t.Errorf("unset: Skew %s, LookupGrace %s, want exec's defaults (0)", c.Skew, c.LookupGrace)
 	}
 }
