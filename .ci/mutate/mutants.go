@@ -373,4 +373,10 @@ var mutants = []mutant{
 	{id: "risk/batch-skips-gate", file: "state/exec/batch.go", from: "if why, err := e.riskGate(ctx, orders); why != \"\" || err != nil {", to: "if why, err := \"\", error(nil); why != \"\" || err != nil {"},
 	{id: "risk/bracket-skips-gate", file: "state/exec/bracket.go", from: "if why, err := e.riskGate(ctx, bracketOrders(c.cb)); why != \"\" || err != nil {", to: "if why, err := \"\", error(nil); why != \"\" || err != nil {"},
 	{id: "risk/move-skips-gate", file: "state/exec/modify.go", from: "if why, err := e.riskGate(ctx, []risk.Order{riskOrder(repl.co)}); why != \"\" || err != nil {", to: "if why, err := \"\", error(nil); why != \"\" || err != nil || risk.Active == \"\" {"},
+
+	// What the panes show of money, worked out faster (issue #34): the unrealized PnL's memo and the
+	// int64 rounding of every price, size and PnL written.
+	{id: "upnl/memo-ignores-marks", file: "state/data_positions.go", from: "key := [4]uint64{s.kinds[KindPositions].version, s.kinds[KindTickers].version, s.kinds[KindAccount].version}", to: "key := [4]uint64{s.kinds[KindPositions].version, 0, s.kinds[KindAccount].version}"},
+	{id: "format/fixed-half-down", file: "state/format_fixed.go", from: "if r := abs64(c % p); 2*r >= p {", to: "if r := abs64(c % p); 2*r > p {"},
+	{id: "format/fixed-round-toward-zero", file: "state/format_fixed.go", from: "n += sign64(c)", to: "n++"},
 }
