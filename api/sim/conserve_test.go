@@ -208,6 +208,7 @@ func (tr *trader) transfer() {
 // unit, the money in and out is what the test put in and took out, and every account's balances
 // are explained by its fills, funding and the transfers and withdrawals the test made.
 func TestMoneyIsConserved(t *testing.T) {
+	t.Parallel() // its own simulator, clock and state file: its waits (the file's syncs) overlap the others'
 	const traders, actions = 20, 100
 	e := newEnv(t, WithSeed(22), WithStep(10*time.Second), WithFundingInterval(5*time.Minute))
 	all := make([]*trader, traders)

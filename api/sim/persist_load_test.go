@@ -25,6 +25,7 @@ import (
 // over /info exchange_accounts balances, and every account reconciles from its own records
 // (fills, funding, transfers with the insurance fund's seizures) and the test's own transfers.
 func TestMoneyReconcilesAcrossARestart(t *testing.T) {
+	t.Parallel() // its own simulator, clock and state file: its waits (the file's syncs) overlap the others'
 	const traders, actions = 20, 25
 	clock := NewTestClock(testStart)
 	opts := []Option{WithSeed(22), WithClock(clock), WithStep(10 * time.Second), WithFundingInterval(5 * time.Minute),

@@ -24,6 +24,7 @@ import (
 // on before the restart (one with a nonce ahead of the clock too) is refused after it, and the
 // agent still acts for its account.
 func TestStateSurvivesARestart(t *testing.T) {
+	t.Parallel() // its own simulator, clock and state file: its waits (the file's syncs) overlap the others'
 	file := filepath.Join(t.TempDir(), "sim.db")
 	first := envAt(t, testStart, WithStateFile(file), WithStartNonceFloor(), WithDemoBalance(dec("5000")), withStoreCheck())
 	alice, bob := first.client("alice"), first.client("bob")
@@ -183,6 +184,7 @@ func stateWithAccounts(t testing.TB, accounts, fills int) *env {
 // each: the same statements for the same order placed, and no more than a dozen. Guards a
 // write of the whole state per action.
 func TestStateWriteIsWhatChanged(t *testing.T) {
+	t.Parallel() // its own simulator, clock and state file: its waits (the file's syncs) overlap the others'
 	var got []int
 	for _, n := range []int{2, 40} {
 		e := stateWithAccounts(t, n, 200)

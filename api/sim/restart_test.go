@@ -13,6 +13,7 @@ import (
 // started after it (a restart remembers no nonce of the old process, but the start is the
 // floor), while a body signed after the restart is acted on.
 func TestReplayAfterRestartRefused(t *testing.T) {
+	t.Parallel() // its own simulator, clock and state file: its waits (the file's syncs) overlap the others'
 	first := newEnv(t, WithQuietMarkets(), WithStartNonceFloor())
 	first.open("alice")
 	n := first.nowMs() + 1

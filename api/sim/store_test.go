@@ -17,6 +17,7 @@ import (
 // fires, and a stop waiting for its trigger fires. Every write is checked to have missed no
 // change (withStoreCheck). Guards a restart that starts with an empty book.
 func TestOpenOrdersSurviveARestart(t *testing.T) {
+	t.Parallel() // its own simulator, clock and state file: its waits (the file's syncs) overlap the others'
 	file := filepath.Join(t.TempDir(), "sim.db")
 	opts := []Option{WithStateFile(file), WithStartNonceFloor(), withStoreCheck()}
 	first := envAt(t, testStart, opts...)
@@ -99,6 +100,7 @@ func orderRecordsOf(t *testing.T, e *env, users []string) map[string]string {
 // not known, the account that took its place is, and the books still balance (its money counts
 // as gone out).
 func TestForgottenAccountLeavesTheStore(t *testing.T) {
+	t.Parallel() // its own simulator, clock and state file: its waits (the file's syncs) overlap the others'
 	file := filepath.Join(t.TempDir(), "sim.db")
 	opts := []Option{WithStateFile(file), WithMaxAccounts(1), withStoreCheck()}
 	first := envAt(t, testStart, opts...)
