@@ -394,6 +394,15 @@ func paneEvery(t testing.TB, m *Model, every time.Duration) {
 // clock for a driver to step.
 func soakConsole(t testing.TB, rate float64) (*Model, *sim.Sim, *faultGate, *api.Client, *feed.FakeClock) {
 	t.Helper()
+	return soakConsoleRetrying(t, rate, soakRetry)
+}
+
+// soakRetry is the soak console's retries of a failed read: main's, faster.
+var soakRetry = api.RetryPolicy{Attempts: 3, BaseDelay: 10 * time.Millisecond, MaxDelay: 40 * time.Millisecond, MaxWait: 100 * time.Millisecond}
+
+// soakConsoleRetrying is soakConsole with the client's retries of a failed read given.
+func soakConsoleRetrying(t testing.TB, rate float64, retry api.RetryPolicy) (*Model, *sim.Sim, *faultGate, *api.Client, *feed.FakeClock) {
+	t.Helper()
 	clock := sim.NewTestClock(simStart)
 	s := fundedSim(t, sim.WithSeed(7), sim.WithClock(clock))
 	gate := newFaultGate(s, 11, rate)
@@ -409,7 +418,6 @@ func soakConsole(t testing.TB, rate float64) (*Model, *sim.Sim, *faultGate, *api
 	if err != nil {
 		t.Fatal(err)
 	}
-	retry := api.RetryPolicy{Attempts: 3, BaseDelay: 10 * time.Millisecond, MaxDelay: 40 * time.Millisecond, MaxWait: 100 * time.Millisecond}
 	client := api.New(srv.URL+"/", api.WithSigner(signer), api.WithClock(clock.Now), api.WithRetry(retry),
 		api.WithTimeout(250*time.Millisecond))
 	timers := feed.NewFakeClock(simStart)
