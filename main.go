@@ -146,6 +146,14 @@ func openProfile(ctx context.Context, o options, all fileConfig, stderr io.Write
 	return settings, func() { closeStream(); closeLive(); closeExec(); conn.Close() }, nil
 }
 
+// openOtherProfiles opens every profile of the config but o.Profile's beside it
+// (launch.OpenOtherProfiles), each as openProfile opens the first.
+func openOtherProfiles(ctx context.Context, o options, all fileConfig, stderr io.Writer, getenv func(string) string) ([]ui.Config, func()) {
+	return launch.OpenOtherProfiles(ctx, o, all.Names(), stderr, func(ctx context.Context, o options) (ui.Config, func(), error) {
+		return openProfile(ctx, o, all, stderr, getenv)
+	})
+}
+
 // runScreen runs the console's model on the terminal until quit. Frames are drawn on demand
 // (ui/screen), not by Bubble Tea's renderer: it wakes at a fixed rate whether or not anything
 // changed. TimeFirstFrame logs "first live frame" (ms since start) once, for the --log file.

@@ -17,7 +17,8 @@
 //	ui/dialogs/<dialog>/      modal dialogs (confirm, leverage)
 //	ui/headless/              the script commands (order, cancel, fills, export, transfer...)
 //	ui/launch/                the console's start-up wiring (main calls it): the exchange (the demo,
-//	                          --shadow's mirror, a real one), the executor, the --log file
+//	                          --shadow's mirror, a real one), the executor, the other profiles, the
+//	                          --log file
 //	ui/export/                CSV and JSON export of every page
 //	ui/chart/                 the candle chart renderer
 //	ui/redact/                scrubs key material from anything written
