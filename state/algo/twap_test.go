@@ -86,10 +86,12 @@ func TestATWAPPausesOnAStaleBook(t *testing.T) {
 }
 
 // TestAKilledTWAPResumesToExactlyItsSize: TWAPs killed at a random action and resumed by a new
-// process end done at exactly their size, no client id twice. They run lanes at a time, each
-// alone on its simulator.
+// process end done at exactly their size, no client id twice. They run one after another on one
+// simulator: a slice is an IOC priced on the book it read, and with eight simulators at once
+// beside the chase soaks an answer came later than the market's 50 ms step, so the resumed
+// TWAP's last slice missed all six tries ("the band could not fill", seen at load 15).
 func TestAKilledTWAPResumesToExactlyItsSize(t *testing.T) {
-	t.Parallel() // its own simulators and journals
+	t.Parallel() // its own simulator and journal
 	type kill struct {
 		size    decimal.Decimal
 		at      int32
@@ -101,7 +103,7 @@ func TestAKilledTWAPResumesToExactlyItsSize(t *testing.T) {
 		size := decimal.New(int64(60+rng.IntN(60)), -4)
 		kills[i] = kill{size: size, at: int32(1 + rng.IntN(4)), deliver: rng.IntN(2) == 0}
 	}
-	acrossSims(t, len(kills), lanes, func(t *testing.T, r *rig, _ int) func(int) {
+	acrossSims(t, len(kills), 1, func(t *testing.T, r *rig, _ int) func(int) {
 		return func(i int) { r.killTWAP(t, fmt.Sprintf("kt-%d", i), kills[i].size, kills[i].at, kills[i].deliver) }
 	})
 }
