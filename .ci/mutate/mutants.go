@@ -349,6 +349,10 @@ var mutants = []mutant{
 	{id: "algo/remainder-ignores-fills", file: "state/algo/chase.go", from: "return c.p.Size.Sub(committed(c.children))", to: "return c.p.Size"},
 	{id: "algo/scale-drops-leftover-lots", file: "state/algo/scale.go", from: "for k := 0; given < lots; k++ {", to: "for k := 0; false; k++ {"},
 	{id: "algo/scale-rung-under-minimum", file: "state/algo/scale.go", from: "inst.MinNotional.IsPositive() && value.LessThan(inst.MinNotional)", to: "false"},
+	// A child's risk check (state/algo's child store): the book is left out only where the check
+	// never walks it; a kept leverage is dropped when the stream shows it changed.
+	{id: "algo/taking-child-without-book", file: "state/algo/child_store.go", from: "return in.Type == state.Market || in.Type == state.Limit && !in.PostOnly", to: "return in.Type == state.Market"},
+	{id: "algo/leverage-kept-through-change", file: "state/algo/tape_leverage.go", from: "print != s.levPrint {", to: "false {", pkgs: []string{"./ui/components/algos"}},
 	// Alerts: state/alert (a crossing fires once, the cool-down starts only when delivered, a fill
 	// alerts once) and the liquidation price's source (state/liqsource.go: the exchange's first).
 	{id: "alert/rearm-at-once", file: "state/alert/engine.go", from: "case t.pastRearm(v):", to: "case true:"},

@@ -182,7 +182,7 @@ func (d *Deps) nextCloid(ctx context.Context, id string) (string, error) {
 // place checks and sends one child of algorithm id through the executor, and reads what became
 // of it from its order record: live (it rests) or final with what it filled.
 func (d *Deps) place(ctx context.Context, id string, in state.OrderIntent, what string) (*child, error) {
-	st, err := d.Market.Store(ctx, in.Instrument)
+	st, err := d.childStore(ctx, in)
 	if err != nil {
 		return nil, transient{err}
 	}
@@ -194,6 +194,7 @@ func (d *Deps) place(ctx context.Context, id string, in state.OrderIntent, what 
 	c, errs := d.Exec.Check(st, in)
 	ch := &child{cloid: cloid, final: true}
 	if len(errs) > 0 {
+		d.Tape.ForgetLeverage(instrumentName(st, in.Instrument))
 		return ch, refusedError{fmt.Sprintf("child %s refused by the check: %v", cloid, errs)}
 	}
 	ch.price, ch.size = c.Order().Price, c.Order().Size
@@ -208,6 +209,9 @@ func (d *Deps) place(ctx context.Context, id string, in state.OrderIntent, what 
 	if !res.Settled() {
 		ch.final = false
 		return ch, ErrUnresolved
+	}
+	if res.Kind == exec.Refused || res.Outcome.Oid == 0 {
+		d.Tape.ForgetLeverage(instrumentName(st, in.Instrument)) // a setting it was checked with may be stale
 	}
 	if res.Kind == exec.Refused {
 		// The trader's limits (or the trading state) refused it, nothing sent: the algorithm

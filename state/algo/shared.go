@@ -111,6 +111,14 @@ func (m sharedMarket) Store(ctx context.Context, symbol string) (*state.Store, e
 	return m.Market.Store(ctx, symbol)
 }
 
+// StoreWithoutBook implements BooklessMarket: the market's own, else its Store.
+func (m sharedMarket) StoreWithoutBook(ctx context.Context, symbol string) (*state.Store, error) {
+	if b, ok := m.Market.(BooklessMarket); ok {
+		return b.StoreWithoutBook(ctx, symbol)
+	}
+	return m.Market.Store(ctx, symbol)
+}
+
 // share wraps the dependencies' reads in the process's shared ones (once).
 func (d *Deps) share() {
 	if _, ok := d.Read.(sharedReader); !ok {

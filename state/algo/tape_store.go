@@ -20,6 +20,8 @@ type tapeState struct {
 	mids      map[string]stamped[decimal.Decimal]
 	account   *stamped[api.AccountSummary]
 	positions *stamped[[]api.Position]
+	levs      map[string]keptLeverage // the leverage settings read (KeepLeverage)
+	levPrint  string                  // the leverages the positions and summary last showed
 }
 
 // stamped is a streamed record with the connection that brought it and when.
@@ -52,8 +54,10 @@ func (t *Tape) putState(ev api.StreamEvent, st api.StreamStatus, now time.Time) 
 		}
 	case *api.AccountSummary:
 		s.account = &stamped[api.AccountSummary]{*d, st.Epoch, now}
+		s.leverageMoved()
 	case []api.Position:
 		s.positions = &stamped[[]api.Position]{append([]api.Position(nil), d...), st.Epoch, now}
+		s.leverageMoved()
 	default:
 		return false
 	}

@@ -199,6 +199,18 @@ func (m *consoleMarket) statics(ctx context.Context) (api.Instruments, []api.Col
 
 // Store implements algo.Market.
 func (m *consoleMarket) Store(ctx context.Context, symbol string) (*state.Store, error) {
+	return m.store(ctx, symbol, true)
+}
+
+// StoreWithoutBook implements algo.BooklessMarket: a post-only or trigger child's check does not
+// read the book.
+func (m *consoleMarket) StoreWithoutBook(ctx context.Context, symbol string) (*state.Store, error) {
+	return m.store(ctx, symbol, false)
+}
+
+// store is a child's store, with the instrument's book read when book is set; the leverage is
+// the one the stream's tape keeps while it stands (algo.Tape.Leverage), else read and kept.
+func (m *consoleMarket) store(ctx context.Context, symbol string, book bool) (*state.Store, error) {
 	st := state.New(time.Now)
 	ins, coll, fees, err := m.statics(ctx)
 	if err != nil {
@@ -215,14 +227,22 @@ func (m *consoleMarket) Store(ctx context.Context, symbol string) (*state.Store,
 			return nil, err
 		}
 	}
-	if found {
-		user := m.ex.Address()
+	if !found {
+		return st, nil
+	}
+	if book {
 		if b, err := m.ex.OrderBook(ctx, in.Name, 0); err == nil {
 			st.Apply(state.BookMsg{Book: b})
 		}
-		if l, err := m.ex.InstrumentLeverage(ctx, user, in.Name); err == nil && !in.Spot {
-			st.Apply(state.LeverageMsg{Leverage: l})
-		}
+	}
+	if in.Spot {
+		return st, nil
+	}
+	if l, ok := m.tape.Leverage(in.Name); ok {
+		st.Apply(state.LeverageMsg{Leverage: l})
+	} else if l, err := m.ex.InstrumentLeverage(ctx, m.ex.Address(), in.Name); err == nil {
+		st.Apply(state.LeverageMsg{Leverage: l})
+		m.tape.KeepLeverage(in.Name, l)
 	}
 	return st, nil
 }
