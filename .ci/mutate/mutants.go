@@ -346,6 +346,7 @@ var mutants = []mutant{
 
 	// The algorithms: state/algo (a chase's remainder, a scale's rungs).
 	{id: "algo/stop-mid-step-fails", file: "state/algo/algo.go", from: "if ctx.Err() != nil {\n\t\treturn StateStopped, note", to: "if false {\n\t\treturn StateStopped, note"},
+	{id: "algo/aggressive-outbids-itself", file: "state/algo/chase.go", from: "return c.live != nil && c.live.price.Equal(px)", to: "return false"},
 	{id: "algo/remainder-ignores-fills", file: "state/algo/chase.go", from: "return c.p.Size.Sub(committed(c.children))", to: "return c.p.Size"},
 	{id: "algo/scale-drops-leftover-lots", file: "state/algo/scale.go", from: "for k := 0; given < lots; k++ {", to: "for k := 0; false; k++ {"},
 	{id: "algo/scale-rung-under-minimum", file: "state/algo/scale.go", from: "inst.MinNotional.IsPositive() && value.LessThan(inst.MinNotional)", to: "false"},

@@ -155,13 +155,15 @@ func (c *Chase) ID() string { return c.id }
 
 // want is the price the child should rest at now: the best bid (buy) or ask (sell), one tick
 // inside the spread when aggressive and there is room, held Offset ticks off, never past Limit.
+// An aggressive child that is itself the best price stays: the quote is then its own order, and
+// a tick past it would outbid only itself, a tick a reprice.
 func (c *Chase) want(bid, ask decimal.Decimal) decimal.Decimal {
 	tick := c.inst.TickSize
 	offset := tick.Mul(decimal.NewFromInt(int64(c.p.Offset)))
 	var px decimal.Decimal
 	if c.p.Side == "buy" {
 		px = bid
-		if c.p.Aggressive && bid.Add(tick).LessThan(ask) {
+		if c.p.Aggressive && bid.Add(tick).LessThan(ask) && !c.isBest(bid) {
 			px = bid.Add(tick)
 		}
 		px = px.Sub(offset)
@@ -171,7 +173,7 @@ func (c *Chase) want(bid, ask decimal.Decimal) decimal.Decimal {
 		return px
 	}
 	px = ask
-	if c.p.Aggressive && ask.Sub(tick).GreaterThan(bid) {
+	if c.p.Aggressive && ask.Sub(tick).GreaterThan(bid) && !c.isBest(ask) {
 		px = ask.Sub(tick)
 	}
 	px = px.Add(offset)
@@ -179,6 +181,12 @@ func (c *Chase) want(bid, ask decimal.Decimal) decimal.Decimal {
 		px = c.p.Limit
 	}
 	return px
+}
+
+// isBest reports whether the live child rests at px, the best price on its side: there it
+// already leads the book (others at its price queue behind it).
+func (c *Chase) isBest(px decimal.Decimal) bool {
+	return c.live != nil && c.live.price.Equal(px)
 }
 
 // follows reports whether the live child should move to px: only toward the fill, by at least

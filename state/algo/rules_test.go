@@ -34,6 +34,21 @@ func TestChasePriceRules(t *testing.T) {
 			t.Errorf("%s: %s, want %s", c.why, got, c.want)
 		}
 	}
+	// An aggressive child that is the best bid itself does not outbid itself, a tick a reprice;
+	// outbid by another, it goes one tick past that bid.
+	buy.p = ChaseParams{Side: "buy", Aggressive: true}
+	buy.live = &child{price: dec("97000.1")}
+	if got := buy.want(dec("97000.1"), dec("97010")); !got.Equal(dec("97000.1")) || buy.follows(got) {
+		t.Errorf("an aggressive buy resting at the best bid wants %s (follows %v), want it to stay at 97000.1", got, buy.follows(got))
+	}
+	if got := buy.want(dec("97000.5"), dec("97010")); !got.Equal(dec("97000.6")) {
+		t.Errorf("an aggressive buy outbid at 97000.5 wants %s, want 97000.6", got)
+	}
+	sell := &Chase{d: d, inst: btc, p: ChaseParams{Side: "sell", Aggressive: true}, live: &child{price: dec("97009.9")}}
+	if got := sell.want(dec("97000"), dec("97009.9")); !got.Equal(dec("97009.9")) {
+		t.Errorf("an aggressive sell resting at the best ask wants %s, want it to stay at 97009.9", got)
+	}
+	buy.live = nil
 	buy.p = ChaseParams{Side: "buy", Refresh: 3}
 	buy.live = &child{price: dec("97000")}
 	buy.lastMove = now.Add(-2 * time.Second)
@@ -54,7 +69,7 @@ func TestChasePriceRules(t *testing.T) {
 	if buy.follows(dec("97010")) {
 		t.Error("a second reprice within MinReprice")
 	}
-	sell := &Chase{d: d, inst: btc, p: ChaseParams{Side: "sell"}, live: &child{price: dec("97010")}}
+	sell = &Chase{d: d, inst: btc, p: ChaseParams{Side: "sell"}, live: &child{price: dec("97010")}}
 	if !sell.follows(dec("97009.9")) || sell.follows(dec("97010.1")) {
 		t.Error("a sell follows only down, toward the fill")
 	}
