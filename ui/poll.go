@@ -207,10 +207,11 @@ func (m *Model) onFeed(msg feed.Msg) tea.Cmd {
 }
 
 // quietMsg reports whether msg draws nothing by itself: the feed's messages (onFeed says when
-// one changed what is drawn) and the trading state's timer (it starts a read).
+// one changed what is drawn), the trading state's timer (it starts a read) and its read
+// (onRiskMsg says when the words or the report changed).
 func quietMsg(msg tea.Msg) bool {
 	switch msg.(type) {
-	case feed.Msg, risk.TickMsg:
+	case feed.Msg, risk.TickMsg, risk.Msg:
 		return true
 	}
 	return false

@@ -159,7 +159,12 @@ func (m *Model) onRiskMsg(msg tea.Msg) (tea.Cmd, bool) {
 		m.status.risk.Tick()
 		return m.readRisk(), true
 	case risk.Msg:
-		if rep := m.status.risk.Show(msg); rep != nil {
+		rep, changed := m.status.risk.Show(msg)
+		if !changed {
+			return nil, true // the same words and report: nothing to draw (quietMsg)
+		}
+		m.dirty = true
+		if rep != nil {
 			return m.broadcast(account.RiskMsg{Report: *rep}), true
 		}
 		return nil, true

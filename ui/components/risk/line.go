@@ -7,6 +7,7 @@ package risk
 
 import (
 	"context"
+	"encoding/json"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -36,7 +37,10 @@ type TickMsg struct{}
 // Line is the status line's word on the trading state and when it was last read.
 type Line struct {
 	text string
-	at   time.Time
+	// shown is the report last shown (its JSON): a read that brings the same words and report
+	// changes nothing on screen.
+	shown string
+	at    time.Time
 	// later: a read is due at at+Every (a change came within Every of the last).
 	later bool
 }
@@ -67,10 +71,20 @@ func (l *Line) Mark(at time.Time) { l.at = at }
 func (l *Line) Tick() { l.later, l.at = false, time.Time{} }
 
 // Show takes a read's words for the status line and returns its report for the account pane
-// (nil when none was read).
-func (l *Line) Show(msg Msg) *rules.Report {
-	l.text = msg.Text
-	return msg.Report
+// (nil when none was read), and whether the words or the report differ from the last shown: an
+// idle account's read every Every brings the same ones, and then nothing is drawn again.
+func (l *Line) Show(msg Msg) (*rules.Report, bool) {
+	shown := ""
+	if msg.Report != nil {
+		b, err := json.Marshal(msg.Report)
+		if err != nil {
+			return msg.Report, true // not compared: shown as a change
+		}
+		shown = string(b)
+	}
+	changed := msg.Text != l.text || shown != l.shown
+	l.text, l.shown = msg.Text, shown
+	return msg.Report, changed
 }
 
 // Read reads the trading state and each limit's use from eng off the drawing goroutine: with

@@ -63,7 +63,7 @@ func TestReadObservesTheAccount(t *testing.T) {
 		if !ok {
 			t.Fatalf("Read sent %T", msg)
 		}
-		if rep := l.Show(msg); rep == nil || l.Text() != msg.Text {
+		if rep, _ := l.Show(msg); rep == nil || l.Text() != msg.Text {
 			t.Fatalf("read %+v: report %v, line %q", msg, rep, l.Text())
 		}
 		return msg
@@ -96,4 +96,38 @@ func newEngine(t *testing.T, limits rules.Limits, now func() time.Time) *rules.E
 		t.Fatal(err)
 	}
 	return eng
+}
+
+// TestTheSameReadShowsNoChange (issue #34): an idle account's read every Every brings the same
+// words and report; Show says so, so the root draws nothing for it. A limit's use that moved,
+// or the words, is a change.
+func TestTheSameReadShowsNoChange(t *testing.T) {
+	now := time.Date(2026, 11, 27, 12, 0, 0, 0, time.UTC)
+	eng := newEngine(t, rules.Limits{rules.Drawdown: decimal.NewFromInt(500)}, func() time.Time { return now })
+	acct := rules.Account{Equity: decimal.NewFromInt(1000), Upnl: decimal.NewFromInt(10)}
+	var l Line
+	show := func(acct rules.Account) bool {
+		msg := Read(eng, &acct)().(Msg)
+		rep, changed := l.Show(msg)
+		if rep == nil {
+			t.Fatalf("read %+v: no report", msg)
+		}
+		return changed
+	}
+	if !show(acct) {
+		t.Fatal("the first read is not a change")
+	}
+	if show(acct) {
+		t.Error("a read of the same account, the same report, is a change")
+	}
+	acct.Upnl = decimal.NewFromInt(-40) // the drawdown's use moves from 0 to 50
+	if !show(acct) {
+		t.Error("a read whose drawdown use moved is not a change")
+	}
+	if _, changed := l.Show(Msg{Text: "HALTED (by hand)"}); !changed {
+		t.Error("new words with no report are not a change")
+	}
+	if _, changed := l.Show(Msg{Text: "HALTED (by hand)"}); changed {
+		t.Error("the same words again are a change")
+	}
 }
