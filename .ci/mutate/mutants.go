@@ -351,8 +351,12 @@ var mutants = []mutant{
 	{id: "algo/scale-drops-leftover-lots", file: "state/algo/scale.go", from: "for k := 0; given < lots; k++ {", to: "for k := 0; false; k++ {"},
 	{id: "algo/scale-rung-under-minimum", file: "state/algo/scale.go", from: "inst.MinNotional.IsPositive() && value.LessThan(inst.MinNotional)", to: "false"},
 	// A child's risk check (state/algo's child store): the book is left out only where the check
-	// never walks it; a kept leverage is dropped when the stream shows it changed.
+	// never walks it; a kept leverage is dropped when the stream shows it changed. A child's
+	// settle from its algorithm's stream (state/exec/records.go): only the order's own record,
+	// its fills adding up to it.
 	{id: "algo/taking-child-without-book", file: "state/algo/child_store.go", from: "return in.Type == state.Market || in.Type == state.Limit && !in.PostOnly", to: "return in.Type == state.Market"},
+	{id: "exec/settle-records-of-another-order", file: "state/exec/records.go", from: "if !ok || rec.OrderID != res.Outcome.Oid || rec.Cloid != res.Cloid {", to: "if !ok {"},
+	{id: "exec/settle-records-fills-short", file: "state/exec/records.go", from: "if t.Size.LessThan(out.Filled) || !t.Size.Equal(rec.Size.Sub(rec.Unfilled)) {", to: "if t.Size.LessThan(out.Filled) {"},
 	{id: "algo/leverage-kept-through-change", file: "state/algo/tape_leverage.go", from: "print != s.levPrint {", to: "false {", pkgs: []string{"./ui/components/algos"}},
 	// Alerts: state/alert (a crossing fires once, the cool-down starts only when delivered, a fill
 	// alerts once) and the liquidation price's source (state/liqsource.go: the exchange's first).

@@ -201,7 +201,11 @@ func (d *Deps) place(ctx context.Context, id string, in state.OrderIntent, what 
 	if err := d.Limits.wait(ctx); err != nil {
 		return ch, err
 	}
-	res, err := d.Exec.Place(ctx, c, exec.Ask{Who: journal.WhoAlgorithm, What: what, Confirmed: true, Parent: id})
+	ask := exec.Ask{Who: journal.WhoAlgorithm, What: what, Confirmed: true, Parent: id}
+	if d.Tape != nil {
+		ask.Records = d.Tape // the child's record and fills, settled from the stream when it has them
+	}
+	res, err := d.Exec.Place(ctx, c, ask)
 	d.Limits.reads.drop()
 	if err != nil {
 		return ch, err

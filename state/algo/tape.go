@@ -292,3 +292,28 @@ func (t *Tape) await(ctx context.Context, ok func() bool) bool {
 		}
 	}
 }
+
+// Settled implements exec.Records: cloid's record (order oid) and its fills when the tape holds
+// them and they agree, the record final or open on the connection up (order's rules) and the
+// fills adding up to exactly what it says filled; it waits up to Wait, while the stream is up,
+// for them to come (a new child's first record, its fills).
+func (t *Tape) Settled(ctx context.Context, cloid string, oid api.OrderID) (api.OrderRecord, []api.Fill, bool) {
+	if !t.Up() {
+		return api.OrderRecord{}, nil, false
+	}
+	var rec api.OrderRecord
+	var fills []api.Fill
+	ok := t.await(ctx, func() bool {
+		r, _, ok := t.order(cloid)
+		if !ok || r.OrderID != oid {
+			return false
+		}
+		size, all := t.fillsOf(oid)
+		if !size.Equal(r.Size.Sub(r.Unfilled)) {
+			return false
+		}
+		rec, fills = r, all
+		return true
+	})
+	return rec, fills, ok
+}

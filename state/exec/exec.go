@@ -181,6 +181,9 @@ type Ask struct {
 	// route's signing and answer with (nil: the executor's Now).
 	Keystroke time.Time
 	Clock     func() time.Time
+	// Records is the caller's stream's account of the order (nil: none): settling an answered
+	// placement reads it before the exchange's fills and order records.
+	Records Records
 }
 
 // Place sends one checked order: the gate's confirmation, the journal, the send, and what
@@ -228,6 +231,7 @@ func (e *Executor) placeChecked(ctx context.Context, co state.CheckedOrder, ask 
 		return res, err
 	}
 	sent := e.committing(ctx, id)
+	res.records = ask.Records
 	rt := e.routing(ask, cloid)
 	resp, err := e.cfg.Send.PlaceOrders(rt.watch(sent.ctx), []api.OrderWire{co.Wire})
 	res.Route = rt.answered(ctx, e.cfg.Journal)

@@ -94,6 +94,8 @@ type Result struct {
 	// Route is the order's way from the keystroke as far as the executor saw it (keystroke,
 	// signed, answered; zero when the action came from no keystroke, Ask.Keystroke).
 	Route journal.Route
+
+	records Records // the caller's stream's records, which settle reads first (Ask.Records)
 }
 
 // Settled reports whether the outcome is known.

@@ -11,7 +11,8 @@ import (
 // settle completes an answered order's outcome from the exchange's own records, within
 // SettleWait: its fills (the size, average and fees paid, when the answer did not carry them) and,
 // by its client id, whether what did not fill rests. A lookup that fails leaves the outcome as the
-// answer read.
+// answer read. A placement whose caller gave its stream's records (Ask.Records) is settled from
+// them when they say (settleFrom), else read.
 func (e *Executor) settle(ctx context.Context, res Result) Result {
 	if res.Outcome.Oid == 0 {
 		res.Kind = kindOf(res.Outcome)
@@ -19,6 +20,11 @@ func (e *Executor) settle(ctx context.Context, res Result) Result {
 	}
 	ctx, cancel := context.WithTimeout(ctx, e.cfg.SettleWait)
 	defer cancel()
+	if res.records != nil {
+		if r, ok := settleFrom(ctx, res.records, res); ok {
+			return r
+		}
+	}
 	res = e.fills(ctx, res)
 	res.Outcome = e.restingOf(ctx, res.Cloid, res.Outcome)
 	res.Kind = kindOf(res.Outcome)
