@@ -1,6 +1,7 @@
 package state
 
 import (
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -15,17 +16,19 @@ var KindPositions = newKind("positions", 10*time.Second, func() any { return &po
 type positionData struct {
 	list     []api.Position
 	streamed time.Time // when the last streamed list was received (see Order)
-	upnl     upnlMemo
+	figures  figuresMemo
 }
 
-// upnlMemo is UnrealizedPnL's last sum and what it was worked out from: the account pane and the
-// status bar each ask for it after every ticker update, and each position's figures cost
-// divisions. mu guards it, as readers sharing the store's read lock fill it.
-type upnlMemo struct {
-	mu  sync.Mutex
-	key [4]uint64 // the versions of positions, tickers and account; 1 when the account is newer
-	ok  bool
-	sum decimal.Decimal
+// figuresMemo is every position's figures (positionViews) and their unrealized PnL's sum, and
+// what they were worked out from: the positions pane, the account pane and the status bar each
+// ask after every ticker update, and each position's figures cost divisions, so they are worked
+// out once a change. mu guards it, as readers sharing the store's read lock fill it.
+type figuresMemo struct {
+	mu   sync.Mutex
+	key  [4]uint64 // the versions of positions, tickers and account; 1 when the account is newer
+	ok   bool
+	rows []PositionRow // never changed once made: a change makes a new slice
+	sum  decimal.Decimal
 }
 
 func (s *Store) positions() []api.Position { return s.data(KindPositions).(*positionData).list }
@@ -75,11 +78,41 @@ func (s *Store) position(symbol string) (api.Position, bool) {
 }
 
 // PositionViews returns the positions pane's figures for every open position, each at the
-// freshest mark the console has (see UnrealizedPnL).
+// freshest mark the console has (see UnrealizedPnL), worked out once a change of the positions,
+// the tickers or the account.
 func (s *Store) PositionViews() []PositionRow {
+	_, rows := s.PositionFigures()
+	return rows
+}
+
+// PositionFigures returns the open positions and their figures (PositionViews), row for row,
+// read together.
+func (s *Store) PositionFigures() ([]api.Position, []PositionRow) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	return s.positionViews()
+	rows, _ := s.figures()
+	return s.positions(), slices.Clone(rows)
+}
+
+// figures is positionViews and its unrealized PnL's sum, from the memo while nothing they are
+// worked out from changed. The caller holds the store's lock (a read lock will do).
+func (s *Store) figures() ([]PositionRow, decimal.Decimal) {
+	m := &s.data(KindPositions).(*positionData).figures
+	key := [4]uint64{s.kinds[KindPositions].version, s.kinds[KindTickers].version, s.kinds[KindAccount].version}
+	if s.kinds[KindAccount].at.After(s.kinds[KindTickers].at) { // positionViews' choice of mark
+		key[3] = 1
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.ok && m.key == key {
+		return m.rows, m.sum
+	}
+	rows, sum := s.positionViews(), decimal.Zero
+	for _, r := range rows {
+		sum = sum.Add(r.UPnL)
+	}
+	m.key, m.ok, m.rows, m.sum = key, true, rows, sum
+	return rows, sum
 }
 
 func (s *Store) positionViews() []PositionRow {
@@ -120,21 +153,7 @@ func (s *Store) UnrealizedPnL() decimal.Decimal {
 	if s.kinds[KindPositions].at.IsZero() {
 		return s.account().Upnl
 	}
-	m := &s.data(KindPositions).(*positionData).upnl
-	key := [4]uint64{s.kinds[KindPositions].version, s.kinds[KindTickers].version, s.kinds[KindAccount].version}
-	if s.kinds[KindAccount].at.After(s.kinds[KindTickers].at) { // positionViews' choice of mark
-		key[3] = 1
-	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.ok && m.key == key {
-		return m.sum
-	}
-	sum := decimal.Zero
-	for _, r := range s.positionViews() {
-		sum = sum.Add(r.UPnL)
-	}
-	m.key, m.ok, m.sum = key, true, sum
+	_, sum := s.figures()
 	return sum
 }
 

@@ -51,8 +51,8 @@ type Pane struct {
 	positions []api.Position
 	orders    []api.OrderRecord // the reduce-only triggers: the TP/SL attached to the positions
 	account   api.AccountSummary
-	rows      []state.PositionRow // figures, worked out when a row is first drawn
-	done      []bool
+	rows      []state.PositionRow // the store's figures (state.Store.PositionFigures)
+	cells     []rowCells          // each row's written figures, written when first drawn or measured
 	version   [5]uint64
 	// EmptyText is what an empty list says once loaded.
 	EmptyText string
@@ -133,7 +133,7 @@ func (p *Pane) refresh() {
 		return
 	}
 	p.version = v
-	p.positions = p.Store.Positions()
+	p.positions, p.rows = p.Store.PositionFigures()
 	p.orders = p.orders[:0]
 	for _, o := range p.Store.Orders() {
 		// Only these can be a position's TP/SL (state.AttachedTpsl): a few among many.
@@ -142,8 +142,8 @@ func (p *Pane) refresh() {
 		}
 	}
 	p.account = p.Store.Account()
-	p.rows = make([]state.PositionRow, len(p.positions))
-	p.done = make([]bool, len(p.positions))
+	p.cells = slices.Grow(p.cells[:0], len(p.rows))[:len(p.rows)]
+	clear(p.cells)
 	p.tbl.SetRows(len(p.rows))
 	p.fitWidths()
 }
@@ -178,6 +178,10 @@ func (p *Pane) fitWidths() {
 func (p *Pane) colWidth(c int) int {
 	w := common.TextWidth(titles[c])
 	for r := range p.rows {
+		if c != colTpsl {
+			w = max(w, p.written(r).widths[c])
+			continue
+		}
 		text, _ := p.cell(r, c)
 		w = max(w, common.TextWidth(text))
 	}
@@ -207,14 +211,31 @@ func b2i(b bool) int {
 	return 0
 }
 
-// view is row i's figures; only rows drawn (on screen) or acted on are worked out.
-func (p *Pane) view(i int) *state.PositionRow {
-	if !p.done[i] {
-		pos := p.positions[i]
-		t, _ := p.Store.Ticker(pos.Instrument)
-		p.rows[i], p.done[i] = state.PositionView(pos, t, p.account), true
+// view is row i's figures.
+func (p *Pane) view(i int) *state.PositionRow { return &p.rows[i] }
+
+// rowCells is one row's figures as written, all but the TP/SL (which depends on tpslPlain),
+// with their widths: fitWidths measures every cell and the table draws the visible ones, so each
+// is written once a change.
+type rowCells struct {
+	ok     bool
+	text   [colTpsl]string
+	paint  [colTpsl]common.Paint
+	widths [colTpsl]int
+}
+
+// written is row's cells, written on the first ask after a change.
+func (p *Pane) written(row int) *rowCells {
+	c := &p.cells[row]
+	if !c.ok {
+		in, _ := p.Store.Instrument(p.rows[row].Instrument)
+		for col := range colTpsl {
+			c.text[col], c.paint[col] = p.figure(row, col, in)
+			c.widths[col] = common.TextWidth(c.text[col])
+		}
+		c.ok = true
 	}
-	return &p.rows[i]
+	return c
 }
 
 func (p *Pane) handleKey(msg tea.KeyMsg) tea.Cmd {
@@ -254,7 +275,7 @@ func (p *Pane) handleKey(msg tea.KeyMsg) tea.Cmd {
 // they have not moved since.
 func (p *Pane) Selected() (state.PositionRow, bool) {
 	i := p.tbl.Selected()
-	if i < 0 || i >= len(p.rows) {
+	if i < 0 || i >= len(p.rows) || i >= len(p.positions) {
 		return state.PositionRow{}, false
 	}
 	return *p.view(i), true
@@ -275,9 +296,20 @@ func recheckClose(store *state.Store, g state.Guard, st *common.Styles, sym, clo
 }
 
 func (p *Pane) cell(row, col int) (string, common.Paint) {
+	if col == colTpsl {
+		return p.tpslText(row, p.tpslPlain)
+	}
+	if col < 0 || col > colTpsl {
+		return "", common.Paint{}
+	}
+	c := p.written(row)
+	return c.text[col], c.paint[col]
+}
+
+// figure is row's figure in column col (not the TP/SL), written at instrument in's ticks.
+func (p *Pane) figure(row, col int, in state.Instrument) (string, common.Paint) {
 	r := p.view(row)
 	st := p.Styles
-	in, _ := p.Store.Instrument(r.Instrument)
 	pd, sd := in.PriceDecimals(), in.SizeDecimals()
 	switch col {
 	case colInstrument:
@@ -311,8 +343,6 @@ func (p *Pane) cell(row, col int) (string, common.Paint) {
 			return "-", st.Muted
 		}
 		return state.FormatPercent(r.LiqDistance, 2), liqPaint(st, r.LiqDistance)
-	case colTpsl:
-		return p.tpslText(row, p.tpslPlain)
 	}
 	return "", common.Paint{}
 }
