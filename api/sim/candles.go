@@ -80,10 +80,32 @@ type series struct {
 	bars   []bar
 	res    resolution
 	origin int64 // Unix ms
+	// past, until the made-up past is put in (materialise), adds its bars to an empty series;
+	// meanwhile bars holds only the live ones since the start. Most series of the demo's markets
+	// are never asked for: their past is drawn when first asked, not kept from the start.
+	past func(*series)
+}
+
+// materialise puts the made-up past in front of the live bars, once: the series is then what it
+// would be had the past been in from the start (the same bars merged, the same ones dropped).
+func (s *series) materialise() {
+	past := s.past
+	if past == nil {
+		return
+	}
+	live := s.bars
+	*s = series{res: s.res, origin: s.origin, bars: make([]bar, 0, capFor(s.res.keep))}
+	past(s)
+	for _, b := range live {
+		s.add(b.start, b)
+	}
 }
 
 // add merges a segment (its own open/high/low/close and volume, starting at t) into the series.
 func (s *series) add(t int64, b bar) {
+	if s.past != nil && len(s.bars) >= s.res.keep {
+		s.materialise() // before the live bars alone would be trimmed
+	}
 	start := s.origin + bucket(t-s.origin, s.res.d)
 	n := len(s.bars)
 	if n > 0 && s.bars[n-1].start == start {
@@ -127,10 +149,18 @@ func newCharts(start int64) *charts {
 	for k := range c.s {
 		c.s[k] = make([]series, len(resolutions))
 		for i, r := range resolutions {
-			c.s[k][i] = series{res: r, bars: make([]bar, 0, r.keep/2)}
+			c.s[k][i] = series{res: r}
 		}
 	}
 	return c
+}
+
+// series is one chart's series with its made-up past in (series.materialise): what the
+// candles, the stream's chart channels and the tests read.
+func (c *charts) series(kind, res int) *series {
+	s := &c.s[kind][res]
+	s.materialise()
+	return s
 }
 
 // newCompactCharts makes a synthetic market's empty charts (see charts.compact), keeping keeps[i]
@@ -190,7 +220,7 @@ func (c *charts) segment(kind int, t int64, minRes int, b bar) {
 // candles returns the bars of one chart between from and to (Unix ms, inclusive of bars that
 // start in the range).
 func (c *charts) candles(m *market, kind, res int, from, to int64) []api.Candle {
-	bars := c.s[kind][res].bars
+	bars := c.series(kind, res).bars
 	out := make([]api.Candle, 0, 64)
 	for _, b := range bars {
 		if b.start < bucket(from, resolutions[res].d) || b.start > to {

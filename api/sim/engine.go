@@ -118,13 +118,13 @@ func newEngine(now func() time.Time, seed uint64, demo decimal.Decimal, markets 
 		// and the markets that move after it must not (a seeded demo is the same whatever the
 		// time it starts at). A synthetic market's comes from the seed and its id, so the
 		// default markets' pasts are the same with or without them.
-		rng := rand.New(rand.NewPCG(seed^0x9a57, uint64(m.id)))
+		src := rand.NewPCG(seed^0x9a57, uint64(m.id))
 		if spec.synthetic {
 			m.charts = newCompactCharts(now().UnixMilli(), keeps)
 		} else {
-			rng = rand.New(rand.NewPCG(e.rng.Uint64(), uint64(m.id)))
+			src = rand.NewPCG(e.rng.Uint64(), uint64(m.id))
 		}
-		makeHistory(m, rng, now())
+		makeHistory(m, src, now())
 		e.markets = append(e.markets, m)
 		e.byID[m.id] = m
 		e.byName[strings.ToUpper(m.name)] = m

@@ -32,24 +32,36 @@ func retained(build func() any) uint64 {
 
 // A simulator with 500 synthetic markets lists them beside the default instruments, quotes and
 // trades them, and holds them in a few MB: their made-up candles share a budget instead of
-// costing most of a MB each (as the default markets' do). Each market's cost is a ratio within
+// costing most of a MB each (as the default markets' do once every chart of theirs is asked for). Each market's cost is a ratio within
 // this run: a synthetic market's retained heap against a default one's, four simulators' worth
 // of default markets measured so that their reading is well above another goroutine's noise.
 func TestMarketsAddsSyntheticPerpsInAFewMB(t *testing.T) {
 	clock := NewTestClock(testStart)
 	const sims = 4
-	plain := retained(func() any {
-		var s [sims]*Sim
-		for i := range s {
-			s[i] = New(WithSeed(3), WithClock(clock))
-		}
-		return s
-	}) / sims
+	defaults := func(drawn bool) uint64 {
+		return retained(func() any {
+			var s [sims]*Sim
+			for i := range s {
+				s[i] = New(WithSeed(3), WithClock(clock))
+				for _, m := range s[i].eng.markets { // each default market's whole made-up past, as asked for
+					for k := range m.charts.s {
+						for r := range m.charts.s[k] {
+							if drawn {
+								m.charts.series(k, r)
+							}
+						}
+					}
+				}
+			}
+			return s
+		}) / sims
+	}
+	plain, full := defaults(false), defaults(true)
 	many := retained(func() any { return New(WithSeed(3), WithClock(clock), WithMarkets(500)) })
-	perDefault := float64(plain) / float64(len(defaultMarkets()))
+	perDefault := float64(full) / float64(len(defaultMarkets()))
 	perSynthetic := float64(many-min(plain, many)) / 500
-	t.Logf("heap: %.1f MB with the 9 default markets (%.0f kB each), %.1f MB with 500 synthetic ones more (%.1f kB each)",
-		float64(plain)/1e6, perDefault/1e3, float64(many)/1e6, perSynthetic/1e3)
+	t.Logf("heap: %.1f MB with the 9 default markets (%.1f MB, %.0f kB each, with every chart asked for), %.1f MB with 500 synthetic ones more (%.1f kB each)",
+		float64(plain)/1e6, float64(full)/1e6, perDefault/1e3, float64(many)/1e6, perSynthetic/1e3)
 	if plain == 0 || perSynthetic > perDefault/8 || many > plain+64<<20 {
 		t.Errorf("500 synthetic markets take %.0f kB each (%.1f MB in all); a default market takes %.0f kB: their history is not bounded",
 			perSynthetic/1e3, float64(many-min(plain, many))/1e6, perDefault/1e3)
@@ -93,7 +105,7 @@ func TestSyntheticMarketsLeaveTheDefaultOnesAlone(t *testing.T) {
 	plain := New(WithSeed(5), WithClock(NewTestClock(testStart)))
 	more := New(WithSeed(5), WithClock(NewTestClock(testStart)), WithMarkets(3))
 	most := New(WithSeed(5), WithClock(NewTestClock(testStart)), WithMarkets(40))
-	btc := func(s *Sim) []bar { return s.eng.byID[1].charts.s[chartLTP][0].bars }
+	btc := func(s *Sim) []bar { return s.eng.byID[1].charts.series(chartLTP, 0).bars }
 	if a, b := btc(plain), btc(more); len(a) != len(b) || a[0] != b[0] || a[len(a)-1] != b[len(b)-1] {
 		t.Error("BTC-PERP's made-up history changed when synthetic markets were added")
 	}

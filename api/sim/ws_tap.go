@@ -232,7 +232,7 @@ func sideOut(m *market, side map[int64]int64, buy bool) []levelJSON {
 }
 
 func collectChart(e *engine, ct chartTopic, w *chartWatch, out []pub) []pub {
-	bars := ct.m.charts.s[ct.kind][ct.res].bars
+	bars := ct.m.charts.series(ct.kind, ct.res).bars
 	if len(bars) == 0 {
 		return out
 	}

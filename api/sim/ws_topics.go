@@ -189,7 +189,7 @@ func (s *Sim) tapChart(p wsParams) (string, []any, error) {
 	}
 	w.subs++
 	var first []any
-	if bars := m.charts.s[kind][res].bars; len(bars) > 0 {
+	if bars := m.charts.series(kind, res).bars; len(bars) > 0 {
 		w.last = m.charts.candle(m, kind, bars[len(bars)-1])
 		first = append(first, candleOut(w.last))
 	}

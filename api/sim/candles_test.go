@@ -1,0 +1,118 @@
+package sim
+
+import (
+	"math/rand/v2"
+	"testing"
+	"time"
+)
+
+// pastMarkets are the default markets at testStart with their made-up past: eager (every series
+// filled at the start, as the charts were before issue #34) or as the engine makes them (each
+// series' past drawn when first asked).
+func pastMarkets(eager bool) []*market {
+	var out []*market
+	for i, spec := range defaultMarkets() {
+		m := &market{marketSpec: spec}
+		px := spec.tick.round(spec.start)
+		m.index, m.mark, m.last = px, px, px
+		if eager {
+			m.charts = newCharts(testStart.UnixMilli())
+		}
+		makeHistory(m, rand.NewPCG(uint64(i), 7), testStart)
+		out = append(out, m)
+	}
+	return out
+}
+
+// barsHeld is the bytes the charts' bars hold.
+func barsHeld(ms []*market) (n int) {
+	for _, m := range ms {
+		for k := range m.charts.s {
+			for _, s := range m.charts.s[k] {
+				n += cap(s.bars) * barBytes
+			}
+		}
+		n += cap(m.charts.day.bars) * barBytes
+	}
+	return n
+}
+
+// The demo's markets hold their made-up past only in the series asked for (issue #34: it was
+// 6.9 MB of the idle demo's 10 MB live heap, mostly series no one reads): at the start the
+// charts retain under a tenth of what they hold once every series has been asked for.
+func TestMadeUpPastIsDrawnWhenAsked(t *testing.T) {
+	ms := pastMarkets(false)
+	start := barsHeld(ms)
+	for _, m := range ms {
+		for k := range m.charts.s {
+			for r := range m.charts.s[k] {
+				m.charts.series(k, r)
+			}
+		}
+	}
+	all := barsHeld(ms)
+	if start*10 > all {
+		t.Errorf("the charts retain %d bytes at the start, %d with every series asked for: want under a tenth", start, all)
+	}
+	if eager := barsHeld(pastMarkets(true)); all > eager+eager/4 {
+		t.Errorf("every series asked for retains %d bytes, the past drawn at the start %d", all, eager)
+	}
+}
+
+// A series whose past is drawn when asked is the series it would be had the past been in from
+// the start: the same bars, whenever it is asked (at once, after hours of live prices and
+// trades, or never until its live bars alone would fill it), and the same 24-hour figures.
+func TestAPastDrawnLaterIsTheSame(t *testing.T) {
+	eager, lazy := pastMarkets(true), pastMarkets(false)
+	same := func(step, i, k, r int) {
+		want, got := eager[i].charts.s[k][r].bars, lazy[i].charts.series(k, r).bars
+		if len(want) != len(got) {
+			t.Fatalf("step %d %s %d %s: %d bars, want %d", step, lazy[i].name, k, resolutions[r].name, len(got), len(want))
+		}
+		for j := range want {
+			if want[j] != got[j] {
+				t.Fatalf("step %d %s %d %s bar %d: %+v, want %+v", step, lazy[i].name, k, resolutions[r].name, j, got[j], want[j])
+			}
+		}
+	}
+	ask := func(step int, last bool) {
+		for i, m := range lazy {
+			for k := range m.charts.s {
+				for r := range m.charts.s[k] {
+					if (i+k+r+step)%7 == 0 && (i != 0 || r != 0 || last) {
+						same(step, i, k, r) // some asked early, some late, the first market's minutes later
+					}
+				}
+			}
+		}
+	}
+	ask(0, false)
+	rng := rand.New(rand.NewPCG(1, 2))
+	for step := 1; step <= 40*60; step++ { // 40 hours a minute at a time: the minute series fill and trim
+		at := testStart.Add(time.Duration(step) * time.Minute)
+		px, lots := int64(1000+rng.IntN(50)), int64(1+rng.IntN(9))
+		for i := range eager {
+			for _, m := range []*market{eager[i], lazy[i]} {
+				m.charts.point(chartIndex, at, px)
+				m.charts.point(chartMark, at, px+1)
+				m.charts.trade(at, px, lots)
+			}
+			a, _ := eager[i].charts.stats24h(at)
+			b, _ := lazy[i].charts.stats24h(at)
+			if a != b {
+				t.Fatalf("step %d %s: 24-hour notional %d, want %d", step, lazy[i].name, b, a)
+			}
+		}
+		if step%97 == 0 {
+			ask(step, false)
+		}
+		if step == 1878 { // the minute's live bars alone would have been trimmed two steps ago
+			for k := range chartTypes {
+				same(step, 0, k, 0)
+			}
+		}
+	}
+	for s := range 7 {
+		ask(s, true)
+	}
+}
