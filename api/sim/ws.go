@@ -40,6 +40,9 @@ type hub struct {
 	refuse  atomic.Bool
 	sent    atomic.Uint64
 	dropped atomic.Uint64
+	// frameBytes is the last fan-out's hand-written frames' length (under mu): the next one's
+	// buffer starts that large.
+	frameBytes int
 }
 
 // wsClient is one connection.
@@ -242,16 +245,27 @@ func (h *hub) leave(c *wsClient, topic string) {
 	}
 }
 
-// fanOut marshals each message once and queues it to the topic's subscribers.
+// fanOut marshals each message once and queues it to the topic's subscribers. The hand-written
+// frames share one buffer a call, sized as the last call's (each queued as its own capped slice:
+// later frames are written past it, or into new memory when the buffer grows).
 func (h *hub) fanOut(ps []pub) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	buf := make([]byte, 0, h.frameBytes)
 	for _, p := range ps {
 		set := h.topics[p.topic]
 		if len(set) == 0 {
 			continue
 		}
-		b, err := notificationFrame(p.topic, p.data)
+		var b []byte
+		var err error
+		if _, ok := p.data.(jsonAppender); ok {
+			start := len(buf)
+			buf, err = appendFrame(buf, p.topic, p.data)
+			b = buf[start:len(buf):len(buf)]
+		} else {
+			b, err = notificationFrame(p.topic, p.data)
+		}
 		if err != nil {
 			continue
 		}
@@ -259,6 +273,7 @@ func (h *hub) fanOut(ps []pub) {
 			h.send(c, b)
 		}
 	}
+	h.frameBytes = min(len(buf), 8<<20)
 }
 
 func notificationFrame(channel string, data any) ([]byte, error) {

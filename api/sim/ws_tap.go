@@ -162,11 +162,11 @@ func (t *tap) collectMids(e *engine, out []pub) []pub {
 		mid := api.Mid{Symbol: m.name, MidPrice: m.mid()}
 		all = append(all, mid)
 		if t.mids[m.name] > 0 {
-			out = append(out, pub{"mids:" + m.name, []api.Mid{mid}})
+			out = append(out, pub{"mids:" + m.name, midsJSON{mid}})
 		}
 	}
 	if len(all) > 0 && t.mids["all"] > 0 {
-		out = append(out, pub{"mids:all", all})
+		out = append(out, pub{"mids:all", midsJSON(all)})
 	}
 	return out
 }
