@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"net"
 	"os"
 	"slices"
@@ -133,6 +134,7 @@ func (g *guardProc) status() guard.Status {
 		at := g.lostSince
 		st.Exchange.LostSince = &at
 	}
+	watched := maps.Clone(g.watched) // reloadAlerts rewrites it under mu
 	g.mu.Unlock()
 	slices.SortFunc(st.Consoles, func(a, b guard.Console) int { return a.Since.Compare(b.Since) })
 	if st.Algorithms == nil {
@@ -142,7 +144,7 @@ func (g *guardProc) status() guard.Status {
 	defer cancel()
 	if stored, err := alert.Load(ctx, g.e.Journal()); err == nil {
 		for _, s := range stored {
-			a := guard.Alert{ID: s.Def.ID, Rule: s.Def.Rule, Watched: g.watched[s.Def.ID]}
+			a := guard.Alert{ID: s.Def.ID, Rule: s.Def.Rule, Watched: watched[s.Def.ID]}
 			if !s.Def.LastFired.IsZero() {
 				at := s.Def.LastFired
 				a.LastFired = &at
