@@ -32,7 +32,8 @@ type harness struct {
 	// signers are the test's own signers for the same key: their nonces and the commands' must
 	// never meet, or the simulator refuses the later request as a replay.
 	signers []*api.Signer
-	// stateDir holds the journal (a temporary directory made on the first run); expiry is the
+	// stateDir holds the journal (a temporary directory of the harness's own, made with it, so a
+	// command run on a goroutine and one run on the test's never both make it); expiry is the
 	// orders' expiry window (0: the default).
 	stateDir string
 	expiry   time.Duration
@@ -51,7 +52,7 @@ func newHarness(t *testing.T) *harness {
 	d := &dropper{sim: s}
 	srv := httptest.NewServer(d)
 	t.Cleanup(srv.Close)
-	return &harness{t: t, sim: s, srv: srv, drop: d, env: map[string]string{api.EnvPrivateKey: "0x" + testKey}}
+	return &harness{t: t, sim: s, srv: srv, drop: d, env: map[string]string{api.EnvPrivateKey: "0x" + testKey}, stateDir: t.TempDir()}
 }
 
 // run runs one command against the simulator with the test key and returns its exit status,
