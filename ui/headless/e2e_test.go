@@ -55,6 +55,10 @@ func newHarness(t *testing.T) *harness {
 	return &harness{t: t, sim: s, srv: srv, drop: d, env: map[string]string{api.EnvPrivateKey: "0x" + testKey}, stateDir: t.TempDir()}
 }
 
+// loopbackSkew is the exchange's clock skew the commands allow for: the simulator on loopback
+// runs on the same clock, so a lost request is called not placed soon after its expiry.
+const loopbackSkew = 100 * time.Millisecond
+
 // run runs one command against the simulator with the test key and returns its exit status,
 // stdout and stderr.
 func (h *harness) run(args ...string) (int, string, string) {
@@ -73,7 +77,7 @@ func (h *harness) run(args ...string) (int, string, string) {
 		h.stateDir = h.t.TempDir()
 	}
 	code := Run(context.Background(), full, Env{Stdout: &out, Stderr: &errb, Getenv: func(k string) string { return h.env[k] },
-		StateDir: h.stateDir, ExpiryWindow: h.expiry})
+		StateDir: h.stateDir, ExpiryWindow: h.expiry, Skew: loopbackSkew})
 	h.outputs = append(h.outputs, out.String(), errb.String())
 	return code, out.String(), errb.String()
 }
