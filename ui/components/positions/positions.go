@@ -132,6 +132,7 @@ func (p *Pane) refresh() {
 	if v == p.version {
 		return
 	}
+	marksOnly := v[1] != p.version[1] && v[0] == p.version[0] && v[2] == p.version[2] && v[3] == p.version[3] && v[4] == p.version[4]
 	p.version = v
 	p.positions, p.rows = p.Store.PositionFigures()
 	p.orders = p.orders[:0]
@@ -142,8 +143,14 @@ func (p *Pane) refresh() {
 		}
 	}
 	p.account = p.Store.Account()
-	p.cells = slices.Grow(p.cells[:0], len(p.rows))[:len(p.rows)]
-	clear(p.cells)
+	if marksOnly && len(p.cells) == len(p.rows) {
+		for i := range p.cells {
+			p.cells[i].ok = false // the columns no mark moves are kept (rowCells.steady)
+		}
+	} else {
+		p.cells = slices.Grow(p.cells[:0], len(p.rows))[:len(p.rows)]
+		clear(p.cells)
+	}
 	p.tbl.SetRows(len(p.rows))
 	p.fitWidths()
 }
@@ -216,9 +223,11 @@ func (p *Pane) view(i int) *state.PositionRow { return &p.rows[i] }
 
 // rowCells is one row's figures as written, all but the TP/SL (which depends on tpslPlain),
 // with their widths: fitWidths measures every cell and the table draws the visible ones, so each
-// is written once a change.
+// is written once a change, and a change of the tickers alone writes only the columns a mark
+// moves (marked).
 type rowCells struct {
-	ok     bool
+	ok     bool // every column is written
+	steady bool // the columns no mark moves are written
 	text   [colTpsl]string
 	paint  [colTpsl]common.Paint
 	widths [colTpsl]int
@@ -230,13 +239,20 @@ func (p *Pane) written(row int) *rowCells {
 	if !c.ok {
 		in, _ := p.Store.Instrument(p.rows[row].Instrument)
 		for col := range colTpsl {
+			if c.steady && !marked[col] {
+				continue
+			}
 			c.text[col], c.paint[col] = p.figure(row, col, in)
 			c.widths[col] = common.TextWidth(c.text[col])
 		}
-		c.ok = true
+		c.ok, c.steady = true, true
 	}
 	return c
 }
+
+// marked are the columns a position's mark moves; the others change only with the positions,
+// the account, the instruments or the orders.
+var marked = [colTpsl]bool{colMark: true, colNotional: true, colUPnL: true, colROE: true, colLiqDist: true}
 
 func (p *Pane) handleKey(msg tea.KeyMsg) tea.Cmd {
 	if cmd, ok := p.positionKey(msg); ok {
