@@ -7,7 +7,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/tradedesk/tradedesk/internal/testrun"
+	"github.com/tradedesk/tradedesk/state/testrun"
 )
 
 // asProgram, set to 1 in a process's environment, makes this test binary run as tradedesk: the

@@ -4,7 +4,7 @@ import (
 	"os"
 	"testing"
 
-	"github.com/tradedesk/tradedesk/internal/testrun"
+	"github.com/tradedesk/tradedesk/state/testrun"
 )
 
 // TestMain lets eight tests run at once unless -parallel says otherwise: each owns its

@@ -4,7 +4,7 @@ import (
 	"os"
 	"testing"
 
-	"github.com/tradedesk/tradedesk/internal/testrun"
+	"github.com/tradedesk/tradedesk/state/testrun"
 )
 
 // TestMain lets the parallel tests (a build, a simulator's lost answers, the help of every

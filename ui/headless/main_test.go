@@ -8,7 +8,7 @@ import (
 	"github.com/ethereum/go-ethereum/accounts/keystore"
 
 	"github.com/tradedesk/tradedesk/api"
-	"github.com/tradedesk/tradedesk/internal/testrun"
+	"github.com/tradedesk/tradedesk/state/testrun"
 )
 
 // TestMain points HOME and XDG_STATE_HOME at a temporary directory: a test that gives no
