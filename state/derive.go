@@ -40,17 +40,19 @@ func UnrealizedPnL(size, entry, mark decimal.Decimal) decimal.Decimal {
 	return size.Mul(mark.Sub(entry))
 }
 
-// ROE is the return on the margin posted, in percent: upnl / (|size| x entry / leverage) x 100.
-// It is zero when the margin is zero (no size, no entry or no leverage).
+// ROE is the return on the margin posted, in percent: upnl / (|size| x entry / leverage) x 100,
+// worked out as upnl x leverage x 100 / (|size| x entry): one division, rounded once (the margin
+// rounded first could put a half-cent ROE on the wrong side, and each division costs). It is
+// zero when the margin is zero (no size or no entry); no leverage counts as 1x.
 func ROE(upnl, entry, size, leverage decimal.Decimal) decimal.Decimal {
 	if !leverage.IsPositive() {
 		leverage = one
 	}
-	margin := size.Abs().Mul(entry).Div(leverage)
-	if margin.IsZero() {
+	cost := size.Abs().Mul(entry)
+	if cost.IsZero() {
 		return decimal.Zero
 	}
-	return upnl.Div(margin).Mul(hundred)
+	return upnl.Mul(leverage).Mul(hundred).Div(cost)
 }
 
 // LiquidationDistance is how far the mark is from the liquidation price, in percent of the mark

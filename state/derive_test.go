@@ -24,6 +24,9 @@ func TestDerivedFigures(t *testing.T) {
 		{"roe short", ROE(d("1000"), d("50000"), d("-0.5"), d("5")), "20"},
 		{"roe no size", ROE(d("5"), d("100"), d("0"), d("10")), "0"},
 		{"roe no leverage counts 1x", ROE(d("10"), d("100"), d("1"), d("0")), "10"},
+		// A margin of 2/3 rounded first (0.6666666666666667) made it 12345.67499999999938: a
+		// half-cent written as 12,345.67 %.
+		{"roe rounded once", ROE(d("82.3045"), d("1"), d("2"), d("3")), "12345.675"},
 		{"liq distance long", LiquidationDistance(d("2000"), d("3000")).Round(4), "33.3333"},
 		{"liq distance short", LiquidationDistance(d("55000"), d("50000")), "10"},
 		{"liq distance unknown", LiquidationDistance(d("0"), d("3000")), "0"},
