@@ -156,7 +156,9 @@ func (m *Model) readRisk() tea.Cmd {
 func (m *Model) onRiskMsg(msg tea.Msg) (tea.Cmd, bool) {
 	switch msg := msg.(type) {
 	case risk.TickMsg:
-		m.status.risk.Tick()
+		if !m.status.risk.Tick() {
+			return nil, true // a change since read it
+		}
 		return m.readRisk(), true
 	case risk.Msg:
 		rep, changed := m.status.risk.Show(msg)

@@ -41,34 +41,60 @@ type Line struct {
 	// changes nothing on screen.
 	shown string
 	at    time.Time
-	// later: a read is due at at+Every (a change came within Every of the last).
-	later bool
+	// later: a read is due at at+Every (a change came within Every of the last); armed: its
+	// TickMsg is on its way.
+	later, armed bool
 }
 
 // Text is the trading state in the status line's words ("" when ACTIVE or not read yet).
 func (l *Line) Text() string { return l.text }
 
-// Due says whether the trading state is to be read now (at most every Every): true marks it
-// read at now. A change within Every of the last read is kept back, not dropped: the command
-// returned then sends TickMsg on f's clock when Every has passed (nil when one is already due).
+// slack is how early before Every a change is read rather than kept back: the stream's data
+// comes once a market step, so the step's change about Every after the last read brings the
+// read, in the wake-up the step makes, not a timer of its own a few milliseconds off it.
+const slack = Every / 10
+
+// Due says whether the trading state is to be read now (at most every Every, less slack): true
+// marks it read at now. A change within Every of the last read is kept back, not dropped: the
+// command returned then sends TickMsg on f's clock when Every has passed (nil when one is
+// already on its way).
 func (l *Line) Due(now time.Time, f *feed.Feed) (tea.Cmd, bool) {
-	if at := l.at; !at.IsZero() && now.Sub(at) < Every && !now.Before(at) {
-		if l.later {
-			return nil, false
-		}
+	if l.soon(now) {
 		l.later = true
-		return common.Tea(f.After(Every-now.Sub(at), TickMsg{})), false
+		return l.arm(now, f), false
 	}
-	l.at = now
+	l.at, l.later = now, false
 	return nil, true
+}
+
+// soon says whether now is within Every, less slack, of the last read.
+func (l *Line) soon(now time.Time) bool {
+	return !l.at.IsZero() && now.Sub(l.at) < Every-slack && !now.Before(l.at)
+}
+
+// arm is the timer of a kept-back read, Every after the last one (nil when one is on its way).
+func (l *Line) arm(now time.Time, f *feed.Feed) tea.Cmd {
+	if l.armed {
+		return nil
+	}
+	l.armed = true
+	return common.Tea(f.After(Every-now.Sub(l.at), TickMsg{}))
 }
 
 // Mark says the trading state was read at at (a `:risk` command reads it with its answer);
 // the zero time makes the next Due read at once.
 func (l *Line) Mark(at time.Time) { l.at = at }
 
-// Tick is TickMsg's arrival: the read kept back is due now.
-func (l *Line) Tick() { l.later, l.at = false, time.Time{} }
+// Tick is TickMsg's arrival: it says whether the read kept back is due now (false when a change
+// since has read it).
+func (l *Line) Tick() bool {
+	l.armed = false
+	if !l.later {
+		return false
+	}
+	l.later, l.at = false, time.Time{}
+	return true
+}
 
 // Show takes a read's words for the status line and returns its report for the account pane
 // (nil when none was read), and whether the words or the report differ from the last shown: an

@@ -41,7 +41,9 @@ func TestAChangeWithinEveryIsKeptBackNotDropped(t *testing.T) {
 	if msgs = clock.Advance(time.Millisecond); len(msgs) != 1 || msgs[0] != (TickMsg{}) {
 		t.Fatalf("at Every the timer sent %v", msgs)
 	}
-	l.Tick()
+	if !l.Tick() {
+		t.Fatal("the tick of a kept-back read says none is due")
+	}
 	if _, due := l.Due(start.Add(Every), f); !due {
 		t.Fatal("after the tick the read is not due")
 	}
@@ -129,5 +131,41 @@ func TestTheSameReadShowsNoChange(t *testing.T) {
 	}
 	if _, changed := l.Show(Msg{Text: "HALTED (by hand)"}); changed {
 		t.Error("the same words again are a change")
+	}
+}
+
+// TestAChangeAboutEveryAfterTheReadReadsWithIt (issue #34): the stream's data comes once a
+// market step; the change a step brings about Every after the last read is read with it (within
+// slack), not kept back for a timer of its own a few milliseconds later; the timer armed for an
+// earlier kept-back change then brings no read.
+func TestAChangeAboutEveryAfterTheReadReadsWithIt(t *testing.T) {
+	start := time.Date(2026, 11, 27, 12, 0, 0, 0, time.UTC)
+	clock := feed.NewFakeClock(start)
+	f := feed.New(clock, time.Second, time.Minute)
+	var l Line
+	if _, due := l.Due(start, f); !due {
+		t.Fatal("the first read is not due")
+	}
+	clock.Advance(time.Second)
+	if _, due := l.Due(clock.Now(), f); due {
+		t.Fatal("a change a second after the read is not kept back")
+	}
+	clock.Advance(time.Second - time.Millisecond) // the next step's change, just before the timer
+	if _, due := l.Due(clock.Now(), f); !due {
+		t.Fatal("a change a millisecond short of Every after the read is kept back")
+	}
+	if msgs := clock.Advance(time.Millisecond); len(msgs) != 1 {
+		t.Fatalf("the kept-back read's timer sent %v", msgs)
+	}
+	if l.Tick() {
+		t.Error("the timer of the kept-back change reads again after the step's change read it")
+	}
+	clock.Advance(time.Second)
+	if _, due := l.Due(clock.Now(), f); due || clock.Pending() != 1 {
+		t.Fatalf("a change a second after the step's read: due %v, %d timers; want kept back, one", due, clock.Pending())
+	}
+	clock.Advance(time.Second - 2*time.Millisecond)
+	if _, due := l.Due(clock.Now(), f); !due {
+		t.Fatal("the step's change about Every after the last read is kept back")
 	}
 }
