@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/shopspring/decimal"
 	"github.com/tradedesk/tradedesk/state"
 )
 
@@ -12,12 +13,22 @@ import (
 // prices, the account and the positions from it, and the runner holds the chase's quote.
 func TestTheConsoleHandsItsStreamToTheAlgorithms(t *testing.T) {
 	t.Parallel() // waits on the simulator on wall time while the others run
-	m, dr := newTradingStreamConsole(t)
+	m, dr, s := newTradingStreamConsoleSim(t)
 	tape := m.algos.Tape()
 	if tape == nil {
 		t.Fatal("the runner was not handed the stream")
 	}
-	if !dr.until(30*time.Second, func() bool { return tape.ApplyTo(state.New(nil), "BTC-PERP") }) {
+	// The simulator's markets are quiet: a ticker streamed before the console knew the instrument,
+	// or older than the tape's quote age on a loaded machine, is not heard again unless the
+	// market moves, so the test moves it a tick now and then.
+	px, nudged := decimal.NewFromInt(97000), time.Now()
+	if !dr.until(30*time.Second, func() bool {
+		if time.Since(nudged) > time.Second {
+			px, nudged = px.Add(decimal.NewFromInt(1)), time.Now()
+			_ = s.SetIndexPrice("BTC-PERP", px)
+		}
+		return tape.ApplyTo(state.New(nil), "BTC-PERP")
+	}) {
 		t.Fatal("the algorithms never heard the stream's prices, account and positions")
 	}
 }

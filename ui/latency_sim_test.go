@@ -21,6 +21,14 @@ import (
 // executor and hears the account over the stream.
 func newTradingStreamConsole(t *testing.T) (*Model, *driver) {
 	t.Helper()
+	m, dr, _ := newTradingStreamConsoleSim(t)
+	return m, dr
+}
+
+// newTradingStreamConsoleSim is newTradingStreamConsole with the simulator behind it, whose quiet
+// markets a test moves by hand (SetIndexPrice).
+func newTradingStreamConsoleSim(t *testing.T) (*Model, *driver, *sim.Sim) {
+	t.Helper()
 	s := fundedSim(t, sim.WithSeed(7), sim.WithQuietMarkets())
 	srv := httptest.NewServer(s)
 	t.Cleanup(srv.Close)
@@ -44,7 +52,7 @@ func newTradingStreamConsole(t *testing.T) (*Model, *driver) {
 	}) {
 		t.Fatal("the stream did not come up")
 	}
-	return m, dr
+	return m, dr, s
 }
 
 // sendLine types line on the command line, Enter, and confirms it when the guard asks.
