@@ -20,11 +20,11 @@ func TestTheConsoleHandsItsStreamToTheAlgorithms(t *testing.T) {
 	}
 	// The simulator's markets are quiet: a ticker streamed before the console knew the instrument,
 	// or older than the tape's quote age on a loaded machine, is not heard again unless the
-	// market moves, so the test moves it a tick now and then.
-	px, nudged := decimal.NewFromInt(97000), time.Now()
+	// market moves, so the test moves it a tick every 20th look (a count, not a clock).
+	px, looks := decimal.NewFromInt(97000), 0
 	if !dr.until(30*time.Second, func() bool {
-		if time.Since(nudged) > time.Second {
-			px, nudged = px.Add(decimal.NewFromInt(1)), time.Now()
+		if looks++; looks%20 == 0 {
+			px = px.Add(decimal.NewFromInt(1))
 			_ = s.SetIndexPrice("BTC-PERP", px)
 		}
 		return tape.ApplyTo(state.New(nil), "BTC-PERP")
