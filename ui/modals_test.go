@@ -10,6 +10,7 @@ import (
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
 	"github.com/tradedesk/tradedesk/ui/action"
+	"github.com/tradedesk/tradedesk/ui/common"
 	"github.com/tradedesk/tradedesk/ui/components/cmdline"
 	"github.com/tradedesk/tradedesk/ui/dialogs/confirm"
 	"github.com/tradedesk/tradedesk/ui/dialogs/leverage"
@@ -24,7 +25,7 @@ func TestTheStackOwnsTheDialogs(t *testing.T) {
 	t.Parallel()
 	for _, f := range reflect.VisibleFields(reflect.TypeFor[Model]()) {
 		switch f.Type {
-		case reflect.TypeFor[*confirm.Dialog](), reflect.TypeFor[*leverage.Dialog](), reflect.TypeFor[sheet]():
+		case reflect.TypeFor[*confirm.Dialog](), reflect.TypeFor[*leverage.Dialog](), reflect.TypeFor[common.Sheet]():
 			t.Errorf("the root model keeps the field %s (%s): the modal stack owns it", f.Name, f.Type)
 		}
 	}
@@ -41,7 +42,7 @@ func TestTheStackOwnsTheDialogs(t *testing.T) {
 		t.Fatalf("two confirmations: %d open, the top asks %v", len(m.modals.Shown()), d)
 	}
 	m.Update(cmdline.LatencyMsg{})
-	if _, top := m.modals.Top().(*sheetModal); !top || m.openSheet() == nil {
+	if _, top := m.modals.Top().(*common.SheetModal); !top || m.openSheet() == nil {
 		t.Fatalf("the latency view did not open over the confirmation: top %T", m.modals.Top())
 	}
 	m.Update(keyMsg("ctrl+c"))

@@ -1,9 +1,10 @@
 package ui
 
 import (
-	"github.com/tradedesk/tradedesk/ui/components/latency"
 	"strings"
 	"time"
+
+	"github.com/tradedesk/tradedesk/ui/components/latency"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/shopspring/decimal"
@@ -390,7 +391,7 @@ func (m *Model) onComponentMsg(msg tea.Msg) tea.Cmd {
 
 // onDialogResult closes the confirmation dialog and sends its action if it was confirmed.
 func (m *Model) onDialogResult(msg confirm.ResultMsg) tea.Cmd {
-	if md, ok := common.Find[*confirmModal](&m.modals); ok {
+	if md, ok := common.Find[*confirm.Modal](&m.modals); ok {
 		m.modals.Pop(md)
 	}
 	m.footerDirty = true
@@ -529,14 +530,14 @@ func (m *Model) openLeverage(symbol string) tea.Cmd {
 		m.setNotice(common.LevelWarn, why)
 		return nil
 	}
-	common.PushSole(&m.modals, &levModal{d: leverage.New(m.st, m.keys, m.store, symbol, m.width)})
+	common.PushSole(&m.modals, &leverage.Modal{D: leverage.New(m.st, m.keys, m.store, symbol, m.width)})
 	m.footerDirty = true
 	return nil
 }
 
 // onLeverageDone closes the dialog and sends the change through the pipeline.
 func (m *Model) onLeverageDone(msg leverage.DoneMsg) tea.Cmd {
-	if md, ok := common.Find[*levModal](&m.modals); ok {
+	if md, ok := common.Find[*leverage.Modal](&m.modals); ok {
 		m.modals.Pop(md)
 	}
 	m.footerDirty = true

@@ -88,7 +88,7 @@ func (m *Model) openConfirm(a *action.Action, note string) {
 		a = &named
 	}
 	d := confirm.New(m.st, m.keys, a, m.width)
-	common.PushSole(&m.modals, &confirmModal{d})
+	common.PushSole(&m.modals, &confirm.Modal{D: d})
 	d.At = m.clock()
 	d.SetSize(m.width, m.height-3)
 	if note != "" {
