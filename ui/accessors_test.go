@@ -24,6 +24,13 @@ func (m *Model) shownLevel() common.NoticeLevel { return m.noticeLevel }
 // merged line.
 func (m *Model) setShownNotice(text string) { m.notice, m.dirty = text, true }
 
+// orderOutcomeLine records an order's outcome in the messages view on the line it shares with
+// its fills' total (messages.Log.OrderLine, as the pipeline does with a filled order's result)
+// and returns that line.
+func (m *Model) orderOutcomeLine(level common.NoticeLevel, key, outcome, tail string) string {
+	return m.msgs.OrderLine(level, key, outcome, "", tail)
+}
+
 // messageEntries are the messages view's lines, oldest first.
 func (m *Model) messageEntries() []messages.Entry { return m.msgs.Entries() }
 

@@ -58,7 +58,7 @@ func TestOrderLineMergesInEitherOrder(t *testing.T) {
 	m := c.m
 	key := common.FillKey(42)
 	m.onNotice(common.NoticeMsg{Key: key, Text: "filled: buy 0.0400 BTC-PERP @ 97,000.0, fee 1.00 USD"})
-	m.setShownNotice(m.msgs.OrderLine(common.LevelInfo, key, "order 42 filled 0.1 of 0.2", "", "; 0.1 resting"))
+	m.setShownNotice(m.orderOutcomeLine(common.LevelInfo, key, "order 42 filled 0.1 of 0.2", "; 0.1 resting"))
 	m.onNotice(common.NoticeMsg{Key: key, Text: "filled: buy 0.1000 BTC-PERP @ 97,001.0 avg of 2 fills, fee 2.50 USD"})
 	m.onNotice(common.NoticeMsg{Key: common.FillKey(43), Text: "filled: sell 0.0100 ETH-PERP @ 3,000.00, fee 0.10 USD"})
 	var got []string
