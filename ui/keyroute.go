@@ -38,6 +38,19 @@ func (m *Model) routeKey(msg tea.KeyMsg) tea.Cmd {
 	return pane.Update(msg)
 }
 
+// sendLiveKey is the send_live key of a shadow console (live.Sender.Key): on the open orders
+// pane and the Algos view; elsewhere it is not taken.
+func (m *Model) sendLiveKey(pane common.Pane, msg tea.KeyMsg) (tea.Cmd, bool) {
+	if m.status.mode != ModeShadow || !key.Matches(msg, m.keys.SendLive) {
+		return nil, false
+	}
+	s, ok := m.liveSender().Key(pane)
+	if !ok {
+		return nil, false
+	}
+	return m.sendLive(s), true
+}
+
 // modalKey gives the key to the top modal; Ctrl+C closes it (a reflex to back out must not quit
 // with an order on screen), or quits when it leaves Ctrl+C alone.
 func (m *Model) modalKey(top common.Modal, msg tea.KeyMsg) tea.Cmd {

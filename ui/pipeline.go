@@ -6,11 +6,15 @@ import (
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/tradedesk/tradedesk/state"
 	"github.com/tradedesk/tradedesk/state/exec"
 	"github.com/tradedesk/tradedesk/state/journal"
 	"github.com/tradedesk/tradedesk/ui/action"
 	"github.com/tradedesk/tradedesk/ui/common"
+	"github.com/tradedesk/tradedesk/ui/components/algos"
+	"github.com/tradedesk/tradedesk/ui/components/cmdline"
 	"github.com/tradedesk/tradedesk/ui/components/live"
+	"github.com/tradedesk/tradedesk/ui/components/orderentry"
 	"github.com/tradedesk/tradedesk/ui/dialogs/confirm"
 )
 
@@ -176,4 +180,61 @@ func (m *Model) finish(a *action.Action, text string, level common.NoticeLevel) 
 	}
 	done := action.SettledMsg{Act: a, Text: text, Failed: level == common.LevelError}
 	return tea.Batch(m.broadcast(done), m.refreshNow(a.Refresh...), m.readRisk())
+}
+
+// LiveRoute is the live session of a shadow console (live.Route): main fills it in
+// Config.Live.
+type LiveRoute = live.Route
+
+// onAlgoMsg routes the algorithms' messages: an algorithm command (its preview, or a choice on
+// one), the Algos view's progress and journal reads (to every pane), and a paper algorithm read
+// for the send_live key.
+func (m *Model) onAlgoMsg(msg tea.Msg) (tea.Cmd, bool) {
+	switch msg := msg.(type) {
+	case cmdline.AlgoMsg:
+		return m.startAlgo(msg.Cmd), true
+	case orderentry.AlgoMsg:
+		return m.startAlgo(msg.Cmd), true
+	case algos.ChoiceMsg:
+		return m.algos.Choose(m.liveAlgos, msg, m.c.ReadOnly, m.st, m.algoPane.Watch), true
+	case algos.ProgressMsg:
+		return tea.Batch(m.broadcast(msg), algos.Failed(msg.Row)), true
+	case algos.HistoryMsg, algos.LeftMsg:
+		return m.broadcast(msg), true
+	case live.AlgoMsg:
+		return m.sendLive(m.liveSender().Read(msg)), true
+	}
+	return nil, false
+}
+
+// startAlgo previews an algorithm command through the confirmation (algos.Runner.Preview), or
+// applies `:algos CHOICE ID` (algos.Runner.Choose).
+func (m *Model) startAlgo(c state.AlgoCommand) tea.Cmd {
+	if c.Kind == "algos" {
+		return m.algos.Choose(m.liveAlgos, algos.ChoiceMsg{ID: c.ID, Choice: c.Choice}, m.c.ReadOnly, m.st, m.algoPane.Watch)
+	}
+	return m.algos.Preview(c, m.store, m.st)
+}
+
+// stopAlgo is the Algos view's stop key: it goes to the runner that runs the algorithm.
+func (m *Model) stopAlgo(id string, live bool) {
+	algos.RunnerOf(m.algos, m.liveAlgos, id).Stop(id, live)
+}
+
+// liveSender is what the send_live key reads (live.Sender).
+func (m *Model) liveSender() live.Sender {
+	return live.Sender{Route: m.live, Store: m.store, Styles: m.st, Session: m.liveAlgos, Shadow: m.algos.Journal(), Watch: m.algoPane.Watch}
+}
+
+// sendLive shows why nothing is sent live, or asks to confirm the live action, beside its
+// command.
+func (m *Model) sendLive(s live.Send) tea.Cmd {
+	if s.Notice != "" {
+		m.setNotice(s.Level, s.Notice)
+		return nil
+	}
+	if s.Act == nil {
+		return s.Cmd
+	}
+	return tea.Batch(m.onAction(s.Act), s.Cmd)
 }
