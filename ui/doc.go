@@ -13,7 +13,7 @@
 //	ui/components/<pane>/     one package per pane or view (tickers, orderentry, depth, messages...)
 //	ui/components/risk/       the trading state's status-line read and :risk, fed the engine and account
 //	ui/components/guard/      the link to the account's guard and :guard, fed the socket directory
-//	ui/components/live/       a shadow console's live route (send_live), fed the store and the live runner
+//	ui/components/live/       a shadow console's live route and the send_live key (Sender), fed values
 //	ui/dialogs/<dialog>/      modal dialogs (confirm, leverage)
 //	ui/headless/              the script commands (order, cancel, fills, export, transfer...)
 //	ui/launch/                the console's start-up wiring (main calls it): the exchange (the demo,
