@@ -69,7 +69,7 @@ func (s *Sim) loadState() error {
 	}
 	st.check = s.cfg.storeCheck
 	if st.check {
-		st.rows, st.orders = map[string][]byte{}, map[api.OrderID][]byte{}
+		st.rows, st.orders, st.orderRow = map[string][]byte{}, map[api.OrderID][]byte{}, map[api.OrderID]orderRow{}
 	}
 	n, err := st.load(s.eng)
 	if err != nil {

@@ -98,7 +98,7 @@ func (st *store) loadOrders(e *engine) error {
 			grouping: r.Grouping, state: r.State, reason: r.Reason, created: r.Created}
 		a.history = append(a.history, o)
 		if st.check {
-			st.orders[o.oid] = raw
+			st.orders[o.oid], st.orderRow[o.oid] = raw, r
 		}
 		if o.state != api.StateOpen {
 			a.closed++
