@@ -1,7 +1,6 @@
 package state
 
 import (
-	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -86,12 +85,13 @@ func (s *Store) PositionViews() []PositionRow {
 }
 
 // PositionFigures returns the open positions and their figures (PositionViews), row for row,
-// read together.
+// read together. Both slices are the store's own, shared with every reader and never changed
+// (a change makes new ones): read them, never write to them.
 func (s *Store) PositionFigures() ([]api.Position, []PositionRow) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	rows, _ := s.figures()
-	return s.positions(), slices.Clone(rows)
+	return s.positions(), rows
 }
 
 // figures is positionViews and its unrealized PnL's sum, from the memo while nothing they are

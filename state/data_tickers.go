@@ -12,13 +12,16 @@ import (
 // KindTickers is every instrument's ticker (`ticker all`).
 var KindTickers = newKind("tickers", 5*time.Second, func() any { return &tickerData{idx: map[string]int{}} })
 
-// tickerData is the store's tickers. list and idx are the store's own and never handed out, so
-// a streamed ticker changes its one entry in place (per-message work does not grow with the
-// number of instruments); Tickers hands out snap, a copy taken on the first read after a change
-// and never changed after, so a slice read earlier stays valid.
+// tickerData is the store's tickers. list and idx are the store's own, so a streamed ticker
+// changes its one entry in place (per-message work does not grow with the number of
+// instruments); Tickers hands out snap, a copy taken on the first read after a change and never
+// changed after, so a slice read earlier stays valid. A poll's list becomes list and snap at once
+// (shared): the first streamed ticker after it copies the list before changing its entry, so a
+// poll costs no copy of the whole list and a stream of them one copy in all.
 type tickerData struct {
-	list []api.Ticker
-	idx  map[string]int // symbol -> index in list
+	list   []api.Ticker
+	shared bool           // list is snap too: copy it before changing an entry
+	idx    map[string]int // symbol -> index in list
 	// snap is the list as Tickers last handed it out; nil once list changed since. snapMu
 	// guards it, as readers sharing the store's read lock take it.
 	snap   []api.Ticker
@@ -54,12 +57,29 @@ func (m TickersMsg) apply(s *Store, o Order) bool {
 	if tickersEqual(d.list, m.Tickers) {
 		return false
 	}
-	idx := make(map[string]int, len(m.Tickers))
-	for i, t := range m.Tickers {
-		idx[t.Symbol] = i
+	if !sameSymbols(d.list, m.Tickers) {
+		idx := make(map[string]int, len(m.Tickers))
+		for i, t := range m.Tickers {
+			idx[t.Symbol] = i
+		}
+		d.idx = idx
 	}
-	// The poll's list is handed out as it is; the store changes its own copy.
-	d.list, d.idx, d.snap = slices.Clone(m.Tickers), idx, m.Tickers
+	// The poll's list is handed out as it is, and kept until a streamed ticker changes an entry.
+	d.list, d.snap, d.shared = m.Tickers, m.Tickers, true
+	return true
+}
+
+// sameSymbols reports whether two lists name the same instruments in the same order (so the
+// index of one serves the other).
+func sameSymbols(a, b []api.Ticker) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].Symbol != b[i].Symbol {
+			return false
+		}
+	}
 	return true
 }
 
@@ -122,19 +142,21 @@ func (s *Store) ticker(symbol string) (api.Ticker, bool) {
 // overlay returns list with the streamed tickers received after at in place of the polled ones,
 // and forgets the streamed tickers received before (the list already holds them).
 func (d *tickerData) overlay(list []api.Ticker, at time.Time) []api.Ticker {
-	copied := false
 	for sym, st := range d.streamed {
 		if !st.at.After(at) {
 			delete(d.streamed, sym)
-			continue
 		}
-		for i := range list {
-			if list[i].Symbol == sym {
-				if !copied {
-					list, copied = append([]api.Ticker(nil), list...), true
-				}
-				list[i] = st.t
+	}
+	if len(d.streamed) == 0 {
+		return list
+	}
+	copied := false
+	for i := range list { // one look-up a ticker, not a scan of the list a streamed one
+		if st, ok := d.streamed[list[i].Symbol]; ok {
+			if !copied {
+				list, copied = slices.Clone(list), true
 			}
+			list[i] = st.t
 		}
 	}
 	return list
@@ -160,6 +182,9 @@ func (m TickerUpdateMsg) apply(s *Store, o Order) bool {
 	}
 	d.streamed[m.Ticker.Symbol] = streamedTicker{o.At, m.Ticker}
 	i, ok := d.idx[m.Ticker.Symbol]
+	if d.shared && !(ok && tickerEqual(&d.list[i], &m.Ticker)) {
+		d.list, d.shared = slices.Clone(d.list), false // the poll's list stays as it was handed out
+	}
 	switch {
 	case !ok:
 		d.idx[m.Ticker.Symbol] = len(d.list)

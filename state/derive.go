@@ -52,7 +52,7 @@ func ROE(upnl, entry, size, leverage decimal.Decimal) decimal.Decimal {
 	if cost.IsZero() {
 		return decimal.Zero
 	}
-	return upnl.Mul(leverage).Mul(hundred).Div(cost)
+	return div(upnl.Mul(leverage).Mul(hundred), cost)
 }
 
 // LiquidationDistance is how far the mark is from the liquidation price, in percent of the mark
@@ -61,7 +61,7 @@ func LiquidationDistance(liq, mark decimal.Decimal) decimal.Decimal {
 	if !liq.IsPositive() || !mark.IsPositive() {
 		return decimal.Zero
 	}
-	return mark.Sub(liq).Abs().Div(mark).Mul(hundred)
+	return div(mark.Sub(liq).Abs(), mark).Mul(hundred)
 }
 
 // MarginRequired is the initial margin of a position of the given notional: notional / leverage
@@ -123,10 +123,13 @@ type PositionRow struct {
 	ROE          decimal.Decimal // percent
 	Leverage     decimal.Decimal
 	MarginMode   string
-	Margin       decimal.Decimal // notional / leverage
 	Liquidation  decimal.Decimal // zero when unknown
 	LiqDistance  decimal.Decimal // percent of mark; zero when unknown
 }
+
+// Margin is the position's initial margin, notional / leverage: worked out when asked, as no pane
+// shows it beside every mark.
+func (r *PositionRow) Margin() decimal.Decimal { return MarginRequired(r.Notional, r.Leverage) }
 
 // PositionView computes the positions pane's figures for pos from its ticker's mark price and the
 // account summary (which carries the liquidation price). A zero ticker falls back to the position
@@ -152,7 +155,6 @@ func PositionView(pos api.Position, ticker api.Ticker, summary api.AccountSummar
 		r.UPnL = ps.Upnl
 	}
 	r.ROE = ROE(r.UPnL, r.Entry, r.Size, r.Leverage)
-	r.Margin = MarginRequired(r.Notional, r.Leverage)
 	if ok && ps.LiquidationPrice.IsPositive() {
 		r.Liquidation = ps.LiquidationPrice
 		r.LiqDistance = LiquidationDistance(r.Liquidation, r.Mark)

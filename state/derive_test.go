@@ -61,7 +61,7 @@ func TestPositionView(t *testing.T) {
 	checkDec(t, "notional", r.Notional, "6000")
 	checkDec(t, "upnl", r.UPnL, "200")
 	checkDec(t, "roe", r.ROE.Round(2), "34.48")
-	checkDec(t, "margin", r.Margin, "600")
+	checkDec(t, "margin", r.Margin(), "600")
 	checkDec(t, "liq", r.Liquidation, "2000")
 	checkDec(t, "liq distance", r.LiqDistance.Round(2), "33.33")
 

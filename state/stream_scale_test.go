@@ -100,3 +100,42 @@ func TestStreamedTickerLeavesListsHandedOutAlone(t *testing.T) {
 		t.Errorf("Ticker(NEW-PERP) = %v %v", tk.MarkPrice, ok)
 	}
 }
+
+// A poll of every ticker costs the same with 500 instruments as with 10 when the list names the
+// same instruments as before: the store keeps the poll's list (shared with the readers until a
+// streamed ticker changes an entry) and its index, copying neither. A streamed ticker after the
+// poll copies the list once, leaves the poll's list and an earlier read as they were, and a poll
+// after it (older than the streamed ticker) keeps the streamed ticker. Guards: the list copied
+// on every poll (issue #34: 500 tickers, 130 kB, a poll); the index rebuilt on every poll.
+func TestPolledTickersAreNotCopied(t *testing.T) {
+	at := time.UnixMilli(1769690400000)
+	poll := func(n int) float64 {
+		s := tickerStore(n)
+		sets := [2][]api.Ticker{manyTickers(n, 1), manyTickers(n, 2)}
+		return bytesPerApply(s, 200, func(i int) Msg {
+			return TickersMsg{Gen: uint64(i + 2), At: at.Add(time.Duration(i) * time.Millisecond), Tickers: sets[i%2]}
+		})
+	}
+	small, large := poll(10), poll(500)
+	t.Logf("a poll: %.0f B with 10 instruments, %.0f B with 500", small, large)
+	if large > 3*small+1024 {
+		t.Errorf("a poll of 500 tickers allocates %.0f B against %.0f B with 10: it copies the list or its index", large, small)
+	}
+	polled := manyTickers(3, 0)
+	s := New(func() time.Time { return at })
+	s.Apply(TickersMsg{Gen: 1, At: at, Tickers: polled})
+	read := s.Tickers()
+	moved := polled[2]
+	moved.MarkPrice = d("777")
+	s.Apply(TickerUpdateMsg{At: at.Add(time.Second), Ticker: moved})
+	if !polled[2].MarkPrice.Equal(d("102")) || !read[2].MarkPrice.Equal(d("102")) {
+		t.Fatalf("the streamed ticker edited the poll's list: poll %s, earlier read %s", polled[2].MarkPrice, read[2].MarkPrice)
+	}
+	s.Apply(TickersMsg{Gen: 2, At: at.Add(time.Second / 2), Tickers: manyTickers(3, 5)})
+	if tk, _ := s.Ticker("X2-PERP"); !tk.MarkPrice.Equal(d("777")) {
+		t.Errorf("a poll sent before the streamed ticker took it back: %s", tk.MarkPrice)
+	}
+	if tk, _ := s.Ticker("X1-PERP"); !tk.MarkPrice.Equal(d("106")) {
+		t.Errorf("the poll's other tickers: X1 %s, want 106", tk.MarkPrice)
+	}
+}

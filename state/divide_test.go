@@ -1,0 +1,48 @@
+package state
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/shopspring/decimal"
+)
+
+// divRound gives the library's DivRound to the digit and the exponent: on figures like the
+// panes' (prices, sizes, PnL, leverage, from cents to millions, either sign), on halves that
+// round away from zero either way, and on figures too wide for its integer path. Guards: a
+// rounding other than half away from zero (a half-cent ROE on the wrong side); a quotient
+// truncated; a wrong sign; an exponent other than the library's.
+func TestDivRoundIsTheLibrarys(t *testing.T) {
+	cases := [][2]string{
+		{"1", "3"}, {"2", "3"}, {"-2", "3"}, {"2", "-3"}, {"-2", "-3"}, {"0", "7"},
+		{"1", "8"}, {"-1", "8"}, {"5", "2"}, {"-5", "2"}, {"12345.67499999999938", "1"},
+		{"0.000000000000000005", "1"}, {"0.000000000000000015", "1"}, {"-0.000000000000000025", "1"},
+		{"246.913", "2.0000"}, {"99999999999999999", "0.0000001"}, {"1", "99999999999999999"},
+		{"123456789012345678", "0.000000000000000001"}, {"1", "1000000000000000000000"},
+		{"123456789012345678901234567890", "7"}, {"3", "123456789012345678901234567890"},
+	}
+	check := func(a, b decimal.Decimal, places int32) {
+		t.Helper()
+		want, got := a.DivRound(b, places), divRound(a, b, places)
+		if !got.Equal(want) || got.Exponent() != want.Exponent() || got.String() != want.String() {
+			t.Fatalf("%s / %s at %d places: %s (exp %d), want %s (exp %d)", a, b, places, got, got.Exponent(), want, want.Exponent())
+		}
+	}
+	for _, c := range cases {
+		for _, places := range []int32{0, 2, 8, 16, 18} {
+			check(d(c[0]), d(c[1]), places)
+		}
+	}
+	rng := rand.New(rand.NewPCG(34, 500))
+	for range 100000 {
+		a := decimal.New(rng.Int64N(2e12)-1e12, -rng.Int32N(12))
+		b := decimal.New(rng.Int64N(2e9)-1e9, -rng.Int32N(12))
+		if b.IsZero() {
+			continue
+		}
+		check(a, b, int32(decimal.DivisionPrecision))
+		check(a, b, rng.Int32N(19))
+		h := decimal.New(rng.Int64N(2e6)-1e6, -rng.Int32N(6)) // a divisor of 2: halves
+		check(decimal.New(h.CoefficientInt64()*2+1, h.Exponent()-1), d("2"), rng.Int32N(8))
+	}
+}
