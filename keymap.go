@@ -37,6 +37,8 @@ var defaultKeys = map[string][]string{
 	"ladder_buy": {"b"}, "ladder_sell": {"s"}, "ladder_cancel": {"x", "delete"},
 	"amend_up": {"shift+up", "K"}, "amend_down": {"shift+down", "J"}, "amend_price": {"p"},
 	"group_coarser": {"+", "="}, "group_finer": {"-"}, "ladder_next_own": {"n"},
+	"ladder_pick": {"1", "2", "3", "4", "5", "6", "7", "8", "9"}, "close_mid": {"m"}, "close_best": {"b"}, "close_typed": {"p"},
+	"close_25": {"1"}, "close_50": {"2"}, "close_75": {"3"}, "close_100": {"4"},
 }
 
 // buildKeyMap applies the config file's overrides to the defaults.

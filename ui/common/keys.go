@@ -44,8 +44,13 @@ type KeyMap struct {
 	Close, Tpsl key.Binding
 	// Reverse, Breakeven and Flatten are the positions pane's position keys (issue #35): the
 	// selected position to the other side, its stop to breakeven, every position closed. Close
-	// opens the close menu (1-4: 25/50/75/100 % at market).
+	// opens the close menu (its keys: Close25 to CloseTyped).
 	Reverse, Breakeven, Flatten key.Binding
+	// The close menu's keys, read while it is open: Close25, Close50, Close75 and Close100 close
+	// that share of the position at market (Close again: all of it), CloseMid and CloseBest the
+	// whole position as a limit at the mid or at the best price, CloseTyped types share and price
+	// on the command line.
+	Close25, Close50, Close75, Close100, CloseMid, CloseBest, CloseTyped key.Binding
 	// Leverage opens the leverage dialog (positions: the row's instrument; the order form's:
 	// LeverageForm, which works while typing).
 	Leverage, LeverageForm key.Binding
@@ -88,6 +93,9 @@ type KeyMap struct {
 	// trader's own order there, move it a tick up or down or to a typed price (amend), and group
 	// price levels coarser or finer; go to the trader's next order on the ladder.
 	LadderBuy, LadderSell, LadderCancel, AmendUp, AmendDown, AmendPrice, GroupCoarser, GroupFiner, LadderNextOwn key.Binding
+	// LadderPick picks among the trader's orders on a grouped row LadderCancel was pressed on: its
+	// nth key cancels the nth order listed (as many orders are offered as it has keys).
+	LadderPick key.Binding
 }
 
 // keyAction describes one bindable action: its config name, its help text and where it lives
@@ -101,7 +109,7 @@ type keyAction struct {
 
 // keyActions is every bindable action, in the order the help lists them.
 func keyActions() []keyAction {
-	a := slices.Concat(globalKeyActions(), listKeyActions(), tradeKeyActions(), formKeyActions(), textKeyActions(), viewKeyActions(), ladderKeyActions())
+	a := slices.Concat(globalKeyActions(), listKeyActions(), tradeKeyActions(), formKeyActions(), textKeyActions(), viewKeyActions(), ladderKeyActions(), menuKeyActions())
 	for i := range 9 {
 		n := i
 		a = append(a, keyAction{fmt.Sprintf("focus_%d", n+1), fmt.Sprintf("focus pane %d", n+1), "global",
@@ -237,6 +245,22 @@ func ladderKeyActions() []keyAction {
 	}
 }
 
+// menuKeyActions are the keys of a pane's pick among choices (the close menu, the ladder's pick of
+// an order): read while the pick is open, which takes every key but the kill switch, the profiles
+// key and the pane keys (scopes "closemenu" and "ladderpick").
+func menuKeyActions() []keyAction {
+	return []keyAction{
+		{"close_25", "close 25 % at market", "closemenu", func(k *KeyMap) *key.Binding { return &k.Close25 }, ""},
+		{"close_50", "close 50 % at market", "closemenu", func(k *KeyMap) *key.Binding { return &k.Close50 }, ""},
+		{"close_75", "close 75 % at market", "closemenu", func(k *KeyMap) *key.Binding { return &k.Close75 }, ""},
+		{"close_100", "close all at market", "closemenu", func(k *KeyMap) *key.Binding { return &k.Close100 }, ""},
+		{"close_mid", "close all at the mid", "closemenu", func(k *KeyMap) *key.Binding { return &k.CloseMid }, ""},
+		{"close_best", "close all at the best price", "closemenu", func(k *KeyMap) *key.Binding { return &k.CloseBest }, ""},
+		{"close_typed", "type the share and price", "closemenu", func(k *KeyMap) *key.Binding { return &k.CloseTyped }, ""},
+		{"ladder_pick", "cancel that one", "ladderpick", func(k *KeyMap) *key.Binding { return &k.LadderPick }, ""},
+	}
+}
+
 // prettyKeys is every key of a binding as the help shows it, "/" between them.
 func prettyKeys(ks []string) string {
 	out := make([]string, len(ks))
@@ -306,6 +330,14 @@ var places = [][]string{
 	{"dialog"},
 }
 
+// alsoRead names, for the scopes of a pick, the other actions read while it is open: Close
+// again is the whole position, Dismiss leaves the pick (the ladder's cancels none).
+var alsoRead = map[string][]string{"closemenu": {"close", "dismiss"}, "ladderpick": {"dismiss"}}
+
+// picks are the scopes of the keys read while a pick or a typed line takes every key: the global
+// keys do not reach them.
+var picks = []string{"field", "typing", "closemenu", "ladderpick"}
+
 // scopesMeet reports whether keys of two scopes can both see one key press: the same scope, an
 // "anywhere" key and any scope but a dialog's, a global key and any scope but a dialog's, a
 // form's field keys or a typed line's, or two scopes of one place.
@@ -317,14 +349,19 @@ func scopesMeet(a, b string) bool {
 		return a != "transfer" && b != "transfer"
 	}
 	if a == "dialog" || b == "dialog" {
-		return false
+		return samePlace(a, b)
 	}
 	if a == "anywhere" || b == "anywhere" {
 		return true
 	}
 	if a == "global" || b == "global" {
-		return a != "field" && b != "field" && a != "typing" && b != "typing"
+		return !slices.Contains(picks, a) && !slices.Contains(picks, b)
 	}
+	return samePlace(a, b)
+}
+
+// samePlace reports whether one of places holds scopes a and b.
+func samePlace(a, b string) bool {
 	for _, p := range places {
 		if slices.Contains(p, a) && slices.Contains(p, b) {
 			return true
@@ -347,7 +384,8 @@ func (k *KeyMap) checkConflicts() error {
 	}
 	for i, a := range acts {
 		for _, b := range acts[i+1:] {
-			if a.scope == b.scope || !scopesMeet(a.scope, b.scope) {
+			read := slices.Contains(alsoRead[a.scope], b.name) || slices.Contains(alsoRead[b.scope], a.name)
+			if a.scope == b.scope || !read && !scopesMeet(a.scope, b.scope) {
 				continue
 			}
 			for _, ka := range a.get(k).Keys() {

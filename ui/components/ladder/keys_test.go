@@ -103,3 +103,37 @@ func TestAmendMovesTheOneOrderATick(t *testing.T) {
 		}
 	}
 }
+
+// TestReboundPickKeys (issue #33): with ladder_pick on a and s, x on a grouped row holding two of
+// the trader's orders lists them as a and s, the footer names "a-s", a digit picks nothing, and
+// the key listed beside order 8 cancels it. It fails if the pick reads the digits again.
+func TestReboundPickKeys(t *testing.T) {
+	p, s := newLadder(t)
+	keys := commontest.Rebound(t, map[string][]string{"ladder_pick": {"a", "s"}})
+	p.Keys = &keys
+	s.Apply(state.OrdersMsg{Gen: 1, At: t0, Orders: []api.OrderRecord{ownOrder(7, api.SideBuy, "99.6", "0.25"), ownOrder(8, api.SideBuy, "99.8", "0.5")}})
+	p.Update(common.DataMsg{Kind: state.KindOrders})
+	p.Update(keyOf("+"))
+	p.Update(keyOf("+")) // ×5: 99.8 and 99.6 share the 99.5 row
+	if !p.MoveToPrice(api.SideBuy, decimal.RequireFromString("99.5")) {
+		t.Fatalf("no 99.5 row:\n%s", p.View())
+	}
+	p.Update(keyOf("x"))
+	if line := p.choiceLine(); !strings.HasPrefix(line, "cancel which? · a buy ") || !strings.Contains(line, " · s buy ") {
+		t.Fatalf("the question %q does not list the orders by a and s", line)
+	}
+	if help := p.ShortHelp()[0].Help(); help.Key != "a-s" || help.Desc != "cancel that one" {
+		t.Errorf("the footer names %q %q, want a-s", help.Key, help.Desc)
+	}
+	if cmd := p.Update(keyOf("1")); cmd != nil || !p.Capturing() {
+		t.Fatal("1 picked an order though ladder_pick is a and s")
+	}
+	pick := "a"
+	if p.choosing[1].OrderID == 8 {
+		pick = "s"
+	}
+	cmd := p.Update(keyOf(pick))
+	if m, ok := cmd().(action.RequestMsg); !ok || m.Act.Cancel.Oid != 8 || p.Capturing() {
+		t.Fatalf("%s asks %+v, still asking %v; want order 8 cancelled", pick, m, p.Capturing())
+	}
+}

@@ -1,7 +1,6 @@
 package ladder
 
 import (
-	"fmt"
 	"strings"
 	"time"
 
@@ -473,7 +472,8 @@ func (p *Pane) ShortHelp() []key.Binding {
 		return []key.Binding{k.Submits("confirm"), k.Dismiss}
 	}
 	if len(p.choosing) > 0 {
-		return []key.Binding{key.NewBinding(key.WithKeys("1"), key.WithHelp("1-"+fmt.Sprint(len(p.choosing)), "cancel that one")), k.Dismiss}
+		keys := k.LadderPick.Keys()[:len(p.choosing)]
+		return []key.Binding{key.NewBinding(key.WithKeys(keys...), key.WithHelp(common.KeyName(k.LadderPick)+"-"+common.PrettyKey(keys[len(keys)-1]), k.LadderPick.Help().Desc)), k.Dismiss}
 	}
 	return []key.Binding{k.LadderBuy, k.LadderSell, k.LadderCancel, k.AmendUp, k.AmendPrice, k.GroupCoarser, k.LadderNextOwn}
 }

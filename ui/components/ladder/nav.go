@@ -144,18 +144,20 @@ func (p *Pane) ownsAtCursor() []api.OrderRecord {
 	return out
 }
 
-// choose takes the trader's pick among the orders on a grouped row: its number cancels it, Esc
-// cancels none; other keys are ignored until one of those.
+// choose takes the trader's pick among the orders on a grouped row: the nth key of LadderPick
+// cancels the nth, Dismiss cancels none; other keys are ignored until one of those.
 func (p *Pane) choose(msg tea.KeyMsg) tea.Cmd {
 	p.dirty = true
 	if key.Matches(msg, p.Keys.Dismiss) {
 		p.choosing = nil
 		return common.Notice(common.LevelNote, "not sent: no order cancelled")
 	}
-	if s := msg.String(); len(s) == 1 && s[0] >= '1' && int(s[0]-'0') <= len(p.choosing) {
-		o := p.choosing[s[0]-'1']
-		p.choosing = nil
-		return action.Request(action.NewCancelOne(o, p.in, p.Guard.Confirm))
+	for i, k := range p.Keys.LadderPick.Keys() {
+		if i < len(p.choosing) && key.Matches(msg, key.NewBinding(key.WithKeys(k))) {
+			o := p.choosing[i]
+			p.choosing = nil
+			return action.Request(action.NewCancelOne(o, p.in, p.Guard.Confirm))
+		}
 	}
 	return nil
 }
@@ -164,8 +166,9 @@ func (p *Pane) choose(msg tea.KeyMsg) tea.Cmd {
 // buy 0.0200 @ 99.7 · Esc none".
 func (p *Pane) choiceLine() string {
 	parts := []string{"cancel which?"}
+	keys := p.Keys.LadderPick.Keys()
 	for i, o := range p.choosing {
-		parts = append(parts, fmt.Sprintf("%d %s %s @ %s", i+1, state.SideText(o.Side), p.in.SizeText(o.Unfilled), p.in.PriceText(o.LimitPrice)))
+		parts = append(parts, fmt.Sprintf("%s %s %s @ %s", common.PrettyKey(keys[i]), state.SideText(o.Side), p.in.SizeText(o.Unfilled), p.in.PriceText(o.LimitPrice)))
 	}
 	return strings.Join(parts, " · ") + " · " + p.Keys.Dismiss.Help().Key + " none"
 }

@@ -107,7 +107,7 @@ func (p *Pane) cancel() tea.Cmd {
 	case len(os) == 1:
 		return action.Request(action.NewCancelOne(os[0], p.in, p.Guard.Confirm))
 	}
-	p.choosing, p.dirty = os[:min(len(os), 9)], true
+	p.choosing, p.dirty = os[:min(len(os), len(p.Keys.LadderPick.Keys()))], true
 	return nil
 }
 

@@ -13,14 +13,12 @@ import (
 	"github.com/tradedesk/tradedesk/ui/components/cmdline"
 )
 
-// The positions pane's position keys (issue #35): the close menu (x, then 1-4 for 25/50/75/100 %
-// at market, m or b for the whole position as a limit at the mid or the best price, p to type
-// the share and price on the command line), reverse, stop to breakeven and flatten all. The
+// The positions pane's position keys (issue #35): the close menu (KeyMap.Close, then Close25 to
+// Close100 for 25/50/75/100 % at market, CloseMid or CloseBest for the whole position as a limit
+// at the mid or the best price, CloseTyped to type the share and price on the command line),
+// reverse, stop to breakeven and flatten all. The
 // rules are state's (PlanClose, PlanReverse, PlanBreakeven, PlanFlatten), shared with the `:`
 // line and the headless commands.
-
-// closeShares are the close menu's shares, by the digit that picks them.
-var closeShares = map[string]int64{"1": 25, "2": 50, "3": 75, "4": 100}
 
 // Capturing implements common.InputCapturer: the open close menu takes the digits before the
 // pane numbers.
@@ -65,26 +63,33 @@ func (p *Pane) positionKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 // openMenu opens the close menu on sym, saying its keys.
 func (p *Pane) openMenu(sym string) tea.Cmd {
 	p.menu = sym
-	return common.Notice(common.LevelInfo, fmt.Sprintf("close %s: 1 25%% · 2 50%% · 3 75%% · 4 or %s all, at market · m at the mid · b at the best price · p type it · %s",
-		sym, common.KeyName(p.Keys.Close), common.KeyName(p.Keys.Dismiss)))
+	k, name := p.Keys, common.KeyName
+	return common.Notice(common.LevelInfo, fmt.Sprintf("close %s: %s 25%% · %s 50%% · %s 75%% · %s or %s all, at market · %s at the mid · %s at the best price · %s type it · %s",
+		sym, name(k.Close25), name(k.Close50), name(k.Close75), name(k.Close100), name(k.Close), name(k.CloseMid), name(k.CloseBest),
+		name(k.CloseTyped), name(k.Dismiss)))
 }
 
 // menuKey is a key while the close menu is open: a share, a pricing, or anything else closes it.
 func (p *Pane) menuKey(msg tea.KeyMsg) tea.Cmd {
 	sym := p.menu
 	p.menu = ""
-	s := msg.String()
-	pct, isShare := closeShares[s]
+	k := p.Keys
+	for _, s := range []struct {
+		b   key.Binding
+		pct int64
+	}{{k.Close25, 25}, {k.Close50, 50}, {k.Close75, 75}, {k.Close100, 100}} {
+		if key.Matches(msg, s.b) {
+			return p.closeShare(sym, decimal.NewFromInt(s.pct), state.CloseAtMarket)
+		}
+	}
 	switch {
-	case isShare:
-		return p.closeShare(sym, decimal.NewFromInt(pct), state.CloseAtMarket)
-	case key.Matches(msg, p.Keys.Close):
+	case key.Matches(msg, k.Close):
 		return p.closeShare(sym, decimal.NewFromInt(100), state.CloseAtMarket)
-	case s == "m":
+	case key.Matches(msg, k.CloseMid):
 		return p.closeShare(sym, decimal.NewFromInt(100), state.CloseAtMid)
-	case s == "b":
+	case key.Matches(msg, k.CloseBest):
 		return p.closeShare(sym, decimal.NewFromInt(100), state.CloseAtBest)
-	case s == "p":
+	case key.Matches(msg, k.CloseTyped):
 		return cmdline.Prefill("close " + strings.ToLower(sym) + " ")
 	}
 	return common.Notice(common.LevelInfo, "close menu closed, nothing sent")
