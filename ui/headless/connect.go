@@ -17,6 +17,7 @@ type opts struct {
 	json     bool
 	slippage string
 	user     string
+	expiry   time.Duration // --expiry-window (0: Env.ExpiryWindow, else the api's 60 s)
 
 	// order
 	instrument, side, size, notional, price, tif, trigger, tpsl, cloid string
@@ -95,8 +96,12 @@ func (r *runner) connect() error {
 	}
 	r.network = ep.Name
 	opts := ep.Options()
-	if r.env.ExpiryWindow > 0 {
-		opts = append(opts, api.WithExpiryWindow(r.env.ExpiryWindow))
+	window, err := r.expiryWindow()
+	if err != nil {
+		return err
+	}
+	if window > 0 {
+		opts = append(opts, api.WithExpiryWindow(window))
 	}
 	if r.env.HTTPClient != nil {
 		opts = append(opts, api.WithHTTPClient(r.env.HTTPClient))
@@ -216,4 +221,21 @@ func (r *runner) account() (string, error) {
 		return a, nil
 	}
 	return "", usagef("no account: give --user ADDR or --address ADDR, or a key (--keystore FILE or TRADEDESK_PRIVATE_KEY)")
+}
+
+// maxExpiryWindow is the furthest expiresAfter may lie after the nonce (the spec: one day).
+const maxExpiryWindow = 24 * time.Hour
+
+// expiryWindow is the window the command signs with: --expiry-window, else Env.ExpiryWindow
+// (0: the api's default). Under a second a request may expire before it arrives; over a day the
+// exchange refuses it.
+func (r *runner) expiryWindow() (time.Duration, error) {
+	w := r.o.expiry
+	if !r.explicit["expiry-window"] {
+		return r.env.ExpiryWindow, nil
+	}
+	if w < time.Second || w > maxExpiryWindow {
+		return 0, usagef("--expiry-window %s: want 1s to 24h, how long an order or cancel stays valid after it is signed (for example 10s)", w)
+	}
+	return w, nil
 }

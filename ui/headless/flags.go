@@ -24,6 +24,8 @@ const (
 	gUser
 	// gJSON: --json.
 	gJSON
+	// gExpiry: --expiry-window, how long the orders and cancels a command signs stay valid.
+	gExpiry
 )
 
 // The groups of the kinds of command.
@@ -33,7 +35,7 @@ const (
 	// market reads need no account.
 	gMarket = gEndpoint | gJSON
 	// agentTrades are what an agent key may sign: orders, cancels, leverage.
-	gAgentTrade = gEndpoint | gKey | gAgent | gJSON
+	gAgentTrade = gEndpoint | gKey | gAgent | gJSON | gExpiry
 	// ownerTrades need the account's own key: money movements, agents, broker approvals.
 	gOwnerTrade = gEndpoint | gKey | gJSON
 )
@@ -90,6 +92,9 @@ func addShared(fs *flagSet, o *opts) {
 	}
 	if fs.has(gUser) {
 		fs.StringVar(&o.user, "user", "", "account `0x...` to show (default: the key's, --account's or --address's)")
+	}
+	if fs.has(gExpiry) {
+		fs.DurationVar(&o.expiry, "expiry-window", 0, "how long after it is signed an order or cancel stays valid, its expiresAfter (`D`, 1s to 24h; default 60s): a lost answer is settled once it has passed")
 	}
 	if fs.has(gJSON) {
 		fs.BoolVar(&o.json, "json", false, "print the raw records as JSON (a failure: {\"outcome\",\"exit_code\",\"error\"})")
