@@ -52,7 +52,7 @@ func ROE(upnl, entry, size, leverage decimal.Decimal) decimal.Decimal {
 	if cost.IsZero() {
 		return decimal.Zero
 	}
-	return div(upnl.Mul(leverage).Mul(hundred), cost)
+	return api.Div(upnl.Mul(leverage).Mul(hundred), cost)
 }
 
 // LiquidationDistance is how far the mark is from the liquidation price, in percent of the mark
@@ -61,7 +61,7 @@ func LiquidationDistance(liq, mark decimal.Decimal) decimal.Decimal {
 	if !liq.IsPositive() || !mark.IsPositive() {
 		return decimal.Zero
 	}
-	return div(mark.Sub(liq).Abs(), mark).Mul(hundred)
+	return api.Div(mark.Sub(liq).Abs(), mark).Mul(hundred)
 }
 
 // MarginRequired is the initial margin of a position of the given notional: notional / leverage

@@ -385,9 +385,11 @@ var mutants = []mutant{
 
 	// What the panes show of money, worked out faster (issue #34): the unrealized PnL's memo and the
 	// int64 rounding of every price, size and PnL written.
-	{id: "roe/margin-rounded-first", file: "state/derive.go", from: "return div(upnl.Mul(leverage).Mul(hundred), cost)", to: "return div(upnl, div(cost, leverage)).Mul(hundred)"},
-	{id: "divide/ties-toward-zero", file: "state/divide.go", from: "if r >= d-r { // 2r >= d, without overflowing", to: "if r > d-r {"},
-	{id: "divide/truncated", file: "state/divide.go", from: "\t\tq++\n", to: "\n"},
+	{id: "roe/margin-rounded-first", file: "state/derive.go", from: "return api.Div(upnl.Mul(leverage).Mul(hundred), cost)", to: "return api.Div(upnl, api.Div(cost, leverage)).Mul(hundred)"},
+	{id: "divide/ties-toward-zero", file: "api/divide.go", from: "if r >= d-r { // 2r >= d, without overflowing", to: "if r > d-r {"},
+	{id: "divide/truncated", file: "api/divide.go", from: "\t\tq++\n", to: "\n"},
+	{id: "funding/premium-index-once", file: "api/sim/market.go", from: "decimal.New(bid+ask-2*m.index, 0)", to: "decimal.New(bid+ask-m.index, 0)"},
+	{id: "funding/premium-mid-unhalved", file: "api/sim/market.go", from: "decimal.New(2*m.index, 0), 10)", to: "decimal.New(m.index, 0), 10)"},
 	{id: "upnl/memo-ignores-marks", file: "state/data_positions.go", from: "key := [4]uint64{s.kinds[KindPositions].version, s.kinds[KindTickers].version, s.kinds[KindAccount].version}", to: "key := [4]uint64{s.kinds[KindPositions].version, 0, s.kinds[KindAccount].version}"},
 	{id: "format/fixed-half-down", file: "state/format_fixed.go", from: "if r := abs64(c % p); 2*r >= p {", to: "if r := abs64(c % p); 2*r > p {"},
 	{id: "format/fixed-round-toward-zero", file: "state/format_fixed.go", from: "n += sign64(c)", to: "n++"},

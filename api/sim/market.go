@@ -14,7 +14,9 @@ import (
 var (
 	baseFunding = d("0.0000125") // interest part of the hourly funding rate
 	maxFunding  = d("0.004")
-	premDivisor = decimal.NewFromInt(8)
+	// maxFundingNeg is -maxFunding, made once.
+	maxFundingNeg = maxFunding.Neg()
+	premDivisor   = decimal.NewFromInt(8)
 )
 
 const (
@@ -199,15 +201,26 @@ func (e *engine) accruePremium(m *market) {
 	ask, oka := m.book.bestPrice(false)
 	prem := decimal.Zero
 	if okb && oka {
-		mid := m.px(bid + ask).Div(decimal.NewFromInt(2))
-		idx := m.px(m.index)
-		prem = mid.Sub(idx).DivRound(idx, 10)
+		prem = m.premium(bid, ask)
 	}
 	m.premSum = m.premSum.Add(prem)
 	m.premN++
-	avg := m.premSum.DivRound(decimal.NewFromInt(m.premN), 10)
-	rate := avg.Div(premDivisor).Add(baseFunding)
-	m.funding = decimal.Min(decimal.Max(rate, maxFunding.Neg()), maxFunding).Round(8)
+	avg := api.DivRound(m.premSum, decimal.NewFromInt(m.premN), 10)
+	rate := api.Div(avg, premDivisor).Add(baseFunding)
+	m.funding = decimal.Min(decimal.Max(rate, maxFundingNeg), maxFunding).Round(8)
+}
+
+// premium is the book's premium over the index, (mid - index) / index rounded half away from
+// zero to 10 places, at a best bid and ask in ticks. The tick cancels out: it is
+// (bid + ask - 2 index) / (2 index), divided in integers (api.DivRound), the same decimal as
+// dividing the prices, as the mid, half a sum of ticks, is exact at the library's 16 places.
+func (m *market) premium(bid, ask int64) decimal.Decimal {
+	if m.tick.e < -14 { // the mid's division would round: divide the prices as they are
+		mid := m.px(bid + ask).Div(decimal.NewFromInt(2))
+		idx := m.px(m.index)
+		return mid.Sub(idx).DivRound(idx, 10)
+	}
+	return api.DivRound(decimal.New(bid+ask-2*m.index, 0), decimal.New(2*m.index, 0), 10)
 }
 
 // payFunding settles funding on every open perpetual position, the exchange's own included:

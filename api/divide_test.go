@@ -1,4 +1,4 @@
-package state
+package api
 
 import (
 	"math/rand/v2"
@@ -7,7 +7,7 @@ import (
 	"github.com/shopspring/decimal"
 )
 
-// divRound gives the library's DivRound to the digit and the exponent: on figures like the
+// DivRound gives the library's DivRound to the digit and the exponent: on figures like the
 // panes' (prices, sizes, PnL, leverage, from cents to millions, either sign), on halves that
 // round away from zero either way, and on figures too wide for its integer path. Guards: a
 // rounding other than half away from zero (a half-cent ROE on the wrong side); a quotient
@@ -23,14 +23,14 @@ func TestDivRoundIsTheLibrarys(t *testing.T) {
 	}
 	check := func(a, b decimal.Decimal, places int32) {
 		t.Helper()
-		want, got := a.DivRound(b, places), divRound(a, b, places)
+		want, got := a.DivRound(b, places), DivRound(a, b, places)
 		if !got.Equal(want) || got.Exponent() != want.Exponent() || got.String() != want.String() {
 			t.Fatalf("%s / %s at %d places: %s (exp %d), want %s (exp %d)", a, b, places, got, got.Exponent(), want, want.Exponent())
 		}
 	}
 	for _, c := range cases {
 		for _, places := range []int32{0, 2, 8, 16, 18} {
-			check(d(c[0]), d(c[1]), places)
+			check(dec(c[0]), dec(c[1]), places)
 		}
 	}
 	rng := rand.New(rand.NewPCG(34, 500))
@@ -43,6 +43,6 @@ func TestDivRoundIsTheLibrarys(t *testing.T) {
 		check(a, b, int32(decimal.DivisionPrecision))
 		check(a, b, rng.Int32N(19))
 		h := decimal.New(rng.Int64N(2e6)-1e6, -rng.Int32N(6)) // a divisor of 2: halves
-		check(decimal.New(h.CoefficientInt64()*2+1, h.Exponent()-1), d("2"), rng.Int32N(8))
+		check(decimal.New(h.CoefficientInt64()*2+1, h.Exponent()-1), dec("2"), rng.Int32N(8))
 	}
 }
