@@ -15,7 +15,7 @@ import (
 
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/api/sim"
-	"github.com/tradedesk/tradedesk/ui"
+	"github.com/tradedesk/tradedesk/state/profile"
 	"github.com/tradedesk/tradedesk/ui/cli"
 	"github.com/tradedesk/tradedesk/ui/common"
 	"github.com/tradedesk/tradedesk/ui/headless"
@@ -157,7 +157,7 @@ cancel = ["d"]
 		t.Errorf("config %+v", cfg)
 	}
 	iv, err := cfg.Poll.Intervals()
-	if err != nil || iv.Tickers != 2*time.Second || iv.Orders != ui.DefaultIntervals().Orders {
+	if err != nil || iv.Tickers != 2*time.Second || iv.Orders != profile.DefaultIntervals().Orders {
 		t.Errorf("intervals %+v, %v", iv, err)
 	}
 	g, err := cfg.Guard.Guard()

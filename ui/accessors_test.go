@@ -3,6 +3,10 @@ package ui
 import (
 	"time"
 
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/tradedesk/tradedesk/state/profile"
+	"github.com/tradedesk/tradedesk/ui/components/help"
+
 	rules "github.com/tradedesk/tradedesk/state/risk"
 	"github.com/tradedesk/tradedesk/ui/common"
 	"github.com/tradedesk/tradedesk/ui/components/messages"
@@ -30,6 +34,17 @@ func (m *Model) setShownNotice(text string) { m.notice, m.dirty = text, true }
 func (m *Model) orderOutcomeLine(level common.NoticeLevel, key, outcome, tail string) string {
 	return m.msgs.OrderLine(level, key, outcome, "", tail)
 }
+
+// message renders the status bar's message line for the model's current state.
+func (s *statusBar) message(m *Model, width int) string {
+	return s.model().Message(s.values(m, width), width)
+}
+
+// paneHelp is the focused pane's groups of keys as the help overlay shows them.
+func (m *Model) paneHelp() [][]key.Binding { return help.Groups(m.slots[m.focus].pane.FullHelp()) }
+
+// DefaultIntervals is the cadence of the design (profile.DefaultIntervals).
+func DefaultIntervals() Intervals { return profile.DefaultIntervals() }
 
 // messageEntries are the messages view's lines, oldest first.
 func (m *Model) messageEntries() []messages.Entry { return m.msgs.Entries() }

@@ -119,6 +119,3 @@ func (m *Model) helpValues() help.Values {
 	return help.Values{Title: m.slots[m.focus].pane.Title(), Global: global, Pane: m.slots[m.focus].pane.FullHelp(),
 		ReadOnly: m.c.ReadOnly, Width: m.width, Height: m.height}
 }
-
-// paneHelp is the focused pane's groups of keys as the help overlay shows them.
-func (m *Model) paneHelp() [][]key.Binding { return help.Groups(m.slots[m.focus].pane.FullHelp()) }

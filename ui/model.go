@@ -43,7 +43,7 @@ type Config struct {
 	Profile   string // the config profile the console runs ("": none); the mode line names it
 	Keys      common.KeyMap
 	Theme     common.Theme
-	Intervals Intervals // zero: DefaultIntervals
+	Intervals Intervals // zero: profile.DefaultIntervals
 	// Timers is the clock the feed's timers run on (nil: wall time, with Now from Clock). Tests
 	// pass a feed.FakeClock and step it.
 	Timers feed.Clock

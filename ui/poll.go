@@ -23,9 +23,6 @@ import (
 // [poll] table sets it).
 type Intervals = profile.Intervals
 
-// DefaultIntervals is the cadence of the design (profile.DefaultIntervals).
-func DefaultIntervals() Intervals { return profile.DefaultIntervals() }
-
 // pollSpec is one kind the root polls: its cadence and its request. Adding a root poll is one
 // entry in pollSpecs (and its kind in state).
 type pollSpec struct {

@@ -125,11 +125,6 @@ func staleNow(m *Model) []statusbar.Stale {
 	return out
 }
 
-// message renders the message line for the model's current state.
-func (s *statusBar) message(m *Model, width int) string {
-	return s.model().Message(s.values(m, width), width)
-}
-
 // commandLines is the open command line and, under it, its hint on one line, so the line does not
 // jump while it is typed (a refusal closes the line: bottom says it).
 func (s *statusBar) commandLines(m *Model, width int) []string {

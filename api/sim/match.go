@@ -10,14 +10,9 @@ import (
 // margin alone would not bound them).
 const maxOpenOrders = 1000
 
-// place checks and executes one order for an account. It returns the order (resting, filled,
-// cancelled or waiting for its trigger) or the reason it was rejected.
-func (e *engine) place(a *account, w *api.OrderWire) (*order, error) {
-	return e.placeJoined(a, w, nil)
-}
-
-// placeJoined is place, with join (when not nil) filing the order with its bracket (engine.joinBracket)
-// once it has an id, before it trades.
+// placeJoined checks and executes one order for an account, join (when not nil) filing it with
+// its bracket (engine.joinBracket) once it has an id, before it trades. It returns the order
+// (resting, filled, cancelled or waiting for its trigger) or the reason it was rejected.
 func (e *engine) placeJoined(a *account, w *api.OrderWire, join func(*order)) (*order, error) {
 	o, err := e.parseOrder(a, w)
 	if err != nil {

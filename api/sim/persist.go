@@ -12,9 +12,6 @@ import (
 // changed, in one transaction, before it is answered.
 func WithStateFile(path string) Option { return func(c *config) { c.state = path } }
 
-// withStoreCheck (tests) makes every write check that nothing changed that it did not write.
-func withStoreCheck() Option { return func(c *config) { c.storeCheck = true } }
-
 // errStateVersion reports a state database written in another format.
 var errStateVersion = errors.New("state database of another version")
 

@@ -15,7 +15,6 @@ import (
 	"io"
 	"net/http"
 	"os"
-	"slices"
 	"strings"
 	"time"
 
@@ -216,24 +215,6 @@ func register(c *command) { commands = append(commands, c) }
 
 // parents are the commands that only group subcommands, with their summaries.
 var parents = map[string]string{}
-
-// IsCommand reports whether name is a headless command (or a group of them: agent, broker).
-func IsCommand(name string) bool {
-	return slices.Contains(Commands(), name)
-}
-
-// Commands lists the top-level command names, sorted.
-func Commands() []string {
-	var names []string
-	for _, c := range commands {
-		top, _, _ := strings.Cut(c.name, " ")
-		if !slices.Contains(names, top) {
-			names = append(names, top)
-		}
-	}
-	slices.Sort(names)
-	return names
-}
 
 // usageError is a mistake in the command line: nothing was sent.
 type usageError struct{ msg string }
