@@ -52,3 +52,24 @@ func (s *Store) NextHistoryPage() (int, bool) {
 	defer s.mu.RUnlock()
 	return s.history().next()
 }
+
+// streamedHistory takes a streamed order record into the order history loaded (under s.mu): the
+// copy held of the order is replaced, unless it is newer by the exchange's timestamp; a new
+// order's goes on top (the history is newest first). The history's version moves when it
+// changed, so its pane shows what the stream said without polling for it. Before the history's
+// first page loaded nothing is taken: that page brings it.
+func (s *Store) streamedHistory(rec api.OrderRecord) {
+	ks := &s.kinds[KindHistory]
+	if ks.at.IsZero() || rec.OrderID == 0 {
+		return
+	}
+	h := s.history()
+	for _, held := range h.rows {
+		if held.OrderID == rec.OrderID && held.Timestamp.After(rec.Timestamp.Time) {
+			return
+		}
+	}
+	if h.upsertTop(rec) {
+		ks.version++
+	}
+}

@@ -68,6 +68,7 @@ func (m OrderUpdateMsg) apply(s *Store, o Order) bool {
 	d.streamed = append(d.streamed, streamedOrder{at: o.At, rec: m.Record})
 	list, changed := upsertOrder(d.list, m.Record)
 	d.list = list
+	s.streamedHistory(m.Record)
 	return changed
 }
 

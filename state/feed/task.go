@@ -187,6 +187,10 @@ func (t *Task) Follow(kinds ...state.Kind) *Task {
 	return t
 }
 
+// Streamed reports whether the task's records come with the stream now: its kind streams, or
+// every kind it follows does (a list that merges what they bring needs no poll to hear of it).
+func (t *Task) Streamed() bool { return t.f.Streaming(t.spec.Kind) || t.followsStream() }
+
 func (t *Task) followsStream() bool {
 	for _, k := range t.follows {
 		if !t.f.Streaming(k) {

@@ -1,6 +1,7 @@
 package pagedlist
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -36,6 +37,7 @@ type List struct {
 	evicted func() int                  // the store's count of the oldest rows let go over the bound
 	shared  bool                        // the task is another list's (NewShared): it polls, not this one
 	watch   bool                        // poll at once when the account's trades moved
+	follows []state.Kind                // the streamed kinds that say the list changed
 }
 
 // Source is where a paged list's records come from: one page of kind, and the store's next
@@ -54,7 +56,9 @@ type Source struct {
 	// none).
 	Evicted func(*state.Store) int
 	// WatchTrades polls the newest page at once when the account's orders or positions moved (a
-	// fill or an order's state change is news for fills and history, not for funding).
+	// fill or an order's state change is news for fills and history, not for funding), unless
+	// the stream brings the news itself (feed.Task.Streamed): the streamed fills are the fills
+	// list's own records, and the store takes the streamed order records into the order history.
 	WatchTrades bool
 	// Follows are the streamed kinds whose records say the list changed (feed.Task.Follow):
 	// while they stream, the list's poll only reconciles.
@@ -88,7 +92,7 @@ func NewShared(c *common.Common, ex api.Exchange, src Source, cols []common.Colu
 }
 
 func newList(c *common.Common, ex api.Exchange, src Source, cols []common.Column, cell common.CellFunc, empty string) *List {
-	l := &List{Common: c, Ex: ex, kind: src.Kind, watch: src.WatchTrades}
+	l := &List{Common: c, Ex: ex, kind: src.Kind, watch: src.WatchTrades, follows: src.Follows}
 	l.Tbl = common.NewTable(c.Styles, cols, cell)
 	l.Tbl.Empty = empty
 	l.page = func(page int) feed.Request { return src.Page(ex, common.ExchangeAddress(ex), page) }
@@ -128,13 +132,15 @@ func (l *List) Handle(msg tea.Msg) (cmd tea.Cmd, handled, refresh bool) {
 		}
 		return common.Tea(l.f.Start()), true, false
 	case common.DataMsg:
-		if l.watch && l.trades.Changed(l.Store, msg.Kind) && l.f.Started() && !l.shared {
+		if l.watch && l.trades.Changed(l.Store, msg.Kind) && l.f.Started() && !l.shared && !l.f.Streamed() {
 			return common.Tea(l.f.Poll()), true, false // orders or positions moved: there may be news
 		}
 		if msg.Kind == l.kind {
 			l.loading = pageStillLoading(l.loading, l.next, l.Store.Freshness(l.kind))
 		}
-		return nil, true, msg.Kind == l.kind || msg.Kind == state.KindInstruments
+		// A followed kind's streamed record may have changed the list (the store takes streamed
+		// order records into the history): the pane's refresh reads it when its version moved.
+		return nil, true, msg.Kind == l.kind || msg.Kind == state.KindInstruments || slices.Contains(l.follows, msg.Kind)
 	case exportProgressMsg, exportDoneMsg:
 		return l.Exp.update(msg), true, false
 	}
