@@ -12,7 +12,6 @@ import (
 	"github.com/shopspring/decimal"
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/api/text"
-	"github.com/tradedesk/tradedesk/state"
 	"github.com/tradedesk/tradedesk/state/algo"
 )
 
@@ -114,7 +113,7 @@ func (r *runner) algoDeps(ctx context.Context, report func(algo.Progress)) (*alg
 	if err != nil {
 		return nil, nil, err
 	}
-	d := &algo.Deps{Exec: e, Journal: e.Journal(), Market: headlessMarket{r}, Read: r.client, Account: r.client.Address(), Now: r.env.Now, Report: report,
+	d := &algo.Deps{Exec: e, Journal: e.Journal(), Market: &algo.StreamMarket{Ex: r.client, Now: r.env.Now}, Read: r.client, Account: r.client.Address(), Now: r.env.Now, Report: report,
 		Ended: treport.Keeper(r.client, e.Journal(), r.env.Now)}
 	if report != nil { // an algorithm runs here: it reads the stream while it is up
 		closeStream := r.algoStream(d)
@@ -125,7 +124,8 @@ func (r *runner) algoDeps(ctx context.Context, report func(algo.Progress)) (*alg
 }
 
 // algoStream opens the exchange's stream for the algorithms of d (their quotes, their children's
-// records and fills: algo.Tape), as the console hands them its own; polling stays the fallback.
+// records and fills, their children's stores: algo.Tape), as the console hands them its own;
+// polling stays the fallback.
 // It returns what closes it (nothing to close for an exchange with no stream).
 func (r *runner) algoStream(d *algo.Deps) func() {
 	c, ok := r.client.(*api.Client)
@@ -154,18 +154,21 @@ func (r *runner) algoStream(d *algo.Deps) func() {
 		}
 	}()
 	go d.Tape.Follow(ctx, st)
+	tapeMarket(d)
 	return func() { cancel(); st.Close() }
 }
 
-// headlessMarket reads the market as the order command does.
-type headlessMarket struct{ r *runner }
-
-func (m headlessMarket) Store(ctx context.Context, symbol string) (*state.Store, error) {
-	return m.r.orderStore(ctx, symbol)
-}
-
-func (m headlessMarket) OrderBook(ctx context.Context, symbol string, depth int) (api.OrderBook, error) {
-	return m.r.client.OrderBook(ctx, symbol, depth)
+// tapeMarket hands d's tape to its market (an algo.StreamMarket, or the guard's gate around one),
+// so that a child's store takes the prices, the account, the positions and the kept leverage from
+// the stream, as the console's do.
+func tapeMarket(d *algo.Deps) {
+	m := d.Market
+	if g, ok := m.(gatedMarket); ok {
+		m = g.m
+	}
+	if sm, ok := m.(*algo.StreamMarket); ok {
+		sm.Tape = d.Tape
+	}
 }
 
 // leftRunning settles the algorithms an earlier run left running, by --on-restart (else the

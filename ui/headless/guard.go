@@ -152,7 +152,7 @@ func newGuardProc(r *runner, e *exec.Executor, log *slog.Logger) *guardProc {
 		algoCtx: context.Background(), cancels: map[string]context.CancelFunc{}, untils: map[string]time.Time{},
 		consoles: map[uint64]*guard.Console{}, watched: map[string]bool{}}
 	g.reachEvery, g.alertsEvery = guardCadences(r.env)
-	g.deps = &algo.Deps{Exec: gatedExec{e, g.gate}, Journal: e.Journal(), Market: gatedMarket{headlessMarket{r}, g.gate},
+	g.deps = &algo.Deps{Exec: gatedExec{e, g.gate}, Journal: e.Journal(), Market: gatedMarket{&algo.StreamMarket{Ex: r.client, Now: r.env.Now}, g.gate},
 		Read: r.client, Account: r.client.Address(), Now: r.env.Now, Report: g.report, Limits: &algo.Limits{},
 		Ended: report.Keeper(r.client, e.Journal(), r.env.Now)}
 	return g

@@ -99,6 +99,16 @@ func (m gatedMarket) Store(ctx context.Context, symbol string) (*state.Store, er
 	return m.m.Store(ctx, symbol)
 }
 
+// StoreWithoutBook implements algo.BooklessMarket: the market's own, else its Store.
+func (m gatedMarket) StoreWithoutBook(ctx context.Context, symbol string) (*state.Store, error) {
+	m.gate.enter()
+	defer m.gate.leave()
+	if b, ok := m.m.(algo.BooklessMarket); ok {
+		return b.StoreWithoutBook(ctx, symbol)
+	}
+	return m.m.Store(ctx, symbol)
+}
+
 func (m gatedMarket) OrderBook(ctx context.Context, symbol string, depth int) (api.OrderBook, error) {
 	m.gate.enter()
 	defer m.gate.leave()

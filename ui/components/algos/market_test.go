@@ -8,6 +8,7 @@ import (
 
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/api/sim"
+	"github.com/tradedesk/tradedesk/state/algo"
 )
 
 // countInstruments counts the instrument lists read from the exchange.
@@ -36,7 +37,7 @@ func TestChildrenShareTheInstrumentList(t *testing.T) {
 		t.Fatal(err)
 	}
 	ex := &countInstruments{Client: api.New(srv.URL, api.WithSigner(signer))}
-	m := &consoleMarket{ex: ex}
+	m := &algo.StreamMarket{Ex: ex}
 	for range 2 {
 		st, err := m.Store(t.Context(), "BTC-PERP")
 		if err != nil {

@@ -12,7 +12,6 @@ import (
 	"github.com/shopspring/decimal"
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/api/text"
-	"github.com/tradedesk/tradedesk/state"
 	"github.com/tradedesk/tradedesk/state/algo"
 	"github.com/tradedesk/tradedesk/state/exec"
 	"github.com/tradedesk/tradedesk/state/journal"
@@ -41,9 +40,9 @@ type Runner struct {
 	mu      sync.Mutex
 	cancels map[string]context.CancelFunc // the running algorithms, by id
 	exec    *exec.Executor
-	remote  remoteState // the attached guard (Attach)
-	market  *consoleMarket
-	tape    *algo.Tape // the console's stream, as the algorithms read it (nil: they poll)
+	remote  remoteState        // the attached guard (Attach)
+	market  *algo.StreamMarket // the algorithms' children's stores, on the tape once Streamed
+	tape    *algo.Tape         // the console's stream, as the algorithms read it (nil: they poll)
 }
 
 // Streamed hands the runner the console's stream: while it is up the algorithms read their
@@ -52,7 +51,7 @@ type Runner struct {
 // runs.
 func (r *Runner) Streamed(st *api.Stream) {
 	r.tape = algo.NewTape(st.Status)
-	r.market.tape = r.tape
+	r.market.Tape = r.tape
 }
 
 // Tape is the console's stream as the algorithms read it (nil: no stream, they poll).
@@ -68,7 +67,7 @@ func (r *Runner) Put(ev api.StreamEvent) {
 
 // NewRunner is the runner of the console on exchange ex with executor x (nil: read-only).
 func NewRunner(ex api.Exchange, x *exec.Executor) *Runner {
-	return &Runner{ex: ex, market: &consoleMarket{ex: ex}, Feed: NewFeed(), limits: &algo.Limits{}, Now: time.Now, cancels: map[string]context.CancelFunc{}, exec: x}
+	return &Runner{ex: ex, market: &algo.StreamMarket{Ex: ex}, Feed: NewFeed(), limits: &algo.Limits{}, Now: time.Now, cancels: map[string]context.CancelFunc{}, exec: x}
 }
 
 // Journal is the executor's journal (nil when the console has no executor).
@@ -153,128 +152,6 @@ func (r *Runner) Stop(id string, live bool) {
 // JournalRowOf is a row naming a journal's algorithm (its kind and id; its fills are in Detail).
 func JournalRowOf(a journal.Algo) Row {
 	return Row{Progress: algo.Progress{ID: a.ID, Kind: a.Kind, State: a.State, Detail: a.Detail, Children: a.Children}, Created: a.Created}
-}
-
-// consoleMarket reads the market for an algorithm's children: a store of its own, loaded for
-// each child (the console's store belongs to the model's goroutine), as the headless order
-// command loads one. What hardly changes (the instruments, the collateral, the fee schedule) is
-// read once a minute for every algorithm of the console; the prices, the account and the
-// positions come from the console's stream while it is up (algo.Tape.ApplyTo), else are read for
-// each child; the book and the leverage are read for each child.
-type consoleMarket struct {
-	ex   api.Exchange
-	tape *algo.Tape // nil: no stream
-
-	mu   sync.Mutex
-	at   time.Time
-	ins  api.Instruments
-	coll []api.Collateral
-	fees *api.UserFees
-}
-
-// staticFor is how long the instruments, collateral and fees serve the algorithms' stores.
-const staticFor = time.Minute
-
-// statics are the instruments, collateral and fee schedule, read at most once a staticFor.
-func (m *consoleMarket) statics(ctx context.Context) (api.Instruments, []api.Collateral, *api.UserFees, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if !m.at.IsZero() && time.Since(m.at) < staticFor {
-		return m.ins, m.coll, m.fees, nil
-	}
-	ins, err := m.ex.Instruments(ctx, "all")
-	if err != nil {
-		return ins, nil, nil, err
-	}
-	coll, err := m.ex.SupportedCollateral(ctx, "all")
-	if err != nil {
-		return ins, nil, nil, err
-	}
-	m.ins, m.coll, m.fees, m.at = ins, coll, nil, time.Now()
-	if f, err := m.ex.UserFees(ctx, m.ex.Address()); err == nil {
-		m.fees = &f
-	}
-	return m.ins, m.coll, m.fees, nil
-}
-
-// Store implements algo.Market.
-func (m *consoleMarket) Store(ctx context.Context, symbol string) (*state.Store, error) {
-	return m.store(ctx, symbol, true)
-}
-
-// StoreWithoutBook implements algo.BooklessMarket: a post-only or trigger child's check does not
-// read the book.
-func (m *consoleMarket) StoreWithoutBook(ctx context.Context, symbol string) (*state.Store, error) {
-	return m.store(ctx, symbol, false)
-}
-
-// store is a child's store, with the instrument's book read when book is set; the leverage is
-// the one the stream's tape keeps while it stands (algo.Tape.Leverage), else read and kept.
-func (m *consoleMarket) store(ctx context.Context, symbol string, book bool) (*state.Store, error) {
-	st := state.New(time.Now)
-	ins, coll, fees, err := m.statics(ctx)
-	if err != nil {
-		return nil, err
-	}
-	st.Apply(state.InstrumentsMsg{Instruments: ins})
-	st.Apply(state.CollateralMsg{Collateral: coll})
-	if fees != nil {
-		st.Apply(state.FeesMsg{Fees: *fees})
-	}
-	in, found := st.FindInstrument(symbol)
-	if !found || m.tape == nil || !m.tape.ApplyTo(st, in.Name) {
-		if err := m.load(ctx, st); err != nil {
-			return nil, err
-		}
-	}
-	if !found {
-		return st, nil
-	}
-	if book {
-		if b, err := m.ex.OrderBook(ctx, in.Name, 0); err == nil {
-			st.Apply(state.BookMsg{Book: b})
-		}
-	}
-	if in.Spot {
-		return st, nil
-	}
-	if l, ok := m.tape.Leverage(in.Name); ok {
-		st.Apply(state.LeverageMsg{Leverage: l})
-	} else if l, err := m.ex.InstrumentLeverage(ctx, m.ex.Address(), in.Name); err == nil {
-		st.Apply(state.LeverageMsg{Leverage: l})
-		m.tape.KeepLeverage(in.Name, l)
-	}
-	return st, nil
-}
-
-// load reads the prices, the account and the positions into st.
-func (m *consoleMarket) load(ctx context.Context, st *state.Store) error {
-	user := m.ex.Address()
-	loads := []func() error{
-		func() error { t, err := m.ex.Ticker(ctx, "all"); st.Apply(state.TickersMsg{Tickers: t}); return err },
-		func() error { x, err := m.ex.Mids(ctx, "all"); st.Apply(state.MidsMsg{Mids: x}); return err },
-		func() error {
-			a, err := m.ex.AccountSummary(ctx, user)
-			st.Apply(state.AccountMsg{Summary: a})
-			return err
-		},
-		func() error {
-			p, err := m.ex.Positions(ctx, user)
-			st.Apply(state.PositionsMsg{Positions: p})
-			return err
-		},
-	}
-	for _, l := range loads {
-		if err := l(); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// OrderBook implements algo.Market.
-func (m *consoleMarket) OrderBook(ctx context.Context, symbol string, depth int) (api.OrderBook, error) {
-	return m.ex.OrderBook(ctx, symbol, depth)
 }
 
 // ScaleRow is a placed scale's row: its rungs resting.
