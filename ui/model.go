@@ -259,11 +259,11 @@ func (m *Model) addPanes(cfg Config) {
 	m.chart = chart.New(m.c, cfg.Exchange)
 	m.addPane(newMarketGroup(m.c, cfg.Exchange, m.chart), colLeft, 4, 0).beside = true
 	m.algos = algos.NewRunner(cfg.Exchange, cfg.Exec)
-	m.algos.OnRestart, m.algos.GuardDir = cfg.AlgoOnRestart, cfg.GuardDir
+	m.algos.OnRestart, m.algos.GuardDir, m.algos.Keys = cfg.AlgoOnRestart, cfg.GuardDir, m.keys
 	if cfg.Stream != nil {
 		m.algos.Streamed(cfg.Stream)
 	}
-	m.liveAlgos = cfg.Live.Runner(m.algos.Feed)
+	m.liveAlgos = cfg.Live.Runner(m.algos)
 	m.algoPane = algos.New(m.c, m.algos.Feed, m.algos.Journal(), m.stopAlgo)
 	m.addPane(newActivityGroup(m.c, cfg.Exchange, !cfg.NoFillBell, m.algoPane), colLeft, 3, 0)
 	m.addPane(newFundsGroup(m.c, cfg.Exchange), colRight, 2, 0)

@@ -1,6 +1,7 @@
 package algos
 
 import (
+	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/tradedesk/tradedesk/api/text"
@@ -71,7 +72,7 @@ func (r *Runner) Choose(session *Runner, c ChoiceMsg, readOnly string, st *commo
 		run.Stop(c.ID, true)
 		return tea.Batch(common.Notice(common.LevelInfo, "stopping "+text.Clean(c.ID)+"…"), watch())
 	case StepRefuse:
-		return common.Notice(common.LevelError, "this console runs "+text.Clean(c.ID)+": flatten is for an algorithm an earlier run left; s stops it")
+		return common.Notice(common.LevelError, "this console runs "+text.Clean(c.ID)+": flatten is for an algorithm an earlier run left; "+run.keyName(algoStop)+" stops it")
 	case StepFlatten:
 		return action.Request(r.FlattenAction(c.ID, st))
 	}
@@ -92,4 +93,28 @@ func (r *Runner) Preview(c state.AlgoCommand, store *state.Store, st *common.Sty
 		return common.Notice(common.LevelError, cmdline.NotSent+text.Clean(err.Error()))
 	}
 	return action.Request(StartAction(c, inst, lines, start, st))
+}
+
+// The Algos view's keys the runner's words name, with their actions' names (keyName).
+var (
+	algoStop    = keyOf{"algo_stop", func(k *common.KeyMap) key.Binding { return k.AlgoStop }}
+	algoPause   = keyOf{"algo_pause", func(k *common.KeyMap) key.Binding { return k.AlgoPause }}
+	algoResume  = keyOf{"algo_resume", func(k *common.KeyMap) key.Binding { return k.AlgoResume }}
+	algoFlatten = keyOf{"algo_flatten", func(k *common.KeyMap) key.Binding { return k.AlgoFlatten }}
+)
+
+// keyOf is a key the runner's words name: its action's name in the config's [keys], and its
+// binding in a key map.
+type keyOf struct {
+	action  string
+	binding func(*common.KeyMap) key.Binding
+}
+
+// keyName is how the runner's words name key k: its first key in r.Keys ("s"), or without a
+// key map its action ("the algo_stop key").
+func (r *Runner) keyName(k keyOf) string {
+	if r.Keys == nil {
+		return "the " + k.action + " key"
+	}
+	return common.KeyName(k.binding(r.Keys))
 }

@@ -110,3 +110,24 @@ func TestAChoiceGoesToTheRunnerThatRunsIt(t *testing.T) {
 		t.Fatalf("flatten of one left: %#v", req)
 	}
 }
+
+// TestTheRunnersWordsNameTheBoundKeys (issue #33): with the Algos view's keys rebound, the
+// notice about algorithms an earlier run left and the refusal to flatten a running one name the
+// rebound keys; a runner without a key map names the keys' actions. It fails if the words spell
+// out r, s, f or p again whatever the binding.
+func TestTheRunnersWordsNameTheBoundKeys(t *testing.T) {
+	keys := commontest.Rebound(t, map[string][]string{"algo_stop": {"z"}, "algo_pause": {"y"}, "algo_resume": {"u"}, "algo_flatten": {"v"}})
+	r := choiceRunner(t)
+	r.Keys = &keys
+	if n := r.leftNotice([]string{"c1"}, nil); !strings.Contains(n.Text, "in the Algos view u resumes one, z cancels its orders, v also closes what it opened") {
+		t.Errorf("the notice of algorithms left: %q", n.Text)
+	}
+	r.cancels["c2"] = func() {}
+	st := common.NewStyles(commontest.Theme)
+	if n := noticeOf(t, r.Choose(nil, ChoiceMsg{ID: "c2", Choice: "flatten"}, "", st, nil)); !strings.HasSuffix(n.Text, "; z stops it") {
+		t.Errorf("the refusal to flatten a running one: %q", n.Text)
+	}
+	if got := NewRunner(nil, nil).keyName(algoStop); got != "the algo_stop key" {
+		t.Errorf("without a key map the stop key is %q", got)
+	}
+}

@@ -54,7 +54,7 @@ func (r *Runner) LeftRunning() tea.Cmd {
 			rows = append(rows, Row{Progress: p, Created: a.Created})
 			asked = append(asked, a.Kind+" "+a.ID)
 		}
-		return LeftMsg{Rows: rows, Notice: leftNotice(asked, settled)}
+		return LeftMsg{Rows: rows, Notice: r.leftNotice(asked, settled)}
 	}
 }
 
@@ -67,14 +67,17 @@ func (r *Runner) guardRuns(ctx context.Context) bool {
 	return err == nil && mine.Path != ""
 }
 
-func leftNotice(asked, settled []string) common.NoticeMsg {
+// leftNotice says what the start did with the algorithms an earlier run left (settled, by the
+// config) and which wait for the trader's choice (asked), with the Algos view's keys for it.
+func (r *Runner) leftNotice(asked, settled []string) common.NoticeMsg {
 	var parts []string
 	if len(settled) > 0 {
 		parts = append(parts, "by the config's [on_restart]: "+strings.Join(settled, ", "))
 	}
 	if len(asked) > 0 {
-		parts = append(parts, fmt.Sprintf("%d algorithm(s) left running by an earlier run: %s; in the Algos view r resumes one, "+
-			"s cancels its orders, f also closes what it opened (:algos resume|cancel|flatten ID)", len(asked), strings.Join(asked, ", ")))
+		parts = append(parts, fmt.Sprintf("%d algorithm(s) left running by an earlier run: %s; in the Algos view %s resumes one, "+
+			"%s cancels its orders, %s also closes what it opened (:algos resume|cancel|flatten ID)", len(asked), strings.Join(asked, ", "),
+			r.keyName(algoResume), r.keyName(algoStop), r.keyName(algoFlatten)))
 	}
 	return common.NoticeMsg{Level: common.LevelWarn, Text: text.Clean(strings.Join(parts, "; "))}
 }

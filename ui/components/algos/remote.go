@@ -129,6 +129,6 @@ func (r *Runner) guardRow(id string) Row {
 	r.mu.Lock()
 	row := r.remote.rows[id]
 	r.mu.Unlock()
-	row.Detail = joinNote("runs in the attached guard: s stops it there, :algos does not apply", row.Detail)
+	row.Detail = joinNote("runs in the attached guard: "+r.keyName(algoStop)+" stops it there, :algos does not apply", row.Detail)
 	return row
 }

@@ -36,6 +36,9 @@ type Runner struct {
 	// Session marks every row this runner reports ("" for the console's own; "LIVE" for the
 	// live session of a shadow console, whose algorithms share the view's feed).
 	Session string
+	// Keys are the console's keys, which the runner's words name (keyName); nil: they name the
+	// keys' actions.
+	Keys *common.KeyMap
 
 	mu      sync.Mutex
 	cancels map[string]context.CancelFunc // the running algorithms, by id
@@ -201,7 +204,8 @@ func (r *Runner) RestartNow(ctx context.Context, id, choice string) Row {
 	case err != nil:
 		row.Detail = err.Error()
 	case r.Runs(id):
-		row = Row{Progress: algo.Progress{ID: id, Kind: a.Kind, State: a.State, Detail: "this console runs it: s stops it, p pauses it"}, Live: true}
+		row = Row{Progress: algo.Progress{ID: id, Kind: a.Kind, State: a.State, Detail: "this console runs it: " +
+			r.keyName(algoStop) + " stops it, " + r.keyName(algoPause) + " pauses it"}, Live: true}
 	case !found || a.State != journal.AlgoRunning && a.State != algo.StatePaused:
 		row.Detail = "no algorithm " + id + " left running or paused: the Algos view lists none by that id"
 	default:

@@ -24,13 +24,13 @@ const Session = "LIVE"
 
 // Runner is the runner of the live session (nil without one): algos.Runner over the live
 // exchange and executor (the live journal, the live key), its rows marked LIVE (Session) on the
-// console's Algos feed f.
-func (r Route) Runner(f *algos.Feed) *algos.Runner {
+// Algos feed of the console's runner own, its words naming own's keys.
+func (r Route) Runner(own *algos.Runner) *algos.Runner {
 	if r.Exec == nil || r.Ex == nil {
 		return nil
 	}
 	run := algos.NewRunner(r.Ex, r.Exec)
-	run.Feed, run.Session = f, Session
+	run.Feed, run.Session, run.Keys = own.Feed, Session, own.Keys
 	return run
 }
 

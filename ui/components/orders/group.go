@@ -35,13 +35,13 @@ func (p *Pane) groupOf(o api.OrderRecord) (string, []api.OrderRecord) {
 
 // cancelGroup offers, for X on a rung, the algorithm's open orders as one: a confirmation naming
 // them, then one cancel each through the executor (its journal, its lookup of a lost answer).
-func cancelGroup(id string, rungs []api.OrderRecord) tea.Cmd {
+func cancelGroup(id string, rungs []api.OrderRecord, cancelAll string) tea.Cmd {
 	what := fmt.Sprintf("cancel the %d open orders of %s", len(rungs), text.Clean(id))
 	var done, failed []string
 	a := &action.Action{Kind: action.KindCancelInstrument, Confirm: true, Instrument: rungs[0].InstrumentID,
 		Title: "Cancel an algorithm's orders", What: what,
 		Lines: []string{"Cancel the " + state.Count(len(rungs), "open order") + " of " + text.Clean(id) + " (" + text.Clean(rungs[0].Instrument) +
-			", client ids " + text.Clean(id) + "-n) as one?", "", "Other orders stay; C cancels every order."},
+			", client ids " + text.Clean(id) + "-n) as one?", "", "Other orders stay; " + cancelAll + " cancels every order."},
 		Refresh: []state.Kind{state.KindOrders}}
 	a.Run = func(ctx context.Context, e *exec.Executor, ask exec.Ask) (action.Outcome, error) {
 		var last exec.Result

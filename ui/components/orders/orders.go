@@ -297,7 +297,7 @@ func (p *Pane) cancelInstrument() tea.Cmd {
 		return p.noneSelected()
 	}
 	if id, rungs := p.groupOf(o); id != "" {
-		return cancelGroup(id, rungs) // X on a rung offers its algorithm's orders as one
+		return cancelGroup(id, rungs, common.KeyName(p.Keys.CancelAll)) // X on a rung offers its algorithm's orders as one
 	}
 	var on []api.OrderRecord
 	for _, x := range p.orders {
