@@ -11,7 +11,10 @@ import (
 // FormatPrice writes d with exactly decimals places (rounded half away from zero) and a comma
 // between thousands: 50123.5 at 2 -> "50,123.50"; -0.000123 at 6 -> "-0.000123".
 func FormatPrice(d decimal.Decimal, decimals int32) string {
-	return groupThousands(stringFixed(d, clampDecimals(decimals)))
+	if s, ok := fixedText(d, clampDecimals(decimals), false, ""); ok {
+		return s
+	}
+	return groupThousands(d.StringFixed(clampDecimals(decimals)))
 }
 
 // FormatSize writes a size like FormatPrice (use the instrument's SizeDecimals).
@@ -22,6 +25,9 @@ func FormatSize(d decimal.Decimal, decimals int32) string {
 // FormatSigned writes d like FormatPrice with an explicit sign: "+1,234.50", "-3.00". A value that
 // rounds to zero gets no sign ("0.00"), so the sign alone tells gain from loss.
 func FormatSigned(d decimal.Decimal, decimals int32) string {
+	if s, ok := fixedText(d, clampDecimals(decimals), true, ""); ok {
+		return s // a figure rounded to zero has neither sign
+	}
 	s := FormatPrice(d, decimals)
 	if isZeroText(s) {
 		return strings.TrimPrefix(s, "-")
@@ -35,6 +41,9 @@ func FormatSigned(d decimal.Decimal, decimals int32) string {
 // FormatPercent writes a value already in percent units with decimals places and a % sign:
 // 45.678 at 2 -> "45.68%". Negative values keep their minus sign.
 func FormatPercent(pct decimal.Decimal, decimals int32) string {
+	if s, ok := fixedText(pct, clampDecimals(decimals), false, "%"); ok {
+		return s
+	}
 	s := FormatPrice(pct, decimals)
 	if isZeroText(s) {
 		s = strings.TrimPrefix(s, "-")
@@ -44,6 +53,9 @@ func FormatPercent(pct decimal.Decimal, decimals int32) string {
 
 // FormatSignedPercent is FormatPercent with an explicit + on gains: "+5.23%", "-1.20%", "0.00%".
 func FormatSignedPercent(pct decimal.Decimal, decimals int32) string {
+	if s, ok := fixedText(pct, clampDecimals(decimals), true, "%"); ok {
+		return s
+	}
 	return FormatSigned(pct, decimals) + "%"
 }
 

@@ -2,6 +2,7 @@ package state
 
 import (
 	"math/rand/v2"
+	"strings"
 	"testing"
 	"time"
 
@@ -120,10 +121,42 @@ func TestStringFixedMatchesDecimal(t *testing.T) {
 			if got, want := stringFixed(d, places), d.StringFixed(places); got != want {
 				t.Fatalf("stringFixed(%s, %d) = %q, want %q", s, places, got, want)
 			}
+			checkFormatsMatchDecimal(t, d, places)
 		}
 	}
-	px := decimal.RequireFromString("97278.65")
-	if n := testing.AllocsPerRun(20, func() { FormatPrice(px, 1) }); n > 4 {
-		t.Errorf("FormatPrice: %.0f allocations, want at most 4", n)
+	px := decimal.RequireFromString("-97278.65")
+	for name, f := range map[string]func(decimal.Decimal, int32) string{"FormatPrice": FormatPrice, "FormatSigned": FormatSigned,
+		"FormatPercent": FormatPercent, "FormatSignedPercent": FormatSignedPercent} {
+		if n := testing.AllocsPerRun(20, func() { f(px, 1) }); n > 1 {
+			t.Errorf("%s: %.0f allocations, want 1 (the string)", name, n)
+		}
+	}
+}
+
+// checkFormatsMatchDecimal: FormatPrice, FormatSigned, FormatPercent and FormatSignedPercent
+// write what StringFixed's text with commas between thousands gives, a + before a gain, no sign
+// on a figure that rounds to zero.
+func checkFormatsMatchDecimal(t *testing.T, d decimal.Decimal, places int32) {
+	t.Helper()
+	plain := groupThousands(d.StringFixed(places))
+	signed := plain
+	switch {
+	case isZeroText(plain):
+		signed = strings.TrimPrefix(plain, "-")
+		plain = signed
+	case !strings.HasPrefix(plain, "-"):
+		signed = "+" + plain
+	}
+	if got := FormatPrice(d, places); got != groupThousands(d.StringFixed(places)) {
+		t.Fatalf("FormatPrice(%s, %d) = %q, want %q", d, places, got, groupThousands(d.StringFixed(places)))
+	}
+	if got := FormatSigned(d, places); got != signed {
+		t.Fatalf("FormatSigned(%s, %d) = %q, want %q", d, places, got, signed)
+	}
+	if got := FormatPercent(d, places); got != plain+"%" {
+		t.Fatalf("FormatPercent(%s, %d) = %q, want %q", d, places, got, plain+"%")
+	}
+	if got := FormatSignedPercent(d, places); got != signed+"%" {
+		t.Fatalf("FormatSignedPercent(%s, %d) = %q, want %q", d, places, got, signed+"%")
 	}
 }
