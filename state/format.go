@@ -1,6 +1,7 @@
 package state
 
 import (
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -169,16 +170,30 @@ func periodText(d time.Duration) string {
 // FormatCompact writes a large amount with a suffix ("12.35M", "1.20B", "56.3K"), for volume and
 // open interest; below 10,000 it is written in full at 2 places.
 func FormatCompact(d decimal.Decimal) string {
-	abs := d.Abs()
+	// |d| >= N, N a whole number, is |d's integer part| >= N: read without a big.Int.
+	whole := int64(math.MaxInt64)
+	if d.NumDigits()+int(d.Exponent()) <= 18 {
+		whole = abs64(d.IntPart())
+	}
 	switch {
-	case abs.GreaterThanOrEqual(decimal.NewFromInt(1_000_000_000)):
-		return d.Div(decimal.NewFromInt(1_000_000_000)).StringFixed(2) + "B"
-	case abs.GreaterThanOrEqual(decimal.NewFromInt(1_000_000)):
-		return d.Div(decimal.NewFromInt(1_000_000)).StringFixed(2) + "M"
-	case abs.GreaterThanOrEqual(decimal.NewFromInt(10_000)):
-		return d.Div(decimal.NewFromInt(1_000)).StringFixed(1) + "K"
+	case whole >= 1_000_000_000:
+		return compactIn(d, 9, 2) + "B"
+	case whole >= 1_000_000:
+		return compactIn(d, 6, 2) + "M"
+	case whole >= 10_000:
+		return compactIn(d, 3, 1) + "K"
 	}
 	return FormatPrice(d, 2)
+}
+
+// compactIn is d / 10^k at places, as d.Div(10^k).StringFixed(places) writes it: the division
+// by a power of ten is a shift of the exponent, exact, and the library's 16 places hold it
+// whole unless d has more than 16 - k decimals (then the library divides, as it did).
+func compactIn(d decimal.Decimal, k, places int32) string {
+	if d.Exponent()-k >= -int32(decimal.DivisionPrecision) {
+		return stringFixed(d.Shift(-k), places)
+	}
+	return d.Div(decimal.New(1, k)).StringFixed(places)
 }
 
 // FormatUSDFee is FormatFee at a US-dollar stablecoin's precision: "0.32", "<0.01", "rebate 0.01".

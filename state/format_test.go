@@ -160,3 +160,38 @@ func checkFormatsMatchDecimal(t *testing.T, d decimal.Decimal, places int32) {
 		t.Fatalf("FormatSignedPercent(%s, %d) = %q, want %q", d, places, got, signed+"%")
 	}
 }
+
+// FormatCompact writes what dividing by the library and StringFixed wrote ("1.23B", "-45.7K",
+// "9,999.99"), at and around each threshold and for random figures, and no more than four
+// allocations. Guards: a threshold off by one; a negative figure taken as small; the integer
+// division rounding otherwise than the library's.
+func TestFormatCompactMatchesTheLibrary(t *testing.T) {
+	old := func(d decimal.Decimal) string {
+		abs := d.Abs()
+		switch {
+		case abs.GreaterThanOrEqual(decimal.NewFromInt(1_000_000_000)):
+			return d.Div(decimal.NewFromInt(1_000_000_000)).StringFixed(2) + "B"
+		case abs.GreaterThanOrEqual(decimal.NewFromInt(1_000_000)):
+			return d.Div(decimal.NewFromInt(1_000_000)).StringFixed(2) + "M"
+		case abs.GreaterThanOrEqual(decimal.NewFromInt(10_000)):
+			return d.Div(decimal.NewFromInt(1_000)).StringFixed(1) + "K"
+		}
+		return FormatPrice(d, 2)
+	}
+	vals := []string{"0", "9999.99", "10000", "-10000", "-9999.995", "999999.99", "1000000", "-1000000", "999999999.99",
+		"1000000000", "-1000000000", "1004999.999", "10049.99", "1234567890123456789012.5", "0.005"}
+	rng := rand.New(rand.NewPCG(34, 1))
+	for range 5000 {
+		vals = append(vals, decimal.New(rng.Int64N(2e15)-1e15, -rng.Int32N(9)).String())
+	}
+	for _, s := range vals {
+		d := decimal.RequireFromString(s)
+		if got, want := FormatCompact(d), old(d); got != want {
+			t.Fatalf("FormatCompact(%s) = %q, want %q", s, got, want)
+		}
+	}
+	vol := decimal.RequireFromString("123456789.12")
+	if n := testing.AllocsPerRun(20, func() { FormatCompact(vol) }); n > 4 {
+		t.Errorf("FormatCompact: %.0f allocations, want at most 4", n)
+	}
+}

@@ -3,6 +3,9 @@ package tickers
 import (
 	"time"
 
+	"github.com/shopspring/decimal"
+	"github.com/tradedesk/tradedesk/api"
+
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tradedesk/tradedesk/ui/common"
 )
@@ -43,4 +46,34 @@ func (p *Pane) endFlashes(at time.Time) tea.Cmd {
 		return nil
 	}
 	return common.Tea(p.Feed.AfterFor(p, next.Add(flashLinger).Sub(at), FlashEndMsg{At: next.Add(flashLinger)}))
+}
+
+// startFlashes starts a flash for every mark that moved since before, the tickers last taken,
+// and reports whether any did. The store hands out a list that names the instruments in the
+// same order from one change to the next, so each ticker is compared with the one at its index
+// in before; only when the order changed are before's marks looked up by name.
+func (p *Pane) startFlashes(before []api.Ticker) bool {
+	now, started := p.Clock(), false
+	var byName map[string]decimal.Decimal
+	for i := range p.tickers {
+		t := &p.tickers[i]
+		var old decimal.Decimal
+		seen := i < len(before) && before[i].Symbol == t.Symbol
+		if seen {
+			old = before[i].MarkPrice
+		} else {
+			if byName == nil {
+				byName = make(map[string]decimal.Decimal, len(before))
+				for _, b := range before {
+					byName[b.Symbol] = b.MarkPrice
+				}
+			}
+			old, seen = byName[t.Symbol]
+		}
+		if seen && !old.Equal(t.MarkPrice) {
+			p.flashes[t.Symbol] = flash{until: now.Add(flashFor), up: t.MarkPrice.GreaterThan(old)}
+			started = true
+		}
+	}
+	return started
 }

@@ -8,7 +8,6 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/shopspring/decimal"
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
 	"github.com/tradedesk/tradedesk/ui/common"
@@ -46,7 +45,6 @@ type Pane struct {
 	editing  bool
 	favs     map[string]bool
 	favOnly  bool
-	prev     map[string]decimal.Decimal // last mark per symbol, for the flash
 	flashes  map[string]flash
 	prec     map[string]int32
 	w, h     int
@@ -58,7 +56,7 @@ type Pane struct {
 
 // New is the tickers pane; the watchlist's instruments are favourites, listed first.
 func New(c *common.Common, watchlist []string) *Pane {
-	p := &Pane{Common: c, sortCol: tcName, favs: map[string]bool{}, prev: map[string]decimal.Decimal{},
+	p := &Pane{Common: c, sortCol: tcName, favs: map[string]bool{},
 		flashes: map[string]flash{}, prec: map[string]int32{}}
 	for _, w := range watchlist {
 		p.favs[w] = true
@@ -305,6 +303,7 @@ func (p *Pane) refresh() tea.Cmd {
 	}
 	instrumentsChanged := v[1] != p.version[1]
 	p.version = v
+	before := p.tickers
 	p.tickers = p.Store.Tickers()
 	if instrumentsChanged {
 		clear(p.prec)
@@ -314,16 +313,7 @@ func (p *Pane) refresh() tea.Cmd {
 		// first tickers, and an empty list fits nothing.
 		p.fitNameColumn()
 	}
-	now := p.Clock()
-	flashing := len(p.flashes) > 0
-	for _, t := range p.tickers {
-		old, seen := p.prev[t.Symbol]
-		if seen && !old.Equal(t.MarkPrice) {
-			p.flashes[t.Symbol] = flash{until: now.Add(flashFor), up: t.MarkPrice.GreaterThan(old)}
-			flashing = true
-		}
-		p.prev[t.Symbol] = t.MarkPrice
-	}
+	flashing := p.startFlashes(before) || len(p.flashes) > 0
 	p.resort()
 	var cmds []tea.Cmd
 	if p.Instrument() == "" && len(p.rows) > 0 {
@@ -336,7 +326,7 @@ func (p *Pane) refresh() tea.Cmd {
 		}
 	}
 	if flashing {
-		cmds = append(cmds, p.endFlashes(now)) // those due end in this frame
+		cmds = append(cmds, p.endFlashes(p.Clock())) // those due end in this frame
 	}
 	return tea.Batch(cmds...)
 }

@@ -136,6 +136,30 @@ func TestAMovedMarkFlashesUntilItsEnd(t *testing.T) {
 	}
 }
 
+// A mark is compared with the one the pane took last, at the same index while the list names the
+// same instruments in the same order, by name when it does not (a poll that lists them in
+// another order, an instrument added): only the marks that moved flash, the way they moved.
+// Guards: the index-wise comparison applied to a list in another order (every mark "moved").
+func TestOnlyMovedMarksFlashWhateverTheOrder(t *testing.T) {
+	p, c := newPane(t)
+	ts := slices.Clone(c.Store.Tickers())
+	ts[2].MarkPrice = ts[2].MarkPrice.Sub(decimal.NewFromInt(7)) // ETH-PERP down
+	slices.Reverse(ts)
+	ts = append(ts, api.Ticker{Symbol: "SOL-PERP", MarkPrice: decimal.NewFromInt(200)})
+	c.Store.Apply(state.TickersMsg{Gen: 2, At: t0.Add(time.Second), Tickers: ts})
+	p.Update(common.DataMsg{Kind: state.KindTickers})
+	if p.Flashing() != 1 || !strings.Contains(p.View(), "3,393.00▼") {
+		t.Fatalf("%d flashing after ETH-PERP's mark fell in a list in another order, want 1, down:\n%s", p.Flashing(), p.View())
+	}
+	ts = slices.Clone(ts)
+	ts[3].MarkPrice = decimal.NewFromInt(201) // SOL-PERP up, the order kept
+	c.Store.Apply(state.TickersMsg{Gen: 3, At: t0.Add(2 * time.Second), Tickers: ts})
+	p.Update(common.DataMsg{Kind: state.KindTickers})
+	if p.Flashing() != 2 || !strings.Contains(p.View(), "201.00▲") {
+		t.Errorf("%d flashing after SOL-PERP's mark rose, want 2 (ETH-PERP's still on), SOL up:\n%s", p.Flashing(), p.View())
+	}
+}
+
 // selected is the instrument a command asks the root to make current ("" for none).
 func selected(cmd tea.Cmd) string {
 	if cmd == nil {
