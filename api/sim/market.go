@@ -113,7 +113,7 @@ func (e *engine) quotesStand(m *market) bool {
 		return false
 	}
 	for _, o := range m.quotes {
-		if e.maker.open[o.oid] != o {
+		if o.state != api.StateOpen { // filled, or cancelled: close took it off the makers' open orders
 			return false
 		}
 	}
@@ -126,7 +126,7 @@ func (e *engine) requote(m *market) {
 	// The makers place orders only here, so their orders on m are the last quotes still open,
 	// cancelled in id order as cancelAccount would (which scans every market's quotes).
 	for _, o := range m.quotes {
-		if mm.open[o.oid] == o {
+		if o.state == api.StateOpen {
 			e.cancel(o)
 		}
 	}
@@ -170,7 +170,9 @@ func (e *engine) lotsFor(m *market, px int64, usd float64) int64 {
 // internalOrder places an order for one of the simulator's own accounts, skipping the checks a
 // user's order goes through, and returns it.
 func (e *engine) internalOrder(a *account, m *market, buy bool, px, lots int64, tif string) *order {
-	o := &order{acct: a, mkt: m, buy: buy, price: px, limit: m.px(px), size: lots, rest: lots, tif: tif,
+	// No limit decimal: limitPrice writes the price from its ticks when asked (the makers' 16
+	// quotes a requote, a taker's bound, are never written out but as trades and book levels).
+	o := &order{acct: a, mkt: m, buy: buy, price: px, size: lots, rest: lots, tif: tif,
 		isMarket: tif == api.TifIOC}
 	e.open(o)
 	e.execute(o)
