@@ -56,6 +56,7 @@ func (c *pollCounter) take() (int, string) {
 // whole second passes with no read of the book, the orders or the fills (polling them, it reads
 // the open orders and the book every half second). Ctrl+C still cancels its child.
 func TestAHeadlessChaseRestsOnTheStream(t *testing.T) {
+	t.Parallel() // its own simulator and journal
 	h := newHarness(t)
 	counter := &pollCounter{next: h.drop}
 	h.srv = httptest.NewServer(counter)

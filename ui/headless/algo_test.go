@@ -97,6 +97,7 @@ func (h *harness) taker(ctx context.Context) {
 // (done, the size filled, the average from the fills); a second chase stopped by Ctrl+C cancels
 // its order and exits partial saying it filled nothing; `algos --json` lists both.
 func TestHeadlessChase(t *testing.T) {
+	t.Parallel() // its own simulator and journal
 	h := newHarness(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	go h.taker(ctx)
@@ -199,6 +200,7 @@ func TestHeadlessTWAP(t *testing.T) {
 // TestHeadlessTrail: `tradedesk trail` on a long places a reduce-only stop and, stopped, leaves it
 // at the exchange saying so; without a position it is refused.
 func TestHeadlessTrail(t *testing.T) {
+	t.Parallel() // its own simulator and journal
 	h := newHarness(t)
 	if code, _, errs := h.run("trail", "--instrument", "BTC-PERP", "--distance", "500"); code == 0 || !strings.Contains(errs, "no position") {
 		t.Fatalf("no position: exit %d %q", code, errs)
@@ -223,6 +225,7 @@ func TestHeadlessTrail(t *testing.T) {
 // --json` lists it paused; `algos resume ID` has it work an order again; a second resume, and a
 // pause of an id the journal lacks, are usage errors saying why.
 func TestHeadlessAlgosPauseAndResume(t *testing.T) {
+	t.Parallel() // its own simulator and journal
 	h := newHarness(t)
 	h.stateDir = t.TempDir() // before the chase's goroutine reads it
 	ctx, stop := context.WithCancel(context.Background())

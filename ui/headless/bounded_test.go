@@ -17,6 +17,7 @@ import (
 // nothing on stdout. Guards the limits reaching the headless commands (api.CheckAnswer) and the
 // exit status of a refused answer.
 func TestHostileAnswersOneLineError(t *testing.T) {
+	t.Parallel() // its own simulator and journal
 	h := newHarness(t)
 	bodies := []struct {
 		name, say string

@@ -13,6 +13,7 @@ import (
 // position's stop-loss and take-profit named) and to add --yes; with --yes it cancels them,
 // through the executor and its journal.
 func TestCancelAllNeedsYes(t *testing.T) {
+	t.Parallel() // its own simulator and journal
 	h := newHarness(t)
 	h.ok("order", "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.01", "--market")
 	bid := decimal.RequireFromString(h.restingBid()) // 2% under the mid

@@ -369,6 +369,7 @@ func halve(px string) string {
 }
 
 func TestConnectionFailures(t *testing.T) {
+	t.Parallel() // its own simulator and journal
 	var out, errb bytes.Buffer
 	env := Env{Stdout: &out, Stderr: &errb, Getenv: func(k string) string {
 		if k == api.EnvPrivateKey {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/spf13/cobra"
@@ -49,7 +50,7 @@ func keyParts(out, key string) string {
 func TestPastedKeyNeverEchoed(t *testing.T) {
 	h := newHarness(t)
 	t.Chdir(t.TempDir()) // --output and --keystore name files after the key
-	run := func(args []string, withURL bool) string {
+	run := func(args []string, withURL bool, stateDir string) string {
 		var out, errb, prompts bytes.Buffer
 		if withURL {
 			args = append(args, "--url", h.srv.URL)
@@ -60,35 +61,46 @@ func TestPastedKeyNeverEchoed(t *testing.T) {
 			}
 			return h.env[k]
 		}
-		Run(context.Background(), args, Env{Stdout: &out, Stderr: &errb, Getenv: env,
+		Run(context.Background(), args, Env{Stdout: &out, Stderr: &errb, Getenv: env, StateDir: stateDir,
 			Passphrase: func(p string) (string, error) { prompts.WriteString(p); return "x", nil }})
 		return out.String() + errb.String() + prompts.String()
 	}
-	check := func(args []string, withURL bool) {
+	check := func(args []string, withURL bool, stateDir string) {
 		t.Helper()
-		if part := keyParts(run(args, withURL), pastedKey); part != "" {
+		if part := keyParts(run(args, withURL, stateDir), pastedKey); part != "" {
 			t.Errorf("tradedesk %s: the output holds %s of the key", strings.Join(args, " "), part)
 		}
 	}
+	// Each form of the key runs on its own goroutine, its command lines one after another: the
+	// files named after it (--output, --out) and its journal are its own, and the forms share
+	// both cores.
+	var wg sync.WaitGroup
 	for _, v := range []string{pastedKey, "0x" + pastedKey, "0X" + strings.ToUpper(pastedKey), pastedKey[:50], pastedKey[:40], "0x" + pastedKey[:38]} {
-		check([]string{v}, true)
-		check([]string{"export", v}, true)
-		for _, cmd := range leafCommands(NewCommands(Env{})) {
-			name := strings.TrimPrefix(cmd.CommandPath(), "tradedesk ")
-			var flags []string
-			cmd.Flags().VisitAll(func(f *pflag.Flag) {
-				if f.NoOptDefVal == "" { // takes a value
-					flags = append(flags, f.Name)
+		wg.Add(1)
+		dir := t.TempDir()
+		check := func(args []string, withURL bool) { check(args, withURL, dir) }
+		go func() {
+			defer wg.Done()
+			check([]string{v}, true)
+			check([]string{"export", v}, true)
+			for _, cmd := range leafCommands(NewCommands(Env{})) {
+				name := strings.TrimPrefix(cmd.CommandPath(), "tradedesk ")
+				var flags []string
+				cmd.Flags().VisitAll(func(f *pflag.Flag) {
+					if f.NoOptDefVal == "" { // takes a value
+						flags = append(flags, f.Name)
+					}
+				})
+				for _, fl := range flags {
+					args := append(append(strings.Fields(name), baseArgs[name]...), "--"+fl, v)
+					check(args, fl != "url")
+					check(append(slices.Clone(args), "--json"), fl != "url")
 				}
-			})
-			for _, fl := range flags {
-				args := append(append(strings.Fields(name), baseArgs[name]...), "--"+fl, v)
-				check(args, fl != "url")
-				check(append(slices.Clone(args), "--json"), fl != "url")
+				check(append(strings.Fields(name), "--"+v), true) // a key as a flag's name
 			}
-			check(append(strings.Fields(name), "--"+v), true) // a key as a flag's name
-		}
+		}()
 	}
+	wg.Wait()
 }
 
 // leafCommands are the commands that run (agent add, not agent), each in a tree of its own.

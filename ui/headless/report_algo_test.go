@@ -66,6 +66,7 @@ func TestReportMeasuresAnAlgorithmAgainstTheMarket(t *testing.T) {
 // and the round trips. Guards: the report needing the journal, an arrival of zero taken as a
 // price (a huge slippage).
 func TestReportOnAFreshJournal(t *testing.T) {
+	t.Parallel() // its own simulator and journal
 	h := newStillHarness(t)
 	res := h.orderJSON("--instrument", "ETH-PERP", "--side", "buy", "--size", "0.5", "--market", "--yes")
 	tr := h.truthOf(res.Oid)

@@ -41,6 +41,7 @@ func (h *harness) runLimitsCtx(ctx context.Context, limits risk.Limits, args ...
 // nothing reaches the exchange; a close still goes; resume is refused; a halt stops even the
 // close, and resume is still refused while the loss limit has tripped.
 func TestALossLimitRefusesHeadlessOpeningOrders(t *testing.T) {
+	t.Parallel() // its own simulator and journal
 	h := newHarness(t)
 	limits := risk.Limits{risk.DailyLoss: decimal.RequireFromString("0.01")}
 	run := func(want int, args ...string) string {
@@ -84,6 +85,7 @@ func TestALossLimitRefusesHeadlessOpeningOrders(t *testing.T) {
 // included: the one gate below them refuses each child, each says which limit and fails (an
 // algorithm stops at the first refused child, its state failed with the limit as its detail).
 func TestEveryOrderPathIsRefusedOverALimit(t *testing.T) {
+	t.Parallel() // its own simulator and journal
 	h := newHarness(t)
 	px := h.restingBid()
 	oid := h.placeResting(px, "rl-resting")
