@@ -19,6 +19,7 @@ import (
 // follows from his fills alone, carol is untouched, and the books balance to the unit. Guards
 // the fund left below zero, a ranking by the least profitable, and a haircut past the deficit.
 func TestDeleveragingRefillsTheInsuranceFund(t *testing.T) {
+	t.Parallel()
 	e := moneyEnv(t)
 	alice, bob, carol, dave := e.client("alice"), e.client("bob"), e.client("carol"), e.client("dave")
 	e.deposit(t, alice, collUSDC, "4000")
@@ -57,6 +58,7 @@ func TestDeleveragingRefillsTheInsuranceFund(t *testing.T) {
 // profit (bob shorted at 80,000, below the crash's 85,200), nobody is deleveraged and the fund
 // stays below zero, as the simulator's doc says it may.
 func TestInsuranceFundMayStayBelowZero(t *testing.T) {
+	t.Parallel()
 	e := moneyEnv(t)
 	alice, bob, dave := e.client("alice"), e.client("bob"), e.client("dave")
 	e.deposit(t, alice, collUSDC, "4000")
@@ -97,6 +99,7 @@ func positionSize(t *testing.T, e *env, addr string) decimal.Decimal {
 // doc and the README say that the insurance fund may go below zero and that it is refilled by
 // auto-deleveraging; --help, the doc and the README name exchange_accounts.
 func TestDeleveragingIsDocumented(t *testing.T) {
+	t.Parallel()
 	texts := map[string]string{"--help": CommandHelp}
 	for _, r := range houseRoles {
 		texts["role "+r.name] += r.role

@@ -65,6 +65,7 @@ func ids(t *testing.T, c *api.Client, os ...api.OrderWire) []api.OrderID {
 // nothing. Cancelling the entry cancels the children. Guards children armed before their
 // entry fills, and children that outlive an entry cancelled unfilled.
 func TestBracketChildrenDieWithEntry(t *testing.T) {
+	t.Parallel()
 	e := quietEnv(t)
 	bob := e.client("bob")
 	id := ids(t, bob, ethBracket(t, api.SideBuy, "3400", "1", "3500", "3300")...)
@@ -99,6 +100,7 @@ func TestBracketChildrenDieWithEntry(t *testing.T) {
 // in part, so the position stays), the take-profit is cancelled. Guards children sized to the
 // order rather than the fill, and the sibling that survives its sibling's fill.
 func TestBracketFillArmsAndOneCancelsOther(t *testing.T) {
+	t.Parallel()
 	e := quietEnv(t)
 	alice, bob := e.client("alice"), e.client("bob")
 	place(t, alice, limit(2, api.SideSell, "3400", "1"))
@@ -131,6 +133,7 @@ func TestBracketFillArmsAndOneCancelsOther(t *testing.T) {
 // The take-profit side: a market entry fills at once, the mark rises through the take-profit,
 // which closes the position, and the stop is cancelled.
 func TestBracketTakeProfitFills(t *testing.T) {
+	t.Parallel()
 	e := quietEnv(t)
 	alice, bob := e.client("alice"), e.client("bob")
 	place(t, alice, limit(2, api.SideBuy, "3410", "1"))
@@ -153,6 +156,7 @@ func TestBracketTakeProfitFills(t *testing.T) {
 // Closing the position by hand cancels the bracket's children: they live only while the
 // position does. Guards children left waiting on a closed position.
 func TestBracketChildrenDieWithPosition(t *testing.T) {
+	t.Parallel()
 	e := quietEnv(t)
 	alice, bob := e.client("alice"), e.client("bob")
 	place(t, alice, limit(2, api.SideSell, "3400", "1"))
@@ -170,6 +174,7 @@ func TestBracketChildrenDieWithPosition(t *testing.T) {
 // one replaces the one of its kind; when the take-profit fires it closes the whole position and
 // the stop goes. Guards a position TP/SL that outlives its position and a replaced one that stays.
 func TestPositionBracket(t *testing.T) {
+	t.Parallel()
 	e := quietEnv(t)
 	alice, bob := e.client("alice"), e.client("bob")
 	place(t, alice, limit(2, api.SideSell, "3400", "2"))
@@ -202,6 +207,7 @@ func TestPositionBracket(t *testing.T) {
 // Guards a take-profit accepted on the wrong side of the entry (the flipped comparison) and a
 // bracket placed in part.
 func TestBracketRefusals(t *testing.T) {
+	t.Parallel()
 	e := quietEnv(t)
 	alice, bob := e.client("alice"), e.client("bob")
 	good := func() []api.OrderWire { return ethBracket(t, api.SideBuy, "3400", "1", "3500", "3300") }
@@ -254,6 +260,7 @@ func TestBracketRefusals(t *testing.T) {
 // only with an entry that filled nothing). Guards legs cancelled with an entry that did fill,
 // which would leave a position unprotected.
 func TestBracketEntryCancelledAfterPartialFill(t *testing.T) {
+	t.Parallel()
 	e := quietEnv(t)
 	alice, bob := e.client("alice"), e.client("bob")
 	place(t, alice, limit(2, api.SideSell, "3400", "1"))
@@ -302,6 +309,7 @@ func reasonOf(t *testing.T, e *env, c *api.Client, id api.OrderID) string {
 // Guards the "guarded" branch dropped (the reason would claim a closed position that never
 // existed) and the answer's leg states read before the request's brackets were tidied ("open").
 func TestBracketEntryThatReducesLosesItsLegsAndSaysWhy(t *testing.T) {
+	t.Parallel()
 	e := quietEnv(t)
 	alice, bob := e.client("alice"), e.client("bob")
 	place(t, alice, limit(2, api.SideBuy, "3400", "1.5"))

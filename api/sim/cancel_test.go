@@ -38,6 +38,7 @@ func cancelCount(t *testing.T, r api.TxResponse) int {
 }
 
 func TestCancelByOid(t *testing.T) {
+	t.Parallel()
 	e := quietEnv(t)
 	alice, bob := e.client("alice"), e.client("bob")
 	r := place(t, alice, limit(1, api.SideBuy, "97000", "0.1"), limit(2, api.SideBuy, "3400", "1"))
@@ -79,6 +80,7 @@ func TestCancelByOid(t *testing.T) {
 }
 
 func TestCancelByCloid(t *testing.T) {
+	t.Parallel()
 	e := quietEnv(t)
 	alice := e.client("alice")
 	w := limit(1, api.SideBuy, "97000", "0.1")
@@ -97,6 +99,7 @@ func TestCancelByCloid(t *testing.T) {
 }
 
 func TestCancelByInstrumentAndAll(t *testing.T) {
+	t.Parallel()
 	e := quietEnv(t)
 	alice, bob := e.client("alice"), e.client("bob")
 	place(t, alice, limit(1, api.SideBuy, "97000", "0.1"), limit(1, api.SideBuy, "96000", "0.1"), limit(2, api.SideBuy, "3400", "1"),

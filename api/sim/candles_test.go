@@ -41,6 +41,7 @@ func barsHeld(ms []*market) (n int) {
 // 6.9 MB of the idle demo's 10 MB live heap, mostly series no one reads): at the start the
 // charts retain under a tenth of what they hold once every series has been asked for.
 func TestMadeUpPastIsDrawnWhenAsked(t *testing.T) {
+	t.Parallel()
 	ms := pastMarkets(false)
 	start := barsHeld(ms)
 	for _, m := range ms {
@@ -63,6 +64,7 @@ func TestMadeUpPastIsDrawnWhenAsked(t *testing.T) {
 // the start: the same bars, whenever it is asked (at once, after hours of live prices and
 // trades, or never until its live bars alone would fill it), and the same 24-hour figures.
 func TestAPastDrawnLaterIsTheSame(t *testing.T) {
+	t.Parallel()
 	eager, lazy := pastMarkets(true), pastMarkets(false)
 	same := func(step, i, k, r int) {
 		want, got := eager[i].charts.s[k][r].bars, lazy[i].charts.series(k, r).bars

@@ -14,6 +14,7 @@ import (
 // TestListenWarnsOffLoopback: `tradedesk sim --listen` on an address that is not loopback warns
 // that anyone who can reach it can trade and fund accounts; on loopback it says nothing.
 func TestListenWarnsOffLoopback(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		listen string
 		warns  bool
@@ -39,6 +40,7 @@ func TestListenWarnsOffLoopback(t *testing.T) {
 // TestFundFlag: --fund opens the accounts it names (the demo balance, or =AMOUNT) and a bad
 // --fund is a usage error.
 func TestFundFlag(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	var out, errb bytes.Buffer
@@ -58,6 +60,7 @@ func TestFundFlag(t *testing.T) {
 // TestScaleFlags: --markets adds the synthetic markets to what the command serves, and a bad
 // --markets, --keep-fills or --keep-history is a usage error that names the flag and the range.
 func TestScaleFlags(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	r, w := io.Pipe()

@@ -15,6 +15,7 @@ import (
 // TestSIGTERMStopsWithZero: SIGTERM stops `tradedesk sim` as Ctrl+C (SIGINT) does, with
 // status 0 (the README's "0 when stopped"), not the signal's 143; SIGINT too.
 func TestSIGTERMStopsWithZero(t *testing.T) {
+	t.Parallel()
 	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT} {
 		r, w := io.Pipe()
 		var errb bytes.Buffer

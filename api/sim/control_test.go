@@ -69,6 +69,7 @@ func want401(t *testing.T, what string, err error) {
 // an expired agent each get 401 {"error":"invalid order signer"}, and no account changes
 // (guards the old behaviour of opening and funding every address a signature recovers to).
 func TestUnknownSignersRefused(t *testing.T) {
+	t.Parallel()
 	e := quietEnv(t)
 	alice := e.client("alice")
 	agent, _ := e.agentClient(t, alice, "alice-bot", time.Hour)
@@ -122,6 +123,7 @@ func TestUnknownSignersRefused(t *testing.T) {
 // see its withdrawal refused (by the client before signing, and by the simulator when signed by
 // hand), see it listed, revoke it, and see its next order refused with 401.
 func TestAgentFlow(t *testing.T) {
+	t.Parallel()
 	e := quietEnv(t)
 	alice := e.client("alice")
 	agent, key := e.agentClient(t, alice, "alice-bot", 24*time.Hour)
@@ -171,6 +173,7 @@ func TestAgentFlow(t *testing.T) {
 // TestAddAgentChecks: a proof for another account, a proof by another key, an agent that is an
 // account already and a past validUntil are refused, and nothing is registered.
 func TestAddAgentChecks(t *testing.T) {
+	t.Parallel()
 	e := quietEnv(t)
 	alice := e.client("alice")
 	e.open("bob")
@@ -217,6 +220,7 @@ func TestAddAgentChecks(t *testing.T) {
 // positions and account_summary (the initial margin halves when the leverage doubles); a change
 // that would leave the account under margin, or above the tier, is refused and changes nothing.
 func TestLeverageAction(t *testing.T) {
+	t.Parallel()
 	e := quietEnv(t)
 	alice, bob := e.client("alice"), e.client("bob")
 	if _, err := alice.UpdateLeverage(ctx(), 1, 5); err != nil {
@@ -274,6 +278,7 @@ func TestLeverageAction(t *testing.T) {
 // TestBrokerApproval: approving shows in brokers_check with its rate, a new rate replaces it,
 // revoking (rate 0) removes it, and a rate above 1% is refused.
 func TestBrokerApproval(t *testing.T) {
+	t.Parallel()
 	e := quietEnv(t)
 	alice := e.client("alice")
 	broker := "0x9908658A316D743159F001026F1ef08aa8F0b55B"
@@ -320,6 +325,7 @@ func TestBrokerApproval(t *testing.T) {
 
 // TestFaucet: the faucet funds an address once, answers its balances, and serves only loopback.
 func TestFaucet(t *testing.T) {
+	t.Parallel()
 	e := quietEnv(t)
 	addr := nameAddr(t, "fresh")
 	code, raw := e.postRaw(t, "/faucet", `{"user":"`+strings.ToLower(addr)+`"}`)
@@ -350,6 +356,7 @@ func TestFaucet(t *testing.T) {
 
 // TestFundConservesMoney: Fund counts as a deposit, so the ledger balances.
 func TestFundConservesMoney(t *testing.T) {
+	t.Parallel()
 	e := quietEnv(t)
 	if err := e.sim.Fund(nameAddr(t, "a"), dec("1234.5")); err != nil {
 		t.Fatal(err)

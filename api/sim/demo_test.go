@@ -26,6 +26,7 @@ func seededDemo(t *testing.T) (*env, *api.Client) {
 // Guards a seed that writes a balance (the books would not balance) and a long bought at or
 // above the mark (no profit).
 func TestSeedDemo(t *testing.T) {
+	t.Parallel()
 	e, bob := seededDemo(t)
 	s := summary(t, bob)
 	byName := map[string]api.PositionSummary{}
@@ -72,6 +73,7 @@ func TestSeedDemo(t *testing.T) {
 
 // The same seed gives the same demo: positions and orders alike.
 func TestSeedDemoReproducible(t *testing.T) {
+	t.Parallel()
 	_, a := seededDemo(t)
 	_, b := seededDemo(t)
 	pa, pb := positions(t, a), positions(t, b)
@@ -91,6 +93,7 @@ func TestSeedDemoReproducible(t *testing.T) {
 // Guards a seed without funding (an empty funding view), a funding row written by hand (the
 // books would not balance), a flipped sign, and a payment per seeded wallet.
 func TestSeedDemoPaysFunding(t *testing.T) {
+	t.Parallel()
 	e, bob := seededDemo(t)
 	pays := func(c *api.Client) map[api.InstrumentID]api.FundingPayment {
 		p, err := c.FundingHistory(ctx(), "", api.PageParams{})
@@ -136,6 +139,7 @@ func TestSeedDemoPaysFunding(t *testing.T) {
 // they paid for, the order the Transfers view showed), a balance written without a deposit (the
 // books would not balance), and a second funding of a wallet already funded.
 func TestSeedDemoDepositsBeforeItsFirstFill(t *testing.T) {
+	t.Parallel()
 	e, bob := seededDemo(t)
 	xs, err := bob.TransferHistory(ctx(), "", 50)
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 
 // An order that would trade with the account's own resting order cancels the resting one.
 func TestSelfTradePrevention(t *testing.T) {
+	t.Parallel()
 	e := quietEnv(t)
 	alice := e.client("alice")
 	resting := oid(t, place(t, alice, limit(1, api.SideSell, "97300", "0.1")))
@@ -33,6 +34,7 @@ func TestSelfTradePrevention(t *testing.T) {
 
 // A resting reduce-only order whose position has gone is cancelled instead of opening one.
 func TestRestingReduceOnlyLosesItsPosition(t *testing.T) {
+	t.Parallel()
 	e := quietEnv(t)
 	alice, bob, carol := e.client("alice"), e.client("bob"), e.client("carol")
 	place(t, alice, limit(1, api.SideSell, "97300", "0.1"))
@@ -58,6 +60,7 @@ func TestRestingReduceOnlyLosesItsPosition(t *testing.T) {
 
 // Cancelling an untriggered order removes its trigger.
 func TestCancelTriggerOrder(t *testing.T) {
+	t.Parallel()
 	e := quietEnv(t)
 	alice := e.client("alice")
 	w := limit(1, api.SideBuy, "99000", "0.1")
@@ -79,6 +82,7 @@ func TestCancelTriggerOrder(t *testing.T) {
 
 // Signatures are checked against the configured source.
 func TestSource(t *testing.T) {
+	t.Parallel()
 	e := quietEnv(t, WithSource("Testnet"))
 	mainnet := e.client("alice")
 	// A Mainnet signature recovers to some other address on a Testnet simulator: an unknown
@@ -96,6 +100,7 @@ func TestSource(t *testing.T) {
 }
 
 func TestFundingInterval(t *testing.T) {
+	t.Parallel()
 	e := quietEnv(t, WithFundingInterval(10*time.Minute), WithDemoBalance(dec("0")))
 	alice, bob := e.client("alice"), e.client("bob")
 	for _, c := range []*api.Client{alice, bob} {
@@ -118,6 +123,7 @@ func TestFundingInterval(t *testing.T) {
 
 // A position stop (grouping "position") closes the whole position, whatever size it was sent with.
 func TestPositionGroupedStop(t *testing.T) {
+	t.Parallel()
 	e := quietEnv(t)
 	alice, bob := e.client("alice"), e.client("bob")
 	place(t, alice, limit(2, api.SideSell, "3412.5", "3"))
@@ -137,6 +143,7 @@ func TestPositionGroupedStop(t *testing.T) {
 
 // Non-USDC collateral in the derivative account counts at its weighted price.
 func TestCollateralWeight(t *testing.T) {
+	t.Parallel()
 	e := quietEnv(t, WithDemoBalance(dec("0")))
 	bob := e.client("bob")
 	if err := e.sim.Deposit(bob.Address(), collWETH, dec("1"), true); err != nil {
@@ -154,6 +161,7 @@ func TestCollateralWeight(t *testing.T) {
 
 // An account may hold at most maxOpenOrders open and trigger orders, reduce-only ones included.
 func TestOpenOrderCap(t *testing.T) {
+	t.Parallel()
 	e := quietEnv(t)
 	alice, bob := e.client("alice"), e.client("bob")
 	place(t, alice, limit(1, api.SideSell, "97000", "0.1"))

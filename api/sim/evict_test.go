@@ -21,6 +21,7 @@ func (e *env) userCount() int {
 // once accounts are idle and their nonces are out of the window they are forgotten, except an
 // account holding a position; and a forgotten account's old request cannot be replayed.
 func TestAccountLimit(t *testing.T) {
+	t.Parallel()
 	const limitN = 6
 	e := quietEnv(t, WithMaxAccounts(limitN))
 	alice, bob := e.client("alice"), e.client("bob")
@@ -92,6 +93,7 @@ func TestAccountLimit(t *testing.T) {
 // TestEvictionScanIsThrottled: a full simulator with nothing idle does not rescan its accounts
 // for every new signer, and scans again once the rescan interval has passed.
 func TestEvictionScanIsThrottled(t *testing.T) {
+	t.Parallel()
 	e := quietEnv(t, WithMaxAccounts(2))
 	for _, n := range []string{"a", "b"} {
 		if _, err := e.client(n).CancelAll(ctx()); err != nil {

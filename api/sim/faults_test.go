@@ -10,6 +10,7 @@ import (
 )
 
 func TestParseFaults(t *testing.T) {
+	t.Parallel()
 	f, err := ParseFaults("0.2")
 	if err != nil || f.ServerError != 0.05 || f.Timeout != 0.05 || f.Garbage != 0.05 || f.Lost != 0.05 {
 		t.Errorf("0.2: %+v %v", f, err)
@@ -45,6 +46,7 @@ func apiKind(err error) api.ErrorKind {
 }
 
 func TestFaultServerError(t *testing.T) {
+	t.Parallel()
 	e := quietEnv(t, WithFaults(Faults{ServerError: 1}))
 	code, body := e.postRaw(t, "/info", `{"method":"mids","params":{"symbol":"all"}}`)
 	if code < 500 || !strings.Contains(body, "simulated server fault") {
@@ -60,6 +62,7 @@ func TestFaultServerError(t *testing.T) {
 }
 
 func TestFaultTimeout(t *testing.T) {
+	t.Parallel()
 	// A client with a short timeout gives up long before the stall ends: the error is its
 	// timeout, not the 504 the stall answers with after its minute (the server stops stalling
 	// when the client goes).
@@ -82,6 +85,7 @@ func TestFaultTimeout(t *testing.T) {
 }
 
 func TestFaultGarbage(t *testing.T) {
+	t.Parallel()
 	e := quietEnv(t, WithFaults(Faults{Garbage: 1}))
 	for i := 0; i < 3; i++ {
 		code, body := e.postRaw(t, "/info", `{"method":"mids","params":{}}`)
@@ -96,6 +100,7 @@ func TestFaultGarbage(t *testing.T) {
 }
 
 func TestFaultLostResponse(t *testing.T) {
+	t.Parallel()
 	e := quietEnv(t, WithFaults(Faults{Lost: 1}))
 	alice := e.client("alice")
 	_, err := alice.PlaceOrders(ctx(), []api.OrderWire{limit(1, api.SideBuy, "97000", "0.1")})
@@ -111,6 +116,7 @@ func TestFaultLostResponse(t *testing.T) {
 }
 
 func TestFaultShare(t *testing.T) {
+	t.Parallel()
 	e := quietEnv(t, WithFaults(Faults{ServerError: 0.3}))
 	failed := 0
 	for i := 0; i < 200; i++ {

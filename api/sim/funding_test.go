@@ -43,6 +43,7 @@ func fundingTimes(t *testing.T, e *env, addr string) []string {
 // one closed 100 ms after it pays the hour, dated at the hour. Guards funding paid by the first
 // step after the hour on the positions held then.
 func TestFundingOnTheHour(t *testing.T) {
+	t.Parallel()
 	start := testStart.Add(300 * time.Millisecond)
 	hour := start.Truncate(time.Hour).Add(time.Hour)
 	trade := func(e *env, sellerPrice string, buyer, seller *api.Client) {

@@ -17,6 +17,7 @@ func balances(t *testing.T, c *api.Client) (spot, deriv map[string]api.Collatera
 }
 
 func TestTransfers(t *testing.T) {
+	t.Parallel()
 	e := quietEnv(t)
 	alice, bob := e.client("alice"), e.client("bob")
 	if _, err := alice.SpotTransfer(ctx(), 1, "250.5", bob.Address()); err != nil {
@@ -70,6 +71,7 @@ func TestTransfers(t *testing.T) {
 }
 
 func TestWithdrawals(t *testing.T) {
+	t.Parallel()
 	e := quietEnv(t)
 	alice := e.client("alice")
 	r, err := alice.SpotWithdraw(ctx(), 1, "1000", 42161)
@@ -110,6 +112,7 @@ func TestWithdrawals(t *testing.T) {
 }
 
 func TestDemoBalanceOff(t *testing.T) {
+	t.Parallel()
 	e := quietEnv(t, WithDemoBalance(dec("0")))
 	alice := e.client("alice")
 	as, ad := balances(t, alice)

@@ -41,6 +41,7 @@ func wantErr(t *testing.T, what string, err error, want string) {
 // Guards closePart: the closed PnL of a short with its sign flipped (exit - cost instead of
 // cost - exit). Alice sells 0.2 at 97300 and buys it back at 97000: +60 before fees.
 func TestShortClosedPnL(t *testing.T) {
+	t.Parallel()
 	e, alice, bob := fundedPair(t, "100000")
 	carol := e.client("carol")
 	if err := e.sim.Deposit(carol.Address(), 1, dec("100000"), true); err != nil {
@@ -67,6 +68,7 @@ func TestShortClosedPnL(t *testing.T) {
 // (closeQ not capped at the position), or opening nothing on the other side. Bob is long 0.1 from
 // 97300 and sells 0.3 at 97000 in one fill: he closes 0.1 (-30) and opens a 0.2 short at 97000.
 func TestFillFlipsPositionThroughZero(t *testing.T) {
+	t.Parallel()
 	e, alice, bob := fundedPair(t, "100000")
 	place(t, alice, limit(1, api.SideSell, "97300", "0.1"))
 	place(t, bob, limit(1, api.SideBuy, "97300", "0.1"))
@@ -96,6 +98,7 @@ func TestFillFlipsPositionThroughZero(t *testing.T) {
 // Guards spotHold: a resting spot buy holding its notional without the fee it may pay. Alice's
 // buy of 10 ETH at 3000 holds 30,000 + 12 (taker fee) of her 100,000 spot USDC: 69,988 is free.
 func TestSpotBuyHoldsItsFee(t *testing.T) {
+	t.Parallel()
 	e := quietEnv(t)
 	alice := e.client("alice")
 	place(t, alice, limit(101, api.SideBuy, "3000", "10"))
@@ -109,6 +112,7 @@ func TestSpotBuyHoldsItsFee(t *testing.T) {
 // Guards transfer and withdraw: spot transfers to another account and spot withdrawals counting
 // the whole spot balance, funds held by open orders included. Alice's resting buy holds 30,012.
 func TestSpotTransferAndWithdrawLeaveHeldFunds(t *testing.T) {
+	t.Parallel()
 	e := quietEnv(t)
 	alice, bob := e.client("alice"), e.client("bob")
 	place(t, alice, limit(101, api.SideBuy, "3000", "10"))
@@ -127,6 +131,7 @@ func TestSpotTransferAndWithdrawLeaveHeldFunds(t *testing.T) {
 // position uses. Bob has 2,000 USDC and a 0.2 BTC long holding 1,945 of initial margin; with
 // 1,992.216 after the fee and -10 of PnL, 37.216 is free.
 func TestDerivativeMovesLeaveMarginInUse(t *testing.T) {
+	t.Parallel()
 	_, alice, bob := fundedPair(t, "2000")
 	place(t, alice, limit(1, api.SideSell, "97300", "0.2"))
 	place(t, bob, limit(1, api.SideBuy, "97300", "0.2"))
@@ -147,6 +152,7 @@ func TestDerivativeMovesLeaveMarginInUse(t *testing.T) {
 // Guards book.remove: a cancelled order's size left in its price level, so the book shows size
 // that nobody offers.
 func TestCancelledOrderLeavesItsLevel(t *testing.T) {
+	t.Parallel()
 	e := quietEnv(t)
 	alice, bob := e.client("alice"), e.client("bob")
 	place(t, bob, limit(1, api.SideBuy, "97000", "0.2"))
@@ -167,6 +173,7 @@ func TestCancelledOrderLeavesItsLevel(t *testing.T) {
 // Guards book.available: a fill-or-kill order counting the account's own resting orders, which
 // self-trade prevention cancels instead of filling; it must fill in full or do nothing.
 func TestFillOrKillDoesNotCountOwnOrders(t *testing.T) {
+	t.Parallel()
 	e := quietEnv(t)
 	alice, bob := e.client("alice"), e.client("bob")
 	place(t, bob, limit(1, api.SideSell, "97300", "0.1"))
@@ -186,6 +193,7 @@ func TestFillOrKillDoesNotCountOwnOrders(t *testing.T) {
 
 // Guards cancel: a cancelled order's margin left reserved (the resting count not lowered).
 func TestCancelFreesOrderMargin(t *testing.T) {
+	t.Parallel()
 	e := quietEnv(t)
 	alice := e.client("alice")
 	before := summary(t, alice).AvailableBalance
@@ -202,6 +210,7 @@ func TestCancelFreesOrderMargin(t *testing.T) {
 // Guards addPosition: the tier's maintenance deduction added instead of subtracted. 6 BTC at
 // 97250 is 583,500 USD, in the 2% tier whose deduction is 5,000: 11,670 - 5,000 = 6,670.
 func TestMaintenanceMarginInSecondTier(t *testing.T) {
+	t.Parallel()
 	e := quietEnv(t)
 	alice, bob := e.client("alice"), e.client("bob")
 	place(t, alice, limit(1, api.SideSell, "97250", "6"))
@@ -212,6 +221,7 @@ func TestMaintenanceMarginInSecondTier(t *testing.T) {
 // Guards checkMargin: an order needing exactly the available margin and fee refused (> turned
 // into >=). 0.1 BTC at the mark 97250, 10x: 972.50 of margin and 3.89 of taker fee.
 func TestOrderNeedingExactlyTheAvailableMargin(t *testing.T) {
+	t.Parallel()
 	_, _, bob := fundedPair(t, "976.39")
 	place(t, bob, limit(1, api.SideBuy, "97250", "0.1"))
 	_, _, carol := fundedPair(t, "976.38") // a simulator of its own
@@ -223,6 +233,7 @@ func TestOrderNeedingExactlyTheAvailableMargin(t *testing.T) {
 // Guards spotHold: a resting spot sell holding none of its base asset. Bob rests a sell of 1.5 of
 // his 2 WETH: only 0.5 can move or back another sell.
 func TestSpotSellHoldsItsBase(t *testing.T) {
+	t.Parallel()
 	e := quietEnv(t)
 	bob := e.client("bob")
 	if err := e.sim.Deposit(bob.Address(), collWETH, dec("2"), false); err != nil {
@@ -242,6 +253,7 @@ func TestSpotSellHoldsItsBase(t *testing.T) {
 // Guards checkSpotFunds: a spot buy checked without the fee it may pay. 29.41 ETH at 3400 is
 // 99,994 USDC, 100,033.9976 with the taker fee: more than Alice's 100,000.
 func TestSpotBuyNeedsItsFee(t *testing.T) {
+	t.Parallel()
 	e := quietEnv(t)
 	alice := e.client("alice")
 	if msg := placeErr(t, alice, limit(101, api.SideBuy, "3400", "29.41")); !strings.Contains(msg, "insufficient USDC in the spot account") {
@@ -253,6 +265,7 @@ func TestSpotBuyNeedsItsFee(t *testing.T) {
 // Guards closePart: a partial close taking the cost of one lot instead of its share, and an
 // isolated partial close releasing all the position's margin instead of its share.
 func TestPartialCloses(t *testing.T) {
+	t.Parallel()
 	e, alice, bob := fundedPair(t, "10000")
 	place(t, alice, limit(1, api.SideSell, "97300", "0.2"))
 	place(t, bob, limit(1, api.SideBuy, "97300", "0.2"))
@@ -283,6 +296,7 @@ func TestPartialCloses(t *testing.T) {
 // (once by the position, once by the order). Alice's bid of 0.2 fills in full: available is the
 // equity 99,991.946 (100,000 + 1.946 rebate - 10 PnL) less the position's 1,945 only.
 func TestFilledRestingOrderFreesItsMargin(t *testing.T) {
+	t.Parallel()
 	e := quietEnv(t)
 	alice, bob := e.client("alice"), e.client("bob")
 	place(t, alice, limit(1, api.SideBuy, "97300", "0.2"))
@@ -293,6 +307,7 @@ func TestFilledRestingOrderFreesItsMargin(t *testing.T) {
 // Guards liquidations: a cross liquidation closing the account's isolated positions too. Bob's
 // BTC long is cross, his HYPE long isolated; BTC falls through its liquidation price.
 func TestCrossLiquidationLeavesIsolatedPositions(t *testing.T) {
+	t.Parallel()
 	e, alice, bob := fundedPair(t, "2100")
 	place(t, alice, limit(5, api.SideSell, "28.4", "10"))
 	place(t, bob, limit(5, api.SideBuy, "28.4", "10"))
@@ -312,6 +327,7 @@ func TestCrossLiquidationLeavesIsolatedPositions(t *testing.T) {
 // part of it. Bob's long loses 1,940 of his 1,992.216 at 87,600; the 87.60 fee takes the 52.216
 // left, and the fill says so: the balance moves by exactly the fill's PnL and fee.
 func TestLiquidationFillRecordsWhatWasCharged(t *testing.T) {
+	t.Parallel()
 	e, alice, bob := fundedPair(t, "2000")
 	place(t, alice, limit(1, api.SideSell, "97300", "0.2"))
 	place(t, bob, limit(1, api.SideBuy, "97300", "0.2"))
@@ -332,6 +348,7 @@ func TestLiquidationFillRecordsWhatWasCharged(t *testing.T) {
 // Guards transfer: a transfer to another account checked without its fee, so the fee takes the
 // balance below zero. USDT charges 0.05 % on transfers: 1,000 needs 1,000.50.
 func TestTransferNeedsItsFee(t *testing.T) {
+	t.Parallel()
 	e := quietEnv(t)
 	alice, bob := e.client("alice"), e.client("bob")
 	if err := e.sim.Deposit(alice.Address(), collUSDT, dec("1000"), false); err != nil {
@@ -349,6 +366,7 @@ func TestTransferNeedsItsFee(t *testing.T) {
 // whole position, when together they can fill only what the position holds. Carol is long 0.1
 // with two reduce-only sells of 0.1: only 0.1 can fill, so a FOK buy of 0.2 does nothing.
 func TestFillOrKillCountsReduceOnlyOrdersTogether(t *testing.T) {
+	t.Parallel()
 	e := quietEnv(t)
 	alice, bob, carol := e.client("alice"), e.client("bob"), e.client("carol")
 	place(t, alice, limit(1, api.SideSell, "97300", "0.1"))

@@ -21,7 +21,9 @@ import (
 // testStart is near the signing vectors' nonce (29 Jan 2026), so their nonces are in the window.
 var testStart = time.UnixMilli(1769690400000).UTC()
 
-// env is a simulator behind a real HTTP server with a test clock.
+// env is a simulator behind a real HTTP server with a test clock. A test that owns its
+// simulators runs in parallel (t.Parallel); one that measures the process's heap or allocations,
+// or a time against the same work alone, runs alone.
 type env struct {
 	t     testing.TB
 	sim   *Sim

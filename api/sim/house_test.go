@@ -15,6 +15,7 @@ import (
 // liquidation and a withdrawal, held equals deposited − withdrawn to the unit, and the insurance
 // fund's USDC is the one account_summary gives.
 func TestExchangeAccountsInTheOpen(t *testing.T) {
+	t.Parallel()
 	e, alice := liquidatedWithWETH(t)
 	if err := e.sim.SetIndexPrice("ETH-PERP", dec("1000")); err != nil {
 		t.Fatal(err)
@@ -57,6 +58,7 @@ func TestExchangeAccountsInTheOpen(t *testing.T) {
 // TestREADMEHouseAddresses: the README's table of house accounts gives the addresses the
 // package derives.
 func TestREADMEHouseAddresses(t *testing.T) {
+	t.Parallel()
 	raw, err := os.ReadFile("../../README.md")
 	if err != nil {
 		t.Fatal(err)

@@ -16,6 +16,7 @@ import (
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
 func TestPaging(t *testing.T) {
+	t.Parallel()
 	e := quietEnv(t)
 	alice, bob := e.client("alice"), e.client("bob")
 	ws := make([]api.OrderWire, 25)
@@ -59,6 +60,7 @@ func TestPaging(t *testing.T) {
 }
 
 func TestMarketQueries(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	c := e.client("viewer")
 	all, err := c.Instruments(ctx(), "all")
@@ -109,6 +111,7 @@ func TestMarketQueries(t *testing.T) {
 }
 
 func TestCharts(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	c := e.client("viewer")
 	e.sim.Advance(3 * time.Minute)
@@ -161,6 +164,7 @@ func (e *env) infoRaw(t *testing.T, format string, args ...any) string {
 }
 
 func TestInfoErrors(t *testing.T) {
+	t.Parallel()
 	e := quietEnv(t)
 	cases := []struct{ body, want string }{
 		{`{"method":"nope","params":{}}`, `unknown method "nope"`},
@@ -199,6 +203,7 @@ func TestInfoErrors(t *testing.T) {
 // The answers keep the spec's JSON shapes, byte for byte against golden files (go test -update
 // rewrites them).
 func TestGoldenShapes(t *testing.T) {
+	t.Parallel()
 	e := quietEnv(t)
 	alice, bob := e.client("alice"), e.client("bob")
 	w := limit(1, api.SideSell, "97300", "0.5")

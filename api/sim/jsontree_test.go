@@ -69,6 +69,7 @@ func FuzzParseJSON(f *testing.F) {
 
 // A repeated key is refused wherever it is, and a body of many keys is checked in linear time.
 func TestParseJSONRepeatedKeys(t *testing.T) {
+	t.Parallel()
 	for _, body := range []string{`{"a":1,"a":1}`, `{"x":{"b":[{"c":1,"c":2}]}}`} {
 		if _, err := parseJSON([]byte(body)); err == nil || !strings.Contains(err.Error(), "twice") {
 			t.Errorf("%s: %v, want a repeated-key refusal", body, err)

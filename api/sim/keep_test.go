@@ -30,6 +30,7 @@ func tradePairs(t *testing.T, e *engine, a, b *account, n int) {
 // WithKeepFills and WithKeepOrders set what each account keeps: more fills than the default
 // 2,000 are all kept up to the cap, and past it the oldest go; closed orders likewise.
 func TestKeepFillsAndOrdersAreHonoured(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ fills, orders, pairs int }{{2600, 3000, 2500}, {40, 10, 60}} {
 		s := New(WithSeed(2), WithClock(NewTestClock(testStart)), WithQuietMarkets(), WithKeepFills(c.fills), WithKeepOrders(c.orders))
 		e := s.eng
@@ -54,6 +55,7 @@ func TestKeepFillsAndOrdersAreHonoured(t *testing.T) {
 
 // Out-of-range counts are refused by CheckKeep with what to give, and WithKeep* ignores them.
 func TestKeepOutOfRange(t *testing.T) {
+	t.Parallel()
 	for _, n := range []int{0, -3, MaxKeep + 1} {
 		if err := CheckKeep("fills", n); err == nil || !strings.Contains(err.Error(), "want 1 to 100000") {
 			t.Errorf("CheckKeep(fills, %d) = %v", n, err)

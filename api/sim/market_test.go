@@ -14,6 +14,7 @@ func tickerJSON(t *testing.T, e *env) string {
 }
 
 func TestMarketMoves(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	c := e.client("viewer")
 	before, _ := c.Ticker(ctx(), "SOL-PERP")
@@ -43,6 +44,7 @@ func TestMarketMoves(t *testing.T) {
 }
 
 func TestDeterministic(t *testing.T) {
+	t.Parallel()
 	run := func(seed uint64) string {
 		e := newEnv(t, WithSeed(seed))
 		alice := e.client("alice")
@@ -62,6 +64,7 @@ func TestDeterministic(t *testing.T) {
 
 // A resting user order fills when the market moves through it.
 func TestMarketFillsUserOrders(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	alice := e.client("alice")
 	tk, _ := alice.Ticker(ctx(), "ETH-PERP")
@@ -80,6 +83,7 @@ func TestMarketFillsUserOrders(t *testing.T) {
 
 // A long run keeps memory bounded: charts, books and histories stay under their caps.
 func TestBoundedMemory(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, WithStep(30*time.Second))
 	for i := 0; i < 30; i++ {
 		e.sim.Advance(time.Hour)
@@ -135,6 +139,7 @@ func TestBoundedMemory(t *testing.T) {
 // read from the clock's minutes (a start at :58.5 steps its window 1.5 s in, one at :07 53 s in,
 // so their first screens differed) and a window frozen at the start.
 func TestTicker24hSameAtAnySecond(t *testing.T) {
+	t.Parallel()
 	read := func(e *env) string {
 		ts, err := e.client("viewer").Ticker(ctx(), "")
 		if err != nil {
@@ -205,6 +210,7 @@ func TestRequoteCostsOnlyItsOrders(t *testing.T) {
 // every book re-quoted every step (509 a second with --markets 500); a stale book kept after its
 // index moved away; the default markets' flow changed.
 func TestSyntheticBooksRequoteOnlyWhenMoved(t *testing.T) {
+	t.Parallel()
 	s := New(WithSeed(1), WithClock(NewTestClock(testStart)), WithMarkets(100))
 	s.Advance(5 * time.Second)
 	s.mu.Lock()

@@ -24,6 +24,7 @@ func postControl(s *Sim, body, remote string) (int, controlReply, string) {
 // follow) and pauses its random walk, for a caller on this machine only; a body it cannot read is
 // refused saying what to send.
 func TestMarketControl(t *testing.T) {
+	t.Parallel()
 	clock := NewTestClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
 	s := New(WithSeed(3), WithClock(clock))
 	const local = "127.0.0.1:5000"

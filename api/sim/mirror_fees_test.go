@@ -18,6 +18,7 @@ import (
 // so the live exchange here is a simulator whose user_fees answer for one VIP account carries
 // rates of its own (a live exchange's volume tier), everything else passed through unchanged.
 func TestMirrorTakesTheUsersOwnFeeRates(t *testing.T) {
+	t.Parallel()
 	up := New(WithSeed(7), WithQuietMarkets(), WithFees(dec("-0.0002"), dec("0.0005")))
 	vip, _ := api.SignerFromHex(keyHex("vip"))
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

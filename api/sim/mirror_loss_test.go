@@ -21,6 +21,7 @@ func marketBuy(size string) api.OrderWire {
 // (its book is empty, placeOrder is refused), says so on /info and on its stream's "mirror"
 // channel, and when the stream is back it resumes from a fresh snapshot of the live book.
 func TestMirrorStopsWhenTheLiveStreamIsLost(t *testing.T) {
+	t.Parallel()
 	me := newMirrorEnv(t)
 	alice := me.paper.client("alice")
 	me.sameTop(t, alice)
@@ -59,6 +60,7 @@ func TestMirrorStopsWhenTheLiveStreamIsLost(t *testing.T) {
 // paper only and sends nothing to the live exchange's /exchange, funds --fund accounts, serves
 // the live book, and refuses POST /control.
 func TestMirrorCommandSaysItSendsNothing(t *testing.T) {
+	t.Parallel()
 	me := newMirrorEnv(t)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -103,6 +105,7 @@ func TestMirrorCommandSaysItSendsNothing(t *testing.T) {
 // TestMirrorMarginFollowsTheLiveMark: the mirror's mark and funding rate are the live ones, and
 // its margin engine liquidates a paper account the live mark leaves under maintenance.
 func TestMirrorMarginFollowsTheLiveMark(t *testing.T) {
+	t.Parallel()
 	me := newMirrorEnv(t)
 	bob := nameAddr(t, "bob")
 	if err := me.paper.sim.Fund(bob, dec("1100")); err != nil {

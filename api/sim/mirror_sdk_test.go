@@ -16,6 +16,7 @@ import (
 // mirrored book. It needs node and the SDK installed in $TRADEDESK_TS_SDK
 // (npm install @hotstuff-labs/ts-sdk@0.0.1-beta.13 there); without them it is skipped.
 func TestMirrorOfficialTSSDK(t *testing.T) {
+	t.Parallel()
 	dir := os.Getenv("TRADEDESK_TS_SDK")
 	node, err := exec.LookPath("node")
 	if dir == "" || err != nil {

@@ -103,6 +103,7 @@ func tapeLen(t *testing.T, c *api.Client) int {
 // took is not there for a second paper buy until the live level changes; the live exchange gets
 // no action from the mirror and no account of it moves.
 func TestMirrorFollowsAndWalksTheLiveBook(t *testing.T) {
+	t.Parallel()
 	me := newMirrorEnv(t)
 	alice, bob := me.paper.client("alice"), me.paper.client("bob")
 	me.sameTop(t, alice)
@@ -160,6 +161,7 @@ func sellIOC(size string) api.OrderWire {
 // fill while live trades print above it, nor with the volume that only consumed the queue ahead
 // of it, and then fills for at most the size traded through it beyond that queue.
 func TestMirrorRestingPaperFillsOnlyThroughTheQueue(t *testing.T) {
+	t.Parallel()
 	me := newMirrorEnv(t)
 	alice := me.paper.client("alice")
 	me.sameTop(t, alice)
@@ -209,6 +211,7 @@ func status(t *testing.T, r api.TxResponse) api.OrderStatus {
 // latency (a lower bound: a loaded machine only makes it later), and the live book it meets is
 // the one of that moment: the live ask that came during the wait is what it buys.
 func TestMirrorLatencyDelaysPaperActions(t *testing.T) {
+	t.Parallel()
 	const latency = 400 * time.Millisecond
 	me := newMirrorEnvWith(t, MirrorConfig{Latency: latency}, false)
 	alice := me.paper.client("alice")
@@ -241,6 +244,7 @@ func TestMirrorLatencyDelaysPaperActions(t *testing.T) {
 // /info; every poll is a whole snapshot, and a level a paper buy used up stays used up while the
 // live size there is unchanged.
 func TestMirrorPollsWithoutAStream(t *testing.T) {
+	t.Parallel()
 	me := newMirrorEnvWith(t, MirrorConfig{StreamWait: 200 * time.Millisecond, Poll: 20 * time.Millisecond}, true)
 	if st := me.mr.Status(); st.Source != "poll" {
 		t.Fatalf("status %+v: want source poll", st)

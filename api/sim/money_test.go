@@ -33,6 +33,7 @@ func stop(id api.InstrumentID, side, trigger, price, size string) api.OrderWire 
 // account cannot stack stops past its collateral. Guards the mutation that leaves triggers out of
 // the reserved margin (checkMargin/orderMargin reading only resting orders).
 func TestTriggerOrdersReserveMargin(t *testing.T) {
+	t.Parallel()
 	e := moneyEnv(t)
 	alice := e.client("alice")
 	e.deposit(t, alice, collUSDC, "999")
@@ -56,6 +57,7 @@ func TestTriggerOrdersReserveMargin(t *testing.T) {
 // Guards the mutation that drops the margin check from fireTriggers (the stop would open a
 // position at about 130% initial-margin utilisation).
 func TestFiredTriggerIsCheckedAgain(t *testing.T) {
+	t.Parallel()
 	e := moneyEnv(t)
 	carol, bob := e.client("carol"), e.client("bob")
 	e.deposit(t, carol, collUSDC, "999")
@@ -131,6 +133,7 @@ func liquidatedWithWETH(t *testing.T, opts ...Option) (*env, *api.Client) {
 // records exactly what was charged. Guards the old rule (USDC stopped at zero, 3,005.96 written
 // off while the account kept its WETH) and a fill whose fee or PnL differ from the charge.
 func TestLiquidationChargesTheWholeAccount(t *testing.T) {
+	t.Parallel()
 	e, alice := liquidatedWithWETH(t)
 	s := summaryOf(t, alice, "")
 	if len(s.PerpPositions) != 0 {
@@ -174,6 +177,7 @@ func TestLiquidationChargesTheWholeAccount(t *testing.T) {
 // price, and pays what the collateral cannot. Guards the mutation that skips accounts without a
 // position (they were never liquidated) and one that seizes all collateral for a small debt.
 func TestUncoveredDebtSellsCollateral(t *testing.T) {
+	t.Parallel()
 	t.Run("part of the WETH covers the debt", func(t *testing.T) {
 		e, alice := liquidatedWithWETH(t)
 		if err := e.sim.SetIndexPrice("ETH-PERP", dec("3300")); err != nil { // 0.9 × 3,300 = 2,970 < 3,005.96
@@ -207,6 +211,7 @@ func TestUncoveredDebtSellsCollateral(t *testing.T) {
 // Issue #22.2: an isolated position loses at most its own margin; the insurance fund pays the
 // rest, and the liquidation fill shows only what the account paid.
 func TestIsolatedLiquidationLosesOnlyItsMargin(t *testing.T) {
+	t.Parallel()
 	e := moneyEnv(t)
 	alice, bob := e.client("alice"), e.client("bob")
 	e.deposit(t, alice, collUSDC, "1000")
@@ -230,6 +235,7 @@ func TestIsolatedLiquidationLosesOnlyItsMargin(t *testing.T) {
 // Guards the pre-check that counted the resting order's full size (the FOK came back
 // "cancelled" with 0.5 of 1 filled).
 func TestFillOrKillCountsReduceOnlyTrimming(t *testing.T) {
+	t.Parallel()
 	e := quietEnv(t)
 	alice, carol, dave, eve := e.client("alice"), e.client("carol"), e.client("dave"), e.client("eve")
 	place(t, dave, limit(1, api.SideSell, "97250", "1"))
@@ -262,6 +268,7 @@ func TestFillOrKillCountsReduceOnlyTrimming(t *testing.T) {
 // Issue #22.3: the account's own resting orders do not count toward a FOK (self-trade
 // prevention cancels them instead of filling).
 func TestFillOrKillSkipsOwnOrders(t *testing.T) {
+	t.Parallel()
 	e := quietEnv(t)
 	alice, bob := e.client("alice"), e.client("bob")
 	place(t, alice, limit(1, api.SideSell, "97300", "1"))
@@ -284,6 +291,7 @@ func decimalsOK(v decimal.Decimal, n int32) bool { return v.Equal(v.Round(n)) }
 // withdrawable figure shown can be moved as it is. Guards the mutations that drop the rounding
 // of fees (9 decimals), of a partial close's cost share and of isolated margin (16 or more).
 func TestBalancesKeepCollateralDecimals(t *testing.T) {
+	t.Parallel()
 	e := quietEnv(t)
 	alice, bob := e.client("alice"), e.client("bob")
 	if err := e.sim.SetLeverage(alice.Address(), "HYPE-PERP", api.MarginIsolated, dec("3")); err != nil {
@@ -321,6 +329,7 @@ func TestBalancesKeepCollateralDecimals(t *testing.T) {
 // longs and shorts, and the fee account keeps funding's rounding remainder. Guards the mutations
 // that drop a fee, a rebate or the funding remainder (the books are then off by that amount).
 func TestFeesAndFundingStayInTheExchange(t *testing.T) {
+	t.Parallel()
 	e := moneyEnv(t, WithFundingInterval(10*time.Minute))
 	alice, bob := e.client("alice"), e.client("bob")
 	e.deposit(t, alice, collUSDC, "10000")
@@ -350,6 +359,7 @@ func TestFeesAndFundingStayInTheExchange(t *testing.T) {
 
 // Issue #22.5: transfer and withdrawal fees go to the fee account; a withdrawal leaves the books.
 func TestTransferAndWithdrawalFeesStayInTheExchange(t *testing.T) {
+	t.Parallel()
 	e := moneyEnv(t)
 	alice, bob := e.client("alice"), e.client("bob")
 	if err := e.sim.Deposit(alice.Address(), collUSDT, dec("1000"), false); err != nil {
@@ -372,6 +382,7 @@ func TestTransferAndWithdrawalFeesStayInTheExchange(t *testing.T) {
 // own: the margin check judges it, and the insurance fund pays nothing. Guards the mutation that
 // settles debts of accounts that still hold cross positions (the fund would have paid 582.905).
 func TestHealthyAccountKeepsItsDebt(t *testing.T) {
+	t.Parallel()
 	e := moneyEnv(t)
 	alice, bob := e.client("alice"), e.client("bob")
 	e.deposit(t, alice, collUSDC, "2000")
@@ -407,6 +418,7 @@ func TestHealthyAccountKeepsItsDebt(t *testing.T) {
 // forgetting it would forgive its debt. Guards the mutation that drops the debt condition from
 // evictable.
 func TestIndebtedAccountIsNotForgotten(t *testing.T) {
+	t.Parallel()
 	e, alice := liquidatedWithWETH(t, WithMaxAccounts(2))
 	e.sim.Advance(49 * time.Hour) // idle for longer than the nonce window
 	if err := e.sim.Fund(nameAddr(t, "carol"), dec("100")); err == nil || !contains(err.Error(), "none is idle") {
@@ -421,6 +433,7 @@ func TestIndebtedAccountIsNotForgotten(t *testing.T) {
 // exactly what 0.0045 ETH at 3,412.51 costs with its fee (15.356295 + 0.006143); three fills
 // rounded one by one would charge 15.362439. Guards the mutation back to per-fill rounding.
 func TestSpotFeeRoundsOncePerOrder(t *testing.T) {
+	t.Parallel()
 	e := moneyEnv(t)
 	alice := e.client("alice")
 	if err := e.sim.Deposit(alice.Address(), collUSDC, dec("15.362438"), false); err != nil {

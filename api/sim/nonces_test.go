@@ -7,6 +7,7 @@ import (
 )
 
 func TestNonceSet(t *testing.T) {
+	t.Parallel()
 	n := newNonceSet()
 	now := testStart
 	base := uint64(now.UnixMilli())

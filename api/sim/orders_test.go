@@ -28,6 +28,7 @@ func findOrder(t *testing.T, c *api.Client, id api.OrderID) api.OrderRecord {
 }
 
 func TestLimitGTCRests(t *testing.T) {
+	t.Parallel()
 	e := quietEnv(t)
 	alice := e.client("alice")
 	w := limit(1, api.SideBuy, "97000", "0.1")
@@ -55,6 +56,7 @@ func TestLimitGTCRests(t *testing.T) {
 }
 
 func TestPriceTimePriorityAndPartialFills(t *testing.T) {
+	t.Parallel()
 	e := quietEnv(t)
 	a, b, c := e.client("a"), e.client("b"), e.client("c")
 	first := oid(t, place(t, a, limit(1, api.SideSell, "97300", "0.1")))
@@ -85,6 +87,7 @@ func TestPriceTimePriorityAndPartialFills(t *testing.T) {
 }
 
 func TestIOCCancelsRemainder(t *testing.T) {
+	t.Parallel()
 	e := quietEnv(t)
 	alice, bob := e.client("alice"), e.client("bob")
 	place(t, alice, limit(1, api.SideSell, "97300", "0.1"))
@@ -109,6 +112,7 @@ func TestIOCCancelsRemainder(t *testing.T) {
 }
 
 func TestFillOrKill(t *testing.T) {
+	t.Parallel()
 	e := quietEnv(t)
 	alice, bob := e.client("alice"), e.client("bob")
 	place(t, alice, limit(1, api.SideSell, "97300", "0.1"))
@@ -124,6 +128,7 @@ func TestFillOrKill(t *testing.T) {
 }
 
 func TestPostOnly(t *testing.T) {
+	t.Parallel()
 	e := quietEnv(t)
 	alice, bob := e.client("alice"), e.client("bob")
 	place(t, alice, limit(1, api.SideSell, "97300", "0.1"))
@@ -143,6 +148,7 @@ func TestPostOnly(t *testing.T) {
 }
 
 func TestMarketOrderSlippageBound(t *testing.T) {
+	t.Parallel()
 	e := quietEnv(t)
 	alice, bob := e.client("alice"), e.client("bob")
 	place(t, alice, limit(1, api.SideSell, "97300", "0.1"), limit(1, api.SideSell, "97500", "0.1"))
@@ -165,6 +171,7 @@ func TestMarketOrderSlippageBound(t *testing.T) {
 }
 
 func TestReduceOnly(t *testing.T) {
+	t.Parallel()
 	e := quietEnv(t)
 	alice, bob := e.client("alice"), e.client("bob")
 	ro := limit(1, api.SideSell, "97000", "0.3")
@@ -187,6 +194,7 @@ func TestReduceOnly(t *testing.T) {
 }
 
 func TestTriggerOrders(t *testing.T) {
+	t.Parallel()
 	e := quietEnv(t)
 	alice, bob := e.client("alice"), e.client("bob")
 	place(t, alice, limit(1, api.SideSell, "97300", "0.1"))
@@ -244,6 +252,7 @@ func TestTriggerOrders(t *testing.T) {
 }
 
 func TestSpotTrade(t *testing.T) {
+	t.Parallel()
 	e := quietEnv(t)
 	alice, bob := e.client("alice"), e.client("bob")
 	if err := e.sim.Deposit(bob.Address(), collWETH, dec("2"), false); err != nil {

@@ -207,6 +207,7 @@ func TestStateWriteIsWhatChanged(t *testing.T) {
 // first run did and does not fund the account again; a state file it cannot read stops it
 // (exit 1) and is left as it was.
 func TestStateFlag(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "sim")
 	file := filepath.Join(dir, StateFileName)
 	addr := nameAddr(t, "alice")

@@ -56,6 +56,7 @@ func seizedUSDC(recs []xferRec) (usdc decimal.Decimal, taken map[string]decimal.
 // account's balances follow from its own records alone (deposits, fills, seizures) to the unit.
 // Guards a seizure kept only inside the engine.
 func TestSeizureIsInTheAccountsRecords(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		index, wethLeft, proceeds, cover string
 	}{
@@ -100,6 +101,7 @@ func TestSeizureIsInTheAccountsRecords(t *testing.T) {
 // TestInternalTransferSaysWhichWay (issue #39.6): an internal transfer's record names its
 // direction.
 func TestInternalTransferSaysWhichWay(t *testing.T) {
+	t.Parallel()
 	e := quietEnv(t)
 	alice := e.client("alice")
 	if _, err := alice.InternalTransfer(ctx(), 1, "500", true); err != nil {
@@ -118,6 +120,7 @@ func TestInternalTransferSaysWhichWay(t *testing.T) {
 // other fills have closed is cancelled when it is reached, and its order history record says
 // why.
 func TestReduceOnlyRemainderSaysWhy(t *testing.T) {
+	t.Parallel()
 	e := quietEnv(t)
 	alice, bob := e.client("alice"), e.client("bob")
 	place(t, bob, limit(1, api.SideSell, "97250", "0.1"))
@@ -154,6 +157,7 @@ func TestReduceOnlyRemainderSaysWhy(t *testing.T) {
 // closeLong for the part that closed and says openShort for the rest; a fill that only opens
 // says nothing more.
 func TestFlipFillSaysBothDirections(t *testing.T) {
+	t.Parallel()
 	e := quietEnv(t)
 	alice, bob := e.client("alice"), e.client("bob")
 	place(t, bob, limit(1, api.SideSell, "97250", "0.1"))

@@ -11,6 +11,7 @@ import (
 // Every order the exchange must refuse, with the reason it gives. The orders go out raw (signed
 // but unchecked), since the api client refuses some of them before sending.
 func TestOrderRejections(t *testing.T) {
+	t.Parallel()
 	e := quietEnv(t)
 	e.open("alice")
 	mod := func(f func(w *api.OrderWire)) api.OrderWire {
@@ -56,6 +57,7 @@ func TestOrderRejections(t *testing.T) {
 
 // One bad order in a batch: the rest are placed and the bad one's status says why.
 func TestBatchPartialRejection(t *testing.T) {
+	t.Parallel()
 	e := quietEnv(t)
 	alice := e.client("alice")
 	r := place(t, alice, limit(1, api.SideBuy, "97000", "0.1"), limit(1, api.SideBuy, "97000.05", "0.1"))
@@ -83,6 +85,7 @@ func envelope(t *testing.T, name string, data api.ActionData, action string, tam
 }
 
 func TestAuthRejections(t *testing.T) {
+	t.Parallel()
 	e := quietEnv(t)
 	e.open("alice", "bob")
 	now := e.nowMs()

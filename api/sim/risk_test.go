@@ -30,6 +30,7 @@ func summary(t *testing.T, c *api.Client) api.AccountSummary {
 }
 
 func TestCrossLiquidation(t *testing.T) {
+	t.Parallel()
 	e, alice, bob := fundedPair(t, "2000")
 	place(t, alice, limit(1, api.SideSell, "97300", "0.2"))
 	place(t, bob, limit(1, api.SideBuy, "97300", "0.2"))
@@ -74,6 +75,7 @@ func TestCrossLiquidation(t *testing.T) {
 }
 
 func TestIsolatedMarginAndLiquidation(t *testing.T) {
+	t.Parallel()
 	e, alice, bob := fundedPair(t, "1000")
 	place(t, alice, limit(5, api.SideSell, "28.4", "20"))
 	place(t, bob, limit(5, api.SideBuy, "28.4", "20"))
@@ -114,6 +116,7 @@ func TestIsolatedMarginAndLiquidation(t *testing.T) {
 }
 
 func TestSetLeverage(t *testing.T) {
+	t.Parallel()
 	e, alice, bob := fundedPair(t, "10000")
 	if err := e.sim.SetLeverage(bob.Address(), "ETH-PERP", "isolated", dec("25")); err != nil {
 		t.Fatal(err)
@@ -140,6 +143,7 @@ func TestSetLeverage(t *testing.T) {
 }
 
 func TestFunding(t *testing.T) {
+	t.Parallel()
 	e, alice, bob := fundedPair(t, "10000")
 	place(t, alice, limit(1, api.SideSell, "97250", "0.2"))
 	place(t, bob, limit(1, api.SideBuy, "97250", "0.2"))

@@ -97,6 +97,7 @@ func sdkSession(t *testing.T) (*env, string, string) {
 // against the shape the SDKs declare; an answer that is empty where the session holds data
 // proves nothing and fails.
 func TestSDKInfoMethods(t *testing.T) {
+	t.Parallel()
 	e, a, b := sdkSession(t)
 	from := e.clock.Now().Add(-2 * time.Hour).Unix()
 	chartTS := fmt.Sprintf(`{"symbol":"1","chart_type":"ltp","resolution":"1","from":%d,"to":%d}`, from, from+7200)
@@ -173,6 +174,7 @@ func isEmpty(v any) bool {
 // session's records carry what happened (each transfer kind, the funding payment, the trade's
 // maker and taker, the account's fee rates and volumes).
 func TestSDKInfoFilters(t *testing.T) {
+	t.Parallel()
 	e, a, b := sdkSession(t)
 	get := func(method, params string, args ...any) string {
 		t.Helper()
@@ -234,6 +236,7 @@ func TestSDKInfoFilters(t *testing.T) {
 // TestSDKInfoRefusals: bad params get a 4xx with a message naming the param, never a 500: wrong
 // JSON types, unknown instruments and keys, negative limits, a param under both spellings.
 func TestSDKInfoRefusals(t *testing.T) {
+	t.Parallel()
 	e := quietEnv(t)
 	u := e.client("alice").Address()
 	cases := []struct{ body, want string }{
@@ -278,6 +281,7 @@ func TestSDKInfoRefusals(t *testing.T) {
 
 // TestClientSDKMethods: the api client's methods beyond the spec read the simulator's answers.
 func TestClientSDKMethods(t *testing.T) {
+	t.Parallel()
 	e, a, b := sdkSession(t)
 	c := e.client("bob")
 	fees, err := c.UserFees(ctx(), "")

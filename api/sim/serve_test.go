@@ -11,6 +11,7 @@ import (
 
 // Serve answers on a listener, runs the market loop in real time, and stops cleanly.
 func TestServe(t *testing.T) {
+	t.Parallel()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

@@ -232,6 +232,7 @@ func checkScalar(v any, code string) string {
 // has open, filled, cancelled and trigger orders, positions and transfers, has exactly the
 // spec's fields with the spec's JSON types.
 func TestSpecShapes(t *testing.T) {
+	t.Parallel()
 	e := quietEnv(t)
 	alice, bob := e.client("alice"), e.client("bob")
 	a, b := alice.Address(), bob.Address()

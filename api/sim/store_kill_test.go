@@ -24,6 +24,7 @@ import (
 // order history and transfers, the resting bid can be cancelled, and a body it answered before
 // the kill is refused.
 func TestKilledSimKeepsWhatItAnswered(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	alice := nameAddr(t, "alice")
 	cmd, url := startSimProcess(t, dir, "--fund", alice)
@@ -68,6 +69,7 @@ func TestKilledSimKeepsWhatItAnswered(t *testing.T) {
 
 // TestKilledSimChild is TestKilledSimKeepsWhatItAnswered's simulator process.
 func TestKilledSimChild(t *testing.T) {
+	t.Parallel()
 	args := os.Getenv("SIM_KILL_CHILD")
 	if args == "" {
 		t.Skip("the process TestKilledSimKeepsWhatItAnswered starts and kills")

@@ -13,6 +13,7 @@ import (
 // characters is taken, one of 129 is not. Guards each bound moved by one (mutants strict/expired,
 // strict/cloid-length).
 func TestStrictBoundaries(t *testing.T) {
+	t.Parallel()
 	now := time.UnixMilli(1_800_000_000_000)
 	ms := uint64(now.UnixMilli())
 	cancelAll := func(exp uint64) []byte {
@@ -44,6 +45,7 @@ func TestStrictBoundaries(t *testing.T) {
 // bound (mutants strict/batch-max, strict/batch-empty, strict/limit-needs-price,
 // strict/decimal-length, strict/int-length, strict/nonce-too-old, strict/nonce-too-new).
 func TestStrictLimitsOfSizeAndForm(t *testing.T) {
+	t.Parallel()
 	now := time.UnixMilli(1_800_000_000_000)
 	ms := uint64(now.UnixMilli())
 	orders := func(ws ...api.OrderWire) []byte {
@@ -94,6 +96,7 @@ func TestStrictLimitsOfSizeAndForm(t *testing.T) {
 // not. Guards the one-dot rule and the dot's place (mutants strict/decimal-one-dot,
 // strict/decimal-dot-inside).
 func TestAPlainDecimalHasOneDotBetweenDigits(t *testing.T) {
+	t.Parallel()
 	if err := plainDecimal("price", "1.5"); err != nil {
 		t.Fatalf("1.5: %v", err)
 	}

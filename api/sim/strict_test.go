@@ -88,6 +88,7 @@ func highS(sig []byte) {
 // data, signed and then altered) with exactly one defect. Each is refused with its status and a
 // message that names the field and the fix, and nothing changes: no account, order or book.
 func TestStrictRefusals(t *testing.T) {
+	t.Parallel()
 	e := quietEnv(t)
 	alice, bob := e.client("alice"), e.client("bob")
 	open := place(t, alice, limit(1, api.SideBuy, "97000", "0.1")) // a book and an account to leave alone
@@ -256,6 +257,7 @@ func TestStrictRefusals(t *testing.T) {
 
 // Issue #21.5: an expiry exactly a day after the nonce is the furthest accepted.
 func TestExpiryBoundIsADay(t *testing.T) {
+	t.Parallel()
 	e := quietEnv(t)
 	e.open("alice")
 	n := e.nowMs() + 1
@@ -284,6 +286,7 @@ func flipCase(s string) string {
 // Issue #21.9: POST without Content-Type: application/json is refused with 415, so a web page
 // (which can send text/plain across origins without asking) cannot drive a local simulator.
 func TestPostNeedsJSONContentType(t *testing.T) {
+	t.Parallel()
 	e := quietEnv(t)
 	before := snapshot(e.sim)
 	n := e.nowMs() + 5

@@ -30,11 +30,12 @@ func retained(build func() any) uint64 {
 	return got[1]
 }
 
-// A simulator with 500 synthetic markets lists them beside the default instruments, quotes and
-// trades them, and holds them in a few MB: their made-up candles share a budget instead of
-// costing most of a MB each (as the default markets' do once every chart of theirs is asked for). Each market's cost is a ratio within
-// this run: a synthetic market's retained heap against a default one's, four simulators' worth
-// of default markets measured so that their reading is well above another goroutine's noise.
+// A simulator with 500 synthetic markets holds them in a few MB: their made-up candles share a
+// budget instead of costing most of a MB each (as the default markets' do once every chart of
+// theirs is asked for). Each market's cost is a ratio within this run: a synthetic market's
+// retained heap against a default one's, four simulators' worth of default markets measured so
+// that their reading is well above another goroutine's noise. It measures the process's heap,
+// so it runs alone (not in parallel); TestSyntheticPerpsAreListedQuotedAndTraded runs them.
 func TestMarketsAddsSyntheticPerpsInAFewMB(t *testing.T) {
 	clock := NewTestClock(testStart)
 	const sims = 4
@@ -66,6 +67,13 @@ func TestMarketsAddsSyntheticPerpsInAFewMB(t *testing.T) {
 		t.Errorf("500 synthetic markets take %.0f kB each (%.1f MB in all); a default market takes %.0f kB: their history is not bounded",
 			perSynthetic/1e3, float64(many-min(plain, many))/1e6, perDefault/1e3)
 	}
+}
+
+// A simulator with 500 synthetic markets lists them beside the default instruments, quotes and
+// trades them, and draws their made-up past.
+func TestSyntheticPerpsAreListedQuotedAndTraded(t *testing.T) {
+	t.Parallel()
+	clock := NewTestClock(testStart)
 	// Two minutes of market in steps of 20 s: the loop moves, quotes and trades all 506 markets
 	// six times (at the default second, 120 times: most of the test's time, 10x that under -race).
 	s := New(WithSeed(3), WithClock(clock), WithMarkets(500), WithStep(20*time.Second))
@@ -102,6 +110,7 @@ func TestMarketsAddsSyntheticPerpsInAFewMB(t *testing.T) {
 // Synthetic markets leave the default ones as they were: the same seed draws the same made-up
 // history for BTC-PERP with or without them, and SYNk-PERP is the same whatever the number added.
 func TestSyntheticMarketsLeaveTheDefaultOnesAlone(t *testing.T) {
+	t.Parallel()
 	plain := New(WithSeed(5), WithClock(NewTestClock(testStart)))
 	more := New(WithSeed(5), WithClock(NewTestClock(testStart)), WithMarkets(3))
 	most := New(WithSeed(5), WithClock(NewTestClock(testStart)), WithMarkets(40))
@@ -124,6 +133,7 @@ func TestSyntheticMarketsLeaveTheDefaultOnesAlone(t *testing.T) {
 // prices and trades adds bars and drops the oldest, and the mark and index candles are its
 // prices without the volume.
 func TestCompactChartsStayBounded(t *testing.T) {
+	t.Parallel()
 	keeps := syntheticKeeps(500)
 	c := newCompactCharts(testStart.UnixMilli(), keeps)
 	caps := func() (n int) {
@@ -183,6 +193,7 @@ func BenchmarkStepMarkets(b *testing.B) {
 // The stream's candles of a synthetic market read the same compact charts: its mark candle
 // shows no volume, its last-price candle the traded volume.
 func TestSyntheticMarketStreamCandles(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, WithMarkets(1))
 	e.sim.Advance(2 * time.Minute)
 	c := e.wsDial(t)

@@ -8,6 +8,7 @@ import (
 
 // Two accounts trade against each other; each sees its fills, position, balances and summary.
 func TestTwoAccountsTrade(t *testing.T) {
+	t.Parallel()
 	e := quietEnv(t)
 	alice, bob := e.client("alice"), e.client("bob")
 	rest := place(t, alice, limit(1, api.SideSell, "97300", "0.5"))

@@ -14,6 +14,7 @@ import (
 // names), with the fee the sender paid (guards a list kept oldest first, and a fee charged to
 // the receiver).
 func TestTransferHistory(t *testing.T) {
+	t.Parallel()
 	e := quietEnv(t)
 	alice, bob := e.client("alice"), e.client("bob")
 	if _, err := alice.DerivativeTransfer(ctx(), 1, "1000", bob.Address()); err != nil {

@@ -36,6 +36,7 @@ func FuzzCountText(f *testing.F) {
 }
 
 func TestCountText(t *testing.T) {
+	t.Parallel()
 	tick := mustUnit("0.1")
 	for s, want := range map[string]int64{"97000.5": 970005, "97000.50": 970005, "0.1": 1, "10": 100, "007.0": 70} {
 		if n, ok := tick.countText(s); !ok || n != want {

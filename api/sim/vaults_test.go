@@ -13,6 +13,7 @@ import (
 // 1,000 less; a redeems 400 shares for 400 USDC; over-redeeming, an unknown vault and an agent
 // key are refused, and the money the simulator holds is unchanged (the vault is an account).
 func TestVaultDepositAndRedeem(t *testing.T) {
+	t.Parallel()
 	e := quietEnv(t)
 	vaultAddr := nameAddr(t, "vault")
 	if err := e.sim.AddVault(vaultAddr); err != nil {
@@ -58,6 +59,7 @@ func TestVaultDepositAndRedeem(t *testing.T) {
 // and their signed MessagePack is a three-key map in the SDKs' order: vaultAddress, amount or
 // shares, nonce.
 func TestVaultActionsSignAsTheSDKs(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		action string
 		tx     uint16

@@ -16,6 +16,7 @@ import (
 // then rests on the account, revokeAgent removes it, approveBrokerFee shows in brokers_check, and
 // the agent's order sent again after the revoke is refused with 401 invalid order signer.
 func TestAccountVectorsOverHTTP(t *testing.T) {
+	t.Parallel()
 	raw, err := os.ReadFile("testdata/signing-vectors-account.json")
 	if err != nil {
 		t.Fatal(err)

@@ -31,6 +31,7 @@ var vectorRefusals = map[string]string{
 // The official SDK's signed requests are attributed to the vector's signer, and each gets the
 // answer it should: accepted with its tx type, or refused for the reason in vectorRefusals.
 func TestSigningVectorsAttributed(t *testing.T) {
+	t.Parallel()
 	raw, err := os.ReadFile("testdata/signing-vectors.json")
 	if err != nil {
 		t.Fatal(err)

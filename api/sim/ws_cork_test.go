@@ -41,6 +41,7 @@ func (c *countingConn) Write(p []byte) (int, error) {
 // so the reader is woken once for them; each was its own write, and its own wake-up of the
 // console's reader.
 func TestABatchIsOneWrite(t *testing.T) {
+	t.Parallel()
 	const queued = 14
 	ln := &countingListener{}
 	done := make(chan error, 1)

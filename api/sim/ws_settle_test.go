@@ -20,6 +20,7 @@ import (
 // with the snapshot in the same read as the answer, its orderbook listener saw "update:6
 // update:7" and never the snapshot; with the pause, "snapshot:3 update:4 update:5".
 func TestFirstStateWaitsForTheAnswer(t *testing.T) {
+	t.Parallel()
 	s := New(WithSeed(3), WithQuietMarkets())
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -51,6 +52,7 @@ func TestFirstStateWaitsForTheAnswer(t *testing.T) {
 // none lost between write batches (a batch of 257 once dropped the message it had taken from the
 // queue but had no room to write: BenchmarkStreamFanOut stalled at 2k msgs/s, 339k before).
 func TestLongBurstsLoseNothing(t *testing.T) {
+	t.Parallel()
 	const queued = 1000
 	done := make(chan error, 1)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

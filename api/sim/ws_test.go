@@ -74,6 +74,7 @@ func answerTo(id string) func(wsMsg) bool { return func(m wsMsg) bool { return m
 // TestStreamRefusesBadSubscribes: every bad message is answered with a JSON-RPC error that says
 // what is wrong, and the connection stays usable.
 func TestStreamRefusesBadSubscribes(t *testing.T) {
+	t.Parallel()
 	e := quietEnv(t)
 	c := e.wsDial(t)
 	for i, tc := range []struct{ msg, want string }{
@@ -106,6 +107,7 @@ func TestStreamRefusesBadSubscribes(t *testing.T) {
 // trade and orderbook with instrumentId + symbol as text, chart with symbol, balance) subscribe
 // and carry the same events as the newer names.
 func TestStreamBothGenerations(t *testing.T) {
+	t.Parallel()
 	e := quietEnv(t)
 	alice := e.client("alice")
 	user := alice.Address()
@@ -152,6 +154,7 @@ func TestStreamBothGenerations(t *testing.T) {
 // it first, uncounted as a drop (on a loaded machine under -race, a step took 20 ms and 4000
 // steps went by without a drop).
 func TestStreamDropsSlowSubscriber(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	slow, fast := e.wsDial(t), e.wsDial(t)
 	for _, c := range []*websocket.Conn{slow, fast} {
