@@ -156,21 +156,11 @@ func (p *Pane) rowLine(i int, r row, c columns, maxCum decimal.Decimal) string {
 	if r.ask {
 		side = st.Sell
 	}
-	szPaint := st.Text
-	switch mark {
-	case "▼":
-		szPaint = st.FlashDown
-	case "▲", "•":
-		szPaint = st.FlashUp
-	}
 	own := ""
 	if r.own.IsPositive() {
 		own = "◆" + common.FmtNum(r.own, sd)
 	}
-	size := common.FmtNum(r.size, sd)
-	if r.ownOnly {
-		size, szPaint = "—", st.Muted // no level in the book: only the trader's order is there
-	}
+	size, szPaint := p.sizeCell(r, mark)
 	cells := []cell{{cur + mark, common.Paint{}}, {common.Fit(common.FmtNum(r.price, pd), c.price, true), side},
 		{" " + common.Fit(size, c.size, true), szPaint}}
 	if c.cum > 0 {
@@ -189,6 +179,22 @@ func (p *Pane) rowLine(i int, r row, c columns, maxCum decimal.Decimal) string {
 		return st.Selected.On(common.Pad(b.String(), p.w))
 	}
 	return b.String()
+}
+
+// sizeCell is a level's size and its paint: flashed by the change marker mark, a dash when only
+// the trader's order is there (no level in the book).
+func (p *Pane) sizeCell(r row, mark string) (string, common.Paint) {
+	st := p.Styles
+	if r.ownOnly {
+		return "—", st.Muted
+	}
+	switch mark {
+	case "▼":
+		return common.FmtNum(r.size, p.in.SizeDecimals()), st.FlashDown
+	case "▲", "•":
+		return common.FmtNum(r.size, p.in.SizeDecimals()), st.FlashUp
+	}
+	return common.FmtNum(r.size, p.in.SizeDecimals()), st.Text
 }
 
 // bar is a depth bar of width w for cum out of max, in eighths of a cell.
