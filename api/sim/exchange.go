@@ -55,19 +55,10 @@ func (s *Sim) exchange(body []byte) (int, any) {
 		return fail(err)
 	}
 	a.dirty = true // its leverage, brokers and agents change by its own actions only
-	nonces := &a.nonces
-	if ag != nil {
-		if !api.AgentMay(req.TxType) {
-			return fail(agentRefused(req.ActionName))
-		}
-		nonces = &ag.nonces
+	if ag != nil && !api.AgentMay(req.TxType) {
+		return fail(agentRefused(req.ActionName))
 	}
-	if req.Nonce <= e.nonceFloor {
-		return http.StatusUnauthorized, signedError{fmt.Sprintf("nonce %d is not after %d (this simulator's start, or the last nonce it "+
-			"accepted before a restart): a request signed before a restart is not acted on again; sign it anew with the current time",
-			req.Nonce, e.nonceFloor), a.addr}
-	}
-	if err := nonces.use(req.Nonce, e.now()); err != nil {
+	if err := e.useNonce(a, ag, req.Nonce); err != nil {
 		return http.StatusUnauthorized, signedError{err.Error(), a.addr}
 	}
 	s.maxNonce = max(s.maxNonce, req.Nonce)
@@ -85,6 +76,22 @@ func (s *Sim) exchange(body []byte) (int, any) {
 		rep.Error = &empty
 	}
 	return http.StatusOK, rep
+}
+
+// useNonce takes nonce for account a, or its agent ag (nil: the account signed): refused when
+// it is not after the simulator's floor (its start, or the last nonce accepted before a restart)
+// or the signer's nonce window refuses it.
+func (e *engine) useNonce(a *account, ag *agentRec, nonce uint64) error {
+	if nonce <= e.nonceFloor {
+		return fmt.Errorf("nonce %d is not after %d (this simulator's start, or the last nonce it "+
+			"accepted before a restart): a request signed before a restart is not acted on again; sign it anew with the current time",
+			nonce, e.nonceFloor)
+	}
+	nonces := &a.nonces
+	if ag != nil {
+		nonces = &ag.nonces
+	}
+	return nonces.use(nonce, e.now())
 }
 
 // checkRequest applies the envelope rules that need no state: matching nonces, expiry, batch size.

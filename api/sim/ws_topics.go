@@ -109,19 +109,7 @@ func (s *Sim) tapMarket(ch string, p wsParams) (string, []any, error) {
 		return "", nil, fmt.Errorf("%s: params.symbol is missing: send an instrument name such as BTC-PERP", ch)
 	}
 	if strings.EqualFold(sym, "all") && (ch == "ticker" || ch == "mids") {
-		for _, m := range e.markets {
-			t.watch(m).ticker += boolInt(ch == "ticker")
-		}
-		var first []any
-		if ch == "ticker" {
-			for _, m := range e.markets {
-				first = append(first, tickerOut(e, m))
-			}
-		} else {
-			t.mids["all"]++
-			first = append(first, midsOut(e.markets))
-		}
-		return ch + ":all", first, nil
+		return ch + ":all", s.tapAll(ch), nil
 	}
 	m, err := e.marketByName(sym)
 	if err != nil {
@@ -153,6 +141,24 @@ func (s *Sim) tapMarket(ch string, p wsParams) (string, []any, error) {
 		w.trades++
 	}
 	return ch + ":" + m.name, first, nil
+}
+
+// tapAll registers the ticker or mids channel ch of every market, and returns its first messages.
+func (s *Sim) tapAll(ch string) []any {
+	t, e := s.ws.tap, s.eng
+	for _, m := range e.markets {
+		t.watch(m).ticker += boolInt(ch == "ticker")
+	}
+	var first []any
+	if ch == "ticker" {
+		for _, m := range e.markets {
+			first = append(first, tickerOut(e, m))
+		}
+	} else {
+		t.mids["all"]++
+		first = append(first, midsOut(e.markets))
+	}
+	return first
 }
 
 // tapChart registers a chart channel: instrument_id (or beta.13's symbol), chart_type, resolution.

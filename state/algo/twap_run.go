@@ -100,18 +100,9 @@ func (t *TWAP) step(ctx context.Context) (string, error) {
 	if left.LessThan(t.inst.LotSize) {
 		return StateDone, nil
 	}
-	i := t.due()
-	if i < t.done {
-		if t.done < t.p.Slices {
-			return "", nil
-		}
-		if t.retries >= lastTries {
-			t.note = fmt.Sprintf("the band %s-%s could not fill %s", t.p.BandLo, t.p.BandHi, left)
-			return StateExpired, nil
-		}
-		// The market moved away from the last slice's price: it takes the remainder again.
-		t.retries++
-		i, t.done = t.p.Slices-1, t.p.Slices-1
+	i, end := t.slice(left)
+	if i < 0 {
+		return end, nil
 	}
 	b, err := t.d.Market.OrderBook(ctx, t.inst.Name, 20)
 	if err != nil {
@@ -144,6 +135,27 @@ func (t *TWAP) step(ctx context.Context) (string, error) {
 		return "", nil // refused by the gate: nothing sent, the size rolls on
 	}
 	return "", err
+}
+
+// slice is the index of the slice to work now with left still to fill, or -1 and the state the
+// TWAP ends in ("": none is due yet). After the last slice the remainder is worked again, up to
+// lastTries times, when the market moved away from it; then it expires.
+func (t *TWAP) slice(left decimal.Decimal) (int, string) {
+	i := t.due()
+	if i >= t.done {
+		return i, ""
+	}
+	if t.done < t.p.Slices {
+		return -1, ""
+	}
+	if t.retries >= lastTries {
+		t.note = fmt.Sprintf("the band %s-%s could not fill %s", t.p.BandLo, t.p.BandHi, left)
+		return -1, StateExpired
+	}
+	// The market moved away from the last slice's price: it takes the remainder again.
+	t.retries++
+	t.done = t.p.Slices - 1
+	return t.p.Slices - 1, ""
 }
 
 // settle looks up every slice not known to be off the book yet (an IOC whose lookup failed), and

@@ -9,6 +9,7 @@ import (
 
 	"github.com/shopspring/decimal"
 	"github.com/tradedesk/tradedesk/api/text"
+	"github.com/tradedesk/tradedesk/state"
 	"github.com/tradedesk/tradedesk/state/algo"
 )
 
@@ -151,19 +152,11 @@ func runScale(ctx context.Context, r *runner) error {
 	if err != nil {
 		return err
 	}
-	st, err := r.orderStore(ctx, p.Instrument)
+	inst, bid, ask, err := r.scaleMarket(ctx, p.Instrument)
 	if err != nil {
 		return err
 	}
-	inst, ok := st.FindInstrument(p.Instrument)
-	if !ok {
-		return usagef("--instrument %q: no such instrument", text.Clean(p.Instrument))
-	}
 	p.Instrument = inst.Name
-	var bid, ask decimal.Decimal
-	if b, err := r.client.OrderBook(ctx, inst.Name, 1); err == nil && len(b.Bids) > 0 && len(b.Asks) > 0 {
-		bid, ask = b.Bids[0].Price, b.Asks[0].Price
-	}
 	rungs, warns, err := algo.PlanScale(inst, p, bid, ask)
 	if err != nil {
 		return usagef("%v", err)
@@ -202,6 +195,24 @@ func runScale(ctx context.Context, r *runner) error {
 		return perr
 	}
 	return err
+}
+
+// scaleMarket is the scale's instrument (name as given) and its best bid and ask (zero when the
+// book is empty or cannot be read: the plan then prices without them).
+func (r *runner) scaleMarket(ctx context.Context, name string) (state.Instrument, decimal.Decimal, decimal.Decimal, error) {
+	st, err := r.orderStore(ctx, name)
+	if err != nil {
+		return state.Instrument{}, decimal.Zero, decimal.Zero, err
+	}
+	inst, ok := st.FindInstrument(name)
+	if !ok {
+		return state.Instrument{}, decimal.Zero, decimal.Zero, usagef("--instrument %q: no such instrument", text.Clean(name))
+	}
+	var bid, ask decimal.Decimal
+	if b, err := r.client.OrderBook(ctx, inst.Name, 1); err == nil && len(b.Bids) > 0 && len(b.Asks) > 0 {
+		bid, ask = b.Bids[0].Price, b.Asks[0].Price
+	}
+	return inst, bid, ask, nil
 }
 
 // printScale writes the scale's rungs: JSON, or a table and its warnings on stderr.
