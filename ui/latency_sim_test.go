@@ -113,10 +113,9 @@ func TestLatencyLegsAddUpAndP95Shown(t *testing.T) {
 	var kept map[string]journal.Route
 	dr.until(10*time.Second, func() bool {
 		kept, _ = m.exec.Journal().Routes(context.Background())
-		if len(kept) != 3 {
-			return false
-		}
-		for _, r := range done { // each route's last stamp is written on its own: wait for all
+		// Each route's last stamp is written on its own: wait for all of those done (a route left
+		// open, an order sent before the account's topics were acknowledged, is not waited for).
+		for _, r := range done {
 			if k := kept[r.ID]; k.Shown.IsZero() || k.Answered.IsZero() {
 				return false
 			}
