@@ -160,8 +160,12 @@ type soakResult struct {
 // through the keys as it goes (the console's timers on a clock the test steps); then takes the
 // exchange down; then brings it back. No panic, no client id sent or placed twice, every lost
 // answer looked up and its finding true, no goroutine growth while down, and every pane fresh
-// again once the faults stop. Its waits are for conditions; their deadlines only stop a hang.
+// again once the faults stop. Its waits are for conditions; their deadlines only stop a hang. It
+// runs in its own process (ownProcess).
 func TestSoakFaults(t *testing.T) {
+	if !ownProcess(t) { // it counts the process's goroutines and live heap
+		return
+	}
 	const cycles, soakOrders = 100, 20
 	m, s, gate, client, timers := soakConsole(t, 0.3)
 	m.reviewEveryOrder() // every order and cancel through its dialog, as the soak counts them
