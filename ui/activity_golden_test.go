@@ -2,12 +2,16 @@ package ui
 
 import (
 	"context"
+	"net/http/httptest"
+	"sync"
 	"testing"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/exp/golden"
 	"github.com/charmbracelet/x/exp/teatest"
+	"github.com/tradedesk/tradedesk/api"
+	"github.com/tradedesk/tradedesk/api/sim"
 )
 
 // TestActivityGoldens (issues #15, #41): the Activity group's funding, transfers, equity, trades
@@ -18,12 +22,7 @@ func TestActivityGoldens(t *testing.T) {
 	t.Parallel()
 	// One simulator for every view and size (each console only reads it): the hour of market is
 	// run once.
-	base := newSimConsole(t, 0, 0, false)
-	placeFixtureOrders(t, base.m.ex)
-	base.sim.Advance(time.Hour)
-	if _, err := base.m.ex.InternalTransfer(context.Background(), 1, "25", true); err != nil {
-		t.Fatal(err)
-	}
+	s, clock := activityHour(t)
 	for _, tc := range []struct {
 		name string
 		w, h int
@@ -42,7 +41,7 @@ func TestActivityGoldens(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			c := consoleOn(t, 0, 0, false, nil, base.sim, base.clock)
+			c := consoleOn(t, 0, 0, false, nil, s, clock)
 			c.m.setIntervals(Intervals{Timeout: 20 * time.Second})
 			p := probe{Model: c.m, out: new(int)}
 			tm := teatest.NewTestModel(t, p, teatest.WithInitialTermSize(tc.w, tc.h))
@@ -60,3 +59,38 @@ func TestActivityGoldens(t *testing.T) {
 		})
 	}
 }
+
+// activityHour is the simulator the Activity views' tests read (TestActivityGoldens,
+// TestActivityViewsFitEverySize) and its clock: the fixture orders placed, an hour of market run
+// (one funding settlement, an hour of account values) and 25 USDC moved from spot to perp. It is
+// made once a process, by the first test that asks (the hour of market is those tests' costliest
+// part); their consoles only read it.
+func activityHour(t *testing.T) (*sim.Sim, *sim.TestClock) {
+	t.Helper()
+	activityHourMu.Lock()
+	defer activityHourMu.Unlock()
+	if activityHourSim == nil {
+		clock := sim.NewTestClock(simStart)
+		s := fundedSim(t, sim.WithSeed(7), sim.WithClock(clock))
+		srv := httptest.NewServer(s)
+		defer srv.Close()
+		signer, err := api.SignerFromHex(testKeyHex)
+		if err != nil {
+			t.Fatal(err)
+		}
+		client := api.New(srv.URL+"/", api.WithSigner(signer), api.WithClock(clock.Now), api.WithRetry(api.RetryPolicy{Attempts: 1}))
+		placeFixtureOrders(t, client)
+		s.Advance(time.Hour)
+		if _, err := client.InternalTransfer(context.Background(), 1, "25", true); err != nil {
+			t.Fatal(err)
+		}
+		activityHourSim, activityHourClock = s, clock
+	}
+	return activityHourSim, activityHourClock
+}
+
+var (
+	activityHourMu    sync.Mutex // guards the two below
+	activityHourSim   *sim.Sim
+	activityHourClock *sim.TestClock
+)

@@ -62,7 +62,7 @@ func showView(t *testing.T, c *simConsole, g *common.Group, title string) string
 // state.Apply -> store -> view) and their wording.
 func TestFundingAndTransferAppear(t *testing.T) {
 	t.Parallel()
-	c := newSimConsole(t, 200, 60, false)
+	c := newHourlySimConsole(t, 200, 60)
 	pump(t, c.m, c.m.Init())
 	g, fv, tv, ev := activityViews(t, c.m)
 	if n := len(c.m.store.Funding()); n != 0 || !c.m.store.Freshness(state.KindFunding).Loaded() {
@@ -126,15 +126,11 @@ func TestFundingAndTransferAppear(t *testing.T) {
 // 200x60: no line wider than the screen, every box whole.
 func TestActivityViewsFitEverySize(t *testing.T) {
 	t.Parallel()
-	// One simulator for every size (each console only reads it): the hour of market is run once.
-	base := newSimConsole(t, 0, 0, false)
-	placeFixtureOrders(t, base.m.ex)
-	base.sim.Advance(time.Hour)
-	if _, err := base.m.ex.InternalTransfer(context.Background(), 1, "25", true); err != nil {
-		t.Fatal(err)
-	}
+	// One simulator for every size (each console only reads it), TestActivityGoldens's: the hour
+	// of market is run once.
+	s, clock := activityHour(t)
 	for _, sz := range screenSizes {
-		c := consoleOn(t, sz[0], sz[1], false, nil, base.sim, base.clock)
+		c := consoleOn(t, sz[0], sz[1], false, nil, s, clock)
 		pump(t, c.m, c.m.Init())
 		g, _, _ := activityGroup(t, c.m)
 		c.key(t, "7")

@@ -74,7 +74,7 @@ func TestConsoleAlerts(t *testing.T) {
 // exchange, each once, from the polls' answers the root applies: the engine sees them, not a pane.
 func TestConsoleAlertsNeedNoViewAndNoStream(t *testing.T) {
 	t.Parallel() // owns its simulator, console and clock; sets nothing process-wide
-	c := newSimConsole(t, 120, 40, false)
+	c := newHourlySimConsole(t, 120, 40)
 	pump(t, c.m, c.m.Init())
 	if c.m.feed.Conn().HasStream {
 		t.Fatal("the test console has a stream: this test is about polls")

@@ -57,6 +57,15 @@ func newSimConsoleVia(t testing.TB, w, h int, readOnly bool, wrap func(http.Hand
 	return consoleOn(t, w, h, readOnly, wrap, fundedSim(t, sim.WithSeed(7), sim.WithClock(clock)), clock)
 }
 
+// newHourlySimConsole is newSimConsole with the simulator's market stepped once a minute, not
+// once a second: for a test that runs an hour or more of market for its funding settlement and
+// reads nothing of the market's path (60 steps to the hour, not 3,600).
+func newHourlySimConsole(t testing.TB, w, h int) *simConsole {
+	t.Helper()
+	clock := sim.NewTestClock(simStart)
+	return consoleOn(t, w, h, false, nil, fundedSim(t, sim.WithSeed(7), sim.WithClock(clock), sim.WithStep(time.Minute)), clock)
+}
+
 // newDemoConsole is a console on the demo's wallet, seeded as `tradedesk` seeds it: sim.SeedDemo
 // funds the unknown wallet (its deposits dated before its first fill) and opens its positions and
 // orders.
