@@ -14,6 +14,7 @@ import (
 // journaled by the executor (exec.Executor.Do) before they are signed, with their own kinds, and
 // `journal` lists them with their outcomes; their output and exit statuses are as before.
 func TestMovesAndControlsGoThroughTheJournal(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	if out := h.ok("transfer", "--collateral", "USDC", "--amount", "10", "--to-derivatives", "--yes"); !strings.Contains(out, "done (tx 0x") {
 		t.Fatalf("transfer: %q", out)

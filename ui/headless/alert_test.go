@@ -20,6 +20,7 @@ import (
 // TestAlertAddListRemove: definitions go into the journal of the network and account, an alert
 // added twice is one (its id is its definition), a bad rule says what to write.
 func TestAlertAddListRemove(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	out := h.ok("alert", "add", "btc", ">", "100,000")
 	if !strings.Contains(out, "added: BTC mark > 100000") {

@@ -21,6 +21,7 @@ func (h *harness) batchFile(lines ...string) string {
 // TestBatch: the lines (order's flags) are checked and signed as one placeOrder, journaled as one
 // intent naming each order's client id.
 func TestBatch(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	px := h.restingBid()
 	f := h.batchFile("# two bids", "--instrument BTC-PERP --side buy --size 0.01 --price "+px+" --cloid 1a8fad5b-d9cb-469f-a165-70867728950e",
@@ -43,6 +44,7 @@ func TestBatch(t *testing.T) {
 
 // TestBatchBadInput: a line to fix, or more than 100 orders, sends nothing and says what to fix.
 func TestBatchBadInput(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	px := h.restingBid()
 	good := "--instrument BTC-PERP --side buy --size 0.01 --price " + px

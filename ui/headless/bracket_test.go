@@ -24,6 +24,7 @@ func (h *harness) bracketJSONOf(code int, args ...string) bracketJSON {
 // TestOrderBracket: order --tp/--sl sends the entry and its legs as one placeOrder through the
 // executor, the legs' client ids derived from the entry's, journaled as one intent naming all three.
 func TestOrderBracket(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	cloid := "7f8fad5b-d9cb-469f-a165-70867728950e"
 	res := h.bracketJSONOf(ExitOK, "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.01", "--price", h.restingBid(),
@@ -56,6 +57,7 @@ func TestOrderBracket(t *testing.T) {
 // TestOrderBracketBadLegs: a leg on the wrong side, or a bracket on a reduce-only order, is
 // refused with what to fix, and nothing is sent.
 func TestOrderBracketBadLegs(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	px := h.restingBid()
 	base := []string{"order", "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.01", "--price", px}

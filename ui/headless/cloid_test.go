@@ -9,6 +9,7 @@ import (
 // ("ts-order-1769690420567"). An order placed with one can be cancelled by it, against the
 // simulator over HTTP (the UUID-only rule refused this).
 func TestFreeTextCloidFromAnotherProgram(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	const cloid = "ts-order-1769690420567"
 	h.ok("order", "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.01", "--price", h.restingBid(), "--cloid", cloid)
@@ -27,6 +28,7 @@ func TestFreeTextCloidFromAnotherProgram(t *testing.T) {
 // TestBadCloidsRefused: only an overlong id, a control character or key-shaped hex is refused,
 // with a message that says what to fix, before anything is sent.
 func TestBadCloidsRefused(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	for cloid, want := range map[string]string{
 		strings.Repeat("a", 129):        "129 bytes long; the exchange takes at most 128",

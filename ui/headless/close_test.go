@@ -51,6 +51,7 @@ func dec(s string) decimal.Decimal { return decimal.RequireFromString(s) }
 // simulator over HTTP, each leave the position less exactly that share rounded down to the lot,
 // never flipping it; each says the PnL it realised and the fee.
 func TestPartialClosesLeaveTheRightSize(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.ok("order", "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.0123", "--market")
 	for _, c := range []struct{ pct, left string }{
@@ -79,6 +80,7 @@ func TestPartialClosesLeaveTheRightSize(t *testing.T) {
 // TestCloseBySizeNeverFlips: a size over the position is refused saying the most it may be; a
 // size and a typed limit price rest as a reduce-only limit.
 func TestCloseBySizeNeverFlips(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.ok("order", "--instrument", "BTC-PERP", "--side", "sell", "--size", "0.01", "--market")
 	code, _, errs := h.run("close", "--instrument", "BTC-PERP", "--size", "0.02")
@@ -106,6 +108,7 @@ func TestCloseBySizeNeverFlips(t *testing.T) {
 // TestReverseLeavesTheOppositePosition: reverse takes a long to a short of the same size in one
 // order, and cancels the position's stop-loss, saying so.
 func TestReverseLeavesTheOppositePosition(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.ok("order", "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.01", "--market", "--sl", "5%")
 	if n := len(h.openOrders()); n != 1 {
@@ -131,6 +134,7 @@ func TestReverseLeavesTheOppositePosition(t *testing.T) {
 // sends nothing; with it, one placeOrder (one journal intent naming every child) leaves no
 // position and reports each child, summed.
 func TestFlattenClosesEveryPositionAsOneBatch(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.ok("order", "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.01", "--market")
 	h.ok("order", "--instrument", "ETH-PERP", "--side", "sell", "--size", "0.1", "--market")
@@ -160,6 +164,7 @@ func TestFlattenClosesEveryPositionAsOneBatch(t *testing.T) {
 // TestBreakevenPlacesTheStopAtEntryPlusFees: the stop-loss lands at the entry price plus the
 // opening fee the fills paid and the taker fee to close, per unit, rounded up to the tick.
 func TestBreakevenPlacesTheStopAtEntryPlusFees(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.ok("order", "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.01", "--market")
 	pos := h.position("BTC-PERP")

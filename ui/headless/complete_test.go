@@ -11,6 +11,7 @@ import (
 // with a control character, a space, a quote or a shell character in it is never offered to the
 // shell; plain names are, in their order. Guards dropping the plainName filter.
 func TestCompletionOffersOnlyPlainNames(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	names := []string{"BTC-PERP", "ETH/USDC", "x.1"}
 	if err := writeInstrumentCache(dir, names); err != nil {

@@ -85,6 +85,7 @@ func TestAgentWorkflow(t *testing.T) {
 // TestLeverageAndBrokerCommands: leverage changes the setting (and refuses a change the tiers
 // forbid without sending), broker approve and revoke need --yes and show in brokers_check.
 func TestLeverageAndBrokerCommands(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	c := h.client()
 	out := h.ok("leverage", "--instrument", "BTC-PERP", "--leverage", "20")
@@ -126,6 +127,7 @@ func TestLeverageAndBrokerCommands(t *testing.T) {
 // TestAgentValidityRange: --valid is refused outside 1m..180d with the range, however it is
 // written. Guards 213504d, which overflowed to about 25 minutes and was accepted.
 func TestAgentValidityRange(t *testing.T) {
+	t.Parallel()
 	for in, ok := range map[string]bool{"30d": true, "180d": true, "12h": true, "1m": true, "181d": false, "213504d": false,
 		"9223372036854775807d": false, "-1d": false, "30s": false, "100000h": false, "4320h": true, "4321h": false} {
 		d, err := parseValidity(in)

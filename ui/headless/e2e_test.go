@@ -136,6 +136,7 @@ func (h *harness) openOrders() []api.OrderRecord {
 }
 
 func TestOrderListCancel(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	px := h.restingBid()
 	out := h.ok("order", "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.01", "--price", px, "--json")
@@ -178,6 +179,7 @@ func TestOrderListCancel(t *testing.T) {
 }
 
 func TestMarketOrderAndReadCommands(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	out := h.ok("order", "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.01", "--market")
 	if !strings.Contains(out, "placed buy 0.0100 BTC-PERP at market, worst price") {
@@ -221,6 +223,7 @@ func TestMarketOrderAndReadCommands(t *testing.T) {
 }
 
 func TestTransfer(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	var err error
 	out := h.ok("transfer", "--collateral", "USDC", "--amount", "10", "--to-derivatives", "--yes")
@@ -257,6 +260,7 @@ func TestTransfer(t *testing.T) {
 }
 
 func TestExportEveryPage(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	c := h.client()
 	px := h.restingBid()
@@ -318,6 +322,7 @@ func TestExportEveryPage(t *testing.T) {
 }
 
 func TestFailureExits(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	px := h.restingBid()
 	cases := []struct {
@@ -433,6 +438,7 @@ func TestConfigDefaults(t *testing.T) {
 }
 
 func TestNoKeyNoTrade(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.env = map[string]string{}
 	code, _, errs := h.run("order", "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.01", "--market")

@@ -122,6 +122,7 @@ func checkTruth(t *testing.T, name string, res orderResult, size decimal.Decimal
 // looked up (Fee absent), a remainder called resting when cancelled or the reverse, the walk's
 // bound or size cap broken (preview differs from the fill).
 func TestOrdersReportTheTruth(t *testing.T) {
+	t.Parallel()
 	h := newStillHarness(t)
 	const sym = "ETH-PERP"
 	ins, _ := h.client().Instruments(context.Background(), "all")
@@ -215,6 +216,7 @@ func reshape(t *testing.T, f func(st map[string]any) any) *func([]byte) []byte {
 // unknown shape read as success without a lookup, the resting lookup dropped (a resting remainder
 // called cancelled).
 func TestOtherAnswerShapesReportTheTruth(t *testing.T) {
+	t.Parallel()
 	h := newStillHarness(t)
 	const sym = "ETH-PERP"
 	lot := decimal.RequireFromString("0.001")
@@ -248,6 +250,7 @@ func TestOtherAnswerShapesReportTheTruth(t *testing.T) {
 // `tradedesk history` says "partly filled X" where it said "cancelled". Guards the partial fill
 // exiting 0 and the history's bare state word.
 func TestPartlyFilledMarketOrder(t *testing.T) {
+	t.Parallel()
 	h := newStillHarness(t)
 	const sym = "ETH-PERP"
 	code, out, errs := h.run("order", "--instrument", sym, "--side", "sell", "--size", "250", "--market", "--yes")

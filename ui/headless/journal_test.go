@@ -19,6 +19,7 @@ import (
 // (who asked: headless), and `journal` lists them newest first with their outcomes, in a 0600
 // file that holds no key.
 func TestOrdersAndCancelsGoThroughTheJournal(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	cloid := "6f8fad5b-d9cb-469f-a165-70867728950e"
 	h.ok("order", "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.01", "--price", h.restingBid(), "--cloid", cloid)
@@ -55,6 +56,7 @@ func (h *harness) journalFile() string {
 // back about is resolved by its client id before the next order is sent, said on stderr, and
 // not sent again.
 func TestAnOrderLeftSentIsResolvedFirst(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	px := h.restingBid()
 	h.stateDir = t.TempDir()

@@ -9,6 +9,7 @@ import (
 // TestLeverageRead: leverage --instrument alone reads the leverage in force (the default, then
 // what was set), as text and JSON, and sends nothing; --leverage 0 and a spot pair are refused.
 func TestLeverageRead(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	out := h.ok("leverage", "--instrument", "BTC-PERP")
 	if !strings.HasPrefix(out, "leverage on BTC-PERP: ") || !strings.Contains(out, "tier maximum") {

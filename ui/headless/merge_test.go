@@ -6,6 +6,7 @@ import "testing"
 // config file by one rule (MergeConnection): a flag wins, --url drops the config's network and
 // --network its URL, and a key flag replaces the config's key choice whole.
 func TestFlagsOverrideTheConfigOneWay(t *testing.T) {
+	t.Parallel()
 	file := Connection{Network: "testnet", Keystore: "cfg.json", Address: "0xcfg", ActionType: "name"}
 	agentFile := Connection{Network: "mainnet", AgentKeystore: "agent.json", Address: "0xcfg"}
 	for _, c := range []struct {

@@ -42,6 +42,7 @@ func tickBelow(px string, ticks int64) string {
 // TestModifyMovesAnOrder: modify cancels the order and places the replacement, both journaled
 // (the cancel with the replacement's client id as parent); one order stays open, at the new price.
 func TestModifyMovesAnOrder(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	px := h.restingBid()
 	oid := h.placeResting(px, "9f8fad5b-d9cb-469f-a165-70867728950e")
@@ -70,6 +71,7 @@ func TestModifyMovesAnOrder(t *testing.T) {
 
 // TestModifyBadInput: a flag to fix, or an order that is not open, sends nothing.
 func TestModifyBadInput(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	px := h.restingBid()
 	oid := ids(h.placeResting(px, "bf8fad5b-d9cb-469f-a165-70867728950e"))
@@ -116,6 +118,7 @@ func TestModifyLostCancelAnswer(t *testing.T) {
 // TestModifyOriginalFilledMeanwhile: the order fills between modify's read and its cancel; the
 // replacement is not placed, and modify says so.
 func TestModifyOriginalFilledMeanwhile(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	b := h.book("BTC-PERP")
 	// The best bid, one tick over the makers' (0.1 on BTC-PERP): the other side's sell meets it first.

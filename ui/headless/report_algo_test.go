@@ -89,6 +89,7 @@ func TestReportOnAFreshJournal(t *testing.T) {
 // (the table's status, the JSON's cost; the bracket's order line), as a single order does.
 // Guards: a batch's or bracket's orders without their arrival, the phrase left to single orders.
 func TestBatchAndBracketSayTheirCost(t *testing.T) {
+	t.Parallel()
 	h := newStillHarness(t)
 	f := h.batchFile("--instrument ETH-PERP --side buy --size 0.2 --market", "--instrument BTC-PERP --side buy --size 0.002 --market")
 	code, out, errs := h.run("batch", "--file", f, "--yes")
@@ -111,6 +112,7 @@ func TestBatchAndBracketSayTheirCost(t *testing.T) {
 // `report --json` and `--csv`, the legs adding up to the whole. Guards: the route not read from
 // the journal, a leg's column out of step with its header.
 func TestReportGivesTheConsolesLatency(t *testing.T) {
+	t.Parallel()
 	h := newStillHarness(t)
 	res := h.orderJSON("--instrument", "ETH-PERP", "--side", "buy", "--size", "0.2", "--market", "--yes")
 	files, _ := filepath.Glob(filepath.Join(h.stateDir, "journal", "*.db"))

@@ -18,6 +18,7 @@ import (
 // bad --since says what to give. Guards: the arrival not read from the command's journal, the
 // CSV's columns out of step with its header.
 func TestReportPnlAndTrades(t *testing.T) {
+	t.Parallel()
 	h := newStillHarness(t)
 	const sym = "ETH-PERP"
 	b := h.book(sym)

@@ -9,6 +9,7 @@ import (
 
 // TestStreamBook: stream book SYM --json writes NDJSON, one record a line, and stops after --count.
 func TestStreamBook(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	code, out, errs := h.run("stream", "book", "BTC-PERP", "--json", "--count", "1")
 	lines := strings.Split(strings.TrimSpace(out), "\n")
@@ -26,6 +27,7 @@ func TestStreamBook(t *testing.T) {
 
 // TestStreamBadInput: what to follow is checked before connecting.
 func TestStreamBadInput(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	for _, c := range []struct {
 		args []string

@@ -12,6 +12,7 @@ import (
 // `order --dry-run --json` writes null for a liquidation estimate the table calls "none". Before:
 // history showed the bound (98,169.2 for a fill at 97,216.6) and the JSON said "0".
 func TestMarketOrderReadsAsMarket(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.ok("order", "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.01", "--market", "--yes")
 	out := h.ok("history")
@@ -46,6 +47,7 @@ func TestMarketOrderReadsAsMarket(t *testing.T) {
 // that size is accepted; a market order reports the filled size of the requested size and the
 // average, in the table and the JSON.
 func TestOrderSaysWhatFilledAndTheOfferFits(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	code, _, errs := h.run("order", "--instrument", "BTC-PERP", "--side", "buy", "--size", "20", "--price", h.restingBid(), "--dry-run")
 	m := regexp.MustCompile(`use a size of at most ([0-9.]+)`).FindStringSubmatch(errs)

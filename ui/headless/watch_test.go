@@ -15,6 +15,7 @@ import (
 // add) refuses with the way out and leaves the exchange as it was. A keystore or no account
 // named still trades. Guards the key loaded behind an address meant to be watched.
 func TestAccountToWatchNeverLoadsTheExportedKey(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	mine := testAddress(t)
 	order := []string{"order", "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.01", "--price", h.restingBid(), "--yes"}
