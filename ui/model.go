@@ -208,12 +208,7 @@ func New(cfg Config) *Model {
 		status: statusBar{st: st, mode: cfg.Mode, network: cfg.Network, address: cfg.Exchange.Address(),
 			agent: cfg.Exchange.IsAgent(), agentUntil: cfg.AgentUntil, profile: cfg.Profile},
 	}
-	if cfg.Timers == nil {
-		cfg.Timers = feed.NewRealClock(cfg.Clock)
-	} else {
-		cfg.Timers = feed.WithNow(cfg.Timers, cfg.Clock)
-	}
-	m.feed = feed.New(cfg.Timers, cfg.Intervals.Timeout, cfg.Intervals.MaxBackoff)
+	m.feed = newFeed(cfg)
 	m.c = &common.Common{Store: cfg.Store, Styles: st, Keys: m.keys, Clock: cfg.Clock, Guard: cfg.Guard, Intervals: cfg.Intervals,
 		ReadOnly: readOnly, Account: cfg.Exchange.Address(), Feed: m.feed}
 	m.c.SetInstrument(cfg.Instrument)
@@ -343,6 +338,9 @@ func (m *Model) onComponentMsg(msg tea.Msg) tea.Cmd {
 	if cmd, ok := m.onSheetMsg(msg); ok {
 		return cmd
 	}
+	if cmd, ok := m.onModalMsg(msg); ok {
+		return cmd
+	}
 	if cmd, ok := m.onRiskMsg(msg); ok {
 		return cmd
 	}
@@ -350,17 +348,6 @@ func (m *Model) onComponentMsg(msg tea.Msg) tea.Cmd {
 	case action.RequestMsg:
 		m.footerDirty = true
 		return m.onAction(msg.Act)
-	case leverage.OpenMsg:
-		return m.openLeverage(msg.Symbol)
-	case cmdline.OpenMsg:
-		m.footerDirty = true
-		m.cmdline.OpenWith(msg.Line)
-		m.modals.Push(m.modal.line)
-		return nil
-	case leverage.DoneMsg:
-		return m.onLeverageDone(msg)
-	case confirm.ResultMsg:
-		return m.onDialogResult(msg)
 	case action.DoneMsg:
 		return m.onActionDone(msg)
 	case journalMsg:

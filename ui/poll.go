@@ -23,6 +23,18 @@ import (
 // [poll] table sets it).
 type Intervals = profile.Intervals
 
+// newFeed is the console's one scheduler, on cfg's timers (nil: the wall clock's) read at cfg's
+// clock, with its cadences' timeout and backoff.
+func newFeed(cfg Config) *feed.Feed {
+	timers := cfg.Timers
+	if timers == nil {
+		timers = feed.NewRealClock(cfg.Clock)
+	} else {
+		timers = feed.WithNow(timers, cfg.Clock)
+	}
+	return feed.New(timers, cfg.Intervals.Timeout, cfg.Intervals.MaxBackoff)
+}
+
 // pollSpec is one kind the root polls: its cadence and its request. Adding a root poll is one
 // entry in pollSpecs (and its kind in state).
 type pollSpec struct {

@@ -35,6 +35,25 @@ func (m *Model) onSheetMsg(msg tea.Msg) (tea.Cmd, bool) {
 	return nil, false
 }
 
+// onModalMsg opens a modal a pane asks for (the leverage dialog, the command line on a line) and
+// takes a dialog's answer.
+func (m *Model) onModalMsg(msg tea.Msg) (tea.Cmd, bool) {
+	switch msg := msg.(type) {
+	case leverage.OpenMsg:
+		return m.openLeverage(msg.Symbol), true
+	case cmdline.OpenMsg:
+		m.footerDirty = true
+		m.cmdline.OpenWith(msg.Line)
+		m.modals.Push(m.modal.line)
+		return nil, true
+	case leverage.DoneMsg:
+		return m.onLeverageDone(msg), true
+	case confirm.ResultMsg:
+		return m.onDialogResult(msg), true
+	}
+	return nil, false
+}
+
 // journal is the executor's journal (nil without one).
 func (m *Model) journal() *journal.Journal {
 	if m.exec == nil {

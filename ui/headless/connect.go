@@ -81,14 +81,7 @@ type runner struct {
 func (r *runner) connect() error {
 	c := r.o.conn
 	if r.env.Client != nil {
-		if c.URL != r.env.Defaults.URL || c.Network != r.env.Defaults.Network || c.Keystore != r.env.Defaults.Keystore || c.AgentKeystore != r.env.Defaults.AgentKeystore {
-			return usagef("--url, --network, --keystore and --agent-keystore are set by the program here; drop them")
-		}
-		r.client, r.network = r.env.Client, "client"
-		if ep, err := api.ResolveEndpoint(api.Endpoint{URL: c.URL, Network: c.Network, Insecure: c.Insecure}); err == nil {
-			r.network = ep.Name
-		}
-		return nil
+		return r.givenClient()
 	}
 	ep, err := api.ResolveEndpoint(api.Endpoint{URL: c.URL, Network: c.Network, Insecure: c.Insecure, ActionType: c.ActionType})
 	if err != nil {
@@ -132,6 +125,21 @@ func (r *runner) connect() error {
 		return usageError{err.Error()}
 	}
 	r.client = client
+	return nil
+}
+
+// givenClient takes the program's client (Env.Client): the connection flags are its, so the
+// command line may not set them; the network is named by the defaults' endpoint ("client" when
+// they name none).
+func (r *runner) givenClient() error {
+	c := r.o.conn
+	if c.URL != r.env.Defaults.URL || c.Network != r.env.Defaults.Network || c.Keystore != r.env.Defaults.Keystore || c.AgentKeystore != r.env.Defaults.AgentKeystore {
+		return usagef("--url, --network, --keystore and --agent-keystore are set by the program here; drop them")
+	}
+	r.client, r.network = r.env.Client, "client"
+	if ep, err := api.ResolveEndpoint(api.Endpoint{URL: c.URL, Network: c.Network, Insecure: c.Insecure}); err == nil {
+		r.network = ep.Name
+	}
 	return nil
 }
 
