@@ -39,6 +39,8 @@ type market struct {
 	trades   []tradeRec // recent trades, oldest first, capped
 	minTL    int64      // minNotional in tick×lot units, rounded up (0 until first needed)
 	quotes   []*order   // the makers' orders of the last requote (some may have filled)
+	spare    []*order   // closed quotes a requote writes its new quotes over (market.reuse)
+	topic    string     // "ticker:" and its name, made once (market.tickerTopic)
 	quotedAt int64      // the index (ticks) the last requote quoted around
 	paused   bool       // its random walk is stopped (POST /control)
 	mirrored bool       // its mark and funding rate come from a live exchange (Mirror)

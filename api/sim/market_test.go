@@ -224,11 +224,11 @@ func TestSyntheticBooksRequoteOnlyWhenMoved(t *testing.T) {
 	moved, taken := e.markets[len(e.markets)-1], e.markets[len(e.markets)-2]
 	moved.paused, taken.paused = true, true
 	moved.index = moved.quotedAt + 2*max(int64(float64(moved.quotedAt)*makerSpread), 1)
-	gone := taken.quotes[0]
-	e.cancel(gone)
+	gone := taken.quotes[0].oid // the order's id: a requote writes the new quotes over the old
+	e.cancel(taken.quotes[0])
 	listed := e.markets[0] // a default market: re-quoted every step, as the seeded demo's flow has it
 	listed.paused = true
-	kept := listed.quotes[0]
+	kept := listed.quotes[0].oid
 	s.mu.Unlock()
 	if placed > every*3/4 {
 		t.Errorf("%d orders placed a step; re-quoting every book places %d", placed, every)
@@ -239,10 +239,55 @@ func TestSyntheticBooksRequoteOnlyWhenMoved(t *testing.T) {
 	if moved.quotedAt != moved.index {
 		t.Errorf("%s: quoted around %d, its index is %d: want re-quoted", moved.name, moved.quotedAt, moved.index)
 	}
-	if listed.quotes[0] == kept {
+	if listed.quotes[0].oid == kept {
 		t.Errorf("%s: not re-quoted in a step", listed.name)
 	}
-	if taken.quotes[0] == gone {
+	if taken.quotes[0].oid == gone {
 		t.Errorf("%s: a quote gone and not re-quoted", taken.name)
+	}
+}
+
+// A requote writes its new quotes over the last ones (closed by then: cancelled, or filled), not
+// into new orders: the same 16 orders, each open again under a new id, on the book at its new
+// price, in the makers' open orders and the order map, the old ids in neither; the book's levels
+// hold exactly the open quotes. Guards: an order reused while the book or a map still holds it
+// under its old id; 16 new orders a requote (most of the simulator's garbage at 500 markets).
+func TestARequoteReusesTheClosedQuotes(t *testing.T) {
+	s := New(WithSeed(1), WithClock(NewTestClock(testStart)), WithMarkets(3))
+	s.Advance(3 * time.Second)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	e := s.eng
+	m := e.markets[len(e.markets)-1]
+	old := map[*order]api.OrderID{}
+	for _, o := range m.quotes {
+		old[o] = o.oid
+	}
+	e.cancel(m.quotes[0]) // one closed before the requote, the rest cancelled by it
+	e.requote(m)
+	for _, o := range m.quotes {
+		was, reused := old[o]
+		switch {
+		case !reused:
+			t.Errorf("quote %d is a new order, not one of the last quotes", o.oid)
+		case o.oid == was || o.state != api.StateOpen || !o.inBook || e.orders[o.oid] != o || e.maker.open[o.oid] != o:
+			t.Errorf("quote %d (was %d): state %s, in book %v, listed %v", o.oid, was, o.state, o.inBook, e.orders[o.oid] == o)
+		}
+		if e.orders[was] != nil || e.maker.open[was] != nil {
+			t.Errorf("the old id %d is still listed", was)
+		}
+	}
+	onBook := 0
+	for _, buy := range []bool{true, false} {
+		for _, l := range m.book.depth(buy, 100) {
+			onBook += int(l[1])
+		}
+	}
+	quoted := 0
+	for _, o := range m.quotes {
+		quoted += int(o.rest)
+	}
+	if onBook < quoted || len(m.quotes) != 2*makerLevels {
+		t.Errorf("%d quotes, %d lots quoted, %d lots on the book", len(m.quotes), quoted, onBook)
 	}
 }

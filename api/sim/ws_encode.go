@@ -105,7 +105,12 @@ func appendDecimal(b []byte, d decimal.Decimal) []byte {
 	if exp > 0 || exp < -18 || !decimal.TrimTrailingZeros || decimal.UseScientificNotation || d.NumDigits() > 18 {
 		return append(b, d.String()...)
 	}
-	c := d.CoefficientInt64()
+	return appendCoefficient(b, d.CoefficientInt64(), exp)
+}
+
+// appendCoefficient writes c x 10^exp (exp 0 to -18) as decimal's String does: no trailing
+// zeros after the point, none of it when nothing is left after it.
+func appendCoefficient(b []byte, c int64, exp int32) []byte {
 	if c < 0 {
 		b = append(b, '-')
 		c = -c

@@ -129,8 +129,8 @@ func (t *tap) collectMarket(e *engine, m *market, w *marketWatch, out []pub) []p
 	if w.touched {
 		w.top = top
 		if w.ticker > 0 {
-			tk := tickerOut(e, m)
-			out = append(out, pub{"ticker:" + m.name, tk}, pub{"ticker:all", tk})
+			tk := tickerOfTicks(e, m)
+			out = append(out, pub{m.tickerTopic(), tk}, pub{"ticker:all", tk})
 		}
 		if w.bbo > 0 {
 			out = append(out, pub{"bbo:" + m.name, bboOut(e, m)})
@@ -153,20 +153,19 @@ func (t *tap) collectMarket(e *engine, m *market, w *marketWatch, out []pub) []p
 }
 
 func (t *tap) collectMids(e *engine, out []pub) []pub {
-	var all []api.Mid
+	var all midsTicks
 	for _, m := range e.markets {
 		w := t.markets[m]
 		if w == nil || !w.touched {
 			continue
 		}
-		mid := api.Mid{Symbol: m.name, MidPrice: m.mid()}
-		all = append(all, mid)
+		all = append(all, midOfTicks(m))
 		if t.mids[m.name] > 0 {
-			out = append(out, pub{"mids:" + m.name, midsJSON{mid}})
+			out = append(out, pub{"mids:" + m.name, midsJSON{{Symbol: m.name, MidPrice: m.mid()}}})
 		}
 	}
 	if len(all) > 0 && t.mids["all"] > 0 {
-		out = append(out, pub{"mids:all", midsJSON(all)})
+		out = append(out, pub{"mids:all", all})
 	}
 	return out
 }

@@ -1,0 +1,66 @@
+package sim
+
+import (
+	"bytes"
+	"testing"
+	"time"
+
+	"github.com/shopspring/decimal"
+)
+
+// TestTickerFromTicksIsTickerOut (issue #34): the ticker and mids:all notifications written from
+// ticks and lots are byte for byte what tickerOut's and midsJSON's decimals write (which
+// TestHandWrittenFramesMatchEncodingJSON holds to encoding/json), for every market of a
+// simulator with synthetic markets (cents to tens of thousands, spot and perpetual) after a
+// minute of trading, for a market with one side of its book empty and one with none, a day's
+// change down and up, a volume that rounds. Guards: a field from the wrong figure; the mid not
+// halved or rounded; the volume or the change rounded otherwise than the library; a spot market
+// given a funding rate or open interest.
+func TestTickerFromTicksIsTickerOut(t *testing.T) {
+	s := New(WithSeed(7), WithClock(NewTestClock(testStart)), WithMarkets(60), WithStep(5*time.Second))
+	s.Advance(2 * time.Minute)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	e := s.eng
+	oneSided, bare := e.markets[len(e.markets)-1], e.markets[len(e.markets)-2]
+	for _, o := range append(append([]*order(nil), oneSided.quotes...), bare.quotes...) {
+		if o.state == "open" && (o.mkt == bare || o.buy) {
+			e.cancel(o)
+		}
+	}
+	spot := 0
+	for _, m := range e.markets {
+		got := tickerOfTicks(e, m).appendJSON([]byte("x"))
+		want := tickerOut(e, m).appendJSON([]byte("x"))
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s:\nticks %s\nwant  %s", m.name, got, want)
+		}
+		if m.spot {
+			spot++
+		}
+	}
+	var all midsTicks
+	for _, m := range e.markets {
+		all = append(all, midOfTicks(m))
+	}
+	if got, want := all.appendJSON(nil), midsJSON(midsOut(e.markets)).appendJSON(nil); !bytes.Equal(got, want) {
+		t.Errorf("mids:\nticks %s\nwant  %s", got, want)
+	}
+	if spot == 0 {
+		t.Error("no spot market among them")
+	}
+	m := e.markets[len(e.markets)-3]
+	for _, c := range []struct{ last, open, notional int64 }{{995, 1000, 12345}, {1005, 1000, 5}, {1, 3, 1 << 40}, {3, 1, 0}, {20001, 20000, 50}, {19999, 20000, 150}} {
+		tk := tickerOfTicks(e, m)
+		tk.last, tk.open, tk.notional = c.last, c.open, c.notional
+		var change, volume decimal.Decimal
+		change = m.px(c.last - c.open).Mul(hundred).DivRound(m.px(c.open), 2)
+		volume = m.tick.d.Mul(m.lot.d).Mul(decimal.NewFromInt(c.notional)).Round(2)
+		if got, want := string(tk.appendChange(nil)), change.String(); got != want {
+			t.Errorf("change %d from %d: %s, want %s", c.last, c.open, got, want)
+		}
+		if got, want := string(tk.appendVolume(nil)), volume.String(); got != want {
+			t.Errorf("volume of %d units at %s x %s: %s, want %s", c.notional, m.tick.d, m.lot.d, got, want)
+		}
+	}
+}
