@@ -163,7 +163,7 @@ func runScreen(ctx context.Context, root tea.Model) error {
 		return err
 	}
 	defer func() { _ = tty.Close() }()
-	p := tea.NewProgram(screen.Wrap(root, tty.Renderer()), tea.WithoutRenderer(), tea.WithContext(ctx))
+	p := screen.Program(root, tty.Renderer(), tea.WithContext(ctx))
 	sizeCtx, stopSizes := context.WithCancel(ctx)
 	defer stopSizes()
 	go tty.Sizes(sizeCtx, p.Send)

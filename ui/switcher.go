@@ -86,12 +86,27 @@ func tagged(profile string, cmd tea.Cmd) tea.Cmd {
 		return nil
 	}
 	return func() tea.Msg {
-		msg := cmd()
-		if msg == nil {
+		switch msg := cmd().(type) {
+		case nil:
 			return nil
+		case tea.BatchMsg:
+			// tagged here, run at once: not a trip through Update (deliver) to be tagged there
+			return batchOf(profile, msg)
+		default:
+			return profileMsg{profile: profile, msg: msg}
 		}
-		return profileMsg{profile: profile, msg: msg}
 	}
+}
+
+// batchOf is a batch's commands tagged for profile.
+func batchOf(profile string, b tea.BatchMsg) tea.BatchMsg {
+	cmds := make(tea.BatchMsg, 0, len(b))
+	for _, c := range b {
+		if c != nil {
+			cmds = append(cmds, tagged(profile, c))
+		}
+	}
+	return cmds
 }
 
 // teaPkg is Bubble Tea's package path: its own messages (a batch, quit, the screen's) go back
@@ -124,11 +139,8 @@ func (s *Switcher) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 func (s *Switcher) deliver(p profileMsg) tea.Cmd {
 	switch inner := p.msg.(type) {
 	case tea.BatchMsg:
-		cmds := make([]tea.Cmd, len(inner))
-		for i, c := range inner {
-			cmds[i] = tagged(p.profile, c)
-		}
-		return tea.Batch(cmds...)
+		b := batchOf(p.profile, inner)
+		return func() tea.Msg { return b }
 	case tea.QuitMsg:
 		return tea.Quit
 	}

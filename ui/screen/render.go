@@ -8,6 +8,7 @@
 package screen
 
 import (
+	"fmt"
 	"io"
 	"strings"
 	"sync"
@@ -160,6 +161,9 @@ func (r *Renderer) flush() {
 type model struct {
 	tea.Model
 	r *Renderer
+	// send hands a message to the program (Program): the model runs its commands itself; nil
+	// leaves them to Bubble Tea.
+	send func(tea.Msg)
 }
 
 // Wrap makes m's views go to r: run the result with tea.WithoutRenderer. A window size message
@@ -168,12 +172,20 @@ func Wrap(m tea.Model, r *Renderer) tea.Model { return &model{Model: m, r: r} }
 
 // Update implements tea.Model; the wrapper stays the program's model.
 func (w *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	if s, ok := msg.(tea.WindowSizeMsg); ok {
-		w.r.Resize(s.Width, s.Height)
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		w.r.Resize(msg.Width, msg.Height)
+	case panicMsg:
+		// A command's panic, raised in the loop: Bubble Tea restores the terminal and reports it.
+		panic(fmt.Sprintf("a command panicked: %v\n\n%s", msg.v, msg.stack))
 	}
 	var cmd tea.Cmd
 	w.Model, cmd = w.Model.Update(msg)
-	return w, cmd
+	if w.send == nil || cmd == nil {
+		return w, cmd
+	}
+	go w.runCmd(cmd)
+	return w, nil
 }
 
 // View implements tea.Model: it hands the view to the renderer and gives Bubble Tea's (absent)
