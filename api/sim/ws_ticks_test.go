@@ -54,7 +54,7 @@ func TestTickerFromTicksIsTickerOut(t *testing.T) {
 		tk := tickerOfTicks(e, m)
 		tk.last, tk.open, tk.notional = c.last, c.open, c.notional
 		var change, volume decimal.Decimal
-		change = m.px(c.last - c.open).Mul(hundred).DivRound(m.px(c.open), 2)
+		change = m.px(c.last-c.open).Mul(hundred).DivRound(m.px(c.open), 2)
 		volume = m.tick.d.Mul(m.lot.d).Mul(decimal.NewFromInt(c.notional)).Round(2)
 		if got, want := string(tk.appendChange(nil)), change.String(); got != want {
 			t.Errorf("change %d from %d: %s, want %s", c.last, c.open, got, want)
