@@ -12,7 +12,8 @@ import (
 func (m *Model) globalHelp() []key.Binding {
 	k := m.keys
 	focus := k.FocusPane[0]
-	focus.SetHelp("1-"+string(rune('0'+min(len(m.slots), 9))), "focus pane")
+	last := k.FocusPane[min(len(m.slots), len(k.FocusPane))-1]
+	focus.SetHelp(common.KeyName(focus)+"-"+common.KeyName(last), "focus pane")
 	return []key.Binding{k.NextPane, k.PrevPane, focus, k.CommandLine, k.Refresh, k.KillSwitch, k.Messages, k.Help, k.Quit}
 }
 
