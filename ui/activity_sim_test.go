@@ -52,8 +52,12 @@ func trade(t *testing.T, c *simConsole, n int) {
 
 // TestFillsAndHistoryAgainstSimulator trades 130 times on the simulator, then reads the fills and
 // the order history through the console: new fills ring and show a notice, scrolling past the
-// first page loads the second, and the export writes every page.
+// first page loads the second, and the export writes every page. It sets the process's export
+// directory, so it runs in its own process (ownProcess).
 func TestFillsAndHistoryAgainstSimulator(t *testing.T) {
+	if !ownProcess(t) {
+		return
+	}
 	dir := t.TempDir()
 	old := pagedlist.ExportDir
 	pagedlist.ExportDir = dir

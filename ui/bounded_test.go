@@ -142,8 +142,12 @@ func (g *hostileGate) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // status line names the method and the problem, the kind keeps its earlier data, stale, and every
 // kind recovers once the server is clean. Guards the failed-poll route, the stale marker and the
 // console's hold of a refused answer. That every polled method refuses every hostile body, and
-// within bounded memory, is api's TestHostileAnswersBounded.
+// within bounded memory, is api's TestHostileAnswersBounded. It runs in its own process
+// (ownProcess).
 func TestHostileExchangeConsole(t *testing.T) {
+	if !ownProcess(t) { // it measures the process's live heap
+		return
+	}
 	oldLog := slog.Default()
 	slog.SetDefault(slog.New(slog.NewTextHandler(io.Discard, nil)))
 	t.Cleanup(func() { slog.SetDefault(oldLog) })

@@ -14,6 +14,7 @@ import (
 // risk.Every while the account's data moves; a read that brings the words and report already
 // shown draws no pane and leaves the frame; one whose report changed draws again.
 func TestARiskReadThatChangesNothingDrawsNoPane(t *testing.T) {
+	t.Parallel() // owns its simulator, console and clock; sets nothing process-wide
 	c := newSimConsole(t, 200, 60, false)
 	pump(t, c.m, c.m.Init())
 	renders := 0

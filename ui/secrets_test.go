@@ -104,8 +104,12 @@ func TestSecretsScannerFinds(t *testing.T) {
 // TestNoSecretInAnythingWritten runs a session with a known key, captures everything tradedesk
 // writes (screens after many actions and errors, the JSON log at debug level, exported files,
 // headless commands' stdout and stderr, errors for bad keys, the clients' formatting, a stack
-// dump) and finds the key in none of it.
+// dump) and finds the key in none of it. It sets the process's log and export directory, so it
+// runs in its own process (ownProcess).
 func TestNoSecretInAnythingWritten(t *testing.T) {
+	if !ownProcess(t) {
+		return
+	}
 	dir := t.TempDir()
 	logFile, err := os.OpenFile(filepath.Join(dir, "tradedesk.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 	if err != nil {

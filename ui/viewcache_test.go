@@ -19,6 +19,7 @@ func (p countingPane) View() string { *p.n++; return p.Pane.View() }
 // feed's timers that only start a poll, a second apart, change nothing on screen: the root keeps
 // the frame it drew and no pane's View runs. A key that moves the selection draws again.
 func TestAMessageThatChangesNothingDrawsNoPane(t *testing.T) {
+	t.Parallel() // owns its simulator, console and clock; sets nothing process-wide
 	c := newSimConsole(t, 200, 60, false)
 	pump(t, c.m, c.m.Init())
 	renders := 0
