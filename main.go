@@ -46,6 +46,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	// library sees them); the key loaders get them through getenv.
 	getenv := api.TakeSecretEnv()
 	secrets := []string{getenv(api.EnvPrivateKey), getenv(api.EnvPassphrase)}
+	screenOut := stdout // the console's frames and modes go to the terminal as they are
 	stdout = redact.NewWriter(text.NewWriter(stdout, false), false, secrets...)
 	stderr = redact.NewWriter(text.NewWriter(stderr, true), true, secrets...)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
@@ -53,7 +54,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	simCmd := sim.NewCommand(stdout, stderr)
 	return cli.Run(ctx, args, cli.Program{
 		Stdout: stdout, Stderr: stderr,
-		Console: func(ctx context.Context, o options) error { return console(ctx, o, stderr, getenv) },
+		Console: func(ctx context.Context, o options) error { return console(ctx, o, screenOut, stderr, getenv) },
 		Sim:     cli.Sim{Flags: simCmd.Flags, Help: sim.CommandHelp, Run: simCmd.Run},
 		Env: headless.Env{Stdin: os.Stdin, Getenv: getenv, LoadDefaults: func(path, name string) (headless.Connection, error) {
 			return configConnection(path, name, stderr)
@@ -67,7 +68,7 @@ type options = cli.ConsoleOptions
 // console loads the config, connects (or starts the demo), and runs the screen until quit. With
 // [profile.NAME] tables every profile opens beside the one asked for (ui.Switcher, ctrl+a: the
 // profiles, the combined view and the Vaults view; with none, ctrl+a lists the one).
-func console(ctx context.Context, o options, stderr io.Writer, getenv func(string) string) error {
+func console(ctx context.Context, o options, stdout, stderr io.Writer, getenv func(string) string) error {
 	all, err := loadConfig(o.Config, stderr)
 	if err != nil {
 		return err
@@ -94,7 +95,7 @@ func console(ctx context.Context, o options, stderr io.Writer, getenv func(strin
 	if err != nil {
 		return err
 	}
-	return runScreen(ctx, ui.TimeFirstFrame(sw))
+	return runScreen(ctx, ui.TimeFirstFrame(sw), stdout)
 }
 
 // openProfile connects one profile of the config (o.Profile; "": the top level) as the console
@@ -157,8 +158,8 @@ func openOtherProfiles(ctx context.Context, o options, all fileConfig, stderr io
 // runScreen runs the console's model on the terminal until quit. Frames are drawn on demand
 // (ui/screen), not by Bubble Tea's renderer: it wakes at a fixed rate whether or not anything
 // changed. TimeFirstFrame logs "first live frame" (ms since start) once, for the --log file.
-func runScreen(ctx context.Context, root tea.Model) error {
-	tty, err := screen.Open(os.Stdin, os.Stdout, ui.FrameRate)
+func runScreen(ctx context.Context, root tea.Model, stdout io.Writer) error {
+	tty, err := screen.Open(os.Stdin, stdout, ui.FrameRate)
 	if err != nil {
 		return err
 	}

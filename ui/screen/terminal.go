@@ -27,15 +27,17 @@ const (
 // Terminal is the terminal a program draws to on demand: input in raw mode, the modes above set,
 // and its size sent to the program when it changes.
 type Terminal struct {
-	in, out  *os.File
+	in       *os.File
+	out      io.Writer
 	r        *Renderer
 	rawState *term.State
 }
 
 // Open readies the terminal: in (when it is a terminal) in raw mode, out in the alternate screen
 // with the cursor hidden, mouse and bracketed paste on; frames are drawn to out at most fps a
-// second. Close restores it.
-func Open(in, out *os.File, fps int) (*Terminal, error) {
+// second. Close restores it. out is the program's standard output as a rule; another writer (a
+// test's buffer) takes the frames and the modes as they would be written, with no size sent.
+func Open(in *os.File, out io.Writer, fps int) (*Terminal, error) {
 	t := &Terminal{in: in, out: out, r: NewRenderer(out, fps)}
 	if term.IsTerminal(int(in.Fd())) {
 		st, err := term.MakeRaw(int(in.Fd()))
@@ -54,10 +56,11 @@ func (t *Terminal) Renderer() *Renderer { return t.r }
 // Sizes sends the terminal's size to send now and after each change (SIGWINCH) until ctx ends;
 // it blocks, so run it in its own goroutine. Nothing is sent when out is not a terminal.
 func (t *Terminal) Sizes(ctx context.Context, send func(tea.Msg)) {
-	fd := int(t.out.Fd())
-	if !term.IsTerminal(fd) {
+	f, isFile := t.out.(*os.File)
+	if !isFile || !term.IsTerminal(int(f.Fd())) {
 		return
 	}
+	fd := int(f.Fd())
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, syscall.SIGWINCH)
 	defer signal.Stop(sig)
