@@ -49,7 +49,10 @@ type Pane struct {
 	// stateShort: a partly filled order's State is "partly filled" without its size, the pane
 	// having no room for it (fitWidths).
 	stateShort bool
-	emptyMsg   string
+	// widthsStale: the rows changed since the columns were fitted; View fits them, so a pane not
+	// drawn (a tab behind another) does not format every row at each streamed order record.
+	widthsStale bool
+	emptyMsg    string
 }
 
 // New is the order history pane.
@@ -99,7 +102,7 @@ func (p *Pane) SetSize(w, h int) {
 // When State's "partly filled 29.249" would push a vital column out, it says "partly filled"
 // (the sizes beside it say how much).
 func (p *Pane) fitWidths() {
-	p.stateShort = false
+	p.stateShort, p.widthsStale = false, false
 	if p.fitWith(); !p.vitalShown(columns()) {
 		p.stateShort = true
 		p.fitWith()
@@ -204,7 +207,7 @@ func (p *Pane) refresh(force bool) {
 		p.Tbl.Empty = "no " + p.filterText() + " orders loaded: s/i change the filter"
 	}
 	p.Tbl.SetRows(len(p.rows))
-	p.fitWidths()
+	p.widthsStale = true
 }
 
 func (p *Pane) filterText() string {
@@ -325,6 +328,9 @@ func statePaint(st *common.Styles, s string) common.Paint {
 
 // View implements common.Pane.
 func (p *Pane) View() string {
+	if p.widthsStale {
+		p.fitWidths()
+	}
 	if !p.filtered() && common.ExchangeAddress(p.Ex) != "" {
 		p.Tbl.Empty = common.EmptyFor(p.Store, state.KindHistory, p.emptyMsg)
 	}

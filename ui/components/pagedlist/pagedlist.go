@@ -132,15 +132,16 @@ func (l *List) Handle(msg tea.Msg) (cmd tea.Cmd, handled, refresh bool) {
 		}
 		return common.Tea(l.f.Start()), true, false
 	case common.DataMsg:
+		var poll tea.Cmd
 		if l.watch && l.trades.Changed(l.Store, msg.Kind) && l.f.Started() && !l.shared && !l.f.Streamed() {
-			return common.Tea(l.f.Poll()), true, false // orders or positions moved: there may be news
+			poll = common.Tea(l.f.Poll()) // orders or positions moved: there may be news
 		}
 		if msg.Kind == l.kind {
 			l.loading = pageStillLoading(l.loading, l.next, l.Store.Freshness(l.kind))
 		}
 		// A followed kind's streamed record may have changed the list (the store takes streamed
 		// order records into the history): the pane's refresh reads it when its version moved.
-		return nil, true, msg.Kind == l.kind || msg.Kind == state.KindInstruments || slices.Contains(l.follows, msg.Kind)
+		return poll, true, msg.Kind == l.kind || msg.Kind == state.KindInstruments || slices.Contains(l.follows, msg.Kind)
 	case exportProgressMsg, exportDoneMsg:
 		return l.Exp.update(msg), true, false
 	}
