@@ -112,7 +112,9 @@ func killedWhileOpen(t *testing.T, cmd *osexec.Cmd, stateDir, cloid string) bool
 	}
 	exited := make(chan struct{})
 	go func() { _ = cmd.Wait(); close(exited) }()
-	for range 4000 {
+	// The command first settles the intents killed before it, which can wait out their expiry
+	// window: the deadline only stops a hang, it is no bound on how long that takes.
+	for deadline := time.Now().Add(2 * time.Minute); time.Now().Before(deadline); {
 		select {
 		case <-exited:
 			return false // a read lost three times stopped it before it signed: nothing to kill
