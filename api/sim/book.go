@@ -15,6 +15,35 @@ type book struct {
 	seq  uint64 // counts changes: orderbook's sequence_number
 	bids []*level
 	asks []*level
+	// free are levels that emptied, for add to fill again: the makers' requotes empty and open
+	// a dozen levels a market a step (a new level and queue each, 500 markets).
+	free []*level
+}
+
+// maxFreeLevels bounds a book's spare levels.
+const maxFreeLevels = 4 * makerLevels
+
+// newLevel is a level at o's price holding o: a spare one, or a new one.
+func (b *book) newLevel(o *order) *level {
+	n := len(b.free)
+	if n == 0 {
+		return &level{price: o.price, orders: []*order{o}, size: o.rest}
+	}
+	l := b.free[n-1]
+	b.free[n-1], b.free = nil, b.free[:n-1]
+	l.price, l.size, l.orders = o.price, o.rest, append(l.orders[:0], o)
+	return l
+}
+
+// release keeps an emptied level, left by its side, for newLevel; nothing else holds a level
+// once its side lets it go (match reads the best level afresh each trade).
+func (b *book) release(l *level) {
+	if len(b.free) >= maxFreeLevels {
+		return
+	}
+	clear(l.orders[:cap(l.orders)])
+	l.orders = l.orders[:0]
+	b.free = append(b.free, l)
 }
 
 func (b *book) side(buy bool) *[]*level {
@@ -76,7 +105,7 @@ func (b *book) add(o *order) {
 		l.size += o.rest
 		return
 	}
-	l := &level{price: o.price, orders: []*order{o}, size: o.rest}
+	l := b.newLevel(o)
 	*s = append(*s, nil)
 	copy((*s)[i+1:], (*s)[i:])
 	(*s)[i] = l
@@ -97,6 +126,8 @@ func (b *book) remove(o *order) bool {
 			l.size -= o.rest
 			if len(l.orders) == 0 {
 				*s = append((*s)[:i], (*s)[i+1:]...)
+				(*s)[:len(*s)+1][len(*s)] = nil
+				b.release(l)
 			}
 			return true
 		}
@@ -108,8 +139,10 @@ func (b *book) remove(o *order) bool {
 func (b *book) popBestIfEmpty(buy bool) {
 	s := b.side(buy)
 	if n := len(*s); n > 0 && len((*s)[n-1].orders) == 0 {
+		l := (*s)[n-1]
 		(*s)[n-1] = nil
 		*s = (*s)[:n-1]
+		b.release(l)
 	}
 }
 

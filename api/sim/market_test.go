@@ -248,10 +248,11 @@ func TestSyntheticBooksRequoteOnlyWhenMoved(t *testing.T) {
 }
 
 // A requote writes its new quotes over the last ones (closed by then: cancelled, or filled), not
-// into new orders: the same 16 orders, each open again under a new id, on the book at its new
+// into new orders, and at new prices into the levels the last ones emptied: the same 16 orders, each open again under a new id, on the book at its new
 // price, in the makers' open orders and the order map, the old ids in neither; the book's levels
 // hold exactly the open quotes. Guards: an order reused while the book or a map still holds it
-// under its old id; 16 new orders a requote (most of the simulator's garbage at 500 markets).
+// under its old id, or a level still on the book; 16 new orders and levels a requote (most of the
+// simulator's garbage at 500 markets).
 func TestARequoteReusesTheClosedQuotes(t *testing.T) {
 	s := New(WithSeed(1), WithClock(NewTestClock(testStart)), WithMarkets(3))
 	s.Advance(3 * time.Second)
@@ -263,8 +264,31 @@ func TestARequoteReusesTheClosedQuotes(t *testing.T) {
 	for _, o := range m.quotes {
 		old[o] = o.oid
 	}
+	levels := map[*level]bool{}
+	for _, l := range append(append([]*level(nil), m.book.bids...), m.book.asks...) {
+		levels[l] = true
+	}
 	e.cancel(m.quotes[0]) // one closed before the requote, the rest cancelled by it
 	e.requote(m)
+	reusedLevels := 0
+	for _, l := range append(append([]*level(nil), m.book.bids...), m.book.asks...) {
+		if levels[l] {
+			reusedLevels++
+		}
+		sum := int64(0)
+		for _, o := range l.orders {
+			sum += o.rest
+			if o.price != l.price || !o.inBook {
+				t.Errorf("level %d holds order %d at %d (in book %v)", l.price, o.oid, o.price, o.inBook)
+			}
+		}
+		if sum != l.size || len(l.orders) == 0 {
+			t.Errorf("level %d: %d lots in %d orders, size says %d", l.price, sum, len(l.orders), l.size)
+		}
+	}
+	if reusedLevels == 0 {
+		t.Error("no level of the last quotes was filled again: a new level and queue a quote")
+	}
 	for _, o := range m.quotes {
 		was, reused := old[o]
 		switch {
