@@ -358,6 +358,11 @@ var mutants = []mutant{
 	{id: "exec/settle-records-of-another-order", file: "state/exec/records.go", from: "if !ok || rec.OrderID != res.Outcome.Oid || rec.Cloid != res.Cloid {", to: "if !ok {"},
 	{id: "exec/settle-records-fills-short", file: "state/exec/records.go", from: "if t.Size.LessThan(out.Filled) || !t.Size.Equal(rec.Size.Sub(rec.Unfilled)) {", to: "if t.Size.LessThan(out.Filled) {"},
 	{id: "algo/leverage-kept-through-change", file: "state/algo/tape_leverage.go", from: "print != s.levPrint {", to: "false {", pkgs: []string{"./ui/components/algos"}},
+	// A child's store (state/algo/market.go), the console's, a headless command's and the guard's:
+	// the book only for a child whose check walks it, the leverage kept on the stream's tape.
+	{id: "algo/market-book-for-every-child", file: "state/algo/market.go", from: "if book {", to: "if true {", pkgs: []string{"./ui/components/algos"}},
+	{id: "algo/market-leverage-not-kept", file: "state/algo/market.go", from: "m.Tape.KeepLeverage(in.Name, l)", to: "", pkgs: []string{"./ui/components/algos"}},
+	{id: "algo/headless-market-off-the-tape", file: "ui/headless/algo.go", from: "\ttapeMarket(d)\n", to: "\n"},
 	// Alerts: state/alert (a crossing fires once, the cool-down starts only when delivered, a fill
 	// alerts once) and the liquidation price's source (state/liqsource.go: the exchange's first).
 	{id: "alert/rearm-at-once", file: "state/alert/engine.go", from: "case t.pastRearm(v):", to: "case true:"},
