@@ -63,15 +63,27 @@ func sendLine(t *testing.T, m *Model, dr *driver, line string) {
 	}
 	open := len(m.lat.Open())
 	dr.until(10*time.Second, func() bool { return m.confirmation() != nil || len(m.lat.Open()) > open })
-	// Far from the mark: the guard asks; the confirming key sends it. A confirmation asked again
-	// (its second check on Enter found a warning come or gone: a quiet market's quote aging on a
-	// loaded machine) is confirmed again, as the trader would.
-	for tries := 0; m.confirmation() != nil && tries < 3; tries++ {
-		for _, r := range m.confirmation().Action().Typed {
+	// Far from the mark: the guard asks; the confirming word and key send it. A confirmation asked
+	// again (its second check on Enter found a warning come or gone: a quiet market's quote aging
+	// on a loaded machine) is confirmed again, as the trader would, with the word it first asked
+	// for (the action shown again does not carry it).
+	if m.confirmation() == nil {
+		return
+	}
+	typed := m.confirmation().Action().Typed
+	for range 3 {
+		shown := m.confirmation().Action()
+		for _, r := range typed {
 			dr.handle(keyMsg(string(r)))
 		}
 		dr.handle(keyMsg("enter"))
+		dr.until(10*time.Second, func() bool { c := m.confirmation(); return c == nil || c.Action() != shown })
+		if m.confirmation() == nil {
+			return
+		}
+		t.Logf("the confirmation of %q is asked again", line)
 	}
+	t.Fatalf("the order's confirmation is still asked after three confirmations:\n%s", m.View())
 }
 
 // TestLatencyLegsAddUpAndP95Shown (issue #41): resting limit orders typed on the command line
