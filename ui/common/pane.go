@@ -11,7 +11,6 @@ import (
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
 	"github.com/tradedesk/tradedesk/state/feed"
-	"github.com/tradedesk/tradedesk/state/profile"
 )
 
 // Pane is one region of the console: a list, a form, a chart. The root model owns focus, layout and
@@ -148,7 +147,7 @@ type Common struct {
 	Clock  func() time.Time
 	Guard  state.Guard
 	// Intervals are the console's cadences (the config's [poll]; zero fields: the defaults).
-	Intervals profile.Intervals
+	Intervals state.Intervals
 	// Feed is the one scheduler: a pane with requests of its own adds a task to it, and its
 	// timers (a price flash ending) run on the feed's clock, which tests step.
 	Feed *feed.Feed
@@ -163,7 +162,7 @@ type Common struct {
 
 // Every is the cadence pick takes from the console's Intervals (zero fields: the defaults), for
 // PaneTask.
-func (c *Common) Every(pick func(profile.Intervals) time.Duration) func() time.Duration {
+func (c *Common) Every(pick func(state.Intervals) time.Duration) func() time.Duration {
 	d := pick(c.Intervals.WithDefaults())
 	return func() time.Duration { return d }
 }

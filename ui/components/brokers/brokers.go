@@ -15,7 +15,6 @@ import (
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
 	"github.com/tradedesk/tradedesk/state/feed"
-	"github.com/tradedesk/tradedesk/state/profile"
 	"github.com/tradedesk/tradedesk/ui/common"
 	"github.com/tradedesk/tradedesk/ui/components/pagedlist"
 )
@@ -42,7 +41,7 @@ type Pane struct {
 
 // source is the account's approvals, polled every Intervals.Brokers.
 var source = pagedlist.Source{
-	Kind: state.KindBrokers, Every: func(iv profile.Intervals) time.Duration { return iv.Brokers },
+	Kind: state.KindBrokers, Every: func(iv state.Intervals) time.Duration { return iv.Brokers },
 	Page: func(ex api.Exchange, user string, _ int) feed.Request {
 		return func(ctx context.Context, gen uint64, at time.Time) (state.Msg, error) {
 			all, err := api.AllPagesUpTo(ctx, func(ctx context.Context, pp api.PageParams) (api.Page[api.BrokerApproval], error) {

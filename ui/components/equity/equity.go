@@ -17,7 +17,6 @@ import (
 	"github.com/shopspring/decimal"
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
-	"github.com/tradedesk/tradedesk/state/profile"
 	"github.com/tradedesk/tradedesk/ui/chart"
 	"github.com/tradedesk/tradedesk/ui/common"
 )
@@ -184,7 +183,7 @@ const Limit = 1000
 
 // NewFed is the equity curve with its feed task.
 func NewFed(c *common.Common, ex api.Exchange) *common.Fed {
-	t := common.PaneTask(c, state.KindEquity, c.Every(func(iv profile.Intervals) time.Duration { return iv.Equity }),
+	t := common.PaneTask(c, state.KindEquity, c.Every(func(iv state.Intervals) time.Duration { return iv.Equity }),
 		common.AccountRequest(ex, func(ctx context.Context, user string, gen uint64, at time.Time) (state.Msg, error) {
 			ps, err := ex.AccountHistory(ctx, user, Limit)
 			return state.EquityMsg{Gen: gen, At: at, Points: ps}, err

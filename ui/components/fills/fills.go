@@ -14,7 +14,6 @@ import (
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
 	"github.com/tradedesk/tradedesk/state/feed"
-	"github.com/tradedesk/tradedesk/state/profile"
 	"github.com/tradedesk/tradedesk/ui/common"
 	"github.com/tradedesk/tradedesk/ui/components/pagedlist"
 	"github.com/tradedesk/tradedesk/ui/export"
@@ -74,7 +73,7 @@ var Source = source
 
 // source is the account's fills, a page at a time.
 var source = pagedlist.Source{
-	Kind: state.KindFills, Every: func(iv profile.Intervals) time.Duration { return iv.Fills }, Evicted: (*state.Store).FillsEvicted, WatchTrades: true,
+	Kind: state.KindFills, Every: func(iv state.Intervals) time.Duration { return iv.Fills }, Evicted: (*state.Store).FillsEvicted, WatchTrades: true,
 	Next: (*state.Store).NextFillsPage,
 	Page: func(ex api.Exchange, user string, page int) feed.Request {
 		return func(ctx context.Context, gen uint64, at time.Time) (state.Msg, error) {

@@ -18,7 +18,6 @@ import (
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
 	"github.com/tradedesk/tradedesk/state/feed"
-	"github.com/tradedesk/tradedesk/state/profile"
 	"github.com/tradedesk/tradedesk/ui/common"
 	"github.com/tradedesk/tradedesk/ui/components/pagedlist"
 )
@@ -45,7 +44,7 @@ type Pane struct {
 
 // source is the account's funding payments, a page at a time, polled every Intervals.Funding.
 var source = pagedlist.Source{
-	Kind: state.KindFunding, Every: func(iv profile.Intervals) time.Duration { return iv.Funding },
+	Kind: state.KindFunding, Every: func(iv state.Intervals) time.Duration { return iv.Funding },
 	Next: (*state.Store).NextFundingPage, Evicted: (*state.Store).FundingEvicted,
 	// Payments are hourly: reconciled while the account streams.
 	Follows: []state.Kind{state.KindAccount},

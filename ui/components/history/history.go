@@ -13,7 +13,6 @@ import (
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
 	"github.com/tradedesk/tradedesk/state/feed"
-	"github.com/tradedesk/tradedesk/state/profile"
 	"github.com/tradedesk/tradedesk/ui/common"
 	"github.com/tradedesk/tradedesk/ui/components/pagedlist"
 	"github.com/tradedesk/tradedesk/ui/components/reportcard"
@@ -150,7 +149,7 @@ func (p *Pane) fitWith() {
 
 // source is the account's order history, a page at a time.
 var source = pagedlist.Source{
-	Kind: state.KindHistory, Every: func(iv profile.Intervals) time.Duration { return iv.History }, Evicted: (*state.Store).HistoryEvicted, WatchTrades: true,
+	Kind: state.KindHistory, Every: func(iv state.Intervals) time.Duration { return iv.History }, Evicted: (*state.Store).HistoryEvicted, WatchTrades: true,
 	Next: (*state.Store).NextHistoryPage,
 	// An order closing comes with the orders stream, and the list polls on it (state.TradeWatch).
 	Follows: []state.Kind{state.KindOrders},

@@ -11,7 +11,6 @@ import (
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
 	"github.com/tradedesk/tradedesk/state/feed"
-	"github.com/tradedesk/tradedesk/state/profile"
 	"github.com/tradedesk/tradedesk/ui/common"
 )
 
@@ -31,7 +30,7 @@ type Pane struct {
 // New is the instrument details pane; it reads the account's leverage through ex.
 func New(c *common.Common, ex api.Exchange) *Pane {
 	p := &Pane{Common: c, ex: ex}
-	p.f = common.PaneTask(c, state.KindLeverage, c.Every(func(iv profile.Intervals) time.Duration { return iv.Leverage }), p.request)
+	p.f = common.PaneTask(c, state.KindLeverage, c.Every(func(iv state.Intervals) time.Duration { return iv.Leverage }), p.request)
 	return p
 }
 

@@ -10,7 +10,6 @@ import (
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
 	"github.com/tradedesk/tradedesk/state/feed"
-	"github.com/tradedesk/tradedesk/state/profile"
 	"github.com/tradedesk/tradedesk/ui/common"
 	"github.com/tradedesk/tradedesk/ui/common/commontest"
 )
@@ -23,7 +22,7 @@ func TestAOnePageListAsksForNoOtherPage(t *testing.T) {
 	clock := func() time.Time { return t0 }
 	c := commontest.NewCommon(t, state.New(clock), clock)
 	var asked []int
-	src := Source{Kind: state.KindTransfers, Every: func(iv profile.Intervals) time.Duration { return iv.Transfers },
+	src := Source{Kind: state.KindTransfers, Every: func(iv state.Intervals) time.Duration { return iv.Transfers },
 		Page: func(_ api.Exchange, _ string, page int) feed.Request {
 			asked = append(asked, page)
 			return func(context.Context, uint64, time.Time) (state.Msg, error) { return nil, nil }

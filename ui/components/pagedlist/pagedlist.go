@@ -10,7 +10,6 @@ import (
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
 	"github.com/tradedesk/tradedesk/state/feed"
-	"github.com/tradedesk/tradedesk/state/profile"
 	"github.com/tradedesk/tradedesk/ui/common"
 )
 
@@ -46,7 +45,7 @@ type Source struct {
 	// Kind is the kind of the records.
 	Kind state.Kind
 	// Every picks the list's poll cadence from the console's intervals.
-	Every func(profile.Intervals) time.Duration
+	Every func(state.Intervals) time.Duration
 	// Page asks for one page of the records of user.
 	Page func(ex api.Exchange, user string, page int) feed.Request
 	// Next is the store's next page to load, and whether there is one. Nil for a list that is

@@ -16,7 +16,6 @@ import (
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
 	"github.com/tradedesk/tradedesk/state/feed"
-	"github.com/tradedesk/tradedesk/state/profile"
 	"github.com/tradedesk/tradedesk/ui/common"
 	"github.com/tradedesk/tradedesk/ui/components/pagedlist"
 )
@@ -46,7 +45,7 @@ const Limit = 200
 
 // source is the account's latest transfers, one page, polled every Intervals.Transfers.
 var source = pagedlist.Source{
-	Kind: state.KindTransfers, Every: func(iv profile.Intervals) time.Duration { return iv.Transfers },
+	Kind: state.KindTransfers, Every: func(iv state.Intervals) time.Duration { return iv.Transfers },
 	Follows: []state.Kind{state.KindAccount}, // rare: reconciled while the account streams
 	Page: func(ex api.Exchange, user string, _ int) feed.Request {
 		return func(ctx context.Context, gen uint64, at time.Time) (state.Msg, error) {
