@@ -57,7 +57,9 @@ func TestKilledOrdersAgainstALossySimulatorProcess(t *testing.T) {
 	retried(t, "the next order", func() ([]byte, error) { return order("after-kills").CombinedOutput() })
 	at := cloidsAtExchange(t, bin, url, env)
 	es := journalEntries(t, bin, url, env)
+	outcomes := map[string]int{}
 	for _, e := range es {
+		outcomes[e.Outcome]++
 		if !e.Settled {
 			t.Errorf("%s left unsettled: %s %s", e.ID, e.Outcome, e.Detail)
 		}
@@ -71,7 +73,7 @@ func TestKilledOrdersAgainstALossySimulatorProcess(t *testing.T) {
 			t.Errorf("%s is at the exchange %d times but the journal says %s: %s", e.ID, at[e.ID], e.Outcome, e.Detail)
 		}
 	}
-	t.Logf("%d of %d intents killed while open (%v); %d journal entries, all settled", len(open), len(es)-1, open, len(es))
+	t.Logf("%d of %d intents killed while open (%v); %d journal entries, all settled: %v", len(open), len(es)-1, open, len(es), outcomes)
 }
 
 // startSimProcess runs `tradedesk sim` on a free loopback port until the test ends and returns
