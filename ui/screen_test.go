@@ -39,7 +39,8 @@ func (s started) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 // TestAnIdleConsoleDrawsNothing runs the loaded console in a real tea.Program drawing on demand
 // (as main runs it): with its timers on a clock that stands still no message comes, and none is
 // drawn; messages that change nothing on screen draw nothing; a key that moves the selection is
-// drawn at once, in exactly one write (what its commands bring later is drawn when it comes).
+// drawn at once, in one write (what its commands bring is drawn when it comes: at once too while
+// the pace allows, screen.Burst).
 func TestAnIdleConsoleDrawsNothing(t *testing.T) {
 	t.Parallel()
 	c := newSimConsole(t, 120, 40, false)
@@ -73,7 +74,7 @@ func TestAnIdleConsoleDrawsNothing(t *testing.T) {
 	time.Sleep(time.Second / FrameRate) // a frame's time: a change now is drawn at once
 	p.Send(keyMsg("down"))              // the tickers' selection moves
 	settle()
-	if n := w.count(); n != base+1 {
-		t.Fatalf("a key that moves the selection: %d writes at once, want exactly 1", n-base)
+	if n := w.count(); n < base+1 || n > base+screen.Burst {
+		t.Fatalf("a key that moves the selection: %d writes at once, want 1, or %d with what its commands brought at once", n-base, screen.Burst)
 	}
 }

@@ -10,7 +10,8 @@ import (
 // Source is a stream beside the polls (the exchange's WebSocket, issue #10): one connection that
 // carries records of several kinds. Its records take the same route as polled ones: Message turns
 // each into its kind's upsert, and Update hands them to the root to apply. A command waits for
-// the next batch, at most one a Frame, so a busy market cannot flood the update loop. While the
+// the next batch, at most one a Frame after two back to back, so a busy market cannot flood the
+// update loop. While the
 // stream is up, the polls of its Kinds only reconcile (every Reconcile, the market data's every
 // MarketReconcile, and every kind once right after the stream comes up); while it is down they
 // run at their own cadence, and Conn says why.
@@ -33,7 +34,8 @@ type Source struct {
 	// send all the time, so the heartbeat (heard) finds one gone silent within seconds and polls
 	// its kinds at once; a reconcile pass adds nothing it would not (issue #34).
 	MarketReconcile time.Duration
-	// Frame is the shortest time between two batches (0: 16 ms, about 60 a second).
+	// Frame paces the batches: two may come back to back, then one a Frame (0: 16 ms, about 60
+	// a second).
 	Frame time.Duration
 	// Kind names the kind of a topic's records, for the word on the rows a batch left out
 	// (Result.Dropped); nil: the batch's drops are not reported.
@@ -55,7 +57,7 @@ type streamSource struct {
 	up    bool
 	epoch uint64
 	err   error
-	last  time.Time // wall time of the last batch
+	pace  pace // the batches that may come at once (wall time)
 	// The market topics' heartbeats (Feed.heard), and the timer that checks them.
 	beats      map[api.Topic]*beat
 	stallAt    time.Time
@@ -104,22 +106,51 @@ func (f *Feed) Streaming(k state.Kind) bool {
 const gather = time.Millisecond
 
 // wait waits for the next batch: it gathers the rest of the burst its first record belongs to,
-// and one that comes sooner than a frame after the last waits out the frame, so what arrives
-// meanwhile joins it.
+// and one that comes while the pace allows none (two batches back to back, then one a frame)
+// waits for it, so what arrives meanwhile joins it.
 func (s *streamSource) wait() Cmd {
-	in, frame, last := s.src.Inbox, s.src.Frame, s.last
+	in, frame, p := s.src.Inbox, s.src.Frame, s.pace
 	return func() Message {
 		<-in.Ready()
-		time.Sleep(max(frame-time.Since(last), gather))
+		time.Sleep(max(p.wait(time.Now(), frame), gather))
 		return sourceMsg{batch: in.Drain()}
 	}
 }
+
+// burst is how many batches may come at once, back to back, before the frame paces them: an
+// order's record a few milliseconds after the market's step is taken at once, not a frame later.
+const burst = 2
+
+// pace is the batches that may come at once (a token bucket: burst at most, one more a frame).
+type pace struct {
+	held float64 // batches that may come at once, as of at
+	at   time.Time
+}
+
+// now is how many batches may come at once at t.
+func (p pace) now(t time.Time, frame time.Duration) float64 {
+	if p.at.IsZero() {
+		return burst
+	}
+	return min(burst, p.held+float64(t.Sub(p.at))/float64(frame))
+}
+
+// wait is how long from t until a batch may come (0: at once).
+func (p pace) wait(t time.Time, frame time.Duration) time.Duration {
+	if h := p.now(t, frame); h < 1 {
+		return time.Duration((1 - h) * float64(frame))
+	}
+	return 0
+}
+
+// spend takes a batch taken at t from the allowance.
+func (p *pace) spend(t time.Time, frame time.Duration) { p.held, p.at = p.now(t, frame)-1, t }
 
 // update takes a batch: its records become state messages; a change of the connection hands the
 // kinds to their polls (down) or reconciles them once (up).
 func (f *Feed) sourceUpdate(msg sourceMsg) Result {
 	s := f.src
-	s.last = time.Now()
+	s.pace.spend(time.Now(), s.src.Frame)
 	at := f.clock.Now()
 	b := msg.batch
 	msgs := make([]state.Msg, 0, len(b.Events))

@@ -1,6 +1,6 @@
 // Package screen draws a Bubble Tea program's frames on demand: a frame is written when the view
-// changed, at once for the first change and coalescing the changes that arrive within the same
-// frame, and nothing runs (no ticker, no timer) while nothing is due. Bubble Tea v1's standard
+// changed, at once for the first changes (Burst of them back to back) and coalescing the changes
+// that arrive faster than the frame rate, and nothing runs (no ticker, no timer) while nothing is due. Bubble Tea v1's standard
 // renderer wakes at a fixed rate whether or not anything changed, and v1 has no way to plug in
 // another renderer; so the program runs with tea.WithoutRenderer, Wrap hands each view to a
 // Renderer, and Terminal does what the standard renderer did to the terminal around it (raw
@@ -24,8 +24,8 @@ const (
 	eraseScreenBelow = "\x1b[J"
 )
 
-// Renderer writes frames to a terminal in the alternate screen, each changed line only, at most
-// one frame an interval.
+// Renderer writes frames to a terminal in the alternate screen, each changed line only: Burst
+// frames back to back at most, and at most one an interval after them.
 type Renderer struct {
 	out      io.Writer
 	interval time.Duration
@@ -37,22 +37,23 @@ type Renderer struct {
 	shown         []string // the lines on screen; nil until the first frame or after a resize
 	shownView     string   // the view they were drawn from
 	pending       string   // the latest view, drawn when the armed timer fires
-	drawn         time.Time
+	pace          pace
 	stop          func() bool // the armed timer's; nil while none is armed
 	closed        bool
 	frames        int
 	buf           strings.Builder
 }
 
-// NewRenderer draws to out at most fps frames a second (at least 1).
+// NewRenderer draws to out at most fps frames a second (at least 1) but for a Burst.
 func NewRenderer(out io.Writer, fps int) *Renderer {
 	return &Renderer{out: out, interval: time.Second / time.Duration(max(fps, 1)), now: time.Now,
 		after: func(d time.Duration, f func()) func() bool { return time.AfterFunc(d, f).Stop }}
 }
 
 // Frame takes the program's view after a message. An unchanged view costs a comparison. A
-// changed one is drawn at once when the last frame is an interval old; otherwise a timer draws
-// the latest view when the interval is up, so that a burst of changes is one frame.
+// changed one is drawn at once while the pace allows (Burst frames back to back, then one an
+// interval); otherwise a timer draws the latest view when it does, so that a burst of changes is
+// one frame.
 func (r *Renderer) Frame(view string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -63,12 +64,45 @@ func (r *Renderer) Frame(view string) {
 	if r.stop != nil || (r.shown != nil && view == r.shownView) {
 		return
 	}
-	wait := r.interval - r.now().Sub(r.drawn)
-	if r.drawn.IsZero() || wait <= 0 {
-		r.flush()
+	if wait := r.pace.wait(r.now(), r.interval); wait > 0 {
+		r.stop = r.after(wait, r.due)
 		return
 	}
-	r.stop = r.after(wait, r.due)
+	r.flush()
+}
+
+// Burst is how many frames may be drawn at once, back to back, before the frame rate paces
+// them; a frame drawn gives one back each interval. A change that follows one lone frame (an
+// order's fill a few milliseconds after the market's step) is drawn at once, not an interval
+// later; a stream of changes is still drawn at the frame rate.
+const Burst = 2
+
+// pace is the frames that may be drawn at once (a token bucket: Burst at most, one more an
+// interval).
+type pace struct {
+	held float64 // frames that may be drawn at once, as of at
+	at   time.Time
+}
+
+// now is how many frames may be drawn at once at t.
+func (p *pace) now(t time.Time, interval time.Duration) float64 {
+	if p.at.IsZero() {
+		return Burst
+	}
+	return min(Burst, p.held+float64(t.Sub(p.at))/float64(interval))
+}
+
+// wait is how long from t until a frame may be drawn (0: at once).
+func (p *pace) wait(t time.Time, interval time.Duration) time.Duration {
+	if h := p.now(t, interval); h < 1 {
+		return time.Duration((1 - h) * float64(interval))
+	}
+	return 0
+}
+
+// spend takes a frame drawn at t from the allowance.
+func (p *pace) spend(t time.Time, interval time.Duration) {
+	p.held, p.at = p.now(t, interval)-1, t
 }
 
 // due draws the latest view when the coalescing timer fires.
@@ -153,7 +187,7 @@ func (r *Renderer) flush() {
 	}
 	_, _ = io.WriteString(r.out, b.String())
 	r.shown, r.shownView = lines, view
-	r.drawn = r.now()
+	r.pace.spend(r.now(), r.interval)
 	r.frames++
 }
 

@@ -129,7 +129,7 @@ func TestAnIdleProgramDrawsNothing(t *testing.T) {
 	p, c, w, r := program(t)
 	p.Send(tea.WindowSizeMsg{Width: 40, Height: 10})
 	settle(p)
-	c.advance(time.Second) // the size came within the first frame: drawn when it ended
+	c.advance(time.Second) // the size came within the first frame: drawn at once, the second of the Burst
 	base, _ := w.count()
 	if r.Frames() != 2 || base != 2 {
 		t.Fatalf("start: %d frames in %d writes, want the first view and the sized one", r.Frames(), base)
@@ -170,27 +170,40 @@ func TestChangesWithinAFrameAreOneFrame(t *testing.T) {
 	c.advance(time.Second)
 	p.Send(priceMsg(1)) // an interval after the last frame: drawn at once
 	settle(p)
+	p.Send(priceMsg(2)) // a change that follows one lone frame: drawn at once too (Burst)
+	settle(p)
 	base, _ := w.count()
-	if r.Frames() != 3 {
-		t.Fatalf("%d frames, want the first, the sized one and the first price", r.Frames())
+	if r.Frames() != 4 {
+		t.Fatalf("%d frames, want the first, the sized one and the first two prices", r.Frames())
 	}
-	for i := 2; i <= 20; i++ {
+	for i := 3; i <= 20; i++ {
 		p.Send(priceMsg(i))
 	}
 	settle(p)
 	if n, _ := w.count(); n != base || c.armed() != 1 {
-		t.Fatalf("changes within the frame after one drawn: %d writes, %d timers; want none drawn, one timer", n-base, c.armed())
+		t.Fatalf("changes within the frame after two drawn: %d writes, %d timers; want none drawn, one timer", n-base, c.armed())
 	}
 	c.advance(time.Second / 30)
 	n, last := w.count()
 	if n != base+1 || !strings.Contains(last, "price 20") {
 		t.Fatalf("at the frame's end: %d writes (want 1), last %q (want the latest price)", n-base, last)
 	}
+	f0 := r.Frames()
+	for i := 21; i <= 50; i++ { // a steady stream of changes for three intervals: one frame each
+		p.Send(priceMsg(i))
+		settle(p)
+		c.advance(time.Second / 300)
+	}
+	if got := r.Frames() - f0; got < 2 || got > 4 {
+		t.Fatalf("%d frames for 30 changes over three intervals, want about three (one an interval)", got)
+	}
 	c.advance(time.Minute)
-	if n2, _ := w.count(); n2 != n || c.armed() != 0 || r.Frames() != 4 {
-		t.Fatalf("after the coalesced frame: %d more writes, %d timers, %d frames", n2-n, c.armed(), r.Frames())
+	if c.armed() != 0 || !strings.Contains(lastWrite(w), "price 50") {
+		t.Fatalf("after the stream: %d timers armed, last frame %q (want the latest price)", c.armed(), lastWrite(w))
 	}
 }
+
+func lastWrite(w *writes) string { _, last := w.count(); return last }
 
 func TestAResizeRedrawsEveryLine(t *testing.T) {
 	p, c, w, _ := program(t)
@@ -211,7 +224,9 @@ func TestAResizeRedrawsEveryLine(t *testing.T) {
 
 func TestNothingIsDrawnAfterClose(t *testing.T) {
 	p, c, w, r := program(t)
-	p.Send(priceMsg(1)) // within the first frame: a timer is armed
+	p.Send(priceMsg(1)) // within the first frame: drawn at once (Burst)
+	settle(p)
+	p.Send(priceMsg(2)) // the third frame within an interval: a timer is armed
 	settle(p)
 	n, _ := w.count()
 	if c.armed() != 1 {
