@@ -12,6 +12,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/ethereum/go-ethereum/accounts/keystore"
 	"github.com/tradedesk/tradedesk/api"
+	"github.com/tradedesk/tradedesk/api/keyfile"
 	"github.com/tradedesk/tradedesk/ui"
 	"github.com/tradedesk/tradedesk/ui/cli"
 	"github.com/tradedesk/tradedesk/ui/headless"
@@ -21,16 +22,16 @@ import (
 // profilesConfig is a config with two profiles: the top level's url answers nothing; profile a
 // reads roAddr on url, profile b trades it there with its own keystore and a tight [guard].
 func profilesConfig(t *testing.T, url string) string {
-	old := api.KeystoreScrypt
-	api.KeystoreScrypt.N, api.KeystoreScrypt.P = keystore.LightScryptN, keystore.LightScryptP
-	t.Cleanup(func() { api.KeystoreScrypt = old })
+	old := keyfile.Scrypt
+	keyfile.Scrypt.N, keyfile.Scrypt.P = keystore.LightScryptN, keystore.LightScryptP
+	t.Cleanup(func() { keyfile.Scrypt = old })
 	t.Setenv(api.EnvPassphrase, "b pass")
 	signer, err := api.SignerFromHex(roKeyHex)
 	if err != nil {
 		t.Fatal(err)
 	}
 	file := filepath.Join(t.TempDir(), "b.json")
-	if err := signer.WriteKeystore(file, "b pass"); err != nil {
+	if err := keyfile.Write(signer, file, "b pass"); err != nil {
 		t.Fatal(err)
 	}
 	return writeConfig(t, "url = \"http://127.0.0.1:1/\"\n"+

@@ -6,7 +6,7 @@
 //	c := api.New("", api.WithNetwork(api.Testnet), api.WithAddress("0x..."))
 //	pos, err := c.Positions(ctx, "") // "" = the client's own account
 //
-// A client that trades loads a Signer (LoadSigner, the one rule every front end loads keys by:
+// A client that trades loads a Signer (keyfile.LoadSigner, the one rule every front end loads keys by:
 // keystore or TRADEDESK_PRIVATE_KEY, the --address check, the mainnet warning; ResolveEndpoint
 // checks the URL or network) and passes WithSigner. A request whose answer was lost is looked up
 // with FindCloid, never sent again. Every /exchange call takes a fresh nonce from the signer's

@@ -132,7 +132,7 @@ func ActionDigest(source string, txType uint16, data ActionData) [32]byte {
 
 // Signer holds one account's private key and signs /exchange actions with it. It never prints,
 // logs or returns the key: every fmt verb shows only the address. Use NewSigner, SignerFromHex,
-// SignerFromEnv or SignerFromKeystore to make one. A Signer is safe for concurrent use; its nonce
+// SignerFromEnv or keyfile.Open to make one. A Signer is safe for concurrent use; its nonce
 // source is shared by every client that uses it.
 type Signer struct {
 	key    *ecdsa.PrivateKey

@@ -23,6 +23,7 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/shopspring/decimal"
 	"github.com/tradedesk/tradedesk/api"
+	"github.com/tradedesk/tradedesk/api/keyfile"
 	"github.com/tradedesk/tradedesk/api/sim"
 	"github.com/tradedesk/tradedesk/ui/components/orderentry"
 	"github.com/tradedesk/tradedesk/ui/headless"
@@ -286,9 +287,9 @@ func secretsAgentCommands(t *testing.T, dir string, env map[string]string, run f
 	// The agent's keystore at scrypt N 16, P 1: what is looked for is the key in what is written,
 	// not the cost of its derivation, and each of the commands below opens it (at geth's light
 	// N 4096, P 6, most of this test's time under -race).
-	old := api.KeystoreScrypt
-	api.KeystoreScrypt.N, api.KeystoreScrypt.P = 1<<4, 1
-	defer func() { api.KeystoreScrypt = old }()
+	old := keyfile.Scrypt
+	keyfile.Scrypt.N, keyfile.Scrypt.P = 1<<4, 1
+	defer func() { keyfile.Scrypt = old }()
 	env[api.EnvPassphrase] = "agent pass"
 	file := filepath.Join(dir, "agent.json")
 	run("agent", "add", "--name", "desk", "--valid", "2d", "--out", file)

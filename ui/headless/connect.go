@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/tradedesk/tradedesk/api"
+	"github.com/tradedesk/tradedesk/api/keyfile"
 )
 
 // opts holds every flag; each command registers the ones it takes.
@@ -75,7 +76,7 @@ type runner struct {
 }
 
 // connect builds the client from Env.Client or the connection flags, loading the key when one is
-// given (api.ResolveEndpoint and api.LoadSigner: the rules the console connects by too). An
+// given (api.ResolveEndpoint and keyfile.LoadSigner: the rules the console connects by too). An
 // account named without a keystore (--address, --account alone, the config file's account) is
 // read-only even with a key exported; an --address given with a keystore must be the keystore's.
 func (r *runner) connect() error {
@@ -154,16 +155,16 @@ func (r *runner) needsKey() error {
 	return usagef("%s needs the account's own key: --keystore FILE or TRADEDESK_PRIVATE_KEY (an agent key cannot sign it)", r.cmd.name)
 }
 
-// credentials are the command's key and account for api.LoadSigner. An account given on the
+// credentials are the command's key and account for keyfile.LoadSigner. An account given on the
 // command line is checked against a key; the config file's account only when no keystore is
-// given, where it is watched (api.Credentials.Watching: an exported key is not loaded).
-func (r *runner) credentials(network string) api.Credentials {
+// given, where it is watched (keyfile.Credentials.Watching: an exported key is not loaded).
+func (r *runner) credentials(network string) keyfile.Credentials {
 	c := r.o.conn
 	address := ""
 	if r.explicit["address"] || r.explicit["account"] || c.AgentKeystore != "" || c.Keystore == "" {
 		address = c.Address
 	}
-	return api.Credentials{Keystore: c.Keystore, AgentKeystore: c.AgentKeystore, Address: address, Network: network,
+	return keyfile.Credentials{Keystore: c.Keystore, AgentKeystore: c.AgentKeystore, Address: address, Network: network,
 		Getenv: r.env.Getenv, Passphrase: r.env.Passphrase, Warn: r.env.Stderr}
 }
 
@@ -179,11 +180,11 @@ func (r *runner) watchRefusal() string {
 	return "the config file's account opens read-only, but TRADEDESK_PRIVATE_KEY is set: remove account from the config file, or give --keystore FILE, to trade"
 }
 
-// loadSigner loads the key with api.LoadSigner; an --address that is not the key's is a usage
+// loadSigner loads the key with keyfile.LoadSigner; an --address that is not the key's is a usage
 // error. Read-only commands load the key too when it is given, to know the account.
-func (r *runner) loadSigner(cred api.Credentials) (*api.Signer, error) {
-	s, err := api.LoadSigner(cred)
-	var wrong *api.WrongAccountError
+func (r *runner) loadSigner(cred keyfile.Credentials) (*api.Signer, error) {
+	s, err := keyfile.LoadSigner(cred)
+	var wrong *keyfile.WrongAccountError
 	if errors.As(err, &wrong) || (err != nil && cred.AgentKeystore != "" && !strings.Contains(err.Error(), "passphrase")) {
 		return nil, usageError{err.Error()}
 	}

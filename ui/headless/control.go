@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/tradedesk/tradedesk/api"
+	"github.com/tradedesk/tradedesk/api/keyfile"
 	"github.com/tradedesk/tradedesk/api/text"
 	"github.com/tradedesk/tradedesk/state"
 	"github.com/tradedesk/tradedesk/state/exec"
@@ -182,7 +183,7 @@ func (r *runner) agentAdd(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := agent.WriteKeystore(o.out, pass); err != nil {
+	if err := keyfile.Write(agent, o.out, pass); err != nil {
 		return err
 	}
 	until := r.env.Now().Add(ttl)

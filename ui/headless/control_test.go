@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/tradedesk/tradedesk/api"
+	"github.com/tradedesk/tradedesk/api/keyfile"
 )
 
 // TestAgentWorkflow: agent add writes an encrypted keystore and registers the agent; with only
@@ -30,7 +31,7 @@ func TestAgentWorkflow(t *testing.T) {
 	if code, _, errs := h.run("agent", "add", "--name", "again", "--out", file); code != ExitUsage || !strings.Contains(errs, "exists already") {
 		t.Fatalf("agent add over an existing file: %d %q", code, errs)
 	}
-	agentKey, err := api.SignerFromKeystore(file, "agent pass")
+	agentKey, err := keyfile.Open(file, "agent pass")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -496,7 +496,7 @@ func (h *harness) checkNoKey() {
 }
 
 // TestKeyChecksAsTheConsole: the headless commands load the key by the console's rules
-// (api.LoadSigner): an account named alone (here --account, even the key's own) watches, so a
+// (keyfile.LoadSigner): an account named alone (here --account, even the key's own) watches, so a
 // trading command with the key exported signs nothing and says what to drop; a mainnet key from
 // the environment is warned about.
 func TestKeyChecksAsTheConsole(t *testing.T) {

@@ -7,18 +7,18 @@ import (
 
 	"github.com/ethereum/go-ethereum/accounts/keystore"
 
-	"github.com/tradedesk/tradedesk/api"
+	"github.com/tradedesk/tradedesk/api/keyfile"
 	"github.com/tradedesk/tradedesk/state/testrun"
 )
 
 // TestMain points HOME and XDG_STATE_HOME at a temporary directory: a test that gives no
 // Env.StateDir writes its journal there, never into the user's own state directory. Keystores
-// are written light for the whole run, quick to open (a user's never are: api's tests hold the
+// are written light for the whole run, quick to open (a user's never are: keyfile's tests hold the
 // standard cost), set once here so no test sets it under another running in parallel. Four
 // parallel tests run at once (testrun.Parallel): they wait on simulators and the guard's clocks.
 func TestMain(m *testing.M) {
 	testrun.Parallel(4)
-	api.KeystoreScrypt.N, api.KeystoreScrypt.P = keystore.LightScryptN, keystore.LightScryptP
+	keyfile.Scrypt.N, keyfile.Scrypt.P = keystore.LightScryptN, keystore.LightScryptP
 	dir, err := os.MkdirTemp("", "tradedesk-headless-test")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)

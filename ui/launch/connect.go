@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/tradedesk/tradedesk/api"
+	"github.com/tradedesk/tradedesk/api/keyfile"
 	"github.com/tradedesk/tradedesk/api/sim"
 	"github.com/tradedesk/tradedesk/state"
 	"github.com/tradedesk/tradedesk/state/profile"
@@ -59,7 +60,7 @@ type KeyEnv struct {
 
 // Connect builds the exchange client: the embedded demo when no URL or network is given, else a
 // real exchange with a key (keystore or environment) or read-only with an address. The endpoint
-// and key rules are api.ResolveEndpoint's and api.LoadSigner's, shared with the headless commands:
+// and key rules are api.ResolveEndpoint's and keyfile.LoadSigner's, shared with the headless commands:
 // an address without a keystore never loads a key, not even an exported one.
 func Connect(ctx context.Context, o cli.ConsoleOptions, stderr io.Writer, env KeyEnv) (*Connection, error) {
 	if o.URL == "" && o.Network == "" {
@@ -81,8 +82,8 @@ func Connect(ctx context.Context, o cli.ConsoleOptions, stderr io.Writer, env Ke
 	if err != nil {
 		return nil, headless.Usage(err) // --network moon, a plain http URL: flags to fix, as the commands say
 	}
-	cred := api.Credentials{Keystore: o.Keystore, AgentKeystore: o.AgentKeystore, Address: o.Address, Network: ep.Name, Getenv: env.Getenv, Warn: stderr}
-	signer, err := api.LoadSigner(cred)
+	cred := keyfile.Credentials{Keystore: o.Keystore, AgentKeystore: o.AgentKeystore, Address: o.Address, Network: ep.Name, Getenv: env.Getenv, Warn: stderr}
+	signer, err := keyfile.LoadSigner(cred)
 	if err != nil {
 		return nil, err
 	}
@@ -115,7 +116,7 @@ func Connect(ctx context.Context, o cli.ConsoleOptions, stderr io.Writer, env Ke
 
 // watchReason says why a console watching an address is read-only, and, when a key is exported
 // but not used, how to trade with it instead.
-func watchReason(cred api.Credentials, env KeyEnv) string {
+func watchReason(cred keyfile.Credentials, env KeyEnv) string {
 	switch {
 	case !cred.EnvKeyIgnored():
 		return "watching an address without its key; add --keystore FILE to trade"

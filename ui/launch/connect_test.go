@@ -18,6 +18,7 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/google/uuid"
 	"github.com/tradedesk/tradedesk/api"
+	"github.com/tradedesk/tradedesk/api/keyfile"
 	"github.com/tradedesk/tradedesk/ui"
 	"github.com/tradedesk/tradedesk/ui/headless"
 )
@@ -138,9 +139,9 @@ func TestConsoleClientKeepsConnections(t *testing.T) {
 // the account and knows the agent's expiry; an agent the exchange does not list stops the start
 // with what to do; without --account it says it is needed.
 func TestConsoleAgentKeystore(t *testing.T) {
-	old := api.KeystoreScrypt
-	api.KeystoreScrypt.N, api.KeystoreScrypt.P = keystore.LightScryptN, keystore.LightScryptP
-	t.Cleanup(func() { api.KeystoreScrypt = old })
+	old := keyfile.Scrypt
+	keyfile.Scrypt.N, keyfile.Scrypt.P = keystore.LightScryptN, keystore.LightScryptP
+	t.Cleanup(func() { keyfile.Scrypt = old })
 	t.Setenv("TRADEDESK_PRIVATE_KEY", "")
 	t.Setenv("TRADEDESK_PASSPHRASE", "agent pass")
 	s := fundedSim(t)
@@ -150,7 +151,7 @@ func TestConsoleAgentKeystore(t *testing.T) {
 	account := api.New(srv.URL, api.WithSigner(owner))
 	agent, _ := api.NewRandomSigner()
 	file := filepath.Join(t.TempDir(), "agent.json")
-	if err := agent.WriteKeystore(file, "agent pass"); err != nil {
+	if err := keyfile.Write(agent, file, "agent pass"); err != nil {
 		t.Fatal(err)
 	}
 	var stderr bytes.Buffer

@@ -13,6 +13,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/tradedesk/tradedesk/api"
+	"github.com/tradedesk/tradedesk/api/keyfile"
 	"github.com/tradedesk/tradedesk/api/sim"
 	"github.com/tradedesk/tradedesk/state"
 	"github.com/tradedesk/tradedesk/state/risk"
@@ -76,7 +77,7 @@ func startShadow(ctx context.Context, o cli.ConsoleOptions, stderr io.Writer, en
 }
 
 // shadowLiveClient is the live client of a shadow session given a keystore (nil without one):
-// the key api.LoadSigner loads from --keystore or --agent-keystore (never the environment's key,
+// the key keyfile.LoadSigner loads from --keystore or --agent-keystore (never the environment's key,
 // so a shadow session holds a live key only when the trader named it).
 func shadowLiveClient(o cli.ConsoleOptions, ep api.Resolved, stderr io.Writer, env KeyEnv) (*api.Client, error) {
 	if o.Keystore == "" && o.AgentKeystore == "" {
@@ -92,7 +93,7 @@ func shadowLiveClient(o cli.ConsoleOptions, ep api.Resolved, stderr io.Writer, e
 		}
 		return getenv(k)
 	}
-	signer, err := api.LoadSigner(api.Credentials{Keystore: o.Keystore, AgentKeystore: o.AgentKeystore, Address: o.Address,
+	signer, err := keyfile.LoadSigner(keyfile.Credentials{Keystore: o.Keystore, AgentKeystore: o.AgentKeystore, Address: o.Address,
 		Network: ep.Name, Getenv: keyless, Warn: stderr})
 	if err != nil {
 		return nil, fmt.Errorf("shadow's live session: %w", err)

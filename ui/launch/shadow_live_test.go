@@ -10,6 +10,7 @@ import (
 	"github.com/ethereum/go-ethereum/accounts/keystore"
 
 	"github.com/tradedesk/tradedesk/api"
+	"github.com/tradedesk/tradedesk/api/keyfile"
 	"github.com/tradedesk/tradedesk/state/risk"
 	"github.com/tradedesk/tradedesk/ui"
 	"github.com/tradedesk/tradedesk/ui/components/cmdline"
@@ -53,9 +54,9 @@ func TestShadowModeComesFromTheTransport(t *testing.T) {
 // session's), and holds a live executor on the live network's journal, signing with that key;
 // without a key it holds none and says what to set.
 func TestShadowKeepsItsFilesApartAndHoldsTheLiveSession(t *testing.T) {
-	old := api.KeystoreScrypt
-	api.KeystoreScrypt.N, api.KeystoreScrypt.P = keystore.LightScryptN, keystore.LightScryptP
-	t.Cleanup(func() { api.KeystoreScrypt = old })
+	old := keyfile.Scrypt
+	keyfile.Scrypt.N, keyfile.Scrypt.P = keystore.LightScryptN, keystore.LightScryptP
+	t.Cleanup(func() { keyfile.Scrypt = old })
 	t.Setenv("TRADEDESK_PRIVATE_KEY", "")
 	t.Setenv("TRADEDESK_PASSPHRASE", "live pass")
 	oldDir := pagedlist.ExportDir
@@ -65,7 +66,7 @@ func TestShadowKeepsItsFilesApartAndHoldsTheLiveSession(t *testing.T) {
 	_, url, sent := liveStandIn(t)
 	key, _ := api.NewRandomSigner()
 	file := filepath.Join(t.TempDir(), "live.json")
-	if err := key.WriteKeystore(file, "live pass"); err != nil {
+	if err := keyfile.Write(key, file, "live pass"); err != nil {
 		t.Fatal(err)
 	}
 	state := t.TempDir()

@@ -1,6 +1,6 @@
 //go:build !unix
 
-package api
+package keyfile
 
 // disableCoreDumps does nothing where there are no core files to turn off.
 func disableCoreDumps() error { return nil }

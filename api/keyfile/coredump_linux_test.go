@@ -1,10 +1,12 @@
-package api
+package keyfile
 
 import (
 	"os"
 	"os/exec"
 	"syscall"
 	"testing"
+
+	"github.com/tradedesk/tradedesk/api"
 )
 
 // TestKeyLoadedTurnsCoreDumpsOff: once LoadSigner holds a key the process writes no core file
@@ -35,7 +37,7 @@ func TestKeyLoadedTurnsCoreDumpsOff(t *testing.T) {
 	if s, err := LoadSigner(Credentials{Getenv: envOf(nil)}); s != nil || err != nil || dumpable(t) != 1 {
 		t.Fatal("no key loaded, and yet dumps are off")
 	}
-	if _, err := LoadSigner(Credentials{Getenv: envOf(map[string]string{EnvPrivateKey: connKeyHex})}); err != nil {
+	if _, err := LoadSigner(Credentials{Getenv: envOf(map[string]string{api.EnvPrivateKey: connKeyHex})}); err != nil {
 		t.Fatal(err)
 	}
 	if err := syscall.Getrlimit(syscall.RLIMIT_CORE, &lim); err != nil || lim.Cur != 0 {

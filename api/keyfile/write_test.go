@@ -1,10 +1,12 @@
-package api
+package keyfile
 
 import (
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/tradedesk/tradedesk/api"
 )
 
 // testScryptN and testScryptP are the scrypt cost of the keystores these tests write: a keystore
@@ -15,33 +17,33 @@ const testScryptN, testScryptP = 1 << 4, 1
 
 // lightScrypt makes WriteKeystore write at the tests' cost until the test ends.
 func lightScrypt(t *testing.T) {
-	old := KeystoreScrypt
-	KeystoreScrypt.N, KeystoreScrypt.P = testScryptN, testScryptP
-	t.Cleanup(func() { KeystoreScrypt = old })
+	old := Scrypt
+	Scrypt.N, Scrypt.P = testScryptN, testScryptP
+	t.Cleanup(func() { Scrypt = old })
 }
 
 // TestAgentKeystoreRoundTrip: a written agent keystore is owner-only, holds no key in clear,
 // is never overwritten, and loads as an agent acting for the account given with it.
 func TestAgentKeystoreRoundTrip(t *testing.T) {
 	lightScrypt(t)
-	agent, err := NewRandomSigner()
+	agent, err := api.NewRandomSigner()
 	if err != nil {
 		t.Fatal(err)
 	}
 	path := filepath.Join(t.TempDir(), "agent.json")
-	if err := agent.WriteKeystore(path, ""); err == nil {
+	if err := Write(agent, path, ""); err == nil {
 		t.Fatal("empty passphrase accepted")
 	}
-	if err := agent.WriteKeystore(path, "pw"); err != nil {
+	if err := Write(agent, path, "pw"); err != nil {
 		t.Fatal(err)
 	}
-	if err := agent.WriteKeystore(path, "pw"); err == nil || !strings.Contains(err.Error(), "exists already") {
+	if err := Write(agent, path, "pw"); err == nil || !strings.Contains(err.Error(), "exists already") {
 		t.Fatalf("overwrote: %v", err)
 	}
 	if st, _ := os.Stat(path); st.Mode().Perm() != 0o600 {
 		t.Fatalf("mode %v", st.Mode())
 	}
-	env := envOf(map[string]string{EnvPassphrase: "pw"})
+	env := envOf(map[string]string{api.EnvPassphrase: "pw"})
 	s, err := LoadSigner(Credentials{AgentKeystore: path, Address: strings.ToLower(connAddr), Getenv: env})
 	if err != nil || !s.IsAgent() || s.Account() != connAddr || s.Address() != agent.Address() {
 		t.Fatalf("loaded %v (%v)", s, err)
@@ -52,9 +54,9 @@ func TestAgentKeystoreRoundTrip(t *testing.T) {
 	}{
 		{Credentials{AgentKeystore: path, Getenv: env}, "needs --account"},
 		{Credentials{AgentKeystore: path, Keystore: path, Address: connAddr, Getenv: env}, "not both"},
-		{Credentials{AgentKeystore: path, Address: connAddr, Getenv: envOf(map[string]string{EnvPassphrase: "pw", EnvPrivateKey: connKeyHex})}, "unset"},
+		{Credentials{AgentKeystore: path, Address: connAddr, Getenv: envOf(map[string]string{api.EnvPassphrase: "pw", api.EnvPrivateKey: connKeyHex})}, "unset"},
 		{Credentials{AgentKeystore: path, Address: agent.Address(), Getenv: env}, "not the account"},
-		{Credentials{AgentKeystore: path, Address: connAddr, Getenv: envOf(map[string]string{EnvPassphrase: "wrong"})}, "wrong passphrase"},
+		{Credentials{AgentKeystore: path, Address: connAddr, Getenv: envOf(map[string]string{api.EnvPassphrase: "wrong"})}, "wrong passphrase"},
 	} {
 		if _, err := LoadSigner(c.cr); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%+v: %v, want %q", c.cr.Address, err, c.want)

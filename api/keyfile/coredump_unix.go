@@ -1,6 +1,6 @@
 //go:build unix && !linux
 
-package api
+package keyfile
 
 import "syscall"
 

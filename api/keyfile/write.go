@@ -1,4 +1,4 @@
-package api
+package keyfile
 
 import (
 	"errors"
@@ -8,16 +8,18 @@ import (
 	"github.com/ethereum/go-ethereum/accounts/keystore"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/google/uuid"
+	"github.com/tradedesk/tradedesk/api"
+	"github.com/tradedesk/tradedesk/api/internal/signerkey"
 )
 
-// KeystoreScrypt is the scrypt cost (N, P) WriteKeystore encrypts with: geth's standard (about a
+// Scrypt is the scrypt cost (N, P) Write encrypts with: geth's standard (about a
 // second and 256 MB to open). Tests may lower it; a user's key file never should.
-var KeystoreScrypt = struct{ N, P int }{keystore.StandardScryptN, keystore.StandardScryptP}
+var Scrypt = struct{ N, P int }{keystore.StandardScryptN, keystore.StandardScryptP}
 
-// WriteKeystore writes the signer's key to a new V3 keystore file at path, encrypted with
-// passphrase, readable by its owner only. It never overwrites a file. The key itself is never
+// Write writes the signer's key to a new V3 keystore file at path, encrypted with passphrase,
+// readable by its owner only. It never overwrites a file. The key itself is never
 // returned or printed.
-func (s *Signer) WriteKeystore(path, passphrase string) error {
+func Write(s *api.Signer, path, passphrase string) error {
 	if passphrase == "" {
 		return errors.New("keystore: refusing an empty passphrase: the file would hold the key in effect unencrypted")
 	}
@@ -25,8 +27,8 @@ func (s *Signer) WriteKeystore(path, passphrase string) error {
 	if err != nil {
 		return fmt.Errorf("keystore: %w", err)
 	}
-	k := &keystore.Key{Id: id, Address: common.HexToAddress(s.addr), PrivateKey: s.key}
-	data, err := keystore.EncryptKey(k, passphrase, KeystoreScrypt.N, KeystoreScrypt.P)
+	k := &keystore.Key{Id: id, Address: common.HexToAddress(s.Address()), PrivateKey: signerkey.Of(s)}
+	data, err := keystore.EncryptKey(k, passphrase, Scrypt.N, Scrypt.P)
 	if err != nil {
 		return fmt.Errorf("keystore: encrypting the key failed: %v", err)
 	}
@@ -48,6 +50,3 @@ func (s *Signer) WriteKeystore(path, passphrase string) error {
 	}
 	return nil
 }
-
-// AskPassphrase asks for a passphrase on the terminal (/dev/tty) without echo.
-func AskPassphrase(prompt string) (string, error) { return promptTTY(prompt) }
