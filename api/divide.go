@@ -81,3 +81,23 @@ func abs64(x int64) int64 {
 	}
 	return x
 }
+
+// Mul is a.Mul(b), the same decimal (coefficient and exponent), multiplied in 64-bit integers
+// when both coefficients and the product fit an int64 (a position's notional, PnL and ROE: the
+// library's big.Int product allocates a word buffer of six); otherwise by the library.
+func Mul(a, b decimal.Decimal) decimal.Decimal {
+	e := int64(a.Exponent()) + int64(b.Exponent())
+	if a.NumDigits() > 18 || b.NumDigits() > 18 || e != int64(int32(e)) {
+		return a.Mul(b)
+	}
+	x, y := a.CoefficientInt64(), b.CoefficientInt64()
+	hi, lo := bits.Mul64(uint64(abs64(x)), uint64(abs64(y)))
+	if hi != 0 || lo >= 1<<63 {
+		return a.Mul(b)
+	}
+	p := int64(lo)
+	if (x < 0) != (y < 0) {
+		p = -p
+	}
+	return decimal.New(p, int32(e))
+}

@@ -46,3 +46,28 @@ func TestDivRoundIsTheLibrarys(t *testing.T) {
 		check(decimal.New(h.CoefficientInt64()*2+1, h.Exponent()-1), dec("2"), rng.Int32N(8))
 	}
 }
+
+// Mul gives the library's Mul to the digit and the exponent: signs, zero, products near and past
+// the int64 range, figures too wide for its integer path. Guards: a sign lost; an overflowed
+// product; an exponent other than the library's.
+func TestMulIsTheLibrarys(t *testing.T) {
+	check := func(a, b decimal.Decimal) {
+		t.Helper()
+		want, got := a.Mul(b), Mul(a, b)
+		if !got.Equal(want) || got.Exponent() != want.Exponent() || got.String() != want.String() {
+			t.Fatalf("%s x %s: %s (exp %d), want %s (exp %d)", a, b, got, got.Exponent(), want, want.Exponent())
+		}
+	}
+	for _, c := range [][2]string{{"0", "5"}, {"-0.5", "3"}, {"-2", "-3.25"}, {"3037000499.97604969", "3037000499.97604969"},
+		{"3037000500", "3037000500"}, {"-9223372036854775807", "1"}, {"922337203685477580.8", "-10"},
+		{"123456789012345678901234567890", "2"}, {"1e-30", "1e30"}} {
+		check(dec(c[0]), dec(c[1]))
+		check(dec(c[1]), dec(c[0]))
+	}
+	rng := rand.New(rand.NewPCG(34, 2))
+	for range 100000 {
+		a := decimal.New(rng.Int64N(2e12)-1e12, -rng.Int32N(12))
+		b := decimal.New(rng.Int64N(2e9)-1e9, -rng.Int32N(12))
+		check(a, b)
+	}
+}

@@ -31,13 +31,13 @@ func (f Fees) Estimate(notional decimal.Decimal, taker bool) decimal.Decimal {
 
 // Notional is |size| x price.
 func Notional(size, price decimal.Decimal) decimal.Decimal {
-	return size.Abs().Mul(price)
+	return api.Mul(size.Abs(), price)
 }
 
 // UnrealizedPnL is size x (mark - entry); size is negative for a short, so a short gains when the
 // mark falls.
 func UnrealizedPnL(size, entry, mark decimal.Decimal) decimal.Decimal {
-	return size.Mul(mark.Sub(entry))
+	return api.Mul(size, mark.Sub(entry))
 }
 
 // ROE is the return on the margin posted, in percent: upnl / (|size| x entry / leverage) x 100,
@@ -48,11 +48,11 @@ func ROE(upnl, entry, size, leverage decimal.Decimal) decimal.Decimal {
 	if !leverage.IsPositive() {
 		leverage = one
 	}
-	cost := size.Abs().Mul(entry)
+	cost := api.Mul(size.Abs(), entry)
 	if cost.IsZero() {
 		return decimal.Zero
 	}
-	return api.Div(upnl.Mul(leverage).Mul(hundred), cost)
+	return api.Div(api.Mul(api.Mul(upnl, leverage), hundred), cost)
 }
 
 // LiquidationDistance is how far the mark is from the liquidation price, in percent of the mark

@@ -390,7 +390,8 @@ var mutants = []mutant{
 
 	// What the panes show of money, worked out faster (issue #34): the unrealized PnL's memo and the
 	// int64 rounding of every price, size and PnL written.
-	{id: "roe/margin-rounded-first", file: "state/derive.go", from: "return api.Div(upnl.Mul(leverage).Mul(hundred), cost)", to: "return api.Div(upnl, api.Div(cost, leverage)).Mul(hundred)"},
+	{id: "roe/margin-rounded-first", file: "state/derive.go", from: "return api.Div(api.Mul(api.Mul(upnl, leverage), hundred), cost)", to: "return api.Div(upnl, api.Div(cost, leverage)).Mul(hundred)"},
+	{id: "mul/sign-lost", file: "api/divide.go", from: "\tif (x < 0) != (y < 0) {\n\t\tp = -p\n\t}\n\treturn decimal.New(p, int32(e))", to: "\treturn decimal.New(p, int32(e))"},
 	{id: "divide/ties-toward-zero", file: "api/divide.go", from: "if r >= d-r { // 2r >= d, without overflowing", to: "if r > d-r {"},
 	{id: "divide/truncated", file: "api/divide.go", from: "\t\tq++\n", to: "\n"},
 	{id: "funding/premium-index-once", file: "api/sim/market.go", from: "decimal.New(bid+ask-2*m.index, 0)", to: "decimal.New(bid+ask-m.index, 0)"},
