@@ -93,6 +93,11 @@ var mutants = []mutant{
 	{id: "exec/movement-any-time", file: "state/exec/dolookup.go", from: "api.SameAddress(r.To, mv.to) && !r.Time.Before(since)", to: "api.SameAddress(r.To, mv.to) && !r.Time.Before(since.Add(-time.Hour))"},
 	{id: "exec/movement-several-done", file: "state/exec/dolookup.go", from: "\tcase 1:\n\t\tres.TxHash = hits[0].TxHash", to: "\tdefault:\n\t\tres.TxHash = hits[0].TxHash"},
 
+	// The journal's one commit before the signing (state/exec/result.go, state/journal/pending.go):
+	// an intent not in the file, as sent, when its request leaves is one a crash cannot resolve.
+	{id: "exec/intent-committed-after-send", file: "state/exec/result.go", from: "if err := p.Sent(ctx, journaled(sg)); err != nil {", to: "if err := error(nil); err != nil {"},
+	{id: "journal/pending-sent-not-written", file: "state/journal/pending.go", from: "if err := p.insert(ctx, tx, StateSent, s); err != nil {", to: "if err := p.insert(ctx, tx, StateNew, api.Signing{}); err != nil {", pkgs: []string{"./state/journal", "./state/exec"}},
+
 	// The funds check: state/funds.
 	{id: "funds/over-withdrawable-boundary", file: "state/funds/funds.go", from: "if !c.Total().GreaterThan(c.Withdrawable) {", to: "if !c.Total().GreaterThanOrEqual(c.Withdrawable) {"},
 	{id: "funds/total-without-fee", file: "state/funds/funds.go", from: "func (c Checked) Total() decimal.Decimal { return c.Amount.Add(c.Fee) }", to: "func (c Checked) Total() decimal.Decimal { return c.Amount }"},

@@ -55,16 +55,13 @@ func (e *Executor) PlaceBatch(ctx context.Context, cs []Checked, ask Ask) (Batch
 	if err := e.ensureRecovered(ctx); err != nil {
 		return res, err
 	}
-	id, err := e.cfg.Journal.Begin(ctx, journal.Intent{Parent: ask.Parent, Kind: "batch", Who: ask.Who, What: ask.What, Cloids: cloids})
+	arrival := func(i int) journal.Arrival { return arrivalOf(cs[i].co) }
+	p, err := e.begin(ctx, journal.Intent{Parent: ask.Parent, Kind: "batch", Who: ask.Who, What: ask.What, Cloids: cloids}, arrival)
 	if err != nil {
 		return res, err
 	}
-	res.ID, res.Cloid = id, cloids[0]
-	arrival := func(i int) journal.Arrival { return arrivalOf(cs[i].co) }
-	if err := e.keepArrivals(ctx, cloids, arrival); err != nil {
-		return res, err
-	}
-	sent := e.committing(ctx, id)
+	res.ID, res.Cloid, res.pend = p.ID(), cloids[0], p
+	sent := e.committing(ctx, p)
 	rt := e.routing(ask, cloids...)
 	resp, err := e.cfg.Send.PlaceOrders(rt.watch(sent.ctx), wires)
 	route := rt.answered(ctx, e.cfg.Journal)

@@ -94,15 +94,6 @@ func (e *Executor) PlaceBracket(ctx context.Context, c CheckedBracket, ask Ask) 
 	if err := e.ensureRecovered(ctx); err != nil {
 		return res, err
 	}
-	id, err := e.cfg.Journal.Begin(ctx, journal.Intent{ID: cloids[0], Parent: ask.Parent, Kind: "bracket", Who: ask.Who, What: ask.What, Cloids: cloids})
-	if errors.Is(err, journal.ErrUsedID) {
-		res.Kind, res.Reason = Refused, fmt.Sprintf("client id %s was used before (tradedesk journal lists it): give a new one", cloids[0])
-		return res, nil
-	}
-	if err != nil {
-		return res, err
-	}
-	res.ID = id
 	entry, leg := bracketArrivals(c.cb)
 	arrival := func(i int) journal.Arrival {
 		if i == 0 {
@@ -110,10 +101,16 @@ func (e *Executor) PlaceBracket(ctx context.Context, c CheckedBracket, ask Ask) 
 		}
 		return leg
 	}
-	if err := e.keepArrivals(ctx, cloids, arrival); err != nil {
+	p, err := e.begin(ctx, journal.Intent{ID: cloids[0], Parent: ask.Parent, Kind: "bracket", Who: ask.Who, What: ask.What, Cloids: cloids}, arrival)
+	if errors.Is(err, journal.ErrUsedID) {
+		res.Kind, res.Reason = Refused, fmt.Sprintf("client id %s was used before (tradedesk journal lists it): give a new one", cloids[0])
+		return res, nil
+	}
+	if err != nil {
 		return res, err
 	}
-	sent := e.committing(ctx, id)
+	res.ID, res.pend = p.ID(), p
+	sent := e.committing(ctx, p)
 	rt := e.routing(ask, cloids...)
 	resp, err := e.cfg.Send.PlaceOrders(rt.watch(sent.ctx), wires)
 	route := rt.answered(ctx, e.cfg.Journal)

@@ -32,12 +32,12 @@ func (e *Executor) Cancel(ctx context.Context, c Cancel, ask Ask) (Result, error
 	if c.Cloid != "" {
 		cloids = []string{c.Cloid}
 	}
-	id, err := e.cfg.Journal.Begin(ctx, journal.Intent{Kind: "cancel", Parent: ask.Parent, Who: ask.Who, What: ask.What, Cloids: cloids})
+	p, err := e.begin(ctx, journal.Intent{Kind: "cancel", Parent: ask.Parent, Who: ask.Who, What: ask.What, Cloids: cloids}, nil)
 	if err != nil {
 		return Result{}, err
 	}
-	res := Result{ID: id, Cloid: c.Cloid, Outcome: state.Outcome{Kind: state.OutcomeSent, Oid: c.Oid}}
-	sent := e.committing(ctx, id)
+	res := Result{ID: p.ID(), Cloid: c.Cloid, Outcome: state.Outcome{Kind: state.OutcomeSent, Oid: c.Oid}, pend: p}
+	sent := e.committing(ctx, p)
 	var resp api.TxResponse
 	if c.Oid != 0 {
 		resp, err = e.cfg.Send.CancelByOid(sent.ctx, []api.CancelOid{{Oid: c.Oid, InstrumentID: c.InstrumentID}})

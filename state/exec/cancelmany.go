@@ -34,12 +34,12 @@ func (e *Executor) CancelMany(ctx context.Context, c CancelMany, ask Ask) (Resul
 	if err := e.ensureRecovered(ctx); err != nil {
 		return Result{}, err
 	}
-	id, err := e.cfg.Journal.Begin(ctx, journal.Intent{Kind: c.kind(), Parent: ask.Parent, Who: ask.Who, What: ask.What})
+	p, err := e.begin(ctx, journal.Intent{Kind: c.kind(), Parent: ask.Parent, Who: ask.Who, What: ask.What}, nil)
 	if err != nil {
 		return Result{}, err
 	}
-	res := Result{ID: id, Outcome: state.Outcome{Kind: state.OutcomeSent}}
-	sent := e.committing(ctx, id)
+	res := Result{ID: p.ID(), Outcome: state.Outcome{Kind: state.OutcomeSent}, pend: p}
+	sent := e.committing(ctx, p)
 	var resp api.TxResponse
 	if c.All {
 		resp, err = e.cfg.Send.CancelAll(sent.ctx)

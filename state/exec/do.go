@@ -56,12 +56,12 @@ func (e *Executor) Do(ctx context.Context, kind string, ask Ask, send func(ctx c
 	if err := e.ensureRecovered(ctx); err != nil {
 		return Result{}, err
 	}
-	id, err := e.cfg.Journal.Begin(ctx, journal.Intent{Kind: kind, Parent: ask.Parent, Who: ask.Who, What: ask.What})
+	p, err := e.begin(ctx, journal.Intent{Kind: kind, Parent: ask.Parent, Who: ask.Who, What: ask.What}, nil)
 	if err != nil {
 		return Result{}, err
 	}
-	res := Result{ID: id}
-	sent := e.committing(ctx, id)
+	res := Result{ID: p.ID(), pend: p}
+	sent := e.committing(ctx, p)
 	resp, err := send(sent.ctx)
 	res = e.done(ctx, res, sent, resp, err)
 	return res, e.record(ctx, res)

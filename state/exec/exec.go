@@ -216,7 +216,9 @@ func (e *Executor) placeChecked(ctx context.Context, co state.CheckedOrder, ask 
 	if err := e.ensureRecovered(ctx); err != nil {
 		return res, err
 	}
-	id, err := e.cfg.Journal.Begin(ctx, journal.Intent{ID: cloid, Parent: ask.Parent, Kind: "place", Who: ask.Who, What: ask.What, Cloids: []string{cloid}})
+	arrival := arrivalOf(co)
+	p, err := e.begin(ctx, journal.Intent{ID: cloid, Parent: ask.Parent, Kind: "place", Who: ask.Who, What: ask.What, Cloids: []string{cloid}},
+		func(int) journal.Arrival { return arrival })
 	if errors.Is(err, journal.ErrUsedID) {
 		res.Kind, res.Reason = Refused, fmt.Sprintf("client id %s was used before (tradedesk journal lists it): give a new one", cloid)
 		return res, nil
@@ -224,13 +226,8 @@ func (e *Executor) placeChecked(ctx context.Context, co state.CheckedOrder, ask 
 	if err != nil {
 		return res, err
 	}
-	res.ID, res.Arrival = id, arrivalOf(co)
-	// The arrival is the report's, not the order's: a caller that stops now (ctx ended) is told by
-	// the send, as before there was an arrival, not by this write.
-	if err := e.cfg.Journal.SetArrival(context.WithoutCancel(ctx), id, res.Arrival); err != nil {
-		return res, err
-	}
-	sent := e.committing(ctx, id)
+	res.ID, res.Arrival, res.pend = p.ID(), arrival, p
+	sent := e.committing(ctx, p)
 	res.records = ask.Records
 	rt := e.routing(ask, cloid)
 	resp, err := e.cfg.Send.PlaceOrders(rt.watch(sent.ctx), []api.OrderWire{co.Wire})

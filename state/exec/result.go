@@ -2,6 +2,7 @@ package exec
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -95,7 +96,8 @@ type Result struct {
 	// signed, answered; zero when the action came from no keystroke, Ask.Keystroke).
 	Route journal.Route
 
-	records Records // the caller's stream's records, which settle reads first (Ask.Records)
+	records Records          // the caller's stream's records, which settle reads first (Ask.Records)
+	pend    *journal.Pending // the intent, written with its signing or, never signed, with its outcome
 }
 
 // Settled reports whether the outcome is known.
@@ -160,8 +162,31 @@ func (e *Executor) record(ctx context.Context, r Result) error {
 	if r.Outcome.Oid > 0 {
 		oid = uint64(r.Outcome.Oid)
 	}
-	_, err := e.cfg.Journal.Outcome(context.WithoutCancel(ctx), r.ID, journal.Outcome{Kind: r.Kind.String(), Settled: r.Settled(), Oid: oid, Detail: r.Detail()})
+	o := journal.Outcome{Kind: r.Kind.String(), Settled: r.Settled(), Oid: oid, Detail: r.Detail()}
+	if r.pend == nil {
+		_, err := e.cfg.Journal.Outcome(context.WithoutCancel(ctx), r.ID, o)
+		return err
+	}
+	_, err := r.pend.Settle(context.WithoutCancel(ctx), o)
+	if errors.Is(err, journal.ErrUsedID) && !r.pend.Written() {
+		return nil // another intent took its id first: this one was never signed, and is not kept
+	}
 	return err
+}
+
+// begin prepares intent in for the journal: it is written, with the arrival of each of its
+// client ids (arrival(i) the i-th's, nil for none), in the one commit the send makes before it is
+// signed (committing), or with its outcome when it is never signed (record). A used id is
+// journal.ErrUsedID.
+func (e *Executor) begin(ctx context.Context, in journal.Intent, arrival func(i int) journal.Arrival) (*journal.Pending, error) {
+	p, err := e.cfg.Journal.Prepare(ctx, in)
+	if err != nil || arrival == nil {
+		return p, err
+	}
+	for i, id := range in.Cloids {
+		p.Arrive(id, arrival(i))
+	}
+	return p, nil
 }
 
 // sending is one action on its way: the context that commits it to the journal before it is
@@ -174,17 +199,17 @@ type sending struct {
 	sig  api.Signing
 }
 
-// committing is the context under which intent id is sent: its api.WithBeforeSign function
-// commits the signing to the journal, and an error there stops the send. The journal is written
-// under ctx, not under the send's bound.
-func (e *Executor) committing(ctx context.Context, id string) *sending {
+// committing is the context under which intent p is sent: its api.WithBeforeSign function
+// commits the intent, its arrivals and its signing to the journal in one transaction, and an
+// error there stops the send. The journal is written under ctx, not under the send's bound.
+func (e *Executor) committing(ctx context.Context, p *journal.Pending) *sending {
 	s := &sending{done: func() {}}
 	sendCtx := ctx
 	if e.cfg.SendTimeout > 0 {
 		sendCtx, s.done = context.WithTimeout(ctx, e.cfg.SendTimeout)
 	}
 	s.ctx = api.WithBeforeSign(sendCtx, func(sg api.Signing) error {
-		if err := e.cfg.Journal.Sent(ctx, id, journaled(sg)); err != nil {
+		if err := p.Sent(ctx, journaled(sg)); err != nil {
 			return err
 		}
 		s.mu.Lock()
@@ -228,15 +253,4 @@ func bracketArrivals(cb state.CheckedBracket) (entry, leg journal.Arrival) {
 		entry = leg
 	}
 	return entry, leg
-}
-
-// keepArrivals journals the arrival of each order of one intent (arrival(i) is the i-th's). The
-// arrival is the report's, not the order's: it is written without the caller's cancel.
-func (e *Executor) keepArrivals(ctx context.Context, cloids []string, arrival func(i int) journal.Arrival) error {
-	for i, id := range cloids {
-		if err := e.cfg.Journal.SetArrival(context.WithoutCancel(ctx), id, arrival(i)); err != nil {
-			return err
-		}
-	}
-	return nil
 }

@@ -20,11 +20,12 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/api/text"
-	_ "modernc.org/sqlite" // the pure-Go SQLite driver, "sqlite"
+	"modernc.org/sqlite" // the pure-Go SQLite driver
 )
 
 // Who says who asked for an intent.
@@ -105,9 +106,11 @@ func (e Entry) Expired(now time.Time, skew time.Duration) bool {
 
 // Journal is one open journal file. It is safe for concurrent use.
 type Journal struct {
-	db   *sql.DB
-	path string
-	now  func() time.Time
+	db      *sql.DB
+	path    string
+	now     func() time.Time
+	stmts   statements
+	commits *atomic.Int64
 }
 
 const schema = `
@@ -151,15 +154,21 @@ func Open(path string) (*Journal, error) {
 	// WAL with synchronous=FULL: a commit returns once the WAL is on disk, so a committed intent
 	// survives both a killed process and a power cut (README: The journal).
 	dsn := "file:" + path + "?_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)&_pragma=busy_timeout(10000)&_txlock=immediate"
-	db, err := sql.Open("sqlite", dsn)
+	base, err := sqlite.NewConnector(dsn)
 	if err != nil {
 		return nil, fmt.Errorf("journal %s: %w", path, err)
 	}
-	if _, err := db.Exec(schema + algoSchema + arrivalSchema + routeSchema + algoMarketSchema); err != nil {
-		_ = db.Close()
+	j := &Journal{path: path, now: time.Now, commits: new(atomic.Int64)}
+	j.db = sql.OpenDB(counting{base, j.commits})
+	if _, err := j.db.Exec(schema + algoSchema + arrivalSchema + routeSchema + algoMarketSchema); err != nil {
+		_ = j.db.Close()
 		return nil, fmt.Errorf("journal %s: %w", path, err)
 	}
-	return &Journal{db: db, path: path, now: time.Now}, nil
+	if err := j.prepare(); err != nil {
+		_ = j.db.Close()
+		return nil, fmt.Errorf("journal %s: %w", path, err)
+	}
+	return j, nil
 }
 
 // Close closes the journal.
@@ -243,7 +252,7 @@ func (j *Journal) Begin(ctx context.Context, in Intent) (string, error) {
 // intent still new, with no outcome, can be marked sent: an action is signed once, and one that
 // another process's recovery settled as never sent stays so.
 func (j *Journal) Sent(ctx context.Context, id string, s api.Signing) error {
-	res, err := j.db.ExecContext(ctx, `UPDATE intents SET state=?, action=?, nonce=?, expires_after=?, request=?, sent_ms=? WHERE id=? AND state=? AND settled=0`,
+	res, err := j.stmts.sent.ExecContext(ctx,
 		string(StateSent), s.Action, int64(s.Nonce), int64(s.ExpiresAfter), text.HideKeys(string(s.Data)), j.now().UnixMilli(), id, string(StateNew))
 	if err != nil {
 		return fmt.Errorf("journal: %w", err)
@@ -257,7 +266,7 @@ func (j *Journal) Sent(ctx context.Context, id string, s api.Signing) error {
 // Outcome records what became of intent id. A settled outcome is final: a later one is ignored
 // (reported false). An unsettled one (unknown) may be replaced.
 func (j *Journal) Outcome(ctx context.Context, id string, o Outcome) (bool, error) {
-	res, err := j.db.ExecContext(ctx, `UPDATE intents SET outcome=?, settled=?, oid=?, detail=?, resolved_ms=? WHERE id=? AND settled=0`,
+	res, err := j.stmts.outcome.ExecContext(ctx,
 		o.Kind, o.Settled, int64(o.Oid), text.HideKeys(o.Detail), j.now().UnixMilli(), id)
 	if err != nil {
 		return false, fmt.Errorf("journal: %w", err)
