@@ -79,8 +79,7 @@ func (j *Journal) BeginAlgo(ctx context.Context, a Algo) (string, error) {
 // ChildCloid(id, n). A number is taken once, even by a process that dies before using it.
 func (j *Journal) NextChild(ctx context.Context, id string) (int, error) {
 	var n int
-	err := j.db.QueryRowContext(ctx, `UPDATE algos SET children=children+1, updated_ms=? WHERE id=? RETURNING children`,
-		j.now().UnixMilli(), id).Scan(&n)
+	err := j.stmts.next.QueryRowContext(ctx, j.now().UnixMilli(), id).Scan(&n)
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, fmt.Errorf("journal: no algorithm %s", text.Quote(id))
 	}

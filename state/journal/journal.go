@@ -160,7 +160,7 @@ func Open(path string) (*Journal, error) {
 	}
 	j := &Journal{path: path, now: time.Now, commits: new(atomic.Int64)}
 	j.db = sql.OpenDB(counting{base, j.commits})
-	if _, err := j.db.Exec(schema + algoSchema + arrivalSchema + routeSchema + algoMarketSchema); err != nil {
+	if _, err := j.db.Exec(schema + algoSchema + arrivalSchema + routeSchema + algoMarketSchema + kvSchema); err != nil {
 		_ = j.db.Close()
 		return nil, fmt.Errorf("journal %s: %w", path, err)
 	}

@@ -15,12 +15,10 @@ CREATE TABLE IF NOT EXISTS kv (
 
 // Value is the value kept under key k ("" and false when there is none). The risk engine
 // (state/risk) keeps its trading state and the day's marks here, so a restart does not reset them.
+// The risk gate reads it before every order: its table is made at Open and its read prepared once.
 func (j *Journal) Value(ctx context.Context, k string) (string, bool, error) {
-	if _, err := j.db.ExecContext(ctx, kvSchema); err != nil {
-		return "", false, fmt.Errorf("journal kv: %w", err)
-	}
 	var v string
-	err := j.db.QueryRowContext(ctx, `SELECT v FROM kv WHERE k = ?`, k).Scan(&v)
+	err := j.stmts.value.QueryRowContext(ctx, k).Scan(&v)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", false, nil
 	}
@@ -32,9 +30,6 @@ func (j *Journal) Value(ctx context.Context, k string) (string, bool, error) {
 
 // SetValue keeps v under key k, replacing what was there, committed before it returns.
 func (j *Journal) SetValue(ctx context.Context, k, v string) error {
-	if _, err := j.db.ExecContext(ctx, kvSchema); err != nil {
-		return fmt.Errorf("journal kv: %w", err)
-	}
 	if _, err := j.db.ExecContext(ctx, `INSERT INTO kv(k, v) VALUES(?, ?) ON CONFLICT(k) DO UPDATE SET v = excluded.v`, k, v); err != nil {
 		return fmt.Errorf("journal kv: %w", err)
 	}

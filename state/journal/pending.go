@@ -171,7 +171,7 @@ func (j *Journal) inTx(ctx context.Context, f func(tx *sql.Tx) error) error {
 
 // statements are the journal's hot statements, prepared once.
 type statements struct {
-	used, insert, sent, outcome, arrival *sql.Stmt
+	used, insert, sent, outcome, arrival, value, next *sql.Stmt
 }
 
 func (j *Journal) prepare() error {
@@ -191,6 +191,8 @@ func (j *Journal) prepare() error {
 		sent:    p(`UPDATE intents SET state=?, action=?, nonce=?, expires_after=?, request=?, sent_ms=? WHERE id=? AND state=? AND settled=0`),
 		outcome: p(`UPDATE intents SET outcome=?, settled=?, oid=?, detail=?, resolved_ms=? WHERE id=? AND settled=0`),
 		arrival: p(`INSERT OR IGNORE INTO arrivals(id, mid, mark, expected, at_ms) VALUES (?, ?, ?, ?, ?)`),
+		value:   p(`SELECT v FROM kv WHERE k = ?`),
+		next:    p(`UPDATE algos SET children=children+1, updated_ms=? WHERE id=? RETURNING children`),
 	}
 	return err
 }
