@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -31,10 +33,14 @@ func (c *streamConn) keepAlive() error {
 	}
 }
 
-// read reads frames until the connection fails.
+// read reads frames until the connection fails. Each frame is read into one buffer, reused for
+// the next (handle keeps no reference to a frame's bytes: every decoder copies what it keeps), so
+// a frame costs no allocation of its own size (issue #34). The stream's liveness is keepAlive's
+// ping, not a deadline per read.
 func (c *streamConn) read() {
+	var buf []byte
 	for {
-		typ, b, err := c.ws.Read(c.ctx)
+		typ, b, err := readMessage(c.ctx, c.ws, buf)
 		if err != nil {
 			if c.ctx.Err() == nil {
 				c.fail(readError(err, c.s.cfg.maxFrame))
@@ -48,6 +54,36 @@ func (c *streamConn) read() {
 		if err := c.handle(b); err != nil {
 			c.fail(err)
 			return
+		}
+		if buf = b[:0]; cap(buf) > maxKeptFrameBuffer {
+			buf = nil // one rare big frame does not pin its buffer for the connection's life
+		}
+	}
+}
+
+// maxKeptFrameBuffer is the largest frame buffer read keeps for the next frame.
+const maxKeptFrameBuffer = 256 << 10
+
+// readMessage reads the next message into buf's memory, grown as needed, and returns it; the
+// connection's read limit (SetReadLimit) applies as it does to websocket.Conn.Read, with the same
+// error.
+func readMessage(ctx context.Context, ws *websocket.Conn, buf []byte) (websocket.MessageType, []byte, error) {
+	typ, r, err := ws.Reader(ctx)
+	if err != nil {
+		return 0, buf[:0], err
+	}
+	b := buf[:0]
+	for {
+		if len(b) == cap(b) {
+			b = slices.Grow(b, max(4<<10, len(b)))
+		}
+		n, err := r.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		switch {
+		case err == io.EOF:
+			return typ, b, nil
+		case err != nil:
+			return typ, b, err
 		}
 	}
 }
