@@ -19,15 +19,16 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// parallelForWaits sets -parallel to four times GOMAXPROCS unless the command line gives it. The
-// package's parallel tests mostly wait on wall time (a simulator's answers, a stream's backoff,
-// a guard's heartbeat, an algorithm's step), not on the CPU: at go test's default, GOMAXPROCS at
-// once, two of them ran at a time on two cores and left the cores idle (the package took 49 s
-// at 2, 35 s at 8 on a loaded 2-core machine).
+// parallelForWaits sets -parallel to four times GOMAXPROCS, plus a slot for each test run in its
+// own process (ownProcessTests: each holds its slot while it only waits for its child), unless
+// the command line gives it. The package's parallel tests mostly wait on wall time (a
+// simulator's answers, a stream's backoff, a guard's heartbeat, an algorithm's step), not on the
+// CPU: at go test's default, GOMAXPROCS at once, two of them ran at a time on two cores and left
+// the cores idle (the package took 49 s at 2, 35 s at 8 on a loaded 2-core machine).
 func parallelForWaits() {
 	given := false
 	flag.Visit(func(f *flag.Flag) { given = given || f.Name == "test.parallel" })
 	if !given {
-		_ = flag.Set("test.parallel", strconv.Itoa(4*runtime.GOMAXPROCS(0)))
+		_ = flag.Set("test.parallel", strconv.Itoa(4*runtime.GOMAXPROCS(0)+ownProcessTests))
 	}
 }

@@ -9,6 +9,11 @@ import (
 	"time"
 )
 
+// ownProcessTests is how many tests call ownProcess: parallelForWaits adds a parallel slot for
+// each, as they hold one while they wait for their child (five of eight, they left the tests
+// declared last to start 50 s late under -race).
+const ownProcessTests = 5
+
 // ownProcessEnv names the test a child process of the test binary runs (ownProcess).
 const ownProcessEnv = "UI_TEST_OWN_PROCESS"
 
