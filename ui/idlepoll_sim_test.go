@@ -8,7 +8,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/shopspring/decimal"
 
@@ -72,7 +71,7 @@ func TestIdlePositionMarksPollNothing(t *testing.T) {
 		}
 	}
 	c.measureFill(t, 1)
-	c.dr.until(time.Second, func() bool { return false }) // the polls the fill started are answered
+	c.answered(t) // the polls the fill started
 	counter.take()
 	const marks = 20
 	for i := 1; i <= marks; i++ {

@@ -153,6 +153,21 @@ func (c *streamConsole) measureFill(t *testing.T, n int) time.Duration {
 // that are share the frame pacing (FrameRate: the second waits out the first's frame).
 func (c *streamConsole) settle() { c.dr.until(50*time.Millisecond, func() bool { return false }) }
 
+// answered delivers messages for a second, then until no feed task has a request out or queued:
+// a poll a message started is answered, not cut off by the second on a loaded machine.
+func (c *streamConsole) answered(t *testing.T) {
+	t.Helper()
+	c.dr.until(time.Second, func() bool { return false })
+	c.until(t, "every request answered", func() bool {
+		for _, task := range c.m.feed.Tasks() {
+			if task.Busy() {
+				return false
+			}
+		}
+		return true
+	})
+}
+
 func median(ds []time.Duration) time.Duration {
 	s := slices.Clone(ds)
 	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })

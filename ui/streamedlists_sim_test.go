@@ -5,7 +5,6 @@ import (
 	"net/http"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
@@ -23,7 +22,7 @@ func TestStreamedOrdersAndFillsPollNoLists(t *testing.T) {
 	c.until(t, "the stream connected", func() bool { return c.m.feed.Conn().Stream })
 	c.until(t, "the order history loaded", func() bool { return c.m.store.Freshness(state.KindHistory).Loaded() })
 	c.until(t, "the fills loaded", func() bool { return c.m.store.Freshness(state.KindFills).Loaded() })
-	c.dr.until(time.Second, func() bool { return false }) // the first polls are answered
+	c.answered(t) // the first polls
 	counter.take()
 
 	cloid := newCloid()
