@@ -14,10 +14,10 @@ import (
 // TestMain points HOME and XDG_STATE_HOME at a temporary directory: a test that gives no
 // Env.StateDir writes its journal there, never into the user's own state directory. Keystores
 // are written light for the whole run, quick to open (a user's never are: keyfile's tests hold the
-// standard cost), set once here so no test sets it under another running in parallel. Four
-// parallel tests run at once (testrun.Parallel): they wait on simulators and the guard's clocks.
+// standard cost), set once here so no test sets it under another running in parallel.
+// parallelTests parallel tests run at once (testrun.Parallel).
 func TestMain(m *testing.M) {
-	testrun.Parallel(4)
+	testrun.Parallel(parallelTests)
 	keyfile.Scrypt.N, keyfile.Scrypt.P = keystore.LightScryptN, keystore.LightScryptP
 	dir, err := os.MkdirTemp("", "tradedesk-headless-test")
 	if err != nil {
