@@ -227,14 +227,8 @@ var ErrUsedID = errors.New("this id was used before: give a new client id")
 
 // Begin commits a new intent (StateNew) and returns its id: in.ID, or a new UUID when empty.
 func (j *Journal) Begin(ctx context.Context, in Intent) (string, error) {
-	if in.ID == "" {
-		in.ID = newID()
-	}
-	if err := api.CheckCloid(in.ID); err != nil {
-		return "", fmt.Errorf("journal: intent id: %w", err)
-	}
-	if in.Kind == "" || in.Who == "" {
-		return "", errors.New("journal: an intent needs its kind and who asked")
+	if err := checkIntent(&in); err != nil {
+		return "", err
 	}
 	cloids, _ := json.Marshal(orEmpty(in.Cloids))
 	_, err := j.db.ExecContext(ctx, `INSERT INTO intents(id, parent, kind, who, what, cloids, state, created_ms) VALUES(?,?,?,?,?,?,?,?)`,

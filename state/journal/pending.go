@@ -36,14 +36,8 @@ type idArrival struct {
 // Prepare checks intent in (its id, a new UUID when empty, must be a client id the journal has
 // not held: ErrUsedID) and returns it pending, unwritten.
 func (j *Journal) Prepare(ctx context.Context, in Intent) (*Pending, error) {
-	if in.ID == "" {
-		in.ID = newID()
-	}
-	if err := api.CheckCloid(in.ID); err != nil {
-		return nil, fmt.Errorf("journal: intent id: %w", err)
-	}
-	if in.Kind == "" || in.Who == "" {
-		return nil, errors.New("journal: an intent needs its kind and who asked")
+	if err := checkIntent(&in); err != nil {
+		return nil, err
 	}
 	var n int
 	if err := j.stmts.used.QueryRowContext(ctx, in.ID).Scan(&n); err != nil {
@@ -53,6 +47,21 @@ func (j *Journal) Prepare(ctx context.Context, in Intent) (*Pending, error) {
 		return nil, fmt.Errorf("journal: intent %s: %w", in.ID, ErrUsedID)
 	}
 	return &Pending{j: j, in: in}, nil
+}
+
+// checkIntent gives in a new UUID when it has no id and checks what every intent needs: a valid
+// client id, its kind and who asked.
+func checkIntent(in *Intent) error {
+	if in.ID == "" {
+		in.ID = newID()
+	}
+	if err := api.CheckCloid(in.ID); err != nil {
+		return fmt.Errorf("journal: intent id: %w", err)
+	}
+	if in.Kind == "" || in.Who == "" {
+		return errors.New("journal: an intent needs its kind and who asked")
+	}
+	return nil
 }
 
 // ID is the pending intent's id.
