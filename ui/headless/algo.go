@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"sync/atomic"
+	"time"
 
 	"github.com/shopspring/decimal"
 	"github.com/tradedesk/tradedesk/api"
@@ -227,6 +228,36 @@ func surveyWords(p algo.Progress) string {
 		s += fmt.Sprintf(", working %s at %s", p.WorkingSize, p.WorkingPrice)
 	}
 	return s
+}
+
+// errNoInstrument is the usage error of a command that needs --instrument, run without it.
+var errNoInstrument = usagef("--instrument is required (a name like BTC-PERP or an id)")
+
+// orderFlags reads what an algorithm that places orders needs: --instrument (there), --side and
+// --size.
+func (r *runner) orderFlags() (side string, size decimal.Decimal, err error) {
+	if strings.TrimSpace(r.o.instrument) == "" {
+		return "", decimal.Zero, errNoInstrument
+	}
+	if side, err = sideFlag(r.o.side); err != nil {
+		return "", decimal.Zero, err
+	}
+	size, err = sizeFlag(r.o.size)
+	return side, size, err
+}
+
+// durationFlag reads an optional positive duration (0 when not given); example is one the error
+// suggests.
+func durationFlag(name, s, example string) (time.Duration, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return 0, nil
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil || d <= 0 {
+		return 0, usagef("--%s %q: give a positive duration such as %s", name, s, example)
+	}
+	return d, nil
 }
 
 // ticksFlag reads "2t" (or "2") as a number of ticks.

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/shopspring/decimal"
+	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/api/text"
 	"github.com/tradedesk/tradedesk/state"
 	"github.com/tradedesk/tradedesk/state/algo"
@@ -17,14 +18,7 @@ import (
 func (r *runner) chaseParams() (algo.ChaseParams, error) {
 	o := r.o
 	var p algo.ChaseParams
-	if strings.TrimSpace(o.instrument) == "" {
-		return p, usagef("--instrument is required (a name like BTC-PERP or an id)")
-	}
-	side, err := sideFlag(o.side)
-	if err != nil {
-		return p, err
-	}
-	size, err := sizeFlag(o.size)
+	side, size, err := r.orderFlags()
 	if err != nil {
 		return p, err
 	}
@@ -36,11 +30,9 @@ func (r *runner) chaseParams() (algo.ChaseParams, error) {
 	if err != nil {
 		return p, err
 	}
-	var dur time.Duration
-	if f := strings.TrimSpace(o.algo.forDur); f != "" {
-		if dur, err = time.ParseDuration(f); err != nil || dur <= 0 {
-			return p, usagef("--for %q: give a positive duration such as 90s or 5m", f)
-		}
+	dur, err := durationFlag("for", o.algo.forDur, "90s or 5m")
+	if err != nil {
+		return p, err
 	}
 	p = algo.ChaseParams{Instrument: o.instrument, Side: side, Size: size, Offset: offset, MaxDistance: o.algo.maxDistance,
 		Refresh: refresh, Aggressive: o.algo.aggressive, Keep: o.algo.keep}
@@ -62,8 +54,19 @@ func runChase(ctx context.Context, r *runner) error {
 	if err != nil {
 		return err
 	}
+	return runAlgo(ctx, r, "chase", p, algo.NewChase, algoExit, func(id string) string {
+		return fmt.Sprintf("chase %s: %s %s %s from the best %s; Ctrl+C stops it", id, p.Side, p.Size, text.Clean(p.Instrument), map[string]string{"buy": "bid", "sell": "ask"}[p.Side])
+	})
+}
+
+// runAlgo runs an algorithm of kind with params p: handed to the guard with --guard, else here
+// until it ends or Ctrl+C, its progress printed as it goes, after what an earlier run left
+// running is settled. start makes it, says is the line that tells what it does, exit picks the
+// command's exit from its outcome.
+func runAlgo[P any, A algo.Runner](ctx context.Context, r *runner, kind string, p P,
+	start func(context.Context, *algo.Deps, string, P) (A, error), exit func(algo.Progress, error) error, says func(id string) string) error {
 	if r.o.algo.guard {
-		return r.handToGuard(ctx, "chase", p)
+		return r.handToGuard(ctx, kind, p)
 	}
 	d, done, err := r.algoDeps(ctx, func(p algo.Progress) {
 		if p.Live() {
@@ -77,16 +80,16 @@ func runChase(ctx context.Context, r *runner) error {
 	if err := r.leftRunning(ctx, d); err != nil {
 		return err
 	}
-	c, err := algo.NewChase(ctx, d, "", p)
+	a, err := start(ctx, d, "", p)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(r.env.Stderr, "chase %s: %s %s %s from %s; Ctrl+C stops it\n", c.ID(), p.Side, p.Size, text.Clean(p.Instrument), "the best "+map[string]string{"buy": "bid", "sell": "ask"}[p.Side])
-	out, err := c.Run(ctx)
+	fmt.Fprintln(r.env.Stderr, says(a.ID()))
+	out, err := a.Run(ctx)
 	if perr := r.printProgress(out, true); perr != nil {
 		return perr
 	}
-	return algoExit(out, err)
+	return exit(out, err)
 }
 
 // algoExit is an algorithm's exit: done is ok; stopped or expired short of its target is
@@ -107,14 +110,7 @@ func algoExit(p algo.Progress, err error) error {
 func (r *runner) scaleParams() (algo.ScaleParams, error) {
 	o := r.o
 	var p algo.ScaleParams
-	if strings.TrimSpace(o.instrument) == "" {
-		return p, usagef("--instrument is required (a name like BTC-PERP or an id)")
-	}
-	side, err := sideFlag(o.side)
-	if err != nil {
-		return p, err
-	}
-	size, err := sizeFlag(o.size)
+	side, size, err := r.orderFlags()
 	if err != nil {
 		return p, err
 	}
@@ -208,11 +204,22 @@ func (r *runner) scaleMarket(ctx context.Context, name string) (state.Instrument
 	if !ok {
 		return state.Instrument{}, decimal.Zero, decimal.Zero, usagef("--instrument %q: no such instrument", text.Clean(name))
 	}
-	var bid, ask decimal.Decimal
-	if b, err := r.client.OrderBook(ctx, inst.Name, 1); err == nil && len(b.Bids) > 0 && len(b.Asks) > 0 {
+	bid, ask := bestBidAsk(ctx, r.client, inst.Name)
+	return inst, bid, ask, nil
+}
+
+// bookReader reads an order book (the client, or an algorithm's market).
+type bookReader interface {
+	OrderBook(ctx context.Context, symbol string, depth int) (api.OrderBook, error)
+}
+
+// bestBidAsk is the best bid and ask of the instrument name: both zero when the book has an
+// empty side or cannot be read (a scale's plan then prices without them).
+func bestBidAsk(ctx context.Context, books bookReader, name string) (bid, ask decimal.Decimal) {
+	if b, err := books.OrderBook(ctx, name, 1); err == nil && len(b.Bids) > 0 && len(b.Asks) > 0 {
 		bid, ask = b.Bids[0].Price, b.Asks[0].Price
 	}
-	return inst, bid, ask, nil
+	return bid, ask
 }
 
 // printScale writes the scale's rungs: JSON, or a table and its warnings on stderr.

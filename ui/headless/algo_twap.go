@@ -15,14 +15,7 @@ import (
 func (r *runner) twapParams() (algo.TWAPParams, error) {
 	o := r.o
 	var p algo.TWAPParams
-	if strings.TrimSpace(o.instrument) == "" {
-		return p, usagef("--instrument is required (a name like BTC-PERP or an id)")
-	}
-	side, err := sideFlag(o.side)
-	if err != nil {
-		return p, err
-	}
-	size, err := sizeFlag(o.size)
+	side, size, err := r.orderFlags()
 	if err != nil {
 		return p, err
 	}
@@ -30,11 +23,9 @@ func (r *runner) twapParams() (algo.TWAPParams, error) {
 	if err != nil || dur <= 0 {
 		return p, usagef("--duration %q: give a positive duration such as 30m", o.algo.duration)
 	}
-	var every time.Duration
-	if e := strings.TrimSpace(o.algo.every); e != "" {
-		if every, err = time.ParseDuration(e); err != nil || every <= 0 {
-			return p, usagef("--every %q: give a positive duration such as 2m", e)
-		}
+	every, err := durationFlag("every", o.algo.every, "2m")
+	if err != nil {
+		return p, err
 	}
 	slices, err := algo.SlicesOf(dur, o.algo.slices, every)
 	if err != nil {
@@ -58,29 +49,7 @@ func runTWAP(ctx context.Context, r *runner) error {
 	if err != nil {
 		return err
 	}
-	if r.o.algo.guard {
-		return r.handToGuard(ctx, "twap", p)
-	}
-	d, done, err := r.algoDeps(ctx, func(p algo.Progress) {
-		if p.Live() {
-			_ = r.printProgress(p, false)
-		}
+	return runAlgo(ctx, r, "twap", p, algo.NewTWAP, algoExit, func(id string) string {
+		return fmt.Sprintf("twap %s: %s %s %s over %s in %d slices; Ctrl+C stops it", id, p.Side, p.Size, text.Clean(p.Instrument), p.Duration, p.Slices)
 	})
-	if err != nil {
-		return err
-	}
-	defer done()
-	if err := r.leftRunning(ctx, d); err != nil {
-		return err
-	}
-	t, err := algo.NewTWAP(ctx, d, "", p)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(r.env.Stderr, "twap %s: %s %s %s over %s in %d slices; Ctrl+C stops it\n", t.ID(), p.Side, p.Size, text.Clean(p.Instrument), p.Duration, p.Slices)
-	out, err := t.Run(ctx)
-	if perr := r.printProgress(out, true); perr != nil {
-		return perr
-	}
-	return algoExit(out, err)
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/shopspring/decimal"
 	"github.com/tradedesk/tradedesk/api/text"
 	"github.com/tradedesk/tradedesk/state/algo"
 	"github.com/tradedesk/tradedesk/state/journal"
@@ -91,10 +90,7 @@ func (g *guardProc) startScale(ctx context.Context, raw json.RawMessage) (string
 		return "", fmt.Errorf("no instrument %s", text.Quote(p.Instrument))
 	}
 	p.Instrument = inst.Name
-	var bid, ask decimal.Decimal
-	if b, err := g.deps.Market.OrderBook(ctx, inst.Name, 1); err == nil && len(b.Bids) > 0 && len(b.Asks) > 0 {
-		bid, ask = b.Bids[0].Price, b.Asks[0].Price
-	}
+	bid, ask := bestBidAsk(ctx, g.deps.Market, inst.Name)
 	rungs, _, err := algo.PlanScale(inst, p, bid, ask)
 	if err != nil {
 		return "", err

@@ -63,7 +63,7 @@ func (r *runner) intent() (state.OrderIntent, error) {
 		TriggerPx: o.trigger, Tif: o.tif, ReduceOnly: o.reduceOnly, PostOnly: o.postOnly, Tpsl: o.tpsl, Cloid: o.cloid}
 	switch {
 	case o.instrument == "":
-		return in, usagef("--instrument is required (a name like BTC-PERP or an id)")
+		return in, errNoInstrument
 	case o.side == "":
 		return in, usagef("--side is required: buy or sell")
 	case o.size == "" && o.notional == "":
@@ -462,7 +462,7 @@ func orderWords(st *state.Store, co state.CheckedOrder) string {
 // findInstrument resolves --instrument against the exchange's instruments.
 func (r *runner) findInstrument(ctx context.Context) (state.Instrument, error) {
 	if r.o.instrument == "" {
-		return state.Instrument{}, usagef("--instrument is required (a name like BTC-PERP or an id)")
+		return state.Instrument{}, errNoInstrument
 	}
 	st, err := r.market(ctx)
 	if err != nil {
