@@ -97,6 +97,11 @@ var mutants = []mutant{
 	// an intent not in the file, as sent, when its request leaves is one a crash cannot resolve.
 	{id: "exec/intent-committed-after-send", file: "state/exec/result.go", from: "if err := p.Sent(ctx, journaled(sg)); err != nil {", to: "if err := error(nil); err != nil {"},
 	{id: "journal/pending-sent-not-written", file: "state/journal/pending.go", from: "if err := p.insert(ctx, tx, StateSent, s); err != nil {", to: "if err := p.insert(ctx, tx, StateNew, api.Signing{}); err != nil {", pkgs: []string{"./state/journal", "./state/exec"}},
+	// A child number is taken by the commit that writes its intent (state/journal/pending.go):
+	// only a number no intent took before, so none is carried by two intents.
+	{id: "journal/child-number-not-taken", file: "state/journal/pending.go", from: "return p.j.takeNumbers(ctx, tx, in)", to: "return nil", pkgs: []string{"./state/journal"}},
+	{id: "journal/child-number-taken-twice", file: "state/journal/pending.go", from: "WHERE id=? AND children<?`)", to: "WHERE id=? AND 0<?`)", pkgs: []string{"./state/journal"}},
+	{id: "journal/child-number-not-checked", file: "state/journal/pending.go", from: "if in.Numbers.From < free {", to: "if in.Numbers.From < 0*free {", pkgs: []string{"./state/journal"}},
 
 	// The funds check: state/funds.
 	{id: "funds/over-withdrawable-boundary", file: "state/funds/funds.go", from: "if !c.Total().GreaterThan(c.Withdrawable) {", to: "if !c.Total().GreaterThanOrEqual(c.Withdrawable) {"},

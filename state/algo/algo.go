@@ -3,7 +3,8 @@
 // headless commands run it alike.
 //
 // Every algorithm and its parameters are committed to the journal (journal.BeginAlgo) before it
-// acts; every child takes a child number from the journal (journal.NextChild) and goes out
+// acts; every child carries the algorithm's first free child number (journal.FreeChild), which
+// its intent takes in the journal's one commit before the signing, and goes out
 // through the one executor (exec.Executor: the risk gate, the journal, a lookup by client id when
 // an answer is lost) with the client id journal.ChildCloid(algorithm, n). What an algorithm has
 // filled, its average and its fees are added up from the exchange's fills of its children, never
@@ -170,13 +171,16 @@ type refusedError struct{ msg string }
 
 func (e refusedError) Error() string { return e.msg }
 
-// nextCloid takes the algorithm's next child number and its client id.
-func (d *Deps) nextCloid(ctx context.Context, id string) (string, error) {
-	n, err := d.Journal.NextChild(ctx, id)
+// freeCloid is the algorithm's first child number not taken and its client id: the child's
+// intent takes the number when the executor writes it (exec.Ask.Numbers), so a child refused
+// before that leaves it free.
+func (d *Deps) freeCloid(ctx context.Context, id string) (int, string, error) {
+	n, err := d.Journal.FreeChild(ctx, id)
 	if err != nil {
-		return "", err
+		return 0, "", err
 	}
-	return journal.ChildCloid(id, n)
+	cloid, err := journal.ChildCloid(id, n)
+	return n, cloid, err
 }
 
 // place checks and sends one child of algorithm id through the executor, and reads what became
@@ -186,22 +190,21 @@ func (d *Deps) place(ctx context.Context, id string, in state.OrderIntent, what 
 	if err != nil {
 		return nil, transient{err}
 	}
-	cloid, err := d.nextCloid(ctx, id)
+	n, cloid, err := d.freeCloid(ctx, id)
 	if err != nil {
 		return nil, err
 	}
 	in.Cloid = cloid
 	c, errs := d.Exec.Check(st, in)
-	ch := &child{cloid: cloid, final: true}
-	if len(errs) > 0 {
+	if len(errs) > 0 { // nothing written: the number stays free, and there is no child
 		d.Tape.ForgetLeverage(instrumentName(st, in.Instrument))
-		return ch, refusedError{fmt.Sprintf("child %s refused by the check: %v", cloid, errs)}
+		return nil, refusedError{fmt.Sprintf("child %s refused by the check: %v", cloid, errs)}
 	}
-	ch.price, ch.size = c.Order().Price, c.Order().Size
 	if err := d.Limits.wait(ctx); err != nil {
-		return ch, err
+		return nil, err
 	}
-	ask := exec.Ask{Who: journal.WhoAlgorithm, What: what, Confirmed: true, Parent: id}
+	ch := &child{cloid: cloid, final: true, price: c.Order().Price, size: c.Order().Size}
+	ask := exec.Ask{Who: journal.WhoAlgorithm, What: what, Confirmed: true, Parent: id, Numbers: journal.Numbers{From: n, To: n}}
 	if d.Tape != nil {
 		ask.Records = d.Tape // the child's record and fills, settled from the stream when it has them
 	}

@@ -180,9 +180,13 @@ func PlaceScale(ctx context.Context, d *Deps, id string, p ScaleParams, rungs []
 		return ScaleResult{}, err
 	}
 	res := ScaleResult{ID: id, Rungs: rungs}
+	first, _, err := d.freeCloid(ctx, id)
+	if err != nil {
+		return res, err
+	}
 	cs := make([]exec.Checked, len(rungs))
 	for i, r := range rungs {
-		cloid, err := d.nextCloid(ctx, id)
+		cloid, err := journal.ChildCloid(id, first+i)
 		if err != nil {
 			return res, err
 		}
@@ -198,7 +202,8 @@ func PlaceScale(ctx context.Context, d *Deps, id string, p ScaleParams, rungs []
 	if err := d.Limits.wait(ctx); err != nil {
 		return res, err
 	}
-	res.Batch, err = d.Exec.PlaceBatch(ctx, cs, exec.Ask{Who: journal.WhoAlgorithm, What: what, Confirmed: true, Parent: id})
+	res.Batch, err = d.Exec.PlaceBatch(ctx, cs, exec.Ask{Who: journal.WhoAlgorithm, What: what, Confirmed: true, Parent: id,
+		Numbers: journal.Numbers{From: first, To: first + len(rungs) - 1}})
 	d.Limits.reads.drop()
 	if err != nil {
 		return res, err

@@ -56,7 +56,7 @@ func (e *Executor) PlaceBatch(ctx context.Context, cs []Checked, ask Ask) (Batch
 		return res, err
 	}
 	arrival := func(i int) journal.Arrival { return arrivalOf(cs[i].co) }
-	p, err := e.begin(ctx, journal.Intent{Parent: ask.Parent, Kind: "batch", Who: ask.Who, What: ask.What, Cloids: cloids}, arrival)
+	p, err := e.begin(ctx, journal.Intent{Parent: ask.Parent, Kind: "batch", Who: ask.Who, What: ask.What, Cloids: cloids, Numbers: ask.Numbers}, arrival)
 	if err != nil {
 		return res, err
 	}

@@ -176,6 +176,9 @@ type Ask struct {
 	Confirmed bool
 	// Parent is the intent this one is part of ("" for none).
 	Parent string
+	// Numbers are the child numbers of algorithm Parent the order's client ids carry: the
+	// intent's one commit before the signing takes them (journal.Intent.Numbers).
+	Numbers journal.Numbers
 	// Keystroke is when the trader pressed the key that sent it (zero: no keystroke, nothing of
 	// its route is recorded); Clock is the clock it was read from, which the executor stamps the
 	// route's signing and answer with (nil: the executor's Now).
@@ -217,7 +220,7 @@ func (e *Executor) placeChecked(ctx context.Context, co state.CheckedOrder, ask 
 		return res, err
 	}
 	arrival := arrivalOf(co)
-	p, err := e.begin(ctx, journal.Intent{ID: cloid, Parent: ask.Parent, Kind: "place", Who: ask.Who, What: ask.What, Cloids: []string{cloid}},
+	p, err := e.begin(ctx, journal.Intent{ID: cloid, Parent: ask.Parent, Kind: "place", Who: ask.Who, What: ask.What, Cloids: []string{cloid}, Numbers: ask.Numbers},
 		func(int) journal.Arrival { return arrival })
 	if errors.Is(err, journal.ErrUsedID) {
 		res.Kind, res.Reason = Refused, fmt.Sprintf("client id %s was used before (tradedesk journal lists it): give a new one", cloid)

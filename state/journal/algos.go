@@ -13,7 +13,8 @@ import (
 )
 
 // algoSchema is the algorithms' table: one row per algorithm, its parameters as JSON, and the
-// count of child client ids it has taken (NextChild), so a restarted process never reuses one.
+// count of child client ids it has taken (an intent's Numbers, or NextChild), so a restarted
+// process never reuses one.
 const algoSchema = `
 CREATE TABLE IF NOT EXISTS algos (
 	id         TEXT PRIMARY KEY,
@@ -80,6 +81,20 @@ func (j *Journal) BeginAlgo(ctx context.Context, a Algo) (string, error) {
 func (j *Journal) NextChild(ctx context.Context, id string) (int, error) {
 	var n int
 	err := j.stmts.next.QueryRowContext(ctx, j.now().UnixMilli(), id).Scan(&n)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, fmt.Errorf("journal: no algorithm %s", text.Quote(id))
+	}
+	if err != nil {
+		return 0, fmt.Errorf("journal: %w", err)
+	}
+	return n, nil
+}
+
+// FreeChild is the algorithm's first child number not taken: its child's intent takes it when it
+// is written (Intent.Numbers), so reading it commits nothing.
+func (j *Journal) FreeChild(ctx context.Context, id string) (int, error) {
+	var n int
+	err := j.stmts.free.QueryRowContext(ctx, id).Scan(&n)
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, fmt.Errorf("journal: no algorithm %s", text.Quote(id))
 	}

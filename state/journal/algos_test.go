@@ -2,6 +2,7 @@ package journal
 
 import (
 	"encoding/json"
+	"errors"
 	"testing"
 )
 
@@ -60,4 +61,67 @@ func open2(t *testing.T, path string) *Journal {
 	}
 	t.Cleanup(func() { _ = j.Close() })
 	return j
+}
+
+// TestAChildNumberIsTakenByItsIntentsCommit: a child number read free (FreeChild) is taken only
+// by the commit that writes its intent before the signing (Sent), or its never-signed settle: a
+// process that dies before that left nothing and sent nothing, and the restarted one hands the
+// same number out again; once written, no other intent can carry it, not even one prepared before
+// (two intents racing for a number: the second's commit is refused and nothing is signed). A batch
+// takes its numbers in its one commit.
+func TestAChildNumberIsTakenByItsIntentsCommit(t *testing.T) {
+	path := Path(t.TempDir(), "sim", "0xabc")
+	j := open2(t, path)
+	id, _ := j.BeginAlgo(ctx, Algo{ID: "ch", Kind: "chase", Params: json.RawMessage(`{}`)})
+	free := func(want int) {
+		t.Helper()
+		if n, err := j.FreeChild(ctx, id); err != nil || n != want {
+			t.Fatalf("free child: %d %v, want %d", n, err, want)
+		}
+	}
+	child := func(cloid string, from, to int) *Pending {
+		t.Helper()
+		p, err := j.Prepare(ctx, Intent{ID: cloid, Parent: id, Kind: "place", Who: WhoAlgorithm, Cloids: []string{cloid}, Numbers: Numbers{from, to}})
+		if err != nil {
+			t.Fatalf("prepare %s: %v", cloid, err)
+		}
+		return p
+	}
+	free(1)
+	child("ch-1", 1, 1)
+	_ = j.Close() // the process dies before the intent's commit
+	j = open2(t, path)
+	free(1)
+	c0 := j.Commits()
+	p, q := child("ch-1", 1, 1), child("ch-1b", 1, 1)
+	if err := p.Sent(ctx, signing(1700000000000)); err != nil || j.Commits() != c0+1 {
+		t.Fatalf("sent: %v, %d commits", err, j.Commits()-c0)
+	}
+	free(2)
+	if err := q.Sent(ctx, signing(1700000000001)); !errors.Is(err, ErrUsedID) || q.Written() {
+		t.Fatalf("a number taken meanwhile by another intent: %v", err)
+	}
+	if _, ok, _ := j.Get(ctx, "ch-1b"); ok {
+		t.Fatal("the refused intent is in the file")
+	}
+	if _, err := j.Prepare(ctx, Intent{ID: "ch-1c", Parent: id, Kind: "place", Who: WhoAlgorithm, Numbers: Numbers{1, 1}}); !errors.Is(err, ErrUsedID) {
+		t.Fatalf("a taken number prepared again: %v", err)
+	}
+	if ok, err := child("ch-2", 2, 2).Settle(ctx, Outcome{Kind: "not placed", Settled: true}); !ok || err != nil {
+		t.Fatalf("never signed: %v %v", ok, err)
+	}
+	free(3)
+	c1 := j.Commits()
+	if err := child("ch-3", 3, 12).Sent(ctx, signing(1700000000002)); err != nil || j.Commits() != c1+1 {
+		t.Fatalf("a batch: %v, %d commits", err, j.Commits()-c1)
+	}
+	free(13)
+	for _, bad := range []Numbers{{0, 1}, {3, 2}} {
+		if _, err := j.Prepare(ctx, Intent{ID: "ch-x", Parent: id, Kind: "place", Who: WhoAlgorithm, Numbers: bad}); err == nil {
+			t.Fatalf("numbers %+v were taken", bad)
+		}
+	}
+	if _, err := j.Prepare(ctx, Intent{ID: "ch-x", Kind: "place", Who: WhoAlgorithm, Numbers: Numbers{13, 13}}); err == nil {
+		t.Fatal("numbers of no algorithm were taken")
+	}
 }

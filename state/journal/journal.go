@@ -65,7 +65,16 @@ type Intent struct {
 	What string
 	// Cloids are the client ids the action carries: what a lookup finds its orders by.
 	Cloids []string
+	// Numbers are the child numbers of algorithm Parent its client ids carry (ChildCloid), taken
+	// by the intent's first write in its transaction (zero: none).
+	Numbers Numbers
 }
+
+// Numbers are child numbers From to To of an algorithm. Journal.FreeChild gives the first one
+// free; the intent carrying them takes them when it is written, in the same transaction, and is
+// refused (ErrUsedID) when the algorithm took any of them before. So a number is never carried by
+// two intents, and one whose intent was never written was never signed: it is free again.
+type Numbers struct{ From, To int }
 
 // Outcome is what became of an intent.
 type Outcome struct {
@@ -231,13 +240,19 @@ func (j *Journal) Begin(ctx context.Context, in Intent) (string, error) {
 		return "", err
 	}
 	cloids, _ := json.Marshal(orEmpty(in.Cloids))
-	_, err := j.db.ExecContext(ctx, `INSERT INTO intents(id, parent, kind, who, what, cloids, state, created_ms) VALUES(?,?,?,?,?,?,?,?)`,
-		in.ID, in.Parent, in.Kind, string(in.Who), text.HideKeys(in.What), string(cloids), string(StateNew), j.now().UnixMilli())
-	if err != nil {
-		if strings.Contains(err.Error(), "UNIQUE") {
-			return "", fmt.Errorf("journal: intent %s: %w", in.ID, ErrUsedID)
+	err := j.inTx(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `INSERT INTO intents(id, parent, kind, who, what, cloids, state, created_ms) VALUES(?,?,?,?,?,?,?,?)`,
+			in.ID, in.Parent, in.Kind, string(in.Who), text.HideKeys(in.What), string(cloids), string(StateNew), j.now().UnixMilli())
+		if err != nil && strings.Contains(err.Error(), "UNIQUE") {
+			return fmt.Errorf("journal: intent %s: %w", in.ID, ErrUsedID)
 		}
-		return "", fmt.Errorf("journal: %w", err)
+		if err != nil {
+			return err
+		}
+		return j.takeNumbers(ctx, tx, in)
+	})
+	if err != nil {
+		return "", err
 	}
 	return in.ID, nil
 }

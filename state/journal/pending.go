@@ -34,7 +34,7 @@ type idArrival struct {
 }
 
 // Prepare checks intent in (its id, a new UUID when empty, must be a client id the journal has
-// not held: ErrUsedID) and returns it pending, unwritten.
+// not held, and its child numbers free: ErrUsedID) and returns it pending, unwritten.
 func (j *Journal) Prepare(ctx context.Context, in Intent) (*Pending, error) {
 	if err := checkIntent(&in); err != nil {
 		return nil, err
@@ -45,6 +45,15 @@ func (j *Journal) Prepare(ctx context.Context, in Intent) (*Pending, error) {
 	}
 	if n > 0 {
 		return nil, fmt.Errorf("journal: intent %s: %w", in.ID, ErrUsedID)
+	}
+	if in.Numbers.From > 0 {
+		free, err := j.FreeChild(ctx, in.Parent)
+		if err != nil {
+			return nil, err
+		}
+		if in.Numbers.From < free {
+			return nil, fmt.Errorf("journal: intent %s: child %d of algorithm %s was taken before: %w", in.ID, in.Numbers.From, text.Quote(in.Parent), ErrUsedID)
+		}
 	}
 	return &Pending{j: j, in: in}, nil
 }
@@ -60,6 +69,9 @@ func checkIntent(in *Intent) error {
 	}
 	if in.Kind == "" || in.Who == "" {
 		return errors.New("journal: an intent needs its kind and who asked")
+	}
+	if n := in.Numbers; n != (Numbers{}) && (n.From < 1 || n.To < n.From || in.Parent == "") {
+		return fmt.Errorf("journal: intent %s: child numbers %d to %d of algorithm %s: they count from 1, up, of a parent", text.Quote(in.ID), n.From, n.To, text.Quote(in.Parent))
 	}
 	return nil
 }
@@ -145,7 +157,27 @@ func (p *Pending) insert(ctx context.Context, tx *sql.Tx, st State, s api.Signin
 	if err != nil && strings.Contains(err.Error(), "UNIQUE") {
 		return fmt.Errorf("journal: intent %s: %w", in.ID, ErrUsedID)
 	}
-	return err
+	if err != nil {
+		return err
+	}
+	return p.j.takeNumbers(ctx, tx, in)
+}
+
+// takeNumbers takes the child numbers intent in carries (none: nothing), in its transaction tx:
+// only when the algorithm took none of them before.
+func (j *Journal) takeNumbers(ctx context.Context, tx *sql.Tx, in Intent) error {
+	n := in.Numbers
+	if n == (Numbers{}) {
+		return nil
+	}
+	res, err := tx.StmtContext(ctx, j.stmts.take).ExecContext(ctx, n.To, j.now().UnixMilli(), in.Parent, n.From)
+	if err != nil {
+		return err
+	}
+	if k, err := res.RowsAffected(); err != nil || k != 1 {
+		return fmt.Errorf("journal: intent %s: child %d of algorithm %s was taken before, or there is no such algorithm: %w", in.ID, n.From, text.Quote(in.Parent), ErrUsedID)
+	}
+	return nil
 }
 
 func (p *Pending) insertArrivals(ctx context.Context, tx *sql.Tx) error {
@@ -180,7 +212,7 @@ func (j *Journal) inTx(ctx context.Context, f func(tx *sql.Tx) error) error {
 
 // statements are the journal's hot statements, prepared once.
 type statements struct {
-	used, insert, sent, outcome, arrival, value, next *sql.Stmt
+	used, insert, sent, outcome, arrival, value, next, free, take *sql.Stmt
 }
 
 func (j *Journal) prepare() error {
@@ -202,6 +234,8 @@ func (j *Journal) prepare() error {
 		arrival: p(`INSERT OR IGNORE INTO arrivals(id, mid, mark, expected, at_ms) VALUES (?, ?, ?, ?, ?)`),
 		value:   p(`SELECT v FROM kv WHERE k = ?`),
 		next:    p(`UPDATE algos SET children=children+1, updated_ms=? WHERE id=? RETURNING children`),
+		free:    p(`SELECT children+1 FROM algos WHERE id=?`),
+		take:    p(`UPDATE algos SET children=?, updated_ms=? WHERE id=? AND children<?`),
 	}
 	return err
 }
