@@ -69,7 +69,9 @@ func WithStreamLogger(l *slog.Logger) StreamOption {
 // Stream is a JSON-RPC 2.0 WebSocket connection to the exchange's /ws/, speaking as the official
 // SDKs do. It keeps its subscriptions across reconnections: on a drop it reconnects with backoff
 // and jitter and subscribes everything again, and an order-book sequence gap subscribes that book
-// again for a fresh snapshot. Every record goes to one bounded Inbox. Safe for concurrent use.
+// again for a fresh snapshot. Every record goes to one bounded Inbox, and a connection's records
+// only after the status that says it is up (those read before are held: streamConn.goLive). Safe
+// for concurrent use.
 type Stream struct {
 	url   string
 	cfg   streamConfig
@@ -219,15 +221,15 @@ func (s *Stream) Status() StreamStatus { return s.inbox.Status() }
 // rest of their notification was kept), since the stream was made.
 func (s *Stream) Dropped() int64 { return s.drops.Load() }
 
-// dropRow counts, logs and queues for the console (StreamBatch.Dropped) one row of a topic's
-// notification that did not decode.
-func (s *Stream) dropRow(t Topic, err error) {
+// dropRow counts and logs one row of a topic's notification that did not decode, and returns why,
+// cleaned, for the console (StreamBatch.Dropped: see streamConn.dropRow).
+func (s *Stream) dropRow(t Topic, err error) string {
 	why := text.Clean(truncate(err.Error(), 200))
 	s.drops.Add(1)
 	if l := s.log(); l != nil {
 		l.Warn("api stream row dropped", "topic", text.Clean(truncate(t.String(), 120)), "reason", why)
 	}
-	s.inbox.noteDrop(t, why)
+	return why
 }
 
 // log is the stream's logger, nil when nothing is to be logged (see WithStreamLogger).
@@ -301,8 +303,9 @@ func (s *Stream) session() (bool, error) {
 	}
 	s.mu.Lock()
 	s.epoch++
+	epoch := s.epoch
 	s.mu.Unlock()
-	s.setStatus(StreamStatus{Up: true, Epoch: s.epoch, Since: time.Now()})
+	c.goLive(epoch)
 	return true, c.keepAlive()
 }
 
@@ -351,12 +354,16 @@ type streamConn struct {
 	routes  map[string]*Subscription // server channel id -> subscription
 	leaving map[string]bool          // server channel ids unsubscribed, the answer not yet read
 	unknown int
+	// gate guards held: the records (and dropped rows) read before the connection is up, nil
+	// once it is (see goLive). It is its own lock, taken inside mu (inBook drops rows under mu).
+	gate sync.Mutex
+	held *Inbox
 }
 
 func newStreamConn(s *Stream, ws *websocket.Conn) *streamConn {
 	ctx, cancel := context.WithCancelCause(s.ctx)
 	return &streamConn{s: s, ws: ws, ctx: ctx, cancel: cancel, pending: map[string]*pendingCall{}, routes: map[string]*Subscription{},
-		leaving: map[string]bool{}}
+		leaving: map[string]bool{}, held: NewInbox(s.cfg.inboxLimit)}
 }
 
 // fail ends the connection with a reason.

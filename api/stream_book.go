@@ -36,7 +36,7 @@ func (c *streamConn) inBook(sub *Subscription, u *BookUpdate) bool {
 		if n := applyPrices(sub.levels[side], levels); n > MaxBookLevels {
 			sub.haveSeq = false
 			name := [2]string{"bids", "asks"}[side]
-			c.s.dropRow(sub.topic, fmt.Errorf("orderbook %s: update %d would hold %d %s, over the %d a side kept: asked for a fresh book",
+			c.dropRow(sub.topic, fmt.Errorf("orderbook %s: update %d would hold %d %s, over the %d a side kept: asked for a fresh book",
 				sub.topic.Symbol, u.Sequence, n, name, MaxBookLevels))
 			go c.resubscribe(sub, "an update past the cap")
 			return false

@@ -9,7 +9,8 @@ import (
 type StreamStatus struct {
 	Up bool
 	// Epoch counts the connections that came up (every subscription answered); a new epoch
-	// means records may have been missed in between: reconcile.
+	// means records may have been missed in between: reconcile. A connection's records reach the
+	// inbox only after the status that says it is up (see Stream).
 	Epoch uint64
 	// Err is why the connection is down (nil while up, or before the first attempt ends).
 	Err   error
@@ -69,6 +70,29 @@ func (in *Inbox) Ready() <-chan struct{} { return in.ready }
 func (in *Inbox) put(evs []StreamEvent) bool {
 	in.mu.Lock()
 	defer in.mu.Unlock()
+	_, ok := in.add(evs)
+	if ok {
+		in.signal()
+	}
+	return ok
+}
+
+// take queues what another inbox held, drained (its records in order, its dropped rows counted);
+// it reports the topic whose queue filled, if one did.
+func (in *Inbox) take(b StreamBatch) (Topic, bool) {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	if in.dropped == 0 && b.Dropped > 0 {
+		in.dropWhy, in.dropTop = b.DropReason, b.DropTopic
+	}
+	in.dropped += b.Dropped
+	full, ok := in.add(b.Events)
+	in.signal()
+	return full, ok
+}
+
+// add queues records (under mu) until a subscription's queue is full, and reports which.
+func (in *Inbox) add(evs []StreamEvent) (Topic, bool) {
 	for _, ev := range evs {
 		if ev.Key != "" {
 			if i, ok := in.byKey[ev.Key]; ok {
@@ -78,7 +102,7 @@ func (in *Inbox) put(evs []StreamEvent) bool {
 		}
 		k := ev.Topic.key()
 		if in.perSub[k] >= in.max {
-			return false
+			return ev.Topic, false
 		}
 		in.perSub[k]++
 		if ev.Key != "" {
@@ -86,8 +110,7 @@ func (in *Inbox) put(evs []StreamEvent) bool {
 		}
 		in.items = append(in.items, ev)
 	}
-	in.signal()
-	return true
+	return Topic{}, true
 }
 
 // noteDrop records a row of topic t left out for why; the next batch says so. It does not signal:

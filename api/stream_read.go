@@ -130,15 +130,20 @@ func (c *streamConn) handle(b []byte) error {
 		}
 		return nil
 	}
-	evs, err := decodeData(sub.topic, f.Data, func(_ int, err error) { c.s.dropRow(sub.topic, err) })
+	evs, err := decodeData(sub.topic, f.Data, func(_ int, err error) { c.dropRow(sub.topic, err) })
 	if err != nil {
 		return fmt.Errorf("stream %s: %v", sub.topic, err)
 	}
 	if sub.topic.Channel == ChanOrderBook && len(evs) > 0 && !c.inBook(sub, evs[0].Data.(*BookUpdate)) {
 		return nil
 	}
-	if !c.s.inbox.put(evs) {
-		return fmt.Errorf("stream %s: over %d records queued and not read; dropped the connection to resynchronise", sub.topic, c.s.inbox.max)
+	if !c.deliver(evs) {
+		return errQueued(sub.topic, c.s.inbox.max)
 	}
 	return nil
+}
+
+// errQueued is why a connection was dropped when topic t's queue was full.
+func errQueued(t Topic, max int) error {
+	return fmt.Errorf("stream %s: over %d records queued and not read; dropped the connection to resynchronise", t, max)
 }

@@ -115,6 +115,8 @@ var sinceMutants = []mutant{
 	{id: "stream/book-other-instrument", file: "api/stream_book.go", from: "case !strings.EqualFold(u.Instrument, t.Symbol):", to: "case !strings.EqualFold(u.Instrument, t.Symbol) && false:"},
 	{id: "stream/inbox-coalesces", file: "api/stream_inbox.go", from: "if i, ok := in.byKey[ev.Key]; ok {", to: "if i, ok := in.byKey[ev.Key]; ok && false {"},
 	{id: "stream/inbox-limit", file: "api/stream_inbox.go", from: "if in.perSub[k] >= in.max {", to: "if in.perSub[k] > in.max {"},
+	{id: "stream/records-held-until-up", file: "api/stream_up.go", from: "if c.held != nil {\n\t\treturn c.held.put(evs)", to: "if false {\n\t\treturn c.held.put(evs)"},
+	{id: "stream/held-drops-handed-on", file: "api/stream_inbox.go", from: "in.dropped += b.Dropped", to: ""},
 	{id: "stream/inbox-first-drop-why", file: "api/stream_inbox.go", from: "if in.dropped == 0 {", to: "if true {"},
 	{id: "stream/decode-limits", file: "api/stream_decode.go", from: "if err := CheckAnswer(raw, ChannelLimit(t.Channel)); err != nil {", to: "if err := CheckAnswer(raw, ChannelLimit(t.Channel)); err != nil && false {"},
 	{id: "stream/ticker-name-fallback", file: "api/stream_decode.go", from: "if t.Symbol != \"\" {\n\t\treturn", to: "if true {\n\t\treturn"},
