@@ -1,6 +1,7 @@
 package state
 
 import (
+	"strconv"
 	"strings"
 	"time"
 
@@ -60,4 +61,13 @@ func (s *Store) CollateralByID(id api.CollateralID) (api.Collateral, bool) {
 		}
 	}
 	return api.Collateral{}, false
+}
+
+// CollateralShown is how the panes show a collateral: its symbol and display precision
+// (DisplayDecimals), or "#id" and 8 places before the collateral list has loaded.
+func (s *Store) CollateralShown(id api.CollateralID) (symbol string, places int32) {
+	if c, ok := s.CollateralByID(id); ok {
+		return c.Symbol, DisplayDecimals(c.Symbol, int32(c.Decimals))
+	}
+	return "#" + strconv.FormatInt(int64(id), 10), 8
 }

@@ -12,7 +12,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/shopspring/decimal"
 	"github.com/tradedesk/tradedesk/api"
@@ -81,8 +80,8 @@ func (p *Pane) Title() string { return "Funding (" + strconv.Itoa(len(p.rows)) +
 
 // Update implements common.Pane.
 func (p *Pane) Update(msg tea.Msg) tea.Cmd {
-	if cmd, handled, refresh := p.Handle(msg); handled {
-		if d, ok := msg.(common.DataMsg); refresh || ok && d.Kind == state.KindCollateral {
+	if cmd, handled, refresh := p.Handle(msg, state.KindCollateral); handled {
+		if refresh {
 			p.refresh()
 		}
 		return cmd
@@ -115,22 +114,13 @@ func (p *Pane) netText() string {
 	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
 	parts := make([]string, 0, len(ids))
 	for _, id := range ids {
-		sym, places := p.collateral(id)
+		sym, places := p.Store.CollateralShown(id)
 		parts = append(parts, state.FormatPayment(net[id], places)+" "+sym)
 	}
 	if len(parts) == 0 {
 		return ""
 	}
 	return "net " + strings.Join(parts, ", ")
-}
-
-// collateral is a settlement currency's symbol and display precision ("#id" and 8 places when
-// the collateral list has not loaded).
-func (p *Pane) collateral(id api.CollateralID) (string, int32) {
-	if c, ok := p.Store.CollateralByID(id); ok {
-		return c.Symbol, state.DisplayDecimals(c.Symbol, int32(c.Decimals))
-	}
-	return "#" + strconv.FormatInt(int64(id), 10), 8
 }
 
 func (p *Pane) cell(row, col int) (string, common.Paint) {
@@ -155,10 +145,10 @@ func (p *Pane) cell(row, col int) (string, common.Paint) {
 	case cRate:
 		return state.FormatFunding(f.Rate, state.FundingPeriod), st.Text
 	case cPayment:
-		_, places := p.collateral(f.SettlementCurrency)
+		_, places := p.Store.CollateralShown(f.SettlementCurrency)
 		return state.FormatPayment(f.Payment, places), common.SignPaint(st, f.Payment)
 	case cCollateral:
-		sym, _ := p.collateral(f.SettlementCurrency)
+		sym, _ := p.Store.CollateralShown(f.SettlementCurrency)
 		return sym, st.Muted
 	}
 	return "", common.Paint{}
@@ -191,10 +181,3 @@ func (p *Pane) idle() string {
 	}
 	return s + p.More(len(p.rows))
 }
-
-// ShortHelp implements common.Pane.
-func (p *Pane) ShortHelp() []key.Binding { return []key.Binding{p.Keys.Up, p.Keys.Down} }
-
-// FullHelp implements common.Pane: only the list's navigation, which the Activity group's help
-// already shows with the fills, so it adds nothing there.
-func (p *Pane) FullHelp() [][]key.Binding { return nil }

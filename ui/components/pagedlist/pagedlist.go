@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
@@ -122,8 +123,9 @@ func (l *List) SetFocused(f bool) { l.Tbl.SetFocused(f) }
 
 // Handle handles what every paged list handles alike: the start of its task, a poll when the
 // account's trades moved, the end of a page load, and export progress. It reports whether msg was
-// one of those; refresh is true when the pane should take the store's records again.
-func (l *List) Handle(msg tea.Msg) (cmd tea.Cmd, handled, refresh bool) {
+// one of those; refresh is true when the pane should take the store's records again (also when
+// one of shownWith changed, the kinds the pane shows its rows with, such as the collateral names).
+func (l *List) Handle(msg tea.Msg, shownWith ...state.Kind) (cmd tea.Cmd, handled, refresh bool) {
 	switch msg := msg.(type) {
 	case common.StartPanesMsg:
 		if l.shared {
@@ -140,7 +142,8 @@ func (l *List) Handle(msg tea.Msg) (cmd tea.Cmd, handled, refresh bool) {
 		}
 		// A followed kind's streamed record may have changed the list (the store takes streamed
 		// order records into the history): the pane's refresh reads it when its version moved.
-		return poll, true, msg.Kind == l.kind || msg.Kind == state.KindInstruments || slices.Contains(l.follows, msg.Kind)
+		return poll, true, msg.Kind == l.kind || msg.Kind == state.KindInstruments || slices.Contains(l.follows, msg.Kind) ||
+			slices.Contains(shownWith, msg.Kind)
 	case exportProgressMsg, exportDoneMsg:
 		return l.Exp.update(msg), true, false
 	}
@@ -254,6 +257,14 @@ func pagedMore(n int, next func() (int, bool), bounded bool) string {
 	}
 	return ""
 }
+
+// ShortHelp implements common.Pane: the list's navigation (a pane with keys of its own shows
+// those instead).
+func (l *List) ShortHelp() []key.Binding { return []key.Binding{l.Keys.Up, l.Keys.Down} }
+
+// FullHelp implements common.Pane: nothing but the list's navigation, which the Activity group's
+// help already shows with the fills, so it adds nothing there.
+func (l *List) FullHelp() [][]key.Binding { return nil }
 
 // Task is the list's feed task: the newest page's poll and the older pages' requests.
 func (l *List) Task() *feed.Task { return l.f }

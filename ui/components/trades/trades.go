@@ -11,7 +11,6 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/shopspring/decimal"
 	"github.com/tradedesk/tradedesk/api"
@@ -73,8 +72,8 @@ func (p *Pane) Trips() []report.Trip { return p.trips }
 
 // Update implements common.Pane.
 func (p *Pane) Update(msg tea.Msg) tea.Cmd {
-	if cmd, handled, refresh := p.Handle(msg); handled {
-		if d, ok := msg.(common.DataMsg); refresh || (ok && d.Kind == state.KindFunding) {
+	if cmd, handled, refresh := p.Handle(msg, state.KindFunding); handled {
+		if refresh {
 			p.refresh()
 		}
 		return cmd
@@ -205,10 +204,3 @@ func count(n int, noun string) string {
 	}
 	return strconv.Itoa(n) + " " + noun + "s"
 }
-
-// ShortHelp implements common.Pane.
-func (p *Pane) ShortHelp() []key.Binding { return []key.Binding{p.Keys.Up, p.Keys.Down} }
-
-// FullHelp implements common.Pane: only the list's navigation, which the Activity group's help
-// already shows with the fills.
-func (p *Pane) FullHelp() [][]key.Binding { return nil }

@@ -11,7 +11,6 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
@@ -78,8 +77,8 @@ func (p *Pane) Title() string { return "Transfers (" + strconv.Itoa(len(p.rows))
 
 // Update implements common.Pane.
 func (p *Pane) Update(msg tea.Msg) tea.Cmd {
-	if cmd, handled, refresh := p.Handle(msg); handled {
-		if d, ok := msg.(common.DataMsg); refresh || ok && d.Kind == state.KindCollateral {
+	if cmd, handled, refresh := p.Handle(msg, state.KindCollateral); handled {
+		if refresh {
 			p.refresh()
 		}
 		return cmd
@@ -101,15 +100,6 @@ func (p *Pane) refresh() {
 	p.Tbl.SetRows(len(p.rows))
 }
 
-// collateral is a collateral's symbol and display precision ("#id" and 8 places before the
-// collateral list loads).
-func (p *Pane) collateral(id api.CollateralID) (string, int32) {
-	if c, ok := p.Store.CollateralByID(id); ok {
-		return c.Symbol, state.DisplayDecimals(c.Symbol, int32(c.Decimals))
-	}
-	return "#" + strconv.FormatInt(int64(id), 10), 8
-}
-
 func (p *Pane) cell(row, col int) (string, common.Paint) {
 	t := &p.rows[row]
 	st := p.Styles
@@ -122,7 +112,7 @@ func (p *Pane) cell(row, col int) (string, common.Paint) {
 	case cKind:
 		return state.TransferText(*t, p.Account), st.Text
 	case cAmount:
-		_, places := p.collateral(t.CollateralID)
+		_, places := p.Store.CollateralShown(t.CollateralID)
 		amt := t.Amount.Abs()
 		if state.TransferOutgoing(*t, p.Account) {
 			amt = amt.Neg()
@@ -132,10 +122,10 @@ func (p *Pane) cell(row, col int) (string, common.Paint) {
 		if !t.Fee.IsPositive() || !state.TransferOutgoing(*t, p.Account) {
 			return state.NotApplicable, st.Muted
 		}
-		_, places := p.collateral(t.CollateralID)
+		_, places := p.Store.CollateralShown(t.CollateralID)
 		return common.FmtSigned(t.Fee.Neg(), places), common.SignPaint(st, t.Fee.Neg())
 	case cCollateral:
-		sym, _ := p.collateral(t.CollateralID)
+		sym, _ := p.Store.CollateralShown(t.CollateralID)
 		return sym, st.Muted
 	case cPeer:
 		if a := state.TransferCounterparty(*t, p.Account); a != "" {
@@ -161,10 +151,3 @@ func (p *Pane) View() string {
 func (p *Pane) idle() string {
 	return strconv.Itoa(len(p.rows)) + " latest · the Funds group moves collateral"
 }
-
-// ShortHelp implements common.Pane.
-func (p *Pane) ShortHelp() []key.Binding { return []key.Binding{p.Keys.Up, p.Keys.Down} }
-
-// FullHelp implements common.Pane: only the list's navigation, which the Activity group's help
-// already shows with the fills, so it adds nothing there.
-func (p *Pane) FullHelp() [][]key.Binding { return nil }
