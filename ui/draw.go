@@ -17,7 +17,11 @@ import (
 // and the trading state's timer) or the store (any kind's version); otherwise it is the frame
 // drawn last, and no pane's View runs (issue #34). The ages and the notices' windows read the
 // clock: they move with the next message that draws, not with a poll's timer (a reply follows it).
+// A poll's reply held for the rest of its round (hold) keeps the frame drawn last.
 func (m *Model) View() string {
+	if m.hold && m.view != "" {
+		return m.view
+	}
 	if changes := m.store.Changes(); m.dirty || changes != m.viewChanges || m.view == "" {
 		m.view, m.viewChanges, m.dirty = m.draw(), changes, false
 	}

@@ -172,6 +172,10 @@ type Model struct {
 	view        string
 	viewChanges uint64
 	dirty       bool
+	// hold keeps the frame drawn last while a poll's reply waits for the rest of its round
+	// (feed.Result.Hold), so the round's replies draw one frame; any message that is not the
+	// feed's or the trading state's ends it.
+	hold bool
 
 	stats        bool
 	fixedLatency bool // tests: do not show measured latency (it varies run to run)
@@ -302,6 +306,9 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	}
 	if m.stats || !quietMsg(msg) {
 		m.dirty = true
+	}
+	if !quietMsg(msg) {
+		m.hold = false
 	}
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:

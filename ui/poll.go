@@ -163,6 +163,7 @@ func (m *Model) refreshNow(kinds ...state.Kind) tea.Cmd { return common.Tea(m.fe
 func (m *Model) onFeed(msg feed.Msg) tea.Cmd {
 	conn := m.feed.Conn()
 	r := m.feed.Update(msg)
+	m.hold = r.Hold
 	m.syncStaleWindows()
 	if r.Dropped > 0 {
 		m.dropNote, m.dropAt = dropNote(r.Kind, r.Dropped, r.DropReason), m.clock()

@@ -19,6 +19,7 @@ type Feed struct {
 	latency    time.Duration
 	src        *streamSource // the stream beside the polls, if any
 	wake       wakeList      // the tasks' and the heartbeat's timers, on one clock timer
+	sending    *round        // the round the requests sent now join (set while a wake runs)
 }
 
 // New returns a feed on clock whose requests time out after timeout and back off at most
@@ -152,6 +153,11 @@ type Result struct {
 	// Dropped and DropReason: the bad rows left out of Msg (see DoneMsg).
 	Dropped    int
 	DropReason string
+	// Hold says more replies of the polls that went out with this one (one wake of the feed's
+	// timer) are due within RoundWait of their sending: a front end that draws may keep this
+	// one off the screen until a Result without Hold, and draw the round as one frame. Any
+	// other Result has no Hold.
+	Hold bool
 }
 
 // Update takes a feed message: a timer starts its task's next poll; a reply comes back as the

@@ -44,6 +44,7 @@ type Task struct {
 	started  bool
 	lastOK   time.Time
 	follows  []state.Kind // streamed kinds whose records say when this kind changed (Follow)
+	round    *round       // the polls the request in flight went out with (nil: it went alone)
 }
 
 // queuedRequest is a request waiting for the one in flight; periodic marks the poll, which is
@@ -114,6 +115,7 @@ func (t *Task) Send(r Request) Cmd {
 	}
 	t.inFlight = true
 	t.gen++
+	t.round = t.f.sending.join()
 	gen, at, timeout, kind := t.gen, t.f.clock.Now(), t.spec.Timeout, t.spec.Kind
 	now := t.f.clock.Now
 	return func() Message {
@@ -138,6 +140,8 @@ func (t *Task) done(msg DoneMsg) Result {
 	}
 	t.inFlight = false
 	t.f.latency = msg.Latency
+	hold := t.round.leave(t.f.timerNow())
+	t.round = nil
 	var cmds []Cmd
 	wait := t.every()
 	if msg.Err != nil {
@@ -157,7 +161,8 @@ func (t *Task) done(msg DoneMsg) Result {
 	} else {
 		cmds = append(cmds, t.schedule(wait))
 	}
-	return Result{Kind: t.spec.Kind, Msg: msg.Msg, Err: msg.Err, Cmd: Batch(cmds...), Dropped: msg.Dropped, DropReason: msg.DropReason}
+	return Result{Kind: t.spec.Kind, Msg: msg.Msg, Err: msg.Err, Cmd: Batch(cmds...), Dropped: msg.Dropped,
+		DropReason: msg.DropReason, Hold: hold}
 }
 
 // Cadence is the wait before the next periodic request (the stream's reconcile while a stream

@@ -104,9 +104,11 @@ func (f *Feed) woken(msg wakeMsg) Result {
 	w.entries = rest
 	sortDue(due)
 	cmds := make([]Cmd, 0, len(due)+1)
+	f.sending = &round{sent: now} // the polls this wake sends are one round (Result.Hold)
 	for _, e := range due {
 		cmds = append(cmds, f.Update(e.msg).Cmd)
 	}
+	f.sending = nil
 	cmds = append(cmds, f.rearm(tc))
 	return Result{Cmd: Batch(cmds...)}
 }
