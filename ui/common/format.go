@@ -126,6 +126,19 @@ func FitLines(lines []string, w, h int) string {
 	return strings.Join(out, "\n")
 }
 
+// ScrolledLines is lines from offset on, fitted to w×h (FitLines): a pane of text longer than its
+// height, scrolled down offset lines.
+func ScrolledLines(lines []string, offset, w, h int) string {
+	if offset < len(lines) {
+		lines = lines[offset:]
+	}
+	return FitLines(lines, w, h)
+}
+
+// ScrollDown is offset moved by lines down, in a pane of lines lines shown h at a time: no
+// further than the offset that puts the last line at the bottom.
+func ScrollDown(offset, by, lines, h int) int { return min(offset+by, max(lines-h, 0)) }
+
 // EmptyFor is a list's empty-state text for kind: loading, the failure, or text once loaded.
 func EmptyFor(store *state.Store, k state.Kind, text string) string {
 	f := store.Freshness(k)

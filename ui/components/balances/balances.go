@@ -79,9 +79,9 @@ func (p *Pane) handleKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, p.Keys.Up):
 		p.offset = max(p.offset-1, 0)
 	case key.Matches(msg, p.Keys.Down):
-		p.offset = min(p.offset+1, max(len(p.lines)-p.h, 0))
+		p.offset = common.ScrollDown(p.offset, 1, len(p.lines), p.h)
 	case key.Matches(msg, p.Keys.PageDown):
-		p.offset = min(p.offset+max(p.h-1, 1), max(len(p.lines)-p.h, 0))
+		p.offset = common.ScrollDown(p.offset, max(p.h-1, 1), len(p.lines), p.h)
 	case key.Matches(msg, p.Keys.PageUp):
 		p.offset = max(p.offset-max(p.h-1, 1), 0)
 	default:
@@ -93,17 +93,11 @@ func (p *Pane) handleKey(msg tea.KeyMsg) tea.Cmd {
 
 func (p *Pane) render() {
 	p.lines = p.build()
-	p.offset = min(p.offset, max(len(p.lines)-p.h, 0))
+	p.offset = common.ScrollDown(p.offset, 0, len(p.lines), p.h)
 	p.fit()
 }
 
-func (p *Pane) fit() {
-	lines := p.lines
-	if p.offset < len(lines) {
-		lines = lines[p.offset:]
-	}
-	p.view = common.FitLines(lines, p.w, p.h)
-}
+func (p *Pane) fit() { p.view = common.ScrolledLines(p.lines, p.offset, p.w, p.h) }
 
 func (p *Pane) build() []string {
 	st := p.Styles

@@ -93,7 +93,7 @@ func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 		case key.Matches(msg, p.Keys.Up):
 			p.offset = max(p.offset-1, 0)
 		case key.Matches(msg, p.Keys.Down):
-			p.offset = min(p.offset+1, max(len(p.lines)-p.h, 0))
+			p.offset = common.ScrollDown(p.offset, 1, len(p.lines), p.h)
 		}
 		p.fit()
 	}
@@ -124,13 +124,7 @@ func (p *Pane) render() {
 	p.fit()
 }
 
-func (p *Pane) fit() {
-	lines := p.lines
-	if p.offset < len(lines) {
-		lines = lines[p.offset:]
-	}
-	p.view = common.FitLines(lines, p.w, p.h)
-}
+func (p *Pane) fit() { p.view = common.ScrolledLines(p.lines, p.offset, p.w, p.h) }
 
 func (p *Pane) build() {
 	st := p.Styles
