@@ -108,6 +108,7 @@ type runningSet struct {
 	j   *journal.Journal
 	at  time.Time
 	ids map[string]bool
+	buf []string // the last read's ids, its slice kept for the next read
 }
 
 // running reports whether algorithm id is running in j, from a read of j's running algorithms at
@@ -116,15 +117,19 @@ func (s *runningSet) running(ctx context.Context, j *journal.Journal, id string,
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.j != j || time.Since(s.at) >= every {
-		all, err := j.Algos(ctx, true)
-		if err != nil {
+		var err error
+		if s.buf, err = j.RunningIDs(ctx, s.buf[:0]); err != nil {
 			s.j = nil
 			return false
 		}
-		s.j, s.at, s.ids = j, time.Now(), make(map[string]bool, len(all))
-		for _, a := range all {
-			s.ids[a.ID] = true
+		if s.ids == nil {
+			s.ids = map[string]bool{}
 		}
+		clear(s.ids)
+		for _, a := range s.buf {
+			s.ids[a] = true
+		}
+		s.j, s.at = j, time.Now()
 	}
 	return s.ids[id]
 }

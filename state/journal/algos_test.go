@@ -125,3 +125,31 @@ func TestAChildNumberIsTakenByItsIntentsCommit(t *testing.T) {
 		t.Fatal("numbers of no algorithm were taken")
 	}
 }
+
+// TestRunningIDsAreTheRunningAlgorithms: the shared read for a pause lists the running algorithms
+// alone (not a paused one, nor one that ended), appended to the slice it is given; an algorithm's
+// own state is read as it is written, by this handle or another on the same file.
+func TestRunningIDsAreTheRunningAlgorithms(t *testing.T) {
+	path := Path(t.TempDir(), "sim", "0xabc")
+	j, other := open2(t, path), open2(t, path)
+	for _, id := range []string{"a", "b", "c"} {
+		if _, err := j.BeginAlgo(ctx, Algo{ID: id, Kind: "chase", Params: json.RawMessage(`{}`)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if ok, err := other.SwitchAlgo(ctx, "b", AlgoRunning, AlgoPaused); !ok || err != nil {
+		t.Fatalf("pause: %v %v", ok, err)
+	}
+	if err := j.SetAlgo(ctx, "c", "done", ""); err != nil {
+		t.Fatal(err)
+	}
+	ids, err := j.RunningIDs(ctx, []string{"x"})
+	if err != nil || len(ids) != 2 || ids[0] != "x" || ids[1] != "a" {
+		t.Fatalf("running: %q %v", ids, err)
+	}
+	for id, want := range map[string]string{"a": AlgoRunning, "b": AlgoPaused, "c": "done", "d": ""} {
+		if st, err := j.AlgoState(ctx, id); err != nil || st != want {
+			t.Fatalf("%s: %q %v, want %q", id, st, err, want)
+		}
+	}
+}

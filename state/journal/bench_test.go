@@ -39,3 +39,35 @@ func median(ds []time.Duration) time.Duration {
 	slices.Sort(ds)
 	return ds[len(ds)/2]
 }
+
+// BenchmarkRunningRead is the read twenty running algorithms share to see a pause (several times
+// a second), in a journal of 20 running and 200 ended: the running algorithms' every column
+// (Algos) against their ids alone (RunningIDs).
+func BenchmarkRunningRead(b *testing.B) {
+	j := open(b)
+	for i := range 220 {
+		id, err := j.BeginAlgo(ctx, Algo{Kind: "chase", Params: []byte(`{"instrument":"BTC-PERP","side":"buy","size":"0.001","offset":"5000"}`)})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if i >= 20 {
+			_ = j.SetAlgo(ctx, id, "done", "filled 0.001 at 97,000.0")
+		}
+	}
+	b.Run("Algos", func(b *testing.B) {
+		for range b.N {
+			if all, err := j.Algos(ctx, true); err != nil || len(all) != 20 {
+				b.Fatal(len(all), err)
+			}
+		}
+	})
+	b.Run("RunningIDs", func(b *testing.B) {
+		var ids []string
+		for range b.N {
+			var err error
+			if ids, err = j.RunningIDs(ctx, ids[:0]); err != nil || len(ids) != 20 {
+				b.Fatal(len(ids), err)
+			}
+		}
+	})
+}

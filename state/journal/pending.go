@@ -212,7 +212,7 @@ func (j *Journal) inTx(ctx context.Context, f func(tx *sql.Tx) error) error {
 
 // statements are the journal's hot statements, prepared once.
 type statements struct {
-	used, insert, sent, outcome, arrival, value, next, free, take *sql.Stmt
+	used, insert, sent, outcome, arrival, value, next, free, take, state, running *sql.Stmt
 }
 
 func (j *Journal) prepare() error {
@@ -236,6 +236,8 @@ func (j *Journal) prepare() error {
 		next:    p(`UPDATE algos SET children=children+1, updated_ms=? WHERE id=? RETURNING children`),
 		free:    p(`SELECT children+1 FROM algos WHERE id=?`),
 		take:    p(`UPDATE algos SET children=?, updated_ms=? WHERE id=? AND children<?`),
+		state:   p(`SELECT state FROM algos WHERE id=?`),
+		running: p(`SELECT id FROM algos WHERE state=?`),
 	}
 	return err
 }
