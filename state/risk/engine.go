@@ -63,6 +63,12 @@ type Engine struct {
 	rec    record
 	tokens float64
 	filled time.Time
+	// raw is the record's text rec was decoded from ("": decode it at the next read); a read of
+	// the same text keeps rec. steady: apply found nothing to move in rec with want, and no
+	// loosening is pending (the only part of apply that depends on the clock).
+	raw     string
+	steady  bool
+	decoded int // how many times the record was decoded
 }
 
 // New is the engine over store with the limits the trader asks for (want): tightenings apply at
@@ -88,24 +94,30 @@ func New(ctx context.Context, store Store, want Limits, now func() time.Time) (*
 	return e, e.apply(ctx, want)
 }
 
-// load reads the record.
+// load reads the record: decoded again only when its text is not the one rec was decoded from,
+// so a check decodes nothing while nothing changed, and sees at once what another process wrote.
 func (e *Engine) load(ctx context.Context) error {
 	v, ok, err := e.store.Value(ctx, storeKey)
 	if err != nil {
 		return fmt.Errorf("risk: %w", err)
 	}
-	e.rec = record{}
-	if ok {
-		if err := json.Unmarshal([]byte(v), &e.rec); err != nil {
-			return fmt.Errorf("risk: the journal's risk record: %w", err)
+	if !ok || v == "" || v != e.raw {
+		e.rec, e.raw, e.steady = record{}, "", false
+		if ok {
+			e.decoded++
+			if err := json.Unmarshal([]byte(v), &e.rec); err != nil {
+				return fmt.Errorf("risk: the journal's risk record: %w", err)
+			}
+			e.raw = v
 		}
 	}
 	e.rollDay()
 	return nil
 }
 
-// save writes the record.
+// save writes the record. rec is decoded again at the next read, whether the write failed or not.
 func (e *Engine) save(ctx context.Context) error {
+	e.raw, e.steady = "", false
 	b, err := json.Marshal(e.rec)
 	if err != nil {
 		return err
@@ -190,15 +202,20 @@ func (e *Engine) SetLimits(ctx context.Context, want Limits) error {
 	if err := e.load(ctx); err != nil {
 		return err
 	}
-	e.want = want
+	e.want, e.steady = want, false
 	return e.apply(ctx, want)
 }
 
-// apply moves the limits in force towards want and saves the record when that changed it.
+// apply moves the limits in force towards want and saves the record when that changed it. A
+// record it left as it was, with no loosening pending, it leaves alone until the record changes.
 func (e *Engine) apply(ctx context.Context, want Limits) error {
+	if e.steady {
+		return nil
+	}
 	before, _ := json.Marshal(e.rec)
 	e.move(want)
 	if after, _ := json.Marshal(e.rec); string(after) == string(before) {
+		e.steady = e.raw != "" && len(e.rec.Pending) == 0
 		return nil
 	}
 	return e.save(ctx)
