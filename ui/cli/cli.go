@@ -129,6 +129,7 @@ func addConsoleFlags(root *cobra.Command, o *ConsoleOptions, completion bool) {
 	fs.BoolVar(&o.Shadow, "shadow", false, "paper-trade the --network/--url exchange's live market on an embedded mirror (nothing is sent to its /exchange); with --address, start from a read-only copy of that account")
 	fs.StringVar(&o.ShadowBalance, "shadow-balance", "100000", "with --shadow, the paper wallet's USDC (spot and derivatives each)")
 	fs.IntVar(&o.Markets, "markets", 0, "demo: add `N` synthetic perpetuals, SYN1-PERP on (0 to 2000; as tradedesk sim --markets)")
+	headless.SetFlagRange(fs, "markets", "0 to 2000")
 	if !completion {
 		return
 	}

@@ -25,8 +25,9 @@ func readmeCommands(t *testing.T) [][]string {
 	return out
 }
 
-// placeholder is cobra's refusal of a synopsis's placeholder (ID, N) as a flag's value.
-var placeholder = regexp.MustCompile(`invalid argument "[A-Z]+" for "--`)
+// placeholder is the refusal of a synopsis's placeholder (ID, N) as a flag's value: cobra's for a
+// value of tradedesk's own type, headless.Execute's for a number or a duration.
+var placeholder = regexp.MustCompile(`invalid argument "[A-Z]+" for "--|--[a-z-]+ "[A-Z]+": not a`)
 
 // TestReadmeCommandLinesParse: every tradedesk command line in the README names a command of the
 // tree and only flags that command takes (run with --help after them: the flags are parsed, then

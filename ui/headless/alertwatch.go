@@ -31,6 +31,7 @@ type alertOpts struct {
 
 func alertsWatchFlags(fs *flagSet, o *opts) {
 	fs.DurationVar(&o.alert.every, "every", time.Second, "poll market data every `D` (the account every 2 D); at least 200ms")
+	SetFlagRange(fs.FlagSet, "every", "at least 200ms")
 	fs.IntVar(&o.alert.count, "count", 0, "stop after `N` alerts (0: run until interrupted)")
 	fs.BoolVar(&o.alert.noStream, "no-stream", false, "poll only: no WebSocket stream")
 	fs.BoolVar(&o.alert.noDesktop, "no-desktop", false, "no desktop notification (on_alert and the webhook still run)")

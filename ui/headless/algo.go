@@ -80,6 +80,7 @@ func scaleFlags(fs *flagSet, o *opts) {
 	fs.text(&o.algo.from, "from", "PX", "first rung's price")
 	fs.text(&o.algo.to, "to", "PX", "last rung's price")
 	fs.IntVar(&o.algo.count, "count", 10, "number of rungs, 1 to 100")
+	SetFlagRange(fs.FlagSet, "count", "1 to 100")
 	fs.text(&o.algo.distribution, "distribution", "D", "sizes over the rungs: flat (default), inc, dec or geo")
 	fs.BoolVar(&o.yes, "yes", false, "send the rungs (without it the plan is printed and nothing is sent)")
 	guardFlag(fs, o)

@@ -54,7 +54,7 @@ func (r *runner) lineIntent(line string, n int) (state.OrderIntent, error) {
 	fs.SetOutput(io.Discard)
 	orderCmdFlags(fs, &sub.o)
 	if err := fs.Parse(strings.Fields(line)); err != nil {
-		return state.OrderIntent{}, usagef("line %d: %v", n, err)
+		return state.OrderIntent{}, usagef("line %d: %v", n, flagValueError(err))
 	}
 	sub.explicit = map[string]bool{}
 	var bad string

@@ -163,7 +163,7 @@ func Execute(ctx context.Context, root *cobra.Command, args []string, stderr io.
 	root.SilenceErrors, root.SilenceUsage = true, true
 	root.SetErr(stderr)
 	root.SetArgs(longDashes(root, args))
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err.Error()} })
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{flagValueError(err).Error()} })
 	cmd, err := root.ExecuteContextC(ctx)
 	if err == nil {
 		return ExitOK

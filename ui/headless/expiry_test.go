@@ -23,7 +23,7 @@ func TestExpiryWindowFlag(t *testing.T) {
 		{"500ms", "--expiry-window 500ms: want 1s to 24h"},
 		{"25h", "--expiry-window 25h0m0s: want 1s to 24h"},
 		{"-5s", "--expiry-window -5s: want 1s to 24h"},
-		{"soon", `invalid argument "soon" for "--expiry-window"`},
+		{"soon", `--expiry-window "soon": not a duration; give one like 30s, 5m or 1h (1s to 24h)`},
 	} {
 		code, _, errs := h.run(order("a0000000-0000-4000-8000-000000000001", "--expiry-window", bad.value)...)
 		if code != ExitUsage || !strings.Contains(errs, bad.want) {

@@ -95,6 +95,7 @@ func addShared(fs *flagSet, o *opts) {
 	}
 	if fs.has(gExpiry) {
 		fs.DurationVar(&o.expiry, "expiry-window", 0, "how long after it is signed an order or cancel stays valid, its expiresAfter (`D`, 1s to 24h; default 60s): a lost answer is settled once it has passed")
+		SetFlagRange(fs.FlagSet, "expiry-window", "1s to 24h")
 	}
 	if fs.has(gJSON) {
 		fs.BoolVar(&o.json, "json", false, "print the raw records as JSON (a failure: {\"outcome\",\"exit_code\",\"error\"})")
