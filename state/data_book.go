@@ -307,7 +307,7 @@ func groupLevels(levels []api.BookLevel, group decimal.Decimal, rows int, bids b
 	out := make([]BookRow, 0, min(rows, len(levels)))
 	cum := decimal.Zero
 	for _, l := range levels {
-		px := bucket(l.Price, group, bids)
+		px := GroupPrice(l.Price, group, bids)
 		cum = cum.Add(l.Size)
 		if n := len(out); n > 0 && out[n-1].Price.Equal(px) {
 			out[n-1].Size = out[n-1].Size.Add(l.Size)
@@ -322,8 +322,10 @@ func groupLevels(levels []api.BookLevel, group decimal.Decimal, rows int, bids b
 	return out
 }
 
-// bucket is the group price of px: down to a multiple of group for a bid, up for an ask.
-func bucket(px, group decimal.Decimal, bids bool) decimal.Decimal {
+// GroupPrice is the level px is grouped into when the book is grouped by group: down to a
+// multiple of group for a bid, up for an ask (px itself when group is not positive). The ladder
+// places the trader's own orders on the grouped levels by it.
+func GroupPrice(px, group decimal.Decimal, bids bool) decimal.Decimal {
 	if !group.IsPositive() {
 		return px
 	}

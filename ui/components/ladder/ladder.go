@@ -313,7 +313,7 @@ func (p *Pane) hiddenOwn(rows []row, ask bool) int {
 		if (o.Side == api.SideSell) != ask {
 			continue
 		}
-		px := bucket(o.LimitPrice, p.groupSize(), !ask)
+		px := state.GroupPrice(o.LimitPrice, p.groupSize(), !ask)
 		if _, found := searchRows(rows, px, ask); !found {
 			n++
 		}
@@ -378,7 +378,7 @@ func (p *Pane) ownSizes() map[string]decimal.Decimal {
 	out := map[string]decimal.Decimal{}
 	for _, o := range p.ownOrders() {
 		ask := o.Side == api.SideSell
-		k := sideKey(ask, bucket(o.LimitPrice, p.groupSize(), !ask))
+		k := sideKey(ask, state.GroupPrice(o.LimitPrice, p.groupSize(), !ask))
 		out[k] = out[k].Add(o.Unfilled)
 	}
 	return out
@@ -393,20 +393,6 @@ func (p *Pane) ownOrders() []api.OrderRecord {
 		}
 	}
 	return out
-}
-
-// bucket is the grouped price of px, as state groups levels (bids down, asks up).
-func bucket(px, group decimal.Decimal, bids bool) decimal.Decimal {
-	if !group.IsPositive() {
-		return px
-	}
-	q := px.Div(group)
-	if bids {
-		q = q.Floor()
-	} else {
-		q = q.Ceil()
-	}
-	return q.Mul(group)
 }
 
 // Cursor is the level under the cursor: its side (api.SideSell for an ask) and price; ok is false

@@ -137,7 +137,7 @@ func (p *Pane) ownsAtCursor() []api.OrderRecord {
 	var out []api.OrderRecord
 	for _, o := range p.ownOrders() {
 		ask := o.Side == api.SideSell
-		if ask == r.ask && bucket(o.LimitPrice, p.groupSize(), !ask).Equal(r.price) {
+		if ask == r.ask && state.GroupPrice(o.LimitPrice, p.groupSize(), !ask).Equal(r.price) {
 			out = append(out, o)
 		}
 	}
