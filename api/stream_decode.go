@@ -141,24 +141,29 @@ func decodeFrameJSON(b []byte) (frame, error) {
 // notification may carry one record or an array of them), within the channel's limits (the same
 // as a poll's: CheckAnswer). A bad row of an array is left out and reported to drop, as a poll's
 // is (see rows); when more than half of the rows are bad, or the notification's one record is,
-// the notification fails.
+// the notification fails. The ticker and mids channels are read in one pass (fastTickers and
+// fastMids, which hold the data to CheckAnswer's limits themselves) where they can be.
 func decodeData(t Topic, raw json.RawMessage, drop dropFunc) ([]StreamEvent, error) {
-	if err := CheckAnswer(raw, ChannelLimit(t.Channel)); err != nil {
-		return nil, fmt.Errorf("%s: %w", t.Channel, err)
-	}
 	switch t.Channel {
 	case ChanTicker:
 		if evs, ok := fastTickers(t, raw); ok {
 			return evs, nil
 		}
+	case ChanMids:
+		if ms, ok := fastMids(raw); ok {
+			return []StreamEvent{{Topic: t, Key: "mids:" + t.Symbol, Data: ms}}, nil
+		}
+	}
+	if err := CheckAnswer(raw, ChannelLimit(t.Channel)); err != nil {
+		return nil, fmt.Errorf("%s: %w", t.Channel, err)
+	}
+	switch t.Channel {
+	case ChanTicker:
 		return decodeEach(t, raw, drop, func(x *Ticker) string { return "ticker:" + x.Symbol }, fixTicker)
 	case ChanMids:
-		ms, ok := fastMids(raw)
-		if !ok {
-			var err error
-			if ms, err = decodeMids(raw, drop); err != nil {
-				return nil, err
-			}
+		ms, err := decodeMids(raw, drop)
+		if err != nil {
+			return nil, err
 		}
 		return []StreamEvent{{Topic: t, Key: "mids:" + t.Symbol, Data: ms}}, nil
 	case ChanOrderBook:

@@ -77,7 +77,8 @@ func make80(c byte) []byte {
 // encoding/json decodes to the same frame and records, with no row dropped; what they decline
 // goes to encoding/json. Guards: a fast decoder taking text encoding/json refuses (an escape, a
 // control character, a bad number, a trailing byte), a key it matches only case-insensitively,
-// or a type it does not check.
+// or a type it does not check; a fast decoder taking data CheckAnswer refuses (they run before
+// it).
 func FuzzFastDecodersAgree(f *testing.F) {
 	for _, s := range []string{
 		string(tickerFrame(7)),
@@ -94,6 +95,9 @@ func FuzzFastDecodersAgree(f *testing.F) {
 		`{"method":"event","id":null,"x":[1,{"y":"\u00e9"}],"params":{"data":{"Symbol":"A"},"channel":"c"}}`,
 		`{"method":"subscription","params":{"channel":"mids:all","data":[{"symbol":"A","mid_price":null,"MID_PRICE":2}]}}`,
 		`{"method":"subscription","params":{"channel":"c","data":[{"symbol":"A\"","mark_price":-0.0e+5}]}} `,
+		`{"symbol":"123456789012345678901234567890123456789012345678901234567890123456789012345678901234x","mark_price":1}`,
+		`[{"symbol":"A","x":[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]],"mid_price":1}]`,
+		`{"symbol":"A","mark_price":1,"mark_price":null,"index_price":"1e2","index_price":2,"last_updated":"00"}`,
 	} {
 		f.Add([]byte(s))
 	}
@@ -110,6 +114,9 @@ func FuzzFastDecodersAgree(f *testing.F) {
 		}
 		tk := Topic{Channel: ChanTicker, Symbol: "all"}
 		if evs, ok := fastTickers(tk, b); ok {
+			if err := CheckAnswer(b, ChannelLimit(ChanTicker)); err != nil {
+				t.Fatalf("fastTickers took %q, which CheckAnswer refuses: %v", b, err)
+			}
 			dropped := 0
 			want, err := decodeEach(tk, b, func(int, error) { dropped++ }, func(x *Ticker) string { return "ticker:" + x.Symbol }, fixTicker)
 			if err != nil || dropped > 0 || !reflect.DeepEqual(evs, want) {
@@ -117,6 +124,9 @@ func FuzzFastDecodersAgree(f *testing.F) {
 			}
 		}
 		if ms, ok := fastMids(b); ok {
+			if err := CheckAnswer(b, ChannelLimit(ChanMids)); err != nil {
+				t.Fatalf("fastMids took %q, which CheckAnswer refuses: %v", b, err)
+			}
 			for _, drop := range []dropFunc{nil, func(int, error) { t.Fatalf("fastMids took %q, encoding/json drops a row", b) }} {
 				want, err := decodeMids(b, drop)
 				if err != nil || !reflect.DeepEqual(ms, want) {
