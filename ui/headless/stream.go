@@ -99,7 +99,7 @@ func runStream(ctx context.Context, r *runner) error {
 // follow writes the records as they come, and the connection's ups and downs on stderr.
 func (r *runner) follow(ctx context.Context, s *api.Stream, sub *api.Subscription, t api.Topic) error {
 	enc := json.NewEncoder(r.env.Stdout)
-	n := 0
+	n, shown := 0, uint64(0)
 	for {
 		select {
 		case <-ctx.Done():
@@ -110,10 +110,10 @@ func (r *runner) follow(ctx context.Context, s *api.Stream, sub *api.Subscriptio
 		}
 		b := s.Inbox().Drain()
 		if b.StatusChanged {
-			if b.Status.Up {
-				fmt.Fprintf(r.env.Stderr, "stream up (connection %d)\n", b.Status.Epoch)
-			} else if b.Status.Err != nil {
-				fmt.Fprintf(r.env.Stderr, "stream down (%s): reconnecting\n", text.Clean(b.Status.Err.Error()))
+			var lines []string
+			lines, shown = statusLines(b.Status, shown)
+			for _, l := range lines {
+				fmt.Fprintln(r.env.Stderr, l)
 			}
 		}
 		if b.Dropped > 0 {
@@ -136,4 +136,19 @@ func (r *runner) follow(ctx context.Context, s *api.Stream, sub *api.Subscriptio
 			}
 		}
 	}
+}
+
+// statusLines are the lines a status change writes on stderr, given the last connection said to
+// be up (shown), and the new one. A drain sees only the latest status: a connection that came up
+// and went down again between two drains (a down whose Epoch, the connections that came up, is
+// past shown) is said to have come up before its down, so every connection's up is said.
+func statusLines(st api.StreamStatus, shown uint64) ([]string, uint64) {
+	var lines []string
+	if st.Epoch > shown && (st.Up || st.Err != nil) {
+		lines, shown = append(lines, fmt.Sprintf("stream up (connection %d)", st.Epoch)), st.Epoch
+	}
+	if !st.Up && st.Err != nil {
+		lines = append(lines, fmt.Sprintf("stream down (%s): reconnecting", text.Clean(st.Err.Error())))
+	}
+	return lines, shown
 }

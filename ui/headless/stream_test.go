@@ -2,9 +2,12 @@ package headless
 
 import (
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tradedesk/tradedesk/api"
 )
 
 // TestStreamBook: stream book SYM --json writes NDJSON, one record a line, and stops after --count.
@@ -70,5 +73,33 @@ func TestStreamReconnects(t *testing.T) {
 	<-done
 	if code != 0 || strings.Count(out, "\n") != 3 || !strings.Contains(errs, "stream down") || !strings.Contains(errs, "stream up (connection 2)") {
 		t.Fatalf("exit %d, stdout %d lines, stderr %q", code, strings.Count(out, "\n"), errs)
+	}
+}
+
+// TestStreamSaysEveryConnectionUp: the stream's status lines say each connection's up once, and
+// one that came up and went down between two reads of the inbox (which keeps only the latest
+// status) is said to have come up before its down. Guards TestStreamReconnects on a loaded
+// machine, whose stderr went from "stream down" to "stream down" with no "connection 2".
+func TestStreamSaysEveryConnectionUp(t *testing.T) {
+	t.Parallel()
+	dropped := errors.New("stream closed by the exchange")
+	shown := uint64(0)
+	var got []string
+	for _, st := range []api.StreamStatus{
+		{Err: errors.New("stream connect: refused")}, // never up: no connection counted
+		{Up: true, Epoch: 1},
+		{Err: dropped, Epoch: 1},
+		{Err: dropped, Epoch: 2}, // connection 2 came up and went down between two reads
+		{Up: true, Epoch: 3},
+	} {
+		var lines []string
+		lines, shown = statusLines(st, shown)
+		got = append(got, lines...)
+	}
+	want := []string{"stream down (stream connect: refused): reconnecting", "stream up (connection 1)",
+		"stream down (stream closed by the exchange): reconnecting", "stream up (connection 2)",
+		"stream down (stream closed by the exchange): reconnecting", "stream up (connection 3)"}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("status lines:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
