@@ -229,17 +229,27 @@ func (r *runner) printClose(out closeJSON) error {
 	return err
 }
 
-func runReverse(ctx context.Context, r *runner) error {
+// positionInstrument is the instrument --instrument names (a name like BTC-PERP, or btc) and
+// its positionStore: what a command on one position (reverse, breakeven) starts from.
+func (r *runner) positionInstrument(ctx context.Context) (*state.Store, state.Instrument, error) {
 	if r.o.instrument == "" {
-		return usagef("--instrument is required (a name like BTC-PERP, or btc)")
+		return nil, state.Instrument{}, usagef("--instrument is required (a name like BTC-PERP, or btc)")
 	}
 	st, err := r.positionStore(ctx, r.o.instrument)
 	if err != nil {
-		return err
+		return nil, state.Instrument{}, err
 	}
 	in, err := st.ResolveInstrument(r.o.instrument)
 	if err != nil {
-		return usagef("--instrument: %v", err)
+		return nil, state.Instrument{}, usagef("--instrument: %v", err)
+	}
+	return st, in, nil
+}
+
+func runReverse(ctx context.Context, r *runner) error {
+	st, in, err := r.positionInstrument(ctx)
+	if err != nil {
+		return err
 	}
 	plan, errs := st.PlanReverse(in.Name, state.NewCloid(), r.o.conn.guard())
 	if len(errs) > 0 {

@@ -131,16 +131,9 @@ type breakevenJSON struct {
 }
 
 func runBreakeven(ctx context.Context, r *runner) error {
-	if r.o.instrument == "" {
-		return usagef("--instrument is required (a name like BTC-PERP, or btc)")
-	}
-	st, err := r.positionStore(ctx, r.o.instrument)
+	st, in, err := r.positionInstrument(ctx)
 	if err != nil {
 		return err
-	}
-	in, err := st.ResolveInstrument(r.o.instrument)
-	if err != nil {
-		return usagef("--instrument: %v", err)
 	}
 	plan, errs := st.PlanBreakeven(in.Name)
 	if len(errs) > 0 {
