@@ -66,6 +66,21 @@ func (c CheckedBracket) RewardRisk() decimal.Decimal {
 	return c.Reward.DivRound(c.Risk, 2)
 }
 
+// LegsWords is the legs in words, at the instrument's price precision, for the bracket's
+// one-line description and its journal entry: " tp 55,000.0 sl 48,000.0" (a leg not given is
+// left out).
+func (c CheckedBracket) LegsWords() string {
+	pd := c.Entry.Instrument.PriceDecimals()
+	s := ""
+	if c.TP.IsPositive() {
+		s += " tp " + FormatPrice(c.TP, pd)
+	}
+	if c.SL.IsPositive() {
+		s += " sl " + FormatPrice(c.SL, pd)
+	}
+	return s
+}
+
 // CheckBracket checks an entry with its take-profit and stop-loss: the entry as CheckOrder does
 // (a limit or market order that is not reduce-only, not against an opposite position), each leg
 // on the tick and on its own side (a buy's take-profit above, its stop below; a sell's the other

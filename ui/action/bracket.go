@@ -19,7 +19,7 @@ func NewBracket(cb state.CheckedBracket, st *common.Styles) *Action {
 	a.Title = "Place bracket order"
 	a.Confirm = cb.NeedsConfirm
 	a.Bracket = cb
-	a.What += BracketWhat(cb)
+	a.What += cb.LegsWords()
 	a.Lines[0] = st.Bold.On(strings.ToUpper(a.What))
 	pd := cb.Entry.Instrument.PriceDecimals()
 	legs := []string{"", bracketRefLine(cb)}
@@ -74,19 +74,6 @@ func bracketRefLine(cb state.CheckedBracket) string {
 		l += "; judged against " + cb.JudgeWhat + " " + state.FormatPrice(cb.Judge, pd)
 	}
 	return l
-}
-
-// BracketWhat is the legs part of a bracket's one-line description: " tp 200 sl 180".
-func BracketWhat(cb state.CheckedBracket) string {
-	pd := cb.Entry.Instrument.PriceDecimals()
-	s := ""
-	if cb.TP.IsPositive() {
-		s += " tp " + state.FormatPrice(cb.TP, pd)
-	}
-	if cb.SL.IsPositive() {
-		s += " sl " + state.FormatPrice(cb.SL, pd)
-	}
-	return s
 }
 
 // bracketWords reads what became of a bracket (or a position's take-profit and stop): each

@@ -78,7 +78,7 @@ func runBracket(ctx context.Context, r *runner, in state.OrderIntent) error {
 		return err
 	}
 	defer done()
-	out, err := e.PlaceBracket(ctx, c, exec.Ask{Who: journal.WhoHeadless, What: orderWords(st, co) + legsWords(cb), Confirmed: r.o.yes})
+	out, err := e.PlaceBracket(ctx, c, exec.Ask{Who: journal.WhoHeadless, What: orderWords(st, co) + cb.LegsWords(), Confirmed: r.o.yes})
 	if err != nil {
 		return err
 	}
@@ -146,19 +146,6 @@ func legName(tpsl string) string {
 	return "stop-loss"
 }
 
-// legsWords is the legs in words for the journal: " tp 55,000.0 sl 48,000.0".
-func legsWords(cb state.CheckedBracket) string {
-	pd := cb.Entry.Instrument.PriceDecimals()
-	s := ""
-	if cb.TP.IsPositive() {
-		s += " tp " + state.FormatPrice(cb.TP, pd)
-	}
-	if cb.SL.IsPositive() {
-		s += " sl " + state.FormatPrice(cb.SL, pd)
-	}
-	return s
-}
-
 func (r *runner) printBracket(st *state.Store, cb state.CheckedBracket, res bracketJSON) error {
 	if r.o.json {
 		r.jsonDone = true
@@ -170,7 +157,7 @@ func (r *runner) printBracket(st *state.Store, cb state.CheckedBracket, res brac
 		verb = "checked (dry run, not sent):"
 	}
 	k := newKV(false)
-	k.add("Bracket", verb+" "+orderWords(st, co)+legsWords(cb))
+	k.add("Bracket", verb+" "+orderWords(st, co)+cb.LegsWords())
 	if res.Sent {
 		k.add("Order id", strconv.FormatUint(uint64(res.Oid), 10)+" "+res.Status+costText(res.cost))
 	}
