@@ -92,7 +92,9 @@ func (f *Feed) heard(topics map[api.Topic]bool, now time.Time) Cmd {
 }
 
 // armStall sets the heartbeat's timer for the earliest deadline of the topics judged and not
-// stalled, unless one is set for sooner.
+// stalled, unless it is set for that already. A batch heard moves its topic's deadline later, and
+// the timer with it: a stream that keeps sending never wakes the check (issue #34: it woke every
+// 5 s, found nothing silent and was set again).
 func (f *Feed) armStall(now time.Time) Cmd {
 	s := f.src
 	var next time.Time
@@ -103,7 +105,7 @@ func (f *Feed) armStall(now time.Time) Cmd {
 			}
 		}
 	}
-	if next.IsZero() || (!s.stallAt.IsZero() && !s.stallAt.After(next)) {
+	if next.IsZero() || next.Equal(s.stallAt) {
 		return nil
 	}
 	s.stallToken++

@@ -106,3 +106,31 @@ func TestAStallIsJudgedOnlyWhileUpAndSubscribed(t *testing.T) {
 		t.Errorf("stalled: %q, want the mids silent 20s and one more", s)
 	}
 }
+
+// TestATopicHeardHoldsItsCheckOff (issue #34): a market topic heard every second moves the
+// heartbeat's check later with each batch, so in a minute of batches the check never wakes (it
+// woke every 5 s, found nothing silent and was set again); silent after, it wakes once, five
+// seconds after the last batch, and stalls the topic.
+func TestATopicHeardHoldsItsCheckOff(t *testing.T) {
+	f := heartbeatFeed(nil)
+	clock := f.clock.(*FakeClock)
+	tick := api.Topic{Channel: api.ChanTicker, Symbol: "all"}
+	wakes := 0
+	step := func(d time.Duration) {
+		for _, m := range clock.Advance(d) {
+			wakes++
+			run(f.Update(m.(Msg)).Cmd)
+		}
+	}
+	for range 60 {
+		run(f.heard(map[api.Topic]bool{tick: true}, clock.Now()))
+		step(time.Second)
+	}
+	if wakes != 0 {
+		t.Fatalf("a topic heard every second for a minute: the check woke %d times, want none", wakes)
+	}
+	step(5 * time.Second)
+	if b := f.src.beats[tick]; wakes != 1 || !b.stalled {
+		t.Fatalf("silent 6 s after the last batch: %d wakes, stalled %v; want one wake that stalls it", wakes, b.stalled)
+	}
+}
