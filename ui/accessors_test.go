@@ -58,8 +58,9 @@ func (m *Model) helpOpen() bool { return m.helpBox.Shown() }
 // messagesOpen reports whether the messages view is open.
 func (m *Model) messagesOpen() bool { return m.msgs.Shown() }
 
-// riskEvery is how often, at most, the trading state is read again.
-const riskEvery = riskline.Every
+// riskKeptBack is when a change within riskline.Every of the last read is read, if none reads it
+// first.
+const riskKeptBack = riskline.KeptBack
 
 // riskAccount is the account the risk engine observes (nil until it has loaded).
 func (m *Model) riskAccount() *rules.Account { return riskline.AccountOf(m.store) }

@@ -108,7 +108,7 @@ func TestAConsoleInReducingRefusesOpeningOrders(t *testing.T) {
 		}
 	}
 	pump(t, c.m, c.m.refreshNow(state.KindPositions, state.KindAccount, state.KindOrders, state.KindTickers, state.KindFills))
-	c.step(t, riskEvery)
+	c.step(t, riskKeptBack)
 	if !strings.Contains(c.m.View(), "RISK REDUCING") {
 		t.Fatalf("no REDUCING after the losing round:\n%s", c.m.View())
 	}

@@ -38,7 +38,7 @@ func TestTheStatusLineSaysHaltedWithWhy(t *testing.T) {
 	if err := m.exec.Risk().Halt(context.Background(), "coffee"); err != nil {
 		t.Fatal(err)
 	}
-	m.forgetRiskRead() // as riskEvery later
+	m.forgetRiskRead() // as riskline.Every later
 	pump(t, m, m.readRisk())
 	if v := m.View(); !strings.Contains(v, "RISK HALTED (coffee)") {
 		t.Fatalf("no HALTED on the status line:\n%s", v)
@@ -119,10 +119,10 @@ func TestALossLimitShowsReducingWithNoOrderTried(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	// The account's change arrives (by the stream or this poll) within riskEvery of the last
-	// read: it is read riskEvery later, not dropped.
+	// The account's change arrives (by the stream or this poll) within riskline.Every of the last
+	// read: it is read riskKeptBack after it, not dropped.
 	pump(t, c.m, c.m.refreshNow(state.KindAccount, state.KindPositions, state.KindFills))
-	c.step(t, riskEvery)
+	c.step(t, riskKeptBack)
 	if st, why, _ := c.m.exec.Risk().State(context.Background()); st != risk.Reducing {
 		rep, _ := c.m.exec.Risk().Report(context.Background(), nil)
 		t.Fatalf("after a losing round the engine is %s %s: %s; account %+v", st, why, rep.Line(), c.m.riskAccount())

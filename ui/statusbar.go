@@ -140,10 +140,11 @@ func (m *Model) readRisk() tea.Cmd {
 	if m.exec == nil {
 		return nil
 	}
-	if cmd, due := m.status.risk.Due(time.Now(), m.feed); !due {
+	cmd, due := m.status.risk.Due(time.Now(), m.feed)
+	if !due {
 		return cmd
 	}
-	return risk.Read(m.exec.Risk(), risk.AccountOf(m.store))
+	return tea.Batch(cmd, risk.Read(m.exec.Risk(), risk.AccountOf(m.store)))
 }
 
 // onRiskMsg handles the trading state's messages and the `:risk` command (risk.Command, on the

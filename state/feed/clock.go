@@ -40,6 +40,12 @@ func (c RealClock) rearm(d time.Duration, msg Message) Cmd {
 	return c.timer.rearm(d, msg)
 }
 
+func (c RealClock) disarm() {
+	if c.timer != nil {
+		c.timer.disarm()
+	}
+}
+
 // Now implements Clock.
 func (c RealClock) Now() time.Time { return c.now() }
 
@@ -93,15 +99,7 @@ func (c *FakeClock) timerNow() time.Time { return c.Now() }
 
 // rearm is After with the timer armed before by rearm taken back.
 func (c *FakeClock) rearm(d time.Duration, msg Message) Cmd {
-	c.mu.Lock()
-	for i, t := range c.timers {
-		if c.wake != 0 && t.seq == c.wake {
-			c.timers = append(c.timers[:i], c.timers[i+1:]...)
-			break
-		}
-	}
-	c.wake = 0
-	c.mu.Unlock()
+	c.disarm()
 	cmd := c.After(d, msg)
 	if cmd == nil {
 		c.mu.Lock()
@@ -109,6 +107,19 @@ func (c *FakeClock) rearm(d time.Duration, msg Message) Cmd {
 		c.mu.Unlock()
 	}
 	return cmd
+}
+
+// disarm takes back the timer armed by rearm.
+func (c *FakeClock) disarm() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for i, t := range c.timers {
+		if c.wake != 0 && t.seq == c.wake {
+			c.timers = append(c.timers[:i], c.timers[i+1:]...)
+			break
+		}
+	}
+	c.wake = 0
 }
 
 // Advance moves the clock by d and returns the messages of the timers that came due, earliest
@@ -180,3 +191,4 @@ type nowTimerClock struct {
 
 func (c nowTimerClock) timerNow() time.Time                    { return c.tc.timerNow() }
 func (c nowTimerClock) rearm(d time.Duration, msg Message) Cmd { return c.tc.rearm(d, msg) }
+func (c nowTimerClock) disarm()                                { c.tc.disarm() }

@@ -42,6 +42,22 @@ func (f *Feed) AfterFor(owner any, d time.Duration, msg Message) Cmd {
 	return f.arm(owner, d, ownMsg{msg})
 }
 
+// Cancel drops owner's timer set with AfterFor, if one is pending: its message is never delivered,
+// and the one clock timer moves to the next due (a kept-back read that a change read first wakes
+// nothing). The command it returns, if any, must be run. On a clock without a re-armable timer
+// the timer's message still comes.
+func (f *Feed) Cancel(owner any) Cmd {
+	tc, ok := f.clock.(timerClock)
+	if !ok {
+		return nil
+	}
+	n := len(f.wake.entries)
+	if f.wake.entries = dropOwner(f.wake.entries, owner); len(f.wake.entries) == n {
+		return nil
+	}
+	return f.rearm(tc)
+}
+
 // ownMsg is a pane's timer (AfterFor) on the feed's list: due, it delivers msg.
 type ownMsg struct{ msg Message }
 

@@ -14,6 +14,8 @@ type timerClock interface {
 	// rearm sets the one timer: msg is delivered once d has passed, and the timer armed before is
 	// superseded (its message never delivered). The command it returns, if any, must be run.
 	rearm(d time.Duration, msg Message) Cmd
+	// disarm stops the one timer: the message of its last arming is never delivered.
+	disarm()
 }
 
 // wakeMsg is the feed's one timer running out; a token other than the feed's is superseded.
@@ -67,6 +69,11 @@ func dropOwner(es []dueEntry, owner any) []dueEntry {
 func (f *Feed) rearm(tc timerClock) Cmd {
 	w := &f.wake
 	if len(w.entries) == 0 {
+		if !w.at.IsZero() { // the last timer was cancelled: the clock's wakes for nothing
+			w.token++
+			w.at = time.Time{}
+			tc.disarm()
+		}
 		return nil
 	}
 	first := w.entries[0].at
@@ -171,6 +178,16 @@ func (r *realTimer) rearm(d time.Duration, msg Message) Cmd {
 	}
 	r.waiting = true
 	return r.wait
+}
+
+// disarm stops the timer; a firing already sent is skipped as superseded.
+func (r *realTimer) disarm() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.gen++
+	if r.timer != nil {
+		r.timer.Stop()
+	}
 }
 
 // wait is the one command waiting for the timer: a superseded firing is skipped.

@@ -143,3 +143,29 @@ func TestPollsDueTogetherShareAWake(t *testing.T) {
 			a.calls.Load(), b.calls.Load(), c.calls.Load())
 	}
 }
+
+// TestACancelledTimerNeverWakes (issue #34): a pane's timer cancelled before it is due (a kept-back
+// read that a change read first) is never delivered: the clock's one timer moves to the next
+// entry, and with none left it is taken back, so nothing wakes for it.
+func TestACancelledTimerNeverWakes(t *testing.T) {
+	clock := NewFakeClock(t0)
+	f := New(clock, time.Second, time.Minute)
+	a, b := new(int), new(int)
+	f.AfterFor(a, time.Second, "a")
+	f.AfterFor(b, 3*time.Second, "b")
+	run(f.Cancel(a))
+	if d, ok := clock.Next(); !ok || d != 3*time.Second || clock.Pending() != 1 {
+		t.Fatalf("after cancelling the first: the clock's timer is due in %s (%d set), want one in 3s", d, clock.Pending())
+	}
+	run(f.Cancel(b))
+	if clock.Pending() != 0 {
+		t.Fatalf("after cancelling both: %d clock timers, want none", clock.Pending())
+	}
+	var got []Message
+	for _, msg := range clock.Advance(time.Minute) {
+		got = append(got, run(f.Update(msg.(Msg)).Cmd)...)
+	}
+	if len(got) != 0 {
+		t.Fatalf("cancelled timers delivered %v", got)
+	}
+}

@@ -54,17 +54,22 @@ func (l *Line) Text() string { return l.text }
 // read, in the wake-up the step makes, not a timer of its own a few milliseconds off it.
 const slack = Every / 10
 
+// KeptBack is when a change kept back is read, after the last read, if no change reads it first.
+const KeptBack = Every + slack
+
 // Due says whether the trading state is to be read now (at most every Every, less slack): true
 // marks it read at now. A change within Every of the last read is kept back, not dropped: the
-// command returned then sends TickMsg on f's clock when Every has passed (nil when one is
-// already on its way).
+// command returned then sends TickMsg on f's one timer when Every and slack have passed (nil
+// when one is already on its way), unless a change read before (the stream's next step, about
+// Every later) cancels it: the command returned with true, if any, does (issue #34: the timer
+// woke the idle console every 2 s with a position open, to find the step had read it).
 func (l *Line) Due(now time.Time, f *feed.Feed) (tea.Cmd, bool) {
 	if l.soon(now) {
 		l.later = true
 		return l.arm(now, f), false
 	}
 	l.at, l.later = now, false
-	return nil, true
+	return l.disarm(f), true
 }
 
 // soon says whether now is within Every, less slack, of the last read.
@@ -72,13 +77,23 @@ func (l *Line) soon(now time.Time) bool {
 	return !l.at.IsZero() && now.Sub(l.at) < Every-slack && !now.Before(l.at)
 }
 
-// arm is the timer of a kept-back read, Every after the last one (nil when one is on its way).
+// arm is the timer of a kept-back read, Every and slack after the last one: the next change
+// due about Every after it comes first and reads (nil when one is on its way).
 func (l *Line) arm(now time.Time, f *feed.Feed) tea.Cmd {
 	if l.armed {
 		return nil
 	}
 	l.armed = true
-	return common.Tea(f.After(Every-now.Sub(l.at), TickMsg{}))
+	return common.Tea(f.AfterFor(l, KeptBack-now.Sub(l.at), TickMsg{}))
+}
+
+// disarm cancels the kept-back read's timer: a change read first (nil when none is on its way).
+func (l *Line) disarm(f *feed.Feed) tea.Cmd {
+	if !l.armed {
+		return nil
+	}
+	l.armed = false
+	return common.Tea(f.Cancel(l))
 }
 
 // Mark says the trading state was read at at (a `:risk` command reads it with its answer);
