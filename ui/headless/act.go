@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/tradedesk/tradedesk/api"
+	"github.com/tradedesk/tradedesk/api/text"
 	"github.com/tradedesk/tradedesk/state/exec"
 	"github.com/tradedesk/tradedesk/state/journal"
 )
@@ -47,4 +48,22 @@ func actResp(res exec.Result) api.TxResponse {
 		return *res.Resp
 	}
 	return api.TxResponse{TxHash: res.TxHash}
+}
+
+// actDone ends a command whose action Do ran: actFailed's error when it was not seen done, else
+// the answer, as JSON or as lines, the last one with the transaction's hash: "done (tx 0x…)".
+func (r *runner) actDone(res exec.Result, failed, subject, check string, lines ...string) error {
+	if err := actFailed(res, failed, subject, check); err != nil {
+		return err
+	}
+	resp := actResp(res)
+	if r.o.json {
+		return writeJSON(r.env.Stdout, okJSON(resp))
+	}
+	last := len(lines) - 1
+	for _, l := range lines[:last] {
+		fmt.Fprintln(r.env.Stdout, l)
+	}
+	_, err := fmt.Fprintf(r.env.Stdout, "%s (tx %s)\n", lines[last], text.Clean(resp.TxHash))
+	return err
 }

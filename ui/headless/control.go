@@ -266,15 +266,8 @@ func (r *runner) agentRevoke(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := actFailed(res, "agent "+a+" not revoked", "the revocation of agent "+a, "`tradedesk agent list` shows whether it is still listed"); err != nil {
-		return err
-	}
-	resp := actResp(res)
-	if r.o.json {
-		return writeJSON(r.env.Stdout, okJSON(resp))
-	}
-	_, err = fmt.Fprintf(r.env.Stdout, "agent %s revoked: its next request is refused (tx %s)\n", a, text.Clean(resp.TxHash))
-	return err
+	return r.actDone(res, "agent "+a+" not revoked", "the revocation of agent "+a, "`tradedesk agent list` shows whether it is still listed",
+		"agent "+a+" revoked: its next request is refused")
 }
 
 func (r *runner) agentList(ctx context.Context) error {
@@ -335,16 +328,8 @@ func runLeverage(ctx context.Context, r *runner) error {
 	if err != nil {
 		return err
 	}
-	if err := actFailed(res, "leverage on "+in.Name+" not changed", "the leverage change on "+in.Name,
-		"`tradedesk leverage --instrument "+in.Name+"` reads the leverage in force"); err != nil {
-		return err
-	}
-	resp := actResp(res)
-	if r.o.json {
-		return writeJSON(r.env.Stdout, okJSON(resp))
-	}
-	_, err = fmt.Fprintf(r.env.Stdout, "%s (tx %s)\n", line, text.Clean(resp.TxHash))
-	return err
+	return r.actDone(res, "leverage on "+in.Name+" not changed", "the leverage change on "+in.Name,
+		"`tradedesk leverage --instrument "+in.Name+"` reads the leverage in force", line)
 }
 
 func runBrokerApprove(ctx context.Context, r *runner) error { return runBroker(ctx, r, "approve") }
@@ -374,15 +359,7 @@ func runBroker(ctx context.Context, r *runner, sub string) error {
 	if err != nil {
 		return err
 	}
-	if err := actFailed(res, "could not "+what, "the request to "+what, "`tradedesk broker list` shows the approvals"); err != nil {
-		return err
-	}
-	resp := actResp(res)
-	if r.o.json {
-		return writeJSON(r.env.Stdout, okJSON(resp))
-	}
-	_, err = fmt.Fprintf(r.env.Stdout, "done: %s (tx %s)\n", what, text.Clean(resp.TxHash))
-	return err
+	return r.actDone(res, "could not "+what, "the request to "+what, "`tradedesk broker list` shows the approvals", "done: "+what)
 }
 
 // checkAgent, when the command signs with an agent key, looks the agent up in the account's

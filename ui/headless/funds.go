@@ -159,18 +159,8 @@ func (r *runner) move(ctx context.Context, req funds.Request) error {
 	if err != nil {
 		return err
 	}
-	if err := actFailed(res, req.Op.String()+" not made", "the "+req.Op.String(), "check `tradedesk account` before sending it again"); err != nil {
-		return err
-	}
-	resp := actResp(res)
-	if r.o.json {
-		return writeJSON(r.env.Stdout, okJSON(resp))
-	}
-	for _, l := range checked.Confirm() {
-		fmt.Fprintln(r.env.Stdout, l)
-	}
-	_, err = fmt.Fprintf(r.env.Stdout, "done (tx %s)\n", text.Clean(resp.TxHash))
-	return err
+	return r.actDone(res, req.Op.String()+" not made", "the "+req.Op.String(), "check `tradedesk account` before sending it again",
+		append(checked.Confirm(), "done")...)
 }
 
 // moveJSON is a movement's preview as --dry-run --json prints it.
