@@ -185,6 +185,12 @@ var mutants = []mutant{
 	{id: "nonce/default-window", file: "api/nonce.go", from: "if window <= 0 {", to: "if window < 0 {"},
 
 	// The simulator: matching (book.go, match.go, orders.go).
+	{id: "sim/funding-units-half-away", file: "api/sim/premium.go", from: "if r >= uint64(b)-r {", to: "if r > uint64(b)-r {"},
+	{id: "sim/funding-units-clamp-high", file: "api/sim/premium.go", from: "-maxFundingUnits), maxFundingUnits)", to: "-maxFundingUnits), 1<<62)"},
+	{id: "sim/funding-units-clamp-low", file: "api/sim/premium.go", from: "baseFundingUnits, -maxFundingUnits)", to: "baseFundingUnits, -1<<62)"},
+	{id: "sim/funding-units-interest", file: "api/sim/premium.go", from: "avg*fundingPerAvgUnit+baseFundingUnits", to: "avg*fundingPerAvgUnit"},
+	{id: "sim/funding-units-eighth", file: "api/sim/premium.go", from: "fundingPerAvgUnit  = 125_000 ", to: "fundingPerAvgUnit  = 100_000 "},
+	{id: "sim/funding-units-average", file: "api/sim/premium.go", from: "avg, _ := divRoundHalfAway(s, m.premN+1, 1)", to: "avg, _ := divRoundHalfAway(s, m.premN+2, 1)"},
 	{id: "sim/book-buy-crosses-at-ask", file: "api/sim/book.go", from: "return q <= p", to: "return q < p"},
 	{id: "sim/book-sell-crosses-at-bid", file: "api/sim/book.go", from: "return q >= p", to: "return q > p"},
 	{id: "sim/book-bid-order", file: "api/sim/book.go", from: "if buy {\n\t\treturn p < q", to: "if buy {\n\t\treturn p > q"},

@@ -30,21 +30,24 @@ type market struct {
 	index    int64 // ticks
 	mark     int64
 	last     int64
-	oi       int64 // lots held long across all accounts
-	premSum  decimal.Decimal
+	oi       int64           // lots held long across all accounts
+	premSum  decimal.Decimal // the funding average's sum, unless premInUnits
 	premN    int64
-	funding  decimal.Decimal // the current (predicted) funding rate per interval
-	charts   *charts
-	updated  time.Time
-	trades   []tradeRec // recent trades, oldest first, capped
-	minTL    int64      // minNotional in tick×lot units, rounded up (0 until first needed)
-	quotes   []*order   // the makers' orders of the last requote (some may have filled)
-	spare    []*order   // closed quotes a requote writes its new quotes over (market.reuse)
-	topic    string     // "ticker:" and its name, made once (market.tickerTopic)
-	quotedAt int64      // the index (ticks) the last requote quoted around
-	paused   bool       // its random walk is stopped (POST /control)
-	mirrored bool       // its mark and funding rate come from a live exchange (Mirror)
-	upMark   int64      // the live exchange's mark, in ticks, when mirrored
+	// premUnits is the sum in 10^-10 while premInUnits (see accrueUnits).
+	premUnits   int64
+	premInUnits bool
+	funding     decimal.Decimal // the current (predicted) funding rate per interval
+	charts      *charts
+	updated     time.Time
+	trades      []tradeRec // recent trades, oldest first, capped
+	minTL       int64      // minNotional in tick×lot units, rounded up (0 until first needed)
+	quotes      []*order   // the makers' orders of the last requote (some may have filled)
+	spare       []*order   // closed quotes a requote writes its new quotes over (market.reuse)
+	topic       string     // "ticker:" and its name, made once (market.tickerTopic)
+	quotedAt    int64      // the index (ticks) the last requote quoted around
+	paused      bool       // its random walk is stopped (POST /control)
+	mirrored    bool       // its mark and funding rate come from a live exchange (Mirror)
+	upMark      int64      // the live exchange's mark, in ticks, when mirrored
 }
 
 // tradeRec is one trade on the market's tape.

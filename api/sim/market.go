@@ -215,15 +215,27 @@ func (e *engine) randomTaker(m *market) {
 }
 
 // accruePremium adds the book's premium over the index to the funding average and updates the
-// predicted funding rate: the average premium over 8, plus interest, clamped.
+// predicted funding rate (accrue).
 func (e *engine) accruePremium(m *market) {
 	if m.spot || m.mirrored {
 		return
 	}
 	bid, okb := m.book.bestPrice(true)
 	ask, oka := m.book.bestPrice(false)
+	m.accrue(bid, ask, okb && oka)
+}
+
+// accrue adds the premium at a best bid and ask (both: the book has both sides; else none) to
+// the funding average and sets the predicted funding rate: the average premium over 8, plus
+// interest, clamped, to 8 places; in integers where the figures allow (accrueUnits), else in
+// decimals.
+func (m *market) accrue(bid, ask int64, both bool) {
+	if m.accrueUnits(bid, ask, both) {
+		return
+	}
+	m.spillUnits()
 	prem := decimal.Zero
-	if okb && oka {
+	if both {
 		prem = m.premium(bid, ask)
 	}
 	m.premSum = m.premSum.Add(prem)
@@ -278,7 +290,7 @@ func (e *engine) payFunding(t time.Time) {
 	e.fees.deriv[collUSDC] = e.fees.deriv[collUSDC].Add(residual)
 	e.fees.dirty = true
 	for _, m := range e.markets {
-		m.premSum, m.premN = decimal.Zero, 0
+		m.resetPremium()
 	}
 }
 

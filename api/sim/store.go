@@ -105,7 +105,7 @@ func (st *store) write(e *engine, maxNonce uint64) error {
 	w.exec("meta", mustJSON(metaRow{Version: storeVersion, Saved: e.now(), MaxNonce: maxNonce, NextOid: e.nextOid,
 		NextTid: e.nextTid, NextTx: e.nextTx, FundedAt: e.fundedAt, In: e.ledger.in, Out: e.ledger.out}))
 	for _, m := range e.markets {
-		b := mustJSON(marketRow{Index: m.index, Mark: m.mark, Last: m.last, Funding: m.funding, PremSum: m.premSum, PremN: m.premN,
+		b := mustJSON(marketRow{Index: m.index, Mark: m.mark, Last: m.last, Funding: m.funding, PremSum: m.premiumSum(), PremN: m.premN,
 			Paused: m.paused, Seq: m.book.seq, Updated: m.updated})
 		if !bytes.Equal(b, st.markets[m.id]) {
 			w.exec("market", m.id, b)

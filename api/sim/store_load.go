@@ -70,6 +70,7 @@ func (st *store) loadMarkets(e *engine) error {
 		}
 		if m := e.byID[id]; m != nil {
 			m.index, m.mark, m.last, m.funding, m.premSum, m.premN, m.paused = r.Index, r.Mark, r.Last, r.Funding, r.PremSum, r.PremN, r.Paused
+			m.premInUnits = false // the sum is premSum's again
 			st.seqs[id] = r.Seq
 			if !r.Updated.IsZero() {
 				m.updated = r.Updated
