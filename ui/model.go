@@ -244,7 +244,7 @@ func (m *Model) addPanes(cfg Config) {
 	m.form = orderentry.New(m.c, m.status.modeWord(), &m.pipe.out[action.LaneOrder])
 	accountEmpty := "waiting for the account…"
 	if cfg.Exchange.Address() == "" {
-		accountEmpty = "no account: start with --address, --keystore or a key"
+		accountEmpty = common.NoAccount("")
 	}
 	pos, open := positions.New(m.c), orders.New(m.c)
 	if cfg.Exchange.Address() == "" {

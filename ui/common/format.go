@@ -126,6 +126,16 @@ func FitLines(lines []string, w, h int) string {
 	return strings.Join(out, "\n")
 }
 
+// NoAccount is what a view of the account's data says when the console watches no account: how
+// to start with one and, when what is given, what it would then show ("to see fills").
+func NoAccount(what string) string {
+	s := "no account: start with --address, --keystore or a key"
+	if what != "" {
+		s += " to see " + what
+	}
+	return s
+}
+
 // ScrolledLines is lines from offset on, fitted to w×h (FitLines): a pane of text longer than its
 // height, scrolled down offset lines.
 func ScrolledLines(lines []string, offset, w, h int) string {

@@ -112,7 +112,7 @@ func (p *Pane) build() []string {
 	}
 	switch acct := p.Store.Account(); {
 	case p.noAcct:
-		l = append(l, st.Muted.On("no account: start with --address, --keystore or a key"))
+		l = append(l, st.Muted.On(common.NoAccount("")))
 	case !p.Store.Freshness(state.KindAccount).Loaded():
 		l = append(l, st.Muted.On(common.EmptyFor(p.Store, state.KindAccount, "")))
 	default:

@@ -58,7 +58,7 @@ func New(c *common.Common, ex api.Exchange) *Pane {
 	p := &Pane{ex: ex, input: common.NewField("0x… broker address and max fee rate, e.g. 0.1%", 64)}
 	empty := "no broker approved: no broker can charge fees on this account's orders"
 	if common.ExchangeAddress(ex) == "" {
-		empty = "no account: start with --address, --keystore or a key"
+		empty = common.NoAccount("")
 	}
 	p.List = pagedlist.New(c, ex, source, []common.Column{
 		common.Col("Broker", 42, false, 0), common.Col("Max fee rate", 12, true, 0), common.Col("Updated", 16, false, 1),

@@ -43,7 +43,7 @@ type Pane struct {
 func New(c *common.Common, watching bool) *Pane {
 	p := &Pane{Common: c, dirty: true, sel: Days - 1, empty: "no fills yet"}
 	if !watching {
-		p.empty = "no account: start with --address, --keystore or a key to see daily PnL"
+		p.empty = common.NoAccount("daily PnL")
 	}
 	t := c.Styles.Theme
 	p.styles = chart.Styles{Up: common.Fg(t, t.Up), Down: common.Fg(t, t.Down), Axis: common.Fg(t, t.Muted), Muted: common.Fg(t, t.Muted)}

@@ -37,7 +37,7 @@ type Pane struct {
 func New(c *common.Common, watching bool) *Pane {
 	p := &Pane{Common: c, dirty: true, empty: "no account value yet"}
 	if !watching {
-		p.empty = "no account: start with --address, --keystore or a key to see equity"
+		p.empty = common.NoAccount("equity")
 	}
 	t := c.Styles.Theme
 	p.styles = chart.Styles{Up: common.Fg(t, t.Up), Down: common.Fg(t, t.Down), Axis: common.Fg(t, t.Muted), Muted: common.Fg(t, t.Muted)}

@@ -53,7 +53,7 @@ func New(c *common.Common, ex api.Exchange, bell bool) *Pane {
 	p := &Pane{Bell: bell, Ring: common.RingBell}
 	empty := "no fills yet"
 	if common.ExchangeAddress(ex) == "" {
-		empty = "no account: start with --address, --keystore or a key to see fills"
+		empty = common.NoAccount("fills")
 	}
 	p.List = pagedlist.New(c, ex, source, []common.Column{
 		common.Col("Time", 14, false, 0), common.Col("Instrument", 10, false, 0), common.Col("Side", 4, false, 0), common.Col("Direction", 11, false, 2),

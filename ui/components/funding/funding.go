@@ -65,7 +65,7 @@ func New(c *common.Common, ex api.Exchange) *Pane {
 func newPane(c *common.Common, ex api.Exchange, src pagedlist.Source, watching bool) *Pane {
 	p := &Pane{empty: "no funding payments yet"}
 	if !watching {
-		p.empty = "no account: start with --address, --keystore or a key to see funding"
+		p.empty = common.NoAccount("funding")
 	}
 	p.List = pagedlist.New(c, ex, src, []common.Column{
 		common.Col("Time", 14, false, 0), common.Col("Instrument", 10, false, 0), common.Col("Size", 10, true, 1),

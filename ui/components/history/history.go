@@ -58,7 +58,7 @@ type Pane struct {
 func New(c *common.Common, ex api.Exchange) *Pane {
 	p := &Pane{emptyMsg: "no orders in the history yet"}
 	if common.ExchangeAddress(ex) == "" {
-		p.emptyMsg = "no account: start with --address, --keystore or a key to see order history"
+		p.emptyMsg = common.NoAccount("order history")
 	}
 	p.List = pagedlist.New(c, ex, source, columns(), p.cell, p.emptyMsg)
 	p.Tbl.Follow(func(row int) string { return strconv.FormatUint(uint64(p.all[p.rows[row]].OrderID), 10) })

@@ -67,7 +67,7 @@ var ErrNoFills = errors.New("no fills yet: a card is made from fills")
 func Load(ctx context.Context, src Source, msg OpenMsg) (report.Card, error) {
 	user := src.Ex.Address()
 	if user == "" {
-		return report.Card{}, errors.New("no account: start with --address, --keystore or a key")
+		return report.Card{}, errors.New(common.NoAccount(""))
 	}
 	var arrivals map[string]journal.Arrival
 	var routes map[string]journal.Route

@@ -50,7 +50,7 @@ func New(c *common.Common, ex api.Exchange) *Pane {
 	p := &Pane{}
 	empty := "no round trips yet: they are made from fills"
 	if common.ExchangeAddress(ex) == "" {
-		empty = "no account: start with --address, --keystore or a key to see round trips"
+		empty = common.NoAccount("round trips")
 	}
 	p.List = pagedlist.NewShared(c, ex, fills.Source, []common.Column{
 		common.Col("Opened", 14, false, 0), common.Col("Instrument", 10, false, 0), common.Col("Side", 5, false, 0),

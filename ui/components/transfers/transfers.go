@@ -63,7 +63,7 @@ func New(c *common.Common, ex api.Exchange) *Pane {
 func newPane(c *common.Common, ex api.Exchange, src pagedlist.Source, watching bool) *Pane {
 	p := &Pane{empty: "no transfers yet"}
 	if !watching {
-		p.empty = "no account: start with --address, --keystore or a key to see transfers"
+		p.empty = common.NoAccount("transfers")
 	}
 	p.List = pagedlist.New(c, ex, src, []common.Column{
 		common.Col("Time", 14, false, 0), common.Col("Kind", 15, false, 0), common.Col("Amount", 14, true, 0),
