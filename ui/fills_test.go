@@ -14,6 +14,7 @@ import (
 	"github.com/tradedesk/tradedesk/state"
 	"github.com/tradedesk/tradedesk/state/feed"
 	"github.com/tradedesk/tradedesk/ui/common"
+	"github.com/tradedesk/tradedesk/ui/common/commontest"
 )
 
 const fakeUser = "0x00000000000000000000000000000000000000aa"
@@ -56,13 +57,7 @@ func (f *fakeEx) AccountHistory(context.Context, string, int) ([]api.AccountSnap
 	return nil, nil
 }
 
-func pageOf[T any](rows []T, p api.PageParams) api.Page[T] {
-	total := (len(rows) + p.Limit - 1) / p.Limit
-	lo := min((p.Page-1)*p.Limit, len(rows))
-	hi := min(lo+p.Limit, len(rows))
-	return api.Page[T]{Data: rows[lo:hi], Page: p.Page, Limit: p.Limit, TotalCount: len(rows), TotalPages: total,
-		HasNext: p.Page < total, HasPrev: p.Page > 1}
-}
+func pageOf[T any](rows []T, p api.PageParams) api.Page[T] { return commontest.PageOf(rows, p) }
 
 // makeFills makes n fills, newest first, with trade ids from top down.
 func makeFills(n int, top int) []api.Fill {
@@ -99,35 +94,7 @@ func testFeed(clock func() time.Time) *feed.Feed {
 // panes told; every message that follows is delivered too. It returns the notices shown.
 func deliver(t testing.TB, c *common.Common, p common.Pane, cmd tea.Cmd) []string {
 	t.Helper()
-	var notices []string
-	queue := []tea.Cmd{cmd}
-	for len(queue) > 0 {
-		next := queue[0]
-		queue = queue[1:]
-		if next == nil {
-			continue
-		}
-		switch msg := next().(type) {
-		case tea.BatchMsg:
-			queue = append(queue, msg...)
-		case feed.Msg:
-			r := c.Feed.Update(msg)
-			queue = append(queue, teaCmd(r.Cmd)) // a queued request (the next poll's timer is no command)
-			if r.Msg != nil && c.Store.Apply(r.Msg) {
-				queue = append(queue, p.Update(common.DataMsg{Kind: r.Kind}))
-			}
-		case common.NoticeMsg:
-			notices = append(notices, msg.Text)
-		case common.NoticesMsg:
-			for _, n := range msg {
-				notices = append(notices, n.Text)
-			}
-		case nil:
-		default:
-			queue = append(queue, p.Update(msg))
-		}
-	}
-	return notices
+	return commontest.Deliver(t, c, p, cmd)
 }
 
 func TestFillsPagingAndNewOnTop(t *testing.T) {

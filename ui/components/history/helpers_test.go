@@ -63,13 +63,7 @@ func (f *fakeEx) AccountHistory(context.Context, string, int) ([]api.AccountSnap
 	return nil, nil
 }
 
-func pageOf[T any](rows []T, p api.PageParams) api.Page[T] {
-	total := (len(rows) + p.Limit - 1) / p.Limit
-	lo := min((p.Page-1)*p.Limit, len(rows))
-	hi := min(lo+p.Limit, len(rows))
-	return api.Page[T]{Data: rows[lo:hi], Page: p.Page, Limit: p.Limit, TotalCount: len(rows), TotalPages: total,
-		HasNext: p.Page < total, HasPrev: p.Page > 1}
-}
+func pageOf[T any](rows []T, p api.PageParams) api.Page[T] { return commontest.PageOf(rows, p) }
 
 // makeFills makes n fills, newest first, with trade ids from top down.
 func makeFills(n int, top int) []api.Fill {
@@ -106,66 +100,8 @@ func testFeed(clock func() time.Time) *feed.Feed {
 // panes told; every message that follows is delivered too. It returns the notices shown.
 func deliver(t testing.TB, c *common.Common, p common.Pane, cmd tea.Cmd) []string {
 	t.Helper()
-	var notices []string
-	queue := []tea.Cmd{cmd}
-	for len(queue) > 0 {
-		next := queue[0]
-		queue = queue[1:]
-		if next == nil {
-			continue
-		}
-		switch msg := next().(type) {
-		case tea.BatchMsg:
-			queue = append(queue, msg...)
-		case feed.Msg:
-			r := c.Feed.Update(msg)
-			queue = append(queue, common.Tea(r.Cmd)) // a queued request (the next poll's timer is no command)
-			if r.Msg != nil && c.Store.Apply(r.Msg) {
-				queue = append(queue, p.Update(common.DataMsg{Kind: r.Kind}))
-			}
-		case common.NoticeMsg:
-			notices = append(notices, msg.Text)
-		case common.NoticesMsg:
-			for _, n := range msg {
-				notices = append(notices, n.Text)
-			}
-		case nil:
-		default:
-			queue = append(queue, p.Update(msg))
-		}
-	}
-	return notices
+	return commontest.Deliver(t, c, p, cmd)
 }
 
 // keyMsg is ui's sim_test keyMsg: the key named k.
-func keyMsg(k string) tea.KeyMsg {
-	switch k {
-	case "tab":
-		return tea.KeyMsg{Type: tea.KeyTab}
-	case "shift+tab":
-		return tea.KeyMsg{Type: tea.KeyShiftTab}
-	case "enter":
-		return tea.KeyMsg{Type: tea.KeyEnter}
-	case "esc":
-		return tea.KeyMsg{Type: tea.KeyEsc}
-	case "up":
-		return tea.KeyMsg{Type: tea.KeyUp}
-	case "down":
-		return tea.KeyMsg{Type: tea.KeyDown}
-	case "left":
-		return tea.KeyMsg{Type: tea.KeyLeft}
-	case "right":
-		return tea.KeyMsg{Type: tea.KeyRight}
-	case " ":
-		return tea.KeyMsg{Type: tea.KeySpace, Runes: []rune{' '}}
-	case "ctrl+c":
-		return tea.KeyMsg{Type: tea.KeyCtrlC}
-	case "ctrl+x":
-		return tea.KeyMsg{Type: tea.KeyCtrlX}
-	case "ctrl+r":
-		return tea.KeyMsg{Type: tea.KeyCtrlR}
-	case "backspace":
-		return tea.KeyMsg{Type: tea.KeyBackspace}
-	}
-	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(k)}
-}
+func keyMsg(k string) tea.KeyMsg { return commontest.KeyMsg(k) }
