@@ -14,12 +14,12 @@ import (
 // TestMain points HOME and XDG_STATE_HOME at a temporary directory: a test that gives no
 // Env.StateDir writes its journal there, never into the user's own state directory. Keystores
 // are written light for the whole run, quick to open (a user's never are: keyfile's tests hold the
-// standard cost), set once here so no test sets it under another running in parallel. Four
+// standard cost), set once here so no test sets it under another running in parallel. Sixteen
 // parallel tests run at once (testrun.Parallel): they wait on simulators and the guard's clocks.
-// Sixteen took the package from 18 s to 11 s but let TestStreamBook see its record before the
-// stream's "up" (api.Stream delivers a new connection's first records before its status).
+// (56d5896 went back to four when TestStreamBook saw its record before the stream's "up": that was
+// api.Stream's, which now holds a new connection's records until its status says up.)
 func TestMain(m *testing.M) {
-	testrun.Parallel(4)
+	testrun.Parallel(16)
 	keyfile.Scrypt.N, keyfile.Scrypt.P = keystore.LightScryptN, keystore.LightScryptP
 	dir, err := os.MkdirTemp("", "tradedesk-headless-test")
 	if err != nil {
