@@ -17,47 +17,32 @@ import (
 func (g *guardProc) startAlgo(kind string, raw json.RawMessage) (string, error) {
 	ctx, cancel := context.WithTimeout(g.algoCtx, time.Minute)
 	defer cancel()
-	var rn algo.Runner
-	var first algo.Progress
-	var until time.Time
+	var (
+		rn    algo.Runner
+		first algo.Progress
+		until time.Time
+		err   error
+	)
 	switch kind {
 	case "chase":
-		var p algo.ChaseParams
-		if err := decodeParams(kind, raw, &p); err != nil {
-			return "", err
-		}
-		c, err := algo.NewChase(ctx, g.deps, "", p)
-		if err != nil {
-			return "", err
-		}
-		rn, until = c, p.Until
-		first = algo.Progress{ID: c.ID(), Kind: kind, Instrument: p.Instrument, Side: p.Side, Target: p.Size, State: journal.AlgoRunning}
+		rn, first, until, err = decodeAndNew(ctx, g.deps, kind, raw, algo.NewChase, func(p algo.ChaseParams) (algo.Progress, time.Time) {
+			return algo.Progress{Instrument: p.Instrument, Side: p.Side, Target: p.Size}, p.Until
+		})
 	case "twap":
-		var p algo.TWAPParams
-		if err := decodeParams(kind, raw, &p); err != nil {
-			return "", err
-		}
-		t, err := algo.NewTWAP(ctx, g.deps, "", p)
-		if err != nil {
-			return "", err
-		}
-		rn, until = t, g.r.env.Now().Add(p.Duration)
-		first = algo.Progress{ID: t.ID(), Kind: kind, Instrument: p.Instrument, Side: p.Side, Target: p.Size, State: journal.AlgoRunning}
+		rn, first, until, err = decodeAndNew(ctx, g.deps, kind, raw, algo.NewTWAP, func(p algo.TWAPParams) (algo.Progress, time.Time) {
+			return algo.Progress{Instrument: p.Instrument, Side: p.Side, Target: p.Size}, g.r.env.Now().Add(p.Duration)
+		})
 	case "trail":
-		var p algo.TrailParams
-		if err := decodeParams(kind, raw, &p); err != nil {
-			return "", err
-		}
-		t, err := algo.NewTrail(ctx, g.deps, "", p)
-		if err != nil {
-			return "", err
-		}
-		rn = t
-		first = algo.Progress{ID: t.ID(), Kind: kind, Instrument: p.Instrument, State: journal.AlgoRunning}
+		rn, first, until, err = decodeAndNew(ctx, g.deps, kind, raw, algo.NewTrail, func(p algo.TrailParams) (algo.Progress, time.Time) {
+			return algo.Progress{Instrument: p.Instrument}, time.Time{}
+		})
 	case "scale":
 		return g.startScale(ctx, raw)
 	default:
 		return "", fmt.Errorf("kind %q: give chase, twap, trail or scale", text.Clean(kind))
+	}
+	if err != nil {
+		return "", err
 	}
 	g.mu.Lock()
 	g.untils[rn.ID()] = until
@@ -66,6 +51,24 @@ func (g *guardProc) startAlgo(kind string, raw json.RawMessage) (string, error) 
 	g.log.Info("algorithm started on the socket", "algo", rn.ID(), "kind", kind)
 	g.runAlgo(rn)
 	return rn.ID(), nil
+}
+
+// decodeAndNew makes an algorithm of kind from its journal parameters raw: newAlgo makes it,
+// shown gives its first progress's instrument, side and target and when it ends (zero: open).
+// The first progress is the algorithm's, running.
+func decodeAndNew[P any, A algo.Runner](ctx context.Context, d *algo.Deps, kind string, raw json.RawMessage,
+	newAlgo func(context.Context, *algo.Deps, string, P) (A, error), shown func(P) (algo.Progress, time.Time)) (algo.Runner, algo.Progress, time.Time, error) {
+	var p P
+	if err := decodeParams(kind, raw, &p); err != nil {
+		return nil, algo.Progress{}, time.Time{}, err
+	}
+	a, err := newAlgo(ctx, d, "", p)
+	if err != nil {
+		return nil, algo.Progress{}, time.Time{}, err
+	}
+	first, until := shown(p)
+	first.ID, first.Kind, first.State = a.ID(), kind, journal.AlgoRunning
+	return a, first, until, nil
 }
 
 func decodeParams(kind string, raw json.RawMessage, p any) error {
