@@ -14,6 +14,7 @@ import (
 // (still open: not acted on); killed after the send, the next start finds nothing left open and
 // sends nothing.
 func TestCancelManyIsJournaledAndSettledByWhatIsOpen(t *testing.T) {
+	t.Parallel() // owns its simulator, journal and executor
 	r := newRig(t)
 	e := r.executor(nil)
 	place := func(cloid string) {
@@ -56,6 +57,7 @@ func TestCancelManyIsJournaledAndSettledByWhatIsOpen(t *testing.T) {
 // TestOpenNamesTheJournalByNetworkAndAccount: Open keeps the journal under the state directory,
 // one file per network and account, and refuses without a directory.
 func TestOpenNamesTheJournalByNetworkAndAccount(t *testing.T) {
+	t.Parallel() // owns its simulator, journal and executor
 	r := newRig(t)
 	dir := t.TempDir()
 	e, found, err := OpenRecovered(bg, Setup{Dir: dir, Network: "testnet", Config: Config{Send: r.client, Read: r.client, Account: r.client.Address()}})

@@ -14,6 +14,7 @@ import (
 // for its outcome, and so is a cancel. The intent is in the file before the request leaves: the
 // sender reads it there.
 func TestAPlaceAndACancelCommitTwiceEach(t *testing.T) {
+	t.Parallel() // owns its simulator, journal and executor
 	r := newRig(t)
 	seen := &journalSeen{j: r.j, real: r.client}
 	e := r.executor(seen)

@@ -59,6 +59,7 @@ func (r *rig) derivTransfer(amount string) func(ctx context.Context) (api.TxResp
 }
 
 func TestDoJournalsATransferBeforeItIsSigned(t *testing.T) {
+	t.Parallel() // owns its simulator, journal and executor
 	r := newRig(t)
 	e := r.executor(nil)
 	res, err := e.Do(bg, ActTransfer, Ask{Who: journal.WhoHeadless, What: "derivative transfer 5 USDC"}, r.derivTransfer("5"))
@@ -98,6 +99,7 @@ func TestDoJournalsATransferBeforeItIsSigned(t *testing.T) {
 // transfer history finds it (not the transfer of another amount just before), and it is not sent
 // again.
 func TestDoLooksUpALostTransfer(t *testing.T) {
+	t.Parallel() // owns its simulator, journal and executor
 	r := newRig(t)
 	e := r.executor(nil)
 	if res, err := e.Do(bg, ActTransfer, Ask{Who: journal.WhoHeadless, What: "before"}, r.derivTransfer("6")); err != nil || res.Kind != Done {
@@ -127,6 +129,7 @@ func TestDoLooksUpALostTransfer(t *testing.T) {
 // nonce; it stays unknown, is not sent again, and does not hold back an order. Two days after its
 // nonce, a Recover calls it never done.
 func TestDoLeavesALostUnfoundTransferUnknown(t *testing.T) {
+	t.Parallel() // owns its simulator, journal and executor
 	r := newRig(t)
 	e := r.executor(nil)
 	for _, amt := range []string{"3", "9"} {
@@ -179,6 +182,7 @@ func TestDoLeavesALostUnfoundTransferUnknown(t *testing.T) {
 // TestRecoverLooksUpAnAgentLeftSent: an addAgent whose process stopped after the journal commit
 // is found by a restarted process among the account's agents; its proof signature is not kept.
 func TestRecoverLooksUpAnAgentLeftSent(t *testing.T) {
+	t.Parallel() // owns its simulator, journal and executor
 	r := newRig(t)
 	e := r.executor(nil)
 	must(t, e.ensureRecovered(bg))
@@ -211,6 +215,7 @@ func TestRecoverLooksUpAnAgentLeftSent(t *testing.T) {
 // TestDoDoesNotGuessBetweenAlikeTransfers: a lost transfer with an alike one just before it in the
 // history is not called done: which of the two is this one is not known.
 func TestDoDoesNotGuessBetweenAlikeTransfers(t *testing.T) {
+	t.Parallel() // owns its simulator, journal and executor
 	r := newRig(t)
 	e := r.executor(nil)
 	if res, err := e.Do(bg, ActTransfer, Ask{Who: journal.WhoHeadless, What: "first"}, r.derivTransfer("4")); err != nil || res.Kind != Done {
@@ -235,6 +240,7 @@ func TestDoDoesNotGuessBetweenAlikeTransfers(t *testing.T) {
 // TestDoLooksUpALostLeverageChange: a leverage change whose answer is lost after the exchange
 // made it is settled by the leverage now in force; one lost on its way is not (and not resent).
 func TestDoLooksUpALostLeverageChange(t *testing.T) {
+	t.Parallel() // owns its simulator, journal and executor
 	r := newRig(t)
 	e := r.executor(nil)
 	in, _ := r.st.Instrument("BTC-PERP")
@@ -274,6 +280,7 @@ func (c *countingReader) TransferHistory(ctx context.Context, user string, limit
 // TestRecoverLooksOnceAtAnUnknownTransfer: each start looks an unknown transfer up once (it may
 // stay unknown for two days: the start is not held up polling for it).
 func TestRecoverLooksOnceAtAnUnknownTransfer(t *testing.T) {
+	t.Parallel() // owns its simulator, journal and executor
 	r := newRig(t)
 	e := r.executor(nil)
 	r.drop.before.Store(true)

@@ -182,6 +182,7 @@ func (r *rig) atExchange() map[string]int {
 }
 
 func TestAPlacedOrderIsJournaledAndSettled(t *testing.T) {
+	t.Parallel() // owns its simulator, journal and executor
 	r := newRig(t)
 	e := r.executor(nil)
 	res, err := e.Place(bg, r.bid(e, "rest-1", api.TifGTC), Ask{Who: journal.WhoHeadless, What: "buy 0.001 BTC-PERP"})
@@ -210,6 +211,7 @@ func TestAPlacedOrderIsJournaledAndSettled(t *testing.T) {
 }
 
 func TestTheGateRefusesWithoutATypedConfirmation(t *testing.T) {
+	t.Parallel() // owns its simulator, journal and executor
 	r := newRig(t)
 	g := state.DefaultGuard()
 	g.MaxNotional = decimal.NewFromInt(10)
@@ -239,6 +241,7 @@ func TestTheGateRefusesWithoutATypedConfirmation(t *testing.T) {
 // up on its answer is not found at first; it is not called "not placed" before its expiresAfter,
 // and the lookups that go on find it.
 func TestALateRequestIsNotCalledNotPlaced(t *testing.T) {
+	t.Parallel() // owns its simulator, journal and executor
 	r := newRig(t)
 	signer, _ := api.SignerFromHex(testKey)
 	impatient := api.New(r.client.BaseURL(), api.WithSigner(signer), api.WithExpiryWindow(time.Second), api.WithTimeout(100*time.Millisecond))

@@ -92,6 +92,7 @@ func (r *rig) restart() (*Executor, []Found) {
 // has passed when it did not. One stopped before its signing left nothing in the journal (the
 // intent is written with its signing, in one commit) and sent nothing: there is nothing to recover.
 func TestKilledBetweenSendAndAnswer(t *testing.T) {
+	t.Parallel() // owns its simulator, journal and executor
 	r := newRig(t)
 	for _, c := range []struct {
 		cloid      string
@@ -142,6 +143,7 @@ func TestKilledBetweenSendAndAnswer(t *testing.T) {
 // TestAKilledCancelIsResolvedByItsOrder: a cancel stopped before its answer is settled, on the
 // next start, by the order's state.
 func TestAKilledCancelIsResolvedByItsOrder(t *testing.T) {
+	t.Parallel() // owns its simulator, journal and executor
 	r := newRig(t)
 	e := r.executor(nil)
 	res, err := e.Place(bg, r.bid(e, "to-cancel", api.TifGTC), Ask{Who: journal.WhoHeadless})
@@ -159,6 +161,7 @@ func TestAKilledCancelIsResolvedByItsOrder(t *testing.T) {
 
 // TestPlaceRecoversFirst: an executor recovers what an earlier run left before it sends.
 func TestPlaceRecoversFirst(t *testing.T) {
+	t.Parallel() // owns its simulator, journal and executor
 	r := newRig(t)
 	r.killedDuring(true, func(e *Executor) { _, _ = e.Place(bg, r.bid(e, "left-1", api.TifGTC), Ask{Who: journal.WhoHeadless}) })
 	r.reopen()
@@ -218,6 +221,7 @@ func (k killer) CancelAll(context.Context) (api.TxResponse, error) { panic("not 
 // send and the answer, with the simulator on loopback in this one; the next start finds the order
 // by its client id and sends nothing twice.
 func TestAKilledProcessIsRecoveredAndSendsNothingTwice(t *testing.T) {
+	t.Parallel() // owns its simulator, journal and executor
 	if url := os.Getenv("EXEC_KILL_URL"); url != "" {
 		r := &rig{t: t, client: rigClient(t, url), path: os.Getenv("EXEC_KILL_JOURNAL")}
 		r.reopen()

@@ -13,6 +13,7 @@ import (
 // connection: orders and lookups alike), 100 orders with distinct client ids each appear exactly
 // once at the exchange, and each has a settled outcome in the journal.
 func TestHalfTheAnswersLost(t *testing.T) {
+	t.Parallel() // owns its simulator, journal and executor
 	if testing.Short() {
 		t.Skip("100 orders")
 	}

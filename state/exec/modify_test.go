@@ -16,6 +16,7 @@ func dec(s string) decimal.Decimal { return decimal.RequireFromString(s) }
 // reduce-only and post-only (an order without a time in force is GTC), and its limit price when
 // none is given. Guards each kept field (mutants amend/keeps-*).
 func TestMoveIntentKeepsTheOrder(t *testing.T) {
+	t.Parallel() // owns its simulator, journal and executor
 	old := api.OrderRecord{OrderID: 7, Instrument: "BTC-PERP", Side: api.SideSell, LimitPrice: dec("50000"), Size: dec("1"),
 		Unfilled: dec("0.4"), Tif: api.TifIOC, ReduceOnly: true, PostOnly: true}
 	in := MoveIntent(old, "", "", "c-1")
@@ -33,6 +34,7 @@ func TestMoveIntentKeepsTheOrder(t *testing.T) {
 // bracket's entry (its legs go with it). Guards both checks (mutants amend/resting-limit-only,
 // amend/bracket-entry-refused).
 func TestNotMovable(t *testing.T) {
+	t.Parallel() // owns its simulator, journal and executor
 	limit := api.OrderRecord{LimitPrice: dec("1"), Size: dec("1"), Unfilled: dec("1")}
 	if why := NotMovable(limit); why != "" {
 		t.Fatalf("a resting limit: %q", why)
@@ -55,6 +57,7 @@ func TestNotMovable(t *testing.T) {
 // (mutants amend/unclear-cancel-stops, amend/filled-state-stops, amend/filled-more-stops,
 // amend/still-open-stops, amend/gone-unknown-stops).
 func TestOldGoneDecidesThePlacing(t *testing.T) {
+	t.Parallel() // owns its simulator, journal and executor
 	r := newRig(t)
 	e := r.executor(nil)
 	old := api.OrderRecord{OrderID: 999999, InstrumentID: 1, LimitPrice: dec("1"), Size: dec("1"), Unfilled: dec("0.6"), State: api.StateOpen}
@@ -88,6 +91,7 @@ func TestOldGoneDecidesThePlacing(t *testing.T) {
 // needs a typed confirmation not given cancels nothing. Guards the typed-confirmation gate
 // (mutant amend/typed-confirm) and the move's two steps.
 func TestModifyMovesARestingOrderOnce(t *testing.T) {
+	t.Parallel() // owns its simulator, journal and executor
 	r := newRig(t)
 	e := r.executor(nil)
 	res, err := e.Place(bg, r.bid(e, "move-1", api.TifGTC), Ask{Who: journal.WhoHeadless})

@@ -36,6 +36,7 @@ func (s *saidRecords) Settled(_ context.Context, cloid string, oid api.OrderID) 
 // whole: the result says so, the exchange not read); records of another order, or whose fills do
 // not add up to the record, are not taken: the exchange's records settle it (the bid rests).
 func TestAPlacementSettlesFromItsCallersRecordsOnlyWhenTheyAgree(t *testing.T) {
+	t.Parallel() // owns its simulator, journal and executor
 	r := newRig(t)
 	e := r.executor(nil)
 	size := decimal.RequireFromString("0.001")

@@ -92,6 +92,7 @@ func place(t *testing.T, e *Executor, c Checked) Result {
 // override it), nothing of it journaled; a close still goes; the state survives a restart and
 // clears the next UTC day.
 func TestALosingRoundPutsTheAccountInReducing(t *testing.T) {
+	t.Parallel() // owns its simulator, journal and executor
 	r := newRig(t)
 	clock := &stepClock{t: time.Now().UTC()}
 	r.maker()
@@ -145,6 +146,7 @@ func TestALosingRoundPutsTheAccountInReducing(t *testing.T) {
 // ask (it can fill there), so a cap its own price would pass refuses it; an order under the cap
 // goes.
 func TestABuyIsValuedAtTheMarketNotItsLimit(t *testing.T) {
+	t.Parallel() // owns its simulator, journal and executor
 	r := newRig(t)
 	clock := &stepClock{t: time.Now().UTC()}
 	mid, _ := r.st.Mid("BTC-PERP")
@@ -167,6 +169,7 @@ func TestABuyIsValuedAtTheMarketNotItsLimit(t *testing.T) {
 // TestHaltedRefusesEveryOrderButCancels: a halt (from another process: the same journal) refuses
 // every order, a bracket, a batch and a move alike (the moved order stays); a cancel goes; resume lets orders through again.
 func TestHaltedRefusesEveryOrderButCancels(t *testing.T) {
+	t.Parallel() // owns its simulator, journal and executor
 	r := newRig(t)
 	clock := &stepClock{t: time.Now().UTC()}
 	e := r.riskExecutor(nil, clock)
@@ -211,6 +214,7 @@ func TestHaltedRefusesEveryOrderButCancels(t *testing.T) {
 // TestTheOrderRateIsRefusedNotQueued: max_orders_per_minute = 2 lets two orders through and
 // refuses the third at once; a minute later one goes again.
 func TestTheOrderRateIsRefusedNotQueued(t *testing.T) {
+	t.Parallel() // owns its simulator, journal and executor
 	r := newRig(t)
 	clock := &stepClock{t: time.Now().UTC()}
 	e := r.riskExecutor(risk.Limits{risk.OrdersPerMinute: decimal.NewFromInt(2)}, clock)
