@@ -2,15 +2,11 @@ package algos
 
 import (
 	"context"
-	"net/http/httptest"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/shopspring/decimal"
 	"github.com/tradedesk/tradedesk/api"
-	"github.com/tradedesk/tradedesk/api/sim"
-	"github.com/tradedesk/tradedesk/state"
 )
 
 // countBookLev counts the reads of the book and of the leverage setting.
@@ -35,46 +31,8 @@ func (c *countBookLev) InstrumentLeverage(ctx context.Context, u, s string) (api
 // positions show another leverage; each store still carries the leverage. A store for a child
 // that can take still reads the book.
 func TestAChildsStoreReadsTheBookOnlyWhenItsCheckDoes(t *testing.T) {
-	s := sim.New(sim.WithSeed(3), sim.WithStep(50*time.Millisecond))
-	srv := httptest.NewServer(s)
-	ctx, cancel := context.WithCancel(t.Context())
-	go func() { _ = s.Run(ctx) }()
-	t.Cleanup(func() { cancel(); srv.Close() })
-	signer, err := api.SignerFromHex("4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := s.Fund(signer.Address(), sim.DefaultDemoBalance); err != nil {
-		t.Fatal(err)
-	}
-	ex := &countBookLev{Client: api.New(srv.URL, api.WithSigner(signer))}
-	u, _ := api.StreamURL(srv.URL)
-	st := api.NewStream(u)
-	t.Cleanup(st.Close)
-	r := NewRunner(ex, nil)
-	r.Streamed(st)
-	for _, tp := range []api.Topic{{Channel: api.ChanTicker, Symbol: "all"}, {Channel: api.ChanMids, Symbol: "all"},
-		{Channel: api.ChanPositions, User: signer.Address()}, {Channel: api.ChanAccount, User: signer.Address()}} {
-		if _, err := st.Subscribe(t.Context(), tp); err != nil {
-			t.Fatal(err)
-		}
-	}
-	go func() {
-		for ctx.Err() == nil {
-			select {
-			case <-ctx.Done():
-			case <-st.Inbox().Ready():
-				for _, ev := range st.Inbox().Drain().Events {
-					r.Put(ev)
-				}
-			}
-		}
-	}()
-	for deadline := time.Now().Add(time.Minute); !r.tape.ApplyTo(state.New(nil), "BTC-PERP"); time.Sleep(10 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatal("the stream brought no ticker, mid, account or positions within a minute")
-		}
-	}
+	ex := &countBookLev{}
+	r := streamedRunner(t, func(c *api.Client) api.Exchange { ex.Client = c; return ex })
 	children := func(n int) {
 		t.Helper()
 		for range n {

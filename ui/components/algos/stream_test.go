@@ -43,6 +43,28 @@ func (c *countState) Positions(ctx context.Context, u string) ([]api.Position, e
 // prices, the account and the positions from the stream: none of them is read from the exchange,
 // and the store knows the instrument's ticker and the account.
 func TestChildrenReadTheAccountFromTheStream(t *testing.T) {
+	ex := &countState{}
+	r := streamedRunner(t, func(c *api.Client) api.Exchange { ex.Client = c; return ex })
+	for range 2 {
+		store, err := r.market.Store(t.Context(), "BTC-PERP")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tk, ok := store.Ticker("BTC-PERP"); !ok || !tk.BestBidPrice.IsPositive() || store.Account().Address == "" {
+			t.Fatalf("the store lacks the ticker (%v) or the account (%+v)", ok, store.Account())
+		}
+	}
+	if n := ex.n.Load(); n != 0 {
+		t.Fatalf("with the stream up the children's stores read prices or the account %d times", n)
+	}
+}
+
+// streamedRunner is a runner on the simulator over loopback, its exchange wrap's of the client
+// (a counter of reads), with the console's stream handed to it and its records put as the
+// console's feed puts them; it returns once the stream brought the ticker, the mids, the
+// account and the positions.
+func streamedRunner(t *testing.T, wrap func(*api.Client) api.Exchange) *Runner {
+	t.Helper()
 	s := sim.New(sim.WithSeed(3), sim.WithStep(50*time.Millisecond))
 	srv := httptest.NewServer(s)
 	ctx, cancel := context.WithCancel(t.Context())
@@ -55,11 +77,10 @@ func TestChildrenReadTheAccountFromTheStream(t *testing.T) {
 	if err := s.Fund(signer.Address(), sim.DefaultDemoBalance); err != nil {
 		t.Fatal(err)
 	}
-	ex := &countState{Client: api.New(srv.URL, api.WithSigner(signer))}
 	u, _ := api.StreamURL(srv.URL)
 	st := api.NewStream(u)
 	t.Cleanup(st.Close)
-	r := NewRunner(ex, nil)
+	r := NewRunner(wrap(api.New(srv.URL, api.WithSigner(signer))), nil)
 	r.Streamed(st)
 	for _, tp := range []api.Topic{{Channel: api.ChanTicker, Symbol: "all"}, {Channel: api.ChanMids, Symbol: "all"},
 		{Channel: api.ChanPositions, User: signer.Address()}, {Channel: api.ChanAccount, User: signer.Address()}} {
@@ -83,16 +104,5 @@ func TestChildrenReadTheAccountFromTheStream(t *testing.T) {
 			t.Fatal("the stream brought no ticker, mid, account or positions within a minute")
 		}
 	}
-	for range 2 {
-		store, err := r.market.Store(t.Context(), "BTC-PERP")
-		if err != nil {
-			t.Fatal(err)
-		}
-		if tk, ok := store.Ticker("BTC-PERP"); !ok || !tk.BestBidPrice.IsPositive() || store.Account().Address == "" {
-			t.Fatalf("the store lacks the ticker (%v) or the account (%+v)", ok, store.Account())
-		}
-	}
-	if n := ex.n.Load(); n != 0 {
-		t.Fatalf("with the stream up the children's stores read prices or the account %d times", n)
-	}
+	return r
 }
