@@ -3,6 +3,7 @@ package sim
 import (
 	"encoding/binary"
 	"fmt"
+	"math/bits"
 	"math/rand/v2"
 	"strconv"
 	"strings"
@@ -257,8 +258,21 @@ func (e *engine) txHash(signer string, nonce uint64, txType uint16) string {
 func (m *market) px(ticks int64) decimal.Decimal { return m.tick.dec(ticks) }
 func (m *market) qty(lots int64) decimal.Decimal { return m.lot.dec(lots) }
 func (m *market) markPx() decimal.Decimal        { return m.tick.dec(m.mark) }
+
+// notional is ticks x lots in USD, tick.dec(ticks) x lot.dec(lots): the product of the
+// coefficients in an int64 where it fits (the same coefficient and exponent as the library's
+// product; every trade settles two to four of these), else by the library.
 func (m *market) notional(ticks, lots int64) decimal.Decimal {
-	return m.tick.dec(ticks).Mul(m.lot.dec(lots))
+	a, b := ticks*m.tick.m, lots*m.lot.m
+	hi, lo := bits.Mul64(uint64(abs(a)), uint64(abs(b)))
+	if hi != 0 || lo >= 1<<63 {
+		return m.tick.dec(ticks).Mul(m.lot.dec(lots))
+	}
+	c := int64(lo)
+	if (a < 0) != (b < 0) {
+		c = -c
+	}
+	return decimal.New(c, m.tick.e+m.lot.e)
 }
 
 // collPrice is a collateral's USD price: 1 for stables, else its perpetual's index.

@@ -43,9 +43,10 @@ func (e *engine) applyPerpFill(a *account, m *market, buy bool, price, q int64, 
 	p := e.positionFor(a, m)
 	start := p.size
 	f.startSize, f.startCost = start, p.cost
-	notional := m.notional(price, q)
+	var notional decimal.Decimal // the fee's and the volume's: the exchange's own accounts have neither
 	fee := decimal.Zero
 	if !a.internal {
+		notional = m.notional(price, q)
 		fee = e.feeFor(notional, rate)
 	}
 	pnl, opened := decimal.Zero, q
