@@ -395,7 +395,7 @@ var mutants = []mutant{
 	{id: "risk/order-cap-flipped", file: "state/risk/check.go", from: "max.IsPositive() && notional.GreaterThan(max)", to: "max.IsPositive() && notional.LessThan(max)", pkgs: []string{"./state/risk", "./state/exec"}},
 	{id: "risk/buy-valued-at-quote", file: "state/risk/check.go", from: "v := decimal.Max(o.Price, q.Mark)", to: "v := q.Mark", pkgs: []string{"./state/risk", "./state/exec"}},
 	{id: "risk/buy-valued-at-limit", file: "state/risk/check.go", from: "return decimal.Max(v, q.Ask)", to: "return o.Price", pkgs: []string{"./state/risk", "./state/exec"}},
-	{id: "risk/state-not-reloaded", file: "state/risk/engine.go", from: "e.rec = record{}\n\tif ok {", to: "e.rec = record{}\n\tif ok && false {", pkgs: []string{"./state/risk", "./state/exec"}},
+	{id: "risk/state-not-reloaded", file: "state/risk/engine.go", from: "e.rec, e.raw, e.steady = record{}, \"\", false\n\t\tif ok {", to: "e.rec, e.raw, e.steady = record{}, \"\", false\n\t\tif ok && false {", pkgs: []string{"./state/risk", "./state/exec"}},
 	{id: "risk/check-not-reloaded", file: "state/risk/check.go", from: "defer e.mu.Unlock()\n\tif err := e.load(ctx); err != nil {\n\t\treturn err\n\t}", to: "defer e.mu.Unlock()", pkgs: []string{"./state/exec"}},
 	{id: "risk/day-never-rolls", file: "state/risk/engine.go", from: "if d := e.day(); e.rec.Day != d {", to: "if d := e.day(); false && e.rec.Day != d {", pkgs: []string{"./state/exec"}},
 	{id: "risk/loss-comparison-flipped", file: "state/risk/observe.go", from: "if max := l.Get(DailyLoss); max.IsPositive() && loss.GreaterThanOrEqual(max) {", to: "if max := l.Get(DailyLoss); max.IsPositive() && loss.LessThan(max) {", pkgs: []string{"./state/exec"}},
