@@ -17,8 +17,9 @@ import (
 	"github.com/tradedesk/tradedesk/ui/common/commontest"
 )
 
-// simTrader is a funded account on a simulator served over HTTP, and ETH-PERP's terms and mark.
-func simTrader(t *testing.T) (*api.Client, state.Instrument, decimal.Decimal) {
+// simClient is a client of a funded account on a still simulator (its clock stopped) served
+// over HTTP.
+func simClient(t *testing.T) *api.Client {
 	t.Helper()
 	s := sim.New(sim.WithSeed(11), sim.WithClock(sim.NewTestClock(time.Now())))
 	signer, err := api.SignerFromHex("4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318")
@@ -30,7 +31,13 @@ func simTrader(t *testing.T) (*api.Client, state.Instrument, decimal.Decimal) {
 	}
 	srv := httptest.NewServer(s)
 	t.Cleanup(srv.Close)
-	c := api.New(srv.URL, api.WithSigner(signer))
+	return api.New(srv.URL, api.WithSigner(signer))
+}
+
+// simTrader is a funded account on a simulator served over HTTP, and ETH-PERP's terms and mark.
+func simTrader(t *testing.T) (*api.Client, state.Instrument, decimal.Decimal) {
+	t.Helper()
+	c := simClient(t)
 	ctx := context.Background()
 	ins, err := c.Instruments(ctx, "all")
 	if err != nil {

@@ -2,14 +2,11 @@ package action
 
 import (
 	"context"
-	"net/http/httptest"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/shopspring/decimal"
 	"github.com/tradedesk/tradedesk/api"
-	"github.com/tradedesk/tradedesk/api/sim"
 	"github.com/tradedesk/tradedesk/state"
 	"github.com/tradedesk/tradedesk/state/exec"
 	"github.com/tradedesk/tradedesk/state/journal"
@@ -35,17 +32,7 @@ func (m mangled) PlaceOrders(ctx context.Context, orders []api.OrderWire) (api.T
 // fee or average taken from elsewhere, the remainder called resting, an unknown answer settled
 // as placed.
 func TestPartialFillFollowUpSaysFees(t *testing.T) {
-	s := sim.New(sim.WithSeed(11), sim.WithClock(sim.NewTestClock(time.Now())))
-	signer, err := api.SignerFromHex("4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := s.Fund(signer.Address(), sim.DefaultDemoBalance); err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(s)
-	t.Cleanup(srv.Close)
-	c := api.New(srv.URL, api.WithSigner(signer))
+	c := simClient(t)
 	ctx := context.Background()
 	b, err := c.OrderBook(ctx, "ETH-PERP", 0)
 	if err != nil || len(b.Asks) < 3 {
@@ -68,7 +55,7 @@ func TestPartialFillFollowUpSaysFees(t *testing.T) {
 		t.Fatal(err)
 	}
 	text, level := Words(DoneMsg{Act: a, Out: out})
-	fs, _ := api.OrderFills(ctx, c, signer.Address(), out.Outcome.Oid)
+	fs, _ := api.OrderFills(ctx, c, c.Address(), out.Outcome.Oid)
 	tot := state.SumFills(fs)
 	if len(tot) != 1 {
 		t.Fatalf("fills %+v", fs)
