@@ -23,7 +23,7 @@ var reportMutants = []mutant{
 	{id: "latency/legs-between-stamps", file: "state/report/latency.go", from: "legs[i] = s[i+1].Sub(s[i])", to: "legs[i] = s[i+1].Sub(s[0])"},
 	{id: "latency/nearest-rank", file: "state/report/latency.go", from: "i := (p*len(s)+99)/100 - 1", to: "i := p * len(s) / 100"},
 	{id: "arrival/resting-mid", file: "state/exec/result.go", from: "a := journal.Arrival{Mark: co.Mark, Mid: co.Mid}", to: "a := journal.Arrival{Mark: co.Mark}", pkgs: []string{"./state/report"}},
-	{id: "arrival/batch-kept", file: "state/exec/batch.go", from: "if err := e.keepArrivals(ctx, cloids, arrival); err != nil {", to: "if false {", pkgs: []string{"./state/report"}},
+	{id: "arrival/batch-kept", file: "state/exec/batch.go", from: "Numbers: ask.Numbers}, arrival)", to: "Numbers: ask.Numbers}, nil)", pkgs: []string{"./state/report"}},
 	{id: "market/kept-at-end", file: "state/algo/algo.go", from: "if d.Ended != nil {\n\t\td.Ended(id)", to: "if false {\n\t\td.Ended(id)", pkgs: []string{"./ui/headless"}},
 	{id: "phrase/sell-slip-sign", file: "state/report/phrase.go", from: "if side == api.SideSell {\n\t\td = d.Neg()", to: "if false {\n\t\td = d.Neg()"},
 }
