@@ -261,9 +261,15 @@ func (s *jsonScan) other(key []byte, names ...string) bool {
 
 // plainString reads a string value that is plain (see str).
 func (s *jsonScan) plainString() (string, bool) {
-	t, plain, ok := s.str()
-	if !ok || !plain {
+	t, ok := s.plainText()
+	if !ok {
 		return "", false
 	}
 	return string(t), true
+}
+
+// plainText is plainString's text, not copied.
+func (s *jsonScan) plainText() ([]byte, bool) {
+	t, plain, ok := s.str()
+	return t, ok && plain
 }

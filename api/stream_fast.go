@@ -52,7 +52,10 @@ func (f *frame) param(s *jsonScan, k []byte) bool {
 	var ok bool
 	switch string(k) {
 	case "channel":
-		f.Channel, ok = s.plainString()
+		var t []byte
+		if t, ok = s.plainText(); ok {
+			f.Channel = streamMemo.channel(t)
+		}
 	case "data":
 		f.Data, ok = s.value()
 	default:

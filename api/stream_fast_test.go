@@ -77,9 +77,9 @@ func TestFastMidsMatchEncodingJSONOnEdgeNumbers(t *testing.T) {
 }
 
 // TestStreamTickerAllocatesOnlyWhatMoved: an instrument's ticker whose figures are the ones it
-// had takes about five allocations (the ticker, its event, the read's bookkeeping), where each
-// of its fourteen decimals took two; one figure moved adds that figure's. Guards: the memo
-// bypassed, or the symbol, type and key made anew each time.
+// had takes four allocations (the ticker, its event, the read's bookkeeping), where each of its
+// fourteen decimals took two; one figure moved adds that figure's. Guards: the memo bypassed,
+// or the symbol, type, key or the frame's channel made anew each time.
 func TestStreamTickerAllocatesOnlyWhatMoved(t *testing.T) {
 	tk := Topic{Channel: ChanTicker, Symbol: "all"}
 	same, mids := tickerFrame(42), midsFrame(509)
@@ -94,12 +94,12 @@ func TestStreamTickerAllocatesOnlyWhatMoved(t *testing.T) {
 		}
 	}
 	run := func(b []byte) { decode(tk, b) }
-	if n := testing.AllocsPerRun(50, func() { run(same) }); n > 6 {
-		t.Errorf("an unchanged ticker: %.0f allocations, want at most 6", n)
+	if n := testing.AllocsPerRun(50, func() { run(same) }); n > 4 {
+		t.Errorf("an unchanged ticker: %.0f allocations, want at most 4", n)
 	}
 	i := 0
-	if n := testing.AllocsPerRun(50, func() { i++; run(moved[i%2]) }); n > 8 {
-		t.Errorf("a ticker with its mark moved: %.0f allocations, want at most 8", n)
+	if n := testing.AllocsPerRun(50, func() { i++; run(moved[i%2]) }); n > 6 {
+		t.Errorf("a ticker with its mark moved: %.0f allocations, want at most 6", n)
 	}
 	if n := testing.AllocsPerRun(20, func() { decode(Topic{Channel: ChanMids, Symbol: "all"}, mids) }); n > 20 {
 		t.Errorf("a mids list of 509 unchanged: %.0f allocations, want at most 20", n)
@@ -142,7 +142,8 @@ func TestFastDecodersHoldCheckAnswersLimits(t *testing.T) {
 }
 
 // TestMemoHoldsAtMostMaxMarketRecords: tickers and mids of more instruments than any answer may
-// list are decoded right, the memo keeps no more than MaxMarketRecords of each, and an
+// list (and frames of more channels than a connection holds) are decoded right, the memo keeps
+// no more than MaxMarketRecords of each (maxMemoChannels channels), and an
 // instrument seen after them is memoized again. Guards: an unbounded memo; one that, once full,
 // takes no new instrument (a stream of made-up names would end the sharing for good).
 func TestMemoHoldsAtMostMaxMarketRecords(t *testing.T) {
@@ -157,11 +158,17 @@ func TestMemoHoldsAtMostMaxMarketRecords(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	for i := range maxMemoChannels + 10 {
+		f, err := decodeFrame([]byte(fmt.Sprintf(`{"jsonrpc":"2.0","method":"subscription","params":{"channel":"ch%d","data":{}}}`, i)))
+		if err != nil || f.Channel != fmt.Sprintf("ch%d", i) {
+			t.Fatalf("channel %d: %+v, %v", i, f, err)
+		}
+	}
 	streamMemo.mu.Lock()
-	n, m := len(streamMemo.tickers), len(streamMemo.mids)
+	n, m, c := len(streamMemo.tickers), len(streamMemo.mids), len(streamMemo.channels)
 	streamMemo.mu.Unlock()
-	if n > MaxMarketRecords || m > MaxMarketRecords {
-		t.Errorf("memo holds %d tickers and %d mids, want at most %d each", n, m, MaxMarketRecords)
+	if n > MaxMarketRecords || m > MaxMarketRecords || c > maxMemoChannels {
+		t.Errorf("memo holds %d tickers, %d mids and %d channels, want at most %d, %d and %d", n, m, c, MaxMarketRecords, MaxMarketRecords, maxMemoChannels)
 	}
 	data := tickerData("AFTER-THE-FLOOD", "1.5", "2", "3")
 	if _, err := decodeData(tk, data, nil); err != nil {

@@ -18,10 +18,15 @@ import (
 // MaxMarketRecords instruments of each kind: a new one past that starts it over, so a stream of
 // made-up names cannot fill it for good.
 type decodeMemo struct {
-	mu      sync.Mutex
-	tickers map[string]*tickerMemo
-	mids    map[string]*midMemo
+	mu       sync.Mutex
+	tickers  map[string]*tickerMemo
+	mids     map[string]*midMemo
+	channels map[string]string // a notification's channel id, as its text, so that each frame does not copy it
 }
+
+// maxMemoChannels is the most channel ids the memo keeps (a connection holds at most 1,000
+// subscriptions; the exchange's limit).
+const maxMemoChannels = 2048
 
 // tickerMemo is one instrument's last ticker as decoded: its strings, its key, and each plain
 // price's decimal with the number it was made from (has: one was).
@@ -38,7 +43,23 @@ type midMemo struct {
 	d   decimal.Decimal
 }
 
-var streamMemo = decodeMemo{tickers: map[string]*tickerMemo{}, mids: map[string]*midMemo{}}
+var streamMemo = decodeMemo{tickers: map[string]*tickerMemo{}, mids: map[string]*midMemo{}, channels: map[string]string{}}
+
+// channel is the channel id whose text is b, the memo's copy (past maxMemoChannels it starts
+// over).
+func (m *decodeMemo) channel(b []byte) string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if c, ok := m.channels[string(b)]; ok {
+		return c
+	}
+	if len(m.channels) == maxMemoChannels {
+		clear(m.channels)
+	}
+	c := string(b)
+	m.channels[c] = c
+	return c
+}
 
 // ticker finishes x from what fastTicker read (r): its type, its symbol (instrument_name when
 // symbol is empty) and its plain prices, each the memo's where it is the same; it returns the
