@@ -62,6 +62,7 @@ type streamSource struct {
 	beats      map[api.Topic]*beat
 	stallAt    time.Time
 	stallToken uint64
+	sleep      func(time.Duration) // time.Sleep; tests count the waits
 }
 
 // sourceMsg is one batch of the stream: records, and the connection's status when it changed.
@@ -80,7 +81,7 @@ func (f *Feed) AddSource(src Source) {
 	if src.MarketReconcile <= 0 {
 		src.MarketReconcile = 10 * src.Reconcile
 	}
-	s := &streamSource{src: src, kinds: map[state.Kind]bool{}}
+	s := &streamSource{src: src, kinds: map[state.Kind]bool{}, sleep: time.Sleep}
 	for _, k := range src.Kinds {
 		s.kinds[k] = true
 	}
@@ -101,18 +102,19 @@ func (f *Feed) Streaming(k state.Kind) bool {
 	return f.src != nil && f.src.up && f.src.kinds[k] && !f.src.stalledKind(k)
 }
 
-// gather is how long a batch waits after its first record for the rest of the exchange's burst
-// (one action's order, fill, position and summary arrive within it).
-const gather = time.Millisecond
-
-// wait waits for the next batch: it gathers the rest of the burst its first record belongs to,
-// and one that comes while the pace allows none (two batches back to back, then one a frame)
-// waits for it, so what arrives meanwhile joins it.
+// wait waits for the next batch: the records queued when the first comes are taken at once,
+// with no timer (issue #34: a 1 ms sleep to gather the rest of the exchange's burst was a timer
+// wake a batch, and split the idle console's once-a-second work in two, each waking threads);
+// a burst's records that arrive while the batch is applied make the next, drawn at once too
+// (burst). One that comes while the pace allows none (two batches back to back, then one a
+// frame) waits for it, so what arrives meanwhile joins it.
 func (s *streamSource) wait() Cmd {
-	in, frame, p := s.src.Inbox, s.src.Frame, s.pace
+	in, frame, p, sleep := s.src.Inbox, s.src.Frame, s.pace, s.sleep
 	return func() Message {
 		<-in.Ready()
-		time.Sleep(max(p.wait(time.Now(), frame), gather))
+		if d := p.wait(time.Now(), frame); d > 0 {
+			sleep(d)
+		}
 		return sourceMsg{batch: in.Drain()}
 	}
 }

@@ -202,3 +202,55 @@ func TestSourceSaysWhichRowsItLeftOut(t *testing.T) {
 		t.Fatalf("records %v: want the two good rows", syms)
 	}
 }
+
+// TestABatchIsTakenWithNoTimerWhileThePaceAllows (issue #34): against the simulator's stream, the
+// first record of a batch is taken with what is queued with it at once, with no sleep (a 1 ms
+// sleep to gather the rest of the burst was a timer wake a batch of the idle stream); a batch
+// the pace does not allow (a third within the frame, here an hour) still waits for it.
+func TestABatchIsTakenWithNoTimerWhileThePaceAllows(t *testing.T) {
+	s := sim.New(sim.WithSeed(3), sim.WithQuietMarkets())
+	srv := httptest.NewServer(s)
+	t.Cleanup(srv.Close)
+	signer, _ := api.SignerFromHex(strings.Repeat("17", 32))
+	if err := s.Fund(signer.Address(), sim.DefaultDemoBalance); err != nil {
+		t.Fatal(err)
+	}
+	client := api.New(srv.URL, api.WithSigner(signer), api.WithRetry(api.RetryPolicy{Attempts: 1}))
+	u, _ := api.StreamURL(srv.URL)
+	stream := api.NewStream(u)
+	t.Cleanup(stream.Close)
+	if _, err := stream.Subscribe(context.Background(), api.Topic{Channel: api.ChanOrders, User: signer.Address()}); err != nil {
+		t.Fatal(err)
+	}
+	f := New(NewFakeClock(t0), 5*time.Second, time.Minute)
+	f.AddSource(Source{Inbox: stream.Inbox(), Kinds: []state.Kind{state.KindOrders}, Frame: time.Hour,
+		Message: func(api.StreamEvent, time.Time) state.Msg { return nil }})
+	var slept []time.Duration
+	f.src.sleep = func(d time.Duration) { slept = append(slept, d) }
+	batch := func(cmd Cmd) {
+		t.Helper()
+		msg, ok := cmd().(sourceMsg)
+		if !ok {
+			t.Fatalf("the source's wait brought %T", msg)
+		}
+		f.Update(msg)
+	}
+	place := func() {
+		t.Helper()
+		if _, err := client.PlaceOrders(context.Background(), []api.OrderWire{{InstrumentID: 1, Side: api.SideBuy,
+			PositionSide: api.PositionSideBoth, Price: "90000", Size: "0.01", Tif: api.TifGTC, Cloid: state.NewCloid()}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	batch(f.StartSource()) // the connection's up
+	place()
+	batch(f.src.wait()) // the order's records
+	if len(slept) != 0 {
+		t.Fatalf("two batches the pace allows slept %v, want no sleep", slept)
+	}
+	place()
+	batch(f.src.wait())
+	if len(slept) != 1 || slept[0] < 59*time.Minute {
+		t.Fatalf("a third batch within the frame slept %v, want the rest of the hour's frame", slept)
+	}
+}
