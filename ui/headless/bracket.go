@@ -12,7 +12,6 @@ import (
 	"github.com/tradedesk/tradedesk/state"
 	"github.com/tradedesk/tradedesk/state/exec"
 	"github.com/tradedesk/tradedesk/state/journal"
-	"github.com/tradedesk/tradedesk/state/report"
 )
 
 // parityOpts are the flags of order's bracket, modify and leverage's read.
@@ -85,10 +84,7 @@ func runBracket(ctx context.Context, r *runner, in state.OrderIntent) error {
 	if err := orderFailed(out.Result); err != nil {
 		return err
 	}
-	res.Sent, res.Response = true, out.Resp
-	res.Oid, res.Status = out.Outcome.Oid, out.Outcome.Word()
-	res.fill(out.Outcome, co)
-	res.cost = report.Phrase(co.Wire.Side, out.Outcome.AvgPrice, out.Arrival, out.Fee)
+	res.sent(out.Result, co)
 	for i, l := range out.Legs {
 		if i < len(res.Legs) {
 			res.Legs[i].Oid, res.Legs[i].Status, res.Legs[i].Reason = l.Outcome.Oid, l.Kind.String(), text.Clean(l.Reason)

@@ -294,14 +294,11 @@ func (r *runner) reportOrder(st *state.Store, co state.CheckedOrder, res orderRe
 	if out.AnswerLost && out.Found != nil {
 		fmt.Fprintf(r.env.Stderr, "the answer could not be read; cloid %s is order %d, %s\n", text.Clean(out.Cloid), out.Outcome.Oid, text.Clean(out.Found.State))
 	}
-	res.Sent, res.Response = true, out.Resp
-	res.Oid, res.Status = out.Outcome.Oid, out.Outcome.Word()
+	res.sent(out, co)
 	if out.Fee.Valid {
 		fee := out.Fee.Decimal
 		res.Fee = &fee
 	}
-	res.fill(out.Outcome, co)
-	res.cost = report.Phrase(co.Wire.Side, out.Outcome.AvgPrice, out.Arrival, out.Fee)
 	if out.Kind != exec.Unknown && out.Outcome.Partial() {
 		return r.partial(st, co, res)
 	}
@@ -344,6 +341,15 @@ func orderFailed(out exec.Result) error {
 		return withExit(ExitUnknown, fmt.Errorf("sent, outcome unknown: the answer was lost and the lookup did not settle it (%s); check `tradedesk orders` for cloid %s before sending again", out.Reason, cloid))
 	}
 	return nil
+}
+
+// sent records what the executor found of the sent order co: its id and status, the exchange's
+// answer, what filled, and its cost in one phrase.
+func (res *orderResult) sent(out exec.Result, co state.CheckedOrder) {
+	res.Sent, res.Response = true, out.Resp
+	res.Oid, res.Status = out.Outcome.Oid, out.Outcome.Word()
+	res.fill(out.Outcome, co)
+	res.cost = report.Phrase(co.Wire.Side, out.Outcome.AvgPrice, out.Arrival, out.Fee)
 }
 
 // fill records what filled: the total, its average and the remainder and its fate.
