@@ -29,6 +29,19 @@ type tap struct {
 	users   map[string]*userWatch // by canonical address
 	charts  map[chartTopic]*chartWatch
 	mids    map[string]int // "all" or a market name -> subscribers
+	// tickers holds one collect's tickers, one allocation for all the markets that moved rather
+	// than one each (500 a step at 500 markets); a new one each collect, as the last one's may
+	// still be on their way to the subscribers.
+	tickers []tickerTicks
+}
+
+// nextTicker is room for one more ticker of this collect, of n markets at most.
+func (t *tap) nextTicker(n int) *tickerTicks {
+	if len(t.tickers) == cap(t.tickers) {
+		t.tickers = make([]tickerTicks, 0, n)
+	}
+	t.tickers = t.tickers[:len(t.tickers)+1]
+	return &t.tickers[len(t.tickers)-1]
 }
 
 func newTap() *tap {
@@ -82,6 +95,7 @@ const maxBookLevels = 500
 // step ran (marks moved): every watched account is summarised again.
 func (t *tap) collect(e *engine, step bool) []pub {
 	var out []pub
+	t.tickers = nil
 	for m, w := range t.markets {
 		out = t.collectMarket(e, m, w, out)
 	}
@@ -129,7 +143,8 @@ func (t *tap) collectMarket(e *engine, m *market, w *marketWatch, out []pub) []p
 	if w.touched {
 		w.top = top
 		if w.ticker > 0 {
-			tk := tickerOfTicks(e, m)
+			tk := t.nextTicker(len(e.markets))
+			tk.read(e, m)
 			out = append(out, pub{m.tickerTopic(), tk}, pub{"ticker:all", tk})
 		}
 		if w.bbo > 0 {

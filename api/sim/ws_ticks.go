@@ -22,7 +22,14 @@ type tickerTicks struct {
 }
 
 func tickerOfTicks(e *engine, m *market) *tickerTicks {
-	t := &tickerTicks{m: m, mark: m.mark, index: m.index, last: m.last, oi: m.oi, funding: m.funding,
+	t := new(tickerTicks)
+	t.read(e, m)
+	return t
+}
+
+// read reads m's ticker into t.
+func (t *tickerTicks) read(e *engine, m *market) {
+	*t = tickerTicks{m: m, mark: m.mark, index: m.index, last: m.last, oi: m.oi, funding: m.funding,
 		updated: m.updated.UnixMilli()}
 	if l := m.book.best(true); l != nil {
 		t.bid, t.bidSize, t.hasBid = l.price, l.size, true
@@ -32,7 +39,6 @@ func tickerOfTicks(e *engine, m *market) *tickerTicks {
 	}
 	t.lo, t.hi = m.band()
 	t.notional, t.open = m.charts.stats24h(e.now())
-	return t
 }
 
 func (t *tickerTicks) appendJSON(b []byte) []byte {

@@ -64,3 +64,54 @@ func TestTickerFromTicksIsTickerOut(t *testing.T) {
 		}
 	}
 }
+
+// TestCollectedTickersAreOneAllocation: with every market's ticker watched (ticker:all) and all
+// 509 moved, one collect makes its tickers in one allocation, not one each; each is still its
+// market's (TestTickerFromTicksIsTickerOut has what they write). Guards: a ticker allocated per
+// market again, a collect's tickers written over by the next collect's (its subscribers may not
+// have them yet).
+func TestCollectedTickersAreOneAllocation(t *testing.T) {
+	s := New(WithSeed(1), WithClock(NewTestClock(testStart)), WithMarkets(500))
+	s.Advance(3 * time.Second)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, _, err := s.tapAdd(wsParams{Channel: "ticker", Symbol: "all"}); err != nil {
+		t.Fatal(err)
+	}
+	tp, e := s.ws.tap, s.eng
+	moveAll := func() {
+		for _, w := range tp.markets {
+			w.top = [6]int64{}
+		}
+	}
+	moveAll()
+	first := tp.collect(e, true)
+	was := map[*tickerTicks]*market{}
+	for _, p := range first {
+		tk := p.data.(*tickerTicks)
+		if p.topic != "ticker:all" && p.topic != tk.m.tickerTopic() {
+			t.Fatalf("%s carries %s's ticker", p.topic, tk.m.name)
+		}
+		was[tk] = tk.m
+	}
+	moveAll()
+	second := tp.collect(e, true)
+	if len(first) != 2*len(e.markets) || len(second) != len(first) || len(was) != len(e.markets) {
+		t.Fatalf("%d and %d messages, %d tickers, for %d markets: want two messages a market (its topic and ticker:all), one ticker",
+			len(first), len(second), len(was), len(e.markets))
+	}
+	for _, p := range second {
+		if _, ok := was[p.data.(*tickerTicks)]; ok {
+			t.Fatalf("%s: the next collect wrote over a ticker of the last", p.topic)
+		}
+	}
+	for tk, m := range was {
+		if tk.m != m || tk.mark != m.mark {
+			t.Fatalf("%s's ticker now %s's (mark %d, want %d) after the next collect", m.name, tk.m.name, tk.mark, m.mark)
+		}
+	}
+	n := testing.AllocsPerRun(10, func() { moveAll(); tp.collect(e, true) })
+	if n > 40 {
+		t.Errorf("a collect of %d moved markets: %.0f allocations, want at most 40", len(e.markets), n)
+	}
+}
