@@ -18,22 +18,13 @@ import (
 // page: on its last row it asks for nothing more, its footer says all are loaded, and Over
 // puts a line the pane draws (a line being typed) under the table in place of the list's own.
 func TestAOnePageListAsksForNoOtherPage(t *testing.T) {
-	t0 := time.Date(2026, 1, 29, 12, 0, 0, 0, time.UTC)
-	clock := func() time.Time { return t0 }
-	c := commontest.NewCommon(t, state.New(clock), clock)
 	var asked []int
-	src := Source{Kind: state.KindTransfers, Every: func(iv state.Intervals) time.Duration { return iv.Transfers },
-		Page: func(_ api.Exchange, _ string, page int) feed.Request {
-			asked = append(asked, page)
-			return func(context.Context, uint64, time.Time) (state.Msg, error) { return nil, nil }
-		}}
 	rows := []string{"a", "b", "c"}
-	l := New(c, nil, src, []common.Column{common.Col("Row", 4, false, 0)},
-		func(row, _ int) (string, common.Paint) { return rows[row], c.Styles.Text }, "none")
+	l := onePageList(t, &asked, func(row int) string { return rows[row] })
 	l.SetSize(30, 5)
 	l.SetFocused(true)
 	l.Tbl.SetRows(len(rows))
-	l.Tbl.Navigate(c.Keys, tea.KeyMsg{Type: tea.KeyEnd})
+	l.Tbl.Navigate(l.Keys, tea.KeyMsg{Type: tea.KeyEnd})
 	if cmd := l.LoadMore(len(rows)); cmd != nil || len(asked) != 0 {
 		t.Errorf("on the last row of a one-page list: asked for pages %v", asked)
 	}
@@ -44,4 +35,19 @@ func TestAOnePageListAsksForNoOtherPage(t *testing.T) {
 	if len(lines) != 5 || lines[4] != "typing here" || !strings.Contains(lines[3], "c") {
 		t.Errorf("Over:\n%s", strings.Join(lines, "\n"))
 	}
+}
+
+// onePageList is a list of the transfers' kind, one page (a Source without Next), with one
+// column of row's words; the pages it asks for are added to asked.
+func onePageList(t *testing.T, asked *[]int, row func(int) string) *List {
+	t0 := time.Date(2026, 1, 29, 12, 0, 0, 0, time.UTC)
+	clock := func() time.Time { return t0 }
+	c := commontest.NewCommon(t, state.New(clock), clock)
+	src := Source{Kind: state.KindTransfers, Every: func(iv state.Intervals) time.Duration { return iv.Transfers },
+		Page: func(_ api.Exchange, _ string, page int) feed.Request {
+			*asked = append(*asked, page)
+			return func(context.Context, uint64, time.Time) (state.Msg, error) { return nil, nil }
+		}}
+	return New(c, nil, src, []common.Column{common.Col("Row", 4, false, 0)},
+		func(r, _ int) (string, common.Paint) { return row(r), c.Styles.Text }, "none")
 }
