@@ -203,6 +203,10 @@ func (d *Deps) place(ctx context.Context, id string, in state.OrderIntent, what 
 	if err := d.Limits.wait(ctx); err != nil {
 		return nil, err
 	}
+	// From here a stop (ctx ending) no longer cuts the child off: its send, the lookup by client
+	// id of an answer lost, and its first record run to their own bounded ends, so the stop that
+	// follows finds the child known and cancels it, not unresolved and left live.
+	ctx = context.WithoutCancel(ctx)
 	ch := &child{cloid: cloid, final: true, price: c.Order().Price, size: c.Order().Size}
 	ask := exec.Ask{Who: journal.WhoAlgorithm, What: what, Confirmed: true, Parent: id, Numbers: journal.Numbers{From: n, To: n}}
 	if d.Tape != nil {

@@ -23,6 +23,9 @@ type dropper struct {
 	lose atomic.Pointer[func() bool]
 	// before, when set, runs once before the next /exchange request reaches the simulator.
 	before atomic.Pointer[func()]
+	// held, when set, runs once after the simulator acted on the next /exchange request and
+	// before its answer is written (a slow answer).
+	held atomic.Pointer[func(*http.Request)]
 	// infoLost is how many of the next /info requests lose their answer.
 	infoLost atomic.Int32
 	// exchanges counts the signed requests that reached /exchange.
@@ -48,6 +51,15 @@ func (d *dropper) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		if d.beforeActing.Swap(false) {
 			panic(http.ErrAbortHandler)
+		}
+		if f := d.held.Swap(nil); f != nil {
+			rec := httptest.NewRecorder()
+			d.sim.ServeHTTP(rec, r)
+			(*f)(r)
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(rec.Code)
+			_, _ = w.Write(rec.Body.Bytes())
+			return
 		}
 		if f := d.rewrite.Swap(nil); f != nil {
 			rec := httptest.NewRecorder()
