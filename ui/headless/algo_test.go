@@ -93,6 +93,20 @@ func (h *harness) taker(ctx context.Context) {
 	}
 }
 
+// stopOnceResting calls stop (the trader's Ctrl+C) once the exchange lists more than n open
+// orders of the test account (an algorithm's order rests), or when ctx ends first. It reads the
+// exchange itself, touching nothing of h a test's goroutine uses.
+func (h *harness) stopOnceResting(ctx context.Context, stop func(), n int) {
+	defer stop()
+	c, addr := api.New(h.srv.URL), testAddress(h.t)
+	for ctx.Err() == nil {
+		if pg, err := c.OpenOrders(ctx, addr, api.PageParams{Page: 1, Limit: 100}); err == nil && len(pg.Data) > n {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
 // TestHeadlessChase: `tradedesk chase --json` prints NDJSON progress and a last summary line
 // (done, the size filled, the average from the fills); a second chase stopped by Ctrl+C cancels
 // its order and exits partial saying it filled nothing; `algos --json` lists both.
@@ -109,12 +123,7 @@ func TestHeadlessChase(t *testing.T) {
 		t.Fatalf("exit %d, last %+v, stderr %q", code, last, errs)
 	}
 	stop, cancel := context.WithCancel(context.Background())
-	go func() {
-		for len(h.openOrders()) == 0 {
-			time.Sleep(20 * time.Millisecond)
-		}
-		cancel()
-	}()
+	go h.stopOnceResting(stop, cancel, 0)
 	code, out, errs = h.runCtx(stop, "chase", "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.002", "--offset", "5t")
 	if code != ExitPartial || !strings.Contains(out, "filled 0 of 0.002") || !strings.Contains(out, "stopped") || len(h.openOrders()) != 0 {
 		t.Fatalf("Ctrl+C: exit %d, stdout %q, stderr %q", code, out, errs)
@@ -209,8 +218,9 @@ func TestHeadlessTrail(t *testing.T) {
 	if code, _, errs := h.run("trail", "--instrument", "BTC-PERP", "--distance", "lots"); code != 1 || !strings.Contains(errs, "give a price (500)") {
 		t.Fatalf("bad distance: exit %d %q", code, errs)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
+	go h.stopOnceResting(ctx, cancel, 0) // Ctrl+C once its stop rests, however long that takes
 	code, out, errs := h.runCtx(ctx, "trail", "--instrument", "BTC-PERP", "--distance", "500", "--json")
 	ps := progressLines(t, out)
 	last := ps[len(ps)-1]

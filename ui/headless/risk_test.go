@@ -112,7 +112,7 @@ func TestEveryOrderPathIsRefusedOverALimit(t *testing.T) {
 			h.liftMark("BTC-PERP", h.position("BTC-PERP").EntryPrice.Mul(dec("1.02")).Round(0))
 		}
 		sent := h.drop.exchanges.Load()
-		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute) // each ends refused: a net, not a bound
 		code, out, errs := h.runLimitsCtx(ctx, limits, args...)
 		cancel()
 		if n := h.drop.exchanges.Load() - sent; n != 0 || code == ExitOK {

@@ -64,7 +64,7 @@ func TestEveryHeadlessSigningCommandIsJournaled(t *testing.T) {
 		"twap": func() []string {
 			return []string{"twap", "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.002", "--duration", "200ms", "--slices", "2"}
 		},
-		// It protects a long bought here first; stopped after a moment, its stop stays.
+		// It protects a long bought here first; stopped once its stop rests, the stop stays.
 		"trail": func() []string {
 			h.ok("order", "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.01", "--market")
 			return []string{"trail", "--instrument", "BTC-PERP", "--distance", "500"}
@@ -104,8 +104,8 @@ func TestEveryHeadlessSigningCommandIsJournaled(t *testing.T) {
 		args := cases[name]()
 		before, sent := len(h.journalJSON()), h.drop.exchanges.Load()
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-		if name == "trail" {
-			ctx, cancel = context.WithTimeout(context.Background(), time.Second) // Ctrl+C after a second
+		if name == "trail" { // Ctrl+C once its stop rests beside those the commands before left
+			go h.stopOnceResting(ctx, cancel, len(h.openOrders()))
 		}
 		if name == "guard" { // SIGTERM once the switch fired: its cancel-all settled in the journal
 			ctx, cancel = context.WithTimeout(context.Background(), time.Minute)
