@@ -240,9 +240,9 @@ var mutants = []mutant{
 	{id: "sim/worst-sell-side", file: "api/sim/margin.go", from: "max(abs(size+buy), abs(size-sell))", to: "max(abs(size+buy), abs(size+sell))"},
 	{id: "sim/margin-boundary", file: "api/sim/margin.go", from: "if avail := r.available(); n.Total().GreaterThan(avail) {", to: "if avail := r.available(); n.Total().GreaterThanOrEqual(avail) {"},
 	{id: "sim/margin-tier-leverage", file: "api/sim/margin.go", from: "lev.GreaterThan(t.maxLev) {", to: "lev.GreaterThan(t.maxLev.Mul(decimal.NewFromInt(2))) {"},
-	{id: "sim/spot-order-fee", file: "api/sim/margin.go", from: "need = api.SpotNeed(true, m.qty(o.size), m.tick.dec(o.price), takerFee)", to: "need = api.SpotNeed(true, m.qty(o.size), m.tick.dec(o.price), decimal.Zero)"},
+	{id: "sim/spot-order-fee", file: "api/sim/margin.go", from: "need = api.SpotNeed(true, m.qty(o.size), m.tick.dec(o.price), e.fee.taker)", to: "need = api.SpotNeed(true, m.qty(o.size), m.tick.dec(o.price), decimal.Zero)"},
 	{id: "sim/spot-fee-cumulative", file: "api/sim/settle.go", from: "fee := e.payUp(m.quote, o.spotNotional.Mul(rate)).Sub(o.spotFee)", to: "fee := e.payUp(m.quote, o.spotNotional.Mul(rate))"},
-	{id: "sim/spot-hold-fee", file: "api/sim/margin.go", from: "h = h.Add(n).Add(e.payUp(m.quote, n.Mul(takerFee)))", to: "h = h.Add(n)"},
+	{id: "sim/spot-hold-fee", file: "api/sim/margin.go", from: "h = h.Add(n).Add(e.payUp(m.quote, n.Mul(e.fee.taker)))", to: "h = h.Add(n)"},
 	{id: "sim/spot-hold-sell", file: "api/sim/margin.go", from: "h = h.Add(m.qty(o.rest))", to: "h = h.Add(decimal.Zero)"},
 	{id: "sim/spot-free", file: "api/sim/margin.go", from: "return e.receiveDown(asset, a.spot[asset].Sub(e.spotHold(a, asset)))", to: "return e.receiveDown(asset, a.spot[asset])"},
 	{id: "sim/liq-price-isolated", file: "api/sim/margin.go", from: "l.Equity = pr.p.isoMargin", to: "l.Equity = pr.p.isoMargin.Add(pr.upnl)", pkgs: []string{"./api/sim", "./state"}},
@@ -266,7 +266,7 @@ var mutants = []mutant{
 	{id: "sim/funding-dated-at-hour", file: "api/sim/funding.go", from: "e.payFunding(h)\n\te.liquidations()", to: "e.payFunding(t)\n\te.liquidations()"},
 
 	// The simulator: settlement (settle.go).
-	{id: "sim/settle-maker-rate", file: "api/sim/settle.go", from: "if maker {\n\t\trate = makerFee\n\t}\n\tf.fee", to: "if !maker {\n\t\trate = makerFee\n\t}\n\tf.fee"},
+	{id: "sim/settle-maker-rate", file: "api/sim/settle.go", from: "if maker {\n\t\trate = e.fee.maker\n\t}\n\tf.fee", to: "if !maker {\n\t\trate = e.fee.maker\n\t}\n\tf.fee"},
 	{id: "sim/flip-close-capped", file: "api/sim/settle.go", from: "closeQ := min(q, abs(start))", to: "closeQ := q"},
 	{id: "sim/flip-opens-rest", file: "api/sim/settle.go", from: "opened = q - closeQ", to: "opened = 0"},
 	{id: "sim/short-pnl-sign", file: "api/sim/settle.go", from: "pnl = part.Sub(exit)", to: "pnl = exit.Sub(part)"},
@@ -277,7 +277,7 @@ var mutants = []mutant{
 	{id: "sim/isolated-margin-set-aside", file: "api/sim/settle.go", from: "margin := e.payUp(collUSDC, add.DivRound(p.lev, 12))", to: "margin := e.payUp(collUSDC, add)"},
 	{id: "sim/isolated-margin-released", file: "api/sim/settle.go", from: "rel = e.receiveDown(collUSDC, p.isoMargin.Mul(decimal.NewFromInt(q)).Div(decimal.NewFromInt(size)))", to: "rel = p.isoMargin"},
 	{id: "sim/spot-sell-fee", file: "api/sim/settle.go", from: "collectFee(a, e.fees, m.quote, fee, false)", to: "collectFee(a, e.fees, m.quote, fee.Neg(), false)"},
-	{id: "sim/spot-maker-rate", file: "api/sim/settle.go", from: "if maker {\n\t\trate = makerFee\n\t}\n\to.spotNotional", to: "if !maker {\n\t\trate = makerFee\n\t}\n\to.spotNotional"},
+	{id: "sim/spot-maker-rate", file: "api/sim/settle.go", from: "if maker {\n\t\trate = e.fee.maker\n\t}\n\to.spotNotional", to: "if !maker {\n\t\trate = e.fee.maker\n\t}\n\to.spotNotional"},
 	{id: "sim/short-entry", file: "api/sim/settle.go", from: "return p.cost.DivRound(lot.dec(abs(p.size)), 8)", to: "return p.cost.DivRound(lot.dec(p.size), 8)"},
 
 	// The simulator: transfers and withdrawals (transfers.go).
