@@ -84,6 +84,10 @@ type series struct {
 	// meanwhile bars holds only the live ones since the start. Most series of the demo's markets
 	// are never asked for: their past is drawn when first asked, not kept from the start.
 	past func(*series)
+	// gen counts the changes to the bars other than to the last bar's figures (a bar added, the
+	// oldest dropped, the past put in): stats24h's sum of the bars before the last holds while
+	// it is the same.
+	gen uint64
 }
 
 // materialise puts the made-up past in front of the live bars, once: the series is then what it
@@ -94,7 +98,7 @@ func (s *series) materialise() {
 		return
 	}
 	live := s.bars
-	*s = series{res: s.res, origin: s.origin, bars: make([]bar, 0, capFor(s.res.keep))}
+	*s = series{res: s.res, origin: s.origin, bars: make([]bar, 0, capFor(s.res.keep)), gen: s.gen + 1}
 	past(s)
 	for _, b := range live {
 		s.add(b.start, b)
@@ -121,6 +125,7 @@ func (s *series) add(t int64, b bar) {
 	}
 	b.start = start
 	s.bars = append(s.bars, b)
+	s.gen++
 	if len(s.bars) > s.res.keep+s.res.keep/4 {
 		s.bars = append(s.bars[:0], s.bars[len(s.bars)-s.res.keep:]...)
 	}
@@ -141,6 +146,17 @@ type charts struct {
 	// clock's minute: the 24-hour window steps a whole number of minutes after the start, so
 	// the figures it gives are the same whatever second of the day the exchange starts at.
 	day series
+	// daySum is stats24h's sum of the slots in the window before the last one.
+	daySum dayWindow
+}
+
+// dayWindow is the 24-hour window's slots before the last one as stats24h last read them: the
+// first in the window (by index) and their notional, at the day series' gen.
+type dayWindow struct {
+	gen   uint64
+	first int
+	sum   int64
+	ok    bool
 }
 
 // newCharts makes empty charts whose 24-hour slots are counted from start (Unix ms).
@@ -243,12 +259,27 @@ func (c *charts) candle(m *market, kind int, b bar) api.Candle {
 
 // stats24h reads the 24-hour traded notional (ticks×lots, each minute's volume at its close) and
 // the price 24 hours ago (ticks) from the one-minute slots counted from the start (charts.day).
+// The slots before the last are summed again only when they changed (day.gen) or the window's
+// first slot left it: a market's ticker reads these every step it moves, and the real markets'
+// day holds 1,440 slots (issue #34).
 func (c *charts) stats24h(now time.Time) (notional, open int64) {
-	bars := c.day.bars
+	bars, w := c.day.bars, &c.daySum
+	n := len(bars)
 	cut := now.Add(-24 * time.Hour).UnixMilli()
-	for i := len(bars) - 1; i >= 0 && bars[i].start >= cut; i-- {
-		notional += bars[i].vol * bars[i].close
-		open = bars[i].open
+	if !w.ok || w.gen != c.day.gen || w.first >= n || bars[w.first].start < cut || w.first > 0 && bars[w.first-1].start >= cut {
+		first := n
+		for first > 0 && bars[first-1].start >= cut {
+			first--
+		}
+		var sum int64
+		for i := first; i < n-1; i++ {
+			sum += bars[i].vol * bars[i].close
+		}
+		*w = dayWindow{gen: c.day.gen, first: first, sum: sum, ok: true}
+		if first == n {
+			return 0, 0
+		}
 	}
-	return notional, open
+	last := bars[n-1]
+	return w.sum + last.vol*last.close, bars[w.first].open
 }

@@ -118,3 +118,45 @@ func TestAPastDrawnLaterIsTheSame(t *testing.T) {
 		ask(s, true)
 	}
 }
+
+// refStats24h is stats24h as a sum of every slot in the window each time: the reference.
+func refStats24h(c *charts, now time.Time) (notional, open int64) {
+	bars := c.day.bars
+	cut := now.Add(-24 * time.Hour).UnixMilli()
+	for i := len(bars) - 1; i >= 0 && bars[i].start >= cut; i-- {
+		notional += bars[i].vol * bars[i].close
+		open = bars[i].open
+	}
+	return notional, open
+}
+
+// TestDayStatsKeepTheWindowsSum: the 24-hour notional and opening price, with the slots before
+// the last summed again only when they change, are every slot's sum, over three days of trades a
+// second to twenty minutes apart (slots added, trimmed, the window's first slot leaving it,
+// quiet spells that empty the window), for one-minute and hour slots. Guards: the sum kept past a
+// new slot, a trim or the window's move; the last slot's trades left out.
+func TestDayStatsKeepTheWindowsSum(t *testing.T) {
+	rng := rand.New(rand.NewPCG(34, 24))
+	start := testStart.UnixMilli()
+	for run := range 40 {
+		c := newCharts(start)
+		if run%2 == 1 {
+			c = newCompactCharts(start, syntheticKeeps(500))
+		}
+		now := testStart
+		for step := range 4000 {
+			gap := time.Duration(1+rng.Int64N([]int64{5, 120, 1200, 40000}[rng.IntN(4)])) * time.Second
+			now = now.Add(gap)
+			if rng.IntN(5) != 0 {
+				c.trade(now, 1000+rng.Int64N(500), 1+rng.Int64N(9))
+			}
+			for _, at := range []time.Time{now, now.Add(time.Duration(rng.Int64N(3600)) * time.Second)} {
+				gn, gopen := c.stats24h(at)
+				wn, wo := refStats24h(c, at)
+				if gn != wn || gopen != wo {
+					t.Fatalf("run %d step %d at %s: notional %d, open %d; every slot's: %d, %d", run, step, at, gn, gopen, wn, wo)
+				}
+			}
+		}
+	}
+}
