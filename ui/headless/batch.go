@@ -146,8 +146,8 @@ func runBatch(ctx context.Context, r *runner) error {
 		}
 		seen[in.Cloid] = nums[i]
 		co := c.Order()
-		if co.NeedsTypedConfirm && !r.o.yes {
-			return fmt.Errorf("line %d needs confirmation, nothing sent: %s; add --yes to send the batch", nums[i], strings.Join(co.Warnings, "; "))
+		if err := r.unconfirmed(co, fmt.Sprintf("line %d", nums[i]), "send the batch"); err != nil {
+			return err
 		}
 		cs[i] = c
 		out.Orders[i] = batchLine{Line: nums[i], Order: orderWords(st, co), Cloid: co.Wire.Cloid, side: co.Wire.Side}

@@ -69,8 +69,8 @@ func runBracket(ctx context.Context, r *runner, in state.OrderIntent) error {
 	if r.o.dryRun {
 		return r.printBracket(st, cb, res)
 	}
-	if co.NeedsTypedConfirm && !r.o.yes {
-		return fmt.Errorf("bracket needs confirmation, nothing sent: %s; add --yes to send it", strings.Join(co.Warnings, "; "))
+	if err := r.unconfirmed(co, "bracket", "send it"); err != nil {
+		return err
 	}
 	e, done, err := r.recoveredExecutor(ctx)
 	if err != nil {

@@ -179,8 +179,8 @@ func (r *runner) sendOne(ctx context.Context, st *state.Store, in state.OrderInt
 	if r.o.dryRun {
 		return nil, r.printClose(*out)
 	}
-	if co := c.Order(); co.NeedsTypedConfirm && !r.o.yes {
-		return nil, fmt.Errorf("needs confirmation, nothing sent: %s; add --yes to send it", strings.Join(co.Warnings, "; "))
+	if err := r.unconfirmed(c.Order(), "", "send it"); err != nil {
+		return nil, err
 	}
 	e, done, err := r.recoveredExecutor(ctx)
 	if err != nil {

@@ -78,8 +78,8 @@ func runModify(ctx context.Context, r *runner) error {
 	if co.Wire.Price == old.LimitPrice.String() && co.Size.Equal(old.Unfilled) {
 		return usagef("order %d not moved: the price and size are those it has", oid)
 	}
-	if co.NeedsTypedConfirm && !r.o.yes {
-		return fmt.Errorf("replacement needs confirmation, nothing sent: %s; add --yes to move it", strings.Join(co.Warnings, "; "))
+	if err := r.unconfirmed(co, "replacement", "move it"); err != nil {
+		return err
 	}
 	e, done, err := r.recoveredExecutor(ctx)
 	if err != nil {

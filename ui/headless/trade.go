@@ -267,8 +267,8 @@ func runOrder(ctx context.Context, r *runner) error {
 	if r.o.dryRun {
 		return r.printOrder(st, co, res)
 	}
-	if co.NeedsTypedConfirm && !r.o.yes {
-		return fmt.Errorf("order needs confirmation, nothing sent: %s; add --yes to send it", strings.Join(co.Warnings, "; "))
+	if err := r.unconfirmed(co, "order", "send it"); err != nil {
+		return err
 	}
 	e, done, err := r.recoveredExecutor(ctx)
 	if err != nil {
@@ -280,6 +280,16 @@ func runOrder(ctx context.Context, r *runner) error {
 		return err
 	}
 	return r.reportOrder(st, co, res, out)
+}
+
+// unconfirmed is the error of an order the fat-finger guard flags (a typed confirmation in the
+// console), sent without --yes; nil when it is not flagged or --yes was given. what names the
+// order ("order", "line 3"; "" for none) and do says what --yes does ("send it").
+func (r *runner) unconfirmed(co state.CheckedOrder, what, do string) error {
+	if !co.NeedsTypedConfirm || r.o.yes {
+		return nil
+	}
+	return fmt.Errorf("%s, nothing sent: %s; add --yes to %s", strings.TrimSpace(what+" needs confirmation"), strings.Join(co.Warnings, "; "), do)
 }
 
 // reportOrder prints what the executor found of a sent order and picks the exit: done, partly
