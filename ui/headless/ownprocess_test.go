@@ -1,0 +1,70 @@
+package headless
+
+import (
+	"bytes"
+	"os"
+	osexec "os/exec"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// ownDirEnv names the test a child process of the test binary runs (inOwnDir).
+const ownDirEnv = "HEADLESS_TEST_OWN_DIR"
+
+// inOwnDir is for a test that needs a working directory of its own (its commands write files
+// named by their flags, relative to it): t.Chdir would make it serial, and go test runs the
+// serial tests first, one at a time, before any parallel test starts. inOwnDir runs it instead in
+// a child process of this test binary, with only that test, its working directory a temporary
+// directory, on one core (the child computes, a test of its kind runs many command lines, while
+// the parallel tests beside it mostly wait on their simulators' clocks, which a child on both
+// cores starved: a trail's one-second run under load missed its end). In the child it returns
+// true and the caller goes on with the test; in this process it starts the child, marks the test
+// parallel, waits for the child, logs what it printed, fails with it if the test failed there or
+// did not run (skips if it skipped), and returns false (the caller returns).
+//
+// Under -race the package's tests are bound by the CPU, not by waits, so a test beside them
+// gains nothing and one core would double its time: there inOwnDir changes the working
+// directory (t.Chdir, the test stays serial) and returns true.
+func inOwnDir(t *testing.T) bool {
+	t.Helper()
+	if os.Getenv(ownDirEnv) == t.Name() {
+		return true
+	}
+	if raceBuild {
+		t.Chdir(t.TempDir())
+		return true
+	}
+	args := []string{"-test.run=^" + t.Name() + "$", "-test.count=1", "-test.v"}
+	if testing.Short() {
+		args = append(args, "-test.short")
+	}
+	if d, ok := t.Deadline(); ok {
+		args = append(args, "-test.timeout="+time.Until(d).Round(time.Second).String())
+	}
+	cmd := osexec.Command(os.Args[0], args...)
+	cmd.Env = append(os.Environ(), ownDirEnv+"="+t.Name(), "GOMAXPROCS=1")
+	cmd.Dir = t.TempDir()
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	err := cmd.Start()
+	if err == nil {
+		// Niced: it takes the CPU the tests beside it leave while they wait, not theirs.
+		_ = syscall.Setpriority(syscall.PRIO_PROCESS, cmd.Process.Pid, 10)
+	}
+	t.Parallel()
+	if err == nil {
+		err = cmd.Wait()
+	}
+	switch {
+	case err != nil:
+		t.Fatalf("%s failed in its own process (%v):\n%s", t.Name(), err, out.String())
+	case strings.Contains(out.String(), "--- SKIP: "+t.Name()+" "):
+		t.Skipf("skipped in its own process:\n%s", out.String())
+	case !strings.Contains(out.String(), "--- PASS: "+t.Name()+" "):
+		t.Fatalf("%s did not run in its own process:\n%s", t.Name(), out.String())
+	}
+	t.Logf("in its own process:\n%s", out.String())
+	return false
+}
