@@ -180,6 +180,7 @@ func TestNetworkErrors(t *testing.T) {
 }
 
 func TestInfoRetries(t *testing.T) {
+	t.Parallel() // its own server and client; waits out its retries beside the others
 	var hits atomic.Int32
 	rec := newRecorder(t, func(w http.ResponseWriter, _ *http.Request, _ []byte) {
 		switch hits.Add(1) {
@@ -222,6 +223,7 @@ func TestInfoRetries(t *testing.T) {
 // than the same call answered with a Retry-After of half a second, which the client waits out
 // (a ratio against the same work in the same test, not a time: load slows both).
 func TestRetryAfterBeyondMaxWaitIsNotWaitedFor(t *testing.T) {
+	t.Parallel() // its own servers and clients; waits out a Retry-After beside the others
 	call := func(retryAfter string) (time.Duration, int32, error) {
 		var hits atomic.Int32
 		rec := newRecorder(t, func(w http.ResponseWriter, _ *http.Request, _ []byte) {
