@@ -16,6 +16,7 @@ import (
 // before), and still fills exactly its target, what it reports filled the sum of its fills at the
 // exchange.
 func TestTheExecutorSettlesAChildFromTheStream(t *testing.T) {
+	t.Parallel() // its own simulator, stream, tape and request counts (newTapeRig)
 	r, count, tape, _ := newTapeRig(t)
 	size := dec("0.004")
 	w := &working{}

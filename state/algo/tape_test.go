@@ -147,6 +147,7 @@ func runHitChase(t *testing.T, r *tapeRig, tape *Tape, id string, size decimal.D
 // simulator sees no book, open orders, order history or fills request from it; it still fills
 // exactly its target, with what it reports filled the sum of its fills at the exchange.
 func TestAChaseOnTheStreamPollsNoBookOrdersOrFills(t *testing.T) {
+	t.Parallel() // its own simulator, stream, tape and request counts (newTapeRig)
 	r, count, tape, _ := newTapeRig(t)
 	size := dec("0.004")
 	count.polls()
@@ -164,6 +165,7 @@ func TestAChaseOnTheStreamPollsNoBookOrdersOrFills(t *testing.T) {
 // TestAChaseWithTheStreamDownPolls: the same chase with the stream down reads the exchange (the
 // fallback) and still fills exactly its target.
 func TestAChaseWithTheStreamDownPolls(t *testing.T) {
+	t.Parallel() // its own simulator, stream, tape and request counts (newTapeRig)
 	r, count, tape, down := newTapeRig(t)
 	down.Store(true)
 	size := dec("0.004")
