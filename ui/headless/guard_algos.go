@@ -2,7 +2,6 @@ package headless
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -13,7 +12,6 @@ import (
 	"github.com/tradedesk/tradedesk/state/algo"
 	"github.com/tradedesk/tradedesk/state/exec"
 	"github.com/tradedesk/tradedesk/state/guard"
-	"github.com/tradedesk/tradedesk/state/journal"
 )
 
 // sendGate lets the guard stop its algorithms between steps without ending them: once drained, a
@@ -157,12 +155,7 @@ func (g *guardProc) runAlgo(rn algo.Runner) {
 		defer g.algoWG.Done()
 		defer cancel()
 		p, err := rn.Run(ctx)
-		if err != nil && p.Detail == "" {
-			p.Detail = err.Error()
-		}
-		if errors.Is(err, algo.ErrUnresolved) {
-			p.State = journal.AlgoRunning
-		}
+		p = algo.EndOf(p, err)
 		g.mu.Lock()
 		delete(g.cancels, rn.ID())
 		g.mu.Unlock()

@@ -2,7 +2,6 @@ package algos
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tradedesk/tradedesk/state/report"
@@ -102,16 +101,10 @@ func (r *Runner) Run(rn algo.Runner, first algo.Progress, until time.Time) {
 	go func() {
 		defer cancel()
 		p, err := rn.Run(ctx)
-		if err != nil && p.Detail == "" {
-			p.Detail = err.Error()
-		}
-		if errors.Is(err, algo.ErrUnresolved) {
-			p.State = journal.AlgoRunning
-		}
 		r.mu.Lock()
 		delete(r.cancels, rn.ID())
 		r.mu.Unlock()
-		r.Feed.End(Row{Progress: p, Until: until, Session: r.Session})
+		r.Feed.End(Row{Progress: algo.EndOf(p, err), Until: until, Session: r.Session})
 	}()
 }
 
