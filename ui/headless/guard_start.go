@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/shopspring/decimal"
 	"github.com/tradedesk/tradedesk/api/text"
 	"github.com/tradedesk/tradedesk/state/algo"
-	"github.com/tradedesk/tradedesk/state/journal"
 )
 
 // startAlgo starts an algorithm handed over on the socket (a console's or a command's --guard):
@@ -25,16 +25,16 @@ func (g *guardProc) startAlgo(kind string, raw json.RawMessage) (string, error) 
 	)
 	switch kind {
 	case "chase":
-		rn, first, until, err = decodeAndNew(ctx, g.deps, kind, raw, algo.NewChase, func(p algo.ChaseParams) (algo.Progress, time.Time) {
-			return algo.Progress{Instrument: p.Instrument, Side: p.Side, Target: p.Size}, p.Until
+		rn, first, until, err = decodeAndNew(ctx, g.deps, kind, raw, algo.NewChase, func(id string, p algo.ChaseParams) (algo.Progress, time.Time) {
+			return algo.Started(id, kind, p.Instrument, p.Side, p.Size), p.Until
 		})
 	case "twap":
-		rn, first, until, err = decodeAndNew(ctx, g.deps, kind, raw, algo.NewTWAP, func(p algo.TWAPParams) (algo.Progress, time.Time) {
-			return algo.Progress{Instrument: p.Instrument, Side: p.Side, Target: p.Size}, g.r.env.Now().Add(p.Duration)
+		rn, first, until, err = decodeAndNew(ctx, g.deps, kind, raw, algo.NewTWAP, func(id string, p algo.TWAPParams) (algo.Progress, time.Time) {
+			return algo.Started(id, kind, p.Instrument, p.Side, p.Size), g.r.env.Now().Add(p.Duration)
 		})
 	case "trail":
-		rn, first, until, err = decodeAndNew(ctx, g.deps, kind, raw, algo.NewTrail, func(p algo.TrailParams) (algo.Progress, time.Time) {
-			return algo.Progress{Instrument: p.Instrument}, time.Time{}
+		rn, first, until, err = decodeAndNew(ctx, g.deps, kind, raw, algo.NewTrail, func(id string, p algo.TrailParams) (algo.Progress, time.Time) {
+			return algo.Started(id, kind, p.Instrument, "", decimal.Zero), time.Time{}
 		})
 	case "scale":
 		return g.startScale(ctx, raw)
@@ -54,10 +54,10 @@ func (g *guardProc) startAlgo(kind string, raw json.RawMessage) (string, error) 
 }
 
 // decodeAndNew makes an algorithm of kind from its journal parameters raw: newAlgo makes it,
-// shown gives its first progress's instrument, side and target and when it ends (zero: open).
-// The first progress is the algorithm's, running.
+// shown gives its first progress (algo.Started, by its id and parameters as handed) and when it
+// ends (zero: open).
 func decodeAndNew[P any, A algo.Runner](ctx context.Context, d *algo.Deps, kind string, raw json.RawMessage,
-	newAlgo func(context.Context, *algo.Deps, string, P) (A, error), shown func(P) (algo.Progress, time.Time)) (algo.Runner, algo.Progress, time.Time, error) {
+	newAlgo func(context.Context, *algo.Deps, string, P) (A, error), shown func(string, P) (algo.Progress, time.Time)) (algo.Runner, algo.Progress, time.Time, error) {
 	var p P
 	if err := decodeParams(kind, raw, &p); err != nil {
 		return nil, algo.Progress{}, time.Time{}, err
@@ -66,8 +66,7 @@ func decodeAndNew[P any, A algo.Runner](ctx context.Context, d *algo.Deps, kind 
 	if err != nil {
 		return nil, algo.Progress{}, time.Time{}, err
 	}
-	first, until := shown(p)
-	first.ID, first.Kind, first.State = a.ID(), kind, journal.AlgoRunning
+	first, until := shown(a.ID(), p)
 	return a, first, until, nil
 }
 

@@ -119,7 +119,7 @@ func (r *Runner) chasePlan(c state.AlgoCommand, inst state.Instrument, q Quote) 
 		if err != nil {
 			return "", err
 		}
-		r.Run(ch, algo.Progress{ID: ch.ID(), Kind: "chase", Instrument: inst.Name, Side: c.Side, Target: c.Size, State: journal.AlgoRunning}, until)
+		r.Run(ch, algo.Started(ch.ID(), "chase", inst.Name, c.Side, c.Size), until)
 		return "chase " + ch.ID() + " started: " + What(c, inst), nil
 	}
 	return lines, start, nil
@@ -173,7 +173,7 @@ func (r *Runner) twapPlan(c state.AlgoCommand, inst state.Instrument, q Quote) (
 		if err != nil {
 			return "", err
 		}
-		r.Run(t, algo.Progress{ID: t.ID(), Kind: "twap", Instrument: inst.Name, Side: c.Side, Target: c.Size, State: journal.AlgoRunning}, until)
+		r.Run(t, algo.Started(t.ID(), "twap", inst.Name, c.Side, c.Size), until)
 		return "twap " + t.ID() + " started: " + What(c, inst), nil
 	}
 	return lines, start, nil
@@ -249,7 +249,7 @@ func (r *Runner) trailPlan(c state.AlgoCommand, inst state.Instrument, q Quote) 
 		if err != nil {
 			return "", err
 		}
-		r.Run(t, algo.Progress{ID: t.ID(), Kind: "trail", Instrument: inst.Name, State: journal.AlgoRunning}, until)
+		r.Run(t, algo.Started(t.ID(), "trail", inst.Name, "", decimal.Zero), until)
 		return "trail " + t.ID() + " started on " + inst.Name, nil
 	}
 	return lines, start, nil
