@@ -56,19 +56,11 @@ type Chase struct {
 // NewChase checks p, reads the arrival price and the limit from the book, and commits the chase
 // to the journal before anything is sent. id "" takes a new one.
 func NewChase(ctx context.Context, d *Deps, id string, p ChaseParams) (*Chase, error) {
-	_, inst, err := d.open(ctx, p.Instrument)
+	inst, arrival, err := d.arrive(ctx, p.Instrument, p.valid)
 	if err != nil {
 		return nil, err
 	}
-	p.Instrument = inst.Name
-	if err := p.valid(inst); err != nil {
-		return nil, err
-	}
-	bid, ask, err := d.best(ctx, inst.Name)
-	if err != nil {
-		return nil, err
-	}
-	p.Arrival = bid.Add(ask).Div(decimal.NewFromInt(2))
+	p.Instrument, p.Arrival = inst.Name, arrival
 	if p.Limit, err = LimitOf(p.MaxDistance, p.Side, p.Arrival, inst.TickSize); err != nil {
 		return nil, err
 	}
@@ -118,7 +110,6 @@ func LimitOf(dist, side string, arrival, tick decimal.Decimal) (decimal.Decimal,
 	return state.CeilToStep(arrival.Mul(decimal.NewFromInt(1).Sub(frac)), tick), nil
 }
 
-// bestOf is the book's best bid and ask.
 // open is the start every algorithm on one instrument shares: its dependencies checked, room
 // among the algorithms running, the market's store and the instrument named (a name or an id).
 func (d *Deps) open(ctx context.Context, name string) (*state.Store, state.Instrument, error) {
@@ -139,6 +130,25 @@ func (d *Deps) open(ctx context.Context, name string) (*state.Store, state.Instr
 	return st, inst, nil
 }
 
+// arrive is the start a chase and a TWAP share: the instrument named opened (open), the
+// parameters checked against it (valid), and the arrival price read, the mid of its best bid and
+// ask.
+func (d *Deps) arrive(ctx context.Context, name string, valid func(state.Instrument) error) (state.Instrument, decimal.Decimal, error) {
+	_, inst, err := d.open(ctx, name)
+	if err != nil {
+		return state.Instrument{}, decimal.Zero, err
+	}
+	if err := valid(inst); err != nil {
+		return state.Instrument{}, decimal.Zero, err
+	}
+	bid, ask, err := d.best(ctx, inst.Name)
+	if err != nil {
+		return state.Instrument{}, decimal.Zero, err
+	}
+	return inst, bid.Add(ask).Div(decimal.NewFromInt(2)), nil
+}
+
+// bestOf is the book's best bid and ask.
 func bestOf(ctx context.Context, m Market, symbol string) (bid, ask decimal.Decimal, err error) {
 	b, err := m.OrderBook(ctx, symbol, 1)
 	if err != nil {

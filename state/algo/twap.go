@@ -60,19 +60,11 @@ type TWAP struct {
 // NewTWAP checks p, reads the arrival price, sets the band, and commits the TWAP to the journal
 // before anything is sent. id "" takes a new one.
 func NewTWAP(ctx context.Context, d *Deps, id string, p TWAPParams) (*TWAP, error) {
-	_, inst, err := d.open(ctx, p.Instrument)
+	inst, arrival, err := d.arrive(ctx, p.Instrument, p.valid)
 	if err != nil {
 		return nil, err
 	}
-	p.Instrument = inst.Name
-	if err := p.valid(inst); err != nil {
-		return nil, err
-	}
-	bid, ask, err := d.best(ctx, inst.Name)
-	if err != nil {
-		return nil, err
-	}
-	p.Arrival = bid.Add(ask).Div(decimal.NewFromInt(2))
+	p.Instrument, p.Arrival = inst.Name, arrival
 	if p.BandLo.IsZero() && p.BandHi.IsZero() {
 		one := decimal.NewFromInt(1)
 		p.BandLo = state.CeilToStep(p.Arrival.Mul(one.Sub(DefaultBand)), inst.TickSize)
