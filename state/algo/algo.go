@@ -419,6 +419,22 @@ func (d *Deps) setEnded(ctx context.Context, id, st, detail string) error {
 	return nil
 }
 
+// finish is how a chase, a TWAP and a trail end with their last progress p: its end recorded in
+// the journal (setEnded, with its summary), then reported, and a failure's detail returned as
+// the error.
+func (d *Deps) finish(ctx context.Context, p Progress) (Progress, error) {
+	if err := d.setEnded(ctx, p.ID, p.State, summary(p)); err != nil {
+		return p, err
+	}
+	if d.Report != nil {
+		d.Report(p)
+	}
+	if p.State == StateFailed {
+		return p, errors.New(p.Detail)
+	}
+	return p, nil
+}
+
 // endOf is how a run ends on a step's error err: stopped when the trader's stop (ctx) came while
 // the step was reading or writing (its error is then only the cancelled context), else failed
 // with err as the reason.

@@ -170,17 +170,7 @@ func (c *Chase) end(ctx context.Context, st, detail string) (Progress, error) {
 	if cerr := c.d.confirmAll(context.WithoutCancel(ctx), c.children); cerr != nil {
 		detail = joinDetail(detail, cerr.Error())
 	}
-	p := c.progress(st, detail)
-	if jerr := c.d.setEnded(ctx, c.id, st, summary(p)); jerr != nil {
-		return p, jerr
-	}
-	if c.d.Report != nil {
-		c.d.Report(p)
-	}
-	if st == StateFailed {
-		return p, errors.New(detail)
-	}
-	return p, nil
+	return c.d.finish(ctx, c.progress(st, detail))
 }
 
 // progress is the chase's progress from its children's fills.

@@ -67,17 +67,7 @@ func (t *Trail) end(ctx context.Context, st, detail string) (Progress, error) {
 	if err := t.d.confirmAll(context.WithoutCancel(ctx), t.children); err != nil {
 		detail = joinDetail(detail, err.Error())
 	}
-	p := t.progress(st, detail)
-	if err := t.d.setEnded(ctx, t.id, st, summary(p)); err != nil {
-		return p, err
-	}
-	if t.d.Report != nil {
-		t.d.Report(p)
-	}
-	if st == StateFailed {
-		return p, errors.New(detail)
-	}
-	return p, nil
+	return t.d.finish(ctx, t.progress(st, detail))
 }
 
 // progress is the trail's progress: what its stops closed, from their fills.

@@ -179,17 +179,7 @@ func (t *TWAP) end(ctx context.Context, st, detail string) (Progress, error) {
 	if err := t.settle(context.WithoutCancel(ctx)); err != nil {
 		detail = joinDetail(detail, err.Error())
 	}
-	p := t.progress(st, detail)
-	if err := t.d.setEnded(ctx, t.id, st, summary(p)); err != nil {
-		return p, err
-	}
-	if t.d.Report != nil {
-		t.d.Report(p)
-	}
-	if st == StateFailed {
-		return p, errors.New(detail)
-	}
-	return p, nil
+	return t.d.finish(ctx, t.progress(st, detail))
 }
 
 // progress is the TWAP's progress from its slices' fills.
