@@ -120,8 +120,9 @@ func (s *streamSource) wait() Cmd {
 }
 
 // burst is how many batches may come at once, back to back, before the frame paces them: an
-// order's record a few milliseconds after the market's step is taken at once, not a frame later.
-const burst = 2
+// order's record a few milliseconds after the market's step is taken at once, not a frame later,
+// also when the step came in two parts (a batch takes what is queued, with no gather: issue #34).
+const burst = 3
 
 // pace is the batches that may come at once (a token bucket: burst at most, one more a frame).
 type pace struct {

@@ -74,8 +74,11 @@ func (r *Renderer) Frame(view string) {
 // Burst is how many frames may be drawn at once, back to back, before the frame rate paces
 // them; a frame drawn gives one back each interval. A change that follows one lone frame (an
 // order's fill a few milliseconds after the market's step) is drawn at once, not an interval
-// later; a stream of changes is still drawn at the frame rate.
-const Burst = 2
+// later, also after a step that came in two batches (issue #34: the stream's batches take what is
+// queued with no gather, so a step the exchange writes in two parts is two frames, and with two
+// an order just after it waited out the frame); a stream of changes is still drawn at the frame
+// rate.
+const Burst = 3
 
 // pace is the frames that may be drawn at once (a token bucket: Burst at most, one more an
 // interval).

@@ -172,16 +172,18 @@ func TestChangesWithinAFrameAreOneFrame(t *testing.T) {
 	settle(p)
 	p.Send(priceMsg(2)) // a change that follows one lone frame: drawn at once too (Burst)
 	settle(p)
+	p.Send(priceMsg(3)) // and the third (a step in two batches, then an order's)
+	settle(p)
 	base, _ := w.count()
-	if r.Frames() != 4 {
-		t.Fatalf("%d frames, want the first, the sized one and the first two prices", r.Frames())
+	if r.Frames() != 5 {
+		t.Fatalf("%d frames, want the first, the sized one and the first three prices", r.Frames())
 	}
-	for i := 3; i <= 20; i++ {
+	for i := 4; i <= 20; i++ {
 		p.Send(priceMsg(i))
 	}
 	settle(p)
 	if n, _ := w.count(); n != base || c.armed() != 1 {
-		t.Fatalf("changes within the frame after two drawn: %d writes, %d timers; want none drawn, one timer", n-base, c.armed())
+		t.Fatalf("changes within the frame after three drawn: %d writes, %d timers; want none drawn, one timer", n-base, c.armed())
 	}
 	c.advance(time.Second / 30)
 	n, last := w.count()
@@ -226,7 +228,9 @@ func TestNothingIsDrawnAfterClose(t *testing.T) {
 	p, c, w, r := program(t)
 	p.Send(priceMsg(1)) // within the first frame: drawn at once (Burst)
 	settle(p)
-	p.Send(priceMsg(2)) // the third frame within an interval: a timer is armed
+	p.Send(priceMsg(2)) // and the third (Burst)
+	settle(p)
+	p.Send(priceMsg(3)) // the fourth frame within an interval: a timer is armed
 	settle(p)
 	n, _ := w.count()
 	if c.armed() != 1 {
@@ -234,7 +238,7 @@ func TestNothingIsDrawnAfterClose(t *testing.T) {
 	}
 	r.Close()
 	c.advance(time.Second)
-	p.Send(priceMsg(3))
+	p.Send(priceMsg(4))
 	settle(p)
 	if n2, _ := w.count(); n2 != n {
 		t.Fatalf("%d writes after Close: the restored terminal would get a frame", n2-n)
