@@ -5,7 +5,6 @@ import (
 	"os"
 	osexec "os/exec"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -17,12 +16,10 @@ const ownDirEnv = "HEADLESS_TEST_OWN_DIR"
 // named by their flags, relative to it): t.Chdir would make it serial, and go test runs the
 // serial tests first, one at a time, before any parallel test starts. inOwnDir runs it instead in
 // a child process of this test binary, with only that test, its working directory a temporary
-// directory, on one core (the child computes, a test of its kind runs many command lines, while
-// the parallel tests beside it mostly wait on their simulators' clocks, which a child on both
-// cores starved: a trail's one-second run under load missed its end). In the child it returns
-// true and the caller goes on with the test; in this process it starts the child, marks the test
-// parallel, waits for the child, logs what it printed, fails with it if the test failed there or
-// did not run (skips if it skipped), and returns false (the caller returns).
+// directory: in the child it returns true and the caller goes on with the test; in this process
+// it starts the child, marks the test parallel, waits for the child, logs what it printed, fails
+// with it if the test failed there or did not run (skips if it skipped), and returns false (the
+// caller returns).
 //
 // Under -race the package's tests are bound by the CPU, not by waits, so a test beside them
 // gains nothing and one core would double its time: there inOwnDir changes the working
@@ -44,15 +41,11 @@ func inOwnDir(t *testing.T) bool {
 		args = append(args, "-test.timeout="+time.Until(d).Round(time.Second).String())
 	}
 	cmd := osexec.Command(os.Args[0], args...)
-	cmd.Env = append(os.Environ(), ownDirEnv+"="+t.Name(), "GOMAXPROCS=1")
+	cmd.Env = append(os.Environ(), ownDirEnv+"="+t.Name())
 	cmd.Dir = t.TempDir()
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	err := cmd.Start()
-	if err == nil {
-		// Niced: it takes the CPU the tests beside it leave while they wait, not theirs.
-		_ = syscall.Setpriority(syscall.PRIO_PROCESS, cmd.Process.Pid, 10)
-	}
 	t.Parallel()
 	if err == nil {
 		err = cmd.Wait()
