@@ -162,13 +162,18 @@ func Open(path string) (*Journal, error) {
 	}
 	// WAL with synchronous=FULL: a commit returns once the WAL is on disk, so a committed intent
 	// survives both a killed process and a power cut (README: The journal).
-	dsn := "file:" + path + "?_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)&_pragma=busy_timeout(10000)&_txlock=immediate"
+	// WAL is set once by toWAL, not in the DSN: see there.
+	dsn := "file:" + path + "?_pragma=synchronous(FULL)&_pragma=busy_timeout(10000)&_txlock=immediate"
 	base, err := sqlite.NewConnector(dsn)
 	if err != nil {
 		return nil, fmt.Errorf("journal %s: %w", path, err)
 	}
 	j := &Journal{path: path, now: time.Now, commits: new(atomic.Int64)}
 	j.db = sql.OpenDB(counting{base, j.commits})
+	if err := toWAL(j.db, busyWait); err != nil {
+		_ = j.db.Close()
+		return nil, fmt.Errorf("journal %s: %w", path, err)
+	}
 	if _, err := j.db.Exec(schema + algoSchema + arrivalSchema + routeSchema + algoMarketSchema + kvSchema); err != nil {
 		_ = j.db.Close()
 		return nil, fmt.Errorf("journal %s: %w", path, err)
