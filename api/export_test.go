@@ -16,3 +16,16 @@ func ForgetBudgetAfter(t *testing.T, srv *httptest.Server) {
 		}
 	})
 }
+
+// ReadsArmNothing reports whether the live connection of s reads its frames with a context that
+// is never cancelled (so coder/websocket registers nothing on a cancellable context a read), and
+// whether s has a live connection at all.
+func ReadsArmNothing(s *Stream) (never, live bool) {
+	s.mu.Lock()
+	c := s.conn
+	s.mu.Unlock()
+	if c == nil {
+		return false, false
+	}
+	return c.readCtx.Done() == nil, true
+}

@@ -349,6 +349,7 @@ type streamConn struct {
 	ws      *websocket.Conn
 	ctx     context.Context
 	cancel  context.CancelCauseFunc
+	readCtx context.Context // what frames are read with: never cancelled (see newStreamConn)
 	mu      sync.Mutex
 	pending map[string]*pendingCall
 	routes  map[string]*Subscription // server channel id -> subscription
@@ -360,10 +361,16 @@ type streamConn struct {
 	held *Inbox
 }
 
+// newStreamConn makes the connection's state. Its context's end (Close, a failure, the
+// keep-alive's ping timeout) closes the WebSocket once, here, which ends a read under way: the
+// reader reads with readCtx, which is never cancelled, because coder/websocket registers a read's
+// context (context.AfterFunc) twice a frame, on the header and on the payload, and a cancellable
+// one costs a lock and a map entry on the connection's context each time (issue #34).
 func newStreamConn(s *Stream, ws *websocket.Conn) *streamConn {
 	ctx, cancel := context.WithCancelCause(s.ctx)
-	return &streamConn{s: s, ws: ws, ctx: ctx, cancel: cancel, pending: map[string]*pendingCall{}, routes: map[string]*Subscription{},
-		leaving: map[string]bool{}, held: NewInbox(s.cfg.inboxLimit)}
+	context.AfterFunc(ctx, func() { _ = ws.CloseNow() })
+	return &streamConn{s: s, ws: ws, ctx: ctx, cancel: cancel, readCtx: context.Background(), pending: map[string]*pendingCall{},
+		routes: map[string]*Subscription{}, leaving: map[string]bool{}, held: NewInbox(s.cfg.inboxLimit)}
 }
 
 // fail ends the connection with a reason.

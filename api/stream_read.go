@@ -36,11 +36,12 @@ func (c *streamConn) keepAlive() error {
 // read reads frames until the connection fails. Each frame is read into one buffer, reused for
 // the next (handle keeps no reference to a frame's bytes: every decoder copies what it keeps), so
 // a frame costs no allocation of its own size (issue #34). The stream's liveness is keepAlive's
-// ping, not a deadline per read.
+// ping, not a deadline per read; a read under way ends when the connection's context does, which
+// closes the WebSocket (newStreamConn).
 func (c *streamConn) read() {
 	var buf []byte
 	for {
-		typ, b, err := readMessage(c.ctx, c.ws, buf)
+		typ, b, err := readMessage(c.readCtx, c.ws, buf)
 		if err != nil {
 			if c.ctx.Err() == nil {
 				c.fail(readError(err, c.s.cfg.maxFrame))

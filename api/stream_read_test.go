@@ -189,3 +189,32 @@ func TestStreamReadAllocatesNoFrame(t *testing.T) {
 		t.Errorf("%.0f bytes allocated a %d-byte frame read into a reused buffer: want under an eighth of it", per["reused"], len(frame))
 	}
 }
+
+// BenchmarkStreamReadContext reads one ticker notification from a WebSocket server on loopback
+// with the context the stream's reader used before issue #34's change (the connection's, a
+// cancellable child of the stream's: coder/websocket registers on it twice a frame) and with the
+// one it uses now (never cancelled), in one run.
+func BenchmarkStreamReadContext(b *testing.B) {
+	for _, name := range []string{"cancellable", "never"} {
+		b.Run(name, func(b *testing.B) {
+			ws := frameServer(b, true, tickerFrame(1))
+			ctx := context.Background()
+			if name == "cancellable" {
+				stream, cancel := context.WithCancel(ctx)
+				defer cancel()
+				conn, cancelConn := context.WithCancelCause(stream)
+				defer cancelConn(nil)
+				ctx = conn
+			}
+			var buf []byte
+			b.ReportAllocs()
+			for b.Loop() {
+				_, m, err := readMessage(ctx, ws, buf)
+				if err != nil {
+					b.Fatal(err)
+				}
+				buf = m[:0]
+			}
+		})
+	}
+}
