@@ -137,10 +137,19 @@ func TestAPausedTWAPStaysPausedOnRestart(t *testing.T) {
 	}
 	r.reopen() // the process is gone
 	d = r.deps(nil)
-	// The second process starts a second after the pause (longer than the whole schedule), on a
-	// clock that runs from there.
-	late := time.Until(t0.Add(time.Second))
-	d.Now = func() time.Time { return time.Now().Add(late) }
+	// The second process starts a second after the pause (longer than the whole schedule). Its
+	// clock stands there until the restart has returned and then runs: the restart moves the
+	// schedule on and then reads which slice is due, and on a clock running through it a loaded
+	// machine's time between the two (a journal write: 0.4 s at load 20) made slices due that no
+	// pause had anything to do with ("moved on by 1.78s, 2 slices done").
+	t1 := t0.Add(time.Second)
+	var running atomic.Pointer[time.Time] // when the clock began to run; nil: it stands at t1
+	d.Now = func() time.Time {
+		if since := running.Load(); since != nil {
+			return t1.Add(time.Since(*since))
+		}
+		return t1
+	}
 	if run, err := Running(bg, d); err != nil || len(run) != 0 {
 		t.Fatalf("left running: %+v %v", run, err)
 	}
@@ -150,6 +159,8 @@ func TestAPausedTWAPStaysPausedOnRestart(t *testing.T) {
 	}
 	rn, _, err := Restart(bg, d, a, OnRestartResume)
 	must(t, err)
+	now := time.Now()
+	running.Store(&now)
 	got := rn.(*TWAP)
 	if shift := got.p.Start.Sub(start); shift < time.Second || got.done > 1 {
 		t.Fatalf("the schedule moved on by %s, %d slices done", shift, got.done)
