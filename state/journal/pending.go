@@ -212,7 +212,7 @@ func (j *Journal) inTx(ctx context.Context, f func(tx *sql.Tx) error) error {
 
 // statements are the journal's hot statements, prepared once.
 type statements struct {
-	used, insert, sent, outcome, arrival, value, next, free, take, state, running *sql.Stmt
+	used, insert, sent, outcome, arrival, value, setValue, next, free, take, state, running *sql.Stmt
 }
 
 func (j *Journal) prepare() error {
@@ -229,15 +229,16 @@ func (j *Journal) prepare() error {
 		used: p(`SELECT count(*) FROM intents WHERE id=?`),
 		insert: p(`INSERT INTO intents(id, parent, kind, who, what, cloids, state, created_ms, action, nonce, expires_after, request, sent_ms)
 			VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?)`),
-		sent:    p(`UPDATE intents SET state=?, action=?, nonce=?, expires_after=?, request=?, sent_ms=? WHERE id=? AND state=? AND settled=0`),
-		outcome: p(`UPDATE intents SET outcome=?, settled=?, oid=?, detail=?, resolved_ms=? WHERE id=? AND settled=0`),
-		arrival: p(`INSERT OR IGNORE INTO arrivals(id, mid, mark, expected, at_ms) VALUES (?, ?, ?, ?, ?)`),
-		value:   p(`SELECT v FROM kv WHERE k = ?`),
-		next:    p(`UPDATE algos SET children=children+1, updated_ms=? WHERE id=? RETURNING children`),
-		free:    p(`SELECT children+1 FROM algos WHERE id=?`),
-		take:    p(`UPDATE algos SET children=?, updated_ms=? WHERE id=? AND children<?`),
-		state:   p(`SELECT state FROM algos WHERE id=?`),
-		running: p(`SELECT id FROM algos WHERE state=?`),
+		sent:     p(`UPDATE intents SET state=?, action=?, nonce=?, expires_after=?, request=?, sent_ms=? WHERE id=? AND state=? AND settled=0`),
+		outcome:  p(`UPDATE intents SET outcome=?, settled=?, oid=?, detail=?, resolved_ms=? WHERE id=? AND settled=0`),
+		arrival:  p(`INSERT OR IGNORE INTO arrivals(id, mid, mark, expected, at_ms) VALUES (?, ?, ?, ?, ?)`),
+		value:    p(`SELECT v FROM kv WHERE k = ?`),
+		setValue: p(`INSERT INTO kv(k, v) VALUES(?, ?) ON CONFLICT(k) DO UPDATE SET v = excluded.v`),
+		next:     p(`UPDATE algos SET children=children+1, updated_ms=? WHERE id=? RETURNING children`),
+		free:     p(`SELECT children+1 FROM algos WHERE id=?`),
+		take:     p(`UPDATE algos SET children=?, updated_ms=? WHERE id=? AND children<?`),
+		state:    p(`SELECT state FROM algos WHERE id=?`),
+		running:  p(`SELECT id FROM algos WHERE state=?`),
 	}
 	return err
 }
