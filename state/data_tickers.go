@@ -119,6 +119,16 @@ func (s *Store) Tickers() []api.Ticker {
 	return d.snap
 }
 
+// AppendTickers appends every ticker, in the order the exchange sent them, to dst and returns
+// it. A reader that keeps its own list, and takes it again at every change (the tickers pane,
+// several times a second while 500 instruments stream), copies into memory it reuses where
+// Tickers allocates a copy of the whole list a change (issue #34).
+func (s *Store) AppendTickers(dst []api.Ticker) []api.Ticker {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return append(dst, s.tickerData().list...)
+}
+
 // Ticker returns one instrument's ticker by name (case-insensitive when no exact match).
 func (s *Store) Ticker(symbol string) (api.Ticker, bool) {
 	s.mu.RLock()

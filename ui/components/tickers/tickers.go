@@ -36,6 +36,10 @@ type Pane struct {
 	tbl     *common.Table
 	rows    []int // indexes into tickers, in display order
 	tickers []api.Ticker
+	// spare is the list taken before tickers, whose memory the next refresh copies into: the
+	// pane alternates two lists (it compares the new with the last for flashes) and allocates
+	// none a change (issue #34).
+	spare   []api.Ticker
 	version [2]uint64 // store versions of tickers and instruments last rendered
 	// fittedTo is how many tickers the Instrument column was last fitted to.
 	fittedTo int
@@ -304,7 +308,8 @@ func (p *Pane) refresh() tea.Cmd {
 	instrumentsChanged := v[1] != p.version[1]
 	p.version = v
 	before := p.tickers
-	p.tickers = p.Store.Tickers()
+	p.tickers = p.Store.AppendTickers(p.spare[:0])
+	defer func() { p.spare = before }()
 	if instrumentsChanged {
 		clear(p.prec)
 	}

@@ -1,10 +1,13 @@
 package tickers
 
 import (
+	"fmt"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+	"unsafe"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
@@ -366,5 +369,71 @@ func TestFundingFootWhereTheColumnDrops(t *testing.T) {
 	p.SetSize(300, 8)
 	if got := foot(); !p.visible(tcFunding) || strings.Contains(got, "next in") {
 		t.Errorf("with the Funding column shown the foot is %q", got)
+	}
+}
+
+// streamRig is a pane over 509 instruments and tick, which streams one ticker (a moved mark) to
+// the store and has the pane take it.
+func streamRig(tb testing.TB) (p *Pane, ts []api.Ticker, tick func()) {
+	clock := func() time.Time { return t0 }
+	s := state.New(clock)
+	var ins api.Instruments
+	for i := range 509 {
+		name := fmt.Sprintf("S%03d-PERP", i)
+		ins.Perps = append(ins.Perps, api.PerpInstrument{ID: api.InstrumentID(i + 1), Name: name,
+			TickSize: decimal.RequireFromString("0.01"), LotSize: decimal.RequireFromString("0.001")})
+		px := decimal.New(int64(100+i), 0)
+		ts = append(ts, api.Ticker{Symbol: name, MarkPrice: px, LastPrice: px, BestBidPrice: px, BestAskPrice: px})
+	}
+	s.Apply(state.InstrumentsMsg{Gen: 1, At: t0, Instruments: ins})
+	s.Apply(state.TickersMsg{Gen: 1, At: t0, Tickers: ts})
+	p = New(commontest.NewCommon(tb, s, clock), nil)
+	p.SetSize(120, 40)
+	p.Update(common.DataMsg{Kind: state.KindTickers})
+	step := 0
+	return p, ts, func() {
+		step++
+		u := ts[step%len(ts)]
+		u.MarkPrice = u.MarkPrice.Add(decimal.New(int64(step), -2))
+		s.Apply(state.TickerUpdateMsg{At: t0.Add(time.Duration(step) * time.Millisecond), Ticker: u})
+		p.Update(common.DataMsg{Kind: state.KindTickers})
+	}
+}
+
+// TestAStreamedTickerCopiesNoList: with 509 instruments, a streamed ticker taken by the pane
+// allocates a small part of one copy of the list: the pane copies the store's list into the one
+// it took two changes before, instead of the store copying the whole list for it at every change
+// (issue #34). Guards: the pane back on Store.Tickers, or dropping the list it reuses.
+func TestAStreamedTickerCopiesNoList(t *testing.T) {
+	p, ts, tick := streamRig(t)
+	for range 5 {
+		tick() // the pane's two lists are made
+	}
+	var m0, m1 runtime.MemStats
+	const runs = 100
+	runtime.ReadMemStats(&m0)
+	for range runs {
+		tick()
+	}
+	runtime.ReadMemStats(&m1)
+	per := float64(m1.TotalAlloc-m0.TotalAlloc) / runs
+	list := float64(unsafe.Sizeof(api.Ticker{})) * float64(len(ts))
+	t.Logf("%.0f bytes a streamed ticker; the list is %.0f", per, list)
+	if per > list/4 {
+		t.Errorf("%.0f bytes allocated a streamed ticker: want under a quarter of the %.0f-byte list", per, list)
+	}
+	if p.Selected() != "S000-PERP" || len(p.rows) != len(ts) {
+		t.Errorf("selected %q of %d rows: want S000-PERP of %d", p.Selected(), len(p.rows), len(ts))
+	}
+}
+
+// BenchmarkStreamedTicker is one streamed ticker of 509 applied to the store and taken by the
+// pane (copied, flashes started, rows sorted), its rows on screen drawn.
+func BenchmarkStreamedTicker(b *testing.B) {
+	p, _, tick := streamRig(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		tick()
+		_ = p.View()
 	}
 }
