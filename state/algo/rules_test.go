@@ -80,14 +80,20 @@ func TestChasePriceRules(t *testing.T) {
 // cancelled.
 func TestAStoppedChaseKeepsItsChildWhenAsked(t *testing.T) {
 	t.Parallel() // its own simulator and journal
-	r := newRig(t, false)
+	// A still book: in a live one the simulator's own takers could fill the child before it was
+	// seen resting, and the loop below, waiting for a live child of a chase already done, spun.
+	r := newRig(t, true)
+	r.stillBook(t, "kp-quote")
 	for _, keep := range []bool{true, false} {
 		id := map[bool]string{true: "kp-1", false: "kp-2"}[keep]
 		c, err := NewChase(bg, r.deps(nil), id, ChaseParams{Instrument: "BTC-PERP", Side: "buy", Size: dec("0.002"), Offset: 500, Keep: keep})
 		must(t, err)
 		for c.live == nil {
-			_, err := c.step(bg)
+			st, err := c.step(bg)
 			must(t, err)
+			if st != "" {
+				t.Fatalf("keep %v: the chase ended %s before its child was seen resting", keep, st)
+			}
 		}
 		ctx, cancel := context.WithCancel(bg)
 		cancel() // the trader's stop
