@@ -1,12 +1,9 @@
 package ui
 
 import (
-	"bytes"
-	"os"
-	osexec "os/exec"
-	"strings"
 	"testing"
-	"time"
+
+	"github.com/tradedesk/tradedesk/state/testrun"
 )
 
 // ownProcessTests is how many tests call ownProcess: parallelForWaits adds a parallel slot for
@@ -27,35 +24,5 @@ const ownProcessEnv = "UI_TEST_OWN_PROCESS"
 // and returns false (the caller returns).
 func ownProcess(t *testing.T) bool {
 	t.Helper()
-	if os.Getenv(ownProcessEnv) == t.Name() {
-		return true
-	}
-	args := []string{"-test.run=^" + t.Name() + "$", "-test.count=1", "-test.v"}
-	if testing.Short() {
-		args = append(args, "-test.short")
-	}
-	if d, ok := t.Deadline(); ok {
-		args = append(args, "-test.timeout="+time.Until(d).Round(time.Second).String())
-	}
-	cmd := osexec.Command(os.Args[0], args...)
-	cmd.Env = append(os.Environ(), ownProcessEnv+"="+t.Name())
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	// The child starts now, while the serial tests run; this test then waits for it beside the
-	// other parallel tests.
-	err := cmd.Start()
-	t.Parallel()
-	if err == nil {
-		err = cmd.Wait()
-	}
-	switch {
-	case err != nil:
-		t.Fatalf("%s failed in its own process (%v):\n%s", t.Name(), err, out.String())
-	case strings.Contains(out.String(), "--- SKIP: "+t.Name()+" "):
-		t.Skipf("skipped in its own process:\n%s", out.String())
-	case !strings.Contains(out.String(), "--- PASS: "+t.Name()+" "):
-		t.Fatalf("%s did not run in its own process:\n%s", t.Name(), out.String())
-	}
-	t.Logf("in its own process:\n%s", out.String())
-	return false
+	return testrun.InChild(t, ownProcessEnv, "")
 }

@@ -2,6 +2,8 @@ package testrun
 
 import (
 	"flag"
+	"os"
+	"path/filepath"
 	"runtime"
 	"strconv"
 	"testing"
@@ -22,5 +24,23 @@ func TestParallel(t *testing.T) {
 	}
 	if got := f.Value.String(); got != want {
 		t.Fatalf("-parallel %s, want %s (given on the command line: %v)", got, want, given)
+	}
+}
+
+// TestInChild: the test runs again in a child process of the test binary, alone, in the
+// directory given, and passes here only because it passed there.
+func TestInChild(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "marker"), nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if !InChild(t, "TESTRUN_IN_CHILD", dir) {
+		return
+	}
+	if os.Getenv("TESTRUN_IN_CHILD") != t.Name() {
+		t.Fatal("the test body ran in the parent process")
+	}
+	if _, err := os.Stat("marker"); err != nil {
+		t.Fatalf("the child's working directory is not the one given: %v", err)
 	}
 }

@@ -1,12 +1,10 @@
 package headless
 
 import (
-	"bytes"
 	"os"
-	osexec "os/exec"
-	"strings"
 	"testing"
-	"time"
+
+	"github.com/tradedesk/tradedesk/state/testrun"
 )
 
 // ownDirEnv names the test a child process of the test binary runs (inOwnDir).
@@ -33,31 +31,5 @@ func inOwnDir(t *testing.T) bool {
 		t.Chdir(t.TempDir())
 		return true
 	}
-	args := []string{"-test.run=^" + t.Name() + "$", "-test.count=1", "-test.v"}
-	if testing.Short() {
-		args = append(args, "-test.short")
-	}
-	if d, ok := t.Deadline(); ok {
-		args = append(args, "-test.timeout="+time.Until(d).Round(time.Second).String())
-	}
-	cmd := osexec.Command(os.Args[0], args...)
-	cmd.Env = append(os.Environ(), ownDirEnv+"="+t.Name())
-	cmd.Dir = t.TempDir()
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	err := cmd.Start()
-	t.Parallel()
-	if err == nil {
-		err = cmd.Wait()
-	}
-	switch {
-	case err != nil:
-		t.Fatalf("%s failed in its own process (%v):\n%s", t.Name(), err, out.String())
-	case strings.Contains(out.String(), "--- SKIP: "+t.Name()+" "):
-		t.Skipf("skipped in its own process:\n%s", out.String())
-	case !strings.Contains(out.String(), "--- PASS: "+t.Name()+" "):
-		t.Fatalf("%s did not run in its own process:\n%s", t.Name(), out.String())
-	}
-	t.Logf("in its own process:\n%s", out.String())
-	return false
+	return testrun.InChild(t, ownDirEnv, t.TempDir())
 }
