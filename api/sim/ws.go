@@ -55,6 +55,12 @@ type wsClient struct {
 	subs   map[string]bool // topics, by the reader only
 	window time.Time
 	count  int
+	// fill is held while a fan-out queues its frames to the client: the writer, finding the
+	// queue empty, waits for it before it sends, so a market step leaves in one write (the
+	// writer woken by the step's first frame wrote it alone, about one step in six: two wake-ups
+	// of the reader, issue #34). filling says this fan-out holds it (under hub.mu).
+	fill    sync.Mutex
+	filling bool
 }
 
 // StreamStats reports the messages queued to subscribers and the subscribers dropped for being
@@ -149,10 +155,15 @@ func (c *wsClient) write() {
 	}
 }
 
-// writeBatch writes b and what is queued behind it (at most 256 more under one deadline), up to
-// a pause; it reports whether the connection is still good. Nothing taken from the queue is left
-// unwritten. The batch's frames leave in one write to the socket (corkConn): a market step's
-// notifications wake the reader once, not once each (issue #34).
+// wsBatch is the most frames one batch takes from the queue (and corkConn.full the most
+// bytes): a 500-market step's 509 tickers and the rest are one batch.
+const wsBatch = 2048
+
+// writeBatch writes b and what is queued behind it (at most wsBatch more under one deadline),
+// up to a pause; it reports whether the connection is still good. Nothing taken from the queue
+// is left unwritten. The batch's frames leave in one write to the socket (corkConn): a market
+// step's notifications wake the reader once, not once each (issue #34); a fan-out still
+// queueing is waited for (fill).
 func (c *wsClient) writeBatch(b []byte) bool {
 	ctx, cancel := context.WithTimeout(c.ctx, wsWriteTimeout)
 	defer cancel()
@@ -173,11 +184,20 @@ func (c *wsClient) writeBatch(b []byte) bool {
 			_ = c.cork.send(wsWriteTimeout)
 			return false
 		}
-		if n == 256 || len(c.out) == 0 {
+		if n == wsBatch || c.cork.full() || len(c.out) == 0 && !c.filled() {
 			return c.cork.send(wsWriteTimeout) == nil
 		}
 		b = <-c.out
 	}
+}
+
+// filled waits for a fan-out that is queueing to the client and reports whether it queued
+// more.
+func (c *wsClient) filled() bool {
+	c.fill.Lock()
+	more := len(c.out) > 0
+	c.fill.Unlock()
+	return more
 }
 
 // settle queues a pause (wsSettle) before what is queued next.
@@ -247,33 +267,49 @@ func (h *hub) leave(c *wsClient, topic string) {
 
 // fanOut marshals each message once and queues it to the topic's subscribers. The hand-written
 // frames share one buffer a call, sized as the last call's (each queued as its own capped slice:
-// later frames are written past it, or into new memory when the buffer grows).
+// later frames are written past it, or into new memory when the buffer grows). Every frame is
+// made before the first is queued, and each subscriber's fill is held while its frames are
+// queued, so its writer takes them in one batch.
 func (h *hub) fanOut(ps []pub) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	buf := make([]byte, 0, h.frameBytes)
-	for _, p := range ps {
-		set := h.topics[p.topic]
-		if len(set) == 0 {
+	frames := make([][]byte, len(ps))
+	for i, p := range ps {
+		if len(h.topics[p.topic]) == 0 {
 			continue
 		}
-		var b []byte
 		var err error
 		if _, ok := p.data.(jsonAppender); ok {
 			start := len(buf)
 			buf, err = appendFrame(buf, p.topic, p.data)
-			b = buf[start:len(buf):len(buf)]
+			frames[i] = buf[start:len(buf):len(buf)]
 		} else {
-			b, err = notificationFrame(p.topic, p.data)
+			frames[i], err = notificationFrame(p.topic, p.data)
 		}
 		if err != nil {
-			continue
-		}
-		for c := range set {
-			h.send(c, b)
+			frames[i] = nil
 		}
 	}
 	h.frameBytes = min(len(buf), 8<<20)
+	var held []*wsClient
+	for i, p := range ps {
+		if frames[i] == nil {
+			continue
+		}
+		for c := range h.topics[p.topic] {
+			if !c.filling {
+				c.fill.Lock()
+				c.filling = true
+				held = append(held, c)
+			}
+			h.send(c, frames[i])
+		}
+	}
+	for _, c := range held {
+		c.filling = false
+		c.fill.Unlock()
+	}
 }
 
 func notificationFrame(channel string, data any) ([]byte, error) {

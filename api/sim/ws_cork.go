@@ -45,6 +45,17 @@ func (c *corkConn) hold() {
 	c.mu.Unlock()
 }
 
+// full reports whether what is kept has reached half corkCap (a nil c: never): a batch stops
+// there, so its buffer, a frame over that at most, is kept for the next.
+func (c *corkConn) full() bool {
+	if c == nil {
+		return false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.buf) >= corkCap/2
+}
+
 // send writes what was kept in one write, within timeout, and lets later writes through.
 func (c *corkConn) send(timeout time.Duration) error {
 	if c == nil {

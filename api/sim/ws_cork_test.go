@@ -2,6 +2,7 @@ package sim
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"net"
 	"net/http"
@@ -91,5 +92,75 @@ func TestABatchIsOneWrite(t *testing.T) {
 	}
 	if n := ln.writes.Load() - before; n != 1 {
 		t.Errorf("%d notifications queued together took %d writes to the socket, want 1", queued, n)
+	}
+}
+
+// TestAStepIsOneWrite (issue #34): every market step reaches a subscriber in one write to the
+// socket, whatever the order in which the step's fan-out and the subscriber's writer run. The
+// writer woke on the step's first frame and, finding the queue empty while the fan-out was
+// still encoding the rest (the candles and books go through encoding/json), wrote it alone:
+// about one step in six of the idle demo was two writes, two wake-ups of the console's reader.
+func TestAStepIsOneWrite(t *testing.T) {
+	t.Parallel()
+	clock := NewTestClock(testStart)
+	s := New(WithSeed(7), WithClock(clock))
+	ln := &countingListener{}
+	srv := httptest.NewUnstartedServer(s)
+	ln.Listener = srv.Listener
+	srv.Listener = ln
+	srv.Start()
+	defer srv.Close()
+	e := &env{t: t, sim: s, clock: clock, srv: srv}
+	c := e.wsDial(t)
+	subs := []string{`"channel":"ticker","symbol":"all"`, `"channel":"mids","symbol":"all"`}
+	for _, m := range defaultMarkets() {
+		subs = append(subs, `"channel":"orderbook","symbol":"`+m.name+`"`,
+			`"channel":"chart","symbol":"`+m.name+`","chart_type":"mark","resolution":"60"`)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	got := 0
+	readUntil := func(id string) { // reads up to the answer to id, counting every frame
+		for {
+			_, b, err := c.Read(ctx)
+			if err != nil {
+				t.Fatalf("read: %v", err)
+			}
+			got++
+			var m wsMsg
+			if json.Unmarshal(b, &m) == nil && m.ID == id {
+				return
+			}
+		}
+	}
+	for i, p := range subs {
+		wsSend(t, c, `{"jsonrpc":"2.0","id":"`+strconv.Itoa(i)+`","method":"subscribe","params":{`+p+`}}`)
+		readUntil(strconv.Itoa(i))
+	}
+	wsSend(t, c, `{"jsonrpc":"2.0","id":"ping","method":"ping"}`) // answered after every first state is queued
+	readUntil("ping")
+	for sent, _ := s.StreamStats(); uint64(got) < sent; got++ {
+		if _, _, err := c.Read(ctx); err != nil {
+			t.Fatalf("read: %v", err)
+		}
+	}
+	split := 0
+	const steps = 200
+	for range steps {
+		sent0, _ := s.StreamStats()
+		w0 := ln.writes.Load()
+		s.Advance(time.Second)
+		sent, _ := s.StreamStats()
+		for n := sent - sent0; n > 0; n-- {
+			if _, _, err := c.Read(ctx); err != nil {
+				t.Fatalf("read: %v", err)
+			}
+		}
+		if ln.writes.Load()-w0 > 1 {
+			split++
+		}
+	}
+	if split > 0 {
+		t.Errorf("%d of %d market steps took more than one write to the socket, want none", split, steps)
 	}
 }
