@@ -59,9 +59,12 @@ type Table struct {
 	gen     uint64
 	cache   []rowCache
 	cell    CellFunc
-	header  string
-	Focused bool
-	Empty   string
+	// Rendered counts the rows rendered (not taken from the cache): a pane's tests check what a
+	// change draws again.
+	Rendered int
+	header   string
+	Focused  bool
+	Empty    string
 	// follow is the cursor's identity (Follow); nil leaves the cursor a row number.
 	follow following
 	// empty is the drawn Empty line, made again only when Empty or the width changes.
@@ -179,6 +182,14 @@ func (t *Table) Invalidate() {
 		t.cache = make([]rowCache, t.Rows)
 	}
 	t.cache = t.cache[:t.Rows]
+}
+
+// InvalidateRow drops row i's cached rendering only: a pane that knows which rows changed has
+// those rendered again, not every row on screen.
+func (t *Table) InvalidateRow(i int) {
+	if i >= 0 && i < len(t.cache) {
+		t.cache[i].gen = 0 // gen starts at 1: no generation matches
+	}
 }
 
 func (t *Table) clamp() {
@@ -306,6 +317,7 @@ func (t *Table) row(i int) *rowCache {
 		styled.WriteString(fill)
 	}
 	r.gen, r.plain, r.styled = t.gen, plain.String(), styled.String()
+	t.Rendered++
 	r.focus, r.blur = "", ""
 	return r
 }

@@ -1,7 +1,10 @@
 package tickers
 
 import (
+	"slices"
+
 	"github.com/shopspring/decimal"
+	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
 	"github.com/tradedesk/tradedesk/ui/common"
 )
@@ -103,4 +106,57 @@ func bookSide(px decimal.Decimal, decimals int32, side common.Paint, st *common.
 		return "—", st.Muted
 	}
 	return common.FmtNum(px, decimals), side
+}
+
+// rowKey is everything a row is drawn from that changes with the market: its ticker, the mid
+// shown, its flash and its star. Equal keys (same) draw the same row: the decimals of a ticker
+// the stream did not change are the same values, so the ticker's are compared as pointers and
+// numbers; the mid is compared by value, as the store may work it out anew at each read.
+type rowKey struct {
+	t     api.Ticker
+	mid   decimal.Decimal
+	flash int8 // 1 up, -1 down
+	fav   bool
+}
+
+// same reports whether k and o draw the same row.
+func (k *rowKey) same(o *rowKey) bool {
+	return k.t == o.t && k.flash == o.flash && k.fav == o.fav && k.mid.Equal(o.mid)
+}
+
+// key is row's rowKey now.
+func (p *Pane) key(row int) rowKey {
+	t := &p.tickers[p.rows[row]]
+	k := rowKey{t: *t, fav: p.favs[t.Symbol]}
+	if p.midShown { // the store may work a mid out from the book: only when it is drawn
+		k.mid = t.MidPrice
+		if mid, ok := p.Store.Mid(t.Symbol); ok {
+			k.mid = mid
+		}
+	}
+	if f, ok := p.flashes[t.Symbol]; ok {
+		k.flash = -1
+		if f.up {
+			k.flash = 1
+		}
+	}
+	return k
+}
+
+// redrawRows has the table draw again the rows on screen whose ticker, mid, flash or star changed
+// since they were drawn, and keep the others: a batch of 509 streamed tickers that moved none on
+// screen draws no row (issue #34). What changes every row (the instruments, the size, the order
+// of a resort) invalidates the whole table.
+func (p *Pane) redrawRows() {
+	if len(p.drawn) != len(p.rows) {
+		p.drawn = slices.Grow(p.drawn[:0], len(p.rows))[:len(p.rows)]
+		p.tbl.Invalidate()
+	}
+	p.midShown = p.visible(tcMid)
+	for i := p.tbl.Offset; i < min(p.tbl.Offset+p.tbl.Height, len(p.rows)); i++ {
+		if k := p.key(i); !k.same(&p.drawn[i]) {
+			p.drawn[i] = k
+			p.tbl.InvalidateRow(i)
+		}
+	}
 }

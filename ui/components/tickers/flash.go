@@ -36,8 +36,7 @@ func (p *Pane) endFlashes(at time.Time) tea.Cmd {
 	var next time.Time
 	for s, f := range p.flashes {
 		if !f.until.After(at) {
-			delete(p.flashes, s)
-			p.tbl.Invalidate()
+			delete(p.flashes, s) // its row is drawn again (redrawRows)
 		} else if next.IsZero() || f.until.Before(next) {
 			next = f.until
 		}

@@ -52,6 +52,9 @@ type Pane struct {
 	flashes  map[string]flash
 	prec     map[string]int32
 	w, h     int
+	// drawn is what each row on screen was last drawn from, by row (redrawRows).
+	drawn    []rowKey
+	midShown bool // the Mid column is shown (redrawRows)
 	shown    bool // the filter line is shown (the table is one line shorter)
 	foot     bool // the last line is the selected perpetual's funding (fitFoot)
 	// watchChecked: the watchlist was checked against the instruments (once, when they load).
@@ -299,7 +302,8 @@ func (p *Pane) Selected() string {
 }
 
 // refresh takes the store's tickers when they changed, starts flashes for moved marks, and
-// re-sorts. Rows render lazily in View, and only those on screen.
+// puts the rows in order. Rows render lazily in View, only those on screen and of them only
+// those that changed (redrawRows).
 func (p *Pane) refresh() tea.Cmd {
 	v := [2]uint64{p.Store.Version(state.KindTickers) + p.Store.Version(state.KindMids), p.Store.Version(state.KindInstruments)}
 	if v == p.version {
@@ -312,6 +316,7 @@ func (p *Pane) refresh() tea.Cmd {
 	defer func() { p.spare = before }()
 	if instrumentsChanged {
 		clear(p.prec)
+		p.tbl.Invalidate() // the rows' decimals and spot markets are the instruments'
 	}
 	if instrumentsChanged || len(p.tickers) != p.fittedTo {
 		// Refit when the list changes, not on every tick: instruments may load before the
@@ -319,7 +324,7 @@ func (p *Pane) refresh() tea.Cmd {
 		p.fitNameColumn()
 	}
 	flashing := p.startFlashes(before) || len(p.flashes) > 0
-	p.resort()
+	p.reorder(before)
 	var cmds []tea.Cmd
 	if p.Instrument() == "" && len(p.rows) > 0 {
 		// The form starts on the first instrument listed.
@@ -344,6 +349,7 @@ func (p *Pane) View() string {
 		// The input's view holds escape codes (its cursor): fit it by its cells, not its bytes.
 		lines = append(lines, common.FitStyled(p.filter.View(), p.tbl.Width))
 	}
+	p.redrawRows()
 	lines = p.tbl.Lines(lines)
 	if p.foot {
 		lines = append(lines, p.footLine())
