@@ -16,7 +16,6 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/shopspring/decimal"
 	"github.com/spf13/cobra"
@@ -27,44 +26,6 @@ import (
 
 // testKey is a fixed test key (never a real one).
 const testKey = "4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318"
-
-// result is one command line's run.
-type result struct {
-	code        int
-	out, errOut string
-	console     *ConsoleOptions // what the console was opened with (nil: not opened)
-}
-
-// runLine runs one command line through the whole tree; env fills the headless environment.
-func runLine(t *testing.T, env headless.Env, args ...string) result {
-	t.Helper()
-	var out, errb bytes.Buffer
-	var res result
-	simCmd := sim.NewCommand(&out, &errb)
-	if env.Getenv == nil {
-		env.Getenv = func(string) string { return "" }
-	}
-	if env.StateDir == "" {
-		env.StateDir = t.TempDir()
-	}
-	if env.ExpiryWindow == 0 {
-		// A lost order is settled once its request has expired: a short window keeps that quick.
-		env.ExpiryWindow = time.Second
-	}
-	if env.Skew == 0 && env.LookupGrace == 0 {
-		// The simulator on loopback runs on this clock: no skew to allow for, and lookups that
-		// keep failing give up soon after the expiry (the outcome unknown).
-		env.Skew, env.LookupGrace = 100*time.Millisecond, 500*time.Millisecond
-	}
-	res.code = Run(context.Background(), args, Program{
-		Stdout: &out, Stderr: &errb,
-		Console: func(_ context.Context, o ConsoleOptions) error { res.console = &o; return nil },
-		Sim:     Sim{Flags: simCmd.Flags, Help: sim.CommandHelp, Run: simCmd.Run},
-		Env:     env,
-	})
-	res.out, res.errOut = out.String(), errb.String()
-	return res
-}
 
 // allCommands are every command of the tree that a user may run, root first, each as its words.
 func allCommands() [][]string {
@@ -178,9 +139,10 @@ func TestEveryHelpListsExactlyTheFlagsItTakes(t *testing.T) {
 			lines[name] = append(append(args, flagValue(t, root, of, name)...), "--help")
 		}
 		t.Run(key, func(t *testing.T) {
-			t.Parallel() // each line builds and runs a tree of its own
+			t.Parallel() // each command's lines run through a tree of its own
+			tree := newLines(t, env)
 			for name, args := range lines {
-				r := runLine(t, env, args...)
+				r := tree.run(args...)
 				switch {
 				case slices.Contains(listed[key], name) && r.code != 0:
 					t.Errorf("tradedesk %s lists --%s but refuses it: exit %d %q", key, name, r.code, r.errOut)
