@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/tradedesk/tradedesk/api"
+	"github.com/tradedesk/tradedesk/api/sqlwal"
 
 	_ "modernc.org/sqlite" // the pure-Go SQLite driver the console's journal uses, "sqlite"
 )
@@ -67,14 +68,22 @@ func init() {
 }
 
 // openStore opens (creating when missing) the store at path: WAL with synchronous=FULL, as the
-// journal, so a committed write survives a kill and a power cut.
+// journal, so a committed write survives a kill and a power cut. WAL is set once by
+// sqlwal.ToWAL, not in the DSN, so opening waits out another process's write.
 func openStore(path string) (*store, error) {
-	dsn := "file:" + path + "?_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)&_pragma=busy_timeout(10000)&_txlock=immediate"
+	dsn := "file:" + path + "?_pragma=synchronous(FULL)&_pragma=busy_timeout(10000)&_txlock=immediate"
 	db, err := sql.Open("sqlite", dsn)
 	if err != nil {
 		return nil, err
 	}
 	db.SetMaxOpenConns(1)
+	if err := sqlwal.ToWAL(db, sqlwal.BusyWait); err != nil {
+		db.Close()
+		if sqlwal.IsBusy(err) {
+			return nil, fmt.Errorf("another process kept it locked for %s (%w): stop it, or give this one a --data of its own", sqlwal.BusyWait, err)
+		}
+		return nil, fmt.Errorf("not a simulator state database (%w): move it away to start afresh", err)
+	}
 	if _, err := db.Exec(storeSchema); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("not a simulator state database (%w): move it away to start afresh", err)
