@@ -136,8 +136,15 @@ func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case common.DataMsg:
 		switch msg.Kind {
-		case state.KindBook, state.KindOrders, state.KindInstruments, state.KindTickers:
+		case state.KindBook, state.KindOrders, state.KindInstruments:
 			return p.load()
+		case state.KindTickers:
+			// The ladder draws no ticker: tickers are the root's word that the current
+			// instrument may have changed. A streamed batch of 500 instruments' tickers, the
+			// same instrument, loads and draws nothing again (issue #34).
+			if p.ShownInstrument() != p.symbol {
+				return p.load()
+			}
 		}
 	case FlashEndMsg:
 		return p.endFlashes(msg.At)

@@ -299,3 +299,47 @@ func TestUnchangedOrRequotedBookMarksNothing(t *testing.T) {
 		t.Errorf("a requoted book marks its new levels •:\n%s", p.View())
 	}
 }
+
+// TestAStreamedTickerLeavesTheLadderDrawn: a change of the tickers (a streamed batch) with the
+// same instrument loads no book and draws no ladder again; the tickers' message after the
+// instrument changed (the root's word for it) still moves the ladder to the new instrument's
+// book. Guards: every ticker batch reloading and redrawing the ladder (issue #34).
+func TestAStreamedTickerLeavesTheLadderDrawn(t *testing.T) {
+	p, s := newLadder(t)
+	before := p.View()
+	p.Update(common.DataMsg{Kind: state.KindTickers})
+	if p.dirty {
+		t.Fatal("a ticker change with the same instrument has the ladder drawn again")
+	}
+	eth := book()
+	eth.Symbol = "ETH-PERP"
+	for i := range eth.Bids {
+		eth.Bids[i].Price = eth.Bids[i].Price.Add(decimal.NewFromInt(3000))
+		eth.Asks[i].Price = eth.Asks[i].Price.Add(decimal.NewFromInt(3000))
+	}
+	s.Apply(state.BookMsg{Gen: 2, At: t0, Book: eth})
+	p.SetInstrument("ETH-PERP")
+	p.Update(common.DataMsg{Kind: state.KindTickers})
+	if after := p.View(); after == before || !strings.Contains(after, "3,100.1") {
+		t.Fatalf("the ladder did not move to ETH-PERP's book:\n%s", after)
+	}
+}
+
+// BenchmarkLadderTickerBatch is the ladder's part of a streamed ticker batch: the tickers'
+// message and the frame after it.
+func BenchmarkLadderTickerBatch(b *testing.B) {
+	s := state.New(func() time.Time { return t0 })
+	s.Apply(state.InstrumentsMsg{Gen: 1, At: t0, Instruments: api.Instruments{Perps: []api.PerpInstrument{{ID: 1, Name: "BTC-PERP",
+		TickSize: decimal.RequireFromString("0.1"), LotSize: decimal.RequireFromString("0.001")}}}})
+	s.Apply(state.BookMsg{Gen: 1, At: t0, Book: book()})
+	c := commontest.NewCommon(b, s, func() time.Time { return t0 })
+	c.SetInstrument("BTC-PERP")
+	p := New(c)
+	p.SetSize(50, 54)
+	p.Update(common.DataMsg{Kind: state.KindBook})
+	b.ReportAllocs()
+	for b.Loop() {
+		p.Update(common.DataMsg{Kind: state.KindTickers})
+		_ = p.View()
+	}
+}
