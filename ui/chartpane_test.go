@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/shopspring/decimal"
@@ -112,6 +113,52 @@ func TestChartPaneLastCandleFollowsTicker(t *testing.T) {
 	stored := c.Store.Candles(p.ChartKey())
 	if stored[len(stored)-1].Close.Equal(d("70000")) {
 		t.Error("followLive changed the store's slice")
+	}
+}
+
+// TestChartPaneKeepsItsCandlesWhileOthersMove: a change of the tickers that moved another
+// instrument copies no candles (the series shown is the one made before); a move of the
+// chart's own price moves its last candle. Guards: every ticker batch copying the series with
+// followLive (issue #34: 509 instruments streaming, the chart follows one).
+func TestChartPaneKeepsItsCandlesWhileOthersMove(t *testing.T) {
+	t.Parallel()
+	c := paneCommon(t)
+	p := chart.New(c, &chartEx{})
+	p.SetSize(90, 16)
+	deliver(t, c, p, p.Update(common.StartPanesMsg{}))
+	btc, eth := api.Ticker{Symbol: "BTC-PERP", MarkPrice: d("70000")}, api.Ticker{Symbol: "ETH-PERP", MarkPrice: d("3400")}
+	c.Store.Apply(state.TickersMsg{Gen: 1, At: paneNow, Tickers: []api.Ticker{btc, eth}})
+	deliver(t, c, p, p.Update(common.DataMsg{Kind: state.KindTickers}))
+	made := unsafe.SliceData(p.Candles())
+	eth.MarkPrice = d("3401")
+	c.Store.Apply(state.TickerUpdateMsg{At: paneNow.Add(time.Second), Ticker: eth})
+	deliver(t, c, p, p.Update(common.DataMsg{Kind: state.KindTickers}))
+	if unsafe.SliceData(p.Candles()) != made {
+		t.Fatal("ETH-PERP's move made BTC-PERP's candles again")
+	}
+	btc.MarkPrice = d("70100")
+	c.Store.Apply(state.TickerUpdateMsg{At: paneNow.Add(2 * time.Second), Ticker: btc})
+	deliver(t, c, p, p.Update(common.DataMsg{Kind: state.KindTickers}))
+	if last := p.Candles()[len(p.Candles())-1]; !last.Close.Equal(d("70100")) {
+		t.Fatalf("the last candle closes at %s after BTC-PERP's mark moved to 70100", last.Close)
+	}
+}
+
+// BenchmarkChartTickerBatch is the chart's part of a ticker batch that moved another
+// instrument: the tickers' message to the pane and its view.
+func BenchmarkChartTickerBatch(b *testing.B) {
+	c := paneCommon(b)
+	p := chart.New(c, &chartEx{})
+	p.SetSize(90, 16)
+	deliver(b, c, p, p.Update(common.StartPanesMsg{}))
+	eth := api.Ticker{Symbol: "ETH-PERP", MarkPrice: d("3400")}
+	c.Store.Apply(state.TickersMsg{Gen: 1, At: paneNow, Tickers: []api.Ticker{{Symbol: "BTC-PERP", MarkPrice: d("70000")}, eth}})
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		eth.MarkPrice = decimal.New(int64(3400+i%2), 0)
+		c.Store.Apply(state.TickerUpdateMsg{At: paneNow.Add(time.Duration(i) * time.Millisecond), Ticker: eth})
+		p.Update(common.DataMsg{Kind: state.KindTickers})
+		_ = p.View()
 	}
 }
 

@@ -43,7 +43,8 @@ type Pane struct {
 	res     int    // index into resolutions
 	typ     int    // index into types
 	candles []api.Candle
-	key     string // what the cached view was drawn from
+	loaded  loadKey // what candles were made from
+	key     string  // what the cached view was drawn from
 	view    string
 	w, h    int
 }
@@ -151,15 +152,33 @@ func (p *Pane) handleKey(msg tea.KeyMsg) tea.Cmd {
 	return common.Tea(p.f.Poll())
 }
 
-// load takes the series from the store and moves its last candle with the live price.
+// load takes the series from the store and moves its last candle with the live price. It does
+// nothing while what it read last is the same (the series, the store's candles, the price and
+// the live candle's start): a batch of 509 streamed tickers that moved other instruments copies
+// no candles (issue #34).
 func (p *Pane) load() {
+	v := p.Store.Version(state.KindChart) // before the candles: a change between reads again next time
 	cs := p.Store.Candles(p.ChartKey())
 	price, ok := p.livePrice()
 	if !ok || len(cs) == 0 {
-		p.candles = cs
+		p.candles, p.loaded = cs, loadKey{}
 		return
 	}
-	p.candles = followLive(cs, price, p.Clock(), p.period())
+	now := p.Clock()
+	k := loadKey{series: p.ChartKey(), version: v, price: price, start: liveStart(cs[len(cs)-1], now, p.period())}
+	if k == p.loaded {
+		return
+	}
+	p.candles, p.loaded = followLive(cs, price, now, p.period()), k
+}
+
+// loadKey is what load made the candles shown from. The price is compared as it is held (a
+// price the stream did not change is the same value), so an equal one read anew loads again.
+type loadKey struct {
+	series  state.ChartKey
+	version uint64
+	price   decimal.Decimal
+	start   time.Time
 }
 
 // livePrice is the ticker's price of the series' type.
@@ -185,13 +204,7 @@ func (p *Pane) livePrice() (decimal.Decimal, bool) {
 // slice is not changed.
 func followLive(cs []api.Candle, price decimal.Decimal, now time.Time, period time.Duration) []api.Candle {
 	last := cs[len(cs)-1]
-	start := now.Truncate(period)
-	if period >= 24*time.Hour { // day and week candles start at midnight UTC (weeks as the exchange sends)
-		start = last.Time.Time
-		for !now.Before(start.Add(period)) {
-			start = start.Add(period)
-		}
-	}
+	start := liveStart(last, now, period)
 	out := make([]api.Candle, len(cs), len(cs)+1)
 	copy(out, cs)
 	switch {
@@ -205,6 +218,18 @@ func followLive(cs []api.Candle, price decimal.Decimal, now time.Time, period ti
 		out[len(out)-1] = last
 	}
 	return out
+}
+
+// liveStart is when the candle of now starts, the series' last candle being last.
+func liveStart(last api.Candle, now time.Time, period time.Duration) time.Time {
+	if period < 24*time.Hour {
+		return now.Truncate(period)
+	}
+	start := last.Time.Time // day and week candles start at midnight UTC (weeks as the exchange sends)
+	for !now.Before(start.Add(period)) {
+		start = start.Add(period)
+	}
+	return start
 }
 
 // View implements Pane: a header line and the chart, drawn again only when the candles, the live
