@@ -2,6 +2,7 @@ package state
 
 import (
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -79,6 +80,44 @@ func TestCleanMsgKeepsCleanMessages(t *testing.T) {
 	}
 }
 
+// TestTheTickerFastPathSeesEveryString: a streamed ticker, the stream's most frequent message,
+// is checked without reflection (no field plan made for its type), and the two strings the fast
+// path checks are every string of it: a hostile one in either is cleaned, and a string field added
+// to the ticker fails here until the fast path checks it too.
+func TestTheTickerFastPathSeesEveryString(t *testing.T) {
+	typ := reflect.TypeOf(TickerUpdateMsg{})
+	fieldPlans.Delete(typ)
+	fieldPlans.Delete(typ.Field(1).Type)
+	clean := TickerUpdateMsg{Ticker: api.Ticker{Type: "perp", Symbol: "BTC-PERP"}}
+	if cleanMsg(clean) != Msg(clean) {
+		t.Fatal("a clean ticker was changed")
+	}
+	if _, planned := fieldPlans.Load(typ); planned {
+		t.Error("a clean streamed ticker was checked by reflection")
+	}
+	var paths []string
+	var walk func(t reflect.Type, path string)
+	walk = func(t reflect.Type, path string) {
+		switch t.Kind() {
+		case reflect.String:
+			paths = append(paths, path)
+		case reflect.Struct:
+			for _, i := range stringFields(t) {
+				walk(t.Field(i).Type, path+"."+t.Field(i).Name)
+			}
+		}
+	}
+	walk(typ, "")
+	if got := fmt.Sprint(paths); got != "[.Ticker.Type .Ticker.Symbol]" {
+		t.Errorf("a streamed ticker's strings are %s: cleanMsg's fast path checks .Ticker.Type and .Ticker.Symbol only", got)
+	}
+	for _, m := range []TickerUpdateMsg{{Ticker: api.Ticker{Type: "perp" + hostile, Symbol: "BTC-PERP"}},
+		{Ticker: api.Ticker{Type: "perp", Symbol: "BTC" + hostile}}} {
+		c := cleanMsg(m).(TickerUpdateMsg)
+		noControl(t, "streamed ticker", c.Ticker.Type+c.Ticker.Symbol)
+	}
+}
+
 func BenchmarkCleanMsgFills(b *testing.B) {
 	fills := make([]api.Fill, 10000)
 	for i := range fills {
@@ -99,6 +138,16 @@ func BenchmarkCleanMsgTickers(b *testing.B) {
 		ts[i] = api.Ticker{Type: "perp", Symbol: fmt.Sprintf("SYM%d-PERP", i)}
 	}
 	msg := TickersMsg{Tickers: ts}
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = cleanMsg(msg)
+	}
+}
+
+// BenchmarkCleanMsgStreamedTicker is the cleaning cost of one streamed ticker (500 a second
+// with 500 instruments streaming).
+func BenchmarkCleanMsgStreamedTicker(b *testing.B) {
+	var msg Msg = TickerUpdateMsg{Ticker: api.Ticker{Type: "perp", Symbol: "SYN300-PERP"}}
 	b.ReportAllocs()
 	for b.Loop() {
 		_ = cleanMsg(msg)
