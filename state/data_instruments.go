@@ -72,6 +72,21 @@ func (s *Store) Instrument(symbol string) (Instrument, bool) {
 	return d.list[i], true
 }
 
+// Lists reports whether the instrument list has loaded and whether it holds an instrument named
+// exactly name: one read of the store, with neither the clock nor a copy of the instrument, for
+// the stream's check of every ticker it brings (feed.UnknownInstrument: 500 a second with 500
+// instruments streaming, issue #34).
+func (s *Store) Lists(name string) (loaded, listed bool) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if s.kinds[KindInstruments].at.IsZero() {
+		return false, false
+	}
+	d := s.instrumentData()
+	i, ok := d.byName[strings.ToUpper(name)]
+	return true, ok && d.list[i].Name == name
+}
+
 // InstrumentByID returns an instrument by id (a perpetual when a spot pair shares the id).
 func (s *Store) InstrumentByID(id api.InstrumentID) (Instrument, bool) {
 	s.mu.RLock()

@@ -2,6 +2,7 @@ package feed
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -62,5 +63,57 @@ func TestStreamDropsUnknownInstruments(t *testing.T) {
 	}
 	if !strings.Contains(why, "GHOST-PERP") || !strings.Contains(why, "instrument list does not hold") {
 		t.Fatalf("drop reason %q: want the instrument named", why)
+	}
+}
+
+// TestTheInstrumentCheckReadsNoClock: the stream's check of every ticker's instrument (500 a
+// second with 500 instruments streaming) reads the store once, without its clock: before the list
+// loads nothing is judged, then an exact name passes and another is named. Guards: the check
+// back on Freshness (the clock read for every ticker) and Instrument (a copy of it) (issue #34).
+func TestTheInstrumentCheckReadsNoClock(t *testing.T) {
+	reads := 0
+	st := state.New(func() time.Time { reads++; return t0 })
+	drop := UnknownInstrument(st)
+	ticker := func(sym string) api.StreamEvent {
+		return api.StreamEvent{Topic: api.Topic{Channel: api.ChanTicker, Symbol: "all"}, Data: &api.Ticker{Symbol: sym}}
+	}
+	if why := drop(ticker("GHOST-PERP")); why != "" {
+		t.Errorf("judged before the instrument list loaded: %q", why)
+	}
+	st.Apply(state.InstrumentsMsg{Gen: 1, At: t0, Instruments: api.Instruments{Perps: []api.PerpInstrument{{ID: 1, Name: "BTC-PERP",
+		TickSize: decimal.RequireFromString("0.1"), LotSize: decimal.RequireFromString("0.001")}}}})
+	reads = 0
+	for range 100 {
+		if why := drop(ticker("BTC-PERP")); why != "" {
+			t.Fatalf("BTC-PERP dropped: %q", why)
+		}
+	}
+	if reads != 0 {
+		t.Errorf("100 checks read the store's clock %d times", reads)
+	}
+	for _, sym := range []string{"btc-perp", "GHOST-PERP"} {
+		if why := drop(ticker(sym)); !strings.Contains(why, sym) {
+			t.Errorf("%s: %q, want it named as not listed", sym, why)
+		}
+	}
+}
+
+// BenchmarkInstrumentCheck is the stream's check of one ticker's instrument against a list of
+// 509.
+func BenchmarkInstrumentCheck(b *testing.B) {
+	st := state.New(func() time.Time { return time.Now() })
+	var ins api.Instruments
+	for i := range 509 {
+		ins.Perps = append(ins.Perps, api.PerpInstrument{ID: api.InstrumentID(i + 1), Name: fmt.Sprintf("SYN%d-PERP", i),
+			TickSize: decimal.RequireFromString("0.1"), LotSize: decimal.RequireFromString("0.001")})
+	}
+	st.Apply(state.InstrumentsMsg{Gen: 1, At: t0, Instruments: ins})
+	drop := UnknownInstrument(st)
+	ev := api.StreamEvent{Topic: api.Topic{Channel: api.ChanTicker, Symbol: "all"}, Data: &api.Ticker{Symbol: "SYN300-PERP"}}
+	b.ReportAllocs()
+	for b.Loop() {
+		if drop(ev) != "" {
+			b.Fatal("dropped")
+		}
 	}
 }

@@ -136,10 +136,7 @@ func UnknownInstrument(store *state.Store) func(api.StreamEvent) string {
 		default:
 			return ""
 		}
-		if !store.Freshness(state.KindInstruments).Loaded() {
-			return ""
-		}
-		if in, ok := store.Instrument(sym); ok && in.Name == sym {
+		if loaded, listed := store.Lists(sym); !loaded || listed {
 			return ""
 		}
 		return fmt.Sprintf("a %s of %s, which the instrument list does not hold", what, text.Quote(sym))
