@@ -156,7 +156,7 @@ type soakResult struct {
 }
 
 // TestSoakFaults runs the console against the simulator with faults on (5xx, timeouts, garbage,
-// lost answers) for at least 100 ticker poll cycles and 20 orders, placing and cancelling orders
+// lost answers) for at least 100 ticker poll cycles and 20 orders (under -race 40 and 10), placing and cancelling orders
 // through the keys as it goes (the console's timers on a clock the test steps); then takes the
 // exchange down; then brings it back. No panic, no client id sent or placed twice, every lost
 // answer looked up and its finding true, no goroutine growth while down, and every pane fresh
@@ -166,7 +166,14 @@ func TestSoakFaults(t *testing.T) {
 	if !ownProcess(t) { // it counts the process's goroutines and live heap
 		return
 	}
-	const cycles, soakOrders = 100, 20
+	// The plain run soaks 100 ticker cycles and 20 orders. Under -race (raceBuild), where this
+	// was the package's costliest test but one, 40 and 10: the gate's eight order faults are all
+	// met within them (both a lost answer found and one not placed), and the down and recovery
+	// phases are as long as ever.
+	cycles, soakOrders := 100, 20
+	if raceBuild {
+		cycles, soakOrders = 40, 10
+	}
 	m, s, gate, client, timers := soakConsole(t, 0.3)
 	m.reviewEveryOrder() // every order and cancel through its dialog, as the soak counts them
 	oldLog := slog.Default()
@@ -315,7 +322,10 @@ func cyclesOf(d *driver, polls func() int, n int) {
 // through three rounds of sampling, as a leak does and a burst of slow requests does not. It
 // returns the goroutine counts of the last round. A sample is taken every three ticker poll
 // cycles (polls counts them), on the clock the driver steps: the same cycles however fast the
-// machine runs them (they were 80 ms of wall time each, about three cycles).
+// machine runs them (they were 80 ms of wall time each, about three cycles). A round is 30
+// samples; under -race (raceBuild) 12, 36 cycles, where the rounds were most of the soak's time
+// and CPU: a timer left per failed poll still outgrows the tasks within the first, and the first
+// and last six samples a round compares are still apart.
 func downGrowsNothing(t *testing.T, d *driver, polls func() int) []int {
 	t.Helper()
 	// First every answer given before the exchange went down is back and handled (a good one
@@ -340,10 +350,14 @@ func downGrowsNothing(t *testing.T, d *driver, polls func() int) []int {
 	}()
 	var base int
 	var samples []int
+	perRound := 30
+	if raceBuild {
+		perRound = 12
+	}
 	for round := range 3 {
 		samples = samples[:0]
 		var timers []int
-		for range 30 {
+		for range perRound {
 			cyclesOf(d, polls, 3)
 			samples = append(samples, runtime.NumGoroutine())
 			timers = append(timers, d.clock.Pending())
