@@ -116,7 +116,11 @@ func (d *driver) next(deadline <-chan time.Time) bool {
 			return false
 		default:
 		}
-		if d.work.Load() == 0 && d.step() {
+		// A command sends its message before it counts itself done, so with no work counted
+		// every message is in msgs: one that came after the select above is handled first, not
+		// left waiting while the clock moves past it (on a loaded machine that gap was long
+		// enough for a reply to wait out a step).
+		if d.work.Load() == 0 && len(d.msgs) == 0 && d.step() {
 			return true
 		}
 		idle := time.NewTimer(time.Millisecond)
