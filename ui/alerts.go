@@ -5,7 +5,6 @@ import (
 	"github.com/tradedesk/tradedesk/state"
 	"github.com/tradedesk/tradedesk/state/alert"
 	"github.com/tradedesk/tradedesk/state/feed"
-	"github.com/tradedesk/tradedesk/state/journal"
 	"github.com/tradedesk/tradedesk/ui/common"
 	"github.com/tradedesk/tradedesk/ui/components/alerts"
 	"github.com/tradedesk/tradedesk/ui/components/cmdline"
@@ -20,7 +19,7 @@ type AlertSettings struct {
 
 // newAlerts builds the console's alerts on the executor's journal (in memory without one).
 func (m *Model) newAlerts(cfg Config) {
-	var j *journal.Journal
+	var j alert.Book // nil without an executor: a nil *journal.Journal would not be a nil alert.Book
 	if cfg.Exec != nil {
 		j = cfg.Exec.Journal()
 	}

@@ -23,7 +23,11 @@ func (m *Model) onSheetMsg(msg tea.Msg) (tea.Cmd, bool) {
 		m.pushSheet(latency.New(m.st, m.keys, done, pending, note))
 		return nil, true
 	case reportcard.OpenMsg:
-		v, cmd := reportcard.Open(reportcard.Source{Ex: m.ex, Journal: m.journal(), Store: m.store, Now: m.clock}, m.st, m.keys, msg)
+		src := reportcard.Source{Ex: m.ex, Store: m.store, Now: m.clock}
+		if j := m.journal(); j != nil {
+			src.Journal = j // a nil *journal.Journal is no nil reportcard.Journal
+		}
+		v, cmd := reportcard.Open(src, m.st, m.keys, msg)
 		m.pushSheet(v)
 		return cmd, true
 	case reportcard.LoadedMsg:

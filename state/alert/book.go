@@ -3,12 +3,22 @@ package alert
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/tradedesk/tradedesk/api/text"
-	"github.com/tradedesk/tradedesk/state/journal"
+	"github.com/tradedesk/tradedesk/state/record"
 )
 
-// Where a definition came from (journal.AlertDef.Origin).
+// Book is where alert definitions are kept: *journal.Journal is one. Taking it, not the journal
+// itself, keeps SQLite out of a package that only reads and writes definitions.
+type Book interface {
+	PutAlert(ctx context.Context, d record.AlertDef) (bool, error)
+	Alerts(ctx context.Context) ([]record.AlertDef, error)
+	RemoveAlert(ctx context.Context, id string) (bool, error)
+	AlertFired(ctx context.Context, id string, at time.Time) error
+}
+
+// Where a definition came from (record.AlertDef.Origin).
 const (
 	OriginConfig = "config" // an [[alert]] table
 	OriginUser   = "user"   // added by a trader (:alert, the Alerts form, tradedesk alert add)
@@ -16,7 +26,7 @@ const (
 
 // Seed puts the config's rules into the journal (a rule already there stays as it is), the one
 // way every front end starts.
-func Seed(ctx context.Context, j *journal.Journal, rules []Rule) error {
+func Seed(ctx context.Context, j Book, rules []Rule) error {
 	for _, r := range rules {
 		if _, err := Save(ctx, j, r, OriginConfig); err != nil {
 			return err
@@ -26,22 +36,22 @@ func Seed(ctx context.Context, j *journal.Journal, rules []Rule) error {
 }
 
 // Save adds r to the journal's definitions, reporting whether it was new.
-func Save(ctx context.Context, j *journal.Journal, r Rule, origin string) (bool, error) {
+func Save(ctx context.Context, j Book, r Rule, origin string) (bool, error) {
 	if r.ID == "" {
 		r.ID = StableID(r)
 	}
-	return j.PutAlert(ctx, journal.AlertDef{ID: r.ID, Rule: r.Canon(), Origin: origin})
+	return j.PutAlert(ctx, record.AlertDef{ID: r.ID, Rule: r.Canon(), Origin: origin})
 }
 
 // Stored is one definition the journal holds, read back.
 type Stored struct {
 	Rule
-	Def journal.AlertDef
+	Def record.AlertDef
 }
 
 // Load reads the journal's definitions. One that no longer parses (written by another version)
 // is an error that names it, so it can be removed.
-func Load(ctx context.Context, j *journal.Journal) ([]Stored, error) {
+func Load(ctx context.Context, j Book) ([]Stored, error) {
 	defs, err := j.Alerts(ctx)
 	if err != nil {
 		return nil, err

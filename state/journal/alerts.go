@@ -8,16 +8,6 @@ import (
 	"github.com/tradedesk/tradedesk/api/text"
 )
 
-// AlertDef is one alert definition as the journal keeps it: its stable id, its rule in the alert
-// grammar (state/alert's Parse reads it), where it came from and when it last fired.
-type AlertDef struct {
-	ID        string
-	Rule      string
-	Origin    string // "config" (seeded from an [[alert]] table) or "user"
-	Created   time.Time
-	LastFired time.Time // zero: never
-}
-
 const alertSchema = `
 CREATE TABLE IF NOT EXISTS alerts (
 	id            TEXT PRIMARY KEY,

@@ -29,32 +29,6 @@ CREATE TABLE IF NOT EXISTS algos (
 CREATE INDEX IF NOT EXISTS algos_state ON algos(state);
 `
 
-// AlgoRunning is the state of an algorithm that has not ended: on start it is resumed,
-// cancelled or flattened.
-const AlgoRunning = "running"
-
-// AlgoPaused is the state of an algorithm the trader paused: it sends nothing until it is resumed,
-// and a restart leaves it paused (it is not among those left running).
-const AlgoPaused = "paused"
-
-// Algo is one algorithm as the journal holds it.
-type Algo struct {
-	// ID names the algorithm; its children's client ids are ChildCloid(ID, n).
-	ID string
-	// Kind is chase, scale, twap or trail.
-	Kind string
-	// Params are its parameters, as the algorithm wrote them (JSON).
-	Params json.RawMessage
-	// State is AlgoRunning until it ends (done, stopped, cancelled, flattened, failed).
-	State string
-	// Children is how many child client ids it has taken.
-	Children int
-	Created  time.Time
-	Updated  time.Time
-	// Detail says how it ended, or what it did last.
-	Detail string
-}
-
 // BeginAlgo commits a new algorithm, running, with its parameters, before it acts; it returns its
 // id (a.ID, or a new one when empty).
 func (j *Journal) BeginAlgo(ctx context.Context, a Algo) (string, error) {

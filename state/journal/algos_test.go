@@ -81,7 +81,7 @@ func TestAChildNumberIsTakenByItsIntentsCommit(t *testing.T) {
 	}
 	child := func(cloid string, from, to int) *Pending {
 		t.Helper()
-		p, err := j.Prepare(ctx, Intent{ID: cloid, Parent: id, Kind: "place", Who: WhoAlgorithm, Cloids: []string{cloid}, Numbers: Numbers{from, to}})
+		p, err := j.Prepare(ctx, Intent{ID: cloid, Parent: id, Kind: "place", Who: WhoAlgorithm, Cloids: []string{cloid}, Numbers: Numbers{From: from, To: to}})
 		if err != nil {
 			t.Fatalf("prepare %s: %v", cloid, err)
 		}
@@ -104,7 +104,7 @@ func TestAChildNumberIsTakenByItsIntentsCommit(t *testing.T) {
 	if _, ok, _ := j.Get(ctx, "ch-1b"); ok {
 		t.Fatal("the refused intent is in the file")
 	}
-	if _, err := j.Prepare(ctx, Intent{ID: "ch-1c", Parent: id, Kind: "place", Who: WhoAlgorithm, Numbers: Numbers{1, 1}}); !errors.Is(err, ErrUsedID) {
+	if _, err := j.Prepare(ctx, Intent{ID: "ch-1c", Parent: id, Kind: "place", Who: WhoAlgorithm, Numbers: Numbers{From: 1, To: 1}}); !errors.Is(err, ErrUsedID) {
 		t.Fatalf("a taken number prepared again: %v", err)
 	}
 	if ok, err := child("ch-2", 2, 2).Settle(ctx, Outcome{Kind: "not placed", Settled: true}); !ok || err != nil {
@@ -116,12 +116,12 @@ func TestAChildNumberIsTakenByItsIntentsCommit(t *testing.T) {
 		t.Fatalf("a batch: %v, %d commits", err, j.Commits()-c1)
 	}
 	free(13)
-	for _, bad := range []Numbers{{0, 1}, {3, 2}} {
+	for _, bad := range []Numbers{{From: 0, To: 1}, {From: 3, To: 2}} {
 		if _, err := j.Prepare(ctx, Intent{ID: "ch-x", Parent: id, Kind: "place", Who: WhoAlgorithm, Numbers: bad}); err == nil {
 			t.Fatalf("numbers %+v were taken", bad)
 		}
 	}
-	if _, err := j.Prepare(ctx, Intent{ID: "ch-x", Kind: "place", Who: WhoAlgorithm, Numbers: Numbers{13, 13}}); err == nil {
+	if _, err := j.Prepare(ctx, Intent{ID: "ch-x", Kind: "place", Who: WhoAlgorithm, Numbers: Numbers{From: 13, To: 13}}); err == nil {
 		t.Fatal("numbers of no algorithm were taken")
 	}
 }

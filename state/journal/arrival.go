@@ -21,18 +21,6 @@ CREATE TABLE IF NOT EXISTS arrivals (
 );
 `
 
-// Arrival is the market as an order met it at send time: a zero value is not known.
-type Arrival struct {
-	// Mid is the book's mid the preview walked from.
-	Mid decimal.Decimal
-	// Mark is the mark price the guard used.
-	Mark decimal.Decimal
-	// Expected is the preview's expected average fill (the book walk's).
-	Expected decimal.Decimal
-	// At is when the order was sent.
-	At time.Time
-}
-
 // SetArrival records the arrival of intent id (once: a second call for the same id is ignored).
 func (j *Journal) SetArrival(ctx context.Context, id string, a Arrival) error {
 	at := a.At

@@ -6,8 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"time"
-
-	"github.com/shopspring/decimal"
 )
 
 // routeSchema holds each order's route from the keystroke to the screen (the latency legs the
@@ -23,23 +21,6 @@ CREATE TABLE IF NOT EXISTS routes (
 	shown       INTEGER NOT NULL DEFAULT 0
 );
 `
-
-// Route is when an order passed each point of its way, on one clock: the keystroke that sent
-// it, its signing, the exchange's answer, the first record of it the stream brought, and the
-// first frame drawn after that record. A zero stamp was not seen.
-type Route struct {
-	ID        string // the order's client id
-	Keystroke time.Time
-	Signed    time.Time
-	Answered  time.Time
-	Streamed  time.Time
-	Shown     time.Time
-}
-
-// Stamps are the route's stamps in its order, keystroke first.
-func (r Route) Stamps() [5]time.Time {
-	return [5]time.Time{r.Keystroke, r.Signed, r.Answered, r.Streamed, r.Shown}
-}
 
 func nanos(t time.Time) int64 {
 	if t.IsZero() {
@@ -106,15 +87,6 @@ CREATE TABLE IF NOT EXISTS algo_markets (
 	vwap    TEXT NOT NULL
 );
 `
-
-// AlgoMarket is the market's trades over an algorithm's interval: how many, their size and
-// their volume-weighted average price.
-type AlgoMarket struct {
-	From, To time.Time
-	Trades   int
-	Volume   decimal.Decimal
-	VWAP     decimal.Decimal
-}
 
 // SetAlgoMarket keeps the market of algorithm id's interval (once: a later call is ignored).
 func (j *Journal) SetAlgoMarket(ctx context.Context, id string, m AlgoMarket) error {

@@ -6,7 +6,7 @@ import (
 
 	"github.com/shopspring/decimal"
 	"github.com/tradedesk/tradedesk/api"
-	"github.com/tradedesk/tradedesk/state/journal"
+	"github.com/tradedesk/tradedesk/state/record"
 )
 
 var bpScale = decimal.NewFromInt(10_000)
@@ -36,7 +36,7 @@ type Card struct {
 	First      time.Time       `json:"first_fill"`
 	Last       time.Time       `json:"last_fill"`
 	// Arrival is what the journal recorded as it was sent (zero when it was not sent from here).
-	Arrival journal.Arrival `json:"-"`
+	Arrival record.Arrival `json:"-"`
 	// ToFirst and ToLast are the time from the send to its first and last fill (zero: not known).
 	ToFirst time.Duration `json:"to_first_fill_ns,omitempty"`
 	ToLast  time.Duration `json:"to_last_fill_ns,omitempty"`
@@ -59,7 +59,7 @@ type RouteTimes struct {
 }
 
 // SetRoute gives the card its order's route when every point of it was recorded.
-func (c *Card) SetRoute(r journal.Route) {
+func (c *Card) SetRoute(r record.Route) {
 	if legs, whole, ok := RouteLegs(r); ok {
 		c.Latency = &RouteTimes{Legs: legs, Whole: whole}
 	}
@@ -70,7 +70,7 @@ type Ticks func(instrument string) (decimal.Decimal, bool)
 
 // Orders is one card per order among fills, newest last fill first. arrivals are the journal's,
 // by client id (nil: none); ticks gives each instrument's tick.
-func Orders(fills []api.Fill, arrivals map[string]journal.Arrival, ticks Ticks) []Card {
+func Orders(fills []api.Fill, arrivals map[string]record.Arrival, ticks Ticks) []Card {
 	at := map[api.OrderID]int{}
 	var cards []Card
 	for _, f := range fills {
@@ -91,9 +91,9 @@ func Orders(fills []api.Fill, arrivals map[string]journal.Arrival, ticks Ticks) 
 
 // Algo is the card of an algorithm: every fill of its children (client ids parent-n), measured
 // from the first child's arrival.
-func Algo(parent string, fills []api.Fill, arrivals map[string]journal.Arrival, ticks Ticks) (Card, bool) {
+func Algo(parent string, fills []api.Fill, arrivals map[string]record.Arrival, ticks Ticks) (Card, bool) {
 	c := Card{Cloid: parent}
-	var first journal.Arrival
+	var first record.Arrival
 	for _, f := range fills {
 		if !childOf(parent, f.Cloid) {
 			continue
@@ -135,7 +135,7 @@ func (c *Card) add(f api.Fill) {
 	}
 }
 
-func (c *Card) finish(a journal.Arrival, ticks Ticks) {
+func (c *Card) finish(a record.Arrival, ticks Ticks) {
 	if !c.Size.IsPositive() {
 		return
 	}

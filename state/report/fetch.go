@@ -1,6 +1,6 @@
 // Package report is the execution report card of each order and algorithm, and the trading
 // journal's round trips and daily PnL, computed from the exchange's fills (and funding payments)
-// and the arrival the journal recorded at send time (journal.Arrival). Console and headless both
+// and the arrival the journal recorded at send time (record.Arrival). Console and headless both
 // read it from here.
 package report
 

@@ -4,7 +4,7 @@ import (
 	"sort"
 	"time"
 
-	"github.com/tradedesk/tradedesk/state/journal"
+	"github.com/tradedesk/tradedesk/state/record"
 )
 
 // The legs of an order's route, in order: keystroke -> signed -> the exchange's answer -> the
@@ -22,7 +22,7 @@ var LegNames = [Legs]string{"keystroke → signed", "signed → answer", "answer
 
 // RouteLegs is one order's legs and its whole (keystroke to screen); ok is false unless every
 // stamp was seen. The legs are differences of stamps on one clock, so they add up to the whole.
-func RouteLegs(r journal.Route) (legs [Legs]time.Duration, whole time.Duration, ok bool) {
+func RouteLegs(r record.Route) (legs [Legs]time.Duration, whole time.Duration, ok bool) {
 	s := r.Stamps()
 	for _, t := range s {
 		if t.IsZero() {
@@ -62,7 +62,7 @@ type Latency struct {
 }
 
 // LatencyOf measures routes: those missing a stamp are left out.
-func LatencyOf(routes []journal.Route) Latency {
+func LatencyOf(routes []record.Route) Latency {
 	var legs [Legs][]time.Duration
 	var whole []time.Duration
 	for _, r := range routes {

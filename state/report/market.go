@@ -7,7 +7,7 @@ import (
 
 	"github.com/shopspring/decimal"
 	"github.com/tradedesk/tradedesk/api"
-	"github.com/tradedesk/tradedesk/state/journal"
+	"github.com/tradedesk/tradedesk/state/record"
 )
 
 // TapeLimit is how many of an instrument's latest trades the report reads to measure an
@@ -32,8 +32,8 @@ type Market struct {
 }
 
 // Interval is the time an algorithm ran: from its start to its end, or to now while it runs.
-func Interval(a journal.Algo, now time.Time) (from, to time.Time) {
-	if a.State == journal.AlgoRunning {
+func Interval(a record.Algo, now time.Time) (from, to time.Time) {
+	if a.State == record.AlgoRunning {
 		return a.Created, now
 	}
 	return a.Created, a.Updated
@@ -85,11 +85,20 @@ type Tape interface {
 	Trades(ctx context.Context, symbol string, limit int) ([]api.Trade, error)
 }
 
+// Markets is where the markets of ended algorithms are kept, and the algorithms read:
+// *journal.Journal is one. Taking it, not the journal itself, keeps SQLite out of the packages
+// that only read a report.
+type Markets interface {
+	GetAlgo(ctx context.Context, id string) (record.Algo, bool, error)
+	AlgoMarketOf(ctx context.Context, id string) (record.AlgoMarket, bool, error)
+	SetAlgoMarket(ctx context.Context, id string, m record.AlgoMarket) error
+}
+
 // MeasureAlgo measures algorithm a's card c against its market: from the journal when a report
 // kept it, else from the exchange's tape, kept in j (nil: not kept) once the algorithm has ended
 // and the tape covers its whole interval (the tape is short: a later report reads it from there).
 // Console and headless both measure here.
-func MeasureAlgo(ctx context.Context, tape Tape, j *journal.Journal, a journal.Algo, c *Card, now time.Time, tick decimal.Decimal) {
+func MeasureAlgo(ctx context.Context, tape Tape, j Markets, a record.Algo, c *Card, now time.Time, tick decimal.Decimal) {
 	if j != nil {
 		if m, ok, err := j.AlgoMarketOf(ctx, a.ID); err == nil && ok {
 			c.measure(Market{From: m.From, To: m.To, Trades: m.Trades, Volume: m.Volume, VWAP: m.VWAP, Covered: true}, tick)
@@ -101,20 +110,20 @@ func MeasureAlgo(ctx context.Context, tape Tape, j *journal.Journal, a journal.A
 		return // the card says the market was not measured
 	}
 	from, to := Interval(a, now)
-	if !c.AgainstMarket(trades, len(trades) < TapeLimit, from, to, tick) || !c.Market.Covered || a.State == journal.AlgoRunning || j == nil {
+	if !c.AgainstMarket(trades, len(trades) < TapeLimit, from, to, tick) || !c.Market.Covered || a.State == record.AlgoRunning || j == nil {
 		return
 	}
 	m := c.Market
-	_ = j.SetAlgoMarket(context.WithoutCancel(ctx), a.ID, journal.AlgoMarket{From: m.From, To: m.To, Trades: m.Trades, Volume: m.Volume, VWAP: m.VWAP})
+	_ = j.SetAlgoMarket(context.WithoutCancel(ctx), a.ID, record.AlgoMarket{From: m.From, To: m.To, Trades: m.Trades, Volume: m.Volume, VWAP: m.VWAP})
 }
 
 // KeepMarket keeps in j the market of algorithm id's interval as soon as it has ended, while
 // the exchange's short tape still covers it: a report read later (the next day, or never in
 // this process) then still knows the interval's VWAP and the algorithm's participation. An
 // algorithm still running, or one whose interval the tape no longer covers, keeps nothing.
-func KeepMarket(ctx context.Context, tape Tape, j *journal.Journal, id string, now time.Time) {
+func KeepMarket(ctx context.Context, tape Tape, j Markets, id string, now time.Time) {
 	a, ok, err := j.GetAlgo(ctx, id)
-	if err != nil || !ok || a.State == journal.AlgoRunning {
+	if err != nil || !ok || a.State == record.AlgoRunning {
 		return
 	}
 	var p struct {
@@ -129,7 +138,7 @@ func KeepMarket(ctx context.Context, tape Tape, j *journal.Journal, id string, n
 // Keeper is an algorithm's Ended hook (algo.Deps.Ended) that keeps its market (KeepMarket),
 // reading the tape within a bound so that an unreachable exchange does not hold the algorithm's
 // end; now nil is time.Now.
-func Keeper(tape Tape, j *journal.Journal, now func() time.Time) func(id string) {
+func Keeper(tape Tape, j Markets, now func() time.Time) func(id string) {
 	if now == nil {
 		now = time.Now
 	}

@@ -4,7 +4,7 @@ import (
 	"github.com/shopspring/decimal"
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
-	"github.com/tradedesk/tradedesk/state/journal"
+	"github.com/tradedesk/tradedesk/state/record"
 )
 
 // SlipBp is how far avg is from ref in basis points of ref, against the trader on side
@@ -23,7 +23,7 @@ func SlipBp(side string, avg, ref decimal.Decimal) (decimal.Decimal, bool) {
 // Phrase is a sent order's cost in one phrase for its result line: "slip 1.2 bp vs preview, fee
 // 4.85 USD" (against the arrival mid when the preview walked no book; each part only when known,
 // "" when neither is). Console and headless both say it from here.
-func Phrase(side string, avg api.OptDecimal, a journal.Arrival, fee api.OptDecimal) string {
+func Phrase(side string, avg api.OptDecimal, a record.Arrival, fee api.OptDecimal) string {
 	var out string
 	if bp, ok := SlipBp(side, avg.Decimal, a.Expected); avg.Valid && ok {
 		out = "slip " + state.FormatSigned(bp, 1) + " bp vs preview"

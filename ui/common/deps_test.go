@@ -47,3 +47,58 @@ func TestTheKitLinksNoEngine(t *testing.T) {
 		t.Fatalf("go list did not list %v: %s", want, out)
 	}
 }
+
+// engineBound are the component packages whose production code still links SQLite (through
+// state/journal): each runs or sends through the engine itself. The list only shrinks: a
+// package on it that no longer links SQLite fails TestComponentsLinkNoSQLite until it is taken
+// off, and a package not on it that links SQLite fails it too.
+var engineBound = map[string]bool{
+	"ui/action": true, "ui/dialogs/confirm": true, "ui/dialogs/leverage": true,
+	"ui/components/algos": true, "ui/components/balances": true, "ui/components/brokers": true,
+	"ui/components/cmdline": true, "ui/components/depth": true, "ui/components/guard": true,
+	"ui/components/help": true, "ui/components/ladder": true, "ui/components/latency": true,
+	"ui/components/live": true, "ui/components/orderentry": true, "ui/components/orders": true,
+	"ui/components/positions": true, "ui/components/risk": true, "ui/components/tickers": true,
+	"ui/components/transfer": true, "ui/components/vaults": true,
+}
+
+// TestComponentsLinkNoSQLite: no component, dialog or the action package links SQLite or the
+// simulator (api/sim) through its production imports, but for those on engineBound (none links
+// api/sim). A pane that needs a journal's values imports state/record, and takes the journal as
+// the narrow interface it calls (alert.Book, report.Markets, reportcard.Journal), so its test
+// binary does not link SQLite, whose link was most of each binary's build.
+func TestComponentsLinkNoSQLite(t *testing.T) {
+	const mod = "github.com/tradedesk/tradedesk/"
+	out, err := exec.Command("go", "list", "-deps", "-f", "{{.ImportPath}} {{join .Deps \" \"}}",
+		mod+"ui/components/...", mod+"ui/dialogs/...", mod+"ui/action").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	checked := 0
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		pkg, deps, _ := strings.Cut(line, " ")
+		name := strings.TrimPrefix(pkg, mod)
+		if !strings.HasPrefix(name, "ui/components/") && !strings.HasPrefix(name, "ui/dialogs/") && name != "ui/action" {
+			continue
+		}
+		checked++
+		sqlite := false
+		for _, d := range strings.Fields(deps) {
+			switch {
+			case d == "modernc.org/sqlite":
+				sqlite = true
+			case d == mod+"api/sim":
+				t.Errorf("%s depends on the simulator (api/sim): only a test may", name)
+			}
+		}
+		switch {
+		case sqlite && !engineBound[name]:
+			t.Errorf("%s links SQLite: take the journal's values from state/record and the journal as an interface", name)
+		case !sqlite && engineBound[name]:
+			t.Errorf("%s no longer links SQLite: take it off engineBound", name)
+		}
+	}
+	if checked < 30 {
+		t.Fatalf("only %d component packages listed: %s", checked, out)
+	}
+}

@@ -16,15 +16,15 @@ import (
 	"github.com/tradedesk/tradedesk/api/text"
 	"github.com/tradedesk/tradedesk/state"
 	"github.com/tradedesk/tradedesk/state/alert"
-	"github.com/tradedesk/tradedesk/state/journal"
+	"github.com/tradedesk/tradedesk/state/record"
 	"github.com/tradedesk/tradedesk/ui/common"
 )
 
 // Config is what the console's alerts are built from.
 type Config struct {
 	Store   *state.Store
-	Journal *journal.Journal // nil: definitions live in memory (a read-only console)
-	Seed    []alert.Rule     // the config's [[alert]] rules
+	Journal alert.Book   // nil: definitions live in memory (a read-only console)
+	Seed    []alert.Rule // the config's [[alert]] rules
 	// Delivery sends beyond the terminal (on_alert, the webhook, the desktop); nil: none.
 	Delivery *alert.Delivery
 	Clock    func() time.Time
@@ -62,7 +62,7 @@ func New(cfg Config, keys *common.KeyMap, st *common.Styles) (*Model, error) {
 	m := &Model{cfg: cfg, eng: alert.New(), keys: keys, st: st, fired: map[string]time.Time{}}
 	if cfg.Journal == nil {
 		for _, r := range cfg.Seed {
-			m.defs = append(m.defs, alert.Stored{Rule: r, Def: journal.AlertDef{ID: r.ID, Rule: r.Canon(), Origin: alert.OriginConfig}})
+			m.defs = append(m.defs, alert.Stored{Rule: r, Def: record.AlertDef{ID: r.ID, Rule: r.Canon(), Origin: alert.OriginConfig}})
 		}
 		m.eng.Set(alert.Rules(m.defs))
 		return m, nil
@@ -103,7 +103,7 @@ func (m *Model) Add(line string) tea.Cmd {
 func (m *Model) save(r alert.Rule) error {
 	if m.cfg.Journal == nil {
 		if !slices.ContainsFunc(m.defs, func(s alert.Stored) bool { return s.ID == r.ID }) {
-			m.defs = append(m.defs, alert.Stored{Rule: r, Def: journal.AlertDef{ID: r.ID, Rule: r.Canon(), Origin: alert.OriginUser, Created: m.cfg.Clock()}})
+			m.defs = append(m.defs, alert.Stored{Rule: r, Def: record.AlertDef{ID: r.ID, Rule: r.Canon(), Origin: alert.OriginUser, Created: m.cfg.Clock()}})
 		}
 		return m.reload()
 	}

@@ -16,7 +16,7 @@ import (
 	"github.com/shopspring/decimal"
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
-	"github.com/tradedesk/tradedesk/state/journal"
+	"github.com/tradedesk/tradedesk/state/record"
 	"github.com/tradedesk/tradedesk/state/report"
 	"github.com/tradedesk/tradedesk/ui/common"
 )
@@ -41,9 +41,17 @@ func OpenAlgo(id, kind string) tea.Cmd {
 // routes and algorithms (nil: none, the card says so), the store's instruments for the ticks.
 type Source struct {
 	Ex      api.Exchange
-	Journal *journal.Journal
+	Journal Journal
 	Store   *state.Store
 	Now     func() time.Time
+}
+
+// Journal is what a card reads from the journal (arrivals, routes, algorithms, kept markets):
+// *journal.Journal is one. A nil pointer in it is not nil: leave Source.Journal nil for none.
+type Journal interface {
+	report.Markets
+	Arrivals(ctx context.Context) (map[string]record.Arrival, error)
+	Routes(ctx context.Context) (map[string]record.Route, error)
 }
 
 // LoadedMsg is a card read (Err: why it could not be).
@@ -69,8 +77,8 @@ func Load(ctx context.Context, src Source, msg OpenMsg) (report.Card, error) {
 	if user == "" {
 		return report.Card{}, errors.New(common.NoAccount(""))
 	}
-	var arrivals map[string]journal.Arrival
-	var routes map[string]journal.Route
+	var arrivals map[string]record.Arrival
+	var routes map[string]record.Route
 	if src.Journal != nil {
 		arrivals, _ = src.Journal.Arrivals(ctx) // without them the card says what it cannot measure
 		routes, _ = src.Journal.Routes(ctx)
@@ -85,8 +93,8 @@ func Load(ctx context.Context, src Source, msg OpenMsg) (report.Card, error) {
 	return loadAlgo(ctx, src, msg.Algo, arrivals, ticks)
 }
 
-func loadOrder(ctx context.Context, src Source, o api.OrderRecord, arrivals map[string]journal.Arrival,
-	routes map[string]journal.Route, ticks report.Ticks) (report.Card, error) {
+func loadOrder(ctx context.Context, src Source, o api.OrderRecord, arrivals map[string]record.Arrival,
+	routes map[string]record.Route, ticks report.Ticks) (report.Card, error) {
 	var since time.Time
 	if !o.Timestamp.IsZero() {
 		since = o.Timestamp.Add(-skew)
@@ -110,7 +118,7 @@ func loadOrder(ctx context.Context, src Source, o api.OrderRecord, arrivals map[
 	return c, nil
 }
 
-func loadAlgo(ctx context.Context, src Source, id string, arrivals map[string]journal.Arrival, ticks report.Ticks) (report.Card, error) {
+func loadAlgo(ctx context.Context, src Source, id string, arrivals map[string]record.Arrival, ticks report.Ticks) (report.Card, error) {
 	if src.Journal == nil {
 		return report.Card{}, errors.New("no journal: an algorithm's card reads its children from it")
 	}
