@@ -297,7 +297,7 @@ func (m *Model) findGuard() tea.Cmd {
 // Update routes one message, then writes the latency routes the last frame completed.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	model, cmd := m.update(msg)
-	return model, tea.Batch(cmd, m.lat.Flush(m.journal()))
+	return model, tea.Batch(cmd, m.lat.Flush(m.routeBook()))
 }
 
 func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {

@@ -133,7 +133,11 @@ func (m *Model) execute(a *action.Action, typed bool) tea.Cmd {
 		who = journal.WhoForm
 	}
 	ask := exec.Ask{Who: who, What: a.What, Confirmed: typed, Keystroke: m.lat.Sent(a), Clock: m.clock}
-	return tea.Batch(action.Send(m.ex, m.exec, a, ask), m.broadcast(action.SentMsg{Act: a}))
+	var e action.Executor // nil without an executor: a nil *exec.Executor would not be a nil action.Executor
+	if m.exec != nil {
+		e = m.exec
+	}
+	return tea.Batch(action.Send(m.ex, e, a, ask), m.broadcast(action.SentMsg{Act: a}))
 }
 
 // onActionDone settles the action with what the executor found (action.Words), or, for one

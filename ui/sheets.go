@@ -58,6 +58,15 @@ func (m *Model) onModalMsg(msg tea.Msg) (tea.Cmd, bool) {
 	return nil, false
 }
 
+// routeBook is the executor's journal as the latency routes keep to it (a nil interface without
+// one: a nil *journal.Journal would not be a nil latency.RouteBook).
+func (m *Model) routeBook() latency.RouteBook {
+	if m.exec == nil {
+		return nil
+	}
+	return m.exec.Journal()
+}
+
 // journal is the executor's journal (nil without one).
 func (m *Model) journal() *journal.Journal {
 	if m.exec == nil {

@@ -8,17 +8,11 @@ import (
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state/exec"
 	"github.com/tradedesk/tradedesk/state/journal"
+	"github.com/tradedesk/tradedesk/state/record"
 )
 
-// GroupOf is the algorithm a child client id belongs to ("" for none): its children are
-// ID-1, ID-2, ... (journal.ChildCloid), so the group is the id before the last dash.
-func GroupOf(cloid string) string {
-	i := strings.LastIndexByte(cloid, '-')
-	if i <= 0 || strings.Trim(cloid[i+1:], "0123456789") != "" || i == len(cloid)-1 {
-		return ""
-	}
-	return cloid[:i]
-}
+// GroupOf is the algorithm a child client id belongs to ("" for none): record.GroupOf.
+func GroupOf(cloid string) string { return record.GroupOf(cloid) }
 
 // openChildren lists the account's open orders that are children of algorithm id.
 func (d *Deps) openChildren(ctx context.Context, id string) ([]api.OrderRecord, error) {

@@ -13,16 +13,6 @@ import (
 	"github.com/tradedesk/tradedesk/state/risk"
 )
 
-// MaxBatch is the most orders one placeOrder of a batch carries.
-const MaxBatch = 100
-
-// BatchResult is what became of a batch: the intent's Result (the first order's, every order's
-// outcome named in its reason), and each order's, in the batch's order.
-type BatchResult struct {
-	Result
-	Orders []Result
-}
-
 // PlaceBatch sends checked orders as one placeOrder (at most MaxBatch), journaled as one intent
 // that names every order's client id: each is confirmed as Place confirms, a lost answer is
 // resolved order by order by client id, and nothing is sent twice.
@@ -39,14 +29,14 @@ func (e *Executor) PlaceBatch(ctx context.Context, cs []Checked, ask Ask) (Batch
 	sizes := make([]decimal.Decimal, len(cs))
 	orders := make([]risk.Order, len(cs))
 	for i, c := range cs {
-		if !c.ok || !sameGuard(c.guard, e.guard) {
+		if !c.OK() || !SameLimits(c.Guard(), e.guard) {
 			return res, fmt.Errorf("exec: order %d of the batch was not checked by Executor.Check", i+1)
 		}
-		if c.co.NeedsTypedConfirm && !ask.Confirmed {
-			res.Kind, res.Reason = Refused, fmt.Sprintf("order %d needs confirmation, nothing sent: %s", i+1, joinWarnings(c.co.Warnings))
+		if c.Order().NeedsTypedConfirm && !ask.Confirmed {
+			res.Kind, res.Reason = Refused, fmt.Sprintf("order %d needs confirmation, nothing sent: %s", i+1, joinWarnings(c.Order().Warnings))
 			return res, nil
 		}
-		wires[i], cloids[i], sizes[i], orders[i] = c.co.Wire, c.co.Wire.Cloid, c.co.Size, riskOrder(c.co)
+		wires[i], cloids[i], sizes[i], orders[i] = c.Order().Wire, c.Order().Wire.Cloid, c.Order().Size, riskOrder(c.Order())
 	}
 	if why, err := e.riskGate(ctx, orders); why != "" || err != nil {
 		res.Kind, res.Reason = Refused, why
@@ -55,12 +45,12 @@ func (e *Executor) PlaceBatch(ctx context.Context, cs []Checked, ask Ask) (Batch
 	if err := e.ensureRecovered(ctx); err != nil {
 		return res, err
 	}
-	arrival := func(i int) journal.Arrival { return arrivalOf(cs[i].co) }
+	arrival := func(i int) journal.Arrival { return arrivalOf(cs[i].Order()) }
 	p, err := e.begin(ctx, journal.Intent{Parent: ask.Parent, Kind: "batch", Who: ask.Who, What: ask.What, Cloids: cloids, Numbers: ask.Numbers}, arrival)
 	if err != nil {
 		return res, err
 	}
-	res.ID, res.Cloid, res.pend = p.ID(), cloids[0], p
+	res.ID, res.Cloid, res.Hold.Pending = p.ID(), cloids[0], p
 	sent := e.committing(ctx, p)
 	rt := e.routing(ask, cloids...)
 	resp, err := e.cfg.Send.PlaceOrders(rt.watch(sent.ctx), wires)

@@ -13,88 +13,39 @@ import (
 	"github.com/tradedesk/tradedesk/state/risk"
 )
 
-// CheckedBracket is a bracket that passed the gate: only CheckBracket makes one.
-type CheckedBracket struct {
-	cb    state.CheckedBracket
-	ok    bool
-	guard state.Guard
-}
-
-// Bracket is the checked bracket: its entry, legs, reward and risk, with the legs' client ids
-// derived from the entry's (journal.ChildCloid).
-func (c CheckedBracket) Bracket() state.CheckedBracket { return c.cb }
-
-// CheckBracket is the risk gate for an entry with its take-profit and stop-loss
-// (state.Store.CheckBracket with guard g). The legs take the client ids "<entry>-1" and
-// "<entry>-2" (journal.ChildCloid), so a lookup after a lost answer, or a restarted process,
-// finds every order of the intent from the journal.
-func CheckBracket(st *state.Store, in state.BracketIntent, g state.Guard) (CheckedBracket, []state.FieldError) {
-	cb, errs := st.CheckBracket(in, g)
-	if len(errs) > 0 {
-		return CheckedBracket{cb: cb, guard: g}, errs
-	}
-	c, err := childCloids(cb, g)
-	if err != nil {
-		return c, []state.FieldError{{Field: state.FieldOrder, Msg: err.Error()}}
-	}
-	return c, nil
-}
-
-// childCloids gives a checked bracket's legs the entry's child client ids.
-func childCloids(cb state.CheckedBracket, g state.Guard) (CheckedBracket, error) {
-	cb.Wires = append([]api.OrderWire(nil), cb.Wires...)
-	parent := cb.Wires[0].Cloid
-	for i := 1; i < len(cb.Wires); i++ {
-		id, err := journal.ChildCloid(parent, i)
-		if err != nil {
-			return CheckedBracket{cb: cb, guard: g}, err
-		}
-		cb.Wires[i].Cloid = id
-	}
-	cb.Entry.Wire = cb.Wires[0]
-	return CheckedBracket{cb: cb, ok: true, guard: g}, nil
-}
-
 // CheckBracket is the bracket's risk gate with the executor's guard.
 func (e *Executor) CheckBracket(st *state.Store, in state.BracketIntent) (CheckedBracket, []state.FieldError) {
 	return CheckBracket(st, in, e.guard)
-}
-
-// BracketResult is what became of a bracket: the entry's Result, and each leg's (in the order of
-// the bracket's wires after the entry).
-type BracketResult struct {
-	Result
-	Legs []Result
 }
 
 // PlaceBracket sends a checked bracket as one placeOrder, through the same gate, journal, send
 // and lost-answer lookup as Place: one intent (the entry's client id) names every order's client
 // id; a lost answer is resolved order by order by client id; the entry's fills settle it.
 func (e *Executor) PlaceBracket(ctx context.Context, c CheckedBracket, ask Ask) (BracketResult, error) {
-	if !c.ok {
+	if !c.OK() {
 		return BracketResult{}, errors.New("exec: the bracket was not checked (Executor.CheckBracket)")
 	}
-	if !sameGuard(c.guard, e.guard) {
+	if !SameLimits(c.Guard(), e.guard) {
 		return BracketResult{}, errors.New("exec: the bracket was checked against another guard than the executor's")
 	}
-	wires := c.cb.Wires
+	wires := c.Bracket().Wires
 	cloids := make([]string, len(wires))
 	for i, w := range wires {
 		cloids[i] = w.Cloid
 	}
-	res := BracketResult{Result: Result{Cloid: cloids[0], Outcome: state.Outcome{Kind: state.OutcomeSent, Requested: c.cb.Entry.Size}}}
-	if c.cb.Entry.NeedsTypedConfirm && !ask.Confirmed {
-		res.Kind, res.Reason = Refused, "needs confirmation, nothing sent: "+joinWarnings(c.cb.Entry.Warnings)
+	res := BracketResult{Result: Result{Cloid: cloids[0], Outcome: state.Outcome{Kind: state.OutcomeSent, Requested: c.Bracket().Entry.Size}}}
+	if c.Bracket().Entry.NeedsTypedConfirm && !ask.Confirmed {
+		res.Kind, res.Reason = Refused, "needs confirmation, nothing sent: "+joinWarnings(c.Bracket().Entry.Warnings)
 		return res, nil
 	}
-	if why, err := e.riskGate(ctx, bracketOrders(c.cb)); why != "" || err != nil {
+	if why, err := e.riskGate(ctx, bracketOrders(c.Bracket())); why != "" || err != nil {
 		res.Kind, res.Reason = Refused, why
 		return res, err
 	}
 	if err := e.ensureRecovered(ctx); err != nil {
 		return res, err
 	}
-	entry, leg := bracketArrivals(c.cb)
+	entry, leg := bracketArrivals(c.Bracket())
 	arrival := func(i int) journal.Arrival {
 		if i == 0 {
 			return entry
@@ -109,7 +60,7 @@ func (e *Executor) PlaceBracket(ctx context.Context, c CheckedBracket, ask Ask) 
 	if err != nil {
 		return res, err
 	}
-	res.ID, res.pend = p.ID(), p
+	res.ID, res.Hold.Pending = p.ID(), p
 	sent := e.committing(ctx, p)
 	rt := e.routing(ask, cloids...)
 	resp, err := e.cfg.Send.PlaceOrders(rt.watch(sent.ctx), wires)
@@ -146,7 +97,7 @@ func (e *Executor) bracketPlaced(ctx context.Context, res BracketResult, wires [
 			}
 			res.Legs = append(res.Legs, r)
 		}
-		return res.sumLegs()
+		return sumLegs(res)
 	}
 	outs := state.OrderOutcomes(resp, sizes)
 	if outs[0].Kind == state.OutcomeSent { // an answer of unknown shape: look every order up
@@ -156,7 +107,7 @@ func (e *Executor) bracketPlaced(ctx context.Context, res BracketResult, wires [
 			r.Sent, r.AnswerLost = true, true
 			res.Legs = append(res.Legs, e.resolve(ctx, r, expires))
 		}
-		return res.sumLegs()
+		return sumLegs(res)
 	}
 	res.Sent, res.Resp, res.Outcome = true, &resp, outs[0]
 	if outs[0].Kind == state.OutcomeRejected {
@@ -170,12 +121,12 @@ func (e *Executor) bracketPlaced(ctx context.Context, res BracketResult, wires [
 		r.Kind, r.Reason = kindOf(outs[i]), outs[i].Reason
 		res.Legs = append(res.Legs, r)
 	}
-	return res.sumLegs()
+	return sumLegs(res)
 }
 
 // sumLegs names each leg's outcome in the entry's reason, for the journal; a leg left unknown
 // leaves the intent unknown (unresolved), for a later Recover.
-func (r BracketResult) sumLegs() BracketResult {
+func sumLegs(r BracketResult) BracketResult {
 	var words []string
 	for _, l := range r.Legs {
 		words = append(words, l.Cloid+" "+l.Kind.String())

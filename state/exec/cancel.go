@@ -10,14 +10,6 @@ import (
 	"github.com/tradedesk/tradedesk/state/journal"
 )
 
-// Cancel names one order to cancel, on its instrument: by exchange id (Oid) or by client id
-// (Cloid), exactly one of them.
-type Cancel struct {
-	InstrumentID api.InstrumentID
-	Oid          api.OrderID
-	Cloid        string
-}
-
 // Cancel sends the cancel of one order through the journal. A lost answer is settled by the
 // order's record: gone means cancelled; still open once the cancel's expiresAfter has passed means
 // it was not acted on. The error is for what stopped the executor itself.
@@ -36,7 +28,8 @@ func (e *Executor) Cancel(ctx context.Context, c Cancel, ask Ask) (Result, error
 	if err != nil {
 		return Result{}, err
 	}
-	res := Result{ID: p.ID(), Cloid: c.Cloid, Outcome: state.Outcome{Kind: state.OutcomeSent, Oid: c.Oid}, pend: p}
+	res := Result{ID: p.ID(), Cloid: c.Cloid, Outcome: state.Outcome{Kind: state.OutcomeSent, Oid: c.Oid}}
+	res.Hold.Pending = p
 	sent := e.committing(ctx, p)
 	var resp api.TxResponse
 	if c.Oid != 0 {

@@ -10,15 +10,8 @@ import (
 	"github.com/tradedesk/tradedesk/state/journal"
 )
 
-// CancelMany names the orders a cancel of many takes: every open order on one instrument, or,
-// with All, every open order on the account (the kill switch).
-type CancelMany struct {
-	InstrumentID api.InstrumentID
-	All          bool
-}
-
-// kind is the journal's word for the cancel.
-func (c CancelMany) kind() string {
+// manyKind is the journal's word for the cancel.
+func manyKind(c CancelMany) string {
 	if c.All {
 		return "cancel-all"
 	}
@@ -34,11 +27,12 @@ func (e *Executor) CancelMany(ctx context.Context, c CancelMany, ask Ask) (Resul
 	if err := e.ensureRecovered(ctx); err != nil {
 		return Result{}, err
 	}
-	p, err := e.begin(ctx, journal.Intent{Kind: c.kind(), Parent: ask.Parent, Who: ask.Who, What: ask.What}, nil)
+	p, err := e.begin(ctx, journal.Intent{Kind: manyKind(c), Parent: ask.Parent, Who: ask.Who, What: ask.What}, nil)
 	if err != nil {
 		return Result{}, err
 	}
-	res := Result{ID: p.ID(), Outcome: state.Outcome{Kind: state.OutcomeSent}, pend: p}
+	res := Result{ID: p.ID(), Outcome: state.Outcome{Kind: state.OutcomeSent}}
+	res.Hold.Pending = p
 	sent := e.committing(ctx, p)
 	var resp api.TxResponse
 	if c.All {

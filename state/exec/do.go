@@ -12,16 +12,6 @@ import (
 	"github.com/tradedesk/tradedesk/state/journal"
 )
 
-// The journal kinds of the actions Do sends, beside an order's "place" and a cancel's "cancel".
-const (
-	ActTransfer = "transfer" // a spot or derivative transfer, or a move between the account's own sides
-	ActWithdraw = "withdraw" // a spot or derivative withdrawal to a chain
-	ActLeverage = "leverage" // a change of a perpetual's leverage
-	ActAgent    = "agent"    // an agent wallet approved or revoked
-	ActBroker   = "broker"   // a broker's fee approval, or its withdrawal
-	ActVault    = "vault"    // a deposit into a vault or a redeem from one
-)
-
 // ActionReader is what finds out what became of an action Do sent whose answer was lost:
 // *api.Client is one. An executor whose Config.Read is not one leaves those outcomes Unknown.
 type ActionReader interface {
@@ -60,7 +50,8 @@ func (e *Executor) Do(ctx context.Context, kind string, ask Ask, send func(ctx c
 	if err != nil {
 		return Result{}, err
 	}
-	res := Result{ID: p.ID(), pend: p}
+	res := Result{ID: p.ID()}
+	res.Hold.Pending = p
 	sent := e.committing(ctx, p)
 	resp, err := send(sent.ctx)
 	res = e.done(ctx, res, sent, resp, err)
@@ -212,13 +203,4 @@ func journaled(sg api.Signing) api.Signing {
 		sg.Data = b
 	}
 	return sg
-}
-
-// shortHash is a transaction hash cut to its first 16 hex digits: enough to find it in the
-// transfer history, and not the shape of a key (the journal hides anything that is).
-func shortHash(h string) string {
-	if len(h) > 18 {
-		return h[:18] + "…"
-	}
-	return h
 }

@@ -130,76 +130,22 @@ func New(cfg Config) (*Executor, error) {
 // Guard is the guard orders are checked against.
 func (e *Executor) Guard() state.Guard { return e.guard }
 
-// Checked is an order that passed the gate: only Check makes one, so nothing reaches Place
-// without passing it.
-type Checked struct {
-	co    state.CheckedOrder
-	ok    bool
-	guard state.Guard
-}
-
-// Order is the checked order: its wire form, preview and the guard's findings.
-func (c Checked) Order() state.CheckedOrder { return c.co }
-
-// Check is the risk gate: the intent checked against the store's market and account data and
-// the guard g. Field errors refuse it; nothing is journaled or sent. A caller that checks before
-// it has an executor (a dry run) calls it; Place takes the result only from an executor with the
-// same guard.
-func Check(st *state.Store, in state.OrderIntent, g state.Guard) (Checked, []state.FieldError) {
-	co, errs := st.CheckOrder(in, g)
-	if len(errs) > 0 {
-		return Checked{co: co, guard: g}, errs
-	}
-	return Checked{co: co, ok: true, guard: g}, nil
-}
-
 // Check is the risk gate with the executor's guard.
 func (e *Executor) Check(st *state.Store, in state.OrderIntent) (Checked, []state.FieldError) {
 	return Check(st, in, e.guard)
-}
-
-// sameGuard reports whether two guards set the same limits. The confirmation policy is left out:
-// which orders a front end reviews before Enter is its own (the console's c key may change it);
-// the typed confirmation the limits ask for is what the executor enforces.
-func sameGuard(a, b state.Guard) bool {
-	return a.MaxPriceDistance.Equal(b.MaxPriceDistance) && a.MaxNotional.Equal(b.MaxNotional) &&
-		a.MaxMarketNotional.Equal(b.MaxMarketNotional)
-}
-
-// Ask is who asks for an action, and how it is described.
-type Ask struct {
-	Who journal.Who
-	// What is the action in words, for the journal.
-	What string
-	// Confirmed says the trader confirmed an order the guard asks a typed confirmation for (a
-	// typed yes, --yes).
-	Confirmed bool
-	// Parent is the intent this one is part of ("" for none).
-	Parent string
-	// Numbers are the child numbers of algorithm Parent the order's client ids carry: the
-	// intent's one commit before the signing takes them (journal.Intent.Numbers).
-	Numbers journal.Numbers
-	// Keystroke is when the trader pressed the key that sent it (zero: no keystroke, nothing of
-	// its route is recorded); Clock is the clock it was read from, which the executor stamps the
-	// route's signing and answer with (nil: the executor's Now).
-	Keystroke time.Time
-	Clock     func() time.Time
-	// Records is the caller's stream's account of the order (nil: none): settling an answered
-	// placement reads it before the exchange's fills and order records.
-	Records Records
 }
 
 // Place sends one checked order: the gate's confirmation, the journal, the send, and what
 // became of it. The error is for what stopped the executor itself (the journal, an unresolved
 // earlier intent); every answer of the exchange, lost ones included, is a Result.
 func (e *Executor) Place(ctx context.Context, c Checked, ask Ask) (Result, error) {
-	if !c.ok {
+	if !c.OK() {
 		return Result{}, errors.New("exec: the order was not checked (Executor.Check)")
 	}
-	if !sameGuard(c.guard, e.guard) {
+	if !SameLimits(c.Guard(), e.guard) {
 		return Result{}, errors.New("exec: the order was checked against another guard than the executor's")
 	}
-	co := c.co
+	co := c.Order()
 	cloid := co.Wire.Cloid
 	res := Result{Cloid: cloid, Outcome: state.Outcome{Kind: state.OutcomeSent, Requested: co.Size}}
 	if co.NeedsTypedConfirm && !ask.Confirmed {
@@ -229,9 +175,9 @@ func (e *Executor) placeChecked(ctx context.Context, co state.CheckedOrder, ask 
 	if err != nil {
 		return res, err
 	}
-	res.ID, res.Arrival, res.pend = p.ID(), arrival, p
+	res.ID, res.Arrival, res.Hold.Pending = p.ID(), arrival, p
 	sent := e.committing(ctx, p)
-	res.records = ask.Records
+	res.Hold.Records = ask.Records
 	rt := e.routing(ask, cloid)
 	resp, err := e.cfg.Send.PlaceOrders(rt.watch(sent.ctx), []api.OrderWire{co.Wire})
 	res.Route = rt.answered(ctx, e.cfg.Journal)
@@ -290,7 +236,3 @@ func joinWarnings(ws []string) string {
 	}
 	return out
 }
-
-// SameLimits reports whether two guards set the same limits (the confirmation policy left out):
-// a front end that checks orders with its own guard hands them to an executor only when it does.
-func SameLimits(a, b state.Guard) bool { return sameGuard(a, b) }

@@ -9,29 +9,6 @@ import (
 	"github.com/tradedesk/tradedesk/state/risk"
 )
 
-// NotMovable says why an order cannot be moved by cancel-and-replace, or "". The replacement is a
-// plain limit order: a trigger would lose its trigger, and a bracket's entry, cancelled, takes its
-// take-profit and stop-loss with it.
-func NotMovable(old api.OrderRecord) string {
-	switch {
-	case !old.RestingLimit():
-		return "only a resting limit order can be moved"
-	case old.Grouping == api.GroupingNormal:
-		return "it is a bracket's entry, and cancelling it cancels its take-profit and stop-loss too; cancel it and place a new bracket"
-	}
-	return ""
-}
-
-// ModifyResult is what became of a cancel-and-replace: the cancel's result, and the
-// replacement's when it was placed (nil when Stopped says why nothing was placed).
-type ModifyResult struct {
-	Cancel  Result
-	Place   *Result
-	Stopped string
-	// OldFilled says the original filled (in full or in part) before it could be cancelled.
-	OldFilled bool
-}
-
 // Modify moves order old to the checked replacement repl. This exchange has no amend: the old
 // order is cancelled, and the replacement is placed only once the old one is known to be gone
 // with nothing filled since it was read: the cancel answered, or its order's record found
@@ -45,22 +22,22 @@ func (e *Executor) Modify(ctx context.Context, old api.OrderRecord, repl Checked
 		out.Stopped = "order not moved: " + why
 		return out, nil
 	}
-	if !repl.ok || !sameGuard(repl.guard, e.guard) {
+	if !repl.OK() || !SameLimits(repl.Guard(), e.guard) {
 		return out, fmt.Errorf("exec: the replacement was not checked by Executor.Check")
 	}
-	if repl.co.NeedsTypedConfirm && !ask.Confirmed {
-		r := Result{Kind: Refused, Cloid: repl.co.Wire.Cloid, Reason: "needs confirmation, nothing sent: " + joinWarnings(repl.co.Warnings)}
+	if repl.Order().NeedsTypedConfirm && !ask.Confirmed {
+		r := Result{Kind: Refused, Cloid: repl.Order().Wire.Cloid, Reason: "needs confirmation, nothing sent: " + joinWarnings(repl.Order().Warnings)}
 		out.Place = &r
 		return out, nil
 	}
 	// The replacement passes the limits before the old order is cancelled: a move the limits
 	// refuse leaves the old order resting.
-	if why, err := e.riskGate(ctx, []risk.Order{riskOrder(repl.co)}); why != "" || err != nil {
-		r := Result{Kind: Refused, Cloid: repl.co.Wire.Cloid, Reason: why}
+	if why, err := e.riskGate(ctx, []risk.Order{riskOrder(repl.Order())}); why != "" || err != nil {
+		r := Result{Kind: Refused, Cloid: repl.Order().Wire.Cloid, Reason: why}
 		out.Place, out.Stopped = &r, why
 		return out, err
 	}
-	cancelAsk := Ask{Who: ask.Who, What: fmt.Sprintf("cancel order %d to move it (%s)", old.OrderID, ask.What), Parent: repl.co.Wire.Cloid}
+	cancelAsk := Ask{Who: ask.Who, What: fmt.Sprintf("cancel order %d to move it (%s)", old.OrderID, ask.What), Parent: repl.Order().Wire.Cloid}
 	cr, err := e.Cancel(ctx, Cancel{InstrumentID: old.InstrumentID, Oid: old.OrderID}, cancelAsk)
 	out.Cancel = cr
 	if err != nil {
@@ -69,7 +46,7 @@ func (e *Executor) Modify(ctx context.Context, old api.OrderRecord, repl Checked
 	if out.Stopped, out.OldFilled = e.oldGone(ctx, old, cr); out.Stopped != "" {
 		return out, nil
 	}
-	pr, err := e.placeChecked(ctx, repl.co, ask, Result{Cloid: repl.co.Wire.Cloid, Outcome: state.Outcome{Kind: state.OutcomeSent, Requested: repl.co.Size}})
+	pr, err := e.placeChecked(ctx, repl.Order(), ask, Result{Cloid: repl.Order().Wire.Cloid, Outcome: state.Outcome{Kind: state.OutcomeSent, Requested: repl.Order().Size}})
 	out.Place = &pr
 	return out, err
 }
@@ -103,21 +80,4 @@ func (e *Executor) oldGone(ctx context.Context, old api.OrderRecord, cr Result) 
 		return fmt.Sprintf("the cancel of order %d failed (%s) and the order is not at the exchange; nothing placed", old.OrderID, cr.Reason), false
 	}
 	return "", false
-}
-
-// MoveIntent is the replacement of old at price and size ("" keeps its limit price, its unfilled
-// size), with client id cloid: a plain limit order on the same side, time in force and flags.
-func MoveIntent(old api.OrderRecord, price, size, cloid string) state.OrderIntent {
-	if price == "" {
-		price = old.LimitPrice.String()
-	}
-	if size == "" {
-		size = old.Unfilled.String()
-	}
-	tif := old.Tif
-	if tif == "" {
-		tif = api.TifGTC
-	}
-	return state.OrderIntent{Instrument: old.Instrument, Side: old.Side, Type: state.Limit, Price: price, Size: size, Tif: tif,
-		ReduceOnly: old.ReduceOnly, PostOnly: old.PostOnly, Cloid: cloid}
 }

@@ -108,13 +108,19 @@ func TestModifyMovesARestingOrderOnce(t *testing.T) {
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}
-	repl.co.NeedsTypedConfirm = true
-	out, err := e.Modify(bg, *rec, repl, Ask{Who: journal.WhoHeadless, What: "move"})
+	co := repl.Order()
+	co.NeedsTypedConfirm = true
+	unconfirmed, err := Passed(co, repl.Guard())
+	co.NeedsTypedConfirm = false
+	confirmed, err2 := Passed(co, repl.Guard())
+	if err != nil || err2 != nil {
+		t.Fatal(err, err2)
+	}
+	out, err := e.Modify(bg, *rec, unconfirmed, Ask{Who: journal.WhoHeadless, What: "move"})
 	if err != nil || out.Place == nil || out.Place.Kind != Refused || out.Cancel.Kind != Unknown || out.Cancel.Sent {
 		t.Fatalf("unconfirmed: %+v %v", out, err)
 	}
-	repl.co.NeedsTypedConfirm = false
-	out, err = e.Modify(bg, *rec, repl, Ask{Who: journal.WhoHeadless, What: "move"})
+	out, err = e.Modify(bg, *rec, confirmed, Ask{Who: journal.WhoHeadless, What: "move"})
 	if err != nil || out.Stopped != "" || out.Cancel.Kind != Cancelled || out.Place == nil || out.Place.Kind != Placed {
 		t.Fatalf("move: %+v %v", out, err)
 	}

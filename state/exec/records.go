@@ -7,19 +7,6 @@ import (
 	"github.com/tradedesk/tradedesk/state"
 )
 
-// Records is what a stream has said of the orders an action's caller sends (an algorithm's
-// tape): the settle of an answered placement reads it before the exchange (Ask.Records), so a
-// child whose record and fills the stream already brought costs no fills or order reads. It
-// settles nothing else: a lost answer is still resolved by its client id at the exchange, and
-// nothing is ever sent again.
-type Records interface {
-	// Settled is order oid's (client id cloid) record and its fills when the stream has them and
-	// they agree: the record final, or open on the connection up, and the fills adding up to
-	// exactly what the record says filled. It may wait, within ctx, for them to come; false: the
-	// exchange is read instead.
-	Settled(ctx context.Context, cloid string, oid api.OrderID) (api.OrderRecord, []api.Fill, bool)
-}
-
 // settleFrom settles an answered order from recs as settle does from the exchange's records:
 // the fills' total, average and fees, and whether what did not fill rests. ok is false when recs
 // do not say, or say less filled than the answer did (the reads decide then).

@@ -20,8 +20,8 @@ func (e *Executor) settle(ctx context.Context, res Result) Result {
 	}
 	ctx, cancel := context.WithTimeout(ctx, e.cfg.SettleWait)
 	defer cancel()
-	if res.records != nil {
-		if r, ok := settleFrom(ctx, res.records, res); ok {
+	if res.Hold.Records != nil {
+		if r, ok := settleFrom(ctx, res.Hold.Records, res); ok {
 			return r
 		}
 	}

@@ -14,7 +14,7 @@ import (
 	"github.com/shopspring/decimal"
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
-	"github.com/tradedesk/tradedesk/state/exec"
+	"github.com/tradedesk/tradedesk/state/send"
 )
 
 // Op is one kind of money movement.
@@ -287,15 +287,22 @@ func (c Checked) FeeLine() string {
 	return "fee " + c.exact(c.Fee) + sym + " on top · " + c.exact(c.Total()) + sym + " leaves · " + c.exact(c.Receive()) + sym + " arrives"
 }
 
+// Doer sends one signed action through the journal, after the caller's gate: *exec.Executor is
+// one (exec.Executor.Do). Taking it, not the executor, keeps the journal out of the packages that
+// only check a movement.
+type Doer interface {
+	Do(ctx context.Context, kind string, ask send.Ask, call func(ctx context.Context) (api.TxResponse, error)) (send.Result, error)
+}
+
 // Do sends the checked movement through the executor's journal (exec.Executor.Do): committed
 // before it is signed, signed and sent once through t, and what became of it (done with its tx
 // hash, rejected, not sent, or unknown when the answer was lost and the transfer history did not
 // settle it). Only Check makes a Checked, so nothing moves without passing the gate. ask.What
 // defaults to Words.
-func (c Checked) Do(ctx context.Context, e *exec.Executor, t api.Trader, ask exec.Ask) (exec.Result, error) {
-	kind := exec.ActTransfer
+func (c Checked) Do(ctx context.Context, e Doer, t api.Trader, ask send.Ask) (send.Result, error) {
+	kind := send.ActTransfer
 	if c.Op.Withdraws() {
-		kind = exec.ActWithdraw
+		kind = send.ActWithdraw
 	}
 	if ask.What == "" {
 		ask.What = c.Words()

@@ -144,6 +144,16 @@ func ChildCloid(parent string, n int) (string, error) {
 	return id, nil
 }
 
+// GroupOf is the intent or algorithm a child client id belongs to ("" for none): its children are
+// ID-1, ID-2, ... (ChildCloid), so the group is the id before the last dash.
+func GroupOf(cloid string) string {
+	i := strings.LastIndexByte(cloid, '-')
+	if i <= 0 || strings.Trim(cloid[i+1:], "0123456789") != "" || i == len(cloid)-1 {
+		return ""
+	}
+	return cloid[:i]
+}
+
 // ErrUsedID is returned by journal.Journal.Begin for an id the journal already holds: a client
 // id used twice would make a lookup by it ambiguous.
 var ErrUsedID = errors.New("this id was used before: give a new client id")

@@ -11,8 +11,8 @@ import (
 	"github.com/shopspring/decimal"
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
-	"github.com/tradedesk/tradedesk/state/exec"
-	"github.com/tradedesk/tradedesk/state/journal"
+	"github.com/tradedesk/tradedesk/state/record"
+	"github.com/tradedesk/tradedesk/state/send"
 	"github.com/tradedesk/tradedesk/ui/common"
 )
 
@@ -53,9 +53,9 @@ type DoneMsg struct {
 // Outcome is what the executor found of an action: its Result (an amend's replacement's, or its
 // cancel's when the move stopped), a bracket's legs, and why an amend placed nothing.
 type Outcome struct {
-	exec.Result
+	send.Result
 	// Legs are a bracket's (or a position's second) orders after the first.
-	Legs []exec.Result
+	Legs []send.Result
 	// Stopped says why an amend placed nothing ("" when it placed its replacement); OldFilled
 	// that the old order filled meanwhile.
 	Stopped   string
@@ -82,11 +82,26 @@ type SettledMsg struct {
 // end by themselves once the request's expiresAfter has passed (api: 60 s after signing).
 var ExecBound = 3 * time.Minute
 
+// Executor is the one executor an action runs on: *exec.Executor is it (its gate, the journal,
+// the send, a lost answer resolved, fills settled). An action takes it as this interface, so the
+// panes that build actions link neither the journal nor SQLite.
+type Executor interface {
+	Guard() state.Guard
+	Place(ctx context.Context, c send.Checked, ask send.Ask) (send.Result, error)
+	PlaceBatch(ctx context.Context, cs []send.Checked, ask send.Ask) (send.BatchResult, error)
+	PlaceBracket(ctx context.Context, c send.CheckedBracket, ask send.Ask) (send.BracketResult, error)
+	Modify(ctx context.Context, old api.OrderRecord, repl send.Checked, ask send.Ask) (send.ModifyResult, error)
+	Cancel(ctx context.Context, c send.Cancel, ask send.Ask) (send.Result, error)
+	CancelMany(ctx context.Context, c send.CancelMany, ask send.Ask) (send.Result, error)
+	Do(ctx context.Context, kind string, ask send.Ask, call func(ctx context.Context) (api.TxResponse, error)) (send.Result, error)
+}
+
 // Send sends the action once, through the executor e (its gate, the journal, the send, a lost
 // answer resolved, fills settled), with ask saying who asked and whether the trader typed the
 // confirmation, and returns one DoneMsg. An order or a cancel is a.Run; any other action is
-// a.Direct's one signed call against t, sent by the executor's Do.
-func Send(t api.Trader, e *exec.Executor, a *Action, ask exec.Ask) tea.Cmd {
+// a.Direct's one signed call against t, sent by the executor's Do. e nil (a nil interface: no
+// executor) answers that nothing is signed without a journal.
+func Send(t api.Trader, e Executor, a *Action, ask send.Ask) tea.Cmd {
 	return func() tea.Msg {
 		start := time.Now()
 		if e == nil {
@@ -108,14 +123,14 @@ func Send(t api.Trader, e *exec.Executor, a *Action, ask exec.Ask) tea.Cmd {
 // doneOf is the DoneMsg of an action Do sent, in the shape its Read takes: done, its
 // transaction in Resp; not done, why in Err (the send's error kept, so a lost answer still reads
 // as one).
-func doneOf(a *Action, r exec.Result, err error) DoneMsg {
+func doneOf(a *Action, r send.Result, err error) DoneMsg {
 	d := DoneMsg{Act: a, Out: Outcome{Result: r}, Err: err}
 	if r.Resp != nil {
 		d.Resp = *r.Resp
 	}
 	d.Resp.TxHash = r.TxHash
 	switch {
-	case err != nil || r.Kind == exec.Done:
+	case err != nil || r.Kind == send.Done:
 	case r.Err != nil:
 		d.Err = r.Err
 	default:
@@ -154,14 +169,14 @@ type Action struct {
 	Typed   string // a word the trader must type to confirm ("" for Enter alone)
 
 	Lane Lane
-	// Who asked: journal.WhoForm (the panes, the dialogs, the kill switch; "" is it too) or
-	// journal.WhoCommandLine.
-	Who journal.Who
+	// Who asked: record.WhoForm (the panes, the dialogs, the kill switch; "" is it too) or
+	// record.WhoCommandLine.
+	Who record.Who
 	// Run sends the action through the executor; every order and cancel has one.
-	Run func(ctx context.Context, e *exec.Executor, ask exec.Ask) (Outcome, error)
+	Run func(ctx context.Context, e Executor, ask send.Ask) (Outcome, error)
 	// Direct is the one signed call of an action that is not an order or a cancel (a transfer, a
 	// withdrawal, leverage, a broker approval), against api.Trader; the executor's Do sends it
-	// through its journal as kind DoKind (exec.ActTransfer ...). Read says how it ended.
+	// through its journal as kind DoKind (send.ActTransfer ...). Read says how it ended.
 	Direct  func(ctx context.Context, t api.Trader) (api.TxResponse, error)
 	DoKind  string
 	Read    func(d DoneMsg) (text string, failed bool)
@@ -192,7 +207,7 @@ func (a *Action) AgentMay() bool { return a.Kind != KindTransfer && a.Kind != Ki
 // preview and the fat-finger warnings. It asks to be confirmed when the guard's policy does
 // (c.NeedsConfirm: a plain limit order is sent on Enter under the default policy). c was checked
 // with the console's guard, which is the executor's (ui.New refuses to trade when they differ):
-// the executor takes it as passed its gate (exec.Passed).
+// the executor takes it as passed its gate (send.Passed).
 func NewOrder(kind Kind, c state.CheckedOrder, st *common.Styles) *Action {
 	w := c.Wire
 	title := "Place order"
@@ -275,9 +290,9 @@ func wireNum(v string, decimals int32) string {
 }
 
 // placeOrder sends one order through the executor.
-func placeOrder(c state.CheckedOrder) func(context.Context, *exec.Executor, exec.Ask) (Outcome, error) {
-	return func(ctx context.Context, e *exec.Executor, ask exec.Ask) (Outcome, error) {
-		checked, err := exec.Passed(c, e.Guard())
+func placeOrder(c state.CheckedOrder) func(context.Context, Executor, send.Ask) (Outcome, error) {
+	return func(ctx context.Context, e Executor, ask send.Ask) (Outcome, error) {
+		checked, err := send.Passed(c, e.Guard())
 		if err != nil {
 			return Outcome{}, err
 		}

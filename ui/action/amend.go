@@ -6,7 +6,7 @@ import (
 
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
-	"github.com/tradedesk/tradedesk/state/exec"
+	"github.com/tradedesk/tradedesk/state/send"
 	"github.com/tradedesk/tradedesk/ui/common"
 )
 
@@ -48,13 +48,13 @@ func NewAmend(old api.OrderRecord, repl state.CheckedOrder, st *common.Styles) *
 	}
 	a := &Action{Kind: KindAmend, Title: "Move order", Lines: lines, What: what, Confirm: repl.NeedsConfirm, Order: repl, Amend: old,
 		Cancel: api.CancelOid{Oid: old.OrderID, InstrumentID: old.InstrumentID}, Lane: LaneOrder, Refresh: tradeKinds,
-		Run: func(ctx context.Context, e *exec.Executor, ask exec.Ask) (Outcome, error) {
-			checked, err := exec.Passed(repl, e.Guard())
+		Run: func(ctx context.Context, e Executor, ask send.Ask) (Outcome, error) {
+			checked, err := send.Passed(repl, e.Guard())
 			if err != nil {
 				return Outcome{}, err
 			}
 			mr, err := e.Modify(ctx, old, checked, ask)
-			out := Outcome{Result: mr.Cancel, Stopped: mr.Stopped, OldFilled: mr.OldFilled, Cancelled: mr.Cancel.Kind == exec.Cancelled}
+			out := Outcome{Result: mr.Cancel, Stopped: mr.Stopped, OldFilled: mr.OldFilled, Cancelled: mr.Cancel.Kind == send.Cancelled}
 			if mr.Place != nil {
 				out.Result = *mr.Place
 			}
@@ -70,11 +70,11 @@ func NewAmend(old api.OrderRecord, repl state.CheckedOrder, st *common.Styles) *
 // AmendOf moves old to price and size (size "" keeps its unfilled size) through the one order
 // check, with a new client id: the action to request, or the problems in words.
 func AmendOf(store *state.Store, g state.Guard, st *common.Styles, old api.OrderRecord, price, size string) (*Action, string) {
-	if why := exec.NotMovable(old); why != "" {
+	if why := send.NotMovable(old); why != "" {
 		return nil, "order not moved: " + why
 	}
 	recheck := amendRecheck(store, g, st, old.OrderID, price, size)
-	in := exec.MoveIntent(old, price, size, state.NewCloid())
+	in := send.MoveIntent(old, price, size, state.NewCloid())
 	in.Price = price // "": the check says the price is missing, as it always did
 	checked, errs := store.CheckOrder(in, g)
 	if len(errs) > 0 {

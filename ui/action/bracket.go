@@ -7,7 +7,7 @@ import (
 
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
-	"github.com/tradedesk/tradedesk/state/exec"
+	"github.com/tradedesk/tradedesk/state/send"
 	"github.com/tradedesk/tradedesk/ui/common"
 )
 
@@ -44,8 +44,8 @@ func NewBracket(cb state.CheckedBracket, st *common.Styles) *Action {
 		}
 	}
 	a.Lines = append(a.Lines[:at], append(legs, a.Lines[at:]...)...)
-	a.Run = func(ctx context.Context, e *exec.Executor, ask exec.Ask) (Outcome, error) {
-		c, err := exec.PassedBracket(cb, e.Guard()) // the legs take the entry's child client ids
+	a.Run = func(ctx context.Context, e Executor, ask send.Ask) (Outcome, error) {
+		c, err := send.PassedBracket(cb, e.Guard()) // the legs take the entry's child client ids
 		if err != nil {
 			return Outcome{}, err
 		}
@@ -55,7 +55,7 @@ func NewBracket(cb state.CheckedBracket, st *common.Styles) *Action {
 }
 
 // placeBracket sends a bracket (or a position's take-profit and stop-loss) through the executor.
-func placeBracket(ctx context.Context, e *exec.Executor, c exec.CheckedBracket, ask exec.Ask) (Outcome, error) {
+func placeBracket(ctx context.Context, e Executor, c send.CheckedBracket, ask send.Ask) (Outcome, error) {
 	br, err := e.PlaceBracket(ctx, c, ask)
 	return Outcome{Result: br.Result, Legs: br.Legs}, err
 }
@@ -161,8 +161,8 @@ func NewPositionTpsl(pt state.PositionTpsl, st *common.Styles) *Action {
 	}
 	return &Action{Kind: KindPositionTpsl, Title: "Position take-profit / stop-loss", Lines: lines, What: what, Confirm: true, Typed: typed,
 		Lane: LaneOrder, Refresh: tradeKinds,
-		Run: func(ctx context.Context, e *exec.Executor, ask exec.Ask) (Outcome, error) {
-			c, err := exec.PassedPositionTpsl(pt, e.Guard())
+		Run: func(ctx context.Context, e Executor, ask send.Ask) (Outcome, error) {
+			c, err := send.PassedPositionTpsl(pt, e.Guard())
 			if err != nil {
 				return Outcome{}, err
 			}

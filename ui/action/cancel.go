@@ -7,7 +7,7 @@ import (
 
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
-	"github.com/tradedesk/tradedesk/state/exec"
+	"github.com/tradedesk/tradedesk/state/send"
 	"github.com/tradedesk/tradedesk/ui/common"
 )
 
@@ -20,8 +20,8 @@ func NewCancel(o api.OrderRecord, in state.Instrument) *Action {
 	return &Action{
 		Kind: KindCancel, Title: "Cancel order", Cancel: c,
 		What: fmt.Sprintf("cancel %s (order %d)", state.RecordText(&o, in), o.OrderID),
-		Run: func(ctx context.Context, e *exec.Executor, ask exec.Ask) (Outcome, error) {
-			r, err := e.Cancel(ctx, exec.Cancel{InstrumentID: c.InstrumentID, Oid: c.Oid}, ask)
+		Run: func(ctx context.Context, e Executor, ask send.Ask) (Outcome, error) {
+			r, err := e.Cancel(ctx, send.Cancel{InstrumentID: c.InstrumentID, Oid: c.Oid}, ask)
 			return Outcome{Result: r}, err
 		},
 		Refresh: tradeKinds,
@@ -70,7 +70,7 @@ func NewCancelInstrument(id api.InstrumentID, name string, sc state.CancelScope)
 		Title: "Cancel all orders on " + name,
 		What:  "cancel " + state.Count(sc.Orders, "open order") + " on " + name,
 		Lines: ScopeLines("Cancel "+AllOf(sc.Orders, "open order")+" on "+name, sc),
-		Run:   cancelMany(exec.CancelMany{InstrumentID: id}), Refresh: tradeKinds,
+		Run:   cancelMany(send.CancelMany{InstrumentID: id}), Refresh: tradeKinds,
 	}
 }
 
@@ -89,20 +89,20 @@ func ScopeLines(question string, sc state.CancelScope) []string {
 func NewCancelAll(title, what string, lines []string) *Action {
 	return &Action{
 		Kind: KindCancelAll, Confirm: true, Title: title, What: what, Lines: lines,
-		Run: cancelMany(exec.CancelMany{All: true}), Refresh: tradeKinds,
+		Run: cancelMany(send.CancelMany{All: true}), Refresh: tradeKinds,
 	}
 }
 
 // cancelMany sends a cancel of many orders through the executor.
-func cancelMany(c exec.CancelMany) func(context.Context, *exec.Executor, exec.Ask) (Outcome, error) {
-	return func(ctx context.Context, e *exec.Executor, ask exec.Ask) (Outcome, error) {
+func cancelMany(c send.CancelMany) func(context.Context, Executor, send.Ask) (Outcome, error) {
+	return func(ctx context.Context, e Executor, ask send.Ask) (Outcome, error) {
 		r, err := e.CancelMany(ctx, c, ask)
 		return Outcome{Result: r}, err
 	}
 }
 
 // cancelWhy is why a cancel did not clearly go through: the send's error, or the exchange's reason.
-func cancelWhy(r exec.Result) string {
+func cancelWhy(r send.Result) string {
 	if r.Err != nil {
 		return common.PlainError(r.Err)
 	}
@@ -116,13 +116,13 @@ func cancelWords(d DoneMsg) (string, common.NoticeLevel) {
 	a, r := d.Act, d.Out.Result
 	found := r.Found
 	switch {
-	case found != nil && found.State != api.StateOpen && (r.AnswerLost || r.Kind == exec.CancelFailed):
+	case found != nil && found.State != api.StateOpen && (r.AnswerLost || r.Kind == send.CancelFailed):
 		return fmt.Sprintf("order %d is already %s at the exchange: nothing left to cancel", a.Cancel.Oid, found.State), common.LevelInfo
-	case r.Kind == exec.Cancelled:
+	case r.Kind == send.Cancelled:
 		return "cancelled: " + strings.TrimPrefix(a.What, "cancel "), common.LevelInfo
 	case found != nil:
 		return fmt.Sprintf("%s failed (%s): order %d is still open; cancelling again is safe", a.What, cancelWhy(r), a.Cancel.Oid), common.LevelError
-	case r.Kind == exec.Unknown:
+	case r.Kind == send.Unknown:
 		return fmt.Sprintf("%s: %s; check the open orders: cancelling again is safe", a.What, r.Reason), common.LevelError
 	}
 	return fmt.Sprintf("%s failed (%s): cancelling again is safe", a.What, cancelWhy(r)), common.LevelError
@@ -138,13 +138,13 @@ func cancelManyWords(d DoneMsg) (string, common.NoticeLevel) {
 		on, left = " on the instrument", "on the instrument"
 	}
 	switch {
-	case r.Kind == exec.Cancelled && r.Resp != nil && r.Outcome.Kind == state.OutcomeCancelledCount:
+	case r.Kind == send.Cancelled && r.Resp != nil && r.Outcome.Kind == state.OutcomeCancelledCount:
 		return "cancelled " + state.Count(r.Outcome.Count, "order"), common.LevelInfo
-	case r.Kind == exec.Cancelled && r.Resp != nil:
+	case r.Kind == send.Cancelled && r.Resp != nil:
 		return "done: " + a.What + txText(r.Resp.TxHash), common.LevelInfo
-	case r.Kind == exec.Cancelled || r.Kind == exec.CancelFailed && r.Open == 0:
+	case r.Kind == send.Cancelled || r.Kind == send.CancelFailed && r.Open == 0:
 		return a.What + ": no open orders left " + left, common.LevelInfo
-	case r.Kind == exec.CancelFailed && r.Open > 0:
+	case r.Kind == send.CancelFailed && r.Open > 0:
 		return fmt.Sprintf("%s failed (%s): %s still open%s; cancelling again is safe", a.What, cancelWhy(r), state.Count(r.Open, "order"), on), common.LevelError
 	}
 	return fmt.Sprintf("%s: %s; could not check what is still open: cancelling again is safe", a.What, cancelWhy(r)), common.LevelError

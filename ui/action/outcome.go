@@ -5,8 +5,8 @@ import (
 
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
-	"github.com/tradedesk/tradedesk/state/exec"
 	"github.com/tradedesk/tradedesk/state/report"
+	"github.com/tradedesk/tradedesk/state/send"
 	"github.com/tradedesk/tradedesk/ui/common"
 )
 
@@ -50,7 +50,7 @@ func FilledOrder(d DoneMsg) (key, tail string, ok bool) {
 }
 
 // Words is the status line's words for an action sent through the executor, and their level:
-// read from its exec.Result, the one reading of what became of it.
+// read from its send.Result, the one reading of what became of it.
 func Words(d DoneMsg) (string, common.NoticeLevel) {
 	if d.Err != nil {
 		return d.Act.What + " not sent: " + common.PlainError(d.Err), common.LevelError
@@ -78,17 +78,17 @@ func Words(d DoneMsg) (string, common.NoticeLevel) {
 func orderWords(d DoneMsg) (string, common.NoticeLevel) {
 	a, r := d.Act, d.Out.Result
 	switch {
-	case r.Kind == exec.Refused:
+	case r.Kind == send.Refused:
 		return a.What + " not sent: " + r.Reason, common.LevelError
-	case r.Kind == exec.NotPlaced && r.AnswerLost:
+	case r.Kind == send.NotPlaced && r.AnswerLost:
 		return "answer lost and client id " + r.Cloid + " is not at the exchange: " + a.What + " was NOT placed; review and send it again if you still want it", common.LevelWarn
-	case r.Kind == exec.NotPlaced || r.Kind == exec.Rejected && r.Resp == nil:
+	case r.Kind == send.NotPlaced || r.Kind == send.Rejected && r.Resp == nil:
 		why := r.Reason
 		if r.Err != nil {
 			why = common.PlainError(r.Err)
 		}
 		return a.What + " failed: " + why, common.LevelError
-	case r.Kind == exec.Unknown:
+	case r.Kind == send.Unknown:
 		return fmt.Sprintf("answer lost and the lookup did not settle it (%s): check open orders and history for client id %s before sending again", r.Reason, r.Cloid), common.LevelError
 	case r.AnswerLost && r.Found != nil:
 		return fmt.Sprintf("answer lost, but the exchange has it: order %d (%s) is %s", r.Found.OrderID, a.What, r.Found.State), common.LevelWarn

@@ -54,7 +54,7 @@ func TestOrderWordsSayTheCost(t *testing.T) {
 		t.Errorf("%q, want %q", got, want)
 	}
 	// The fills' line (which says the fee) takes the slippage from the tail when it comes first.
-	a.Run = func(context.Context, *exec.Executor, exec.Ask) (Outcome, error) { return Outcome{}, nil }
+	a.Run = func(context.Context, Executor, exec.Ask) (Outcome, error) { return Outcome{}, nil }
 	if _, tail, ok := FilledOrder(DoneMsg{Act: a, Out: Outcome{Result: r}}); !ok || tail != ", slip +1.2 bp vs preview" {
 		t.Errorf("tail %q, want the slippage", tail)
 	}

@@ -6,7 +6,7 @@ import (
 
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
-	"github.com/tradedesk/tradedesk/state/exec"
+	"github.com/tradedesk/tradedesk/state/send"
 	"github.com/tradedesk/tradedesk/ui/common"
 )
 
@@ -36,8 +36,8 @@ func NewReverse(p state.ReversePlan, st *common.Styles) *Action {
 	}
 	a.Lines = append(a.Lines[:1:1], append(head, a.Lines[1:]...)...)
 	co, tpsl := p.Order, p.Tpsl
-	a.Run = func(ctx context.Context, e *exec.Executor, ask exec.Ask) (Outcome, error) {
-		c, err := exec.Passed(co, e.Guard())
+	a.Run = func(ctx context.Context, e Executor, ask send.Ask) (Outcome, error) {
+		c, err := send.Passed(co, e.Guard())
 		if err != nil {
 			return Outcome{}, err
 		}
@@ -46,8 +46,8 @@ func NewReverse(p state.ReversePlan, st *common.Styles) *Action {
 			return Outcome{Result: r}, err
 		}
 		for _, o := range tpsl { // an order the exchange cancelled with the old side is gone: its cancel says so
-			_, _ = e.Cancel(ctx, exec.Cancel{InstrumentID: o.InstrumentID, Oid: o.OrderID},
-				exec.Ask{Who: ask.Who, What: fmt.Sprintf("cancel the reversed position's TP/SL %d", o.OrderID), Parent: co.Wire.Cloid})
+			_, _ = e.Cancel(ctx, send.Cancel{InstrumentID: o.InstrumentID, Oid: o.OrderID},
+				send.Ask{Who: ask.Who, What: fmt.Sprintf("cancel the reversed position's TP/SL %d", o.OrderID), Parent: co.Wire.Cloid})
 		}
 		return Outcome{Result: r}, nil
 	}
@@ -55,7 +55,7 @@ func NewReverse(p state.ReversePlan, st *common.Styles) *Action {
 }
 
 // NewFlatten is flatten all (state.Store.PlanFlatten): every order it sends and every position it
-// skips listed, confirmed by typing "flatten", signed as one placeOrder (exec.PlaceBatch).
+// skips listed, confirmed by typing "flatten", signed as one placeOrder (exec.Executor.PlaceBatch).
 func NewFlatten(p state.FlattenPlan, st *common.Styles) *Action {
 	lines := append([]string{st.Bold.On(fmt.Sprintf("CLOSE %d POSITIONS AT MARKET", len(p.Closes))), ""}, p.Lines()...)
 	wires := make([]api.OrderWire, len(p.Closes))
@@ -66,10 +66,10 @@ func NewFlatten(p state.FlattenPlan, st *common.Styles) *Action {
 	what := fmt.Sprintf("flatten %d positions (realises %s USD, fee %s USD)", len(p.Closes), state.FormatSigned(p.PnL, 2), state.FormatUSDFee(p.Fee))
 	return &Action{Kind: KindClose, Title: "Flatten all positions", Lines: lines, What: what, Confirm: true, Typed: "flatten",
 		Lane: LaneOrder, Refresh: tradeKinds, Bracket: state.CheckedBracket{Wires: wires},
-		Run: func(ctx context.Context, e *exec.Executor, ask exec.Ask) (Outcome, error) {
-			cs := make([]exec.Checked, len(cos))
+		Run: func(ctx context.Context, e Executor, ask send.Ask) (Outcome, error) {
+			cs := make([]send.Checked, len(cos))
 			for i, co := range cos {
-				c, err := exec.Passed(co, e.Guard())
+				c, err := send.Passed(co, e.Guard())
 				if err != nil {
 					return Outcome{}, err
 				}
@@ -77,11 +77,11 @@ func NewFlatten(p state.FlattenPlan, st *common.Styles) *Action {
 			}
 			ask.Confirmed = true // the typed "flatten" is the confirmation
 			if p.CancelFirst {
-				r, err := e.CancelMany(ctx, exec.CancelMany{All: true}, exec.Ask{Who: ask.Who, What: "cancel every open order before flatten", Confirmed: true})
+				r, err := e.CancelMany(ctx, send.CancelMany{All: true}, send.Ask{Who: ask.Who, What: "cancel every open order before flatten", Confirmed: true})
 				if err != nil {
 					return Outcome{Result: r}, err
 				}
-				if r.Kind != exec.Cancelled {
+				if r.Kind != send.Cancelled {
 					return Outcome{Result: r}, fmt.Errorf("the cancel of every open order first ended %s (%s): no position closed", r.Kind, r.Reason)
 				}
 			}
@@ -89,7 +89,7 @@ func NewFlatten(p state.FlattenPlan, st *common.Styles) *Action {
 			if err != nil || len(res.Orders) == 0 {
 				return Outcome{Result: res.Result}, err
 			}
-			out := Outcome{Result: res.Orders[0], Legs: res.Orders[1:], Flatten: exec.FlattenChildren(p, res)}
+			out := Outcome{Result: res.Orders[0], Legs: res.Orders[1:], Flatten: send.FlattenChildren(p, res)}
 			for _, c := range out.Flatten {
 				out.Lines = append(out.Lines, "flatten: "+c.Line())
 			}
@@ -104,7 +104,7 @@ func flattenWords(d DoneMsg) (string, bool) {
 	switch {
 	case d.Err != nil:
 		return "flatten not sent: " + common.PlainError(d.Err), true
-	case len(d.Out.Flatten) == 0 && r.Kind == exec.Refused:
+	case len(d.Out.Flatten) == 0 && r.Kind == send.Refused:
 		return "flatten refused, nothing sent: " + r.Reason, true
 	case len(d.Out.Flatten) == 0:
 		why := r.Reason

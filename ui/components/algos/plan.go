@@ -73,8 +73,12 @@ func StartAction(c state.AlgoCommand, inst state.Instrument, lines []string, sta
 	var said string
 	a := &action.Action{Kind: action.KindPlace, Title: "Start " + c.Kind, What: what, Confirm: true, Lane: action.LaneOrder,
 		Who: journal.WhoCommandLine, Lines: append([]string{st.Bold.On(strings.ToUpper(what)), ""}, lines...)}
-	a.Run = func(ctx context.Context, e *exec.Executor, _ exec.Ask) (action.Outcome, error) {
-		s, err := start(ctx, e)
+	a.Run = func(ctx context.Context, e action.Executor, _ exec.Ask) (action.Outcome, error) {
+		x, ok := e.(*exec.Executor)
+		if !ok {
+			return action.Outcome{}, errors.New("an algorithm starts only on the console's own executor")
+		}
+		s, err := start(ctx, x)
 		said = s
 		return action.Outcome{}, err
 	}
@@ -265,7 +269,7 @@ func (r *Runner) FlattenAction(id string, st *common.Styles) *action.Action {
 		Who: journal.WhoCommandLine, Lines: []string{st.Bold.On(strings.ToUpper(what)), "",
 			"Cancels   its orders still open (what filled is kept until closed)",
 			"Sends     a market order the other way for what it filled: the worst case is the book's depth"}}
-	a.Run = func(ctx context.Context, _ *exec.Executor, _ exec.Ask) (action.Outcome, error) {
+	a.Run = func(ctx context.Context, _ action.Executor, _ exec.Ask) (action.Outcome, error) {
 		r.Feed.Begin()
 		row = r.RestartNow(ctx, id, algo.OnRestartFlatten)
 		r.Feed.End(row)

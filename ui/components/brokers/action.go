@@ -9,7 +9,7 @@ import (
 
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
-	"github.com/tradedesk/tradedesk/state/exec"
+	"github.com/tradedesk/tradedesk/state/send"
 	"github.com/tradedesk/tradedesk/ui/action"
 	"github.com/tradedesk/tradedesk/ui/common"
 	"github.com/tradedesk/tradedesk/ui/components/transfer"
@@ -39,7 +39,7 @@ func newBrokerAction(broker, rate string, st *common.Styles) *action.Action {
 			}
 			return ctl.ApproveBrokerFee(ctx, broker, rate)
 		},
-		DoKind: exec.ActBroker, Read: action.ControlRead, Refresh: []state.Kind{state.KindBrokers},
+		DoKind: send.ActBroker, Read: action.ControlRead, Refresh: []state.Kind{state.KindBrokers},
 	}
 }
 

@@ -2,7 +2,7 @@ package cmdline
 
 import (
 	"github.com/tradedesk/tradedesk/state"
-	"github.com/tradedesk/tradedesk/state/journal"
+	"github.com/tradedesk/tradedesk/state/record"
 	"github.com/tradedesk/tradedesk/ui/action"
 	"github.com/tradedesk/tradedesk/ui/common"
 	"github.com/tradedesk/tradedesk/ui/dialogs/leverage"
@@ -15,7 +15,7 @@ import (
 // as who asked.
 func Action(p state.CommandPlan, st *common.Styles, policy state.ConfirmPolicy) *action.Action {
 	a := planAction(p, st, policy)
-	a.Who = journal.WhoCommandLine
+	a.Who = record.WhoCommandLine
 	return a
 }
 

@@ -11,7 +11,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/shopspring/decimal"
-	"github.com/tradedesk/tradedesk/state/journal"
+	"github.com/tradedesk/tradedesk/state/record"
 	"github.com/tradedesk/tradedesk/state/report"
 	"github.com/tradedesk/tradedesk/ui/common"
 )
@@ -28,7 +28,7 @@ type View struct {
 
 // New is the view of the session's complete routes; pending counts those still on their way
 // (sent, not yet on screen); note says why routes cannot complete ("" when they can: no stream).
-func New(st *common.Styles, keys *common.KeyMap, routes []journal.Route, pending int, note string) *View {
+func New(st *common.Styles, keys *common.KeyMap, routes []record.Route, pending int, note string) *View {
 	return &View{st: st, keys: keys, l: report.LatencyOf(routes), pending: pending, note: note}
 }
 

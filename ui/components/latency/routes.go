@@ -7,7 +7,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tradedesk/tradedesk/state"
-	"github.com/tradedesk/tradedesk/state/journal"
+	"github.com/tradedesk/tradedesk/state/record"
 	"github.com/tradedesk/tradedesk/ui/action"
 )
 
@@ -20,9 +20,9 @@ import (
 type Routes struct {
 	now     func() time.Time
 	keyAt   time.Time
-	open    map[string]*journal.Route // by client id: sent, not yet complete
-	done    []journal.Route           // complete, this session
-	toWrite []journal.Route
+	open    map[string]*record.Route // by client id: sent, not yet complete
+	done    []record.Route           // complete, this session
+	toWrite []record.Route
 }
 
 // maxOpenRoutes bounds the routes waiting for their stream record (an order the exchange
@@ -34,7 +34,7 @@ const maxDoneRoutes = 10_000
 
 // NewRoutes follows routes on the clock now (the console's, the engine's).
 func NewRoutes(now func() time.Time) *Routes {
-	return &Routes{now: now, open: map[string]*journal.Route{}}
+	return &Routes{now: now, open: map[string]*record.Route{}}
 }
 
 // Key notes a keystroke.
@@ -57,7 +57,7 @@ func (r *Routes) Sent(a *action.Action) time.Time {
 	}
 	for _, id := range ids {
 		r.evictOldest()
-		r.open[id] = &journal.Route{ID: id, Keystroke: r.keyAt}
+		r.open[id] = &record.Route{ID: id, Keystroke: r.keyAt}
 	}
 	if len(ids) == 0 {
 		return time.Time{}
@@ -82,7 +82,7 @@ func (r *Routes) evictOldest() {
 
 // Answered takes the executor's stamps of an action's orders.
 func (r *Routes) Answered(d action.DoneMsg) {
-	take := func(id string, got journal.Route) {
+	take := func(id string, got record.Route) {
 		if rt, ok := r.open[id]; ok && !got.Answered.IsZero() {
 			rt.Signed, rt.Answered = got.Signed, got.Answered
 			r.complete(id)
@@ -150,10 +150,15 @@ func (r *Routes) complete(id string) {
 }
 
 // Session is this session's complete routes, and how many are still on their way.
-func (r *Routes) Session() ([]journal.Route, int) { return r.done, len(r.open) }
+func (r *Routes) Session() ([]record.Route, int) { return r.done, len(r.open) }
+
+// RouteBook is where routes are kept: *journal.Journal is one (journal.Journal.SetRoute).
+type RouteBook interface {
+	SetRoute(ctx context.Context, r record.Route) error
+}
 
 // Flush writes the routes completed since the last flush to j (nil: nowhere).
-func (r *Routes) Flush(j *journal.Journal) tea.Cmd {
+func (r *Routes) Flush(j RouteBook) tea.Cmd {
 	if len(r.toWrite) == 0 || j == nil {
 		r.toWrite = nil
 		return nil
@@ -171,4 +176,4 @@ func (r *Routes) Flush(j *journal.Journal) tea.Cmd {
 }
 
 // Open are the routes still on their way, by client id (for a test's log).
-func (r *Routes) Open() map[string]*journal.Route { return r.open }
+func (r *Routes) Open() map[string]*record.Route { return r.open }

@@ -123,7 +123,7 @@ func (r Route) AlgoAction(msg AlgoMsg, run *algos.Runner, store *state.Store, st
 			", journaled in the live journal;"), st.Warn.On("  the rehearsal " + text.Clean(msg.a.ID) + " keeps running on paper"), "",
 			st.Bold.On(strings.ToUpper(what)), ""}, lines...)}
 	live := r.Exec
-	a.Run = func(ctx context.Context, _ *exec.Executor, _ exec.Ask) (action.Outcome, error) {
+	a.Run = func(ctx context.Context, _ action.Executor, _ exec.Ask) (action.Outcome, error) {
 		s, err := start(ctx, live) // never the shadow's executor: its journal and key are paper
 		said = s
 		return action.Outcome{}, err

@@ -76,7 +76,7 @@ func (r Route) Order(o api.OrderRecord, store *state.Store, st *common.Styles) (
 		a.Lines[1:]...)
 	a.Lines = append(a.Lines, st.Warn.On("! margin rows are the paper account's: the live exchange checks its own"))
 	run := a.Run
-	a.Run = func(ctx context.Context, _ *exec.Executor, ask exec.Ask) (action.Outcome, error) {
+	a.Run = func(ctx context.Context, _ action.Executor, ask exec.Ask) (action.Outcome, error) {
 		return run(ctx, live, ask) // never the shadow's executor: its journal and key are paper
 	}
 	return a, ""

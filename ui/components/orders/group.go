@@ -9,21 +9,21 @@ import (
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/api/text"
 	"github.com/tradedesk/tradedesk/state"
-	"github.com/tradedesk/tradedesk/state/algo"
-	"github.com/tradedesk/tradedesk/state/exec"
+	"github.com/tradedesk/tradedesk/state/record"
+	"github.com/tradedesk/tradedesk/state/send"
 	"github.com/tradedesk/tradedesk/ui/action"
 )
 
 // groupOf is the other open orders of the algorithm o belongs to (a scale's rungs, by their
 // shared client id prefix ID-n), o included; none when o is no algorithm's or alone.
 func (p *Pane) groupOf(o api.OrderRecord) (string, []api.OrderRecord) {
-	g := algo.GroupOf(o.Cloid)
+	g := record.GroupOf(o.Cloid)
 	if g == "" {
 		return "", nil
 	}
 	var out []api.OrderRecord
 	for _, x := range p.orders {
-		if algo.GroupOf(x.Cloid) == g {
+		if record.GroupOf(x.Cloid) == g {
 			out = append(out, x)
 		}
 	}
@@ -43,15 +43,15 @@ func cancelGroup(id string, rungs []api.OrderRecord, cancelAll string) tea.Cmd {
 		Lines: []string{"Cancel the " + state.Count(len(rungs), "open order") + " of " + text.Clean(id) + " (" + text.Clean(rungs[0].Instrument) +
 			", client ids " + text.Clean(id) + "-n) as one?", "", "Other orders stay; " + cancelAll + " cancels every order."},
 		Refresh: []state.Kind{state.KindOrders}}
-	a.Run = func(ctx context.Context, e *exec.Executor, ask exec.Ask) (action.Outcome, error) {
-		var last exec.Result
+	a.Run = func(ctx context.Context, e action.Executor, ask send.Ask) (action.Outcome, error) {
+		var last send.Result
 		for _, o := range rungs {
 			ask.What = "cancel " + o.Cloid + " of " + id
-			r, err := e.Cancel(ctx, exec.Cancel{InstrumentID: o.InstrumentID, Cloid: o.Cloid}, ask)
+			r, err := e.Cancel(ctx, send.Cancel{InstrumentID: o.InstrumentID, Cloid: o.Cloid}, ask)
 			if err != nil {
 				return action.Outcome{Result: r}, err
 			}
-			if r.Kind == exec.Cancelled {
+			if r.Kind == send.Cancelled {
 				done = append(done, o.Cloid)
 			} else {
 				failed = append(failed, o.Cloid+" "+r.Kind.String())

@@ -6,8 +6,8 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
-	"github.com/tradedesk/tradedesk/state/exec"
 	"github.com/tradedesk/tradedesk/state/funds"
+	"github.com/tradedesk/tradedesk/state/send"
 	"github.com/tradedesk/tradedesk/ui/action"
 	"github.com/tradedesk/tradedesk/ui/common"
 )
@@ -37,9 +37,9 @@ func (p *Pane) review() tea.Cmd {
 // before sending it again.
 func NewAction(c funds.Checked) *action.Action {
 	what := c.Op.String() + " of " + c.AmountText() + " " + c.Collateral.Symbol
-	kind := exec.ActTransfer
+	kind := send.ActTransfer
 	if c.Op.Withdraws() {
-		kind = exec.ActWithdraw
+		kind = send.ActWithdraw
 	}
 	return &action.Action{
 		Kind: action.KindTransfer, Confirm: true, What: what,

@@ -9,7 +9,7 @@ import (
 	"github.com/shopspring/decimal"
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
-	"github.com/tradedesk/tradedesk/state/exec"
+	"github.com/tradedesk/tradedesk/state/send"
 	"github.com/tradedesk/tradedesk/ui/action"
 )
 
@@ -69,7 +69,7 @@ func (v *View) action(what, vault string, amount decimal.Decimal) *action.Action
 	if price.IsPositive() {
 		lines = append(lines, "Shares    about "+amount.DivRound(price, 6).String()+" at "+price.StringFixed(6)+" USD a share (the last summary's price)")
 	}
-	send := func(ctx context.Context, t Trader) (api.TxResponse, error) {
+	sign := func(ctx context.Context, t Trader) (api.TxResponse, error) {
 		return t.DepositToVault(ctx, vault, amount.String())
 	}
 	if what == "redeem" {
@@ -77,7 +77,7 @@ func (v *View) action(what, vault string, amount decimal.Decimal) *action.Action
 		lines = []string{"Redeem    " + amount.String() + " shares", "From      vault " + vault,
 			"For about " + amount.Mul(price).StringFixed(2) + " USDC at " + price.StringFixed(6) + " USD a share (the last summary's price)"}
 		desc = "vault redeem of " + amount.String() + " shares"
-		send = func(ctx context.Context, t Trader) (api.TxResponse, error) {
+		sign = func(ctx context.Context, t Trader) (api.TxResponse, error) {
 			return t.RedeemFromVault(ctx, vault, amount.String())
 		}
 	}
@@ -92,8 +92,8 @@ func (v *View) action(what, vault string, amount decimal.Decimal) *action.Action
 			if !ok {
 				return api.TxResponse{}, errors.New("this exchange client has no vault actions")
 			}
-			return send(ctx, vt)
+			return sign(ctx, vt)
 		},
-		DoKind: exec.ActVault, Read: action.ControlRead,
+		DoKind: send.ActVault, Read: action.ControlRead,
 	}
 }

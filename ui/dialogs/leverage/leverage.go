@@ -17,7 +17,7 @@ import (
 
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
-	"github.com/tradedesk/tradedesk/state/exec"
+	"github.com/tradedesk/tradedesk/state/send"
 	"github.com/tradedesk/tradedesk/ui/action"
 	"github.com/tradedesk/tradedesk/ui/common"
 )
@@ -191,7 +191,7 @@ func NewAction(c state.LeverageChange) *action.Action {
 			}
 			return ctl.UpdateLeverage(ctx, id, n)
 		},
-		DoKind:  exec.ActLeverage,
+		DoKind:  send.ActLeverage,
 		Read:    action.ControlRead,
 		Refresh: []state.Kind{state.KindLeverage, state.KindPositions, state.KindAccount},
 	}
