@@ -404,8 +404,8 @@ var mutants = []mutant{
 	{id: "risk/loosening-at-once", file: "state/risk/engine.go", from: "if !looser(k, old, next) {", to: "if !looser(k, old, next) || true {"},
 	{id: "risk/place-skips-gate", file: "state/exec/exec.go", from: "if why, err := e.riskGate(ctx, []risk.Order{riskOrder(co)}); why != \"\" || err != nil {", to: "if why, err := \"\", error(nil); why != \"\" || err != nil {"},
 	{id: "risk/batch-skips-gate", file: "state/exec/batch.go", from: "if why, err := e.riskGate(ctx, orders); why != \"\" || err != nil {", to: "if why, err := \"\", error(nil); why != \"\" || err != nil {"},
-	{id: "risk/bracket-skips-gate", file: "state/exec/bracket.go", from: "if why, err := e.riskGate(ctx, bracketOrders(c.cb)); why != \"\" || err != nil {", to: "if why, err := \"\", error(nil); why != \"\" || err != nil {"},
-	{id: "risk/move-skips-gate", file: "state/exec/modify.go", from: "if why, err := e.riskGate(ctx, []risk.Order{riskOrder(repl.co)}); why != \"\" || err != nil {", to: "if why, err := \"\", error(nil); why != \"\" || err != nil || risk.Active == \"\" {"},
+	{id: "risk/bracket-skips-gate", file: "state/exec/bracket.go", from: "if why, err := e.riskGate(ctx, bracketOrders(c.Bracket())); why != \"\" || err != nil {", to: "if why, err := \"\", error(nil); why != \"\" || err != nil {"},
+	{id: "risk/move-skips-gate", file: "state/exec/modify.go", from: "if why, err := e.riskGate(ctx, []risk.Order{riskOrder(repl.Order())}); why != \"\" || err != nil {", to: "if why, err := \"\", error(nil); why != \"\" || err != nil || risk.Active == \"\" {"},
 
 	// What the panes show of money, worked out faster (issue #34): the unrealized PnL's memo and the
 	// int64 rounding of every price, size and PnL written.
