@@ -2,6 +2,8 @@ package sim
 
 import (
 	"bytes"
+	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -162,6 +164,38 @@ func benchPresigned(b *testing.B, opts ...Option) {
 func BenchmarkMarketStep500(b *testing.B) {
 	clock := NewTestClock(testStart)
 	s := New(WithSeed(1), WithClock(clock), WithMarkets(500))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		s.Advance(time.Second)
+	}
+}
+
+// BenchmarkMarketStep500Streamed is BenchmarkMarketStep500 with one subscriber as the console's
+// demo has it (every ticker, every mid, one market's book, trades, top and mark candle): the
+// step and its publishing, the simulator's whole share of an idle 500-market demo but the
+// socket writes.
+func BenchmarkMarketStep500Streamed(b *testing.B) {
+	s := New(WithSeed(1), WithClock(NewTestClock(testStart)), WithMarkets(500))
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	c := &wsClient{out: make(chan []byte, wsQueue), ctx: ctx, cancel: cancel, subs: map[string]bool{}}
+	s.ws.add(c)
+	defer s.ws.remove(c)
+	for i, p := range []string{`{"channel":"ticker","symbol":"all"}`, `{"channel":"mids","symbol":"all"}`,
+		`{"channel":"orderbook","symbol":"BTC-PERP"}`, `{"channel":"trades","symbol":"BTC-PERP"}`,
+		`{"channel":"bbo","symbol":"BTC-PERP"}`, `{"channel":"chart","symbol":"BTC-PERP","chart_type":"mark","resolution":"15"}`} {
+		s.wsSubscribe(c, rpcIn{JSONRPC: "2.0", ID: json.RawMessage(fmt.Sprint(i)), Method: "subscribe", Params: json.RawMessage(p)})
+	}
+	go func() {
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-c.out:
+			}
+		}
+	}()
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {

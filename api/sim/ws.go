@@ -41,7 +41,8 @@ type hub struct {
 	sent    atomic.Uint64
 	dropped atomic.Uint64
 	// frameBytes is the last fan-out's hand-written frames' length (under mu): the next one's
-	// buffer starts that large.
+	// buffer starts an eighth larger, so a step a little longer than the last does not copy all
+	// it wrote into a buffer twice the size (a 500-market step's 280 kB, every other step).
 	frameBytes int
 }
 
@@ -273,37 +274,40 @@ func (h *hub) leave(c *wsClient, topic string) {
 func (h *hub) fanOut(ps []pub) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	buf := make([]byte, 0, h.frameBytes)
-	frames := make([][]byte, len(ps))
-	for i, p := range ps {
-		if len(h.topics[p.topic]) == 0 {
+	buf := make([]byte, 0, h.frameBytes+h.frameBytes/8)
+	type frame struct {
+		b   []byte
+		set map[*wsClient]struct{}
+	}
+	frames := make([]frame, 0, len(ps))
+	for _, p := range ps {
+		set := h.topics[p.topic]
+		if len(set) == 0 {
 			continue
 		}
+		var b []byte
 		var err error
 		if _, ok := p.data.(jsonAppender); ok {
 			start := len(buf)
 			buf, err = appendFrame(buf, p.topic, p.data)
-			frames[i] = buf[start:len(buf):len(buf)]
+			b = buf[start:len(buf):len(buf)]
 		} else {
-			frames[i], err = notificationFrame(p.topic, p.data)
+			b, err = notificationFrame(p.topic, p.data)
 		}
-		if err != nil {
-			frames[i] = nil
+		if err == nil {
+			frames = append(frames, frame{b, set})
 		}
 	}
 	h.frameBytes = min(len(buf), 8<<20)
 	var held []*wsClient
-	for i, p := range ps {
-		if frames[i] == nil {
-			continue
-		}
-		for c := range h.topics[p.topic] {
+	for _, f := range frames {
+		for c := range f.set {
 			if !c.filling {
 				c.fill.Lock()
 				c.filling = true
 				held = append(held, c)
 			}
-			h.send(c, frames[i])
+			h.send(c, f.b)
 		}
 	}
 	for _, c := range held {

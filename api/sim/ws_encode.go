@@ -98,18 +98,20 @@ func appendFrame(b []byte, channel string, data any) ([]byte, error) {
 }
 
 // appendDecimal writes d as its String does, without the big.Int's string when its coefficient
-// has at most 18 digits and its exponent is 0 to -18 (every price and size the simulator sends);
-// others, and the package's other string settings, through String.
+// has at most 18 digits and its exponent is 18 to -18 (every price and size the simulator sends:
+// a size in lots of 10 or 100, a cheap synthetic market's, has a positive exponent); others, and
+// the package's other string settings, through String.
 func appendDecimal(b []byte, d decimal.Decimal) []byte {
 	exp := d.Exponent()
-	if exp > 0 || exp < -18 || !decimal.TrimTrailingZeros || decimal.UseScientificNotation || d.NumDigits() > 18 {
+	if exp > 18 || exp < -18 || !decimal.TrimTrailingZeros || decimal.UseScientificNotation || d.NumDigits() > 18 {
 		return append(b, d.String()...)
 	}
 	return appendCoefficient(b, d.CoefficientInt64(), exp)
 }
 
-// appendCoefficient writes c x 10^exp (exp 0 to -18) as decimal's String does: no trailing
-// zeros after the point, none of it when nothing is left after it.
+// appendCoefficient writes c x 10^exp (exp 18 to -18) as decimal's String does: no trailing
+// zeros after the point, none of it when nothing is left after it; a positive exponent's zeros
+// after the digits (none after a 0).
 func appendCoefficient(b []byte, c int64, exp int32) []byte {
 	if c < 0 {
 		b = append(b, '-')
@@ -117,8 +119,12 @@ func appendCoefficient(b []byte, c int64, exp int32) []byte {
 	}
 	var digits [20]byte
 	str := strconv.AppendInt(digits[:0], c, 10)
-	if exp == 0 {
-		return append(b, str...)
+	if exp >= 0 {
+		b = append(b, str...)
+		for i := int32(0); i < exp && c != 0; i++ {
+			b = append(b, '0')
+		}
+		return b
 	}
 	point := len(str) + int(exp) // digits before the point; 0 or less: "0." and -point zeros first
 	frac := str[max(point, 0):]

@@ -33,6 +33,8 @@ type tap struct {
 	// than one each (500 a step at 500 markets); a new one each collect, as the last one's may
 	// still be on their way to the subscribers.
 	tickers []tickerTicks
+	// pubs is the last collect's count of messages: the next one's list starts that large.
+	pubs int
 }
 
 // nextTicker is room for one more ticker of this collect, of n markets at most.
@@ -94,7 +96,7 @@ const maxBookLevels = 500
 // collect returns the channel messages of what changed since the last call. step says a market
 // step ran (marks moved): every watched account is summarised again.
 func (t *tap) collect(e *engine, step bool) []pub {
-	var out []pub
+	out := make([]pub, 0, t.pubs+t.pubs/8)
 	t.tickers = nil
 	for m, w := range t.markets {
 		out = t.collectMarket(e, m, w, out)
@@ -112,6 +114,7 @@ func (t *tap) collect(e *engine, step bool) []pub {
 		}
 		out = collectUser(e, a, w, step, out)
 	}
+	t.pubs = len(out)
 	return out
 }
 
@@ -169,6 +172,9 @@ func (t *tap) collectMarket(e *engine, m *market, w *marketWatch, out []pub) []p
 
 func (t *tap) collectMids(e *engine, out []pub) []pub {
 	var all midsTicks
+	if t.mids["all"] > 0 {
+		all = make(midsTicks, 0, len(t.markets)) // one allocation, not a doubling list's ten
+	}
 	for _, m := range e.markets {
 		w := t.markets[m]
 		if w == nil || !w.touched {

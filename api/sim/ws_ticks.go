@@ -87,7 +87,7 @@ func appendUnits(b []byte, n int64, u unit) []byte {
 
 // appendScaled writes c x 10^exp as appendDecimal writes decimal.New(c, exp).
 func appendScaled(b []byte, c int64, exp int32) []byte {
-	if exp > 0 || exp < -18 || c == -1<<63 || !decimal.TrimTrailingZeros || decimal.UseScientificNotation {
+	if exp > 18 || exp < -18 || c == -1<<63 || !decimal.TrimTrailingZeros || decimal.UseScientificNotation {
 		return appendDecimal(b, decimal.New(c, exp))
 	}
 	return appendCoefficient(b, c, exp)

@@ -115,3 +115,33 @@ func TestCollectedTickersAreOneAllocation(t *testing.T) {
 		t.Errorf("a collect of %d moved markets: %.0f allocations, want at most 40", len(e.markets), n)
 	}
 }
+
+// TestATickerInLotsOfTenWritesWithoutAllocating: a market traded in lots of 10 or 100 (a cheap
+// synthetic market's, about a third of --markets 500) has its sizes written by hand as every
+// other market's, without an allocation: a positive exponent went through decimal's String (a
+// big.Int and its text each time), about 1,300 allocations a step at 500 markets.
+func TestATickerInLotsOfTenWritesWithoutAllocating(t *testing.T) {
+	s := New(WithSeed(1), WithClock(NewTestClock(testStart)), WithMarkets(60))
+	s.Advance(time.Minute)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	e := s.eng
+	buf := make([]byte, 0, 4096)
+	seen := 0
+	for _, m := range e.markets {
+		if m.lot.e <= 0 {
+			continue
+		}
+		seen++
+		tk := tickerOfTicks(e, m)
+		if tk.bidSize == 0 || tk.oi == 0 {
+			t.Fatalf("%s: best bid size %d, open interest %d: want both, to be written", m.name, tk.bidSize, tk.oi)
+		}
+		if n := testing.AllocsPerRun(20, func() { buf = tk.appendJSON(buf[:0]) }); n != 0 {
+			t.Errorf("%s (lot %s): %.0f allocations writing its ticker, want none", m.name, m.lot.d, n)
+		}
+	}
+	if seen == 0 {
+		t.Fatal("no market in lots of 10 or more among 60 synthetic ones")
+	}
+}
