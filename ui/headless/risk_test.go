@@ -100,7 +100,9 @@ func TestEveryOrderPathIsRefusedOverALimit(t *testing.T) {
 		{"batch", "--file", h.batchFile(line, line), "--yes"},
 		{"scale", "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.01", "--from", "90000", "--to", "91000", "--count", "5", "--yes"},
 		{"twap", "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.002", "--duration", "200ms", "--slices", "2"},
-		{"chase", "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.002", "--offset", "5t", "--for", "1s"},
+		// --for long enough that a loaded machine still reaches its first child (at 1s under -race
+		// it expired first, refused by nothing); the refusal ends it there.
+		{"chase", "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.002", "--offset", "5t", "--for", "1m"},
 		{"close", "--instrument", "BTC-PERP", "--percent", "50", "--yes"},
 		{"reverse", "--instrument", "BTC-PERP", "--yes"},
 		{"flatten", "--yes"},

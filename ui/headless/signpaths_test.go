@@ -69,9 +69,11 @@ func TestEveryHeadlessSigningCommandIsJournaled(t *testing.T) {
 			h.ok("order", "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.01", "--market")
 			return []string{"trail", "--instrument", "BTC-PERP", "--distance", "500"}
 		},
-		// Nothing fills it here: it works its order for a second and stops short (exit 6).
+		// Nothing fills it here: it works its order until Ctrl+C once it rests, and stops short
+		// (exit 6). (With --for 1s, under -race on a loaded machine it expired before its first
+		// order and signed nothing.)
 		"chase": func() []string {
-			return []string{"chase", "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.002", "--offset", "5t", "--for", "1s"}
+			return []string{"chase", "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.002", "--offset", "5t", "--for", "1m"}
 		},
 		"close": func() []string {
 			h.ok("order", "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.01", "--market")
@@ -104,7 +106,7 @@ func TestEveryHeadlessSigningCommandIsJournaled(t *testing.T) {
 		args := cases[name]()
 		before, sent := len(h.journalJSON()), h.drop.exchanges.Load()
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-		if name == "trail" { // Ctrl+C once its stop rests beside those the commands before left
+		if name == "trail" || name == "chase" { // Ctrl+C once its order rests beside those the commands before left
 			go h.stopOnceResting(ctx, cancel, len(h.openOrders()))
 		}
 		if name == "guard" { // SIGTERM once the switch fired: its cancel-all settled in the journal
