@@ -6,7 +6,7 @@ import (
 
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
-	"github.com/tradedesk/tradedesk/state/journal"
+	"github.com/tradedesk/tradedesk/state/record"
 	"github.com/tradedesk/tradedesk/ui/action"
 )
 
@@ -28,7 +28,7 @@ func TestARouteCompletesOnlyWithEveryStamp(t *testing.T) {
 	}
 	var d action.DoneMsg
 	d.Out.Cloid = "c-1"
-	d.Out.Route = journal.Route{Signed: t0.Add(time.Millisecond), Answered: t0.Add(3 * time.Millisecond)}
+	d.Out.Route = record.Route{Signed: t0.Add(time.Millisecond), Answered: t0.Add(3 * time.Millisecond)}
 	r.Answered(d)
 	r.Streamed([]state.Msg{state.FillMsg{Fill: api.Fill{Cloid: "c-1"}, At: t0.Add(4 * time.Millisecond)}})
 	if done, open := r.Session(); len(done) != 0 || open != 1 {
