@@ -38,17 +38,22 @@ type StreamBatch struct {
 // a limit per subscription, beyond which the stream drops its connection and resynchronises.
 // Ready is signalled when something is waiting; Drain takes it all. Safe for concurrent use.
 type Inbox struct {
-	mu      sync.Mutex
-	ready   chan struct{}
-	max     int
-	items   []StreamEvent
-	byKey   map[string]int
-	perSub  map[string]int // items queued per topic
-	status  StreamStatus
-	changed bool
-	dropped int
-	dropWhy string
-	dropTop Topic
+	mu     sync.Mutex
+	ready  chan struct{}
+	max    int
+	items  []StreamEvent
+	byKey  map[string]int
+	perSub map[string]int // items queued per topic
+	// lastTopic and lastKey are the topic add last queued and its key: the stream puts its records
+	// one notification at a time, 500 tickers of one topic a step with 500 instruments, and
+	// key() makes a new string each call (issue #34).
+	lastTopic Topic
+	lastKey   string
+	status    StreamStatus
+	changed   bool
+	dropped   int
+	dropWhy   string
+	dropTop   Topic
 }
 
 // DefaultInboxLimit is the most records an Inbox queues per subscription.
@@ -100,7 +105,10 @@ func (in *Inbox) add(evs []StreamEvent) (Topic, bool) {
 				continue
 			}
 		}
-		k := ev.Topic.key()
+		if in.lastKey == "" || ev.Topic != in.lastTopic {
+			in.lastTopic, in.lastKey = ev.Topic, ev.Topic.key()
+		}
+		k := in.lastKey
 		if in.perSub[k] >= in.max {
 			return ev.Topic, false
 		}

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"fmt"
 	"testing"
 	"time"
 
@@ -48,6 +49,37 @@ func TestInboxKeepsTheNewestOfAKey(t *testing.T) {
 	b := in.Drain()
 	if len(b.Events) != 2 || b.Events[0].Data != 4 || b.Events[1].Data != 9 {
 		t.Fatalf("drained %+v, want BTC's newest (4) then ETH's", b.Events)
+	}
+}
+
+// TestInboxQueuesATopicsRecordsWithoutAllocating: 500 tickers of one topic, put one
+// notification at a time as the stream reads them, allocate no key each (the topic's key is made
+// once while the topic stays the same); a record of another topic still counts against its own
+// queue. Guards: Topic.key made for every record (500 strings a market step, issue #34).
+func TestInboxQueuesATopicsRecordsWithoutAllocating(t *testing.T) {
+	in := NewInbox(0)
+	tk := Topic{Channel: ChanTicker, Symbol: "all"}
+	evs := make([][]StreamEvent, 500)
+	for i := range evs {
+		evs[i] = []StreamEvent{{Topic: tk, Key: fmt.Sprintf("ticker:SYN%d-PERP", i), Data: i}}
+	}
+	step := func() {
+		for _, ev := range evs {
+			in.put(ev)
+		}
+		in.Drain()
+	}
+	step()
+	if n := testing.AllocsPerRun(10, step); n > 50 {
+		t.Errorf("%.0f allocations to queue and drain 500 tickers of one topic: want the list's growth only (under 50)", n)
+	}
+	small := NewInbox(1)
+	small.put([]StreamEvent{{Topic: tk, Data: 1}})
+	if !small.put([]StreamEvent{{Topic: Topic{Channel: ChanTrades, Symbol: "BTC-PERP"}, Data: 2}}) {
+		t.Error("another topic's record was refused: its queue is its own")
+	}
+	if small.put([]StreamEvent{{Topic: tk, Data: 3}}) {
+		t.Error("a full topic's record was queued")
 	}
 }
 
@@ -109,5 +141,23 @@ func TestABookUpdateDeletesItsZeroLevels(t *testing.T) {
 	}
 	if _, ok := set["1000"]; ok {
 		t.Fatal("the level of size 0 is still held")
+	}
+}
+
+// BenchmarkInboxStep queues 500 tickers of one topic, one notification each, and drains them: a
+// market step of 500 instruments through the stream's inbox.
+func BenchmarkInboxStep(b *testing.B) {
+	in := NewInbox(0)
+	tk := Topic{Channel: ChanTicker, Symbol: "all"}
+	evs := make([][]StreamEvent, 500)
+	for i := range evs {
+		evs[i] = []StreamEvent{{Topic: tk, Key: fmt.Sprintf("ticker:SYN%d-PERP", i), Data: i}}
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, ev := range evs {
+			in.put(ev)
+		}
+		in.Drain()
 	}
 }
