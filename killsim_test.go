@@ -45,9 +45,10 @@ func TestKilledOrdersAgainstALossySimulatorProcess(t *testing.T) {
 		return cmd
 	}
 	var open []string
+	jw := &journalWatch{t: t, stateDir: filepath.Join(dir, "state")}
 	for i := 0; i < 8 && len(open) < 2; i++ {
 		cloid := fmt.Sprintf("killed-%d", i)
-		if killedWhileOpen(t, order(cloid), filepath.Join(dir, "state"), cloid) {
+		if killedWhileOpen(t, order(cloid), jw, cloid) {
 			open = append(open, cloid)
 		}
 	}
@@ -105,9 +106,9 @@ func startSimProcess(t *testing.T, bin string, args ...string) string {
 	return ""
 }
 
-// killedWhileOpen starts cmd, kills it once the journal under stateDir holds cloid as sent, and
+// killedWhileOpen starts cmd, kills it once the journal jw reads holds cloid as sent, and
 // reports whether its outcome was still unknown then.
-func killedWhileOpen(t *testing.T, cmd *osexec.Cmd, stateDir, cloid string) bool {
+func killedWhileOpen(t *testing.T, cmd *osexec.Cmd, jw *journalWatch, cloid string) bool {
 	t.Helper()
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -122,10 +123,10 @@ func killedWhileOpen(t *testing.T, cmd *osexec.Cmd, stateDir, cloid string) bool
 			return false // a read lost three times stopped it before it signed: nothing to kill
 		default:
 		}
-		if en, ok := journalEntry(t, stateDir, cloid); ok && en.State == journal.StateSent {
+		if en, ok := jw.entry(cloid); ok && en.State == journal.StateSent {
 			_ = cmd.Process.Kill()
 			<-exited
-			en, _ = journalEntry(t, stateDir, cloid)
+			en, _ = jw.entry(cloid)
 			return en.Outcome == nil
 		}
 		time.Sleep(2 * time.Millisecond)
@@ -135,21 +136,33 @@ func killedWhileOpen(t *testing.T, cmd *osexec.Cmd, stateDir, cloid string) bool
 	return false
 }
 
-// journalEntry reads cloid's entry from the one journal file under stateDir, if it is there yet.
-func journalEntry(t *testing.T, stateDir, cloid string) (journal.Entry, bool) {
-	t.Helper()
-	files, _ := filepath.Glob(filepath.Join(stateDir, "tradedesk", "journal", "*.db"))
-	if len(files) != 1 {
-		return journal.Entry{}, false
+// journalWatch reads entries of the one journal file under stateDir, opened once when it is
+// there and kept until the test ends: an Open every 2 ms poll ran the schema (a write) against
+// the order process's own writes each time, most of this test process's CPU under -race.
+type journalWatch struct {
+	t        *testing.T
+	stateDir string
+	j        *journal.Journal
+}
+
+// entry is cloid's entry, if the journal file and the entry are there yet.
+func (w *journalWatch) entry(cloid string) (journal.Entry, bool) {
+	w.t.Helper()
+	if w.j == nil {
+		files, _ := filepath.Glob(filepath.Join(w.stateDir, "tradedesk", "journal", "*.db"))
+		if len(files) != 1 {
+			return journal.Entry{}, false
+		}
+		j, err := journal.Open(files[0])
+		if err != nil {
+			w.t.Fatal(err)
+		}
+		w.j = j
+		w.t.Cleanup(func() { _ = j.Close() })
 	}
-	j, err := journal.Open(files[0])
+	en, ok, err := w.j.Get(context.Background(), cloid)
 	if err != nil {
-		t.Fatal(err)
-	}
-	defer j.Close()
-	en, ok, err := j.Get(context.Background(), cloid)
-	if err != nil {
-		t.Fatal(err)
+		w.t.Fatal(err)
 	}
 	return en, ok
 }
