@@ -36,12 +36,18 @@ func retained(build func() any) uint64 {
 // retained heap against a default one's, four simulators' worth of default markets measured so
 // that their reading is well above another goroutine's noise. It measures the process's heap,
 // so it runs alone (not in parallel); TestSyntheticPerpsAreListedQuotedAndTraded runs them.
+// Under -race two simulators' worth, not four (drawing every chart of theirs is most of the
+// test's CPU, several times dearer there): a default market still reads at nearly 1 MB, fifty
+// times a synthetic one; the plain run keeps four.
 func TestMarketsAddsSyntheticPerpsInAFewMB(t *testing.T) {
 	clock := NewTestClock(testStart)
-	const sims = 4
+	sims := 4
+	if raceBuild {
+		sims = 2
+	}
 	defaults := func(drawn bool) uint64 {
 		return retained(func() any {
-			var s [sims]*Sim
+			s := make([]*Sim, sims)
 			for i := range s {
 				s[i] = New(WithSeed(3), WithClock(clock))
 				for _, m := range s[i].eng.markets { // each default market's whole made-up past, as asked for
@@ -55,7 +61,7 @@ func TestMarketsAddsSyntheticPerpsInAFewMB(t *testing.T) {
 				}
 			}
 			return s
-		}) / sims
+		}) / uint64(sims)
 	}
 	plain, full := defaults(false), defaults(true)
 	many := retained(func() any { return New(WithSeed(3), WithClock(clock), WithMarkets(500)) })
