@@ -8,8 +8,6 @@ import (
 	"net/http"
 	"sort"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -329,72 +327,50 @@ func TestPostNeedsJSONContentType(t *testing.T) {
 	}
 }
 
-// Issue #21.8: four clients sending million-digit numbers as fast as they can do not stall an
-// unrelated query: each refusal is decided on the raw body, outside the engine's lock. (Before,
-// each held the lock for about 1.2 s, and a mids query waited 4.6 s.) The measure is a ratio, not
-// a time: mids queries to the attacked simulator alternate with the same query to a second
-// simulator in the same process that nobody attacks, so both share whatever the machine's load
-// and the four senders take from the CPU; only the lock makes the first slower. Guards the
-// mutation that lets a long decimal through to the engine.
+// Issue #21.8: million-digit numbers sent at once do not stall an unrelated query: each refusal
+// is decided on the raw body, outside the engine's lock. (Before, each held the lock for about
+// 1.2 s, and a mids query waited 4.6 s.) The test holds the engine's lock itself while four
+// clients each send a million-digit order: every one is refused (400) while it is held, so none
+// waits on the lock, and none holds it for a query behind. Nothing is timed: the test used to
+// compare a query's median to the attacked simulator with the same query to one nobody
+// attacked, and at load 22 under -race that ratio came out 21 against a bound of 10. Only a
+// request that waits on the lock lets the minute run out. Guards the mutation that lets a long
+// decimal through to the engine.
 func TestHugeNumbersDoNotStallOthers(t *testing.T) {
-	e, alone := quietEnv(t), quietEnv(t)
+	t.Parallel() // its own simulator; only it waits on the lock it holds
+	e := quietEnv(t)
 	n := e.nowMs() + 1
 	w := limit(1, api.SideBuy, "97000."+strings.Repeat("1", 990000), "0.1")
 	huge := signed(t, "alice", api.ActionPlaceOrder, &api.PlaceOrderData{Orders: []api.OrderWire{w}, ExpiresAfter: n + 60000, Nonce: n})
-	var refused atomic.Int64
-	stop := make(chan struct{})
-	var wg sync.WaitGroup
-	for range 4 {
-		wg.Add(1)
+	const senders = 4
+	answers := make(chan int, senders)
+	e.sim.mu.Lock()
+	for range senders {
 		go func() {
-			defer wg.Done()
-			for {
-				select {
-				case <-stop:
-					return
-				default:
-				}
-				resp, err := http.Post(e.srv.URL+"/exchange", "application/json", bytes.NewReader(huge))
-				if err != nil {
-					return
-				}
-				resp.Body.Close()
-				if resp.StatusCode == 400 {
-					refused.Add(1)
-				}
+			resp, err := http.Post(e.srv.URL+"/exchange", "application/json", bytes.NewReader(huge))
+			if err != nil {
+				answers <- 0
+				return
 			}
+			resp.Body.Close()
+			answers <- resp.StatusCode
 		}()
 	}
-	mids := func(env *env) time.Duration {
-		start := time.Now()
-		if code, _ := env.postRaw(t, "/info", `{"method":"mids","params":{"symbol":"all"}}`); code != 200 {
-			t.Fatalf("mids: %d", code)
-		}
-		return time.Since(start)
-	}
-	// Pairs of queries until at least eight huge requests were refused meanwhile.
-	var attacked, quiet []time.Duration
-	for i := 0; i < 15 || refused.Load() < 8; i++ {
-		attacked = append(attacked, mids(e))
-		quiet = append(quiet, mids(alone))
-		if i > 5000 {
-			t.Fatalf("only %d huge requests refused", refused.Load())
+	wait := time.NewTimer(time.Minute)
+	defer wait.Stop()
+	for i := range senders {
+		select {
+		case code := <-answers:
+			if code != http.StatusBadRequest {
+				t.Errorf("a million-digit order answered %d, want 400", code)
+			}
+		case <-wait.C:
+			e.sim.mu.Unlock()
+			t.Fatalf("%d of %d million-digit orders answered in a minute while the engine's lock was held: the others wait on it, and every request behind them would wait on them", i, senders)
 		}
 	}
-	close(stop)
-	wg.Wait()
-	busy, calm := median(attacked), median(quiet)
-	t.Logf("median mids %v on the attacked simulator, %v on the other, %d pairs, %d million-digit requests refused",
-		busy, calm, len(attacked), refused.Load())
-	if busy > 10*calm {
-		t.Errorf("a mids query took %v (median) while huge requests were refused, %v on a simulator nobody attacked: the refusals stall other requests",
-			busy, calm)
+	e.sim.mu.Unlock()
+	if code, _ := e.postRaw(t, "/info", `{"method":"mids","params":{"symbol":"all"}}`); code != 200 {
+		t.Fatalf("mids after the refusals: %d", code)
 	}
-}
-
-// median is the middle of ds.
-func median(ds []time.Duration) time.Duration {
-	s := append([]time.Duration(nil), ds...)
-	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
-	return s[len(s)/2]
 }
