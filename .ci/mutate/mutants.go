@@ -270,7 +270,7 @@ var mutants = []mutant{
 	{id: "sim/flip-close-capped", file: "api/sim/settle.go", from: "closeQ := min(q, abs(start))", to: "closeQ := q"},
 	{id: "sim/flip-opens-rest", file: "api/sim/settle.go", from: "opened = q - closeQ", to: "opened = 0"},
 	{id: "sim/short-pnl-sign", file: "api/sim/settle.go", from: "pnl = part.Sub(exit)", to: "pnl = exit.Sub(part)"},
-	{id: "sim/partial-close-cost", file: "api/sim/settle.go", from: "part = p.cost.Mul(decimal.NewFromInt(q)).DivRound(decimal.NewFromInt(size), e.decimalsOf(collUSDC))", to: "part = p.cost.DivRound(decimal.NewFromInt(size), e.decimalsOf(collUSDC))"},
+	{id: "sim/partial-close-cost", file: "api/sim/settle.go", from: "part = api.DivRound(api.Mul(p.cost, decimal.NewFromInt(q)), decimal.NewFromInt(size), e.decimalsOf(collUSDC))", to: "part = api.DivRound(p.cost, decimal.NewFromInt(size), e.decimalsOf(collUSDC))"},
 	{id: "sim/fee-debited", file: "api/sim/settle.go", from: "collectFee(a, e.fees, collUSDC, f.fee, true)", to: "collectFee(a, e.fees, collUSDC, f.fee.Neg(), true)"},
 	{id: "sim/sell-size", file: "api/sim/settle.go", from: "p.size = start - q", to: "p.size = start + q"},
 	{id: "sim/open-interest", file: "api/sim/settle.go", from: "m.oi += max(p.size, 0) - max(start, 0)", to: "m.oi += max(p.size, 0)"},

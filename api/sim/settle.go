@@ -119,7 +119,10 @@ func (e *engine) closePart(a *account, m *market, p *position, price, q int64) d
 	size := abs(p.size)
 	part := p.cost
 	if q != size {
-		part = p.cost.Mul(decimal.NewFromInt(q)).DivRound(decimal.NewFromInt(size), e.decimalsOf(collUSDC))
+		// The library's figure to the digit, in integers where it fits (api.Mul, api.DivRound):
+		// the house accounts close part of a position in most trades, the library's big.Int
+		// product and division were about 1,700 allocations a step with --markets 500.
+		part = api.DivRound(api.Mul(p.cost, decimal.NewFromInt(q)), decimal.NewFromInt(size), e.decimalsOf(collUSDC))
 	}
 	p.cost = p.cost.Sub(part)
 	exit := m.notional(price, q)
