@@ -6,6 +6,9 @@ package main
 var mutants = []mutant{
 	// The order check: state/check.go, check_market.go, check_account.go (and the margin figures
 	// of derive.go it uses).
+	// A child client id names its group; a bare UUID (a plain order's default id) never does
+	// (state/record GroupOf): X on a plain order once offered it as a rung's group.
+	{id: "record/uuid-is-no-child", file: "state/record/record.go", from: "strings.Trim(cloid[i+1:], \"0123456789\") != \"\" || isUUID(cloid) {", to: "strings.Trim(cloid[i+1:], \"0123456789\") != \"\" {", pkgs: []string{"./state/record"}},
 	{id: "check/notional-size-floor", file: "state/check.go", from: "sz := FloorToStep(n.Div(px), lot)", to: "sz := CeilToStep(n.Div(px), lot)"},
 	{id: "check/size-off-lot", file: "state/check.go", from: "if !OnStep(sz, lot) {", to: "if false {"},
 	{id: "check/price-off-tick", file: "state/check.go", from: "if OnStep(p, tick) {\n\t\treturn true", to: "if true {\n\t\treturn true"},

@@ -145,13 +145,34 @@ func ChildCloid(parent string, n int) (string, error) {
 }
 
 // GroupOf is the intent or algorithm a child client id belongs to ("" for none): its children are
-// ID-1, ID-2, ... (ChildCloid), so the group is the id before the last dash.
+// ID-1, ID-2, ... (ChildCloid), so the group is the id before the last dash. A bare UUID, the id
+// every order gets by default, is no child although its last group is all digits about one time
+// in 280 (a plain order was taken for a rung so); a number with a leading zero is no child number.
 func GroupOf(cloid string) string {
 	i := strings.LastIndexByte(cloid, '-')
-	if i <= 0 || strings.Trim(cloid[i+1:], "0123456789") != "" || i == len(cloid)-1 {
+	if i <= 0 || i == len(cloid)-1 || cloid[i+1] == '0' || strings.Trim(cloid[i+1:], "0123456789") != "" || isUUID(cloid) {
 		return ""
 	}
 	return cloid[:i]
+}
+
+// isUUID reports whether s is a UUID in its canonical text form (8-4-4-4-12 hex digits).
+func isUUID(s string) bool {
+	if len(s) != 36 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case i == 8 || i == 13 || i == 18 || i == 23:
+			if c != '-' {
+				return false
+			}
+		case !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'):
+			return false
+		}
+	}
+	return true
 }
 
 // ErrUsedID is returned by journal.Journal.Begin for an id the journal already holds: a client
