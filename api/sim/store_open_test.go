@@ -1,10 +1,11 @@
 package sim
 
 import (
-	"database/sql"
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/tradedesk/tradedesk/api/sqlwal/sqlwaltest"
 )
 
 // TestOpenStoreWaitsForAnotherWriter: while another process holds a write transaction on the
@@ -24,7 +25,7 @@ func TestOpenStoreWaitsForAnotherWriter(t *testing.T) {
 			_ = st.db.Close()
 		}
 		release := make(chan struct{})
-		committed := holdStoreWrite(t, path, release)
+		committed := sqlwaltest.HoldWrite(t, path, release)
 		opened := make(chan error, 1)
 		go func() {
 			st, err := openStore(path)
@@ -50,26 +51,4 @@ func TestOpenStoreWaitsForAnotherWriter(t *testing.T) {
 			t.Fatalf("wal=%v: opening the store after the other writer committed: %v", wal, err)
 		}
 	}
-}
-
-// holdStoreWrite opens path with a plain SQLite handle of its own (no WAL pragma, as another
-// process would have it), takes the write lock (BEGIN IMMEDIATE), creates a table so the
-// transaction has written, and commits once release is closed.
-func holdStoreWrite(t *testing.T, path string, release <-chan struct{}) <-chan error {
-	t.Helper()
-	db, err := sql.Open("sqlite", "file:"+path+"?_pragma=busy_timeout(10000)&_txlock=immediate")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = db.Close() })
-	tx, err := db.Begin()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := tx.Exec(`CREATE TABLE IF NOT EXISTS other (x INTEGER)`); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() { <-release; done <- tx.Commit() }()
-	return done
 }

@@ -1,33 +1,12 @@
 package journal
 
 import (
-	"database/sql"
 	"path/filepath"
 	"testing"
 	"time"
-)
 
-// holdWrite opens path with a plain SQLite handle of its own (no WAL pragma, as a second
-// process would have it), takes the write lock (BEGIN IMMEDIATE), creates a table so the
-// transaction has written, and commits once release is closed.
-func holdWrite(t *testing.T, path string, release <-chan struct{}) <-chan error {
-	t.Helper()
-	db, err := sql.Open("sqlite", "file:"+path+"?_pragma=busy_timeout(10000)&_txlock=immediate")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = db.Close() })
-	tx, err := db.Begin()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := tx.Exec(`CREATE TABLE IF NOT EXISTS other(x INTEGER)`); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() { <-release; done <- tx.Commit() }()
-	return done
-}
+	"github.com/tradedesk/tradedesk/api/sqlwal/sqlwaltest"
+)
 
 // TestOpenWaitsForAnotherWriter: while another handle on the same file on disk (another
 // process: the killed order's successor, a headless command, a test reading the journal) holds
@@ -44,7 +23,7 @@ func TestOpenWaitsForAnotherWriter(t *testing.T) {
 			_ = j.Close()
 		}
 		release := make(chan struct{})
-		committed := holdWrite(t, path, release)
+		committed := sqlwaltest.HoldWrite(t, path, release)
 		opened := make(chan error, 1)
 		go func() {
 			j, err := Open(path)
