@@ -12,7 +12,8 @@
 #   git -C REPO worktree add /tmp/b OLDCOMMIT && (cd /tmp/b && go build -o /tmp/before .)
 #   (cd REPO && go build -o /tmp/after .)
 # The bare program is built from bare/ beside this script (BARE=path to use another binary,
-# BARE=none to leave it out). MODES=stream (or poll) runs one of the demo's two modes.
+# BARE=none to leave it out). MODES=stream (or poll) runs one of the demo's two modes;
+# MODES=markets500 the demo with 500 synthetic markets (markets500.sh).
 # THREADS=1 also prints each thread's voluntary switches a second, the busiest first (the
 # busiest of a Go program at idle is usually sysmon). NICE=-20 runs every program at that
 # niceness (needs root); at load 17-20 on 2026-11-27 it did not bring the wake-ups down to a quiet
@@ -45,7 +46,8 @@ for b in "$@"; do
     case $mode in
     stream) cmds+=("$b --seed 1") ;;
     poll) cmds+=("$b --seed 1 --no-stream") ;;
-    *) echo "MODES: stream or poll, not $mode" >&2; exit 2 ;;
+    markets500) cmds+=("$b --seed 1 --markets 500") ;;
+    *) echo "MODES: stream, poll or markets500, not $mode" >&2; exit 2 ;;
     esac
   done
 done
