@@ -91,11 +91,7 @@ func TestChasesUnderFaultsNeverOverfill(t *testing.T) {
 				// sending and says to run it again, as TestTWAPsAndAScaleUnderFaults's TWAPs do; the
 				// next start settles the child and resumes, and what follows is checked the same.
 				t.Logf("%s: %v; started again", id, err)
-				a, _, _ := r.j.GetAlgo(bg, id)
-				var rn Runner
-				rn, _, err = Restart(bg, r.deps(w.report), a, OnRestartResume)
-				must(t, err)
-				p, err = rn.Run(bounded(t))
+				p, err = r.startAgain(t, r.deps(w.report), id)
 			}
 			if err != nil || p.State != StateDone {
 				t.Fatalf("%s: %+v %v", id, p, err)
@@ -124,12 +120,7 @@ func TestTWAPsAndAScaleUnderFaults(t *testing.T) {
 		p, err := tw.Run(bounded(t))
 		must(t, r.sim.SetFaults(sim.Faults{}))
 		if errors.Is(err, ErrUnresolved) {
-			d := r.deps(nil) // a lost answer not found yet: the next start settles it and resumes
-			a, _, _ := r.j.GetAlgo(bg, id)
-			var rn Runner
-			rn, _, err = Restart(bg, d, a, OnRestartResume)
-			must(t, err)
-			p, err = rn.Run(bounded(t))
+			p, err = r.startAgain(t, r.deps(nil), id) // a lost answer not found yet: the next start settles it and resumes
 		}
 		if err != nil || p.Filled.GreaterThan(size) || (p.State != StateDone && p.State != StateExpired) {
 			t.Fatalf("%s: %+v %v", id, p, err)
@@ -175,4 +166,15 @@ func TestTWAPsAndAScaleUnderFaults(t *testing.T) {
 	if open, _ := r.orders(res.ID + "-"); err != nil || len(open) != 0 {
 		t.Fatalf("cancelled %d, %d still open: %v", n, len(open), err)
 	}
+}
+
+// startAgain starts algorithm id again from its journal record, as a trader does after
+// ErrUnresolved (the start settles the child whose outcome was not known, then resumes), and runs
+// it to its end.
+func (r *rig) startAgain(t *testing.T, d *Deps, id string) (Progress, error) {
+	t.Helper()
+	a, _, _ := r.j.GetAlgo(bg, id)
+	rn, _, err := Restart(bg, d, a, OnRestartResume)
+	must(t, err)
+	return rn.Run(bounded(t))
 }
