@@ -152,12 +152,13 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 	}
 }
 
-// TestGuardDeadManFiresWhenTheConsoleIsKilled: the program's guard armed at 3s (three of the
-// console's heartbeats; the switch's own timing is proven on a stepped clock in ui/headless) and
+// TestGuardDeadManFiresWhenTheConsoleIsKilled: the program's guard armed at 2s (ten of the
+// console's heartbeats, 200ms apart here: guardBeat; under -race the program built apart beats
+// every second, so 3s; the switch's own timing is proven on a stepped clock in ui/headless) and
 // the program's console, a real terminal program (tmux), attached to it: the console's status
-// line says guard attached; while it runs (its heartbeats coming, 6s: twice the span) nothing
-// fires; the console killed with SIGKILL, the guard cancels every open order, as one journaled
-// cancel-all, once; SIGTERM ends the guard with exit 0.
+// line says guard attached; while it runs (its heartbeats coming) until a second past the span
+// after it attached, nothing fires; the console killed with SIGKILL, the guard cancels every open
+// order, as one journaled cancel-all, once; SIGTERM ends the guard with exit 0.
 func TestGuardDeadManFiresWhenTheConsoleIsKilled(t *testing.T) {
 	t.Parallel() // runs processes and waits on them while the others run
 	if testing.Short() {
@@ -170,10 +171,13 @@ func TestGuardDeadManFiresWhenTheConsoleIsKilled(t *testing.T) {
 	for _, px := range []string{"50000", "50100"} {
 		retried(t, "order", p.command("order", "--url", p.url, "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.01", "--price", px, "--yes").CombinedOutput)
 	}
-	const span = 3 * time.Second
+	span, beat := 2*time.Second, 200*time.Millisecond
+	if raceBuild {
+		span, beat = 3*time.Second, time.Second
+	}
 	g := p.start("--dead-man", span.String())
 	sock := "td-" + filepath.Base(p.rt)
-	var envs []string
+	envs := []string{asProgramBeat + "=" + beat.String()}
 	for _, kv := range p.env {
 		if strings.HasPrefix(kv, "HOME=") || strings.HasPrefix(kv, "XDG_") || strings.HasPrefix(kv, api.EnvPrivateKey+"=") || kv == programEnv {
 			envs = append(envs, kv)
@@ -191,8 +195,10 @@ func TestGuardDeadManFiresWhenTheConsoleIsKilled(t *testing.T) {
 	waitFor(t, "the console attaches", func() bool { return p.status() && len(p.st.Consoles) == 1 })
 	waitFor(t, "the console's status line says guard attached", func() bool { return strings.Contains(screen(), "guard attached") })
 	pid := p.st.Consoles[0].PID
-	for range 2 * span / time.Second { // the console's heartbeats keep the switch from firing
-		time.Sleep(time.Second)
+	// The attach was the switch's last heartbeat but the console's own: without them it fires a
+	// span on (the guard checks it every 200ms), so a second past that shows they keep it.
+	for until := time.Now().Add(span + time.Second); time.Now().Before(until); {
+		time.Sleep(100 * time.Millisecond)
 		if p.status(); p.st.DeadMan.Fired != nil {
 			t.Fatalf("fired while the console ran: %+v\n%s", p.st.DeadMan, screen())
 		}

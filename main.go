@@ -13,6 +13,7 @@ import (
 	"os/signal"
 	"runtime"
 	"runtime/pprof"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
@@ -31,6 +32,11 @@ import (
 	"github.com/tradedesk/tradedesk/ui/redact"
 	"github.com/tradedesk/tradedesk/ui/screen"
 )
+
+// guardBeat is how often the console sends its account's guard a heartbeat (0: a second). The
+// process tests set it short in the program they run as (TestMain), so a dead-man's switch of a
+// short span still sees many heartbeats.
+var guardBeat time.Duration
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
@@ -125,6 +131,7 @@ func openProfile(ctx context.Context, o options, all fileConfig, stderr io.Write
 	settings.Fees = conn.Fees
 	if conn.Sim == nil { // the embedded demo's exchange lives in this process: no guard runs for it
 		settings.GuardDir = guard.SocketDir(getenv("XDG_RUNTIME_DIR"), headless.StateDir(&headless.Env{Getenv: getenv}))
+		settings.GuardBeat = guardBeat
 	}
 	closeExec, err := launch.OpenExecutor(&settings, conn, getenv, limits)
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/tradedesk/tradedesk/state/testrun"
 )
@@ -19,11 +20,17 @@ const asProgram = "TRADEDESK_TEST_AS_PROGRAM"
 // programEnv is the environment entry that makes programBin the program.
 const programEnv = asProgram + "=1"
 
+// asProgramBeat, a duration in the environment of a process run as the program (this test
+// binary, not the one built under -race), is how often its console heartbeats its guard
+// (guardBeat).
+const asProgramBeat = "TRADEDESK_TEST_GUARD_BEAT"
+
 // TestMain runs the tests, or the program itself when asProgram says so. The process tests run
 // at once (testrun.Parallel): they wait on their processes.
 func TestMain(m *testing.M) {
 	if os.Getenv(asProgram) == "1" {
-		main() // exits
+		guardBeat, _ = time.ParseDuration(os.Getenv(asProgramBeat)) // "": 0, the console's own
+		main()                                                      // exits
 	}
 	testrun.Parallel(4)
 	code := m.Run()

@@ -84,6 +84,8 @@ type Config struct {
 	// GuardDir is the guards' socket directory (guard.SocketDir): the console attaches to its
 	// account's guard there ("": it never looks).
 	GuardDir string
+	// GuardBeat is how often the console sends that guard a heartbeat (0: a second).
+	GuardBeat time.Duration
 	// AlgoOnRestart is the config's [on_restart] choice per kind of algorithm (profile.OnRestart),
 	// applied at start to those an earlier run left running.
 	AlgoOnRestart map[string]string
@@ -231,7 +233,7 @@ func New(cfg Config) *Model {
 	m.useExecutor(cfg.Exec, cfg.Guard)
 	m.live = cfg.Live
 	m.newAlerts(cfg)
-	m.guard.Dir = cfg.GuardDir
+	m.guard.Dir, m.guard.Beat = cfg.GuardDir, cfg.GuardBeat
 	if cfg.ReadOnlyReason != "" {
 		m.setNotice(common.LevelWarn, "read-only: "+cfg.ReadOnlyReason) // why, before any key is refused
 	}
