@@ -37,10 +37,10 @@ func TestKilledOrdersAgainstALossySimulatorProcess(t *testing.T) {
 	order := func(cloid string) *osexec.Cmd {
 		// IOC far under the market: nothing fills and nothing rests, so a second copy would not be
 		// refused as a duplicate open client id: only the journal keeps it to one. --yes passes
-		// the guard's distance check. A 5 s --expiry-window: an order killed before its request
-		// left is settled "not placed" once its expiry has passed, 5 s on, not the default 60 s.
+		// the guard's distance check. A 2 s --expiry-window: an order killed before its request
+		// left is settled "not placed" once its expiry has passed, 2 s on, not the default 60 s.
 		cmd := osexec.Command(bin, "order", "--url", url, "--instrument", "BTC-PERP", "--side", "buy",
-			"--size", "0.001", "--price", "50000", "--tif", "IOC", "--cloid", cloid, "--yes", "--expiry-window", "5s")
+			"--size", "0.001", "--price", "50000", "--tif", "IOC", "--cloid", cloid, "--yes", "--expiry-window", "2s")
 		cmd.Env = env
 		return cmd
 	}
