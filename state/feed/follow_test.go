@@ -1,6 +1,8 @@
 package feed
 
 import (
+	"context"
+	"errors"
 	"testing"
 	"time"
 
@@ -69,5 +71,57 @@ func TestMarketDataReconcilesSlowerWhileWatched(t *testing.T) {
 	g.src.up = true
 	if got := g.Add(Spec{Kind: state.KindTickers, Every: every}).Cadence(); got != 5*time.Minute {
 		t.Errorf("no MarketReconcile given: tickers every %s, want ten reconciles", got)
+	}
+}
+
+// TestAFollowingTaskTakesItsNewCadenceWhenTheStreamTurns (issue #33): the order history answered
+// before the stream came up has its next poll armed at its own 5 s; once the stream carries the
+// orders it waits the reconcile from then (it polled once more at the 5 s: an order-history read
+// with the stream up, which failed TestStreamedOrdersAndFillsPollNoLists on a loaded machine),
+// and once the stream is down it polls at its own cadence again, not at the end of the reconcile.
+func TestAFollowingTaskTakesItsNewCadenceWhenTheStreamTurns(t *testing.T) {
+	clock := NewFakeClock(t0)
+	f := New(clock, 5*time.Second, time.Minute)
+	f.AddSource(Source{Inbox: api.NewInbox(0), Kinds: []state.Kind{state.KindOrders}, Reconcile: 30 * time.Second})
+	polls := 0
+	history := f.Add(Spec{Kind: state.KindHistory, Every: func() time.Duration { return 5 * time.Second },
+		Request: func() Request {
+			return func(context.Context, uint64, time.Time) (state.Msg, error) { polls++; return state.HistoryMsg{}, nil }
+		}}).Follow(state.KindOrders)
+	var run func(Cmd)
+	run = func(cmd Cmd) { // the commands in turn, their messages into the feed (requests answer at once)
+		if cmd == nil {
+			return
+		}
+		switch msg := cmd().(type) {
+		case BatchMsg:
+			for _, c := range msg {
+				run(c)
+			}
+		case Msg:
+			run(f.Update(msg).Cmd)
+		}
+	}
+	advance := func(d time.Duration) {
+		for _, msg := range clock.Advance(d) {
+			run(f.Update(msg.(Msg)).Cmd)
+		}
+	}
+	run(history.Start())
+	advance(time.Second)
+	run(f.sourceStatus(api.StreamStatus{Up: true, Epoch: 1}))
+	advance(30*time.Second - time.Millisecond)
+	if polls != 1 {
+		t.Fatalf("the stream up 1 s after the first poll: %d polls in the 30 s after, want none before the reconcile's 30 s", polls-1)
+	}
+	advance(time.Millisecond)
+	if polls != 2 {
+		t.Fatalf("30 s after the stream came up: %d polls, want the reconcile's", polls-1)
+	}
+	advance(time.Second)
+	run(f.sourceStatus(api.StreamStatus{Err: errors.New("gone")}))
+	advance(5 * time.Second)
+	if polls != 3 {
+		t.Fatalf("5 s after the stream went down: %d polls since the reconcile, want one at its own 5 s", polls-2)
 	}
 }

@@ -195,25 +195,53 @@ func (f *Feed) sourceUpdate(msg sourceMsg) Result {
 }
 
 // sourceStatus follows the connection: up (a new connection) reconciles every kind once, then
-// their polls slow down; down makes them poll now and at their own cadence.
+// their polls slow down; down makes them poll now and at their own cadence. A task that follows
+// streamed kinds (Task.Follow) takes its new cadence at once (refollow).
 func (f *Feed) sourceStatus(st api.StreamStatus) Cmd {
 	s := f.src
 	if !st.Up || st.Epoch != s.epoch { // a new connection learns its topics' intervals again
 		s.beats, s.stallAt = nil, time.Time{}
 		s.stallToken++
 	}
+	before := f.following()
+	var cmd Cmd
 	switch {
 	case st.Up && (!s.up || st.Epoch != s.epoch):
 		s.up, s.epoch, s.err = true, st.Epoch, nil
-		return f.pollKinds()
+		cmd = f.pollKinds()
 	case !st.Up:
 		wasUp := s.up
 		s.up, s.err = false, st.Err
 		if wasUp {
-			return f.pollKinds()
+			cmd = f.pollKinds()
 		}
 	}
-	return nil
+	return Batch(cmd, f.refollow(before))
+}
+
+// following is which started tasks that follow streamed kinds have the stream carry them all now.
+func (f *Feed) following() map[*Task]bool {
+	on := map[*Task]bool{}
+	for _, t := range f.tasks {
+		if t.started && len(t.follows) > 0 {
+			on[t] = t.followsStream()
+		}
+	}
+	return on
+}
+
+// refollow re-arms, at its new cadence from now, the timer of each idle task whose followed kinds
+// started or stopped streaming since before (following): the order history answered before the
+// stream came up had its next poll armed at its own 5 s, and polled once more while the stream
+// was up (issue #33); a task that fails keeps its backoff, one with a request out arms on its reply.
+func (f *Feed) refollow(before map[*Task]bool) Cmd {
+	var cmds []Cmd
+	for _, t := range f.tasks { // in the order added: timers due together fire in that order
+		if was, ok := before[t]; ok && t.followsStream() != was && !t.Busy() && t.fails == 0 {
+			cmds = append(cmds, t.schedule(t.every()))
+		}
+	}
+	return Batch(cmds...)
 }
 
 // pollKinds polls now every started task of the source's kinds.
