@@ -16,6 +16,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"hash/fnv"
 	"os"
 	"path/filepath"
 	"strings"
@@ -88,7 +89,7 @@ func Open(path string) (*Journal, error) {
 		_ = j.db.Close()
 		return nil, fmt.Errorf("journal %s: %w", path, err)
 	}
-	if _, err := j.db.Exec(schema + algoSchema + arrivalSchema + routeSchema + algoMarketSchema + kvSchema); err != nil {
+	if err := j.makeTables(); err != nil {
 		_ = j.db.Close()
 		return nil, fmt.Errorf("journal %s: %w", path, err)
 	}
@@ -97,6 +98,40 @@ func Open(path string) (*Journal, error) {
 		return nil, fmt.Errorf("journal %s: %w", path, err)
 	}
 	return j, nil
+}
+
+// tables is every table and index of the journal, made by Open where missing.
+const tables = schema + algoSchema + arrivalSchema + routeSchema + algoMarketSchema + kvSchema
+
+// tablesStamp marks a file that has every one of tables: a hash of their statements, kept in the
+// file's user_version. Another schema has another stamp, so a file made before it is brought up
+// to date once.
+var tablesStamp = func() int32 {
+	h := fnv.New32a()
+	_, _ = h.Write([]byte(tables))
+	return int32(h.Sum32()>>1) | 1 // positive, never 0 (a new file's)
+}()
+
+// makeTables makes the tables and indexes that are missing, in one transaction with the stamp:
+// one commit (one synchronous write of the WAL) for a new file, where the statements run alone
+// were a commit each, eight; none for a file that has the stamp, which is not parsed again.
+func (j *Journal) makeTables() error {
+	var stamp int32
+	if err := j.db.QueryRow(`PRAGMA user_version`).Scan(&stamp); err != nil {
+		return err
+	}
+	if stamp == tablesStamp {
+		return nil
+	}
+	tx, err := j.db.Begin()
+	if err != nil {
+		return err
+	}
+	if _, err := tx.Exec(tables + fmt.Sprintf("PRAGMA user_version = %d;", tablesStamp)); err != nil {
+		_ = tx.Rollback()
+		return err
+	}
+	return tx.Commit()
 }
 
 // Close closes the journal.

@@ -1,6 +1,7 @@
 package journal
 
 import (
+	"database/sql"
 	"path/filepath"
 	"testing"
 	"time"
@@ -47,5 +48,48 @@ func TestOpenWaitsForAnotherWriter(t *testing.T) {
 		if err := <-opened; err != nil {
 			t.Fatalf("wal=%v: Open and Begin after the other writer committed: %v", wal, err)
 		}
+	}
+}
+
+// TestANewJournalMakesItsTablesInOneCommit (issue #33): a new file's tables and indexes are made
+// in one transaction, so Open commits twice (the switch to WAL, the tables), not once for each of
+// the eight statements, each a synchronous write of the WAL; a journal opened again commits
+// nothing. Every console, headless command and test that opens a new journal paid the eight.
+func TestANewJournalMakesItsTablesInOneCommit(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "j.db")
+	for i, want := range []int64{2, 0} {
+		j, err := Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := j.Commits(); got != want {
+			t.Errorf("open %d: %d commits, want %d", i+1, got, want)
+		}
+		_ = j.Close()
+	}
+}
+
+// TestAJournalFromBeforeGetsItsMissingTables: a file made by an older tradedesk (only the
+// intents table, no stamp) gets the tables it lacks on Open, and keeps its intents.
+func TestAJournalFromBeforeGetsItsMissingTables(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "j.db")
+	old, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := old.Exec(schema + `INSERT INTO intents(id, kind, who, what, cloids, state, created_ms) VALUES('i-1','place','headless','buy','[]','new',1)`); err != nil {
+		t.Fatal(err)
+	}
+	_ = old.Close()
+	j, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j.Close()
+	if err := j.SetValue(ctx, "k", "v"); err != nil {
+		t.Fatalf("the kv table of a journal from before: %v", err)
+	}
+	if got, err := j.Unsent(ctx); err != nil || len(got) != 1 {
+		t.Fatalf("its intents: %v %v, want the one it had", got, err)
 	}
 }
