@@ -27,14 +27,15 @@ func makeHistory(m *market, src *rand.PCG, now time.Time) {
 		keeps[k] = ser.res.keep
 	}
 	h := pastOf{vol: m.vol, index: float64(m.index), tick: m.tick.f, lot: m.lot.f, flow: m.flowPerMin, end: end, keeps: keeps, src: *src}
-	pts := h.points(rand.New(src))
 	if !lazy {
+		pts := h.points(rand.New(src), len(resolutions))
 		for i := len(pts) - 1; i > 0; i-- {
 			a, b := pts[i], pts[i-1]
 			m.addSegment(a.r, a.t, a.res, a.px, b.px, float64(b.t-a.t)/1000)
 		}
 		return
 	}
+	pts := h.points(rand.New(src), 1) // the 24-hour slots take the finest resolution's alone
 	for i := len(pts) - 1; i > 0; i-- {
 		if a, b := pts[i], pts[i-1]; a.res == 0 {
 			m.charts.day.add(a.t, h.bars(a, b)[chartLTP])
@@ -64,14 +65,16 @@ type pastPoint struct {
 	r   segmentDraws
 }
 
-// points draws the path back from the end: for each resolution the span it keeps at its spacing.
-func (h *pastOf) points(rng *rand.Rand) []pastPoint {
+// points draws the path back from the end: for each of the first upto resolutions (the finest)
+// the span it keeps at its spacing. The draws go finest first, so the points of the first few are
+// the same whatever upto is: a series draws no coarser resolution than its own.
+func (h *pastOf) points(rng *rand.Rand, upto int) []pastPoint {
 	n := 1 // each resolution draws at most the bars it keeps: room for them all, no regrowth
-	for _, k := range h.keeps {
+	for _, k := range h.keeps[:upto] {
 		n += k
 	}
 	pts := append(make([]pastPoint, 0, n), pastPoint{t: h.end, px: h.index})
-	for k, r := range resolutions {
+	for k, r := range resolutions[:upto] {
 		span := h.end - r.d.Milliseconds()*int64(h.keeps[k])
 		for t := pts[len(pts)-1].t; t > span; {
 			prev := bucket(t-1, r.d)
@@ -91,7 +94,7 @@ func (h *pastOf) points(rng *rand.Rand) []pastPoint {
 // they all been recorded at the start (charts.segment): the segments of res and finer.
 func (h *pastOf) fill(s *series, kind, res int) {
 	src := h.src
-	pts := h.points(rand.New(&src))
+	pts := h.points(rand.New(&src), res+1)
 	for i := len(pts) - 1; i > 0; i-- {
 		if a, b := pts[i], pts[i-1]; a.res <= res {
 			s.add(a.t, h.bars(a, b)[kind])
