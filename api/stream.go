@@ -278,7 +278,8 @@ func (s *Stream) setStatus(st StreamStatus) { s.inbox.setStatus(st) }
 // session runs one connection: it reports whether it came up, and why it ended.
 func (s *Stream) session() (bool, error) {
 	dctx, cancel := context.WithTimeout(s.ctx, s.cfg.dialTimeout)
-	ws, resp, err := websocket.Dial(dctx, s.url, &websocket.DialOptions{HTTPClient: s.cfg.hc})
+	signal := &quietSignal{in: s.inbox}
+	ws, resp, err := websocket.Dial(dctx, s.url, &websocket.DialOptions{HTTPClient: s.dialClient(signal)})
 	cancel()
 	if err != nil {
 		if resp != nil && resp.StatusCode == http.StatusNotFound {
@@ -288,6 +289,7 @@ func (s *Stream) session() (bool, error) {
 	}
 	ws.SetReadLimit(s.cfg.maxFrame)
 	c := newStreamConn(s, ws)
+	c.signal = signal
 	defer c.close()
 	go c.read()
 	s.mu.Lock()
@@ -359,6 +361,9 @@ type streamConn struct {
 	// once it is (see goLive). It is its own lock, taken inside mu (inBook drops rows under mu).
 	gate sync.Mutex
 	held *Inbox
+	// signal is what the reader owes the inbox for records it queued without one (nil: each
+	// notification's records are signalled as they are queued; see quietSignal).
+	signal *quietSignal
 }
 
 // newStreamConn makes the connection's state. Its context's end (Close, a failure, the

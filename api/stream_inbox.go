@@ -82,6 +82,26 @@ func (in *Inbox) put(evs []StreamEvent) bool {
 	return ok
 }
 
+// putQuiet queues records as put does but leaves the signal to the caller (quietSignal): it
+// reports false when a subscription's queue is full.
+func (in *Inbox) putQuiet(evs []StreamEvent) bool {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	_, ok := in.add(evs)
+	return ok
+}
+
+// signalWaiting signals when something waits: records queued without a signal may have been
+// drained already with an earlier one's batch, and a signal for nothing would only wake the
+// consumer for an empty batch.
+func (in *Inbox) signalWaiting() {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	if len(in.items) > 0 || in.changed || in.dropped > 0 {
+		in.signal()
+	}
+}
+
 // take queues what another inbox held, drained (its records in order, its dropped rows counted);
 // it reports the topic whose queue filled, if one did.
 func (in *Inbox) take(b StreamBatch) (Topic, bool) {

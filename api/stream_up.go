@@ -14,13 +14,19 @@ import "time"
 // resubscribe and an unsubscribe's in-flight drop work on routes as before, and a connection that
 // never comes up drops what it held (its epoch never opened; the next one's Up reconciles).
 
-// deliver queues records read on the connection: held until it is up, then in the stream's inbox.
-// It reports false when the subscription's queue is full.
+// deliver queues records read on the connection: held until it is up, then in the stream's inbox,
+// signalled once the reader has read all the network delivered when the connection can tell
+// (quietSignal). It reports false when the subscription's queue is full.
 func (c *streamConn) deliver(evs []StreamEvent) bool {
 	c.gate.Lock()
 	defer c.gate.Unlock()
 	if c.held != nil {
 		return c.held.put(evs)
+	}
+	if c.signal.holds() {
+		ok := c.s.inbox.putQuiet(evs)
+		c.signal.owe() // paid before the reader waits on the network (quietSignal)
+		return ok
 	}
 	return c.s.inbox.put(evs)
 }
