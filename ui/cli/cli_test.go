@@ -178,6 +178,7 @@ func TestEveryHelpListsExactlyTheFlagsItTakes(t *testing.T) {
 // TestConsoleFlagsKeepWorking: no command opens the console with its flags, Go-style single-dash
 // flags included; a stray word is an unknown command, exit 2.
 func TestConsoleFlagsKeepWorking(t *testing.T) {
+	t.Parallel()
 	r := runLine(t, headless.Env{})
 	if r.code != 0 || r.console == nil {
 		t.Fatalf("no arguments: exit %d, console %v", r.code, r.console)
@@ -214,6 +215,7 @@ type harness struct {
 	// faultOnExchange, when set, switches the simulator's faults to it at the next /exchange
 	// request (after the reads an order needs).
 	faultOnExchange atomic.Pointer[sim.Faults]
+	bid             string // restingBid, once read
 }
 
 func newHarness(t *testing.T) *harness {
@@ -281,62 +283,79 @@ func outcomeOf(t *testing.T, out string) (string, int) {
 }
 
 // TestExitCodesAgainstTheSimulator: each row of the exit table, made to happen against the
-// simulator on loopback, with --json carrying the same outcome word.
+// simulator on loopback, with --json carrying the same outcome word. The two rows that wait (a
+// lost answer looked up until the lookups give up, a stopped exchange's retries) run beside the
+// others, each on a simulator of its own.
 func TestExitCodesAgainstTheSimulator(t *testing.T) {
-	t.Parallel() // waits on the wall clock (a request's expiry, a build) while the others run
+	t.Parallel() // waits on the wall clock (a lost answer's lookups, retries) while the others run
+	t.Run("unknown", func(t *testing.T) {
+		t.Parallel()
+		// Sent, outcome unknown: the simulator acts on the order and drops the answer, and every
+		// request after it too, so the lookup by cloid fails.
+		h := newHarness(t)
+		lost := "1f8fad5b-d9cb-469f-a165-70867728950e"
+		h.faultOnExchange.Store(&sim.Faults{Lost: 1})
+		r := h.run(h.order(lost, "--json")...)
+		checkExit(t, "unknown", r, headless.ExitUnknown, "unknown", "sent, outcome unknown")
+		if err := h.sim.SetFaults(sim.Faults{}); err != nil {
+			t.Fatal(err)
+		}
+		if r := h.run("orders", "--json"); !strings.Contains(r.out, lost) {
+			t.Errorf("the order whose answer was lost is not on the exchange: %s", r.out)
+		}
+	})
+	t.Run("unavailable", func(t *testing.T) {
+		t.Parallel()
+		// Unavailable: the exchange stopped.
+		h := newHarness(t)
+		order := h.order("2f8fad5b-d9cb-469f-a165-70867728950e") // its price read while the exchange answers
+		h.srv.Close()
+		r := h.run("positions", "--json")
+		checkExit(t, "unavailable", r, headless.ExitUnavailable, "unavailable", "connection refused")
+		r = h.run(order...)
+		if r.code != headless.ExitUnavailable {
+			t.Errorf("order to a stopped exchange: exit %d %q", r.code, r.errOut)
+		}
+	})
 	h := newHarness(t)
-	bid := h.restingBid()
-	order := func(cloid string, extra ...string) []string {
-		return append([]string{"order", "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.01", "--price", bid, "--cloid", cloid}, extra...)
-	}
-	check := func(name string, r result, code int, word, says string) {
-		t.Helper()
-		if r.code != code || !strings.Contains(r.errOut, says) {
-			t.Errorf("%s: exit %d (want %d), stderr %q (want %q)", name, r.code, code, r.errOut, says)
-		}
-		if got, _ := outcomeOf(t, r.out); got != word {
-			t.Errorf("%s: --json outcome %q, want %q", name, got, word)
-		}
-	}
-
-	r := h.run(order("0b5e0c3e-6f3c-4c59-9d7c-1f7a3c8e2b11", "--json")...)
-	check("ok", r, headless.ExitOK, "ok", "")
+	r := h.run(h.order("0b5e0c3e-6f3c-4c59-9d7c-1f7a3c8e2b11", "--json")...)
+	checkExit(t, "ok", r, headless.ExitOK, "ok", "")
 
 	// Refused before signing: the fat-finger guard (a price a tenth of the mark) without --yes.
 	r = h.run("order", "--instrument", "BTC-PERP", "--side", "sell", "--size", "0.01", "--price", "1000", "--json")
-	check("refused", r, headless.ExitRefused, "refused", "nothing sent")
+	checkExit(t, "refused", r, headless.ExitRefused, "refused", "nothing sent")
 
 	// Refused by the exchange: the simulator refuses a cloid an open order already uses (no
 	// local check knows the exchange's open orders' cloids).
-	r = h.run(order("0b5e0c3e-6f3c-4c59-9d7c-1f7a3c8e2b11", "--json")...)
-	check("rejected", r, headless.ExitRejected, "rejected", "already used")
-
-	// Sent, outcome unknown: the simulator acts on the order and drops the answer, and every
-	// request after it too, so the lookup by cloid fails.
-	lost := "1f8fad5b-d9cb-469f-a165-70867728950e"
-	h.faultOnExchange.Store(&sim.Faults{Lost: 1})
-	r = h.run(order(lost, "--json")...)
-	check("unknown", r, headless.ExitUnknown, "unknown", "sent, outcome unknown")
-	if err := h.sim.SetFaults(sim.Faults{}); err != nil {
-		t.Fatal(err)
-	}
-	if r := h.run("orders", "--json"); !strings.Contains(r.out, lost) {
-		t.Errorf("the order whose answer was lost is not on the exchange: %s", r.out)
-	}
+	r = h.run(h.order("0b5e0c3e-6f3c-4c59-9d7c-1f7a3c8e2b11", "--json")...)
+	checkExit(t, "rejected", r, headless.ExitRejected, "rejected", "already used")
 
 	// A usage error: an unknown flag (refused by the parser), and a missing value (by the command).
 	r = h.run("order", "--colour", "red", "--json")
-	check("unknown flag", r, headless.ExitUsage, "usage", "unknown flag: --colour")
+	checkExit(t, "unknown flag", r, headless.ExitUsage, "usage", "unknown flag: --colour")
 	r = h.run("order", "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.01", "--json")
-	check("usage", r, headless.ExitUsage, "usage", "give --price PX")
+	checkExit(t, "usage", r, headless.ExitUsage, "usage", "give --price PX")
+}
 
-	// Unavailable: the exchange stopped.
-	h.srv.Close()
-	r = h.run("positions", "--json")
-	check("unavailable", r, headless.ExitUnavailable, "unavailable", "connection refused")
-	r = h.run(order("2f8fad5b-d9cb-469f-a165-70867728950e")...)
-	if r.code != headless.ExitUnavailable {
-		t.Errorf("order to a stopped exchange: exit %d %q", r.code, r.errOut)
+// order is the command line of a buy of 0.01 BTC-PERP resting under the market (restingBid)
+// with client id cloid.
+func (h *harness) order(cloid string, extra ...string) []string {
+	h.t.Helper()
+	if h.bid == "" {
+		h.bid = h.restingBid()
+	}
+	return append([]string{"order", "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.01", "--price", h.bid, "--cloid", cloid}, extra...)
+}
+
+// checkExit fails the test unless r exited with code, its stderr holding says and its --json
+// outcome word being word.
+func checkExit(t *testing.T, name string, r result, code int, word, says string) {
+	t.Helper()
+	if r.code != code || !strings.Contains(r.errOut, says) {
+		t.Errorf("%s: exit %d (want %d), stderr %q (want %q)", name, r.code, code, r.errOut, says)
+	}
+	if got, _ := outcomeOf(t, r.out); got != word {
+		t.Errorf("%s: --json outcome %q, want %q", name, got, word)
 	}
 }
 
@@ -344,6 +363,7 @@ func TestExitCodesAgainstTheSimulator(t *testing.T) {
 // --instrument from the exchange, then, once it is stopped, from the list cached in the state
 // directory.
 func TestCompletionScripts(t *testing.T) {
+	t.Parallel()
 	for shell, want := range map[string]string{
 		"bash": "# bash completion V2 for tradedesk", "zsh": "#compdef tradedesk", "fish": "complete -c tradedesk",
 	} {
@@ -385,6 +405,7 @@ func TestCompletionScripts(t *testing.T) {
 
 // TestHelpCommand: tradedesk help CMD is CMD --help.
 func TestHelpCommand(t *testing.T) {
+	t.Parallel()
 	for _, cmd := range [][]string{{"order"}, {"agent", "add"}, {"sim"}, {"completion", "fish"}} {
 		help := runLine(t, headless.Env{}, append([]string{"help"}, cmd...)...)
 		flag := runLine(t, headless.Env{}, append(slices.Clone(cmd), "--help")...)
@@ -398,6 +419,7 @@ func TestHelpCommand(t *testing.T) {
 // with a line saying so (and what it resembles), not the root's help with 0; `help agent nope`
 // too. Guards the help command falling back to the root's help.
 func TestHelpOfNoCommandIsAUsageError(t *testing.T) {
+	t.Parallel()
 	for _, args := range [][]string{{"help", "orderz"}, {"help", "agent", "nope"}} {
 		r := runLine(t, headless.Env{}, args...)
 		if r.code != headless.ExitUsage || r.out != "" || !strings.Contains(r.errOut, "unknown command") || strings.Count(r.errOut, "\n") != 1 {
@@ -414,6 +436,7 @@ func TestHelpOfNoCommandIsAUsageError(t *testing.T) {
 // `tradedesk help exit-codes` prints the table, each code with its outcome word. Guards a command
 // whose help drops the pointer, and the topic going missing.
 func TestEveryHelpPointsToTheExitTable(t *testing.T) {
+	t.Parallel()
 	for _, path := range allCommands() {
 		if len(path) == 0 {
 			continue // the root's help holds the table itself (TestHelpListsEveryFlag in main)
@@ -436,6 +459,7 @@ func TestEveryHelpPointsToTheExitTable(t *testing.T) {
 
 // TestManPage: the man page comes from the same definitions as the help.
 func TestManPage(t *testing.T) {
+	t.Parallel()
 	r := runLine(t, headless.Env{}, "man", "order")
 	if r.code != 0 || !strings.Contains(r.out, ".TH \"TRADEDESK\"") || !strings.Contains(r.out, "slippage") || !strings.Contains(r.out, "instrument") {
 		t.Fatalf("man order: exit %d %q", r.code, r.out[:min(len(r.out), 300)])
@@ -458,6 +482,7 @@ func TestManPage(t *testing.T) {
 // TestSimServesThroughTheTree: tradedesk sim, its Go-declared flags adopted by the tree (one dash
 // or two), serves the simulator until its context ends, then exits 0.
 func TestSimServesThroughTheTree(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	out, w := io.Pipe()

@@ -11,6 +11,7 @@ import (
 // scripts' hidden command registers none (a test process running thousands of command lines
 // kept every tree: 750 MB live in one test); the tree Run builds for __complete has them.
 func TestOnlyTheCompletionRunRegistersCompletions(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		args []string
 		want bool

@@ -27,6 +27,7 @@ var typedForms = map[string]string{
 // give, with the range the help gives where it gives one; never Go's parse wording. Guards a new
 // flag of another type left with the raw message (its type is not in typedForms: the test fails).
 func TestBadFlagValuesSayWhatToGive(t *testing.T) {
+	t.Parallel()
 	simCmd := sim.NewCommand(nil, nil)
 	root := NewRoot(&Program{Sim: Sim{Flags: simCmd.Flags, Run: simCmd.Run}, Env: headless.Env{}})
 	root.InitDefaultCompletionCmd()

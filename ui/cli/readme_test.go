@@ -33,6 +33,7 @@ var placeholder = regexp.MustCompile(`invalid argument "[A-Z]+" for "--|--[a-z-]
 // tree and only flags that command takes (run with --help after them: the flags are parsed, then
 // nothing runs). Guards a README example that a change of flags broke.
 func TestReadmeCommandLinesParse(t *testing.T) {
+	t.Parallel()
 	root := NewRoot(&Program{})
 	root.InitDefaultCompletionCmd()
 	n := 0
