@@ -82,6 +82,7 @@ func onFirstPage(t *testing.T, c *api.Client, cloid string) (open, hist bool) {
 // to disagree: an order beyond the first page of open orders, and one beyond the first page of
 // history. Guards against reading only page 1 (the headless lookup's old scope).
 func TestFindCloidOnLaterPages(t *testing.T) {
+	t.Parallel()
 	c := newCloidSim(t)
 	ctx := context.Background()
 	restBids(t, c, 0, 250)
@@ -125,6 +126,7 @@ func TestFindCloidExactMatch(t *testing.T) {
 // read no deeper than LookupHistoryPages pages. Guards against a dropped page bound and against an
 // empty cloid matching orders placed without one.
 func TestFindCloidAbsentAndBounded(t *testing.T) {
+	t.Parallel()
 	c := newCloidSim(t)
 	ctx := context.Background()
 	restBids(t, c, 0, 1)

@@ -11,6 +11,7 @@ import (
 // is api/keyfile's, imported where a key file is read or written. Linking the keystore into every
 // test binary made the suite's links take half its time.
 func TestTheClientLinksNoKeystore(t *testing.T) {
+	t.Parallel()
 	out, err := exec.Command("go", "list", "-deps", "github.com/tradedesk/tradedesk/api",
 		"github.com/tradedesk/tradedesk/api/text").Output()
 	if err != nil {

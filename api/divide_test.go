@@ -13,6 +13,7 @@ import (
 // rounding other than half away from zero (a half-cent ROE on the wrong side); a quotient
 // truncated; a wrong sign; an exponent other than the library's.
 func TestDivRoundIsTheLibrarys(t *testing.T) {
+	t.Parallel()
 	cases := [][2]string{
 		{"1", "3"}, {"2", "3"}, {"-2", "3"}, {"2", "-3"}, {"-2", "-3"}, {"0", "7"},
 		{"1", "8"}, {"-1", "8"}, {"5", "2"}, {"-5", "2"}, {"12345.67499999999938", "1"},
@@ -51,6 +52,7 @@ func TestDivRoundIsTheLibrarys(t *testing.T) {
 // the int64 range, figures too wide for its integer path. Guards: a sign lost; an overflowed
 // product; an exponent other than the library's.
 func TestMulIsTheLibrarys(t *testing.T) {
+	t.Parallel()
 	check := func(a, b decimal.Decimal) {
 		t.Helper()
 		want, got := a.Mul(b), Mul(a, b)

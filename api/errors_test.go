@@ -116,6 +116,7 @@ func TestDecodeErrorIsStrict(t *testing.T) {
 }
 
 func TestTimeout(t *testing.T) {
+	t.Parallel()
 	release := make(chan struct{})
 	arrived := make(chan struct{}, 10)
 	rec := newRecorder(t, func(w http.ResponseWriter, r *http.Request, _ []byte) {

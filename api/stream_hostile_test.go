@@ -74,6 +74,7 @@ func book(kind string, seq int, price string) string {
 // clear message, without a panic and with memory bounded; numbers sent as strings (and the
 // reverse) decode exactly, and an out-of-order sequence number is never applied.
 func TestStreamHostileServers(t *testing.T) {
+	t.Parallel()
 	big := strings.Repeat("x", 10<<20)
 	cases := []struct {
 		name      string
@@ -258,6 +259,7 @@ func TestStreamRefusesRedirectElsewhere(t *testing.T) {
 // connection with the reason. Guards: a bad row costing the whole notification (or the
 // connection), a row dropped without being counted, the more-than-half rule dropped.
 func TestStreamDropsOneBadRow(t *testing.T) {
+	t.Parallel()
 	const user = "0x0000000000000000000000000000000000000001"
 	rows := func(rs ...string) string { return note(`[` + strings.Join(rs, ",") + `]`) }
 	good := func(id, price string) string {

@@ -54,6 +54,7 @@ func TestStreamReadsArmNothingAFrame(t *testing.T) {
 // TestStreamStallMidMessage: a server that stops inside a message and answers no ping ends the
 // connection on the keep-alive's timeout, with its reason, though the reader is mid-message.
 func TestStreamStallMidMessage(t *testing.T) {
+	t.Parallel()
 	sent := make(chan struct{})
 	u := hostileServer(t, stallMidMessage(sent))
 	st := api.NewStream(u, api.WithStreamBackoff(time.Hour, time.Hour), api.WithStreamPing(50*time.Millisecond, 200*time.Millisecond))

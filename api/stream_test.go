@@ -141,6 +141,7 @@ func subscribe(t *testing.T, st *api.Stream, topics ...api.Topic) {
 // carry an order placed by another client, its fill, the position and the summary; the book
 // comes as a snapshot then numbered updates; a price move reaches the ticker.
 func TestStreamAccountAndMarketEndToEnd(t *testing.T) {
+	t.Parallel()
 	e := newStreamEnv(t)
 	st := e.stream(t)
 	user := e.a.Address()
