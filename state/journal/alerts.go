@@ -17,20 +17,9 @@ CREATE TABLE IF NOT EXISTS alerts (
 	last_fired_ms INTEGER NOT NULL DEFAULT 0
 );`
 
-// alertsTable makes the alerts table when it is missing (a journal from before alerts has none).
-func (j *Journal) alertsTable(ctx context.Context) error {
-	if _, err := j.db.ExecContext(ctx, alertSchema); err != nil {
-		return fmt.Errorf("journal alerts: %w", err)
-	}
-	return nil
-}
-
 // PutAlert adds an alert definition, or leaves the one with its id as it is (an id is its
 // definition): it reports whether it was new.
 func (j *Journal) PutAlert(ctx context.Context, d AlertDef) (bool, error) {
-	if err := j.alertsTable(ctx); err != nil {
-		return false, err
-	}
 	res, err := j.db.ExecContext(ctx, `INSERT INTO alerts(id, rule, origin, created_ms) VALUES(?,?,?,?) ON CONFLICT(id) DO NOTHING`,
 		d.ID, text.HideKeys(d.Rule), d.Origin, j.now().UnixMilli())
 	if err != nil {
@@ -42,9 +31,6 @@ func (j *Journal) PutAlert(ctx context.Context, d AlertDef) (bool, error) {
 
 // Alerts lists the alert definitions, oldest first.
 func (j *Journal) Alerts(ctx context.Context) ([]AlertDef, error) {
-	if err := j.alertsTable(ctx); err != nil {
-		return nil, err
-	}
 	rows, err := j.db.QueryContext(ctx, `SELECT id, rule, origin, created_ms, last_fired_ms FROM alerts ORDER BY created_ms, id`)
 	if err != nil {
 		return nil, fmt.Errorf("journal alerts: %w", err)
@@ -68,9 +54,6 @@ func (j *Journal) Alerts(ctx context.Context) ([]AlertDef, error) {
 
 // RemoveAlert removes the alert id, reporting whether there was one.
 func (j *Journal) RemoveAlert(ctx context.Context, id string) (bool, error) {
-	if err := j.alertsTable(ctx); err != nil {
-		return false, err
-	}
 	res, err := j.db.ExecContext(ctx, `DELETE FROM alerts WHERE id=?`, id)
 	if err != nil {
 		return false, fmt.Errorf("journal alerts: %w", err)
@@ -81,9 +64,6 @@ func (j *Journal) RemoveAlert(ctx context.Context, id string) (bool, error) {
 
 // AlertFired records when the alert id was last delivered.
 func (j *Journal) AlertFired(ctx context.Context, id string, at time.Time) error {
-	if err := j.alertsTable(ctx); err != nil {
-		return err
-	}
 	if _, err := j.db.ExecContext(ctx, `UPDATE alerts SET last_fired_ms=? WHERE id=?`, at.UnixMilli(), id); err != nil {
 		return fmt.Errorf("journal alerts: %w", err)
 	}

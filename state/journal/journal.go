@@ -100,8 +100,9 @@ func Open(path string) (*Journal, error) {
 	return j, nil
 }
 
-// tables is every table and index of the journal, made by Open where missing.
-const tables = schema + algoSchema + arrivalSchema + routeSchema + algoMarketSchema + kvSchema
+// tables is every table and index of the journal, made by Open where missing (the alerts table
+// too: a journal from before alerts gets it then, not at each alert read or write).
+const tables = schema + algoSchema + arrivalSchema + routeSchema + algoMarketSchema + kvSchema + alertSchema
 
 // tablesStamp marks a file that has every one of tables: a hash of their statements, kept in the
 // file's user_version. Another schema has another stamp, so a file made before it is brought up

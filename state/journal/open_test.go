@@ -70,7 +70,8 @@ func TestANewJournalMakesItsTablesInOneCommit(t *testing.T) {
 }
 
 // TestAJournalFromBeforeGetsItsMissingTables: a file made by an older tradedesk (only the
-// intents table, no stamp) gets the tables it lacks on Open, and keeps its intents.
+// intents table, no stamp) gets the tables it lacks on Open, the alerts table with them (each
+// alert read and write made it, its SQL parsed again every time), and keeps its intents.
 func TestAJournalFromBeforeGetsItsMissingTables(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "j.db")
 	old, err := sql.Open("sqlite", path)
@@ -91,5 +92,9 @@ func TestAJournalFromBeforeGetsItsMissingTables(t *testing.T) {
 	}
 	if got, err := j.Unsent(ctx); err != nil || len(got) != 1 {
 		t.Fatalf("its intents: %v %v, want the one it had", got, err)
+	}
+	var n int
+	if err := j.db.QueryRow(`SELECT count(*) FROM sqlite_master WHERE type='table' AND name='alerts'`).Scan(&n); err != nil || n != 1 {
+		t.Fatalf("the alerts table after Open: %d %v, want it made with the others", n, err)
 	}
 }
