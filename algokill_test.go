@@ -15,9 +15,8 @@ import (
 // the exchange once, one of the chase's orders open), and Ctrl+C (SIGINT) then stops it, its order
 // cancelled and the journal saying stopped: nothing orphaned.
 func TestAKilledHeadlessChaseIsResumedNotDuplicated(t *testing.T) {
-	t.Parallel() // runs processes and waits on them while the others run
-	if testing.Short() {
-		t.Skip("runs processes")
+	if !processTest(t) {
+		return
 	}
 	p := newGuardProcs(t)
 	chase := []string{"chase", "--url", p.url, "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.002", "--offset", "200t"}

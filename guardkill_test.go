@@ -21,9 +21,8 @@ import (
 // resumes the chase from the journal: its resting order adopted, nothing sent twice (every
 // client id at the exchange once, one of the chase's orders open).
 func TestGuardKilledMidChaseResumesIt(t *testing.T) {
-	t.Parallel() // runs processes and waits on them while the others run
-	if testing.Short() {
-		t.Skip("runs processes")
+	if !processTest(t) {
+		return
 	}
 	p := newGuardProcs(t)
 	g := p.start()
@@ -160,9 +159,8 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 // after it attached, nothing fires; the console killed with SIGKILL, the guard cancels every open
 // order, as one journaled cancel-all, once; SIGTERM ends the guard with exit 0.
 func TestGuardDeadManFiresWhenTheConsoleIsKilled(t *testing.T) {
-	t.Parallel() // runs processes and waits on them while the others run
-	if testing.Short() {
-		t.Skip("runs processes")
+	if !processTest(t) {
+		return
 	}
 	if _, err := osexec.LookPath("tmux"); err != nil {
 		t.Skip("needs tmux")

@@ -25,9 +25,8 @@ import (
 // intent has a settled outcome in the journal, and that outcome agrees with the exchange (one
 // killed before its request left is "not placed" and at the exchange no time).
 func TestKilledOrdersAgainstALossySimulatorProcess(t *testing.T) {
-	t.Parallel() // runs processes and waits on them while the others run
-	if testing.Short() {
-		t.Skip("runs processes")
+	if !processTest(t) {
+		return
 	}
 	dir := t.TempDir()
 	bin := programBin(t)

@@ -25,6 +25,27 @@ const programEnv = asProgram + "=1"
 // (guardBeat).
 const asProgramBeat = "TRADEDESK_TEST_GUARD_BEAT"
 
+// inChildEnv names the process test a child process of the test binary runs (processTest).
+const inChildEnv = "TRADEDESK_TEST_IN_CHILD"
+
+// processTest starts a process test (it runs the program's processes and waits on them): skipped
+// with -short; else run in a child process of this test binary, started at once, while this
+// package's serial tests run (go test holds a parallel test back until they are done):
+// testrun.InChild. It returns true where the test goes on (the child), false in this process,
+// which waited for the child and reported it. Under -race the test stays in this process,
+// parallel: each child would build the program again (programBin builds it once per process).
+func processTest(t *testing.T) bool {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("runs processes")
+	}
+	if raceBuild {
+		t.Parallel()
+		return true
+	}
+	return testrun.InChild(t, inChildEnv, "")
+}
+
 // TestMain runs the tests, or the program itself when asProgram says so. The process tests run
 // at once (testrun.Parallel): they wait on their processes.
 func TestMain(m *testing.M) {
