@@ -3,7 +3,7 @@ package api
 import (
 	"testing"
 
-	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/tradedesk/tradedesk/api/internal/secp"
 )
 
 func benchOrder() *PlaceOrderData {
@@ -34,8 +34,8 @@ func BenchmarkSignFloor(b *testing.B) {
 	msg := benchOrder().AppendMsgpack(nil)
 	b.ReportAllocs()
 	for b.Loop() {
-		h := crypto.Keccak256(msg)
-		if _, err := crypto.Sign(h, s.key); err != nil {
+		h := secp.Keccak256(msg)
+		if _, err := secp.Sign(h, s.key); err != nil {
 			b.Fatal(err)
 		}
 	}

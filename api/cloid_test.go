@@ -9,9 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ethereum/go-ethereum/crypto"
-
 	"github.com/tradedesk/tradedesk/api"
+	"github.com/tradedesk/tradedesk/api/internal/secp"
 	"github.com/tradedesk/tradedesk/api/sim"
 )
 
@@ -25,7 +24,7 @@ func newCloidSim(t *testing.T) *api.Client {
 	s := sim.New(sim.WithSeed(7), sim.WithClock(clock), sim.WithQuietMarkets())
 	srv := httptest.NewServer(s)
 	t.Cleanup(srv.Close)
-	signer, err := api.SignerFromHex(hex.EncodeToString(crypto.Keccak256([]byte("cloid lookup"))))
+	signer, err := api.SignerFromHex(hex.EncodeToString(secp.Keccak256([]byte("cloid lookup"))))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/ethereum/go-ethereum/common"
-	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/tradedesk/tradedesk/api/internal/secp"
 	"github.com/tradedesk/tradedesk/api/text"
 	"golang.org/x/term"
 )
@@ -55,7 +55,7 @@ func SignerFromHex(keyHex string) (*Signer, error) {
 	if _, err := hex.Decode(raw, []byte(s)); err != nil {
 		return nil, errors.New("private key is not valid hex (use 0-9 and a-f only)")
 	}
-	key, err := crypto.ToECDSA(raw)
+	key, err := secp.KeyFromBytes(raw)
 	if err != nil {
 		return nil, errors.New("private key is not a valid secp256k1 key (zero or above the curve order)")
 	}
@@ -65,7 +65,7 @@ func SignerFromHex(keyHex string) (*Signer, error) {
 // NewRandomSigner makes a signer with a fresh random key that exists only in memory (the demo
 // wallet's).
 func NewRandomSigner() (*Signer, error) {
-	key, err := crypto.GenerateKey()
+	key, err := secp.GenerateKey()
 	if err != nil {
 		return nil, fmt.Errorf("signer: could not make a random key: %w", err)
 	}

@@ -8,8 +8,6 @@ import (
 	"os"
 	"strings"
 	"testing"
-
-	"github.com/ethereum/go-ethereum/crypto"
 )
 
 func TestSignerFromHex(t *testing.T) {
@@ -106,7 +104,7 @@ func TestChecksumAddress(t *testing.T) {
 func TestKeyNeverPrinted(t *testing.T) {
 	s, _ := SignerFromHex(testKey)
 	bare := strings.TrimPrefix(testKey, "0x")
-	raw := crypto.FromECDSA(s.key)
+	raw := s.key.D.FillBytes(make([]byte, 32))
 	forms := []string{bare, strings.ToUpper(bare), new(big.Int).SetBytes(raw).String(), fmt.Sprint(raw), string(raw)}
 	rec := newRecorder(t, func(w http.ResponseWriter, _ *http.Request, _ []byte) {
 		w.WriteHeader(500)

@@ -17,9 +17,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ethereum/go-ethereum/crypto"
-
 	"github.com/tradedesk/tradedesk/api"
+	"github.com/tradedesk/tradedesk/api/internal/secp"
 	"github.com/tradedesk/tradedesk/api/sim"
 )
 
@@ -121,7 +120,7 @@ func newSim(t *testing.T) simEnv {
 	s := sim.New(sim.WithSeed(3), sim.WithClock(clock), sim.WithQuietMarkets())
 	srv := httptest.NewServer(s)
 	t.Cleanup(srv.Close)
-	key := hex.EncodeToString(crypto.Keccak256([]byte("api log test")))
+	key := hex.EncodeToString(secp.Keccak256([]byte("api log test")))
 	signer, err := api.SignerFromHex(key)
 	if err != nil {
 		t.Fatal(err)
@@ -283,7 +282,7 @@ func TestLoggerFailures(t *testing.T) {
 	defer srv.Close()
 	var buf syncBuffer
 	logger := slog.New(slog.NewJSONHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	s, err := api.SignerFromHex(hex.EncodeToString(crypto.Keccak256([]byte("fail"))))
+	s, err := api.SignerFromHex(hex.EncodeToString(secp.Keccak256([]byte("fail"))))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,8 +7,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/shopspring/decimal"
+
+	"github.com/tradedesk/tradedesk/api/internal/secp"
 )
 
 // Tests that guard mutations of the signer and its MessagePack encoding the other tests let live
@@ -57,13 +58,13 @@ func referenceDigest(source string, actionHash [32]byte, txType uint16) [32]byte
 	chain[31] = DomainChainID
 	copy(contract[12:], hexAddr(DomainVerifyingContract))
 	binary.BigEndian.PutUint16(tx[30:], txType)
-	domain := crypto.Keccak256(
-		crypto.Keccak256([]byte("EIP712Domain(string name,string version,uint256 chainId,address verifyingContract)")),
-		crypto.Keccak256([]byte(DomainName)), crypto.Keccak256([]byte(DomainVersion)), chain[:], contract[:])
-	structHash := crypto.Keccak256(crypto.Keccak256([]byte("Action(string source,bytes32 hash,uint16 txType)")),
-		crypto.Keccak256([]byte(source)), actionHash[:], tx[:])
+	domain := secp.Keccak256(
+		secp.Keccak256([]byte("EIP712Domain(string name,string version,uint256 chainId,address verifyingContract)")),
+		secp.Keccak256([]byte(DomainName)), secp.Keccak256([]byte(DomainVersion)), chain[:], contract[:])
+	structHash := secp.Keccak256(secp.Keccak256([]byte("Action(string source,bytes32 hash,uint16 txType)")),
+		secp.Keccak256([]byte(source)), actionHash[:], tx[:])
 	var out [32]byte
-	copy(out[:], crypto.Keccak256([]byte{0x19, 0x01}, domain, structHash))
+	copy(out[:], secp.Keccak256([]byte{0x19, 0x01}, domain, structHash))
 	return out
 }
 
@@ -79,7 +80,7 @@ func hexAddr(s string) []byte {
 // tx type written at the wrong place or byte order, the 0x1901 prefix, the domain's chain id.
 func TestTypedDataDigestMatchesReference(t *testing.T) {
 	var h [32]byte
-	copy(h[:], crypto.Keccak256([]byte("an action")))
+	copy(h[:], secp.Keccak256([]byte("an action")))
 	for _, source := range []string{SourceMainnet, SourceTestnet, "Devnet", ""} {
 		for _, tx := range []uint16{0, 1, 1301, 0xffff} {
 			if got, want := TypedDataDigest(source, h, tx), referenceDigest(source, h, tx); got != want {

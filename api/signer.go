@@ -9,7 +9,8 @@ import (
 	"sync"
 
 	"github.com/ethereum/go-ethereum/common"
-	"github.com/ethereum/go-ethereum/crypto"
+
+	"github.com/tradedesk/tradedesk/api/internal/secp"
 )
 
 // Sources of the EIP-712 Action message, one per network.
@@ -31,24 +32,24 @@ const SignatureLen = 65
 
 var (
 	domainSeparator = computeDomainSeparator()
-	actionTypeHash  = crypto.Keccak256Hash([]byte("Action(string source,bytes32 hash,uint16 txType)"))
-	mainnetHash     = crypto.Keccak256Hash([]byte(SourceMainnet))
-	testnetHash     = crypto.Keccak256Hash([]byte(SourceTestnet))
+	actionTypeHash  = secp.Keccak256Hash([]byte("Action(string source,bytes32 hash,uint16 txType)"))
+	mainnetHash     = secp.Keccak256Hash([]byte(SourceMainnet))
+	testnetHash     = secp.Keccak256Hash([]byte(SourceTestnet))
 )
 
 func computeDomainSeparator() common.Hash {
-	typeHash := crypto.Keccak256([]byte("EIP712Domain(string name,string version,uint256 chainId,address verifyingContract)"))
+	typeHash := secp.Keccak256([]byte("EIP712Domain(string name,string version,uint256 chainId,address verifyingContract)"))
 	var chain, contract [32]byte
 	chain[31] = DomainChainID
 	copy(contract[12:], common.HexToAddress(DomainVerifyingContract).Bytes())
-	return crypto.Keccak256Hash(typeHash,
-		crypto.Keccak256([]byte(DomainName)), crypto.Keccak256([]byte(DomainVersion)),
+	return secp.Keccak256Hash(typeHash,
+		secp.Keccak256([]byte(DomainName)), secp.Keccak256([]byte(DomainVersion)),
 		chain[:], contract[:])
 }
 
 // hashState is one reusable keccak hasher plus scratch space for the encoded action.
 type hashState struct {
-	k   crypto.KeccakState
+	k   secp.KeccakState
 	buf []byte
 	pre [66]byte  // 0x19 0x01 || domainSeparator || structHash
 	msg [128]byte // actionTypeHash || keccak(source) || hash || txType
@@ -57,7 +58,7 @@ type hashState struct {
 }
 
 var hashPool = sync.Pool{New: func() any {
-	h := &hashState{k: crypto.NewKeccakState(), buf: make([]byte, 0, 1024)}
+	h := &hashState{k: secp.NewKeccakState(), buf: make([]byte, 0, 1024)}
 	h.pre[0], h.pre[1] = 0x19, 0x01
 	copy(h.pre[2:34], domainSeparator[:])
 	copy(h.msg[:32], actionTypeHash[:])
@@ -148,10 +149,10 @@ func NewSigner(key *ecdsa.PrivateKey) (*Signer, error) {
 	if key == nil || key.X == nil || key.Y == nil {
 		return nil, errors.New("signer: no private key given")
 	}
-	if key.Curve != crypto.S256() {
+	if !secp.IsCurve(key.Curve) {
 		return nil, errors.New("signer: private key is not a secp256k1 key")
 	}
-	addr := crypto.PubkeyToAddress(key.PublicKey).Hex()
+	addr := secp.PubkeyToAddress(key.PublicKey).Hex()
 	return &Signer{key: key, addr: addr, nonces: NewNonceSource()}, nil
 }
 
@@ -207,11 +208,8 @@ func (s *Signer) Format(f fmt.State, _ rune) { _, _ = f.Write([]byte(s.String())
 
 // SignDigest signs a 32-byte digest and returns r||s||v with v = 27 or 28.
 func (s *Signer) SignDigest(digest [32]byte) ([SignatureLen]byte, error) {
-	h := hashPool.Get().(*hashState)
-	defer h.release()
-	h.dg = digest
 	var out [SignatureLen]byte
-	sig, err := s.signDigest(h.dg[:])
+	sig, err := s.signDigest(digest[:])
 	if err != nil {
 		return out, err
 	}
@@ -219,10 +217,9 @@ func (s *Signer) SignDigest(digest [32]byte) ([SignatureLen]byte, error) {
 	return out, nil
 }
 
-// signDigest signs digest (which must not live on the stack: cgo would move it to the heap) and
-// returns r||s||v with v = 27 or 28.
+// signDigest signs digest and returns r||s||v with v = 27 or 28.
 func (s *Signer) signDigest(digest []byte) ([]byte, error) {
-	sig, err := crypto.Sign(digest, s.key)
+	sig, err := secp.Sign(digest, s.key)
 	if err != nil {
 		return nil, errors.New("signer: signing failed")
 	}
@@ -285,12 +282,10 @@ func RecoverAddress(digest [32]byte, sig []byte) (string, error) {
 	if rsv[64] > 1 {
 		return "", fmt.Errorf("signature recovery byte v is %d: want 27 or 28", sig[64])
 	}
-	pub, err := crypto.Ecrecover(digest[:], rsv[:])
+	addr, err := secp.RecoverAddress(digest[:], rsv[:])
 	if err != nil {
 		return "", fmt.Errorf("signature does not recover a public key: %v", err)
 	}
-	var addr common.Address
-	copy(addr[:], crypto.Keccak256(pub[1:])[12:])
 	return addr.Hex(), nil
 }
 

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/tradedesk/tradedesk/api/internal/secp"
 )
 
 type vectorFile struct {
@@ -49,7 +49,11 @@ func loadVectors(t testing.TB) vectorFile {
 
 func testSigner(t testing.TB, keyHex string) *Signer {
 	t.Helper()
-	key, err := crypto.HexToECDSA(strings.TrimPrefix(keyHex, "0x"))
+	raw, err := hex.DecodeString(strings.TrimPrefix(keyHex, "0x"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	key, err := secp.KeyFromBytes(raw)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,10 +8,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/shopspring/decimal"
 
 	"github.com/tradedesk/tradedesk/api"
+	"github.com/tradedesk/tradedesk/api/internal/secp"
 	"github.com/tradedesk/tradedesk/api/sim"
 )
 
@@ -42,7 +42,7 @@ func newStreamEnv(t *testing.T) *streamEnv {
 
 func (e *streamEnv) trader(t *testing.T, seed string) *api.Client {
 	t.Helper()
-	s, err := api.SignerFromHex(hex.EncodeToString(crypto.Keccak256([]byte(seed))))
+	s, err := api.SignerFromHex(hex.EncodeToString(secp.Keccak256([]byte(seed))))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,10 +5,10 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/shopspring/decimal"
 
 	"github.com/tradedesk/tradedesk/api"
+	"github.com/tradedesk/tradedesk/api/internal/secp"
 )
 
 // Demo seeding: what SeedDemo opens, as fractions of the index price.
@@ -29,13 +29,13 @@ const demoDepositedBefore = 5 * time.Minute
 // opens the same address every time. The key is public knowledge (anyone can derive it from
 // the seed), so it is good only for a simulator: it must never hold anything on an exchange.
 func DemoSigner(seed uint64) (*api.Signer, error) {
-	h := crypto.Keccak256([]byte("tradedesk/sim/demo-wallet/" + strconv.FormatUint(seed, 10)))
+	h := secp.Keccak256([]byte("tradedesk/sim/demo-wallet/" + strconv.FormatUint(seed, 10)))
 	for {
-		key, err := crypto.ToECDSA(h)
+		key, err := secp.KeyFromBytes(h)
 		if err == nil {
 			return api.NewSigner(key)
 		}
-		h = crypto.Keccak256(h) // zero or above the curve order: about one seed in 2^128
+		h = secp.Keccak256(h) // zero or above the curve order: about one seed in 2^128
 	}
 }
 

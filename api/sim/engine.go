@@ -10,10 +10,10 @@ import (
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
-	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/shopspring/decimal"
 
 	"github.com/tradedesk/tradedesk/api"
+	"github.com/tradedesk/tradedesk/api/internal/secp"
 )
 
 // Fee rates on notional: makers earn a rebate (a negative fee), takers pay.
@@ -250,7 +250,7 @@ func (e *engine) txHash(signer string, nonce uint64, txType uint16) string {
 	binary.BigEndian.PutUint64(b[0:], nonce)
 	binary.BigEndian.PutUint16(b[8:], txType)
 	binary.BigEndian.PutUint64(b[10:], e.nextTx)
-	h := crypto.Keccak256(b[:], []byte(signer))
+	h := secp.Keccak256(b[:], []byte(signer))
 	return "0x" + common.Bytes2Hex(h)
 }
 

@@ -7,9 +7,8 @@ import (
 	"net/http/httptest"
 	"time"
 
-	"github.com/ethereum/go-ethereum/crypto"
-
 	"github.com/tradedesk/tradedesk/api"
+	"github.com/tradedesk/tradedesk/api/internal/secp"
 	"github.com/tradedesk/tradedesk/api/sim"
 )
 
@@ -21,7 +20,7 @@ func ExampleNew() {
 	srv := httptest.NewServer(s)
 	defer srv.Close()
 
-	key := hex.EncodeToString(crypto.Keccak256([]byte("example")))
+	key := hex.EncodeToString(secp.Keccak256([]byte("example")))
 	signer, _ := api.SignerFromHex(key)
 	// The simulator acts only for accounts it knows: fund this one (tradedesk sim --fund does the same).
 	if err := s.Fund(signer.Address(), sim.DefaultDemoBalance); err != nil {

@@ -12,10 +12,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/shopspring/decimal"
 
 	"github.com/tradedesk/tradedesk/api"
+	"github.com/tradedesk/tradedesk/api/internal/secp"
 )
 
 // testStart is near the signing vectors' nonce (29 Jan 2026), so their nonces are in the window.
@@ -47,7 +47,7 @@ func quietEnv(t testing.TB, opts ...Option) *env {
 
 // keyHex derives a test private key from a name.
 func keyHex(name string) string {
-	return hex.EncodeToString(crypto.Keccak256([]byte("sim-test/" + name)))
+	return hex.EncodeToString(secp.Keccak256([]byte("sim-test/" + name)))
 }
 
 // client returns an api client that signs as the named test account.

@@ -2,10 +2,10 @@ package sim
 
 import (
 	"github.com/ethereum/go-ethereum/common"
-	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/shopspring/decimal"
 
 	"github.com/tradedesk/tradedesk/api"
+	"github.com/tradedesk/tradedesk/api/internal/secp"
 )
 
 // The exchange's own accounts. Each address is keccak256("tradedesk-sim/" + name), so nobody holds
@@ -27,7 +27,7 @@ var (
 )
 
 func houseAddress(name string) string {
-	return common.BytesToAddress(crypto.Keccak256([]byte("tradedesk-sim/" + name))).Hex()
+	return common.BytesToAddress(secp.Keccak256([]byte("tradedesk-sim/" + name))).Hex()
 }
 
 // ledger counts the money that entered the exchange (demo balances, Deposit) and left it

@@ -9,9 +9,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ethereum/go-ethereum/crypto"
-
 	"github.com/tradedesk/tradedesk/api"
+	"github.com/tradedesk/tradedesk/api/internal/secp"
 )
 
 // The strict reading of the wire format (protocol.md, "What the simulator checks"). checkStrict
@@ -382,7 +381,7 @@ func destination(s string) error {
 }
 
 // secpHalfN is half the order of secp256k1: a canonical signature's s is at most this.
-var secpHalfN = new(big.Int).Rsh(crypto.S256().Params().N, 1)
+var secpHalfN = new(big.Int).Rsh(secp.Order(), 1)
 
 // checkSignature refuses non-canonical signatures (answered 401 like other signature failures):
 // s above n/2 (the malleable twin of a valid signature) or v other than 27 or 28. Malformed

@@ -11,9 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ethereum/go-ethereum/crypto"
-
 	"github.com/tradedesk/tradedesk/api"
+	"github.com/tradedesk/tradedesk/api/internal/secp"
 )
 
 // snapshot renders everything a refused request must leave alone: every account's balances,
@@ -76,7 +75,7 @@ func mutateSig(t *testing.T, body []byte, f func(sig []byte)) []byte {
 // highS turns a signature into its malleable twin: s → n − s, v flipped. It still recovers the
 // same signer.
 func highS(sig []byte) {
-	n := crypto.S256().Params().N
+	n := secp.Order()
 	s := new(big.Int).Sub(n, new(big.Int).SetBytes(sig[32:64]))
 	s.FillBytes(sig[32:64])
 	sig[64] = 27 + 28 - sig[64]

@@ -5,10 +5,10 @@ import (
 	"encoding/hex"
 	"time"
 
-	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/shopspring/decimal"
 
 	"github.com/tradedesk/tradedesk/api"
+	"github.com/tradedesk/tradedesk/api/internal/secp"
 )
 
 // Transfer kinds of transfer_history, as the SDKs name them.
@@ -132,7 +132,7 @@ func depositHash(addr string, at time.Time, n int) string {
 	var b [16]byte
 	binary.BigEndian.PutUint64(b[0:], uint64(at.UnixMilli()))
 	binary.BigEndian.PutUint64(b[8:], uint64(n))
-	return "0x" + hex.EncodeToString(crypto.Keccak256([]byte("deposit"), b[:], []byte(addr)))
+	return "0x" + hex.EncodeToString(secp.Keccak256([]byte("deposit"), b[:], []byte(addr)))
 }
 
 // infoTransfers answers transfer_history {user, page?, limit?}: the account's deposits,
