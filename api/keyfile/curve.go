@@ -9,6 +9,8 @@ import (
 )
 
 // A binary that links the keystore links go-ethereum's crypto package, and built with cgo its
-// libsecp256k1: it signs and recovers there, faster than secp's pure Go, with the same bytes
-// (TestPureGoSignMatchesGoEthereum). Without cgo crypto signs on secp's own curve: nothing to gain.
-func init() { secp.UseLinked(crypto.Sign, crypto.Ecrecover) }
+// libsecp256k1: it signs, recovers and makes keys there, faster than secp's pure Go, with the same
+// bytes (TestPureGoSignMatchesGoEthereum). Without cgo crypto uses secp's curve: nothing to gain.
+func init() {
+	secp.UseLinked(secp.Funcs{Sign: crypto.Sign, Ecrecover: crypto.Ecrecover, ToECDSA: crypto.ToECDSA, GenerateKey: crypto.GenerateKey})
+}

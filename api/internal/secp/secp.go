@@ -42,23 +42,45 @@ func IsCurve(c elliptic.Curve) bool {
 // KeyFromBytes makes a private key of the 32 big-endian bytes b. Like crypto.ToECDSA it refuses
 // any other length, zero, and a value at or above the group order.
 func KeyFromBytes(b []byte) (*ecdsa.PrivateKey, error) {
-	if len(b) != 32 {
-		return nil, errors.New("invalid length, need 256 bits")
+	if linked.ToECDSA == nil {
+		return PureKeyFromBytes(b)
 	}
-	var k secp256k1.ModNScalar
-	if k.SetByteSlice(b) {
-		return nil, errors.New("invalid private key, >=N")
+	if _, err := scalarOf(b); err != nil {
+		return nil, err
 	}
-	if k.IsZero() {
-		return nil, errors.New("invalid private key, zero or negative")
+	return linked.ToECDSA(b)
+}
+
+// PureKeyFromBytes is KeyFromBytes in pure Go, whatever UseLinked set.
+func PureKeyFromBytes(b []byte) (*ecdsa.PrivateKey, error) {
+	k, err := scalarOf(b)
+	if err != nil {
+		return nil, err
 	}
 	priv := secp256k1.NewPrivateKey(&k)
 	defer priv.Zero()
 	return priv.ToECDSA(), nil
 }
 
+func scalarOf(b []byte) (secp256k1.ModNScalar, error) {
+	var k secp256k1.ModNScalar
+	if len(b) != 32 {
+		return k, errors.New("invalid length, need 256 bits")
+	}
+	if k.SetByteSlice(b) {
+		return k, errors.New("invalid private key, >=N")
+	}
+	if k.IsZero() {
+		return k, errors.New("invalid private key, zero or negative")
+	}
+	return k, nil
+}
+
 // GenerateKey makes a private key from the system's random source.
 func GenerateKey() (*ecdsa.PrivateKey, error) {
+	if linked.GenerateKey != nil {
+		return linked.GenerateKey()
+	}
 	priv, err := secp256k1.GeneratePrivateKey()
 	if err != nil {
 		return nil, err
@@ -67,34 +89,16 @@ func GenerateKey() (*ecdsa.PrivateKey, error) {
 	return priv.ToECDSA(), nil
 }
 
-// linked, when UseLinked set it, signs and recovers in place of this package's pure Go.
-var linked struct {
-	sign    func(digest []byte, key *ecdsa.PrivateKey) ([]byte, error)
-	recover func(digest, sig []byte) ([]byte, error)
-}
-
-// UseLinked makes Sign, Ecrecover and RecoverAddress call sign and recover once their own checks
-// pass: go-ethereum's crypto.Sign and crypto.Ecrecover, which a binary that links go-ethereum's
-// keystore links anyway, and which built with cgo run in libsecp256k1, two to four times faster
-// than PureSign and PureEcrecover (some sixty times under the race detector), with the same
-// bytes. Call it from an init only, and only where crypto.Sign is cgo's (it has no curve check).
-func UseLinked(sign func(digest []byte, key *ecdsa.PrivateKey) ([]byte, error), recover func(digest, sig []byte) ([]byte, error)) {
-	linked.sign, linked.recover = sign, recover
-}
-
-// Linked reports whether UseLinked set the functions Sign and Ecrecover call.
-func Linked() bool { return linked.sign != nil }
-
 // Sign signs a 32-byte digest with key and returns [R || S || V], V 0 or 1, S low: the bytes
 // crypto.Sign returns. The digest must come from a hash, never straight from an adversary.
 func Sign(digest []byte, key *ecdsa.PrivateKey) ([]byte, error) {
-	if linked.sign == nil {
+	if linked.Sign == nil {
 		return PureSign(digest, key)
 	}
 	if err := checkSign(digest, key); err != nil {
 		return nil, err
 	}
-	return linked.sign(digest, key)
+	return linked.Sign(digest, key)
 }
 
 func checkSign(digest []byte, key *ecdsa.PrivateKey) error {
@@ -133,13 +137,13 @@ func PureSign(digest []byte, key *ecdsa.PrivateKey) ([]byte, error) {
 // over digest. Like crypto.Ecrecover it refuses a wrong length, V above 3, R or S zero or at or
 // above the order, and an R that is no point's x; it accepts a high S, as libsecp256k1 does.
 func Ecrecover(digest, sig []byte) ([]byte, error) {
-	if linked.recover == nil {
+	if linked.Ecrecover == nil {
 		return PureEcrecover(digest, sig)
 	}
 	if err := checkRecover(digest, sig); err != nil {
 		return nil, err
 	}
-	return linked.recover(digest, sig)
+	return linked.Ecrecover(digest, sig)
 }
 
 func checkRecover(digest, sig []byte) error {
