@@ -8,6 +8,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/tradedesk/tradedesk/api/internal/secp"
 )
 
 func TestSignerFromHex(t *testing.T) {
@@ -104,7 +106,8 @@ func TestChecksumAddress(t *testing.T) {
 func TestKeyNeverPrinted(t *testing.T) {
 	s, _ := SignerFromHex(testKey)
 	bare := strings.TrimPrefix(testKey, "0x")
-	raw := s.key.D.FillBytes(make([]byte, 32))
+	kb, _ := secp.KeyBytes(s.key)
+	raw := kb[:]
 	forms := []string{bare, strings.ToUpper(bare), new(big.Int).SetBytes(raw).String(), fmt.Sprint(raw), string(raw)}
 	rec := newRecorder(t, func(w http.ResponseWriter, _ *http.Request, _ []byte) {
 		w.WriteHeader(500)

@@ -79,7 +79,8 @@ func TestPureGoSignMatchesGoEthereum(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: secp.PureKeyFromBytes: %v", name, err)
 		}
-		if ours.D.Cmp(geth.D) != 0 || ours.X.Cmp(geth.X) != 0 || ours.Y.Cmp(geth.Y) != 0 {
+		if kb, err := secp.KeyBytes(ours); err != nil || !bytes.Equal(kb[:], crypto.FromECDSA(geth)) ||
+			!bytes.Equal(crypto.FromECDSAPub(&ours.PublicKey), crypto.FromECDSAPub(&geth.PublicKey)) {
 			t.Fatalf("%s: PureKeyFromBytes made another key than crypto.ToECDSA", name)
 		}
 		addr := crypto.PubkeyToAddress(geth.PublicKey)
@@ -278,6 +279,7 @@ func TestPureGoRefusesBadKeysAsGoEthereum(t *testing.T) {
 	digest := bytes.Repeat([]byte{9}, 32)
 	for name, d := range map[string]*big.Int{"zero": new(big.Int), "n": n,
 		"n+1": new(big.Int).Add(n, big.NewInt(1)), "2^256": new(big.Int).Lsh(big.NewInt(1), 256)} {
+		//lint:ignore SA1019 a key no constructor makes: D out of range on purpose
 		bad := &ecdsa.PrivateKey{PublicKey: good.PublicKey, D: d}
 		if _, err := crypto.Sign(digest, bad); err == nil {
 			t.Fatalf("%s: crypto.Sign signs with it: the case is wrong", name)

@@ -95,29 +95,43 @@ func Sign(digest []byte, key *ecdsa.PrivateKey) ([]byte, error) {
 	if linked.Sign == nil {
 		return PureSign(digest, key)
 	}
-	if err := checkSign(digest, key); err != nil {
+	raw, err := checkSign(digest, key)
+	clear(raw[:])
+	if err != nil {
 		return nil, err
 	}
 	return linked.Sign(digest, key)
 }
 
-func checkSign(digest []byte, key *ecdsa.PrivateKey) error {
+func checkSign(digest []byte, key *ecdsa.PrivateKey) ([32]byte, error) {
 	if len(digest) != DigestLen {
-		return errors.New("digest must be 32 bytes")
+		return [32]byte{}, errors.New("digest must be 32 bytes")
 	}
-	if key == nil || key.D == nil || key.D.Sign() <= 0 || key.D.BitLen() > 256 {
-		return errors.New("invalid private key")
+	return KeyBytes(key)
+}
+
+// KeyBytes is key's private scalar in 32 big-endian bytes (crypto.FromECDSA's), or an error for
+// a key with none or a negative one or one over 32 bytes. The caller clears what it is given.
+func KeyBytes(key *ecdsa.PrivateKey) ([32]byte, error) {
+	var raw [32]byte
+	if key == nil {
+		return raw, errors.New("invalid private key")
 	}
-	return nil
+	//lint:ignore SA1019 crypto/ecdsa's Bytes has no secp256k1: D is the one way to the scalar
+	d := key.D
+	if d == nil || d.Sign() <= 0 || d.BitLen() > 256 {
+		return raw, errors.New("invalid private key")
+	}
+	d.FillBytes(raw[:])
+	return raw, nil
 }
 
 // PureSign is Sign in pure Go, whatever UseLinked set.
 func PureSign(digest []byte, key *ecdsa.PrivateKey) ([]byte, error) {
-	if err := checkSign(digest, key); err != nil {
+	raw, err := checkSign(digest, key)
+	if err != nil {
 		return nil, err
 	}
-	var raw [32]byte
-	key.D.FillBytes(raw[:])
 	var priv secp256k1.PrivateKey
 	overflow := priv.Key.SetBytes(&raw) != 0
 	clear(raw[:])
@@ -187,8 +201,10 @@ func RecoverAddress(digest, sig []byte) (common.Address, error) {
 // X and Y, as crypto.PubkeyToAddress.
 func PubkeyToAddress(pub ecdsa.PublicKey) common.Address {
 	var xy [64]byte
-	pub.X.FillBytes(xy[:32])
-	pub.Y.FillBytes(xy[32:])
+	//lint:ignore SA1019 crypto/ecdsa's Bytes has no secp256k1: X and Y are the one way to the point
+	x, y := pub.X, pub.Y
+	x.FillBytes(xy[:32])
+	y.FillBytes(xy[32:])
 	return addressOf(xy[:])
 }
 
