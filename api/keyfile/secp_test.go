@@ -1,3 +1,5 @@
+//go:build cgo
+
 package keyfile
 
 import (
@@ -19,7 +21,9 @@ import (
 
 // The pure-Go signer (api/internal/secp's PureSign, PureEcrecover) against go-ethereum's crypto
 // package, which this package links anyway (its keystore does) and which, built with cgo, signs
-// with libsecp256k1; and secp's Sign and Ecrecover, which here call crypto's (UseLinked).
+// with libsecp256k1; and secp's Sign and Ecrecover, which here call crypto's (UseLinked). Only
+// with cgo: without it crypto is decred's too, and refuses less than libsecp256k1 (a V of 4, read
+// as a compressed key's, and a private key over 32 bytes, cut to 32).
 
 // equivKeys are the private keys the equivalence tests use: edge keys (1, 2, n-1, keys with
 // leading zero bytes) and many drawn from a seeded source, so that a failure reproduces.
