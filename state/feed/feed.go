@@ -195,6 +195,8 @@ func (f *Feed) Update(msg Msg) Result {
 		return f.sourceUpdate(msg)
 	case stallMsg:
 		return f.stallCheck(msg)
+	case subscribedMsg:
+		return Result{Cmd: f.subscribed(msg)}
 	case wakeMsg:
 		return f.woken(msg)
 	case ownMsg:

@@ -3,6 +3,7 @@ package feed
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/tradedesk/tradedesk/api"
@@ -54,7 +55,8 @@ func TopicKind(t api.Topic) state.Kind {
 }
 
 // Subscribe subscribes topics in the background (a refusal shows as the stream's status) and
-// hands each subscription to keep; then runs done.
+// hands each subscription to keep; then runs done. Topics subscribed while the stream is up
+// bring a message for Feed.Update (see subscribedMsg).
 func Subscribe(st *api.Stream, topics []api.Topic, done func(), keep ...chan *api.Subscription) Cmd {
 	return func() Message {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -67,8 +69,35 @@ func Subscribe(st *api.Stream, topics []api.Topic, done func(), keep ...chan *ap
 		if done != nil {
 			done()
 		}
-		return nil
+		if !st.Status().Up {
+			return nil // subscribed before the connection's Up, which reconciles every kind
+		}
+		return subscribedMsg{topics: topics}
 	}
+}
+
+// subscribedMsg says topics were subscribed on a connection that may already have said Up: the
+// reconcile that Up started may have read the exchange before they were subscribed (a stream
+// created before the console subscribes its account comes up with no topics on a loaded machine).
+type subscribedMsg struct{ topics []api.Topic }
+
+func (subscribedMsg) isFeedMsg() {}
+
+// subscribed polls once the quiet kinds (an account's: records only on a change) of topics
+// subscribed while the source is up: a fill made between the Up's reconcile and the subscription
+// is streamed to no one, and would be missing until the next reconcile (ReconcileEvery in the
+// console, two minutes). Market data needs none: its topics send all the time.
+func (f *Feed) subscribed(msg subscribedMsg) Cmd {
+	if f.src == nil || !f.src.up {
+		return nil // the Up still to come reconciles every kind, after the subscription
+	}
+	var kinds []state.Kind
+	for _, t := range msg.topics {
+		if k := TopicKind(t); f.src.kinds[k] && slices.Contains(f.src.src.Quiet, k) && !slices.Contains(kinds, k) {
+			kinds = append(kinds, k)
+		}
+	}
+	return f.Refresh(kinds...)
 }
 
 // DrainSubs takes the subscriptions a channel holds (nil: none).
