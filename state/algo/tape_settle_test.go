@@ -17,7 +17,7 @@ import (
 // exchange.
 func TestTheExecutorSettlesAChildFromTheStream(t *testing.T) {
 	t.Parallel() // its own simulator, stream, tape and request counts (newTapeRig)
-	r, count, tape, _ := newTapeRig(t)
+	r, count, tape := newTapeRig(t)
 	size := dec("0.004")
 	w := &working{}
 	d := r.deps(w.report)

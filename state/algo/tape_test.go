@@ -69,8 +69,8 @@ func (c *infoCounter) polls() (map[string]int, int) {
 }
 
 // newTapeRig is newRig with the simulator's /info requests counted, and a tape fed by the
-// trader's own stream; down makes the tape see the stream down.
-func newTapeRig(t *testing.T) (*tapeRig, *infoCounter, *Tape, *atomic.Bool) {
+// trader's own stream.
+func newTapeRig(t *testing.T) (*tapeRig, *infoCounter, *Tape) {
 	t.Helper()
 	s := sim.New(sim.WithSeed(7), sim.WithStep(50*time.Millisecond))
 	count := &infoCounter{n: map[string]int{}}
@@ -96,13 +96,7 @@ func newTapeRig(t *testing.T) (*tapeRig, *infoCounter, *Tape, *atomic.Bool) {
 		_, err := st.Subscribe(bg, tp)
 		must(t, err)
 	}
-	down := &atomic.Bool{}
-	tape := NewTape(func() api.StreamStatus {
-		if down.Load() {
-			return api.StreamStatus{}
-		}
-		return st.Status()
-	})
+	tape := NewTape(st.Status)
 	// A loaded machine may take a while to bring a record: the wait before a poll is generous
 	// here, so that a poll counted is a route taken, not a slow stream.
 	tape.Wait = 20 * time.Second
@@ -115,13 +109,29 @@ func newTapeRig(t *testing.T) (*tapeRig, *infoCounter, *Tape, *atomic.Bool) {
 			t.Fatal("the stream brought no BTC-PERP ticker within a minute")
 		}
 	}
-	return &tapeRig{rig: r, algoRead: reads}, count, tape, down
+	return &tapeRig{rig: r, algoRead: reads, tape: tape}, count, tape
 }
 
 // tapeRig is a rig whose algorithm reads through a client of its own (algoRead), counted apart.
 type tapeRig struct {
 	*rig
 	algoRead *api.Client
+	tape     *Tape
+}
+
+// streamDown takes the trader's stream down for good (the simulator drops it and refuses it
+// again) and waits until the tape sees it down: from then on no record reaches the tape, as
+// when a real stream is lost. (Only saying it is down while records still come is not down: a
+// final record is trusted whichever route brought it, so a child the market filled before its
+// first lookup was read off the tape.)
+func (r *tapeRig) streamDown(t *testing.T) {
+	t.Helper()
+	r.sim.RefuseStreams(true)
+	for deadline := time.Now().Add(time.Minute); r.tape.Up(); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the stream still up a minute after the simulator dropped it")
+		}
+	}
 }
 
 // runHitChase runs a buy chase of size on the rig's deps with tape, hit by the taker, to its end.
@@ -148,7 +158,7 @@ func runHitChase(t *testing.T, r *tapeRig, tape *Tape, id string, size decimal.D
 // exactly its target, with what it reports filled the sum of its fills at the exchange.
 func TestAChaseOnTheStreamPollsNoBookOrdersOrFills(t *testing.T) {
 	t.Parallel() // its own simulator, stream, tape and request counts (newTapeRig)
-	r, count, tape, _ := newTapeRig(t)
+	r, count, tape := newTapeRig(t)
 	size := dec("0.004")
 	count.polls()
 	p := runHitChase(t, r, tape, "tape-up", size)
@@ -163,16 +173,17 @@ func TestAChaseOnTheStreamPollsNoBookOrdersOrFills(t *testing.T) {
 }
 
 // TestAChaseWithTheStreamDownPolls: the same chase with the stream down reads the exchange (the
-// fallback) and still fills exactly its target.
+// fallback): its quote from the book, its children's records from the open orders or the order
+// history, their fills from the fills; and it still fills exactly its target.
 func TestAChaseWithTheStreamDownPolls(t *testing.T) {
 	t.Parallel() // its own simulator, stream, tape and request counts (newTapeRig)
-	r, count, tape, down := newTapeRig(t)
-	down.Store(true)
+	r, count, tape := newTapeRig(t)
+	r.streamDown(t)
 	size := dec("0.004")
 	count.polls()
 	p := runHitChase(t, r, tape, "tape-down", size)
 	polls, _ := count.polls()
-	if polls[api.MethodOrderBook] == 0 || polls[api.MethodOpenOrders]+polls[api.MethodOrderHistory] == 0 {
+	if polls[api.MethodOrderBook] == 0 || polls[api.MethodOpenOrders]+polls[api.MethodOrderHistory] == 0 || polls[api.MethodFills] == 0 {
 		t.Fatalf("with the stream down the chase did not poll: %v", polls)
 	}
 	if !p.Filled.Equal(size) || !p.Filled.Equal(r.filledOf("tape-down-")) {
@@ -182,7 +193,7 @@ func TestAChaseWithTheStreamDownPolls(t *testing.T) {
 
 // TestTheTapeNeverReopensAFinalOrder: a final record stays final whatever comes after it (a
 // late open record, a read begun before it); an open one stands only while the stream that
-// brought it is up.
+// brought it is up (not while it is down, nor on a later connection).
 func TestTheTapeNeverReopensAFinalOrder(t *testing.T) {
 	var st atomic.Value
 	st.Store(api.StreamStatus{Up: true, Epoch: 1})
@@ -192,6 +203,11 @@ func TestTheTapeNeverReopensAFinalOrder(t *testing.T) {
 	if rec, _, ok := tape.order("c-1"); !ok || rec.State != api.StateOpen {
 		t.Fatalf("open record: %+v %v", rec, ok)
 	}
+	st.Store(api.StreamStatus{Epoch: 1}) // the stream down: what it said is open may have changed
+	if _, _, ok := tape.order("c-1"); ok {
+		t.Fatal("an open record stood for its order while the stream was down")
+	}
+	st.Store(api.StreamStatus{Up: true, Epoch: 1})
 	_, v, _ := tape.order("c-1")
 	done := api.OrderRecord{Cloid: "c-1", State: api.StateCancelled}
 	tape.Put(api.StreamEvent{Data: &done})
