@@ -114,10 +114,12 @@ func TestAPausedChaseSendsNothingUntilResumed(t *testing.T) {
 // TestAPausedTWAPStaysPausedOnRestart: a TWAP paused after its first slice, its process then
 // gone, is not among the algorithms left running on restart (it needs no choice) and stays
 // paused in the journal; resumed, its schedule has moved on by the time it was paused (no burst
-// of the slices it missed) and it fills exactly its size.
+// of the slices it missed) and it fills exactly its size (its IOC slices meeting the book they
+// were priced on: stepOnReads).
 func TestAPausedTWAPStaysPausedOnRestart(t *testing.T) {
 	t.Parallel() // its own simulator and journal
 	r := newRig(t, false)
+	r.stepOnReads()
 	d := r.deps(nil)
 	// The first process's clock stands still: its first step works slice 1 however long the
 	// machine takes to get there (on a running clock a slow start had rolled slices 1-3 into one).

@@ -35,9 +35,11 @@ type rig struct {
 	taker  *api.Client
 	path   string
 	j      *journal.Journal
-	market *clientMarket
+	market Market
 	// send is what the trader's executor sends through (the client, or a wrapper of it).
 	send exec.Sender
+	// stopLoop stops the simulator's market loop and returns once it has (stepOnReads).
+	stopLoop func()
 }
 
 func newRig(t *testing.T, quiet bool, more ...sim.Option) *rig {
@@ -50,12 +52,14 @@ func newRig(t *testing.T, quiet bool, more ...sim.Option) *rig {
 	s := sim.New(opts...)
 	srv := httptest.NewServer(s)
 	ctx, cancel := context.WithCancel(bg)
-	go func() { _ = s.Run(ctx) }()
+	ran := make(chan struct{})
+	go func() { defer close(ran); _ = s.Run(ctx) }()
 	t.Cleanup(func() { cancel(); srv.Close() })
 	r := &rig{t: t, sim: s, trader: client(t, srv.URL, traderKey), taker: client(t, srv.URL, takerKey)}
 	for _, c := range []*api.Client{r.trader, r.taker} {
 		must(t, s.Fund(c.Address(), sim.DefaultDemoBalance))
 	}
+	r.stopLoop = func() { cancel(); <-ran }
 	r.send = r.trader
 	r.market = &clientMarket{c: r.trader}
 	r.path = journal.Path(t.TempDir(), "sim", r.trader.Address())
@@ -124,6 +128,28 @@ func (r *rig) deps(report func(Progress)) *Deps {
 	return &Deps{Exec: e, Journal: r.j, Market: r.market, Read: r.trader, Account: r.trader.Address(),
 		Poll: 20 * time.Millisecond, MinReprice: 50 * time.Millisecond, Report: report, Limits: &Limits{PerSecond: 1000, ShareReads: 20 * time.Millisecond},
 		PauseEvery: 20 * time.Millisecond}
+}
+
+// stepOnReads stops the simulator's own market loop and has the algorithms' book reads move the
+// market instead (the rig's market, for deps made after): each read first runs the market steps
+// due by now (sim.Advance), so the market moves between two reads as it did, but never between a
+// read and the order priced off it. A loaded machine may take longer than a step (50 ms) from a
+// read to its order reaching the book; with the loop running, an IOC priced off that read then
+// often meets a book that moved away from it, and misses.
+func (r *rig) stepOnReads() {
+	r.stopLoop()
+	r.market = steppedMarket{Market: r.market, s: r.sim}
+}
+
+// steppedMarket is a market whose simulator steps when its book is read (stepOnReads).
+type steppedMarket struct {
+	Market
+	s *sim.Sim
+}
+
+func (m steppedMarket) OrderBook(ctx context.Context, symbol string, depth int) (api.OrderBook, error) {
+	m.s.Advance(0)
+	return m.Market.OrderBook(ctx, symbol, depth)
 }
 
 // clientMarket loads a store the way a front end does, from the client.

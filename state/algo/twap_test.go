@@ -11,12 +11,16 @@ import (
 	"github.com/tradedesk/tradedesk/api"
 )
 
-// TestATWAPFillsItsSizeInSlices: a buy TWAP of 0.01 over a second in 5 slices, in a moving
-// market, ends done with exactly its size filled, as the sum of its slices' fills, in at most 5
-// IOC orders (and the last slice's retries); its schedule's slices add up to the size, randomised or not.
+// TestATWAPFillsItsSizeInSlices: a buy TWAP of 0.01 over a second in 5 slices, in a market that
+// moves between its slices, ends done with exactly its size filled, as the sum of its slices'
+// fills, in at most 5 IOC orders (and the last slice's retries); its schedule's slices add up to
+// the size, randomised or not. The market moves at the TWAP's book reads (stepOnReads): with the
+// simulator's own loop, a loaded machine had most slices meet a book that moved away from the
+// price they were given, and the TWAP expired at 0.004 of 0.01 after its retries.
 func TestATWAPFillsItsSizeInSlices(t *testing.T) {
 	t.Parallel() // its own simulator and journal
 	r := newRig(t, false)
+	r.stepOnReads()
 	d := r.deps(nil)
 	size := dec("0.01")
 	tw, err := NewTWAP(bg, d, "tw-1", TWAPParams{Instrument: "BTC-PERP", Side: "buy", Size: size, Duration: time.Second, Slices: 5})
@@ -87,9 +91,10 @@ func TestATWAPPausesOnAStaleBook(t *testing.T) {
 
 // TestAKilledTWAPResumesToExactlyItsSize: TWAPs killed at a random action and resumed by a new
 // process end done at exactly their size, no client id twice. They run one after another on one
-// simulator: a slice is an IOC priced on the book it read, and with eight simulators at once
-// beside the chase soaks an answer came later than the market's 50 ms step, so the resumed
-// TWAP's last slice missed all six tries ("the band could not fill", seen at load 15).
+// simulator whose market moves at their book reads (stepOnReads): a slice is an IOC priced on the
+// book it read, and with the simulator's own loop an answer on a loaded machine came later than
+// the market's 50 ms step, so the resumed TWAP's last slice missed all six tries ("the band could
+// not fill", seen at load 15, and again at load 27 with the TWAPs one after another).
 func TestAKilledTWAPResumesToExactlyItsSize(t *testing.T) {
 	t.Parallel() // its own simulator and journal
 	type kill struct {
@@ -104,6 +109,7 @@ func TestAKilledTWAPResumesToExactlyItsSize(t *testing.T) {
 		kills[i] = kill{size: size, at: int32(1 + rng.IntN(4)), deliver: rng.IntN(2) == 0}
 	}
 	acrossSims(t, len(kills), 1, func(t *testing.T, r *rig, _ int) func(int) {
+		r.stepOnReads()
 		return func(i int) { r.killTWAP(t, fmt.Sprintf("kt-%d", i), kills[i].size, kills[i].at, kills[i].deliver) }
 	})
 }
