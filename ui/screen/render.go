@@ -172,11 +172,16 @@ func (r *Renderer) flush() {
 			}
 			continue
 		}
-		if r.width > 0 {
+		// One width pass a line: the panes fit their lines, so the cut (a second pass, and a new
+		// string) is for the rare line that is wider (issue #34: the terminal's writes were a
+		// tenth of the idle demo's CPU, most of it measuring each changed line twice).
+		w := ansi.StringWidth(line)
+		if r.width > 0 && w > r.width {
 			line = ansi.Truncate(line, r.width, "")
+			w = ansi.StringWidth(line)
 		}
 		b.WriteString(line)
-		if ansi.StringWidth(line) < r.width || r.width == 0 {
+		if w < r.width || r.width == 0 {
 			// A line as wide as the screen leaves the cursor on its last cell: clearing there
 			// would erase that cell.
 			b.WriteString(eraseLineRight)
