@@ -2,6 +2,7 @@ package feed
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -36,6 +37,33 @@ func (r *asyncRunner) run(cmd Cmd) {
 			r.msgs <- msg
 		}
 	}()
+}
+
+// apply hands msg to f, applies what it returns to st and runs its command, as the console does.
+func (r *asyncRunner) apply(f *Feed, st *state.Store, msg Message) {
+	res := f.Update(msg.(Msg))
+	if res.Msg != nil {
+		st.Apply(res.Msg)
+	}
+	for _, m := range res.Msgs {
+		st.Apply(m)
+	}
+	r.run(res.Cmd)
+}
+
+// until applies the queued messages (apply) until cond holds; after limit it fails with what and
+// why's account of the feed (limit only stops a hang).
+func (r *asyncRunner) until(t *testing.T, f *Feed, st *state.Store, limit time.Duration, what string, cond func() bool, why func() string) {
+	t.Helper()
+	deadline := time.After(limit)
+	for !cond() {
+		select {
+		case msg := <-r.msgs:
+			r.apply(f, st, msg)
+		case <-deadline:
+			t.Fatalf("waited %s for %s (%s)", limit, what, why())
+		}
+	}
 }
 
 // TestSourceBesidePolls: against the simulator's stream over loopback, the source's batches
@@ -81,16 +109,7 @@ func TestSourceBesidePolls(t *testing.T) {
 	r := &asyncRunner{msgs: make(chan Message, 64)}
 	r.run(task.Start())
 	r.run(f.StartSource())
-	handle := func(msg Message) {
-		res := f.Update(msg.(Msg))
-		if res.Msg != nil {
-			st.Apply(res.Msg)
-		}
-		for _, m := range res.Msgs {
-			st.Apply(m)
-		}
-		r.run(res.Cmd)
-	}
+	handle := func(msg Message) { r.apply(f, st, msg) }
 	// advance steps the feed's clock; the polls it starts answer later, through until.
 	advance := func(d time.Duration) {
 		for _, msg := range clock.Advance(d) {
@@ -99,15 +118,7 @@ func TestSourceBesidePolls(t *testing.T) {
 	}
 	until := func(what string, cond func() bool) {
 		t.Helper()
-		deadline := time.After(10 * time.Second)
-		for !cond() {
-			select {
-			case msg := <-r.msgs:
-				handle(msg)
-			case <-deadline:
-				t.Fatalf("waited 10s for %s (conn %+v)", what, f.Conn())
-			}
-		}
+		r.until(t, f, st, 10*time.Second, what, cond, func() string { return fmt.Sprintf("conn %+v", f.Conn()) })
 	}
 	until("the stream up and its reconciling poll answered", func() bool { return f.Conn().Stream && polls() >= 2 && !task.Busy() })
 	before := polls()

@@ -2,6 +2,7 @@ package feed
 
 import (
 	"context"
+	"fmt"
 	"net/http/httptest"
 	"strings"
 	"sync/atomic"
@@ -56,27 +57,11 @@ func TestATopicSubscribedAfterTheUpReconcilesItsKind(t *testing.T) {
 			return nil
 		}})
 	r := &asyncRunner{msgs: make(chan Message, 64)}
-	handle := func(msg Message) {
-		res := f.Update(msg.(Msg))
-		if res.Msg != nil {
-			st.Apply(res.Msg)
-		}
-		for _, m := range res.Msgs {
-			st.Apply(m)
-		}
-		r.run(res.Cmd)
-	}
 	until := func(what string, cond func() bool) {
 		t.Helper()
-		deadline := time.After(20 * time.Second) // only stops a hang
-		for !cond() {
-			select {
-			case msg := <-r.msgs:
-				handle(msg)
-			case <-deadline:
-				t.Fatalf("waited 20s for %s (conn %+v, %d polls, %d fills)", what, f.Conn(), polls.Load(), len(st.Fills()))
-			}
-		}
+		r.until(t, f, st, 20*time.Second, what, cond, func() string {
+			return fmt.Sprintf("conn %+v, %d polls, %d fills", f.Conn(), polls.Load(), len(st.Fills()))
+		})
 	}
 	r.run(task.Start())
 	r.run(f.StartSource())
