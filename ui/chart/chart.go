@@ -59,14 +59,22 @@ type grid struct {
 	w, h  int
 	cells []rune
 	style []uint8
+	wrote []bool // the columns written since the grid was made or cleared (what a test counts)
 }
 
 func newGrid(w, h int) *grid {
-	g := &grid{w: w, h: h, cells: make([]rune, w*h), style: make([]uint8, w*h)}
-	for i := range g.cells {
-		g.cells[i] = ' '
-	}
+	g := &grid{w: w, h: h, cells: make([]rune, w*h), style: make([]uint8, w*h), wrote: make([]bool, w)}
+	g.clear(0, 0, w, h)
 	return g
+}
+
+// clear blanks the cells of columns [x0, x1) and rows [y0, y1).
+func (g *grid) clear(x0, y0, x1, y1 int) {
+	for y := y0; y < y1; y++ {
+		for x := x0; x < x1; x++ {
+			g.cells[y*g.w+x], g.style[y*g.w+x] = ' ', sNone
+		}
+	}
 }
 
 func (g *grid) set(x, y int, r rune, s uint8) {
@@ -75,6 +83,7 @@ func (g *grid) set(x, y int, r rune, s uint8) {
 	}
 	g.cells[y*g.w+x] = r
 	g.style[y*g.w+x] = s
+	g.wrote[x] = true
 }
 
 func (g *grid) text(x, y int, s string, st uint8) {
@@ -91,18 +100,23 @@ func (g *grid) String(st Styles) string {
 		if y > 0 {
 			b.WriteByte('\n')
 		}
-		row := y * g.w
-		for x := 0; x < g.w; {
-			end := x + 1
-			for end < g.w && g.style[row+end] == g.style[row+x] {
-				end++
-			}
-			run := string(g.cells[row+x : row+end])
-			b.WriteString(applyStyle(st, g.style[row+x], run))
-			x = end
-		}
+		g.writeRow(&b, y, st)
 	}
 	return b.String()
+}
+
+// writeRow renders row y, one style call per run of equally styled cells.
+func (g *grid) writeRow(b *strings.Builder, y int, st Styles) {
+	row := y * g.w
+	for x := 0; x < g.w; {
+		end := x + 1
+		for end < g.w && g.style[row+end] == g.style[row+x] {
+			end++
+		}
+		run := string(g.cells[row+x : row+end])
+		b.WriteString(applyStyle(st, g.style[row+x], run))
+		x = end
+	}
 }
 
 func applyStyle(st Styles, id uint8, s string) string {
@@ -160,22 +174,31 @@ type bar struct {
 func (b bar) up() bool { return b.close >= b.open }
 
 func toBars(cs []api.Candle) []bar {
-	out := make([]bar, len(cs))
-	for i, c := range cs {
-		out[i] = bar{
-			t:      c.Time.Time,
-			open:   c.Open.InexactFloat64(),
-			high:   c.High.InexactFloat64(),
-			low:    c.Low.InexactFloat64(),
-			close:  c.Close.InexactFloat64(),
-			volume: c.Volume.InexactFloat64(),
-		}
-		// A malformed candle (high under low, body outside the range) is drawn within its extremes.
-		lo := math.Min(math.Min(out[i].low, out[i].high), math.Min(out[i].open, out[i].close))
-		hi := math.Max(math.Max(out[i].low, out[i].high), math.Max(out[i].open, out[i].close))
-		out[i].low, out[i].high = lo, hi
+	return appendBars(nil, cs)
+}
+
+// appendBars appends the bars of cs to out.
+func appendBars(out []bar, cs []api.Candle) []bar {
+	for _, c := range cs {
+		out = append(out, toBar(c))
 	}
 	return out
+}
+
+func toBar(c api.Candle) bar {
+	b := bar{
+		t:      c.Time.Time,
+		open:   c.Open.InexactFloat64(),
+		high:   c.High.InexactFloat64(),
+		low:    c.Low.InexactFloat64(),
+		close:  c.Close.InexactFloat64(),
+		volume: c.Volume.InexactFloat64(),
+	}
+	// A malformed candle (high under low, body outside the range) is drawn within its extremes.
+	lo := math.Min(math.Min(b.low, b.high), math.Min(b.open, b.close))
+	hi := math.Max(math.Max(b.low, b.high), math.Max(b.open, b.close))
+	b.low, b.high = lo, hi
+	return b
 }
 
 // layout is the placement of the chart's parts inside the grid.
@@ -202,15 +225,11 @@ func draw(g *grid, candles []api.Candle, opts Options) {
 func plan(g *grid, bars []bar, opts Options) layout {
 	var l layout
 	chartRows := g.h - 1 // the last row is the time axis
-	l.volRows = chartRows / 5
-	if chartRows < 6 || maxVolume(bars) <= 0 { // mark and index series carry no volume
-		l.volRows = 0
-	}
+	l.volRows = volumeRows(chartRows, maxVolume(bars))
 	l.priceRows = chartRows - l.volRows
 	// The label width depends on the range, which depends on the visible candles, which depend on
 	// the width left for them: size the labels for every candle first (an upper bound), then fit.
-	lo, hi := priceRange(bars)
-	l.labelWidth = labelWidth(lo, hi, maxVolume(bars), opts.PriceDecimals)
+	l.labelWidth = statsOf(bars).labelWidth(opts.PriceDecimals)
 	l.axisX = g.w - l.labelWidth - 1
 	if l.axisX < 1 {
 		l.axisX, l.labelWidth = g.w-1, 0
@@ -226,13 +245,44 @@ func plan(g *grid, bars []bar, opts Options) layout {
 	return l
 }
 
+// volumeRows is how many of chartRows show volume, the largest volume being top.
+func volumeRows(chartRows int, top float64) int {
+	if chartRows < 6 || top <= 0 { // mark and index series carry no volume
+		return 0
+	}
+	return chartRows / 5
+}
+
 // priceRange is the lowest low and highest high, widened when flat so a flat market still draws.
 func priceRange(bars []bar) (lo, hi float64) {
-	lo, hi = math.Inf(1), math.Inf(-1)
+	return statsOf(bars).priceRange()
+}
+
+// stats are the extremes of some bars: the lowest low, the highest high and the largest volume.
+type stats struct{ lo, hi, vol float64 }
+
+func statsOf(bars []bar) stats {
+	s := stats{lo: math.Inf(1), hi: math.Inf(-1)}
 	for _, b := range bars {
-		lo = math.Min(lo, b.low)
-		hi = math.Max(hi, b.high)
+		s = s.with(b)
 	}
+	return s
+}
+
+// with is s with b added.
+func (s stats) with(b bar) stats {
+	return stats{lo: math.Min(s.lo, b.low), hi: math.Max(s.hi, b.high), vol: math.Max(s.vol, b.volume)}
+}
+
+// labelWidth is the width of the widest label of bars whose extremes are s.
+func (s stats) labelWidth(decimals int32) int {
+	lo, hi := s.priceRange()
+	return labelWidth(lo, hi, s.vol, decimals)
+}
+
+// priceRange is the range the price rows span, widened when flat so a flat market still draws.
+func (s stats) priceRange() (lo, hi float64) {
+	lo, hi = s.lo, s.hi
 	if hi-lo <= math.Abs(hi)*1e-12 {
 		pad := math.Max(math.Abs(hi)*0.001, 1e-9)
 		lo, hi = lo-pad, hi+pad
@@ -260,29 +310,35 @@ var glyphs = [3][3]rune{
 }
 
 func drawCandles(g *grid, l layout) {
-	for i, b := range l.visible {
-		x := l.x(i)
-		st := sDown
-		if b.up() {
-			st = sUp
+	for i := range l.visible {
+		drawCandle(g, l, i)
+	}
+}
+
+// drawCandle draws the i-th visible candle in its column.
+func drawCandle(g *grid, l layout, i int) {
+	b := l.visible[i]
+	x := l.x(i)
+	st := sDown
+	if b.up() {
+		st = sUp
+	}
+	lo, hi := l.half(b.low), l.half(b.high)
+	bLo, bHi := l.half(math.Min(b.open, b.close)), l.half(math.Max(b.open, b.close))
+	kind := func(k int) int {
+		switch {
+		case k >= bLo && k <= bHi:
+			return 2
+		case k >= lo && k <= hi:
+			return 1
 		}
-		lo, hi := l.half(b.low), l.half(b.high)
-		bLo, bHi := l.half(math.Min(b.open, b.close)), l.half(math.Max(b.open, b.close))
-		kind := func(k int) int {
-			switch {
-			case k >= bLo && k <= bHi:
-				return 2
-			case k >= lo && k <= hi:
-				return 1
-			}
-			return 0
-		}
-		for row := 0; row < l.priceRows; row++ {
-			bottom := 2 * (l.priceRows - 1 - row) // half index of the row's lower half
-			r := glyphs[kind(bottom+1)][kind(bottom)]
-			if r != ' ' {
-				g.set(x, row, r, st)
-			}
+		return 0
+	}
+	for row := 0; row < l.priceRows; row++ {
+		bottom := 2 * (l.priceRows - 1 - row) // half index of the row's lower half
+		r := glyphs[kind(bottom+1)][kind(bottom)]
+		if r != ' ' {
+			g.set(x, row, r, st)
 		}
 	}
 }
@@ -306,23 +362,29 @@ func drawVolume(g *grid, l layout) {
 	if top <= 0 {
 		return
 	}
-	for i, b := range l.visible {
-		st := sDown
-		if b.up() {
-			st = sUp
-		}
-		eighths := int(math.Round(b.volume / top * float64(l.volRows*8)))
-		if b.volume > 0 && eighths == 0 {
-			eighths = 1 // any volume shows
-		}
-		for r := 0; r < l.volRows && eighths > 0; r++ {
-			n := min(8, eighths)
-			g.set(l.x(i), l.priceRows+l.volRows-1-r, blocks[n], st)
-			eighths -= n
-		}
+	for i := range l.visible {
+		drawVolumeBar(g, l, i, top)
 	}
 	if l.labelWidth > 0 {
 		g.text(l.axisX+1, l.priceRows, fit(compact(top), l.labelWidth), sAxis)
+	}
+}
+
+// drawVolumeBar draws the i-th visible candle's volume, top being the largest volume shown.
+func drawVolumeBar(g *grid, l layout, i int, top float64) {
+	b := l.visible[i]
+	st := sDown
+	if b.up() {
+		st = sUp
+	}
+	eighths := int(math.Round(b.volume / top * float64(l.volRows*8)))
+	if b.volume > 0 && eighths == 0 {
+		eighths = 1 // any volume shows
+	}
+	for r := 0; r < l.volRows && eighths > 0; r++ {
+		n := min(8, eighths)
+		g.set(l.x(i), l.priceRows+l.volRows-1-r, blocks[n], st)
+		eighths -= n
 	}
 }
 

@@ -2,7 +2,6 @@ package chart
 
 import (
 	"context"
-	"strconv"
 	"strings"
 	"time"
 
@@ -44,8 +43,9 @@ type Pane struct {
 	typ     int    // index into types
 	candles []api.Candle
 	loaded  loadKey // what candles were made from
-	key     string  // what the cached view was drawn from
+	key     viewKey // what the cached view was drawn from
 	view    string
+	plot    plot.Canvas // draws again only what a live price moved
 	w, h    int
 }
 
@@ -165,11 +165,16 @@ func (p *Pane) load() {
 		return
 	}
 	now := p.Clock()
-	k := loadKey{series: p.ChartKey(), version: v, price: price, start: liveStart(cs[len(cs)-1], now, p.period())}
-	if k == p.loaded {
+	k := loadKey{series: p.ChartKey(), version: v, price: price, start: liveStart(cs[len(cs)-1], now, p.period()), base: &cs[0], n: len(cs)}
+	switch was := p.loaded; {
+	case k == was:
 		return
+	case k.series == was.series && k.version == was.version && k.start.Equal(was.start) && k.base == was.base && k.n == was.n:
+		// Only the price moved: the pane's own copy takes it in its last candle, not a new copy.
+		p.candles, p.loaded = moveLive(p.candles, cs, price, now, p.period()), k
+	default:
+		p.candles, p.loaded = followLive(cs, price, now, p.period()), k
 	}
-	p.candles, p.loaded = followLive(cs, price, now, p.period()), k
 }
 
 // loadKey is what load made the candles shown from. The price is compared as it is held (a
@@ -179,6 +184,8 @@ type loadKey struct {
 	version uint64
 	price   decimal.Decimal
 	start   time.Time
+	base    *api.Candle // the store's series (its first candle and length)
+	n       int
 }
 
 // livePrice is the ticker's price of the series' type.
@@ -203,21 +210,43 @@ func (p *Pane) livePrice() (decimal.Decimal, bool) {
 // period moves its close (and high or low); a price after it opens a new candle. The store's
 // slice is not changed.
 func followLive(cs []api.Candle, price decimal.Decimal, now time.Time, period time.Duration) []api.Candle {
-	last := cs[len(cs)-1]
-	start := liveStart(last, now, period)
 	out := make([]api.Candle, len(cs), len(cs)+1)
 	copy(out, cs)
+	live, opens, ok := liveCandle(cs[len(cs)-1], price, now, period)
+	switch {
+	case opens:
+		out = append(out, live)
+	case ok:
+		out[len(out)-1] = live
+	}
+	return out
+}
+
+// moveLive is followLive for out, which followLive made from cs at a price since moved (the same
+// live candle's start): the live candle is made again in place.
+func moveLive(out, cs []api.Candle, price decimal.Decimal, now time.Time, period time.Duration) []api.Candle {
+	if live, _, ok := liveCandle(cs[len(cs)-1], price, now, period); ok {
+		out[len(out)-1] = live
+	}
+	return out
+}
+
+// liveCandle is the candle of now at price, last being the series' last candle: last itself
+// moved when now is inside it, or a new candle that opens after it (opens); ok is false when
+// now is before last.
+func liveCandle(last api.Candle, price decimal.Decimal, now time.Time, period time.Duration) (c api.Candle, opens, ok bool) {
+	start := liveStart(last, now, period)
 	switch {
 	case start.After(last.Time.Time):
-		out = append(out, api.Candle{Time: api.Time{Time: start}, Open: last.Close,
-			High: decimal.Max(last.Close, price), Low: decimal.Min(last.Close, price), Close: price})
+		return api.Candle{Time: api.Time{Time: start}, Open: last.Close,
+			High: decimal.Max(last.Close, price), Low: decimal.Min(last.Close, price), Close: price}, true, true
 	case start.Equal(last.Time.Time):
 		last.Close = price
 		last.High = decimal.Max(last.High, price)
 		last.Low = decimal.Min(last.Low, price)
-		out[len(out)-1] = last
+		return last, false, true
 	}
-	return out
+	return last, false, false
 }
 
 // liveStart is when the candle of now starts, the series' last candle being last.
@@ -236,28 +265,42 @@ func liveStart(last api.Candle, now time.Time, period time.Duration) time.Time {
 // price or the size changed.
 func (p *Pane) View() string {
 	k := p.viewKey()
-	if k != p.key {
+	if !k.same(p.key) {
 		p.key = k
 		p.view = p.render()
 	}
 	return p.view
 }
 
-func (p *Pane) viewKey() string {
-	var b strings.Builder
-	b.WriteString(p.ChartKey().Symbol + "|" + p.ChartKey().ChartType + "|" + p.ChartKey().Resolution)
-	b.WriteString("|" + strconv.Itoa(p.w) + "x" + strconv.Itoa(p.h) + "|" + strconv.Itoa(len(p.candles)))
-	if n := len(p.candles); n > 0 {
-		c := p.candles[n-1]
-		b.WriteString("|" + c.Time.String() + c.Close.String() + c.High.String() + c.Low.String())
+// viewKey is what the view is drawn from.
+type viewKey struct {
+	series state.ChartKey
+	w, h   int
+	n      int
+	last   api.Candle
+	fresh  string // the data's age and error, when stale, failed or not loaded
+}
+
+// same reports whether k draws what o draws: the last candle's prices compared by value.
+func (k viewKey) same(o viewKey) bool {
+	a, b := k.last, o.last
+	return k.series == o.series && k.w == o.w && k.h == o.h && k.n == o.n && k.fresh == o.fresh &&
+		a.Time.Equal(b.Time.Time) && a.Open.Equal(b.Open) && a.High.Equal(b.High) && a.Low.Equal(b.Low) &&
+		a.Close.Equal(b.Close) && a.Volume.Equal(b.Volume)
+}
+
+func (p *Pane) viewKey() viewKey {
+	k := viewKey{series: p.ChartKey(), w: p.w, h: p.h, n: len(p.candles)}
+	if k.n > 0 {
+		k.last = p.candles[k.n-1]
 	}
 	if f := p.Store.Freshness(state.KindChart); f.Stale || f.Err != nil || !f.Loaded() {
-		b.WriteString("|" + common.FmtAge(f.Age))
+		k.fresh = "|" + common.FmtAge(f.Age)
 		if f.Err != nil {
-			b.WriteString(f.Err.Error())
+			k.fresh += f.Err.Error()
 		}
 	}
-	return b.String()
+	return k
 }
 
 func (p *Pane) render() string {
@@ -279,7 +322,7 @@ func (p *Pane) render() string {
 	case f.Loaded() && f.Err == nil && len(p.candles) == 0:
 		empty = "no candles for " + p.symbol + " at " + resolutions[p.res].label
 	}
-	body := plot.Render(p.candles, p.w, p.h-1, plot.Options{
+	body := p.plot.Render(p.candles, p.w, p.h-1, plot.Options{
 		PriceDecimals: in.PriceDecimals(), Styles: p.styles, Empty: empty, Interval: p.period(),
 	})
 	return header + "\n" + body

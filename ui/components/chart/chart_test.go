@@ -1,11 +1,15 @@
 package chart
 
 import (
+	"slices"
 	"testing"
 	"time"
 
 	"github.com/shopspring/decimal"
 	"github.com/tradedesk/tradedesk/api"
+	"github.com/tradedesk/tradedesk/state"
+	"github.com/tradedesk/tradedesk/ui/common"
+	"github.com/tradedesk/tradedesk/ui/common/commontest"
 )
 
 func d(s string) decimal.Decimal { return decimal.RequireFromString(s) }
@@ -39,5 +43,51 @@ func TestFollowLive(t *testing.T) {
 				t.Fatal("the input was changed")
 			}
 		})
+	}
+}
+
+// TestPaneLivePriceMovesItsOwnLastCandle: a live price that moves only the live candle takes it
+// in the pane's own copy of the series (no copy of the 300 candles per price), the candles and
+// the view being those of a pane that loads the series at that price afresh. Guards: load
+// copying the whole series with followLive for each live price (issue #34's idle garbage).
+func TestPaneLivePriceMovesItsOwnLastCandle(t *testing.T) {
+	t.Parallel()
+	now := time.Date(2026, 3, 2, 9, 7, 0, 0, time.UTC)
+	clock := func() time.Time { return now }
+	st := state.New(clock)
+	st.Apply(state.InstrumentsMsg{Gen: 1, At: now, Instruments: api.Instruments{Perps: []api.PerpInstrument{
+		{ID: 1, Name: "BTC-PERP", TickSize: d("0.1"), LotSize: d("0.001"), MaxLeverage: d("50"), MinNotionalUSD: d("10")},
+	}}})
+	var cs []api.Candle
+	for i := range 60 {
+		px := decimal.NewFromInt(int64(64000 + (i*37)%400))
+		cs = append(cs, api.Candle{Time: api.Time{Time: now.Truncate(15 * time.Minute).Add(time.Duration(i-59) * 15 * time.Minute)},
+			Open: px, High: px.Add(d("50")), Low: px.Sub(d("40")), Close: px.Add(d("10")), Volume: d("12.5")})
+	}
+	st.Apply(state.ChartMsg{Gen: 1, At: now, Key: state.ChartKey{Symbol: "BTC-PERP", ChartType: "mark", Resolution: "15"}, Candles: cs})
+	ticker := func(px string) {
+		st.Apply(state.TickerUpdateMsg{At: now, Ticker: api.Ticker{Symbol: "BTC-PERP", MarkPrice: d(px)}})
+	}
+	pane := func() *Pane {
+		p := New(commontest.NewCommon(t, st, clock), nil)
+		p.SetSize(100, 20)
+		p.Update(common.DataMsg{Kind: state.KindTickers})
+		return p
+	}
+	ticker("64100")
+	p := pane()
+	_ = p.View()
+	made := &p.Candles()[0]
+	ticker("64150.5")
+	p.Update(common.DataMsg{Kind: state.KindTickers})
+	if &p.Candles()[0] != made {
+		t.Fatal("a live price made the series again: the live candle should move in the pane's copy")
+	}
+	fresh := pane()
+	if !slices.Equal(p.Candles(), fresh.Candles()) || p.View() != fresh.View() {
+		t.Fatalf("after a live price the pane shows\n%s\na pane loaded afresh shows\n%s", p.View(), fresh.View())
+	}
+	if !cs[len(cs)-1].Close.Equal(d("64000").Add(d("10")).Add(decimal.NewFromInt(int64((59 * 37) % 400)))) {
+		t.Fatal("the store's candles were changed")
 	}
 }
