@@ -45,7 +45,8 @@ type market struct {
 	quotes      []*order   // the makers' orders of the last requote (some may have filled)
 	spare       []*order   // closed quotes a requote writes its new quotes over (market.reuse)
 	topic       string     // "ticker:" and its name, made once (market.tickerTopic)
-	quotedAt    int64      // the index (ticks) the last requote quoted around
+	quotedAt    int64      // the index (ticks) at the last requote (a synthetic market's: that changed a quote)
+	ladder      ladder     // a synthetic market's quote ladder (engine.shiftQuotes)
 	paused      bool       // its random walk is stopped (POST /control)
 	mirrored    bool       // its mark and funding rate come from a live exchange (Mirror)
 	upMark      int64      // the live exchange's mark, in ticks, when mirrored

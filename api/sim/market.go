@@ -41,7 +41,9 @@ func (e *engine) step(t time.Time, dt time.Duration, fund func()) {
 		}
 		if !e.quiet {
 			e.walk(m, dt)
-			if !e.quotesStand(m) {
+			if m.synthetic {
+				e.shiftQuotes(m)
+			} else {
 				e.requote(m)
 			}
 			e.randomTaker(m)
@@ -99,27 +101,6 @@ func (m *market) computeMark() int64 {
 	return max(a, b)
 }
 
-// quotesStand reports whether a synthetic market's quotes can stay for this step: every one is
-// still resting (a partial fill leaves it) and the index is still inside the spread they were
-// placed with. The step re-quoted every book every second, 509 of them with --markets 500, mostly
-// for moves inside the spread; the default markets still re-quote every step (the seeded demo's
-// flow is unchanged).
-func (e *engine) quotesStand(m *market) bool {
-	if !m.synthetic || len(m.quotes) != 2*makerLevels {
-		return false
-	}
-	half := max(int64(float64(m.quotedAt)*makerSpread), 1)
-	if d := m.index - m.quotedAt; max(d, -d) >= half {
-		return false
-	}
-	for _, o := range m.quotes {
-		if o.state != api.StateOpen { // filled, or cancelled: close took it off the makers' open orders
-			return false
-		}
-	}
-	return true
-}
-
 // requote replaces the market makers' quotes with fresh levels around the index.
 func (e *engine) requote(m *market) {
 	mm := e.maker
@@ -158,12 +139,17 @@ func (e *engine) requote(m *market) {
 // makerSkew shifts the makers' quotes (in ticks): away from their inventory, so it mean-reverts,
 // plus a little noise, so the book's premium over the index (and so funding) moves.
 func (e *engine) makerSkew(m *market, half int64) int64 {
+	return int64(math.Round((e.makerLean(m) + 0.5*e.rng.NormFloat64()) * float64(half)))
+}
+
+// makerLean is how far (in half-spreads, -1 to 1) the makers lean their quotes away from their
+// inventory on m.
+func (e *engine) makerLean(m *market) float64 {
 	inv := 0.0
 	if p := e.maker.pos[m.id]; p != nil {
 		inv = float64(p.size) * float64(m.index) * m.tick.f * m.lot.f
 	}
-	lean := -math.Max(-1, math.Min(1, inv/makerInventoryUSD))
-	return int64(math.Round((lean + 0.5*e.rng.NormFloat64()) * float64(half)))
+	return -math.Max(-1, math.Min(1, inv/makerInventoryUSD))
 }
 
 // lotsFor converts a USD amount at a price into lots (at least one).
