@@ -86,11 +86,11 @@ func (v *inventor) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // TestInventedRowsBounded (issue #16): against a loopback exchange whose every page 1 of fills
-// and order history brings 99 rows never seen before (under -race 149) on top of the previous
-// answer, the console polls both lists past their bound: each list holds exactly
-// state.MaxPagedRows (the newest), the console keeps running, the pane's footer says the oldest were let go, and the
+// and order history brings 149 rows never seen before on top of the previous answer, the
+// console polls both lists past their bound: each list holds exactly state.MaxPagedRows (the
+// newest), the console keeps running, the pane's footer says the oldest were let go, and the
 // live heap stays under the issue's bound. Guards the bound of state's paged lists (dropped:
-// both lists grow by 99 rows every poll without end). It runs in its own process (ownProcess).
+// both lists grow by 149 rows every poll without end). It runs in its own process (ownProcess).
 func TestInventedRowsBounded(t *testing.T) {
 	if testing.Short() {
 		t.Skip("many polls")
@@ -102,24 +102,19 @@ func TestInventedRowsBounded(t *testing.T) {
 	slog.SetDefault(slog.New(slog.NewTextHandler(io.Discard, nil)))
 	t.Cleanup(func() { slog.SetDefault(oldLog) })
 	start := liveHeap()
-	// The plain run's pages bring 99 new rows and it polls 20 times past the bound. Under -race
-	// (raceBuild), where this test was a fifth of the package's CPU (each poll's work grows with
-	// the rows held), a page brings the most a page of 100 may (api.PageLimit: 149 new), one
-	// page each brings the lists to a poll short of the bound (prefill), and it polls 3 times
-	// past the bound: 5 polls and a page, not 121 polls, each list still evicting hundreds.
-	page, past := 100, 20
-	if raceBuild {
-		page, past = api.PageLimit(common.PageSize), 3
-	}
+	// A page brings the most a page of 100 may (api.PageLimit: 149 new), one page each brings
+	// the lists to a poll short of the bound (prefill), and it polls 3 times past the bound: 5
+	// polls and a page, each list still evicting hundreds. It polled 121 times, 99 rows a time,
+	// under -race as well until it was a fifth of the package's CPU there (each poll's work grows
+	// with the rows held), and in the plain run until it was a fifth of the package's CPU there
+	// too (2.7 s of 14): the 116 polls it dropped only grew the lists, as prefill's page does.
+	page, past := api.PageLimit(common.PageSize), 3
 	inv := &inventor{page: page, top: map[string]int{}, hits: map[string]int{}}
 	c := newSimConsoleVia(t, 200, 60, false, func(h http.Handler) http.Handler { inv.next = h; return inv })
 	pump(t, c.m, c.m.Init())
 	trade(t, c, 1) // a real fill and order for the inventor to copy
 	g, fills, history := activityGroup(t, c.m)
-	polls := state.MaxPagedRows/(page-1) + past
-	if raceBuild {
-		polls = prefill(t, c, inv, fills.Task(), history.Task()) + past
-	}
+	polls := prefill(t, c, inv, fills.Task(), history.Task()) + past
 	for range polls {
 		pump(t, c.m, tea.Batch(teaCmd(fills.Task().Poll()), teaCmd(history.Task().Poll())))
 	}
