@@ -46,11 +46,13 @@ func newStreamConsoleVia(t *testing.T, stream bool, wrap func(http.Handler) http
 	return newStreamConsoleWith(t, stream, wrap, streamCadence{lo: 200 * time.Millisecond, hi: time.Second})
 }
 
-// streamCadence is a stream console's timing: the stream's reconnect backoff from lo to hi, and
-// the account's polls (zero: the defaults) while the stream is down.
+// streamCadence is a stream console's timing: the stream's reconnect backoff from lo to hi, the
+// account's polls and the fills' and order history's (zero: the defaults) while the stream is
+// down.
 type streamCadence struct {
 	lo, hi      time.Duration
 	accountPoll time.Duration
+	listPoll    time.Duration
 }
 
 // newStreamConsoleWith is newStreamConsoleVia at the cadence given.
@@ -76,7 +78,8 @@ func newStreamConsoleWith(t *testing.T, stream bool, wrap func(http.Handler) htt
 	other := api.New(srv.URL+"/", api.WithSigner(otherKey), api.WithRetry(api.RetryPolicy{Attempts: 1}))
 	cfg := Config{Exchange: console, Keys: mustKeys(t), Theme: testTheme, Mode: ModeDemo, Network: "demo",
 		Instrument: "BTC-PERP", Intervals: Intervals{Timeout: 3 * time.Second, MaxBackoff: 2 * time.Second,
-			Account: cad.accountPoll, Positions: cad.accountPoll, Orders: cad.accountPoll}}
+			Account: cad.accountPoll, Positions: cad.accountPoll, Orders: cad.accountPoll,
+			Fills: cad.listPoll, History: cad.listPoll}}
 	c := &streamConsole{sim: s, bot: bot, other: other}
 	cfg.Clock = func() time.Time {
 		now := time.Now()

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tradedesk/tradedesk/api"
 	"github.com/tradedesk/tradedesk/state"
@@ -15,19 +16,22 @@ import (
 // the history shows the order open, then cancelled, and the fills list the fill, with no order
 // history or fills read. Each reprice of an algorithm is a cancel and a place: the two lists
 // polled page 1 at each (about three reads a reprice, 42 KB of history each). The test runs past
-// the history's own cadence once the stream is up: the poll armed at it before the stream came up
+// the lists' own cadence once the stream is up: the poll armed at it before the stream came up
 // waits the reconcile instead (issue #33: it read the history once more with the stream up,
-// when the test ran past the 5 s on a loaded machine).
+// when the test ran past the 5 s on a loaded machine). The lists' cadence is 500 ms here, not
+// the design's 5 s the test used to wait out on the wall clock.
 func TestStreamedOrdersAndFillsPollNoLists(t *testing.T) {
 	t.Parallel()
 	counter := &methodCounter{n: map[string]int{}}
-	c := newStreamConsoleVia(t, true, func(h http.Handler) http.Handler { counter.next = h; return counter })
+	const lists = 500 * time.Millisecond
+	c := newStreamConsoleWith(t, true, func(h http.Handler) http.Handler { counter.next = h; return counter },
+		streamCadence{lo: 200 * time.Millisecond, hi: time.Second, listPoll: lists})
 	c.until(t, "the stream connected", func() bool { return c.m.feed.Conn().Stream })
 	c.until(t, "the order history loaded", func() bool { return c.m.store.Freshness(state.KindHistory).Loaded() })
 	c.until(t, "the fills loaded", func() bool { return c.m.store.Freshness(state.KindFills).Loaded() })
 	c.answered(t) // the first polls
 	counter.take()
-	c.dr.until(state.DefaultIntervals().History, func() bool { return false }) // past the history's own cadence
+	c.dr.until(lists, func() bool { return false }) // past the lists' own cadence
 
 	cloid := newCloid()
 	if _, err := c.bot.PlaceOrders(context.Background(), []api.OrderWire{{InstrumentID: 1, Side: api.SideBuy,
