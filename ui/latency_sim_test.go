@@ -40,6 +40,15 @@ func newTradingStreamConsoleSim(t *testing.T) (*Model, *driver, *sim.Sim) {
 	u, _ := api.StreamURL(srv.URL)
 	stream := api.NewStream(u, api.WithStreamBackoff(200*time.Millisecond, time.Second))
 	t.Cleanup(stream.Close)
+	// The account's topics, subscribed before the console subscribes them (it gets these same
+	// subscriptions): the stream comes up only once they are answered, so an order sent once it
+	// is up streams its records. Subscribed by the console alone, they were answered a moment
+	// after the stream came up, and an order sent in between waited out its test's deadline (5 s).
+	for _, ch := range []string{api.ChanOrders, api.ChanFills, api.ChanPositions, api.ChanAccount} {
+		if _, err := stream.Subscribe(context.Background(), api.Topic{Channel: ch, User: client.Address()}); err != nil {
+			t.Fatal(err)
+		}
+	}
 	m := New(Config{Exchange: client, Keys: mustKeys(t), Theme: testTheme, Mode: ModeDemo, Network: "demo", Instrument: "BTC-PERP",
 		Intervals: Intervals{Timeout: 3 * time.Second, MaxBackoff: 2 * time.Second}, Stream: stream, Exec: testExec(t, client, "")})
 	m.fixedLatency = true
