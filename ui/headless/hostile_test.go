@@ -132,7 +132,7 @@ func TestHostileServerText(t *testing.T) {
 // another port) gets a failed order whose message says it redirected and the order was looked
 // up; the target never sees the signed order.
 func TestOrderRedirectedIsNotFollowed(t *testing.T) {
-	t.Parallel() // waits on the wall clock (a request's expiry, a build) while the others run
+	t.Parallel() // waits on the wall clock (a request's expiry) while the others run
 	h := newHarness(t)
 	var hits atomic.Int32
 	target := httptest.NewServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { hits.Add(1) }))
@@ -148,7 +148,7 @@ func TestOrderRedirectedIsNotFollowed(t *testing.T) {
 	var out, errb bytes.Buffer
 	code := Run(context.Background(), []string{"order", "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.01",
 		"--price", h.restingBid(), "--url", redirecting.URL}, Env{Stdout: &out, Stderr: &errb, Getenv: func(k string) string { return h.env[k] },
-		StateDir: t.TempDir(), ExpiryWindow: time.Second}) // the lookup waits for the request's expiry
+		StateDir: t.TempDir(), ExpiryWindow: time.Second, Skew: loopbackSkew}) // the lookup waits for the request's expiry
 	if code == 0 || hits.Load() != 0 {
 		t.Fatalf("exit %d, %d requests reached the target", code, hits.Load())
 	}
