@@ -116,7 +116,7 @@ func (r *runner) algoDeps(ctx context.Context, report func(algo.Progress)) (*alg
 		return nil, nil, err
 	}
 	d := &algo.Deps{Exec: e, Journal: e.Journal(), Market: &algo.StreamMarket{Ex: r.client, Now: r.env.Now}, Read: r.client, Account: r.client.Address(), Now: r.env.Now, Report: report,
-		Ended: treport.Keeper(r.client, e.Journal(), r.env.Now)}
+		MinReprice: r.env.AlgoReprice, Ended: treport.Keeper(r.client, e.Journal(), r.env.Now)}
 	if report != nil { // an algorithm runs here: it reads the stream while it is up
 		closeStream := r.algoStream(d)
 		closeJournal := done

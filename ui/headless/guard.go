@@ -154,7 +154,7 @@ func newGuardProc(r *runner, e *exec.Executor, log *slog.Logger) *guardProc {
 	g.reachEvery, g.alertsEvery = guardCadences(r.env)
 	g.deps = &algo.Deps{Exec: gatedExec{e, g.gate}, Journal: e.Journal(), Market: gatedMarket{&algo.StreamMarket{Ex: r.client, Now: r.env.Now}, g.gate},
 		Read: r.client, Account: r.client.Address(), Now: r.env.Now, Report: g.report, Limits: &algo.Limits{},
-		Ended: report.Keeper(r.client, e.Journal(), r.env.Now)}
+		MinReprice: r.env.AlgoReprice, Ended: report.Keeper(r.client, e.Journal(), r.env.Now)}
 	return g
 }
 

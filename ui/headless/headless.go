@@ -166,6 +166,10 @@ type Env struct {
 	// dead-man's switch is armed) and reads the journal's alerts again (0: every 2 s and every
 	// 5 s). A test that waits on either sets it short.
 	GuardEvery time.Duration
+	// AlgoReprice is the least time between two reprices of one algorithm run here, by a command
+	// or the guard (algo.Deps.MinReprice; 0: its 1 s). A test that waits on reprices sets it
+	// short.
+	AlgoReprice time.Duration
 	// Completion gives the flags their shell completions (fixed choices, instrument names from
 	// the exchange): set for a run of the completion scripts' hidden command (Completing). Cobra
 	// keeps flag completions in a process-wide table that never lets go of a command tree, so

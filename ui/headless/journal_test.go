@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"math/rand/v2"
 	"net/url"
 	"os"
@@ -159,5 +160,30 @@ func TestLostAnswerLookupFromEnv(t *testing.T) {
 	r.env = Env{}
 	if c := r.execConfig(); c.Skew != 0 || c.LookupGrace != 0 {
 		t.Errorf("unset: Skew %s, LookupGrace %s, want exec's defaults (0)", c.Skew, c.LookupGrace)
+	}
+}
+
+// TestAlgoRepriceFromEnv: the algorithms a command runs and the guard's reprice no sooner than
+// Env.AlgoReprice (zero: algo's default), so a test on loopback sees reprices sooner.
+func TestAlgoRepriceFromEnv(t *testing.T) {
+	t.Parallel()
+	for _, every := range []time.Duration{0, 100 * time.Millisecond} {
+		env := Env{StateDir: t.TempDir(), AlgoReprice: every}
+		env.fill()
+		r := &runner{env: env, client: &fakeExchange{}}
+		d, done, err := r.algoDeps(context.Background(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		done()
+		e, closeExec, err := r.recoveredExecutor(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		g := newGuardProc(r, e, slog.New(slog.DiscardHandler))
+		closeExec()
+		if d.MinReprice != every || g.deps.MinReprice != every {
+			t.Errorf("Env.AlgoReprice %s: a command's algorithms reprice after %s, the guard's after %s", every, d.MinReprice, g.deps.MinReprice)
+		}
 	}
 }
