@@ -14,6 +14,7 @@ import (
 
 	"github.com/shopspring/decimal"
 	"github.com/tradedesk/tradedesk/api"
+	"github.com/tradedesk/tradedesk/api/sim"
 )
 
 // readCounter counts the requests that pass through it: /info by method, /exchange as one.
@@ -51,8 +52,11 @@ func (c *readCounter) get(name string) int {
 // child's check reads no book, and the leverage setting is read once and kept, not read for
 // each child (it read both for every child: a book and a leverage read a reprice).
 func TestAHeadlessChaseChecksItsChildrenOnTheStream(t *testing.T) {
-	t.Parallel() // waits on the wall clock (the chase's once-a-second reprice) while the others run
-	h := newHarness(t)
+	t.Parallel() // waits on the wall clock (the chase's reprices) while the others run
+	// The makers requote five times a second, and the chase may follow them as often (not once a
+	// second each): its four reprices take a second, not four.
+	h := newHarness(t, sim.WithStep(200*time.Millisecond))
+	h.reprice = 200 * time.Millisecond
 	counter := &readCounter{next: h.drop, n: map[string]int{}}
 	h.srv = httptest.NewServer(counter)
 	t.Cleanup(h.srv.Close)
@@ -82,7 +86,9 @@ func TestAHeadlessChaseChecksItsChildrenOnTheStream(t *testing.T) {
 // children on the guard's stream as a headless chase does: no book, the leverage kept.
 func TestTheGuardsChaseChecksItsChildrenOnTheStream(t *testing.T) {
 	t.Parallel() // waits on the wall clock (the simulator, the guard) while the others run
-	h := guardHarness(t)
+	// Reprices five times a second, as TestAHeadlessChaseChecksItsChildrenOnTheStream's.
+	h := guardHarness(t, sim.WithStep(200*time.Millisecond))
+	h.reprice = 200 * time.Millisecond
 	counter := &readCounter{next: h.drop, n: map[string]int{}}
 	h.srv = httptest.NewServer(counter)
 	t.Cleanup(h.srv.Close)

@@ -49,7 +49,7 @@ func (h *harness) runCtx(ctx context.Context, args ...string) (int, string, stri
 	}
 	full := append(append([]string{}, args...), "--url", h.srv.URL)
 	code := Run(ctx, full, Env{Stdout: &out, Stderr: &errb, Getenv: func(k string) string { return h.env[k] },
-		StateDir: h.stateDir, ExpiryWindow: h.expiry, Skew: loopbackSkew})
+		StateDir: h.stateDir, ExpiryWindow: h.expiry, Skew: loopbackSkew, AlgoReprice: h.reprice})
 	return code, out.String(), errb.String()
 }
 

@@ -41,11 +41,15 @@ type harness struct {
 	// cadences (Env.GuardEvery; 0: the guard's own).
 	defaults   Connection
 	guardEvery time.Duration
+	// reprice is the least time between an algorithm's reprices, a command's (runCtx) or the
+	// guard's (Env.AlgoReprice; 0: the algorithms' own, 1 s).
+	reprice time.Duration
 }
 
-func newHarness(t *testing.T) *harness {
+// newHarness is a harness on a simulator of its own, made with opts after seed 11.
+func newHarness(t *testing.T, opts ...sim.Option) *harness {
 	t.Helper()
-	s := sim.New(sim.WithSeed(11))
+	s := sim.New(append([]sim.Option{sim.WithSeed(11)}, opts...)...)
 	if err := s.Fund(testAddress(t), sim.DefaultDemoBalance); err != nil {
 		t.Fatal(err)
 	}

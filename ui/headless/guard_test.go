@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/tradedesk/tradedesk/api"
+	"github.com/tradedesk/tradedesk/api/sim"
 	"github.com/tradedesk/tradedesk/state/guard"
 	"github.com/tradedesk/tradedesk/state/journal"
 )
@@ -29,8 +30,8 @@ type guardRig struct {
 }
 
 // guardHarness is a harness with a short runtime directory for the guard's socket.
-func guardHarness(t *testing.T) *harness {
-	h := newHarness(t)
+func guardHarness(t *testing.T, opts ...sim.Option) *harness {
+	h := newHarness(t, opts...)
 	dir, err := os.MkdirTemp("", "gd")
 	if err != nil {
 		t.Fatal(err)
@@ -57,7 +58,8 @@ func (h *harness) startGuard(args ...string) *guardRig {
 	}
 	go func() {
 		g.done <- Run(ctx, full, Env{Stdout: &g.out, Stderr: &g.errb, Getenv: func(k string) string { return env[k] },
-			StateDir: h.stateDir, ExpiryWindow: h.expiry, Now: now, Defaults: h.defaults, GuardEvery: h.guardEvery})
+			StateDir: h.stateDir, ExpiryWindow: h.expiry, Now: now, Defaults: h.defaults, GuardEvery: h.guardEvery,
+			AlgoReprice: h.reprice})
 	}()
 	h.t.Cleanup(func() { cancel() })
 	for i := 0; ; i++ {
