@@ -2,6 +2,7 @@ package orderentry
 
 import (
 	"strings"
+	"time"
 
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/textinput"
@@ -95,9 +96,49 @@ func (p *Pane) checkIntent(in state.OrderIntent) (state.CheckedOrder, state.Chec
 	return cb.Entry, cb, errs
 }
 
+// recheck is check after the market or the account changed: it does nothing when nothing the
+// check reads did (a batch of streamed data tells the form of each of its kinds, one check is
+// enough; issue #34's idle profile). It reports whether it checked.
+func (p *Pane) recheck() bool {
+	if p.instrument() == "" || p.algoType() {
+		p.check()
+		return true
+	}
+	if p.checkInputs() == p.basis {
+		return false
+	}
+	p.check()
+	return true
+}
+
+// checkKey is what a check reads: the form as typed, the cursor (the size field's offer), the
+// guard, the store's data (any change of it moves Changes) and, while the prices are stale, their
+// age (the warning and the form's marker say it, though no data changes).
+type checkKey struct {
+	in         state.OrderIntent
+	tp, sl     string
+	typ, field int
+	guard      state.Guard
+	store      uint64
+	stale      time.Duration
+	failed     bool
+}
+
+func (p *Pane) checkInputs() checkKey {
+	in := p.rawIntent()
+	k := checkKey{in: in, tp: p.inputs[FieldTP].Value(), sl: p.inputs[FieldSL].Value(), typ: p.typ, field: p.field,
+		guard: p.Guard, store: p.Store.Changes()}
+	if f := p.Store.PricesFreshness(in.Type == state.Market); f.Loaded() && f.Stale {
+		// Half seconds: the warning rounds the age to a second, the marker truncates it.
+		k.stale, k.failed = max(f.Age.Truncate(time.Second/2), time.Nanosecond), f.Err != nil
+	}
+	return k
+}
+
 // check validates the intent with the one validation path and keeps the problems and preview.
 func (p *Pane) check() {
 	p.drawn = false
+	defer func() { p.basis = p.checkInputs() }() // after a change of instrument cleared the values
 	if p.instrument() == "" {
 		p.errs, p.checked, p.bracket = nil, state.CheckedOrder{}, state.CheckedBracket{}
 		return

@@ -61,6 +61,7 @@ type Pane struct {
 	touched  [fieldCount]bool
 	tried    bool // a submit was attempted: show every error
 	errs     []state.FieldError
+	basis    checkKey // what errs, checked and bracket were checked from
 	checked  state.CheckedOrder
 	bracket  state.CheckedBracket // the checked bracket when a take-profit or stop-loss is typed
 	max      decimal.Decimal      // the most the account can afford on the order (shown while the size is typed)
@@ -210,12 +211,16 @@ func (p *Pane) moveField(d int) {
 
 // Update implements common.Pane.
 func (p *Pane) Update(msg tea.Msg) tea.Cmd {
+	drawn := p.drawn
 	p.drawn = false
 	switch msg := msg.(type) {
 	case common.DataMsg:
 		switch msg.Kind {
 		case state.KindTickers, state.KindMids, state.KindAccount, state.KindPositions, state.KindInstruments:
-			p.check()
+			// What the form draws from the store (the quote, the instruments, the prices' age)
+			// is in what the check reads: unchanged, the form is too.
+			checked := p.recheck()
+			p.drawn = drawn && !checked
 		}
 	case action.SentMsg:
 		if msg.Act.Kind != action.KindPlace {
