@@ -2,6 +2,7 @@ package chart
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"time"
 
@@ -45,6 +46,7 @@ type Pane struct {
 	loaded  loadKey // what candles were made from
 	key     viewKey // what the cached view was drawn from
 	view    string
+	own     bool        // candles is the pane's own copy (followLive's), not the store's
 	plot    plot.Canvas // draws again only what a live price moved
 	w, h    int
 }
@@ -161,20 +163,21 @@ func (p *Pane) load() {
 	cs := p.Store.Candles(p.ChartKey())
 	price, ok := p.livePrice()
 	if !ok || len(cs) == 0 {
-		p.candles, p.loaded = cs, loadKey{}
+		p.candles, p.loaded, p.own = cs, loadKey{}, false
 		return
 	}
 	now := p.Clock()
-	k := loadKey{series: p.ChartKey(), version: v, price: price, start: liveStart(cs[len(cs)-1], now, p.period()), base: &cs[0], n: len(cs)}
-	switch was := p.loaded; {
-	case k == was:
+	k := loadKey{series: p.ChartKey(), version: v, price: price, start: liveStart(cs[len(cs)-1], now, p.period())}
+	if k == p.loaded {
 		return
-	case k.series == was.series && k.version == was.version && k.start.Equal(was.start) && k.base == was.base && k.n == was.n:
-		// Only the price moved: the pane's own copy takes it in its last candle, not a new copy.
-		p.candles, p.loaded = moveLive(p.candles, cs, price, now, p.period()), k
-	default:
-		p.candles, p.loaded = followLive(cs, price, now, p.period()), k
 	}
+	p.loaded = k
+	// A live price, or the stream's update of the last candle: the pane's own copy takes them in
+	// its last candles when it holds the others already, not a new copy of the series.
+	if p.own && refollow(p.candles, cs, price, now, p.period()) {
+		return
+	}
+	p.candles, p.own = followLive(cs, price, now, p.period()), true
 }
 
 // loadKey is what load made the candles shown from. The price is compared as it is held (a
@@ -184,8 +187,6 @@ type loadKey struct {
 	version uint64
 	price   decimal.Decimal
 	start   time.Time
-	base    *api.Candle // the store's series (its first candle and length)
-	n       int
 }
 
 // livePrice is the ticker's price of the series' type.
@@ -222,13 +223,27 @@ func followLive(cs []api.Candle, price decimal.Decimal, now time.Time, period ti
 	return out
 }
 
-// moveLive is followLive for out, which followLive made from cs at a price since moved (the same
-// live candle's start): the live candle is made again in place.
-func moveLive(out, cs []api.Candle, price decimal.Decimal, now time.Time, period time.Duration) []api.Candle {
-	if live, _, ok := liveCandle(cs[len(cs)-1], price, now, period); ok {
-		out[len(out)-1] = live
+// refollow makes out what followLive makes of cs, in place, when out holds cs's candles but its
+// last (candles followLive made of the same series before its last candle or the price moved);
+// it reports whether it could.
+func refollow(out, cs []api.Candle, price decimal.Decimal, now time.Time, period time.Duration) bool {
+	n := len(cs)
+	live, opens, ok := liveCandle(cs[n-1], price, now, period)
+	want := n
+	if opens {
+		want++
 	}
-	return out
+	if len(out) != want || !slices.Equal(out[:n-1], cs[:n-1]) {
+		return false
+	}
+	out[n-1] = cs[n-1]
+	switch {
+	case opens:
+		out[n] = live
+	case ok:
+		out[n-1] = live
+	}
+	return true
 }
 
 // liveCandle is the candle of now at price, last being the series' last candle: last itself

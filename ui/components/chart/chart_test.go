@@ -46,10 +46,11 @@ func TestFollowLive(t *testing.T) {
 	}
 }
 
-// TestPaneLivePriceMovesItsOwnLastCandle: a live price that moves only the live candle takes it
-// in the pane's own copy of the series (no copy of the 300 candles per price), the candles and
-// the view being those of a pane that loads the series at that price afresh. Guards: load
-// copying the whole series with followLive for each live price (issue #34's idle garbage).
+// TestPaneLivePriceMovesItsOwnLastCandle: a live price that moves only the live candle, and the
+// stream's update of the last candle, are taken in the pane's own copy of the series (no copy of
+// the 300 candles per price or update), the candles and the view being those of a pane that
+// loads the series afresh. Guards: load copying the whole series with followLive for each
+// (issue #34's idle garbage).
 func TestPaneLivePriceMovesItsOwnLastCandle(t *testing.T) {
 	t.Parallel()
 	now := time.Date(2026, 3, 2, 9, 7, 0, 0, time.UTC)
@@ -86,6 +87,17 @@ func TestPaneLivePriceMovesItsOwnLastCandle(t *testing.T) {
 	fresh := pane()
 	if !slices.Equal(p.Candles(), fresh.Candles()) || p.View() != fresh.View() {
 		t.Fatalf("after a live price the pane shows\n%s\na pane loaded afresh shows\n%s", p.View(), fresh.View())
+	}
+	// The stream's update of the last candle (a new volume, a new low) likewise.
+	upd := cs[len(cs)-1]
+	upd.Low, upd.Volume = upd.Low.Sub(d("100")), d("20")
+	st.Apply(state.CandleUpdateMsg{At: now, Key: state.ChartKey{Symbol: "BTC-PERP", ChartType: "mark", Resolution: "15"}, Candle: upd})
+	p.Update(common.DataMsg{Kind: state.KindChart})
+	if &p.Candles()[0] != made || !p.Candles()[len(cs)-1].Volume.Equal(d("20")) {
+		t.Fatal("the stream's update of the last candle made the series again, or was not taken")
+	}
+	if fresh := pane(); !slices.Equal(p.Candles(), fresh.Candles()) || p.View() != fresh.View() {
+		t.Fatalf("after the last candle's update the pane shows\n%s\na pane loaded afresh shows\n%s", p.View(), fresh.View())
 	}
 	if !cs[len(cs)-1].Close.Equal(d("64000").Add(d("10")).Add(decimal.NewFromInt(int64((59 * 37) % 400)))) {
 		t.Fatal("the store's candles were changed")
