@@ -322,10 +322,11 @@ func cyclesOf(d *driver, polls func() int, n int) {
 // through three rounds of sampling, as a leak does and a burst of slow requests does not. It
 // returns the goroutine counts of the last round. A sample is taken every three ticker poll
 // cycles (polls counts them), on the clock the driver steps: the same cycles however fast the
-// machine runs them (they were 80 ms of wall time each, about three cycles). A round is 30
-// samples; under -race (raceBuild) 12, 36 cycles, where the rounds were most of the soak's time
-// and CPU: a timer left per failed poll still outgrows the tasks within the first, and the first
-// and last six samples a round compares are still apart.
+// machine runs them (they were 80 ms of wall time each, about three cycles). A round is 12
+// samples, 36 cycles: a timer left per failed poll outgrows the tasks within the first, a
+// goroutine left per failed request outgrows the noise within it, and the first and last six
+// samples a round compares are still apart. It was 30 samples in the plain run (12 under -race,
+// where the rounds were most of the soak's time and CPU), a third of the soak's CPU there too.
 func downGrowsNothing(t *testing.T, d *driver, polls func() int) []int {
 	t.Helper()
 	// First every answer given before the exchange went down is back and handled (a good one
@@ -350,10 +351,7 @@ func downGrowsNothing(t *testing.T, d *driver, polls func() int) []int {
 	}()
 	var base int
 	var samples []int
-	perRound := 30
-	if raceBuild {
-		perRound = 12
-	}
+	const perRound = 12
 	for round := range 3 {
 		samples = samples[:0]
 		var timers []int
