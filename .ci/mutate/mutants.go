@@ -204,6 +204,8 @@ var mutants = []mutant{
 	{id: "sim/funding-units-interest", file: "api/sim/premium.go", from: "avg*fundingPerAvgUnit+baseFundingUnits", to: "avg*fundingPerAvgUnit"},
 	{id: "sim/funding-units-eighth", file: "api/sim/premium.go", from: "fundingPerAvgUnit  = 125_000 ", to: "fundingPerAvgUnit  = 100_000 "},
 	{id: "sim/funding-units-average", file: "api/sim/premium.go", from: "avg, _ := divRoundHalfAway(s, m.premN+1, 1)", to: "avg, _ := divRoundHalfAway(s, m.premN+2, 1)"},
+	{id: "sim/funding-kept-when-unchanged", file: "api/sim/premium.go", from: "m.funding.Exponent() != -8 || m.funding.CoefficientInt64() != f {", to: "m.funding.Exponent() != -8 {"},
+	{id: "sim/zero-pnl-skips-balance", file: "api/sim/settle.go", from: "if !pnl.IsZero() { // a fill", to: "if pnl.IsZero() { // a fill"},
 	{id: "sim/notional-exponent", file: "api/sim/engine.go", from: "return decimal.New(c, m.tick.e+m.lot.e)", to: "return decimal.New(c, m.tick.e)"},
 	{id: "sim/notional-sign", file: "api/sim/engine.go", from: "if (a < 0) != (b < 0) {\n\t\tc = -c", to: "if a < 0 {\n\t\tc = -c"},
 	{id: "sim/notional-overflow", file: "api/sim/engine.go", from: "if hi != 0 || lo >= 1<<63 {\n\t\treturn m.tick.dec(ticks).Mul(m.lot.dec(lots))", to: "if hi != 0 {\n\t\treturn m.tick.dec(ticks).Mul(m.lot.dec(lots))"},

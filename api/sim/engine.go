@@ -95,12 +95,14 @@ type engine struct {
 	maker    *account // the market makers
 	curTx    string   // hash of the transaction being applied, for its fills
 	taker    *account // random market orders
-	fees     *account // receives fees, pays rebates
-	insure   *account // the insurance fund
-	house    []*account
-	ledger   ledger
-	ctl      control // agents and faucet use (type control)
-	fee      feeRates
+	// spareTaker is the takers' last order, closed, written over by the next (engine.takerOrder).
+	spareTaker *order
+	fees       *account // receives fees, pays rebates
+	insure     *account // the insurance fund
+	house      []*account
+	ledger     ledger
+	ctl        control // agents and faucet use (type control)
+	fee        feeRates
 	// nonceFloor refuses every nonce at or below it (WithStartNonceFloor): the start of the
 	// process, so a body signed before a restart is not good again.
 	nonceFloor uint64

@@ -153,7 +153,7 @@ func subscribed(t *testing.T, s *Sim, m *market, params ...string) func() []stri
 	return func() []string { // under s.mu
 		var out []string
 		for _, p := range s.ws.tap.collect(s.eng, false) {
-			if mids, ok := p.data.(midsTicks); ok && slices.ContainsFunc(mids, func(x midTicks) bool { return x.m == m }) ||
+			if mids, ok := p.data.(*midsTicks); ok && slices.ContainsFunc(*mids, func(x midTicks) bool { return x.m == m }) ||
 				strings.HasSuffix(p.topic, ":"+m.name) {
 				out = append(out, p.topic)
 			}

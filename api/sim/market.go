@@ -197,7 +197,20 @@ func (e *engine) randomTaker(m *market) {
 		bound = m.index - m.index/100
 	}
 	usd := 300 + e.rng.ExpFloat64()*3000
-	e.internalOrder(e.taker, m, buy, bound, e.lotsFor(m, m.index, usd), api.TifIOC)
+	o := e.placeOrder(e.takerOrder(), e.taker, m, buy, bound, e.lotsFor(m, m.index, usd), api.TifIOC)
+	e.spareTaker = o
+}
+
+// takerOrder is the takers' last order to be written over, or a new one. An immediate-or-cancel
+// order is closed by the time placeOrder returns, and nothing keeps the takers' orders (no
+// history, no fills, no store rows: an internal account's), so one order serves every taker's
+// order of a step: they were 180 new orders a step with --markets 500.
+func (e *engine) takerOrder() *order {
+	o := e.spareTaker
+	if o == nil || o.state == api.StateOpen || o.inBook {
+		return new(order)
+	}
+	return o
 }
 
 // accruePremium adds the book's premium over the index to the funding average and updates the

@@ -50,7 +50,9 @@ func (m *market) accrueUnits(bid, ask int64, both bool) bool {
 	r := min(max(avg*fundingPerAvgUnit+baseFundingUnits, -maxFundingUnits), maxFundingUnits)
 	f, _ := divRoundHalfAway(r, fundingRoundUnits, 1)
 	m.premUnits, m.premN = s, m.premN+1
-	m.funding = decimal.New(f, -8)
+	if m.funding.Exponent() != -8 || m.funding.CoefficientInt64() != f {
+		m.funding = decimal.New(f, -8) // a new decimal only for a new rate: most steps keep it
+	}
 	return true
 }
 

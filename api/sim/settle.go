@@ -75,7 +75,9 @@ func (e *engine) applyPerpFill(a *account, m *market, buy bool, price, q int64, 
 	p.updated = e.now()
 	m.oi += max(p.size, 0) - max(start, 0)
 	f.closedPnl = pnl
-	a.deriv[collUSDC] = a.deriv[collUSDC].Add(pnl)
+	if !pnl.IsZero() { // a fill that only opens adds nothing: no new decimal for the balance
+		a.deriv[collUSDC] = a.deriv[collUSDC].Add(pnl)
+	}
 	if !a.internal {
 		a.volume = a.volume.Add(notional)
 		a.addVolume(e.now(), m, notional)

@@ -44,6 +44,8 @@ type hub struct {
 	// buffer starts an eighth larger, so a step a little longer than the last does not copy all
 	// it wrote into a buffer twice the size (a 500-market step's 280 kB, every other step).
 	frameBytes int
+	// frames is the last fan-out's list of frames, emptied, for the next (under mu).
+	frames []hubFrame
 }
 
 // wsClient is one connection.
@@ -275,11 +277,10 @@ func (h *hub) fanOut(ps []pub) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	buf := make([]byte, 0, h.frameBytes+h.frameBytes/8)
-	type frame struct {
-		b   []byte
-		set map[*wsClient]struct{}
+	frames := h.frames[:0]
+	if cap(frames) < len(ps) {
+		frames = make([]hubFrame, 0, len(ps))
 	}
-	frames := make([]frame, 0, len(ps))
 	for _, p := range ps {
 		set := h.topics[p.topic]
 		if len(set) == 0 {
@@ -295,7 +296,7 @@ func (h *hub) fanOut(ps []pub) {
 			b, err = notificationFrame(p.topic, p.data)
 		}
 		if err == nil {
-			frames = append(frames, frame{b, set})
+			frames = append(frames, hubFrame{b, set})
 		}
 	}
 	h.frameBytes = min(len(buf), 8<<20)
@@ -314,6 +315,14 @@ func (h *hub) fanOut(ps []pub) {
 		c.filling = false
 		c.fill.Unlock()
 	}
+	clear(frames) // the frames are the subscribers' now
+	h.frames = frames
+}
+
+// hubFrame is one message as fanOut queues it: its frame and the topic's subscribers.
+type hubFrame struct {
+	b   []byte
+	set map[*wsClient]struct{}
 }
 
 func notificationFrame(channel string, data any) ([]byte, error) {

@@ -29,18 +29,31 @@ type tap struct {
 	users   map[string]*userWatch // by canonical address
 	charts  map[chartTopic]*chartWatch
 	mids    map[string]int // "all" or a market name -> subscribers
-	// tickers holds one collect's tickers, one allocation for all the markets that moved rather
-	// than one each (500 a step at 500 markets); a new one each collect, as the last one's may
-	// still be on their way to the subscribers.
+	// tickers holds one collect's tickers, one array for all the markets that moved rather
+	// than one each (500 a step at 500 markets).
 	tickers []tickerTicks
 	// pubs is the last collect's count of messages: the next one's list starts that large.
 	pubs int
+	// lists are two collects' message, ticker and mid lists, used in turn. A collect's lists are
+	// read until its messages are written out (hub.fanOut), and that ends before the collect after
+	// next starts: Sim.publish takes the hub's pubMu before it lets the engine's lock go, so the
+	// next collect's publish waits for this one's fanOut before it lets a third collect in. They
+	// were made anew each collect, 120 KB a step with --markets 500 streamed.
+	lists [2]tapLists
+	turn  int
+}
+
+// tapLists are the lists one collect fills (tap.lists).
+type tapLists struct {
+	out     []pub
+	tickers []tickerTicks
+	mids    midsTicks
 }
 
 // nextTicker is room for one more ticker of this collect, of n markets at most.
 func (t *tap) nextTicker(n int) *tickerTicks {
 	if len(t.tickers) == cap(t.tickers) {
-		t.tickers = make([]tickerTicks, 0, n)
+		t.tickers = make([]tickerTicks, 0, n) // the tickers so far stay where they are
 	}
 	t.tickers = t.tickers[:len(t.tickers)+1]
 	return &t.tickers[len(t.tickers)-1]
@@ -96,14 +109,21 @@ const maxBookLevels = 500
 // collect returns the channel messages of what changed since the last call. step says a market
 // step ran (marks moved): every watched account is summarised again.
 func (t *tap) collect(e *engine, step bool) []pub {
-	out := make([]pub, 0, t.pubs+t.pubs/8)
-	t.tickers = nil
+	l := &t.lists[t.turn]
+	t.turn ^= 1
+	out := l.out[:0]
+	if want := t.pubs + t.pubs/8; cap(out) < want {
+		out = make([]pub, 0, want)
+	}
+	t.tickers = l.tickers[:0]
 	for m, w := range t.markets {
 		out = t.collectMarket(e, m, w, out)
 	}
+	l.tickers = t.tickers
 	if t.midsWatched() {
-		out = t.collectMids(e, out)
+		out = t.collectMids(e, l, out)
 	}
+	l.out = out
 	for ct, w := range t.charts {
 		out = collectChart(e, ct, w, out)
 	}
@@ -170,9 +190,9 @@ func (t *tap) collectMarket(e *engine, m *market, w *marketWatch, out []pub) []p
 	return out
 }
 
-func (t *tap) collectMids(e *engine, out []pub) []pub {
-	var all midsTicks
-	if t.mids["all"] > 0 {
+func (t *tap) collectMids(e *engine, l *tapLists, out []pub) []pub {
+	all := l.mids[:0]
+	if t.mids["all"] > 0 && cap(all) < len(t.markets) {
 		all = make(midsTicks, 0, len(t.markets)) // one allocation, not a doubling list's ten
 	}
 	for _, m := range e.markets {
@@ -185,8 +205,9 @@ func (t *tap) collectMids(e *engine, out []pub) []pub {
 			out = append(out, pub{"mids:" + m.name, midsJSON{{Symbol: m.name, MidPrice: m.mid()}}})
 		}
 	}
+	l.mids = all
 	if len(all) > 0 && t.mids["all"] > 0 {
-		out = append(out, pub{"mids:all", all})
+		out = append(out, pub{"mids:all", &l.mids}) // a pointer: the list in an interface is one more allocation
 	}
 	return out
 }
