@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -221,21 +222,14 @@ func flagHint(err error) string {
 
 // longDashes rewrites -name and -name=value to --name... when name is a long flag somewhere in the
 // tree, so command lines written for Go's flag package keep working. A word after a flag that
-// takes a value is that value, and "--" ends the flags.
+// takes a value is that value, and "--" ends the flags. A line with no such word is left as is,
+// without gathering the tree's flags (sorting every command's).
 func longDashes(root *cobra.Command, args []string) []string {
-	long := map[string]bool{} // name: takes a value
-	var walk func(*cobra.Command)
-	walk = func(c *cobra.Command) {
-		visit := func(f *pflag.Flag) { long[f.Name] = f.NoOptDefVal == "" }
-		c.Flags().VisitAll(visit)
-		c.PersistentFlags().VisitAll(visit)
-		for _, s := range c.Commands() {
-			walk(s)
-		}
+	out := slices.Clone(args)
+	if !slices.ContainsFunc(args, singleDashLong) {
+		return out
 	}
-	walk(root)
-	out := make([]string, len(args))
-	copy(out, args)
+	long := longFlags(root)
 	for i := 0; i < len(out); i++ {
 		a := out[i]
 		if a == "--" {
@@ -248,7 +242,7 @@ func longDashes(root *cobra.Command, args []string) []string {
 			}
 			continue
 		}
-		if !strings.HasPrefix(a, "-") || len(a) < 3 {
+		if !singleDashLong(a) {
 			continue
 		}
 		name, _, hasValue := strings.Cut(a[1:], "=")
@@ -262,4 +256,23 @@ func longDashes(root *cobra.Command, args []string) []string {
 		}
 	}
 	return out
+}
+
+// singleDashLong reports whether a may be a long flag written with one dash (-url).
+func singleDashLong(a string) bool { return len(a) >= 3 && a[0] == '-' && a[1] != '-' }
+
+// longFlags are the long flags of every command in the tree: whether each takes a value.
+func longFlags(root *cobra.Command) map[string]bool {
+	long := map[string]bool{}
+	var walk func(*cobra.Command)
+	walk = func(c *cobra.Command) {
+		visit := func(f *pflag.Flag) { long[f.Name] = f.NoOptDefVal == "" }
+		c.Flags().VisitAll(visit)
+		c.PersistentFlags().VisitAll(visit)
+		for _, s := range c.Commands() {
+			walk(s)
+		}
+	}
+	walk(root)
+	return long
 }

@@ -61,7 +61,17 @@ func AddConnectionFlags(fs *pflag.FlagSet, c *Connection, account bool) {
 		g |= gKey | gAgent | gWatch
 	}
 	addConnection(&flagSet{FlagSet: fs, groups: g}, c)
+	markShared(fs)
+}
+
+// markShared annotates every flag declared on fs so far as shared (SharedFlag), in the order
+// declared: a sorted visit would sort a set still growing, once more for every command of every
+// command line (the help and longDashes sort the whole set when they need it).
+func markShared(fs *pflag.FlagSet) {
+	sorted := fs.SortFlags
+	fs.SortFlags = false
 	fs.VisitAll(func(f *pflag.Flag) { _ = fs.SetAnnotation(f.Name, SharedFlag, []string{"yes"}) })
+	fs.SortFlags = sorted
 }
 
 func addConnection(fs *flagSet, c *Connection) {

@@ -293,7 +293,7 @@ func newCobra(c *command, env *Env) *cobra.Command {
 	}
 	fs := &flagSet{FlagSet: cc.Flags(), groups: c.groups}
 	addShared(fs, o)
-	fs.VisitAll(func(f *pflag.Flag) { _ = fs.SetAnnotation(f.Name, SharedFlag, []string{"yes"}) })
+	markShared(fs.FlagSet)
 	if c.flags != nil {
 		c.flags(fs, o)
 	}
