@@ -53,8 +53,9 @@ func TestEveryHeadlessSigningCommandIsJournaled(t *testing.T) {
 		"broker revoke": func() []string { return []string{"broker", "revoke", "--broker", broker, "--yes"} },
 		"agent add":     func() []string { return []string{"agent", "add", "--name", "sp-bot", "--out", agentFile} },
 		"agent revoke":  func() []string { return []string{"agent", "revoke", "--agent", agent} },
+		// Two rungs: algos --cancel cancels them one by one, at the algorithms' pace (five a second).
 		"scale": func() []string {
-			return []string{"scale", "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.01", "--from", "90000", "--to", "91000", "--count", "5", "--yes"}
+			return []string{"scale", "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.01", "--from", "90000", "--to", "91000", "--count", "2", "--yes"}
 		},
 		"algos": func() []string {
 			var list []algoJSON
