@@ -131,8 +131,11 @@ func TestPollingReusesConnections(t *testing.T) {
 	}
 	n := conns.Load()
 	t.Logf("%d requests (%d ticker polls) over %d connections", requests, polls, n)
-	if n > 16 {
-		t.Errorf("%d requests opened %d connections: keep-alive is not reusing them", requests, n)
+	// The transport keeps 16 idle connections; a moment with more requests out than that opens
+	// more (on a loaded machine the fake clock's due polls pile up: 15-16 seen), which is still
+	// reuse. With Go's default transport (2 idle per host) 553 of 825 requests opened one here.
+	if limit := max(16, requests/25); int(n) > limit {
+		t.Errorf("%d requests opened %d connections (at most %d): keep-alive is not reusing them", requests, n, limit)
 	}
 }
 
