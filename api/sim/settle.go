@@ -76,7 +76,7 @@ func (e *engine) applyPerpFill(a *account, m *market, buy bool, price, q int64, 
 	m.oi += max(p.size, 0) - max(start, 0)
 	f.closedPnl = pnl
 	if !pnl.IsZero() { // a fill that only opens adds nothing: no new decimal for the balance
-		a.deriv[collUSDC] = a.deriv[collUSDC].Add(pnl)
+		a.deriv[collUSDC] = addDec(a.deriv[collUSDC], pnl)
 	}
 	if !a.internal {
 		a.volume = a.volume.Add(notional)
@@ -108,7 +108,7 @@ func (e *engine) openPart(a *account, m *market, p *position, price, q int64) {
 		return
 	}
 	add := m.notional(price, q)
-	p.cost = p.cost.Add(add)
+	p.cost = addDec(p.cost, add)
 	if p.isolated {
 		margin := e.payUp(collUSDC, add.DivRound(p.lev, 12))
 		p.isoMargin = p.isoMargin.Add(margin)
@@ -126,11 +126,11 @@ func (e *engine) closePart(a *account, m *market, p *position, price, q int64) d
 		// product and division were about 1,700 allocations a step with --markets 500.
 		part = api.DivRound(api.Mul(p.cost, decimal.NewFromInt(q)), decimal.NewFromInt(size), e.decimalsOf(collUSDC))
 	}
-	p.cost = p.cost.Sub(part)
+	p.cost = subDec(p.cost, part)
 	exit := m.notional(price, q)
-	pnl := exit.Sub(part)
+	pnl := subDec(exit, part)
 	if p.size < 0 {
-		pnl = part.Sub(exit)
+		pnl = subDec(part, exit)
 	}
 	if p.isolated {
 		rel := p.isoMargin
