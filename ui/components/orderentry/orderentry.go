@@ -61,7 +61,8 @@ type Pane struct {
 	touched  [fieldCount]bool
 	tried    bool // a submit was attempted: show every error
 	errs     []state.FieldError
-	basis    checkKey // what errs, checked and bracket were checked from
+	basis    checkKey  // what errs, checked and bracket were checked from
+	found    completed // the instrument field's completion, kept until the text or the instruments change
 	checked  state.CheckedOrder
 	bracket  state.CheckedBracket // the checked bracket when a take-profit or stop-loss is typed
 	max      decimal.Decimal      // the most the account can afford on the order (shown while the size is typed)

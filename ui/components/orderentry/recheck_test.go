@@ -90,3 +90,29 @@ func BenchmarkFormBatch(b *testing.B) {
 		_ = p.View()
 	}
 }
+
+// TestCompletionIsFoundOnceForATypedText: the instrument field's completion is looked for once
+// for a text typed and the instruments known (the form draws it with every move of the market),
+// and again when either changes. Guards: every draw scanning every instrument's name (500 with
+// --markets 500, issue #34).
+func TestCompletionIsFoundOnceForATypedText(t *testing.T) {
+	now := t0
+	p, s := batchForm(t, &now)
+	p.SetValue(FieldInstrument, "BT")
+	if c, n := p.completion(); c != "BTC-PERP" || n != 1 {
+		t.Fatalf("completion of BT: %q (%d)", c, n)
+	}
+	p.found.first = "SENTINEL" // a scan would replace it
+	if c, _ := p.completion(); c != "SENTINEL" {
+		t.Fatalf("the completion was looked for again (%q) with nothing changed", c)
+	}
+	s.Apply(state.InstrumentsMsg{Gen: 2, At: now, Instruments: api.Instruments{Perps: []api.PerpInstrument{
+		{ID: 1, Name: "BTC-PERP", TickSize: d("0.1"), LotSize: d("0.001")}, {ID: 2, Name: "BTT-PERP", TickSize: d("0.1"), LotSize: d("0.001")}}}})
+	if c, n := p.completion(); c != "BTC-PERP" || n != 2 {
+		t.Fatalf("after the instruments changed, the completion of BT is %q (%d), want BTC-PERP of 2", c, n)
+	}
+	p.SetValue(FieldInstrument, "BTT")
+	if c, n := p.completion(); c != "BTT-PERP" || n != 1 {
+		t.Fatalf("completion of BTT: %q (%d)", c, n)
+	}
+}

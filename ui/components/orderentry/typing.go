@@ -180,11 +180,17 @@ func (p *Pane) useSuggestion() {
 	}
 }
 
-// completion is the first instrument name that starts with what is typed (case-insensitive).
+// completion is the first instrument name that starts with what is typed (case-insensitive), and
+// how many do. It is looked for again only when the typed text or the instruments changed: the
+// form draws it each time the market moves (500 names each, with --markets 500).
 func (p *Pane) completion() (string, int) {
 	typed := strings.ToUpper(strings.TrimSpace(p.inputs[FieldInstrument].Value()))
 	if typed == "" {
 		return "", 0
+	}
+	k := completionKey{typed, p.Store.Version(state.KindInstruments)}
+	if k == p.found.key {
+		return p.found.first, p.found.n
 	}
 	first, n := "", 0
 	for _, name := range p.Store.InstrumentNames() {
@@ -195,7 +201,22 @@ func (p *Pane) completion() (string, int) {
 			n++
 		}
 	}
+	p.found = completed{k, first, n}
 	return first, n
+}
+
+// completionKey is what a completion was found from: the text typed (upper case) and the
+// instruments' version.
+type completionKey struct {
+	typed   string
+	version uint64
+}
+
+// completed is the last completion found, and what from.
+type completed struct {
+	key   completionKey
+	first string
+	n     int
 }
 
 // complete accepts the completion; it reports whether the field changed.
