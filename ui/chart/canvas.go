@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/charmbracelet/lipgloss"
+
 	"github.com/tradedesk/tradedesk/api"
 )
 
@@ -28,6 +30,35 @@ type Canvas struct {
 	rows      []string // each row styled
 	out       string
 	styled    int // rows styled by the last Render (what a test counts)
+	wraps     *[sMuted + 1]wrap
+}
+
+// wrap is what a style puts around a run of a chart's cells, when styling a run is exactly that:
+// a row is then styled without a lipgloss call per run.
+type wrap struct {
+	pre, post string
+	ok        bool
+}
+
+// wrapOf finds s's wrap on two runs like a chart's (glyphs, digits, spaces at either end); a
+// style that does more than wrap them (padding, a width, spaces styled apart) has none.
+func wrapOf(s lipgloss.Style) wrap {
+	const a, b = "a │█ ┤", " 1,234.5 ▁╿ "
+	out := s.Render(a)
+	i := strings.Index(out, a)
+	if i < 0 {
+		return wrap{}
+	}
+	w := wrap{pre: out[:i], post: out[i+len(a):], ok: true}
+	if s.Render(b) != w.pre+b+w.post {
+		return wrap{}
+	}
+	return w
+}
+
+// wrapsOf are the wraps of the chart's styles, by style id.
+func wrapsOf(st Styles) *[sMuted + 1]wrap {
+	return &[sMuted + 1]wrap{sNone: {ok: true}, sUp: wrapOf(st.Up), sDown: wrapOf(st.Down), sAxis: wrapOf(st.Axis), sMuted: wrapOf(st.Muted)}
 }
 
 // Reset forgets what was drawn: the next Render draws everything.
@@ -128,6 +159,9 @@ func (c *Canvas) style() {
 	if all {
 		c.shown, c.rows = newGrid(g.w, g.h), make([]string, g.h)
 	}
+	if c.wraps == nil {
+		c.wraps = wrapsOf(c.opts.Styles)
+	}
 	c.styled = 0
 	var b strings.Builder
 	for y := 0; y < g.h; y++ {
@@ -136,7 +170,7 @@ func (c *Canvas) style() {
 			continue
 		}
 		b.Reset()
-		g.writeRow(&b, y, c.opts.Styles)
+		g.writeRow(&b, y, c.opts.Styles, c.wraps)
 		c.rows[y] = b.String()
 		copy(c.shown.cells[lo:hi], g.cells[lo:hi])
 		copy(c.shown.style[lo:hi], g.style[lo:hi])

@@ -85,12 +85,31 @@ func TestCanvasLiveMoveDrawsOneColumn(t *testing.T) {
 }
 
 // TestCanvasDrawsWhatRenderDraws: through live moves in and out of the range, new candles,
-// volume changes, resizes, narrow and empty series, the canvas's output is Render's each time.
+// volume changes, resizes, narrow and empty series, the canvas's output is Render's each time,
+// in colours (styled by their wraps), without, and in styles that do more than wrap a run
+// (padding, underlined spaces: styled by lipgloss run by run, as Render does).
 func TestCanvasDrawsWhatRenderDraws(t *testing.T) {
 	t.Parallel()
+	r := lipgloss.NewRenderer(os.Stdout)
+	r.SetColorProfile(termenv.TrueColor)
+	odd := Styles{
+		Up:    r.NewStyle().Foreground(lipgloss.Color("#00ff00")).Bold(true).Background(lipgloss.Color("#101010")),
+		Down:  r.NewStyle().Underline(true).Foreground(lipgloss.Color("#ff0000")),
+		Axis:  r.NewStyle().PaddingLeft(1),
+		Muted: r.NewStyle().Width(3),
+	}
+	for _, st := range []Styles{colourStyles(), {}, odd} {
+		canvasMatchesRender(t, st)
+	}
+	if w := wrapsOf(odd); !w[sUp].ok || !w[sAxis].ok || w[sDown].ok || w[sMuted].ok {
+		t.Fatalf("bold on a background and padded on the left wrap a run; underlined and sized do not: %+v", w)
+	}
+}
+
+func canvasMatchesRender(t *testing.T, st Styles) {
 	rng := rand.New(rand.NewPCG(3, 5))
 	base := walk(80, time.Hour, 100)
-	opts := Options{PriceDecimals: 2, Styles: colourStyles(), Interval: time.Hour}
+	opts := Options{PriceDecimals: 2, Styles: st, Interval: time.Hour}
 	var c Canvas
 	cs, w, h := base[:40], 60, 14
 	for step := range 400 {
@@ -122,12 +141,12 @@ func TestCanvasDrawsWhatRenderDraws(t *testing.T) {
 }
 
 // BenchmarkLiveMove120x30 is a live price moving inside the range of a 120x30 chart of 500
-// candles, drawn by Render (all of it: what the chart pane did before) and by a Canvas.
+// candles in colour, drawn by Render (all of it: what the chart pane did before) and by a Canvas.
 func BenchmarkLiveMove120x30(b *testing.B) {
 	cs := walk(500, time.Minute, 64000)
 	last := cs[len(cs)-1]
 	moves := [2][]api.Candle{withClose(cs, last.Low), withClose(cs, last.High)}
-	opts := Options{PriceDecimals: 1}
+	opts := Options{PriceDecimals: 1, Styles: colourStyles()}
 	b.Run("Render", func(b *testing.B) {
 		b.ReportAllocs()
 		for i := 0; b.Loop(); i++ {

@@ -100,21 +100,30 @@ func (g *grid) String(st Styles) string {
 		if y > 0 {
 			b.WriteByte('\n')
 		}
-		g.writeRow(&b, y, st)
+		g.writeRow(&b, y, st, nil)
 	}
 	return b.String()
 }
 
-// writeRow renders row y, one style call per run of equally styled cells.
-func (g *grid) writeRow(b *strings.Builder, y int, st Styles) {
+// writeRow renders row y, one style call per run of equally styled cells, or the style's wrap
+// around the run where wraps has one.
+func (g *grid) writeRow(b *strings.Builder, y int, st Styles, wraps *[sMuted + 1]wrap) {
 	row := y * g.w
 	for x := 0; x < g.w; {
+		id := g.style[row+x]
 		end := x + 1
-		for end < g.w && g.style[row+end] == g.style[row+x] {
+		for end < g.w && g.style[row+end] == id {
 			end++
 		}
-		run := string(g.cells[row+x : row+end])
-		b.WriteString(applyStyle(st, g.style[row+x], run))
+		if wraps != nil && wraps[id].ok {
+			b.WriteString(wraps[id].pre)
+			for _, r := range g.cells[row+x : row+end] {
+				b.WriteRune(r)
+			}
+			b.WriteString(wraps[id].post)
+		} else {
+			b.WriteString(applyStyle(st, id, string(g.cells[row+x:row+end])))
+		}
 		x = end
 	}
 }
