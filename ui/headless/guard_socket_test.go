@@ -124,7 +124,7 @@ func TestGuardDeadManOnExchangeLost(t *testing.T) {
 		eventually(t, "the guard reaches the exchange again", func() bool { return h.guardStatus().Exchange.OK })
 	}
 	lose(5 * time.Second)
-	time.Sleep(time.Second)
+	time.Sleep(500 * time.Millisecond) // five of its checks of the exchange, two of the switch
 	if st := h.guardStatus(); len(h.openOrders()) != 1 || st.DeadMan.Fired != nil {
 		t.Fatalf("lost 5s of 10s: fired %v, open %+v", st.DeadMan.Fired, h.openOrders())
 	}
@@ -135,7 +135,7 @@ func TestGuardDeadManOnExchangeLost(t *testing.T) {
 	}
 	h.ok("order", "--instrument", "BTC-PERP", "--side", "buy", "--size", "0.01", "--price", bid)
 	lose(time.Minute)
-	time.Sleep(time.Second)
+	time.Sleep(500 * time.Millisecond)
 	if len(h.openOrders()) != 1 || h.deadManIntents("dead-man") != 1 {
 		t.Fatalf("it fired again in one arming: open %+v", h.openOrders())
 	}
