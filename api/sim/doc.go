@@ -222,9 +222,10 @@
 //     is capped, so a long run stays bounded in memory (TestLongRunStaysBounded runs twelve
 //     market hours).
 //   - WithMarkets(n) (`tradedesk sim --markets N`) adds n synthetic perpetuals, SYN1-PERP to
-//     SYNn-PERP (ids 1001 on), quoted and traded like the others. Their candles are compact: one
-//     series per resolution serves the three chart types (mark and index candles carry no
-//     volume), the 24-hour figures count hour-long slots, and together they keep about 4 MiB of
-//     bars however many there are (a share each, at least 8 bars a resolution, at most the
-//     default counts), made-up past and live bars alike.
+//     SYNn-PERP (ids 1001 on), traded like the others and quoted by a ladder the makers move
+//     only where it must move (engine.shiftQuotes), not whole every step. Their candles are
+//     compact: one series per resolution serves the three chart types (mark and index candles
+//     carry no volume), the 24-hour figures count hour-long slots, and together they keep about
+//     4 MiB of bars however many there are (a share each, at least 8 bars a resolution, at most
+//     the default counts), made-up past and live bars alike.
 package sim
