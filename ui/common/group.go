@@ -20,7 +20,11 @@ type Group struct {
 	w, h    int
 	bar     string
 	barKey  string  // the titles the bar was drawn with
+	keyBuf  []byte  // the titles now, made in place each View
 	keys    *KeyMap // PrevView and NextView switch views
+	// view is the bar and the view shown as last joined, from viewBar and viewOf: an unchanged
+	// view is not joined again each frame (issue #34).
+	view, viewBar, viewOf string
 }
 
 // NewGroup is a group called title of panes, the first shown.
@@ -167,19 +171,22 @@ func (g *Group) renderBar() {
 
 // View implements Pane. The tab row is drawn again when a view's title (its count) changed.
 func (g *Group) View() string {
-	var k strings.Builder
+	g.keyBuf = g.keyBuf[:0]
 	for _, p := range g.panes {
-		k.WriteString(p.Title())
-		k.WriteByte(0)
+		g.keyBuf = append(g.keyBuf, p.Title()...)
+		g.keyBuf = append(g.keyBuf, 0)
 	}
-	if key := k.String(); key != g.barKey {
-		g.barKey = key
+	if string(g.keyBuf) != g.barKey {
+		g.barKey = string(g.keyBuf)
 		g.renderBar()
 	}
 	if g.h <= 1 {
 		return g.bar
 	}
-	return g.bar + "\n" + g.panes[g.active].View()
+	if v := g.panes[g.active].View(); v != g.viewOf || g.bar != g.viewBar || g.view == "" {
+		g.view, g.viewBar, g.viewOf = g.bar+"\n"+v, g.bar, v
+	}
+	return g.view
 }
 
 // ShortHelp implements Pane; [ ] are not offered while the view shown takes every key (a form).

@@ -29,6 +29,10 @@ type Pane struct {
 	split  bool
 	tapeH  int
 	rule   string
+	// view is the ladder, the rule and the tape as last joined, from those three: unchanged,
+	// they are not joined again each frame (issue #34).
+	view string
+	of   [3]string
 }
 
 // New is the depth pane of the current instrument; largeTrade is the notional from which the tape
@@ -87,7 +91,11 @@ func (d *Pane) View() string {
 	if !d.split {
 		return d.Group.View()
 	}
-	return d.Ladder.View() + "\n" + d.rule + "\n" + d.Tape.View()
+	parts := [3]string{d.Ladder.View(), d.rule, d.Tape.View()}
+	if parts != d.of || d.view == "" {
+		d.view, d.of = parts[0]+"\n"+parts[1]+"\n"+parts[2], parts
+	}
+	return d.view
 }
 
 // ShortHelp implements common.Pane.

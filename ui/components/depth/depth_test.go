@@ -58,3 +58,37 @@ func TestSplitWhenTallGroupWhenShort(t *testing.T) {
 		t.Errorf("tall again: split %v, showing %s", p.Split(), p.Active().Title())
 	}
 }
+
+// TestAnUnchangedDepthJoinsNothing: drawn again with nothing changed, the pane returns what it
+// joined before, split (ladder, rule, tape) or as a group (its tabs and the view shown), with no
+// allocation; a new trade is joined in. Guards: each frame joining the pane's parts anew, the
+// idle demo's largest pane garbage (issue #34).
+func TestAnUnchangedDepthJoinsNothing(t *testing.T) {
+	t0 := time.Date(2026, 1, 29, 12, 0, 0, 0, time.UTC)
+	s := state.New(func() time.Time { return t0 })
+	trade := func(id int64, at time.Time) {
+		s.Apply(state.TradesMsg{Gen: uint64(id), At: at, Symbol: "BTC-PERP", Trades: []api.Trade{{TradeID: api.TradeID(id), Instrument: "BTC-PERP", Side: "b",
+			Price: decimal.NewFromInt(100), Size: decimal.NewFromInt(2), Time: api.Time{Time: at}}}})
+	}
+	trade(1, t0)
+	c := commontest.NewCommon(t, s, func() time.Time { return t0 })
+	c.SetInstrument("BTC-PERP")
+	p := New(c, decimal.Zero)
+	for i, h := range []int{SplitHeight, SplitHeight - 1} {
+		p.SetSize(50, h)
+		if h < SplitHeight {
+			p.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("]")}) // the tape, alone
+		}
+		p.Update(common.DataMsg{Kind: state.KindTrades})
+		_ = p.View()
+		if n := testing.AllocsPerRun(20, func() { _ = p.View() }); n != 0 {
+			t.Errorf("height %d: an unchanged pane drawn again allocates %v times", h, n)
+		}
+		at := t0.Add(time.Duration(i+1) * time.Minute)
+		trade(int64(i+2), at)
+		p.Update(common.DataMsg{Kind: state.KindTrades})
+		if v := p.View(); !strings.Contains(v, at.Format("15:04:05")) {
+			t.Fatalf("height %d: the trade at %s is not drawn:\n%s", h, at.Format("15:04:05"), v)
+		}
+	}
+}
