@@ -113,24 +113,32 @@ func (p *Pane) recheck() bool {
 
 // checkKey is what a check reads: the form as typed, the cursor (the size field's offer), the
 // guard, the store's data (any change of it moves Changes) and, while the prices are stale, their
-// age (the warning and the form's marker say it, though no data changes).
+// age as a limit order and as a market order reads it (the warning and the form's marker say it,
+// though no data changes).
 type checkKey struct {
 	in         state.OrderIntent
 	tp, sl     string
 	typ, field int
 	guard      state.Guard
 	store      uint64
-	stale      time.Duration
-	failed     bool
+	stale      [2]staleness
+}
+
+// staleness is the prices' age while stale (zero when fresh) and whether their update failed.
+type staleness struct {
+	age    time.Duration
+	failed bool
 }
 
 func (p *Pane) checkInputs() checkKey {
 	in := p.rawIntent()
 	k := checkKey{in: in, tp: p.inputs[FieldTP].Value(), sl: p.inputs[FieldSL].Value(), typ: p.typ, field: p.field,
 		guard: p.Guard, store: p.Store.Changes()}
-	if f := p.Store.PricesFreshness(in.Type == state.Market); f.Loaded() && f.Stale {
-		// Half seconds: the warning rounds the age to a second, the marker truncates it.
-		k.stale, k.failed = max(f.Age.Truncate(time.Second/2), time.Nanosecond), f.Err != nil
+	for i, market := range []bool{false, true} {
+		if f := p.Store.PricesFreshness(market); f.Loaded() && f.Stale {
+			// Half seconds: the warning rounds the age to a second, the marker truncates it.
+			k.stale[i] = staleness{max(f.Age.Truncate(time.Second/2), time.Nanosecond), f.Err != nil}
+		}
 	}
 	return k
 }

@@ -116,3 +116,27 @@ func TestCompletionIsFoundOnceForATypedText(t *testing.T) {
 		t.Fatalf("completion of BTT: %q (%d)", c, n)
 	}
 }
+
+// TestAStopAtMarketFollowsTheMidsAge: a stop that executes at market reads its prices' age as a
+// market order does (the mids' when they are the older and stale): with the tickers fresh and the
+// mids stale, a batch with nothing new still checks and draws the older age. Guards: the check's
+// key holding the prices' age as a limit order reads it only, the form's marker then frozen.
+func TestAStopAtMarketFollowsTheMidsAge(t *testing.T) {
+	now := t0
+	p, s := batchForm(t, &now)
+	s.Apply(state.MidsMsg{Gen: 1, At: now, Mids: []api.Mid{{Symbol: "BTC-PERP", MidPrice: d("97000")}}})
+	p.SetOrderType("sl")
+	p.SetValue(FieldTrigger, "96000")
+	p.SetValue(FieldPrice, "")
+	now = now.Add(time.Minute)
+	s.Apply(markAt(now, "97000")) // the tickers fresh, the mids a minute old
+	p.Update(common.DataMsg{Kind: state.KindTickers})
+	if v := p.View(); !strings.Contains(v, "stale 1m00s") {
+		t.Fatalf("a stop at market with the mids a minute old shows no stale marker:\n%s", v)
+	}
+	now = now.Add(2 * time.Second)
+	p.Update(common.DataMsg{Kind: state.KindMids})
+	if v := p.View(); !strings.Contains(v, "stale 1m02s") {
+		t.Fatalf("two seconds later the marker was not drawn again:\n%s", v)
+	}
+}
