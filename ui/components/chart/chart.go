@@ -289,23 +289,24 @@ func (p *Pane) View() string {
 
 // viewKey is what the view is drawn from.
 type viewKey struct {
-	series state.ChartKey
-	w, h   int
-	n      int
-	last   api.Candle
-	fresh  string // the data's age and error, when stale, failed or not loaded
+	series  state.ChartKey
+	version uint64 // the store's candles (a poll may change older candles than the last)
+	w, h    int
+	n       int
+	last    api.Candle
+	fresh   string // the data's age and error, when stale, failed or not loaded
 }
 
 // same reports whether k draws what o draws: the last candle's prices compared by value.
 func (k viewKey) same(o viewKey) bool {
 	a, b := k.last, o.last
-	return k.series == o.series && k.w == o.w && k.h == o.h && k.n == o.n && k.fresh == o.fresh &&
+	return k.series == o.series && k.version == o.version && k.w == o.w && k.h == o.h && k.n == o.n && k.fresh == o.fresh &&
 		a.Time.Equal(b.Time.Time) && a.Open.Equal(b.Open) && a.High.Equal(b.High) && a.Low.Equal(b.Low) &&
 		a.Close.Equal(b.Close) && a.Volume.Equal(b.Volume)
 }
 
 func (p *Pane) viewKey() viewKey {
-	k := viewKey{series: p.ChartKey(), w: p.w, h: p.h, n: len(p.candles)}
+	k := viewKey{series: p.ChartKey(), version: p.Store.Version(state.KindChart), w: p.w, h: p.h, n: len(p.candles)}
 	if k.n > 0 {
 		k.last = p.candles[k.n-1]
 	}

@@ -103,3 +103,39 @@ func TestPaneLivePriceMovesItsOwnLastCandle(t *testing.T) {
 		t.Fatal("the store's candles were changed")
 	}
 }
+
+// TestPaneDrawsAPollThatChangedAnOlderCandle: a poll that changes a candle before the last (the
+// same number of candles, the same last one) is drawn. Guards: the view's key holding only the
+// last candle and the count.
+func TestPaneDrawsAPollThatChangedAnOlderCandle(t *testing.T) {
+	t.Parallel()
+	now := time.Date(2026, 3, 2, 9, 7, 0, 0, time.UTC)
+	clock := func() time.Time { return now }
+	st := state.New(clock)
+	st.Apply(state.InstrumentsMsg{Gen: 1, At: now, Instruments: api.Instruments{Perps: []api.PerpInstrument{
+		{ID: 1, Name: "BTC-PERP", TickSize: d("0.1"), LotSize: d("0.001")}}}})
+	key := state.ChartKey{Symbol: "BTC-PERP", ChartType: "mark", Resolution: "15"}
+	var cs []api.Candle
+	for i := range 40 {
+		px := decimal.NewFromInt(int64(64000 + (i*37)%400))
+		cs = append(cs, api.Candle{Time: api.Time{Time: now.Truncate(15 * time.Minute).Add(time.Duration(i-39) * 15 * time.Minute)},
+			Open: px, High: px.Add(d("50")), Low: px.Sub(d("40")), Close: px.Add(d("10"))})
+	}
+	st.Apply(state.ChartMsg{Gen: 1, At: now, Key: key, Candles: cs})
+	st.Apply(state.TickerUpdateMsg{At: now, Ticker: api.Ticker{Symbol: "BTC-PERP", MarkPrice: d("64100")}})
+	pane := func() *Pane {
+		p := New(commontest.NewCommon(t, st, clock), nil)
+		p.SetSize(80, 16)
+		p.Update(common.DataMsg{Kind: state.KindTickers})
+		return p
+	}
+	p := pane()
+	before := p.View()
+	polled := append([]api.Candle(nil), cs...)
+	polled[30].High = d("66000") // a spike the first fetch had not seen
+	st.Apply(state.ChartMsg{Gen: 2, At: now, Key: key, Candles: polled})
+	p.Update(common.DataMsg{Kind: state.KindChart})
+	if v, want := p.View(), pane().View(); v == before || v != want {
+		t.Fatalf("the poll's older spike is not drawn:\n%s\na pane loaded afresh shows\n%s", v, want)
+	}
+}
