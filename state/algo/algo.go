@@ -157,6 +157,10 @@ type child struct {
 	// state is its record's state (open, filled, cancelled, triggered); trigger its trigger price.
 	state   string
 	trigger decimal.Decimal
+	// on is the stream connection the child was sent on (Tape.since; 0: the stream was down, or
+	// the child was resumed): the tape is waited on for its records and fills only while that
+	// connection is up, the stream having brought all of them.
+	on uint64
 }
 
 // transient is a read that failed (the market, an order record, fills): the algorithm looks
@@ -207,10 +211,10 @@ func (d *Deps) place(ctx context.Context, id string, in state.OrderIntent, what 
 	// id of an answer lost, and its first record run to their own bounded ends, so the stop that
 	// follows finds the child known and cancels it, not unresolved and left live.
 	ctx = context.WithoutCancel(ctx)
-	ch := &child{cloid: cloid, final: true, price: c.Order().Price, size: c.Order().Size}
+	ch := &child{cloid: cloid, final: true, price: c.Order().Price, size: c.Order().Size, on: d.Tape.since()}
 	ask := exec.Ask{Who: journal.WhoAlgorithm, What: what, Confirmed: true, Parent: id, Numbers: journal.Numbers{From: n, To: n}}
 	if d.Tape != nil {
-		ask.Records = d.Tape // the child's record and fills, settled from the stream when it has them
+		ask.Records = sentOn{d.Tape, ch.on} // the child's record and fills, settled from the stream when it has them
 	}
 	res, err := d.Exec.Place(ctx, c, ask)
 	d.Limits.reads.drop()
@@ -235,7 +239,7 @@ func (d *Deps) place(ctx context.Context, id string, in state.OrderIntent, what 
 	// Placed: live until its record says it is off the book. An IOC's is final at once: its
 	// lookup waits for that on the tape, a resting child's for its first record.
 	ch.oid, ch.final = res.Outcome.Oid, false
-	d.awaitRecord(ctx, cloid, in.Tif == "IOC")
+	d.awaitRecord(ctx, ch, in.Tif == "IOC")
 	return ch, d.lookup(ctx, ch)
 }
 
@@ -277,7 +281,7 @@ func (d *Deps) confirmFills(ctx context.Context, ch *child) error {
 		ch.confirmed = true
 		return nil
 	}
-	if d.Tape != nil && d.Tape.await(ctx, func() bool { n, _ := d.Tape.fillsOf(ch.oid); return n.GreaterThanOrEqual(ch.filled) }) {
+	if d.Tape != nil && d.Tape.await(ctx, ch.on, func() bool { n, _ := d.Tape.fillsOf(ch.oid); return n.GreaterThanOrEqual(ch.filled) }) {
 		_, fs := d.Tape.fillsOf(ch.oid)
 		ch.fills, ch.confirmed = state.SumFills(fs)[0], true
 		return nil
@@ -318,14 +322,15 @@ func (d *Deps) record(ctx context.Context, cloid string, open bool) (*api.OrderR
 	return rec, err
 }
 
-// awaitRecord waits, within the tape's Wait, for the stream to bring child cloid's record (a
-// final one when final), so that the lookup that follows reads the tape.
-func (d *Deps) awaitRecord(ctx context.Context, cloid string, final bool) {
+// awaitRecord waits, within the tape's Wait, for the stream to bring child ch's record (a final
+// one when final), so that the lookup that follows reads the tape; only while the stream is on
+// the connection the child was sent on (see Tape.await).
+func (d *Deps) awaitRecord(ctx context.Context, ch *child, final bool) {
 	if d.Tape == nil {
 		return
 	}
-	d.Tape.await(ctx, func() bool {
-		rec, _, ok := d.Tape.order(cloid)
+	d.Tape.await(ctx, ch.on, func() bool {
+		rec, _, ok := d.Tape.order(ch.cloid)
 		return ok && (!final || rec.State != api.StateOpen)
 	})
 }

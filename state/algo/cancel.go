@@ -32,7 +32,7 @@ func (d *Deps) cancelChild(ctx context.Context, id string, inst api.InstrumentID
 		}
 		// Whatever the cancel's answer said, the order's record decides: a final one, streamed
 		// or read.
-		d.awaitRecord(ctx, ch.cloid, true)
+		d.awaitRecord(ctx, ch, true)
 		if err := d.lookupFinal(ctx, ch); err == nil && ch.final {
 			return nil
 		}

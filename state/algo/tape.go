@@ -265,9 +265,29 @@ func (t *Tape) fillsOf(oid api.OrderID) (size decimal.Decimal, all []api.Fill) {
 	return size, all
 }
 
-// await waits, at most Wait and while the stream is up, until ok holds, looking again at each
-// record the tape takes; it reports whether ok held.
-func (t *Tape) await(ctx context.Context, ok func() bool) bool {
+// since is the stream connection (its epoch) up now, 0 while the stream is down: what the
+// exchange does from now on to the account's orders the stream brings while that connection
+// stays up. Take it before sending an order, for the waits on its records (await).
+func (t *Tape) since() uint64 {
+	if t == nil {
+		return 0
+	}
+	if st := t.status(); st.Up {
+		return st.Epoch
+	}
+	return 0
+}
+
+// await waits, at most Wait and while the stream is up on connection on (since), until ok holds,
+// looking again at each record the tape takes; it reports whether ok held. It waits only for
+// what happened to an order sent while that connection was up: the orders and fills channels
+// bring what changes after their subscription, not the orders the exchange already had, so the
+// record of an order sent before the connection came up (on 0, or another connection) may never
+// come, and is read from the exchange at once.
+func (t *Tape) await(ctx context.Context, on uint64, ok func() bool) bool {
+	if on == 0 || t.since() != on {
+		return ok()
+	}
 	deadline := time.NewTimer(t.wait())
 	defer deadline.Stop()
 	for {
@@ -280,7 +300,7 @@ func (t *Tape) await(ctx context.Context, ok func() bool) bool {
 		if ok() {
 			return true
 		}
-		if !t.Up() {
+		if t.since() != on {
 			return false
 		}
 		select {
@@ -295,15 +315,31 @@ func (t *Tape) await(ctx context.Context, ok func() bool) bool {
 
 // Settled implements exec.Records: cloid's record (order oid) and its fills when the tape holds
 // them and they agree, the record final or open on the connection up (order's rules) and the
-// fills adding up to exactly what it says filled; it waits up to Wait, while the stream is up,
-// for them to come (a new child's first record, its fills).
+// fills adding up to exactly what it says filled; it waits up to Wait, while the stream stays on
+// the connection up now, for them to come (a new child's first record, its fills). A child's
+// placement reads the tape as sentOn: it waits only when the child was sent on that connection.
 func (t *Tape) Settled(ctx context.Context, cloid string, oid api.OrderID) (api.OrderRecord, []api.Fill, bool) {
+	return t.settled(ctx, t.since(), cloid, oid)
+}
+
+// sentOn is the tape as the records (exec.Records) of an order sent while the stream was on
+// connection on (since, taken before the send).
+type sentOn struct {
+	t  *Tape
+	on uint64
+}
+
+func (s sentOn) Settled(ctx context.Context, cloid string, oid api.OrderID) (api.OrderRecord, []api.Fill, bool) {
+	return s.t.settled(ctx, s.on, cloid, oid)
+}
+
+func (t *Tape) settled(ctx context.Context, on uint64, cloid string, oid api.OrderID) (api.OrderRecord, []api.Fill, bool) {
 	if !t.Up() {
 		return api.OrderRecord{}, nil, false
 	}
 	var rec api.OrderRecord
 	var fills []api.Fill
-	ok := t.await(ctx, func() bool {
+	ok := t.await(ctx, on, func() bool {
 		r, _, ok := t.order(cloid)
 		if !ok || r.OrderID != oid {
 			return false
