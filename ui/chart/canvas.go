@@ -99,7 +99,7 @@ func (c *Canvas) redraw(candles []api.Candle, w, h int, opts Options) {
 	case w < MinWidth || h < MinHeight:
 		message(c.g, "too small")
 	default:
-		c.bars = appendBars(c.bars, candles)
+		c.bars = appendBars(slices.Grow(c.bars, len(candles)), candles)
 		c.l = plan(c.g, c.bars, opts)
 		drawCandles(c.g, c.l)
 		drawVolume(c.g, c.l)

@@ -161,3 +161,12 @@ func BenchmarkLiveMove120x30(b *testing.B) {
 		}
 	})
 }
+
+// TestBarsAreOneAllocation: the candles' bars are made in one allocation of their size, not
+// grown by appending (BenchmarkRender120x30's 72 KB had become 120 KB).
+func TestBarsAreOneAllocation(t *testing.T) {
+	cs := walk(500, time.Minute, 64000)
+	if n := testing.AllocsPerRun(10, func() { _ = toBars(cs) }); n != 1 {
+		t.Fatalf("toBars of 500 candles allocates %v times, want 1", n)
+	}
+}

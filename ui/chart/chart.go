@@ -183,7 +183,7 @@ type bar struct {
 func (b bar) up() bool { return b.close >= b.open }
 
 func toBars(cs []api.Candle) []bar {
-	return appendBars(nil, cs)
+	return appendBars(make([]bar, 0, len(cs)), cs)
 }
 
 // appendBars appends the bars of cs to out.
