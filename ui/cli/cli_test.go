@@ -16,6 +16,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/shopspring/decimal"
 	"github.com/spf13/cobra"
@@ -295,6 +296,9 @@ func TestExitCodesAgainstTheSimulator(t *testing.T) {
 		h := newHarness(t)
 		lost := "1f8fad5b-d9cb-469f-a165-70867728950e"
 		h.faultOnExchange.Store(&sim.Faults{Lost: 1})
+		// The lookups fail whatever their pace (every answer is dropped): the first pause 25 ms,
+		// not exec's 250 ms, and the four tries take 0.4 s, not 3.75 s.
+		h.env.LookupWait = 25 * time.Millisecond
 		r := h.run(h.order(lost, "--json")...)
 		checkExit(t, "unknown", r, headless.ExitUnknown, "unknown", "sent, outcome unknown")
 		if err := h.sim.SetFaults(sim.Faults{}); err != nil {

@@ -162,6 +162,9 @@ type Env struct {
 	// 2 s and 5 s). The simulator on loopback runs on this clock: a test sets them short, as it
 	// does ExpiryWindow, to settle a lost answer sooner.
 	Skew, LookupGrace time.Duration
+	// LookupWait is the first pause between two lookups of a lost answer, doubled up to exec's
+	// 4 s (exec.Config's; 0: its 250 ms). A test whose lookups must fail sets it short.
+	LookupWait time.Duration
 	// GuardEvery, when set, is how often the guard checks that it reaches the exchange (while its
 	// dead-man's switch is armed) and reads the journal's alerts again (0: every 2 s and every
 	// 5 s). A test that waits on either sets it short.

@@ -54,11 +54,12 @@ func (r *runner) recoveredExecutor(ctx context.Context) (e *exec.Executor, close
 }
 
 // execConfig is the executor's configuration for the run: the client, the clock, the guard and
-// the limits, and how a lost answer is looked up (Env.Skew and Env.LookupGrace).
+// the limits, and how a lost answer is looked up (Env.Skew, Env.LookupGrace, Env.LookupWait).
 func (r *runner) execConfig() exec.Config {
 	guard := r.o.conn.guard()
 	return exec.Config{Send: r.client, Read: r.client, Account: r.client.Address(), Now: r.env.Now, Guard: &guard,
-		Limits: r.o.conn.limits(), Skew: r.env.Skew, LookupGrace: r.env.LookupGrace}
+		Limits: r.o.conn.limits(), Skew: r.env.Skew, LookupGrace: r.env.LookupGrace,
+		LookupWait: r.env.LookupWait}
 }
 
 // sayFound says on stderr what the journal's restart rule found of an earlier run.

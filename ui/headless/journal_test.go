@@ -150,16 +150,18 @@ func TestHalfTheOrderAnswersLost(t *testing.T) {
 	}
 }
 
-// TestLostAnswerLookupFromEnv: the executor looks a lost answer up with Env's Skew and
-// LookupGrace (zero: exec's defaults), so a test on loopback settles one sooner.
+// TestLostAnswerLookupFromEnv: the executor looks a lost answer up with Env's Skew,
+// LookupGrace and LookupWait (zero: exec's defaults), so a test on loopback settles one sooner.
 func TestLostAnswerLookupFromEnv(t *testing.T) {
-	r := &runner{env: Env{Skew: 100 * time.Millisecond, LookupGrace: 300 * time.Millisecond}, client: &fakeExchange{}}
-	if c := r.execConfig(); c.Skew != 100*time.Millisecond || c.LookupGrace != 300*time.Millisecond || c.Account != r.client.Address() {
-		t.Errorf("Skew %s, LookupGrace %s, Account %q", c.Skew, c.LookupGrace, c.Account)
+	r := &runner{env: Env{Skew: 100 * time.Millisecond, LookupGrace: 300 * time.Millisecond, LookupWait: 20 * time.Millisecond},
+		client: &fakeExchange{}}
+	if c := r.execConfig(); c.Skew != 100*time.Millisecond || c.LookupGrace != 300*time.Millisecond ||
+		c.LookupWait != 20*time.Millisecond || c.Account != r.client.Address() {
+		t.Errorf("Skew %s, LookupGrace %s, LookupWait %s, Account %q", c.Skew, c.LookupGrace, c.LookupWait, c.Account)
 	}
 	r.env = Env{}
-	if c := r.execConfig(); c.Skew != 0 || c.LookupGrace != 0 {
-		t.Errorf("unset: Skew %s, LookupGrace %s, want exec's defaults (0)", c.Skew, c.LookupGrace)
+	if c := r.execConfig(); c.Skew != 0 || c.LookupGrace != 0 || c.LookupWait != 0 {
+		t.Errorf("unset: Skew %s, LookupGrace %s, LookupWait %s, want exec's defaults (0)", c.Skew, c.LookupGrace, c.LookupWait)
 	}
 }
 
