@@ -86,6 +86,10 @@ func decodeRows[T any](b []byte, out *[]T, drop dropFunc) error {
 	if drop == nil {
 		return json.Unmarshal(b, out)
 	}
+	if list, ok := wholeRows[T](b); ok {
+		*out = list
+		return nil
+	}
 	var raws []json.RawMessage
 	if err := json.Unmarshal(b, &raws); err != nil {
 		return err
@@ -103,6 +107,24 @@ func decodeRows[T any](b []byte, out *[]T, drop dropFunc) error {
 	}
 	*out = list
 	return nil
+}
+
+// wholeRows decodes a list whose rows all decode, none of them zero, in one pass: what the rows'
+// rule would keep, each row decoded from the same bytes. Any other answer is not ok, and goes
+// through the rule row by row (a bad row dropped, a row of none of T's fields refused, a null
+// row kept). A chart answer's 300 candles decoded row by row cost 6600 allocations, 4400 of
+// them cutting out and checking each row again.
+func wholeRows[T any](b []byte) ([]T, bool) {
+	var list []T
+	if json.Unmarshal(b, &list) != nil || list == nil {
+		return nil, false
+	}
+	for i := range list {
+		if reflect.ValueOf(&list[i]).Elem().IsZero() {
+			return nil, false
+		}
+	}
+	return list, true
 }
 
 // decodeRow decodes one row into a T; fix, when given, completes it from the raw row (a field
