@@ -5,15 +5,19 @@ import (
 	"log/slog"
 	"os"
 	"runtime"
+	"runtime/debug"
 	"strconv"
 	"testing"
 )
 
 // TestMain keeps the console's log lines (slog's default logger: "action done", "order lookup")
 // out of the test output; a test that reads the log installs its own handler and restores this.
-// It also runs more parallel tests at once (parallelForWaits).
+// It also runs more parallel tests at once (parallelForWaits), and collects at GOGC 400: the
+// consoles and simulators the tests start keep little, and at the default the collector was
+// about a tenth of the binary's CPU. A test that weighs the heap collects first (liveHeap).
 func TestMain(m *testing.M) {
 	slog.SetDefault(slog.New(slog.DiscardHandler))
+	debug.SetGCPercent(400)
 	flag.Parse()
 	parallelForWaits()
 	os.Exit(m.Run())
