@@ -171,7 +171,7 @@ func openOtherProfiles(ctx context.Context, o options, all fileConfig, stderr io
 // inbox, the feed, the event loop, the terminal's writer); with a second processor idle, each
 // hand-off woke another thread that found nothing left to do. On one, the idle streaming demo
 // woke 12-21 times a second instead of 30-34, at 0.30-0.32 % of a core instead of 0.37-0.40 %
-// (issue #34; README, "Drawing on demand").
+// (issue #34; the README's Performance, "History").
 func consoleProcs(getenv func(string) string) int {
 	if getenv("GOMAXPROCS") != "" {
 		return runtime.GOMAXPROCS(0) // the runtime has applied it
