@@ -1,9 +1,6 @@
 package sim
 
 import (
-	"context"
-	"encoding/json"
-	"fmt"
 	"runtime"
 	"testing"
 	"time"
@@ -18,22 +15,7 @@ import (
 // again).
 func TestAStepsPublishReusesItsLists(t *testing.T) {
 	s := New(WithSeed(1), WithClock(NewTestClock(testStart)), WithMarkets(500))
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	c := &wsClient{out: make(chan []byte, wsQueue), ctx: ctx, cancel: cancel, subs: map[string]bool{}}
-	s.ws.add(c)
-	defer s.ws.remove(c)
-	for i, p := range []string{`{"channel":"ticker","symbol":"all"}`, `{"channel":"mids","symbol":"all"}`} {
-		s.wsSubscribe(c, rpcIn{JSONRPC: "2.0", ID: json.RawMessage(fmt.Sprint(i)), Method: "subscribe", Params: json.RawMessage(p)})
-	}
-	sent := 0
-	drain := func() {
-		for len(c.out) > 0 {
-			sent += len(<-c.out)
-		}
-	}
-	s.Advance(5 * time.Second)
-	drain()
+	drain, sent := everyTickerAndMid(s)
 	publishAll := func() { // every market moved, as Sim.publish publishes
 		s.mu.Lock()
 		for _, w := range s.ws.tap.markets {
@@ -48,13 +30,13 @@ func TestAStepsPublishReusesItsLists(t *testing.T) {
 	n := testing.AllocsPerRun(5, publishAll)
 	var m0, m1 runtime.MemStats
 	runtime.ReadMemStats(&m0)
-	sent = 0
+	*sent = 0
 	publishAll()
 	runtime.ReadMemStats(&m1)
 	alloc := m1.TotalAlloc - m0.TotalAlloc
-	t.Logf("%.0f allocs, %d bytes for %d sent", n, alloc, sent)
-	if alloc > uint64(sent)*5/4 {
-		t.Errorf("a publish of %d bytes of frames allocated %d bytes, want under 1.25 times the frames (their buffer)", sent, alloc)
+	t.Logf("%.0f allocs, %d bytes for %d sent", n, alloc, *sent)
+	if alloc > uint64(*sent)*5/4 {
+		t.Errorf("a publish of %d bytes of frames allocated %d bytes, want under 1.25 times the frames (their buffer)", *sent, alloc)
 	}
 }
 

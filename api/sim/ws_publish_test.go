@@ -18,22 +18,7 @@ import (
 // step's exactly, so a longer step copied it into one twice the size.
 func TestAPublishOfEveryMarketIsAFewAllocations(t *testing.T) {
 	s := New(WithSeed(1), WithClock(NewTestClock(testStart)), WithMarkets(500))
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	c := &wsClient{out: make(chan []byte, wsQueue), ctx: ctx, cancel: cancel, subs: map[string]bool{}}
-	s.ws.add(c)
-	defer s.ws.remove(c)
-	for i, p := range []string{`{"channel":"ticker","symbol":"all"}`, `{"channel":"mids","symbol":"all"}`} {
-		s.wsSubscribe(c, rpcIn{JSONRPC: "2.0", ID: json.RawMessage(fmt.Sprint(i)), Method: "subscribe", Params: json.RawMessage(p)})
-	}
-	sent := 0
-	drain := func() {
-		for len(c.out) > 0 {
-			sent += len(<-c.out)
-		}
-	}
-	s.Advance(5 * time.Second)
-	drain()
+	drain, sent := everyTickerAndMid(s)
 	publishAll := func() { // every market moved, the last step's frames a sixteenth shorter
 		s.mu.Lock()
 		for _, w := range s.ws.tap.markets {
@@ -53,10 +38,30 @@ func TestAPublishOfEveryMarketIsAFewAllocations(t *testing.T) {
 	}
 	var m0, m1 runtime.MemStats
 	runtime.ReadMemStats(&m0)
-	sent = 0
+	*sent = 0
 	publishAll()
 	runtime.ReadMemStats(&m1)
-	if alloc := m1.TotalAlloc - m0.TotalAlloc; alloc > 2*uint64(sent) {
-		t.Errorf("a publish of %d bytes of frames allocated %d bytes, want under twice the frames", sent, alloc)
+	if alloc := m1.TotalAlloc - m0.TotalAlloc; alloc > 2*uint64(*sent) {
+		t.Errorf("a publish of %d bytes of frames allocated %d bytes, want under twice the frames", *sent, alloc)
 	}
+}
+
+// everyTickerAndMid subscribes a client of s to every ticker and every mid and steps s 5 s; drain
+// empties the client's queue, adding the bytes it took to *sent. The client stays for the test.
+func everyTickerAndMid(s *Sim) (drain func(), sent *int) {
+	ctx, cancel := context.WithCancel(context.Background())
+	c := &wsClient{out: make(chan []byte, wsQueue), ctx: ctx, cancel: cancel, subs: map[string]bool{}}
+	s.ws.add(c)
+	for i, p := range []string{`{"channel":"ticker","symbol":"all"}`, `{"channel":"mids","symbol":"all"}`} {
+		s.wsSubscribe(c, rpcIn{JSONRPC: "2.0", ID: json.RawMessage(fmt.Sprint(i)), Method: "subscribe", Params: json.RawMessage(p)})
+	}
+	sent = new(int)
+	drain = func() {
+		for len(c.out) > 0 {
+			*sent += len(<-c.out)
+		}
+	}
+	s.Advance(5 * time.Second)
+	drain()
+	return drain, sent
 }
