@@ -87,21 +87,29 @@ func TestASyntheticLadderMovesOnlyWhatMoved(t *testing.T) {
 func TestSyntheticStepsPlaceFewOrders(t *testing.T) {
 	t.Parallel()
 	s := New(WithSeed(1), WithClock(NewTestClock(testStart)), WithMarkets(100))
-	s.Advance(5 * time.Second)
-	s.mu.Lock()
-	before, every := s.eng.nextOid, 2*makerLevels*len(s.eng.markets)
-	s.mu.Unlock()
-	const steps = 20
-	s.Advance(steps * time.Second)
+	placed, every := ordersAStep(s, 20)
 	defer checkBooks(t, s)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if placed := int(s.eng.nextOid-before) / steps; placed > every/5 {
+	if placed > every/5 {
 		t.Errorf("%d orders placed a step (takers and the default markets' requotes included); re-quoting every book places %d", placed, every)
 	}
 	for _, m := range s.eng.markets {
 		checkQuotes(t, s.eng, m)
 	}
+}
+
+// ordersAStep steps s's market loop 5 s, then steps more seconds, and returns the orders placed a
+// step in those, and the orders re-quoting every book a step would place.
+func ordersAStep(s *Sim, steps int) (placed, every int) {
+	s.Advance(5 * time.Second)
+	s.mu.Lock()
+	before, every := s.eng.nextOid, 2*makerLevels*len(s.eng.markets)
+	s.mu.Unlock()
+	s.Advance(time.Duration(steps) * time.Second)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return int(s.eng.nextOid-before) / steps, every
 }
 
 // checkQuotes fails the test unless m's book holds exactly its open orders at their prices and

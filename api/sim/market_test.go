@@ -212,14 +212,8 @@ func TestRequoteCostsOnlyItsOrders(t *testing.T) {
 func TestSyntheticBooksRequoteOnlyWhenMoved(t *testing.T) {
 	t.Parallel()
 	s := New(WithSeed(1), WithClock(NewTestClock(testStart)), WithMarkets(100))
-	s.Advance(5 * time.Second)
+	placed, every := ordersAStep(s, 10)
 	s.mu.Lock()
-	before, every := s.eng.nextOid, 2*makerLevels*len(s.eng.markets)
-	s.mu.Unlock()
-	const steps = 10
-	s.Advance(steps * time.Second)
-	s.mu.Lock()
-	placed := int(s.eng.nextOid-before) / steps
 	e := s.eng
 	moved, taken := e.markets[len(e.markets)-1], e.markets[len(e.markets)-2]
 	moved.paused, taken.paused = true, true
